@@ -1,0 +1,286 @@
+/*
+ * kern.h -- the one public header of kern.
+ *
+ * kern compiles kernels written in the kernel dialect of NVIDIA Warp and runs
+ * them on the host CPU, CUDA GPUs and OpenCL devices, on arrays that stay on
+ * the device between launches.
+ *
+ * Conventions that hold for every declaration below:
+ *  - Every call that can fail returns a kern_status; KERN_SUCCESS is 0.
+ *    The detailed message of the first failure is kept in the context and
+ *    read with kern_last_error(); kern_clear_error() forgets it.
+ *  - Whoever calls a *_new function calls the matching *_free.  Freeing a
+ *    context frees every module and array it still owns.  *_free(NULL) is a
+ *    no-op.
+ *  - Output parameters are written only on success.
+ *  - The library never prints and never exits on a user's error.
+ *  - A context and everything made from it may be used by one thread at a
+ *    time; different contexts are independent.
+ *
+ * The ABI uses only opaque handles, integers, doubles, pointers and strings,
+ * so any language with a C FFI can bind it.
+ */
+#ifndef KERN_H
+#define KERN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KERN_VERSION_MAJOR 0
+#define KERN_VERSION_MINOR 1
+#define KERN_VERSION_PATCH 0
+#define KERN_VERSION_STRING "0.1.0"
+
+/* Status codes.  One list makes the enum, the names and the messages. */
+#define KERN_STATUS_MAP(X)                                                   \
+  X(SUCCESS, "success")                                                      \
+  X(ERROR_INVALID_ARGUMENT, "invalid argument")                              \
+  X(ERROR_OUT_OF_MEMORY, "out of memory")                                    \
+  X(ERROR_IO, "input/output error")                                          \
+  X(ERROR_COMPILE, "compile error")                                          \
+  X(ERROR_NOT_FOUND, "not found")                                            \
+  X(ERROR_BACKEND_UNAVAILABLE, "backend unavailable")                        \
+  X(ERROR_UNSUPPORTED, "unsupported")                                        \
+  X(ERROR_TYPE_MISMATCH, "type mismatch")                                    \
+  X(ERROR_LAUNCH, "launch failed")                                           \
+  X(ERROR_DEVICE, "device error")                                            \
+  X(ERROR_TOOLCHAIN, "toolchain error")                                      \
+  X(ERROR_CACHE, "kernel cache error")
+
+typedef enum kern_status {
+#define KERN__X(name, text) KERN_##name,
+  KERN_STATUS_MAP(KERN__X)
+#undef KERN__X
+  KERN_STATUS_COUNT
+} kern_status;
+
+/* A static English description ("out of memory"); never NULL. */
+const char *kern_status_string(kern_status s);
+/* The enumerator's name without the prefix ("ERROR_OUT_OF_MEMORY"). */
+const char *kern_status_name(kern_status s);
+
+/* ---------------------------------------------------------------- types */
+
+/* Scalar element types, in Warp's spelling order. */
+typedef enum kern_scalar {
+  KERN_BOOL,
+  KERN_INT8,
+  KERN_INT16,
+  KERN_INT32,
+  KERN_INT64,
+  KERN_UINT8,
+  KERN_UINT16,
+  KERN_UINT32,
+  KERN_UINT64,
+  KERN_FLOAT32,
+  KERN_FLOAT64,
+  KERN_SCALAR_COUNT
+} kern_scalar;
+
+/* The shape of a value: a scalar, a vector of `rows` components, or a
+ * rows x cols matrix, each component of type `scalar`. */
+typedef enum kern_kind {
+  KERN_KIND_SCALAR,
+  KERN_KIND_VECTOR,
+  KERN_KIND_MATRIX
+} kern_kind;
+
+typedef struct kern_type {
+  kern_kind kind;
+  kern_scalar scalar;
+  int rows; /* vector length or matrix rows; 1 for a scalar */
+  int cols; /* matrix columns; 1 for scalars and vectors */
+} kern_type;
+
+/* Size in bytes of one scalar / one value of type t. */
+size_t kern_scalar_size(kern_scalar s);
+size_t kern_type_size(kern_type t);
+/* Warp's spelling: "float32", "vec3", "mat33d", "vec2i". */
+const char *kern_scalar_name(kern_scalar s);
+/* Writes Warp's spelling of t into buf (always NUL-terminated); returns buf. */
+char *kern_type_name(kern_type t, char *buf, size_t size);
+/* Parses "float32", "wp.float32", "vec3", "wp.mat33d", "int" (int32),
+ * "float" (float32).  Returns KERN_ERROR_INVALID_ARGUMENT for anything else. */
+kern_status kern_type_parse(const char *name, kern_type *out);
+
+/* ---------------------------------------------------------------- context */
+
+typedef struct kern_context kern_context;
+typedef struct kern_array kern_array;
+typedef struct kern_module kern_module;
+typedef struct kern_kernel kern_kernel;
+
+/* Devices are small integers indexing the context's device list. */
+typedef int kern_device;
+
+typedef struct kern_options {
+  /* Kernel cache directory; NULL means $KERN_CACHE_DIR, else
+   * $XDG_CACHE_HOME/kern, else ~/.cache/kern. */
+  const char *cache_dir;
+  /* CPU worker threads; 0 means $KERN_NUM_THREADS, else one per core. */
+  int num_threads;
+  /* Non-zero disables the kernel cache (always compile). */
+  int no_cache;
+} kern_options;
+
+/* Creates a context.  opts may be NULL for defaults.  Backends whose vendor
+ * library is missing are listed as unavailable, not an error. */
+kern_status kern_context_new(const kern_options *opts, kern_context **out);
+void kern_context_free(kern_context *ctx);
+
+/* The message of the first error since the last kern_clear_error(), or ""
+ * when there is none.  The pointer stays valid until the next call on ctx. */
+const char *kern_last_error(const kern_context *ctx);
+void kern_clear_error(kern_context *ctx);
+
+/* ---------------------------------------------------------------- devices */
+
+typedef enum kern_backend_kind {
+  KERN_BACKEND_CPU,
+  KERN_BACKEND_CUDA,
+  KERN_BACKEND_OPENCL,
+  KERN_BACKEND_COUNT
+} kern_backend_kind;
+
+typedef struct kern_backend_info {
+  kern_backend_kind kind;
+  const char *name;      /* "cpu", "cuda", "opencl" */
+  int available;         /* non-zero when it has at least one device */
+  const char *reason;    /* why it is unavailable; "" when available */
+  int device_count;
+} kern_backend_info;
+
+typedef struct kern_device_info {
+  kern_backend_kind backend;
+  int index;               /* index within its backend: "cuda:<index>" */
+  char name[128];          /* "NVIDIA H100 80GB HBM3", the CPU model, ... */
+  char description[256];   /* one line of further properties */
+  int compute_units;       /* cores, SMs or OpenCL compute units */
+  uint64_t memory_bytes;   /* device memory (host RAM for the CPU) */
+} kern_device_info;
+
+int kern_backend_count(void);
+kern_status kern_backend_get(kern_context *ctx, kern_backend_kind kind,
+                             kern_backend_info *out);
+
+int kern_device_count(const kern_context *ctx);
+kern_status kern_device_get(kern_context *ctx, kern_device dev,
+                            kern_device_info *out);
+/* Finds a device by name: "cpu", "cuda", "cuda:1", "opencl:0", or "auto"
+ * (the best available).  NULL or "" means $KERN_DEVICE, else "auto".
+ * An explicit choice that cannot be honoured is an error, never a fallback. */
+kern_status kern_device_find(kern_context *ctx, const char *name,
+                             kern_device *out);
+
+/* ---------------------------------------------------------------- arrays */
+
+/* A contiguous, row-major array of 1 to 4 dimensions living on one device.
+ * Elements are values of kern_type; a vec3 array of shape (n) holds 3n
+ * scalars. */
+#define KERN_MAX_DIMS 4
+
+kern_status kern_array_new(kern_context *ctx, kern_device dev, kern_type type,
+                           int ndim, const int64_t *shape, kern_array **out);
+void kern_array_free(kern_array *a);
+
+int kern_array_ndim(const kern_array *a);
+int64_t kern_array_dim(const kern_array *a, int axis);
+int64_t kern_array_size(const kern_array *a);  /* number of elements */
+size_t kern_array_nbytes(const kern_array *a);
+kern_type kern_array_type(const kern_array *a);
+kern_device kern_array_device(const kern_array *a);
+
+/* Copies nbytes (must equal kern_array_nbytes) from host memory in / out. */
+kern_status kern_array_upload(kern_array *a, const void *src, size_t nbytes);
+kern_status kern_array_download(const kern_array *a, void *dst, size_t nbytes);
+/* Sets every element to *value, one element of the array's type. */
+kern_status kern_array_fill(kern_array *a, const void *value);
+/* Sets every byte to zero. */
+kern_status kern_array_zero(kern_array *a);
+
+/* ---------------------------------------------------------------- modules */
+
+/* Compiles every kernel in a Warp source file for device dev.  A compile
+ * error returns KERN_ERROR_COMPILE and kern_last_error() holds
+ * "path:line:col: error: message", the source line and a caret. */
+kern_status kern_module_load_file(kern_context *ctx, kern_device dev,
+                                  const char *path, kern_module **out);
+/* The same from a string; name is used in messages (may be NULL). */
+kern_status kern_module_load_string(kern_context *ctx, kern_device dev,
+                                    const char *name, const char *source,
+                                    size_t length, kern_module **out);
+void kern_module_free(kern_module *m);
+
+int kern_module_kernel_count(const kern_module *m);
+const char *kern_module_kernel_name(const kern_module *m, int i);
+/* The kernel belongs to the module and lives as long as it does. */
+kern_status kern_module_get_kernel(kern_module *m, const char *name,
+                                   kern_kernel **out);
+
+/* Generated source for a target ("c", "cuda", "opencl") without building it.
+ * *out is malloc'd; the caller frees it with kern_free(). */
+kern_status kern_compile_source(kern_context *ctx, const char *name,
+                                const char *source, size_t length,
+                                const char *target, char **out);
+void kern_free(void *p);
+
+/* ---------------------------------------------------------------- kernels */
+
+typedef enum kern_param_kind {
+  KERN_PARAM_VALUE, /* scalar, vector or matrix passed by value */
+  KERN_PARAM_ARRAY
+} kern_param_kind;
+
+typedef struct kern_param_info {
+  const char *name;
+  kern_param_kind kind;
+  kern_type type;   /* the value type, or the array's element type */
+  int ndim;         /* array dimensions; 0 for values */
+} kern_param_info;
+
+const char *kern_kernel_name(const kern_kernel *k);
+int kern_kernel_param_count(const kern_kernel *k);
+kern_status kern_kernel_param(const kern_kernel *k, int i,
+                              kern_param_info *out);
+
+/* One launch argument.  Build them with the helpers below. */
+typedef enum kern_arg_kind {
+  KERN_ARG_ARRAY,
+  KERN_ARG_INT,     /* converted to the parameter's integer type */
+  KERN_ARG_FLOAT,   /* converted to the parameter's float type */
+  KERN_ARG_DATA     /* raw bytes of exactly the parameter's type */
+} kern_arg_kind;
+
+typedef struct kern_arg {
+  kern_arg_kind kind;
+  union {
+    kern_array *array;
+    int64_t i;
+    double f;
+    const void *data;
+  } u;
+  size_t size; /* bytes at u.data for KERN_ARG_DATA */
+} kern_arg;
+
+kern_arg kern_arg_array(kern_array *a);
+kern_arg kern_arg_int(int64_t v);
+kern_arg kern_arg_float(double v);
+kern_arg kern_arg_data(const void *p, size_t size);
+
+/* Runs k over every index of the ndim-dimensional grid dims (1 to 4
+ * dimensions) on the device the module was built for, with nargs arguments
+ * in parameter order.  Returns when the launch has completed. */
+kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
+                        int nargs, const kern_arg *args);
+
+/* Waits for all work on dev; reports a device fault from earlier work. */
+kern_status kern_synchronize(kern_context *ctx, kern_device dev);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* KERN_H */

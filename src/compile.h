@@ -1,0 +1,108 @@
+/*
+ * compile.h -- the one call through which the runtime reaches the compiler.
+ *
+ * The runtime never sees the AST or the IR: it hands source text and a
+ * target to kern__compile() and gets back generated code plus a description
+ * of each kernel's parameters.  This is the only header shared by
+ * src/runtime and src/{lang,ir,emit}.
+ *
+ * ---------------------------------------------------------------------
+ * ABI of generated code (every target)
+ *
+ * Value types are laid out as consecutive scalars with the scalar's
+ * alignment: vec3 is 12 bytes, mat33d is 72 bytes row-major (as in Warp).
+ * bool is one byte.
+ *
+ * An array argument is the struct kern__arr below: a data pointer to
+ * contiguous row-major elements and the shape (unused dims are 1).
+ *
+ * The launch grid is kern__dims: dims[0..3] (unused are 1), total = their
+ * product, chunk = items per work item for targets that loop over
+ * contiguous chunks (0 = grid-stride loop).  A linear index t in [0,total)
+ * maps to (i,j,k,l) in row-major order over dims[0..ndim-1].
+ *
+ * C target:  void SYMBOL(void *const *args, int64_t begin, int64_t end,
+ *                        const kern__dims *dims);
+ *   args[p] points to parameter p's value (a kern__arr for arrays).  The
+ *   function runs every linear index in [begin, end).  Several threads call
+ *   it at once on disjoint ranges.
+ *
+ * CUDA target: extern "C" __global__ void SYMBOL(P0, P1, ..., kern__dims);
+ *   each parameter by value (arrays as kern__arr), dims last.  Any grid and
+ *   any 1-D block size up to 1024 covers the grid (grid-stride loop).
+ *
+ * OpenCL target: __kernel void SYMBOL(...): an array parameter becomes two
+ *   arguments, `__global T *` and a kern__shape struct (int64 d[4]); a value
+ *   parameter is passed by value; kern__dims is last.  chunk = 0 means a
+ *   grid-stride loop over get_global_id(0)/get_global_size(0); chunk > 0
+ *   means work item g runs indices [g*chunk, min((g+1)*chunk, total)).
+ *   1-D NDRange; any local size up to the device limit works.
+ * ---------------------------------------------------------------------
+ */
+#ifndef KERN_COMPILE_H
+#define KERN_COMPILE_H
+
+#include "kern.h"
+
+typedef struct kern__arr {
+  void *data;
+  int64_t shape[4];
+} kern__arr;
+
+typedef struct kern__shape {
+  int64_t d[4];
+} kern__shape;
+
+typedef struct kern__dims {
+  int64_t dim[4];
+  int64_t total;
+  int64_t chunk;
+} kern__dims;
+
+typedef enum kern__target {
+  KERN_TARGET_C,
+  KERN_TARGET_CUDA,
+  KERN_TARGET_OPENCL,
+  KERN_TARGET_COUNT
+} kern__target;
+
+typedef struct kc_param {
+  char *name;
+  kern_param_kind kind;
+  kern_type type; /* value type or array element type */
+  int ndim;       /* arrays only */
+} kc_param;
+
+typedef struct kc_kernel {
+  char *name;     /* the Python name */
+  char *symbol;   /* the generated function's name */
+  int nparams;
+  kc_param *params;
+  int needs_fp64;   /* uses float64 anywhere (OpenCL needs cl_khr_fp64) */
+  int has_atomics;  /* uses atomics (CUDA/OpenCL may need 64-bit atomics) */
+} kc_kernel;
+
+typedef struct kc_options {
+  int debug;       /* bounds checks in generated code */
+  int line_directives; /* emit #line mapping to the kernel file */
+} kc_options;
+
+typedef struct kc_result {
+  char *source;     /* generated code; malloc'd */
+  size_t source_len;
+  int nkernels;
+  kc_kernel *kernels;
+  char *error;      /* on failure: full diagnostic (malloc'd) */
+} kc_result;
+
+/* Parses, checks, lowers and emits every kernel of one source file.
+ * name is the file name used in diagnostics.  On failure returns the status
+ * (KERN_ERROR_COMPILE, KERN_ERROR_OUT_OF_MEMORY) and sets out->error. */
+kern_status kern__compile(const char *name, const char *src, size_t len,
+                          kern__target target, const kc_options *opts,
+                          kc_result *out);
+void kern__compile_result_free(kc_result *r);
+
+const char *kern__target_name(kern__target t);
+
+#endif

@@ -1,0 +1,1246 @@
+/*
+ * common.c -- the part of code generation the three C dialects share.
+ *
+ * Every builtin becomes a call to a small helper function named after the
+ * builtin and its operand types (k_dot_v3f32_v3f32).  Helpers are generated
+ * into the prelude the first time they are used, after the helpers and
+ * types they need, so the output holds only what the module uses and reads
+ * top to bottom.  Vector and matrix helpers loop over components and call
+ * the scalar helper, so each scalar rule (Warp's sign(0) == 1, fmin-style
+ * min on floats, division by zero) is written once.  The target compilers
+ * inline all of it.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "emit/emit.h"
+
+/* ---------------------------------------------------------------- names */
+
+bool emit_need(Emit *E, const char *name) {
+  for (int i = 0; i < E->nhave; i++)
+    if (!strcmp(E->have[i], name))
+      return false;
+  if (E->nhave == E->caphave) {
+    int cap = E->caphave ? E->caphave * 2 : 64;
+    const char **h = arena_alloc(E->C, sizeof(char *) * (size_t)cap);
+    if (E->nhave)
+      memcpy(h, E->have, sizeof(char *) * (size_t)E->nhave);
+    E->have = h;
+    E->caphave = cap;
+  }
+  E->have[E->nhave++] = name;
+  return true;
+}
+
+static const char *const sc_c[] = {"kbool", "int8_t", "int16_t", "int32_t",
+                                   "int64_t", "uint8_t", "uint16_t",
+                                   "uint32_t", "uint64_t", "float", "double"};
+static const char *const sc_sig[] = {"b", "i8", "i16", "i32", "i64", "u8",
+                                     "u16", "u32", "u64", "f32", "f64"};
+
+const char *emit_tysig(Emit *E, const Type *t) {
+  switch (t->kind) {
+  case TY_SCALAR: return sc_sig[t->sc];
+  case TY_VEC: return arena_printf(E->C, "v%d%s", t->rows, sc_sig[t->sc]);
+  case TY_MAT:
+    return arena_printf(E->C, "m%d%d%s", t->rows, t->cols, sc_sig[t->sc]);
+  case TY_ARRAY:
+    return arena_printf(E->C, "a%s", emit_tysig(E, t->elem));
+  default: return "void";
+  }
+}
+
+const char *emit_ctype(Emit *E, const Type *t) {
+  switch (t->kind) {
+  case TY_VOID: return "void";
+  case TY_SCALAR: return sc_c[t->sc];
+  case TY_VEC: {
+    const char *name = arena_printf(E->C, "k_%s", emit_tysig(E, t));
+    if (emit_need(E, name))
+      buf_printf(&E->pre, "typedef struct { %s c[%d]; } %s;\n", sc_c[t->sc],
+                 t->rows, name);
+    return name;
+  }
+  case TY_MAT: {
+    const char *name = arena_printf(E->C, "k_%s", emit_tysig(E, t));
+    if (emit_need(E, name))
+      buf_printf(&E->pre, "typedef struct { %s m[%d][%d]; } %s;\n",
+                 sc_c[t->sc], t->rows, t->cols, name);
+    return name;
+  }
+  case TY_ARRAY:
+    return emit_arrtype(E, t);
+  default:
+    return "void";
+  }
+}
+
+const char *emit_arrtype(Emit *E, const Type *arr) {
+  const char *et = emit_ctype(E, arr->elem);
+  const char *name = arena_printf(E->C, "k_a%s", emit_tysig(E, arr->elem));
+  if (emit_need(E, name))
+    buf_printf(&E->pre, "typedef struct { %s%s *data; int64_t shape[4]; } %s;\n",
+               E->T->global, et, name);
+  return name;
+}
+
+const char *emit_zero(Emit *E, const Type *t) {
+  if (t->kind == TY_SCALAR)
+    return "0";
+  return arena_printf(E->C, "k_zero_%s()", emit_tysig(E, t));
+}
+
+/* ---------------------------------------------------------------- constants */
+
+static void emit_float(Buf *b, const Type *t, double v) {
+  bool f32 = t->sc == KERN_FLOAT32;
+  if (isnan(v)) {
+    buf_puts(b, f32 ? "K_NAN_F" : "((double)K_NAN_F)");
+    return;
+  }
+  if (isinf(v)) {
+    buf_puts(b, v > 0 ? (f32 ? "K_INF_F" : "((double)K_INF_F)")
+                      : (f32 ? "(-K_INF_F)" : "(-(double)K_INF_F)"));
+    return;
+  }
+  char tmp[64];
+  snprintf(tmp, sizeof tmp, f32 ? "%.9g" : "%.17g", v);
+  if (!strpbrk(tmp, ".eEn"))
+    strcat(tmp, ".0");
+  buf_printf(b, "%s%s%s%s", v < 0 ? "(" : "", tmp, f32 ? "f" : "",
+             v < 0 ? ")" : "");
+}
+
+static void emit_int(Buf *b, const Type *t, uint64_t v) {
+  switch (t->sc) {
+  case KERN_BOOL:
+    buf_puts(b, v ? "1" : "0");
+    return;
+  case KERN_INT64:
+    if ((int64_t)v == INT64_MIN)
+      buf_puts(b, "((int64_t)(-9223372036854775807LL - 1))");
+    else
+      buf_printf(b, "((int64_t)%lldLL)", (long long)(int64_t)v);
+    return;
+  case KERN_UINT64:
+    buf_printf(b, "((uint64_t)%lluULL)", (unsigned long long)v);
+    return;
+  case KERN_UINT32:
+    buf_printf(b, "((uint32_t)%lluU)", (unsigned long long)(uint32_t)v);
+    return;
+  case KERN_INT32:
+    if ((int32_t)v == INT32_MIN)
+      buf_puts(b, "((int32_t)(-2147483647 - 1))");
+    else
+      buf_printf(b, "((int32_t)%d)", (int32_t)v);
+    return;
+  default:
+    buf_printf(b, "((%s)%lld)", sc_c[t->sc],
+               sc_is_signed(t->sc) ? (long long)(int64_t)v : (long long)v);
+    return;
+  }
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+static const char *mfn(Emit *E, const char *base, kern_scalar sc) {
+  if (E->T->overloaded_math || sc != KERN_FLOAT32)
+    return base;
+  return arena_printf(E->C, "%sf", base);
+}
+
+/* Component k of a value named `v` of type t, as an lvalue expression. */
+static const char *comp(Emit *E, const char *v, const Type *t) {
+  if (t->kind == TY_VEC)
+    return arena_printf(E->C, "%s.c[k]", v);
+  if (t->kind == TY_MAT)
+    return arena_printf(E->C, "%s.m[k / %d][k %% %d]", v, t->cols, t->cols);
+  return v;
+}
+
+static int ncomp(const Type *t) {
+  return t->kind == TY_SCALAR ? 1 : t->rows * t->cols;
+}
+
+static const char *helper_name(Emit *E, const char *base, int n,
+                               const Type **args) {
+  Buf b;
+  buf_init(&b, E->C);
+  buf_printf(&b, "k_%s", base);
+  for (int i = 0; i < n; i++)
+    buf_printf(&b, "_%s", emit_tysig(E, args[i]));
+  return b.p;
+}
+
+/* Opens a helper definition: "static inline T name(A0 a, A1 b, ...) {" */
+static void open_helper(Emit *E, Buf *b, const Type *ret, const char *name,
+                        int n, const Type **args, const char *const *pnames) {
+  static const char *const dflt[] = {"a", "b", "c", "d"};
+  const char *rt = emit_ctype(E, ret);
+  buf_printf(b, "%s %s %s(", E->T->fn_qual, rt, name);
+  for (int i = 0; i < n; i++)
+    buf_printf(b, "%s%s %s", i ? ", " : "", emit_ctype(E, args[i]),
+               pnames ? pnames[i] : dflt[i]);
+  if (n == 0)
+    buf_puts(b, "void");
+  buf_puts(b, ") {\n");
+}
+
+static const char *builtin_base(int bi) {
+  switch (bi) {
+  case BI_OP_FLOORDIV: return "floordiv";
+  case BI_OP_DIV: return "idiv";
+  case BI_OP_MOD: return "mod";
+  case BI_OP_POW: return "pow";
+  case BI_OP_MATMUL: return "matmul";
+  case BI_VEC_EQ: return "eq";
+  case BI_VEC_NE: return "ne";
+  case BI_WRAP_INDEX: return "wrap";
+  case BI_TRUTH: return "truth";
+  default: return bi < BI_COUNT ? builtin_names[bi] : "op";
+  }
+}
+
+static const char *scalar_helper(Emit *E, int bi, kern_scalar sc, int n) {
+  const Type *st = ty_scalar(sc);
+  const Type *args[3] = {st, st, st};
+  return emit_helper(E, bi, st, n, args);
+}
+
+/* Body of a scalar builtin; a, b, c are the parameters. */
+static void scalar_body(Emit *E, Buf *b, int bi, const Type *ret,
+                        const Type **args) {
+  kern_scalar sc = args[0]->sc;
+  bool isf = sc_is_float(sc), sgn = sc_is_signed(sc);
+  const char *T = sc_c[sc];
+  switch (bi) {
+  case BI_ABS:
+    if (isf)
+      buf_printf(b, "  return %s(a);\n", mfn(E, "fabs", sc));
+    else if (sgn)
+      buf_printf(b, "  return a < 0 ? (%s)(0 - a) : a;\n", T);
+    else
+      buf_puts(b, "  return a;\n");
+    return;
+  case BI_SIGN:
+    buf_printf(b, sgn || isf ? "  return a < 0 ? (%s)-1 : (%s)1;\n"
+                             : "  return (%s)1;%.0s\n", T, T);
+    return;
+  case BI_STEP:
+    buf_printf(b, sgn || isf ? "  return a < 0 ? (%s)1 : (%s)0;\n"
+                             : "  return (%s)0;%.0s\n", T, T);
+    return;
+  case BI_MIN:
+  case BI_MAX:
+    if (isf)
+      buf_printf(b, "  return %s(a, b);\n",
+                 mfn(E, bi == BI_MIN ? "fmin" : "fmax", sc));
+    else
+      buf_printf(b, "  return a %s b ? a : b;\n", bi == BI_MIN ? "<" : ">");
+    return;
+  case BI_CLAMP: {
+    const char *mn = scalar_helper(E, BI_MIN, sc, 2);
+    const char *mx = scalar_helper(E, BI_MAX, sc, 2);
+    buf_printf(b, "  return %s(%s(b, a), c);\n", mn, mx);
+    return;
+  }
+  case BI_ASIN: case BI_ACOS: {
+    const char *cl = scalar_helper(E, BI_CLAMP, sc, 3);
+    buf_printf(b, "  return %s(%s(a, (%s)-1, (%s)1));\n",
+               mfn(E, bi == BI_ASIN ? "asin" : "acos", sc), cl, T, T);
+    return;
+  }
+  case BI_DEGREES:
+    buf_printf(b, "  return a * (%s)57.29577951308232;\n", T);
+    return;
+  case BI_RADIANS:
+    buf_printf(b, "  return a * (%s)0.017453292519943295;\n", T);
+    return;
+  case BI_FRAC:
+    buf_printf(b, "  return a - %s(a);\n", mfn(E, "trunc", sc));
+    return;
+  case BI_ROUND:
+    buf_printf(b, "  return %s(a);\n", mfn(E, "round", sc));
+    return;
+  case BI_ISNAN: case BI_ISINF: case BI_ISFINITE:
+    if (!isf)
+      buf_printf(b, "  (void)a;\n  return %d;\n", bi == BI_ISFINITE);
+    else
+      buf_printf(b, "  return %s(a) ? 1 : 0;\n",
+                 bi == BI_ISNAN ? "isnan" : bi == BI_ISINF ? "isinf"
+                                                          : "isfinite");
+    return;
+  case BI_POW: case BI_ATAN2:
+    buf_printf(b, "  return %s(a, b);\n", mfn(E, builtin_base(bi), sc));
+    return;
+  case BI_LERP:
+    buf_printf(b, "  return a * ((%s)1 - c) + b * c;\n", T);
+    return;
+  case BI_SMOOTHSTEP: {
+    const char *cl = scalar_helper(E, BI_CLAMP, sc, 3);
+    buf_printf(b, "  %s t = %s((c - a) / (b - a), (%s)0, (%s)1);\n", T, cl, T,
+               T);
+    buf_printf(b, "  return t * t * ((%s)3 - (%s)2 * t);\n", T, T);
+    return;
+  }
+  case BI_OP_MOD:
+    if (isf)
+      buf_printf(b, "  return %s(a, b);\n", mfn(E, "fmod", sc));
+    else if (sgn)
+      /* Division by zero would kill the host process; x % -1 would trap for
+       * the most negative x.  Both give 0. */
+      buf_puts(b, "  return (b == 0 || b == -1) ? 0 : a % b;\n");
+    else
+      buf_puts(b, "  return b == 0 ? 0 : a % b;\n");
+    return;
+  case BI_OP_DIV:
+    if (sgn)
+      buf_printf(b, "  if (b == 0) return 0;\n"
+                    "  if (b == -1) return (%s)(0 - (u%s)a);\n"
+                    "  return (%s)(a / b);\n",
+                 T, sc == KERN_INT64 ? "int64_t" : sc == KERN_INT32 ? "int32_t"
+                    : sc == KERN_INT16 ? "int16_t" : "int8_t", T);
+    else
+      buf_printf(b, "  return b == 0 ? 0 : (%s)(a / b);\n", T);
+    return;
+  case BI_OP_FLOORDIV:
+    if (isf) {
+      buf_printf(b, "  return %s(a / b);\n", mfn(E, "floor", sc));
+    } else if (sgn) {
+      const char *dv = scalar_helper(E, BI_OP_DIV, sc, 2);
+      buf_printf(b, "  %s q = %s(a, b);\n"
+                    "  if (b != 0 && b != -1 && a %% b != 0 && ((a < 0) != (b < 0))) q--;\n"
+                    "  return q;\n", T, dv);
+    } else {
+      buf_printf(b, "  return b == 0 ? 0 : (%s)(a / b);\n", T);
+    }
+    return;
+  case BI_WRAP_INDEX:
+    buf_puts(b, "  return a < 0 ? a + b : a;\n");
+    return;
+  case BI_TRUTH:
+    buf_puts(b, "  return a != 0;\n");
+    return;
+  default:
+    buf_printf(b, "  return %s(a);\n", mfn(E, builtin_base(bi), sc));
+    return;
+  }
+  (void)ret;
+}
+
+/* Builtins applied to each component, calling the scalar helper. */
+static bool componentwise(int bi) {
+  switch (bi) {
+  case BI_ABS: case BI_SIGN: case BI_FLOOR: case BI_CEIL: case BI_ROUND:
+  case BI_TRUNC: case BI_FRAC: case BI_MIN: case BI_MAX: case BI_OP_MOD:
+  case BI_OP_DIV: case BI_OP_FLOORDIV:
+    return true;
+  }
+  return false;
+}
+
+static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
+                        const Type **args) {
+  const char *RT = emit_ctype(E, ret);
+  const Type *v = args[0]->kind != TY_SCALAR ? args[0]
+                  : (n > 1 ? args[1] : args[0]);
+  kern_scalar sc = v->sc;
+  const char *T = sc_c[sc];
+  int N = ncomp(v);
+  if (componentwise(bi) && ret->kind != TY_SCALAR) {
+    const char *h = scalar_helper(E, bi, sc, n);
+    buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s(%s%s%s);\n"
+                  "  return r;\n", RT, N, comp(E, "r", ret), h,
+               comp(E, "a", args[0]), n > 1 ? ", " : "",
+               n > 1 ? comp(E, "b", args[1]) : "");
+    return;
+  }
+  switch (bi) {
+  case BI_MIN: case BI_MAX: {
+    const char *h = scalar_helper(E, bi, sc, 2);
+    buf_printf(b, "  %s r = a.c[0];\n  for (int k = 1; k < %d; k++) r = %s(r, "
+                  "a.c[k]);\n  return r;\n", T, N, h);
+    return;
+  }
+  case BI_ADD: case BI_SUB: case BI_CW_MUL: case BI_CW_DIV: case BI_NEG: {
+    const char *op = bi == BI_ADD ? "+" : bi == BI_SUB ? "-"
+                     : bi == BI_CW_MUL ? "*" : bi == BI_CW_DIV ? "/" : "-";
+    if (bi == BI_CW_DIV && !sc_is_float(sc)) {
+      const char *h = scalar_helper(E, BI_OP_DIV, sc, 2);
+      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s(%s, %s);\n"
+                    "  return r;\n", RT, N, comp(E, "r", ret), h,
+                 comp(E, "a", args[0]), comp(E, "b", args[1]));
+      return;
+    }
+    if (bi == BI_NEG)
+      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(0 - %s);\n"
+                    "  return r;\n", RT, N, comp(E, "r", ret), T,
+                 comp(E, "a", args[0]));
+    else
+      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(%s %s %s);"
+                    "\n  return r;\n", RT, N, comp(E, "r", ret), T,
+                 comp(E, "a", args[0]), op, comp(E, "b", args[1]));
+    return;
+  }
+  case BI_DIV: {
+    /* vector / scalar, scalar / vector (componentwise), matrix / scalar */
+    const char *h = sc_is_float(sc) ? NULL : scalar_helper(E, BI_OP_DIV, sc, 2);
+    const char *x = comp(E, "a", args[0]), *y = comp(E, "b", args[1]);
+    if (h)
+      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s(%s, %s);\n"
+                    "  return r;\n", RT, N, comp(E, "r", ret), h, x, y);
+    else
+      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s / %s;\n"
+                    "  return r;\n", RT, N, comp(E, "r", ret), x, y);
+    return;
+  }
+  case BI_MUL: {
+    const Type *A = args[0], *B = args[1];
+    if (A->kind == TY_SCALAR || B->kind == TY_SCALAR) {
+      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(%s * %s);"
+                    "\n  return r;\n", RT, N, comp(E, "r", ret), T,
+                 comp(E, "a", A), comp(E, "b", B));
+      return;
+    }
+    if (A->kind == TY_MAT && B->kind == TY_VEC) {
+      buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++) {\n"
+                    "    %s s = 0;\n    for (int j = 0; j < %d; j++) s += a.m[i][j] * b.c[j];\n"
+                    "    r.c[i] = s;\n  }\n  return r;\n", RT, A->rows, T, A->cols);
+      return;
+    }
+    if (A->kind == TY_VEC && B->kind == TY_MAT) {
+      buf_printf(b, "  %s r;\n  for (int j = 0; j < %d; j++) {\n"
+                    "    %s s = 0;\n    for (int i = 0; i < %d; i++) s += a.c[i] * b.m[i][j];\n"
+                    "    r.c[j] = s;\n  }\n  return r;\n", RT, B->cols, T, B->rows);
+      return;
+    }
+    buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
+                  "    for (int j = 0; j < %d; j++) {\n"
+                  "      %s s = 0;\n      for (int k = 0; k < %d; k++) s += a.m[i][k] * b.m[k][j];\n"
+                  "      r.m[i][j] = s;\n    }\n  return r;\n",
+               RT, A->rows, B->cols, T, A->cols);
+    return;
+  }
+  case BI_DOT:
+    buf_printf(b, "  %s s = 0;\n  for (int k = 0; k < %d; k++) s += a.c[k] * b.c[k];\n"
+                  "  return s;\n", T, N);
+    return;
+  case BI_LENGTH_SQ: {
+    const char *d = emit_helper(E, BI_DOT, ty_scalar(sc), 2,
+                                (const Type *[]){v, v});
+    buf_printf(b, "  return %s(a, a);\n", d);
+    return;
+  }
+  case BI_LENGTH: {
+    const char *d = emit_helper(E, BI_DOT, ty_scalar(sc), 2,
+                                (const Type *[]){v, v});
+    buf_printf(b, "  return %s(%s(a, a));\n", mfn(E, "sqrt", sc), d);
+    return;
+  }
+  case BI_NORMALIZE: {
+    const char *l = emit_helper(E, BI_LENGTH, ty_scalar(sc), 1,
+                                (const Type *[]){v});
+    buf_printf(b, "  %s l = %s(a);\n  %s r;\n"
+                  "  for (int k = 0; k < %d; k++) r.c[k] = l > 0 ? a.c[k] / l : 0;\n"
+                  "  return r;\n", T, l, RT, N);
+    return;
+  }
+  case BI_CROSS:
+    buf_printf(b, "  %s r;\n  r.c[0] = a.c[1] * b.c[2] - a.c[2] * b.c[1];\n"
+                  "  r.c[1] = a.c[2] * b.c[0] - a.c[0] * b.c[2];\n"
+                  "  r.c[2] = a.c[0] * b.c[1] - a.c[1] * b.c[0];\n  return r;\n", RT);
+    return;
+  case BI_OUTER:
+    buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
+                  "    for (int j = 0; j < %d; j++) r.m[i][j] = a.c[i] * b.c[j];\n"
+                  "  return r;\n", RT, ret->rows, ret->cols);
+    return;
+  case BI_TRANSPOSE:
+    buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
+                  "    for (int j = 0; j < %d; j++) r.m[i][j] = a.m[j][i];\n"
+                  "  return r;\n", RT, ret->rows, ret->cols);
+    return;
+  case BI_TRACE:
+    buf_printf(b, "  %s s = 0;\n  for (int k = 0; k < %d; k++) s += a.m[k][k];\n"
+                  "  return s;\n", T, v->rows);
+    return;
+  case BI_DIAG:
+    buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
+                  "    for (int j = 0; j < %d; j++) r.m[i][j] = i == j ? a.c[i] : 0;\n"
+                  "  return r;\n", RT, N, N);
+    return;
+  case BI_DETERMINANT:
+    if (v->rows == 2) {
+      buf_puts(b, "  return a.m[0][0] * a.m[1][1] - a.m[0][1] * a.m[1][0];\n");
+    } else if (v->rows == 3) {
+      buf_puts(b, "  return a.m[0][0] * (a.m[1][1] * a.m[2][2] - a.m[1][2] * a.m[2][1])\n"
+                  "       - a.m[0][1] * (a.m[1][0] * a.m[2][2] - a.m[1][2] * a.m[2][0])\n"
+                  "       + a.m[0][2] * (a.m[1][0] * a.m[2][1] - a.m[1][1] * a.m[2][0]);\n");
+    } else {
+      /* Laplace expansion along the first row with 3x3 minors. */
+      buf_printf(b, "  %s d = 0;\n  for (int c = 0; c < 4; c++) {\n"
+                    "    int j0 = c == 0 ? 1 : 0, j1 = c <= 1 ? 2 : 1, j2 = c <= 2 ? 3 : 2;\n"
+                    "    %s m = a.m[1][j0] * (a.m[2][j1] * a.m[3][j2] - a.m[2][j2] * a.m[3][j1])\n"
+                    "         - a.m[1][j1] * (a.m[2][j0] * a.m[3][j2] - a.m[2][j2] * a.m[3][j0])\n"
+                    "         + a.m[1][j2] * (a.m[2][j0] * a.m[3][j1] - a.m[2][j1] * a.m[3][j0]);\n"
+                    "    d += (c & 1 ? -a.m[0][c] : a.m[0][c]) * m;\n  }\n  return d;\n",
+                 T, T);
+    }
+    return;
+  case BI_INVERSE: {
+    /* Gauss-Jordan with partial pivoting; a singular matrix gives zeros,
+     * as in Warp. */
+    int R = v->rows;
+    buf_printf(b, "  %s r;\n  %s w[%d][%d];\n"
+                  "  for (int i = 0; i < %d; i++)\n    for (int j = 0; j < %d; j++) {\n"
+                  "      w[i][j] = a.m[i][j];\n      r.m[i][j] = i == j ? 1 : 0;\n    }\n"
+                  "  for (int c = 0; c < %d; c++) {\n    int p = c;\n"
+                  "    for (int i = c + 1; i < %d; i++)\n"
+                  "      if (%s(w[i][c]) > %s(w[p][c])) p = i;\n"
+                  "    if (w[p][c] == 0) return %s;\n"
+                  "    for (int j = 0; j < %d; j++) {\n"
+                  "      %s t = w[c][j]; w[c][j] = w[p][j]; w[p][j] = t;\n"
+                  "      t = r.m[c][j]; r.m[c][j] = r.m[p][j]; r.m[p][j] = t;\n    }\n"
+                  "    %s inv = 1 / w[c][c];\n"
+                  "    for (int j = 0; j < %d; j++) { w[c][j] *= inv; r.m[c][j] *= inv; }\n"
+                  "    for (int i = 0; i < %d; i++) {\n      if (i == c) continue;\n"
+                  "      %s f = w[i][c];\n"
+                  "      for (int j = 0; j < %d; j++) { w[i][j] -= f * w[c][j]; r.m[i][j] -= f * r.m[c][j]; }\n"
+                  "    }\n  }\n  return r;\n",
+               RT, T, R, R, R, R, R, R, mfn(E, "fabs", sc), mfn(E, "fabs", sc),
+               emit_zero(E, ret), R, T, T, R, R, T, R);
+    return;
+  }
+  case BI_LERP:
+    buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s * ((%s)1 - c) + %s * c;\n"
+                  "  return r;\n", RT, N, comp(E, "r", ret), comp(E, "a", v), T,
+               comp(E, "b", v));
+    return;
+  case BI_ISNAN: case BI_ISINF: case BI_ISFINITE: {
+    const char *h = emit_helper(E, bi, ty_scalar(KERN_BOOL), 1,
+                                (const Type *[]){ty_scalar(sc)});
+    bool all = bi == BI_ISFINITE;
+    buf_printf(b, "  for (int k = 0; k < %d; k++) if (%s%s(%s)) return %d;\n"
+                  "  return %d;\n", N, all ? "!" : "", h, comp(E, "a", v),
+               all ? 0 : 1, all ? 1 : 0);
+    return;
+  }
+  case BI_VEC_EQ: case BI_VEC_NE:
+    buf_printf(b, "  for (int k = 0; k < %d; k++) if (%s != %s) return %d;\n"
+                  "  return %d;\n", N, comp(E, "a", v), comp(E, "b", v),
+               bi == BI_VEC_NE, bi == BI_VEC_EQ);
+    return;
+  case BI_IDENTITY:
+    buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
+                  "    for (int j = 0; j < %d; j++) r.m[i][j] = i == j ? 1 : 0;\n"
+                  "  return r;\n", RT, ret->rows, ret->cols);
+    return;
+  default:
+    break;
+  }
+  diag_error(E->C, (Pos){1, 1, 0}, "internal: no vector form of %s",
+             builtin_base(bi));
+}
+
+/* Warp's random numbers (documented in Warp's rand.h): a PCG hash step. */
+static void rand_helper(Emit *E, Buf *b, int bi, int n, const char *name) {
+  const char *Q = E->T->fn_qual;
+  if (emit_need(E, "k_pcg"))
+    buf_printf(&E->pre, "%s uint32_t k_pcg(uint32_t s) {\n"
+               "  uint32_t b = s * 747796405u + 2891336453u;\n"
+               "  uint32_t c = ((b >> ((b >> 28u) + 4u)) ^ b) * 277803737u;\n"
+               "  return (c >> 22u) ^ c;\n}\n", Q);
+  switch (bi) {
+  case BI_RAND_INIT:
+    if (n == 1)
+      buf_printf(b, "%s uint32_t %s(int32_t a) { return k_pcg((uint32_t)a); }\n",
+                 Q, name);
+    else
+      buf_printf(b, "%s uint32_t %s(int32_t a, int32_t b) {\n"
+                    "  return k_pcg((uint32_t)a + k_pcg((uint32_t)b));\n}\n",
+                 Q, name);
+    return;
+  case BI_RANDF:
+    if (n == 1)
+      buf_printf(b, "%s float %s(uint32_t *s) {\n  *s = k_pcg(*s);\n"
+                    "  return (float)(*s >> 8) * (1.0f / 16777216.0f);\n}\n",
+                 Q, name);
+    else {
+      const char *f = emit_helper(E, BI_RANDF, ty_scalar(KERN_FLOAT32), 1,
+                                  (const Type *[]){ty_scalar(KERN_UINT32)});
+      buf_printf(b, "%s float %s(uint32_t *s, float lo, float hi) {\n"
+                    "  return (hi - lo) * %s(s) + lo;\n}\n", Q, name, f);
+    }
+    return;
+  case BI_RANDI:
+    if (n == 1)
+      buf_printf(b, "%s int32_t %s(uint32_t *s) {\n  *s = k_pcg(*s);\n"
+                    "  return (int32_t)*s;\n}\n", Q, name);
+    else
+      buf_printf(b, "%s int32_t %s(uint32_t *s, int32_t lo, int32_t hi) {\n"
+                    "  *s = k_pcg(*s);\n"
+                    "  uint32_t span = (uint32_t)(hi - lo);\n"
+                    "  return (int32_t)(span ? *s %% span : *s) + lo;\n}\n", Q, name);
+    return;
+  case BI_RANDN: {
+    const char *f = emit_helper(E, BI_RANDF, ty_scalar(KERN_FLOAT32), 1,
+                                (const Type *[]){ty_scalar(KERN_UINT32)});
+    /* The first draw feeds the log, as Warp's CPU build evaluates it. */
+    buf_printf(b, "%s float %s(uint32_t *s) {\n  float u = %s(s);\n  float v = %s(s);\n"
+                  "  return %s(-2.0f * %s(u + 5.96e-8f)) * %s(6.2831853071795864f * v);\n}\n",
+               Q, name, f, f, mfn(E, "sqrt", KERN_FLOAT32),
+               mfn(E, "log", KERN_FLOAT32), mfn(E, "cos", KERN_FLOAT32));
+    return;
+  }
+  }
+}
+
+const char *emit_helper(Emit *E, int bi, const Type *ret, int n,
+                        const Type **args) {
+  const char *name = helper_name(E, builtin_base(bi), n, args);
+  if (bi == BI_IDENTITY)
+    name = arena_printf(E->C, "k_identity_%s", emit_tysig(E, ret));
+  if (!emit_need(E, name))
+    return name;
+  Buf b;
+  buf_init(&b, E->C);
+  if (bi == BI_RAND_INIT || bi == BI_RANDF || bi == BI_RANDI ||
+      bi == BI_RANDN) {
+    rand_helper(E, &b, bi, n, name);
+  } else {
+    emit_ctype(E, ret);
+    for (int i = 0; i < n; i++)
+      emit_ctype(E, args[i]);
+    bool scalar = ret->kind == TY_SCALAR;
+    for (int i = 0; i < n; i++)
+      if (args[i]->kind != TY_SCALAR)
+        scalar = false;
+    if (bi == BI_IDENTITY)
+      scalar = false;
+    Buf body;
+    buf_init(&body, E->C);
+    if (scalar)
+      scalar_body(E, &body, bi, ret, args);
+    else
+      vector_body(E, &body, bi, ret, n, args);
+    open_helper(E, &b, ret, name, n, args, NULL);
+    buf_puts(&b, body.p);
+    buf_puts(&b, "}\n");
+  }
+  buf_puts(&E->pre, b.p);
+  return name;
+}
+
+const char *emit_atomic_name(Emit *E, int bi, const Type *t) {
+  const char *name = arena_printf(E->C, "k_%s_%s", builtin_names[bi],
+                                  emit_tysig(E, t));
+  if (emit_need(E, name)) {
+    Buf b;
+    buf_init(&b, E->C);
+    const char *T = emit_ctype(E, t);
+    if (t->kind == TY_SCALAR) {
+      E->T->atomic_helper(E, &b, bi, t, name);
+    } else {
+      /* Vectors and matrices: one atomic per component, as in Warp. */
+      const Type *st = ty_scalar(t->sc);
+      const char *h = emit_atomic_name(E, bi, st);
+      const char *lv = t->kind == TY_VEC
+                           ? "&p->c[k]"
+                           : arena_printf(E->C, "&p->m[k / %d][k %% %d]",
+                                          t->cols, t->cols);
+      buf_printf(&b, "%s %s %s(%s%s *p, %s v) {\n  %s r;\n"
+                     "  for (int k = 0; k < %d; k++) %s = %s(%s, %s);\n"
+                     "  return r;\n}\n", E->T->fn_qual, T, name, E->T->global,
+                 T, T, T, ncomp(t), comp(E, "r", t), h, lv, comp(E, "v", t));
+    }
+    buf_puts(&E->pre, b.p);
+  }
+  return name;
+}
+
+/* Helpers for constructing and taking apart vectors and matrices. */
+static const char *make_helper(Emit *E, const Type *t, int nargs,
+                               const Type *argt) {
+  const char *sig = emit_tysig(E, t);
+  const char *T = emit_ctype(E, t);
+  const char *S = sc_c[t->sc];
+  int N = ncomp(t);
+  const char *name;
+  Buf b;
+  buf_init(&b, E->C);
+  if (nargs == 0) {
+    name = arena_printf(E->C, "k_zero_%s", sig);
+    if (!emit_need(E, name))
+      return name;
+    buf_printf(&b, "%s %s %s(void) {\n  %s r;\n  for (int k = 0; k < %d; k++) "
+                   "%s = 0;\n  return r;\n}\n", E->T->fn_qual, T, name, T, N,
+               comp(E, "r", t));
+  } else if (nargs == 1 && argt->kind == TY_SCALAR) {
+    name = arena_printf(E->C, "k_splat_%s", sig);
+    if (!emit_need(E, name))
+      return name;
+    buf_printf(&b, "%s %s %s(%s s) {\n  %s r;\n  for (int k = 0; k < %d; k++) "
+                   "%s = s;\n  return r;\n}\n", E->T->fn_qual, T, name, S, T,
+               N, comp(E, "r", t));
+  } else if (nargs == 1) {
+    name = arena_printf(E->C, "k_cast_%s_%s", sig, emit_tysig(E, argt));
+    if (!emit_need(E, name))
+      return name;
+    const char *A = emit_ctype(E, argt);
+    buf_printf(&b, "%s %s %s(%s a) {\n  %s r;\n  for (int k = 0; k < %d; k++) "
+                   "%s = (%s)%s;\n  return r;\n}\n", E->T->fn_qual, T, name, A,
+               T, N, comp(E, "r", t), S, comp(E, "a", argt));
+  } else {
+    name = arena_printf(E->C, "k_make_%s", sig);
+    if (!emit_need(E, name))
+      return name;
+    buf_printf(&b, "%s %s %s(", E->T->fn_qual, T, name);
+    for (int k = 0; k < N; k++)
+      buf_printf(&b, "%s%s x%d", k ? ", " : "", S, k);
+    buf_printf(&b, ") {\n  %s r;\n", T);
+    for (int k = 0; k < N; k++) {
+      if (t->kind == TY_VEC)
+        buf_printf(&b, "  r.c[%d] = x%d;\n", k, k);
+      else
+        buf_printf(&b, "  r.m[%d][%d] = x%d;\n", k / t->cols, k % t->cols, k);
+    }
+    buf_puts(&b, "  return r;\n}\n");
+  }
+  buf_puts(&E->pre, b.p);
+  return name;
+}
+
+static const char *row_helper(Emit *E, const Type *m, bool set) {
+  const Type *rt = ty_vec(E->C, m->sc, m->cols);
+  const char *name = arena_printf(E->C, "k_%srow_%s", set ? "set" : "",
+                                  emit_tysig(E, m));
+  if (!emit_need(E, name))
+    return name;
+  const char *M = emit_ctype(E, m), *R = emit_ctype(E, rt);
+  if (set)
+    buf_printf(&E->pre, "%s void %s(%s *m, int64_t i, %s r) {\n"
+                        "  for (int k = 0; k < %d; k++) m->m[i][k] = r.c[k];\n}\n",
+               E->T->fn_qual, name, M, R, m->cols);
+  else
+    buf_printf(&E->pre, "%s %s %s(%s m, int64_t i) {\n  %s r;\n"
+                        "  for (int k = 0; k < %d; k++) r.c[k] = m.m[i][k];\n"
+                        "  return r;\n}\n",
+               E->T->fn_qual, R, name, M, R, m->cols);
+  return name;
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+const char *emit_array_data(Emit *E, IrVar *arr) {
+  if (E->f->is_kernel)
+    return arena_printf(E->C, "%s_d", arr->name);
+  return arena_printf(E->C, "%s.data", arr->name);
+}
+
+void emit_index(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n) {
+  /* row-major: ((i0 * s1 + i1) * s2 + i2) ... in 64-bit arithmetic */
+  for (int i = 0; i < n - 1; i++)
+    buf_puts(b, "(");
+  for (int i = 0; i < n; i++) {
+    if (i > 0)
+      buf_printf(b, " * %s.shape[%d] + ", arr->name, i);
+    buf_puts(b, "(int64_t)");
+    emit_expr(E, b, idx[i]);
+    if (i > 0)
+      buf_puts(b, ")");
+  }
+}
+
+static const char *binop_text(int op) {
+  switch (op) {
+  case OP_ADD: return "+";
+  case OP_SUB: return "-";
+  case OP_MUL: return "*";
+  case OP_DIV: return "/";
+  case OP_BITAND: return "&";
+  case OP_BITOR: return "|";
+  case OP_BITXOR: return "^";
+  case OP_SHL: return "<<";
+  case OP_SHR: return ">>";
+  case OP_LT: return "<";
+  case OP_LE: return "<=";
+  case OP_GT: return ">";
+  case OP_GE: return ">=";
+  case OP_EQ: return "==";
+  case OP_NE: return "!=";
+  }
+  return "?";
+}
+
+void emit_expr(Emit *E, Buf *b, IrExpr *e) {
+  switch (e->kind) {
+  case E_CONST:
+    if (sc_is_float(e->ty->sc))
+      emit_float(b, e->ty, e->fval);
+    else
+      emit_int(b, e->ty, e->ival);
+    return;
+  case E_VAR:
+    buf_puts(b, e->var->name);
+    return;
+  case E_UNARY:
+    buf_printf(b, "((%s)(%s", emit_ctype(E, e->ty),
+               e->op == OP_NEG ? "0 - " : e->op == OP_INVERT ? "~" : "");
+    if (e->op == OP_NEG && sc_is_float(e->ty->sc)) {
+      b->len -= 4;
+      b->p[b->len] = 0;
+      buf_puts(b, "-");
+    }
+    emit_expr(E, b, e->a);
+    buf_puts(b, "))");
+    return;
+  case E_BINARY: {
+    bool cmp = e->op >= OP_LT && e->op <= OP_NE;
+    /* Casting the result back keeps C's promotions of narrow integer
+     * types from changing results (uint8 + uint8 wraps at 256). */
+    if (!cmp)
+      buf_printf(b, "((%s)", emit_ctype(E, e->ty));
+    buf_puts(b, "(");
+    emit_expr(E, b, e->a);
+    buf_printf(b, " %s ", binop_text(e->op));
+    emit_expr(E, b, e->b);
+    buf_puts(b, ")");
+    if (!cmp)
+      buf_puts(b, ")");
+    return;
+  }
+  case E_AND:
+  case E_OR:
+    buf_puts(b, "(");
+    emit_expr(E, b, e->a);
+    buf_puts(b, e->kind == E_AND ? " && " : " || ");
+    emit_expr(E, b, e->b);
+    buf_puts(b, ")");
+    return;
+  case E_NOT:
+    buf_puts(b, "(!");
+    emit_expr(E, b, e->a);
+    buf_puts(b, ")");
+    return;
+  case E_SELECT:
+    buf_puts(b, "(");
+    emit_expr(E, b, e->a);
+    buf_puts(b, " ? ");
+    emit_expr(E, b, e->b);
+    buf_puts(b, " : ");
+    emit_expr(E, b, e->c);
+    buf_puts(b, ")");
+    return;
+  case E_CAST:
+    if (e->ty->kind != TY_SCALAR) {
+      buf_printf(b, "%s(", make_helper(E, e->ty, 1, e->a->ty));
+      emit_expr(E, b, e->a);
+      buf_puts(b, ")");
+      return;
+    }
+    if (e->ty->sc == KERN_BOOL) {
+      buf_puts(b, "((");
+      emit_expr(E, b, e->a);
+      buf_puts(b, ") != 0)");
+      return;
+    }
+    buf_printf(b, "((%s)(", emit_ctype(E, e->ty));
+    emit_expr(E, b, e->a);
+    buf_puts(b, "))");
+    return;
+  case E_CALL: {
+    bool rnd = e->bi == BI_RANDF || e->bi == BI_RANDI || e->bi == BI_RANDN;
+    const Type *at[4];
+    for (int i = 0; i < e->nargs && i < 4; i++)
+      at[i] = e->args[i]->ty;
+    const char *h = emit_helper(E, e->bi, e->ty, e->nargs, at);
+    buf_printf(b, "%s(", h);
+    for (int i = 0; i < e->nargs; i++) {
+      if (i)
+        buf_puts(b, ", ");
+      if (i == 0 && rnd)
+        buf_puts(b, "&");
+      emit_expr(E, b, e->args[i]);
+    }
+    buf_puts(b, ")");
+    return;
+  }
+  case E_FCALL:
+    buf_printf(b, "%s(", e->fn->symbol);
+    for (int i = 0; i < e->nargs; i++) {
+      if (i)
+        buf_puts(b, ", ");
+      emit_expr(E, b, e->args[i]);
+    }
+    for (int i = 0; i < e->nouts; i++)
+      buf_printf(b, "%s&%s", e->nargs || i ? ", " : "", e->outs[i]->name);
+    if (e->fn->nrets > 1 && e->nouts == 0)
+      for (int i = 1; i < e->fn->nrets; i++)
+        buf_printf(b, "%s(%s *)0", e->nargs || i > 1 ? ", " : "",
+                   emit_ctype(E, e->fn->rets[i]));
+    buf_puts(b, ")");
+    return;
+  case E_LOAD:
+    buf_printf(b, "%s[", emit_array_data(E, e->var));
+    emit_index(E, b, e->var, e->args, e->nargs);
+    buf_puts(b, "]");
+    return;
+  case E_SHAPE:
+    buf_printf(b, "((%s)%s.shape[%d])", emit_ctype(E, e->ty), e->var->name,
+               (int)e->ival);
+    return;
+  case E_COMP:
+    if (e->a->ty->kind == TY_MAT && !e->c) {
+      buf_printf(b, "%s(", row_helper(E, e->a->ty, false));
+      emit_expr(E, b, e->a);
+      buf_puts(b, ", ");
+      emit_expr(E, b, e->b);
+      buf_puts(b, ")");
+      return;
+    }
+    buf_puts(b, "(");
+    emit_expr(E, b, e->a);
+    buf_puts(b, e->a->ty->kind == TY_MAT ? ").m[" : ").c[");
+    emit_expr(E, b, e->b);
+    buf_puts(b, "]");
+    if (e->c) {
+      buf_puts(b, "[");
+      emit_expr(E, b, e->c);
+      buf_puts(b, "]");
+    }
+    return;
+  case E_MAKE: {
+    const char *h = make_helper(E, e->ty, e->nargs,
+                                e->nargs ? e->args[0]->ty : NULL);
+    buf_printf(b, "%s(", h);
+    for (int i = 0; i < e->nargs; i++) {
+      if (i)
+        buf_puts(b, ", ");
+      emit_expr(E, b, e->args[i]);
+    }
+    buf_puts(b, ")");
+    return;
+  }
+  case E_ATOMIC: {
+    const char *h = emit_atomic_name(E, e->bi, e->ty);
+    buf_printf(b, "%s(&%s[", h, emit_array_data(E, e->var));
+    emit_index(E, b, e->var, e->args, e->nargs);
+    buf_puts(b, "], ");
+    if (e->b) {
+      emit_expr(E, b, e->b);
+      buf_puts(b, ", ");
+    }
+    emit_expr(E, b, e->c);
+    buf_puts(b, ")");
+    return;
+  }
+  case E_TID:
+    buf_printf(b, "k_tid%d", (int)e->ival);
+    return;
+  }
+}
+
+/* ---------------------------------------------------------------- statements */
+
+void emit_line(Emit *E, const char *fmt, ...) {
+  char tmp[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_end(ap);
+  for (int i = 0; i < E->indent; i++)
+    buf_puts(&E->out, "  ");
+  buf_puts(&E->out, tmp);
+  buf_puts(&E->out, "\n");
+}
+
+static const char *ex(Emit *E, IrExpr *e) {
+  Buf b;
+  buf_init(&b, E->C);
+  emit_expr(E, &b, e);
+  return b.p;
+}
+
+static void emit_printf(Emit *E, IrStmt *s) {
+  Buf f, a;
+  buf_init(&f, E->C);
+  buf_init(&a, E->C);
+  if (!s->str) {
+    IrExpr *v = s->args[0];
+    const Type *t = v->ty;
+    int n = ncomp(t);
+    const char *conv = sc_is_float(t->sc) ? "%g" : sc_is_signed(t->sc)
+                       ? arena_printf(E->C, "%%%sd", E->T->int64_fmt)
+                       : arena_printf(E->C, "%%%su", E->T->int64_fmt);
+    const char *cast = sc_is_float(t->sc) ? "(double)" : sc_is_signed(t->sc)
+                       ? "(long long)" : "(unsigned long long)";
+    if (E->T->id == KERN_TARGET_OPENCL)
+      cast = sc_is_float(t->sc) ? (t->sc == KERN_FLOAT64 ? "(double)"
+                                                         : "(float)")
+             : sc_is_signed(t->sc) ? "(long)" : "(ulong)";
+    const char *val = ex(E, v);
+    if (n > 1)
+      buf_puts(&f, "[");
+    for (int k = 0; k < n; k++) {
+      buf_printf(&f, "%s%s", k ? " " : "", conv);
+      if (t->kind == TY_SCALAR)
+        buf_printf(&a, ", %s%s", cast, val);
+      else if (t->kind == TY_VEC)
+        buf_printf(&a, ", %s(%s).c[%d]", cast, val, k);
+      else
+        buf_printf(&a, ", %s(%s).m[%d][%d]", cast, val, k / t->cols,
+                   k % t->cols);
+    }
+    if (n > 1)
+      buf_puts(&f, "]");
+    buf_puts(&f, "\\n");
+  } else {
+    int argi = 0;
+    for (int k = 0; k < s->slen; k++) {
+      char c = s->str[k];
+      if (c == '%' && k + 1 < s->slen && s->str[k + 1] == '%') {
+        buf_puts(&f, "%%");
+        k++;
+        continue;
+      }
+      if (c == '%') {
+        int j = k + 1;
+        buf_puts(&f, "%");
+        while (j < s->slen && strchr("-+ #0123456789.", s->str[j]))
+          buf_putn(&f, &s->str[j++], 1);
+        while (j < s->slen && strchr("lhzjt", s->str[j]))
+          j++;
+        char conv = s->str[j];
+        IrExpr *v = s->args[argi++];
+        bool isfl = strchr("eEfFgGaA", conv) != NULL;
+        if (isfl) {
+          buf_putn(&f, &conv, 1);
+          buf_printf(&a, ", %s%s", E->T->id == KERN_TARGET_OPENCL &&
+                                       v->ty->sc == KERN_FLOAT32
+                                       ? "(float)" : "(double)", ex(E, v));
+        } else {
+          bool sgn = conv == 'd' || conv == 'i';
+          buf_printf(&f, "%s%c", conv == 'c' ? "" : E->T->int64_fmt, conv);
+          if (conv == 'c')
+            buf_printf(&a, ", (int)%s", ex(E, v));
+          else if (E->T->id == KERN_TARGET_OPENCL)
+            buf_printf(&a, ", (%s)%s", sgn ? "long" : "ulong", ex(E, v));
+          else
+            buf_printf(&a, ", (%s)%s", sgn ? "long long" : "unsigned long long",
+                       ex(E, v));
+        }
+        k = j;
+        continue;
+      }
+      if (c == '\n')
+        buf_puts(&f, "\\n");
+      else if (c == '\t')
+        buf_puts(&f, "\\t");
+      else if (c == '"' || c == '\\') {
+        buf_puts(&f, "\\");
+        buf_putn(&f, &c, 1);
+      } else if ((unsigned char)c < 0x20)
+        buf_printf(&f, "\\%03o", (unsigned char)c);
+      else
+        buf_putn(&f, &c, 1);
+    }
+  }
+  emit_line(E, "printf(\"%s\"%s);", f.p ? f.p : "", a.p ? a.p : "");
+}
+
+static void emit_stmts(Emit *E, IrStmt *s);
+
+static void emit_stmt(Emit *E, IrStmt *s) {
+  switch (s->kind) {
+  case S_ASSIGN:
+    emit_line(E, "%s = %s;", s->var->name, ex(E, s->a));
+    return;
+  case S_SETCOMP:
+    if (s->var->ty->kind == TY_MAT && !s->b) {
+      emit_line(E, "%s(&%s, %s, %s);", row_helper(E, s->var->ty, true),
+                s->var->name, ex(E, s->a), ex(E, s->c));
+      return;
+    }
+    if (s->var->ty->kind == TY_MAT)
+      emit_line(E, "%s.m[%s][%s] = %s;", s->var->name, ex(E, s->a),
+                ex(E, s->b), ex(E, s->c));
+    else
+      emit_line(E, "%s.c[%s] = %s;", s->var->name, ex(E, s->a), ex(E, s->c));
+    return;
+  case S_STORE: {
+    Buf b;
+    buf_init(&b, E->C);
+    emit_index(E, &b, s->var, s->args, s->nargs);
+    emit_line(E, "%s[%s] = %s;", emit_array_data(E, s->var), b.p,
+              ex(E, s->c));
+    return;
+  }
+  case S_EXPR:
+    emit_line(E, "(void)%s;", ex(E, s->a));
+    return;
+  case S_IF:
+    emit_line(E, "if (%s) {", ex(E, s->a));
+    E->indent++;
+    emit_stmts(E, s->body);
+    E->indent--;
+    if (s->orelse) {
+      emit_line(E, "} else {");
+      E->indent++;
+      emit_stmts(E, s->orelse);
+      E->indent--;
+    }
+    emit_line(E, "}");
+    return;
+  case S_FOR: {
+    const char *v = s->var->name;
+    const char *step = ex(E, s->c);
+    const char *cond;
+    if (s->c->kind == E_CONST)
+      cond = arena_printf(E->C, "%s %s %s", v,
+                          (int64_t)s->c->ival > 0 || !sc_is_signed(s->c->ty->sc)
+                              ? "<" : ">", ex(E, s->b));
+    else
+      cond = arena_printf(E->C, "(%s > 0 ? %s < %s : %s > %s)", step, v,
+                          ex(E, s->b), v, ex(E, s->b));
+    emit_line(E, "for (%s = %s; %s; %s = (%s)(%s + %s)) {", v, ex(E, s->a),
+              cond, v, emit_ctype(E, s->var->ty), v, step);
+    E->indent++;
+    E->loop_depth++;
+    emit_stmts(E, s->body);
+    E->loop_depth--;
+    E->indent--;
+    emit_line(E, "}");
+    return;
+  }
+  case S_WHILE:
+    emit_line(E, "while (%s) {", ex(E, s->a));
+    E->indent++;
+    E->loop_depth++;
+    emit_stmts(E, s->body);
+    E->loop_depth--;
+    E->indent--;
+    emit_line(E, "}");
+    return;
+  case S_BREAK:
+    emit_line(E, "break;");
+    return;
+  case S_CONTINUE:
+    emit_line(E, "continue;");
+    return;
+  case S_RETURN:
+    if (s->nargs > 1) {
+      for (int i = 1; i < s->nargs; i++)
+        emit_line(E, "if (k_out%d) *k_out%d = %s;", i, i, ex(E, s->args[i]));
+      emit_line(E, "return %s;", ex(E, s->args[0]));
+    } else if (s->a) {
+      emit_line(E, "return %s;", ex(E, s->a));
+    } else {
+      emit_line(E, "return;");
+    }
+    return;
+  case S_KRETURN:
+    if (E->loop_depth > 0)
+      emit_line(E, "goto k_next;");
+    else
+      emit_line(E, "continue;");
+    return;
+  case S_AGG:
+    if (s->agg->bi == BI_ATOMIC_ADD)
+      emit_line(E, "k_agg%d += %s;", s->agg->id, ex(E, s->a));
+    else
+      emit_line(E, "k_agg%d = %s(k_agg%d, %s);", s->agg->id,
+                emit_helper(E, s->agg->bi == BI_ATOMIC_MIN ? BI_MIN : BI_MAX,
+                            s->agg->ty, 2,
+                            (const Type *[]){s->agg->ty, s->agg->ty}),
+                s->agg->id, ex(E, s->a));
+    return;
+  case S_PRINTF:
+    emit_printf(E, s);
+    return;
+  case S_ASSERT:
+    if (E->opts && E->opts->debug)
+      emit_line(E, "if (!(%s)) printf(\"%s:%d: assertion failed\\n\");",
+                ex(E, s->a), E->m->path, s->pos.line);
+    return;
+  }
+}
+
+static void emit_stmts(Emit *E, IrStmt *s) {
+  for (; s; s = s->next) {
+    if (E->opts && E->opts->line_directives && s->pos.line > 0 &&
+        E->T->id != KERN_TARGET_OPENCL)
+      buf_printf(&E->out, "#line %d \"%s\"\n", s->pos.line, E->m->path);
+    emit_stmt(E, s);
+  }
+}
+
+void emit_body(Emit *E, IrFunc *f) { emit_stmts(E, f->body); }
+
+void emit_locals(Emit *E, IrFunc *f) {
+  for (IrVar *v = f->locals; v; v = v->next)
+    emit_line(E, "%s %s = %s;", emit_ctype(E, v->ty), v->name,
+              emit_zero(E, v->ty));
+  /* zero constructors must exist before use */
+  for (IrVar *v = f->locals; v; v = v->next)
+    if (v->ty->kind != TY_SCALAR)
+      make_helper(E, v->ty, 0, NULL);
+}
+
+static void emit_function(Emit *E, IrFunc *f) {
+  E->f = f;
+  Buf sig;
+  buf_init(&sig, E->C);
+  buf_printf(&sig, "%s %s %s(", E->T->fn_qual, emit_ctype(E, f->ret),
+             f->symbol);
+  int i = 0;
+  for (IrVar *p = f->params; p; p = p->next, i++)
+    buf_printf(&sig, "%s%s %s", i ? ", " : "", emit_ctype(E, p->ty), p->name);
+  for (int k = 1; k < f->nrets; k++)
+    buf_printf(&sig, "%s%s *k_out%d", i || k > 1 ? ", " : "",
+               emit_ctype(E, f->rets[k]), k);
+  if (i == 0 && f->nrets <= 1)
+    buf_puts(&sig, "void");
+  buf_puts(&sig, ") {");
+  emit_line(E, "%s", sig.p);
+  E->indent++;
+  emit_locals(E, f);
+  emit_body(E, f);
+  E->indent--;
+  emit_line(E, "}");
+  emit_line(E, "%s", "");
+}
+
+const char *emit_module(Compiler *C, IrModule *m, const Target *T,
+                        const kc_options *opts) {
+  Emit E;
+  memset(&E, 0, sizeof E);
+  E.C = C;
+  E.m = m;
+  E.T = T;
+  E.opts = opts;
+  buf_init(&E.pre, C);
+  buf_init(&E.out, C);
+  for (IrFunc *f = m->funcs; f; f = f->next)
+    emit_function(&E, f);
+  for (IrFunc *f = m->kernels; f; f = f->next) {
+    E.f = f;
+    T->kernel(&E, f);
+  }
+  Buf all;
+  buf_init(&all, C);
+  buf_printf(&all, "/* Generated by kern %s from %s. */\n", KERN_VERSION_STRING,
+             m->path);
+  E.f = NULL;
+  Buf head;
+  buf_init(&head, C);
+  Emit H = E;
+  H.out = head;
+  T->prelude(&H);
+  buf_puts(&all, H.out.p ? H.out.p : "");
+  buf_puts(&all, E.pre.p ? E.pre.p : "");
+  buf_puts(&all, "\n");
+  buf_puts(&all, E.out.p ? E.out.p : "");
+  return all.p;
+}

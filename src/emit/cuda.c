@@ -1,0 +1,228 @@
+/*
+ * cuda.c -- CUDA C for NVRTC.
+ *
+ * Self-contained (NVRTC sees no headers): the prelude declares the integer
+ * types and the ABI structs of compile.h.  A kernel is a grid-stride loop,
+ * so any grid covers any launch; array parameters that the kernel never
+ * writes are `const __restrict__`, which lets the compiler use the
+ * read-only data path.  An aggregated atomic (Note [atomic aggregation])
+ * is combined with warp shuffles, then across the block's warps in shared
+ * memory, and leaves the block as one atomic.
+ */
+#include <string.h>
+#include "emit/emit.h"
+
+static void cuda_prelude(Emit *E) {
+  emit_line(E, "typedef signed char int8_t;");
+  emit_line(E, "typedef short int16_t;");
+  emit_line(E, "typedef int int32_t;");
+  emit_line(E, "typedef long long int64_t;");
+  emit_line(E, "typedef unsigned char uint8_t;");
+  emit_line(E, "typedef unsigned short uint16_t;");
+  emit_line(E, "typedef unsigned int uint32_t;");
+  emit_line(E, "typedef unsigned long long uint64_t;");
+  emit_line(E, "typedef unsigned char kbool;");
+  emit_line(E, "typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; } kern__dims;");
+  emit_line(E, "#define K_INF_F __int_as_float(0x7f800000)");
+  emit_line(E, "#define K_NAN_F __int_as_float(0x7fffffff)");
+}
+
+/* The CUDA type an atomic intrinsic takes for a kern scalar. */
+static const char *cu_atomic_type(kern_scalar sc) {
+  switch (sc) {
+  case KERN_INT32: return "int";
+  case KERN_UINT32: return "unsigned int";
+  case KERN_INT64: return "long long";
+  case KERN_UINT64: return "unsigned long long";
+  case KERN_FLOAT32: return "float";
+  case KERN_FLOAT64: return "double";
+  default: return "int";
+  }
+}
+
+static void cuda_atomic(Emit *E, Buf *b, int bi, const Type *t,
+                        const char *name) {
+  const char *T = emit_ctype(E, t);
+  const char *Q = E->T->fn_qual;
+  kern_scalar sc = t->sc;
+  bool isf = sc_is_float(sc);
+  bool is64 = sc_bits(sc) == 64;
+  const char *A = cu_atomic_type(sc);
+  /* integer view for compare-and-swap loops */
+  const char *I = is64 ? "unsigned long long" : "unsigned int";
+  const char *tobits = sc == KERN_FLOAT32 ? "(unsigned int)__float_as_int"
+                       : sc == KERN_FLOAT64 ? "(unsigned long long)__double_as_longlong"
+                       : is64 ? "(unsigned long long)" : "(unsigned int)";
+  const char *frombits = sc == KERN_FLOAT32 ? "__int_as_float((int)"
+                         : sc == KERN_FLOAT64 ? "__longlong_as_double((long long)"
+                         : "(";
+  switch (bi) {
+  case BI_ATOMIC_ADD:
+  case BI_ATOMIC_SUB:
+    if (isf || sc == KERN_INT32 || sc == KERN_UINT32) {
+      if (bi == BI_ATOMIC_SUB && isf)
+        buf_printf(b, "%s %s %s(%s *p, %s v) { return atomicAdd((%s *)p, -v); }\n",
+                   Q, T, name, T, T, A);
+      else
+        buf_printf(b, "%s %s %s(%s *p, %s v) { return atomicAdd((%s *)p, (%s)%sv); }\n",
+                   Q, T, name, T, T, A, A, bi == BI_ATOMIC_SUB ? "-" : "");
+    } else {
+      /* 64-bit integers: two's complement add on the unsigned view */
+      buf_printf(b, "%s %s %s(%s *p, %s v) { return (%s)atomicAdd((unsigned long long *)p, "
+                    "(unsigned long long)%sv); }\n", Q, T, name, T, T, T,
+                 bi == BI_ATOMIC_SUB ? "-" : "");
+    }
+    return;
+  case BI_ATOMIC_MIN:
+  case BI_ATOMIC_MAX:
+    if (!isf) {
+      buf_printf(b, "%s %s %s(%s *p, %s v) { return atomic%s((%s *)p, (%s)v); }\n",
+                 Q, T, name, T, T, bi == BI_ATOMIC_MIN ? "Min" : "Max", A, A);
+      return;
+    } else {
+      const char *h = emit_helper(E, bi == BI_ATOMIC_MIN ? BI_MIN : BI_MAX, t,
+                                  2, (const Type *[]){t, t});
+      const char *tb = sc == KERN_FLOAT32 ? "(unsigned int)__float_as_int"
+                                          : "(unsigned long long)__double_as_longlong";
+      const char *fb = sc == KERN_FLOAT32 ? "__int_as_float((int)"
+                                          : "__longlong_as_double((long long)";
+      buf_printf(b, "%s %s %s(%s *p, %s v) {\n"
+                    "  %s *q = (%s *)p;\n  %s old = *q, as;\n"
+                    "  do {\n    as = old;\n"
+                    "    %s nv = %s(%sas), v);\n"
+                    "    if (%s(nv) == as) break;\n"
+                    "    old = atomicCAS(q, as, %s(nv));\n"
+                    "  } while (old != as);\n"
+                    "  return %sold);\n}\n",
+                 Q, T, name, T, T, I, I, I, T, h, fb, tb, tb, fb);
+      return;
+    }
+  case BI_ATOMIC_AND: case BI_ATOMIC_OR: case BI_ATOMIC_XOR: {
+    const char *op = bi == BI_ATOMIC_AND ? "And" : bi == BI_ATOMIC_OR ? "Or" : "Xor";
+    const char *U = is64 ? "unsigned long long" : A;
+    buf_printf(b, "%s %s %s(%s *p, %s v) { return (%s)atomic%s((%s *)p, (%s)v); }\n",
+               Q, T, name, T, T, T, op, U, U);
+    return;
+  }
+  case BI_ATOMIC_EXCH:
+    if (sc == KERN_FLOAT64 || sc == KERN_INT64)
+      buf_printf(b, "%s %s %s(%s *p, %s v) { return %satomicExch((unsigned long long *)p, "
+                    "%s(v))); }\n", Q, T, name, T, T, frombits, tobits);
+    else
+      buf_printf(b, "%s %s %s(%s *p, %s v) { return (%s)atomicExch((%s *)p, (%s)v); }\n",
+                 Q, T, name, T, T, T, A, A);
+    return;
+  case BI_ATOMIC_CAS:
+    buf_printf(b, "%s %s %s(%s *p, %s cmp, %s v) {\n"
+                  "  return %satomicCAS((%s *)p, %s(cmp), %s(v)));\n}\n",
+               Q, T, name, T, T, T, frombits, I, tobits, tobits);
+    return;
+  }
+}
+
+static const char *agg_identity(Emit *E, IrAgg *g) {
+  if (g->bi == BI_ATOMIC_ADD)
+    return "0";
+  bool isf = sc_is_float(g->ty->sc);
+  bool mn = g->bi == BI_ATOMIC_MIN;
+  if (isf)
+    return mn ? "K_INF_F" : "-K_INF_F";
+  switch (g->ty->sc) {
+  case KERN_INT32: return mn ? "2147483647" : "(-2147483647 - 1)";
+  case KERN_UINT32: return mn ? "0xffffffffu" : "0u";
+  case KERN_INT64: return mn ? "0x7fffffffffffffffll" : "(-0x7fffffffffffffffll - 1)";
+  default: return mn ? "0xffffffffffffffffull" : "0ull";
+  }
+  (void)E;
+}
+
+static void cuda_kernel(Emit *E, IrFunc *f) {
+  Buf sig;
+  buf_init(&sig, E->C);
+  buf_printf(&sig, "extern \"C\" __global__ void %s(", f->symbol);
+  for (IrVar *p = f->params; p; p = p->next)
+    buf_printf(&sig, "%s %s, ", emit_ctype(E, p->ty), p->name);
+  buf_puts(&sig, "kern__dims k_dims) {");
+  emit_line(E, "%s", sig.p);
+  E->indent++;
+  for (IrVar *p = f->params; p; p = p->next)
+    if (p->ty->kind == TY_ARRAY)
+      emit_line(E, "%s%s *__restrict__ %s_d = %s.data;",
+                p->written ? "" : "const ", emit_ctype(E, p->ty->elem), p->name,
+                p->name);
+  emit_line(E, "const int64_t k_d1 = k_dims.dim[1], k_d2 = k_dims.dim[2], "
+               "k_d3 = k_dims.dim[3];");
+  emit_line(E, "(void)k_d1; (void)k_d2; (void)k_d3;");
+  for (IrAgg *g = f->aggs; g; g = g->next)
+    emit_line(E, "%s k_agg%d = %s;", emit_ctype(E, g->ty), g->id,
+              agg_identity(E, g));
+  emit_line(E, "const int64_t k_stride = (int64_t)gridDim.x * blockDim.x;");
+  emit_line(E, "for (int64_t k_t = (int64_t)blockIdx.x * blockDim.x + "
+               "threadIdx.x; k_t < k_dims.total; k_t += k_stride) {");
+  E->indent++;
+  if (f->tid_dims <= 1) {
+    emit_line(E, "const int64_t k_inner = k_d1 * k_d2 * k_d3;");
+    emit_line(E, "const int32_t k_tid0 = (int32_t)(k_inner == 1 ? k_t : k_t / "
+                 "k_inner);");
+  } else {
+    emit_line(E, "int64_t k_r = k_t;");
+    for (int d = f->tid_dims - 1; d >= 1; d--) {
+      emit_line(E, "const int32_t k_tid%d = (int32_t)(k_r %% k_d%d);", d, d);
+      emit_line(E, "k_r /= k_d%d;", d);
+    }
+    emit_line(E, "const int32_t k_tid0 = (int32_t)k_r;");
+  }
+  emit_line(E, "(void)k_tid0;");
+  emit_locals(E, f);
+  E->loop_depth = 0;
+  emit_body(E, f);
+  if (f->has_kreturn_in_loop)
+    emit_line(E, "k_next:;");
+  E->indent--;
+  emit_line(E, "}");
+  for (IrAgg *g = f->aggs; g; g = g->next) {
+    const char *T = emit_ctype(E, g->ty);
+    const char *comb = g->bi == BI_ATOMIC_ADD ? NULL
+                       : emit_helper(E, g->bi == BI_ATOMIC_MIN ? BI_MIN : BI_MAX,
+                                     g->ty, 2, (const Type *[]){g->ty, g->ty});
+    Buf idx;
+    buf_init(&idx, E->C);
+    emit_index(E, &idx, g->array, g->index, g->nindex);
+    const char *step = comb ? arena_printf(E->C, "v = %s(v, __shfl_down_sync(0xffffffffu, v, o));", comb)
+                            : "v += __shfl_down_sync(0xffffffffu, v, o);";
+    emit_line(E, "{");
+    E->indent++;
+    emit_line(E, "__shared__ %s k_sh%d[32];", T, g->id);
+    emit_line(E, "%s v = k_agg%d;", T, g->id);
+    emit_line(E, "for (int o = 16; o > 0; o >>= 1) %s", step);
+    emit_line(E, "if ((threadIdx.x & 31) == 0) k_sh%d[threadIdx.x >> 5] = v;", g->id);
+    emit_line(E, "__syncthreads();");
+    emit_line(E, "if (threadIdx.x < 32) {");
+    E->indent++;
+    emit_line(E, "v = threadIdx.x < ((blockDim.x + 31) >> 5) ? k_sh%d[threadIdx.x] : (%s)%s;",
+              g->id, T, agg_identity(E, g));
+    emit_line(E, "for (int o = 16; o > 0; o >>= 1) %s", step);
+    emit_line(E, "if (threadIdx.x == 0) (void)%s(&%s[%s], v);",
+              emit_atomic_name(E, g->bi, g->ty), emit_array_data(E, g->array),
+              idx.p);
+    E->indent--;
+    emit_line(E, "}");
+    E->indent--;
+    emit_line(E, "}");
+  }
+  E->indent--;
+  emit_line(E, "}");
+  emit_line(E, "%s", "");
+}
+
+const Target target_cuda = {
+    .id = KERN_TARGET_CUDA,
+    .fn_qual = "static __device__ __forceinline__",
+    .global = "",
+    .restrict_kw = "__restrict__",
+    .int64_fmt = "ll",
+    .overloaded_math = false,
+    .prelude = cuda_prelude,
+    .kernel = cuda_kernel,
+    .atomic_helper = cuda_atomic,
+};

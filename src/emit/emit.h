@@ -1,0 +1,74 @@
+/*
+ * emit.h -- emitters: the IR spelled in C, CUDA C and OpenCL C.
+ *
+ *   common.c  what the three dialects share: types, expressions,
+ *             statements, user functions, and the prelude of helper
+ *             functions, generated on demand for the (builtin, types)
+ *             pairs a module uses so the output stays small and readable
+ *   c.c       host C: the kernel as a loop over a range of the grid
+ *   cuda.c    CUDA C: grid-stride loop, warp-shuffle aggregation
+ *   opencl.c  OpenCL C: strided or chunked loop, work-group aggregation
+ *
+ * A target differs from the others only through struct Target.
+ */
+#ifndef KERN_EMIT_H
+#define KERN_EMIT_H
+
+#include "compile.h"
+#include "ir/ir.h"
+
+typedef struct Emit Emit;
+
+typedef struct Target {
+  kern__target id;
+  const char *fn_qual;    /* qualifiers of helper and user functions */
+  const char *global;     /* address space of array data ("__global ") */
+  const char *restrict_kw;
+  const char *int64_fmt;  /* printf length modifier for 64-bit ints */
+  /* math function name for a scalar type: C "sqrtf", OpenCL "sqrt" */
+  bool overloaded_math;
+  void (*prelude)(Emit *E);
+  void (*kernel)(Emit *E, IrFunc *f);
+  /* helper bodies that depend on the target: atomics */
+  void (*atomic_helper)(Emit *E, Buf *b, int bi, const Type *t,
+                        const char *name);
+} Target;
+
+struct Emit {
+  Compiler *C;
+  IrModule *m;
+  const Target *T;
+  const kc_options *opts;
+  Buf pre;        /* types and helpers, in dependency order */
+  Buf out;        /* user functions and kernels */
+  const char **have; /* names already in pre */
+  int nhave, caphave;
+  IrFunc *f;      /* function being emitted */
+  int indent;
+  int loop_depth;
+};
+
+/* Emits a whole module; returns the source (arena). */
+const char *emit_module(Compiler *C, IrModule *m, const Target *T,
+                        const kc_options *opts);
+
+extern const Target target_c, target_cuda, target_opencl;
+
+/* common.c, for the targets */
+const char *emit_ctype(Emit *E, const Type *t);   /* C spelling of a value type */
+const char *emit_tysig(Emit *E, const Type *t);   /* f32, v3f64, m33f32 */
+const char *emit_arrtype(Emit *E, const Type *arr); /* struct of an array */
+const char *emit_helper(Emit *E, int bi, const Type *ret, int n,
+                        const Type **args);
+const char *emit_atomic_name(Emit *E, int bi, const Type *t);
+void emit_body(Emit *E, IrFunc *f);       /* statements of f */
+void emit_locals(Emit *E, IrFunc *f);     /* declarations of f's locals */
+void emit_expr(Emit *E, Buf *b, IrExpr *e);
+void emit_line(Emit *E, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void emit_index(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n);
+const char *emit_array_data(Emit *E, IrVar *arr);
+const char *emit_zero(Emit *E, const Type *t);
+bool emit_need(Emit *E, const char *name); /* true the first time */
+
+#endif

@@ -1,0 +1,185 @@
+/*
+ * ir.h -- the one IR every emitter reads.
+ *
+ *   lower.c   constructors and the module the checker lowers into
+ *   passes.c  target-independent passes: same-address atomic aggregation,
+ *             read-only / contiguity / thread-index facts
+ *
+ * The IR is a typed, structured tree: control flow stays structured (if,
+ * loops, break/continue) because all three targets are C dialects that want
+ * it that way, but everything Python leaves implicit is explicit here:
+ * every name is a variable, every call names its builtin and operand types,
+ * every conversion is a cast, Python's operator semantics (floor division,
+ * wrap of negative indices, array `+=` as an atomic) are spelled out, and
+ * tuple results are out-variables.  An emitter never consults the AST.
+ */
+#ifndef KERN_IR_H
+#define KERN_IR_H
+
+#include "lang/lang.h"
+
+typedef struct IrVar IrVar;
+typedef struct IrExpr IrExpr;
+typedef struct IrStmt IrStmt;
+typedef struct IrFunc IrFunc;
+typedef struct IrAgg IrAgg;
+
+struct IrVar {
+  const char *name;  /* C identifier, unique in its function */
+  const Type *ty;
+  bool is_param;
+  int index;         /* parameter index */
+  /* facts from passes.c, for arrays */
+  bool written;      /* stored to (or atomics) */
+  bool read;
+  int nassign;       /* assignments to a local */
+  bool from_tid;     /* every assignment is a wp.tid() component */
+  IrVar *next;
+};
+
+typedef enum IrExprKind {
+  E_CONST,   /* ival / fval by type */
+  E_VAR,     /* var */
+  E_UNARY,   /* op a (scalar: -, ~, +) */
+  E_BINARY,  /* a op b on scalars of one type, C semantics; cmp yields bool */
+  E_AND,     /* a && b */
+  E_OR,
+  E_NOT,
+  E_SELECT,  /* a ? b : c */
+  E_CAST,    /* (ty) a, scalar to scalar (vec/mat conversions too) */
+  E_CALL,    /* builtin bi on args: an emitter helper per (bi, types) */
+  E_FCALL,   /* user function fn(args, &outs...) */
+  E_LOAD,    /* var[args...] (array element; indices already wrapped) */
+  E_SHAPE,   /* var.shape[ival] */
+  E_COMP,    /* a[b] of a vector, a[b] row of a matrix, a[b][c] of a matrix */
+  E_MAKE,    /* vector/matrix from nargs components, or broadcast of 1 */
+  E_ATOMIC,  /* bi on var[args] with value c (and cmp b for cas) */
+  E_TID      /* thread index component ival */
+} IrExprKind;
+
+struct IrExpr {
+  IrExprKind kind;
+  const Type *ty;
+  int op;            /* OP_* for unary/binary */
+  int bi;            /* BI_* for calls and atomics */
+  IrExpr *a, *b, *c;
+  IrExpr **args;
+  int nargs;
+  IrVar *var;
+  IrFunc *fn;
+  IrVar **outs;      /* E_FCALL: variables receiving results 1..n */
+  int nouts;
+  uint64_t ival;
+  double fval;
+  bool contiguous;   /* E_LOAD: index is the thread index plus a constant */
+};
+
+typedef enum IrStmtKind {
+  S_ASSIGN,   /* var = a */
+  S_SETCOMP,  /* var[a] = c  or  var[a][b] = c  (vector/matrix component) */
+  S_STORE,    /* var[args] = c */
+  S_EXPR,     /* a, evaluated for its effects */
+  S_IF,       /* if (a) body else orelse */
+  S_FOR,      /* for var = a; step > 0 ? var < b : var > b; var += c */
+  S_WHILE,    /* while (a) body */
+  S_BREAK,
+  S_CONTINUE,
+  S_RETURN,   /* return a (functions) */
+  S_KRETURN,  /* end this thread's work item (kernels) */
+  S_AGG,      /* agg->acc op= a: an aggregated atomic (see passes.c) */
+  S_PRINTF,   /* printf(str, args) */
+  S_ASSERT    /* assert a (debug mode only) */
+} IrStmtKind;
+
+struct IrStmt {
+  IrStmtKind kind;
+  Pos pos;
+  IrVar *var;
+  IrExpr *a, *b, *c;
+  IrExpr **args;
+  int nargs;
+  IrStmt *body, *orelse;
+  IrStmt *next;
+  IrAgg *agg;
+  const char *str;
+  int slen;
+};
+
+/* Note [atomic aggregation]: `wp.atomic_add(out, k, v)` with k the same for
+ * every thread and the result unused is, per thread, `acc += v`; the
+ * emitter combines acc across the work a thread, a warp, a block or a
+ * chunk owns and issues one atomic for all of them. */
+struct IrAgg {
+  int id;
+  int bi;            /* BI_ATOMIC_ADD / MIN / MAX */
+  IrVar *array;
+  IrExpr **index;    /* uniform indices */
+  int nindex;
+  const Type *ty;    /* element type (scalar) */
+  IrAgg *next;
+};
+
+struct IrFunc {
+  const char *name;     /* Python name */
+  const char *symbol;   /* C name */
+  bool is_kernel;
+  IrVar *params;        /* in order */
+  int nparams;
+  IrVar *locals;
+  const Type *ret;      /* first result (void when none) */
+  const Type **rets;    /* all results; nrets > 1 means out-parameters */
+  int nrets;
+  int tid_dims;
+  IrStmt *body;
+  IrAgg *aggs;
+  bool has_kreturn_in_loop; /* kernel return inside a loop: needs goto */
+  bool uses_fp64, uses_atomics, uses_printf;
+  bool simple_loop;     /* body has no loops, calls with effects or atomics */
+  IrFunc *next;
+  Pos pos;
+};
+
+typedef struct IrModule {
+  IrFunc *funcs;        /* user functions (callees before callers) */
+  IrFunc *kernels;
+  const char *path;
+  bool debug;
+} IrModule;
+
+/* lower.c */
+IrVar *ir_var(Compiler *C, IrFunc *f, const char *base, const Type *ty);
+IrExpr *ir_expr(Compiler *C, IrExprKind k, const Type *ty);
+IrExpr *ir_const_int(Compiler *C, const Type *ty, uint64_t v);
+IrExpr *ir_const_float(Compiler *C, const Type *ty, double v);
+IrExpr *ir_ref(Compiler *C, IrVar *v);
+IrExpr *ir_unary(Compiler *C, int op, IrExpr *a);
+IrExpr *ir_binary(Compiler *C, int op, const Type *ty, IrExpr *a, IrExpr *b);
+IrExpr *ir_cast(Compiler *C, const Type *ty, IrExpr *a);
+IrExpr *ir_call(Compiler *C, int bi, const Type *ty, int nargs, IrExpr **args);
+IrExpr *ir_call1(Compiler *C, int bi, const Type *ty, IrExpr *a);
+IrExpr *ir_call2(Compiler *C, int bi, const Type *ty, IrExpr *a, IrExpr *b);
+IrStmt *ir_stmt(Compiler *C, IrStmtKind k, Pos pos);
+
+/* passes.c */
+void ir_aggregate_atomics(Compiler *C, IrModule *m);
+void ir_analyze(Compiler *C, IrModule *m);
+
+/* check.c lowers the checked module into an IrModule. */
+IrModule *lower_module(Compiler *C);
+
+/* Internal builtins the lowering introduces for operators. */
+enum {
+  BI_OP_FLOORDIV = BI_COUNT, /* Python // */
+  BI_OP_DIV,                 /* / on integers (zero divisor gives 0) */
+  BI_OP_MOD,                 /* % */
+  BI_OP_POW,                 /* ** */
+  BI_OP_MATMUL,              /* @ */
+  BI_OP_SHIFT,
+  BI_VEC_EQ,                 /* == on vectors/matrices */
+  BI_VEC_NE,
+  BI_WRAP_INDEX,             /* i < 0 ? i + n : i (Warp's negative indices) */
+  BI_TRUTH,                  /* x != 0 as bool */
+  BI_INTERNAL_COUNT
+};
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * lower.c -- IR constructors.
+ *
+ * The checker (lang/check.c) types each AST node and lowers it in the same
+ * walk, the way Lua's parser emits code as it parses: typing and lowering
+ * make the same case analysis, and doing it once keeps the two from
+ * drifting apart.  This file holds the constructors it lowers with, so the
+ * IR's invariants (every node typed, variables unique per function) are
+ * established in one place.
+ */
+#include <string.h>
+#include "ir/ir.h"
+
+IrVar *ir_var(Compiler *C, IrFunc *f, const char *base, const Type *ty) {
+  IrVar *v = arena_alloc(C, sizeof *v);
+  int n = 0;
+  for (IrVar *w = f->locals; w; w = w->next)
+    n++;
+  /* A prefix keeps user names clear of C keywords and of the prelude's
+   * names; the ordinal keeps shadowed temporaries apart. */
+  v->name = arena_printf(C, "v%d_%s", n, base);
+  v->ty = ty;
+  IrVar **tail = &f->locals;
+  while (*tail)
+    tail = &(*tail)->next;
+  *tail = v;
+  return v;
+}
+
+IrExpr *ir_expr(Compiler *C, IrExprKind k, const Type *ty) {
+  IrExpr *e = arena_alloc(C, sizeof *e);
+  e->kind = k;
+  e->ty = ty;
+  e->bi = -1;
+  return e;
+}
+
+IrExpr *ir_const_int(Compiler *C, const Type *ty, uint64_t v) {
+  IrExpr *e = ir_expr(C, E_CONST, ty);
+  e->ival = v;
+  e->fval = sc_is_signed(ty->sc) ? (double)(int64_t)v : (double)v;
+  return e;
+}
+
+IrExpr *ir_const_float(Compiler *C, const Type *ty, double v) {
+  IrExpr *e = ir_expr(C, E_CONST, ty);
+  e->fval = v;
+  return e;
+}
+
+IrExpr *ir_ref(Compiler *C, IrVar *v) {
+  IrExpr *e = ir_expr(C, E_VAR, v->ty);
+  e->var = v;
+  return e;
+}
+
+IrExpr *ir_unary(Compiler *C, int op, IrExpr *a) {
+  IrExpr *e = ir_expr(C, E_UNARY, a->ty);
+  e->op = op;
+  e->a = a;
+  return e;
+}
+
+IrExpr *ir_binary(Compiler *C, int op, const Type *ty, IrExpr *a, IrExpr *b) {
+  IrExpr *e = ir_expr(C, E_BINARY, ty);
+  e->op = op;
+  e->a = a;
+  e->b = b;
+  return e;
+}
+
+IrExpr *ir_cast(Compiler *C, const Type *ty, IrExpr *a) {
+  if (ty_eq(ty, a->ty))
+    return a;
+  IrExpr *e = ir_expr(C, E_CAST, ty);
+  e->a = a;
+  return e;
+}
+
+IrExpr *ir_call(Compiler *C, int bi, const Type *ty, int nargs, IrExpr **args) {
+  IrExpr *e = ir_expr(C, E_CALL, ty);
+  e->bi = bi;
+  e->nargs = nargs;
+  e->args = arena_alloc(C, sizeof(IrExpr *) * (size_t)(nargs ? nargs : 1));
+  for (int i = 0; i < nargs; i++)
+    e->args[i] = args[i];
+  return e;
+}
+
+IrExpr *ir_call1(Compiler *C, int bi, const Type *ty, IrExpr *a) {
+  return ir_call(C, bi, ty, 1, &a);
+}
+
+IrExpr *ir_call2(Compiler *C, int bi, const Type *ty, IrExpr *a, IrExpr *b) {
+  IrExpr *args[2] = {a, b};
+  return ir_call(C, bi, ty, 2, args);
+}
+
+IrStmt *ir_stmt(Compiler *C, IrStmtKind k, Pos pos) {
+  IrStmt *s = arena_alloc(C, sizeof *s);
+  s->kind = k;
+  s->pos = pos;
+  return s;
+}

@@ -1,0 +1,2093 @@
+/*
+ * check.c -- Warp's typing rules, name resolution, definite assignment,
+ * and lowering to the IR in the same walk (see ir/lower.c for why).
+ *
+ * The rules are Warp's, strict: operands of an operator have one type
+ * (float32 + float64 is an error, and so is float64 * 2.0, because a float
+ * literal is float32 as in Warp); a variable keeps the type of its first
+ * assignment; array stores need the element type exactly.  Where Warp is
+ * silently wrong kern is strict instead: a variable read where it may not
+ * have been assigned is an error.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ir/ir.h"
+#include "lang/lang.h"
+
+typedef struct Local {
+  const char *name;
+  const Type *ty;
+  IrVar *var;
+  Pos pos;
+  bool is_param;
+} Local;
+
+typedef struct Ctx {
+  Compiler *C;
+  Module *M;
+  IrModule *irm;
+  Func *f;
+  IrFunc *irf;
+  Local *locals;
+  int nlocals, cap;
+  bool *defined;   /* per local: definitely assigned here */
+  IrStmt **tail;   /* where the next statement goes */
+  int loop_depth;
+  bool dead;       /* the current block has returned/broken */
+  bool ret_seen;
+} Ctx;
+
+static IrExpr *expr(Ctx *X, Node *n);
+static void stmts(Ctx *X, Node *list);
+static void check_func(Compiler *C, IrModule *irm, Func *f);
+
+#define ERR(pos, ...) diag_error(X->C, pos, __VA_ARGS__)
+#define TN(t) ty_name(X->C, t)
+
+static const Type *t_i32(void) { return ty_scalar(KERN_INT32); }
+static const Type *t_f32(void) { return ty_scalar(KERN_FLOAT32); }
+static const Type *t_bool(void) { return ty_scalar(KERN_BOOL); }
+
+/* ---------------------------------------------------------------- names of types */
+
+static const struct {
+  const char *name;
+  kern_scalar sc;
+} scalar_names[] = {
+    {"bool", KERN_BOOL},     {"int8", KERN_INT8},       {"int16", KERN_INT16},
+    {"int32", KERN_INT32},   {"int64", KERN_INT64},     {"uint8", KERN_UINT8},
+    {"uint16", KERN_UINT16}, {"uint32", KERN_UINT32},   {"uint64", KERN_UINT64},
+    {"float32", KERN_FLOAT32}, {"float64", KERN_FLOAT64}, {NULL, 0}};
+
+static const struct {
+  const char *suffix;
+  kern_scalar sc;
+} vec_suffixes[] = {{"", KERN_FLOAT32}, {"f", KERN_FLOAT32}, {"d", KERN_FLOAT64},
+                    {"i", KERN_INT32},  {"ui", KERN_UINT32}, {"l", KERN_INT64},
+                    {"ul", KERN_UINT64}, {"s", KERN_INT16},  {"us", KERN_UINT16},
+                    {"b", KERN_INT8},   {"ub", KERN_UINT8},  {NULL, 0}};
+
+/* The type spelled wp.NAME, or NULL.  *second_stage is set for names kern
+ * knows but does not support yet. */
+static const Type *wp_type_named(Compiler *C, const char *name,
+                                 bool *second_stage) {
+  *second_stage = false;
+  for (int i = 0; scalar_names[i].name; i++)
+    if (!strcmp(name, scalar_names[i].name))
+      return ty_scalar(scalar_names[i].sc);
+  if (!strcmp(name, "float16") || !strcmp(name, "half") ||
+      !strncmp(name, "quat", 4) || !strncmp(name, "transform", 9) ||
+      !strncmp(name, "spatial_", 8)) {
+    *second_stage = true;
+    return NULL;
+  }
+  if (!strncmp(name, "vec", 3) && name[3] >= '2' && name[3] <= '4') {
+    const char *suf = name + 4;
+    if (!strcmp(suf, "h")) {
+      *second_stage = true;
+      return NULL;
+    }
+    for (int i = 0; vec_suffixes[i].suffix; i++)
+      if (!strcmp(suf, vec_suffixes[i].suffix))
+        return ty_vec(C, vec_suffixes[i].sc, name[3] - '0');
+    return NULL;
+  }
+  if (!strncmp(name, "mat", 3) && name[3] >= '2' && name[3] <= '4' &&
+      name[4] == name[3]) {
+    const char *suf = name + 5;
+    if (!strcmp(suf, "h")) {
+      *second_stage = true;
+      return NULL;
+    }
+    if (!strcmp(suf, "") || !strcmp(suf, "f"))
+      return ty_mat(C, KERN_FLOAT32, name[3] - '0', name[3] - '0');
+    if (!strcmp(suf, "d"))
+      return ty_mat(C, KERN_FLOAT64, name[3] - '0', name[3] - '0');
+  }
+  return NULL;
+}
+
+static bool is_wp(Ctx *X, Node *n) {
+  return n && n->kind == N_NAME && !strcmp(n->name, X->M->wp);
+}
+
+/* "NAME" when n is wp.NAME, else NULL. */
+static const char *wp_attr(Ctx *X, Node *n) {
+  if (n && n->kind == N_ATTR && is_wp(X, n->a))
+    return n->name;
+  return NULL;
+}
+
+static Local *find_local(Ctx *X, const char *name) {
+  for (int i = 0; i < X->nlocals; i++)
+    if (!strcmp(X->locals[i].name, name))
+      return &X->locals[i];
+  return NULL;
+}
+
+static Sym *find_const(Ctx *X, const char *name) {
+  for (Sym *s = X->M->consts; s; s = s->next)
+    if (!strcmp(s->name, name))
+      return s;
+  return NULL;
+}
+
+static Func *find_func(Ctx *X, const char *name) {
+  for (Func *f = X->M->funcs; f; f = f->next)
+    if (!strcmp(f->name, name))
+      return f;
+  return NULL;
+}
+
+/* A type written where a type is expected: an annotation, a dtype=. */
+static const Type *type_expr(Ctx *X, Node *n, const char *what) {
+  if (n->kind == N_NAME) {
+    if (!strcmp(n->name, "int"))
+      return t_i32();
+    if (!strcmp(n->name, "float"))
+      return t_f32();
+    if (!strcmp(n->name, "bool"))
+      return t_bool();
+    Sym *s = find_const(X, n->name);
+    (void)s;
+    ERR(n->pos, "'%s' is not a type kern knows (%s)", n->name, what);
+  }
+  const char *w = wp_attr(X, n);
+  if (w) {
+    bool second;
+    const Type *t = wp_type_named(X->C, w, &second);
+    if (t)
+      return t;
+    if (second)
+      ERR(n->pos, "wp.%s is not supported yet (second stage of the language)",
+          w);
+    if (!strcmp(w, "array") || !strncmp(w, "array", 5))
+      ERR(n->pos, "wp.%s needs a dtype: write wp.%s(dtype=...)", w, w);
+    ERR(n->pos, "wp.%s is not a type kern knows (%s)", w, what);
+  }
+  if (n->kind == N_CALL) {
+    const char *fn = wp_attr(X, n->a);
+    int ndim = 0;
+    if (fn && !strcmp(fn, "array"))
+      ndim = 1;
+    else if (fn && !strcmp(fn, "array1d"))
+      ndim = 1;
+    else if (fn && !strcmp(fn, "array2d"))
+      ndim = 2;
+    else if (fn && !strcmp(fn, "array3d"))
+      ndim = 3;
+    else if (fn && !strcmp(fn, "array4d"))
+      ndim = 4;
+    else if (fn && (!strcmp(fn, "indexedarray") || !strcmp(fn, "fabricarray") ||
+                    !strncmp(fn, "indexedarray", 12) || !strncmp(fn, "tile", 4)))
+      ERR(n->pos, "wp.%s is not supported", fn);
+    if (ndim) {
+      const Type *dtype = NULL;
+      int pos_i = 0;
+      for (Node *a = n->args; a; a = a->next, pos_i++) {
+        if (pos_i == 0)
+          dtype = type_expr(X, a, "array element type");
+        else if (pos_i == 1 && !strcmp(fn, "array")) {
+          if (a->kind != N_INT || a->ival < 1 || a->ival > 4)
+            ERR(a->pos, "ndim must be an integer from 1 to 4");
+          ndim = (int)a->ival;
+        } else
+          ERR(a->pos, "too many arguments to wp.%s()", fn);
+      }
+      for (Node *k = n->kwargs; k; k = k->next) {
+        if (!strcmp(k->name, "dtype"))
+          dtype = type_expr(X, k->a, "array element type");
+        else if (!strcmp(k->name, "ndim") && !strcmp(fn, "array")) {
+          if (k->a->kind != N_INT || k->a->ival < 1 || k->a->ival > 4)
+            ERR(k->a->pos, "ndim must be an integer from 1 to 4");
+          ndim = (int)k->a->ival;
+        } else
+          ERR(k->pos, "unknown argument '%s' to wp.%s()", k->name, fn);
+      }
+      if (!dtype)
+        ERR(n->pos, "wp.%s() needs a dtype", fn);
+      if (!ty_is_value(dtype))
+        ERR(n->pos, "arrays of %s are not supported", TN(dtype));
+      return ty_array(X->C, dtype, ndim);
+    }
+  }
+  if (n->kind == N_STR)
+    ERR(n->pos, "string annotations are not supported; write the type");
+  ERR(n->pos, "expected a type (%s)", what);
+}
+
+/* ---------------------------------------------------------------- locals */
+
+static Local *add_local(Ctx *X, const char *name, const Type *ty, Pos pos) {
+  if (X->nlocals == X->cap) {
+    int cap = X->cap ? X->cap * 2 : 32;
+    Local *l = arena_alloc(X->C, sizeof(Local) * (size_t)cap);
+    bool *d = arena_alloc(X->C, sizeof(bool) * (size_t)cap);
+    if (X->nlocals) {
+      memcpy(l, X->locals, sizeof(Local) * (size_t)X->nlocals);
+      memcpy(d, X->defined, sizeof(bool) * (size_t)X->nlocals);
+    }
+    X->locals = l;
+    X->defined = d;
+    X->cap = cap;
+  }
+  Local *l = &X->locals[X->nlocals];
+  X->defined[X->nlocals] = false;
+  X->nlocals++;
+  l->name = name;
+  l->ty = ty;
+  l->pos = pos;
+  l->var = ir_var(X->C, X->irf, name, ty);
+  return l;
+}
+
+/* Definite-assignment sets are snapshots of `defined`; a local added after
+ * the snapshot was taken is not defined in it. */
+typedef struct DefSet {
+  bool *d;
+  int n;
+} DefSet;
+
+static DefSet defs_save(Ctx *X) {
+  DefSet s;
+  s.n = X->nlocals;
+  s.d = arena_alloc(X->C, sizeof(bool) * (size_t)(s.n ? s.n : 1));
+  memcpy(s.d, X->defined, sizeof(bool) * (size_t)s.n);
+  return s;
+}
+
+static void defs_restore(Ctx *X, DefSet s) {
+  for (int i = 0; i < X->nlocals; i++)
+    X->defined[i] = i < s.n ? s.d[i] : false;
+}
+
+static void emit(Ctx *X, IrStmt *s) {
+  *X->tail = s;
+  X->tail = &s->next;
+}
+
+/* ---------------------------------------------------------------- conversions */
+
+static bool is_literal(Node *n) {
+  if (n->kind == N_UNOP && (n->op == OP_NEG || n->op == OP_POS))
+    return is_literal(n->a);
+  return n->kind == N_INT || n->kind == N_FLOAT || n->kind == N_BOOL;
+}
+
+/* Value of a literal node, for constructors that take the literal at the
+ * type they construct (wp.float64(0.1) is the double nearest 0.1, and
+ * wp.uint32(0xffffffff) is not an int32 overflow). */
+static IrExpr *literal_as(Ctx *X, Node *n, const Type *ty) {
+  bool neg = false;
+  Node *l = n;
+  while (l->kind == N_UNOP) {
+    if (l->op == OP_NEG)
+      neg = !neg;
+    l = l->a;
+  }
+  if (sc_is_float(ty->sc) || (ty->kind == TY_SCALAR && sc_is_float(ty->sc))) {
+    double v = l->kind == N_FLOAT ? l->fval : (double)l->ival;
+    if (ty->sc == KERN_FLOAT32)
+      v = (double)(float)v;
+    return ir_const_float(X->C, ty, neg ? -v : v);
+  }
+  if (l->kind == N_FLOAT) {
+    double v = neg ? -l->fval : l->fval;
+    if (ty->sc == KERN_BOOL)
+      return ir_const_int(X->C, ty, v != 0);
+    int64_t iv = (int64_t)v;
+    return ir_const_int(X->C, ty, (uint64_t)iv);
+  }
+  uint64_t v = l->ival;
+  if (ty->sc == KERN_BOOL)
+    return ir_const_int(X->C, ty, v != 0);
+  if (neg)
+    v = (uint64_t)(-(int64_t)v);
+  int bits = sc_bits(ty->sc);
+  if (bits < 64) {
+    uint64_t mask = ((uint64_t)1 << bits) - 1;
+    bool fits = sc_is_signed(ty->sc)
+                    ? ((int64_t)v >= -((int64_t)1 << (bits - 1)) &&
+                       (int64_t)v < ((int64_t)1 << (bits - 1)))
+                    : (!neg && v <= mask);
+    if (!fits)
+      ERR(n->pos, "literal %s%llu does not fit in %s", neg ? "-" : "",
+          (unsigned long long)l->ival, TN(ty));
+    v &= mask;
+    if (sc_is_signed(ty->sc) && (v >> (bits - 1)) & 1)
+      v |= ~mask;
+  }
+  return ir_const_int(X->C, ty, v);
+}
+
+/* Converts a condition to bool as Python's truth test does. */
+static IrExpr *truth(Ctx *X, IrExpr *e, Pos pos) {
+  if (ty_is_bool(e->ty))
+    return e;
+  if (e->ty->kind == TY_SCALAR)
+    return ir_call1(X->C, BI_TRUTH, t_bool(), e);
+  ERR(pos, "a %s cannot be used as a condition", TN(e->ty));
+}
+
+/* ---------------------------------------------------------------- calls */
+
+static int count_args(Node *n) {
+  int k = 0;
+  for (Node *a = n; a; a = a->next)
+    k++;
+  return k;
+}
+
+static void no_kwargs(Ctx *X, Node *call, const char *name) {
+  if (call->kwargs)
+    ERR(call->kwargs->pos, "%s() takes no keyword arguments", name);
+}
+
+static IrExpr **eval_args(Ctx *X, Node *call, int *n) {
+  *n = count_args(call->args);
+  IrExpr **v = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)(*n ? *n : 1));
+  int i = 0;
+  for (Node *a = call->args; a; a = a->next)
+    v[i++] = expr(X, a);
+  return v;
+}
+
+static _Noreturn void bad_args(Ctx *X, Node *call, const char *name,
+                               IrExpr **args, int n) {
+  Buf b;
+  buf_init(&b, X->C);
+  for (int i = 0; i < n; i++)
+    buf_printf(&b, "%s%s", i ? ", " : "", TN(args[i]->ty));
+  ERR(call->pos, "no overload of %s() takes (%s)", name, b.p ? b.p : "");
+}
+
+static void nargs_between(Ctx *X, Node *call, const char *name, int n, int lo,
+                          int hi) {
+  if (n < lo || n > hi) {
+    if (lo == hi)
+      ERR(call->pos, "%s() takes %d argument%s, got %d", name, lo,
+          lo == 1 ? "" : "s", n);
+    ERR(call->pos, "%s() takes %d to %d arguments, got %d", name, lo, hi, n);
+  }
+}
+
+static bool all_same(IrExpr **args, int n) {
+  for (int i = 1; i < n; i++)
+    if (!ty_eq(args[0]->ty, args[i]->ty))
+      return false;
+  return true;
+}
+
+static const Type *vec_or_scalar_float(const Type *t) {
+  if (ty_is_float(t) || (t->kind == TY_VEC && sc_is_float(t->sc)))
+    return t;
+  return NULL;
+}
+
+static IrExpr *index_expr(Ctx *X, IrExpr *i, IrVar *arr, int axis, Pos pos);
+
+static IrExpr *atomic_call(Ctx *X, Node *call, int bi, const char *name) {
+  no_kwargs(X, call, name);
+  int n = count_args(call->args);
+  int extra = bi == BI_ATOMIC_CAS ? 2 : 1;
+  if (n < 1 + extra + 1)
+    ERR(call->pos, "%s() takes an array, its indices and %s", name,
+        bi == BI_ATOMIC_CAS ? "the compare and new values" : "a value");
+  Node *arrn = call->args;
+  IrExpr *arr = expr(X, arrn);
+  if (arr->ty->kind != TY_ARRAY)
+    ERR(arrn->pos, "the first argument of %s() must be an array, got %s", name,
+        TN(arr->ty));
+  int nidx = n - 1 - extra;
+  if (nidx != arr->ty->ndim)
+    ERR(call->pos, "%s() on a %d-d array needs %d ind%s, got %d", name,
+        arr->ty->ndim, arr->ty->ndim, arr->ty->ndim == 1 ? "ex" : "ices",
+        nidx);
+  IrExpr *e = ir_expr(X->C, E_ATOMIC, arr->ty->elem);
+  e->bi = bi;
+  e->var = arr->var;
+  e->nargs = nidx;
+  e->args = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)nidx);
+  Node *a = arrn->next;
+  for (int i = 0; i < nidx; i++, a = a->next)
+    e->args[i] = index_expr(X, expr(X, a), arr->var, i, a->pos);
+  const Type *et = arr->ty->elem;
+  if (bi == BI_ATOMIC_CAS) {
+    e->b = expr(X, a);
+    if (!ty_eq(e->b->ty, et))
+      ERR(a->pos, "%s() compare value is %s but the array holds %s", name,
+          TN(e->b->ty), TN(et));
+    a = a->next;
+  }
+  e->c = expr(X, a);
+  if (!ty_eq(e->c->ty, et))
+    ERR(a->pos, "%s() value is %s but the array holds %s", name, TN(e->c->ty),
+        TN(et));
+  bool int_only = bi == BI_ATOMIC_AND || bi == BI_ATOMIC_OR ||
+                  bi == BI_ATOMIC_XOR;
+  if (int_only && !ty_is_int(et))
+    ERR(call->pos, "%s() needs an integer array, got %s", name, TN(arr->ty));
+  if (bi == BI_ATOMIC_CAS && !ty_is_scalar(et))
+    ERR(call->pos, "%s() needs an array of scalars", name);
+  if (!ty_is_scalar(et) && et->kind != TY_VEC && et->kind != TY_MAT)
+    ERR(call->pos, "%s() is not supported on %s", name, TN(arr->ty));
+  if (et->kind != TY_SCALAR && bi != BI_ATOMIC_ADD && bi != BI_ATOMIC_SUB &&
+      bi != BI_ATOMIC_MIN && bi != BI_ATOMIC_MAX)
+    ERR(call->pos, "%s() needs an array of scalars", name);
+  if (ty_is_bool(et))
+    ERR(call->pos, "%s() is not supported on arrays of bool", name);
+  if (et->sc == KERN_INT8 || et->sc == KERN_UINT8 || et->sc == KERN_INT16 ||
+      et->sc == KERN_UINT16)
+    ERR(call->pos, "%s() needs 32- or 64-bit elements, got %s", name,
+        TN(et));
+  arr->var->written = true;
+  X->irf->uses_atomics = true;
+  return e;
+}
+
+static IrExpr *rand_state_arg(Ctx *X, Node *a, const char *name) {
+  if (a->kind != N_NAME)
+    ERR(a->pos, "the state argument of %s() must be a variable holding "
+                "wp.rand_init(...)", name);
+  IrExpr *s = expr(X, a);
+  if (!ty_eq(s->ty, ty_scalar(KERN_UINT32)) || s->kind != E_VAR)
+    ERR(a->pos, "the state argument of %s() must be a uint32 variable from "
+                "wp.rand_init(), got %s", name, TN(s->ty));
+  s->var->nassign++;
+  return s;
+}
+
+/* wp.vec3(...), wp.mat33(...), wp.float64(x) */
+static IrExpr *construct(Ctx *X, Node *call, const Type *t, const char *name) {
+  no_kwargs(X, call, name);
+  int n = count_args(call->args);
+  if (t->kind == TY_SCALAR) {
+    if (n != 1)
+      ERR(call->pos, "%s() takes 1 argument, got %d", name, n);
+    if (is_literal(call->args))
+      return literal_as(X, call->args, t);
+    IrExpr *a = expr(X, call->args);
+    if (a->ty->kind != TY_SCALAR)
+      ERR(call->args->pos, "cannot convert %s to %s", TN(a->ty), TN(t));
+    return ir_cast(X->C, t, a);
+  }
+  int ncomp = t->rows * t->cols;
+  IrExpr *e = ir_expr(X->C, E_MAKE, t);
+  if (n == 0) {
+    e->nargs = 0;
+    return e;
+  }
+  IrExpr **args = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)n);
+  int i = 0;
+  for (Node *a = call->args; a; a = a->next, i++) {
+    if (is_literal(a))
+      args[i] = literal_as(X, a, ty_scalar(t->sc));
+    else
+      args[i] = expr(X, a);
+  }
+  if (n == 1 && args[0]->ty->kind == t->kind && args[0]->ty->rows == t->rows &&
+      args[0]->ty->cols == t->cols) {
+    /* conversion between component types: wp.vec3(v3d) */
+    IrExpr *c = ir_expr(X->C, E_CAST, t);
+    c->a = args[0];
+    return c;
+  }
+  if (n == 1 && ty_is_scalar(args[0]->ty)) {
+    args[0] = ir_cast(X->C, ty_scalar(t->sc), args[0]);
+    e->args = args;
+    e->nargs = 1; /* broadcast */
+    return e;
+  }
+  if (t->kind == TY_MAT && n == t->rows && args[0]->ty->kind == TY_VEC)
+    ERR(call->pos, "%s() from vectors is ambiguous; construct it from its "
+                   "%d components (Warp: use wp.matrix_from_rows() or "
+                   "wp.matrix_from_cols())", name, ncomp);
+  if (t->kind == TY_MAT && n == t->rows) {
+    for (i = 0; i < n; i++) {
+      const Type *at = args[i]->ty;
+      if (at->kind != TY_VEC || at->rows != t->cols || at->sc != t->sc)
+        ERR(call->pos, "%s() from vectors needs %d %s vectors, argument %d "
+            "is %s", name, t->rows,
+            TN(ty_vec(X->C, t->sc, t->cols)), i + 1, TN(at));
+    }
+    e->args = args;
+    e->nargs = n;
+    return e;
+  }
+  if (n != ncomp)
+    ERR(call->pos, "%s() takes %d components, got %d", name, ncomp, n);
+  for (i = 0; i < n; i++) {
+    if (!ty_is_scalar(args[i]->ty))
+      ERR(call->pos, "component %d of %s() is %s, not a scalar", i + 1, name,
+          TN(args[i]->ty));
+    if (args[i]->ty->sc != t->sc)
+      ERR(call->pos, "component %d of %s() is %s but %s holds %s", i + 1,
+          name, TN(args[i]->ty), name, TN(ty_scalar(t->sc)));
+  }
+  e->args = args;
+  e->nargs = n;
+  return e;
+}
+
+static IrExpr *user_call(Ctx *X, Node *call, Func *g) {
+  if (g->is_kernel)
+    ERR(call->pos, "kernel '%s' cannot be called from a %s", g->name,
+        X->f->is_kernel ? "kernel" : "function");
+  if (g->checking)
+    ERR(call->pos, "recursive call of '%s' is not supported", g->name);
+  no_kwargs(X, call, g->name);
+  if (!g->checked)
+    check_func(X->C, X->irm, g);
+  int n = count_args(call->args);
+  if (n != g->nparams)
+    ERR(call->pos, "%s() takes %d argument%s, got %d", g->name, g->nparams,
+        g->nparams == 1 ? "" : "s", n);
+  IrExpr *e = ir_expr(X->C, E_FCALL, g->ret->kind == TY_TUPLE
+                                         ? g->ret->items[0] : g->ret);
+  e->fn = g->ir;
+  e->nargs = n;
+  e->args = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)(n ? n : 1));
+  int i = 0;
+  for (Node *a = call->args; a; a = a->next, i++) {
+    const Type *pt = g->params[i].ty;
+    IrExpr *v = expr(X, a);
+    if (!ty_eq(v->ty, pt))
+      ERR(a->pos, "argument %d of %s() ('%s') must be %s, got %s", i + 1,
+          g->name, g->params[i].name, TN(pt), TN(v->ty));
+    e->args[i] = v;
+  }
+  g->used = true;
+  return e;
+}
+
+static IrExpr *builtin_call(Ctx *X, Node *call, int bi, const char *name);
+
+static IrExpr *call_expr(Ctx *X, Node *n) {
+  Node *callee = n->a;
+  const char *w = wp_attr(X, callee);
+  if (w) {
+    bool second;
+    const Type *t = wp_type_named(X->C, w, &second);
+    if (t)
+      return construct(X, n, t, arena_printf(X->C, "wp.%s", w));
+    if (second)
+      ERR(callee->pos, "wp.%s is not supported yet (second stage of the "
+                       "language)", w);
+    int bi = builtin_lookup(w);
+    if (bi >= 0)
+      return builtin_call(X, n, bi, arena_printf(X->C, "wp.%s", w));
+    static const char *const stage2[] = {
+        "static", "zeros", "tile_load", "tile_store", "tile_sum",
+        "tile_reduce", "tile_map", "tile_matmul", "launch_tiled", "quat",
+        "transform", "struct", "overload", "tile", "untile", NULL};
+    for (int i = 0; stage2[i]; i++)
+      if (!strcmp(w, stage2[i]))
+        ERR(callee->pos, "wp.%s is not supported yet (second stage of the "
+                         "language)", w);
+    ERR(callee->pos, "wp.%s is not a function kern supports", w);
+  }
+  if (callee->kind == N_NAME) {
+    const char *name = callee->name;
+    if (find_local(X, name))
+      ERR(callee->pos, "'%s' is a variable, not a function", name);
+    Func *g = find_func(X, name);
+    if (g)
+      return user_call(X, n, g);
+    if (!strcmp(name, "float") || !strcmp(name, "int") ||
+        !strcmp(name, "bool")) {
+      const Type *t = !strcmp(name, "float") ? t_f32()
+                      : !strcmp(name, "int") ? t_i32() : t_bool();
+      return construct(X, n, t, name);
+    }
+    if (!strcmp(name, "min") || !strcmp(name, "max") || !strcmp(name, "abs") ||
+        !strcmp(name, "round") || !strcmp(name, "pow"))
+      return builtin_call(X, n, builtin_lookup(name), name);
+    if (!strcmp(name, "print"))
+      return builtin_call(X, n, BI_PRINTF, "print");
+    if (!strcmp(name, "range"))
+      ERR(callee->pos, "range() is only supported as the iterable of a 'for' "
+                       "loop");
+    if (!strcmp(name, "len"))
+      ERR(callee->pos, "len() is not supported; use a.shape[0]");
+    ERR(callee->pos, "unknown function '%s'", name);
+  }
+  if (callee->kind == N_ATTR)
+    ERR(callee->pos, "method calls are not supported ('.%s()')", callee->name);
+  ERR(callee->pos, "this expression cannot be called");
+}
+
+static IrExpr *builtin_call(Ctx *X, Node *call, int bi, const char *name) {
+  Compiler *C = X->C;
+  int n;
+  switch (bi) {
+  case BI_TID: {
+    no_kwargs(X, call, name);
+    if (call->args)
+      ERR(call->pos, "wp.tid() takes no arguments");
+    if (!X->f->is_kernel)
+      ERR(call->pos, "wp.tid() can only be called in a kernel");
+    /* A lone wp.tid() is the first launch dimension's index, as in Warp. */
+    IrExpr *e = ir_expr(C, E_TID, t_i32());
+    e->ival = 0;
+    if (X->f->tid_dims < 1)
+      X->f->tid_dims = 1;
+    return e;
+  }
+  case BI_ATOMIC_ADD: case BI_ATOMIC_SUB: case BI_ATOMIC_MIN:
+  case BI_ATOMIC_MAX: case BI_ATOMIC_AND: case BI_ATOMIC_OR:
+  case BI_ATOMIC_XOR: case BI_ATOMIC_EXCH: case BI_ATOMIC_CAS:
+    return atomic_call(X, call, bi, name);
+  case BI_RAND_INIT: {
+    no_kwargs(X, call, name);
+    IrExpr **a = eval_args(X, call, &n);
+    nargs_between(X, call, name, n, 1, 2);
+    for (int i = 0; i < n; i++)
+      if (!ty_eq(a[i]->ty, t_i32()))
+        ERR(call->pos, "%s() takes int32 arguments, argument %d is %s", name,
+            i + 1, TN(a[i]->ty));
+    return ir_call(C, bi, ty_scalar(KERN_UINT32), n, a);
+  }
+  case BI_RANDF: case BI_RANDI: case BI_RANDN: {
+    no_kwargs(X, call, name);
+    n = count_args(call->args);
+    int hi = bi == BI_RANDN ? 1 : 3;
+    nargs_between(X, call, name, n, 1, hi);
+    if (n == 2)
+      ERR(call->pos, "%s() takes a state, or a state and a range (low, high)",
+          name);
+    IrExpr *a[3];
+    a[0] = rand_state_arg(X, call->args, name);
+    const Type *rt = bi == BI_RANDI ? t_i32() : t_f32();
+    int i = 1;
+    for (Node *an = call->args->next; an; an = an->next, i++) {
+      a[i] = expr(X, an);
+      if (!ty_eq(a[i]->ty, rt))
+        ERR(an->pos, "the range of %s() is %s, got %s", name, TN(rt),
+            TN(a[i]->ty));
+    }
+    return ir_call(C, bi, rt, n, a);
+  }
+  case BI_PRINTF:
+    ERR(call->pos, "%s() can only be used as a statement", name);
+  default:
+    break;
+  }
+
+  /* identity(n=3, dtype=float) has keyword arguments */
+  if (bi == BI_IDENTITY) {
+    int dim = 0;
+    const Type *dt = t_f32();
+    int pi = 0;
+    for (Node *a = call->args; a; a = a->next, pi++) {
+      if (pi == 0 && a->kind == N_INT)
+        dim = (int)a->ival;
+      else if (pi == 1)
+        dt = type_expr(X, a, "identity dtype");
+      else
+        ERR(a->pos, "wp.identity() takes n and dtype");
+    }
+    for (Node *k = call->kwargs; k; k = k->next) {
+      if (!strcmp(k->name, "n") && k->a->kind == N_INT)
+        dim = (int)k->a->ival;
+      else if (!strcmp(k->name, "dtype"))
+        dt = type_expr(X, k->a, "identity dtype");
+      else
+        ERR(k->pos, "wp.identity() takes n (an integer constant) and dtype");
+    }
+    if (dim < 2 || dim > 4)
+      ERR(call->pos, "wp.identity() needs n=2, 3 or 4");
+    if (!ty_is_float(dt))
+      ERR(call->pos, "wp.identity() needs a float dtype");
+    IrExpr *e = ir_call(C, bi, ty_mat(C, dt->sc, dim, dim), 0, NULL);
+    return e;
+  }
+
+  no_kwargs(X, call, name);
+  IrExpr **a = eval_args(X, call, &n);
+  const Type *t0 = n > 0 ? a[0]->ty : NULL;
+#define NARGS(lo, hi) nargs_between(X, call, name, n, lo, hi)
+#define BAD() bad_args(X, call, name, a, n)
+  switch (bi) {
+  case BI_ABS:
+    NARGS(1, 1);
+    if (!(ty_is_int(t0) || ty_is_float(t0) || (t0->kind == TY_VEC &&
+                                                 t0->sc != KERN_BOOL)))
+      BAD();
+    return ir_call(C, bi, t0, 1, a);
+  case BI_SIGN: case BI_STEP:
+    NARGS(1, 1);
+    if (!(ty_is_int(t0) || ty_is_float(t0)) && !(bi == BI_SIGN &&
+                                                 t0->kind == TY_VEC))
+      BAD();
+    return ir_call(C, bi, t0, 1, a);
+  case BI_MIN: case BI_MAX:
+    NARGS(1, 2);
+    if (n == 1) {
+      if (t0->kind != TY_VEC)
+        BAD();
+      return ir_call(C, bi, ty_scalar(t0->sc), 1, a);
+    }
+    if (!all_same(a, n) || !(ty_is_int(t0) || ty_is_float(t0) ||
+                              t0->kind == TY_VEC))
+      BAD();
+    return ir_call(C, bi, t0, 2, a);
+  case BI_CLAMP:
+    NARGS(3, 3);
+    if (!all_same(a, n) || !(ty_is_int(t0) || ty_is_float(t0)))
+      BAD();
+    return ir_call(C, bi, t0, 3, a);
+  case BI_SQRT: case BI_CBRT: case BI_EXP: case BI_EXP2: case BI_LOG:
+  case BI_LOG2: case BI_LOG10: case BI_SIN: case BI_COS: case BI_TAN:
+  case BI_ASIN: case BI_ACOS: case BI_ATAN: case BI_SINH: case BI_COSH:
+  case BI_TANH: case BI_DEGREES: case BI_RADIANS:
+    NARGS(1, 1);
+    if (!ty_is_float(t0))
+      BAD();
+    return ir_call(C, bi, t0, 1, a);
+  case BI_FLOOR: case BI_CEIL: case BI_ROUND: case BI_TRUNC: case BI_FRAC:
+    NARGS(1, 1);
+    if (!vec_or_scalar_float(t0))
+      BAD();
+    return ir_call(C, bi, t0, 1, a);
+  case BI_ISNAN: case BI_ISINF: case BI_ISFINITE:
+    NARGS(1, 1);
+    if (!vec_or_scalar_float(t0) && !ty_is_int(t0))
+      BAD();
+    return ir_call(C, bi, t_bool(), 1, a);
+  case BI_POW: case BI_ATAN2:
+    NARGS(2, 2);
+    if (!all_same(a, n) || !ty_is_float(t0))
+      BAD();
+    return ir_call(C, bi, t0, 2, a);
+  case BI_MOD:
+    NARGS(2, 2);
+    if (!all_same(a, n) || !(ty_is_int(t0) || ty_is_float(t0)))
+      BAD();
+    return ir_call(C, BI_OP_MOD, t0, 2, a);
+  case BI_LERP:
+    NARGS(3, 3);
+    if (!ty_eq(t0, a[1]->ty) || !ty_is_value(t0) || !sc_is_float(t0->sc) ||
+        !ty_eq(a[2]->ty, ty_scalar(t0->sc)))
+      BAD();
+    return ir_call(C, bi, t0, 3, a);
+  case BI_SMOOTHSTEP:
+    NARGS(3, 3);
+    if (!all_same(a, n) || !ty_is_float(t0))
+      BAD();
+    return ir_call(C, bi, t0, 3, a);
+  case BI_SELECT: case BI_WHERE: {
+    NARGS(3, 3);
+    if (!ty_eq(a[1]->ty, a[2]->ty) || !ty_is_value(a[1]->ty))
+      BAD();
+    IrExpr *c = truth(X, a[0], call->args->pos);
+    IrExpr *e = ir_expr(C, E_SELECT, a[1]->ty);
+    e->a = c;
+    /* select(cond, value_if_false, value_if_true); where(cond, t, f) */
+    e->b = bi == BI_SELECT ? a[2] : a[1];
+    e->c = bi == BI_SELECT ? a[1] : a[2];
+    return e;
+  }
+  case BI_DOT:
+    NARGS(2, 2);
+    if (!all_same(a, n) || t0->kind != TY_VEC)
+      BAD();
+    return ir_call(C, bi, ty_scalar(t0->sc), 2, a);
+  case BI_CROSS:
+    NARGS(2, 2);
+    if (!all_same(a, n) || t0->kind != TY_VEC || t0->rows != 3)
+      BAD();
+    return ir_call(C, bi, t0, 2, a);
+  case BI_LENGTH: case BI_LENGTH_SQ:
+    NARGS(1, 1);
+    if (t0->kind != TY_VEC || (bi == BI_LENGTH && !sc_is_float(t0->sc)))
+      BAD();
+    return ir_call(C, bi, ty_scalar(t0->sc), 1, a);
+  case BI_NORMALIZE:
+    NARGS(1, 1);
+    if (t0->kind != TY_VEC || !sc_is_float(t0->sc))
+      BAD();
+    return ir_call(C, bi, t0, 1, a);
+  case BI_OUTER:
+    NARGS(2, 2);
+    if (t0->kind != TY_VEC || a[1]->ty->kind != TY_VEC ||
+        t0->sc != a[1]->ty->sc || !sc_is_float(t0->sc))
+      BAD();
+    return ir_call(C, bi, ty_mat(C, t0->sc, t0->rows, a[1]->ty->rows), 2, a);
+  case BI_TRANSPOSE:
+    NARGS(1, 1);
+    if (t0->kind != TY_MAT)
+      BAD();
+    return ir_call(C, bi, ty_mat(C, t0->sc, t0->cols, t0->rows), 1, a);
+  case BI_DETERMINANT: case BI_TRACE:
+    NARGS(1, 1);
+    if (t0->kind != TY_MAT || t0->rows != t0->cols)
+      BAD();
+    return ir_call(C, bi, ty_scalar(t0->sc), 1, a);
+  case BI_INVERSE:
+    NARGS(1, 1);
+    if (t0->kind != TY_MAT || t0->rows != t0->cols)
+      BAD();
+    return ir_call(C, bi, t0, 1, a);
+  case BI_DIAG:
+    NARGS(1, 1);
+    if (t0->kind != TY_VEC || !sc_is_float(t0->sc))
+      BAD();
+    return ir_call(C, bi, ty_mat(C, t0->sc, t0->rows, t0->rows), 1, a);
+  case BI_CW_MUL: case BI_CW_DIV:
+    NARGS(2, 2);
+    if (!all_same(a, n) || (t0->kind != TY_VEC && t0->kind != TY_MAT))
+      BAD();
+    return ir_call(C, bi, t0, 2, a);
+  case BI_MUL: case BI_ADD: case BI_SUB: case BI_DIV: case BI_NEG:
+    break;
+  default:
+    ERR(call->pos, "%s() is not supported here", name);
+  }
+  /* wp.mul/add/sub/div/neg: the operators by name */
+  if (bi == BI_NEG) {
+    NARGS(1, 1);
+    return ir_unary(C, OP_NEG, a[0]);
+  }
+  NARGS(2, 2);
+  (void)t0;
+  return NULL; /* handled by the caller through binop() */
+#undef NARGS
+#undef BAD
+}
+
+/* ---------------------------------------------------------------- operators */
+
+static IrExpr *binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
+  Compiler *C = X->C;
+  const Type *lt = l->ty, *rt = r->ty;
+  if (!ty_is_value(lt) || !ty_is_value(rt))
+    ERR(pos, "unsupported operand types for %s: %s and %s", op_text(op),
+        TN(lt), TN(rt));
+  bool ls = lt->kind == TY_SCALAR, rs = rt->kind == TY_SCALAR;
+  if (ls && rs) {
+    if (!ty_eq(lt, rt))
+      ERR(pos, "operands of %s have different types: %s and %s (Warp does "
+               "not convert implicitly; use a constructor such as wp.%s(x))",
+          op_text(op), TN(lt), TN(rt), TN(lt));
+    bool isf = sc_is_float(lt->sc), isb = lt->sc == KERN_BOOL;
+    switch (op) {
+    case OP_ADD: case OP_SUB: case OP_MUL:
+      if (isb)
+        break;
+      return ir_binary(C, op, lt, l, r);
+    case OP_DIV:
+      if (isb)
+        break;
+      return isf ? ir_binary(C, op, lt, l, r)
+                 : ir_call2(C, BI_OP_DIV, lt, l, r);
+    case OP_FLOORDIV:
+      if (isb)
+        break;
+      return ir_call2(C, BI_OP_FLOORDIV, lt, l, r);
+    case OP_MOD:
+      if (isb)
+        break;
+      return ir_call2(C, BI_OP_MOD, lt, l, r);
+    case OP_POW:
+      if (!isf)
+        ERR(pos, "** needs float operands, got %s (Warp has no integer "
+                 "power)", TN(lt));
+      return ir_call2(C, BI_POW, lt, l, r);
+    case OP_BITAND: case OP_BITOR: case OP_BITXOR:
+      if (isf)
+        break;
+      return ir_binary(C, op, lt, l, r);
+    case OP_SHL: case OP_SHR:
+      if (isf || isb)
+        break;
+      return ir_call2(C, BI_OP_SHIFT, lt, l, r)->bi = op == OP_SHL
+                 ? BI_OP_SHIFT : BI_OP_SHIFT,
+             ir_binary(C, op, lt, l, r);
+    case OP_MATMUL:
+      break;
+    }
+    ERR(pos, "operator %s is not defined for %s", op_text(op), TN(lt));
+  }
+  if (lt->sc != rt->sc)
+    ERR(pos, "operands of %s have different component types: %s and %s",
+        op_text(op), TN(lt), TN(rt));
+  switch (op) {
+  case OP_ADD: case OP_SUB:
+    if (!ty_eq(lt, rt))
+      break;
+    return ir_call2(C, op == OP_ADD ? BI_ADD : BI_SUB, lt, l, r);
+  case OP_MUL: case OP_MATMUL:
+    if (ls || rs) {
+      if (op == OP_MATMUL)
+        break;
+      return ir_call2(C, BI_MUL, ls ? rt : lt, l, r);
+    }
+    if (lt->kind == TY_MAT && rt->kind == TY_VEC && lt->cols == rt->rows)
+      return ir_call2(C, BI_MUL, ty_vec(C, lt->sc, lt->rows), l, r);
+    if (lt->kind == TY_VEC && rt->kind == TY_MAT && lt->rows == rt->rows)
+      return ir_call2(C, BI_MUL, ty_vec(C, lt->sc, rt->cols), l, r);
+    if (lt->kind == TY_MAT && rt->kind == TY_MAT && lt->cols == rt->rows)
+      return ir_call2(C, BI_MUL, ty_mat(C, lt->sc, lt->rows, rt->cols), l, r);
+    if (lt->kind == TY_VEC && rt->kind == TY_VEC)
+      ERR(pos, "%s of two vectors is not defined; use wp.dot(), wp.cross(), "
+               "wp.outer() or wp.cw_mul()", op_text(op));
+    break;
+  case OP_DIV:
+    if (rs && !ls)
+      return ir_call2(C, BI_DIV, lt, l, r);
+    if (ls && !rs)
+      return ir_call2(C, BI_DIV, rt, l, r);
+    break;
+  default:
+    break;
+  }
+  ERR(pos, "unsupported operand types for %s: %s and %s", op_text(op), TN(lt),
+      TN(rt));
+}
+
+static IrExpr *compare(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
+  if (op == OP_IS || op == OP_ISNOT || op == OP_IN || op == OP_NOTIN)
+    ERR(pos, "'%s' is not supported in kernels", op_text(op));
+  if (!ty_eq(l->ty, r->ty))
+    ERR(pos, "cannot compare %s with %s (Warp does not convert implicitly)",
+        TN(l->ty), TN(r->ty));
+  if (l->ty->kind == TY_SCALAR)
+    return ir_binary(X->C, op, t_bool(), l, r);
+  if ((l->ty->kind == TY_VEC || l->ty->kind == TY_MAT) &&
+      (op == OP_EQ || op == OP_NE))
+    return ir_call2(X->C, op == OP_EQ ? BI_VEC_EQ : BI_VEC_NE, t_bool(), l, r);
+  ERR(pos, "operator %s is not defined for %s", op_text(op), TN(l->ty));
+}
+
+/* ---------------------------------------------------------------- subscripts */
+
+static IrExpr *index_expr(Ctx *X, IrExpr *i, IrVar *arr, int axis, Pos pos) {
+  if (!ty_is_int(i->ty))
+    ERR(pos, "array index must be an integer, got %s", TN(i->ty));
+  if (!sc_is_signed(i->ty->sc))
+    return i;
+  if (i->kind == E_CONST && (int64_t)i->ival >= 0)
+    return i;
+  /* Warp counts a negative index from the end of the axis. */
+  IrExpr *shape = ir_expr(X->C, E_SHAPE, i->ty);
+  shape->var = arr;
+  shape->ival = (uint64_t)axis;
+  return ir_call2(X->C, BI_WRAP_INDEX, i->ty, i, shape);
+}
+
+static int const_index(Ctx *X, Node *n, int limit, const char *what) {
+  IrExpr *e = expr(X, n);
+  if (!ty_is_int(e->ty))
+    ERR(n->pos, "%s index must be an integer, got %s", what, TN(e->ty));
+  if (e->kind != E_CONST)
+    return -1;
+  int64_t v = (int64_t)e->ival;
+  if (v < 0)
+    v += limit;
+  if (v < 0 || v >= limit)
+    ERR(n->pos, "%s index %lld is out of range for %d components", what,
+        (long long)(int64_t)e->ival, limit);
+  return (int)v;
+}
+
+/* A component index of a vector or matrix: constant (checked, negative
+ * counted from the end) or a run-time integer. */
+static IrExpr *comp_index(Ctx *X, Node *n, int limit, const char *what) {
+  int k = const_index(X, n, limit, what);
+  if (k >= 0)
+    return ir_const_int(X->C, t_i32(), (uint64_t)k);
+  IrExpr *e = expr(X, n);
+  IrExpr *lim = ir_const_int(X->C, e->ty, (uint64_t)limit);
+  return sc_is_signed(e->ty->sc) ? ir_call2(X->C, BI_WRAP_INDEX, e->ty, e, lim)
+                                 : e;
+}
+
+static IrExpr *subscript(Ctx *X, Node *n) {
+  IrExpr *base = expr(X, n->a);
+  const Type *bt = base->ty;
+  int nidx = count_args(n->args);
+  if (bt->kind == TY_ARRAY) {
+    if (nidx != bt->ndim)
+      ERR(n->pos, "a %d-d array needs %d ind%s, got %d (sub-arrays are not "
+                  "supported)", bt->ndim, bt->ndim,
+          bt->ndim == 1 ? "ex" : "ices", nidx);
+    IrExpr *e = ir_expr(X->C, E_LOAD, bt->elem);
+    e->var = base->var;
+    e->nargs = nidx;
+    e->args = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)nidx);
+    int i = 0;
+    for (Node *a = n->args; a; a = a->next, i++)
+      e->args[i] = index_expr(X, expr(X, a), base->var, i, a->pos);
+    base->var->read = true;
+    return e;
+  }
+  if (bt->kind == TY_SHAPE) {
+    if (nidx != 1)
+      ERR(n->pos, "shape takes one index");
+    int k = const_index(X, n->args, bt->ndim, "shape");
+    if (k < 0)
+      ERR(n->args->pos, "shape index must be a constant");
+    IrExpr *e = ir_expr(X->C, E_SHAPE, t_i32());
+    e->var = base->var;
+    e->ival = (uint64_t)k;
+    return e;
+  }
+  if (bt->kind == TY_VEC) {
+    if (nidx != 1)
+      ERR(n->pos, "a vector takes one index, got %d", nidx);
+    IrExpr *e = ir_expr(X->C, E_COMP, ty_scalar(bt->sc));
+    e->a = base;
+    e->b = comp_index(X, n->args, bt->rows, "vector");
+    return e;
+  }
+  if (bt->kind == TY_MAT) {
+    if (nidx == 1) {
+      IrExpr *e = ir_expr(X->C, E_COMP, ty_vec(X->C, bt->sc, bt->cols));
+      e->a = base;
+      e->b = comp_index(X, n->args, bt->rows, "matrix row");
+      return e;
+    }
+    if (nidx != 2)
+      ERR(n->pos, "a matrix takes one or two indices, got %d", nidx);
+    IrExpr *e = ir_expr(X->C, E_COMP, ty_scalar(bt->sc));
+    e->a = base;
+    e->b = comp_index(X, n->args, bt->rows, "matrix row");
+    e->c = comp_index(X, n->args->next, bt->cols, "matrix column");
+    return e;
+  }
+  ERR(n->pos, "a %s cannot be indexed", TN(bt));
+}
+
+static int swizzle_index(const char *name) {
+  if (!name[0] || name[1])
+    return -1;
+  switch (name[0]) {
+  case 'x': return 0;
+  case 'y': return 1;
+  case 'z': return 2;
+  case 'w': return 3;
+  }
+  return -1;
+}
+
+static IrExpr *attribute(Ctx *X, Node *n) {
+  if (is_wp(X, n->a)) {
+    bool second;
+    const Type *t = wp_type_named(X->C, n->name, &second);
+    if (t) {
+      IrExpr *e = ir_expr(X->C, E_CONST, ty_typeval(X->C, t));
+      return e;
+    }
+    if (!strcmp(n->name, "pi") || !strcmp(n->name, "e") ||
+        !strcmp(n->name, "inf") || !strcmp(n->name, "nan") ||
+        !strcmp(n->name, "tau")) {
+      double v = !strcmp(n->name, "pi") ? M_PI
+                 : !strcmp(n->name, "e") ? M_E
+                 : !strcmp(n->name, "tau") ? 2 * M_PI
+                 : !strcmp(n->name, "inf") ? INFINITY : NAN;
+      return ir_const_float(X->C, t_f32(), (double)(float)v);
+    }
+    if (builtin_lookup(n->name) >= 0)
+      ERR(n->pos, "wp.%s is a function; call it", n->name);
+    ERR(n->pos, "wp.%s is not supported", n->name);
+  }
+  IrExpr *base = expr(X, n->a);
+  const Type *bt = base->ty;
+  if (bt->kind == TY_ARRAY) {
+    if (!strcmp(n->name, "shape")) {
+      IrExpr *e = ir_expr(X->C, E_VAR, ty_shape(X->C, bt));
+      e->var = base->var;
+      return e;
+    }
+    if (!strcmp(n->name, "ndim"))
+      return ir_const_int(X->C, t_i32(), (uint64_t)bt->ndim);
+    ERR(n->pos, "arrays have no attribute '%s' in kernels (only .shape and "
+                ".ndim)", n->name);
+  }
+  if (bt->kind == TY_VEC) {
+    int k = swizzle_index(n->name);
+    if (k < 0)
+      ERR(n->pos, "vectors have no attribute '%s' (use .x .y .z .w)",
+          n->name);
+    if (k >= bt->rows)
+      ERR(n->pos, "a %s has no component '%s'", TN(bt), n->name);
+    IrExpr *e = ir_expr(X->C, E_COMP, ty_scalar(bt->sc));
+    e->a = base;
+    e->b = ir_const_int(X->C, t_i32(), (uint64_t)k);
+    return e;
+  }
+  ERR(n->pos, "a %s has no attribute '%s'", TN(bt), n->name);
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+static IrExpr *name_expr(Ctx *X, Node *n) {
+  Local *l = find_local(X, n->name);
+  if (l) {
+    int idx = (int)(l - X->locals);
+    if (!X->defined[idx])
+      ERR(n->pos, "'%s' may be read before it is assigned (it is assigned "
+                  "only on some paths before this line)", n->name);
+    return ir_ref(X->C, l->var);
+  }
+  Sym *s = find_const(X, n->name);
+  if (s) {
+    if (!s->ty)
+      ERR(n->pos, "constant '%s' is used in its own definition", n->name);
+    IrExpr *v = expr(X, s->value);
+    return v;
+  }
+  if (is_wp(X, n))
+    ERR(n->pos, "the module '%s' cannot be used as a value", n->name);
+  if (find_func(X, n->name))
+    ERR(n->pos, "function '%s' cannot be used as a value; call it", n->name);
+  static const char *const py[] = {"range", "len", "print", "min", "max",
+                                   "abs", "float", "int", "bool", NULL};
+  for (int i = 0; py[i]; i++)
+    if (!strcmp(n->name, py[i]))
+      ERR(n->pos, "'%s' cannot be used as a value", n->name);
+  ERR(n->pos, "unknown name '%s'", n->name);
+}
+
+static IrExpr *expr(Ctx *X, Node *n) {
+  Compiler *C = X->C;
+  switch (n->kind) {
+  case N_INT:
+    if (n->ival > INT32_MAX)
+      ERR(n->pos, "integer literal %llu does not fit in int32; write "
+                  "wp.int64(%llu) or wp.uint32(...)",
+          (unsigned long long)n->ival, (unsigned long long)n->ival);
+    return ir_const_int(C, t_i32(), n->ival);
+  case N_FLOAT:
+    return ir_const_float(C, t_f32(), (double)(float)n->fval);
+  case N_BOOL:
+    return ir_const_int(C, t_bool(), n->ival);
+  case N_STR:
+    ERR(n->pos, "strings are only supported as the format of wp.printf()");
+  case N_NONE:
+    ERR(n->pos, "None is not supported in kernels");
+  case N_NAME:
+    return name_expr(X, n);
+  case N_ATTR:
+    return attribute(X, n);
+  case N_SUBSCRIPT:
+    return subscript(X, n);
+  case N_CALL: {
+    const char *w = wp_attr(X, n->a);
+    int bi = w ? builtin_lookup(w) : -1;
+    if (bi == BI_ADD || bi == BI_SUB || bi == BI_MUL || bi == BI_DIV) {
+      if (count_args(n->args) != 2 || n->kwargs)
+        ERR(n->pos, "wp.%s() takes 2 arguments", w);
+      IrExpr *l = expr(X, n->args), *r = expr(X, n->args->next);
+      int op = bi == BI_ADD ? OP_ADD : bi == BI_SUB ? OP_SUB
+               : bi == BI_MUL ? OP_MUL : OP_DIV;
+      return binop(X, op, l, r, n->pos);
+    }
+    IrExpr *e = call_expr(X, n);
+    if (e->ty->kind == TY_VOID)
+      ERR(n->pos, "this call returns nothing and cannot be used as a value");
+    return e;
+  }
+  case N_BINOP: {
+    IrExpr *l = expr(X, n->a), *r = expr(X, n->b);
+    return binop(X, n->op, l, r, n->pos);
+  }
+  case N_UNOP: {
+    if (is_literal(n) && n->op == OP_NEG && n->a->kind == N_INT) {
+      if (n->a->ival > (uint64_t)INT32_MAX + 1)
+        ERR(n->pos, "integer literal -%llu does not fit in int32",
+            (unsigned long long)n->a->ival);
+      return ir_const_int(C, t_i32(), (uint64_t)(-(int64_t)n->a->ival));
+    }
+    IrExpr *a = expr(X, n->a);
+    if (n->op == OP_POS) {
+      if (!ty_is_value(a->ty) || ty_is_bool(a->ty))
+        ERR(n->pos, "unary + is not defined for %s", TN(a->ty));
+      return a;
+    }
+    if (n->op == OP_NEG) {
+      if (!ty_is_value(a->ty) || a->ty->sc == KERN_BOOL)
+        ERR(n->pos, "unary - is not defined for %s", TN(a->ty));
+      if (a->kind == E_CONST && sc_is_float(a->ty->sc) && a->ty->kind ==
+          TY_SCALAR)
+        return ir_const_float(C, a->ty, -a->fval);
+      if (a->ty->kind != TY_SCALAR)
+        return ir_call1(C, BI_NEG, a->ty, a);
+      return ir_unary(C, OP_NEG, a);
+    }
+    if (!ty_is_int(a->ty))
+      ERR(n->pos, "~ needs an integer, got %s", TN(a->ty));
+    return ir_unary(C, OP_INVERT, a);
+  }
+  case N_NOT: {
+    IrExpr *e = ir_expr(C, E_NOT, t_bool());
+    e->a = truth(X, expr(X, n->a), n->a->pos);
+    return e;
+  }
+  case N_AND:
+  case N_OR: {
+    IrExpr *e = ir_expr(C, n->kind == N_AND ? E_AND : E_OR, t_bool());
+    e->a = truth(X, expr(X, n->a), n->a->pos);
+    e->b = truth(X, expr(X, n->b), n->b->pos);
+    return e;
+  }
+  case N_COMPARE: {
+    /* a < b < c is (a < b) and (b < c), b evaluated once: middle operands
+     * that are not plain variables or constants go through temporaries. */
+    IrExpr *left = expr(X, n->a);
+    IrExpr *result = NULL;
+    Node *rn = n->args;
+    Node *ln = n->a;
+    for (int i = 0; i < (int)n->ival; i++, rn = rn->next) {
+      IrExpr *right = expr(X, rn);
+      /* Warp compares mixed types with C's promotions; kern accepts the
+       * common case, a literal on one side, by giving the literal the other
+       * side's type, and rejects the rest as ambiguous. */
+      if (!ty_eq(left->ty, right->ty) && ty_is_scalar(left->ty) &&
+          ty_is_scalar(right->ty)) {
+        if (is_literal(rn) && !(rn->kind == N_FLOAT && ty_is_int(left->ty)))
+          right = literal_as(X, rn, left->ty);
+        else if (ln && is_literal(ln) &&
+                 !(ln->kind == N_FLOAT && ty_is_int(right->ty)))
+          left = literal_as(X, ln, right->ty);
+      }
+      ln = rn;
+      if (rn->next && right->kind != E_VAR && right->kind != E_CONST) {
+        Local *tmp = add_local(X, "cmp", right->ty, rn->pos);
+        X->defined[X->nlocals - 1] = true;
+        IrStmt *s = ir_stmt(C, S_ASSIGN, rn->pos);
+        s->var = tmp->var;
+        s->a = right;
+        tmp->var->nassign++;
+        emit(X, s);
+        right = ir_ref(C, tmp->var);
+      }
+      IrExpr *c = compare(X, n->ops[i], left, right, n->pos);
+      if (result) {
+        IrExpr *e = ir_expr(C, E_AND, t_bool());
+        e->a = result;
+        e->b = c;
+        result = e;
+      } else {
+        result = c;
+      }
+      left = right;
+    }
+    return result;
+  }
+  case N_IFEXP: {
+    IrExpr *c = truth(X, expr(X, n->a), n->a->pos);
+    IrExpr *t = expr(X, n->b), *f = expr(X, n->c);
+    if (!ty_eq(t->ty, f->ty))
+      ERR(n->pos, "the branches of a conditional expression have different "
+                  "types: %s and %s", TN(t->ty), TN(f->ty));
+    IrExpr *e = ir_expr(C, E_SELECT, t->ty);
+    e->a = c;
+    e->b = t;
+    e->c = f;
+    return e;
+  }
+  case N_TUPLE:
+    ERR(n->pos, "tuples are only supported on either side of an assignment "
+                "and in return statements");
+  case N_LIST:
+    ERR(n->pos, "%s literals are not supported in kernels", n->name);
+  case N_KEYWORD:
+  default:
+    break;
+  }
+  ERR(n->pos, "unsupported expression");
+}
+
+/* ---------------------------------------------------------------- assignment */
+
+static Local *assign_local(Ctx *X, Node *target, const Type *ty) {
+  Local *l = find_local(X, target->name);
+  if (find_const(X, target->name) && !l)
+    ERR(target->pos, "cannot assign to the constant '%s'", target->name);
+  if (is_wp(X, target))
+    ERR(target->pos, "cannot assign to the module '%s'", target->name);
+  if (!ty_is_value(ty))
+    ERR(target->pos, "cannot assign a %s to a variable", TN(ty));
+  if (!l) {
+    l = add_local(X, target->name, ty, target->pos);
+  } else {
+    if (l->ty->kind == TY_ARRAY)
+      ERR(target->pos, "cannot assign to the array parameter '%s'",
+          target->name);
+    if (!ty_eq(l->ty, ty))
+      ERR(target->pos, "cannot assign %s to '%s', which is %s (a variable "
+                       "keeps the type of its first assignment)", TN(ty),
+          target->name, TN(l->ty));
+  }
+  X->defined[l - X->locals] = true;
+  l->var->nassign++;
+  return l;
+}
+
+static void store_to(Ctx *X, Node *target, IrExpr *value, Pos pos);
+
+/* A component store: v.x = e, v[i] = e, m[i, j] = e, m[i] = row, and the
+ * same through an array element (read, modify, write back). */
+static void store_component(Ctx *X, Node *target, IrExpr *value) {
+  Node *basen = target->a;
+  IrExpr *base = expr(X, basen);
+  const Type *bt = base->ty;
+  IrExpr *i = NULL, *j = NULL;
+  const Type *ct;
+  if (target->kind == N_ATTR) {
+    if (bt->kind == TY_ARRAY && !strcmp(target->name, "shape"))
+      ERR(target->pos, "cannot assign to the shape of array '%s'",
+          basen->kind == N_NAME ? basen->name : "?");
+    if (bt->kind != TY_VEC)
+      ERR(target->pos, "cannot assign to attribute '%s' of a %s", target->name,
+          TN(bt));
+    int k = swizzle_index(target->name);
+    if (k < 0 || k >= bt->rows)
+      ERR(target->pos, "a %s has no component '%s'", TN(bt), target->name);
+    i = ir_const_int(X->C, t_i32(), (uint64_t)k);
+    ct = ty_scalar(bt->sc);
+  } else {
+    if (bt->kind == TY_SHAPE)
+      ERR(target->pos, "cannot assign to the shape of an array");
+    int nidx = count_args(target->args);
+    if (bt->kind == TY_VEC && nidx == 1) {
+      i = comp_index(X, target->args, bt->rows, "vector");
+      ct = ty_scalar(bt->sc);
+    } else if (bt->kind == TY_MAT && nidx == 2) {
+      i = comp_index(X, target->args, bt->rows, "matrix row");
+      j = comp_index(X, target->args->next, bt->cols, "matrix column");
+      ct = ty_scalar(bt->sc);
+    } else if (bt->kind == TY_MAT && nidx == 1) {
+      i = comp_index(X, target->args, bt->rows, "matrix row");
+      ct = ty_vec(X->C, bt->sc, bt->cols);
+    } else {
+      ERR(target->pos, "cannot assign to an element of a %s", TN(bt));
+    }
+  }
+  if (!ty_eq(value->ty, ct))
+    ERR(target->pos, "cannot assign %s to a component of type %s",
+        TN(value->ty), TN(ct));
+  if (base->kind == E_VAR && !base->var->is_param) {
+    IrStmt *s = ir_stmt(X->C, S_SETCOMP, target->pos);
+    s->var = base->var;
+    s->a = i;
+    s->b = j;
+    s->c = value;
+    base->var->nassign++;
+    emit(X, s);
+    return;
+  }
+  if (base->kind == E_VAR && base->var->is_param)
+    ERR(target->pos, "cannot assign to a component of the parameter '%s'; "
+                     "copy it into a local variable first",
+        basen->kind == N_NAME ? basen->name : "?");
+  if (base->kind == E_LOAD) {
+    /* a[i].x = v: t = a[i]; t.x = v; a[i] = t */
+    Local *tmp = add_local(X, "elem", bt, target->pos);
+    X->defined[X->nlocals - 1] = true;
+    IrStmt *s = ir_stmt(X->C, S_ASSIGN, target->pos);
+    s->var = tmp->var;
+    s->a = base;
+    tmp->var->nassign += 2;
+    emit(X, s);
+    IrStmt *sc = ir_stmt(X->C, S_SETCOMP, target->pos);
+    sc->var = tmp->var;
+    sc->a = i;
+    sc->b = j;
+    sc->c = value;
+    emit(X, sc);
+    IrStmt *st = ir_stmt(X->C, S_STORE, target->pos);
+    st->var = base->var;
+    st->args = base->args;
+    st->nargs = base->nargs;
+    st->c = ir_ref(X->C, tmp->var);
+    base->var->written = true;
+    emit(X, st);
+    return;
+  }
+  ERR(target->pos, "cannot assign to this expression");
+}
+
+static void store_to(Ctx *X, Node *target, IrExpr *value, Pos pos) {
+  switch (target->kind) {
+  case N_NAME: {
+    Local *l = find_local(X, target->name);
+    if (l && l->is_param && l->ty->kind == TY_ARRAY)
+      ERR(target->pos, "cannot assign to the array parameter '%s'",
+          target->name);
+    l = assign_local(X, target, value->ty);
+    IrStmt *s = ir_stmt(X->C, S_ASSIGN, pos);
+    s->var = l->var;
+    s->a = value;
+    emit(X, s);
+    return;
+  }
+  case N_SUBSCRIPT: {
+    IrExpr *base = expr(X, target->a);
+    if (base->ty->kind == TY_ARRAY) {
+      IrExpr *ld = subscript(X, target);
+      if (!ty_eq(value->ty, base->ty->elem))
+        ERR(target->pos, "cannot store %s into an array of %s (Warp needs "
+                         "the element type exactly)", TN(value->ty),
+            TN(base->ty->elem));
+      IrStmt *s = ir_stmt(X->C, S_STORE, pos);
+      s->var = ld->var;
+      s->args = ld->args;
+      s->nargs = ld->nargs;
+      s->c = value;
+      ld->var->written = true;
+      emit(X, s);
+      return;
+    }
+    store_component(X, target, value);
+    return;
+  }
+  case N_ATTR:
+    store_component(X, target, value);
+    return;
+  case N_TUPLE:
+    ERR(target->pos, "nested tuple assignment is not supported");
+  case N_CALL:
+    ERR(target->pos, "cannot assign to a function call");
+  default:
+    ERR(target->pos, "cannot assign to this expression");
+  }
+}
+
+static void assign_tuple(Ctx *X, Node *targets, Node *value, Pos pos) {
+  int nt = count_args(targets->args);
+  /* i, j = wp.tid() */
+  if (value->kind == N_CALL) {
+    const char *w = wp_attr(X, value->a);
+    if (w && !strcmp(w, "tid")) {
+      if (!X->f->is_kernel)
+        ERR(value->pos, "wp.tid() can only be called in a kernel");
+      if (value->args || value->kwargs)
+        ERR(value->pos, "wp.tid() takes no arguments");
+      if (nt > 4)
+        ERR(targets->pos, "wp.tid() has at most 4 dimensions, got %d "
+                          "targets", nt);
+      if (X->f->tid_dims > 1 && X->f->tid_dims != nt)
+        ERR(targets->pos, "wp.tid() is unpacked into %d values here but %d "
+                          "elsewhere in this kernel", nt, X->f->tid_dims);
+      X->f->tid_dims = nt;
+      int k = 0;
+      for (Node *t = targets->args; t; t = t->next, k++) {
+        if (t->kind != N_NAME)
+          ERR(t->pos, "wp.tid() must be unpacked into variables");
+        IrExpr *e = ir_expr(X->C, E_TID, t_i32());
+        e->ival = (uint64_t)k;
+        store_to(X, t, e, pos);
+      }
+      return;
+    }
+    /* a, b = f(x) */
+    if (value->a->kind == N_NAME && find_func(X, value->a->name) &&
+        !find_local(X, value->a->name)) {
+      IrExpr *call = expr(X, value);
+      Func *g = find_func(X, value->a->name);
+      if (g->ret->kind != TY_TUPLE)
+        ERR(targets->pos, "'%s' returns one value, not %d", g->name, nt);
+      if (g->ret->n != nt)
+        ERR(targets->pos, "'%s' returns %d values, but %d targets are given",
+            g->name, g->ret->n, nt);
+      /* Results 2..n come back through out-variables, then everything is
+       * assigned in order. */
+      call->nouts = nt - 1;
+      call->outs = arena_alloc(X->C, sizeof(IrVar *) * (size_t)nt);
+      for (int i = 1; i < nt; i++) {
+        Local *tmp = add_local(X, "ret", g->ret->items[i], value->pos);
+        X->defined[X->nlocals - 1] = true;
+        tmp->var->nassign++;
+        call->outs[i - 1] = tmp->var;
+      }
+      Local *first = add_local(X, "ret", g->ret->items[0], value->pos);
+      X->defined[X->nlocals - 1] = true;
+      first->var->nassign++;
+      IrStmt *s = ir_stmt(X->C, S_ASSIGN, pos);
+      s->var = first->var;
+      s->a = call;
+      emit(X, s);
+      int i = 0;
+      for (Node *t = targets->args; t; t = t->next, i++) {
+        IrVar *src = i == 0 ? first->var : call->outs[i - 1];
+        store_to(X, t, ir_ref(X->C, src), pos);
+      }
+      return;
+    }
+  }
+  if (value->kind == N_TUPLE) {
+    int nv = count_args(value->args);
+    if (nv != nt)
+      ERR(pos, "%d values are assigned to %d targets", nv, nt);
+    /* Evaluate every value before assigning any (a, b = b, a). */
+    IrVar **tmps = arena_alloc(X->C, sizeof(IrVar *) * (size_t)nv);
+    int i = 0;
+    for (Node *v = value->args; v; v = v->next, i++) {
+      IrExpr *e = expr(X, v);
+      if (!ty_is_value(e->ty))
+        ERR(v->pos, "cannot assign a %s", TN(e->ty));
+      Local *tmp = add_local(X, "tup", e->ty, v->pos);
+      X->defined[X->nlocals - 1] = true;
+      tmp->var->nassign++;
+      IrStmt *s = ir_stmt(X->C, S_ASSIGN, pos);
+      s->var = tmp->var;
+      s->a = e;
+      emit(X, s);
+      tmps[i] = tmp->var;
+    }
+    i = 0;
+    for (Node *t = targets->args; t; t = t->next, i++)
+      store_to(X, t, ir_ref(X->C, tmps[i]), pos);
+    return;
+  }
+  ERR(value->pos, "cannot unpack this value into %d targets (only wp.tid(), "
+                  "function results and tuples can be unpacked)", nt);
+}
+
+static void augassign(Ctx *X, Node *n) {
+  Node *target = n->a;
+  if (target->kind == N_TUPLE)
+    ERR(target->pos, "augmented assignment to a tuple is not supported");
+  if (target->kind == N_SUBSCRIPT) {
+    IrExpr *base = expr(X, target->a);
+    const Type *et0 = base->ty->kind == TY_ARRAY ? base->ty->elem : NULL;
+    bool wide = et0 && !ty_is_bool(et0) &&
+                !(sc_is_int(et0->sc) && sc_bits(et0->sc) < 32);
+    bool bitop = n->op == OP_BITAND || n->op == OP_BITOR || n->op == OP_BITXOR;
+    /* As in Warp: += and -= on an array element are atomic, and so are
+     * &= |= ^= on integers; other operators, and elements narrower than 32
+     * bits, are a plain load-op-store. */
+    if (wide && (n->op == OP_ADD || n->op == OP_SUB ||
+                 (bitop && ty_is_int(et0)))) {
+      /* a[i] += v is an atomic add in Warp. */
+      IrExpr *ld = subscript(X, target);
+      IrExpr *v = expr(X, n->b);
+      if (!ty_eq(v->ty, ld->ty))
+        ERR(n->pos, "cannot add %s to an element of an array of %s",
+            TN(v->ty), TN(ld->ty));
+      IrExpr *e = ir_expr(X->C, E_ATOMIC, ld->ty);
+      e->bi = n->op == OP_ADD ? BI_ATOMIC_ADD : n->op == OP_SUB ? BI_ATOMIC_SUB
+              : n->op == OP_BITAND ? BI_ATOMIC_AND
+              : n->op == OP_BITOR ? BI_ATOMIC_OR : BI_ATOMIC_XOR;
+      e->var = ld->var;
+      e->args = ld->args;
+      e->nargs = ld->nargs;
+      e->c = v;
+      ld->var->written = true;
+      X->irf->uses_atomics = true;
+      IrStmt *s = ir_stmt(X->C, S_EXPR, n->pos);
+      s->a = e;
+      emit(X, s);
+      return;
+    }
+  }
+  IrExpr *cur = expr(X, target);
+  IrExpr *v = expr(X, n->b);
+  IrExpr *r = binop(X, n->op, cur, v, n->pos);
+  if (!ty_eq(r->ty, cur->ty))
+    ERR(n->pos, "'%s=' would change the type of the target from %s to %s",
+        op_text(n->op), TN(cur->ty), TN(r->ty));
+  if (target->kind == N_NAME) {
+    Local *l = find_local(X, target->name);
+    if (l && l->is_param && l->ty->kind == TY_ARRAY)
+      ERR(target->pos, "cannot assign to the array parameter '%s'",
+          target->name);
+  }
+  store_to(X, target, r, n->pos);
+}
+
+/* ---------------------------------------------------------------- statements */
+
+static IrStmt *block_of(Ctx *X, Node *list, bool *dead_out) {
+  IrStmt *head = NULL;
+  IrStmt **save_tail = X->tail;
+  bool save_dead = X->dead;
+  X->tail = &head;
+  X->dead = false;
+  stmts(X, list);
+  *dead_out = X->dead;
+  X->tail = save_tail;
+  X->dead = save_dead;
+  return head;
+}
+
+static void for_stmt(Ctx *X, Node *n) {
+  Compiler *C = X->C;
+  Node *it = n->a;
+  if (n->b->kind != N_NAME)
+    ERR(n->b->pos, "the target of a 'for' loop must be a single variable");
+  if (it->kind != N_CALL || it->a->kind != N_NAME ||
+      strcmp(it->a->name, "range") || find_local(X, "range"))
+    ERR(it->pos, "only 'for ... in range(...)' loops are supported");
+  no_kwargs(X, it, "range");
+  int na = count_args(it->args);
+  if (na < 1 || na > 3)
+    ERR(it->pos, "range() takes 1 to 3 arguments, got %d", na);
+  IrExpr *a[3];
+  int i = 0;
+  for (Node *an = it->args; an; an = an->next, i++) {
+    a[i] = expr(X, an);
+    if (!ty_is_int(a[i]->ty))
+      ERR(an->pos, "range() arguments must be integers, got %s",
+          TN(a[i]->ty));
+    if (i > 0 && !ty_eq(a[i]->ty, a[0]->ty))
+      ERR(an->pos, "range() arguments have different types: %s and %s",
+          TN(a[0]->ty), TN(a[i]->ty));
+  }
+  const Type *it_ty = a[0]->ty;
+  IrExpr *start = na == 1 ? ir_const_int(C, it_ty, 0) : a[0];
+  IrExpr *stop = na == 1 ? a[0] : a[1];
+  IrExpr *step = na == 3 ? a[2] : ir_const_int(C, it_ty, 1);
+  if (step->kind == E_CONST && step->ival == 0)
+    ERR(it->args->next->next->pos, "range() step must not be zero");
+  /* Python evaluates the range once: stop and step go into temporaries
+   * unless constant. */
+  IrStmt *s = ir_stmt(C, S_FOR, n->pos);
+  Local *ctr = add_local(X, "i", it_ty, n->pos);
+  X->defined[X->nlocals - 1] = true;
+  ctr->var->nassign += 2;
+  ctr->name = ""; /* hidden */
+  IrExpr *vals[2] = {stop, step};
+  for (int k = 0; k < 2; k++) {
+    if (vals[k]->kind == E_CONST || vals[k]->kind == E_VAR)
+      continue;
+    Local *t = add_local(X, k ? "step" : "stop", it_ty, n->pos);
+    t->name = "";
+    X->defined[X->nlocals - 1] = true;
+    t->var->nassign++;
+    IrStmt *as = ir_stmt(C, S_ASSIGN, n->pos);
+    as->var = t->var;
+    as->a = vals[k];
+    emit(X, as);
+    vals[k] = ir_ref(C, t->var);
+  }
+  s->var = ctr->var;
+  s->a = start;
+  s->b = vals[0];
+  s->c = vals[1];
+
+  DefSet before = defs_save(X);
+  /* the loop variable: assigned from the counter at the top of the body */
+  Local *lv = assign_local(X, n->b, it_ty);
+  IrStmt *head = ir_stmt(C, S_ASSIGN, n->pos);
+  head->var = lv->var;
+  head->a = ir_ref(C, ctr->var);
+  X->loop_depth++;
+  bool dead;
+  IrStmt *body = block_of(X, n->body, &dead);
+  X->loop_depth--;
+  head->next = body;
+  s->body = head;
+  defs_restore(X, before);
+  emit(X, s);
+}
+
+static void stmt(Ctx *X, Node *n);
+
+static void stmts(Ctx *X, Node *list) {
+  for (Node *n = list; n; n = n->next) {
+    if (X->dead) {
+      /* Code after return/break/continue never runs; Warp accepts it, and
+       * so does kern, but it is still checked. */
+    }
+    stmt(X, n);
+  }
+}
+
+static void printf_stmt(Ctx *X, Node *call, bool is_print) {
+  IrStmt *s = ir_stmt(X->C, S_PRINTF, call->pos);
+  no_kwargs(X, call, is_print ? "print" : "wp.printf");
+  if (is_print) {
+    if (count_args(call->args) != 1)
+      ERR(call->pos, "print() takes exactly one argument in kernels");
+    IrExpr *v = expr(X, call->args);
+    if (!ty_is_value(v->ty))
+      ERR(call->args->pos, "cannot print a %s", TN(v->ty));
+    s->str = NULL; /* print(x): the emitter formats by type */
+    s->args = arena_alloc(X->C, sizeof(IrExpr *));
+    s->args[0] = v;
+    s->nargs = 1;
+  } else {
+    Node *fmt = call->args;
+    if (!fmt || fmt->kind != N_STR)
+      ERR(call->pos, "wp.printf() needs a string literal format first");
+    s->str = fmt->str;
+    s->slen = fmt->slen;
+    int n = count_args(fmt->next);
+    s->args = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)(n ? n : 1));
+    int i = 0;
+    for (Node *a = fmt->next; a; a = a->next, i++) {
+      IrExpr *v = expr(X, a);
+      if (!ty_is_scalar(v->ty))
+        ERR(a->pos, "wp.printf() arguments must be scalars, got %s",
+            TN(v->ty));
+      s->args[i] = v;
+    }
+    s->nargs = n;
+    /* Every conversion must match its argument's type, as C requires. */
+    int argi = 0;
+    for (int k = 0; k < fmt->slen; k++) {
+      if (fmt->str[k] != '%')
+        continue;
+      k++;
+      if (k < fmt->slen && fmt->str[k] == '%')
+        continue;
+      while (k < fmt->slen && strchr("-+ #0123456789.lhzjt", fmt->str[k]))
+        k++;
+      if (k >= fmt->slen)
+        ERR(fmt->pos, "incomplete conversion at the end of the format");
+      char conv = fmt->str[k];
+      if (argi >= n)
+        ERR(fmt->pos, "the format has more conversions than arguments");
+      const Type *at = s->args[argi]->ty;
+      bool want_float = strchr("eEfFgGaA", conv) != NULL;
+      bool want_int = strchr("diuxXoc", conv) != NULL;
+      if (!want_float && !want_int)
+        ERR(fmt->pos, "unsupported conversion '%%%c' in wp.printf()", conv);
+      if (want_float != sc_is_float(at->sc))
+        ERR(fmt->pos, "conversion '%%%c' does not match argument %d, which "
+                      "is %s", conv, argi + 2, TN(at));
+      argi++;
+    }
+    if (argi != n)
+      ERR(call->pos, "wp.printf() has %d argument%s but the format uses %d",
+          n, n == 1 ? "" : "s", argi);
+  }
+  X->irf->uses_printf = true;
+  emit(X, s);
+}
+
+static void stmt(Ctx *X, Node *n) {
+  Compiler *C = X->C;
+  switch (n->kind) {
+  case N_PASS:
+    return;
+  case N_EXPR: {
+    Node *e = n->a;
+    if (e->kind == N_CALL) {
+      const char *w = wp_attr(X, e->a);
+      if (w && !strcmp(w, "printf")) {
+        printf_stmt(X, e, false);
+        return;
+      }
+      if (!w && e->a->kind == N_NAME && !strcmp(e->a->name, "print") &&
+          !find_func(X, "print")) {
+        printf_stmt(X, e, true);
+        return;
+      }
+      if (w && builtin_lookup(w) >= 0 &&
+          (builtin_lookup(w) >= BI_ATOMIC_ADD &&
+           builtin_lookup(w) <= BI_ATOMIC_CAS)) {
+        IrStmt *s = ir_stmt(C, S_EXPR, n->pos);
+        s->a = atomic_call(X, e, builtin_lookup(w), arena_printf(C, "wp.%s",
+                                                                  w));
+        emit(X, s);
+        return;
+      }
+      IrExpr *v = call_expr(X, e);
+      IrStmt *s = ir_stmt(C, S_EXPR, n->pos);
+      s->a = v;
+      emit(X, s);
+      return;
+    }
+    if (e->kind == N_STR)
+      return; /* a docstring */
+    /* Other expression statements have no effect; check them anyway. */
+    expr(X, e);
+    return;
+  }
+  case N_ASSIGN: {
+    int nt = count_args(n->args);
+    if (nt > 1)
+      ERR(n->pos, "chained assignment (a = b = ...) is not supported");
+    Node *target = n->args;
+    if (target->kind == N_TUPLE) {
+      assign_tuple(X, target, n->a, n->pos);
+      return;
+    }
+    if (n->a->kind == N_TUPLE)
+      ERR(n->a->pos, "a tuple cannot be assigned to a single variable");
+    IrExpr *v;
+    if (n->a->kind == N_CALL && wp_attr(X, n->a->a) &&
+        !strcmp(wp_attr(X, n->a->a), "tid")) {
+      v = expr(X, n->a);
+    } else {
+      v = expr(X, n->a);
+      if (v->kind == E_FCALL && v->fn && v->fn->nrets > 1)
+        ERR(n->pos, "'%s' returns %d values; unpack them into %d variables",
+            n->a->a->name, v->fn->nrets, v->fn->nrets);
+    }
+    if (target->kind == N_NAME && !ty_is_value(v->ty)) {
+      if (v->ty->kind == TY_ARRAY)
+        ERR(n->pos, "arrays cannot be assigned to variables in kernels; use "
+                    "the parameter directly");
+      ERR(n->pos, "cannot assign a %s to a variable", TN(v->ty));
+    }
+    store_to(X, target, v, n->pos);
+    return;
+  }
+  case N_ANNASSIGN: {
+    if (n->a->kind != N_NAME)
+      ERR(n->pos, "only a variable can be declared with a type");
+    const Type *t = type_expr(X, n->b, "variable annotation");
+    if (!n->c)
+      ERR(n->pos, "a declaration needs a value ('%s: %s = ...')", n->a->name,
+          TN(t));
+    IrExpr *v = is_literal(n->c) && ty_is_scalar(t) ? literal_as(X, n->c, t)
+                                                    : expr(X, n->c);
+    if (!ty_eq(v->ty, t))
+      ERR(n->pos, "'%s' is declared %s but assigned %s", n->a->name, TN(t),
+          TN(v->ty));
+    store_to(X, n->a, v, n->pos);
+    return;
+  }
+  case N_AUGASSIGN:
+    augassign(X, n);
+    return;
+  case N_IF: {
+    IrStmt *s = ir_stmt(C, S_IF, n->pos);
+    s->a = truth(X, expr(X, n->a), n->a->pos);
+    DefSet before = defs_save(X);
+    bool dead_then, dead_else = false;
+    s->body = block_of(X, n->body, &dead_then);
+    DefSet after_then = defs_save(X);
+    defs_restore(X, before);
+    if (n->orelse)
+      s->orelse = block_of(X, n->orelse, &dead_else);
+    /* Defined after the if: defined on every branch that falls through. */
+    for (int i = 0; i < X->nlocals; i++) {
+      bool t = i < after_then.n && after_then.d[i];
+      bool e = X->defined[i];
+      X->defined[i] = dead_then ? e : dead_else ? t : (t && e);
+    }
+    if (dead_then && dead_else)
+      X->dead = true;
+    emit(X, s);
+    return;
+  }
+  case N_FOR:
+    for_stmt(X, n);
+    return;
+  case N_WHILE: {
+    IrStmt *s = ir_stmt(C, S_WHILE, n->pos);
+    s->a = truth(X, expr(X, n->a), n->a->pos);
+    DefSet before = defs_save(X);
+    X->loop_depth++;
+    bool dead;
+    s->body = block_of(X, n->body, &dead);
+    X->loop_depth--;
+    defs_restore(X, before);
+    emit(X, s);
+    return;
+  }
+  case N_BREAK:
+  case N_CONTINUE:
+    if (X->loop_depth == 0)
+      ERR(n->pos, "'%s' outside a loop", n->kind == N_BREAK ? "break" :
+                                                              "continue");
+    emit(X, ir_stmt(C, n->kind == N_BREAK ? S_BREAK : S_CONTINUE, n->pos));
+    X->dead = true;
+    return;
+  case N_RETURN: {
+    Func *f = X->f;
+    if (f->is_kernel) {
+      if (n->a)
+        ERR(n->pos, "a kernel cannot return a value");
+      if (X->loop_depth > 0)
+        X->irf->has_kreturn_in_loop = true;
+      emit(X, ir_stmt(C, S_KRETURN, n->pos));
+      X->dead = true;
+      return;
+    }
+    IrStmt *s = ir_stmt(C, S_RETURN, n->pos);
+    const Type *rt;
+    if (!n->a) {
+      rt = &ty_void;
+    } else if (n->a->kind == N_TUPLE) {
+      int k = count_args(n->a->args);
+      s->args = arena_alloc(C, sizeof(IrExpr *) * (size_t)k);
+      const Type **items = arena_alloc(C, sizeof(Type *) * (size_t)k);
+      int i = 0;
+      for (Node *v = n->a->args; v; v = v->next, i++) {
+        s->args[i] = expr(X, v);
+        if (!ty_is_value(s->args[i]->ty))
+          ERR(v->pos, "cannot return a %s", TN(s->args[i]->ty));
+        items[i] = s->args[i]->ty;
+      }
+      s->nargs = k;
+      rt = ty_tuple(C, k, items);
+    } else {
+      s->a = expr(X, n->a);
+      rt = s->a->ty;
+      if (!ty_is_value(rt))
+        ERR(n->a->pos, "cannot return a %s", TN(rt));
+    }
+    if (!f->ret) {
+      f->ret = rt;
+    } else if (!ty_eq(f->ret, rt)) {
+      ERR(n->pos, "'%s' returns %s here but %s %s", f->name, TN(rt),
+          f->ret_annot ? "is declared to return" : "returned",
+          TN(f->ret));
+    }
+    X->ret_seen = true;
+    emit(X, s);
+    X->dead = true;
+    return;
+  }
+  case N_ASSERT: {
+    IrStmt *s = ir_stmt(C, S_ASSERT, n->pos);
+    s->a = truth(X, expr(X, n->a), n->a->pos);
+    emit(X, s);
+    return;
+  }
+  default:
+    ERR(n->pos, "unsupported statement");
+  }
+}
+
+/* ---------------------------------------------------------------- functions */
+
+static void check_func(Compiler *C, IrModule *irm, Func *f) {
+  Ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  Ctx *X = &ctx;
+  X->C = C;
+  X->M = C->mod;
+  X->irm = irm;
+  X->f = f;
+  f->checking = true;
+
+  IrFunc *irf = arena_alloc(C, sizeof *irf);
+  irf->name = f->name;
+  irf->symbol = arena_printf(C, "%s_%s", f->is_kernel ? "kern_k" : "kern_f",
+                             f->name);
+  irf->is_kernel = f->is_kernel;
+  irf->pos = f->pos;
+  f->ir = irf;
+  X->irf = irf;
+
+  if (f->ret_annot) {
+    if (f->is_kernel)
+      ERR(f->ret_annot->pos, "a kernel cannot return a value");
+    if (f->ret_annot->kind == N_NONE) {
+      f->ret = &ty_void;
+    } else if (f->ret_annot->kind == N_CALL || f->ret_annot->kind == N_NAME ||
+               f->ret_annot->kind == N_ATTR) {
+      f->ret = type_expr(X, f->ret_annot, "return type");
+    } else if (f->ret_annot->kind == N_SUBSCRIPT &&
+               f->ret_annot->a->kind == N_NAME &&
+               (!strcmp(f->ret_annot->a->name, "tuple") ||
+                !strcmp(f->ret_annot->a->name, "Tuple"))) {
+      int k = count_args(f->ret_annot->args);
+      const Type **items = arena_alloc(C, sizeof(Type *) * (size_t)k);
+      int i = 0;
+      for (Node *a = f->ret_annot->args; a; a = a->next)
+        items[i++] = type_expr(X, a, "return type");
+      f->ret = ty_tuple(C, k, items);
+    } else {
+      f->ret = type_expr(X, f->ret_annot, "return type");
+    }
+  }
+
+  /* parameters */
+  IrVar **ptail = &irf->params;
+  for (int i = 0; i < f->nparams; i++) {
+    Param *p = &f->params[i];
+    for (int j = 0; j < i; j++)
+      if (!strcmp(f->params[j].name, p->name))
+        ERR(p->pos, "duplicate parameter '%s'", p->name);
+    p->ty = type_expr(X, p->annot, arena_printf(C, "parameter '%s'",
+                                                p->name));
+    Local *l = add_local(X, p->name, p->ty, p->pos);
+    l->is_param = true;
+    X->defined[X->nlocals - 1] = true;
+    /* parameters are not locals of the IR function */
+    IrVar *v = l->var;
+    IrVar **lt = &irf->locals;
+    while (*lt != v)
+      lt = &(*lt)->next;
+    *lt = v->next;
+    v->next = NULL;
+    v->is_param = true;
+    v->index = i;
+    v->name = arena_printf(C, "p%d_%s", i, p->name);
+    *ptail = v;
+    ptail = &v->next;
+    irf->nparams++;
+  }
+
+  X->tail = &irf->body;
+  stmts(X, f->body);
+
+  if (!f->ret)
+    f->ret = &ty_void;
+  if (!f->is_kernel && f->ret->kind != TY_VOID && !X->dead)
+    ERR(f->pos, "'%s' returns %s on some paths but can reach its end without "
+                "returning", f->name, TN(f->ret));
+  irf->ret = f->ret->kind == TY_TUPLE ? f->ret->items[0] : f->ret;
+  if (f->ret->kind == TY_TUPLE) {
+    irf->rets = f->ret->items;
+    irf->nrets = f->ret->n;
+  } else {
+    irf->rets = arena_alloc(C, sizeof(Type *));
+    irf->rets[0] = f->ret;
+    irf->nrets = f->ret->kind == TY_VOID ? 0 : 1;
+  }
+  irf->tid_dims = f->tid_dims;
+  f->checking = false;
+  f->checked = true;
+
+  /* Functions go in dependency order: a callee is complete (and appended)
+   * before its caller finishes. */
+  IrFunc **tail = f->is_kernel ? &irm->kernels : &irm->funcs;
+  while (*tail)
+    tail = &(*tail)->next;
+  *tail = irf;
+}
+
+/* Constants: evaluated once, folded to a literal of their type. */
+static void check_consts(Compiler *C, IrModule *irm) {
+  Ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  Ctx *X = &ctx;
+  X->C = C;
+  X->M = C->mod;
+  X->irm = irm;
+  Func dummy;
+  memset(&dummy, 0, sizeof dummy);
+  dummy.name = "<constant>";
+  X->f = &dummy;
+  IrFunc irf;
+  memset(&irf, 0, sizeof irf);
+  X->irf = &irf;
+  IrStmt *sink = NULL;
+  X->tail = &sink;
+  for (Sym *s = C->mod->consts; s; s = s->next) {
+    for (Sym *t = C->mod->consts; t != s; t = t->next)
+      if (!strcmp(t->name, s->name))
+        ERR(s->pos, "constant '%s' is defined twice", s->name);
+    IrExpr *v = expr(X, s->value);
+    if (v->kind != E_CONST || !ty_is_scalar(v->ty)) {
+      if (v->kind == E_MAKE)
+        ERR(s->value->pos, "vector and matrix constants are not supported "
+                           "yet; use a scalar constant");
+      ERR(s->value->pos, "wp.constant() needs a value known at compile time");
+    }
+    s->ty = v->ty;
+  }
+}
+
+IrModule *lower_module(Compiler *C) {
+  IrModule *irm = arena_alloc(C, sizeof *irm);
+  irm->path = C->path;
+  check_consts(C, irm);
+  for (Func *f = C->mod->funcs; f; f = f->next)
+    if (!f->checked)
+      check_func(C, irm, f);
+  return irm;
+}
+
+void check_module(Compiler *C) { (void)C; }

@@ -1,0 +1,1019 @@
+/*
+ * parse.c -- recursive descent over the kernel dialect.
+ *
+ * A kernel file is a whole Python program.  At the top level the parser
+ * reads `import warp as wp`, `NAME = wp.constant(EXPR)`, and functions
+ * decorated with @wp.kernel or @wp.func; every other statement (host code,
+ * classes, `if __name__ == "__main__":`) is skipped token by token, which is
+ * safe because the lexer has already balanced brackets and produced
+ * INDENT/DEDENT for every block.
+ *
+ * Inside a function the parser accepts the whole statement and expression
+ * grammar it can represent and leaves "is this supported?" to the checker,
+ * so unsupported constructs get a message naming them rather than a syntax
+ * error.  Each parse function is named after its grammar rule and starts
+ * with that rule (Lua's lparser.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "lang/lang.h"
+
+/* Deeper nesting than this is certainly not a kernel, and unbounded
+ * recursion would overflow the C stack. */
+#define MAX_NEST 200
+
+typedef struct Parser {
+  Compiler *C;
+  Token *tok;
+  int ntok, i;
+  const char *wp; /* the name warp is imported as */
+} Parser;
+
+static Token *peek(Parser *P) { return &P->tok[P->i]; }
+static Token *peek2(Parser *P) {
+  return &P->tok[P->i + 1 < P->ntok ? P->i + 1 : P->i];
+}
+static Token *next(Parser *P) {
+  Token *t = &P->tok[P->i];
+  if (t->kind != T_EOF)
+    P->i++;
+  return t;
+}
+
+static bool is_op(Token *t, const char *op) {
+  return t->kind == T_OP && t->len == (int)strlen(op) &&
+         !strncmp(t->text, op, (size_t)t->len);
+}
+static bool is_kw(Token *t, const char *kw) {
+  return t->kind == T_NAME && t->len == (int)strlen(kw) &&
+         !strncmp(t->text, kw, (size_t)t->len);
+}
+
+static const char *describe(Parser *P, Token *t) {
+  switch (t->kind) {
+  case T_NEWLINE: return "end of line";
+  case T_EOF: return "end of file";
+  case T_INDENT: return "an indented block";
+  case T_DEDENT: return "the end of a block";
+  default: break;
+  }
+  int n = t->len > 40 ? 40 : t->len;
+  return arena_printf(P->C, "'%.*s'", n, t->text);
+}
+
+static _Noreturn void error_at_tok(Parser *P, Token *t, const char *what) {
+  diag_error(P->C, t->pos, "expected %s, found %s", what, describe(P, t));
+}
+
+static Token *expect_op(Parser *P, const char *op) {
+  Token *t = peek(P);
+  if (!is_op(t, op))
+    error_at_tok(P, t, arena_printf(P->C, "'%s'", op));
+  return next(P);
+}
+
+static const char *expect_name(Parser *P) {
+  Token *t = peek(P);
+  if (t->kind != T_NAME)
+    error_at_tok(P, t, "a name");
+  next(P);
+  return arena_strndup(P->C, t->text, (size_t)t->len);
+}
+
+static void expect_newline(Parser *P) {
+  Token *t = peek(P);
+  if (t->kind == T_EOF)
+    return;
+  if (t->kind != T_NEWLINE)
+    error_at_tok(P, t, "end of line");
+  next(P);
+}
+
+static Node *new_node(Parser *P, NodeKind k, Pos pos) {
+  Node *n = arena_alloc(P->C, sizeof *n);
+  n->kind = k;
+  n->pos = pos;
+  n->builtin = -1;
+  return n;
+}
+
+static void enter(Parser *P, Token *t) {
+  if (++P->C->nest > MAX_NEST)
+    diag_error(P->C, t->pos, "expression or block nested too deeply (the "
+                             "limit is %d levels)", MAX_NEST);
+}
+static void leave(Parser *P) { P->C->nest--; }
+
+static const char *const keywords[] = {
+    "False", "None", "True", "and", "as", "assert", "async", "await",
+    "break", "class", "continue", "def", "del", "elif", "else", "except",
+    "finally", "for", "from", "global", "if", "import", "in", "is",
+    "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try",
+    "while", "with", "yield", NULL};
+
+static bool is_keyword(Token *t) {
+  if (t->kind != T_NAME)
+    return false;
+  for (int i = 0; keywords[i]; i++)
+    if (is_kw(t, keywords[i]))
+      return true;
+  return false;
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+static Node *test(Parser *P);
+static Node *factor(Parser *P);
+
+/* arglist -> (test | NAME '=' test) {',' ...} [','] */
+static void arglist(Parser *P, Node *call, const char *close) {
+  Node head = {0}, *cur = &head, khead = {0}, *kcur = &khead;
+  while (!is_op(peek(P), close)) {
+    if (is_op(peek(P), "*") || is_op(peek(P), "**"))
+      diag_error(P->C, peek(P)->pos, "argument unpacking with '%.*s' is not "
+                 "supported", peek(P)->len, peek(P)->text);
+    if (peek(P)->kind == T_NAME && is_op(peek2(P), "=")) {
+      Token *t = next(P);
+      next(P);
+      Node *kw = new_node(P, N_KEYWORD, t->pos);
+      kw->name = arena_strndup(P->C, t->text, (size_t)t->len);
+      kw->a = test(P);
+      kcur = kcur->next = kw;
+    } else {
+      if (khead.next)
+        diag_error(P->C, peek(P)->pos, "positional argument follows keyword "
+                                       "argument");
+      cur = cur->next = test(P);
+    }
+    if (!is_op(peek(P), ","))
+      break;
+    next(P);
+  }
+  expect_op(P, close);
+  call->args = head.next;
+  call->kwargs = khead.next;
+}
+
+/* subscriptlist -> test {',' test} [','] */
+static Node *subscriptlist(Parser *P) {
+  Node head = {0}, *cur = &head;
+  for (;;) {
+    if (is_op(peek(P), ":"))
+      diag_error(P->C, peek(P)->pos, "slices are not supported");
+    cur = cur->next = test(P);
+    if (is_op(peek(P), ":"))
+      diag_error(P->C, peek(P)->pos, "slices are not supported");
+    if (!is_op(peek(P), ","))
+      break;
+    next(P);
+    if (is_op(peek(P), "]"))
+      break;
+  }
+  expect_op(P, "]");
+  return head.next;
+}
+
+/* atom -> NAME | NUMBER | STRING+ | '(' [testlist] ')' | '[' ... ']' */
+static Node *atom(Parser *P) {
+  Token *t = peek(P);
+  switch (t->kind) {
+  case T_INT: {
+    next(P);
+    Node *n = new_node(P, N_INT, t->pos);
+    n->ival = t->ival;
+    return n;
+  }
+  case T_FLOAT: {
+    next(P);
+    Node *n = new_node(P, N_FLOAT, t->pos);
+    n->fval = t->fval;
+    return n;
+  }
+  case T_STRING: {
+    Node *n = new_node(P, N_STR, t->pos);
+    Buf b;
+    buf_init(&b, P->C);
+    while (peek(P)->kind == T_STRING) {
+      Token *s = next(P);
+      buf_putn(&b, s->str, (size_t)s->slen);
+    }
+    n->str = b.p ? b.p : arena_strndup(P->C, "", 0);
+    n->slen = (int)b.len;
+    return n;
+  }
+  case T_NAME: {
+    if (is_kw(t, "True") || is_kw(t, "False")) {
+      next(P);
+      Node *n = new_node(P, N_BOOL, t->pos);
+      n->ival = is_kw(t, "True");
+      return n;
+    }
+    if (is_kw(t, "None")) {
+      next(P);
+      return new_node(P, N_NONE, t->pos);
+    }
+    if (is_kw(t, "lambda"))
+      diag_error(P->C, t->pos, "lambda expressions are not supported");
+    if (is_kw(t, "yield") || is_kw(t, "await"))
+      diag_error(P->C, t->pos, "'%.*s' is not supported in kernels", t->len,
+                 t->text);
+    if (is_keyword(t))
+      error_at_tok(P, t, "an expression");
+    next(P);
+    Node *n = new_node(P, N_NAME, t->pos);
+    n->name = arena_strndup(P->C, t->text, (size_t)t->len);
+    return n;
+  }
+  case T_OP:
+    if (is_op(t, "(")) {
+      next(P);
+      enter(P, t);
+      if (is_op(peek(P), ")")) {
+        next(P);
+        Node *n = new_node(P, N_TUPLE, t->pos);
+        leave(P);
+        return n;
+      }
+      Node *e = test(P);
+      if (is_op(peek(P), "for"))
+        diag_error(P->C, peek(P)->pos, "generator expressions are not supported");
+      if (is_kw(peek(P), "for"))
+        diag_error(P->C, peek(P)->pos, "generator expressions are not supported");
+      if (is_op(peek(P), ",")) {
+        Node *tup = new_node(P, N_TUPLE, t->pos);
+        Node head = {0}, *cur = &head;
+        cur = cur->next = e;
+        while (is_op(peek(P), ",")) {
+          next(P);
+          if (is_op(peek(P), ")"))
+            break;
+          cur = cur->next = test(P);
+        }
+        tup->args = head.next;
+        e = tup;
+      }
+      expect_op(P, ")");
+      leave(P);
+      return e;
+    }
+    if (is_op(t, "[") || is_op(t, "{")) {
+      /* Parsed so the checker can name the construct. */
+      next(P);
+      enter(P, t);
+      Node *n = new_node(P, N_LIST, t->pos);
+      n->name = is_op(t, "[") ? "list" : "dict or set";
+      const char *close = is_op(t, "[") ? "]" : "}";
+      while (!is_op(peek(P), close)) {
+        test(P);
+        if (is_op(peek(P), ":")) {
+          next(P);
+          test(P);
+        }
+        if (is_kw(peek(P), "for"))
+          diag_error(P->C, peek(P)->pos, "comprehensions are not supported");
+        if (!is_op(peek(P), ","))
+          break;
+        next(P);
+      }
+      expect_op(P, close);
+      leave(P);
+      return n;
+    }
+    break;
+  default:
+    break;
+  }
+  error_at_tok(P, t, "an expression");
+}
+
+/* atom_expr -> atom { '(' arglist ')' | '[' subscriptlist ']' | '.' NAME } */
+static Node *atom_expr(Parser *P) {
+  Node *e = atom(P);
+  for (;;) {
+    Token *t = peek(P);
+    if (is_op(t, "(")) {
+      next(P);
+      enter(P, t);
+      Node *call = new_node(P, N_CALL, e->pos);
+      call->a = e;
+      arglist(P, call, ")");
+      leave(P);
+      e = call;
+    } else if (is_op(t, "[")) {
+      next(P);
+      enter(P, t);
+      Node *sub = new_node(P, N_SUBSCRIPT, e->pos);
+      sub->a = e;
+      sub->args = subscriptlist(P);
+      leave(P);
+      e = sub;
+    } else if (is_op(t, ".")) {
+      next(P);
+      Node *at = new_node(P, N_ATTR, e->pos);
+      at->a = e;
+      Token *nt = peek(P);
+      if (nt->kind != T_NAME)
+        error_at_tok(P, nt, "an attribute name");
+      at->pos = nt->pos;
+      at->name = expect_name(P);
+      at->b = e; /* keep the base position reachable */
+      e = at;
+    } else {
+      return e;
+    }
+  }
+}
+
+/* power -> atom_expr ['**' factor] */
+static Node *power(Parser *P) {
+  Node *e = atom_expr(P);
+  if (is_op(peek(P), "**")) {
+    Token *t = next(P);
+    Node *n = new_node(P, N_BINOP, t->pos);
+    n->op = OP_POW;
+    n->a = e;
+    n->b = factor(P);
+    return n;
+  }
+  return e;
+}
+
+/* factor -> ('+'|'-'|'~') factor | power */
+static Node *factor(Parser *P) {
+  Token *t = peek(P);
+  if (is_op(t, "-") || is_op(t, "+") || is_op(t, "~")) {
+    next(P);
+    enter(P, t);
+    Node *n = new_node(P, N_UNOP, t->pos);
+    n->op = is_op(t, "-") ? OP_NEG : is_op(t, "+") ? OP_POS : OP_INVERT;
+    n->a = factor(P);
+    leave(P);
+    return n;
+  }
+  return power(P);
+}
+
+typedef struct BinOp {
+  const char *text;
+  int op;
+} BinOp;
+
+static Node *binary(Parser *P, int level);
+
+static const BinOp levels[][6] = {
+    {{"|", OP_BITOR}, {0}},
+    {{"^", OP_BITXOR}, {0}},
+    {{"&", OP_BITAND}, {0}},
+    {{"<<", OP_SHL}, {">>", OP_SHR}, {0}},
+    {{"+", OP_ADD}, {"-", OP_SUB}, {0}},
+    {{"*", OP_MUL}, {"/", OP_DIV}, {"//", OP_FLOORDIV}, {"%", OP_MOD},
+     {"@", OP_MATMUL}, {0}},
+};
+#define NLEVELS ((int)(sizeof levels / sizeof levels[0]))
+
+/* bor -> bxor {'|' bxor}; bxor -> band {'^' band}; band -> shift {'&' shift}
+ * shift -> arith {('<<'|'>>') arith}; arith -> term {('+'|'-') term}
+ * term -> factor {('*'|'/'|'//'|'%'|'@') factor} */
+static Node *binary(Parser *P, int level) {
+  if (level == NLEVELS)
+    return factor(P);
+  Node *e = binary(P, level + 1);
+  for (;;) {
+    Token *t = peek(P);
+    int op = 0;
+    for (int i = 0; levels[level][i].text; i++)
+      if (is_op(t, levels[level][i].text))
+        op = levels[level][i].op;
+    if (!op)
+      return e;
+    next(P);
+    Node *n = new_node(P, N_BINOP, t->pos);
+    n->op = op;
+    n->a = e;
+    n->b = binary(P, level + 1);
+    e = n;
+  }
+}
+
+static int comp_op(Parser *P) {
+  Token *t = peek(P);
+  static const BinOp cmp[] = {{"<", OP_LT}, {"<=", OP_LE}, {">", OP_GT},
+                              {">=", OP_GE}, {"==", OP_EQ}, {"!=", OP_NE},
+                              {0}};
+  for (int i = 0; cmp[i].text; i++)
+    if (is_op(t, cmp[i].text)) {
+      next(P);
+      return cmp[i].op;
+    }
+  if (is_kw(t, "in")) {
+    next(P);
+    return OP_IN;
+  }
+  if (is_kw(t, "is")) {
+    next(P);
+    if (is_kw(peek(P), "not")) {
+      next(P);
+      return OP_ISNOT;
+    }
+    return OP_IS;
+  }
+  if (is_kw(t, "not") && is_kw(peek2(P), "in")) {
+    next(P);
+    next(P);
+    return OP_NOTIN;
+  }
+  return 0;
+}
+
+/* comparison -> bor {comp_op bor} */
+static Node *comparison(Parser *P) {
+  Node *e = binary(P, 0);
+  Token *t = peek(P);
+  int op = comp_op(P);
+  if (!op)
+    return e;
+  Node *n = new_node(P, N_COMPARE, t->pos);
+  n->a = e;
+  int cap = 4, nops = 0;
+  int *ops = arena_alloc(P->C, sizeof(int) * (size_t)cap);
+  Node head = {0}, *cur = &head;
+  while (op) {
+    if (nops == cap) {
+      int *o = arena_alloc(P->C, sizeof(int) * (size_t)cap * 2);
+      memcpy(o, ops, sizeof(int) * (size_t)cap);
+      ops = o;
+      cap *= 2;
+    }
+    ops[nops++] = op;
+    cur = cur->next = binary(P, 0);
+    op = comp_op(P);
+  }
+  n->ops = ops;
+  n->ival = (uint64_t)nops;
+  n->args = head.next;
+  return n;
+}
+
+/* not_test -> 'not' not_test | comparison */
+static Node *not_test(Parser *P) {
+  Token *t = peek(P);
+  if (is_kw(t, "not")) {
+    next(P);
+    enter(P, t);
+    Node *n = new_node(P, N_NOT, t->pos);
+    n->a = not_test(P);
+    leave(P);
+    return n;
+  }
+  return comparison(P);
+}
+
+/* and_test -> not_test {'and' not_test} */
+static Node *and_test(Parser *P) {
+  Node *e = not_test(P);
+  while (is_kw(peek(P), "and")) {
+    Token *t = next(P);
+    Node *n = new_node(P, N_AND, t->pos);
+    n->a = e;
+    n->b = not_test(P);
+    e = n;
+  }
+  return e;
+}
+
+/* or_test -> and_test {'or' and_test} */
+static Node *or_test(Parser *P) {
+  Node *e = and_test(P);
+  while (is_kw(peek(P), "or")) {
+    Token *t = next(P);
+    Node *n = new_node(P, N_OR, t->pos);
+    n->a = e;
+    n->b = and_test(P);
+    e = n;
+  }
+  return e;
+}
+
+/* test -> or_test ['if' or_test 'else' test] */
+static Node *test(Parser *P) {
+  Token *start = peek(P);
+  enter(P, start);
+  Node *e = or_test(P);
+  if (is_kw(peek(P), "if")) {
+    Token *t = next(P);
+    Node *n = new_node(P, N_IFEXP, t->pos);
+    n->b = e;
+    n->a = or_test(P);
+    if (!is_kw(peek(P), "else"))
+      error_at_tok(P, peek(P), "'else' in conditional expression");
+    next(P);
+    n->c = test(P);
+    e = n;
+  }
+  if (is_op(peek(P), ":="))
+    diag_error(P->C, peek(P)->pos, "assignment expressions (':=') are not "
+                                   "supported");
+  leave(P);
+  return e;
+}
+
+/* testlist -> test {',' test} [','] : a tuple when there is a comma */
+static Node *testlist(Parser *P) {
+  Node *e = test(P);
+  if (!is_op(peek(P), ","))
+    return e;
+  Node *tup = new_node(P, N_TUPLE, e->pos);
+  Node head = {0}, *cur = &head;
+  cur = cur->next = e;
+  while (is_op(peek(P), ",")) {
+    next(P);
+    Token *t = peek(P);
+    if (t->kind == T_NEWLINE || is_op(t, "=") || is_op(t, ")") ||
+        t->kind == T_EOF || is_op(t, ":"))
+      break;
+    cur = cur->next = test(P);
+  }
+  tup->args = head.next;
+  return tup;
+}
+
+/* ---------------------------------------------------------------- statements */
+
+static Node *block(Parser *P);
+
+static Node *unsupported(Parser *P, Token *t, const char *what) {
+  (void)P;
+  diag_error(P->C, t->pos, "%s is not supported in kernels and functions",
+             what);
+}
+
+/* simple_stmt -> small_stmt {';' small_stmt} [';'] NEWLINE */
+static Node *small_stmt(Parser *P) {
+  Token *t = peek(P);
+  if (is_kw(t, "pass")) {
+    next(P);
+    return new_node(P, N_PASS, t->pos);
+  }
+  if (is_kw(t, "break")) {
+    next(P);
+    return new_node(P, N_BREAK, t->pos);
+  }
+  if (is_kw(t, "continue")) {
+    next(P);
+    return new_node(P, N_CONTINUE, t->pos);
+  }
+  if (is_kw(t, "return")) {
+    next(P);
+    Node *n = new_node(P, N_RETURN, t->pos);
+    Token *e = peek(P);
+    if (e->kind != T_NEWLINE && !is_op(e, ";") && e->kind != T_EOF)
+      n->a = testlist(P);
+    return n;
+  }
+  if (is_kw(t, "assert")) {
+    next(P);
+    Node *n = new_node(P, N_ASSERT, t->pos);
+    n->a = test(P);
+    if (is_op(peek(P), ",")) {
+      next(P);
+      n->b = test(P);
+    }
+    return n;
+  }
+  if (is_kw(t, "del"))
+    unsupported(P, t, "'del'");
+  if (is_kw(t, "global") || is_kw(t, "nonlocal"))
+    unsupported(P, t, arena_printf(P->C, "'%.*s'", t->len, t->text));
+  if (is_kw(t, "import") || is_kw(t, "from"))
+    unsupported(P, t, "'import'");
+  if (is_kw(t, "raise"))
+    unsupported(P, t, "'raise'");
+  if (is_kw(t, "yield"))
+    unsupported(P, t, "'yield'");
+
+  /* expr_stmt -> testlist (augassign testlist | ('=' testlist)* | ':' test ['=' test]) */
+  Node *e = testlist(P);
+  Token *op = peek(P);
+  if (is_op(op, ":")) {
+    next(P);
+    Node *n = new_node(P, N_ANNASSIGN, op->pos);
+    n->a = e;
+    n->b = test(P);
+    if (is_op(peek(P), "=")) {
+      next(P);
+      n->c = testlist(P);
+    }
+    return n;
+  }
+  static const BinOp aug[] = {
+      {"+=", OP_ADD}, {"-=", OP_SUB}, {"*=", OP_MUL}, {"/=", OP_DIV},
+      {"//=", OP_FLOORDIV}, {"%=", OP_MOD}, {"**=", OP_POW},
+      {"@=", OP_MATMUL}, {"&=", OP_BITAND}, {"|=", OP_BITOR},
+      {"^=", OP_BITXOR}, {"<<=", OP_SHL}, {">>=", OP_SHR}, {0}};
+  for (int i = 0; aug[i].text; i++) {
+    if (is_op(op, aug[i].text)) {
+      next(P);
+      Node *n = new_node(P, N_AUGASSIGN, op->pos);
+      n->op = aug[i].op;
+      n->a = e;
+      n->b = testlist(P);
+      return n;
+    }
+  }
+  if (is_op(op, "=")) {
+    Node *n = new_node(P, N_ASSIGN, op->pos);
+    Node head = {0}, *cur = &head;
+    cur = cur->next = e;
+    Node *value = NULL;
+    while (is_op(peek(P), "=")) {
+      next(P);
+      value = testlist(P);
+      if (is_op(peek(P), "="))
+        cur = cur->next = value;
+    }
+    n->args = head.next; /* targets */
+    n->a = value;
+    return n;
+  }
+  Node *n = new_node(P, N_EXPR, e->pos);
+  n->a = e;
+  return n;
+}
+
+static Node *simple_stmt(Parser *P) {
+  Node head = {0}, *cur = &head;
+  for (;;) {
+    cur = cur->next = small_stmt(P);
+    if (!is_op(peek(P), ";"))
+      break;
+    next(P);
+    if (peek(P)->kind == T_NEWLINE || peek(P)->kind == T_EOF)
+      break;
+  }
+  expect_newline(P);
+  return head.next;
+}
+
+static Node *stmt(Parser *P);
+
+/* suite -> simple_stmt | NEWLINE INDENT stmt+ DEDENT */
+static Node *suite(Parser *P) {
+  expect_op(P, ":");
+  if (peek(P)->kind != T_NEWLINE)
+    return simple_stmt(P);
+  next(P);
+  if (peek(P)->kind != T_INDENT)
+    error_at_tok(P, peek(P), "an indented block");
+  return block(P);
+}
+
+/* block -> INDENT stmt+ DEDENT */
+static Node *block(Parser *P) {
+  Token *t = next(P); /* INDENT */
+  enter(P, t);
+  Node head = {0}, *cur = &head;
+  while (peek(P)->kind != T_DEDENT && peek(P)->kind != T_EOF) {
+    cur->next = stmt(P);
+    while (cur->next)
+      cur = cur->next;
+  }
+  if (peek(P)->kind == T_DEDENT)
+    next(P);
+  leave(P);
+  return head.next;
+}
+
+/* if_stmt -> 'if' test suite {'elif' test suite} ['else' suite] */
+static Node *if_stmt(Parser *P) {
+  Token *t = next(P);
+  Node *n = new_node(P, N_IF, t->pos);
+  n->a = test(P);
+  n->body = suite(P);
+  Token *e = peek(P);
+  if (is_kw(e, "elif")) {
+    n->orelse = if_stmt(P); /* elif is an if inside else */
+  } else if (is_kw(e, "else")) {
+    next(P);
+    n->orelse = suite(P);
+  }
+  return n;
+}
+
+/* stmt -> simple_stmt | if_stmt | for_stmt | while_stmt | ... */
+static Node *stmt(Parser *P) {
+  Token *t = peek(P);
+  if (t->kind == T_INDENT)
+    diag_error(P->C, t->pos, "unexpected indent");
+  if (is_kw(t, "if"))
+    return if_stmt(P);
+  if (is_kw(t, "elif") || is_kw(t, "else"))
+    diag_error(P->C, t->pos, "'%.*s' without a matching 'if'", t->len, t->text);
+  if (is_kw(t, "for")) {
+    /* for_stmt -> 'for' exprlist 'in' testlist suite ['else' suite] */
+    next(P);
+    Node *n = new_node(P, N_FOR, t->pos);
+    enter(P, t);
+    n->b = binary(P, 0);
+    if (is_op(peek(P), ",")) {
+      Node *tup = new_node(P, N_TUPLE, n->b->pos);
+      Node head = {0}, *cur = &head;
+      cur = cur->next = n->b;
+      while (is_op(peek(P), ",")) {
+        next(P);
+        cur = cur->next = binary(P, 0);
+      }
+      tup->args = head.next;
+      n->b = tup;
+    }
+    leave(P);
+    if (!is_kw(peek(P), "in"))
+      error_at_tok(P, peek(P), "'in'");
+    next(P);
+    n->a = testlist(P);
+    n->body = suite(P);
+    if (is_kw(peek(P), "else"))
+      unsupported(P, peek(P), "'else' on a loop");
+    return n;
+  }
+  if (is_kw(t, "while")) {
+    next(P);
+    Node *n = new_node(P, N_WHILE, t->pos);
+    n->a = test(P);
+    n->body = suite(P);
+    if (is_kw(peek(P), "else"))
+      unsupported(P, peek(P), "'else' on a loop");
+    return n;
+  }
+  if (is_kw(t, "def"))
+    unsupported(P, t, "a nested function definition");
+  if (is_kw(t, "class"))
+    unsupported(P, t, "a class definition");
+  if (is_kw(t, "with"))
+    unsupported(P, t, "'with'");
+  if (is_kw(t, "try"))
+    unsupported(P, t, "'try'");
+  if (is_kw(t, "async"))
+    unsupported(P, t, "'async'");
+  if (is_kw(t, "match") && peek2(P)->kind != T_OP)
+    unsupported(P, t, "'match'");
+  if (is_op(t, "@"))
+    unsupported(P, t, "a decorator inside a function");
+  return simple_stmt(P);
+}
+
+/* ---------------------------------------------------------------- top level */
+
+/* Skips one top-level statement: its logical line and, when it opens a
+ * block, everything up to the matching DEDENT. */
+static void skip_statement(Parser *P) {
+  while (peek(P)->kind != T_NEWLINE && peek(P)->kind != T_EOF) {
+    if (peek(P)->kind == T_INDENT)
+      break;
+    next(P);
+  }
+  if (peek(P)->kind == T_NEWLINE)
+    next(P);
+  if (peek(P)->kind == T_INDENT) {
+    int depth = 0;
+    do {
+      Token *t = next(P);
+      if (t->kind == T_INDENT)
+        depth++;
+      else if (t->kind == T_DEDENT)
+        depth--;
+      else if (t->kind == T_EOF)
+        return;
+    } while (depth > 0);
+  }
+}
+
+/* Is the expression e the name `wp.NAME` (or NAME when imported from)? */
+static bool is_wp_attr(Parser *P, Node *e, const char *name) {
+  return e && e->kind == N_ATTR && !strcmp(e->name, name) &&
+         e->a->kind == N_NAME && P->wp && !strcmp(e->a->name, P->wp);
+}
+
+/* funcdef -> 'def' NAME '(' [params] ')' ['->' test] ':' suite */
+static Func *funcdef(Parser *P, bool is_kernel) {
+  Token *t = next(P); /* def */
+  Func *f = arena_alloc(P->C, sizeof *f);
+  f->is_kernel = is_kernel;
+  Token *nt = peek(P);
+  f->pos = nt->pos;
+  f->name = expect_name(P);
+  expect_op(P, "(");
+  int cap = 8;
+  f->params = arena_alloc(P->C, sizeof(Param) * (size_t)cap);
+  while (!is_op(peek(P), ")")) {
+    Token *pt = peek(P);
+    if (is_op(pt, "*") || is_op(pt, "**") || is_op(pt, "/"))
+      diag_error(P->C, pt->pos, "'%.*s' in a parameter list is not supported",
+                 pt->len, pt->text);
+    if (f->nparams == cap) {
+      Param *np = arena_alloc(P->C, sizeof(Param) * (size_t)cap * 2);
+      memcpy(np, f->params, sizeof(Param) * (size_t)cap);
+      f->params = np;
+      cap *= 2;
+    }
+    Param *p = &f->params[f->nparams++];
+    p->pos = pt->pos;
+    p->name = expect_name(P);
+    if (!is_op(peek(P), ":"))
+      diag_error(P->C, pt->pos, "parameter '%s' of '%s' needs a type "
+                 "annotation", p->name, f->name);
+    next(P);
+    p->annot = test(P);
+    if (is_op(peek(P), "="))
+      diag_error(P->C, peek(P)->pos, "default parameter values are not "
+                                     "supported");
+    if (!is_op(peek(P), ","))
+      break;
+    next(P);
+  }
+  expect_op(P, ")");
+  if (is_op(peek(P), "->")) {
+    next(P);
+    f->ret_annot = test(P);
+  }
+  f->body = suite(P);
+  (void)t;
+  return f;
+}
+
+static void add_func(Parser *P, Func *f) {
+  Module *m = P->C->mod;
+  for (Func *g = m->funcs; g; g = g->next)
+    if (!strcmp(g->name, f->name))
+      diag_error(P->C, f->pos, "'%s' is defined twice (first at line %d); "
+                 "overloading is not supported", f->name, g->pos.line);
+  Func **tail = &m->funcs;
+  while (*tail)
+    tail = &(*tail)->next;
+  *tail = f;
+  if (f->is_kernel)
+    m->nkernels++;
+}
+
+/* decorated -> decorator+ (funcdef | classdef) */
+static void decorated(Parser *P) {
+  int kind = 0; /* 1 kernel, 2 func, 3 struct, 0 other */
+  Token *first = peek(P);
+  while (is_op(peek(P), "@")) {
+    next(P);
+    Node *d = test(P);
+    Node *callee = d->kind == N_CALL ? d->a : d;
+    if (is_wp_attr(P, callee, "kernel"))
+      kind = 1;
+    else if (is_wp_attr(P, callee, "func"))
+      kind = 2;
+    else if (is_wp_attr(P, callee, "struct"))
+      kind = 3;
+    else if (callee->kind == N_ATTR && callee->a->kind == N_NAME && P->wp &&
+             !strcmp(callee->a->name, P->wp) && kind == 0)
+      kind = 4; /* another wp decorator: func_native, overload, ... */
+    expect_newline(P);
+  }
+  Token *t = peek(P);
+  if (kind == 3)
+    diag_error(P->C, first->pos, "@wp.struct is not supported yet (second "
+                                 "stage of the language)");
+  if (kind == 4)
+    diag_error(P->C, first->pos, "this Warp decorator is not supported");
+  if ((kind == 1 || kind == 2) && is_kw(t, "def")) {
+    add_func(P, funcdef(P, kind == 1));
+    return;
+  }
+  if (kind == 1 || kind == 2)
+    error_at_tok(P, t, "'def' after the decorator");
+  skip_statement(P);
+}
+
+/* import_stmt: records the name warp is imported as. */
+static void import_stmt(Parser *P) {
+  Token *t = next(P);
+  if (is_kw(t, "import")) {
+    for (;;) {
+      Token *n = peek(P);
+      if (n->kind != T_NAME)
+        break;
+      next(P);
+      bool is_warp = n->len == 4 && !strncmp(n->text, "warp", 4);
+      while (is_op(peek(P), ".")) {
+        next(P);
+        is_warp = false;
+        if (peek(P)->kind == T_NAME)
+          next(P);
+      }
+      const char *as = is_warp ? "warp" : NULL;
+      if (is_kw(peek(P), "as")) {
+        next(P);
+        Token *a = peek(P);
+        if (a->kind == T_NAME) {
+          next(P);
+          if (is_warp)
+            as = arena_strndup(P->C, a->text, (size_t)a->len);
+        }
+      }
+      if (as)
+        P->wp = as;
+      if (!is_op(peek(P), ","))
+        break;
+      next(P);
+    }
+  }
+  skip_statement(P);
+}
+
+void parse_file(Compiler *C) {
+  int ntok;
+  Token *toks = lex_file(C, &ntok);
+  Parser P = {C, toks, ntok, 0, NULL};
+  C->mod = arena_alloc(C, sizeof(Module));
+  Sym **ctail = &C->mod->consts;
+
+  while (peek(&P)->kind != T_EOF) {
+    Token *t = peek(&P);
+    if (t->kind == T_NEWLINE) {
+      next(&P);
+      continue;
+    }
+    if (t->kind == T_INDENT)
+      diag_error(C, t->pos, "unexpected indent");
+    if (t->kind == T_DEDENT) {
+      next(&P);
+      continue;
+    }
+    if (is_kw(t, "import") || is_kw(t, "from")) {
+      import_stmt(&P);
+      continue;
+    }
+    if (is_op(t, "@")) {
+      decorated(&P);
+      continue;
+    }
+    /* NAME = wp.constant(EXPR) */
+    if (t->kind == T_NAME && !is_keyword(t) && is_op(peek2(&P), "=") && P.wp) {
+      int save = P.i;
+      next(&P);
+      next(&P);
+      Token *v = peek(&P);
+      if (v->kind == T_NAME && v->len == (int)strlen(P.wp) &&
+          !strncmp(v->text, P.wp, (size_t)v->len) && is_op(peek2(&P), ".") &&
+          P.tok[P.i + 2].kind == T_NAME && P.tok[P.i + 2].len == 8 &&
+          !strncmp(P.tok[P.i + 2].text, "constant", 8)) {
+        Node *e = test(&P);
+        if (e->kind == N_CALL && is_wp_attr(&P, e->a, "constant")) {
+          if (!e->args || e->args->next || e->kwargs)
+            diag_error(C, e->pos, "wp.constant() takes exactly one argument");
+          Sym *s = arena_alloc(C, sizeof *s);
+          s->kind = SYM_CONST;
+          s->name = arena_strndup(C, t->text, (size_t)t->len);
+          s->pos = t->pos;
+          s->value = e->args;
+          *ctail = s;
+          ctail = &s->next;
+          expect_newline(&P);
+          continue;
+        }
+      }
+      P.i = save;
+    }
+    skip_statement(&P);
+  }
+  C->mod->wp = P.wp;
+  if (!P.wp)
+    diag_error(C, (Pos){1, 1, 0}, "the file does not import warp (expected "
+                                  "'import warp as wp')");
+}
+
+const char *op_text(int op) {
+  switch (op) {
+  case OP_ADD: return "+";
+  case OP_SUB: return "-";
+  case OP_MUL: return "*";
+  case OP_DIV: return "/";
+  case OP_FLOORDIV: return "//";
+  case OP_MOD: return "%";
+  case OP_POW: return "**";
+  case OP_MATMUL: return "@";
+  case OP_BITAND: return "&";
+  case OP_BITOR: return "|";
+  case OP_BITXOR: return "^";
+  case OP_SHL: return "<<";
+  case OP_SHR: return ">>";
+  case OP_NEG: return "-";
+  case OP_POS: return "+";
+  case OP_INVERT: return "~";
+  case OP_LT: return "<";
+  case OP_LE: return "<=";
+  case OP_GT: return ">";
+  case OP_GE: return ">=";
+  case OP_EQ: return "==";
+  case OP_NE: return "!=";
+  case OP_IS: return "is";
+  case OP_ISNOT: return "is not";
+  case OP_IN: return "in";
+  case OP_NOTIN: return "not in";
+  }
+  return "?";
+}

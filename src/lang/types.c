@@ -1,0 +1,155 @@
+/*
+ * types.c -- value types.
+ *
+ * Types are small structs compared structurally with ty_eq(); scalars are
+ * static, composite types live in the arena.  Names follow Warp's spelling
+ * so messages read like Warp's documentation.
+ */
+#include <string.h>
+#include "lang/lang.h"
+
+const Type ty_void = {.kind = TY_VOID};
+const Type ty_module = {.kind = TY_MODULE};
+const Type ty_string = {.kind = TY_STRING};
+
+static const Type scalars[KERN_SCALAR_COUNT] = {
+#define S(x) {.kind = TY_SCALAR, .sc = x, .rows = 1, .cols = 1}
+    S(KERN_BOOL),   S(KERN_INT8),   S(KERN_INT16),   S(KERN_INT32),
+    S(KERN_INT64),  S(KERN_UINT8),  S(KERN_UINT16),  S(KERN_UINT32),
+    S(KERN_UINT64), S(KERN_FLOAT32), S(KERN_FLOAT64),
+#undef S
+};
+
+const Type *ty_scalar(kern_scalar sc) { return &scalars[sc]; }
+
+const Type *ty_vec(Compiler *C, kern_scalar sc, int n) {
+  Type *t = arena_alloc(C, sizeof *t);
+  t->kind = TY_VEC;
+  t->sc = sc;
+  t->rows = n;
+  t->cols = 1;
+  return t;
+}
+
+const Type *ty_mat(Compiler *C, kern_scalar sc, int rows, int cols) {
+  Type *t = arena_alloc(C, sizeof *t);
+  t->kind = TY_MAT;
+  t->sc = sc;
+  t->rows = rows;
+  t->cols = cols;
+  return t;
+}
+
+const Type *ty_array(Compiler *C, const Type *elem, int ndim) {
+  Type *t = arena_alloc(C, sizeof *t);
+  t->kind = TY_ARRAY;
+  t->elem = elem;
+  t->ndim = ndim;
+  t->sc = elem->sc;
+  return t;
+}
+
+const Type *ty_tuple(Compiler *C, int n, const Type **items) {
+  Type *t = arena_alloc(C, sizeof *t);
+  t->kind = TY_TUPLE;
+  t->n = n;
+  t->items = items;
+  return t;
+}
+
+const Type *ty_typeval(Compiler *C, const Type *of) {
+  Type *t = arena_alloc(C, sizeof *t);
+  t->kind = TY_TYPE;
+  t->elem = of;
+  return t;
+}
+
+const Type *ty_shape(Compiler *C, const Type *arr) {
+  Type *t = arena_alloc(C, sizeof *t);
+  t->kind = TY_SHAPE;
+  t->elem = arr;
+  t->ndim = arr->ndim;
+  return t;
+}
+
+bool ty_eq(const Type *a, const Type *b) {
+  if (a == b)
+    return true;
+  if (!a || !b || a->kind != b->kind)
+    return false;
+  switch (a->kind) {
+  case TY_SCALAR:
+    return a->sc == b->sc;
+  case TY_VEC:
+  case TY_MAT:
+    return a->sc == b->sc && a->rows == b->rows && a->cols == b->cols;
+  case TY_ARRAY:
+    return a->ndim == b->ndim && ty_eq(a->elem, b->elem);
+  case TY_TUPLE:
+    if (a->n != b->n)
+      return false;
+    for (int i = 0; i < a->n; i++)
+      if (!ty_eq(a->items[i], b->items[i]))
+        return false;
+    return true;
+  default:
+    return true;
+  }
+}
+
+bool sc_is_int(kern_scalar s) { return s >= KERN_INT8 && s <= KERN_UINT64; }
+bool sc_is_signed(kern_scalar s) { return s >= KERN_INT8 && s <= KERN_INT64; }
+bool sc_is_float(kern_scalar s) { return s == KERN_FLOAT32 || s == KERN_FLOAT64; }
+int sc_bits(kern_scalar s) {
+  static const int bits[] = {8, 8, 16, 32, 64, 8, 16, 32, 64, 32, 64};
+  return bits[s];
+}
+bool ty_is_scalar(const Type *t) { return t->kind == TY_SCALAR; }
+bool ty_is_int(const Type *t) { return t->kind == TY_SCALAR && sc_is_int(t->sc); }
+bool ty_is_float(const Type *t) { return t->kind == TY_SCALAR && sc_is_float(t->sc); }
+bool ty_is_bool(const Type *t) { return t->kind == TY_SCALAR && t->sc == KERN_BOOL; }
+bool ty_is_value(const Type *t) {
+  return t->kind == TY_SCALAR || t->kind == TY_VEC || t->kind == TY_MAT;
+}
+
+kern_type ty_to_kern(const Type *t) {
+  kern_type k;
+  k.scalar = t->sc;
+  k.kind = t->kind == TY_VEC ? KERN_KIND_VECTOR
+           : t->kind == TY_MAT ? KERN_KIND_MATRIX : KERN_KIND_SCALAR;
+  k.rows = t->kind == TY_SCALAR ? 1 : t->rows;
+  k.cols = t->kind == TY_MAT ? t->cols : 1;
+  return k;
+}
+
+const char *ty_name(Compiler *C, const Type *t) {
+  char buf[64] = "";
+  switch (t->kind) {
+  case TY_VOID: return "None";
+  case TY_SCALAR:
+  case TY_VEC:
+  case TY_MAT:
+    return arena_strndup(C, kern_type_name(ty_to_kern(t), buf, sizeof buf),
+                         strlen(buf));
+  case TY_ARRAY:
+    if (t->ndim == 1)
+      return arena_printf(C, "array(dtype=%s)", ty_name(C, t->elem));
+    return arena_printf(C, "array(dtype=%s, ndim=%d)", ty_name(C, t->elem),
+                        t->ndim);
+  case TY_TUPLE: {
+    Buf b;
+    buf_init(&b, C);
+    buf_puts(&b, "tuple(");
+    for (int i = 0; i < t->n; i++)
+      buf_printf(&b, "%s%s", i ? ", " : "", ty_name(C, t->items[i]));
+    buf_puts(&b, ")");
+    return b.p;
+  }
+  case TY_SHAPE: return "shape";
+  case TY_MODULE: return "module";
+  case TY_TYPE: return arena_printf(C, "type %s", ty_name(C, t->elem));
+  case TY_FUNC: return "function";
+  case TY_STRING: return "str";
+  }
+  return "?";
+}

@@ -1,0 +1,1152 @@
+/*
+ * backend_cuda.c -- the CUDA backend: NVRTC compiles the emitted CUDA C to a
+ * cubin, the driver API loads and launches it.
+ *
+ * Design choices:
+ *  - No link-time dependency on CUDA and no CUDA headers at build time.
+ *    libcuda.so.1 and NVRTC are loaded with dlopen and every entry point is
+ *    resolved with dlsym into a table in the backend state; the handful of
+ *    types, enum values and error codes used are declared below with the
+ *    numeric values of cuda.h / nvrtc.h (they are part of the stable ABI).
+ *    A machine without the driver or NVRTC gets zero devices and a reason.
+ *  - Every driver and NVRTC call goes through CHECK(), which records the call
+ *    text, the driver's error name, file:line and the status through
+ *    kern__error (see Note [one checking macro]).
+ *  - Each device uses its primary context (shared with the CUDA runtime, so
+ *    arrays can be handed to PyTorch/CuPy) and one stream created with
+ *    default flags: it is ordered against the legacy NULL stream, which the
+ *    synchronous cuMemcpy and cuMemset calls use, so copies and launches
+ *    can never race.  The context is retained lazily on first use: listing
+ *    devices must not create a context (hundreds of MB) on every GPU.
+ *  - A device fault (illegal address, ...) poisons a CUDA context for good.
+ *    The device is then marked broken and every later call on it fails with
+ *    KERN_ERROR_DEVICE and the original error, instead of crashing or
+ *    returning garbage (see Note [sticky errors]).
+ *  - Launch is the hot path (target: within 1 us of a bare cuLaunchKernel).
+ *    kernel_get chooses the block size and the maximal resident grid once
+ *    from the occupancy API and preallocates the kernelParams array, so a
+ *    launch does no allocation and no driver query beyond cuCtxGetCurrent.
+ */
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+#include "cuda_check.h"
+
+/* ---------------------------------------------------------------- CUDA ABI
+ * Declared here so the build needs no CUDA headers.  Values from cuda.h. */
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+typedef size_t (*CUoccupancyB2DSize)(int block_size);
+
+enum {
+  CUDA_SUCCESS = 0,
+  CUDA_ERROR_OUT_OF_MEMORY = 2,
+  CUDA_ERROR_ECC_UNCORRECTABLE = 214,
+  CUDA_ERROR_NOT_FOUND = 500,
+  CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+  CUDA_ERROR_LAUNCH_TIMEOUT = 702,
+  CUDA_ERROR_ASSERT = 710,
+  CUDA_ERROR_HARDWARE_STACK_ERROR = 714,
+  CUDA_ERROR_ILLEGAL_INSTRUCTION = 715,
+  CUDA_ERROR_MISALIGNED_ADDRESS = 716,
+  CUDA_ERROR_INVALID_ADDRESS_SPACE = 717,
+  CUDA_ERROR_INVALID_PC = 718,
+  CUDA_ERROR_LAUNCH_FAILED = 719
+};
+
+enum {
+  CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
+  CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+  CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38,
+  CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+  CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR = 106
+};
+
+enum { CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0 };
+enum { CU_STREAM_DEFAULT = 0 };
+enum {
+  CU_JIT_ERROR_LOG_BUFFER = 5,
+  CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6
+};
+
+/* Values from nvrtc.h. */
+typedef int nvrtcResult;
+typedef struct _nvrtcProgram *nvrtcProgram;
+enum { NVRTC_SUCCESS = 0, NVRTC_ERROR_COMPILATION = 6 };
+
+/* The driver entry points.  Fields carry the documented (un-suffixed) names
+ * so that messages quote the call as a user reads it in the CUDA manual;
+ * cu_syms says which exported symbol fills each. */
+typedef struct cu_api {
+  CUresult (*cuInit)(unsigned flags);
+  CUresult (*cuDriverGetVersion)(int *version);
+  CUresult (*cuGetErrorName)(CUresult r, const char **name);
+  CUresult (*cuGetErrorString)(CUresult r, const char **text);
+  CUresult (*cuDeviceGetCount)(int *n);
+  CUresult (*cuDeviceGet)(CUdevice *d, int ordinal);
+  CUresult (*cuDeviceGetName)(char *name, int len, CUdevice d);
+  CUresult (*cuDeviceTotalMem)(size_t *bytes, CUdevice d);
+  CUresult (*cuDeviceGetAttribute)(int *v, int attr, CUdevice d);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *c, CUdevice d);
+  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice d);
+  CUresult (*cuCtxGetCurrent)(CUcontext *c);
+  CUresult (*cuCtxSetCurrent)(CUcontext c);
+  CUresult (*cuCtxSynchronize)(void);
+  CUresult (*cuStreamCreate)(CUstream *s, unsigned flags);
+  CUresult (*cuStreamDestroy)(CUstream s);
+  CUresult (*cuStreamSynchronize)(CUstream s);
+  CUresult (*cuMemAlloc)(CUdeviceptr *p, size_t bytes);
+  CUresult (*cuMemFree)(CUdeviceptr p);
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
+  CUresult (*cuMemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes);
+  CUresult (*cuMemcpyDtoD)(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
+  CUresult (*cuMemsetD8)(CUdeviceptr dst, unsigned char v, size_t n);
+  CUresult (*cuMemsetD16)(CUdeviceptr dst, unsigned short v, size_t n);
+  CUresult (*cuMemsetD32)(CUdeviceptr dst, unsigned int v, size_t n);
+  CUresult (*cuModuleLoadDataEx)(CUmodule *m, const void *image, unsigned n,
+                                 int *options, void **values);
+  CUresult (*cuModuleUnload)(CUmodule m);
+  CUresult (*cuModuleGetFunction)(CUfunction *f, CUmodule m,
+                                  const char *name);
+  CUresult (*cuFuncGetAttribute)(int *v, int attr, CUfunction f);
+  CUresult (*cuLaunchKernel)(CUfunction f, unsigned gx, unsigned gy,
+                             unsigned gz, unsigned bx, unsigned by,
+                             unsigned bz, unsigned shmem, CUstream s,
+                             void **params, void **extra);
+  /* Optional (NULL when missing): the launch falls back to 2048/block. */
+  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *n,
+                                                          CUfunction f,
+                                                          int block,
+                                                          size_t shmem);
+  CUresult (*cuOccupancyMaxPotentialBlockSize)(int *min_grid, int *block,
+                                               CUfunction f,
+                                               CUoccupancyB2DSize shmem_fn,
+                                               size_t shmem, int limit);
+} cu_api;
+
+typedef struct nv_api {
+  const char *(*nvrtcGetErrorString)(nvrtcResult r);
+  nvrtcResult (*nvrtcVersion)(int *major, int *minor);
+  nvrtcResult (*nvrtcCreateProgram)(nvrtcProgram *p, const char *src,
+                                    const char *name, int nheaders,
+                                    const char *const *headers,
+                                    const char *const *include_names);
+  nvrtcResult (*nvrtcDestroyProgram)(nvrtcProgram *p);
+  nvrtcResult (*nvrtcCompileProgram)(nvrtcProgram p, int nopts,
+                                     const char *const *opts);
+  nvrtcResult (*nvrtcGetProgramLogSize)(nvrtcProgram p, size_t *n);
+  nvrtcResult (*nvrtcGetProgramLog)(nvrtcProgram p, char *log);
+  nvrtcResult (*nvrtcGetPTXSize)(nvrtcProgram p, size_t *n);
+  nvrtcResult (*nvrtcGetPTX)(nvrtcProgram p, char *ptx);
+  /* Optional: CUBIN output is NVRTC 11.1+, the arch list 11.2+. */
+  nvrtcResult (*nvrtcGetCUBINSize)(nvrtcProgram p, size_t *n);
+  nvrtcResult (*nvrtcGetCUBIN)(nvrtcProgram p, char *cubin);
+  nvrtcResult (*nvrtcGetNumSupportedArchs)(int *n);
+  nvrtcResult (*nvrtcGetSupportedArchs)(int *archs);
+} nv_api;
+
+typedef struct sym {
+  size_t offset;     /* of the field in cu_api / nv_api */
+  const char *names; /* exported names to try, '|'-separated, best first */
+  int required;
+} sym;
+
+static const sym cu_syms[] = {
+#define S(field, names, req) {offsetof(cu_api, field), names, req}
+    S(cuInit, "cuInit", 1),
+    S(cuDriverGetVersion, "cuDriverGetVersion", 1),
+    S(cuGetErrorName, "cuGetErrorName", 1),
+    S(cuGetErrorString, "cuGetErrorString", 1),
+    S(cuDeviceGetCount, "cuDeviceGetCount", 1),
+    S(cuDeviceGet, "cuDeviceGet", 1),
+    S(cuDeviceGetName, "cuDeviceGetName", 1),
+    S(cuDeviceTotalMem, "cuDeviceTotalMem_v2", 1),
+    S(cuDeviceGetAttribute, "cuDeviceGetAttribute", 1),
+    S(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", 1),
+    S(cuDevicePrimaryCtxRelease,
+      "cuDevicePrimaryCtxRelease_v2|cuDevicePrimaryCtxRelease", 1),
+    S(cuCtxGetCurrent, "cuCtxGetCurrent", 1),
+    S(cuCtxSetCurrent, "cuCtxSetCurrent", 1),
+    S(cuCtxSynchronize, "cuCtxSynchronize", 1),
+    S(cuStreamCreate, "cuStreamCreate", 1),
+    S(cuStreamDestroy, "cuStreamDestroy_v2|cuStreamDestroy", 1),
+    S(cuStreamSynchronize, "cuStreamSynchronize", 1),
+    S(cuMemAlloc, "cuMemAlloc_v2", 1),
+    S(cuMemFree, "cuMemFree_v2", 1),
+    S(cuMemcpyHtoD, "cuMemcpyHtoD_v2", 1),
+    S(cuMemcpyDtoH, "cuMemcpyDtoH_v2", 1),
+    S(cuMemcpyDtoD, "cuMemcpyDtoD_v2", 1),
+    S(cuMemsetD8, "cuMemsetD8_v2", 1),
+    S(cuMemsetD16, "cuMemsetD16_v2", 1),
+    S(cuMemsetD32, "cuMemsetD32_v2", 1),
+    S(cuModuleLoadDataEx, "cuModuleLoadDataEx", 1),
+    S(cuModuleUnload, "cuModuleUnload", 1),
+    S(cuModuleGetFunction, "cuModuleGetFunction", 1),
+    S(cuFuncGetAttribute, "cuFuncGetAttribute", 1),
+    S(cuLaunchKernel, "cuLaunchKernel", 1),
+    S(cuOccupancyMaxActiveBlocksPerMultiprocessor,
+      "cuOccupancyMaxActiveBlocksPerMultiprocessor", 0),
+    S(cuOccupancyMaxPotentialBlockSize, "cuOccupancyMaxPotentialBlockSize", 0),
+#undef S
+};
+
+static const sym nv_syms[] = {
+#define S(field, names, req) {offsetof(nv_api, field), names, req}
+    S(nvrtcGetErrorString, "nvrtcGetErrorString", 1),
+    S(nvrtcVersion, "nvrtcVersion", 1),
+    S(nvrtcCreateProgram, "nvrtcCreateProgram", 1),
+    S(nvrtcDestroyProgram, "nvrtcDestroyProgram", 1),
+    S(nvrtcCompileProgram, "nvrtcCompileProgram", 1),
+    S(nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize", 1),
+    S(nvrtcGetProgramLog, "nvrtcGetProgramLog", 1),
+    S(nvrtcGetPTXSize, "nvrtcGetPTXSize", 1),
+    S(nvrtcGetPTX, "nvrtcGetPTX", 1),
+    S(nvrtcGetCUBINSize, "nvrtcGetCUBINSize", 0),
+    S(nvrtcGetCUBIN, "nvrtcGetCUBIN", 0),
+    S(nvrtcGetNumSupportedArchs, "nvrtcGetNumSupportedArchs", 0),
+    S(nvrtcGetSupportedArchs, "nvrtcGetSupportedArchs", 0),
+#undef S
+};
+
+/* NVRTC's soname carries the CUDA major version and the unversioned name is
+ * only present with the development package, so try both, newest first,
+ * then the toolkit's usual directories for machines without ldconfig
+ * entries. */
+static const char *const nvrtc_names[] = {
+    "libnvrtc.so",
+    "libnvrtc.so.13",
+    "libnvrtc.so.12",
+    "libnvrtc.so.11.2",
+    "/usr/local/cuda/lib64/libnvrtc.so",
+    "/usr/local/cuda/lib64/libnvrtc.so.13",
+    "/usr/local/cuda/lib64/libnvrtc.so.12",
+    "/usr/local/cuda/targets/x86_64-linux/lib/libnvrtc.so.13",
+    "/usr/local/cuda/targets/x86_64-linux/lib/libnvrtc.so.12",
+    "/usr/local/cuda/targets/sbsa-linux/lib/libnvrtc.so.13",
+    "/usr/local/cuda/targets/sbsa-linux/lib/libnvrtc.so.12",
+};
+
+/* ---------------------------------------------------------------- state */
+
+typedef struct cuda_dev {
+  CUdevice dev;
+  char name[128];
+  int cc_major, cc_minor;
+  int sms;
+  int max_threads_per_sm;
+  int max_blocks_per_sm;
+  int l2_bytes;
+  size_t mem_bytes;
+  CUcontext ctx;   /* retained primary context; NULL until first use */
+  CUstream stream; /* kern's stream on this device */
+  CUresult broken; /* the sticky error that poisoned the context, or 0 */
+} cuda_dev;
+
+typedef struct cuda_state {
+  kern_context *ctx; /* where errors go; NULL for the standalone check */
+  void *libcuda, *libnvrtc;
+  char nvrtc_path[256]; /* which NVRTC was loaded */
+  cu_api cu;
+  nv_api nv;
+  CUresult cu_rc;  /* result of the last call made through CHECK */
+  nvrtcResult nv_rc;
+  int driver_version; /* 13000 for 13.0 */
+  int nvrtc_major, nvrtc_minor;
+  int narchs;
+  int *archs; /* NVRTC's supported sm numbers, ascending; NULL if unknown */
+  int ndev;
+  cuda_dev *devs;
+  char msg[1024]; /* the last failure, also for callers without a context */
+} cuda_state;
+
+typedef struct cuda_fn {
+  CUfunction fn;
+  unsigned block;    /* threads per block */
+  int64_t grid_max;  /* blocks that are resident at once on the device */
+  int nparams;
+  void **params;     /* nparams + 1 slots, filled at each launch */
+  struct cuda_fn *next;
+} cuda_fn;
+
+typedef struct cuda_module {
+  int dev;
+  CUmodule mod;
+  cuda_fn *fns; /* every handle kernel_get gave out; freed with the module */
+} cuda_module;
+
+/* ---------------------------------------------------------------- errors */
+
+/* Note [sticky errors]
+ * After a kernel faults, every later call on that CUDA context fails with
+ * the same error; the context must be destroyed and recreated.  On driver
+ * 580 (CUDA 13) even that is refused within the process: after
+ * CUDA_ERROR_ILLEGAL_ADDRESS, releasing and resetting the primary context
+ * and retaining it again still returns CUDA_ERROR_ILLEGAL_ADDRESS (tested on
+ * an H200), so in practice the process must be restarted.  We remember the
+ * first such error per device and refuse further work with a message that
+ * says so, instead of crashing or returning garbage. */
+static int cu_is_sticky(CUresult r) {
+  switch (r) {
+  case CUDA_ERROR_ECC_UNCORRECTABLE:
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+  case CUDA_ERROR_LAUNCH_TIMEOUT:
+  case CUDA_ERROR_ASSERT:
+  case CUDA_ERROR_HARDWARE_STACK_ERROR:
+  case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+  case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+  case CUDA_ERROR_INVALID_PC:
+  case CUDA_ERROR_LAUNCH_FAILED:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static const char *cu_error_name(const cuda_state *s, CUresult r) {
+  const char *name = NULL;
+  if (s->cu.cuGetErrorName == NULL ||
+      s->cu.cuGetErrorName(r, &name) != CUDA_SUCCESS || name == NULL)
+    return "CUDA_ERROR_UNKNOWN";
+  return name;
+}
+
+static const char *cu_error_text(const cuda_state *s, CUresult r) {
+  const char *text = NULL;
+  if (s->cu.cuGetErrorString == NULL ||
+      s->cu.cuGetErrorString(r, &text) != CUDA_SUCCESS || text == NULL)
+    return "unknown error";
+  return text;
+}
+
+static const char *base_name(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+/* Formats the failure into s->msg and records it in the context (the first
+ * error wins there).  lib is "cu" or "nv"; rc the call's result.  Driver
+ * errors refine the status: out of memory is KERN_ERROR_OUT_OF_MEMORY, a
+ * sticky error KERN_ERROR_DEVICE and marks device d broken. */
+static kern_status cuda_fail(cuda_state *s, int dev, kern_status status,
+                             const char *lib, int rc, const char *call,
+                             const char *file, int line, const char *fmt,
+                             ...) __attribute__((format(printf, 9, 10)));
+static kern_status cuda_fail(cuda_state *s, int dev, kern_status status,
+                             const char *lib, int rc, const char *call,
+                             const char *file, int line, const char *fmt,
+                             ...) {
+  char detail[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(detail, sizeof detail, fmt, ap);
+  va_end(ap);
+
+  const char *name, *text, *after = "";
+  if (lib[0] == 'c') {
+    name = cu_error_name(s, rc);
+    text = cu_error_text(s, rc);
+    if (rc == CUDA_ERROR_OUT_OF_MEMORY) status = KERN_ERROR_OUT_OF_MEMORY;
+    if (cu_is_sticky(rc) && dev >= 0 && dev < s->ndev) {
+      status = KERN_ERROR_DEVICE;
+      if (!s->devs[dev].broken) s->devs[dev].broken = rc;
+      after = "; the CUDA context is now unusable and must be recreated, "
+              "which the CUDA driver allows only in a new process";
+    }
+  } else {
+    name = s->nv.nvrtcGetErrorString ? s->nv.nvrtcGetErrorString(rc)
+                                     : "NVRTC_ERROR";
+    text = NULL;
+  }
+  char where[32] = "";
+  if (dev >= 0) snprintf(where, sizeof where, " on cuda:%d", dev);
+  snprintf(s->msg, sizeof s->msg, "cuda: %s failed%s: %s%s%s%s%s%s%s (%s:%d)",
+           call, where, name, text ? " (" : "", text ? text : "",
+           text ? ")" : "", detail[0] ? "; " : "", detail, after,
+           base_name(file), line);
+  if (s->ctx) kern__error(s->ctx, status, "%s", s->msg);
+  return status;
+}
+
+/* Note [one checking macro]
+ * CHECK(s, dev, status, lib, call, fmt, ...) runs s->lib.call, keeps its
+ * result in s->lib_rc and evaluates to KERN_SUCCESS, or records
+ *   "cuda: cuMemAlloc(&p, bytes) failed on cuda:0: CUDA_ERROR_OUT_OF_MEMORY
+ *    (out of memory); bytes=800000000 (backend_cuda.c:210)"
+ * and evaluates to the status (refined by cuda_fail).  fmt and its
+ * arguments add the values a reader needs ("bytes=%zu"); pass "%s", "" when
+ * there are none.  dev is -1 when no device is involved.  The success path
+ * is one indirect call and one compare, cheap enough for launches. */
+#define CHECK(s, dev, status, lib, call, ...)                                 \
+  (((s)->lib##_rc = (s)->lib.call) == 0                                      \
+       ? KERN_SUCCESS                                                        \
+       : cuda_fail((s), (dev), (status), #lib, (int)(s)->lib##_rc, #call,    \
+                   __FILE__, __LINE__, __VA_ARGS__))
+
+/* Records a failure that is not a driver call's result. */
+static kern_status cuda_error(cuda_state *s, kern_status status,
+                              const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static kern_status cuda_error(cuda_state *s, kern_status status,
+                              const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(s->msg, sizeof s->msg, fmt, ap);
+  va_end(ap);
+  if (s->ctx) kern__error(s->ctx, status, "%s", s->msg);
+  return status;
+}
+
+/* ---------------------------------------------------------------- loading */
+
+static int resolve(void *lib, const sym *syms, size_t n, void *api,
+                   char *reason, size_t reason_size, const char *libname) {
+  for (size_t i = 0; i < n; i++) {
+    void *p = NULL;
+    char names[128];
+    snprintf(names, sizeof names, "%s", syms[i].names);
+    for (char *save = NULL, *tok = strtok_r(names, "|", &save);
+         tok && !p; tok = strtok_r(NULL, "|", &save))
+      p = dlsym(lib, tok);
+    if (p == NULL && syms[i].required) {
+      snprintf(reason, reason_size, "%s lacks %s", libname, syms[i].names);
+      return 0;
+    }
+    /* memcpy, not a cast through void **: the field is a function pointer. */
+    memcpy((char *)api + syms[i].offset, &p, sizeof p);
+  }
+  return 1;
+}
+
+/* Loads NVRTC into s; on failure writes the reason and returns 0. */
+static int nvrtc_load(cuda_state *s, char *reason, size_t reason_size) {
+  char home[256];
+  const char *cuda_home = getenv("CUDA_HOME");
+  if (cuda_home && cuda_home[0]) {
+    snprintf(home, sizeof home, "%s/lib64/libnvrtc.so", cuda_home);
+    s->libnvrtc = dlopen(home, RTLD_NOW | RTLD_LOCAL);
+    if (s->libnvrtc) snprintf(s->nvrtc_path, sizeof s->nvrtc_path, "%s", home);
+  }
+  for (size_t i = 0; !s->libnvrtc && i < sizeof nvrtc_names / sizeof *nvrtc_names;
+       i++) {
+    s->libnvrtc = dlopen(nvrtc_names[i], RTLD_NOW | RTLD_LOCAL);
+    if (s->libnvrtc)
+      snprintf(s->nvrtc_path, sizeof s->nvrtc_path, "%s", nvrtc_names[i]);
+  }
+  if (!s->libnvrtc) {
+    snprintf(reason, reason_size, "libnvrtc not found");
+    return 0;
+  }
+  if (!resolve(s->libnvrtc, nv_syms, sizeof nv_syms / sizeof *nv_syms, &s->nv,
+               reason, reason_size, s->nvrtc_path))
+    return 0;
+  if (s->nv.nvrtcVersion(&s->nvrtc_major, &s->nvrtc_minor) != NVRTC_SUCCESS) {
+    snprintf(reason, reason_size, "nvrtcVersion failed in %s", s->nvrtc_path);
+    return 0;
+  }
+  int n = 0;
+  if (s->nv.nvrtcGetNumSupportedArchs && s->nv.nvrtcGetSupportedArchs &&
+      s->nv.nvrtcGetNumSupportedArchs(&n) == NVRTC_SUCCESS && n > 0) {
+    s->archs = calloc((size_t)n, sizeof *s->archs);
+    if (s->archs && s->nv.nvrtcGetSupportedArchs(s->archs) == NVRTC_SUCCESS)
+      s->narchs = n;
+  }
+  return 1;
+}
+
+static void state_free(cuda_state *s) {
+  if (!s) return;
+  if (s->libnvrtc) dlclose(s->libnvrtc);
+  if (s->libcuda) dlclose(s->libcuda);
+  free(s->archs);
+  free(s->devs);
+  free(s);
+}
+
+static kern_status cuda_probe(kern_context *ctx, void **state, char *reason,
+                              size_t reason_size) {
+  cuda_state *s = calloc(1, sizeof *s);
+  if (!s) return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
+  s->ctx = ctx;
+  *state = s;
+  reason[0] = 0;
+
+  s->libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!s->libcuda) {
+    snprintf(reason, reason_size, "libcuda.so.1 not found");
+    return KERN_SUCCESS;
+  }
+  if (!resolve(s->libcuda, cu_syms, sizeof cu_syms / sizeof *cu_syms, &s->cu,
+               reason, reason_size, "libcuda.so.1"))
+    return KERN_SUCCESS;
+  if (!nvrtc_load(s, reason, reason_size)) return KERN_SUCCESS;
+
+  /* Probing must not record an error in the context: a machine without a
+   * GPU is normal.  So the calls run with no context and the checked
+   * message (with the driver's error name) becomes the reason. */
+  s->ctx = NULL;
+  int n = 0;
+  if (CHECK(s, -1, KERN_ERROR_DEVICE, cu, cuInit(0), "%s", "") ||
+      CHECK(s, -1, KERN_ERROR_DEVICE, cu, cuDriverGetVersion(&s->driver_version),
+            "%s", "") ||
+      CHECK(s, -1, KERN_ERROR_DEVICE, cu, cuDeviceGetCount(&n), "%s", "")) {
+    snprintf(reason, reason_size, "%s", s->msg + strlen("cuda: "));
+    s->ctx = ctx;
+    return KERN_SUCCESS;
+  }
+  s->ctx = ctx;
+  if (n <= 0) {
+    snprintf(reason, reason_size, "no CUDA devices");
+    return KERN_SUCCESS;
+  }
+  s->devs = calloc((size_t)n, sizeof *s->devs);
+  if (!s->devs)
+    return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
+
+  s->ctx = NULL;
+  for (int i = 0; i < n; i++) {
+    cuda_dev *d = &s->devs[s->ndev];
+    struct { int attr; int *out; } attrs[] = {
+        {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &d->cc_major},
+        {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &d->cc_minor},
+        {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &d->sms},
+        {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+         &d->max_threads_per_sm},
+        {CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR,
+         &d->max_blocks_per_sm},
+        {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, &d->l2_bytes},
+    };
+    int ok = !CHECK(s, -1, KERN_ERROR_DEVICE, cu, cuDeviceGet(&d->dev, i),
+                    "ordinal=%d", i) &&
+             !CHECK(s, -1, KERN_ERROR_DEVICE, cu,
+                    cuDeviceGetName(d->name, (int)sizeof d->name, d->dev),
+                    "ordinal=%d", i) &&
+             !CHECK(s, -1, KERN_ERROR_DEVICE, cu,
+                    cuDeviceTotalMem(&d->mem_bytes, d->dev), "ordinal=%d", i);
+    for (size_t a = 0; ok && a < sizeof attrs / sizeof *attrs; a++)
+      ok = !CHECK(s, -1, KERN_ERROR_DEVICE, cu,
+                  cuDeviceGetAttribute(attrs[a].out, attrs[a].attr, d->dev),
+                  "ordinal=%d attribute=%d", i, attrs[a].attr);
+    /* A device we cannot query (e.g. in a bad state) is skipped rather
+     * than failing the whole backend; its message is the reason when no
+     * device is left. */
+    if (!ok) continue;
+    if (d->max_threads_per_sm <= 0) d->max_threads_per_sm = 2048;
+    s->ndev++;
+  }
+  s->ctx = ctx;
+  if (s->ndev == 0) {
+    snprintf(reason, reason_size, "no usable CUDA devices: %s",
+             s->msg + strlen("cuda: "));
+  }
+  return KERN_SUCCESS;
+}
+
+static void cuda_release(void *state) {
+  cuda_state *s = state;
+  if (!s) return;
+  for (int i = 0; i < s->ndev; i++) {
+    cuda_dev *d = &s->devs[i];
+    if (!d->ctx) continue;
+    /* Errors are ignored here: release cannot report them.  A thread must
+     * not keep a context current that is about to be destroyed. */
+    CUcontext cur = NULL;
+    if (s->cu.cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur == d->ctx)
+      s->cu.cuCtxSetCurrent(NULL);
+    if (!d->broken && s->cu.cuCtxSetCurrent(d->ctx) == CUDA_SUCCESS) {
+      s->cu.cuStreamDestroy(d->stream);
+      s->cu.cuCtxSetCurrent(NULL);
+    }
+    s->cu.cuDevicePrimaryCtxRelease(d->dev);
+  }
+  state_free(s);
+}
+
+static int cuda_device_count(void *state) {
+  cuda_state *s = state;
+  return s ? s->ndev : 0;
+}
+
+static kern_status cuda_device_info(void *state, int dev,
+                                    kern_device_info *out) {
+  cuda_state *s = state;
+  if (!s || dev < 0 || dev >= s->ndev)
+    return s ? cuda_error(s, KERN_ERROR_INVALID_ARGUMENT,
+                          "cuda: no device cuda:%d", dev)
+             : KERN_ERROR_INVALID_ARGUMENT;
+  const cuda_dev *d = &s->devs[dev];
+  memset(out, 0, sizeof *out);
+  out->backend = KERN_BACKEND_CUDA;
+  out->index = dev;
+  snprintf(out->name, sizeof out->name, "%s", d->name);
+  out->compute_units = d->sms;
+  out->memory_bytes = d->mem_bytes;
+  snprintf(out->description, sizeof out->description,
+           "sm_%d%d, %d SMs, %.1f GiB, L2 %d MiB, driver %d.%d, nvrtc %d.%d",
+           d->cc_major, d->cc_minor, d->sms,
+           (double)d->mem_bytes / (1024.0 * 1024.0 * 1024.0),
+           d->l2_bytes / (1024 * 1024), s->driver_version / 1000,
+           (s->driver_version % 1000) / 10, s->nvrtc_major, s->nvrtc_minor);
+  return KERN_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- devices */
+
+static kern_status broken_error(cuda_state *s, int dev) {
+  return cuda_error(s, KERN_ERROR_DEVICE,
+                    "cuda: cuda:%d is unusable after an earlier device fault "
+                    "(%s); the CUDA context must be recreated, which the CUDA "
+                    "driver allows only in a new process",
+                    dev, cu_error_name(s, s->devs[dev].broken));
+}
+
+/* Makes dev's primary context current on this thread, retaining it and
+ * creating kern's stream on first use.  Every entry point that touches a
+ * device calls this first: contexts are per thread in CUDA, and a kern
+ * context may move between threads (one at a time). */
+static kern_status dev_enter(cuda_state *s, int dev) {
+  if (dev < 0 || dev >= s->ndev)
+    return cuda_error(s, KERN_ERROR_INVALID_ARGUMENT,
+                      "cuda: no device cuda:%d", dev);
+  cuda_dev *d = &s->devs[dev];
+  if (d->broken) return broken_error(s, dev);
+  kern_status st;
+  if (!d->ctx) {
+    CUcontext c = NULL;
+    if ((st = CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+                    cuDevicePrimaryCtxRetain(&c, d->dev), "%s", "")))
+      return st;
+    if ((st = CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuCtxSetCurrent(c), "%s",
+                    ""))) {
+      s->cu.cuDevicePrimaryCtxRelease(d->dev);
+      return st;
+    }
+    if ((st = CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+                    cuStreamCreate(&d->stream, CU_STREAM_DEFAULT), "%s",
+                    ""))) {
+      s->cu.cuDevicePrimaryCtxRelease(d->dev);
+      return st;
+    }
+    d->ctx = c;
+    return KERN_SUCCESS;
+  }
+  CUcontext cur = NULL;
+  if ((st = CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuCtxGetCurrent(&cur), "%s",
+                  "")))
+    return st;
+  if (cur != d->ctx)
+    return CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuCtxSetCurrent(d->ctx), "%s",
+                 "");
+  return KERN_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- memory */
+
+static CUdeviceptr dptr(const void *p) { return (CUdeviceptr)(uintptr_t)p; }
+
+static kern_status cuda_mem_alloc(void *state, int dev, size_t bytes,
+                                  void **out) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  /* cuMemAlloc rejects 0 bytes; an empty array needs no storage. */
+  if (bytes == 0) {
+    *out = NULL;
+    return KERN_SUCCESS;
+  }
+  CUdeviceptr p = 0;
+  if ((st = CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuMemAlloc(&p, bytes),
+                  "bytes=%zu", bytes)))
+    return st;
+  *out = (void *)(uintptr_t)p;
+  return KERN_SUCCESS;
+}
+
+static void cuda_mem_free(void *state, int dev, void *p) {
+  cuda_state *s = state;
+  if (!s || !p || dev < 0 || dev >= s->ndev) return;
+  /* After a sticky error the memory went with the context; freeing would
+   * only fail again. */
+  if (s->devs[dev].broken || dev_enter(s, dev)) return;
+  (void)CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuMemFree(dptr(p)), "ptr=%p", p);
+}
+
+static kern_status cuda_copy_in(void *state, int dev, void *dst,
+                                const void *src, size_t bytes) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st || bytes == 0) return st;
+  return CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+               cuMemcpyHtoD(dptr(dst), src, bytes), "bytes=%zu", bytes);
+}
+
+static kern_status cuda_copy_out(void *state, int dev, void *dst,
+                                 const void *src, size_t bytes) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st || bytes == 0) return st;
+  return CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+               cuMemcpyDtoH(dst, dptr(src), bytes), "bytes=%zu", bytes);
+}
+
+/* Whether the n-byte pattern p is a repetition of its first `unit` bytes. */
+static int repeats(const unsigned char *p, size_t n, size_t unit) {
+  if (n % unit) return 0;
+  for (size_t i = unit; i < n; i++)
+    if (p[i] != p[i % unit]) return 0;
+  return 1;
+}
+
+/* Patterns that repeat every 1, 2 or 4 bytes (zero, int32, float32, int8
+ * vectors, ...) use the driver's memset.  Anything else (float64, vec3, ...)
+ * is written once from a host buffer of whole patterns and then doubled in
+ * place with device-to-device copies: log2(bytes/64 KiB) copies at device
+ * bandwidth, no kernel needed. */
+static kern_status cuda_fill(void *state, int dev, void *dst,
+                             const void *pattern, size_t pattern_size,
+                             size_t bytes) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st || bytes == 0) return st;
+  if (pattern_size == 0 || bytes % pattern_size)
+    return cuda_error(s, KERN_ERROR_INVALID_ARGUMENT,
+                      "cuda: fill of %zu bytes with a %zu-byte pattern", bytes,
+                      pattern_size);
+  const unsigned char *p = pattern;
+  CUdeviceptr d = dptr(dst);
+  if (repeats(p, pattern_size, 1))
+    return CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuMemsetD8(d, p[0], bytes),
+                 "bytes=%zu", bytes);
+  if (repeats(p, pattern_size, 2) && d % 2 == 0 && bytes % 2 == 0) {
+    unsigned short v;
+    memcpy(&v, p, 2);
+    return CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuMemsetD16(d, v, bytes / 2),
+                 "bytes=%zu", bytes);
+  }
+  if (repeats(p, pattern_size, 4) && d % 4 == 0 && bytes % 4 == 0) {
+    unsigned int v;
+    memcpy(&v, p, 4);
+    return CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuMemsetD32(d, v, bytes / 4),
+                 "bytes=%zu", bytes);
+  }
+  size_t first = pattern_size * (65536 / pattern_size + 1);
+  if (first > bytes) first = bytes;
+  unsigned char *buf = malloc(first);
+  if (!buf)
+    return cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
+  for (size_t i = 0; i < first; i += pattern_size)
+    memcpy(buf + i, p, pattern_size);
+  st = CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuMemcpyHtoD(d, buf, first),
+             "bytes=%zu", first);
+  free(buf);
+  /* `done` stays a multiple of the pattern, so every copy is too. */
+  for (size_t done = first; !st && done < bytes;) {
+    size_t n = bytes - done < done ? bytes - done : done;
+    st = CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuMemcpyDtoD(d + done, d, n),
+               "offset=%zu bytes=%zu", done, n);
+    done += n;
+  }
+  return st;
+}
+
+/* ---------------------------------------------------------------- NVRTC */
+
+/* Options shared by the backend and the standalone check; the architecture
+ * option comes first and is filled in per call. */
+static const char *const nvrtc_fixed_options[] = {
+    "-default-device",
+    "--std=c++17",
+    "-lineinfo",
+};
+#define NVRTC_NOPTS (1 + sizeof nvrtc_fixed_options / sizeof *nvrtc_fixed_options)
+
+/* Compiles src for arch ("sm_90": cubin; "compute_90": PTX).  On success
+ * *image and *size hold the malloc'd binary (PTX NUL-terminated).  A compile
+ * error returns KERN_ERROR_COMPILE with NVRTC's log in *log (malloc'd). */
+static kern_status nvrtc_compile(cuda_state *s, int dev, const char *src,
+                                 const char *arch, void **image, size_t *size,
+                                 char **log) {
+  char arch_opt[64];
+  snprintf(arch_opt, sizeof arch_opt, "--gpu-architecture=%s", arch);
+  const char *opts[NVRTC_NOPTS];
+  opts[0] = arch_opt;
+  for (size_t i = 1; i < NVRTC_NOPTS; i++) opts[i] = nvrtc_fixed_options[i - 1];
+  int cubin = strncmp(arch, "sm_", 3) == 0;
+  if (cubin && !s->nv.nvrtcGetCUBIN)
+    return cuda_error(s, KERN_ERROR_TOOLCHAIN,
+                      "cuda: NVRTC %d.%d (%s) cannot produce a cubin for %s",
+                      s->nvrtc_major, s->nvrtc_minor, s->nvrtc_path, arch);
+
+  *log = NULL;
+  nvrtcProgram prog = NULL;
+  kern_status st = CHECK(s, dev, KERN_ERROR_TOOLCHAIN, nv,
+                         nvrtcCreateProgram(&prog, src, "kern_generated.cu", 0,
+                                            NULL, NULL),
+                         "%s", "");
+  if (st) return st;
+  /* Not through CHECK: NVRTC_ERROR_COMPILATION is an expected outcome whose
+   * message is the log, which only exists after the call returns. */
+  nvrtcResult rc = s->nv.nvrtcCompileProgram(prog, (int)NVRTC_NOPTS, opts);
+  size_t nlog = 0;
+  if (!CHECK(s, dev, KERN_ERROR_TOOLCHAIN, nv,
+             nvrtcGetProgramLogSize(prog, &nlog), "%s", "") &&
+      nlog > 1) {
+    *log = malloc(nlog);
+    if (*log && CHECK(s, dev, KERN_ERROR_TOOLCHAIN, nv,
+                      nvrtcGetProgramLog(prog, *log), "%s", "")) {
+      free(*log);
+      *log = NULL;
+    }
+  }
+  if (rc == NVRTC_ERROR_COMPILATION) {
+    st = cuda_error(s, KERN_ERROR_COMPILE,
+                    "cuda: NVRTC %d.%d failed to compile for %s:\n%s",
+                    s->nvrtc_major, s->nvrtc_minor, arch,
+                    *log ? *log : "(no log)");
+  } else if (rc != NVRTC_SUCCESS) {
+    s->nv_rc = rc;
+    st = cuda_fail(s, dev, KERN_ERROR_TOOLCHAIN, "nv", rc,
+                   "nvrtcCompileProgram(prog, nopts, opts)", __FILE__,
+                   __LINE__, "arch=%s", arch);
+  } else {
+    size_t n = 0;
+    st = cubin ? CHECK(s, dev, KERN_ERROR_TOOLCHAIN, nv,
+                       nvrtcGetCUBINSize(prog, &n), "%s", "")
+               : CHECK(s, dev, KERN_ERROR_TOOLCHAIN, nv,
+                       nvrtcGetPTXSize(prog, &n), "%s", "");
+    char *bin = st ? NULL : malloc(n ? n : 1);
+    if (!st && !bin)
+      st = cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
+    if (!st)
+      st = cubin ? CHECK(s, dev, KERN_ERROR_TOOLCHAIN, nv,
+                         nvrtcGetCUBIN(prog, bin), "%s", "")
+                 : CHECK(s, dev, KERN_ERROR_TOOLCHAIN, nv,
+                         nvrtcGetPTX(prog, bin), "%s", "");
+    if (st) {
+      free(bin);
+    } else {
+      *image = bin;
+      *size = n;
+    }
+  }
+  (void)CHECK(s, dev, KERN_ERROR_TOOLCHAIN, nv, nvrtcDestroyProgram(&prog),
+              "%s", "");
+  return st;
+}
+
+/* The code NVRTC should produce for a device: a cubin for the exact
+ * architecture when this NVRTC knows it, else PTX for the newest virtual
+ * architecture it knows that the device can run (the driver JIT-compiles
+ * it); 0 when NVRTC is too new for the device. */
+static int pick_arch(const cuda_state *s, const cuda_dev *d, char *arch,
+                     size_t size) {
+  int want = d->cc_major * 10 + d->cc_minor;
+  if (s->narchs == 0) { /* NVRTC older than 11.2: assume it knows the GPU */
+    snprintf(arch, size, "%s_%d", s->nv.nvrtcGetCUBIN ? "sm" : "compute", want);
+    return 1;
+  }
+  int best = 0;
+  for (int i = 0; i < s->narchs; i++) {
+    if (s->archs[i] == want && s->nv.nvrtcGetCUBIN) {
+      snprintf(arch, size, "sm_%d", want);
+      return 1;
+    }
+    if (s->archs[i] <= want) best = s->archs[i];
+  }
+  if (!best) return 0;
+  snprintf(arch, size, "compute_%d", best);
+  return 1;
+}
+
+/* ---------------------------------------------------------------- modules */
+
+static void hash_field(kern__sha256 *h, const void *p, size_t n) {
+  uint64_t len = n;
+  kern__sha256_update(h, &len, sizeof len); /* length-prefixed: unambiguous */
+  kern__sha256_update(h, p, n);
+}
+
+static kern_status cuda_module_build(void *state, int dev,
+                                     const kc_result *code, void **module) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  cuda_dev *d = &s->devs[dev];
+  char arch[32];
+  if (!pick_arch(s, d, arch, sizeof arch))
+    return cuda_error(s, KERN_ERROR_TOOLCHAIN,
+                      "cuda: NVRTC %d.%d (%s) cannot compile for sm_%d%d "
+                      "(the oldest architecture it supports is sm_%d)",
+                      s->nvrtc_major, s->nvrtc_minor, s->nvrtc_path,
+                      d->cc_major, d->cc_minor, s->archs[0]);
+  int cubin = arch[0] == 's';
+  const char *ext = cubin ? ".cubin" : ".ptx";
+  size_t len = code->source_len ? code->source_len : strlen(code->source);
+
+  /* Cache key: every input that changes the binary. */
+  char version[32], key[65];
+  unsigned char digest[32];
+  snprintf(version, sizeof version, "%d.%d", s->nvrtc_major, s->nvrtc_minor);
+  kern__sha256 h;
+  kern__sha256_init(&h);
+  hash_field(&h, code->source, len);
+  hash_field(&h, "cuda", 4);
+  hash_field(&h, arch, strlen(arch));
+  hash_field(&h, version, strlen(version));
+  for (size_t i = 0; i < NVRTC_NOPTS - 1; i++)
+    hash_field(&h, nvrtc_fixed_options[i], strlen(nvrtc_fixed_options[i]));
+  kern__sha256_final(&h, digest);
+  kern__sha256_hex(digest, key);
+
+  /* The cache is an optimisation: a miss or a failed store must not leave
+   * an error behind in the context, so one recorded by the cache calls is
+   * cleared again when there was none before. */
+  int use_cache = !s->ctx->opts.no_cache;
+  int had_error = s->ctx->error != NULL;
+  void *image = NULL;
+  size_t size = 0;
+  int hit = use_cache &&
+            kern__cache_get(s->ctx, key, ext, &image, &size, NULL, 0) ==
+                KERN_SUCCESS;
+  if (!had_error && s->ctx->error) kern_clear_error(s->ctx);
+  if (!hit) {
+    char *src = malloc(len + 1), *log = NULL;
+    if (!src)
+      return cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
+    memcpy(src, code->source, len); /* NVRTC wants a NUL-terminated string */
+    src[len] = 0;
+    st = nvrtc_compile(s, dev, src, arch, &image, &size, &log);
+    free(src);
+    free(log);
+    if (st) return st;
+    if (use_cache) {
+      had_error = s->ctx->error != NULL;
+      (void)kern__cache_put(s->ctx, key, ext, image, size, NULL, 0);
+      if (!had_error && s->ctx->error) kern_clear_error(s->ctx);
+    }
+  }
+
+  cuda_module *m = calloc(1, sizeof *m);
+  if (!m) {
+    free(image);
+    return cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
+  }
+  /* The JIT log says why PTX or a cubin was refused (e.g. a PTX version
+   * newer than the driver). */
+  char jit_log[2048] = "";
+  int jit_opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *jit_vals[] = {jit_log, (void *)(uintptr_t)sizeof jit_log};
+  st = CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+             cuModuleLoadDataEx(&m->mod, image, 2, jit_opts, jit_vals),
+             "%s, %zu bytes%s%s", arch, size, jit_log[0] ? ", JIT log: " : "",
+             jit_log);
+  free(image);
+  if (st) {
+    free(m);
+    return st;
+  }
+  m->dev = dev;
+  *module = m;
+  return KERN_SUCCESS;
+}
+
+static void cuda_module_free(void *state, void *module) {
+  cuda_state *s = state;
+  cuda_module *m = module;
+  if (!m) return;
+  if (!s->devs[m->dev].broken && !dev_enter(s, m->dev))
+    (void)CHECK(s, m->dev, KERN_ERROR_DEVICE, cu, cuModuleUnload(m->mod), "%s",
+                "");
+  for (cuda_fn *f = m->fns, *next; f; f = next) {
+    next = f->next;
+    free(f->params);
+    free(f);
+  }
+  free(m);
+}
+
+/* Chooses the launch shape once per kernel.  The generated kernels are
+ * grid-stride loops, so the best grid is the one that fills the device
+ * exactly once: SMs x resident blocks per SM.  256 threads per block unless
+ * the kernel's registers forbid it, or the occupancy calculator finds a
+ * block size that keeps more threads resident. */
+static void choose_shape(cuda_state *s, const cuda_dev *d, cuda_fn *f) {
+  int max_threads = 0;
+  if (s->cu.cuFuncGetAttribute(&max_threads,
+                               CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                               f->fn) != CUDA_SUCCESS ||
+      max_threads <= 0)
+    max_threads = 256;
+  int block = 256;
+  if (block > max_threads) block = max_threads >= 32 ? max_threads / 32 * 32 : max_threads;
+  int per_sm = 0;
+  if (s->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor) {
+    if (s->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f->fn,
+                                                          block, 0))
+      per_sm = 0;
+    int min_grid = 0, best = 0, best_per_sm = 0;
+    if (per_sm > 0 && s->cu.cuOccupancyMaxPotentialBlockSize &&
+        s->cu.cuOccupancyMaxPotentialBlockSize(&min_grid, &best, f->fn, NULL,
+                                               0, max_threads) == 0 &&
+        best > 0 &&
+        s->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&best_per_sm, f->fn,
+                                                          best, 0) == 0 &&
+        best_per_sm * best > per_sm * block) {
+      block = best;
+      per_sm = best_per_sm;
+    }
+  }
+  if (per_sm <= 0) {
+    per_sm = d->max_threads_per_sm / block;
+    if (d->max_blocks_per_sm > 0 && per_sm > d->max_blocks_per_sm)
+      per_sm = d->max_blocks_per_sm;
+    if (per_sm <= 0) per_sm = 1;
+  }
+  f->block = (unsigned)block;
+  f->grid_max = (int64_t)d->sms * per_sm;
+  if (f->grid_max <= 0) f->grid_max = 1;
+}
+
+static kern_status cuda_kernel_get(void *state, void *module,
+                                   const kc_kernel *k, void **fn) {
+  cuda_state *s = state;
+  cuda_module *m = module;
+  kern_status st = dev_enter(s, m->dev);
+  if (st) return st;
+  CUfunction cf = NULL;
+  if ((st = CHECK(s, m->dev, KERN_ERROR_NOT_FOUND, cu,
+                  cuModuleGetFunction(&cf, m->mod, k->symbol), "symbol=%s",
+                  k->symbol)))
+    return st;
+  cuda_fn *f = calloc(1, sizeof *f);
+  void **params = calloc((size_t)k->nparams + 1, sizeof *params);
+  if (!f || !params) {
+    free(f);
+    free(params);
+    return cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
+  }
+  f->fn = cf;
+  f->nparams = k->nparams;
+  f->params = params;
+  choose_shape(s, &s->devs[m->dev], f);
+  f->next = m->fns;
+  m->fns = f;
+  *fn = f;
+  return KERN_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- launch */
+
+/* Note [kernelParams]
+ * The generated kernel is SYMBOL(P0, ..., Pn-1, kern__dims), every
+ * parameter by value.  cuLaunchKernel wants one pointer per parameter to
+ * its bytes, which is exactly what the runtime hands us: args[p] points to
+ * a value of the parameter's type, or to a 40-byte kern__arr whose data is
+ * the CUdeviceptr.  So kernelParams = { args[0], ..., args[n-1], dims }.
+ * The driver copies the values during the call, so the slots may be reused
+ * by the next launch. */
+static kern_status cuda_launch(void *state, int dev, void *fn,
+                               const kc_kernel *k, void *const *args,
+                               const kern__dims *dims) {
+  cuda_state *s = state;
+  cuda_fn *f = fn;
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  int64_t total = dims->total;
+  if (total <= 0) return KERN_SUCCESS; /* a zero-size grid runs nothing */
+  int64_t blocks = total / f->block + (total % f->block != 0);
+  if (blocks > f->grid_max) blocks = f->grid_max;
+  for (int p = 0; p < f->nparams; p++) f->params[p] = args[p];
+  f->params[f->nparams] = (void *)(uintptr_t)dims; /* the driver only reads */
+  CUstream stream = s->devs[dev].stream;
+  if ((st = CHECK(s, dev, KERN_ERROR_LAUNCH, cu,
+                  cuLaunchKernel(f->fn, (unsigned)blocks, 1, 1, f->block, 1, 1,
+                                 0, stream, f->params, NULL),
+                  "kernel=%s grid=%lld block=%u", k ? k->symbol : "?",
+                  (long long)blocks, f->block)))
+    return st;
+  /* Version 1 launches are synchronous so that a fault is reported by the
+   * launch that caused it. */
+  return CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuStreamSynchronize(stream),
+               "after kernel=%s", k ? k->symbol : "?");
+}
+
+static kern_status cuda_synchronize(void *state, int dev) {
+  cuda_state *s = state;
+  if (dev >= 0 && dev < s->ndev && !s->devs[dev].ctx && !s->devs[dev].broken)
+    return KERN_SUCCESS; /* never used: nothing to wait for */
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  return CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuCtxSynchronize(), "%s", "");
+}
+
+const kern_backend kern__backend_cuda = {
+    .version = 1,
+    .name = "cuda",
+    .kind = KERN_BACKEND_CUDA,
+    .target = KERN_TARGET_CUDA,
+    .probe = cuda_probe,
+    .release = cuda_release,
+    .device_count = cuda_device_count,
+    .device_info = cuda_device_info,
+    .mem_alloc = cuda_mem_alloc,
+    .mem_free = cuda_mem_free,
+    .copy_in = cuda_copy_in,
+    .copy_out = cuda_copy_out,
+    .fill = cuda_fill,
+    .module_build = cuda_module_build,
+    .module_free = cuda_module_free,
+    .kernel_get = cuda_kernel_get,
+    .launch = cuda_launch,
+    .synchronize = cuda_synchronize,
+};
+
+/* ---------------------------------------------------------------- checks */
+
+int kern__cuda_nvrtc_compile_check(const char *source, const char *arch,
+                                   char **log) {
+  *log = NULL;
+  cuda_state *s = calloc(1, sizeof *s);
+  if (!s) return KERN__NVRTC_FAILED;
+  char reason[256];
+  if (!nvrtc_load(s, reason, sizeof reason)) {
+    *log = strdup(reason);
+    state_free(s);
+    return KERN__NVRTC_UNAVAILABLE;
+  }
+  void *image = NULL;
+  size_t size = 0;
+  char *nvlog = NULL;
+  kern_status st = nvrtc_compile(s, -1, source, arch, &image, &size, &nvlog);
+  free(image);
+  int rc = KERN__NVRTC_OK;
+  if (st == KERN_ERROR_COMPILE) {
+    rc = KERN__NVRTC_COMPILE_ERROR;
+  } else if (st) {
+    /* Not the source's fault (bad arch, OOM): the message says what. */
+    rc = KERN__NVRTC_FAILED;
+    free(nvlog);
+    nvlog = strdup(s->msg);
+  }
+  *log = nvlog;
+  state_free(s);
+  return rc;
+}
+
+void *kern__cuda_function_handle(void *fn) {
+  return fn ? (void *)((cuda_fn *)fn)->fn : NULL;
+}

@@ -1,0 +1,311 @@
+/*
+ * context.c -- contexts, the error slot, backend probing and device lists.
+ *
+ * A context owns everything: the probed backends and their state, the flat
+ * device list, every module and array still alive, and the error message.
+ * There is no global state, so two contexts in one process never interact.
+ *
+ * Devices are numbered across backends in backend order (cpu, cuda, opencl),
+ * so device 0 is always the CPU, which is always available.  A backend whose
+ * vendor library is missing contributes no devices and keeps the reason it
+ * gave, which kern_backend_get and kern_device_find report.
+ *
+ * Errors: the first error since the last kern_clear_error() wins (Futhark's
+ * "take care not to override an existing error"), because the first failure
+ * is the cause and later ones are usually its consequences.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "common.h"
+#include "runtime/runtime.h"
+
+/* ---------------------------------------------------------------- errors */
+
+kern_status kern__verror(kern_context *ctx, kern_status s, const char *fmt,
+                         va_list ap) {
+  if (!ctx || s == KERN_SUCCESS) return s;
+  if (ctx->error_status != KERN_SUCCESS) return s; /* the first error wins */
+  ctx->error_status = s;
+  /* If the message cannot be allocated the status alone is kept and
+   * kern_last_error falls back to its static description. */
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  char *msg = n >= 0 ? kern__malloc((size_t)n + 1) : NULL;
+  if (msg) vsnprintf(msg, (size_t)n + 1, fmt, ap2);
+  va_end(ap2);
+  ctx->error = msg;
+  return s;
+}
+
+kern_status kern__error(kern_context *ctx, kern_status s, const char *fmt,
+                        ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  kern__verror(ctx, s, fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+const char *kern_last_error(const kern_context *ctx) {
+  if (!ctx || ctx->error_status == KERN_SUCCESS) return "";
+  return ctx->error ? ctx->error : kern_status_string(ctx->error_status);
+}
+
+void kern_clear_error(kern_context *ctx) {
+  if (!ctx) return;
+  kern__free(ctx->error);
+  ctx->error = NULL;
+  ctx->error_status = KERN_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- options */
+
+/* Resolves the cache directory without creating it: creation (and the
+ * ownership checks) happen on first use in cache.c, so a context that never
+ * compiles never touches the file system. */
+static kern_status resolve_cache_dir(kern_context *ctx, const char *opt) {
+  const char *env;
+  int n;
+  if (opt && *opt)
+    n = snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s", opt);
+  else if ((env = getenv("KERN_CACHE_DIR")) && *env)
+    n = snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s", env);
+  else if ((env = getenv("XDG_CACHE_HOME")) && *env == '/')
+    n = snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/kern", env);
+  else if ((env = getenv("HOME")) && *env)
+    n = snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s/.cache/kern",
+                 env);
+  else {
+    /* No home: the cache is unusable, but a context that never compiles
+     * (or uses no_cache) still works; cache.c reports it on first use. */
+    ctx->cache_dir[0] = 0;
+    return KERN_SUCCESS;
+  }
+  if (n < 0 || (size_t)n >= sizeof ctx->cache_dir)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kernel cache directory path is too long");
+  /* Trailing slashes would only make entry paths uglier. */
+  while (n > 1 && ctx->cache_dir[n - 1] == '/') ctx->cache_dir[--n] = 0;
+  return KERN_SUCCESS;
+}
+
+static int resolve_num_threads(int opt) {
+  if (opt > 0) return opt;
+  const char *env = getenv("KERN_NUM_THREADS");
+  if (env && *env) {
+    char *end;
+    errno = 0;
+    long v = strtol(env, &end, 10);
+    if (errno == 0 && *end == 0 && v > 0 && v <= 4096) return (int)v;
+  }
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  if (cores < 1) cores = 1;
+  if (cores > 4096) cores = 4096;
+  return (int)cores;
+}
+
+/* ---------------------------------------------------------------- context */
+
+kern_status kern_context_new(const kern_options *opts, kern_context **out) {
+  if (!out) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = kern__calloc(1, sizeof *ctx);
+  if (!ctx) return KERN_ERROR_OUT_OF_MEMORY;
+  if (opts) ctx->opts = *opts;
+  /* The caller's cache_dir string need not outlive this call. */
+  kern_status st = resolve_cache_dir(ctx, opts ? opts->cache_dir : NULL);
+  ctx->opts.cache_dir = ctx->cache_dir;
+  ctx->num_threads = resolve_num_threads(opts ? opts->num_threads : 0);
+  ctx->opts.num_threads = ctx->num_threads;
+  if (st != KERN_SUCCESS) goto fail;
+
+  ctx->backends[KERN_BACKEND_CPU] = &kern__backend_cpu;
+  ctx->backends[KERN_BACKEND_CUDA] = &kern__backend_cuda;
+  ctx->backends[KERN_BACKEND_OPENCL] = &kern__backend_opencl;
+
+  int total = 0;
+  int counts[KERN_BACKEND_COUNT] = {0};
+  for (int b = 0; b < KERN_BACKEND_COUNT; b++) {
+    const kern_backend *be = ctx->backends[b];
+    char *reason = ctx->breason[b];
+    reason[0] = 0;
+    st = be->probe(ctx, &ctx->bstate[b], reason, sizeof ctx->breason[b]);
+    if (st == KERN_ERROR_OUT_OF_MEMORY) goto fail;
+    if (st != KERN_SUCCESS) {
+      /* A broken driver makes its backend unavailable, not the context:
+       * the CPU must keep working on a machine with a bad GPU install. */
+      snprintf(reason, sizeof ctx->breason[b], "%s",
+               ctx->error ? ctx->error : kern_status_string(st));
+      kern_clear_error(ctx);
+      if (ctx->bstate[b]) be->release(ctx->bstate[b]);
+      ctx->bstate[b] = NULL;
+      continue;
+    }
+    counts[b] = ctx->bstate[b] ? be->device_count(ctx->bstate[b]) : 0;
+    if (counts[b] < 0) counts[b] = 0;
+    if (counts[b] == 0 && !reason[0])
+      snprintf(reason, sizeof ctx->breason[b], "%s: no devices found",
+               be->name);
+    total += counts[b];
+  }
+  if (total > 0) {
+    ctx->devices = kern__calloc((size_t)total, sizeof *ctx->devices);
+    if (!ctx->devices) {
+      st = KERN_ERROR_OUT_OF_MEMORY;
+      goto fail;
+    }
+  }
+  for (int b = 0; b < KERN_BACKEND_COUNT; b++)
+    for (int i = 0; i < counts[b]; i++)
+      ctx->devices[ctx->ndevices++] = (kern__devent){(kern_backend_kind)b, i};
+  /* A probe may have noted something on its way to "unavailable"; a new
+   * context starts with no error. */
+  kern_clear_error(ctx);
+  *out = ctx;
+  return KERN_SUCCESS;
+
+fail:
+  kern_context_free(ctx);
+  return st;
+}
+
+void kern_context_free(kern_context *ctx) {
+  if (!ctx) return;
+  /* Modules before arrays before backends: a module's code may be unloaded
+   * only while its backend state exists, and arrays are backend memory. */
+  while (ctx->modules) kern_module_free(ctx->modules);
+  while (ctx->arrays) kern_array_free(ctx->arrays);
+  for (int b = 0; b < KERN_BACKEND_COUNT; b++)
+    if (ctx->backends[b] && ctx->bstate[b]) ctx->backends[b]->release(ctx->bstate[b]);
+  kern__free(ctx->devices);
+  kern__free(ctx->error);
+  kern__free(ctx);
+}
+
+/* ---------------------------------------------------------------- devices */
+
+int kern_backend_count(void) { return KERN_BACKEND_COUNT; }
+
+static int backend_devices(const kern_context *ctx, int b) {
+  int n = 0;
+  for (int i = 0; i < ctx->ndevices; i++) n += ctx->devices[i].backend == (kern_backend_kind)b;
+  return n;
+}
+
+kern_status kern_backend_get(kern_context *ctx, kern_backend_kind kind,
+                             kern_backend_info *out) {
+  if (!ctx || !out) return KERN_ERROR_INVALID_ARGUMENT;
+  if ((unsigned)kind >= KERN_BACKEND_COUNT)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "no backend with kind %d (there are %d)", (int)kind,
+                       KERN_BACKEND_COUNT);
+  kern_backend_info info;
+  info.kind = kind;
+  info.name = ctx->backends[kind]->name;
+  info.device_count = backend_devices(ctx, kind);
+  info.available = info.device_count > 0;
+  info.reason = info.available ? "" : ctx->breason[kind];
+  *out = info;
+  return KERN_SUCCESS;
+}
+
+int kern_device_count(const kern_context *ctx) {
+  return ctx ? ctx->ndevices : 0;
+}
+
+const kern_backend *kern__device_backend(kern_context *ctx, kern_device dev,
+                                         void **state, int *index) {
+  if (!ctx || dev < 0 || dev >= ctx->ndevices) return NULL;
+  kern__devent e = ctx->devices[dev];
+  if (state) *state = ctx->bstate[e.backend];
+  if (index) *index = e.index;
+  return ctx->backends[e.backend];
+}
+
+kern_status kern_device_get(kern_context *ctx, kern_device dev,
+                            kern_device_info *out) {
+  if (!ctx || !out) return KERN_ERROR_INVALID_ARGUMENT;
+  void *state;
+  int index;
+  const kern_backend *be = kern__device_backend(ctx, dev, &state, &index);
+  if (!be)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "no device %d (the context has %d)", dev,
+                       ctx->ndevices);
+  kern_device_info info;
+  memset(&info, 0, sizeof info);
+  kern_status st = be->device_info(state, index, &info);
+  if (st != KERN_SUCCESS)
+    return kern__error(ctx, st, "%s:%d: cannot query the device", be->name,
+                       index);
+  info.backend = be->kind;
+  info.index = index;
+  *out = info;
+  return KERN_SUCCESS;
+}
+
+static kern_device first_device(const kern_context *ctx, int b, int index) {
+  for (int i = 0; i < ctx->ndevices; i++)
+    if (ctx->devices[i].backend == (kern_backend_kind)b &&
+        ctx->devices[i].index == index)
+      return i;
+  return -1;
+}
+
+kern_status kern_device_find(kern_context *ctx, const char *name,
+                             kern_device *out) {
+  if (!ctx || !out) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!name || !*name) {
+    name = getenv("KERN_DEVICE");
+    if (!name || !*name) name = "auto";
+  }
+  if (strcmp(name, "auto") == 0) {
+    /* A CUDA GPU when there is one, else the CPU, which always exists.
+     * OpenCL is never picked implicitly: on most machines its only device
+     * is PoCL on the same CPU, slower to build for than the C backend. */
+    kern_device d = first_device(ctx, KERN_BACKEND_CUDA, 0);
+    if (d < 0) d = first_device(ctx, KERN_BACKEND_CPU, 0);
+    if (d < 0)
+      return kern__error(ctx, KERN_ERROR_BACKEND_UNAVAILABLE,
+                         "device 'auto': no device is available");
+    *out = d;
+    return KERN_SUCCESS;
+  }
+  /* "<backend>" or "<backend>:<index>" */
+  size_t blen = strcspn(name, ":");
+  int b;
+  for (b = 0; b < KERN_BACKEND_COUNT; b++) {
+    const char *bn = ctx->backends[b]->name;
+    if (strlen(bn) == blen && strncmp(bn, name, blen) == 0) break;
+  }
+  long index = 0;
+  if (b < KERN_BACKEND_COUNT && name[blen] == ':') {
+    const char *p = name + blen + 1;
+    char *end;
+    errno = 0;
+    index = strtol(p, &end, 10);
+    if (!*p || *end || errno || index < 0 || index > INT_MAX) b = KERN_BACKEND_COUNT;
+  }
+  if (b == KERN_BACKEND_COUNT)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "unknown device '%s' (expected cpu, cuda, cuda:N, "
+                       "opencl, opencl:N or auto)",
+                       name);
+  int n = backend_devices(ctx, b);
+  if (n == 0)
+    return kern__error(ctx, KERN_ERROR_BACKEND_UNAVAILABLE,
+                       "device '%s': backend %s is unavailable: %s", name,
+                       ctx->backends[b]->name, ctx->breason[b]);
+  kern_device d = first_device(ctx, b, (int)index);
+  if (d < 0)
+    return kern__error(ctx, KERN_ERROR_NOT_FOUND,
+                       "device '%s' not found: backend %s has %d device%s "
+                       "(%s:0 to %s:%d)",
+                       name, ctx->backends[b]->name, n, n == 1 ? "" : "s",
+                       ctx->backends[b]->name, ctx->backends[b]->name, n - 1);
+  *out = d;
+  return KERN_SUCCESS;
+}

@@ -1,0 +1,610 @@
+/*
+ * module.c -- loading modules, kernel lookup and kern_launch.
+ *
+ * A module is one source file compiled for one device: the compiler's result
+ * (kept for the kernels' parameter descriptions, which the kern_kernel
+ * handles point into), the backend's module handle and one kern_kernel per
+ * kernel, resolved once at load so a launch does no lookups.
+ *
+ * kern_launch is where a user's mistakes are caught, so it checks every
+ * argument against the kernel's parameters and names the parameter in the
+ * message, in Warp's spelling ("argument 2 'y' expects
+ * wp.array(dtype=float32), got an array of float64"; arguments count from 1
+ * as in C compilers' messages, and the name removes any doubt).  Backends
+ * can then trust what they are given.
+ */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "runtime/runtime.h"
+
+/* ---------------------------------------------------------------- loading */
+
+static void module_unlink(kern_module *m) {
+  kern_context *ctx = m->ctx;
+  if (m->prev) m->prev->next = m->next;
+  else if (ctx->modules == m) ctx->modules = m->next;
+  if (m->next) m->next->prev = m->prev;
+  m->prev = m->next = NULL;
+}
+
+kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
+                                   const char *name, kc_result *code,
+                                   kern_module **out) {
+  void *state;
+  int index;
+  const kern_backend *be = kern__device_backend(ctx, dev, &state, &index);
+  if (!be) {
+    kern__compile_result_free(code);
+    memset(code, 0, sizeof *code); /* consumed, whatever free leaves */
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "no device %d (the context has %d)", dev,
+                       ctx->ndevices);
+  }
+  kern_module *m = kern__calloc(1, sizeof *m);
+  char *mname = kern__strdup(name ? name : "<string>");
+  kern_kernel *ks = kern__calloc(code->nkernels > 0 ? (size_t)code->nkernels : 1,
+                           sizeof *ks);
+  if (!m || !mname || !ks) {
+    kern__free(m);
+    kern__free(mname);
+    kern__free(ks);
+    kern__compile_result_free(code);
+    memset(code, 0, sizeof *code); /* consumed, whatever free leaves */
+    return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "loading '%s': out of memory", name ? name : "<string>");
+  }
+  m->ctx = ctx;
+  m->dev = dev;
+  m->code = *code;
+  memset(code, 0, sizeof *code); /* ownership moved into m */
+  m->name = mname;
+  m->kernels = ks;
+
+  kern_status st = be->module_build(state, index, &m->code, &m->handle);
+  if (st != KERN_SUCCESS) {
+    kern__error(ctx, st, "building '%s' for %s:%d failed", m->name, be->name,
+                index);
+    goto fail;
+  }
+  for (int i = 0; i < m->code.nkernels; i++) {
+    ks[i].module = m;
+    ks[i].info = &m->code.kernels[i];
+    st = be->kernel_get(state, m->handle, ks[i].info, &ks[i].fn);
+    if (st != KERN_SUCCESS) {
+      kern__error(ctx, st, "'%s': kernel '%s' not found after building",
+                  m->name, ks[i].info->name);
+      goto fail;
+    }
+  }
+  m->next = ctx->modules;
+  if (ctx->modules) ctx->modules->prev = m;
+  ctx->modules = m;
+  *out = m;
+  return KERN_SUCCESS;
+
+fail:
+  if (m->handle) be->module_free(state, m->handle);
+  kern__compile_result_free(&m->code);
+  kern__free(m->kernels);
+  kern__free(m->name);
+  kern__free(m);
+  return st;
+}
+
+kern_status kern_module_load_string(kern_context *ctx, kern_device dev,
+                                    const char *name, const char *source,
+                                    size_t length, kern_module **out) {
+  if (!ctx) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!out || (!source && length))
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_module_load_string: %s is NULL",
+                       out ? "source" : "out");
+  if (!name) name = "<string>";
+  const kern_backend *be = kern__device_backend(ctx, dev, NULL, NULL);
+  if (!be)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "loading '%s': no device %d (the context has %d)",
+                       name, dev, ctx->ndevices);
+  kc_options opts = {0, 0};
+  kc_result code;
+  memset(&code, 0, sizeof code);
+  kern_status st = kern__compile(name, source ? source : "", length,
+                                 be->target, &opts, &code);
+  if (st != KERN_SUCCESS) {
+    /* The compiler's diagnostic is the whole message: it already reads
+     * "path:line:col: error: ...". */
+    kern__error(ctx, st, "%s",
+                code.error ? code.error : kern_status_string(st));
+    kern__compile_result_free(&code);
+    return st;
+  }
+  return kern__module_from_code(ctx, dev, name, &code, out);
+}
+
+kern_status kern_module_load_file(kern_context *ctx, kern_device dev,
+                                  const char *path, kern_module **out) {
+  if (!ctx) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!path || !out)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_module_load_file: %s is NULL",
+                       path ? "out" : "path");
+  FILE *f = fopen(path, "rbe");
+  if (!f)
+    return kern__error(ctx, KERN_ERROR_IO, "cannot open '%s': %s", path,
+                       strerror(errno));
+  char *buf = NULL;
+  size_t len = 0, cap = 0;
+  for (;;) {
+    if (cap - len < 4096) {
+      size_t ncap = cap ? cap * 2 : 16384;
+      char *nb = kern__realloc(buf, ncap);
+      if (!nb) {
+        kern__free(buf);
+        fclose(f);
+        return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
+                           "cannot read '%s': out of memory", path);
+      }
+      buf = nb;
+      cap = ncap;
+    }
+    size_t n = fread(buf + len, 1, cap - len - 1, f);
+    len += n;
+    if (n == 0) break;
+  }
+  int err = ferror(f) ? errno : 0;
+  fclose(f);
+  if (err) {
+    kern__free(buf);
+    return kern__error(ctx, KERN_ERROR_IO, "cannot read '%s': %s", path,
+                       strerror(err ? err : EIO));
+  }
+  buf[len] = 0;
+  kern_status st = kern_module_load_string(ctx, dev, path, buf, len, out);
+  kern__free(buf);
+  return st;
+}
+
+void kern_module_free(kern_module *m) {
+  if (!m) return;
+  void *state;
+  const kern_backend *be = kern__device_backend(m->ctx, m->dev, &state, NULL);
+  module_unlink(m);
+  if (be && m->handle) be->module_free(state, m->handle);
+  kern__compile_result_free(&m->code);
+  kern__free(m->kernels);
+  kern__free(m->name);
+  kern__free(m);
+}
+
+int kern_module_kernel_count(const kern_module *m) {
+  return m ? m->code.nkernels : 0;
+}
+
+const char *kern_module_kernel_name(const kern_module *m, int i) {
+  if (!m || i < 0 || i >= m->code.nkernels) return NULL;
+  return m->code.kernels[i].name;
+}
+
+kern_status kern_module_get_kernel(kern_module *m, const char *name,
+                                   kern_kernel **out) {
+  if (!m) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!name || !out)
+    return kern__error(m->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_module_get_kernel: %s is NULL",
+                       name ? "out" : "name");
+  for (int i = 0; i < m->code.nkernels; i++) {
+    if (strcmp(m->code.kernels[i].name, name) == 0) {
+      *out = &m->kernels[i];
+      return KERN_SUCCESS;
+    }
+  }
+  /* List what there is: the usual cause is a typo. */
+  char list[512] = "";
+  size_t used = 0;
+  for (int i = 0; i < m->code.nkernels && used < sizeof list; i++)
+    used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+                             i ? ", " : "", m->code.kernels[i].name);
+  if (m->code.nkernels == 0)
+    return kern__error(m->ctx, KERN_ERROR_NOT_FOUND,
+                       "'%s' has no kernel '%s' (it defines no kernels)",
+                       m->name, name);
+  return kern__error(m->ctx, KERN_ERROR_NOT_FOUND,
+                     "'%s' has no kernel '%s' (kernels: %s)", m->name, name,
+                     list);
+}
+
+kern_status kern_compile_source(kern_context *ctx, const char *name,
+                                const char *source, size_t length,
+                                const char *target, char **out) {
+  if (!ctx) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!out || (!source && length) || !target)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_compile_source: %s is NULL",
+                       !out ? "out" : !target ? "target" : "source");
+  int t;
+  for (t = 0; t < KERN_TARGET_COUNT; t++)
+    if (strcmp(target, kern__target_name((kern__target)t)) == 0) break;
+  if (t == KERN_TARGET_COUNT)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "unknown target '%s' (expected c, cuda or opencl)",
+                       target);
+  if (!name) name = "<string>";
+  kc_options opts = {0, 0};
+  kc_result code;
+  memset(&code, 0, sizeof code);
+  kern_status st = kern__compile(name, source ? source : "", length,
+                                 (kern__target)t, &opts, &code);
+  if (st != KERN_SUCCESS) {
+    kern__error(ctx, st, "%s",
+                code.error ? code.error : kern_status_string(st));
+    kern__compile_result_free(&code);
+    return st;
+  }
+  *out = code.source;
+  code.source = NULL;
+  kern__compile_result_free(&code);
+  return KERN_SUCCESS;
+}
+
+void kern_free(void *p) { kern__free(p); }
+
+/* ---------------------------------------------------------------- kernels */
+
+const char *kern_kernel_name(const kern_kernel *k) {
+  return k ? k->info->name : NULL;
+}
+
+int kern_kernel_param_count(const kern_kernel *k) {
+  return k ? k->info->nparams : 0;
+}
+
+kern_status kern_kernel_param(const kern_kernel *k, int i,
+                              kern_param_info *out) {
+  if (!k) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!out || i < 0 || i >= k->info->nparams)
+    return kern__error(k->module->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kernel '%s' has %d parameters; there is no "
+                       "parameter %d",
+                       k->info->name, k->info->nparams, i);
+  const kc_param *p = &k->info->params[i];
+  out->name = p->name;
+  out->kind = p->kind;
+  out->type = p->type;
+  out->ndim = p->kind == KERN_PARAM_ARRAY ? p->ndim : 0;
+  return KERN_SUCCESS;
+}
+
+kern_arg kern_arg_array(kern_array *a) {
+  kern_arg r;
+  memset(&r, 0, sizeof r);
+  r.kind = KERN_ARG_ARRAY;
+  r.u.array = a;
+  return r;
+}
+
+kern_arg kern_arg_int(int64_t v) {
+  kern_arg r;
+  memset(&r, 0, sizeof r);
+  r.kind = KERN_ARG_INT;
+  r.u.i = v;
+  return r;
+}
+
+kern_arg kern_arg_float(double v) {
+  kern_arg r;
+  memset(&r, 0, sizeof r);
+  r.kind = KERN_ARG_FLOAT;
+  r.u.f = v;
+  return r;
+}
+
+kern_arg kern_arg_data(const void *p, size_t size) {
+  kern_arg r;
+  memset(&r, 0, sizeof r);
+  r.kind = KERN_ARG_DATA;
+  r.u.data = p;
+  r.size = size;
+  return r;
+}
+
+/* ---------------------------------------------------------------- launch */
+
+/* "wp.array(dtype=float32)", "wp.array(dtype=vec3, ndim=2)", "float32" */
+static const char *param_spelling(const kc_param *p, char *buf, size_t size) {
+  char tn[80];
+  kern_type_name(p->type, tn, sizeof tn);
+  if (p->kind == KERN_PARAM_ARRAY) {
+    if (p->ndim == 1)
+      snprintf(buf, size, "wp.array(dtype=%s)", tn);
+    else
+      snprintf(buf, size, "wp.array(dtype=%s, ndim=%d)", tn, p->ndim);
+  } else {
+    snprintf(buf, size, "%s", tn);
+  }
+  return buf;
+}
+
+/* What the user passed, for "got ..." */
+static const char *arg_spelling(const kern_arg *a, char *buf, size_t size) {
+  char tn[80];
+  switch (a->kind) {
+  case KERN_ARG_ARRAY:
+    if (!a->u.array) {
+      snprintf(buf, size, "a NULL array");
+    } else {
+      kern_type_name(a->u.array->type, tn, sizeof tn);
+      if (a->u.array->ndim == 1)
+        snprintf(buf, size, "an array of %s", tn);
+      else
+        snprintf(buf, size, "a %d-d array of %s", a->u.array->ndim, tn);
+    }
+    break;
+  case KERN_ARG_INT:
+    snprintf(buf, size, "an integer (kern_arg_int)");
+    break;
+  case KERN_ARG_FLOAT:
+    snprintf(buf, size, "a float (kern_arg_float)");
+    break;
+  case KERN_ARG_DATA:
+    snprintf(buf, size, "%zu bytes of data (kern_arg_data)", a->size);
+    break;
+  default:
+    snprintf(buf, size, "an argument of unknown kind %d", (int)a->kind);
+  }
+  return buf;
+}
+
+static int is_float(kern_scalar s) {
+  return s == KERN_FLOAT32 || s == KERN_FLOAT64;
+}
+
+/* Stores integer v as scalar s at dst; 0 when v does not fit. */
+static int store_int(kern_scalar s, int64_t v, void *dst) {
+  switch (s) {
+#define INT_CASE(K, T, LO, HI)                                               \
+  case K: {                                                                  \
+    if (v < (LO) || v > (HI)) return 0;                                      \
+    T x = (T)v;                                                              \
+    memcpy(dst, &x, sizeof x);                                               \
+    return 1;                                                                \
+  }
+    INT_CASE(KERN_BOOL, uint8_t, 0, 1)
+    INT_CASE(KERN_INT8, int8_t, INT8_MIN, INT8_MAX)
+    INT_CASE(KERN_INT16, int16_t, INT16_MIN, INT16_MAX)
+    INT_CASE(KERN_INT32, int32_t, INT32_MIN, INT32_MAX)
+    INT_CASE(KERN_INT64, int64_t, INT64_MIN, INT64_MAX)
+    INT_CASE(KERN_UINT8, uint8_t, 0, UINT8_MAX)
+    INT_CASE(KERN_UINT16, uint16_t, 0, UINT16_MAX)
+    INT_CASE(KERN_UINT32, uint32_t, 0, UINT32_MAX)
+    INT_CASE(KERN_UINT64, uint64_t, 0, INT64_MAX)
+#undef INT_CASE
+  case KERN_FLOAT32: {
+    float x = (float)v;
+    memcpy(dst, &x, sizeof x);
+    return 1;
+  }
+  case KERN_FLOAT64: {
+    double x = (double)v;
+    memcpy(dst, &x, sizeof x);
+    return 1;
+  }
+  default:
+    return 0;
+  }
+}
+
+/* Storage for one value argument: big enough and aligned for any value
+ * type a kernel parameter can have without a separate allocation. */
+typedef union arg_slot {
+  kern__arr arr;
+  double d;
+  int64_t i;
+  unsigned char bytes[128];
+} arg_slot;
+
+#define LAUNCH_STACK_ARGS 16
+
+kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
+                        int nargs, const kern_arg *args) {
+  if (!k) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_module *m = k->module;
+  kern_context *ctx = m->ctx;
+  const kc_kernel *info = k->info;
+  const char *kn = info->name;
+
+  if (ndim < 1 || ndim > KERN_MAX_DIMS)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "launch of '%s': ndim must be 1 to %d, got %d", kn,
+                       KERN_MAX_DIMS, ndim);
+  if (!dims)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "launch of '%s': dims is NULL", kn);
+  kern__dims d;
+  d.total = 1;
+  d.chunk = 0;
+  for (int i = 0; i < KERN_MAX_DIMS; i++) {
+    d.dim[i] = i < ndim ? dims[i] : 1;
+    if (i >= ndim) continue;
+    if (dims[i] <= 0)
+      return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                         "launch of '%s': dims[%d] must be positive, got "
+                         "%lld",
+                         kn, i, (long long)dims[i]);
+    if (__builtin_mul_overflow(d.total, dims[i], &d.total))
+      return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                         "launch of '%s': the grid size overflows int64",
+                         kn);
+  }
+  if (nargs != info->nparams || (nargs > 0 && !args)) {
+    char list[512] = "";
+    size_t used = 0;
+    for (int i = 0; i < info->nparams && used < sizeof list; i++)
+      used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+                               i ? ", " : "", info->params[i].name);
+    if (nargs > 0 && !args)
+      return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                         "launch of '%s': args is NULL", kn);
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "launch of '%s': expects %d argument%s (%s), got %d",
+                       kn, info->nparams, info->nparams == 1 ? "" : "s",
+                       list, nargs);
+  }
+
+  void *argv_stack[LAUNCH_STACK_ARGS];
+  arg_slot slots_stack[LAUNCH_STACK_ARGS];
+  void **argv = argv_stack;
+  arg_slot *slots = slots_stack;
+  if (nargs > LAUNCH_STACK_ARGS) {
+    argv = kern__malloc((size_t)nargs * sizeof *argv);
+    slots = kern__malloc((size_t)nargs * sizeof *slots);
+    if (!argv || !slots) {
+      kern__free(argv);
+      kern__free(slots);
+      return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
+                         "launch of '%s': out of memory", kn);
+    }
+  }
+
+  kern_status st = KERN_SUCCESS;
+  char want[128], got[128];
+  for (int i = 0; i < nargs && st == KERN_SUCCESS; i++) {
+    const kc_param *p = &info->params[i];
+    const kern_arg *a = &args[i];
+    arg_slot *slot = &slots[i];
+    argv[i] = slot;
+#define MISMATCH(...)                                                        \
+  st = kern__error(ctx, KERN_ERROR_TYPE_MISMATCH,                            \
+                   "launch of '%s': argument %d '%s' expects %s, " __VA_ARGS__)
+    param_spelling(p, want, sizeof want);
+    if (p->kind == KERN_PARAM_ARRAY) {
+      kern_array *arr = a->u.array;
+      if (a->kind != KERN_ARG_ARRAY || !arr) {
+        MISMATCH("got %s", kn, i + 1, p->name, want,
+                 arg_spelling(a, got, sizeof got));
+        break;
+      }
+      if (!kern__type_equal(arr->type, p->type) || arr->ndim != p->ndim) {
+        MISMATCH("got %s", kn, i + 1, p->name, want,
+                 arg_spelling(a, got, sizeof got));
+        break;
+      }
+      if (arr->ctx != ctx || arr->dev != m->dev) {
+        kern_device_info ai, mi;
+        int ok = arr->ctx == ctx &&
+                 kern_device_get(ctx, arr->dev, &ai) == KERN_SUCCESS &&
+                 kern_device_get(ctx, m->dev, &mi) == KERN_SUCCESS;
+        if (!ok)
+          st = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                           "launch of '%s': argument %d '%s' belongs to "
+                           "another context",
+                           kn, i + 1, p->name);
+        else
+          st = kern__error(
+              ctx, KERN_ERROR_INVALID_ARGUMENT,
+              "launch of '%s': argument %d '%s' is on device %s:%d but the "
+              "kernel was built for %s:%d",
+              kn, i + 1, p->name, ctx->backends[ai.backend]->name, ai.index,
+              ctx->backends[mi.backend]->name, mi.index);
+        break;
+      }
+      slot->arr.data = arr->data;
+      for (int j = 0; j < 4; j++) slot->arr.shape[j] = arr->shape[j];
+      continue;
+    }
+
+    /* A value parameter. */
+    size_t vsize = kern_type_size(p->type);
+    if (vsize == 0 || vsize > sizeof *slot) {
+      st = kern__error(ctx, KERN_ERROR_UNSUPPORTED,
+                       "launch of '%s': parameter %d '%s' has a type of "
+                       "%zu bytes, larger than a launch argument can be",
+                       kn, i + 1, p->name, vsize);
+      break;
+    }
+    int scalar = p->type.kind == KERN_KIND_SCALAR;
+    switch (a->kind) {
+    case KERN_ARG_DATA:
+      if (!a->u.data || a->size != vsize) {
+        MISMATCH("got %s (%s is %zu bytes)", kn, i + 1, p->name, want,
+                 arg_spelling(a, got, sizeof got), want, vsize);
+        break;
+      }
+      memcpy(slot->bytes, a->u.data, vsize);
+      break;
+    case KERN_ARG_INT:
+      if (!scalar) {
+        MISMATCH("got %s; pass it with kern_arg_data", kn, i + 1, p->name, want,
+                 arg_spelling(a, got, sizeof got));
+        break;
+      }
+      if (!store_int(p->type.scalar, a->u.i, slot->bytes))
+        st = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                         "launch of '%s': argument %d '%s': %lld is out of "
+                         "range for %s",
+                         kn, i + 1, p->name, (long long)a->u.i, want);
+      break;
+    case KERN_ARG_FLOAT:
+      if (!scalar || !is_float(p->type.scalar)) {
+        MISMATCH("got %s", kn, i + 1, p->name, want,
+                 arg_spelling(a, got, sizeof got));
+        break;
+      }
+      if (p->type.scalar == KERN_FLOAT64) {
+        memcpy(slot->bytes, &a->u.f, sizeof(double));
+      } else {
+        /* Converting a finite double beyond FLT_MAX to float is undefined
+         * behaviour in C; infinities and NaN convert exactly. */
+        if (isfinite(a->u.f) && fabs(a->u.f) > FLT_MAX) {
+          st = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                           "launch of '%s': argument %d '%s': %g is out of "
+                           "range for float32",
+                           kn, i + 1, p->name, a->u.f);
+          break;
+        }
+        float x = (float)a->u.f;
+        memcpy(slot->bytes, &x, sizeof x);
+      }
+      break;
+    default:
+      MISMATCH("got %s", kn, i + 1, p->name, want,
+               arg_spelling(a, got, sizeof got));
+    }
+#undef MISMATCH
+  }
+
+  if (st == KERN_SUCCESS) {
+    void *state;
+    int index;
+    const kern_backend *be = kern__device_backend(ctx, m->dev, &state, &index);
+    st = be->launch(state, index, k->fn, info, (void *const *)argv, &d);
+    if (st != KERN_SUCCESS)
+      kern__error(ctx, st, "launch of '%s' on %s:%d failed", kn, be->name,
+                  index);
+  }
+  if (argv != argv_stack) {
+    kern__free(argv);
+    kern__free(slots);
+  }
+  return st;
+}
+
+kern_status kern_synchronize(kern_context *ctx, kern_device dev) {
+  if (!ctx) return KERN_ERROR_INVALID_ARGUMENT;
+  void *state;
+  int index;
+  const kern_backend *be = kern__device_backend(ctx, dev, &state, &index);
+  if (!be)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_synchronize: no device %d (the context has %d)",
+                       dev, ctx->ndevices);
+  if (!be->synchronize) return KERN_SUCCESS;
+  kern_status st = be->synchronize(state, index);
+  if (st != KERN_SUCCESS)
+    return kern__error(ctx, st, "synchronize on %s:%d failed", be->name,
+                       index);
+  return KERN_SUCCESS;
+}

@@ -1,0 +1,190 @@
+/*
+ * runtime.h -- internals shared by the runtime's files and its backends.
+ *
+ *   status.c          status strings, kern_type helpers
+ *   context.c         contexts, errors, backend probing, device lists
+ *   array.c           arrays
+ *   module.c          module load (compile + backend build), kernels, launch
+ *   cache.c           the content-addressed kernel cache
+ *   sha256.c          SHA-256 for cache keys and entry checksums
+ *   backend_cpu.c     C emitted code -> cc -> .so -> dlopen, thread pool
+ *   backend_cuda.c    NVRTC + driver API, loaded with dlopen
+ *   backend_opencl.c  OpenCL, loaded with dlopen
+ *
+ * A backend is a table of function pointers (like SQLite's VFS).  The table
+ * only grows by appending; `version` says how long it is; optional methods
+ * may be NULL.  A missing vendor library means zero devices and a reason,
+ * never an error.
+ */
+#ifndef KERN_RUNTIME_H
+#define KERN_RUNTIME_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include "kern.h"
+#include "compile.h"
+
+typedef struct kern_backend kern_backend;
+
+struct kern_backend {
+  int version; /* 1 */
+  const char *name; /* "cpu" */
+  kern_backend_kind kind;
+  kern__target target;
+
+  /* Loads the vendor library and enumerates devices.  On a machine without
+   * the library returns KERN_SUCCESS with *state set, zero devices and the
+   * reason written to `reason`.  Errors only for real failures (OOM). */
+  kern_status (*probe)(kern_context *ctx, void **state, char *reason,
+                       size_t reason_size);
+  void (*release)(void *state);
+  int (*device_count)(void *state);
+  kern_status (*device_info)(void *state, int dev, kern_device_info *out);
+
+  /* Memory.  Device pointers are opaque to the runtime: for CPU and CUDA
+   * they are addresses, for OpenCL a cl_mem. */
+  kern_status (*mem_alloc)(void *state, int dev, size_t bytes, void **out);
+  void (*mem_free)(void *state, int dev, void *p);
+  kern_status (*copy_in)(void *state, int dev, void *dst, const void *src,
+                         size_t bytes);
+  kern_status (*copy_out)(void *state, int dev, void *dst, const void *src,
+                          size_t bytes);
+  /* Fills bytes with repetitions of pattern (pattern_size divides bytes). */
+  kern_status (*fill)(void *state, int dev, void *dst, const void *pattern,
+                      size_t pattern_size, size_t bytes);
+
+  /* Builds generated code for dev (through the kernel cache) and returns a
+   * module handle; kernel_get finds a kernel's entry by symbol. */
+  kern_status (*module_build)(void *state, int dev, const kc_result *code,
+                              void **module);
+  void (*module_free)(void *state, void *module);
+  kern_status (*kernel_get)(void *state, void *module, const kc_kernel *k,
+                            void **fn);
+  /* args[p] points to parameter p's value; arrays as kern__arr whose data
+   * is the backend's device pointer.  Returns when done (version 1 launches
+   * are synchronous on CPU; GPU backends may return early and report faults
+   * from synchronize). */
+  kern_status (*launch)(void *state, int dev, void *fn, const kc_kernel *k,
+                        void *const *args, const kern__dims *dims);
+  kern_status (*synchronize)(void *state, int dev);
+};
+
+extern const kern_backend kern__backend_cpu;
+extern const kern_backend kern__backend_cuda;
+extern const kern_backend kern__backend_opencl;
+
+/* ---------------------------------------------------------------- context */
+
+typedef struct kern__devent {
+  kern_backend_kind backend;
+  int index; /* within the backend */
+} kern__devent;
+
+struct kern_context {
+  kern_options opts;
+  char cache_dir[4096];
+  int num_threads;
+  const kern_backend *backends[KERN_BACKEND_COUNT];
+  void *bstate[KERN_BACKEND_COUNT];
+  char breason[KERN_BACKEND_COUNT][256];
+  kern__devent *devices;
+  int ndevices;
+  kern_status error_status;
+  char *error; /* first error, malloc'd; NULL when none */
+  /* Everything the context still owns, freed with it. */
+  struct kern_module *modules;
+  struct kern_array *arrays;
+};
+
+struct kern_array {
+  kern_context *ctx;
+  kern_device dev;
+  kern_type type;
+  int ndim;
+  int64_t shape[KERN_MAX_DIMS];
+  int64_t size;
+  size_t nbytes;
+  void *data; /* backend device pointer */
+  struct kern_array *prev, *next;
+};
+
+struct kern_kernel {
+  struct kern_module *module;
+  const kc_kernel *info;
+  void *fn;
+};
+
+struct kern_module {
+  kern_context *ctx;
+  kern_device dev;
+  kc_result code;
+  void *handle; /* backend module */
+  kern_kernel *kernels;
+  struct kern_module *prev, *next;
+  char *name; /* the file or string name used in messages; malloc'd */
+};
+
+/* Records an error if none is recorded yet (the first error wins) and
+ * returns s, so `return kern__error(ctx, KERN_ERROR_IO, "...")` reads well. */
+kern_status kern__error(kern_context *ctx, kern_status s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+kern_status kern__verror(kern_context *ctx, kern_status s, const char *fmt,
+                         va_list ap);
+const kern_backend *kern__device_backend(kern_context *ctx, kern_device dev,
+                                         void **state, int *index);
+
+/* status.c: a kern_type is valid when its kind, scalar and shape make sense
+ * (scalars 1x1, vectors rows x 1, matrices rows x cols, at most 64 each). */
+int kern__type_valid(kern_type t);
+int kern__type_equal(kern_type a, kern_type b);
+
+/* module.c: builds already generated code for dev and wraps it in a module
+ * owned by ctx.  Takes ownership of *code in every case (it is freed on
+ * failure), so kern_module_load_string and tests that hand-write generated
+ * code share one path. */
+kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
+                                   const char *name, kc_result *code,
+                                   kern_module **out);
+
+/* ---------------------------------------------------------------- cache */
+
+/* Cache keys are SHA-256 digests of every input that affects the output. */
+typedef struct kern__sha256 {
+  uint32_t h[8];
+  uint64_t len;
+  unsigned char buf[64];
+  size_t nbuf;
+} kern__sha256;
+void kern__sha256_init(kern__sha256 *s);
+void kern__sha256_update(kern__sha256 *s, const void *p, size_t n);
+void kern__sha256_final(kern__sha256 *s, unsigned char out[32]);
+void kern__sha256_hex(const unsigned char d[32], char out[65]);
+
+/* Looks up key (a hex digest) with extension ext (".so", ".cubin").  On a
+ * hit, *data and *size hold the verified entry (malloc'd) and, when path is not
+ * NULL, the entry's path.  A corrupt, truncated or unsafe entry is a miss
+ * (and removed when possible).  Returns KERN_SUCCESS on hit,
+ * KERN_ERROR_NOT_FOUND on miss. */
+kern_status kern__cache_get(kern_context *ctx, const char *key,
+                            const char *ext, void **data, size_t *size,
+                            char *path, size_t path_size);
+/* Stores an entry atomically (temp file + rename) with its checksum.  When
+ * path is not NULL it receives the final path. */
+kern_status kern__cache_put(kern_context *ctx, const char *key,
+                            const char *ext, const void *data, size_t size,
+                            char *path, size_t path_size);
+/* Like kern__cache_get, but instead of copying the entry out it returns a
+ * read-only descriptor (*fd, O_CLOEXEC) of the inode whose bytes were
+ * verified, the payload size and the entry's path.  The payload is the
+ * file's first *size bytes (the checksum footer follows it, which the ELF
+ * loader ignores).  The CPU backend dlopens the path and then checks that it
+ * still names the verified inode; see Note [loading verified code] in
+ * cache.c.  The caller closes *fd. */
+kern_status kern__cache_open(kern_context *ctx, const char *key,
+                             const char *ext, int *fd, size_t *size,
+                             char *path, size_t path_size);
+/* The cache directory, created 0700 if missing; refuses one that is not
+ * owned by the user or is writable by others. */
+kern_status kern__cache_dir(kern_context *ctx, const char **dir);
+
+#endif

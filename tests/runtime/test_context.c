@@ -1,0 +1,129 @@
+/* Contexts, options, errors and device lookup. */
+#include "test.h"
+#include "runtime/runtime.h"
+
+int main(void) {
+  test_setup();
+  kern_context *ctx;
+
+  /* Options: explicit values win over the environment. */
+  setenv("KERN_NUM_THREADS", "3", 1);
+  ASSERT_OK(NULL, kern_context_new(NULL, &ctx));
+  ASSERT_EQ(ctx->num_threads, 3);
+  ASSERT_STR_EQ(ctx->cache_dir, getenv("KERN_CACHE_DIR"));
+  kern_context_free(ctx);
+  kern_options o = {"/some/where/", 7, 1};
+  ASSERT_OK(NULL, kern_context_new(&o, &ctx));
+  ASSERT_EQ(ctx->num_threads, 7);
+  ASSERT_STR_EQ(ctx->cache_dir, "/some/where");
+  kern_context_free(ctx);
+  setenv("KERN_NUM_THREADS", "bogus", 1);
+  unsetenv("KERN_CACHE_DIR");
+  setenv("XDG_CACHE_HOME", "/xdg", 1);
+  ASSERT_OK(NULL, kern_context_new(NULL, &ctx));
+  ASSERT(ctx->num_threads >= 1);
+  ASSERT_STR_EQ(ctx->cache_dir, "/xdg/kern");
+  kern_context_free(ctx);
+  unsetenv("XDG_CACHE_HOME");
+  setenv("HOME", "/home/someone", 1);
+  ASSERT_OK(NULL, kern_context_new(NULL, &ctx));
+  ASSERT_STR_EQ(ctx->cache_dir, "/home/someone/.cache/kern");
+  kern_context_free(ctx);
+  unsetenv("KERN_NUM_THREADS");
+  test_setup(); /* restore a private KERN_CACHE_DIR */
+
+  ASSERT_OK(NULL, kern_context_new(NULL, &ctx));
+  ASSERT_STR_EQ(kern_last_error(ctx), "");
+
+  /* The first error wins until cleared. */
+  ASSERT_EQ(kern__error(ctx, KERN_ERROR_IO, "first %d", 1), KERN_ERROR_IO);
+  ASSERT_EQ(kern__error(ctx, KERN_ERROR_LAUNCH, "second"), KERN_ERROR_LAUNCH);
+  ASSERT_STR_EQ(kern_last_error(ctx), "first 1");
+  kern_clear_error(ctx);
+  ASSERT_STR_EQ(kern_last_error(ctx), "");
+  ASSERT_EQ(kern__error(ctx, KERN_ERROR_LAUNCH, "second"), KERN_ERROR_LAUNCH);
+  ASSERT_STR_EQ(kern_last_error(ctx), "second");
+  kern_clear_error(ctx);
+
+  /* Backends: the CPU is always there and comes first. */
+  ASSERT_EQ(kern_backend_count(), 3);
+  kern_backend_info bi;
+  ASSERT_OK(ctx, kern_backend_get(ctx, KERN_BACKEND_CPU, &bi));
+  ASSERT_STR_EQ(bi.name, "cpu");
+  ASSERT(bi.available);
+  ASSERT_EQ(bi.device_count, 1);
+  ASSERT_STR_EQ(bi.reason, "");
+  ASSERT_EQ(kern_backend_get(ctx, (kern_backend_kind)9, &bi),
+            KERN_ERROR_INVALID_ARGUMENT);
+  kern_clear_error(ctx);
+  ASSERT(kern_device_count(ctx) >= 1);
+  kern_device_info di;
+  ASSERT_OK(ctx, kern_device_get(ctx, 0, &di));
+  ASSERT_EQ(di.backend, KERN_BACKEND_CPU);
+  ASSERT_EQ(di.index, 0);
+  ASSERT(di.name[0]);
+  ASSERT(di.compute_units >= 1);
+  ASSERT(di.memory_bytes > 0);
+  ASSERT_EQ(kern_device_get(ctx, 99, &di), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_CONTAINS(kern_last_error(ctx), "no device 99");
+  kern_clear_error(ctx);
+
+  /* Device names. */
+  kern_device d = -1;
+  ASSERT_OK(ctx, kern_device_find(ctx, "cpu", &d));
+  ASSERT_EQ(d, 0);
+  ASSERT_OK(ctx, kern_device_find(ctx, "cpu:0", &d));
+  ASSERT_EQ(d, 0);
+  ASSERT_EQ(kern_device_find(ctx, "cpu:1", &d), KERN_ERROR_NOT_FOUND);
+  ASSERT_STR_EQ(kern_last_error(ctx),
+                "device 'cpu:1' not found: backend cpu has 1 device (cpu:0 "
+                "to cpu:0)");
+  kern_clear_error(ctx);
+  ASSERT_EQ(kern_device_find(ctx, "tpu", &d), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_CONTAINS(kern_last_error(ctx), "unknown device 'tpu'");
+  kern_clear_error(ctx);
+  ASSERT_EQ(kern_device_find(ctx, "cuda:x", &d), KERN_ERROR_INVALID_ARGUMENT);
+  kern_clear_error(ctx);
+  ASSERT_EQ(kern_device_find(ctx, "cpu:", &d), KERN_ERROR_INVALID_ARGUMENT);
+  kern_clear_error(ctx);
+  /* An explicit backend that is unavailable is an error with its reason. */
+  ASSERT_OK(ctx, kern_backend_get(ctx, KERN_BACKEND_CUDA, &bi));
+  if (!bi.available) {
+    ASSERT(bi.reason[0]);
+    ASSERT_EQ(kern_device_find(ctx, "cuda:0", &d),
+              KERN_ERROR_BACKEND_UNAVAILABLE);
+    ASSERT_CONTAINS(kern_last_error(ctx), "device 'cuda:0': backend cuda is "
+                                          "unavailable: ");
+    ASSERT_CONTAINS(kern_last_error(ctx), bi.reason);
+    kern_clear_error(ctx);
+  }
+  /* auto, NULL and "" go through $KERN_DEVICE. */
+  kern_device a;
+  ASSERT_OK(ctx, kern_device_find(ctx, "auto", &a));
+  ASSERT_OK(ctx, kern_device_find(ctx, NULL, &d));
+  ASSERT_EQ(d, a);
+  ASSERT_OK(ctx, kern_device_find(ctx, "", &d));
+  ASSERT_EQ(d, a);
+  ASSERT_OK(ctx, kern_device_get(ctx, a, &di));
+  ASSERT(di.backend == (bi.available ? KERN_BACKEND_CUDA : KERN_BACKEND_CPU));
+  setenv("KERN_DEVICE", "cpu", 1);
+  ASSERT_OK(ctx, kern_device_find(ctx, NULL, &d));
+  ASSERT_EQ(d, 0);
+  setenv("KERN_DEVICE", "nonsense", 1);
+  ASSERT_EQ(kern_device_find(ctx, "", &d), KERN_ERROR_INVALID_ARGUMENT);
+  kern_clear_error(ctx);
+  unsetenv("KERN_DEVICE");
+
+  /* A missing file names the path and the reason. */
+  kern_module *m;
+  ASSERT_EQ(kern_module_load_file(ctx, 0, "/nonexistent/k.py", &m),
+            KERN_ERROR_IO);
+  ASSERT_STR_EQ(kern_last_error(ctx),
+                "cannot open '/nonexistent/k.py': No such file or directory");
+  kern_clear_error(ctx);
+
+  kern_context_free(ctx);
+  kern_context_free(NULL);
+  puts("ok");
+  return 0;
+}

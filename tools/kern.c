@@ -1,0 +1,895 @@
+/*
+ * kern.c -- the `kern` command-line tool.
+ *
+ * A thin driver over the public API in kern.h: every command is a function
+ * that parses its own options, calls the library, and turns a failure into
+ * one message and an exit status.  The tool knows nothing the public header
+ * does not say, so it doubles as the first user of the API.
+ *
+ * Exit statuses are part of the interface, because scripts and the test
+ * suite branch on them:
+ *   0  success
+ *   1  the request was understood but failed: a bad SPEC, a missing file,
+ *      a compile error, a device that is not there
+ *   2  the command line itself is wrong: unknown command or option, a
+ *      missing required argument; the message points at --help
+ * A one-line "kern: error: ..." goes to stderr in both failure cases, except
+ * that a compile error prints the library's multi-line diagnostic
+ * (path:line:col, the source line and a caret) as it is.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kern.h"
+#include "npy.h"
+#include "spec.h"
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+/* ---------------------------------------------------------------- help */
+
+static const char help_main[] =
+    "Usage: kern COMMAND [OPTIONS]\n"
+    "\n"
+    "Compile and run kernels written in NVIDIA Warp's kernel dialect on the\n"
+    "CPU, CUDA GPUs and OpenCL devices.\n"
+    "\n"
+    "Commands:\n"
+    "  devices    list backends and devices, and why a backend is missing\n"
+    "  compile    print the C, CUDA or OpenCL code generated for a file\n"
+    "  run        launch one kernel on arguments given on the command line\n"
+    "  help       show help for a command: kern help run\n"
+    "\n"
+    "Options:\n"
+    "  -h, --help     show this help\n"
+    "  --version      print the version\n"
+    "\n"
+    "Environment:\n"
+    "  KERN_DEVICE       default device: cpu, cuda, cuda:1, opencl:0, auto\n"
+    "  KERN_NUM_THREADS  CPU backend worker threads (default: one per core)\n"
+    "  KERN_CACHE_DIR    compiled-kernel cache (default $XDG_CACHE_HOME/kern,\n"
+    "                    else ~/.cache/kern)\n"
+    "\n"
+    "Exit status: 0 success, 1 error (bad argument value, missing file,\n"
+    "compile error, device failure), 2 bad usage (unknown command or option,\n"
+    "missing required argument).\n"
+    "\n"
+    "Run 'kern COMMAND --help' for the options of a command.\n";
+
+static const char help_devices[] =
+    "Usage: kern devices\n"
+    "\n"
+    "Lists every backend (cpu, cuda, opencl) as available or unavailable with\n"
+    "the reason, then each of its devices with the name to select it by:\n"
+    "\n"
+    "  cpu: available\n"
+    "    cpu:0  AMD EPYC 9654  96 cores, 512 GiB\n"
+    "  cuda: unavailable (libcuda.so.1 not found)\n"
+    "\n"
+    "Those names are what 'kern run --device' and $KERN_DEVICE accept.\n"
+    "Exit status: 0, or 1 if the library cannot start.\n";
+
+static const char help_compile[] =
+    "Usage: kern compile FILE [--target c|cuda|opencl] [-o OUT]\n"
+    "\n"
+    "Translates every kernel in the Warp source FILE and prints the generated\n"
+    "code, without building or running it.\n"
+    "\n"
+    "Options:\n"
+    "  -t, --target T   c (default), cuda or opencl\n"
+    "  -o, --output OUT write to OUT instead of stdout (atomically: OUT.tmp,\n"
+    "                   then renamed)\n"
+    "  -h, --help       show this help\n"
+    "\n"
+    "Examples:\n"
+    "  kern compile saxpy.py --target cuda\n"
+    "  kern compile saxpy.py -t opencl -o saxpy.cl\n"
+    "\n"
+    "Exit status: 0 success; 1 unreadable file, compile error (printed as\n"
+    "path:line:col: error: ... with the source line), unwritable output;\n"
+    "2 bad usage.\n";
+
+static const char help_run[] =
+    "Usage: kern run FILE KERNEL --dim N[,M...] [NAME=SPEC ...] [OPTIONS]\n"
+    "\n"
+    "Compiles FILE, launches KERNEL once over a grid of N (or N x M ...)\n"
+    "threads with the given arguments, then prints every array argument, or\n"
+    "saves it as .npy with --save.\n"
+    "\n"
+    "Options:\n"
+    "  --dim N[,M...]        launch grid, 1 to 4 dimensions (required)\n"
+    "  --backend B           cpu, cuda, opencl or auto (the best available)\n"
+    "  --device NAME         a device as 'kern devices' lists it: cpu,\n"
+    "                        cuda:1, opencl:0 (default: $KERN_DEVICE, else\n"
+    "                        auto); an unavailable choice is an error;\n"
+    "                        give --backend or --device, not both\n"
+    "  --save NAME=PATH.npy  write array NAME to a .npy file instead of\n"
+    "                        printing it (repeatable)\n"
+    "  -q, --quiet           print nothing on success\n"
+    "  --threads N           CPU worker threads (default $KERN_NUM_THREADS,\n"
+    "                        else one per core)\n"
+    "  --no-cache            compile afresh, ignoring the kernel cache\n"
+    "  -h, --help            show this help\n"
+    "\n"
+    "Every kernel parameter is given exactly once as NAME=SPEC.\n"
+    "\n"
+    "SPEC of a scalar, vector or matrix parameter:\n"
+    "  2.5  -3  0x10  1e-3  inf  true  false\n"
+    "                        a number, checked against the type: an integer\n"
+    "                        parameter refuses 2.5 and out-of-range values\n"
+    "  1,2,3                 components of a vector or matrix, row-major,\n"
+    "                        comma-separated, no spaces (mat22: 1,0,0,1)\n"
+    "\n"
+    "SPEC of an array parameter (T is a Warp type: float32, int32, vec3,\n"
+    "mat33d, ... with or without 'wp.'; it must equal the parameter's\n"
+    "element type, and the number of sizes must equal its dimensions):\n"
+    "  zeros(T,N[,M..])      all zero          zeros(float32,1024)\n"
+    "  ones(T,N[,M..])       all one           ones(vec3,16)\n"
+    "  full(T,N[,M..],V)     all V (the last number is the value)\n"
+    "                                          full(float64,8,8,0.5)\n"
+    "  arange(T,N)           1-d; the scalar components count 0,1,2,... in\n"
+    "                        row-major order   arange(vec3,4) holds 0..11\n"
+    "  rand(T,N[,M..][,seed=S])\n"
+    "                        reproducible: SplitMix64 from state S (default\n"
+    "                        0); floats in [0,1), integers 0..99, bools 0/1\n"
+    "                                          rand(float32,100,seed=7)\n"
+    "  PATH.npy              a NumPy file: dtype must match the element's\n"
+    "                        scalar type, shape is the array's shape followed\n"
+    "                        by (3,) for vec3 or (3, 3) for mat33\n"
+    "\n"
+    "rand, exactly: state += 0x9E3779B97F4A7C15; z = state;\n"
+    "  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9;\n"
+    "  z = (z ^ (z >> 27)) * 0x94D049BB133111EB; z ^= z >> 31;\n"
+    "  float: (z >> 11) * 2^-53 in double, then rounded to T;\n"
+    "  integer: z % 100; bool: z & 1; drawn over all scalars in row-major\n"
+    "  order.\n"
+    "\n"
+    "Examples:\n"
+    "  kern run scale.py scale --dim 1024 x=rand(float32,1024) \\\n"
+    "      y=zeros(float32,1024) s=2 --save y=y.npy\n"
+    "  kern run grid.py grid --dim 64,64 m=zeros(float32,64,64) \\\n"
+    "      --device cuda:0\n"
+    "\n"
+    "Environment: KERN_DEVICE (default device), KERN_NUM_THREADS,\n"
+    "KERN_CACHE_DIR (compiled-kernel cache).\n"
+    "\n"
+    "Exit status: 0 success; 1 bad SPEC, unknown, missing or repeated\n"
+    "parameter, unreadable file, compile error, device or launch failure;\n"
+    "2 bad usage (unknown option, missing FILE, KERNEL or --dim).\n";
+
+/* ---------------------------------------------------------------- errors */
+
+static void error(const char *fmt, ...) {
+  va_list ap;
+  fputs("kern: error: ", stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+}
+
+/* Bad usage: one line, then where to look, and exit status 2. */
+static int usage(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  fputs("kern: error: ", stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\nTry 'kern%s%s --help'.\n", cmd ? " " : "",
+          cmd ? cmd : "");
+  return EXIT_USAGE;
+}
+
+/* Reports a failed library call.  A compile diagnostic is already complete
+ * ("path:line:col: error: ..." with the source line and a caret), so it is
+ * printed untouched; anything else gets the usual one-line prefix. */
+static int lib_error(kern_context *ctx, kern_status st, const char *what) {
+  const char *msg = ctx ? kern_last_error(ctx) : "";
+  if (st == KERN_ERROR_COMPILE && msg[0]) {
+    size_t n = strlen(msg);
+    fputs(msg, stderr);
+    if (msg[n - 1] != '\n') fputc('\n', stderr);
+  } else if (msg[0]) {
+    error("%s", msg);
+  } else {
+    error("%s: %s", what, kern_status_string(st));
+  }
+  return EXIT_FAIL;
+}
+
+/* ---------------------------------------------------------------- options */
+
+static int is_help(const char *a) {
+  return strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0;
+}
+
+/* Matches argv[*i] against an option that takes a value, spelled
+ * "--long VALUE", "--long=VALUE" or "-s VALUE" (short may be NULL).
+ * Returns 1 and sets *val (advancing *i past a separate value), 0 when the
+ * argument is another option, -1 when the value is missing. */
+static int opt_value(int argc, char **argv, int *i, const char *lng,
+                     const char *shrt, const char **val) {
+  const char *a = argv[*i];
+  size_t n = strlen(lng);
+  if (strncmp(a, lng, n) == 0 && a[n] == '=') {
+    *val = a + n + 1;
+    return 1;
+  }
+  if (strcmp(a, lng) != 0 && !(shrt && strcmp(a, shrt) == 0)) return 0;
+  if (*i + 1 >= argc) return -1;
+  *val = argv[++*i];
+  return 1;
+}
+
+static char *read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  char *buf = NULL;
+  size_t cap = 0, n = 0;
+  if (!f) {
+    error("cannot open '%s': %s", path, strerror(errno));
+    return NULL;
+  }
+  for (;;) {
+    if (n + 4096 + 1 > cap) {
+      cap = cap ? cap * 2 : 65536;
+      char *nb = realloc(buf, cap);
+      if (!nb) {
+        error("'%s': out of memory", path);
+        free(buf);
+        fclose(f);
+        return NULL;
+      }
+      buf = nb;
+    }
+    size_t got = fread(buf + n, 1, cap - n - 1, f);
+    n += got;
+    if (got == 0) break;
+  }
+  if (ferror(f)) {
+    error("cannot read '%s': %s", path, strerror(errno));
+    free(buf);
+    fclose(f);
+    return NULL;
+  }
+  fclose(f);
+  buf[n] = '\0';
+  *len = n;
+  return buf;
+}
+
+/* Writes text to path through path.tmp and a rename, so a failure never
+ * leaves half a file where a build expects a whole one. */
+static int write_file_atomic(const char *path, const char *text) {
+  size_t plen = strlen(path), tlen = strlen(text);
+  char *tmp = malloc(plen + 5);
+  if (!tmp) {
+    error("'%s': out of memory", path);
+    return -1;
+  }
+  memcpy(tmp, path, plen);
+  memcpy(tmp + plen, ".tmp", 5);
+  FILE *f = fopen(tmp, "wb");
+  if (!f) {
+    error("cannot write '%s': %s", tmp, strerror(errno));
+    free(tmp);
+    return -1;
+  }
+  int ok = fwrite(text, 1, tlen, f) == tlen;
+  int e = errno;
+  if (fclose(f) != 0 && ok) {
+    ok = 0;
+    e = errno;
+  }
+  if (!ok) {
+    error("cannot write '%s': %s", tmp, strerror(e));
+    remove(tmp);
+    free(tmp);
+    return -1;
+  }
+  if (rename(tmp, path) != 0) {
+    error("cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+    remove(tmp);
+    free(tmp);
+    return -1;
+  }
+  free(tmp);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- devices */
+
+static void format_memory(uint64_t bytes, char *buf, size_t size) {
+  double gib = (double)bytes / (1024.0 * 1024.0 * 1024.0);
+  if (gib >= 10) snprintf(buf, size, "%.0f GiB", gib);
+  else if (gib >= 1) snprintf(buf, size, "%.1f GiB", gib);
+  else snprintf(buf, size, "%.0f MiB", (double)bytes / (1024.0 * 1024.0));
+}
+
+static int cmd_devices(int argc, char **argv) {
+  for (int i = 1; i < argc; i++) {
+    if (is_help(argv[i])) {
+      fputs(help_devices, stdout);
+      return EXIT_OK;
+    }
+    if (argv[i][0] == '-')
+      return usage("devices", "unknown option '%s'", argv[i]);
+    return usage("devices", "unexpected argument '%s'", argv[i]);
+  }
+
+  kern_context *ctx;
+  kern_status st = kern_context_new(NULL, &ctx);
+  if (st != KERN_SUCCESS) {
+    error("cannot start kern: %s", kern_status_string(st));
+    return EXIT_FAIL;
+  }
+  int ndev = kern_device_count(ctx);
+  for (int b = 0; b < KERN_BACKEND_COUNT; b++) {
+    kern_backend_info bi;
+    st = kern_backend_get(ctx, (kern_backend_kind)b, &bi);
+    if (st != KERN_SUCCESS) {
+      int rc = lib_error(ctx, st, "cannot query backend");
+      kern_context_free(ctx);
+      return rc;
+    }
+    if (bi.available)
+      printf("%s: available\n", bi.name);
+    else
+      printf("%s: unavailable (%s)\n", bi.name,
+             bi.reason && bi.reason[0] ? bi.reason : "no devices");
+    for (int d = 0; d < ndev; d++) {
+      kern_device_info di;
+      if (kern_device_get(ctx, d, &di) != KERN_SUCCESS ||
+          (int)di.backend != b)
+        continue;
+      char id[32], desc[300];
+      snprintf(id, sizeof id, "%s:%d", bi.name, di.index);
+      if (di.description[0]) {
+        snprintf(desc, sizeof desc, "%s", di.description);
+      } else {
+        /* The library's description is preferred; this is only a fallback
+         * so the line is never bare. */
+        char mem[32];
+        format_memory(di.memory_bytes, mem, sizeof mem);
+        snprintf(desc, sizeof desc, "%d %s, %s", di.compute_units,
+                 b == KERN_BACKEND_CPU    ? "cores"
+                 : b == KERN_BACKEND_CUDA ? "SMs"
+                                          : "compute units",
+                 mem);
+      }
+      printf("  %s  %s  %s\n", id, di.name, desc);
+    }
+  }
+  kern_context_free(ctx);
+  return EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- compile */
+
+static int cmd_compile(int argc, char **argv) {
+  const char *file = NULL, *target = "c", *out = NULL;
+  int only_args = 0;
+
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    int r;
+    if (!only_args && a[0] == '-' && a[1] != '\0') {
+      if (is_help(a)) {
+        fputs(help_compile, stdout);
+        return EXIT_OK;
+      }
+      if (strcmp(a, "--") == 0) {
+        only_args = 1;
+        continue;
+      }
+      if ((r = opt_value(argc, argv, &i, "--target", "-t", &target)) ||
+          (r = opt_value(argc, argv, &i, "--output", "-o", &out))) {
+        if (r < 0) return usage("compile", "%s needs a value", a);
+        continue;
+      }
+      return usage("compile", "unknown option '%s'", a);
+    }
+    if (file) return usage("compile", "unexpected argument '%s'", a);
+    file = a;
+  }
+  if (!file) return usage("compile", "missing FILE");
+  if (strcmp(target, "c") && strcmp(target, "cuda") && strcmp(target, "opencl"))
+    return usage("compile", "unknown target '%s' (use c, cuda or opencl)",
+                 target);
+
+  size_t len;
+  char *src = read_file(file, &len);
+  if (!src) return EXIT_FAIL;
+
+  kern_context *ctx;
+  kern_status st = kern_context_new(NULL, &ctx);
+  if (st != KERN_SUCCESS) {
+    free(src);
+    error("cannot start kern: %s", kern_status_string(st));
+    return EXIT_FAIL;
+  }
+  char *code = NULL;
+  int rc = EXIT_OK;
+  st = kern_compile_source(ctx, file, src, len, target, &code);
+  if (st != KERN_SUCCESS) {
+    rc = lib_error(ctx, st, file);
+  } else if (out) {
+    if (write_file_atomic(out, code) != 0) rc = EXIT_FAIL;
+  } else {
+    fputs(code, stdout);
+    if (fflush(stdout) != 0) {
+      error("cannot write output: %s", strerror(errno));
+      rc = EXIT_FAIL;
+    }
+  }
+  kern_free(code);
+  kern_context_free(ctx);
+  free(src);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- run */
+
+typedef struct assign {
+  const char *name; /* points into argv; not NUL-terminated at '=' */
+  size_t name_len;
+  const char *value;
+  int param;        /* index of the parameter it names */
+} assign;
+
+/* Splits "NAME=VALUE"; returns 0 unless NAME is an identifier. */
+static int split_assign(const char *a, assign *out) {
+  const char *eq = strchr(a, '=');
+  if (!eq || eq == a) return 0;
+  for (const char *c = a; c < eq; c++)
+    if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+          (c > a && *c >= '0' && *c <= '9')))
+      return 0;
+  out->name = a;
+  out->name_len = (size_t)(eq - a);
+  out->value = eq + 1;
+  out->param = -1;
+  return 1;
+}
+
+static int find_param(const kern_param_info *ps, int n, const char *name,
+                      size_t len) {
+  for (int i = 0; i < n; i++)
+    if (strlen(ps[i].name) == len && strncmp(ps[i].name, name, len) == 0)
+      return i;
+  return -1;
+}
+
+/* "x, y, s" into buf, for messages that list what exists. */
+static void list_params(const kern_param_info *ps, int n, char *buf,
+                        size_t size) {
+  size_t k = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < n && k < size; i++)
+    k += (size_t)snprintf(buf + k, size - k, "%s%s", i ? ", " : "",
+                          ps[i].name);
+  if (n == 0) snprintf(buf, size, "none");
+}
+
+typedef struct run_opts {
+  const char *file, *kernel, *dim, *backend, *device;
+  int quiet, no_cache, threads;
+  assign *args;
+  int nargs;
+  assign *saves;
+  int nsaves;
+} run_opts;
+
+static int parse_run_args(int argc, char **argv, run_opts *o) {
+  int only_args = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v;
+    int r;
+    if (!only_args && a[0] == '-' && a[1] != '\0') {
+      if (is_help(a)) {
+        fputs(help_run, stdout);
+        return -1;
+      }
+      if (strcmp(a, "--") == 0) {
+        only_args = 1;
+        continue;
+      }
+      if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+        o->quiet = 1;
+        continue;
+      }
+      if (strcmp(a, "--no-cache") == 0) {
+        o->no_cache = 1;
+        continue;
+      }
+      if ((r = opt_value(argc, argv, &i, "--dim", NULL, &o->dim)) ||
+          (r = opt_value(argc, argv, &i, "--backend", NULL, &o->backend)) ||
+          (r = opt_value(argc, argv, &i, "--device", NULL, &o->device))) {
+        if (r < 0) return usage("run", "%s needs a value", a);
+        continue;
+      }
+      if ((r = opt_value(argc, argv, &i, "--threads", NULL, &v))) {
+        char *end;
+        if (r < 0) return usage("run", "%s needs a value", a);
+        long t = strtol(v, &end, 10);
+        if (*v == '\0' || *end != '\0' || t < 1 || t > 65536)
+          return usage("run", "--threads '%s' is not a positive integer", v);
+        o->threads = (int)t;
+        continue;
+      }
+      if ((r = opt_value(argc, argv, &i, "--save", NULL, &v))) {
+        if (r < 0) return usage("run", "%s needs NAME=PATH.npy", a);
+        if (!split_assign(v, &o->saves[o->nsaves]) ||
+            o->saves[o->nsaves].value[0] == '\0')
+          return usage("run", "--save '%s' is not NAME=PATH.npy", v);
+        o->nsaves++;
+        continue;
+      }
+      return usage("run", "unknown option '%s'", a);
+    }
+    if (!o->file) {
+      o->file = a;
+    } else if (!o->kernel) {
+      o->kernel = a;
+    } else if (split_assign(a, &o->args[o->nargs])) {
+      o->nargs++;
+    } else {
+      return usage("run",
+                   "unexpected argument '%s' (give parameters as NAME=SPEC)",
+                   a);
+    }
+  }
+  if (!o->file) return usage("run", "missing FILE");
+  if (!o->kernel) return usage("run", "missing KERNEL");
+  if (!o->dim) return usage("run", "missing --dim N[,M...] (the launch grid)");
+  if (o->backend && strcmp(o->backend, "cpu") && strcmp(o->backend, "cuda") &&
+      strcmp(o->backend, "opencl") && strcmp(o->backend, "auto"))
+    return usage("run", "unknown backend '%s' (use cpu, cuda, opencl or auto)",
+                 o->backend);
+  if (o->backend && o->device)
+    return usage("run", "give --backend or --device, not both");
+  return 0;
+}
+
+static int cmd_run(int argc, char **argv) {
+  run_opts o;
+  memset(&o, 0, sizeof o);
+  /* Each argument is at most one assignment or save, so argc bounds both. */
+  o.args = calloc((size_t)argc, sizeof *o.args);
+  o.saves = calloc((size_t)argc, sizeof *o.saves);
+  if (!o.args || !o.saves) {
+    free(o.args);
+    free(o.saves);
+    error("out of memory");
+    return EXIT_FAIL;
+  }
+
+  kern_context *ctx = NULL;
+  kern_module *mod = NULL;
+  kern_param_info *ps = NULL;
+  spec_array *hosts = NULL;
+  kern_array **arrays = NULL;
+  unsigned char **values = NULL;
+  kern_arg *kargs = NULL;
+  int *save_of = NULL;
+  int np = 0, rc;
+  char err[1024];
+  int64_t dims[KERN_MAX_DIMS];
+  int ndims;
+
+  rc = parse_run_args(argc, argv, &o);
+  if (rc != 0) {
+    rc = rc < 0 ? EXIT_OK : rc; /* -1: help was printed */
+    goto done;
+  }
+  if (spec_parse_dims(o.dim, dims, KERN_MAX_DIMS, &ndims, err, sizeof err)) {
+    rc = usage("run", "%s", err);
+    goto done;
+  }
+
+  /* Check the file before starting devices, for a plain message. */
+  FILE *probe = fopen(o.file, "rb");
+  if (!probe) {
+    error("cannot open '%s': %s", o.file, strerror(errno));
+    rc = EXIT_FAIL;
+    goto done;
+  }
+  fclose(probe);
+
+  kern_options kopts = {NULL, o.threads, o.no_cache};
+  kern_status st = kern_context_new(&kopts, &ctx);
+  if (st != KERN_SUCCESS) {
+    error("cannot start kern: %s", kern_status_string(st));
+    ctx = NULL;
+    rc = EXIT_FAIL;
+    goto done;
+  }
+
+  const char *devname = o.device ? o.device : o.backend;
+  kern_device dev;
+  st = kern_device_find(ctx, devname, &dev);
+  if (st != KERN_SUCCESS) {
+    rc = lib_error(ctx, st, "cannot select a device");
+    goto done;
+  }
+  st = kern_module_load_file(ctx, dev, o.file, &mod);
+  if (st != KERN_SUCCESS) {
+    rc = lib_error(ctx, st, o.file);
+    goto done;
+  }
+  kern_kernel *k;
+  st = kern_module_get_kernel(mod, o.kernel, &k);
+  if (st != KERN_SUCCESS) {
+    char names[512];
+    size_t n = 0;
+    int nk = kern_module_kernel_count(mod);
+    names[0] = '\0';
+    for (int i = 0; i < nk && n < sizeof names; i++)
+      n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "",
+                            kern_module_kernel_name(mod, i));
+    error("no kernel '%s' in %s (%s%s)", o.kernel, o.file,
+          nk ? "its kernels: " : "it defines no kernels", names);
+    rc = EXIT_FAIL;
+    goto done;
+  }
+
+  /* Match NAME=SPEC and --save NAME=PATH to parameters before touching any
+   * device memory, so every naming mistake costs nothing. */
+  np = kern_kernel_param_count(k);
+  ps = calloc((size_t)np + 1, sizeof *ps);
+  hosts = calloc((size_t)np + 1, sizeof *hosts);
+  arrays = calloc((size_t)np + 1, sizeof *arrays);
+  values = calloc((size_t)np + 1, sizeof *values);
+  kargs = calloc((size_t)np + 1, sizeof *kargs);
+  save_of = calloc((size_t)np + 1, sizeof *save_of);
+  if (!ps || !hosts || !arrays || !values || !kargs || !save_of) {
+    error("out of memory");
+    rc = EXIT_FAIL;
+    goto done;
+  }
+  for (int i = 0; i < np; i++) {
+    st = kern_kernel_param(k, i, &ps[i]);
+    if (st != KERN_SUCCESS) {
+      rc = lib_error(ctx, st, "cannot read kernel parameters");
+      goto done;
+    }
+    save_of[i] = -1;
+  }
+  char plist[512];
+  list_params(ps, np, plist, sizeof plist);
+  int *given = calloc((size_t)np + 1, sizeof *given);
+  if (!given) {
+    error("out of memory");
+    rc = EXIT_FAIL;
+    goto done;
+  }
+  rc = EXIT_FAIL;
+  for (int a = 0; a < o.nargs; a++) {
+    assign *as = &o.args[a];
+    int p = find_param(ps, np, as->name, as->name_len);
+    if (p < 0) {
+      error("kernel '%s' has no parameter '%.*s' (its parameters: %s)",
+            o.kernel, (int)as->name_len, as->name, plist);
+      free(given);
+      goto done;
+    }
+    if (given[p]++) {
+      error("parameter '%s' is given more than once", ps[p].name);
+      free(given);
+      goto done;
+    }
+    as->param = p;
+  }
+  {
+    char missing[512], desc[96];
+    size_t n = 0;
+    int nmissing = 0;
+    for (int p = 0; p < np; p++) {
+      if (given[p]) continue;
+      if (n < sizeof missing)
+        n += (size_t)snprintf(missing + n, sizeof missing - n,
+                              "%s'%s' (%s)", nmissing ? ", " : "",
+                              ps[p].name,
+                              spec_describe(&ps[p], desc, sizeof desc));
+      nmissing++;
+    }
+    free(given);
+    if (nmissing) {
+      error("missing argument%s for parameter%s %s; give %s", 
+            nmissing > 1 ? "s" : "", nmissing > 1 ? "s" : "", missing,
+            nmissing > 1 ? "each as NAME=SPEC" : "it as NAME=SPEC");
+      goto done;
+    }
+  }
+  for (int s = 0; s < o.nsaves; s++) {
+    assign *sv = &o.saves[s];
+    int p = find_param(ps, np, sv->name, sv->name_len);
+    if (p < 0 || ps[p].kind != KERN_PARAM_ARRAY) {
+      error("--save %.*s: kernel '%s' has no array parameter '%.*s' "
+            "(its parameters: %s)", (int)sv->name_len, sv->name, o.kernel,
+            (int)sv->name_len, sv->name, plist);
+      goto done;
+    }
+    if (save_of[p] >= 0) {
+      error("--save %s is given more than once", ps[p].name);
+      goto done;
+    }
+    save_of[p] = s;
+  }
+
+  /* Parse every SPEC on the host first: a mistake in the last argument
+   * should not wait for device allocations of the first ones. */
+  for (int a = 0; a < o.nargs; a++) {
+    int p = o.args[a].param;
+    if (ps[p].kind == KERN_PARAM_ARRAY) {
+      if (spec_parse_array(&ps[p], o.args[a].value, &hosts[p], err,
+                           sizeof err) != 0) {
+        error("%s", err);
+        goto done;
+      }
+    } else {
+      size_t size = kern_type_size(ps[p].type);
+      values[p] = calloc(1, size + 16);
+      if (!values[p]) {
+        error("out of memory");
+        goto done;
+      }
+      if (spec_parse_value(&ps[p], o.args[a].value, values[p], err,
+                           sizeof err) != 0) {
+        error("%s", err);
+        goto done;
+      }
+      kargs[p] = kern_arg_data(values[p], size);
+    }
+  }
+  for (int p = 0; p < np; p++) {
+    if (ps[p].kind != KERN_PARAM_ARRAY) continue;
+    st = kern_array_new(ctx, dev, ps[p].type, ps[p].ndim, hosts[p].shape,
+                        &arrays[p]);
+    if (st != KERN_SUCCESS) {
+      arrays[p] = NULL;
+      rc = lib_error(ctx, st, ps[p].name);
+      goto done;
+    }
+    if (kern_array_nbytes(arrays[p]) != hosts[p].nbytes) {
+      /* Only if the library lays out an element differently from NumPy
+       * (say, a padded vec3); uploading would then scramble data. */
+      error("parameter '%s': the device array holds %zu bytes but the host "
+            "data %zu; element layouts disagree", ps[p].name,
+            kern_array_nbytes(arrays[p]), hosts[p].nbytes);
+      goto done;
+    }
+    st = kern_array_upload(arrays[p], hosts[p].data, hosts[p].nbytes);
+    if (st != KERN_SUCCESS) {
+      rc = lib_error(ctx, st, ps[p].name);
+      goto done;
+    }
+    kargs[p] = kern_arg_array(arrays[p]);
+  }
+
+  const char *env = getenv("KERN_DEVICE");
+  int automatic = (!devname && (!env || !env[0] || !strcmp(env, "auto"))) ||
+                  (devname && !strcmp(devname, "auto"));
+  if (automatic && !o.quiet) {
+    /* "auto" must say what it chose, or a slow run on the CPU fallback
+     * looks like a slow GPU. */
+    kern_device_info di;
+    kern_backend_info bi;
+    if (kern_device_get(ctx, dev, &di) == KERN_SUCCESS &&
+        kern_backend_get(ctx, di.backend, &bi) == KERN_SUCCESS)
+      fprintf(stderr, "kern: running on %s:%d (%s)\n", bi.name, di.index,
+              di.name);
+  }
+  st = kern_launch(k, ndims, dims, np, kargs);
+  if (st != KERN_SUCCESS) {
+    rc = lib_error(ctx, st, "launch failed");
+    goto done;
+  }
+
+  for (int p = 0; p < np; p++) {
+    if (ps[p].kind != KERN_PARAM_ARRAY) continue;
+    st = kern_array_download(arrays[p], hosts[p].data, hosts[p].nbytes);
+    if (st != KERN_SUCCESS) {
+      rc = lib_error(ctx, st, ps[p].name);
+      goto done;
+    }
+    if (save_of[p] >= 0) {
+      /* NumPy sees vector and matrix elements as trailing axes. */
+      int64_t shape[KERN_MAX_DIMS + 2];
+      int nd = 0;
+      for (int d = 0; d < ps[p].ndim; d++) shape[nd++] = hosts[p].shape[d];
+      if (ps[p].type.kind != KERN_KIND_SCALAR) shape[nd++] = ps[p].type.rows;
+      if (ps[p].type.kind == KERN_KIND_MATRIX) shape[nd++] = ps[p].type.cols;
+      if (npy_write(o.saves[save_of[p]].value, ps[p].type.scalar, nd, shape,
+                    hosts[p].data, err, sizeof err) != 0) {
+        error("%s", err);
+        goto done;
+      }
+    } else if (!o.quiet) {
+      char prefix[160];
+      snprintf(prefix, sizeof prefix, "%s = ", ps[p].name);
+      spec_print_array(stdout, prefix, ps[p].type, ps[p].ndim, hosts[p].shape,
+                       hosts[p].data);
+    }
+  }
+  if (fflush(stdout) != 0) {
+    error("cannot write output: %s", strerror(errno));
+    goto done;
+  }
+  rc = EXIT_OK;
+
+done:
+  for (int p = 0; p < np; p++) {
+    if (arrays) kern_array_free(arrays[p]);
+    if (hosts) spec_array_free(&hosts[p]);
+    if (values) free(values[p]);
+  }
+  free(ps);
+  free(hosts);
+  free(arrays);
+  free(values);
+  free(kargs);
+  free(save_of);
+  kern_module_free(mod);
+  kern_context_free(ctx);
+  free(o.args);
+  free(o.saves);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- main */
+
+typedef struct command {
+  const char *name;
+  int (*fn)(int argc, char **argv);
+  const char *help;
+} command;
+
+static const command commands[] = {
+    {"devices", cmd_devices, help_devices},
+    {"compile", cmd_compile, help_compile},
+    {"run", cmd_run, help_run},
+};
+
+static const command *find_command(const char *name) {
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(commands[i].name, name) == 0) return &commands[i];
+  return NULL;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs("kern: error: missing command\n"
+          "Usage: kern COMMAND [OPTIONS]; commands: devices, compile, run\n"
+          "Try 'kern --help'.\n", stderr);
+    return EXIT_USAGE;
+  }
+  const char *c = argv[1];
+  if (is_help(c)) {
+    fputs(help_main, stdout);
+    return EXIT_OK;
+  }
+  if (strcmp(c, "--version") == 0 || strcmp(c, "-V") == 0) {
+    printf("kern %s\n", KERN_VERSION_STRING);
+    return EXIT_OK;
+  }
+  if (strcmp(c, "help") == 0) {
+    if (argc < 3) {
+      fputs(help_main, stdout);
+      return EXIT_OK;
+    }
+    const command *cmd = find_command(argv[2]);
+    if (!cmd) return usage(NULL, "unknown command '%s'", argv[2]);
+    fputs(cmd->help, stdout);
+    return EXIT_OK;
+  }
+  const command *cmd = find_command(c);
+  if (!cmd) {
+    if (c[0] == '-') return usage(NULL, "unknown option '%s'", c);
+    return usage(NULL, "unknown command '%s' (commands: devices, compile, run)",
+                 c);
+  }
+  return cmd->fn(argc - 1, argv + 1);
+}

@@ -1,0 +1,61 @@
+/*
+ * spec.h -- the argument language of `kern run`, and printing arrays.
+ *
+ * Each kernel parameter is given on the command line as NAME=SPEC.  A value
+ * parameter's SPEC is a number, true/false, or comma-separated components;
+ * an array parameter's SPEC is a generator such as zeros(float32,16) or a
+ * .npy path.  This file turns a SPEC into host bytes checked against the
+ * parameter's type, and prints downloaded arrays the way NumPy does.
+ *
+ * Exports:
+ *   spec_array          a host buffer with the shape and type of an array
+ *   spec_parse_value    SPEC of a value parameter -> bytes of its type
+ *   spec_parse_array    SPEC of an array parameter -> spec_array
+ *   spec_array_free
+ *   spec_parse_dims     "N[,M...]" of --dim
+ *   spec_print_array    NumPy-style text of an array
+ *   spec_describe       "array of vec3, 2-d" for messages
+ */
+#ifndef KERN_TOOLS_SPEC_H
+#define KERN_TOOLS_SPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "kern.h"
+
+typedef struct spec_array {
+  kern_type type;               /* element type: the parameter's type */
+  int ndim;                     /* the parameter's ndim */
+  int64_t shape[KERN_MAX_DIMS];
+  void *data;                   /* malloc'd, nbytes long (never NULL) */
+  size_t nbytes;
+} spec_array;
+
+/* Every parser below returns 0 on success, or -1 with a one-line message
+ * in err that names the parameter, meant to follow "kern: error: ". */
+
+/* out must hold kern_type_size(p->type) bytes. */
+int spec_parse_value(const kern_param_info *p, const char *text, void *out,
+                     char *err, size_t errsize);
+
+int spec_parse_array(const kern_param_info *p, const char *text,
+                     spec_array *out, char *err, size_t errsize);
+void spec_array_free(spec_array *a);
+
+/* Parses "N[,M...]", 1 to max positive integers, into dims. */
+int spec_parse_dims(const char *text, int64_t *dims, int max, int *ndim,
+                    char *err, size_t errsize);
+
+/* Writes "prefix[values]\n" with continuation lines indented under the
+ * first bracket.  shape is the array's shape; vector and matrix elements add
+ * trailing axes, as in NumPy.  Beyond 1000 scalars each long axis shows its
+ * first and last 3 entries around "...". */
+void spec_print_array(FILE *f, const char *prefix, kern_type type, int ndim,
+                      const int64_t *shape, const void *data);
+
+/* "float32", "array of vec3", "2-d array of float32" into buf; returns buf. */
+char *spec_describe(const kern_param_info *p, char *buf, size_t size);
+
+#endif /* KERN_TOOLS_SPEC_H */
