@@ -344,7 +344,7 @@ static bool componentwise(int bi) {
 static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
                         const Type **args) {
   const char *RT = emit_ctype(E, ret);
-  const Type *v = args[0]->kind != TY_SCALAR ? args[0]
+  const Type *v = n == 0 ? ret : args[0]->kind != TY_SCALAR ? args[0]
                   : (n > 1 ? args[1] : args[0]);
   kern_scalar sc = v->sc;
   const char *T = sc_c[sc];
@@ -692,6 +692,20 @@ static const char *make_helper(Emit *E, const Type *t, int nargs,
     buf_printf(&b, "%s %s %s(%s a) {\n  %s r;\n  for (int k = 0; k < %d; k++) "
                    "%s = (%s)%s;\n  return r;\n}\n", E->T->fn_qual, T, name, A,
                T, N, comp(E, "r", t), S, comp(E, "a", argt));
+  } else if (argt->kind == TY_VEC) {
+    /* a matrix from its rows */
+    name = arena_printf(E->C, "k_rows_%s", sig);
+    if (!emit_need(E, name))
+      return name;
+    const char *V = emit_ctype(E, argt);
+    buf_printf(&b, "%s %s %s(", E->T->fn_qual, T, name);
+    for (int k = 0; k < t->rows; k++)
+      buf_printf(&b, "%s%s r%d", k ? ", " : "", V, k);
+    buf_printf(&b, ") {\n  %s m;\n", T);
+    for (int k = 0; k < t->rows; k++)
+      buf_printf(&b, "  for (int j = 0; j < %d; j++) m.m[%d][j] = r%d.c[j];\n",
+                 t->cols, k, k);
+    buf_puts(&b, "  return m;\n}\n");
   } else {
     name = arena_printf(E->C, "k_make_%s", sig);
     if (!emit_need(E, name))

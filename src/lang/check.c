@@ -563,6 +563,27 @@ static IrExpr *user_call(Ctx *X, Node *call, Func *g) {
 
 static IrExpr *builtin_call(Ctx *X, Node *call, int bi, const char *name);
 
+/* wp.matrix_from_rows(v0, v1, ...) / wp.matrix_from_cols(...) */
+static IrExpr *matrix_from(Ctx *X, Node *call, bool cols) {
+  const char *name = cols ? "wp.matrix_from_cols" : "wp.matrix_from_rows";
+  no_kwargs(X, call, name);
+  int n;
+  IrExpr **a = eval_args(X, call, &n);
+  if (n < 2 || n > 4)
+    ERR(call->pos, "%s() takes 2 to 4 vectors, got %d", name, n);
+  const Type *vt = a[0]->ty;
+  for (int i = 0; i < n; i++)
+    if (a[i]->ty->kind != TY_VEC || !ty_eq(a[i]->ty, vt) ||
+        !sc_is_float(vt->sc))
+      bad_args(X, call, name, a, n);
+  IrExpr *e = ir_expr(X->C, E_MAKE, ty_mat(X->C, vt->sc, n, vt->rows));
+  e->args = a;
+  e->nargs = n;
+  if (!cols)
+    return e;
+  return ir_call1(X->C, BI_TRANSPOSE, ty_mat(X->C, vt->sc, vt->rows, n), e);
+}
+
 static IrExpr *call_expr(Ctx *X, Node *n) {
   Node *callee = n->a;
   const char *w = wp_attr(X, callee);
@@ -574,6 +595,8 @@ static IrExpr *call_expr(Ctx *X, Node *n) {
     if (second)
       ERR(callee->pos, "wp.%s is not supported yet (second stage of the "
                        "language)", w);
+    if (!strcmp(w, "matrix_from_rows") || !strcmp(w, "matrix_from_cols"))
+      return matrix_from(X, n, !strcmp(w, "matrix_from_cols"));
     int bi = builtin_lookup(w);
     if (bi >= 0)
       return builtin_call(X, n, bi, arena_printf(X->C, "wp.%s", w));
@@ -1135,8 +1158,7 @@ static IrExpr *name_expr(Ctx *X, Node *n) {
   if (s) {
     if (!s->ty)
       ERR(n->pos, "constant '%s' is used in its own definition", n->name);
-    IrExpr *v = expr(X, s->value);
-    return v;
+    return (IrExpr *)s->ir;
   }
   if (is_wp(X, n))
     ERR(n->pos, "the module '%s' cannot be used as a value", n->name);
@@ -1154,11 +1176,9 @@ static IrExpr *expr(Ctx *X, Node *n) {
   Compiler *C = X->C;
   switch (n->kind) {
   case N_INT:
-    if (n->ival > INT32_MAX)
-      ERR(n->pos, "integer literal %llu does not fit in int32; write "
-                  "wp.int64(%llu) or wp.uint32(...)",
-          (unsigned long long)n->ival, (unsigned long long)n->ival);
-    return ir_const_int(C, t_i32(), n->ival);
+    /* An int literal is int32, and one beyond its range wraps, as in Warp
+     * (3000000000 is -1294967296); write wp.int64(...) for the value. */
+    return ir_const_int(C, t_i32(), (uint64_t)(int64_t)(int32_t)(uint32_t)n->ival);
   case N_FLOAT:
     return ir_const_float(C, t_f32(), (double)(float)n->fval);
   case N_BOOL:
@@ -1194,12 +1214,9 @@ static IrExpr *expr(Ctx *X, Node *n) {
     return binop(X, n->op, l, r, n->pos);
   }
   case N_UNOP: {
-    if (is_literal(n) && n->op == OP_NEG && n->a->kind == N_INT) {
-      if (n->a->ival > (uint64_t)INT32_MAX + 1)
-        ERR(n->pos, "integer literal -%llu does not fit in int32",
-            (unsigned long long)n->a->ival);
-      return ir_const_int(C, t_i32(), (uint64_t)(-(int64_t)n->a->ival));
-    }
+    if (is_literal(n) && n->op == OP_NEG && n->a->kind == N_INT)
+      return ir_const_int(C, t_i32(), (uint64_t)(int64_t)(int32_t)(uint32_t)(
+                                          0u - (uint32_t)n->a->ival));
     IrExpr *a = expr(X, n->a);
     if (n->op == OP_POS) {
       if (!ty_is_value(a->ty) || ty_is_bool(a->ty))
@@ -1369,7 +1386,9 @@ static void store_component(Ctx *X, Node *target, IrExpr *value) {
   if (!ty_eq(value->ty, ct))
     ERR(target->pos, "cannot assign %s to a component of type %s",
         TN(value->ty), TN(ct));
-  if (base->kind == E_VAR && !base->var->is_param) {
+  if (base->kind == E_VAR) {
+    /* Parameters are values (a copy), so a parameter's component can be
+     * set like a local's, as in Warp. */
     IrStmt *s = ir_stmt(X->C, S_SETCOMP, target->pos);
     s->var = base->var;
     s->a = i;
@@ -1379,10 +1398,6 @@ static void store_component(Ctx *X, Node *target, IrExpr *value) {
     emit(X, s);
     return;
   }
-  if (base->kind == E_VAR && base->var->is_param)
-    ERR(target->pos, "cannot assign to a component of the parameter '%s'; "
-                     "copy it into a local variable first",
-        basen->kind == N_NAME ? basen->name : "?");
   if (base->kind == E_LOAD) {
     /* a[i].x = v: t = a[i]; t.x = v; a[i] = t */
     Local *tmp = add_local(X, "elem", bt, target->pos);
@@ -2048,6 +2063,122 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
   *tail = irf;
 }
 
+/* Constants are evaluated as Python evaluates them on the host (unbounded
+ * integers approximated by int64, floats as doubles), then converted to the
+ * type a constructor names, or int32 / float32 / bool by default. */
+typedef enum { PV_INT, PV_FLOAT, PV_BOOL } PvKind;
+typedef struct PyVal {
+  PvKind kind;
+  int64_t i;
+  double f;
+  const Type *ty;
+} PyVal;
+
+static double pv_num(PyVal v) { return v.kind == PV_FLOAT ? v.f : (double)v.i; }
+
+static PyVal py_eval(Ctx *X, Node *n) {
+  PyVal r = {PV_INT, 0, 0, NULL};
+  switch (n->kind) {
+  case N_INT: r.i = (int64_t)n->ival; return r;
+  case N_FLOAT: r.kind = PV_FLOAT; r.f = n->fval; return r;
+  case N_BOOL: r.kind = PV_BOOL; r.i = (int64_t)n->ival; return r;
+  case N_NAME: {
+    Sym *s = find_const(X, n->name);
+    if (!s || !s->ir)
+      ERR(n->pos, "'%s' is not a constant defined above", n->name);
+    IrExpr *e = s->ir;
+    r.ty = e->ty;
+    if (sc_is_float(e->ty->sc)) { r.kind = PV_FLOAT; r.f = e->fval; }
+    else if (e->ty->sc == KERN_BOOL) { r.kind = PV_BOOL; r.i = (int64_t)e->ival; }
+    else r.i = (int64_t)e->ival;
+    return r;
+  }
+  case N_UNOP: {
+    PyVal a = py_eval(X, n->a);
+    if (n->op == OP_NEG) { if (a.kind == PV_FLOAT) a.f = -a.f; else { a.i = -a.i; a.kind = PV_INT; } }
+    else if (n->op == OP_INVERT) { if (a.kind == PV_FLOAT) ERR(n->pos, "~ needs an integer"); a.i = ~a.i; }
+    return a;
+  }
+  case N_BINOP: {
+    PyVal a = py_eval(X, n->a), b = py_eval(X, n->b);
+    const Type *ty = a.ty ? a.ty : b.ty;
+    bool fl = a.kind == PV_FLOAT || b.kind == PV_FLOAT;
+    r.ty = ty;
+    if (fl || n->op == OP_DIV || n->op == OP_POW) {
+      double x = pv_num(a), y = pv_num(b);
+      r.kind = PV_FLOAT;
+      switch (n->op) {
+      case OP_ADD: r.f = x + y; return r;
+      case OP_SUB: r.f = x - y; return r;
+      case OP_MUL: r.f = x * y; return r;
+      case OP_DIV:
+        if (y == 0) ERR(n->pos, "division by zero in a constant");
+        r.f = x / y; return r;
+      case OP_FLOORDIV:
+        if (y == 0) ERR(n->pos, "division by zero in a constant");
+        r.f = floor(x / y); return r;
+      case OP_MOD:
+        if (y == 0) ERR(n->pos, "division by zero in a constant");
+        r.f = fmod(x, y); if (r.f != 0 && ((r.f < 0) != (y < 0))) r.f += y; return r;
+      case OP_POW:
+        r.f = pow(x, y);
+        if (!fl && y >= 0) { r.kind = PV_INT; r.i = (int64_t)r.f; }
+        return r;
+      default:
+        ERR(n->pos, "operator %s is not defined for floats", op_text(n->op));
+      }
+    }
+    int64_t x = a.i, y = b.i;
+    switch (n->op) {
+    case OP_ADD: r.i = (int64_t)((uint64_t)x + (uint64_t)y); return r;
+    case OP_SUB: r.i = (int64_t)((uint64_t)x - (uint64_t)y); return r;
+    case OP_MUL: r.i = (int64_t)((uint64_t)x * (uint64_t)y); return r;
+    case OP_FLOORDIV: case OP_MOD: {
+      if (y == 0) ERR(n->pos, "division by zero in a constant");
+      int64_t q = x / y, m = x % y;
+      if (m != 0 && ((m < 0) != (y < 0))) { q--; m += y; }
+      r.i = n->op == OP_FLOORDIV ? q : m;
+      return r;
+    }
+    case OP_SHL:
+      if (y < 0 || y > 63) ERR(n->pos, "shift count out of range in a constant");
+      r.i = (int64_t)((uint64_t)x << y); return r;
+    case OP_SHR:
+      if (y < 0 || y > 63) ERR(n->pos, "shift count out of range in a constant");
+      r.i = x >> y; return r;
+    case OP_BITAND: r.i = x & y; return r;
+    case OP_BITOR: r.i = x | y; return r;
+    case OP_BITXOR: r.i = x ^ y; return r;
+    default:
+      ERR(n->pos, "operator %s is not supported in a constant", op_text(n->op));
+    }
+  }
+  case N_CALL: {
+    const char *w = wp_attr(X, n->a);
+    const Type *t = NULL;
+    bool second;
+    if (w)
+      t = wp_type_named(X->C, w, &second);
+    else if (n->a->kind == N_NAME && !strcmp(n->a->name, "float"))
+      t = t_f32();
+    else if (n->a->kind == N_NAME && !strcmp(n->a->name, "int"))
+      t = t_i32();
+    if (t && t->kind != TY_SCALAR)
+      ERR(n->pos, "vector and matrix constants are not supported yet; use "
+                  "scalar constants");
+    if (!t || count_args(n->args) != 1 || n->kwargs)
+      ERR(n->pos, "wp.constant() needs a value known at compile time");
+    PyVal a = py_eval(X, n->args);
+    a.ty = t;
+    if (sc_is_float(t->sc) && a.kind != PV_FLOAT) { a.f = (double)a.i; a.kind = PV_FLOAT; }
+    if (!sc_is_float(t->sc) && a.kind == PV_FLOAT) { a.i = (int64_t)a.f; a.kind = PV_INT; }
+    return a;
+  }
+  default:
+    ERR(n->pos, "wp.constant() needs a value known at compile time");
+  }
+}
+
 /* Constants: evaluated once, folded to a literal of their type. */
 static void check_consts(Compiler *C, IrModule *irm) {
   Ctx ctx;
@@ -2069,14 +2200,41 @@ static void check_consts(Compiler *C, IrModule *irm) {
     for (Sym *t = C->mod->consts; t != s; t = t->next)
       if (!strcmp(t->name, s->name))
         ERR(s->pos, "constant '%s' is defined twice", s->name);
-    IrExpr *v = expr(X, s->value);
-    if (v->kind != E_CONST || !ty_is_scalar(v->ty)) {
-      if (v->kind == E_MAKE)
-        ERR(s->value->pos, "vector and matrix constants are not supported "
-                           "yet; use a scalar constant");
-      ERR(s->value->pos, "wp.constant() needs a value known at compile time");
+    Node *vn = s->value;
+    const char *cw = vn->kind == N_CALL ? wp_attr(X, vn->a) : NULL;
+    bool second;
+    const Type *ct = cw ? wp_type_named(C, cw, &second) : NULL;
+    if (ct && ct->kind != TY_SCALAR) {
+      /* vector and matrix constants: every component a literal */
+      IrExpr *v = expr(X, vn);
+      if (v->kind != E_MAKE)
+        ERR(vn->pos, "wp.constant() needs a value known at compile time");
+      for (int i = 0; i < v->nargs; i++)
+        if (v->args[i]->kind != E_CONST)
+          ERR(vn->pos, "the components of a vector or matrix constant must "
+                       "be literals or constants");
+      s->ty = v->ty;
+      s->ir = v;
+      continue;
     }
-    s->ty = v->ty;
+    PyVal pv = py_eval(X, s->value);
+    const Type *t = pv.ty;
+    if (!t)
+      t = pv.kind == PV_FLOAT ? t_f32() : pv.kind == PV_BOOL ? t_bool() : t_i32();
+    IrExpr *v = sc_is_float(t->sc)
+                    ? ir_const_float(C, t, t->sc == KERN_FLOAT32
+                                               ? (double)(float)pv.f : pv.f)
+                    : ir_const_int(C, t, pv.kind == PV_FLOAT ? (uint64_t)(int64_t)pv.f
+                                                             : (uint64_t)pv.i);
+    if (!sc_is_float(t->sc) && sc_bits(t->sc) < 64) {
+      /* wrap to the type's width, as the conversion on the host would */
+      uint64_t mask = ((uint64_t)1 << sc_bits(t->sc)) - 1, u = v->ival & mask;
+      if (sc_is_signed(t->sc) && ((u >> (sc_bits(t->sc) - 1)) & 1))
+        u |= ~mask;
+      v->ival = t->sc == KERN_BOOL ? (v->ival != 0) : u;
+    }
+    s->ty = t;
+    s->ir = v;
   }
 }
 

@@ -368,7 +368,7 @@ Token *lex_file(Compiler *C, int *ntok) {
       L.p++;
       L.line++;
       L.line_start = L.p;
-      at_line_start = true;
+      at_line_start = L.depth == 0;
       continue;
     }
     if (c == ' ' || c == '\t' || c == '\f' || c == '\r') {

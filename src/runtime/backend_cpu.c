@@ -89,9 +89,10 @@ typedef struct cpu_state {
 
 /* Flags for every build.  -fno-math-errno lets sqrt and friends inline and
  * vectorise (kernels never read errno); -fopenmp-simd honours simd pragmas
- * without pulling in the OpenMP runtime. */
+ * without pulling in the OpenMP runtime; -fwrapv makes signed overflow wrap,
+ * which is what Warp kernels observe and what the other targets do. */
 static const char *const cc_flags[] = {
-    "-O3",     "-march=native", "-fopenmp-simd", "-fno-math-errno",
+    "-O3",     "-march=native", "-fopenmp-simd", "-fno-math-errno", "-fwrapv",
     "-fPIC",   "-shared",       "-std=c11",
 };
 #define N_CC_FLAGS (sizeof cc_flags / sizeof cc_flags[0])

@@ -1,0 +1,49 @@
+#!/bin/sh
+# Runs every conformance kernel with `kern run` on one backend and compares
+# the checked arrays with the outputs real Warp produced (expected/*.npy).
+# usage: run.sh KERN NPYCMP DIR [BACKEND] [FILE...]
+set -u
+KERN=$1; NPYCMP=$2; DIR=$3; BACKEND=${4:-cpu}
+shift 3; [ $# -gt 0 ] && shift
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/kern-conf.XXXXXX")
+trap 'rm -rf "$OUT"' EXIT
+export KERN_CACHE_DIR="$OUT/cache"
+pass=0; fail=0; failed=""
+files="$*"
+[ -z "$files" ] && files=$(ls "$DIR"/*.py | grep -v gen_expected.py)
+for f in $files; do
+  stem=$(basename "$f" .py)
+  args=$(sed -n 's/^# kern-test: //p' "$f" | head -n 1)
+  checks=$(sed -n 's/^# kern-check: //p' "$f")
+  saves=""
+  # one --save per checked array
+  for name in $(echo "$checks" | awk '{print $1}'); do
+    saves="$saves --save $name=$OUT/$stem.$name.npy"
+  done
+  # shellcheck disable=SC2086
+  if ! "$KERN" run "$f" $args --backend "$BACKEND" --quiet $saves >"$OUT/$stem.log" 2>&1; then
+    echo "FAIL $stem: kern run failed"; sed 's/^/    /' "$OUT/$stem.log" | head -n 20
+    fail=$((fail + 1)); failed="$failed $stem"; continue
+  fi
+  ok=1
+  echo "$checks" | while read -r name opts; do
+    [ -z "$name" ] && continue
+    rtol=$(echo "$opts" | tr ' ' '\n' | sed -n 's/^rtol=//p')
+    atol=$(echo "$opts" | tr ' ' '\n' | sed -n 's/^atol=//p')
+    set -- "$DIR/expected/$stem.$name.npy" "$OUT/$stem.$name.npy"
+    [ -n "$rtol" ] && set -- "$@" --rtol "$rtol"
+    [ -n "$atol" ] && set -- "$@" --atol "$atol"
+    if ! "$NPYCMP" "$@" >"$OUT/$stem.$name.cmp" 2>&1; then
+      echo "FAIL $stem: $name differs from Warp"; sed 's/^/    /' "$OUT/$stem.$name.cmp" | head -n 8
+      echo x >> "$OUT/$stem.bad"
+    fi
+  done
+  if [ -f "$OUT/$stem.bad" ]; then
+    fail=$((fail + 1)); failed="$failed $stem"
+  else
+    pass=$((pass + 1))
+  fi
+done
+echo "conformance ($BACKEND): $pass passed, $fail failed"
+[ -n "$failed" ] && echo "failed:$failed"
+[ "$fail" -eq 0 ]
