@@ -47,6 +47,9 @@ static void ocl_prelude(Emit *E) {
     emit_line(E, "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable");
     emit_line(E, "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable");
   }
+  /* No contraction of a * b + c into fma: results must match the other
+   * targets and Warp's CPU build bit for bit where C allows. */
+  emit_line(E, "#pragma OPENCL FP_CONTRACT OFF");
   emit_line(E, "typedef char int8_t;");
   emit_line(E, "typedef short int16_t;");
   emit_line(E, "typedef int int32_t;");
