@@ -1066,6 +1066,22 @@ static void emit_printf(Emit *E, IrStmt *s) {
 
 static void emit_stmts(Emit *E, IrStmt *s);
 
+/* s as the body of a C string literal: a file name in #line. */
+static const char *c_string(Emit *E, const char *s) {
+  Buf b;
+  buf_init(&b, E->C);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      buf_printf(&b, "\\%c", c);
+    else if (c < 0x20 || c >= 0x7f)
+      buf_printf(&b, "\\%03o", c);
+    else
+      buf_putn(&b, (const char *)&c, 1);
+  }
+  return b.p ? b.p : "";
+}
+
 static void emit_stmt(Emit *E, IrStmt *s) {
   switch (s->kind) {
   case S_ASSIGN:
@@ -1175,8 +1191,8 @@ static void emit_stmt(Emit *E, IrStmt *s) {
     return;
   case S_ASSERT:
     if (E->opts && E->opts->debug)
-      emit_line(E, "if (!(%s)) printf(\"%s:%d: assertion failed\\n\");",
-                ex(E, s->a), E->m->path, s->pos.line);
+      emit_line(E, "if (!(%s)) printf(\"%%s:%%d: assertion failed\\n\", \"%s\", %d);",
+                ex(E, s->a), c_string(E, E->m->path), s->pos.line);
     return;
   }
 }
@@ -1185,7 +1201,7 @@ static void emit_stmts(Emit *E, IrStmt *s) {
   for (; s; s = s->next) {
     if (E->opts && E->opts->line_directives && s->pos.line > 0 &&
         E->T->id != KERN_TARGET_OPENCL)
-      buf_printf(&E->out, "#line %d \"%s\"\n", s->pos.line, E->m->path);
+      buf_printf(&E->out, "#line %d \"%s\"\n", s->pos.line, c_string(E, E->m->path));
     emit_stmt(E, s);
   }
 }

@@ -109,7 +109,9 @@ kern_status kern_module_load_string(kern_context *ctx, kern_device dev,
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "loading '%s': no device %d (the context has %d)",
                        name, dev, ctx->ndevices);
-  kc_options opts = {0, 0};
+  /* On CUDA, #line directives make NVRTC errors and compute-sanitizer
+   * reports point at the kernel file's lines. */
+  kc_options opts = {0, be->target == KERN_TARGET_CUDA};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile(name, source ? source : "", length,
