@@ -157,6 +157,11 @@ static void cuda_kernel(Emit *E, IrFunc *f) {
     emit_line(E, "%s k_agg%d = %s;", emit_ctype(E, g->ty), g->id,
               agg_identity(E, g));
   emit_line(E, "const int64_t k_stride = (int64_t)gridDim.x * blockDim.x;");
+  /* Straight-line bodies: unrolling the grid-stride loop puts several
+   * independent loads in flight per thread, which a memory-bound kernel
+   * needs to reach full bandwidth. */
+  if (f->simple_loop && !f->has_kreturn_in_loop)
+    emit_line(E, "#pragma unroll 4");
   emit_line(E, "for (int64_t k_t = (int64_t)blockIdx.x * blockDim.x + "
                "threadIdx.x; k_t < k_dims.total; k_t += k_stride) {");
   E->indent++;
