@@ -129,8 +129,8 @@ const char *ty_name(Compiler *C, const Type *t) {
   case TY_SCALAR:
   case TY_VEC:
   case TY_MAT:
-    return arena_strndup(C, kern_type_name(ty_to_kern(t), buf, sizeof buf),
-                         strlen(buf));
+    kern_type_name(ty_to_kern(t), buf, sizeof buf);
+    return arena_strndup(C, buf, strlen(buf));
   case TY_ARRAY:
     if (t->ndim == 1)
       return arena_printf(C, "array(dtype=%s)", ty_name(C, t->elem));
