@@ -327,7 +327,7 @@ static IrExpr *truth(Ctx *X, IrExpr *e, Pos pos) {
     return e;
   if (e->ty->kind == TY_SCALAR)
     return ir_call1(X->C, BI_TRUTH, t_bool(), e);
-  ERR(pos, "a %s cannot be used as a condition", TN(e->ty));
+  ERR(pos, "a value of type %s cannot be used as a condition", TN(e->ty));
 }
 
 /* ---------------------------------------------------------------- calls */
@@ -653,8 +653,10 @@ static IrExpr *builtin_call(Ctx *X, Node *call, int bi, const char *name) {
     /* A lone wp.tid() is the first launch dimension's index, as in Warp. */
     IrExpr *e = ir_expr(C, E_TID, t_i32());
     e->ival = 0;
-    if (X->f->tid_dims < 1)
-      X->f->tid_dims = 1;
+    if (X->f->tid_dims > 1)
+      ERR(call->pos, "wp.tid() is used as one index here but unpacked into "
+                     "%d values elsewhere in this kernel", X->f->tid_dims);
+    X->f->tid_dims = 1;
     return e;
   }
   case BI_ATOMIC_ADD: case BI_ATOMIC_SUB: case BI_ATOMIC_MIN:
@@ -1484,7 +1486,7 @@ static void assign_tuple(Ctx *X, Node *targets, Node *value, Pos pos) {
       if (nt > 4)
         ERR(targets->pos, "wp.tid() has at most 4 dimensions, got %d "
                           "targets", nt);
-      if (X->f->tid_dims > 1 && X->f->tid_dims != nt)
+      if (X->f->tid_dims != 0 && X->f->tid_dims != nt)
         ERR(targets->pos, "wp.tid() is unpacked into %d values here but %d "
                           "elsewhere in this kernel", nt, X->f->tid_dims);
       X->f->tid_dims = nt;

@@ -203,6 +203,7 @@ struct Node {
   Node *kwargs; /* list of N_KEYWORD */
   Node *body, *orelse;
   const char *name;
+  int depth;    /* height of the expression tree below, bounded by the parser */
   int op;       /* operator code, see OP_* */
   int *ops;     /* N_COMPARE */
   uint64_t ival;

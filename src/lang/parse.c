@@ -97,6 +97,30 @@ static Node *new_node(Parser *P, NodeKind k, Pos pos) {
   return n;
 }
 
+/* An expression tree taller than this is no kernel's; every later stage
+ * recurses over the tree, so its height (not only bracket nesting: a chain
+ * a + a + ... is a tall tree too) is bounded here, with a clear error. */
+#define MAX_EXPR_DEPTH 1000
+
+static int depth_of(Node *n) { return n ? n->depth : 0; }
+
+static Node *deepen(Parser *P, Node *n) {
+  int d = depth_of(n->a);
+  if (depth_of(n->b) > d) d = depth_of(n->b);
+  if (depth_of(n->c) > d) d = depth_of(n->c);
+  for (Node *a = n->args; a; a = a->next) {
+    if (a->depth > d) d = a->depth;
+    if (n->kind == N_COMPARE) d++;
+  }
+  for (Node *a = n->kwargs; a; a = a->next)
+    if (depth_of(a->a) > d) d = depth_of(a->a);
+  n->depth = d + 1;
+  if (n->depth > MAX_EXPR_DEPTH)
+    diag_error(P->C, n->pos, "expression is too deeply nested or too long "
+               "(the limit is %d levels of operators)", MAX_EXPR_DEPTH);
+  return n;
+}
+
 static void enter(Parser *P, Token *t) {
   if (++P->C->nest > MAX_NEST)
     diag_error(P->C, t->pos, "expression or block nested too deeply (the "
@@ -298,7 +322,7 @@ static Node *atom_expr(Parser *P) {
       call->a = e;
       arglist(P, call, ")");
       leave(P);
-      e = call;
+      e = deepen(P, call);
     } else if (is_op(t, "[")) {
       next(P);
       enter(P, t);
@@ -306,7 +330,7 @@ static Node *atom_expr(Parser *P) {
       sub->a = e;
       sub->args = subscriptlist(P);
       leave(P);
-      e = sub;
+      e = deepen(P, sub);
     } else if (is_op(t, ".")) {
       next(P);
       Node *at = new_node(P, N_ATTR, e->pos);
@@ -316,8 +340,7 @@ static Node *atom_expr(Parser *P) {
         error_at_tok(P, nt, "an attribute name");
       at->pos = nt->pos;
       at->name = expect_name(P);
-      at->b = e; /* keep the base position reachable */
-      e = at;
+      e = deepen(P, at);
     } else {
       return e;
     }
@@ -333,7 +356,7 @@ static Node *power(Parser *P) {
     n->op = OP_POW;
     n->a = e;
     n->b = factor(P);
-    return n;
+    return deepen(P, n);
   }
   return e;
 }
@@ -348,7 +371,7 @@ static Node *factor(Parser *P) {
     n->op = is_op(t, "-") ? OP_NEG : is_op(t, "+") ? OP_POS : OP_INVERT;
     n->a = factor(P);
     leave(P);
-    return n;
+    return deepen(P, n);
   }
   return power(P);
 }
@@ -391,7 +414,7 @@ static Node *binary(Parser *P, int level) {
     n->op = op;
     n->a = e;
     n->b = binary(P, level + 1);
-    e = n;
+    e = deepen(P, n);
   }
 }
 
@@ -451,7 +474,7 @@ static Node *comparison(Parser *P) {
   n->ops = ops;
   n->ival = (uint64_t)nops;
   n->args = head.next;
-  return n;
+  return deepen(P, n);
 }
 
 /* not_test -> 'not' not_test | comparison */
@@ -463,7 +486,7 @@ static Node *not_test(Parser *P) {
     Node *n = new_node(P, N_NOT, t->pos);
     n->a = not_test(P);
     leave(P);
-    return n;
+    return deepen(P, n);
   }
   return comparison(P);
 }
@@ -476,7 +499,7 @@ static Node *and_test(Parser *P) {
     Node *n = new_node(P, N_AND, t->pos);
     n->a = e;
     n->b = not_test(P);
-    e = n;
+    e = deepen(P, n);
   }
   return e;
 }
@@ -489,7 +512,7 @@ static Node *or_test(Parser *P) {
     Node *n = new_node(P, N_OR, t->pos);
     n->a = e;
     n->b = and_test(P);
-    e = n;
+    e = deepen(P, n);
   }
   return e;
 }
@@ -508,7 +531,7 @@ static Node *test(Parser *P) {
       error_at_tok(P, peek(P), "'else' in conditional expression");
     next(P);
     n->c = test(P);
-    e = n;
+    e = deepen(P, n);
   }
   if (is_op(peek(P), ":="))
     diag_error(P->C, peek(P)->pos, "assignment expressions (':=') are not "

@@ -1,0 +1,90 @@
+/*
+ * test_conformance_compile.c -- kern__compile succeeds on every
+ * tests/conformance .py file (except gen_expected.py) for the C, CUDA and
+ * OpenCL targets and yields code and at least one kernel.
+ *
+ *   lang_conformance_compile DIR
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compile.h"
+#include "test.h"
+
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  size_t cap = 1 << 16, n = 0;
+  char *p = malloc(cap);
+  size_t r;
+  while (p && (r = fread(p + n, 1, cap - n, f)) > 0) {
+    n += r;
+    if (n == cap)
+      p = realloc(p, cap *= 2);
+  }
+  fclose(f);
+  *len = n;
+  return p;
+}
+
+static int cmp(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s CONFORMANCE_DIR\n", argv[0]);
+    return 2;
+  }
+  DIR *d = opendir(argv[1]);
+  if (!d) {
+    perror(argv[1]);
+    return 2;
+  }
+  char *names[4096];
+  int nn = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) && nn < 4096) {
+    size_t l = strlen(e->d_name);
+    if (l < 4 || strcmp(e->d_name + l - 3, ".py") ||
+        !strcmp(e->d_name, "gen_expected.py"))
+      continue;
+    names[nn++] = strdup(e->d_name);
+  }
+  closedir(d);
+  qsort(names, (size_t)nn, sizeof names[0], cmp);
+  ASSERT_TRUE(nn >= 50);
+
+  int files = 0;
+  for (int i = 0; i < nn; i++) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", argv[1], names[i]);
+    size_t len;
+    char *src = slurp(path, &len);
+    ASSERT_TRUE(src != NULL);
+    if (!src)
+      continue;
+    files++;
+    for (int t = 0; t < KERN_TARGET_COUNT; t++) {
+      kc_result r;
+      kern_status st = kern__compile(path, src, len, (kern__target)t, NULL, &r);
+      ASSERT_EQ(st, KERN_SUCCESS);
+      if (st != KERN_SUCCESS) {
+        fprintf(stderr, "  %s [%s]: %s\n", names[i],
+                kern__target_name((kern__target)t), r.error ? r.error : "?");
+      } else {
+        ASSERT_TRUE(r.source != NULL && r.source_len > 0);
+        ASSERT_TRUE(r.nkernels >= 1);
+        for (int k = 0; k < r.nkernels; k++)
+          ASSERT_TRUE(r.kernels[k].name && r.kernels[k].symbol);
+      }
+      kern__compile_result_free(&r);
+    }
+    free(src);
+    free(names[i]);
+  }
+  printf("%d files x %d targets\n", files, (int)KERN_TARGET_COUNT);
+  return test_report("lang_conformance_compile");
+}

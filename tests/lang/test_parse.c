@@ -1,0 +1,251 @@
+/*
+ * test_parse.c -- parse_file on whole Warp programs: host code (classes,
+ * `if __name__`, decorators, multi-line strings, brackets over lines) is
+ * skipped and exactly the kernels, functions and constants are kept.
+ */
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "lang/lang.h"
+#include "test.h"
+
+static Compiler *parse(const char *src, char **err) {
+  Compiler *C = kern__calloc(1, sizeof *C);
+  C->path = "p.py";
+  C->src = src;
+  C->len = strlen(src);
+  *err = NULL;
+  if (setjmp(C->jmp) == 0) {
+    parse_file(C);
+  } else {
+    *err = C->error;
+    C->error = NULL;
+  }
+  return C;
+}
+
+static void done(Compiler *C, char *err) {
+  arena_free_all(&C->arena);
+  kern__free(C->error);
+  kern__free(C);
+  kern__free(err);
+}
+
+static const char program[] =
+    "\"\"\"A complete Warp program.\n"
+    "\n"
+    "@wp.kernel\n"
+    "def in_docstring(a: wp.array(dtype=float)):\n"
+    "    pass\n"
+    "\"\"\"\n"
+    "import os, sys\n"
+    "import numpy as np\n"
+    "import warp as wp\n"
+    "from functools import partial\n"
+    "\n"
+    "N = wp.constant(16)\n"
+    "SCALE = wp.constant(2.5)\n"
+    "NOT_CONST = 3\n"
+    "TABLE = {\n"
+    "    'a': [1, 2,\n"
+    "          3],\n"
+    "    'b': (4,\n"
+    "5),\n"
+    "}\n"
+    "SRC = '''\n"
+    "@wp.func\n"
+    "def in_string(x: float) -> float:\n"
+    "    return x\n"
+    "'''\n"
+    "\n"
+    "\n"
+    "class Host:\n"
+    "    \"\"\"doc\"\"\"\n"
+    "    @staticmethod\n"
+    "    def helper(x, y=2, *args, **kw):\n"
+    "        return [i for i in range(x)]\n"
+    "\n"
+    "    @property\n"
+    "    def size(self):\n"
+    "        try:\n"
+    "            return len(self)\n"
+    "        except Exception:\n"
+    "            return {\n"
+    "                1: 2}\n"
+    "\n"
+    "\n"
+    "@functools.lru_cache(maxsize=None)\n"
+    "def cached(n):\n"
+    "    return lambda: n\n"
+    "\n"
+    "\n"
+    "@wp.func\n"
+    "def square(x: float) -> float:\n"
+    "    return x * x\n"
+    "\n"
+    "\n"
+    "@wp.func\n"
+    "def pair(a: wp.vec3, b: int):\n"
+    "    return a, b\n"
+    "\n"
+    "\n"
+    "@wp.kernel(enable_backward=False)\n"
+    "def scale(a: wp.array(dtype=float),\n"
+    "          b: wp.array(dtype=float),\n"
+    "          s: float):\n"
+    "    i = wp.tid()\n"
+    "    b[i] = square(a[i]) * s  # comment (\n"
+    "\n"
+    "\n"
+    "@wp.kernel\n"
+    "def empty():\n"
+    "    pass\n"
+    "\n"
+    "\n"
+    "def host_function(x):\n"
+    "    @wp.kernel\n"
+    "    def nested_kernel(a: wp.array(dtype=float)):\n"
+    "        pass\n"
+    "    return x\n"
+    "\n"
+    "\n"
+    "if __name__ == \"__main__\":\n"
+    "    wp.init()\n"
+    "    a = wp.array(np.ones(N), dtype=float)\n"
+    "    wp.launch(scale, dim=N,\n"
+    "              inputs=[a, a,\n"
+    "                      SCALE])\n"
+    "    print(f\"done {a}\")\n"
+    "    async def later():\n"
+    "        await x\n"
+    "    with open('x') as f:\n"
+    "        pass\n";
+
+static void test_program(void) {
+  char *err;
+  Compiler *C = parse(program, &err);
+  ASSERT_TRUE(err == NULL);
+  if (err)
+    fprintf(stderr, "%s\n", err);
+  ASSERT_TRUE(C->mod != NULL);
+  if (!err && C->mod) {
+    Module *m = C->mod;
+    ASSERT_STR_EQ(m->wp, "wp");
+    const char *names[8];
+    int nparams[8], kernel[8], n = 0;
+    for (Func *f = m->funcs; f; f = f->next) {
+      if (n < 8) {
+        names[n] = f->name;
+        nparams[n] = f->nparams;
+        kernel[n] = f->is_kernel;
+      }
+      n++;
+    }
+    ASSERT_EQ(n, 4);
+    if (n == 4) {
+      ASSERT_STR_EQ(names[0], "square");
+      ASSERT_EQ(nparams[0], 1);
+      ASSERT_EQ(kernel[0], 0);
+      ASSERT_STR_EQ(names[1], "pair");
+      ASSERT_EQ(nparams[1], 2);
+      ASSERT_EQ(kernel[1], 0);
+      ASSERT_STR_EQ(names[2], "scale");
+      ASSERT_EQ(nparams[2], 3);
+      ASSERT_EQ(kernel[2], 1);
+      ASSERT_STR_EQ(names[3], "empty");
+      ASSERT_EQ(nparams[3], 0);
+      ASSERT_EQ(kernel[3], 1);
+    }
+    Func *sq = m->funcs;
+    ASSERT_STR_EQ(sq->params[0].name, "x");
+    ASSERT_TRUE(sq->ret_annot != NULL);
+    ASSERT_EQ(sq->pos.line, 49);
+    Func *sc = sq->next->next;
+    ASSERT_STR_EQ(sc->params[0].name, "a");
+    ASSERT_STR_EQ(sc->params[1].name, "b");
+    ASSERT_STR_EQ(sc->params[2].name, "s");
+    ASSERT_EQ(sc->params[2].pos.line, 61);
+    ASSERT_TRUE(sc->ret_annot == NULL);
+    ASSERT_TRUE(sc->body != NULL);
+
+    int nc = 0;
+    const char *cn[4];
+    for (Sym *s = m->consts; s; s = s->next) {
+      if (nc < 4)
+        cn[nc] = s->name;
+      nc++;
+    }
+    ASSERT_EQ(nc, 2);
+    if (nc == 2) {
+      ASSERT_STR_EQ(cn[0], "N");
+      ASSERT_STR_EQ(cn[1], "SCALE");
+    }
+  }
+  done(C, err);
+}
+
+/* Other spellings of the import. */
+static void test_imports(void) {
+  char *err;
+  Compiler *C = parse("import warp\n\n@warp.kernel\ndef k(a: warp.array(dtype=float)):\n    pass\n", &err);
+  ASSERT_TRUE(err == NULL);
+  if (!err) {
+    ASSERT_STR_EQ(C->mod->wp, "warp");
+    ASSERT_TRUE(C->mod->funcs && C->mod->funcs->is_kernel);
+  }
+  done(C, err);
+
+  C = parse("import numpy as np, warp as w\n\n@w.func\ndef f(x: float, y: float) -> float:\n    return x\n", &err);
+  ASSERT_TRUE(err == NULL);
+  if (!err) {
+    ASSERT_STR_EQ(C->mod->wp, "w");
+    ASSERT_TRUE(C->mod->funcs && !C->mod->funcs->is_kernel);
+    ASSERT_EQ(C->mod->funcs->nparams, 2);
+  }
+  done(C, err);
+
+  /* no warp import: an error at 1:1 */
+  C = parse("import numpy as np\nx = 1\n", &err);
+  ASSERT_TRUE(err != NULL);
+  ASSERT_TRUE(err && strstr(err, "p.py:1:1: error: the file does not import warp") == err);
+  done(C, err);
+
+  /* only host code: no kernels, no error */
+  C = parse("import warp as wp\n\nclass A:\n    pass\n", &err);
+  ASSERT_TRUE(err == NULL);
+  if (!err) {
+    ASSERT_TRUE(C->mod->funcs == NULL);
+    ASSERT_TRUE(C->mod->consts == NULL);
+  }
+  done(C, err);
+}
+
+/* Parse errors carry positions. */
+static void test_errors(void) {
+  char *err;
+  Compiler *C = parse("import warp as wp\n@wp.kernel\ndef k(a: float)\n    pass\n", &err);
+  ASSERT_STR_EQ(err, "p.py:3:16: error: expected ':', found end of line\n"
+                     "def k(a: float)\n               ^");
+  done(C, err);
+
+  C = parse("import warp as wp\n@wp.kernel\ndef k(a):\n    pass\n", &err);
+  ASSERT_TRUE(err && strstr(err, "p.py:3:7: error: parameter 'a' of 'k' needs a type annotation") == err);
+  done(C, err);
+
+  C = parse("import warp as wp\n@wp.kernel\ndef k():\n    x = 1\n        y = 2\n", &err);
+  ASSERT_TRUE(err && strstr(err, "p.py:5:9: error: unexpected indent") == err);
+  done(C, err);
+
+  C = parse("import warp as wp\nN = wp.constant(1, 2)\n", &err);
+  ASSERT_TRUE(err && strstr(err, "p.py:2:8: error: wp.constant() takes exactly one argument") == err);
+  done(C, err);
+}
+
+int main(void) {
+  test_program();
+  test_imports();
+  test_errors();
+  return test_report("lang_parse");
+}
