@@ -2,13 +2,15 @@
 # One device call: build kern, CPU test suite, conformance on CUDA, examples
 # on CUDA, compute-sanitizer, NVIDIA OpenCL conformance, bench/gpu_bench and
 # bench/gpu_ref.py.  Run from the repo root.  Logs go to $OUT (or ./gpu-out).
-# Prints a short table last.
+# Prints a short table last.  The device tool returns at most 8 files from
+# $OUT, so logs are collected in $L and packed into $OUT/logs.tgz at the end.
 set -u
 OUT=${OUT:-$PWD/gpu-out}; mkdir -p "$OUT"
+L=/tmp/kern-gpu-logs; rm -rf "$L"; mkdir -p "$L"
 export PATH=/usr/local/cuda/bin:$PATH
 B=build-gpu
 J=$(nproc)
-SUM="$OUT/summary.txt"; : > "$SUM"
+SUM="$L/summary.txt"; : > "$SUM"
 say() { echo "$*" | tee -a "$SUM"; }
 T0=$(date +%s)
 el() { echo "$(( $(date +%s) - T0 ))s"; }
@@ -17,25 +19,25 @@ CARD=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
 say "card: ${CARD:-none}  date: $(date -u +%Y-%m-%dT%H:%MZ)  driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1)"
 
 # ---- build
-if ! { cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release && cmake --build $B -j"$J"; } >"$OUT/build.log" 2>&1; then
-  tail -n 40 "$OUT/build.log"; say "build: FAILED"; exit 1
+if ! { cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release && cmake --build $B -j"$J"; } >"$L/build.log" 2>&1; then
+  tail -n 40 "$L/build.log"; say "build: FAILED"; exit 1
 fi
 say "build: ok ($(el))"
 K=$B/kern; NPYCMP=$B/tests/npycmp
-$K devices > "$OUT/devices.txt" 2>&1; cat "$OUT/devices.txt"
+$K devices > "$L/devices.txt" 2>&1; cat "$L/devices.txt"
 
 # ---- ctest (whole suite)
-timeout 300 ctest --test-dir $B -j"$J" --timeout 200 --output-on-failure >"$OUT/ctest.log" 2>&1
-say "ctest: $(grep -E 'tests passed|tests failed' "$OUT/ctest.log" | tail -n1) ($(el))"
-grep -E '^\s+[0-9]+ - ' "$OUT/ctest.log" | head -n 20 | tee -a "$SUM"
+timeout 300 ctest --test-dir $B -j"$J" --timeout 200 --output-on-failure >"$L/ctest.log" 2>&1
+say "ctest: $(grep -E 'tests passed|tests failed' "$L/ctest.log" | tail -n1) ($(el))"
+grep -E '^\s+[0-9]+ - ' "$L/ctest.log" | head -n 20 | tee -a "$SUM"
 
 # ---- conformance on CUDA
-timeout 300 sh tests/conformance/run.sh $K $NPYCMP tests/conformance cuda >"$OUT/conformance-cuda.log" 2>&1
-say "$(grep '^conformance' "$OUT/conformance-cuda.log" || echo 'conformance (cuda): did not finish') ($(el))"
-grep '^failed:' "$OUT/conformance-cuda.log" | tee -a "$SUM"
+timeout 300 sh tests/conformance/run.sh $K $NPYCMP tests/conformance cuda >"$L/conformance-cuda.log" 2>&1
+say "$(grep '^conformance' "$L/conformance-cuda.log" || echo 'conformance (cuda): did not finish') ($(el))"
+grep '^failed:' "$L/conformance-cuda.log" | tee -a "$SUM"
 
 # ---- examples on CUDA, checked arrays compared with the CPU backend
-EX="$OUT/examples"; mkdir -p "$EX"; ex_pass=0; ex_fail=""
+EX="$L/examples"; mkdir -p "$EX"; ex_pass=0; ex_fail=""
 for f in examples/*.py; do
   stem=$(basename "$f" .py)
   args=$(sed -n 's/^# kern-test: //p' "$f" | head -n1); [ -z "$args" ] && continue
@@ -60,9 +62,9 @@ SN=1000000
 san() {  # tool name file kernel args...
   local tool=$1 name=$2; shift 2
   timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 9 "$K" run "$@" --backend cuda --quiet --no-cache \
-    >"$OUT/sanitizer-$tool-$name.log" 2>&1
+    >"$L/sanitizer-$tool-$name.log" 2>&1
   local rc=$?
-  local s; s=$(grep -o 'ERROR SUMMARY: [0-9]* error' "$OUT/sanitizer-$tool-$name.log" | tail -n1)
+  local s; s=$(grep -oE '(ERROR|RACECHECK) SUMMARY: [0-9]+ (error|hazard)[a-z ]*' "$L/sanitizer-$tool-$name.log" | tail -n1)
   say "sanitizer $tool $name: ${s:-no summary} (rc $rc)"
 }
 SUMARGS="examples/sum_of_squares.py sum_of_squares --dim $SN x=rand(float64,$SN,seed=3) out=zeros(float64,1)"
@@ -77,16 +79,16 @@ say "sanitizer done ($(el))"
 mkdir -p /tmp/icd && echo libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd
 cp /etc/OpenCL/vendors/*.icd /tmp/icd/ 2>/dev/null
 export OCL_ICD_VENDORS=/tmp/icd
-(clinfo -l || true) >"$OUT/clinfo.txt" 2>&1
-$K devices >"$OUT/devices-ocl.txt" 2>&1
-NVOCL=$(grep -E '^\s+opencl:[0-9]+' "$OUT/devices-ocl.txt" | grep -i nvidia | head -n1 | awk '{print $1}')
+(clinfo -l || true) >"$L/clinfo.txt" 2>&1
+$K devices >"$L/devices-ocl.txt" 2>&1
+NVOCL=$(grep -E '^\s+opencl:[0-9]+' "$L/devices-ocl.txt" | grep -i nvidia | head -n1 | awk '{print $1}')
 if [ -n "$NVOCL" ]; then
-  say "NVIDIA OpenCL: $NVOCL: $(grep -E "^\s+$NVOCL " "$OUT/devices-ocl.txt" | cut -c1-110 | sed 's/^ *//')"
+  say "NVIDIA OpenCL: $NVOCL: $(grep -E "^\s+$NVOCL " "$L/devices-ocl.txt" | cut -c1-110 | sed 's/^ *//')"
   # run.sh passes --backend; this copy passes --device so opencl:N selects NVIDIA
   sed 's/--backend "\$BACKEND"/--device "$BACKEND"/' tests/conformance/run.sh > /tmp/run_dev.sh
-  timeout 300 sh /tmp/run_dev.sh $K $NPYCMP tests/conformance "$NVOCL" >"$OUT/conformance-nvocl.log" 2>&1
-  say "$(grep '^conformance' "$OUT/conformance-nvocl.log" || echo 'conformance (nvidia opencl): did not finish') ($(el))"
-  grep '^failed:' "$OUT/conformance-nvocl.log" | tee -a "$SUM"
+  timeout 300 sh /tmp/run_dev.sh $K $NPYCMP tests/conformance "$NVOCL" >"$L/conformance-nvocl.log" 2>&1
+  say "$(grep '^conformance' "$L/conformance-nvocl.log" || echo 'conformance (nvidia opencl): did not finish') ($(el))"
+  grep '^failed:' "$L/conformance-nvocl.log" | tee -a "$SUM"
 else
   say "NVIDIA OpenCL: not visible to kern (see devices-ocl.txt, clinfo.txt)"
 fi
@@ -96,16 +98,19 @@ unset OCL_ICD_VENDORS
 if cc -std=c11 -O2 -Iinclude -c bench/gpu_bench.c -o $B/gpu_bench.o \
    && nvcc -O3 -arch=sm_90 -c bench/ref_sumsq.cu -o $B/ref_sumsq.o \
    && nvcc -o $B/gpu_bench $B/gpu_bench.o $B/ref_sumsq.o $B/libkern.a -lcuda -ldl -lpthread -lm \
-   >"$OUT/gpu_bench-build.log" 2>&1; then
-  timeout 240 $B/gpu_bench --json "$OUT/gpu_bench.json" >"$OUT/gpu_bench.txt" 2>&1
-  echo "gpu_bench rc $?" >>"$OUT/gpu_bench.txt"
+   >"$L/gpu_bench-build.log" 2>&1; then
+  timeout 240 $B/gpu_bench --json "$L/gpu_bench.json" >"$L/gpu_bench.txt" 2>&1
+  echo "gpu_bench rc $?" >>"$L/gpu_bench.txt"
 else
-  echo "gpu_bench: build failed" >"$OUT/gpu_bench.txt"; cat "$OUT/gpu_bench-build.log" >>"$OUT/gpu_bench.txt"
+  echo "gpu_bench: build failed" >"$L/gpu_bench.txt"; cat "$L/gpu_bench-build.log" >>"$L/gpu_bench.txt"
 fi
 say "gpu_bench done ($(el))"
 PY=python3; [ -x /opt/torch/.venv/bin/python ] && PY=/opt/torch/.venv/bin/python
-PYTHONUNBUFFERED=1 timeout 150 $PY bench/gpu_ref.py 100000000 --json "$OUT/gpu_ref.json" >"$OUT/gpu_ref.txt" 2>&1
-echo "gpu_ref rc $?" >>"$OUT/gpu_ref.txt"
+PYTHONUNBUFFERED=1 timeout 150 $PY bench/gpu_ref.py 100000000 --json "$L/gpu_ref.json" >"$L/gpu_ref.txt" 2>&1
+echo "gpu_ref rc $?" >>"$L/gpu_ref.txt"
 say "gpu_ref done ($(el))"
 
-echo; echo "================ summary"; cat "$SUM"; echo; cat "$OUT/gpu_bench.txt"; echo; tail -n 12 "$OUT/gpu_ref.txt"
+cp "$SUM" "$L/gpu_bench.txt" "$L/gpu_ref.txt" "$OUT/" 2>/dev/null
+cp "$L/gpu_bench.json" "$L/gpu_ref.json" "$OUT/" 2>/dev/null
+tar -czf "$OUT/logs.tgz" --exclude='*.npy' -C /tmp kern-gpu-logs
+echo; echo "================ summary"; cat "$SUM"; echo; cat "$L/gpu_bench.txt"; echo; tail -n 12 "$L/gpu_ref.txt"
