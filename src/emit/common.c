@@ -760,8 +760,15 @@ void emit_index(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n) {
   for (int i = 0; i < n; i++) {
     if (i > 0)
       buf_printf(b, " * %s.shape[%d] + ", arr->name, i);
-    buf_puts(b, "(int64_t)");
-    emit_expr(E, b, idx[i]);
+    IrExpr *x = idx[i];
+    if (E->fast_tid && ((x->kind == E_VAR && x->var->from_tid &&
+                         x->var->ty->sc == KERN_INT32) ||
+                        (x->kind == E_TID && x->ival == 0))) {
+      buf_puts(b, "k_t");
+    } else {
+      buf_puts(b, "(int64_t)");
+      emit_expr(E, b, x);
+    }
     if (i > 0)
       buf_puts(b, ")");
   }
@@ -1172,7 +1179,7 @@ static void emit_stmt(Emit *E, IrStmt *s) {
     return;
   case S_KRETURN:
     if (E->loop_depth > 0)
-      emit_line(E, "goto k_next;");
+      emit_line(E, "goto k_next%s;", E->fast_tid ? "_fast" : "");
     else
       emit_line(E, "continue;");
     return;

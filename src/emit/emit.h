@@ -46,6 +46,10 @@ struct Emit {
   IrFunc *f;      /* function being emitted */
   int indent;
   int loop_depth;
+  /* Inside a loop where thread index 0 equals the loop counter k_t (a 1-D
+   * launch): indices that are that thread index address with k_t itself,
+   * in 64 bits, so the target compiler sees contiguous accesses. */
+  bool fast_tid;
 };
 
 /* Emits a whole module; returns the source (arena). */

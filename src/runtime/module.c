@@ -17,6 +17,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include "common.h"
 #include "runtime/runtime.h"
@@ -435,6 +436,12 @@ kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
       return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                          "launch of '%s': dims[%d] must be positive, got "
                          "%lld",
+                         kn, i, (long long)dims[i]);
+    /* Thread indices are int32, as in Warp; the emitters rely on it. */
+    if (dims[i] > INT32_MAX)
+      return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                         "launch of '%s': dims[%d] = %lld exceeds the int32 "
+                         "range of a thread index (2147483647)",
                          kn, i, (long long)dims[i]);
     if (__builtin_mul_overflow(d.total, dims[i], &d.total))
       return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,

@@ -22,13 +22,24 @@ void kern_k_sum_of_squares(void *const *k_args, int64_t k_begin, int64_t k_end, 
   const int64_t k_d1 = k_dims->dim[1], k_d2 = k_dims->dim[2], k_d3 = k_dims->dim[3];
   (void)k_d1; (void)k_d2; (void)k_d3;
   double k_agg0 = 0;
-  #pragma omp simd reduction(+:k_agg0)
-  for (int64_t k_t = k_begin; k_t < k_end; k_t++) {
-    const int32_t k_tid0 = (int32_t)(k_d1 * k_d2 * k_d3 == 1 ? k_t : k_t / (k_d1 * k_d2 * k_d3));
-    (void)k_tid0;
-    int32_t v0_i = 0;
-    v0_i = k_tid0;
-    k_agg0 += ((double)(p0_x_d[(int64_t)v0_i] * p0_x_d[(int64_t)v0_i]));
+  if (k_d1 * k_d2 * k_d3 == 1) {
+    #pragma omp simd reduction(+:k_agg0)
+    for (int64_t k_t = k_begin; k_t < k_end; k_t++) {
+      const int32_t k_tid0 = (int32_t)k_t;
+      (void)k_tid0;
+      int32_t v0_i = 0;
+      v0_i = k_tid0;
+      k_agg0 += ((double)(p0_x_d[k_t] * p0_x_d[k_t]));
+    }
+  } else {
+    #pragma omp simd reduction(+:k_agg0)
+    for (int64_t k_t = k_begin; k_t < k_end; k_t++) {
+      const int32_t k_tid0 = (int32_t)(k_t / (k_d1 * k_d2 * k_d3));
+      (void)k_tid0;
+      int32_t v0_i = 0;
+      v0_i = k_tid0;
+      k_agg0 += ((double)(p0_x_d[(int64_t)v0_i] * p0_x_d[(int64_t)v0_i]));
+    }
   }
   (void)k_atomic_add_f64(&p1_out_d[(int64_t)((int32_t)0)], k_agg0);
 }
