@@ -71,34 +71,7 @@ static void c_atomic(Emit *E, Buf *b, int bi, const Type *t, const char *name) {
   }
 }
 
-static void c_thread_loop(Emit *E, IrFunc *f, const char *pragma, bool fast) {
-  if (pragma)
-    emit_line(E, "%s", pragma);
-  emit_line(E, "for (int64_t k_t = k_begin; k_t < k_end; k_t++) {");
-  E->indent++;
-  if (fast) {
-    emit_line(E, "const int32_t k_tid0 = (int32_t)k_t;");
-  } else if (f->tid_dims <= 1) {
-    emit_line(E, "const int32_t k_tid0 = (int32_t)(k_t / (k_d1 * k_d2 * k_d3));");
-  } else {
-    emit_line(E, "int64_t k_r = k_t;");
-    for (int d = f->tid_dims - 1; d >= 1; d--) {
-      emit_line(E, "const int32_t k_tid%d = (int32_t)(k_r %% k_d%d);", d, d);
-      emit_line(E, "k_r /= k_d%d;", d);
-    }
-    emit_line(E, "const int32_t k_tid0 = (int32_t)k_r;");
-  }
-  emit_line(E, "(void)k_tid0;");
-  emit_locals(E, f);
-  E->loop_depth = 0;
-  E->fast_tid = fast;
-  emit_body(E, f);
-  E->fast_tid = false;
-  if (f->has_kreturn_in_loop)
-    emit_line(E, "k_next%s:;", fast ? "_fast" : "");
-  E->indent--;
-  emit_line(E, "}");
-}
+#define C_LOOP "for (int64_t k_t = k_begin; k_t < k_end; k_t++) {"
 
 static void c_kernel(Emit *E, IrFunc *f) {
   emit_line(E, "void %s(void *const *k_args, int64_t k_begin, int64_t k_end, "
@@ -141,17 +114,9 @@ static void c_kernel(Emit *E, IrFunc *f) {
   if (f->tid_dims <= 1) {
     /* A 1-D launch (the common case) gets its own copy of the loop in which
      * the thread index is the loop counter; see Emit.fast_tid. */
-    emit_line(E, "if (k_d1 * k_d2 * k_d3 == 1) {");
-    E->indent++;
-    c_thread_loop(E, f, pragma, true);
-    E->indent--;
-    emit_line(E, "} else {");
-    E->indent++;
-    c_thread_loop(E, f, pragma, false);
-    E->indent--;
-    emit_line(E, "}");
+    emit_thread_loops(E, f, pragma, C_LOOP);
   } else {
-    c_thread_loop(E, f, pragma, false);
+    emit_thread_loop(E, f, pragma, C_LOOP, false);
   }
   for (IrAgg *g = f->aggs; g; g = g->next) {
     Buf idx;

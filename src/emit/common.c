@@ -1215,6 +1215,52 @@ static void emit_stmts(Emit *E, IrStmt *s) {
 
 void emit_body(Emit *E, IrFunc *f) { emit_stmts(E, f->body); }
 
+void emit_thread_loop(Emit *E, IrFunc *f, const char *pragma,
+                      const char *header, bool fast) {
+  if (pragma)
+    emit_line(E, "%s", pragma);
+  emit_line(E, "%s", header);
+  E->indent++;
+  if (fast) {
+    emit_line(E, "const int32_t k_tid0 = (int32_t)k_t;");
+  } else if (f->tid_dims <= 1) {
+    /* a lone wp.tid() is the first coordinate, as in Warp */
+    emit_line(E, "const int32_t k_tid0 = (int32_t)(k_t / (k_d1 * k_d2 * k_d3));");
+  } else {
+    emit_line(E, "int64_t k_r = k_t;");
+    for (int d = f->tid_dims - 1; d >= 1; d--) {
+      emit_line(E, "const int32_t k_tid%d = (int32_t)(k_r %% k_d%d);", d, d);
+      emit_line(E, "k_r /= k_d%d;", d);
+    }
+    emit_line(E, "const int32_t k_tid0 = (int32_t)k_r;");
+  }
+  emit_line(E, "(void)k_tid0;");
+  emit_locals(E, f);
+  E->loop_depth = 0;
+  E->fast_tid = fast;
+  emit_body(E, f);
+  E->fast_tid = false;
+  if (f->has_kreturn_in_loop)
+    emit_line(E, "k_next%s:;", fast ? "_fast" : "");
+  E->indent--;
+  emit_line(E, "}");
+}
+
+void emit_thread_loops(Emit *E, IrFunc *f, const char *pragma,
+                       const char *header) {
+  /* A 1-D launch (the common case) gets its own copy of the loop in which
+   * the thread index is the loop counter; see Emit.fast_tid. */
+  emit_line(E, "if (k_d1 * k_d2 * k_d3 == 1) {");
+  E->indent++;
+  emit_thread_loop(E, f, pragma, header, true);
+  E->indent--;
+  emit_line(E, "} else {");
+  E->indent++;
+  emit_thread_loop(E, f, pragma, header, false);
+  E->indent--;
+  emit_line(E, "}");
+}
+
 void emit_locals(Emit *E, IrFunc *f) {
   for (IrVar *v = f->locals; v; v = v->next)
     emit_line(E, "%s %s = %s;", emit_ctype(E, v->ty), v->name,

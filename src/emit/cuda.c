@@ -160,31 +160,14 @@ static void cuda_kernel(Emit *E, IrFunc *f) {
   /* Straight-line bodies: unrolling the grid-stride loop puts several
    * independent loads in flight per thread, which a memory-bound kernel
    * needs to reach full bandwidth. */
-  if (f->simple_loop && !f->has_kreturn_in_loop)
-    emit_line(E, "#pragma unroll 4");
-  emit_line(E, "for (int64_t k_t = (int64_t)blockIdx.x * blockDim.x + "
-               "threadIdx.x; k_t < k_dims.total; k_t += k_stride) {");
-  E->indent++;
-  if (f->tid_dims <= 1) {
-    emit_line(E, "const int64_t k_inner = k_d1 * k_d2 * k_d3;");
-    emit_line(E, "const int32_t k_tid0 = (int32_t)(k_inner == 1 ? k_t : k_t / "
-                 "k_inner);");
-  } else {
-    emit_line(E, "int64_t k_r = k_t;");
-    for (int d = f->tid_dims - 1; d >= 1; d--) {
-      emit_line(E, "const int32_t k_tid%d = (int32_t)(k_r %% k_d%d);", d, d);
-      emit_line(E, "k_r /= k_d%d;", d);
-    }
-    emit_line(E, "const int32_t k_tid0 = (int32_t)k_r;");
-  }
-  emit_line(E, "(void)k_tid0;");
-  emit_locals(E, f);
-  E->loop_depth = 0;
-  emit_body(E, f);
-  if (f->has_kreturn_in_loop)
-    emit_line(E, "k_next:;");
-  E->indent--;
-  emit_line(E, "}");
+  const char *pragma = f->simple_loop && !f->has_kreturn_in_loop
+                           ? "#pragma unroll 4" : NULL;
+  const char *header = "for (int64_t k_t = (int64_t)blockIdx.x * blockDim.x + "
+                       "threadIdx.x; k_t < k_dims.total; k_t += k_stride) {";
+  if (f->tid_dims <= 1)
+    emit_thread_loops(E, f, pragma, header);
+  else
+    emit_thread_loop(E, f, pragma, header, false);
   for (IrAgg *g = f->aggs; g; g = g->next) {
     const char *T = emit_ctype(E, g->ty);
     const char *comb = g->bi == BI_ATOMIC_ADD ? NULL

@@ -67,6 +67,13 @@ const char *emit_helper(Emit *E, int bi, const Type *ret, int n,
 const char *emit_atomic_name(Emit *E, int bi, const Type *t);
 void emit_body(Emit *E, IrFunc *f);       /* statements of f */
 void emit_locals(Emit *E, IrFunc *f);     /* declarations of f's locals */
+/* The loop over a kernel's work items: header opens it and defines k_t;
+ * fast means k_t is thread index 0 (1-D launch).  emit_thread_loops emits
+ * the fast copy and the general one behind a test of the launch shape. */
+void emit_thread_loop(Emit *E, IrFunc *f, const char *pragma,
+                      const char *header, bool fast);
+void emit_thread_loops(Emit *E, IrFunc *f, const char *pragma,
+                       const char *header);
 void emit_expr(Emit *E, Buf *b, IrExpr *e);
 void emit_line(Emit *E, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -185,27 +185,11 @@ static void ocl_kernel(Emit *E, IrFunc *f) {
   for (IrAgg *g = f->aggs; g; g = g->next)
     emit_line(E, "%s k_agg%d = %s;", emit_ctype(E, g->ty), g->id,
               agg_identity(g));
-  emit_line(E, "for (int64_t k_t = k_lo; k_t < k_hi; k_t += k_step) {");
-  E->indent++;
-  if (f->tid_dims <= 1) {
-    emit_line(E, "const int64_t k_inner = k_d1 * k_d2 * k_d3;");
-    emit_line(E, "const int32_t k_tid0 = (int32_t)(k_inner == 1 ? k_t : k_t / k_inner);");
-  } else {
-    emit_line(E, "int64_t k_r = k_t;");
-    for (int d = f->tid_dims - 1; d >= 1; d--) {
-      emit_line(E, "const int32_t k_tid%d = (int32_t)(k_r %% k_d%d);", d, d);
-      emit_line(E, "k_r /= k_d%d;", d);
-    }
-    emit_line(E, "const int32_t k_tid0 = (int32_t)k_r;");
-  }
-  emit_line(E, "(void)k_tid0;");
-  emit_locals(E, f);
-  E->loop_depth = 0;
-  emit_body(E, f);
-  if (f->has_kreturn_in_loop)
-    emit_line(E, "k_next:;");
-  E->indent--;
-  emit_line(E, "}");
+  const char *header = "for (int64_t k_t = k_lo; k_t < k_hi; k_t += k_step) {";
+  if (f->tid_dims <= 1)
+    emit_thread_loops(E, f, NULL, header);
+  else
+    emit_thread_loop(E, f, NULL, header, false);
   for (IrAgg *g = f->aggs; g; g = g->next) {
     const char *comb = g->bi == BI_ATOMIC_ADD ? NULL
                        : emit_helper(E, g->bi == BI_ATOMIC_MIN ? BI_MIN : BI_MAX,

@@ -49,13 +49,22 @@ __kernel void kern_k_sum_of_squares(__global double *p0_x_p, kern__shape p0_x_s,
     k_step = 1;
   }
   double k_agg0 = 0;
-  for (int64_t k_t = k_lo; k_t < k_hi; k_t += k_step) {
-    const int64_t k_inner = k_d1 * k_d2 * k_d3;
-    const int32_t k_tid0 = (int32_t)(k_inner == 1 ? k_t : k_t / k_inner);
-    (void)k_tid0;
-    int32_t v0_i = 0;
-    v0_i = k_tid0;
-    k_agg0 += ((double)(p0_x_d[(int64_t)v0_i] * p0_x_d[(int64_t)v0_i]));
+  if (k_d1 * k_d2 * k_d3 == 1) {
+    for (int64_t k_t = k_lo; k_t < k_hi; k_t += k_step) {
+      const int32_t k_tid0 = (int32_t)k_t;
+      (void)k_tid0;
+      int32_t v0_i = 0;
+      v0_i = k_tid0;
+      k_agg0 += ((double)(p0_x_d[k_t] * p0_x_d[k_t]));
+    }
+  } else {
+    for (int64_t k_t = k_lo; k_t < k_hi; k_t += k_step) {
+      const int32_t k_tid0 = (int32_t)(k_t / (k_d1 * k_d2 * k_d3));
+      (void)k_tid0;
+      int32_t v0_i = 0;
+      v0_i = k_tid0;
+      k_agg0 += ((double)(p0_x_d[(int64_t)v0_i] * p0_x_d[(int64_t)v0_i]));
+    }
   }
   {
     const int k_lid = get_local_id(0), k_ls = get_local_size(0);

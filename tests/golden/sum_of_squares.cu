@@ -21,14 +21,24 @@ extern "C" __global__ void kern_k_sum_of_squares(k_af64 p0_x, k_af64 p1_out, ker
   (void)k_d1; (void)k_d2; (void)k_d3;
   double k_agg0 = 0;
   const int64_t k_stride = (int64_t)gridDim.x * blockDim.x;
-  #pragma unroll 4
-  for (int64_t k_t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k_t < k_dims.total; k_t += k_stride) {
-    const int64_t k_inner = k_d1 * k_d2 * k_d3;
-    const int32_t k_tid0 = (int32_t)(k_inner == 1 ? k_t : k_t / k_inner);
-    (void)k_tid0;
-    int32_t v0_i = 0;
-    v0_i = k_tid0;
-    k_agg0 += ((double)(p0_x_d[(int64_t)v0_i] * p0_x_d[(int64_t)v0_i]));
+  if (k_d1 * k_d2 * k_d3 == 1) {
+    #pragma unroll 4
+    for (int64_t k_t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k_t < k_dims.total; k_t += k_stride) {
+      const int32_t k_tid0 = (int32_t)k_t;
+      (void)k_tid0;
+      int32_t v0_i = 0;
+      v0_i = k_tid0;
+      k_agg0 += ((double)(p0_x_d[k_t] * p0_x_d[k_t]));
+    }
+  } else {
+    #pragma unroll 4
+    for (int64_t k_t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k_t < k_dims.total; k_t += k_stride) {
+      const int32_t k_tid0 = (int32_t)(k_t / (k_d1 * k_d2 * k_d3));
+      (void)k_tid0;
+      int32_t v0_i = 0;
+      v0_i = k_tid0;
+      k_agg0 += ((double)(p0_x_d[(int64_t)v0_i] * p0_x_d[(int64_t)v0_i]));
+    }
   }
   {
     __shared__ double k_sh0[32];
