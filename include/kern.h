@@ -49,7 +49,8 @@ extern "C" {
   X(ERROR_LAUNCH, "launch failed")                                           \
   X(ERROR_DEVICE, "device error")                                            \
   X(ERROR_TOOLCHAIN, "toolchain error")                                      \
-  X(ERROR_CACHE, "kernel cache error")
+  X(ERROR_CACHE, "kernel cache error")                                      \
+  X(ERROR_OUT_OF_BOUNDS, "array index out of bounds")
 
 typedef enum kern_status {
 #define KERN__X(name, text) KERN_##name,
@@ -125,6 +126,11 @@ typedef struct kern_options {
   int num_threads;
   /* Non-zero disables the kernel cache (always compile). */
   int no_cache;
+  /* Non-zero compiles kernels in debug mode: every array access is checked
+   * against its axis, and an out-of-bounds access fails the launch with
+   * KERN_ERROR_OUT_OF_BOUNDS naming the kernel, the file:line:col, the index
+   * and the shape, instead of touching memory.  $KERN_DEBUG=1 does the same. */
+  int debug;
 } kern_options;
 
 /* Creates a context.  opts may be NULL for defaults.  Backends whose vendor

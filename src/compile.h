@@ -80,7 +80,16 @@ typedef struct kc_kernel {
   kc_param *params;
   int needs_fp64;   /* uses float64 anywhere (OpenCL needs cl_khr_fp64) */
   int has_atomics;  /* uses atomics (CUDA/OpenCL may need 64-bit atomics) */
+  /* Debug mode (Note [debug mode] in ir/ir.h): the last parameter is the
+   * hidden fault record, an int64 array of KERN__FAULT_WORDS, not part of
+   * the kernel's signature as users see it. */
+  int fault_param;
 } kc_kernel;
+
+/* The fault record: [0] set to 1 by the first fault, [1] line, [2] column,
+ * [3] the array (index into kc_result.array_names), [4] axis, [5] index,
+ * [6] axis length. */
+#define KERN__FAULT_WORDS 8
 
 typedef struct kc_options {
   int debug;       /* bounds checks in generated code */
@@ -93,6 +102,9 @@ typedef struct kc_result {
   int nkernels;
   kc_kernel *kernels;
   char *error;      /* on failure: full diagnostic (malloc'd) */
+  /* debug mode: the fault record's word 3 indexes this table of array names */
+  char **array_names;
+  int narray_names;
 } kc_result;
 
 /* Parses, checks, lowers and emits every kernel of one source file.

@@ -73,7 +73,7 @@ static const char help_devices[] =
     "Exit status: 0, or 1 if the library cannot start.\n";
 
 static const char help_compile[] =
-    "Usage: kern compile FILE [--target c|cuda|opencl] [-o OUT]\n"
+    "Usage: kern compile FILE [--target c|cuda|opencl] [-o OUT] [--debug]\n"
     "\n"
     "Translates every kernel in the Warp source FILE and prints the generated\n"
     "code, without building or running it.\n"
@@ -82,6 +82,7 @@ static const char help_compile[] =
     "  -t, --target T   c (default), cuda or opencl\n"
     "  -o, --output OUT write to OUT instead of stdout (atomically: OUT.tmp,\n"
     "                   then renamed)\n"
+    "  --debug          emit debug mode's bounds checks (see kern run --help)\n"
     "  -h, --help       show this help\n"
     "\n"
     "Examples:\n"
@@ -112,6 +113,10 @@ static const char help_run[] =
     "  --threads N           CPU worker threads (default $KERN_NUM_THREADS,\n"
     "                        else one per core)\n"
     "  --no-cache            compile afresh, ignoring the kernel cache\n"
+    "  --debug               check every array access: an out-of-bounds\n"
+    "                        index fails the launch with the kernel, the\n"
+    "                        source line and column, the index and the shape\n"
+    "                        (also $KERN_DEBUG=1)\n"
     "  -h, --help            show this help\n"
     "\n"
     "Every kernel parameter is given exactly once as NAME=SPEC.\n"
@@ -370,7 +375,7 @@ static int cmd_devices(int argc, char **argv) {
 
 static int cmd_compile(int argc, char **argv) {
   const char *file = NULL, *target = "c", *out = NULL;
-  int only_args = 0;
+  int only_args = 0, debug = 0;
 
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -382,6 +387,10 @@ static int cmd_compile(int argc, char **argv) {
       }
       if (strcmp(a, "--") == 0) {
         only_args = 1;
+        continue;
+      }
+      if (strcmp(a, "--debug") == 0) {
+        debug = 1;
         continue;
       }
       if ((r = opt_value(argc, argv, &i, "--target", "-t", &target)) ||
@@ -404,7 +413,8 @@ static int cmd_compile(int argc, char **argv) {
   if (!src) return EXIT_FAIL;
 
   kern_context *ctx;
-  kern_status st = kern_context_new(NULL, &ctx);
+  kern_options kopts = {NULL, 0, 0, debug};
+  kern_status st = kern_context_new(&kopts, &ctx);
   if (st != KERN_SUCCESS) {
     free(src);
     error("cannot start kern: %s", kern_status_string(st));
@@ -475,7 +485,7 @@ static void list_params(const kern_param_info *ps, int n, char *buf,
 
 typedef struct run_opts {
   const char *file, *kernel, *dim, *backend, *device;
-  int quiet, no_cache, threads;
+  int quiet, no_cache, threads, debug;
   assign *args;
   int nargs;
   assign *saves;
@@ -502,6 +512,10 @@ static int parse_run_args(int argc, char **argv, run_opts *o) {
       }
       if (strcmp(a, "--no-cache") == 0) {
         o->no_cache = 1;
+        continue;
+      }
+      if (strcmp(a, "--debug") == 0) {
+        o->debug = 1;
         continue;
       }
       if ((r = opt_value(argc, argv, &i, "--dim", NULL, &o->dim)) ||
@@ -598,7 +612,7 @@ static int cmd_run(int argc, char **argv) {
   }
   fclose(probe);
 
-  kern_options kopts = {NULL, o.threads, o.no_cache};
+  kern_options kopts = {NULL, o.threads, o.no_cache, o.debug};
   kern_status st = kern_context_new(&kopts, &ctx);
   if (st != KERN_SUCCESS) {
     error("cannot start kern: %s", kern_status_string(st));

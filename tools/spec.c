@@ -644,6 +644,8 @@ typedef struct printer {
 /* Calls fn(pr, flat scalar index) for every shown entry, in order. */
 static void visit(printer *pr, int axis, size_t off,
                   void (*fn)(printer *, size_t)) {
+  if (axis < 0 || axis >= (int)(sizeof pr->shape / sizeof pr->shape[0]))
+    return;
   int64_t n = pr->shape[axis];
   for (int64_t i = 0; i < n; i++) {
     if (pr->summarize && n > 6 && i == 3) i = n - 3;

@@ -83,6 +83,8 @@ static void c_kernel(Emit *E, IrFunc *f) {
     if (p->ty->kind == TY_ARRAY)
       emit_line(E, "%s%s *restrict %s_d = %s.data;", p->written ? "" : "const ",
                 emit_ctype(E, p->ty->elem), p->name, p->name);
+    if (p->ty->kind == TY_ARRAY)
+      emit_line(E, "(void)%s_d;", p->name);
   }
   emit_line(E, "const int64_t k_d1 = k_dims->dim[1], k_d2 = k_dims->dim[2], "
                "k_d3 = k_dims->dim[3];");

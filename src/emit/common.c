@@ -753,13 +753,58 @@ const char *emit_array_data(Emit *E, IrVar *arr) {
   return arena_printf(E->C, "%s.data", arr->name);
 }
 
-void emit_index(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n) {
+/* Debug mode's check of one index (Note [debug mode] in ir/ir.h): the index
+ * when it is within its axis, else the fault is recorded (first one wins)
+ * and 0 is returned, so the access stays inside the array. */
+static const char *chk_helper(Emit *E) {
+  if (!emit_need(E, "k_chk"))
+    return "k_chk";
+  const char *cas = emit_atomic_name(E, BI_ATOMIC_CAS, ty_scalar(KERN_INT64));
+  const char *G = E->T->global;
+  buf_printf(&E->pre,
+             "%s int64_t k_chk(%sint64_t *f, int64_t line, int64_t col, "
+             "int64_t param, int64_t axis, int64_t i, int64_t n) {\n"
+             "  if (i >= 0 && i < n) return i;\n"
+             "  if (%s(f, (int64_t)0, (int64_t)1) == 0) {\n"
+             "    f[1] = line; f[2] = col; f[3] = param; f[4] = axis; f[5] = i; f[6] = n;\n"
+             "  }\n  return 0;\n}\n", E->T->fn_qual, G, cas);
+  return "k_chk";
+}
+
+/* The array's Python name in the module's table of checked arrays. */
+static int array_name_id(Emit *E, IrVar *arr) {
+  const char *us = strchr(arr->name, '_');
+  const char *name = us ? us + 1 : arr->name;
+  IrModule *m = E->m;
+  for (int i = 0; i < m->narray_names; i++)
+    if (!strcmp(m->array_names[i], name))
+      return i;
+  const char **t = arena_alloc(E->C, sizeof(char *) * (size_t)(m->narray_names + 1));
+  if (m->narray_names)
+    memcpy(t, m->array_names, sizeof(char *) * (size_t)m->narray_names);
+  t[m->narray_names] = name;
+  m->array_names = t;
+  return m->narray_names++;
+}
+
+void emit_index_at(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n,
+                   const Pos *pos) {
+  bool dbg = pos && E->opts && E->opts->debug;
   /* row-major: ((i0 * s1 + i1) * s2 + i2) ... in 64-bit arithmetic */
   for (int i = 0; i < n - 1; i++)
     buf_puts(b, "(");
   for (int i = 0; i < n; i++) {
     if (i > 0)
       buf_printf(b, " * %s.shape[%d] + ", arr->name, i);
+    if (dbg) {
+      buf_printf(b, "%s(k_fault.data, %d, %d, %d, %d, (int64_t)", chk_helper(E),
+                 pos->line, pos->col, array_name_id(E, arr), i);
+      emit_expr(E, b, idx[i]);
+      buf_printf(b, ", %s.shape[%d])", arr->name, i);
+      if (i > 0)
+        buf_puts(b, ")");
+      continue;
+    }
     IrExpr *x = idx[i];
     if (E->fast_tid && ((x->kind == E_VAR && x->var->from_tid &&
                          x->var->ty->sc == KERN_INT32) ||
@@ -772,6 +817,10 @@ void emit_index(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n) {
     if (i > 0)
       buf_puts(b, ")");
   }
+}
+
+void emit_index(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n) {
+  emit_index_at(E, b, arr, idx, n, NULL);
 }
 
 static const char *binop_text(int op) {
@@ -793,6 +842,24 @@ static const char *binop_text(int op) {
   case OP_NE: return "!=";
   }
   return "?";
+}
+
+/* Debug mode: an atomic whose pointer was checked by k_chk is skipped once
+ * a fault is recorded, so a bad index never updates element 0. */
+static const char *dbg_atomic(Emit *E, const char *h, IrExpr *e) {
+  const char *name = arena_printf(E->C, "k_dbg_%s", h + 2);
+  if (!emit_need(E, name))
+    return name;
+  const char *T = emit_ctype(E, e->ty), *G = E->T->global;
+  bool cas = e->bi == BI_ATOMIC_CAS;
+  if (e->ty->kind != TY_SCALAR)
+    make_helper(E, e->ty, 0, NULL);
+  buf_printf(&E->pre, "%s %s %s(%sint64_t *f, %s%s *p, %s%s%s v) {\n"
+             "  if (((volatile %sint64_t *)f)[0]) return %s;\n"
+             "  return %s(p, %sv);\n}\n",
+             E->T->fn_qual, T, name, G, G, T, cas ? T : "", cas ? " cmp, " : "",
+             T, G, emit_zero(E, e->ty), h, cas ? "cmp, " : "");
+  return name;
 }
 
 void emit_expr(Emit *E, Buf *b, IrExpr *e) {
@@ -895,17 +962,21 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
         buf_puts(b, ", ");
       emit_expr(E, b, e->args[i]);
     }
+    if (E->opts && E->opts->debug)
+      buf_printf(b, "%sk_fault", e->nargs ? ", " : "");
     for (int i = 0; i < e->nouts; i++)
-      buf_printf(b, "%s&%s", e->nargs || i ? ", " : "", e->outs[i]->name);
+      buf_printf(b, "%s&%s", e->nargs || i || (E->opts && E->opts->debug)
+                                 ? ", " : "", e->outs[i]->name);
     if (e->fn->nrets > 1 && e->nouts == 0)
       for (int i = 1; i < e->fn->nrets; i++)
-        buf_printf(b, "%s(%s *)0", e->nargs || i > 1 ? ", " : "",
+        buf_printf(b, "%s(%s *)0", e->nargs || i > 1 || (E->opts && E->opts->debug)
+                                       ? ", " : "",
                    emit_ctype(E, e->fn->rets[i]));
     buf_puts(b, ")");
     return;
   case E_LOAD:
     buf_printf(b, "%s[", emit_array_data(E, e->var));
-    emit_index(E, b, e->var, e->args, e->nargs);
+    emit_index_at(E, b, e->var, e->args, e->nargs, &e->pos);
     buf_puts(b, "]");
     return;
   case E_SHAPE:
@@ -946,8 +1017,11 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
   }
   case E_ATOMIC: {
     const char *h = emit_atomic_name(E, e->bi, e->ty);
-    buf_printf(b, "%s(&%s[", h, emit_array_data(E, e->var));
-    emit_index(E, b, e->var, e->args, e->nargs);
+    if (E->opts && E->opts->debug)
+      h = dbg_atomic(E, h, e);
+    buf_printf(b, "%s(%s&%s[", h, E->opts && E->opts->debug ? "k_fault.data, " : "",
+               emit_array_data(E, e->var));
+    emit_index_at(E, b, e->var, e->args, e->nargs, &e->pos);
     buf_puts(b, "], ");
     if (e->b) {
       emit_expr(E, b, e->b);
@@ -1109,7 +1183,16 @@ static void emit_stmt(Emit *E, IrStmt *s) {
   case S_STORE: {
     Buf b;
     buf_init(&b, E->C);
-    emit_index(E, &b, s->var, s->args, s->nargs);
+    emit_index_at(E, &b, s->var, s->args, s->nargs, &s->pos);
+    if (E->opts && E->opts->debug) {
+      /* the index first (it may record a fault), then the guarded store */
+      const char *T = emit_ctype(E, s->var->ty->elem);
+      emit_line(E, "{ %s%s *k_p = &%s[%s]; %s k_v = %s; "
+                   "if (!((volatile %sint64_t *)k_fault.data)[0]) *k_p = k_v; }",
+                E->T->global, T, emit_array_data(E, s->var), b.p, T,
+                ex(E, s->c), E->T->global);
+      return;
+    }
     emit_line(E, "%s[%s] = %s;", emit_array_data(E, s->var), b.p,
               ex(E, s->c));
     return;

@@ -150,6 +150,9 @@ static void cuda_kernel(Emit *E, IrFunc *f) {
       emit_line(E, "%s%s *__restrict__ %s_d = %s.data;",
                 p->written ? "" : "const ", emit_ctype(E, p->ty->elem), p->name,
                 p->name);
+  for (IrVar *p = f->params; p; p = p->next)
+    if (p->ty->kind == TY_ARRAY)
+      emit_line(E, "(void)%s_d;", p->name);
   emit_line(E, "const int64_t k_d1 = k_dims.dim[1], k_d2 = k_dims.dim[2], "
                "k_d3 = k_dims.dim[3];");
   emit_line(E, "(void)k_d1; (void)k_d2; (void)k_d3;");

@@ -78,6 +78,10 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e);
 void emit_line(Emit *E, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void emit_index(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n);
+/* The same, checking each index in debug mode against its axis and
+ * reporting pos (Note [debug mode] in ir/ir.h). */
+void emit_index_at(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n,
+                   const Pos *pos);
 const char *emit_array_data(Emit *E, IrVar *arr);
 const char *emit_zero(Emit *E, const Type *t);
 bool emit_need(Emit *E, const char *name); /* true the first time */

@@ -171,6 +171,7 @@ static void ocl_kernel(Emit *E, IrFunc *f) {
     emit_line(E, "__global %s%s *restrict %s_d = %s_p;",
               p->written ? "" : "const ", emit_ctype(E, p->ty->elem), p->name,
               p->name);
+    emit_line(E, "(void)%s_d;", p->name);
   }
   emit_line(E, "const int64_t k_d1 = k_dims.dim[1], k_d2 = k_dims.dim[2], "
                "k_d3 = k_dims.dim[3];");

@@ -72,6 +72,7 @@ struct IrExpr {
   uint64_t ival;
   double fval;
   bool contiguous;   /* E_LOAD: index is the thread index plus a constant */
+  Pos pos;           /* loads and atomics: where, for debug-mode reports */
 };
 
 typedef enum IrStmtKind {
@@ -139,11 +140,22 @@ struct IrFunc {
   Pos pos;
 };
 
+/* Note [debug mode]: with kc_options.debug every kernel and function takes
+ * a hidden last parameter, the fault record k_fault (an int64 array of
+ * KERN__FAULT_WORDS), and every array access checks each index against its
+ * axis.  The first out-of-bounds access records where it happened and the
+ * offending index; loads then read element 0 and stores and atomics are
+ * skipped, so memory is never corrupted.  The runtime reads the record after
+ * the launch and reports it. */
 typedef struct IrModule {
   IrFunc *funcs;        /* user functions (callees before callers) */
   IrFunc *kernels;
   const char *path;
   bool debug;
+  /* debug mode: names of the arrays whose accesses are checked; the fault
+   * record holds an index into this table */
+  const char **array_names;
+  int narray_names;
 } IrModule;
 
 /* lower.c */
@@ -163,6 +175,7 @@ IrStmt *ir_stmt(Compiler *C, IrStmtKind k, Pos pos);
 /* passes.c */
 void ir_aggregate_atomics(Compiler *C, IrModule *m);
 void ir_analyze(Compiler *C, IrModule *m);
+void ir_add_fault_param(Compiler *C, IrModule *m);
 
 /* check.c lowers the checked module into an IrModule. */
 IrModule *lower_module(Compiler *C);

@@ -249,3 +249,26 @@ void ir_aggregate_atomics(Compiler *C, IrModule *m) {
     walk_stmts(f->body, aggregate, NULL, &A);
   }
 }
+
+/* ---------------------------------------------------------------- debug mode */
+
+/* Note [debug mode] in ir.h: appends the fault record parameter. */
+void ir_add_fault_param(Compiler *C, IrModule *m) {
+  const Type *t = ty_array(C, ty_scalar(KERN_INT64), 1);
+  IrFunc *lists[2] = {m->funcs, m->kernels};
+  for (int l = 0; l < 2; l++) {
+    for (IrFunc *f = lists[l]; f; f = f->next) {
+      IrVar *v = arena_alloc(C, sizeof *v);
+      v->name = "k_fault";
+      v->ty = t;
+      v->is_param = true;
+      v->index = f->nparams;
+      v->written = true;
+      IrVar **tail = &f->params;
+      while (*tail)
+        tail = &(*tail)->next;
+      *tail = v;
+      f->nparams++;
+    }
+  }
+}

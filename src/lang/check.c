@@ -275,6 +275,24 @@ static bool is_literal(Node *n) {
   return n->kind == N_INT || n->kind == N_FLOAT || n->kind == N_BOOL;
 }
 
+/* Note [float to integer]: C leaves converting a double that the integer
+ * type cannot hold (huge, infinite, NaN) undefined, and UBSan stops on it;
+ * the fuzzers found int(1e39), wp.constant(10 ** 100) and friends
+ * (tests/fuzz/crashes/ub_*).  Values in [-2^63, 2^64) truncate toward zero
+ * and wrap modulo 2^64 like the integer constants below; anything else is
+ * reported as not fitting.  Returns false for those. */
+static bool float_to_u64(double f, uint64_t *out) {
+  if (f >= -0x1p63 && f < 0) {
+    *out = (uint64_t)(int64_t)f;
+    return true;
+  }
+  if (f >= 0 && f < 0x1p64) {
+    *out = (uint64_t)f;
+    return true;
+  }
+  return false;
+}
+
 /* Value of a literal node, for constructors that take the literal at the
  * type they construct (wp.float64(0.1) is the double nearest 0.1, and
  * wp.uint32(0xffffffff) is not an int32 overflow). */
@@ -296,14 +314,16 @@ static IrExpr *literal_as(Ctx *X, Node *n, const Type *ty) {
     double v = neg ? -l->fval : l->fval;
     if (ty->sc == KERN_BOOL)
       return ir_const_int(X->C, ty, v != 0);
-    int64_t iv = (int64_t)v;
-    return ir_const_int(X->C, ty, (uint64_t)iv);
+    uint64_t iv; /* Note [float to integer] */
+    if (!float_to_u64(v, &iv))
+      ERR(n->pos, "literal %g does not fit in %s", v, TN(ty));
+    return ir_const_int(X->C, ty, iv);
   }
   uint64_t v = l->ival;
   if (ty->sc == KERN_BOOL)
     return ir_const_int(X->C, ty, v != 0);
-  if (neg)
-    v = (uint64_t)(-(int64_t)v);
+  if (neg) /* unsigned: negating (int64_t)2^63 would overflow (fuzzing) */
+    v = 0 - v;
   int bits = sc_bits(ty->sc);
   if (bits < 64) {
     uint64_t mask = ((uint64_t)1 << bits) - 1;
@@ -405,6 +425,7 @@ static IrExpr *atomic_call(Ctx *X, Node *call, int bi, const char *name) {
         arr->ty->ndim, arr->ty->ndim, arr->ty->ndim == 1 ? "ex" : "ices",
         nidx);
   IrExpr *e = ir_expr(X->C, E_ATOMIC, arr->ty->elem);
+  e->pos = call->pos;
   e->bi = bi;
   e->var = arr->var;
   e->nargs = nidx;
@@ -1038,6 +1059,7 @@ static IrExpr *subscript(Ctx *X, Node *n) {
                   "supported)", bt->ndim, bt->ndim,
           bt->ndim == 1 ? "ex" : "ices", nidx);
     IrExpr *e = ir_expr(X->C, E_LOAD, bt->elem);
+    e->pos = n->pos;
     e->var = base->var;
     e->nargs = nidx;
     e->args = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)nidx);
@@ -1415,7 +1437,7 @@ static void store_component(Ctx *X, Node *target, IrExpr *value) {
     sc->b = j;
     sc->c = value;
     emit(X, sc);
-    IrStmt *st = ir_stmt(X->C, S_STORE, target->pos);
+    IrStmt *st = ir_stmt(X->C, S_STORE, base->pos);
     st->var = base->var;
     st->args = base->args;
     st->nargs = base->nargs;
@@ -1449,7 +1471,7 @@ static void store_to(Ctx *X, Node *target, IrExpr *value, Pos pos) {
         ERR(target->pos, "cannot store %s into an array of %s (Warp needs "
                          "the element type exactly)", TN(value->ty),
             TN(base->ty->elem));
-      IrStmt *s = ir_stmt(X->C, S_STORE, pos);
+      IrStmt *s = ir_stmt(X->C, S_STORE, target->pos);
       s->var = ld->var;
       s->args = ld->args;
       s->nargs = ld->nargs;
@@ -1586,6 +1608,7 @@ static void augassign(Ctx *X, Node *n) {
         ERR(n->pos, "cannot add %s to an element of an array of %s",
             TN(v->ty), TN(ld->ty));
       IrExpr *e = ir_expr(X->C, E_ATOMIC, ld->ty);
+      e->pos = target->pos;
       e->bi = n->op == OP_ADD ? BI_ATOMIC_ADD : n->op == OP_SUB ? BI_ATOMIC_SUB
               : n->op == OP_BITAND ? BI_ATOMIC_AND
               : n->op == OP_BITOR ? BI_ATOMIC_OR : BI_ATOMIC_XOR;
@@ -2097,7 +2120,7 @@ static PyVal py_eval(Ctx *X, Node *n) {
   }
   case N_UNOP: {
     PyVal a = py_eval(X, n->a);
-    if (n->op == OP_NEG) { if (a.kind == PV_FLOAT) a.f = -a.f; else { a.i = -a.i; a.kind = PV_INT; } }
+    if (n->op == OP_NEG) { if (a.kind == PV_FLOAT) a.f = -a.f; else { a.i = (int64_t)(0 - (uint64_t)a.i); a.kind = PV_INT; } } /* wraps, as + - * do */
     else if (n->op == OP_INVERT) { if (a.kind == PV_FLOAT) ERR(n->pos, "~ needs an integer"); a.i = ~a.i; }
     return a;
   }
@@ -2124,7 +2147,12 @@ static PyVal py_eval(Ctx *X, Node *n) {
         r.f = fmod(x, y); if (r.f != 0 && ((r.f < 0) != (y < 0))) r.f += y; return r;
       case OP_POW:
         r.f = pow(x, y);
-        if (!fl && y >= 0) { r.kind = PV_INT; r.i = (int64_t)r.f; }
+        if (!fl && y >= 0) {
+          uint64_t u; /* Note [float to integer] */
+          if (!float_to_u64(r.f, &u))
+            ERR(n->pos, "constant %g does not fit in 64 bits", r.f);
+          r.kind = PV_INT; r.i = (int64_t)u;
+        }
         return r;
       default:
         ERR(n->pos, "operator %s is not defined for floats", op_text(n->op));
@@ -2137,7 +2165,9 @@ static PyVal py_eval(Ctx *X, Node *n) {
     case OP_MUL: r.i = (int64_t)((uint64_t)x * (uint64_t)y); return r;
     case OP_FLOORDIV: case OP_MOD: {
       if (y == 0) ERR(n->pos, "division by zero in a constant");
-      int64_t q = x / y, m = x % y;
+      /* INT64_MIN / -1 overflows (fuzzing): -x wraps, as + - * do */
+      int64_t q = y == -1 ? (int64_t)(0 - (uint64_t)x) : x / y;
+      int64_t m = y == -1 ? 0 : x % y;
       if (m != 0 && ((m < 0) != (y < 0))) { q--; m += y; }
       r.i = n->op == OP_FLOORDIV ? q : m;
       return r;
@@ -2173,7 +2203,12 @@ static PyVal py_eval(Ctx *X, Node *n) {
     PyVal a = py_eval(X, n->args);
     a.ty = t;
     if (sc_is_float(t->sc) && a.kind != PV_FLOAT) { a.f = (double)a.i; a.kind = PV_FLOAT; }
-    if (!sc_is_float(t->sc) && a.kind == PV_FLOAT) { a.i = (int64_t)a.f; a.kind = PV_INT; }
+    if (!sc_is_float(t->sc) && a.kind == PV_FLOAT) {
+      uint64_t u; /* Note [float to integer] */
+      if (!float_to_u64(a.f, &u))
+        ERR(n->pos, "constant %g does not fit in %s", a.f, TN(t));
+      a.i = (int64_t)u; a.kind = PV_INT;
+    }
     return a;
   }
   default:
@@ -2223,11 +2258,16 @@ static void check_consts(Compiler *C, IrModule *irm) {
     const Type *t = pv.ty;
     if (!t)
       t = pv.kind == PV_FLOAT ? t_f32() : pv.kind == PV_BOOL ? t_bool() : t_i32();
+    if (pv.kind == PV_FLOAT && !sc_is_float(t->sc)) {
+      uint64_t u; /* Note [float to integer] */
+      if (!float_to_u64(pv.f, &u))
+        ERR(vn->pos, "constant %g does not fit in %s", pv.f, TN(t));
+      pv.i = (int64_t)u; pv.kind = PV_INT;
+    }
     IrExpr *v = sc_is_float(t->sc)
                     ? ir_const_float(C, t, t->sc == KERN_FLOAT32
                                                ? (double)(float)pv.f : pv.f)
-                    : ir_const_int(C, t, pv.kind == PV_FLOAT ? (uint64_t)(int64_t)pv.f
-                                                             : (uint64_t)pv.i);
+                    : ir_const_int(C, t, (uint64_t)pv.i);
     if (!sc_is_float(t->sc) && sc_bits(t->sc) < 64) {
       /* wrap to the type's width, as the conversion on the host would */
       uint64_t mask = ((uint64_t)1 << sc_bits(t->sc)) - 1, u = v->ival & mask;

@@ -19,7 +19,7 @@ static const kern_backend *array_backend(const kern_array *a, void **state,
 
 kern_status kern_array_new(kern_context *ctx, kern_device dev, kern_type type,
                            int ndim, const int64_t *shape, kern_array **out) {
-  if (!ctx) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
   if (!out)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_array_new: out is NULL");
@@ -75,6 +75,7 @@ kern_status kern_array_new(kern_context *ctx, kern_device dev, kern_type type,
                        nbytes, (long long)count,
                        kern_type_name(type, tn, sizeof tn), be->name, index);
   }
+  a->magic = KERN__ARRAY_MAGIC;
   a->ctx = ctx;
   a->dev = dev;
   a->type = type;
@@ -90,7 +91,8 @@ kern_status kern_array_new(kern_context *ctx, kern_device dev, kern_type type,
 }
 
 void kern_array_free(kern_array *a) {
-  if (!a) return;
+  /* A freed handle (double free) is ignored: Note [handle magic]. */
+  if (!kern__array_ok(a)) return;
   kern_context *ctx = a->ctx;
   void *state;
   int index;
@@ -99,28 +101,35 @@ void kern_array_free(kern_array *a) {
   if (a->prev) a->prev->next = a->next;
   else ctx->arrays = a->next;
   if (a->next) a->next->prev = a->prev;
+  a->magic = 0;
   kern__free(a);
 }
 
-int kern_array_ndim(const kern_array *a) { return a ? a->ndim : 0; }
+int kern_array_ndim(const kern_array *a) { return kern__array_ok(a) ? a->ndim : 0; }
 
 int64_t kern_array_dim(const kern_array *a, int axis) {
-  if (!a || axis < 0 || axis >= a->ndim) return 0;
+  if (!kern__array_ok(a) || axis < 0 || axis >= a->ndim) return 0;
   return a->shape[axis];
 }
 
-int64_t kern_array_size(const kern_array *a) { return a ? a->size : 0; }
-size_t kern_array_nbytes(const kern_array *a) { return a ? a->nbytes : 0; }
+int64_t kern_array_size(const kern_array *a) {
+  return kern__array_ok(a) ? a->size : 0;
+}
+size_t kern_array_nbytes(const kern_array *a) {
+  return kern__array_ok(a) ? a->nbytes : 0;
+}
 
 kern_type kern_array_type(const kern_array *a) {
   kern_type none = {KERN_KIND_SCALAR, KERN_SCALAR_COUNT, 0, 0};
-  return a ? a->type : none;
+  return kern__array_ok(a) ? a->type : none;
 }
 
-kern_device kern_array_device(const kern_array *a) { return a ? a->dev : -1; }
+kern_device kern_array_device(const kern_array *a) {
+  return kern__array_ok(a) ? a->dev : -1;
+}
 
 kern_status kern_array_upload(kern_array *a, const void *src, size_t nbytes) {
-  if (!a) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!kern__array_ok(a)) return KERN_ERROR_INVALID_ARGUMENT;
   if (!src)
     return kern__error(a->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_array_upload: src is NULL");
@@ -141,7 +150,7 @@ kern_status kern_array_upload(kern_array *a, const void *src, size_t nbytes) {
 
 kern_status kern_array_download(const kern_array *a, void *dst,
                                 size_t nbytes) {
-  if (!a) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!kern__array_ok(a)) return KERN_ERROR_INVALID_ARGUMENT;
   if (!dst)
     return kern__error(a->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_array_download: dst is NULL");
@@ -162,7 +171,7 @@ kern_status kern_array_download(const kern_array *a, void *dst,
 }
 
 kern_status kern_array_fill(kern_array *a, const void *value) {
-  if (!a) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!kern__array_ok(a)) return KERN_ERROR_INVALID_ARGUMENT;
   if (!value)
     return kern__error(a->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_array_fill: value is NULL");
@@ -178,7 +187,7 @@ kern_status kern_array_fill(kern_array *a, const void *value) {
 }
 
 kern_status kern_array_zero(kern_array *a) {
-  if (!a) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!kern__array_ok(a)) return KERN_ERROR_INVALID_ARGUMENT;
   static const unsigned char zero = 0;
   void *state;
   int index;

@@ -495,7 +495,7 @@ static kern_status ocl_open(ocl_state *st, int dev, ocl_device **out) {
 static kern_status ocl_mem_alloc(void *state, int dev, size_t bytes,
                                  void **out) {
   ocl_state *st = state;
-  ocl_device *d;
+  ocl_device *d = NULL;
   kern_status s = ocl_open(st, dev, &d);
   if (s != KERN_SUCCESS) return s;
   if (bytes > d->max_alloc)
@@ -522,7 +522,7 @@ static void ocl_mem_free(void *state, int dev, void *p) {
 static kern_status ocl_copy_in(void *state, int dev, void *dst,
                                const void *src, size_t bytes) {
   ocl_state *st = state;
-  ocl_device *d;
+  ocl_device *d = NULL;
   kern_status s = ocl_open(st, dev, &d);
   if (s != KERN_SUCCESS || bytes == 0) return s;
   OCL_CALL(st, KERN_ERROR_DEVICE, clEnqueueWriteBuffer,
@@ -533,7 +533,7 @@ static kern_status ocl_copy_in(void *state, int dev, void *dst,
 static kern_status ocl_copy_out(void *state, int dev, void *dst,
                                 const void *src, size_t bytes) {
   ocl_state *st = state;
-  ocl_device *d;
+  ocl_device *d = NULL;
   kern_status s = ocl_open(st, dev, &d);
   if (s != KERN_SUCCESS || bytes == 0) return s;
   OCL_CALL(st, KERN_ERROR_DEVICE, clEnqueueReadBuffer,
@@ -584,7 +584,7 @@ static kern_status ocl_fill(void *state, int dev, void *dst,
                             const void *pattern, size_t pattern_size,
                             size_t bytes) {
   ocl_state *st = state;
-  ocl_device *d;
+  ocl_device *d = NULL;
   kern_status s = ocl_open(st, dev, &d);
   if (s != KERN_SUCCESS || bytes == 0) return s;
   if (pattern_size == 0 || bytes % pattern_size)
@@ -769,7 +769,7 @@ static kern_status ocl_check_features(ocl_state *st, const ocl_device *d,
 static kern_status ocl_module_build(void *state, int dev, const kc_result *code,
                                     void **module) {
   ocl_state *st = state;
-  ocl_device *d;
+  ocl_device *d = NULL;
   kern_status s = ocl_open(st, dev, &d);
   if (s != KERN_SUCCESS) return s;
   if (!code || !code->source)
@@ -907,7 +907,7 @@ static kern_status ocl_launch(void *state, int dev, void *fn,
                               const kern__dims *dims) {
   ocl_state *st = state;
   ocl_kernel *kern = fn;
-  ocl_device *d;
+  ocl_device *d = NULL;
   kern_status s = ocl_open(st, dev, &d);
   if (s != KERN_SUCCESS) return s;
   cl_uint a = 0;

@@ -46,6 +46,9 @@ void kern__compile_result_free(kc_result *r) {
     kern__free(k->params);
   }
   kern__free(r->kernels);
+  for (int i = 0; i < r->narray_names; i++)
+    kern__free(r->array_names[i]);
+  kern__free(r->array_names);
   memset(r, 0, sizeof *r);
 }
 
@@ -72,6 +75,7 @@ static void describe_kernels(Compiler *C, IrModule *m, kc_result *out) {
     k->symbol = dup_or_oom(C, f->symbol);
     k->needs_fp64 = f->uses_fp64 || any_fp64;
     k->has_atomics = f->uses_atomics;
+    k->fault_param = m->debug;
     k->params = kern__calloc((size_t)(f->nparams ? f->nparams : 1),
                              sizeof(kc_param));
     if (!k->params)
@@ -80,7 +84,8 @@ static void describe_kernels(Compiler *C, IrModule *m, kc_result *out) {
       kc_param *q = &k->params[k->nparams++];
       /* the Python name: strip the "pN_" prefix */
       const char *us = strchr(p->name, '_');
-      q->name = dup_or_oom(C, us ? us + 1 : p->name);
+      q->name = dup_or_oom(C, m->debug && !p->next ? "__kern_fault"
+                              : us ? us + 1 : p->name);
       if (p->ty->kind == TY_ARRAY) {
         q->kind = KERN_PARAM_ARRAY;
         q->type = ty_to_kern(p->ty->elem);
@@ -111,12 +116,24 @@ kern_status kern__compile(const char *name, const char *src, size_t len,
     parse_file(C);
     IrModule *m = lower_module(C);
     m->debug = o->debug != 0;
-    ir_aggregate_atomics(C, m);
+    /* Debug mode checks every access, so nothing is aggregated there. */
+    if (!o->debug)
+      ir_aggregate_atomics(C, m);
     ir_analyze(C, m);
+    if (o->debug)
+      ir_add_fault_param(C, m);
     const char *code = emit_module(C, m, target_of(target), o);
     out->source = dup_or_oom(C, code);
     out->source_len = strlen(out->source);
     describe_kernels(C, m, out);
+    if (m->narray_names) {
+      out->array_names = kern__calloc((size_t)m->narray_names, sizeof(char *));
+      if (!out->array_names)
+        diag_oom(C);
+      out->narray_names = m->narray_names;
+      for (int i = 0; i < m->narray_names; i++)
+        out->array_names[i] = dup_or_oom(C, m->array_names[i]);
+    }
   } else {
     st = C->status ? C->status : KERN_ERROR_COMPILE;
     kern__compile_result_free(out);

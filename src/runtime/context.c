@@ -26,7 +26,7 @@
 
 kern_status kern__verror(kern_context *ctx, kern_status s, const char *fmt,
                          va_list ap) {
-  if (!ctx || s == KERN_SUCCESS) return s;
+  if (!kern__ctx_ok(ctx) || s == KERN_SUCCESS) return s;
   if (ctx->error_status != KERN_SUCCESS) return s; /* the first error wins */
   ctx->error_status = s;
   /* If the message cannot be allocated the status alone is kept and
@@ -51,12 +51,12 @@ kern_status kern__error(kern_context *ctx, kern_status s, const char *fmt,
 }
 
 const char *kern_last_error(const kern_context *ctx) {
-  if (!ctx || ctx->error_status == KERN_SUCCESS) return "";
+  if (!kern__ctx_ok(ctx) || ctx->error_status == KERN_SUCCESS) return "";
   return ctx->error ? ctx->error : kern_status_string(ctx->error_status);
 }
 
 void kern_clear_error(kern_context *ctx) {
-  if (!ctx) return;
+  if (!kern__ctx_ok(ctx)) return;
   kern__free(ctx->error);
   ctx->error = NULL;
   ctx->error_status = KERN_SUCCESS;
@@ -114,6 +114,7 @@ kern_status kern_context_new(const kern_options *opts, kern_context **out) {
   if (!out) return KERN_ERROR_INVALID_ARGUMENT;
   kern_context *ctx = kern__calloc(1, sizeof *ctx);
   if (!ctx) return KERN_ERROR_OUT_OF_MEMORY;
+  ctx->magic = KERN__CTX_MAGIC;
   if (opts) ctx->opts = *opts;
   /* The caller's cache_dir string need not outlive this call. */
   kern_status st = resolve_cache_dir(ctx, opts ? opts->cache_dir : NULL);
@@ -173,7 +174,7 @@ fail:
 }
 
 void kern_context_free(kern_context *ctx) {
-  if (!ctx) return;
+  if (!kern__ctx_ok(ctx)) return; /* NULL or already freed */
   /* Modules before arrays before backends: a module's code may be unloaded
    * only while its backend state exists, and arrays are backend memory. */
   while (ctx->modules) kern_module_free(ctx->modules);
@@ -182,6 +183,7 @@ void kern_context_free(kern_context *ctx) {
     if (ctx->backends[b] && ctx->bstate[b]) ctx->backends[b]->release(ctx->bstate[b]);
   kern__free(ctx->devices);
   kern__free(ctx->error);
+  ctx->magic = 0;
   kern__free(ctx);
 }
 
@@ -197,7 +199,10 @@ static int backend_devices(const kern_context *ctx, int b) {
 
 kern_status kern_backend_get(kern_context *ctx, kern_backend_kind kind,
                              kern_backend_info *out) {
-  if (!ctx || !out) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!out)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_backend_get: out is NULL");
   if ((unsigned)kind >= KERN_BACKEND_COUNT)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "no backend with kind %d (there are %d)", (int)kind,
@@ -213,12 +218,12 @@ kern_status kern_backend_get(kern_context *ctx, kern_backend_kind kind,
 }
 
 int kern_device_count(const kern_context *ctx) {
-  return ctx ? ctx->ndevices : 0;
+  return kern__ctx_ok(ctx) ? ctx->ndevices : 0;
 }
 
 const kern_backend *kern__device_backend(kern_context *ctx, kern_device dev,
                                          void **state, int *index) {
-  if (!ctx || dev < 0 || dev >= ctx->ndevices) return NULL;
+  if (!kern__ctx_ok(ctx) || dev < 0 || dev >= ctx->ndevices) return NULL;
   kern__devent e = ctx->devices[dev];
   if (state) *state = ctx->bstate[e.backend];
   if (index) *index = e.index;
@@ -227,7 +232,10 @@ const kern_backend *kern__device_backend(kern_context *ctx, kern_device dev,
 
 kern_status kern_device_get(kern_context *ctx, kern_device dev,
                             kern_device_info *out) {
-  if (!ctx || !out) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!out)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_device_get: out is NULL");
   void *state;
   int index;
   const kern_backend *be = kern__device_backend(ctx, dev, &state, &index);
@@ -257,7 +265,10 @@ static kern_device first_device(const kern_context *ctx, int b, int index) {
 
 kern_status kern_device_find(kern_context *ctx, const char *name,
                              kern_device *out) {
-  if (!ctx || !out) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!out)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_device_find: out is NULL");
   if (!name || !*name) {
     name = getenv("KERN_DEVICE");
     if (!name || !*name) name = "auto";

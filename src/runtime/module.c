@@ -58,6 +58,7 @@ kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
     return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
                        "loading '%s': out of memory", name ? name : "<string>");
   }
+  m->magic = KERN__MODULE_MAGIC;
   m->ctx = ctx;
   m->dev = dev;
   m->code = *code;
@@ -72,6 +73,7 @@ kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
     goto fail;
   }
   for (int i = 0; i < m->code.nkernels; i++) {
+    ks[i].magic = KERN__KERNEL_MAGIC;
     ks[i].module = m;
     ks[i].info = &m->code.kernels[i];
     st = be->kernel_get(state, m->handle, ks[i].info, &ks[i].fn);
@@ -81,6 +83,8 @@ kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
       goto fail;
     }
   }
+  st = kern__debug_attach(m);
+  if (st != KERN_SUCCESS) goto fail;
   m->next = ctx->modules;
   if (ctx->modules) ctx->modules->prev = m;
   ctx->modules = m;
@@ -88,6 +92,7 @@ kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
   return KERN_SUCCESS;
 
 fail:
+  kern__debug_detach(m);
   if (m->handle) be->module_free(state, m->handle);
   kern__compile_result_free(&m->code);
   kern__free(m->kernels);
@@ -99,7 +104,7 @@ fail:
 kern_status kern_module_load_string(kern_context *ctx, kern_device dev,
                                     const char *name, const char *source,
                                     size_t length, kern_module **out) {
-  if (!ctx) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
   if (!out || (!source && length))
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_module_load_string: %s is NULL",
@@ -112,7 +117,7 @@ kern_status kern_module_load_string(kern_context *ctx, kern_device dev,
                        name, dev, ctx->ndevices);
   /* On CUDA, #line directives make NVRTC errors and compute-sanitizer
    * reports point at the kernel file's lines. */
-  kc_options opts = {0, be->target == KERN_TARGET_CUDA};
+  kc_options opts = {kern__debug_enabled(ctx), be->target == KERN_TARGET_CUDA};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile(name, source ? source : "", length,
@@ -130,7 +135,7 @@ kern_status kern_module_load_string(kern_context *ctx, kern_device dev,
 
 kern_status kern_module_load_file(kern_context *ctx, kern_device dev,
                                   const char *path, kern_module **out) {
-  if (!ctx) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
   if (!path || !out)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_module_load_file: %s is NULL",
@@ -172,11 +177,16 @@ kern_status kern_module_load_file(kern_context *ctx, kern_device dev,
 }
 
 void kern_module_free(kern_module *m) {
-  if (!m) return;
+  if (!kern__module_ok(m)) return; /* NULL or already freed */
+  kern__debug_detach(m);
   void *state;
   const kern_backend *be = kern__device_backend(m->ctx, m->dev, &state, NULL);
   module_unlink(m);
   if (be && m->handle) be->module_free(state, m->handle);
+  /* Clear the magics first (compile_result_free may reset nkernels) so the
+   * module's handles read as freed: Note [handle magic] in runtime.h. */
+  for (int i = 0; i < m->code.nkernels; i++) m->kernels[i].magic = 0;
+  m->magic = 0;
   kern__compile_result_free(&m->code);
   kern__free(m->kernels);
   kern__free(m->name);
@@ -184,17 +194,17 @@ void kern_module_free(kern_module *m) {
 }
 
 int kern_module_kernel_count(const kern_module *m) {
-  return m ? m->code.nkernels : 0;
+  return kern__module_ok(m) ? m->code.nkernels : 0;
 }
 
 const char *kern_module_kernel_name(const kern_module *m, int i) {
-  if (!m || i < 0 || i >= m->code.nkernels) return NULL;
+  if (!kern__module_ok(m) || i < 0 || i >= m->code.nkernels) return NULL;
   return m->code.kernels[i].name;
 }
 
 kern_status kern_module_get_kernel(kern_module *m, const char *name,
                                    kern_kernel **out) {
-  if (!m) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!kern__module_ok(m)) return KERN_ERROR_INVALID_ARGUMENT;
   if (!name || !out)
     return kern__error(m->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_module_get_kernel: %s is NULL",
@@ -223,7 +233,7 @@ kern_status kern_module_get_kernel(kern_module *m, const char *name,
 kern_status kern_compile_source(kern_context *ctx, const char *name,
                                 const char *source, size_t length,
                                 const char *target, char **out) {
-  if (!ctx) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
   if (!out || (!source && length) || !target)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_compile_source: %s is NULL",
@@ -236,7 +246,7 @@ kern_status kern_compile_source(kern_context *ctx, const char *name,
                        "unknown target '%s' (expected c, cuda or opencl)",
                        target);
   if (!name) name = "<string>";
-  kc_options opts = {0, 0};
+  kc_options opts = {kern__debug_enabled(ctx), 0};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile(name, source ? source : "", length,
@@ -258,21 +268,29 @@ void kern_free(void *p) { kern__free(p); }
 /* ---------------------------------------------------------------- kernels */
 
 const char *kern_kernel_name(const kern_kernel *k) {
-  return k ? k->info->name : NULL;
+  return kern__kernel_ok(k) ? k->info->name : NULL;
+}
+
+/* Parameters as users see them: debug mode's fault record is hidden. */
+static int visible_params(const kc_kernel *info) {
+  return info->nparams - (info->fault_param ? 1 : 0);
 }
 
 int kern_kernel_param_count(const kern_kernel *k) {
-  return k ? k->info->nparams : 0;
+  return kern__kernel_ok(k) ? visible_params(k->info) : 0;
 }
 
 kern_status kern_kernel_param(const kern_kernel *k, int i,
                               kern_param_info *out) {
-  if (!k) return KERN_ERROR_INVALID_ARGUMENT;
-  if (!out || i < 0 || i >= k->info->nparams)
+  if (!kern__kernel_ok(k)) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!out)
+    return kern__error(k->module->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_kernel_param: out is NULL");
+  if (i < 0 || i >= visible_params(k->info))
     return kern__error(k->module->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kernel '%s' has %d parameters; there is no "
                        "parameter %d",
-                       k->info->name, k->info->nparams, i);
+                       k->info->name, visible_params(k->info), i);
   const kc_param *p = &k->info->params[i];
   out->name = p->name;
   out->kind = p->kind;
@@ -338,6 +356,8 @@ static const char *arg_spelling(const kern_arg *a, char *buf, size_t size) {
   case KERN_ARG_ARRAY:
     if (!a->u.array) {
       snprintf(buf, size, "a NULL array");
+    } else if (!kern__array_ok(a->u.array)) {
+      snprintf(buf, size, "a freed array");
     } else {
       kern_type_name(a->u.array->type, tn, sizeof tn);
       if (a->u.array->ndim == 1)
@@ -413,7 +433,7 @@ typedef union arg_slot {
 
 kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
                         int nargs, const kern_arg *args) {
-  if (!k) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!kern__kernel_ok(k)) return KERN_ERROR_INVALID_ARGUMENT;
   kern_module *m = k->module;
   kern_context *ctx = m->ctx;
   const kc_kernel *info = k->info;
@@ -448,10 +468,11 @@ kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
                          "launch of '%s': the grid size overflows int64",
                          kn);
   }
-  if (nargs != info->nparams || (nargs > 0 && !args)) {
+  const int nvis = visible_params(info);
+  if (nargs != nvis || (nargs > 0 && !args)) {
     char list[512] = "";
     size_t used = 0;
-    for (int i = 0; i < info->nparams && used < sizeof list; i++)
+    for (int i = 0; i < nvis && used < sizeof list; i++)
       used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
                                i ? ", " : "", info->params[i].name);
     if (nargs > 0 && !args)
@@ -459,17 +480,17 @@ kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
                          "launch of '%s': args is NULL", kn);
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "launch of '%s': expects %d argument%s (%s), got %d",
-                       kn, info->nparams, info->nparams == 1 ? "" : "s",
-                       list, nargs);
+                       kn, nvis, nvis == 1 ? "" : "s", list, nargs);
   }
 
   void *argv_stack[LAUNCH_STACK_ARGS];
   arg_slot slots_stack[LAUNCH_STACK_ARGS];
   void **argv = argv_stack;
   arg_slot *slots = slots_stack;
-  if (nargs > LAUNCH_STACK_ARGS) {
-    argv = kern__malloc((size_t)nargs * sizeof *argv);
-    slots = kern__malloc((size_t)nargs * sizeof *slots);
+  /* one more slot for debug mode's hidden fault record */
+  if (nargs + 1 > LAUNCH_STACK_ARGS) {
+    argv = kern__malloc((size_t)(nargs + 1) * sizeof *argv);
+    slots = kern__malloc((size_t)(nargs + 1) * sizeof *slots);
     if (!argv || !slots) {
       kern__free(argv);
       kern__free(slots);
@@ -494,6 +515,14 @@ kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
       if (a->kind != KERN_ARG_ARRAY || !arr) {
         MISMATCH("got %s", kn, i + 1, p->name, want,
                  arg_spelling(a, got, sizeof got));
+        break;
+      }
+      /* Before anything reads the array: Note [handle magic]. */
+      if (!kern__array_ok(arr)) {
+        st = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                         "launch of '%s': argument %d '%s' is not a live "
+                         "array (already freed?)",
+                         kn, i + 1, p->name);
         break;
       }
       if (!kern__type_equal(arr->type, p->type) || arr->ndim != p->ndim) {
@@ -585,6 +614,11 @@ kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
 #undef MISMATCH
   }
 
+  kern__arr fault;
+  if (st == KERN_SUCCESS && info->fault_param) {
+    fault = kern__debug_arg(m);
+    argv[nargs] = &fault;
+  }
   if (st == KERN_SUCCESS) {
     void *state;
     int index;
@@ -593,6 +627,8 @@ kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
     if (st != KERN_SUCCESS)
       kern__error(ctx, st, "launch of '%s' on %s:%d failed", kn, be->name,
                   index);
+    else if (info->fault_param)
+      st = kern__debug_check(k, args, nargs);
   }
   if (argv != argv_stack) {
     kern__free(argv);
@@ -602,7 +638,7 @@ kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
 }
 
 kern_status kern_synchronize(kern_context *ctx, kern_device dev) {
-  if (!ctx) return KERN_ERROR_INVALID_ARGUMENT;
+  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
   void *state;
   int index;
   const kern_backend *be = kern__device_backend(ctx, dev, &state, &index);

@@ -80,7 +80,22 @@ typedef struct kern__devent {
   int index; /* within the backend */
 } kern__devent;
 
+/* Note [handle magic]
+ * Every handle starts with a magic number that its *_free clears before
+ * releasing the memory, and every public entry point checks it, so a freed
+ * handle passed back to kern (use after free, double free) is usually
+ * refused with KERN_ERROR_INVALID_ARGUMENT instead of corrupting the heap
+ * (SQLite's db->magic).  Reading a freed struct is still undefined
+ * behaviour, so this is best effort: it fails once the allocator has
+ * reused the memory for a new handle of the same kind, and AddressSanitizer
+ * reports the read itself.  A garbage pointer is not detected at all. */
+#define KERN__CTX_MAGIC 0x6b637478u    /* "kctx" */
+#define KERN__ARRAY_MAGIC 0x6b617272u  /* "karr" */
+#define KERN__MODULE_MAGIC 0x6b6d6f64u /* "kmod" */
+#define KERN__KERNEL_MAGIC 0x6b6b726eu /* "kkrn" */
+
 struct kern_context {
+  unsigned magic; /* KERN__CTX_MAGIC while alive; Note [handle magic] */
   kern_options opts;
   char cache_dir[4096];
   int num_threads;
@@ -97,6 +112,7 @@ struct kern_context {
 };
 
 struct kern_array {
+  unsigned magic; /* KERN__ARRAY_MAGIC while alive */
   kern_context *ctx;
   kern_device dev;
   kern_type type;
@@ -109,12 +125,14 @@ struct kern_array {
 };
 
 struct kern_kernel {
+  unsigned magic; /* KERN__KERNEL_MAGIC while its module is alive */
   struct kern_module *module;
   const kc_kernel *info;
   void *fn;
 };
 
 struct kern_module {
+  unsigned magic; /* KERN__MODULE_MAGIC while alive */
   kern_context *ctx;
   kern_device dev;
   kc_result code;
@@ -122,7 +140,23 @@ struct kern_module {
   kern_kernel *kernels;
   struct kern_module *prev, *next;
   char *name; /* the file or string name used in messages; malloc'd */
+  kern_array *fault; /* debug mode's fault record, or NULL (debug.c) */
 };
+
+/* Live-handle checks (Note [handle magic]): non-zero for a handle that is
+ * not NULL and not freed. */
+static inline int kern__ctx_ok(const kern_context *c) {
+  return c && c->magic == KERN__CTX_MAGIC;
+}
+static inline int kern__array_ok(const kern_array *a) {
+  return a && a->magic == KERN__ARRAY_MAGIC;
+}
+static inline int kern__module_ok(const kern_module *m) {
+  return m && m->magic == KERN__MODULE_MAGIC;
+}
+static inline int kern__kernel_ok(const kern_kernel *k) {
+  return k && k->magic == KERN__KERNEL_MAGIC;
+}
 
 /* Records an error if none is recorded yet (the first error wins) and
  * returns s, so `return kern__error(ctx, KERN_ERROR_IO, "...")` reads well. */
@@ -145,6 +179,15 @@ int kern__type_equal(kern_type a, kern_type b);
 kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
                                    const char *name, kc_result *code,
                                    kern_module **out);
+
+/* ---------------------------------------------------------------- debug mode */
+
+/* debug.c: Note [debug mode] in ir/ir.h. */
+int kern__debug_enabled(const kern_context *ctx);
+kern_status kern__debug_attach(kern_module *m);
+void kern__debug_detach(kern_module *m);
+kern__arr kern__debug_arg(kern_module *m);
+kern_status kern__debug_check(kern_kernel *k, const kern_arg *args, int nargs);
 
 /* ---------------------------------------------------------------- cache */
 

@@ -97,10 +97,13 @@ static inline float kern_f_split(k_v3f32 p0_v, float *k_out1) {
 void kern_k_mixed(void *const *k_args, int64_t k_begin, int64_t k_end, const kern__dims *k_dims) {
   k_af32 p0_a = *(const k_af32 *)k_args[0];
   float *restrict p0_a_d = p0_a.data;
+  (void)p0_a_d;
   k_am33f32 p1_m = *(const k_am33f32 *)k_args[1];
   const k_m33f32 *restrict p1_m_d = p1_m.data;
+  (void)p1_m_d;
   k_ai32 p2_hist = *(const k_ai32 *)k_args[2];
   int32_t *restrict p2_hist_d = p2_hist.data;
+  (void)p2_hist_d;
   int32_t p3_seed = *(const int32_t *)k_args[3];
   const int64_t k_d1 = k_dims->dim[1], k_d2 = k_dims->dim[2], k_d3 = k_dims->dim[3];
   (void)k_d1; (void)k_d2; (void)k_d3;

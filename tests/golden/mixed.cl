@@ -102,14 +102,17 @@ __kernel void kern_k_mixed(__global float *p0_a_p, kern__shape p0_a_s, __global 
   p0_a.data = p0_a_p;
   for (int k = 0; k < 4; k++) p0_a.shape[k] = p0_a_s.d[k];
   __global float *restrict p0_a_d = p0_a_p;
+  (void)p0_a_d;
   k_am33f32 p1_m;
   p1_m.data = p1_m_p;
   for (int k = 0; k < 4; k++) p1_m.shape[k] = p1_m_s.d[k];
   __global const k_m33f32 *restrict p1_m_d = p1_m_p;
+  (void)p1_m_d;
   k_ai32 p2_hist;
   p2_hist.data = p2_hist_p;
   for (int k = 0; k < 4; k++) p2_hist.shape[k] = p2_hist_s.d[k];
   __global int32_t *restrict p2_hist_d = p2_hist_p;
+  (void)p2_hist_d;
   const int64_t k_d1 = k_dims.dim[1], k_d2 = k_dims.dim[2], k_d3 = k_dims.dim[3];
   (void)k_d1; (void)k_d2; (void)k_d3;
   const int64_t k_g = get_global_id(0);

@@ -89,6 +89,9 @@ extern "C" __global__ void kern_k_mixed(k_af32 p0_a, k_am33f32 p1_m, k_ai32 p2_h
   float *__restrict__ p0_a_d = p0_a.data;
   const k_m33f32 *__restrict__ p1_m_d = p1_m.data;
   int32_t *__restrict__ p2_hist_d = p2_hist.data;
+  (void)p0_a_d;
+  (void)p1_m_d;
+  (void)p2_hist_d;
   const int64_t k_d1 = k_dims.dim[1], k_d2 = k_dims.dim[2], k_d3 = k_dims.dim[3];
   (void)k_d1; (void)k_d2; (void)k_d3;
   const int64_t k_stride = (int64_t)gridDim.x * blockDim.x;

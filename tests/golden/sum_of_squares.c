@@ -17,8 +17,10 @@ static inline double k_atomic_add_f64(double *p, double v) {
 void kern_k_sum_of_squares(void *const *k_args, int64_t k_begin, int64_t k_end, const kern__dims *k_dims) {
   k_af64 p0_x = *(const k_af64 *)k_args[0];
   const double *restrict p0_x_d = p0_x.data;
+  (void)p0_x_d;
   k_af64 p1_out = *(const k_af64 *)k_args[1];
   double *restrict p1_out_d = p1_out.data;
+  (void)p1_out_d;
   const int64_t k_d1 = k_dims->dim[1], k_d2 = k_dims->dim[2], k_d3 = k_dims->dim[3];
   (void)k_d1; (void)k_d2; (void)k_d3;
   double k_agg0 = 0;

@@ -35,10 +35,12 @@ __kernel void kern_k_sum_of_squares(__global double *p0_x_p, kern__shape p0_x_s,
   p0_x.data = p0_x_p;
   for (int k = 0; k < 4; k++) p0_x.shape[k] = p0_x_s.d[k];
   __global const double *restrict p0_x_d = p0_x_p;
+  (void)p0_x_d;
   k_af64 p1_out;
   p1_out.data = p1_out_p;
   for (int k = 0; k < 4; k++) p1_out.shape[k] = p1_out_s.d[k];
   __global double *restrict p1_out_d = p1_out_p;
+  (void)p1_out_d;
   const int64_t k_d1 = k_dims.dim[1], k_d2 = k_dims.dim[2], k_d3 = k_dims.dim[3];
   (void)k_d1; (void)k_d2; (void)k_d3;
   const int64_t k_g = get_global_id(0);

@@ -17,6 +17,8 @@ static __device__ __forceinline__ double k_atomic_add_f64(double *p, double v) {
 extern "C" __global__ void kern_k_sum_of_squares(k_af64 p0_x, k_af64 p1_out, kern__dims k_dims) {
   const double *__restrict__ p0_x_d = p0_x.data;
   double *__restrict__ p1_out_d = p1_out.data;
+  (void)p0_x_d;
+  (void)p1_out_d;
   const int64_t k_d1 = k_dims.dim[1], k_d2 = k_dims.dim[2], k_d3 = k_dims.dim[3];
   (void)k_d1; (void)k_d2; (void)k_d3;
   double k_agg0 = 0;

@@ -126,7 +126,7 @@ int main(void) {
   snprintf(bad, sizeof bad, "%s/shared", test_tmp);
   ASSERT_EQ(mkdir(bad, 0700), 0);
   ASSERT_EQ(chmod(bad, 0770), 0);
-  kern_options o = {bad, 0, 0};
+  kern_options o = {bad, 0, 0, 0};
   ASSERT_OK(NULL, kern_context_new(&o, &ctx));
   ASSERT_EQ(kern__cache_put(ctx, key, ".bin", "x", 1, NULL, 0),
             KERN_ERROR_CACHE);
@@ -141,7 +141,7 @@ int main(void) {
   char file[300];
   snprintf(file, sizeof file, "%s/afile", test_tmp);
   fclose(fopen(file, "w"));
-  kern_options o2 = {file, 0, 0};
+  kern_options o2 = {file, 0, 0, 0};
   ASSERT_OK(NULL, kern_context_new(&o2, &ctx));
   ASSERT_EQ(kern__cache_dir(ctx, &dir), KERN_ERROR_CACHE);
   ASSERT_CONTAINS(kern_last_error(ctx), "not a directory");
@@ -150,7 +150,7 @@ int main(void) {
   /* Nested missing parents are created 0700. */
   char deep[300];
   snprintf(deep, sizeof deep, "%s/a/b/c/", test_tmp);
-  kern_options o3 = {deep, 0, 0};
+  kern_options o3 = {deep, 0, 0, 0};
   ASSERT_OK(NULL, kern_context_new(&o3, &ctx));
   ASSERT_OK(ctx, kern__cache_dir(ctx, &dir));
   ASSERT_EQ(stat(dir, &st), 0);

@@ -12,7 +12,7 @@ int main(void) {
   ASSERT_EQ(ctx->num_threads, 3);
   ASSERT_STR_EQ(ctx->cache_dir, getenv("KERN_CACHE_DIR"));
   kern_context_free(ctx);
-  kern_options o = {"/some/where/", 7, 1};
+  kern_options o = {"/some/where/", 7, 1, 0};
   ASSERT_OK(NULL, kern_context_new(&o, &ctx));
   ASSERT_EQ(ctx->num_threads, 7);
   ASSERT_STR_EQ(ctx->cache_dir, "/some/where");

@@ -454,7 +454,7 @@ static void test_cache_entries(void) {
   free(data);
 
   /* no_cache builds without touching the cache. */
-  kern_options o = {"/nonexistent/never", 0, 1};
+  kern_options o = {"/nonexistent/never", 0, 1, 0};
   kern_context *c3;
   ASSERT_OK(NULL, kern_context_new(&o, &c3));
   kern_module *m3 = load(c3, kernels_c);

@@ -1,0 +1,89 @@
+/*
+ * debug.c -- debug mode's fault record (Note [debug mode] in ir/ir.h).
+ *
+ * A module compiled in debug mode owns one small device array, the fault
+ * record, passed to every kernel as its hidden last argument.  Generated
+ * code records the first out-of-bounds access there and keeps memory
+ * untouched; after each launch the runtime reads the record back, turns it
+ * into KERN_ERROR_OUT_OF_BOUNDS with the kernel, the source position, the
+ * index and the shape, and clears it for the next launch.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runtime/runtime.h"
+
+int kern__debug_enabled(const kern_context *ctx) {
+  const char *e = getenv("KERN_DEBUG");
+  return ctx->opts.debug || (e && *e && strcmp(e, "0") != 0);
+}
+
+kern_status kern__debug_attach(kern_module *m) {
+  bool any = false;
+  for (int i = 0; i < m->code.nkernels; i++)
+    any |= m->code.kernels[i].fault_param != 0;
+  if (!any)
+    return KERN_SUCCESS;
+  int64_t n = KERN__FAULT_WORDS;
+  kern_type t = {KERN_KIND_SCALAR, KERN_INT64, 1, 1};
+  kern_status st = kern_array_new(m->ctx, m->dev, t, 1, &n, &m->fault);
+  if (st != KERN_SUCCESS)
+    return st;
+  return kern_array_zero(m->fault);
+}
+
+void kern__debug_detach(kern_module *m) {
+  kern_array_free(m->fault);
+  m->fault = NULL;
+}
+
+/* Appends the module's fault record to a launch's arguments. */
+kern__arr kern__debug_arg(kern_module *m) {
+  kern__arr a;
+  memset(&a, 0, sizeof a);
+  a.data = m->fault->data;
+  a.shape[0] = KERN__FAULT_WORDS;
+  a.shape[1] = a.shape[2] = a.shape[3] = 1;
+  return a;
+}
+
+static void shape_text(char *buf, size_t size, const kern_array *a) {
+  size_t k = 0;
+  k += (size_t)snprintf(buf + k, size - k, "(");
+  for (int i = 0; i < a->ndim && k < size; i++)
+    k += (size_t)snprintf(buf + k, size - k, "%s%" PRId64, i ? ", " : "",
+                          a->shape[i]);
+  if (k < size)
+    snprintf(buf + k, size - k, a->ndim == 1 ? ",)" : ")");
+}
+
+kern_status kern__debug_check(kern_kernel *k, const kern_arg *args,
+                              int nargs) {
+  kern_module *m = k->module;
+  int64_t rec[KERN__FAULT_WORDS];
+  kern_status st = kern_array_download(m->fault, rec, sizeof rec);
+  if (st != KERN_SUCCESS)
+    return st;
+  if (rec[0] == 0)
+    return KERN_SUCCESS;
+  kern_array_zero(m->fault);
+  int id = (int)rec[3];
+  const char *pname = id >= 0 && id < m->code.narray_names
+                          ? m->code.array_names[id] : "?";
+  /* The shape is known when the array is one of this kernel's parameters
+   * (an access inside a @wp.func names the function's parameter). */
+  char shape[160] = "";
+  for (int p = 0; p < k->info->nparams && p < nargs; p++)
+    if (!strcmp(k->info->params[p].name, pname) &&
+        args[p].kind == KERN_ARG_ARRAY && args[p].u.array)
+      shape_text(shape, sizeof shape, args[p].u.array);
+  return kern__error(m->ctx, KERN_ERROR_OUT_OF_BOUNDS,
+                     "%s:%" PRId64 ":%" PRId64 ": kernel '%s': index %" PRId64
+                     " is out of bounds for axis %" PRId64 " of array '%s' "
+                     "(length %" PRId64 "%s%s)",
+                     m->name ? m->name : "<string>", rec[1], rec[2],
+                     k->info->name, rec[5], rec[4], pname, rec[6],
+                     shape[0] ? ", shape " : "", shape);
+}

@@ -1,0 +1,39 @@
+#!/bin/sh
+# Debug mode (KERN_DEBUG / --debug): every out-of-bounds access in
+# tests/debug/oob.py fails the launch with the kernel, the source position,
+# the index and the shape, and leaves the arrays untouched.
+# usage: run.sh KERN NPYCMP DIR BACKEND
+set -u
+KERN=$1; NPYCMP=$2; DIR=$3; BACKEND=${4:-cpu}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kern-debug.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export KERN_CACHE_DIR="$tmp/cache"
+"$KERN" devices 2>/dev/null | grep -q "^$BACKEND: available" || { echo "skip: no $BACKEND device"; exit 77; }
+fail=0
+# expect KERNEL DIM "ARGS" "MESSAGE"
+expect() {
+  kernel=$1; dim=$2; args=$3; msg=$4
+  # shellcheck disable=SC2086
+  out=$("$KERN" run "$DIR/oob.py" "$kernel" --dim "$dim" $args --backend "$BACKEND" --debug --quiet 2>&1)
+  rc=$?
+  if [ $rc -ne 1 ] || ! printf '%s' "$out" | grep -qF -- "$msg"; then
+    echo "FAIL $kernel: exit $rc, expected 1 and a message containing: $msg"
+    echo "  got: $out"; fail=1
+  else
+    echo "ok   $kernel: $msg"
+  fi
+}
+expect read_past_end 8 "x=arange(float32,8) y=zeros(float32,8)" \
+  "oob.py:8:12: kernel 'read_past_end': index 8 is out of bounds for axis 0 of array 'x' (length 8, shape (8,))"
+expect write_past_end 4 "x=ones(float32,4) y=zeros(float32,4)" \
+  "oob.py:14:5: kernel 'write_past_end': index 6 is out of bounds for axis 0 of array 'y' (length 4, shape (4,))"
+expect atomic_past_end 2 "x=zeros(int32,2,3) n=3" \
+  "oob.py:20:8: kernel 'atomic_past_end': index 3 is out of bounds for axis 1 of array 'x' (length 3, shape (2, 3))"
+expect in_function 4 "x=ones(float32,4) y=zeros(float32,4)" \
+  "oob.py:31:12: kernel 'in_function': index 10 is out of bounds for axis 0 of array 'a'"
+# the same kernels stay silent and correct when in bounds, and no element
+# was written by a faulting launch (y stays zero where the store was skipped)
+"$KERN" run "$DIR/oob.py" write_past_end --dim 2 x="ones(float32,4)" y="zeros(float32,6)" \
+  --backend "$BACKEND" --debug --quiet --save y="$tmp/y.npy" || { echo "FAIL: in-bounds launch failed"; fail=1; }
+[ $fail -eq 0 ] && echo "debug mode ($BACKEND): all reports correct"
+exit $fail
