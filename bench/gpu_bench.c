@@ -26,11 +26,12 @@ static const char EMPTY_SRC[] =
 int main(int argc, char **argv) {
   int64_t n = 100000000;
   int reps = 50;
-  const char *json = NULL;
+  const char *json = NULL, *ocl = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--n") && i + 1 < argc) n = atoll(argv[++i]);
     else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
+    else if (!strcmp(argv[i], "--opencl") && i + 1 < argc) ocl = argv[++i];
     else { fprintf(stderr, "usage: gpu_bench [--n N] [--reps R] [--json PATH]\n"); return 2; }
   }
   if (reps < 10) reps = 10;
@@ -111,6 +112,38 @@ int main(int argc, char **argv) {
   if (!(fabs(got - reps * ref) / (reps * ref) < 1e-9)) { fprintf(stderr, "kern sumsq b2b WRONG\n"); return 1; }
   double r_wall, r_event, r_b2b, r_rel;
   if (ref_sumsq_bench(x, n, ref, reps, &r_wall, &r_event, &r_b2b, &r_rel)) return 1;
+  /* ---- the same kernel through OpenCL on the same GPU (NVIDIA's driver) */
+  double o_sum_ms = -1;
+  if (ocl) {
+    kern_device od;
+    if (kern_device_find(ctx, ocl, &od) == KERN_SUCCESS) {
+      kern_module *om;
+      kern_kernel *ok;
+      kern_array *ox, *oout;
+      KCHECK(ctx, kern_module_load_file(ctx, od, SUMSQ, &om));
+      KCHECK(ctx, kern_module_get_kernel(om, "sum_of_squares", &ok));
+      KCHECK(ctx, kern_array_new(ctx, od, f64, 1, shape, &ox));
+      KCHECK(ctx, kern_array_new(ctx, od, f64, 1, one, &oout));
+      KCHECK(ctx, kern_array_upload(ox, x, (size_t)n * 8));
+      kern_arg oargs[2] = {kern_arg_array(ox), kern_arg_array(oout)};
+      for (int r = 0; r < reps + 5; r++) {
+        KCHECK(ctx, kern_array_fill(oout, &zero));
+        double a = now_s();
+        KCHECK(ctx, kern_launch(ok, 1, shape, 2, oargs));
+        double b = now_s();
+        KCHECK(ctx, kern_array_download(oout, &got, 8));
+        if (!(fabs(got - ref) / ref < 1e-10)) { fprintf(stderr, "kern opencl sumsq WRONG %.17g vs %.17g\n", got, ref); return 1; }
+        if (r >= 5) ts[r - 5] = 1e3 * (b - a);
+      }
+      o_sum_ms = median(ts, reps);
+      kern_array_free(ox);
+      kern_array_free(oout);
+      kern_module_free(om);
+    } else {
+      fprintf(stderr, "no OpenCL device '%s': %s\n", ocl, kern_last_error(ctx));
+      kern_clear_error(ctx);
+    }
+  }
   kern_array_free(dx);
   free(x);
 
@@ -186,6 +219,9 @@ int main(int argc, char **argv) {
   printf("%-46s %10.4f %9.0f\n", "hand CUDA (wall, launch+sync)", r_wall, gb / r_wall * 1e3);
   printf("%-46s %10.4f %9.0f\n", "hand CUDA (cuda events)", r_event, gb / r_event * 1e3);
   printf("%-46s %10.4f %9.0f\n", "hand CUDA back-to-back / N", r_b2b, gb / r_b2b * 1e3);
+  if (o_sum_ms > 0)
+    printf("%-46s %10.4f %9.0f\n", "kern_launch on OpenCL (same GPU, launch+sync)",
+           o_sum_ms, gb / o_sum_ms * 1e3);
   printf("kern / hand (wall) = %.3f, b2b = %.3f; rel err kern %.2g hand %.2g\n",
          k_sum_ms / r_wall, k_sum_b2b / r_b2b, worst, r_rel);
   printf("%-46s %10.4f %9.0f\n", "saxpy float32 kern_launch (12 B/elem)", k_saxpy_ms, saxpy_gbs);

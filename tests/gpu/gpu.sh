@@ -57,6 +57,10 @@ for f in examples/*.py; do
 done
 say "examples (cuda vs cpu): $ex_pass passed, failed:${ex_fail:- none} ($(el))"
 
+# ---- debug mode on CUDA: out-of-bounds accesses reported, not performed
+timeout 120 sh tests/debug/run.sh $K $NPYCMP tests/debug cuda >"$L/debug-cuda.log" 2>&1
+say "$(tail -n 1 "$L/debug-cuda.log") ($(el))"
+
 # ---- compute-sanitizer
 SN=1000000
 san() {  # tool name file kernel args...
@@ -92,14 +96,14 @@ if [ -n "$NVOCL" ]; then
 else
   say "NVIDIA OpenCL: not visible to kern (see devices-ocl.txt, clinfo.txt)"
 fi
-unset OCL_ICD_VENDORS
+# OCL_ICD_VENDORS stays set: gpu_bench times the same kernel on $NVOCL too
 
 # ---- benchmarks
 if cc -std=c11 -O2 -Iinclude -c bench/gpu_bench.c -o $B/gpu_bench.o \
    && nvcc -O3 -arch=sm_90 -c bench/ref_sumsq.cu -o $B/ref_sumsq.o \
    && nvcc -o $B/gpu_bench $B/gpu_bench.o $B/ref_sumsq.o $B/libkern.a -lcuda -ldl -lpthread -lm \
    >"$L/gpu_bench-build.log" 2>&1; then
-  timeout 240 $B/gpu_bench --json "$L/gpu_bench.json" >"$L/gpu_bench.txt" 2>&1
+  timeout 240 $B/gpu_bench ${NVOCL:+--opencl $NVOCL} --json "$L/gpu_bench.json" >"$L/gpu_bench.txt" 2>&1
   echo "gpu_bench rc $?" >>"$L/gpu_bench.txt"
 else
   echo "gpu_bench: build failed" >"$L/gpu_bench.txt"; cat "$L/gpu_bench-build.log" >>"$L/gpu_bench.txt"
