@@ -747,6 +747,13 @@ static const char *row_helper(Emit *E, const Type *m, bool set) {
 
 /* ---------------------------------------------------------------- expressions */
 
+bool emit_vec_array(Emit *E, IrVar *v) {
+  for (int i = 0; i < E->nvec_arrays; i++)
+    if (E->vec_arrays[i] == v)
+      return true;
+  return false;
+}
+
 const char *emit_array_data(Emit *E, IrVar *arr) {
   if (E->f->is_kernel)
     return arena_printf(E->C, "%s_d", arr->name);
@@ -975,6 +982,10 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
     buf_puts(b, ")");
     return;
   case E_LOAD:
+    if (E->vec_lane >= 0 && emit_vec_array(E, e->var)) {
+      buf_printf(b, "k_v_%s.c[%d]", e->var->name, E->vec_lane);
+      return;
+    }
     buf_printf(b, "%s[", emit_array_data(E, e->var));
     emit_index_at(E, b, e->var, e->args, e->nargs, &e->pos);
     buf_puts(b, "]");
@@ -1181,6 +1192,11 @@ static void emit_stmt(Emit *E, IrStmt *s) {
       emit_line(E, "%s.c[%s] = %s;", s->var->name, ex(E, s->a), ex(E, s->c));
     return;
   case S_STORE: {
+    if (E->vec_lane >= 0 && emit_vec_array(E, s->var)) {
+      emit_line(E, "k_v_%s.c[%d] = %s;", s->var->name, E->vec_lane,
+                ex(E, s->c));
+      return;
+    }
     Buf b;
     buf_init(&b, E->C);
     emit_index_at(E, &b, s->var, s->args, s->nargs, &s->pos);
@@ -1386,6 +1402,7 @@ const char *emit_module(Compiler *C, IrModule *m, const Target *T,
   E.m = m;
   E.T = T;
   E.opts = opts;
+  E.vec_lane = -1;
   buf_init(&E.pre, C);
   buf_init(&E.out, C);
   for (IrFunc *f = m->funcs; f; f = f->next)

@@ -50,6 +50,12 @@ struct Emit {
    * launch): indices that are that thread index address with k_t itself,
    * in 64 bits, so the target compiler sees contiguous accesses. */
   bool fast_tid;
+  /* Inside one lane of a vectorised loop (cuda.c, Note [16-byte
+   * accesses]): accesses of arrays in vec_arrays read and write lane
+   * vec_lane of the per-array vector variable instead of memory. */
+  int vec_lane;             /* -1 outside */
+  IrVar **vec_arrays;
+  int nvec_arrays;
 };
 
 /* Emits a whole module; returns the source (arena). */
@@ -85,5 +91,6 @@ void emit_index_at(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n,
 const char *emit_array_data(Emit *E, IrVar *arr);
 const char *emit_zero(Emit *E, const Type *t);
 bool emit_need(Emit *E, const char *name); /* true the first time */
+bool emit_vec_array(Emit *E, IrVar *v);   /* in E->vec_arrays */
 
 #endif
