@@ -1827,7 +1827,14 @@ static void stmt(Ctx *X, Node *n) {
         emit(X, s);
         return;
       }
-      IrExpr *v = call_expr(X, e);
+      /* wp.add/sub/mul/div are operators by name: call_expr() leaves them
+       * to binop() in expr() and returns NULL, which made an S_EXPR without
+       * an expression (found by fuzz_frontend: tests/fuzz/crashes/
+       * ubsan_expr_stmt_wp_mul.py). */
+      int bi = w ? builtin_lookup(w) : -1;
+      IrExpr *v = bi == BI_ADD || bi == BI_SUB || bi == BI_MUL || bi == BI_DIV
+                      ? expr(X, e)
+                      : call_expr(X, e);
       IrStmt *s = ir_stmt(C, S_EXPR, n->pos);
       s->a = v;
       emit(X, s);

@@ -37,14 +37,23 @@ _Noreturn void diag_error(Compiler *C, Pos pos, const char *fmt, ...) {
     start = C->len;
   while (start > 0 && C->src[start - 1] != '\n')
     start--;
+  /* The line ends at '\n' as it does for the lexer, which takes a lone
+   * '\r' for whitespace; only the '\r' of a CRLF is dropped.  (Stopping
+   * at any '\r' put the caret past the line's end, `shown` below wrapped
+   * around and the copy ran off the source: found by fuzz_frontend,
+   * tests/fuzz/crashes/asan_diag_caret_after_cr.py.) */
   size_t end = start;
-  while (end < C->len && C->src[end] != '\n' && C->src[end] != '\r')
+  while (end < C->len && C->src[end] != '\n')
     end++;
+  if (end > start && C->src[end - 1] == '\r')
+    end--;
   /* Long lines are cut around the caret so the message stays readable. */
   size_t caret = (size_t)pos.offset >= start ? (size_t)pos.offset - start : 0;
   size_t from = 0;
   if (end - start > 200 && caret > 100)
     from = caret - 60;
+  if (from > end - start) /* never start past the line's end */
+    from = end - start;
   size_t shown = end - start - from;
   if (shown > 200)
     shown = 200;

@@ -438,12 +438,15 @@ static int nvrtc_load(cuda_state *s, char *reason, size_t reason_size) {
   const char *cuda_home = getenv("CUDA_HOME");
   if (cuda_home && cuda_home[0]) {
     snprintf(home, sizeof home, "%s/lib64/libnvrtc.so", cuda_home);
-    s->libnvrtc = dlopen(home, RTLD_NOW | RTLD_LOCAL);
+    /* RTLD_NODELETE, as for libOpenCL in backend_opencl.c: NVRTC keeps
+     * process-wide allocations it never frees, which unmapping it would
+     * turn into (unsymbolizable) leaks, and its threads may outlive us. */
+    s->libnvrtc = dlopen(home, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (s->libnvrtc) snprintf(s->nvrtc_path, sizeof s->nvrtc_path, "%s", home);
   }
   for (size_t i = 0; !s->libnvrtc && i < sizeof nvrtc_names / sizeof *nvrtc_names;
        i++) {
-    s->libnvrtc = dlopen(nvrtc_names[i], RTLD_NOW | RTLD_LOCAL);
+    s->libnvrtc = dlopen(nvrtc_names[i], RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (s->libnvrtc)
       snprintf(s->nvrtc_path, sizeof s->nvrtc_path, "%s", nvrtc_names[i]);
   }
@@ -485,7 +488,9 @@ static kern_status cuda_probe(kern_context *ctx, void **state, char *reason,
   *state = s;
   reason[0] = 0;
 
-  s->libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  /* RTLD_NODELETE: the driver's threads and global state outlive any
+   * context of ours; see libnvrtc above. */
+  s->libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!s->libcuda) {
     snprintf(reason, reason_size, "libcuda.so.1 not found");
     return KERN_SUCCESS;

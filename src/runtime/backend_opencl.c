@@ -392,7 +392,14 @@ static kern_status ocl_probe(kern_context *ctx, void **state, char *reason,
   if (!st) return KERN_ERROR_OUT_OF_MEMORY;
   st->ctx = ctx;
   if (reason_size) reason[0] = '\0';
-  st->lib = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
+  /* RTLD_NODELETE: the ICD loader keeps process-wide state (its vendor
+   * list, the vendors' own dlopen handles and threads) that it never frees
+   * and that dlclose does not tear down either.  Unmapping it at
+   * kern_context_free would leave that memory unreachable -- reported as a
+   * leak by LeakSanitizer, with no symbols to tell whose -- and a vendor
+   * thread still running could call into unmapped code.  Keeping it loaded
+   * is what every OpenCL program does implicitly. */
+  st->lib = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!st->lib) {
     snprintf(reason, reason_size, "libOpenCL.so.1 not found");
     *state = st;

@@ -19,6 +19,11 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/kern-install.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 export KERN_CACHE_DIR="$TMP/cache"
 CC=${CC:-cc}
+# Extra flags for the consumer program.  The sanitizer build sets
+# -fsanitize=address,undefined (tests/reliability/CMakeLists.txt): a
+# sanitized libkern.so needs the ASan runtime first in the program's
+# library list, which only a sanitized program gives it.
+EXTRA_CFLAGS=${KERN_CONSUMER_CFLAGS:-}
 command -v "$CC" >/dev/null 2>&1 || { echo "SKIP: no C compiler '$CC'"; exit 77; }
 
 "$CMAKE" --install "$BUILD" --prefix "$TMP/inst" >"$TMP/install.log" 2>&1 || {
@@ -46,12 +51,13 @@ pkgconfig)
     ;;
   esac
   # shellcheck disable=SC2086
-  "$CC" -std=c11 -Wall -Wextra -Werror "$ROOT/examples/api_example.c" $flags -o "$TMP/api" || {
+  "$CC" -std=c11 -Wall -Wextra -Werror $EXTRA_CFLAGS "$ROOT/examples/api_example.c" $flags -o "$TMP/api" || {
     echo "FAIL: compiling api_example.c against the installed library"; exit 1; }
   ;;
 cmake)
   "$CMAKE" -S "$ROOT/tests/examples/cmake_consumer" -B "$TMP/consumer" \
     -DCMAKE_PREFIX_PATH="$TMP/inst" -DKERN_EXAMPLE="$ROOT/examples/api_example.c" \
+    -DCMAKE_C_FLAGS="$EXTRA_CFLAGS" \
     >"$TMP/configure.log" 2>&1 || { echo "FAIL: configuring the consumer project"; cat "$TMP/configure.log"; exit 1; }
   "$CMAKE" --build "$TMP/consumer" >"$TMP/build.log" 2>&1 || {
     echo "FAIL: building the consumer project"; cat "$TMP/build.log"; exit 1; }
