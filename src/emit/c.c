@@ -93,19 +93,7 @@ static void c_kernel(Emit *E, IrFunc *f) {
   buf_init(&red, E->C);
   for (IrAgg *g = f->aggs; g; g = g->next) {
     const char *T = emit_ctype(E, g->ty);
-    const char *init = g->bi == BI_ATOMIC_ADD ? "0"
-                       : sc_is_float(g->ty->sc)
-                           ? (g->bi == BI_ATOMIC_MIN ? "K_INF_F" : "-K_INF_F")
-                           : (g->bi == BI_ATOMIC_MIN ? "(~0ull >> 1)" : "0");
-    if (!sc_is_float(g->ty->sc) && g->bi != BI_ATOMIC_ADD)
-      init = arena_printf(E->C, "(%s)%s", T,
-                          g->bi == BI_ATOMIC_MIN
-                              ? (sc_is_signed(g->ty->sc) ? "(~0ull >> 1)" : "~0ull")
-                              : (sc_is_signed(g->ty->sc) ? "(1ull << 63)" : "0"));
-    if (!sc_is_float(g->ty->sc) && sc_is_signed(g->ty->sc) &&
-        g->bi != BI_ATOMIC_ADD && sc_bits(g->ty->sc) == 32)
-      init = g->bi == BI_ATOMIC_MIN ? "2147483647" : "(-2147483647 - 1)";
-    emit_line(E, "%s k_agg%d = %s;", T, g->id, init);
+    emit_line(E, "%s k_agg%d = %s;", T, g->id, emit_agg_identity(g));
     buf_printf(&red, " reduction(%s:k_agg%d)", g->bi == BI_ATOMIC_ADD ? "+"
                      : g->bi == BI_ATOMIC_MIN ? "min" : "max", g->id);
   }

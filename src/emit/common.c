@@ -1314,6 +1314,25 @@ static void emit_stmts(Emit *E, IrStmt *s) {
 
 void emit_body(Emit *E, IrFunc *f) { emit_stmts(E, f->body); }
 
+const char *emit_agg_identity(const IrAgg *g) {
+  if (g->bi == BI_ATOMIC_ADD)
+    return "0";
+  bool mn = g->bi == BI_ATOMIC_MIN;
+  if (sc_is_float(g->ty->sc))
+    return mn ? "K_INF_F" : "(-K_INF_F)";
+  switch (g->ty->sc) {
+  case KERN_INT32:
+    return mn ? "((int32_t)2147483647)" : "((int32_t)(-2147483647 - 1))";
+  case KERN_UINT32:
+    return mn ? "((uint32_t)0xffffffffu)" : "((uint32_t)0u)";
+  case KERN_INT64:
+    return mn ? "((int64_t)0x7fffffffffffffff)"
+              : "((int64_t)(-0x7fffffffffffffff - 1))";
+  default:
+    return mn ? "((uint64_t)0xffffffffffffffff)" : "((uint64_t)0)";
+  }
+}
+
 void emit_thread_loop(Emit *E, IrFunc *f, const char *pragma,
                       const char *header, bool fast) {
   if (pragma)

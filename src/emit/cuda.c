@@ -274,22 +274,6 @@ static void cuda_vector_loop(Emit *E, IrFunc *f, VecPlan *V) {
                    true);
 }
 
-static const char *agg_identity(Emit *E, IrAgg *g) {
-  if (g->bi == BI_ATOMIC_ADD)
-    return "0";
-  bool isf = sc_is_float(g->ty->sc);
-  bool mn = g->bi == BI_ATOMIC_MIN;
-  if (isf)
-    return mn ? "K_INF_F" : "-K_INF_F";
-  switch (g->ty->sc) {
-  case KERN_INT32: return mn ? "2147483647" : "(-2147483647 - 1)";
-  case KERN_UINT32: return mn ? "0xffffffffu" : "0u";
-  case KERN_INT64: return mn ? "0x7fffffffffffffffll" : "(-0x7fffffffffffffffll - 1)";
-  default: return mn ? "0xffffffffffffffffull" : "0ull";
-  }
-  (void)E;
-}
-
 static void cuda_kernel(Emit *E, IrFunc *f) {
   Buf sig;
   buf_init(&sig, E->C);
@@ -312,7 +296,7 @@ static void cuda_kernel(Emit *E, IrFunc *f) {
   emit_line(E, "(void)k_d1; (void)k_d2; (void)k_d3;");
   for (IrAgg *g = f->aggs; g; g = g->next)
     emit_line(E, "%s k_agg%d = %s;", emit_ctype(E, g->ty), g->id,
-              agg_identity(E, g));
+              emit_agg_identity(g));
   emit_line(E, "const int64_t k_stride = (int64_t)gridDim.x * blockDim.x;");
   /* Straight-line bodies: unrolling the grid-stride loop puts several
    * independent loads in flight per thread, which a memory-bound kernel
@@ -362,7 +346,7 @@ static void cuda_kernel(Emit *E, IrFunc *f) {
     emit_line(E, "if (threadIdx.x < 32) {");
     E->indent++;
     emit_line(E, "v = threadIdx.x < ((blockDim.x + 31) >> 5) ? k_sh%d[threadIdx.x] : (%s)%s;",
-              g->id, T, agg_identity(E, g));
+              g->id, T, emit_agg_identity(g));
     emit_line(E, "for (int o = 16; o > 0; o >>= 1) %s", step);
     emit_line(E, "if (threadIdx.x == 0) (void)%s(&%s[%s], v);",
               emit_atomic_name(E, g->bi, g->ty), emit_array_data(E, g->array),

@@ -92,5 +92,9 @@ const char *emit_array_data(Emit *E, IrVar *arr);
 const char *emit_zero(Emit *E, const Type *t);
 bool emit_need(Emit *E, const char *name); /* true the first time */
 bool emit_vec_array(Emit *E, IrVar *v);   /* in E->vec_arrays */
+/* The identity of an aggregated atomic's combine (Note [atomic
+ * aggregation]): 0 for add, the largest value for min, the smallest for
+ * max, spelled so that every target accepts it. */
+const char *emit_agg_identity(const IrAgg *g);
 
 #endif

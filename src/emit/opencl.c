@@ -130,20 +130,6 @@ static void ocl_atomic(Emit *E, Buf *b, int bi, const Type *t,
              Q, T, name, T, T, I, I, I, T, fb, T, upd, cas, tb, fb);
 }
 
-static const char *agg_identity(IrAgg *g) {
-  if (g->bi == BI_ATOMIC_ADD)
-    return "0";
-  bool mn = g->bi == BI_ATOMIC_MIN;
-  if (sc_is_float(g->ty->sc))
-    return mn ? "K_INF_F" : "-K_INF_F";
-  switch (g->ty->sc) {
-  case KERN_INT32: return mn ? "2147483647" : "(-2147483647 - 1)";
-  case KERN_UINT32: return mn ? "0xffffffffu" : "0u";
-  case KERN_INT64: return mn ? "0x7fffffffffffffffl" : "(-0x7fffffffffffffffl - 1)";
-  default: return mn ? "0xfffffffffffffffful" : "0ul";
-  }
-}
-
 static void ocl_kernel(Emit *E, IrFunc *f) {
   Buf sig;
   buf_init(&sig, E->C);
@@ -185,7 +171,7 @@ static void ocl_kernel(Emit *E, IrFunc *f) {
   emit_line(E, "}");
   for (IrAgg *g = f->aggs; g; g = g->next)
     emit_line(E, "%s k_agg%d = %s;", emit_ctype(E, g->ty), g->id,
-              agg_identity(g));
+              emit_agg_identity(g));
   const char *header = "for (int64_t k_t = k_lo; k_t < k_hi; k_t += k_step) {";
   if (f->tid_dims <= 1)
     emit_thread_loops(E, f, NULL, header);
