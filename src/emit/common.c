@@ -1278,7 +1278,7 @@ static void emit_stmt(Emit *E, IrStmt *s) {
     return;
   case S_KRETURN:
     if (E->loop_depth > 0)
-      emit_line(E, "goto k_next%s;", E->fast_tid ? "_fast" : "");
+      emit_line(E, "goto k_next%d;", E->loop_id);
     else
       emit_line(E, "continue;");
     return;
@@ -1339,6 +1339,7 @@ void emit_thread_loop(Emit *E, IrFunc *f, const char *pragma,
     emit_line(E, "%s", pragma);
   emit_line(E, "%s", header);
   E->indent++;
+  E->loop_id++;
   if (fast) {
     emit_line(E, "const int32_t k_tid0 = (int32_t)k_t;");
   } else if (f->tid_dims <= 1) {
@@ -1359,7 +1360,7 @@ void emit_thread_loop(Emit *E, IrFunc *f, const char *pragma,
   emit_body(E, f);
   E->fast_tid = false;
   if (f->has_kreturn_in_loop)
-    emit_line(E, "k_next%s:;", fast ? "_fast" : "");
+    emit_line(E, "k_next%d:;", E->loop_id);
   E->indent--;
   emit_line(E, "}");
 }

@@ -50,6 +50,7 @@ struct Emit {
    * launch): indices that are that thread index address with k_t itself,
    * in 64 bits, so the target compiler sees contiguous accesses. */
   bool fast_tid;
+  int loop_id;              /* numbers each thread loop's k_next label */
   /* Inside one lane of a vectorised loop (cuda.c, Note [16-byte
    * accesses]): accesses of arrays in vec_arrays read and write lane
    * vec_lane of the per-array vector variable instead of memory. */

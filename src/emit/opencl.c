@@ -163,20 +163,32 @@ static void ocl_kernel(Emit *E, IrFunc *f) {
                "k_d3 = k_dims.dim[3];");
   emit_line(E, "(void)k_d1; (void)k_d2; (void)k_d3;");
   emit_line(E, "const int64_t k_g = get_global_id(0);");
-  emit_line(E, "int64_t k_lo = k_g, k_hi = k_dims.total, k_step = get_global_size(0);");
-  emit_line(E, "if (k_dims.chunk > 0) {");
-  emit_line(E, "  k_lo = k_g * k_dims.chunk;");
-  emit_line(E, "  k_hi = k_lo + k_dims.chunk < k_dims.total ? k_lo + k_dims.chunk : k_dims.total;");
-  emit_line(E, "  k_step = 1;");
-  emit_line(E, "}");
   for (IrAgg *g = f->aggs; g; g = g->next)
     emit_line(E, "%s k_agg%d = %s;", emit_ctype(E, g->ty), g->id,
               emit_agg_identity(g));
-  const char *header = "for (int64_t k_t = k_lo; k_t < k_hi; k_t += k_step) {";
-  if (f->tid_dims <= 1)
-    emit_thread_loops(E, f, NULL, header);
-  else
-    emit_thread_loop(E, f, NULL, header, false);
+  /* Two loop shapes, each a loop the device compiler can see whole (a
+   * run-time step would hide the stride-1 loop from the CPU's vectoriser
+   * and the constant stride from the GPU's unroller). */
+  static const char *const shapes[2][2] = {
+      {"if (k_dims.chunk > 0) {",
+       "for (int64_t k_t = k_g * k_dims.chunk; k_t < k_hi; k_t++) {"},
+      {"} else {",
+       "for (int64_t k_t = k_g; k_t < k_dims.total; k_t += k_G) {"}};
+  emit_line(E, "const int64_t k_G = get_global_size(0);");
+  emit_line(E, "const int64_t k_hi = k_dims.chunk > 0 && (k_g + 1) * k_dims.chunk < "
+               "k_dims.total ? (k_g + 1) * k_dims.chunk : k_dims.total;");
+  const char *unroll = f->simple_loop && !f->has_kreturn_in_loop
+                           ? "#pragma unroll 4" : NULL;
+  for (int sh = 0; sh < 2; sh++) {
+    emit_line(E, "%s", shapes[sh][0]);
+    E->indent++;
+    if (f->tid_dims <= 1)
+      emit_thread_loops(E, f, sh ? unroll : NULL, shapes[sh][1]);
+    else
+      emit_thread_loop(E, f, sh ? unroll : NULL, shapes[sh][1], false);
+    E->indent--;
+  }
+  emit_line(E, "}");
   for (IrAgg *g = f->aggs; g; g = g->next) {
     const char *comb = g->bi == BI_ATOMIC_ADD ? NULL
                        : emit_helper(E, g->bi == BI_ATOMIC_MIN ? BI_MIN : BI_MAX,

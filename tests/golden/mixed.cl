@@ -116,54 +116,96 @@ __kernel void kern_k_mixed(__global float *p0_a_p, kern__shape p0_a_s, __global 
   const int64_t k_d1 = k_dims.dim[1], k_d2 = k_dims.dim[2], k_d3 = k_dims.dim[3];
   (void)k_d1; (void)k_d2; (void)k_d3;
   const int64_t k_g = get_global_id(0);
-  int64_t k_lo = k_g, k_hi = k_dims.total, k_step = get_global_size(0);
+  const int64_t k_G = get_global_size(0);
+  const int64_t k_hi = k_dims.chunk > 0 && (k_g + 1) * k_dims.chunk < k_dims.total ? (k_g + 1) * k_dims.chunk : k_dims.total;
   if (k_dims.chunk > 0) {
-    k_lo = k_g * k_dims.chunk;
-    k_hi = k_lo + k_dims.chunk < k_dims.total ? k_lo + k_dims.chunk : k_dims.total;
-    k_step = 1;
-  }
-  for (int64_t k_t = k_lo; k_t < k_hi; k_t += k_step) {
-    int64_t k_r = k_t;
-    const int32_t k_tid1 = (int32_t)(k_r % k_d1);
-    k_r /= k_d1;
-    const int32_t k_tid0 = (int32_t)k_r;
-    (void)k_tid0;
-    int32_t v0_i = 0;
-    int32_t v1_j = 0;
-    uint32_t v2_s = 0;
-    k_v3f32 v3_v = k_zero_v3f32();
-    float v4_ret = 0;
-    float v5_ret = 0;
-    float v6_n = 0;
-    float v7_d = 0;
-    int32_t v8_i = 0;
-    int32_t v9_k = 0;
-    int32_t v10_b = 0;
-    v0_i = k_tid0;
-    v1_j = k_tid1;
-    v2_s = k_rand_init_i32_i32(p3_seed, ((int32_t)(((int32_t)(v0_i * ((int32_t)16))) + v1_j)));
-    v3_v = k_mul_m33f32_v3f32(p1_m_d[(int64_t)v0_i], k_make_v3f32(p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)], 1.0f, k_randf_u32(&v2_s)));
-    v5_ret = kern_f_split(v3_v, &v4_ret);
-    v6_n = v5_ret;
-    v7_d = v4_ret;
-    if (((v6_n > 2.0f) && (!k_isnan_f32(v7_d)))) {
-      p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)] = ((float)(v6_n * v7_d));
-    } else {
-      if ((v7_d < 0.0f)) {
-        p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)] = ((float)(-v7_d));
+    for (int64_t k_t = k_g * k_dims.chunk; k_t < k_hi; k_t++) {
+      int64_t k_r = k_t;
+      const int32_t k_tid1 = (int32_t)(k_r % k_d1);
+      k_r /= k_d1;
+      const int32_t k_tid0 = (int32_t)k_r;
+      (void)k_tid0;
+      int32_t v0_i = 0;
+      int32_t v1_j = 0;
+      uint32_t v2_s = 0;
+      k_v3f32 v3_v = k_zero_v3f32();
+      float v4_ret = 0;
+      float v5_ret = 0;
+      float v6_n = 0;
+      float v7_d = 0;
+      int32_t v8_i = 0;
+      int32_t v9_k = 0;
+      int32_t v10_b = 0;
+      v0_i = k_tid0;
+      v1_j = k_tid1;
+      v2_s = k_rand_init_i32_i32(p3_seed, ((int32_t)(((int32_t)(v0_i * ((int32_t)16))) + v1_j)));
+      v3_v = k_mul_m33f32_v3f32(p1_m_d[(int64_t)v0_i], k_make_v3f32(p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)], 1.0f, k_randf_u32(&v2_s)));
+      v5_ret = kern_f_split(v3_v, &v4_ret);
+      v6_n = v5_ret;
+      v7_d = v4_ret;
+      if (((v6_n > 2.0f) && (!k_isnan_f32(v7_d)))) {
+        p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)] = ((float)(v6_n * v7_d));
       } else {
-        for (v8_i = ((int32_t)0); v8_i < ((int32_t)3); v8_i = (int32_t)(v8_i + ((int32_t)1))) {
-          v9_k = v8_i;
-          if ((v9_k == v1_j)) {
-            break;
+        if ((v7_d < 0.0f)) {
+          p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)] = ((float)(-v7_d));
+        } else {
+          for (v8_i = ((int32_t)0); v8_i < ((int32_t)3); v8_i = (int32_t)(v8_i + ((int32_t)1))) {
+            v9_k = v8_i;
+            if ((v9_k == v1_j)) {
+              break;
+            }
+            (void)k_atomic_add_f32(&p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)], ((float)(v9_k)));
           }
-          (void)k_atomic_add_f32(&p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)], ((float)(v9_k)));
         }
       }
+      (void)k_atomic_add_i32(&p2_hist_d[(int64_t)k_wrap_i32_i32(k_mod_i32_i32(v1_j, ((int32_t)4)), ((int32_t)p2_hist.shape[0]))], ((int32_t)1));
+      v10_b = k_floordiv_i32_i32(((int32_t)p2_hist.shape[0]), ((int32_t)2));
+      (void)k_atomic_max_i32(&p2_hist_d[(int64_t)k_wrap_i32_i32(((int32_t)-1), ((int32_t)p2_hist.shape[0]))], ((int32_t)(v0_i - v10_b)));
     }
-    (void)k_atomic_add_i32(&p2_hist_d[(int64_t)k_wrap_i32_i32(k_mod_i32_i32(v1_j, ((int32_t)4)), ((int32_t)p2_hist.shape[0]))], ((int32_t)1));
-    v10_b = k_floordiv_i32_i32(((int32_t)p2_hist.shape[0]), ((int32_t)2));
-    (void)k_atomic_max_i32(&p2_hist_d[(int64_t)k_wrap_i32_i32(((int32_t)-1), ((int32_t)p2_hist.shape[0]))], ((int32_t)(v0_i - v10_b)));
+  } else {
+    for (int64_t k_t = k_g; k_t < k_dims.total; k_t += k_G) {
+      int64_t k_r = k_t;
+      const int32_t k_tid1 = (int32_t)(k_r % k_d1);
+      k_r /= k_d1;
+      const int32_t k_tid0 = (int32_t)k_r;
+      (void)k_tid0;
+      int32_t v0_i = 0;
+      int32_t v1_j = 0;
+      uint32_t v2_s = 0;
+      k_v3f32 v3_v = k_zero_v3f32();
+      float v4_ret = 0;
+      float v5_ret = 0;
+      float v6_n = 0;
+      float v7_d = 0;
+      int32_t v8_i = 0;
+      int32_t v9_k = 0;
+      int32_t v10_b = 0;
+      v0_i = k_tid0;
+      v1_j = k_tid1;
+      v2_s = k_rand_init_i32_i32(p3_seed, ((int32_t)(((int32_t)(v0_i * ((int32_t)16))) + v1_j)));
+      v3_v = k_mul_m33f32_v3f32(p1_m_d[(int64_t)v0_i], k_make_v3f32(p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)], 1.0f, k_randf_u32(&v2_s)));
+      v5_ret = kern_f_split(v3_v, &v4_ret);
+      v6_n = v5_ret;
+      v7_d = v4_ret;
+      if (((v6_n > 2.0f) && (!k_isnan_f32(v7_d)))) {
+        p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)] = ((float)(v6_n * v7_d));
+      } else {
+        if ((v7_d < 0.0f)) {
+          p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)] = ((float)(-v7_d));
+        } else {
+          for (v8_i = ((int32_t)0); v8_i < ((int32_t)3); v8_i = (int32_t)(v8_i + ((int32_t)1))) {
+            v9_k = v8_i;
+            if ((v9_k == v1_j)) {
+              break;
+            }
+            (void)k_atomic_add_f32(&p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)], ((float)(v9_k)));
+          }
+        }
+      }
+      (void)k_atomic_add_i32(&p2_hist_d[(int64_t)k_wrap_i32_i32(k_mod_i32_i32(v1_j, ((int32_t)4)), ((int32_t)p2_hist.shape[0]))], ((int32_t)1));
+      v10_b = k_floordiv_i32_i32(((int32_t)p2_hist.shape[0]), ((int32_t)2));
+      (void)k_atomic_max_i32(&p2_hist_d[(int64_t)k_wrap_i32_i32(((int32_t)-1), ((int32_t)p2_hist.shape[0]))], ((int32_t)(v0_i - v10_b)));
+    }
   }
 }
 

@@ -44,28 +44,46 @@ __kernel void kern_k_sum_of_squares(__global double *p0_x_p, kern__shape p0_x_s,
   const int64_t k_d1 = k_dims.dim[1], k_d2 = k_dims.dim[2], k_d3 = k_dims.dim[3];
   (void)k_d1; (void)k_d2; (void)k_d3;
   const int64_t k_g = get_global_id(0);
-  int64_t k_lo = k_g, k_hi = k_dims.total, k_step = get_global_size(0);
-  if (k_dims.chunk > 0) {
-    k_lo = k_g * k_dims.chunk;
-    k_hi = k_lo + k_dims.chunk < k_dims.total ? k_lo + k_dims.chunk : k_dims.total;
-    k_step = 1;
-  }
   double k_agg0 = 0;
-  if (k_d1 * k_d2 * k_d3 == 1) {
-    for (int64_t k_t = k_lo; k_t < k_hi; k_t += k_step) {
-      const int32_t k_tid0 = (int32_t)k_t;
-      (void)k_tid0;
-      int32_t v0_i = 0;
-      v0_i = k_tid0;
-      k_agg0 += ((double)(p0_x_d[k_t] * p0_x_d[k_t]));
+  const int64_t k_G = get_global_size(0);
+  const int64_t k_hi = k_dims.chunk > 0 && (k_g + 1) * k_dims.chunk < k_dims.total ? (k_g + 1) * k_dims.chunk : k_dims.total;
+  if (k_dims.chunk > 0) {
+    if (k_d1 * k_d2 * k_d3 == 1) {
+      for (int64_t k_t = k_g * k_dims.chunk; k_t < k_hi; k_t++) {
+        const int32_t k_tid0 = (int32_t)k_t;
+        (void)k_tid0;
+        int32_t v0_i = 0;
+        v0_i = k_tid0;
+        k_agg0 += ((double)(p0_x_d[k_t] * p0_x_d[k_t]));
+      }
+    } else {
+      for (int64_t k_t = k_g * k_dims.chunk; k_t < k_hi; k_t++) {
+        const int32_t k_tid0 = (int32_t)(k_t / (k_d1 * k_d2 * k_d3));
+        (void)k_tid0;
+        int32_t v0_i = 0;
+        v0_i = k_tid0;
+        k_agg0 += ((double)(p0_x_d[(int64_t)v0_i] * p0_x_d[(int64_t)v0_i]));
+      }
     }
   } else {
-    for (int64_t k_t = k_lo; k_t < k_hi; k_t += k_step) {
-      const int32_t k_tid0 = (int32_t)(k_t / (k_d1 * k_d2 * k_d3));
-      (void)k_tid0;
-      int32_t v0_i = 0;
-      v0_i = k_tid0;
-      k_agg0 += ((double)(p0_x_d[(int64_t)v0_i] * p0_x_d[(int64_t)v0_i]));
+    if (k_d1 * k_d2 * k_d3 == 1) {
+      #pragma unroll 4
+      for (int64_t k_t = k_g; k_t < k_dims.total; k_t += k_G) {
+        const int32_t k_tid0 = (int32_t)k_t;
+        (void)k_tid0;
+        int32_t v0_i = 0;
+        v0_i = k_tid0;
+        k_agg0 += ((double)(p0_x_d[k_t] * p0_x_d[k_t]));
+      }
+    } else {
+      #pragma unroll 4
+      for (int64_t k_t = k_g; k_t < k_dims.total; k_t += k_G) {
+        const int32_t k_tid0 = (int32_t)(k_t / (k_d1 * k_d2 * k_d3));
+        (void)k_tid0;
+        int32_t v0_i = 0;
+        v0_i = k_tid0;
+        k_agg0 += ((double)(p0_x_d[(int64_t)v0_i] * p0_x_d[(int64_t)v0_i]));
+      }
     }
   }
   {
