@@ -1842,8 +1842,11 @@ static void stmt(Ctx *X, Node *n) {
     }
     if (e->kind == N_STR)
       return; /* a docstring */
-    /* Other expression statements have no effect; check them anyway. */
-    expr(X, e);
+    /* Any other expression is evaluated for its effects, as in Python: an
+     * atomic or a random draw inside it still happens. */
+    IrStmt *es = ir_stmt(C, S_EXPR, n->pos);
+    es->a = expr(X, e);
+    emit(X, es);
     return;
   }
   case N_ASSIGN: {

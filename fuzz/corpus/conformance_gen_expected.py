@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+"""Generate the expected outputs of the kern conformance suite with real Warp.
+
+For every tests/conformance/*.py (or the files named on the command line) this
+reads the `# kern-test:` and `# kern-check:` header lines, imports the file as a
+module (so `if __name__ == "__main__":` blocks do not run), builds the launch
+arguments exactly as `kern run` does (see README.md, "SPEC grammar"), launches
+the kernel with Warp on device "cpu" and saves every checked array to
+expected/<file-stem>.<NAME>.npy.
+
+Usage:
+    python3 tests/conformance/gen_expected.py            # all files
+    python3 tests/conformance/gen_expected.py vec3_basic.py other.py
+Exits non-zero (after printing the error) on the first failure.
+"""
+
+import importlib.util
+import os
+import re
+import sys
+import traceback
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXPECTED = os.path.join(HERE, "expected")
+
+import warp as wp  # noqa: E402
+
+wp.config.quiet = True
+wp.config.log_level = wp.LOG_WARNING if hasattr(wp, "LOG_WARNING") else 30
+wp.init()
+
+# --------------------------------------------------------------------------
+# types
+
+SCALARS = {
+    "bool": (wp.bool, np.bool_),
+    "int8": (wp.int8, np.int8),
+    "int16": (wp.int16, np.int16),
+    "int32": (wp.int32, np.int32),
+    "int64": (wp.int64, np.int64),
+    "uint8": (wp.uint8, np.uint8),
+    "uint16": (wp.uint16, np.uint16),
+    "uint32": (wp.uint32, np.uint32),
+    "uint64": (wp.uint64, np.uint64),
+    "float32": (wp.float32, np.float32),
+    "float64": (wp.float64, np.float64),
+    "int": (wp.int32, np.int32),
+    "float": (wp.float32, np.float32),
+}
+
+
+def wp_type(name):
+    """Warp type for a SPEC type name (scalar, vecN[d|i|...], matNN[d])."""
+    if name in SCALARS:
+        return SCALARS[name][0]
+    t = getattr(wp, name, None)
+    if t is None or not hasattr(t, "_wp_scalar_type_"):
+        raise ValueError(f"unknown type name '{name}'")
+    return t
+
+
+def np_scalar_of(t):
+    """numpy dtype of a Warp type's scalar component."""
+    st = getattr(t, "_wp_scalar_type_", t)
+    for _, (w, n) in SCALARS.items():
+        if st is w:
+            return n
+    raise ValueError(f"no numpy dtype for {t}")
+
+
+def dtype_shape(t):
+    return tuple(getattr(t, "_shape_", ()))
+
+
+# --------------------------------------------------------------------------
+# rand(): splitmix64, exactly as specified in README.md
+
+MASK64 = (1 << 64) - 1
+
+
+class SplitMix64:
+    def __init__(self, seed):
+        self.state = seed & MASK64
+
+    def next(self):
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+
+def rand_values(npdt, count, seed):
+    g = SplitMix64(seed)
+    if npdt == np.bool_:
+        return np.array([g.next() & 1 for _ in range(count)], dtype=np.bool_)
+    if np.issubdtype(npdt, np.floating):
+        vals = np.array([float(g.next() >> 11) * 2.0**-53 for _ in range(count)], dtype=np.float64)
+        return vals.astype(npdt)
+    return np.array([g.next() % 100 for _ in range(count)], dtype=np.int64).astype(npdt)
+
+
+# --------------------------------------------------------------------------
+# SPEC parsing
+
+ARRAY_RE = re.compile(r"^(zeros|ones|full|arange|rand)\((.*)\)$")
+
+
+def parse_number(s):
+    s = s.strip()
+    if s == "true":
+        return True
+    if s == "false":
+        return False
+    if re.fullmatch(r"[+-]?(0x[0-9a-fA-F]+|\d+)", s):
+        return int(s, 0)
+    return float(s)
+
+
+def build_array(spec, ann, pname):
+    m = ARRAY_RE.match(spec)
+    kind, inner = m.group(1), m.group(2)
+    parts = [p.strip() for p in inner.split(",")]
+    tname = parts[0]
+    rest = parts[1:]
+    seed = 0
+    if kind == "rand" and rest and rest[-1].startswith("seed="):
+        seed = int(rest[-1][5:], 0)
+        rest = rest[:-1]
+    value = None
+    if kind == "full":
+        value = parse_number(rest[-1])
+        rest = rest[:-1]
+    dims = tuple(int(x) for x in rest)
+    if not (1 <= len(dims) <= 4):
+        raise ValueError(f"{pname}: array needs 1..4 dims, got {spec}")
+    if kind == "arange" and len(dims) != 1:
+        raise ValueError(f"{pname}: arange is 1-d only: {spec}")
+    t = wp_type(tname)
+    npdt = np_scalar_of(t)
+    shape = dims + dtype_shape(t)
+    count = int(np.prod(shape))
+    if kind == "zeros":
+        data = np.zeros(shape, dtype=npdt)
+    elif kind == "ones":
+        data = np.ones(shape, dtype=npdt)
+    elif kind == "full":
+        data = np.full(shape, value).astype(npdt) if not isinstance(value, bool) else np.full(shape, value, dtype=npdt)
+    elif kind == "arange":
+        data = np.arange(count).astype(npdt).reshape(shape)
+    else:
+        data = rand_values(npdt, count, seed).reshape(shape)
+    # check against the annotation
+    if ann is not None:
+        if not isinstance(ann, wp.array):
+            raise ValueError(f"{pname}: parameter is not an array but got {spec}")
+        if ann.dtype is not t:
+            raise ValueError(f"{pname}: dtype {wp.types.type_repr(ann.dtype)} != spec type {tname}")
+        if ann.ndim != len(dims):
+            raise ValueError(f"{pname}: ndim {ann.ndim} != spec dims {len(dims)}")
+    arr = wp.array(data, dtype=t, device="cpu")
+    if tuple(arr.shape) != dims:
+        raise ValueError(f"{pname}: built shape {arr.shape} != {dims}")
+    return arr
+
+
+def build_value(spec, ann, pname):
+    if ARRAY_RE.match(spec):
+        return build_array(spec, ann, pname)
+    if isinstance(ann, wp.array):
+        raise ValueError(f"{pname}: array parameter needs an array SPEC, got {spec}")
+    comps = [parse_number(c) for c in spec.split(",")]
+    if wp.types.type_is_vector(ann) or wp.types.type_is_matrix(ann):
+        n = int(np.prod(ann._shape_))
+        if len(comps) != n:
+            raise ValueError(f"{pname}: {n} components needed, got {len(comps)}")
+        return ann(*comps)
+    if len(comps) != 1:
+        raise ValueError(f"{pname}: scalar parameter got {spec}")
+    v = comps[0]
+    if ann is wp.bool or ann is bool:
+        if not isinstance(v, bool):
+            raise ValueError(f"{pname}: bool parameter needs true/false")
+        return v
+    if ann in (int,):
+        ann = wp.int32
+    if ann in (float,):
+        ann = wp.float32
+    npdt = np_scalar_of(ann)
+    if np.issubdtype(npdt, np.integer):
+        if not isinstance(v, int):
+            raise ValueError(f"{pname}: integer parameter got {spec}")
+        return ann(v)
+    return ann(float(v))
+
+
+# --------------------------------------------------------------------------
+# header parsing
+
+
+def parse_header(path):
+    tests, checks = [], []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("# kern-test:"):
+                tests.append(line[len("# kern-test:") :].strip())
+            elif line.startswith("# kern-check:"):
+                checks.append(line[len("# kern-check:") :].strip())
+    if len(tests) != 1:
+        raise ValueError(f"expected exactly one '# kern-test:' line, found {len(tests)}")
+    if not checks:
+        raise ValueError("no '# kern-check:' line")
+    toks = tests[0].split()
+    kernel = toks[0]
+    dims = None
+    args = {}
+    i = 1
+    while i < len(toks):
+        t = toks[i]
+        if t == "--dim":
+            dims = tuple(int(x) for x in toks[i + 1].split(","))
+            i += 2
+            continue
+        if "=" not in t:
+            raise ValueError(f"bad token '{t}'")
+        k, v = t.split("=", 1)
+        if k in args:
+            raise ValueError(f"argument {k} given twice")
+        args[k] = v
+        i += 1
+    if dims is None or not (1 <= len(dims) <= 4):
+        raise ValueError("--dim with 1..4 sizes required")
+    check_list = []
+    for c in checks:
+        ct = c.split()
+        name = ct[0]
+        opts = {}
+        for o in ct[1:]:
+            k, v = o.split("=")
+            if k not in ("rtol", "atol"):
+                raise ValueError(f"bad check option {o}")
+            opts[k] = float(v)
+        check_list.append((name, opts))
+    return kernel, dims, args, check_list
+
+
+# --------------------------------------------------------------------------
+
+
+def run_file(path):
+    stem = os.path.splitext(os.path.basename(path))[0]
+    kname, dims, args, checks = parse_header(path)
+    modname = "kern_conf_" + stem
+    spec = importlib.util.spec_from_file_location(modname, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[modname] = mod
+    spec.loader.exec_module(mod)
+    kernel = getattr(mod, kname, None)
+    if not isinstance(kernel, wp.Kernel):
+        raise ValueError(f"no @wp.kernel named {kname}")
+    params = [(a.label, a.type) for a in kernel.adj.args]
+    pnames = [p for p, _ in params]
+    extra = set(args) - set(pnames)
+    if extra:
+        raise ValueError(f"unknown arguments {sorted(extra)}")
+    missing = [p for p in pnames if p not in args]
+    if missing:
+        raise ValueError(f"missing arguments {missing}")
+    values = {p: build_value(args[p], t, p) for p, t in params}
+    for name, _ in checks:
+        if name not in values or not isinstance(values[name], wp.array):
+            raise ValueError(f"kern-check {name} is not an array argument")
+    wp.launch(kernel, dim=dims, inputs=[values[p] for p in pnames], device="cpu")
+    wp.synchronize_device("cpu")
+    os.makedirs(EXPECTED, exist_ok=True)
+    summary = []
+    for name, _ in checks:
+        arr = values[name].numpy()
+        if np.issubdtype(arr.dtype, np.floating) and not np.all(np.isfinite(arr)):
+            summary.append(f"{name}{list(arr.shape)}!nonfinite")
+        else:
+            summary.append(f"{name}{list(arr.shape)}")
+        np.save(os.path.join(EXPECTED, f"{stem}.{name}.npy"), arr)
+    return f"{kname} dim={','.join(map(str, dims))} " + " ".join(summary)
+
+
+def main(argv):
+    if argv:
+        files = [a if os.path.isabs(a) or os.path.exists(a) else os.path.join(HERE, a) for a in argv]
+        files = [f if f.endswith(".py") else f + ".py" for f in files]
+    else:
+        files = sorted(
+            os.path.join(HERE, f) for f in os.listdir(HERE) if f.endswith(".py") and f != os.path.basename(__file__)
+        )
+    for path in files:
+        name = os.path.basename(path)
+        try:
+            msg = run_file(path)
+        except Exception as e:  # noqa: BLE001
+            traceback.print_exc()
+            print(f"FAIL {name}: {type(e).__name__}: {e}", flush=True)
+            sys.exit(1)
+        print(f"ok   {name}: {msg}", flush=True)
+    print(f"{len(files)} files ok")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,10 @@
+# expect: 10:12: error: 'x' may be read before it is assigned (it is assigned only on some paths before this line)
+import warp as wp
+
+
+@wp.kernel
+def k(a: wp.array(dtype=float)):
+    i = wp.tid()
+    for j in range(3):
+        x = 1.0
+    a[i] = x

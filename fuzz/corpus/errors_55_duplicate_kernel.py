@@ -1,0 +1,12 @@
+# expect: 11:5: error: 'k' is defined twice (first at line 6); overloading is not supported
+import warp as wp
+
+
+@wp.kernel
+def k(a: wp.array(dtype=float)):
+    pass
+
+
+@wp.kernel
+def k(a: wp.array(dtype=float)):
+    pass
