@@ -3,7 +3,8 @@
 #
 #   sh fuzz/ci.sh [OUTDIR [SECONDS]]    (defaults: build-fuzz, 60)
 #
-# Each harness fuzzes a scratch copy of fuzz/corpus plus tests/fuzz/crashes
+# Each harness fuzzes a scratch corpus seeded from the kernels already in
+# the repo (tests/conformance, tests/errors, examples) and tests/fuzz/crashes
 # for SECONDS (-rss_limit_mb=2048 -timeout=10, fuzz/kern.dict).  The seed
 # comes from $FUZZ_SEED when set, else libFuzzer picks one and prints it.
 #
@@ -42,7 +43,7 @@ for h in fuzz_frontend fuzz_compiler; do
     -rss_limit_mb=2048 -timeout=10 -max_len=20000 -print_final_stats=1 \
     -error_exitcode=1 -timeout_exitcode=1 $seed \
     -artifact_prefix="$OUT/artifacts/$h-" \
-    "$work" "$HERE/corpus" "$ROOT/tests/fuzz/crashes" >"$OUT/$h.log" 2>&1
+    "$work" "$ROOT/tests/conformance" "$ROOT/tests/errors" "$ROOT/examples" "$ROOT/tests/fuzz/crashes" >"$OUT/$h.log" 2>&1
   r=$?
   stats=$(grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE)' "$OUT/$h.log" | tail -n 1)
   if [ $r -eq 0 ]; then

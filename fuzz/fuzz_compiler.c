@@ -13,7 +13,7 @@
  * A third of the time it defers to libFuzzer's own byte mutations, which
  * also draw on fuzz/kern.dict, and the cross-over splices line ranges of
  * two inputs.  Seeds are the conformance kernels, the examples and the
- * error tests (fuzz/corpus), so inputs stay close to valid kernels.
+ * error tests (tests/conformance, tests/errors, examples), so inputs stay close to valid kernels.
  *
  * Besides "never crash, leak or hang", every input checks what the
  * runtime relies on (Note [target-independent status]):

@@ -3,7 +3,8 @@
 #
 #   sh fuzz/long_run.sh BIN_DIR HARNESS SECONDS WORK_DIR
 #
-# Fuzzes WORK_DIR/corpus (seeded from fuzz/corpus) with BIN_DIR/HARNESS
+# Fuzzes WORK_DIR/corpus (seeded from tests/conformance, tests/errors and
+# examples) with BIN_DIR/HARNESS
 # until SECONDS of fuzzing have passed in total.  When libFuzzer stops on a
 # crash, the artifact stays in WORK_DIR/artifacts and the run restarts with
 # the time left, with whatever BIN_DIR/HARNESS is then (so a fixed binary
@@ -14,6 +15,7 @@
 # exit status.  Segments are numbered on from an earlier run in WORK_DIR.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(dirname "$HERE")
 BIN=${1:?usage: long_run.sh BIN_DIR HARNESS SECONDS WORK_DIR}
 H=${2:?}
 TOTAL=${3:?}
@@ -29,7 +31,7 @@ while [ "$left" -gt 30 ]; do
   # The working corpus comes first: libFuzzer writes new inputs there.
   nice -n 10 "$W/$H.seg$n" -dict="$HERE/kern.dict" -max_total_time="$left" \
     -rss_limit_mb=2048 -timeout=10 -max_len=20000 -print_final_stats=1 \
-    -artifact_prefix="$W/artifacts/" "$W/corpus" "$HERE/corpus" \
+    -artifact_prefix="$W/artifacts/" "$W/corpus" "$ROOT/tests/conformance" "$ROOT/tests/errors" "$ROOT/examples" \
     >"$W/log$n.txt" 2>&1
   rc=$?
   t1=$(date +%s)

@@ -1,8 +1,0 @@
-# expect: 8:5: error: 'raise' is not supported in kernels and functions
-import warp as wp
-
-
-@wp.kernel
-def k(a: wp.array(dtype=float)):
-    i = wp.tid()
-    raise ValueError()

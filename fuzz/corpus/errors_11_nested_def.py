@@ -1,9 +1,0 @@
-# expect: 8:5: error: a nested function definition is not supported in kernels and functions
-import warp as wp
-
-
-@wp.kernel
-def k(a: wp.array(dtype=float)):
-    i = wp.tid()
-    def g():
-        pass

@@ -1,8 +1,0 @@
-# expect: 8:9: error: strings are only supported as the format of wp.printf()
-import warp as wp
-
-
-@wp.kernel
-def k(a: wp.array(dtype=float)):
-    i = wp.tid()
-    x = "hello"

@@ -1,8 +1,0 @@
-# expect: 8:5: error: a 1-d array needs 1 index, got 2 (sub-arrays are not supported)
-import warp as wp
-
-
-@wp.kernel
-def k(a: wp.array(dtype=float)):
-    i = wp.tid()
-    a[i, 0] = 1.0

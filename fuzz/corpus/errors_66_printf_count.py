@@ -1,8 +1,0 @@
-# expect: 8:15: error: the format has more conversions than arguments
-import warp as wp
-
-
-@wp.kernel
-def k(a: wp.array(dtype=float)):
-    i = wp.tid()
-    wp.printf("%d %d\n", i)
