@@ -2300,4 +2300,3 @@ IrModule *lower_module(Compiler *C) {
   return irm;
 }
 
-void check_module(Compiler *C) { (void)C; }

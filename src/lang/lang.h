@@ -8,7 +8,8 @@
  *               statements are skipped
  *   types.c     value types (scalars, vectors, matrices, arrays, tuples)
  *   builtins.c  the table of wp.* functions
- *   check.c     Warp's strict typing, name resolution, definite assignment
+ *   check.c     Warp's strict typing, name resolution, definite assignment,
+ *               lowering to the IR (lower_module in ir/ir.h)
  *
  * The front end reports the first error only: diag_error() longjmps to the
  * compilation's entry point (kern__compile), which frees the arena.
@@ -280,8 +281,6 @@ typedef struct Module {
 
 /* parse.c: the whole file into C->mod. */
 void parse_file(Compiler *C);
-/* check.c: types, names and rules; annotates the AST in place. */
-void check_module(Compiler *C);
 
 /* ---------------------------------------------------------------- builtins */
 
