@@ -27,10 +27,16 @@ import time
 
 FLUSH_BYTES = 256 << 20
 
+# Libraries print warnings on stdout (Warp without a GPU does), so the
+# result goes to a private copy of the original stdout and everything else
+# that writes to fd 1 lands on stderr.
+_RESULT = os.fdopen(os.dup(1), "w")
+os.dup2(2, 1)
+
 
 def emit(**kw):
-    sys.stdout.write(json.dumps(kw) + "\n")
-    sys.stdout.flush()
+    _RESULT.write(json.dumps(kw) + "\n")
+    _RESULT.flush()
     sys.exit(0)
 
 

@@ -213,8 +213,33 @@ static int jv_fail(char *err, size_t errsize, const char *path,
   return -1;
 }
 
-static int validate(const bench_json *sc, const bench_json *v, char *path,
-                    size_t plen, char *err, size_t errsize) {
+/* Resolves "#/a/b" against the schema's root. */
+static const bench_json *resolve_ref(const bench_json *root, const char *ref) {
+  if (strncmp(ref, "#/", 2) != 0) return NULL;
+  const bench_json *cur = root;
+  char part[128];
+  for (const char *p = ref + 2; cur && *p;) {
+    const char *e = strchr(p, '/');
+    size_t l = e ? (size_t)(e - p) : strlen(p);
+    if (l >= sizeof part) return NULL;
+    memcpy(part, p, l);
+    part[l] = '\0';
+    cur = bench_json_get(cur, part);
+    p = e ? e + 1 : p + l;
+  }
+  return cur;
+}
+
+static int validate(const bench_json *root, const bench_json *sc,
+                    const bench_json *v, char *path, size_t plen, char *err,
+                    size_t errsize) {
+  const bench_json *ref = bench_json_get(sc, "$ref");
+  if (ref && ref->type == BJ_STR) {
+    const bench_json *target = resolve_ref(root, ref->str);
+    if (!target)
+      return jv_fail(err, errsize, path, "schema $ref '%s' not found", ref->str);
+    sc = target;
+  }
   const bench_json *t = bench_json_get(sc, "type");
   if (t) {
     int ok = 0;
@@ -252,7 +277,7 @@ static int validate(const bench_json *sc, const bench_json *v, char *path,
       size_t n = strlen(path);
       snprintf(path + n, plen - n, ".%s", v->keys[i]);
       int rc = 0;
-      if (ps) rc = validate(ps, &v->items[i], path, plen, err, errsize);
+      if (ps) rc = validate(root, ps, &v->items[i], path, plen, err, errsize);
       else if (addl && addl->type == BJ_BOOL && !addl->num)
         rc = jv_fail(err, errsize, path, "key not allowed by the schema");
       path[n] = '\0';
@@ -264,7 +289,7 @@ static int validate(const bench_json *sc, const bench_json *v, char *path,
     for (int i = 0; items && i < v->n; i++) {
       size_t n = strlen(path);
       snprintf(path + n, plen - n, "[%d]", i);
-      int rc = validate(items, &v->items[i], path, plen, err, errsize);
+      int rc = validate(root, items, &v->items[i], path, plen, err, errsize);
       path[n] = '\0';
       if (rc) return rc;
     }
@@ -275,7 +300,7 @@ static int validate(const bench_json *sc, const bench_json *v, char *path,
 int bench_json_validate(const bench_json *schema, const bench_json *v,
                         char *err, size_t errsize) {
   char path[512] = "";
-  return validate(schema, v, path, sizeof path, err, errsize);
+  return validate(schema, schema, v, path, sizeof path, err, errsize);
 }
 
 /* ---------------------------------------------------------------- writer */

@@ -383,14 +383,16 @@ int bench_file_parse(const char *path, const char *source, bench_file *out,
     if (q < end && *q == '#') {
       q = skip_space(q + 1, end);
       if ((size_t)(end - q) >= 10 && strncmp(q, "kern-bench", 10) == 0 &&
-          (q + 10 == end || q[10] == ':' || q[10] == '-')) {
+          (q + 10 == end || q[10] == ':' || q[10] == '-' || q[10] == ' ' ||
+           q[10] == '\t')) {
         const char *kw = q + 10;
-        const char *colon = memchr(kw, ':', (size_t)(end - kw));
-        if (!colon) {
-          rc = fail_at(&c, q, "expected ':' after '%.*s'",
-                       (int)(end - q), q);
+        while (kw < end && (isalnum((unsigned char)*kw) || *kw == '-')) kw++;
+        if (kw == end || *kw != ':') {
+          rc = fail_at(&c, kw, "expected ':' after '%.*s'", (int)(kw - q), q);
           break;
         }
+        const char *colon = kw;
+        kw = q + 10;
         size_t kl = (size_t)(colon - kw);
         if (kl == 0) {
           if (cur && (rc = finish_spec(&c, cur, spec_line, spec_len,
