@@ -785,7 +785,13 @@ static kern_status ocl_module_build(void *state, int dev, const kc_result *code,
   s = ocl_check_features(st, d, code);
   if (s != KERN_SUCCESS) return s;
   /* No fast-math: results must match the other backends'. */
-  const char *options = d->c12 ? "-cl-std=CL1.2" : "";
+  /* KERN_NV_PTX: NVIDIA's compiler takes inline PTX, which the emitted
+   * float atomics use there (Note [NVIDIA float atomics] in
+   * emit/opencl.c).  The options are part of the cache key. */
+  int nv = d->vendor && strstr(d->vendor, "NVIDIA") != NULL;
+  const char *options = d->c12 ? (nv ? "-cl-std=CL1.2 -D KERN_NV_PTX=1"
+                                     : "-cl-std=CL1.2")
+                               : (nv ? "-D KERN_NV_PTX=1" : "");
   ocl_module *m = calloc(1, sizeof *m);
   if (!m)
     return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
