@@ -22,6 +22,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 import time
 
@@ -181,10 +182,20 @@ def main():
         emit(status="unavailable", message="%s: %s" % (a.lib, str(e).splitlines()[0] if str(e) else type(e).__name__))
     names = list(conv) + list(values)
     env = dict(ns)
+    # "EXPR where NAME = SETUP": SETUP is evaluated once, before anything
+    # is timed (building a CuPy ReductionKernel, say), and EXPR uses NAME.
+    expr = a.expr
+    m = re.match(r"^(.*?)\s+where\s+([A-Za-z_]\w*)\s*=\s*(.+)$", expr)
     try:
-        fn = eval("lambda %s: %s" % (", ".join(names), a.expr), env)
+        if m:
+            expr = m.group(1)
+            env[m.group(2)] = eval(m.group(3), env)
+        fn = eval("lambda %s: %s" % (", ".join(names), expr), env)
     except SyntaxError as e:
         emit(status="failed", message="expression: %s" % e, device=device)
+    except Exception as e:  # noqa: BLE001 -- the setup failed
+        emit(status="failed", device=device,
+             message="setup: %s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else ""))
     args = [conv[k] for k in conv] + [values[k] for k in values]
     if a.lib == "jax":
         # One trace, then the compiled function: what a JAX user times.
