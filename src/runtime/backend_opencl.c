@@ -809,6 +809,16 @@ static kern_status ocl_module_build(void *state, int dev, const kc_result *code,
   }
   if (!m->program) {
     s = ocl_build_from_source(st, d, m, code, options);
+    if (s == KERN_ERROR_COMPILE && nv) {
+      /* Insurance: should a driver's compiler refuse the inline PTX, the
+       * portable compare-and-swap atomics still build (slower, correct). */
+      if (m->program) st->cl.clReleaseProgram(m->program);
+      m->program = NULL;
+      kern_clear_error(st->ctx);
+      options = d->c12 ? "-cl-std=CL1.2" : "";
+      ocl_cache_key(d, code->source, code->source_len, options, key);
+      s = ocl_build_from_source(st, d, m, code, options);
+    }
     if (s != KERN_SUCCESS) {
       ocl_module_free(st, m);
       return s;
