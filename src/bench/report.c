@@ -613,7 +613,8 @@ static int write_gnuplot(const char *path, const bench_result *r, int png,
     if (!ok(row)) continue;
     const bench_stats *st = &row->mode[BENCH_HOT].st;
     char label[200];
-    snprintf(label, sizeof label, "%s %s %s", row->bench, row->size, row->name);
+    snprintf(label, sizeof label, "%.40s %.40s %.100s", row->bench, row->size,
+             row->name);
     for (char *p = label; *p; p++)
       if (*p == '"') *p = '\'';
     fprintf(d, "%d \"%s\" %.9g %.9g %.9g\n", n++, label, st->median * 1e3,

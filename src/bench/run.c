@@ -93,7 +93,11 @@ static bench_row *add_row(bench_result *r, const bench_spec *s, int point,
 
 static void row_status(bench_row *row, const char *status, const char *msg) {
   snprintf(row->status, sizeof row->status, "%s", status);
-  snprintf(row->message, sizeof row->message, "%s", msg);
+  /* Long driver messages are cut to the row's buffer on purpose. */
+  size_t n = strlen(msg);
+  if (n >= sizeof row->message) n = sizeof row->message - 1;
+  memcpy(row->message, msg, n);
+  row->message[n] = '\0';
   for (char *p = row->message; *p; p++)
     if (*p == '\n') *p = ' ';
 }
@@ -814,7 +818,7 @@ static int write_ref_inputs(const bench_spec *s, const launch_args *a,
   strcat(vals, "}\n");
   snprintf(path, sizeof path, "%s/values.json", dir);
   if (write_all(path, vals)) {
-    snprintf(msg, size, "cannot write %s", path);
+    snprintf(msg, size, "cannot write %.400s", path);
     return -1;
   }
   for (int c = 0; c < s->nchecks; c++) {
@@ -965,7 +969,7 @@ static void read_environment(bench_result *r) {
            n ? ", " : "", cores);
   struct utsname u;
   if (uname(&u) == 0)
-    snprintf(r->os, sizeof r->os, "%s %s %s", u.sysname, u.release,
+    snprintf(r->os, sizeof r->os, "%.40s %.64s %.32s", u.sysname, u.release,
              u.machine);
 #ifdef __VERSION__
   snprintf(r->compiler, sizeof r->compiler, "%s", __VERSION__);
