@@ -215,6 +215,7 @@ typedef struct bench_result {
   bench_row *rows;
   /* environment */
   char host[128], cpu[160], os[160], compiler[160], commit[64], kern[32];
+  char cc[160];  /* the CPU backend's C compiler, first line of --version */
   char date[32];
 } bench_result;
 

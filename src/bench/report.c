@@ -165,6 +165,7 @@ int bench_write_json(FILE *f, const bench_result *r) {
   bench_jw_str(&w, "version", r->kern);
   bench_jw_str(&w, "commit", r->commit);
   bench_jw_str(&w, "compiler", r->compiler);
+  bench_jw_str(&w, "cpu_backend_cc", r->cc);
   bench_jw_end_obj(&w);
   bench_jw_obj(&w, "host");
   bench_jw_str(&w, "name", r->host);

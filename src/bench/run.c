@@ -886,6 +886,8 @@ static void run_ref(const bench_spec *s, const bench_ref *rf,
              json_str(&j, "device", ""));
     snprintf(row->timer, sizeof row->timer, "%s",
              json_str(&j, "timer", "wall"));
+    snprintf(row->description, sizeof row->description, "%s",
+             json_str(&j, "version", ""));
     const bench_json *mr = bench_json_get(&j, "max_rel_err");
     if (mr && mr->type == BJ_NUM) row->max_rel_err = mr->num;
     row->checked = strcmp(row->status, "ok") == 0;
@@ -980,6 +982,26 @@ static void read_environment(bench_result *r) {
   snprintf(r->commit, sizeof r->commit, "unknown");
 #endif
   snprintf(r->kern, sizeof r->kern, "%s", KERN_VERSION_STRING);
+  /* The CPU backend compiles kernels with the system's cc: its version is
+   * part of what the CPU rows measured. */
+  char dir[] = "/tmp/kern-bench-cc-XXXXXX";
+  if (mkdtemp(dir)) {
+    char out[64], errp[64];
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(errp, sizeof errp, "%s/err", dir);
+    char *argv[] = {"cc", "--version", NULL};
+    if (bench_spawn(argv, out, errp) == 0) {
+      char *text = slurp(out);
+      if (text) {
+        first_line(text);
+        snprintf(r->cc, sizeof r->cc, "%.150s", text);
+        free(text);
+      }
+    }
+    remove(out);
+    remove(errp);
+    rmdir(dir);
+  }
   time_t t = time(NULL);
   struct tm tm;
   gmtime_r(&t, &tm);

@@ -39,7 +39,7 @@ for lib in numpy torch cupy jax warp; do
     fail "no $lib reference row"
 done
 "$BT" validate "$SRC/docs/bench-schema.json" "$T/a.json" >/dev/null || fail "JSON does not match the schema"
-for key in '"schema": "kern-bench"' '"schema_version": 1' '"commit": ' '"cpu": ' '"os": ' '"compiler": ' '"description": ' '"stopped_by": ' '"peak_gbps": '; do
+for key in '"cpu_backend_cc": "' '"schema": "kern-bench"' '"schema_version": 1' '"commit": ' '"cpu": ' '"os": ' '"compiler": ' '"description": ' '"stopped_by": ' '"peak_gbps": '; do
   has "$T/a.json" "$key"
 done
 head -c 5 "$T/a.svg" | grep -q '<svg' || fail "the plot is not an SVG"
