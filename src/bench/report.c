@@ -78,7 +78,7 @@ static void status_text(const bench_row *r, char *buf, size_t size) {
 void bench_print_table(FILE *f, const bench_result *r) {
   const char *last_bench = "";
   int last_point = -1;
-  int w = 10;
+  int w = 19;
   for (int i = 0; i < r->nrows; i++) {
     int l = (int)strlen(r->rows[i].name);
     if (l > w) w = l;

@@ -68,6 +68,30 @@ grep -Eq "^\| cuda(:0)? \|" "$T/a.md" || fail "no cuda row in the Markdown"
 has "$T/sweep.txt" "saxpy  N=1000$"
 has "$T/sweep.txt" "saxpy  N=2000$"
 
+# ---- a row whose output differs from the CPU's fails; the others go on.
+# A float32 sum in another order differs in the last bits, so with rtol=0
+# the OpenCL row cannot pass the check.
+cat >"$T/f32.py" <<'PY'
+import warp as wp
+# kern-bench: f32sum --dim N x=rand(float32,N,seed=5) out=zeros(float32,1)
+# kern-bench-sizes: N=100000
+# kern-bench-check: out rtol=0 atol=0
+# kern-bench: f32sum --dim 1000 x=rand(float32,1000,seed=5) out=zeros(float32,1)
+# kern-bench-check: out rtol=1e-4
+@wp.kernel
+def f32sum(x: wp.array(dtype=wp.float32), out: wp.array(dtype=wp.float32)):
+    i = wp.tid()
+    wp.atomic_add(out, 0, x[i])
+PY
+"$K" bench "$T/f32.py" --backend cpu,opencl $FAST --no-refs --no-cold --json "$T/f.json" >"$T/f.txt" 2>&1
+[ $? = 0 ] || fail "a failed row must not fail the run"
+has "$T/f.txt" "opencl:0 *failed: output 'out'\[0\] = .*, the CPU backend gives .* (rtol 0, atol 0)"
+has "$T/f.txt" "cpu:0 .* hot "
+# The second spec of the file still ran, on both backends.
+[ "$(grep -c 'opencl:0 .* hot ' "$T/f.txt")" = 1 ] || fail "the second spec's OpenCL row did not run"
+has "$T/f.json" '"status": "failed"'
+"$BT" validate "$SRC/docs/bench-schema.json" "$T/f.json" >/dev/null || fail "the JSON with a failed row does not match the schema"
+
 # ---- errors point at the spec
 cat >"$T/bad.py" <<'PY'
 import warp as wp
