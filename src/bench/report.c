@@ -609,6 +609,14 @@ static int write_gnuplot(const char *path, const bench_result *r, int png,
     return -1;
   }
   int n = 0;
+  /* Bars start at the decade below the fastest minimum: a log axis has no
+   * zero. */
+  double lo = INFINITY;
+  for (int i = 0; i < r->nrows; i++)
+    if (ok(&r->rows[i]) && r->rows[i].mode[BENCH_HOT].st.min > 0 &&
+        r->rows[i].mode[BENCH_HOT].st.min * 1e3 < lo)
+      lo = r->rows[i].mode[BENCH_HOT].st.min * 1e3;
+  lo = isfinite(lo) ? pow(10, floor(log10(lo))) : 1e-3;
   for (int i = 0; i < r->nrows; i++) {
     const bench_row *row = &r->rows[i];
     if (!ok(row)) continue;
@@ -618,8 +626,11 @@ static int write_gnuplot(const char *path, const bench_result *r, int png,
              row->name);
     for (char *p = label; *p; p++)
       if (*p == '"') *p = '\'';
-    fprintf(d, "%d \"%s\" %.9g %.9g %.9g\n", n++, label, st->median * 1e3,
-            st->min * 1e3, st->max * 1e3);
+    double g = gbps(row, &row->mode[BENCH_HOT]);
+    fprintf(d, "%d \"%s\" %.9g %.9g %.9g %.9g %.9g\n", n++, label,
+            st->median * 1e3, st->min * 1e3, st->max * 1e3,
+            isfinite(g) ? g : 0.0,
+            isfinite(row->peak_gbps) ? row->peak_gbps : 0.0);
   }
   fclose(d);
   FILE *g = fopen(gp, "w");
@@ -627,15 +638,26 @@ static int write_gnuplot(const char *path, const bench_result *r, int png,
     snprintf(err, errsize, "cannot write '%s'", gp);
     return -1;
   }
-  fprintf(g, "set terminal %s size 1000,%d\n", png ? "pngcairo" : "svg",
-          120 + 28 * (n ? n : 1));
+  fprintf(g, "set terminal %s size 1400,%d\n", png ? "png" : "svg",
+          140 + 28 * (n ? n : 1));
   fprintf(g, "set output \"%s\"\n", path);
-  fprintf(g, "set title \"kern bench %s (%s)\" noenhanced\n", r->file, r->date);
-  fputs("set logscale x\nset xlabel \"ms per launch (hot median, min-max)\"\n"
-        "set ytics noenhanced\nset style fill solid 0.6\nunset key\n"
+  fprintf(g, "set multiplot layout 1,2 title \"kern bench %s (%s)\" "
+          "noenhanced\n", r->file, r->date);
+  fputs("set ytics noenhanced\nset style fill solid 0.6\nunset key\n"
         "set yrange [-1:*]\n", g);
-  fprintf(g, "plot \"%s\" using 3:1:(0):3:($1-0.35):($1+0.35):ytic(2) "
-          "with boxxyerror, \"%s\" using 3:1:4:5 with xerrorbars\n", dat, dat);
+  /* Left: time per launch on a log axis with min-max whiskers. */
+  fprintf(g, "set logscale x\nset xlabel \"ms per launch (hot median, "
+          "min-max)\"\nset xrange [%g:*]\n", lo);
+  fprintf(g, "plot \"%s\" using 3:1:(%g):3:($1-0.35):($1+0.35):ytic(2) "
+          "with boxxyerror, \"%s\" using 3:1:4:5 with xerrorbars\n", dat, lo,
+          dat);
+  /* Right: achieved bandwidth, the device peak as a mark. */
+  fputs("unset logscale x\nset xrange [0:*]\nset format y \"\"\n"
+        "set xlabel \"GB/s (x: measured device peak)\"\n", g);
+  fprintf(g, "plot \"%s\" using 6:1:(0):6:($1-0.35):($1+0.35) with "
+          "boxxyerror, \"%s\" using ($7 > 0 ? $7 : NaN):1 with points pt 2 "
+          "ps 2\n", dat, dat);
+  fputs("unset multiplot\n", g);
   fclose(g);
   char *argv[] = {"gnuplot", gp, NULL};
   int rc = bench_spawn(argv, log, log);
