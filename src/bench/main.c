@@ -199,6 +199,18 @@ int bench_main(int argc, char **argv) {
       return 0;
     } else if (!strcmp(a, "--backend")) {
       NEEDS(a);
+      for (const char *p = v;;) {
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        static const char *const ok[] = {"all", "cpu", "cuda", "opencl"};
+        int known = 0;
+        for (int k = 0; k < 4; k++)
+          known |= strlen(ok[k]) == l && strncmp(ok[k], p, l) == 0;
+        if (!known)
+          return usage("--backend '%s': each name is cpu, cuda, opencl or all", v);
+        if (!e) break;
+        p = e + 1;
+      }
       o.backends = v, i++;
     } else if (!strcmp(a, "--size")) {
       NEEDS(a);
