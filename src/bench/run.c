@@ -867,7 +867,9 @@ static void run_ref(const bench_spec *s, const bench_ref *rf,
   bench_json j = {0};
   char jerr[256];
   if (rc == 127) {
-    row_status(row, "unavailable", "python3 not found");
+    char m[300];
+    snprintf(m, sizeof m, "%.200s not found", o->python);
+    row_status(row, "unavailable", m);
   } else if (!text || bench_json_parse(text, &j, jerr, sizeof jerr) ||
              j.type != BJ_OBJ) {
     char *e = slurp(err_path);

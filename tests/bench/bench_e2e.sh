@@ -63,6 +63,10 @@ has "$T/a.md" "^| cpu:0 | .* | hot | "
 # CUDA is a row whether or not this machine has it.
 grep -Eq "^\| cuda(:0)? \|" "$T/a.md" || fail "no cuda row in the Markdown"
 
+# ---- no Python: every reference is a row that says so
+"$K" bench "$SRC/examples/saxpy.py" --backend cpu --size N=1000 $FAST --no-cold --python /nonexistent/python3 >"$T/nopy.txt" 2>&1 || fail "no python exited $?"
+has "$T/nopy.txt" "numpy: a \* x + y .*unavailable: /nonexistent/python3 not found"
+
 # ---- a sweep over two sizes gives a block per size
 "$K" bench "$SRC/examples/saxpy.py" --backend cpu --size N=1000,2000 $FAST --no-refs --no-cold --no-peak >"$T/sweep.txt" 2>&1 || fail "sweep exited $?"
 has "$T/sweep.txt" "saxpy  N=1000$"
