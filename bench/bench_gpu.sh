@@ -9,6 +9,7 @@
 # 5%), kern's NVIDIA OpenCL row against its CUDA row (target: 1.2x), and
 # the CUDA row against every reference library.
 # Run from the repo root:  OUT=/some/dir bash bench/bench_gpu.sh
+# (N=... changes the size, default 1e8; SAXPY=1 also benches saxpy.)
 # Everything lands in $OUT (default ./bench-gpu-out): bench.json,
 # table.txt, bench.svg, bench.csv, gpu_bench.txt/.json, summary.txt, logs.
 set -u
@@ -47,6 +48,13 @@ timeout 360 $K bench examples/sum_of_squares.py --size N=$N --python $PY --trans
 say "kern bench rc $? ($(el))"
 cat "$OUT/table.txt"; tail -n 5 "$OUT/bench.err"
 $K bench --compare "$OUT/bench.json" "$OUT/bench.json" >/dev/null 2>&1 || say "compare of the run with itself failed"
+
+# ---- optionally saxpy too (SAXPY=1): adds about a minute
+if [ "${SAXPY:-0}" = 1 ]; then
+  timeout 240 $K bench examples/saxpy.py --size N=$N --python $PY \
+    --json "$OUT/saxpy.json" >"$OUT/saxpy.txt" 2>>"$OUT/bench.err"
+  say "kern bench saxpy rc $? ($(el))"; cat "$OUT/saxpy.txt"
+fi
 
 # ---- the hand-written CUDA reference, same call, same card
 if cc -std=c11 -O2 -Iinclude -c bench/gpu_bench.c -o $B/gpu_bench.o &&
