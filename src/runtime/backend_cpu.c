@@ -684,7 +684,7 @@ static kern_status cpu_synchronize(void *state, int dev) {
 }
 
 const kern_backend kern__backend_cpu = {
-    .version = 1,
+    .version = 2,
     .name = "cpu",
     .kind = KERN_BACKEND_CPU,
     .target = KERN_TARGET_C,
@@ -702,4 +702,5 @@ const kern_backend kern__backend_cpu = {
     .kernel_get = cpu_kernel_get,
     .launch = cpu_launch,
     .synchronize = cpu_synchronize,
+    .init = NULL, /* nothing process-wide: the C compiler is per context */
 };

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "runtime.h"
 #include "cuda_check.h"
 
@@ -432,7 +433,8 @@ static int resolve(void *lib, const sym *syms, size_t n, void *api,
   return 1;
 }
 
-/* Loads NVRTC into s; on failure writes the reason and returns 0. */
+/* Loads NVRTC into s; on failure writes the reason and returns 0 (-1 when
+ * memory ran out). */
 static int nvrtc_load(cuda_state *s, char *reason, size_t reason_size) {
   char home[256];
   const char *cuda_home = getenv("CUDA_HOME");
@@ -464,33 +466,52 @@ static int nvrtc_load(cuda_state *s, char *reason, size_t reason_size) {
   int n = 0;
   if (s->nv.nvrtcGetNumSupportedArchs && s->nv.nvrtcGetSupportedArchs &&
       s->nv.nvrtcGetNumSupportedArchs(&n) == NVRTC_SUCCESS && n > 0) {
-    s->archs = calloc((size_t)n, sizeof *s->archs);
-    if (s->archs && s->nv.nvrtcGetSupportedArchs(s->archs) == NVRTC_SUCCESS)
+    s->archs = kern__calloc((size_t)n, sizeof *s->archs);
+    if (!s->archs) {
+      snprintf(reason, reason_size, "out of memory");
+      return -1;
+    }
+    if (s->nv.nvrtcGetSupportedArchs(s->archs) == NVRTC_SUCCESS)
       s->narchs = n;
   }
   return 1;
 }
 
+/* Frees a context's state; the libraries and the architecture list belong
+ * to cuda_proc (Note [process-wide CUDA state]). */
 static void state_free(cuda_state *s) {
   if (!s) return;
-  if (s->libnvrtc) dlclose(s->libnvrtc);
-  if (s->libcuda) dlclose(s->libcuda);
-  free(s->archs);
-  free(s->devs);
-  free(s);
+  kern__free(s->devs);
+  kern__free(s);
 }
 
-static kern_status cuda_probe(kern_context *ctx, void **state, char *reason,
-                              size_t reason_size) {
-  cuda_state *s = calloc(1, sizeof *s);
-  if (!s) return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
-  s->ctx = ctx;
-  *state = s;
-  reason[0] = 0;
+/* Note [process-wide CUDA state]
+ * Loading libcuda and NVRTC, resolving their entry points, cuInit and the
+ * NVRTC version and architecture list happen once per process, in
+ * cuda_init under the runtime's lock (Note [process-wide backend state] in
+ * context.c), into cuda_proc, which nothing writes afterwards.  A probe
+ * copies the tables and versions into the context's state and enumerates
+ * the devices itself (cuInit has run, and the driver API is thread-safe
+ * from there).  NVRTC is loaded even without libcuda, because the
+ * standalone NVRTC check (kern__cuda_nvrtc_compile_check) needs only it. */
+static cuda_state cuda_proc;
+static char cuda_proc_reason[1024]; /* why the backend has no devices */
+static char cuda_nvrtc_reason[1024]; /* why NVRTC is unusable, or "" */
 
+static kern_status cuda_init(void) {
+  cuda_state *s = &cuda_proc;
+  s->ctx = NULL;
+  int nv = nvrtc_load(s, cuda_nvrtc_reason, sizeof cuda_nvrtc_reason);
+  if (nv < 0) {
+    memset(s, 0, sizeof *s);
+    return KERN_ERROR_OUT_OF_MEMORY; /* retried by the next context */
+  }
+  if (nv == 0) s->libnvrtc = NULL; /* unusable: probes say why */
   /* RTLD_NODELETE: the driver's threads and global state outlive any
    * context of ours; see libnvrtc above. */
   s->libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  char *reason = cuda_proc_reason;
+  size_t reason_size = sizeof cuda_proc_reason;
   if (!s->libcuda) {
     snprintf(reason, reason_size, "libcuda.so.1 not found");
     return KERN_SUCCESS;
@@ -498,17 +519,47 @@ static kern_status cuda_probe(kern_context *ctx, void **state, char *reason,
   if (!resolve(s->libcuda, cu_syms, sizeof cu_syms / sizeof *cu_syms, &s->cu,
                reason, reason_size, "libcuda.so.1"))
     return KERN_SUCCESS;
-  if (!nvrtc_load(s, reason, reason_size)) return KERN_SUCCESS;
+  if (!nv) {
+    snprintf(reason, reason_size, "%s", cuda_nvrtc_reason);
+    return KERN_SUCCESS;
+  }
+  /* Probing must not record an error anywhere: a machine without a GPU is
+   * normal.  The checked message (with the driver's error name) becomes
+   * the reason. */
+  if (CHECK(s, -1, KERN_ERROR_DEVICE, cu, cuInit(0), "%s", "") ||
+      CHECK(s, -1, KERN_ERROR_DEVICE, cu,
+            cuDriverGetVersion(&s->driver_version), "%s", ""))
+    snprintf(reason, reason_size, "%s", s->msg + strlen("cuda: "));
+  return KERN_SUCCESS;
+}
 
-  /* Probing must not record an error in the context: a machine without a
-   * GPU is normal.  So the calls run with no context and the checked
-   * message (with the driver's error name) becomes the reason. */
+static kern_status cuda_probe(kern_context *ctx, void **state, char *reason,
+                              size_t reason_size) {
+  cuda_state *s = kern__calloc(1, sizeof *s);
+  if (!s) return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
+  s->ctx = ctx;
+  *state = s;
+  reason[0] = 0;
+  if (cuda_proc_reason[0]) {
+    snprintf(reason, reason_size, "%s", cuda_proc_reason);
+    return KERN_SUCCESS;
+  }
+  s->libcuda = cuda_proc.libcuda;
+  s->libnvrtc = cuda_proc.libnvrtc;
+  memcpy(s->nvrtc_path, cuda_proc.nvrtc_path, sizeof s->nvrtc_path);
+  s->cu = cuda_proc.cu;
+  s->nv = cuda_proc.nv;
+  s->driver_version = cuda_proc.driver_version;
+  s->nvrtc_major = cuda_proc.nvrtc_major;
+  s->nvrtc_minor = cuda_proc.nvrtc_minor;
+  s->narchs = cuda_proc.narchs;
+  s->archs = cuda_proc.archs;
+
+  /* As in cuda_init, the calls run with no context: their message becomes
+   * the reason. */
   s->ctx = NULL;
   int n = 0;
-  if (CHECK(s, -1, KERN_ERROR_DEVICE, cu, cuInit(0), "%s", "") ||
-      CHECK(s, -1, KERN_ERROR_DEVICE, cu, cuDriverGetVersion(&s->driver_version),
-            "%s", "") ||
-      CHECK(s, -1, KERN_ERROR_DEVICE, cu, cuDeviceGetCount(&n), "%s", "")) {
+  if (CHECK(s, -1, KERN_ERROR_DEVICE, cu, cuDeviceGetCount(&n), "%s", "")) {
     snprintf(reason, reason_size, "%s", s->msg + strlen("cuda: "));
     s->ctx = ctx;
     return KERN_SUCCESS;
@@ -518,7 +569,7 @@ static kern_status cuda_probe(kern_context *ctx, void **state, char *reason,
     snprintf(reason, reason_size, "no CUDA devices");
     return KERN_SUCCESS;
   }
-  s->devs = calloc((size_t)n, sizeof *s->devs);
+  s->devs = kern__calloc((size_t)n, sizeof *s->devs);
   if (!s->devs)
     return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
 
@@ -750,14 +801,14 @@ static kern_status cuda_fill(void *state, int dev, void *dst,
   }
   size_t first = pattern_size * (65536 / pattern_size + 1);
   if (first > bytes) first = bytes;
-  unsigned char *buf = malloc(first);
+  unsigned char *buf = kern__malloc(first);
   if (!buf)
     return cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
   for (size_t i = 0; i < first; i += pattern_size)
     memcpy(buf + i, p, pattern_size);
   st = CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuMemcpyHtoD(d, buf, first),
              "bytes=%zu", first);
-  free(buf);
+  kern__free(buf);
   /* `done` stays a multiple of the pattern, so every copy is too. */
   for (size_t done = first; !st && done < bytes;) {
     size_t n = bytes - done < done ? bytes - done : done;
@@ -783,8 +834,9 @@ static const char *const nvrtc_fixed_options[] = {
 #define NVRTC_NOPTS (1 + sizeof nvrtc_fixed_options / sizeof *nvrtc_fixed_options)
 
 /* Compiles src for arch ("sm_90": cubin; "compute_90": PTX).  On success
- * *image and *size hold the malloc'd binary (PTX NUL-terminated).  A compile
- * error returns KERN_ERROR_COMPILE with NVRTC's log in *log (malloc'd). */
+ * *image and *size hold the binary (PTX NUL-terminated), from kern__malloc.
+ * A compile error returns KERN_ERROR_COMPILE with NVRTC's log in *log (from
+ * kern__malloc too). */
 static kern_status nvrtc_compile(cuda_state *s, int dev, const char *src,
                                  const char *arch, void **image, size_t *size,
                                  char **log) {
@@ -813,10 +865,10 @@ static kern_status nvrtc_compile(cuda_state *s, int dev, const char *src,
   if (!CHECK(s, dev, KERN_ERROR_TOOLCHAIN, nv,
              nvrtcGetProgramLogSize(prog, &nlog), "%s", "") &&
       nlog > 1) {
-    *log = malloc(nlog);
+    *log = kern__malloc(nlog);
     if (*log && CHECK(s, dev, KERN_ERROR_TOOLCHAIN, nv,
                       nvrtcGetProgramLog(prog, *log), "%s", "")) {
-      free(*log);
+      kern__free(*log);
       *log = NULL;
     }
   }
@@ -836,7 +888,7 @@ static kern_status nvrtc_compile(cuda_state *s, int dev, const char *src,
                        nvrtcGetCUBINSize(prog, &n), "%s", "")
                : CHECK(s, dev, KERN_ERROR_TOOLCHAIN, nv,
                        nvrtcGetPTXSize(prog, &n), "%s", "");
-    char *bin = st ? NULL : malloc(n ? n : 1);
+    char *bin = st ? NULL : kern__malloc(n ? n : 1);
     if (!st && !bin)
       st = cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
     if (!st)
@@ -845,7 +897,7 @@ static kern_status nvrtc_compile(cuda_state *s, int dev, const char *src,
                  : CHECK(s, dev, KERN_ERROR_TOOLCHAIN, nv,
                          nvrtcGetPTX(prog, bin), "%s", "");
     if (st) {
-      free(bin);
+      kern__free(bin);
     } else {
       *image = bin;
       *size = n;
@@ -981,10 +1033,10 @@ static void cuda_module_free(void *state, void *module) {
                 "");
   for (cuda_fn *f = m->fns, *next; f; f = next) {
     next = f->next;
-    free(f->params);
-    free(f);
+    kern__free(f->params);
+    kern__free(f);
   }
-  free(m);
+  kern__free(m);
 }
 
 /* Chooses the launch shape once per kernel.  The generated kernels are
@@ -1040,11 +1092,11 @@ static kern_status cuda_kernel_get(void *state, void *module,
                   cuModuleGetFunction(&cf, m->mod, k->symbol), "symbol=%s",
                   k->symbol)))
     return st;
-  cuda_fn *f = calloc(1, sizeof *f);
-  void **params = calloc((size_t)k->nparams + 1, sizeof *params);
+  cuda_fn *f = kern__calloc(1, sizeof *f);
+  void **params = kern__calloc((size_t)k->nparams + 1, sizeof *params);
   if (!f || !params) {
-    free(f);
-    free(params);
+    kern__free(f);
+    kern__free(params);
     return cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
   }
   f->fn = cf;
@@ -1103,7 +1155,7 @@ static kern_status cuda_synchronize(void *state, int dev) {
 }
 
 const kern_backend kern__backend_cuda = {
-    .version = 1,
+    .version = 2,
     .name = "cuda",
     .kind = KERN_BACKEND_CUDA,
     .target = KERN_TARGET_CUDA,
@@ -1121,6 +1173,7 @@ const kern_backend kern__backend_cuda = {
     .kernel_get = cuda_kernel_get,
     .launch = cuda_launch,
     .synchronize = cuda_synchronize,
+    .init = cuda_init,
 };
 
 /* ---------------------------------------------------------------- checks */
@@ -1128,29 +1181,40 @@ const kern_backend kern__backend_cuda = {
 int kern__cuda_nvrtc_compile_check(const char *source, const char *arch,
                                    char **log) {
   *log = NULL;
-  cuda_state *s = calloc(1, sizeof *s);
-  if (!s) return KERN__NVRTC_FAILED;
-  char reason[256];
-  if (!nvrtc_load(s, reason, sizeof reason)) {
-    *log = strdup(reason);
-    state_free(s);
+  /* NVRTC is loaded once per process (Note [process-wide CUDA state]). */
+  if (kern__backends_init() != KERN_SUCCESS) return KERN__NVRTC_FAILED;
+  if (!cuda_proc.libnvrtc) {
+    *log = strdup(cuda_nvrtc_reason[0] ? cuda_nvrtc_reason
+                                       : "libnvrtc not found");
     return KERN__NVRTC_UNAVAILABLE;
   }
+  cuda_state *s = kern__calloc(1, sizeof *s);
+  if (!s) return KERN__NVRTC_FAILED;
+  s->libnvrtc = cuda_proc.libnvrtc;
+  memcpy(s->nvrtc_path, cuda_proc.nvrtc_path, sizeof s->nvrtc_path);
+  s->nv = cuda_proc.nv;
+  s->nvrtc_major = cuda_proc.nvrtc_major;
+  s->nvrtc_minor = cuda_proc.nvrtc_minor;
+  s->narchs = cuda_proc.narchs;
+  s->archs = cuda_proc.archs;
   void *image = NULL;
   size_t size = 0;
   char *nvlog = NULL;
   kern_status st = nvrtc_compile(s, -1, source, arch, &image, &size, &nvlog);
-  free(image);
+  kern__free(image);
   int rc = KERN__NVRTC_OK;
+  /* The caller frees *log with free(): hand it a strdup'd copy. */
   if (st == KERN_ERROR_COMPILE) {
     rc = KERN__NVRTC_COMPILE_ERROR;
+    *log = nvlog ? strdup(nvlog) : NULL;
   } else if (st) {
     /* Not the source's fault (bad arch, OOM): the message says what. */
     rc = KERN__NVRTC_FAILED;
-    free(nvlog);
-    nvlog = strdup(s->msg);
+    *log = strdup(s->msg);
+  } else {
+    *log = nvlog ? strdup(nvlog) : NULL;
   }
-  *log = nvlog;
+  kern__free(nvlog);
   state_free(s);
   return rc;
 }

@@ -27,7 +27,7 @@
 typedef struct kern_backend kern_backend;
 
 struct kern_backend {
-  int version; /* 1 */
+  int version; /* 2: init added */
   const char *name; /* "cpu" */
   kern_backend_kind kind;
   kern__target target;
@@ -67,7 +67,22 @@ struct kern_backend {
   kern_status (*launch)(void *state, int dev, void *fn, const kc_kernel *k,
                         void *const *args, const kern__dims *dims);
   kern_status (*synchronize)(void *state, int dev);
+
+  /* Version 2.  Process-wide set-up, run once before the backend's first
+   * probe, under the runtime's lock (Note [process-wide backend state] in
+   * context.c): loading the vendor library and its first initialisation,
+   * which vendors do not make safe to race.  It keeps its outcome (the
+   * library's entry points, or why the backend is unavailable) for every
+   * later probe, which must not change it.  May be NULL.  Returns
+   * KERN_ERROR_OUT_OF_MEMORY, after undoing its work, to be retried by the
+   * next kern_context_new; any other outcome is final for the process. */
+  kern_status (*init)(void);
 };
+
+/* context.c: runs every backend's init once per process (thread-safe).
+ * kern_context_new calls it first; code that uses a backend without a
+ * context (kern__cuda_nvrtc_compile_check) calls it itself. */
+kern_status kern__backends_init(void);
 
 extern const kern_backend kern__backend_cpu;
 extern const kern_backend kern__backend_cuda;
@@ -106,6 +121,13 @@ struct kern_context {
   int ndevices;
   kern_status error_status;
   char *error; /* first error, malloc'd; NULL when none */
+  /* While quiet > 0, kern__error records nothing in error/error_status but
+   * keeps the latest message in quiet_note: the cache policy's attempts
+   * (Note [cache policy] in cache.c) may fail without failing the call, and
+   * must leave no error behind.  quiet_note says why the cache was last
+   * not used, for tests and diagnostics. */
+  int quiet;
+  char quiet_note[512];
   /* Everything the context still owns, freed with it. */
   struct kern_module *modules;
   struct kern_array *arrays;
