@@ -934,10 +934,58 @@ static int pick_arch(const cuda_state *s, const cuda_dev *d, char *arch,
 
 /* ---------------------------------------------------------------- modules */
 
-static void hash_field(kern__sha256 *h, const void *p, size_t n) {
-  uint64_t len = n;
-  kern__sha256_update(h, &len, sizeof len); /* length-prefixed: unambiguous */
-  kern__sha256_update(h, p, n);
+/* One build through the cache policy (Note [cache policy] in cache.c). */
+typedef struct cuda_build {
+  cuda_state *s;
+  int dev;
+  const char *arch;
+} cuda_build;
+
+static kern_status cuda_compile(void *self, const kc_result *code,
+                                int for_cache, kern__blob *out) {
+  cuda_build *b = self;
+  cuda_state *s = b->s;
+  size_t len = code->source_len ? code->source_len : strlen(code->source);
+  char *src = kern__malloc(len + 1), *log = NULL;
+  if (!src)
+    return cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
+  memcpy(src, code->source, len); /* NVRTC wants a NUL-terminated string */
+  src[len] = 0;
+  void *image = NULL;
+  size_t size = 0;
+  kern_status st = nvrtc_compile(s, b->dev, src, b->arch, &image, &size, &log);
+  kern__free(src);
+  kern__free(log);
+  if (st) return st;
+  out->bytes = image;
+  out->size = size;
+  return KERN_SUCCESS;
+}
+
+/* Loads a cubin or PTX image (cached or just compiled). */
+static kern_status cuda_load(void *self, const kern__blob *in, void **module) {
+  cuda_build *b = self;
+  cuda_state *s = b->s;
+  int dev = b->dev;
+  cuda_module *m = kern__calloc(1, sizeof *m);
+  if (!m) return cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
+  /* The JIT log says why PTX or a cubin was refused (e.g. a PTX version
+   * newer than the driver). */
+  char jit_log[2048] = "";
+  int jit_opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *jit_vals[] = {jit_log, (void *)(uintptr_t)sizeof jit_log};
+  kern_status st = CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+                         cuModuleLoadDataEx(&m->mod, in->bytes, 2, jit_opts,
+                                            jit_vals),
+                         "%s, %zu bytes%s%s", b->arch, in->size,
+                         jit_log[0] ? ", JIT log: " : "", jit_log);
+  if (st) {
+    kern__free(m);
+    return st;
+  }
+  m->dev = dev;
+  *module = m;
+  return KERN_SUCCESS;
 }
 
 static kern_status cuda_module_build(void *state, int dev,
@@ -954,74 +1002,21 @@ static kern_status cuda_module_build(void *state, int dev,
                       s->nvrtc_major, s->nvrtc_minor, s->nvrtc_path,
                       d->cc_major, d->cc_minor, s->archs[0]);
   int cubin = arch[0] == 's';
-  const char *ext = cubin ? ".cubin" : ".ptx";
-  size_t len = code->source_len ? code->source_len : strlen(code->source);
-
-  /* Cache key: every input that changes the binary. */
-  char version[32], key[65];
-  unsigned char digest[32];
+  /* The key's inputs besides the source: every input that changes the
+   * binary. */
+  char version[32];
   snprintf(version, sizeof version, "%d.%d", s->nvrtc_major, s->nvrtc_minor);
-  kern__sha256 h;
-  kern__sha256_init(&h);
-  hash_field(&h, code->source, len);
-  hash_field(&h, "cuda", 4);
-  hash_field(&h, arch, strlen(arch));
-  hash_field(&h, version, strlen(version));
+  kern__key_part key[2 + NVRTC_NOPTS - 1];
+  int nkey = 0;
+  key[nkey++] = (kern__key_part){arch, strlen(arch)};
+  key[nkey++] = (kern__key_part){version, strlen(version)};
   for (size_t i = 0; i < NVRTC_NOPTS - 1; i++)
-    hash_field(&h, nvrtc_fixed_options[i], strlen(nvrtc_fixed_options[i]));
-  kern__sha256_final(&h, digest);
-  kern__sha256_hex(digest, key);
-
-  /* The cache is an optimisation: a miss or a failed store must not leave
-   * an error behind in the context, so one recorded by the cache calls is
-   * cleared again when there was none before. */
-  int use_cache = !s->ctx->opts.no_cache;
-  int had_error = s->ctx->error != NULL;
-  void *image = NULL;
-  size_t size = 0;
-  int hit = use_cache &&
-            kern__cache_get(s->ctx, key, ext, &image, &size, NULL, 0) ==
-                KERN_SUCCESS;
-  if (!had_error && s->ctx->error) kern_clear_error(s->ctx);
-  if (!hit) {
-    char *src = malloc(len + 1), *log = NULL;
-    if (!src)
-      return cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
-    memcpy(src, code->source, len); /* NVRTC wants a NUL-terminated string */
-    src[len] = 0;
-    st = nvrtc_compile(s, dev, src, arch, &image, &size, &log);
-    free(src);
-    free(log);
-    if (st) return st;
-    if (use_cache) {
-      had_error = s->ctx->error != NULL;
-      (void)kern__cache_put(s->ctx, key, ext, image, size, NULL, 0);
-      if (!had_error && s->ctx->error) kern_clear_error(s->ctx);
-    }
-  }
-
-  cuda_module *m = calloc(1, sizeof *m);
-  if (!m) {
-    free(image);
-    return cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
-  }
-  /* The JIT log says why PTX or a cubin was refused (e.g. a PTX version
-   * newer than the driver). */
-  char jit_log[2048] = "";
-  int jit_opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void *jit_vals[] = {jit_log, (void *)(uintptr_t)sizeof jit_log};
-  st = CHECK(s, dev, KERN_ERROR_DEVICE, cu,
-             cuModuleLoadDataEx(&m->mod, image, 2, jit_opts, jit_vals),
-             "%s, %zu bytes%s%s", arch, size, jit_log[0] ? ", JIT log: " : "",
-             jit_log);
-  free(image);
-  if (st) {
-    free(m);
-    return st;
-  }
-  m->dev = dev;
-  *module = m;
-  return KERN_SUCCESS;
+    key[nkey++] = (kern__key_part){nvrtc_fixed_options[i],
+                                   strlen(nvrtc_fixed_options[i])};
+  cuda_build b = {s, dev, arch};
+  kern__builder bd = {"cuda", cubin ? ".cubin" : ".ptx", key, nkey, 0, &b,
+                      cuda_compile, cuda_load};
+  return kern__cached_build(s->ctx, &bd, code, module);
 }
 
 static void cuda_module_free(void *state, void *module) {

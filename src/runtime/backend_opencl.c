@@ -674,9 +674,11 @@ static kern_status ocl_fill(void *state, int dev, void *dst,
  * and its version, the device, the driver and the build options.  On a hit
  * the binary is loaded with clCreateProgramWithBinary and built (a driver
  * may still refuse a binary, for example after an update that kept the
- * version string); any failure there falls back to the source, whose
- * binary then replaces the entry.  Cache trouble never fails a build: the
- * cache only saves time.
+ * version string); any failure there is a miss, and the core's cache
+ * policy compiles the source, whose binary then replaces the entry (Note
+ * [cache policy] in cache.c: cache trouble never fails a build and leaves
+ * no error behind).  A cold build keeps the program it built from source
+ * for the module, so the binary is only read out for the cache.
  */
 
 static void ocl_module_free(void *state, void *module) {
@@ -694,48 +696,48 @@ static void ocl_module_free(void *state, void *module) {
   kern__free(m);
 }
 
-/* Hashes one field with its length, so that no two field lists collide. */
-static void ocl_hash_field(kern__sha256 *h, const void *p, size_t n) {
-  uint64_t len = n;
-  kern__sha256_update(h, &len, sizeof len);
-  kern__sha256_update(h, p, n);
+/* One build through the cache policy. */
+typedef struct ocl_build {
+  ocl_state *st;
+  ocl_device *d;
+  int dev;
+  const char *options;
+  cl_program built; /* the program compile built from source, until loaded */
+} ocl_build;
+
+/* Records a failed clCreateProgramWithBinary or its build (a miss: the
+ * message only reaches ctx->quiet_note). */
+static kern_status ocl_binary_refused(ocl_build *b, const char *call,
+                                      cl_int err) {
+  const char *name = ocl_error_name_of(err);
+  return kern__error(b->st->ctx, KERN_ERROR_CACHE,
+                     "opencl: cached program binary refused by %s: %s", call,
+                     name ? name : "unknown CL error");
 }
 
-static void ocl_cache_key(const ocl_device *d, const char *src, size_t len,
-                          const char *options, char key[65]) {
-  kern__sha256 h;
-  unsigned char digest[32];
-  kern__sha256_init(&h);
-  ocl_hash_field(&h, src, len);
-  ocl_hash_field(&h, "opencl", 6);
-  ocl_hash_field(&h, d->platform_name, strlen(d->platform_name));
-  ocl_hash_field(&h, d->platform_version, strlen(d->platform_version));
-  ocl_hash_field(&h, d->name, strlen(d->name));
-  ocl_hash_field(&h, d->driver, strlen(d->driver));
-  ocl_hash_field(&h, options, strlen(options));
-  kern__sha256_final(&h, digest);
-  kern__sha256_hex(digest, key);
-}
-
-/* Tries the cached binary; leaves m->program NULL when it cannot be used. */
-static void ocl_build_from_binary(ocl_state *st, ocl_device *d, ocl_module *m,
-                                  const void *bin, size_t size,
-                                  const char *options) {
-  const unsigned char *bins[1] = {bin};
+/* Builds a program from a cached binary. */
+static kern_status ocl_program_from_binary(ocl_build *b, const kern__blob *in,
+                                           cl_program *out) {
+  ocl_state *st = b->st;
+  ocl_device *d = b->d;
+  const unsigned char *bins[1] = {in->bytes};
+  size_t size = in->size;
   cl_int bin_status = CL_SUCCESS, err;
   cl_program p = st->cl.clCreateProgramWithBinary(d->context, 1, &d->id,
                                                   &size, bins, &bin_status,
                                                   &err);
-  if (err != CL_SUCCESS || bin_status != CL_SUCCESS) {
+  if (err == CL_SUCCESS) err = bin_status;
+  if (err != CL_SUCCESS) {
     if (p) st->cl.clReleaseProgram(p);
-    return;
+    return ocl_binary_refused(b, "clCreateProgramWithBinary", err);
   }
-  if (st->cl.clBuildProgram(p, 1, &d->id, options, NULL, NULL) !=
-      CL_SUCCESS) {
+  err = st->cl.clBuildProgram(p, 1, &d->id, b->options, NULL, NULL);
+  if (err != CL_SUCCESS) {
     st->cl.clReleaseProgram(p);
-    return;
+    return ocl_binary_refused(b, "clBuildProgram", err);
   }
-  m->program = p;
+  *out = p;
+  return KERN_SUCCESS;
 }
 
 /* Records the build log of a failed build as the error. */
@@ -763,37 +765,77 @@ static kern_status ocl_build_error(ocl_state *st, ocl_device *d, cl_program p,
 
 /* Builds from source; on failure the error holds the full build log. */
 static kern_status ocl_build_from_source(ocl_state *st, ocl_device *d,
-                                         ocl_module *m, const kc_result *code,
-                                         const char *options) {
+                                         const kc_result *code,
+                                         const char *options,
+                                         cl_program *out) {
   cl_int err;
   const char *srcs[1] = {code->source};
   size_t lens[1] = {code->source_len};
-  m->program =
+  cl_program p =
       st->cl.clCreateProgramWithSource(d->context, 1, srcs, lens, &err);
   OCL_SUCCEED_OR_RETURN(st, KERN_ERROR_COMPILE, "clCreateProgramWithSource",
                         err);
-  err = st->cl.clBuildProgram(m->program, 1, &d->id, options, NULL, NULL);
-  if (err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS)
-    return ocl_build_error(st, d, m->program, err);
+  err = st->cl.clBuildProgram(p, 1, &d->id, options, NULL, NULL);
+  if (err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS) {
+    kern_status s = ocl_build_error(st, d, p, err);
+    st->cl.clReleaseProgram(p);
+    return s;
+  }
+  if (err != CL_SUCCESS) st->cl.clReleaseProgram(p);
   OCL_SUCCEED_OR_RETURN(st, KERN_ERROR_COMPILE, "clBuildProgram", err);
+  *out = p;
   return KERN_SUCCESS;
 }
 
-/* Stores the built program's binary in the cache; failures are ignored
- * (see Note [program binaries]). */
-static void ocl_cache_store(ocl_state *st, cl_program p, const char *key) {
+/* The program's binary for the cache, or NULL bytes when the driver gives
+ * none (nothing is stored then). */
+static void ocl_binary_of(ocl_state *st, cl_program p, kern__blob *out) {
   size_t size = 0;
   if (st->cl.clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size,
                               NULL) != CL_SUCCESS ||
       size == 0)
     return;
-  unsigned char *bin = malloc(size);
+  unsigned char *bin = kern__malloc(size);
   if (!bin) return;
   unsigned char *bins[1] = {bin};
   if (st->cl.clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bins, bins,
-                              NULL) == CL_SUCCESS)
-    (void)kern__cache_put(st->ctx, key, ".clbin", bin, size, NULL, 0);
-  free(bin);
+                              NULL) != CL_SUCCESS) {
+    kern__free(bin);
+    return;
+  }
+  out->bytes = bin;
+  out->size = size;
+}
+
+static kern_status ocl_compile(void *self, const kc_result *code,
+                               int for_cache, kern__blob *out) {
+  ocl_build *b = self;
+  kern_status s =
+      ocl_build_from_source(b->st, b->d, code, b->options, &b->built);
+  if (s == KERN_SUCCESS && for_cache) ocl_binary_of(b->st, b->built, out);
+  return s;
+}
+
+static kern_status ocl_load(void *self, const kern__blob *in, void **module) {
+  ocl_build *b = self;
+  ocl_module *m = kern__calloc(1, sizeof *m);
+  if (!m)
+    return kern__error(b->st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "opencl: out of memory building a module");
+  m->dev = b->dev;
+  kern_status s = KERN_SUCCESS;
+  if (!in->cached && b->built) {
+    m->program = b->built; /* built from source a moment ago */
+    b->built = NULL;
+  } else {
+    s = ocl_program_from_binary(b, in, &m->program);
+  }
+  if (s != KERN_SUCCESS) {
+    kern__free(m);
+    return s;
+  }
+  *module = m;
+  return KERN_SUCCESS;
 }
 
 /* Which kernels need an extension the device lacks: an UNSUPPORTED error
@@ -839,31 +881,20 @@ static kern_status ocl_module_build(void *state, int dev, const kc_result *code,
   if (s != KERN_SUCCESS) return s;
   /* No fast-math: results must match the other backends'. */
   const char *options = d->c12 ? "-cl-std=CL1.2" : "";
-  ocl_module *m = calloc(1, sizeof *m);
-  if (!m)
-    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
-                       "opencl: out of memory building a module");
-  m->dev = dev;
-  int use_cache = !st->ctx->opts.no_cache;
-  char key[65];
-  ocl_cache_key(d, code->source, code->source_len, options, key);
-  void *bin = NULL;
-  size_t size = 0;
-  if (use_cache && kern__cache_get(st->ctx, key, ".clbin", &bin, &size, NULL,
-                                   0) == KERN_SUCCESS) {
-    ocl_build_from_binary(st, d, m, bin, size, options);
-    free(bin);
-  }
-  if (!m->program) {
-    s = ocl_build_from_source(st, d, m, code, options);
-    if (s != KERN_SUCCESS) {
-      ocl_module_free(st, m);
-      return s;
-    }
-    if (use_cache) ocl_cache_store(st, m->program, key);
-  }
-  *module = m;
-  return KERN_SUCCESS;
+  /* The key's inputs besides the source: Note [program binaries]. */
+  kern__key_part key[] = {
+      {d->platform_name, strlen(d->platform_name)},
+      {d->platform_version, strlen(d->platform_version)},
+      {d->name, strlen(d->name)},
+      {d->driver, strlen(d->driver)},
+      {options, strlen(options)},
+  };
+  ocl_build b = {st, d, dev, options, NULL};
+  kern__builder bd = {"opencl", ".clbin", key, (int)(sizeof key / sizeof *key),
+                      0, &b, ocl_compile, ocl_load};
+  s = kern__cached_build(st->ctx, &bd, code, module);
+  if (b.built) st->cl.clReleaseProgram(b.built); /* compiled, never loaded */
+  return s;
 }
 
 static kern_status ocl_kernel_get(void *state, void *module,

@@ -252,4 +252,55 @@ kern_status kern__cache_open(kern_context *ctx, const char *key,
  * owned by the user or is writable by others. */
 kern_status kern__cache_dir(kern_context *ctx, const char **dir);
 
+/* ---------------------------------------------------------------- cache policy */
+
+/* Compiled code on its way between a backend and the cache (Note [cache
+ * policy] in cache.c).  bytes may be NULL when the code is in a file
+ * (path); fd, when >= 0, is a descriptor of the verified cache entry at
+ * path (Note [loading verified code]); cached says whether the code came
+ * from the cache. */
+typedef struct kern__blob {
+  const void *bytes;
+  size_t size;
+  const char *path;
+  int fd;
+  int cached;
+} kern__blob;
+
+/* One extra input of a cache key. */
+typedef struct kern__key_part {
+  const void *p;
+  size_t n;
+} kern__key_part;
+
+/* What a backend gives kern__cached_build. */
+typedef struct kern__builder {
+  const char *backend; /* "cpu": part of the key */
+  const char *ext;     /* entry extension: ".so", ".clbin", ".cubin", ".ptx" */
+  /* Every input besides the source that changes the compiled code: the
+   * compiler's identity, flags, device, driver.  Hashed in order. */
+  const kern__key_part *key;
+  int nkey;
+  /* Hits are opened (kern__cache_open) and loaded by path, not read into
+   * memory: the CPU backend's dlopen. */
+  int load_by_path;
+  void *self; /* passed back to compile and load */
+  /* Compiles code.  Fills out->bytes (from kern__malloc; the core frees it)
+   * or out->path (owned by self), and out->size.  When for_cache is 0
+   * nothing will be stored, and a backend whose load can use what compile
+   * already made may leave bytes NULL.  Failures are the load's error. */
+  kern_status (*compile)(void *self, const kc_result *code, int for_cache,
+                         kern__blob *out);
+  /* Makes a module of in: a cache entry (in->cached) or what compile just
+   * made.  A cached entry that fails is a miss; the core compiles. */
+  kern_status (*load)(void *self, const kern__blob *in, void **module);
+} kern__builder;
+
+/* The one place of the cache policy: look-up, compile, store, load.  The
+ * cache is an optimisation: whatever goes wrong with it (refused or
+ * unwritable directory, full disk, bad entry, entry the driver refuses)
+ * never fails the load and leaves no error in ctx (Note [cache policy]). */
+kern_status kern__cached_build(kern_context *ctx, const kern__builder *b,
+                               const kc_result *code, void **module);
+
 #endif
