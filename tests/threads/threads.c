@@ -7,8 +7,8 @@
  * contexts, so backend discovery and vendor-library loading (the OpenCL ICD
  * loader and its platforms) race unless the runtime serialises them, which
  * crashed inside the OpenCL platform's first initialisation before it did.
- * Then each thread, on its own context, on the CPU and on OpenCL (when a
- * platform exists):
+ * Then each thread, on its own context, on the CPU, on OpenCL (when a
+ * platform exists) and on CUDA (on a GPU machine):
  *   - compiles a module every thread shares (one cache entry, written by
  *     several threads at once) and one only it has (so several C compilers
  *     run at once, while other threads keep creating contexts: the OpenCL
@@ -31,6 +31,7 @@
 
 static pthread_barrier_t start;
 static int have_opencl = -1; /* set by main after the first wave */
+static int have_cuda = -1;
 
 static const char kShared[] =
     "import warp as wp\n\n@wp.kernel\n"
@@ -148,20 +149,27 @@ static void *second_wave(void *arg) {
     ASSERT_OK(ctx, kern_device_find(ctx, "opencl", &ocl));
     work(ctx, ocl, t);
   }
+  if (have_cuda) {
+    kern_device gpu;
+    ASSERT_OK(ctx, kern_device_find(ctx, "cuda", &gpu));
+    work(ctx, gpu, t);
+  }
   kern_context_free(ctx);
   return NULL;
 }
 
-/* Third: every thread on OpenCL at once, so program builds, buffers and
- * queues of several contexts overlap. */
+/* Third: every thread on one GPU backend at once, so program builds,
+ * buffers and queues of several contexts overlap. */
+static const char *third_backend;
+
 static void *third_wave(void *arg) {
   int t = (int)(intptr_t)arg;
   pthread_barrier_wait(&start);
   kern_context *ctx;
   ASSERT_OK(NULL, kern_context_new(NULL, &ctx));
-  kern_device ocl;
-  ASSERT_OK(ctx, kern_device_find(ctx, "opencl", &ocl));
-  work(ctx, ocl, t);
+  kern_device dev;
+  ASSERT_OK(ctx, kern_device_find(ctx, third_backend, &dev));
+  work(ctx, dev, t);
   kern_context_free(ctx);
   return NULL;
 }
@@ -199,9 +207,15 @@ int main(void) {
   ASSERT_OK(ctx, kern_backend_get(ctx, KERN_BACKEND_OPENCL, &bi));
   have_opencl = bi.available != 0;
   if (!have_opencl) printf("no OpenCL platform (%s): OpenCL parts skipped\n", bi.reason);
+  ASSERT_OK(ctx, kern_backend_get(ctx, KERN_BACKEND_CUDA, &bi));
+  have_cuda = bi.available != 0;
+  if (!have_cuda) printf("no CUDA device (%s): CUDA parts skipped\n", bi.reason);
 
   wave(second_wave, "compiles and launches while contexts come and go");
+  third_backend = "opencl";
   if (have_opencl) wave(third_wave, "OpenCL from every thread");
+  third_backend = "cuda";
+  if (have_cuda) wave(third_wave, "CUDA from every thread");
 
   /* One context, used by one thread at a time, in turn. */
   kern_device cpu;
