@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "runtime/runtime.h"
+#include "runtime.h"
 
 /* ---------------------------------------------------------------- table */
 

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "common.h"
-#include "runtime/runtime.h"
+#include "runtime.h"
 
 /* ---------------------------------------------------------------- errors */
 

@@ -21,7 +21,7 @@
 #include <fcntl.h>
 #include <sys/wait.h>
 #include "test.h"
-#include "runtime/runtime.h"
+#include "runtime.h"
 
 /* Why the last run_in's load did not use the cache (ctx->quiet_note). */
 static char last_note[512];
