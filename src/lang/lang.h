@@ -8,6 +8,7 @@
  *               statements are skipped
  *   types.c     value types (scalars, vectors, matrices, arrays, tuples)
  *   builtins.c  the table of wp.* functions
+ *   suggest.c   the nearest known name to a typo ("did you mean")
  *   check.c     Warp's strict typing, name resolution, definite assignment,
  *               lowering to the IR (lower_module in ir/ir.h)
  *
@@ -318,5 +319,9 @@ enum {
 };
 extern const char *const builtin_names[BI_COUNT];
 int builtin_lookup(const char *name); /* -1 if none */
+
+/* suggest.c: the entry of names[0..n) nearest to word if it is a likely
+ * typo of it, else NULL ("did you mean"). */
+const char *suggest_name(const char *word, const char *const *names, int n);
 
 #endif
