@@ -47,19 +47,21 @@ static const char help_main[] =
     "\n"
     "Options:\n"
     "  -h, --help     show this help\n"
-    "  --version      print the version\n"
+    "  -V, --version  print the version\n"
     "\n"
     "Environment:\n"
     "  KERN_DEVICE       default device: cpu, cuda, cuda:1, opencl:0, auto\n"
     "  KERN_NUM_THREADS  CPU backend worker threads (default: one per core)\n"
     "  KERN_CACHE_DIR    compiled-kernel cache (default $XDG_CACHE_HOME/kern,\n"
     "                    else ~/.cache/kern)\n"
+    "  KERN_DEBUG        1 checks every array access (kern run does anyway)\n"
     "\n"
     "Exit status: 0 success, 1 error (bad argument value, missing file,\n"
     "compile error, device failure), 2 bad usage (unknown command or option,\n"
     "missing required argument).\n"
     "\n"
-    "Run 'kern COMMAND --help' for the options of a command.\n";
+    "Run 'kern help COMMAND' (or 'kern COMMAND --help') for the options of a\n"
+    "command; the manual page is kern(1), the full reference docs/cli.md.\n";
 
 static const char help_devices[] =
     "Usage: kern devices\n"
