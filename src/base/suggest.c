@@ -10,7 +10,7 @@
  * separate because the tool uses only the public API.
  */
 #include <string.h>
-#include "lang/lang.h"
+#include "base.h"
 
 enum { MAX_LEN = 64 };
 
