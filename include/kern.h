@@ -143,7 +143,11 @@ typedef struct kern_options {
   /* Non-zero compiles kernels in debug mode: every array access is checked
    * against its axis, and an out-of-bounds access fails the launch with
    * KERN_ERROR_OUT_OF_BOUNDS naming the kernel, the file:line:col, the index
-   * and the shape, instead of touching memory.  $KERN_DEBUG=1 does the same. */
+   * and the shape, instead of touching memory.  $KERN_DEBUG=1 does the same.
+   * Zero (the default here; `kern run` checks by default) is unchecked, for
+   * speed: an out-of-bounds index reads or writes whatever memory lies
+   * there, as in Warp without debug mode, and may corrupt the process
+   * (a crash, a hang, or silently wrong results) with no error returned. */
   int debug;
 } kern_options;
 
