@@ -47,7 +47,7 @@ CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
   -fsanitize=fuzzer-no-link -I$ROOT/include -I$ROOT/src ${EXTRA_CFLAGS:-}"
 
 SRCS="src/common.c src/lang/arena.c src/lang/diag.c src/lang/lex.c
-  src/lang/parse.c src/lang/types.c src/lang/builtins.c src/lang/check.c
+  src/lang/parse.c src/lang/types.c src/lang/builtins.c src/lang/check.c src/lang/names.c
   src/ir/lower.c src/ir/passes.c src/emit/common.c src/emit/c.c
   src/emit/cuda.c src/emit/opencl.c src/runtime/compile.c
   src/runtime/status.c"

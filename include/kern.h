@@ -210,6 +210,12 @@ kern_status kern_array_zero(kern_array *a);
 
 /* ---------------------------------------------------------------- modules */
 
+/* The largest kernel source kern compiles, in bytes (64 MiB).  A longer
+ * source (or a file that never ends, like /dev/zero) fails with
+ * KERN_ERROR_COMPILE and "NAME:1:1: error: the source is larger than ...";
+ * kern_module_load_file stops reading there. */
+#define KERN_MAX_SOURCE_SIZE ((size_t)64 << 20)
+
 /* Compiles every kernel in a Warp source file for device dev.  A compile
  * error returns KERN_ERROR_COMPILE and kern_last_error() holds
  * "path:line:col: error: message", the source line and a caret. */

@@ -34,6 +34,7 @@ struct IrVar {
   bool read;
   int nassign;       /* assignments to a local */
   bool from_tid;     /* every assignment is a wp.tid() component */
+  int ntid_assign;   /* assignments of a wp.tid() component (passes.c) */
   IrVar *next;
 };
 
@@ -150,6 +151,7 @@ struct IrFunc {
 typedef struct IrModule {
   IrFunc *funcs;        /* user functions (callees before callers) */
   IrFunc *kernels;
+  IrFunc **funcs_tail, **kernels_tail; /* appending in O(1); NULL: empty */
   const char *path;
   bool debug;
   /* debug mode: names of the arrays whose accesses are checked; the fault

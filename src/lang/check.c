@@ -31,6 +31,7 @@ typedef struct Ctx {
   IrFunc *irf;
   Local *locals;
   int nlocals, cap;
+  Names local_names; /* name -> 1 + index of its first Local */
   bool *defined;   /* per local: definitely assigned here */
   IrStmt **tail;   /* where the next statement goes */
   int loop_depth;
@@ -40,7 +41,6 @@ typedef struct Ctx {
 
 static IrExpr *expr(Ctx *X, Node *n);
 static void stmts(Ctx *X, Node *list);
-static void check_func(Compiler *C, IrModule *irm, Func *f);
 
 #define ERR(pos, ...) diag_error(X->C, pos, __VA_ARGS__)
 #define TN(t) ty_name(X->C, t)
@@ -119,25 +119,21 @@ static const char *wp_attr(Ctx *X, Node *n) {
   return NULL;
 }
 
+/* Name lookups go through hash tables (names.c) so that checking stays
+ * linear in the number of functions, constants and locals. */
 static Local *find_local(Ctx *X, const char *name) {
-  for (int i = 0; i < X->nlocals; i++)
-    if (!strcmp(X->locals[i].name, name))
-      return &X->locals[i];
-  return NULL;
+  intptr_t k = (intptr_t)names_get(&X->local_names, name);
+  return k ? &X->locals[k - 1] : NULL;
 }
 
+/* Constants enter the table as check_consts reaches them, so a constant
+ * defined further down is not found while an earlier one is evaluated. */
 static Sym *find_const(Ctx *X, const char *name) {
-  for (Sym *s = X->M->consts; s; s = s->next)
-    if (!strcmp(s->name, name))
-      return s;
-  return NULL;
+  return names_get(&X->M->const_names, name);
 }
 
 static Func *find_func(Ctx *X, const char *name) {
-  for (Func *f = X->M->funcs; f; f = f->next)
-    if (!strcmp(f->name, name))
-      return f;
-  return NULL;
+  return names_get(&X->M->func_names, name);
 }
 
 /* A type written where a type is expected: an annotation, a dtype=. */
@@ -235,6 +231,9 @@ static Local *add_local(Ctx *X, const char *name, const Type *ty, Pos pos) {
   Local *l = &X->locals[X->nlocals];
   X->defined[X->nlocals] = false;
   X->nlocals++;
+  /* the first local of a name is the one found, as before the table */
+  if (!names_get(&X->local_names, name))
+    names_put(X->C, &X->local_names, name, (void *)(intptr_t)X->nlocals);
   l->name = name;
   l->ty = ty;
   l->pos = pos;
@@ -555,11 +554,11 @@ static IrExpr *user_call(Ctx *X, Node *call, Func *g) {
   if (g->is_kernel)
     ERR(call->pos, "kernel '%s' cannot be called from a %s", g->name,
         X->f->is_kernel ? "kernel" : "function");
-  if (g->checking)
+  /* Callees are checked before their callers (Note [checking order]), so
+   * one that is not checked yet is on a cycle of calls through this one. */
+  if (g->checking || !g->checked)
     ERR(call->pos, "recursive call of '%s' is not supported", g->name);
   no_kwargs(X, call, g->name);
-  if (!g->checked)
-    check_func(X->C, X->irm, g);
   int n = count_args(call->args);
   if (n != g->nparams)
     ERR(call->pos, "%s() takes %d argument%s, got %d", g->name, g->nparams,
@@ -2092,10 +2091,98 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
 
   /* Functions go in dependency order: a callee is complete (and appended)
    * before its caller finishes. */
-  IrFunc **tail = f->is_kernel ? &irm->kernels : &irm->funcs;
-  while (*tail)
-    tail = &(*tail)->next;
-  *tail = irf;
+  IrFunc ***tail = f->is_kernel ? &irm->kernels_tail : &irm->funcs_tail;
+  if (!*tail)
+    *tail = f->is_kernel ? &irm->kernels : &irm->funcs;
+  **tail = irf;
+  *tail = &irf->next;
+}
+
+/* Note [checking order]: a caller needs its callees' signatures, and a
+ * callee's return type may only be known from its body, so callees are
+ * checked first.  Checking a callee from inside its caller's walk (as kern
+ * once did) recursed once per level of a chain of calls, and a valid
+ * program with 20,000 functions in a chain overflowed the C stack (issue
+ * #8, item 4).  Instead the order is found beforehand by a depth-first
+ * search over the calls written in each body, with an explicit stack, and
+ * the functions are checked one after another in its post-order.  A callee
+ * that is still unchecked when its caller is checked is then on a cycle,
+ * which user_call reports as recursion.
+ *
+ * calls_in collects the user functions called by name in a body.  It
+ * recurses over the tree, but only as deep as the parser's limits on
+ * block and expression nesting allow; lists are walked with loops. */
+typedef struct CallList {
+  Func **v;
+  int n, cap;
+} CallList;
+
+static void calls_in(Compiler *C, Node *n, CallList *out) {
+  for (; n; n = n->next) {
+    if (n->kind == N_CALL && n->a && n->a->kind == N_NAME) {
+      Func *g = names_get(&C->mod->func_names, n->a->name);
+      if (g) {
+        if (out->n == out->cap) {
+          int cap = out->cap ? out->cap * 2 : 8;
+          Func **v = arena_alloc(C, sizeof(Func *) * (size_t)cap);
+          if (out->n)
+            memcpy(v, out->v, sizeof(Func *) * (size_t)out->n);
+          out->v = v;
+          out->cap = cap;
+        }
+        out->v[out->n++] = g;
+      }
+    }
+    calls_in(C, n->a, out);
+    calls_in(C, n->b, out);
+    calls_in(C, n->c, out);
+    calls_in(C, n->args, out);
+    calls_in(C, n->kwargs, out);
+    calls_in(C, n->body, out);
+    calls_in(C, n->orelse, out);
+  }
+}
+
+static void check_in_call_order(Compiler *C, IrModule *irm) {
+  int nf = 0;
+  for (Func *f = C->mod->funcs; f; f = f->next)
+    nf++;
+  /* Every function is on the stack at most once. */
+  typedef struct Frame {
+    Func *f;
+    CallList calls;
+    int next;
+  } Frame;
+  Frame *stack = arena_alloc(C, sizeof(Frame) * (size_t)(nf ? nf : 1));
+  for (Func *root = C->mod->funcs; root; root = root->next) {
+    if (root->checked || root->checking)
+      continue;
+    int sp = 0;
+    stack[sp].f = root;
+    stack[sp].calls = (CallList){NULL, 0, 0};
+    calls_in(C, root->body, &stack[sp].calls);
+    stack[sp].next = 0;
+    root->checking = true; /* here: on the search's stack */
+    sp++;
+    while (sp > 0) {
+      Frame *top = &stack[sp - 1];
+      if (top->next < top->calls.n) {
+        Func *g = top->calls.v[top->next++];
+        if (g->checked || g->checking)
+          continue;
+        g->checking = true;
+        stack[sp].f = g;
+        stack[sp].calls = (CallList){NULL, 0, 0};
+        calls_in(C, g->body, &stack[sp].calls);
+        stack[sp].next = 0;
+        sp++;
+        continue;
+      }
+      sp--;
+      top->f->checking = false;
+      check_func(C, irm, top->f);
+    }
+  }
 }
 
 /* Constants are evaluated as Python evaluates them on the host (unbounded
@@ -2244,9 +2331,9 @@ static void check_consts(Compiler *C, IrModule *irm) {
   IrStmt *sink = NULL;
   X->tail = &sink;
   for (Sym *s = C->mod->consts; s; s = s->next) {
-    for (Sym *t = C->mod->consts; t != s; t = t->next)
-      if (!strcmp(t->name, s->name))
-        ERR(s->pos, "constant '%s' is defined twice", s->name);
+    if (names_get(&C->mod->const_names, s->name))
+      ERR(s->pos, "constant '%s' is defined twice", s->name);
+    names_put(C, &C->mod->const_names, s->name, s);
     Node *vn = s->value;
     const char *cw = vn->kind == N_CALL ? wp_attr(X, vn->a) : NULL;
     bool second;
@@ -2294,9 +2381,7 @@ IrModule *lower_module(Compiler *C) {
   IrModule *irm = arena_alloc(C, sizeof *irm);
   irm->path = C->path;
   check_consts(C, irm);
-  for (Func *f = C->mod->funcs; f; f = f->next)
-    if (!f->checked)
-      check_func(C, irm, f);
+  check_in_call_order(C, irm);
   return irm;
 }
 

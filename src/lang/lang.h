@@ -46,6 +46,17 @@ void buf_puts(Buf *b, const char *s);
 void buf_printf(Buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* A string-keyed hash table in the arena (names.c); keys are not copied.
+ * Zero-initialised is empty.  names_put replaces the value of a key that
+ * is already there. */
+typedef struct Names {
+  const char **keys;
+  void **vals;
+  size_t cap, count;
+} Names;
+void *names_get(const Names *t, const char *key); /* NULL if absent */
+void names_put(Compiler *C, Names *t, const char *key, void *val);
+
 /* ---------------------------------------------------------------- diagnostics */
 
 typedef struct Pos {
@@ -274,7 +285,10 @@ struct Func {
 
 typedef struct Module {
   Func *funcs;      /* in source order; kernels and @wp.func */
+  Names func_names; /* the same functions by name */
+  Func **funcs_tail; /* where the next function is appended */
   Sym *consts;
+  Names const_names; /* the constants by name (the first definition) */
   int nkernels;
   const char *wp;   /* the name warp is imported as */
 } Module;

@@ -865,14 +865,15 @@ static Func *funcdef(Parser *P, bool is_kernel) {
 
 static void add_func(Parser *P, Func *f) {
   Module *m = P->C->mod;
-  for (Func *g = m->funcs; g; g = g->next)
-    if (!strcmp(g->name, f->name))
-      diag_error(P->C, f->pos, "'%s' is defined twice (first at line %d); "
-                 "overloading is not supported", f->name, g->pos.line);
-  Func **tail = &m->funcs;
-  while (*tail)
-    tail = &(*tail)->next;
-  *tail = f;
+  Func *g = names_get(&m->func_names, f->name);
+  if (g)
+    diag_error(P->C, f->pos, "'%s' is defined twice (first at line %d); "
+               "overloading is not supported", f->name, g->pos.line);
+  names_put(P->C, &m->func_names, f->name, f);
+  if (!m->funcs_tail)
+    m->funcs_tail = &m->funcs;
+  *m->funcs_tail = f;
+  m->funcs_tail = &f->next;
   if (f->is_kernel)
     m->nkernels++;
 }

@@ -161,7 +161,9 @@ kern_status kern_module_load_file(kern_context *ctx, kern_device dev,
     }
     size_t n = fread(buf + len, 1, cap - len - 1, f);
     len += n;
-    if (n == 0) break;
+    /* One byte past the limit is enough for kern__compile to refuse it;
+     * reading on would let /dev/zero exhaust memory. */
+    if (n == 0 || len > KERN_MAX_SOURCE_SIZE) break;
   }
   int err = ferror(f) ? errno : 0;
   fclose(f);
