@@ -77,6 +77,7 @@ static void describe_kernels(Compiler *C, IrModule *m, kc_result *out) {
     k->needs_fp64 = f->uses_fp64 || any_fp64;
     k->has_atomics = f->uses_atomics;
     k->fault_param = m->debug;
+    k->tid_dims = f->tid_dims;
     k->params = kern__calloc((size_t)(f->nparams ? f->nparams : 1),
                              sizeof(kc_param));
     if (!k->params)
