@@ -1083,6 +1083,7 @@ static IrExpr *subscript(Ctx *X, Node *n) {
     if (nidx != 1)
       ERR(n->pos, "a vector takes one index, got %d", nidx);
     IrExpr *e = ir_expr(X->C, E_COMP, ty_scalar(bt->sc));
+    e->pos = n->pos; /* for debug mode's check of a run-time index */
     e->a = base;
     e->b = comp_index(X, n->args, bt->rows, "vector");
     return e;
@@ -1090,6 +1091,7 @@ static IrExpr *subscript(Ctx *X, Node *n) {
   if (bt->kind == TY_MAT) {
     if (nidx == 1) {
       IrExpr *e = ir_expr(X->C, E_COMP, ty_vec(X->C, bt->sc, bt->cols));
+      e->pos = n->pos;
       e->a = base;
       e->b = comp_index(X, n->args, bt->rows, "matrix row");
       return e;
@@ -1097,6 +1099,7 @@ static IrExpr *subscript(Ctx *X, Node *n) {
     if (nidx != 2)
       ERR(n->pos, "a matrix takes one or two indices, got %d", nidx);
     IrExpr *e = ir_expr(X->C, E_COMP, ty_scalar(bt->sc));
+    e->pos = n->pos;
     e->a = base;
     e->b = comp_index(X, n->args, bt->rows, "matrix row");
     e->c = comp_index(X, n->args->next, bt->cols, "matrix column");
