@@ -793,14 +793,21 @@ static int array_name_id(Emit *E, IrVar *arr) {
  * which tells the runtime to print the entry as it is (runtime/debug.c). */
 static int fault_name_id(Emit *E, const char *name) {
   IrModule *m = E->m;
-  for (int i = 0; i < m->narray_names; i++)
-    if (!strcmp(m->array_names[i], name))
-      return i;
-  const char **t = arena_alloc(E->C, sizeof(char *) * (size_t)(m->narray_names + 1));
-  if (m->narray_names)
-    memcpy(t, m->array_names, sizeof(char *) * (size_t)m->narray_names);
-  t[m->narray_names] = name;
-  m->array_names = t;
+  /* a table and a doubling array: linear in the number of names */
+  intptr_t k = (intptr_t)names_get(&m->array_name_ids, name);
+  if (k)
+    return (int)(k - 1);
+  if (m->narray_names == m->cap_array_names) {
+    int cap = m->cap_array_names ? 2 * m->cap_array_names : 16;
+    const char **t = arena_alloc(E->C, sizeof(char *) * (size_t)cap);
+    if (m->narray_names)
+      memcpy(t, m->array_names, sizeof(char *) * (size_t)m->narray_names);
+    m->array_names = t;
+    m->cap_array_names = cap;
+  }
+  m->array_names[m->narray_names] = name;
+  names_put(E->C, &m->array_name_ids, name,
+            (void *)(intptr_t)(m->narray_names + 1));
   return m->narray_names++;
 }
 

@@ -157,7 +157,8 @@ typedef struct IrModule {
   /* debug mode: names of the arrays whose accesses are checked; the fault
    * record holds an index into this table */
   const char **array_names;
-  int narray_names;
+  int narray_names, cap_array_names;
+  Names array_name_ids; /* name -> 1 + its index in array_names */
 } IrModule;
 
 /* lower.c */
