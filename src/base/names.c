@@ -11,7 +11,7 @@
  * so they need no freeing and an allocation failure longjmps out.
  */
 #include <string.h>
-#include "lang/lang.h"
+#include "base.h"
 
 /* FNV-1a: short names, no adversarial worst case worth a keyed hash (the
  * names come from one source file the user compiles themselves). */
