@@ -182,6 +182,29 @@ static void limits(void) {
       free(out);
     }
   free(u.p);
+  /* an elif chain nests as deeply as its length: 100 elifs compile on the
+   * 1 MiB stack for every target, 20,000 are a clean error (they once
+   * overflowed even an 8 MiB stack) */
+  for (int n = 101; n <= 20000; n += 20000 - 101) {
+    Text w = {0};
+    add(&w, "import warp as wp\n\n@wp.kernel\n"
+            "def k(a: wp.array(dtype=int)):\n    i = wp.tid()\n"
+            "    if i == 0:\n        a[i] = 0\n");
+    for (int j = 1; j < n; j++)
+      add(&w, "    elif i == %d:\n        a[i] = %d\n", j, j);
+    add(&w, "    else:\n        a[i] = -1\n");
+    for (int tg = 0; tg < KERN_TARGET_COUNT; tg++) {
+      kern_status st = compile_for(w.p, w.len, 1, (kern__target)tg, &out);
+      ASSERT_EQ(st, n == 101 ? KERN_SUCCESS : KERN_ERROR_COMPILE);
+      if (n != 101)
+        ASSERT_TRUE(out && strstr(out, "scale.py:208:5: error: too many "
+                                       "'elif' branches in one chain (the "
+                                       "limit is 100; each nests one level "
+                                       "deeper)"));
+      free(out);
+    }
+    free(w.p);
+  }
   /* a sum of 999 terms is a tree 999 deep: at the limit it compiles on a
    * 1 MiB stack (every later stage recurses over it), past it is an error */
   for (int terms = 999; terms <= 1002; terms += 3) {
