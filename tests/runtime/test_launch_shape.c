@@ -1,7 +1,7 @@
 /*
  * test_launch_shape.c -- the launch grid against the kernel's wp.tid(), and
- * arrays with an axis of length 0 (issue #8, item 13), on the CPU and, when
- * it is there, on OpenCL.
+ * arrays with an axis of length 0 (issue #8, item 13), on the CPU and on
+ * OpenCL and CUDA where they are there.
  *
  * `i, j = wp.tid()` on a 3-d grid once ran with i past its axis and
  * corrupted the heap; kern_launch now refuses it (Note [launch
@@ -141,10 +141,14 @@ int main(void) {
   kern_device dev;
   ASSERT_OK(ctx, kern_device_find(ctx, "cpu", &dev));
   on(ctx, dev, "cpu");
-  if (kern_device_find(ctx, "opencl", &dev) == KERN_SUCCESS)
-    on(ctx, dev, "opencl");
-  else
-    printf("skip opencl: %s\n", kern_last_error(ctx));
+  static const char *const others[] = {"opencl", "cuda"};
+  for (int i = 0; i < 2; i++) {
+    kern_clear_error(ctx);
+    if (kern_device_find(ctx, others[i], &dev) == KERN_SUCCESS)
+      on(ctx, dev, others[i]);
+    else
+      printf("skip %s: %s\n", others[i], kern_last_error(ctx));
+  }
   kern_context_free(ctx);
   printf("runtime_launch_shape: all checks passed\n");
   return 0;
