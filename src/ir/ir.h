@@ -130,6 +130,8 @@ struct IrFunc {
   IrVar *params;        /* in order */
   int nparams;
   IrVar *locals;
+  int nlocals;          /* the length of locals */
+  IrVar **locals_tail;  /* where ir_var appends; NULL: &locals */
   const Type *ret;      /* first result (void when none) */
   const Type **rets;    /* all results; nrets > 1 means out-parameters */
   int nrets;
@@ -165,6 +167,7 @@ typedef struct IrModule {
 
 /* build.c */
 IrVar *ir_var(Compiler *C, IrFunc *f, const char *base, const Type *ty);
+void ir_var_unlink(IrFunc *f, IrVar *v); /* takes v off f's locals */
 IrExpr *ir_expr(Compiler *C, IrExprKind k, const Type *ty);
 IrExpr *ir_const_int(Compiler *C, const Type *ty, uint64_t v);
 IrExpr *ir_const_float(Compiler *C, const Type *ty, double v);

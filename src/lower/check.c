@@ -2060,11 +2060,7 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
     X->defined[X->nlocals - 1] = true;
     /* parameters are not locals of the IR function */
     IrVar *v = l->var;
-    IrVar **lt = &irf->locals;
-    while (*lt != v)
-      lt = &(*lt)->next;
-    *lt = v->next;
-    v->next = NULL;
+    ir_var_unlink(irf, v);
     v->is_param = true;
     v->index = i;
     v->name = arena_printf(C, "p%d_%s", i, p->name);

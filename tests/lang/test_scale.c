@@ -268,6 +268,37 @@ static void many_kernels(int debug) {
   ASSERT_TRUE(big < 120.0);
 }
 
+/* One kernel of n statements, each assigning a new local. */
+static double time_locals(int n) {
+  Text t = {0};
+  add(&t, "import warp as wp\n\n@wp.kernel\n"
+          "def k(a: wp.array(dtype=float)):\n    i = wp.tid()\n"
+          "    x0 = a[i]\n");
+  for (int j = 1; j < n; j++)
+    add(&t, "    x%d = x%d + 1.0\n", j, j - 1);
+  add(&t, "    a[i] = x%d\n", n - 1);
+  char *out;
+  double t0 = now();
+  ASSERT_EQ(compile(t.p, t.len, &out), KERN_SUCCESS);
+  double dt = now() - t0;
+  free(out);
+  free(t.p);
+  return dt;
+}
+
+static void many_locals(void) {
+  double small = time_locals(10000), s2 = time_locals(10000);
+  double big = time_locals(40000), b2 = time_locals(40000);
+  small = s2 < small ? s2 : small;
+  big = b2 < big ? b2 : big;
+  printf("one kernel of 10,000 locals: %.2f s; of 40,000: %.2f s (ratio "
+         "%.1f)\n", small, big, big / small);
+  /* 20,000 locals took 24 s before (each new variable walked the list
+   * of all earlier ones), 0.4 s now */
+  ASSERT_TRUE(big / small < 10.0 || big < 0.5);
+  ASSERT_TRUE(big < 120.0);
+}
+
 static void source_limit(void) {
   size_t len = KERN_MAX_SOURCE_SIZE + 1;
   char *src = calloc(len + 1, 1); /* zero pages: never touched */
@@ -287,6 +318,7 @@ static void *run_all(void *arg) {
   limits();
   many_kernels(0);
   many_kernels(1);
+  many_locals();
   source_limit();
   return NULL;
 }
