@@ -35,6 +35,9 @@ typedef struct Ctx {
   int nlocals, cap;
   Names local_names; /* name -> 1 + index of its first Local */
   bool *defined;   /* per local: definitely assigned here */
+  bool *marked;    /* per local: scratch for merging branches */
+  int *trail;      /* locals set in `defined`, in order (Note [defs trail]) */
+  int ntrail, captrail;
   IrStmt **tail;   /* where the next statement goes */
   int loop_depth;
   bool dead;       /* the current block has returned/broken */
@@ -222,12 +225,14 @@ static Local *add_local(Ctx *X, const char *name, const Type *ty, Pos pos) {
     int cap = X->cap ? X->cap * 2 : 32;
     Local *l = arena_alloc(X->C, sizeof(Local) * (size_t)cap);
     bool *d = arena_alloc(X->C, sizeof(bool) * (size_t)cap);
+    bool *mk = arena_alloc(X->C, sizeof(bool) * (size_t)cap);
     if (X->nlocals) {
       memcpy(l, X->locals, sizeof(Local) * (size_t)X->nlocals);
       memcpy(d, X->defined, sizeof(bool) * (size_t)X->nlocals);
     }
     X->locals = l;
     X->defined = d;
+    X->marked = mk;
     X->cap = cap;
   }
   Local *l = &X->locals[X->nlocals];
@@ -243,24 +248,36 @@ static Local *add_local(Ctx *X, const char *name, const Type *ty, Pos pos) {
   return l;
 }
 
-/* Definite-assignment sets are snapshots of `defined`; a local added after
- * the snapshot was taken is not defined in it. */
-typedef struct DefSet {
-  bool *d;
-  int n;
-} DefSet;
+/* Note [defs trail]: a local only ever becomes defined (false -> true)
+ * while a block is checked, so instead of copying the whole `defined`
+ * array at every if and loop (which made a function of n locals and n
+ * ifs cost n^2 time and memory; issue #8, item 12), every change is
+ * recorded on a trail.  A saved state is a position on the trail, and
+ * restoring it undoes the changes made since, in time proportional to
+ * them.  A local added after the save was not defined then, and every
+ * local that becomes defined is on the trail, so undoing covers it. */
+typedef int DefSet;
 
-static DefSet defs_save(Ctx *X) {
-  DefSet s;
-  s.n = X->nlocals;
-  s.d = arena_alloc(X->C, sizeof(bool) * (size_t)(s.n ? s.n : 1));
-  memcpy(s.d, X->defined, sizeof(bool) * (size_t)s.n);
-  return s;
+static void def_set(Ctx *X, int i) {
+  if (X->defined[i])
+    return;
+  X->defined[i] = true;
+  if (X->ntrail == X->captrail) {
+    int cap = X->captrail ? 2 * X->captrail : 64;
+    int *t = arena_alloc(X->C, sizeof(int) * (size_t)cap);
+    if (X->ntrail)
+      memcpy(t, X->trail, sizeof(int) * (size_t)X->ntrail);
+    X->trail = t;
+    X->captrail = cap;
+  }
+  X->trail[X->ntrail++] = i;
 }
 
+static DefSet defs_save(Ctx *X) { return X->ntrail; }
+
 static void defs_restore(Ctx *X, DefSet s) {
-  for (int i = 0; i < X->nlocals; i++)
-    X->defined[i] = i < s.n ? s.d[i] : false;
+  while (X->ntrail > s)
+    X->defined[X->trail[--X->ntrail]] = false;
 }
 
 static void emit(Ctx *X, IrStmt *s) {
@@ -1300,7 +1317,7 @@ static IrExpr *expr(Ctx *X, Node *n) {
       ln = rn;
       if (rn->next && right->kind != E_VAR && right->kind != E_CONST) {
         Local *tmp = add_local(X, "cmp", right->ty, rn->pos);
-        X->defined[X->nlocals - 1] = true;
+        def_set(X, X->nlocals - 1);
         IrStmt *s = ir_stmt(C, S_ASSIGN, rn->pos);
         s->var = tmp->var;
         s->a = right;
@@ -1366,7 +1383,7 @@ static Local *assign_local(Ctx *X, Node *target, const Type *ty) {
                        "keeps the type of its first assignment)", TN(ty),
           target->name, TN(l->ty));
   }
-  X->defined[l - X->locals] = true;
+  def_set(X, l - X->locals);
   l->var->nassign++;
   return l;
 }
@@ -1429,7 +1446,7 @@ static void store_component(Ctx *X, Node *target, IrExpr *value) {
   if (base->kind == E_LOAD) {
     /* a[i].x = v: t = a[i]; t.x = v; a[i] = t */
     Local *tmp = add_local(X, "elem", bt, target->pos);
-    X->defined[X->nlocals - 1] = true;
+    def_set(X, X->nlocals - 1);
     IrStmt *s = ir_stmt(X->C, S_ASSIGN, target->pos);
     s->var = tmp->var;
     s->a = base;
@@ -1542,12 +1559,12 @@ static void assign_tuple(Ctx *X, Node *targets, Node *value, Pos pos) {
       call->outs = arena_alloc(X->C, sizeof(IrVar *) * (size_t)nt);
       for (int i = 1; i < nt; i++) {
         Local *tmp = add_local(X, "ret", g->ret->items[i], value->pos);
-        X->defined[X->nlocals - 1] = true;
+        def_set(X, X->nlocals - 1);
         tmp->var->nassign++;
         call->outs[i - 1] = tmp->var;
       }
       Local *first = add_local(X, "ret", g->ret->items[0], value->pos);
-      X->defined[X->nlocals - 1] = true;
+      def_set(X, X->nlocals - 1);
       first->var->nassign++;
       IrStmt *s = ir_stmt(X->C, S_ASSIGN, pos);
       s->var = first->var;
@@ -1573,7 +1590,7 @@ static void assign_tuple(Ctx *X, Node *targets, Node *value, Pos pos) {
       if (!ty_is_value(e->ty))
         ERR(v->pos, "cannot assign a %s", TN(e->ty));
       Local *tmp = add_local(X, "tup", e->ty, v->pos);
-      X->defined[X->nlocals - 1] = true;
+      def_set(X, X->nlocals - 1);
       tmp->var->nassign++;
       IrStmt *s = ir_stmt(X->C, S_ASSIGN, pos);
       s->var = tmp->var;
@@ -1691,7 +1708,7 @@ static void for_stmt(Ctx *X, Node *n) {
    * unless constant. */
   IrStmt *s = ir_stmt(C, S_FOR, n->pos);
   Local *ctr = add_local(X, "i", it_ty, n->pos);
-  X->defined[X->nlocals - 1] = true;
+  def_set(X, X->nlocals - 1);
   ctr->var->nassign += 2;
   ctr->name = ""; /* hidden */
   IrExpr *vals[2] = {stop, step};
@@ -1700,7 +1717,7 @@ static void for_stmt(Ctx *X, Node *n) {
       continue;
     Local *t = add_local(X, k ? "step" : "stop", it_ty, n->pos);
     t->name = "";
-    X->defined[X->nlocals - 1] = true;
+    def_set(X, X->nlocals - 1);
     t->var->nassign++;
     IrStmt *as = ir_stmt(C, S_ASSIGN, n->pos);
     as->var = t->var;
@@ -1907,15 +1924,33 @@ static void stmt(Ctx *X, Node *n) {
     DefSet before = defs_save(X);
     bool dead_then, dead_else = false;
     s->body = block_of(X, n->body, &dead_then);
-    DefSet after_then = defs_save(X);
+    /* the locals the then-branch defined (Note [defs trail]) */
+    int nthen = X->ntrail - before;
+    int *then_set = arena_alloc(C, sizeof(int) * (size_t)(nthen ? nthen : 1));
+    memcpy(then_set, X->trail + before, sizeof(int) * (size_t)nthen);
     defs_restore(X, before);
     if (n->orelse)
       s->orelse = block_of(X, n->orelse, &dead_else);
     /* Defined after the if: defined on every branch that falls through. */
-    for (int i = 0; i < X->nlocals; i++) {
-      bool t = i < after_then.n && after_then.d[i];
-      bool e = X->defined[i];
-      X->defined[i] = dead_then ? e : dead_else ? t : (t && e);
+    if (dead_then) {
+      /* the else-branch's state, as it is */
+    } else if (dead_else) {
+      defs_restore(X, before);
+      for (int k = 0; k < nthen; k++)
+        def_set(X, then_set[k]);
+    } else {
+      /* before, plus what both branches defined */
+      int nelse = X->ntrail - before;
+      int *else_set = arena_alloc(C, sizeof(int) * (size_t)(nelse ? nelse : 1));
+      memcpy(else_set, X->trail + before, sizeof(int) * (size_t)nelse);
+      defs_restore(X, before);
+      for (int k = 0; k < nthen; k++)
+        X->marked[then_set[k]] = true;
+      for (int k = 0; k < nelse; k++)
+        if (X->marked[else_set[k]])
+          def_set(X, else_set[k]);
+      for (int k = 0; k < nthen; k++)
+        X->marked[then_set[k]] = false;
     }
     if (dead_then && dead_else)
       X->dead = true;
@@ -2057,7 +2092,7 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
                                                 p->name));
     Local *l = add_local(X, p->name, p->ty, p->pos);
     l->is_param = true;
-    X->defined[X->nlocals - 1] = true;
+    def_set(X, X->nlocals - 1);
     /* parameters are not locals of the IR function */
     IrVar *v = l->var;
     ir_var_unlink(irf, v);

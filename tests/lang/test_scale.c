@@ -260,22 +260,28 @@ static void many_kernels(int debug) {
   big = b2 < big ? b2 : big;
   printf("%s10,000 kernels: %.2f s; 40,000 kernels: %.2f s (ratio %.1f)\n",
          debug ? "debug mode: " : "", small, big, big / small);
-  /* Linear is 4x; the quadratic compiler measured 14x (2.5 s and 36 s on
+  /* Linear is 4x (up to 7x measured, memory effects); the quadratic
+   * compiler measured 14x (2.5 s and 36 s on
    * the development machine; 2 s for 40,000 when linear; in debug mode
    * 12.5 s for 10,000 before, 1.5 s and 5.9 s now).  The bound
    * leaves room for a loaded machine and sanitizer builds. */
-  ASSERT_TRUE(big / small < 10.0 || big < 1.0);
+  ASSERT_TRUE(big / small < 12.0 || big < 1.0);
   ASSERT_TRUE(big < 120.0);
 }
 
-/* One kernel of n statements, each assigning a new local. */
-static double time_locals(int n) {
+/* One kernel of n statements, each assigning a new local, and with ifs an
+ * if after each (definite assignment once copied every local per if). */
+static double time_locals(int n, int ifs) {
   Text t = {0};
   add(&t, "import warp as wp\n\n@wp.kernel\n"
           "def k(a: wp.array(dtype=float)):\n    i = wp.tid()\n"
           "    x0 = a[i]\n");
   for (int j = 1; j < n; j++)
-    add(&t, "    x%d = x%d + 1.0\n", j, j - 1);
+    if (ifs)
+      add(&t, "    x%d = x%d + 1.0\n    if i > %d:\n        x%d = x%d * 2.0\n",
+          j, j - 1, j, j, j);
+    else
+      add(&t, "    x%d = x%d + 1.0\n", j, j - 1);
   add(&t, "    a[i] = x%d\n", n - 1);
   char *out;
   double t0 = now();
@@ -286,16 +292,16 @@ static double time_locals(int n) {
   return dt;
 }
 
-static void many_locals(void) {
-  double small = time_locals(10000), s2 = time_locals(10000);
-  double big = time_locals(40000), b2 = time_locals(40000);
+static void many_locals(int ifs) {
+  double small = time_locals(10000, ifs), s2 = time_locals(10000, ifs);
+  double big = time_locals(40000, ifs), b2 = time_locals(40000, ifs);
   small = s2 < small ? s2 : small;
   big = b2 < big ? b2 : big;
-  printf("one kernel of 10,000 locals: %.2f s; of 40,000: %.2f s (ratio "
-         "%.1f)\n", small, big, big / small);
+  printf("one kernel of 10,000 locals%s: %.2f s; of 40,000: %.2f s (ratio "
+         "%.1f)\n", ifs ? " and ifs" : "", small, big, big / small);
   /* 20,000 locals took 24 s before (each new variable walked the list
    * of all earlier ones), 0.4 s now */
-  ASSERT_TRUE(big / small < 10.0 || big < 0.5);
+  ASSERT_TRUE(big / small < 12.0 || big < 0.5);
   ASSERT_TRUE(big < 120.0);
 }
 
@@ -318,7 +324,8 @@ static void *run_all(void *arg) {
   limits();
   many_kernels(0);
   many_kernels(1);
-  many_locals();
+  many_locals(0);
+  many_locals(1);
   source_limit();
   return NULL;
 }
