@@ -38,6 +38,12 @@ K=$B/kern
 mkdir -p /tmp/icd && echo libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
 cp /etc/OpenCL/vendors/*.icd /tmp/icd/ 2>/dev/null
 export OCL_ICD_VENDORS=/tmp/icd
+if ! $K devices 2>/dev/null | grep -q 'opencl:[0-9].*NVIDIA'; then
+  # Only ocl-icd honours OCL_ICD_VENDORS; the Khronos loader some driver
+  # images ship reads OCL_ICD_FILENAMES instead.
+  POCL_LIB=$(head -n1 /etc/OpenCL/vendors/pocl.icd 2>/dev/null)
+  export OCL_ICD_FILENAMES="libnvidia-opencl.so.1${POCL_LIB:+:$POCL_LIB}"
+fi
 $K devices | tee "$OUT/devices.txt"
 
 # ---- kern bench: the README's command, at 1e8 float64
