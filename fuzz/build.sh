@@ -7,9 +7,9 @@
 # and from src/runtime only compile.c, which holds kern__compile, and
 # status.c, which holds kern_type_name) with
 # -fsanitize=fuzzer-no-link,address,undefined, then links fuzz_frontend and
-# fuzz_compiler with -fsanitize=fuzzer.  The backends, the cache and the
-# driver-loading code are left out: the harnesses only compile, never run
-# anything.  CC may name another clang (default: clang, else clang-14).
+# fuzz_compiler with -fsanitize=fuzzer.  Those two only compile, never run
+# anything, so the backends are left out of them; fuzz_roundtrip, which
+# runs what it compiles on the CPU backend, links the rest of src/runtime.  CC may name another clang (default: clang, else clang-14).
 #
 # Exit status: 0 built; 77 no clang or no libFuzzer runtime (skipped);
 # anything else a build error.
@@ -48,6 +48,7 @@ CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
 
 SRCS="src/common.c src/lang/arena.c src/lang/diag.c src/lang/lex.c
   src/lang/parse.c src/lang/types.c src/lang/builtins.c src/lang/check.c
+  src/lang/format.c
   src/ir/lower.c src/ir/passes.c src/emit/common.c src/emit/c.c
   src/emit/cuda.c src/emit/opencl.c src/runtime/compile.c
   src/runtime/status.c"
@@ -69,4 +70,23 @@ for h in fuzz_frontend fuzz_compiler; do
   # shellcheck disable=SC2086
   "$CC" $CFLAGS -fsanitize=fuzzer "$HERE/$h.c" $OBJS -lm -o "$OUT/$h"
 done
-echo "fuzz/build.sh: built $OUT/fuzz_frontend $OUT/fuzz_compiler"
+
+# fuzz_roundtrip builds and runs what it compiles, so it links the whole
+# runtime as well (the backends load their vendor libraries with dlopen).
+RT_SRCS=$(cd "$ROOT" && ls src/runtime/*.c | grep -v -e compile.c -e status.c)
+RT_OBJS=
+pids=
+for s in $RT_SRCS; do
+  o=$OUT/obj/$(echo "$s" | tr / _).o
+  RT_OBJS="$RT_OBJS $o"
+  # shellcheck disable=SC2086
+  "$CC" $CFLAGS -c "$ROOT/$s" -o "$o" &
+  pids="$pids $!"
+done
+st=0
+for p in $pids; do wait "$p" || st=1; done
+[ $st -eq 0 ] || { echo "fuzz/build.sh: compile failed" >&2; exit 1; }
+# shellcheck disable=SC2086
+"$CC" $CFLAGS -fsanitize=fuzzer "$HERE/fuzz_roundtrip.c" $OBJS $RT_OBJS \
+  -lm -ldl -lpthread -o "$OUT/fuzz_roundtrip"
+echo "fuzz/build.sh: built $OUT/fuzz_frontend $OUT/fuzz_compiler $OUT/fuzz_roundtrip"

@@ -1177,8 +1177,12 @@ static void emit_stmts(Emit *E, IrStmt *s);
  * `cc -std=c11` and OpenCL C compilers do).  Three digits always end an
  * octal escape, so a following digit cannot extend it.  Escaping every
  * other byte, rather than only the dangerous ones, keeps the rule short
- * enough to check by eye; tests/emit/quote_test.c checks it over all 256
- * byte values with the real compiler. */
+ * enough to check by eye; tests/emit/test_text.c checks it over all 256
+ * byte values with the real compiler, and fuzz/fuzz_roundtrip.c fuzzes it.
+ * Identifiers need no quoting: the lexer admits only ASCII letters, digits
+ * and '_' in names, and every name is emitted with a prefix (ir_var,
+ * check.c's kern_k_ / kern_f_ symbols) that keeps it clear of C keywords,
+ * macros and the prelude's k_ names. */
 void emit_quote(Buf *b, const char *s, size_t n) {
   static const char plain[] = " !#%&'()+,-./:;<=>[]^_{|}~";
   for (size_t i = 0; i < n; i++) {
