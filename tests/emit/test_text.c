@@ -8,11 +8,13 @@
  *             must hold exactly its bytes, and the comment must stay one
  *             comment.
  *   name      a module whose name holds every byte 1..255, every trigraph
- *             and a comment end followed by code runs on the CPU backend (and OpenCL when
- *             present) and prints exactly that name.
+ *             and a comment end followed by code runs on the CPU backend
+ *             (and OpenCL when present) and prints exactly that name.
  *   printf    a wp.printf() text with every byte a source can carry
  *             (ASCII 1..127 and UTF-8 sequences) and every trigraph, and
- *             a backslash trigraph before a quote attacks, prints exactly that text.
+ *             a backslash trigraph before a quote, prints exactly that
+ *             text.  For both, the C, CUDA and OpenCL sources hold no
+ *             '?' pair and one comment end, and NVRTC compiles the CUDA.
  *   formats   every flag, width, precision and length modifier that
  *             fmt_parse accepts prints what the host printf prints, and
  *             "%l5d" is refused at the '5'.
@@ -139,6 +141,36 @@ static void check_run(const char *dev, const char *name, const char *text,
   free(exp);
 }
 
+/* The source of every target for (name, text): no '?' pair anywhere (a
+ * trigraph for compilers that translate them), the generated comment
+ * closed only where the emitter closes it, and CUDA accepted by NVRTC. */
+static void check_sources(const char *name, const char *text, size_t n) {
+  char *src = rt_source(text, n);
+  static const char *const targets[] = {"c", "cuda", "opencl"};
+  for (int t = 0; t < 3; t++) {
+    char *out = NULL;
+    kern_status st = kern_compile_source(ctx, name, src, strlen(src),
+                                         targets[t], &out);
+    if (st != KERN_SUCCESS)
+      fprintf(stderr, "%s\n", kern_last_error(ctx));
+    ASSERT_EQ(st, KERN_SUCCESS);
+    ASSERT(!strstr(out, "?\?"));
+    const char *end = strstr(out, "*/");
+    ASSERT(end && !strncmp(end - 2, ". */\n", 5));
+    ASSERT(!strstr(end + 2, "*/"));
+    if (t == 1) {
+      char *log = NULL;
+      int rc = kern__cuda_nvrtc_compile_check(out, "sm_80", &log);
+      if (rc != KERN__NVRTC_OK && rc != KERN__NVRTC_UNAVAILABLE)
+        fprintf(stderr, "%s\n", log ? log : "");
+      ASSERT(rc == KERN__NVRTC_OK || rc == KERN__NVRTC_UNAVAILABLE);
+      free(log);
+    }
+    kern_free(out);
+  }
+  free(src);
+}
+
 static void test_name(void) {
   char name[512];
   size_t k = 0;
@@ -152,6 +184,7 @@ static void test_name(void) {
   memcpy(name + k, attack, strlen(attack));
   k += strlen(attack);
   name[k] = 0;
+  check_sources(name, "x", 1);
   check_run("cpu", name, "x", 1);
   check_run("cpu", "*/ #error injected /*", "y", 1);
   if (have_opencl)
@@ -192,6 +225,7 @@ static void test_printf(void) {
     rt_put(&t, trigraphs[i], 3);
   const char *attack = "?\?/\"); abort(); printf(\"";
   rt_put(&t, attack, strlen(attack));
+  check_sources("m.py", t.p, t.n);
   check_run("cpu", "m.py", t.p, t.n);
   const char *issue = "Really?\?! ok?\?=\n";
   check_run("cpu", "m.py", issue, strlen(issue));
