@@ -3,13 +3,13 @@
 #
 #   sh fuzz/build.sh [OUTDIR]        (default OUTDIR: build-fuzz)
 #
-# Compiles the compiler proper (src/common.c, src/lang, src/ir, src/emit,
-# and from src/runtime only compile.c, which holds kern__compile, and
-# status.c, which holds kern_type_name) with
+# Compiles the compiler proper (src/base, src/lang, src/lower, src/ir,
+# src/emit and src/compile, which holds kern__compile) with
 # -fsanitize=fuzzer-no-link,address,undefined, then links fuzz_frontend and
 # fuzz_compiler with -fsanitize=fuzzer.  Those two only compile, never run
 # anything, so the backends are left out of them; fuzz_roundtrip, which
-# runs what it compiles on the CPU backend, links the rest of src/runtime.  CC may name another clang (default: clang, else clang-14).
+# runs what it compiles on the CPU backend, links src/runtime as well.
+# CC may name another clang (default: clang, else clang-14).
 #
 # Exit status: 0 built; 77 no clang or no libFuzzer runtime (skipped);
 # anything else a build error.
@@ -44,14 +44,15 @@ fi
 
 CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
   -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-  -fsanitize=fuzzer-no-link -I$ROOT/include -I$ROOT/src ${EXTRA_CFLAGS:-}"
+  -fsanitize=fuzzer-no-link -I$ROOT/include ${EXTRA_CFLAGS:-}"
+# Every compiler floor's directory (see CMakeLists.txt: headers are
+# included by bare name).
+for d in base lang lower ir emit compile; do CFLAGS="$CFLAGS -I$ROOT/src/$d"; done
 
-SRCS="src/common.c src/lang/arena.c src/lang/diag.c src/lang/lex.c
-  src/lang/parse.c src/lang/types.c src/lang/builtins.c src/lang/check.c
-  src/lang/format.c
-  src/ir/lower.c src/ir/passes.c src/emit/common.c src/emit/c.c
-  src/emit/cuda.c src/emit/opencl.c src/runtime/compile.c
-  src/runtime/status.c"
+SRCS="src/base/common.c src/base/arena.c src/base/diag.c src/base/types.c
+  src/base/builtins.c src/base/status.c src/base/format.c src/lang/lex.c src/lang/parse.c
+  src/lower/check.c src/ir/build.c src/ir/passes.c src/emit/common.c
+  src/emit/c.c src/emit/cuda.c src/emit/opencl.c src/compile/compile.c"
 
 OBJS=
 pids=
@@ -73,14 +74,14 @@ done
 
 # fuzz_roundtrip builds and runs what it compiles, so it links the whole
 # runtime as well (the backends load their vendor libraries with dlopen).
-RT_SRCS=$(cd "$ROOT" && ls src/runtime/*.c | grep -v -e compile.c -e status.c)
+RT_SRCS=$(cd "$ROOT" && ls src/runtime/*.c)
 RT_OBJS=
 pids=
 for s in $RT_SRCS; do
   o=$OUT/obj/$(echo "$s" | tr / _).o
   RT_OBJS="$RT_OBJS $o"
   # shellcheck disable=SC2086
-  "$CC" $CFLAGS -c "$ROOT/$s" -o "$o" &
+  "$CC" $CFLAGS -I"$ROOT/src/runtime" -c "$ROOT/$s" -o "$o" &
   pids="$pids $!"
 done
 st=0

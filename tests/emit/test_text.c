@@ -29,8 +29,8 @@
 #include "../../fuzz/roundtrip.h"
 #include "../runtime/test.h"
 #include "common.h"
-#include "emit/emit.h"
-#include "runtime/cuda_check.h"
+#include "emit.h"
+#include "cuda_check.h"
 
 /* ---------------------------------------------------------------- quote */
 

@@ -22,7 +22,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "lang/lang.h"
+#include "base.h"
 
 /* Width and precision above this are refused: C's printf keeps them in an
  * int, and no kernel needs a field of more than a page of output. */
