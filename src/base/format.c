@@ -1,8 +1,8 @@
 /*
  * format.c -- the conversions a wp.printf() format may use.
  *
- * The checker (check.c) decides which formats are valid and the emitters
- * (emit/common.c) rewrite each conversion for the target's printf.  When
+ * The checker (lower/check.c) decides which formats are valid and the
+ * emitters (emit/common.c) rewrite each conversion for the target's printf.  When
  * each of them scanned the format on its own they disagreed: the checker
  * skipped flags, digits and length letters in any order, the emitter
  * expected them in C's order, so "%l5d" passed the check and came out as

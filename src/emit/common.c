@@ -1117,9 +1117,10 @@ static void emit_printf(Emit *E, IrStmt *s) {
       buf_puts(&f, "]");
     buf_puts(&f, "\\n");
   } else {
-    /* The format was checked by fmt_parse() (check.c); the same function
-     * splits it here, so what is emitted is what was checked.  Text between
-     * conversions goes through emit_quote() like all user text. */
+    /* The format was checked by fmt_parse() (lower/check.c); the same
+     * function splits it here, so what is emitted is what was checked.
+     * Text between conversions goes through emit_quote() like all user
+     * text. */
     int argi = 0, lit = 0;
     for (int k = 0; k < s->slen; k++) {
       char c = s->str[k];

@@ -9,7 +9,8 @@
  *             comment.
  *   name      a module whose name holds every byte 1..255, every trigraph
  *             and a comment end followed by code runs on the CPU backend
- *             (and OpenCL when present) and prints exactly that name.
+ *             (and OpenCL and CUDA when present) and prints exactly that
+ *             name.
  *   printf    a wp.printf() text with every byte a source can carry
  *             (ASCII 1..127 and UTF-8 sequences) and every trigraph, and
  *             a backslash trigraph before a quote, prints exactly that
@@ -117,7 +118,18 @@ static void test_quote(void) {
 /* ---------------------------------------------------------------- run */
 
 static kern_context *ctx;
-static bool have_opencl;
+/* Devices besides the CPU that the round trips also run on: OpenCL when
+ * present (PoCL in CI), CUDA on a GPU machine. */
+static const char *others[2];
+static int nothers;
+
+static const char *where(void) {
+  static char buf[64];
+  snprintf(buf, sizeof buf, "cpu%s%s%s%s", nothers ? ", " : "",
+           nothers ? others[0] : "", nothers > 1 ? ", " : "",
+           nothers > 1 ? others[1] : "");
+  return buf;
+}
 
 static void check_run(const char *dev, const char *name, const char *text,
                       size_t n) {
@@ -187,10 +199,9 @@ static void test_name(void) {
   check_sources(name, "x", 1);
   check_run("cpu", name, "x", 1);
   check_run("cpu", "*/ #error injected /*", "y", 1);
-  if (have_opencl)
-    check_run("opencl", name, "x", 1);
-  printf("name: %zu-byte module name round-trips%s\n", k,
-         have_opencl ? " on cpu and opencl" : " on cpu");
+  for (int d = 0; d < nothers; d++)
+    check_run(others[d], name, "x", 1);
+  printf("name: %zu-byte module name round-trips on %s\n", k, where());
 }
 
 static void test_printf(void) {
@@ -229,12 +240,11 @@ static void test_printf(void) {
   check_run("cpu", "m.py", t.p, t.n);
   const char *issue = "Really?\?! ok?\?=\n";
   check_run("cpu", "m.py", issue, strlen(issue));
-  if (have_opencl) {
-    check_run("opencl", "m.py", t.p, t.n);
-    check_run("opencl", "m.py", issue, strlen(issue));
+  for (int d = 0; d < nothers; d++) {
+    check_run(others[d], "m.py", t.p, t.n);
+    check_run(others[d], "m.py", issue, strlen(issue));
   }
-  printf("printf: %zu-byte text round-trips%s\n", t.n,
-         have_opencl ? " on cpu and opencl" : " on cpu");
+  printf("printf: %zu-byte text round-trips on %s\n", t.n, where());
   free(t.p);
 }
 
@@ -429,8 +439,8 @@ static char *params_source(int n) {
 }
 
 static void test_lines(void) {
-  const char *devs[] = {"cpu", "opencl"};
-  int ndev = have_opencl ? 2 : 1;
+  const char *devs[3] = {"cpu", others[0], others[1]};
+  int ndev = 1 + nothers;
   /* out = a*1 + a*2 + ... + a*100 = 5050 a */
   RtBuf sum = {0};
   const char *head = "import warp as wp\n\n\n@wp.kernel\n"
@@ -456,13 +466,17 @@ static void test_lines(void) {
   }
   int cuda = nvrtc(sum.p, 4095);
 
-  char *params = params_source(1000);
+  /* CUDA runs the most parameters it can take (below). */
   for (int d = 0; d < ndev; d++) {
-    float *out = run_arrays(devs[d], params, 1000, fill_params, 3);
+    int np = strcmp(devs[d], "cuda") ? 1000 : 800;
+    char *src = params_source(np);
+    float *out = run_arrays(devs[d], src, np, fill_params, 3);
     for (int i = 0; i < 3; i++)
-      ASSERT_EQ(out[i], 0 + 500 % 7 + 1);
+      ASSERT_EQ(out[i], 0 + (np / 2) % 7 + 1);
     free(out);
+    free(src);
   }
+  char *params = params_source(1000);
   /* CUDA gives a kernel at most 32,764 bytes of parameters (sm_70 and up,
    * CUDA 12.1 and up), and a kern array parameter takes 40 (a pointer
    * and four 64-bit extents), so 1,000 arrays cannot be one CUDA kernel
@@ -487,7 +501,7 @@ static void test_lines(void) {
   free(params);
   free(sum.p);
   printf("lines: 100-term sum and 1,000 array parameters correct on %s; "
-         "CUDA %s\n", have_opencl ? "cpu and opencl" : "cpu",
+         "CUDA %s\n", where(),
          cuda == 77 ? "not checked (no NVRTC)" : "compiles with NVRTC");
 }
 
@@ -501,7 +515,10 @@ int main(int argc, char **argv) {
   o.num_threads = 1;
   ASSERT_EQ(kern_context_new(&o, &ctx), KERN_SUCCESS);
   kern_device dev;
-  have_opencl = kern_device_find(ctx, "opencl", &dev) == KERN_SUCCESS;
+  if (kern_device_find(ctx, "opencl", &dev) == KERN_SUCCESS)
+    others[nothers++] = "opencl";
+  if (kern_device_find(ctx, "cuda", &dev) == KERN_SUCCESS)
+    others[nothers++] = "cuda";
   kern_clear_error(ctx);
   static const struct {
     const char *name;
