@@ -2,13 +2,13 @@
  * format.c -- the conversions a wp.printf() format may use.
  *
  * The checker (lower/check.c) decides which formats are valid and the
- * emitters (emit/common.c) rewrite each conversion for the target's printf.  When
- * each of them scanned the format on its own they disagreed: the checker
- * skipped flags, digits and length letters in any order, the emitter
- * expected them in C's order, so "%l5d" passed the check and came out as
- * "%ll5" followed by a literal 'd'.  Both now call fmt_parse(), the one
- * description of a conversion, so a format is emitted exactly as it was
- * checked.
+ * emitters (emit/common.c) rewrite each conversion for the target's
+ * printf.  When each of them scanned the format on its own they disagreed:
+ * the checker skipped flags, digits and length letters in any order, the
+ * emitter expected them in C's order, so "%l5d" passed the check and came
+ * out as "%ll5" followed by a literal 'd'.  Both now call fmt_parse(), the
+ * one description of a conversion, so a format is emitted exactly as it
+ * was checked.
  *
  * The grammar is C's, minus what cannot work here: '%' flags* width?
  * ('.' precision?)? length? conversion, with flags from "-+ #0", decimal
