@@ -126,42 +126,69 @@ bool fmt_parse(const char *s, int n, int k, FmtSpec *f) {
  * token the way lex_string decodes it maps one to the other. */
 Pos fmt_pos(Compiler *C, Pos tok, int off) {
   const char *p = C->src + tok.offset, *end = C->src + C->len;
-  bool raw = false;
-  while (p < end && strchr("rRbBuUfF", *p) && *p) {
-    if (*p == 'r' || *p == 'R')
-      raw = true;
-    p++;
-  }
-  if (p >= end)
-    return tok;
-  char q = *p;
-  bool triple = end - p >= 3 && p[1] == q && p[2] == q;
-  Pos at = tok;
-  at.col += (int)(p - (C->src + tok.offset)) + (triple ? 3 : 1);
-  p += triple ? 3 : 1;
-  const char *ls = p - (at.col - 1);
-  int dec = 0;
-  while (p < end && dec < off) {
-    if (*p == '\\' && !raw && p + 1 < end) {
-      /* Known escapes decode to one character, an escaped newline to none,
-       * and any other pair is kept as written (lex_string). */
-      if (p[1] == '\n') {
-        at.line++;
-        ls = p + 2;
-      } else {
-        dec += strchr("ntr0\\'\"", p[1]) ? 1 : 2;
-      }
-      p += 2;
-    } else {
-      if (*p == '\n') {
-        at.line++;
-        ls = p + 1;
-      }
-      dec++;
+  const char *ls = p - (tok.col - 1); /* start of the current line */
+  int line = tok.line, dec = 0;
+  /* One token per round: the parser joins adjacent string literals
+   * ("a" "b") into one format, so the offset may lie in a later one. */
+  while (p < end) {
+    bool raw = false;
+    while (p < end && *p && strchr("rRbBuUfF", *p)) {
+      if (*p == 'r' || *p == 'R')
+        raw = true;
       p++;
     }
+    if (p >= end || (*p != '"' && *p != '\''))
+      break;
+    char q = *p;
+    bool triple = end - p >= 3 && p[1] == q && p[2] == q;
+    p += triple ? 3 : 1;
+    bool found = false;
+    while (p < end) {
+      if (*p == q && (!triple || (end - p >= 3 && p[1] == q && p[2] == q)))
+        break;
+      if (dec >= off) {
+        found = true;
+        break;
+      }
+      if (*p == '\\' && !raw && p + 1 < end) {
+        /* Known escapes decode to one character, an escaped newline to
+         * none, and any other pair is kept as written (lex_string). */
+        if (p[1] == '\n') {
+          line++;
+          ls = p + 2;
+        } else {
+          dec += strchr("ntr0\\'\"", p[1]) ? 1 : 2;
+        }
+        p += 2;
+      } else {
+        if (*p == '\n') {
+          line++;
+          ls = p + 1;
+        }
+        dec++;
+        p++;
+      }
+    }
+    if (found || p >= end)
+      break;
+    /* The closing quote, then what may separate two literals: blanks,
+     * newlines, escaped newlines and comments. */
+    p += triple ? 3 : 1;
+    while (p < end) {
+      if (*p == '\n' || (*p == '\\' && p + 1 < end && p[1] == '\n')) {
+        p += *p == '\n' ? 1 : 2;
+        line++;
+        ls = p;
+      } else if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f') {
+        p++;
+      } else if (*p == '#') {
+        while (p < end && *p != '\n')
+          p++;
+      } else {
+        break;
+      }
+    }
   }
-  at.col = (int)(p - ls) + 1;
-  at.offset = (int)(p - C->src);
+  Pos at = {line, (int)(p - ls) + 1, (int)(p - C->src)};
   return at;
 }
