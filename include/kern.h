@@ -14,8 +14,22 @@
  *    no-op.
  *  - Output parameters are written only on success.
  *  - The library never prints and never exits on a user's error.
- *  - A context and everything made from it may be used by one thread at a
- *    time; different contexts are independent.
+ *  - Threads.  A context and everything made from it (its arrays, modules
+ *    and kernels) may be used by one thread at a time: calls on one context
+ *    must not overlap, but the context may move from thread to thread (the
+ *    caller's lock or hand-off orders them).  Different contexts may be used
+ *    from different threads at the same time, kern_context_new included;
+ *    they share only the kernel cache directory (safe across threads and
+ *    processes) and the vendor libraries, which the first kern_context_new
+ *    of the process loads and initialises once, under a lock.  The message
+ *    of kern_last_error belongs to its context: read it before the next
+ *    call on that context.  Functions that take no context or handle
+ *    (kern_status_string, kern_status_name, kern_scalar_size,
+ *    kern_type_size, kern_scalar_name, kern_type_name, kern_type_parse,
+ *    kern_arg_*, kern_backend_count, kern_free) may be called from any
+ *    thread at any time.  Vendor initialisation may change the environment
+ *    (PoCL sets HWLOC_PLUGINS_PATH), so make the first kern_context_new
+ *    before starting threads of your own that read or change it.
  *
  * The ABI uses only opaque handles, integers, doubles, pointers and strings,
  * so any language with a C FFI can bind it.
@@ -129,7 +143,11 @@ typedef struct kern_options {
   /* Non-zero compiles kernels in debug mode: every array access is checked
    * against its axis, and an out-of-bounds access fails the launch with
    * KERN_ERROR_OUT_OF_BOUNDS naming the kernel, the file:line:col, the index
-   * and the shape, instead of touching memory.  $KERN_DEBUG=1 does the same. */
+   * and the shape, instead of touching memory.  $KERN_DEBUG=1 does the same.
+   * Zero (the default here; `kern run` checks by default) is unchecked, for
+   * speed: an out-of-bounds index reads or writes whatever memory lies
+   * there, as in Warp without debug mode, and may corrupt the process
+   * (a crash, a hang, or silently wrong results) with no error returned. */
   int debug;
 } kern_options;
 
@@ -210,6 +228,12 @@ kern_status kern_array_zero(kern_array *a);
 
 /* ---------------------------------------------------------------- modules */
 
+/* The largest kernel source kern compiles, in bytes (64 MiB).  A longer
+ * source (or a file that never ends, like /dev/zero) fails with
+ * KERN_ERROR_COMPILE and "NAME:1:1: error: the source is larger than ...";
+ * kern_module_load_file stops reading there. */
+#define KERN_MAX_SOURCE_SIZE ((size_t)64 << 20)
+
 /* Compiles every kernel in a Warp source file for device dev.  A compile
  * error returns KERN_ERROR_COMPILE and kern_last_error() holds
  * "path:line:col: error: message", the source line and a caret. */
@@ -279,7 +303,11 @@ kern_arg kern_arg_data(const void *p, size_t size);
 
 /* Runs k over every index of the ndim-dimensional grid dims (1 to 4
  * dimensions) on the device the module was built for, with nargs arguments
- * in parameter order.  Returns when the launch has completed. */
+ * in parameter order.  Returns when the launch has completed.
+ * A kernel that unpacks wp.tid() into n values (i, j = wp.tid() is n = 2)
+ * runs on grids of at most n dimensions: more is KERN_ERROR_INVALID_ARGUMENT;
+ * fewer is as in Warp, the missing dimensions have size 1 and their
+ * indices are 0.  A lone wp.tid() is the first coordinate of any grid. */
 kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
                         int nargs, const kern_arg *args);
 
