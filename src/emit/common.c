@@ -1107,15 +1107,29 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
 
 /* ---------------------------------------------------------------- statements */
 
+/* A line has no length limit: a sum of many terms or a kernel with many
+ * parameters is one line, and cutting it would emit broken code.  Most
+ * lines fit the stack buffer; a longer one is formatted again into the
+ * arena at its full size. */
 void emit_line(Emit *E, const char *fmt, ...) {
-  char tmp[4096];
-  va_list ap;
+  char tmp[1024];
+  va_list ap, again;
   va_start(ap, fmt);
-  vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_copy(again, ap);
+  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
   va_end(ap);
+  const char *line = tmp;
+  if (n < 0)
+    diag_error(E->C, (Pos){1, 1, 0}, "internal: cannot format a line");
+  if ((size_t)n >= sizeof tmp) {
+    char *big = arena_alloc(E->C, (size_t)n + 1);
+    vsnprintf(big, (size_t)n + 1, fmt, again);
+    line = big;
+  }
+  va_end(again);
   for (int i = 0; i < E->indent; i++)
     buf_puts(&E->out, "  ");
-  buf_puts(&E->out, tmp);
+  buf_putn(&E->out, line, (size_t)n);
   buf_puts(&E->out, "\n");
 }
 
@@ -1160,74 +1174,94 @@ static void emit_printf(Emit *E, IrStmt *s) {
       buf_puts(&f, "]");
     buf_puts(&f, "\\n");
   } else {
-    int argi = 0;
+    /* The format was checked by fmt_parse() (lower/check.c); the same
+     * function splits it here, so what is emitted is what was checked.
+     * Text between conversions goes through emit_quote() like all user
+     * text. */
+    int argi = 0, lit = 0;
     for (int k = 0; k < s->slen; k++) {
       char c = s->str[k];
-      if (c == '%' && k + 1 < s->slen && s->str[k + 1] == '%') {
+      if (c != '%')
+        continue;
+      emit_quote(&f, s->str + lit, (size_t)(k - lit));
+      FmtSpec sp;
+      if (!fmt_parse(s->str, s->slen, k, &sp))
+        diag_error(E->C, s->pos, "internal: unchecked printf format (%s)",
+                   sp.error);
+      k = sp.end - 1;
+      lit = sp.end;
+      if (sp.conv == '%') {
         buf_puts(&f, "%%");
-        k++;
         continue;
       }
-      if (c == '%') {
-        int j = k + 1;
-        buf_puts(&f, "%");
-        while (j < s->slen && strchr("-+ #0123456789.", s->str[j]))
-          buf_putn(&f, &s->str[j++], 1);
-        while (j < s->slen && strchr("lhzjt", s->str[j]))
-          j++;
-        char conv = s->str[j];
-        IrExpr *v = s->args[argi++];
-        bool isfl = strchr("eEfFgGaA", conv) != NULL;
-        if (isfl) {
-          buf_putn(&f, &conv, 1);
-          buf_printf(&a, ", %s%s", E->T->id == KERN_TARGET_OPENCL &&
-                                       v->ty->sc == KERN_FLOAT32
-                                       ? "(float)" : "(double)", ex(E, v));
-        } else {
-          bool sgn = conv == 'd' || conv == 'i';
-          buf_printf(&f, "%s%c", conv == 'c' ? "" : E->T->int64_fmt, conv);
-          if (conv == 'c')
-            buf_printf(&a, ", (int)%s", ex(E, v));
-          else if (E->T->id == KERN_TARGET_OPENCL)
-            buf_printf(&a, ", (%s)%s", sgn ? "long" : "ulong", ex(E, v));
-          else
-            buf_printf(&a, ", (%s)%s", sgn ? "long long" : "unsigned long long",
-                       ex(E, v));
-        }
-        k = j;
-        continue;
+      char conv = sp.conv;
+      IrExpr *v = s->args[argi++];
+      buf_puts(&f, "%");
+      emit_quote(&f, s->str + sp.body_start,
+                 (size_t)(sp.body_end - sp.body_start));
+      if (sp.is_float) {
+        buf_putn(&f, &conv, 1);
+        buf_printf(&a, ", %s%s", E->T->id == KERN_TARGET_OPENCL &&
+                                     v->ty->sc == KERN_FLOAT32
+                                     ? "(float)" : "(double)", ex(E, v));
+      } else {
+        bool sgn = conv == 'd' || conv == 'i';
+        buf_printf(&f, "%s%c", conv == 'c' ? "" : E->T->int64_fmt, conv);
+        if (conv == 'c')
+          buf_printf(&a, ", (int)%s", ex(E, v));
+        else if (E->T->id == KERN_TARGET_OPENCL)
+          buf_printf(&a, ", (%s)%s", sgn ? "long" : "ulong", ex(E, v));
+        else
+          buf_printf(&a, ", (%s)%s", sgn ? "long long" : "unsigned long long",
+                     ex(E, v));
       }
-      if (c == '\n')
-        buf_puts(&f, "\\n");
-      else if (c == '\t')
-        buf_puts(&f, "\\t");
-      else if (c == '"' || c == '\\') {
-        buf_puts(&f, "\\");
-        buf_putn(&f, &c, 1);
-      } else if ((unsigned char)c < 0x20)
-        buf_printf(&f, "\\%03o", (unsigned char)c);
-      else
-        buf_putn(&f, &c, 1);
     }
+    emit_quote(&f, s->str + lit, (size_t)(s->slen - lit));
   }
   emit_line(E, "printf(\"%s\"%s);", f.p ? f.p : "", a.p ? a.p : "");
 }
 
 static void emit_stmts(Emit *E, IrStmt *s);
 
-/* s as the body of a C string literal: a file name in #line. */
-static const char *c_string(Emit *E, const char *s) {
+/* Note [quoting user text]: text the user chose -- the module's path or
+ * name, wp.printf() formats -- enters the generated code only through
+ * emit_quote(), for every target.  C, OpenCL C and CUDA C++ share the
+ * grammar of string literals and comments, so one function serves all
+ * three, and its output is safe in both places: bytes outside a short list
+ * of harmless ASCII characters become three-digit octal escapes, so the
+ * output never holds a quote, a backslash that is not an escape, a
+ * newline, a '*' (which could close a comment) or a '?' (which could start
+ * a trigraph: "??/" is a backslash to a compiler that translates them, as
+ * `cc -std=c11` and OpenCL C compilers do).  Three digits always end an
+ * octal escape, so a following digit cannot extend it.  Escaping every
+ * other byte, rather than only the dangerous ones, keeps the rule short
+ * enough to check by eye; tests/emit/test_text.c checks it over all 256
+ * byte values with the real compiler, and fuzz/fuzz_roundtrip.c fuzzes it.
+ * Identifiers need no quoting: the lexer admits only ASCII letters, digits
+ * and '_' in names, and every name is emitted with a prefix (ir_var,
+ * check.c's kern_k_ / kern_f_ symbols) that keeps it clear of C keywords,
+ * macros and the prelude's k_ names. */
+void emit_quote(Buf *b, const char *s, size_t n) {
+  static const char plain[] = " !#%&'()+,-./:;<=>[]^_{|}~";
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+        (c >= '0' && c <= '9') || (c && strchr(plain, c)))
+      buf_putn(b, (const char *)&s[i], 1);
+    else if (c == '\n')
+      buf_puts(b, "\\n"); /* the common ones stay readable */
+    else if (c == '\t')
+      buf_puts(b, "\\t");
+    else
+      buf_printf(b, "\\%03o", c);
+  }
+}
+
+/* s quoted by emit_quote, in the arena. */
+static const char *quoted(Emit *E, const char *s) {
   Buf b;
   buf_init(&b, E->C);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      buf_printf(&b, "\\%c", c);
-    else if (c < 0x20 || c >= 0x7f)
-      buf_printf(&b, "\\%03o", c);
-    else
-      buf_putn(&b, (const char *)&c, 1);
-  }
+  emit_quote(&b, s, strlen(s));
   return b.p ? b.p : "";
 }
 
@@ -1364,7 +1398,7 @@ static void emit_stmt(Emit *E, IrStmt *s) {
   case S_ASSERT:
     if (E->opts && E->opts->debug)
       emit_line(E, "if (!(%s)) printf(\"%%s:%%d: assertion failed\\n\", \"%s\", %d);",
-                ex(E, s->a), c_string(E, E->m->path), s->pos.line);
+                ex(E, s->a), quoted(E, E->m->path), s->pos.line);
     return;
   }
 }
@@ -1373,7 +1407,7 @@ static void emit_stmts(Emit *E, IrStmt *s) {
   for (; s; s = s->next) {
     if (E->opts && E->opts->line_directives && s->pos.line > 0 &&
         E->T->id != KERN_TARGET_OPENCL)
-      buf_printf(&E->out, "#line %d \"%s\"\n", s->pos.line, c_string(E, E->m->path));
+      buf_printf(&E->out, "#line %d \"%s\"\n", s->pos.line, quoted(E, E->m->path));
     emit_stmt(E, s);
   }
 }
@@ -1499,8 +1533,9 @@ const char *emit_module(Compiler *C, IrModule *m, const Target *T,
   }
   Buf all;
   buf_init(&all, C);
-  buf_printf(&all, "/* Generated by kern %s from %s. */\n", KERN_VERSION_STRING,
-             m->path);
+  buf_printf(&all, "/* Generated by kern %s from ", KERN_VERSION_STRING);
+  emit_quote(&all, m->path, strlen(m->path));
+  buf_puts(&all, ". */\n");
   E.f = NULL;
   Buf head;
   buf_init(&head, C);

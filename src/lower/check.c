@@ -1792,29 +1792,40 @@ static void printf_stmt(Ctx *X, Node *call, bool is_print) {
       s->args[i] = v;
     }
     s->nargs = n;
-    /* Every conversion must match its argument's type, as C requires. */
+    /* Every conversion must be one fmt_parse() accepts -- the emitter
+     * rewrites exactly what it parsed -- and match its argument's type, as
+     * C requires. */
     int argi = 0;
     for (int k = 0; k < fmt->slen; k++) {
+      /* printf ends its format at a NUL, and OpenCL's printf drops a NUL
+       * printed with %c, so no target could print one as written. */
+      if (fmt->str[k] == '\0')
+        ERR(fmt_pos(X->C, fmt->pos, k),
+            "a wp.printf() format cannot contain a NUL character");
       if (fmt->str[k] != '%')
         continue;
-      k++;
-      if (k < fmt->slen && fmt->str[k] == '%')
+      FmtSpec f;
+      if (!fmt_parse(fmt->str, fmt->slen, k, &f)) {
+        int q = f.end - k; /* quote the conversion, printable part only */
+        for (int i = 1; i < q; i++)
+          if ((unsigned char)fmt->str[k + i] < 0x20 ||
+              (unsigned char)fmt->str[k + i] >= 0x7f)
+            q = i;
+        ERR(fmt_pos(X->C, fmt->pos, f.error_at),
+            "bad conversion '%.*s' in the wp.printf() format: %s", q,
+            fmt->str + k, f.error);
+      }
+      k = f.end - 1;
+      if (f.conv == '%')
         continue;
-      while (k < fmt->slen && strchr("-+ #0123456789.lhzjt", fmt->str[k]))
-        k++;
-      if (k >= fmt->slen)
-        ERR(fmt->pos, "incomplete conversion at the end of the format");
-      char conv = fmt->str[k];
       if (argi >= n)
-        ERR(fmt->pos, "the format has more conversions than arguments");
+        ERR(fmt_pos(X->C, fmt->pos, f.start),
+            "the format has more conversions than arguments");
       const Type *at = s->args[argi]->ty;
-      bool want_float = strchr("eEfFgGaA", conv) != NULL;
-      bool want_int = strchr("diuxXoc", conv) != NULL;
-      if (!want_float && !want_int)
-        ERR(fmt->pos, "unsupported conversion '%%%c' in wp.printf()", conv);
-      if (want_float != sc_is_float(at->sc))
-        ERR(fmt->pos, "conversion '%%%c' does not match argument %d, which "
-                      "is %s", conv, argi + 2, TN(at));
+      if (f.is_float != sc_is_float(at->sc))
+        ERR(fmt_pos(X->C, fmt->pos, f.start),
+            "conversion '%.*s' does not match argument %d, which is %s",
+            f.end - f.start, fmt->str + f.start, argi + 2, TN(at));
       argi++;
     }
     if (argi != n)

@@ -92,10 +92,15 @@ typedef struct cpu_state {
 /* Flags for every build.  -fno-math-errno lets sqrt and friends inline and
  * vectorise (kernels never read errno); -fopenmp-simd honours simd pragmas
  * without pulling in the OpenMP runtime; -fwrapv makes signed overflow wrap,
- * which is what Warp kernels observe and what the other targets do. */
+ * which is what Warp kernels observe and what the other targets do.
+ * -std=gnu11 is C11 without trigraphs (-std=c11 translates "??/" into a
+ * backslash); the emitter never writes a '?' in user text either (Note
+ * [quoting user text] in emit/common.c), so either defence suffices.  GCC's
+ * GNU modes also fuse a * b + c into an FMA, which ISO mode does not:
+ * -ffp-contract=off keeps the results (and the code) -std=c11 gave. */
 static const char *const cc_flags[] = {
     "-O3",     "-march=native", "-fopenmp-simd", "-fno-math-errno", "-fwrapv",
-    "-fPIC",   "-shared",       "-std=c11",
+    "-fPIC",   "-shared",       "-std=gnu11",    "-ffp-contract=off",
 };
 #define N_CC_FLAGS (sizeof cc_flags / sizeof cc_flags[0])
 
