@@ -125,7 +125,7 @@ int main(int argc, char **argv) {
 
   kvariant kc = {.name = "kern cpu", .ctx = ctx, .k = k};
   int64_t shape[1] = {n}, one[1] = {1};
-  kern_type f64 = {KERN_KIND_SCALAR, KERN_FLOAT64, 1, 1};
+  kern_type f64 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT64, 1, 1};
   KCHECK(ctx, kern_array_new(ctx, cpu, f64, 1, shape, &kc.x));
   KCHECK(ctx, kern_array_new(ctx, cpu, f64, 1, one, &kc.out));
   KCHECK(ctx, kern_array_upload(kc.x, x, (size_t)n * sizeof(double)));

@@ -68,17 +68,17 @@ const char *kern_status_name(kern_status s);
 
 /* Scalar element types, in Warp's spelling order. */
 typedef enum kern_scalar {
-  KERN_BOOL,
-  KERN_INT8,
-  KERN_INT16,
-  KERN_INT32,
-  KERN_INT64,
-  KERN_UINT8,
-  KERN_UINT16,
-  KERN_UINT32,
-  KERN_UINT64,
-  KERN_FLOAT32,
-  KERN_FLOAT64,
+  KERN_SCALAR_BOOL,
+  KERN_SCALAR_INT8,
+  KERN_SCALAR_INT16,
+  KERN_SCALAR_INT32,
+  KERN_SCALAR_INT64,
+  KERN_SCALAR_UINT8,
+  KERN_SCALAR_UINT16,
+  KERN_SCALAR_UINT32,
+  KERN_SCALAR_UINT64,
+  KERN_SCALAR_FLOAT32,
+  KERN_SCALAR_FLOAT64,
   KERN_SCALAR_COUNT
 } kern_scalar;
 

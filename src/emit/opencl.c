@@ -73,9 +73,9 @@ static void ocl_atomic(Emit *E, Buf *b, int bi, const Type *t,
   bool isf = sc_is_float(sc), is64 = sc_bits(sc) == 64;
   const char *pre = is64 ? "atom_" : "atomic_";
   const char *I = is64 ? "long" : "int";
-  const char *tb = sc == KERN_FLOAT64 ? "as_long" : sc == KERN_FLOAT32 ? "as_int"
+  const char *tb = sc == KERN_SCALAR_FLOAT64 ? "as_long" : sc == KERN_SCALAR_FLOAT32 ? "as_int"
                    : is64 ? "(long)" : "(int)";
-  const char *fb = sc == KERN_FLOAT64 ? "as_double" : sc == KERN_FLOAT32
+  const char *fb = sc == KERN_SCALAR_FLOAT64 ? "as_double" : sc == KERN_SCALAR_FLOAT32
                    ? "as_float" : arena_printf(E->C, "(%s)", T);
   const char *cas = is64 ? "atom_cmpxchg" : "atomic_cmpxchg";
   if (isf || bi == BI_ATOMIC_MIN || bi == BI_ATOMIC_MAX) {

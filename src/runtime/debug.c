@@ -27,7 +27,7 @@ kern_status kern__debug_attach(kern_module *m) {
   if (!any)
     return KERN_SUCCESS;
   int64_t n = KERN__FAULT_WORDS;
-  kern_type t = {KERN_KIND_SCALAR, KERN_INT64, 1, 1};
+  kern_type t = {KERN_KIND_SCALAR, KERN_SCALAR_INT64, 1, 1};
   kern_status st = kern_array_new(m->ctx, m->dev, t, 1, &n, &m->fault);
   if (st != KERN_SUCCESS)
     return st;

@@ -382,7 +382,7 @@ static const char *arg_spelling(const kern_arg *a, char *buf, size_t size) {
 }
 
 static int is_float(kern_scalar s) {
-  return s == KERN_FLOAT32 || s == KERN_FLOAT64;
+  return s == KERN_SCALAR_FLOAT32 || s == KERN_SCALAR_FLOAT64;
 }
 
 /* Stores integer v as scalar s at dst; 0 when v does not fit. */
@@ -395,22 +395,22 @@ static int store_int(kern_scalar s, int64_t v, void *dst) {
     memcpy(dst, &x, sizeof x);                                               \
     return 1;                                                                \
   }
-    INT_CASE(KERN_BOOL, uint8_t, 0, 1)
-    INT_CASE(KERN_INT8, int8_t, INT8_MIN, INT8_MAX)
-    INT_CASE(KERN_INT16, int16_t, INT16_MIN, INT16_MAX)
-    INT_CASE(KERN_INT32, int32_t, INT32_MIN, INT32_MAX)
-    INT_CASE(KERN_INT64, int64_t, INT64_MIN, INT64_MAX)
-    INT_CASE(KERN_UINT8, uint8_t, 0, UINT8_MAX)
-    INT_CASE(KERN_UINT16, uint16_t, 0, UINT16_MAX)
-    INT_CASE(KERN_UINT32, uint32_t, 0, UINT32_MAX)
-    INT_CASE(KERN_UINT64, uint64_t, 0, INT64_MAX)
+    INT_CASE(KERN_SCALAR_BOOL, uint8_t, 0, 1)
+    INT_CASE(KERN_SCALAR_INT8, int8_t, INT8_MIN, INT8_MAX)
+    INT_CASE(KERN_SCALAR_INT16, int16_t, INT16_MIN, INT16_MAX)
+    INT_CASE(KERN_SCALAR_INT32, int32_t, INT32_MIN, INT32_MAX)
+    INT_CASE(KERN_SCALAR_INT64, int64_t, INT64_MIN, INT64_MAX)
+    INT_CASE(KERN_SCALAR_UINT8, uint8_t, 0, UINT8_MAX)
+    INT_CASE(KERN_SCALAR_UINT16, uint16_t, 0, UINT16_MAX)
+    INT_CASE(KERN_SCALAR_UINT32, uint32_t, 0, UINT32_MAX)
+    INT_CASE(KERN_SCALAR_UINT64, uint64_t, 0, INT64_MAX)
 #undef INT_CASE
-  case KERN_FLOAT32: {
+  case KERN_SCALAR_FLOAT32: {
     float x = (float)v;
     memcpy(dst, &x, sizeof x);
     return 1;
   }
-  case KERN_FLOAT64: {
+  case KERN_SCALAR_FLOAT64: {
     double x = (double)v;
     memcpy(dst, &x, sizeof x);
     return 1;
@@ -591,7 +591,7 @@ kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
                  arg_spelling(a, got, sizeof got));
         break;
       }
-      if (p->type.scalar == KERN_FLOAT64) {
+      if (p->type.scalar == KERN_SCALAR_FLOAT64) {
         memcpy(slot->bytes, &a->u.f, sizeof(double));
       } else {
         /* Converting a finite double beyond FLT_MAX to float is undefined

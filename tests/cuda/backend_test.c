@@ -103,17 +103,17 @@ static kc_param saxpy_params[3], mixed_params[6], index2d_params[1],
 static kc_kernel kernels[5];
 
 static kc_result make_code(char *source) {
-  saxpy_params[0] = P("x", KERN_PARAM_ARRAY, KERN_FLOAT32, 1, 1);
-  saxpy_params[1] = P("y", KERN_PARAM_ARRAY, KERN_FLOAT32, 1, 1);
-  saxpy_params[2] = P("a", KERN_PARAM_VALUE, KERN_FLOAT32, 1, 0);
-  mixed_params[0] = P("out", KERN_PARAM_ARRAY, KERN_FLOAT64, 1, 1);
-  mixed_params[1] = P("v", KERN_PARAM_VALUE, KERN_FLOAT32, 3, 0);
-  mixed_params[2] = P("b", KERN_PARAM_VALUE, KERN_BOOL, 1, 0);
-  mixed_params[3] = P("d", KERN_PARAM_VALUE, KERN_FLOAT64, 1, 0);
-  mixed_params[4] = P("c", KERN_PARAM_VALUE, KERN_INT8, 1, 0);
-  mixed_params[5] = P("i", KERN_PARAM_VALUE, KERN_INT64, 1, 0);
-  index2d_params[0] = P("out", KERN_PARAM_ARRAY, KERN_INT32, 1, 2);
-  fault_params[0] = P("x", KERN_PARAM_ARRAY, KERN_INT32, 1, 1);
+  saxpy_params[0] = P("x", KERN_PARAM_ARRAY, KERN_SCALAR_FLOAT32, 1, 1);
+  saxpy_params[1] = P("y", KERN_PARAM_ARRAY, KERN_SCALAR_FLOAT32, 1, 1);
+  saxpy_params[2] = P("a", KERN_PARAM_VALUE, KERN_SCALAR_FLOAT32, 1, 0);
+  mixed_params[0] = P("out", KERN_PARAM_ARRAY, KERN_SCALAR_FLOAT64, 1, 1);
+  mixed_params[1] = P("v", KERN_PARAM_VALUE, KERN_SCALAR_FLOAT32, 3, 0);
+  mixed_params[2] = P("b", KERN_PARAM_VALUE, KERN_SCALAR_BOOL, 1, 0);
+  mixed_params[3] = P("d", KERN_PARAM_VALUE, KERN_SCALAR_FLOAT64, 1, 0);
+  mixed_params[4] = P("c", KERN_PARAM_VALUE, KERN_SCALAR_INT8, 1, 0);
+  mixed_params[5] = P("i", KERN_PARAM_VALUE, KERN_SCALAR_INT64, 1, 0);
+  index2d_params[0] = P("out", KERN_PARAM_ARRAY, KERN_SCALAR_INT32, 1, 2);
+  fault_params[0] = P("x", KERN_PARAM_ARRAY, KERN_SCALAR_INT32, 1, 1);
   kc_kernel k[5] = {
       {"saxpy", "abi_saxpy", 3, saxpy_params, 0, 0, 0},
       {"mixed", "abi_mixed", 6, mixed_params, 1, 0, 0},

@@ -143,9 +143,9 @@ static const char broken_src[] =
     "  x[0] = undefined_function_xyz(1.0f);\n"
     "}\n";
 
-static const kern_type f32 = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
-static const kern_type f64 = {KERN_KIND_SCALAR, KERN_FLOAT64, 1, 1};
-static const kern_type vec3 = {KERN_KIND_VECTOR, KERN_FLOAT32, 3, 1};
+static const kern_type f32 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1};
+static const kern_type f64 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT64, 1, 1};
+static const kern_type vec3 = {KERN_KIND_VECTOR, KERN_SCALAR_FLOAT32, 3, 1};
 
 static kc_param saxpy_params[] = {
     {"x", KERN_PARAM_ARRAY, f32, 1},

@@ -58,7 +58,7 @@ static kern_status run_in(const char *dir, const char *src, int a, int b,
   kern_kernel *k;
   ASSERT_OK(ctx, kern_module_get_kernel(m, "k", &k));
   int64_t n = N;
-  kern_type i32 = {KERN_KIND_SCALAR, KERN_INT32, 1, 1};
+  kern_type i32 = {KERN_KIND_SCALAR, KERN_SCALAR_INT32, 1, 1};
   kern_array *x;
   ASSERT_OK(ctx, kern_array_new(ctx, 0, i32, 1, &n, &x));
   kern_arg arg = kern_arg_array(x);

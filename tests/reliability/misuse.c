@@ -52,8 +52,8 @@ static const char kSource[] =
 /* A NULL handle: no context to hold a message, so the status alone. */
 #define EXPECT_INVALID(call) ASSERT_EQ((call), KERN_ERROR_INVALID_ARGUMENT)
 
-static const kern_type f32 = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
-static const kern_type f64 = {KERN_KIND_SCALAR, KERN_FLOAT64, 1, 1};
+static const kern_type f32 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1};
+static const kern_type f64 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT64, 1, 1};
 
 static void null_handles(kern_context *ctx) {
   kern_array *a = NULL;

@@ -73,7 +73,7 @@ static kern_status job(const char *cache_dir, int no_cache, const char **step,
        kern_module_load_string(ctx, dev, "oom.py", kSource, sizeof kSource - 1,
                                &m));
   STEP("kern_module_get_kernel", kern_module_get_kernel(m, "scale", &k));
-  kern_type f32 = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
+  kern_type f32 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1};
   STEP("kern_array_new", kern_array_new(ctx, dev, f32, 1, &n, &x));
   STEP("kern_array_upload", kern_array_upload(x, host, sizeof host));
   kern_arg args[2] = {kern_arg_float(2.0), kern_arg_array(x)};
@@ -236,7 +236,7 @@ static void device_exhaustion(void) {
   ASSERT_OK(ctx, kern_module_load_string(ctx, 0, "oom.py", kSource,
                                          sizeof kSource - 1, &m));
   ASSERT_OK(ctx, kern_module_get_kernel(m, "scale", &k));
-  kern_type f32 = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
+  kern_type f32 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1};
   for (int d = 0; d < kern_device_count(ctx); d++) {
     int64_t huge = (int64_t)1 << 58; /* x 4 bytes = 2^60 bytes */
     kern_array *a = NULL;

@@ -49,14 +49,14 @@ static const char kernels_c[] =
     "  }\n"
     "}\n";
 
-static const kern_type f32 = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
-static const kern_type f64 = {KERN_KIND_SCALAR, KERN_FLOAT64, 1, 1};
-static const kern_type i8 = {KERN_KIND_SCALAR, KERN_INT8, 1, 1};
-static const kern_type i32 = {KERN_KIND_SCALAR, KERN_INT32, 1, 1};
-static const kern_type i64 = {KERN_KIND_SCALAR, KERN_INT64, 1, 1};
-static const kern_type u64 = {KERN_KIND_SCALAR, KERN_UINT64, 1, 1};
-static const kern_type boolean = {KERN_KIND_SCALAR, KERN_BOOL, 1, 1};
-static const kern_type vec3 = {KERN_KIND_VECTOR, KERN_FLOAT32, 3, 1};
+static const kern_type f32 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1};
+static const kern_type f64 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT64, 1, 1};
+static const kern_type i8 = {KERN_KIND_SCALAR, KERN_SCALAR_INT8, 1, 1};
+static const kern_type i32 = {KERN_KIND_SCALAR, KERN_SCALAR_INT32, 1, 1};
+static const kern_type i64 = {KERN_KIND_SCALAR, KERN_SCALAR_INT64, 1, 1};
+static const kern_type u64 = {KERN_KIND_SCALAR, KERN_SCALAR_UINT64, 1, 1};
+static const kern_type boolean = {KERN_KIND_SCALAR, KERN_SCALAR_BOOL, 1, 1};
+static const kern_type vec3 = {KERN_KIND_VECTOR, KERN_SCALAR_FLOAT32, 3, 1};
 
 typedef struct pspec {
   const char *name;
@@ -172,7 +172,7 @@ static void test_saxpy_and_arrays(void) {
   ASSERT_EQ(kern_array_size(x), N);
   ASSERT_EQ(kern_array_nbytes(x), N * 4);
   ASSERT_EQ(kern_array_device(x), 0);
-  ASSERT_EQ(kern_array_type(x).scalar, KERN_FLOAT32);
+  ASSERT_EQ(kern_array_type(x).scalar, KERN_SCALAR_FLOAT32);
   static float hx[N], hy[N];
   for (int i = 0; i < N; i++) hx[i] = (float)i;
   ASSERT_OK(ctx, kern_array_upload(x, hx, sizeof hx));
