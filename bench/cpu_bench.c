@@ -79,7 +79,9 @@ int main(int argc, char **argv) {
 
   char cachedir[] = "/tmp/kern-bench-cache.XXXXXX";
   if (!mkdtemp(cachedir)) { perror("mkdtemp"); return 1; }
-  kern_options opts = {cachedir, threads, 0};
+  kern_options opts = KERN_OPTIONS_INIT;
+  opts.cache_dir = cachedir;
+  opts.num_threads = threads;
 
   /* ---- compile: cold (empty cache), then warm loads in fresh contexts. */
   kern_context *ctx = NULL;
@@ -135,7 +137,7 @@ int main(int argc, char **argv) {
   char ocl_name[160] = "";
   kern_device ocl;
   if (use_ocl && kern_device_find(ctx, "opencl", &ocl) == KERN_SUCCESS) {
-    kern_device_info info;
+    kern_device_info info = KERN_DEVICE_INFO_INIT;
     KCHECK(ctx, kern_device_get(ctx, ocl, &info));
     snprintf(ocl_name, sizeof ocl_name, "%s", info.name);
     kern_module *om;

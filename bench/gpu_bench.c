@@ -41,7 +41,8 @@ int main(int argc, char **argv) {
 
   char cachedir[] = "/tmp/kern-gpubench-cache.XXXXXX";
   if (!mkdtemp(cachedir)) { perror("mkdtemp"); return 1; }
-  kern_options opts = {cachedir, 0, 0};
+  kern_options opts = KERN_OPTIONS_INIT;
+  opts.cache_dir = cachedir;
   kern_context *ctx = NULL;
   double t0 = now_s();
   KCHECK(ctx, kern_context_new(&opts, &ctx));

@@ -332,7 +332,7 @@ static int cmd_devices(int argc, char **argv) {
   }
   int ndev = kern_device_count(ctx);
   for (int b = 0; b < KERN_BACKEND_COUNT; b++) {
-    kern_backend_info bi;
+    kern_backend_info bi = KERN_BACKEND_INFO_INIT;
     st = kern_backend_get(ctx, (kern_backend_kind)b, &bi);
     if (st != KERN_SUCCESS) {
       int rc = lib_error(ctx, st, "cannot query backend");
@@ -345,7 +345,7 @@ static int cmd_devices(int argc, char **argv) {
       printf("%s: unavailable (%s)\n", bi.name,
              bi.reason && bi.reason[0] ? bi.reason : "no devices");
     for (int d = 0; d < ndev; d++) {
-      kern_device_info di;
+      kern_device_info di = KERN_DEVICE_INFO_INIT;
       if (kern_device_get(ctx, d, &di) != KERN_SUCCESS ||
           (int)di.backend != b)
         continue;
@@ -413,7 +413,8 @@ static int cmd_compile(int argc, char **argv) {
   if (!src) return EXIT_FAIL;
 
   kern_context *ctx;
-  kern_options kopts = {NULL, 0, 0, debug};
+  kern_options kopts = KERN_OPTIONS_INIT;
+  kopts.debug = debug;
   kern_status st = kern_context_new(&kopts, &ctx);
   if (st != KERN_SUCCESS) {
     free(src);
@@ -612,7 +613,10 @@ static int cmd_run(int argc, char **argv) {
   }
   fclose(probe);
 
-  kern_options kopts = {NULL, o.threads, o.no_cache, o.debug};
+  kern_options kopts = KERN_OPTIONS_INIT;
+  kopts.num_threads = o.threads;
+  kopts.no_cache = o.no_cache;
+  kopts.debug = o.debug;
   kern_status st = kern_context_new(&kopts, &ctx);
   if (st != KERN_SUCCESS) {
     error("cannot start kern: %s", kern_status_string(st));
@@ -664,6 +668,7 @@ static int cmd_run(int argc, char **argv) {
     goto done;
   }
   for (int i = 0; i < np; i++) {
+    ps[i].struct_size = sizeof ps[i];
     st = kern_kernel_param(k, i, &ps[i]);
     if (st != KERN_SUCCESS) {
       rc = lib_error(ctx, st, "cannot read kernel parameters");
@@ -789,8 +794,8 @@ static int cmd_run(int argc, char **argv) {
   if (automatic && !o.quiet) {
     /* "auto" must say what it chose, or a slow run on the CPU fallback
      * looks like a slow GPU. */
-    kern_device_info di;
-    kern_backend_info bi;
+    kern_device_info di = KERN_DEVICE_INFO_INIT;
+    kern_backend_info bi = KERN_BACKEND_INFO_INIT;
     if (kern_device_get(ctx, dev, &di) == KERN_SUCCESS &&
         kern_backend_get(ctx, di.backend, &bi) == KERN_SUCCESS)
       fprintf(stderr, "kern: running on %s:%d (%s)\n", bi.name, di.index,

@@ -396,7 +396,7 @@ static void test_fault(kern_context *ctx, void *st, void *mod, char *source) {
    * so either it works or it fails clearly; it must not crash. */
   char reason[256];
   void *st2 = NULL;
-  ASSERT_STATUS(ctx, b->probe(ctx, &st2, reason, sizeof reason), KERN_SUCCESS);
+  ASSERT_STATUS(ctx, b->probe(kern__ctx(ctx), &st2, reason, sizeof reason), KERN_SUCCESS);
   ASSERT_TRUE(b->device_count(st2) > 0);
   kc_result code = make_code(source);
   void *mod2 = NULL;
@@ -427,14 +427,15 @@ int main(int argc, char **argv) {
   /* A private cache directory, so the first build is a miss. */
   char cache[] = "/tmp/kern-cuda-test-XXXXXX";
   ASSERT_TRUE(mkdtemp(cache));
-  kern_options opts = {cache, 0, 0, 0};
+  kern_options opts = KERN_OPTIONS_INIT;
+  opts.cache_dir = cache;
   kern_context *ctx = NULL;
   ASSERT_TRUE(kern_context_new(&opts, &ctx) == KERN_SUCCESS);
   kern_clear_error(ctx);
 
   void *st = NULL;
   char reason[256] = "unset";
-  ASSERT_STATUS(ctx, b->probe(ctx, &st, reason, sizeof reason), KERN_SUCCESS);
+  ASSERT_STATUS(ctx, b->probe(kern__ctx(ctx), &st, reason, sizeof reason), KERN_SUCCESS);
   ASSERT_TRUE(st != NULL);
   if (b->device_count(st) == 0) return test_no_device(ctx, st, reason);
 

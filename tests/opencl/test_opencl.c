@@ -549,7 +549,7 @@ int main(void) {
   }
   snprintf(f.nonce, sizeof f.nonce, "%ld-%ld", (long)getpid(),
            (long)time(NULL));
-  kern_options opts = {0};
+  kern_options opts = KERN_OPTIONS_INIT;
   opts.cache_dir = f.cache_dir;
   kern_status s = kern_context_new(&opts, &f.ctx);
   if (s != KERN_SUCCESS) {
@@ -560,7 +560,7 @@ int main(void) {
    * probes it. */
   f.be = &kern__backend_opencl;
   char reason[256] = "";
-  ASSERT_STATUS(f.ctx, f.be->probe(f.ctx, &f.st, reason, sizeof reason),
+  ASSERT_STATUS(f.ctx, f.be->probe(kern__ctx(f.ctx), &f.st, reason, sizeof reason),
                 KERN_SUCCESS);
   ASSERT_EQ(f.be->version, 1);
   ASSERT_EQ(f.be->kind, KERN_BACKEND_OPENCL);

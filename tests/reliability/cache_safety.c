@@ -45,7 +45,9 @@ static const char kSrcC[] =
  * Returns the load status (the launch must then succeed). */
 static kern_status run_in(const char *dir, const char *src, int a, int b,
                           char *msg, size_t msg_size) {
-  kern_options o = {dir, 2, 0, 0};
+  kern_options o = KERN_OPTIONS_INIT;
+  o.cache_dir = dir;
+  o.num_threads = 2;
   kern_context *ctx;
   ASSERT_OK(NULL, kern_context_new(&o, &ctx));
   kern_module *m;

@@ -50,7 +50,10 @@ static const char kSource[] =
  * name in *step; KERN_SUCCESS only when the result was checked correct. */
 static kern_status job(const char *cache_dir, int no_cache, const char **step,
                        char *msg, size_t msg_size) {
-  kern_options o = {cache_dir, 2, no_cache, 0};
+  kern_options o = KERN_OPTIONS_INIT;
+  o.cache_dir = cache_dir;
+  o.num_threads = 2;
+  o.no_cache = no_cache;
   kern_context *ctx = NULL;
   kern_module *m = NULL;
   kern_kernel *k = NULL;
