@@ -313,6 +313,34 @@ static void format_memory(uint64_t bytes, char *buf, size_t size) {
   else snprintf(buf, size, "%.0f MiB", (double)bytes / (1024.0 * 1024.0));
 }
 
+/* The device's properties as fields (kern_device_info), one line under
+ * the device's own; what the backend cannot tell is left out. */
+static void print_properties(const kern_device_info *di) {
+  char mem[32];
+  format_memory(di->memory_bytes, mem, sizeof mem);
+  printf("      ");
+  if (di->backend == KERN_BACKEND_CUDA)
+    printf("compute capability %d.%d, ", di->capability_major,
+           di->capability_minor);
+  else if (di->backend == KERN_BACKEND_OPENCL)
+    printf("OpenCL %d.%d, ", di->capability_major, di->capability_minor);
+  printf("%d compute units, %s, fp64 %s, int64 atomics %s", di->compute_units,
+         mem, di->fp64 ? "yes" : "no", di->int64_atomics ? "yes" : "no");
+  if (di->warp_size) printf(", warp %d", di->warp_size);
+  if (di->max_group_size) printf(", max group %d", di->max_group_size);
+  if (di->driver_version[0]) printf(", driver %s", di->driver_version);
+  int uuid = 0;
+  for (int i = 0; i < 16; i++) uuid |= di->uuid[i];
+  if (uuid) {
+    printf(", uuid ");
+    for (int i = 0; i < 16; i++)
+      printf("%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
+             di->uuid[i]);
+  }
+  if (di->pci_bus_id[0]) printf(", pci %s", di->pci_bus_id);
+  printf("\n");
+}
+
 static int cmd_devices(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (is_help(argv[i])) {
@@ -365,6 +393,7 @@ static int cmd_devices(int argc, char **argv) {
                  mem);
       }
       printf("  %s  %s  %s\n", id, di.name, desc);
+      print_properties(&di);
     }
   }
   kern_context_free(ctx);

@@ -444,6 +444,25 @@ int main(int argc, char **argv) {
   printf("cuda:0: %s; %s\n", info.name, info.description);
   CHECK_TRUE(info.compute_units > 0 && info.memory_bytes > 0);
   CHECK_TRUE(strncmp(info.description, "sm_", 3) == 0);
+  /* Properties as fields (cuDeviceGetAttribute, cuDeviceGetUuid,
+   * cuDriverGetVersion); they agree with the description's text. */
+  char sm[16];
+  snprintf(sm, sizeof sm, "sm_%d%d", info.capability_major,
+           info.capability_minor);
+  CHECK_TRUE(info.capability_major >= 3 &&
+             strncmp(info.description, sm, strlen(sm)) == 0);
+  CHECK_TRUE(info.warp_size == 32);
+  CHECK_TRUE(info.max_group_size >= 512);
+  CHECK_TRUE(info.fp64 && info.int64_atomics);
+  CHECK_TRUE(info.driver_version[0] && strstr(info.description,
+                                               info.driver_version));
+  CHECK_TRUE(strlen(info.pci_bus_id) == 12 && info.pci_bus_id[4] == ':');
+  int uuid_set = 0;
+  for (int i = 0; i < 16; i++) uuid_set |= info.uuid[i];
+  CHECK_TRUE(uuid_set);
+  printf("cuda:0: capability %d.%d, warp %d, max block %d, driver %s, pci %s\n",
+         info.capability_major, info.capability_minor, info.warp_size,
+         info.max_group_size, info.driver_version, info.pci_bus_id);
 
   char *source = read_file(path);
   if (!source) {

@@ -213,6 +213,22 @@ static void test_device_info(fixture *f) {
   ASSERT(info.name[0] != '\0');
   ASSERT(info.compute_units > 0);
   ASSERT(info.memory_bytes > 0);
+  /* Properties as fields: they agree with the description's text. */
+  ASSERT(info.capability_major >= 1);
+  char ver[32];
+  snprintf(ver, sizeof ver, "OpenCL %d.%d", info.capability_major,
+           info.capability_minor);
+  ASSERT_CONTAINS(info.description, ver);
+  ASSERT_CONTAINS(info.description, info.fp64 ? "fp64 yes" : "fp64 no");
+  ASSERT_CONTAINS(info.description,
+                  info.int64_atomics ? "int64 atomics yes" : "int64 atomics no");
+  ASSERT(info.max_group_size >= 1);
+  ASSERT(info.driver_version[0]);
+  ASSERT_CONTAINS(info.description, info.driver_version);
+  ASSERT(info.warp_size >= 0);
+  printf("  capability %d.%d, max group %d, warp %d, driver %s, pci '%s'\n",
+         info.capability_major, info.capability_minor, info.max_group_size,
+         info.warp_size, info.driver_version, info.pci_bus_id);
   ASSERT_EQ(info.backend, KERN_BACKEND_OPENCL);
   ASSERT_CONTAINS(info.description, "platform ");
   ASSERT_CONTAINS(info.description, "compute units");

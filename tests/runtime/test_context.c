@@ -70,6 +70,21 @@ int main(void) {
   ASSERT(di.name[0]);
   ASSERT(di.compute_units >= 1);
   ASSERT(di.memory_bytes > 0);
+  /* Device properties (kern_device_info's second version). */
+  ASSERT_EQ(di.capability_major, 0);
+  ASSERT(di.fp64 && di.int64_atomics);
+  ASSERT_EQ(di.warp_size, 1);
+  ASSERT_EQ(di.max_group_size, 1);
+  ASSERT_CONTAINS(di.driver_version, "Linux"); /* uname: the OS and release */
+  ASSERT(strlen(di.driver_version) > strlen("Linux "));
+  ASSERT_STR_EQ(di.pci_bus_id, "");
+  for (int i = 0; i < 16; i++) ASSERT_EQ(di.uuid[i], 0);
+  /* A struct_size below the first version is refused, and named. */
+  kern_device_info small = KERN_DEVICE_INFO_INIT;
+  small.struct_size = 8;
+  ASSERT_EQ(kern_device_get(ctx, 0, &small), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_CONTAINS(kern_last_error(ctx), "out->struct_size is 8");
+  kern_clear_error(ctx);
   ASSERT_EQ(kern_device_get(ctx, 99, &di), KERN_ERROR_INVALID_ARGUMENT);
   ASSERT_CONTAINS(kern_last_error(ctx), "no device 99");
   kern_clear_error(ctx);
