@@ -255,9 +255,18 @@ typedef struct kern_kernel kern_kernel;
 typedef int kern_device;
 
 /* Initializers that set struct_size (Note [struct growth]) and zero every
- * other field.  Valid in C and C++. */
+ * other field.  Valid in C and C++ (where a brace list naming only the
+ * first field would draw -Wmissing-field-initializers, hence a template,
+ * which cannot have C linkage). */
 #ifdef __cplusplus
-#define KERN__INIT(T) {sizeof(T)}
+}
+template <class T> inline T kern__init_struct() {
+  T t = T();
+  t.struct_size = sizeof(T);
+  return t;
+}
+extern "C" {
+#define KERN__INIT(T) (kern__init_struct<T>())
 #else
 #define KERN__INIT(T) {.struct_size = sizeof(T)}
 #endif
