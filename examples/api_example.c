@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
   printf("device: %s\n", info.name);
 
   /* 3. Arrays live on the device; upload copies host memory in. */
-  kern_type f32 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1};
+  kern_type f32 = KERN_TYPE_FLOAT32; /* or KERN_TYPE_VEC3, KERN_TYPE_MAT33D, ... */
   int64_t shape[1] = {N};
   CHECK(kern_array_new(ctx, dev, f32, 1, shape, &dx));
   CHECK(kern_array_new(ctx, dev, f32, 1, shape, &dy));

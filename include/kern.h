@@ -313,9 +313,8 @@ KERN_API void kern_context_free(kern_context *ctx);
  *  - A successful call leaves it as it was, so check the status first and
  *    read the message only after a failure.
  *  - kern_clear_error() clears it.
- *  - A call refused with KERN_ERROR_INVALID_HANDLE has no context to write
- *    to (its handle is not live) and leaves every message as it was; the
- *    same for calls on a NULL or freed ctx.
+ *  - A call refused because its own handle (the first parameter) is not
+ *    live has no context to write to and leaves every message as it was.
  * Thread safety: the message lives in the context, which is used by one
  * thread at a time (see the top of this file), so it is that thread's most
  * recent failure; a thread handing the context over should read it first.
@@ -555,7 +554,9 @@ static inline kern_arg kern_arg_data(const void *p, size_t size) {
  * dimensions) on the device the module was built for, with nargs arguments
  * in parameter order (args[0].struct_size is the stride of the array, and
  * every element must carry the same).  Returns when the launch has
- * completed.
+ * completed.  A freed array argument is KERN_ERROR_INVALID_HANDLE, a NULL
+ * one KERN_ERROR_TYPE_MISMATCH (kern has no null arrays); both name the
+ * argument in kern_last_error.
  * Limits: each dims[i] is at most INT32_MAX (2147483647; thread indices are
  * int32, as in Warp) and their product at most INT64_MAX.  A dims[i] of 0
  * makes an empty grid: the arguments are still checked, nothing runs and

@@ -374,6 +374,50 @@ static void empty_grid(kern_context *ctx) {
   kern_array_free(x);
 }
 
+/* kern_last_error reports the most recent failing call; successes and
+ * calls on dead handles leave it; kern_clear_error clears it. */
+static void error_recency(kern_context *ctx) {
+  int64_t n = 4;
+  kern_array *a, *dead;
+  float buf[4] = {0};
+  kern_device dev;
+  ASSERT_OK(ctx, kern_array_new(ctx, 0, f32, 1, &n, &a));
+  ASSERT_OK(ctx, kern_array_new(ctx, 0, f32, 1, &n, &dead));
+  kern_array_free(dead);
+  kern_clear_error(ctx);
+  ASSERT_STR_EQ(kern_last_error(ctx), "");
+
+  ASSERT_EQ(kern_device_find(ctx, "gpu7", &dev), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_CONTAINS(kern_last_error(ctx), "unknown device 'gpu7'");
+  /* Successes leave it. */
+  ASSERT_OK(ctx, kern_device_find(ctx, "cpu", &dev));
+  ASSERT_OK(ctx, kern_array_upload(a, buf, sizeof buf));
+  ASSERT_CONTAINS(kern_last_error(ctx), "unknown device 'gpu7'");
+  /* A later failure replaces it, also one on a handle made from ctx. */
+  ASSERT_EQ(kern_array_upload(a, buf, 8), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_CONTAINS(kern_last_error(ctx), "nbytes is 8");
+  ASSERT(!strstr(kern_last_error(ctx), "gpu7"));
+  /* A dead handle has no context: the message stays. */
+  ASSERT_EQ(kern_array_zero(dead), KERN_ERROR_INVALID_HANDLE);
+  ASSERT_CONTAINS(kern_last_error(ctx), "nbytes is 8");
+  /* A compile error replaces it with the compiler's diagnostic. */
+  kern_module *m = NULL;
+  static const char bad[] =
+      "import warp as wp\n\n@wp.kernel\ndef k(x: wp.array(dtype=float)):\n"
+      "    x[0] = nope\n";
+  ASSERT_EQ(kern_module_load_string(ctx, 0, "bad.py", bad, sizeof bad - 1, &m),
+            KERN_ERROR_COMPILE);
+  ASSERT_CONTAINS(kern_last_error(ctx), "bad.py:5:");
+  ASSERT(m == NULL);
+  /* And the next failure replaces that. */
+  ASSERT(kern_device_find(ctx, "opencl:99", &dev) != KERN_SUCCESS);
+  ASSERT(!strstr(kern_last_error(ctx), "bad.py"));
+  ASSERT_CONTAINS(kern_last_error(ctx), "opencl:99");
+  kern_clear_error(ctx);
+  ASSERT_STR_EQ(kern_last_error(ctx), "");
+  kern_array_free(a);
+}
+
 int main(void) {
   test_setup();
   kern_context *ctx, *other;
@@ -383,6 +427,7 @@ int main(void) {
   array_calls(ctx);
   launch_calls(ctx, other);
   empty_grid(ctx);
+  error_recency(ctx);
   kern_context_free(other);
   kern_context_free(ctx);
   /* The context's own handle after free, and a double free of it. */
