@@ -36,7 +36,8 @@
  * it (`kern_options o = KERN_OPTIONS_INIT;`).  Fields are only ever appended,
  * and the library touches only the fields that fit inside struct_size:
  *  - a struct_size smaller than the first version's (listed with each
- *    struct as KERN_<NAME>_SIZE_V1) is KERN_ERROR_INVALID_ARGUMENT;
+ *    struct as KERN_<NAME>_SIZE_V1), or absurdly large (over 64 KiB), is
+ *    KERN_ERROR_INVALID_ARGUMENT;
  *  - from an older, smaller struct the library reads what is there and
  *    takes the default for the missing fields, and into one it writes only
  *    what fits;

@@ -41,6 +41,8 @@ _Static_assert(END(kern_arg, size) == sizeof(kern_arg) &&
                "kern_arg layout");
 #undef END
 
+#define STRUCT_SIZE_MAX KERN__STRUCT_SIZE_MAX
+
 static int zero_bytes(const unsigned char *p, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (p[i]) return 0;
@@ -51,7 +53,7 @@ kern_status kern__struct_in(void *dst, size_t known, const void *src,
                             size_t v1) {
   size_t size;
   memcpy(&size, src, sizeof size);
-  if (size < v1) return KERN_ERROR_INVALID_ARGUMENT;
+  if (size < v1 || size > STRUCT_SIZE_MAX) return KERN_ERROR_INVALID_ARGUMENT;
   if (size > known &&
       !zero_bytes((const unsigned char *)src + known, size - known))
     return KERN_ERROR_INVALID_ARGUMENT;
@@ -65,7 +67,8 @@ kern_status kern__struct_in(void *dst, size_t known, const void *src,
 kern_status kern__struct_check_out(const void *dst, size_t v1) {
   size_t size;
   memcpy(&size, dst, sizeof size);
-  return size < v1 ? KERN_ERROR_INVALID_ARGUMENT : KERN_SUCCESS;
+  return size < v1 || size > STRUCT_SIZE_MAX ? KERN_ERROR_INVALID_ARGUMENT
+                                             : KERN_SUCCESS;
 }
 
 void kern__struct_out(void *dst, const void *src, size_t known) {

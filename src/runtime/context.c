@@ -257,8 +257,8 @@ kern_status kern_backend_get(kern_context *h, kern_backend_kind kind,
                        "kern_backend_get: out is NULL");
   if (kern__struct_check_out(out, KERN_BACKEND_INFO_SIZE_V1) != KERN_SUCCESS)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
-                       "kern_backend_get: out->struct_size is %zu, less than "
-                       "any version of kern_backend_info (set it with "
+                       "kern_backend_get: out->struct_size is %zu, not the size "
+                       "of any version of kern_backend_info (set it with "
                        "KERN_BACKEND_INFO_INIT)",
                        out->struct_size);
   if ((unsigned)kind >= KERN_BACKEND_COUNT)
@@ -300,8 +300,8 @@ kern_status kern_device_get(kern_context *h, kern_device dev,
                        "kern_device_get: out is NULL");
   if (kern__struct_check_out(out, KERN_DEVICE_INFO_SIZE_V1) != KERN_SUCCESS)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
-                       "kern_device_get: out->struct_size is %zu, less than "
-                       "any version of kern_device_info (set it with "
+                       "kern_device_get: out->struct_size is %zu, not the size "
+                       "of any version of kern_device_info (set it with "
                        "KERN_DEVICE_INFO_INIT)",
                        out->struct_size);
   kern_device_info info;

@@ -336,8 +336,8 @@ kern_status kern_kernel_param(const kern_kernel *h, int i,
                        "kern_kernel_param: out is NULL");
   if (kern__struct_check_out(out, KERN_PARAM_INFO_SIZE_V1) != KERN_SUCCESS)
     return kern__error(k->module->ctx, KERN_ERROR_INVALID_ARGUMENT,
-                       "kern_kernel_param: out->struct_size is %zu, less "
-                       "than any version of kern_param_info (set it with "
+                       "kern_kernel_param: out->struct_size is %zu, not the "
+                       "size of any version of kern_param_info (set it with "
                        "KERN_PARAM_INFO_INIT)",
                        out->struct_size);
   if (i < 0 || i >= visible_params(k->info))
@@ -462,11 +462,11 @@ static kern_status read_args(kern_context *ctx, const kc_kernel *info,
                              int nargs, const kern_arg *args, kern_arg *la) {
   const char *kn = info->name;
   size_t stride = args[0].struct_size;
-  if (stride < KERN_ARG_SIZE_V1)
+  if (stride < KERN_ARG_SIZE_V1 || stride > KERN__STRUCT_SIZE_MAX)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
-                       "launch of '%s': args[0].struct_size is %zu, less "
-                       "than any version of kern_arg (build arguments with "
-                       "kern_arg_* or KERN_ARG_INIT)",
+                       "launch of '%s': args[0].struct_size is %zu, not the "
+                       "size of any version of kern_arg (build arguments "
+                       "with kern_arg_* or KERN_ARG_INIT)",
                        kn, stride);
   for (int i = 0; i < nargs; i++) {
     const kern_arg *a =

@@ -201,6 +201,11 @@ void kern__module_free(kern_module *m);
  * struct) into it: the fields that fit, zeros beyond them. */
 kern_status kern__struct_in(void *dst, size_t known, const void *src,
                             size_t v1);
+/* No version of any struct will be this large; a struct_size beyond it is
+ * garbage (an uninitialised field, or a pointer from a positional
+ * initializer written for the layout before struct_size), and reading or
+ * zeroing that far would run off the caller's object. */
+#define KERN__STRUCT_SIZE_MAX 65536
 kern_status kern__struct_check_out(const void *dst, size_t v1);
 void kern__struct_out(void *dst, const void *src, size_t known);
 

@@ -85,6 +85,12 @@ int main(void) {
   CHECK(kern_context_new(&o.base, &ctx) == KERN_ERROR_INVALID_ARGUMENT);
   CHECK(ctx == NULL);
   o.new_option = 0;
+  /* A garbage struct_size (here what a positional initializer written for
+   * the layout before struct_size would leave: a pointer) is refused
+   * without reading that far. */
+  kern_options garbage = KERN_OPTIONS_INIT;
+  garbage.struct_size = (size_t)(uintptr_t)&o;
+  CHECK(kern_context_new(&garbage, &ctx) == KERN_ERROR_INVALID_ARGUMENT);
   CHECK_OK(NULL, kern_context_new(&o.base, &ctx));
 
   device_info_later d;
@@ -155,6 +161,9 @@ int main(void) {
   bad[1].struct_size = bad[2].struct_size = 8;
   CHECK(kern_launch(k, 1, &n, 3, bad) == KERN_ERROR_INVALID_ARGUMENT);
   CHECK(strstr(kern_last_error(ctx), "args[0].struct_size is 8"));
+  kern_device_info huge = KERN_DEVICE_INFO_INIT;
+  huge.struct_size = (size_t)1 << 40;
+  CHECK(kern_device_get(ctx, 0, &huge) == KERN_ERROR_INVALID_ARGUMENT);
 
   kern_context_free(ctx);
   printf("abi growth: ok\n");
