@@ -72,8 +72,8 @@
  * argument lists), but never without a new SOVERSION.
  *
  * Exports.  Every function is declared with KERN_API; the shared library
- * exports those and nothing else (everything internal is built with hidden
- * visibility and named kern__*).  Functions declared `static inline` here
+ * exports those, all named kern_*, and nothing else (everything internal is
+ * built with hidden visibility).  Functions declared `static inline` here
  * are compiled into the caller, so they follow the caller's header.
  *
  * The ABI uses only opaque handles, integers, doubles, pointers, strings and
@@ -290,7 +290,9 @@ typedef struct kern_options {
    * The default (0) is unchecked: an out-of-bounds index in a kernel is
    * undefined behaviour on the device, as in Warp with its checks off. */
   int debug;
-  int reserved0; /* zero: keeps the struct free of tail padding */
+  /* Must be zero (a later version may give it a meaning); it keeps the
+   * struct free of tail padding. */
+  int reserved0;
 } kern_options;
 #define KERN_OPTIONS_INIT KERN__INIT(kern_options)
 #define KERN_OPTIONS_SIZE_V1 (2 * sizeof(void *) + 2 * sizeof(int))

@@ -152,6 +152,7 @@ kern_status kern_context_new(const kern_options *opts, kern_context **out) {
   if (opts && kern__struct_in(&o, sizeof o, opts, KERN_OPTIONS_SIZE_V1) !=
                   KERN_SUCCESS)
     return KERN_ERROR_INVALID_ARGUMENT;
+  if (o.reserved0 != 0) return KERN_ERROR_INVALID_ARGUMENT;
   kern_context *ctx = kern__calloc(1, sizeof *ctx);
   if (!ctx) return KERN_ERROR_OUT_OF_MEMORY;
   ctx->opts = o;

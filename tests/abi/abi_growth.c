@@ -91,6 +91,9 @@ int main(void) {
   kern_options garbage = KERN_OPTIONS_INIT;
   garbage.struct_size = (size_t)(uintptr_t)&o;
   CHECK(kern_context_new(&garbage, &ctx) == KERN_ERROR_INVALID_ARGUMENT);
+  garbage = (kern_options)KERN_OPTIONS_INIT;
+  garbage.reserved0 = 1; /* reserved fields must be zero */
+  CHECK(kern_context_new(&garbage, &ctx) == KERN_ERROR_INVALID_ARGUMENT);
   CHECK_OK(NULL, kern_context_new(&o.base, &ctx));
 
   device_info_later d;
