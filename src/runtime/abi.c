@@ -12,7 +12,7 @@
  */
 #include <stddef.h>
 #include <string.h>
-#include "runtime/runtime.h"
+#include "runtime.h"
 
 int kern_version(void) { return KERN_VERSION_NUMBER; }
 const char *kern_version_string(void) { return KERN_VERSION_STRING; }

@@ -28,7 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "common.h"
-#include "runtime/runtime.h"
+#include "runtime.h"
 
 /* ---------------------------------------------------------------- errors */
 

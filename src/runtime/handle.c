@@ -34,7 +34,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "common.h"
-#include "runtime/runtime.h"
+#include "runtime.h"
 
 /* Layout of a handle value: index in the low bits, then the kind, then the
  * generation.  On 64-bit targets 28 bits of index (268 million live
