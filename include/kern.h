@@ -25,8 +25,9 @@
  *  - The library never prints and never exits on a user's error.
  *  - A context and everything made from it may be used by one thread at a
  *    time; different contexts are independent.
- *  - Strings the library returns are owned by the library; each declaration
- *    says how long one lives.  Strings the caller passes in are copied when
+ *  - Strings the library returns are owned by the library (except
+ *    kern_compile_source's, which the caller frees); each declaration says
+ *    how long one lives, and docs/ABI.md has the table.  Strings the caller passes in are copied when
  *    the library keeps them, so they need live only during the call.
  *
  * Note [struct growth]

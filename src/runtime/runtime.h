@@ -1,6 +1,8 @@
 /*
  * runtime.h -- internals shared by the runtime's files and its backends.
  *
+ *   handle.c          the process-wide handle table (Note [handle table])
+ *   abi.c             kern_version, reading/writing the caller's structs
  *   context.c         contexts, errors, backend probing, device lists
  *   array.c           arrays
  *   module.c          module load (compile + backend build), kernels, launch
