@@ -462,6 +462,12 @@ KERN_API kern_status kern_array_zero(kern_array *a);
 
 /* ---------------------------------------------------------------- modules */
 
+/* The largest kernel source kern compiles, in bytes (64 MiB).  A longer
+ * source (or a file that never ends, like /dev/zero) fails with
+ * KERN_ERROR_COMPILE and "NAME:1:1: error: the source is larger than ...";
+ * kern_module_load_file stops reading there. */
+#define KERN_MAX_SOURCE_SIZE ((size_t)64 << 20)
+
 /* Compiles every kernel in a Warp source file for device dev.  A compile
  * error returns KERN_ERROR_COMPILE and kern_last_error() holds
  * "path:line:col: error: message", the source line and a caret. */
@@ -580,6 +586,10 @@ static inline kern_arg kern_arg_data(const void *p, size_t size) {
  * completed.  A freed array argument is KERN_ERROR_INVALID_HANDLE, a NULL
  * one KERN_ERROR_TYPE_MISMATCH (kern has no null arrays); both name the
  * argument in kern_last_error.
+ * A kernel that unpacks wp.tid() into n values (i, j = wp.tid() is n = 2)
+ * runs on grids of at most n dimensions: more is KERN_ERROR_INVALID_ARGUMENT;
+ * fewer is as in Warp, the missing dimensions have size 1 and their
+ * indices are 0.  A lone wp.tid() is the first coordinate of any grid.
  * Limits: each dims[i] is at most INT32_MAX (2147483647; thread indices are
  * int32, as in Warp) and their product at most INT64_MAX.  A dims[i] of 0
  * makes an empty grid: the arguments are still checked, nothing runs and
