@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1 || size > 512)
     return 0;
   if (!ctx) {
-    kern_options o = {0};
+    kern_options o = KERN_OPTIONS_INIT;
     o.no_cache = 1;
     o.debug = 1;
     o.num_threads = 1;

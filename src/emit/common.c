@@ -95,7 +95,7 @@ const char *emit_zero(Emit *E, const Type *t) {
 /* ---------------------------------------------------------------- constants */
 
 static void emit_float(Buf *b, const Type *t, double v) {
-  bool f32 = t->sc == KERN_FLOAT32;
+  bool f32 = t->sc == KERN_SCALAR_FLOAT32;
   if (isnan(v)) {
     buf_puts(b, f32 ? "K_NAN_F" : "((double)K_NAN_F)");
     return;
@@ -115,22 +115,22 @@ static void emit_float(Buf *b, const Type *t, double v) {
 
 static void emit_int(Buf *b, const Type *t, uint64_t v) {
   switch (t->sc) {
-  case KERN_BOOL:
+  case KERN_SCALAR_BOOL:
     buf_puts(b, v ? "1" : "0");
     return;
-  case KERN_INT64:
+  case KERN_SCALAR_INT64:
     if ((int64_t)v == INT64_MIN)
       buf_puts(b, "((int64_t)(-9223372036854775807LL - 1))");
     else
       buf_printf(b, "((int64_t)%lldLL)", (long long)(int64_t)v);
     return;
-  case KERN_UINT64:
+  case KERN_SCALAR_UINT64:
     buf_printf(b, "((uint64_t)%lluULL)", (unsigned long long)v);
     return;
-  case KERN_UINT32:
+  case KERN_SCALAR_UINT32:
     buf_printf(b, "((uint32_t)%lluU)", (unsigned long long)(uint32_t)v);
     return;
-  case KERN_INT32:
+  case KERN_SCALAR_INT32:
     if ((int32_t)v == INT32_MIN)
       buf_puts(b, "((int32_t)(-2147483647 - 1))");
     else
@@ -146,7 +146,7 @@ static void emit_int(Buf *b, const Type *t, uint64_t v) {
 /* ---------------------------------------------------------------- helpers */
 
 static const char *mfn(Emit *E, const char *base, kern_scalar sc) {
-  if (E->T->overloaded_math || sc != KERN_FLOAT32)
+  if (E->T->overloaded_math || sc != KERN_SCALAR_FLOAT32)
     return base;
   return arena_printf(E->C, "%sf", base);
 }
@@ -300,8 +300,8 @@ static void scalar_body(Emit *E, Buf *b, int bi, const Type *ret,
       buf_printf(b, "  if (b == 0) return 0;\n"
                     "  if (b == -1) return (%s)(0 - (u%s)a);\n"
                     "  return (%s)(a / b);\n",
-                 T, sc == KERN_INT64 ? "int64_t" : sc == KERN_INT32 ? "int32_t"
-                    : sc == KERN_INT16 ? "int16_t" : "int8_t", T);
+                 T, sc == KERN_SCALAR_INT64 ? "int64_t" : sc == KERN_SCALAR_INT32 ? "int32_t"
+                    : sc == KERN_SCALAR_INT16 ? "int16_t" : "int8_t", T);
     else
       buf_printf(b, "  return b == 0 ? 0 : (%s)(a / b);\n", T);
     return;
@@ -519,7 +519,7 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
                comp(E, "b", v));
     return;
   case BI_ISNAN: case BI_ISINF: case BI_ISFINITE: {
-    const char *h = emit_helper(E, bi, ty_scalar(KERN_BOOL), 1,
+    const char *h = emit_helper(E, bi, ty_scalar(KERN_SCALAR_BOOL), 1,
                                 (const Type *[]){ty_scalar(sc)});
     bool all = bi == BI_ISFINITE;
     buf_printf(b, "  for (int k = 0; k < %d; k++) if (%s%s(%s)) return %d;\n"
@@ -568,8 +568,8 @@ static void rand_helper(Emit *E, Buf *b, int bi, int n, const char *name) {
                     "  return (float)(*s >> 8) * (1.0f / 16777216.0f);\n}\n",
                  Q, name);
     else {
-      const char *f = emit_helper(E, BI_RANDF, ty_scalar(KERN_FLOAT32), 1,
-                                  (const Type *[]){ty_scalar(KERN_UINT32)});
+      const char *f = emit_helper(E, BI_RANDF, ty_scalar(KERN_SCALAR_FLOAT32), 1,
+                                  (const Type *[]){ty_scalar(KERN_SCALAR_UINT32)});
       buf_printf(b, "%s float %s(uint32_t *s, float lo, float hi) {\n"
                     "  return (hi - lo) * %s(s) + lo;\n}\n", Q, name, f);
     }
@@ -585,13 +585,13 @@ static void rand_helper(Emit *E, Buf *b, int bi, int n, const char *name) {
                     "  return (int32_t)(span ? *s %% span : *s) + lo;\n}\n", Q, name);
     return;
   case BI_RANDN: {
-    const char *f = emit_helper(E, BI_RANDF, ty_scalar(KERN_FLOAT32), 1,
-                                (const Type *[]){ty_scalar(KERN_UINT32)});
+    const char *f = emit_helper(E, BI_RANDF, ty_scalar(KERN_SCALAR_FLOAT32), 1,
+                                (const Type *[]){ty_scalar(KERN_SCALAR_UINT32)});
     /* The first draw feeds the log, as Warp's CPU build evaluates it. */
     buf_printf(b, "%s float %s(uint32_t *s) {\n  float u = %s(s);\n  float v = %s(s);\n"
                   "  return %s(-2.0f * %s(u + 5.96e-8f)) * %s(6.2831853071795864f * v);\n}\n",
-               Q, name, f, f, mfn(E, "sqrt", KERN_FLOAT32),
-               mfn(E, "log", KERN_FLOAT32), mfn(E, "cos", KERN_FLOAT32));
+               Q, name, f, f, mfn(E, "sqrt", KERN_SCALAR_FLOAT32),
+               mfn(E, "log", KERN_SCALAR_FLOAT32), mfn(E, "cos", KERN_SCALAR_FLOAT32));
     return;
   }
   }
@@ -766,7 +766,7 @@ const char *emit_array_data(Emit *E, IrVar *arr) {
 static const char *chk_helper(Emit *E) {
   if (!emit_need(E, "k_chk"))
     return "k_chk";
-  const char *cas = emit_atomic_name(E, BI_ATOMIC_CAS, ty_scalar(KERN_INT64));
+  const char *cas = emit_atomic_name(E, BI_ATOMIC_CAS, ty_scalar(KERN_SCALAR_INT64));
   const char *G = E->T->global;
   buf_printf(&E->pre,
              "%s int64_t k_chk(%sint64_t *f, int64_t line, int64_t col, "
@@ -831,7 +831,7 @@ void emit_index_at(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n,
     }
     IrExpr *x = idx[i];
     if (E->fast_tid && ((x->kind == E_VAR && x->var->from_tid &&
-                         x->var->ty->sc == KERN_INT32) ||
+                         x->var->ty->sc == KERN_SCALAR_INT32) ||
                         (x->kind == E_TID && x->ival == 0))) {
       buf_puts(b, "k_t");
     } else {
@@ -992,7 +992,7 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
       buf_puts(b, ")");
       return;
     }
-    if (e->ty->sc == KERN_BOOL) {
+    if (e->ty->sc == KERN_SCALAR_BOOL) {
       buf_puts(b, "((");
       emit_expr(E, b, e->a);
       buf_puts(b, ") != 0)");
@@ -1154,7 +1154,7 @@ static void emit_printf(Emit *E, IrStmt *s) {
     const char *cast = sc_is_float(t->sc) ? "(double)" : sc_is_signed(t->sc)
                        ? "(long long)" : "(unsigned long long)";
     if (E->T->id == KERN_TARGET_OPENCL)
-      cast = sc_is_float(t->sc) ? (t->sc == KERN_FLOAT64 ? "(double)"
+      cast = sc_is_float(t->sc) ? (t->sc == KERN_SCALAR_FLOAT64 ? "(double)"
                                                          : "(float)")
              : sc_is_signed(t->sc) ? "(long)" : "(ulong)";
     const char *val = ex(E, v);
@@ -1202,7 +1202,7 @@ static void emit_printf(Emit *E, IrStmt *s) {
       if (sp.is_float) {
         buf_putn(&f, &conv, 1);
         buf_printf(&a, ", %s%s", E->T->id == KERN_TARGET_OPENCL &&
-                                     v->ty->sc == KERN_FLOAT32
+                                     v->ty->sc == KERN_SCALAR_FLOAT32
                                      ? "(float)" : "(double)", ex(E, v));
       } else {
         bool sgn = conv == 'd' || conv == 'i';
@@ -1421,11 +1421,11 @@ const char *emit_agg_identity(const IrAgg *g) {
   if (sc_is_float(g->ty->sc))
     return mn ? "K_INF_F" : "(-K_INF_F)";
   switch (g->ty->sc) {
-  case KERN_INT32:
+  case KERN_SCALAR_INT32:
     return mn ? "((int32_t)2147483647)" : "((int32_t)(-2147483647 - 1))";
-  case KERN_UINT32:
+  case KERN_SCALAR_UINT32:
     return mn ? "((uint32_t)0xffffffffu)" : "((uint32_t)0u)";
-  case KERN_INT64:
+  case KERN_SCALAR_INT64:
     return mn ? "((int64_t)0x7fffffffffffffff)"
               : "((int64_t)(-0x7fffffffffffffff - 1))";
   default:

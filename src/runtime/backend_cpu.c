@@ -79,6 +79,7 @@ typedef struct cpu_state {
   kern_context *ctx;
   char model[128];
   char machine[80];
+  char os[64]; /* "Linux 6.1.0-18-amd64": kern_device_info.driver_version */
   int cores;
   uint64_t memory;
   unsigned char host_id[32]; /* CPU model and features, see host_identity */
@@ -124,7 +125,10 @@ static void host_identity(cpu_state *s) {
   kern__sha256 h;
   kern__sha256_init(&h);
   struct utsname u;
-  if (uname(&u) == 0) snprintf(s->machine, sizeof s->machine, "%s", u.machine);
+  if (uname(&u) == 0) {
+    snprintf(s->machine, sizeof s->machine, "%s", u.machine);
+    snprintf(s->os, sizeof s->os, "%.30s %.32s", u.sysname, u.release);
+  }
   kern__sha256_update(&h, s->machine, strlen(s->machine) + 1);
   FILE *f = fopen("/proc/cpuinfo", "re");
   if (f) {
@@ -197,6 +201,13 @@ static kern_status cpu_device_info(void *state, int dev,
            s->ctx->num_threads);
   out->compute_units = s->cores;
   out->memory_bytes = s->memory;
+  /* The host runs every C type natively, atomics included; one thread
+   * runs one index at a time, and there are no work-groups. */
+  out->fp64 = 1;
+  out->int64_atomics = 1;
+  out->warp_size = 1;
+  out->max_group_size = 1;
+  snprintf(out->driver_version, sizeof out->driver_version, "%s", s->os);
   return KERN_SUCCESS;
 }
 

@@ -359,7 +359,7 @@ static float *run_arrays(const char *dev_name, const char *src, int narr,
   kern_array **arrs = calloc((size_t)narr, sizeof *arrs);
   kern_arg *args = calloc((size_t)narr, sizeof *args);
   ASSERT(arrs && args);
-  kern_type f32 = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
+  kern_type f32 = KERN_TYPE_FLOAT32;
   for (int j = 0; j < narr; j++) {
     ASSERT_EQ(kern_array_new(ctx, dev, f32, 1, &len, &arrs[j]), KERN_SUCCESS);
     float v = fill(j);
@@ -509,7 +509,7 @@ static void test_lines(void) {
 
 int main(int argc, char **argv) {
   test_setup();
-  kern_options o = {0};
+  kern_options o = KERN_OPTIONS_INIT;
   o.no_cache = 1;
   o.debug = 1;
   o.num_threads = 1;
