@@ -17,16 +17,6 @@
 #include "../runtime/test.h"
 #include "bench.h"
 
-#define ASSERT_NEAR(a, b, tol)                                               \
-  do {                                                                       \
-    double a_ = (a), b_ = (b);                                               \
-    if (!(fabs(a_ - b_) <= (tol))) {                                         \
-      fprintf(stderr, "%s:%d: ASSERT_NEAR(%s, %s) failed: %.17g != %.17g\n", \
-              __FILE__, __LINE__, #a, #b, a_, b_);                           \
-      exit(1);                                                               \
-    }                                                                        \
-  } while (0)
-
 static char err[2048];
 
 static const char good[] =
@@ -47,12 +37,12 @@ static void test_parse_good(void) {
   ASSERT_EQ(bench_file_parse("g.py", good, &f, err, sizeof err), 0);
   ASSERT_EQ(f.nspecs, 2);
   bench_spec *s = &f.specs[0];
-  ASSERT_STR_EQ(s->kernel, "k");
+  ASSERT_STREQ(s->kernel, "k");
   ASSERT_EQ(s->line, 2);
-  ASSERT_STR_EQ(s->dims, "N,M");
+  ASSERT_STREQ(s->dims, "N,M");
   ASSERT_EQ(s->nargs, 2);
-  ASSERT_STR_EQ(s->args[0].name, "x");
-  ASSERT_STR_EQ(s->args[0].text, "rand(float64,N,seed=3)");
+  ASSERT_STREQ(s->args[0].name, "x");
+  ASSERT_STREQ(s->args[0].text, "rand(float64,N,seed=3)");
   ASSERT_EQ(s->args[0].col, 29); /* the SPEC after "x=" */
   ASSERT_EQ(s->npoints, 3);
   ASSERT_EQ(s->val[0][2], 30);
@@ -61,14 +51,14 @@ static void test_parse_good(void) {
   ASSERT_NEAR(s->checks[0].rtol, 1e-6, 0);
   ASSERT(s->checks[0].atol < 0);
   ASSERT_EQ(s->nrefs, 2);
-  ASSERT_STR_EQ(s->refs[1].lib, "torch");
-  ASSERT_STR_EQ(s->refs[1].output, "out");
-  ASSERT_STR_EQ(s->refs[1].expr, "torch.dot(x,x)");
+  ASSERT_STREQ(s->refs[1].lib, "torch");
+  ASSERT_STREQ(s->refs[1].output, "out");
+  ASSERT_STREQ(s->refs[1].expr, "torch.dot(x,x)");
   char buf[128];
   ASSERT_EQ(bench_expand(s, 1, s->args[0].text, buf, sizeof buf), 0);
-  ASSERT_STR_EQ(buf, "rand(float64,20,seed=3)");
+  ASSERT_STREQ(buf, "rand(float64,20,seed=3)");
   ASSERT_EQ(bench_expand(s, 2, "N,M,NN,xN", buf, sizeof buf), 0);
-  ASSERT_STR_EQ(buf, "30,4,NN,xN");
+  ASSERT_STREQ(buf, "30,4,NN,xN");
   ASSERT_EQ(bench_expand(s, 0, "N", buf, 2), -1);
   double v;
   ASSERT_EQ(bench_eval(s, 1, s->bytes_expr, &v, err, sizeof err), 0);
@@ -153,7 +143,7 @@ static void test_parse_errors(void) {
   bench_file f;
   ASSERT_EQ(bench_file_parse("b.py", "# kern-bench: k --dim 1 x\n", &f, err,
                              sizeof err), -1);
-  ASSERT_STR_EQ(strchr(err, '\n'),
+  ASSERT_STREQ(strchr(err, '\n'),
                 "\n # kern-bench: k --dim 1 x\n                         ^");
 }
 
@@ -191,7 +181,7 @@ static void test_sampler(void) {
   int i = 0, done = 0;
   while (!done) done = bench_sampler_add(&s, 1e-3, 1e-3), i++;
   ASSERT_EQ(i, 5);
-  ASSERT_STR_EQ(s.stop, "rsd");
+  ASSERT_STREQ(s.stop, "rsd");
   bench_sampler_free(&s);
   /* Alternating 1, 3: the RSD stays near 0.5; the budget (each sample
    * costs 0.125 s, budget 1.25 s) stops it after 10. */
@@ -199,19 +189,19 @@ static void test_sampler(void) {
   i = done = 0;
   while (!done) done = bench_sampler_add(&s, i % 2 ? 3 : 1, 0.125), i++;
   ASSERT_EQ(i, 10);
-  ASSERT_STR_EQ(s.stop, "budget");
+  ASSERT_STREQ(s.stop, "budget");
   bench_sampler_free(&s);
   /* Max samples. */
   bench_sampler_init(&s, 0.0001, 1e9, 2, 7);
   i = done = 0;
   while (!done) done = bench_sampler_add(&s, i % 2 ? 3 : 1, 0), i++;
   ASSERT_EQ(i, 7);
-  ASSERT_STR_EQ(s.stop, "max-samples");
+  ASSERT_STREQ(s.stop, "max-samples");
   bench_sampler_free(&s);
   /* A sample longer than the budget still gives one sample. */
   bench_sampler_init(&s, 0.01, 0.5, 10, 100);
   ASSERT_EQ(bench_sampler_add(&s, 2, 2), 1);
-  ASSERT_STR_EQ(s.stop, "budget");
+  ASSERT_STREQ(s.stop, "budget");
   ASSERT_EQ(s.n, 1);
   bench_sampler_free(&s);
 }
@@ -225,16 +215,16 @@ static void test_json(void) {
   ASSERT(a && a->type == BJ_ARR && a->n == 3);
   ASSERT_NEAR(a->items[1].num, 25, 0);
   ASSERT_NEAR(a->items[2].num, -3, 0);
-  ASSERT_STR_EQ(bench_json_get(bench_json_get(&j, "b"), "c")->str, "x\nyA");
+  ASSERT_STREQ(bench_json_get(bench_json_get(&j, "b"), "c")->str, "x\nyA");
   ASSERT_EQ(bench_json_get(&j, "t")->type, BJ_BOOL);
   ASSERT_EQ(bench_json_get(&j, "n")->type, BJ_NULL);
   ASSERT(bench_json_get(&j, "zz") == NULL);
   bench_json_free(&j);
   ASSERT_EQ(bench_json_parse("{\"a\": 1,\n \"b\" 2}", &j, err, sizeof err), -1);
-  ASSERT_STR_EQ(err, "line 2: expected ':'");
+  ASSERT_STREQ(err, "line 2: expected ':'");
   ASSERT_EQ(bench_json_parse("[1, 2", &j, err, sizeof err), -1);
   ASSERT_EQ(bench_json_parse("[1] x", &j, err, sizeof err), -1);
-  ASSERT_STR_EQ(err, "line 1: text after the value");
+  ASSERT_STREQ(err, "line 1: text after the value");
   ASSERT_EQ(bench_json_parse("\"abc", &j, err, sizeof err), -1);
 
   /* The writer's output parses back. */
@@ -255,7 +245,7 @@ static void test_json(void) {
   buf[fread(buf, 1, (size_t)n, f)] = '\0';
   fclose(f);
   ASSERT_EQ(bench_json_parse(buf, &j, err, sizeof err), 0);
-  ASSERT_STR_EQ(bench_json_get(&j, "s")->str, "q\"uote\\");
+  ASSERT_STREQ(bench_json_get(&j, "s")->str, "q\"uote\\");
   ASSERT_EQ(bench_json_get(&j, "nan")->type, BJ_NULL);
   ASSERT_NEAR(bench_json_get(&j, "i")->num, -42, 0);
   ASSERT_EQ(bench_json_get(&j, "e")->n, 0);
@@ -284,7 +274,7 @@ static void test_json(void) {
     err[0] = '\0';
     int rc = bench_json_validate(&sc, &v, err, sizeof err);
     ASSERT_EQ(rc, cases[i].msg[0] ? -1 : 0);
-    ASSERT_STR_EQ(err, cases[i].msg);
+    ASSERT_STREQ(err, cases[i].msg);
     bench_json_free(&v);
   }
   bench_json_free(&sc);

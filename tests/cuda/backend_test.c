@@ -20,51 +20,12 @@
 #include <unistd.h>
 
 #include "cuda_check.h"
+#include "kern_test.h"
 #include "runtime.h"
 
 #ifndef KERN_CUDA_TEST_DIR
 #define KERN_CUDA_TEST_DIR "tests/cuda"
 #endif
-
-static int failures;
-
-#define CHECK_TRUE(e)                                                         \
-  do {                                                                        \
-    if (!(e)) {                                                               \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #e);   \
-      failures++;                                                             \
-    }                                                                         \
-  } while (0)
-
-#define ASSERT_TRUE(e)                                                        \
-  do {                                                                        \
-    if (!(e)) {                                                               \
-      fprintf(stderr, "%s:%d: ASSERT failed: %s\n", __FILE__, __LINE__, #e);  \
-      exit(1);                                                                \
-    }                                                                         \
-  } while (0)
-
-/* Asserts a kern_status and shows the context's message when it differs. */
-#define ASSERT_STATUS(ctx, call, want)                                        \
-  do {                                                                        \
-    kern_status got_ = (call);                                                \
-    if (got_ != (want)) {                                                     \
-      fprintf(stderr, "%s:%d: %s\n  expected %d, got %d\n  last error: %s\n",  \
-              __FILE__, __LINE__, #call, (int)(want), (int)got_,              \
-              kern_last_error(ctx));                                          \
-      exit(1);                                                                \
-    }                                                                         \
-  } while (0)
-
-#define ASSERT_CONTAINS(hay, needle)                                          \
-  do {                                                                        \
-    const char *h_ = (hay);                                                   \
-    if (!h_ || !strstr(h_, (needle))) {                                       \
-      fprintf(stderr, "%s:%d: expected \"%s\" in:\n  %s\n", __FILE__,         \
-              __LINE__, (needle), h_ ? h_ : "(null)");                        \
-      exit(1);                                                                \
-    }                                                                         \
-  } while (0)
 
 static double now_s(void) {
   struct timespec ts;
@@ -136,20 +97,20 @@ static kern__dims dims1(int64_t n) {
 static int test_no_device(kern_context *ctx, void *st, const char *reason) {
   const kern_backend *b = &kern__backend_cuda;
   printf("cuda: no devices: %s\n", reason);
-  CHECK_TRUE(b->device_count(st) == 0);
-  CHECK_TRUE(reason[0] != 0);
+  EXPECT_TRUE(b->device_count(st) == 0);
+  EXPECT_TRUE(reason[0] != 0);
   /* The reason names what is missing or the driver's error. */
-  CHECK_TRUE(strstr(reason, "libcuda.so.1 not found") ||
+  EXPECT_TRUE(strstr(reason, "libcuda.so.1 not found") ||
              strstr(reason, "libnvrtc not found") ||
              strstr(reason, "cuInit") || strstr(reason, "CUDA_ERROR_") ||
              strstr(reason, "no CUDA devices") || strstr(reason, "lacks"));
   /* A missing GPU is not an error. */
-  CHECK_TRUE(kern_last_error(ctx)[0] == 0);
+  EXPECT_TRUE(kern_last_error(ctx)[0] == 0);
   kern_device_info info;
-  CHECK_TRUE(b->device_info(st, 0, &info) == KERN_ERROR_INVALID_ARGUMENT);
+  EXPECT_TRUE(b->device_info(st, 0, &info) == KERN_ERROR_INVALID_ARGUMENT);
   b->release(st);
   kern_context_free(ctx);
-  return failures ? 1 : 0;
+  return kern_test_failures ? 1 : 0;
 }
 
 /* ---------------------------------------------------------- with device */
@@ -163,7 +124,7 @@ static void test_memory(kern_context *ctx, void *st) {
   ASSERT_STATUS(ctx, b->mem_alloc(st, 0, N, &d), KERN_SUCCESS);
   ASSERT_STATUS(ctx, b->copy_in(st, 0, d, host, N), KERN_SUCCESS);
   ASSERT_STATUS(ctx, b->copy_out(st, 0, back, d, N), KERN_SUCCESS);
-  CHECK_TRUE(memcmp(host, back, N) == 0);
+  EXPECT_TRUE(memcmp(host, back, N) == 0);
 
   /* Every fill path: memset D8 / D16 / D32 and the doubling copy, with
    * sizes that are not powers of two. */
@@ -190,7 +151,7 @@ static void test_memory(kern_context *ctx, void *st) {
     for (size_t i = 0; i < bytes; i++)
       bad += back[i] != fills[f].pat[i % ps];
     if (bad) fprintf(stderr, "fill with %zu-byte pattern: %zu wrong bytes\n", ps, bad);
-    CHECK_TRUE(bad == 0);
+    EXPECT_TRUE(bad == 0);
   }
   b->mem_free(st, 0, d);
 
@@ -240,7 +201,7 @@ static void test_kernels(kern_context *ctx, void *st, void *mod) {
   ASSERT_STATUS(ctx, b->copy_out(st, 0, y, dy, n * sizeof *y), KERN_SUCCESS);
   int64_t bad = 0;
   for (int64_t i = 0; i < n; i++) bad += y[i] != 0.5f * (float)i + (float)(2 * i);
-  CHECK_TRUE(bad == 0);
+  EXPECT_TRUE(bad == 0);
 
   /* A zero-size grid launches nothing and succeeds. */
   kern__dims zero = dims1(0);
@@ -271,7 +232,7 @@ static void test_kernels(kern_context *ctx, void *st, void *mod) {
                   1e12 + (double)m;
     bad += out[t] != want;
   }
-  CHECK_TRUE(bad == 0);
+  EXPECT_TRUE(bad == 0);
 
   /* 2-D grid: linear index maps row-major onto dims[0..1] */
   const int64_t r = 37, cols = 1029;
@@ -291,7 +252,7 @@ static void test_kernels(kern_context *ctx, void *st, void *mod) {
   for (int64_t i = 0; i < r; i++)
     for (int64_t j = 0; j < cols; j++)
       bad += grid[i * cols + j] != (int)(1000 * i + j);
-  CHECK_TRUE(bad == 0);
+  EXPECT_TRUE(bad == 0);
   ASSERT_STATUS(ctx, b->synchronize(st, 0), KERN_SUCCESS);
 
   /* A symbol the module lacks is KERN_ERROR_NOT_FOUND, naming it. */
@@ -351,7 +312,7 @@ static void test_overhead(kern_context *ctx, void *st, void *mod) {
          "bare cuLaunchKernel %.2f us, overhead %+.2f us\n",
          REPS, best_kern * 1e6, best_bare * 1e6,
          (best_kern - best_bare) * 1e6);
-  CHECK_TRUE(best_kern < best_bare + 5e-6);
+  EXPECT_TRUE(best_kern < best_bare + 5e-6);
   dlclose(lib);
 }
 
@@ -405,7 +366,7 @@ static void test_fault(kern_context *ctx, void *st, void *mod, char *source) {
     printf("after fault: a fresh state works again\n");
     b->module_free(st2, mod2);
   } else {
-    CHECK_TRUE(s2 == KERN_ERROR_DEVICE);
+    EXPECT_TRUE(s2 == KERN_ERROR_DEVICE);
     ASSERT_CONTAINS(kern_last_error(ctx), "unusable");
     printf("after fault: a fresh state is refused: %s\n", kern_last_error(ctx));
     kern_clear_error(ctx);
@@ -442,24 +403,24 @@ int main(int argc, char **argv) {
   kern_device_info info;
   ASSERT_STATUS(ctx, b->device_info(st, 0, &info), KERN_SUCCESS);
   printf("cuda:0: %s; %s\n", info.name, info.description);
-  CHECK_TRUE(info.compute_units > 0 && info.memory_bytes > 0);
-  CHECK_TRUE(strncmp(info.description, "sm_", 3) == 0);
+  EXPECT_TRUE(info.compute_units > 0 && info.memory_bytes > 0);
+  EXPECT_TRUE(strncmp(info.description, "sm_", 3) == 0);
   /* Properties as fields (cuDeviceGetAttribute, cuDeviceGetUuid,
    * cuDriverGetVersion); they agree with the description's text. */
   char sm[16];
   snprintf(sm, sizeof sm, "sm_%d%d", info.capability_major,
            info.capability_minor);
-  CHECK_TRUE(info.capability_major >= 3 &&
+  EXPECT_TRUE(info.capability_major >= 3 &&
              strncmp(info.description, sm, strlen(sm)) == 0);
-  CHECK_TRUE(info.warp_size == 32);
-  CHECK_TRUE(info.max_group_size >= 512);
-  CHECK_TRUE(info.fp64 && info.int64_atomics);
-  CHECK_TRUE(info.driver_version[0] && strstr(info.description,
+  EXPECT_TRUE(info.warp_size == 32);
+  EXPECT_TRUE(info.max_group_size >= 512);
+  EXPECT_TRUE(info.fp64 && info.int64_atomics);
+  EXPECT_TRUE(info.driver_version[0] && strstr(info.description,
                                                info.driver_version));
-  CHECK_TRUE(strlen(info.pci_bus_id) == 12 && info.pci_bus_id[4] == ':');
+  EXPECT_TRUE(strlen(info.pci_bus_id) == 12 && info.pci_bus_id[4] == ':');
   int uuid_set = 0;
   for (int i = 0; i < 16; i++) uuid_set |= info.uuid[i];
-  CHECK_TRUE(uuid_set);
+  EXPECT_TRUE(uuid_set);
   printf("cuda:0: capability %d.%d, warp %d, max block %d, driver %s, pci %s\n",
          info.capability_major, info.capability_minor, info.warp_size,
          info.max_group_size, info.driver_version, info.pci_bus_id);
@@ -486,7 +447,7 @@ int main(int argc, char **argv) {
 
   test_kernels(ctx, st, mod);
   test_overhead(ctx, st, mod);
-  CHECK_TRUE(kern_last_error(ctx)[0] == 0);
+  EXPECT_TRUE(kern_last_error(ctx)[0] == 0);
   test_fault(ctx, st, mod, source);
 
   free(source);
@@ -494,7 +455,7 @@ int main(int argc, char **argv) {
   char cmd[64];
   snprintf(cmd, sizeof cmd, "rm -rf %s", cache);
   if (system(cmd)) fprintf(stderr, "could not remove %s\n", cache);
-  if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
+  if (kern_test_failures) fprintf(stderr, "%d check(s) failed\n", kern_test_failures);
   else printf("backend_test: all passed\n");
-  return failures ? 1 : 0;
+  return kern_test_failures ? 1 : 0;
 }

@@ -318,7 +318,7 @@ static void test_formats(void) {
   const char *mods_want = "[7 7 7 7 7 7 7 7 ff 0.500000 %]\n";
   rt_put(&want, mods_want, strlen(mods_want));
   char *got = run_capture(src.p);
-  ASSERT_STR_EQ(got, want.p);
+  ASSERT_STREQ(got, want.p);
   free(got);
   free(src.p);
   free(want.p);

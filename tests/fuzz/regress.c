@@ -19,7 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "compile.h"
-#include "test.h"
+#include "kern_test.h"
 
 static char *slurp(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
@@ -49,7 +49,7 @@ static int nfiles;
 static void replay(const char *path) {
   size_t len;
   char *src = slurp(path, &len);
-  ASSERT_TRUE(src != NULL);
+  EXPECT_TRUE(src != NULL);
   if (!src) {
     perror(path);
     return;
@@ -57,7 +57,7 @@ static void replay(const char *path) {
   nfiles++;
   /* An exact-size copy without a terminating NUL, as the fuzzers pass it. */
   char *exact = malloc(len ? len : 1);
-  ASSERT_TRUE(exact != NULL);
+  EXPECT_TRUE(exact != NULL);
   if (!exact) {
     free(src);
     return;
@@ -69,26 +69,26 @@ static void replay(const char *path) {
     kern_status first = KERN_SUCCESS;
     for (int t = 0; t < KERN_TARGET_COUNT; t++) {
       kc_result r;
-      int before = test_failures;
+      int before = kern_test_failures;
       kern_status st =
           kern__compile(path, exact, len, (kern__target)t, &opts, &r);
       if (st == KERN_SUCCESS) {
-        ASSERT_TRUE(r.source != NULL && r.source_len == strlen(r.source));
-        ASSERT_TRUE(r.error == NULL);
+        EXPECT_TRUE(r.source != NULL && r.source_len == strlen(r.source));
+        EXPECT_TRUE(r.error == NULL);
       } else {
-        ASSERT_TRUE(st == KERN_ERROR_COMPILE ||
+        EXPECT_TRUE(st == KERN_ERROR_COMPILE ||
                     st == KERN_ERROR_OUT_OF_MEMORY);
         if (st == KERN_ERROR_COMPILE) {
-          ASSERT_TRUE(r.error != NULL && !strncmp(r.error, path, plen) &&
+          EXPECT_TRUE(r.error != NULL && !strncmp(r.error, path, plen) &&
                       r.error[plen] == ':');
           const char *msg = r.error ? strstr(r.error, ": error: ") : NULL;
-          ASSERT_TRUE(msg != NULL && strncmp(msg + 9, "internal", 8) != 0);
+          EXPECT_TRUE(msg != NULL && strncmp(msg + 9, "internal", 8) != 0);
         }
       }
       if (t == 0)
         first = st;
-      ASSERT_EQ(st, first);
-      if (test_failures > before)
+      EXPECT_EQ(st, first);
+      if (kern_test_failures > before)
         fprintf(stderr, "  in %s [%s, debug=%d, lines=%d]%s%s\n", path,
                 kern__target_name((kern__target)t), opts.debug,
                 opts.line_directives, r.error ? ": " : "",
@@ -108,7 +108,7 @@ static void walk(const char *path) {
   struct stat sb;
   if (stat(path, &sb) != 0) {
     perror(path);
-    ASSERT_TRUE(0);
+    EXPECT_TRUE(0);
     return;
   }
   if (!S_ISDIR(sb.st_mode)) {
@@ -116,7 +116,7 @@ static void walk(const char *path) {
     return;
   }
   DIR *d = opendir(path);
-  ASSERT_TRUE(d != NULL);
+  EXPECT_TRUE(d != NULL);
   if (!d)
     return;
   char **names = NULL;
@@ -156,5 +156,5 @@ int main(int argc, char **argv) {
     walk(argv[i]);
   printf("%d files x %d targets x 4 option sets\n", nfiles,
          (int)KERN_TARGET_COUNT);
-  return test_report("fuzz_regress");
+  return kern_test_report("fuzz_regress");
 }

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compile.h"
-#include "test.h"
+#include "kern_test.h"
 
 static char *slurp(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
@@ -55,7 +55,7 @@ int main(int argc, char **argv) {
   }
   closedir(d);
   qsort(names, (size_t)nn, sizeof names[0], cmp);
-  ASSERT_TRUE(nn >= 50);
+  EXPECT_TRUE(nn >= 50);
 
   int files = 0;
   for (int i = 0; i < nn; i++) {
@@ -63,22 +63,22 @@ int main(int argc, char **argv) {
     snprintf(path, sizeof path, "%s/%s", argv[1], names[i]);
     size_t len;
     char *src = slurp(path, &len);
-    ASSERT_TRUE(src != NULL);
+    EXPECT_TRUE(src != NULL);
     if (!src)
       continue;
     files++;
     for (int t = 0; t < KERN_TARGET_COUNT; t++) {
       kc_result r;
       kern_status st = kern__compile(path, src, len, (kern__target)t, NULL, &r);
-      ASSERT_EQ(st, KERN_SUCCESS);
+      EXPECT_EQ(st, KERN_SUCCESS);
       if (st != KERN_SUCCESS) {
         fprintf(stderr, "  %s [%s]: %s\n", names[i],
                 kern__target_name((kern__target)t), r.error ? r.error : "?");
       } else {
-        ASSERT_TRUE(r.source != NULL && r.source_len > 0);
-        ASSERT_TRUE(r.nkernels >= 1);
+        EXPECT_TRUE(r.source != NULL && r.source_len > 0);
+        EXPECT_TRUE(r.nkernels >= 1);
         for (int k = 0; k < r.nkernels; k++)
-          ASSERT_TRUE(r.kernels[k].name && r.kernels[k].symbol);
+          EXPECT_TRUE(r.kernels[k].name && r.kernels[k].symbol);
       }
       kern__compile_result_free(&r);
     }
@@ -86,5 +86,5 @@ int main(int argc, char **argv) {
     free(names[i]);
   }
   printf("%d files x %d targets\n", files, (int)KERN_TARGET_COUNT);
-  return test_report("lang_conformance_compile");
+  return kern_test_report("lang_conformance_compile");
 }

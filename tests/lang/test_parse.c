@@ -9,7 +9,7 @@
 #include <string.h>
 #include "common.h"
 #include "lang.h"
-#include "test.h"
+#include "kern_test.h"
 
 static Compiler *parse(const char *src, char **err) {
   Compiler *C = kern__calloc(1, sizeof *C);
@@ -126,13 +126,13 @@ static const char program[] =
 static void test_program(void) {
   char *err;
   Compiler *C = parse(program, &err);
-  ASSERT_TRUE(err == NULL);
+  EXPECT_TRUE(err == NULL);
   if (err)
     fprintf(stderr, "%s\n", err);
-  ASSERT_TRUE(C->mod != NULL);
+  EXPECT_TRUE(C->mod != NULL);
   if (!err && C->mod) {
     Module *m = C->mod;
-    ASSERT_STR_EQ(m->wp, "wp");
+    EXPECT_STREQ(m->wp, "wp");
     const char *names[8];
     int nparams[8], kernel[8], n = 0;
     for (Func *f = m->funcs; f; f = f->next) {
@@ -143,32 +143,32 @@ static void test_program(void) {
       }
       n++;
     }
-    ASSERT_EQ(n, 4);
+    EXPECT_EQ(n, 4);
     if (n == 4) {
-      ASSERT_STR_EQ(names[0], "square");
-      ASSERT_EQ(nparams[0], 1);
-      ASSERT_EQ(kernel[0], 0);
-      ASSERT_STR_EQ(names[1], "pair");
-      ASSERT_EQ(nparams[1], 2);
-      ASSERT_EQ(kernel[1], 0);
-      ASSERT_STR_EQ(names[2], "scale");
-      ASSERT_EQ(nparams[2], 3);
-      ASSERT_EQ(kernel[2], 1);
-      ASSERT_STR_EQ(names[3], "empty");
-      ASSERT_EQ(nparams[3], 0);
-      ASSERT_EQ(kernel[3], 1);
+      EXPECT_STREQ(names[0], "square");
+      EXPECT_EQ(nparams[0], 1);
+      EXPECT_EQ(kernel[0], 0);
+      EXPECT_STREQ(names[1], "pair");
+      EXPECT_EQ(nparams[1], 2);
+      EXPECT_EQ(kernel[1], 0);
+      EXPECT_STREQ(names[2], "scale");
+      EXPECT_EQ(nparams[2], 3);
+      EXPECT_EQ(kernel[2], 1);
+      EXPECT_STREQ(names[3], "empty");
+      EXPECT_EQ(nparams[3], 0);
+      EXPECT_EQ(kernel[3], 1);
     }
     Func *sq = m->funcs;
-    ASSERT_STR_EQ(sq->params[0].name, "x");
-    ASSERT_TRUE(sq->ret_annot != NULL);
-    ASSERT_EQ(sq->pos.line, 49);
+    EXPECT_STREQ(sq->params[0].name, "x");
+    EXPECT_TRUE(sq->ret_annot != NULL);
+    EXPECT_EQ(sq->pos.line, 49);
     Func *sc = sq->next->next;
-    ASSERT_STR_EQ(sc->params[0].name, "a");
-    ASSERT_STR_EQ(sc->params[1].name, "b");
-    ASSERT_STR_EQ(sc->params[2].name, "s");
-    ASSERT_EQ(sc->params[2].pos.line, 61);
-    ASSERT_TRUE(sc->ret_annot == NULL);
-    ASSERT_TRUE(sc->body != NULL);
+    EXPECT_STREQ(sc->params[0].name, "a");
+    EXPECT_STREQ(sc->params[1].name, "b");
+    EXPECT_STREQ(sc->params[2].name, "s");
+    EXPECT_EQ(sc->params[2].pos.line, 61);
+    EXPECT_TRUE(sc->ret_annot == NULL);
+    EXPECT_TRUE(sc->body != NULL);
 
     int nc = 0;
     const char *cn[4];
@@ -177,10 +177,10 @@ static void test_program(void) {
         cn[nc] = s->name;
       nc++;
     }
-    ASSERT_EQ(nc, 2);
+    EXPECT_EQ(nc, 2);
     if (nc == 2) {
-      ASSERT_STR_EQ(cn[0], "N");
-      ASSERT_STR_EQ(cn[1], "SCALE");
+      EXPECT_STREQ(cn[0], "N");
+      EXPECT_STREQ(cn[1], "SCALE");
     }
   }
   done(C, err);
@@ -190,34 +190,34 @@ static void test_program(void) {
 static void test_imports(void) {
   char *err;
   Compiler *C = parse("import warp\n\n@warp.kernel\ndef k(a: warp.array(dtype=float)):\n    pass\n", &err);
-  ASSERT_TRUE(err == NULL);
+  EXPECT_TRUE(err == NULL);
   if (!err) {
-    ASSERT_STR_EQ(C->mod->wp, "warp");
-    ASSERT_TRUE(C->mod->funcs && C->mod->funcs->is_kernel);
+    EXPECT_STREQ(C->mod->wp, "warp");
+    EXPECT_TRUE(C->mod->funcs && C->mod->funcs->is_kernel);
   }
   done(C, err);
 
   C = parse("import numpy as np, warp as w\n\n@w.func\ndef f(x: float, y: float) -> float:\n    return x\n", &err);
-  ASSERT_TRUE(err == NULL);
+  EXPECT_TRUE(err == NULL);
   if (!err) {
-    ASSERT_STR_EQ(C->mod->wp, "w");
-    ASSERT_TRUE(C->mod->funcs && !C->mod->funcs->is_kernel);
-    ASSERT_EQ(C->mod->funcs->nparams, 2);
+    EXPECT_STREQ(C->mod->wp, "w");
+    EXPECT_TRUE(C->mod->funcs && !C->mod->funcs->is_kernel);
+    EXPECT_EQ(C->mod->funcs->nparams, 2);
   }
   done(C, err);
 
   /* no warp import: an error at 1:1 */
   C = parse("import numpy as np\nx = 1\n", &err);
-  ASSERT_TRUE(err != NULL);
-  ASSERT_TRUE(err && strstr(err, "p.py:1:1: error: the file does not import warp") == err);
+  EXPECT_TRUE(err != NULL);
+  EXPECT_TRUE(err && strstr(err, "p.py:1:1: error: the file does not import warp") == err);
   done(C, err);
 
   /* only host code: no kernels, no error */
   C = parse("import warp as wp\n\nclass A:\n    pass\n", &err);
-  ASSERT_TRUE(err == NULL);
+  EXPECT_TRUE(err == NULL);
   if (!err) {
-    ASSERT_TRUE(C->mod->funcs == NULL);
-    ASSERT_TRUE(C->mod->consts == NULL);
+    EXPECT_TRUE(C->mod->funcs == NULL);
+    EXPECT_TRUE(C->mod->consts == NULL);
   }
   done(C, err);
 }
@@ -226,20 +226,20 @@ static void test_imports(void) {
 static void test_errors(void) {
   char *err;
   Compiler *C = parse("import warp as wp\n@wp.kernel\ndef k(a: float)\n    pass\n", &err);
-  ASSERT_STR_EQ(err, "p.py:3:16: error: expected ':', found end of line\n"
+  EXPECT_STREQ(err, "p.py:3:16: error: expected ':', found end of line\n"
                      "def k(a: float)\n               ^");
   done(C, err);
 
   C = parse("import warp as wp\n@wp.kernel\ndef k(a):\n    pass\n", &err);
-  ASSERT_TRUE(err && strstr(err, "p.py:3:7: error: parameter 'a' of 'k' needs a type annotation") == err);
+  EXPECT_TRUE(err && strstr(err, "p.py:3:7: error: parameter 'a' of 'k' needs a type annotation") == err);
   done(C, err);
 
   C = parse("import warp as wp\n@wp.kernel\ndef k():\n    x = 1\n        y = 2\n", &err);
-  ASSERT_TRUE(err && strstr(err, "p.py:5:9: error: unexpected indent") == err);
+  EXPECT_TRUE(err && strstr(err, "p.py:5:9: error: unexpected indent") == err);
   done(C, err);
 
   C = parse("import warp as wp\nN = wp.constant(1, 2)\n", &err);
-  ASSERT_TRUE(err && strstr(err, "p.py:2:8: error: wp.constant() takes exactly one argument") == err);
+  EXPECT_TRUE(err && strstr(err, "p.py:2:8: error: wp.constant() takes exactly one argument") == err);
   done(C, err);
 }
 
@@ -247,5 +247,5 @@ int main(void) {
   test_program();
   test_imports();
   test_errors();
-  return test_report("lang_parse");
+  return kern_test_report("lang_parse");
 }

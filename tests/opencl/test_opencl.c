@@ -20,51 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kern_test.h"
 #include "runtime.h"
-
-static int failures;
-
-#define ASSERT(cond)                                                          \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      fprintf(stderr, "%s:%d: assertion failed: %s\n", __FILE__, __LINE__,    \
-              #cond);                                                         \
-      failures++;                                                             \
-    }                                                                         \
-  } while (0)
-
-#define ASSERT_EQ(a, b)                                                       \
-  do {                                                                        \
-    long long a_ = (long long)(a), b_ = (long long)(b);                       \
-    if (a_ != b_) {                                                           \
-      fprintf(stderr, "%s:%d: %s == %s: %lld != %lld\n", __FILE__, __LINE__,  \
-              #a, #b, a_, b_);                                                \
-      failures++;                                                             \
-    }                                                                         \
-  } while (0)
-
-/* Status checks also show the context's message, which is the point of
- * the backend's error reporting. */
-#define ASSERT_STATUS(ctx, expr, want)                                        \
-  do {                                                                        \
-    kern_status s_ = (expr);                                                  \
-    if (s_ != (want)) {                                                       \
-      fprintf(stderr, "%s:%d: %s: %s, want %s (%s)\n", __FILE__, __LINE__,    \
-              #expr, kern_status_name(s_), kern_status_name(want),            \
-              kern_last_error(ctx));                                          \
-      failures++;                                                             \
-    }                                                                         \
-  } while (0)
-
-#define ASSERT_CONTAINS(hay, needle)                                          \
-  do {                                                                        \
-    const char *h_ = (hay);                                                   \
-    if (!strstr(h_, (needle))) {                                              \
-      fprintf(stderr, "%s:%d: \"%s\" does not contain \"%s\"\n", __FILE__,    \
-              __LINE__, h_, (needle));                                        \
-      failures++;                                                             \
-    }                                                                         \
-  } while (0)
 
 static double now_ms(void) {
   struct timespec t;
@@ -208,34 +165,34 @@ typedef struct fixture {
 
 static void test_device_info(fixture *f) {
   kern_device_info info;
-  ASSERT_STATUS(f->ctx, f->be->device_info(f->st, f->dev, &info),
+  EXPECT_STATUS(f->ctx, f->be->device_info(f->st, f->dev, &info),
                 KERN_SUCCESS);
-  ASSERT(info.name[0] != '\0');
-  ASSERT(info.compute_units > 0);
-  ASSERT(info.memory_bytes > 0);
+  EXPECT_TRUE(info.name[0] != '\0');
+  EXPECT_TRUE(info.compute_units > 0);
+  EXPECT_TRUE(info.memory_bytes > 0);
   /* Properties as fields: they agree with the description's text. */
-  ASSERT(info.capability_major >= 1);
+  EXPECT_TRUE(info.capability_major >= 1);
   char ver[32];
   snprintf(ver, sizeof ver, "OpenCL %d.%d", info.capability_major,
            info.capability_minor);
-  ASSERT_CONTAINS(info.description, ver);
-  ASSERT_CONTAINS(info.description, info.fp64 ? "fp64 yes" : "fp64 no");
-  ASSERT_CONTAINS(info.description,
+  EXPECT_CONTAINS(info.description, ver);
+  EXPECT_CONTAINS(info.description, info.fp64 ? "fp64 yes" : "fp64 no");
+  EXPECT_CONTAINS(info.description,
                   info.int64_atomics ? "int64 atomics yes" : "int64 atomics no");
-  ASSERT(info.max_group_size >= 1);
-  ASSERT(info.driver_version[0]);
-  ASSERT_CONTAINS(info.description, info.driver_version);
-  ASSERT(info.warp_size >= 0);
+  EXPECT_TRUE(info.max_group_size >= 1);
+  EXPECT_TRUE(info.driver_version[0]);
+  EXPECT_CONTAINS(info.description, info.driver_version);
+  EXPECT_TRUE(info.warp_size >= 0);
   printf("  capability %d.%d, max group %d, warp %d, driver %s, pci '%s'\n",
          info.capability_major, info.capability_minor, info.max_group_size,
          info.warp_size, info.driver_version, info.pci_bus_id);
-  ASSERT_EQ(info.backend, KERN_BACKEND_OPENCL);
-  ASSERT_CONTAINS(info.description, "platform ");
-  ASSERT_CONTAINS(info.description, "compute units");
-  ASSERT_CONTAINS(info.description, "fp64 ");
-  ASSERT_CONTAINS(info.description, "int64 atomics ");
+  EXPECT_EQ(info.backend, KERN_BACKEND_OPENCL);
+  EXPECT_CONTAINS(info.description, "platform ");
+  EXPECT_CONTAINS(info.description, "compute units");
+  EXPECT_CONTAINS(info.description, "fp64 ");
+  EXPECT_CONTAINS(info.description, "int64 atomics ");
   printf("device opencl:%d: %s\n  %s\n", f->dev, info.name, info.description);
-  ASSERT_STATUS(f->ctx, f->be->device_info(f->st, 999, &info),
+  EXPECT_STATUS(f->ctx, f->be->device_info(f->st, 999, &info),
                 KERN_ERROR_INVALID_ARGUMENT);
 }
 
@@ -244,61 +201,61 @@ static void test_memory(fixture *f) {
   float *h = malloc(N * sizeof *h), *back = malloc(N * 36);
   void *m = NULL;
   for (int i = 0; i < N; i++) h[i] = (float)i * 0.5f;
-  ASSERT_STATUS(f->ctx, f->be->mem_alloc(f->st, f->dev, N * 36, &m),
+  EXPECT_STATUS(f->ctx, f->be->mem_alloc(f->st, f->dev, N * 36, &m),
                 KERN_SUCCESS);
-  ASSERT_STATUS(f->ctx,
+  EXPECT_STATUS(f->ctx,
                 f->be->copy_in(f->st, f->dev, m, h, N * sizeof *h),
                 KERN_SUCCESS);
-  ASSERT_STATUS(f->ctx,
+  EXPECT_STATUS(f->ctx,
                 f->be->copy_out(f->st, f->dev, back, m, N * sizeof *h),
                 KERN_SUCCESS);
-  ASSERT(memcmp(h, back, N * sizeof *h) == 0);
+  EXPECT_TRUE(memcmp(h, back, N * sizeof *h) == 0);
 
   /* 4 bytes: clEnqueueFillBuffer. */
   float one = 1.5f;
-  ASSERT_STATUS(f->ctx,
+  EXPECT_STATUS(f->ctx,
                 f->be->fill(f->st, f->dev, m, &one, sizeof one, N * 4),
                 KERN_SUCCESS);
-  ASSERT_STATUS(f->ctx, f->be->copy_out(f->st, f->dev, back, m, N * 4),
+  EXPECT_STATUS(f->ctx, f->be->copy_out(f->st, f->dev, back, m, N * 4),
                 KERN_SUCCESS);
   int bad = 0;
   for (int i = 0; i < N; i++) bad += back[i] != 1.5f;
-  ASSERT_EQ(bad, 0);
+  EXPECT_EQ(bad, 0);
 
   /* 36 bytes (a mat33): not a size clEnqueueFillBuffer takes, and 3.6 MB
    * so the host-side fill writes several blocks. */
   float mat[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
-  ASSERT_STATUS(f->ctx,
+  EXPECT_STATUS(f->ctx,
                 f->be->fill(f->st, f->dev, m, mat, sizeof mat, N * 36),
                 KERN_SUCCESS);
-  ASSERT_STATUS(f->ctx, f->be->copy_out(f->st, f->dev, back, m, N * 36),
+  EXPECT_STATUS(f->ctx, f->be->copy_out(f->st, f->dev, back, m, N * 36),
                 KERN_SUCCESS);
   bad = 0;
   for (int i = 0; i < N * 9; i++) bad += back[i] != mat[i % 9];
-  ASSERT_EQ(bad, 0);
+  EXPECT_EQ(bad, 0);
 
   /* 12 zero bytes (a vec3 zero) repeat with period 1. */
   float zero3[3] = {0, 0, 0};
-  ASSERT_STATUS(f->ctx,
+  EXPECT_STATUS(f->ctx,
                 f->be->fill(f->st, f->dev, m, zero3, sizeof zero3, N * 12),
                 KERN_SUCCESS);
-  ASSERT_STATUS(f->ctx, f->be->copy_out(f->st, f->dev, back, m, N * 36),
+  EXPECT_STATUS(f->ctx, f->be->copy_out(f->st, f->dev, back, m, N * 36),
                 KERN_SUCCESS);
   bad = 0;
   for (int i = 0; i < N * 9; i++) bad += back[i] != (i < N * 3 ? 0 : mat[i % 9]);
-  ASSERT_EQ(bad, 0);
+  EXPECT_EQ(bad, 0);
   f->be->mem_free(f->st, f->dev, m);
 
   /* Zero bytes is a valid (empty) array. */
-  ASSERT_STATUS(f->ctx, f->be->mem_alloc(f->st, f->dev, 0, &m), KERN_SUCCESS);
-  ASSERT_STATUS(f->ctx, f->be->copy_in(f->st, f->dev, m, h, 0), KERN_SUCCESS);
+  EXPECT_STATUS(f->ctx, f->be->mem_alloc(f->st, f->dev, 0, &m), KERN_SUCCESS);
+  EXPECT_STATUS(f->ctx, f->be->copy_in(f->st, f->dev, m, h, 0), KERN_SUCCESS);
   f->be->mem_free(f->st, f->dev, m);
 
   /* More than the device allows: a clear out-of-memory message. */
-  ASSERT_STATUS(f->ctx,
+  EXPECT_STATUS(f->ctx,
                 f->be->mem_alloc(f->st, f->dev, (size_t)1 << 62, &m),
                 KERN_ERROR_OUT_OF_MEMORY);
-  ASSERT_CONTAINS(kern_last_error(f->ctx), "exceed the largest buffer");
+  EXPECT_CONTAINS(kern_last_error(f->ctx), "exceed the largest buffer");
   kern_clear_error(f->ctx);
   free(h);
   free(back);
@@ -329,7 +286,7 @@ static int tree_has(const char *dir, const char *ext) {
 
 static void run_saxpy(fixture *f, void *module, int64_t n) {
   void *fn = NULL;
-  ASSERT_STATUS(f->ctx, f->be->kernel_get(f->st, module, &saxpy_kernels[0], &fn),
+  EXPECT_STATUS(f->ctx, f->be->kernel_get(f->st, module, &saxpy_kernels[0], &fn),
                 KERN_SUCCESS);
   if (!fn) return;
   size_t bytes = (size_t)(n ? n : 1) * sizeof(float);
@@ -339,22 +296,22 @@ static void run_saxpy(fixture *f, void *module, int64_t n) {
     y[i] = (float)(i % 7) - 3.0f;
   }
   void *dx = NULL, *dy = NULL;
-  ASSERT_STATUS(f->ctx, f->be->mem_alloc(f->st, f->dev, bytes, &dx),
+  EXPECT_STATUS(f->ctx, f->be->mem_alloc(f->st, f->dev, bytes, &dx),
                 KERN_SUCCESS);
-  ASSERT_STATUS(f->ctx, f->be->mem_alloc(f->st, f->dev, bytes, &dy),
+  EXPECT_STATUS(f->ctx, f->be->mem_alloc(f->st, f->dev, bytes, &dy),
                 KERN_SUCCESS);
-  ASSERT_STATUS(f->ctx, f->be->copy_in(f->st, f->dev, dx, x, bytes),
+  EXPECT_STATUS(f->ctx, f->be->copy_in(f->st, f->dev, dx, x, bytes),
                 KERN_SUCCESS);
-  ASSERT_STATUS(f->ctx, f->be->copy_in(f->st, f->dev, dy, y, bytes),
+  EXPECT_STATUS(f->ctx, f->be->copy_in(f->st, f->dev, dy, y, bytes),
                 KERN_SUCCESS);
   kern__arr ax = arr1(dx, n), ay = arr1(dy, n);
   float a = 2.0f;
   void *args[] = {&ax, &ay, &a};
   kern__dims d = dims1(n);
-  ASSERT_STATUS(f->ctx,
+  EXPECT_STATUS(f->ctx,
                 f->be->launch(f->st, f->dev, fn, &saxpy_kernels[0], args, &d),
                 KERN_SUCCESS);
-  ASSERT_STATUS(f->ctx, f->be->copy_out(f->st, f->dev, out, dy, bytes),
+  EXPECT_STATUS(f->ctx, f->be->copy_out(f->st, f->dev, out, dy, bytes),
                 KERN_SUCCESS);
   /* Every element exactly once: a missed or repeated index is off by a
    * whole a*x, far beyond rounding. */
@@ -364,7 +321,7 @@ static void run_saxpy(fixture *f, void *module, int64_t n) {
     if (fabsf(out[i] - want) > 1e-5f * (1.0f + fabsf(want))) bad++;
   }
   if (bad) fprintf(stderr, "saxpy n=%lld: %lld wrong\n", (long long)n, (long long)bad);
-  ASSERT_EQ(bad, 0);
+  EXPECT_EQ(bad, 0);
   f->be->mem_free(f->st, f->dev, dx);
   f->be->mem_free(f->st, f->dev, dy);
   free(x);
@@ -376,14 +333,14 @@ static void test_saxpy_and_cache(fixture *f) {
   kc_result code = make_code(saxpy_src, 2, saxpy_kernels, f->nonce);
   void *mod = NULL, *mod2 = NULL;
   double t0 = now_ms();
-  ASSERT_STATUS(f->ctx, f->be->module_build(f->st, f->dev, &code, &mod),
+  EXPECT_STATUS(f->ctx, f->be->module_build(f->st, f->dev, &code, &mod),
                 KERN_SUCCESS);
   double cold = now_ms() - t0;
   if (!mod) {
     free(code.source);
     return;
   }
-  ASSERT(tree_has(f->cache_dir, ".clbin"));
+  EXPECT_TRUE(tree_has(f->cache_dir, ".clbin"));
 
   /* Sizes around the chunking edges: one item, fewer items than work
    * items, a prime, and a few million. */
@@ -393,37 +350,37 @@ static void test_saxpy_and_cache(fixture *f) {
 
   /* An empty grid launches nothing and succeeds. */
   void *fn = NULL;
-  ASSERT_STATUS(f->ctx, f->be->kernel_get(f->st, mod, &saxpy_kernels[0], &fn),
+  EXPECT_STATUS(f->ctx, f->be->kernel_get(f->st, mod, &saxpy_kernels[0], &fn),
                 KERN_SUCCESS);
   void *fn_again = NULL;
-  ASSERT_STATUS(f->ctx,
+  EXPECT_STATUS(f->ctx,
                 f->be->kernel_get(f->st, mod, &saxpy_kernels[0], &fn_again),
                 KERN_SUCCESS);
-  ASSERT(fn == fn_again); /* created once per module */
+  EXPECT_TRUE(fn == fn_again); /* created once per module */
 
   /* A struct value parameter (vec3). */
   enum { M = 1001 };
   void *dout = NULL;
   float *out = malloc(M * 12);
-  ASSERT_STATUS(f->ctx, f->be->mem_alloc(f->st, f->dev, M * 12, &dout),
+  EXPECT_STATUS(f->ctx, f->be->mem_alloc(f->st, f->dev, M * 12, &dout),
                 KERN_SUCCESS);
-  ASSERT_STATUS(f->ctx, f->be->kernel_get(f->st, mod, &saxpy_kernels[1], &fn),
+  EXPECT_STATUS(f->ctx, f->be->kernel_get(f->st, mod, &saxpy_kernels[1], &fn),
                 KERN_SUCCESS);
   kern__arr aout = arr1(dout, M);
   float v[3] = {1.0f, -2.0f, 0.5f};
   void *args[] = {&aout, v};
   kern__dims d = dims1(M);
-  ASSERT_STATUS(f->ctx,
+  EXPECT_STATUS(f->ctx,
                 f->be->launch(f->st, f->dev, fn, &saxpy_kernels[1], args, &d),
                 KERN_SUCCESS);
-  ASSERT_STATUS(f->ctx, f->be->copy_out(f->st, f->dev, out, dout, M * 12),
+  EXPECT_STATUS(f->ctx, f->be->copy_out(f->st, f->dev, out, dout, M * 12),
                 KERN_SUCCESS);
   int bad = 0;
   for (int i = 0; i < M; i++)
     for (int c = 0; c < 3; c++) bad += out[3 * i + c] != v[c] * (float)i;
-  ASSERT_EQ(bad, 0);
+  EXPECT_EQ(bad, 0);
   kern__dims empty = dims1(0);
-  ASSERT_STATUS(f->ctx,
+  EXPECT_STATUS(f->ctx,
                 f->be->launch(f->st, f->dev, fn, &saxpy_kernels[1], args,
                               &empty),
                 KERN_SUCCESS);
@@ -432,13 +389,13 @@ static void test_saxpy_and_cache(fixture *f) {
 
   /* The second build of the same source comes from the cache. */
   t0 = now_ms();
-  ASSERT_STATUS(f->ctx, f->be->module_build(f->st, f->dev, &code, &mod2),
+  EXPECT_STATUS(f->ctx, f->be->module_build(f->st, f->dev, &code, &mod2),
                 KERN_SUCCESS);
   double warm = now_ms() - t0;
   void *fn2 = NULL;
   t0 = now_ms();
   if (mod2) {
-    ASSERT_STATUS(f->ctx,
+    EXPECT_STATUS(f->ctx,
                   f->be->kernel_get(f->st, mod2, &saxpy_kernels[0], &fn2),
                   KERN_SUCCESS);
     run_saxpy(f, mod2, 12345);
@@ -447,13 +404,13 @@ static void test_saxpy_and_cache(fixture *f) {
   printf("program build: cold %.1f ms, from cached binary %.1f ms "
          "(then kernel_get + first launch %.1f ms)\n",
          cold, warm, first_launch);
-  ASSERT(warm < cold);
+  EXPECT_TRUE(warm < cold);
 
   /* A kernel the program lacks: NOT_FOUND, through the checking macro. */
   kc_kernel missing = {"nope", "k_nope", 0, NULL, 0, 0, 0, 0};
-  ASSERT_STATUS(f->ctx, f->be->kernel_get(f->st, mod, &missing, &fn),
+  EXPECT_STATUS(f->ctx, f->be->kernel_get(f->st, mod, &missing, &fn),
                 KERN_ERROR_NOT_FOUND);
-  ASSERT_CONTAINS(kern_last_error(f->ctx),
+  EXPECT_CONTAINS(kern_last_error(f->ctx),
                   "opencl: clCreateKernel failed: CL_INVALID_KERNEL_NAME "
                   "(backend_opencl.c:");
   kern_clear_error(f->ctx);
@@ -471,18 +428,18 @@ static void test_sumsq(fixture *f, int fp64) {
   double cold = now_ms() - t0;
   if (!fp64) {
     /* A device without cl_khr_fp64 refuses it by name. */
-    ASSERT_EQ(s, KERN_ERROR_UNSUPPORTED);
-    ASSERT_CONTAINS(kern_last_error(f->ctx), "kernel 'sumsq' uses float64");
+    EXPECT_EQ(s, KERN_ERROR_UNSUPPORTED);
+    EXPECT_CONTAINS(kern_last_error(f->ctx), "kernel 'sumsq' uses float64");
     kern_clear_error(f->ctx);
     free(code.source);
     return;
   }
-  ASSERT_STATUS(f->ctx, s, KERN_SUCCESS);
+  EXPECT_STATUS(f->ctx, s, KERN_SUCCESS);
   printf("program build: cold %.1f ms (second program in the process)\n",
          cold);
   void *fn = NULL;
   if (mod)
-    ASSERT_STATUS(f->ctx, f->be->kernel_get(f->st, mod, &sumsq_kernels[0], &fn),
+    EXPECT_STATUS(f->ctx, f->be->kernel_get(f->st, mod, &sumsq_kernels[0], &fn),
                   KERN_SUCCESS);
   if (!fn) {
     free(code.source);
@@ -500,32 +457,32 @@ static void test_sumsq(fixture *f, int fp64) {
     }
     void *dx = NULL, *dout = NULL;
     double zero = 0.0, got = -1.0;
-    ASSERT_STATUS(f->ctx,
+    EXPECT_STATUS(f->ctx,
                   f->be->mem_alloc(f->st, f->dev, (size_t)n * 8, &dx),
                   KERN_SUCCESS);
-    ASSERT_STATUS(f->ctx, f->be->mem_alloc(f->st, f->dev, 8, &dout),
+    EXPECT_STATUS(f->ctx, f->be->mem_alloc(f->st, f->dev, 8, &dout),
                   KERN_SUCCESS);
-    ASSERT_STATUS(f->ctx,
+    EXPECT_STATUS(f->ctx,
                   f->be->copy_in(f->st, f->dev, dx, x, (size_t)n * 8),
                   KERN_SUCCESS);
-    ASSERT_STATUS(f->ctx, f->be->fill(f->st, f->dev, dout, &zero, 8, 8),
+    EXPECT_STATUS(f->ctx, f->be->fill(f->st, f->dev, dout, &zero, 8, 8),
                   KERN_SUCCESS);
     kern__arr ax = arr1(dx, n), aout = arr1(dout, 1);
     void *args[] = {&ax, &aout};
     kern__dims d = dims1(n);
-    ASSERT_STATUS(f->ctx,
+    EXPECT_STATUS(f->ctx,
                   f->be->launch(f->st, f->dev, fn, &sumsq_kernels[0], args,
                                 &d),
                   KERN_SUCCESS);
-    ASSERT_STATUS(f->ctx, f->be->synchronize(f->st, f->dev), KERN_SUCCESS);
-    ASSERT_STATUS(f->ctx, f->be->copy_out(f->st, f->dev, &got, dout, 8),
+    EXPECT_STATUS(f->ctx, f->be->synchronize(f->st, f->dev), KERN_SUCCESS);
+    EXPECT_STATUS(f->ctx, f->be->copy_out(f->st, f->dev, &got, dout, 8),
                   KERN_SUCCESS);
     /* Summation order differs; 1e-12 relative is far above its rounding
      * and far below a missed or repeated element. */
     if (!(fabs(got - want) <= 1e-12 * want + 1e-300)) {
       fprintf(stderr, "sumsq n=%lld: got %.17g, want %.17g\n", (long long)n,
               got, want);
-      failures++;
+      kern_test_failures++;
     }
     f->be->mem_free(f->st, f->dev, dx);
     f->be->mem_free(f->st, f->dev, dout);
@@ -538,15 +495,15 @@ static void test_sumsq(fixture *f, int fp64) {
 static void test_build_error(fixture *f) {
   kc_result code = make_code(broken_src, 1, broken_kernels, f->nonce);
   void *mod = NULL;
-  ASSERT_STATUS(f->ctx, f->be->module_build(f->st, f->dev, &code, &mod),
+  EXPECT_STATUS(f->ctx, f->be->module_build(f->st, f->dev, &code, &mod),
                 KERN_ERROR_COMPILE);
-  ASSERT(mod == NULL);
+  EXPECT_TRUE(mod == NULL);
   const char *msg = kern_last_error(f->ctx);
-  ASSERT_CONTAINS(msg, "opencl: clBuildProgram failed: "
+  EXPECT_CONTAINS(msg, "opencl: clBuildProgram failed: "
                        "CL_BUILD_PROGRAM_FAILURE");
-  ASSERT_CONTAINS(msg, "build log:");
+  EXPECT_CONTAINS(msg, "build log:");
   /* The log itself, which names the offending identifier. */
-  ASSERT_CONTAINS(msg, "undefined_function_xyz");
+  EXPECT_CONTAINS(msg, "undefined_function_xyz");
   kern_clear_error(f->ctx);
   free(code.source);
 }
@@ -576,19 +533,19 @@ int main(void) {
    * probes it. */
   f.be = &kern__backend_opencl;
   char reason[256] = "";
-  ASSERT_STATUS(f.ctx, f.be->probe(kern__ctx(f.ctx), &f.st, reason, sizeof reason),
+  EXPECT_STATUS(f.ctx, f.be->probe(kern__ctx(f.ctx), &f.st, reason, sizeof reason),
                 KERN_SUCCESS);
-  ASSERT(f.be->version >= 1);
-  ASSERT_EQ(f.be->kind, KERN_BACKEND_OPENCL);
+  EXPECT_TRUE(f.be->version >= 1);
+  EXPECT_EQ(f.be->kind, KERN_BACKEND_OPENCL);
   int n = f.st ? f.be->device_count(f.st) : 0;
   if (n == 0) {
     printf("SKIP: no OpenCL platform or device (%s)\n", reason);
     if (f.st) f.be->release(f.st);
     kern_context_free(f.ctx);
     rmdir(f.cache_dir);
-    return failures ? 1 : 77;
+    return kern_test_failures ? 1 : 77;
   }
-  ASSERT_EQ(reason[0], '\0');
+  EXPECT_EQ(reason[0], '\0');
   for (f.dev = 0; f.dev < n; f.dev++) {
     kern_device_info info;
     f.be->device_info(f.st, f.dev, &info);
@@ -597,7 +554,7 @@ int main(void) {
     test_saxpy_and_cache(&f);
     test_sumsq(&f, strstr(info.description, "fp64 yes") != NULL);
     test_build_error(&f);
-    ASSERT_STATUS(f.ctx, f.be->synchronize(f.st, f.dev), KERN_SUCCESS);
+    EXPECT_STATUS(f.ctx, f.be->synchronize(f.st, f.dev), KERN_SUCCESS);
   }
   f.be->release(f.st);
   kern_context_free(f.ctx);
@@ -605,8 +562,8 @@ int main(void) {
   char cmd[512];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", f.cache_dir);
   if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", f.cache_dir);
-  if (failures) {
-    printf("%d FAILED\n", failures);
+  if (kern_test_failures) {
+    printf("%d FAILED\n", kern_test_failures);
     return 1;
   }
   printf("opencl backend: all tests passed on %d device(s)\n", n);

@@ -48,7 +48,7 @@ static void load_and_check(const char *dir, const char *dev_name) {
   kern_module *m;
   ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "policy.py", kSrc,
                                          sizeof kSrc - 1, &m));
-  ASSERT_STR_EQ(kern_last_error(ctx), "");
+  ASSERT_STREQ(kern_last_error(ctx), "");
   kern_kernel *k;
   ASSERT_OK(ctx, kern_module_get_kernel(m, "k", &k));
   kern_type f32 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1};

@@ -228,7 +228,7 @@ int main(void) {
   for (size_t i = 0; i < sizeof unsafe / sizeof unsafe[0]; i++) {
     ASSERT_EQ(chmod(dirA, unsafe[i].mode), 0);
     ASSERT_EQ(run_in(dirA, kSrcA, 3, 1, msg, sizeof msg), KERN_SUCCESS);
-    ASSERT_STR_EQ(msg, "");
+    ASSERT_STREQ(msg, "");
     ASSERT_CONTAINS(last_note, unsafe[i].why);
     ASSERT_EQ(stat(path, &st), 0);
     ASSERT_EQ(st.st_ino, planted.st_ino);
@@ -238,7 +238,7 @@ int main(void) {
   if (root) {
     ASSERT_EQ(chown(dirA, 65534, 65534), 0);
     ASSERT_EQ(run_in(dirA, kSrcA, 3, 1, msg, sizeof msg), KERN_SUCCESS);
-    ASSERT_STR_EQ(msg, "");
+    ASSERT_STREQ(msg, "");
     ASSERT_CONTAINS(last_note, "is owned by uid 65534, not by this user");
     ASSERT_EQ(stat(path, &st), 0);
     ASSERT_EQ(st.st_ino, planted.st_ino);
@@ -248,11 +248,11 @@ int main(void) {
   }
   /* A file where the directory should be. */
   ASSERT_EQ(run_in(pathB, kSrcA, 3, 1, msg, sizeof msg), KERN_SUCCESS);
-  ASSERT_STR_EQ(msg, "");
+  ASSERT_STREQ(msg, "");
   ASSERT_CONTAINS(last_note, "is not a directory");
   ASSERT_EQ(unlink(path), 0); /* the planted entry */
   RUN_OK(dirA, kSrcA, 3, 1);
-  ASSERT_STR_EQ(last_note, "");
+  ASSERT_STREQ(last_note, "");
 
   /* 8 processes, one fresh cache, the same kernels, several rounds.  Each
    * child loads three modules (so they race on several entries), launches

@@ -84,7 +84,7 @@ static void check(const world *w, const char *step) {
       fprintf(stderr, "%s:%d: after %s: %s returned %s, expected %s\n",      \
               __FILE__, __LINE__, step, #call, kern_status_name(s_),         \
               kern_status_name(want_));                                      \
-      exit(1);                                                               \
+      kern_test_failed(1);                                                   \
     }                                                                        \
   } while (0)
 
@@ -98,7 +98,7 @@ static void check(const world *w, const char *step) {
   EXPECT(ctx_live, kern_synchronize(w->ctx, 0));
   if (!ctx_live) {
     ASSERT_EQ(kern_device_count(w->ctx), 0);
-    ASSERT_STR_EQ(kern_last_error(w->ctx), "");
+    ASSERT_STREQ(kern_last_error(w->ctx), "");
     kern_clear_error(w->ctx); /* a no-op, not a crash */
     kern_array *na = NULL;
     int64_t one = 1;

@@ -28,13 +28,7 @@ static const char kSource[] =
 #define EXPECT_ERR(ctx, s, sub, call)                                        \
   do {                                                                       \
     kern_clear_error(ctx);                                                   \
-    kern_status s_ = (call);                                                 \
-    if (s_ != (s)) {                                                         \
-      fprintf(stderr, "%s:%d: %s returned %s, expected %s (%s)\n", __FILE__, \
-              __LINE__, #call, kern_status_name(s_), kern_status_name(s),    \
-              kern_last_error(ctx));                                         \
-      exit(1);                                                               \
-    }                                                                        \
+    ASSERT_STATUS(ctx, call, s);                                             \
     ASSERT_CONTAINS(kern_last_error(ctx), sub);                              \
     kern_clear_error(ctx);                                                   \
   } while (0)
@@ -60,7 +54,7 @@ static void null_handles(kern_context *ctx) {
 
   ASSERT_EQ(kern_context_new(NULL, NULL), KERN_ERROR_INVALID_ARGUMENT);
   kern_context_free(NULL);
-  ASSERT_STR_EQ(kern_last_error(NULL), "");
+  ASSERT_STREQ(kern_last_error(NULL), "");
   kern_clear_error(NULL);
   EXPECT_INVALID(kern_backend_get(NULL, KERN_BACKEND_CPU, &bi));
   ASSERT_EQ(kern_device_count(NULL), 0);
@@ -385,7 +379,7 @@ static void error_recency(kern_context *ctx) {
   ASSERT_OK(ctx, kern_array_new(ctx, 0, f32, 1, &n, &dead));
   kern_array_free(dead);
   kern_clear_error(ctx);
-  ASSERT_STR_EQ(kern_last_error(ctx), "");
+  ASSERT_STREQ(kern_last_error(ctx), "");
 
   ASSERT_EQ(kern_device_find(ctx, "gpu7", &dev), KERN_ERROR_INVALID_ARGUMENT);
   ASSERT_CONTAINS(kern_last_error(ctx), "unknown device 'gpu7'");
@@ -414,7 +408,7 @@ static void error_recency(kern_context *ctx) {
   ASSERT(!strstr(kern_last_error(ctx), "bad.py"));
   ASSERT_CONTAINS(kern_last_error(ctx), "opencl:99");
   kern_clear_error(ctx);
-  ASSERT_STR_EQ(kern_last_error(ctx), "");
+  ASSERT_STREQ(kern_last_error(ctx), "");
   kern_array_free(a);
 }
 
@@ -432,7 +426,7 @@ int main(void) {
   kern_context_free(ctx);
   /* The context's own handle after free, and a double free of it. */
   EXPECT_INVALID(kern_array_new(ctx, 0, f32, 1, &(int64_t){1}, &(kern_array *){0}));
-  ASSERT_STR_EQ(kern_last_error(ctx), "");
+  ASSERT_STREQ(kern_last_error(ctx), "");
   kern_context_free(ctx);
   printf("misuse: ok\n");
   return 0;

@@ -38,14 +38,14 @@ int main(void) {
   struct stat st;
   ASSERT_EQ(stat(kern__ctx(ctx)->cache_dir, &st), 0);
   ASSERT_EQ(st.st_mode & 0777, 0700);
-  ASSERT_STR_EQ(kern_last_error(ctx), ""); /* a miss is not an error */
+  ASSERT_STREQ(kern_last_error(ctx), ""); /* a miss is not an error */
 
   /* Put then get: the same bytes, and the entry file is 0600. */
   const char payload[] = "hello, cache";
   char got_path[4300];
   ASSERT_OK(ctx, kern__cache_put(kern__ctx(ctx), key, ".bin", payload, sizeof payload,
                                  got_path, sizeof got_path));
-  ASSERT_STR_EQ(got_path, path);
+  ASSERT_STREQ(got_path, path);
   ASSERT_EQ(stat(path, &st), 0);
   ASSERT_EQ(st.st_mode & 0777, 0600);
   ASSERT_EQ(st.st_size, sizeof payload + 48);

@@ -10,7 +10,7 @@ int main(void) {
   setenv("KERN_NUM_THREADS", "3", 1);
   ASSERT_OK(NULL, kern_context_new(NULL, &ctx));
   ASSERT_EQ(kern__ctx(ctx)->num_threads, 3);
-  ASSERT_STR_EQ(kern__ctx(ctx)->cache_dir, getenv("KERN_CACHE_DIR"));
+  ASSERT_STREQ(kern__ctx(ctx)->cache_dir, getenv("KERN_CACHE_DIR"));
   kern_context_free(ctx);
   kern_options o = KERN_OPTIONS_INIT;
   o.cache_dir = "/some/where/";
@@ -18,47 +18,47 @@ int main(void) {
   o.no_cache = 1;
   ASSERT_OK(NULL, kern_context_new(&o, &ctx));
   ASSERT_EQ(kern__ctx(ctx)->num_threads, 7);
-  ASSERT_STR_EQ(kern__ctx(ctx)->cache_dir, "/some/where");
+  ASSERT_STREQ(kern__ctx(ctx)->cache_dir, "/some/where");
   kern_context_free(ctx);
   setenv("KERN_NUM_THREADS", "bogus", 1);
   unsetenv("KERN_CACHE_DIR");
   setenv("XDG_CACHE_HOME", "/xdg", 1);
   ASSERT_OK(NULL, kern_context_new(NULL, &ctx));
   ASSERT(kern__ctx(ctx)->num_threads >= 1);
-  ASSERT_STR_EQ(kern__ctx(ctx)->cache_dir, "/xdg/kern");
+  ASSERT_STREQ(kern__ctx(ctx)->cache_dir, "/xdg/kern");
   kern_context_free(ctx);
   unsetenv("XDG_CACHE_HOME");
   setenv("HOME", "/home/someone", 1);
   ASSERT_OK(NULL, kern_context_new(NULL, &ctx));
-  ASSERT_STR_EQ(kern__ctx(ctx)->cache_dir, "/home/someone/.cache/kern");
+  ASSERT_STREQ(kern__ctx(ctx)->cache_dir, "/home/someone/.cache/kern");
   kern_context_free(ctx);
   unsetenv("KERN_NUM_THREADS");
   test_setup(); /* restore a private KERN_CACHE_DIR */
 
   ASSERT_OK(NULL, kern_context_new(NULL, &ctx));
-  ASSERT_STR_EQ(kern_last_error(ctx), "");
+  ASSERT_STREQ(kern_last_error(ctx), "");
 
   /* Within one call the first error wins (it is the cause); a new call's
    * first error replaces it (Note [error recency] in context.c). */
   kern_context *c = kern__ctx_enter(ctx);
   ASSERT_EQ(kern__error(c, KERN_ERROR_IO, "first %d", 1), KERN_ERROR_IO);
   ASSERT_EQ(kern__error(c, KERN_ERROR_LAUNCH, "second"), KERN_ERROR_LAUNCH);
-  ASSERT_STR_EQ(kern_last_error(ctx), "first 1");
+  ASSERT_STREQ(kern_last_error(ctx), "first 1");
   kern__call_begin(c);
-  ASSERT_STR_EQ(kern_last_error(ctx), "first 1"); /* a call that has not failed */
+  ASSERT_STREQ(kern_last_error(ctx), "first 1"); /* a call that has not failed */
   ASSERT_EQ(kern__error(c, KERN_ERROR_LAUNCH, "third"), KERN_ERROR_LAUNCH);
-  ASSERT_STR_EQ(kern_last_error(ctx), "third");
+  ASSERT_STREQ(kern_last_error(ctx), "third");
   kern_clear_error(ctx);
-  ASSERT_STR_EQ(kern_last_error(ctx), "");
+  ASSERT_STREQ(kern_last_error(ctx), "");
 
   /* Backends: the CPU is always there and comes first. */
   ASSERT_EQ(kern_backend_count(), 3);
   kern_backend_info bi = KERN_BACKEND_INFO_INIT;
   ASSERT_OK(ctx, kern_backend_get(ctx, KERN_BACKEND_CPU, &bi));
-  ASSERT_STR_EQ(bi.name, "cpu");
+  ASSERT_STREQ(bi.name, "cpu");
   ASSERT(bi.available);
   ASSERT_EQ(bi.device_count, 1);
-  ASSERT_STR_EQ(bi.reason, "");
+  ASSERT_STREQ(bi.reason, "");
   ASSERT_EQ(kern_backend_get(ctx, (kern_backend_kind)9, &bi),
             KERN_ERROR_INVALID_ARGUMENT);
   kern_clear_error(ctx);
@@ -77,7 +77,7 @@ int main(void) {
   ASSERT_EQ(di.max_group_size, 1);
   ASSERT_CONTAINS(di.driver_version, "Linux"); /* uname: the OS and release */
   ASSERT(strlen(di.driver_version) > strlen("Linux "));
-  ASSERT_STR_EQ(di.pci_bus_id, "");
+  ASSERT_STREQ(di.pci_bus_id, "");
   for (int i = 0; i < 16; i++) ASSERT_EQ(di.uuid[i], 0);
   /* A struct_size below the first version is refused, and named. */
   kern_device_info small = KERN_DEVICE_INFO_INIT;
@@ -96,7 +96,7 @@ int main(void) {
   ASSERT_OK(ctx, kern_device_find(ctx, "cpu:0", &d));
   ASSERT_EQ(d, 0);
   ASSERT_EQ(kern_device_find(ctx, "cpu:1", &d), KERN_ERROR_NOT_FOUND);
-  ASSERT_STR_EQ(kern_last_error(ctx),
+  ASSERT_STREQ(kern_last_error(ctx),
                 "device 'cpu:1' not found: backend cpu has 1 device (cpu:0 "
                 "to cpu:0)");
   kern_clear_error(ctx);
@@ -139,7 +139,7 @@ int main(void) {
   kern_module *m;
   ASSERT_EQ(kern_module_load_file(ctx, 0, "/nonexistent/k.py", &m),
             KERN_ERROR_IO);
-  ASSERT_STR_EQ(kern_last_error(ctx),
+  ASSERT_STREQ(kern_last_error(ctx),
                 "cannot open '/nonexistent/k.py': No such file or directory");
   kern_clear_error(ctx);
 

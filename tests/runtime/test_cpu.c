@@ -160,14 +160,14 @@ static void test_saxpy_and_arrays(void) {
   ASSERT_OK(NULL, kern_context_new(NULL, &ctx));
   kern_module *m = load(ctx, kernels_c);
   ASSERT_EQ(kern_module_kernel_count(m), 4);
-  ASSERT_STR_EQ(kern_module_kernel_name(m, 0), "saxpy");
+  ASSERT_STREQ(kern_module_kernel_name(m, 0), "saxpy");
   ASSERT(kern_module_kernel_name(m, 4) == NULL);
   kern_kernel *k = get(m, "saxpy");
-  ASSERT_STR_EQ(kern_kernel_name(k), "saxpy");
+  ASSERT_STREQ(kern_kernel_name(k), "saxpy");
   ASSERT_EQ(kern_kernel_param_count(k), 3);
   kern_param_info pi = KERN_PARAM_INFO_INIT;
   ASSERT_OK(ctx, kern_kernel_param(k, 2, &pi));
-  ASSERT_STR_EQ(pi.name, "y");
+  ASSERT_STREQ(pi.name, "y");
   ASSERT_EQ(pi.kind, KERN_PARAM_ARRAY);
   ASSERT_EQ(pi.ndim, 1);
   ASSERT_EQ(kern_kernel_param(k, 3, &pi), KERN_ERROR_INVALID_ARGUMENT);
@@ -204,7 +204,7 @@ static void test_saxpy_and_arrays(void) {
 
   /* Array errors. */
   ASSERT_EQ(kern_array_upload(x, hx, 4), KERN_ERROR_INVALID_ARGUMENT);
-  ASSERT_STR_EQ(kern_last_error(ctx), "kern_array_upload: nbytes is 4 but "
+  ASSERT_STREQ(kern_last_error(ctx), "kern_array_upload: nbytes is 4 but "
                                       "the array holds 400004 bytes");
   kern_clear_error(ctx);
   ASSERT_EQ(kern_array_download(x, hx, 0), KERN_ERROR_INVALID_ARGUMENT);
@@ -280,7 +280,7 @@ static void test_saxpy_and_arrays(void) {
 #define BAD_LAUNCH(st, kern, nd, dims, na, a, msg)                           \
   do {                                                                       \
     ASSERT_EQ(kern_launch(kern, nd, dims, na, a), st);                       \
-    ASSERT_STR_EQ(kern_last_error(ctx), msg);                                \
+    ASSERT_STREQ(kern_last_error(ctx), msg);                                \
     kern_clear_error(ctx);                                                   \
   } while (0)
   kern_arg a1[] = {kern_arg_float(1), kern_arg_array(x), kern_arg_array(d64)};
@@ -365,7 +365,7 @@ static void test_saxpy_and_arrays(void) {
 
   kern_kernel *none = NULL;
   ASSERT_EQ(kern_module_get_kernel(m, "saxpi", &none), KERN_ERROR_NOT_FOUND);
-  ASSERT_STR_EQ(kern_last_error(ctx), "'hand.c' has no kernel 'saxpi' "
+  ASSERT_STREQ(kern_last_error(ctx), "'hand.c' has no kernel 'saxpi' "
                                       "(kernels: saxpy, count, values, grid)");
   kern_clear_error(ctx);
   ASSERT(none == NULL);
@@ -484,7 +484,7 @@ static void test_cache_entries(void) {
   kern_module *m3 = load(c3, kernels_c);
   ASSERT_EQ(kern_launch(get(m3, "count"), 1, &n, 1, &a),
             KERN_ERROR_INVALID_ARGUMENT); /* c belongs to another context */
-  ASSERT_STR_EQ(kern_last_error(c3), "launch of 'count': argument 1 'c' "
+  ASSERT_STREQ(kern_last_error(c3), "launch of 'count': argument 1 'c' "
                                      "belongs to another context");
   kern_context_free(c3);
   kern_context_free(ctx);

@@ -58,7 +58,7 @@ static void on(kern_context *ctx, kern_device dev, const char *what) {
   int64_t d3[3] = {2, 2, 2};
   kern_clear_error(ctx);
   ASSERT_EQ(kern_launch(two, 3, d3, 1, &arg), KERN_ERROR_INVALID_ARGUMENT);
-  ASSERT_STR_EQ(kern_last_error(ctx),
+  ASSERT_STREQ(kern_last_error(ctx),
                 "launch of 'two': the grid has 3 dimensions but the kernel "
                 "unpacks wp.tid() into 2 values; launch it with at most 2 "
                 "dimensions");

@@ -11,7 +11,7 @@ static void check(const char *msg, size_t len, size_t step, const char *want) {
   char hex[65];
   kern__sha256_final(&s, d);
   kern__sha256_hex(d, hex);
-  ASSERT_STR_EQ(hex, want);
+  ASSERT_STREQ(hex, want);
 }
 
 int main(void) {

@@ -8,7 +8,7 @@ static kern_type T(kern_kind k, kern_scalar s, int r, int c) {
 
 static void check_name(kern_type t, const char *want) {
   char buf[80];
-  ASSERT_STR_EQ(kern_type_name(t, buf, sizeof buf), want);
+  ASSERT_STREQ(kern_type_name(t, buf, sizeof buf), want);
 }
 
 static void check_parse(const char *name, kern_type want) {
@@ -21,14 +21,14 @@ static void check_parse(const char *name, kern_type want) {
 }
 
 int main(void) {
-  ASSERT_STR_EQ(kern_status_string(KERN_SUCCESS), "success");
-  ASSERT_STR_EQ(kern_status_string(KERN_ERROR_OUT_OF_MEMORY), "out of memory");
-  ASSERT_STR_EQ(kern_status_string(KERN_ERROR_CACHE), "kernel cache error");
-  ASSERT_STR_EQ(kern_status_name(KERN_ERROR_OUT_OF_MEMORY),
+  ASSERT_STREQ(kern_status_string(KERN_SUCCESS), "success");
+  ASSERT_STREQ(kern_status_string(KERN_ERROR_OUT_OF_MEMORY), "out of memory");
+  ASSERT_STREQ(kern_status_string(KERN_ERROR_CACHE), "kernel cache error");
+  ASSERT_STREQ(kern_status_name(KERN_ERROR_OUT_OF_MEMORY),
                 "ERROR_OUT_OF_MEMORY");
-  ASSERT_STR_EQ(kern_status_name(KERN_ERROR_TOOLCHAIN), "ERROR_TOOLCHAIN");
-  ASSERT_STR_EQ(kern_status_string(KERN_STATUS_COUNT), "unknown status");
-  ASSERT_STR_EQ(kern_status_string((kern_status)-1), "unknown status");
+  ASSERT_STREQ(kern_status_name(KERN_ERROR_TOOLCHAIN), "ERROR_TOOLCHAIN");
+  ASSERT_STREQ(kern_status_string(KERN_STATUS_COUNT), "unknown status");
+  ASSERT_STREQ(kern_status_string((kern_status)-1), "unknown status");
   for (int s = 0; s < KERN_STATUS_COUNT; s++) {
     ASSERT(kern_status_string((kern_status)s)[0] != 0);
     ASSERT(kern_status_name((kern_status)s)[0] != 0);
@@ -37,7 +37,7 @@ int main(void) {
   ASSERT_EQ(kern_scalar_size(KERN_SCALAR_BOOL), 1);
   ASSERT_EQ(kern_scalar_size(KERN_SCALAR_UINT16), 2);
   ASSERT_EQ(kern_scalar_size(KERN_SCALAR_FLOAT64), 8);
-  ASSERT_STR_EQ(kern_scalar_name(KERN_SCALAR_UINT32), "uint32");
+  ASSERT_STREQ(kern_scalar_name(KERN_SCALAR_UINT32), "uint32");
   ASSERT_EQ(kern_type_size(T(KERN_KIND_VECTOR, KERN_SCALAR_FLOAT32, 3, 1)), 12);
   ASSERT_EQ(kern_type_size(T(KERN_KIND_MATRIX, KERN_SCALAR_FLOAT64, 3, 3)), 72);
   ASSERT_EQ(kern_type_size(T(KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 3, 1)), 0);
@@ -61,7 +61,7 @@ int main(void) {
              "vector(length=3, dtype=bool)");
   char small[5];
   kern_type_name(T(KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1), small, sizeof small);
-  ASSERT_STR_EQ(small, "floa"); /* truncated, still terminated */
+  ASSERT_STREQ(small, "floa"); /* truncated, still terminated */
 
   check_parse("float32", T(KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1));
   check_parse("wp.float64", T(KERN_KIND_SCALAR, KERN_SCALAR_FLOAT64, 1, 1));
