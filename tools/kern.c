@@ -629,162 +629,138 @@ static int parse_run_args(int argc, char **argv, run_opts *o) {
   return 0;
 }
 
-static int cmd_run(int argc, char **argv) {
+/* Everything one `kern run` holds, so its steps can be separate functions
+ * that share one clean-up (run_free).  Arrays indexed by parameter have
+ * np + 1 entries, so a kernel without parameters still gets non-NULL
+ * allocations. */
+typedef struct run_state {
   run_opts o;
-  memset(&o, 0, sizeof o);
-  /* Checked by default: a first run with a too-small array should get a
-   * message, not a hang or a heap corruption (--unchecked opts out). */
-  o.debug = 1;
-  /* Each argument is at most one assignment or save, so argc bounds both. */
-  o.args = calloc((size_t)argc, sizeof *o.args);
-  o.saves = calloc((size_t)argc, sizeof *o.saves);
-  if (!o.args || !o.saves) {
-    free(o.args);
-    free(o.saves);
-    error("out of memory");
-    return EXIT_FAIL;
-  }
-
-  kern_context *ctx = NULL;
-  kern_module *mod = NULL;
-  kern_param_info *ps = NULL;
-  spec_array *hosts = NULL;
-  kern_array **arrays = NULL;
-  unsigned char **values = NULL;
-  kern_arg *kargs = NULL;
-  int *save_of = NULL;
-  const char **pnames = NULL;
-  outfile *outs = NULL; /* one per --save, opened before the launch */
-  int np = 0, rc;
-  char err[1024];
+  kern_context *ctx;
+  kern_device dev;
+  const char *devname; /* --device or --backend, NULL for the default */
+  kern_module *mod;
+  kern_kernel *k;
+  int np;
+  kern_param_info *ps;
+  spec_array *hosts;
+  kern_array **arrays;
+  unsigned char **values;
+  kern_arg *kargs;
+  int *save_of; /* index into o.saves, or -1 */
+  const char **pnames;
+  outfile *outs; /* one per --save, opened before the launch */
   int64_t dims[KERN_MAX_DIMS];
   int ndims;
+} run_state;
 
-  rc = parse_run_args(argc, argv, &o);
-  if (rc != 0) {
-    rc = rc < 0 ? EXIT_OK : rc; /* -1: help was printed */
-    goto done;
-  }
-  if (spec_parse_dims(o.dim, dims, KERN_MAX_DIMS, &ndims, err, sizeof err)) {
-    rc = usage("run", "%s", err);
-    goto done;
-  }
-
+/* Starts a context on the chosen device and finds the kernel; each step
+ * says which of the user's names it could not use. */
+static int run_load(run_state *r) {
+  run_opts *o = &r->o;
   /* Check the file before starting devices, for a plain message. */
-  FILE *probe = fopen(o.file, "rb");
+  FILE *probe = fopen(o->file, "rb");
   if (!probe) {
-    error("cannot open '%s': %s", o.file, strerror(errno));
-    rc = EXIT_FAIL;
-    goto done;
+    error("cannot open '%s': %s", o->file, strerror(errno));
+    return EXIT_FAIL;
   }
   fclose(probe);
 
   /* The command line wins over the environment: the library ORs
    * $KERN_DEBUG into the option, so --unchecked has to clear it. */
-  if (!o.debug) unsetenv("KERN_DEBUG");
+  if (!o->debug) unsetenv("KERN_DEBUG");
   kern_options kopts = KERN_OPTIONS_INIT;
-  kopts.num_threads = o.threads;
-  kopts.no_cache = o.no_cache;
-  kopts.debug = o.debug;
-  kern_status st = kern_context_new(&kopts, &ctx);
+  kopts.num_threads = o->threads;
+  kopts.no_cache = o->no_cache;
+  kopts.debug = o->debug;
+  kern_status st = kern_context_new(&kopts, &r->ctx);
   if (st != KERN_SUCCESS) {
     error("cannot start kern: %s", kern_status_string(st));
-    ctx = NULL;
-    rc = EXIT_FAIL;
-    goto done;
+    r->ctx = NULL;
+    return EXIT_FAIL;
   }
 
-  const char *devname = o.device ? o.device : o.backend;
-  kern_device dev;
-  st = kern_device_find(ctx, devname, &dev);
-  if (st != KERN_SUCCESS) {
-    rc = lib_error(ctx, st, "cannot select a device");
-    goto done;
-  }
-  st = kern_module_load_file(ctx, dev, o.file, &mod);
-  if (st != KERN_SUCCESS) {
-    rc = lib_error(ctx, st, o.file);
-    goto done;
-  }
-  kern_kernel *k;
-  st = kern_module_get_kernel(mod, o.kernel, &k);
+  r->devname = o->device ? o->device : o->backend;
+  st = kern_device_find(r->ctx, r->devname, &r->dev);
+  if (st != KERN_SUCCESS) return lib_error(r->ctx, st, "cannot select a device");
+  st = kern_module_load_file(r->ctx, r->dev, o->file, &r->mod);
+  if (st != KERN_SUCCESS) return lib_error(r->ctx, st, o->file);
+  st = kern_module_get_kernel(r->mod, o->kernel, &r->k);
   if (st != KERN_SUCCESS) {
     char names[512];
     size_t n = 0;
-    int nk = kern_module_kernel_count(mod);
+    int nk = kern_module_kernel_count(r->mod);
     names[0] = '\0';
     for (int i = 0; i < nk && n < sizeof names; i++)
       n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "",
-                            kern_module_kernel_name(mod, i));
+                            kern_module_kernel_name(r->mod, i));
     const char **kn = calloc((size_t)nk + 1, sizeof *kn);
     char hint[160] = "";
     if (kn) {
-      for (int i = 0; i < nk; i++) kn[i] = kern_module_kernel_name(mod, i);
-      did_you_mean(o.kernel, strlen(o.kernel), kn, (size_t)nk, hint,
+      for (int i = 0; i < nk; i++) kn[i] = kern_module_kernel_name(r->mod, i);
+      did_you_mean(o->kernel, strlen(o->kernel), kn, (size_t)nk, hint,
                    sizeof hint);
       free(kn);
     }
-    error("no kernel '%s' in %s%s (%s%s)", o.kernel, o.file, hint,
+    error("no kernel '%s' in %s%s (%s%s)", o->kernel, o->file, hint,
           nk ? "its kernels: " : "it defines no kernels", names);
-    rc = EXIT_FAIL;
-    goto done;
+    return EXIT_FAIL;
   }
+  return EXIT_OK;
+}
 
-  /* Match NAME=SPEC and --save NAME=PATH to parameters before touching any
-   * device memory, so every naming mistake costs nothing. */
-  np = kern_kernel_param_count(k);
-  ps = calloc((size_t)np + 1, sizeof *ps);
-  hosts = calloc((size_t)np + 1, sizeof *hosts);
-  arrays = calloc((size_t)np + 1, sizeof *arrays);
-  values = calloc((size_t)np + 1, sizeof *values);
-  kargs = calloc((size_t)np + 1, sizeof *kargs);
-  save_of = calloc((size_t)np + 1, sizeof *save_of);
-  if (!ps || !hosts || !arrays || !values || !kargs || !save_of) {
+/* Matches NAME=SPEC and --save NAME=PATH to parameters before touching any
+ * device memory, so every naming mistake costs nothing. */
+static int run_match(run_state *r) {
+  run_opts *o = &r->o;
+  int np = r->np = kern_kernel_param_count(r->k);
+  r->ps = calloc((size_t)np + 1, sizeof *r->ps);
+  r->hosts = calloc((size_t)np + 1, sizeof *r->hosts);
+  r->arrays = calloc((size_t)np + 1, sizeof *r->arrays);
+  r->values = calloc((size_t)np + 1, sizeof *r->values);
+  r->kargs = calloc((size_t)np + 1, sizeof *r->kargs);
+  r->save_of = calloc((size_t)np + 1, sizeof *r->save_of);
+  if (!r->ps || !r->hosts || !r->arrays || !r->values || !r->kargs ||
+      !r->save_of) {
     error("out of memory");
-    rc = EXIT_FAIL;
-    goto done;
+    return EXIT_FAIL;
   }
+  kern_param_info *ps = r->ps;
   for (int i = 0; i < np; i++) {
     ps[i].struct_size = sizeof ps[i];
-    st = kern_kernel_param(k, i, &ps[i]);
-    if (st != KERN_SUCCESS) {
-      rc = lib_error(ctx, st, "cannot read kernel parameters");
-      goto done;
-    }
-    save_of[i] = -1;
+    kern_status st = kern_kernel_param(r->k, i, &ps[i]);
+    if (st != KERN_SUCCESS)
+      return lib_error(r->ctx, st, "cannot read kernel parameters");
+    r->save_of[i] = -1;
   }
   char plist[512], hint[160];
   list_params(ps, np, plist, sizeof plist);
-  pnames = calloc((size_t)np + 1, sizeof *pnames);
-  if (!pnames) {
+  r->pnames = calloc((size_t)np + 1, sizeof *r->pnames);
+  if (!r->pnames) {
     error("out of memory");
-    rc = EXIT_FAIL;
-    goto done;
+    return EXIT_FAIL;
   }
-  for (int i = 0; i < np; i++) pnames[i] = ps[i].name;
+  for (int i = 0; i < np; i++) r->pnames[i] = ps[i].name;
   int *given = calloc((size_t)np + 1, sizeof *given);
   if (!given) {
     error("out of memory");
-    rc = EXIT_FAIL;
-    goto done;
+    return EXIT_FAIL;
   }
-  rc = EXIT_FAIL;
-  for (int a = 0; a < o.nargs; a++) {
-    assign *as = &o.args[a];
+  for (int a = 0; a < o->nargs; a++) {
+    assign *as = &o->args[a];
     int p = find_param(ps, np, as->name, as->name_len);
     if (p < 0) {
       error("kernel '%s' has no parameter '%.*s'%s (its parameters: %s)",
-            o.kernel, (int)as->name_len, as->name,
-            did_you_mean(as->name, as->name_len, pnames, (size_t)np, hint,
+            o->kernel, (int)as->name_len, as->name,
+            did_you_mean(as->name, as->name_len, r->pnames, (size_t)np, hint,
                          sizeof hint),
             plist);
       free(given);
-      goto done;
+      return EXIT_FAIL;
     }
     if (given[p]++) {
       error("parameter '%s' is given more than once", ps[p].name);
       free(given);
-      goto done;
+      return EXIT_FAIL;
     }
     as->param = p;
   }
@@ -806,166 +782,212 @@ static int cmd_run(int argc, char **argv) {
       error("missing argument%s for parameter%s %s; give %s", 
             nmissing > 1 ? "s" : "", nmissing > 1 ? "s" : "", missing,
             nmissing > 1 ? "each as NAME=SPEC" : "it as NAME=SPEC");
-      goto done;
+      return EXIT_FAIL;
     }
   }
-  for (int s = 0; s < o.nsaves; s++) {
-    assign *sv = &o.saves[s];
+  for (int s = 0; s < o->nsaves; s++) {
+    assign *sv = &o->saves[s];
     int p = find_param(ps, np, sv->name, sv->name_len);
     if (p < 0 || ps[p].kind != KERN_PARAM_ARRAY) {
       error("--save %.*s: kernel '%s' has no array parameter '%.*s'%s "
-            "(its parameters: %s)", (int)sv->name_len, sv->name, o.kernel,
+            "(its parameters: %s)", (int)sv->name_len, sv->name, o->kernel,
             (int)sv->name_len, sv->name,
-            p < 0 ? did_you_mean(sv->name, sv->name_len, pnames, (size_t)np,
-                                 hint, sizeof hint)
+            p < 0 ? did_you_mean(sv->name, sv->name_len, r->pnames,
+                                 (size_t)np, hint, sizeof hint)
                   : "",
             plist);
-      goto done;
+      return EXIT_FAIL;
     }
-    if (save_of[p] >= 0) {
+    if (r->save_of[p] >= 0) {
       error("--save %s is given more than once", ps[p].name);
-      goto done;
+      return EXIT_FAIL;
     }
-    save_of[p] = s;
+    r->save_of[p] = s;
     sv->param = p;
   }
+  return EXIT_OK;
+}
 
-  /* Parse every SPEC on the host first: a mistake in the last argument
-   * should not wait for device allocations of the first ones. */
-  for (int a = 0; a < o.nargs; a++) {
-    int p = o.args[a].param;
+/* Parses every SPEC on the host first: a mistake in the last argument
+ * should not wait for device allocations of the first ones.  Then opens
+ * every --save file, so an unwritable path is reported under the user's
+ * name before any device work, not after a long launch. */
+static int run_parse(run_state *r) {
+  run_opts *o = &r->o;
+  kern_param_info *ps = r->ps;
+  char err[1024];
+  for (int a = 0; a < o->nargs; a++) {
+    int p = o->args[a].param;
     if (ps[p].kind == KERN_PARAM_ARRAY) {
-      if (spec_parse_array(&ps[p], o.args[a].value, &hosts[p], err,
+      if (spec_parse_array(&ps[p], o->args[a].value, &r->hosts[p], err,
                            sizeof err) != 0) {
         error("%s", err);
-        goto done;
+        return EXIT_FAIL;
       }
     } else {
       size_t size = kern_type_size(ps[p].type);
-      values[p] = calloc(1, size + 16);
-      if (!values[p]) {
+      r->values[p] = calloc(1, size + 16);
+      if (!r->values[p]) {
         error("out of memory");
-        goto done;
+        return EXIT_FAIL;
       }
-      if (spec_parse_value(&ps[p], o.args[a].value, values[p], err,
+      if (spec_parse_value(&ps[p], o->args[a].value, r->values[p], err,
                            sizeof err) != 0) {
         error("%s", err);
-        goto done;
+        return EXIT_FAIL;
       }
-      kargs[p] = kern_arg_data(values[p], size);
+      r->kargs[p] = kern_arg_data(r->values[p], size);
     }
   }
 
-  /* Open every --save file now, so an unwritable path is reported under
-   * the user's name before any device work, not after a long launch. */
-  outs = calloc((size_t)o.nsaves + 1, sizeof *outs);
-  if (!outs) {
+  r->outs = calloc((size_t)o->nsaves + 1, sizeof *r->outs);
+  if (!r->outs) {
     error("out of memory");
-    goto done;
+    return EXIT_FAIL;
   }
-  for (int s = 0; s < o.nsaves; s++) {
-    if (outfile_open(&outs[s], o.saves[s].value, err, sizeof err) != 0) {
-      error("--save %s: %s", ps[o.saves[s].param].name, err);
-      goto done;
+  for (int s = 0; s < o->nsaves; s++) {
+    if (outfile_open(&r->outs[s], o->saves[s].value, err, sizeof err) != 0) {
+      error("--save %s: %s", ps[o->saves[s].param].name, err);
+      return EXIT_FAIL;
     }
   }
-  for (int p = 0; p < np; p++) {
+  return EXIT_OK;
+}
+
+/* Makes and fills the device arrays, then launches. */
+static int run_launch(run_state *r) {
+  kern_param_info *ps = r->ps;
+  for (int p = 0; p < r->np; p++) {
     if (ps[p].kind != KERN_PARAM_ARRAY) continue;
-    st = kern_array_new(ctx, dev, ps[p].type, ps[p].ndim, hosts[p].shape,
-                        &arrays[p]);
+    kern_status st = kern_array_new(r->ctx, r->dev, ps[p].type, ps[p].ndim,
+                                    r->hosts[p].shape, &r->arrays[p]);
     if (st != KERN_SUCCESS) {
-      arrays[p] = NULL;
-      rc = lib_error(ctx, st, ps[p].name);
-      goto done;
+      r->arrays[p] = NULL;
+      return lib_error(r->ctx, st, ps[p].name);
     }
-    if (kern_array_nbytes(arrays[p]) != hosts[p].nbytes) {
+    if (kern_array_nbytes(r->arrays[p]) != r->hosts[p].nbytes) {
       /* Only if the library lays out an element differently from NumPy
        * (say, a padded vec3); uploading would then scramble data. */
       error("parameter '%s': the device array holds %zu bytes but the host "
             "data %zu; element layouts disagree", ps[p].name,
-            kern_array_nbytes(arrays[p]), hosts[p].nbytes);
-      goto done;
+            kern_array_nbytes(r->arrays[p]), r->hosts[p].nbytes);
+      return EXIT_FAIL;
     }
-    st = kern_array_upload(arrays[p], hosts[p].data, hosts[p].nbytes);
-    if (st != KERN_SUCCESS) {
-      rc = lib_error(ctx, st, ps[p].name);
-      goto done;
-    }
-    kargs[p] = kern_arg_array(arrays[p]);
+    st = kern_array_upload(r->arrays[p], r->hosts[p].data, r->hosts[p].nbytes);
+    if (st != KERN_SUCCESS) return lib_error(r->ctx, st, ps[p].name);
+    r->kargs[p] = kern_arg_array(r->arrays[p]);
   }
 
   const char *env = getenv("KERN_DEVICE");
+  const char *devname = r->devname;
   int automatic = (!devname && (!env || !env[0] || !strcmp(env, "auto"))) ||
                   (devname && !strcmp(devname, "auto"));
-  if (automatic && !o.quiet) {
+  if (automatic && !r->o.quiet) {
     /* "auto" must say what it chose, or a slow run on the CPU fallback
      * looks like a slow GPU. */
     kern_device_info di = KERN_DEVICE_INFO_INIT;
     kern_backend_info bi = KERN_BACKEND_INFO_INIT;
-    if (kern_device_get(ctx, dev, &di) == KERN_SUCCESS &&
-        kern_backend_get(ctx, di.backend, &bi) == KERN_SUCCESS)
+    if (kern_device_get(r->ctx, r->dev, &di) == KERN_SUCCESS &&
+        kern_backend_get(r->ctx, di.backend, &bi) == KERN_SUCCESS)
       fprintf(stderr, "kern: running on %s:%d (%s)\n", bi.name, di.index,
               di.name);
   }
-  st = kern_launch(k, ndims, dims, np, kargs);
-  if (st != KERN_SUCCESS) {
-    rc = lib_error(ctx, st, "launch failed");
-    goto done;
-  }
+  kern_status st = kern_launch(r->k, r->ndims, r->dims, r->np, r->kargs);
+  if (st != KERN_SUCCESS) return lib_error(r->ctx, st, "launch failed");
+  return EXIT_OK;
+}
 
-  for (int p = 0; p < np; p++) {
+/* Downloads every array and saves or prints it. */
+static int run_output(run_state *r) {
+  kern_param_info *ps = r->ps;
+  char err[1024];
+  for (int p = 0; p < r->np; p++) {
     if (ps[p].kind != KERN_PARAM_ARRAY) continue;
-    st = kern_array_download(arrays[p], hosts[p].data, hosts[p].nbytes);
-    if (st != KERN_SUCCESS) {
-      rc = lib_error(ctx, st, ps[p].name);
-      goto done;
-    }
-    if (save_of[p] >= 0) {
+    spec_array *h = &r->hosts[p];
+    kern_status st = kern_array_download(r->arrays[p], h->data, h->nbytes);
+    if (st != KERN_SUCCESS) return lib_error(r->ctx, st, ps[p].name);
+    if (r->save_of[p] >= 0) {
       /* NumPy sees vector and matrix elements as trailing axes. */
       int64_t shape[KERN_MAX_DIMS + 2];
       int nd = 0;
-      for (int d = 0; d < ps[p].ndim; d++) shape[nd++] = hosts[p].shape[d];
+      for (int d = 0; d < ps[p].ndim; d++) shape[nd++] = h->shape[d];
       if (ps[p].type.kind != KERN_KIND_SCALAR) shape[nd++] = ps[p].type.rows;
       if (ps[p].type.kind == KERN_KIND_MATRIX) shape[nd++] = ps[p].type.cols;
-      outfile *of = &outs[save_of[p]];
+      outfile *of = &r->outs[r->save_of[p]];
       if (npy_write_stream(of->f, of->path, ps[p].type.scalar, nd, shape,
-                           hosts[p].data, err, sizeof err) != 0 ||
+                           h->data, err, sizeof err) != 0 ||
           outfile_commit(of, err, sizeof err) != 0) {
         error("%s", err);
-        goto done;
+        return EXIT_FAIL;
       }
-    } else if (!o.quiet) {
+    } else if (!r->o.quiet) {
       char prefix[160];
       snprintf(prefix, sizeof prefix, "%s = ", ps[p].name);
-      spec_print_array(stdout, prefix, ps[p].type, ps[p].ndim, hosts[p].shape,
-                       hosts[p].data);
+      spec_print_array(stdout, prefix, ps[p].type, ps[p].ndim, h->shape,
+                       h->data);
     }
   }
   if (fflush(stdout) != 0) {
     error("cannot write output: %s", strerror(errno));
-    goto done;
+    return EXIT_FAIL;
   }
-  rc = EXIT_OK;
+  return EXIT_OK;
+}
 
-done:
-  for (int p = 0; p < np; p++) {
-    if (arrays) kern_array_free(arrays[p]);
-    if (hosts) spec_array_free(&hosts[p]);
-    if (values) free(values[p]);
+/* Frees whatever the steps made; any of them may be missing. */
+static void run_free(run_state *r) {
+  for (int p = 0; p < r->np; p++) {
+    if (r->arrays) kern_array_free(r->arrays[p]);
+    if (r->hosts) spec_array_free(&r->hosts[p]);
+    if (r->values) free(r->values[p]);
   }
-  for (int s = 0; outs && s < o.nsaves; s++) outfile_discard(&outs[s]);
-  free(outs);
-  free(pnames);
-  free(ps);
-  free(hosts);
-  free(arrays);
-  free(values);
-  free(kargs);
-  free(save_of);
-  kern_module_free(mod);
-  kern_context_free(ctx);
-  free(o.args);
-  free(o.saves);
+  for (int s = 0; r->outs && s < r->o.nsaves; s++)
+    outfile_discard(&r->outs[s]);
+  free(r->outs);
+  free(r->pnames);
+  free(r->ps);
+  free(r->hosts);
+  free(r->arrays);
+  free(r->values);
+  free(r->kargs);
+  free(r->save_of);
+  kern_module_free(r->mod);
+  kern_context_free(r->ctx);
+  free(r->o.args);
+  free(r->o.saves);
+}
+
+static int cmd_run(int argc, char **argv) {
+  run_state r;
+  memset(&r, 0, sizeof r);
+  /* Checked by default: a first run with a too-small array should get a
+   * message, not a hang or a heap corruption (--unchecked opts out). */
+  r.o.debug = 1;
+  /* Each argument is at most one assignment or save, so argc bounds both. */
+  r.o.args = calloc((size_t)argc, sizeof *r.o.args);
+  r.o.saves = calloc((size_t)argc, sizeof *r.o.saves);
+  if (!r.o.args || !r.o.saves) {
+    free(r.o.args);
+    free(r.o.saves);
+    error("out of memory");
+    return EXIT_FAIL;
+  }
+
+  char err[1024];
+  int rc = parse_run_args(argc, argv, &r.o);
+  if (rc != 0) {
+    rc = rc < 0 ? EXIT_OK : rc; /* -1: help was printed */
+  } else if (spec_parse_dims(r.o.dim, r.dims, KERN_MAX_DIMS, &r.ndims, err,
+                             sizeof err)) {
+    rc = usage("run", "%s", err);
+  } else {
+    rc = run_load(&r);
+    if (rc == EXIT_OK) rc = run_match(&r);
+    if (rc == EXIT_OK) rc = run_parse(&r);
+    if (rc == EXIT_OK) rc = run_launch(&r);
+    if (rc == EXIT_OK) rc = run_output(&r);
+  }
+  run_free(&r);
   return rc;
 }
 
