@@ -341,28 +341,37 @@ static bool componentwise(int bi) {
   return false;
 }
 
-static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
-                        const Type **args) {
-  const char *RT = emit_ctype(E, ret);
-  const Type *v = n == 0 ? ret : args[0]->kind != TY_SCALAR ? args[0]
-                  : (n > 1 ? args[1] : args[0]);
-  kern_scalar sc = v->sc;
-  const char *T = sc_c[sc];
-  int N = ncomp(v);
+/* What every vector or matrix helper body needs: the C types of the result
+ * and of an element, the operand that fixes the shape (the first vector or
+ * matrix argument), its scalar and its component count. */
+typedef struct VecForm {
+  const char *RT, *T;
+  const Type *v;
+  kern_scalar sc;
+  int N;
+} VecForm;
+
+/* Arithmetic: componentwise builtins and operators, min/max over the
+ * components, and the vector and matrix products. */
+static bool vector_arith(Emit *E, Buf *b, int bi, const Type *ret, int n,
+                         const Type **args, const VecForm *f) {
+  const char *RT = f->RT, *T = f->T;
+  kern_scalar sc = f->sc;
+  int N = f->N;
   if (componentwise(bi) && ret->kind != TY_SCALAR) {
     const char *h = scalar_helper(E, bi, sc, n);
     buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s(%s%s%s);\n"
                   "  return r;\n", RT, N, comp(E, "r", ret), h,
                comp(E, "a", args[0]), n > 1 ? ", " : "",
                n > 1 ? comp(E, "b", args[1]) : "");
-    return;
+    return true;
   }
   switch (bi) {
   case BI_MIN: case BI_MAX: {
     const char *h = scalar_helper(E, bi, sc, 2);
     buf_printf(b, "  %s r = a.c[0];\n  for (int k = 1; k < %d; k++) r = %s(r, "
                   "a.c[k]);\n  return r;\n", T, N, h);
-    return;
+    return true;
   }
   case BI_ADD: case BI_SUB: case BI_CW_MUL: case BI_CW_DIV: case BI_NEG: {
     const char *op = bi == BI_ADD ? "+" : bi == BI_SUB ? "-"
@@ -372,7 +381,7 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
       buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s(%s, %s);\n"
                     "  return r;\n", RT, N, comp(E, "r", ret), h,
                  comp(E, "a", args[0]), comp(E, "b", args[1]));
-      return;
+      return true;
     }
     if (bi == BI_NEG)
       buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(0 - %s);\n"
@@ -382,7 +391,7 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
       buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(%s %s %s);"
                     "\n  return r;\n", RT, N, comp(E, "r", ret), T,
                  comp(E, "a", args[0]), op, comp(E, "b", args[1]));
-    return;
+    return true;
   }
   case BI_DIV: {
     /* vector / scalar, scalar / vector (componentwise), matrix / scalar */
@@ -394,7 +403,7 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
     else
       buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s / %s;\n"
                     "  return r;\n", RT, N, comp(E, "r", ret), x, y);
-    return;
+    return true;
   }
   case BI_MUL: {
     const Type *A = args[0], *B = args[1];
@@ -402,42 +411,56 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
       buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(%s * %s);"
                     "\n  return r;\n", RT, N, comp(E, "r", ret), T,
                  comp(E, "a", A), comp(E, "b", B));
-      return;
+      return true;
     }
     if (A->kind == TY_MAT && B->kind == TY_VEC) {
       buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++) {\n"
                     "    %s s = 0;\n    for (int j = 0; j < %d; j++) s += a.m[i][j] * b.c[j];\n"
                     "    r.c[i] = s;\n  }\n  return r;\n", RT, A->rows, T, A->cols);
-      return;
+      return true;
     }
     if (A->kind == TY_VEC && B->kind == TY_MAT) {
       buf_printf(b, "  %s r;\n  for (int j = 0; j < %d; j++) {\n"
                     "    %s s = 0;\n    for (int i = 0; i < %d; i++) s += a.c[i] * b.m[i][j];\n"
                     "    r.c[j] = s;\n  }\n  return r;\n", RT, B->cols, T, B->rows);
-      return;
+      return true;
     }
     buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
                   "    for (int j = 0; j < %d; j++) {\n"
                   "      %s s = 0;\n      for (int k = 0; k < %d; k++) s += a.m[i][k] * b.m[k][j];\n"
                   "      r.m[i][j] = s;\n    }\n  return r;\n",
                RT, A->rows, B->cols, T, A->cols);
-    return;
+    return true;
   }
+  default:
+    return false;
+  }
+}
+
+/* Geometry and tests on whole vectors: dot, length, normalize, cross,
+ * outer, lerp, the isnan family and vector equality. */
+static bool vector_geometry(Emit *E, Buf *b, int bi, const Type *ret, int n,
+                            const Type **args, const VecForm *f) {
+  const char *RT = f->RT, *T = f->T;
+  const Type *v = f->v;
+  kern_scalar sc = f->sc;
+  int N = f->N;
+  switch (bi) {
   case BI_DOT:
     buf_printf(b, "  %s s = 0;\n  for (int k = 0; k < %d; k++) s += a.c[k] * b.c[k];\n"
                   "  return s;\n", T, N);
-    return;
+    return true;
   case BI_LENGTH_SQ: {
     const char *d = emit_helper(E, BI_DOT, ty_scalar(sc), 2,
                                 (const Type *[]){v, v});
     buf_printf(b, "  return %s(a, a);\n", d);
-    return;
+    return true;
   }
   case BI_LENGTH: {
     const char *d = emit_helper(E, BI_DOT, ty_scalar(sc), 2,
                                 (const Type *[]){v, v});
     buf_printf(b, "  return %s(%s(a, a));\n", mfn(E, "sqrt", sc), d);
-    return;
+    return true;
   }
   case BI_NORMALIZE: {
     const char *l = emit_helper(E, BI_LENGTH, ty_scalar(sc), 1,
@@ -445,32 +468,65 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
     buf_printf(b, "  %s l = %s(a);\n  %s r;\n"
                   "  for (int k = 0; k < %d; k++) r.c[k] = l > 0 ? a.c[k] / l : 0;\n"
                   "  return r;\n", T, l, RT, N);
-    return;
+    return true;
   }
   case BI_CROSS:
     buf_printf(b, "  %s r;\n  r.c[0] = a.c[1] * b.c[2] - a.c[2] * b.c[1];\n"
                   "  r.c[1] = a.c[2] * b.c[0] - a.c[0] * b.c[2];\n"
                   "  r.c[2] = a.c[0] * b.c[1] - a.c[1] * b.c[0];\n  return r;\n", RT);
-    return;
+    return true;
   case BI_OUTER:
     buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
                   "    for (int j = 0; j < %d; j++) r.m[i][j] = a.c[i] * b.c[j];\n"
                   "  return r;\n", RT, ret->rows, ret->cols);
-    return;
+    return true;
+  case BI_LERP:
+    buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s * ((%s)1 - c) + %s * c;\n"
+                  "  return r;\n", RT, N, comp(E, "r", ret), comp(E, "a", v), T,
+               comp(E, "b", v));
+    return true;
+  case BI_ISNAN: case BI_ISINF: case BI_ISFINITE: {
+    const char *h = emit_helper(E, bi, ty_scalar(KERN_SCALAR_BOOL), 1,
+                                (const Type *[]){ty_scalar(sc)});
+    bool all = bi == BI_ISFINITE;
+    buf_printf(b, "  for (int k = 0; k < %d; k++) if (%s%s(%s)) return %d;\n"
+                  "  return %d;\n", N, all ? "!" : "", h, comp(E, "a", v),
+               all ? 0 : 1, all ? 1 : 0);
+    return true;
+  }
+  case BI_VEC_EQ: case BI_VEC_NE:
+    buf_printf(b, "  for (int k = 0; k < %d; k++) if (%s != %s) return %d;\n"
+                  "  return %d;\n", N, comp(E, "a", v), comp(E, "b", v),
+               bi == BI_VEC_NE, bi == BI_VEC_EQ);
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* Matrix functions: transpose, trace, diag, determinant, inverse and
+ * identity. */
+static bool matrix_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
+                        const Type **args, const VecForm *f) {
+  const char *RT = f->RT, *T = f->T;
+  const Type *v = f->v;
+  kern_scalar sc = f->sc;
+  int N = f->N;
+  switch (bi) {
   case BI_TRANSPOSE:
     buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
                   "    for (int j = 0; j < %d; j++) r.m[i][j] = a.m[j][i];\n"
                   "  return r;\n", RT, ret->rows, ret->cols);
-    return;
+    return true;
   case BI_TRACE:
     buf_printf(b, "  %s s = 0;\n  for (int k = 0; k < %d; k++) s += a.m[k][k];\n"
                   "  return s;\n", T, v->rows);
-    return;
+    return true;
   case BI_DIAG:
     buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
                   "    for (int j = 0; j < %d; j++) r.m[i][j] = i == j ? a.c[i] : 0;\n"
                   "  return r;\n", RT, N, N);
-    return;
+    return true;
   case BI_DETERMINANT:
     if (v->rows == 2) {
       buf_puts(b, "  return a.m[0][0] * a.m[1][1] - a.m[0][1] * a.m[1][0];\n");
@@ -488,7 +544,7 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
                     "    d += (c & 1 ? -a.m[0][c] : a.m[0][c]) * m;\n  }\n  return d;\n",
                  T, T);
     }
-    return;
+    return true;
   case BI_INVERSE: {
     /* Gauss-Jordan with partial pivoting; a singular matrix gives zeros,
      * as in Warp. */
@@ -511,35 +567,31 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
                   "    }\n  }\n  return r;\n",
                RT, T, R, R, R, R, R, R, mfn(E, "fabs", sc), mfn(E, "fabs", sc),
                emit_zero(E, ret), R, T, T, R, R, T, R);
-    return;
+    return true;
   }
-  case BI_LERP:
-    buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s * ((%s)1 - c) + %s * c;\n"
-                  "  return r;\n", RT, N, comp(E, "r", ret), comp(E, "a", v), T,
-               comp(E, "b", v));
-    return;
-  case BI_ISNAN: case BI_ISINF: case BI_ISFINITE: {
-    const char *h = emit_helper(E, bi, ty_scalar(KERN_SCALAR_BOOL), 1,
-                                (const Type *[]){ty_scalar(sc)});
-    bool all = bi == BI_ISFINITE;
-    buf_printf(b, "  for (int k = 0; k < %d; k++) if (%s%s(%s)) return %d;\n"
-                  "  return %d;\n", N, all ? "!" : "", h, comp(E, "a", v),
-               all ? 0 : 1, all ? 1 : 0);
-    return;
-  }
-  case BI_VEC_EQ: case BI_VEC_NE:
-    buf_printf(b, "  for (int k = 0; k < %d; k++) if (%s != %s) return %d;\n"
-                  "  return %d;\n", N, comp(E, "a", v), comp(E, "b", v),
-               bi == BI_VEC_NE, bi == BI_VEC_EQ);
-    return;
   case BI_IDENTITY:
     buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
                   "    for (int j = 0; j < %d; j++) r.m[i][j] = i == j ? 1 : 0;\n"
                   "  return r;\n", RT, ret->rows, ret->cols);
-    return;
+    return true;
   default:
-    break;
+    return false;
   }
+}
+
+static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
+                        const Type **args) {
+  const char *RT = emit_ctype(E, ret);
+  const Type *v = n == 0 ? ret : args[0]->kind != TY_SCALAR ? args[0]
+                  : (n > 1 ? args[1] : args[0]);
+  kern_scalar sc = v->sc;
+  const char *T = sc_c[sc];
+  int N = ncomp(v);
+  VecForm f = {RT, T, v, sc, N};
+  if (vector_arith(E, b, bi, ret, n, args, &f) ||
+      vector_geometry(E, b, bi, ret, n, args, &f) ||
+      matrix_body(E, b, bi, ret, n, args, &f))
+    return;
   diag_error(E->C, (Pos){1, 1, 0}, "internal: no vector form of %s",
              builtin_base(bi));
 }
