@@ -43,6 +43,7 @@ static const char help_main[] =
     "  devices    list backends and devices, and why a backend is missing\n"
     "  compile    print the C, CUDA or OpenCL code generated for a file\n"
     "  run        launch one kernel on arguments given on the command line\n"
+    "  synth      generate verified (Warp, CUDA) pairs: a dataset and a fuzzer\n"
     "  help       show help for a command: kern help run\n"
     "\n"
     "Options:\n"
@@ -938,10 +939,16 @@ typedef struct command {
   const char *help;
 } command;
 
+/* kern synth lives in src/synth/ (issue #13). */
+#include "synth.h"
+static const char help_synth[] = "Usage: kern synth -n N --seed S -o DIR [OPTIONS]\n"
+                                 "Run 'kern synth --help' for the options.\n";
+
 static const command commands[] = {
     {"devices", cmd_devices, help_devices},
     {"compile", cmd_compile, help_compile},
     {"run", cmd_run, help_run},
+    {"synth", synth_main, help_synth},
 };
 
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
