@@ -46,6 +46,7 @@ typedef struct {
   const char *arch;
   int batch;
   int quiet;
+  int write_sources; /* also DIR/sources/<name>.{py,cu,cl,c} */
   const char *fail_dir;
 } Opts;
 
@@ -749,6 +750,29 @@ static void record(const Opts *o, const Pair *p, Str *s) {
   s_cat(s, "}}\n");
 }
 
+/* Each pair's files, for tools that want files rather than JSON. */
+static void write_sources(const Opts *o, const Pair *p) {
+  const char *ext[4] = {"py", "cu", "cl", "c"};
+  const char *txt[4] = {p->warp, p->cuda, p->opencl, p->c};
+  char path[4096];
+  snprintf(path, sizeof path, "%s/sources", o->dir);
+  mkdir(path, 0777);
+  for (int t = 0; t < 4; t++) {
+    if (!txt[t]) continue;
+    snprintf(path, sizeof path, "%s/sources/%s.%s", o->dir, p->k.name, ext[t]);
+    FILE *f = fopen(path, "w");
+    if (!f) continue;
+    fputs(txt[t], f);
+    fclose(f);
+  }
+}
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 /* ------------------------------------------------------------- batches */
 
 typedef struct {
@@ -780,9 +804,19 @@ static void *run_batch(void *arg) {
         break;
       }
   }
+  /* $KERN_SYNTH_TIMING=1: seconds per phase on stderr, for bench/NOTES.md */
+  int timing = getenv("KERN_SYNTH_TIMING") != NULL;
+  double t0 = timing ? now() : 0, t1 = t0, t2 = t0;
   if (!b->fail && o->validate >= V_COMPILE && nv.ok) validate_compile(o, pairs, b->count);
+  if (timing) t1 = now();
   if (!b->fail && o->validate >= V_RUN) validate_run(w, pairs, b->count);
+  if (timing) {
+    t2 = now();
+    fprintf(stderr, "kern synth: batch of %d: nvrtc %.2f s, run %.2f s\n", b->count,
+            t1 - t0, t2 - t1);
+  }
   for (int i = 0; i < b->count && !b->fail; i++) record(o, &pairs[i], &b->out);
+  for (int i = 0; i < b->count && !b->fail && o->write_sources; i++) write_sources(o, &pairs[i]);
   if (b->out.oom) b->fail = 1;
   for (int i = 0; i < b->count; i++) pair_free(&pairs[i]);
   free(pairs);
@@ -1027,6 +1061,7 @@ static const char help[] =
     "  --batch B              pairs per batch (default 64)\n"
     "  --save-failures DIR    save kernels whose backends disagree (default\n"
     "                         DIR/failures)\n"
+    "  --write-sources        also write DIR/sources/NAME.py, .cu, .cl, .c\n"
     "  --quiet                no progress on stderr\n"
     "\n"
     "Exit status: 0 success, 1 error or a disagreement/compile failure,\n"
@@ -1039,11 +1074,6 @@ static int usage(const char *fmt, const char *arg) {
   return 2;
 }
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 int synth_main(int argc, char **argv) {
   Opts o = {0};
@@ -1065,6 +1095,9 @@ int synth_main(int argc, char **argv) {
       return 0;
     } else if (!strcmp(a, "--quiet")) {
       o.quiet = 1;
+      continue;
+    } else if (!strcmp(a, "--write-sources")) {
+      o.write_sources = 1;
       continue;
     }
     if (!v) return usage("option '%s' needs a value", a);
