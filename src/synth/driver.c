@@ -423,6 +423,12 @@ static void validate_compile(const Opts *o, Pair *pairs, int n) {
     }
 }
 
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 /* ------------------------------------------------------------- run */
 
 static kern_type arg_elem(const synth_arg *a) {
@@ -581,10 +587,15 @@ static void validate_run(Worker *w, Pair *pairs, int n) {
   }
   kern_module *mc = NULL, *mo = NULL;
   char *src = module_source(pairs, n, -1);
+  int timing = getenv("KERN_SYNTH_TIMING") != NULL;
+  double t0 = now();
   int whole = src && !kern_module_load_string(w->ctx, w->cpu, "synth_batch.py", src,
-                                              strlen(src), &mc) &&
-              !kern_module_load_string(w->ctx, w->ocl, "synth_batch.py", src,
-                                       strlen(src), &mo);
+                                              strlen(src), &mc);
+  double t1 = now();
+  whole = whole && !kern_module_load_string(w->ctx, w->ocl, "synth_batch.py", src,
+                                            strlen(src), &mo);
+  if (timing)
+    fprintf(stderr, "kern synth: build cpu %.2f s, opencl %.2f s\n", t1 - t0, now() - t1);
   free(src);
   kern_clear_error(w->ctx);
   for (int i = 0; i < n; i++) {
@@ -767,11 +778,6 @@ static void write_sources(const Opts *o, const Pair *p) {
   }
 }
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* ------------------------------------------------------------- batches */
 
