@@ -47,6 +47,8 @@ typedef struct {
   int batch;
   int quiet;
   int write_sources; /* also DIR/sources/<name>.{py,cu,cl,c} */
+  int targets;       /* bit 0 cuda, 1 opencl, 2 c */
+  const char *other; /* the device compared with the CPU: "opencl", "cuda" */
   const char *fail_dir;
 } Opts;
 
@@ -90,6 +92,14 @@ static void s_json(Str *s, const char *t) {
   s_cat(s, "\"");
   for (const unsigned char *p = (const unsigned char *)t; p && *p; p++) {
     char e[8];
+    /* a run of characters that need no escape goes in one copy */
+    const unsigned char *q = p;
+    while (*q >= 0x20 && *q != '"' && *q != '\\') q++;
+    if (q > p) {
+      s_put(s, (const char *)p, (size_t)(q - p));
+      p = q - 1;
+      continue;
+    }
     switch (*p) {
     case '"': s_cat(s, "\\\""); break;
     case '\\': s_cat(s, "\\\\"); break;
@@ -329,6 +339,7 @@ static int make_pair(Worker *w, long long index, Pair *p) {
   char fname[64];
   snprintf(fname, sizeof fname, "%s.py", name);
   for (int t = 0; t < 3; t++) {
+    if (!(o->targets & (1 << t))) continue;
     kern_status st = kern_compile_source(w->ctx, fname, p->warp, strlen(p->warp), tg[t], dst[t]);
     if (st) {
       snprintf(p->compile_err, sizeof p->compile_err, "kern: %s", kern_last_error(w->ctx));
@@ -519,7 +530,7 @@ static void compare(Pair *p, void **ref, void **oth) {
           double e = fabs((double)x - y);
           if (e > p->max_abs) p->max_abs = e;
           if (p->run == 1)
-            snprintf(p->run_msg, sizeof p->run_msg, "%s[%lld]: cpu %d, opencl %d",
+            snprintf(p->run_msg, sizeof p->run_msg, "%s[%lld]: cpu %d, other %d",
                      sa->name, (long long)i, x, y);
           p->run = 0;
         }
@@ -544,7 +555,7 @@ static void compare(Pair *p, void **ref, void **oth) {
       if (rel > p->max_rel) p->max_rel = rel;
       if (!(e <= ATOL * scale + RTOL * fabs(x))) {
         if (p->run == 1)
-          snprintf(p->run_msg, sizeof p->run_msg, "%s[%lld]: cpu %.9g, opencl %.9g",
+          snprintf(p->run_msg, sizeof p->run_msg, "%s[%lld]: cpu %.9g, other %.9g",
                    sa->name, (long long)i, x, y);
         p->run = 0;
       }
@@ -620,7 +631,8 @@ static void validate_run(Worker *w, Pair *pairs, int n) {
     if (s1) snprintf(p->run_msg, sizeof p->run_msg, "cpu: %.480s", kern_last_error(w->ctx));
     kern_clear_error(w->ctx);
     kern_status s2 = s1 ? KERN_SUCCESS : run_one(w, o1, w->ocl, p, oth);
-    if (s2) snprintf(p->run_msg, sizeof p->run_msg, "opencl: %.480s", kern_last_error(w->ctx));
+    if (s2) snprintf(p->run_msg, sizeof p->run_msg, "%s: %.480s", w->o->other,
+                      kern_last_error(w->ctx));
     kern_clear_error(w->ctx);
     if (s1 || s2) p->run = 2;
     else compare(p, ref, oth);
@@ -750,9 +762,9 @@ static void record(const Opts *o, const Pair *p, Str *s) {
   s_cat(s, "},\"execution\":{\"status\":");
   static const char *rs[] = {"disagree", "agree", "error"};
   s_fmt(s, "\"%s\"", p->run < 0 ? "not_run" : rs[p->run]);
-  s_fmt(s, ",\"reference\":\"cpu\",\"other\":\"opencl\",\"rtol\":%g,\"atol\":%g,"
+  s_fmt(s, ",\"reference\":\"cpu\",\"other\":\"%s\",\"rtol\":%g,\"atol\":%g,"
         "\"atol_scale\":\"max(1, max |reference| of the output)\",\"max_abs_error\":",
-        RTOL, ATOL);
+        o->other, RTOL, ATOL);
   if (p->run == 0 || p->run == 1) fmt_double(s, p->max_abs); else s_cat(s, "null");
   s_cat(s, ",\"max_rel_error\":");
   if (p->run == 0 || p->run == 1) fmt_double(s, p->max_rel); else s_cat(s, "null");
@@ -1063,7 +1075,11 @@ static const char help[] =
     "  --jobs J               worker threads (default 1)\n"
     "  --validate MODE        none, compile (NVRTC) or run (NVRTC, then CPU vs\n"
     "                         OpenCL); default none\n"
+    "  --compare DEV          device compared with the CPU by --validate run:\n"
+    "                         opencl (default) or cuda\n"
     "  --arch ARCH            NVRTC architecture (default sm_90)\n"
+    "  --targets LIST         generated files: cuda (always), opencl, c\n"
+    "                         (default cuda,opencl,c)\n"
     "  --batch B              pairs per batch (default 64)\n"
     "  --save-failures DIR    save kernels whose backends disagree (default\n"
     "                         DIR/failures)\n"
@@ -1091,6 +1107,8 @@ int synth_main(int argc, char **argv) {
   o.difficulty = 3;
   o.arch = "sm_90";
   o.batch = 64;
+  o.targets = 7;
+  o.other = "opencl";
   char fail_dir[4096] = "";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -1146,6 +1164,22 @@ int synth_main(int argc, char **argv) {
       else if (!strcmp(v, "compile")) o.validate = V_COMPILE;
       else if (!strcmp(v, "run")) o.validate = V_RUN;
       else return usage("--validate wants none, compile or run, not '%s'", v);
+    } else if (!strcmp(a, "--targets")) {
+      o.targets = 0;
+      char buf[128];
+      snprintf(buf, sizeof buf, "%s", v);
+      for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+        if (!strcmp(t, "cuda")) o.targets |= 1;
+        else if (!strcmp(t, "opencl")) o.targets |= 2;
+        else if (!strcmp(t, "c")) o.targets |= 4;
+        else return usage("--targets wants cuda, opencl, c; not '%s'", t);
+      }
+      if (!(o.targets & 1)) return usage("--targets must include cuda: '%s'", v);
+    } else if (!strcmp(a, "--compare")) {
+      if (strcmp(v, "opencl") && strncmp(v, "opencl:", 7) && strcmp(v, "cuda") &&
+          strncmp(v, "cuda:", 5))
+        return usage("--compare wants opencl or cuda (opencl:N, cuda:N), not '%s'", v);
+      o.other = v;
     } else if (!strcmp(a, "--arch")) {
       o.arch = v;
     } else if (!strcmp(a, "--save-failures")) {
@@ -1193,12 +1227,13 @@ int synth_main(int argc, char **argv) {
     if (o.validate == V_RUN) {
       if (kern_device_find(ws[j].ctx, "cpu", &ws[j].cpu))
         rc = fail("no CPU device: %s", kern_last_error(ws[j].ctx));
-      if (kern_device_find(ws[j].ctx, "opencl", &ws[j].ocl) == KERN_SUCCESS) {
+      if (kern_device_find(ws[j].ctx, o.other, &ws[j].ocl) == KERN_SUCCESS) {
         ws[j].have_ocl = 1;
       } else {
         snprintf(ws[j].ocl_why, sizeof ws[j].ocl_why, "%s", kern_last_error(ws[j].ctx));
         kern_clear_error(ws[j].ctx);
-        if (j == 0 && !rc) rc = fail("--validate run needs OpenCL: %s", ws[j].ocl_why);
+        if (j == 0 && !rc) rc = fail("--validate run needs the device '%s': %s", o.other,
+                                     ws[j].ocl_why);
       }
     }
   }
