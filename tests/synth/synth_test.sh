@@ -77,6 +77,15 @@ done
 grep -q "exact_duplicate_rate" "$T/a/stats.json" || fail "no duplicate rate"
 grep -q "^# kern synth dataset" "$T/a/README.md" || fail "no dataset card"
 
+# Real Warp 1.19 accepted and ran these 100 kernels (tests/synth/warp_check.py
+# made warp_golden.txt); the generator must still make exactly them, else
+# regenerate the golden list where Warp is installed.
+"$KERN" synth -n 100 --seed 13 -o "$T/w" --quiet --targets cuda
+sed 's/^.*"id":"\([0-9a-f]*\)","index":\([0-9]*\),.*$/\2 \1/' "$T/w/pairs.jsonl" > "$T/ids"
+awk '{print $1, $2}' "$SRC/tests/synth/warp_golden.txt" | cmp - "$T/ids" ||
+  fail "the generator no longer makes the kernels Warp accepted (warp_golden.txt)"
+[ "$(grep -c ' ok ' "$SRC/tests/synth/warp_golden.txt")" -eq 100 ] || fail "golden: not all accepted"
+
 # Bad arguments are usage errors with a message.
 "$KERN" synth -n 5 -o "$T/x" --shard 3/3 2>"$T/err" && fail "--shard 3/3 accepted"
 grep -q "shard" "$T/err" || fail "no message for a bad shard"
