@@ -980,8 +980,10 @@ typedef struct command {
 
 /* kern synth lives in src/synth/ (issue #13). */
 #include "synth.h"
-static const char help_synth[] = "Usage: kern synth -n N --seed S -o DIR [OPTIONS]\n"
-                                 "Run 'kern synth --help' for the options.\n";
+static const char help_synth[] =
+    "Usage: kern synth -n N --seed S -o DIR [--categories LIST] [--shard I/K]\n"
+    "                  [--jobs J] [--validate none|compile|run]\n"
+    "Run 'kern synth --help' for every option.\n";
 
 static const command commands[] = {
     {"devices", cmd_devices, help_devices},

@@ -443,14 +443,12 @@ static double now(void) {
 /* ------------------------------------------------------------- run */
 
 static kern_type arg_elem(const synth_arg *a) {
-  kern_type t = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
   switch (a->kind) {
-  case SA_INT_ARRAY: case SA_INT_OUT: case SA_INT_VALUE: t.scalar = KERN_INT32; break;
-  case SA_VEC3_ARRAY: case SA_VEC3_OUT: t.kind = KERN_KIND_VECTOR; t.rows = 3; break;
-  case SA_MAT33_ARRAY: t.kind = KERN_KIND_MATRIX; t.rows = 3; t.cols = 3; break;
-  default: break;
+  case SA_INT_ARRAY: case SA_INT_OUT: case SA_INT_VALUE: return KERN_TYPE_INT32;
+  case SA_VEC3_ARRAY: case SA_VEC3_OUT: return KERN_TYPE_VEC3;
+  case SA_MAT33_ARRAY: return KERN_TYPE_MAT33;
+  default: return KERN_TYPE_FLOAT32;
   }
-  return t;
 }
 static int arg_is_out(const synth_arg *a) {
   return a->kind == SA_FLOAT_OUT || a->kind == SA_INT_OUT || a->kind == SA_VEC3_OUT;

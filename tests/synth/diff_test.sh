@@ -1,12 +1,12 @@
 #!/bin/sh
 # diff_test.sh KERN [N] -- kern synth as a differential test: N generated
-# kernels (default $SYNTH_DIFF_N, else 200) run on the CPU backend and on
+# kernels (default $SYNTH_DIFF_N, else 100) run on the CPU backend and on
 # OpenCL must agree, and where NVRTC is installed their CUDA must compile.
 # Skips (77) without an OpenCL device.  A failing kernel is kept in
 # $SYNTH_DIFF_KEEP (default: the test's temporary directory, printed).
 set -u
 KERN=$1
-N=${2:-${SYNTH_DIFF_N:-200}}
+N=${2:-${SYNTH_DIFF_N:-100}}
 T=$(mktemp -d)
 export KERN_CACHE_DIR="$T/cache"
 "$KERN" devices 2>/dev/null | grep -q '^opencl: available' || {
