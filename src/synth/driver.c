@@ -312,9 +312,10 @@ static int pick_category(const Opts *o, uint64_t seed, long long index) {
 static void pair_free(Pair *p) {
   synth_kernel_free(&p->k);
   free(p->warp);
-  free(p->cuda);
-  free(p->opencl);
-  free(p->c);
+  /* kern_compile_source's text is the library's to free */
+  kern_free(p->cuda);
+  kern_free(p->opencl);
+  kern_free(p->c);
 }
 
 static int make_pair(Worker *w, long long index, Pair *p) {

@@ -13,44 +13,44 @@ trap 'rm -rf "$T"' EXIT
 export KERN_CACHE_DIR="$T/cache"
 fail() { echo "FAIL: $*"; exit 1; }
 
-"$KERN" synth -n 400 --seed 7 -o "$T/a" --quiet
-"$KERN" synth -n 400 --seed 7 -o "$T/b" --quiet --jobs 2 --batch 50
+"$KERN" synth -n 200 --seed 7 -o "$T/a" --quiet
+"$KERN" synth -n 200 --seed 7 -o "$T/b" --quiet --jobs 2 --batch 50
 cmp "$T/a/pairs.jsonl" "$T/b/pairs.jsonl" || fail "same seed, different bytes"
 cmp "$T/a/stats.json" "$T/b/stats.json" || fail "stats differ"
-[ "$(wc -l < "$T/a/pairs.jsonl")" -eq 400 ] || fail "not 400 records"
-"$KERN" synth -n 400 --seed 8 -o "$T/c" --quiet
+[ "$(wc -l < "$T/a/pairs.jsonl")" -eq 200 ] || fail "not 200 records"
+"$KERN" synth -n 200 --seed 8 -o "$T/c" --quiet
 cmp -s "$T/a/pairs.jsonl" "$T/c/pairs.jsonl" && fail "another seed gave the same bytes"
 
 # Shards: disjoint, and together the unsharded run.
-for i in 0 1 2; do "$KERN" synth -n 400 --seed 7 --shard $i/3 -o "$T/s$i" --quiet; done
+for i in 0 1 2; do "$KERN" synth -n 200 --seed 7 --shard $i/3 -o "$T/s$i" --quiet; done
 cat "$T/s0/pairs.jsonl" "$T/s1/pairs.jsonl" "$T/s2/pairs.jsonl" |
   sed 's/^\(.*"index":\([0-9]*\),.*\)$/\2 \1/' | sort -n -k1,1 | cut -d' ' -f2- > "$T/merged"
 cmp "$T/merged" "$T/a/pairs.jsonl" || fail "shards do not add up to the whole run"
-[ "$(wc -l < "$T/s1/pairs.jsonl")" -eq 133 ] || fail "shard 1/3 of 400 is not 133"
+[ "$(wc -l < "$T/s1/pairs.jsonl")" -eq 67 ] || fail "shard 1/3 of 200 is not 67"
 
 # Resume after a torn last line.
-head -n 150 "$T/a/pairs.jsonl" > "$T/r.jsonl"
+head -n 75 "$T/a/pairs.jsonl" > "$T/r.jsonl"
 mkdir "$T/r"
 mv "$T/r.jsonl" "$T/r/pairs.jsonl"
-sed -n 151p "$T/a/pairs.jsonl" | cut -c1-300 | tr -d '\n' >> "$T/r/pairs.jsonl"
-"$KERN" synth -n 400 --seed 7 -o "$T/r" --quiet
+sed -n 76p "$T/a/pairs.jsonl" | cut -c1-300 | tr -d '\n' >> "$T/r/pairs.jsonl"
+"$KERN" synth -n 200 --seed 7 -o "$T/r" --quiet
 cmp "$T/r/pairs.jsonl" "$T/a/pairs.jsonl" || fail "resume after a torn line"
 
 # Resume after kill -9 in the middle of a run.
 "$KERN" synth -n 20000 --seed 7 -o "$T/k" --quiet --batch 16 &
 pid=$!
 n=0
-while [ "$(cat "$T/k/pairs.jsonl" 2>/dev/null | wc -l)" -lt 300 ] && [ $n -lt 600 ]; do
+while [ "$(cat "$T/k/pairs.jsonl" 2>/dev/null | wc -l)" -lt 100 ] && [ $n -lt 2400 ]; do
   sleep 0.05; n=$((n + 1))
 done
 kill -9 $pid 2>/dev/null || true
 wait $pid 2>/dev/null || true
 got=$(wc -l < "$T/k/pairs.jsonl")
 [ "$got" -lt 20000 ] || fail "the run finished before it was killed"
-"$KERN" synth -n 2000 --seed 7 -o "$T/k" --quiet 2>/dev/null || true
-"$KERN" synth -n 2000 --seed 7 -o "$T/k2" --quiet
-# The killed run may have written past 2000; compare the first 2000.
-head -n 2000 "$T/k/pairs.jsonl" | cmp - "$T/k2/pairs.jsonl" || fail "resume after kill -9"
+"$KERN" synth -n 600 --seed 7 -o "$T/k" --quiet 2>/dev/null || true
+"$KERN" synth -n 600 --seed 7 -o "$T/k2" --quiet
+# The killed run may have written past 600; compare the first 600.
+head -n 600 "$T/k/pairs.jsonl" | cmp - "$T/k2/pairs.jsonl" || fail "resume after kill -9"
 
 # Another run's directory is refused.
 "$KERN" synth -n 10 --seed 9 -o "$T/a" --quiet 2>"$T/err" && fail "mixed seeds accepted"
@@ -62,7 +62,7 @@ keys=$(tr -d '\n' < "$SRC/docs/synth-schema.json" | grep -o '"required": *\[[^]]
 [ -n "$keys" ] || fail "no required keys read from the schema"
 for k in $keys; do
   c=$(grep -c "$k:" "$T/a/pairs.jsonl" || true)
-  [ "$c" -eq 400 ] || fail "key $k in $c of 400 records"
+  [ "$c" -eq 200 ] || fail "key $k in $c of 200 records"
 done
 grep -q '"schema_version":1,"id":"[0-9a-f]\{32\}","index":0,' "$T/a/pairs.jsonl" ||
   fail "first record does not start as documented"
@@ -70,9 +70,9 @@ grep -v '"source":{"warp":"import warp as wp' "$T/a/pairs.jsonl" | head -1 | gre
   fail "a record without Warp source"
 grep -q '"cuda":null' "$T/a/pairs.jsonl" && fail "kern rejected a generated kernel"
 
-# Every category, 40 each (round robin), and the card.
+# Every category, 20 each (round robin), and the card.
 for c in arithmetic math vector matrix control atomic reduction stencil random functions; do
-  grep -q "\"$c\": {\"count\": 40," "$T/a/stats.json" || fail "category $c not 40 times"
+  grep -q "\"$c\": {\"count\": 20," "$T/a/stats.json" || fail "category $c not 20 times"
 done
 grep -q "exact_duplicate_rate" "$T/a/stats.json" || fail "no duplicate rate"
 grep -q "^# kern synth dataset" "$T/a/README.md" || fail "no dataset card"
