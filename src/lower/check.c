@@ -142,6 +142,49 @@ static Func *find_func(Ctx *X, const char *name) {
   return NULL;
 }
 
+static const Type *type_expr(Ctx *X, Node *n, const char *what);
+
+/* The number of dimensions an array type name implies: 1 for wp.array and
+ * wp.array1d, N for wp.arrayNd, 0 when fn names no array kind. */
+static int array_kind_ndim(const char *fn) {
+  if (!fn)
+    return 0;
+  if (!strcmp(fn, "array") || !strcmp(fn, "array1d"))
+    return 1;
+  if (!strcmp(fn, "array2d"))
+    return 2;
+  if (!strcmp(fn, "array3d"))
+    return 3;
+  if (!strcmp(fn, "array4d"))
+    return 4;
+  return 0;
+}
+
+/* The subscript spelling Warp's documentation uses today: wp.array[float],
+ * wp.array[wp.vec3], wp.array2d[float], and wp.array[float, 2] (dtype, then
+ * the number of dimensions, only on wp.array itself, as Warp 1.19 has it). */
+static const Type *array_subscript_type(Ctx *X, Node *n) {
+  const char *fn = wp_attr(X, n->a);
+  int ndim = array_kind_ndim(fn);
+  int nargs = 0;
+  for (Node *a = n->args; a; a = a->next)
+    nargs++;
+  if (nargs > 2 || (nargs == 2 && strcmp(fn, "array")))
+    ERR(n->pos, "wp.%s[...] takes the element type%s", fn,
+        strcmp(fn, "array") ? "" : " and optionally the number of dimensions");
+  const Type *dtype = type_expr(X, n->args, "array element type");
+  if (nargs == 2) {
+    Node *d = n->args->next;
+    if (d->kind != N_INT || d->ival < 1 || d->ival > 4)
+      ERR(d->pos, "the number of dimensions of wp.array[...] must be an "
+                  "integer from 1 to 4");
+    ndim = (int)d->ival;
+  }
+  if (!ty_is_value(dtype))
+    ERR(n->pos, "arrays of %s are not supported", TN(dtype));
+  return ty_array(X->C, dtype, ndim);
+}
+
 /* A type written where a type is expected: an annotation, a dtype=. */
 static const Type *type_expr(Ctx *X, Node *n, const char *what) {
   if (n->kind == N_NAME) {
@@ -165,9 +208,19 @@ static const Type *type_expr(Ctx *X, Node *n, const char *what) {
       ERR(n->pos, "wp.%s is not supported yet (second stage of the language)",
           w);
     if (!strcmp(w, "array") || !strncmp(w, "array", 5))
-      ERR(n->pos, "wp.%s needs a dtype: write wp.%s(dtype=...)", w, w);
+      ERR(n->pos, "wp.%s needs a dtype: write wp.%s[float] or "
+                  "wp.%s(dtype=float)", w, w, w);
     ERR(n->pos, "wp.%s is not a type kern knows (%s)", w, what);
   }
+  if (n->kind == N_SUBSCRIPT && array_kind_ndim(wp_attr(X, n->a)))
+    return array_subscript_type(X, n);
+  if (n->kind == N_SUBSCRIPT && n->a->kind == N_NAME &&
+      (!strcmp(n->a->name, "tuple") || !strcmp(n->a->name, "Tuple")))
+    ERR(n->pos, "a tuple type is only supported as a function's return "
+                "annotation");
+  if ((n->kind == N_NAME && !strcmp(n->name, "Any")) ||
+      (n->kind == N_ATTR && !strcmp(n->name, "Any")))
+    ERR(n->pos, "generic (typing.Any) parameters are not supported yet");
   if (n->kind == N_CALL) {
     const char *fn = wp_attr(X, n->a);
     int ndim = 0;

@@ -154,7 +154,7 @@ def build_array(spec, ann, pname):
         data = rand_values(npdt, count, seed).reshape(shape)
     # check against the annotation
     if ann is not None:
-        if not isinstance(ann, wp.array):
+        if not is_array_ann(ann):
             raise ValueError(f"{pname}: parameter is not an array but got {spec}")
         if ann.dtype is not t:
             raise ValueError(f"{pname}: dtype {wp.types.type_repr(ann.dtype)} != spec type {tname}")
@@ -166,10 +166,19 @@ def build_array(spec, ann, pname):
     return arr
 
 
+def is_array_ann(ann):
+    """True for wp.array(dtype=...) and for the subscript form wp.array[T]
+    (an annotation object of its own class, not a wp.array instance)."""
+    if isinstance(ann, wp.array):
+        return True
+    return type(ann).__name__ == "_ArrayAnnotation" or (
+        hasattr(ann, "dtype") and hasattr(ann, "ndim") and "array" in type(ann).__name__.lower())
+
+
 def build_value(spec, ann, pname):
     if ARRAY_RE.match(spec):
         return build_array(spec, ann, pname)
-    if isinstance(ann, wp.array):
+    if is_array_ann(ann):
         raise ValueError(f"{pname}: array parameter needs an array SPEC, got {spec}")
     comps = [parse_number(c) for c in spec.split(",")]
     if wp.types.type_is_vector(ann) or wp.types.type_is_matrix(ann):
