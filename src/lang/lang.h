@@ -130,6 +130,7 @@ struct Sym {
   int index;        /* param index; local ordinal */
   Sym *next;
   Node *value;      /* SYM_CONST: folded value node */
+  bool pyglobal;     /* SYM_CONST from `NAME = EXPR` (no wp.constant) */
   bool assigned_in_loop;
   bool written;     /* arrays: stored to; locals: reassigned */
   bool read;

@@ -2,7 +2,8 @@
  * parse.c -- recursive descent over the kernel dialect.
  *
  * A kernel file is a whole Python program.  At the top level the parser
- * reads `import warp as wp`, `NAME = wp.constant(EXPR)`, and functions
+ * reads `import warp as wp`, `NAME = wp.constant(EXPR)`, `NAME = EXPR` (see
+ * Note [module-level values]), and functions
  * decorated with @wp.kernel or @wp.func; every other statement (host code,
  * classes, `if __name__ == "__main__":`) is skipped token by token, which is
  * safe because the lexer has already balanced brackets and produced
@@ -947,6 +948,76 @@ static void import_stmt(Parser *P) {
   skip_statement(P);
 }
 
+/* Note [module-level values]: Warp captures the value a module-level name
+ * has when the kernel is compiled, so `N = 16` or `SCALE = 0.5 * N` at the
+ * top of the file can be used in a kernel as a constant.  The right-hand
+ * side of such an assignment is host Python and may be anything, so it is
+ * parsed only when every token is one a constant expression can contain
+ * (numbers, names, attribute dots, arithmetic, calls, parentheses); any
+ * other value is recorded without an expression, so that using it in a
+ * kernel is an error that names it while defining it is not.  A later
+ * assignment to the same name replaces the earlier one, as in Python. */
+static bool const_token(Parser *P, Token *t) {
+  static const char *const ops[] = {"+", "-", "*", "/", "//", "%", "**",
+                                    "<<", ">>", "&", "|", "^", "~", "(",
+                                    ")", ".", ",", NULL};
+  if (t->kind == T_INT || t->kind == T_FLOAT)
+    return true;
+  if (t->kind == T_NAME)
+    return !is_keyword(t) || is_kw(t, "True") || is_kw(t, "False");
+  if (t->kind == T_OP)
+    for (int i = 0; ops[i]; i++)
+      if (is_op(t, ops[i]))
+        return true;
+  (void)P;
+  return false;
+}
+
+/* At `NAME = ...` on the top level: records NAME as a module-level value
+ * and consumes the statement.  Returns false (consuming nothing) when the
+ * statement is not a single-name assignment. */
+static bool pyglobal_assign(Parser *P, Sym ***ctail) {
+  Token *t = peek(P);
+  if (t->kind != T_NAME || is_keyword(t) || !is_op(peek2(P), "="))
+    return false;
+  int end = P->i + 2, depth = 0;
+  bool simple = end < P->ntok && P->tok[end].kind != T_NEWLINE;
+  for (; end < P->ntok && P->tok[end].kind != T_NEWLINE &&
+         P->tok[end].kind != T_EOF; end++) {
+    Token *k = &P->tok[end];
+    if (k->kind == T_INDENT || k->kind == T_DEDENT)
+      break;
+    if (!const_token(P, k))
+      simple = false;
+    /* f(*a) is argument unpacking, which the expression parser rejects */
+    if ((is_op(k, "*") || is_op(k, "**")) &&
+        (is_op(&P->tok[end - 1], "(") || is_op(&P->tok[end - 1], ",")))
+      simple = false;
+    if (is_op(k, "("))
+      depth++;
+    else if (is_op(k, ")"))
+      depth--;
+    else if (is_op(k, ",") && depth == 0)
+      simple = false; /* a tuple */
+  }
+  Sym *s = arena_alloc(P->C, sizeof *s);
+  s->kind = SYM_CONST;
+  s->pyglobal = true;
+  s->name = arena_strndup(P->C, t->text, (size_t)t->len);
+  s->pos = t->pos;
+  next(P);
+  next(P);
+  if (simple) {
+    s->value = test(P);
+    if (peek(P)->kind != T_NEWLINE && peek(P)->kind != T_EOF)
+      s->value = NULL;
+  }
+  skip_statement(P);
+  **ctail = s;
+  *ctail = &s->next;
+  return true;
+}
+
 void parse_file(Compiler *C) {
   int ntok;
   Token *toks = lex_file(C, &ntok);
@@ -1000,6 +1071,8 @@ void parse_file(Compiler *C) {
         }
       }
       P.i = save;
+      if (pyglobal_assign(&P, &ctail))
+        continue;
     }
     skip_statement(&P);
   }

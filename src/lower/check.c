@@ -38,6 +38,7 @@ typedef struct Ctx {
   int loop_depth;
   bool dead;       /* the current block has returned/broken */
   bool ret_seen;
+  Sym *const_limit; /* evaluating this constant: only names defined above */
 } Ctx;
 
 static IrExpr *expr(Ctx *X, Node *n);
@@ -110,6 +111,53 @@ static const Type *wp_type_named(Compiler *C, const char *name,
   return NULL;
 }
 
+/* Warp's named constants (warp/_src/constants.py): Python floats, so a
+ * kernel sees them as float32. */
+static const struct {
+  const char *name;
+  double value;
+} wp_constants[] = {
+    {"e", 2.71828182845904523536},     {"log2e", 1.44269504088896340736},
+    {"log10e", 0.43429448190325182765}, {"ln2", 0.69314718055994530942},
+    {"ln10", 2.30258509299404568402},  {"phi", 1.61803398874989484820},
+    {"pi", 3.14159265358979323846},    {"half_pi", 1.57079632679489661923},
+    {"tau", 6.28318530717958647692},   {NULL, 0}};
+
+static bool wp_builtin_constant(const char *name, double *v) {
+  char lower[16];
+  size_t n = strlen(name);
+  if (n >= sizeof lower)
+    return false;
+  /* each has an upper-case twin (wp.PI, wp.HALF_PI) */
+  bool all_upper = true, all_lower = true;
+  for (size_t i = 0; i <= n; i++) {
+    char c = name[i];
+    if (c >= 'a' && c <= 'z')
+      all_upper = false;
+    if (c >= 'A' && c <= 'Z') {
+      all_lower = false;
+      c = (char)(c - 'A' + 'a');
+    }
+    lower[i] = c;
+  }
+  if (!all_upper && !all_lower)
+    return false;
+  if (!strcmp(lower, "inf")) {
+    *v = INFINITY;
+    return true;
+  }
+  if (!strcmp(lower, "nan")) {
+    *v = NAN;
+    return true;
+  }
+  for (int i = 0; wp_constants[i].name; i++)
+    if (!strcmp(lower, wp_constants[i].name)) {
+      *v = wp_constants[i].value;
+      return true;
+    }
+  return false;
+}
+
 static bool is_wp(Ctx *X, Node *n) {
   return n && n->kind == N_NAME && !strcmp(n->name, X->M->wp);
 }
@@ -128,12 +176,20 @@ static Local *find_local(Ctx *X, const char *name) {
   return NULL;
 }
 
+/* The module-level value NAME has when the kernel is compiled: its last
+ * definition, or while a constant is being evaluated, the last one above
+ * it (Note [module-level values] in parse.c). */
 static Sym *find_const(Ctx *X, const char *name) {
-  for (Sym *s = X->M->consts; s; s = s->next)
+  Sym *found = NULL;
+  for (Sym *s = X->M->consts; s && s != X->const_limit; s = s->next)
     if (!strcmp(s->name, name))
-      return s;
-  return NULL;
+      found = s;
+  return found;
 }
+
+static IrExpr *const_value(Ctx *X, Sym *s, Pos use);
+static IrExpr *static_call(Ctx *X, Node *call);
+static bool wp_builtin_constant(const char *name, double *v);
 
 static Func *find_func(Ctx *X, const char *name) {
   for (Func *f = X->M->funcs; f; f = f->next)
@@ -194,6 +250,8 @@ static const Type *type_expr(Ctx *X, Node *n, const char *what) {
       return t_f32();
     if (!strcmp(n->name, "bool"))
       return t_bool();
+    if (!strcmp(n->name, "Any"))
+      ERR(n->pos, "generic (typing.Any) parameters are not supported yet");
     Sym *s = find_const(X, n->name);
     (void)s;
     ERR(n->pos, "'%s' is not a type kern knows (%s)", n->name, what);
@@ -676,8 +734,10 @@ static IrExpr *call_expr(Ctx *X, Node *n) {
     int bi = builtin_lookup(w);
     if (bi >= 0)
       return builtin_call(X, n, bi, arena_printf(X->C, "wp.%s", w));
+    if (!strcmp(w, "static"))
+      return static_call(X, n);
     static const char *const stage2[] = {
-        "static", "zeros", "tile_load", "tile_store", "tile_sum",
+        "zeros", "tile_load", "tile_store", "tile_sum",
         "tile_reduce", "tile_map", "tile_matmul", "launch_tiled", "quat",
         "transform", "struct", "overload", "tile", "untile", NULL};
     for (int i = 0; stage2[i]; i++)
@@ -1181,15 +1241,9 @@ static IrExpr *attribute(Ctx *X, Node *n) {
       IrExpr *e = ir_expr(X->C, E_CONST, ty_typeval(X->C, t));
       return e;
     }
-    if (!strcmp(n->name, "pi") || !strcmp(n->name, "e") ||
-        !strcmp(n->name, "inf") || !strcmp(n->name, "nan") ||
-        !strcmp(n->name, "tau")) {
-      double v = !strcmp(n->name, "pi") ? M_PI
-                 : !strcmp(n->name, "e") ? M_E
-                 : !strcmp(n->name, "tau") ? 2 * M_PI
-                 : !strcmp(n->name, "inf") ? INFINITY : NAN;
+    double v;
+    if (wp_builtin_constant(n->name, &v))
       return ir_const_float(X->C, t_f32(), (double)(float)v);
-    }
     if (builtin_lookup(n->name) >= 0)
       ERR(n->pos, "wp.%s is a function; call it", n->name);
     ERR(n->pos, "wp.%s is not supported", n->name);
@@ -1234,11 +1288,8 @@ static IrExpr *name_expr(Ctx *X, Node *n) {
     return ir_ref(X->C, l->var);
   }
   Sym *s = find_const(X, n->name);
-  if (s) {
-    if (!s->ty)
-      ERR(n->pos, "constant '%s' is used in its own definition", n->name);
-    return (IrExpr *)s->ir;
-  }
+  if (s)
+    return const_value(X, s, n->pos);
   if (is_wp(X, n))
     ERR(n->pos, "the module '%s' cannot be used as a value", n->name);
   if (find_func(X, n->name))
@@ -1400,7 +1451,10 @@ static IrExpr *expr(Ctx *X, Node *n) {
 
 static Local *assign_local(Ctx *X, Node *target, const Type *ty) {
   Local *l = find_local(X, target->name);
-  if (find_const(X, target->name) && !l)
+  Sym *cs = find_const(X, target->name);
+  /* A kernel variable may shadow a plain module-level name (Python makes
+   * it a local); wp.constant() names are kern's, and stay constant. */
+  if (cs && !cs->pyglobal && !l)
     ERR(target->pos, "cannot assign to the constant '%s'", target->name);
   if (is_wp(X, target))
     ERR(target->pos, "cannot assign to the module '%s'", target->name);
@@ -2172,11 +2226,29 @@ static PyVal py_eval(Ctx *X, Node *n) {
   case N_INT: r.i = (int64_t)n->ival; return r;
   case N_FLOAT: r.kind = PV_FLOAT; r.f = n->fval; return r;
   case N_BOOL: r.kind = PV_BOOL; r.i = (int64_t)n->ival; return r;
+  case N_ATTR: {
+    double v;
+    if (is_wp(X, n->a) && wp_builtin_constant(n->name, &v)) {
+      r.kind = PV_FLOAT;
+      r.f = v;
+      return r;
+    }
+    ERR(n->pos, "'%s' is not a value kern can evaluate at compile time",
+        n->name);
+  }
   case N_NAME: {
+    if (find_local(X, n->name))
+      ERR(n->pos, "'%s' is a variable of the %s; only module-level values "
+                  "can be evaluated at compile time", n->name,
+          X->f->is_kernel ? "kernel" : "function");
     Sym *s = find_const(X, n->name);
-    if (!s || !s->ir)
+    if (!s)
       ERR(n->pos, "'%s' is not a constant defined above", n->name);
-    IrExpr *e = s->ir;
+    IrExpr *e = const_value(X, s, n->pos);
+    if (e->ty->kind != TY_SCALAR)
+      ERR(n->pos, "'%s' is a %s; arithmetic on vector and matrix constants "
+                  "at compile time is not supported yet", n->name,
+          TN(e->ty));
     r.ty = e->ty;
     if (sc_is_float(e->ty->sc)) { r.kind = PV_FLOAT; r.f = e->fval; }
     else if (e->ty->sc == KERN_BOOL) { r.kind = PV_BOOL; r.i = (int64_t)e->ival; }
@@ -2197,6 +2269,9 @@ static PyVal py_eval(Ctx *X, Node *n) {
     if (fl || n->op == OP_DIV || n->op == OP_POW) {
       double x = pv_num(a), y = pv_num(b);
       r.kind = PV_FLOAT;
+      /* int / int is a Python float: not the int operand's type */
+      if (r.ty && !sc_is_float(r.ty->sc))
+        r.ty = NULL;
       switch (n->op) {
       case OP_ADD: r.f = x + y; return r;
       case OP_SUB: r.f = x - y; return r;
@@ -2254,7 +2329,12 @@ static PyVal py_eval(Ctx *X, Node *n) {
     const char *w = wp_attr(X, n->a);
     const Type *t = NULL;
     bool second;
-    if (w)
+    if (w && !strcmp(w, "constant") && count_args(n->args) == 1 &&
+        !n->kwargs)
+      return py_eval(X, n->args);
+    if (n->a->kind == N_NAME && !strcmp(n->a->name, "bool"))
+      t = t_bool();
+    else if (w)
       t = wp_type_named(X->C, w, &second);
     else if (n->a->kind == N_NAME && !strcmp(n->a->name, "float"))
       t = t_f32();
@@ -2281,67 +2361,195 @@ static PyVal py_eval(Ctx *X, Node *n) {
   }
 }
 
-/* Constants: evaluated once, folded to a literal of their type. */
-static void check_consts(Compiler *C, IrModule *irm) {
-  Ctx ctx;
-  memset(&ctx, 0, sizeof ctx);
-  Ctx *X = &ctx;
+/* A Python value at the type Warp gives it in a kernel: a constructor's
+ * type when one was named, else int32 / float32 / bool. */
+static IrExpr *pyval_ir(Ctx *X, PyVal pv, Pos pos) {
+  Compiler *C = X->C;
+  const Type *t = pv.ty;
+  if (!t)
+    t = pv.kind == PV_FLOAT ? t_f32() : pv.kind == PV_BOOL ? t_bool() : t_i32();
+  if (pv.kind == PV_FLOAT && !sc_is_float(t->sc)) {
+    uint64_t u; /* Note [float to integer] */
+    if (!float_to_u64(pv.f, &u))
+      ERR(pos, "constant %g does not fit in %s", pv.f, TN(t));
+    pv.i = (int64_t)u; pv.kind = PV_INT;
+  }
+  IrExpr *v = sc_is_float(t->sc)
+                  ? ir_const_float(C, t, t->sc == KERN_FLOAT32
+                                             ? (double)(float)pv.f : pv.f)
+                  : ir_const_int(C, t, (uint64_t)pv.i);
+  if (!sc_is_float(t->sc) && sc_bits(t->sc) < 64) {
+    /* wrap to the type's width, as the conversion on the host would */
+    uint64_t mask = ((uint64_t)1 << sc_bits(t->sc)) - 1, u = v->ival & mask;
+    if (sc_is_signed(t->sc) && ((u >> (sc_bits(t->sc) - 1)) & 1))
+      u |= ~mask;
+    v->ival = t->sc == KERN_BOOL ? (v->ival != 0) : u;
+  }
+  return v;
+}
+
+/* Evaluates constant s (its value node) into s->ty and s->ir. */
+static void eval_const_sym(Ctx *X, Sym *s) {
+  Node *vn = s->value;
+  /* NAME = wp.constant(x) written as a plain module-level value */
+  if (vn->kind == N_CALL && wp_attr(X, vn->a) &&
+      !strcmp(wp_attr(X, vn->a), "constant") && count_args(vn->args) == 1)
+    vn = vn->args;
+  const char *cw = vn->kind == N_CALL ? wp_attr(X, vn->a) : NULL;
+  bool second;
+  const Type *ct = cw ? wp_type_named(X->C, cw, &second) : NULL;
+  if (ct && ct->kind != TY_SCALAR) {
+    /* vector and matrix constants: every component a literal */
+    IrExpr *v = expr(X, vn);
+    if (v->kind != E_MAKE)
+      ERR(vn->pos, "wp.constant() needs a value known at compile time");
+    for (int i = 0; i < v->nargs; i++)
+      if (v->args[i]->kind != E_CONST)
+        ERR(vn->pos, "the components of a vector or matrix constant must "
+                     "be literals or constants");
+    s->ty = v->ty;
+    s->ir = v;
+    return;
+  }
+  if (vn->kind == N_NAME) {
+    /* an alias of another constant, vector or not */
+    Sym *o = find_const(X, vn->name);
+    if (o) {
+      IrExpr *v = const_value(X, o, vn->pos);
+      s->ty = v->ty;
+      s->ir = v;
+      return;
+    }
+  }
+  IrExpr *v = pyval_ir(X, py_eval(X, vn), vn->pos);
+  s->ty = v->ty;
+  s->ir = v;
+}
+
+static void const_ctx(Ctx *X, Compiler *C, IrModule *irm, Func *dummy,
+                      IrFunc *irf, IrStmt **sink) {
+  memset(X, 0, sizeof *X);
   X->C = C;
   X->M = C->mod;
   X->irm = irm;
-  Func dummy;
-  memset(&dummy, 0, sizeof dummy);
-  dummy.name = "<constant>";
-  X->f = &dummy;
-  IrFunc irf;
-  memset(&irf, 0, sizeof irf);
-  X->irf = &irf;
-  IrStmt *sink = NULL;
-  X->tail = &sink;
-  for (Sym *s = C->mod->consts; s; s = s->next) {
-    for (Sym *t = C->mod->consts; t != s; t = t->next)
-      if (!strcmp(t->name, s->name))
-        ERR(s->pos, "constant '%s' is defined twice", s->name);
-    Node *vn = s->value;
-    const char *cw = vn->kind == N_CALL ? wp_attr(X, vn->a) : NULL;
+  memset(dummy, 0, sizeof *dummy);
+  dummy->name = "<constant>";
+  X->f = dummy;
+  memset(irf, 0, sizeof *irf);
+  X->irf = irf;
+  *sink = NULL;
+  X->tail = sink;
+}
+
+/* The first node of n that is not a compile-time value (NULL when all of
+ * it is): numbers, booleans, module-level values, Warp's named constants,
+ * wp.constant() and scalar, vector and matrix constructors, and arithmetic
+ * on them. */
+static Node *not_constant(Ctx *X, Node *n) {
+  switch (n->kind) {
+  case N_INT: case N_FLOAT: case N_BOOL:
+    return NULL;
+  case N_NAME:
+    if (find_local(X, n->name) || !find_const(X, n->name))
+      return n;
+    return NULL;
+  case N_ATTR: {
+    double v;
+    return is_wp(X, n->a) && wp_builtin_constant(n->name, &v) ? NULL : n;
+  }
+  case N_UNOP:
+    return n->op == OP_NEG || n->op == OP_POS || n->op == OP_INVERT
+               ? not_constant(X, n->a) : n;
+  case N_BINOP: {
+    Node *b = not_constant(X, n->a);
+    return b ? b : not_constant(X, n->b);
+  }
+  case N_CALL: {
+    const char *w = wp_attr(X, n->a);
     bool second;
-    const Type *ct = cw ? wp_type_named(C, cw, &second) : NULL;
-    if (ct && ct->kind != TY_SCALAR) {
-      /* vector and matrix constants: every component a literal */
-      IrExpr *v = expr(X, vn);
-      if (v->kind != E_MAKE)
-        ERR(vn->pos, "wp.constant() needs a value known at compile time");
-      for (int i = 0; i < v->nargs; i++)
-        if (v->args[i]->kind != E_CONST)
-          ERR(vn->pos, "the components of a vector or matrix constant must "
-                       "be literals or constants");
-      s->ty = v->ty;
-      s->ir = v;
+    bool ok = (w && (!strcmp(w, "constant") ||
+                     wp_type_named(X->C, w, &second))) ||
+              (n->a->kind == N_NAME && (!strcmp(n->a->name, "int") ||
+                                        !strcmp(n->a->name, "float") ||
+                                        !strcmp(n->a->name, "bool")));
+    if (!ok || n->kwargs)
+      return n;
+    for (Node *a = n->args; a; a = a->next) {
+      Node *b = not_constant(X, a);
+      if (b)
+        return b;
+    }
+    return NULL;
+  }
+  default:
+    return n;
+  }
+}
+
+/* The value of a module-level name, evaluated the first time a kernel uses
+ * it (a plain `NAME = EXPR` may be host code that is never a constant;
+ * Note [module-level values]). */
+static IrExpr *const_value(Ctx *X, Sym *s, Pos use) {
+  if (s->ir)
+    return s->ir;
+  if (!s->pyglobal)
+    ERR(use, "constant '%s' is used in its own definition", s->name);
+  Ctx sub;
+  Func dummy;
+  IrFunc irf;
+  IrStmt *sink;
+  const_ctx(&sub, X->C, X->irm, &dummy, &irf, &sink);
+  sub.const_limit = s;
+  Node *bad = s->value ? not_constant(&sub, s->value) : NULL;
+  if (!s->value || bad)
+    ERR(use, "'%s' (line %d) is a module-level value kern cannot evaluate "
+             "at compile time; kernels can use module-level numbers, "
+             "booleans, wp.constant() values and arithmetic on them",
+        s->name, s->pos.line);
+  eval_const_sym(&sub, s);
+  return s->ir;
+}
+
+/* wp.static(expr): expr evaluated when the kernel is compiled. */
+static IrExpr *static_call(Ctx *X, Node *call) {
+  if (count_args(call->args) != 1 || call->kwargs)
+    ERR(call->pos, "wp.static() takes one expression");
+  Node *a = call->args;
+  Node *bad = not_constant(X, a);
+  if (bad)
+    ERR(bad->pos, "wp.static() needs an expression kern can evaluate at "
+                  "compile time (numbers, booleans, module-level constants "
+                  "and arithmetic on them)%s",
+        bad->kind == N_NAME && find_local(X, bad->name)
+            ? arena_printf(X->C, "; '%s' is a variable", bad->name)
+            : "");
+  if (a->kind == N_NAME)
+    return const_value(X, find_const(X, a->name), a->pos);
+  const char *w = a->kind == N_CALL ? wp_attr(X, a->a) : NULL;
+  bool second;
+  const Type *t = w ? wp_type_named(X->C, w, &second) : NULL;
+  if (t && t->kind != TY_SCALAR)
+    return expr(X, a);
+  return pyval_ir(X, py_eval(X, a), a->pos);
+}
+
+/* Constants: wp.constant() values are evaluated once, in order, and folded
+ * to a literal of their type; plain module-level values when first used. */
+static void check_consts(Compiler *C, IrModule *irm) {
+  Ctx ctx;
+  Func dummy;
+  IrFunc irf;
+  IrStmt *sink;
+  Ctx *X = &ctx;
+  const_ctx(X, C, irm, &dummy, &irf, &sink);
+  for (Sym *s = C->mod->consts; s; s = s->next) {
+    if (s->pyglobal)
       continue;
-    }
-    PyVal pv = py_eval(X, s->value);
-    const Type *t = pv.ty;
-    if (!t)
-      t = pv.kind == PV_FLOAT ? t_f32() : pv.kind == PV_BOOL ? t_bool() : t_i32();
-    if (pv.kind == PV_FLOAT && !sc_is_float(t->sc)) {
-      uint64_t u; /* Note [float to integer] */
-      if (!float_to_u64(pv.f, &u))
-        ERR(vn->pos, "constant %g does not fit in %s", pv.f, TN(t));
-      pv.i = (int64_t)u; pv.kind = PV_INT;
-    }
-    IrExpr *v = sc_is_float(t->sc)
-                    ? ir_const_float(C, t, t->sc == KERN_FLOAT32
-                                               ? (double)(float)pv.f : pv.f)
-                    : ir_const_int(C, t, (uint64_t)pv.i);
-    if (!sc_is_float(t->sc) && sc_bits(t->sc) < 64) {
-      /* wrap to the type's width, as the conversion on the host would */
-      uint64_t mask = ((uint64_t)1 << sc_bits(t->sc)) - 1, u = v->ival & mask;
-      if (sc_is_signed(t->sc) && ((u >> (sc_bits(t->sc) - 1)) & 1))
-        u |= ~mask;
-      v->ival = t->sc == KERN_BOOL ? (v->ival != 0) : u;
-    }
-    s->ty = t;
-    s->ir = v;
+    for (Sym *t = C->mod->consts; t != s; t = t->next)
+      if (!strcmp(t->name, s->name) && !t->pyglobal)
+        ERR(s->pos, "constant '%s' is defined twice", s->name);
+    X->const_limit = s;
+    eval_const_sym(X, s);
   }
 }
 
