@@ -140,6 +140,7 @@ struct Sym {
 typedef struct Param {
   const char *name;
   Node *annot;
+  Node *defval;     /* default value, or NULL */
   Pos pos;
   const Type *ty;
   Sym *sym;
@@ -159,6 +160,8 @@ struct Func {
   int tid_dims;      /* kernels: dims of wp.tid() (0 when unused) */
   bool checked, checking;
   bool used;         /* a kernel calls it */
+  Func *overload;    /* @wp.func: the next definition of the same name */
+  int overload_index; /* 0 for the first definition, 1, 2 ... */
   Func *next;
   void *ir;
 };

@@ -847,9 +847,16 @@ static Func *funcdef(Parser *P, bool is_kernel) {
                  "annotation", p->name, f->name);
     next(P);
     p->annot = test(P);
-    if (is_op(peek(P), "="))
-      diag_error(P->C, peek(P)->pos, "default parameter values are not "
-                                     "supported");
+    if (is_op(peek(P), "=")) {
+      if (is_kernel)
+        diag_error(P->C, peek(P)->pos, "default values of kernel "
+                                       "parameters are not supported");
+      next(P);
+      p->defval = test(P);
+    } else if (f->nparams > 1 && f->params[f->nparams - 2].defval) {
+      diag_error(P->C, pt->pos, "parameter '%s' without a default follows "
+                 "one with a default", p->name);
+    }
     if (!is_op(peek(P), ","))
       break;
     next(P);
@@ -867,9 +874,23 @@ static Func *funcdef(Parser *P, bool is_kernel) {
 static void add_func(Parser *P, Func *f) {
   Module *m = P->C->mod;
   for (Func *g = m->funcs; g; g = g->next)
-    if (!strcmp(g->name, f->name))
-      diag_error(P->C, f->pos, "'%s' is defined twice (first at line %d); "
-                 "overloading is not supported", f->name, g->pos.line);
+    if (!strcmp(g->name, f->name)) {
+      if (g->is_kernel || f->is_kernel)
+        diag_error(P->C, f->pos, "'%s' is defined twice (first at line %d)",
+                   f->name, g->pos.line);
+      /* @wp.func defined again: an overload by parameter types, chosen
+       * per call by the checker (the latest definition wins a tie, as
+       * in Warp, where a same-signature definition replaces the old). */
+      Func **tail = &g->overload;
+      int k = 1;
+      while (*tail) {
+        tail = &(*tail)->overload;
+        k++;
+      }
+      f->overload_index = k;
+      *tail = f;
+      return;
+    }
   Func **tail = &m->funcs;
   while (*tail)
     tail = &(*tail)->next;

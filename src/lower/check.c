@@ -188,6 +188,9 @@ static Sym *find_const(Ctx *X, const char *name) {
 }
 
 static IrExpr *const_value(Ctx *X, Sym *s, Pos use);
+static void const_ctx(Ctx *X, Compiler *C, IrModule *irm, Func *dummy,
+                      IrFunc *irf, IrStmt **sink);
+static Node *not_constant(Ctx *X, Node *n);
 static IrExpr *static_call(Ctx *X, Node *call);
 static bool wp_builtin_constant(const char *name, double *v);
 
@@ -664,33 +667,142 @@ static IrExpr *construct(Ctx *X, Node *call, const Type *t, const char *name) {
   return e;
 }
 
+/* The value of a parameter's default, at the parameter's type.  Defaults
+ * are host Python evaluated where the function is defined, so they may
+ * only be compile-time values (literals, module-level constants). */
+static IrExpr *default_value(Ctx *X, Func *g, Param *p) {
+  Node *d = p->defval;
+  if (is_literal(d) && ty_is_scalar(p->ty))
+    return literal_as(X, d, p->ty);
+  Ctx sub;
+  Func dummy;
+  IrFunc irf;
+  IrStmt *sink;
+  const_ctx(&sub, X->C, X->irm, &dummy, &irf, &sink);
+  Node *bad = not_constant(&sub, d);
+  if (bad)
+    ERR(d->pos, "the default value of '%s' in '%s' must be a value known at "
+                "compile time", p->name, g->name);
+  IrExpr *v = d->kind == N_NAME ? const_value(&sub, find_const(&sub, d->name),
+                                              d->pos)
+                                : expr(&sub, d);
+  if (sink)
+    ERR(d->pos, "the default value of '%s' in '%s' must be a value known at "
+                "compile time", p->name, g->name);
+  if (!ty_eq(v->ty, p->ty))
+    ERR(d->pos, "the default value of '%s' is %s but the parameter is %s",
+        p->name, TN(v->ty), TN(p->ty));
+  return v;
+}
+
+/* Binds a call's arguments (already evaluated, in source order) to g's
+ * parameters.  Returns NULL when they do not fit; with `why` set, reports
+ * the reason instead (the call has a single candidate). */
+static IrExpr **bind_args(Ctx *X, Node *call, Func *g, IrExpr **pos_args,
+                          int npos, IrExpr **kw_args, bool why) {
+  IrExpr **bound = arena_alloc(X->C, sizeof(IrExpr *) *
+                                         (size_t)(g->nparams ? g->nparams : 1));
+  if (npos > g->nparams) {
+    if (!why)
+      return NULL;
+    ERR(call->pos, "%s() takes %d argument%s, got %d", g->name, g->nparams,
+        g->nparams == 1 ? "" : "s", npos);
+  }
+  for (int i = 0; i < npos; i++)
+    bound[i] = pos_args[i];
+  int k = 0;
+  for (Node *kw = call->kwargs; kw; kw = kw->next, k++) {
+    int idx = -1;
+    for (int i = 0; i < g->nparams; i++)
+      if (!strcmp(g->params[i].name, kw->name))
+        idx = i;
+    if (idx < 0 || bound[idx]) {
+      if (!why)
+        return NULL;
+      if (idx < 0)
+        ERR(kw->pos, "%s() has no parameter '%s'", g->name, kw->name);
+      ERR(kw->pos, "%s() got two values for '%s'", g->name, kw->name);
+    }
+    bound[idx] = kw_args[k];
+  }
+  for (int i = 0; i < g->nparams; i++) {
+    Param *p = &g->params[i];
+    if (!p->ty)
+      p->ty = type_expr(X, p->annot, arena_printf(X->C, "parameter '%s'",
+                                                  p->name));
+    if (!bound[i]) {
+      if (!p->defval) {
+        if (!why)
+          return NULL;
+        ERR(call->pos, "%s() is missing a value for '%s'", g->name, p->name);
+      }
+      bound[i] = default_value(X, g, p);
+    }
+    if (!ty_eq(bound[i]->ty, p->ty)) {
+      if (!why)
+        return NULL;
+      Pos at = call->pos; /* the argument's own position when it has one */
+      int j = 0;
+      for (Node *a = call->args; a; a = a->next, j++)
+        if (j == i)
+          at = a->pos;
+      for (Node *kw = call->kwargs; kw; kw = kw->next)
+        if (!strcmp(kw->name, p->name))
+          at = kw->a->pos;
+      ERR(at, "argument %d of %s() ('%s') must be %s, got %s", i + 1,
+          g->name, p->name, TN(p->ty), TN(bound[i]->ty));
+    }
+  }
+  return bound;
+}
+
 static IrExpr *user_call(Ctx *X, Node *call, Func *g) {
   if (g->is_kernel)
     ERR(call->pos, "kernel '%s' cannot be called from a %s", g->name,
         X->f->is_kernel ? "kernel" : "function");
+  /* Arguments are evaluated once, left to right, before an overload is
+   * chosen by their types. */
+  int npos = count_args(call->args), nkw = count_args(call->kwargs);
+  IrExpr **pos_args = eval_args(X, call, &npos);
+  IrExpr **kw_args = arena_alloc(X->C, sizeof(IrExpr *) *
+                                           (size_t)(nkw ? nkw : 1));
+  int k = 0;
+  for (Node *kw = call->kwargs; kw; kw = kw->next)
+    kw_args[k++] = expr(X, kw->a);
+  IrExpr **bound = NULL;
+  Func *chosen = NULL;
+  if (!g->overload) {
+    chosen = g;
+    bound = bind_args(X, call, g, pos_args, npos, kw_args, true);
+  } else {
+    /* the latest definition that fits */
+    for (Func *c = g; c; c = c->overload)
+      if (bind_args(X, call, c, pos_args, npos, kw_args, false))
+        chosen = c;
+    if (!chosen) {
+      Buf b;
+      buf_init(&b, X->C);
+      for (int i = 0; i < npos; i++)
+        buf_printf(&b, "%s%s", i ? ", " : "", TN(pos_args[i]->ty));
+      k = 0;
+      for (Node *kw = call->kwargs; kw; kw = kw->next, k++)
+        buf_printf(&b, "%s%s=%s", npos + k ? ", " : "", kw->name,
+                   TN(kw_args[k]->ty));
+      ERR(call->pos, "no overload of %s() takes (%s)", g->name,
+          b.p ? b.p : "");
+    }
+    bound = bind_args(X, call, chosen, pos_args, npos, kw_args, true);
+  }
+  g = chosen;
   if (g->checking)
     ERR(call->pos, "recursive call of '%s' is not supported", g->name);
-  no_kwargs(X, call, g->name);
   if (!g->checked)
     check_func(X->C, X->irm, g);
-  int n = count_args(call->args);
-  if (n != g->nparams)
-    ERR(call->pos, "%s() takes %d argument%s, got %d", g->name, g->nparams,
-        g->nparams == 1 ? "" : "s", n);
   IrExpr *e = ir_expr(X->C, E_FCALL, g->ret->kind == TY_TUPLE
                                          ? g->ret->items[0] : g->ret);
   e->fn = g->ir;
-  e->nargs = n;
-  e->args = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)(n ? n : 1));
-  int i = 0;
-  for (Node *a = call->args; a; a = a->next, i++) {
-    const Type *pt = g->params[i].ty;
-    IrExpr *v = expr(X, a);
-    if (!ty_eq(v->ty, pt))
-      ERR(a->pos, "argument %d of %s() ('%s') must be %s, got %s", i + 1,
-          g->name, g->params[i].name, TN(pt), TN(v->ty));
-    e->args[i] = v;
-  }
+  e->nargs = g->nparams;
+  e->args = bound;
   g->used = true;
   return e;
 }
@@ -1635,23 +1747,23 @@ static void assign_tuple(Ctx *X, Node *targets, Node *value, Pos pos) {
     if (value->a->kind == N_NAME && find_func(X, value->a->name) &&
         !find_local(X, value->a->name)) {
       IrExpr *call = expr(X, value);
-      Func *g = find_func(X, value->a->name);
-      if (g->ret->kind != TY_TUPLE)
+      IrFunc *g = call->fn; /* the overload the call chose */
+      if (g->nrets < 2)
         ERR(targets->pos, "'%s' returns one value, not %d", g->name, nt);
-      if (g->ret->n != nt)
+      if (g->nrets != nt)
         ERR(targets->pos, "'%s' returns %d values, but %d targets are given",
-            g->name, g->ret->n, nt);
+            g->name, g->nrets, nt);
       /* Results 2..n come back through out-variables, then everything is
        * assigned in order. */
       call->nouts = nt - 1;
       call->outs = arena_alloc(X->C, sizeof(IrVar *) * (size_t)nt);
       for (int i = 1; i < nt; i++) {
-        Local *tmp = add_local(X, "ret", g->ret->items[i], value->pos);
+        Local *tmp = add_local(X, "ret", g->rets[i], value->pos);
         X->defined[X->nlocals - 1] = true;
         tmp->var->nassign++;
         call->outs[i - 1] = tmp->var;
       }
-      Local *first = add_local(X, "ret", g->ret->items[0], value->pos);
+      Local *first = add_local(X, "ret", g->rets[0], value->pos);
       X->defined[X->nlocals - 1] = true;
       first->var->nassign++;
       IrStmt *s = ir_stmt(X->C, S_ASSIGN, pos);
@@ -2121,8 +2233,12 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
 
   IrFunc *irf = arena_alloc(C, sizeof *irf);
   irf->name = f->name;
-  irf->symbol = arena_printf(C, "%s_%s", f->is_kernel ? "kern_k" : "kern_f",
-                             f->name);
+  irf->symbol = f->overload_index
+                    ? arena_printf(C, "kern_f%d_%s", f->overload_index,
+                                   f->name)
+                    : arena_printf(C, "%s_%s", f->is_kernel ? "kern_k"
+                                                            : "kern_f",
+                                   f->name);
   irf->is_kernel = f->is_kernel;
   irf->pos = f->pos;
   f->ir = irf;
@@ -2558,8 +2674,9 @@ IrModule *lower_module(Compiler *C) {
   irm->path = C->path;
   check_consts(C, irm);
   for (Func *f = C->mod->funcs; f; f = f->next)
-    if (!f->checked)
-      check_func(C, irm, f);
+    for (Func *o = f; o; o = o->overload)
+      if (!o->checked)
+        check_func(C, irm, o);
   return irm;
 }
 
