@@ -830,6 +830,25 @@ static IrExpr *matrix_from(Ctx *X, Node *call, bool cols) {
   return ir_call1(X->C, BI_TRANSPOSE, ty_mat(X->C, vt->sc, vt->rows, n), e);
 }
 
+/* len(x): the first dimension of an array, the length of a vector, the
+ * number of rows of a matrix (an int32, as in Warp). */
+static IrExpr *len_call(Ctx *X, Node *call) {
+  no_kwargs(X, call, "len");
+  if (count_args(call->args) != 1)
+    ERR(call->pos, "len() takes exactly one argument");
+  IrExpr *v = expr(X, call->args);
+  const Type *t = v->ty;
+  if (t->kind == TY_ARRAY) {
+    IrExpr *e = ir_expr(X->C, E_SHAPE, t_i32());
+    e->var = v->var;
+    e->ival = 0;
+    return e;
+  }
+  if (t->kind == TY_VEC || t->kind == TY_MAT)
+    return ir_const_int(X->C, t_i32(), (uint64_t)t->rows);
+  ERR(call->args->pos, "len() of a %s is not supported", TN(t));
+}
+
 static IrExpr *call_expr(Ctx *X, Node *n) {
   Node *callee = n->a;
   const char *w = wp_attr(X, callee);
@@ -848,6 +867,9 @@ static IrExpr *call_expr(Ctx *X, Node *n) {
       return builtin_call(X, n, bi, arena_printf(X->C, "wp.%s", w));
     if (!strcmp(w, "static"))
       return static_call(X, n);
+    if (!strcmp(w, "expect_eq") || !strcmp(w, "expect_neq") ||
+        !strcmp(w, "expect_near") || !strcmp(w, "print"))
+      ERR(callee->pos, "wp.%s() can only be used as a statement", w);
     static const char *const stage2[] = {
         "zeros", "tile_load", "tile_store", "tile_sum",
         "tile_reduce", "tile_map", "tile_matmul", "launch_tiled", "quat",
@@ -880,7 +902,7 @@ static IrExpr *call_expr(Ctx *X, Node *n) {
       ERR(callee->pos, "range() is only supported as the iterable of a 'for' "
                        "loop");
     if (!strcmp(name, "len"))
-      ERR(callee->pos, "len() is not supported; use a.shape[0]");
+      return len_call(X, n);
     ERR(callee->pos, "unknown function '%s'", name);
   }
   if (callee->kind == N_ATTR)
@@ -2021,6 +2043,208 @@ static void printf_stmt(Ctx *X, Node *call, bool is_print) {
   emit(X, s);
 }
 
+/* ---------------------------------------------------------------- Warp's test helpers */
+
+/* A printf statement with a fixed format and arguments. */
+static void emit_printf_stmt(Ctx *X, Pos pos, const char *fmt, int n,
+                             IrExpr **args) {
+  IrStmt *s = ir_stmt(X->C, S_PRINTF, pos);
+  s->str = arena_strndup(X->C, fmt, strlen(fmt));
+  s->slen = (int)strlen(fmt);
+  s->args = args;
+  s->nargs = n;
+  X->irf->uses_printf = true;
+  emit(X, s);
+}
+
+/* The value of v in a fresh variable, so it is evaluated once, here. */
+static IrExpr *in_temp(Ctx *X, IrExpr *v, const char *base, Pos pos) {
+  if (v->kind == E_VAR || v->kind == E_CONST)
+    return v;
+  Local *t = add_local(X, base, v->ty, pos);
+  t->name = ""; /* hidden from the program */
+  X->defined[X->nlocals - 1] = true;
+  t->var->nassign++;
+  IrStmt *as = ir_stmt(X->C, S_ASSIGN, pos);
+  as->var = t->var;
+  as->a = v;
+  emit(X, as);
+  return ir_ref(X->C, t->var);
+}
+
+static IrExpr *component(Ctx *X, IrExpr *v, int k) {
+  const Type *t = v->ty;
+  IrExpr *e = ir_expr(X->C, E_COMP, ty_scalar(t->sc));
+  e->a = v;
+  if (t->kind == TY_VEC) {
+    e->b = ir_const_int(X->C, t_i32(), (uint64_t)k);
+  } else {
+    e->b = ir_const_int(X->C, t_i32(), (uint64_t)(k / t->cols));
+    e->c = ir_const_int(X->C, t_i32(), (uint64_t)(k % t->cols));
+  }
+  return e;
+}
+
+/* Prints v the way Warp's print() does (native/builtin.h): scalars with
+ * %g, %d or %u and a newline, bool as True/False, vectors as their
+ * components converted to float32, each followed by a space, then a
+ * newline, matrices one such line per row.  v must be a variable or a
+ * constant (it is read once per component). */
+static void print_value(Ctx *X, IrExpr *v, Pos pos) {
+  const Type *t = v->ty;
+  if (t->kind == TY_SCALAR) {
+    if (t->sc == KERN_BOOL) {
+      IrStmt *s = ir_stmt(X->C, S_IF, pos);
+      s->a = v;
+      IrStmt **save = X->tail;
+      X->tail = &s->body;
+      emit_printf_stmt(X, pos, "True\n", 0, NULL);
+      X->tail = &s->orelse;
+      emit_printf_stmt(X, pos, "False\n", 0, NULL);
+      X->tail = save;
+      emit(X, s);
+      return;
+    }
+    IrExpr **a = arena_alloc(X->C, sizeof(IrExpr *));
+    a[0] = v;
+    emit_printf_stmt(X, pos, sc_is_float(t->sc) ? "%g\n" : sc_is_signed(t->sc)
+                                                ? "%d\n" : "%u\n", 1, a);
+    return;
+  }
+  if (t->kind != TY_VEC && t->kind != TY_MAT)
+    ERR(pos, "cannot print a %s", TN(t));
+  int rows = t->kind == TY_VEC ? 1 : t->rows;
+  int cols = t->kind == TY_VEC ? t->rows : t->cols;
+  Buf f;
+  buf_init(&f, X->C);
+  IrExpr **a = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)(rows * cols));
+  for (int r = 0; r < rows; r++) {
+    for (int c = 0; c < cols; c++) {
+      buf_puts(&f, "%g ");
+      a[r * cols + c] = ir_cast(X->C, t_f32(), component(X, v, r * cols + c));
+    }
+    buf_puts(&f, "\n");
+  }
+  emit_printf_stmt(X, pos, f.p, rows * cols, a);
+}
+
+/* wp.expect_eq(a, b), wp.expect_neq(a, b), wp.expect_near(a, b, tol):
+ * nothing when the expectation holds, else Warp's report on stdout (its
+ * wording and layout, native/builtin.h, vec.h, mat.h); the kernel goes on
+ * either way. */
+static void expect_stmt(Ctx *X, Node *call, const char *w) {
+  Compiler *C = X->C;
+  bool near = !strcmp(w, "expect_near");
+  const char *name = arena_printf(C, "wp.%s", w);
+  int n;
+  IrExpr *t0 = NULL;
+  for (Node *k = call->kwargs; k; k = k->next)
+    if (!near || strcmp(k->name, "tolerance"))
+      ERR(k->pos, "%s() has no keyword argument '%s'", name, k->name);
+  IrExpr **a = eval_args(X, call, &n);
+  if (near && call->kwargs) {
+    if (n != 2)
+      ERR(call->pos, "%s() got the tolerance twice", name);
+    t0 = expr(X, call->kwargs->a);
+  }
+  nargs_between(X, call, name, n + (t0 != NULL), near ? 2 : 2, near ? 3 : 2);
+  const Type *t = a[0]->ty;
+  if (!ty_eq(t, a[1]->ty) || !ty_is_value(t))
+    bad_args(X, call, name, a, n);
+  if (near && !sc_is_float(t->sc))
+    bad_args(X, call, name, a, n);
+  IrExpr *actual = in_temp(X, a[0], "actual", call->pos);
+  IrExpr *expected = in_temp(X, a[1], "expected", call->pos);
+  IrStmt *s = ir_stmt(C, S_IF, call->pos);
+  IrStmt **save;
+  if (!near) {
+    IrExpr *eq = t->kind == TY_SCALAR
+                     ? ir_binary(C, OP_EQ, t_bool(), actual, expected)
+                     : ir_call2(C, BI_VEC_EQ, t_bool(), actual, expected);
+    if (!strcmp(w, "expect_eq")) {
+      IrExpr *ne = ir_expr(C, E_NOT, t_bool());
+      ne->a = eq;
+      eq = ne;
+    }
+    s->a = eq;
+    save = X->tail;
+    X->tail = &s->body;
+    emit_printf_stmt(X, call->pos, arena_printf(C, "Error, %s() failed:\n", w),
+                     0, NULL);
+    emit_printf_stmt(X, call->pos, "\t Expected: ", 0, NULL);
+    print_value(X, expected, call->pos);
+    emit_printf_stmt(X, call->pos, "\t Actual: ", 0, NULL);
+    print_value(X, actual, call->pos);
+    X->tail = save;
+    emit(X, s);
+    return;
+  }
+  const Type *st = ty_scalar(t->sc);
+  IrExpr *tol = n == 3 ? a[2] : t0;
+  if (!tol)
+    tol = ir_const_float(C, st, st->sc == KERN_FLOAT32 ? (double)1.0e-6f
+                                                       : 1.0e-6);
+  else if (!ty_eq(tol->ty, st))
+    ERR(call->pos, "the tolerance of %s() is %s but the values hold %s", name,
+        TN(tol->ty), TN(st));
+  tol = in_temp(X, tol, "tolerance", call->pos);
+  IrExpr *diff;
+  if (t->kind == TY_SCALAR) {
+    diff = in_temp(X, ir_call1(C, BI_ABS, st, ir_binary(C, OP_SUB, st, actual,
+                                                        expected)),
+                   "diff", call->pos);
+  } else {
+    /* the largest component difference, with Warp's max */
+    Local *d = add_local(X, "diff", st, call->pos);
+    d->name = "";
+    X->defined[X->nlocals - 1] = true;
+    IrStmt *z = ir_stmt(C, S_ASSIGN, call->pos);
+    z->var = d->var;
+    z->a = ir_const_float(C, st, 0.0);
+    emit(X, z);
+    for (int k = 0; k < t->rows * t->cols; k++) {
+      IrExpr *dk = ir_call1(C, BI_ABS, st, ir_binary(C, OP_SUB, st,
+                                                     component(X, actual, k),
+                                                     component(X, expected,
+                                                               k)));
+      IrStmt *m = ir_stmt(C, S_ASSIGN, call->pos);
+      m->var = d->var;
+      m->a = ir_call2(C, BI_MAX, st, ir_ref(C, d->var), dk);
+      emit(X, m);
+    }
+    d->var->nassign += 1 + t->rows * t->cols;
+    diff = ir_ref(C, d->var);
+  }
+  s->a = ir_binary(C, OP_GT, t_bool(), diff, tol);
+  save = X->tail;
+  X->tail = &s->body;
+  emit_printf_stmt(X, call->pos, "Error, expect_near() failed with tolerance ",
+                   0, NULL);
+  print_value(X, tol, call->pos);
+  emit_printf_stmt(X, call->pos, "    Expected: ", 0, NULL);
+  print_value(X, expected, call->pos);
+  emit_printf_stmt(X, call->pos, "    Actual: ", 0, NULL);
+  print_value(X, actual, call->pos);
+  emit_printf_stmt(X, call->pos, t->kind == TY_SCALAR
+                                     ? "    Absolute difference: "
+                                     : "    Max absolute difference: ", 0,
+                   NULL);
+  print_value(X, diff, call->pos);
+  X->tail = save;
+  emit(X, s);
+}
+
+/* wp.print(x) and print(x): Warp's print of one value. */
+static void print_stmt(Ctx *X, Node *call, const char *name) {
+  no_kwargs(X, call, name);
+  if (count_args(call->args) != 1)
+    ERR(call->pos, "%s() takes exactly one argument in kernels", name);
+  IrExpr *v = expr(X, call->args);
+  if (!ty_is_value(v->ty))
+    ERR(call->args->pos, "cannot print a %s", TN(v->ty));
+  print_value(X, in_temp(X, v, "value", call->pos), call->pos);
+}
+
 static void stmt(Ctx *X, Node *n) {
   Compiler *C = X->C;
   switch (n->kind) {
@@ -2034,9 +2258,18 @@ static void stmt(Ctx *X, Node *n) {
         printf_stmt(X, e, false);
         return;
       }
+      if (w && (!strcmp(w, "expect_eq") || !strcmp(w, "expect_neq") ||
+                !strcmp(w, "expect_near"))) {
+        expect_stmt(X, e, w);
+        return;
+      }
+      if (w && !strcmp(w, "print")) {
+        print_stmt(X, e, "wp.print");
+        return;
+      }
       if (!w && e->a->kind == N_NAME && !strcmp(e->a->name, "print") &&
           !find_func(X, "print")) {
-        printf_stmt(X, e, true);
+        print_stmt(X, e, "print");
         return;
       }
       if (w && builtin_lookup(w) >= 0 &&

@@ -282,9 +282,34 @@ def run_file(path):
     for name, _ in checks:
         if name not in values or not isinstance(values[name], wp.array):
             raise ValueError(f"kern-check {name} is not an array argument")
-    wp.launch(kernel, dim=dims, inputs=[values[p] for p in pnames], device="cpu")
-    wp.synchronize_device("cpu")
     os.makedirs(EXPECTED, exist_ok=True)
+    with open(path) as f:
+        want_stdout = any(line.startswith("# kern-stdout") for line in f)
+    if want_stdout:
+        # What the kernel prints (wp.print, wp.expect_*) goes to file
+        # descriptor 1 from C; capture it there, around the launch only.
+        import ctypes
+        import tempfile
+        libc = ctypes.CDLL(None)
+        sys.stdout.flush()
+        libc.fflush(None)
+        saved = os.dup(1)
+        with tempfile.TemporaryFile() as tmp:
+            os.dup2(tmp.fileno(), 1)
+            try:
+                wp.launch(kernel, dim=dims, inputs=[values[p] for p in pnames], device="cpu")
+                wp.synchronize_device("cpu")
+                libc.fflush(None)
+            finally:
+                os.dup2(saved, 1)
+                os.close(saved)
+            tmp.seek(0)
+            text = tmp.read()
+        with open(os.path.join(EXPECTED, f"{stem}.stdout"), "wb") as f:
+            f.write(text)
+    else:
+        wp.launch(kernel, dim=dims, inputs=[values[p] for p in pnames], device="cpu")
+        wp.synchronize_device("cpu")
     summary = []
     for name, _ in checks:
         arr = values[name].numpy()
