@@ -234,9 +234,12 @@ static void scalar_body(Emit *E, Buf *b, int bi, const Type *ret,
     return;
   case BI_MIN:
   case BI_MAX:
+    /* Warp's host min/max (builtin.h, _wp_native_fmin): the first argument
+     * when the two compare equal (so min(0.0, -0.0) is 0.0, unlike fmin),
+     * the other one when exactly one is NaN. */
     if (isf)
-      buf_printf(b, "  return %s(a, b);\n",
-                 mfn(E, bi == BI_MIN ? "fmin" : "fmax", sc));
+      buf_printf(b, "  return (a %s b) ? a : ((b == b) ? b : a);\n",
+                 bi == BI_MIN ? "<=" : ">=");
     else
       buf_printf(b, "  return a %s b ? a : b;\n", bi == BI_MIN ? "<" : ">");
     return;
@@ -252,11 +255,14 @@ static void scalar_body(Emit *E, Buf *b, int bi, const Type *ret,
                mfn(E, bi == BI_ASIN ? "asin" : "acos", sc), cl, T, T);
     return;
   }
+  /* Note [degrees and radians]: Warp multiplies by a double constant
+   * (RAD_TO_DEG), so a float32 argument is widened, multiplied in double
+   * and rounded once. */
   case BI_DEGREES:
-    buf_printf(b, "  return a * (%s)57.29577951308232;\n", T);
+    buf_printf(b, "  return (%s)(a * 57.29577951308232087679);\n", T);
     return;
   case BI_RADIANS:
-    buf_printf(b, "  return a * (%s)0.017453292519943295;\n", T);
+    buf_printf(b, "  return (%s)(a * 0.01745329251994329577);\n", T);
     return;
   case BI_FRAC:
     buf_printf(b, "  return a - %s(a);\n", mfn(E, "trunc", sc));
@@ -339,6 +345,111 @@ static bool componentwise(int bi) {
     return true;
   }
   return false;
+}
+
+static const char *make_helper(Emit *E, const Type *t, int nargs,
+                               const Type *argt);
+
+/* Note [Warp's determinant and inverse]: the formulas, operation order and
+ * intermediate precision of Warp's native/mat.h, so results agree to the
+ * bit on the CPU: 2x2 and 3x3 in the matrix's type (the 3x3 determinant is
+ * dot(row0, cross(row1, row2))), 4x4 by cofactors adapted from USD with
+ * some intermediates in double, as Warp has them.  An inverse whose
+ * determinant is zero (2x2 and 4x4: or NaN) is the zero matrix; a 3x3 with
+ * a NaN determinant goes on and gives NaN, as in Warp. */
+static void warp_det_inverse(Emit *E, Buf *b, int bi, const Type *v,
+                             const char *RT, const char *T) {
+  int R = v->rows;
+  if (R == 2) {
+    buf_printf(b, "  %s det = a.m[0][0] * a.m[1][1] - a.m[1][0] * a.m[0][1];\n",
+               T);
+    if (bi == BI_DETERMINANT) {
+      buf_puts(b, "  return det;\n");
+      return;
+    }
+    const char *z = make_helper(E, v, 0, NULL);
+    buf_printf(b, "  if (!(det > (%s)0 || det < -(%s)0)) return %s();\n"
+                  "  %s rcp = (%s)1 / det;\n  %s r;\n"
+                  "  r.m[0][0] = a.m[1][1] * rcp; r.m[0][1] = -a.m[0][1] * rcp;\n"
+                  "  r.m[1][0] = -a.m[1][0] * rcp; r.m[1][1] = a.m[0][0] * rcp;\n"
+                  "  return r;\n", T, T, z, T, T, RT);
+    return;
+  }
+  if (R == 3) {
+    buf_printf(b, "  %s c0 = a.m[1][1] * a.m[2][2] - a.m[1][2] * a.m[2][1];\n"
+                  "  %s c1 = a.m[1][2] * a.m[2][0] - a.m[1][0] * a.m[2][2];\n"
+                  "  %s c2 = a.m[1][0] * a.m[2][1] - a.m[1][1] * a.m[2][0];\n"
+                  "  %s det = a.m[0][0] * c0 + a.m[0][1] * c1 + a.m[0][2] * c2;\n",
+               T, T, T, T);
+    if (bi == BI_DETERMINANT) {
+      buf_puts(b, "  return det;\n");
+      return;
+    }
+    const char *z = make_helper(E, v, 0, NULL);
+    buf_printf(b, "  if (det == (%s)0) return %s();\n  %s m;\n"
+                  "  m.m[0][0] = c0; m.m[1][0] = c1; m.m[2][0] = c2;\n"
+                  "  m.m[0][1] = a.m[0][2] * a.m[2][1] - a.m[0][1] * a.m[2][2];\n"
+                  "  m.m[1][1] = a.m[0][0] * a.m[2][2] - a.m[0][2] * a.m[2][0];\n"
+                  "  m.m[2][1] = a.m[0][1] * a.m[2][0] - a.m[0][0] * a.m[2][1];\n"
+                  "  m.m[0][2] = a.m[0][1] * a.m[1][2] - a.m[0][2] * a.m[1][1];\n"
+                  "  m.m[1][2] = a.m[0][2] * a.m[1][0] - a.m[0][0] * a.m[1][2];\n"
+                  "  m.m[2][2] = a.m[0][0] * a.m[1][1] - a.m[0][1] * a.m[1][0];\n"
+                  "  %s rcp = (%s)1 / det;\n"
+                  "  for (int i = 0; i < 3; i++)\n"
+                  "    for (int j = 0; j < 3; j++) m.m[i][j] = m.m[i][j] * rcp;\n"
+                  "  return m;\n", T, z, RT, T, T);
+    return;
+  }
+  /* 4x4: x are the entries; y 2x2 minors, in double; z cofactors (the
+   * first two columns' in T, the rest in double). */
+  buf_printf(b, "  %s x00 = a.m[0][0], x01 = a.m[0][1], x02 = a.m[0][2], x03 = a.m[0][3];\n"
+                "  %s x10 = a.m[1][0], x11 = a.m[1][1], x12 = a.m[1][2], x13 = a.m[1][3];\n"
+                "  %s x20 = a.m[2][0], x21 = a.m[2][1], x22 = a.m[2][2], x23 = a.m[2][3];\n"
+                "  %s x30 = a.m[3][0], x31 = a.m[3][1], x32 = a.m[3][2], x33 = a.m[3][3];\n"
+                "  double y01, y02, y03, y12, y13, y23;\n",
+             T, T, T, T);
+  if (bi == BI_INVERSE)
+    buf_printf(b, "  y01 = x00 * x11 - x10 * x01;\n  y02 = x00 * x21 - x20 * x01;\n"
+                  "  y03 = x00 * x31 - x30 * x01;\n  y12 = x10 * x21 - x20 * x11;\n"
+                  "  y13 = x10 * x31 - x30 * x11;\n  y23 = x20 * x31 - x30 * x21;\n"
+                  "  double z33 = x02 * y12 - x12 * y02 + x22 * y01;\n"
+                  "  double z23 = x12 * y03 - x32 * y01 - x02 * y13;\n"
+                  "  double z13 = x02 * y23 - x22 * y03 + x32 * y02;\n"
+                  "  double z03 = x22 * y13 - x32 * y12 - x12 * y23;\n"
+                  "  double z32 = x13 * y02 - x23 * y01 - x03 * y12;\n"
+                  "  double z22 = x03 * y13 - x13 * y03 + x33 * y01;\n"
+                  "  double z12 = x23 * y03 - x33 * y02 - x03 * y23;\n"
+                  "  double z02 = x13 * y23 - x23 * y13 + x33 * y12;\n");
+  buf_printf(b, "  y01 = x02 * x13 - x12 * x03;\n  y02 = x02 * x23 - x22 * x03;\n"
+                "  y03 = x02 * x33 - x32 * x03;\n  y12 = x12 * x23 - x22 * x13;\n"
+                "  y13 = x12 * x33 - x32 * x13;\n  y23 = x22 * x33 - x32 * x23;\n"
+                "  %s z30 = x11 * y02 - x21 * y01 - x01 * y12;\n"
+                "  %s z20 = x01 * y13 - x11 * y03 + x31 * y01;\n"
+                "  %s z10 = x21 * y03 - x31 * y02 - x01 * y23;\n"
+                "  %s z00 = x11 * y23 - x21 * y13 + x31 * y12;\n", T, T, T, T);
+  if (bi == BI_DETERMINANT) {
+    buf_printf(b, "  double det = x30 * z30 + x20 * z20 + x10 * z10 + x00 * z00;\n"
+                  "  return (%s)det;\n", T);
+    return;
+  }
+  const char *z = make_helper(E, v, 0, NULL);
+  buf_printf(b, "  %s z31 = x00 * y12 - x10 * y02 + x20 * y01;\n"
+                "  %s z21 = x10 * y03 - x30 * y01 - x00 * y13;\n"
+                "  %s z11 = x00 * y23 - x20 * y03 + x30 * y02;\n"
+                "  %s z01 = x20 * y13 - x30 * y12 - x10 * y23;\n"
+                "  double det = x30 * z30 + x20 * z20 + x10 * z10 + x00 * z00;\n"
+                "  if (!(fabs(det) > 0)) return %s();\n"
+                "  double rcp = 1.0 / det;\n  %s r;\n"
+                "  r.m[0][0] = (%s)(z00 * rcp); r.m[0][1] = (%s)(z10 * rcp);\n"
+                "  r.m[1][0] = (%s)(z01 * rcp); r.m[0][2] = (%s)(z20 * rcp);\n"
+                "  r.m[2][0] = (%s)(z02 * rcp); r.m[0][3] = (%s)(z30 * rcp);\n"
+                "  r.m[3][0] = (%s)(z03 * rcp); r.m[1][1] = (%s)(z11 * rcp);\n"
+                "  r.m[1][2] = (%s)(z21 * rcp); r.m[2][1] = (%s)(z12 * rcp);\n"
+                "  r.m[1][3] = (%s)(z31 * rcp); r.m[3][1] = (%s)(z13 * rcp);\n"
+                "  r.m[2][2] = (%s)(z22 * rcp); r.m[2][3] = (%s)(z32 * rcp);\n"
+                "  r.m[3][2] = (%s)(z23 * rcp); r.m[3][3] = (%s)(z33 * rcp);\n"
+                "  return r;\n", T, T, T, T, z, RT, T, T, T, T, T, T, T, T, T, T,
+             T, T, T, T, T, T);
 }
 
 static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
@@ -472,47 +583,9 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
                   "  return r;\n", RT, N, N);
     return;
   case BI_DETERMINANT:
-    if (v->rows == 2) {
-      buf_puts(b, "  return a.m[0][0] * a.m[1][1] - a.m[0][1] * a.m[1][0];\n");
-    } else if (v->rows == 3) {
-      buf_puts(b, "  return a.m[0][0] * (a.m[1][1] * a.m[2][2] - a.m[1][2] * a.m[2][1])\n"
-                  "       - a.m[0][1] * (a.m[1][0] * a.m[2][2] - a.m[1][2] * a.m[2][0])\n"
-                  "       + a.m[0][2] * (a.m[1][0] * a.m[2][1] - a.m[1][1] * a.m[2][0]);\n");
-    } else {
-      /* Laplace expansion along the first row with 3x3 minors. */
-      buf_printf(b, "  %s d = 0;\n  for (int c = 0; c < 4; c++) {\n"
-                    "    int j0 = c == 0 ? 1 : 0, j1 = c <= 1 ? 2 : 1, j2 = c <= 2 ? 3 : 2;\n"
-                    "    %s m = a.m[1][j0] * (a.m[2][j1] * a.m[3][j2] - a.m[2][j2] * a.m[3][j1])\n"
-                    "         - a.m[1][j1] * (a.m[2][j0] * a.m[3][j2] - a.m[2][j2] * a.m[3][j0])\n"
-                    "         + a.m[1][j2] * (a.m[2][j0] * a.m[3][j1] - a.m[2][j1] * a.m[3][j0]);\n"
-                    "    d += (c & 1 ? -a.m[0][c] : a.m[0][c]) * m;\n  }\n  return d;\n",
-                 T, T);
-    }
+  case BI_INVERSE:
+    warp_det_inverse(E, b, bi, v, RT, T);
     return;
-  case BI_INVERSE: {
-    /* Gauss-Jordan with partial pivoting; a singular matrix gives zeros,
-     * as in Warp. */
-    int R = v->rows;
-    buf_printf(b, "  %s r;\n  %s w[%d][%d];\n"
-                  "  for (int i = 0; i < %d; i++)\n    for (int j = 0; j < %d; j++) {\n"
-                  "      w[i][j] = a.m[i][j];\n      r.m[i][j] = i == j ? 1 : 0;\n    }\n"
-                  "  for (int c = 0; c < %d; c++) {\n    int p = c;\n"
-                  "    for (int i = c + 1; i < %d; i++)\n"
-                  "      if (%s(w[i][c]) > %s(w[p][c])) p = i;\n"
-                  "    if (w[p][c] == 0) return %s;\n"
-                  "    for (int j = 0; j < %d; j++) {\n"
-                  "      %s t = w[c][j]; w[c][j] = w[p][j]; w[p][j] = t;\n"
-                  "      t = r.m[c][j]; r.m[c][j] = r.m[p][j]; r.m[p][j] = t;\n    }\n"
-                  "    %s inv = 1 / w[c][c];\n"
-                  "    for (int j = 0; j < %d; j++) { w[c][j] *= inv; r.m[c][j] *= inv; }\n"
-                  "    for (int i = 0; i < %d; i++) {\n      if (i == c) continue;\n"
-                  "      %s f = w[i][c];\n"
-                  "      for (int j = 0; j < %d; j++) { w[i][j] -= f * w[c][j]; r.m[i][j] -= f * r.m[c][j]; }\n"
-                  "    }\n  }\n  return r;\n",
-               RT, T, R, R, R, R, R, R, mfn(E, "fabs", sc), mfn(E, "fabs", sc),
-               emit_zero(E, ret), R, T, T, R, R, T, R);
-    return;
-  }
   case BI_LERP:
     buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s * ((%s)1 - c) + %s * c;\n"
                   "  return r;\n", RT, N, comp(E, "r", ret), comp(E, "a", v), T,
