@@ -420,6 +420,24 @@ static IrExpr *literal_as(Ctx *X, Node *n, const Type *ty) {
       neg = !neg;
     l = l->a;
   }
+  /* Note [integer literals]: in Warp an integer literal is an int32
+   * constant, and a constructor of a type narrower than 64 bits converts
+   * that constant, so a literal beyond int32 wraps first:
+   * float(4294967295) is -1.0 and int(0xFFFFFFFF) is -1, while
+   * wp.float64(4294967295) and wp.int64(3000000000) are exact. */
+  if (l->kind != N_FLOAT && sc_bits(ty->sc) < 64) {
+    int32_t v32 = (int32_t)(uint32_t)(neg ? 0 - l->ival : l->ival);
+    if (sc_is_float(ty->sc))
+      return ir_const_float(X->C, ty, (double)(float)v32);
+    if (ty->sc == KERN_BOOL)
+      return ir_const_int(X->C, ty, v32 != 0);
+    int bits = sc_bits(ty->sc);
+    uint64_t mask = bits == 32 ? 0xffffffffu : ((uint64_t)1 << bits) - 1;
+    uint64_t v = (uint64_t)(int64_t)v32 & mask;
+    if (sc_is_signed(ty->sc) && ((v >> (bits - 1)) & 1))
+      v |= ~mask;
+    return ir_const_int(X->C, ty, v);
+  }
   if (sc_is_float(ty->sc) || (ty->kind == TY_SCALAR && sc_is_float(ty->sc))) {
     double v = l->kind == N_FLOAT ? l->fval : (double)l->ival;
     if (ty->sc == KERN_FLOAT32)
@@ -1241,6 +1259,26 @@ static IrExpr *binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
       TN(rt));
 }
 
+/* The type C converts both operands of a binary operator to (C11
+ * 6.3.1.8): float64, else float32, else the integer promotions (every
+ * type narrower than int becomes int32, bool too) and then the wider type,
+ * the unsigned one when the widths are equal. */
+static const Type *c_common_type(const Type *a, const Type *b) {
+  if (a->sc == KERN_FLOAT64 || b->sc == KERN_FLOAT64)
+    return ty_scalar(KERN_FLOAT64);
+  if (a->sc == KERN_FLOAT32 || b->sc == KERN_FLOAT32)
+    return ty_scalar(KERN_FLOAT32);
+  kern_scalar x = sc_bits(a->sc) < 32 || a->sc == KERN_BOOL ? KERN_INT32
+                                                              : a->sc;
+  kern_scalar y = sc_bits(b->sc) < 32 || b->sc == KERN_BOOL ? KERN_INT32
+                                                              : b->sc;
+  if (x == y)
+    return ty_scalar(x);
+  if (sc_bits(x) != sc_bits(y))
+    return ty_scalar(sc_bits(x) > sc_bits(y) ? x : y);
+  return ty_scalar(sc_is_signed(x) ? y : x);
+}
+
 static IrExpr *compare(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
   if (op == OP_IS || op == OP_ISNOT || op == OP_IN || op == OP_NOTIN)
     ERR(pos, "'%s' is not supported in kernels", op_text(op));
@@ -1525,7 +1563,19 @@ static IrExpr *expr(Ctx *X, Node *n) {
       /* Warp compares mixed types with C's promotions; kern accepts the
        * common case, a literal on one side, by giving the literal the other
        * side's type, and rejects the rest as ambiguous. */
-      if (!ty_eq(left->ty, right->ty) && ty_is_scalar(left->ty) &&
+      if (i == 0 && !ty_eq(left->ty, right->ty) && ty_is_scalar(left->ty) &&
+          ty_is_scalar(right->ty)) {
+        /* Note [mixed comparisons]: Warp emits a lone comparison as C's
+         * `a < b`, without a type check, so mixed scalar types compare
+         * after C's usual arithmetic conversions (int32 < 2.5 compares as
+         * float; uint32 <= -1 compares unsigned and is always true; a
+         * float64 against a float literal widens the float32 literal). */
+        const Type *ct = c_common_type(left->ty, right->ty);
+        if (!ty_eq(left->ty, ct))
+          left = ir_cast(C, ct, left);
+        if (!ty_eq(right->ty, ct))
+          right = ir_cast(C, ct, right);
+      } else if (!ty_eq(left->ty, right->ty) && ty_is_scalar(left->ty) &&
           ty_is_scalar(right->ty)) {
         if (is_literal(rn) && !(rn->kind == N_FLOAT && ty_is_int(left->ty)))
           right = literal_as(X, rn, left->ty);
