@@ -138,6 +138,8 @@ struct IrFunc {
   bool has_kreturn_in_loop; /* kernel return inside a loop: needs goto */
   bool uses_fp64, uses_atomics, uses_printf;
   bool simple_loop;     /* body has no loops, calls with effects or atomics */
+  bool has_effects;     /* functions: a call can be seen (stores, atomics,
+                           printing, effectful calls); set by the lowering */
   IrFunc *next;
   Pos pos;
 };

@@ -39,6 +39,8 @@ typedef struct Ctx {
   bool dead;       /* the current block has returned/broken */
   bool ret_seen;
   Sym *const_limit; /* evaluating this constant: only names defined above */
+  int no_hoist;     /* inside a loop condition or a conditionally evaluated
+                       operand: no statements may be emitted before it */
 } Ctx;
 
 static IrExpr *expr(Ctx *X, Node *n);
@@ -498,12 +500,17 @@ static void no_kwargs(Ctx *X, Node *call, const char *name) {
     ERR(call->kwargs->pos, "%s() takes no keyword arguments", name);
 }
 
+static void order_effects(Ctx *X, IrExpr **v, int n, Pos pos);
+static bool has_effects(IrExpr *e);
+static IrExpr *in_temp(Ctx *X, IrExpr *v, const char *base, Pos pos);
+
 static IrExpr **eval_args(Ctx *X, Node *call, int *n) {
   *n = count_args(call->args);
   IrExpr **v = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)(*n ? *n : 1));
   int i = 0;
   for (Node *a = call->args; a; a = a->next)
     v[i++] = expr(X, a);
+  order_effects(X, v, *n, call->pos);
   return v;
 }
 
@@ -641,6 +648,7 @@ static IrExpr *construct(Ctx *X, Node *call, const Type *t, const char *name) {
     else
       args[i] = expr(X, a);
   }
+  order_effects(X, args, n, call->pos);
   if (n == 1 && args[0]->ty->kind == t->kind && args[0]->ty->rows == t->rows &&
       args[0]->ty->cols == t->cols) {
     /* conversion between component types: wp.vec3(v3d) */
@@ -787,6 +795,14 @@ static IrExpr *user_call(Ctx *X, Node *call, Func *g) {
   int k = 0;
   for (Node *kw = call->kwargs; kw; kw = kw->next)
     kw_args[k++] = expr(X, kw->a);
+  if (nkw) {
+    IrExpr **all = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)(npos + nkw));
+    memcpy(all, pos_args, sizeof(IrExpr *) * (size_t)npos);
+    memcpy(all + npos, kw_args, sizeof(IrExpr *) * (size_t)nkw);
+    order_effects(X, all, npos + nkw, call->pos);
+    memcpy(pos_args, all, sizeof(IrExpr *) * (size_t)npos);
+    memcpy(kw_args, all + npos, sizeof(IrExpr *) * (size_t)nkw);
+  }
   IrExpr **bound = NULL;
   Func *chosen = NULL;
   if (!g->overload) {
@@ -1091,6 +1107,10 @@ static IrExpr *builtin_call(Ctx *X, Node *call, int bi, const char *name) {
     return ir_call(C, bi, t0, 3, a);
   case BI_SELECT: case BI_WHERE: {
     NARGS(3, 3);
+    if (!X->no_hoist && (has_effects(a[1]) || has_effects(a[2])))
+      for (int i = 0; i < 3; i++) /* Warp evaluates all three */
+        if (a[i]->kind != E_CONST)
+          a[i] = in_temp(X, a[i], "arg", call->pos);
     if (!ty_eq(a[1]->ty, a[2]->ty) || !ty_is_value(a[1]->ty))
       BAD();
     IrExpr *c = truth(X, a[0], call->args->pos);
@@ -1501,7 +1521,11 @@ static IrExpr *expr(Ctx *X, Node *n) {
     if (bi == BI_ADD || bi == BI_SUB || bi == BI_MUL || bi == BI_DIV) {
       if (count_args(n->args) != 2 || n->kwargs)
         ERR(n->pos, "wp.%s() takes 2 arguments", w);
-      IrExpr *l = expr(X, n->args), *r = expr(X, n->args->next);
+      IrExpr *lr[2];
+      lr[0] = expr(X, n->args);
+      lr[1] = expr(X, n->args->next);
+      order_effects(X, lr, 2, n->pos);
+      IrExpr *l = lr[0], *r = lr[1];
       int op = bi == BI_ADD ? OP_ADD : bi == BI_SUB ? OP_SUB
                : bi == BI_MUL ? OP_MUL : OP_DIV;
       return binop(X, op, l, r, n->pos);
@@ -1512,8 +1536,11 @@ static IrExpr *expr(Ctx *X, Node *n) {
     return e;
   }
   case N_BINOP: {
-    IrExpr *l = expr(X, n->a), *r = expr(X, n->b);
-    return binop(X, n->op, l, r, n->pos);
+    IrExpr *lr[2];
+    lr[0] = expr(X, n->a);
+    lr[1] = expr(X, n->b);
+    order_effects(X, lr, 2, n->pos);
+    return binop(X, n->op, lr[0], lr[1], n->pos);
   }
   case N_UNOP: {
     if (is_literal(n) && n->op == OP_NEG && n->a->kind == N_INT)
@@ -1548,7 +1575,9 @@ static IrExpr *expr(Ctx *X, Node *n) {
   case N_OR: {
     IrExpr *e = ir_expr(C, n->kind == N_AND ? E_AND : E_OR, t_bool());
     e->a = truth(X, expr(X, n->a), n->a->pos);
+    X->no_hoist++; /* evaluated only when a decides it */
     e->b = truth(X, expr(X, n->b), n->b->pos);
+    X->no_hoist--;
     return e;
   }
   case N_COMPARE: {
@@ -1609,7 +1638,9 @@ static IrExpr *expr(Ctx *X, Node *n) {
   }
   case N_IFEXP: {
     IrExpr *c = truth(X, expr(X, n->a), n->a->pos);
+    X->no_hoist++; /* only one branch is evaluated */
     IrExpr *t = expr(X, n->b), *f = expr(X, n->c);
+    X->no_hoist--;
     if (!ty_eq(t->ty, f->ty))
       ERR(n->pos, "the branches of a conditional expression have different "
                   "types: %s and %s", TN(t->ty), TN(f->ty));
@@ -1970,6 +2001,7 @@ static void for_stmt(Ctx *X, Node *n) {
       ERR(an->pos, "range() arguments have different types: %s and %s",
           TN(a[0]->ty), TN(a[i]->ty));
   }
+  order_effects(X, a, na, it->pos);
   const Type *it_ty = a[0]->ty;
   IrExpr *start = na == 1 ? ir_const_int(C, it_ty, 0) : a[0];
   IrExpr *stop = na == 1 ? a[0] : a[1];
@@ -2120,6 +2152,81 @@ static IrExpr *in_temp(Ctx *X, IrExpr *v, const char *base, Pos pos) {
   as->a = v;
   emit(X, as);
   return ir_ref(X->C, t->var);
+}
+
+/* Does evaluating e change state: an atomic, a random draw (which
+ * advances its state variable), or a call of a user function? */
+static bool has_effects(IrExpr *e) {
+  if (!e)
+    return false;
+  if (e->kind == E_ATOMIC || (e->kind == E_FCALL && e->fn->has_effects))
+    return true;
+  if (e->kind == E_CALL && (e->bi == BI_RANDF || e->bi == BI_RANDI ||
+                            e->bi == BI_RANDN))
+    return true;
+  if (has_effects(e->a) || has_effects(e->b) || has_effects(e->c))
+    return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (has_effects(e->args[i]))
+      return true;
+  return false;
+}
+
+/* Note [evaluation order]: Warp evaluates the operands of an operator and
+ * the arguments of a call once each, left to right, and all arguments of
+ * wp.where; C leaves the order unspecified (gcc goes right to left) and
+ * `?:` evaluates one side.  When two operands have effects, every operand
+ * up to the last of them that is not a constant is evaluated into a
+ * temporary, in order, before the expression (wp.where: when either value
+ * has one, see builtin_call).  With one effect the order can only be seen
+ * through another operand reading what it changes (f(s, wp.randf(s))),
+ * which kern does not detect; without effects nothing changes.  Where statements cannot go before the expression (a loop
+ * condition, the right side of and/or, the branches of x if c else y), the
+ * order stays C's. */
+/* Whether running the statements s can be seen outside a function: its
+ * parameters are values, so only stores to arrays, atomics, printing and
+ * calls of such functions can. */
+static bool stmts_have_effects(IrStmt *s) {
+  for (; s; s = s->next) {
+    if (s->kind == S_STORE || s->kind == S_PRINTF || s->kind == S_AGG ||
+        s->kind == S_ASSERT)
+      return true;
+    if (has_effects(s->a) || has_effects(s->b) || has_effects(s->c))
+      return true;
+    for (int i = 0; i < s->nargs; i++)
+      if (has_effects(s->args[i]))
+        return true;
+    if (stmts_have_effects(s->body) || stmts_have_effects(s->orelse))
+      return true;
+  }
+  return false;
+}
+
+static void order_effects(Ctx *X, IrExpr **v, int n, Pos pos) {
+  if (X->no_hoist || n < 2)
+    return;
+  int neff = 0, last = -1;
+  for (int i = 0; i < n; i++)
+    if (has_effects(v[i])) {
+      neff++;
+      last = i;
+    }
+  if (neff < 2)
+    return;
+  for (int i = 0; i <= last; i++) {
+    if (v[i]->kind == E_CONST || !ty_is_value(v[i]->ty))
+      continue;
+    /* a variable is copied too: a later operand may change it */
+    Local *t = add_local(X, "arg", v[i]->ty, pos);
+    t->name = "";
+    X->defined[X->nlocals - 1] = true;
+    t->var->nassign++;
+    IrStmt *as = ir_stmt(X->C, S_ASSIGN, pos);
+    as->var = t->var;
+    as->a = v[i];
+    emit(X, as);
+    v[i] = ir_ref(X->C, t->var);
+  }
 }
 
 static IrExpr *component(Ctx *X, IrExpr *v, int k) {
@@ -2427,7 +2534,9 @@ static void stmt(Ctx *X, Node *n) {
     return;
   case N_WHILE: {
     IrStmt *s = ir_stmt(C, S_WHILE, n->pos);
+    X->no_hoist++; /* evaluated again before every iteration */
     s->a = truth(X, expr(X, n->a), n->a->pos);
+    X->no_hoist--;
     DefSet before = defs_save(X);
     X->loop_depth++;
     bool dead;
@@ -2595,6 +2704,7 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
     irf->nrets = f->ret->kind == TY_VOID ? 0 : 1;
   }
   irf->tid_dims = f->tid_dims;
+  irf->has_effects = stmts_have_effects(irf->body);
   f->checking = false;
   f->checked = true;
 
