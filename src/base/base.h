@@ -88,7 +88,8 @@ typedef enum TyKind {
   TY_MODULE,  /* the name `wp` */
   TY_TYPE,    /* a type used as a value: wp.float32, wp.vec3 */
   TY_FUNC,    /* a user function or builtin used as a value */
-  TY_STRING   /* a string literal (printf formats) */
+  TY_STRING,  /* a string literal (printf formats) */
+  TY_STRUCT   /* a @wp.struct: n fields, items their types, fnames */
 } TyKind;
 
 typedef struct Type Type;
@@ -98,8 +99,10 @@ struct Type {
   int rows, cols;  /* vec: rows = n, cols = 1; mat: rows x cols */
   const Type *elem; /* array element; TY_TYPE: the type named */
   int ndim;        /* array */
-  int n;           /* tuple */
+  int n;           /* tuple; struct: number of fields */
   const Type **items;
+  const char *name;    /* struct */
+  const char **fnames; /* struct: field names */
 };
 
 extern const Type ty_void, ty_module, ty_string;

@@ -85,6 +85,8 @@ bool ty_eq(const Type *a, const Type *b) {
     return a->sc == b->sc && a->rows == b->rows && a->cols == b->cols;
   case TY_ARRAY:
     return a->ndim == b->ndim && ty_eq(a->elem, b->elem);
+  case TY_STRUCT:
+    return false; /* one Type per struct: equal only to itself */
   case TY_TUPLE:
     if (a->n != b->n)
       return false;
@@ -126,6 +128,7 @@ const char *ty_name(Compiler *C, const Type *t) {
   char buf[64] = "";
   switch (t->kind) {
   case TY_VOID: return "None";
+  case TY_STRUCT: return t->name;
   case TY_SCALAR:
   case TY_VEC:
   case TY_MAT:

@@ -48,8 +48,51 @@ const char *emit_tysig(Emit *E, const Type *t) {
     return arena_printf(E->C, "m%d%d%s", t->rows, t->cols, sc_sig[t->sc]);
   case TY_ARRAY:
     return arena_printf(E->C, "a%s", emit_tysig(E, t->elem));
+  case TY_STRUCT:
+    /* "S" and the name's length keep it apart from every other
+     * signature and from other structs' (Python names have no '_'
+     * ambiguity this way: S3abc, S4abcd). */
+    return arena_printf(E->C, "S%d%s", (int)strlen(t->name), t->name);
   default: return "void";
   }
+}
+
+/* A @wp.struct is a C struct with one member f_NAME per field, in order
+ * (the prefix keeps field names that are C keywords valid). */
+static const char *struct_ctype(Emit *E, const Type *t) {
+  const char *name = arena_printf(E->C, "k_%s", emit_tysig(E, t));
+  if (emit_need(E, name)) {
+    const char **ft = arena_alloc(E->C, sizeof(char *) * (size_t)t->n);
+    for (int i = 0; i < t->n; i++)
+      ft[i] = emit_ctype(E, t->items[i]); /* members' types come first */
+    Buf b;
+    buf_init(&b, E->C);
+    buf_puts(&b, "typedef struct {");
+    for (int i = 0; i < t->n; i++)
+      buf_printf(&b, " %s f_%s;", ft[i], t->fnames[i]);
+    buf_printf(&b, " } %s;\n", name);
+    buf_puts(&E->pre, b.p);
+  }
+  return name;
+}
+
+/* The zero value of a struct: every field zero, recursively. */
+static const char *struct_zero(Emit *E, const Type *t) {
+  const char *T = struct_ctype(E, t);
+  const char *name = arena_printf(E->C, "k_zero_%s", emit_tysig(E, t));
+  if (!emit_need(E, name))
+    return name;
+  const char **z = arena_alloc(E->C, sizeof(char *) * (size_t)t->n);
+  for (int i = 0; i < t->n; i++)
+    z[i] = emit_zero(E, t->items[i]);
+  Buf b;
+  buf_init(&b, E->C);
+  buf_printf(&b, "%s %s %s(void) {\n  %s r;\n", E->T->fn_qual, T, name, T);
+  for (int i = 0; i < t->n; i++)
+    buf_printf(&b, "  r.f_%s = %s;\n", t->fnames[i], z[i]);
+  buf_puts(&b, "  return r;\n}\n");
+  buf_puts(&E->pre, b.p);
+  return name;
 }
 
 const char *emit_ctype(Emit *E, const Type *t) {
@@ -72,6 +115,8 @@ const char *emit_ctype(Emit *E, const Type *t) {
   }
   case TY_ARRAY:
     return emit_arrtype(E, t);
+  case TY_STRUCT:
+    return struct_ctype(E, t);
   default:
     return "void";
   }
@@ -86,9 +131,16 @@ const char *emit_arrtype(Emit *E, const Type *arr) {
   return name;
 }
 
+static const char *make_helper(Emit *E, const Type *t, int nargs,
+                               const Type *argt);
+
 const char *emit_zero(Emit *E, const Type *t) {
   if (t->kind == TY_SCALAR)
     return "0";
+  if (t->kind == TY_STRUCT)
+    return arena_printf(E->C, "%s()", struct_zero(E, t));
+  if (t->kind == TY_VEC || t->kind == TY_MAT)
+    make_helper(E, t, 0, NULL); /* defined before its first use */
   return arena_printf(E->C, "k_zero_%s()", emit_tysig(E, t));
 }
 
@@ -736,6 +788,8 @@ const char *emit_atomic_name(Emit *E, int bi, const Type *t) {
 /* Helpers for constructing and taking apart vectors and matrices. */
 static const char *make_helper(Emit *E, const Type *t, int nargs,
                                const Type *argt) {
+  if (t->kind == TY_STRUCT)
+    return struct_zero(E, t); /* S(): the only struct constructor */
   const char *sig = emit_tysig(E, t);
   const char *T = emit_ctype(E, t);
   const char *S = sc_c[t->sc];
@@ -1067,6 +1121,11 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
     buf_printf(b, "((%s)%s.shape[%d])", emit_ctype(E, e->ty), e->var->name,
                (int)e->ival);
     return;
+  case E_FIELD:
+    buf_puts(b, "(");
+    emit_expr(E, b, e->a);
+    buf_printf(b, ").f_%s", e->a->ty->fnames[e->ival]);
+    return;
   case E_COMP:
     if (e->a->ty->kind == TY_MAT && !e->c) {
       buf_printf(b, "%s(", row_helper(E, e->a->ty, false));
@@ -1251,6 +1310,9 @@ static void emit_stmt(Emit *E, IrStmt *s) {
   switch (s->kind) {
   case S_ASSIGN:
     emit_line(E, "%s = %s;", s->var->name, ex(E, s->a));
+    return;
+  case S_SETFIELD:
+    emit_line(E, "%s = %s;", ex(E, s->a), ex(E, s->c));
     return;
   case S_SETCOMP:
     if (s->var->ty->kind == TY_MAT && !s->b) {

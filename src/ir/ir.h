@@ -56,7 +56,8 @@ typedef enum IrExprKind {
   E_COMP,    /* a[b] of a vector, a[b] row of a matrix, a[b][c] of a matrix */
   E_MAKE,    /* vector/matrix from nargs components, or broadcast of 1 */
   E_ATOMIC,  /* bi on var[args] with value c (and cmp b for cas) */
-  E_TID      /* thread index component ival */
+  E_TID,     /* thread index component ival */
+  E_FIELD    /* field ival of the struct a */
 } IrExprKind;
 
 struct IrExpr {
@@ -91,7 +92,8 @@ typedef enum IrStmtKind {
   S_KRETURN,  /* end this thread's work item (kernels) */
   S_AGG,      /* agg->acc op= a: an aggregated atomic (see passes.c) */
   S_PRINTF,   /* printf(str, args) */
-  S_ASSERT    /* assert a (debug mode only) */
+  S_ASSERT,   /* assert a (debug mode only) */
+  S_SETFIELD  /* a = c, a a chain of E_FIELD on the variable var */
 } IrStmtKind;
 
 struct IrStmt {

@@ -166,8 +166,21 @@ struct Func {
   void *ir;
 };
 
+/* A @wp.struct class: its fields in order, typed by the checker. */
+typedef struct StructDef {
+  const char *name;
+  Pos pos;
+  int nfields;
+  const char **fnames;
+  Node **fannots;
+  const Type *ty;    /* the checker's type, once resolved */
+  bool resolving;
+  struct StructDef *next;
+} StructDef;
+
 typedef struct Module {
   Func *funcs;      /* in source order; kernels and @wp.func */
+  StructDef *structs;
   Sym *consts;
   int nkernels;
   const char *wp;   /* the name warp is imported as */

@@ -899,6 +899,82 @@ static void add_func(Parser *P, Func *f) {
     m->nkernels++;
 }
 
+/* classdef -> 'class' NAME ['(' ... ')'] ':' NEWLINE INDENT
+ *             (NAME ':' test NEWLINE | STRING NEWLINE | 'pass')+ DEDENT
+ * The body of a @wp.struct: its fields, in order. */
+static void classdef(Parser *P) {
+  next(P); /* class */
+  StructDef *sd = arena_alloc(P->C, sizeof *sd);
+  Token *nt = peek(P);
+  sd->pos = nt->pos;
+  sd->name = expect_name(P);
+  if (is_op(peek(P), "(")) {
+    Token *b = peek(P);
+    diag_error(P->C, b->pos, "a @wp.struct with base classes is not "
+                             "supported");
+  }
+  expect_op(P, ":");
+  if (peek(P)->kind != T_NEWLINE)
+    error_at_tok(P, peek(P), "an indented block of fields");
+  next(P);
+  if (peek(P)->kind != T_INDENT)
+    error_at_tok(P, peek(P), "an indented block of fields");
+  next(P);
+  int cap = 8;
+  sd->fnames = arena_alloc(P->C, sizeof(char *) * (size_t)cap);
+  sd->fannots = arena_alloc(P->C, sizeof(Node *) * (size_t)cap);
+  while (peek(P)->kind != T_DEDENT && peek(P)->kind != T_EOF) {
+    Token *t = peek(P);
+    if (t->kind == T_NEWLINE) {
+      next(P);
+      continue;
+    }
+    if (t->kind == T_STRING || is_kw(t, "pass")) { /* a docstring */
+      while (peek(P)->kind != T_NEWLINE && peek(P)->kind != T_EOF)
+        next(P);
+      continue;
+    }
+    if (t->kind != T_NAME || is_keyword(t) || !is_op(peek2(P), ":"))
+      diag_error(P->C, t->pos, "a @wp.struct may only declare fields "
+                               "('name: type'); methods and other "
+                               "statements are not supported");
+    if (sd->nfields == cap) {
+      const char **fn = arena_alloc(P->C, sizeof(char *) * (size_t)cap * 2);
+      Node **fa = arena_alloc(P->C, sizeof(Node *) * (size_t)cap * 2);
+      memcpy(fn, sd->fnames, sizeof(char *) * (size_t)cap);
+      memcpy(fa, sd->fannots, sizeof(Node *) * (size_t)cap);
+      sd->fnames = fn;
+      sd->fannots = fa;
+      cap *= 2;
+    }
+    const char *fname = expect_name(P);
+    for (int i = 0; i < sd->nfields; i++)
+      if (!strcmp(sd->fnames[i], fname))
+        diag_error(P->C, t->pos, "field '%s' is declared twice", fname);
+    next(P); /* : */
+    sd->fnames[sd->nfields] = fname;
+    sd->fannots[sd->nfields] = test(P);
+    sd->nfields++;
+    if (is_op(peek(P), "="))
+      diag_error(P->C, peek(P)->pos, "default values of struct fields are "
+                                     "not supported");
+    expect_newline(P);
+  }
+  if (peek(P)->kind == T_DEDENT)
+    next(P);
+  if (sd->nfields == 0)
+    diag_error(P->C, sd->pos, "a @wp.struct needs at least one field");
+  Module *m = P->C->mod;
+  for (StructDef *o = m->structs; o; o = o->next)
+    if (!strcmp(o->name, sd->name))
+      diag_error(P->C, sd->pos, "struct '%s' is defined twice (first at line "
+                 "%d)", sd->name, o->pos.line);
+  StructDef **tail = &m->structs;
+  while (*tail)
+    tail = &(*tail)->next;
+  *tail = sd;
+}
+
 /* decorated -> decorator+ (funcdef | classdef) */
 static void decorated(Parser *P) {
   int kind = 0; /* 1 kernel, 2 func, 3 struct, 0 other */
@@ -919,9 +995,12 @@ static void decorated(Parser *P) {
     expect_newline(P);
   }
   Token *t = peek(P);
-  if (kind == 3)
-    diag_error(P->C, first->pos, "@wp.struct is not supported yet (second "
-                                 "stage of the language)");
+  if (kind == 3) {
+    if (!is_kw(t, "class"))
+      error_at_tok(P, t, "'class' after @wp.struct");
+    classdef(P);
+    return;
+  }
   if (kind == 4)
     diag_error(P->C, first->pos, "this Warp decorator is not supported");
   if ((kind == 1 || kind == 2) && is_kw(t, "def")) {

@@ -196,6 +196,52 @@ static Node *not_constant(Ctx *X, Node *n);
 static IrExpr *static_call(Ctx *X, Node *call);
 static bool wp_builtin_constant(const char *name, double *v);
 
+static StructDef *find_struct(Ctx *X, const char *name) {
+  for (StructDef *d = X->M->structs; d; d = d->next)
+    if (!strcmp(d->name, name))
+      return d;
+  return NULL;
+}
+
+/* A value a variable can hold: scalar, vector, matrix or struct. */
+static bool is_valuelike(const Type *t) {
+  return ty_is_value(t) || t->kind == TY_STRUCT;
+}
+
+static const Type *type_expr(Ctx *X, Node *n, const char *what);
+
+/* The type of a @wp.struct, resolved the first time it is named; fields
+ * are scalars, vectors, matrices and other structs. */
+static const Type *struct_type(Ctx *X, StructDef *d, Pos use) {
+  if (d->ty)
+    return d->ty;
+  if (d->resolving)
+    ERR(use, "struct '%s' contains itself", d->name);
+  d->resolving = true;
+  Type *t = arena_alloc(X->C, sizeof *t);
+  t->kind = TY_STRUCT;
+  t->name = d->name;
+  t->n = d->nfields;
+  t->fnames = d->fnames;
+  const Type **items = arena_alloc(X->C, sizeof(Type *) * (size_t)d->nfields);
+  for (int i = 0; i < d->nfields; i++) {
+    const Type *ft = type_expr(X, d->fannots[i], arena_printf(
+                                   X->C, "field '%s' of '%s'", d->fnames[i],
+                                   d->name));
+    if (ft->kind == TY_ARRAY)
+      ERR(d->fannots[i]->pos, "array fields of structs are not supported "
+                              "yet");
+    if (!is_valuelike(ft))
+      ERR(d->fannots[i]->pos, "a field of type %s is not supported",
+          TN(ft));
+    items[i] = ft;
+  }
+  t->items = items;
+  d->ty = t;
+  d->resolving = false;
+  return t;
+}
+
 static Func *find_func(Ctx *X, const char *name) {
   for (Func *f = X->M->funcs; f; f = f->next)
     if (!strcmp(f->name, name))
@@ -241,6 +287,8 @@ static const Type *array_subscript_type(Ctx *X, Node *n) {
                   "integer from 1 to 4");
     ndim = (int)d->ival;
   }
+  if (dtype->kind == TY_STRUCT)
+    ERR(n->pos, "arrays of structs are not supported yet");
   if (!ty_is_value(dtype))
     ERR(n->pos, "arrays of %s are not supported", TN(dtype));
   return ty_array(X->C, dtype, ndim);
@@ -257,6 +305,9 @@ static const Type *type_expr(Ctx *X, Node *n, const char *what) {
       return t_bool();
     if (!strcmp(n->name, "Any"))
       ERR(n->pos, "generic (typing.Any) parameters are not supported yet");
+    StructDef *sd = find_struct(X, n->name);
+    if (sd)
+      return struct_type(X, sd, n->pos);
     Sym *s = find_const(X, n->name);
     (void)s;
     ERR(n->pos, "'%s' is not a type kern knows (%s)", n->name, what);
@@ -325,6 +376,8 @@ static const Type *type_expr(Ctx *X, Node *n, const char *what) {
       }
       if (!dtype)
         ERR(n->pos, "wp.%s() needs a dtype", fn);
+      if (dtype->kind == TY_STRUCT)
+        ERR(n->pos, "arrays of structs are not supported yet");
       if (!ty_is_value(dtype))
         ERR(n->pos, "arrays of %s are not supported", TN(dtype));
       return ty_array(X->C, dtype, ndim);
@@ -921,6 +974,14 @@ static IrExpr *call_expr(Ctx *X, Node *n) {
     Func *g = find_func(X, name);
     if (g)
       return user_call(X, n, g);
+    StructDef *sd = find_struct(X, name);
+    if (sd) {
+      /* Warp constructs a struct in a kernel only as S(), all zero */
+      if (n->args || n->kwargs)
+        ERR(n->pos, "%s() takes no arguments in a kernel; write s = %s() "
+                    "and set its fields", name, name);
+      return ir_expr(X->C, E_MAKE, struct_type(X, sd, n->pos));
+    }
     if (!strcmp(name, "float") || !strcmp(name, "int") ||
         !strcmp(name, "bool")) {
       const Type *t = !strcmp(name, "float") ? t_f32()
@@ -1453,6 +1514,16 @@ static IrExpr *attribute(Ctx *X, Node *n) {
     ERR(n->pos, "arrays have no attribute '%s' in kernels (only .shape and "
                 ".ndim)", n->name);
   }
+  if (bt->kind == TY_STRUCT) {
+    for (int k = 0; k < bt->n; k++)
+      if (!strcmp(bt->fnames[k], n->name)) {
+        IrExpr *e = ir_expr(X->C, E_FIELD, bt->items[k]);
+        e->a = base;
+        e->ival = (uint64_t)k;
+        return e;
+      }
+    ERR(n->pos, "struct '%s' has no field '%s'", bt->name, n->name);
+  }
   if (bt->kind == TY_VEC) {
     int k = swizzle_index(n->name);
     if (k < 0)
@@ -1673,7 +1744,7 @@ static Local *assign_local(Ctx *X, Node *target, const Type *ty) {
     ERR(target->pos, "cannot assign to the constant '%s'", target->name);
   if (is_wp(X, target))
     ERR(target->pos, "cannot assign to the module '%s'", target->name);
-  if (!ty_is_value(ty))
+  if (!is_valuelike(ty))
     ERR(target->pos, "cannot assign a %s to a variable", TN(ty));
   if (!l) {
     l = add_local(X, target->name, ty, target->pos);
@@ -1701,6 +1772,38 @@ static void store_component(Ctx *X, Node *target, IrExpr *value) {
   const Type *bt = base->ty;
   IrExpr *i = NULL, *j = NULL;
   const Type *ct;
+  if (target->kind == N_ATTR && bt->kind == TY_STRUCT) {
+    /* s.f = v, s.a.b = v: an lvalue of fields on a variable */
+    IrExpr *root = base;
+    while (root->kind == E_FIELD)
+      root = root->a;
+    if (root->kind != E_VAR)
+      ERR(target->pos, "cannot assign to a field of this expression; "
+                       "assign the struct to a variable first");
+    IrExpr *lv = NULL;
+    for (int k = 0; k < bt->n; k++)
+      if (!strcmp(bt->fnames[k], target->name)) {
+        lv = ir_expr(X->C, E_FIELD, bt->items[k]);
+        lv->a = base;
+        lv->ival = (uint64_t)k;
+      }
+    if (!lv)
+      ERR(target->pos, "struct '%s' has no field '%s'", bt->name,
+          target->name);
+    if (!ty_eq(value->ty, lv->ty))
+      ERR(target->pos, "cannot assign %s to field '%s', which is %s",
+          TN(value->ty), target->name, TN(lv->ty));
+    IrStmt *st = ir_stmt(X->C, S_SETFIELD, target->pos);
+    st->var = root->var;
+    st->a = lv;
+    st->c = value;
+    root->var->nassign++;
+    emit(X, st);
+    return;
+  }
+  if (base->kind == E_FIELD)
+    ERR(target->pos, "assigning to a component of a struct field is not "
+                     "supported yet; assign the whole field");
   if (target->kind == N_ATTR) {
     if (bt->kind == TY_ARRAY && !strcmp(target->name, "shape"))
       ERR(target->pos, "cannot assign to the shape of array '%s'",
@@ -2481,7 +2584,7 @@ static void stmt(Ctx *X, Node *n) {
         ERR(n->pos, "'%s' returns %d values; unpack them into %d variables",
             n->a->a->name, v->fn->nrets, v->fn->nrets);
     }
-    if (target->kind == N_NAME && !ty_is_value(v->ty)) {
+    if (target->kind == N_NAME && !is_valuelike(v->ty)) {
       if (v->ty->kind == TY_ARRAY)
         ERR(n->pos, "arrays cannot be assigned to variables in kernels; use "
                     "the parameter directly");
@@ -2585,7 +2688,7 @@ static void stmt(Ctx *X, Node *n) {
     } else {
       s->a = expr(X, n->a);
       rt = s->a->ty;
-      if (!ty_is_value(rt))
+      if (!is_valuelike(rt))
         ERR(n->a->pos, "cannot return a %s", TN(rt));
     }
     if (!f->ret) {
@@ -2668,6 +2771,9 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
         ERR(p->pos, "duplicate parameter '%s'", p->name);
     p->ty = type_expr(X, p->annot, arena_printf(C, "parameter '%s'",
                                                 p->name));
+    if (f->is_kernel && p->ty->kind == TY_STRUCT)
+      ERR(p->annot->pos, "struct kernel parameters are not supported yet "
+                         "(structs work as locals and in @wp.func)");
     Local *l = add_local(X, p->name, p->ty, p->pos);
     l->is_param = true;
     X->defined[X->nlocals - 1] = true;
