@@ -963,7 +963,8 @@ static void classdef(Parser *P) {
   if (peek(P)->kind == T_DEDENT)
     next(P);
   if (sd->nfields == 0)
-    diag_error(P->C, sd->pos, "a @wp.struct needs at least one field");
+    diag_error(P->C, sd->pos, "empty structs are not supported (a "
+                              "@wp.struct needs at least one field)");
   Module *m = P->C->mod;
   for (StructDef *o = m->structs; o; o = o->next)
     if (!strcmp(o->name, sd->name))
@@ -979,6 +980,7 @@ static void classdef(Parser *P) {
 static void decorated(Parser *P) {
   int kind = 0; /* 1 kernel, 2 func, 3 struct, 0 other */
   Token *first = peek(P);
+  const char *other = NULL; /* the name of an unsupported wp decorator */
   while (is_op(peek(P), "@")) {
     next(P);
     Node *d = test(P);
@@ -990,8 +992,10 @@ static void decorated(Parser *P) {
     else if (is_wp_attr(P, callee, "struct"))
       kind = 3;
     else if (callee->kind == N_ATTR && callee->a->kind == N_NAME && P->wp &&
-             !strcmp(callee->a->name, P->wp) && kind == 0)
+             !strcmp(callee->a->name, P->wp) && kind == 0) {
       kind = 4; /* another wp decorator: func_native, overload, ... */
+      other = callee->name;
+    }
     expect_newline(P);
   }
   Token *t = peek(P);
@@ -1002,7 +1006,10 @@ static void decorated(Parser *P) {
     return;
   }
   if (kind == 4)
-    diag_error(P->C, first->pos, "this Warp decorator is not supported");
+    diag_error(P->C, first->pos, "the Warp decorator @%s.%s is not "
+               "supported%s", P->wp, other,
+               !strncmp(other, "func_grad", 9) || !strcmp(other, "func_replay")
+                   ? " (autodiff is outside kern's scope)" : "");
   if ((kind == 1 || kind == 2) && is_kw(t, "def")) {
     add_func(P, funcdef(P, kind == 1));
     return;

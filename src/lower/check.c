@@ -328,6 +328,16 @@ static const Type *type_expr(Ctx *X, Node *n, const char *what) {
   }
   if (n->kind == N_SUBSCRIPT && array_kind_ndim(wp_attr(X, n->a)))
     return array_subscript_type(X, n);
+  if (n->kind == N_SUBSCRIPT && wp_attr(X, n->a) &&
+      (!strncmp(wp_attr(X, n->a), "indexedarray", 12) ||
+       !strncmp(wp_attr(X, n->a), "fabricarray", 11) ||
+       !strncmp(wp_attr(X, n->a), "tile", 4)))
+    ERR(n->pos, "wp.%s is not supported", wp_attr(X, n->a));
+  if (n->kind == N_CALL && n->a->kind == N_ATTR &&
+      (!strcmp(n->a->name, "vector") || !strcmp(n->a->name, "matrix")) &&
+      n->a->a->kind == N_ATTR && !strcmp(n->a->a->name, "types"))
+    ERR(n->pos, "custom vector and matrix types (wp.types.%s(...)) are not "
+                "supported yet", n->a->name);
   if (n->kind == N_SUBSCRIPT && n->a->kind == N_NAME &&
       (!strcmp(n->a->name, "tuple") || !strcmp(n->a->name, "Tuple")))
     ERR(n->pos, "a tuple type is only supported as a function's return "
