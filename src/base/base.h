@@ -163,7 +163,7 @@ enum {
   X(ATOMIC_EXCH, "atomic_exch") X(ATOMIC_CAS, "atomic_cas") \
   X(RAND_INIT, "rand_init") X(RANDF, "randf") X(RANDI, "randi") \
   X(RANDN, "randn") X(PRINTF, "printf") X(ADD, "add") X(SUB, "sub") \
-  X(DIV, "div") X(NEG, "neg")
+  X(DIV, "div") X(NEG, "neg") X(RINT, "rint")
 
 enum {
 #define X(id, name) BI_##id,

@@ -1140,7 +1140,7 @@ static IrExpr *builtin_call(Ctx *X, Node *call, int bi, const char *name) {
   case BI_SQRT: case BI_CBRT: case BI_EXP: case BI_EXP2: case BI_LOG:
   case BI_LOG2: case BI_LOG10: case BI_SIN: case BI_COS: case BI_TAN:
   case BI_ASIN: case BI_ACOS: case BI_ATAN: case BI_SINH: case BI_COSH:
-  case BI_TANH: case BI_DEGREES: case BI_RADIANS:
+  case BI_TANH: case BI_DEGREES: case BI_RADIANS: case BI_RINT:
     NARGS(1, 1);
     if (!ty_is_float(t0))
       BAD();
