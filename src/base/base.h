@@ -101,6 +101,7 @@ struct Type {
   int ndim;        /* array */
   int n;           /* tuple; struct: number of fields */
   const Type **items;
+  bool quat;           /* TY_VEC of 4: a quaternion (x, y, z, w) */
   const char *name;    /* struct */
   const char **fnames; /* struct: field names */
 };
@@ -109,6 +110,7 @@ extern const Type ty_void, ty_module, ty_string;
 const Type *ty_scalar(kern_scalar sc);
 const Type *ty_vec(Compiler *C, kern_scalar sc, int n);
 const Type *ty_mat(Compiler *C, kern_scalar sc, int rows, int cols);
+const Type *ty_quat(Compiler *C, kern_scalar sc);
 const Type *ty_array(Compiler *C, const Type *elem, int ndim);
 const Type *ty_tuple(Compiler *C, int n, const Type **items);
 const Type *ty_typeval(Compiler *C, const Type *t);
@@ -163,7 +165,10 @@ enum {
   X(ATOMIC_EXCH, "atomic_exch") X(ATOMIC_CAS, "atomic_cas") \
   X(RAND_INIT, "rand_init") X(RANDF, "randf") X(RANDI, "randi") \
   X(RANDN, "randn") X(PRINTF, "printf") X(ADD, "add") X(SUB, "sub") \
-  X(DIV, "div") X(NEG, "neg") X(RINT, "rint")
+  X(DIV, "div") X(NEG, "neg") X(RINT, "rint") \
+  X(QUAT_ROTATE, "quat_rotate") X(QUAT_ROTATE_INV, "quat_rotate_inv") \
+  X(QUAT_INVERSE, "quat_inverse") X(QUAT_IDENTITY, "quat_identity") \
+  X(QUAT_FROM_AXIS_ANGLE, "quat_from_axis_angle")
 
 enum {
 #define X(id, name) BI_##id,

@@ -31,6 +31,18 @@ const Type *ty_vec(Compiler *C, kern_scalar sc, int n) {
   return t;
 }
 
+/* A quaternion is a 4-vector to the emitters' loops, but its own type:
+ * quat * quat is the Hamilton product, and it never equals a vec4. */
+const Type *ty_quat(Compiler *C, kern_scalar sc) {
+  Type *t = arena_alloc(C, sizeof *t);
+  t->kind = TY_VEC;
+  t->sc = sc;
+  t->rows = 4;
+  t->cols = 1;
+  t->quat = true;
+  return t;
+}
+
 const Type *ty_mat(Compiler *C, kern_scalar sc, int rows, int cols) {
   Type *t = arena_alloc(C, sizeof *t);
   t->kind = TY_MAT;
@@ -82,7 +94,8 @@ bool ty_eq(const Type *a, const Type *b) {
     return a->sc == b->sc;
   case TY_VEC:
   case TY_MAT:
-    return a->sc == b->sc && a->rows == b->rows && a->cols == b->cols;
+    return a->sc == b->sc && a->rows == b->rows && a->cols == b->cols &&
+           a->quat == b->quat;
   case TY_ARRAY:
     return a->ndim == b->ndim && ty_eq(a->elem, b->elem);
   case TY_STRUCT:
@@ -128,6 +141,14 @@ const char *ty_name(Compiler *C, const Type *t) {
   char buf[64] = "";
   switch (t->kind) {
   case TY_VOID: return "None";
+  case TY_VEC:
+    if (t->quat)
+      return t->sc == KERN_FLOAT64 ? "quatd" : "quat";
+    break;
+  default:
+    break;
+  }
+  switch (t->kind) {
   case TY_STRUCT: return t->name;
   case TY_SCALAR:
   case TY_VEC:

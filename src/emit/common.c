@@ -43,7 +43,9 @@ static const char *const sc_sig[] = {"b", "i8", "i16", "i32", "i64", "u8",
 const char *emit_tysig(Emit *E, const Type *t) {
   switch (t->kind) {
   case TY_SCALAR: return sc_sig[t->sc];
-  case TY_VEC: return arena_printf(E->C, "v%d%s", t->rows, sc_sig[t->sc]);
+  case TY_VEC:
+    return arena_printf(E->C, "%c%d%s", t->quat ? 'q' : 'v', t->rows,
+                        sc_sig[t->sc]);
   case TY_MAT:
     return arena_printf(E->C, "m%d%d%s", t->rows, t->cols, sc_sig[t->sc]);
   case TY_ARRAY:
@@ -561,6 +563,16 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
   }
   case BI_MUL: {
     const Type *A = args[0], *B = args[1];
+    if (A->quat && B->quat) {
+      /* Warp's quat.h mul(a, b), term for term */
+      buf_printf(b, "  %s r;\n"
+                    "  r.c[0] = a.c[3] * b.c[0] + b.c[3] * a.c[0] + a.c[1] * b.c[2] - b.c[1] * a.c[2];\n"
+                    "  r.c[1] = a.c[3] * b.c[1] + b.c[3] * a.c[1] + a.c[2] * b.c[0] - b.c[2] * a.c[0];\n"
+                    "  r.c[2] = a.c[3] * b.c[2] + b.c[3] * a.c[2] + a.c[0] * b.c[1] - b.c[0] * a.c[1];\n"
+                    "  r.c[3] = a.c[3] * b.c[3] - a.c[0] * b.c[0] - a.c[1] * b.c[1] - a.c[2] * b.c[2];\n"
+                    "  return r;\n", RT);
+      return;
+    }
     if (A->kind == TY_SCALAR || B->kind == TY_SCALAR) {
       buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(%s * %s);"
                     "\n  return r;\n", RT, N, comp(E, "r", ret), T,
@@ -602,7 +614,45 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
     buf_printf(b, "  return %s(%s(a, a));\n", mfn(E, "sqrt", sc), d);
     return;
   }
+  case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV: {
+    /* Warp's quat_rotate / quat_rotate_inv (quat.h) */
+    const char *sg = bi == BI_QUAT_ROTATE ? "+" : "-";
+    buf_printf(b, "  %s c = (%s)2 * a.c[3] * a.c[3] - (%s)1;\n"
+                  "  %s d = (%s)2 * (a.c[0] * b.c[0] + a.c[1] * b.c[1] + a.c[2] * b.c[2]);\n"
+                  "  %s r;\n"
+                  "  r.c[0] = b.c[0] * c + a.c[0] * d %s (a.c[1] * b.c[2] - a.c[2] * b.c[1]) * a.c[3] * (%s)2;\n"
+                  "  r.c[1] = b.c[1] * c + a.c[1] * d %s (a.c[2] * b.c[0] - a.c[0] * b.c[2]) * a.c[3] * (%s)2;\n"
+                  "  r.c[2] = b.c[2] * c + a.c[2] * d %s (a.c[0] * b.c[1] - a.c[1] * b.c[0]) * a.c[3] * (%s)2;\n"
+                  "  return r;\n", T, T, T, T, T, RT, sg, T, sg, T, sg, T);
+    return;
+  }
+  case BI_QUAT_INVERSE:
+    buf_printf(b, "  %s r;\n  r.c[0] = -a.c[0]; r.c[1] = -a.c[1]; r.c[2] = -a.c[2];"
+                  " r.c[3] = a.c[3];\n  return r;\n", RT);
+    return;
+  case BI_QUAT_IDENTITY:
+    buf_printf(b, "  %s r;\n  r.c[0] = 0; r.c[1] = 0; r.c[2] = 0; r.c[3] = 1;\n"
+                  "  return r;\n", RT);
+    return;
+  case BI_QUAT_FROM_AXIS_ANGLE:
+    /* Warp's quat_from_axis_angle: the axis is not normalised */
+    buf_printf(b, "  %s h = b * (%s)0.5;\n  %s w = %s(h);\n  %s s = %s(h);\n"
+                  "  %s r;\n  r.c[0] = a.c[0] * s; r.c[1] = a.c[1] * s; r.c[2] = a.c[2] * s;"
+                  " r.c[3] = w;\n  return r;\n", T, T, T, mfn(E, "cos", sc), T,
+               mfn(E, "sin", sc), RT);
+    return;
   case BI_NORMALIZE: {
+    if (v->quat) {
+      /* Warp's quat normalize: times 1/length; zero gives the identity */
+      const char *l = emit_helper(E, BI_LENGTH, ty_scalar(sc), 1,
+                                  (const Type *[]){v});
+      buf_printf(b, "  %s l = %s(a);\n  %s r;\n"
+                    "  if (!(l > 0)) { r.c[0] = 0; r.c[1] = 0; r.c[2] = 0; r.c[3] = 1; return r; }\n"
+                    "  %s inv = (%s)1 / l;\n"
+                    "  for (int k = 0; k < 4; k++) r.c[k] = a.c[k] * inv;\n"
+                    "  return r;\n", T, l, RT, T, T);
+      return;
+    }
     const char *l = emit_helper(E, BI_LENGTH, ty_scalar(sc), 1,
                                 (const Type *[]){v});
     buf_printf(b, "  %s l = %s(a);\n  %s r;\n"
@@ -727,6 +777,8 @@ const char *emit_helper(Emit *E, int bi, const Type *ret, int n,
   const char *name = helper_name(E, builtin_base(bi), n, args);
   if (bi == BI_IDENTITY)
     name = arena_printf(E->C, "k_identity_%s", emit_tysig(E, ret));
+  if (bi == BI_QUAT_IDENTITY)
+    name = arena_printf(E->C, "k_quat_identity_%s", emit_tysig(E, ret));
   if (!emit_need(E, name))
     return name;
   Buf b;
@@ -742,7 +794,7 @@ const char *emit_helper(Emit *E, int bi, const Type *ret, int n,
     for (int i = 0; i < n; i++)
       if (args[i]->kind != TY_SCALAR)
         scalar = false;
-    if (bi == BI_IDENTITY)
+    if (bi == BI_IDENTITY || bi == BI_QUAT_IDENTITY)
       scalar = false;
     Buf body;
     buf_init(&body, E->C);

@@ -81,8 +81,13 @@ static const Type *wp_type_named(Compiler *C, const char *name,
   for (int i = 0; scalar_names[i].name; i++)
     if (!strcmp(name, scalar_names[i].name))
       return ty_scalar(scalar_names[i].sc);
+  if (!strcmp(name, "quat") || !strcmp(name, "quatf"))
+    return ty_quat(C, KERN_FLOAT32);
+  if (!strcmp(name, "quatd"))
+    return ty_quat(C, KERN_FLOAT64);
   if (!strcmp(name, "float16") || !strcmp(name, "half") ||
-      !strncmp(name, "quat", 4) || !strncmp(name, "transform", 9) ||
+      (!strncmp(name, "quat", 4) && !strchr(name, '_')) ||
+      !strncmp(name, "transform", 9) ||
       !strncmp(name, "spatial_", 8)) {
     *second_stage = true;
     return NULL;
@@ -1074,6 +1079,20 @@ static IrExpr *builtin_call(Ctx *X, Node *call, int bi, const char *name) {
     break;
   }
 
+  /* quat_identity(dtype=float) */
+  if (bi == BI_QUAT_IDENTITY) {
+    const Type *dt = t_f32();
+    for (Node *a = call->args; a; a = a->next)
+      dt = type_expr(X, a, "quat_identity dtype");
+    for (Node *k = call->kwargs; k; k = k->next) {
+      if (strcmp(k->name, "dtype"))
+        ERR(k->pos, "wp.quat_identity() takes only dtype");
+      dt = type_expr(X, k->a, "quat_identity dtype");
+    }
+    if (count_args(call->args) > 1 || !ty_is_float(dt))
+      ERR(call->pos, "wp.quat_identity() takes a float dtype");
+    return ir_call(C, bi, ty_quat(C, dt->sc), 0, NULL);
+  }
   /* identity(n=3, dtype=float) has keyword arguments */
   if (bi == BI_IDENTITY) {
     int dim = 0;
@@ -1238,6 +1257,23 @@ static IrExpr *builtin_call(Ctx *X, Node *call, int bi, const char *name) {
     if (t0->kind != TY_VEC || !sc_is_float(t0->sc))
       BAD();
     return ir_call(C, bi, ty_mat(C, t0->sc, t0->rows, t0->rows), 1, a);
+  case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV:
+    NARGS(2, 2);
+    if (!t0->quat || a[1]->ty->kind != TY_VEC || a[1]->ty->rows != 3 ||
+        a[1]->ty->quat || a[1]->ty->sc != t0->sc)
+      BAD();
+    return ir_call(C, bi, a[1]->ty, 2, a);
+  case BI_QUAT_INVERSE:
+    NARGS(1, 1);
+    if (!t0->quat)
+      BAD();
+    return ir_call(C, bi, t0, 1, a);
+  case BI_QUAT_FROM_AXIS_ANGLE:
+    NARGS(2, 2);
+    if (t0->kind != TY_VEC || t0->rows != 3 || t0->quat ||
+        !sc_is_float(t0->sc) || !ty_eq(a[1]->ty, ty_scalar(t0->sc)))
+      BAD();
+    return ir_call(C, bi, ty_quat(C, t0->sc), 2, a);
   case BI_CW_MUL: case BI_CW_DIV:
     NARGS(2, 2);
     if (!all_same(a, n) || (t0->kind != TY_VEC && t0->kind != TY_MAT))
@@ -1333,6 +1369,8 @@ static IrExpr *binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
       return ir_call2(C, BI_MUL, ty_vec(C, lt->sc, rt->cols), l, r);
     if (lt->kind == TY_MAT && rt->kind == TY_MAT && lt->cols == rt->rows)
       return ir_call2(C, BI_MUL, ty_mat(C, lt->sc, lt->rows, rt->cols), l, r);
+    if (lt->quat && rt->quat && op == OP_MUL && ty_eq(lt, rt))
+      return ir_call2(C, BI_MUL, lt, l, r); /* the Hamilton product */
     if (lt->kind == TY_VEC && rt->kind == TY_VEC)
       ERR(pos, "%s of two vectors is not defined; use wp.dot(), wp.cross(), "
                "wp.outer() or wp.cw_mul()", op_text(op));
