@@ -102,6 +102,7 @@ struct Type {
   int n;           /* tuple; struct: number of fields */
   const Type **items;
   bool quat;           /* TY_VEC of 4: a quaternion (x, y, z, w) */
+  bool xform;          /* TY_VEC of 7: a transform (p: vec3, q: quat) */
   const char *name;    /* struct */
   const char **fnames; /* struct: field names */
 };
@@ -111,6 +112,7 @@ const Type *ty_scalar(kern_scalar sc);
 const Type *ty_vec(Compiler *C, kern_scalar sc, int n);
 const Type *ty_mat(Compiler *C, kern_scalar sc, int rows, int cols);
 const Type *ty_quat(Compiler *C, kern_scalar sc);
+const Type *ty_xform(Compiler *C, kern_scalar sc);
 const Type *ty_array(Compiler *C, const Type *elem, int ndim);
 const Type *ty_tuple(Compiler *C, int n, const Type **items);
 const Type *ty_typeval(Compiler *C, const Type *t);
@@ -168,7 +170,15 @@ enum {
   X(DIV, "div") X(NEG, "neg") X(RINT, "rint") \
   X(QUAT_ROTATE, "quat_rotate") X(QUAT_ROTATE_INV, "quat_rotate_inv") \
   X(QUAT_INVERSE, "quat_inverse") X(QUAT_IDENTITY, "quat_identity") \
-  X(QUAT_FROM_AXIS_ANGLE, "quat_from_axis_angle")
+  X(QUAT_FROM_AXIS_ANGLE, "quat_from_axis_angle") \
+  X(QUAT_TO_MATRIX, "quat_to_matrix") \
+  X(TRANSFORM_POINT, "transform_point") \
+  X(TRANSFORM_VECTOR, "transform_vector") \
+  X(TRANSFORM_MULTIPLY, "transform_multiply") \
+  X(TRANSFORM_INVERSE, "transform_inverse") \
+  X(TRANSFORM_IDENTITY, "transform_identity") \
+  X(TRANSFORM_GET_TRANSLATION, "transform_get_translation") \
+  X(TRANSFORM_GET_ROTATION, "transform_get_rotation")
 
 enum {
 #define X(id, name) BI_##id,

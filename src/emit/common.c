@@ -44,8 +44,8 @@ const char *emit_tysig(Emit *E, const Type *t) {
   switch (t->kind) {
   case TY_SCALAR: return sc_sig[t->sc];
   case TY_VEC:
-    return arena_printf(E->C, "%c%d%s", t->quat ? 'q' : 'v', t->rows,
-                        sc_sig[t->sc]);
+    return arena_printf(E->C, "%c%d%s", t->quat ? 'q' : t->xform ? 't' : 'v',
+                        t->rows, sc_sig[t->sc]);
   case TY_MAT:
     return arena_printf(E->C, "m%d%d%s", t->rows, t->cols, sc_sig[t->sc]);
   case TY_ARRAY:
@@ -506,6 +506,64 @@ static void warp_det_inverse(Emit *E, Buf *b, int bi, const Type *v,
              T, T, T, T, T, T);
 }
 
+/* Warp's transform builtins (spatial.h) on the 7-component layout, through
+ * the quaternion helpers so each formula is written once. */
+static void xform_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
+                       const Type **args) {
+  kern_scalar sc = (n ? args[0] : ret)->sc;
+  const Type *v3 = ty_vec(E->C, sc, 3), *q = ty_quat(E->C, sc);
+  const char *V3 = emit_ctype(E, v3), *Q = emit_ctype(E, q);
+  const char *RT = emit_ctype(E, ret);
+  const char *rot = emit_helper(E, BI_QUAT_ROTATE, v3, 2,
+                                (const Type *[]){q, v3});
+  if (bi == BI_TRANSFORM_IDENTITY) {
+    buf_printf(b, "  %s r;\n  for (int k = 0; k < 6; k++) r.c[k] = 0;\n"
+                  "  r.c[6] = 1;\n  return r;\n", RT);
+    return;
+  }
+  /* p and q of the first argument */
+  buf_printf(b, "  %s ap; %s aq;\n"
+                "  for (int k = 0; k < 3; k++) ap.c[k] = a.c[k];\n"
+                "  for (int k = 0; k < 4; k++) aq.c[k] = a.c[3 + k];\n",
+             V3, Q);
+  switch (bi) {
+  case BI_TRANSFORM_GET_TRANSLATION:
+    buf_puts(b, "  (void)aq;\n  return ap;\n");
+    return;
+  case BI_TRANSFORM_GET_ROTATION:
+    buf_puts(b, "  (void)ap;\n  return aq;\n");
+    return;
+  case BI_TRANSFORM_VECTOR:
+    buf_printf(b, "  (void)ap;\n  return %s(aq, b);\n", rot);
+    return;
+  case BI_TRANSFORM_POINT:
+    buf_printf(b, "  %s w = %s(aq, b);\n"
+                  "  for (int k = 0; k < 3; k++) w.c[k] = ap.c[k] + w.c[k];\n"
+                  "  return w;\n", V3, rot);
+    return;
+  case BI_TRANSFORM_INVERSE: {
+    const char *inv = emit_helper(E, BI_QUAT_INVERSE, q, 1,
+                                  (const Type *[]){q});
+    buf_printf(b, "  %s qi = %s(aq);\n  %s p = %s(qi, ap);\n  %s r;\n"
+                  "  for (int k = 0; k < 3; k++) r.c[k] = -p.c[k];\n"
+                  "  for (int k = 0; k < 4; k++) r.c[3 + k] = qi.c[k];\n"
+                  "  return r;\n", Q, inv, V3, rot, RT);
+    return;
+  }
+  case BI_TRANSFORM_MULTIPLY: {
+    const char *qm = emit_helper(E, BI_MUL, q, 2, (const Type *[]){q, q});
+    buf_printf(b, "  %s bp; %s bq;\n"
+                  "  for (int k = 0; k < 3; k++) bp.c[k] = b.c[k];\n"
+                  "  for (int k = 0; k < 4; k++) bq.c[k] = b.c[3 + k];\n"
+                  "  %s p = %s(aq, bp);\n  %s m = %s(aq, bq);\n  %s r;\n"
+                  "  for (int k = 0; k < 3; k++) r.c[k] = p.c[k] + ap.c[k];\n"
+                  "  for (int k = 0; k < 4; k++) r.c[3 + k] = m.c[k];\n"
+                  "  return r;\n", V3, Q, V3, rot, Q, qm, RT);
+    return;
+  }
+  }
+}
+
 static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
                         const Type **args) {
   const char *RT = emit_ctype(E, ret);
@@ -626,6 +684,25 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
                   "  return r;\n", T, T, T, T, T, RT, sg, T, sg, T, sg, T);
     return;
   }
+  case BI_QUAT_TO_MATRIX: {
+    /* columns: q rotating the unit vectors (Warp's quat_to_matrix) */
+    const Type *v3 = ty_vec(E->C, sc, 3);
+    const char *rot = emit_helper(E, BI_QUAT_ROTATE, v3, 2,
+                                  (const Type *[]){v, v3});
+    const char *V3 = emit_ctype(E, v3);
+    buf_printf(b, "  %s r;\n  for (int j = 0; j < 3; j++) {\n"
+                  "    %s e; e.c[0] = 0; e.c[1] = 0; e.c[2] = 0; e.c[j] = 1;\n"
+                  "    %s c = %s(a, e);\n"
+                  "    for (int i = 0; i < 3; i++) r.m[i][j] = c.c[i];\n  }\n"
+                  "  return r;\n", RT, V3, V3, rot);
+    return;
+  }
+  case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
+  case BI_TRANSFORM_MULTIPLY: case BI_TRANSFORM_INVERSE:
+  case BI_TRANSFORM_IDENTITY: case BI_TRANSFORM_GET_TRANSLATION:
+  case BI_TRANSFORM_GET_ROTATION:
+    xform_body(E, b, bi, ret, n, args);
+    return;
   case BI_QUAT_INVERSE:
     buf_printf(b, "  %s r;\n  r.c[0] = -a.c[0]; r.c[1] = -a.c[1]; r.c[2] = -a.c[2];"
                   " r.c[3] = a.c[3];\n  return r;\n", RT);
@@ -777,8 +854,9 @@ const char *emit_helper(Emit *E, int bi, const Type *ret, int n,
   const char *name = helper_name(E, builtin_base(bi), n, args);
   if (bi == BI_IDENTITY)
     name = arena_printf(E->C, "k_identity_%s", emit_tysig(E, ret));
-  if (bi == BI_QUAT_IDENTITY)
-    name = arena_printf(E->C, "k_quat_identity_%s", emit_tysig(E, ret));
+  if (bi == BI_QUAT_IDENTITY || bi == BI_TRANSFORM_IDENTITY)
+    name = arena_printf(E->C, "k_%s_%s", builtin_base(bi),
+                        emit_tysig(E, ret));
   if (!emit_need(E, name))
     return name;
   Buf b;
@@ -794,7 +872,8 @@ const char *emit_helper(Emit *E, int bi, const Type *ret, int n,
     for (int i = 0; i < n; i++)
       if (args[i]->kind != TY_SCALAR)
         scalar = false;
-    if (bi == BI_IDENTITY || bi == BI_QUAT_IDENTITY)
+    if (bi == BI_IDENTITY || bi == BI_QUAT_IDENTITY ||
+        bi == BI_TRANSFORM_IDENTITY)
       scalar = false;
     Buf body;
     buf_init(&body, E->C);

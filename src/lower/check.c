@@ -85,9 +85,13 @@ static const Type *wp_type_named(Compiler *C, const char *name,
     return ty_quat(C, KERN_FLOAT32);
   if (!strcmp(name, "quatd"))
     return ty_quat(C, KERN_FLOAT64);
+  if (!strcmp(name, "transform") || !strcmp(name, "transformf"))
+    return ty_xform(C, KERN_FLOAT32);
+  if (!strcmp(name, "transformd"))
+    return ty_xform(C, KERN_FLOAT64);
   if (!strcmp(name, "float16") || !strcmp(name, "half") ||
       (!strncmp(name, "quat", 4) && !strchr(name, '_')) ||
-      !strncmp(name, "transform", 9) ||
+      (!strncmp(name, "transform", 9) && !strchr(name, '_')) ||
       !strncmp(name, "spatial_", 8)) {
     *second_stage = true;
     return NULL;
@@ -702,6 +706,36 @@ static IrExpr *construct(Ctx *X, Node *call, const Type *t, const char *name) {
       ERR(call->args->pos, "cannot convert %s to %s", TN(a->ty), TN(t));
     return ir_cast(X->C, t, a);
   }
+  if (t->xform && n == 2) {
+    /* wp.transform(p, q): the 7 components of p then q */
+    IrExpr *pq[2];
+    pq[0] = expr(X, call->args);
+    pq[1] = expr(X, call->args->next);
+    const Type *v3 = ty_vec(X->C, t->sc, 3), *qt = ty_quat(X->C, t->sc);
+    if (!ty_eq(pq[0]->ty, v3) || !ty_eq(pq[1]->ty, qt))
+      ERR(call->pos, "%s() takes a %s and a %s, got %s and %s", name, TN(v3),
+          TN(qt), TN(pq[0]->ty), TN(pq[1]->ty));
+    IrExpr *e = ir_expr(X->C, E_MAKE, t);
+    e->nargs = 7;
+    e->args = arena_alloc(X->C, sizeof(IrExpr *) * 7);
+    for (int k = 0; k < 7; k++) {
+      IrExpr *src = k < 3 ? pq[0] : pq[1];
+      if (src->kind != E_VAR && !X->no_hoist)
+        src = in_temp(X, src, k < 3 ? "p" : "q", call->pos);
+      if (src->kind != E_VAR)
+        ERR(call->pos, "%s(p, q) is not supported here; assign p and q to "
+                       "variables first", name);
+      if (k < 3)
+        pq[0] = src;
+      else
+        pq[1] = src;
+      IrExpr *c = ir_expr(X->C, E_COMP, ty_scalar(t->sc));
+      c->a = src;
+      c->b = ir_const_int(X->C, t_i32(), (uint64_t)(k < 3 ? k : k - 3));
+      e->args[k] = c;
+    }
+    return e;
+  }
   int ncomp = t->rows * t->cols;
   IrExpr *e = ir_expr(X->C, E_MAKE, t);
   if (n == 0) {
@@ -1080,18 +1114,20 @@ static IrExpr *builtin_call(Ctx *X, Node *call, int bi, const char *name) {
   }
 
   /* quat_identity(dtype=float) */
-  if (bi == BI_QUAT_IDENTITY) {
+  if (bi == BI_QUAT_IDENTITY || bi == BI_TRANSFORM_IDENTITY) {
     const Type *dt = t_f32();
     for (Node *a = call->args; a; a = a->next)
       dt = type_expr(X, a, "quat_identity dtype");
     for (Node *k = call->kwargs; k; k = k->next) {
       if (strcmp(k->name, "dtype"))
-        ERR(k->pos, "wp.quat_identity() takes only dtype");
+        ERR(k->pos, "%s() takes only dtype", name);
       dt = type_expr(X, k->a, "quat_identity dtype");
     }
     if (count_args(call->args) > 1 || !ty_is_float(dt))
-      ERR(call->pos, "wp.quat_identity() takes a float dtype");
-    return ir_call(C, bi, ty_quat(C, dt->sc), 0, NULL);
+      ERR(call->pos, "%s() takes a float dtype", name);
+    return ir_call(C, bi, bi == BI_QUAT_IDENTITY ? ty_quat(C, dt->sc)
+                                                 : ty_xform(C, dt->sc),
+                   0, NULL);
   }
   /* identity(n=3, dtype=float) has keyword arguments */
   if (bi == BI_IDENTITY) {
@@ -1268,6 +1304,33 @@ static IrExpr *builtin_call(Ctx *X, Node *call, int bi, const char *name) {
     if (!t0->quat)
       BAD();
     return ir_call(C, bi, t0, 1, a);
+  case BI_QUAT_TO_MATRIX:
+    NARGS(1, 1);
+    if (!t0->quat)
+      BAD();
+    return ir_call(C, bi, ty_mat(C, t0->sc, 3, 3), 1, a);
+  case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
+    NARGS(2, 2);
+    if (!t0->xform || !ty_eq(a[1]->ty, ty_vec(C, t0->sc, 3)))
+      BAD();
+    return ir_call(C, bi, a[1]->ty, 2, a);
+  case BI_TRANSFORM_MULTIPLY:
+    NARGS(2, 2);
+    if (!t0->xform || !ty_eq(t0, a[1]->ty))
+      BAD();
+    return ir_call(C, bi, t0, 2, a);
+  case BI_TRANSFORM_INVERSE:
+    NARGS(1, 1);
+    if (!t0->xform)
+      BAD();
+    return ir_call(C, bi, t0, 1, a);
+  case BI_TRANSFORM_GET_TRANSLATION: case BI_TRANSFORM_GET_ROTATION:
+    NARGS(1, 1);
+    if (!t0->xform)
+      BAD();
+    return ir_call(C, bi, bi == BI_TRANSFORM_GET_TRANSLATION
+                              ? ty_vec(C, t0->sc, 3) : ty_quat(C, t0->sc),
+                   1, a);
   case BI_QUAT_FROM_AXIS_ANGLE:
     NARGS(2, 2);
     if (t0->kind != TY_VEC || t0->rows != 3 || t0->quat ||
@@ -1371,6 +1434,8 @@ static IrExpr *binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
       return ir_call2(C, BI_MUL, ty_mat(C, lt->sc, lt->rows, rt->cols), l, r);
     if (lt->quat && rt->quat && op == OP_MUL && ty_eq(lt, rt))
       return ir_call2(C, BI_MUL, lt, l, r); /* the Hamilton product */
+    if (lt->xform && rt->xform && op == OP_MUL && ty_eq(lt, rt))
+      return ir_call2(C, BI_TRANSFORM_MULTIPLY, lt, l, r);
     if (lt->kind == TY_VEC && rt->kind == TY_VEC)
       ERR(pos, "%s of two vectors is not defined; use wp.dot(), wp.cross(), "
                "wp.outer() or wp.cw_mul()", op_text(op));
@@ -1572,6 +1637,11 @@ static IrExpr *attribute(Ctx *X, Node *n) {
       }
     ERR(n->pos, "struct '%s' has no field '%s'", bt->name, n->name);
   }
+  if (bt->xform && (!strcmp(n->name, "p") || !strcmp(n->name, "q")))
+    return ir_call1(X->C, n->name[0] == 'p' ? BI_TRANSFORM_GET_TRANSLATION
+                                            : BI_TRANSFORM_GET_ROTATION,
+                    n->name[0] == 'p' ? ty_vec(X->C, bt->sc, 3)
+                                      : ty_quat(X->C, bt->sc), base);
   if (bt->kind == TY_VEC) {
     int k = swizzle_index(n->name);
     if (k < 0)
