@@ -2617,6 +2617,19 @@ static void print_stmt(Ctx *X, Node *call, const char *name) {
   no_kwargs(X, call, name);
   if (count_args(call->args) != 1)
     ERR(call->pos, "%s() takes exactly one argument in kernels", name);
+  if (call->args->kind == N_STR) {
+    /* print("text"): the text and a newline, as Warp's print(str) */
+    Buf f;
+    buf_init(&f, X->C);
+    for (int k = 0; k < call->args->slen; k++) {
+      if (call->args->str[k] == '%')
+        buf_puts(&f, "%");
+      buf_putn(&f, &call->args->str[k], 1);
+    }
+    buf_puts(&f, "\n");
+    emit_printf_stmt(X, call->pos, f.p, 0, NULL);
+    return;
+  }
   IrExpr *v = expr(X, call->args);
   if (!ty_is_value(v->ty))
     ERR(call->args->pos, "cannot print a %s", TN(v->ty));

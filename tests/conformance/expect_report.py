@@ -1,6 +1,6 @@
 # wp.expect_eq, wp.expect_neq and wp.expect_near (scalars, vectors, matrices, bool, a
 # default and a keyword tolerance) that fail and that hold, wp.print and print() of
-# scalars, vectors, matrices and bool, and len() of arrays, vectors and matrices. What
+# strings, scalars, vectors, matrices and bool, and len() of arrays, vectors and matrices. What
 # the kernel prints is compared with what Warp printed (expected/expect_report.stdout).
 # kern-test: expect_report --dim 1 x=arange(float32,4) n=arange(int32,4) out=zeros(int32,4)
 # kern-check: out
@@ -24,6 +24,8 @@ def expect_report(x: wp.array(dtype=float), n: wp.array(dtype=int), out: wp.arra
     wp.expect_neq(wp.mat22(1.0, 2.0, 3.0, 4.0), wp.mat22(1.0, 2.0, 3.0, 4.0))
     wp.expect_eq(wp.float64(x[3]), wp.float64(2.5))
     wp.expect_eq(wp.int64(n[3]), wp.int64(-3))
+    wp.print("a string, 100% of it")
+    print("and\ttabs")
     wp.print(x[3])
     wp.print(wp.vec3i(1, 2, 3))
     wp.print(n[2] == 2)
