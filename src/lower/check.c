@@ -2400,10 +2400,48 @@ static bool has_effects(IrExpr *e) {
  * up to the last of them that is not a constant is evaluated into a
  * temporary, in order, before the expression (wp.where: when either value
  * has one, see builtin_call).  With one effect the order can only be seen
- * through another operand reading what it changes (f(s, wp.randf(s))),
- * which kern does not detect; without effects nothing changes.  Where statements cannot go before the expression (a loop
+ * through another operand reading what it changes (f(s, wp.randf(s)), an
+ * array an atomic updates), and then all are; a function's effects on
+ * arrays read elsewhere are not traced.  Without effects nothing
+ * changes.  Where statements cannot go before the expression (a loop
  * condition, the right side of and/or, the branches of x if c else y), the
  * order stays C's. */
+/* Does e read a variable or an array that evaluating eff changes: the
+ * state variable of a random draw, the array of an atomic? */
+static bool changes_var(IrExpr *eff, IrVar *v) {
+  if (!eff)
+    return false;
+  if (eff->kind == E_CALL && (eff->bi == BI_RANDF || eff->bi == BI_RANDI ||
+                              eff->bi == BI_RANDN) &&
+      eff->nargs > 0 && eff->args[0]->kind == E_VAR &&
+      eff->args[0]->var == v)
+    return true;
+  if (eff->kind == E_ATOMIC && eff->var == v)
+    return true;
+  if (changes_var(eff->a, v) || changes_var(eff->b, v) ||
+      changes_var(eff->c, v))
+    return true;
+  for (int i = 0; i < eff->nargs; i++)
+    if (changes_var(eff->args[i], v))
+      return true;
+  return false;
+}
+
+static bool reads_changed(IrExpr *e, IrExpr *eff) {
+  if (!e)
+    return false;
+  if ((e->kind == E_VAR || e->kind == E_LOAD) && e->var &&
+      changes_var(eff, e->var))
+    return true;
+  if (reads_changed(e->a, eff) || reads_changed(e->b, eff) ||
+      reads_changed(e->c, eff))
+    return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (reads_changed(e->args[i], eff))
+      return true;
+  return false;
+}
+
 /* Whether running the statements s can be seen outside a function: its
  * parameters are values, so only stores to arrays, atomics, printing and
  * calls of such functions can. */
@@ -2426,14 +2464,26 @@ static bool stmts_have_effects(IrStmt *s) {
 static void order_effects(Ctx *X, IrExpr **v, int n, Pos pos) {
   if (X->no_hoist || n < 2)
     return;
-  int neff = 0, last = -1;
+  int neff = 0, last = -1, one = -1;
   for (int i = 0; i < n; i++)
     if (has_effects(v[i])) {
       neff++;
       last = i;
+      one = i;
     }
-  if (neff < 2)
+  if (neff == 1) {
+    /* one effect: the order shows only if another operand reads what it
+     * changes (a random state it advances, an array it updates) */
+    bool seen = false;
+    for (int i = 0; i < n; i++)
+      if (i != one && reads_changed(v[i], v[one]))
+        seen = true;
+    if (!seen)
+      return;
+    last = n - 1;
+  } else if (neff < 2) {
     return;
+  }
   for (int i = 0; i <= last; i++) {
     if (v[i]->kind == E_CONST || !ty_is_value(v[i]->ty))
       continue;
