@@ -178,7 +178,9 @@ enum {
   X(TRANSFORM_INVERSE, "transform_inverse") \
   X(TRANSFORM_IDENTITY, "transform_identity") \
   X(TRANSFORM_GET_TRANSLATION, "transform_get_translation") \
-  X(TRANSFORM_GET_ROTATION, "transform_get_rotation")
+  X(TRANSFORM_GET_ROTATION, "transform_get_rotation") \
+  X(ARGMIN, "argmin") X(ARGMAX, "argmax") X(NONZERO, "nonzero") \
+  X(GET_DIAG, "get_diag")
 
 enum {
 #define X(id, name) BI_##id,

@@ -380,6 +380,9 @@ static void scalar_body(Emit *E, Buf *b, int bi, const Type *ret,
   case BI_WRAP_INDEX:
     buf_puts(b, "  return a < 0 ? a + b : a;\n");
     return;
+  case BI_NONZERO:
+    buf_printf(b, "  return a == 0 ? (%s)0 : (%s)1;\n", T, T);
+    return;
   case BI_TRUTH:
     buf_puts(b, "  return a != 0;\n");
     return;
@@ -702,6 +705,25 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
   case BI_TRANSFORM_IDENTITY: case BI_TRANSFORM_GET_TRANSLATION:
   case BI_TRANSFORM_GET_ROTATION:
     xform_body(E, b, bi, ret, n, args);
+    return;
+  case BI_ARGMIN: case BI_ARGMAX: {
+    /* Warp's argmin/argmax (vec.h): NaN slots skipped, the first extremum,
+     * 0 when every slot is NaN */
+    bool fl = sc_is_float(sc);
+    buf_printf(b, "  uint32_t r = 0;\n");
+    if (fl)
+      buf_printf(b, "  while (r < %d && isnan(a.c[r])) r++;\n"
+                    "  if (r == %d) return 0;\n", N, N);
+    buf_printf(b, "  for (uint32_t i = r + 1; i < %d; i++) {\n", N);
+    if (fl)
+      buf_puts(b, "    if (isnan(a.c[i])) continue;\n");
+    buf_printf(b, "    if (a.c[i] %s a.c[r]) r = i;\n  }\n  return r;\n",
+               bi == BI_ARGMIN ? "<" : ">");
+    return;
+  }
+  case BI_GET_DIAG:
+    buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) r.c[k] = a.m[k][k];\n"
+                  "  return r;\n", RT, v->rows);
     return;
   case BI_QUAT_INVERSE:
     buf_printf(b, "  %s r;\n  r.c[0] = -a.c[0]; r.c[1] = -a.c[1]; r.c[2] = -a.c[2];"

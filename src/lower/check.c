@@ -1304,6 +1304,21 @@ static IrExpr *builtin_call(Ctx *X, Node *call, int bi, const char *name) {
     if (!t0->quat)
       BAD();
     return ir_call(C, bi, t0, 1, a);
+  case BI_ARGMIN: case BI_ARGMAX:
+    NARGS(1, 1);
+    if (t0->kind != TY_VEC || t0->quat || t0->xform || t0->sc == KERN_BOOL)
+      BAD();
+    return ir_call(C, bi, ty_scalar(KERN_UINT32), 1, a);
+  case BI_NONZERO:
+    NARGS(1, 1);
+    if (!ty_is_int(t0) && !ty_is_float(t0))
+      BAD();
+    return ir_call(C, bi, t0, 1, a);
+  case BI_GET_DIAG:
+    NARGS(1, 1);
+    if (t0->kind != TY_MAT || t0->rows != t0->cols)
+      BAD();
+    return ir_call(C, bi, ty_vec(C, t0->sc, t0->rows), 1, a);
   case BI_QUAT_TO_MATRIX:
     NARGS(1, 1);
     if (!t0->quat)
