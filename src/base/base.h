@@ -7,6 +7,7 @@
  *   diag.c      "path:line:col: error: msg", source line, caret; longjmp out
  *   types.c     value types (scalars, vectors, matrices, arrays, tuples)
  *   builtins.c  the table of wp.* functions
+ *   suggest.c   the nearest known name to a typo ("did you mean")
  *   status.c    status strings and the public kern_type helpers
  *   common.c    the allocator (common.h)
  *
@@ -47,6 +48,17 @@ void buf_putn(Buf *b, const char *s, size_t n);
 void buf_puts(Buf *b, const char *s);
 void buf_printf(Buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* A string-keyed hash table in the arena (names.c); keys are not copied.
+ * Zero-initialised is empty.  names_put replaces the value of a key that
+ * is already there. */
+typedef struct Names {
+  const char **keys;
+  void **vals;
+  size_t cap, count;
+} Names;
+void *names_get(const Names *t, const char *key); /* NULL if absent */
+void names_put(Compiler *C, Names *t, const char *key, void *val);
 
 /* ---------------------------------------------------------------- diagnostics */
 
@@ -190,5 +202,9 @@ enum {
 };
 extern const char *const builtin_names[BI_COUNT];
 int builtin_lookup(const char *name); /* -1 if none */
+
+/* suggest.c: the entry of names[0..n) nearest to word if it is a likely
+ * typo of it, else NULL ("did you mean"). */
+const char *suggest_name(const char *word, const char *const *names, int n);
 
 #endif

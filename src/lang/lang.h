@@ -131,6 +131,8 @@ struct Sym {
   Sym *next;
   Node *value;      /* SYM_CONST: folded value node */
   bool pyglobal;     /* SYM_CONST from `NAME = EXPR` (no wp.constant) */
+  int order;         /* SYM_CONST: position among the module's constants */
+  Sym *shadowed;     /* SYM_CONST: the earlier definition of the name */
   bool assigned_in_loop;
   bool written;     /* arrays: stored to; locals: reassigned */
   bool read;
@@ -181,7 +183,10 @@ typedef struct StructDef {
 typedef struct Module {
   Func *funcs;      /* in source order; kernels and @wp.func */
   StructDef *structs;
+  Names func_names; /* the same functions by name */
+  Func **funcs_tail; /* where the next function is appended */
   Sym *consts;
+  Names const_names; /* the constants by name (the first definition) */
   int nkernels;
   const char *wp;   /* the name warp is imported as */
 } Module;

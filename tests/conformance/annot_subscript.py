@@ -2,7 +2,7 @@
 # scalars and vectors, wp.array2d[T] .. wp.array4d[T], wp.array[T, 2], next to the call
 # style wp.array(dtype=T, ndim=N); Python's float/int/bool and Warp type names as
 # element types, in kernel and function parameters and return types.
-# kern-test: annot_subscript --dim 4 x=arange(float,4) v=arange(vec3,4) m=arange(int32,4) a2=rand(float32,4,3,seed=1) a3=rand(float64,4,2,2,seed=2) a4=rand(int64,4,2,2,2,seed=3) b2=rand(float32,4,3,seed=4) flags=full(bool,4,1) out=zeros(float,4,8) vout=zeros(vec3,4) dout=zeros(float64,4)
+# kern-test: annot_subscript --dim 4 x='arange(float,4)' v='arange(vec3,4)' m='arange(int32,4)' a2='rand(float32,4,3,seed=1)' a3='rand(float64,4,2,2,seed=2)' a4='rand(int64,4,2,2,2,seed=3)' b2='rand(float32,4,3,seed=4)' flags='full(bool,4,1)' out='zeros(float,4,8)' vout='zeros(vec3,4)' dout='zeros(float64,4)'
 # kern-check: out
 # kern-check: vout
 # kern-check: dout

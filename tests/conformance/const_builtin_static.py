@@ -1,7 +1,7 @@
 # Warp's named constants (wp.pi, wp.tau, wp.e, wp.half_pi, wp.phi, wp.ln2, wp.ln10,
 # wp.log2e, wp.log10e, wp.inf, wp.nan and their upper-case twins) as float32 values in
 # kernels, and wp.static() of arithmetic on module-level values and constants.
-# kern-test: const_builtin_static --dim 3 out=zeros(float32,3,16) oi=zeros(int32,3,3) ov=zeros(vec3,3)
+# kern-test: const_builtin_static --dim 3 out='zeros(float32,3,16)' oi='zeros(int32,3,3)' ov='zeros(vec3,3)'
 # kern-check: out
 # kern-check: oi
 # kern-check: ov

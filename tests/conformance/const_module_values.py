@@ -3,7 +3,7 @@
 # arithmetic on them, a name redefined later in the file (the last value counts),
 # wp.constant() of scalars, vectors and matrices, a plain module-level vector, and host
 # code kern never evaluates (a list, a string) next to them.
-# kern-test: const_module_values --dim 4 out=zeros(float32,4,12) oi=zeros(int32,4,4) od=zeros(float64,4)
+# kern-test: const_module_values --dim 4 out='zeros(float32,4,12)' oi='zeros(int32,4,4)' od='zeros(float64,4)'
 # kern-check: out
 # kern-check: oi
 # kern-check: od

@@ -2,7 +2,7 @@
 # default and a keyword tolerance) that fail and that hold, wp.print and print() of
 # strings, scalars, vectors, matrices and bool, and len() of arrays, vectors and matrices. What
 # the kernel prints is compared with what Warp printed (expected/expect_report.stdout).
-# kern-test: expect_report --dim 1 x=arange(float32,4) n=arange(int32,4) out=zeros(int32,4)
+# kern-test: expect_report --dim 1 x='arange(float32,4)' n='arange(int32,4)' out='zeros(int32,4)'
 # kern-check: out
 # kern-stdout
 import warp as wp

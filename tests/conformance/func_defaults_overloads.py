@@ -3,7 +3,7 @@
 # name by parameter types (float32, float64, int32, vec3, and two parameters); a later
 # definition with the same signature replaces the earlier one; functions returning
 # vectors and matrices.
-# kern-test: func_defaults_overloads --dim 4 x=arange(float32,4) out=zeros(float32,4,12) od=zeros(float64,4) oi=zeros(int32,4) ov=zeros(vec3,4) om=zeros(mat22,4)
+# kern-test: func_defaults_overloads --dim 4 x='arange(float32,4)' out='zeros(float32,4,12)' od='zeros(float64,4)' oi='zeros(int32,4)' ov='zeros(vec3,4)' om='zeros(mat22,4)'
 # kern-check: out
 # kern-check: od
 # kern-check: oi

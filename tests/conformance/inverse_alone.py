@@ -1,6 +1,6 @@
 # A kernel whose only matrix operation is wp.inverse of a constructed matrix: kern's C and
 # OpenCL once called a zero-matrix helper there that was never declared.
-# kern-test: inverse_alone --dim 2 om=zeros(mat33,2) o2=zeros(mat22d,2)
+# kern-test: inverse_alone --dim 2 om='zeros(mat33,2)' o2='zeros(mat22d,2)'
 # kern-check: om
 # kern-check: o2
 import warp as wp

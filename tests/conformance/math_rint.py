@@ -1,6 +1,6 @@
 # wp.rint rounds half to even (unlike round, which rounds half away from zero), in
 # float32 and float64.
-# kern-test: math_rint --dim 12 x=rand(float32,12,seed=5) xd=rand(float64,12,seed=6) out=zeros(float32,12,2) od=zeros(float64,12,2)
+# kern-test: math_rint --dim 12 x='rand(float32,12,seed=5)' xd='rand(float64,12,seed=6)' out='zeros(float32,12,2)' od='zeros(float64,12,2)'
 # kern-check: out
 # kern-check: od
 import warp as wp

@@ -3,7 +3,7 @@
 # the Hamilton product q * r, quat * scalar, + and -, wp.quat_inverse, wp.quat_rotate and
 # wp.quat_rotate_inv, wp.normalize (the zero quaternion gives the identity), wp.length,
 # wp.dot, components by index and by .x .y .z .w, quaternions through @wp.func.
-# kern-test: quat_basic --dim 5 a=rand(float32,5,4,seed=11) p=rand(vec3,5,seed=12) d=rand(float64,5,4,seed=13) out=zeros(vec4,5,6) ov=zeros(vec3,5,3) os=zeros(float32,5,4) od=zeros(float64,5,4)
+# kern-test: quat_basic --dim 5 a='rand(float32,5,4,seed=11)' p='rand(vec3,5,seed=12)' d='rand(float64,5,4,seed=13)' out='zeros(vec4,5,6)' ov='zeros(vec3,5,3)' os='zeros(float32,5,4)' od='zeros(float64,5,4)'
 # kern-check: out
 # kern-check: ov
 # kern-check: os

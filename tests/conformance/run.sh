@@ -8,7 +8,20 @@ shift 3; [ $# -gt 0 ] && shift
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/kern-conf.XXXXXX")
 trap 'rm -rf "$OUT"' EXIT
 export KERN_CACHE_DIR="$OUT/cache"
+# A backend this machine lacks is skipped (77), not 101 failures.
+# BACKEND is a backend name ("opencl") or, in tests/gpu/gpu.sh's copy that
+# passes --device, one device ("opencl:1"), listed indented under its backend.
+case $BACKEND in
+  *:*) pat="^[[:space:]]+$BACKEND[[:space:]]" ;;
+  *) pat="^$BACKEND: available" ;;
+esac
+"$KERN" devices 2>/dev/null | grep -qE "$pat" ||
+  { echo "skip: no $BACKEND device"; exit 77; }
 pass=0; fail=0; failed=""
+# kern run checks accesses by default; conformance tests the fast unchecked
+# code unless KERN_DEBUG asks for debug mode (conformance_cpu_debug).
+CHECKS=--unchecked
+case ${KERN_DEBUG:-0} in 0|"") ;; *) CHECKS=--debug ;; esac
 files="$*"
 [ -z "$files" ] && files=$(ls "$DIR"/*.py | grep -v gen_expected.py)
 for f in $files; do
@@ -20,8 +33,10 @@ for f in $files; do
   for name in $(echo "$checks" | awk '{print $1}'); do
     saves="$saves --save $name=$OUT/$stem.$name.npy"
   done
+  # The kern-test line is quoted as a shell command line would be.
+  eval "set -- $args"
   # shellcheck disable=SC2086
-  if ! "$KERN" run "$f" $args --backend "$BACKEND" --quiet $saves >"$OUT/$stem.log" 2>"$OUT/$stem.err"; then
+  if ! "$KERN" run "$f" "$@" $CHECKS --backend "$BACKEND" --quiet $saves >"$OUT/$stem.log" 2>"$OUT/$stem.err"; then
     echo "FAIL $stem: kern run failed"; cat "$OUT/$stem.err" "$OUT/$stem.log" | sed 's/^/    /' | head -n 20
     fail=$((fail + 1)); failed="$failed $stem"; continue
   fi

@@ -1,7 +1,7 @@
 # @wp.struct with scalar, vector, matrix and nested-struct fields, used as kernel locals
 # (S() is all zero), passed to and returned from @wp.func by value, copied by
 # assignment (the copy is independent), fields read and written, nested fields written.
-# kern-test: struct_locals --dim 4 x=arange(float32,4) out=zeros(float32,4,8) ov=zeros(vec3,4) om=zeros(mat22,4)
+# kern-test: struct_locals --dim 4 x='arange(float32,4)' out='zeros(float32,4,8)' ov='zeros(vec3,4)' om='zeros(mat22,4)'
 # kern-check: out
 # kern-check: ov
 # kern-check: om

@@ -2,7 +2,7 @@
 # .p and .q, wp.transform_identity, wp.transform_point, wp.transform_vector,
 # wp.transform_multiply and t * t, wp.transform_inverse, wp.transform_get_translation and
 # wp.transform_get_rotation, components by index; and wp.quat_to_matrix.
-# kern-test: transform_basic --dim 4 a=rand(float32,4,7,seed=21) p=rand(vec3,4,seed=22) out=zeros(vec3,4,6) oq=zeros(vec4,4,3) om=zeros(mat33,4) os=zeros(float32,4,3) od=zeros(float64,4,2)
+# kern-test: transform_basic --dim 4 a='rand(float32,4,7,seed=21)' p='rand(vec3,4,seed=22)' out='zeros(vec3,4,6)' oq='zeros(vec4,4,3)' om='zeros(mat33,4)' os='zeros(float32,4,3)' od='zeros(float64,4,2)'
 # kern-check: out
 # kern-check: oq
 # kern-check: om

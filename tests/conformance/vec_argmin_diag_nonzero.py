@@ -1,6 +1,6 @@
 # wp.argmin and wp.argmax of vectors (uint32; NaN slots skipped, the first extremum on
 # ties, 0 when all are NaN), wp.nonzero of scalars, wp.get_diag of square matrices.
-# kern-test: vec_argmin_diag_nonzero --dim 6 x=rand(float32,6,4,seed=31) n=rand(int32,6,3,seed=32) oi=zeros(uint32,6,6) of=zeros(float32,6,3) ov=zeros(vec3,6)
+# kern-test: vec_argmin_diag_nonzero --dim 6 x='rand(float32,6,4,seed=31)' n='rand(int32,6,3,seed=32)' oi='zeros(uint32,6,6)' of='zeros(float32,6,3)' ov='zeros(vec3,6)'
 # kern-check: oi
 # kern-check: of
 # kern-check: ov

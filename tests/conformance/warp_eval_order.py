@@ -2,7 +2,7 @@
 # right, and both values of wp.where: visible with random draws and atomics, also when
 # only one operand has an effect and another reads what it changes. kern's C
 # backend once evaluated arguments right to left and only the chosen wp.where value.
-# kern-test: warp_eval_order --dim 4 out=zeros(float32,4,8) oi=zeros(int32,4,6) cnt=zeros(int32,4) o2=zeros(float32,4,6)
+# kern-test: warp_eval_order --dim 4 out='zeros(float32,4,8)' oi='zeros(int32,4,6)' cnt='zeros(int32,4)' o2='zeros(float32,4,6)'
 # kern-check: out
 # kern-check: oi
 # kern-check: cnt

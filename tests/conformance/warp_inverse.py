@@ -2,7 +2,7 @@
 # float32 and float64, singular matrices (the zero matrix),
 # a 3x3 with an infinity (NaN, stored here as a flag), and regular matrices compared
 # to the last bit.
-# kern-test: warp_inverse --dim 6 a=rand(float32,6,16,seed=7) d=rand(float64,6,16,seed=8) o2=zeros(mat22,6) o3=zeros(mat33,6) o4=zeros(mat44,6) od3=zeros(mat33d,6) od4=zeros(mat44d,6) det=zeros(float32,6,3) dd=zeros(float64,6,2) flags=zeros(int32,6,4)
+# kern-test: warp_inverse --dim 6 a='rand(float32,6,16,seed=7)' d='rand(float64,6,16,seed=8)' o2='zeros(mat22,6)' o3='zeros(mat33,6)' o4='zeros(mat44,6)' od3='zeros(mat33d,6)' od4='zeros(mat44d,6)' det='zeros(float32,6,3)' dd='zeros(float64,6,2)' flags='zeros(int32,6,4)'
 # why: Warp's own formulas and intermediate precision, so the results are the same bits
 # kern-check: o2 rtol=0 atol=0
 # why: as above

@@ -4,7 +4,7 @@
 # comparison of mixed scalar types is C's: int32 < 2.5 compares as float, uint32 <= -1
 # compares unsigned (always true), uint8 < -1 compares as int (false), float64 against a
 # float literal widens the float32 literal.
-# kern-test: warp_literals_mixed_compare --dim 4 xi=arange(int32,4) xu=arange(uint32,4) xb=arange(uint8,4) xd=arange(float64,4) xl=arange(int64,4) of=zeros(float32,8) od=zeros(float64,3) oi=zeros(int32,8) ol=zeros(int64,2) cmp=zeros(int32,4,10)
+# kern-test: warp_literals_mixed_compare --dim 4 xi='arange(int32,4)' xu='arange(uint32,4)' xb='arange(uint8,4)' xd='arange(float64,4)' xl='arange(int64,4)' of='zeros(float32,8)' od='zeros(float64,3)' oi='zeros(int32,8)' ol='zeros(int64,2)' cmp='zeros(int32,4,10)'
 # kern-check: of
 # kern-check: od
 # kern-check: oi

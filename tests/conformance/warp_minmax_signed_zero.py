@@ -3,7 +3,7 @@
 # other argument when exactly one is NaN; clamp(x, lo, hi) is min(max(lo, x), hi).
 # wp.degrees/wp.radians multiply by Warp's double constant and round once. Results that
 # are infinite or NaN are stored as flags.
-# kern-test: warp_minmax_signed_zero --dim 1 x=rand(float32,64,seed=3) xd=rand(float64,64,seed=4) neg=zeros(int32,16) deg=zeros(float32,64,2) degd=zeros(float64,64,2) vm=zeros(vec3,2)
+# kern-test: warp_minmax_signed_zero --dim 1 x='rand(float32,64,seed=3)' xd='rand(float64,64,seed=4)' neg='zeros(int32,16)' deg='zeros(float32,64,2)' degd='zeros(float64,64,2)' vm='zeros(vec3,2)'
 # kern-check: neg
 # why: Warp rounds x * RAD_TO_DEG (a double) once; the same bits are expected
 # kern-check: deg rtol=0 atol=0
