@@ -29,6 +29,10 @@
 #include "spec.h"
 #include "suggest.h"
 
+/* `kern bench` lives in src/bench (bench.h). */
+int bench_main(int argc, char **argv);
+extern const char bench_help[];
+
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 /* ---------------------------------------------------------------- help */
@@ -43,6 +47,7 @@ static const char help_main[] =
     "  devices    list backends and devices, and why a backend is missing\n"
     "  compile    print the C, CUDA or OpenCL code generated for a file\n"
     "  run        launch one kernel on arguments given on the command line\n"
+    "  bench      time a file's kernels on every backend and reference\n"
     "  help       show help for a command: kern help run\n"
     "\n"
     "Options:\n"
@@ -327,6 +332,34 @@ static void format_memory(uint64_t bytes, char *buf, size_t size) {
   else snprintf(buf, size, "%.0f MiB", (double)bytes / (1024.0 * 1024.0));
 }
 
+/* The device's properties as fields (kern_device_info), one line under
+ * the device's own; what the backend cannot tell is left out. */
+static void print_properties(const kern_device_info *di) {
+  char mem[32];
+  format_memory(di->memory_bytes, mem, sizeof mem);
+  printf("      ");
+  if (di->backend == KERN_BACKEND_CUDA)
+    printf("compute capability %d.%d, ", di->capability_major,
+           di->capability_minor);
+  else if (di->backend == KERN_BACKEND_OPENCL)
+    printf("OpenCL %d.%d, ", di->capability_major, di->capability_minor);
+  printf("%d compute units, %s, fp64 %s, int64 atomics %s", di->compute_units,
+         mem, di->fp64 ? "yes" : "no", di->int64_atomics ? "yes" : "no");
+  if (di->warp_size) printf(", warp %d", di->warp_size);
+  if (di->max_group_size) printf(", max group %d", di->max_group_size);
+  if (di->driver_version[0]) printf(", driver %s", di->driver_version);
+  int uuid = 0;
+  for (int i = 0; i < 16; i++) uuid |= di->uuid[i];
+  if (uuid) {
+    printf(", uuid ");
+    for (int i = 0; i < 16; i++)
+      printf("%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
+             di->uuid[i]);
+  }
+  if (di->pci_bus_id[0]) printf(", pci %s", di->pci_bus_id);
+  printf("\n");
+}
+
 static int cmd_devices(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (is_help(argv[i])) {
@@ -346,7 +379,7 @@ static int cmd_devices(int argc, char **argv) {
   }
   int ndev = kern_device_count(ctx);
   for (int b = 0; b < KERN_BACKEND_COUNT; b++) {
-    kern_backend_info bi;
+    kern_backend_info bi = KERN_BACKEND_INFO_INIT;
     st = kern_backend_get(ctx, (kern_backend_kind)b, &bi);
     if (st != KERN_SUCCESS) {
       int rc = lib_error(ctx, st, "cannot query backend");
@@ -359,7 +392,7 @@ static int cmd_devices(int argc, char **argv) {
       printf("%s: unavailable (%s)\n", bi.name,
              bi.reason && bi.reason[0] ? bi.reason : "no devices");
     for (int d = 0; d < ndev; d++) {
-      kern_device_info di;
+      kern_device_info di = KERN_DEVICE_INFO_INIT;
       if (kern_device_get(ctx, d, &di) != KERN_SUCCESS ||
           (int)di.backend != b)
         continue;
@@ -379,6 +412,7 @@ static int cmd_devices(int argc, char **argv) {
                  mem);
       }
       printf("  %s  %s  %s\n", id, di.name, desc);
+      print_properties(&di);
     }
   }
   kern_context_free(ctx);
@@ -427,7 +461,8 @@ static int cmd_compile(int argc, char **argv) {
   if (!src) return EXIT_FAIL;
 
   kern_context *ctx;
-  kern_options kopts = {NULL, 0, 0, debug};
+  kern_options kopts = KERN_OPTIONS_INIT;
+  kopts.debug = debug;
   kern_status st = kern_context_new(&kopts, &ctx);
   if (st != KERN_SUCCESS) {
     free(src);
@@ -647,7 +682,10 @@ static int cmd_run(int argc, char **argv) {
   /* The command line wins over the environment: the library ORs
    * $KERN_DEBUG into the option, so --unchecked has to clear it. */
   if (!o.debug) unsetenv("KERN_DEBUG");
-  kern_options kopts = {NULL, o.threads, o.no_cache, o.debug};
+  kern_options kopts = KERN_OPTIONS_INIT;
+  kopts.num_threads = o.threads;
+  kopts.no_cache = o.no_cache;
+  kopts.debug = o.debug;
   kern_status st = kern_context_new(&kopts, &ctx);
   if (st != KERN_SUCCESS) {
     error("cannot start kern: %s", kern_status_string(st));
@@ -707,6 +745,7 @@ static int cmd_run(int argc, char **argv) {
     goto done;
   }
   for (int i = 0; i < np; i++) {
+    ps[i].struct_size = sizeof ps[i];
     st = kern_kernel_param(k, i, &ps[i]);
     if (st != KERN_SUCCESS) {
       rc = lib_error(ctx, st, "cannot read kernel parameters");
@@ -861,8 +900,8 @@ static int cmd_run(int argc, char **argv) {
   if (automatic && !o.quiet) {
     /* "auto" must say what it chose, or a slow run on the CPU fallback
      * looks like a slow GPU. */
-    kern_device_info di;
-    kern_backend_info bi;
+    kern_device_info di = KERN_DEVICE_INFO_INIT;
+    kern_backend_info bi = KERN_BACKEND_INFO_INIT;
     if (kern_device_get(ctx, dev, &di) == KERN_SUCCESS &&
         kern_backend_get(ctx, di.backend, &bi) == KERN_SUCCESS)
       fprintf(stderr, "kern: running on %s:%d (%s)\n", bi.name, di.index,
@@ -942,6 +981,7 @@ static const command commands[] = {
     {"devices", cmd_devices, help_devices},
     {"compile", cmd_compile, help_compile},
     {"run", cmd_run, help_run},
+    {"bench", bench_main, bench_help},
 };
 
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
