@@ -139,11 +139,10 @@ static const char *make_helper(Emit *E, const Type *t, int nargs,
 const char *emit_zero(Emit *E, const Type *t) {
   if (t->kind == TY_SCALAR)
     return "0";
-  if (t->kind == TY_STRUCT)
-    return arena_printf(E->C, "%s()", struct_zero(E, t));
-  if (t->kind == TY_VEC || t->kind == TY_MAT)
-    make_helper(E, t, 0, NULL); /* defined before its first use */
-  return arena_printf(E->C, "k_zero_%s()", emit_tysig(E, t));
+  /* Define the helper too: a caller may be the only user of it (the
+   * matrix inverse's singular case was, and its CUDA did not compile;
+   * found by kern synth). */
+  return arena_printf(E->C, "%s()", make_helper(E, t, 0, NULL));
 }
 
 /* ---------------------------------------------------------------- constants */
