@@ -175,6 +175,7 @@ fail:
 
 void kern_context_free(kern_context *ctx) {
   if (!kern__ctx_ok(ctx)) return; /* NULL or already freed */
+  kern__async_free(ctx); /* streams finish before their memory goes */
   /* Modules before arrays before backends: a module's code may be unloaded
    * only while its backend state exists, and arrays are backend memory. */
   while (ctx->modules) kern_module_free(ctx->modules);

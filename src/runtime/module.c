@@ -420,19 +420,16 @@ static int store_int(kern_scalar s, int64_t v, void *dst) {
   }
 }
 
-/* Storage for one value argument: big enough and aligned for any value
- * type a kernel parameter can have without a separate allocation. */
-typedef union arg_slot {
-  kern__arr arr;
-  double d;
-  int64_t i;
-  unsigned char bytes[128];
-} arg_slot;
-
-#define LAUNCH_STACK_ARGS 16
-
-kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
-                        int nargs, const kern_arg *args) {
+/* Marshals a launch's arguments into p (kern__pack in runtime.h): every
+ * check a user's mistake can fail happens here, so kern_launch and the
+ * stream, graph and pipeline paths (stream.c, graph.c, pipeline.c) share one
+ * set of checks and messages. */
+kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
+                              int nargs, const kern_arg *args,
+                              kern__pack *pk) {
+  pk->argv = pk->argv_stack;
+  pk->slots = pk->slots_stack;
+  pk->nslots = 0;
   if (!kern__kernel_ok(k)) return KERN_ERROR_INVALID_ARGUMENT;
   kern_module *m = k->module;
   kern_context *ctx = m->ctx;
@@ -468,6 +465,7 @@ kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
                          "launch of '%s': the grid size overflows int64",
                          kn);
   }
+  pk->dims = d;
   const int nvis = visible_params(info);
   if (nargs != nvis || (nargs > 0 && !args)) {
     char list[512] = "";
@@ -483,28 +481,25 @@ kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
                        kn, nvis, nvis == 1 ? "" : "s", list, nargs);
   }
 
-  void *argv_stack[LAUNCH_STACK_ARGS];
-  arg_slot slots_stack[LAUNCH_STACK_ARGS];
-  void **argv = argv_stack;
-  arg_slot *slots = slots_stack;
   /* one more slot for debug mode's hidden fault record */
-  if (nargs + 1 > LAUNCH_STACK_ARGS) {
-    argv = kern__malloc((size_t)(nargs + 1) * sizeof *argv);
-    slots = kern__malloc((size_t)(nargs + 1) * sizeof *slots);
-    if (!argv || !slots) {
-      kern__free(argv);
-      kern__free(slots);
+  if (nargs + 1 > KERN__PACK_STACK_ARGS) {
+    pk->argv = kern__malloc((size_t)(nargs + 1) * sizeof *pk->argv);
+    pk->slots = kern__malloc((size_t)(nargs + 1) * sizeof *pk->slots);
+    if (!pk->argv || !pk->slots) {
+      kern__pack_release(pk);
       return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
                          "launch of '%s': out of memory", kn);
     }
   }
+  void **argv = pk->argv;
+  kern__slot *slots = pk->slots;
 
   kern_status st = KERN_SUCCESS;
   char want[128], got[128];
   for (int i = 0; i < nargs && st == KERN_SUCCESS; i++) {
     const kc_param *p = &info->params[i];
     const kern_arg *a = &args[i];
-    arg_slot *slot = &slots[i];
+    kern__slot *slot = &slots[i];
     argv[i] = slot;
 #define MISMATCH(...)                                                        \
   st = kern__error(ctx, KERN_ERROR_TYPE_MISMATCH,                            \
@@ -614,26 +609,47 @@ kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
 #undef MISMATCH
   }
 
-  kern__arr fault;
-  if (st == KERN_SUCCESS && info->fault_param) {
-    fault = kern__debug_arg(m);
-    argv[nargs] = &fault;
-  }
   if (st == KERN_SUCCESS) {
-    void *state;
-    int index;
-    const kern_backend *be = kern__device_backend(ctx, m->dev, &state, &index);
-    st = be->launch(state, index, k->fn, info, (void *const *)argv, &d);
-    if (st != KERN_SUCCESS)
-      kern__error(ctx, st, "launch of '%s' on %s:%d failed", kn, be->name,
-                  index);
-    else if (info->fault_param)
-      st = kern__debug_check(k, args, nargs);
+    pk->nslots = nargs;
+    if (info->fault_param) {
+      slots[nargs].arr = kern__debug_arg(m);
+      argv[nargs] = &slots[nargs];
+      pk->nslots = nargs + 1;
+    }
+  } else {
+    kern__pack_release(pk);
   }
-  if (argv != argv_stack) {
-    kern__free(argv);
-    kern__free(slots);
-  }
+  return st;
+}
+
+void kern__pack_release(kern__pack *pk) {
+  if (pk->argv != pk->argv_stack) kern__free(pk->argv);
+  if (pk->slots != pk->slots_stack) kern__free(pk->slots);
+  pk->argv = pk->argv_stack;
+  pk->slots = pk->slots_stack;
+}
+
+kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
+                        int nargs, const kern_arg *args) {
+  if (!kern__kernel_ok(k)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_module *m = k->module;
+  kern_context *ctx = m->ctx;
+  const kc_kernel *info = k->info;
+  kern__pack pk;
+  kern_status st = kern__launch_pack(k, ndim, dims, nargs, args, &pk);
+  if (st != KERN_SUCCESS) return st;
+  void *state;
+  int index;
+  const kern_backend *be = kern__device_backend(ctx, m->dev, &state, &index);
+  /* Ordered after work enqueued on the default stream: stream.c. */
+  st = kern__sync_launch(ctx, m->dev, be, state, index, k->fn, info,
+                         (void *const *)pk.argv, &pk.dims);
+  if (st != KERN_SUCCESS)
+    kern__error(ctx, st, "launch of '%s' on %s:%d failed", info->name,
+                be->name, index);
+  else if (info->fault_param)
+    st = kern__debug_check(k, args, nargs);
+  kern__pack_release(&pk);
   return st;
 }
 

@@ -1,0 +1,237 @@
+/*
+ * graph.c -- recording work on a stream once and replaying it many times.
+ *
+ * While a stream captures, every launch, copy and fill enqueued on it is
+ * appended to the graph as a kern__cmd instead of being run.  The recorded
+ * list is the graph on every backend; on a backend with native graphs (CUDA)
+ * the same work is also captured by the driver (cuStreamBeginCapture ...
+ * cuGraphInstantiate), and replay is one cuGraphLaunch.  Elsewhere replay
+ * enqueues a copy of each recorded command on the target stream, which costs
+ * one allocation per command but no argument checking.
+ *
+ * A launch keeps the caller's arguments next to its marshalled slots, so
+ * kern_graph_set_arg can replace one argument and run the whole launch
+ * through kern__launch_pack again: an update gets exactly kern_launch's
+ * checks and messages.  On CUDA the new arguments go to the instantiated
+ * graph's kernel node (cuGraphExecKernelNodeSetParams).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "runtime/async.h"
+
+static int graph_ok(const kern_graph *g) {
+  return g && g->magic == KERN__GRAPH_MAGIC;
+}
+
+kern_status kern__graph_record(kern_graph *g, kern__cmd *c) {
+  c->next = NULL;
+  if (g->tail) g->tail->next = c;
+  else g->head = c;
+  g->tail = c;
+  if (c->op == OP_LAUNCH) g->nlaunches++;
+  return KERN_SUCCESS;
+}
+
+static void graph_destroy(kern_graph *g) {
+  kern_context *ctx = g->ctx;
+  kern__async *a = ctx->async;
+  if (g->native && g->be->graph_free) g->be->graph_free(g->state, g->index, g->native);
+  for (kern__cmd *c = g->head, *n; c; c = n) {
+    n = c->next;
+    kern__cmd_free(ctx, c);
+  }
+  pthread_mutex_lock(&a->mu);
+  if (g->prev) g->prev->next = g->next;
+  else if (a->graphs == g) a->graphs = g->next;
+  if (g->next) g->next->prev = g->prev;
+  pthread_mutex_unlock(&a->mu);
+  g->magic = 0;
+  kern__free(g);
+}
+
+void kern__graph_free_all(kern_context *ctx) {
+  kern__async *a = ctx->async;
+  /* A stream still capturing: its graph is dropped, and the native capture
+   * ended so the stream can be destroyed. */
+  for (kern_stream *s = a->streams; s; s = s->next) {
+    if (!s->capture) continue;
+    kern_graph *g = s->capture;
+    s->capture = NULL;
+    if (s->native && s->be->capture_end) {
+      void *ng = NULL;
+      if (s->be->capture_end(s->state, s->index, s->native, &ng) ==
+              KERN_SUCCESS &&
+          ng)
+        s->be->graph_free(s->state, s->index, ng);
+    }
+    g->magic = KERN__GRAPH_MAGIC;
+    graph_destroy(g);
+  }
+  while (a->graphs) graph_destroy(a->graphs);
+}
+
+kern_status kern_graph_begin_capture(kern_stream *s) {
+  if (!s || s->magic != KERN__STREAM_MAGIC) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = s->ctx;
+  if (s->capture)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_graph_begin_capture: the stream is already "
+                       "capturing");
+  kern_graph *g = kern__calloc(1, sizeof *g);
+  if (!g)
+    return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "kern_graph_begin_capture: out of memory");
+  g->ctx = ctx;
+  g->dev = s->dev;
+  g->be = s->be;
+  g->state = s->state;
+  g->index = s->index;
+  if (s->native) {
+    if (!s->be->capture_begin) {
+      kern__free(g);
+      return kern__error(ctx, KERN_ERROR_UNSUPPORTED,
+                         "kern_graph_begin_capture: %s cannot capture its "
+                         "streams",
+                         s->be->name);
+    }
+    kern_status st = s->be->capture_begin(s->state, s->index, s->native);
+    if (st != KERN_SUCCESS) {
+      kern__free(g);
+      return kern__error(ctx, st, "kern_graph_begin_capture on %s:%d failed",
+                         s->be->name, s->index);
+    }
+  }
+  /* Not yet in the context's list: it becomes a graph at end_capture. */
+  s->capture = g;
+  return KERN_SUCCESS;
+}
+
+kern_status kern_graph_end_capture(kern_stream *s, kern_graph **out) {
+  if (!s || s->magic != KERN__STREAM_MAGIC) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = s->ctx;
+  if (!s->capture)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_graph_end_capture: the stream is not capturing");
+  if (!out)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_graph_end_capture: out is NULL");
+  kern_graph *g = s->capture;
+  s->capture = NULL;
+  kern__async *a = ctx->async;
+  pthread_mutex_lock(&a->mu);
+  g->next = a->graphs;
+  if (a->graphs) a->graphs->prev = g;
+  a->graphs = g;
+  pthread_mutex_unlock(&a->mu);
+  g->magic = KERN__GRAPH_MAGIC;
+  if (s->native) {
+    kern_status st = s->be->capture_end(s->state, s->index, s->native,
+                                        &g->native);
+    if (st != KERN_SUCCESS) {
+      graph_destroy(g);
+      return kern__error(ctx, st, "kern_graph_end_capture on %s:%d failed",
+                         s->be->name, s->index);
+    }
+  }
+  *out = g;
+  return KERN_SUCCESS;
+}
+
+int kern_graph_launch_count(const kern_graph *g) {
+  return graph_ok(g) ? g->nlaunches : 0;
+}
+
+void kern_graph_free(kern_graph *g) {
+  if (!graph_ok(g)) return;
+  graph_destroy(g);
+}
+
+kern_status kern_graph_replay(kern_graph *g, kern_stream *s) {
+  if (!graph_ok(g)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = g->ctx;
+  kern_status st;
+  if (s && (s->magic != KERN__STREAM_MAGIC || s->ctx != ctx))
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_graph_replay: the stream is not a live stream "
+                       "of the graph's context");
+  if ((st = kern__stream_resolve(ctx, g->dev, s, &s))) return st;
+  if (s->capture)
+    return kern__error(ctx, KERN_ERROR_UNSUPPORTED,
+                       "kern_graph_replay: the stream is capturing; graphs "
+                       "do not nest");
+  if (g->native) {
+    st = g->be->graph_launch(g->state, g->index, g->native, s->native);
+    if (st != KERN_SUCCESS)
+      return kern__error(ctx, st, "kern_graph_replay on %s:%d failed",
+                         g->be->name, g->index);
+    return KERN_SUCCESS;
+  }
+  for (kern__cmd *c = g->head; c; c = c->next) {
+    kern__cmd *d = kern__cmd_clone(c);
+    if (!d)
+      return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
+                         "kern_graph_replay: out of memory");
+    if ((st = kern__stream_push(s, d))) return st;
+  }
+  return KERN_SUCCESS;
+}
+
+kern_status kern_graph_set_arg(kern_graph *g, int launch_index, int arg_index,
+                               kern_arg value) {
+  if (!graph_ok(g)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = g->ctx;
+  kern__cmd *c = g->head;
+  int i = 0;
+  for (; c; c = c->next)
+    if (c->op == OP_LAUNCH && i++ == launch_index) break;
+  if (!c || launch_index < 0)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_graph_set_arg: the graph has %d launches; there "
+                       "is no launch %d",
+                       g->nlaunches, launch_index);
+  if (arg_index < 0 || arg_index >= c->nargs)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_graph_set_arg: launch %d of '%s' has %d "
+                       "arguments; there is no argument %d",
+                       launch_index, c->kernel->info->name, c->nargs,
+                       arg_index);
+  if (value.kind == KERN_ARG_DATA &&
+      (!value.u.data || value.size > sizeof(kern__slot)))
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_graph_set_arg: the data argument is NULL or "
+                       "larger than %zu bytes",
+                       sizeof(kern__slot));
+  kern_arg *args = kern__malloc((size_t)c->nargs * sizeof *args);
+  if (!args)
+    return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "kern_graph_set_arg: out of memory");
+  memcpy(args, c->args, (size_t)c->nargs * sizeof *args);
+  kern__slot data;
+  if (value.kind == KERN_ARG_DATA) {
+    memcpy(data.bytes, value.u.data, value.size);
+    value.u.data = data.bytes;
+  }
+  args[arg_index] = value;
+  kern__pack pk;
+  kern_status st = kern__launch_pack(c->kernel, c->ndim, c->shape, c->nargs,
+                                     args, &pk);
+  if (st == KERN_SUCCESS && g->native && c->node)
+    st = g->be->graph_set_launch(g->state, g->index, g->native, c->node,
+                                 c->kernel->fn, c->kernel->info,
+                                 (void *const *)pk.argv, &pk.dims);
+  if (st == KERN_SUCCESS) st = kern__cmd_set_slots(c, &pk);
+  if (st == KERN_SUCCESS) {
+    c->args[arg_index] = value;
+    if (value.kind == KERN_ARG_DATA) {
+      c->argdata[arg_index] = data;
+      c->args[arg_index].u.data = c->argdata[arg_index].bytes;
+    }
+  }
+  if (pk.argv) kern__pack_release(&pk);
+  kern__free(args);
+  if (st != KERN_SUCCESS)
+    return kern__error(ctx, st, "kern_graph_set_arg: launch %d failed to "
+                       "update", launch_index);
+  return KERN_SUCCESS;
+}
