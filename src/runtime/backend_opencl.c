@@ -82,7 +82,10 @@
   X(cl_int, clEnqueueNDRangeKernel,                                           \
     (cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *,    \
      const size_t *, cl_uint, const cl_event *, cl_event *))                  \
-  X(cl_int, clFinish, (cl_command_queue))
+  X(cl_int, clFinish, (cl_command_queue))                                     \
+  X(cl_int, clEnqueueCopyBuffer,                                              \
+    (cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint,       \
+     const cl_event *, cl_event *))
 
 /* OpenCL 1.2 entry points an older loader may lack; NULL is handled. */
 #define OCL_OPTIONAL_FUNCTIONS(X)                                             \
@@ -548,6 +551,44 @@ static kern_status ocl_copy_out(void *state, int dev, void *dst,
   return KERN_SUCCESS;
 }
 
+/* Copies at byte offsets for the runtime's generic streams (stream.c): a
+ * cl_mem is a handle, so the offset cannot be added to it. */
+static kern_status ocl_copy_in_at(void *state, int dev, void *dst, size_t off,
+                                  const void *src, size_t bytes) {
+  ocl_state *st = state;
+  ocl_device *d = NULL;
+  kern_status s = ocl_open(st, dev, &d);
+  if (s != KERN_SUCCESS || bytes == 0) return s;
+  OCL_CALL(st, KERN_ERROR_DEVICE, clEnqueueWriteBuffer,
+           (d->queue, (cl_mem)dst, CL_TRUE, off, bytes, src, 0, NULL, NULL));
+  return KERN_SUCCESS;
+}
+
+static kern_status ocl_copy_out_at(void *state, int dev, void *dst,
+                                   const void *src, size_t off,
+                                   size_t bytes) {
+  ocl_state *st = state;
+  ocl_device *d = NULL;
+  kern_status s = ocl_open(st, dev, &d);
+  if (s != KERN_SUCCESS || bytes == 0) return s;
+  OCL_CALL(st, KERN_ERROR_DEVICE, clEnqueueReadBuffer,
+           (d->queue, (cl_mem)src, CL_TRUE, off, bytes, dst, 0, NULL, NULL));
+  return KERN_SUCCESS;
+}
+
+static kern_status ocl_copy_dd(void *state, int dev, void *dst, size_t doff,
+                               const void *src, size_t soff, size_t bytes) {
+  ocl_state *st = state;
+  ocl_device *d = NULL;
+  kern_status s = ocl_open(st, dev, &d);
+  if (s != KERN_SUCCESS || bytes == 0) return s;
+  OCL_CALL(st, KERN_ERROR_DEVICE, clEnqueueCopyBuffer,
+           (d->queue, (cl_mem)src, (cl_mem)dst, soff, doff, bytes, 0, NULL,
+            NULL));
+  OCL_CALL(st, KERN_ERROR_DEVICE, clFinish, (d->queue));
+  return KERN_SUCCESS;
+}
+
 /* The shortest period of pattern that divides its size: a vec3 of zeros
  * (12 bytes) repeats with period 1, which clEnqueueFillBuffer accepts. */
 static size_t ocl_pattern_period(const unsigned char *p, size_t n) {
@@ -977,4 +1018,7 @@ const kern_backend kern__backend_opencl = {
     .kernel_get = ocl_kernel_get,
     .launch = ocl_launch,
     .synchronize = ocl_synchronize,
+    .copy_in_at = ocl_copy_in_at,
+    .copy_out_at = ocl_copy_out_at,
+    .copy_dd = ocl_copy_dd,
 };
