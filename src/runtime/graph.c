@@ -167,6 +167,42 @@ kern_status kern_graph_replay(kern_graph *g, kern_stream *s) {
                          g->be->name, g->index);
     return KERN_SUCCESS;
   }
+  if (s->native) {
+    /* A native stream without a native graph (the driver cannot capture,
+     * or an update could not reach a node): issue the list directly. */
+    const kern_backend *be = s->be;
+    for (kern__cmd *c = g->head; c && st == KERN_SUCCESS; c = c->next) {
+      switch (c->op) {
+      case OP_LAUNCH:
+        st = be->launch_async(s->state, s->index, s->native, c->kernel->fn,
+                              c->kernel->info, (void *const *)c->argv,
+                              &c->dims);
+        break;
+      case OP_COPY_IN:
+        st = be->copy_in_async(s->state, s->index, s->native, c->dptr,
+                               c->doff, c->host, c->bytes);
+        break;
+      case OP_COPY_OUT:
+        st = be->copy_out_async(s->state, s->index, s->native, c->host,
+                                c->sptr, c->soff, c->bytes);
+        break;
+      case OP_COPY_DD:
+        st = be->copy_dd_async(s->state, s->index, s->native, c->dptr,
+                               c->doff, c->sptr, c->soff, c->bytes);
+        break;
+      case OP_FILL:
+        st = be->fill_async(s->state, s->index, s->native, c->dptr,
+                            c->pattern, c->pattern_size, c->bytes);
+        break;
+      default:
+        break;
+      }
+    }
+    if (st != KERN_SUCCESS)
+      return kern__error(ctx, st, "kern_graph_replay on %s:%d failed",
+                         be->name, s->index);
+    return KERN_SUCCESS;
+  }
   for (kern__cmd *c = g->head; c; c = c->next) {
     kern__cmd *d = kern__cmd_clone(c);
     if (!d)
@@ -216,10 +252,20 @@ kern_status kern_graph_set_arg(kern_graph *g, int launch_index, int arg_index,
   kern__pack pk;
   kern_status st = kern__launch_pack(c->kernel, c->ndim, c->shape, c->nargs,
                                      args, &pk);
-  if (st == KERN_SUCCESS && g->native && c->node)
-    st = g->be->graph_set_launch(g->state, g->index, g->native, c->node,
-                                 c->kernel->fn, c->kernel->info,
-                                 (void *const *)pk.argv, &pk.dims);
+  if (st == KERN_SUCCESS && g->native) {
+    kern_status nst = KERN_ERROR_UNSUPPORTED;
+    if (c->node)
+      nst = g->be->graph_set_launch(g->state, g->index, g->native, c->node,
+                                    c->kernel->fn, c->kernel->info,
+                                    (void *const *)pk.argv, &pk.dims);
+    if (nst != KERN_SUCCESS) {
+      /* The native graph cannot take the update: replay kern's list from
+       * now on, which is always up to date. */
+      g->be->graph_free(g->state, g->index, g->native);
+      g->native = NULL;
+      kern_clear_error(ctx);
+    }
+  }
   if (st == KERN_SUCCESS) st = kern__cmd_set_slots(c, &pk);
   if (st == KERN_SUCCESS) {
     c->args[arg_index] = value;
