@@ -252,6 +252,90 @@ static void test_graph(void) {
   ASSERT_OK(ctx, kern_stream_free(s));
 }
 
+/* A pipeline's output equals one big launch of the same chain, for chunk
+ * counts that divide the input and that do not, for 1, 2 and 3 buffers,
+ * and when kern chooses the chunk and buffer count itself. */
+static void test_pipeline(void) {
+  enum { M = 100000 };
+  float *in = malloc(M * sizeof(float)), *out = malloc(M * sizeof(float));
+  float *ref = malloc(M * sizeof(float));
+  ASSERT(in && out && ref);
+  for (int i = 0; i < M; i++) in[i] = (float)((i * 37) % 1001) * 0.25f;
+  /* Reference: the chain y = 3 * (2 * x) as two whole-array launches. */
+  int64_t n = M;
+  kern_array *x = new_array(M), *t = new_array(M), *y = new_array(M);
+  ASSERT_OK(ctx, kern_array_upload(x, in, M * sizeof(float)));
+  kern_arg r1[] = {kern_arg_array(x), kern_arg_array(t), kern_arg_float(2)};
+  kern_arg r2[] = {kern_arg_array(t), kern_arg_array(y), kern_arg_float(3)};
+  ASSERT_OK(ctx, kern_launch(k_scale, 1, &n, 3, r1));
+  ASSERT_OK(ctx, kern_launch(k_scale, 1, &n, 3, r2));
+  ASSERT_OK(ctx, kern_array_download(y, ref, M * sizeof(float)));
+  kern_array_free(x);
+  kern_array_free(t);
+  kern_array_free(y);
+
+  kern_kernel *chain[] = {k_scale, k_scale};
+  kern_arg e1[] = {kern_arg_float(2)}, e2[] = {kern_arg_float(3)};
+  const kern_arg *extra[] = {e1, e2};
+  int nextra[] = {1, 1};
+  const int64_t chunks[] = {25000, 30001, 100000, 7, 0};
+  for (size_t ci = 0; ci < sizeof chunks / sizeof *chunks; ci++)
+    for (int b = 0; b <= 3; b++) {
+      if ((chunks[ci] == 0) != (b == 0)) continue;
+      kern_pipeline_config cfg = KERN_PIPELINE_CONFIG_INIT;
+      cfg.kernels = chain;
+      cfg.nkernels = 2;
+      cfg.extra_args = extra;
+      cfg.nextra = nextra;
+      cfg.input = in;
+      cfg.output = out;
+      cfg.count = chunks[ci] == 7 ? 20 : M; /* tiny chunks on a short input */
+      cfg.chunk = chunks[ci];
+      cfg.buffers = b;
+      memset(out, 0, M * sizeof(float));
+      kern_pipeline_report rep = KERN_PIPELINE_REPORT_INIT;
+      ASSERT_OK(ctx, kern_pipeline_run(ctx, &cfg, &rep));
+      for (int64_t i = 0; i < cfg.count; i++)
+        if (out[i] != ref[i]) {
+          fprintf(stderr, "pipeline chunk %lld buffers %d: out[%lld] = %g, "
+                  "want %g\n", (long long)chunks[ci], b, (long long)i,
+                  out[i], ref[i]);
+          exit(1);
+        }
+      int64_t ch = rep.chunk;
+      ASSERT(ch > 0);
+      ASSERT_EQ(rep.chunks, (cfg.count + ch - 1) / ch);
+      if (b) ASSERT_EQ(rep.buffers, b);
+      ASSERT(rep.wall_ms > 0 && rep.overlap > 0);
+      ASSERT_EQ(rep.chosen, b == 0 ? 1 : 0);
+    }
+  /* The choice is remembered. */
+  kern_pipeline_config cfg = KERN_PIPELINE_CONFIG_INIT;
+  cfg.kernels = chain;
+  cfg.nkernels = 2;
+  cfg.extra_args = extra;
+  cfg.nextra = nextra;
+  cfg.input = in;
+  cfg.output = out;
+  cfg.count = M;
+  kern_pipeline_report rep = KERN_PIPELINE_REPORT_INIT;
+  ASSERT_OK(ctx, kern_pipeline_run(ctx, &cfg, &rep));
+  ASSERT_EQ(rep.chosen, 2);
+  for (int i = 0; i < M; i++) ASSERT(out[i] == ref[i]);
+  /* A chain whose kernel has no (array, array) head is refused. */
+  kern_kernel *bad[] = {k_add};
+  cfg.kernels = bad;
+  cfg.nkernels = 1;
+  cfg.extra_args = NULL;
+  cfg.nextra = NULL;
+  ASSERT_EQ(kern_pipeline_run(ctx, &cfg, &rep), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_CONTAINS(kern_last_error(ctx), "must be a 1-D array");
+  kern_clear_error(ctx);
+  free(in);
+  free(out);
+  free(ref);
+}
+
 /* Misuse returns statuses; nothing crashes. */
 static void test_misuse(void) {
   kern_stream *s, *def;
@@ -343,6 +427,7 @@ int main(int argc, char **argv) {
   test_default_stream();
   test_copies();
   test_graph();
+  test_pipeline();
   test_misuse();
   kern_context_free(ctx);
   printf("ok\n");
