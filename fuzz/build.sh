@@ -3,9 +3,8 @@
 #
 #   sh fuzz/build.sh [OUTDIR]        (default OUTDIR: build-fuzz)
 #
-# Compiles the compiler proper (src/common.c, src/lang, src/ir, src/emit,
-# and from src/runtime only compile.c, which holds kern__compile, and
-# status.c, which holds kern_type_name) with
+# Compiles the compiler proper (src/base, src/lang, src/lower, src/ir,
+# src/emit and src/compile, which holds kern__compile) with
 # -fsanitize=fuzzer-no-link,address,undefined, then links fuzz_frontend and
 # fuzz_compiler with -fsanitize=fuzzer.  The backends, the cache and the
 # driver-loading code are left out: the harnesses only compile, never run
@@ -44,13 +43,15 @@ fi
 
 CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
   -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-  -fsanitize=fuzzer-no-link -I$ROOT/include -I$ROOT/src ${EXTRA_CFLAGS:-}"
+  -fsanitize=fuzzer-no-link -I$ROOT/include ${EXTRA_CFLAGS:-}"
+# Every compiler floor's directory (see CMakeLists.txt: headers are
+# included by bare name).
+for d in base lang lower ir emit compile; do CFLAGS="$CFLAGS -I$ROOT/src/$d"; done
 
-SRCS="src/common.c src/lang/arena.c src/lang/diag.c src/lang/lex.c
-  src/lang/parse.c src/lang/types.c src/lang/builtins.c src/lang/check.c
-  src/ir/lower.c src/ir/passes.c src/emit/common.c src/emit/c.c
-  src/emit/cuda.c src/emit/opencl.c src/runtime/compile.c
-  src/runtime/status.c"
+SRCS="src/base/common.c src/base/arena.c src/base/diag.c src/base/types.c
+  src/base/builtins.c src/base/status.c src/lang/lex.c src/lang/parse.c
+  src/lower/check.c src/ir/build.c src/ir/passes.c src/emit/common.c
+  src/emit/c.c src/emit/cuda.c src/emit/opencl.c src/compile/compile.c"
 
 OBJS=
 pids=

@@ -11,7 +11,7 @@
  * -- so reductions vectorise too.
  */
 #include <string.h>
-#include "emit/emit.h"
+#include "emit.h"
 
 static void c_prelude(Emit *E) {
   emit_line(E, "#include <stdint.h>");

@@ -14,7 +14,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "emit/emit.h"
+#include "emit.h"
 
 /* ---------------------------------------------------------------- names */
 

@@ -10,7 +10,7 @@
  * memory, and leaves the block as one atomic.
  */
 #include <string.h>
-#include "emit/emit.h"
+#include "emit.h"
 
 static void cuda_prelude(Emit *E) {
   emit_line(E, "typedef signed char int8_t;");

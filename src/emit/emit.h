@@ -14,8 +14,8 @@
 #ifndef KERN_EMIT_H
 #define KERN_EMIT_H
 
-#include "compile.h"
-#include "ir/ir.h"
+#include "ir.h"
+#include "target.h"
 
 typedef struct Emit Emit;
 

@@ -12,7 +12,7 @@
  * value's bits, 64-bit ones need cl_khr_int64_base_atomics.
  */
 #include <string.h>
-#include "emit/emit.h"
+#include "emit.h"
 
 /* OpenCL's work-group limit for aggregation scratch; the backend never
  * launches larger groups. */

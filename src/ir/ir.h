@@ -1,7 +1,7 @@
 /*
  * ir.h -- the one IR every emitter reads.
  *
- *   lower.c   constructors and the module the checker lowers into
+ *   build.c   constructors the lowering (lower/check.c) builds the IR with
  *   passes.c  target-independent passes: same-address atomic aggregation,
  *             read-only / contiguity / thread-index facts
  *
@@ -16,7 +16,9 @@
 #ifndef KERN_IR_H
 #define KERN_IR_H
 
-#include "lang/lang.h"
+/* The IR knows nothing of the AST: it uses only the ground floor's types,
+ * positions, operator codes and builtin ids (docs/ARCHITECTURE.md). */
+#include "base.h"
 
 typedef struct IrVar IrVar;
 typedef struct IrExpr IrExpr;
@@ -158,7 +160,7 @@ typedef struct IrModule {
   int narray_names;
 } IrModule;
 
-/* lower.c */
+/* build.c */
 IrVar *ir_var(Compiler *C, IrFunc *f, const char *base, const Type *ty);
 IrExpr *ir_expr(Compiler *C, IrExprKind k, const Type *ty);
 IrExpr *ir_const_int(Compiler *C, const Type *ty, uint64_t v);
@@ -176,9 +178,6 @@ IrStmt *ir_stmt(Compiler *C, IrStmtKind k, Pos pos);
 void ir_aggregate_atomics(Compiler *C, IrModule *m);
 void ir_analyze(Compiler *C, IrModule *m);
 void ir_add_fault_param(Compiler *C, IrModule *m);
-
-/* check.c lowers the checked module into an IrModule. */
-IrModule *lower_module(Compiler *C);
 
 /* Internal builtins the lowering introduces for operators. */
 enum {

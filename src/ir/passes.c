@@ -9,7 +9,7 @@
  *   ir_aggregate_atomics  Note [atomic aggregation] in ir.h
  */
 #include <string.h>
-#include "ir/ir.h"
+#include "ir.h"
 
 typedef void (*ExprFn)(IrExpr **slot, void *ud);
 typedef void (*StmtFn)(IrStmt *s, void *ud);

@@ -17,7 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lang/lang.h"
+#include "lang.h"
 
 #define MAX_INDENT 1000
 

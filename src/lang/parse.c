@@ -16,7 +16,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "lang/lang.h"
+#include "lang.h"
 
 /* Deeper nesting than this is certainly not a kernel, and unbounded
  * recursion would overflow the C stack. */

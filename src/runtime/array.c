@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
-#include "runtime/runtime.h"
+#include "runtime.h"
 
 static const kern_backend *array_backend(const kern_array *a, void **state,
                                          int *index) {

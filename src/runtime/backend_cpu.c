@@ -32,7 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "common.h"
-#include "runtime/runtime.h"
+#include "runtime.h"
 
 extern char **environ;
 

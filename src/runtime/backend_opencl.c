@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/runtime.h"
+#include "runtime.h"
 
 /* ---------------------------------------------------------------- table */
 

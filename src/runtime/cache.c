@@ -57,7 +57,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "common.h"
-#include "runtime/runtime.h"
+#include "runtime.h"
 
 #define FOOTER_SIZE 48
 static const char footer_magic[8] = {'K', 'E', 'R', 'N', 'S', 'U', 'M', '1'};

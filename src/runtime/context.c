@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "common.h"
-#include "runtime/runtime.h"
+#include "runtime.h"
 
 /* ---------------------------------------------------------------- errors */
 

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "runtime/runtime.h"
+#include "runtime.h"
 
 int kern__debug_enabled(const kern_context *ctx) {
   const char *e = getenv("KERN_DEBUG");

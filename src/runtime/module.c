@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "common.h"
-#include "runtime/runtime.h"
+#include "runtime.h"
 
 /* ---------------------------------------------------------------- loading */
 

@@ -1,7 +1,6 @@
 /*
  * runtime.h -- internals shared by the runtime's files and its backends.
  *
- *   status.c          status strings, kern_type helpers
  *   context.c         contexts, errors, backend probing, device lists
  *   array.c           arrays
  *   module.c          module load (compile + backend build), kernels, launch
@@ -22,6 +21,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include "kern.h"
+#include "common.h" /* base/: the allocator, kern_type helpers */
 #include "compile.h"
 
 typedef struct kern_backend kern_backend;
@@ -231,11 +231,6 @@ kern_status kern__verror(kern_context *ctx, kern_status s, const char *fmt,
                          va_list ap);
 const kern_backend *kern__device_backend(kern_context *ctx, kern_device dev,
                                          void **state, int *index);
-
-/* status.c: a kern_type is valid when its kind, scalar and shape make sense
- * (scalars 1x1, vectors rows x 1, matrices rows x cols, at most 64 each). */
-int kern__type_valid(kern_type t);
-int kern__type_equal(kern_type a, kern_type b);
 
 /* module.c: builds already generated code for dev and wraps it in a module
  * owned by ctx.  Takes ownership of *code in every case (it is freed on

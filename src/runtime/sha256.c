@@ -9,7 +9,7 @@
  * endianness assumptions (bytes are assembled explicitly).
  */
 #include <string.h>
-#include "runtime/runtime.h"
+#include "runtime.h"
 
 /* First 32 bits of the fractional parts of the cube roots of the first 64
  * primes (FIPS 180-4, 4.2.2). */

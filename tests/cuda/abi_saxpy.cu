@@ -1,5 +1,5 @@
 // abi_saxpy.cu -- hand-written kernels that follow the CUDA ABI of generated
-// code (src/compile.h): extern "C" __global__ SYMBOL(P0, ..., kern__dims),
+// code (src/compile/compile.h): extern "C" __global__ SYMBOL(P0, ..., kern__dims),
 // every parameter by value, arrays as kern__arr, grid-stride loop over
 // dims.total.  backend_test.c runs them through kern__backend_cuda; CI
 // compiles them with nvrtc_check (no GPU needed).  Self-contained: NVRTC

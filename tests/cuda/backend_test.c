@@ -19,8 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runtime/cuda_check.h"
-#include "runtime/runtime.h"
+#include "cuda_check.h"
+#include "runtime.h"
 
 #ifndef KERN_CUDA_TEST_DIR
 #define KERN_CUDA_TEST_DIR "tests/cuda"

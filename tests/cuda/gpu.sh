@@ -39,7 +39,7 @@ fi
 if [ $mode = standalone ]; then
   say "== standalone build (backend_cuda.c + stub runtime)"
   mkdir -p $B/sa
-  F="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -O2 -g -Iinclude -Isrc"
+  F="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -O2 -g -Iinclude -Isrc/base -Isrc/compile -Isrc/runtime"
   gcc $F -c src/runtime/backend_cuda.c -o $B/sa/backend_cuda.o >>"$LOG" 2>&1 &&
   gcc $F tests/cuda/nvrtc_check.c $B/sa/backend_cuda.o tests/cuda/stub_runtime.c \
       -ldl -o $B/sa/nvrtc_check >>"$LOG" 2>&1 &&
@@ -66,7 +66,7 @@ if command -v compute-sanitizer >/dev/null; then
   grep -E "ERROR SUMMARY|LEAK SUMMARY|all passed" "$OUT/sanitizer.txt" | tee -a "$LOG"
 fi
 say "== backend_test with AddressSanitizer + UBSan (host-side memory errors)"
-S="-std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -Iinclude -Isrc"
+S="-std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -Iinclude -Isrc/base -Isrc/compile -Isrc/runtime"
 if gcc $S -DKERN_CUDA_TEST_DIR="\"$PWD/tests/cuda\"" tests/cuda/backend_test.c \
      src/runtime/backend_cuda.c tests/cuda/stub_runtime.c -ldl -lm -o $B/asan_test >>"$LOG" 2>&1; then
   # The driver maps memory where ASan's shadow gap would be.

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/cuda_check.h"
+#include "cuda_check.h"
 
 static char *read_file(const char *path) {
   FILE *f = fopen(path, "rb");

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
-#include "lang/lang.h"
+#include "lang.h"
 #include "test.h"
 
 /* One compilation: lexes src; returns NULL (with *err set) on an error. */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
-#include "lang/lang.h"
+#include "lang.h"
 #include "test.h"
 
 static Compiler *parse(const char *src, char **err) {

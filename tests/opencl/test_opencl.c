@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runtime/runtime.h"
+#include "runtime.h"
 
 static int failures;
 

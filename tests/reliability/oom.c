@@ -24,7 +24,7 @@
 #include "common.h"
 #include "compile.h"
 
-/* Test hooks in src/common.c (deliberately not in common.h). */
+/* Test hooks in src/base/common.c (deliberately not in common.h). */
 long kern__alloc_live(void);
 long kern__alloc_fail_pending(void);
 

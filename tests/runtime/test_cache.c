@@ -4,7 +4,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include "test.h"
-#include "runtime/runtime.h"
+#include "runtime.h"
 
 static const char key[] =
     "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";

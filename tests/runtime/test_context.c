@@ -1,6 +1,6 @@
 /* Contexts, options, errors and device lookup. */
 #include "test.h"
-#include "runtime/runtime.h"
+#include "runtime.h"
 
 int main(void) {
   test_setup();

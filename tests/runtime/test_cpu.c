@@ -10,7 +10,7 @@
 #include <time.h>
 #include "test.h"
 #include "common.h"
-#include "runtime/runtime.h"
+#include "runtime.h"
 
 static const char kernels_c[] =
     "#include <stdint.h>\n"

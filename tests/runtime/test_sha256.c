@@ -1,6 +1,6 @@
 /* SHA-256 against the FIPS 180-2 example vectors, fed whole and in pieces. */
 #include "test.h"
-#include "runtime/runtime.h"
+#include "runtime.h"
 
 static void check(const char *msg, size_t len, size_t step, const char *want) {
   kern__sha256 s;

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lang/lang.h"
+#include "base.h"
 #include "common.h"
 
 struct ArenaBlock {

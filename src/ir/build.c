@@ -1,7 +1,7 @@
 /*
- * lower.c -- IR constructors.
+ * build.c -- IR constructors.
  *
- * The checker (lang/check.c) types each AST node and lowers it in the same
+ * The checker (lower/check.c) types each AST node and lowers it in the same
  * walk, the way Lua's parser emits code as it parses: typing and lowering
  * make the same case analysis, and doing it once keeps the two from
  * drifting apart.  This file holds the constructors it lowers with, so the
@@ -9,7 +9,7 @@
  * established in one place.
  */
 #include <string.h>
-#include "ir/ir.h"
+#include "ir.h"
 
 IrVar *ir_var(Compiler *C, IrFunc *f, const char *base, const Type *ty) {
   IrVar *v = arena_alloc(C, sizeof *v);

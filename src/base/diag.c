@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lang/lang.h"
+#include "base.h"
 #include "common.h"
 
 _Noreturn void diag_oom(Compiler *C) {

@@ -11,9 +11,10 @@
 #include <string.h>
 #include "common.h"
 #include "compile.h"
-#include "emit/emit.h"
-#include "ir/ir.h"
-#include "lang/lang.h"
+#include "emit.h"
+#include "ir.h"
+#include "lang.h"
+#include "lower.h"
 
 const char *kern__target_name(kern__target t) {
   switch (t) {

@@ -3,8 +3,9 @@
  *
  * The runtime never sees the AST or the IR: it hands source text and a
  * target to kern__compile() and gets back generated code plus a description
- * of each kernel's parameters.  This is the only header shared by
- * src/runtime and src/{lang,ir,emit}.
+ * of each kernel's parameters.  This is the only compiler header the
+ * runtime includes (with base/target.h, which it pulls in, and
+ * base/common.h, the allocator).
  *
  * ---------------------------------------------------------------------
  * ABI of generated code (every target)
@@ -43,6 +44,7 @@
 #define KERN_COMPILE_H
 
 #include "kern.h"
+#include "target.h" /* kern__target, kc_options (base/) */
 
 typedef struct kern__arr {
   void *data;
@@ -58,13 +60,6 @@ typedef struct kern__dims {
   int64_t total;
   int64_t chunk;
 } kern__dims;
-
-typedef enum kern__target {
-  KERN_TARGET_C,
-  KERN_TARGET_CUDA,
-  KERN_TARGET_OPENCL,
-  KERN_TARGET_COUNT
-} kern__target;
 
 typedef struct kc_param {
   char *name;
@@ -90,11 +85,6 @@ typedef struct kc_kernel {
  * [3] the array (index into kc_result.array_names), [4] axis, [5] index,
  * [6] axis length. */
 #define KERN__FAULT_WORDS 8
-
-typedef struct kc_options {
-  int debug;       /* bounds checks in generated code */
-  int line_directives; /* emit #line mapping to the kernel file */
-} kc_options;
 
 typedef struct kc_result {
   char *source;     /* generated code; malloc'd */

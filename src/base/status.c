@@ -11,7 +11,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "runtime/runtime.h"
+#include "common.h"
 
 static const char *const status_text[] = {
 #define KERN__X(name, text) text,

@@ -6,7 +6,7 @@
  * so messages read like Warp's documentation.
  */
 #include <string.h>
-#include "lang/lang.h"
+#include "base.h"
 
 const Type ty_void = {.kind = TY_VOID};
 const Type ty_module = {.kind = TY_MODULE};

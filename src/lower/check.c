@@ -1,6 +1,9 @@
 /*
  * check.c -- Warp's typing rules, name resolution, definite assignment,
- * and lowering to the IR in the same walk (see ir/lower.c for why).
+ * and lowering to the IR in the same walk (see ir/build.c for why).
+ *
+ * This file is the lowering floor (lower/lower.h): it reads the AST of
+ * lang/ and builds the IR of ir/, which know nothing of each other.
  *
  * The rules are Warp's, strict: operands of an operator have one type
  * (float32 + float64 is an error, and so is float64 * 2.0, because a float
@@ -12,8 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ir/ir.h"
-#include "lang/lang.h"
+#include "lower.h"
 
 typedef struct Local {
   const char *name;

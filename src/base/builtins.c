@@ -5,7 +5,7 @@
  * disagree.  Typing rules live in check.c, spelling in each emitter.
  */
 #include <string.h>
-#include "lang/lang.h"
+#include "base.h"
 
 const char *const builtin_names[BI_COUNT] = {
 #define X(id, name) name,

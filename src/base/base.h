@@ -1,0 +1,174 @@
+/*
+ * base.h -- the ground floor every compiler stage stands on: the
+ * compilation's arena and state, diagnostics, value types, operator codes
+ * and builtin ids.
+ *
+ *   arena.c     one arena per compilation, freed in one call
+ *   diag.c      "path:line:col: error: msg", source line, caret; longjmp out
+ *   types.c     value types (scalars, vectors, matrices, arrays, tuples)
+ *   builtins.c  the table of wp.* functions
+ *   status.c    status strings and the public kern_type helpers
+ *   common.c    the allocator (common.h)
+ *
+ * These were the first sections of lang/lang.h.  They moved here because
+ * the IR (ir/) and the emitters (emit/) need the same types, positions,
+ * operator codes and builtin ids as the front end, and a stage may only
+ * include the floors below it (docs/ARCHITECTURE.md): with them in lang.h
+ * the IR had to include the front end.  The declarations are unchanged.
+ */
+#ifndef KERN_BASE_H
+#define KERN_BASE_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "kern.h"
+
+/* ---------------------------------------------------------------- arena */
+
+typedef struct Arena Arena;
+typedef struct Compiler Compiler;
+
+void *arena_alloc(Compiler *C, size_t n); /* zeroed; longjmps on OOM */
+char *arena_strndup(Compiler *C, const char *s, size_t n);
+char *arena_printf(Compiler *C, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void arena_free_all(Arena *a);
+
+/* A growable string, in the arena. */
+typedef struct Buf {
+  Compiler *C;
+  char *p;
+  size_t len, cap;
+} Buf;
+void buf_init(Buf *b, Compiler *C);
+void buf_putn(Buf *b, const char *s, size_t n);
+void buf_puts(Buf *b, const char *s);
+void buf_printf(Buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ---------------------------------------------------------------- diagnostics */
+
+typedef struct Pos {
+  int line, col; /* 1-based; col counts bytes */
+  int offset;    /* byte offset of the token in the file */
+} Pos;
+
+struct Arena {
+  struct ArenaBlock *head;
+};
+
+struct Compiler {
+  Arena arena;
+  jmp_buf jmp;
+  const char *path;  /* for messages */
+  const char *src;
+  size_t len;
+  kern_status status; /* set before longjmp */
+  char *error;        /* malloc'd diagnostic */
+  int nest;           /* parser recursion depth */
+  struct Module *mod;
+};
+
+_Noreturn void diag_error(Compiler *C, Pos pos, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+_Noreturn void diag_oom(Compiler *C);
+
+/* ---------------------------------------------------------------- types */
+
+typedef enum TyKind {
+  TY_VOID,
+  TY_SCALAR,
+  TY_VEC,
+  TY_MAT,
+  TY_ARRAY,
+  TY_TUPLE,
+  TY_SHAPE,   /* a.shape */
+  TY_MODULE,  /* the name `wp` */
+  TY_TYPE,    /* a type used as a value: wp.float32, wp.vec3 */
+  TY_FUNC,    /* a user function or builtin used as a value */
+  TY_STRING   /* a string literal (printf formats) */
+} TyKind;
+
+typedef struct Type Type;
+struct Type {
+  TyKind kind;
+  kern_scalar sc;  /* scalar, or component type of vec/mat */
+  int rows, cols;  /* vec: rows = n, cols = 1; mat: rows x cols */
+  const Type *elem; /* array element; TY_TYPE: the type named */
+  int ndim;        /* array */
+  int n;           /* tuple */
+  const Type **items;
+};
+
+extern const Type ty_void, ty_module, ty_string;
+const Type *ty_scalar(kern_scalar sc);
+const Type *ty_vec(Compiler *C, kern_scalar sc, int n);
+const Type *ty_mat(Compiler *C, kern_scalar sc, int rows, int cols);
+const Type *ty_array(Compiler *C, const Type *elem, int ndim);
+const Type *ty_tuple(Compiler *C, int n, const Type **items);
+const Type *ty_typeval(Compiler *C, const Type *t);
+const Type *ty_shape(Compiler *C, const Type *arr);
+bool ty_eq(const Type *a, const Type *b);
+bool ty_is_scalar(const Type *t);
+bool ty_is_int(const Type *t);    /* integer scalar (not bool) */
+bool ty_is_float(const Type *t);  /* float32 or float64 scalar */
+bool ty_is_bool(const Type *t);
+bool ty_is_value(const Type *t);  /* scalar, vec or mat */
+bool sc_is_int(kern_scalar s);
+bool sc_is_signed(kern_scalar s);
+bool sc_is_float(kern_scalar s);
+int sc_bits(kern_scalar s);
+/* Warp's spelling of t ("float32", "vec3", "array(dtype=float32)"). */
+const char *ty_name(Compiler *C, const Type *t);
+/* Converts a value type to the public description. */
+kern_type ty_to_kern(const Type *t);
+
+/* Operators (binary, unary, comparison). */
+enum {
+  OP_ADD = 1, OP_SUB, OP_MUL, OP_DIV, OP_FLOORDIV, OP_MOD, OP_POW, OP_MATMUL,
+  OP_BITAND, OP_BITOR, OP_BITXOR, OP_SHL, OP_SHR,
+  OP_NEG, OP_POS, OP_INVERT,
+  OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE,
+  OP_IS, OP_ISNOT, OP_IN, OP_NOTIN
+};
+
+/* ---------------------------------------------------------------- builtins */
+
+/* Every builtin kern knows, named after Warp's function. */
+#define BUILTIN_LIST(X) \
+  X(TID, "tid") X(ABS, "abs") X(SIGN, "sign") X(MIN, "min") X(MAX, "max") \
+  X(CLAMP, "clamp") X(SQRT, "sqrt") X(CBRT, "cbrt") X(EXP, "exp") \
+  X(EXP2, "exp2") X(LOG, "log") X(LOG2, "log2") X(LOG10, "log10") \
+  X(POW, "pow") X(SIN, "sin") X(COS, "cos") X(TAN, "tan") X(ASIN, "asin") \
+  X(ACOS, "acos") X(ATAN, "atan") X(ATAN2, "atan2") X(SINH, "sinh") \
+  X(COSH, "cosh") X(TANH, "tanh") X(FLOOR, "floor") X(CEIL, "ceil") \
+  X(ROUND, "round") X(TRUNC, "trunc") X(FRAC, "frac") X(MOD, "mod") \
+  X(ISNAN, "isnan") X(ISINF, "isinf") X(ISFINITE, "isfinite") \
+  X(DEGREES, "degrees") X(RADIANS, "radians") X(LERP, "lerp") \
+  X(SMOOTHSTEP, "smoothstep") X(STEP, "step") X(SELECT, "select") \
+  X(WHERE, "where") X(DOT, "dot") X(CROSS, "cross") X(LENGTH, "length") \
+  X(LENGTH_SQ, "length_sq") X(NORMALIZE, "normalize") X(OUTER, "outer") \
+  X(TRANSPOSE, "transpose") X(DETERMINANT, "determinant") \
+  X(INVERSE, "inverse") X(TRACE, "trace") X(DIAG, "diag") \
+  X(IDENTITY, "identity") X(MUL, "mul") X(CW_MUL, "cw_mul") \
+  X(CW_DIV, "cw_div") X(ATOMIC_ADD, "atomic_add") \
+  X(ATOMIC_SUB, "atomic_sub") X(ATOMIC_MIN, "atomic_min") \
+  X(ATOMIC_MAX, "atomic_max") X(ATOMIC_AND, "atomic_and") \
+  X(ATOMIC_OR, "atomic_or") X(ATOMIC_XOR, "atomic_xor") \
+  X(ATOMIC_EXCH, "atomic_exch") X(ATOMIC_CAS, "atomic_cas") \
+  X(RAND_INIT, "rand_init") X(RANDF, "randf") X(RANDI, "randi") \
+  X(RANDN, "randn") X(PRINTF, "printf") X(ADD, "add") X(SUB, "sub") \
+  X(DIV, "div") X(NEG, "neg")
+
+enum {
+#define X(id, name) BI_##id,
+  BUILTIN_LIST(X)
+#undef X
+  BI_COUNT
+};
+extern const char *const builtin_names[BI_COUNT];
+int builtin_lookup(const char *name); /* -1 if none */
+
+#endif

@@ -1,0 +1,25 @@
+/*
+ * target.h -- what a compilation is asked to produce: the target language
+ * and the options.
+ *
+ * These two types were declared in compile.h, the compiler's entry point.
+ * The emitters need them too, and emit/ sits below the entry point, so
+ * they live on the ground floor where both can see them; compile.h
+ * includes this header, so its users see no difference.
+ */
+#ifndef KERN_TARGET_H
+#define KERN_TARGET_H
+
+typedef enum kern__target {
+  KERN_TARGET_C,
+  KERN_TARGET_CUDA,
+  KERN_TARGET_OPENCL,
+  KERN_TARGET_COUNT
+} kern__target;
+
+typedef struct kc_options {
+  int debug;       /* bounds checks in generated code */
+  int line_directives; /* emit #line mapping to the kernel file */
+} kc_options;
+
+#endif
