@@ -15,7 +15,7 @@
 #define KERN_ASYNC_H
 
 #include <pthread.h>
-#include "runtime/runtime.h"
+#include "runtime.h"
 
 #define KERN__STREAM_MAGIC 0x6b737472u /* "kstr" */
 #define KERN__EVENT_MAGIC 0x6b65766eu  /* "kevn" */

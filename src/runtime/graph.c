@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
-#include "runtime/async.h"
+#include "async.h"
 
 static int graph_ok(const kern_graph *g) {
   return g && g->magic == KERN__GRAPH_MAGIC;

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
-#include "runtime/async.h"
+#include "async.h"
 
 enum { MAX_SETS = 4, MAX_CHAIN = 8 };
 

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 #include "common.h"
-#include "runtime/async.h"
+#include "async.h"
 
 /* Note [generic streams]
  * A generic stream is a FIFO of commands (kern__cmd) served by one worker
