@@ -270,9 +270,12 @@ kern_status kern_device_find(kern_context *ctx, const char *name,
   if (!out)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_device_find: out is NULL");
+  char chosen[64];
   if (!name || !*name) {
-    name = getenv("KERN_DEVICE");
-    if (!name || !*name) name = "auto";
+    /* $KERN_DEVICE, else the config file, else "auto" (config.c). */
+    kern_status cst = kern_device_choice(ctx, chosen, sizeof chosen, NULL, 0);
+    if (cst != KERN_SUCCESS) return cst;
+    name = chosen;
   }
   if (strcmp(name, "auto") == 0) {
     /* A CUDA GPU when there is one, else the CPU, which always exists.
