@@ -292,9 +292,10 @@ kern_status kern_synchronize(kern_context *ctx, kern_device dev);
  *
  * A stream is an ordered queue of work on one device: work enqueued on a
  * stream runs in the order it was enqueued, and work on different streams
- * may run at the same time.  CUDA streams are CUstreams; on the CPU and on
- * OpenCL every stream is served by its own worker thread, which runs the
- * stream's work in order while the caller goes on.  Each device of a
+ * may run at the same time.  CUDA streams are CUstreams and events
+ * CUevents; OpenCL streams are in-order command queues and events their
+ * markers; on the CPU every stream is served by its own worker thread, which
+ * runs the stream's work in order while the caller goes on.  Each device of a
  * context has a default stream (the stream argument NULL means it), and
  * every synchronous call above behaves as "enqueue on the default stream,
  * then wait", so it is ordered after asynchronous work enqueued there.
@@ -343,8 +344,8 @@ kern_status kern_event_record(kern_event *e, kern_stream *s);
 kern_status kern_event_synchronize(kern_event *e);
 kern_status kern_event_query(kern_event *e, int *done);
 /* Milliseconds between two completed events recorded on streams of the
- * same device (the device's clock on CUDA, the host's monotonic clock on
- * the CPU and OpenCL). */
+ * same device (the device's clock on CUDA and OpenCL, the host's monotonic
+ * clock on the CPU). */
 kern_status kern_event_elapsed(kern_event *start, kern_event *end,
                                double *ms);
 /* Work enqueued on s after this call waits until e's recorded point has
@@ -459,11 +460,14 @@ kern_status kern_array_wrap(kern_context *ctx, kern_device dev,
 /* The array's memory as the backend sees it (host address, CUdeviceptr,
  * cl_mem); valid until the array is freed. */
 void *kern_array_native(const kern_array *a);
-/* Wraps a foreign CUstream (CUDA) without taking ownership: kern_stream_free
- * then frees only kern's handle.  Other backends: KERN_ERROR_UNSUPPORTED. */
+/* Wraps a foreign CUstream (CUDA) or cl_command_queue (OpenCL; it must
+ * belong to the cl_context kern made for the device, so in practice one
+ * that kern_stream_native returned) without taking ownership:
+ * kern_stream_free then frees only kern's handle.  CPU:
+ * KERN_ERROR_UNSUPPORTED. */
 kern_status kern_stream_wrap(kern_context *ctx, kern_device dev, void *native,
                              kern_stream **out);
-/* The CUstream behind s, or NULL for backends without native streams. */
+/* The CUstream or cl_command_queue behind s; NULL on the CPU. */
 void *kern_stream_native(const kern_stream *s);
 
 /* DLPack (dlpack.h v0.6 and later): export hands out a DLManagedTensor *

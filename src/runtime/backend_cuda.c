@@ -265,7 +265,7 @@ static const sym cu_syms[] = {
     S(cuEventRecord, "cuEventRecord", 1),
     S(cuEventSynchronize, "cuEventSynchronize", 1),
     S(cuEventQuery, "cuEventQuery", 1),
-    S(cuEventElapsedTime, "cuEventElapsedTime_v2|cuEventElapsedTime", 1),
+    S(cuEventElapsedTime, "cuEventElapsedTime|cuEventElapsedTime_v2", 1),
     S(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", 1),
     S(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", 1),
     S(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2", 1),

@@ -87,14 +87,9 @@ kern_status kern_graph_begin_capture(kern_stream *s) {
   g->be = s->be;
   g->state = s->state;
   g->index = s->index;
-  if (s->native) {
-    if (!s->be->capture_begin) {
-      kern__free(g);
-      return kern__error(ctx, KERN_ERROR_UNSUPPORTED,
-                         "kern_graph_begin_capture: %s cannot capture its "
-                         "streams",
-                         s->be->name);
-    }
+  /* Native capture where the driver has it (CUDA); elsewhere the recorded
+   * list alone is the graph. */
+  if (s->native && s->be->capture_begin) {
     kern_status st = s->be->capture_begin(s->state, s->index, s->native);
     if (st != KERN_SUCCESS) {
       kern__free(g);
@@ -125,7 +120,7 @@ kern_status kern_graph_end_capture(kern_stream *s, kern_graph **out) {
   a->graphs = g;
   pthread_mutex_unlock(&a->mu);
   g->magic = KERN__GRAPH_MAGIC;
-  if (s->native) {
+  if (s->native && s->be->capture_end) {
     kern_status st = s->be->capture_end(s->state, s->index, s->native,
                                         &g->native);
     if (st != KERN_SUCCESS) {

@@ -9,6 +9,9 @@
  *   backend_cpu.c     C emitted code -> cc -> .so -> dlopen, thread pool
  *   backend_cuda.c    NVRTC + driver API, loaded with dlopen
  *   backend_opencl.c  OpenCL, loaded with dlopen
+ *   stream.c, graph.c, pipeline.c, interop.c, config.c
+ *                     streams and events, graphs, pipelines, DLPack and
+ *                     wrapping, the default device (async.h)
  *
  * A backend is a table of function pointers (like SQLite's VFS).  The table
  * only grows by appending; `version` says how long it is; optional methods
@@ -27,7 +30,7 @@
 typedef struct kern_backend kern_backend;
 
 struct kern_backend {
-  int version; /* 1 */
+  int version; /* 1, or 2 with the stream methods at the end */
   const char *name; /* "cpu" */
   kern_backend_kind kind;
   kern__target target;

@@ -184,9 +184,11 @@ static kern_status run_cmd(kern_stream *s, kern__cmd *c) {
                     c->bytes);
   case OP_RECORD: {
     double t = kern__now_ms();
+    /* `reached` is set when the command is counted complete (the worker
+     * loop), so a caller that saw the event complete also sees the
+     * stream's work up to it complete. */
     pthread_mutex_lock(&a->mu);
     c->mark->t_ms = t;
-    c->mark->reached = 1;
     pthread_mutex_unlock(&a->mu);
     return KERN_SUCCESS;
   }
@@ -214,6 +216,7 @@ static void *stream_worker(void *arg) {
     if (!s->head) s->tail = NULL;
     if (st != KERN_SUCCESS && s->err == KERN_SUCCESS) s->err = st;
     s->completed++;
+    if (c->op == OP_RECORD) c->mark->reached = 1;
     if (c->mark) {
       mark_unref(c->mark);
       c->mark = NULL;
@@ -722,6 +725,13 @@ kern_status kern_stream_wait_event(kern_stream *s, kern_event *e) {
 
 /* ---------------------------------------------------------------- work */
 
+/* Whether captured work also goes to the driver's own capture (CUDA); on
+ * other native backends a capture only records, and replay issues the
+ * recorded list (graph.c). */
+static int native_capture(const kern_stream *s) {
+  return s->native && s->be->capture_begin;
+}
+
 kern_status kern__stream_launch(kern_stream *s, kern_kernel *k,
                                 const kern__pack *pk, int ndim,
                                 const int64_t *dims, int nargs,
@@ -759,7 +769,7 @@ kern_status kern__stream_launch(kern_stream *s, kern_kernel *k,
       }
     }
     kern_status st = KERN_SUCCESS;
-    if (s->native) {
+    if (native_capture(s)) {
       st = s->be->launch_async(s->state, s->index, s->native, k->fn, k->info,
                                (void *const *)pk->argv, &pk->dims);
       if (st == KERN_SUCCESS && s->be->capture_node)
@@ -812,6 +822,8 @@ static kern_status range_check(const kern_array *a, size_t off, size_t n,
 static kern_status enqueue(kern_stream *s, kern__cmd *c, const char *fn) {
   kern_context *ctx = s->ctx;
   kern_status st = KERN_SUCCESS;
+  if (s->native && s->capture && !native_capture(s))
+    return kern__graph_record(s->capture, c);
   if (s->native) {
     const kern_backend *be = s->be;
     switch (c->op) {
