@@ -21,12 +21,21 @@
  * fastest is remembered in the context per device and chain, and the report
  * says what was chosen and whether it was measured or remembered.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
 #include "async.h"
 
 enum { MAX_SETS = 4, MAX_CHAIN = 8 };
+
+/* The sizes of the first versions of the public structs (COMMON.md's
+ * struct_size convention): smaller is refused.  When fields are appended,
+ * these stay and the new fields are read only when struct_size covers
+ * them. */
+#define CONFIG_V1_SIZE (offsetof(kern_pipeline_config, buffers) + sizeof(int))
+#define REPORT_V1_SIZE \
+  (offsetof(kern_pipeline_report, overlap) + sizeof(double))
 
 typedef struct pipe_set {
   kern_stream *stream;
@@ -153,16 +162,27 @@ static kern_status run(kern_context *ctx, const kern_pipeline_config *c,
   return KERN_SUCCESS;
 }
 
+/* Writes the fields that fit in the caller's struct (its struct_size may
+ * come from a newer or the same kern.h) and leaves struct_size alone. */
+static void report_out(kern_pipeline_report *dst,
+                       const kern_pipeline_report *r) {
+  if (!dst) return;
+  size_t n = dst->struct_size < sizeof *r ? dst->struct_size : sizeof *r;
+  size_t keep = dst->struct_size;
+  memcpy(dst, r, n);
+  dst->struct_size = keep;
+}
+
 kern_status kern_pipeline_run(kern_context *ctx,
                               const kern_pipeline_config *c,
                               kern_pipeline_report *report) {
   if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
-  if (!c || c->struct_size < sizeof(kern_pipeline_config))
+  if (!c || c->struct_size < CONFIG_V1_SIZE)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_pipeline_run: config is NULL or its "
                        "struct_size is too small (use "
                        "KERN_PIPELINE_CONFIG_INIT)");
-  if (report && report->struct_size < sizeof(kern_pipeline_report))
+  if (report && report->struct_size < REPORT_V1_SIZE)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_pipeline_run: report's struct_size is too "
                        "small (use KERN_PIPELINE_REPORT_INIT)");
@@ -213,7 +233,7 @@ kern_status kern_pipeline_run(kern_context *ctx,
   memset(&r, 0, sizeof r);
   r.struct_size = sizeof r;
   if (c->count == 0) {
-    if (report) *report = r;
+    report_out(report, &r);
     return KERN_SUCCESS;
   }
   int64_t chunk = c->chunk;
@@ -277,8 +297,7 @@ kern_status kern_pipeline_run(kern_context *ctx,
   int chosen = r.chosen;
   kern_status st = run(ctx, c, esize, c->count, chunk, buffers, &r);
   if (st) return st;
-  r.struct_size = sizeof r;
   r.chosen = chosen;
-  if (report) *report = r;
+  report_out(report, &r);
   return KERN_SUCCESS;
 }

@@ -598,9 +598,10 @@ kern_status kern_event_record(kern_event *e, kern_stream *s) {
   mark_unref(e->mark);
   e->mark = m;
   pthread_mutex_unlock(&a->mu);
+  /* e->be and e->native stay as they are: they describe the native event,
+   * which is kept for a later record on a native stream. */
   e->recorded = 1;
   e->dev = s->dev;
-  e->be = s->be;
   return kern__stream_push(s, c);
 }
 

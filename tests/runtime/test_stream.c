@@ -322,6 +322,12 @@ static void test_pipeline(void) {
   ASSERT_OK(ctx, kern_pipeline_run(ctx, &cfg, &rep));
   ASSERT_EQ(rep.chosen, 2);
   for (int i = 0; i < M; i++) ASSERT(out[i] == ref[i]);
+  /* struct_size below the first version's is refused (COMMON.md). */
+  cfg.struct_size = 8;
+  ASSERT_EQ(kern_pipeline_run(ctx, &cfg, &rep), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_CONTAINS(kern_last_error(ctx), "struct_size");
+  kern_clear_error(ctx);
+  cfg.struct_size = sizeof cfg;
   /* A chain whose kernel has no (array, array) head is refused. */
   kern_kernel *bad[] = {k_add};
   cfg.kernels = bad;
