@@ -501,10 +501,14 @@ kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
     const kern_arg *a = &args[i];
     kern__slot *slot = &slots[i];
     argv[i] = slot;
+/* The expected type is spelled only on a mismatch: the launch path stays
+ * free of formatting (an async launch must cost little more than the
+ * driver's). */
 #define MISMATCH(...)                                                        \
-  st = kern__error(ctx, KERN_ERROR_TYPE_MISMATCH,                            \
-                   "launch of '%s': argument %d '%s' expects %s, " __VA_ARGS__)
-    param_spelling(p, want, sizeof want);
+  (param_spelling(p, want, sizeof want),                                     \
+   st = kern__error(ctx, KERN_ERROR_TYPE_MISMATCH,                           \
+                    "launch of '%s': argument %d '%s' expects %s, "          \
+                    __VA_ARGS__))
     if (p->kind == KERN_PARAM_ARRAY) {
       kern_array *arr = a->u.array;
       if (a->kind != KERN_ARG_ARRAY || !arr) {
@@ -574,7 +578,8 @@ kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
                  arg_spelling(a, got, sizeof got));
         break;
       }
-      if (!store_int(p->type.scalar, a->u.i, slot->bytes))
+      if (!store_int(p->type.scalar, a->u.i, slot->bytes) &&
+          param_spelling(p, want, sizeof want))
         st = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                          "launch of '%s': argument %d '%s': %lld is out of "
                          "range for %s",
