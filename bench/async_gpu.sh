@@ -57,7 +57,7 @@ say "async_bench: rc $? ($(el))"
 
 # ---- the six examples on CUDA, 1 GiB in 16 chunks each
 for e in $EXAMPLES; do
-  KERN_DEVICE=cuda KERN_EXAMPLE_MB=1024 KERN_EXAMPLE_CHUNKS=16 timeout 120 $B/async_$e \
+  KERN_DEVICE=cuda KERN_EXAMPLE_MB=1024 KERN_EXAMPLE_CHUNKS=16 timeout 120 $B/tests/async_$e \
     >>"$OUT/examples.txt" 2>&1 || echo "$e: FAILED rc $?" >>"$OUT/examples.txt"
 done
 say "examples done ($(el))"
