@@ -342,6 +342,37 @@ static void test_pipeline(void) {
   free(ref);
 }
 
+/* A native stream handle wraps back into a usable kern stream (CUDA,
+ * OpenCL); the CPU has no native streams to wrap. */
+static void test_wrap_stream(void) {
+  kern_stream *s, *w;
+  ASSERT_OK(ctx, kern_stream_new(ctx, dev, &s));
+  void *native = kern_stream_native(s);
+  if (!native) {
+    int dummy;
+    ASSERT_EQ(kern_stream_wrap(ctx, dev, &dummy, &w), KERN_ERROR_UNSUPPORTED);
+    kern_clear_error(ctx);
+    ASSERT_OK(ctx, kern_stream_free(s));
+    return;
+  }
+  ASSERT_OK(ctx, kern_stream_wrap(ctx, dev, native, &w));
+  ASSERT(kern_stream_native(w) == native);
+  kern_array *x = new_array(N);
+  static float out[N];
+  float two = 2;
+  ASSERT_OK(ctx, kern_array_fill_async(x, w, &two));
+  int64_t n = N;
+  kern_arg ad[] = {kern_arg_array(x), kern_arg_float(1)};
+  ASSERT_OK(ctx, kern_launch_async(k_add, w, 1, &n, 2, ad));
+  ASSERT_OK(ctx, kern_array_download_async(x, s, 0, out, sizeof out)); /* same queue */
+  ASSERT_OK(ctx, kern_stream_synchronize(s));
+  check_all(out, N, 3.0f, __LINE__);
+  ASSERT_OK(ctx, kern_stream_free(w)); /* kern's handle only */
+  ASSERT_OK(ctx, kern_array_fill_async(x, s, &two)); /* s still works */
+  ASSERT_OK(ctx, kern_stream_free(s));
+  kern_array_free(x);
+}
+
 /* Misuse returns statuses; nothing crashes. */
 static void test_misuse(void) {
   kern_stream *s, *def;
@@ -434,6 +465,7 @@ int main(int argc, char **argv) {
   test_copies();
   test_graph();
   test_pipeline();
+  test_wrap_stream();
   test_misuse();
   kern_context_free(ctx);
   printf("ok\n");
