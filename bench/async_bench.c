@@ -121,8 +121,9 @@ int main(int argc, char **argv) {
   bare_dims bd = {{1, 1, 1, 1}, 1, 0};
   void *params[] = {&ba, &bd};
   /* The CUfunction behind kern's kernel handle: the same function with
-   * the same grid (one block of 256 threads covers a 1-element grid). */
+   * the same grid (one block, of kern's block size, covers one element). */
   void *cufn = kern__cuda_function_handle(k_empty->fn);
+  unsigned block = kern__cuda_function_block(k_empty->fn);
   for (int r = 0; r < ROUNDS; r++) {
     CK(kern_stream_synchronize(s));
     double t0 = now_us();
@@ -131,7 +132,7 @@ int main(int argc, char **argv) {
     tk[r] = (now_us() - t0) / reps;
     t0 = now_us();
     for (int i = 0; i < reps; i++)
-      if (cuLaunchKernel(cufn, 1, 1, 1, 256, 1, 1, 0, cs, params, NULL)) {
+      if (cuLaunchKernel(cufn, 1, 1, 1, block, 1, 1, 0, cs, params, NULL)) {
         fprintf(stderr, "bare cuLaunchKernel failed\n");
         return 1;
       }

@@ -1639,3 +1639,7 @@ int kern__cuda_nvrtc_compile_check(const char *source, const char *arch,
 void *kern__cuda_function_handle(void *fn) {
   return fn ? (void *)((cuda_fn *)fn)->fn : NULL;
 }
+
+unsigned kern__cuda_function_block(void *fn) {
+  return fn ? ((cuda_fn *)fn)->block : 0;
+}

@@ -667,8 +667,11 @@ kern_status kern_synchronize(kern_context *ctx, kern_device dev) {
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_synchronize: no device %d (the context has %d)",
                        dev, ctx->ndevices);
+  /* Every stream of dev too (stream.c): "all work on dev". */
+  kern_status st = kern__sync_device(ctx, dev);
+  if (st != KERN_SUCCESS) return st;
   if (!be->synchronize) return KERN_SUCCESS;
-  kern_status st = be->synchronize(state, index);
+  st = be->synchronize(state, index);
   if (st != KERN_SUCCESS)
     return kern__error(ctx, st, "synchronize on %s:%d failed", be->name,
                        index);

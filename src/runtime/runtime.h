@@ -284,6 +284,9 @@ kern_status kern__sync_launch(kern_context *ctx, kern_device dev,
 /* Waits until the default stream of dev has finished what was enqueued on
  * it (before a synchronous copy or fill on dev). */
 void kern__sync_default(kern_context *ctx, kern_device dev);
+/* Waits for every stream of dev and returns the first error of their work
+ * not yet reported (kern_synchronize). */
+kern_status kern__sync_device(kern_context *ctx, kern_device dev);
 /* Waits for every stream of the context (before an array is freed). */
 void kern__async_quiesce(kern_context *ctx);
 /* Frees every stream, event, graph and pinned block (context free). */

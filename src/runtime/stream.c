@@ -1092,6 +1092,18 @@ kern_status kern__sync_launch(kern_context *ctx, kern_device dev,
   return st;
 }
 
+kern_status kern__sync_device(kern_context *ctx, kern_device dev) {
+  kern__async *a = ctx->async;
+  if (!a) return KERN_SUCCESS;
+  kern_status first = KERN_SUCCESS;
+  for (kern_stream *s = a->streams; s; s = s->next) {
+    if (s->dev != dev || s->capture) continue;
+    kern_status st = kern_stream_synchronize(s);
+    if (first == KERN_SUCCESS) first = st;
+  }
+  return first;
+}
+
 void kern__async_quiesce(kern_context *ctx) {
   kern__async *a = ctx->async;
   if (!a) return;

@@ -118,6 +118,15 @@ static void test_default_stream(void) {
   static float out[N];
   ASSERT_OK(ctx, kern_array_download(x, out, sizeof out));
   check_all(out, N, 4.0f, __LINE__);
+  /* kern_synchronize waits for every stream of the device. */
+  kern_stream *other;
+  ASSERT_OK(ctx, kern_stream_new(ctx, dev, &other));
+  ASSERT_OK(ctx, kern_launch_async(k_slow, other, 1, &n, 3, sa));
+  ASSERT_OK(ctx, kern_synchronize(ctx, dev));
+  int done = 0;
+  ASSERT_OK(ctx, kern_stream_query(other, &done));
+  ASSERT_EQ(done, 1);
+  ASSERT_OK(ctx, kern_stream_free(other));
   kern_array_free(x);
 }
 
