@@ -2,7 +2,7 @@
 # operators and shifts.  Integer `/` truncates and `%` takes the sign of the
 # dividend (C rules, as in Warp); integer `//` floors, as in Python.
 # Float `//` is floor(a / b); float `%` is fmod.
-# kern-test: arithmetic --dim 64 a=rand(int32,64,seed=3) b=rand(int32,64,seed=4) x=rand(float32,64,seed=5) iout=zeros(int32,64,13) fout=zeros(float32,64,7)
+# kern-test: arithmetic --dim 64 a='rand(int32,64,seed=3)' b='rand(int32,64,seed=4)' x='rand(float32,64,seed=5)' iout='zeros(int32,64,13)' fout='zeros(float32,64,7)'
 # kern-check: iout
 # why: float32 pow and division may round differently from NumPy in the last bit
 # kern-check: fout rtol=1e-5 atol=1e-5

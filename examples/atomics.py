@@ -1,6 +1,6 @@
 # Atomics: a histogram with wp.atomic_add into int32 bins, and wp.atomic_max
 # for the largest value overall and per bin.
-# kern-test: atomics --dim 1000 values=rand(int32,1000,seed=11) x=rand(float32,1000,seed=12) bins=zeros(int32,10) binmax=full(int32,10,-1) largest=full(float32,1,-1)
+# kern-test: atomics --dim 1000 values='rand(int32,1000,seed=11)' x='rand(float32,1000,seed=12)' bins='zeros(int32,10)' binmax='full(int32,10,-1)' largest='full(float32,1,-1)'
 # kern-check: bins
 # kern-check: binmax
 # kern-check: largest

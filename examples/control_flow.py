@@ -1,5 +1,5 @@
 # Control flow: if/elif/else, for with continue and break, while.
-# kern-test: control_flow --dim 100 n=arange(int32,100) cls=zeros(int32,100) total=zeros(int32,100) steps=zeros(int32,100)
+# kern-test: control_flow --dim 100 n='arange(int32,100)' cls='zeros(int32,100)' total='zeros(int32,100)' steps='zeros(int32,100)'
 # kern-check: cls
 # kern-check: total
 # kern-check: steps

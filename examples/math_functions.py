@@ -1,5 +1,5 @@
 # Scalar math builtins on float64.
-# kern-test: math_functions --dim 50 x=rand(float64,50,seed=6) out=zeros(float64,50,20)
+# kern-test: math_functions --dim 50 x='rand(float64,50,seed=6)' out='zeros(float64,50,20)'
 # kern-check: out
 import warp as wp
 

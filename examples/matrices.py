@@ -1,5 +1,5 @@
 # wp.mat33 @ wp.vec3: a matrix passed by value and an array of matrices.
-# kern-test: matrices --dim 100 rot=0,-1,0,1,0,0,0,0,2 m=rand(mat33,100,seed=9) v=rand(vec3,100,seed=10) r=zeros(vec3,100) t=zeros(vec3,100) det=zeros(float32,100)
+# kern-test: matrices --dim 100 rot=0,-1,0,1,0,0,0,0,2 m='rand(mat33,100,seed=9)' v='rand(vec3,100,seed=10)' r='zeros(vec3,100)' t='zeros(vec3,100)' det='zeros(float32,100)'
 # kern-check: r
 # why: float32 sums of products of order 1
 # kern-check: t rtol=1e-5 atol=1e-6

@@ -1,5 +1,5 @@
 # SAXPY: y = a * x + y, one thread per element, float32.
-# kern-test: saxpy --dim 1000 a=2.5 x=rand(float32,1000,seed=1) y=rand(float32,1000,seed=2)
+# kern-test: saxpy --dim 1000 a=2.5 x='rand(float32,1000,seed=1)' y='rand(float32,1000,seed=2)'
 # kern-check: y
 import warp as wp
 

@@ -1,5 +1,5 @@
 # wp.vec3: dot, cross, length and normalize on arrays of vectors.
-# kern-test: vectors --dim 100 a=rand(vec3,100,seed=7) b=rand(vec3,100,seed=8) d=zeros(float32,100) c=zeros(vec3,100) n=zeros(vec3,100) s=zeros(vec3,100)
+# kern-test: vectors --dim 100 a='rand(vec3,100,seed=7)' b='rand(vec3,100,seed=8)' d='zeros(float32,100)' c='zeros(vec3,100)' n='zeros(vec3,100)' s='zeros(vec3,100)'
 # why: float32 products and sqrt; results are of order 1
 # kern-check: d rtol=1e-5 atol=1e-6
 # kern-check: c rtol=1e-5 atol=1e-6

@@ -14,8 +14,22 @@
  *    no-op.
  *  - Output parameters are written only on success.
  *  - The library never prints and never exits on a user's error.
- *  - A context and everything made from it may be used by one thread at a
- *    time; different contexts are independent.
+ *  - Threads.  A context and everything made from it (its arrays, modules
+ *    and kernels) may be used by one thread at a time: calls on one context
+ *    must not overlap, but the context may move from thread to thread (the
+ *    caller's lock or hand-off orders them).  Different contexts may be used
+ *    from different threads at the same time, kern_context_new included;
+ *    they share only the kernel cache directory (safe across threads and
+ *    processes) and the vendor libraries, which the first kern_context_new
+ *    of the process loads and initialises once, under a lock.  The message
+ *    of kern_last_error belongs to its context: read it before the next
+ *    call on that context.  Functions that take no context or handle
+ *    (kern_status_string, kern_status_name, kern_scalar_size,
+ *    kern_type_size, kern_scalar_name, kern_type_name, kern_type_parse,
+ *    kern_arg_*, kern_backend_count, kern_free) may be called from any
+ *    thread at any time.  Vendor initialisation may change the environment
+ *    (PoCL sets HWLOC_PLUGINS_PATH), so make the first kern_context_new
+ *    before starting threads of your own that read or change it.
  *
  * The ABI uses only opaque handles, integers, doubles, pointers and strings,
  * so any language with a C FFI can bind it.
@@ -129,7 +143,11 @@ typedef struct kern_options {
   /* Non-zero compiles kernels in debug mode: every array access is checked
    * against its axis, and an out-of-bounds access fails the launch with
    * KERN_ERROR_OUT_OF_BOUNDS naming the kernel, the file:line:col, the index
-   * and the shape, instead of touching memory.  $KERN_DEBUG=1 does the same. */
+   * and the shape, instead of touching memory.  $KERN_DEBUG=1 does the same.
+   * Zero (the default here; `kern run` checks by default) is unchecked, for
+   * speed: an out-of-bounds index reads or writes whatever memory lies
+   * there, as in Warp without debug mode, and may corrupt the process
+   * (a crash, a hang, or silently wrong results) with no error returned. */
   int debug;
 } kern_options;
 

@@ -25,7 +25,9 @@
 
 #include "kern.h"
 #include "npy.h"
+#include "outfile.h"
 #include "spec.h"
+#include "suggest.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
@@ -45,19 +47,21 @@ static const char help_main[] =
     "\n"
     "Options:\n"
     "  -h, --help     show this help\n"
-    "  --version      print the version\n"
+    "  -V, --version  print the version\n"
     "\n"
     "Environment:\n"
     "  KERN_DEVICE       default device: cpu, cuda, cuda:1, opencl:0, auto\n"
     "  KERN_NUM_THREADS  CPU backend worker threads (default: one per core)\n"
     "  KERN_CACHE_DIR    compiled-kernel cache (default $XDG_CACHE_HOME/kern,\n"
     "                    else ~/.cache/kern)\n"
+    "  KERN_DEBUG        1 checks every array access (kern run does anyway)\n"
     "\n"
     "Exit status: 0 success, 1 error (bad argument value, missing file,\n"
     "compile error, device failure), 2 bad usage (unknown command or option,\n"
     "missing required argument).\n"
     "\n"
-    "Run 'kern COMMAND --help' for the options of a command.\n";
+    "Run 'kern help COMMAND' (or 'kern COMMAND --help') for the options of a\n"
+    "command; the manual page is kern(1), the full reference docs/cli.md.\n";
 
 static const char help_devices[] =
     "Usage: kern devices\n"
@@ -83,14 +87,15 @@ static const char help_compile[] =
     "\n"
     "Options:\n"
     "  -t, --target T   c (default), cuda or opencl\n"
-    "  -o, --output OUT write to OUT instead of stdout (atomically: OUT.tmp,\n"
-    "                   then renamed)\n"
+    "  -o, --output OUT write to OUT instead of stdout, through a new unique\n"
+    "                   temporary file beside OUT renamed over it, so OUT is\n"
+    "                   never half-written\n"
     "  --debug          emit debug mode's bounds checks (see kern run --help)\n"
     "  -h, --help       show this help\n"
     "\n"
     "Examples:\n"
-    "  kern compile saxpy.py --target cuda\n"
-    "  kern compile saxpy.py -t opencl -o saxpy.cl\n"
+    "  kern compile examples/saxpy.py --target cuda\n"
+    "  kern compile examples/saxpy.py -t opencl -o saxpy.cl\n"
     "\n"
     "Exit status: 0 success; 1 unreadable file, compile error (printed as\n"
     "path:line:col: error: ... with the source line), unwritable output;\n"
@@ -103,6 +108,11 @@ static const char help_run[] =
     "threads with the given arguments, then prints every array argument, or\n"
     "saves it as .npy with --save.\n"
     "\n"
+    "Every array access is checked by default (debug mode): an index out of\n"
+    "bounds fails the launch with the kernel, the source line and column,\n"
+    "the index and the shape, and touches no memory.  --unchecked turns the\n"
+    "checks off for speed; an out-of-bounds access then corrupts memory.\n"
+    "\n"
     "Options:\n"
     "  --dim N[,M...]        launch grid, 1 to 4 dimensions (required)\n"
     "  --backend B           cpu, cuda, opencl or auto (the best available)\n"
@@ -111,15 +121,17 @@ static const char help_run[] =
     "                        auto); an unavailable choice is an error;\n"
     "                        give --backend or --device, not both\n"
     "  --save NAME=PATH.npy  write array NAME to a .npy file instead of\n"
-    "                        printing it (repeatable)\n"
+    "                        printing it (repeatable); every PATH is opened\n"
+    "                        before the launch, so an unwritable one costs\n"
+    "                        nothing\n"
     "  -q, --quiet           print nothing on success\n"
     "  --threads N           CPU worker threads (default $KERN_NUM_THREADS,\n"
     "                        else one per core)\n"
     "  --no-cache            compile afresh, ignoring the kernel cache\n"
-    "  --debug               check every array access: an out-of-bounds\n"
-    "                        index fails the launch with the kernel, the\n"
-    "                        source line and column, the index and the shape\n"
-    "                        (also $KERN_DEBUG=1)\n"
+    "  --unchecked           do not check array accesses (faster; the\n"
+    "                        default checks them); wins over $KERN_DEBUG\n"
+    "  --debug               check every array access (the default; kept\n"
+    "                        for scripts that ask for it explicitly)\n"
     "  -h, --help            show this help\n"
     "\n"
     "Every kernel parameter is given exactly once as NAME=SPEC.\n"
@@ -129,7 +141,9 @@ static const char help_run[] =
     "                        a number, checked against the type: an integer\n"
     "                        parameter refuses 2.5 and out-of-range values\n"
     "  1,2,3                 components of a vector or matrix, row-major,\n"
-    "                        comma-separated, no spaces (mat22: 1,0,0,1)\n"
+    "                        comma-separated (mat22: 1,0,0,1); Warp's\n"
+    "                        spellings '(1,2,3)' and 'wp.vec3(1,2,3)' work\n"
+    "                        too (quote them for the shell)\n"
     "\n"
     "SPEC of an array parameter (T is a Warp type: float32, int32, vec3,\n"
     "mat33d, ... with or without 'wp.'; it must equal the parameter's\n"
@@ -155,11 +169,13 @@ static const char help_run[] =
     "  integer: z % 100; bool: z & 1; drawn over all scalars in row-major\n"
     "  order.\n"
     "\n"
-    "Examples:\n"
-    "  kern run scale.py scale --dim 1024 x=rand(float32,1024) \\\n"
-    "      y=zeros(float32,1024) s=2 --save y=y.npy\n"
-    "  kern run grid.py grid --dim 64,64 m=zeros(float32,64,64) \\\n"
-    "      --device cuda:0\n"
+    "Examples (run from the repository's root):\n"
+    "  kern run examples/saxpy.py saxpy --dim 1000 a=2.5 \\\n"
+    "      x='rand(float32,1000,seed=1)' y='zeros(float32,1000)' --save y=y.npy\n"
+    "  kern run examples/matrices.py matrices --dim 4 \\\n"
+    "      rot='wp.mat33(0,-1,0,1,0,0,0,0,2)' m='ones(mat33,4)' \\\n"
+    "      v='arange(vec3,4)' r='zeros(vec3,4)' t='zeros(vec3,4)' \\\n"
+    "      det='zeros(float32,4)' --device cpu\n"
     "\n"
     "Environment: KERN_DEVICE (default device), KERN_NUM_THREADS,\n"
     "KERN_CACHE_DIR (compiled-kernel cache).\n"
@@ -206,6 +222,17 @@ static int lib_error(kern_context *ctx, kern_status st, const char *what) {
     error("%s: %s", what, kern_status_string(st));
   }
   return EXIT_FAIL;
+}
+
+/* "; did you mean 'NAME'?" when one candidate is a likely typo of word,
+ * else "", into buf; returns buf. */
+static const char *did_you_mean(const char *word, size_t len,
+                                const char *const *cands, size_t n,
+                                char *buf, size_t size) {
+  const char *best = suggest_best(word, len, cands, n);
+  buf[0] = '\0';
+  if (best) snprintf(buf, size, "; did you mean '%s'?", best);
+  return buf;
 }
 
 /* ---------------------------------------------------------------- options */
@@ -268,42 +295,27 @@ static char *read_file(const char *path, size_t *len) {
   return buf;
 }
 
-/* Writes text to path through path.tmp and a rename, so a failure never
- * leaves half a file where a build expects a whole one. */
+/* Writes text to path through a unique temporary and a rename
+ * (outfile.h), so a failure never leaves half a file where a build expects
+ * a whole one, and nothing planted beside path is followed. */
 static int write_file_atomic(const char *path, const char *text) {
-  size_t plen = strlen(path), tlen = strlen(text);
-  char *tmp = malloc(plen + 5);
-  if (!tmp) {
-    error("'%s': out of memory", path);
+  char err[1024];
+  outfile o;
+  size_t tlen = strlen(text);
+  if (outfile_open(&o, path, err, sizeof err) != 0) {
+    error("%s", err);
     return -1;
   }
-  memcpy(tmp, path, plen);
-  memcpy(tmp + plen, ".tmp", 5);
-  FILE *f = fopen(tmp, "wb");
-  if (!f) {
-    error("cannot write '%s': %s", tmp, strerror(errno));
-    free(tmp);
+  if (fwrite(text, 1, tlen, o.f) != tlen) {
+    snprintf(err, sizeof err, "cannot write '%s': %s", path, strerror(errno));
+    outfile_discard(&o);
+    error("%s", err);
     return -1;
   }
-  int ok = fwrite(text, 1, tlen, f) == tlen;
-  int e = errno;
-  if (fclose(f) != 0 && ok) {
-    ok = 0;
-    e = errno;
-  }
-  if (!ok) {
-    error("cannot write '%s': %s", tmp, strerror(e));
-    remove(tmp);
-    free(tmp);
+  if (outfile_commit(&o, err, sizeof err) != 0) {
+    error("%s", err);
     return -1;
   }
-  if (rename(tmp, path) != 0) {
-    error("cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
-    remove(tmp);
-    free(tmp);
-    return -1;
-  }
-  free(tmp);
   return 0;
 }
 
@@ -542,6 +554,10 @@ static int parse_run_args(int argc, char **argv, run_opts *o) {
         o->debug = 1;
         continue;
       }
+      if (strcmp(a, "--unchecked") == 0) {
+        o->debug = 0;
+        continue;
+      }
       if ((r = opt_value(argc, argv, &i, "--dim", NULL, &o->dim)) ||
           (r = opt_value(argc, argv, &i, "--backend", NULL, &o->backend)) ||
           (r = opt_value(argc, argv, &i, "--device", NULL, &o->device))) {
@@ -565,7 +581,16 @@ static int parse_run_args(int argc, char **argv, run_opts *o) {
         o->nsaves++;
         continue;
       }
-      return usage("run", "unknown option '%s'", a);
+      static const char *const run_options[] = {
+          "--dim", "--backend", "--device", "--save", "--quiet", "--threads",
+          "--no-cache", "--unchecked", "--debug", "--help"};
+      const char *eq = strchr(a, '=');
+      char hint[160];
+      return usage("run", "unknown option '%s'%s", a,
+                   did_you_mean(a, eq ? (size_t)(eq - a) : strlen(a),
+                                run_options,
+                                sizeof run_options / sizeof *run_options,
+                                hint, sizeof hint));
     }
     if (!o->file) {
       o->file = a;
@@ -594,6 +619,9 @@ static int parse_run_args(int argc, char **argv, run_opts *o) {
 static int cmd_run(int argc, char **argv) {
   run_opts o;
   memset(&o, 0, sizeof o);
+  /* Checked by default: a first run with a too-small array should get a
+   * message, not a hang or a heap corruption (--unchecked opts out). */
+  o.debug = 1;
   /* Each argument is at most one assignment or save, so argc bounds both. */
   o.args = calloc((size_t)argc, sizeof *o.args);
   o.saves = calloc((size_t)argc, sizeof *o.saves);
@@ -612,6 +640,8 @@ static int cmd_run(int argc, char **argv) {
   unsigned char **values = NULL;
   kern_arg *kargs = NULL;
   int *save_of = NULL;
+  const char **pnames = NULL;
+  outfile *outs = NULL; /* one per --save, opened before the launch */
   int np = 0, rc;
   char err[1024];
   int64_t dims[KERN_MAX_DIMS];
@@ -636,6 +666,9 @@ static int cmd_run(int argc, char **argv) {
   }
   fclose(probe);
 
+  /* The command line wins over the environment: the library ORs
+   * $KERN_DEBUG into the option, so --unchecked has to clear it. */
+  if (!o.debug) unsetenv("KERN_DEBUG");
   kern_options kopts = {NULL, o.threads, o.no_cache, o.debug};
   kern_status st = kern_context_new(&kopts, &ctx);
   if (st != KERN_SUCCESS) {
@@ -667,7 +700,15 @@ static int cmd_run(int argc, char **argv) {
     for (int i = 0; i < nk && n < sizeof names; i++)
       n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "",
                             kern_module_kernel_name(mod, i));
-    error("no kernel '%s' in %s (%s%s)", o.kernel, o.file,
+    const char **kn = calloc((size_t)nk + 1, sizeof *kn);
+    char hint[160] = "";
+    if (kn) {
+      for (int i = 0; i < nk; i++) kn[i] = kern_module_kernel_name(mod, i);
+      did_you_mean(o.kernel, strlen(o.kernel), kn, (size_t)nk, hint,
+                   sizeof hint);
+      free(kn);
+    }
+    error("no kernel '%s' in %s%s (%s%s)", o.kernel, o.file, hint,
           nk ? "its kernels: " : "it defines no kernels", names);
     rc = EXIT_FAIL;
     goto done;
@@ -695,8 +736,15 @@ static int cmd_run(int argc, char **argv) {
     }
     save_of[i] = -1;
   }
-  char plist[512];
+  char plist[512], hint[160];
   list_params(ps, np, plist, sizeof plist);
+  pnames = calloc((size_t)np + 1, sizeof *pnames);
+  if (!pnames) {
+    error("out of memory");
+    rc = EXIT_FAIL;
+    goto done;
+  }
+  for (int i = 0; i < np; i++) pnames[i] = ps[i].name;
   int *given = calloc((size_t)np + 1, sizeof *given);
   if (!given) {
     error("out of memory");
@@ -708,8 +756,11 @@ static int cmd_run(int argc, char **argv) {
     assign *as = &o.args[a];
     int p = find_param(ps, np, as->name, as->name_len);
     if (p < 0) {
-      error("kernel '%s' has no parameter '%.*s' (its parameters: %s)",
-            o.kernel, (int)as->name_len, as->name, plist);
+      error("kernel '%s' has no parameter '%.*s'%s (its parameters: %s)",
+            o.kernel, (int)as->name_len, as->name,
+            did_you_mean(as->name, as->name_len, pnames, (size_t)np, hint,
+                         sizeof hint),
+            plist);
       free(given);
       goto done;
     }
@@ -745,9 +796,13 @@ static int cmd_run(int argc, char **argv) {
     assign *sv = &o.saves[s];
     int p = find_param(ps, np, sv->name, sv->name_len);
     if (p < 0 || ps[p].kind != KERN_PARAM_ARRAY) {
-      error("--save %.*s: kernel '%s' has no array parameter '%.*s' "
+      error("--save %.*s: kernel '%s' has no array parameter '%.*s'%s "
             "(its parameters: %s)", (int)sv->name_len, sv->name, o.kernel,
-            (int)sv->name_len, sv->name, plist);
+            (int)sv->name_len, sv->name,
+            p < 0 ? did_you_mean(sv->name, sv->name_len, pnames, (size_t)np,
+                                 hint, sizeof hint)
+                  : "",
+            plist);
       goto done;
     }
     if (save_of[p] >= 0) {
@@ -755,6 +810,7 @@ static int cmd_run(int argc, char **argv) {
       goto done;
     }
     save_of[p] = s;
+    sv->param = p;
   }
 
   /* Parse every SPEC on the host first: a mistake in the last argument
@@ -780,6 +836,20 @@ static int cmd_run(int argc, char **argv) {
         goto done;
       }
       kargs[p] = kern_arg_data(values[p], size);
+    }
+  }
+
+  /* Open every --save file now, so an unwritable path is reported under
+   * the user's name before any device work, not after a long launch. */
+  outs = calloc((size_t)o.nsaves + 1, sizeof *outs);
+  if (!outs) {
+    error("out of memory");
+    goto done;
+  }
+  for (int s = 0; s < o.nsaves; s++) {
+    if (outfile_open(&outs[s], o.saves[s].value, err, sizeof err) != 0) {
+      error("--save %s: %s", ps[o.saves[s].param].name, err);
+      goto done;
     }
   }
   for (int p = 0; p < np; p++) {
@@ -840,8 +910,10 @@ static int cmd_run(int argc, char **argv) {
       for (int d = 0; d < ps[p].ndim; d++) shape[nd++] = hosts[p].shape[d];
       if (ps[p].type.kind != KERN_KIND_SCALAR) shape[nd++] = ps[p].type.rows;
       if (ps[p].type.kind == KERN_KIND_MATRIX) shape[nd++] = ps[p].type.cols;
-      if (npy_write(o.saves[save_of[p]].value, ps[p].type.scalar, nd, shape,
-                    hosts[p].data, err, sizeof err) != 0) {
+      outfile *of = &outs[save_of[p]];
+      if (npy_write_stream(of->f, of->path, ps[p].type.scalar, nd, shape,
+                           hosts[p].data, err, sizeof err) != 0 ||
+          outfile_commit(of, err, sizeof err) != 0) {
         error("%s", err);
         goto done;
       }
@@ -864,6 +936,9 @@ done:
     if (hosts) spec_array_free(&hosts[p]);
     if (values) free(values[p]);
   }
+  for (int s = 0; outs && s < o.nsaves; s++) outfile_discard(&outs[s]);
+  free(outs);
+  free(pnames);
   free(ps);
   free(hosts);
   free(arrays);
@@ -891,10 +966,20 @@ static const command commands[] = {
     {"run", cmd_run, help_run},
 };
 
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
+
 static const command *find_command(const char *name) {
-  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+  for (size_t i = 0; i < NCOMMANDS; i++)
     if (strcmp(commands[i].name, name) == 0) return &commands[i];
   return NULL;
+}
+
+/* "; did you mean 'run'?" for a mistyped command, else "". */
+static const char *command_hint(const char *name, char *buf, size_t size) {
+  const char *names[NCOMMANDS + 1];
+  for (size_t i = 0; i < NCOMMANDS; i++) names[i] = commands[i].name;
+  names[NCOMMANDS] = "help";
+  return did_you_mean(name, strlen(name), names, NCOMMANDS + 1, buf, size);
 }
 
 int main(int argc, char **argv) {
@@ -919,15 +1004,23 @@ int main(int argc, char **argv) {
       return EXIT_OK;
     }
     const command *cmd = find_command(argv[2]);
-    if (!cmd) return usage(NULL, "unknown command '%s'", argv[2]);
+    char hint[160];
+    if (strcmp(argv[2], "help") == 0) {
+      fputs(help_main, stdout);
+      return EXIT_OK;
+    }
+    if (!cmd)
+      return usage(NULL, "unknown command '%s'%s", argv[2],
+                   command_hint(argv[2], hint, sizeof hint));
     fputs(cmd->help, stdout);
     return EXIT_OK;
   }
   const command *cmd = find_command(c);
   if (!cmd) {
     if (c[0] == '-') return usage(NULL, "unknown option '%s'", c);
-    return usage(NULL, "unknown command '%s' (commands: devices, compile, run)",
-                 c);
+    char hint[160];
+    return usage(NULL, "unknown command '%s'%s (commands: devices, compile, "
+                 "run, help)", c, command_hint(c, hint, sizeof hint));
   }
   return cmd->fn(argc - 1, argv + 1);
 }

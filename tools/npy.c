@@ -17,6 +17,7 @@
  * which covers every file NumPy writes on x86-64 and ARM by default.
  */
 #include "npy.h"
+#include "outfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -384,9 +385,9 @@ int npy_read(const char *path, npy_array *out, char *err, size_t errsize) {
 
 /* ---------------------------------------------------------------- write */
 
-int npy_write(const char *path, kern_scalar dtype, int ndim,
-              const int64_t *shape, const void *data, char *err,
-              size_t errsize) {
+int npy_write_stream(FILE *f, const char *path, kern_scalar dtype, int ndim,
+                     const int64_t *shape, const void *data, char *err,
+                     size_t errsize) {
   char dict[64 + NPY_MAX_DIMS * 24];
   size_t count = 1;
   int n;
@@ -416,43 +417,24 @@ int npy_write(const char *path, kern_scalar dtype, int ndim,
   pre[8] = (unsigned char)(hlen & 0xff);
   pre[9] = (unsigned char)(hlen >> 8);
 
-  size_t plen = strlen(path);
-  char *tmp = malloc(plen + 5);
-  if (!tmp) return fail(err, errsize, path, "out of memory");
-  memcpy(tmp, path, plen);
-  memcpy(tmp + plen, ".tmp", 5);
-
-  FILE *f = fopen(tmp, "wb");
-  if (!f) {
-    int e = errno;
-    fail(err, errsize, tmp, "%s", strerror(e));
-    free(tmp);
-    return -1;
-  }
   int ok = fwrite(pre, 1, 10, f) == 10 &&
            fwrite(dict, 1, (size_t)n, f) == (size_t)n;
   for (size_t i = total; ok && i < padded; i++) ok = fputc(' ', f) != EOF;
   ok = ok && fputc('\n', f) != EOF;
   size_t nbytes = count * npy_dtypes[dtype].size;
   ok = ok && (nbytes == 0 || fwrite(data, 1, nbytes, f) == nbytes);
-  int e = errno;
-  if (fclose(f) != 0 && ok) {
-    ok = 0;
-    e = errno;
-  }
-  if (!ok) {
-    fail(err, errsize, tmp, "write failed: %s", strerror(e));
-    remove(tmp);
-    free(tmp);
-    return -1;
-  }
-  if (rename(tmp, path) != 0) {
-    e = errno;
-    fail(err, errsize, path, "cannot rename from %s: %s", tmp, strerror(e));
-    remove(tmp);
-    free(tmp);
-    return -1;
-  }
-  free(tmp);
+  if (!ok) return fail(err, errsize, path, "write failed: %s", strerror(errno));
   return 0;
+}
+
+int npy_write(const char *path, kern_scalar dtype, int ndim,
+              const int64_t *shape, const void *data, char *err,
+              size_t errsize) {
+  outfile o;
+  if (outfile_open(&o, path, err, errsize) != 0) return -1;
+  if (npy_write_stream(o.f, path, dtype, ndim, shape, data, err, errsize)) {
+    outfile_discard(&o);
+    return -1;
+  }
+  return outfile_commit(&o, err, errsize);
 }

@@ -9,6 +9,7 @@
  * Exports:
  *   npy_array              an array in host memory, C order
  *   npy_read, npy_write    whole-file load and store; errors into a buffer
+ *   npy_write_stream       the same bytes into an open file
  *   npy_free               releases what npy_read allocated
  *   npy_scalar_size        bytes of one scalar of a dtype
  *   npy_dtype_name         NumPy's name ("float32") of a dtype
@@ -19,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "kern.h"
 
@@ -40,11 +42,18 @@ typedef struct npy_array {
  * empty.  On success returns 0; free with npy_free. */
 int npy_read(const char *path, npy_array *out, char *err, size_t errsize);
 
-/* Writes a C-order array as path, through path.tmp and a rename so a reader
- * never sees half a file.  Returns 0, or -1 with a message in err. */
+/* Writes a C-order array as path, through a unique temporary beside it and
+ * a rename (outfile.h), so a reader never sees half a file and no planted
+ * link is followed.  Returns 0, or -1 with a message in err. */
 int npy_write(const char *path, kern_scalar dtype, int ndim,
               const int64_t *shape, const void *data, char *err,
               size_t errsize);
+
+/* Writes the .npy bytes to f; path is only for messages.  The caller
+ * checks fclose as well. */
+int npy_write_stream(FILE *f, const char *path, kern_scalar dtype, int ndim,
+                     const int64_t *shape, const void *data, char *err,
+                     size_t errsize);
 
 void npy_free(npy_array *a);
 

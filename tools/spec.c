@@ -4,7 +4,8 @@
  * The SPEC grammar is small and exact because scripts and the test suite
  * depend on it (the help text of `kern run` shows the same forms):
  *
- *   value  -> scalar { ',' scalar }         one per component, row-major
+ *   value  -> [ [ 'wp.' ] type ] '(' comps ')' | comps
+ *   comps  -> scalar { ',' scalar }         one per component, row-major
  *   scalar -> integer | float | 'true' | 'false'
  *   array  -> gen '(' type { ',' int } [ ',' extra ] ')' | path
  *   gen    -> 'zeros' | 'ones' | 'full' | 'arange' | 'rand'
@@ -15,6 +16,9 @@
  * the type's range is an error rather than a silent wrap, and an array's
  * element type and number of dimensions must equal the parameter's.  The
  * literal rules follow Python where it matters (no octal from a leading 0).
+ * A value may be spelled as in a Warp program, wp.vec3(0,-9.8,0) or as a
+ * tuple (0,-9.8,0), so a line copied from Python works; the type named
+ * there must then be the parameter's type.
  *
  * rand() must give the same numbers on every machine so that results can be
  * checked against files made elsewhere; it is SplitMix64, defined bit for
@@ -33,6 +37,7 @@
 #include <unistd.h>
 
 #include "npy.h"
+#include "suggest.h"
 
 /* ---------------------------------------------------------------- scalars */
 
@@ -257,13 +262,93 @@ static int components(kern_type t) {
 
 /* ---------------------------------------------------------------- values */
 
-int spec_parse_value(const kern_param_info *p, const char *text, void *out,
+static char *trim(char *s);
+
+/* Every type name kern_type_parse accepts in its short form ("vec3d"),
+ * for "did you mean".  Built from the library's own names so the list can
+ * never disagree with the parser. */
+static size_t type_names(const char **names, char (*buf)[24], size_t max) {
+  size_t n = 0;
+  for (int sc = 0; sc < KERN_SCALAR_COUNT; sc++) {
+    for (int kind = 0; kind < 3; kind++) {
+      for (int r = kind == 0 ? 1 : 2; r <= (kind == 0 ? 1 : 4); r++) {
+        kern_type t = {kind == 0   ? KERN_KIND_SCALAR
+                       : kind == 1 ? KERN_KIND_VECTOR
+                                   : KERN_KIND_MATRIX,
+                       (kern_scalar)sc, r, kind == 2 ? r : 1};
+        if (n == max) return n;
+        kern_type_name(t, buf[n], sizeof buf[n]);
+        if (strchr(buf[n], '(')) continue; /* no short name */
+        names[n] = buf[n];
+        n++;
+      }
+    }
+  }
+  return n;
+}
+
+/* "; did you mean 'float32'?" for a mistyped type name, else "". */
+static const char *type_hint(const char *name, char *hint, size_t size) {
+  const char *names[128];
+  char buf[128][24];
+  if (strncmp(name, "wp.", 3) == 0) name += 3;
+  size_t n = type_names(names, buf, 128);
+  const char *best = suggest_best(name, strlen(name), names, n);
+  hint[0] = '\0';
+  if (best) snprintf(hint, size, "; did you mean '%s'?", best);
+  return hint;
+}
+
+/* Removes Warp's spellings around the components: "(c0,c1)" and
+ * "wp.vec2(c0,c1)" give "c0,c1" in buf.  Returns 0, or -1 with a message. */
+static int unwrap_value(const kern_param_info *p, const char *text,
+                        char *buf, size_t size, char *err, size_t errsize) {
+  size_t tl = strlen(text);
+  const char *open = strchr(text, '(');
+  if (!open) {
+    if (strchr(text, ')'))
+      return fail_param(err, errsize, p, "unbalanced parentheses in '%s'",
+                        text);
+    snprintf(buf, size, "%s", text);
+    return 0;
+  }
+  if (text[tl - 1] != ')' || strchr(open + 1, '(') ||
+      strchr(open + 1, ')') != text + tl - 1)
+    return fail_param(err, errsize, p, "unbalanced parentheses in '%s'",
+                      text);
+  if (open > text) {
+    char tname[64], want[64], hint[96];
+    kern_type t;
+    size_t nl = (size_t)(open - text);
+    if (nl >= sizeof tname)
+      return fail_param(err, errsize, p, "unknown type in '%s'", text);
+    memcpy(tname, text, nl);
+    tname[nl] = '\0';
+    if (kern_type_parse(tname, &t) != KERN_SUCCESS)
+      return fail_param(err, errsize, p, "unknown type '%s' in '%s'%s",
+                        tname, text, type_hint(tname, hint, sizeof hint));
+    if (!type_equal(t, p->type))
+      return fail_param(err, errsize, p, "'%s' is a %s, not a %s", text,
+                        kern_type_name(t, tname, sizeof tname),
+                        kern_type_name(p->type, want, sizeof want));
+  }
+  size_t il = tl - (size_t)(open - text) - 2;
+  if (il >= size)
+    return fail_param(err, errsize, p, "SPEC '%.40s...' is too long", text);
+  memcpy(buf, open + 1, il);
+  buf[il] = '\0';
+  return 0;
+}
+
+int spec_parse_value(const kern_param_info *p, const char *spec, void *out,
                      char *err, size_t errsize) {
   int want = components(p->type);
   size_t ssize = npy_scalar_size(p->type.scalar);
-  char why[200], tok[128];
-  const char *s = text;
+  char why[200], tok[128], text[1024];
   int n = 0;
+
+  if (unwrap_value(p, spec, text, sizeof text, err, errsize) != 0) return -1;
+  const char *s = text;
 
   if (want > 1) {
     /* Count first so a wrong count is reported as such, not as whichever
@@ -272,10 +357,10 @@ int spec_parse_value(const kern_param_info *p, const char *text, void *out,
     for (const char *c = text; *c; c++) got += *c == ',';
     if (got != want)
       return fail_param(err, errsize, p,
-                        "needs %d comma-separated components (row-major, no "
-                        "spaces), got %d in '%s'", want, got, text);
+                        "needs %d comma-separated components (row-major), "
+                        "got %d in '%s'", want, got, spec);
   } else if (strchr(text, ',')) {
-    return fail_param(err, errsize, p, "'%s' is not a single number", text);
+    return fail_param(err, errsize, p, "'%s' is not a single number", spec);
   }
   for (;;) {
     const char *e = strchr(s, ',');
@@ -283,7 +368,8 @@ int spec_parse_value(const kern_param_info *p, const char *text, void *out,
     if (len >= sizeof tok) len = sizeof tok - 1;
     memcpy(tok, s, len);
     tok[len] = '\0';
-    if (!parse_scalar(p->type.scalar, tok, (char *)out + (size_t)n * ssize,
+    /* Spaces after commas come with values copied from Python. */
+    if (!parse_scalar(p->type.scalar, trim(tok), (char *)out + (size_t)n * ssize,
                       why, sizeof why))
       return fail_param(err, errsize, p, "%s", why);
     n++;
@@ -381,10 +467,13 @@ static int parse_generator(const kern_param_info *p, const char *text,
   if (args[0][0] == '\0')
     return fail_param(err, errsize, p, "'%s' lacks the element type (%s)",
                       text, form);
-  if (kern_type_parse(args[0], &t) != KERN_SUCCESS)
+  if (kern_type_parse(args[0], &t) != KERN_SUCCESS) {
+    char hint[96];
     return fail_param(err, errsize, p,
-                      "unknown type '%s' in '%s' (a Warp type such as "
-                      "float32, int32, vec3, mat33d)", args[0], text);
+                      "unknown type '%s' in '%s'%s (a Warp type such as "
+                      "float32, int32, vec3, mat33d)", args[0], text,
+                      type_hint(args[0], hint, sizeof hint));
+  }
   if (!type_equal(t, p->type)) {
     char a[64], b[64];
     return fail_param(err, errsize, p,
@@ -563,6 +652,14 @@ int spec_parse_array(const kern_param_info *p, const char *text,
    * nor spelled like a .npy path is most likely a mistyped SPEC, and saying
    * "No such file" about it would mislead. */
   size_t tl = strlen(text);
+  if (paren && access(text, F_OK) != 0) {
+    const char *best = suggest_best(text, (size_t)(paren - text), gen_names,
+                                    GEN_COUNT);
+    if (best)
+      return fail_param(err, errsize, p,
+                        "unknown array SPEC function '%.*s' in '%s'; did you "
+                        "mean '%s'?", (int)(paren - text), text, text, best);
+  }
   if (access(text, F_OK) != 0 &&
       (tl < 4 || strcmp(text + tl - 4, ".npy") != 0))
     return fail_param(err, errsize, p,

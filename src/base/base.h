@@ -7,6 +7,7 @@
  *   diag.c      "path:line:col: error: msg", source line, caret; longjmp out
  *   types.c     value types (scalars, vectors, matrices, arrays, tuples)
  *   builtins.c  the table of wp.* functions
+ *   suggest.c   the nearest known name to a typo ("did you mean")
  *   status.c    status strings and the public kern_type helpers
  *   common.c    the allocator (common.h)
  *
@@ -170,5 +171,9 @@ enum {
 };
 extern const char *const builtin_names[BI_COUNT];
 int builtin_lookup(const char *name); /* -1 if none */
+
+/* suggest.c: the entry of names[0..n) nearest to word if it is a likely
+ * typo of it, else NULL ("did you mean"). */
+const char *suggest_name(const char *word, const char *const *names, int n);
 
 #endif

@@ -631,6 +631,10 @@ static IrExpr *call_expr(Ctx *X, Node *n) {
       if (!strcmp(w, stage2[i]))
         ERR(callee->pos, "wp.%s is not supported yet (second stage of the "
                          "language)", w);
+    const char *near = suggest_name(w, builtin_names, BI_COUNT);
+    if (near)
+      ERR(callee->pos, "wp.%s is not a function kern supports; did you mean "
+                       "'wp.%s'?", w, near);
     ERR(callee->pos, "wp.%s is not a function kern supports", w);
   }
   if (callee->kind == N_NAME) {

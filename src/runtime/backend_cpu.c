@@ -11,7 +11,9 @@
  * stat instead of running `cc --version`, so the first load in a fresh
  * process stays well under a millisecond) and the host CPU (model and
  * feature flags: we compile with -march=native, so an object built on one
- * machine may not run on another that shares the home directory).
+ * machine may not run on another that shares the home directory).  The
+ * cache policy itself (look-up, store, what a cache failure does) is the
+ * runtime core's: Note [cache policy] in cache.c.
  *
  * Launching.  Generated code exports
  *     void SYMBOL(void *const *args, int64_t begin, int64_t end,
@@ -300,29 +302,6 @@ static kern_status resolve_cc(cpu_state *s) {
   return KERN_SUCCESS;
 }
 
-/* Every input of the object code, each length-prefixed so that no two
- * different input lists hash alike. */
-static void cache_key(cpu_state *s, const kc_result *code, char key[65]) {
-  kern__sha256 h;
-  kern__sha256_init(&h);
-#define PART(p, n)                                                           \
-  do {                                                                       \
-    uint64_t len_ = (n);                                                     \
-    kern__sha256_update(&h, &len_, sizeof len_);                             \
-    kern__sha256_update(&h, (p), len_);                                      \
-  } while (0)
-  PART("kern-cpu-1", 10);
-  PART(code->source, code->source_len);
-  PART("c", 1);
-  PART(s->cc_id, 32);
-  for (size_t i = 0; i < N_CC_FLAGS; i++) PART(cc_flags[i], strlen(cc_flags[i]));
-  PART(s->host_id, 32);
-#undef PART
-  unsigned char d[32];
-  kern__sha256_final(&h, d);
-  kern__sha256_hex(d, key);
-}
-
 static int write_file(const char *path, const void *data, size_t n) {
   int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) return -1;
@@ -451,32 +430,65 @@ static kern_status load_so(cpu_state *s, const char *path, void **dl) {
   return KERN_SUCCESS;
 }
 
-/* The warm path: a verified cache entry, loaded by path and then checked to
- * be the inode we verified (Note [loading verified code] in cache.c). */
-static int load_cached(cpu_state *s, const char *key, void **dl) {
-  int fd;
-  size_t size;
-  char path[4200];
-  if (kern__cache_open(s->ctx, key, ".so", &fd, &size, path, sizeof path) !=
-      KERN_SUCCESS)
-    return 0;
-  struct stat a, b;
+/* One build through the cache policy (Note [cache policy] in cache.c). */
+typedef struct cpu_build {
+  cpu_state *s;
+  char dir[4160]; /* the private build directory; "" until made */
+  char so[4200];  /* dir/kernel.so */
+} cpu_build;
+
+/* Compiles in a private directory (mkdtemp: 0700, so nobody else can
+ * touch the source or the object between the compiler and dlopen) under
+ * $TMPDIR, never inside the cache directory: a read-only or full cache
+ * must not stop a build. */
+static kern_status cpu_compile(void *self, const kc_result *code,
+                               int for_cache, kern__blob *out) {
+  cpu_build *b = self;
+  cpu_state *s = b->s;
+  kern_context *ctx = s->ctx;
+  const char *base = getenv("TMPDIR");
+  if (!base || !*base) base = "/tmp";
+  char dir[sizeof b->dir];
+  int n = snprintf(dir, sizeof dir, "%s/.kern-build-XXXXXX", base);
+  if (n < 0 || (size_t)n >= sizeof dir || !mkdtemp(dir))
+    return kern__error(ctx, KERN_ERROR_IO,
+                       "cannot create a build directory in '%s': %s", base,
+                       strerror(errno));
+  memcpy(b->dir, dir, sizeof dir);
+  char src[4200];
+  snprintf(src, sizeof src, "%s/kernel.c", dir);
+  snprintf(b->so, sizeof b->so, "%s/kernel.so", dir);
+  if (write_file(src, code->source, code->source_len) != 0)
+    return kern__error(ctx, KERN_ERROR_IO, "cannot write '%s': %s", src,
+                       strerror(errno));
+  kern_status st = run_cc(s, dir);
+  if (st != KERN_SUCCESS) return st;
+  out->path = b->so; /* the core reads it only to store it */
+  return KERN_SUCCESS;
+}
+
+/* Loads a verified cache entry by path and then checks that the path
+ * still names the inode that was verified (Note [loading verified code] in
+ * cache.c), or loads the compiler's output. */
+static kern_status cpu_load(void *self, const kern__blob *in, void **dl) {
+  cpu_build *b = self;
+  if (in->fd < 0) return load_so(b->s, in->path, dl);
+  struct stat a, st;
+  if (fstat(in->fd, &a) != 0)
+    return kern__error(b->s->ctx, KERN_ERROR_CACHE, "cannot stat '%s': %s",
+                       in->path, strerror(errno));
   void *h = NULL;
-  if (fstat(fd, &a) == 0) h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (h && (stat(path, &b) != 0 || a.st_dev != b.st_dev ||
-            a.st_ino != b.st_ino)) {
+  kern_status s = load_so(b->s, in->path, &h);
+  if (s != KERN_SUCCESS) return s;
+  if (stat(in->path, &st) != 0 || a.st_dev != st.st_dev ||
+      a.st_ino != st.st_ino) {
     dlclose(h);
-    h = NULL;
-  }
-  close(fd);
-  if (!h) {
-    /* Verified but unloadable (or swapped): rebuild rather than fail; the
-     * rebuild reports the loader's message if it fails the same way. */
-    unlink(path);
-    return 0;
+    return kern__error(b->s->ctx, KERN_ERROR_CACHE,
+                       "kernel cache entry '%s' changed while loading",
+                       in->path);
   }
   *dl = h;
-  return 1;
+  return KERN_SUCCESS;
 }
 
 static kern_status cpu_module_build(void *state, int dev, const kc_result *code,
@@ -488,52 +500,20 @@ static kern_status cpu_module_build(void *state, int dev, const kc_result *code,
   if (!code || !code->source)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "cpu backend: no generated code to build");
-  char key[65];
-  cache_key(s, code, key);
-  int use_cache = !ctx->opts.no_cache;
-  const char *base;
-  if (use_cache) {
-    st = kern__cache_dir(ctx, &base);
-    if (st != KERN_SUCCESS) return st;
-    if (load_cached(s, key, module)) return KERN_SUCCESS;
-  } else {
-    base = getenv("TMPDIR");
-    if (!base || !*base) base = "/tmp";
-  }
-
-  /* Cold path.  mkdtemp makes the build directory 0700, so nobody else can
-   * touch the source or the object between the compiler and dlopen. */
-  char dir[4160];
-  int n = snprintf(dir, sizeof dir, "%s/.kern-build-XXXXXX", base);
-  if (n < 0 || (size_t)n >= sizeof dir || !mkdtemp(dir))
-    return kern__error(ctx, KERN_ERROR_IO,
-                       "cannot create a build directory in '%s': %s", base,
-                       strerror(errno));
-  char src[4200], so[4200];
-  snprintf(src, sizeof src, "%s/kernel.c", dir);
-  snprintf(so, sizeof so, "%s/kernel.so", dir);
-  if (write_file(src, code->source, code->source_len) != 0) {
-    st = kern__error(ctx, KERN_ERROR_IO, "cannot write '%s': %s", src,
-                     strerror(errno));
-    goto done;
-  }
-  st = run_cc(s, dir);
-  if (st != KERN_SUCCESS) goto done;
-  st = load_so(s, so, module);
-  if (st != KERN_SUCCESS) goto done;
-  if (use_cache) {
-    /* A cache that cannot be written (full disk) costs a rebuild next time
-     * but must not fail this load or leave an error behind. */
-    size_t len;
-    char *bytes = read_file(so, (size_t)1 << 30, &len);
-    int had_error = ctx->error_status != KERN_SUCCESS;
-    if (bytes && kern__cache_put(ctx, key, ".so", bytes, len, NULL, 0) !=
-                     KERN_SUCCESS && !had_error)
-      kern_clear_error(ctx);
-    kern__free(bytes);
-  }
-done:
-  remove_build_dir(dir);
+  /* The key's inputs besides the source: the compiler, every flag and the
+   * host CPU (-march=native). */
+  kern__key_part key[2 + N_CC_FLAGS];
+  int nkey = 0;
+  key[nkey++] = (kern__key_part){s->cc_id, sizeof s->cc_id};
+  for (size_t i = 0; i < N_CC_FLAGS; i++)
+    key[nkey++] = (kern__key_part){cc_flags[i], strlen(cc_flags[i])};
+  key[nkey++] = (kern__key_part){s->host_id, sizeof s->host_id};
+  cpu_build b;
+  b.s = s;
+  b.dir[0] = 0;
+  kern__builder bd = {"cpu", ".so", key, nkey, 1, &b, cpu_compile, cpu_load};
+  st = kern__cached_build(ctx, &bd, code, module);
+  if (b.dir[0]) remove_build_dir(b.dir);
   return st;
 }
 
@@ -684,7 +664,7 @@ static kern_status cpu_synchronize(void *state, int dev) {
 }
 
 const kern_backend kern__backend_cpu = {
-    .version = 1,
+    .version = 2,
     .name = "cpu",
     .kind = KERN_BACKEND_CPU,
     .target = KERN_TARGET_C,
@@ -702,4 +682,5 @@ const kern_backend kern__backend_cpu = {
     .kernel_get = cpu_kernel_get,
     .launch = cpu_launch,
     .synchronize = cpu_synchronize,
+    .init = NULL, /* nothing process-wide: the C compiler is per context */
 };

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "runtime.h"
 #include "cuda_check.h"
 
@@ -514,7 +515,8 @@ static int resolve(void *lib, const sym *syms, size_t n, void *api,
   return 1;
 }
 
-/* Loads NVRTC into s; on failure writes the reason and returns 0. */
+/* Loads NVRTC into s; on failure writes the reason and returns 0 (-1 when
+ * memory ran out). */
 static int nvrtc_load(cuda_state *s, char *reason, size_t reason_size) {
   char home[256];
   const char *cuda_home = getenv("CUDA_HOME");
@@ -546,33 +548,52 @@ static int nvrtc_load(cuda_state *s, char *reason, size_t reason_size) {
   int n = 0;
   if (s->nv.nvrtcGetNumSupportedArchs && s->nv.nvrtcGetSupportedArchs &&
       s->nv.nvrtcGetNumSupportedArchs(&n) == NVRTC_SUCCESS && n > 0) {
-    s->archs = calloc((size_t)n, sizeof *s->archs);
-    if (s->archs && s->nv.nvrtcGetSupportedArchs(s->archs) == NVRTC_SUCCESS)
+    s->archs = kern__calloc((size_t)n, sizeof *s->archs);
+    if (!s->archs) {
+      snprintf(reason, reason_size, "out of memory");
+      return -1;
+    }
+    if (s->nv.nvrtcGetSupportedArchs(s->archs) == NVRTC_SUCCESS)
       s->narchs = n;
   }
   return 1;
 }
 
+/* Frees a context's state; the libraries and the architecture list belong
+ * to cuda_proc (Note [process-wide CUDA state]). */
 static void state_free(cuda_state *s) {
   if (!s) return;
-  if (s->libnvrtc) dlclose(s->libnvrtc);
-  if (s->libcuda) dlclose(s->libcuda);
-  free(s->archs);
-  free(s->devs);
-  free(s);
+  kern__free(s->devs);
+  kern__free(s);
 }
 
-static kern_status cuda_probe(kern_context *ctx, void **state, char *reason,
-                              size_t reason_size) {
-  cuda_state *s = calloc(1, sizeof *s);
-  if (!s) return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
-  s->ctx = ctx;
-  *state = s;
-  reason[0] = 0;
+/* Note [process-wide CUDA state]
+ * Loading libcuda and NVRTC, resolving their entry points, cuInit and the
+ * NVRTC version and architecture list happen once per process, in
+ * cuda_init under the runtime's lock (Note [process-wide backend state] in
+ * context.c), into cuda_proc, which nothing writes afterwards.  A probe
+ * copies the tables and versions into the context's state and enumerates
+ * the devices itself (cuInit has run, and the driver API is thread-safe
+ * from there).  NVRTC is loaded even without libcuda, because the
+ * standalone NVRTC check (kern__cuda_nvrtc_compile_check) needs only it. */
+static cuda_state cuda_proc;
+static char cuda_proc_reason[1024]; /* why the backend has no devices */
+static char cuda_nvrtc_reason[1024]; /* why NVRTC is unusable, or "" */
 
+static kern_status cuda_init(void) {
+  cuda_state *s = &cuda_proc;
+  s->ctx = NULL;
+  int nv = nvrtc_load(s, cuda_nvrtc_reason, sizeof cuda_nvrtc_reason);
+  if (nv < 0) {
+    memset(s, 0, sizeof *s);
+    return KERN_ERROR_OUT_OF_MEMORY; /* retried by the next context */
+  }
+  if (nv == 0) s->libnvrtc = NULL; /* unusable: probes say why */
   /* RTLD_NODELETE: the driver's threads and global state outlive any
    * context of ours; see libnvrtc above. */
   s->libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  char *reason = cuda_proc_reason;
+  size_t reason_size = sizeof cuda_proc_reason;
   if (!s->libcuda) {
     snprintf(reason, reason_size, "libcuda.so.1 not found");
     return KERN_SUCCESS;
@@ -580,17 +601,47 @@ static kern_status cuda_probe(kern_context *ctx, void **state, char *reason,
   if (!resolve(s->libcuda, cu_syms, sizeof cu_syms / sizeof *cu_syms, &s->cu,
                reason, reason_size, "libcuda.so.1"))
     return KERN_SUCCESS;
-  if (!nvrtc_load(s, reason, reason_size)) return KERN_SUCCESS;
+  if (!nv) {
+    snprintf(reason, reason_size, "%s", cuda_nvrtc_reason);
+    return KERN_SUCCESS;
+  }
+  /* Probing must not record an error anywhere: a machine without a GPU is
+   * normal.  The checked message (with the driver's error name) becomes
+   * the reason. */
+  if (CHECK(s, -1, KERN_ERROR_DEVICE, cu, cuInit(0), "%s", "") ||
+      CHECK(s, -1, KERN_ERROR_DEVICE, cu,
+            cuDriverGetVersion(&s->driver_version), "%s", ""))
+    snprintf(reason, reason_size, "%s", s->msg + strlen("cuda: "));
+  return KERN_SUCCESS;
+}
 
-  /* Probing must not record an error in the context: a machine without a
-   * GPU is normal.  So the calls run with no context and the checked
-   * message (with the driver's error name) becomes the reason. */
+static kern_status cuda_probe(kern_context *ctx, void **state, char *reason,
+                              size_t reason_size) {
+  cuda_state *s = kern__calloc(1, sizeof *s);
+  if (!s) return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
+  s->ctx = ctx;
+  *state = s;
+  reason[0] = 0;
+  if (cuda_proc_reason[0]) {
+    snprintf(reason, reason_size, "%s", cuda_proc_reason);
+    return KERN_SUCCESS;
+  }
+  s->libcuda = cuda_proc.libcuda;
+  s->libnvrtc = cuda_proc.libnvrtc;
+  memcpy(s->nvrtc_path, cuda_proc.nvrtc_path, sizeof s->nvrtc_path);
+  s->cu = cuda_proc.cu;
+  s->nv = cuda_proc.nv;
+  s->driver_version = cuda_proc.driver_version;
+  s->nvrtc_major = cuda_proc.nvrtc_major;
+  s->nvrtc_minor = cuda_proc.nvrtc_minor;
+  s->narchs = cuda_proc.narchs;
+  s->archs = cuda_proc.archs;
+
+  /* As in cuda_init, the calls run with no context: their message becomes
+   * the reason. */
   s->ctx = NULL;
   int n = 0;
-  if (CHECK(s, -1, KERN_ERROR_DEVICE, cu, cuInit(0), "%s", "") ||
-      CHECK(s, -1, KERN_ERROR_DEVICE, cu, cuDriverGetVersion(&s->driver_version),
-            "%s", "") ||
-      CHECK(s, -1, KERN_ERROR_DEVICE, cu, cuDeviceGetCount(&n), "%s", "")) {
+  if (CHECK(s, -1, KERN_ERROR_DEVICE, cu, cuDeviceGetCount(&n), "%s", "")) {
     snprintf(reason, reason_size, "%s", s->msg + strlen("cuda: "));
     s->ctx = ctx;
     return KERN_SUCCESS;
@@ -600,7 +651,7 @@ static kern_status cuda_probe(kern_context *ctx, void **state, char *reason,
     snprintf(reason, reason_size, "no CUDA devices");
     return KERN_SUCCESS;
   }
-  s->devs = calloc((size_t)n, sizeof *s->devs);
+  s->devs = kern__calloc((size_t)n, sizeof *s->devs);
   if (!s->devs)
     return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
 
@@ -832,14 +883,14 @@ static kern_status cuda_fill(void *state, int dev, void *dst,
   }
   size_t first = pattern_size * (65536 / pattern_size + 1);
   if (first > bytes) first = bytes;
-  unsigned char *buf = malloc(first);
+  unsigned char *buf = kern__malloc(first);
   if (!buf)
     return cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
   for (size_t i = 0; i < first; i += pattern_size)
     memcpy(buf + i, p, pattern_size);
   st = CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuMemcpyHtoD(d, buf, first),
              "bytes=%zu", first);
-  free(buf);
+  kern__free(buf);
   /* `done` stays a multiple of the pattern, so every copy is too. */
   for (size_t done = first; !st && done < bytes;) {
     size_t n = bytes - done < done ? bytes - done : done;
@@ -865,8 +916,9 @@ static const char *const nvrtc_fixed_options[] = {
 #define NVRTC_NOPTS (1 + sizeof nvrtc_fixed_options / sizeof *nvrtc_fixed_options)
 
 /* Compiles src for arch ("sm_90": cubin; "compute_90": PTX).  On success
- * *image and *size hold the malloc'd binary (PTX NUL-terminated).  A compile
- * error returns KERN_ERROR_COMPILE with NVRTC's log in *log (malloc'd). */
+ * *image and *size hold the binary (PTX NUL-terminated), from kern__malloc.
+ * A compile error returns KERN_ERROR_COMPILE with NVRTC's log in *log (from
+ * kern__malloc too). */
 static kern_status nvrtc_compile(cuda_state *s, int dev, const char *src,
                                  const char *arch, void **image, size_t *size,
                                  char **log) {
@@ -895,10 +947,10 @@ static kern_status nvrtc_compile(cuda_state *s, int dev, const char *src,
   if (!CHECK(s, dev, KERN_ERROR_TOOLCHAIN, nv,
              nvrtcGetProgramLogSize(prog, &nlog), "%s", "") &&
       nlog > 1) {
-    *log = malloc(nlog);
+    *log = kern__malloc(nlog);
     if (*log && CHECK(s, dev, KERN_ERROR_TOOLCHAIN, nv,
                       nvrtcGetProgramLog(prog, *log), "%s", "")) {
-      free(*log);
+      kern__free(*log);
       *log = NULL;
     }
   }
@@ -918,7 +970,7 @@ static kern_status nvrtc_compile(cuda_state *s, int dev, const char *src,
                        nvrtcGetCUBINSize(prog, &n), "%s", "")
                : CHECK(s, dev, KERN_ERROR_TOOLCHAIN, nv,
                        nvrtcGetPTXSize(prog, &n), "%s", "");
-    char *bin = st ? NULL : malloc(n ? n : 1);
+    char *bin = st ? NULL : kern__malloc(n ? n : 1);
     if (!st && !bin)
       st = cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
     if (!st)
@@ -927,7 +979,7 @@ static kern_status nvrtc_compile(cuda_state *s, int dev, const char *src,
                  : CHECK(s, dev, KERN_ERROR_TOOLCHAIN, nv,
                          nvrtcGetPTX(prog, bin), "%s", "");
     if (st) {
-      free(bin);
+      kern__free(bin);
     } else {
       *image = bin;
       *size = n;
@@ -964,10 +1016,58 @@ static int pick_arch(const cuda_state *s, const cuda_dev *d, char *arch,
 
 /* ---------------------------------------------------------------- modules */
 
-static void hash_field(kern__sha256 *h, const void *p, size_t n) {
-  uint64_t len = n;
-  kern__sha256_update(h, &len, sizeof len); /* length-prefixed: unambiguous */
-  kern__sha256_update(h, p, n);
+/* One build through the cache policy (Note [cache policy] in cache.c). */
+typedef struct cuda_build {
+  cuda_state *s;
+  int dev;
+  const char *arch;
+} cuda_build;
+
+static kern_status cuda_compile(void *self, const kc_result *code,
+                                int for_cache, kern__blob *out) {
+  cuda_build *b = self;
+  cuda_state *s = b->s;
+  size_t len = code->source_len ? code->source_len : strlen(code->source);
+  char *src = kern__malloc(len + 1), *log = NULL;
+  if (!src)
+    return cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
+  memcpy(src, code->source, len); /* NVRTC wants a NUL-terminated string */
+  src[len] = 0;
+  void *image = NULL;
+  size_t size = 0;
+  kern_status st = nvrtc_compile(s, b->dev, src, b->arch, &image, &size, &log);
+  kern__free(src);
+  kern__free(log);
+  if (st) return st;
+  out->bytes = image;
+  out->size = size;
+  return KERN_SUCCESS;
+}
+
+/* Loads a cubin or PTX image (cached or just compiled). */
+static kern_status cuda_load(void *self, const kern__blob *in, void **module) {
+  cuda_build *b = self;
+  cuda_state *s = b->s;
+  int dev = b->dev;
+  cuda_module *m = kern__calloc(1, sizeof *m);
+  if (!m) return cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
+  /* The JIT log says why PTX or a cubin was refused (e.g. a PTX version
+   * newer than the driver). */
+  char jit_log[2048] = "";
+  int jit_opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *jit_vals[] = {jit_log, (void *)(uintptr_t)sizeof jit_log};
+  kern_status st = CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+                         cuModuleLoadDataEx(&m->mod, in->bytes, 2, jit_opts,
+                                            jit_vals),
+                         "%s, %zu bytes%s%s", b->arch, in->size,
+                         jit_log[0] ? ", JIT log: " : "", jit_log);
+  if (st) {
+    kern__free(m);
+    return st;
+  }
+  m->dev = dev;
+  *module = m;
+  return KERN_SUCCESS;
 }
 
 static kern_status cuda_module_build(void *state, int dev,
@@ -984,74 +1084,21 @@ static kern_status cuda_module_build(void *state, int dev,
                       s->nvrtc_major, s->nvrtc_minor, s->nvrtc_path,
                       d->cc_major, d->cc_minor, s->archs[0]);
   int cubin = arch[0] == 's';
-  const char *ext = cubin ? ".cubin" : ".ptx";
-  size_t len = code->source_len ? code->source_len : strlen(code->source);
-
-  /* Cache key: every input that changes the binary. */
-  char version[32], key[65];
-  unsigned char digest[32];
+  /* The key's inputs besides the source: every input that changes the
+   * binary. */
+  char version[32];
   snprintf(version, sizeof version, "%d.%d", s->nvrtc_major, s->nvrtc_minor);
-  kern__sha256 h;
-  kern__sha256_init(&h);
-  hash_field(&h, code->source, len);
-  hash_field(&h, "cuda", 4);
-  hash_field(&h, arch, strlen(arch));
-  hash_field(&h, version, strlen(version));
+  kern__key_part key[2 + NVRTC_NOPTS - 1];
+  int nkey = 0;
+  key[nkey++] = (kern__key_part){arch, strlen(arch)};
+  key[nkey++] = (kern__key_part){version, strlen(version)};
   for (size_t i = 0; i < NVRTC_NOPTS - 1; i++)
-    hash_field(&h, nvrtc_fixed_options[i], strlen(nvrtc_fixed_options[i]));
-  kern__sha256_final(&h, digest);
-  kern__sha256_hex(digest, key);
-
-  /* The cache is an optimisation: a miss or a failed store must not leave
-   * an error behind in the context, so one recorded by the cache calls is
-   * cleared again when there was none before. */
-  int use_cache = !s->ctx->opts.no_cache;
-  int had_error = s->ctx->error != NULL;
-  void *image = NULL;
-  size_t size = 0;
-  int hit = use_cache &&
-            kern__cache_get(s->ctx, key, ext, &image, &size, NULL, 0) ==
-                KERN_SUCCESS;
-  if (!had_error && s->ctx->error) kern_clear_error(s->ctx);
-  if (!hit) {
-    char *src = malloc(len + 1), *log = NULL;
-    if (!src)
-      return cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
-    memcpy(src, code->source, len); /* NVRTC wants a NUL-terminated string */
-    src[len] = 0;
-    st = nvrtc_compile(s, dev, src, arch, &image, &size, &log);
-    free(src);
-    free(log);
-    if (st) return st;
-    if (use_cache) {
-      had_error = s->ctx->error != NULL;
-      (void)kern__cache_put(s->ctx, key, ext, image, size, NULL, 0);
-      if (!had_error && s->ctx->error) kern_clear_error(s->ctx);
-    }
-  }
-
-  cuda_module *m = calloc(1, sizeof *m);
-  if (!m) {
-    free(image);
-    return cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
-  }
-  /* The JIT log says why PTX or a cubin was refused (e.g. a PTX version
-   * newer than the driver). */
-  char jit_log[2048] = "";
-  int jit_opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void *jit_vals[] = {jit_log, (void *)(uintptr_t)sizeof jit_log};
-  st = CHECK(s, dev, KERN_ERROR_DEVICE, cu,
-             cuModuleLoadDataEx(&m->mod, image, 2, jit_opts, jit_vals),
-             "%s, %zu bytes%s%s", arch, size, jit_log[0] ? ", JIT log: " : "",
-             jit_log);
-  free(image);
-  if (st) {
-    free(m);
-    return st;
-  }
-  m->dev = dev;
-  *module = m;
-  return KERN_SUCCESS;
+    key[nkey++] = (kern__key_part){nvrtc_fixed_options[i],
+                                   strlen(nvrtc_fixed_options[i])};
+  cuda_build b = {s, dev, arch};
+  kern__builder bd = {"cuda", cubin ? ".cubin" : ".ptx", key, nkey, 0, &b,
+                      cuda_compile, cuda_load};
+  return kern__cached_build(s->ctx, &bd, code, module);
 }
 
 static void cuda_module_free(void *state, void *module) {
@@ -1063,10 +1110,10 @@ static void cuda_module_free(void *state, void *module) {
                 "");
   for (cuda_fn *f = m->fns, *next; f; f = next) {
     next = f->next;
-    free(f->params);
-    free(f);
+    kern__free(f->params);
+    kern__free(f);
   }
-  free(m);
+  kern__free(m);
 }
 
 /* Chooses the launch shape once per kernel.  The generated kernels are
@@ -1122,11 +1169,11 @@ static kern_status cuda_kernel_get(void *state, void *module,
                   cuModuleGetFunction(&cf, m->mod, k->symbol), "symbol=%s",
                   k->symbol)))
     return st;
-  cuda_fn *f = calloc(1, sizeof *f);
-  void **params = calloc((size_t)k->nparams + 1, sizeof *params);
+  cuda_fn *f = kern__calloc(1, sizeof *f);
+  void **params = kern__calloc((size_t)k->nparams + 1, sizeof *params);
   if (!f || !params) {
-    free(f);
-    free(params);
+    kern__free(f);
+    kern__free(params);
     return cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
   }
   f->fn = cf;
@@ -1465,18 +1512,18 @@ static kern_status cuda_capture_end(void *state, int dev, void *cs,
   cuda_state *s = state;
   kern_status st = dev_enter(s, dev);
   if (st) return st;
-  cuda_graph *g = calloc(1, sizeof *g);
+  cuda_graph *g = kern__calloc(1, sizeof *g);
   if (!g) return cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
   if ((st = CHECK(s, dev, KERN_ERROR_DEVICE, cu,
                   cuStreamEndCapture(cs, &g->graph), "%s", ""))) {
-    free(g);
+    kern__free(g);
     return st;
   }
   if ((st = CHECK(s, dev, KERN_ERROR_DEVICE, cu,
                   cuGraphInstantiateWithFlags(&g->exec, g->graph, 0), "%s",
                   ""))) {
     s->cu.cuGraphDestroy(g->graph);
-    free(g);
+    kern__free(g);
     return st;
   }
   *out = g;
@@ -1554,11 +1601,11 @@ static void cuda_graph_free(void *state, int dev, void *graph) {
     if (g->exec) s->cu.cuGraphExecDestroy(g->exec);
     if (g->graph) s->cu.cuGraphDestroy(g->graph);
   }
-  free(g);
+  kern__free(g);
 }
 
 const kern_backend kern__backend_cuda = {
-    .version = 2,
+    .version = 3,
     .name = "cuda",
     .kind = KERN_BACKEND_CUDA,
     .target = KERN_TARGET_CUDA,
@@ -1576,6 +1623,7 @@ const kern_backend kern__backend_cuda = {
     .kernel_get = cuda_kernel_get,
     .launch = cuda_launch,
     .synchronize = cuda_synchronize,
+    .init = cuda_init,
     .copy_dd = cuda_copy_dd,
     .stream_new = cuda_stream_new,
     .stream_free = cuda_stream_free,
@@ -1609,29 +1657,40 @@ const kern_backend kern__backend_cuda = {
 int kern__cuda_nvrtc_compile_check(const char *source, const char *arch,
                                    char **log) {
   *log = NULL;
-  cuda_state *s = calloc(1, sizeof *s);
-  if (!s) return KERN__NVRTC_FAILED;
-  char reason[256];
-  if (!nvrtc_load(s, reason, sizeof reason)) {
-    *log = strdup(reason);
-    state_free(s);
+  /* NVRTC is loaded once per process (Note [process-wide CUDA state]). */
+  if (kern__backends_init() != KERN_SUCCESS) return KERN__NVRTC_FAILED;
+  if (!cuda_proc.libnvrtc) {
+    *log = strdup(cuda_nvrtc_reason[0] ? cuda_nvrtc_reason
+                                       : "libnvrtc not found");
     return KERN__NVRTC_UNAVAILABLE;
   }
+  cuda_state *s = kern__calloc(1, sizeof *s);
+  if (!s) return KERN__NVRTC_FAILED;
+  s->libnvrtc = cuda_proc.libnvrtc;
+  memcpy(s->nvrtc_path, cuda_proc.nvrtc_path, sizeof s->nvrtc_path);
+  s->nv = cuda_proc.nv;
+  s->nvrtc_major = cuda_proc.nvrtc_major;
+  s->nvrtc_minor = cuda_proc.nvrtc_minor;
+  s->narchs = cuda_proc.narchs;
+  s->archs = cuda_proc.archs;
   void *image = NULL;
   size_t size = 0;
   char *nvlog = NULL;
   kern_status st = nvrtc_compile(s, -1, source, arch, &image, &size, &nvlog);
-  free(image);
+  kern__free(image);
   int rc = KERN__NVRTC_OK;
+  /* The caller frees *log with free(): hand it a strdup'd copy. */
   if (st == KERN_ERROR_COMPILE) {
     rc = KERN__NVRTC_COMPILE_ERROR;
+    *log = nvlog ? strdup(nvlog) : NULL;
   } else if (st) {
     /* Not the source's fault (bad arch, OOM): the message says what. */
     rc = KERN__NVRTC_FAILED;
-    free(nvlog);
-    nvlog = strdup(s->msg);
+    *log = strdup(s->msg);
+  } else {
+    *log = nvlog ? strdup(nvlog) : NULL;
   }
-  *log = nvlog;
+  kern__free(nvlog);
   state_free(s);
   return rc;
 }

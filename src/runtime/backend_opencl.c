@@ -15,8 +15,12 @@
  *   "opencl: clEnqueueNDRangeKernel failed: CL_INVALID_WORK_GROUP_SIZE
  *    (backend_opencl.c:123)".
  *
- * Per device there is one cl_context and one in-order command queue, made on
- * first use so that probing (done by every kern_context_new) stays cheap.
+ * Loading the library and enumerating the platforms' devices happen once per
+ * process (Note [process-wide OpenCL state]); each kern context then has,
+ * per device, one cl_context and one in-order command queue, made on first
+ * use so that probing (done by every kern_context_new) stays cheap.
+ * Host-side structures come from kern's allocator (common.h), so the
+ * out-of-memory tests reach them.
  * Program binaries go into the kernel cache; see Note [program binaries].
  * The launch shape follows the device; see Note [launch shape].
  */
@@ -28,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "runtime.h"
 
 /* ---------------------------------------------------------------- table */
@@ -152,6 +157,19 @@ typedef struct ocl_qlast {
   struct ocl_qlast *next;
 } ocl_qlast;
 
+/* Note [process-wide OpenCL state]
+ * The ICD loader and PoCL initialise themselves on the first
+ * clGetPlatformIDs / clGetDeviceIDs, without a lock and with a setenv
+ * (Note [process-wide backend state] in context.c).  So ocl_init, run once
+ * under the runtime's lock, opens the library, looks up the entry points and
+ * enumerates and describes every device into ocl_proc (ctx NULL, context and
+ * queue unused), and nothing writes ocl_proc after that.  A probe copies the
+ * table and the device descriptions into the context's own state; the
+ * description strings stay owned by ocl_proc, which lives as long as the
+ * process, like the library it describes (loaded RTLD_NODELETE). */
+static ocl_state ocl_proc;
+static char ocl_proc_reason[256]; /* why there are no devices, or "" */
+
 /* One kernel of a module, created on first kernel_get. */
 typedef struct ocl_kernel {
   char *symbol;
@@ -259,20 +277,24 @@ static kern_status ocl_fail(ocl_state *st, kern_status s, const char *call,
 
 /* ---------------------------------------------------------------- probe */
 
-/* A platform or device info string, malloc'd and NUL-terminated (drivers
- * do not all count the terminator); NULL when the query fails. */
+/* A platform or device info string, from kern__malloc and NUL-terminated
+ * (drivers do not all count the terminator); NULL when the query fails,
+ * and then *oom says whether memory ran out. */
 static char *ocl_info_string(ocl_state *st, cl_platform_id p, cl_device_id d,
-                             cl_uint param) {
+                             cl_uint param, int *oom) {
   size_t n = 0;
   cl_int err = d ? st->cl.clGetDeviceInfo(d, param, 0, NULL, &n)
                  : st->cl.clGetPlatformInfo(p, param, 0, NULL, &n);
   if (err != CL_SUCCESS) return NULL;
-  char *s = malloc(n + 1);
-  if (!s) return NULL;
+  char *s = kern__malloc(n + 1);
+  if (!s) {
+    *oom = 1;
+    return NULL;
+  }
   err = d ? st->cl.clGetDeviceInfo(d, param, n, s, NULL)
           : st->cl.clGetPlatformInfo(p, param, n, s, NULL);
   if (err != CL_SUCCESS) {
-    free(s);
+    kern__free(s);
     return NULL;
   }
   s[n] = '\0';
@@ -291,38 +313,39 @@ static int ocl_has_token(const char *list, const char *ext) {
   return 0;
 }
 
+/* Frees a description's strings (ocl_proc's devices only). */
 static void ocl_device_clear(ocl_state *st, ocl_device *d) {
-  if (d->queue) st->cl.clReleaseCommandQueue(d->queue);
-  if (d->context) st->cl.clReleaseContext(d->context);
-  free(d->name);
-  free(d->vendor);
-  free(d->version);
-  free(d->driver);
-  free(d->c_version);
-  free(d->extensions);
-  free(d->platform_name);
-  free(d->platform_version);
+  kern__free(d->name);
+  kern__free(d->vendor);
+  kern__free(d->version);
+  kern__free(d->driver);
+  kern__free(d->c_version);
+  kern__free(d->extensions);
+  kern__free(d->platform_name);
+  kern__free(d->platform_version);
 }
 
 /* Fills d from the driver; returns 0 when the device should be skipped
- * (a query failed, so it is not usable) and 1 when it was described. */
+ * (a query failed, so it is not usable), 1 when it was described and -1
+ * when memory ran out. */
 static int ocl_device_describe(ocl_state *st, cl_platform_id p,
                                cl_device_id id, ocl_device *d) {
   memset(d, 0, sizeof *d);
   d->platform = p;
   d->id = id;
-  d->name = ocl_info_string(st, NULL, id, CL_DEVICE_NAME);
-  d->vendor = ocl_info_string(st, NULL, id, CL_DEVICE_VENDOR);
-  d->version = ocl_info_string(st, NULL, id, CL_DEVICE_VERSION);
-  d->driver = ocl_info_string(st, NULL, id, CL_DRIVER_VERSION);
-  d->c_version = ocl_info_string(st, NULL, id, CL_DEVICE_OPENCL_C_VERSION);
-  d->extensions = ocl_info_string(st, NULL, id, CL_DEVICE_EXTENSIONS);
-  d->platform_name = ocl_info_string(st, p, NULL, CL_PLATFORM_NAME);
-  d->platform_version = ocl_info_string(st, p, NULL, CL_PLATFORM_VERSION);
+  int oom = 0;
+  d->name = ocl_info_string(st, NULL, id, CL_DEVICE_NAME, &oom);
+  d->vendor = ocl_info_string(st, NULL, id, CL_DEVICE_VENDOR, &oom);
+  d->version = ocl_info_string(st, NULL, id, CL_DEVICE_VERSION, &oom);
+  d->driver = ocl_info_string(st, NULL, id, CL_DRIVER_VERSION, &oom);
+  d->c_version = ocl_info_string(st, NULL, id, CL_DEVICE_OPENCL_C_VERSION, &oom);
+  d->extensions = ocl_info_string(st, NULL, id, CL_DEVICE_EXTENSIONS, &oom);
+  d->platform_name = ocl_info_string(st, p, NULL, CL_PLATFORM_NAME, &oom);
+  d->platform_version = ocl_info_string(st, p, NULL, CL_PLATFORM_VERSION, &oom);
   if (!d->name || !d->vendor || !d->version || !d->driver || !d->c_version ||
       !d->extensions || !d->platform_name || !d->platform_version) {
     ocl_device_clear(st, d);
-    return 0;
+    return oom ? -1 : 0;
   }
   cl_int e = CL_SUCCESS;
   e |= st->cl.clGetDeviceInfo(id, CL_DEVICE_TYPE, sizeof d->type, &d->type,
@@ -369,10 +392,10 @@ static kern_status ocl_enumerate(ocl_state *st, char *reason,
     snprintf(reason, reason_size, "no OpenCL platforms");
     return KERN_SUCCESS;
   }
-  cl_platform_id *plats = calloc(np, sizeof *plats);
+  cl_platform_id *plats = kern__calloc(np, sizeof *plats);
   if (!plats) return KERN_ERROR_OUT_OF_MEMORY;
   if (st->cl.clGetPlatformIDs(np, plats, NULL) != CL_SUCCESS) {
-    free(plats);
+    kern__free(plats);
     snprintf(reason, reason_size, "no OpenCL platforms");
     return KERN_SUCCESS;
   }
@@ -384,48 +407,56 @@ static kern_status ocl_enumerate(ocl_state *st, char *reason,
         nd == 0)
       continue;
     ocl_device *grown =
-        realloc(st->devices, (st->ndevices + nd) * sizeof *st->devices);
+        kern__realloc(st->devices, (st->ndevices + nd) * sizeof *st->devices);
     if (grown) st->devices = grown;
-    cl_device_id *ids = calloc(nd, sizeof *ids);
+    cl_device_id *ids = kern__calloc(nd, sizeof *ids);
     if (!ids || !grown) {
-      free(ids);
+      kern__free(ids);
       s = KERN_ERROR_OUT_OF_MEMORY;
       break;
     }
     if (st->cl.clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_ALL, nd, ids, NULL) ==
         CL_SUCCESS) {
-      for (cl_uint j = 0; j < nd; j++) {
-        st->ndevices += ocl_device_describe(st, plats[i], ids[j],
-                                            &st->devices[st->ndevices]);
+      for (cl_uint j = 0; j < nd && s == KERN_SUCCESS; j++) {
+        int r = ocl_device_describe(st, plats[i], ids[j],
+                                    &st->devices[st->ndevices]);
+        if (r < 0) s = KERN_ERROR_OUT_OF_MEMORY;
+        else st->ndevices += r;
       }
     }
-    free(ids);
+    kern__free(ids);
   }
-  free(plats);
+  kern__free(plats);
   if (s == KERN_SUCCESS && st->ndevices == 0)
     snprintf(reason, reason_size, "no OpenCL devices");
   return s;
 }
 
-static void ocl_release(void *state);
+/* Undoes a failed ocl_init, so that the next context can try again. */
+static void ocl_proc_clear(void) {
+  for (int i = 0; i < ocl_proc.ndevices; i++)
+    ocl_device_clear(&ocl_proc, &ocl_proc.devices[i]);
+  kern__free(ocl_proc.devices);
+  if (ocl_proc.lib) dlclose(ocl_proc.lib);
+  memset(&ocl_proc, 0, sizeof ocl_proc);
+  ocl_proc_reason[0] = '\0';
+}
 
-static kern_status ocl_probe(kern_context *ctx, void **state, char *reason,
-                             size_t reason_size) {
-  ocl_state *st = calloc(1, sizeof *st);
-  if (!st) return KERN_ERROR_OUT_OF_MEMORY;
-  st->ctx = ctx;
-  if (reason_size) reason[0] = '\0';
+/* Once per process: Note [process-wide OpenCL state]. */
+static kern_status ocl_init(void) {
+  ocl_state *st = &ocl_proc;
+  char *reason = ocl_proc_reason;
+  size_t reason_size = sizeof ocl_proc_reason;
   /* RTLD_NODELETE: the ICD loader keeps process-wide state (its vendor
    * list, the vendors' own dlopen handles and threads) that it never frees
-   * and that dlclose does not tear down either.  Unmapping it at
-   * kern_context_free would leave that memory unreachable -- reported as a
-   * leak by LeakSanitizer, with no symbols to tell whose -- and a vendor
-   * thread still running could call into unmapped code.  Keeping it loaded
-   * is what every OpenCL program does implicitly. */
+   * and that dlclose does not tear down either.  Unmapping it would leave
+   * that memory unreachable -- reported as a leak by LeakSanitizer, with no
+   * symbols to tell whose -- and a vendor thread still running could call
+   * into unmapped code.  Keeping it loaded is what every OpenCL program
+   * does implicitly. */
   st->lib = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!st->lib) {
     snprintf(reason, reason_size, "libOpenCL.so.1 not found");
-    *state = st;
     return KERN_SUCCESS;
   }
   /* A loader missing a 1.1 entry point is unusable: say which, no devices.
@@ -436,7 +467,6 @@ static kern_status ocl_probe(kern_context *ctx, void **state, char *reason,
   sym = dlsym(st->lib, #name);                                                \
   if (!sym) {                                                                 \
     snprintf(reason, reason_size, "libOpenCL.so.1 lacks %s", #name);          \
-    *state = st;                                                              \
     return KERN_SUCCESS;                                                      \
   }                                                                           \
   memcpy(&st->cl.name, &sym, sizeof sym);
@@ -448,14 +478,34 @@ static kern_status ocl_probe(kern_context *ctx, void **state, char *reason,
   OCL_OPTIONAL_FUNCTIONS(OCL_LOAD_OPTIONAL)
 #undef OCL_LOAD_OPTIONAL
   kern_status s = ocl_enumerate(st, reason, reason_size);
-  if (s != KERN_SUCCESS) {
-    ocl_release(st);
-    return s;
+  if (s != KERN_SUCCESS) ocl_proc_clear();
+  return s;
+}
+
+static void ocl_release(void *state);
+
+static kern_status ocl_probe(kern_context *ctx, void **state, char *reason,
+                             size_t reason_size) {
+  ocl_state *st = kern__calloc(1, sizeof *st);
+  if (!st) return KERN_ERROR_OUT_OF_MEMORY;
+  st->ctx = ctx;
+  st->cl = ocl_proc.cl;
+  snprintf(reason, reason_size, "%s", ocl_proc_reason);
+  if (ocl_proc.ndevices > 0) {
+    st->devices = kern__calloc((size_t)ocl_proc.ndevices, sizeof *st->devices);
+    if (!st->devices) {
+      kern__free(st);
+      return KERN_ERROR_OUT_OF_MEMORY;
+    }
+    memcpy(st->devices, ocl_proc.devices,
+           (size_t)ocl_proc.ndevices * sizeof *st->devices);
+    st->ndevices = ocl_proc.ndevices;
   }
   *state = st;
   return KERN_SUCCESS;
 }
 
+/* Releases what the context made; the descriptions belong to ocl_proc. */
 static void ocl_release(void *state) {
   ocl_state *st = state;
   if (!st) return;
@@ -463,12 +513,15 @@ static void ocl_release(void *state) {
     struct ocl_qlast *e = st->qlast;
     st->qlast = e->next;
     if (e->ev) st->cl.clReleaseEvent(e->ev);
-    free(e);
+    kern__free(e);
   }
-  for (int i = 0; i < st->ndevices; i++) ocl_device_clear(st, &st->devices[i]);
-  free(st->devices);
-  if (st->lib) dlclose(st->lib);
-  free(st);
+  for (int i = 0; i < st->ndevices; i++) {
+    ocl_device *d = &st->devices[i];
+    if (d->queue) st->cl.clReleaseCommandQueue(d->queue);
+    if (d->context) st->cl.clReleaseContext(d->context);
+  }
+  kern__free(st->devices);
+  kern__free(st);
 }
 
 static int ocl_device_count(void *state) {
@@ -640,7 +693,7 @@ static kern_status ocl_fill_by_writes(ocl_state *st, ocl_device *d, cl_mem m,
   if (reps == 0) reps = 1;
   size_t block = reps * psize;
   if (block > bytes) block = bytes;
-  unsigned char *buf = malloc(block);
+  unsigned char *buf = kern__malloc(block);
   if (!buf)
     return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
                        "opencl: out of memory filling a buffer");
@@ -652,7 +705,7 @@ static kern_status ocl_fill_by_writes(ocl_state *st, ocl_device *d, cl_mem m,
     err = st->cl.clEnqueueWriteBuffer(d->queue, m, CL_TRUE, off, n, buf, 0,
                                       NULL, NULL);
   }
-  free(buf);
+  kern__free(buf);
   OCL_SUCCEED_OR_RETURN(st, KERN_ERROR_DEVICE, "clEnqueueWriteBuffer", err);
   return KERN_SUCCESS;
 }
@@ -691,9 +744,11 @@ static kern_status ocl_fill(void *state, int dev, void *dst,
  * and its version, the device, the driver and the build options.  On a hit
  * the binary is loaded with clCreateProgramWithBinary and built (a driver
  * may still refuse a binary, for example after an update that kept the
- * version string); any failure there falls back to the source, whose
- * binary then replaces the entry.  Cache trouble never fails a build: the
- * cache only saves time.
+ * version string); any failure there is a miss, and the core's cache
+ * policy compiles the source, whose binary then replaces the entry (Note
+ * [cache policy] in cache.c: cache trouble never fails a build and leaves
+ * no error behind).  A cold build keeps the program it built from source
+ * for the module, so the binary is only read out for the cache.
  */
 
 static void ocl_module_free(void *state, void *module) {
@@ -704,55 +759,55 @@ static void ocl_module_free(void *state, void *module) {
     ocl_kernel *k = m->kernels;
     m->kernels = k->next;
     if (k->kernel) st->cl.clReleaseKernel(k->kernel);
-    free(k->symbol);
-    free(k);
+    kern__free(k->symbol);
+    kern__free(k);
   }
   if (m->program) st->cl.clReleaseProgram(m->program);
-  free(m);
+  kern__free(m);
 }
 
-/* Hashes one field with its length, so that no two field lists collide. */
-static void ocl_hash_field(kern__sha256 *h, const void *p, size_t n) {
-  uint64_t len = n;
-  kern__sha256_update(h, &len, sizeof len);
-  kern__sha256_update(h, p, n);
+/* One build through the cache policy. */
+typedef struct ocl_build {
+  ocl_state *st;
+  ocl_device *d;
+  int dev;
+  const char *options;
+  cl_program built; /* the program compile built from source, until loaded */
+} ocl_build;
+
+/* Records a failed clCreateProgramWithBinary or its build (a miss: the
+ * message only reaches ctx->quiet_note). */
+static kern_status ocl_binary_refused(ocl_build *b, const char *call,
+                                      cl_int err) {
+  const char *name = ocl_error_name_of(err);
+  return kern__error(b->st->ctx, KERN_ERROR_CACHE,
+                     "opencl: cached program binary refused by %s: %s", call,
+                     name ? name : "unknown CL error");
 }
 
-static void ocl_cache_key(const ocl_device *d, const char *src, size_t len,
-                          const char *options, char key[65]) {
-  kern__sha256 h;
-  unsigned char digest[32];
-  kern__sha256_init(&h);
-  ocl_hash_field(&h, src, len);
-  ocl_hash_field(&h, "opencl", 6);
-  ocl_hash_field(&h, d->platform_name, strlen(d->platform_name));
-  ocl_hash_field(&h, d->platform_version, strlen(d->platform_version));
-  ocl_hash_field(&h, d->name, strlen(d->name));
-  ocl_hash_field(&h, d->driver, strlen(d->driver));
-  ocl_hash_field(&h, options, strlen(options));
-  kern__sha256_final(&h, digest);
-  kern__sha256_hex(digest, key);
-}
-
-/* Tries the cached binary; leaves m->program NULL when it cannot be used. */
-static void ocl_build_from_binary(ocl_state *st, ocl_device *d, ocl_module *m,
-                                  const void *bin, size_t size,
-                                  const char *options) {
-  const unsigned char *bins[1] = {bin};
+/* Builds a program from a cached binary. */
+static kern_status ocl_program_from_binary(ocl_build *b, const kern__blob *in,
+                                           cl_program *out) {
+  ocl_state *st = b->st;
+  ocl_device *d = b->d;
+  const unsigned char *bins[1] = {in->bytes};
+  size_t size = in->size;
   cl_int bin_status = CL_SUCCESS, err;
   cl_program p = st->cl.clCreateProgramWithBinary(d->context, 1, &d->id,
                                                   &size, bins, &bin_status,
                                                   &err);
-  if (err != CL_SUCCESS || bin_status != CL_SUCCESS) {
+  if (err == CL_SUCCESS) err = bin_status;
+  if (err != CL_SUCCESS) {
     if (p) st->cl.clReleaseProgram(p);
-    return;
+    return ocl_binary_refused(b, "clCreateProgramWithBinary", err);
   }
-  if (st->cl.clBuildProgram(p, 1, &d->id, options, NULL, NULL) !=
-      CL_SUCCESS) {
+  err = st->cl.clBuildProgram(p, 1, &d->id, b->options, NULL, NULL);
+  if (err != CL_SUCCESS) {
     st->cl.clReleaseProgram(p);
-    return;
+    return ocl_binary_refused(b, "clBuildProgram", err);
   }
-  m->program = p;
+  *out = p;
+  return KERN_SUCCESS;
 }
 
 /* Records the build log of a failed build as the error. */
@@ -762,7 +817,7 @@ static kern_status ocl_build_error(ocl_state *st, ocl_device *d, cl_program p,
   char *log = NULL;
   if (st->cl.clGetProgramBuildInfo(p, d->id, CL_PROGRAM_BUILD_LOG, 0, NULL,
                                    &n) == CL_SUCCESS &&
-      (log = malloc(n + 1)) != NULL) {
+      (log = kern__malloc(n + 1)) != NULL) {
     if (st->cl.clGetProgramBuildInfo(p, d->id, CL_PROGRAM_BUILD_LOG, n, log,
                                      NULL) != CL_SUCCESS)
       n = 0;
@@ -774,43 +829,83 @@ static kern_status ocl_build_error(ocl_state *st, ocl_device *d, cl_program p,
       "opencl: clBuildProgram failed: %s for device '%s'; build log:\n%s",
       name ? name : "unknown CL error", d->name,
       log && log[0] ? log : "(empty)");
-  free(log);
+  kern__free(log);
   return s;
 }
 
 /* Builds from source; on failure the error holds the full build log. */
 static kern_status ocl_build_from_source(ocl_state *st, ocl_device *d,
-                                         ocl_module *m, const kc_result *code,
-                                         const char *options) {
+                                         const kc_result *code,
+                                         const char *options,
+                                         cl_program *out) {
   cl_int err;
   const char *srcs[1] = {code->source};
   size_t lens[1] = {code->source_len};
-  m->program =
+  cl_program p =
       st->cl.clCreateProgramWithSource(d->context, 1, srcs, lens, &err);
   OCL_SUCCEED_OR_RETURN(st, KERN_ERROR_COMPILE, "clCreateProgramWithSource",
                         err);
-  err = st->cl.clBuildProgram(m->program, 1, &d->id, options, NULL, NULL);
-  if (err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS)
-    return ocl_build_error(st, d, m->program, err);
+  err = st->cl.clBuildProgram(p, 1, &d->id, options, NULL, NULL);
+  if (err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS) {
+    kern_status s = ocl_build_error(st, d, p, err);
+    st->cl.clReleaseProgram(p);
+    return s;
+  }
+  if (err != CL_SUCCESS) st->cl.clReleaseProgram(p);
   OCL_SUCCEED_OR_RETURN(st, KERN_ERROR_COMPILE, "clBuildProgram", err);
+  *out = p;
   return KERN_SUCCESS;
 }
 
-/* Stores the built program's binary in the cache; failures are ignored
- * (see Note [program binaries]). */
-static void ocl_cache_store(ocl_state *st, cl_program p, const char *key) {
+/* The program's binary for the cache, or NULL bytes when the driver gives
+ * none (nothing is stored then). */
+static void ocl_binary_of(ocl_state *st, cl_program p, kern__blob *out) {
   size_t size = 0;
   if (st->cl.clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size,
                               NULL) != CL_SUCCESS ||
       size == 0)
     return;
-  unsigned char *bin = malloc(size);
+  unsigned char *bin = kern__malloc(size);
   if (!bin) return;
   unsigned char *bins[1] = {bin};
   if (st->cl.clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bins, bins,
-                              NULL) == CL_SUCCESS)
-    (void)kern__cache_put(st->ctx, key, ".clbin", bin, size, NULL, 0);
-  free(bin);
+                              NULL) != CL_SUCCESS) {
+    kern__free(bin);
+    return;
+  }
+  out->bytes = bin;
+  out->size = size;
+}
+
+static kern_status ocl_compile(void *self, const kc_result *code,
+                               int for_cache, kern__blob *out) {
+  ocl_build *b = self;
+  kern_status s =
+      ocl_build_from_source(b->st, b->d, code, b->options, &b->built);
+  if (s == KERN_SUCCESS && for_cache) ocl_binary_of(b->st, b->built, out);
+  return s;
+}
+
+static kern_status ocl_load(void *self, const kern__blob *in, void **module) {
+  ocl_build *b = self;
+  ocl_module *m = kern__calloc(1, sizeof *m);
+  if (!m)
+    return kern__error(b->st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "opencl: out of memory building a module");
+  m->dev = b->dev;
+  kern_status s = KERN_SUCCESS;
+  if (!in->cached && b->built) {
+    m->program = b->built; /* built from source a moment ago */
+    b->built = NULL;
+  } else {
+    s = ocl_program_from_binary(b, in, &m->program);
+  }
+  if (s != KERN_SUCCESS) {
+    kern__free(m);
+    return s;
+  }
+  *module = m;
+  return KERN_SUCCESS;
 }
 
 /* Which kernels need an extension the device lacks: an UNSUPPORTED error
@@ -856,31 +951,20 @@ static kern_status ocl_module_build(void *state, int dev, const kc_result *code,
   if (s != KERN_SUCCESS) return s;
   /* No fast-math: results must match the other backends'. */
   const char *options = d->c12 ? "-cl-std=CL1.2" : "";
-  ocl_module *m = calloc(1, sizeof *m);
-  if (!m)
-    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
-                       "opencl: out of memory building a module");
-  m->dev = dev;
-  int use_cache = !st->ctx->opts.no_cache;
-  char key[65];
-  ocl_cache_key(d, code->source, code->source_len, options, key);
-  void *bin = NULL;
-  size_t size = 0;
-  if (use_cache && kern__cache_get(st->ctx, key, ".clbin", &bin, &size, NULL,
-                                   0) == KERN_SUCCESS) {
-    ocl_build_from_binary(st, d, m, bin, size, options);
-    free(bin);
-  }
-  if (!m->program) {
-    s = ocl_build_from_source(st, d, m, code, options);
-    if (s != KERN_SUCCESS) {
-      ocl_module_free(st, m);
-      return s;
-    }
-    if (use_cache) ocl_cache_store(st, m->program, key);
-  }
-  *module = m;
-  return KERN_SUCCESS;
+  /* The key's inputs besides the source: Note [program binaries]. */
+  kern__key_part key[] = {
+      {d->platform_name, strlen(d->platform_name)},
+      {d->platform_version, strlen(d->platform_version)},
+      {d->name, strlen(d->name)},
+      {d->driver, strlen(d->driver)},
+      {options, strlen(options)},
+  };
+  ocl_build b = {st, d, dev, options, NULL};
+  kern__builder bd = {"opencl", ".clbin", key, (int)(sizeof key / sizeof *key),
+                      0, &b, ocl_compile, ocl_load};
+  s = kern__cached_build(st->ctx, &bd, code, module);
+  if (b.built) st->cl.clReleaseProgram(b.built); /* compiled, never loaded */
+  return s;
 }
 
 static kern_status ocl_kernel_get(void *state, void *module,
@@ -892,10 +976,10 @@ static kern_status ocl_kernel_get(void *state, void *module,
       *fn = k;
       return KERN_SUCCESS;
     }
-  ocl_kernel *k = calloc(1, sizeof *k);
+  ocl_kernel *k = kern__calloc(1, sizeof *k);
   size_t n = strlen(kk->symbol);
-  if (!k || !(k->symbol = malloc(n + 1))) {
-    free(k);
+  if (!k || !(k->symbol = kern__malloc(n + 1))) {
+    kern__free(k);
     return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
                        "opencl: out of memory creating a kernel");
   }
@@ -908,8 +992,8 @@ static kern_status ocl_kernel_get(void *state, void *module,
         sizeof k->work_group, &k->work_group, NULL);
   if (err != CL_SUCCESS) {
     if (k->kernel) st->cl.clReleaseKernel(k->kernel);
-    free(k->symbol);
-    free(k);
+    kern__free(k->symbol);
+    kern__free(k);
   }
   OCL_SUCCEED_OR_RETURN(st, err == CL_INVALID_KERNEL_NAME
                                 ? KERN_ERROR_NOT_FOUND
@@ -1068,7 +1152,7 @@ static void ocl_set_last(ocl_state *st, cl_command_queue q, cl_event ev) {
   if (!ev) return;
   ocl_qlast *e = st->qlast;
   while (e && e->q != q) e = e->next;
-  if (!e && (e = calloc(1, sizeof *e))) {
+  if (!e && (e = kern__calloc(1, sizeof *e))) {
     e->q = q;
     e->next = st->qlast;
     st->qlast = e;
@@ -1087,7 +1171,7 @@ static void ocl_forget_queue(ocl_state *st, cl_command_queue q) {
       ocl_qlast *e = *pp;
       *pp = e->next;
       if (e->ev) st->cl.clReleaseEvent(e->ev);
-      free(e);
+      kern__free(e);
       return;
     }
 }
@@ -1155,7 +1239,7 @@ static kern_status ocl_stream_query(void *state, int dev, void *q, int *done) {
 
 static kern_status ocl_event_new(void *state, int dev, void **out) {
   ocl_state *st = state;
-  ocl_event_box *b = calloc(1, sizeof *b);
+  ocl_event_box *b = kern__calloc(1, sizeof *b);
   if (!b)
     return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
                        "opencl: out of memory");
@@ -1169,7 +1253,7 @@ static void ocl_event_free(void *state, int dev, void *e) {
   ocl_event_box *b = e;
   if (!b) return;
   if (b->ev) st->cl.clReleaseEvent(b->ev);
-  free(b);
+  kern__free(b);
 }
 
 static kern_status ocl_event_record(void *state, int dev, void *e, void *q) {
@@ -1325,7 +1409,7 @@ static kern_status ocl_fill_async(void *state, int dev, void *q, void *dst,
 }
 
 const kern_backend kern__backend_opencl = {
-    .version = 2,
+    .version = 3,
     .name = "opencl",
     .kind = KERN_BACKEND_OPENCL,
     .target = KERN_TARGET_OPENCL,
@@ -1343,6 +1427,7 @@ const kern_backend kern__backend_opencl = {
     .kernel_get = ocl_kernel_get,
     .launch = ocl_launch,
     .synchronize = ocl_synchronize,
+    .init = ocl_init,
     .copy_in_at = ocl_copy_in_at,
     .copy_out_at = ocl_copy_out_at,
     .copy_dd = ocl_copy_dd,

@@ -28,9 +28,11 @@
  * Note [cache trust]
  * The CPU backend executes what it loads from here, so a cache another user
  * can write to is code execution as us.  The directory must be ours and not
- * writable by group or others (created 0700); we refuse it otherwise, with a
- * message that says how to fix it, rather than silently compiling without
- * a cache.  Each entry must be a regular file (never followed through a
+ * writable by group or others (created 0700); otherwise nothing is read
+ * from it or written to it.  Refusing it does not fail the load either:
+ * the build goes on without a cache, like every other cache problem (Note
+ * [cache policy]), and the message that says how to fix the directory is
+ * kept in ctx->quiet_note.  Each entry must be a regular file (never followed through a
  * symlink), owned by us and not writable by group or others.  Parent
  * directories are not checked: whoever can rename a parent of our cache
  * directory can already replace $HOME files we trust more than this.
@@ -188,7 +190,11 @@ static void make_footer(const void *data, size_t size,
  * out of memory.  Misses are not recorded as errors: they are normal. */
 static kern_status open_verified(kern_context *ctx, const char *path,
                                  int *fd_out, void **data, size_t *size_out) {
-  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  /* O_NONBLOCK: a FIFO (or a device) planted at an entry's path would block
+   * a plain open() until someone opened its other end -- forever.  Opened
+   * non-blocking it returns at once and fails the regular-file check below.
+   * On a regular file the flag changes nothing. */
+  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     /* ELOOP: a symlink where an entry should be; never follow it. */
     if (errno == ELOOP) unlink(path);
@@ -306,4 +312,146 @@ kern_status kern__cache_put(kern_context *ctx, const char *key,
   }
   if (path && path_size) snprintf(path, path_size, "%s", p);
   return KERN_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- the policy
+ *
+ * Note [cache policy]
+ * The cache only saves time, so it may never cost a load: one function,
+ * kern__cached_build, does look-up, compile, store and load for every
+ * backend, and every cache operation in it runs "quiet" (ctx->quiet,
+ * runtime.h): a failure records no error in the context -- only
+ * ctx->quiet_note keeps the latest message -- and the build carries on
+ * without the cache.  So a directory that is refused (not ours, writable by
+ * others: Note [cache trust] -- nothing is read from it or written to it),
+ * read-only, full or missing, an entry that is bad or that the driver
+ * refuses (a stale OpenCL binary, a cubin the driver cannot load), all end
+ * in a compile and a successful load with no error left behind, on every
+ * backend alike.  Only the compile and the load of what it made are loud:
+ * their failures are the user's problem.
+ *
+ * Backends that load by path (the CPU's dlopen) load the stored entry after
+ * a cold compile, like a warm one, so that code runs from the cache's file
+ * system rather than $TMPDIR (which may be mounted noexec); when the entry
+ * cannot be stored or reopened, they load the compiler's own output.
+ */
+
+/* Reads a whole regular file (not through a link, never blocking on a FIFO)
+ * into kern__malloc'd memory; NULL with errno set on failure. */
+static void *read_regular(const char *path, size_t *size) {
+  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return NULL;
+  struct stat st;
+  void *buf = NULL;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    buf = kern__malloc((size_t)st.st_size);
+    if (buf && read_full(fd, buf, (size_t)st.st_size) != 0) {
+      kern__free(buf);
+      buf = NULL;
+    } else if (buf) {
+      *size = (size_t)st.st_size;
+    }
+  } else {
+    errno = EINVAL;
+  }
+  int e = errno;
+  close(fd);
+  errno = e;
+  return buf;
+}
+
+static void cache_key(const kern__builder *b, const kc_result *code,
+                      char key[65]) {
+  kern__sha256 h;
+  kern__sha256_init(&h);
+#define PART(p, n)                                                           \
+  do {                                                                       \
+    uint64_t len_ = (n);                                                     \
+    kern__sha256_update(&h, &len_, sizeof len_);                             \
+    kern__sha256_update(&h, (p), len_);                                      \
+  } while (0)
+  PART("kern-cache-2", 12);
+  PART(b->backend, strlen(b->backend));
+  PART(b->ext, strlen(b->ext));
+  size_t len = code->source_len ? code->source_len : strlen(code->source);
+  PART(code->source, len);
+  for (int i = 0; i < b->nkey; i++) PART(b->key[i].p, b->key[i].n);
+#undef PART
+  unsigned char d[32];
+  kern__sha256_final(&h, d);
+  kern__sha256_hex(d, key);
+}
+
+/* Looks key up and loads it.  1 when *module was made from the cache. */
+static int load_hit(kern_context *ctx, const kern__builder *b, const char *key,
+                    void **module) {
+  kern__blob in = {NULL, 0, NULL, -1, 1};
+  char path[4096 + 160];
+  void *bytes = NULL;
+  kern_status st;
+  if (b->load_by_path) {
+    st = kern__cache_open(ctx, key, b->ext, &in.fd, &in.size, path,
+                          sizeof path);
+    in.path = path;
+  } else {
+    st = kern__cache_get(ctx, key, b->ext, &bytes, &in.size, path,
+                         sizeof path);
+    in.bytes = bytes;
+  }
+  if (st != KERN_SUCCESS) return 0;
+  st = b->load(b->self, &in, module);
+  if (in.fd >= 0) close(in.fd);
+  kern__free(bytes);
+  /* Verified but refused by the loader or driver: remove it, so the entry
+   * the compile stores replaces it rather than a later load tripping over
+   * it again. */
+  if (st != KERN_SUCCESS) unlink(path);
+  return st == KERN_SUCCESS;
+}
+
+kern_status kern__cached_build(kern_context *ctx, const kern__builder *b,
+                               const kc_result *code, void **module) {
+  char key[65];
+  cache_key(b, code, key);
+  ctx->quiet_note[0] = 0;
+  int use = !ctx->opts.no_cache;
+  if (use) {
+    ctx->quiet++;
+    const char *dir;
+    use = kern__cache_dir(ctx, &dir) == KERN_SUCCESS;
+    int hit = use && load_hit(ctx, b, key, module);
+    ctx->quiet--;
+    if (hit) return KERN_SUCCESS;
+  }
+
+  kern__blob out = {NULL, 0, NULL, -1, 0};
+  kern_status st = b->compile(b->self, code, use, &out);
+  if (st != KERN_SUCCESS) {
+    kern__free((void *)out.bytes);
+    return st;
+  }
+  if (use && (out.bytes || out.path)) {
+    ctx->quiet++;
+    size_t size = out.size;
+    void *file = NULL;
+    const void *bytes = out.bytes;
+    if (!bytes) {
+      bytes = file = read_regular(out.path, &size);
+      if (!file)
+        kern__error(ctx, KERN_ERROR_CACHE, "kernel cache: cannot read '%s': %s",
+                    out.path, strerror(errno));
+    }
+    int stored = bytes && kern__cache_put(ctx, key, b->ext, bytes, size, NULL,
+                                          0) == KERN_SUCCESS;
+    kern__free(file);
+    int loaded = stored && b->load_by_path && load_hit(ctx, b, key, module);
+    ctx->quiet--;
+    if (loaded) {
+      kern__free((void *)out.bytes);
+      return KERN_SUCCESS;
+    }
+  }
+  st = b->load(b->self, &out, module);
+  kern__free((void *)out.bytes);
+  return st;
 }

@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,6 +28,10 @@
 kern_status kern__verror(kern_context *ctx, kern_status s, const char *fmt,
                          va_list ap) {
   if (!kern__ctx_ok(ctx) || s == KERN_SUCCESS) return s;
+  if (ctx->quiet > 0) { /* a cache attempt: noted, never an error */
+    vsnprintf(ctx->quiet_note, sizeof ctx->quiet_note, fmt, ap);
+    return s;
+  }
   if (ctx->error_status != KERN_SUCCESS) return s; /* the first error wins */
   ctx->error_status = s;
   /* If the message cannot be allocated the status alone is kept and
@@ -108,10 +113,66 @@ static int resolve_num_threads(int opt) {
   return (int)cores;
 }
 
+/* ---------------------------------------------------------------- backends
+ *
+ * Note [process-wide backend state]
+ * Everything a context uses is its own, with one exception: what a vendor
+ * library sets up once per process.  The OpenCL ICD loader and the platforms
+ * it loads (PoCL) initialise themselves on the first clGetPlatformIDs /
+ * clGetDeviceIDs without a lock -- two threads probing at once crashed
+ * inside PoCL -- and PoCL's initialisation calls setenv, which races with any
+ * thread reading the environment (getenv, or posix_spawn handing `environ`
+ * to the C compiler).  So each backend's init (runtime.h) loads its library
+ * and does that first initialisation exactly once, under init_lock, and
+ * keeps the outcome in its own file-scope state, written only there and read
+ * only after; per-context probes then start from it.
+ *
+ * kern_context_new runs the inits before it reads the environment itself,
+ * and every later kern call that reads the environment or spawns happens on
+ * a context, so after them: no thread of ours reads the environment while a
+ * vendor writes it.  The application's own threads are its business; the
+ * header asks it to create the first context before it runs threads that
+ * touch the environment.
+ *
+ * A mutex and flags rather than pthread_once, because an init that ran out
+ * of memory must be retried by the next context instead of leaving the
+ * backend unavailable for the rest of the process.
+ */
+
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static int init_done[KERN_BACKEND_COUNT]; /* guarded by init_lock */
+
+static const kern_backend *const all_backends[KERN_BACKEND_COUNT] = {
+    [KERN_BACKEND_CPU] = &kern__backend_cpu,
+    [KERN_BACKEND_CUDA] = &kern__backend_cuda,
+    [KERN_BACKEND_OPENCL] = &kern__backend_opencl,
+};
+
+kern_status kern__backends_init(void) {
+  kern_status st = KERN_SUCCESS;
+  pthread_mutex_lock(&init_lock);
+  for (int b = 0; b < KERN_BACKEND_COUNT; b++) {
+    const kern_backend *be = all_backends[b];
+    if (init_done[b]) continue;
+    kern_status s = be->version >= 2 && be->init ? be->init() : KERN_SUCCESS;
+    if (s == KERN_ERROR_OUT_OF_MEMORY) {
+      st = s; /* not done: the next context tries again */
+      break;
+    }
+    init_done[b] = 1;
+  }
+  pthread_mutex_unlock(&init_lock);
+  return st;
+}
+
 /* ---------------------------------------------------------------- context */
 
 kern_status kern_context_new(const kern_options *opts, kern_context **out) {
   if (!out) return KERN_ERROR_INVALID_ARGUMENT;
+  /* First, before this thread reads the environment: Note
+   * [process-wide backend state]. */
+  kern_status ist = kern__backends_init();
+  if (ist != KERN_SUCCESS) return ist;
   kern_context *ctx = kern__calloc(1, sizeof *ctx);
   if (!ctx) return KERN_ERROR_OUT_OF_MEMORY;
   ctx->magic = KERN__CTX_MAGIC;
@@ -123,9 +184,7 @@ kern_status kern_context_new(const kern_options *opts, kern_context **out) {
   ctx->opts.num_threads = ctx->num_threads;
   if (st != KERN_SUCCESS) goto fail;
 
-  ctx->backends[KERN_BACKEND_CPU] = &kern__backend_cpu;
-  ctx->backends[KERN_BACKEND_CUDA] = &kern__backend_cuda;
-  ctx->backends[KERN_BACKEND_OPENCL] = &kern__backend_opencl;
+  for (int b = 0; b < KERN_BACKEND_COUNT; b++) ctx->backends[b] = all_backends[b];
 
   int total = 0;
   int counts[KERN_BACKEND_COUNT] = {0};

@@ -30,7 +30,7 @@
 typedef struct kern_backend kern_backend;
 
 struct kern_backend {
-  int version; /* 1, or 2 with the stream methods at the end */
+  int version; /* 2: init added; 3: the stream methods at the end */
   const char *name; /* "cpu" */
   kern_backend_kind kind;
   kern__target target;
@@ -71,7 +71,17 @@ struct kern_backend {
                         void *const *args, const kern__dims *dims);
   kern_status (*synchronize)(void *state, int dev);
 
-  /* ---- version 2: streams, events, graphs, pinned memory (stream.c).
+  /* Version 2.  Process-wide set-up, run once before the backend's first
+   * probe, under the runtime's lock (Note [process-wide backend state] in
+   * context.c): loading the vendor library and its first initialisation,
+   * which vendors do not make safe to race.  It keeps its outcome (the
+   * library's entry points, or why the backend is unavailable) for every
+   * later probe, which must not change it.  May be NULL.  Returns
+   * KERN_ERROR_OUT_OF_MEMORY, after undoing its work, to be retried by the
+   * next kern_context_new; any other outcome is final for the process. */
+  kern_status (*init)(void);
+
+  /* ---- version 3: streams, events, graphs, pinned memory (stream.c).
    * Every method below is optional.  A backend without native streams
    * (stream_new == NULL) gets the runtime's generic streams: one worker
    * thread per stream that calls the synchronous methods above in order
@@ -129,6 +139,11 @@ struct kern_backend {
   void (*graph_free)(void *state, int dev, void *graph);
 };
 
+/* context.c: runs every backend's init once per process (thread-safe).
+ * kern_context_new calls it first; code that uses a backend without a
+ * context (kern__cuda_nvrtc_compile_check) calls it itself. */
+kern_status kern__backends_init(void);
+
 extern const kern_backend kern__backend_cpu;
 extern const kern_backend kern__backend_cuda;
 extern const kern_backend kern__backend_opencl;
@@ -166,6 +181,13 @@ struct kern_context {
   int ndevices;
   kern_status error_status;
   char *error; /* first error, malloc'd; NULL when none */
+  /* While quiet > 0, kern__error records nothing in error/error_status but
+   * keeps the latest message in quiet_note: the cache policy's attempts
+   * (Note [cache policy] in cache.c) may fail without failing the call, and
+   * must leave no error behind.  quiet_note says why the cache was last
+   * not used, for tests and diagnostics. */
+  int quiet;
+  char quiet_note[512];
   /* Everything the context still owns, freed with it. */
   struct kern_module *modules;
   struct kern_array *arrays;
@@ -341,5 +363,56 @@ kern_status kern__cache_open(kern_context *ctx, const char *key,
 /* The cache directory, created 0700 if missing; refuses one that is not
  * owned by the user or is writable by others. */
 kern_status kern__cache_dir(kern_context *ctx, const char **dir);
+
+/* ---------------------------------------------------------------- cache policy */
+
+/* Compiled code on its way between a backend and the cache (Note [cache
+ * policy] in cache.c).  bytes may be NULL when the code is in a file
+ * (path); fd, when >= 0, is a descriptor of the verified cache entry at
+ * path (Note [loading verified code]); cached says whether the code came
+ * from the cache. */
+typedef struct kern__blob {
+  const void *bytes;
+  size_t size;
+  const char *path;
+  int fd;
+  int cached;
+} kern__blob;
+
+/* One extra input of a cache key. */
+typedef struct kern__key_part {
+  const void *p;
+  size_t n;
+} kern__key_part;
+
+/* What a backend gives kern__cached_build. */
+typedef struct kern__builder {
+  const char *backend; /* "cpu": part of the key */
+  const char *ext;     /* entry extension: ".so", ".clbin", ".cubin", ".ptx" */
+  /* Every input besides the source that changes the compiled code: the
+   * compiler's identity, flags, device, driver.  Hashed in order. */
+  const kern__key_part *key;
+  int nkey;
+  /* Hits are opened (kern__cache_open) and loaded by path, not read into
+   * memory: the CPU backend's dlopen. */
+  int load_by_path;
+  void *self; /* passed back to compile and load */
+  /* Compiles code.  Fills out->bytes (from kern__malloc; the core frees it)
+   * or out->path (owned by self), and out->size.  When for_cache is 0
+   * nothing will be stored, and a backend whose load can use what compile
+   * already made may leave bytes NULL.  Failures are the load's error. */
+  kern_status (*compile)(void *self, const kc_result *code, int for_cache,
+                         kern__blob *out);
+  /* Makes a module of in: a cache entry (in->cached) or what compile just
+   * made.  A cached entry that fails is a miss; the core compiles. */
+  kern_status (*load)(void *self, const kern__blob *in, void **module);
+} kern__builder;
+
+/* The one place of the cache policy: look-up, compile, store, load.  The
+ * cache is an optimisation: whatever goes wrong with it (refused or
+ * unwritable directory, full disk, bad entry, entry the driver refuses)
+ * never fails the load and leaves no error in ctx (Note [cache policy]). */
+kern_status kern__cached_build(kern_context *ctx, const kern__builder *b,
+                               const kc_result *code, void **module);
 
 #endif

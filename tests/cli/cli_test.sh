@@ -300,6 +300,151 @@ out_line "a = [7 7 7]"
 check "--backend cpu with KERN_DEVICE unset" 0 \
   sh -c 'unset KERN_DEVICE; exec "$@"' sh "$KERN" run "$K" fill_int --dim 3 --backend cpu 'a=zeros(int32,3)' v=7
 
+# ---------------------------------------------------------------- checked by default
+
+# The issue's first-hour case: an array too small for the grid.  Unchecked
+# this hangs, aborts or segfaults; kern run must fail with a message.
+for b in cpu opencl; do
+  if [ $b = opencl ] && ! "$KERN" devices 2>/dev/null | grep -q "^opencl: available"; then
+    echo "# no OpenCL device: skipping the OpenCL out-of-bounds check"
+    continue
+  fi
+  check "out of bounds is caught by default ($b)" 1 "$KERN" run \
+    "$SRC/../../examples/saxpy.py" saxpy --dim 1000 a=2 'x=ones(float32,4)' \
+    'y=zeros(float32,1000)' --backend $b
+  err_has "out of bounds"
+  err_has "saxpy.py:"
+  err_has "array 'x'"
+  err_one_line
+done
+check "--debug is still accepted" 1 "$KERN" run "$SRC/../../examples/saxpy.py" \
+  saxpy --dim 8 a=2 'x=ones(float32,4)' 'y=zeros(float32,8)' --debug
+err_has "out of bounds"
+check "--unchecked runs an in-bounds launch" 0 "$KERN" run "$K" scale --dim 4 \
+  'x=arange(float32,4)' 'y=zeros(float32,4)' s=2 --unchecked
+out_line "y = [0. 2. 4. 6.]"
+check "--unchecked wins over KERN_DEBUG" 0 env KERN_DEBUG=1 "$KERN" run "$K" \
+  scale --dim 4 'x=arange(float32,4)' 'y=zeros(float32,4)' s=2 --unchecked
+check "unchecked code has no bounds checks" 0 sh -c \
+  "'$KERN' compile '$K' > '$T/plain.c' && '$KERN' compile '$K' --debug > '$T/dbg.c' && ! cmp -s '$T/plain.c' '$T/dbg.c'"
+check "run --help says checks are the default" 0 "$KERN" run --help
+out_has "checked by default"
+out_has "--unchecked"
+
+# ---------------------------------------------------------------- Warp-style values
+
+check "value as wp.vec3(...)" 0 "$KERN" run "$K" add_vec --dim 2 \
+  'a=zeros(vec3,2)' 'b=wp.vec3(0,-9.8,0)'
+out_line "     [ 0.  -9.8  0. ]]"
+check "value as a tuple with spaces" 0 "$KERN" run "$K" add_vec --dim 2 \
+  'a=zeros(vec3,2)' 'b=(0, -9.8, 0)'
+out_line "     [ 0.  -9.8  0. ]]"
+check "value as vec3(...) without wp." 0 "$KERN" run "$K" add_vec --dim 2 \
+  'a=zeros(vec3,2)' 'b=vec3(1,2,3)'
+out_line "     [1. 2. 3.]]"
+check "scalar as wp.float32(...)" 0 "$KERN" run "$K" scale --dim 2 \
+  'x=ones(float32,2)' 'y=zeros(float32,2)' 's=wp.float32(3)'
+out_line "y = [3. 3.]"
+check "constructor of the wrong type" 1 "$KERN" run "$K" add_vec --dim 2 \
+  'a=zeros(vec3,2)' 'b=wp.vec2(0,1)'
+err_has "parameter 'b'"
+err_has "vec2"
+check "tuple with the wrong count" 1 "$KERN" run "$K" add_vec --dim 2 \
+  'a=zeros(vec3,2)' 'b=(0,1)'
+err_has "parameter 'b'"
+err_has "3 comma-separated components"
+check "unbalanced parentheses in a value" 1 "$KERN" run "$K" add_vec \
+  --dim 2 'a=zeros(vec3,2)' 'b=(0,1,2'
+err_has "unbalanced"
+
+# ---------------------------------------------------------------- output files
+
+mkdir "$T/ro" && chmod 555 "$T/ro"
+if [ "$(id -u)" -ne 0 ]; then
+  check "--save into an unwritable directory fails before the launch" 1 \
+    "$KERN" run "$SRC/../../examples/saxpy.py" saxpy --dim 8 a=2 \
+    'x=ones(float32,4)' 'y=zeros(float32,8)' --save "y=$T/ro/y.npy"
+  err_has "'$T/ro/y.npy'"
+  err_has "Permission denied"
+fi
+# A missing directory fails for root too.  The launch would fail with an
+# out-of-bounds report; getting the --save error instead shows it came first.
+check "--save into a missing directory fails before the launch" 1 \
+  "$KERN" run "$SRC/../../examples/saxpy.py" saxpy --dim 8 a=2 \
+  'x=ones(float32,4)' 'y=zeros(float32,8)' --save "y=$T/none/y.npy"
+err_has "cannot write '$T/none/y.npy'"
+err_one_line
+grep -q "out of bounds" "$T/err" && fail "the launch ran before the --save check"
+grep -q "XXXXXX\|\.tmp" "$T/err" && fail "the message names a temporary file"
+check "--save onto a directory fails before the launch" 1 "$KERN" run "$K" \
+  scale --dim 4 'x=zeros(float32,4)' 'y=zeros(float32,4)' s=1 --save "y=$T"
+err_has "'$T'"
+
+# Issue #8 item 7: a link planted at the old fixed temporary name must not
+# be followed, for -o and for --save.
+echo precious > "$T/victim"
+ln -s "$T/victim" "$T/planted.c.tmp"
+ln -s "$T/victim" "$T/planted.npy.tmp"
+check "compile -o next to a planted OUT.tmp link" 0 "$KERN" compile "$K" \
+  -o "$T/planted.c"
+check "run --save next to a planted OUT.tmp link" 0 "$KERN" run "$K" scale \
+  --dim 4 'x=ones(float32,4)' 'y=zeros(float32,4)' s=1 \
+  --save "y=$T/planted.npy"
+check "the link's target is untouched" 0 grep -qx precious "$T/victim"
+check "the links are still links" 0 test -L "$T/planted.c.tmp" -a \
+  -L "$T/planted.npy.tmp"
+check "the outputs are regular files" 0 test -f "$T/planted.c" -a \
+  ! -L "$T/planted.c" -a -f "$T/planted.npy" -a ! -L "$T/planted.npy"
+# A link at the destination itself is replaced, not written through.
+ln -s "$T/victim" "$T/linked.c"
+check "compile -o onto a link" 0 "$KERN" compile "$K" -o "$T/linked.c"
+check "the link's target is still untouched" 0 grep -qx precious "$T/victim"
+check "no temporaries are left behind" 0 sh -c \
+  "! ls -A '$T' | grep -q '^\.planted\|^\.linked\|^\.gen'"
+check "outputs get ordinary permissions" 0 sh -c \
+  "umask 022 && '$KERN' compile '$K' -o '$T/perm.c' && [ \"\$(stat -c %a '$T/perm.c')\" = 644 ]"
+
+# ---------------------------------------------------------------- did you mean
+
+check "misspelled kernel" 1 "$KERN" run "$K" scal --dim 4
+err_has "did you mean 'scale'?"
+check "misspelled parameter" 1 "$KERN" run "$K" scale --dim 4 \
+  'x=zeros(float32,4)' 'y=zeros(float32,4)' ss=1
+err_has "did you mean 's'?"
+check "misspelled SPEC function" 1 "$KERN" run "$K" scale --dim 4 \
+  'x=zero(float32,4)' 'y=zeros(float32,4)' s=1
+err_has "did you mean 'zeros'?"
+check "misspelled type" 1 "$KERN" run "$K" scale --dim 4 \
+  'x=zeros(flaot32,4)' 'y=zeros(float32,4)' s=1
+err_has "did you mean 'float32'?"
+check "misspelled option" 2 "$KERN" run "$K" scale --dim 4 --unchekced
+err_has "did you mean '--unchecked'?"
+check "misspelled command" 2 "$KERN" compiel "$K"
+err_has "did you mean 'compile'?"
+check "no suggestion for an unrelated name" 1 "$KERN" run "$K" zzzzzz --dim 4
+grep -q "did you mean" "$T/err" && fail "suggested something for zzzzzz"
+check "misspelled builtin" 1 "$KERN" compile "$SRC/typo_builtin.py"
+err_has "did you mean 'wp.sqrt'?"
+
+# ---------------------------------------------------------------- help
+
+# Every example in the help texts runs as pasted into a shell (from the
+# repository root, with 'kern' on the PATH).
+mkdir "$T/ex" "$T/bin" && ln -s "$SRC/../../examples" "$T/ex/examples" &&
+  ln -s "$(cd "$(dirname "$KERN")" && pwd)/$(basename "$KERN")" "$T/bin/kern"
+for c in run compile; do
+  "$KERN" help $c | awk '
+    /^Examples/ { on = 1; next }
+    on && /^$/ { exit }
+    on { line = line $0; if (line ~ /\\$/) { sub(/\\$/, "", line); next }
+         print line; line = "" }' > "$T/ex/$c.sh"
+  check "'kern help $c' has examples" 0 test -s "$T/ex/$c.sh"
+  check "'kern help $c' examples run as pasted" 0 sh -c \
+    "cd '$T/ex' && PATH='$T/bin':\$PATH KERN_DEVICE=cpu sh -e '$T/ex/$c.sh'"
+done
+check "kern help help" 0 "$KERN" help help
+out_has "Usage: kern"
+
 # ---------------------------------------------------------------- npycmp
 
 check "npycmp: equal files" 0 "$NPYCMP" "$SRC/expected_grid.npy" \

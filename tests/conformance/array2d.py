@@ -1,5 +1,5 @@
 # wp.array2d: row sums in a loop over a.shape[1], int64 elements.
-# kern-test: array2d --dim 5 a=rand(int64,5,7,seed=15) rows=zeros(int64,5) t=zeros(int64,7,5)
+# kern-test: array2d --dim 5 a='rand(int64,5,7,seed=15)' rows='zeros(int64,5)' t='zeros(int64,7,5)'
 # kern-check: rows
 # kern-check: t
 import warp as wp

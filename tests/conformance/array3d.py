@@ -1,5 +1,5 @@
 # wp.array3d: 3-d indexing, 3-d tid, all three shape entries.
-# kern-test: array3d --dim 2,3,4 a=arange(float64,24) out=zeros(float64,2,3,4) sh=zeros(int32,3)
+# kern-test: array3d --dim 2,3,4 a='arange(float64,24)' out='zeros(float64,2,3,4)' sh='zeros(int32,3)'
 # kern-check: out
 # kern-check: sh
 import warp as wp

@@ -1,5 +1,5 @@
 # wp.array4d and wp.array(dtype=T, ndim=4): 4-d indexing and 4-d tid.
-# kern-test: array4d --dim 2,2,3,2 a=rand(int32,2,2,3,2,seed=16) b=zeros(int32,2,2,3,2) out=zeros(int32,2,2,3,2)
+# kern-test: array4d --dim 2,2,3,2 a='rand(int32,2,2,3,2,seed=16)' b='zeros(int32,2,2,3,2)' out='zeros(int32,2,2,3,2)'
 # kern-check: out
 # kern-check: b
 import warp as wp

@@ -1,5 +1,5 @@
 # wp.array(dtype=T) 1-d: read, write, index arithmetic, a.shape[0].
-# kern-test: array_1d --dim 10 a=arange(float32,10) out=zeros(float32,10) n=zeros(int32,10)
+# kern-test: array_1d --dim 10 a='arange(float32,10)' out='zeros(float32,10)' n='zeros(int32,10)'
 # kern-check: out
 # kern-check: n
 import warp as wp

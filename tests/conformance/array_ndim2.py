@@ -1,5 +1,5 @@
 # wp.array(dtype=T, ndim=2): a[i, j], a.shape[0], a.shape[1], 2-d tid.
-# kern-test: array_ndim2 --dim 4,6 a=rand(float32,4,6,seed=14) out=zeros(float32,4,6) sh=zeros(int32,4,6)
+# kern-test: array_ndim2 --dim 4,6 a='rand(float32,4,6,seed=14)' out='zeros(float32,4,6)' sh='zeros(int32,4,6)'
 # kern-check: out
 # kern-check: sh
 import warp as wp

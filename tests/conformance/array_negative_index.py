@@ -1,6 +1,6 @@
 # Negative indices: Warp wraps them like Python (a[-1] is the last element), for
 # literal and runtime indices, on 1-d and 2-d arrays; v[-1] is the last vector component.
-# kern-test: array_negative_index --dim 4 a=arange(float32,6) m=arange(int32,12) out=zeros(float32,4,3) om=zeros(int32,4)
+# kern-test: array_negative_index --dim 4 a='arange(float32,6)' m='arange(int32,12)' out='zeros(float32,4,3)' om='zeros(int32,4)'
 # kern-check: out
 # kern-check: om
 import warp as wp

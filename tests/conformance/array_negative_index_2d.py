@@ -1,5 +1,5 @@
 # Negative indices on a 2-d array: each index wraps by its own dimension.
-# kern-test: array_negative_index_2d --dim 3 a=rand(int32,3,4,seed=20) out=zeros(int32,3,2)
+# kern-test: array_negative_index_2d --dim 3 a='rand(int32,3,4,seed=20)' out='zeros(int32,3,2)'
 # kern-check: out
 import warp as wp
 

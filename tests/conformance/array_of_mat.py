@@ -1,5 +1,5 @@
 # Arrays of matrices: read, write whole, write one entry a[i][r, c], 2-d array of mat22d.
-# kern-test: array_of_mat --dim 3 a=arange(mat33,3) g=rand(mat22d,3,2,seed=19) out=zeros(mat33,3) og=zeros(mat22d,3,2)
+# kern-test: array_of_mat --dim 3 a='arange(mat33,3)' g='rand(mat22d,3,2,seed=19)' out='zeros(mat33,3)' og='zeros(mat22d,3,2)'
 # kern-check: out
 # kern-check: og
 import warp as wp

@@ -1,6 +1,6 @@
 # Arrays of vectors: whole-element reads/writes, component reads a[i][k] and a[i].x,
 # component writes a[i][k] = ..., 2-d array of vec2.
-# kern-test: array_of_vec --dim 6 a=arange(vec3,6) g=rand(vec2,6,2,seed=17) out=zeros(vec3,6) og=zeros(vec2,6,2) s=zeros(float32,6)
+# kern-test: array_of_vec --dim 6 a='arange(vec3,6)' g='rand(vec2,6,2,seed=17)' out='zeros(vec3,6)' og='zeros(vec2,6,2)' s='zeros(float32,6)'
 # kern-check: out
 # kern-check: og
 # kern-check: s

@@ -1,5 +1,5 @@
 # Arrays of integer / double vectors.
-# kern-test: array_of_vec_int --dim 5 a=arange(vec4i,5) b=rand(vec2d,5,seed=18) oi=zeros(vec4i,5) od=zeros(vec2d,5)
+# kern-test: array_of_vec_int --dim 5 a='arange(vec4i,5)' b='rand(vec2d,5,seed=18)' oi='zeros(vec4i,5)' od='zeros(vec2d,5)'
 # kern-check: oi
 # kern-check: od
 import warp as wp

@@ -1,6 +1,6 @@
 # a.shape on arrays of vectors/matrices counts array dimensions only (not components);
 # shapes used as loop bounds and in arithmetic.
-# kern-test: array_shape_elements --dim 1 v=zeros(vec3,5) m=zeros(mat22,2,3) b=zeros(uint8,2,3,4) out=zeros(int32,6)
+# kern-test: array_shape_elements --dim 1 v='zeros(vec3,5)' m='zeros(mat22,2,3)' b='zeros(uint8,2,3,4)' out='zeros(int32,6)'
 # kern-check: out
 import warp as wp
 

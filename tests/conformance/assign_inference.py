@@ -1,5 +1,5 @@
 # Assignment with type inference: types follow the right-hand side; re-assignment keeps the type.
-# kern-test: assign_inference --dim 4 x=arange(float64,4) oi=zeros(int32,4) of=zeros(float32,4) od=zeros(float64,4) ov=zeros(vec3,4) ou=zeros(uint16,4)
+# kern-test: assign_inference --dim 4 x='arange(float64,4)' oi='zeros(int32,4)' of='zeros(float32,4)' od='zeros(float64,4)' ov='zeros(vec3,4)' ou='zeros(uint16,4)'
 # kern-check: oi
 # kern-check: of
 # kern-check: od

@@ -1,6 +1,6 @@
 # wp.atomic_add / atomic_sub return the old value. Each thread owns its slot for the
 # returned-value checks; shared totals use integers / exactly representable floats.
-# kern-test: atomic_add_sub --dim 32 own=arange(int32,32) ownf=arange(float64,32) tot=zeros(int32,2) totf=zeros(float32,1) totl=zeros(uint64,1) old=zeros(int32,32,2) oldf=zeros(float64,32)
+# kern-test: atomic_add_sub --dim 32 own='arange(int32,32)' ownf='arange(float64,32)' tot='zeros(int32,2)' totf='zeros(float32,1)' totl='zeros(uint64,1)' old='zeros(int32,32,2)' oldf='zeros(float64,32)'
 # kern-check: own
 # kern-check: ownf
 # kern-check: tot

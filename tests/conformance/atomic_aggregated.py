@@ -1,7 +1,7 @@
 # Same-address atomics whose result is unused: kern aggregates them (per
 # thread, warp, block or chunk, then one atomic).  Values are exact in float32
 # so the result does not depend on the order of the additions.
-# kern-test: atomic_aggregated --dim 1000 x=arange(float32,1000) xi=arange(int32,1000) xl=arange(int64,1000) s=zeros(float32,1) d=full(float32,1,1000000) lo=full(float32,1,5000) hi=zeros(float32,1) ilo=full(int32,1,5000) ihi=zeros(int64,2) n=zeros(uint32,3)
+# kern-test: atomic_aggregated --dim 1000 x='arange(float32,1000)' xi='arange(int32,1000)' xl='arange(int64,1000)' s='zeros(float32,1)' d='full(float32,1,1000000)' lo='full(float32,1,5000)' hi='zeros(float32,1)' ilo='full(int32,1,5000)' ihi='zeros(int64,2)' n='zeros(uint32,3)'
 # kern-check: s
 # kern-check: d
 # kern-check: lo

@@ -1,6 +1,6 @@
 # atomic_and / atomic_or / atomic_xor on int32, uint32 and int64 (order-independent totals)
 # plus the returned old values on owned slots.
-# kern-test: atomic_bitwise --dim 32 a=full(int32,1,-1) o=zeros(uint32,1) x=zeros(int64,1) own=full(int32,32,255) old=zeros(int32,32,3)
+# kern-test: atomic_bitwise --dim 32 a='full(int32,1,-1)' o='zeros(uint32,1)' x='zeros(int64,1)' own='full(int32,32,255)' old='zeros(int32,32,3)'
 # kern-check: a
 # kern-check: o
 # kern-check: x

@@ -1,6 +1,6 @@
 # atomic_exch and atomic_cas on owned slots (deterministic), returning the old value;
 # a counter built from atomic_add return values gives each thread a unique ticket.
-# kern-test: atomic_exch_cas --dim 16 own=arange(int32,16) ownl=arange(int64,16) cnt=zeros(int32,1) seen=zeros(int32,16) old=zeros(int32,16,3) oldl=zeros(int64,16)
+# kern-test: atomic_exch_cas --dim 16 own='arange(int32,16)' ownl='arange(int64,16)' cnt='zeros(int32,1)' seen='zeros(int32,16)' old='zeros(int32,16,3)' oldl='zeros(int64,16)'
 # kern-check: own
 # kern-check: ownl
 # kern-check: cnt

@@ -1,5 +1,5 @@
 # wp.atomic_min / atomic_max on int32, float32, float64; the returned old value on an owned slot.
-# kern-test: atomic_min_max --dim 40 x=rand(float32,40,seed=38) k=rand(int32,40,seed=39) mn=full(float32,1,10) mx=full(float32,1,-10) mni=full(int32,1,1000) mxi=full(int32,1,-1000) mxd=zeros(float64,1) own=full(int32,40,50) old=zeros(int32,40,2)
+# kern-test: atomic_min_max --dim 40 x='rand(float32,40,seed=38)' k='rand(int32,40,seed=39)' mn='full(float32,1,10)' mx='full(float32,1,-10)' mni='full(int32,1,1000)' mxi='full(int32,1,-1000)' mxd='zeros(float64,1)' own='full(int32,40,50)' old='zeros(int32,40,2)'
 # kern-check: mn
 # kern-check: mx
 # kern-check: mni

@@ -1,5 +1,5 @@
 # atomic_add on vector elements and float64, with exactly representable values (order-independent sums).
-# kern-test: atomic_vec_float --dim 48 v=zeros(vec3,2) d=zeros(float64,3) m=zeros(mat22,1)
+# kern-test: atomic_vec_float --dim 48 v='zeros(vec3,2)' d='zeros(float64,3)' m='zeros(mat22,1)'
 # kern-check: v
 # kern-check: d
 # kern-check: m

@@ -1,6 +1,6 @@
 # `a[i] += v` and `a[i] -= v` on array elements are atomic in Warp: many threads update
 # the same slots; the final values are order-independent (ints, exactly representable floats).
-# kern-test: augassign_array_atomic --dim 64 acc=zeros(int32,4) accf=zeros(float32,2) accv=zeros(vec2,1) acc2=zeros(int64,2,2) own=ones(float32,64)
+# kern-test: augassign_array_atomic --dim 64 acc='zeros(int32,4)' accf='zeros(float32,2)' accv='zeros(vec2,1)' acc2='zeros(int64,2,2)' own='ones(float32,64)'
 # kern-check: acc
 # kern-check: accf
 # kern-check: accv

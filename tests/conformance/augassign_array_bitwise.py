@@ -2,7 +2,7 @@
 # (shared slots, order-independent); `*=`, `//=` etc. are plain load-op-store (owned slots);
 # int8/uint8/int16/uint16 elements are never atomic (owned slots); component targets
 # `a[i].x += v`, `a[i][k] -= v` on vector elements.
-# kern-test: augassign_array_bitwise --dim 32 m=full(int32,1,-1) o=zeros(uint64,1) x=zeros(int32,1) own=arange(int32,32) small=arange(int8,32) vs=ones(vec3,32)
+# kern-test: augassign_array_bitwise --dim 32 m='full(int32,1,-1)' o='zeros(uint64,1)' x='zeros(int32,1)' own='arange(int32,32)' small='arange(int8,32)' vs='ones(vec3,32)'
 # kern-check: m
 # kern-check: o
 # kern-check: x

@@ -1,5 +1,5 @@
 # Augmented assignment on locals: += -= *= /= //= %= &= |= ^= <<= >>= (int) and float, vector.
-# kern-test: augassign_local --dim 8 x=arange(int32,8) oi=zeros(int32,8,2) of=zeros(float32,8) ov=zeros(vec3,8)
+# kern-test: augassign_local --dim 8 x='arange(int32,8)' oi='zeros(int32,8,2)' of='zeros(float32,8)' ov='zeros(vec3,8)'
 # kern-check: oi
 # kern-check: of
 # kern-check: ov

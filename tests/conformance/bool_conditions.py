@@ -1,6 +1,6 @@
 # Ints and floats as conditions (`if n:`, `while n:`, `x if n else y`, `not n`), bool() and
 # int()/float() of bools.
-# kern-test: bool_conditions --dim 6 x=arange(int32,6) f=arange(float32,6) out=zeros(int32,6,6) ob=zeros(bool,6,2)
+# kern-test: bool_conditions --dim 6 x='arange(int32,6)' f='arange(float32,6)' out='zeros(int32,6,6)' ob='zeros(bool,6,2)'
 # kern-check: out
 # kern-check: ob
 import warp as wp

@@ -1,7 +1,7 @@
 # Constructors: wp.float64(x), wp.float32(x), float(x), int(x), wp.int64(x), wp.vec3(a, b, c)
 # from variables, float vector from float var + int literals, wp.vec3i from int() of floats (truncates),
 # wp.vec2d from float64 values, matrices from scalars and from rows.
-# kern-test: constructors --dim 4 x=arange(float32,4) od=zeros(float64,4) ov=zeros(vec3,4,2) oi=zeros(vec3i,4) ovd=zeros(vec2d,4) om=zeros(mat22,4)
+# kern-test: constructors --dim 4 x='arange(float32,4)' od='zeros(float64,4)' ov='zeros(vec3,4,2)' oi='zeros(vec3i,4)' ovd='zeros(vec2d,4)' om='zeros(mat22,4)'
 # kern-check: od
 # kern-check: ov
 # kern-check: oi

@@ -1,5 +1,5 @@
 # break and continue in for and while loops, including nested loops.
-# kern-test: control_break_continue --dim 10 x=arange(int32,10) out=zeros(int32,10,4)
+# kern-test: control_break_continue --dim 10 x='arange(int32,10)' out='zeros(int32,10,4)'
 # kern-check: out
 import warp as wp
 

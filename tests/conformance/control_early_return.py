@@ -1,5 +1,5 @@
 # Early `return` from a kernel (threads leave before writing) and from inside a loop.
-# kern-test: control_early_return --dim 16 x=arange(int32,16) out=full(int32,16,-1) cnt=zeros(int32,16)
+# kern-test: control_early_return --dim 16 x='arange(int32,16)' out='full(int32,16,-1)' cnt='zeros(int32,16)'
 # kern-check: out
 # kern-check: cnt
 import warp as wp

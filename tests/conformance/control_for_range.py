@@ -1,6 +1,6 @@
 # for i in range(...) with 1, 2 and 3 arguments, negative step, runtime bounds, empty ranges,
 # and nested loops.
-# kern-test: control_for_range --dim 6 n=arange(int32,6) out=zeros(int32,6,7)
+# kern-test: control_for_range --dim 6 n='arange(int32,6)' out='zeros(int32,6,7)'
 # kern-check: out
 import warp as wp
 

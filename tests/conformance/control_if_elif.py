@@ -1,5 +1,5 @@
 # if / elif / else chains, nested ifs, `if n:` on an int, `if not b:`.
-# kern-test: control_if_elif --dim 12 x=arange(int32,12) out=zeros(int32,12,3)
+# kern-test: control_if_elif --dim 12 x='arange(int32,12)' out='zeros(int32,12,3)'
 # kern-check: out
 import warp as wp
 

@@ -1,5 +1,5 @@
 # `pass` in if/else bodies, loop bodies and functions.
-# kern-test: control_pass --dim 6 x=arange(int32,6) out=zeros(int32,6)
+# kern-test: control_pass --dim 6 x='arange(int32,6)' out='zeros(int32,6)'
 # kern-check: out
 import warp as wp
 

@@ -1,5 +1,5 @@
 # while loops: Collatz step count, nested while.
-# kern-test: control_while --dim 16 x=arange(int32,16) out=zeros(int32,16,2)
+# kern-test: control_while --dim 16 x='arange(int32,16)' out='zeros(int32,16,2)'
 # kern-check: out
 import warp as wp
 

@@ -1,6 +1,6 @@
 # Conversions: int() truncates toward zero, float() of ints, wp.float64/float32,
 # narrowing integer constructors wrap, float->unsigned truncates.
-# kern-test: conversions --dim 6 x=arange(float32,6) k=arange(int32,6) oi=zeros(int32,6,3) of=zeros(float32,6,3) od=zeros(float64,6,2) o8=zeros(int8,6,2) ou=zeros(uint8,6,2)
+# kern-test: conversions --dim 6 x='arange(float32,6)' k='arange(int32,6)' oi='zeros(int32,6,3)' of='zeros(float32,6,3)' od='zeros(float64,6,2)' o8='zeros(int8,6,2)' ou='zeros(uint8,6,2)'
 # kern-check: oi
 # kern-check: of
 # kern-check: od

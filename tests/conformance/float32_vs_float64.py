@@ -1,5 +1,5 @@
 # The same computation in float32 and float64 gives different (precision-dependent) results.
-# kern-test: float32_vs_float64 --dim 8 x=rand(float32,8,seed=11) y=rand(float64,8,seed=11) of=zeros(float32,8) od=zeros(float64,8)
+# kern-test: float32_vs_float64 --dim 8 x='rand(float32,8,seed=11)' y='rand(float64,8,seed=11)' of='zeros(float32,8)' od='zeros(float64,8)'
 # kern-check: of
 # kern-check: od
 import warp as wp

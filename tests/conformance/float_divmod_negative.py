@@ -1,6 +1,6 @@
 # Float / // % and wp.mod with negative operands, float32 and float64.
 # Warp: float `//` is floor(a/b); float `%` and wp.mod are fmod (sign of dividend).
-# kern-test: float_divmod_negative --dim 6 a=arange(float32,6) b=arange(float64,6) of=zeros(float32,6,8) od=zeros(float64,6,5)
+# kern-test: float_divmod_negative --dim 6 a='arange(float32,6)' b='arange(float64,6)' of='zeros(float32,6,8)' od='zeros(float64,6,5)'
 # kern-check: of
 # kern-check: od
 import warp as wp

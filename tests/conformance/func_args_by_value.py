@@ -1,6 +1,6 @@
 # Function parameters are values: assigning to a scalar/vector parameter inside the
 # function does not change the caller's variable.
-# kern-test: func_args_by_value --dim 4 out=zeros(float32,4,3)
+# kern-test: func_args_by_value --dim 4 out='zeros(float32,4,3)'
 # kern-check: out
 import warp as wp
 

@@ -1,6 +1,6 @@
 # Functions calling functions (3 levels), functions with vector/matrix parameters, a
 # function that loops, and a function with no return value writing to an array.
-# kern-test: func_calls_func --dim 8 x=arange(float32,8) out=zeros(float32,8,3) side=zeros(int32,8)
+# kern-test: func_calls_func --dim 8 x='arange(float32,8)' out='zeros(float32,8,3)' side='zeros(int32,8)'
 # kern-check: out
 # kern-check: side
 import warp as wp

@@ -1,6 +1,6 @@
 # @wp.func returning several values of different types, early returns in a function,
 # and a function returning a vector.
-# kern-test: func_multi_return --dim 10 x=arange(int32,10) oi=zeros(int32,10,3) of=zeros(float32,10) ov=zeros(vec3,10)
+# kern-test: func_multi_return --dim 10 x='arange(int32,10)' oi='zeros(int32,10,3)' of='zeros(float32,10)' ov='zeros(vec3,10)'
 # kern-check: oi
 # kern-check: of
 # kern-check: ov

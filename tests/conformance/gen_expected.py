@@ -17,6 +17,7 @@ Exits non-zero (after printing the error) on the first failure.
 import importlib.util
 import os
 import re
+import shlex
 import sys
 import traceback
 
@@ -213,7 +214,7 @@ def parse_header(path):
         raise ValueError(f"expected exactly one '# kern-test:' line, found {len(tests)}")
     if not checks:
         raise ValueError("no '# kern-check:' line")
-    toks = tests[0].split()
+    toks = shlex.split(tests[0])
     kernel = toks[0]
     dims = None
     args = {}

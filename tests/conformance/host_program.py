@@ -1,7 +1,7 @@
 # A complete Warp program: kernels plus host code (class, multi-line strings, brackets over
 # several lines, decorators, a __main__ block). Only the kernels/functions are compiled;
 # the host code must be skipped (and is not run by gen_expected.py either).
-# kern-test: saxpy --dim 12 a=2.0 x=arange(float32,12) y=ones(float32,12) out=zeros(float32,12)
+# kern-test: saxpy --dim 12 a=2.0 x='arange(float32,12)' y='ones(float32,12)' out='zeros(float32,12)'
 # kern-check: out
 import functools
 

@@ -1,7 +1,7 @@
 # int32 arithmetic wraps around (two's complement), and shifts.  abs() of an
 # overflowed value is left out: C++ leaves it undefined and Warp's result depends
 # on clang's optimiser.
-# kern-test: int32_overflow --dim 4 x=arange(int32,4) out=zeros(int32,4,5)
+# kern-test: int32_overflow --dim 4 x='arange(int32,4)' out='zeros(int32,4,5)'
 # kern-check: out
 import warp as wp
 

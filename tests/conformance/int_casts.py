@@ -1,5 +1,5 @@
 # Explicit casts between integer types (truncation, sign extension, zero extension).
-# kern-test: int_casts --dim 6 x=arange(int32,6) ol=zeros(int64,6,6) ou=zeros(uint32,6,2)
+# kern-test: int_casts --dim 6 x='arange(int32,6)' ol='zeros(int64,6,6)' ou='zeros(uint32,6,2)'
 # kern-check: ol
 # kern-check: ou
 import warp as wp

@@ -1,6 +1,6 @@
 # Integer / // % with negative operands (int32 and int64).
 # Warp: `//` floors (Python), `/` truncates (C), `%` is C remainder (sign of dividend).
-# kern-test: int_divmod_negative --dim 5 a=arange(int32,5) b=arange(int64,5) oi=zeros(int32,5,12) ol=zeros(int64,5,6)
+# kern-test: int_divmod_negative --dim 5 a='arange(int32,5)' b='arange(int64,5)' oi='zeros(int32,5,12)' ol='zeros(int64,5,6)'
 # kern-check: oi
 # kern-check: ol
 import warp as wp

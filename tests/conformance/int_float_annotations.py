@@ -1,5 +1,5 @@
 # Plain `int` and `float` annotations mean int32 and float32.
-# kern-test: int_float_annotations --dim 8 n=3 s=1.5 xi=arange(int,8) xf=arange(float,8) oi=zeros(int32,8) of=zeros(float32,8)
+# kern-test: int_float_annotations --dim 8 n=3 s=1.5 xi='arange(int,8)' xf='arange(float,8)' oi='zeros(int32,8)' of='zeros(float32,8)'
 # kern-check: oi
 # kern-check: of
 import warp as wp

@@ -1,6 +1,6 @@
 # Literal typing: `1` is int32, `1.5` is float32; big int literals wrap to int32
 # unless wrapped in wp.int64/wp.uint64; wp.constant values keep their types.
-# kern-test: literal_typing --dim 1 oi=zeros(int32,4) of=zeros(float32,3) ol=zeros(int64,2) od=zeros(float64,2)
+# kern-test: literal_typing --dim 1 oi='zeros(int32,4)' of='zeros(float32,3)' ol='zeros(int64,2)' od='zeros(float64,2)'
 # kern-check: oi
 # kern-check: of
 # kern-check: ol

@@ -1,5 +1,5 @@
 # mat22: constructor from 4 scalars, m[i,j], m[i] (row), element assignment, mat*scalar, mat+mat.
-# kern-test: mat22_basic --dim 4 a=arange(mat22,4) out=zeros(mat22,4) s=zeros(float32,4,4)
+# kern-test: mat22_basic --dim 4 a='arange(mat22,4)' out='zeros(mat22,4)' s='zeros(float32,4,4)'
 # kern-check: out
 # kern-check: s
 import warp as wp

@@ -1,5 +1,5 @@
 # mat33: m[i,j], m[i] rows, row assignment, matrix_from_rows, mat/scalar.
-# kern-test: mat33_basic --dim 4 a=rand(mat33,4,seed=13) out=zeros(mat33,4) r=zeros(vec3,4)
+# kern-test: mat33_basic --dim 4 a='rand(mat33,4,seed=13)' out='zeros(mat33,4)' r='zeros(vec3,4)'
 # kern-check: out
 # kern-check: r
 import warp as wp

@@ -1,5 +1,5 @@
 # mat44: 16-scalar constructor, indexing, mat*vec with `@` and `*`.
-# kern-test: mat44_basic --dim 3 a=arange(mat44,3) v=1,2,3,4 out=zeros(mat44,3) r=zeros(vec4,3)
+# kern-test: mat44_basic --dim 3 a='arange(mat44,3)' v=1,2,3,4 out='zeros(mat44,3)' r='zeros(vec4,3)'
 # kern-check: out
 # kern-check: r
 import warp as wp

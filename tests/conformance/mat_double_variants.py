@@ -1,5 +1,5 @@
 # mat22d/mat33d/mat44d: float64 matrices in arrays and by value.
-# kern-test: mat_double_variants --dim 3 a=arange(mat33d,3) p=1,2,3,4 o2=zeros(mat22d,3) o3=zeros(mat33d,3) o4=zeros(mat44d,3)
+# kern-test: mat_double_variants --dim 3 a='arange(mat33d,3)' p=1,2,3,4 o2='zeros(mat22d,3)' o3='zeros(mat33d,3)' o4='zeros(mat44d,3)'
 # kern-check: o2
 # kern-check: o3
 # kern-check: o4

@@ -1,6 +1,6 @@
 # abs, sign, min, max, clamp on float32, float64 and int32.
 # Warp: sign(x) = -1 if x < 0 else 1, so sign(0.0) == 1 and sign(0) == 1.
-# kern-test: math_abs_sign_minmax --dim 7 x=arange(float32,7) k=arange(int32,7) of=zeros(float32,7,5) oi=zeros(int32,7,5) od=zeros(float64,7,3)
+# kern-test: math_abs_sign_minmax --dim 7 x='arange(float32,7)' k='arange(int32,7)' of='zeros(float32,7,5)' oi='zeros(int32,7,5)' od='zeros(float64,7,3)'
 # kern-check: of
 # kern-check: oi
 # kern-check: od

@@ -1,5 +1,5 @@
 # degrees / radians in float32 and float64.
-# kern-test: math_degrees_radians --dim 8 x=arange(float32,8) y=arange(float64,8) of=zeros(float32,8,2) od=zeros(float64,8,2)
+# kern-test: math_degrees_radians --dim 8 x='arange(float32,8)' y='arange(float64,8)' of='zeros(float32,8,2)' od='zeros(float64,8,2)'
 # kern-check: of
 # kern-check: od
 import warp as wp

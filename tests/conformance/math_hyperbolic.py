@@ -1,5 +1,5 @@
 # sinh cosh tanh in float32 and float64.
-# kern-test: math_hyperbolic --dim 8 x=rand(float32,8,seed=29) y=rand(float64,8,seed=29) of=zeros(float32,8,3) od=zeros(float64,8,3)
+# kern-test: math_hyperbolic --dim 8 x='rand(float32,8,seed=29)' y='rand(float64,8,seed=29)' of='zeros(float32,8,3)' od='zeros(float64,8,3)'
 # why: transcendental functions; libm and CUDA differ by a few ulp.
 # kern-check: of rtol=2e-6 atol=1e-6
 # kern-check: od rtol=1e-13 atol=1e-14

@@ -1,5 +1,5 @@
 # isnan / isinf / isfinite on float32 and float64 values produced by 0/0, 1/0, log(0), sqrt(-1).
-# kern-test: math_isnan_isinf --dim 5 x=arange(float32,5) out=zeros(bool,5,6) od=zeros(bool,5,3)
+# kern-test: math_isnan_isinf --dim 5 x='arange(float32,5)' out='zeros(bool,5,6)' od='zeros(bool,5,3)'
 # kern-check: out
 # kern-check: od
 import warp as wp

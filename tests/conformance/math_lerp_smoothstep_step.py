@@ -1,5 +1,5 @@
 # lerp, smoothstep (incl. reversed edges and clamping), step. Warp: step(x) = 1 if x < 0 else 0.
-# kern-test: math_lerp_smoothstep_step --dim 9 x=arange(float32,9) y=arange(float64,9) of=zeros(float32,9,5) od=zeros(float64,9,3) ov=zeros(vec3,9)
+# kern-test: math_lerp_smoothstep_step --dim 9 x='arange(float32,9)' y='arange(float64,9)' of='zeros(float32,9,5)' od='zeros(float64,9,3)' ov='zeros(vec3,9)'
 # kern-check: of
 # kern-check: od
 # kern-check: ov

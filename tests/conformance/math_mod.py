@@ -1,5 +1,5 @@
 # wp.mod on int32, int64, float32, float64 with negative operands (C fmod / % semantics).
-# kern-test: math_mod --dim 8 k=arange(int32,8) oi=zeros(int32,8,2) ol=zeros(int64,8) of=zeros(float32,8,2) od=zeros(float64,8)
+# kern-test: math_mod --dim 8 k='arange(int32,8)' oi='zeros(int32,8,2)' ol='zeros(int64,8)' of='zeros(float32,8,2)' od='zeros(float64,8)'
 # kern-check: oi
 # kern-check: ol
 # kern-check: of

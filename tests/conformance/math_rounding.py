@@ -1,6 +1,6 @@
 # floor ceil round trunc frac on halves and negatives. Warp: round() rounds half away
 # from zero (round(-2.5) = -3, round(0.5) = 1); frac(x) = x - trunc(x) (frac(-1.25) = -0.25).
-# kern-test: math_rounding --dim 12 x=arange(float32,12) y=arange(float64,12) of=zeros(float32,12,5) od=zeros(float64,12,5)
+# kern-test: math_rounding --dim 12 x='arange(float32,12)' y='arange(float64,12)' of='zeros(float32,12,5)' od='zeros(float64,12,5)'
 # kern-check: of
 # kern-check: od
 import warp as wp

@@ -1,5 +1,5 @@
 # sqrt cbrt exp log log2 log10 pow in float32 and float64 (exp2 does not exist in Warp 1.19).
-# kern-test: math_sqrt_exp_log --dim 8 x=rand(float32,8,seed=27) y=rand(float64,8,seed=27) of=zeros(float32,8,8) od=zeros(float64,8,8)
+# kern-test: math_sqrt_exp_log --dim 8 x='rand(float32,8,seed=27)' y='rand(float64,8,seed=27)' of='zeros(float32,8,8)' od='zeros(float64,8,8)'
 # why: transcendental functions; libm and CUDA differ by a few ulp (float32 ~1e-7 rel).
 # kern-check: of rtol=2e-6 atol=1e-6
 # kern-check: od rtol=1e-13 atol=1e-14

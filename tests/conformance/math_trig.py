@@ -1,5 +1,5 @@
 # sin cos tan asin acos atan atan2 in float32 and float64. asin/acos clamp their argument to [-1, 1].
-# kern-test: math_trig --dim 8 x=rand(float32,8,seed=28) y=rand(float64,8,seed=28) of=zeros(float32,8,9) od=zeros(float64,8,7)
+# kern-test: math_trig --dim 8 x='rand(float32,8,seed=28)' y='rand(float64,8,seed=28)' of='zeros(float32,8,9)' od='zeros(float64,8,7)'
 # why: transcendental functions; libm and CUDA differ by a few ulp.
 # kern-check: of rtol=2e-6 atol=1e-6
 # kern-check: od rtol=1e-13 atol=1e-14

@@ -1,6 +1,6 @@
 # wp.where(cond, a, b) with bool and int conditions and scalar/vector values.
 # (wp.select was removed in Warp 1.19: using it is an error there.)
-# kern-test: math_where --dim 8 x=arange(int32,8) oi=zeros(int32,8) of=zeros(float32,8) ov=zeros(vec2,8)
+# kern-test: math_where --dim 8 x='arange(int32,8)' oi='zeros(int32,8)' of='zeros(float32,8)' ov='zeros(vec2,8)'
 # kern-check: oi
 # kern-check: of
 # kern-check: ov

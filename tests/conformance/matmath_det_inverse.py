@@ -1,5 +1,5 @@
 # determinant and inverse of mat22/33/44 and mat33d (well-conditioned inputs).
-# kern-test: matmath_det_inverse --dim 4 a=rand(mat33,4,seed=34) d=rand(mat33d,4,seed=35) det=zeros(float32,4,3) inv3=zeros(mat33,4) inv2=zeros(mat22,4) inv4=zeros(mat44,4) detd=zeros(float64,4) invd=zeros(mat33d,4)
+# kern-test: matmath_det_inverse --dim 4 a='rand(mat33,4,seed=34)' d='rand(mat33d,4,seed=35)' det='zeros(float32,4,3)' inv3='zeros(mat33,4)' inv2='zeros(mat22,4)' inv4='zeros(mat44,4)' detd='zeros(float64,4)' invd='zeros(mat33d,4)'
 # why: inverse/determinant results depend on the (Warp-defined) operation order; allow small float32 reassociation differences.
 # kern-check: det rtol=1e-5 atol=1e-5
 # kern-check: inv3 rtol=1e-5 atol=1e-5

@@ -1,5 +1,5 @@
 # wp.mul for mat*mat, mat*vec, vec*mat, mat*scalar, vec*scalar.
-# kern-test: matmath_mul --dim 4 a=rand(mat22,4,seed=36) b=arange(mat22,4) v=arange(vec2,4) om=zeros(mat22,4,2) ov=zeros(vec2,4,3)
+# kern-test: matmath_mul --dim 4 a='rand(mat22,4,seed=36)' b='arange(mat22,4)' v='arange(vec2,4)' om='zeros(mat22,4,2)' ov='zeros(vec2,4,3)'
 # kern-check: om
 # kern-check: ov
 import warp as wp

@@ -1,5 +1,5 @@
 # outer (vec2 x vec3 -> 2x3 is not a first-stage type, so square cases), transpose.
-# kern-test: matmath_outer_transpose --dim 4 a=rand(vec3,4,seed=33) b=arange(vec3,4) m=arange(mat22d,4) oo=zeros(mat33,4) ot=zeros(mat33,4) otd=zeros(mat22d,4) oo4=zeros(mat44,4)
+# kern-test: matmath_outer_transpose --dim 4 a='rand(vec3,4,seed=33)' b='arange(vec3,4)' m='arange(mat22d,4)' oo='zeros(mat33,4)' ot='zeros(mat33,4)' otd='zeros(mat22d,4)' oo4='zeros(mat44,4)'
 # kern-check: oo
 # kern-check: ot
 # kern-check: otd

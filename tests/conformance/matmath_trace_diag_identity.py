@@ -1,5 +1,5 @@
 # trace, diag (vector -> diagonal matrix), identity(n, dtype) for 2/3/4 and float64.
-# kern-test: matmath_trace_diag_identity --dim 3 a=arange(mat33,3) v=arange(vec4,3) tr=zeros(float32,3,2) dg=zeros(mat44,3) id2=zeros(mat22,3) id3d=zeros(mat33d,3) trd=zeros(float64,3)
+# kern-test: matmath_trace_diag_identity --dim 3 a='arange(mat33,3)' v='arange(vec4,3)' tr='zeros(float32,3,2)' dg='zeros(mat44,3)' id2='zeros(mat22,3)' id3d='zeros(mat33d,3)' trd='zeros(float64,3)'
 # kern-check: tr
 # kern-check: dg
 # kern-check: id2

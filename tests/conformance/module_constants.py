@@ -1,6 +1,6 @@
 # Module constants via wp.constant: int, float, float64, int64, bool, vec3, mat22, and a
 # constant computed from other Python values at import time.
-# kern-test: module_constants --dim 4 of=zeros(float32,4,4) oi=zeros(int32,4) od=zeros(float64,4) ol=zeros(int64,4)
+# kern-test: module_constants --dim 4 of='zeros(float32,4,4)' oi='zeros(int32,4)' od='zeros(float64,4)' ol='zeros(int64,4)'
 # kern-check: of
 # kern-check: oi
 # kern-check: od

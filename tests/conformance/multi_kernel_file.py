@@ -1,5 +1,5 @@
 # A file with several kernels and functions; the test launches the second kernel only.
-# kern-test: second --dim 8 x=arange(int32,8) out=zeros(int32,8)
+# kern-test: second --dim 8 x='arange(int32,8)' out='zeros(int32,8)'
 # kern-check: out
 import warp as wp
 

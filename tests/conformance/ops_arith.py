@@ -1,5 +1,5 @@
 # Binary arithmetic + - * / // % and precedence/parentheses, int and float.
-# kern-test: ops_arith --dim 8 x=rand(float32,8,seed=21) n=arange(int32,8) of=zeros(float32,8,6) oi=zeros(int32,8,4)
+# kern-test: ops_arith --dim 8 x='rand(float32,8,seed=21)' n='arange(int32,8)' of='zeros(float32,8,6)' oi='zeros(int32,8,4)'
 # kern-check: of
 # kern-check: oi
 import warp as wp

@@ -1,5 +1,5 @@
 # & | ^ ~ << >> on int32 (incl. negative: >> is arithmetic) and int64.
-# kern-test: ops_bitwise --dim 8 x=rand(int32,8,seed=25) oi=zeros(int32,8,7) ol=zeros(int64,8,3)
+# kern-test: ops_bitwise --dim 8 x='rand(int32,8,seed=25)' oi='zeros(int32,8,7)' ol='zeros(int64,8,3)'
 # kern-check: oi
 # kern-check: ol
 import warp as wp

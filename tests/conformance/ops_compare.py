@@ -1,5 +1,5 @@
 # Comparisons < <= > >= == != and chained comparisons, on ints and floats; bool results.
-# kern-test: ops_compare --dim 8 x=arange(int32,8) f=rand(float32,8,seed=26) out=zeros(bool,8,8)
+# kern-test: ops_compare --dim 8 x='arange(int32,8)' f='rand(float32,8,seed=26)' out='zeros(bool,8,8)'
 # kern-check: out
 import warp as wp
 

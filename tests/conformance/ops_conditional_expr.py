@@ -1,5 +1,5 @@
 # Conditional expression `a if c else b` with int, float and vector values, nested.
-# kern-test: ops_conditional_expr --dim 8 x=arange(int32,8) oi=zeros(int32,8) of=zeros(float32,8) ov=zeros(vec2,8)
+# kern-test: ops_conditional_expr --dim 8 x='arange(int32,8)' oi='zeros(int32,8)' of='zeros(float32,8)' ov='zeros(vec2,8)'
 # kern-check: oi
 # kern-check: of
 # kern-check: ov

@@ -1,5 +1,5 @@
 # and / or / not on bool values and on int conditions; short-circuit must not matter for results.
-# kern-test: ops_logic --dim 8 x=arange(int32,8) out=zeros(int32,8,5)
+# kern-test: ops_logic --dim 8 x='arange(int32,8)' out='zeros(int32,8,5)'
 # kern-check: out
 import warp as wp
 

@@ -1,5 +1,5 @@
 # `@` for mat@mat, mat@vec, vec@mat; `*` for the same products.
-# kern-test: ops_matmul --dim 4 a=rand(mat33,4,seed=22) b=rand(mat33,4,seed=23) v=rand(vec3,4,seed=24) om=zeros(mat33,4,2) ov=zeros(vec3,4,4)
+# kern-test: ops_matmul --dim 4 a='rand(mat33,4,seed=22)' b='rand(mat33,4,seed=23)' v='rand(vec3,4,seed=24)' om='zeros(mat33,4,2)' ov='zeros(vec3,4,4)'
 # kern-check: om
 # kern-check: ov
 import warp as wp

@@ -1,5 +1,5 @@
 # `**` on floats (float32, float64); both operands must have the same float type (no int exponent).
-# kern-test: ops_pow --dim 6 x=arange(float32,6) y=arange(float64,6) of=zeros(float32,6,4) od=zeros(float64,6,2)
+# kern-test: ops_pow --dim 6 x='arange(float32,6)' y='arange(float64,6)' of='zeros(float32,6,4)' od='zeros(float64,6,2)'
 # why: pow is a transcendental function; libm/CUDA implementations differ by a few ulp.
 # kern-check: of rtol=1e-5 atol=1e-6
 # kern-check: od rtol=1e-12

@@ -1,5 +1,5 @@
 # Unary -, +, ~ on ints, floats, vectors; `not` on bools.
-# kern-test: ops_unary --dim 6 x=arange(int32,6) f=arange(float64,6) oi=zeros(int32,6,3) od=zeros(float64,6,2) ov=zeros(vec2,6) ob=zeros(bool,6)
+# kern-test: ops_unary --dim 6 x='arange(int32,6)' f='arange(float64,6)' oi='zeros(int32,6,3)' od='zeros(float64,6,2)' ov='zeros(vec2,6)' ob='zeros(bool,6)'
 # kern-check: oi
 # kern-check: od
 # kern-check: ov

@@ -1,5 +1,5 @@
 # Scalars, vectors and matrices passed by value as kernel parameters.
-# kern-test: params_by_value --dim 4 f=1.25 d=-0.5 n=-3 u=250 b=false v=1,2,3 vi=4,5 m=1,2,3,4 md=1,0,0,0,2,0,0,0,3 out=zeros(float32,4,4) od=zeros(float64,4,2) oi=zeros(int32,4,3)
+# kern-test: params_by_value --dim 4 f=1.25 d=-0.5 n=-3 u=250 b=false v=1,2,3 vi=4,5 m=1,2,3,4 md=1,0,0,0,2,0,0,0,3 out='zeros(float32,4,4)' od='zeros(float64,4,2)' oi='zeros(int32,4,3)'
 # kern-check: out
 # kern-check: od
 # kern-check: oi

@@ -1,5 +1,5 @@
 # Scalar parameters of every integer type, including values that need the full width.
-# kern-test: params_int_types --dim 2 a=-100 b=-30000 c=-2000000000 d=-9000000000000000000 e=200 f=65000 g=4000000000 h=18000000000000000000 ol=zeros(int64,2,4) ou=zeros(uint64,2,4)
+# kern-test: params_int_types --dim 2 a=-100 b=-30000 c=-2000000000 d=-9000000000000000000 e=200 f=65000 g=4000000000 h=18000000000000000000 ol='zeros(int64,2,4)' ou='zeros(uint64,2,4)'
 # kern-check: ol
 # kern-check: ou
 import warp as wp

@@ -1,6 +1,6 @@
 # Random state threaded through a loop and a user function (state is passed by value to
 # functions, so the caller's state does not advance).
-# kern-test: random_in_loop --dim 8 out=zeros(float32,8,2) cnt=zeros(int32,8)
+# kern-test: random_in_loop --dim 8 out='zeros(float32,8,2)' cnt='zeros(int32,8)'
 # kern-check: out
 # kern-check: cnt
 import warp as wp

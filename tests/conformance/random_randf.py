@@ -1,6 +1,6 @@
 # rand_init(seed) and rand_init(seed, offset); randf(state) and randf(state, lo, hi);
 # successive calls advance the state.
-# kern-test: random_randf --dim 16 seed=42 out=zeros(float32,16,5)
+# kern-test: random_randf --dim 16 seed=42 out='zeros(float32,16,5)'
 # kern-check: out
 import warp as wp
 

@@ -1,5 +1,5 @@
 # randi(state) (full int32 range, can be negative) and randi(state, lo, hi).
-# kern-test: random_randi --dim 16 out=zeros(int32,16,5)
+# kern-test: random_randi --dim 16 out='zeros(int32,16,5)'
 # kern-check: out
 import warp as wp
 

@@ -1,6 +1,6 @@
 # randn(state): Box-Muller, sqrt(-2*log(randf(s) + 5.96e-8)) * cos(2*pi*randf(s)),
 # where the first randf() call feeds the log and the second the cos (Warp's C++ evaluates left to right).
-# kern-test: random_randn --dim 16 out=zeros(float32,16,3)
+# kern-test: random_randn --dim 16 out='zeros(float32,16,3)'
 # why: log/cos/sqrt in float32 differ by a few ulp between libm and CUDA.
 # kern-check: out rtol=1e-5 atol=2e-6
 import warp as wp

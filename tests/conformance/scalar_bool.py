@@ -1,5 +1,5 @@
 # bool arrays, bool parameter, and/or/not, comparisons producing bool.
-# kern-test: scalar_bool --dim 16 a=rand(bool,16,seed=9) b=rand(bool,16,seed=10) flag=true out=zeros(bool,16,5)
+# kern-test: scalar_bool --dim 16 a='rand(bool,16,seed=9)' b='rand(bool,16,seed=10)' flag=true out='zeros(bool,16,5)'
 # kern-check: out
 import warp as wp
 

@@ -1,5 +1,5 @@
 # float32 arithmetic on arrays and a by-value float32 parameter.
-# kern-test: scalar_float32 --dim 16 x=arange(float32,16) y=rand(float32,16,seed=1) s=2.5 out=zeros(float32,16,4)
+# kern-test: scalar_float32 --dim 16 x='arange(float32,16)' y='rand(float32,16,seed=1)' s=2.5 out='zeros(float32,16,4)'
 # kern-check: out
 import warp as wp
 

@@ -1,5 +1,5 @@
 # float64 arithmetic, float64 parameter, wp.float64(...) constructor for literals.
-# kern-test: scalar_float64 --dim 16 x=arange(float64,16) y=rand(float64,16,seed=2) s=0.1 out=zeros(float64,16,5)
+# kern-test: scalar_float64 --dim 16 x='arange(float64,16)' y='rand(float64,16,seed=2)' s=0.1 out='zeros(float64,16,5)'
 # kern-check: out
 import warp as wp
 

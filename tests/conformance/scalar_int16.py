@@ -1,5 +1,5 @@
 # int16 arithmetic incl. wrap-around.
-# kern-test: scalar_int16 --dim 16 x=rand(int16,16,seed=5) out=zeros(int16,16,3)
+# kern-test: scalar_int16 --dim 16 x='rand(int16,16,seed=5)' out='zeros(int16,16,3)'
 # kern-check: out
 import warp as wp
 

@@ -1,5 +1,5 @@
 # int32 arithmetic with positive operands, int32 parameter.
-# kern-test: scalar_int32 --dim 20 x=arange(int32,20) y=rand(int32,20,seed=3) k=7 out=zeros(int32,20,6)
+# kern-test: scalar_int32 --dim 20 x='arange(int32,20)' y='rand(int32,20,seed=3)' k=7 out='zeros(int32,20,6)'
 # kern-check: out
 import warp as wp
 

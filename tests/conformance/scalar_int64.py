@@ -1,5 +1,5 @@
 # int64 arithmetic with values beyond 32 bits, int64 parameter.
-# kern-test: scalar_int64 --dim 8 x=arange(int64,8) k=5000000000 out=zeros(int64,8,4)
+# kern-test: scalar_int64 --dim 8 x='arange(int64,8)' k=5000000000 out='zeros(int64,8,4)'
 # kern-check: out
 import warp as wp
 

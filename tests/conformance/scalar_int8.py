@@ -1,5 +1,5 @@
 # int8 arithmetic incl. wrap-around (values stay int8; literals must be wrapped in wp.int8).
-# kern-test: scalar_int8 --dim 16 x=rand(int8,16,seed=4) out=zeros(int8,16,4)
+# kern-test: scalar_int8 --dim 16 x='rand(int8,16,seed=4)' out='zeros(int8,16,4)'
 # kern-check: out
 import warp as wp
 

@@ -1,5 +1,5 @@
 # uint16 arithmetic and wrap-around.
-# kern-test: scalar_uint16 --dim 16 x=rand(uint16,16,seed=7) out=zeros(uint16,16,4)
+# kern-test: scalar_uint16 --dim 16 x='rand(uint16,16,seed=7)' out='zeros(uint16,16,4)'
 # kern-check: out
 import warp as wp
 

@@ -1,5 +1,5 @@
 # uint32: wrap-around, logical shifts, bitwise ops, division.
-# kern-test: scalar_uint32 --dim 16 x=rand(uint32,16,seed=8) out=zeros(uint32,16,7)
+# kern-test: scalar_uint32 --dim 16 x='rand(uint32,16,seed=8)' out='zeros(uint32,16,7)'
 # kern-check: out
 import warp as wp
 

@@ -1,5 +1,5 @@
 # uint64: arithmetic beyond 63 bits, shifts, parameter.
-# kern-test: scalar_uint64 --dim 8 x=arange(uint64,8) k=12345678901234567890 out=zeros(uint64,8,5)
+# kern-test: scalar_uint64 --dim 8 x='arange(uint64,8)' k=12345678901234567890 out='zeros(uint64,8,5)'
 # kern-check: out
 import warp as wp
 

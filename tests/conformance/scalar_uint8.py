@@ -1,5 +1,5 @@
 # uint8: wrap-around on +, -, *, unary minus, ~, shifts.
-# kern-test: scalar_uint8 --dim 16 x=rand(uint8,16,seed=6) out=zeros(uint8,16,6)
+# kern-test: scalar_uint8 --dim 16 x='rand(uint8,16,seed=6)' out='zeros(uint8,16,6)'
 # kern-check: out
 import warp as wp
 

@@ -1,5 +1,5 @@
 # wp.tid() in 1-d is an int32 and mixes with int32 arithmetic.
-# kern-test: tid_1d --dim 37 out=zeros(int32,37) of=zeros(float32,37)
+# kern-test: tid_1d --dim 37 out='zeros(int32,37)' of='zeros(float32,37)'
 # kern-check: out
 # kern-check: of
 import warp as wp

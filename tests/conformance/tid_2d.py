@@ -1,5 +1,5 @@
 # i, j = wp.tid() over a 2-d launch.
-# kern-test: tid_2d --dim 3,5 out=zeros(int32,3,5) flat=zeros(int32,15)
+# kern-test: tid_2d --dim 3,5 out='zeros(int32,3,5)' flat='zeros(int32,15)'
 # kern-check: out
 # kern-check: flat
 import warp as wp

@@ -1,5 +1,5 @@
 # i, j, k = wp.tid() over a 3-d launch.
-# kern-test: tid_3d --dim 2,3,4 out=zeros(int32,2,3,4)
+# kern-test: tid_3d --dim 2,3,4 out='zeros(int32,2,3,4)'
 # kern-check: out
 import warp as wp
 

@@ -1,5 +1,5 @@
 # i, j, k, l = wp.tid() over a 4-d launch, writing a flat array.
-# kern-test: tid_4d --dim 2,3,2,3 out=zeros(int32,36) out4=zeros(int32,2,3,2,3)
+# kern-test: tid_4d --dim 2,3,2,3 out='zeros(int32,36)' out4='zeros(int32,2,3,2,3)'
 # kern-check: out
 # kern-check: out4
 import warp as wp

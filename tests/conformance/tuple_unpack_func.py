@@ -1,5 +1,5 @@
 # Tuple unpacking of multi-value @wp.func results (2 and 3 values, mixed types).
-# kern-test: tuple_unpack_func --dim 6 x=arange(int32,6) oi=zeros(int32,6,2) of=zeros(float32,6,2) ov=zeros(vec2,6)
+# kern-test: tuple_unpack_func --dim 6 x='arange(int32,6)' oi='zeros(int32,6,2)' of='zeros(float32,6,2)' ov='zeros(vec2,6)'
 # kern-check: oi
 # kern-check: of
 # kern-check: ov

@@ -1,5 +1,5 @@
 # vec2: constructor, .x .y, v[0], arithmetic with scalars, negation, array of vec2 in and out.
-# kern-test: vec2_basic --dim 8 a=arange(vec2,8) out=zeros(vec2,8) s=zeros(float32,8,3)
+# kern-test: vec2_basic --dim 8 a='arange(vec2,8)' out='zeros(vec2,8)' s='zeros(float32,8,3)'
 # kern-check: out
 # kern-check: s
 import warp as wp

@@ -1,5 +1,5 @@
 # vec3: constructor, .x .y .z, v[k], component assignment, + - * / with scalars and vectors.
-# kern-test: vec3_basic --dim 8 a=arange(vec3,8) b=rand(vec3,8,seed=12) out=zeros(vec3,8) s=zeros(float32,8,4)
+# kern-test: vec3_basic --dim 8 a='arange(vec3,8)' b='rand(vec3,8,seed=12)' out='zeros(vec3,8)' s='zeros(float32,8,4)'
 # kern-check: out
 # kern-check: s
 import warp as wp

@@ -1,5 +1,5 @@
 # vec4: .x .y .z .w, v[3], splat constructor wp.vec4(s), zero constructor wp.vec4().
-# kern-test: vec4_basic --dim 6 a=arange(vec4,6) out=zeros(vec4,6) s=zeros(float32,6,3)
+# kern-test: vec4_basic --dim 6 a='arange(vec4,6)' out='zeros(vec4,6)' s='zeros(float32,6,3)'
 # kern-check: out
 # kern-check: s
 import warp as wp

@@ -1,6 +1,6 @@
 # `==` between vectors/matrices gives one bool (all components equal).
 # (Warp 1.19 accepts `!=` and `<` on vectors in Python but then fails to compile the C++.)
-# kern-test: vec_compare --dim 6 a=arange(vec2,6) out=zeros(bool,6,3)
+# kern-test: vec_compare --dim 6 a='arange(vec2,6)' out='zeros(bool,6,3)'
 # kern-check: out
 import warp as wp
 

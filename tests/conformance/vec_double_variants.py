@@ -1,5 +1,5 @@
 # vec2d/vec3d/vec4d: float64 vectors in arrays and by value.
-# kern-test: vec_double_variants --dim 4 a=arange(vec3d,4) p=0.5,0.25 q=1,2,3,4 o2=zeros(vec2d,4) o3=zeros(vec3d,4) o4=zeros(vec4d,4)
+# kern-test: vec_double_variants --dim 4 a='arange(vec3d,4)' p=0.5,0.25 q=1,2,3,4 o2='zeros(vec2d,4)' o3='zeros(vec3d,4)' o4='zeros(vec4d,4)'
 # kern-check: o2
 # kern-check: o3
 # kern-check: o4

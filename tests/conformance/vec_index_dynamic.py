@@ -1,5 +1,5 @@
 # Runtime component indices: v[k] and m[r, c] / m[r] read and written in loops.
-# kern-test: vec_index_dynamic --dim 4 a=rand(vec4,4,seed=40) m=arange(mat33,4) ov=zeros(vec4,4) om=zeros(mat33,4) os=zeros(float32,4,2)
+# kern-test: vec_index_dynamic --dim 4 a='rand(vec4,4,seed=40)' m='arange(mat33,4)' ov='zeros(vec4,4)' om='zeros(mat33,4)' os='zeros(float32,4,2)'
 # kern-check: ov
 # kern-check: om
 # kern-check: os

@@ -1,5 +1,5 @@
 # vec2i/vec3i/vec4i: integer vectors; `/` on int vectors truncates (C).
-# kern-test: vec_int_variants --dim 5 a=arange(vec3i,5) p=7,-7 o2=zeros(vec2i,5) o3=zeros(vec3i,5) o4=zeros(vec4i,5)
+# kern-test: vec_int_variants --dim 5 a='arange(vec3i,5)' p=7,-7 o2='zeros(vec2i,5)' o3='zeros(vec3i,5)' o4='zeros(vec4i,5)'
 # kern-check: o2
 # kern-check: o3
 # kern-check: o4

@@ -1,6 +1,6 @@
 # cw_mul / cw_div on vectors and matrices; min/max on vectors are component-wise,
 # and min/max of a single vector give its smallest/largest component.
-# kern-test: vecmath_cw --dim 5 a=rand(vec3,5,seed=37) b=arange(vec3,5) m=arange(mat22,5) ov=zeros(vec3,5,4) om=zeros(mat22,5,2) os=zeros(float32,5,2)
+# kern-test: vecmath_cw --dim 5 a='rand(vec3,5,seed=37)' b='arange(vec3,5)' m='arange(mat22,5)' ov='zeros(vec3,5,4)' om='zeros(mat22,5,2)' os='zeros(float32,5,2)'
 # kern-check: ov
 # kern-check: om
 # kern-check: os

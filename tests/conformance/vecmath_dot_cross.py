@@ -1,5 +1,5 @@
 # dot (vec2/3/4, float and int vectors, vec3d) and cross (vec3, vec3d).
-# kern-test: vecmath_dot_cross --dim 6 a=rand(vec3,6,seed=30) b=rand(vec3,6,seed=31) c=arange(vec4,6) ai=arange(vec3i,6) od=zeros(float32,6,3) oi=zeros(int32,6) oc=zeros(vec3,6) odd=zeros(float64,6) ocd=zeros(vec3d,6)
+# kern-test: vecmath_dot_cross --dim 6 a='rand(vec3,6,seed=30)' b='rand(vec3,6,seed=31)' c='arange(vec4,6)' ai='arange(vec3i,6)' od='zeros(float32,6,3)' oi='zeros(int32,6)' oc='zeros(vec3,6)' odd='zeros(float64,6)' ocd='zeros(vec3d,6)'
 # kern-check: od
 # kern-check: oi
 # kern-check: oc

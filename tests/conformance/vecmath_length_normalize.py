@@ -1,5 +1,5 @@
 # length, length_sq, normalize (incl. the zero vector, which Warp normalizes to zero).
-# kern-test: vecmath_length_normalize --dim 6 a=arange(vec3,6) b=rand(vec2d,6,seed=32) ol=zeros(float32,6,2) on=zeros(vec3,6) od=zeros(float64,6,2) ond=zeros(vec2d,6)
+# kern-test: vecmath_length_normalize --dim 6 a='arange(vec3,6)' b='rand(vec2d,6,seed=32)' ol='zeros(float32,6,2)' on='zeros(vec3,6)' od='zeros(float64,6,2)' ond='zeros(vec2d,6)'
 # why: length/normalize use sqrt and division, which may be computed with different (but correctly rounded or 1-ulp) instructions.
 # kern-check: ol rtol=2e-6
 # kern-check: on rtol=2e-6

@@ -15,6 +15,7 @@ has none.  CI does not run this: the .npy files are committed.
 """
 import os
 import re
+import shlex
 import sys
 
 import numpy as np
@@ -91,7 +92,8 @@ def headers(stem):
     text = open(os.path.join(EXAMPLES, stem + ".py")).read()
     if "# kern-test:" not in text:
         text = open(os.path.join(HERE, "headers", stem + ".txt")).read()
-    test = re.search(r"^# kern-test: (.*)$", text, re.M).group(1).split()
+    test = re.search(r"^# kern-test: (.*)$", text, re.M).group(1)
+    test = shlex.split(test)
     checks = [line.split()[0] for line in re.findall(r"^# kern-check: (.*)$", text, re.M)]
     args = {}
     for a in test[3:]:  # KERNEL --dim N, then NAME=SPEC

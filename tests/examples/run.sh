@@ -52,8 +52,9 @@ for f in "$ROOT"/examples/*.py; do
     for name in $(echo "$checks" | awk '{print $1}'); do
       saves="$saves --save $name=$OUT/$stem.$b.$name.npy"
     done
+    eval "set -- $args"  # quoted as a shell command line would be
     # shellcheck disable=SC2086
-    if ! "$KERN" run "$f" $args --backend "$b" --quiet $saves >"$OUT/$stem.$b.log" 2>&1; then
+    if ! "$KERN" run "$f" "$@" --backend "$b" --quiet $saves >"$OUT/$stem.$b.log" 2>&1; then
       echo "FAIL $stem ($b): kern run failed"; sed 's/^/    /' "$OUT/$stem.$b.log" | head -n 20
       bad=1
     fi

@@ -12,7 +12,14 @@
  * Jobs: context_new + module_load_string + array new/upload + launch +
  * download + free on the CPU backend (1) with no_cache, so the compiler and
  * cc run every time; (2) with a warm cache; (3) with a cache emptied before
- * every N, so the store path runs.  Then kern__compile alone on every
+ * every N, so the store path runs.  Then the OpenCL backend (PoCL is
+ * enough) and the CUDA backend, each skipped without a device, whose
+ * host-side structures come from
+ * kern's allocator too: the job with the compiler's own allocations left
+ * out (it compiles with the failure paused, then builds the code through
+ * kern__module_from_code), so every N lands in the context, the backend,
+ * the cache and the arrays, with a warm and a cold cache.  Then
+ * kern__compile alone on every
  * tests/conformance file for every target under every N.  Last, device
  * memory exhaustion: a 2^60-byte array fails with a status and the context
  * stays usable.
@@ -23,6 +30,7 @@
 #include "test.h"
 #include "common.h"
 #include "compile.h"
+#include "runtime.h"
 
 /* Test hooks in src/base/common.c (deliberately not in common.h). */
 long kern__alloc_live(void);
@@ -109,17 +117,93 @@ static void rm_entries(const char *dir) {
   closedir(d);
 }
 
-/* The N loop over job().  cold: empty the cache before every N. */
-static void oom_loop(const char *label, const char *cache_dir, int no_cache,
-                     int cold) {
-  long n, fails = 0;
+/* A GPU backend's job (OpenCL or CUDA): as job(), on the backend's first
+ * device, but the compiler runs with the injected failure paused (its
+ * allocations are covered by compiler_loop), so the loop's N reach the
+ * backend.  *none is set when the backend has no device. */
+static kern_status gpu_job(kern_backend_kind kind, const char *cache_dir,
+                           int no_cache, const char **step, char *msg,
+                           size_t msg_size, int *none) {
+  kern_options o = {cache_dir, 2, no_cache, 0};
+  kern_context *ctx = NULL;
+  kern_module *m = NULL;
+  kern_kernel *k = NULL;
+  kern_array *x = NULL;
+  kern_device dev = 0;
+  float host[N_ELEMS];
+  for (int i = 0; i < N_ELEMS; i++) host[i] = (float)i;
+  int64_t n = N_ELEMS;
+  kern_status st;
+  msg[0] = 0;
+#define STEP(name, call)                                                     \
+  do {                                                                       \
+    *step = name;                                                            \
+    st = (call);                                                             \
+    if (st != KERN_SUCCESS) goto out;                                        \
+  } while (0)
+  STEP("kern_context_new", kern_context_new(&o, &ctx));
+  kern_backend_info bi;
+  STEP("kern_backend_get", kern_backend_get(ctx, kind, &bi));
+  if (!bi.available) {
+    *none = 1;
+    goto out;
+  }
+  STEP("kern_device_find", kern_device_find(ctx, bi.name, &dev));
+  long left = kern__alloc_fail_pending();
+  kern__alloc_fail_after(0);
+  kc_options co = {0, 0};
+  kc_result code;
+  memset(&code, 0, sizeof code);
+  kern_status cst = kern__compile(
+      "oom.py", kSource, sizeof kSource - 1,
+      kind == KERN_BACKEND_CUDA ? KERN_TARGET_CUDA : KERN_TARGET_OPENCL, &co,
+      &code);
+  kern__alloc_fail_after(left);
+  ASSERT_EQ(cst, KERN_SUCCESS);
+  STEP("kern__module_from_code",
+       kern__module_from_code(ctx, dev, "oom.py", &code, &m));
+  STEP("kern_module_get_kernel", kern_module_get_kernel(m, "scale", &k));
+  kern_type f32 = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
+  STEP("kern_array_new", kern_array_new(ctx, dev, f32, 1, &n, &x));
+  STEP("kern_array_upload", kern_array_upload(x, host, sizeof host));
+  kern_arg args[2] = {kern_arg_float(2.0), kern_arg_array(x)};
+  STEP("kern_launch", kern_launch(k, 1, &n, 2, args));
+  STEP("kern_array_download", kern_array_download(x, host, sizeof host));
+  *step = "result";
+  for (int i = 0; i < N_ELEMS; i++)
+    if (host[i] != 2.0f * (float)i + 1.0f) {
+      fprintf(stderr, "%s: wrong result: x[%d] = %g, want %g\n", bi.name, i,
+              host[i], 2.0 * i + 1.0);
+      exit(1);
+    }
+#undef STEP
+out:
+  if (st != KERN_SUCCESS && ctx)
+    snprintf(msg, msg_size, "%s", kern_last_error(ctx));
+  kern_array_free(x);
+  kern_module_free(m);
+  kern_context_free(ctx);
+  return st;
+}
+
+/* The N loop over job(), or gpu_job() when gpu is "opencl" or "cuda"
+ * (returning 0 at once when that backend has no device).  cold: empty the
+ * cache before every N. */
+static int oom_loop_on(const char *label, const char *cache_dir, int no_cache,
+                       int cold, const char *gpu) {
+  long n, fails = 0, backend_fails = 0;
   for (n = 1;; n++) {
     if (cold) rm_entries(cache_dir);
     long live0 = kern__alloc_live();
     const char *step = "";
     char msg[512];
+    int none = 0;
     kern__alloc_fail_after(n);
-    kern_status st = job(cache_dir, no_cache, &step, msg, sizeof msg);
+    kern_backend_kind kind =
+        gpu && !strcmp(gpu, "cuda") ? KERN_BACKEND_CUDA : KERN_BACKEND_OPENCL;
+    kern_status st =
+        gpu ? gpu_job(kind, cache_dir, no_cache, &step, msg, sizeof msg, &none)
+            : job(cache_dir, no_cache, &step, msg, sizeof msg);
     long pending = kern__alloc_fail_pending();
     kern__alloc_fail_after(0);
     long live1 = kern__alloc_live();
@@ -128,6 +212,11 @@ static void oom_loop(const char *label, const char *cache_dir, int no_cache,
               "%s: N=%ld: %ld block(s) leaked (%s at step %s: %s)\n", label,
               n, live1 - live0, kern_status_name(st), step, msg);
       exit(1);
+    }
+    if (st == KERN_SUCCESS && none) {
+      kern__alloc_fail_after(0);
+      printf("%s: no %s device, skipped\n", label, gpu);
+      return 0;
     }
     if (st == KERN_SUCCESS) {
       if (pending) break; /* N passed the last allocation: done */
@@ -144,9 +233,24 @@ static void oom_loop(const char *label, const char *cache_dir, int no_cache,
       exit(1);
     }
     fails++;
+    if (getenv("KERN_OOM_VERBOSE"))
+      printf("  N=%ld: %s: %s\n", n, step, msg);
+    if (gpu && strstr(msg, gpu)) backend_fails++;
   }
   printf("%s: %ld allocations, each failure handled (%ld reported OOM)\n",
          label, n - 1, fails);
+  /* The backend's own structures (modules, kernels) come from kern's
+   * allocator, so some injected failures must surface from the backend. */
+  if (gpu && backend_fails == 0) {
+    fprintf(stderr, "%s: no failure reached the %s backend\n", label, gpu);
+    exit(1);
+  }
+  return 1;
+}
+
+static void oom_loop(const char *label, const char *cache_dir, int no_cache,
+                     int cold) {
+  oom_loop_on(label, cache_dir, no_cache, cold, NULL);
 }
 
 static char *slurp(const char *path, size_t *len) {
@@ -272,6 +376,17 @@ int main(int argc, char **argv) {
   oom_loop("warm cache", cache, 0, 0); /* the first success fills it */
   oom_loop("warm cache", cache, 0, 0);
   oom_loop("cold cache", cache, 0, 1);
+  static const char *const gpus[] = {"opencl", "cuda"};
+  for (int g = 0; g < 2; g++) {
+    char label[64];
+    snprintf(label, sizeof label, "%s, warm cache", gpus[g]);
+    if (!oom_loop_on(label, cache, 0, 0, gpus[g])) continue; /* fills it */
+    oom_loop_on(label, cache, 0, 0, gpus[g]);
+    snprintf(label, sizeof label, "%s, cold cache", gpus[g]);
+    oom_loop_on(label, cache, 0, 1, gpus[g]);
+    snprintf(label, sizeof label, "%s, no cache", gpus[g]);
+    oom_loop_on(label, cache, 1, 0, gpus[g]);
+  }
   compiler_loop(argv[1]);
   return 0;
 }

@@ -43,10 +43,11 @@ for f in "$ROOT"/examples/*.py; do
   args=$(sed -n 's/^# kern-test: //p' "$hdr" | head -n 1)
   [ -n "$args" ] || { echo "FAIL $stem: no '# kern-test:' line"; fail=1; continue; }
   for pass in cold warm; do
+    eval "set -- $args"  # quoted as a shell command line would be
     # shellcheck disable=SC2086
     if valgrind --error-exitcode=1 --leak-check=full \
          --errors-for-leak-kinds=definite,indirect,possible --quiet \
-         "$KERN" run "$f" $args --backend cpu --quiet \
+         "$KERN" run "$f" "$@" --backend cpu --quiet \
          >"$OUT/$stem.$pass.log" 2>&1; then
       echo "ok $stem ($pass)"
     else
