@@ -49,8 +49,8 @@ CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
 for d in base lang lower ir emit compile; do CFLAGS="$CFLAGS -I$ROOT/src/$d"; done
 
 SRCS="src/base/common.c src/base/arena.c src/base/diag.c src/base/types.c
-  src/base/builtins.c src/base/suggest.c src/base/status.c src/lang/lex.c
-  src/lang/parse.c
+  src/base/builtins.c src/base/suggest.c src/base/status.c src/base/names.c
+  src/lang/lex.c src/lang/parse.c
   src/lower/check.c src/ir/build.c src/ir/passes.c src/emit/common.c
   src/emit/c.c src/emit/cuda.c src/emit/opencl.c src/compile/compile.c"
 

@@ -228,6 +228,12 @@ kern_status kern_array_zero(kern_array *a);
 
 /* ---------------------------------------------------------------- modules */
 
+/* The largest kernel source kern compiles, in bytes (64 MiB).  A longer
+ * source (or a file that never ends, like /dev/zero) fails with
+ * KERN_ERROR_COMPILE and "NAME:1:1: error: the source is larger than ...";
+ * kern_module_load_file stops reading there. */
+#define KERN_MAX_SOURCE_SIZE ((size_t)64 << 20)
+
 /* Compiles every kernel in a Warp source file for device dev.  A compile
  * error returns KERN_ERROR_COMPILE and kern_last_error() holds
  * "path:line:col: error: message", the source line and a caret. */
@@ -297,7 +303,11 @@ kern_arg kern_arg_data(const void *p, size_t size);
 
 /* Runs k over every index of the ndim-dimensional grid dims (1 to 4
  * dimensions) on the device the module was built for, with nargs arguments
- * in parameter order.  Returns when the launch has completed. */
+ * in parameter order.  Returns when the launch has completed.
+ * A kernel that unpacks wp.tid() into n values (i, j = wp.tid() is n = 2)
+ * runs on grids of at most n dimensions: more is KERN_ERROR_INVALID_ARGUMENT;
+ * fewer is as in Warp, the missing dimensions have size 1 and their
+ * indices are 0.  A lone wp.tid() is the first coordinate of any grid. */
 kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
                         int nargs, const kern_arg *args);
 

@@ -281,7 +281,9 @@ static char *read_file(const char *path, size_t *len) {
     }
     size_t got = fread(buf + n, 1, cap - n - 1, f);
     n += got;
-    if (got == 0) break;
+    /* Past the library's limit the library reports it; reading on would
+     * let /dev/zero exhaust memory. */
+    if (got == 0 || n > KERN_MAX_SOURCE_SIZE) break;
   }
   if (ferror(f)) {
     error("cannot read '%s': %s", path, strerror(errno));

@@ -49,6 +49,17 @@ void buf_puts(Buf *b, const char *s);
 void buf_printf(Buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* A string-keyed hash table in the arena (names.c); keys are not copied.
+ * Zero-initialised is empty.  names_put replaces the value of a key that
+ * is already there. */
+typedef struct Names {
+  const char **keys;
+  void **vals;
+  size_t cap, count;
+} Names;
+void *names_get(const Names *t, const char *key); /* NULL if absent */
+void names_put(Compiler *C, Names *t, const char *key, void *val);
+
 /* ---------------------------------------------------------------- diagnostics */
 
 typedef struct Pos {

@@ -7,6 +7,7 @@
  * (the source, the kernel descriptions) is copied out of the arena with
  * kern__malloc, because it outlives the compilation.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
@@ -77,6 +78,7 @@ static void describe_kernels(Compiler *C, IrModule *m, kc_result *out) {
     k->needs_fp64 = f->uses_fp64 || any_fp64;
     k->has_atomics = f->uses_atomics;
     k->fault_param = m->debug;
+    k->tid_dims = f->tid_dims;
     k->params = kern__calloc((size_t)(f->nparams ? f->nparams : 1),
                              sizeof(kc_param));
     if (!k->params)
@@ -113,6 +115,17 @@ kern_status kern__compile(const char *name, const char *src, size_t len,
   const kc_options *volatile o = opts ? opts : &dflt;
 
   kern_status st = KERN_SUCCESS;
+  if (len > KERN_MAX_SOURCE_SIZE) {
+    /* Checked here, the one entry point every API call compiles through.
+     * No source line is quoted: it may be megabytes of one line. */
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s:1:1: error: the source is larger than "
+             "kern's limit of %zu MiB (KERN_MAX_SOURCE_SIZE)", C->path,
+             KERN_MAX_SOURCE_SIZE >> 20);
+    out->error = kern__strdup(msg);
+    kern__free(C);
+    return out->error ? KERN_ERROR_COMPILE : KERN_ERROR_OUT_OF_MEMORY;
+  }
   if (setjmp(C->jmp) == 0) {
     parse_file(C);
     IrModule *m = lower_module(C);

@@ -79,6 +79,10 @@ typedef struct kc_kernel {
    * hidden fault record, an int64 array of KERN__FAULT_WORDS, not part of
    * the kernel's signature as users see it. */
   int fault_param;
+  /* How many values the kernel unpacks wp.tid() into (i, j = wp.tid() is
+   * 2); 1 for a lone wp.tid(), 0 when it never calls it.  kern_launch
+   * refuses grids of more dimensions than this when it is 2 or more. */
+  int tid_dims;
 } kc_kernel;
 
 /* The fault record: [0] set to 1 by the first fault, [1] line, [2] column,

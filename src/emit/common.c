@@ -779,18 +779,35 @@ static const char *chk_helper(Emit *E) {
 }
 
 /* The array's Python name in the module's table of checked arrays. */
+static int fault_name_id(Emit *E, const char *name);
 static int array_name_id(Emit *E, IrVar *arr) {
   const char *us = strchr(arr->name, '_');
-  const char *name = us ? us + 1 : arr->name;
+  return fault_name_id(E, us ? us + 1 : arr->name);
+}
+
+/* Note [debug mode] for components: a run-time index into a vector or a
+ * matrix row or column is checked like an array index (issue #8, item 6),
+ * since an index past the end reads or writes the neighbouring stack.  Its
+ * entry in the name table is the whole description, "axis 0 of vector 'v'
+ * (length 3, shape (3,))", and the axis in the fault record is -1 - axis,
+ * which tells the runtime to print the entry as it is (runtime/debug.c). */
+static int fault_name_id(Emit *E, const char *name) {
   IrModule *m = E->m;
-  for (int i = 0; i < m->narray_names; i++)
-    if (!strcmp(m->array_names[i], name))
-      return i;
-  const char **t = arena_alloc(E->C, sizeof(char *) * (size_t)(m->narray_names + 1));
-  if (m->narray_names)
-    memcpy(t, m->array_names, sizeof(char *) * (size_t)m->narray_names);
-  t[m->narray_names] = name;
-  m->array_names = t;
+  /* a table and a doubling array: linear in the number of names */
+  intptr_t k = (intptr_t)names_get(&m->array_name_ids, name);
+  if (k)
+    return (int)(k - 1);
+  if (m->narray_names == m->cap_array_names) {
+    int cap = m->cap_array_names ? 2 * m->cap_array_names : 16;
+    const char **t = arena_alloc(E->C, sizeof(char *) * (size_t)cap);
+    if (m->narray_names)
+      memcpy(t, m->array_names, sizeof(char *) * (size_t)m->narray_names);
+    m->array_names = t;
+    m->cap_array_names = cap;
+  }
+  m->array_names[m->narray_names] = name;
+  names_put(E->C, &m->array_name_ids, name,
+            (void *)(intptr_t)(m->narray_names + 1));
   return m->narray_names++;
 }
 
@@ -824,6 +841,46 @@ void emit_index_at(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n,
     if (i > 0)
       buf_puts(b, ")");
   }
+}
+
+/* The index idx of axis `axis` (0 rows or the vector's components, 1
+ * columns) of the vector or matrix `base`, checked in debug mode. */
+static void emit_comp_index(Emit *E, Buf *b, IrExpr *idx, const Type *t,
+                            const char *base_name, int axis, Pos pos) {
+  bool dbg = E->opts && E->opts->debug && idx->kind != E_CONST;
+  if (!dbg) {
+    emit_expr(E, b, idx);
+    return;
+  }
+  int len = axis == 0 ? t->rows : t->cols;
+  const char *what = t->kind == TY_VEC ? "vector" : "matrix";
+  const char *shape = t->kind == TY_VEC
+                          ? arena_printf(E->C, "(%d,)", t->rows)
+                          : arena_printf(E->C, "(%d, %d)", t->rows, t->cols);
+  const char *text =
+      base_name ? arena_printf(E->C, "axis %d of %s '%s' (length %d, shape %s)",
+                               axis, what, base_name, len, shape)
+                : arena_printf(E->C, "axis %d of a %s %s (length %d, shape %s)",
+                               axis, ty_name(E->C, t), what, len, shape);
+  buf_printf(b, "((int32_t)%s(k_fault.data, %d, %d, %d, %d, (int64_t)",
+             chk_helper(E), pos.line, pos.col, fault_name_id(E, text),
+             -1 - axis);
+  emit_expr(E, b, idx);
+  buf_printf(b, ", %d))", len);
+}
+
+/* The Python name of a vector or matrix operand, or NULL for a value that
+ * has none (an array element, a call's result). */
+static const char *comp_base_name(IrExpr *base) {
+  if (base->kind != E_VAR)
+    return NULL;
+  const char *us = strchr(base->var->name, '_');
+  return us ? us + 1 : base->var->name;
+}
+
+static const char *comp_var_name(IrVar *v) {
+  const char *us = strchr(v->name, '_');
+  return us ? us + 1 : v->name;
 }
 
 void emit_index(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n) {
@@ -999,18 +1056,18 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
       buf_printf(b, "%s(", row_helper(E, e->a->ty, false));
       emit_expr(E, b, e->a);
       buf_puts(b, ", ");
-      emit_expr(E, b, e->b);
+      emit_comp_index(E, b, e->b, e->a->ty, comp_base_name(e->a), 0, e->pos);
       buf_puts(b, ")");
       return;
     }
     buf_puts(b, "(");
     emit_expr(E, b, e->a);
     buf_puts(b, e->a->ty->kind == TY_MAT ? ").m[" : ").c[");
-    emit_expr(E, b, e->b);
+    emit_comp_index(E, b, e->b, e->a->ty, comp_base_name(e->a), 0, e->pos);
     buf_puts(b, "]");
     if (e->c) {
       buf_puts(b, "[");
-      emit_expr(E, b, e->c);
+      emit_comp_index(E, b, e->c, e->a->ty, comp_base_name(e->a), 1, e->pos);
       buf_puts(b, "]");
     }
     return;
@@ -1179,18 +1236,27 @@ static void emit_stmt(Emit *E, IrStmt *s) {
   case S_ASSIGN:
     emit_line(E, "%s = %s;", s->var->name, ex(E, s->a));
     return;
-  case S_SETCOMP:
+  case S_SETCOMP: {
+    /* the indices, checked in debug mode (a fault sets component 0) */
+    const char *vn = comp_var_name(s->var);
+    Buf i0, i1;
+    buf_init(&i0, E->C);
+    buf_init(&i1, E->C);
+    emit_comp_index(E, &i0, s->a, s->var->ty, vn, 0, s->pos);
+    if (s->b)
+      emit_comp_index(E, &i1, s->b, s->var->ty, vn, 1, s->pos);
     if (s->var->ty->kind == TY_MAT && !s->b) {
       emit_line(E, "%s(&%s, %s, %s);", row_helper(E, s->var->ty, true),
-                s->var->name, ex(E, s->a), ex(E, s->c));
+                s->var->name, i0.p, ex(E, s->c));
       return;
     }
     if (s->var->ty->kind == TY_MAT)
-      emit_line(E, "%s.m[%s][%s] = %s;", s->var->name, ex(E, s->a),
-                ex(E, s->b), ex(E, s->c));
+      emit_line(E, "%s.m[%s][%s] = %s;", s->var->name, i0.p, i1.p,
+                ex(E, s->c));
     else
-      emit_line(E, "%s.c[%s] = %s;", s->var->name, ex(E, s->a), ex(E, s->c));
+      emit_line(E, "%s.c[%s] = %s;", s->var->name, i0.p, ex(E, s->c));
     return;
+  }
   case S_STORE: {
     if (E->vec_lane >= 0 && emit_vec_array(E, s->var)) {
       emit_line(E, "k_v_%s.c[%d] = %s;", s->var->name, E->vec_lane,

@@ -13,18 +13,29 @@
 
 IrVar *ir_var(Compiler *C, IrFunc *f, const char *base, const Type *ty) {
   IrVar *v = arena_alloc(C, sizeof *v);
-  int n = 0;
-  for (IrVar *w = f->locals; w; w = w->next)
-    n++;
   /* A prefix keeps user names clear of C keywords and of the prelude's
-   * names; the ordinal keeps shadowed temporaries apart. */
-  v->name = arena_printf(C, "v%d_%s", n, base);
+   * names; the ordinal keeps shadowed temporaries apart.  The count and
+   * the tail are kept, not found by walking the list: that made a function
+   * of n locals cost n^2 (issue #8, item 12). */
+  v->name = arena_printf(C, "v%d_%s", f->nlocals, base);
   v->ty = ty;
-  IrVar **tail = &f->locals;
-  while (*tail)
-    tail = &(*tail)->next;
-  *tail = v;
+  if (!f->locals_tail)
+    f->locals_tail = &f->locals;
+  *f->locals_tail = v;
+  f->locals_tail = &v->next;
+  f->nlocals++;
   return v;
+}
+
+void ir_var_unlink(IrFunc *f, IrVar *v) {
+  IrVar **lt = &f->locals;
+  while (*lt != v)
+    lt = &(*lt)->next;
+  *lt = v->next;
+  if (f->locals_tail == &v->next)
+    f->locals_tail = lt;
+  v->next = NULL;
+  f->nlocals--;
 }
 
 IrExpr *ir_expr(Compiler *C, IrExprKind k, const Type *ty) {

@@ -36,6 +36,7 @@ struct IrVar {
   bool read;
   int nassign;       /* assignments to a local */
   bool from_tid;     /* every assignment is a wp.tid() component */
+  int ntid_assign;   /* assignments of a wp.tid() component (passes.c) */
   IrVar *next;
 };
 
@@ -129,6 +130,8 @@ struct IrFunc {
   IrVar *params;        /* in order */
   int nparams;
   IrVar *locals;
+  int nlocals;          /* the length of locals */
+  IrVar **locals_tail;  /* where ir_var appends; NULL: &locals */
   const Type *ret;      /* first result (void when none) */
   const Type **rets;    /* all results; nrets > 1 means out-parameters */
   int nrets;
@@ -152,16 +155,19 @@ struct IrFunc {
 typedef struct IrModule {
   IrFunc *funcs;        /* user functions (callees before callers) */
   IrFunc *kernels;
+  IrFunc **funcs_tail, **kernels_tail; /* appending in O(1); NULL: empty */
   const char *path;
   bool debug;
   /* debug mode: names of the arrays whose accesses are checked; the fault
    * record holds an index into this table */
   const char **array_names;
-  int narray_names;
+  int narray_names, cap_array_names;
+  Names array_name_ids; /* name -> 1 + its index in array_names */
 } IrModule;
 
 /* build.c */
 IrVar *ir_var(Compiler *C, IrFunc *f, const char *base, const Type *ty);
+void ir_var_unlink(IrFunc *f, IrVar *v); /* takes v off f's locals */
 IrExpr *ir_expr(Compiler *C, IrExprKind k, const Type *ty);
 IrExpr *ir_const_int(Compiler *C, const Type *ty, uint64_t v);
 IrExpr *ir_const_float(Compiler *C, const Type *ty, double v);

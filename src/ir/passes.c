@@ -44,26 +44,13 @@ static void walk_stmts(IrStmt *s, StmtFn sf, ExprFn ef, void *ud) {
 
 /* ---------------------------------------------------------------- analyze */
 
-typedef struct Facts {
-  IrFunc *f;
-  int tid_assigns[4096];
-} Facts;
-
-static int var_ordinal(IrFunc *f, IrVar *v) {
-  int i = 0;
-  for (IrVar *w = f->locals; w; w = w->next, i++)
-    if (w == v)
-      return i;
-  return -1;
-}
-
+/* The count lives on the variable: a table per function indexed by the
+ * variable's ordinal cost 16 KB per function and a search per assignment,
+ * which made compiling many small kernels quadratic (issue #8, item 12). */
 static void count_tid(IrStmt *s, void *ud) {
-  Facts *F = ud;
-  if (s->kind == S_ASSIGN && s->a->kind == E_TID) {
-    int k = var_ordinal(F->f, s->var);
-    if (k >= 0 && k < 4096)
-      F->tid_assigns[k]++;
-  }
+  (void)ud;
+  if (s->kind == S_ASSIGN && s->a->kind == E_TID)
+    s->var->ntid_assign++;
 }
 
 static bool nonneg(IrExpr *e) {
@@ -123,13 +110,11 @@ void ir_analyze(Compiler *C, IrModule *m) {
   IrFunc *lists[2] = {m->funcs, m->kernels};
   for (int l = 0; l < 2; l++) {
     for (IrFunc *f = lists[l]; f; f = f->next) {
-      Facts *F = arena_alloc(C, sizeof *F);
-      F->f = f;
-      walk_stmts(f->body, count_tid, NULL, F);
-      int i = 0;
-      for (IrVar *v = f->locals; v; v = v->next, i++)
-        v->from_tid = i < 4096 && F->tid_assigns[i] > 0 &&
-                      F->tid_assigns[i] == v->nassign;
+      for (IrVar *v = f->locals; v; v = v->next)
+        v->ntid_assign = 0;
+      walk_stmts(f->body, count_tid, NULL, NULL);
+      for (IrVar *v = f->locals; v; v = v->next)
+        v->from_tid = v->ntid_assign > 0 && v->ntid_assign == v->nassign;
       f->simple_loop = f->is_kernel;
       walk_stmts(f->body, mark_store, simplify, f);
       walk_stmts(f->body, NULL, no_simple, f);

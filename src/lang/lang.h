@@ -164,7 +164,10 @@ struct Func {
 
 typedef struct Module {
   Func *funcs;      /* in source order; kernels and @wp.func */
+  Names func_names; /* the same functions by name */
+  Func **funcs_tail; /* where the next function is appended */
   Sym *consts;
+  Names const_names; /* the constants by name (the first definition) */
   int nkernels;
   const char *wp;   /* the name warp is imported as */
 } Module;

@@ -707,14 +707,28 @@ static Node *block(Parser *P) {
 }
 
 /* if_stmt -> 'if' test suite {'elif' test suite} ['else' suite] */
-static Node *if_stmt(Parser *P) {
+/* elif is an if inside else, so the parser, the checker, the IR passes
+ * and the emitters all recurse once per elif (20,000 elifs overflowed even
+ * an 8 MiB stack).  A chain is limited to this many elifs, and each also
+ * counts toward MAX_NEST with the blocks around it. */
+#define MAX_ELIF 100
+
+static Node *if_chain(Parser *P, int elifs);
+static Node *if_stmt(Parser *P) { return if_chain(P, 0); }
+
+static Node *if_chain(Parser *P, int elifs) {
   Token *t = next(P);
   Node *n = new_node(P, N_IF, t->pos);
   n->a = test(P);
   n->body = suite(P);
   Token *e = peek(P);
   if (is_kw(e, "elif")) {
-    n->orelse = if_stmt(P); /* elif is an if inside else */
+    if (elifs >= MAX_ELIF)
+      diag_error(P->C, e->pos, "too many 'elif' branches in one chain (the "
+                 "limit is %d; each nests one level deeper)", MAX_ELIF);
+    enter(P, e);
+    n->orelse = if_chain(P, elifs + 1);
+    leave(P);
   } else if (is_kw(e, "else")) {
     next(P);
     n->orelse = suite(P);
@@ -865,14 +879,15 @@ static Func *funcdef(Parser *P, bool is_kernel) {
 
 static void add_func(Parser *P, Func *f) {
   Module *m = P->C->mod;
-  for (Func *g = m->funcs; g; g = g->next)
-    if (!strcmp(g->name, f->name))
-      diag_error(P->C, f->pos, "'%s' is defined twice (first at line %d); "
-                 "overloading is not supported", f->name, g->pos.line);
-  Func **tail = &m->funcs;
-  while (*tail)
-    tail = &(*tail)->next;
-  *tail = f;
+  Func *g = names_get(&m->func_names, f->name);
+  if (g)
+    diag_error(P->C, f->pos, "'%s' is defined twice (first at line %d); "
+               "overloading is not supported", f->name, g->pos.line);
+  names_put(P->C, &m->func_names, f->name, f);
+  if (!m->funcs_tail)
+    m->funcs_tail = &m->funcs;
+  *m->funcs_tail = f;
+  m->funcs_tail = &f->next;
   if (f->is_kernel)
     m->nkernels++;
 }

@@ -33,7 +33,11 @@ typedef struct Ctx {
   IrFunc *irf;
   Local *locals;
   int nlocals, cap;
+  Names local_names; /* name -> 1 + index of its first Local */
   bool *defined;   /* per local: definitely assigned here */
+  bool *marked;    /* per local: scratch for merging branches */
+  int *trail;      /* locals set in `defined`, in order (Note [defs trail]) */
+  int ntrail, captrail;
   IrStmt **tail;   /* where the next statement goes */
   int loop_depth;
   bool dead;       /* the current block has returned/broken */
@@ -42,7 +46,6 @@ typedef struct Ctx {
 
 static IrExpr *expr(Ctx *X, Node *n);
 static void stmts(Ctx *X, Node *list);
-static void check_func(Compiler *C, IrModule *irm, Func *f);
 
 #define ERR(pos, ...) diag_error(X->C, pos, __VA_ARGS__)
 #define TN(t) ty_name(X->C, t)
@@ -121,25 +124,21 @@ static const char *wp_attr(Ctx *X, Node *n) {
   return NULL;
 }
 
+/* Name lookups go through hash tables (names.c) so that checking stays
+ * linear in the number of functions, constants and locals. */
 static Local *find_local(Ctx *X, const char *name) {
-  for (int i = 0; i < X->nlocals; i++)
-    if (!strcmp(X->locals[i].name, name))
-      return &X->locals[i];
-  return NULL;
+  intptr_t k = (intptr_t)names_get(&X->local_names, name);
+  return k ? &X->locals[k - 1] : NULL;
 }
 
+/* Constants enter the table as check_consts reaches them, so a constant
+ * defined further down is not found while an earlier one is evaluated. */
 static Sym *find_const(Ctx *X, const char *name) {
-  for (Sym *s = X->M->consts; s; s = s->next)
-    if (!strcmp(s->name, name))
-      return s;
-  return NULL;
+  return names_get(&X->M->const_names, name);
 }
 
 static Func *find_func(Ctx *X, const char *name) {
-  for (Func *f = X->M->funcs; f; f = f->next)
-    if (!strcmp(f->name, name))
-      return f;
-  return NULL;
+  return names_get(&X->M->func_names, name);
 }
 
 /* A type written where a type is expected: an annotation, a dtype=. */
@@ -226,17 +225,22 @@ static Local *add_local(Ctx *X, const char *name, const Type *ty, Pos pos) {
     int cap = X->cap ? X->cap * 2 : 32;
     Local *l = arena_alloc(X->C, sizeof(Local) * (size_t)cap);
     bool *d = arena_alloc(X->C, sizeof(bool) * (size_t)cap);
+    bool *mk = arena_alloc(X->C, sizeof(bool) * (size_t)cap);
     if (X->nlocals) {
       memcpy(l, X->locals, sizeof(Local) * (size_t)X->nlocals);
       memcpy(d, X->defined, sizeof(bool) * (size_t)X->nlocals);
     }
     X->locals = l;
     X->defined = d;
+    X->marked = mk;
     X->cap = cap;
   }
   Local *l = &X->locals[X->nlocals];
   X->defined[X->nlocals] = false;
   X->nlocals++;
+  /* the first local of a name is the one found, as before the table */
+  if (!names_get(&X->local_names, name))
+    names_put(X->C, &X->local_names, name, (void *)(intptr_t)X->nlocals);
   l->name = name;
   l->ty = ty;
   l->pos = pos;
@@ -244,24 +248,36 @@ static Local *add_local(Ctx *X, const char *name, const Type *ty, Pos pos) {
   return l;
 }
 
-/* Definite-assignment sets are snapshots of `defined`; a local added after
- * the snapshot was taken is not defined in it. */
-typedef struct DefSet {
-  bool *d;
-  int n;
-} DefSet;
+/* Note [defs trail]: a local only ever becomes defined (false -> true)
+ * while a block is checked, so instead of copying the whole `defined`
+ * array at every if and loop (which made a function of n locals and n
+ * ifs cost n^2 time and memory; issue #8, item 12), every change is
+ * recorded on a trail.  A saved state is a position on the trail, and
+ * restoring it undoes the changes made since, in time proportional to
+ * them.  A local added after the save was not defined then, and every
+ * local that becomes defined is on the trail, so undoing covers it. */
+typedef int DefSet;
 
-static DefSet defs_save(Ctx *X) {
-  DefSet s;
-  s.n = X->nlocals;
-  s.d = arena_alloc(X->C, sizeof(bool) * (size_t)(s.n ? s.n : 1));
-  memcpy(s.d, X->defined, sizeof(bool) * (size_t)s.n);
-  return s;
+static void def_set(Ctx *X, int i) {
+  if (X->defined[i])
+    return;
+  X->defined[i] = true;
+  if (X->ntrail == X->captrail) {
+    int cap = X->captrail ? 2 * X->captrail : 64;
+    int *t = arena_alloc(X->C, sizeof(int) * (size_t)cap);
+    if (X->ntrail)
+      memcpy(t, X->trail, sizeof(int) * (size_t)X->ntrail);
+    X->trail = t;
+    X->captrail = cap;
+  }
+  X->trail[X->ntrail++] = i;
 }
 
+static DefSet defs_save(Ctx *X) { return X->ntrail; }
+
 static void defs_restore(Ctx *X, DefSet s) {
-  for (int i = 0; i < X->nlocals; i++)
-    X->defined[i] = i < s.n ? s.d[i] : false;
+  while (X->ntrail > s)
+    X->defined[X->trail[--X->ntrail]] = false;
 }
 
 static void emit(Ctx *X, IrStmt *s) {
@@ -557,11 +573,11 @@ static IrExpr *user_call(Ctx *X, Node *call, Func *g) {
   if (g->is_kernel)
     ERR(call->pos, "kernel '%s' cannot be called from a %s", g->name,
         X->f->is_kernel ? "kernel" : "function");
-  if (g->checking)
+  /* Callees are checked before their callers (Note [checking order]), so
+   * one that is not checked yet is on a cycle of calls through this one. */
+  if (g->checking || !g->checked)
     ERR(call->pos, "recursive call of '%s' is not supported", g->name);
   no_kwargs(X, call, g->name);
-  if (!g->checked)
-    check_func(X->C, X->irm, g);
   int n = count_args(call->args);
   if (n != g->nparams)
     ERR(call->pos, "%s() takes %d argument%s, got %d", g->name, g->nparams,
@@ -1090,6 +1106,7 @@ static IrExpr *subscript(Ctx *X, Node *n) {
     if (nidx != 1)
       ERR(n->pos, "a vector takes one index, got %d", nidx);
     IrExpr *e = ir_expr(X->C, E_COMP, ty_scalar(bt->sc));
+    e->pos = n->pos; /* for debug mode's check of a run-time index */
     e->a = base;
     e->b = comp_index(X, n->args, bt->rows, "vector");
     return e;
@@ -1097,6 +1114,7 @@ static IrExpr *subscript(Ctx *X, Node *n) {
   if (bt->kind == TY_MAT) {
     if (nidx == 1) {
       IrExpr *e = ir_expr(X->C, E_COMP, ty_vec(X->C, bt->sc, bt->cols));
+      e->pos = n->pos;
       e->a = base;
       e->b = comp_index(X, n->args, bt->rows, "matrix row");
       return e;
@@ -1104,6 +1122,7 @@ static IrExpr *subscript(Ctx *X, Node *n) {
     if (nidx != 2)
       ERR(n->pos, "a matrix takes one or two indices, got %d", nidx);
     IrExpr *e = ir_expr(X->C, E_COMP, ty_scalar(bt->sc));
+    e->pos = n->pos;
     e->a = base;
     e->b = comp_index(X, n->args, bt->rows, "matrix row");
     e->c = comp_index(X, n->args->next, bt->cols, "matrix column");
@@ -1302,7 +1321,7 @@ static IrExpr *expr(Ctx *X, Node *n) {
       ln = rn;
       if (rn->next && right->kind != E_VAR && right->kind != E_CONST) {
         Local *tmp = add_local(X, "cmp", right->ty, rn->pos);
-        X->defined[X->nlocals - 1] = true;
+        def_set(X, X->nlocals - 1);
         IrStmt *s = ir_stmt(C, S_ASSIGN, rn->pos);
         s->var = tmp->var;
         s->a = right;
@@ -1368,7 +1387,7 @@ static Local *assign_local(Ctx *X, Node *target, const Type *ty) {
                        "keeps the type of its first assignment)", TN(ty),
           target->name, TN(l->ty));
   }
-  X->defined[l - X->locals] = true;
+  def_set(X, l - X->locals);
   l->var->nassign++;
   return l;
 }
@@ -1431,7 +1450,7 @@ static void store_component(Ctx *X, Node *target, IrExpr *value) {
   if (base->kind == E_LOAD) {
     /* a[i].x = v: t = a[i]; t.x = v; a[i] = t */
     Local *tmp = add_local(X, "elem", bt, target->pos);
-    X->defined[X->nlocals - 1] = true;
+    def_set(X, X->nlocals - 1);
     IrStmt *s = ir_stmt(X->C, S_ASSIGN, target->pos);
     s->var = tmp->var;
     s->a = base;
@@ -1544,12 +1563,12 @@ static void assign_tuple(Ctx *X, Node *targets, Node *value, Pos pos) {
       call->outs = arena_alloc(X->C, sizeof(IrVar *) * (size_t)nt);
       for (int i = 1; i < nt; i++) {
         Local *tmp = add_local(X, "ret", g->ret->items[i], value->pos);
-        X->defined[X->nlocals - 1] = true;
+        def_set(X, X->nlocals - 1);
         tmp->var->nassign++;
         call->outs[i - 1] = tmp->var;
       }
       Local *first = add_local(X, "ret", g->ret->items[0], value->pos);
-      X->defined[X->nlocals - 1] = true;
+      def_set(X, X->nlocals - 1);
       first->var->nassign++;
       IrStmt *s = ir_stmt(X->C, S_ASSIGN, pos);
       s->var = first->var;
@@ -1575,7 +1594,7 @@ static void assign_tuple(Ctx *X, Node *targets, Node *value, Pos pos) {
       if (!ty_is_value(e->ty))
         ERR(v->pos, "cannot assign a %s", TN(e->ty));
       Local *tmp = add_local(X, "tup", e->ty, v->pos);
-      X->defined[X->nlocals - 1] = true;
+      def_set(X, X->nlocals - 1);
       tmp->var->nassign++;
       IrStmt *s = ir_stmt(X->C, S_ASSIGN, pos);
       s->var = tmp->var;
@@ -1693,7 +1712,7 @@ static void for_stmt(Ctx *X, Node *n) {
    * unless constant. */
   IrStmt *s = ir_stmt(C, S_FOR, n->pos);
   Local *ctr = add_local(X, "i", it_ty, n->pos);
-  X->defined[X->nlocals - 1] = true;
+  def_set(X, X->nlocals - 1);
   ctr->var->nassign += 2;
   ctr->name = ""; /* hidden */
   IrExpr *vals[2] = {stop, step};
@@ -1702,7 +1721,7 @@ static void for_stmt(Ctx *X, Node *n) {
       continue;
     Local *t = add_local(X, k ? "step" : "stop", it_ty, n->pos);
     t->name = "";
-    X->defined[X->nlocals - 1] = true;
+    def_set(X, X->nlocals - 1);
     t->var->nassign++;
     IrStmt *as = ir_stmt(C, S_ASSIGN, n->pos);
     as->var = t->var;
@@ -1909,15 +1928,33 @@ static void stmt(Ctx *X, Node *n) {
     DefSet before = defs_save(X);
     bool dead_then, dead_else = false;
     s->body = block_of(X, n->body, &dead_then);
-    DefSet after_then = defs_save(X);
+    /* the locals the then-branch defined (Note [defs trail]) */
+    int nthen = X->ntrail - before;
+    int *then_set = arena_alloc(C, sizeof(int) * (size_t)(nthen ? nthen : 1));
+    memcpy(then_set, X->trail + before, sizeof(int) * (size_t)nthen);
     defs_restore(X, before);
     if (n->orelse)
       s->orelse = block_of(X, n->orelse, &dead_else);
     /* Defined after the if: defined on every branch that falls through. */
-    for (int i = 0; i < X->nlocals; i++) {
-      bool t = i < after_then.n && after_then.d[i];
-      bool e = X->defined[i];
-      X->defined[i] = dead_then ? e : dead_else ? t : (t && e);
+    if (dead_then) {
+      /* the else-branch's state, as it is */
+    } else if (dead_else) {
+      defs_restore(X, before);
+      for (int k = 0; k < nthen; k++)
+        def_set(X, then_set[k]);
+    } else {
+      /* before, plus what both branches defined */
+      int nelse = X->ntrail - before;
+      int *else_set = arena_alloc(C, sizeof(int) * (size_t)(nelse ? nelse : 1));
+      memcpy(else_set, X->trail + before, sizeof(int) * (size_t)nelse);
+      defs_restore(X, before);
+      for (int k = 0; k < nthen; k++)
+        X->marked[then_set[k]] = true;
+      for (int k = 0; k < nelse; k++)
+        if (X->marked[else_set[k]])
+          def_set(X, else_set[k]);
+      for (int k = 0; k < nthen; k++)
+        X->marked[then_set[k]] = false;
     }
     if (dead_then && dead_else)
       X->dead = true;
@@ -2059,14 +2096,10 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
                                                 p->name));
     Local *l = add_local(X, p->name, p->ty, p->pos);
     l->is_param = true;
-    X->defined[X->nlocals - 1] = true;
+    def_set(X, X->nlocals - 1);
     /* parameters are not locals of the IR function */
     IrVar *v = l->var;
-    IrVar **lt = &irf->locals;
-    while (*lt != v)
-      lt = &(*lt)->next;
-    *lt = v->next;
-    v->next = NULL;
+    ir_var_unlink(irf, v);
     v->is_param = true;
     v->index = i;
     v->name = arena_printf(C, "p%d_%s", i, p->name);
@@ -2098,10 +2131,98 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
 
   /* Functions go in dependency order: a callee is complete (and appended)
    * before its caller finishes. */
-  IrFunc **tail = f->is_kernel ? &irm->kernels : &irm->funcs;
-  while (*tail)
-    tail = &(*tail)->next;
-  *tail = irf;
+  IrFunc ***tail = f->is_kernel ? &irm->kernels_tail : &irm->funcs_tail;
+  if (!*tail)
+    *tail = f->is_kernel ? &irm->kernels : &irm->funcs;
+  **tail = irf;
+  *tail = &irf->next;
+}
+
+/* Note [checking order]: a caller needs its callees' signatures, and a
+ * callee's return type may only be known from its body, so callees are
+ * checked first.  Checking a callee from inside its caller's walk (as kern
+ * once did) recursed once per level of a chain of calls, and a valid
+ * program with 20,000 functions in a chain overflowed the C stack (issue
+ * #8, item 4).  Instead the order is found beforehand by a depth-first
+ * search over the calls written in each body, with an explicit stack, and
+ * the functions are checked one after another in its post-order.  A callee
+ * that is still unchecked when its caller is checked is then on a cycle,
+ * which user_call reports as recursion.
+ *
+ * calls_in collects the user functions called by name in a body.  It
+ * recurses over the tree, but only as deep as the parser's limits on
+ * block and expression nesting allow; lists are walked with loops. */
+typedef struct CallList {
+  Func **v;
+  int n, cap;
+} CallList;
+
+static void calls_in(Compiler *C, Node *n, CallList *out) {
+  for (; n; n = n->next) {
+    if (n->kind == N_CALL && n->a && n->a->kind == N_NAME) {
+      Func *g = names_get(&C->mod->func_names, n->a->name);
+      if (g) {
+        if (out->n == out->cap) {
+          int cap = out->cap ? out->cap * 2 : 8;
+          Func **v = arena_alloc(C, sizeof(Func *) * (size_t)cap);
+          if (out->n)
+            memcpy(v, out->v, sizeof(Func *) * (size_t)out->n);
+          out->v = v;
+          out->cap = cap;
+        }
+        out->v[out->n++] = g;
+      }
+    }
+    calls_in(C, n->a, out);
+    calls_in(C, n->b, out);
+    calls_in(C, n->c, out);
+    calls_in(C, n->args, out);
+    calls_in(C, n->kwargs, out);
+    calls_in(C, n->body, out);
+    calls_in(C, n->orelse, out);
+  }
+}
+
+static void check_in_call_order(Compiler *C, IrModule *irm) {
+  int nf = 0;
+  for (Func *f = C->mod->funcs; f; f = f->next)
+    nf++;
+  /* Every function is on the stack at most once. */
+  typedef struct Frame {
+    Func *f;
+    CallList calls;
+    int next;
+  } Frame;
+  Frame *stack = arena_alloc(C, sizeof(Frame) * (size_t)(nf ? nf : 1));
+  for (Func *root = C->mod->funcs; root; root = root->next) {
+    if (root->checked || root->checking)
+      continue;
+    int sp = 0;
+    stack[sp].f = root;
+    stack[sp].calls = (CallList){NULL, 0, 0};
+    calls_in(C, root->body, &stack[sp].calls);
+    stack[sp].next = 0;
+    root->checking = true; /* here: on the search's stack */
+    sp++;
+    while (sp > 0) {
+      Frame *top = &stack[sp - 1];
+      if (top->next < top->calls.n) {
+        Func *g = top->calls.v[top->next++];
+        if (g->checked || g->checking)
+          continue;
+        g->checking = true;
+        stack[sp].f = g;
+        stack[sp].calls = (CallList){NULL, 0, 0};
+        calls_in(C, g->body, &stack[sp].calls);
+        stack[sp].next = 0;
+        sp++;
+        continue;
+      }
+      sp--;
+      top->f->checking = false;
+      check_func(C, irm, top->f);
+    }
+  }
 }
 
 /* Constants are evaluated as Python evaluates them on the host (unbounded
@@ -2250,9 +2371,9 @@ static void check_consts(Compiler *C, IrModule *irm) {
   IrStmt *sink = NULL;
   X->tail = &sink;
   for (Sym *s = C->mod->consts; s; s = s->next) {
-    for (Sym *t = C->mod->consts; t != s; t = t->next)
-      if (!strcmp(t->name, s->name))
-        ERR(s->pos, "constant '%s' is defined twice", s->name);
+    if (names_get(&C->mod->const_names, s->name))
+      ERR(s->pos, "constant '%s' is defined twice", s->name);
+    names_put(C, &C->mod->const_names, s->name, s);
     Node *vn = s->value;
     const char *cw = vn->kind == N_CALL ? wp_attr(X, vn->a) : NULL;
     bool second;
@@ -2300,9 +2421,7 @@ IrModule *lower_module(Compiler *C) {
   IrModule *irm = arena_alloc(C, sizeof *irm);
   irm->path = C->path;
   check_consts(C, irm);
-  for (Func *f = C->mod->funcs; f; f = f->next)
-    if (!f->checked)
-      check_func(C, irm, f);
+  check_in_call_order(C, irm);
   return irm;
 }
 

@@ -45,10 +45,12 @@ kern_status kern_array_new(kern_context *ctx, kern_device dev, kern_type type,
   size_t esize = kern_type_size(type);
   int64_t count = 1;
   for (int i = 0; i < ndim; i++) {
-    if (shape[i] <= 0)
+    /* An axis of length 0 is allowed, as in Warp: the array holds no
+     * elements and no device memory (Note [zero-size arrays]). */
+    if (shape[i] < 0)
       return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
-                         "kern_array_new: shape[%d] must be positive, got "
-                         "%lld",
+                         "kern_array_new: axis %d has a negative length "
+                         "(%lld); an array's shape holds lengths >= 0",
                          i, (long long)shape[i]);
     if (__builtin_mul_overflow(count, shape[i], &count))
       return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
@@ -65,7 +67,13 @@ kern_status kern_array_new(kern_context *ctx, kern_device dev, kern_type type,
   if (!a)
     return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
                        "kern_array_new: out of memory");
-  kern_status st = be->mem_alloc(state, index, nbytes, &a->data);
+  /* Note [zero-size arrays]: an array of no bytes has no device memory
+   * (data is NULL; OpenCL, for one, refuses buffers of size 0), and its
+   * copies and fills do nothing.  A kernel may still take it: with a grid
+   * of size 0 nothing runs, and any index into it is out of bounds, which
+   * debug mode reports. */
+  kern_status st = nbytes == 0 ? KERN_SUCCESS
+                               : be->mem_alloc(state, index, nbytes, &a->data);
   if (st != KERN_SUCCESS) {
     kern__free(a);
     char tn[64];
@@ -100,7 +108,7 @@ void kern_array_free(kern_array *a) {
   kern__async_quiesce(ctx); /* no stream may still use the memory */
   if (a->borrowed) {
     if (a->release) a->release(a->release_arg);
-  } else if (be) {
+  } else if (be && a->nbytes) {
     be->mem_free(state, index, a->data);
   }
   if (a->prev) a->prev->next = a->next;
@@ -135,6 +143,7 @@ kern_device kern_array_device(const kern_array *a) {
 
 kern_status kern_array_upload(kern_array *a, const void *src, size_t nbytes) {
   if (!kern__array_ok(a)) return KERN_ERROR_INVALID_ARGUMENT;
+  if (a->nbytes == 0 && nbytes == 0) return KERN_SUCCESS; /* src may be NULL */
   if (!src)
     return kern__error(a->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_array_upload: src is NULL");
@@ -157,6 +166,7 @@ kern_status kern_array_upload(kern_array *a, const void *src, size_t nbytes) {
 kern_status kern_array_download(const kern_array *a, void *dst,
                                 size_t nbytes) {
   if (!kern__array_ok(a)) return KERN_ERROR_INVALID_ARGUMENT;
+  if (a->nbytes == 0 && nbytes == 0) return KERN_SUCCESS; /* dst may be NULL */
   if (!dst)
     return kern__error(a->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_array_download: dst is NULL");
@@ -182,6 +192,7 @@ kern_status kern_array_fill(kern_array *a, const void *value) {
   if (!value)
     return kern__error(a->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_array_fill: value is NULL");
+  if (a->nbytes == 0) return KERN_SUCCESS;
   void *state;
   int index;
   const kern_backend *be = array_backend(a, &state, &index);
@@ -197,6 +208,7 @@ kern_status kern_array_fill(kern_array *a, const void *value) {
 kern_status kern_array_zero(kern_array *a) {
   if (!kern__array_ok(a)) return KERN_ERROR_INVALID_ARGUMENT;
   static const unsigned char zero = 0;
+  if (a->nbytes == 0) return KERN_SUCCESS;
   void *state;
   int index;
   const kern_backend *be = array_backend(a, &state, &index);

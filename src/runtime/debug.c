@@ -70,6 +70,16 @@ kern_status kern__debug_check(kern_kernel *k, const kern_arg *args,
     return KERN_SUCCESS;
   kern_array_zero(m->fault);
   int id = (int)rec[3];
+  /* A vector or matrix index: the table holds the whole description and
+   * the axis is -1 - axis (Note [debug mode] for components, emit/common.c). */
+  if (rec[4] < 0)
+    return kern__error(m->ctx, KERN_ERROR_OUT_OF_BOUNDS,
+                       "%s:%" PRId64 ":%" PRId64 ": kernel '%s': index %" PRId64
+                       " is out of bounds for %s",
+                       m->name ? m->name : "<string>", rec[1], rec[2],
+                       k->info->name, rec[5],
+                       id >= 0 && id < m->code.narray_names
+                           ? m->code.array_names[id] : "a vector or matrix");
   const char *pname = id >= 0 && id < m->code.narray_names
                           ? m->code.array_names[id] : "?";
   /* The shape is known when the array is one of this kernel's parameters

@@ -161,7 +161,9 @@ kern_status kern_module_load_file(kern_context *ctx, kern_device dev,
     }
     size_t n = fread(buf + len, 1, cap - len - 1, f);
     len += n;
-    if (n == 0) break;
+    /* One byte past the limit is enough for kern__compile to refuse it;
+     * reading on would let /dev/zero exhaust memory. */
+    if (n == 0 || len > KERN_MAX_SOURCE_SIZE) break;
   }
   int err = ferror(f) ? errno : 0;
   fclose(f);
@@ -420,6 +422,25 @@ static int store_int(kern_scalar s, int64_t v, void *dst) {
   }
 }
 
+/* Note [launch dimensionality]: `i, j = wp.tid()` takes the thread's
+ * coordinates in a grid of exactly that many dimensions; on a grid of more
+ * dimensions the first coordinate runs past its axis (it absorbs the
+ * dimensions that were not unpacked), so every index computed from it
+ * would be out of bounds (issue #8, item 13: heap corruption).  Such a
+ * launch is refused.  A grid of fewer dimensions is Warp's: the missing
+ * dimensions have size 1, so the extra coordinates are 0.  A lone
+ * wp.tid() is the first coordinate of any grid, and a kernel that never
+ * calls wp.tid() runs on any grid. */
+static kern_status check_grid_arity(kern_kernel *k, int ndim) {
+  int want = k->info->tid_dims;
+  if (want < 2 || ndim <= want) return KERN_SUCCESS;
+  return kern__error(k->module->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                     "launch of '%s': the grid has %d dimensions but the "
+                     "kernel unpacks wp.tid() into %d values; launch it "
+                     "with at most %d dimensions",
+                     k->info->name, ndim, want, want);
+}
+
 /* Marshals a launch's arguments into p (kern__pack in runtime.h): every
  * check a user's mistake can fail happens here, so kern_launch and the
  * stream, graph and pipeline paths (stream.c, graph.c, pipeline.c) share one
@@ -443,6 +464,8 @@ kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
   if (!dims)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "launch of '%s': dims is NULL", kn);
+  kern_status ast = check_grid_arity(k, ndim);
+  if (ast != KERN_SUCCESS) return ast;
   kern__dims d;
   d.total = 1;
   d.chunk = 0;

@@ -303,6 +303,14 @@ while [ $k -lt "$len" ]; do
   k=$((k + 7))
 done
 
+# A source that never ends is refused at KERN_MAX_SOURCE_SIZE (64 MiB)
+# with a message, instead of being read until memory runs out.
+check /dev/zero error
+if ! grep -q "^/dev/zero:1:1: error: the source is larger than kern's limit of 64 MiB" "$TMP/err"; then
+  echo "FAIL /dev/zero: no message about the source size limit"
+  fail=$((fail + 1))
+fi
+
 # Directories and missing files give a clean one-line error.
 check "$D" error
 check "$D/does_not_exist.py" error

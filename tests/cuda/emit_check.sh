@@ -15,6 +15,16 @@ for f in "$SRC"/examples/*.py "$SRC"/tests/conformance/*.py "$SRC"/tests/golden/
     echo "FAIL: kern compile --target cuda $f"; exit 1
   fi
 done
+# Debug mode's checked accesses (arrays, vectors, matrices: tests/debug
+# has every kind) as well.
+for f in "$SRC"/tests/debug/*.py; do
+  [ -f "$f" ] || continue
+  n=$((n + 1))
+  out="$tmp/debug_$(basename "$f" .py).cu"
+  if ! "$KERN" compile "$f" --target cuda --debug -o "$out"; then
+    echo "FAIL: kern compile --target cuda --debug $f"; exit 1
+  fi
+done
 for arch in sm_80 sm_90; do
   "$CHECK" "$tmp"/*.cu --arch "$arch"
   st=$?

@@ -29,3 +29,49 @@ def in_function(x: wp.array(dtype=wp.float32), y: wp.array(dtype=wp.float32)):
 @wp.func
 def fetch(a: wp.array(dtype=wp.float32), k: int) -> float:
     return a[k]
+
+
+# Run-time indices into vectors and matrices (issue #8, item 6): idx holds
+# 0, 1, 2, 3, so exactly the thread with i == 3 indexes past the end.
+@wp.kernel
+def vec_read(idx: wp.array(dtype=int), out: wp.array(dtype=float)):
+    i = wp.tid()
+    v = wp.vec3(1.0, 2.0, 3.0)
+    out[i] = v[idx[i]]
+
+
+@wp.kernel
+def vec_write(idx: wp.array(dtype=int), out: wp.array(dtype=float)):
+    i = wp.tid()
+    v = wp.vec3(1.0, 2.0, 3.0)
+    v[idx[i]] = 5.0
+    out[i] = v[0]
+
+
+@wp.kernel
+def mat_row(idx: wp.array(dtype=int), out: wp.array(dtype=float)):
+    i = wp.tid()
+    m = wp.mat33(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0)
+    out[i] = m[idx[i], 0]
+
+
+@wp.kernel
+def mat_col(idx: wp.array(dtype=int), out: wp.array(dtype=float)):
+    i = wp.tid()
+    m = wp.mat33(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0)
+    r = m[0]
+    out[i] = m[0, idx[i]] + r[idx[i] - 1]
+
+
+@wp.kernel
+def mat_whole_row(idx: wp.array(dtype=int), out: wp.array(dtype=float)):
+    i = wp.tid()
+    m = wp.mat22(1.0, 2.0, 3.0, 4.0)
+    r = m[idx[i] - 1]
+    out[i] = r[0]
+
+
+@wp.kernel
+def elem_of_array(x: wp.array(dtype=wp.vec3), idx: wp.array(dtype=int), out: wp.array(dtype=float)):
+    i = wp.tid()
+    out[i] = x[0][idx[i]]

@@ -33,6 +33,26 @@ expect atomic_past_end 2 "x=zeros(int32,2,3) n=3" \
   "oob.py:20:8: kernel 'atomic_past_end': index 3 is out of bounds for axis 1 of array 'x' (length 3, shape (2, 3))"
 expect in_function 1 "x=ones(float32,4) y=zeros(float32,4)" \
   "oob.py:31:12: kernel 'in_function': index 10 is out of bounds for axis 0 of array 'a'"
+# run-time indices into vectors and matrices (idx is 0, 1, 2, 3)
+I4='idx=arange(int32,4) out=zeros(float32,4)'
+expect vec_read 4 "$I4" \
+  "oob.py:40:14: kernel 'vec_read': index 3 is out of bounds for axis 0 of vector 'v' (length 3, shape (3,))"
+expect vec_read 1 "idx=full(int32,1,1000000) out=zeros(float32,1)" \
+  "oob.py:40:14: kernel 'vec_read': index 1000000 is out of bounds for axis 0 of vector 'v' (length 3, shape (3,))"
+expect vec_write 4 "$I4" \
+  "oob.py:47:5: kernel 'vec_write': index 3 is out of bounds for axis 0 of vector 'v' (length 3, shape (3,))"
+expect mat_row 4 "$I4" \
+  "oob.py:55:14: kernel 'mat_row': index 3 is out of bounds for axis 0 of matrix 'm' (length 3, shape (3, 3))"
+expect mat_col 4 "$I4" \
+  "oob.py:63:14: kernel 'mat_col': index 3 is out of bounds for axis 1 of matrix 'm' (length 3, shape (3, 3))"
+expect mat_whole_row 4 "$I4" \
+  "oob.py:70:9: kernel 'mat_whole_row': index 2 is out of bounds for axis 0 of matrix 'm' (length 2, shape (2, 2))"
+expect elem_of_array 4 "x=zeros(vec3,2) $I4" \
+  "oob.py:77:14: kernel 'elem_of_array': index 3 is out of bounds for axis 0 of a vec3 vector (length 3, shape (3,))"
+# in bounds, the checked indices give the values
+out=$("$KERN" run "$DIR/oob.py" vec_read --dim 3 idx="arange(int32,4)" out="zeros(float32,4)" \
+  --backend "$BACKEND" --debug 2>&1)
+printf '%s' "$out" | grep -qF "out = [1. 2. 3. 0.]" || { echo "FAIL vec_read in bounds: $out"; fail=1; }
 # the same kernels stay silent and correct when in bounds, and no element
 # was written by a faulting launch (y stays zero where the store was skipped)
 "$KERN" run "$DIR/oob.py" write_past_end --dim 2 x="ones(float32,4)" y="zeros(float32,6)" \
