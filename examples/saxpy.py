@@ -1,6 +1,14 @@
 # SAXPY: y = a * x + y, one thread per element, float32.
 # kern-test: saxpy --dim 1000 a=2.5 x='rand(float32,1000,seed=1)' y='rand(float32,1000,seed=2)'
 # kern-check: y
+# kern-bench: saxpy --dim N a=2.5 x=rand(float32,N,seed=1) y=rand(float32,N,seed=2)
+# kern-bench-sizes: N=10000000
+# kern-bench-check: y
+# kern-bench-count: bytes=12*N flops=2*N
+# kern-bench-ref: numpy: y = a * x + y
+# kern-bench-ref: torch: y = torch.add(y, x, alpha=a)
+# kern-bench-ref: cupy: y = a * x + y
+# kern-bench-ref: jax: y = a * x + y
 import warp as wp
 
 

@@ -29,6 +29,10 @@
 #include "spec.h"
 #include "suggest.h"
 
+/* `kern bench` lives in src/bench (bench.h). */
+int bench_main(int argc, char **argv);
+extern const char bench_help[];
+
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 /* ---------------------------------------------------------------- help */
@@ -43,6 +47,7 @@ static const char help_main[] =
     "  devices    list backends and devices, and why a backend is missing\n"
     "  compile    print the C, CUDA or OpenCL code generated for a file\n"
     "  run        launch one kernel on arguments given on the command line\n"
+    "  bench      time a file's kernels on every backend and reference\n"
     "  help       show help for a command: kern help run\n"
     "\n"
     "Options:\n"
@@ -966,6 +971,7 @@ static const command commands[] = {
     {"devices", cmd_devices, help_devices},
     {"compile", cmd_compile, help_compile},
     {"run", cmd_run, help_run},
+    {"bench", bench_main, bench_help},
 };
 
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };

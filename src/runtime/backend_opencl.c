@@ -773,6 +773,7 @@ typedef struct ocl_build {
   int dev;
   const char *options;
   cl_program built; /* the program compile built from source, until loaded */
+  const char *fallback; /* options to retry a refused build with, or NULL */
 } ocl_build;
 
 /* Records a failed clCreateProgramWithBinary or its build (a miss: the
@@ -882,6 +883,12 @@ static kern_status ocl_compile(void *self, const kc_result *code,
   ocl_build *b = self;
   kern_status s =
       ocl_build_from_source(b->st, b->d, code, b->options, &b->built);
+  if (s == KERN_ERROR_COMPILE && b->fallback) {
+    /* Insurance: should a driver's compiler refuse the inline PTX, the
+     * portable compare-and-swap atomics still build (slower, correct). */
+    kern_clear_error(b->st->ctx);
+    s = ocl_build_from_source(b->st, b->d, code, b->fallback, &b->built);
+  }
   if (s == KERN_SUCCESS && for_cache) ocl_binary_of(b->st, b->built, out);
   return s;
 }
@@ -950,7 +957,14 @@ static kern_status ocl_module_build(void *state, int dev, const kc_result *code,
   s = ocl_check_features(st, d, code);
   if (s != KERN_SUCCESS) return s;
   /* No fast-math: results must match the other backends'. */
-  const char *options = d->c12 ? "-cl-std=CL1.2" : "";
+  /* KERN_NV_PTX: NVIDIA's compiler takes inline PTX, which the emitted
+   * float atomics use there (Note [NVIDIA float atomics] in
+   * emit/opencl.c).  The options are part of the cache key. */
+  int nv = d->vendor && strstr(d->vendor, "NVIDIA") != NULL;
+  const char *plain = d->c12 ? "-cl-std=CL1.2" : "";
+  const char *options = !nv ? plain
+                        : d->c12 ? "-cl-std=CL1.2 -D KERN_NV_PTX=1"
+                                 : "-D KERN_NV_PTX=1";
   /* The key's inputs besides the source: Note [program binaries]. */
   kern__key_part key[] = {
       {d->platform_name, strlen(d->platform_name)},
@@ -959,7 +973,7 @@ static kern_status ocl_module_build(void *state, int dev, const kc_result *code,
       {d->driver, strlen(d->driver)},
       {options, strlen(options)},
   };
-  ocl_build b = {st, d, dev, options, NULL};
+  ocl_build b = {st, d, dev, options, NULL, nv ? plain : NULL};
   kern__builder bd = {"opencl", ".clbin", key, (int)(sizeof key / sizeof *key),
                       0, &b, ocl_compile, ocl_load};
   s = kern__cached_build(st->ctx, &bd, code, module);

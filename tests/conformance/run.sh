@@ -9,7 +9,13 @@ OUT=$(mktemp -d "${TMPDIR:-/tmp}/kern-conf.XXXXXX")
 trap 'rm -rf "$OUT"' EXIT
 export KERN_CACHE_DIR="$OUT/cache"
 # A backend this machine lacks is skipped (77), not 101 failures.
-"$KERN" devices 2>/dev/null | grep -q "^$BACKEND: available" ||
+# BACKEND is a backend name ("opencl") or, in tests/gpu/gpu.sh's copy that
+# passes --device, one device ("opencl:1"), listed indented under its backend.
+case $BACKEND in
+  *:*) pat="^[[:space:]]+$BACKEND[[:space:]]" ;;
+  *) pat="^$BACKEND: available" ;;
+esac
+"$KERN" devices 2>/dev/null | grep -qE "$pat" ||
   { echo "skip: no $BACKEND device"; exit 77; }
 pass=0; fail=0; failed=""
 # kern run checks accesses by default; conformance tests the fast unchecked

@@ -62,6 +62,13 @@ static inline float k_randf_u32(uint32_t *s) {
 static inline kbool k_isnan_f32(float a) {
   return isnan(a) ? 1 : 0;
 }
+#ifdef KERN_NV_PTX
+static inline float k_atomic_add_f32(__global float *p, float v) {
+  float o;
+  __asm__ volatile("atom.global.add.f32 %0, [%1], %2;" : "=f"(o) : "l"(p), "f"(v) : "memory");
+  return o;
+}
+#else
 static inline float k_atomic_add_f32(__global float *p, float v) {
   volatile __global int *q = (volatile __global int *)p;
   int old = *q, as;
@@ -73,6 +80,7 @@ static inline float k_atomic_add_f32(__global float *p, float v) {
   } while (old != as);
   return as_float(old);
 }
+#endif
 static inline int32_t k_atomic_add_i32(__global int32_t *p, int32_t v) { return atomic_add(p, v); }
 static inline int32_t k_wrap_i32_i32(int32_t a, int32_t b) {
   return a < 0 ? a + b : a;

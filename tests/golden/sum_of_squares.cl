@@ -17,6 +17,13 @@ typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; } kern__dims;
 #define K_INF_F INFINITY
 #define K_NAN_F NAN
 typedef struct { __global double *data; int64_t shape[4]; } k_af64;
+#ifdef KERN_NV_PTX
+static inline double k_atomic_add_f64(__global double *p, double v) {
+  double o;
+  __asm__ volatile("atom.global.add.f64 %0, [%1], %2;" : "=d"(o) : "l"(p), "d"(v) : "memory");
+  return o;
+}
+#else
 static inline double k_atomic_add_f64(__global double *p, double v) {
   volatile __global long *q = (volatile __global long *)p;
   long old = *q, as;
@@ -28,6 +35,7 @@ static inline double k_atomic_add_f64(__global double *p, double v) {
   } while (old != as);
   return as_double(old);
 }
+#endif
 
 __kernel void kern_k_sum_of_squares(__global double *p0_x_p, kern__shape p0_x_s, __global double *p1_out_p, kern__shape p1_out_s, kern__dims k_dims) {
   __local double k_sh0[256];

@@ -1,0 +1,1127 @@
+/*
+ * run.c -- running a bench spec on every device and every reference.
+ *
+ * The order of work is what makes the figures honest:
+ *  1. The CPU backend runs first on freshly generated inputs; its outputs
+ *     after one launch are the reference every other row is checked
+ *     against.  A row whose output differs is `failed`, and its time is not
+ *     reported, because a fast wrong answer is not a result.
+ *  2. Compiling, uploading and a warm-up launch happen before the clock
+ *     starts.  Hot samples are launches back to back on resident data;
+ *     cold samples follow a write of a buffer larger than the device's
+ *     caches; --transfers samples add the upload and the download, which is
+ *     what a script that copies per call actually measures.
+ *  3. Each mode samples until its RSD is at the target or its budget is
+ *     spent (stats.c), and records which.
+ * A device that fails at any step becomes a row that says why; the loop
+ * always goes on to the next device.
+ *
+ * Note [timing a launch]: kern_launch returns when the launch is complete,
+ * so the wall time around it is the launch plus one synchronisation, which
+ * is what the timer named "wall" reports.  time_launch() is the one place
+ * that reads a clock around a launch: once device events are in the public
+ * API, it records an event before and after and reports their difference,
+ * and the rows say "events" instead.
+ */
+#include "bench.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "npy.h"
+#include "spec.h"
+
+extern char **environ;
+
+const char *const bench_mode_names[BENCH_MODES] = {"hot", "cold", "transfers"};
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void progress(const bench_options *o, const char *fmt, const char *a,
+                     const char *b) {
+  if (o->quiet) return;
+  fprintf(stderr, "\r\033[Kkern bench: ");
+  fprintf(stderr, fmt, a, b);
+  fflush(stderr);
+}
+
+static void progress_done(const bench_options *o) {
+  if (!o->quiet) fputs("\r\033[K", stderr);
+}
+
+/* ---------------------------------------------------------------- rows */
+
+static bench_row *add_row(bench_result *r, const bench_spec *s, int point,
+                          const char *kind, const char *name) {
+  if (r->nrows == r->cap) {
+    int cap = r->cap ? 2 * r->cap : 16;
+    bench_row *rows = realloc(r->rows, (size_t)cap * sizeof *rows);
+    if (!rows) return NULL;
+    r->rows = rows;
+    r->cap = cap;
+  }
+  bench_row *row = &r->rows[r->nrows++];
+  memset(row, 0, sizeof *row);
+  snprintf(row->bench, sizeof row->bench, "%s", s->kernel);
+  row->point = point;
+  size_t n = 0;
+  for (int v = 0; v < s->nvars && n < sizeof row->size; v++)
+    n += (size_t)snprintf(row->size + n, sizeof row->size - n, "%s%s=%lld",
+                          v ? " " : "", s->var[v],
+                          (long long)s->val[v][point]);
+  snprintf(row->kind, sizeof row->kind, "%s", kind);
+  snprintf(row->name, sizeof row->name, "%s", name);
+  snprintf(row->status, sizeof row->status, "ok");
+  snprintf(row->timer, sizeof row->timer, "wall");
+  row->bytes = row->flops = row->peak_gbps = row->max_rel_err = NAN;
+  return row;
+}
+
+static void row_status(bench_row *row, const char *status, const char *msg) {
+  snprintf(row->status, sizeof row->status, "%s", status);
+  /* Long driver messages are cut to the row's buffer on purpose. */
+  size_t n = strlen(msg);
+  if (n >= sizeof row->message) n = sizeof row->message - 1;
+  memcpy(row->message, msg, n);
+  row->message[n] = '\0';
+  for (char *p = row->message; *p; p++)
+    if (*p == '\n') *p = ' ';
+}
+
+/* ---------------------------------------------------------------- inputs */
+
+/* The arguments of one launch, as host buffers and device arrays. */
+typedef struct launch_args {
+  int np;
+  kern_param_info *ps;
+  spec_array *hosts;     /* arrays: host data as generated */
+  unsigned char (*values)[64];
+  char (*names)[64];     /* copies: ps[i].name outlives the module */
+  kern_array **arrays;
+  kern_arg *kargs;
+  int ndim;
+  int64_t dims[KERN_MAX_DIMS];
+} launch_args;
+
+static void args_free_device(launch_args *a) {
+  for (int i = 0; a->arrays && i < a->np; i++) {
+    kern_array_free(a->arrays[i]);
+    a->arrays[i] = NULL;
+  }
+}
+
+static void args_free(launch_args *a) {
+  args_free_device(a);
+  for (int i = 0; a->hosts && i < a->np; i++) spec_array_free(&a->hosts[i]);
+  free(a->ps);
+  free(a->hosts);
+  free(a->values);
+  free(a->names);
+  free(a->arrays);
+  free(a->kargs);
+  memset(a, 0, sizeof *a);
+}
+
+static int param_index(const launch_args *a, const char *name) {
+  for (int i = 0; i < a->np; i++)
+    if (strcmp(a->ps[i].name, name) == 0) return i;
+  return -1;
+}
+
+/* Builds the host side of every argument from the spec.  A mistake is the
+ * spec's, so the message points at the spec's line and column. */
+static int args_build(const bench_file *f, const bench_spec *s, int point,
+                      kern_kernel *k, launch_args *a, char *err,
+                      size_t errsize) {
+  memset(a, 0, sizeof *a);
+  a->np = kern_kernel_param_count(k);
+  size_t n = (size_t)(a->np ? a->np : 1);
+  a->ps = calloc(n, sizeof *a->ps);
+  a->hosts = calloc(n, sizeof *a->hosts);
+  a->values = calloc(n, sizeof *a->values);
+  a->names = calloc(n, sizeof *a->names);
+  a->arrays = calloc(n, sizeof *a->arrays);
+  a->kargs = calloc(n, sizeof *a->kargs);
+  if (!a->ps || !a->hosts || !a->values || !a->names || !a->arrays ||
+      !a->kargs) {
+    snprintf(err, errsize, "out of memory");
+    return -1;
+  }
+  for (int i = 0; i < a->np; i++) {
+    kern_kernel_param(k, i, &a->ps[i]);
+    snprintf(a->names[i], sizeof a->names[i], "%s", a->ps[i].name);
+    a->ps[i].name = a->names[i];
+  }
+  char text[600], why[512];
+  if (bench_expand(s, point, s->dims, text, sizeof text) ||
+      spec_parse_dims(text, a->dims, KERN_MAX_DIMS, &a->ndim, why,
+                      sizeof why)) {
+    snprintf(err, errsize, "%s:%d:%d: error: %s", f->path, s->dims_line,
+             s->dims_col, why);
+    return -1;
+  }
+  for (int g = 0; g < s->nargs; g++) {
+    const bench_arg *ba = &s->args[g];
+    int p = param_index(a, ba->name);
+    if (p < 0) {
+      char list[512] = "";
+      for (int i = 0; i < a->np; i++) {
+        size_t l = strlen(list);
+        snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "",
+                 a->ps[i].name);
+      }
+      snprintf(err, errsize, "%s:%d:%d: error: kernel '%s' has no parameter "
+               "'%s' (its parameters: %s)", f->path, ba->line,
+               ba->col - (int)strlen(ba->name) - 1, s->kernel, ba->name, list);
+      return -1;
+    }
+    int rc;
+    if (bench_expand(s, point, ba->text, text, sizeof text)) {
+      snprintf(why, sizeof why, "SPEC is too long");
+      rc = -1;
+    } else if (a->ps[p].kind == KERN_PARAM_ARRAY) {
+      rc = spec_parse_array(&a->ps[p], text, &a->hosts[p], why, sizeof why);
+    } else if (kern_type_size(a->ps[p].type) > sizeof a->values[p]) {
+      snprintf(why, sizeof why, "parameter '%s' is too large a value",
+               ba->name);
+      rc = -1;
+    } else {
+      rc = spec_parse_value(&a->ps[p], text, a->values[p], why, sizeof why);
+    }
+    if (rc) {
+      snprintf(err, errsize, "%s:%d:%d: error: %s", f->path, ba->line,
+               ba->col, why);
+      return -1;
+    }
+  }
+  for (int i = 0; i < a->np; i++) {
+    int given = 0;
+    for (int g = 0; g < s->nargs; g++)
+      given |= strcmp(s->args[g].name, a->ps[i].name) == 0;
+    if (!given) {
+      snprintf(err, errsize, "%s:%d:1: error: the spec of '%s' does not give "
+               "parameter '%s' (add %s=SPEC)", f->path, s->line, s->kernel,
+               a->ps[i].name, a->ps[i].name);
+      return -1;
+    }
+  }
+  for (int c = 0; c < s->nchecks; c++) {
+    int p = param_index(a, s->checks[c].name);
+    if (p < 0 || a->ps[p].kind != KERN_PARAM_ARRAY) {
+      snprintf(err, errsize, "%s:%d:1: error: checked output '%s' is not an "
+               "array parameter of '%s'", f->path, s->line, s->checks[c].name,
+               s->kernel);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* Allocates and uploads every array on dev and fills kargs. */
+static kern_status args_upload(kern_context *ctx, kern_device dev,
+                               launch_args *a) {
+  for (int i = 0; i < a->np; i++) {
+    if (a->ps[i].kind == KERN_PARAM_ARRAY) {
+      spec_array *h = &a->hosts[i];
+      kern_status st = kern_array_new(ctx, dev, h->type, h->ndim, h->shape,
+                                      &a->arrays[i]);
+      if (st) return st;
+      if ((st = kern_array_upload(a->arrays[i], h->data, h->nbytes))) return st;
+      a->kargs[i] = kern_arg_array(a->arrays[i]);
+    } else {
+      a->kargs[i] = kern_arg_data(a->values[i], kern_type_size(a->ps[i].type));
+    }
+  }
+  return KERN_SUCCESS;
+}
+
+static kern_status args_reupload(launch_args *a) {
+  for (int i = 0; i < a->np; i++)
+    if (a->arrays[i]) {
+      kern_status st = kern_array_upload(a->arrays[i], a->hosts[i].data,
+                                         a->hosts[i].nbytes);
+      if (st) return st;
+    }
+  return KERN_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+/* Downloaded outputs of one launch, in check order. */
+typedef struct outputs {
+  int n;
+  void *data[BENCH_MAX_CHECKS];
+  size_t nbytes[BENCH_MAX_CHECKS];
+  kern_scalar scalar[BENCH_MAX_CHECKS];
+} outputs;
+
+static void outputs_free(outputs *o) {
+  for (int i = 0; i < o->n; i++) free(o->data[i]);
+  memset(o, 0, sizeof *o);
+}
+
+static kern_status download_checks(const bench_spec *s, launch_args *a,
+                                   outputs *out) {
+  memset(out, 0, sizeof *out);
+  for (int c = 0; c < s->nchecks; c++) {
+    int p = param_index(a, s->checks[c].name);
+    size_t nb = kern_array_nbytes(a->arrays[p]);
+    out->data[c] = malloc(nb ? nb : 1);
+    out->nbytes[c] = nb;
+    out->scalar[c] = a->ps[p].type.scalar;
+    out->n = c + 1;
+    if (!out->data[c]) return KERN_ERROR_OUT_OF_MEMORY;
+    kern_status st = kern_array_download(a->arrays[p], out->data[c], nb);
+    if (st) return st;
+  }
+  return KERN_SUCCESS;
+}
+
+static double scalar_at(kern_scalar s, const void *base, size_t i) {
+  const unsigned char *p = (const unsigned char *)base + i * npy_scalar_size(s);
+  switch (s) {
+  case KERN_FLOAT32: { float x; memcpy(&x, p, 4); return x; }
+  case KERN_FLOAT64: { double x; memcpy(&x, p, 8); return x; }
+  case KERN_BOOL: case KERN_UINT8: return *p;
+  case KERN_INT8: return (int8_t)*p;
+  case KERN_INT16: { int16_t x; memcpy(&x, p, 2); return x; }
+  case KERN_UINT16: { uint16_t x; memcpy(&x, p, 2); return x; }
+  case KERN_INT32: { int32_t x; memcpy(&x, p, 4); return x; }
+  case KERN_UINT32: { uint32_t x; memcpy(&x, p, 4); return x; }
+  case KERN_INT64: { int64_t x; memcpy(&x, p, 8); return (double)x; }
+  case KERN_UINT64: { uint64_t x; memcpy(&x, p, 8); return (double)x; }
+  default: return 0;
+  }
+}
+
+/* Default tolerances: float32 results of a reordered sum differ from the
+ * CPU's in the last few bits times log(n); integers must be equal. */
+static void tolerances(const bench_check *c, kern_scalar s, double *rtol,
+                       double *atol) {
+  double dr = s == KERN_FLOAT32 ? 1e-5 : s == KERN_FLOAT64 ? 1e-9 : 0;
+  *rtol = c->rtol >= 0 ? c->rtol : dr;
+  *atol = c->atol >= 0 ? c->atol : 0;
+}
+
+/* Compares got with want; returns 0 or -1 with the first mismatch in msg.
+ * *max_rel gets the largest relative difference. */
+static int compare_outputs(const bench_spec *s, const outputs *want,
+                           const outputs *got, double *max_rel, char *msg,
+                           size_t size) {
+  *max_rel = 0;
+  for (int c = 0; c < want->n; c++) {
+    if (got->nbytes[c] != want->nbytes[c]) {
+      snprintf(msg, size, "output '%s' has %zu bytes, the CPU's %zu",
+               s->checks[c].name, got->nbytes[c], want->nbytes[c]);
+      return -1;
+    }
+    double rtol, atol;
+    tolerances(&s->checks[c], want->scalar[c], &rtol, &atol);
+    size_t n = want->nbytes[c] / npy_scalar_size(want->scalar[c]);
+    for (size_t i = 0; i < n; i++) {
+      double w = scalar_at(want->scalar[c], want->data[c], i);
+      double g = scalar_at(got->scalar[c], got->data[c], i);
+      double d = fabs(g - w);
+      double rel = w != 0 ? d / fabs(w) : d;
+      if (rel > *max_rel || isnan(rel)) *max_rel = rel;
+      if (!(d <= atol + rtol * fabs(w))) {
+        snprintf(msg, size, "output '%s'[%zu] = %.17g, the CPU backend gives "
+                 "%.17g (rtol %g, atol %g)", s->checks[c].name, i, g, w,
+                 rtol, atol);
+        return -1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- timing */
+
+/* See Note [timing a launch]. */
+static kern_status time_launch(kern_kernel *k, const launch_args *a,
+                               double *seconds) {
+  double t0 = now_s();
+  kern_status st = kern_launch(k, a->ndim, a->dims, a->np, a->kargs);
+  *seconds = now_s() - t0;
+  return st;
+}
+
+typedef struct device_ctx {
+  kern_context *ctx;
+  kern_device dev;
+  kern_device_info info;
+  kern_array *flush;  /* larger than the device's caches */
+} device_ctx;
+
+/* One mode's samples.  Returns the status of the first failed call. */
+static kern_status sample_mode(const bench_options *o, device_ctx *d,
+                               kern_kernel *k, const bench_spec *s,
+                               launch_args *a, int mode, bench_mode *out) {
+  bench_sampler sm;
+  bench_sampler_init(&sm, o->target_rsd, o->budget_s, o->min_samples,
+                     o->max_samples);
+  kern_status st = KERN_SUCCESS;
+  for (;;) {
+    double t, t0 = now_s();
+    if (mode == BENCH_COLD && d->flush) {
+      /* Note [cold runs]: zeroing a buffer several times the size of the
+       * last-level cache evicts the kernel's inputs, so the launch reads
+       * them from memory, as the first launch on fresh data would. */
+      if ((st = kern_array_zero(d->flush))) break;
+    }
+    if (mode == BENCH_TRANSFERS) {
+      double t1 = now_s();
+      if ((st = args_reupload(a))) break;
+      if ((st = kern_launch(k, a->ndim, a->dims, a->np, a->kargs))) break;
+      outputs tmp;
+      st = download_checks(s, a, &tmp);
+      outputs_free(&tmp);
+      if (st) break;
+      t = now_s() - t1;
+    } else if ((st = time_launch(k, a, &t))) {
+      break;
+    }
+    int done = bench_sampler_add(&sm, t, now_s() - t0);
+    if (done < 0) { st = KERN_ERROR_OUT_OF_MEMORY; break; }
+    if (done) break;
+  }
+  if (st == KERN_SUCCESS) {
+    out->present = 1;
+    bench_stats_compute(sm.x, sm.n, &out->st);
+    out->stop = sm.stop;
+  }
+  bench_sampler_free(&sm);
+  return st;
+}
+
+/* ---------------------------------------------------------------- peaks */
+
+static void cache_dir(const bench_options *o, char *out, size_t size) {
+  const char *d = o->cache_dir ? o->cache_dir : getenv("KERN_CACHE_DIR");
+  if (d && d[0]) { snprintf(out, size, "%s", d); return; }
+  const char *x = getenv("XDG_CACHE_HOME");
+  if (x && x[0]) { snprintf(out, size, "%s/kern", x); return; }
+  const char *h = getenv("HOME");
+  snprintf(out, size, "%s/.cache/kern", h && h[0] ? h : "/tmp");
+}
+
+static void peak_key(const device_ctx *d, char *out, size_t size) {
+  static const char *const bn[] = {"cpu", "cuda", "opencl"};
+  /* Not the description: it holds free memory, which changes. */
+  snprintf(out, size, "%s|%s|%d units|%llu", bn[d->info.backend],
+           d->info.name, d->info.compute_units,
+           (unsigned long long)(d->info.backend == KERN_BACKEND_OPENCL
+                                    ? 0 : d->info.memory_bytes >> 30));
+  for (char *p = out; *p; p++)
+    if (*p == '\t' || *p == '\n') *p = ' ';
+}
+
+static double peak_lookup(const char *path, const char *key) {
+  FILE *f = fopen(path, "r");
+  if (!f) return NAN;
+  char line[1024];
+  double v = NAN;
+  size_t kl = strlen(key);
+  while (fgets(line, sizeof line, f))
+    if (strncmp(line, key, kl) == 0 && line[kl] == '\t') v = atof(line + kl + 1);
+  fclose(f);
+  return v;
+}
+
+/* Appends key -> v, rewriting the file through a temporary and a rename so
+ * a concurrent reader never sees half a line. */
+static void peak_store(const char *dir, const char *path, const char *key,
+                       double v) {
+  mkdir(dir, 0700);
+  char tmp[1200];
+  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+  FILE *out = fopen(tmp, "w");
+  if (!out) return;
+  FILE *in = fopen(path, "r");
+  char line[1024];
+  size_t kl = strlen(key);
+  while (in && fgets(line, sizeof line, in))
+    if (!(strncmp(line, key, kl) == 0 && line[kl] == '\t')) fputs(line, out);
+  if (in) fclose(in);
+  fprintf(out, "%s\t%.6g\n", key, v);
+  if (fclose(out) == 0) rename(tmp, path);
+  else remove(tmp);
+}
+
+typedef struct copy_job {
+  char *dst;
+  const char *src;
+  size_t n;
+  int joined;
+} copy_job;
+
+static void *copy_slice(void *p) {
+  copy_job *j = p;
+  memcpy(j->dst, j->src, j->n);
+  return NULL;
+}
+
+static const char copy_src[] =
+    "# kern bench's peak bandwidth probe: a plain copy.\n"
+    "import warp as wp\n"
+    "@wp.kernel\n"
+    "def kern_bench_copy(src: wp.array(dtype=wp.float32), dst: wp.array(dtype=wp.float32)):\n"
+    "    i = wp.tid()\n"
+    "    dst[i] = src[i]\n";
+
+/* Note [peak bandwidth]: the device's peak is what a large copy reaches,
+ * counted as bytes read plus bytes written: on the CPU a memcpy, on other
+ * devices a kern copy kernel (the public API has no device-to-device
+ * copy).  It is measured once per device and kept in the kernel cache
+ * directory, so later runs cost nothing; delete bench-peak.tsv to measure
+ * again. */
+static double measure_peak(const bench_options *o, device_ctx *d,
+                           size_t bytes) {
+  enum { REPS = 7 };
+  double best[REPS];
+  int n = 0;
+  if (d->info.backend == KERN_BACKEND_CPU) {
+    char *a = malloc(bytes), *b = malloc(bytes);
+    int nt = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (nt < 1) nt = 1;
+    if (nt > 64) nt = 64;
+    if (a && b) {
+      memset(a, 1, bytes);
+      memset(b, 2, bytes);
+      for (; n < REPS; n++) {
+        /* One memcpy per core on its own slice, as the CPU backend's
+         * launch threads read memory. */
+        copy_job jobs[64];
+        pthread_t th[64];
+        size_t slice = bytes / (size_t)nt;
+        double t0 = now_s();
+        for (int t = 0; t < nt; t++) {
+          jobs[t].dst = b + (size_t)t * slice;
+          jobs[t].src = a + (size_t)t * slice;
+          jobs[t].n = t == nt - 1 ? bytes - (size_t)t * slice : slice;
+          if (t > 0 && pthread_create(&th[t], NULL, copy_slice, &jobs[t]) == 0)
+            jobs[t].joined = 0;
+          else if (t > 0)
+            copy_slice(&jobs[t]), jobs[t].joined = 1;
+        }
+        copy_slice(&jobs[0]);
+        for (int t = 1; t < nt; t++)
+          if (!jobs[t].joined) pthread_join(th[t], NULL);
+        best[n] = now_s() - t0;
+        a[n] = b[bytes - 1 - (size_t)n]; /* keep the copy observable */
+      }
+    }
+    free(a);
+    free(b);
+  } else {
+    kern_module *m = NULL;
+    kern_kernel *k = NULL;
+    kern_array *src = NULL, *dst = NULL;
+    int64_t count = (int64_t)(bytes / 4);
+    kern_type f32 = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
+    if (kern_module_load_string(d->ctx, d->dev, "kern_bench_copy", copy_src,
+                                sizeof copy_src - 1, &m) == KERN_SUCCESS &&
+        kern_module_get_kernel(m, "kern_bench_copy", &k) == KERN_SUCCESS &&
+        kern_array_new(d->ctx, d->dev, f32, 1, &count, &src) == KERN_SUCCESS &&
+        kern_array_new(d->ctx, d->dev, f32, 1, &count, &dst) == KERN_SUCCESS &&
+        kern_array_zero(src) == KERN_SUCCESS) {
+      kern_arg args[2] = {kern_arg_array(src), kern_arg_array(dst)};
+      launch_args la = {0};
+      la.np = 2;
+      la.kargs = args;
+      la.ndim = 1;
+      la.dims[0] = count;
+      double t;
+      if (time_launch(k, &la, &t) == KERN_SUCCESS)
+        for (; n < REPS; n++)
+          if (time_launch(k, &la, &best[n]) != KERN_SUCCESS) break;
+    }
+    kern_array_free(src);
+    kern_array_free(dst);
+    kern_module_free(m);
+    kern_clear_error(d->ctx);
+  }
+  (void)o;
+  if (n == 0) return NAN;
+  bench_stats st;
+  bench_stats_compute(best, n, &st);
+  return 2.0 * (double)bytes / st.min / 1e9;
+}
+
+static size_t big_buffer_bytes(const device_ctx *d) {
+  /* Several times any cache there is, but a small part of the memory. */
+  uint64_t b = d->info.memory_bytes / 32;
+  if (b > ((uint64_t)256 << 20)) b = (uint64_t)256 << 20;
+  if (b < ((uint64_t)8 << 20)) b = (uint64_t)8 << 20;
+  return (size_t)b;
+}
+
+static double device_peak(const bench_options *o, device_ctx *d) {
+  if (o->no_peak) return NAN;
+  char dir[900], path[1000], key[600];
+  cache_dir(o, dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/bench-peak.tsv", dir);
+  peak_key(d, key, sizeof key);
+  double v = peak_lookup(path, key);
+  if (isfinite(v) && v > 0) return v;
+  progress(o, "measuring the peak bandwidth of %s%s", d->info.name, "");
+  v = measure_peak(o, d, big_buffer_bytes(d));
+  if (isfinite(v) && v > 0) peak_store(dir, path, key, v);
+  return v;
+}
+
+/* ---------------------------------------------------------------- devices */
+
+static double count_bytes(const bench_spec *s, const launch_args *a) {
+  double b = 0;
+  for (int i = 0; i < a->np; i++)
+    if (a->ps[i].kind == KERN_PARAM_ARRAY) b += (double)a->hosts[i].nbytes;
+  /* Outputs are read and written. */
+  for (int c = 0; c < s->nchecks; c++) {
+    int p = param_index(a, s->checks[c].name);
+    if (p >= 0) b += (double)a->hosts[p].nbytes;
+  }
+  return b;
+}
+
+static void fill_counts(const bench_spec *s, int point, const launch_args *a,
+                        bench_row *row) {
+  char why[256];
+  double v;
+  row->bytes = s->bytes_expr[0] &&
+                       bench_eval(s, point, s->bytes_expr, &v, why,
+                                  sizeof why) == 0
+                   ? v
+                   : count_bytes(s, a);
+  if (s->flops_expr[0] &&
+      bench_eval(s, point, s->flops_expr, &v, why, sizeof why) == 0)
+    row->flops = v;
+}
+
+static const char *lib_msg(device_ctx *d, kern_status st, char *buf,
+                           size_t size) {
+  const char *m = kern_last_error(d->ctx);
+  snprintf(buf, size, "%s", m[0] ? m : kern_status_string(st));
+  kern_clear_error(d->ctx);
+  return buf;
+}
+
+/* Runs one spec point on one device.  `want` is NULL for the CPU backend,
+ * whose outputs then fill `got` and become the reference. */
+static int run_device(const bench_file *f, const bench_spec *s, int point,
+                      const bench_options *o, device_ctx *d,
+                      const outputs *want, outputs *got, bench_row *row,
+                      launch_args *proto, int timed, char *err,
+                      size_t errsize) {
+  char msg[1024];
+  kern_module *m = NULL;
+  kern_kernel *k = NULL;
+  launch_args a = {0};
+  outputs out = {0};
+  int rc = 0;
+  kern_status st;
+  snprintf(row->device, sizeof row->device, "%s", d->info.name);
+  snprintf(row->description, sizeof row->description, "%s",
+           d->info.description);
+  progress(o, "%s on %s: compiling", s->kernel, row->name);
+  if ((st = kern_module_load_file(d->ctx, d->dev, f->path, &m)) ||
+      (st = kern_module_get_kernel(m, s->kernel, &k))) {
+    lib_msg(d, st, msg, sizeof msg);
+    if (st == KERN_ERROR_UNSUPPORTED)
+      row_status(row, "unavailable", msg);
+    else
+      row_status(row, "failed", msg);
+    goto done;
+  }
+  if (args_build(f, s, point, k, &a, err, errsize)) {
+    rc = -1; /* the spec is wrong: stop everything */
+    goto done;
+  }
+  fill_counts(s, point, &a, row);
+  if (!proto->np) {
+    /* Keep the first device's host inputs for the references. */
+    if (args_build(f, s, point, k, proto, err, errsize)) { rc = -1; goto done; }
+  }
+  if ((st = args_upload(d->ctx, d->dev, &a)) ||
+      (st = kern_launch(k, a.ndim, a.dims, a.np, a.kargs)) ||
+      (st = download_checks(s, &a, &out))) {
+    row_status(row, st == KERN_ERROR_UNSUPPORTED ? "unavailable" : "failed",
+               lib_msg(d, st, msg, sizeof msg));
+    goto done;
+  }
+  if (want && want->n < s->nchecks) {
+    row_status(row, "failed", "not checked: the CPU backend gave no output "
+               "to compare with");
+    goto done;
+  }
+  if (want) {
+    if (compare_outputs(s, want, &out, &row->max_rel_err, msg, sizeof msg)) {
+      row_status(row, "failed", msg);
+      goto done;
+    }
+    row->checked = 1;
+  } else {
+    *got = out;
+    memset(&out, 0, sizeof out);
+    row->checked = s->nchecks > 0;
+    row->max_rel_err = 0;
+  }
+  if (!timed) goto done; /* only the reference outputs were wanted */
+  /* Warm-up: a few launches, or 10% of the budget, outside any sample. */
+  double t0 = now_s(), t;
+  for (int i = 0; i < 3 && now_s() - t0 < 0.1 * o->budget_s; i++)
+    if ((st = time_launch(k, &a, &t))) break;
+  for (int mode = 0; mode < BENCH_MODES && !st; mode++) {
+    if (mode == BENCH_COLD && !o->cold) continue;
+    if (mode == BENCH_TRANSFERS && !o->transfers) continue;
+    if (mode == BENCH_COLD && !d->flush) {
+      int64_t n = (int64_t)big_buffer_bytes(d);
+      kern_type u8 = {KERN_KIND_SCALAR, KERN_UINT8, 1, 1};
+      if (kern_array_new(d->ctx, d->dev, u8, 1, &n, &d->flush) ||
+          kern_array_zero(d->flush)) {
+        /* No room to flush: no cold figures.  The first zeroing above
+         * also takes the page faults out of the first cold sample. */
+        kern_array_free(d->flush);
+        d->flush = NULL;
+        kern_clear_error(d->ctx);
+        continue;
+      }
+    }
+    progress(o, "%s on %s: timing", s->kernel, row->name);
+    st = sample_mode(o, d, k, s, &a, mode, &row->mode[mode]);
+  }
+  if (st) {
+    row_status(row, "failed", lib_msg(d, st, msg, sizeof msg));
+    goto done;
+  }
+  row->peak_gbps = device_peak(o, d);
+done:
+  outputs_free(&out);
+  args_free(&a);
+  kern_module_free(m);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- refs */
+
+static int write_all(const char *path, const char *text) {
+  FILE *fp = fopen(path, "w");
+  if (!fp) return -1;
+  fputs(text, fp);
+  return fclose(fp);
+}
+
+static char *slurp(const char *path) {
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return NULL;
+  size_t cap = 4096, n = 0;
+  char *b = malloc(cap);
+  while (b) {
+    size_t got = fread(b + n, 1, cap - n - 1, fp);
+    n += got;
+    if (n + 1 < cap) break;
+    char *nb = realloc(b, cap *= 2);
+    if (!nb) { free(b); b = NULL; }
+    else b = nb;
+  }
+  fclose(fp);
+  if (b) b[n] = '\0';
+  return b;
+}
+
+/* Runs argv with stdout and stderr sent to files; no shell is involved, so
+ * nothing in a spec is ever interpreted by one.  Returns the exit status,
+ * 127 when the program cannot start, -1 on other failures. */
+int bench_spawn(char *const argv[], const char *out_path,
+                      const char *err_path) {
+  posix_spawn_file_actions_t fa;
+  if (posix_spawn_file_actions_init(&fa)) return -1;
+  posix_spawn_file_actions_addopen(&fa, 1, out_path,
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addopen(&fa, 2, err_path,
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  pid_t pid;
+  int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc) return 127;
+  int ws;
+  while (waitpid(pid, &ws, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
+}
+
+static void fill_mode_from_json(const bench_json *arr, bench_mode *m) {
+  if (!arr || arr->type != BJ_ARR || arr->n == 0) return;
+  double *x = malloc((size_t)arr->n * sizeof *x);
+  if (!x) return;
+  for (int i = 0; i < arr->n; i++) x[i] = arr->items[i].num;
+  bench_stats_compute(x, arr->n, &m->st);
+  m->present = 1;
+  free(x);
+}
+
+static const char *json_str(const bench_json *o, const char *key,
+                            const char *dflt) {
+  const bench_json *v = bench_json_get(o, key);
+  return v && v->type == BJ_STR ? v->str : dflt;
+}
+
+static const char *const stop_names[] = {"rsd", "budget", "max-samples"};
+
+static const char *stop_name(const char *s) {
+  for (int i = 0; i < 3; i++)
+    if (s && strcmp(s, stop_names[i]) == 0) return stop_names[i];
+  return "budget";
+}
+
+/* Writes the inputs and the CPU's outputs into dir for the helper script. */
+static int write_ref_inputs(const bench_spec *s, const launch_args *a,
+                            const outputs *want, const char *dir, char *msg,
+                            size_t size) {
+  char path[1200], err[512];
+  char vals[4096] = "{";
+  for (int i = 0; i < a->np; i++) {
+    const kern_param_info *p = &a->ps[i];
+    if (p->kind == KERN_PARAM_ARRAY) {
+      const spec_array *h = &a->hosts[i];
+      int ndim = h->ndim;
+      int64_t shape[KERN_MAX_DIMS + 2];
+      memcpy(shape, h->shape, sizeof h->shape);
+      /* Vectors and matrices add trailing axes, as NumPy sees them. */
+      if (p->type.rows > 1) shape[ndim++] = p->type.rows;
+      if (p->type.cols > 1) shape[ndim++] = p->type.cols;
+      snprintf(path, sizeof path, "%s/in_%s.npy", dir, p->name);
+      if (npy_write(path, p->type.scalar, ndim, shape, h->data, err,
+                    sizeof err)) {
+        snprintf(msg, size, "%s", err);
+        return -1;
+      }
+    } else if (p->type.kind == KERN_KIND_SCALAR) {
+      size_t l = strlen(vals);
+      snprintf(vals + l, sizeof vals - l, "%s\"%s\": [\"%s\", %.17g]",
+               l > 1 ? ", " : "", p->name, kern_scalar_name(p->type.scalar),
+               scalar_at(p->type.scalar, a->values[i], 0));
+    }
+  }
+  strcat(vals, "}\n");
+  snprintf(path, sizeof path, "%s/values.json", dir);
+  if (write_all(path, vals)) {
+    snprintf(msg, size, "cannot write %.400s", path);
+    return -1;
+  }
+  for (int c = 0; c < s->nchecks; c++) {
+    int p = param_index(a, s->checks[c].name);
+    const spec_array *h = &a->hosts[p];
+    int ndim = h->ndim;
+    int64_t shape[KERN_MAX_DIMS + 2];
+    memcpy(shape, h->shape, sizeof h->shape);
+    if (a->ps[p].type.rows > 1) shape[ndim++] = a->ps[p].type.rows;
+    if (a->ps[p].type.cols > 1) shape[ndim++] = a->ps[p].type.cols;
+    snprintf(path, sizeof path, "%s/want_%s.npy", dir, s->checks[c].name);
+    if (npy_write(path, want->scalar[c], ndim, shape, want->data[c], err,
+                  sizeof err)) {
+      snprintf(msg, size, "%s", err);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static void run_ref(const bench_spec *s, const bench_ref *rf,
+                    const bench_options *o, const char *dir, bench_row *row) {
+  char out_path[1200], err_path[1200], num[6][32], rtol[32], atol[32];
+  snprintf(out_path, sizeof out_path, "%s/ref.json", dir);
+  snprintf(err_path, sizeof err_path, "%s/ref.err", dir);
+  const bench_check *ck = NULL;
+  for (int c = 0; c < s->nchecks; c++)
+    if (strcmp(s->checks[c].name, rf->output) == 0) ck = &s->checks[c];
+  snprintf(rtol, sizeof rtol, "%g", ck && ck->rtol >= 0 ? ck->rtol : -1.0);
+  snprintf(atol, sizeof atol, "%g", ck && ck->atol >= 0 ? ck->atol : -1.0);
+  snprintf(num[0], sizeof num[0], "%g", o->target_rsd);
+  snprintf(num[1], sizeof num[1], "%g", o->budget_s);
+  snprintf(num[2], sizeof num[2], "%d", o->min_samples);
+  snprintf(num[3], sizeof num[3], "%d", o->max_samples);
+  snprintf(num[4], sizeof num[4], "%d", o->cold);
+  char *argv[] = {(char *)o->python, (char *)o->ref_script, "--lib",
+                  (char *)rf->lib, "--output", (char *)rf->output,
+                  "--expr", (char *)rf->expr, "--dir", (char *)dir,
+                  "--rtol", rtol, "--atol", atol, "--target-rsd", num[0],
+                  "--budget", num[1], "--min-samples", num[2],
+                  "--max-samples", num[3], "--cold", num[4], NULL};
+  int rc = bench_spawn(argv, out_path, err_path);
+  char *text = slurp(out_path);
+  bench_json j = {0};
+  char jerr[256];
+  if (rc == 127) {
+    char m[300];
+    snprintf(m, sizeof m, "%.200s not found", o->python);
+    row_status(row, "unavailable", m);
+  } else if (!text || bench_json_parse(text, &j, jerr, sizeof jerr) ||
+             j.type != BJ_OBJ) {
+    char *e = slurp(err_path);
+    char msg[512];
+    const char *last = e ? e : "";
+    /* The last line of a Python traceback says what went wrong. */
+    size_t l = strlen(last);
+    while (l && last[l - 1] == '\n') l--;
+    const char *b = last + l;
+    while (b > last && b[-1] != '\n') b--;
+    snprintf(msg, sizeof msg, "helper exited %d: %.*s", rc, (int)(last + l - b), b);
+    row_status(row, "failed", msg);
+    free(e);
+  } else {
+    row_status(row, json_str(&j, "status", "failed"),
+               json_str(&j, "message", ""));
+    snprintf(row->device, sizeof row->device, "%s",
+             json_str(&j, "device", ""));
+    snprintf(row->timer, sizeof row->timer, "%s",
+             json_str(&j, "timer", "wall"));
+    snprintf(row->description, sizeof row->description, "%s",
+             json_str(&j, "version", ""));
+    const bench_json *mr = bench_json_get(&j, "max_rel_err");
+    if (mr && mr->type == BJ_NUM) row->max_rel_err = mr->num;
+    row->checked = strcmp(row->status, "ok") == 0;
+    fill_mode_from_json(bench_json_get(&j, "hot"), &row->mode[BENCH_HOT]);
+    fill_mode_from_json(bench_json_get(&j, "cold"), &row->mode[BENCH_COLD]);
+    row->mode[BENCH_HOT].stop = stop_name(json_str(&j, "hot_stop", NULL));
+    row->mode[BENCH_COLD].stop = stop_name(json_str(&j, "cold_stop", NULL));
+  }
+  bench_json_free(&j);
+  free(text);
+}
+
+static void run_refs(const bench_spec *s, int point, const bench_options *o,
+                     const launch_args *a, const outputs *want,
+                     bench_result *r, const bench_row *cpu_row) {
+  if (!s->nrefs || !o->refs) return;
+  char dir[] = "/tmp/kern-bench-XXXXXX";
+  char msg[512] = "";
+  int ok = want && want->n && a->np && mkdtemp(dir) != NULL;
+  if (ok && write_ref_inputs(s, a, want, dir, msg, sizeof msg)) ok = 0;
+  for (int i = 0; i < s->nrefs; i++) {
+    const bench_ref *rf = &s->refs[i];
+    char name[600];
+    snprintf(name, sizeof name, "%s: %s", rf->lib, rf->expr);
+    bench_row *row = add_row(r, s, point, "reference", name);
+    if (!row) break;
+    row->bytes = cpu_row ? cpu_row->bytes : NAN;
+    row->flops = cpu_row ? cpu_row->flops : NAN;
+    if (!ok) {
+      row_status(row, "failed", msg[0] ? msg : "the CPU backend gave no "
+                 "output to check the reference against");
+      continue;
+    }
+    progress(o, "reference %s%s", name, "");
+    run_ref(s, rf, o, dir, row);
+  }
+  if (ok) {
+    /* The helper only reads these files: remove them and the folder. */
+    char path[1200];
+    static const char *const fixed[] = {"values.json", "ref.json", "ref.err"};
+    for (int i = 0; i < 3; i++) {
+      snprintf(path, sizeof path, "%s/%s", dir, fixed[i]);
+      remove(path);
+    }
+    for (int i = 0; i < a->np; i++) {
+      snprintf(path, sizeof path, "%s/in_%s.npy", dir, a->ps[i].name);
+      remove(path);
+    }
+    for (int c = 0; c < s->nchecks; c++) {
+      snprintf(path, sizeof path, "%s/want_%s.npy", dir, s->checks[c].name);
+      remove(path);
+    }
+    rmdir(dir);
+  }
+}
+
+/* ---------------------------------------------------------------- env */
+
+static void first_line(char *s) {
+  char *nl = strchr(s, '\n');
+  if (nl) *nl = '\0';
+}
+
+static void read_environment(bench_result *r) {
+  gethostname(r->host, sizeof r->host - 1);
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  char line[512];
+  while (f && fgets(line, sizeof line, f))
+    if (strncmp(line, "model name", 10) == 0) {
+      char *c = strchr(line, ':');
+      if (c) {
+        snprintf(r->cpu, sizeof r->cpu, "%s", c + 2);
+        first_line(r->cpu);
+      }
+      break;
+    }
+  if (f) fclose(f);
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  size_t n = strlen(r->cpu);
+  snprintf(r->cpu + n, sizeof r->cpu - n, "%s%ld logical cores",
+           n ? ", " : "", cores);
+  struct utsname u;
+  if (uname(&u) == 0)
+    snprintf(r->os, sizeof r->os, "%.40s %.64s %.32s", u.sysname, u.release,
+             u.machine);
+#ifdef __VERSION__
+  snprintf(r->compiler, sizeof r->compiler, "%s", __VERSION__);
+#endif
+#ifdef KERN_GIT_COMMIT
+  snprintf(r->commit, sizeof r->commit, "%s", KERN_GIT_COMMIT);
+#else
+  snprintf(r->commit, sizeof r->commit, "unknown");
+#endif
+  snprintf(r->kern, sizeof r->kern, "%s", KERN_VERSION_STRING);
+  /* The CPU backend compiles kernels with the system's cc: its version is
+   * part of what the CPU rows measured. */
+  char dir[] = "/tmp/kern-bench-cc-XXXXXX";
+  if (mkdtemp(dir)) {
+    char out[64], errp[64];
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(errp, sizeof errp, "%s/err", dir);
+    char *argv[] = {"cc", "--version", NULL};
+    if (bench_spawn(argv, out, errp) == 0) {
+      char *text = slurp(out);
+      if (text) {
+        first_line(text);
+        snprintf(r->cc, sizeof r->cc, "%.150s", text);
+        free(text);
+      }
+    }
+    remove(out);
+    remove(errp);
+    rmdir(dir);
+  }
+  time_t t = time(NULL);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  strftime(r->date, sizeof r->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* ---------------------------------------------------------------- main */
+
+static int backend_selected(const bench_options *o, const char *name) {
+  if (!o->backends || strcmp(o->backends, "all") == 0) return 1;
+  size_t n = strlen(name);
+  for (const char *p = o->backends; *p;) {
+    const char *e = strchr(p, ',');
+    size_t l = e ? (size_t)(e - p) : strlen(p);
+    if (l == n && strncmp(p, name, n) == 0) return 1;
+    if (!e) break;
+    p = e + 1;
+  }
+  return 0;
+}
+
+int bench_run(const bench_file *f, const bench_options *o, bench_result *r,
+              char *err, size_t errsize) {
+  memset(r, 0, sizeof *r);
+  snprintf(r->file, sizeof r->file, "%s", f->path);
+  read_environment(r);
+  kern_options ko = {0};
+  ko.cache_dir = o->cache_dir;
+  kern_context *ctx = NULL;
+  kern_status st = kern_context_new(&ko, &ctx);
+  if (st) {
+    snprintf(err, errsize, "cannot start kern: %s", kern_status_string(st));
+    return -1;
+  }
+  int ndev = kern_device_count(ctx);
+  device_ctx *devs = calloc((size_t)(ndev ? ndev : 1), sizeof *devs);
+  if (!devs) {
+    kern_context_free(ctx);
+    snprintf(err, errsize, "out of memory");
+    return -1;
+  }
+  for (int i = 0; i < ndev; i++) {
+    devs[i].ctx = ctx;
+    devs[i].dev = i;
+    kern_device_get(ctx, i, &devs[i].info);
+  }
+  static const char *const bn[] = {"cpu", "cuda", "opencl"};
+  int rc = 0;
+  for (int si = 0; si < f->nspecs && rc == 0; si++) {
+    const bench_spec *s = &f->specs[si];
+    for (int pt = 0; pt < s->npoints && rc == 0; pt++) {
+      outputs want = {0};
+      launch_args proto = {0};
+      bench_row *cpu_row;
+      int cpu_index = -1;
+      /* The CPU backend first: it is the reference for every other row,
+       * even when --backend leaves its row out. */
+      for (int i = 0; i < ndev; i++)
+        if (devs[i].info.backend == KERN_BACKEND_CPU) { cpu_index = i; break; }
+      bench_row cpu_scratch;
+      for (int b = 0; b < KERN_BACKEND_COUNT && rc == 0; b++) {
+        kern_backend_info bi;
+        if (kern_backend_get(ctx, (kern_backend_kind)b, &bi)) continue;
+        int selected = backend_selected(o, bn[b]);
+        if (!bi.available || bi.device_count == 0) {
+          if (!selected) continue;
+          bench_row *row = add_row(r, s, pt, "backend", bn[b]);
+          if (!row) { rc = -1; break; }
+          row_status(row, "unavailable", bi.reason && bi.reason[0]
+                                             ? bi.reason : "no device");
+          continue;
+        }
+        for (int i = 0; i < ndev && rc == 0; i++) {
+          if ((int)devs[i].info.backend != b) continue;
+          char name[64];
+          snprintf(name, sizeof name, "%s:%d", bn[b], devs[i].info.index);
+          int is_ref = i == cpu_index;
+          if (!selected && !is_ref) continue;
+          bench_row *row;
+          if (selected) {
+            row = add_row(r, s, pt, "backend", name);
+            if (!row) { rc = -1; break; }
+          } else {
+            memset(&cpu_scratch, 0, sizeof cpu_scratch);
+            row = &cpu_scratch;
+          }
+          rc = run_device(f, s, pt, o, &devs[i], is_ref ? NULL : &want,
+                          &want, row, &proto, selected, err, errsize);
+        }
+      }
+      if (rc == 0) {
+        /* cpu_row may have moved when rows grew: find it again. */
+        cpu_row = NULL;
+        for (int i = r->nrows - 1; i >= 0; i--)
+          if (strcmp(r->rows[i].kind, "backend") == 0 &&
+              strncmp(r->rows[i].name, "cpu:", 4) == 0 &&
+              r->rows[i].point == pt && strcmp(r->rows[i].bench, s->kernel) == 0) {
+            cpu_row = &r->rows[i];
+            break;
+          }
+        bench_row copy;
+        if (cpu_row) copy = *cpu_row;
+        run_refs(s, pt, o, &proto, &want, r, cpu_row ? &copy : NULL);
+      }
+      outputs_free(&want);
+      args_free(&proto);
+    }
+  }
+  progress_done(o);
+  for (int i = 0; i < ndev; i++) kern_array_free(devs[i].flush);
+  free(devs);
+  kern_context_free(ctx);
+  return rc;
+}
+
+void bench_result_free(bench_result *r) {
+  free(r->rows);
+  memset(r, 0, sizeof *r);
+}
