@@ -112,7 +112,7 @@ int main(int argc, char **argv) {
   }
   int64_t one = 1;
   kern_array *xa;
-  kern_type f32 = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
+  kern_type f32 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1};
   CK(kern_array_new(ctx, dev, f32, 1, &one, &xa));
   kern_arg earg = kern_arg_array(xa);
   enum { ROUNDS = 7 };

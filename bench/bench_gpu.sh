@@ -24,7 +24,7 @@ SUM="$OUT/summary.txt"; : >"$SUM"
 say() { echo "$*" | tee -a "$SUM"; }
 
 CARD=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
-say "card: ${CARD:-none}  driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1)  date: $(date -u +%Y-%m-%dT%H:%MZ)  commit: $(git rev-parse --short=12 HEAD 2>/dev/null)"
+say "card: ${CARD:-none}  driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1)  date: $(date -u +%Y-%m-%dT%H:%MZ)  commit: ${KERN_GIT_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null)}"
 
 # ---- build (Release), kern and the hand-written reference
 if ! { cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF &&
@@ -113,3 +113,8 @@ if cuda and refs:
     print("fastest GPU reference: %s %.4f ms; kern cuda:0 is %s" % (worst["name"], med(worst), "ahead of every reference" if cuda < med(worst) else "NOT ahead of every reference"))
 PYEOF
 say "done ($(el))"
+# The device tool returns at most 8 files: the logs travel packed.
+( cd "$OUT" && tar -czf logs.tgz --exclude=logs.tgz --exclude=bench.json --exclude=bench.svg \
+    --exclude=table.txt --exclude=summary.txt --exclude=gpu_bench.json . &&
+  find . -maxdepth 1 -type f ! -name logs.tgz ! -name bench.json ! -name bench.svg \
+    ! -name table.txt ! -name summary.txt ! -name gpu_bench.json -delete )

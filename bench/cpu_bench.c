@@ -79,7 +79,9 @@ int main(int argc, char **argv) {
 
   char cachedir[] = "/tmp/kern-bench-cache.XXXXXX";
   if (!mkdtemp(cachedir)) { perror("mkdtemp"); return 1; }
-  kern_options opts = {cachedir, threads, 0};
+  kern_options opts = KERN_OPTIONS_INIT;
+  opts.cache_dir = cachedir;
+  opts.num_threads = threads;
 
   /* ---- compile: cold (empty cache), then warm loads in fresh contexts. */
   kern_context *ctx = NULL;
@@ -125,7 +127,7 @@ int main(int argc, char **argv) {
 
   kvariant kc = {.name = "kern cpu", .ctx = ctx, .k = k};
   int64_t shape[1] = {n}, one[1] = {1};
-  kern_type f64 = {KERN_KIND_SCALAR, KERN_FLOAT64, 1, 1};
+  kern_type f64 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT64, 1, 1};
   KCHECK(ctx, kern_array_new(ctx, cpu, f64, 1, shape, &kc.x));
   KCHECK(ctx, kern_array_new(ctx, cpu, f64, 1, one, &kc.out));
   KCHECK(ctx, kern_array_upload(kc.x, x, (size_t)n * sizeof(double)));
@@ -135,7 +137,7 @@ int main(int argc, char **argv) {
   char ocl_name[160] = "";
   kern_device ocl;
   if (use_ocl && kern_device_find(ctx, "opencl", &ocl) == KERN_SUCCESS) {
-    kern_device_info info;
+    kern_device_info info = KERN_DEVICE_INFO_INIT;
     KCHECK(ctx, kern_device_get(ctx, ocl, &info));
     snprintf(ocl_name, sizeof ocl_name, "%s", info.name);
     kern_module *om;

@@ -41,7 +41,8 @@ int main(int argc, char **argv) {
 
   char cachedir[] = "/tmp/kern-gpubench-cache.XXXXXX";
   if (!mkdtemp(cachedir)) { perror("mkdtemp"); return 1; }
-  kern_options opts = {cachedir, 0, 0};
+  kern_options opts = KERN_OPTIONS_INIT;
+  opts.cache_dir = cachedir;
   kern_context *ctx = NULL;
   double t0 = now_s();
   KCHECK(ctx, kern_context_new(&opts, &ctx));
@@ -81,8 +82,8 @@ int main(int argc, char **argv) {
   double *x = aligned_alloc(64, (size_t)n * sizeof(double));
   fill_random(x, n, 777);
   double ref = ref_sumsq(x, n);
-  kern_type f64 = {KERN_KIND_SCALAR, KERN_FLOAT64, 1, 1};
-  kern_type f32 = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
+  kern_type f64 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT64, 1, 1};
+  kern_type f32 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1};
   int64_t shape[1] = {n}, one[1] = {1};
   kern_array *dx, *dout;
   KCHECK(ctx, kern_array_new(ctx, gpu, f64, 1, shape, &dx));

@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
   kern_array *dx = NULL, *dy = NULL;
   kern_kernel *k = NULL;
   kern_device dev;
-  kern_device_info info;
+  kern_device_info info = KERN_DEVICE_INFO_INIT;
 
   for (int i = 0; i < N; i++) {
     x[i] = (float)i;
@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
   printf("device: %s\n", info.name);
 
   /* 3. Arrays live on the device; upload copies host memory in. */
-  kern_type f32 = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
+  kern_type f32 = KERN_TYPE_FLOAT32; /* or KERN_TYPE_VEC3, KERN_TYPE_MAT33D, ... */
   int64_t shape[1] = {N};
   CHECK(kern_array_new(ctx, dev, f32, 1, shape, &dx));
   CHECK(kern_array_new(ctx, dev, f32, 1, shape, &dy));
@@ -80,7 +80,7 @@ int main(int argc, char **argv) {
 
   /* 5. Introspect the parameters. */
   for (int i = 0; i < kern_kernel_param_count(k); i++) {
-    kern_param_info p;
+    kern_param_info p = KERN_PARAM_INFO_INIT;
     char tname[32];
     CHECK(kern_kernel_param(k, i, &p));
     kern_type_name(p.type, tname, sizeof tname);

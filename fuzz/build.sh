@@ -6,9 +6,10 @@
 # Compiles the compiler proper (src/base, src/lang, src/lower, src/ir,
 # src/emit and src/compile, which holds kern__compile) with
 # -fsanitize=fuzzer-no-link,address,undefined, then links fuzz_frontend and
-# fuzz_compiler with -fsanitize=fuzzer.  The backends, the cache and the
-# driver-loading code are left out: the harnesses only compile, never run
-# anything.  CC may name another clang (default: clang, else clang-14).
+# fuzz_compiler with -fsanitize=fuzzer.  Those two only compile, never run
+# anything, so the backends are left out of them; fuzz_roundtrip, which
+# runs what it compiles on the CPU backend, links src/runtime as well.
+# CC may name another clang (default: clang, else clang-14).
 #
 # Exit status: 0 built; 77 no clang or no libFuzzer runtime (skipped);
 # anything else a build error.
@@ -50,6 +51,7 @@ for d in base lang lower ir emit compile; do CFLAGS="$CFLAGS -I$ROOT/src/$d"; do
 
 SRCS="src/base/common.c src/base/arena.c src/base/diag.c src/base/types.c
   src/base/builtins.c src/base/suggest.c src/base/status.c src/base/names.c
+  src/base/format.c
   src/lang/lex.c src/lang/parse.c
   src/lower/check.c src/ir/build.c src/ir/passes.c src/emit/common.c
   src/emit/c.c src/emit/cuda.c src/emit/opencl.c src/compile/compile.c"
@@ -71,4 +73,23 @@ for h in fuzz_frontend fuzz_compiler; do
   # shellcheck disable=SC2086
   "$CC" $CFLAGS -fsanitize=fuzzer "$HERE/$h.c" $OBJS -lm -o "$OUT/$h"
 done
-echo "fuzz/build.sh: built $OUT/fuzz_frontend $OUT/fuzz_compiler"
+
+# fuzz_roundtrip builds and runs what it compiles, so it links the whole
+# runtime as well (the backends load their vendor libraries with dlopen).
+RT_SRCS=$(cd "$ROOT" && ls src/runtime/*.c)
+RT_OBJS=
+pids=
+for s in $RT_SRCS; do
+  o=$OUT/obj/$(echo "$s" | tr / _).o
+  RT_OBJS="$RT_OBJS $o"
+  # shellcheck disable=SC2086
+  "$CC" $CFLAGS -I"$ROOT/src/runtime" -c "$ROOT/$s" -o "$o" &
+  pids="$pids $!"
+done
+st=0
+for p in $pids; do wait "$p" || st=1; done
+[ $st -eq 0 ] || { echo "fuzz/build.sh: compile failed" >&2; exit 1; }
+# shellcheck disable=SC2086
+"$CC" $CFLAGS -fsanitize=fuzzer "$HERE/fuzz_roundtrip.c" $OBJS $RT_OBJS \
+  -lm -ldl -lpthread -o "$OUT/fuzz_roundtrip"
+echo "fuzz/build.sh: built $OUT/fuzz_frontend $OUT/fuzz_compiler $OUT/fuzz_roundtrip"

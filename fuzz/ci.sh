@@ -5,7 +5,8 @@
 #
 # Each harness fuzzes a scratch corpus seeded from the kernels already in
 # the repo (tests/conformance, tests/errors, examples) and tests/fuzz/crashes
-# for SECONDS (-rss_limit_mb=2048 -timeout=10, fuzz/kern.dict).  The seed
+# (fuzz_roundtrip: from fuzz/roundtrip_seeds) for SECONDS
+# (-rss_limit_mb=2048 -timeout=10, fuzz/kern.dict).  The seed
 # comes from $FUZZ_SEED when set, else libFuzzer picks one and prints it.
 #
 # Exit status: 0 no crash; 1 a crash, leak, timeout, out-of-memory or
@@ -30,8 +31,11 @@ fi
 rm -rf "$OUT/artifacts"
 mkdir -p "$OUT/artifacts"
 status=0
-for h in fuzz_frontend fuzz_compiler; do
+for h in fuzz_frontend fuzz_compiler fuzz_roundtrip; do
   work=$OUT/work-$h
+  # fuzz_roundtrip's inputs are a name and a text, not kernels.
+  seeds="$ROOT/tests/conformance $ROOT/tests/errors $ROOT/examples $ROOT/tests/fuzz/crashes"
+  [ $h = fuzz_roundtrip ] && seeds="$HERE/roundtrip_seeds"
   rm -rf "$work"
   mkdir -p "$work"
   seed=
@@ -43,7 +47,7 @@ for h in fuzz_frontend fuzz_compiler; do
     -rss_limit_mb=2048 -timeout=10 -max_len=20000 -print_final_stats=1 \
     -error_exitcode=1 -timeout_exitcode=1 $seed \
     -artifact_prefix="$OUT/artifacts/$h-" \
-    "$work" "$ROOT/tests/conformance" "$ROOT/tests/errors" "$ROOT/examples" "$ROOT/tests/fuzz/crashes" >"$OUT/$h.log" 2>&1
+    "$work" $seeds >"$OUT/$h.log" 2>&1
   r=$?
   stats=$(grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE)' "$OUT/$h.log" | tail -n 1)
   if [ $r -eq 0 ]; then

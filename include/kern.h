@@ -7,11 +7,20 @@
  *
  * Conventions that hold for every declaration below:
  *  - Every call that can fail returns a kern_status; KERN_SUCCESS is 0.
- *    The detailed message of the first failure is kept in the context and
- *    read with kern_last_error(); kern_clear_error() forgets it.
+ *    The message of the most recent failing call is kept in the context and
+ *    read with kern_last_error(); see there for when it is replaced and
+ *    cleared.
  *  - Whoever calls a *_new function calls the matching *_free.  Freeing a
  *    context frees every module and array it still owns.  *_free(NULL) is a
  *    no-op.
+ *  - Handles (kern_context *, kern_array *, kern_module *, kern_kernel *)
+ *    are opaque values, not addresses: never dereference or compare them
+ *    other than for equality.  A handle that is NULL, already freed (by its
+ *    own *_free or with its owner), or of another kind is refused with
+ *    KERN_ERROR_INVALID_HANDLE by every call, in any order of frees; a
+ *    *_free of such a handle does nothing.  The library never reads freed
+ *    memory on such a call.  Freeing a handle while another thread is
+ *    inside a call on it is still a race the caller must avoid.
  *  - Output parameters are written only on success.
  *  - The library never prints and never exits on a user's error.
  *  - Threads.  A context and everything made from it (its arrays, modules
@@ -20,19 +29,73 @@
  *    caller's lock or hand-off orders them).  Different contexts may be used
  *    from different threads at the same time, kern_context_new included;
  *    they share only the kernel cache directory (safe across threads and
- *    processes) and the vendor libraries, which the first kern_context_new
+ *    processes), the handle table (under its own lock) and the vendor
+ *    libraries, which the first kern_context_new
  *    of the process loads and initialises once, under a lock.  The message
  *    of kern_last_error belongs to its context: read it before the next
  *    call on that context.  Functions that take no context or handle
- *    (kern_status_string, kern_status_name, kern_scalar_size,
+ *    (kern_version, kern_version_string, kern_status_string,
+ *    kern_status_name, kern_scalar_size,
  *    kern_type_size, kern_scalar_name, kern_type_name, kern_type_parse,
  *    kern_arg_*, kern_backend_count, kern_free) may be called from any
  *    thread at any time.  Vendor initialisation may change the environment
  *    (PoCL sets HWLOC_PLUGINS_PATH), so make the first kern_context_new
  *    before starting threads of your own that read or change it.
+ *  - Strings the library returns are owned by the library (except
+ *    kern_compile_source's, which the caller frees); each declaration says
+ *    how long one lives, and docs/ABI.md has the table.  Strings the caller
+ *    passes in are copied when the library keeps them, so they need live
+ *    only during the call.
  *
- * The ABI uses only opaque handles, integers, doubles, pointers and strings,
- * so any language with a C FFI can bind it.
+ * Note [struct growth]
+ * Every public struct that the library reads from or writes to the caller
+ * begins with `size_t struct_size`, which the caller sets to sizeof the
+ * struct as the caller's header declared it; the KERN_<NAME>_INIT macros do
+ * it (`kern_options o = KERN_OPTIONS_INIT;`).  Fields are only ever appended,
+ * and the library touches only the fields that fit inside struct_size:
+ *  - a struct_size smaller than the first version's (listed with each
+ *    struct as KERN_<NAME>_SIZE_V1), or absurdly large (over 64 KiB), is
+ *    KERN_ERROR_INVALID_ARGUMENT;
+ *  - from an older, smaller struct the library reads what is there and
+ *    takes the default for the missing fields, and into one it writes only
+ *    what fits;
+ *  - from a newer, larger struct (a program built against a later header
+ *    running on this library) it accepts the fields it knows when every
+ *    byte beyond them is zero, since a field the library does not know
+ *    about cannot be honoured silently, and refuses with
+ *    KERN_ERROR_INVALID_ARGUMENT otherwise; an output struct's unknown tail
+ *    is zeroed.
+ * Each version's fields end exactly at its sizeof (no tail padding), so
+ * struct_size tells the versions apart; a version that would end in padding
+ * names the padding as a reserved field instead.  kern_arg is passed as an
+ * array, and the library steps through it by the caller's struct_size.
+ *
+ * kern_type has no struct_size on purpose: it is a value, passed and
+ * returned by value like an enum, and a by-value struct cannot change size
+ * without breaking the calling convention whatever field it carries.  Its
+ * four fields are frozen for this SOVERSION; a kind of type that needs more
+ * than they can say (a Warp struct, say) will be described through a new
+ * handle, not by growing kern_type.
+ *
+ * Versions.  KERN_VERSION_* give the version of this header and
+ * kern_version() that of the library actually loaded.  The shared library's
+ * SOVERSION is KERN_ABI_VERSION (libkern.so.1).  It changes exactly when a
+ * program built against an earlier header could stop working: a function
+ * removed or changed in signature, an enum value renumbered, a struct field
+ * moved, retyped or given a new meaning.  Appending functions, enum values
+ * (before the *_COUNT markers, which are therefore only the count this
+ * header knows: a newer library may return larger values) and struct fields
+ * under Note [struct growth] keeps the SOVERSION and bumps the minor
+ * version.  Before 1.0 the minor version may also break the API (names,
+ * argument lists), but never without a new SOVERSION.
+ *
+ * Exports.  Every function is declared with KERN_API; the shared library
+ * exports those, all named kern_*, and nothing else (everything internal is
+ * built with hidden visibility).  Functions declared `static inline` here
+ * are compiled into the caller, so they follow the caller's header.
+ *
+ * The ABI uses only opaque handles, integers, doubles, pointers, strings and
+ * the structs above, so any language with a C FFI can bind it.
  */
 #ifndef KERN_H
 #define KERN_H
@@ -44,10 +107,36 @@
 extern "C" {
 #endif
 
+/* Symbol visibility: the library is built with hidden visibility and
+ * KERN_API marks the exported functions.  A static build may define
+ * KERN_API as empty before including this header. */
+#ifndef KERN_API
+#if defined(_WIN32)
+#define KERN_API
+#elif defined(__GNUC__)
+#define KERN_API __attribute__((visibility("default")))
+#else
+#define KERN_API
+#endif
+#endif
+
+/* The version of this header.  KERN_VERSION_NUMBER is
+ * major * 10000 + minor * 100 + patch, comparable with kern_version(). */
 #define KERN_VERSION_MAJOR 0
 #define KERN_VERSION_MINOR 1
 #define KERN_VERSION_PATCH 0
 #define KERN_VERSION_STRING "0.1.0"
+#define KERN_VERSION_NUMBER                                                  \
+  (KERN_VERSION_MAJOR * 10000 + KERN_VERSION_MINOR * 100 + KERN_VERSION_PATCH)
+/* The shared library's SOVERSION (libkern.so.<KERN_ABI_VERSION>); see
+ * "Versions" above for when it changes. */
+#define KERN_ABI_VERSION 1
+
+/* The version of the library loaded at run time, which may be newer than
+ * the header a program was compiled with: KERN_VERSION_NUMBER's encoding,
+ * and the string ("0.1.0", static, never NULL).  Callable from any thread. */
+KERN_API int kern_version(void);
+KERN_API const char *kern_version_string(void);
 
 /* Status codes.  One list makes the enum, the names and the messages. */
 #define KERN_STATUS_MAP(X)                                                   \
@@ -64,7 +153,8 @@ extern "C" {
   X(ERROR_DEVICE, "device error")                                            \
   X(ERROR_TOOLCHAIN, "toolchain error")                                      \
   X(ERROR_CACHE, "kernel cache error")                                      \
-  X(ERROR_OUT_OF_BOUNDS, "array index out of bounds")
+  X(ERROR_OUT_OF_BOUNDS, "array index out of bounds")                       \
+  X(ERROR_INVALID_HANDLE, "invalid or freed handle")
 
 typedef enum kern_status {
 #define KERN__X(name, text) KERN_##name,
@@ -73,26 +163,30 @@ typedef enum kern_status {
   KERN_STATUS_COUNT
 } kern_status;
 
-/* A static English description ("out of memory"); never NULL. */
-const char *kern_status_string(kern_status s);
-/* The enumerator's name without the prefix ("ERROR_OUT_OF_MEMORY"). */
-const char *kern_status_name(kern_status s);
+/* A static English description ("out of memory"); never NULL.  Statuses
+ * this library does not know give "unknown status". */
+KERN_API const char *kern_status_string(kern_status s);
+/* The enumerator's name without the prefix ("ERROR_OUT_OF_MEMORY"); static,
+ * never NULL ("UNKNOWN" for a status this library does not know). */
+KERN_API const char *kern_status_name(kern_status s);
 
 /* ---------------------------------------------------------------- types */
 
-/* Scalar element types, in Warp's spelling order. */
+/* Scalar element types, in Warp's spelling order.  Every enumerator carries
+ * the KERN_SCALAR_ prefix so that none can collide with the kern_type
+ * constants below (KERN_TYPE_FLOAT32) or with a later enum. */
 typedef enum kern_scalar {
-  KERN_BOOL,
-  KERN_INT8,
-  KERN_INT16,
-  KERN_INT32,
-  KERN_INT64,
-  KERN_UINT8,
-  KERN_UINT16,
-  KERN_UINT32,
-  KERN_UINT64,
-  KERN_FLOAT32,
-  KERN_FLOAT64,
+  KERN_SCALAR_BOOL,
+  KERN_SCALAR_INT8,
+  KERN_SCALAR_INT16,
+  KERN_SCALAR_INT32,
+  KERN_SCALAR_INT64,
+  KERN_SCALAR_UINT8,
+  KERN_SCALAR_UINT16,
+  KERN_SCALAR_UINT32,
+  KERN_SCALAR_UINT64,
+  KERN_SCALAR_FLOAT32,
+  KERN_SCALAR_FLOAT64,
   KERN_SCALAR_COUNT
 } kern_scalar;
 
@@ -104,6 +198,7 @@ typedef enum kern_kind {
   KERN_KIND_MATRIX
 } kern_kind;
 
+/* A value type.  No struct_size: see Note [struct growth]. */
 typedef struct kern_type {
   kern_kind kind;
   kern_scalar scalar;
@@ -111,16 +206,62 @@ typedef struct kern_type {
   int cols; /* matrix columns; 1 for scalars and vectors */
 } kern_type;
 
-/* Size in bytes of one scalar / one value of type t. */
-size_t kern_scalar_size(kern_scalar s);
-size_t kern_type_size(kern_type t);
-/* Warp's spelling: "float32", "vec3", "mat33d", "vec2i". */
-const char *kern_scalar_name(kern_scalar s);
-/* Writes Warp's spelling of t into buf (always NUL-terminated); returns buf. */
-char *kern_type_name(kern_type t, char *buf, size_t size);
+/* kern_type constants, as expressions of type kern_type in C and C++:
+ * `kern_array_new(ctx, dev, KERN_TYPE_VEC3, 1, &n, &a)`.  In C they are
+ * compound literals, so a file-scope (static) initializer uses the braces
+ * instead: `static const kern_type t = {KERN_KIND_VECTOR,
+ * KERN_SCALAR_FLOAT32, 3, 1};`. */
+#ifdef __cplusplus
+#define KERN__TYPE(kind, scalar, rows, cols) (kern_type{kind, scalar, rows, cols})
+#else
+#define KERN__TYPE(kind, scalar, rows, cols)                                 \
+  ((kern_type){kind, scalar, rows, cols})
+#endif
+#define KERN_TYPE_SCALAR(s) KERN__TYPE(KERN_KIND_SCALAR, s, 1, 1)
+#define KERN_TYPE_VECTOR(n, s) KERN__TYPE(KERN_KIND_VECTOR, s, n, 1)
+#define KERN_TYPE_MATRIX(r, c, s) KERN__TYPE(KERN_KIND_MATRIX, s, r, c)
+/* Scalars, Warp's names. */
+#define KERN_TYPE_BOOL KERN_TYPE_SCALAR(KERN_SCALAR_BOOL)
+#define KERN_TYPE_INT8 KERN_TYPE_SCALAR(KERN_SCALAR_INT8)
+#define KERN_TYPE_INT16 KERN_TYPE_SCALAR(KERN_SCALAR_INT16)
+#define KERN_TYPE_INT32 KERN_TYPE_SCALAR(KERN_SCALAR_INT32)
+#define KERN_TYPE_INT64 KERN_TYPE_SCALAR(KERN_SCALAR_INT64)
+#define KERN_TYPE_UINT8 KERN_TYPE_SCALAR(KERN_SCALAR_UINT8)
+#define KERN_TYPE_UINT16 KERN_TYPE_SCALAR(KERN_SCALAR_UINT16)
+#define KERN_TYPE_UINT32 KERN_TYPE_SCALAR(KERN_SCALAR_UINT32)
+#define KERN_TYPE_UINT64 KERN_TYPE_SCALAR(KERN_SCALAR_UINT64)
+#define KERN_TYPE_FLOAT32 KERN_TYPE_SCALAR(KERN_SCALAR_FLOAT32)
+#define KERN_TYPE_FLOAT64 KERN_TYPE_SCALAR(KERN_SCALAR_FLOAT64)
+/* Warp's vector and matrix aliases: no suffix is float32, d float64,
+ * i int32 (wp.vec3, wp.vec3d, wp.vec3i, wp.mat33, wp.mat33d). */
+#define KERN_TYPE_VEC2 KERN_TYPE_VECTOR(2, KERN_SCALAR_FLOAT32)
+#define KERN_TYPE_VEC3 KERN_TYPE_VECTOR(3, KERN_SCALAR_FLOAT32)
+#define KERN_TYPE_VEC4 KERN_TYPE_VECTOR(4, KERN_SCALAR_FLOAT32)
+#define KERN_TYPE_VEC2D KERN_TYPE_VECTOR(2, KERN_SCALAR_FLOAT64)
+#define KERN_TYPE_VEC3D KERN_TYPE_VECTOR(3, KERN_SCALAR_FLOAT64)
+#define KERN_TYPE_VEC4D KERN_TYPE_VECTOR(4, KERN_SCALAR_FLOAT64)
+#define KERN_TYPE_VEC2I KERN_TYPE_VECTOR(2, KERN_SCALAR_INT32)
+#define KERN_TYPE_VEC3I KERN_TYPE_VECTOR(3, KERN_SCALAR_INT32)
+#define KERN_TYPE_VEC4I KERN_TYPE_VECTOR(4, KERN_SCALAR_INT32)
+#define KERN_TYPE_MAT22 KERN_TYPE_MATRIX(2, 2, KERN_SCALAR_FLOAT32)
+#define KERN_TYPE_MAT33 KERN_TYPE_MATRIX(3, 3, KERN_SCALAR_FLOAT32)
+#define KERN_TYPE_MAT44 KERN_TYPE_MATRIX(4, 4, KERN_SCALAR_FLOAT32)
+#define KERN_TYPE_MAT22D KERN_TYPE_MATRIX(2, 2, KERN_SCALAR_FLOAT64)
+#define KERN_TYPE_MAT33D KERN_TYPE_MATRIX(3, 3, KERN_SCALAR_FLOAT64)
+#define KERN_TYPE_MAT44D KERN_TYPE_MATRIX(4, 4, KERN_SCALAR_FLOAT64)
+
+/* Size in bytes of one scalar / one value of type t; 0 for an invalid one. */
+KERN_API size_t kern_scalar_size(kern_scalar s);
+KERN_API size_t kern_type_size(kern_type t);
+/* Warp's spelling: "float32", "int64".  A static string, never NULL
+ * ("unknown" for a value outside the enum). */
+KERN_API const char *kern_scalar_name(kern_scalar s);
+/* Writes Warp's spelling of t ("vec3", "mat33d", "vec2i") into buf (always
+ * NUL-terminated when size > 0); returns buf. */
+KERN_API char *kern_type_name(kern_type t, char *buf, size_t size);
 /* Parses "float32", "wp.float32", "vec3", "wp.mat33d", "int" (int32),
  * "float" (float32).  Returns KERN_ERROR_INVALID_ARGUMENT for anything else. */
-kern_status kern_type_parse(const char *name, kern_type *out);
+KERN_API kern_status kern_type_parse(const char *name, kern_type *out);
 
 /* ---------------------------------------------------------------- context */
 
@@ -132,14 +273,34 @@ typedef struct kern_kernel kern_kernel;
 /* Devices are small integers indexing the context's device list. */
 typedef int kern_device;
 
+/* Initializers that set struct_size (Note [struct growth]) and zero every
+ * other field.  Valid in C and C++ (where a brace list naming only the
+ * first field would draw -Wmissing-field-initializers, hence a template,
+ * which cannot have C linkage). */
+#ifdef __cplusplus
+}
+template <class T> inline T kern__init_struct() {
+  T t = T();
+  t.struct_size = sizeof(T);
+  return t;
+}
+extern "C" {
+#define KERN__INIT(T) (kern__init_struct<T>())
+#else
+#define KERN__INIT(T) {.struct_size = sizeof(T)}
+#endif
+
 typedef struct kern_options {
+  size_t struct_size; /* sizeof(kern_options); KERN_OPTIONS_INIT sets it */
   /* Kernel cache directory; NULL means $KERN_CACHE_DIR, else
-   * $XDG_CACHE_HOME/kern, else ~/.cache/kern. */
+   * $XDG_CACHE_HOME/kern, else ~/.cache/kern.  Copied; need not outlive the
+   * call. */
   const char *cache_dir;
   /* CPU worker threads; 0 means $KERN_NUM_THREADS, else one per core. */
   int num_threads;
   /* Non-zero disables the kernel cache (always compile). */
   int no_cache;
+  /* ---- end of version 1 (KERN_OPTIONS_SIZE_V1) */
   /* Non-zero compiles kernels in debug mode: every array access is checked
    * against its axis, and an out-of-bounds access fails the launch with
    * KERN_ERROR_OUT_OF_BOUNDS naming the kernel, the file:line:col, the index
@@ -149,17 +310,43 @@ typedef struct kern_options {
    * there, as in Warp without debug mode, and may corrupt the process
    * (a crash, a hang, or silently wrong results) with no error returned. */
   int debug;
+  /* Must be zero (a later version may give it a meaning); it keeps the
+   * struct free of tail padding. */
+  int reserved0;
 } kern_options;
+#define KERN_OPTIONS_INIT KERN__INIT(kern_options)
+#define KERN_OPTIONS_SIZE_V1 (2 * sizeof(void *) + 2 * sizeof(int))
 
-/* Creates a context.  opts may be NULL for defaults.  Backends whose vendor
- * library is missing are listed as unavailable, not an error. */
-kern_status kern_context_new(const kern_options *opts, kern_context **out);
-void kern_context_free(kern_context *ctx);
+/* Creates a context.  opts may be NULL for defaults; otherwise its
+ * struct_size must be set (KERN_OPTIONS_INIT).  Backends whose vendor
+ * library is missing are listed as unavailable, not an error.  Callable from
+ * any thread. */
+KERN_API kern_status kern_context_new(const kern_options *opts,
+                                      kern_context **out);
+/* Frees ctx and every module, kernel and array it still owns; all their
+ * handles become invalid (KERN_ERROR_INVALID_HANDLE).  Any string the
+ * library returned for ctx or its handles dies with it. */
+KERN_API void kern_context_free(kern_context *ctx);
 
-/* The message of the first error since the last kern_clear_error(), or ""
- * when there is none.  The pointer stays valid until the next call on ctx. */
-const char *kern_last_error(const kern_context *ctx);
-void kern_clear_error(kern_context *ctx);
+/* The message of the most recent failing call on ctx or on any handle made
+ * from it ("path:line:col: error: ..." for compile errors), or "" when none
+ * failed since the context was made or the error was last cleared.
+ *  - Each failing call replaces the message with its own (the first problem
+ *    that call met, which is the cause of the rest).
+ *  - A successful call leaves it as it was, so check the status first and
+ *    read the message only after a failure.
+ *  - kern_clear_error() clears it.
+ *  - A call refused because its own handle (the first parameter) is not
+ *    live has no context to write to and leaves every message as it was.
+ * Thread safety: the message lives in the context, which is used by one
+ * thread at a time (see the top of this file), so it is that thread's most
+ * recent failure; a thread handing the context over should read it first.
+ * The string is owned by ctx and stays valid until the next failing call on
+ * ctx, kern_clear_error(ctx) or kern_context_free(ctx), whichever is
+ * first; copy it to keep it.  For a NULL or freed ctx the result is a static
+ * "". */
+KERN_API const char *kern_last_error(const kern_context *ctx);
+KERN_API void kern_clear_error(kern_context *ctx);
 
 /* ---------------------------------------------------------------- devices */
 
@@ -171,34 +358,75 @@ typedef enum kern_backend_kind {
 } kern_backend_kind;
 
 typedef struct kern_backend_info {
+  size_t struct_size;    /* sizeof(kern_backend_info); KERN_BACKEND_INFO_INIT */
+  /* "cpu", "cuda", "opencl": static strings, valid for the whole process. */
+  const char *name;
+  /* Why the backend is unavailable ("cuda: libcuda.so.1 not found"); ""
+   * when available.  Owned by the context: valid until kern_context_free. */
+  const char *reason;
   kern_backend_kind kind;
-  const char *name;      /* "cpu", "cuda", "opencl" */
   int available;         /* non-zero when it has at least one device */
-  const char *reason;    /* why it is unavailable; "" when available */
   int device_count;
+  int reserved0;         /* zero: keeps the struct free of tail padding */
 } kern_backend_info;
+#define KERN_BACKEND_INFO_INIT KERN__INIT(kern_backend_info)
+#define KERN_BACKEND_INFO_SIZE_V1 (3 * sizeof(void *) + 4 * sizeof(int))
 
+/* A device's description.  Strings are arrays inside the struct, so they
+ * belong to the caller.  A property the backend cannot tell is 0 (or ""). */
 typedef struct kern_device_info {
+  size_t struct_size;      /* sizeof(kern_device_info); KERN_DEVICE_INFO_INIT */
   kern_backend_kind backend;
   int index;               /* index within its backend: "cuda:<index>" */
   char name[128];          /* "NVIDIA H100 80GB HBM3", the CPU model, ... */
-  char description[256];   /* one line of further properties */
-  int compute_units;       /* cores, SMs or OpenCL compute units */
-  uint64_t memory_bytes;   /* device memory (host RAM for the CPU) */
+  char description[256];   /* one line of further properties, for people */
+  int compute_units;       /* CPU logical cores, CUDA SMs, OpenCL compute units */
+  int reserved0;           /* zero */
+  uint64_t memory_bytes;   /* device memory (physical RAM for the CPU) */
+  /* ---- end of version 1 (KERN_DEVICE_INFO_SIZE_V1) */
+  /* CUDA: the compute capability (9, 0).  OpenCL: the device's OpenCL
+   * version (3, 0).  CPU: 0, 0. */
+  int capability_major, capability_minor;
+  /* Non-zero when float64 arithmetic, and 64-bit integer atomics on global
+   * memory, are supported (always on the CPU and on CUDA). */
+  int fp64;
+  int int64_atomics;
+  /* Threads that execute in lockstep: 32 on NVIDIA, 64 on AMD wavefronts,
+   * 1 on the CPU; 0 when an OpenCL driver does not say. */
+  int warp_size;
+  /* The most threads one work-group (CUDA block) may have; the CPU backend
+   * has no work-groups and reports 1. */
+  int max_group_size;
+  /* The driver's version: CUDA "12.4" (cuDriverGetVersion), OpenCL
+   * CL_DRIVER_VERSION, CPU the operating system ("Linux 6.1.0-18-amd64"). */
+  char driver_version[64];
+  /* The device's UUID where the backend has one (CUDA; OpenCL with
+   * cl_khr_device_uuid), else all zero. */
+  unsigned char uuid[16];
+  /* PCI address "dddd:bb:dd.f" where known (CUDA; OpenCL with
+   * cl_khr_pci_bus_info), else "". */
+  char pci_bus_id[32];
 } kern_device_info;
+#define KERN_DEVICE_INFO_INIT KERN__INIT(kern_device_info)
+#define KERN_DEVICE_INFO_SIZE_V1                                             \
+  (sizeof(size_t) + 2 * sizeof(int) + 128 + 256 + 2 * sizeof(int) +          \
+   sizeof(uint64_t))
 
-int kern_backend_count(void);
-kern_status kern_backend_get(kern_context *ctx, kern_backend_kind kind,
-                             kern_backend_info *out);
+/* The number of backends this library has (KERN_BACKEND_COUNT or more). */
+KERN_API int kern_backend_count(void);
+/* Describes one backend; out->struct_size must be set. */
+KERN_API kern_status kern_backend_get(kern_context *ctx, kern_backend_kind kind,
+                                      kern_backend_info *out);
 
-int kern_device_count(const kern_context *ctx);
-kern_status kern_device_get(kern_context *ctx, kern_device dev,
-                            kern_device_info *out);
+KERN_API int kern_device_count(const kern_context *ctx);
+/* Describes one device; out->struct_size must be set. */
+KERN_API kern_status kern_device_get(kern_context *ctx, kern_device dev,
+                                     kern_device_info *out);
 /* Finds a device by name: "cpu", "cuda", "cuda:1", "opencl:0", or "auto"
  * (the best available).  NULL or "" means $KERN_DEVICE, else "auto".
  * An explicit choice that cannot be honoured is an error, never a fallback. */
-kern_status kern_device_find(kern_context *ctx, const char *name,
-                             kern_device *out);
+KERN_API kern_status kern_device_find(kern_context *ctx, const char *name,
+                                      kern_device *out);
 
 /* ---------------------------------------------------------------- arrays */
 
@@ -207,24 +435,30 @@ kern_status kern_device_find(kern_context *ctx, const char *name,
  * scalars. */
 #define KERN_MAX_DIMS 4
 
-kern_status kern_array_new(kern_context *ctx, kern_device dev, kern_type type,
-                           int ndim, const int64_t *shape, kern_array **out);
-void kern_array_free(kern_array *a);
+KERN_API kern_status kern_array_new(kern_context *ctx, kern_device dev,
+                                    kern_type type, int ndim,
+                                    const int64_t *shape, kern_array **out);
+/* Frees the array; kern_context_free frees the ones left. */
+KERN_API void kern_array_free(kern_array *a);
 
-int kern_array_ndim(const kern_array *a);
-int64_t kern_array_dim(const kern_array *a, int axis);
-int64_t kern_array_size(const kern_array *a);  /* number of elements */
-size_t kern_array_nbytes(const kern_array *a);
-kern_type kern_array_type(const kern_array *a);
-kern_device kern_array_device(const kern_array *a);
+/* Queries.  On an invalid handle they return 0 (ndim, dim, size, nbytes),
+ * -1 (device) or a type whose scalar is KERN_SCALAR_COUNT. */
+KERN_API int kern_array_ndim(const kern_array *a);
+KERN_API int64_t kern_array_dim(const kern_array *a, int axis);
+KERN_API int64_t kern_array_size(const kern_array *a); /* number of elements */
+KERN_API size_t kern_array_nbytes(const kern_array *a);
+KERN_API kern_type kern_array_type(const kern_array *a);
+KERN_API kern_device kern_array_device(const kern_array *a);
 
 /* Copies nbytes (must equal kern_array_nbytes) from host memory in / out. */
-kern_status kern_array_upload(kern_array *a, const void *src, size_t nbytes);
-kern_status kern_array_download(const kern_array *a, void *dst, size_t nbytes);
+KERN_API kern_status kern_array_upload(kern_array *a, const void *src,
+                                       size_t nbytes);
+KERN_API kern_status kern_array_download(const kern_array *a, void *dst,
+                                         size_t nbytes);
 /* Sets every element to *value, one element of the array's type. */
-kern_status kern_array_fill(kern_array *a, const void *value);
+KERN_API kern_status kern_array_fill(kern_array *a, const void *value);
 /* Sets every byte to zero. */
-kern_status kern_array_zero(kern_array *a);
+KERN_API kern_status kern_array_zero(kern_array *a);
 
 /* ---------------------------------------------------------------- modules */
 
@@ -237,26 +471,34 @@ kern_status kern_array_zero(kern_array *a);
 /* Compiles every kernel in a Warp source file for device dev.  A compile
  * error returns KERN_ERROR_COMPILE and kern_last_error() holds
  * "path:line:col: error: message", the source line and a caret. */
-kern_status kern_module_load_file(kern_context *ctx, kern_device dev,
-                                  const char *path, kern_module **out);
-/* The same from a string; name is used in messages (may be NULL). */
-kern_status kern_module_load_string(kern_context *ctx, kern_device dev,
-                                    const char *name, const char *source,
-                                    size_t length, kern_module **out);
-void kern_module_free(kern_module *m);
+KERN_API kern_status kern_module_load_file(kern_context *ctx, kern_device dev,
+                                           const char *path,
+                                           kern_module **out);
+/* The same from a string; name is used in messages (may be NULL).  source
+ * and name are copied as needed and need not outlive the call. */
+KERN_API kern_status kern_module_load_string(kern_context *ctx, kern_device dev,
+                                             const char *name,
+                                             const char *source, size_t length,
+                                             kern_module **out);
+/* Frees the module and its kernels; their handles become invalid. */
+KERN_API void kern_module_free(kern_module *m);
 
-int kern_module_kernel_count(const kern_module *m);
-const char *kern_module_kernel_name(const kern_module *m, int i);
-/* The kernel belongs to the module and lives as long as it does. */
-kern_status kern_module_get_kernel(kern_module *m, const char *name,
-                                   kern_kernel **out);
+KERN_API int kern_module_kernel_count(const kern_module *m);
+/* The name of kernel i (0 <= i < count), or NULL.  Owned by the module:
+ * valid until the module is freed (with its context at the latest). */
+KERN_API const char *kern_module_kernel_name(const kern_module *m, int i);
+/* The kernel belongs to the module: its handle is valid until the module is
+ * freed, and needs no free of its own. */
+KERN_API kern_status kern_module_get_kernel(kern_module *m, const char *name,
+                                            kern_kernel **out);
 
 /* Generated source for a target ("c", "cuda", "opencl") without building it.
  * *out is malloc'd; the caller frees it with kern_free(). */
-kern_status kern_compile_source(kern_context *ctx, const char *name,
-                                const char *source, size_t length,
-                                const char *target, char **out);
-void kern_free(void *p);
+KERN_API kern_status kern_compile_source(kern_context *ctx, const char *name,
+                                         const char *source, size_t length,
+                                         const char *target, char **out);
+/* Frees memory the library handed over (kern_compile_source's text). */
+KERN_API void kern_free(void *p);
 
 /* ---------------------------------------------------------------- kernels */
 
@@ -266,18 +508,28 @@ typedef enum kern_param_kind {
 } kern_param_kind;
 
 typedef struct kern_param_info {
+  size_t struct_size; /* sizeof(kern_param_info); KERN_PARAM_INFO_INIT */
+  /* The parameter's name as written in the kernel.  Owned by the module:
+   * valid until the kernel's module is freed. */
   const char *name;
   kern_param_kind kind;
   kern_type type;   /* the value type, or the array's element type */
   int ndim;         /* array dimensions; 0 for values */
 } kern_param_info;
+#define KERN_PARAM_INFO_INIT KERN__INIT(kern_param_info)
+#define KERN_PARAM_INFO_SIZE_V1 (2 * sizeof(void *) + 2 * sizeof(int) +      \
+                                 sizeof(kern_type))
 
-const char *kern_kernel_name(const kern_kernel *k);
-int kern_kernel_param_count(const kern_kernel *k);
-kern_status kern_kernel_param(const kern_kernel *k, int i,
-                              kern_param_info *out);
+/* The kernel's name; owned by its module, valid until the module is freed.
+ * NULL for an invalid handle. */
+KERN_API const char *kern_kernel_name(const kern_kernel *k);
+KERN_API int kern_kernel_param_count(const kern_kernel *k);
+/* Describes parameter i; out->struct_size must be set. */
+KERN_API kern_status kern_kernel_param(const kern_kernel *k, int i,
+                                       kern_param_info *out);
 
-/* One launch argument.  Build them with the helpers below. */
+/* One launch argument.  Build them with the helpers below, which set
+ * struct_size; a hand-built one starts from KERN_ARG_INIT. */
 typedef enum kern_arg_kind {
   KERN_ARG_ARRAY,
   KERN_ARG_INT,     /* converted to the parameter's integer type */
@@ -286,6 +538,7 @@ typedef enum kern_arg_kind {
 } kern_arg_kind;
 
 typedef struct kern_arg {
+  size_t struct_size; /* sizeof(kern_arg); the same in every element */
   kern_arg_kind kind;
   union {
     kern_array *array;
@@ -295,24 +548,58 @@ typedef struct kern_arg {
   } u;
   size_t size; /* bytes at u.data for KERN_ARG_DATA */
 } kern_arg;
+#define KERN_ARG_INIT KERN__INIT(kern_arg)
+#define KERN_ARG_SIZE_V1 (3 * sizeof(size_t) + 8)
 
-kern_arg kern_arg_array(kern_array *a);
-kern_arg kern_arg_int(int64_t v);
-kern_arg kern_arg_float(double v);
-kern_arg kern_arg_data(const void *p, size_t size);
+/* The helpers are inline so that they fill the struct as the caller's
+ * header declares it (a function returning a struct by value could not). */
+static inline kern_arg kern_arg_array(kern_array *a) {
+  kern_arg r = KERN_ARG_INIT;
+  r.kind = KERN_ARG_ARRAY;
+  r.u.array = a;
+  return r;
+}
+static inline kern_arg kern_arg_int(int64_t v) {
+  kern_arg r = KERN_ARG_INIT;
+  r.kind = KERN_ARG_INT;
+  r.u.i = v;
+  return r;
+}
+static inline kern_arg kern_arg_float(double v) {
+  kern_arg r = KERN_ARG_INIT;
+  r.kind = KERN_ARG_FLOAT;
+  r.u.f = v;
+  return r;
+}
+static inline kern_arg kern_arg_data(const void *p, size_t size) {
+  kern_arg r = KERN_ARG_INIT;
+  r.kind = KERN_ARG_DATA;
+  r.u.data = p;
+  r.size = size;
+  return r;
+}
 
 /* Runs k over every index of the ndim-dimensional grid dims (1 to 4
  * dimensions) on the device the module was built for, with nargs arguments
- * in parameter order.  Returns when the launch has completed.
+ * in parameter order (args[0].struct_size is the stride of the array, and
+ * every element must carry the same).  Returns when the launch has
+ * completed.  A freed array argument is KERN_ERROR_INVALID_HANDLE, a NULL
+ * one KERN_ERROR_TYPE_MISMATCH (kern has no null arrays); both name the
+ * argument in kern_last_error.
  * A kernel that unpacks wp.tid() into n values (i, j = wp.tid() is n = 2)
  * runs on grids of at most n dimensions: more is KERN_ERROR_INVALID_ARGUMENT;
  * fewer is as in Warp, the missing dimensions have size 1 and their
- * indices are 0.  A lone wp.tid() is the first coordinate of any grid. */
-kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
-                        int nargs, const kern_arg *args);
+ * indices are 0.  A lone wp.tid() is the first coordinate of any grid.
+ * Limits: each dims[i] is at most INT32_MAX (2147483647; thread indices are
+ * int32, as in Warp) and their product at most INT64_MAX.  A dims[i] of 0
+ * makes an empty grid: the arguments are still checked, nothing runs and
+ * the call succeeds, as wp.launch with dim 0 does.  A negative dims[i] is
+ * KERN_ERROR_INVALID_ARGUMENT. */
+KERN_API kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
+                                 int nargs, const kern_arg *args);
 
 /* Waits for all work on dev; reports a device fault from earlier work. */
-kern_status kern_synchronize(kern_context *ctx, kern_device dev);
+KERN_API kern_status kern_synchronize(kern_context *ctx, kern_device dev);
 
 /* ================================================================ async
  * Streams, events, pinned host memory, graphs, pipelines and interop
@@ -343,50 +630,50 @@ typedef struct kern_event kern_event;
 typedef struct kern_graph kern_graph;
 
 /* Creates a stream on dev. */
-kern_status kern_stream_new(kern_context *ctx, kern_device dev,
+KERN_API kern_status kern_stream_new(kern_context *ctx, kern_device dev,
                             kern_stream **out);
 /* Waits for the work still queued on s, then frees it.  Returns the first
  * error of that work, if any (the stream is freed either way).  Freeing a
  * default stream (kern_stream_default) is KERN_ERROR_INVALID_ARGUMENT; NULL
  * is a no-op returning KERN_SUCCESS. */
-kern_status kern_stream_free(kern_stream *s);
+KERN_API kern_status kern_stream_free(kern_stream *s);
 /* The default stream of dev; it belongs to the context. */
-kern_status kern_stream_default(kern_context *ctx, kern_device dev,
+KERN_API kern_status kern_stream_default(kern_context *ctx, kern_device dev,
                                 kern_stream **out);
 /* Waits until everything enqueued on s has completed; reports its first
  * error (and forgets it, so the stream can be used again). */
-kern_status kern_stream_synchronize(kern_stream *s);
+KERN_API kern_status kern_stream_synchronize(kern_stream *s);
 /* *done = 1 when everything enqueued on s has completed, else 0. */
-kern_status kern_stream_query(kern_stream *s, int *done);
-kern_device kern_stream_device(const kern_stream *s);
+KERN_API kern_status kern_stream_query(kern_stream *s, int *done);
+KERN_API kern_device kern_stream_device(const kern_stream *s);
 
 /* Events mark a point in a stream.  An event belongs to its context and may
  * be recorded on any stream of that context, again and again. */
-kern_status kern_event_new(kern_context *ctx, kern_event **out);
-void kern_event_free(kern_event *e);
+KERN_API kern_status kern_event_new(kern_context *ctx, kern_event **out);
+KERN_API void kern_event_free(kern_event *e);
 /* Marks the point after everything enqueued on s so far (NULL: the default
  * stream of device 0). */
-kern_status kern_event_record(kern_event *e, kern_stream *s);
+KERN_API kern_status kern_event_record(kern_event *e, kern_stream *s);
 /* Waits until the recorded point has been reached.  An event never
  * recorded is complete. */
-kern_status kern_event_synchronize(kern_event *e);
-kern_status kern_event_query(kern_event *e, int *done);
+KERN_API kern_status kern_event_synchronize(kern_event *e);
+KERN_API kern_status kern_event_query(kern_event *e, int *done);
 /* Milliseconds between two completed events recorded on streams of the
  * same device (the device's clock on CUDA and OpenCL, the host's monotonic
  * clock on the CPU). */
-kern_status kern_event_elapsed(kern_event *start, kern_event *end,
+KERN_API kern_status kern_event_elapsed(kern_event *start, kern_event *end,
                                double *ms);
 /* Work enqueued on s after this call waits until e's recorded point has
  * been reached.  An event of another context is KERN_ERROR_INVALID_ARGUMENT.
  * When e was recorded on another backend than s's, the calling thread waits
  * for e here instead (correct, but it blocks the caller). */
-kern_status kern_stream_wait_event(kern_stream *s, kern_event *e);
+KERN_API kern_status kern_stream_wait_event(kern_stream *s, kern_event *e);
 
 /* Asynchronous launch: the same checks as kern_launch, then the launch is
  * enqueued on s (NULL: the default stream of the kernel's device) and the
  * call returns.  Value arguments are copied at the call.  In debug mode the
  * call waits for the launch, to report an out-of-bounds access. */
-kern_status kern_launch_async(kern_kernel *k, kern_stream *s, int ndim,
+KERN_API kern_status kern_launch_async(kern_kernel *k, kern_stream *s, int ndim,
                               const int64_t *dims, int nargs,
                               const kern_arg *args);
 
@@ -394,29 +681,29 @@ kern_status kern_launch_async(kern_kernel *k, kern_stream *s, int ndim,
  * lie within the array.  Host memory from kern_host_alloc makes copies truly
  * asynchronous on CUDA; ordinary (pageable) memory works everywhere but the
  * driver stages it, which is slower and may make the call wait. */
-kern_status kern_array_upload_async(kern_array *a, kern_stream *s,
+KERN_API kern_status kern_array_upload_async(kern_array *a, kern_stream *s,
                                     size_t offset, const void *src,
                                     size_t nbytes);
-kern_status kern_array_download_async(const kern_array *a, kern_stream *s,
+KERN_API kern_status kern_array_download_async(const kern_array *a, kern_stream *s,
                                       size_t offset, void *dst,
                                       size_t nbytes);
-kern_status kern_array_fill_async(kern_array *a, kern_stream *s,
+KERN_API kern_status kern_array_fill_async(kern_array *a, kern_stream *s,
                                   const void *value);
-kern_status kern_array_zero_async(kern_array *a, kern_stream *s);
+KERN_API kern_status kern_array_zero_async(kern_array *a, kern_stream *s);
 /* Device-to-device copy of nbytes from src at src_offset to dst at
  * dst_offset; both arrays on s's device. */
-kern_status kern_array_copy_async(kern_array *dst, size_t dst_offset,
+KERN_API kern_status kern_array_copy_async(kern_array *dst, size_t dst_offset,
                                   const kern_array *src, size_t src_offset,
                                   size_t nbytes, kern_stream *s);
 /* Whole-array device-to-device copy (same size in bytes), synchronous. */
-kern_status kern_array_copy(kern_array *dst, const kern_array *src);
+KERN_API kern_status kern_array_copy(kern_array *dst, const kern_array *src);
 
 /* Page-locked host memory for fast asynchronous copies to and from dev
  * (cuMemHostAlloc on CUDA; 4 KiB-aligned ordinary memory elsewhere).
  * Freed with kern_host_free, or with the context. */
-kern_status kern_host_alloc(kern_context *ctx, kern_device dev, size_t bytes,
+KERN_API kern_status kern_host_alloc(kern_context *ctx, kern_device dev, size_t bytes,
                             void **out);
-void kern_host_free(kern_context *ctx, void *p);
+KERN_API void kern_host_free(kern_context *ctx, void *p);
 
 /* Graphs.  Between begin and end, work enqueued on s is recorded instead of
  * run; the graph replays it on any stream of the same device.  Launches,
@@ -424,13 +711,13 @@ void kern_host_free(kern_context *ctx, void *p);
  * replaces argument arg_index of the launch_index-th recorded launch (both
  * from 0) for later replays, with the same checks as kern_launch.  CUDA uses
  * CUDA graphs; other backends replay the recorded list. */
-kern_status kern_graph_begin_capture(kern_stream *s);
-kern_status kern_graph_end_capture(kern_stream *s, kern_graph **out);
-kern_status kern_graph_replay(kern_graph *g, kern_stream *s);
-kern_status kern_graph_set_arg(kern_graph *g, int launch_index, int arg_index,
+KERN_API kern_status kern_graph_begin_capture(kern_stream *s);
+KERN_API kern_status kern_graph_end_capture(kern_stream *s, kern_graph **out);
+KERN_API kern_status kern_graph_replay(kern_graph *g, kern_stream *s);
+KERN_API kern_status kern_graph_set_arg(kern_graph *g, int launch_index, int arg_index,
                                kern_arg value);
-int kern_graph_launch_count(const kern_graph *g);
-void kern_graph_free(kern_graph *g);
+KERN_API int kern_graph_launch_count(const kern_graph *g);
+KERN_API void kern_graph_free(kern_graph *g);
 
 /* Pipelines stream a host array through a chain of kernels in chunks,
  * with `buffers` sets of device buffers used round-robin on as many
@@ -475,28 +762,28 @@ typedef struct kern_pipeline_report {
 
 /* Runs the pipeline on the chain's device; returns when the output is
  * written.  report may be NULL. */
-kern_status kern_pipeline_run(kern_context *ctx,
+KERN_API kern_status kern_pipeline_run(kern_context *ctx,
                               const kern_pipeline_config *config,
                               kern_pipeline_report *report);
 
 /* Interop.  A wrapped array uses foreign memory without copying: for the
  * CPU a host address, for CUDA a CUdeviceptr, for OpenCL a cl_mem.  kern
  * never frees it; it must outlive the array. */
-kern_status kern_array_wrap(kern_context *ctx, kern_device dev,
+KERN_API kern_status kern_array_wrap(kern_context *ctx, kern_device dev,
                             kern_type type, int ndim, const int64_t *shape,
                             void *native, kern_array **out);
 /* The array's memory as the backend sees it (host address, CUdeviceptr,
  * cl_mem); valid until the array is freed. */
-void *kern_array_native(const kern_array *a);
+KERN_API void *kern_array_native(const kern_array *a);
 /* Wraps a foreign CUstream (CUDA) or cl_command_queue (OpenCL; it must
  * belong to the cl_context kern made for the device, so in practice one
  * that kern_stream_native returned) without taking ownership:
  * kern_stream_free then frees only kern's handle.  CPU:
  * KERN_ERROR_UNSUPPORTED. */
-kern_status kern_stream_wrap(kern_context *ctx, kern_device dev, void *native,
+KERN_API kern_status kern_stream_wrap(kern_context *ctx, kern_device dev, void *native,
                              kern_stream **out);
 /* The CUstream or cl_command_queue behind s; NULL on the CPU. */
-void *kern_stream_native(const kern_stream *s);
+KERN_API void *kern_stream_native(const kern_stream *s);
 
 /* DLPack (dlpack.h v0.6 and later): export hands out a DLManagedTensor *
  * (as void *) describing the array without copying; the consumer calls its
@@ -505,14 +792,14 @@ void *kern_stream_native(const kern_stream *s);
  * array is freed; row-major contiguous tensors (strides NULL or compact)
  * with any byte_offset on the CPU or CUDA are accepted, anything else is
  * KERN_ERROR_UNSUPPORTED with the reason. */
-kern_status kern_array_to_dlpack(kern_array *a, void **managed_tensor);
-kern_status kern_array_from_dlpack(kern_context *ctx, void *managed_tensor,
+KERN_API kern_status kern_array_to_dlpack(kern_array *a, void **managed_tensor);
+KERN_API kern_status kern_array_from_dlpack(kern_context *ctx, void *managed_tensor,
                                    kern_array **out);
 
 /* Where kern_device_find's choice for a NULL name comes from: writes the
  * device name it would use ("cuda:1", "auto") and its origin ("KERN_DEVICE",
  * "<path>:<line>" of the config file, "default"). */
-kern_status kern_device_choice(kern_context *ctx, char *name,
+KERN_API kern_status kern_device_choice(kern_context *ctx, char *name,
                                size_t name_size, char *origin,
                                size_t origin_size);
 

@@ -23,7 +23,7 @@
 #define MAX_SHOWN 10
 
 static double load_float(const npy_array *a, size_t i) {
-  if (a->dtype == KERN_FLOAT32) {
+  if (a->dtype == KERN_SCALAR_FLOAT32) {
     float f;
     memcpy(&f, (const char *)a->data + i * 4, 4);
     return f;
@@ -84,15 +84,15 @@ static void load_int(const npy_array *a, size_t i, long long *s,
   *s = 0;
   *u = 0;
   switch (a->dtype) {
-  case KERN_BOOL: *u = p[0] != 0; *s = (long long)*u; break;
-  case KERN_INT8: { int8_t x; memcpy(&x, p, 1); *s = x; break; }
-  case KERN_INT16: { int16_t x; memcpy(&x, p, 2); *s = x; break; }
-  case KERN_INT32: { int32_t x; memcpy(&x, p, 4); *s = x; break; }
-  case KERN_INT64: { int64_t x; memcpy(&x, p, 8); *s = x; break; }
-  case KERN_UINT8: *u = p[0]; break;
-  case KERN_UINT16: { uint16_t x; memcpy(&x, p, 2); *u = x; break; }
-  case KERN_UINT32: { uint32_t x; memcpy(&x, p, 4); *u = x; break; }
-  case KERN_UINT64: { uint64_t x; memcpy(&x, p, 8); *u = x; break; }
+  case KERN_SCALAR_BOOL: *u = p[0] != 0; *s = (long long)*u; break;
+  case KERN_SCALAR_INT8: { int8_t x; memcpy(&x, p, 1); *s = x; break; }
+  case KERN_SCALAR_INT16: { int16_t x; memcpy(&x, p, 2); *s = x; break; }
+  case KERN_SCALAR_INT32: { int32_t x; memcpy(&x, p, 4); *s = x; break; }
+  case KERN_SCALAR_INT64: { int64_t x; memcpy(&x, p, 8); *s = x; break; }
+  case KERN_SCALAR_UINT8: *u = p[0]; break;
+  case KERN_SCALAR_UINT16: { uint16_t x; memcpy(&x, p, 2); *u = x; break; }
+  case KERN_SCALAR_UINT32: { uint32_t x; memcpy(&x, p, 4); *u = x; break; }
+  case KERN_SCALAR_UINT64: { uint64_t x; memcpy(&x, p, 8); *u = x; break; }
   default: break;
   }
 }
@@ -160,9 +160,9 @@ int main(int argc, char **argv) {
   }
   if (rc) goto done;
 
-  int is_float = e.dtype == KERN_FLOAT32 || e.dtype == KERN_FLOAT64;
-  if (rtol < 0) rtol = e.dtype == KERN_FLOAT32 ? 1e-5 : 1e-12;
-  if (atol < 0) atol = e.dtype == KERN_FLOAT32 ? 1e-6 : 1e-14;
+  int is_float = e.dtype == KERN_SCALAR_FLOAT32 || e.dtype == KERN_SCALAR_FLOAT64;
+  if (rtol < 0) rtol = e.dtype == KERN_SCALAR_FLOAT32 ? 1e-5 : 1e-12;
+  if (atol < 0) atol = e.dtype == KERN_SCALAR_FLOAT32 ? 1e-6 : 1e-14;
 
   size_t bad = 0, worst_abs_at = 0, worst_rel_at = 0;
   double worst_abs = 0, worst_rel = 0;
@@ -196,10 +196,10 @@ int main(int argc, char **argv) {
       if (xs != ys || xu != yu) {
         if (bad < MAX_SHOWN) {
           format_index(&e, i, idx, sizeof idx);
-          if (e.dtype == KERN_BOOL)
+          if (e.dtype == KERN_SCALAR_BOOL)
             printf("mismatch at %s: expected %s, actual %s\n", idx,
                    xu ? "True" : "False", yu ? "True" : "False");
-          else if (e.dtype >= KERN_UINT8 && e.dtype <= KERN_UINT64)
+          else if (e.dtype >= KERN_SCALAR_UINT8 && e.dtype <= KERN_SCALAR_UINT64)
             printf("mismatch at %s: expected %llu, actual %llu\n", idx, xu,
                    yu);
           else

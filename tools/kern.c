@@ -335,6 +335,34 @@ static void format_memory(uint64_t bytes, char *buf, size_t size) {
   else snprintf(buf, size, "%.0f MiB", (double)bytes / (1024.0 * 1024.0));
 }
 
+/* The device's properties as fields (kern_device_info), one line under
+ * the device's own; what the backend cannot tell is left out. */
+static void print_properties(const kern_device_info *di) {
+  char mem[32];
+  format_memory(di->memory_bytes, mem, sizeof mem);
+  printf("      ");
+  if (di->backend == KERN_BACKEND_CUDA)
+    printf("compute capability %d.%d, ", di->capability_major,
+           di->capability_minor);
+  else if (di->backend == KERN_BACKEND_OPENCL)
+    printf("OpenCL %d.%d, ", di->capability_major, di->capability_minor);
+  printf("%d compute units, %s, fp64 %s, int64 atomics %s", di->compute_units,
+         mem, di->fp64 ? "yes" : "no", di->int64_atomics ? "yes" : "no");
+  if (di->warp_size) printf(", warp %d", di->warp_size);
+  if (di->max_group_size) printf(", max group %d", di->max_group_size);
+  if (di->driver_version[0]) printf(", driver %s", di->driver_version);
+  int uuid = 0;
+  for (int i = 0; i < 16; i++) uuid |= di->uuid[i];
+  if (uuid) {
+    printf(", uuid ");
+    for (int i = 0; i < 16; i++)
+      printf("%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
+             di->uuid[i]);
+  }
+  if (di->pci_bus_id[0]) printf(", pci %s", di->pci_bus_id);
+  printf("\n");
+}
+
 static int cmd_devices(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (is_help(argv[i])) {
@@ -354,7 +382,7 @@ static int cmd_devices(int argc, char **argv) {
   }
   int ndev = kern_device_count(ctx);
   for (int b = 0; b < KERN_BACKEND_COUNT; b++) {
-    kern_backend_info bi;
+    kern_backend_info bi = KERN_BACKEND_INFO_INIT;
     st = kern_backend_get(ctx, (kern_backend_kind)b, &bi);
     if (st != KERN_SUCCESS) {
       int rc = lib_error(ctx, st, "cannot query backend");
@@ -367,7 +395,7 @@ static int cmd_devices(int argc, char **argv) {
       printf("%s: unavailable (%s)\n", bi.name,
              bi.reason && bi.reason[0] ? bi.reason : "no devices");
     for (int d = 0; d < ndev; d++) {
-      kern_device_info di;
+      kern_device_info di = KERN_DEVICE_INFO_INIT;
       if (kern_device_get(ctx, d, &di) != KERN_SUCCESS ||
           (int)di.backend != b)
         continue;
@@ -387,6 +415,7 @@ static int cmd_devices(int argc, char **argv) {
                  mem);
       }
       printf("  %s  %s  %s\n", id, di.name, desc);
+      print_properties(&di);
     }
   }
   /* The default device and where that choice comes from ($KERN_DEVICE,
@@ -400,8 +429,8 @@ static int cmd_devices(int argc, char **argv) {
   }
   kern_device dd;
   if (kern_device_find(ctx, NULL, &dd) == KERN_SUCCESS) {
-    kern_device_info di;
-    kern_backend_info bi;
+    kern_device_info di = KERN_DEVICE_INFO_INIT;
+    kern_backend_info bi = KERN_BACKEND_INFO_INIT;
     if (kern_device_get(ctx, dd, &di) == KERN_SUCCESS &&
         kern_backend_get(ctx, di.backend, &bi) == KERN_SUCCESS)
       printf("default device: %s:%d ('%s' from %s)\n", bi.name, di.index,
@@ -456,7 +485,8 @@ static int cmd_compile(int argc, char **argv) {
   if (!src) return EXIT_FAIL;
 
   kern_context *ctx;
-  kern_options kopts = {NULL, 0, 0, debug};
+  kern_options kopts = KERN_OPTIONS_INIT;
+  kopts.debug = debug;
   kern_status st = kern_context_new(&kopts, &ctx);
   if (st != KERN_SUCCESS) {
     free(src);
@@ -676,7 +706,10 @@ static int cmd_run(int argc, char **argv) {
   /* The command line wins over the environment: the library ORs
    * $KERN_DEBUG into the option, so --unchecked has to clear it. */
   if (!o.debug) unsetenv("KERN_DEBUG");
-  kern_options kopts = {NULL, o.threads, o.no_cache, o.debug};
+  kern_options kopts = KERN_OPTIONS_INIT;
+  kopts.num_threads = o.threads;
+  kopts.no_cache = o.no_cache;
+  kopts.debug = o.debug;
   kern_status st = kern_context_new(&kopts, &ctx);
   if (st != KERN_SUCCESS) {
     error("cannot start kern: %s", kern_status_string(st));
@@ -736,6 +769,7 @@ static int cmd_run(int argc, char **argv) {
     goto done;
   }
   for (int i = 0; i < np; i++) {
+    ps[i].struct_size = sizeof ps[i];
     st = kern_kernel_param(k, i, &ps[i]);
     if (st != KERN_SUCCESS) {
       rc = lib_error(ctx, st, "cannot read kernel parameters");
@@ -890,8 +924,8 @@ static int cmd_run(int argc, char **argv) {
   if (automatic && !o.quiet) {
     /* "auto" must say what it chose, or a slow run on the CPU fallback
      * looks like a slow GPU. */
-    kern_device_info di;
-    kern_backend_info bi;
+    kern_device_info di = KERN_DEVICE_INFO_INIT;
+    kern_backend_info bi = KERN_BACKEND_INFO_INIT;
     if (kern_device_get(ctx, dev, &di) == KERN_SUCCESS &&
         kern_backend_get(ctx, di.backend, &bi) == KERN_SUCCESS)
       fprintf(stderr, "kern: running on %s:%d (%s)\n", bi.name, di.index,

@@ -39,17 +39,17 @@ static const struct {
   const char *name;
   const char *descr;
 } npy_dtypes[KERN_SCALAR_COUNT] = {
-  [KERN_BOOL] = {1, "bool", "|b1"},
-  [KERN_INT8] = {1, "int8", "|i1"},
-  [KERN_INT16] = {2, "int16", "<i2"},
-  [KERN_INT32] = {4, "int32", "<i4"},
-  [KERN_INT64] = {8, "int64", "<i8"},
-  [KERN_UINT8] = {1, "uint8", "|u1"},
-  [KERN_UINT16] = {2, "uint16", "<u2"},
-  [KERN_UINT32] = {4, "uint32", "<u4"},
-  [KERN_UINT64] = {8, "uint64", "<u8"},
-  [KERN_FLOAT32] = {4, "float32", "<f4"},
-  [KERN_FLOAT64] = {8, "float64", "<f8"},
+  [KERN_SCALAR_BOOL] = {1, "bool", "|b1"},
+  [KERN_SCALAR_INT8] = {1, "int8", "|i1"},
+  [KERN_SCALAR_INT16] = {2, "int16", "<i2"},
+  [KERN_SCALAR_INT32] = {4, "int32", "<i4"},
+  [KERN_SCALAR_INT64] = {8, "int64", "<i8"},
+  [KERN_SCALAR_UINT8] = {1, "uint8", "|u1"},
+  [KERN_SCALAR_UINT16] = {2, "uint16", "<u2"},
+  [KERN_SCALAR_UINT32] = {4, "uint32", "<u4"},
+  [KERN_SCALAR_UINT64] = {8, "uint64", "<u8"},
+  [KERN_SCALAR_FLOAT32] = {4, "float32", "<f4"},
+  [KERN_SCALAR_FLOAT64] = {8, "float64", "<f8"},
 };
 
 size_t npy_scalar_size(kern_scalar s) {

@@ -42,16 +42,16 @@
 /* ---------------------------------------------------------------- scalars */
 
 static int is_int_scalar(kern_scalar s) {
-  return s != KERN_BOOL && s != KERN_FLOAT32 && s != KERN_FLOAT64;
+  return s != KERN_SCALAR_BOOL && s != KERN_SCALAR_FLOAT32 && s != KERN_SCALAR_FLOAT64;
 }
 
 static int is_signed_scalar(kern_scalar s) {
-  return s == KERN_INT8 || s == KERN_INT16 || s == KERN_INT32 ||
-         s == KERN_INT64;
+  return s == KERN_SCALAR_INT8 || s == KERN_SCALAR_INT16 || s == KERN_SCALAR_INT32 ||
+         s == KERN_SCALAR_INT64;
 }
 
 static void put_float(kern_scalar s, void *p, double v) {
-  if (s == KERN_FLOAT32) {
+  if (s == KERN_SCALAR_FLOAT32) {
     float x = (float)v;
     memcpy(p, &x, 4);
   } else {
@@ -62,11 +62,11 @@ static void put_float(kern_scalar s, void *p, double v) {
 /* Stores v as a scalar of type s.  Integers keep the low bytes (two's
  * complement wrap, as NumPy's astype does for arange on narrow types). */
 static void put_int(kern_scalar s, void *p, uint64_t v) {
-  if (s == KERN_FLOAT32 || s == KERN_FLOAT64) {
+  if (s == KERN_SCALAR_FLOAT32 || s == KERN_SCALAR_FLOAT64) {
     put_float(s, p, (double)v);
     return;
   }
-  if (s == KERN_BOOL) v = v != 0;
+  if (s == KERN_SCALAR_BOOL) v = v != 0;
   switch (npy_scalar_size(s)) {
   case 1: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
   case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
@@ -85,17 +85,17 @@ typedef struct scalar_val {
 static scalar_val get_scalar(kern_scalar s, const void *p) {
   scalar_val v = {0, 0, 0.0};
   switch (s) {
-  case KERN_BOOL: { uint8_t x; memcpy(&x, p, 1); v.i = x != 0; break; }
-  case KERN_INT8: { int8_t x; memcpy(&x, p, 1); v.i = x; break; }
-  case KERN_INT16: { int16_t x; memcpy(&x, p, 2); v.i = x; break; }
-  case KERN_INT32: { int32_t x; memcpy(&x, p, 4); v.i = x; break; }
-  case KERN_INT64: { int64_t x; memcpy(&x, p, 8); v.i = x; break; }
-  case KERN_UINT8: { uint8_t x; memcpy(&x, p, 1); v.u = x; break; }
-  case KERN_UINT16: { uint16_t x; memcpy(&x, p, 2); v.u = x; break; }
-  case KERN_UINT32: { uint32_t x; memcpy(&x, p, 4); v.u = x; break; }
-  case KERN_UINT64: { uint64_t x; memcpy(&x, p, 8); v.u = x; break; }
-  case KERN_FLOAT32: { float x; memcpy(&x, p, 4); v.f = x; break; }
-  case KERN_FLOAT64: { double x; memcpy(&x, p, 8); v.f = x; break; }
+  case KERN_SCALAR_BOOL: { uint8_t x; memcpy(&x, p, 1); v.i = x != 0; break; }
+  case KERN_SCALAR_INT8: { int8_t x; memcpy(&x, p, 1); v.i = x; break; }
+  case KERN_SCALAR_INT16: { int16_t x; memcpy(&x, p, 2); v.i = x; break; }
+  case KERN_SCALAR_INT32: { int32_t x; memcpy(&x, p, 4); v.i = x; break; }
+  case KERN_SCALAR_INT64: { int64_t x; memcpy(&x, p, 8); v.i = x; break; }
+  case KERN_SCALAR_UINT8: { uint8_t x; memcpy(&x, p, 1); v.u = x; break; }
+  case KERN_SCALAR_UINT16: { uint16_t x; memcpy(&x, p, 2); v.u = x; break; }
+  case KERN_SCALAR_UINT32: { uint32_t x; memcpy(&x, p, 4); v.u = x; break; }
+  case KERN_SCALAR_UINT64: { uint64_t x; memcpy(&x, p, 8); v.u = x; break; }
+  case KERN_SCALAR_FLOAT32: { float x; memcpy(&x, p, 4); v.f = x; break; }
+  case KERN_SCALAR_FLOAT64: { double x; memcpy(&x, p, 8); v.f = x; break; }
   default: break;
   }
   return v;
@@ -149,7 +149,7 @@ static int parse_scalar(kern_scalar s, const char *t, void *out, char *why,
     snprintf(why, whysize, "empty value (a %s is needed)", sname);
     return 0;
   }
-  if (s == KERN_BOOL) {
+  if (s == KERN_SCALAR_BOOL) {
     if (!strcmp(t, "true") || !strcmp(t, "True") || !strcmp(t, "1")) {
       put_int(s, out, 1);
     } else if (!strcmp(t, "false") || !strcmp(t, "False") ||
@@ -210,7 +210,7 @@ static int parse_scalar(kern_scalar s, const char *t, void *out, char *why,
   /* ERANGE also reports underflow, which rounds to zero or a denormal
    * like NumPy does; only overflow is an error. */
   if ((errno == ERANGE && fabs(v) == HUGE_VAL) ||
-      (s == KERN_FLOAT32 && isfinite(v) && isinf((float)v))) {
+      (s == KERN_SCALAR_FLOAT32 && isfinite(v) && isinf((float)v))) {
     snprintf(why, whysize, "%s is out of range for %s", t, sname);
     return 0;
   }
@@ -552,9 +552,9 @@ static int parse_generator(const kern_param_info *p, const char *text,
   case GEN_RAND:
     for (size_t i = 0; i < n; i++) {
       uint64_t z = splitmix_next(&state);
-      if (s == KERN_FLOAT32 || s == KERN_FLOAT64)
+      if (s == KERN_SCALAR_FLOAT32 || s == KERN_SCALAR_FLOAT64)
         put_float(s, d + i * ssize, (double)(z >> 11) * 0x1p-53);
-      else if (s == KERN_BOOL)
+      else if (s == KERN_SCALAR_BOOL)
         put_int(s, d + i * ssize, z & 1);
       else
         put_int(s, d + i * ssize, z % 100);
@@ -754,7 +754,7 @@ static void visit(printer *pr, int axis, size_t off,
 
 static int float_roundtrips(kern_scalar s, const char *txt, double v) {
   double r = strtod(txt, NULL);
-  if (s == KERN_FLOAT32) return (float)r == (float)v;
+  if (s == KERN_SCALAR_FLOAT32) return (float)r == (float)v;
   return r == v;
 }
 
@@ -947,7 +947,7 @@ void spec_print_array(FILE *f, const char *prefix, kern_type type, int ndim,
     return;
   }
 
-  if (pr.s == KERN_BOOL) pr.mode = PF_BOOL;
+  if (pr.s == KERN_SCALAR_BOOL) pr.mode = PF_BOOL;
   else if (is_signed_scalar(pr.s)) pr.mode = PF_INT;
   else if (is_int_scalar(pr.s)) pr.mode = PF_UINT;
   else {

@@ -104,7 +104,7 @@ static inline int64_t ex_len(int c) {
 
 static kern_array *ex_array(int64_t n) {
   kern_array *a;
-  kern_type f32 = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
+  kern_type f32 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1};
   EX_CHECK(kern_array_new(ex.ctx, ex.dev, f32, 1, &n, &a));
   return a;
 }
@@ -119,7 +119,7 @@ static inline void ex_work(kern_stream *s, kern_array *x, kern_array *y, int64_t
 /* The tail chunk: an array over the first n elements of a chunk buffer. */
 static kern_array *ex_view(kern_array *a, int64_t n) {
   kern_array *v;
-  kern_type f32 = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
+  kern_type f32 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1};
   EX_CHECK(kern_array_wrap(ex.ctx, ex.dev, f32, 1, &n, kern_array_native(a), &v));
   return v;
 }

@@ -7,6 +7,8 @@
  *   diag.c      "path:line:col: error: msg", source line, caret; longjmp out
  *   types.c     value types (scalars, vectors, matrices, arrays, tuples)
  *   builtins.c  the table of wp.* functions
+ *   format.c    the conversions of a wp.printf() format, one description
+ *               for the checker (lower/check.c) and the emitters alike
  *   suggest.c   the nearest known name to a typo ("did you mean")
  *   status.c    status strings and the public kern_type helpers
  *   common.c    the allocator (common.h)
@@ -66,6 +68,25 @@ typedef struct Pos {
   int line, col; /* 1-based; col counts bytes */
   int offset;    /* byte offset of the token in the file */
 } Pos;
+
+/* ---------------------------------------------------------------- formats */
+
+/* One conversion of a wp.printf() format, s[start, end) (format.c). */
+typedef struct FmtSpec {
+  int start, end;            /* the '%' and one past the conversion letter */
+  char conv;                 /* 'd', 'g', ...; '%' for "%%" */
+  bool is_float;             /* eEfFgGaA */
+  bool alt, zero, precision; /* '#' flag, '0' flag, a '.' seen */
+  int body_start, body_end;  /* flags, width and precision, as written */
+  int length_len;            /* bytes of the length modifier (dropped) */
+  const char *error;         /* why it is invalid, or NULL */
+  int error_at;              /* offset in s of the offending character */
+} FmtSpec;
+/* Parses the conversion at s[k] == '%'; false (with f->error) when it is
+ * invalid. */
+bool fmt_parse(const char *s, int n, int k, FmtSpec *f);
+/* The position of byte off of the decoded string token at tok. */
+Pos fmt_pos(Compiler *C, Pos tok, int off);
 
 struct Arena {
   struct ArenaBlock *head;

@@ -43,17 +43,17 @@ static const struct {
   const char *name;
   const char *suffix;
 } scalars[KERN_SCALAR_COUNT] = {
-    [KERN_BOOL] = {1, "bool", NULL},
-    [KERN_INT8] = {1, "int8", "b"},
-    [KERN_INT16] = {2, "int16", "s"},
-    [KERN_INT32] = {4, "int32", "i"},
-    [KERN_INT64] = {8, "int64", "l"},
-    [KERN_UINT8] = {1, "uint8", "ub"},
-    [KERN_UINT16] = {2, "uint16", "us"},
-    [KERN_UINT32] = {4, "uint32", "ui"},
-    [KERN_UINT64] = {8, "uint64", "ul"},
-    [KERN_FLOAT32] = {4, "float32", ""},
-    [KERN_FLOAT64] = {8, "float64", "d"},
+    [KERN_SCALAR_BOOL] = {1, "bool", NULL},
+    [KERN_SCALAR_INT8] = {1, "int8", "b"},
+    [KERN_SCALAR_INT16] = {2, "int16", "s"},
+    [KERN_SCALAR_INT32] = {4, "int32", "i"},
+    [KERN_SCALAR_INT64] = {8, "int64", "l"},
+    [KERN_SCALAR_UINT8] = {1, "uint8", "ub"},
+    [KERN_SCALAR_UINT16] = {2, "uint16", "us"},
+    [KERN_SCALAR_UINT32] = {4, "uint32", "ui"},
+    [KERN_SCALAR_UINT64] = {8, "uint64", "ul"},
+    [KERN_SCALAR_FLOAT32] = {4, "float32", ""},
+    [KERN_SCALAR_FLOAT64] = {8, "float64", "d"},
 };
 
 size_t kern_scalar_size(kern_scalar s) {
@@ -127,7 +127,7 @@ char *kern_type_name(kern_type t, char *buf, size_t size) {
  * spelling (wp.vec3f is wp.vec3). */
 static int suffix_scalar(const char *s, kern_scalar *out) {
   if (strcmp(s, "f") == 0) {
-    *out = KERN_FLOAT32;
+    *out = KERN_SCALAR_FLOAT32;
     return 1;
   }
   for (int i = 0; i < KERN_SCALAR_COUNT; i++) {
@@ -142,11 +142,11 @@ static int suffix_scalar(const char *s, kern_scalar *out) {
 kern_status kern_type_parse(const char *name, kern_type *out) {
   if (!name || !out) return KERN_ERROR_INVALID_ARGUMENT;
   if (strncmp(name, "wp.", 3) == 0) name += 3;
-  kern_type t = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
+  kern_type t = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1};
 
   /* Python's builtins, as Warp maps them in annotations. */
   if (strcmp(name, "int") == 0) {
-    t.scalar = KERN_INT32;
+    t.scalar = KERN_SCALAR_INT32;
     *out = t;
     return KERN_SUCCESS;
   }

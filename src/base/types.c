@@ -14,9 +14,9 @@ const Type ty_string = {.kind = TY_STRING};
 
 static const Type scalars[KERN_SCALAR_COUNT] = {
 #define S(x) {.kind = TY_SCALAR, .sc = x, .rows = 1, .cols = 1}
-    S(KERN_BOOL),   S(KERN_INT8),   S(KERN_INT16),   S(KERN_INT32),
-    S(KERN_INT64),  S(KERN_UINT8),  S(KERN_UINT16),  S(KERN_UINT32),
-    S(KERN_UINT64), S(KERN_FLOAT32), S(KERN_FLOAT64),
+    S(KERN_SCALAR_BOOL),   S(KERN_SCALAR_INT8),   S(KERN_SCALAR_INT16),   S(KERN_SCALAR_INT32),
+    S(KERN_SCALAR_INT64),  S(KERN_SCALAR_UINT8),  S(KERN_SCALAR_UINT16),  S(KERN_SCALAR_UINT32),
+    S(KERN_SCALAR_UINT64), S(KERN_SCALAR_FLOAT32), S(KERN_SCALAR_FLOAT64),
 #undef S
 };
 
@@ -97,9 +97,9 @@ bool ty_eq(const Type *a, const Type *b) {
   }
 }
 
-bool sc_is_int(kern_scalar s) { return s >= KERN_INT8 && s <= KERN_UINT64; }
-bool sc_is_signed(kern_scalar s) { return s >= KERN_INT8 && s <= KERN_INT64; }
-bool sc_is_float(kern_scalar s) { return s == KERN_FLOAT32 || s == KERN_FLOAT64; }
+bool sc_is_int(kern_scalar s) { return s >= KERN_SCALAR_INT8 && s <= KERN_SCALAR_UINT64; }
+bool sc_is_signed(kern_scalar s) { return s >= KERN_SCALAR_INT8 && s <= KERN_SCALAR_INT64; }
+bool sc_is_float(kern_scalar s) { return s == KERN_SCALAR_FLOAT32 || s == KERN_SCALAR_FLOAT64; }
 int sc_bits(kern_scalar s) {
   static const int bits[] = {8, 8, 16, 32, 64, 8, 16, 32, 64, 32, 64};
   return bits[s];
@@ -107,7 +107,7 @@ int sc_bits(kern_scalar s) {
 bool ty_is_scalar(const Type *t) { return t->kind == TY_SCALAR; }
 bool ty_is_int(const Type *t) { return t->kind == TY_SCALAR && sc_is_int(t->sc); }
 bool ty_is_float(const Type *t) { return t->kind == TY_SCALAR && sc_is_float(t->sc); }
-bool ty_is_bool(const Type *t) { return t->kind == TY_SCALAR && t->sc == KERN_BOOL; }
+bool ty_is_bool(const Type *t) { return t->kind == TY_SCALAR && t->sc == KERN_SCALAR_BOOL; }
 bool ty_is_value(const Type *t) {
   return t->kind == TY_SCALAR || t->kind == TY_VEC || t->kind == TY_MAT;
 }

@@ -162,6 +162,7 @@ static int args_build(const bench_file *f, const bench_spec *s, int point,
     return -1;
   }
   for (int i = 0; i < a->np; i++) {
+    a->ps[i].struct_size = sizeof a->ps[i];
     kern_kernel_param(k, i, &a->ps[i]);
     snprintf(a->names[i], sizeof a->names[i], "%s", a->ps[i].name);
     a->ps[i].name = a->names[i];
@@ -294,16 +295,16 @@ static kern_status download_checks(const bench_spec *s, launch_args *a,
 static double scalar_at(kern_scalar s, const void *base, size_t i) {
   const unsigned char *p = (const unsigned char *)base + i * npy_scalar_size(s);
   switch (s) {
-  case KERN_FLOAT32: { float x; memcpy(&x, p, 4); return x; }
-  case KERN_FLOAT64: { double x; memcpy(&x, p, 8); return x; }
-  case KERN_BOOL: case KERN_UINT8: return *p;
-  case KERN_INT8: return (int8_t)*p;
-  case KERN_INT16: { int16_t x; memcpy(&x, p, 2); return x; }
-  case KERN_UINT16: { uint16_t x; memcpy(&x, p, 2); return x; }
-  case KERN_INT32: { int32_t x; memcpy(&x, p, 4); return x; }
-  case KERN_UINT32: { uint32_t x; memcpy(&x, p, 4); return x; }
-  case KERN_INT64: { int64_t x; memcpy(&x, p, 8); return (double)x; }
-  case KERN_UINT64: { uint64_t x; memcpy(&x, p, 8); return (double)x; }
+  case KERN_SCALAR_FLOAT32: { float x; memcpy(&x, p, 4); return x; }
+  case KERN_SCALAR_FLOAT64: { double x; memcpy(&x, p, 8); return x; }
+  case KERN_SCALAR_BOOL: case KERN_SCALAR_UINT8: return *p;
+  case KERN_SCALAR_INT8: return (int8_t)*p;
+  case KERN_SCALAR_INT16: { int16_t x; memcpy(&x, p, 2); return x; }
+  case KERN_SCALAR_UINT16: { uint16_t x; memcpy(&x, p, 2); return x; }
+  case KERN_SCALAR_INT32: { int32_t x; memcpy(&x, p, 4); return x; }
+  case KERN_SCALAR_UINT32: { uint32_t x; memcpy(&x, p, 4); return x; }
+  case KERN_SCALAR_INT64: { int64_t x; memcpy(&x, p, 8); return (double)x; }
+  case KERN_SCALAR_UINT64: { uint64_t x; memcpy(&x, p, 8); return (double)x; }
   default: return 0;
   }
 }
@@ -312,7 +313,7 @@ static double scalar_at(kern_scalar s, const void *base, size_t i) {
  * CPU's in the last few bits times log(n); integers must be equal. */
 static void tolerances(const bench_check *c, kern_scalar s, double *rtol,
                        double *atol) {
-  double dr = s == KERN_FLOAT32 ? 1e-5 : s == KERN_FLOAT64 ? 1e-9 : 0;
+  double dr = s == KERN_SCALAR_FLOAT32 ? 1e-5 : s == KERN_SCALAR_FLOAT64 ? 1e-9 : 0;
   *rtol = c->rtol >= 0 ? c->rtol : dr;
   *atol = c->atol >= 0 ? c->atol : 0;
 }
@@ -532,7 +533,7 @@ static double measure_peak(const bench_options *o, device_ctx *d,
     kern_kernel *k = NULL;
     kern_array *src = NULL, *dst = NULL;
     int64_t count = (int64_t)(bytes / 4);
-    kern_type f32 = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
+    kern_type f32 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1};
     if (kern_module_load_string(d->ctx, d->dev, "kern_bench_copy", copy_src,
                                 sizeof copy_src - 1, &m) == KERN_SUCCESS &&
         kern_module_get_kernel(m, "kern_bench_copy", &k) == KERN_SUCCESS &&
@@ -690,7 +691,7 @@ static int run_device(const bench_file *f, const bench_spec *s, int point,
     if (mode == BENCH_TRANSFERS && !o->transfers) continue;
     if (mode == BENCH_COLD && !d->flush) {
       int64_t n = (int64_t)big_buffer_bytes(d);
-      kern_type u8 = {KERN_KIND_SCALAR, KERN_UINT8, 1, 1};
+      kern_type u8 = {KERN_KIND_SCALAR, KERN_SCALAR_UINT8, 1, 1};
       if (kern_array_new(d->ctx, d->dev, u8, 1, &n, &d->flush) ||
           kern_array_zero(d->flush)) {
         /* No room to flush: no cold figures.  The first zeroing above
@@ -1032,7 +1033,7 @@ int bench_run(const bench_file *f, const bench_options *o, bench_result *r,
   memset(r, 0, sizeof *r);
   snprintf(r->file, sizeof r->file, "%s", f->path);
   read_environment(r);
-  kern_options ko = {0};
+  kern_options ko = KERN_OPTIONS_INIT;
   ko.cache_dir = o->cache_dir;
   kern_context *ctx = NULL;
   kern_status st = kern_context_new(&ko, &ctx);
@@ -1050,6 +1051,7 @@ int bench_run(const bench_file *f, const bench_options *o, bench_result *r,
   for (int i = 0; i < ndev; i++) {
     devs[i].ctx = ctx;
     devs[i].dev = i;
+    devs[i].info.struct_size = sizeof devs[i].info;
     kern_device_get(ctx, i, &devs[i].info);
   }
   static const char *const bn[] = {"cpu", "cuda", "opencl"};
@@ -1067,7 +1069,7 @@ int bench_run(const bench_file *f, const bench_options *o, bench_result *r,
         if (devs[i].info.backend == KERN_BACKEND_CPU) { cpu_index = i; break; }
       bench_row cpu_scratch;
       for (int b = 0; b < KERN_BACKEND_COUNT && rc == 0; b++) {
-        kern_backend_info bi;
+        kern_backend_info bi = KERN_BACKEND_INFO_INIT;
         if (kern_backend_get(ctx, (kern_backend_kind)b, &bi)) continue;
         int selected = backend_selected(o, bn[b]);
         if (!bi.available || bi.device_count == 0) {

@@ -95,7 +95,7 @@ const char *emit_zero(Emit *E, const Type *t) {
 /* ---------------------------------------------------------------- constants */
 
 static void emit_float(Buf *b, const Type *t, double v) {
-  bool f32 = t->sc == KERN_FLOAT32;
+  bool f32 = t->sc == KERN_SCALAR_FLOAT32;
   if (isnan(v)) {
     buf_puts(b, f32 ? "K_NAN_F" : "((double)K_NAN_F)");
     return;
@@ -115,22 +115,22 @@ static void emit_float(Buf *b, const Type *t, double v) {
 
 static void emit_int(Buf *b, const Type *t, uint64_t v) {
   switch (t->sc) {
-  case KERN_BOOL:
+  case KERN_SCALAR_BOOL:
     buf_puts(b, v ? "1" : "0");
     return;
-  case KERN_INT64:
+  case KERN_SCALAR_INT64:
     if ((int64_t)v == INT64_MIN)
       buf_puts(b, "((int64_t)(-9223372036854775807LL - 1))");
     else
       buf_printf(b, "((int64_t)%lldLL)", (long long)(int64_t)v);
     return;
-  case KERN_UINT64:
+  case KERN_SCALAR_UINT64:
     buf_printf(b, "((uint64_t)%lluULL)", (unsigned long long)v);
     return;
-  case KERN_UINT32:
+  case KERN_SCALAR_UINT32:
     buf_printf(b, "((uint32_t)%lluU)", (unsigned long long)(uint32_t)v);
     return;
-  case KERN_INT32:
+  case KERN_SCALAR_INT32:
     if ((int32_t)v == INT32_MIN)
       buf_puts(b, "((int32_t)(-2147483647 - 1))");
     else
@@ -146,7 +146,7 @@ static void emit_int(Buf *b, const Type *t, uint64_t v) {
 /* ---------------------------------------------------------------- helpers */
 
 static const char *mfn(Emit *E, const char *base, kern_scalar sc) {
-  if (E->T->overloaded_math || sc != KERN_FLOAT32)
+  if (E->T->overloaded_math || sc != KERN_SCALAR_FLOAT32)
     return base;
   return arena_printf(E->C, "%sf", base);
 }
@@ -300,8 +300,8 @@ static void scalar_body(Emit *E, Buf *b, int bi, const Type *ret,
       buf_printf(b, "  if (b == 0) return 0;\n"
                     "  if (b == -1) return (%s)(0 - (u%s)a);\n"
                     "  return (%s)(a / b);\n",
-                 T, sc == KERN_INT64 ? "int64_t" : sc == KERN_INT32 ? "int32_t"
-                    : sc == KERN_INT16 ? "int16_t" : "int8_t", T);
+                 T, sc == KERN_SCALAR_INT64 ? "int64_t" : sc == KERN_SCALAR_INT32 ? "int32_t"
+                    : sc == KERN_SCALAR_INT16 ? "int16_t" : "int8_t", T);
     else
       buf_printf(b, "  return b == 0 ? 0 : (%s)(a / b);\n", T);
     return;
@@ -519,7 +519,7 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
                comp(E, "b", v));
     return;
   case BI_ISNAN: case BI_ISINF: case BI_ISFINITE: {
-    const char *h = emit_helper(E, bi, ty_scalar(KERN_BOOL), 1,
+    const char *h = emit_helper(E, bi, ty_scalar(KERN_SCALAR_BOOL), 1,
                                 (const Type *[]){ty_scalar(sc)});
     bool all = bi == BI_ISFINITE;
     buf_printf(b, "  for (int k = 0; k < %d; k++) if (%s%s(%s)) return %d;\n"
@@ -568,8 +568,8 @@ static void rand_helper(Emit *E, Buf *b, int bi, int n, const char *name) {
                     "  return (float)(*s >> 8) * (1.0f / 16777216.0f);\n}\n",
                  Q, name);
     else {
-      const char *f = emit_helper(E, BI_RANDF, ty_scalar(KERN_FLOAT32), 1,
-                                  (const Type *[]){ty_scalar(KERN_UINT32)});
+      const char *f = emit_helper(E, BI_RANDF, ty_scalar(KERN_SCALAR_FLOAT32), 1,
+                                  (const Type *[]){ty_scalar(KERN_SCALAR_UINT32)});
       buf_printf(b, "%s float %s(uint32_t *s, float lo, float hi) {\n"
                     "  return (hi - lo) * %s(s) + lo;\n}\n", Q, name, f);
     }
@@ -585,13 +585,13 @@ static void rand_helper(Emit *E, Buf *b, int bi, int n, const char *name) {
                     "  return (int32_t)(span ? *s %% span : *s) + lo;\n}\n", Q, name);
     return;
   case BI_RANDN: {
-    const char *f = emit_helper(E, BI_RANDF, ty_scalar(KERN_FLOAT32), 1,
-                                (const Type *[]){ty_scalar(KERN_UINT32)});
+    const char *f = emit_helper(E, BI_RANDF, ty_scalar(KERN_SCALAR_FLOAT32), 1,
+                                (const Type *[]){ty_scalar(KERN_SCALAR_UINT32)});
     /* The first draw feeds the log, as Warp's CPU build evaluates it. */
     buf_printf(b, "%s float %s(uint32_t *s) {\n  float u = %s(s);\n  float v = %s(s);\n"
                   "  return %s(-2.0f * %s(u + 5.96e-8f)) * %s(6.2831853071795864f * v);\n}\n",
-               Q, name, f, f, mfn(E, "sqrt", KERN_FLOAT32),
-               mfn(E, "log", KERN_FLOAT32), mfn(E, "cos", KERN_FLOAT32));
+               Q, name, f, f, mfn(E, "sqrt", KERN_SCALAR_FLOAT32),
+               mfn(E, "log", KERN_SCALAR_FLOAT32), mfn(E, "cos", KERN_SCALAR_FLOAT32));
     return;
   }
   }
@@ -766,7 +766,7 @@ const char *emit_array_data(Emit *E, IrVar *arr) {
 static const char *chk_helper(Emit *E) {
   if (!emit_need(E, "k_chk"))
     return "k_chk";
-  const char *cas = emit_atomic_name(E, BI_ATOMIC_CAS, ty_scalar(KERN_INT64));
+  const char *cas = emit_atomic_name(E, BI_ATOMIC_CAS, ty_scalar(KERN_SCALAR_INT64));
   const char *G = E->T->global;
   buf_printf(&E->pre,
              "%s int64_t k_chk(%sint64_t *f, int64_t line, int64_t col, "
@@ -831,7 +831,7 @@ void emit_index_at(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n,
     }
     IrExpr *x = idx[i];
     if (E->fast_tid && ((x->kind == E_VAR && x->var->from_tid &&
-                         x->var->ty->sc == KERN_INT32) ||
+                         x->var->ty->sc == KERN_SCALAR_INT32) ||
                         (x->kind == E_TID && x->ival == 0))) {
       buf_puts(b, "k_t");
     } else {
@@ -992,7 +992,7 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
       buf_puts(b, ")");
       return;
     }
-    if (e->ty->sc == KERN_BOOL) {
+    if (e->ty->sc == KERN_SCALAR_BOOL) {
       buf_puts(b, "((");
       emit_expr(E, b, e->a);
       buf_puts(b, ") != 0)");
@@ -1107,15 +1107,29 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
 
 /* ---------------------------------------------------------------- statements */
 
+/* A line has no length limit: a sum of many terms or a kernel with many
+ * parameters is one line, and cutting it would emit broken code.  Most
+ * lines fit the stack buffer; a longer one is formatted again into the
+ * arena at its full size. */
 void emit_line(Emit *E, const char *fmt, ...) {
-  char tmp[4096];
-  va_list ap;
+  char tmp[1024];
+  va_list ap, again;
   va_start(ap, fmt);
-  vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_copy(again, ap);
+  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
   va_end(ap);
+  const char *line = tmp;
+  if (n < 0)
+    diag_error(E->C, (Pos){1, 1, 0}, "internal: cannot format a line");
+  if ((size_t)n >= sizeof tmp) {
+    char *big = arena_alloc(E->C, (size_t)n + 1);
+    vsnprintf(big, (size_t)n + 1, fmt, again);
+    line = big;
+  }
+  va_end(again);
   for (int i = 0; i < E->indent; i++)
     buf_puts(&E->out, "  ");
-  buf_puts(&E->out, tmp);
+  buf_putn(&E->out, line, (size_t)n);
   buf_puts(&E->out, "\n");
 }
 
@@ -1140,7 +1154,7 @@ static void emit_printf(Emit *E, IrStmt *s) {
     const char *cast = sc_is_float(t->sc) ? "(double)" : sc_is_signed(t->sc)
                        ? "(long long)" : "(unsigned long long)";
     if (E->T->id == KERN_TARGET_OPENCL)
-      cast = sc_is_float(t->sc) ? (t->sc == KERN_FLOAT64 ? "(double)"
+      cast = sc_is_float(t->sc) ? (t->sc == KERN_SCALAR_FLOAT64 ? "(double)"
                                                          : "(float)")
              : sc_is_signed(t->sc) ? "(long)" : "(ulong)";
     const char *val = ex(E, v);
@@ -1160,74 +1174,94 @@ static void emit_printf(Emit *E, IrStmt *s) {
       buf_puts(&f, "]");
     buf_puts(&f, "\\n");
   } else {
-    int argi = 0;
+    /* The format was checked by fmt_parse() (lower/check.c); the same
+     * function splits it here, so what is emitted is what was checked.
+     * Text between conversions goes through emit_quote() like all user
+     * text. */
+    int argi = 0, lit = 0;
     for (int k = 0; k < s->slen; k++) {
       char c = s->str[k];
-      if (c == '%' && k + 1 < s->slen && s->str[k + 1] == '%') {
+      if (c != '%')
+        continue;
+      emit_quote(&f, s->str + lit, (size_t)(k - lit));
+      FmtSpec sp;
+      if (!fmt_parse(s->str, s->slen, k, &sp))
+        diag_error(E->C, s->pos, "internal: unchecked printf format (%s)",
+                   sp.error);
+      k = sp.end - 1;
+      lit = sp.end;
+      if (sp.conv == '%') {
         buf_puts(&f, "%%");
-        k++;
         continue;
       }
-      if (c == '%') {
-        int j = k + 1;
-        buf_puts(&f, "%");
-        while (j < s->slen && strchr("-+ #0123456789.", s->str[j]))
-          buf_putn(&f, &s->str[j++], 1);
-        while (j < s->slen && strchr("lhzjt", s->str[j]))
-          j++;
-        char conv = s->str[j];
-        IrExpr *v = s->args[argi++];
-        bool isfl = strchr("eEfFgGaA", conv) != NULL;
-        if (isfl) {
-          buf_putn(&f, &conv, 1);
-          buf_printf(&a, ", %s%s", E->T->id == KERN_TARGET_OPENCL &&
-                                       v->ty->sc == KERN_FLOAT32
-                                       ? "(float)" : "(double)", ex(E, v));
-        } else {
-          bool sgn = conv == 'd' || conv == 'i';
-          buf_printf(&f, "%s%c", conv == 'c' ? "" : E->T->int64_fmt, conv);
-          if (conv == 'c')
-            buf_printf(&a, ", (int)%s", ex(E, v));
-          else if (E->T->id == KERN_TARGET_OPENCL)
-            buf_printf(&a, ", (%s)%s", sgn ? "long" : "ulong", ex(E, v));
-          else
-            buf_printf(&a, ", (%s)%s", sgn ? "long long" : "unsigned long long",
-                       ex(E, v));
-        }
-        k = j;
-        continue;
+      char conv = sp.conv;
+      IrExpr *v = s->args[argi++];
+      buf_puts(&f, "%");
+      emit_quote(&f, s->str + sp.body_start,
+                 (size_t)(sp.body_end - sp.body_start));
+      if (sp.is_float) {
+        buf_putn(&f, &conv, 1);
+        buf_printf(&a, ", %s%s", E->T->id == KERN_TARGET_OPENCL &&
+                                     v->ty->sc == KERN_SCALAR_FLOAT32
+                                     ? "(float)" : "(double)", ex(E, v));
+      } else {
+        bool sgn = conv == 'd' || conv == 'i';
+        buf_printf(&f, "%s%c", conv == 'c' ? "" : E->T->int64_fmt, conv);
+        if (conv == 'c')
+          buf_printf(&a, ", (int)%s", ex(E, v));
+        else if (E->T->id == KERN_TARGET_OPENCL)
+          buf_printf(&a, ", (%s)%s", sgn ? "long" : "ulong", ex(E, v));
+        else
+          buf_printf(&a, ", (%s)%s", sgn ? "long long" : "unsigned long long",
+                     ex(E, v));
       }
-      if (c == '\n')
-        buf_puts(&f, "\\n");
-      else if (c == '\t')
-        buf_puts(&f, "\\t");
-      else if (c == '"' || c == '\\') {
-        buf_puts(&f, "\\");
-        buf_putn(&f, &c, 1);
-      } else if ((unsigned char)c < 0x20)
-        buf_printf(&f, "\\%03o", (unsigned char)c);
-      else
-        buf_putn(&f, &c, 1);
     }
+    emit_quote(&f, s->str + lit, (size_t)(s->slen - lit));
   }
   emit_line(E, "printf(\"%s\"%s);", f.p ? f.p : "", a.p ? a.p : "");
 }
 
 static void emit_stmts(Emit *E, IrStmt *s);
 
-/* s as the body of a C string literal: a file name in #line. */
-static const char *c_string(Emit *E, const char *s) {
+/* Note [quoting user text]: text the user chose -- the module's path or
+ * name, wp.printf() formats -- enters the generated code only through
+ * emit_quote(), for every target.  C, OpenCL C and CUDA C++ share the
+ * grammar of string literals and comments, so one function serves all
+ * three, and its output is safe in both places: bytes outside a short list
+ * of harmless ASCII characters become three-digit octal escapes, so the
+ * output never holds a quote, a backslash that is not an escape, a
+ * newline, a '*' (which could close a comment) or a '?' (which could start
+ * a trigraph: "??/" is a backslash to a compiler that translates them, as
+ * `cc -std=c11` and OpenCL C compilers do).  Three digits always end an
+ * octal escape, so a following digit cannot extend it.  Escaping every
+ * other byte, rather than only the dangerous ones, keeps the rule short
+ * enough to check by eye; tests/emit/test_text.c checks it over all 256
+ * byte values with the real compiler, and fuzz/fuzz_roundtrip.c fuzzes it.
+ * Identifiers need no quoting: the lexer admits only ASCII letters, digits
+ * and '_' in names, and every name is emitted with a prefix (ir_var,
+ * check.c's kern_k_ / kern_f_ symbols) that keeps it clear of C keywords,
+ * macros and the prelude's k_ names. */
+void emit_quote(Buf *b, const char *s, size_t n) {
+  static const char plain[] = " !#%&'()+,-./:;<=>[]^_{|}~";
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+        (c >= '0' && c <= '9') || (c && strchr(plain, c)))
+      buf_putn(b, (const char *)&s[i], 1);
+    else if (c == '\n')
+      buf_puts(b, "\\n"); /* the common ones stay readable */
+    else if (c == '\t')
+      buf_puts(b, "\\t");
+    else
+      buf_printf(b, "\\%03o", c);
+  }
+}
+
+/* s quoted by emit_quote, in the arena. */
+static const char *quoted(Emit *E, const char *s) {
   Buf b;
   buf_init(&b, E->C);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      buf_printf(&b, "\\%c", c);
-    else if (c < 0x20 || c >= 0x7f)
-      buf_printf(&b, "\\%03o", c);
-    else
-      buf_putn(&b, (const char *)&c, 1);
-  }
+  emit_quote(&b, s, strlen(s));
   return b.p ? b.p : "";
 }
 
@@ -1364,7 +1398,7 @@ static void emit_stmt(Emit *E, IrStmt *s) {
   case S_ASSERT:
     if (E->opts && E->opts->debug)
       emit_line(E, "if (!(%s)) printf(\"%%s:%%d: assertion failed\\n\", \"%s\", %d);",
-                ex(E, s->a), c_string(E, E->m->path), s->pos.line);
+                ex(E, s->a), quoted(E, E->m->path), s->pos.line);
     return;
   }
 }
@@ -1373,7 +1407,7 @@ static void emit_stmts(Emit *E, IrStmt *s) {
   for (; s; s = s->next) {
     if (E->opts && E->opts->line_directives && s->pos.line > 0 &&
         E->T->id != KERN_TARGET_OPENCL)
-      buf_printf(&E->out, "#line %d \"%s\"\n", s->pos.line, c_string(E, E->m->path));
+      buf_printf(&E->out, "#line %d \"%s\"\n", s->pos.line, quoted(E, E->m->path));
     emit_stmt(E, s);
   }
 }
@@ -1387,11 +1421,11 @@ const char *emit_agg_identity(const IrAgg *g) {
   if (sc_is_float(g->ty->sc))
     return mn ? "K_INF_F" : "(-K_INF_F)";
   switch (g->ty->sc) {
-  case KERN_INT32:
+  case KERN_SCALAR_INT32:
     return mn ? "((int32_t)2147483647)" : "((int32_t)(-2147483647 - 1))";
-  case KERN_UINT32:
+  case KERN_SCALAR_UINT32:
     return mn ? "((uint32_t)0xffffffffu)" : "((uint32_t)0u)";
-  case KERN_INT64:
+  case KERN_SCALAR_INT64:
     return mn ? "((int64_t)0x7fffffffffffffff)"
               : "((int64_t)(-0x7fffffffffffffff - 1))";
   default:
@@ -1499,8 +1533,9 @@ const char *emit_module(Compiler *C, IrModule *m, const Target *T,
   }
   Buf all;
   buf_init(&all, C);
-  buf_printf(&all, "/* Generated by kern %s from %s. */\n", KERN_VERSION_STRING,
-             m->path);
+  buf_printf(&all, "/* Generated by kern %s from ", KERN_VERSION_STRING);
+  emit_quote(&all, m->path, strlen(m->path));
+  buf_puts(&all, ". */\n");
   E.f = NULL;
   Buf head;
   buf_init(&head, C);

@@ -30,12 +30,12 @@ static void cuda_prelude(Emit *E) {
 /* The CUDA type an atomic intrinsic takes for a kern scalar. */
 static const char *cu_atomic_type(kern_scalar sc) {
   switch (sc) {
-  case KERN_INT32: return "int";
-  case KERN_UINT32: return "unsigned int";
-  case KERN_INT64: return "long long";
-  case KERN_UINT64: return "unsigned long long";
-  case KERN_FLOAT32: return "float";
-  case KERN_FLOAT64: return "double";
+  case KERN_SCALAR_INT32: return "int";
+  case KERN_SCALAR_UINT32: return "unsigned int";
+  case KERN_SCALAR_INT64: return "long long";
+  case KERN_SCALAR_UINT64: return "unsigned long long";
+  case KERN_SCALAR_FLOAT32: return "float";
+  case KERN_SCALAR_FLOAT64: return "double";
   default: return "int";
   }
 }
@@ -50,16 +50,16 @@ static void cuda_atomic(Emit *E, Buf *b, int bi, const Type *t,
   const char *A = cu_atomic_type(sc);
   /* integer view for compare-and-swap loops */
   const char *I = is64 ? "unsigned long long" : "unsigned int";
-  const char *tobits = sc == KERN_FLOAT32 ? "(unsigned int)__float_as_int"
-                       : sc == KERN_FLOAT64 ? "(unsigned long long)__double_as_longlong"
+  const char *tobits = sc == KERN_SCALAR_FLOAT32 ? "(unsigned int)__float_as_int"
+                       : sc == KERN_SCALAR_FLOAT64 ? "(unsigned long long)__double_as_longlong"
                        : is64 ? "(unsigned long long)" : "(unsigned int)";
-  const char *frombits = sc == KERN_FLOAT32 ? "__int_as_float((int)"
-                         : sc == KERN_FLOAT64 ? "__longlong_as_double((long long)"
+  const char *frombits = sc == KERN_SCALAR_FLOAT32 ? "__int_as_float((int)"
+                         : sc == KERN_SCALAR_FLOAT64 ? "__longlong_as_double((long long)"
                          : "(";
   switch (bi) {
   case BI_ATOMIC_ADD:
   case BI_ATOMIC_SUB:
-    if (isf || sc == KERN_INT32 || sc == KERN_UINT32) {
+    if (isf || sc == KERN_SCALAR_INT32 || sc == KERN_SCALAR_UINT32) {
       if (bi == BI_ATOMIC_SUB && isf)
         buf_printf(b, "%s %s %s(%s *p, %s v) { return atomicAdd((%s *)p, -v); }\n",
                    Q, T, name, T, T, A);
@@ -82,9 +82,9 @@ static void cuda_atomic(Emit *E, Buf *b, int bi, const Type *t,
     } else {
       const char *h = emit_helper(E, bi == BI_ATOMIC_MIN ? BI_MIN : BI_MAX, t,
                                   2, (const Type *[]){t, t});
-      const char *tb = sc == KERN_FLOAT32 ? "(unsigned int)__float_as_int"
+      const char *tb = sc == KERN_SCALAR_FLOAT32 ? "(unsigned int)__float_as_int"
                                           : "(unsigned long long)__double_as_longlong";
-      const char *fb = sc == KERN_FLOAT32 ? "__int_as_float((int)"
+      const char *fb = sc == KERN_SCALAR_FLOAT32 ? "__int_as_float((int)"
                                           : "__longlong_as_double((long long)";
       buf_printf(b, "%s %s %s(%s *p, %s v) {\n"
                     "  %s *q = (%s *)p;\n  %s old = *q, as;\n"
@@ -105,7 +105,7 @@ static void cuda_atomic(Emit *E, Buf *b, int bi, const Type *t,
     return;
   }
   case BI_ATOMIC_EXCH:
-    if (sc == KERN_FLOAT64 || sc == KERN_INT64)
+    if (sc == KERN_SCALAR_FLOAT64 || sc == KERN_SCALAR_INT64)
       buf_printf(b, "%s %s %s(%s *p, %s v) { return %satomicExch((unsigned long long *)p, "
                     "%s(v))); }\n", Q, T, name, T, T, frombits, tobits);
     else
@@ -161,7 +161,7 @@ static bool vp_index_ok(VecPlan *V, IrVar *a, IrExpr **idx, int n) {
     return false;
   V->size = size;
   IrExpr *x = idx[0];
-  return (x->kind == E_VAR && x->var->from_tid && x->var->ty->sc == KERN_INT32) ||
+  return (x->kind == E_VAR && x->var->from_tid && x->var->ty->sc == KERN_SCALAR_INT32) ||
          (x->kind == E_TID && x->ival == 0);
 }
 

@@ -85,6 +85,10 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e);
 void emit_line(Emit *E, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void emit_index(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n);
+/* Appends s[0, n) as the body of a string literal, equally safe inside a
+ * comment, for every target: the one way user text enters generated code
+ * (Note [quoting user text] in common.c). */
+void emit_quote(Buf *b, const char *s, size_t n);
 /* The same, checking each index in debug mode against its axis and
  * reporting pos (Note [debug mode] in ir/ir.h). */
 void emit_index_at(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n,

@@ -73,9 +73,9 @@ static void ocl_atomic(Emit *E, Buf *b, int bi, const Type *t,
   bool isf = sc_is_float(sc), is64 = sc_bits(sc) == 64;
   const char *pre = is64 ? "atom_" : "atomic_";
   const char *I = is64 ? "long" : "int";
-  const char *tb = sc == KERN_FLOAT64 ? "as_long" : sc == KERN_FLOAT32 ? "as_int"
+  const char *tb = sc == KERN_SCALAR_FLOAT64 ? "as_long" : sc == KERN_SCALAR_FLOAT32 ? "as_int"
                    : is64 ? "(long)" : "(int)";
-  const char *fb = sc == KERN_FLOAT64 ? "as_double" : sc == KERN_FLOAT32
+  const char *fb = sc == KERN_SCALAR_FLOAT64 ? "as_double" : sc == KERN_SCALAR_FLOAT32
                    ? "as_float" : arena_printf(E->C, "(%s)", T);
   const char *cas = is64 ? "atom_cmpxchg" : "atomic_cmpxchg";
   if (isf || bi == BI_ATOMIC_MIN || bi == BI_ATOMIC_MAX) {
@@ -130,9 +130,9 @@ static void ocl_atomic(Emit *E, Buf *b, int bi, const Type *t,
    * only there (the backend defines KERN_NV_PTX for NVIDIA devices), add
    * and subtract are the hardware's atom.global.add, as in CUDA. */
   if ((bi == BI_ATOMIC_ADD || bi == BI_ATOMIC_SUB) &&
-      (sc == KERN_FLOAT32 || sc == KERN_FLOAT64)) {
-    const char *ptx = sc == KERN_FLOAT64 ? "f64" : "f32";
-    const char *cons = sc == KERN_FLOAT64 ? "d" : "f";
+      (sc == KERN_SCALAR_FLOAT32 || sc == KERN_SCALAR_FLOAT64)) {
+    const char *ptx = sc == KERN_SCALAR_FLOAT64 ? "f64" : "f32";
+    const char *cons = sc == KERN_SCALAR_FLOAT64 ? "d" : "f";
     buf_printf(b, "#ifdef KERN_NV_PTX\n"
                   "%s %s %s(__global %s *p, %s v) {\n"
                   "  %s o;\n"
@@ -150,7 +150,7 @@ static void ocl_atomic(Emit *E, Buf *b, int bi, const Type *t,
                 "  return %s(old);\n}\n",
              Q, T, name, T, T, I, I, I, T, fb, T, upd, cas, tb, fb);
   if ((bi == BI_ATOMIC_ADD || bi == BI_ATOMIC_SUB) &&
-      (sc == KERN_FLOAT32 || sc == KERN_FLOAT64))
+      (sc == KERN_SCALAR_FLOAT32 || sc == KERN_SCALAR_FLOAT64))
     buf_puts(b, "#endif\n");
 }
 

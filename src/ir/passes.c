@@ -71,10 +71,10 @@ static void simplify(IrExpr **slot, void *ud) {
   if (e->kind == E_CALL && e->bi == BI_WRAP_INDEX && nonneg(e->args[0]))
     *slot = e->args[0];
   e = *slot;
-  if (e->ty && e->ty->kind == TY_SCALAR && e->ty->sc == KERN_FLOAT64)
+  if (e->ty && e->ty->kind == TY_SCALAR && e->ty->sc == KERN_SCALAR_FLOAT64)
     f->uses_fp64 = true;
   if (e->ty && (e->ty->kind == TY_VEC || e->ty->kind == TY_MAT) &&
-      e->ty->sc == KERN_FLOAT64)
+      e->ty->sc == KERN_SCALAR_FLOAT64)
     f->uses_fp64 = true;
   if (e->kind == E_LOAD) {
     e->var->read = true;
@@ -119,9 +119,9 @@ void ir_analyze(Compiler *C, IrModule *m) {
       walk_stmts(f->body, mark_store, simplify, f);
       walk_stmts(f->body, NULL, no_simple, f);
       for (IrVar *p = f->params; p; p = p->next)
-        if (p->ty->kind == TY_SCALAR && p->ty->sc == KERN_FLOAT64)
+        if (p->ty->kind == TY_SCALAR && p->ty->sc == KERN_SCALAR_FLOAT64)
           f->uses_fp64 = true;
-        else if (p->ty->kind != TY_SCALAR && p->ty->sc == KERN_FLOAT64)
+        else if (p->ty->kind != TY_SCALAR && p->ty->sc == KERN_SCALAR_FLOAT64)
           f->uses_fp64 = true;
     }
   }
@@ -174,8 +174,8 @@ static bool aggregatable_type(const Type *t) {
   if (t->kind != TY_SCALAR)
     return false;
   switch (t->sc) {
-  case KERN_INT32: case KERN_UINT32: case KERN_INT64: case KERN_UINT64:
-  case KERN_FLOAT32: case KERN_FLOAT64:
+  case KERN_SCALAR_INT32: case KERN_SCALAR_UINT32: case KERN_SCALAR_INT64: case KERN_SCALAR_UINT64:
+  case KERN_SCALAR_FLOAT32: case KERN_SCALAR_FLOAT64:
     return true;
   default:
     return false;
@@ -239,7 +239,7 @@ void ir_aggregate_atomics(Compiler *C, IrModule *m) {
 
 /* Note [debug mode] in ir.h: appends the fault record parameter. */
 void ir_add_fault_param(Compiler *C, IrModule *m) {
-  const Type *t = ty_array(C, ty_scalar(KERN_INT64), 1);
+  const Type *t = ty_array(C, ty_scalar(KERN_SCALAR_INT64), 1);
   IrFunc *lists[2] = {m->funcs, m->kernels};
   for (int l = 0; l < 2; l++) {
     for (IrFunc *f = lists[l]; f; f = f->next) {

@@ -50,9 +50,9 @@ static void stmts(Ctx *X, Node *list);
 #define ERR(pos, ...) diag_error(X->C, pos, __VA_ARGS__)
 #define TN(t) ty_name(X->C, t)
 
-static const Type *t_i32(void) { return ty_scalar(KERN_INT32); }
-static const Type *t_f32(void) { return ty_scalar(KERN_FLOAT32); }
-static const Type *t_bool(void) { return ty_scalar(KERN_BOOL); }
+static const Type *t_i32(void) { return ty_scalar(KERN_SCALAR_INT32); }
+static const Type *t_f32(void) { return ty_scalar(KERN_SCALAR_FLOAT32); }
+static const Type *t_bool(void) { return ty_scalar(KERN_SCALAR_BOOL); }
 
 /* ---------------------------------------------------------------- names of types */
 
@@ -60,18 +60,18 @@ static const struct {
   const char *name;
   kern_scalar sc;
 } scalar_names[] = {
-    {"bool", KERN_BOOL},     {"int8", KERN_INT8},       {"int16", KERN_INT16},
-    {"int32", KERN_INT32},   {"int64", KERN_INT64},     {"uint8", KERN_UINT8},
-    {"uint16", KERN_UINT16}, {"uint32", KERN_UINT32},   {"uint64", KERN_UINT64},
-    {"float32", KERN_FLOAT32}, {"float64", KERN_FLOAT64}, {NULL, 0}};
+    {"bool", KERN_SCALAR_BOOL},     {"int8", KERN_SCALAR_INT8},       {"int16", KERN_SCALAR_INT16},
+    {"int32", KERN_SCALAR_INT32},   {"int64", KERN_SCALAR_INT64},     {"uint8", KERN_SCALAR_UINT8},
+    {"uint16", KERN_SCALAR_UINT16}, {"uint32", KERN_SCALAR_UINT32},   {"uint64", KERN_SCALAR_UINT64},
+    {"float32", KERN_SCALAR_FLOAT32}, {"float64", KERN_SCALAR_FLOAT64}, {NULL, 0}};
 
 static const struct {
   const char *suffix;
   kern_scalar sc;
-} vec_suffixes[] = {{"", KERN_FLOAT32}, {"f", KERN_FLOAT32}, {"d", KERN_FLOAT64},
-                    {"i", KERN_INT32},  {"ui", KERN_UINT32}, {"l", KERN_INT64},
-                    {"ul", KERN_UINT64}, {"s", KERN_INT16},  {"us", KERN_UINT16},
-                    {"b", KERN_INT8},   {"ub", KERN_UINT8},  {NULL, 0}};
+} vec_suffixes[] = {{"", KERN_SCALAR_FLOAT32}, {"f", KERN_SCALAR_FLOAT32}, {"d", KERN_SCALAR_FLOAT64},
+                    {"i", KERN_SCALAR_INT32},  {"ui", KERN_SCALAR_UINT32}, {"l", KERN_SCALAR_INT64},
+                    {"ul", KERN_SCALAR_UINT64}, {"s", KERN_SCALAR_INT16},  {"us", KERN_SCALAR_UINT16},
+                    {"b", KERN_SCALAR_INT8},   {"ub", KERN_SCALAR_UINT8},  {NULL, 0}};
 
 /* The type spelled wp.NAME, or NULL.  *second_stage is set for names kern
  * knows but does not support yet. */
@@ -106,9 +106,9 @@ static const Type *wp_type_named(Compiler *C, const char *name,
       return NULL;
     }
     if (!strcmp(suf, "") || !strcmp(suf, "f"))
-      return ty_mat(C, KERN_FLOAT32, name[3] - '0', name[3] - '0');
+      return ty_mat(C, KERN_SCALAR_FLOAT32, name[3] - '0', name[3] - '0');
     if (!strcmp(suf, "d"))
-      return ty_mat(C, KERN_FLOAT64, name[3] - '0', name[3] - '0');
+      return ty_mat(C, KERN_SCALAR_FLOAT64, name[3] - '0', name[3] - '0');
   }
   return NULL;
 }
@@ -324,13 +324,13 @@ static IrExpr *literal_as(Ctx *X, Node *n, const Type *ty) {
   }
   if (sc_is_float(ty->sc) || (ty->kind == TY_SCALAR && sc_is_float(ty->sc))) {
     double v = l->kind == N_FLOAT ? l->fval : (double)l->ival;
-    if (ty->sc == KERN_FLOAT32)
+    if (ty->sc == KERN_SCALAR_FLOAT32)
       v = (double)(float)v;
     return ir_const_float(X->C, ty, neg ? -v : v);
   }
   if (l->kind == N_FLOAT) {
     double v = neg ? -l->fval : l->fval;
-    if (ty->sc == KERN_BOOL)
+    if (ty->sc == KERN_SCALAR_BOOL)
       return ir_const_int(X->C, ty, v != 0);
     uint64_t iv; /* Note [float to integer] */
     if (!float_to_u64(v, &iv))
@@ -338,7 +338,7 @@ static IrExpr *literal_as(Ctx *X, Node *n, const Type *ty) {
     return ir_const_int(X->C, ty, iv);
   }
   uint64_t v = l->ival;
-  if (ty->sc == KERN_BOOL)
+  if (ty->sc == KERN_SCALAR_BOOL)
     return ir_const_int(X->C, ty, v != 0);
   if (neg) /* unsigned: negating (int64_t)2^63 would overflow (fuzzing) */
     v = 0 - v;
@@ -476,8 +476,8 @@ static IrExpr *atomic_call(Ctx *X, Node *call, int bi, const char *name) {
     ERR(call->pos, "%s() needs an array of scalars", name);
   if (ty_is_bool(et))
     ERR(call->pos, "%s() is not supported on arrays of bool", name);
-  if (et->sc == KERN_INT8 || et->sc == KERN_UINT8 || et->sc == KERN_INT16 ||
-      et->sc == KERN_UINT16)
+  if (et->sc == KERN_SCALAR_INT8 || et->sc == KERN_SCALAR_UINT8 || et->sc == KERN_SCALAR_INT16 ||
+      et->sc == KERN_SCALAR_UINT16)
     ERR(call->pos, "%s() needs 32- or 64-bit elements, got %s", name,
         TN(et));
   arr->var->written = true;
@@ -490,7 +490,7 @@ static IrExpr *rand_state_arg(Ctx *X, Node *a, const char *name) {
     ERR(a->pos, "the state argument of %s() must be a variable holding "
                 "wp.rand_init(...)", name);
   IrExpr *s = expr(X, a);
-  if (!ty_eq(s->ty, ty_scalar(KERN_UINT32)) || s->kind != E_VAR)
+  if (!ty_eq(s->ty, ty_scalar(KERN_SCALAR_UINT32)) || s->kind != E_VAR)
     ERR(a->pos, "the state argument of %s() must be a uint32 variable from "
                 "wp.rand_init(), got %s", name, TN(s->ty));
   s->var->nassign++;
@@ -714,7 +714,7 @@ static IrExpr *builtin_call(Ctx *X, Node *call, int bi, const char *name) {
       if (!ty_eq(a[i]->ty, t_i32()))
         ERR(call->pos, "%s() takes int32 arguments, argument %d is %s", name,
             i + 1, TN(a[i]->ty));
-    return ir_call(C, bi, ty_scalar(KERN_UINT32), n, a);
+    return ir_call(C, bi, ty_scalar(KERN_SCALAR_UINT32), n, a);
   }
   case BI_RANDF: case BI_RANDI: case BI_RANDN: {
     no_kwargs(X, call, name);
@@ -780,7 +780,7 @@ static IrExpr *builtin_call(Ctx *X, Node *call, int bi, const char *name) {
   case BI_ABS:
     NARGS(1, 1);
     if (!(ty_is_int(t0) || ty_is_float(t0) || (t0->kind == TY_VEC &&
-                                                 t0->sc != KERN_BOOL)))
+                                                 t0->sc != KERN_SCALAR_BOOL)))
       BAD();
     return ir_call(C, bi, t0, 1, a);
   case BI_SIGN: case BI_STEP:
@@ -938,7 +938,7 @@ static IrExpr *binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
       ERR(pos, "operands of %s have different types: %s and %s (Warp does "
                "not convert implicitly; use a constructor such as wp.%s(x))",
           op_text(op), TN(lt), TN(rt), TN(lt));
-    bool isf = sc_is_float(lt->sc), isb = lt->sc == KERN_BOOL;
+    bool isf = sc_is_float(lt->sc), isb = lt->sc == KERN_SCALAR_BOOL;
     switch (op) {
     case OP_ADD: case OP_SUB: case OP_MUL:
       if (isb)
@@ -1273,7 +1273,7 @@ static IrExpr *expr(Ctx *X, Node *n) {
       return a;
     }
     if (n->op == OP_NEG) {
-      if (!ty_is_value(a->ty) || a->ty->sc == KERN_BOOL)
+      if (!ty_is_value(a->ty) || a->ty->sc == KERN_SCALAR_BOOL)
         ERR(n->pos, "unary - is not defined for %s", TN(a->ty));
       if (a->kind == E_CONST && sc_is_float(a->ty->sc) && a->ty->kind ==
           TY_SCALAR)
@@ -1792,29 +1792,40 @@ static void printf_stmt(Ctx *X, Node *call, bool is_print) {
       s->args[i] = v;
     }
     s->nargs = n;
-    /* Every conversion must match its argument's type, as C requires. */
+    /* Every conversion must be one fmt_parse() accepts -- the emitter
+     * rewrites exactly what it parsed -- and match its argument's type, as
+     * C requires. */
     int argi = 0;
     for (int k = 0; k < fmt->slen; k++) {
+      /* printf ends its format at a NUL, and OpenCL's printf drops a NUL
+       * printed with %c, so no target could print one as written. */
+      if (fmt->str[k] == '\0')
+        ERR(fmt_pos(X->C, fmt->pos, k),
+            "a wp.printf() format cannot contain a NUL character");
       if (fmt->str[k] != '%')
         continue;
-      k++;
-      if (k < fmt->slen && fmt->str[k] == '%')
+      FmtSpec f;
+      if (!fmt_parse(fmt->str, fmt->slen, k, &f)) {
+        int q = f.end - k; /* quote the conversion, printable part only */
+        for (int i = 1; i < q; i++)
+          if ((unsigned char)fmt->str[k + i] < 0x20 ||
+              (unsigned char)fmt->str[k + i] >= 0x7f)
+            q = i;
+        ERR(fmt_pos(X->C, fmt->pos, f.error_at),
+            "bad conversion '%.*s' in the wp.printf() format: %s", q,
+            fmt->str + k, f.error);
+      }
+      k = f.end - 1;
+      if (f.conv == '%')
         continue;
-      while (k < fmt->slen && strchr("-+ #0123456789.lhzjt", fmt->str[k]))
-        k++;
-      if (k >= fmt->slen)
-        ERR(fmt->pos, "incomplete conversion at the end of the format");
-      char conv = fmt->str[k];
       if (argi >= n)
-        ERR(fmt->pos, "the format has more conversions than arguments");
+        ERR(fmt_pos(X->C, fmt->pos, f.start),
+            "the format has more conversions than arguments");
       const Type *at = s->args[argi]->ty;
-      bool want_float = strchr("eEfFgGaA", conv) != NULL;
-      bool want_int = strchr("diuxXoc", conv) != NULL;
-      if (!want_float && !want_int)
-        ERR(fmt->pos, "unsupported conversion '%%%c' in wp.printf()", conv);
-      if (want_float != sc_is_float(at->sc))
-        ERR(fmt->pos, "conversion '%%%c' does not match argument %d, which "
-                      "is %s", conv, argi + 2, TN(at));
+      if (f.is_float != sc_is_float(at->sc))
+        ERR(fmt_pos(X->C, fmt->pos, f.start),
+            "conversion '%.*s' does not match argument %d, which is %s",
+            f.end - f.start, fmt->str + f.start, argi + 2, TN(at));
       argi++;
     }
     if (argi != n)
@@ -2251,7 +2262,7 @@ static PyVal py_eval(Ctx *X, Node *n) {
     IrExpr *e = s->ir;
     r.ty = e->ty;
     if (sc_is_float(e->ty->sc)) { r.kind = PV_FLOAT; r.f = e->fval; }
-    else if (e->ty->sc == KERN_BOOL) { r.kind = PV_BOOL; r.i = (int64_t)e->ival; }
+    else if (e->ty->sc == KERN_SCALAR_BOOL) { r.kind = PV_BOOL; r.i = (int64_t)e->ival; }
     else r.i = (int64_t)e->ival;
     return r;
   }
@@ -2402,7 +2413,7 @@ static void check_consts(Compiler *C, IrModule *irm) {
       pv.i = (int64_t)u; pv.kind = PV_INT;
     }
     IrExpr *v = sc_is_float(t->sc)
-                    ? ir_const_float(C, t, t->sc == KERN_FLOAT32
+                    ? ir_const_float(C, t, t->sc == KERN_SCALAR_FLOAT32
                                                ? (double)(float)pv.f : pv.f)
                     : ir_const_int(C, t, (uint64_t)pv.i);
     if (!sc_is_float(t->sc) && sc_bits(t->sc) < 64) {
@@ -2410,7 +2421,7 @@ static void check_consts(Compiler *C, IrModule *irm) {
       uint64_t mask = ((uint64_t)1 << sc_bits(t->sc)) - 1, u = v->ival & mask;
       if (sc_is_signed(t->sc) && ((u >> (sc_bits(t->sc) - 1)) & 1))
         u |= ~mask;
-      v->ival = t->sc == KERN_BOOL ? (v->ival != 0) : u;
+      v->ival = t->sc == KERN_SCALAR_BOOL ? (v->ival != 0) : u;
     }
     s->ty = t;
     s->ir = v;

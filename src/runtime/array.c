@@ -6,6 +6,10 @@
  * owning device's backend table, so this file is the same for CPU, CUDA and
  * OpenCL.  Arrays are linked into their context so kern_context_free can
  * release whatever the user forgot.
+ *
+ * Each public function turns its handle into the array first (Note [handle
+ * table] in handle.c); the kern__array_* functions work on the array itself
+ * and serve the runtime's own arrays too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +21,18 @@ static const kern_backend *array_backend(const kern_array *a, void **state,
   return kern__device_backend(a->ctx, a->dev, state, index);
 }
 
-kern_status kern_array_new(kern_context *ctx, kern_device dev, kern_type type,
+kern_status kern_array_new(kern_context *h, kern_device dev, kern_type type,
                            int ndim, const int64_t *shape, kern_array **out) {
-  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = kern__ctx_enter(h);
+  if (!ctx) return KERN_ERROR_INVALID_HANDLE;
+  kern_array *a;
+  kern_status st = kern__array_new(ctx, dev, type, ndim, shape, out ? &a : NULL);
+  if (st == KERN_SUCCESS) *out = a->h;
+  return st;
+}
+
+kern_status kern__array_new(kern_context *ctx, kern_device dev, kern_type type,
+                            int ndim, const int64_t *shape, kern_array **out) {
   if (!out)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_array_new: out is NULL");
@@ -64,9 +77,12 @@ kern_status kern_array_new(kern_context *ctx, kern_device dev, kern_type type,
                        "kern_array_new: the size in bytes overflows");
 
   kern_array *a = kern__calloc(1, sizeof *a);
-  if (!a)
+  if (a) a->h = kern__handle_new(KERN__H_ARRAY, a);
+  if (!a || !a->h) {
+    kern__free(a);
     return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
                        "kern_array_new: out of memory");
+  }
   /* Note [zero-size arrays]: an array of no bytes has no device memory
    * (data is NULL; OpenCL, for one, refuses buffers of size 0), and its
    * copies and fills do nothing.  A kernel may still take it: with a grid
@@ -75,6 +91,7 @@ kern_status kern_array_new(kern_context *ctx, kern_device dev, kern_type type,
   kern_status st = nbytes == 0 ? KERN_SUCCESS
                                : be->mem_alloc(state, index, nbytes, &a->data);
   if (st != KERN_SUCCESS) {
+    kern__handle_release(a->h, KERN__H_ARRAY);
     kern__free(a);
     char tn[64];
     return kern__error(ctx, st,
@@ -83,7 +100,6 @@ kern_status kern_array_new(kern_context *ctx, kern_device dev, kern_type type,
                        nbytes, (long long)count,
                        kern_type_name(type, tn, sizeof tn), be->name, index);
   }
-  a->magic = KERN__ARRAY_MAGIC;
   a->ctx = ctx;
   a->dev = dev;
   a->type = type;
@@ -98,10 +114,22 @@ kern_status kern_array_new(kern_context *ctx, kern_device dev, kern_type type,
   return KERN_SUCCESS;
 }
 
-void kern_array_free(kern_array *a) {
-  /* A freed handle (double free) is ignored: Note [handle magic]. */
-  if (!kern__array_ok(a)) return;
+kern_array *kern__array_enter(const kern_array *h) {
+  kern_array *a = kern__handle_get(h, KERN__H_ARRAY);
+  if (a) kern__call_begin(a->ctx);
+  return a;
+}
+
+void kern_array_free(kern_array *h) {
+  /* A freed handle (double free) is ignored: Note [handle table]. */
+  kern_array *a = kern__handle_get(h, KERN__H_ARRAY);
+  if (a) kern__array_free(a);
+}
+
+void kern__array_free(kern_array *a) {
+  if (!a) return;
   kern_context *ctx = a->ctx;
+  kern__handle_release(a->h, KERN__H_ARRAY);
   void *state;
   int index;
   const kern_backend *be = array_backend(a, &state, &index);
@@ -114,35 +142,48 @@ void kern_array_free(kern_array *a) {
   if (a->prev) a->prev->next = a->next;
   else ctx->arrays = a->next;
   if (a->next) a->next->prev = a->prev;
-  a->magic = 0;
   kern__free(a);
 }
 
-int kern_array_ndim(const kern_array *a) { return kern__array_ok(a) ? a->ndim : 0; }
+/* The queries start no call: they cannot fail, so they leave the error. */
+static const kern_array *peek(const kern_array *h) {
+  return kern__handle_get(h, KERN__H_ARRAY);
+}
 
-int64_t kern_array_dim(const kern_array *a, int axis) {
-  if (!kern__array_ok(a) || axis < 0 || axis >= a->ndim) return 0;
+int kern_array_ndim(const kern_array *h) {
+  const kern_array *a = peek(h);
+  return a ? a->ndim : 0;
+}
+
+int64_t kern_array_dim(const kern_array *h, int axis) {
+  const kern_array *a = peek(h);
+  if (!a || axis < 0 || axis >= a->ndim) return 0;
   return a->shape[axis];
 }
 
-int64_t kern_array_size(const kern_array *a) {
-  return kern__array_ok(a) ? a->size : 0;
+int64_t kern_array_size(const kern_array *h) {
+  const kern_array *a = peek(h);
+  return a ? a->size : 0;
 }
-size_t kern_array_nbytes(const kern_array *a) {
-  return kern__array_ok(a) ? a->nbytes : 0;
+size_t kern_array_nbytes(const kern_array *h) {
+  const kern_array *a = peek(h);
+  return a ? a->nbytes : 0;
 }
 
-kern_type kern_array_type(const kern_array *a) {
+kern_type kern_array_type(const kern_array *h) {
   kern_type none = {KERN_KIND_SCALAR, KERN_SCALAR_COUNT, 0, 0};
-  return kern__array_ok(a) ? a->type : none;
+  const kern_array *a = peek(h);
+  return a ? a->type : none;
 }
 
-kern_device kern_array_device(const kern_array *a) {
-  return kern__array_ok(a) ? a->dev : -1;
+kern_device kern_array_device(const kern_array *h) {
+  const kern_array *a = peek(h);
+  return a ? a->dev : -1;
 }
 
-kern_status kern_array_upload(kern_array *a, const void *src, size_t nbytes) {
-  if (!kern__array_ok(a)) return KERN_ERROR_INVALID_ARGUMENT;
+kern_status kern_array_upload(kern_array *h, const void *src, size_t nbytes) {
+  kern_array *a = kern__array_enter(h);
+  if (!a) return KERN_ERROR_INVALID_HANDLE;
   if (a->nbytes == 0 && nbytes == 0) return KERN_SUCCESS; /* src may be NULL */
   if (!src)
     return kern__error(a->ctx, KERN_ERROR_INVALID_ARGUMENT,
@@ -163,9 +204,15 @@ kern_status kern_array_upload(kern_array *a, const void *src, size_t nbytes) {
   return KERN_SUCCESS;
 }
 
-kern_status kern_array_download(const kern_array *a, void *dst,
+kern_status kern_array_download(const kern_array *h, void *dst,
                                 size_t nbytes) {
-  if (!kern__array_ok(a)) return KERN_ERROR_INVALID_ARGUMENT;
+  const kern_array *a = kern__array_enter(h);
+  if (!a) return KERN_ERROR_INVALID_HANDLE;
+  return kern__array_download(a, dst, nbytes);
+}
+
+kern_status kern__array_download(const kern_array *a, void *dst,
+                                 size_t nbytes) {
   if (a->nbytes == 0 && nbytes == 0) return KERN_SUCCESS; /* dst may be NULL */
   if (!dst)
     return kern__error(a->ctx, KERN_ERROR_INVALID_ARGUMENT,
@@ -187,8 +234,9 @@ kern_status kern_array_download(const kern_array *a, void *dst,
   return KERN_SUCCESS;
 }
 
-kern_status kern_array_fill(kern_array *a, const void *value) {
-  if (!kern__array_ok(a)) return KERN_ERROR_INVALID_ARGUMENT;
+kern_status kern_array_fill(kern_array *h, const void *value) {
+  kern_array *a = kern__array_enter(h);
+  if (!a) return KERN_ERROR_INVALID_HANDLE;
   if (!value)
     return kern__error(a->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_array_fill: value is NULL");
@@ -205,8 +253,13 @@ kern_status kern_array_fill(kern_array *a, const void *value) {
   return KERN_SUCCESS;
 }
 
-kern_status kern_array_zero(kern_array *a) {
-  if (!kern__array_ok(a)) return KERN_ERROR_INVALID_ARGUMENT;
+kern_status kern_array_zero(kern_array *h) {
+  kern_array *a = kern__array_enter(h);
+  if (!a) return KERN_ERROR_INVALID_HANDLE;
+  return kern__array_zero(a);
+}
+
+kern_status kern__array_zero(kern_array *a) {
   static const unsigned char zero = 0;
   if (a->nbytes == 0) return KERN_SUCCESS;
   void *state;

@@ -17,9 +17,11 @@
 #include <pthread.h>
 #include "runtime.h"
 
-#define KERN__STREAM_MAGIC 0x6b737472u /* "kstr" */
-#define KERN__EVENT_MAGIC 0x6b65766eu  /* "kevn" */
-#define KERN__GRAPH_MAGIC 0x6b677270u  /* "kgrp" */
+/* Streams, events and graphs are handles like arrays (Note [handle table]
+ * in handle.c): each object keeps its own in `h`, and public entry points
+ * turn the caller's handle into the object with the helpers below, so a
+ * NULL, freed or foreign handle is KERN_ERROR_INVALID_HANDLE in any order
+ * of frees. */
 
 /* A point in a generic stream: reached once the worker has run everything
  * enqueued before it.  Refcounted (under async->mu) because the event that
@@ -49,6 +51,7 @@ typedef struct kern__cmd {
    * slots) and the grid; graphs also keep the caller's arguments so one
    * can be replaced and the whole launch checked again. */
   kern_kernel *kernel;
+  kern_kernel *kernel_h; /* its handle: a graph checks it before a replay */
   int nslots;
   kern__slot *slots;
   void **argv;
@@ -71,7 +74,7 @@ typedef struct kern__cmd {
 } kern__cmd;
 
 struct kern_stream {
-  unsigned magic;
+  kern_stream *h; /* this stream's handle */
   kern_context *ctx;
   kern_device dev;
   const kern_backend *be;
@@ -93,7 +96,7 @@ struct kern_stream {
 };
 
 struct kern_event {
-  unsigned magic;
+  kern_event *h; /* this event's handle */
   kern_context *ctx;
   int recorded;   /* 0 never, 1 on a generic stream, 2 on a native one */
   kern__mark *mark;
@@ -107,7 +110,7 @@ struct kern_event {
 };
 
 struct kern_graph {
-  unsigned magic;
+  kern_graph *h; /* this graph's handle */
   kern_context *ctx;
   kern_device dev;
   const kern_backend *be;
@@ -151,14 +154,36 @@ typedef struct kern__async {
 /* stream.c */
 kern__async *kern__async_get(kern_context *ctx); /* creates on first use */
 double kern__now_ms(void);
+/* Handle -> object, NULL when the handle is not live; the *_enter forms
+ * also start a public call on the object's context (Note [error recency]). */
+static inline kern_stream *kern__stream_get(const kern_stream *h) {
+  return (kern_stream *)kern__handle_get(h, KERN__H_STREAM);
+}
+static inline kern_event *kern__event_get(const kern_event *h) {
+  return (kern_event *)kern__handle_get(h, KERN__H_EVENT);
+}
+static inline kern_graph *kern__graph_get(const kern_graph *h) {
+  return (kern_graph *)kern__handle_get(h, KERN__H_GRAPH);
+}
+kern_stream *kern__stream_enter(const kern_stream *h);
+kern_event *kern__event_enter(const kern_event *h);
+kern_graph *kern__graph_enter(const kern_graph *h);
+/* An optional stream argument on ctx: *s is NULL for a NULL handle (the
+ * default stream), else the live stream; a handle that is not live is
+ * KERN_ERROR_INVALID_HANDLE, recorded on ctx. */
+kern_status kern__stream_arg(kern_context *ctx, const kern_stream *h,
+                             kern_stream **s, const char *fn);
+
+/* kern_stream_default on the context object (stream.c). */
+kern_status kern__stream_default(kern_context *ctx, kern_device dev,
+                                 kern_stream **out);
 kern_status kern__stream_resolve(kern_context *ctx, kern_device dev,
                                  kern_stream *s, kern_stream **out);
 /* Enqueues c (owned by the stream from now on, freed on failure). */
 kern_status kern__stream_push(kern_stream *s, kern__cmd *c);
 kern_status kern__stream_launch(kern_stream *s, kern_kernel *k,
                                 const kern__pack *pk, int ndim,
-                                const int64_t *dims, int nargs,
-                                const kern_arg *args);
+                                const int64_t *dims, int nargs);
 kern__cmd *kern__cmd_clone(const kern__cmd *c);
 void kern__cmd_free(kern_context *ctx, kern__cmd *c);
 /* Copies a launch's marshalled arguments into c (argv re-pointed). */

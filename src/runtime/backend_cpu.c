@@ -79,6 +79,7 @@ typedef struct cpu_state {
   kern_context *ctx;
   char model[128];
   char machine[80];
+  char os[64]; /* "Linux 6.1.0-18-amd64": kern_device_info.driver_version */
   int cores;
   uint64_t memory;
   unsigned char host_id[32]; /* CPU model and features, see host_identity */
@@ -92,10 +93,15 @@ typedef struct cpu_state {
 /* Flags for every build.  -fno-math-errno lets sqrt and friends inline and
  * vectorise (kernels never read errno); -fopenmp-simd honours simd pragmas
  * without pulling in the OpenMP runtime; -fwrapv makes signed overflow wrap,
- * which is what Warp kernels observe and what the other targets do. */
+ * which is what Warp kernels observe and what the other targets do.
+ * -std=gnu11 is C11 without trigraphs (-std=c11 translates "??/" into a
+ * backslash); the emitter never writes a '?' in user text either (Note
+ * [quoting user text] in emit/common.c), so either defence suffices.  GCC's
+ * GNU modes also fuse a * b + c into an FMA, which ISO mode does not:
+ * -ffp-contract=off keeps the results (and the code) -std=c11 gave. */
 static const char *const cc_flags[] = {
     "-O3",     "-march=native", "-fopenmp-simd", "-fno-math-errno", "-fwrapv",
-    "-fPIC",   "-shared",       "-std=c11",
+    "-fPIC",   "-shared",       "-std=gnu11",    "-ffp-contract=off",
 };
 #define N_CC_FLAGS (sizeof cc_flags / sizeof cc_flags[0])
 
@@ -119,7 +125,10 @@ static void host_identity(cpu_state *s) {
   kern__sha256 h;
   kern__sha256_init(&h);
   struct utsname u;
-  if (uname(&u) == 0) snprintf(s->machine, sizeof s->machine, "%s", u.machine);
+  if (uname(&u) == 0) {
+    snprintf(s->machine, sizeof s->machine, "%s", u.machine);
+    snprintf(s->os, sizeof s->os, "%.30s %.32s", u.sysname, u.release);
+  }
   kern__sha256_update(&h, s->machine, strlen(s->machine) + 1);
   FILE *f = fopen("/proc/cpuinfo", "re");
   if (f) {
@@ -192,6 +201,13 @@ static kern_status cpu_device_info(void *state, int dev,
            s->ctx->num_threads);
   out->compute_units = s->cores;
   out->memory_bytes = s->memory;
+  /* The host runs every C type natively, atomics included; one thread
+   * runs one index at a time, and there are no work-groups. */
+  out->fp64 = 1;
+  out->int64_atomics = 1;
+  out->warp_size = 1;
+  out->max_group_size = 1;
+  snprintf(out->driver_version, sizeof out->driver_version, "%s", s->os);
   return KERN_SUCCESS;
 }
 

@@ -86,7 +86,11 @@ enum {
 
 enum {
   CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
+  CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
   CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+  CU_DEVICE_ATTRIBUTE_PCI_BUS_ID = 33,
+  CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID = 34,
+  CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID = 50,
   CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38,
   CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39,
   CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
@@ -194,6 +198,9 @@ typedef struct cu_api {
                                      const CUgraphNode **deps, size_t *n);
   CUresult (*cuGraphExecKernelNodeSetParams)(
       CUgraphExec x, CUgraphNode n, const cu_kernel_node_params *p);
+  /* Optional: kern_device_info.uuid stays zero without it.  The CUuuid it
+   * fills is 16 bytes. */
+  CUresult (*cuDeviceGetUuid)(unsigned char *uuid, CUdevice d);
 } cu_api;
 
 typedef struct nv_api {
@@ -284,6 +291,7 @@ static const sym cu_syms[] = {
     S(cuStreamGetCaptureInfo, "cuStreamGetCaptureInfo_v2", 0),
     S(cuGraphExecKernelNodeSetParams,
       "cuGraphExecKernelNodeSetParams_v2|cuGraphExecKernelNodeSetParams", 0),
+    S(cuDeviceGetUuid, "cuDeviceGetUuid_v2|cuDeviceGetUuid", 0),
 #undef S
 };
 
@@ -334,6 +342,11 @@ typedef struct cuda_dev {
   int max_blocks_per_sm;
   int l2_bytes;
   size_t mem_bytes;
+  /* Descriptive properties for kern_device_info; 0 when a query failed
+   * (they are not needed to run, so they never make a device unusable). */
+  int warp_size, max_threads_per_block;
+  int pci_domain, pci_bus, pci_device;
+  unsigned char uuid[16];
   CUcontext ctx;   /* retained primary context; NULL until first use */
   CUstream stream; /* kern's stream on this device */
   CUresult broken; /* the sticky error that poisoned the context, or 0 */
@@ -684,6 +697,20 @@ static kern_status cuda_probe(kern_context *ctx, void **state, char *reason,
      * device is left. */
     if (!ok) continue;
     if (d->max_threads_per_sm <= 0) d->max_threads_per_sm = 2048;
+    struct { int attr; int *out; } props[] = {
+        {CU_DEVICE_ATTRIBUTE_WARP_SIZE, &d->warp_size},
+        {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &d->max_threads_per_block},
+        {CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, &d->pci_domain},
+        {CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, &d->pci_bus},
+        {CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, &d->pci_device},
+    };
+    for (size_t a = 0; a < sizeof props / sizeof *props; a++)
+      if (s->cu.cuDeviceGetAttribute(props[a].out, props[a].attr, d->dev) !=
+          CUDA_SUCCESS)
+        *props[a].out = 0;
+    if (!s->cu.cuDeviceGetUuid ||
+        s->cu.cuDeviceGetUuid(d->uuid, d->dev) != CUDA_SUCCESS)
+      memset(d->uuid, 0, sizeof d->uuid);
     s->ndev++;
   }
   s->ctx = ctx;
@@ -739,6 +766,19 @@ static kern_status cuda_device_info(void *state, int dev,
            (double)d->mem_bytes / (1024.0 * 1024.0 * 1024.0),
            d->l2_bytes / (1024 * 1024), s->driver_version / 1000,
            (s->driver_version % 1000) / 10, s->nvrtc_major, s->nvrtc_minor);
+  out->capability_major = d->cc_major;
+  out->capability_minor = d->cc_minor;
+  out->fp64 = 1;          /* every supported GPU has float64 ... */
+  out->int64_atomics = 1; /* ... and 64-bit atomicAdd/CAS on global memory */
+  out->warp_size = d->warp_size;
+  out->max_group_size = d->max_threads_per_block;
+  snprintf(out->driver_version, sizeof out->driver_version, "%d.%d",
+           s->driver_version / 1000, (s->driver_version % 1000) / 10);
+  memcpy(out->uuid, d->uuid, sizeof out->uuid);
+  if (d->pci_bus || d->pci_device || d->pci_domain)
+    snprintf(out->pci_bus_id, sizeof out->pci_bus_id, "%04x:%02x:%02x.0",
+             (unsigned)d->pci_domain, (unsigned)d->pci_bus,
+             (unsigned)d->pci_device);
   return KERN_SUCCESS;
 }
 

@@ -135,6 +135,11 @@ typedef struct ocl_device {
   size_t max_work_group;
   int fp64, int64_atomics;
   int c12; /* OpenCL C 1.2 or later: build with -cl-std=CL1.2 */
+  /* Descriptive properties for kern_device_info (0 / "" when unknown). */
+  int version_major, version_minor; /* CL_DEVICE_VERSION */
+  int warp_size;
+  unsigned char uuid[16];
+  char pci_bus_id[32];
   /* Made on first use (ocl_open); NULL until then. */
   cl_context context;
   cl_command_queue queue;
@@ -325,6 +330,45 @@ static void ocl_device_clear(ocl_state *st, ocl_device *d) {
   kern__free(d->platform_version);
 }
 
+/* Query names from vendor and Khronos extensions (cl_ext.h, which kern
+ * does not include); each is asked only when the device lists its
+ * extension. */
+#define KERN_CL_DEVICE_UUID_KHR 0x106A
+#define KERN_CL_DEVICE_PCI_BUS_INFO_KHR 0x410F
+#define KERN_CL_DEVICE_WARP_SIZE_NV 0x4003
+#define KERN_CL_DEVICE_WAVEFRONT_WIDTH_AMD 0x4043
+
+/* The properties kern_device_info reports beyond what a launch needs.
+ * None is required: a failed query leaves the property unknown. */
+static void ocl_device_properties(ocl_state *st, ocl_device *d) {
+  /* "OpenCL <major>.<minor> <vendor text>" */
+  if (strncmp(d->version, "OpenCL ", 7) == 0) {
+    const char *v = d->version + 7;
+    d->version_major = atoi(v);
+    const char *dot = strchr(v, '.');
+    if (dot) d->version_minor = atoi(dot + 1);
+  }
+  cl_uint w = 0;
+  if (ocl_has_token(d->extensions, "cl_nv_device_attribute_query") &&
+      st->cl.clGetDeviceInfo(d->id, KERN_CL_DEVICE_WARP_SIZE_NV, sizeof w, &w,
+                             NULL) == CL_SUCCESS)
+    d->warp_size = (int)w;
+  else if (ocl_has_token(d->extensions, "cl_amd_device_attribute_query") &&
+           st->cl.clGetDeviceInfo(d->id, KERN_CL_DEVICE_WAVEFRONT_WIDTH_AMD,
+                                  sizeof w, &w, NULL) == CL_SUCCESS)
+    d->warp_size = (int)w;
+  if (ocl_has_token(d->extensions, "cl_khr_device_uuid") &&
+      st->cl.clGetDeviceInfo(d->id, KERN_CL_DEVICE_UUID_KHR, sizeof d->uuid,
+                             d->uuid, NULL) != CL_SUCCESS)
+    memset(d->uuid, 0, sizeof d->uuid);
+  struct { cl_uint domain, bus, device, function; } pci;
+  if (ocl_has_token(d->extensions, "cl_khr_pci_bus_info") &&
+      st->cl.clGetDeviceInfo(d->id, KERN_CL_DEVICE_PCI_BUS_INFO_KHR,
+                             sizeof pci, &pci, NULL) == CL_SUCCESS)
+    snprintf(d->pci_bus_id, sizeof d->pci_bus_id, "%04x:%02x:%02x.%x",
+             pci.domain, pci.bus, pci.device, pci.function);
+}
+
 /* Fills d from the driver; returns 0 when the device should be skipped
  * (a query failed, so it is not usable), 1 when it was described and -1
  * when memory ran out. */
@@ -378,6 +422,7 @@ static int ocl_device_describe(ocl_state *st, cl_platform_id p,
     if (dot) minor = atoi(dot + 1);
   }
   d->c12 = major > 1 || (major == 1 && minor >= 2);
+  ocl_device_properties(st, d);
   return 1;
 }
 
@@ -555,6 +600,17 @@ static kern_status ocl_device_info(void *state, int dev,
            d->fp64 ? "yes" : "no", d->int64_atomics ? "yes" : "no");
   out->compute_units = (int)d->compute_units;
   out->memory_bytes = d->global_mem;
+  out->capability_major = d->version_major;
+  out->capability_minor = d->version_minor;
+  out->fp64 = d->fp64;
+  out->int64_atomics = d->int64_atomics;
+  out->warp_size = d->warp_size;
+  out->max_group_size = d->max_work_group > INT32_MAX
+                            ? INT32_MAX
+                            : (int)d->max_work_group;
+  snprintf(out->driver_version, sizeof out->driver_version, "%s", d->driver);
+  memcpy(out->uuid, d->uuid, sizeof out->uuid);
+  snprintf(out->pci_bus_id, sizeof out->pci_bus_id, "%s", d->pci_bus_id);
   return KERN_SUCCESS;
 }
 

@@ -43,10 +43,11 @@ static int config_path(char *buf, size_t size) {
   return n > 0 && (size_t)n < size;
 }
 
-kern_status kern_device_choice(kern_context *ctx, char *name,
+kern_status kern_device_choice(kern_context *hctx, char *name,
                                size_t name_size, char *origin,
                                size_t origin_size) {
-  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = kern__ctx_enter(hctx);
+  if (!ctx) return KERN_ERROR_INVALID_HANDLE;
   const char *env = getenv("KERN_DEVICE");
   if (env && *env) {
     copy_out(name, name_size, env);

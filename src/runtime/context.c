@@ -10,9 +10,17 @@
  * vendor library is missing contributes no devices and keeps the reason it
  * gave, which kern_backend_get and kern_device_find report.
  *
- * Errors: the first error since the last kern_clear_error() wins (Futhark's
- * "take care not to override an existing error"), because the first failure
- * is the cause and later ones are usually its consequences.
+ * Note [error recency]
+ * kern_last_error() reports the most recent failing call, because that is
+ * the failure a caller is looking at when it asks; an older message would
+ * describe something already handled.  Within one call, though, the first
+ * error recorded wins (Futhark's "take care not to override an existing
+ * error"): a backend's detailed message ("cc: ... error: ...") is the cause,
+ * and the generic one its caller adds on the way out ("building 'x' for
+ * cpu:0 failed") would hide it.  So every public entry point starts a call
+ * with kern__call_begin, which marks the kept message as belonging to an
+ * earlier call; the first error of the new call replaces it, later ones of
+ * the same call do not.  Successful calls never touch the message.
  */
 #include <errno.h>
 #include <limits.h>
@@ -25,15 +33,22 @@
 
 /* ---------------------------------------------------------------- errors */
 
+void kern__call_begin(kern_context *ctx) {
+  if (ctx) ctx->error_fresh = 0;
+}
+
 kern_status kern__verror(kern_context *ctx, kern_status s, const char *fmt,
                          va_list ap) {
-  if (!kern__ctx_ok(ctx) || s == KERN_SUCCESS) return s;
+  if (!ctx || s == KERN_SUCCESS) return s;
   if (ctx->quiet > 0) { /* a cache attempt: noted, never an error */
     vsnprintf(ctx->quiet_note, sizeof ctx->quiet_note, fmt, ap);
     return s;
   }
-  if (ctx->error_status != KERN_SUCCESS) return s; /* the first error wins */
+  if (ctx->error_fresh) return s; /* this call's first error is the cause */
+  kern__free(ctx->error);
+  ctx->error = NULL;
   ctx->error_status = s;
+  ctx->error_fresh = 1;
   /* If the message cannot be allocated the status alone is kept and
    * kern_last_error falls back to its static description. */
   va_list ap2;
@@ -55,16 +70,32 @@ kern_status kern__error(kern_context *ctx, kern_status s, const char *fmt,
   return s;
 }
 
-const char *kern_last_error(const kern_context *ctx) {
-  if (!kern__ctx_ok(ctx) || ctx->error_status == KERN_SUCCESS) return "";
-  return ctx->error ? ctx->error : kern_status_string(ctx->error_status);
-}
-
-void kern_clear_error(kern_context *ctx) {
-  if (!kern__ctx_ok(ctx)) return;
+static void clear_error(kern_context *ctx) {
   kern__free(ctx->error);
   ctx->error = NULL;
   ctx->error_status = KERN_SUCCESS;
+  ctx->error_fresh = 0;
+}
+
+const char *kern_last_error(const kern_context *h) {
+  /* Reading the message is not a call that could fail, so it starts no
+   * call: it must not change what a later failure of the same call keeps. */
+  const kern_context *ctx = kern__ctx(h);
+  if (!ctx || ctx->error_status == KERN_SUCCESS) return "";
+  return ctx->error ? ctx->error : kern_status_string(ctx->error_status);
+}
+
+void kern_clear_error(kern_context *h) {
+  kern_context *ctx = kern__ctx(h);
+  if (ctx) clear_error(ctx);
+}
+
+/* ---------------------------------------------------------------- handles */
+
+kern_context *kern__ctx_enter(const kern_context *h) {
+  kern_context *ctx = kern__ctx(h);
+  kern__call_begin(ctx);
+  return ctx;
 }
 
 /* ---------------------------------------------------------------- options */
@@ -167,20 +198,35 @@ kern_status kern__backends_init(void) {
 
 /* ---------------------------------------------------------------- context */
 
+static void context_destroy(kern_context *ctx);
+
 kern_status kern_context_new(const kern_options *opts, kern_context **out) {
   if (!out) return KERN_ERROR_INVALID_ARGUMENT;
+  /* Defaults, then whatever fields the caller's struct has. */
+  kern_options o;
+  memset(&o, 0, sizeof o);
+  o.struct_size = sizeof o;
+  if (opts && kern__struct_in(&o, sizeof o, opts, KERN_OPTIONS_SIZE_V1) !=
+                  KERN_SUCCESS)
+    return KERN_ERROR_INVALID_ARGUMENT;
+  if (o.reserved0 != 0) return KERN_ERROR_INVALID_ARGUMENT;
   /* First, before this thread reads the environment: Note
    * [process-wide backend state]. */
   kern_status ist = kern__backends_init();
   if (ist != KERN_SUCCESS) return ist;
   kern_context *ctx = kern__calloc(1, sizeof *ctx);
   if (!ctx) return KERN_ERROR_OUT_OF_MEMORY;
-  ctx->magic = KERN__CTX_MAGIC;
-  if (opts) ctx->opts = *opts;
+  ctx->opts = o;
+  kern_status st = KERN_SUCCESS;
+  ctx->h = kern__handle_new(KERN__H_CONTEXT, ctx);
+  if (!ctx->h) {
+    st = KERN_ERROR_OUT_OF_MEMORY;
+    goto fail;
+  }
   /* The caller's cache_dir string need not outlive this call. */
-  kern_status st = resolve_cache_dir(ctx, opts ? opts->cache_dir : NULL);
+  st = resolve_cache_dir(ctx, o.cache_dir);
   ctx->opts.cache_dir = ctx->cache_dir;
-  ctx->num_threads = resolve_num_threads(opts ? opts->num_threads : 0);
+  ctx->num_threads = resolve_num_threads(o.num_threads);
   ctx->opts.num_threads = ctx->num_threads;
   if (st != KERN_SUCCESS) goto fail;
 
@@ -199,7 +245,7 @@ kern_status kern_context_new(const kern_options *opts, kern_context **out) {
        * the CPU must keep working on a machine with a bad GPU install. */
       snprintf(reason, sizeof ctx->breason[b], "%s",
                ctx->error ? ctx->error : kern_status_string(st));
-      kern_clear_error(ctx);
+      clear_error(ctx);
       if (ctx->bstate[b]) be->release(ctx->bstate[b]);
       ctx->bstate[b] = NULL;
       continue;
@@ -223,27 +269,35 @@ kern_status kern_context_new(const kern_options *opts, kern_context **out) {
       ctx->devices[ctx->ndevices++] = (kern__devent){(kern_backend_kind)b, i};
   /* A probe may have noted something on its way to "unavailable"; a new
    * context starts with no error. */
-  kern_clear_error(ctx);
-  *out = ctx;
+  clear_error(ctx);
+  *out = ctx->h;
   return KERN_SUCCESS;
 
 fail:
-  kern_context_free(ctx);
+  context_destroy(ctx);
   return st;
 }
 
-void kern_context_free(kern_context *ctx) {
-  if (!kern__ctx_ok(ctx)) return; /* NULL or already freed */
-  kern__async_free(ctx); /* streams finish before their memory goes */
+void kern_context_free(kern_context *h) {
+  kern_context *ctx = kern__ctx(h);
+  if (ctx) context_destroy(ctx); /* NULL or already freed: nothing */
+}
+
+static void context_destroy(kern_context *ctx) {
+  /* The handle goes first, so that nothing reaches the context while it is
+   * torn down; the arrays' and modules' handles go with them. */
+  kern__handle_release(ctx->h, KERN__H_CONTEXT);
+  /* Streams finish before the memory they work on goes; their, the
+   * events' and the graphs' handles go with them. */
+  kern__async_free(ctx);
   /* Modules before arrays before backends: a module's code may be unloaded
    * only while its backend state exists, and arrays are backend memory. */
-  while (ctx->modules) kern_module_free(ctx->modules);
-  while (ctx->arrays) kern_array_free(ctx->arrays);
+  while (ctx->modules) kern__module_free(ctx->modules);
+  while (ctx->arrays) kern__array_free(ctx->arrays);
   for (int b = 0; b < KERN_BACKEND_COUNT; b++)
     if (ctx->backends[b] && ctx->bstate[b]) ctx->backends[b]->release(ctx->bstate[b]);
   kern__free(ctx->devices);
   kern__free(ctx->error);
-  ctx->magic = 0;
   kern__free(ctx);
 }
 
@@ -257,45 +311,70 @@ static int backend_devices(const kern_context *ctx, int b) {
   return n;
 }
 
-kern_status kern_backend_get(kern_context *ctx, kern_backend_kind kind,
+kern_status kern_backend_get(kern_context *h, kern_backend_kind kind,
                              kern_backend_info *out) {
-  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = kern__ctx_enter(h);
+  if (!ctx) return KERN_ERROR_INVALID_HANDLE;
   if (!out)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_backend_get: out is NULL");
+  if (kern__struct_check_out(out, KERN_BACKEND_INFO_SIZE_V1) != KERN_SUCCESS)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_backend_get: out->struct_size is %zu, not the size "
+                       "of any version of kern_backend_info (set it with "
+                       "KERN_BACKEND_INFO_INIT)",
+                       out->struct_size);
   if ((unsigned)kind >= KERN_BACKEND_COUNT)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "no backend with kind %d (there are %d)", (int)kind,
                        KERN_BACKEND_COUNT);
   kern_backend_info info;
+  memset(&info, 0, sizeof info);
+  info.struct_size = sizeof info;
   info.kind = kind;
   info.name = ctx->backends[kind]->name;
   info.device_count = backend_devices(ctx, kind);
   info.available = info.device_count > 0;
   info.reason = info.available ? "" : ctx->breason[kind];
-  *out = info;
+  kern__struct_out(out, &info, sizeof info);
   return KERN_SUCCESS;
 }
 
-int kern_device_count(const kern_context *ctx) {
-  return kern__ctx_ok(ctx) ? ctx->ndevices : 0;
+int kern_device_count(const kern_context *h) {
+  const kern_context *ctx = kern__ctx(h);
+  return ctx ? ctx->ndevices : 0;
 }
 
 const kern_backend *kern__device_backend(kern_context *ctx, kern_device dev,
                                          void **state, int *index) {
-  if (!kern__ctx_ok(ctx) || dev < 0 || dev >= ctx->ndevices) return NULL;
+  if (!ctx || dev < 0 || dev >= ctx->ndevices) return NULL;
   kern__devent e = ctx->devices[dev];
   if (state) *state = ctx->bstate[e.backend];
   if (index) *index = e.index;
   return ctx->backends[e.backend];
 }
 
-kern_status kern_device_get(kern_context *ctx, kern_device dev,
+kern_status kern_device_get(kern_context *h, kern_device dev,
                             kern_device_info *out) {
-  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = kern__ctx_enter(h);
+  if (!ctx) return KERN_ERROR_INVALID_HANDLE;
   if (!out)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_device_get: out is NULL");
+  if (kern__struct_check_out(out, KERN_DEVICE_INFO_SIZE_V1) != KERN_SUCCESS)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_device_get: out->struct_size is %zu, not the size "
+                       "of any version of kern_device_info (set it with "
+                       "KERN_DEVICE_INFO_INIT)",
+                       out->struct_size);
+  kern_device_info info;
+  kern_status st = kern__device_get(ctx, dev, &info);
+  if (st == KERN_SUCCESS) kern__struct_out(out, &info, sizeof info);
+  return st;
+}
+
+kern_status kern__device_get(kern_context *ctx, kern_device dev,
+                             kern_device_info *out) {
   void *state;
   int index;
   const kern_backend *be = kern__device_backend(ctx, dev, &state, &index);
@@ -309,6 +388,7 @@ kern_status kern_device_get(kern_context *ctx, kern_device dev,
   if (st != KERN_SUCCESS)
     return kern__error(ctx, st, "%s:%d: cannot query the device", be->name,
                        index);
+  info.struct_size = sizeof info;
   info.backend = be->kind;
   info.index = index;
   *out = info;
@@ -323,16 +403,17 @@ static kern_device first_device(const kern_context *ctx, int b, int index) {
   return -1;
 }
 
-kern_status kern_device_find(kern_context *ctx, const char *name,
+kern_status kern_device_find(kern_context *h, const char *name,
                              kern_device *out) {
-  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = kern__ctx_enter(h);
+  if (!ctx) return KERN_ERROR_INVALID_HANDLE;
   if (!out)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_device_find: out is NULL");
   char chosen[64];
   if (!name || !*name) {
     /* $KERN_DEVICE, else the config file, else "auto" (config.c). */
-    kern_status cst = kern_device_choice(ctx, chosen, sizeof chosen, NULL, 0);
+    kern_status cst = kern_device_choice(ctx->h, chosen, sizeof chosen, NULL, 0);
     if (cst != KERN_SUCCESS) return cst;
     name = chosen;
   }

@@ -27,15 +27,15 @@ kern_status kern__debug_attach(kern_module *m) {
   if (!any)
     return KERN_SUCCESS;
   int64_t n = KERN__FAULT_WORDS;
-  kern_type t = {KERN_KIND_SCALAR, KERN_INT64, 1, 1};
-  kern_status st = kern_array_new(m->ctx, m->dev, t, 1, &n, &m->fault);
+  kern_type t = {KERN_KIND_SCALAR, KERN_SCALAR_INT64, 1, 1};
+  kern_status st = kern__array_new(m->ctx, m->dev, t, 1, &n, &m->fault);
   if (st != KERN_SUCCESS)
     return st;
-  return kern_array_zero(m->fault);
+  return kern__array_zero(m->fault);
 }
 
 void kern__debug_detach(kern_module *m) {
-  kern_array_free(m->fault);
+  kern__array_free(m->fault);
   m->fault = NULL;
 }
 
@@ -63,12 +63,12 @@ kern_status kern__debug_check(kern_kernel *k, const kern_arg *args,
                               int nargs) {
   kern_module *m = k->module;
   int64_t rec[KERN__FAULT_WORDS];
-  kern_status st = kern_array_download(m->fault, rec, sizeof rec);
+  kern_status st = kern__array_download(m->fault, rec, sizeof rec);
   if (st != KERN_SUCCESS)
     return st;
   if (rec[0] == 0)
     return KERN_SUCCESS;
-  kern_array_zero(m->fault);
+  kern__array_zero(m->fault);
   int id = (int)rec[3];
   /* A vector or matrix index: the table holds the whole description and
    * the axis is -1 - axis (Note [debug mode] for components, emit/common.c). */

@@ -20,8 +20,10 @@
 #include "common.h"
 #include "async.h"
 
-static int graph_ok(const kern_graph *g) {
-  return g && g->magic == KERN__GRAPH_MAGIC;
+kern_graph *kern__graph_enter(const kern_graph *h) {
+  kern_graph *g = kern__graph_get(h);
+  if (g) kern__call_begin(g->ctx);
+  return g;
 }
 
 kern_status kern__graph_record(kern_graph *g, kern__cmd *c) {
@@ -34,6 +36,8 @@ kern_status kern__graph_record(kern_graph *g, kern__cmd *c) {
 }
 
 static void graph_destroy(kern_graph *g) {
+  /* NULL for a graph still being captured: it never had a handle. */
+  kern__handle_release(g->h, KERN__H_GRAPH);
   kern_context *ctx = g->ctx;
   kern__async *a = ctx->async;
   if (g->native && g->be->graph_free) g->be->graph_free(g->state, g->index, g->native);
@@ -46,7 +50,6 @@ static void graph_destroy(kern_graph *g) {
   else if (a->graphs == g) a->graphs = g->next;
   if (g->next) g->next->prev = g->prev;
   pthread_mutex_unlock(&a->mu);
-  g->magic = 0;
   kern__free(g);
 }
 
@@ -65,14 +68,14 @@ void kern__graph_free_all(kern_context *ctx) {
           ng)
         s->be->graph_free(s->state, s->index, ng);
     }
-    g->magic = KERN__GRAPH_MAGIC;
     graph_destroy(g);
   }
   while (a->graphs) graph_destroy(a->graphs);
 }
 
-kern_status kern_graph_begin_capture(kern_stream *s) {
-  if (!s || s->magic != KERN__STREAM_MAGIC) return KERN_ERROR_INVALID_ARGUMENT;
+kern_status kern_graph_begin_capture(kern_stream *h) {
+  kern_stream *s = kern__stream_enter(h);
+  if (!s) return KERN_ERROR_INVALID_HANDLE;
   kern_context *ctx = s->ctx;
   if (s->capture)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
@@ -102,8 +105,9 @@ kern_status kern_graph_begin_capture(kern_stream *s) {
   return KERN_SUCCESS;
 }
 
-kern_status kern_graph_end_capture(kern_stream *s, kern_graph **out) {
-  if (!s || s->magic != KERN__STREAM_MAGIC) return KERN_ERROR_INVALID_ARGUMENT;
+kern_status kern_graph_end_capture(kern_stream *h, kern_graph **out) {
+  kern_stream *s = kern__stream_enter(h);
+  if (!s) return KERN_ERROR_INVALID_HANDLE;
   kern_context *ctx = s->ctx;
   if (!s->capture)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
@@ -112,6 +116,10 @@ kern_status kern_graph_end_capture(kern_stream *s, kern_graph **out) {
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_graph_end_capture: out is NULL");
   kern_graph *g = s->capture;
+  g->h = kern__handle_new(KERN__H_GRAPH, g);
+  if (!g->h)
+    return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "kern_graph_end_capture: out of memory");
   s->capture = NULL;
   kern__async *a = ctx->async;
   pthread_mutex_lock(&a->mu);
@@ -119,7 +127,6 @@ kern_status kern_graph_end_capture(kern_stream *s, kern_graph **out) {
   if (a->graphs) a->graphs->prev = g;
   a->graphs = g;
   pthread_mutex_unlock(&a->mu);
-  g->magic = KERN__GRAPH_MAGIC;
   if (s->native && s->be->capture_end) {
     kern_status st = s->be->capture_end(s->state, s->index, s->native,
                                         &g->native);
@@ -129,27 +136,45 @@ kern_status kern_graph_end_capture(kern_stream *s, kern_graph **out) {
                          s->be->name, s->index);
     }
   }
-  *out = g;
+  *out = g->h;
   return KERN_SUCCESS;
 }
 
-int kern_graph_launch_count(const kern_graph *g) {
-  return graph_ok(g) ? g->nlaunches : 0;
+int kern_graph_launch_count(const kern_graph *h) {
+  const kern_graph *g = kern__graph_get(h);
+  return g ? g->nlaunches : 0;
 }
 
-void kern_graph_free(kern_graph *g) {
-  if (!graph_ok(g)) return;
-  graph_destroy(g);
+void kern_graph_free(kern_graph *h) {
+  kern_graph *g = kern__graph_get(h);
+  if (g) graph_destroy(g);
 }
 
-kern_status kern_graph_replay(kern_graph *g, kern_stream *s) {
-  if (!graph_ok(g)) return KERN_ERROR_INVALID_ARGUMENT;
+/* KERN_ERROR_INVALID_HANDLE when a launch in g is of a kernel whose module
+ * has been freed since the capture: its code is gone. */
+static kern_status check_kernels(kern_graph *g, const char *fn) {
+  for (kern__cmd *c = g->head; c; c = c->next)
+    if (c->op == OP_LAUNCH &&
+        kern__handle_get(c->kernel_h, KERN__H_KERNEL) != c->kernel)
+      return kern__error(g->ctx, KERN_ERROR_INVALID_HANDLE,
+                         "%s: a kernel the graph launches was freed with "
+                         "its module",
+                         fn);
+  return KERN_SUCCESS;
+}
+
+kern_status kern_graph_replay(kern_graph *h, kern_stream *hs) {
+  kern_graph *g = kern__graph_enter(h);
+  if (!g) return KERN_ERROR_INVALID_HANDLE;
   kern_context *ctx = g->ctx;
   kern_status st;
-  if (s && (s->magic != KERN__STREAM_MAGIC || s->ctx != ctx))
+  kern_stream *s;
+  if ((st = kern__stream_arg(ctx, hs, &s, "kern_graph_replay"))) return st;
+  if (s && s->ctx != ctx)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_graph_replay: the stream is not a live stream "
                        "of the graph's context");
+  if ((st = check_kernels(g, "kern_graph_replay"))) return st;
   if ((st = kern__stream_resolve(ctx, g->dev, s, &s))) return st;
   if (s->capture)
     return kern__error(ctx, KERN_ERROR_UNSUPPORTED,
@@ -208,10 +233,21 @@ kern_status kern_graph_replay(kern_graph *g, kern_stream *s) {
   return KERN_SUCCESS;
 }
 
-kern_status kern_graph_set_arg(kern_graph *g, int launch_index, int arg_index,
+kern_status kern_graph_set_arg(kern_graph *h, int launch_index, int arg_index,
                                kern_arg value) {
-  if (!graph_ok(g)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_graph *g = kern__graph_enter(h);
+  if (!g) return KERN_ERROR_INVALID_HANDLE;
   kern_context *ctx = g->ctx;
+  kern_status cst = check_kernels(g, "kern_graph_set_arg");
+  if (cst != KERN_SUCCESS) return cst;
+  /* The stored arguments are this library's kern_arg (kern__stream_launch);
+   * a value passed by value has the same layout or the call itself would
+   * not line up. */
+  if (value.struct_size != sizeof(kern_arg))
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_graph_set_arg: value.struct_size is %zu, not "
+                       "%zu (build it with kern_arg_* or KERN_ARG_INIT)",
+                       value.struct_size, sizeof(kern_arg));
   kern__cmd *c = g->head;
   int i = 0;
   for (; c; c = c->next)
@@ -258,7 +294,7 @@ kern_status kern_graph_set_arg(kern_graph *g, int launch_index, int arg_index,
        * now on, which is always up to date. */
       g->be->graph_free(g->state, g->index, g->native);
       g->native = NULL;
-      kern_clear_error(ctx);
+      kern_clear_error(ctx->h);
     }
   }
   if (st == KERN_SUCCESS) st = kern__cmd_set_slots(c, &pk);

@@ -57,8 +57,11 @@ static kern_status wrap(kern_context *ctx, kern_device dev, kern_type type,
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "%s: the size in bytes overflows", fn);
   kern_array *a = kern__calloc(1, sizeof *a);
-  if (!a) return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY, "%s: out of memory", fn);
-  a->magic = KERN__ARRAY_MAGIC;
+  if (a) a->h = kern__handle_new(KERN__H_ARRAY, a);
+  if (!a || !a->h) {
+    kern__free(a);
+    return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY, "%s: out of memory", fn);
+  }
   a->ctx = ctx;
   a->dev = dev;
   a->type = type;
@@ -75,33 +78,41 @@ static kern_status wrap(kern_context *ctx, kern_device dev, kern_type type,
   return KERN_SUCCESS;
 }
 
-kern_status kern_array_wrap(kern_context *ctx, kern_device dev,
+kern_status kern_array_wrap(kern_context *hctx, kern_device dev,
                             kern_type type, int ndim, const int64_t *shape,
                             void *native, kern_array **out) {
-  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = kern__ctx_enter(hctx);
+  if (!ctx) return KERN_ERROR_INVALID_HANDLE;
   if (!out)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_array_wrap: out is NULL");
-  return wrap(ctx, dev, type, ndim, shape, native, "kern_array_wrap", out);
+  kern_array *a;
+  kern_status st =
+      wrap(ctx, dev, type, ndim, shape, native, "kern_array_wrap", &a);
+  if (st == KERN_SUCCESS) *out = a->h; /* the caller holds the handle */
+  return st;
 }
 
-void *kern_array_native(const kern_array *a) {
-  return kern__array_ok(a) ? a->data : NULL;
+void *kern_array_native(const kern_array *h) {
+  const kern_array *a = kern__handle_get(h, KERN__H_ARRAY);
+  return a ? a->data : NULL;
 }
 
 /* ---------------------------------------------------------------- DLPack */
 
 #ifndef KERN_HAVE_DLPACK
 
-kern_status kern_array_to_dlpack(kern_array *a, void **managed) {
-  if (!kern__array_ok(a)) return KERN_ERROR_INVALID_ARGUMENT;
+kern_status kern_array_to_dlpack(kern_array *ha, void **managed) {
+  kern_array *a = kern__array_enter(ha);
+  if (!a) return KERN_ERROR_INVALID_HANDLE;
   return kern__error(a->ctx, KERN_ERROR_UNSUPPORTED,
                      "kern_array_to_dlpack: kern was built without dlpack.h");
 }
 
-kern_status kern_array_from_dlpack(kern_context *ctx, void *managed,
+kern_status kern_array_from_dlpack(kern_context *hctx, void *managed,
                                    kern_array **out) {
-  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = kern__ctx_enter(hctx);
+  if (!ctx) return KERN_ERROR_INVALID_HANDLE;
   return kern__error(ctx, KERN_ERROR_UNSUPPORTED,
                      "kern_array_from_dlpack: kern was built without "
                      "dlpack.h");
@@ -124,20 +135,21 @@ static void dl_export_delete(DLManagedTensor *t) {
 
 static int dl_code(kern_scalar s, uint8_t *code) {
   switch (s) {
-  case KERN_BOOL: *code = DL_BOOL_CODE; return 1;
-  case KERN_INT8: case KERN_INT16: case KERN_INT32: case KERN_INT64:
+  case KERN_SCALAR_BOOL: *code = DL_BOOL_CODE; return 1;
+  case KERN_SCALAR_INT8: case KERN_SCALAR_INT16: case KERN_SCALAR_INT32: case KERN_SCALAR_INT64:
     *code = kDLInt; return 1;
-  case KERN_UINT8: case KERN_UINT16: case KERN_UINT32: case KERN_UINT64:
+  case KERN_SCALAR_UINT8: case KERN_SCALAR_UINT16: case KERN_SCALAR_UINT32: case KERN_SCALAR_UINT64:
     *code = kDLUInt; return 1;
-  case KERN_FLOAT32: case KERN_FLOAT64:
+  case KERN_SCALAR_FLOAT32: case KERN_SCALAR_FLOAT64:
     *code = kDLFloat; return 1;
   default:
     return 0;
   }
 }
 
-kern_status kern_array_to_dlpack(kern_array *a, void **managed) {
-  if (!kern__array_ok(a)) return KERN_ERROR_INVALID_ARGUMENT;
+kern_status kern_array_to_dlpack(kern_array *ha, void **managed) {
+  kern_array *a = kern__array_enter(ha);
+  if (!a) return KERN_ERROR_INVALID_HANDLE;
   kern_context *ctx = a->ctx;
   if (!managed)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
@@ -203,12 +215,12 @@ static int dl_scalar(DLDataType d, kern_scalar *s) {
     uint8_t code, bits;
     kern_scalar s;
   } map[] = {
-      {DL_BOOL_CODE, 8, KERN_BOOL}, {kDLInt, 8, KERN_INT8},
-      {kDLInt, 16, KERN_INT16},     {kDLInt, 32, KERN_INT32},
-      {kDLInt, 64, KERN_INT64},     {kDLUInt, 8, KERN_UINT8},
-      {kDLUInt, 16, KERN_UINT16},   {kDLUInt, 32, KERN_UINT32},
-      {kDLUInt, 64, KERN_UINT64},   {kDLFloat, 32, KERN_FLOAT32},
-      {kDLFloat, 64, KERN_FLOAT64},
+      {DL_BOOL_CODE, 8, KERN_SCALAR_BOOL}, {kDLInt, 8, KERN_SCALAR_INT8},
+      {kDLInt, 16, KERN_SCALAR_INT16},     {kDLInt, 32, KERN_SCALAR_INT32},
+      {kDLInt, 64, KERN_SCALAR_INT64},     {kDLUInt, 8, KERN_SCALAR_UINT8},
+      {kDLUInt, 16, KERN_SCALAR_UINT16},   {kDLUInt, 32, KERN_SCALAR_UINT32},
+      {kDLUInt, 64, KERN_SCALAR_UINT64},   {kDLFloat, 32, KERN_SCALAR_FLOAT32},
+      {kDLFloat, 64, KERN_SCALAR_FLOAT64},
   };
   for (size_t i = 0; i < sizeof map / sizeof *map; i++)
     if (map[i].code == d.code && map[i].bits == d.bits) {
@@ -218,9 +230,10 @@ static int dl_scalar(DLDataType d, kern_scalar *s) {
   return 0;
 }
 
-kern_status kern_array_from_dlpack(kern_context *ctx, void *managed,
+kern_status kern_array_from_dlpack(kern_context *hctx, void *managed,
                                    kern_array **out) {
-  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = kern__ctx_enter(hctx);
+  if (!ctx) return KERN_ERROR_INVALID_HANDLE;
   const char *fn = "kern_array_from_dlpack";
   if (!managed || !out)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
@@ -244,7 +257,7 @@ kern_status kern_array_from_dlpack(kern_context *ctx, void *managed,
                        "CUDA and CUDA host memory are)",
                        fn, (int)t->device.device_type);
   }
-  if ((st = kern_device_find(ctx, name, &dev))) return st;
+  if ((st = kern_device_find(ctx->h, name, &dev))) return st;
   kern_scalar sc;
   if (!dl_scalar(t->dtype, &sc))
     return kern__error(ctx, KERN_ERROR_UNSUPPORTED,
@@ -278,7 +291,7 @@ kern_status kern_array_from_dlpack(kern_context *ctx, void *managed,
   if ((st = wrap(ctx, dev, type, t->ndim, t->shape, data, fn, &a))) return st;
   a->release = dl_import_release;
   a->release_arg = m;
-  *out = a;
+  *out = a->h;
   return KERN_SUCCESS;
 }
 

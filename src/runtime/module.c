@@ -49,7 +49,9 @@ kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
   char *mname = kern__strdup(name ? name : "<string>");
   kern_kernel *ks = kern__calloc(code->nkernels > 0 ? (size_t)code->nkernels : 1,
                            sizeof *ks);
-  if (!m || !mname || !ks) {
+  if (m) m->h = kern__handle_new(KERN__H_MODULE, m);
+  if (!m || !m->h || !mname || !ks) {
+    if (m) kern__handle_release(m->h, KERN__H_MODULE);
     kern__free(m);
     kern__free(mname);
     kern__free(ks);
@@ -58,7 +60,6 @@ kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
     return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
                        "loading '%s': out of memory", name ? name : "<string>");
   }
-  m->magic = KERN__MODULE_MAGIC;
   m->ctx = ctx;
   m->dev = dev;
   m->code = *code;
@@ -73,9 +74,14 @@ kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
     goto fail;
   }
   for (int i = 0; i < m->code.nkernels; i++) {
-    ks[i].magic = KERN__KERNEL_MAGIC;
     ks[i].module = m;
     ks[i].info = &m->code.kernels[i];
+    ks[i].h = kern__handle_new(KERN__H_KERNEL, &ks[i]);
+    if (!ks[i].h) {
+      st = kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "loading '%s': out of memory", m->name);
+      goto fail;
+    }
     st = be->kernel_get(state, m->handle, ks[i].info, &ks[i].fn);
     if (st != KERN_SUCCESS) {
       kern__error(ctx, st, "'%s': kernel '%s' not found after building",
@@ -93,6 +99,9 @@ kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
 
 fail:
   kern__debug_detach(m);
+  for (int i = 0; i < m->code.nkernels; i++)
+    kern__handle_release(ks[i].h, KERN__H_KERNEL);
+  kern__handle_release(m->h, KERN__H_MODULE);
   if (m->handle) be->module_free(state, m->handle);
   kern__compile_result_free(&m->code);
   kern__free(m->kernels);
@@ -101,10 +110,21 @@ fail:
   return st;
 }
 
-kern_status kern_module_load_string(kern_context *ctx, kern_device dev,
+static kern_status load_string(kern_context *ctx, kern_device dev,
+                               const char *name, const char *source,
+                               size_t length, kern_module **out);
+
+kern_status kern_module_load_string(kern_context *h, kern_device dev,
                                     const char *name, const char *source,
                                     size_t length, kern_module **out) {
-  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = kern__ctx_enter(h);
+  if (!ctx) return KERN_ERROR_INVALID_HANDLE;
+  return load_string(ctx, dev, name, source, length, out);
+}
+
+static kern_status load_string(kern_context *ctx, kern_device dev,
+                               const char *name, const char *source,
+                               size_t length, kern_module **out) {
   if (!out || (!source && length))
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_module_load_string: %s is NULL",
@@ -130,12 +150,16 @@ kern_status kern_module_load_string(kern_context *ctx, kern_device dev,
     kern__compile_result_free(&code);
     return st;
   }
-  return kern__module_from_code(ctx, dev, name, &code, out);
+  kern_module *m;
+  st = kern__module_from_code(ctx, dev, name, &code, &m);
+  if (st == KERN_SUCCESS) *out = m->h;
+  return st;
 }
 
-kern_status kern_module_load_file(kern_context *ctx, kern_device dev,
+kern_status kern_module_load_file(kern_context *h, kern_device dev,
                                   const char *path, kern_module **out) {
-  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = kern__ctx_enter(h);
+  if (!ctx) return KERN_ERROR_INVALID_HANDLE;
   if (!path || !out)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_module_load_file: %s is NULL",
@@ -173,47 +197,67 @@ kern_status kern_module_load_file(kern_context *ctx, kern_device dev,
                        strerror(err ? err : EIO));
   }
   buf[len] = 0;
-  kern_status st = kern_module_load_string(ctx, dev, path, buf, len, out);
+  kern_status st = load_string(ctx, dev, path, buf, len, out);
   kern__free(buf);
   return st;
 }
 
-void kern_module_free(kern_module *m) {
-  if (!kern__module_ok(m)) return; /* NULL or already freed */
+kern_module *kern__module_enter(const kern_module *h) {
+  kern_module *m = kern__handle_get(h, KERN__H_MODULE);
+  if (m) kern__call_begin(m->ctx);
+  return m;
+}
+
+kern_kernel *kern__kernel_enter(const kern_kernel *h) {
+  kern_kernel *k = kern__handle_get(h, KERN__H_KERNEL);
+  if (k) kern__call_begin(k->module->ctx);
+  return k;
+}
+
+void kern_module_free(kern_module *h) {
+  kern_module *m = kern__handle_get(h, KERN__H_MODULE);
+  if (m) kern__module_free(m); /* NULL or already freed: nothing */
+}
+
+void kern__module_free(kern_module *m) {
+  /* The handles go first (Note [handle table]); compile_result_free may
+   * reset nkernels, so before it. */
+  for (int i = 0; i < m->code.nkernels; i++)
+    kern__handle_release(m->kernels[i].h, KERN__H_KERNEL);
+  kern__handle_release(m->h, KERN__H_MODULE);
   kern__debug_detach(m);
   void *state;
   const kern_backend *be = kern__device_backend(m->ctx, m->dev, &state, NULL);
   module_unlink(m);
   if (be && m->handle) be->module_free(state, m->handle);
-  /* Clear the magics first (compile_result_free may reset nkernels) so the
-   * module's handles read as freed: Note [handle magic] in runtime.h. */
-  for (int i = 0; i < m->code.nkernels; i++) m->kernels[i].magic = 0;
-  m->magic = 0;
   kern__compile_result_free(&m->code);
   kern__free(m->kernels);
   kern__free(m->name);
   kern__free(m);
 }
 
-int kern_module_kernel_count(const kern_module *m) {
-  return kern__module_ok(m) ? m->code.nkernels : 0;
+int kern_module_kernel_count(const kern_module *h) {
+  const kern_module *m = kern__handle_get(h, KERN__H_MODULE);
+  return m ? m->code.nkernels : 0;
 }
 
-const char *kern_module_kernel_name(const kern_module *m, int i) {
-  if (!kern__module_ok(m) || i < 0 || i >= m->code.nkernels) return NULL;
+const char *kern_module_kernel_name(const kern_module *h, int i) {
+  const kern_module *m = kern__handle_get(h, KERN__H_MODULE);
+  if (!m || i < 0 || i >= m->code.nkernels) return NULL;
   return m->code.kernels[i].name;
 }
 
-kern_status kern_module_get_kernel(kern_module *m, const char *name,
+kern_status kern_module_get_kernel(kern_module *h, const char *name,
                                    kern_kernel **out) {
-  if (!kern__module_ok(m)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_module *m = kern__module_enter(h);
+  if (!m) return KERN_ERROR_INVALID_HANDLE;
   if (!name || !out)
     return kern__error(m->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_module_get_kernel: %s is NULL",
                        name ? "out" : "name");
   for (int i = 0; i < m->code.nkernels; i++) {
     if (strcmp(m->code.kernels[i].name, name) == 0) {
-      *out = &m->kernels[i];
+      *out = m->kernels[i].h;
       return KERN_SUCCESS;
     }
   }
@@ -232,10 +276,11 @@ kern_status kern_module_get_kernel(kern_module *m, const char *name,
                      list);
 }
 
-kern_status kern_compile_source(kern_context *ctx, const char *name,
+kern_status kern_compile_source(kern_context *h, const char *name,
                                 const char *source, size_t length,
                                 const char *target, char **out) {
-  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = kern__ctx_enter(h);
+  if (!ctx) return KERN_ERROR_INVALID_HANDLE;
   if (!out || (!source && length) || !target)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_compile_source: %s is NULL",
@@ -269,8 +314,9 @@ void kern_free(void *p) { kern__free(p); }
 
 /* ---------------------------------------------------------------- kernels */
 
-const char *kern_kernel_name(const kern_kernel *k) {
-  return kern__kernel_ok(k) ? k->info->name : NULL;
+const char *kern_kernel_name(const kern_kernel *h) {
+  const kern_kernel *k = kern__handle_get(h, KERN__H_KERNEL);
+  return k ? k->info->name : NULL;
 }
 
 /* Parameters as users see them: debug mode's fault record is hidden. */
@@ -278,60 +324,39 @@ static int visible_params(const kc_kernel *info) {
   return info->nparams - (info->fault_param ? 1 : 0);
 }
 
-int kern_kernel_param_count(const kern_kernel *k) {
-  return kern__kernel_ok(k) ? visible_params(k->info) : 0;
+int kern_kernel_param_count(const kern_kernel *h) {
+  const kern_kernel *k = kern__handle_get(h, KERN__H_KERNEL);
+  return k ? visible_params(k->info) : 0;
 }
 
-kern_status kern_kernel_param(const kern_kernel *k, int i,
+kern_status kern_kernel_param(const kern_kernel *h, int i,
                               kern_param_info *out) {
-  if (!kern__kernel_ok(k)) return KERN_ERROR_INVALID_ARGUMENT;
+  const kern_kernel *k = kern__kernel_enter(h);
+  if (!k) return KERN_ERROR_INVALID_HANDLE;
   if (!out)
     return kern__error(k->module->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_kernel_param: out is NULL");
+  if (kern__struct_check_out(out, KERN_PARAM_INFO_SIZE_V1) != KERN_SUCCESS)
+    return kern__error(k->module->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_kernel_param: out->struct_size is %zu, not the "
+                       "size of any version of kern_param_info (set it with "
+                       "KERN_PARAM_INFO_INIT)",
+                       out->struct_size);
   if (i < 0 || i >= visible_params(k->info))
     return kern__error(k->module->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kernel '%s' has %d parameters; there is no "
                        "parameter %d",
                        k->info->name, visible_params(k->info), i);
   const kc_param *p = &k->info->params[i];
-  out->name = p->name;
-  out->kind = p->kind;
-  out->type = p->type;
-  out->ndim = p->kind == KERN_PARAM_ARRAY ? p->ndim : 0;
+  kern_param_info pi;
+  memset(&pi, 0, sizeof pi);
+  pi.struct_size = sizeof pi;
+  pi.name = p->name;
+  pi.kind = p->kind;
+  pi.type = p->type;
+  pi.ndim = p->kind == KERN_PARAM_ARRAY ? p->ndim : 0;
+  kern__struct_out(out, &pi, sizeof pi);
   return KERN_SUCCESS;
-}
-
-kern_arg kern_arg_array(kern_array *a) {
-  kern_arg r;
-  memset(&r, 0, sizeof r);
-  r.kind = KERN_ARG_ARRAY;
-  r.u.array = a;
-  return r;
-}
-
-kern_arg kern_arg_int(int64_t v) {
-  kern_arg r;
-  memset(&r, 0, sizeof r);
-  r.kind = KERN_ARG_INT;
-  r.u.i = v;
-  return r;
-}
-
-kern_arg kern_arg_float(double v) {
-  kern_arg r;
-  memset(&r, 0, sizeof r);
-  r.kind = KERN_ARG_FLOAT;
-  r.u.f = v;
-  return r;
-}
-
-kern_arg kern_arg_data(const void *p, size_t size) {
-  kern_arg r;
-  memset(&r, 0, sizeof r);
-  r.kind = KERN_ARG_DATA;
-  r.u.data = p;
-  r.size = size;
-  return r;
 }
 
 /* ---------------------------------------------------------------- launch */
@@ -358,8 +383,6 @@ static const char *arg_spelling(const kern_arg *a, char *buf, size_t size) {
   case KERN_ARG_ARRAY:
     if (!a->u.array) {
       snprintf(buf, size, "a NULL array");
-    } else if (!kern__array_ok(a->u.array)) {
-      snprintf(buf, size, "a freed array");
     } else {
       kern_type_name(a->u.array->type, tn, sizeof tn);
       if (a->u.array->ndim == 1)
@@ -384,7 +407,7 @@ static const char *arg_spelling(const kern_arg *a, char *buf, size_t size) {
 }
 
 static int is_float(kern_scalar s) {
-  return s == KERN_FLOAT32 || s == KERN_FLOAT64;
+  return s == KERN_SCALAR_FLOAT32 || s == KERN_SCALAR_FLOAT64;
 }
 
 /* Stores integer v as scalar s at dst; 0 when v does not fit. */
@@ -397,22 +420,22 @@ static int store_int(kern_scalar s, int64_t v, void *dst) {
     memcpy(dst, &x, sizeof x);                                               \
     return 1;                                                                \
   }
-    INT_CASE(KERN_BOOL, uint8_t, 0, 1)
-    INT_CASE(KERN_INT8, int8_t, INT8_MIN, INT8_MAX)
-    INT_CASE(KERN_INT16, int16_t, INT16_MIN, INT16_MAX)
-    INT_CASE(KERN_INT32, int32_t, INT32_MIN, INT32_MAX)
-    INT_CASE(KERN_INT64, int64_t, INT64_MIN, INT64_MAX)
-    INT_CASE(KERN_UINT8, uint8_t, 0, UINT8_MAX)
-    INT_CASE(KERN_UINT16, uint16_t, 0, UINT16_MAX)
-    INT_CASE(KERN_UINT32, uint32_t, 0, UINT32_MAX)
-    INT_CASE(KERN_UINT64, uint64_t, 0, INT64_MAX)
+    INT_CASE(KERN_SCALAR_BOOL, uint8_t, 0, 1)
+    INT_CASE(KERN_SCALAR_INT8, int8_t, INT8_MIN, INT8_MAX)
+    INT_CASE(KERN_SCALAR_INT16, int16_t, INT16_MIN, INT16_MAX)
+    INT_CASE(KERN_SCALAR_INT32, int32_t, INT32_MIN, INT32_MAX)
+    INT_CASE(KERN_SCALAR_INT64, int64_t, INT64_MIN, INT64_MAX)
+    INT_CASE(KERN_SCALAR_UINT8, uint8_t, 0, UINT8_MAX)
+    INT_CASE(KERN_SCALAR_UINT16, uint16_t, 0, UINT16_MAX)
+    INT_CASE(KERN_SCALAR_UINT32, uint32_t, 0, UINT32_MAX)
+    INT_CASE(KERN_SCALAR_UINT64, uint64_t, 0, INT64_MAX)
 #undef INT_CASE
-  case KERN_FLOAT32: {
+  case KERN_SCALAR_FLOAT32: {
     float x = (float)v;
     memcpy(dst, &x, sizeof x);
     return 1;
   }
-  case KERN_FLOAT64: {
+  case KERN_SCALAR_FLOAT64: {
     double x = (double)v;
     memcpy(dst, &x, sizeof x);
     return 1;
@@ -420,6 +443,60 @@ static int store_int(kern_scalar s, int64_t v, void *dst) {
   default:
     return 0;
   }
+}
+
+/* Reads the caller's arguments into la, stepping by the caller's
+ * struct_size (Note [struct growth] in kern.h), and turns array handles
+ * into arrays, so that everything after works on la and never reads a
+ * freed array.  Returns KERN_SUCCESS or the error, recorded on ctx. */
+static kern_status read_args(kern_context *ctx, const kc_kernel *info,
+                             int nargs, const kern_arg *args, kern_arg *la) {
+  const char *kn = info->name;
+  size_t stride = args[0].struct_size;
+  if (stride < KERN_ARG_SIZE_V1 || stride > KERN__STRUCT_SIZE_MAX)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "launch of '%s': args[0].struct_size is %zu, not the "
+                       "size of any version of kern_arg (build arguments "
+                       "with kern_arg_* or KERN_ARG_INIT)",
+                       kn, stride);
+  for (int i = 0; i < nargs; i++) {
+    const kern_arg *a =
+        (const kern_arg *)(const void *)((const char *)args + stride * (size_t)i);
+    memset(&la[i], 0, sizeof la[i]);
+    la[i].struct_size = sizeof la[i];
+    if (a->struct_size != stride)
+      return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                         "launch of '%s': argument %d has struct_size %zu "
+                         "but argument 1 has %zu; every kern_arg of one "
+                         "launch must have the same",
+                         kn, i + 1, a->struct_size, stride);
+    if (kern__struct_in(&la[i], sizeof la[i], a, KERN_ARG_SIZE_V1) !=
+        KERN_SUCCESS)
+      return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                         "launch of '%s': argument %d '%s' sets fields this "
+                         "library does not know (struct_size %zu, this "
+                         "library's kern_arg has %zu bytes)",
+                         kn, i + 1, info->params[i].name, a->struct_size,
+                         sizeof(kern_arg));
+  }
+  /* The array handles are looked up under one acquisition of the handle
+   * table's lock: the launch paths stay at a fixed number of lock round
+   * trips however many arrays a kernel takes. */
+  int dead = -1;
+  kern__handle_lock();
+  for (int i = 0; i < nargs && dead < 0; i++) {
+    if (la[i].kind != KERN_ARG_ARRAY || !la[i].u.array) continue;
+    kern_array *arr = kern__handle_get_locked(la[i].u.array, KERN__H_ARRAY);
+    if (!arr) dead = i;
+    la[i].u.array = arr;
+  }
+  kern__handle_unlock();
+  if (dead >= 0)
+    return kern__error(ctx, KERN_ERROR_INVALID_HANDLE,
+                       "launch of '%s': argument %d '%s' is not a live "
+                       "array (already freed?)",
+                       kn, dead + 1, info->params[dead].name);
+  return KERN_SUCCESS;
 }
 
 /* Note [launch dimensionality]: `i, j = wp.tid()` takes the thread's
@@ -444,14 +521,16 @@ static kern_status check_grid_arity(kern_kernel *k, int ndim) {
 /* Marshals a launch's arguments into p (kern__pack in runtime.h): every
  * check a user's mistake can fail happens here, so kern_launch and the
  * stream, graph and pipeline paths (stream.c, graph.c, pipeline.c) share one
- * set of checks and messages. */
+ * set of checks and messages.  k is the kernel object (the caller resolved
+ * its handle).  An empty grid passes (p->dims.total == 0): the caller then
+ * launches nothing and succeeds. */
 kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
                               int nargs, const kern_arg *args,
                               kern__pack *pk) {
   pk->argv = pk->argv_stack;
   pk->slots = pk->slots_stack;
+  pk->la = pk->la_stack;
   pk->nslots = 0;
-  if (!kern__kernel_ok(k)) return KERN_ERROR_INVALID_ARGUMENT;
   kern_module *m = k->module;
   kern_context *ctx = m->ctx;
   const kc_kernel *info = k->info;
@@ -472,9 +551,9 @@ kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
   for (int i = 0; i < KERN_MAX_DIMS; i++) {
     d.dim[i] = i < ndim ? dims[i] : 1;
     if (i >= ndim) continue;
-    if (dims[i] <= 0)
+    if (dims[i] < 0)
       return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
-                         "launch of '%s': dims[%d] must be positive, got "
+                         "launch of '%s': dims[%d] must not be negative, got "
                          "%lld",
                          kn, i, (long long)dims[i]);
     /* Thread indices are int32, as in Warp; the emitters rely on it. */
@@ -508,7 +587,8 @@ kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
   if (nargs + 1 > KERN__PACK_STACK_ARGS) {
     pk->argv = kern__malloc((size_t)(nargs + 1) * sizeof *pk->argv);
     pk->slots = kern__malloc((size_t)(nargs + 1) * sizeof *pk->slots);
-    if (!pk->argv || !pk->slots) {
+    pk->la = kern__malloc((size_t)(nargs + 1) * sizeof *pk->la);
+    if (!pk->argv || !pk->slots || !pk->la) {
       kern__pack_release(pk);
       return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
                          "launch of '%s': out of memory", kn);
@@ -516,12 +596,14 @@ kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
   }
   void **argv = pk->argv;
   kern__slot *slots = pk->slots;
+  kern_arg *la = pk->la;
 
-  kern_status st = KERN_SUCCESS;
+  kern_status st = nargs > 0 ? read_args(ctx, info, nargs, args, la)
+                             : KERN_SUCCESS;
   char want[128], got[128];
   for (int i = 0; i < nargs && st == KERN_SUCCESS; i++) {
     const kc_param *p = &info->params[i];
-    const kern_arg *a = &args[i];
+    const kern_arg *a = &la[i];
     kern__slot *slot = &slots[i];
     argv[i] = slot;
 /* The expected type is spelled only on a mismatch: the launch path stays
@@ -539,14 +621,6 @@ kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
                  arg_spelling(a, got, sizeof got));
         break;
       }
-      /* Before anything reads the array: Note [handle magic]. */
-      if (!kern__array_ok(arr)) {
-        st = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
-                         "launch of '%s': argument %d '%s' is not a live "
-                         "array (already freed?)",
-                         kn, i + 1, p->name);
-        break;
-      }
       if (!kern__type_equal(arr->type, p->type) || arr->ndim != p->ndim) {
         MISMATCH("got %s", kn, i + 1, p->name, want,
                  arg_spelling(a, got, sizeof got));
@@ -555,8 +629,8 @@ kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
       if (arr->ctx != ctx || arr->dev != m->dev) {
         kern_device_info ai, mi;
         int ok = arr->ctx == ctx &&
-                 kern_device_get(ctx, arr->dev, &ai) == KERN_SUCCESS &&
-                 kern_device_get(ctx, m->dev, &mi) == KERN_SUCCESS;
+                 kern__device_get(ctx, arr->dev, &ai) == KERN_SUCCESS &&
+                 kern__device_get(ctx, m->dev, &mi) == KERN_SUCCESS;
         if (!ok)
           st = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                            "launch of '%s': argument %d '%s' belongs to "
@@ -614,7 +688,7 @@ kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
                  arg_spelling(a, got, sizeof got));
         break;
       }
-      if (p->type.scalar == KERN_FLOAT64) {
+      if (p->type.scalar == KERN_SCALAR_FLOAT64) {
         memcpy(slot->bytes, &a->u.f, sizeof(double));
       } else {
         /* Converting a finite double beyond FLT_MAX to float is undefined
@@ -653,19 +727,28 @@ kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
 void kern__pack_release(kern__pack *pk) {
   if (pk->argv != pk->argv_stack) kern__free(pk->argv);
   if (pk->slots != pk->slots_stack) kern__free(pk->slots);
+  if (pk->la != pk->la_stack) kern__free(pk->la);
   pk->argv = pk->argv_stack;
   pk->slots = pk->slots_stack;
+  pk->la = pk->la_stack;
 }
 
-kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
+kern_status kern_launch(kern_kernel *h, int ndim, const int64_t *dims,
                         int nargs, const kern_arg *args) {
-  if (!kern__kernel_ok(k)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_kernel *k = kern__kernel_enter(h);
+  if (!k) return KERN_ERROR_INVALID_HANDLE;
   kern_module *m = k->module;
   kern_context *ctx = m->ctx;
   const kc_kernel *info = k->info;
   kern__pack pk;
   kern_status st = kern__launch_pack(k, ndim, dims, nargs, args, &pk);
   if (st != KERN_SUCCESS) return st;
+  /* An empty grid (a dims[i] of 0) runs nothing, as in Warp, once the
+   * arguments have been checked. */
+  if (pk.dims.total == 0) {
+    kern__pack_release(&pk);
+    return KERN_SUCCESS;
+  }
   void *state;
   int index;
   const kern_backend *be = kern__device_backend(ctx, m->dev, &state, &index);
@@ -676,13 +759,14 @@ kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
     kern__error(ctx, st, "launch of '%s' on %s:%d failed", info->name,
                 be->name, index);
   else if (info->fault_param)
-    st = kern__debug_check(k, args, nargs);
+    st = kern__debug_check(k, pk.la, nargs);
   kern__pack_release(&pk);
   return st;
 }
 
-kern_status kern_synchronize(kern_context *ctx, kern_device dev) {
-  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+kern_status kern_synchronize(kern_context *h, kern_device dev) {
+  kern_context *ctx = kern__ctx_enter(h);
+  if (!ctx) return KERN_ERROR_INVALID_HANDLE;
   void *state;
   int index;
   const kern_backend *be = kern__device_backend(ctx, dev, &state, &index);

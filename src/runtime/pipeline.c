@@ -14,7 +14,9 @@
  * The last chunk may be shorter: it uses "views" of the same buffers whose
  * shape is the remainder, so kernels that look at their arrays' length see
  * the true length.  Views alias the memory and are never freed by
- * kern_array_free (they are not linked into the context).
+ * kern_array_free (they are not linked into the context); each has its own
+ * array handle (Note [handle table]), released when the run ends, so the
+ * public calls the run makes on it check it like any array.
  *
  * Tuning (chunk or buffers 0): a few candidates are timed on a prefix of the
  * input (the output prefix is simply written again by the real run), the
@@ -41,13 +43,14 @@ typedef struct pipe_set {
   kern_stream *stream;
   kern_array *buf[MAX_CHAIN + 1];
   kern_array view[MAX_CHAIN + 1]; /* the tail chunk's shorter views */
+  kern_array *vh[MAX_CHAIN + 1];  /* their handles, NULL until made */
   kern_event *ev[4];
   int pending; /* events recorded and not yet read */
 } pipe_set;
 
 static kern_status param_array(kern_context *ctx, kern_kernel *k, int p,
                                kern_type *t) {
-  kern_param_info pi;
+  kern_param_info pi = KERN_PARAM_INFO_INIT;
   kern_status st = kern_kernel_param(k, p, &pi);
   if (st) return st;
   if (pi.kind != KERN_PARAM_ARRAY || pi.ndim != 1)
@@ -77,7 +80,9 @@ static kern_status collect(pipe_set *ps, double t[3]) {
 static kern_status run(kern_context *ctx, const kern_pipeline_config *c,
                        const size_t *esize, int64_t count, int64_t chunk,
                        int nsets, kern_pipeline_report *r) {
-  kern_device dev = c->kernels[0]->module->dev;
+  kern_device dev =
+      ((kern_kernel *)kern__handle_get(c->kernels[0], KERN__H_KERNEL))
+          ->module->dev;
   pipe_set sets[MAX_SETS];
   memset(sets, 0, sizeof sets);
   kern_status st = KERN_SUCCESS;
@@ -89,10 +94,10 @@ static kern_status run(kern_context *ctx, const kern_pipeline_config *c,
   }
   for (int b = 0; b < nsets && !st; b++) {
     pipe_set *ps = &sets[b];
-    st = kern_stream_new(ctx, dev, &ps->stream);
+    st = kern_stream_new(ctx->h, dev, &ps->stream);
     for (int j = 0; j <= nk && !st; j++)
-      st = kern_array_new(ctx, dev, types[j], 1, &chunk, &ps->buf[j]);
-    for (int e = 0; e < 4 && !st; e++) st = kern_event_new(ctx, &ps->ev[e]);
+      st = kern_array_new(ctx->h, dev, types[j], 1, &chunk, &ps->buf[j]);
+    for (int e = 0; e < 4 && !st; e++) st = kern_event_new(ctx->h, &ps->ev[e]);
   }
   double t[3] = {0, 0, 0};
   double t0 = kern__now_ms();
@@ -106,11 +111,19 @@ static kern_status run(kern_context *ctx, const kern_pipeline_config *c,
     for (int j = 0; j <= nk; j++) {
       bufs[j] = ps->buf[j];
       if (n < chunk) {
-        ps->view[j] = *ps->buf[j];
+        ps->view[j] = *(kern_array *)kern__handle_get(ps->buf[j], KERN__H_ARRAY);
+        ps->view[j].prev = ps->view[j].next = NULL;
         ps->view[j].shape[0] = n;
         ps->view[j].size = n;
         ps->view[j].nbytes = (size_t)n * esize[j];
-        bufs[j] = &ps->view[j];
+        if (!ps->vh[j]) ps->vh[j] = kern__handle_new(KERN__H_ARRAY, &ps->view[j]);
+        if (!ps->vh[j]) {
+          st = kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
+                           "pipeline: out of memory");
+          break;
+        }
+        ps->view[j].h = ps->vh[j];
+        bufs[j] = ps->vh[j];
       }
     }
     kern_stream *s = ps->stream;
@@ -147,7 +160,10 @@ static kern_status run(kern_context *ctx, const kern_pipeline_config *c,
     pipe_set *ps = &sets[b];
     kern_status s2 = kern_stream_free(ps->stream);
     if (!st) st = s2;
-    for (int j = 0; j <= nk; j++) kern_array_free(ps->buf[j]);
+    for (int j = 0; j <= nk; j++) {
+      kern_array_free(ps->buf[j]);
+      kern__handle_release(ps->vh[j], KERN__H_ARRAY);
+    }
     for (int e = 0; e < 4; e++) kern_event_free(ps->ev[e]);
   }
   if (st) return st;
@@ -173,10 +189,11 @@ static void report_out(kern_pipeline_report *dst,
   dst->struct_size = keep;
 }
 
-kern_status kern_pipeline_run(kern_context *ctx,
+kern_status kern_pipeline_run(kern_context *hctx,
                               const kern_pipeline_config *c,
                               kern_pipeline_report *report) {
-  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = kern__ctx_enter(hctx);
+  if (!ctx) return KERN_ERROR_INVALID_HANDLE;
   if (!c || c->struct_size < CONFIG_V1_SIZE)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_pipeline_run: config is NULL or its "
@@ -200,9 +217,9 @@ kern_status kern_pipeline_run(kern_context *ctx,
   size_t esize[MAX_CHAIN + 1];
   kern_device dev = -1;
   for (int j = 0; j < c->nkernels; j++) {
-    kern_kernel *k = c->kernels[j];
-    if (!kern__kernel_ok(k) || k->module->ctx != ctx)
-      return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+    kern_kernel *k = kern__handle_get(c->kernels[j], KERN__H_KERNEL);
+    if (!k || k->module->ctx != ctx)
+      return kern__error(ctx, KERN_ERROR_INVALID_HANDLE,
                          "kern_pipeline_run: kernel %d is not a live kernel "
                          "of this context",
                          j);
@@ -219,7 +236,8 @@ kern_status kern_pipeline_run(kern_context *ctx,
                          j, ne);
     kern_type a, b;
     kern_status st;
-    if ((st = param_array(ctx, k, 0, &a)) || (st = param_array(ctx, k, 1, &b)))
+    if ((st = param_array(ctx, c->kernels[j], 0, &a)) ||
+        (st = param_array(ctx, c->kernels[j], 1, &b)))
       return st;
     if (j > 0 && kern_type_size(a) != esize[j])
       return kern__error(ctx, KERN_ERROR_TYPE_MISMATCH,

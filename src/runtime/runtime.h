@@ -1,6 +1,8 @@
 /*
  * runtime.h -- internals shared by the runtime's files and its backends.
  *
+ *   handle.c          the process-wide handle table (Note [handle table])
+ *   abi.c             kern_version, reading/writing the caller's structs
  *   context.c         contexts, errors, backend probing, device lists
  *   array.c           arrays
  *   module.c          module load (compile + backend build), kernels, launch
@@ -155,22 +157,38 @@ typedef struct kern__devent {
   int index; /* within the backend */
 } kern__devent;
 
-/* Note [handle magic]
- * Every handle starts with a magic number that its *_free clears before
- * releasing the memory, and every public entry point checks it, so a freed
- * handle passed back to kern (use after free, double free) is usually
- * refused with KERN_ERROR_INVALID_ARGUMENT instead of corrupting the heap
- * (SQLite's db->magic).  Reading a freed struct is still undefined
- * behaviour, so this is best effort: it fails once the allocator has
- * reused the memory for a new handle of the same kind, and AddressSanitizer
- * reports the read itself.  A garbage pointer is not detected at all. */
-#define KERN__CTX_MAGIC 0x6b637478u    /* "kctx" */
-#define KERN__ARRAY_MAGIC 0x6b617272u  /* "karr" */
-#define KERN__MODULE_MAGIC 0x6b6d6f64u /* "kmod" */
-#define KERN__KERNEL_MAGIC 0x6b6b726eu /* "kkrn" */
+/* Handles (Note [handle table] in handle.c).  Public entry points take
+ * handles and turn them into the structs below with kern__handle_get (or
+ * the typed helpers after the structs); everything inside the library holds
+ * real pointers.  Each object keeps its own handle in `h`. */
+typedef enum kern__hkind {
+  KERN__H_NONE,
+  KERN__H_CONTEXT,
+  KERN__H_ARRAY,
+  KERN__H_MODULE,
+  KERN__H_KERNEL,
+  KERN__H_STREAM,
+  KERN__H_EVENT,
+  KERN__H_GRAPH,
+  KERN__HKIND_COUNT
+} kern__hkind;
+
+/* A new handle for obj, or NULL when out of memory. */
+void *kern__handle_new(kern__hkind kind, void *obj);
+/* The object behind h when h is a live handle of kind `kind`, else NULL. */
+void *kern__handle_get(const void *h, kern__hkind kind);
+/* Makes h invalid from now on; a no-op for a handle that is not live. */
+void kern__handle_release(const void *h, kern__hkind kind);
+/* Two lookups under one acquisition of the table's lock, for the launch
+ * paths (the kernel and the stream of an async launch, or a launch's array
+ * arguments): kern__handle_lock, any number of kern__handle_get_locked,
+ * kern__handle_unlock. */
+void kern__handle_lock(void);
+void *kern__handle_get_locked(const void *h, kern__hkind kind);
+void kern__handle_unlock(void);
 
 struct kern_context {
-  unsigned magic; /* KERN__CTX_MAGIC while alive; Note [handle magic] */
+  kern_context *h; /* this context's handle */
   kern_options opts;
   char cache_dir[4096];
   int num_threads;
@@ -180,7 +198,11 @@ struct kern_context {
   kern__devent *devices;
   int ndevices;
   kern_status error_status;
-  char *error; /* first error, malloc'd; NULL when none */
+  char *error; /* the current message, malloc'd; NULL when none */
+  /* Non-zero while the message belongs to the call in progress, so a later
+   * error of the same call does not replace its cause; cleared when a new
+   * public call starts (Note [error recency] in context.c). */
+  int error_fresh;
   /* While quiet > 0, kern__error records nothing in error/error_status but
    * keeps the latest message in quiet_note: the cache policy's attempts
    * (Note [cache policy] in cache.c) may fail without failing the call, and
@@ -197,7 +219,7 @@ struct kern_context {
 };
 
 struct kern_array {
-  unsigned magic; /* KERN__ARRAY_MAGIC while alive */
+  kern_array *h; /* this array's handle */
   kern_context *ctx;
   kern_device dev;
   kern_type type;
@@ -215,14 +237,14 @@ struct kern_array {
 };
 
 struct kern_kernel {
-  unsigned magic; /* KERN__KERNEL_MAGIC while its module is alive */
+  kern_kernel *h; /* this kernel's handle */
   struct kern_module *module;
   const kc_kernel *info;
   void *fn;
 };
 
 struct kern_module {
-  unsigned magic; /* KERN__MODULE_MAGIC while alive */
+  kern_module *h; /* this module's handle */
   kern_context *ctx;
   kern_device dev;
   kc_result code;
@@ -233,22 +255,23 @@ struct kern_module {
   kern_array *fault; /* debug mode's fault record, or NULL (debug.c) */
 };
 
-/* Live-handle checks (Note [handle magic]): non-zero for a handle that is
- * not NULL and not freed. */
-static inline int kern__ctx_ok(const kern_context *c) {
-  return c && c->magic == KERN__CTX_MAGIC;
+/* Public handle -> object, NULL when the handle is not live.  The context
+ * helpers also start a public call (kern__call_begin); the others start it
+ * on the object's context. */
+kern_context *kern__ctx_enter(const kern_context *h);
+kern_array *kern__array_enter(const kern_array *h);
+kern_module *kern__module_enter(const kern_module *h);
+kern_kernel *kern__kernel_enter(const kern_kernel *h);
+/* The context object behind a handle, without starting a call: for tests
+ * and tools that look inside. */
+static inline kern_context *kern__ctx(const kern_context *h) {
+  return (kern_context *)kern__handle_get(h, KERN__H_CONTEXT);
 }
-static inline int kern__array_ok(const kern_array *a) {
-  return a && a->magic == KERN__ARRAY_MAGIC;
-}
-static inline int kern__module_ok(const kern_module *m) {
-  return m && m->magic == KERN__MODULE_MAGIC;
-}
-static inline int kern__kernel_ok(const kern_kernel *k) {
-  return k && k->magic == KERN__KERNEL_MAGIC;
-}
+/* Marks the start of a public call on ctx: Note [error recency]. */
+void kern__call_begin(kern_context *ctx);
 
-/* Records an error if none is recorded yet (the first error wins) and
+/* Records ctx's error unless the call in progress already recorded one
+ * (its first error is the cause; Note [error recency] in context.c) and
  * returns s, so `return kern__error(ctx, KERN_ERROR_IO, "...")` reads well. */
 kern_status kern__error(kern_context *ctx, kern_status s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -256,6 +279,37 @@ kern_status kern__verror(kern_context *ctx, kern_status s, const char *fmt,
                          va_list ap);
 const kern_backend *kern__device_backend(kern_context *ctx, kern_device dev,
                                          void **state, int *index);
+/* kern_device_get on the object: fills every field this library knows. */
+kern_status kern__device_get(kern_context *ctx, kern_device dev,
+                             kern_device_info *out);
+
+/* array.c: the array calls on objects, for the runtime's own arrays (debug
+ * mode's fault record). */
+kern_status kern__array_new(kern_context *ctx, kern_device dev, kern_type type,
+                            int ndim, const int64_t *shape, kern_array **out);
+void kern__array_free(kern_array *a);
+kern_status kern__array_download(const kern_array *a, void *dst, size_t nbytes);
+kern_status kern__array_zero(kern_array *a);
+/* module.c */
+void kern__module_free(kern_module *m);
+
+/* abi.c: the caller's extensible structs (Note [struct growth] in kern.h).
+ * kern__struct_in reads the caller's struct at src into dst (which holds
+ * the defaults and is `known` bytes, this library's sizeof), leaving dst's
+ * own struct_size alone; KERN_ERROR_INVALID_ARGUMENT when struct_size is
+ * below v1, or above `known` with non-zero bytes there.
+ * kern__struct_check_out says whether the caller's output struct at dst is
+ * big enough, and kern__struct_out then writes src (this library's full
+ * struct) into it: the fields that fit, zeros beyond them. */
+kern_status kern__struct_in(void *dst, size_t known, const void *src,
+                            size_t v1);
+/* No version of any struct will be this large; a struct_size beyond it is
+ * garbage (an uninitialised field, or a pointer from a positional
+ * initializer written for the layout before struct_size), and reading or
+ * zeroing that far would run off the caller's object. */
+#define KERN__STRUCT_SIZE_MAX 65536
+kern_status kern__struct_check_out(const void *dst, size_t v1);
+void kern__struct_out(void *dst, const void *src, size_t known);
 
 /* module.c: builds already generated code for dev and wraps it in a module
  * owned by ctx.  Takes ownership of *code in every case (it is freed on
@@ -283,8 +337,12 @@ typedef struct kern__pack {
   kern__slot *slots;
   int nslots; /* slots in use, the fault record included */
   kern__dims dims;
+  /* The caller's arguments read by its struct_size, array handles turned
+   * into arrays (module.c's read_args); debug mode's check reads them. */
+  kern_arg *la;
   void *argv_stack[KERN__PACK_STACK_ARGS];
   kern__slot slots_stack[KERN__PACK_STACK_ARGS];
+  kern_arg la_stack[KERN__PACK_STACK_ARGS];
 } kern__pack;
 
 /* Checks a launch's grid and arguments against k and marshals them into

@@ -316,8 +316,13 @@ static kern_status stream_make(kern_context *ctx, kern_device dev,
     return kern__error(ctx, st, "stream: cannot create a stream on %s:%d",
                        be->name, index);
   }
+  s->h = kern__handle_new(KERN__H_STREAM, s);
+  if (!s->h) {
+    if (s->native && !s->wrapped) be->stream_free(state, index, s->native);
+    kern__free(s);
+    return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY, "stream: out of memory");
+  }
   pthread_cond_init(&s->wake, NULL);
-  s->magic = KERN__STREAM_MAGIC;
   pthread_mutex_lock(&a->mu);
   s->next = a->streams;
   if (a->streams) a->streams->prev = s;
@@ -327,27 +332,48 @@ static kern_status stream_make(kern_context *ctx, kern_device dev,
   return KERN_SUCCESS;
 }
 
-kern_status kern_stream_new(kern_context *ctx, kern_device dev,
+static kern_status stream_sync(kern_stream *s);
+static kern_status event_sync(kern_event *e);
+
+kern_status kern_stream_new(kern_context *hctx, kern_device dev,
                             kern_stream **out) {
-  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = kern__ctx_enter(hctx);
+  if (!ctx) return KERN_ERROR_INVALID_HANDLE;
   if (!out)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_stream_new: out is NULL");
-  return stream_make(ctx, dev, 0, NULL, out);
+  kern_stream *s;
+  kern_status st = stream_make(ctx, dev, 0, NULL, &s);
+  if (st == KERN_SUCCESS) *out = s->h;
+  return st;
 }
 
-kern_status kern_stream_wrap(kern_context *ctx, kern_device dev, void *native,
+kern_status kern_stream_wrap(kern_context *hctx, kern_device dev, void *native,
                              kern_stream **out) {
-  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = kern__ctx_enter(hctx);
+  if (!ctx) return KERN_ERROR_INVALID_HANDLE;
   if (!out || !native)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_stream_wrap: %s is NULL", out ? "native" : "out");
-  return stream_make(ctx, dev, 0, native, out);
+  kern_stream *s;
+  kern_status st = stream_make(ctx, dev, 0, native, &s);
+  if (st == KERN_SUCCESS) *out = s->h;
+  return st;
 }
 
-kern_status kern_stream_default(kern_context *ctx, kern_device dev,
+kern_status kern_stream_default(kern_context *hctx, kern_device dev,
                                 kern_stream **out) {
-  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = kern__ctx_enter(hctx);
+  if (!ctx) return KERN_ERROR_INVALID_HANDLE;
+  kern_stream *s;
+  kern_status st = kern__stream_default(ctx, dev, out ? &s : NULL);
+  if (st == KERN_SUCCESS) *out = s->h;
+  return st;
+}
+
+/* kern_stream_default on the context object, for the library's own use. */
+kern_status kern__stream_default(kern_context *ctx, kern_device dev,
+                                 kern_stream **out) {
   if (!out)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_stream_default: out is NULL");
@@ -372,10 +398,7 @@ kern_status kern_stream_default(kern_context *ctx, kern_device dev,
  * stream of dev for NULL. */
 kern_status kern__stream_resolve(kern_context *ctx, kern_device dev,
                                  kern_stream *s, kern_stream **out) {
-  if (!s) return kern_stream_default(ctx, dev, out);
-  if (s->magic != KERN__STREAM_MAGIC)
-    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
-                       "stream is not a live stream (already freed?)");
+  if (!s) return kern__stream_default(ctx, dev, out);
   if (s->ctx != ctx)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "stream belongs to another context");
@@ -388,20 +411,48 @@ kern_status kern__stream_resolve(kern_context *ctx, kern_device dev,
   return KERN_SUCCESS;
 }
 
-static int stream_ok(const kern_stream *s) {
-  return s && s->magic == KERN__STREAM_MAGIC;
+kern_stream *kern__stream_enter(const kern_stream *h) {
+  kern_stream *s = kern__stream_get(h);
+  if (s) kern__call_begin(s->ctx);
+  return s;
 }
 
-kern_device kern_stream_device(const kern_stream *s) {
-  return stream_ok(s) ? s->dev : -1;
+kern_event *kern__event_enter(const kern_event *h) {
+  kern_event *e = kern__event_get(h);
+  if (e) kern__call_begin(e->ctx);
+  return e;
 }
 
-void *kern_stream_native(const kern_stream *s) {
-  return stream_ok(s) ? s->native : NULL;
+kern_status kern__stream_arg(kern_context *ctx, const kern_stream *h,
+                             kern_stream **s, const char *fn) {
+  *s = NULL;
+  if (!h) return KERN_SUCCESS;
+  if (!(*s = kern__stream_get(h)))
+    return kern__error(ctx, KERN_ERROR_INVALID_HANDLE,
+                       "%s: the stream is not a live stream (already "
+                       "freed?)",
+                       fn);
+  return KERN_SUCCESS;
 }
 
-kern_status kern_stream_synchronize(kern_stream *s) {
-  if (!stream_ok(s)) return KERN_ERROR_INVALID_ARGUMENT;
+/* The queries start no call: they cannot fail, so they leave the error. */
+kern_device kern_stream_device(const kern_stream *h) {
+  const kern_stream *s = kern__stream_get(h);
+  return s ? s->dev : -1;
+}
+
+void *kern_stream_native(const kern_stream *h) {
+  const kern_stream *s = kern__stream_get(h);
+  return s ? s->native : NULL;
+}
+
+kern_status kern_stream_synchronize(kern_stream *h) {
+  kern_stream *s = kern__stream_enter(h);
+  if (!s) return KERN_ERROR_INVALID_HANDLE;
+  return stream_sync(s);
+}
+
+static kern_status stream_sync(kern_stream *s) {
   if (s->capture)
     return kern__error(s->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_stream_synchronize: the stream is capturing a "
@@ -425,8 +476,9 @@ kern_status kern_stream_synchronize(kern_stream *s) {
   return KERN_SUCCESS;
 }
 
-kern_status kern_stream_query(kern_stream *s, int *done) {
-  if (!stream_ok(s)) return KERN_ERROR_INVALID_ARGUMENT;
+kern_status kern_stream_query(kern_stream *h, int *done) {
+  kern_stream *s = kern__stream_enter(h);
+  if (!s) return KERN_ERROR_INVALID_HANDLE;
   if (!done)
     return kern__error(s->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_stream_query: done is NULL");
@@ -447,6 +499,8 @@ kern_status kern_stream_query(kern_stream *s, int *done) {
 /* Stops and frees s; its queue has drained.  Not for default streams while
  * the context lives. */
 static kern_status stream_destroy(kern_stream *s) {
+  /* The handle goes first: nothing reaches the stream while it drains. */
+  kern__handle_release(s->h, KERN__H_STREAM);
   kern_context *ctx = s->ctx;
   kern__async *a = ctx->async;
   kern_status st = KERN_SUCCESS;
@@ -471,14 +525,16 @@ static kern_status stream_destroy(kern_stream *s) {
   if (s->next) s->next->prev = s->prev;
   pthread_mutex_unlock(&a->mu);
   pthread_cond_destroy(&s->wake);
-  s->magic = 0;
   kern__free(s);
   return st;
 }
 
-kern_status kern_stream_free(kern_stream *s) {
-  if (!s) return KERN_SUCCESS;
-  if (!stream_ok(s)) return KERN_ERROR_INVALID_ARGUMENT;
+kern_status kern_stream_free(kern_stream *h) {
+  /* A freed stream (also one freed with its context) is left alone, as by
+   * every *_free (Note [handle table]); the status says it was not live. */
+  if (!h) return KERN_SUCCESS;
+  kern_stream *s = kern__stream_enter(h);
+  if (!s) return KERN_ERROR_INVALID_HANDLE;
   kern_context *ctx = s->ctx;
   if (s->is_default)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
@@ -501,19 +557,19 @@ kern_status kern_stream_free(kern_stream *s) {
 
 /* ---------------------------------------------------------------- events */
 
-static int event_ok(const kern_event *e) {
-  return e && e->magic == KERN__EVENT_MAGIC;
-}
-
-kern_status kern_event_new(kern_context *ctx, kern_event **out) {
-  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+kern_status kern_event_new(kern_context *hctx, kern_event **out) {
+  kern_context *ctx = kern__ctx_enter(hctx);
+  if (!ctx) return KERN_ERROR_INVALID_HANDLE;
   if (!out)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_event_new: out is NULL");
   kern__async *a = kern__async_get(ctx);
   kern_event *e = a ? kern__calloc(1, sizeof *e) : NULL;
-  if (!e) return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY, "event: out of memory");
-  e->magic = KERN__EVENT_MAGIC;
+  if (e) e->h = kern__handle_new(KERN__H_EVENT, e);
+  if (!e || !e->h) {
+    kern__free(e);
+    return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY, "event: out of memory");
+  }
   e->ctx = ctx;
   e->dev = -1;
   e->native_dev = -1;
@@ -522,11 +578,12 @@ kern_status kern_event_new(kern_context *ctx, kern_event **out) {
   if (a->events) a->events->prev = e;
   a->events = e;
   pthread_mutex_unlock(&a->mu);
-  *out = e;
+  *out = e->h;
   return KERN_SUCCESS;
 }
 
 static void event_destroy(kern_event *e) {
+  kern__handle_release(e->h, KERN__H_EVENT);
   kern__async *a = e->ctx->async;
   if (e->native) e->be->event_free(e->state, e->index, e->native);
   pthread_mutex_lock(&a->mu);
@@ -535,23 +592,23 @@ static void event_destroy(kern_event *e) {
   else a->events = e->next;
   if (e->next) e->next->prev = e->prev;
   pthread_mutex_unlock(&a->mu);
-  e->magic = 0;
   kern__free(e);
 }
 
-void kern_event_free(kern_event *e) {
-  if (!event_ok(e)) return;
+void kern_event_free(kern_event *h) {
+  kern_event *e = kern__event_get(h);
+  if (!e) return;
   event_destroy(e);
 }
 
-kern_status kern_event_record(kern_event *e, kern_stream *s) {
-  if (!event_ok(e)) return KERN_ERROR_INVALID_ARGUMENT;
+kern_status kern_event_record(kern_event *h, kern_stream *hs) {
+  kern_event *e = kern__event_enter(h);
+  if (!e) return KERN_ERROR_INVALID_HANDLE;
   kern_context *ctx = e->ctx;
-  if (s && !stream_ok(s))
-    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
-                       "kern_event_record: the stream is not live");
+  kern_stream *s;
   kern_status st;
-  if (!s && (st = kern_stream_default(ctx, 0, &s))) return st;
+  if ((st = kern__stream_arg(ctx, hs, &s, "kern_event_record"))) return st;
+  if (!s && (st = kern__stream_default(ctx, 0, &s))) return st;
   if (s->ctx != ctx)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_event_record: event and stream belong to "
@@ -605,8 +662,13 @@ kern_status kern_event_record(kern_event *e, kern_stream *s) {
   return kern__stream_push(s, c);
 }
 
-kern_status kern_event_synchronize(kern_event *e) {
-  if (!event_ok(e)) return KERN_ERROR_INVALID_ARGUMENT;
+kern_status kern_event_synchronize(kern_event *h) {
+  kern_event *e = kern__event_enter(h);
+  if (!e) return KERN_ERROR_INVALID_HANDLE;
+  return event_sync(e);
+}
+
+static kern_status event_sync(kern_event *e) {
   if (e->recorded == 2) {
     kern_status st = e->be->event_sync(e->state, e->index, e->native);
     if (st != KERN_SUCCESS)
@@ -623,8 +685,9 @@ kern_status kern_event_synchronize(kern_event *e) {
   return KERN_SUCCESS;
 }
 
-kern_status kern_event_query(kern_event *e, int *done) {
-  if (!event_ok(e)) return KERN_ERROR_INVALID_ARGUMENT;
+kern_status kern_event_query(kern_event *h, int *done) {
+  kern_event *e = kern__event_enter(h);
+  if (!e) return KERN_ERROR_INVALID_HANDLE;
   if (!done)
     return kern__error(e->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_event_query: done is NULL");
@@ -646,10 +709,15 @@ kern_status kern_event_query(kern_event *e, int *done) {
   return KERN_SUCCESS;
 }
 
-kern_status kern_event_elapsed(kern_event *start, kern_event *end,
+kern_status kern_event_elapsed(kern_event *hstart, kern_event *hend,
                                double *ms) {
-  if (!event_ok(start) || !event_ok(end)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_event *start = kern__event_enter(hstart);
+  if (!start) return KERN_ERROR_INVALID_HANDLE;
   kern_context *ctx = start->ctx;
+  kern_event *end = kern__event_get(hend);
+  if (!end)
+    return kern__error(ctx, KERN_ERROR_INVALID_HANDLE,
+                       "kern_event_elapsed: the end event is not live");
   if (end->ctx != ctx)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_event_elapsed: the events belong to different "
@@ -685,11 +753,13 @@ kern_status kern_event_elapsed(kern_event *start, kern_event *end,
   return KERN_SUCCESS;
 }
 
-kern_status kern_stream_wait_event(kern_stream *s, kern_event *e) {
-  if (!stream_ok(s)) return KERN_ERROR_INVALID_ARGUMENT;
+kern_status kern_stream_wait_event(kern_stream *h, kern_event *he) {
+  kern_stream *s = kern__stream_enter(h);
+  if (!s) return KERN_ERROR_INVALID_HANDLE;
   kern_context *ctx = s->ctx;
-  if (!event_ok(e))
-    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+  kern_event *e = kern__event_get(he);
+  if (!e)
+    return kern__error(ctx, KERN_ERROR_INVALID_HANDLE,
                        "kern_stream_wait_event: the event is not live");
   if (e->ctx != ctx)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
@@ -721,7 +791,7 @@ kern_status kern_stream_wait_event(kern_stream *s, kern_event *e) {
   }
   /* Across kinds of stream (a CUDA stream waiting for a CPU stream's
    * event): the caller waits, which orders everything it enqueues later. */
-  return kern_event_synchronize(e);
+  return event_sync(e);
 }
 
 /* ---------------------------------------------------------------- work */
@@ -735,8 +805,11 @@ static int native_capture(const kern_stream *s) {
 
 kern_status kern__stream_launch(kern_stream *s, kern_kernel *k,
                                 const kern__pack *pk, int ndim,
-                                const int64_t *dims, int nargs,
-                                const kern_arg *args) {
+                                const int64_t *dims, int nargs) {
+  /* A graph keeps the arguments as read by the launch (pk->la, this
+   * library's kern_arg whatever the caller's struct_size) with array
+   * handles again, so a replay or kern_graph_set_arg checks them anew. */
+  const kern_arg *args = pk->la;
   kern_context *ctx = s->ctx;
   if (s->native && !s->capture)
     return s->be->launch_async(s->state, s->index, s->native, k->fn, k->info,
@@ -748,6 +821,7 @@ kern_status kern__stream_launch(kern_stream *s, kern_kernel *k,
   }
   c->op = OP_LAUNCH;
   c->kernel = k;
+  c->kernel_h = k->h;
   if (s->capture) {
     c->ndim = ndim;
     for (int i = 0; i < ndim; i++) c->shape[i] = dims[i];
@@ -762,6 +836,8 @@ kern_status kern__stream_launch(kern_stream *s, kern_kernel *k,
       }
       for (int i = 0; i < nargs; i++) {
         c->args[i] = args[i];
+        if (args[i].kind == KERN_ARG_ARRAY && args[i].u.array)
+          c->args[i].u.array = args[i].u.array->h;
         /* kern__launch_pack checked that DATA fits a slot. */
         if (args[i].kind == KERN_ARG_DATA) {
           memcpy(c->argdata[i].bytes, args[i].u.data, args[i].size);
@@ -785,28 +861,48 @@ kern_status kern__stream_launch(kern_stream *s, kern_kernel *k,
   return kern__stream_push(s, c);
 }
 
-kern_status kern_launch_async(kern_kernel *k, kern_stream *s, int ndim,
+kern_status kern_launch_async(kern_kernel *hk, kern_stream *hs, int ndim,
                               const int64_t *dims, int nargs,
                               const kern_arg *args) {
-  if (!kern__kernel_ok(k)) return KERN_ERROR_INVALID_ARGUMENT;
+  /* The kernel and the stream in one round trip to the handle table: the
+   * launch path's budget (issue #11) is a fraction of a microsecond. */
+  kern__handle_lock();
+  kern_kernel *k = kern__handle_get_locked(hk, KERN__H_KERNEL);
+  kern_stream *s = kern__handle_get_locked(hs, KERN__H_STREAM);
+  kern__handle_unlock();
+  if (!k) return KERN_ERROR_INVALID_HANDLE;
   kern_module *m = k->module;
   kern_context *ctx = m->ctx;
+  kern__call_begin(ctx);
   kern_status st;
-  if (!s || s->magic != KERN__STREAM_MAGIC || s->ctx != ctx || s->dev != m->dev)
+  if (hs && !s)
+    return kern__error(ctx, KERN_ERROR_INVALID_HANDLE,
+                       "kern_launch_async: the stream is not a live stream "
+                       "(already freed?)");
+  if (!s || s->ctx != ctx || s->dev != m->dev)
     if ((st = kern__stream_resolve(ctx, m->dev, s, &s))) return st;
   kern__pack pk;
   if ((st = kern__launch_pack(k, ndim, dims, nargs, args, &pk))) return st;
-  st = kern__stream_launch(s, k, &pk, ndim, dims, nargs, args);
-  kern__pack_release(&pk);
-  if (st != KERN_SUCCESS)
+  /* An empty grid runs nothing once its arguments are checked (docs/ABI.md),
+   * and a capture does not record it (a driver refuses a grid of 0 blocks),
+   * so kern_graph_set_arg's launch indices count only non-empty launches. */
+  if (pk.dims.total == 0) {
+    kern__pack_release(&pk);
+    return KERN_SUCCESS;
+  }
+  st = kern__stream_launch(s, k, &pk, ndim, dims, nargs);
+  if (st != KERN_SUCCESS) {
+    kern__pack_release(&pk);
     return kern__error(ctx, st, "launch of '%s' on %s:%d failed",
                        k->info->name, s->be->name, s->index);
+  }
   if (k->info->fault_param && !s->capture) {
     /* Debug mode reads the fault record after the launch. */
-    if ((st = kern_stream_synchronize(s))) return st;
-    return kern__debug_check(k, args, nargs);
+    if ((st = stream_sync(s)) == KERN_SUCCESS)
+      st = kern__debug_check(k, pk.la, nargs);
   }
-  return KERN_SUCCESS;
+  kern__pack_release(&pk);
+  return st;
 }
 
 static kern_status range_check(const kern_array *a, size_t off, size_t n,
@@ -868,17 +964,21 @@ static kern__cmd *cmd_new(kern_context *ctx, kern__op op) {
   return c;
 }
 
-kern_status kern_array_upload_async(kern_array *a, kern_stream *s,
+kern_status kern_array_upload_async(kern_array *ha, kern_stream *hs,
                                     size_t offset, const void *src,
                                     size_t nbytes) {
-  if (!kern__array_ok(a)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_array *a = kern__array_enter(ha);
+  if (!a) return KERN_ERROR_INVALID_HANDLE;
   kern_status st;
   if (!src)
     return kern__error(a->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_array_upload_async: src is NULL");
   if ((st = range_check(a, offset, nbytes, "kern_array_upload_async")))
     return st;
-  if ((st = kern__stream_resolve(a->ctx, a->dev, s, &s))) return st;
+  kern_stream *s;
+  if ((st = kern__stream_arg(a->ctx, hs, &s, "kern_array_upload_async")) ||
+      (st = kern__stream_resolve(a->ctx, a->dev, s, &s)))
+    return st;
   if (nbytes == 0) return KERN_SUCCESS;
   kern__cmd *c = cmd_new(a->ctx, OP_COPY_IN);
   if (!c) return KERN_ERROR_OUT_OF_MEMORY;
@@ -889,17 +989,21 @@ kern_status kern_array_upload_async(kern_array *a, kern_stream *s,
   return enqueue(s, c, "kern_array_upload_async");
 }
 
-kern_status kern_array_download_async(const kern_array *a, kern_stream *s,
+kern_status kern_array_download_async(const kern_array *ha, kern_stream *hs,
                                       size_t offset, void *dst,
                                       size_t nbytes) {
-  if (!kern__array_ok(a)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_array *a = kern__array_enter(ha);
+  if (!a) return KERN_ERROR_INVALID_HANDLE;
   kern_status st;
   if (!dst)
     return kern__error(a->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_array_download_async: dst is NULL");
   if ((st = range_check(a, offset, nbytes, "kern_array_download_async")))
     return st;
-  if ((st = kern__stream_resolve(a->ctx, a->dev, s, &s))) return st;
+  kern_stream *s;
+  if ((st = kern__stream_arg(a->ctx, hs, &s, "kern_array_download_async")) ||
+      (st = kern__stream_resolve(a->ctx, a->dev, s, &s)))
+    return st;
   if (nbytes == 0) return KERN_SUCCESS;
   kern__cmd *c = cmd_new(a->ctx, OP_COPY_OUT);
   if (!c) return KERN_ERROR_OUT_OF_MEMORY;
@@ -910,11 +1014,14 @@ kern_status kern_array_download_async(const kern_array *a, kern_stream *s,
   return enqueue(s, c, "kern_array_download_async");
 }
 
-static kern_status fill_async(kern_array *a, kern_stream *s,
+static kern_status fill_async(kern_array *a, const kern_stream *hs,
                               const void *value, size_t size,
                               const char *fn) {
   kern_status st;
-  if ((st = kern__stream_resolve(a->ctx, a->dev, s, &s))) return st;
+  kern_stream *s;
+  if ((st = kern__stream_arg(a->ctx, hs, &s, fn)) ||
+      (st = kern__stream_resolve(a->ctx, a->dev, s, &s)))
+    return st;
   kern__cmd *c = cmd_new(a->ctx, OP_FILL);
   if (!c) return KERN_ERROR_OUT_OF_MEMORY;
   c->pattern = kern__malloc(size);
@@ -929,9 +1036,10 @@ static kern_status fill_async(kern_array *a, kern_stream *s,
   return enqueue(s, c, fn);
 }
 
-kern_status kern_array_fill_async(kern_array *a, kern_stream *s,
+kern_status kern_array_fill_async(kern_array *ha, kern_stream *s,
                                   const void *value) {
-  if (!kern__array_ok(a)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_array *a = kern__array_enter(ha);
+  if (!a) return KERN_ERROR_INVALID_HANDLE;
   if (!value)
     return kern__error(a->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_array_fill_async: value is NULL");
@@ -939,19 +1047,22 @@ kern_status kern_array_fill_async(kern_array *a, kern_stream *s,
                     "kern_array_fill_async");
 }
 
-kern_status kern_array_zero_async(kern_array *a, kern_stream *s) {
-  if (!kern__array_ok(a)) return KERN_ERROR_INVALID_ARGUMENT;
+kern_status kern_array_zero_async(kern_array *ha, kern_stream *s) {
+  kern_array *a = kern__array_enter(ha);
+  if (!a) return KERN_ERROR_INVALID_HANDLE;
   static const unsigned char zero = 0;
   return fill_async(a, s, &zero, 1, "kern_array_zero_async");
 }
 
-kern_status kern_array_copy_async(kern_array *dst, size_t dst_offset,
-                                  const kern_array *src, size_t src_offset,
-                                  size_t nbytes, kern_stream *s) {
-  if (!kern__array_ok(dst)) return KERN_ERROR_INVALID_ARGUMENT;
+kern_status kern_array_copy_async(kern_array *hdst, size_t dst_offset,
+                                  const kern_array *hsrc, size_t src_offset,
+                                  size_t nbytes, kern_stream *hs) {
+  kern_array *dst = kern__array_enter(hdst);
+  if (!dst) return KERN_ERROR_INVALID_HANDLE;
   kern_context *ctx = dst->ctx;
-  if (!kern__array_ok(src))
-    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+  const kern_array *src = kern__handle_get(hsrc, KERN__H_ARRAY);
+  if (!src)
+    return kern__error(ctx, KERN_ERROR_INVALID_HANDLE,
                        "kern_array_copy_async: src is not a live array");
   if (src->ctx != ctx || src->dev != dst->dev)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
@@ -961,7 +1072,10 @@ kern_status kern_array_copy_async(kern_array *dst, size_t dst_offset,
   if ((st = range_check(dst, dst_offset, nbytes, "kern_array_copy_async")) ||
       (st = range_check(src, src_offset, nbytes, "kern_array_copy_async")))
     return st;
-  if ((st = kern__stream_resolve(ctx, dst->dev, s, &s))) return st;
+  kern_stream *s;
+  if ((st = kern__stream_arg(ctx, hs, &s, "kern_array_copy_async")) ||
+      (st = kern__stream_resolve(ctx, dst->dev, s, &s)))
+    return st;
   if (nbytes == 0) return KERN_SUCCESS;
   kern__cmd *c = cmd_new(ctx, OP_COPY_DD);
   if (!c) return KERN_ERROR_OUT_OF_MEMORY;
@@ -973,27 +1087,31 @@ kern_status kern_array_copy_async(kern_array *dst, size_t dst_offset,
   return enqueue(s, c, "kern_array_copy_async");
 }
 
-kern_status kern_array_copy(kern_array *dst, const kern_array *src) {
-  if (!kern__array_ok(dst)) return KERN_ERROR_INVALID_ARGUMENT;
-  if (!kern__array_ok(src))
-    return kern__error(dst->ctx, KERN_ERROR_INVALID_ARGUMENT,
+kern_status kern_array_copy(kern_array *hdst, const kern_array *hsrc) {
+  kern_array *dst = kern__array_enter(hdst);
+  if (!dst) return KERN_ERROR_INVALID_HANDLE;
+  const kern_array *src = kern__handle_get(hsrc, KERN__H_ARRAY);
+  if (!src)
+    return kern__error(dst->ctx, KERN_ERROR_INVALID_HANDLE,
                        "kern_array_copy: src is not a live array");
   if (src->nbytes != dst->nbytes)
     return kern__error(dst->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_array_copy: src holds %zu bytes, dst %zu",
                        src->nbytes, dst->nbytes);
   kern_stream *s;
-  kern_status st = kern_stream_default(dst->ctx, dst->dev, &s);
+  kern_status st = kern__stream_default(dst->ctx, dst->dev, &s);
   if (st != KERN_SUCCESS) return st;
-  if ((st = kern_array_copy_async(dst, 0, src, 0, src->nbytes, s))) return st;
-  return kern_stream_synchronize(s);
+  if ((st = kern_array_copy_async(hdst, 0, hsrc, 0, src->nbytes, s->h)))
+    return st;
+  return stream_sync(s);
 }
 
 /* ---------------------------------------------------------------- pinned */
 
-kern_status kern_host_alloc(kern_context *ctx, kern_device dev, size_t bytes,
+kern_status kern_host_alloc(kern_context *hctx, kern_device dev, size_t bytes,
                             void **out) {
-  if (!kern__ctx_ok(ctx)) return KERN_ERROR_INVALID_ARGUMENT;
+  kern_context *ctx = kern__ctx_enter(hctx);
+  if (!ctx) return KERN_ERROR_INVALID_HANDLE;
   if (!out)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_host_alloc: out is NULL");
@@ -1047,8 +1165,9 @@ static void pin_release(kern_context *ctx, kern__pin *pin) {
   kern__free(pin);
 }
 
-void kern_host_free(kern_context *ctx, void *p) {
-  if (!kern__ctx_ok(ctx) || !p || !ctx->async) return;
+void kern_host_free(kern_context *hctx, void *p) {
+  kern_context *ctx = kern__ctx_enter(hctx);
+  if (!ctx || !p || !ctx->async) return;
   kern__async *a = ctx->async;
   pthread_mutex_lock(&a->mu);
   kern__pin **pp = &a->pins;
@@ -1098,7 +1217,7 @@ kern_status kern__sync_device(kern_context *ctx, kern_device dev) {
   kern_status first = KERN_SUCCESS;
   for (kern_stream *s = a->streams; s; s = s->next) {
     if (s->dev != dev || s->capture) continue;
-    kern_status st = kern_stream_synchronize(s);
+    kern_status st = stream_sync(s);
     if (first == KERN_SUCCESS) first = st;
   }
   return first;

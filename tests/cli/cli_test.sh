@@ -228,6 +228,7 @@ err_has "'s'"
 
 check "devices" 0 "$KERN" devices
 out_has "cpu: available"
+out_has "fp64 yes, int64 atomics yes, warp 1, max group 1, driver "
 out_has "cuda: "
 out_has "opencl: "
 

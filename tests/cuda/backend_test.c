@@ -103,17 +103,17 @@ static kc_param saxpy_params[3], mixed_params[6], index2d_params[1],
 static kc_kernel kernels[5];
 
 static kc_result make_code(char *source) {
-  saxpy_params[0] = P("x", KERN_PARAM_ARRAY, KERN_FLOAT32, 1, 1);
-  saxpy_params[1] = P("y", KERN_PARAM_ARRAY, KERN_FLOAT32, 1, 1);
-  saxpy_params[2] = P("a", KERN_PARAM_VALUE, KERN_FLOAT32, 1, 0);
-  mixed_params[0] = P("out", KERN_PARAM_ARRAY, KERN_FLOAT64, 1, 1);
-  mixed_params[1] = P("v", KERN_PARAM_VALUE, KERN_FLOAT32, 3, 0);
-  mixed_params[2] = P("b", KERN_PARAM_VALUE, KERN_BOOL, 1, 0);
-  mixed_params[3] = P("d", KERN_PARAM_VALUE, KERN_FLOAT64, 1, 0);
-  mixed_params[4] = P("c", KERN_PARAM_VALUE, KERN_INT8, 1, 0);
-  mixed_params[5] = P("i", KERN_PARAM_VALUE, KERN_INT64, 1, 0);
-  index2d_params[0] = P("out", KERN_PARAM_ARRAY, KERN_INT32, 1, 2);
-  fault_params[0] = P("x", KERN_PARAM_ARRAY, KERN_INT32, 1, 1);
+  saxpy_params[0] = P("x", KERN_PARAM_ARRAY, KERN_SCALAR_FLOAT32, 1, 1);
+  saxpy_params[1] = P("y", KERN_PARAM_ARRAY, KERN_SCALAR_FLOAT32, 1, 1);
+  saxpy_params[2] = P("a", KERN_PARAM_VALUE, KERN_SCALAR_FLOAT32, 1, 0);
+  mixed_params[0] = P("out", KERN_PARAM_ARRAY, KERN_SCALAR_FLOAT64, 1, 1);
+  mixed_params[1] = P("v", KERN_PARAM_VALUE, KERN_SCALAR_FLOAT32, 3, 0);
+  mixed_params[2] = P("b", KERN_PARAM_VALUE, KERN_SCALAR_BOOL, 1, 0);
+  mixed_params[3] = P("d", KERN_PARAM_VALUE, KERN_SCALAR_FLOAT64, 1, 0);
+  mixed_params[4] = P("c", KERN_PARAM_VALUE, KERN_SCALAR_INT8, 1, 0);
+  mixed_params[5] = P("i", KERN_PARAM_VALUE, KERN_SCALAR_INT64, 1, 0);
+  index2d_params[0] = P("out", KERN_PARAM_ARRAY, KERN_SCALAR_INT32, 1, 2);
+  fault_params[0] = P("x", KERN_PARAM_ARRAY, KERN_SCALAR_INT32, 1, 1);
   kc_kernel k[5] = {
       {"saxpy", "abi_saxpy", 3, saxpy_params, 0, 0, 0, 0},
       {"mixed", "abi_mixed", 6, mixed_params, 1, 0, 0, 0},
@@ -396,7 +396,7 @@ static void test_fault(kern_context *ctx, void *st, void *mod, char *source) {
    * so either it works or it fails clearly; it must not crash. */
   char reason[256];
   void *st2 = NULL;
-  ASSERT_STATUS(ctx, b->probe(ctx, &st2, reason, sizeof reason), KERN_SUCCESS);
+  ASSERT_STATUS(ctx, b->probe(kern__ctx(ctx), &st2, reason, sizeof reason), KERN_SUCCESS);
   ASSERT_TRUE(b->device_count(st2) > 0);
   kc_result code = make_code(source);
   void *mod2 = NULL;
@@ -427,14 +427,15 @@ int main(int argc, char **argv) {
   /* A private cache directory, so the first build is a miss. */
   char cache[] = "/tmp/kern-cuda-test-XXXXXX";
   ASSERT_TRUE(mkdtemp(cache));
-  kern_options opts = {cache, 0, 0, 0};
+  kern_options opts = KERN_OPTIONS_INIT;
+  opts.cache_dir = cache;
   kern_context *ctx = NULL;
   ASSERT_TRUE(kern_context_new(&opts, &ctx) == KERN_SUCCESS);
   kern_clear_error(ctx);
 
   void *st = NULL;
   char reason[256] = "unset";
-  ASSERT_STATUS(ctx, b->probe(ctx, &st, reason, sizeof reason), KERN_SUCCESS);
+  ASSERT_STATUS(ctx, b->probe(kern__ctx(ctx), &st, reason, sizeof reason), KERN_SUCCESS);
   ASSERT_TRUE(st != NULL);
   if (b->device_count(st) == 0) return test_no_device(ctx, st, reason);
 
@@ -443,6 +444,25 @@ int main(int argc, char **argv) {
   printf("cuda:0: %s; %s\n", info.name, info.description);
   CHECK_TRUE(info.compute_units > 0 && info.memory_bytes > 0);
   CHECK_TRUE(strncmp(info.description, "sm_", 3) == 0);
+  /* Properties as fields (cuDeviceGetAttribute, cuDeviceGetUuid,
+   * cuDriverGetVersion); they agree with the description's text. */
+  char sm[16];
+  snprintf(sm, sizeof sm, "sm_%d%d", info.capability_major,
+           info.capability_minor);
+  CHECK_TRUE(info.capability_major >= 3 &&
+             strncmp(info.description, sm, strlen(sm)) == 0);
+  CHECK_TRUE(info.warp_size == 32);
+  CHECK_TRUE(info.max_group_size >= 512);
+  CHECK_TRUE(info.fp64 && info.int64_atomics);
+  CHECK_TRUE(info.driver_version[0] && strstr(info.description,
+                                               info.driver_version));
+  CHECK_TRUE(strlen(info.pci_bus_id) == 12 && info.pci_bus_id[4] == ':');
+  int uuid_set = 0;
+  for (int i = 0; i < 16; i++) uuid_set |= info.uuid[i];
+  CHECK_TRUE(uuid_set);
+  printf("cuda:0: capability %d.%d, warp %d, max block %d, driver %s, pci %s\n",
+         info.capability_major, info.capability_minor, info.warp_size,
+         info.max_group_size, info.driver_version, info.pci_bus_id);
 
   char *source = read_file(path);
   if (!source) {

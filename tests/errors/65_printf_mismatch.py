@@ -1,4 +1,4 @@
-# expect: 8:15: error: conversion '%d' does not match argument 2, which is float32
+# expect: 8:16: error: conversion '%d' does not match argument 2, which is float32
 import warp as wp
 
 

@@ -1,4 +1,4 @@
-# expect: 8:15: error: the format has more conversions than arguments
+# expect: 8:19: error: the format has more conversions than arguments
 import warp as wp
 
 

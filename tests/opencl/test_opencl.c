@@ -143,9 +143,9 @@ static const char broken_src[] =
     "  x[0] = undefined_function_xyz(1.0f);\n"
     "}\n";
 
-static const kern_type f32 = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
-static const kern_type f64 = {KERN_KIND_SCALAR, KERN_FLOAT64, 1, 1};
-static const kern_type vec3 = {KERN_KIND_VECTOR, KERN_FLOAT32, 3, 1};
+static const kern_type f32 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1};
+static const kern_type f64 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT64, 1, 1};
+static const kern_type vec3 = {KERN_KIND_VECTOR, KERN_SCALAR_FLOAT32, 3, 1};
 
 static kc_param saxpy_params[] = {
     {"x", KERN_PARAM_ARRAY, f32, 1},
@@ -213,6 +213,22 @@ static void test_device_info(fixture *f) {
   ASSERT(info.name[0] != '\0');
   ASSERT(info.compute_units > 0);
   ASSERT(info.memory_bytes > 0);
+  /* Properties as fields: they agree with the description's text. */
+  ASSERT(info.capability_major >= 1);
+  char ver[32];
+  snprintf(ver, sizeof ver, "OpenCL %d.%d", info.capability_major,
+           info.capability_minor);
+  ASSERT_CONTAINS(info.description, ver);
+  ASSERT_CONTAINS(info.description, info.fp64 ? "fp64 yes" : "fp64 no");
+  ASSERT_CONTAINS(info.description,
+                  info.int64_atomics ? "int64 atomics yes" : "int64 atomics no");
+  ASSERT(info.max_group_size >= 1);
+  ASSERT(info.driver_version[0]);
+  ASSERT_CONTAINS(info.description, info.driver_version);
+  ASSERT(info.warp_size >= 0);
+  printf("  capability %d.%d, max group %d, warp %d, driver %s, pci '%s'\n",
+         info.capability_major, info.capability_minor, info.max_group_size,
+         info.warp_size, info.driver_version, info.pci_bus_id);
   ASSERT_EQ(info.backend, KERN_BACKEND_OPENCL);
   ASSERT_CONTAINS(info.description, "platform ");
   ASSERT_CONTAINS(info.description, "compute units");
@@ -549,7 +565,7 @@ int main(void) {
   }
   snprintf(f.nonce, sizeof f.nonce, "%ld-%ld", (long)getpid(),
            (long)time(NULL));
-  kern_options opts = {0};
+  kern_options opts = KERN_OPTIONS_INIT;
   opts.cache_dir = f.cache_dir;
   kern_status s = kern_context_new(&opts, &f.ctx);
   if (s != KERN_SUCCESS) {
@@ -560,7 +576,7 @@ int main(void) {
    * probes it. */
   f.be = &kern__backend_opencl;
   char reason[256] = "";
-  ASSERT_STATUS(f.ctx, f.be->probe(f.ctx, &f.st, reason, sizeof reason),
+  ASSERT_STATUS(f.ctx, f.be->probe(kern__ctx(f.ctx), &f.st, reason, sizeof reason),
                 KERN_SUCCESS);
   ASSERT(f.be->version >= 1);
   ASSERT_EQ(f.be->kind, KERN_BACKEND_OPENCL);

@@ -23,7 +23,7 @@ device_name = sys.argv[2] if len(sys.argv) > 2 else "cpu"
 
 KERN_SUCCESS = 0
 KERN_KIND_SCALAR = 0
-KERN_FLOAT32 = 9
+KERN_SCALAR_FLOAT32 = 9
 KERN_ARG_ARRAY, KERN_ARG_INT, KERN_ARG_FLOAT = 0, 1, 2
 
 
@@ -36,7 +36,14 @@ class _arg_u(C.Union):
 
 
 class kern_arg(C.Structure):
-    _fields_ = [("kind", C.c_int), ("u", _arg_u), ("size", C.c_size_t)]
+    # struct_size first, as every extensible kern struct (docs/ABI.md); the
+    # kern_arg_* helpers are static inline in kern.h, so Python fills the
+    # struct itself, struct_size included.
+    _fields_ = [("struct_size", C.c_size_t), ("kind", C.c_int), ("u", _arg_u), ("size", C.c_size_t)]
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.struct_size = C.sizeof(kern_arg)
 
 
 P = C.c_void_p
@@ -98,7 +105,7 @@ ok(lib.kern_module_load_string(ctx, dev, b"axpb.py", src, len(src), C.byref(mod)
 ok(lib.kern_module_get_kernel(mod, b"axpb", C.byref(kern)), "get kernel")
 
 n = 10000
-f32 = kern_type(KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1)
+f32 = kern_type(KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1)
 shape = (C.c_int64 * 1)(n)
 x, y = P(), P()
 ok(lib.kern_array_new(ctx, dev, f32, 1, shape, C.byref(x)), "array x")
@@ -111,6 +118,9 @@ ok(lib.kern_event_new(ctx, C.byref(e0)), "event")
 ok(lib.kern_event_new(ctx, C.byref(e1)), "event")
 
 args = (kern_arg * 4)()
+for a in args:  # ctypes arrays do not call __init__
+    a.struct_size = C.sizeof(kern_arg)
+assert all(a.struct_size == C.sizeof(kern_arg) for a in args)
 args[0].kind = KERN_ARG_ARRAY
 args[0].u.array = x
 args[1].kind = KERN_ARG_ARRAY

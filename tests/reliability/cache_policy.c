@@ -37,7 +37,10 @@ static const char kSrc[] =
  * launch gives the right answer; an out-of-bounds one fails with the
  * debug report as the context's error. */
 static void load_and_check(const char *dir, const char *dev_name) {
-  kern_options o = {dir, 2, 0, 1};
+  kern_options o = KERN_OPTIONS_INIT;
+  o.cache_dir = dir;
+  o.num_threads = 2;
+  o.debug = 1;
   kern_context *ctx;
   ASSERT_OK(NULL, kern_context_new(&o, &ctx));
   kern_device dev;
@@ -48,7 +51,7 @@ static void load_and_check(const char *dir, const char *dev_name) {
   ASSERT_STR_EQ(kern_last_error(ctx), "");
   kern_kernel *k;
   ASSERT_OK(ctx, kern_module_get_kernel(m, "k", &k));
-  kern_type f32 = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
+  kern_type f32 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1};
   int64_t n = N;
   kern_array *x, *y;
   ASSERT_OK(ctx, kern_array_new(ctx, dev, f32, 1, &n, &x));
@@ -69,7 +72,7 @@ static void load_and_check(const char *dir, const char *dev_name) {
 static int have_opencl(void) {
   kern_context *ctx;
   ASSERT_OK(NULL, kern_context_new(NULL, &ctx));
-  kern_backend_info bi;
+  kern_backend_info bi = KERN_BACKEND_INFO_INIT;
   ASSERT_OK(ctx, kern_backend_get(ctx, KERN_BACKEND_OPENCL, &bi));
   int ok = bi.available;
   if (!ok) printf("no OpenCL platform (%s): OpenCL cases skipped\n", bi.reason);

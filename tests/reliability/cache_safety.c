@@ -51,13 +51,15 @@ static const char kSrcC[] =
  * Returns the load status (the launch must then succeed). */
 static kern_status run_in(const char *dir, const char *src, int a, int b,
                           char *msg, size_t msg_size) {
-  kern_options o = {dir, 2, 0, 0};
+  kern_options o = KERN_OPTIONS_INIT;
+  o.cache_dir = dir;
+  o.num_threads = 2;
   kern_context *ctx;
   ASSERT_OK(NULL, kern_context_new(&o, &ctx));
   kern_module *m;
   kern_status st = kern_module_load_string(ctx, 0, "k.py", src, strlen(src), &m);
   if (msg) snprintf(msg, msg_size, "%s", kern_last_error(ctx));
-  snprintf(last_note, sizeof last_note, "%s", ctx->quiet_note);
+  snprintf(last_note, sizeof last_note, "%s", kern__ctx(ctx)->quiet_note);
   if (st != KERN_SUCCESS) {
     kern_context_free(ctx);
     return st;
@@ -65,7 +67,7 @@ static kern_status run_in(const char *dir, const char *src, int a, int b,
   kern_kernel *k;
   ASSERT_OK(ctx, kern_module_get_kernel(m, "k", &k));
   int64_t n = N;
-  kern_type i32 = {KERN_KIND_SCALAR, KERN_INT32, 1, 1};
+  kern_type i32 = {KERN_KIND_SCALAR, KERN_SCALAR_INT32, 1, 1};
   kern_array *x;
   ASSERT_OK(ctx, kern_array_new(ctx, 0, i32, 1, &n, &x));
   kern_arg arg = kern_arg_array(x);

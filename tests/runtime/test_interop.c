@@ -6,9 +6,9 @@
 #include <dlpack/dlpack.h>
 #include "test.h"
 
-static const kern_type f32 = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
-static const kern_type i16 = {KERN_KIND_SCALAR, KERN_INT16, 1, 1};
-static const kern_type vec3 = {KERN_KIND_VECTOR, KERN_FLOAT32, 3, 1};
+static const kern_type f32 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1};
+static const kern_type i16 = {KERN_KIND_SCALAR, KERN_SCALAR_INT16, 1, 1};
+static const kern_type vec3 = {KERN_KIND_VECTOR, KERN_SCALAR_FLOAT32, 3, 1};
 
 static const char src[] =
     "import warp as wp\n"

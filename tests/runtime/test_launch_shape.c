@@ -37,7 +37,7 @@ static const char src[] =
     "    if i < a.shape[0]:\n"
     "        a[i, 0] = 1.0\n";
 
-static const kern_type f32 = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
+static const kern_type f32 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1};
 
 static void on(kern_context *ctx, kern_device dev, const char *what) {
   kern_module *m;

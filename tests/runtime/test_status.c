@@ -34,48 +34,48 @@ int main(void) {
     ASSERT(kern_status_name((kern_status)s)[0] != 0);
   }
 
-  ASSERT_EQ(kern_scalar_size(KERN_BOOL), 1);
-  ASSERT_EQ(kern_scalar_size(KERN_UINT16), 2);
-  ASSERT_EQ(kern_scalar_size(KERN_FLOAT64), 8);
-  ASSERT_STR_EQ(kern_scalar_name(KERN_UINT32), "uint32");
-  ASSERT_EQ(kern_type_size(T(KERN_KIND_VECTOR, KERN_FLOAT32, 3, 1)), 12);
-  ASSERT_EQ(kern_type_size(T(KERN_KIND_MATRIX, KERN_FLOAT64, 3, 3)), 72);
-  ASSERT_EQ(kern_type_size(T(KERN_KIND_SCALAR, KERN_FLOAT32, 3, 1)), 0);
+  ASSERT_EQ(kern_scalar_size(KERN_SCALAR_BOOL), 1);
+  ASSERT_EQ(kern_scalar_size(KERN_SCALAR_UINT16), 2);
+  ASSERT_EQ(kern_scalar_size(KERN_SCALAR_FLOAT64), 8);
+  ASSERT_STR_EQ(kern_scalar_name(KERN_SCALAR_UINT32), "uint32");
+  ASSERT_EQ(kern_type_size(T(KERN_KIND_VECTOR, KERN_SCALAR_FLOAT32, 3, 1)), 12);
+  ASSERT_EQ(kern_type_size(T(KERN_KIND_MATRIX, KERN_SCALAR_FLOAT64, 3, 3)), 72);
+  ASSERT_EQ(kern_type_size(T(KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 3, 1)), 0);
   ASSERT_EQ(kern_type_size(T(KERN_KIND_VECTOR, KERN_SCALAR_COUNT, 3, 1)), 0);
 
-  check_name(T(KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1), "float32");
-  check_name(T(KERN_KIND_SCALAR, KERN_BOOL, 1, 1), "bool");
-  check_name(T(KERN_KIND_VECTOR, KERN_FLOAT32, 3, 1), "vec3");
-  check_name(T(KERN_KIND_VECTOR, KERN_FLOAT64, 3, 1), "vec3d");
-  check_name(T(KERN_KIND_VECTOR, KERN_INT32, 2, 1), "vec2i");
-  check_name(T(KERN_KIND_VECTOR, KERN_UINT8, 4, 1), "vec4ub");
-  check_name(T(KERN_KIND_VECTOR, KERN_UINT64, 4, 1), "vec4ul");
-  check_name(T(KERN_KIND_VECTOR, KERN_INT16, 2, 1), "vec2s");
-  check_name(T(KERN_KIND_MATRIX, KERN_FLOAT32, 3, 3), "mat33");
-  check_name(T(KERN_KIND_MATRIX, KERN_FLOAT64, 4, 4), "mat44d");
-  check_name(T(KERN_KIND_VECTOR, KERN_FLOAT32, 5, 1),
+  check_name(T(KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1), "float32");
+  check_name(T(KERN_KIND_SCALAR, KERN_SCALAR_BOOL, 1, 1), "bool");
+  check_name(T(KERN_KIND_VECTOR, KERN_SCALAR_FLOAT32, 3, 1), "vec3");
+  check_name(T(KERN_KIND_VECTOR, KERN_SCALAR_FLOAT64, 3, 1), "vec3d");
+  check_name(T(KERN_KIND_VECTOR, KERN_SCALAR_INT32, 2, 1), "vec2i");
+  check_name(T(KERN_KIND_VECTOR, KERN_SCALAR_UINT8, 4, 1), "vec4ub");
+  check_name(T(KERN_KIND_VECTOR, KERN_SCALAR_UINT64, 4, 1), "vec4ul");
+  check_name(T(KERN_KIND_VECTOR, KERN_SCALAR_INT16, 2, 1), "vec2s");
+  check_name(T(KERN_KIND_MATRIX, KERN_SCALAR_FLOAT32, 3, 3), "mat33");
+  check_name(T(KERN_KIND_MATRIX, KERN_SCALAR_FLOAT64, 4, 4), "mat44d");
+  check_name(T(KERN_KIND_VECTOR, KERN_SCALAR_FLOAT32, 5, 1),
              "vector(length=5, dtype=float32)");
-  check_name(T(KERN_KIND_MATRIX, KERN_FLOAT32, 2, 3),
+  check_name(T(KERN_KIND_MATRIX, KERN_SCALAR_FLOAT32, 2, 3),
              "matrix(shape=(2, 3), dtype=float32)");
-  check_name(T(KERN_KIND_VECTOR, KERN_BOOL, 3, 1),
+  check_name(T(KERN_KIND_VECTOR, KERN_SCALAR_BOOL, 3, 1),
              "vector(length=3, dtype=bool)");
   char small[5];
-  kern_type_name(T(KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1), small, sizeof small);
+  kern_type_name(T(KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1), small, sizeof small);
   ASSERT_STR_EQ(small, "floa"); /* truncated, still terminated */
 
-  check_parse("float32", T(KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1));
-  check_parse("wp.float64", T(KERN_KIND_SCALAR, KERN_FLOAT64, 1, 1));
-  check_parse("int", T(KERN_KIND_SCALAR, KERN_INT32, 1, 1));
-  check_parse("float", T(KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1));
-  check_parse("bool", T(KERN_KIND_SCALAR, KERN_BOOL, 1, 1));
-  check_parse("wp.uint8", T(KERN_KIND_SCALAR, KERN_UINT8, 1, 1));
-  check_parse("vec3", T(KERN_KIND_VECTOR, KERN_FLOAT32, 3, 1));
-  check_parse("wp.vec3f", T(KERN_KIND_VECTOR, KERN_FLOAT32, 3, 1));
-  check_parse("wp.vec2d", T(KERN_KIND_VECTOR, KERN_FLOAT64, 2, 1));
-  check_parse("vec4i", T(KERN_KIND_VECTOR, KERN_INT32, 4, 1));
-  check_parse("vec3ui", T(KERN_KIND_VECTOR, KERN_UINT32, 3, 1));
-  check_parse("wp.mat33d", T(KERN_KIND_MATRIX, KERN_FLOAT64, 3, 3));
-  check_parse("mat22", T(KERN_KIND_MATRIX, KERN_FLOAT32, 2, 2));
+  check_parse("float32", T(KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1));
+  check_parse("wp.float64", T(KERN_KIND_SCALAR, KERN_SCALAR_FLOAT64, 1, 1));
+  check_parse("int", T(KERN_KIND_SCALAR, KERN_SCALAR_INT32, 1, 1));
+  check_parse("float", T(KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1));
+  check_parse("bool", T(KERN_KIND_SCALAR, KERN_SCALAR_BOOL, 1, 1));
+  check_parse("wp.uint8", T(KERN_KIND_SCALAR, KERN_SCALAR_UINT8, 1, 1));
+  check_parse("vec3", T(KERN_KIND_VECTOR, KERN_SCALAR_FLOAT32, 3, 1));
+  check_parse("wp.vec3f", T(KERN_KIND_VECTOR, KERN_SCALAR_FLOAT32, 3, 1));
+  check_parse("wp.vec2d", T(KERN_KIND_VECTOR, KERN_SCALAR_FLOAT64, 2, 1));
+  check_parse("vec4i", T(KERN_KIND_VECTOR, KERN_SCALAR_INT32, 4, 1));
+  check_parse("vec3ui", T(KERN_KIND_VECTOR, KERN_SCALAR_UINT32, 3, 1));
+  check_parse("wp.mat33d", T(KERN_KIND_MATRIX, KERN_SCALAR_FLOAT64, 3, 3));
+  check_parse("mat22", T(KERN_KIND_MATRIX, KERN_SCALAR_FLOAT32, 2, 2));
   kern_type t;
   ASSERT_EQ(kern_type_parse("vec5", &t), KERN_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(kern_type_parse("mat23", &t), KERN_ERROR_INVALID_ARGUMENT);

@@ -32,7 +32,7 @@ static const char src[] =
     "        s = s + wp.sin(wp.float32(k))\n"
     "    x[i] = v + s * 0.0\n";
 
-static const kern_type f32 = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
+static const kern_type f32 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1};
 
 static kern_context *ctx;
 static kern_device dev;

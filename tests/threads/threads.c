@@ -68,8 +68,8 @@ static const char kBad[] =
 
 /* Loads, launches and checks the shared and the own kernel on dev. */
 static void work(kern_context *ctx, kern_device dev, int t) {
-  kern_type f32 = {KERN_KIND_SCALAR, KERN_FLOAT32, 1, 1};
-  kern_type i32 = {KERN_KIND_SCALAR, KERN_INT32, 1, 1};
+  kern_type f32 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT32, 1, 1};
+  kern_type i32 = {KERN_KIND_SCALAR, KERN_SCALAR_INT32, 1, 1};
   int64_t n = N;
 
   kern_module *m;
@@ -144,7 +144,7 @@ static void *second_wave(void *arg) {
       kern_context *ctx;
       ASSERT_OK(NULL, kern_context_new(NULL, &ctx));
       ASSERT(kern_device_count(ctx) >= 1);
-      kern_backend_info bi;
+      kern_backend_info bi = KERN_BACKEND_INFO_INIT;
       ASSERT_OK(ctx, kern_backend_get(ctx, KERN_BACKEND_OPENCL, &bi));
       ASSERT_EQ(bi.available != 0, have_opencl);
       kern_context_free(ctx);
@@ -214,7 +214,7 @@ int main(void) {
 
   kern_context *ctx;
   ASSERT_OK(NULL, kern_context_new(NULL, &ctx));
-  kern_backend_info bi;
+  kern_backend_info bi = KERN_BACKEND_INFO_INIT;
   ASSERT_OK(ctx, kern_backend_get(ctx, KERN_BACKEND_OPENCL, &bi));
   have_opencl = bi.available != 0;
   if (!have_opencl) printf("no OpenCL platform (%s): OpenCL parts skipped\n", bi.reason);

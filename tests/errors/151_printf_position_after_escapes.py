@@ -1,0 +1,8 @@
+# expect: 8:25: error: bad conversion '%y' in the wp.printf() format: unsupported conversion (use one of diuxXoc eEfFgGaA)
+import warp as wp
+
+
+@wp.kernel
+def k(a: wp.array(dtype=int)):
+    i = wp.tid()
+    wp.printf("a\tb\\c %y\n", i)
