@@ -67,6 +67,9 @@ typedef struct kern__cmd {
   void *sptr;          /* device pointer (source for out/dd) */
   size_t doff, soff, bytes;
   void *host;          /* host buffer of a copy */
+  /* the handles of the arrays behind dptr and sptr (NULL when none): a
+   * graph checks them before a replay, as their memory may be gone */
+  const kern_array *arr_h[2];
   unsigned char *pattern;
   size_t pattern_size;
   /* OP_RECORD / OP_WAIT */

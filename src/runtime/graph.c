@@ -150,16 +150,31 @@ void kern_graph_free(kern_graph *h) {
   if (g) graph_destroy(g);
 }
 
-/* KERN_ERROR_INVALID_HANDLE when a launch in g is of a kernel whose module
- * has been freed since the capture: its code is gone. */
-static kern_status check_kernels(kern_graph *g, const char *fn) {
-  for (kern__cmd *c = g->head; c; c = c->next)
-    if (c->op == OP_LAUNCH &&
-        kern__handle_get(c->kernel_h, KERN__H_KERNEL) != c->kernel)
+/* KERN_ERROR_INVALID_HANDLE when g refers to something freed since the
+ * capture: a kernel (freed with its module: its code is gone) or an array
+ * a recorded launch, copy or fill uses (its memory is gone).  The graph
+ * itself stays valid; the caller may kern_graph_set_arg a live array in. */
+static kern_status check_live(kern_graph *g, const char *fn) {
+  int i = 0;
+  for (kern__cmd *c = g->head; c; c = c->next, i++) {
+    const char *what = NULL;
+    if (c->op == OP_LAUNCH) {
+      if (kern__handle_get(c->kernel_h, KERN__H_KERNEL) != c->kernel)
+        what = "its kernel was freed with its module";
+      for (int a = 0; a < c->nargs && !what; a++)
+        if (c->args[a].kind == KERN_ARG_ARRAY &&
+            !kern__handle_get(c->args[a].u.array, KERN__H_ARRAY))
+          what = "an array argument was freed";
+    }
+    for (int a = 0; a < 2 && !what; a++)
+      if (c->arr_h[a] && !kern__handle_get(c->arr_h[a], KERN__H_ARRAY))
+        what = "an array it copies or fills was freed";
+    if (what)
       return kern__error(g->ctx, KERN_ERROR_INVALID_HANDLE,
-                         "%s: a kernel the graph launches was freed with "
-                         "its module",
-                         fn);
+                         "%s: recorded command %d of the graph cannot run: "
+                         "%s",
+                         fn, i, what);
+  }
   return KERN_SUCCESS;
 }
 
@@ -174,7 +189,7 @@ kern_status kern_graph_replay(kern_graph *h, kern_stream *hs) {
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_graph_replay: the stream is not a live stream "
                        "of the graph's context");
-  if ((st = check_kernels(g, "kern_graph_replay"))) return st;
+  if ((st = check_live(g, "kern_graph_replay"))) return st;
   if ((st = kern__stream_resolve(ctx, g->dev, s, &s))) return st;
   if (s->capture)
     return kern__error(ctx, KERN_ERROR_UNSUPPORTED,
@@ -238,8 +253,6 @@ kern_status kern_graph_set_arg(kern_graph *h, int launch_index, int arg_index,
   kern_graph *g = kern__graph_enter(h);
   if (!g) return KERN_ERROR_INVALID_HANDLE;
   kern_context *ctx = g->ctx;
-  kern_status cst = check_kernels(g, "kern_graph_set_arg");
-  if (cst != KERN_SUCCESS) return cst;
   /* The stored arguments are this library's kern_arg (kern__stream_launch);
    * a value passed by value has the same layout or the call itself would
    * not line up. */
@@ -257,6 +270,11 @@ kern_status kern_graph_set_arg(kern_graph *h, int launch_index, int arg_index,
                        "kern_graph_set_arg: the graph has %d launches; there "
                        "is no launch %d",
                        g->nlaunches, launch_index);
+  if (kern__handle_get(c->kernel_h, KERN__H_KERNEL) != c->kernel)
+    return kern__error(ctx, KERN_ERROR_INVALID_HANDLE,
+                       "kern_graph_set_arg: launch %d's kernel was freed "
+                       "with its module",
+                       launch_index);
   if (arg_index < 0 || arg_index >= c->nargs)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_graph_set_arg: launch %d of '%s' has %d "

@@ -983,6 +983,7 @@ kern_status kern_array_upload_async(kern_array *ha, kern_stream *hs,
   kern__cmd *c = cmd_new(a->ctx, OP_COPY_IN);
   if (!c) return KERN_ERROR_OUT_OF_MEMORY;
   c->dptr = a->data;
+  c->arr_h[0] = a->h;
   c->doff = offset;
   c->host = (void *)src;
   c->bytes = nbytes;
@@ -1008,6 +1009,7 @@ kern_status kern_array_download_async(const kern_array *ha, kern_stream *hs,
   kern__cmd *c = cmd_new(a->ctx, OP_COPY_OUT);
   if (!c) return KERN_ERROR_OUT_OF_MEMORY;
   c->sptr = a->data;
+  c->arr_h[1] = a->h;
   c->soff = offset;
   c->host = dst;
   c->bytes = nbytes;
@@ -1032,6 +1034,7 @@ static kern_status fill_async(kern_array *a, const kern_stream *hs,
   memcpy(c->pattern, value, size);
   c->pattern_size = size;
   c->dptr = a->data;
+  c->arr_h[0] = a->h;
   c->bytes = a->nbytes;
   return enqueue(s, c, fn);
 }
@@ -1080,8 +1083,10 @@ kern_status kern_array_copy_async(kern_array *hdst, size_t dst_offset,
   kern__cmd *c = cmd_new(ctx, OP_COPY_DD);
   if (!c) return KERN_ERROR_OUT_OF_MEMORY;
   c->dptr = dst->data;
+  c->arr_h[0] = dst->h;
   c->doff = dst_offset;
   c->sptr = src->data;
+  c->arr_h[1] = src->h;
   c->soff = src_offset;
   c->bytes = nbytes;
   return enqueue(s, c, "kern_array_copy_async");
