@@ -122,8 +122,10 @@ int main(int argc, char **argv) {
   void *params[] = {&ba, &bd};
   /* The CUfunction behind kern's kernel handle: the same function with
    * the same grid (one block, of kern's block size, covers one element). */
-  void *cufn = kern__cuda_function_handle(k_empty->fn);
-  unsigned block = kern__cuda_function_block(k_empty->fn);
+  /* k_empty is a handle (Note [handle table]); the object holds the code. */
+  const kern_kernel *ko = kern__handle_get(k_empty, KERN__H_KERNEL);
+  void *cufn = kern__cuda_function_handle(ko->fn);
+  unsigned block = kern__cuda_function_block(ko->fn);
   for (int r = 0; r < ROUNDS; r++) {
     CK(kern_stream_synchronize(s));
     double t0 = now_us();

@@ -742,8 +742,12 @@ typedef struct kern_pipeline_config {
    * candidates on first use and remember the best per device and chain. */
   int64_t chunk;
   int buffers;
+  int reserved0; /* must be 0; keeps the struct free of tail padding */
+  /* ---- end of version 1 (KERN_PIPELINE_CONFIG_SIZE_V1) */
 } kern_pipeline_config;
-#define KERN_PIPELINE_CONFIG_INIT {sizeof(kern_pipeline_config), 0, 0, 0, 0, 0, 0, 0, 0, 0}
+#define KERN_PIPELINE_CONFIG_INIT KERN__INIT(kern_pipeline_config)
+#define KERN_PIPELINE_CONFIG_SIZE_V1                                         \
+  (offsetof(kern_pipeline_config, reserved0) + sizeof(int))
 
 typedef struct kern_pipeline_report {
   size_t struct_size;   /* sizeof(kern_pipeline_report) */
@@ -757,8 +761,11 @@ typedef struct kern_pipeline_report {
   /* (upload + compute + download) / wall: 1 when nothing overlapped, up to
    * 3 when all three stages ran at once all the time. */
   double overlap;
+  /* ---- end of version 1 (KERN_PIPELINE_REPORT_SIZE_V1) */
 } kern_pipeline_report;
-#define KERN_PIPELINE_REPORT_INIT {sizeof(kern_pipeline_report), 0, 0, 0, 0, 0, 0, 0, 0, 0}
+#define KERN_PIPELINE_REPORT_INIT KERN__INIT(kern_pipeline_report)
+#define KERN_PIPELINE_REPORT_SIZE_V1                                         \
+  (offsetof(kern_pipeline_report, overlap) + sizeof(double))
 
 /* Runs the pipeline on the chain's device; returns when the output is
  * written.  report may be NULL. */

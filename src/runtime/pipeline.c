@@ -31,13 +31,6 @@
 
 enum { MAX_SETS = 4, MAX_CHAIN = 8 };
 
-/* The sizes of the first versions of the public structs (COMMON.md's
- * struct_size convention): smaller is refused.  When fields are appended,
- * these stay and the new fields are read only when struct_size covers
- * them. */
-#define CONFIG_V1_SIZE (offsetof(kern_pipeline_config, buffers) + sizeof(int))
-#define REPORT_V1_SIZE \
-  (offsetof(kern_pipeline_report, overlap) + sizeof(double))
 
 typedef struct pipe_set {
   kern_stream *stream;
@@ -179,30 +172,40 @@ static kern_status run(kern_context *ctx, const kern_pipeline_config *c,
 }
 
 /* Writes the fields that fit in the caller's struct (its struct_size may
- * come from a newer or the same kern.h) and leaves struct_size alone. */
+ * come from an older, the same or a newer kern.h: docs/ABI.md). */
 static void report_out(kern_pipeline_report *dst,
                        const kern_pipeline_report *r) {
-  if (!dst) return;
-  size_t n = dst->struct_size < sizeof *r ? dst->struct_size : sizeof *r;
-  size_t keep = dst->struct_size;
-  memcpy(dst, r, n);
-  dst->struct_size = keep;
+  if (dst) kern__struct_out(dst, r, sizeof *r);
 }
 
 kern_status kern_pipeline_run(kern_context *hctx,
-                              const kern_pipeline_config *c,
+                              const kern_pipeline_config *config,
                               kern_pipeline_report *report) {
   kern_context *ctx = kern__ctx_enter(hctx);
   if (!ctx) return KERN_ERROR_INVALID_HANDLE;
-  if (!c || c->struct_size < CONFIG_V1_SIZE)
+  /* The caller's structs by their struct_size (docs/ABI.md): the config is
+   * read into this library's layout, with defaults for what it lacks. */
+  kern_pipeline_config cfg = KERN_PIPELINE_CONFIG_INIT;
+  if (!config ||
+      kern__struct_in(&cfg, sizeof cfg, config,
+                      KERN_PIPELINE_CONFIG_SIZE_V1) != KERN_SUCCESS ||
+      cfg.reserved0 != 0)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
-                       "kern_pipeline_run: config is NULL or its "
-                       "struct_size is too small (use "
+                       "kern_pipeline_run: config is NULL, its struct_size "
+                       "is not that of any version, or it sets fields this "
+                       "library does not know (use "
                        "KERN_PIPELINE_CONFIG_INIT)");
-  if (report && report->struct_size < REPORT_V1_SIZE)
+  if (report && kern__struct_check_out(report, KERN_PIPELINE_REPORT_SIZE_V1) !=
+                    KERN_SUCCESS)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
-                       "kern_pipeline_run: report's struct_size is too "
-                       "small (use KERN_PIPELINE_REPORT_INIT)");
+                       "kern_pipeline_run: report's struct_size is not that "
+                       "of any version (use KERN_PIPELINE_REPORT_INIT)");
+  const kern_pipeline_config *c = &cfg;
+  /* The extra arguments, read by the caller's kern_arg struct_size into
+   * this library's layout, so the launches see one stride. */
+  static const kern_arg arg_init = KERN_ARG_INIT;
+  kern_arg extra[MAX_CHAIN][32];
+  const kern_arg *extra_p[MAX_CHAIN];
   if (!c->kernels || c->nkernels < 1 || c->nkernels > MAX_CHAIN)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_pipeline_run: the chain must have 1 to %d "
@@ -234,6 +237,22 @@ kern_status kern_pipeline_run(kern_context *hctx,
                          "kern_pipeline_run: kernel %d has %d extra "
                          "arguments (0 to 32, with extra_args set)",
                          j, ne);
+    extra_p[j] = extra[j];
+    for (int x = 0; x < ne; x++) {
+      size_t stride = c->extra_args[j][0].struct_size;
+      const kern_arg *src = (const kern_arg *)(const void *)(
+          (const char *)c->extra_args[j] + stride * (size_t)x);
+      extra[j][x] = arg_init;
+      if (stride < KERN_ARG_SIZE_V1 || stride > KERN__STRUCT_SIZE_MAX ||
+          src->struct_size != stride ||
+          kern__struct_in(&extra[j][x], sizeof extra[j][x], src,
+                          KERN_ARG_SIZE_V1) != KERN_SUCCESS)
+        return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                           "kern_pipeline_run: extra argument %d of kernel "
+                           "%d has a bad struct_size (build it with "
+                           "kern_arg_* or KERN_ARG_INIT)",
+                           x + 1, j);
+    }
     kern_type a, b;
     kern_status st;
     if ((st = param_array(ctx, c->kernels[j], 0, &a)) ||
@@ -247,6 +266,7 @@ kern_status kern_pipeline_run(kern_context *hctx,
     esize[j] = kern_type_size(a);
     esize[j + 1] = kern_type_size(b);
   }
+  cfg.extra_args = extra_p;
   kern_pipeline_report r;
   memset(&r, 0, sizeof r);
   r.struct_size = sizeof r;
