@@ -48,6 +48,7 @@ static const char help_main[] =
     "  compile    print the C, CUDA or OpenCL code generated for a file\n"
     "  run        launch one kernel on arguments given on the command line\n"
     "  bench      time a file's kernels on every backend and reference\n"
+    "  synth      generate verified (Warp, CUDA) pairs: a dataset and a fuzzer\n"
     "  help       show help for a command: kern help run\n"
     "\n"
     "Options:\n"
@@ -1001,11 +1002,19 @@ typedef struct command {
   const char *help;
 } command;
 
+/* kern synth lives in src/synth/ (issue #13). */
+#include "synth.h"
+static const char help_synth[] =
+    "Usage: kern synth -n N --seed S -o DIR [--categories LIST] [--shard I/K]\n"
+    "                  [--jobs J] [--validate none|compile|run]\n"
+    "Run 'kern synth --help' for every option.\n";
+
 static const command commands[] = {
     {"devices", cmd_devices, help_devices},
     {"compile", cmd_compile, help_compile},
     {"run", cmd_run, help_run},
     {"bench", bench_main, bench_help},
+    {"synth", synth_main, help_synth},
 };
 
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };

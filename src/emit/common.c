@@ -86,10 +86,16 @@ const char *emit_arrtype(Emit *E, const Type *arr) {
   return name;
 }
 
+static const char *make_helper(Emit *E, const Type *t, int nargs,
+                               const Type *argt);
+
 const char *emit_zero(Emit *E, const Type *t) {
   if (t->kind == TY_SCALAR)
     return "0";
-  return arena_printf(E->C, "k_zero_%s()", emit_tysig(E, t));
+  /* Define the helper too: a caller may be the only user of it (the
+   * matrix inverse's singular case was, and its CUDA did not compile;
+   * found by kern synth). */
+  return arena_printf(E->C, "%s()", make_helper(E, t, 0, NULL));
 }
 
 /* ---------------------------------------------------------------- constants */

@@ -13,6 +13,13 @@
 #include "emit.h"
 
 static void cuda_prelude(Emit *E) {
+  /* NVRTC has no system headers, so the fixed-width types are declared
+   * here; nvcc includes the host's <stdint.h> itself, where a second
+   * declaration of int64_t (long there, long long here) is an error.  The
+   * same file must compile with both (issue #13). */
+  emit_line(E, "#ifndef __CUDACC_RTC__");
+  emit_line(E, "#include <stdint.h>");
+  emit_line(E, "#else");
   emit_line(E, "typedef signed char int8_t;");
   emit_line(E, "typedef short int16_t;");
   emit_line(E, "typedef int int32_t;");
@@ -21,6 +28,7 @@ static void cuda_prelude(Emit *E) {
   emit_line(E, "typedef unsigned short uint16_t;");
   emit_line(E, "typedef unsigned int uint32_t;");
   emit_line(E, "typedef unsigned long long uint64_t;");
+  emit_line(E, "#endif");
   emit_line(E, "typedef unsigned char kbool;");
   emit_line(E, "typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; } kern__dims;");
   emit_line(E, "#define K_INF_F __int_as_float(0x7f800000)");
