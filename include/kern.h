@@ -601,6 +601,215 @@ KERN_API kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
 /* Waits for all work on dev; reports a device fault from earlier work. */
 KERN_API kern_status kern_synchronize(kern_context *ctx, kern_device dev);
 
+/* ================================================================ async
+ * Streams, events, pinned host memory, graphs, pipelines and interop
+ * (issue #11).
+ *
+ * A stream is an ordered queue of work on one device: work enqueued on a
+ * stream runs in the order it was enqueued, and work on different streams
+ * may run at the same time.  CUDA streams are CUstreams and events
+ * CUevents; OpenCL streams are in-order command queues and events their
+ * markers; on the CPU every stream is served by its own worker thread, which
+ * runs the stream's work in order while the caller goes on.  Each device of a
+ * context has a default stream (the stream argument NULL means it), and
+ * every synchronous call above behaves as "enqueue on the default stream,
+ * then wait", so it is ordered after asynchronous work enqueued there.
+ *
+ * Errors of asynchronous work are reported by the next call that waits for
+ * it (kern_stream_synchronize, kern_event_synchronize, kern_stream_free) and
+ * by kern_last_error().  Memory handed to an asynchronous call (host
+ * buffers, argument arrays) must stay alive and unmodified until the work
+ * has completed.  kern_array_free waits for every stream of the context
+ * first, so freeing an array that queued work still uses is safe.
+ *
+ * Threads: the calls below follow the context's rule (one thread at a time
+ * per context); kern's own worker threads never call back into user code. */
+
+typedef struct kern_stream kern_stream;
+typedef struct kern_event kern_event;
+typedef struct kern_graph kern_graph;
+
+/* Creates a stream on dev. */
+KERN_API kern_status kern_stream_new(kern_context *ctx, kern_device dev,
+                            kern_stream **out);
+/* Waits for the work still queued on s, then frees it.  Returns the first
+ * error of that work, if any (the stream is freed either way).  Freeing a
+ * default stream (kern_stream_default) is KERN_ERROR_INVALID_ARGUMENT; NULL
+ * is a no-op returning KERN_SUCCESS. */
+KERN_API kern_status kern_stream_free(kern_stream *s);
+/* The default stream of dev; it belongs to the context. */
+KERN_API kern_status kern_stream_default(kern_context *ctx, kern_device dev,
+                                kern_stream **out);
+/* Waits until everything enqueued on s has completed; reports its first
+ * error (and forgets it, so the stream can be used again). */
+KERN_API kern_status kern_stream_synchronize(kern_stream *s);
+/* *done = 1 when everything enqueued on s has completed, else 0. */
+KERN_API kern_status kern_stream_query(kern_stream *s, int *done);
+KERN_API kern_device kern_stream_device(const kern_stream *s);
+
+/* Events mark a point in a stream.  An event belongs to its context and may
+ * be recorded on any stream of that context, again and again. */
+KERN_API kern_status kern_event_new(kern_context *ctx, kern_event **out);
+KERN_API void kern_event_free(kern_event *e);
+/* Marks the point after everything enqueued on s so far (NULL: the default
+ * stream of device 0). */
+KERN_API kern_status kern_event_record(kern_event *e, kern_stream *s);
+/* Waits until the recorded point has been reached.  An event never
+ * recorded is complete. */
+KERN_API kern_status kern_event_synchronize(kern_event *e);
+KERN_API kern_status kern_event_query(kern_event *e, int *done);
+/* Milliseconds between two completed events recorded on streams of the
+ * same device (the device's clock on CUDA and OpenCL, the host's monotonic
+ * clock on the CPU). */
+KERN_API kern_status kern_event_elapsed(kern_event *start, kern_event *end,
+                               double *ms);
+/* Work enqueued on s after this call waits until e's recorded point has
+ * been reached.  An event of another context is KERN_ERROR_INVALID_ARGUMENT.
+ * When e was recorded on another backend than s's, the calling thread waits
+ * for e here instead (correct, but it blocks the caller). */
+KERN_API kern_status kern_stream_wait_event(kern_stream *s, kern_event *e);
+
+/* Asynchronous launch: the same checks as kern_launch, then the launch is
+ * enqueued on s (NULL: the default stream of the kernel's device) and the
+ * call returns.  Value arguments are copied at the call.  In debug mode the
+ * call waits for the launch, to report an out-of-bounds access. */
+KERN_API kern_status kern_launch_async(kern_kernel *k, kern_stream *s, int ndim,
+                              const int64_t *dims, int nargs,
+                              const kern_arg *args);
+
+/* Asynchronous copies and fills.  offset and nbytes are in bytes and must
+ * lie within the array.  Host memory from kern_host_alloc makes copies truly
+ * asynchronous on CUDA; ordinary (pageable) memory works everywhere but the
+ * driver stages it, which is slower and may make the call wait. */
+KERN_API kern_status kern_array_upload_async(kern_array *a, kern_stream *s,
+                                    size_t offset, const void *src,
+                                    size_t nbytes);
+KERN_API kern_status kern_array_download_async(const kern_array *a, kern_stream *s,
+                                      size_t offset, void *dst,
+                                      size_t nbytes);
+KERN_API kern_status kern_array_fill_async(kern_array *a, kern_stream *s,
+                                  const void *value);
+KERN_API kern_status kern_array_zero_async(kern_array *a, kern_stream *s);
+/* Device-to-device copy of nbytes from src at src_offset to dst at
+ * dst_offset; both arrays on s's device. */
+KERN_API kern_status kern_array_copy_async(kern_array *dst, size_t dst_offset,
+                                  const kern_array *src, size_t src_offset,
+                                  size_t nbytes, kern_stream *s);
+/* Whole-array device-to-device copy (same size in bytes), synchronous. */
+KERN_API kern_status kern_array_copy(kern_array *dst, const kern_array *src);
+
+/* Page-locked host memory for fast asynchronous copies to and from dev
+ * (cuMemHostAlloc on CUDA; 4 KiB-aligned ordinary memory elsewhere).
+ * Freed with kern_host_free, or with the context. */
+KERN_API kern_status kern_host_alloc(kern_context *ctx, kern_device dev, size_t bytes,
+                            void **out);
+KERN_API void kern_host_free(kern_context *ctx, void *p);
+
+/* Graphs.  Between begin and end, work enqueued on s is recorded instead of
+ * run; the graph replays it on any stream of the same device.  Launches,
+ * copies and fills may be recorded; events may not.  kern_graph_set_arg
+ * replaces argument arg_index of the launch_index-th recorded launch (both
+ * from 0) for later replays, with the same checks as kern_launch.  CUDA uses
+ * CUDA graphs; other backends replay the recorded list. */
+KERN_API kern_status kern_graph_begin_capture(kern_stream *s);
+KERN_API kern_status kern_graph_end_capture(kern_stream *s, kern_graph **out);
+KERN_API kern_status kern_graph_replay(kern_graph *g, kern_stream *s);
+KERN_API kern_status kern_graph_set_arg(kern_graph *g, int launch_index, int arg_index,
+                               kern_arg value);
+KERN_API int kern_graph_launch_count(const kern_graph *g);
+KERN_API void kern_graph_free(kern_graph *g);
+
+/* Pipelines stream a host array through a chain of kernels in chunks,
+ * with `buffers` sets of device buffers used round-robin on as many
+ * streams, so the upload of one chunk, the compute of another and the
+ * download of a third overlap (1 = sequential, 2 = double buffering,
+ * 3 = triple buffering).  Kernel j takes (x: array(ndim=1), y:
+ * array(ndim=1), extra...) and reads buffer j, writes buffer j + 1; the
+ * first kernel reads the input chunk and the last writes the output chunk.
+ * The launch grid of each kernel is the chunk's length. */
+typedef struct kern_pipeline_config {
+  size_t struct_size;           /* sizeof(kern_pipeline_config) */
+  kern_kernel *const *kernels;  /* the chain, nkernels long */
+  int nkernels;
+  /* extra_args[j] (may be NULL) holds nextra[j] arguments after the two
+   * arrays of kernel j; the same for every chunk. */
+  const kern_arg *const *extra_args;
+  const int *nextra;
+  const void *input;  /* count elements of the first kernel's x type */
+  void *output;       /* count elements of the last kernel's y type */
+  int64_t count;
+  /* Elements per chunk and buffer sets; 0 lets kern measure a few
+   * candidates on first use and remember the best per device and chain. */
+  int64_t chunk;
+  int buffers;
+  int reserved0; /* must be 0; keeps the struct free of tail padding */
+  /* ---- end of version 1 (KERN_PIPELINE_CONFIG_SIZE_V1) */
+} kern_pipeline_config;
+#define KERN_PIPELINE_CONFIG_INIT KERN__INIT(kern_pipeline_config)
+#define KERN_PIPELINE_CONFIG_SIZE_V1                                         \
+  (offsetof(kern_pipeline_config, reserved0) + sizeof(int))
+
+typedef struct kern_pipeline_report {
+  size_t struct_size;   /* sizeof(kern_pipeline_report) */
+  int64_t chunk;        /* what ran */
+  int buffers;
+  int64_t chunks;
+  /* 0: given by the caller; 1: measured in this call; 2: remembered. */
+  int chosen;
+  /* Sums over chunks of each stage's time, and the wall time. */
+  double upload_ms, compute_ms, download_ms, wall_ms;
+  /* (upload + compute + download) / wall: 1 when nothing overlapped, up to
+   * 3 when all three stages ran at once all the time. */
+  double overlap;
+  /* ---- end of version 1 (KERN_PIPELINE_REPORT_SIZE_V1) */
+} kern_pipeline_report;
+#define KERN_PIPELINE_REPORT_INIT KERN__INIT(kern_pipeline_report)
+#define KERN_PIPELINE_REPORT_SIZE_V1                                         \
+  (offsetof(kern_pipeline_report, overlap) + sizeof(double))
+
+/* Runs the pipeline on the chain's device; returns when the output is
+ * written.  report may be NULL. */
+KERN_API kern_status kern_pipeline_run(kern_context *ctx,
+                              const kern_pipeline_config *config,
+                              kern_pipeline_report *report);
+
+/* Interop.  A wrapped array uses foreign memory without copying: for the
+ * CPU a host address, for CUDA a CUdeviceptr, for OpenCL a cl_mem.  kern
+ * never frees it; it must outlive the array. */
+KERN_API kern_status kern_array_wrap(kern_context *ctx, kern_device dev,
+                            kern_type type, int ndim, const int64_t *shape,
+                            void *native, kern_array **out);
+/* The array's memory as the backend sees it (host address, CUdeviceptr,
+ * cl_mem); valid until the array is freed. */
+KERN_API void *kern_array_native(const kern_array *a);
+/* Wraps a foreign CUstream (CUDA) or cl_command_queue (OpenCL; it must
+ * belong to the cl_context kern made for the device, so in practice one
+ * that kern_stream_native returned) without taking ownership:
+ * kern_stream_free then frees only kern's handle.  CPU:
+ * KERN_ERROR_UNSUPPORTED. */
+KERN_API kern_status kern_stream_wrap(kern_context *ctx, kern_device dev, void *native,
+                             kern_stream **out);
+/* The CUstream or cl_command_queue behind s; NULL on the CPU. */
+KERN_API void *kern_stream_native(const kern_stream *s);
+
+/* DLPack (dlpack.h v0.6 and later): export hands out a DLManagedTensor *
+ * (as void *) describing the array without copying; the consumer calls its
+ * deleter, and the array must stay alive until then.  Import wraps a
+ * DLManagedTensor's memory as a kern array and calls its deleter when the
+ * array is freed; row-major contiguous tensors (strides NULL or compact)
+ * with any byte_offset on the CPU or CUDA are accepted, anything else is
+ * KERN_ERROR_UNSUPPORTED with the reason. */
+KERN_API kern_status kern_array_to_dlpack(kern_array *a, void **managed_tensor);
+KERN_API kern_status kern_array_from_dlpack(kern_context *ctx, void *managed_tensor,
+                                   kern_array **out);
+
+/* Where kern_device_find's choice for a NULL name comes from: writes the
+ * device name it would use ("cuda:1", "auto") and its origin ("KERN_DEVICE",
+ * "<path>:<line>" of the config file, "default"). */
+KERN_API kern_status kern_device_choice(kern_context *ctx, char *name,
+                               size_t name_size, char *origin,
+                               size_t origin_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -79,7 +79,10 @@ static const char help_devices[] =
     "    cpu:0  AMD EPYC 9654  96 cores, 512 GiB\n"
     "  cuda: unavailable (libcuda.so.1 not found)\n"
     "\n"
-    "Those names are what 'kern run --device' and $KERN_DEVICE accept.\n"
+    "Those names are what 'kern run --device' and $KERN_DEVICE accept.  The\n"
+    "last line names the default device and where the choice came from:\n"
+    "$KERN_DEVICE, a line of $XDG_CONFIG_HOME/kern/config ('device = cuda:1'),\n"
+    "or the built-in 'auto'.\n"
     "Exit status: 0, or 1 if the library cannot start.\n";
 
 static const char help_compile[] =
@@ -415,6 +418,27 @@ static int cmd_devices(int argc, char **argv) {
       printf("  %s  %s  %s\n", id, di.name, desc);
       print_properties(&di);
     }
+  }
+  /* The default device and where that choice comes from ($KERN_DEVICE,
+   * the config file's line, or the built-in "auto"). */
+  char chosen[256], origin[4200];
+  st = kern_device_choice(ctx, chosen, sizeof chosen, origin, sizeof origin);
+  if (st != KERN_SUCCESS) {
+    int rc = lib_error(ctx, st, "cannot read the device choice");
+    kern_context_free(ctx);
+    return rc;
+  }
+  kern_device dd;
+  if (kern_device_find(ctx, NULL, &dd) == KERN_SUCCESS) {
+    kern_device_info di = KERN_DEVICE_INFO_INIT;
+    kern_backend_info bi = KERN_BACKEND_INFO_INIT;
+    if (kern_device_get(ctx, dd, &di) == KERN_SUCCESS &&
+        kern_backend_get(ctx, di.backend, &bi) == KERN_SUCCESS)
+      printf("default device: %s:%d ('%s' from %s)\n", bi.name, di.index,
+             chosen, origin);
+  } else {
+    printf("default device: none ('%s' from %s: %s)\n", chosen, origin,
+           kern_last_error(ctx));
   }
   kern_context_free(ctx);
   return EXIT_OK;

@@ -121,7 +121,8 @@ typedef enum TyKind {
   TY_MODULE,  /* the name `wp` */
   TY_TYPE,    /* a type used as a value: wp.float32, wp.vec3 */
   TY_FUNC,    /* a user function or builtin used as a value */
-  TY_STRING   /* a string literal (printf formats) */
+  TY_STRING,  /* a string literal (printf formats) */
+  TY_STRUCT   /* a @wp.struct: n fields, items their types, fnames */
 } TyKind;
 
 typedef struct Type Type;
@@ -131,14 +132,20 @@ struct Type {
   int rows, cols;  /* vec: rows = n, cols = 1; mat: rows x cols */
   const Type *elem; /* array element; TY_TYPE: the type named */
   int ndim;        /* array */
-  int n;           /* tuple */
+  int n;           /* tuple; struct: number of fields */
   const Type **items;
+  bool quat;           /* TY_VEC of 4: a quaternion (x, y, z, w) */
+  bool xform;          /* TY_VEC of 7: a transform (p: vec3, q: quat) */
+  const char *name;    /* struct */
+  const char **fnames; /* struct: field names */
 };
 
 extern const Type ty_void, ty_module, ty_string;
 const Type *ty_scalar(kern_scalar sc);
 const Type *ty_vec(Compiler *C, kern_scalar sc, int n);
 const Type *ty_mat(Compiler *C, kern_scalar sc, int rows, int cols);
+const Type *ty_quat(Compiler *C, kern_scalar sc);
+const Type *ty_xform(Compiler *C, kern_scalar sc);
 const Type *ty_array(Compiler *C, const Type *elem, int ndim);
 const Type *ty_tuple(Compiler *C, int n, const Type **items);
 const Type *ty_typeval(Compiler *C, const Type *t);
@@ -193,7 +200,20 @@ enum {
   X(ATOMIC_EXCH, "atomic_exch") X(ATOMIC_CAS, "atomic_cas") \
   X(RAND_INIT, "rand_init") X(RANDF, "randf") X(RANDI, "randi") \
   X(RANDN, "randn") X(PRINTF, "printf") X(ADD, "add") X(SUB, "sub") \
-  X(DIV, "div") X(NEG, "neg")
+  X(DIV, "div") X(NEG, "neg") X(RINT, "rint") \
+  X(QUAT_ROTATE, "quat_rotate") X(QUAT_ROTATE_INV, "quat_rotate_inv") \
+  X(QUAT_INVERSE, "quat_inverse") X(QUAT_IDENTITY, "quat_identity") \
+  X(QUAT_FROM_AXIS_ANGLE, "quat_from_axis_angle") \
+  X(QUAT_TO_MATRIX, "quat_to_matrix") \
+  X(TRANSFORM_POINT, "transform_point") \
+  X(TRANSFORM_VECTOR, "transform_vector") \
+  X(TRANSFORM_MULTIPLY, "transform_multiply") \
+  X(TRANSFORM_INVERSE, "transform_inverse") \
+  X(TRANSFORM_IDENTITY, "transform_identity") \
+  X(TRANSFORM_GET_TRANSLATION, "transform_get_translation") \
+  X(TRANSFORM_GET_ROTATION, "transform_get_rotation") \
+  X(ARGMIN, "argmin") X(ARGMAX, "argmax") X(NONZERO, "nonzero") \
+  X(GET_DIAG, "get_diag")
 
 enum {
 #define X(id, name) BI_##id,

@@ -31,6 +31,30 @@ const Type *ty_vec(Compiler *C, kern_scalar sc, int n) {
   return t;
 }
 
+/* A quaternion is a 4-vector to the emitters' loops, but its own type:
+ * quat * quat is the Hamilton product, and it never equals a vec4. */
+const Type *ty_quat(Compiler *C, kern_scalar sc) {
+  Type *t = arena_alloc(C, sizeof *t);
+  t->kind = TY_VEC;
+  t->sc = sc;
+  t->rows = 4;
+  t->cols = 1;
+  t->quat = true;
+  return t;
+}
+
+/* A transform is 7 components to the emitters: p (0..2), then q (3..6),
+ * Warp's transform_t layout. */
+const Type *ty_xform(Compiler *C, kern_scalar sc) {
+  Type *t = arena_alloc(C, sizeof *t);
+  t->kind = TY_VEC;
+  t->sc = sc;
+  t->rows = 7;
+  t->cols = 1;
+  t->xform = true;
+  return t;
+}
+
 const Type *ty_mat(Compiler *C, kern_scalar sc, int rows, int cols) {
   Type *t = arena_alloc(C, sizeof *t);
   t->kind = TY_MAT;
@@ -82,9 +106,12 @@ bool ty_eq(const Type *a, const Type *b) {
     return a->sc == b->sc;
   case TY_VEC:
   case TY_MAT:
-    return a->sc == b->sc && a->rows == b->rows && a->cols == b->cols;
+    return a->sc == b->sc && a->rows == b->rows && a->cols == b->cols &&
+           a->quat == b->quat && a->xform == b->xform;
   case TY_ARRAY:
     return a->ndim == b->ndim && ty_eq(a->elem, b->elem);
+  case TY_STRUCT:
+    return false; /* one Type per struct: equal only to itself */
   case TY_TUPLE:
     if (a->n != b->n)
       return false;
@@ -126,6 +153,18 @@ const char *ty_name(Compiler *C, const Type *t) {
   char buf[64] = "";
   switch (t->kind) {
   case TY_VOID: return "None";
+  case TY_VEC:
+    if (t->quat)
+      return t->sc == KERN_SCALAR_FLOAT64 ? "quatd" : "quat";
+    if (t->xform)
+      return t->sc == KERN_SCALAR_FLOAT64 ? "transformd" : "transform";
+    break;
+  default:
+    break;
+  }
+  switch (t->kind) {
+  case TY_VOID: return "None";
+  case TY_STRUCT: return t->name;
   case TY_SCALAR:
   case TY_VEC:
   case TY_MAT:

@@ -43,13 +43,58 @@ static const char *const sc_sig[] = {"b", "i8", "i16", "i32", "i64", "u8",
 const char *emit_tysig(Emit *E, const Type *t) {
   switch (t->kind) {
   case TY_SCALAR: return sc_sig[t->sc];
-  case TY_VEC: return arena_printf(E->C, "v%d%s", t->rows, sc_sig[t->sc]);
+  case TY_VEC:
+    return arena_printf(E->C, "%c%d%s", t->quat ? 'q' : t->xform ? 't' : 'v',
+                        t->rows, sc_sig[t->sc]);
   case TY_MAT:
     return arena_printf(E->C, "m%d%d%s", t->rows, t->cols, sc_sig[t->sc]);
   case TY_ARRAY:
     return arena_printf(E->C, "a%s", emit_tysig(E, t->elem));
+  case TY_STRUCT:
+    /* "S" and the name's length keep it apart from every other
+     * signature and from other structs' (Python names have no '_'
+     * ambiguity this way: S3abc, S4abcd). */
+    return arena_printf(E->C, "S%d%s", (int)strlen(t->name), t->name);
   default: return "void";
   }
+}
+
+/* A @wp.struct is a C struct with one member f_NAME per field, in order
+ * (the prefix keeps field names that are C keywords valid). */
+static const char *struct_ctype(Emit *E, const Type *t) {
+  const char *name = arena_printf(E->C, "k_%s", emit_tysig(E, t));
+  if (emit_need(E, name)) {
+    const char **ft = arena_alloc(E->C, sizeof(char *) * (size_t)t->n);
+    for (int i = 0; i < t->n; i++)
+      ft[i] = emit_ctype(E, t->items[i]); /* members' types come first */
+    Buf b;
+    buf_init(&b, E->C);
+    buf_puts(&b, "typedef struct {");
+    for (int i = 0; i < t->n; i++)
+      buf_printf(&b, " %s f_%s;", ft[i], t->fnames[i]);
+    buf_printf(&b, " } %s;\n", name);
+    buf_puts(&E->pre, b.p);
+  }
+  return name;
+}
+
+/* The zero value of a struct: every field zero, recursively. */
+static const char *struct_zero(Emit *E, const Type *t) {
+  const char *T = struct_ctype(E, t);
+  const char *name = arena_printf(E->C, "k_zero_%s", emit_tysig(E, t));
+  if (!emit_need(E, name))
+    return name;
+  const char **z = arena_alloc(E->C, sizeof(char *) * (size_t)t->n);
+  for (int i = 0; i < t->n; i++)
+    z[i] = emit_zero(E, t->items[i]);
+  Buf b;
+  buf_init(&b, E->C);
+  buf_printf(&b, "%s %s %s(void) {\n  %s r;\n", E->T->fn_qual, T, name, T);
+  for (int i = 0; i < t->n; i++)
+    buf_printf(&b, "  r.f_%s = %s;\n", t->fnames[i], z[i]);
+  buf_puts(&b, "  return r;\n}\n");
+  buf_puts(&E->pre, b.p);
+  return name;
 }
 
 const char *emit_ctype(Emit *E, const Type *t) {
@@ -72,6 +117,8 @@ const char *emit_ctype(Emit *E, const Type *t) {
   }
   case TY_ARRAY:
     return emit_arrtype(E, t);
+  case TY_STRUCT:
+    return struct_ctype(E, t);
   default:
     return "void";
   }
@@ -240,9 +287,12 @@ static void scalar_body(Emit *E, Buf *b, int bi, const Type *ret,
     return;
   case BI_MIN:
   case BI_MAX:
+    /* Warp's host min/max (builtin.h, _wp_native_fmin): the first argument
+     * when the two compare equal (so min(0.0, -0.0) is 0.0, unlike fmin),
+     * the other one when exactly one is NaN. */
     if (isf)
-      buf_printf(b, "  return %s(a, b);\n",
-                 mfn(E, bi == BI_MIN ? "fmin" : "fmax", sc));
+      buf_printf(b, "  return (a %s b) ? a : ((b == b) ? b : a);\n",
+                 bi == BI_MIN ? "<=" : ">=");
     else
       buf_printf(b, "  return a %s b ? a : b;\n", bi == BI_MIN ? "<" : ">");
     return;
@@ -258,11 +308,14 @@ static void scalar_body(Emit *E, Buf *b, int bi, const Type *ret,
                mfn(E, bi == BI_ASIN ? "asin" : "acos", sc), cl, T, T);
     return;
   }
+  /* Note [degrees and radians]: Warp multiplies by a double constant
+   * (RAD_TO_DEG), so a float32 argument is widened, multiplied in double
+   * and rounded once. */
   case BI_DEGREES:
-    buf_printf(b, "  return a * (%s)57.29577951308232;\n", T);
+    buf_printf(b, "  return (%s)(a * 57.29577951308232087679);\n", T);
     return;
   case BI_RADIANS:
-    buf_printf(b, "  return a * (%s)0.017453292519943295;\n", T);
+    buf_printf(b, "  return (%s)(a * 0.01745329251994329577);\n", T);
     return;
   case BI_FRAC:
     buf_printf(b, "  return a - %s(a);\n", mfn(E, "trunc", sc));
@@ -326,6 +379,9 @@ static void scalar_body(Emit *E, Buf *b, int bi, const Type *ret,
   case BI_WRAP_INDEX:
     buf_puts(b, "  return a < 0 ? a + b : a;\n");
     return;
+  case BI_NONZERO:
+    buf_printf(b, "  return a == 0 ? (%s)0 : (%s)1;\n", T, T);
+    return;
   case BI_TRUTH:
     buf_puts(b, "  return a != 0;\n");
     return;
@@ -347,241 +403,166 @@ static bool componentwise(int bi) {
   return false;
 }
 
-/* What every vector or matrix helper body needs: the C types of the result
- * and of an element, the operand that fixes the shape (the first vector or
- * matrix argument), its scalar and its component count. */
-typedef struct VecForm {
-  const char *RT, *T;
-  const Type *v;
-  kern_scalar sc;
-  int N;
-} VecForm;
+static const char *make_helper(Emit *E, const Type *t, int nargs,
+                               const Type *argt);
 
-/* Arithmetic: componentwise builtins and operators, min/max over the
- * components, and the vector and matrix products. */
-static bool vector_arith(Emit *E, Buf *b, int bi, const Type *ret, int n,
-                         const Type **args, const VecForm *f) {
-  const char *RT = f->RT, *T = f->T;
-  kern_scalar sc = f->sc;
-  int N = f->N;
-  if (componentwise(bi) && ret->kind != TY_SCALAR) {
-    const char *h = scalar_helper(E, bi, sc, n);
-    buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s(%s%s%s);\n"
-                  "  return r;\n", RT, N, comp(E, "r", ret), h,
-               comp(E, "a", args[0]), n > 1 ? ", " : "",
-               n > 1 ? comp(E, "b", args[1]) : "");
-    return true;
-  }
-  switch (bi) {
-  case BI_MIN: case BI_MAX: {
-    const char *h = scalar_helper(E, bi, sc, 2);
-    buf_printf(b, "  %s r = a.c[0];\n  for (int k = 1; k < %d; k++) r = %s(r, "
-                  "a.c[k]);\n  return r;\n", T, N, h);
-    return true;
-  }
-  case BI_ADD: case BI_SUB: case BI_CW_MUL: case BI_CW_DIV: case BI_NEG: {
-    const char *op = bi == BI_ADD ? "+" : bi == BI_SUB ? "-"
-                     : bi == BI_CW_MUL ? "*" : bi == BI_CW_DIV ? "/" : "-";
-    if (bi == BI_CW_DIV && !sc_is_float(sc)) {
-      const char *h = scalar_helper(E, BI_OP_DIV, sc, 2);
-      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s(%s, %s);\n"
-                    "  return r;\n", RT, N, comp(E, "r", ret), h,
-                 comp(E, "a", args[0]), comp(E, "b", args[1]));
-      return true;
+/* Note [Warp's determinant and inverse]: the formulas, operation order and
+ * intermediate precision of Warp's native/mat.h, so results agree to the
+ * bit on the CPU: 2x2 and 3x3 in the matrix's type (the 3x3 determinant is
+ * dot(row0, cross(row1, row2))), 4x4 by cofactors adapted from USD with
+ * some intermediates in double, as Warp has them.  An inverse whose
+ * determinant is zero (2x2 and 4x4: or NaN) is the zero matrix; a 3x3 with
+ * a NaN determinant goes on and gives NaN, as in Warp. */
+static void warp_det_inverse(Emit *E, Buf *b, int bi, const Type *v,
+                             const char *RT, const char *T) {
+  int R = v->rows;
+  if (R == 2) {
+    buf_printf(b, "  %s det = a.m[0][0] * a.m[1][1] - a.m[1][0] * a.m[0][1];\n",
+               T);
+    if (bi == BI_DETERMINANT) {
+      buf_puts(b, "  return det;\n");
+      return;
     }
-    if (bi == BI_NEG)
-      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(0 - %s);\n"
-                    "  return r;\n", RT, N, comp(E, "r", ret), T,
-                 comp(E, "a", args[0]));
-    else
-      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(%s %s %s);"
-                    "\n  return r;\n", RT, N, comp(E, "r", ret), T,
-                 comp(E, "a", args[0]), op, comp(E, "b", args[1]));
-    return true;
+    const char *z = make_helper(E, v, 0, NULL);
+    buf_printf(b, "  if (!(det > (%s)0 || det < -(%s)0)) return %s();\n"
+                  "  %s rcp = (%s)1 / det;\n  %s r;\n"
+                  "  r.m[0][0] = a.m[1][1] * rcp; r.m[0][1] = -a.m[0][1] * rcp;\n"
+                  "  r.m[1][0] = -a.m[1][0] * rcp; r.m[1][1] = a.m[0][0] * rcp;\n"
+                  "  return r;\n", T, T, z, T, T, RT);
+    return;
   }
-  case BI_DIV: {
-    /* vector / scalar, scalar / vector (componentwise), matrix / scalar */
-    const char *h = sc_is_float(sc) ? NULL : scalar_helper(E, BI_OP_DIV, sc, 2);
-    const char *x = comp(E, "a", args[0]), *y = comp(E, "b", args[1]);
-    if (h)
-      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s(%s, %s);\n"
-                    "  return r;\n", RT, N, comp(E, "r", ret), h, x, y);
-    else
-      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s / %s;\n"
-                    "  return r;\n", RT, N, comp(E, "r", ret), x, y);
-    return true;
-  }
-  case BI_MUL: {
-    const Type *A = args[0], *B = args[1];
-    if (A->kind == TY_SCALAR || B->kind == TY_SCALAR) {
-      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(%s * %s);"
-                    "\n  return r;\n", RT, N, comp(E, "r", ret), T,
-                 comp(E, "a", A), comp(E, "b", B));
-      return true;
+  if (R == 3) {
+    buf_printf(b, "  %s c0 = a.m[1][1] * a.m[2][2] - a.m[1][2] * a.m[2][1];\n"
+                  "  %s c1 = a.m[1][2] * a.m[2][0] - a.m[1][0] * a.m[2][2];\n"
+                  "  %s c2 = a.m[1][0] * a.m[2][1] - a.m[1][1] * a.m[2][0];\n"
+                  "  %s det = a.m[0][0] * c0 + a.m[0][1] * c1 + a.m[0][2] * c2;\n",
+               T, T, T, T);
+    if (bi == BI_DETERMINANT) {
+      buf_puts(b, "  return det;\n");
+      return;
     }
-    if (A->kind == TY_MAT && B->kind == TY_VEC) {
-      buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++) {\n"
-                    "    %s s = 0;\n    for (int j = 0; j < %d; j++) s += a.m[i][j] * b.c[j];\n"
-                    "    r.c[i] = s;\n  }\n  return r;\n", RT, A->rows, T, A->cols);
-      return true;
-    }
-    if (A->kind == TY_VEC && B->kind == TY_MAT) {
-      buf_printf(b, "  %s r;\n  for (int j = 0; j < %d; j++) {\n"
-                    "    %s s = 0;\n    for (int i = 0; i < %d; i++) s += a.c[i] * b.m[i][j];\n"
-                    "    r.c[j] = s;\n  }\n  return r;\n", RT, B->cols, T, B->rows);
-      return true;
-    }
-    buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
-                  "    for (int j = 0; j < %d; j++) {\n"
-                  "      %s s = 0;\n      for (int k = 0; k < %d; k++) s += a.m[i][k] * b.m[k][j];\n"
-                  "      r.m[i][j] = s;\n    }\n  return r;\n",
-               RT, A->rows, B->cols, T, A->cols);
-    return true;
+    const char *z = make_helper(E, v, 0, NULL);
+    buf_printf(b, "  if (det == (%s)0) return %s();\n  %s m;\n"
+                  "  m.m[0][0] = c0; m.m[1][0] = c1; m.m[2][0] = c2;\n"
+                  "  m.m[0][1] = a.m[0][2] * a.m[2][1] - a.m[0][1] * a.m[2][2];\n"
+                  "  m.m[1][1] = a.m[0][0] * a.m[2][2] - a.m[0][2] * a.m[2][0];\n"
+                  "  m.m[2][1] = a.m[0][1] * a.m[2][0] - a.m[0][0] * a.m[2][1];\n"
+                  "  m.m[0][2] = a.m[0][1] * a.m[1][2] - a.m[0][2] * a.m[1][1];\n"
+                  "  m.m[1][2] = a.m[0][2] * a.m[1][0] - a.m[0][0] * a.m[1][2];\n"
+                  "  m.m[2][2] = a.m[0][0] * a.m[1][1] - a.m[0][1] * a.m[1][0];\n"
+                  "  %s rcp = (%s)1 / det;\n"
+                  "  for (int i = 0; i < 3; i++)\n"
+                  "    for (int j = 0; j < 3; j++) m.m[i][j] = m.m[i][j] * rcp;\n"
+                  "  return m;\n", T, z, RT, T, T);
+    return;
   }
-  default:
-    return false;
+  /* 4x4: x are the entries; y 2x2 minors, in double; z cofactors (the
+   * first two columns' in T, the rest in double). */
+  buf_printf(b, "  %s x00 = a.m[0][0], x01 = a.m[0][1], x02 = a.m[0][2], x03 = a.m[0][3];\n"
+                "  %s x10 = a.m[1][0], x11 = a.m[1][1], x12 = a.m[1][2], x13 = a.m[1][3];\n"
+                "  %s x20 = a.m[2][0], x21 = a.m[2][1], x22 = a.m[2][2], x23 = a.m[2][3];\n"
+                "  %s x30 = a.m[3][0], x31 = a.m[3][1], x32 = a.m[3][2], x33 = a.m[3][3];\n"
+                "  double y01, y02, y03, y12, y13, y23;\n",
+             T, T, T, T);
+  if (bi == BI_INVERSE)
+    buf_printf(b, "  y01 = x00 * x11 - x10 * x01;\n  y02 = x00 * x21 - x20 * x01;\n"
+                  "  y03 = x00 * x31 - x30 * x01;\n  y12 = x10 * x21 - x20 * x11;\n"
+                  "  y13 = x10 * x31 - x30 * x11;\n  y23 = x20 * x31 - x30 * x21;\n"
+                  "  double z33 = x02 * y12 - x12 * y02 + x22 * y01;\n"
+                  "  double z23 = x12 * y03 - x32 * y01 - x02 * y13;\n"
+                  "  double z13 = x02 * y23 - x22 * y03 + x32 * y02;\n"
+                  "  double z03 = x22 * y13 - x32 * y12 - x12 * y23;\n"
+                  "  double z32 = x13 * y02 - x23 * y01 - x03 * y12;\n"
+                  "  double z22 = x03 * y13 - x13 * y03 + x33 * y01;\n"
+                  "  double z12 = x23 * y03 - x33 * y02 - x03 * y23;\n"
+                  "  double z02 = x13 * y23 - x23 * y13 + x33 * y12;\n");
+  buf_printf(b, "  y01 = x02 * x13 - x12 * x03;\n  y02 = x02 * x23 - x22 * x03;\n"
+                "  y03 = x02 * x33 - x32 * x03;\n  y12 = x12 * x23 - x22 * x13;\n"
+                "  y13 = x12 * x33 - x32 * x13;\n  y23 = x22 * x33 - x32 * x23;\n"
+                "  %s z30 = x11 * y02 - x21 * y01 - x01 * y12;\n"
+                "  %s z20 = x01 * y13 - x11 * y03 + x31 * y01;\n"
+                "  %s z10 = x21 * y03 - x31 * y02 - x01 * y23;\n"
+                "  %s z00 = x11 * y23 - x21 * y13 + x31 * y12;\n", T, T, T, T);
+  if (bi == BI_DETERMINANT) {
+    buf_printf(b, "  double det = x30 * z30 + x20 * z20 + x10 * z10 + x00 * z00;\n"
+                  "  return (%s)det;\n", T);
+    return;
   }
+  const char *z = make_helper(E, v, 0, NULL);
+  buf_printf(b, "  %s z31 = x00 * y12 - x10 * y02 + x20 * y01;\n"
+                "  %s z21 = x10 * y03 - x30 * y01 - x00 * y13;\n"
+                "  %s z11 = x00 * y23 - x20 * y03 + x30 * y02;\n"
+                "  %s z01 = x20 * y13 - x30 * y12 - x10 * y23;\n"
+                "  double det = x30 * z30 + x20 * z20 + x10 * z10 + x00 * z00;\n"
+                "  if (!(fabs(det) > 0)) return %s();\n"
+                "  double rcp = 1.0 / det;\n  %s r;\n"
+                "  r.m[0][0] = (%s)(z00 * rcp); r.m[0][1] = (%s)(z10 * rcp);\n"
+                "  r.m[1][0] = (%s)(z01 * rcp); r.m[0][2] = (%s)(z20 * rcp);\n"
+                "  r.m[2][0] = (%s)(z02 * rcp); r.m[0][3] = (%s)(z30 * rcp);\n"
+                "  r.m[3][0] = (%s)(z03 * rcp); r.m[1][1] = (%s)(z11 * rcp);\n"
+                "  r.m[1][2] = (%s)(z21 * rcp); r.m[2][1] = (%s)(z12 * rcp);\n"
+                "  r.m[1][3] = (%s)(z31 * rcp); r.m[3][1] = (%s)(z13 * rcp);\n"
+                "  r.m[2][2] = (%s)(z22 * rcp); r.m[2][3] = (%s)(z32 * rcp);\n"
+                "  r.m[3][2] = (%s)(z23 * rcp); r.m[3][3] = (%s)(z33 * rcp);\n"
+                "  return r;\n", T, T, T, T, z, RT, T, T, T, T, T, T, T, T, T, T,
+             T, T, T, T, T, T);
 }
 
-/* Geometry and tests on whole vectors: dot, length, normalize, cross,
- * outer, lerp, the isnan family and vector equality. */
-static bool vector_geometry(Emit *E, Buf *b, int bi, const Type *ret, int n,
-                            const Type **args, const VecForm *f) {
-  const char *RT = f->RT, *T = f->T;
-  const Type *v = f->v;
-  kern_scalar sc = f->sc;
-  int N = f->N;
+/* Warp's transform builtins (spatial.h) on the 7-component layout, through
+ * the quaternion helpers so each formula is written once. */
+static void xform_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
+                       const Type **args) {
+  kern_scalar sc = (n ? args[0] : ret)->sc;
+  const Type *v3 = ty_vec(E->C, sc, 3), *q = ty_quat(E->C, sc);
+  const char *V3 = emit_ctype(E, v3), *Q = emit_ctype(E, q);
+  const char *RT = emit_ctype(E, ret);
+  const char *rot = emit_helper(E, BI_QUAT_ROTATE, v3, 2,
+                                (const Type *[]){q, v3});
+  if (bi == BI_TRANSFORM_IDENTITY) {
+    buf_printf(b, "  %s r;\n  for (int k = 0; k < 6; k++) r.c[k] = 0;\n"
+                  "  r.c[6] = 1;\n  return r;\n", RT);
+    return;
+  }
+  /* p and q of the first argument */
+  buf_printf(b, "  %s ap; %s aq;\n"
+                "  for (int k = 0; k < 3; k++) ap.c[k] = a.c[k];\n"
+                "  for (int k = 0; k < 4; k++) aq.c[k] = a.c[3 + k];\n",
+             V3, Q);
   switch (bi) {
-  case BI_DOT:
-    buf_printf(b, "  %s s = 0;\n  for (int k = 0; k < %d; k++) s += a.c[k] * b.c[k];\n"
-                  "  return s;\n", T, N);
-    return true;
-  case BI_LENGTH_SQ: {
-    const char *d = emit_helper(E, BI_DOT, ty_scalar(sc), 2,
-                                (const Type *[]){v, v});
-    buf_printf(b, "  return %s(a, a);\n", d);
-    return true;
+  case BI_TRANSFORM_GET_TRANSLATION:
+    buf_puts(b, "  (void)aq;\n  return ap;\n");
+    return;
+  case BI_TRANSFORM_GET_ROTATION:
+    buf_puts(b, "  (void)ap;\n  return aq;\n");
+    return;
+  case BI_TRANSFORM_VECTOR:
+    buf_printf(b, "  (void)ap;\n  return %s(aq, b);\n", rot);
+    return;
+  case BI_TRANSFORM_POINT:
+    buf_printf(b, "  %s w = %s(aq, b);\n"
+                  "  for (int k = 0; k < 3; k++) w.c[k] = ap.c[k] + w.c[k];\n"
+                  "  return w;\n", V3, rot);
+    return;
+  case BI_TRANSFORM_INVERSE: {
+    const char *inv = emit_helper(E, BI_QUAT_INVERSE, q, 1,
+                                  (const Type *[]){q});
+    buf_printf(b, "  %s qi = %s(aq);\n  %s p = %s(qi, ap);\n  %s r;\n"
+                  "  for (int k = 0; k < 3; k++) r.c[k] = -p.c[k];\n"
+                  "  for (int k = 0; k < 4; k++) r.c[3 + k] = qi.c[k];\n"
+                  "  return r;\n", Q, inv, V3, rot, RT);
+    return;
   }
-  case BI_LENGTH: {
-    const char *d = emit_helper(E, BI_DOT, ty_scalar(sc), 2,
-                                (const Type *[]){v, v});
-    buf_printf(b, "  return %s(%s(a, a));\n", mfn(E, "sqrt", sc), d);
-    return true;
+  case BI_TRANSFORM_MULTIPLY: {
+    const char *qm = emit_helper(E, BI_MUL, q, 2, (const Type *[]){q, q});
+    buf_printf(b, "  %s bp; %s bq;\n"
+                  "  for (int k = 0; k < 3; k++) bp.c[k] = b.c[k];\n"
+                  "  for (int k = 0; k < 4; k++) bq.c[k] = b.c[3 + k];\n"
+                  "  %s p = %s(aq, bp);\n  %s m = %s(aq, bq);\n  %s r;\n"
+                  "  for (int k = 0; k < 3; k++) r.c[k] = p.c[k] + ap.c[k];\n"
+                  "  for (int k = 0; k < 4; k++) r.c[3 + k] = m.c[k];\n"
+                  "  return r;\n", V3, Q, V3, rot, Q, qm, RT);
+    return;
   }
-  case BI_NORMALIZE: {
-    const char *l = emit_helper(E, BI_LENGTH, ty_scalar(sc), 1,
-                                (const Type *[]){v});
-    buf_printf(b, "  %s l = %s(a);\n  %s r;\n"
-                  "  for (int k = 0; k < %d; k++) r.c[k] = l > 0 ? a.c[k] / l : 0;\n"
-                  "  return r;\n", T, l, RT, N);
-    return true;
-  }
-  case BI_CROSS:
-    buf_printf(b, "  %s r;\n  r.c[0] = a.c[1] * b.c[2] - a.c[2] * b.c[1];\n"
-                  "  r.c[1] = a.c[2] * b.c[0] - a.c[0] * b.c[2];\n"
-                  "  r.c[2] = a.c[0] * b.c[1] - a.c[1] * b.c[0];\n  return r;\n", RT);
-    return true;
-  case BI_OUTER:
-    buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
-                  "    for (int j = 0; j < %d; j++) r.m[i][j] = a.c[i] * b.c[j];\n"
-                  "  return r;\n", RT, ret->rows, ret->cols);
-    return true;
-  case BI_LERP:
-    buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s * ((%s)1 - c) + %s * c;\n"
-                  "  return r;\n", RT, N, comp(E, "r", ret), comp(E, "a", v), T,
-               comp(E, "b", v));
-    return true;
-  case BI_ISNAN: case BI_ISINF: case BI_ISFINITE: {
-    const char *h = emit_helper(E, bi, ty_scalar(KERN_SCALAR_BOOL), 1,
-                                (const Type *[]){ty_scalar(sc)});
-    bool all = bi == BI_ISFINITE;
-    buf_printf(b, "  for (int k = 0; k < %d; k++) if (%s%s(%s)) return %d;\n"
-                  "  return %d;\n", N, all ? "!" : "", h, comp(E, "a", v),
-               all ? 0 : 1, all ? 1 : 0);
-    return true;
-  }
-  case BI_VEC_EQ: case BI_VEC_NE:
-    buf_printf(b, "  for (int k = 0; k < %d; k++) if (%s != %s) return %d;\n"
-                  "  return %d;\n", N, comp(E, "a", v), comp(E, "b", v),
-               bi == BI_VEC_NE, bi == BI_VEC_EQ);
-    return true;
-  default:
-    return false;
-  }
-}
-
-/* Matrix functions: transpose, trace, diag, determinant, inverse and
- * identity. */
-static bool matrix_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
-                        const Type **args, const VecForm *f) {
-  const char *RT = f->RT, *T = f->T;
-  const Type *v = f->v;
-  kern_scalar sc = f->sc;
-  int N = f->N;
-  switch (bi) {
-  case BI_TRANSPOSE:
-    buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
-                  "    for (int j = 0; j < %d; j++) r.m[i][j] = a.m[j][i];\n"
-                  "  return r;\n", RT, ret->rows, ret->cols);
-    return true;
-  case BI_TRACE:
-    buf_printf(b, "  %s s = 0;\n  for (int k = 0; k < %d; k++) s += a.m[k][k];\n"
-                  "  return s;\n", T, v->rows);
-    return true;
-  case BI_DIAG:
-    buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
-                  "    for (int j = 0; j < %d; j++) r.m[i][j] = i == j ? a.c[i] : 0;\n"
-                  "  return r;\n", RT, N, N);
-    return true;
-  case BI_DETERMINANT:
-    if (v->rows == 2) {
-      buf_puts(b, "  return a.m[0][0] * a.m[1][1] - a.m[0][1] * a.m[1][0];\n");
-    } else if (v->rows == 3) {
-      buf_puts(b, "  return a.m[0][0] * (a.m[1][1] * a.m[2][2] - a.m[1][2] * a.m[2][1])\n"
-                  "       - a.m[0][1] * (a.m[1][0] * a.m[2][2] - a.m[1][2] * a.m[2][0])\n"
-                  "       + a.m[0][2] * (a.m[1][0] * a.m[2][1] - a.m[1][1] * a.m[2][0]);\n");
-    } else {
-      /* Laplace expansion along the first row with 3x3 minors. */
-      buf_printf(b, "  %s d = 0;\n  for (int c = 0; c < 4; c++) {\n"
-                    "    int j0 = c == 0 ? 1 : 0, j1 = c <= 1 ? 2 : 1, j2 = c <= 2 ? 3 : 2;\n"
-                    "    %s m = a.m[1][j0] * (a.m[2][j1] * a.m[3][j2] - a.m[2][j2] * a.m[3][j1])\n"
-                    "         - a.m[1][j1] * (a.m[2][j0] * a.m[3][j2] - a.m[2][j2] * a.m[3][j0])\n"
-                    "         + a.m[1][j2] * (a.m[2][j0] * a.m[3][j1] - a.m[2][j1] * a.m[3][j0]);\n"
-                    "    d += (c & 1 ? -a.m[0][c] : a.m[0][c]) * m;\n  }\n  return d;\n",
-                 T, T);
-    }
-    return true;
-  case BI_INVERSE: {
-    /* Gauss-Jordan with partial pivoting; a singular matrix gives zeros,
-     * as in Warp. */
-    int R = v->rows;
-    buf_printf(b, "  %s r;\n  %s w[%d][%d];\n"
-                  "  for (int i = 0; i < %d; i++)\n    for (int j = 0; j < %d; j++) {\n"
-                  "      w[i][j] = a.m[i][j];\n      r.m[i][j] = i == j ? 1 : 0;\n    }\n"
-                  "  for (int c = 0; c < %d; c++) {\n    int p = c;\n"
-                  "    for (int i = c + 1; i < %d; i++)\n"
-                  "      if (%s(w[i][c]) > %s(w[p][c])) p = i;\n"
-                  "    if (w[p][c] == 0) return %s;\n"
-                  "    for (int j = 0; j < %d; j++) {\n"
-                  "      %s t = w[c][j]; w[c][j] = w[p][j]; w[p][j] = t;\n"
-                  "      t = r.m[c][j]; r.m[c][j] = r.m[p][j]; r.m[p][j] = t;\n    }\n"
-                  "    %s inv = 1 / w[c][c];\n"
-                  "    for (int j = 0; j < %d; j++) { w[c][j] *= inv; r.m[c][j] *= inv; }\n"
-                  "    for (int i = 0; i < %d; i++) {\n      if (i == c) continue;\n"
-                  "      %s f = w[i][c];\n"
-                  "      for (int j = 0; j < %d; j++) { w[i][j] -= f * w[c][j]; r.m[i][j] -= f * r.m[c][j]; }\n"
-                  "    }\n  }\n  return r;\n",
-               RT, T, R, R, R, R, R, R, mfn(E, "fabs", sc), mfn(E, "fabs", sc),
-               emit_zero(E, ret), R, T, T, R, R, T, R);
-    return true;
-  }
-  case BI_IDENTITY:
-    buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
-                  "    for (int j = 0; j < %d; j++) r.m[i][j] = i == j ? 1 : 0;\n"
-                  "  return r;\n", RT, ret->rows, ret->cols);
-    return true;
-  default:
-    return false;
   }
 }
 
@@ -593,11 +574,245 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
   kern_scalar sc = v->sc;
   const char *T = sc_c[sc];
   int N = ncomp(v);
-  VecForm f = {RT, T, v, sc, N};
-  if (vector_arith(E, b, bi, ret, n, args, &f) ||
-      vector_geometry(E, b, bi, ret, n, args, &f) ||
-      matrix_body(E, b, bi, ret, n, args, &f))
+  if (componentwise(bi) && ret->kind != TY_SCALAR) {
+    const char *h = scalar_helper(E, bi, sc, n);
+    buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s(%s%s%s);\n"
+                  "  return r;\n", RT, N, comp(E, "r", ret), h,
+               comp(E, "a", args[0]), n > 1 ? ", " : "",
+               n > 1 ? comp(E, "b", args[1]) : "");
     return;
+  }
+  switch (bi) {
+  case BI_MIN: case BI_MAX: {
+    const char *h = scalar_helper(E, bi, sc, 2);
+    buf_printf(b, "  %s r = a.c[0];\n  for (int k = 1; k < %d; k++) r = %s(r, "
+                  "a.c[k]);\n  return r;\n", T, N, h);
+    return;
+  }
+  case BI_ADD: case BI_SUB: case BI_CW_MUL: case BI_CW_DIV: case BI_NEG: {
+    const char *op = bi == BI_ADD ? "+" : bi == BI_SUB ? "-"
+                     : bi == BI_CW_MUL ? "*" : bi == BI_CW_DIV ? "/" : "-";
+    if (bi == BI_CW_DIV && !sc_is_float(sc)) {
+      const char *h = scalar_helper(E, BI_OP_DIV, sc, 2);
+      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s(%s, %s);\n"
+                    "  return r;\n", RT, N, comp(E, "r", ret), h,
+                 comp(E, "a", args[0]), comp(E, "b", args[1]));
+      return;
+    }
+    if (bi == BI_NEG)
+      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(0 - %s);\n"
+                    "  return r;\n", RT, N, comp(E, "r", ret), T,
+                 comp(E, "a", args[0]));
+    else
+      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(%s %s %s);"
+                    "\n  return r;\n", RT, N, comp(E, "r", ret), T,
+                 comp(E, "a", args[0]), op, comp(E, "b", args[1]));
+    return;
+  }
+  case BI_DIV: {
+    /* vector / scalar, scalar / vector (componentwise), matrix / scalar */
+    const char *h = sc_is_float(sc) ? NULL : scalar_helper(E, BI_OP_DIV, sc, 2);
+    const char *x = comp(E, "a", args[0]), *y = comp(E, "b", args[1]);
+    if (h)
+      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s(%s, %s);\n"
+                    "  return r;\n", RT, N, comp(E, "r", ret), h, x, y);
+    else
+      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s / %s;\n"
+                    "  return r;\n", RT, N, comp(E, "r", ret), x, y);
+    return;
+  }
+  case BI_MUL: {
+    const Type *A = args[0], *B = args[1];
+    if (A->quat && B->quat) {
+      /* Warp's quat.h mul(a, b), term for term */
+      buf_printf(b, "  %s r;\n"
+                    "  r.c[0] = a.c[3] * b.c[0] + b.c[3] * a.c[0] + a.c[1] * b.c[2] - b.c[1] * a.c[2];\n"
+                    "  r.c[1] = a.c[3] * b.c[1] + b.c[3] * a.c[1] + a.c[2] * b.c[0] - b.c[2] * a.c[0];\n"
+                    "  r.c[2] = a.c[3] * b.c[2] + b.c[3] * a.c[2] + a.c[0] * b.c[1] - b.c[0] * a.c[1];\n"
+                    "  r.c[3] = a.c[3] * b.c[3] - a.c[0] * b.c[0] - a.c[1] * b.c[1] - a.c[2] * b.c[2];\n"
+                    "  return r;\n", RT);
+      return;
+    }
+    if (A->kind == TY_SCALAR || B->kind == TY_SCALAR) {
+      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(%s * %s);"
+                    "\n  return r;\n", RT, N, comp(E, "r", ret), T,
+                 comp(E, "a", A), comp(E, "b", B));
+      return;
+    }
+    if (A->kind == TY_MAT && B->kind == TY_VEC) {
+      buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++) {\n"
+                    "    %s s = 0;\n    for (int j = 0; j < %d; j++) s += a.m[i][j] * b.c[j];\n"
+                    "    r.c[i] = s;\n  }\n  return r;\n", RT, A->rows, T, A->cols);
+      return;
+    }
+    if (A->kind == TY_VEC && B->kind == TY_MAT) {
+      buf_printf(b, "  %s r;\n  for (int j = 0; j < %d; j++) {\n"
+                    "    %s s = 0;\n    for (int i = 0; i < %d; i++) s += a.c[i] * b.m[i][j];\n"
+                    "    r.c[j] = s;\n  }\n  return r;\n", RT, B->cols, T, B->rows);
+      return;
+    }
+    buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
+                  "    for (int j = 0; j < %d; j++) {\n"
+                  "      %s s = 0;\n      for (int k = 0; k < %d; k++) s += a.m[i][k] * b.m[k][j];\n"
+                  "      r.m[i][j] = s;\n    }\n  return r;\n",
+               RT, A->rows, B->cols, T, A->cols);
+    return;
+  }
+  case BI_DOT:
+    buf_printf(b, "  %s s = 0;\n  for (int k = 0; k < %d; k++) s += a.c[k] * b.c[k];\n"
+                  "  return s;\n", T, N);
+    return;
+  case BI_LENGTH_SQ: {
+    const char *d = emit_helper(E, BI_DOT, ty_scalar(sc), 2,
+                                (const Type *[]){v, v});
+    buf_printf(b, "  return %s(a, a);\n", d);
+    return;
+  }
+  case BI_LENGTH: {
+    const char *d = emit_helper(E, BI_DOT, ty_scalar(sc), 2,
+                                (const Type *[]){v, v});
+    buf_printf(b, "  return %s(%s(a, a));\n", mfn(E, "sqrt", sc), d);
+    return;
+  }
+  case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV: {
+    /* Warp's quat_rotate / quat_rotate_inv (quat.h) */
+    const char *sg = bi == BI_QUAT_ROTATE ? "+" : "-";
+    buf_printf(b, "  %s c = (%s)2 * a.c[3] * a.c[3] - (%s)1;\n"
+                  "  %s d = (%s)2 * (a.c[0] * b.c[0] + a.c[1] * b.c[1] + a.c[2] * b.c[2]);\n"
+                  "  %s r;\n"
+                  "  r.c[0] = b.c[0] * c + a.c[0] * d %s (a.c[1] * b.c[2] - a.c[2] * b.c[1]) * a.c[3] * (%s)2;\n"
+                  "  r.c[1] = b.c[1] * c + a.c[1] * d %s (a.c[2] * b.c[0] - a.c[0] * b.c[2]) * a.c[3] * (%s)2;\n"
+                  "  r.c[2] = b.c[2] * c + a.c[2] * d %s (a.c[0] * b.c[1] - a.c[1] * b.c[0]) * a.c[3] * (%s)2;\n"
+                  "  return r;\n", T, T, T, T, T, RT, sg, T, sg, T, sg, T);
+    return;
+  }
+  case BI_QUAT_TO_MATRIX: {
+    /* columns: q rotating the unit vectors (Warp's quat_to_matrix) */
+    const Type *v3 = ty_vec(E->C, sc, 3);
+    const char *rot = emit_helper(E, BI_QUAT_ROTATE, v3, 2,
+                                  (const Type *[]){v, v3});
+    const char *V3 = emit_ctype(E, v3);
+    buf_printf(b, "  %s r;\n  for (int j = 0; j < 3; j++) {\n"
+                  "    %s e; e.c[0] = 0; e.c[1] = 0; e.c[2] = 0; e.c[j] = 1;\n"
+                  "    %s c = %s(a, e);\n"
+                  "    for (int i = 0; i < 3; i++) r.m[i][j] = c.c[i];\n  }\n"
+                  "  return r;\n", RT, V3, V3, rot);
+    return;
+  }
+  case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
+  case BI_TRANSFORM_MULTIPLY: case BI_TRANSFORM_INVERSE:
+  case BI_TRANSFORM_IDENTITY: case BI_TRANSFORM_GET_TRANSLATION:
+  case BI_TRANSFORM_GET_ROTATION:
+    xform_body(E, b, bi, ret, n, args);
+    return;
+  case BI_ARGMIN: case BI_ARGMAX: {
+    /* Warp's argmin/argmax (vec.h): NaN slots skipped, the first extremum,
+     * 0 when every slot is NaN */
+    bool fl = sc_is_float(sc);
+    buf_printf(b, "  uint32_t r = 0;\n");
+    if (fl)
+      buf_printf(b, "  while (r < %d && isnan(a.c[r])) r++;\n"
+                    "  if (r == %d) return 0;\n", N, N);
+    buf_printf(b, "  for (uint32_t i = r + 1; i < %d; i++) {\n", N);
+    if (fl)
+      buf_puts(b, "    if (isnan(a.c[i])) continue;\n");
+    buf_printf(b, "    if (a.c[i] %s a.c[r]) r = i;\n  }\n  return r;\n",
+               bi == BI_ARGMIN ? "<" : ">");
+    return;
+  }
+  case BI_GET_DIAG:
+    buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) r.c[k] = a.m[k][k];\n"
+                  "  return r;\n", RT, v->rows);
+    return;
+  case BI_QUAT_INVERSE:
+    buf_printf(b, "  %s r;\n  r.c[0] = -a.c[0]; r.c[1] = -a.c[1]; r.c[2] = -a.c[2];"
+                  " r.c[3] = a.c[3];\n  return r;\n", RT);
+    return;
+  case BI_QUAT_IDENTITY:
+    buf_printf(b, "  %s r;\n  r.c[0] = 0; r.c[1] = 0; r.c[2] = 0; r.c[3] = 1;\n"
+                  "  return r;\n", RT);
+    return;
+  case BI_QUAT_FROM_AXIS_ANGLE:
+    /* Warp's quat_from_axis_angle: the axis is not normalised */
+    buf_printf(b, "  %s h = b * (%s)0.5;\n  %s w = %s(h);\n  %s s = %s(h);\n"
+                  "  %s r;\n  r.c[0] = a.c[0] * s; r.c[1] = a.c[1] * s; r.c[2] = a.c[2] * s;"
+                  " r.c[3] = w;\n  return r;\n", T, T, T, mfn(E, "cos", sc), T,
+               mfn(E, "sin", sc), RT);
+    return;
+  case BI_NORMALIZE: {
+    if (v->quat) {
+      /* Warp's quat normalize: times 1/length; zero gives the identity */
+      const char *l = emit_helper(E, BI_LENGTH, ty_scalar(sc), 1,
+                                  (const Type *[]){v});
+      buf_printf(b, "  %s l = %s(a);\n  %s r;\n"
+                    "  if (!(l > 0)) { r.c[0] = 0; r.c[1] = 0; r.c[2] = 0; r.c[3] = 1; return r; }\n"
+                    "  %s inv = (%s)1 / l;\n"
+                    "  for (int k = 0; k < 4; k++) r.c[k] = a.c[k] * inv;\n"
+                    "  return r;\n", T, l, RT, T, T);
+      return;
+    }
+    const char *l = emit_helper(E, BI_LENGTH, ty_scalar(sc), 1,
+                                (const Type *[]){v});
+    buf_printf(b, "  %s l = %s(a);\n  %s r;\n"
+                  "  for (int k = 0; k < %d; k++) r.c[k] = l > 0 ? a.c[k] / l : 0;\n"
+                  "  return r;\n", T, l, RT, N);
+    return;
+  }
+  case BI_CROSS:
+    buf_printf(b, "  %s r;\n  r.c[0] = a.c[1] * b.c[2] - a.c[2] * b.c[1];\n"
+                  "  r.c[1] = a.c[2] * b.c[0] - a.c[0] * b.c[2];\n"
+                  "  r.c[2] = a.c[0] * b.c[1] - a.c[1] * b.c[0];\n  return r;\n", RT);
+    return;
+  case BI_OUTER:
+    buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
+                  "    for (int j = 0; j < %d; j++) r.m[i][j] = a.c[i] * b.c[j];\n"
+                  "  return r;\n", RT, ret->rows, ret->cols);
+    return;
+  case BI_TRANSPOSE:
+    buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
+                  "    for (int j = 0; j < %d; j++) r.m[i][j] = a.m[j][i];\n"
+                  "  return r;\n", RT, ret->rows, ret->cols);
+    return;
+  case BI_TRACE:
+    buf_printf(b, "  %s s = 0;\n  for (int k = 0; k < %d; k++) s += a.m[k][k];\n"
+                  "  return s;\n", T, v->rows);
+    return;
+  case BI_DIAG:
+    buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
+                  "    for (int j = 0; j < %d; j++) r.m[i][j] = i == j ? a.c[i] : 0;\n"
+                  "  return r;\n", RT, N, N);
+    return;
+  case BI_DETERMINANT:
+  case BI_INVERSE:
+    warp_det_inverse(E, b, bi, v, RT, T);
+    return;
+  case BI_LERP:
+    buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s * ((%s)1 - c) + %s * c;\n"
+                  "  return r;\n", RT, N, comp(E, "r", ret), comp(E, "a", v), T,
+               comp(E, "b", v));
+    return;
+  case BI_ISNAN: case BI_ISINF: case BI_ISFINITE: {
+    const char *h = emit_helper(E, bi, ty_scalar(KERN_SCALAR_BOOL), 1,
+                                (const Type *[]){ty_scalar(sc)});
+    bool all = bi == BI_ISFINITE;
+    buf_printf(b, "  for (int k = 0; k < %d; k++) if (%s%s(%s)) return %d;\n"
+                  "  return %d;\n", N, all ? "!" : "", h, comp(E, "a", v),
+               all ? 0 : 1, all ? 1 : 0);
+    return;
+  }
+  case BI_VEC_EQ: case BI_VEC_NE:
+    buf_printf(b, "  for (int k = 0; k < %d; k++) if (%s != %s) return %d;\n"
+                  "  return %d;\n", N, comp(E, "a", v), comp(E, "b", v),
+               bi == BI_VEC_NE, bi == BI_VEC_EQ);
+    return;
+  case BI_IDENTITY:
+    buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
+                  "    for (int j = 0; j < %d; j++) r.m[i][j] = i == j ? 1 : 0;\n"
+                  "  return r;\n", RT, ret->rows, ret->cols);
+    return;
+  default:
+    break;
+  }
   diag_error(E->C, (Pos){1, 1, 0}, "internal: no vector form of %s",
              builtin_base(bi));
 }
@@ -660,6 +875,9 @@ const char *emit_helper(Emit *E, int bi, const Type *ret, int n,
   const char *name = helper_name(E, builtin_base(bi), n, args);
   if (bi == BI_IDENTITY)
     name = arena_printf(E->C, "k_identity_%s", emit_tysig(E, ret));
+  if (bi == BI_QUAT_IDENTITY || bi == BI_TRANSFORM_IDENTITY)
+    name = arena_printf(E->C, "k_%s_%s", builtin_base(bi),
+                        emit_tysig(E, ret));
   if (!emit_need(E, name))
     return name;
   Buf b;
@@ -675,7 +893,8 @@ const char *emit_helper(Emit *E, int bi, const Type *ret, int n,
     for (int i = 0; i < n; i++)
       if (args[i]->kind != TY_SCALAR)
         scalar = false;
-    if (bi == BI_IDENTITY)
+    if (bi == BI_IDENTITY || bi == BI_QUAT_IDENTITY ||
+        bi == BI_TRANSFORM_IDENTITY)
       scalar = false;
     Buf body;
     buf_init(&body, E->C);
@@ -721,6 +940,8 @@ const char *emit_atomic_name(Emit *E, int bi, const Type *t) {
 /* Helpers for constructing and taking apart vectors and matrices. */
 static const char *make_helper(Emit *E, const Type *t, int nargs,
                                const Type *argt) {
+  if (t->kind == TY_STRUCT)
+    return struct_zero(E, t); /* S(): the only struct constructor */
   const char *sig = emit_tysig(E, t);
   const char *T = emit_ctype(E, t);
   const char *S = sc_c[t->sc];
@@ -984,10 +1205,17 @@ static const char *dbg_atomic(Emit *E, const char *h, IrExpr *e) {
   return name;
 }
 
-/* Operators, conditionals and casts: a parenthesized C expression whose
- * result is cast back to the IR type where C would promote it. */
-static void emit_operator(Emit *E, Buf *b, IrExpr *e) {
+void emit_expr(Emit *E, Buf *b, IrExpr *e) {
   switch (e->kind) {
+  case E_CONST:
+    if (sc_is_float(e->ty->sc))
+      emit_float(b, e->ty, e->fval);
+    else
+      emit_int(b, e->ty, e->ival);
+    return;
+  case E_VAR:
+    buf_puts(b, e->var->name);
+    return;
   case E_UNARY:
     buf_printf(b, "((%s)(%s", emit_ctype(E, e->ty),
                e->op == OP_NEG ? "0 - " : e->op == OP_INVERT ? "~" : "");
@@ -1053,15 +1281,6 @@ static void emit_operator(Emit *E, Buf *b, IrExpr *e) {
     emit_expr(E, b, e->a);
     buf_puts(b, "))");
     return;
-  default:
-    break;
-  }
-}
-
-/* Calls of builtins (through their helpers), of user functions and of
- * the vector and matrix constructors. */
-static void emit_call(Emit *E, Buf *b, IrExpr *e) {
-  switch (e->kind) {
   case E_CALL: {
     bool rnd = e->bi == BI_RANDF || e->bi == BI_RANDI || e->bi == BI_RANDN;
     const Type *at[4];
@@ -1098,27 +1317,6 @@ static void emit_call(Emit *E, Buf *b, IrExpr *e) {
                    emit_ctype(E, e->fn->rets[i]));
     buf_puts(b, ")");
     return;
-  case E_MAKE: {
-    const char *h = make_helper(E, e->ty, e->nargs,
-                                e->nargs ? e->args[0]->ty : NULL);
-    buf_printf(b, "%s(", h);
-    for (int i = 0; i < e->nargs; i++) {
-      if (i)
-        buf_puts(b, ", ");
-      emit_expr(E, b, e->args[i]);
-    }
-    buf_puts(b, ")");
-    return;
-  }
-  default:
-    break;
-  }
-}
-
-/* Reads and atomic updates of array elements, array shapes and vector or
- * matrix components. */
-static void emit_access(Emit *E, Buf *b, IrExpr *e) {
-  switch (e->kind) {
   case E_LOAD:
     if (E->vec_lane >= 0 && emit_vec_array(E, e->var)) {
       buf_printf(b, "k_v_%s.c[%d]", e->var->name, E->vec_lane);
@@ -1131,6 +1329,11 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
   case E_SHAPE:
     buf_printf(b, "((%s)%s.shape[%d])", emit_ctype(E, e->ty), e->var->name,
                (int)e->ival);
+    return;
+  case E_FIELD:
+    buf_puts(b, "(");
+    emit_expr(E, b, e->a);
+    buf_printf(b, ").f_%s", e->a->ty->fnames[e->ival]);
     return;
   case E_COMP:
     if (e->a->ty->kind == TY_MAT && !e->c) {
@@ -1152,6 +1355,18 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
       buf_puts(b, "]");
     }
     return;
+  case E_MAKE: {
+    const char *h = make_helper(E, e->ty, e->nargs,
+                                e->nargs ? e->args[0]->ty : NULL);
+    buf_printf(b, "%s(", h);
+    for (int i = 0; i < e->nargs; i++) {
+      if (i)
+        buf_puts(b, ", ");
+      emit_expr(E, b, e->args[i]);
+    }
+    buf_puts(b, ")");
+    return;
+  }
   case E_ATOMIC: {
     const char *h = emit_atomic_name(E, e->bi, e->ty);
     if (E->opts && E->opts->debug)
@@ -1168,34 +1383,8 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
     buf_puts(b, ")");
     return;
   }
-  default:
-    break;
-  }
-}
-
-void emit_expr(Emit *E, Buf *b, IrExpr *e) {
-  switch (e->kind) {
-  case E_CONST:
-    if (sc_is_float(e->ty->sc))
-      emit_float(b, e->ty, e->fval);
-    else
-      emit_int(b, e->ty, e->ival);
-    return;
-  case E_VAR:
-    buf_puts(b, e->var->name);
-    return;
   case E_TID:
     buf_printf(b, "k_tid%d", (int)e->ival);
-    return;
-  case E_UNARY: case E_BINARY: case E_AND: case E_OR: case E_NOT:
-  case E_SELECT: case E_CAST:
-    emit_operator(E, b, e);
-    return;
-  case E_CALL: case E_FCALL: case E_MAKE:
-    emit_call(E, b, e);
-    return;
-  case E_LOAD: case E_SHAPE: case E_COMP: case E_ATOMIC:
-    emit_access(E, b, e);
     return;
   }
 }
@@ -1364,6 +1553,9 @@ static void emit_stmt(Emit *E, IrStmt *s) {
   switch (s->kind) {
   case S_ASSIGN:
     emit_line(E, "%s = %s;", s->var->name, ex(E, s->a));
+    return;
+  case S_SETFIELD:
+    emit_line(E, "%s = %s;", ex(E, s->a), ex(E, s->c));
     return;
   case S_SETCOMP: {
     /* the indices, checked in debug mode (a fault sets component 0) */

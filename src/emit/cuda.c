@@ -200,7 +200,7 @@ static void vp_expr(VecPlan *V, IrExpr *e) {
 static void vp_stmts(VecPlan *V, IrStmt *s, int depth) {
   for (; s && V->ok; s = s->next) {
     switch (s->kind) {
-    case S_ASSIGN: case S_SETCOMP: case S_AGG:
+    case S_ASSIGN: case S_SETCOMP: case S_AGG: case S_SETFIELD:
       vp_expr(V, s->a);
       vp_expr(V, s->b);
       vp_expr(V, s->c);

@@ -57,7 +57,8 @@ typedef enum IrExprKind {
   E_COMP,    /* a[b] of a vector, a[b] row of a matrix, a[b][c] of a matrix */
   E_MAKE,    /* vector/matrix from nargs components, or broadcast of 1 */
   E_ATOMIC,  /* bi on var[args] with value c (and cmp b for cas) */
-  E_TID      /* thread index component ival */
+  E_TID,     /* thread index component ival */
+  E_FIELD    /* field ival of the struct a */
 } IrExprKind;
 
 struct IrExpr {
@@ -92,7 +93,8 @@ typedef enum IrStmtKind {
   S_KRETURN,  /* end this thread's work item (kernels) */
   S_AGG,      /* agg->acc op= a: an aggregated atomic (see passes.c) */
   S_PRINTF,   /* printf(str, args) */
-  S_ASSERT    /* assert a (debug mode only) */
+  S_ASSERT,   /* assert a (debug mode only) */
+  S_SETFIELD  /* a = c, a a chain of E_FIELD on the variable var */
 } IrStmtKind;
 
 struct IrStmt {
@@ -141,6 +143,8 @@ struct IrFunc {
   bool has_kreturn_in_loop; /* kernel return inside a loop: needs goto */
   bool uses_fp64, uses_atomics, uses_printf;
   bool simple_loop;     /* body has no loops, calls with effects or atomics */
+  bool has_effects;     /* functions: a call can be seen (stores, atomics,
+                           printing, effectful calls); set by the lowering */
   IrFunc *next;
   Pos pos;
 };

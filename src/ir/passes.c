@@ -76,6 +76,15 @@ static void simplify(IrExpr **slot, void *ud) {
   if (e->ty && (e->ty->kind == TY_VEC || e->ty->kind == TY_MAT) &&
       e->ty->sc == KERN_SCALAR_FLOAT64)
     f->uses_fp64 = true;
+  /* Warp computes these in double even for float32 (Note [Warp's
+   * determinant and inverse], Note [degrees and radians] in emit/common.c),
+   * so OpenCL needs cl_khr_fp64 for them. */
+  if (e->kind == E_CALL && (e->bi == BI_INVERSE || e->bi == BI_DETERMINANT) &&
+      e->nargs == 1 && e->args[0]->ty->kind == TY_MAT &&
+      e->args[0]->ty->rows == 4)
+    f->uses_fp64 = true;
+  if (e->kind == E_CALL && (e->bi == BI_DEGREES || e->bi == BI_RADIANS))
+    f->uses_fp64 = true;
   if (e->kind == E_LOAD) {
     e->var->read = true;
     /* contiguous: the last index is a thread index variable */

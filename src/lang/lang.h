@@ -130,6 +130,9 @@ struct Sym {
   int index;        /* param index; local ordinal */
   Sym *next;
   Node *value;      /* SYM_CONST: folded value node */
+  bool pyglobal;     /* SYM_CONST from `NAME = EXPR` (no wp.constant) */
+  int order;         /* SYM_CONST: position among the module's constants */
+  Sym *shadowed;     /* SYM_CONST: the earlier definition of the name */
   bool assigned_in_loop;
   bool written;     /* arrays: stored to; locals: reassigned */
   bool read;
@@ -139,6 +142,7 @@ struct Sym {
 typedef struct Param {
   const char *name;
   Node *annot;
+  Node *defval;     /* default value, or NULL */
   Pos pos;
   const Type *ty;
   Sym *sym;
@@ -158,12 +162,27 @@ struct Func {
   int tid_dims;      /* kernels: dims of wp.tid() (0 when unused) */
   bool checked, checking;
   bool used;         /* a kernel calls it */
+  Func *overload;    /* @wp.func: the next definition of the same name */
+  int overload_index; /* 0 for the first definition, 1, 2 ... */
   Func *next;
   void *ir;
 };
 
+/* A @wp.struct class: its fields in order, typed by the checker. */
+typedef struct StructDef {
+  const char *name;
+  Pos pos;
+  int nfields;
+  const char **fnames;
+  Node **fannots;
+  const Type *ty;    /* the checker's type, once resolved */
+  bool resolving;
+  struct StructDef *next;
+} StructDef;
+
 typedef struct Module {
   Func *funcs;      /* in source order; kernels and @wp.func */
+  StructDef *structs;
   Names func_names; /* the same functions by name */
   Func **funcs_tail; /* where the next function is appended */
   Sym *consts;

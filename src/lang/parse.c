@@ -2,7 +2,8 @@
  * parse.c -- recursive descent over the kernel dialect.
  *
  * A kernel file is a whole Python program.  At the top level the parser
- * reads `import warp as wp`, `NAME = wp.constant(EXPR)`, and functions
+ * reads `import warp as wp`, `NAME = wp.constant(EXPR)`, `NAME = EXPR` (see
+ * Note [module-level values]), and functions
  * decorated with @wp.kernel or @wp.func; every other statement (host code,
  * classes, `if __name__ == "__main__":`) is skipped token by token, which is
  * safe because the lexer has already balanced brackets and produced
@@ -860,9 +861,16 @@ static Func *funcdef(Parser *P, bool is_kernel) {
                  "annotation", p->name, f->name);
     next(P);
     p->annot = test(P);
-    if (is_op(peek(P), "="))
-      diag_error(P->C, peek(P)->pos, "default parameter values are not "
-                                     "supported");
+    if (is_op(peek(P), "=")) {
+      if (is_kernel)
+        diag_error(P->C, peek(P)->pos, "default values of kernel "
+                                       "parameters are not supported");
+      next(P);
+      p->defval = test(P);
+    } else if (f->nparams > 1 && f->params[f->nparams - 2].defval) {
+      diag_error(P->C, pt->pos, "parameter '%s' without a default follows "
+                 "one with a default", p->name);
+    }
     if (!is_op(peek(P), ","))
       break;
     next(P);
@@ -880,9 +888,24 @@ static Func *funcdef(Parser *P, bool is_kernel) {
 static void add_func(Parser *P, Func *f) {
   Module *m = P->C->mod;
   Func *g = names_get(&m->func_names, f->name);
-  if (g)
-    diag_error(P->C, f->pos, "'%s' is defined twice (first at line %d); "
-               "overloading is not supported", f->name, g->pos.line);
+  if (g) {
+    if (g->is_kernel || f->is_kernel)
+      diag_error(P->C, f->pos, "'%s' is defined twice (first at line %d)",
+                 f->name, g->pos.line);
+    /* @wp.func defined again: an overload by parameter types, chosen per
+     * call by the checker (the latest definition wins a tie, as in Warp,
+     * where a same-signature definition replaces the old).  Overloads hang
+     * off the first definition and are not in the function list. */
+    Func **tail = &g->overload;
+    int k = 1;
+    while (*tail) {
+      tail = &(*tail)->overload;
+      k++;
+    }
+    f->overload_index = k;
+    *tail = f;
+    return;
+  }
   names_put(P->C, &m->func_names, f->name, f);
   if (!m->funcs_tail)
     m->funcs_tail = &m->funcs;
@@ -892,10 +915,88 @@ static void add_func(Parser *P, Func *f) {
     m->nkernels++;
 }
 
+/* classdef -> 'class' NAME ['(' ... ')'] ':' NEWLINE INDENT
+ *             (NAME ':' test NEWLINE | STRING NEWLINE | 'pass')+ DEDENT
+ * The body of a @wp.struct: its fields, in order. */
+static void classdef(Parser *P) {
+  next(P); /* class */
+  StructDef *sd = arena_alloc(P->C, sizeof *sd);
+  Token *nt = peek(P);
+  sd->pos = nt->pos;
+  sd->name = expect_name(P);
+  if (is_op(peek(P), "(")) {
+    Token *b = peek(P);
+    diag_error(P->C, b->pos, "a @wp.struct with base classes is not "
+                             "supported");
+  }
+  expect_op(P, ":");
+  if (peek(P)->kind != T_NEWLINE)
+    error_at_tok(P, peek(P), "an indented block of fields");
+  next(P);
+  if (peek(P)->kind != T_INDENT)
+    error_at_tok(P, peek(P), "an indented block of fields");
+  next(P);
+  int cap = 8;
+  sd->fnames = arena_alloc(P->C, sizeof(char *) * (size_t)cap);
+  sd->fannots = arena_alloc(P->C, sizeof(Node *) * (size_t)cap);
+  while (peek(P)->kind != T_DEDENT && peek(P)->kind != T_EOF) {
+    Token *t = peek(P);
+    if (t->kind == T_NEWLINE) {
+      next(P);
+      continue;
+    }
+    if (t->kind == T_STRING || is_kw(t, "pass")) { /* a docstring */
+      while (peek(P)->kind != T_NEWLINE && peek(P)->kind != T_EOF)
+        next(P);
+      continue;
+    }
+    if (t->kind != T_NAME || is_keyword(t) || !is_op(peek2(P), ":"))
+      diag_error(P->C, t->pos, "a @wp.struct may only declare fields "
+                               "('name: type'); methods and other "
+                               "statements are not supported");
+    if (sd->nfields == cap) {
+      const char **fn = arena_alloc(P->C, sizeof(char *) * (size_t)cap * 2);
+      Node **fa = arena_alloc(P->C, sizeof(Node *) * (size_t)cap * 2);
+      memcpy(fn, sd->fnames, sizeof(char *) * (size_t)cap);
+      memcpy(fa, sd->fannots, sizeof(Node *) * (size_t)cap);
+      sd->fnames = fn;
+      sd->fannots = fa;
+      cap *= 2;
+    }
+    const char *fname = expect_name(P);
+    for (int i = 0; i < sd->nfields; i++)
+      if (!strcmp(sd->fnames[i], fname))
+        diag_error(P->C, t->pos, "field '%s' is declared twice", fname);
+    next(P); /* : */
+    sd->fnames[sd->nfields] = fname;
+    sd->fannots[sd->nfields] = test(P);
+    sd->nfields++;
+    if (is_op(peek(P), "="))
+      diag_error(P->C, peek(P)->pos, "default values of struct fields are "
+                                     "not supported");
+    expect_newline(P);
+  }
+  if (peek(P)->kind == T_DEDENT)
+    next(P);
+  if (sd->nfields == 0)
+    diag_error(P->C, sd->pos, "empty structs are not supported (a "
+                              "@wp.struct needs at least one field)");
+  Module *m = P->C->mod;
+  for (StructDef *o = m->structs; o; o = o->next)
+    if (!strcmp(o->name, sd->name))
+      diag_error(P->C, sd->pos, "struct '%s' is defined twice (first at line "
+                 "%d)", sd->name, o->pos.line);
+  StructDef **tail = &m->structs;
+  while (*tail)
+    tail = &(*tail)->next;
+  *tail = sd;
+}
+
 /* decorated -> decorator+ (funcdef | classdef) */
 static void decorated(Parser *P) {
   int kind = 0; /* 1 kernel, 2 func, 3 struct, 0 other */
   Token *first = peek(P);
+  const char *other = NULL; /* the name of an unsupported wp decorator */
   while (is_op(peek(P), "@")) {
     next(P);
     Node *d = test(P);
@@ -907,16 +1008,24 @@ static void decorated(Parser *P) {
     else if (is_wp_attr(P, callee, "struct"))
       kind = 3;
     else if (callee->kind == N_ATTR && callee->a->kind == N_NAME && P->wp &&
-             !strcmp(callee->a->name, P->wp) && kind == 0)
+             !strcmp(callee->a->name, P->wp) && kind == 0) {
       kind = 4; /* another wp decorator: func_native, overload, ... */
+      other = callee->name;
+    }
     expect_newline(P);
   }
   Token *t = peek(P);
-  if (kind == 3)
-    diag_error(P->C, first->pos, "@wp.struct is not supported yet (second "
-                                 "stage of the language)");
+  if (kind == 3) {
+    if (!is_kw(t, "class"))
+      error_at_tok(P, t, "'class' after @wp.struct");
+    classdef(P);
+    return;
+  }
   if (kind == 4)
-    diag_error(P->C, first->pos, "this Warp decorator is not supported");
+    diag_error(P->C, first->pos, "the Warp decorator @%s.%s is not "
+               "supported%s", P->wp, other,
+               !strncmp(other, "func_grad", 9) || !strcmp(other, "func_replay")
+                   ? " (autodiff is outside kern's scope)" : "");
   if ((kind == 1 || kind == 2) && is_kw(t, "def")) {
     add_func(P, funcdef(P, kind == 1));
     return;
@@ -960,6 +1069,76 @@ static void import_stmt(Parser *P) {
     }
   }
   skip_statement(P);
+}
+
+/* Note [module-level values]: Warp captures the value a module-level name
+ * has when the kernel is compiled, so `N = 16` or `SCALE = 0.5 * N` at the
+ * top of the file can be used in a kernel as a constant.  The right-hand
+ * side of such an assignment is host Python and may be anything, so it is
+ * parsed only when every token is one a constant expression can contain
+ * (numbers, names, attribute dots, arithmetic, calls, parentheses); any
+ * other value is recorded without an expression, so that using it in a
+ * kernel is an error that names it while defining it is not.  A later
+ * assignment to the same name replaces the earlier one, as in Python. */
+static bool const_token(Parser *P, Token *t) {
+  static const char *const ops[] = {"+", "-", "*", "/", "//", "%", "**",
+                                    "<<", ">>", "&", "|", "^", "~", "(",
+                                    ")", ".", ",", NULL};
+  if (t->kind == T_INT || t->kind == T_FLOAT)
+    return true;
+  if (t->kind == T_NAME)
+    return !is_keyword(t) || is_kw(t, "True") || is_kw(t, "False");
+  if (t->kind == T_OP)
+    for (int i = 0; ops[i]; i++)
+      if (is_op(t, ops[i]))
+        return true;
+  (void)P;
+  return false;
+}
+
+/* At `NAME = ...` on the top level: records NAME as a module-level value
+ * and consumes the statement.  Returns false (consuming nothing) when the
+ * statement is not a single-name assignment. */
+static bool pyglobal_assign(Parser *P, Sym ***ctail) {
+  Token *t = peek(P);
+  if (t->kind != T_NAME || is_keyword(t) || !is_op(peek2(P), "="))
+    return false;
+  int end = P->i + 2, depth = 0;
+  bool simple = end < P->ntok && P->tok[end].kind != T_NEWLINE;
+  for (; end < P->ntok && P->tok[end].kind != T_NEWLINE &&
+         P->tok[end].kind != T_EOF; end++) {
+    Token *k = &P->tok[end];
+    if (k->kind == T_INDENT || k->kind == T_DEDENT)
+      break;
+    if (!const_token(P, k))
+      simple = false;
+    /* f(*a) is argument unpacking, which the expression parser rejects */
+    if ((is_op(k, "*") || is_op(k, "**")) &&
+        (is_op(&P->tok[end - 1], "(") || is_op(&P->tok[end - 1], ",")))
+      simple = false;
+    if (is_op(k, "("))
+      depth++;
+    else if (is_op(k, ")"))
+      depth--;
+    else if (is_op(k, ",") && depth == 0)
+      simple = false; /* a tuple */
+  }
+  Sym *s = arena_alloc(P->C, sizeof *s);
+  s->kind = SYM_CONST;
+  s->pyglobal = true;
+  s->name = arena_strndup(P->C, t->text, (size_t)t->len);
+  s->pos = t->pos;
+  next(P);
+  next(P);
+  if (simple) {
+    s->value = test(P);
+    if (peek(P)->kind != T_NEWLINE && peek(P)->kind != T_EOF)
+      s->value = NULL;
+  }
+  skip_statement(P);
+  **ctail = s;
+  *ctail = &s->next;
+  return true;
 }
 
 void parse_file(Compiler *C) {
@@ -1015,6 +1194,8 @@ void parse_file(Compiler *C) {
         }
       }
       P.i = save;
+      if (pyglobal_assign(&P, &ctail))
+        continue;
     }
     skip_statement(&P);
   }

@@ -42,6 +42,9 @@ typedef struct Ctx {
   int loop_depth;
   bool dead;       /* the current block has returned/broken */
   bool ret_seen;
+  Sym *const_limit; /* evaluating this constant: only names defined above */
+  int no_hoist;     /* inside a loop condition or a conditionally evaluated
+                       operand: no statements may be emitted before it */
 } Ctx;
 
 static IrExpr *expr(Ctx *X, Node *n);
@@ -81,8 +84,17 @@ static const Type *wp_type_named(Compiler *C, const char *name,
   for (int i = 0; scalar_names[i].name; i++)
     if (!strcmp(name, scalar_names[i].name))
       return ty_scalar(scalar_names[i].sc);
+  if (!strcmp(name, "quat") || !strcmp(name, "quatf"))
+    return ty_quat(C, KERN_SCALAR_FLOAT32);
+  if (!strcmp(name, "quatd"))
+    return ty_quat(C, KERN_SCALAR_FLOAT64);
+  if (!strcmp(name, "transform") || !strcmp(name, "transformf"))
+    return ty_xform(C, KERN_SCALAR_FLOAT32);
+  if (!strcmp(name, "transformd"))
+    return ty_xform(C, KERN_SCALAR_FLOAT64);
   if (!strcmp(name, "float16") || !strcmp(name, "half") ||
-      !strncmp(name, "quat", 4) || !strncmp(name, "transform", 9) ||
+      (!strncmp(name, "quat", 4) && !strchr(name, '_')) ||
+      (!strncmp(name, "transform", 9) && !strchr(name, '_')) ||
       !strncmp(name, "spatial_", 8)) {
     *second_stage = true;
     return NULL;
@@ -113,6 +125,53 @@ static const Type *wp_type_named(Compiler *C, const char *name,
   return NULL;
 }
 
+/* Warp's named constants (warp/_src/constants.py): Python floats, so a
+ * kernel sees them as float32. */
+static const struct {
+  const char *name;
+  double value;
+} wp_constants[] = {
+    {"e", 2.71828182845904523536},     {"log2e", 1.44269504088896340736},
+    {"log10e", 0.43429448190325182765}, {"ln2", 0.69314718055994530942},
+    {"ln10", 2.30258509299404568402},  {"phi", 1.61803398874989484820},
+    {"pi", 3.14159265358979323846},    {"half_pi", 1.57079632679489661923},
+    {"tau", 6.28318530717958647692},   {NULL, 0}};
+
+static bool wp_builtin_constant(const char *name, double *v) {
+  char lower[16];
+  size_t n = strlen(name);
+  if (n >= sizeof lower)
+    return false;
+  /* each has an upper-case twin (wp.PI, wp.HALF_PI) */
+  bool all_upper = true, all_lower = true;
+  for (size_t i = 0; i <= n; i++) {
+    char c = name[i];
+    if (c >= 'a' && c <= 'z')
+      all_upper = false;
+    if (c >= 'A' && c <= 'Z') {
+      all_lower = false;
+      c = (char)(c - 'A' + 'a');
+    }
+    lower[i] = c;
+  }
+  if (!all_upper && !all_lower)
+    return false;
+  if (!strcmp(lower, "inf")) {
+    *v = INFINITY;
+    return true;
+  }
+  if (!strcmp(lower, "nan")) {
+    *v = NAN;
+    return true;
+  }
+  for (int i = 0; wp_constants[i].name; i++)
+    if (!strcmp(lower, wp_constants[i].name)) {
+      *v = wp_constants[i].value;
+      return true;
+    }
+  return false;
+}
+
 static bool is_wp(Ctx *X, Node *n) {
   return n && n->kind == N_NAME && !strcmp(n->name, X->M->wp);
 }
@@ -131,14 +190,119 @@ static Local *find_local(Ctx *X, const char *name) {
   return k ? &X->locals[k - 1] : NULL;
 }
 
-/* Constants enter the table as check_consts reaches them, so a constant
- * defined further down is not found while an earlier one is evaluated. */
+/* The module-level value NAME has when the kernel is compiled: its last
+ * definition, or while a constant is being evaluated, the last one above
+ * it (Note [module-level values] in parse.c). */
 static Sym *find_const(Ctx *X, const char *name) {
-  return names_get(&X->M->const_names, name);
+  /* const_names maps a name to its last definition (check_consts fills
+   * it), and each definition links the one it shadows. */
+  Sym *s = names_get(&X->M->const_names, name);
+  if (X->const_limit)
+    while (s && s->order >= X->const_limit->order)
+      s = s->shadowed;
+  return s;
+}
+
+static IrExpr *const_value(Ctx *X, Sym *s, Pos use);
+static void const_ctx(Ctx *X, Compiler *C, IrModule *irm, Func *dummy,
+                      IrFunc *irf, IrStmt **sink);
+static Node *not_constant(Ctx *X, Node *n);
+static IrExpr *static_call(Ctx *X, Node *call);
+static bool wp_builtin_constant(const char *name, double *v);
+
+static StructDef *find_struct(Ctx *X, const char *name) {
+  for (StructDef *d = X->M->structs; d; d = d->next)
+    if (!strcmp(d->name, name))
+      return d;
+  return NULL;
+}
+
+/* A value a variable can hold: scalar, vector, matrix or struct. */
+static bool is_valuelike(const Type *t) {
+  return ty_is_value(t) || t->kind == TY_STRUCT;
+}
+
+static const Type *type_expr(Ctx *X, Node *n, const char *what);
+
+/* The type of a @wp.struct, resolved the first time it is named; fields
+ * are scalars, vectors, matrices and other structs. */
+static const Type *struct_type(Ctx *X, StructDef *d, Pos use) {
+  if (d->ty)
+    return d->ty;
+  if (d->resolving)
+    ERR(use, "struct '%s' contains itself", d->name);
+  d->resolving = true;
+  Type *t = arena_alloc(X->C, sizeof *t);
+  t->kind = TY_STRUCT;
+  t->name = d->name;
+  t->n = d->nfields;
+  t->fnames = d->fnames;
+  const Type **items = arena_alloc(X->C, sizeof(Type *) * (size_t)d->nfields);
+  for (int i = 0; i < d->nfields; i++) {
+    const Type *ft = type_expr(X, d->fannots[i], arena_printf(
+                                   X->C, "field '%s' of '%s'", d->fnames[i],
+                                   d->name));
+    if (ft->kind == TY_ARRAY)
+      ERR(d->fannots[i]->pos, "array fields of structs are not supported "
+                              "yet");
+    if (!is_valuelike(ft))
+      ERR(d->fannots[i]->pos, "a field of type %s is not supported",
+          TN(ft));
+    items[i] = ft;
+  }
+  t->items = items;
+  d->ty = t;
+  d->resolving = false;
+  return t;
 }
 
 static Func *find_func(Ctx *X, const char *name) {
   return names_get(&X->M->func_names, name);
+}
+
+static const Type *type_expr(Ctx *X, Node *n, const char *what);
+
+/* The number of dimensions an array type name implies: 1 for wp.array and
+ * wp.array1d, N for wp.arrayNd, 0 when fn names no array kind. */
+static int array_kind_ndim(const char *fn) {
+  if (!fn)
+    return 0;
+  if (!strcmp(fn, "array") || !strcmp(fn, "array1d"))
+    return 1;
+  if (!strcmp(fn, "array2d"))
+    return 2;
+  if (!strcmp(fn, "array3d"))
+    return 3;
+  if (!strcmp(fn, "array4d"))
+    return 4;
+  return 0;
+}
+
+/* The subscript spelling Warp's documentation uses today: wp.array[float],
+ * wp.array[wp.vec3], wp.array2d[float], and wp.array[float, 2] (dtype, then
+ * the number of dimensions, only on wp.array itself, as Warp 1.19 has it). */
+static const Type *array_subscript_type(Ctx *X, Node *n) {
+  const char *fn = wp_attr(X, n->a);
+  int ndim = array_kind_ndim(fn);
+  int nargs = 0;
+  for (Node *a = n->args; a; a = a->next)
+    nargs++;
+  if (nargs > 2 || (nargs == 2 && strcmp(fn, "array")))
+    ERR(n->pos, "wp.%s[...] takes the element type%s", fn,
+        strcmp(fn, "array") ? "" : " and optionally the number of dimensions");
+  const Type *dtype = type_expr(X, n->args, "array element type");
+  if (nargs == 2) {
+    Node *d = n->args->next;
+    if (d->kind != N_INT || d->ival < 1 || d->ival > 4)
+      ERR(d->pos, "the number of dimensions of wp.array[...] must be an "
+                  "integer from 1 to 4");
+    ndim = (int)d->ival;
+  }
+  if (dtype->kind == TY_STRUCT)
+    ERR(n->pos, "arrays of structs are not supported yet");
+  if (!ty_is_value(dtype))
+    ERR(n->pos, "arrays of %s are not supported", TN(dtype));
+  return ty_array(X->C, dtype, ndim);
 }
 
 /* A type written where a type is expected: an annotation, a dtype=. */
@@ -150,6 +314,11 @@ static const Type *type_expr(Ctx *X, Node *n, const char *what) {
       return t_f32();
     if (!strcmp(n->name, "bool"))
       return t_bool();
+    if (!strcmp(n->name, "Any"))
+      ERR(n->pos, "generic (typing.Any) parameters are not supported yet");
+    StructDef *sd = find_struct(X, n->name);
+    if (sd)
+      return struct_type(X, sd, n->pos);
     Sym *s = find_const(X, n->name);
     (void)s;
     ERR(n->pos, "'%s' is not a type kern knows (%s)", n->name, what);
@@ -164,9 +333,29 @@ static const Type *type_expr(Ctx *X, Node *n, const char *what) {
       ERR(n->pos, "wp.%s is not supported yet (second stage of the language)",
           w);
     if (!strcmp(w, "array") || !strncmp(w, "array", 5))
-      ERR(n->pos, "wp.%s needs a dtype: write wp.%s(dtype=...)", w, w);
+      ERR(n->pos, "wp.%s needs a dtype: write wp.%s[float] or "
+                  "wp.%s(dtype=float)", w, w, w);
     ERR(n->pos, "wp.%s is not a type kern knows (%s)", w, what);
   }
+  if (n->kind == N_SUBSCRIPT && array_kind_ndim(wp_attr(X, n->a)))
+    return array_subscript_type(X, n);
+  if (n->kind == N_SUBSCRIPT && wp_attr(X, n->a) &&
+      (!strncmp(wp_attr(X, n->a), "indexedarray", 12) ||
+       !strncmp(wp_attr(X, n->a), "fabricarray", 11) ||
+       !strncmp(wp_attr(X, n->a), "tile", 4)))
+    ERR(n->pos, "wp.%s is not supported", wp_attr(X, n->a));
+  if (n->kind == N_CALL && n->a->kind == N_ATTR &&
+      (!strcmp(n->a->name, "vector") || !strcmp(n->a->name, "matrix")) &&
+      n->a->a->kind == N_ATTR && !strcmp(n->a->a->name, "types"))
+    ERR(n->pos, "custom vector and matrix types (wp.types.%s(...)) are not "
+                "supported yet", n->a->name);
+  if (n->kind == N_SUBSCRIPT && n->a->kind == N_NAME &&
+      (!strcmp(n->a->name, "tuple") || !strcmp(n->a->name, "Tuple")))
+    ERR(n->pos, "a tuple type is only supported as a function's return "
+                "annotation");
+  if ((n->kind == N_NAME && !strcmp(n->name, "Any")) ||
+      (n->kind == N_ATTR && !strcmp(n->name, "Any")))
+    ERR(n->pos, "generic (typing.Any) parameters are not supported yet");
   if (n->kind == N_CALL) {
     const char *fn = wp_attr(X, n->a);
     int ndim = 0;
@@ -208,6 +397,8 @@ static const Type *type_expr(Ctx *X, Node *n, const char *what) {
       }
       if (!dtype)
         ERR(n->pos, "wp.%s() needs a dtype", fn);
+      if (dtype->kind == TY_STRUCT)
+        ERR(n->pos, "arrays of structs are not supported yet");
       if (!ty_is_value(dtype))
         ERR(n->pos, "arrays of %s are not supported", TN(dtype));
       return ty_array(X->C, dtype, ndim);
@@ -280,6 +471,19 @@ static void defs_restore(Ctx *X, DefSet s) {
     X->defined[X->trail[--X->ntrail]] = false;
 }
 
+/* A temporary the program cannot name: its name stays out of the table of
+ * locals unless the program already has a local of that name (whose entry
+ * is kept), so a later variable of the same name is the program's own. */
+static Local *add_hidden_local(Ctx *X, const char *base, const Type *ty,
+                               Pos pos) {
+  bool had = names_get(&X->local_names, base) != NULL;
+  Local *l = add_local(X, base, ty, pos);
+  if (!had)
+    names_put(X->C, &X->local_names, base, NULL);
+  l->name = "";
+  return l;
+}
+
 static void emit(Ctx *X, IrStmt *s) {
   *X->tail = s;
   X->tail = &s->next;
@@ -321,6 +525,24 @@ static IrExpr *literal_as(Ctx *X, Node *n, const Type *ty) {
     if (l->op == OP_NEG)
       neg = !neg;
     l = l->a;
+  }
+  /* Note [integer literals]: in Warp an integer literal is an int32
+   * constant, and a constructor of a type narrower than 64 bits converts
+   * that constant, so a literal beyond int32 wraps first:
+   * float(4294967295) is -1.0 and int(0xFFFFFFFF) is -1, while
+   * wp.float64(4294967295) and wp.int64(3000000000) are exact. */
+  if (l->kind != N_FLOAT && sc_bits(ty->sc) < 64) {
+    int32_t v32 = (int32_t)(uint32_t)(neg ? 0 - l->ival : l->ival);
+    if (sc_is_float(ty->sc))
+      return ir_const_float(X->C, ty, (double)(float)v32);
+    if (ty->sc == KERN_SCALAR_BOOL)
+      return ir_const_int(X->C, ty, v32 != 0);
+    int bits = sc_bits(ty->sc);
+    uint64_t mask = bits == 32 ? 0xffffffffu : ((uint64_t)1 << bits) - 1;
+    uint64_t v = (uint64_t)(int64_t)v32 & mask;
+    if (sc_is_signed(ty->sc) && ((v >> (bits - 1)) & 1))
+      v |= ~mask;
+    return ir_const_int(X->C, ty, v);
   }
   if (sc_is_float(ty->sc) || (ty->kind == TY_SCALAR && sc_is_float(ty->sc))) {
     double v = l->kind == N_FLOAT ? l->fval : (double)l->ival;
@@ -382,12 +604,17 @@ static void no_kwargs(Ctx *X, Node *call, const char *name) {
     ERR(call->kwargs->pos, "%s() takes no keyword arguments", name);
 }
 
+static void order_effects(Ctx *X, IrExpr **v, int n, Pos pos);
+static bool has_effects(IrExpr *e);
+static IrExpr *in_temp(Ctx *X, IrExpr *v, const char *base, Pos pos);
+
 static IrExpr **eval_args(Ctx *X, Node *call, int *n) {
   *n = count_args(call->args);
   IrExpr **v = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)(*n ? *n : 1));
   int i = 0;
   for (Node *a = call->args; a; a = a->next)
     v[i++] = expr(X, a);
+  order_effects(X, v, *n, call->pos);
   return v;
 }
 
@@ -511,6 +738,36 @@ static IrExpr *construct(Ctx *X, Node *call, const Type *t, const char *name) {
       ERR(call->args->pos, "cannot convert %s to %s", TN(a->ty), TN(t));
     return ir_cast(X->C, t, a);
   }
+  if (t->xform && n == 2) {
+    /* wp.transform(p, q): the 7 components of p then q */
+    IrExpr *pq[2];
+    pq[0] = expr(X, call->args);
+    pq[1] = expr(X, call->args->next);
+    const Type *v3 = ty_vec(X->C, t->sc, 3), *qt = ty_quat(X->C, t->sc);
+    if (!ty_eq(pq[0]->ty, v3) || !ty_eq(pq[1]->ty, qt))
+      ERR(call->pos, "%s() takes a %s and a %s, got %s and %s", name, TN(v3),
+          TN(qt), TN(pq[0]->ty), TN(pq[1]->ty));
+    IrExpr *e = ir_expr(X->C, E_MAKE, t);
+    e->nargs = 7;
+    e->args = arena_alloc(X->C, sizeof(IrExpr *) * 7);
+    for (int k = 0; k < 7; k++) {
+      IrExpr *src = k < 3 ? pq[0] : pq[1];
+      if (src->kind != E_VAR && !X->no_hoist)
+        src = in_temp(X, src, k < 3 ? "p" : "q", call->pos);
+      if (src->kind != E_VAR)
+        ERR(call->pos, "%s(p, q) is not supported here; assign p and q to "
+                       "variables first", name);
+      if (k < 3)
+        pq[0] = src;
+      else
+        pq[1] = src;
+      IrExpr *c = ir_expr(X->C, E_COMP, ty_scalar(t->sc));
+      c->a = src;
+      c->b = ir_const_int(X->C, t_i32(), (uint64_t)(k < 3 ? k : k - 3));
+      e->args[k] = c;
+    }
+    return e;
+  }
   int ncomp = t->rows * t->cols;
   IrExpr *e = ir_expr(X->C, E_MAKE, t);
   if (n == 0) {
@@ -525,6 +782,7 @@ static IrExpr *construct(Ctx *X, Node *call, const Type *t, const char *name) {
     else
       args[i] = expr(X, a);
   }
+  order_effects(X, args, n, call->pos);
   if (n == 1 && args[0]->ty->kind == t->kind && args[0]->ty->rows == t->rows &&
       args[0]->ty->cols == t->cols) {
     /* conversion between component types: wp.vec3(v3d) */
@@ -569,33 +827,150 @@ static IrExpr *construct(Ctx *X, Node *call, const Type *t, const char *name) {
   return e;
 }
 
+/* The value of a parameter's default, at the parameter's type.  Defaults
+ * are host Python evaluated where the function is defined, so they may
+ * only be compile-time values (literals, module-level constants). */
+static IrExpr *default_value(Ctx *X, Func *g, Param *p) {
+  Node *d = p->defval;
+  if (is_literal(d) && ty_is_scalar(p->ty))
+    return literal_as(X, d, p->ty);
+  Ctx sub;
+  Func dummy;
+  IrFunc irf;
+  IrStmt *sink;
+  const_ctx(&sub, X->C, X->irm, &dummy, &irf, &sink);
+  Node *bad = not_constant(&sub, d);
+  if (bad)
+    ERR(d->pos, "the default value of '%s' in '%s' must be a value known at "
+                "compile time", p->name, g->name);
+  IrExpr *v = d->kind == N_NAME ? const_value(&sub, find_const(&sub, d->name),
+                                              d->pos)
+                                : expr(&sub, d);
+  if (sink)
+    ERR(d->pos, "the default value of '%s' in '%s' must be a value known at "
+                "compile time", p->name, g->name);
+  if (!ty_eq(v->ty, p->ty))
+    ERR(d->pos, "the default value of '%s' is %s but the parameter is %s",
+        p->name, TN(v->ty), TN(p->ty));
+  return v;
+}
+
+/* Binds a call's arguments (already evaluated, in source order) to g's
+ * parameters.  Returns NULL when they do not fit; with `why` set, reports
+ * the reason instead (the call has a single candidate). */
+static IrExpr **bind_args(Ctx *X, Node *call, Func *g, IrExpr **pos_args,
+                          int npos, IrExpr **kw_args, bool why) {
+  IrExpr **bound = arena_alloc(X->C, sizeof(IrExpr *) *
+                                         (size_t)(g->nparams ? g->nparams : 1));
+  if (npos > g->nparams) {
+    if (!why)
+      return NULL;
+    ERR(call->pos, "%s() takes %d argument%s, got %d", g->name, g->nparams,
+        g->nparams == 1 ? "" : "s", npos);
+  }
+  for (int i = 0; i < npos; i++)
+    bound[i] = pos_args[i];
+  int k = 0;
+  for (Node *kw = call->kwargs; kw; kw = kw->next, k++) {
+    int idx = -1;
+    for (int i = 0; i < g->nparams; i++)
+      if (!strcmp(g->params[i].name, kw->name))
+        idx = i;
+    if (idx < 0 || bound[idx]) {
+      if (!why)
+        return NULL;
+      if (idx < 0)
+        ERR(kw->pos, "%s() has no parameter '%s'", g->name, kw->name);
+      ERR(kw->pos, "%s() got two values for '%s'", g->name, kw->name);
+    }
+    bound[idx] = kw_args[k];
+  }
+  for (int i = 0; i < g->nparams; i++) {
+    Param *p = &g->params[i];
+    if (!p->ty)
+      p->ty = type_expr(X, p->annot, arena_printf(X->C, "parameter '%s'",
+                                                  p->name));
+    if (!bound[i]) {
+      if (!p->defval) {
+        if (!why)
+          return NULL;
+        ERR(call->pos, "%s() is missing a value for '%s'", g->name, p->name);
+      }
+      bound[i] = default_value(X, g, p);
+    }
+    if (!ty_eq(bound[i]->ty, p->ty)) {
+      if (!why)
+        return NULL;
+      Pos at = call->pos; /* the argument's own position when it has one */
+      int j = 0;
+      for (Node *a = call->args; a; a = a->next, j++)
+        if (j == i)
+          at = a->pos;
+      for (Node *kw = call->kwargs; kw; kw = kw->next)
+        if (!strcmp(kw->name, p->name))
+          at = kw->a->pos;
+      ERR(at, "argument %d of %s() ('%s') must be %s, got %s", i + 1,
+          g->name, p->name, TN(p->ty), TN(bound[i]->ty));
+    }
+  }
+  return bound;
+}
+
 static IrExpr *user_call(Ctx *X, Node *call, Func *g) {
   if (g->is_kernel)
     ERR(call->pos, "kernel '%s' cannot be called from a %s", g->name,
         X->f->is_kernel ? "kernel" : "function");
+  /* Arguments are evaluated once, left to right, before an overload is
+   * chosen by their types. */
+  int npos = count_args(call->args), nkw = count_args(call->kwargs);
+  IrExpr **pos_args = eval_args(X, call, &npos);
+  IrExpr **kw_args = arena_alloc(X->C, sizeof(IrExpr *) *
+                                           (size_t)(nkw ? nkw : 1));
+  int k = 0;
+  for (Node *kw = call->kwargs; kw; kw = kw->next)
+    kw_args[k++] = expr(X, kw->a);
+  if (nkw) {
+    IrExpr **all = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)(npos + nkw));
+    memcpy(all, pos_args, sizeof(IrExpr *) * (size_t)npos);
+    memcpy(all + npos, kw_args, sizeof(IrExpr *) * (size_t)nkw);
+    order_effects(X, all, npos + nkw, call->pos);
+    memcpy(pos_args, all, sizeof(IrExpr *) * (size_t)npos);
+    memcpy(kw_args, all + npos, sizeof(IrExpr *) * (size_t)nkw);
+  }
+  IrExpr **bound = NULL;
+  Func *chosen = NULL;
+  if (!g->overload) {
+    chosen = g;
+    bound = bind_args(X, call, g, pos_args, npos, kw_args, true);
+  } else {
+    /* the latest definition that fits */
+    for (Func *c = g; c; c = c->overload)
+      if (bind_args(X, call, c, pos_args, npos, kw_args, false))
+        chosen = c;
+    if (!chosen) {
+      Buf b;
+      buf_init(&b, X->C);
+      for (int i = 0; i < npos; i++)
+        buf_printf(&b, "%s%s", i ? ", " : "", TN(pos_args[i]->ty));
+      k = 0;
+      for (Node *kw = call->kwargs; kw; kw = kw->next, k++)
+        buf_printf(&b, "%s%s=%s", npos + k ? ", " : "", kw->name,
+                   TN(kw_args[k]->ty));
+      ERR(call->pos, "no overload of %s() takes (%s)", g->name,
+          b.p ? b.p : "");
+    }
+    bound = bind_args(X, call, chosen, pos_args, npos, kw_args, true);
+  }
+  g = chosen;
   /* Callees are checked before their callers (Note [checking order]), so
    * one that is not checked yet is on a cycle of calls through this one. */
   if (g->checking || !g->checked)
     ERR(call->pos, "recursive call of '%s' is not supported", g->name);
-  no_kwargs(X, call, g->name);
-  int n = count_args(call->args);
-  if (n != g->nparams)
-    ERR(call->pos, "%s() takes %d argument%s, got %d", g->name, g->nparams,
-        g->nparams == 1 ? "" : "s", n);
   IrExpr *e = ir_expr(X->C, E_FCALL, g->ret->kind == TY_TUPLE
                                          ? g->ret->items[0] : g->ret);
   e->fn = g->ir;
-  e->nargs = n;
-  e->args = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)(n ? n : 1));
-  int i = 0;
-  for (Node *a = call->args; a; a = a->next, i++) {
-    const Type *pt = g->params[i].ty;
-    IrExpr *v = expr(X, a);
-    if (!ty_eq(v->ty, pt))
-      ERR(a->pos, "argument %d of %s() ('%s') must be %s, got %s", i + 1,
-          g->name, g->params[i].name, TN(pt), TN(v->ty));
-    e->args[i] = v;
-  }
+  e->nargs = g->nparams;
+  e->args = bound;
   g->used = true;
   return e;
 }
@@ -623,6 +998,25 @@ static IrExpr *matrix_from(Ctx *X, Node *call, bool cols) {
   return ir_call1(X->C, BI_TRANSPOSE, ty_mat(X->C, vt->sc, vt->rows, n), e);
 }
 
+/* len(x): the first dimension of an array, the length of a vector, the
+ * number of rows of a matrix (an int32, as in Warp). */
+static IrExpr *len_call(Ctx *X, Node *call) {
+  no_kwargs(X, call, "len");
+  if (count_args(call->args) != 1)
+    ERR(call->pos, "len() takes exactly one argument");
+  IrExpr *v = expr(X, call->args);
+  const Type *t = v->ty;
+  if (t->kind == TY_ARRAY) {
+    IrExpr *e = ir_expr(X->C, E_SHAPE, t_i32());
+    e->var = v->var;
+    e->ival = 0;
+    return e;
+  }
+  if (t->kind == TY_VEC || t->kind == TY_MAT)
+    return ir_const_int(X->C, t_i32(), (uint64_t)t->rows);
+  ERR(call->args->pos, "len() of a %s is not supported", TN(t));
+}
+
 static IrExpr *call_expr(Ctx *X, Node *n) {
   Node *callee = n->a;
   const char *w = wp_attr(X, callee);
@@ -639,8 +1033,13 @@ static IrExpr *call_expr(Ctx *X, Node *n) {
     int bi = builtin_lookup(w);
     if (bi >= 0)
       return builtin_call(X, n, bi, arena_printf(X->C, "wp.%s", w));
+    if (!strcmp(w, "static"))
+      return static_call(X, n);
+    if (!strcmp(w, "expect_eq") || !strcmp(w, "expect_neq") ||
+        !strcmp(w, "expect_near") || !strcmp(w, "print"))
+      ERR(callee->pos, "wp.%s() can only be used as a statement", w);
     static const char *const stage2[] = {
-        "static", "zeros", "tile_load", "tile_store", "tile_sum",
+        "zeros", "tile_load", "tile_store", "tile_sum",
         "tile_reduce", "tile_map", "tile_matmul", "launch_tiled", "quat",
         "transform", "struct", "overload", "tile", "untile", NULL};
     for (int i = 0; stage2[i]; i++)
@@ -660,6 +1059,14 @@ static IrExpr *call_expr(Ctx *X, Node *n) {
     Func *g = find_func(X, name);
     if (g)
       return user_call(X, n, g);
+    StructDef *sd = find_struct(X, name);
+    if (sd) {
+      /* Warp constructs a struct in a kernel only as S(), all zero */
+      if (n->args || n->kwargs)
+        ERR(n->pos, "%s() takes no arguments in a kernel; write s = %s() "
+                    "and set its fields", name, name);
+      return ir_expr(X->C, E_MAKE, struct_type(X, sd, n->pos));
+    }
     if (!strcmp(name, "float") || !strcmp(name, "int") ||
         !strcmp(name, "bool")) {
       const Type *t = !strcmp(name, "float") ? t_f32()
@@ -675,7 +1082,7 @@ static IrExpr *call_expr(Ctx *X, Node *n) {
       ERR(callee->pos, "range() is only supported as the iterable of a 'for' "
                        "loop");
     if (!strcmp(name, "len"))
-      ERR(callee->pos, "len() is not supported; use a.shape[0]");
+      return len_call(X, n);
     ERR(callee->pos, "unknown function '%s'", name);
   }
   if (callee->kind == N_ATTR)
@@ -742,6 +1149,22 @@ static IrExpr *builtin_call(Ctx *X, Node *call, int bi, const char *name) {
     break;
   }
 
+  /* quat_identity(dtype=float) */
+  if (bi == BI_QUAT_IDENTITY || bi == BI_TRANSFORM_IDENTITY) {
+    const Type *dt = t_f32();
+    for (Node *a = call->args; a; a = a->next)
+      dt = type_expr(X, a, "quat_identity dtype");
+    for (Node *k = call->kwargs; k; k = k->next) {
+      if (strcmp(k->name, "dtype"))
+        ERR(k->pos, "%s() takes only dtype", name);
+      dt = type_expr(X, k->a, "quat_identity dtype");
+    }
+    if (count_args(call->args) > 1 || !ty_is_float(dt))
+      ERR(call->pos, "%s() takes a float dtype", name);
+    return ir_call(C, bi, bi == BI_QUAT_IDENTITY ? ty_quat(C, dt->sc)
+                                                 : ty_xform(C, dt->sc),
+                   0, NULL);
+  }
   /* identity(n=3, dtype=float) has keyword arguments */
   if (bi == BI_IDENTITY) {
     int dim = 0;
@@ -808,7 +1231,7 @@ static IrExpr *builtin_call(Ctx *X, Node *call, int bi, const char *name) {
   case BI_SQRT: case BI_CBRT: case BI_EXP: case BI_EXP2: case BI_LOG:
   case BI_LOG2: case BI_LOG10: case BI_SIN: case BI_COS: case BI_TAN:
   case BI_ASIN: case BI_ACOS: case BI_ATAN: case BI_SINH: case BI_COSH:
-  case BI_TANH: case BI_DEGREES: case BI_RADIANS:
+  case BI_TANH: case BI_DEGREES: case BI_RADIANS: case BI_RINT:
     NARGS(1, 1);
     if (!ty_is_float(t0))
       BAD();
@@ -846,6 +1269,10 @@ static IrExpr *builtin_call(Ctx *X, Node *call, int bi, const char *name) {
     return ir_call(C, bi, t0, 3, a);
   case BI_SELECT: case BI_WHERE: {
     NARGS(3, 3);
+    if (!X->no_hoist && (has_effects(a[1]) || has_effects(a[2])))
+      for (int i = 0; i < 3; i++) /* Warp evaluates all three */
+        if (a[i]->kind != E_CONST)
+          a[i] = in_temp(X, a[i], "arg", call->pos);
     if (!ty_eq(a[1]->ty, a[2]->ty) || !ty_is_value(a[1]->ty))
       BAD();
     IrExpr *c = truth(X, a[0], call->args->pos);
@@ -902,6 +1329,65 @@ static IrExpr *builtin_call(Ctx *X, Node *call, int bi, const char *name) {
     if (t0->kind != TY_VEC || !sc_is_float(t0->sc))
       BAD();
     return ir_call(C, bi, ty_mat(C, t0->sc, t0->rows, t0->rows), 1, a);
+  case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV:
+    NARGS(2, 2);
+    if (!t0->quat || a[1]->ty->kind != TY_VEC || a[1]->ty->rows != 3 ||
+        a[1]->ty->quat || a[1]->ty->sc != t0->sc)
+      BAD();
+    return ir_call(C, bi, a[1]->ty, 2, a);
+  case BI_QUAT_INVERSE:
+    NARGS(1, 1);
+    if (!t0->quat)
+      BAD();
+    return ir_call(C, bi, t0, 1, a);
+  case BI_ARGMIN: case BI_ARGMAX:
+    NARGS(1, 1);
+    if (t0->kind != TY_VEC || t0->quat || t0->xform || t0->sc == KERN_SCALAR_BOOL)
+      BAD();
+    return ir_call(C, bi, ty_scalar(KERN_SCALAR_UINT32), 1, a);
+  case BI_NONZERO:
+    NARGS(1, 1);
+    if (!ty_is_int(t0) && !ty_is_float(t0))
+      BAD();
+    return ir_call(C, bi, t0, 1, a);
+  case BI_GET_DIAG:
+    NARGS(1, 1);
+    if (t0->kind != TY_MAT || t0->rows != t0->cols)
+      BAD();
+    return ir_call(C, bi, ty_vec(C, t0->sc, t0->rows), 1, a);
+  case BI_QUAT_TO_MATRIX:
+    NARGS(1, 1);
+    if (!t0->quat)
+      BAD();
+    return ir_call(C, bi, ty_mat(C, t0->sc, 3, 3), 1, a);
+  case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
+    NARGS(2, 2);
+    if (!t0->xform || !ty_eq(a[1]->ty, ty_vec(C, t0->sc, 3)))
+      BAD();
+    return ir_call(C, bi, a[1]->ty, 2, a);
+  case BI_TRANSFORM_MULTIPLY:
+    NARGS(2, 2);
+    if (!t0->xform || !ty_eq(t0, a[1]->ty))
+      BAD();
+    return ir_call(C, bi, t0, 2, a);
+  case BI_TRANSFORM_INVERSE:
+    NARGS(1, 1);
+    if (!t0->xform)
+      BAD();
+    return ir_call(C, bi, t0, 1, a);
+  case BI_TRANSFORM_GET_TRANSLATION: case BI_TRANSFORM_GET_ROTATION:
+    NARGS(1, 1);
+    if (!t0->xform)
+      BAD();
+    return ir_call(C, bi, bi == BI_TRANSFORM_GET_TRANSLATION
+                              ? ty_vec(C, t0->sc, 3) : ty_quat(C, t0->sc),
+                   1, a);
+  case BI_QUAT_FROM_AXIS_ANGLE:
+    NARGS(2, 2);
+    if (t0->kind != TY_VEC || t0->rows != 3 || t0->quat ||
+        !sc_is_float(t0->sc) || !ty_eq(a[1]->ty, ty_scalar(t0->sc)))
+      BAD();
+    return ir_call(C, bi, ty_quat(C, t0->sc), 2, a);
   case BI_CW_MUL: case BI_CW_DIV:
     NARGS(2, 2);
     if (!all_same(a, n) || (t0->kind != TY_VEC && t0->kind != TY_MAT))
@@ -997,6 +1483,10 @@ static IrExpr *binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
       return ir_call2(C, BI_MUL, ty_vec(C, lt->sc, rt->cols), l, r);
     if (lt->kind == TY_MAT && rt->kind == TY_MAT && lt->cols == rt->rows)
       return ir_call2(C, BI_MUL, ty_mat(C, lt->sc, lt->rows, rt->cols), l, r);
+    if (lt->quat && rt->quat && op == OP_MUL && ty_eq(lt, rt))
+      return ir_call2(C, BI_MUL, lt, l, r); /* the Hamilton product */
+    if (lt->xform && rt->xform && op == OP_MUL && ty_eq(lt, rt))
+      return ir_call2(C, BI_TRANSFORM_MULTIPLY, lt, l, r);
     if (lt->kind == TY_VEC && rt->kind == TY_VEC)
       ERR(pos, "%s of two vectors is not defined; use wp.dot(), wp.cross(), "
                "wp.outer() or wp.cw_mul()", op_text(op));
@@ -1012,6 +1502,26 @@ static IrExpr *binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
   }
   ERR(pos, "unsupported operand types for %s: %s and %s", op_text(op), TN(lt),
       TN(rt));
+}
+
+/* The type C converts both operands of a binary operator to (C11
+ * 6.3.1.8): float64, else float32, else the integer promotions (every
+ * type narrower than int becomes int32, bool too) and then the wider type,
+ * the unsigned one when the widths are equal. */
+static const Type *c_common_type(const Type *a, const Type *b) {
+  if (a->sc == KERN_SCALAR_FLOAT64 || b->sc == KERN_SCALAR_FLOAT64)
+    return ty_scalar(KERN_SCALAR_FLOAT64);
+  if (a->sc == KERN_SCALAR_FLOAT32 || b->sc == KERN_SCALAR_FLOAT32)
+    return ty_scalar(KERN_SCALAR_FLOAT32);
+  kern_scalar x = sc_bits(a->sc) < 32 || a->sc == KERN_SCALAR_BOOL ? KERN_SCALAR_INT32
+                                                              : a->sc;
+  kern_scalar y = sc_bits(b->sc) < 32 || b->sc == KERN_SCALAR_BOOL ? KERN_SCALAR_INT32
+                                                              : b->sc;
+  if (x == y)
+    return ty_scalar(x);
+  if (sc_bits(x) != sc_bits(y))
+    return ty_scalar(sc_bits(x) > sc_bits(y) ? x : y);
+  return ty_scalar(sc_is_signed(x) ? y : x);
 }
 
 static IrExpr *compare(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
@@ -1151,15 +1661,9 @@ static IrExpr *attribute(Ctx *X, Node *n) {
       IrExpr *e = ir_expr(X->C, E_CONST, ty_typeval(X->C, t));
       return e;
     }
-    if (!strcmp(n->name, "pi") || !strcmp(n->name, "e") ||
-        !strcmp(n->name, "inf") || !strcmp(n->name, "nan") ||
-        !strcmp(n->name, "tau")) {
-      double v = !strcmp(n->name, "pi") ? M_PI
-                 : !strcmp(n->name, "e") ? M_E
-                 : !strcmp(n->name, "tau") ? 2 * M_PI
-                 : !strcmp(n->name, "inf") ? INFINITY : NAN;
+    double v;
+    if (wp_builtin_constant(n->name, &v))
       return ir_const_float(X->C, t_f32(), (double)(float)v);
-    }
     if (builtin_lookup(n->name) >= 0)
       ERR(n->pos, "wp.%s is a function; call it", n->name);
     ERR(n->pos, "wp.%s is not supported", n->name);
@@ -1177,6 +1681,21 @@ static IrExpr *attribute(Ctx *X, Node *n) {
     ERR(n->pos, "arrays have no attribute '%s' in kernels (only .shape and "
                 ".ndim)", n->name);
   }
+  if (bt->kind == TY_STRUCT) {
+    for (int k = 0; k < bt->n; k++)
+      if (!strcmp(bt->fnames[k], n->name)) {
+        IrExpr *e = ir_expr(X->C, E_FIELD, bt->items[k]);
+        e->a = base;
+        e->ival = (uint64_t)k;
+        return e;
+      }
+    ERR(n->pos, "struct '%s' has no field '%s'", bt->name, n->name);
+  }
+  if (bt->xform && (!strcmp(n->name, "p") || !strcmp(n->name, "q")))
+    return ir_call1(X->C, n->name[0] == 'p' ? BI_TRANSFORM_GET_TRANSLATION
+                                            : BI_TRANSFORM_GET_ROTATION,
+                    n->name[0] == 'p' ? ty_vec(X->C, bt->sc, 3)
+                                      : ty_quat(X->C, bt->sc), base);
   if (bt->kind == TY_VEC) {
     int k = swizzle_index(n->name);
     if (k < 0)
@@ -1204,11 +1723,8 @@ static IrExpr *name_expr(Ctx *X, Node *n) {
     return ir_ref(X->C, l->var);
   }
   Sym *s = find_const(X, n->name);
-  if (s) {
-    if (!s->ty)
-      ERR(n->pos, "constant '%s' is used in its own definition", n->name);
-    return (IrExpr *)s->ir;
-  }
+  if (s)
+    return const_value(X, s, n->pos);
   if (is_wp(X, n))
     ERR(n->pos, "the module '%s' cannot be used as a value", n->name);
   if (find_func(X, n->name))
@@ -1248,7 +1764,11 @@ static IrExpr *expr(Ctx *X, Node *n) {
     if (bi == BI_ADD || bi == BI_SUB || bi == BI_MUL || bi == BI_DIV) {
       if (count_args(n->args) != 2 || n->kwargs)
         ERR(n->pos, "wp.%s() takes 2 arguments", w);
-      IrExpr *l = expr(X, n->args), *r = expr(X, n->args->next);
+      IrExpr *lr[2];
+      lr[0] = expr(X, n->args);
+      lr[1] = expr(X, n->args->next);
+      order_effects(X, lr, 2, n->pos);
+      IrExpr *l = lr[0], *r = lr[1];
       int op = bi == BI_ADD ? OP_ADD : bi == BI_SUB ? OP_SUB
                : bi == BI_MUL ? OP_MUL : OP_DIV;
       return binop(X, op, l, r, n->pos);
@@ -1259,8 +1779,11 @@ static IrExpr *expr(Ctx *X, Node *n) {
     return e;
   }
   case N_BINOP: {
-    IrExpr *l = expr(X, n->a), *r = expr(X, n->b);
-    return binop(X, n->op, l, r, n->pos);
+    IrExpr *lr[2];
+    lr[0] = expr(X, n->a);
+    lr[1] = expr(X, n->b);
+    order_effects(X, lr, 2, n->pos);
+    return binop(X, n->op, lr[0], lr[1], n->pos);
   }
   case N_UNOP: {
     if (is_literal(n) && n->op == OP_NEG && n->a->kind == N_INT)
@@ -1295,7 +1818,9 @@ static IrExpr *expr(Ctx *X, Node *n) {
   case N_OR: {
     IrExpr *e = ir_expr(C, n->kind == N_AND ? E_AND : E_OR, t_bool());
     e->a = truth(X, expr(X, n->a), n->a->pos);
+    X->no_hoist++; /* evaluated only when a decides it */
     e->b = truth(X, expr(X, n->b), n->b->pos);
+    X->no_hoist--;
     return e;
   }
   case N_COMPARE: {
@@ -1310,7 +1835,19 @@ static IrExpr *expr(Ctx *X, Node *n) {
       /* Warp compares mixed types with C's promotions; kern accepts the
        * common case, a literal on one side, by giving the literal the other
        * side's type, and rejects the rest as ambiguous. */
-      if (!ty_eq(left->ty, right->ty) && ty_is_scalar(left->ty) &&
+      if (i == 0 && !ty_eq(left->ty, right->ty) && ty_is_scalar(left->ty) &&
+          ty_is_scalar(right->ty)) {
+        /* Note [mixed comparisons]: Warp emits a lone comparison as C's
+         * `a < b`, without a type check, so mixed scalar types compare
+         * after C's usual arithmetic conversions (int32 < 2.5 compares as
+         * float; uint32 <= -1 compares unsigned and is always true; a
+         * float64 against a float literal widens the float32 literal). */
+        const Type *ct = c_common_type(left->ty, right->ty);
+        if (!ty_eq(left->ty, ct))
+          left = ir_cast(C, ct, left);
+        if (!ty_eq(right->ty, ct))
+          right = ir_cast(C, ct, right);
+      } else if (!ty_eq(left->ty, right->ty) && ty_is_scalar(left->ty) &&
           ty_is_scalar(right->ty)) {
         if (is_literal(rn) && !(rn->kind == N_FLOAT && ty_is_int(left->ty)))
           right = literal_as(X, rn, left->ty);
@@ -1344,7 +1881,9 @@ static IrExpr *expr(Ctx *X, Node *n) {
   }
   case N_IFEXP: {
     IrExpr *c = truth(X, expr(X, n->a), n->a->pos);
+    X->no_hoist++; /* only one branch is evaluated */
     IrExpr *t = expr(X, n->b), *f = expr(X, n->c);
+    X->no_hoist--;
     if (!ty_eq(t->ty, f->ty))
       ERR(n->pos, "the branches of a conditional expression have different "
                   "types: %s and %s", TN(t->ty), TN(f->ty));
@@ -1370,11 +1909,14 @@ static IrExpr *expr(Ctx *X, Node *n) {
 
 static Local *assign_local(Ctx *X, Node *target, const Type *ty) {
   Local *l = find_local(X, target->name);
-  if (find_const(X, target->name) && !l)
+  Sym *cs = find_const(X, target->name);
+  /* A kernel variable may shadow a plain module-level name (Python makes
+   * it a local); wp.constant() names are kern's, and stay constant. */
+  if (cs && !cs->pyglobal && !l)
     ERR(target->pos, "cannot assign to the constant '%s'", target->name);
   if (is_wp(X, target))
     ERR(target->pos, "cannot assign to the module '%s'", target->name);
-  if (!ty_is_value(ty))
+  if (!is_valuelike(ty))
     ERR(target->pos, "cannot assign a %s to a variable", TN(ty));
   if (!l) {
     l = add_local(X, target->name, ty, target->pos);
@@ -1402,6 +1944,38 @@ static void store_component(Ctx *X, Node *target, IrExpr *value) {
   const Type *bt = base->ty;
   IrExpr *i = NULL, *j = NULL;
   const Type *ct;
+  if (target->kind == N_ATTR && bt->kind == TY_STRUCT) {
+    /* s.f = v, s.a.b = v: an lvalue of fields on a variable */
+    IrExpr *root = base;
+    while (root->kind == E_FIELD)
+      root = root->a;
+    if (root->kind != E_VAR)
+      ERR(target->pos, "cannot assign to a field of this expression; "
+                       "assign the struct to a variable first");
+    IrExpr *lv = NULL;
+    for (int k = 0; k < bt->n; k++)
+      if (!strcmp(bt->fnames[k], target->name)) {
+        lv = ir_expr(X->C, E_FIELD, bt->items[k]);
+        lv->a = base;
+        lv->ival = (uint64_t)k;
+      }
+    if (!lv)
+      ERR(target->pos, "struct '%s' has no field '%s'", bt->name,
+          target->name);
+    if (!ty_eq(value->ty, lv->ty))
+      ERR(target->pos, "cannot assign %s to field '%s', which is %s",
+          TN(value->ty), target->name, TN(lv->ty));
+    IrStmt *st = ir_stmt(X->C, S_SETFIELD, target->pos);
+    st->var = root->var;
+    st->a = lv;
+    st->c = value;
+    root->var->nassign++;
+    emit(X, st);
+    return;
+  }
+  if (base->kind == E_FIELD)
+    ERR(target->pos, "assigning to a component of a struct field is not "
+                     "supported yet; assign the whole field");
   if (target->kind == N_ATTR) {
     if (bt->kind == TY_ARRAY && !strcmp(target->name, "shape"))
       ERR(target->pos, "cannot assign to the shape of array '%s'",
@@ -1551,23 +2125,23 @@ static void assign_tuple(Ctx *X, Node *targets, Node *value, Pos pos) {
     if (value->a->kind == N_NAME && find_func(X, value->a->name) &&
         !find_local(X, value->a->name)) {
       IrExpr *call = expr(X, value);
-      Func *g = find_func(X, value->a->name);
-      if (g->ret->kind != TY_TUPLE)
+      IrFunc *g = call->fn; /* the overload the call chose */
+      if (g->nrets < 2)
         ERR(targets->pos, "'%s' returns one value, not %d", g->name, nt);
-      if (g->ret->n != nt)
+      if (g->nrets != nt)
         ERR(targets->pos, "'%s' returns %d values, but %d targets are given",
-            g->name, g->ret->n, nt);
+            g->name, g->nrets, nt);
       /* Results 2..n come back through out-variables, then everything is
        * assigned in order. */
       call->nouts = nt - 1;
       call->outs = arena_alloc(X->C, sizeof(IrVar *) * (size_t)nt);
       for (int i = 1; i < nt; i++) {
-        Local *tmp = add_local(X, "ret", g->ret->items[i], value->pos);
+        Local *tmp = add_local(X, "ret", g->rets[i], value->pos);
         def_set(X, X->nlocals - 1);
         tmp->var->nassign++;
         call->outs[i - 1] = tmp->var;
       }
-      Local *first = add_local(X, "ret", g->ret->items[0], value->pos);
+      Local *first = add_local(X, "ret", g->rets[0], value->pos);
       def_set(X, X->nlocals - 1);
       first->var->nassign++;
       IrStmt *s = ir_stmt(X->C, S_ASSIGN, pos);
@@ -1702,6 +2276,7 @@ static void for_stmt(Ctx *X, Node *n) {
       ERR(an->pos, "range() arguments have different types: %s and %s",
           TN(a[0]->ty), TN(a[i]->ty));
   }
+  order_effects(X, a, na, it->pos);
   const Type *it_ty = a[0]->ty;
   IrExpr *start = na == 1 ? ir_const_int(C, it_ty, 0) : a[0];
   IrExpr *stop = na == 1 ? a[0] : a[1];
@@ -1711,16 +2286,15 @@ static void for_stmt(Ctx *X, Node *n) {
   /* Python evaluates the range once: stop and step go into temporaries
    * unless constant. */
   IrStmt *s = ir_stmt(C, S_FOR, n->pos);
-  Local *ctr = add_local(X, "i", it_ty, n->pos);
+  /* hidden: a later variable named i is the program's own, not this */
+  Local *ctr = add_hidden_local(X, "i", it_ty, n->pos);
   def_set(X, X->nlocals - 1);
   ctr->var->nassign += 2;
-  ctr->name = ""; /* hidden */
   IrExpr *vals[2] = {stop, step};
   for (int k = 0; k < 2; k++) {
     if (vals[k]->kind == E_CONST || vals[k]->kind == E_VAR)
       continue;
-    Local *t = add_local(X, k ? "step" : "stop", it_ty, n->pos);
-    t->name = "";
+    Local *t = add_hidden_local(X, k ? "step" : "stop", it_ty, n->pos);
     def_set(X, X->nlocals - 1);
     t->var->nassign++;
     IrStmt *as = ir_stmt(C, S_ASSIGN, n->pos);
@@ -1836,6 +2410,343 @@ static void printf_stmt(Ctx *X, Node *call, bool is_print) {
   emit(X, s);
 }
 
+/* ---------------------------------------------------------------- Warp's test helpers */
+
+/* A printf statement with a fixed format and arguments. */
+static void emit_printf_stmt(Ctx *X, Pos pos, const char *fmt, int n,
+                             IrExpr **args) {
+  IrStmt *s = ir_stmt(X->C, S_PRINTF, pos);
+  s->str = arena_strndup(X->C, fmt, strlen(fmt));
+  s->slen = (int)strlen(fmt);
+  s->args = args;
+  s->nargs = n;
+  X->irf->uses_printf = true;
+  emit(X, s);
+}
+
+/* The value of v in a fresh variable, so it is evaluated once, here. */
+static IrExpr *in_temp(Ctx *X, IrExpr *v, const char *base, Pos pos) {
+  if (v->kind == E_VAR || v->kind == E_CONST)
+    return v;
+  Local *t = add_hidden_local(X, base, v->ty, pos);
+  def_set(X, X->nlocals - 1);
+  t->var->nassign++;
+  IrStmt *as = ir_stmt(X->C, S_ASSIGN, pos);
+  as->var = t->var;
+  as->a = v;
+  emit(X, as);
+  return ir_ref(X->C, t->var);
+}
+
+/* Does evaluating e change state: an atomic, a random draw (which
+ * advances its state variable), or a call of a user function? */
+static bool has_effects(IrExpr *e) {
+  if (!e)
+    return false;
+  if (e->kind == E_ATOMIC || (e->kind == E_FCALL && e->fn->has_effects))
+    return true;
+  if (e->kind == E_CALL && (e->bi == BI_RANDF || e->bi == BI_RANDI ||
+                            e->bi == BI_RANDN))
+    return true;
+  if (has_effects(e->a) || has_effects(e->b) || has_effects(e->c))
+    return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (has_effects(e->args[i]))
+      return true;
+  return false;
+}
+
+/* Note [evaluation order]: Warp evaluates the operands of an operator and
+ * the arguments of a call once each, left to right, and all arguments of
+ * wp.where; C leaves the order unspecified (gcc goes right to left) and
+ * `?:` evaluates one side.  When two operands have effects, every operand
+ * up to the last of them that is not a constant is evaluated into a
+ * temporary, in order, before the expression (wp.where: when either value
+ * has one, see builtin_call).  With one effect the order can only be seen
+ * through another operand reading what it changes (f(s, wp.randf(s)), an
+ * array an atomic updates), and then all are; a function's effects on
+ * arrays read elsewhere are not traced.  Without effects nothing
+ * changes.  Where statements cannot go before the expression (a loop
+ * condition, the right side of and/or, the branches of x if c else y), the
+ * order stays C's. */
+/* Does e read a variable or an array that evaluating eff changes: the
+ * state variable of a random draw, the array of an atomic? */
+static bool changes_var(IrExpr *eff, IrVar *v) {
+  if (!eff)
+    return false;
+  if (eff->kind == E_CALL && (eff->bi == BI_RANDF || eff->bi == BI_RANDI ||
+                              eff->bi == BI_RANDN) &&
+      eff->nargs > 0 && eff->args[0]->kind == E_VAR &&
+      eff->args[0]->var == v)
+    return true;
+  if (eff->kind == E_ATOMIC && eff->var == v)
+    return true;
+  if (changes_var(eff->a, v) || changes_var(eff->b, v) ||
+      changes_var(eff->c, v))
+    return true;
+  for (int i = 0; i < eff->nargs; i++)
+    if (changes_var(eff->args[i], v))
+      return true;
+  return false;
+}
+
+static bool reads_changed(IrExpr *e, IrExpr *eff) {
+  if (!e)
+    return false;
+  if ((e->kind == E_VAR || e->kind == E_LOAD) && e->var &&
+      changes_var(eff, e->var))
+    return true;
+  if (reads_changed(e->a, eff) || reads_changed(e->b, eff) ||
+      reads_changed(e->c, eff))
+    return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (reads_changed(e->args[i], eff))
+      return true;
+  return false;
+}
+
+/* Whether running the statements s can be seen outside a function: its
+ * parameters are values, so only stores to arrays, atomics, printing and
+ * calls of such functions can. */
+static bool stmts_have_effects(IrStmt *s) {
+  for (; s; s = s->next) {
+    if (s->kind == S_STORE || s->kind == S_PRINTF || s->kind == S_AGG ||
+        s->kind == S_ASSERT)
+      return true;
+    if (has_effects(s->a) || has_effects(s->b) || has_effects(s->c))
+      return true;
+    for (int i = 0; i < s->nargs; i++)
+      if (has_effects(s->args[i]))
+        return true;
+    if (stmts_have_effects(s->body) || stmts_have_effects(s->orelse))
+      return true;
+  }
+  return false;
+}
+
+static void order_effects(Ctx *X, IrExpr **v, int n, Pos pos) {
+  if (X->no_hoist || n < 2)
+    return;
+  int neff = 0, last = -1, one = -1;
+  for (int i = 0; i < n; i++)
+    if (has_effects(v[i])) {
+      neff++;
+      last = i;
+      one = i;
+    }
+  if (neff == 1) {
+    /* one effect: the order shows only if another operand reads what it
+     * changes (a random state it advances, an array it updates) */
+    bool seen = false;
+    for (int i = 0; i < n; i++)
+      if (i != one && reads_changed(v[i], v[one]))
+        seen = true;
+    if (!seen)
+      return;
+    last = n - 1;
+  } else if (neff < 2) {
+    return;
+  }
+  for (int i = 0; i <= last; i++) {
+    if (v[i]->kind == E_CONST || !ty_is_value(v[i]->ty))
+      continue;
+    /* a variable is copied too: a later operand may change it */
+    Local *t = add_hidden_local(X, "arg", v[i]->ty, pos);
+    def_set(X, X->nlocals - 1);
+    t->var->nassign++;
+    IrStmt *as = ir_stmt(X->C, S_ASSIGN, pos);
+    as->var = t->var;
+    as->a = v[i];
+    emit(X, as);
+    v[i] = ir_ref(X->C, t->var);
+  }
+}
+
+static IrExpr *component(Ctx *X, IrExpr *v, int k) {
+  const Type *t = v->ty;
+  IrExpr *e = ir_expr(X->C, E_COMP, ty_scalar(t->sc));
+  e->a = v;
+  if (t->kind == TY_VEC) {
+    e->b = ir_const_int(X->C, t_i32(), (uint64_t)k);
+  } else {
+    e->b = ir_const_int(X->C, t_i32(), (uint64_t)(k / t->cols));
+    e->c = ir_const_int(X->C, t_i32(), (uint64_t)(k % t->cols));
+  }
+  return e;
+}
+
+/* Prints v the way Warp's print() does (native/builtin.h): scalars with
+ * %g, %d or %u and a newline, bool as True/False, vectors as their
+ * components converted to float32, each followed by a space, then a
+ * newline, matrices one such line per row.  v must be a variable or a
+ * constant (it is read once per component). */
+static void print_value(Ctx *X, IrExpr *v, Pos pos) {
+  const Type *t = v->ty;
+  if (t->kind == TY_SCALAR) {
+    if (t->sc == KERN_SCALAR_BOOL) {
+      IrStmt *s = ir_stmt(X->C, S_IF, pos);
+      s->a = v;
+      IrStmt **save = X->tail;
+      X->tail = &s->body;
+      emit_printf_stmt(X, pos, "True\n", 0, NULL);
+      X->tail = &s->orelse;
+      emit_printf_stmt(X, pos, "False\n", 0, NULL);
+      X->tail = save;
+      emit(X, s);
+      return;
+    }
+    IrExpr **a = arena_alloc(X->C, sizeof(IrExpr *));
+    a[0] = v;
+    emit_printf_stmt(X, pos, sc_is_float(t->sc) ? "%g\n" : sc_is_signed(t->sc)
+                                                ? "%d\n" : "%u\n", 1, a);
+    return;
+  }
+  if (t->kind != TY_VEC && t->kind != TY_MAT)
+    ERR(pos, "cannot print a %s", TN(t));
+  int rows = t->kind == TY_VEC ? 1 : t->rows;
+  int cols = t->kind == TY_VEC ? t->rows : t->cols;
+  Buf f;
+  buf_init(&f, X->C);
+  IrExpr **a = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)(rows * cols));
+  for (int r = 0; r < rows; r++) {
+    for (int c = 0; c < cols; c++) {
+      buf_puts(&f, "%g ");
+      a[r * cols + c] = ir_cast(X->C, t_f32(), component(X, v, r * cols + c));
+    }
+    buf_puts(&f, "\n");
+  }
+  emit_printf_stmt(X, pos, f.p, rows * cols, a);
+}
+
+/* wp.expect_eq(a, b), wp.expect_neq(a, b), wp.expect_near(a, b, tol):
+ * nothing when the expectation holds, else Warp's report on stdout (its
+ * wording and layout, native/builtin.h, vec.h, mat.h); the kernel goes on
+ * either way. */
+static void expect_stmt(Ctx *X, Node *call, const char *w) {
+  Compiler *C = X->C;
+  bool near = !strcmp(w, "expect_near");
+  const char *name = arena_printf(C, "wp.%s", w);
+  int n;
+  IrExpr *t0 = NULL;
+  for (Node *k = call->kwargs; k; k = k->next)
+    if (!near || strcmp(k->name, "tolerance"))
+      ERR(k->pos, "%s() has no keyword argument '%s'", name, k->name);
+  IrExpr **a = eval_args(X, call, &n);
+  if (near && call->kwargs) {
+    if (n != 2)
+      ERR(call->pos, "%s() got the tolerance twice", name);
+    t0 = expr(X, call->kwargs->a);
+  }
+  nargs_between(X, call, name, n + (t0 != NULL), near ? 2 : 2, near ? 3 : 2);
+  const Type *t = a[0]->ty;
+  if (!ty_eq(t, a[1]->ty) || !ty_is_value(t))
+    bad_args(X, call, name, a, n);
+  if (near && !sc_is_float(t->sc))
+    bad_args(X, call, name, a, n);
+  IrExpr *actual = in_temp(X, a[0], "actual", call->pos);
+  IrExpr *expected = in_temp(X, a[1], "expected", call->pos);
+  IrStmt *s = ir_stmt(C, S_IF, call->pos);
+  IrStmt **save;
+  if (!near) {
+    IrExpr *eq = t->kind == TY_SCALAR
+                     ? ir_binary(C, OP_EQ, t_bool(), actual, expected)
+                     : ir_call2(C, BI_VEC_EQ, t_bool(), actual, expected);
+    if (!strcmp(w, "expect_eq")) {
+      IrExpr *ne = ir_expr(C, E_NOT, t_bool());
+      ne->a = eq;
+      eq = ne;
+    }
+    s->a = eq;
+    save = X->tail;
+    X->tail = &s->body;
+    emit_printf_stmt(X, call->pos, arena_printf(C, "Error, %s() failed:\n", w),
+                     0, NULL);
+    emit_printf_stmt(X, call->pos, "\t Expected: ", 0, NULL);
+    print_value(X, expected, call->pos);
+    emit_printf_stmt(X, call->pos, "\t Actual: ", 0, NULL);
+    print_value(X, actual, call->pos);
+    X->tail = save;
+    emit(X, s);
+    return;
+  }
+  const Type *st = ty_scalar(t->sc);
+  IrExpr *tol = n == 3 ? a[2] : t0;
+  if (!tol)
+    tol = ir_const_float(C, st, st->sc == KERN_SCALAR_FLOAT32 ? (double)1.0e-6f
+                                                       : 1.0e-6);
+  else if (!ty_eq(tol->ty, st))
+    ERR(call->pos, "the tolerance of %s() is %s but the values hold %s", name,
+        TN(tol->ty), TN(st));
+  tol = in_temp(X, tol, "tolerance", call->pos);
+  IrExpr *diff;
+  if (t->kind == TY_SCALAR) {
+    diff = in_temp(X, ir_call1(C, BI_ABS, st, ir_binary(C, OP_SUB, st, actual,
+                                                        expected)),
+                   "diff", call->pos);
+  } else {
+    /* the largest component difference, with Warp's max */
+    Local *d = add_hidden_local(X, "diff", st, call->pos);
+    def_set(X, X->nlocals - 1);
+    IrStmt *z = ir_stmt(C, S_ASSIGN, call->pos);
+    z->var = d->var;
+    z->a = ir_const_float(C, st, 0.0);
+    emit(X, z);
+    for (int k = 0; k < t->rows * t->cols; k++) {
+      IrExpr *dk = ir_call1(C, BI_ABS, st, ir_binary(C, OP_SUB, st,
+                                                     component(X, actual, k),
+                                                     component(X, expected,
+                                                               k)));
+      IrStmt *m = ir_stmt(C, S_ASSIGN, call->pos);
+      m->var = d->var;
+      m->a = ir_call2(C, BI_MAX, st, ir_ref(C, d->var), dk);
+      emit(X, m);
+    }
+    d->var->nassign += 1 + t->rows * t->cols;
+    diff = ir_ref(C, d->var);
+  }
+  s->a = ir_binary(C, OP_GT, t_bool(), diff, tol);
+  save = X->tail;
+  X->tail = &s->body;
+  emit_printf_stmt(X, call->pos, "Error, expect_near() failed with tolerance ",
+                   0, NULL);
+  print_value(X, tol, call->pos);
+  emit_printf_stmt(X, call->pos, "    Expected: ", 0, NULL);
+  print_value(X, expected, call->pos);
+  emit_printf_stmt(X, call->pos, "    Actual: ", 0, NULL);
+  print_value(X, actual, call->pos);
+  emit_printf_stmt(X, call->pos, t->kind == TY_SCALAR
+                                     ? "    Absolute difference: "
+                                     : "    Max absolute difference: ", 0,
+                   NULL);
+  print_value(X, diff, call->pos);
+  X->tail = save;
+  emit(X, s);
+}
+
+/* wp.print(x) and print(x): Warp's print of one value. */
+static void print_stmt(Ctx *X, Node *call, const char *name) {
+  no_kwargs(X, call, name);
+  if (count_args(call->args) != 1)
+    ERR(call->pos, "%s() takes exactly one argument in kernels", name);
+  if (call->args->kind == N_STR) {
+    /* print("text"): the text and a newline, as Warp's print(str) */
+    Buf f;
+    buf_init(&f, X->C);
+    for (int k = 0; k < call->args->slen; k++) {
+      if (call->args->str[k] == '%')
+        buf_puts(&f, "%");
+      buf_putn(&f, &call->args->str[k], 1);
+    }
+    buf_puts(&f, "\n");
+    emit_printf_stmt(X, call->pos, f.p, 0, NULL);
+    return;
+  }
+  IrExpr *v = expr(X, call->args);
+  if (!ty_is_value(v->ty))
+    ERR(call->args->pos, "cannot print a %s", TN(v->ty));
+  print_value(X, in_temp(X, v, "value", call->pos), call->pos);
+}
+
 static void stmt(Ctx *X, Node *n) {
   Compiler *C = X->C;
   switch (n->kind) {
@@ -1849,9 +2760,18 @@ static void stmt(Ctx *X, Node *n) {
         printf_stmt(X, e, false);
         return;
       }
+      if (w && (!strcmp(w, "expect_eq") || !strcmp(w, "expect_neq") ||
+                !strcmp(w, "expect_near"))) {
+        expect_stmt(X, e, w);
+        return;
+      }
+      if (w && !strcmp(w, "print")) {
+        print_stmt(X, e, "wp.print");
+        return;
+      }
       if (!w && e->a->kind == N_NAME && !strcmp(e->a->name, "print") &&
           !find_func(X, "print")) {
-        printf_stmt(X, e, true);
+        print_stmt(X, e, "print");
         return;
       }
       if (w && builtin_lookup(w) >= 0 &&
@@ -1906,7 +2826,7 @@ static void stmt(Ctx *X, Node *n) {
         ERR(n->pos, "'%s' returns %d values; unpack them into %d variables",
             n->a->a->name, v->fn->nrets, v->fn->nrets);
     }
-    if (target->kind == N_NAME && !ty_is_value(v->ty)) {
+    if (target->kind == N_NAME && !is_valuelike(v->ty)) {
       if (v->ty->kind == TY_ARRAY)
         ERR(n->pos, "arrays cannot be assigned to variables in kernels; use "
                     "the parameter directly");
@@ -1977,7 +2897,9 @@ static void stmt(Ctx *X, Node *n) {
     return;
   case N_WHILE: {
     IrStmt *s = ir_stmt(C, S_WHILE, n->pos);
+    X->no_hoist++; /* evaluated again before every iteration */
     s->a = truth(X, expr(X, n->a), n->a->pos);
+    X->no_hoist--;
     DefSet before = defs_save(X);
     X->loop_depth++;
     bool dead;
@@ -2026,7 +2948,7 @@ static void stmt(Ctx *X, Node *n) {
     } else {
       s->a = expr(X, n->a);
       rt = s->a->ty;
-      if (!ty_is_value(rt))
+      if (!is_valuelike(rt))
         ERR(n->a->pos, "cannot return a %s", TN(rt));
     }
     if (!f->ret) {
@@ -2066,8 +2988,12 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
 
   IrFunc *irf = arena_alloc(C, sizeof *irf);
   irf->name = f->name;
-  irf->symbol = arena_printf(C, "%s_%s", f->is_kernel ? "kern_k" : "kern_f",
-                             f->name);
+  irf->symbol = f->overload_index
+                    ? arena_printf(C, "kern_f%d_%s", f->overload_index,
+                                   f->name)
+                    : arena_printf(C, "%s_%s", f->is_kernel ? "kern_k"
+                                                            : "kern_f",
+                                   f->name);
   irf->is_kernel = f->is_kernel;
   irf->pos = f->pos;
   f->ir = irf;
@@ -2105,6 +3031,9 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
         ERR(p->pos, "duplicate parameter '%s'", p->name);
     p->ty = type_expr(X, p->annot, arena_printf(C, "parameter '%s'",
                                                 p->name));
+    if (f->is_kernel && p->ty->kind == TY_STRUCT)
+      ERR(p->annot->pos, "struct kernel parameters are not supported yet "
+                         "(structs work as locals and in @wp.func)");
     Local *l = add_local(X, p->name, p->ty, p->pos);
     l->is_param = true;
     def_set(X, X->nlocals - 1);
@@ -2137,6 +3066,7 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
     irf->nrets = f->ret->kind == TY_VOID ? 0 : 1;
   }
   irf->tid_dims = f->tid_dims;
+  irf->has_effects = stmts_have_effects(irf->body);
   f->checking = false;
   f->checked = true;
 
@@ -2171,8 +3101,9 @@ typedef struct CallList {
 static void calls_in(Compiler *C, Node *n, CallList *out) {
   for (; n; n = n->next) {
     if (n->kind == N_CALL && n->a && n->a->kind == N_NAME) {
-      Func *g = names_get(&C->mod->func_names, n->a->name);
-      if (g) {
+      /* every overload of the name: the call may choose any of them */
+      for (Func *g = names_get(&C->mod->func_names, n->a->name); g;
+           g = g->overload) {
         if (out->n == out->cap) {
           int cap = out->cap ? out->cap * 2 : 8;
           Func **v = arena_alloc(C, sizeof(Func *) * (size_t)cap);
@@ -2197,7 +3128,8 @@ static void calls_in(Compiler *C, Node *n, CallList *out) {
 static void check_in_call_order(Compiler *C, IrModule *irm) {
   int nf = 0;
   for (Func *f = C->mod->funcs; f; f = f->next)
-    nf++;
+    for (Func *o = f; o; o = o->overload)
+      nf++;
   /* Every function is on the stack at most once. */
   typedef struct Frame {
     Func *f;
@@ -2205,7 +3137,8 @@ static void check_in_call_order(Compiler *C, IrModule *irm) {
     int next;
   } Frame;
   Frame *stack = arena_alloc(C, sizeof(Frame) * (size_t)(nf ? nf : 1));
-  for (Func *root = C->mod->funcs; root; root = root->next) {
+  for (Func *first = C->mod->funcs; first; first = first->next)
+  for (Func *root = first; root; root = root->overload) {
     if (root->checked || root->checking)
       continue;
     int sp = 0;
@@ -2255,11 +3188,29 @@ static PyVal py_eval(Ctx *X, Node *n) {
   case N_INT: r.i = (int64_t)n->ival; return r;
   case N_FLOAT: r.kind = PV_FLOAT; r.f = n->fval; return r;
   case N_BOOL: r.kind = PV_BOOL; r.i = (int64_t)n->ival; return r;
+  case N_ATTR: {
+    double v;
+    if (is_wp(X, n->a) && wp_builtin_constant(n->name, &v)) {
+      r.kind = PV_FLOAT;
+      r.f = v;
+      return r;
+    }
+    ERR(n->pos, "'%s' is not a value kern can evaluate at compile time",
+        n->name);
+  }
   case N_NAME: {
+    if (find_local(X, n->name))
+      ERR(n->pos, "'%s' is a variable of the %s; only module-level values "
+                  "can be evaluated at compile time", n->name,
+          X->f->is_kernel ? "kernel" : "function");
     Sym *s = find_const(X, n->name);
-    if (!s || !s->ir)
+    if (!s)
       ERR(n->pos, "'%s' is not a constant defined above", n->name);
-    IrExpr *e = s->ir;
+    IrExpr *e = const_value(X, s, n->pos);
+    if (e->ty->kind != TY_SCALAR)
+      ERR(n->pos, "'%s' is a %s; arithmetic on vector and matrix constants "
+                  "at compile time is not supported yet", n->name,
+          TN(e->ty));
     r.ty = e->ty;
     if (sc_is_float(e->ty->sc)) { r.kind = PV_FLOAT; r.f = e->fval; }
     else if (e->ty->sc == KERN_SCALAR_BOOL) { r.kind = PV_BOOL; r.i = (int64_t)e->ival; }
@@ -2280,6 +3231,9 @@ static PyVal py_eval(Ctx *X, Node *n) {
     if (fl || n->op == OP_DIV || n->op == OP_POW) {
       double x = pv_num(a), y = pv_num(b);
       r.kind = PV_FLOAT;
+      /* int / int is a Python float: not the int operand's type */
+      if (r.ty && !sc_is_float(r.ty->sc))
+        r.ty = NULL;
       switch (n->op) {
       case OP_ADD: r.f = x + y; return r;
       case OP_SUB: r.f = x - y; return r;
@@ -2337,7 +3291,12 @@ static PyVal py_eval(Ctx *X, Node *n) {
     const char *w = wp_attr(X, n->a);
     const Type *t = NULL;
     bool second;
-    if (w)
+    if (w && !strcmp(w, "constant") && count_args(n->args) == 1 &&
+        !n->kwargs)
+      return py_eval(X, n->args);
+    if (n->a->kind == N_NAME && !strcmp(n->a->name, "bool"))
+      t = t_bool();
+    else if (w)
       t = wp_type_named(X->C, w, &second);
     else if (n->a->kind == N_NAME && !strcmp(n->a->name, "float"))
       t = t_f32();
@@ -2364,67 +3323,205 @@ static PyVal py_eval(Ctx *X, Node *n) {
   }
 }
 
-/* Constants: evaluated once, folded to a literal of their type. */
-static void check_consts(Compiler *C, IrModule *irm) {
-  Ctx ctx;
-  memset(&ctx, 0, sizeof ctx);
-  Ctx *X = &ctx;
+/* A Python value at the type Warp gives it in a kernel: a constructor's
+ * type when one was named, else int32 / float32 / bool. */
+static IrExpr *pyval_ir(Ctx *X, PyVal pv, Pos pos) {
+  Compiler *C = X->C;
+  const Type *t = pv.ty;
+  if (!t)
+    t = pv.kind == PV_FLOAT ? t_f32() : pv.kind == PV_BOOL ? t_bool() : t_i32();
+  if (pv.kind == PV_FLOAT && !sc_is_float(t->sc)) {
+    uint64_t u; /* Note [float to integer] */
+    if (!float_to_u64(pv.f, &u))
+      ERR(pos, "constant %g does not fit in %s", pv.f, TN(t));
+    pv.i = (int64_t)u; pv.kind = PV_INT;
+  }
+  IrExpr *v = sc_is_float(t->sc)
+                  ? ir_const_float(C, t, t->sc == KERN_SCALAR_FLOAT32
+                                             ? (double)(float)pv.f : pv.f)
+                  : ir_const_int(C, t, (uint64_t)pv.i);
+  if (!sc_is_float(t->sc) && sc_bits(t->sc) < 64) {
+    /* wrap to the type's width, as the conversion on the host would */
+    uint64_t mask = ((uint64_t)1 << sc_bits(t->sc)) - 1, u = v->ival & mask;
+    if (sc_is_signed(t->sc) && ((u >> (sc_bits(t->sc) - 1)) & 1))
+      u |= ~mask;
+    v->ival = t->sc == KERN_SCALAR_BOOL ? (v->ival != 0) : u;
+  }
+  return v;
+}
+
+/* Evaluates constant s (its value node) into s->ty and s->ir. */
+static void eval_const_sym(Ctx *X, Sym *s) {
+  Node *vn = s->value;
+  /* NAME = wp.constant(x) written as a plain module-level value */
+  if (vn->kind == N_CALL && wp_attr(X, vn->a) &&
+      !strcmp(wp_attr(X, vn->a), "constant") && count_args(vn->args) == 1)
+    vn = vn->args;
+  const char *cw = vn->kind == N_CALL ? wp_attr(X, vn->a) : NULL;
+  bool second;
+  const Type *ct = cw ? wp_type_named(X->C, cw, &second) : NULL;
+  if (ct && ct->kind != TY_SCALAR) {
+    /* vector and matrix constants: every component a literal */
+    IrExpr *v = expr(X, vn);
+    if (v->kind != E_MAKE)
+      ERR(vn->pos, "wp.constant() needs a value known at compile time");
+    for (int i = 0; i < v->nargs; i++)
+      if (v->args[i]->kind != E_CONST)
+        ERR(vn->pos, "the components of a vector or matrix constant must "
+                     "be literals or constants");
+    s->ty = v->ty;
+    s->ir = v;
+    return;
+  }
+  if (vn->kind == N_NAME) {
+    /* an alias of another constant, vector or not */
+    Sym *o = find_const(X, vn->name);
+    if (o) {
+      IrExpr *v = const_value(X, o, vn->pos);
+      s->ty = v->ty;
+      s->ir = v;
+      return;
+    }
+  }
+  IrExpr *v = pyval_ir(X, py_eval(X, vn), vn->pos);
+  s->ty = v->ty;
+  s->ir = v;
+}
+
+static void const_ctx(Ctx *X, Compiler *C, IrModule *irm, Func *dummy,
+                      IrFunc *irf, IrStmt **sink) {
+  memset(X, 0, sizeof *X);
   X->C = C;
   X->M = C->mod;
   X->irm = irm;
-  Func dummy;
-  memset(&dummy, 0, sizeof dummy);
-  dummy.name = "<constant>";
-  X->f = &dummy;
-  IrFunc irf;
-  memset(&irf, 0, sizeof irf);
-  X->irf = &irf;
-  IrStmt *sink = NULL;
-  X->tail = &sink;
-  for (Sym *s = C->mod->consts; s; s = s->next) {
-    if (names_get(&C->mod->const_names, s->name))
-      ERR(s->pos, "constant '%s' is defined twice", s->name);
-    names_put(C, &C->mod->const_names, s->name, s);
-    Node *vn = s->value;
-    const char *cw = vn->kind == N_CALL ? wp_attr(X, vn->a) : NULL;
+  memset(dummy, 0, sizeof *dummy);
+  dummy->name = "<constant>";
+  X->f = dummy;
+  memset(irf, 0, sizeof *irf);
+  X->irf = irf;
+  *sink = NULL;
+  X->tail = sink;
+}
+
+/* The first node of n that is not a compile-time value (NULL when all of
+ * it is): numbers, booleans, module-level values, Warp's named constants,
+ * wp.constant() and scalar, vector and matrix constructors, and arithmetic
+ * on them. */
+static Node *not_constant(Ctx *X, Node *n) {
+  switch (n->kind) {
+  case N_INT: case N_FLOAT: case N_BOOL:
+    return NULL;
+  case N_NAME:
+    if (find_local(X, n->name) || !find_const(X, n->name))
+      return n;
+    return NULL;
+  case N_ATTR: {
+    double v;
+    return is_wp(X, n->a) && wp_builtin_constant(n->name, &v) ? NULL : n;
+  }
+  case N_UNOP:
+    return n->op == OP_NEG || n->op == OP_POS || n->op == OP_INVERT
+               ? not_constant(X, n->a) : n;
+  case N_BINOP: {
+    Node *b = not_constant(X, n->a);
+    return b ? b : not_constant(X, n->b);
+  }
+  case N_CALL: {
+    const char *w = wp_attr(X, n->a);
     bool second;
-    const Type *ct = cw ? wp_type_named(C, cw, &second) : NULL;
-    if (ct && ct->kind != TY_SCALAR) {
-      /* vector and matrix constants: every component a literal */
-      IrExpr *v = expr(X, vn);
-      if (v->kind != E_MAKE)
-        ERR(vn->pos, "wp.constant() needs a value known at compile time");
-      for (int i = 0; i < v->nargs; i++)
-        if (v->args[i]->kind != E_CONST)
-          ERR(vn->pos, "the components of a vector or matrix constant must "
-                       "be literals or constants");
-      s->ty = v->ty;
-      s->ir = v;
+    bool ok = (w && (!strcmp(w, "constant") ||
+                     wp_type_named(X->C, w, &second))) ||
+              (n->a->kind == N_NAME && (!strcmp(n->a->name, "int") ||
+                                        !strcmp(n->a->name, "float") ||
+                                        !strcmp(n->a->name, "bool")));
+    if (!ok || n->kwargs)
+      return n;
+    for (Node *a = n->args; a; a = a->next) {
+      Node *b = not_constant(X, a);
+      if (b)
+        return b;
+    }
+    return NULL;
+  }
+  default:
+    return n;
+  }
+}
+
+/* The value of a module-level name, evaluated the first time a kernel uses
+ * it (a plain `NAME = EXPR` may be host code that is never a constant;
+ * Note [module-level values]). */
+static IrExpr *const_value(Ctx *X, Sym *s, Pos use) {
+  if (s->ir)
+    return s->ir;
+  if (!s->pyglobal)
+    ERR(use, "constant '%s' is used in its own definition", s->name);
+  Ctx sub;
+  Func dummy;
+  IrFunc irf;
+  IrStmt *sink;
+  const_ctx(&sub, X->C, X->irm, &dummy, &irf, &sink);
+  sub.const_limit = s;
+  Node *bad = s->value ? not_constant(&sub, s->value) : NULL;
+  if (!s->value || bad)
+    ERR(use, "'%s' (line %d) is a module-level value kern cannot evaluate "
+             "at compile time; kernels can use module-level numbers, "
+             "booleans, wp.constant() values and arithmetic on them",
+        s->name, s->pos.line);
+  eval_const_sym(&sub, s);
+  return s->ir;
+}
+
+/* wp.static(expr): expr evaluated when the kernel is compiled. */
+static IrExpr *static_call(Ctx *X, Node *call) {
+  if (count_args(call->args) != 1 || call->kwargs)
+    ERR(call->pos, "wp.static() takes one expression");
+  Node *a = call->args;
+  Node *bad = not_constant(X, a);
+  if (bad)
+    ERR(bad->pos, "wp.static() needs an expression kern can evaluate at "
+                  "compile time (numbers, booleans, module-level constants "
+                  "and arithmetic on them)%s",
+        bad->kind == N_NAME && find_local(X, bad->name)
+            ? arena_printf(X->C, "; '%s' is a variable", bad->name)
+            : "");
+  if (a->kind == N_NAME)
+    return const_value(X, find_const(X, a->name), a->pos);
+  const char *w = a->kind == N_CALL ? wp_attr(X, a->a) : NULL;
+  bool second;
+  const Type *t = w ? wp_type_named(X->C, w, &second) : NULL;
+  if (t && t->kind != TY_SCALAR)
+    return expr(X, a);
+  return pyval_ir(X, py_eval(X, a), a->pos);
+}
+
+/* Constants: wp.constant() values are evaluated once, in order, and folded
+ * to a literal of their type; plain module-level values when first used. */
+static void check_consts(Compiler *C, IrModule *irm) {
+  Ctx ctx;
+  Func dummy;
+  IrFunc irf;
+  IrStmt *sink;
+  Ctx *X = &ctx;
+  const_ctx(X, C, irm, &dummy, &irf, &sink);
+  /* The table maps each name to its last definition; each definition
+   * links the one before it, so find_const can answer "the last one above
+   * this constant" in (almost always) one step. */
+  int order = 0;
+  for (Sym *s = C->mod->consts; s; s = s->next) {
+    s->order = order++;
+    s->shadowed = names_get(&C->mod->const_names, s->name);
+    if (!s->pyglobal)
+      for (Sym *t = s->shadowed; t; t = t->shadowed)
+        if (!t->pyglobal)
+          ERR(s->pos, "constant '%s' is defined twice", s->name);
+    names_put(C, &C->mod->const_names, s->name, s);
+  }
+  for (Sym *s = C->mod->consts; s; s = s->next) {
+    if (s->pyglobal)
       continue;
-    }
-    PyVal pv = py_eval(X, s->value);
-    const Type *t = pv.ty;
-    if (!t)
-      t = pv.kind == PV_FLOAT ? t_f32() : pv.kind == PV_BOOL ? t_bool() : t_i32();
-    if (pv.kind == PV_FLOAT && !sc_is_float(t->sc)) {
-      uint64_t u; /* Note [float to integer] */
-      if (!float_to_u64(pv.f, &u))
-        ERR(vn->pos, "constant %g does not fit in %s", pv.f, TN(t));
-      pv.i = (int64_t)u; pv.kind = PV_INT;
-    }
-    IrExpr *v = sc_is_float(t->sc)
-                    ? ir_const_float(C, t, t->sc == KERN_SCALAR_FLOAT32
-                                               ? (double)(float)pv.f : pv.f)
-                    : ir_const_int(C, t, (uint64_t)pv.i);
-    if (!sc_is_float(t->sc) && sc_bits(t->sc) < 64) {
-      /* wrap to the type's width, as the conversion on the host would */
-      uint64_t mask = ((uint64_t)1 << sc_bits(t->sc)) - 1, u = v->ival & mask;
-      if (sc_is_signed(t->sc) && ((u >> (sc_bits(t->sc) - 1)) & 1))
-        u |= ~mask;
-      v->ival = t->sc == KERN_SCALAR_BOOL ? (v->ival != 0) : u;
-    }
-    s->ty = t;
-    s->ir = v;
+    X->const_limit = s;
+    eval_const_sym(X, s);
   }
 }
 

@@ -133,7 +133,12 @@ void kern__array_free(kern_array *a) {
   void *state;
   int index;
   const kern_backend *be = array_backend(a, &state, &index);
-  if (be && a->nbytes) be->mem_free(state, index, a->data);
+  kern__async_quiesce(ctx); /* no stream may still use the memory */
+  if (a->borrowed) {
+    if (a->release) a->release(a->release_arg);
+  } else if (be && a->nbytes) {
+    be->mem_free(state, index, a->data);
+  }
   if (a->prev) a->prev->next = a->next;
   else ctx->arrays = a->next;
   if (a->next) a->next->prev = a->prev;
@@ -191,6 +196,7 @@ kern_status kern_array_upload(kern_array *h, const void *src, size_t nbytes) {
   void *state;
   int index;
   const kern_backend *be = array_backend(a, &state, &index);
+  kern__sync_default(a->ctx, a->dev);
   kern_status st = be->copy_in(state, index, a->data, src, nbytes);
   if (st != KERN_SUCCESS)
     return kern__error(a->ctx, st, "kern_array_upload: copy to %s:%d failed",
@@ -219,6 +225,7 @@ kern_status kern__array_download(const kern_array *a, void *dst,
   void *state;
   int index;
   const kern_backend *be = array_backend(a, &state, &index);
+  kern__sync_default(a->ctx, a->dev);
   kern_status st = be->copy_out(state, index, dst, a->data, nbytes);
   if (st != KERN_SUCCESS)
     return kern__error(a->ctx, st,
@@ -237,6 +244,7 @@ kern_status kern_array_fill(kern_array *h, const void *value) {
   void *state;
   int index;
   const kern_backend *be = array_backend(a, &state, &index);
+  kern__sync_default(a->ctx, a->dev);
   kern_status st = be->fill(state, index, a->data, value,
                             kern_type_size(a->type), a->nbytes);
   if (st != KERN_SUCCESS)
@@ -258,6 +266,7 @@ kern_status kern__array_zero(kern_array *a) {
   int index;
   const kern_backend *be = array_backend(a, &state, &index);
   /* A one-byte pattern lets every backend use its memset path. */
+  kern__sync_default(a->ctx, a->dev);
   kern_status st = be->fill(state, index, a->data, &zero, 1, a->nbytes);
   if (st != KERN_SUCCESS)
     return kern__error(a->ctx, st, "kern_array_zero: fill on %s:%d failed",

@@ -50,6 +50,23 @@ typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef size_t (*CUoccupancyB2DSize)(int block_size);
+typedef struct CUevent_st *CUevent;
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUgraphExec_st *CUgraphExec;
+typedef struct CUgraphNode_st *CUgraphNode;
+
+/* cuda.h's CUDA_KERNEL_NODE_PARAMS_v2; the v1 entry point reads only the
+ * fields up to `extra`, so one struct with the tail zeroed serves both. */
+typedef struct cu_kernel_node_params {
+  CUfunction func;
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  void **kernelParams;
+  void **extra;
+  void *kern; /* CUkernel */
+  CUcontext ctx;
+} cu_kernel_node_params;
 
 enum {
   CUDA_SUCCESS = 0,
@@ -83,6 +100,10 @@ enum {
 
 enum { CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0 };
 enum { CU_STREAM_DEFAULT = 0 };
+enum { CUDA_ERROR_NOT_READY = 600 };
+enum { CU_EVENT_DEFAULT = 0 };
+enum { CU_MEMHOSTALLOC_PORTABLE = 1 };
+enum { CU_STREAM_CAPTURE_MODE_RELAXED = 2 };
 enum {
   CU_JIT_ERROR_LOG_BUFFER = 5,
   CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6
@@ -141,6 +162,42 @@ typedef struct cu_api {
                                                CUfunction f,
                                                CUoccupancyB2DSize shmem_fn,
                                                size_t shmem, int limit);
+  /* Streams, events, async copies, pinned memory (issue #11). */
+  CUresult (*cuStreamQuery)(CUstream s);
+  CUresult (*cuStreamWaitEvent)(CUstream s, CUevent e, unsigned flags);
+  CUresult (*cuEventCreate)(CUevent *e, unsigned flags);
+  CUresult (*cuEventDestroy)(CUevent e);
+  CUresult (*cuEventRecord)(CUevent e, CUstream s);
+  CUresult (*cuEventSynchronize)(CUevent e);
+  CUresult (*cuEventQuery)(CUevent e);
+  CUresult (*cuEventElapsedTime)(float *ms, CUevent a, CUevent b);
+  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr dst, const void *src,
+                                size_t bytes, CUstream s);
+  CUresult (*cuMemcpyDtoHAsync)(void *dst, CUdeviceptr src, size_t bytes,
+                                CUstream s);
+  CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr dst, CUdeviceptr src,
+                                size_t bytes, CUstream s);
+  CUresult (*cuMemsetD8Async)(CUdeviceptr dst, unsigned char v, size_t n,
+                              CUstream s);
+  CUresult (*cuMemsetD16Async)(CUdeviceptr dst, unsigned short v, size_t n,
+                               CUstream s);
+  CUresult (*cuMemsetD32Async)(CUdeviceptr dst, unsigned int v, size_t n,
+                               CUstream s);
+  CUresult (*cuMemHostAlloc)(void **p, size_t bytes, unsigned flags);
+  CUresult (*cuMemFreeHost)(void *p);
+  /* Graphs; optional (NULL: graphs replay kern's recorded list). */
+  CUresult (*cuStreamBeginCapture)(CUstream s, int mode);
+  CUresult (*cuStreamEndCapture)(CUstream s, CUgraph *g);
+  CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec *x, CUgraph g,
+                                          unsigned long long flags);
+  CUresult (*cuGraphLaunch)(CUgraphExec x, CUstream s);
+  CUresult (*cuGraphExecDestroy)(CUgraphExec x);
+  CUresult (*cuGraphDestroy)(CUgraph g);
+  CUresult (*cuStreamGetCaptureInfo)(CUstream s, int *status,
+                                     unsigned long long *id, CUgraph *g,
+                                     const CUgraphNode **deps, size_t *n);
+  CUresult (*cuGraphExecKernelNodeSetParams)(
+      CUgraphExec x, CUgraphNode n, const cu_kernel_node_params *p);
   /* Optional: kern_device_info.uuid stays zero without it.  The CUuuid it
    * fills is 16 bytes. */
   CUresult (*cuDeviceGetUuid)(unsigned char *uuid, CUdevice d);
@@ -209,6 +266,31 @@ static const sym cu_syms[] = {
     S(cuOccupancyMaxActiveBlocksPerMultiprocessor,
       "cuOccupancyMaxActiveBlocksPerMultiprocessor", 0),
     S(cuOccupancyMaxPotentialBlockSize, "cuOccupancyMaxPotentialBlockSize", 0),
+    S(cuStreamQuery, "cuStreamQuery", 1),
+    S(cuStreamWaitEvent, "cuStreamWaitEvent", 1),
+    S(cuEventCreate, "cuEventCreate", 1),
+    S(cuEventDestroy, "cuEventDestroy_v2|cuEventDestroy", 1),
+    S(cuEventRecord, "cuEventRecord", 1),
+    S(cuEventSynchronize, "cuEventSynchronize", 1),
+    S(cuEventQuery, "cuEventQuery", 1),
+    S(cuEventElapsedTime, "cuEventElapsedTime|cuEventElapsedTime_v2", 1),
+    S(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", 1),
+    S(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", 1),
+    S(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2", 1),
+    S(cuMemsetD8Async, "cuMemsetD8Async", 1),
+    S(cuMemsetD16Async, "cuMemsetD16Async", 1),
+    S(cuMemsetD32Async, "cuMemsetD32Async", 1),
+    S(cuMemHostAlloc, "cuMemHostAlloc", 1),
+    S(cuMemFreeHost, "cuMemFreeHost", 1),
+    S(cuStreamBeginCapture, "cuStreamBeginCapture_v2", 0),
+    S(cuStreamEndCapture, "cuStreamEndCapture", 0),
+    S(cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags", 0),
+    S(cuGraphLaunch, "cuGraphLaunch", 0),
+    S(cuGraphExecDestroy, "cuGraphExecDestroy", 0),
+    S(cuGraphDestroy, "cuGraphDestroy", 0),
+    S(cuStreamGetCaptureInfo, "cuStreamGetCaptureInfo_v2", 0),
+    S(cuGraphExecKernelNodeSetParams,
+      "cuGraphExecKernelNodeSetParams_v2|cuGraphExecKernelNodeSetParams", 0),
     S(cuDeviceGetUuid, "cuDeviceGetUuid_v2|cuDeviceGetUuid", 0),
 #undef S
 };
@@ -1154,6 +1236,12 @@ static kern_status cuda_kernel_get(void *state, void *module,
  * the CUdeviceptr.  So kernelParams = { args[0], ..., args[n-1], dims }.
  * The driver copies the values during the call, so the slots may be reused
  * by the next launch. */
+/* Blocks for a grid-stride launch over total indices. */
+static int64_t grid_blocks(const cuda_fn *f, int64_t total) {
+  int64_t blocks = total / f->block + (total % f->block != 0);
+  return blocks > f->grid_max ? f->grid_max : blocks;
+}
+
 static kern_status cuda_launch(void *state, int dev, void *fn,
                                const kc_kernel *k, void *const *args,
                                const kern__dims *dims) {
@@ -1163,8 +1251,7 @@ static kern_status cuda_launch(void *state, int dev, void *fn,
   if (st) return st;
   int64_t total = dims->total;
   if (total <= 0) return KERN_SUCCESS; /* a zero-size grid runs nothing */
-  int64_t blocks = total / f->block + (total % f->block != 0);
-  if (blocks > f->grid_max) blocks = f->grid_max;
+  int64_t blocks = grid_blocks(f, total);
   for (int p = 0; p < f->nparams; p++) f->params[p] = args[p];
   f->params[f->nparams] = (void *)(uintptr_t)dims; /* the driver only reads */
   CUstream stream = s->devs[dev].stream;
@@ -1189,8 +1276,376 @@ static kern_status cuda_synchronize(void *state, int dev) {
   return CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuCtxSynchronize(), "%s", "");
 }
 
+/* ---------------------------------------------------------------- streams
+ * Native streams and events (issue #11): every method is one driver call
+ * after dev_enter.  Streams are created with default flags, so they are
+ * ordered against the legacy NULL stream that the synchronous copies use.
+ * The asynchronous launch is the hot path: the kernelParams array is the
+ * function's preallocated one (the driver copies the values during
+ * cuLaunchKernel), so it allocates nothing and never synchronizes. */
+
+static kern_status cuda_stream_new(void *state, int dev, void **out) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  CUstream cs = NULL;
+  if ((st = CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+                  cuStreamCreate(&cs, CU_STREAM_DEFAULT), "%s", "")))
+    return st;
+  *out = cs;
+  return KERN_SUCCESS;
+}
+
+static kern_status cuda_stream_free(void *state, int dev, void *cs) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  return CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuStreamDestroy(cs), "%s", "");
+}
+
+static kern_status cuda_stream_default(void *state, int dev, void **out) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  *out = s->devs[dev].stream;
+  return KERN_SUCCESS;
+}
+
+static kern_status cuda_stream_sync(void *state, int dev, void *cs) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  return CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuStreamSynchronize(cs), "%s",
+               "");
+}
+
+static kern_status cuda_stream_query(void *state, int dev, void *cs,
+                                     int *done) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  CUresult r = s->cu.cuStreamQuery(cs);
+  if (r == CUDA_ERROR_NOT_READY) {
+    *done = 0;
+    return KERN_SUCCESS;
+  }
+  if ((st = CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuStreamQuery(cs), "%s", "")))
+    return st;
+  *done = 1;
+  return KERN_SUCCESS;
+}
+
+static kern_status cuda_stream_wait(void *state, int dev, void *cs, void *e) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  return CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuStreamWaitEvent(cs, e, 0),
+               "%s", "");
+}
+
+static kern_status cuda_event_new(void *state, int dev, void **out) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  CUevent e = NULL;
+  if ((st = CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+                  cuEventCreate(&e, CU_EVENT_DEFAULT), "%s", "")))
+    return st;
+  *out = e;
+  return KERN_SUCCESS;
+}
+
+static void cuda_event_free(void *state, int dev, void *e) {
+  cuda_state *s = state;
+  if (!e || s->devs[dev].broken || dev_enter(s, dev)) return;
+  (void)CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuEventDestroy(e), "%s", "");
+}
+
+static kern_status cuda_event_record(void *state, int dev, void *e,
+                                     void *cs) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  return CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuEventRecord(e, cs), "%s", "");
+}
+
+static kern_status cuda_event_sync(void *state, int dev, void *e) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  return CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuEventSynchronize(e), "%s",
+               "");
+}
+
+static kern_status cuda_event_query(void *state, int dev, void *e,
+                                    int *done) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  CUresult r = s->cu.cuEventQuery(e);
+  if (r == CUDA_ERROR_NOT_READY) {
+    *done = 0;
+    return KERN_SUCCESS;
+  }
+  if ((st = CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuEventQuery(e), "%s", "")))
+    return st;
+  *done = 1;
+  return KERN_SUCCESS;
+}
+
+static kern_status cuda_event_elapsed(void *state, int dev, void *a, void *b,
+                                      double *ms) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  float f = 0;
+  if ((st = CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuEventElapsedTime(&f, a, b),
+                  "%s", "")))
+    return st;
+  *ms = f;
+  return KERN_SUCCESS;
+}
+
+static kern_status cuda_launch_async(void *state, int dev, void *cs, void *fn,
+                                     const kc_kernel *k, void *const *args,
+                                     const kern__dims *dims) {
+  cuda_state *s = state;
+  cuda_fn *f = fn;
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  int64_t total = dims->total;
+  if (total <= 0) return KERN_SUCCESS;
+  int64_t blocks = grid_blocks(f, total);
+  for (int p = 0; p < f->nparams; p++) f->params[p] = args[p];
+  f->params[f->nparams] = (void *)(uintptr_t)dims;
+  return CHECK(s, dev, KERN_ERROR_LAUNCH, cu,
+               cuLaunchKernel(f->fn, (unsigned)blocks, 1, 1, f->block, 1, 1, 0,
+                              cs, f->params, NULL),
+               "kernel=%s grid=%lld block=%u", k ? k->symbol : "?",
+               (long long)blocks, f->block);
+}
+
+static kern_status cuda_copy_in_async(void *state, int dev, void *cs,
+                                      void *dst, size_t off, const void *src,
+                                      size_t bytes) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st || bytes == 0) return st;
+  return CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+               cuMemcpyHtoDAsync(dptr(dst) + off, src, bytes, cs),
+               "bytes=%zu", bytes);
+}
+
+static kern_status cuda_copy_out_async(void *state, int dev, void *cs,
+                                       void *dst, const void *src, size_t off,
+                                       size_t bytes) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st || bytes == 0) return st;
+  return CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+               cuMemcpyDtoHAsync(dst, dptr(src) + off, bytes, cs),
+               "bytes=%zu", bytes);
+}
+
+static kern_status cuda_copy_dd_async(void *state, int dev, void *cs,
+                                      void *dst, size_t doff, const void *src,
+                                      size_t soff, size_t bytes) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st || bytes == 0) return st;
+  return CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+               cuMemcpyDtoDAsync(dptr(dst) + doff, dptr(src) + soff, bytes,
+                                 cs),
+               "bytes=%zu", bytes);
+}
+
+static kern_status cuda_copy_dd(void *state, int dev, void *dst, size_t doff,
+                                const void *src, size_t soff, size_t bytes) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st || bytes == 0) return st;
+  return CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+               cuMemcpyDtoD(dptr(dst) + doff, dptr(src) + soff, bytes),
+               "bytes=%zu", bytes);
+}
+
+/* Patterns of 1, 2 or 4 repeating bytes are one async memset; any other
+ * pattern waits for the stream and takes the synchronous path. */
+static kern_status cuda_fill_async(void *state, int dev, void *cs, void *dst,
+                                   const void *pattern, size_t pattern_size,
+                                   size_t bytes) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st || bytes == 0) return st;
+  const unsigned char *p = pattern;
+  CUdeviceptr d = dptr(dst);
+  if (pattern_size && bytes % pattern_size == 0) {
+    if (repeats(p, pattern_size, 1))
+      return CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+                   cuMemsetD8Async(d, p[0], bytes, cs), "bytes=%zu", bytes);
+    if (repeats(p, pattern_size, 2) && d % 2 == 0 && bytes % 2 == 0) {
+      unsigned short v;
+      memcpy(&v, p, 2);
+      return CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+                   cuMemsetD16Async(d, v, bytes / 2, cs), "bytes=%zu", bytes);
+    }
+    if (repeats(p, pattern_size, 4) && d % 4 == 0 && bytes % 4 == 0) {
+      unsigned int v;
+      memcpy(&v, p, 4);
+      return CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+                   cuMemsetD32Async(d, v, bytes / 4, cs), "bytes=%zu", bytes);
+    }
+  }
+  if ((st = CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuStreamSynchronize(cs),
+                  "%s", "")))
+    return st;
+  return cuda_fill(state, dev, dst, pattern, pattern_size, bytes);
+}
+
+static kern_status cuda_host_alloc(void *state, int dev, size_t bytes,
+                                   void **out) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  void *p = NULL;
+  if ((st = CHECK(s, dev, KERN_ERROR_OUT_OF_MEMORY, cu,
+                  cuMemHostAlloc(&p, bytes, CU_MEMHOSTALLOC_PORTABLE),
+                  "bytes=%zu", bytes)))
+    return st;
+  *out = p;
+  return KERN_SUCCESS;
+}
+
+static void cuda_host_free(void *state, int dev, void *p) {
+  cuda_state *s = state;
+  if (!p || dev_enter(s, dev)) return;
+  (void)CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuMemFreeHost(p), "%s", "");
+}
+
+/* ---------------------------------------------------------------- graphs */
+
+typedef struct cuda_graph {
+  CUgraph graph; /* kept: node handles for updates belong to it */
+  CUgraphExec exec;
+} cuda_graph;
+
+static int has_graphs(const cuda_state *s) {
+  return s->cu.cuStreamBeginCapture && s->cu.cuStreamEndCapture &&
+         s->cu.cuGraphInstantiateWithFlags && s->cu.cuGraphLaunch &&
+         s->cu.cuGraphExecDestroy && s->cu.cuGraphDestroy;
+}
+
+static kern_status cuda_capture_begin(void *state, int dev, void *cs) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  if (!has_graphs(s))
+    return cuda_error(s, KERN_ERROR_UNSUPPORTED,
+                      "cuda: the driver has no stream capture");
+  return CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+               cuStreamBeginCapture(cs, CU_STREAM_CAPTURE_MODE_RELAXED), "%s",
+               "");
+}
+
+static kern_status cuda_capture_end(void *state, int dev, void *cs,
+                                    void **out) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  cuda_graph *g = kern__calloc(1, sizeof *g);
+  if (!g) return cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
+  if ((st = CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+                  cuStreamEndCapture(cs, &g->graph), "%s", ""))) {
+    kern__free(g);
+    return st;
+  }
+  if ((st = CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+                  cuGraphInstantiateWithFlags(&g->exec, g->graph, 0), "%s",
+                  ""))) {
+    s->cu.cuGraphDestroy(g->graph);
+    kern__free(g);
+    return st;
+  }
+  *out = g;
+  return KERN_SUCCESS;
+}
+
+static kern_status cuda_capture_node(void *state, int dev, void *cs,
+                                     void **node) {
+  cuda_state *s = state;
+  *node = NULL;
+  if (!s->cu.cuStreamGetCaptureInfo || !s->cu.cuGraphExecKernelNodeSetParams)
+    return KERN_SUCCESS; /* updates fall back to kern's list */
+  int status = 0;
+  unsigned long long id = 0;
+  CUgraph g = NULL;
+  const CUgraphNode *deps = NULL;
+  size_t n = 0;
+  kern_status st;
+  if ((st = CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+                  cuStreamGetCaptureInfo(cs, &status, &id, &g, &deps, &n),
+                  "%s", "")))
+    return st;
+  /* After a launch the capture's frontier is exactly that launch's node. */
+  if (n == 1) *node = deps[0];
+  return KERN_SUCCESS;
+}
+
+static kern_status cuda_graph_launch(void *state, int dev, void *graph,
+                                     void *cs) {
+  cuda_state *s = state;
+  cuda_graph *g = graph;
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  return CHECK(s, dev, KERN_ERROR_LAUNCH, cu, cuGraphLaunch(g->exec, cs), "%s",
+               "");
+}
+
+static kern_status cuda_graph_set_launch(void *state, int dev, void *graph,
+                                         void *node, void *fn,
+                                         const kc_kernel *k,
+                                         void *const *args,
+                                         const kern__dims *dims) {
+  cuda_state *s = state;
+  cuda_graph *g = graph;
+  cuda_fn *f = fn;
+  kern_status st = dev_enter(s, dev);
+  if (st) return st;
+  if (!node || !s->cu.cuGraphExecKernelNodeSetParams)
+    return cuda_error(s, KERN_ERROR_UNSUPPORTED,
+                      "cuda: this graph's launches cannot be updated");
+  void *params[KERN__PACK_STACK_ARGS * 4 + 1];
+  if (f->nparams + 1 > (int)(sizeof params / sizeof *params))
+    return cuda_error(s, KERN_ERROR_UNSUPPORTED,
+                      "cuda: too many parameters to update in a graph");
+  for (int p = 0; p < f->nparams; p++) params[p] = args[p];
+  params[f->nparams] = (void *)(uintptr_t)dims;
+  cu_kernel_node_params np;
+  memset(&np, 0, sizeof np);
+  np.func = f->fn;
+  np.gridDimX = (unsigned)(dims->total > 0 ? grid_blocks(f, dims->total) : 1);
+  np.gridDimY = np.gridDimZ = 1;
+  np.blockDimX = f->block;
+  np.blockDimY = np.blockDimZ = 1;
+  np.kernelParams = params;
+  return CHECK(s, dev, KERN_ERROR_LAUNCH, cu,
+               cuGraphExecKernelNodeSetParams(g->exec, node, &np),
+               "kernel=%s", k ? k->symbol : "?");
+}
+
+static void cuda_graph_free(void *state, int dev, void *graph) {
+  cuda_state *s = state;
+  cuda_graph *g = graph;
+  if (!g) return;
+  if (!s->devs[dev].broken && !dev_enter(s, dev)) {
+    if (g->exec) s->cu.cuGraphExecDestroy(g->exec);
+    if (g->graph) s->cu.cuGraphDestroy(g->graph);
+  }
+  kern__free(g);
+}
+
 const kern_backend kern__backend_cuda = {
-    .version = 2,
+    .version = 3,
     .name = "cuda",
     .kind = KERN_BACKEND_CUDA,
     .target = KERN_TARGET_CUDA,
@@ -1209,6 +1664,32 @@ const kern_backend kern__backend_cuda = {
     .launch = cuda_launch,
     .synchronize = cuda_synchronize,
     .init = cuda_init,
+    .copy_dd = cuda_copy_dd,
+    .stream_new = cuda_stream_new,
+    .stream_free = cuda_stream_free,
+    .stream_default = cuda_stream_default,
+    .stream_sync = cuda_stream_sync,
+    .stream_query = cuda_stream_query,
+    .stream_wait = cuda_stream_wait,
+    .event_new = cuda_event_new,
+    .event_free = cuda_event_free,
+    .event_record = cuda_event_record,
+    .event_sync = cuda_event_sync,
+    .event_query = cuda_event_query,
+    .event_elapsed = cuda_event_elapsed,
+    .launch_async = cuda_launch_async,
+    .copy_in_async = cuda_copy_in_async,
+    .copy_out_async = cuda_copy_out_async,
+    .copy_dd_async = cuda_copy_dd_async,
+    .fill_async = cuda_fill_async,
+    .host_alloc = cuda_host_alloc,
+    .host_free = cuda_host_free,
+    .capture_begin = cuda_capture_begin,
+    .capture_end = cuda_capture_end,
+    .capture_node = cuda_capture_node,
+    .graph_launch = cuda_graph_launch,
+    .graph_set_launch = cuda_graph_set_launch,
+    .graph_free = cuda_graph_free,
 };
 
 /* ---------------------------------------------------------------- checks */
@@ -1256,4 +1737,8 @@ int kern__cuda_nvrtc_compile_check(const char *source, const char *arch,
 
 void *kern__cuda_function_handle(void *fn) {
   return fn ? (void *)((cuda_fn *)fn)->fn : NULL;
+}
+
+unsigned kern__cuda_function_block(void *fn) {
+  return fn ? ((cuda_fn *)fn)->block : 0;
 }

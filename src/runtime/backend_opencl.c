@@ -87,13 +87,27 @@
   X(cl_int, clEnqueueNDRangeKernel,                                           \
     (cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *,    \
      const size_t *, cl_uint, const cl_event *, cl_event *))                  \
-  X(cl_int, clFinish, (cl_command_queue))
+  X(cl_int, clFinish, (cl_command_queue))                                     \
+  X(cl_int, clEnqueueCopyBuffer,                                              \
+    (cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint,       \
+     const cl_event *, cl_event *))                                           \
+  X(cl_int, clFlush, (cl_command_queue))                                      \
+  X(cl_int, clWaitForEvents, (cl_uint, const cl_event *))                     \
+  X(cl_int, clGetEventInfo,                                                   \
+    (cl_event, cl_event_info, size_t, void *, size_t *))                      \
+  X(cl_int, clGetEventProfilingInfo,                                          \
+    (cl_event, cl_profiling_info, size_t, void *, size_t *))                  \
+  X(cl_int, clReleaseEvent, (cl_event))
 
 /* OpenCL 1.2 entry points an older loader may lack; NULL is handled. */
 #define OCL_OPTIONAL_FUNCTIONS(X)                                             \
   X(cl_int, clEnqueueFillBuffer,                                              \
     (cl_command_queue, cl_mem, const void *, size_t, size_t, size_t,          \
-     cl_uint, const cl_event *, cl_event *))
+     cl_uint, const cl_event *, cl_event *))                                  \
+  X(cl_int, clEnqueueMarkerWithWaitList,                                      \
+    (cl_command_queue, cl_uint, const cl_event *, cl_event *))                \
+  X(cl_int, clEnqueueBarrierWithWaitList,                                     \
+    (cl_command_queue, cl_uint, const cl_event *, cl_event *))
 
 #define OCL_TYPEDEF(ret, name, params) \
   typedef ret(CL_API_CALL *ocl_##name##_fn) params;
@@ -137,7 +151,16 @@ typedef struct ocl_state {
   ocl_fns cl;
   int ndevices;
   ocl_device *devices;
+  struct ocl_qlast *qlast; /* streams' last commands (stream section) */
 } ocl_state;
+
+/* The event of the last command enqueued on a stream's queue, so a query
+ * can tell whether the queue has drained without blocking. */
+typedef struct ocl_qlast {
+  cl_command_queue q;
+  cl_event ev;
+  struct ocl_qlast *next;
+} ocl_qlast;
 
 /* Note [process-wide OpenCL state]
  * The ICD loader and PoCL initialise themselves on the first
@@ -531,6 +554,12 @@ static kern_status ocl_probe(kern_context *ctx, void **state, char *reason,
 static void ocl_release(void *state) {
   ocl_state *st = state;
   if (!st) return;
+  while (st->qlast) {
+    struct ocl_qlast *e = st->qlast;
+    st->qlast = e->next;
+    if (e->ev) st->cl.clReleaseEvent(e->ev);
+    kern__free(e);
+  }
   for (int i = 0; i < st->ndevices; i++) {
     ocl_device *d = &st->devices[i];
     if (d->queue) st->cl.clReleaseCommandQueue(d->queue);
@@ -599,7 +628,10 @@ static kern_status ocl_open(ocl_state *st, int dev, ocl_device **out) {
       d->context = st->cl.clCreateContext(props, 1, &d->id, NULL, NULL, &err);
       OCL_SUCCEED_OR_RETURN(st, KERN_ERROR_DEVICE, "clCreateContext", err);
     }
-    d->queue = st->cl.clCreateCommandQueue(d->context, d->id, 0, &err);
+    /* Profiling on: events recorded on the default stream (this queue,
+     * stream.c) report times. */
+    d->queue = st->cl.clCreateCommandQueue(d->context, d->id,
+                                           CL_QUEUE_PROFILING_ENABLE, &err);
     OCL_SUCCEED_OR_RETURN(st, KERN_ERROR_DEVICE, "clCreateCommandQueue", err);
   }
   *out = d;
@@ -654,6 +686,44 @@ static kern_status ocl_copy_out(void *state, int dev, void *dst,
   if (s != KERN_SUCCESS || bytes == 0) return s;
   OCL_CALL(st, KERN_ERROR_DEVICE, clEnqueueReadBuffer,
            (d->queue, (cl_mem)src, CL_TRUE, 0, bytes, dst, 0, NULL, NULL));
+  return KERN_SUCCESS;
+}
+
+/* Copies at byte offsets for the runtime's generic streams (stream.c): a
+ * cl_mem is a handle, so the offset cannot be added to it. */
+static kern_status ocl_copy_in_at(void *state, int dev, void *dst, size_t off,
+                                  const void *src, size_t bytes) {
+  ocl_state *st = state;
+  ocl_device *d = NULL;
+  kern_status s = ocl_open(st, dev, &d);
+  if (s != KERN_SUCCESS || bytes == 0) return s;
+  OCL_CALL(st, KERN_ERROR_DEVICE, clEnqueueWriteBuffer,
+           (d->queue, (cl_mem)dst, CL_TRUE, off, bytes, src, 0, NULL, NULL));
+  return KERN_SUCCESS;
+}
+
+static kern_status ocl_copy_out_at(void *state, int dev, void *dst,
+                                   const void *src, size_t off,
+                                   size_t bytes) {
+  ocl_state *st = state;
+  ocl_device *d = NULL;
+  kern_status s = ocl_open(st, dev, &d);
+  if (s != KERN_SUCCESS || bytes == 0) return s;
+  OCL_CALL(st, KERN_ERROR_DEVICE, clEnqueueReadBuffer,
+           (d->queue, (cl_mem)src, CL_TRUE, off, bytes, dst, 0, NULL, NULL));
+  return KERN_SUCCESS;
+}
+
+static kern_status ocl_copy_dd(void *state, int dev, void *dst, size_t doff,
+                               const void *src, size_t soff, size_t bytes) {
+  ocl_state *st = state;
+  ocl_device *d = NULL;
+  kern_status s = ocl_open(st, dev, &d);
+  if (s != KERN_SUCCESS || bytes == 0) return s;
+  OCL_CALL(st, KERN_ERROR_DEVICE, clEnqueueCopyBuffer,
+           (d->queue, (cl_mem)src, (cl_mem)dst, soff, doff, bytes, 0, NULL,
+            NULL));
+  OCL_CALL(st, KERN_ERROR_DEVICE, clFinish, (d->queue));
   return KERN_SUCCESS;
 }
 
@@ -1063,14 +1133,13 @@ static void ocl_launch_shape(const ocl_device *d, const ocl_kernel *k,
   }
 }
 
-static kern_status ocl_launch(void *state, int dev, void *fn,
-                              const kc_kernel *k, void *const *args,
-                              const kern__dims *dims) {
-  ocl_state *st = state;
-  ocl_kernel *kern = fn;
-  ocl_device *d = NULL;
-  kern_status s = ocl_open(st, dev, &d);
-  if (s != KERN_SUCCESS) return s;
+/* Sets the arguments and enqueues the launch on q without waiting.  The
+ * arguments are captured at the enqueue, so the kernel object may be
+ * launched again at once with others. */
+static kern_status ocl_enqueue_launch(ocl_state *st, ocl_device *d,
+                                      cl_command_queue q, ocl_kernel *kern,
+                                      const kc_kernel *k, void *const *args,
+                                      const kern__dims *dims, cl_event *ev) {
   cl_uint a = 0;
   for (int p = 0; p < k->nparams; p++) {
     if (k->params[p].kind == KERN_PARAM_ARRAY) {
@@ -1096,7 +1165,19 @@ static kern_status ocl_launch(void *state, int dev, void *fn,
   OCL_CALL(st, KERN_ERROR_LAUNCH, clSetKernelArg,
            (kern->kernel, a, sizeof dd, &dd));
   OCL_CALL(st, KERN_ERROR_LAUNCH, clEnqueueNDRangeKernel,
-           (d->queue, kern->kernel, 1, NULL, &global, &local, 0, NULL, NULL));
+           (q, kern->kernel, 1, NULL, &global, &local, 0, NULL, ev));
+  return KERN_SUCCESS;
+}
+
+static kern_status ocl_launch(void *state, int dev, void *fn,
+                              const kc_kernel *k, void *const *args,
+                              const kern__dims *dims) {
+  ocl_state *st = state;
+  ocl_device *d = NULL;
+  kern_status s = ocl_open(st, dev, &d);
+  if (s != KERN_SUCCESS) return s;
+  if ((s = ocl_enqueue_launch(st, d, d->queue, fn, k, args, dims, NULL)))
+    return s;
   OCL_CALL(st, KERN_ERROR_LAUNCH, clFinish, (d->queue));
   return KERN_SUCCESS;
 }
@@ -1112,8 +1193,293 @@ static kern_status ocl_synchronize(void *state, int dev) {
   return KERN_SUCCESS;
 }
 
+/* ---------------------------------------------------------------- streams
+ * Native streams (issue #11): a stream is an in-order command queue of the
+ * device's context, with profiling on so events carry device timestamps;
+ * the default stream is the queue the synchronous calls use, so they are
+ * ordered after asynchronous work enqueued there.  Work is enqueued without
+ * blocking and flushed, so it starts while the caller goes on.  An event is
+ * a box around the marker of its latest record, because every OpenCL marker
+ * is a new cl_event.  Markers and barriers with wait lists are OpenCL 1.2:
+ * with a 1.1 loader, creating a stream fails with KERN_ERROR_UNSUPPORTED.
+ * Graphs are recorded and replayed by the runtime (graph.c). */
+
+static kern_status ocl_need_12(ocl_state *st) {
+  if (st->cl.clEnqueueMarkerWithWaitList && st->cl.clEnqueueBarrierWithWaitList)
+    return KERN_SUCCESS;
+  return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                     "opencl: streams need OpenCL 1.2 markers and barriers, "
+                     "which the OpenCL loader lacks");
+}
+
+typedef struct ocl_event_box {
+  cl_event ev; /* NULL until recorded */
+  int dev;
+} ocl_event_box;
+
+/* Remembers ev as q's last command (taking ownership of ev). */
+static void ocl_set_last(ocl_state *st, cl_command_queue q, cl_event ev) {
+  if (!ev) return;
+  ocl_qlast *e = st->qlast;
+  while (e && e->q != q) e = e->next;
+  if (!e && (e = kern__calloc(1, sizeof *e))) {
+    e->q = q;
+    e->next = st->qlast;
+    st->qlast = e;
+  }
+  if (!e) { /* out of memory: queries then wait less precisely */
+    st->cl.clReleaseEvent(ev);
+    return;
+  }
+  if (e->ev) st->cl.clReleaseEvent(e->ev);
+  e->ev = ev;
+}
+
+static void ocl_forget_queue(ocl_state *st, cl_command_queue q) {
+  for (ocl_qlast **pp = &st->qlast; *pp; pp = &(*pp)->next)
+    if ((*pp)->q == q) {
+      ocl_qlast *e = *pp;
+      *pp = e->next;
+      if (e->ev) st->cl.clReleaseEvent(e->ev);
+      kern__free(e);
+      return;
+    }
+}
+
+static kern_status ocl_stream_new(void *state, int dev, void **out) {
+  ocl_state *st = state;
+  ocl_device *d = NULL;
+  kern_status s = ocl_need_12(st);
+  if (s == KERN_SUCCESS) s = ocl_open(st, dev, &d);
+  if (s != KERN_SUCCESS) return s;
+  cl_int err;
+  cl_command_queue q = st->cl.clCreateCommandQueue(
+      d->context, d->id, CL_QUEUE_PROFILING_ENABLE, &err);
+  OCL_SUCCEED_OR_RETURN(st, KERN_ERROR_DEVICE, "clCreateCommandQueue", err);
+  *out = q;
+  return KERN_SUCCESS;
+}
+
+static kern_status ocl_stream_free(void *state, int dev, void *q) {
+  ocl_state *st = state;
+  ocl_forget_queue(st, q);
+  OCL_CALL(st, KERN_ERROR_DEVICE, clReleaseCommandQueue, ((cl_command_queue)q));
+  return KERN_SUCCESS;
+}
+
+static kern_status ocl_stream_default(void *state, int dev, void **out) {
+  ocl_state *st = state;
+  ocl_device *d = NULL;
+  kern_status s = ocl_need_12(st);
+  if (s == KERN_SUCCESS) s = ocl_open(st, dev, &d);
+  if (s != KERN_SUCCESS) return s;
+  *out = d->queue;
+  return KERN_SUCCESS;
+}
+
+static kern_status ocl_stream_sync(void *state, int dev, void *q) {
+  ocl_state *st = state;
+  OCL_CALL(st, KERN_ERROR_DEVICE, clFinish, ((cl_command_queue)q));
+  return KERN_SUCCESS;
+}
+
+static kern_status ocl_event_status(ocl_state *st, cl_event ev, int *done) {
+  cl_int status = CL_COMPLETE;
+  OCL_CALL(st, KERN_ERROR_DEVICE, clGetEventInfo,
+           (ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+            NULL));
+  if (status < 0)
+    return kern__error(st->ctx, KERN_ERROR_DEVICE,
+                       "opencl: queued work failed with %s",
+                       ocl_error_name_of(status));
+  *done = status == CL_COMPLETE;
+  return KERN_SUCCESS;
+}
+
+static kern_status ocl_stream_query(void *state, int dev, void *q, int *done) {
+  ocl_state *st = state;
+  ocl_qlast *e = st->qlast;
+  while (e && e->q != q) e = e->next;
+  if (!e || !e->ev) {
+    *done = 1;
+    return KERN_SUCCESS;
+  }
+  return ocl_event_status(st, e->ev, done);
+}
+
+static kern_status ocl_event_new(void *state, int dev, void **out) {
+  ocl_state *st = state;
+  ocl_event_box *b = kern__calloc(1, sizeof *b);
+  if (!b)
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "opencl: out of memory");
+  b->dev = dev;
+  *out = b;
+  return KERN_SUCCESS;
+}
+
+static void ocl_event_free(void *state, int dev, void *e) {
+  ocl_state *st = state;
+  ocl_event_box *b = e;
+  if (!b) return;
+  if (b->ev) st->cl.clReleaseEvent(b->ev);
+  kern__free(b);
+}
+
+static kern_status ocl_event_record(void *state, int dev, void *e, void *q) {
+  ocl_state *st = state;
+  ocl_event_box *b = e;
+  cl_event ev = NULL;
+  OCL_CALL(st, KERN_ERROR_DEVICE, clEnqueueMarkerWithWaitList,
+           ((cl_command_queue)q, 0, NULL, &ev));
+  OCL_CALL(st, KERN_ERROR_DEVICE, clFlush, ((cl_command_queue)q));
+  if (b->ev) st->cl.clReleaseEvent(b->ev);
+  b->ev = ev;
+  b->dev = dev;
+  return KERN_SUCCESS;
+}
+
+static kern_status ocl_event_sync(void *state, int dev, void *e) {
+  ocl_state *st = state;
+  ocl_event_box *b = e;
+  if (!b->ev) return KERN_SUCCESS;
+  OCL_CALL(st, KERN_ERROR_DEVICE, clWaitForEvents, (1, &b->ev));
+  return KERN_SUCCESS;
+}
+
+static kern_status ocl_event_query(void *state, int dev, void *e, int *done) {
+  ocl_state *st = state;
+  ocl_event_box *b = e;
+  if (!b->ev) {
+    *done = 1;
+    return KERN_SUCCESS;
+  }
+  return ocl_event_status(st, b->ev, done);
+}
+
+static kern_status ocl_event_elapsed(void *state, int dev, void *a, void *b,
+                                     double *ms) {
+  ocl_state *st = state;
+  ocl_event_box *x = a, *y = b;
+  int done = 0;
+  kern_status s;
+  if ((s = ocl_event_query(state, dev, a, &done)) || !done ||
+      (s = ocl_event_query(state, dev, b, &done)) || !done)
+    return s ? s
+             : kern__error(st->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                           "kern_event_elapsed: an event has not completed "
+                           "yet (synchronize it first)");
+  cl_ulong t0 = 0, t1 = 0;
+  OCL_CALL(st, KERN_ERROR_DEVICE, clGetEventProfilingInfo,
+           (x->ev, CL_PROFILING_COMMAND_END, sizeof t0, &t0, NULL));
+  OCL_CALL(st, KERN_ERROR_DEVICE, clGetEventProfilingInfo,
+           (y->ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL));
+  *ms = ((double)t1 - (double)t0) / 1e6;
+  return KERN_SUCCESS;
+}
+
+static kern_status ocl_stream_wait(void *state, int dev, void *q, void *e) {
+  ocl_state *st = state;
+  ocl_event_box *b = e;
+  if (!b->ev) return KERN_SUCCESS;
+  if (b->dev != dev) {
+    /* Another device has another cl_context, whose events a queue cannot
+     * wait for: the host waits instead. */
+    OCL_CALL(st, KERN_ERROR_DEVICE, clWaitForEvents, (1, &b->ev));
+    return KERN_SUCCESS;
+  }
+  cl_event ev = NULL;
+  OCL_CALL(st, KERN_ERROR_DEVICE, clEnqueueBarrierWithWaitList,
+           ((cl_command_queue)q, 1, &b->ev, &ev));
+  ocl_set_last(st, q, ev);
+  return KERN_SUCCESS;
+}
+
+static kern_status ocl_launch_async(void *state, int dev, void *q, void *fn,
+                                    const kc_kernel *k, void *const *args,
+                                    const kern__dims *dims) {
+  ocl_state *st = state;
+  ocl_device *d = NULL;
+  kern_status s = ocl_open(st, dev, &d);
+  if (s != KERN_SUCCESS) return s;
+  cl_event ev = NULL;
+  if ((s = ocl_enqueue_launch(st, d, q, fn, k, args, dims, &ev))) return s;
+  ocl_set_last(st, q, ev);
+  OCL_CALL(st, KERN_ERROR_LAUNCH, clFlush, ((cl_command_queue)q));
+  return KERN_SUCCESS;
+}
+
+/* Host memory of a non-blocking copy must stay untouched until the copy is
+ * done, which kern.h asks of the caller. */
+static kern_status ocl_copy_in_async(void *state, int dev, void *q, void *dst,
+                                     size_t off, const void *src,
+                                     size_t bytes) {
+  ocl_state *st = state;
+  if (bytes == 0) return KERN_SUCCESS;
+  cl_event ev = NULL;
+  OCL_CALL(st, KERN_ERROR_DEVICE, clEnqueueWriteBuffer,
+           ((cl_command_queue)q, (cl_mem)dst, CL_FALSE, off, bytes, src, 0,
+            NULL, &ev));
+  ocl_set_last(st, q, ev);
+  OCL_CALL(st, KERN_ERROR_DEVICE, clFlush, ((cl_command_queue)q));
+  return KERN_SUCCESS;
+}
+
+static kern_status ocl_copy_out_async(void *state, int dev, void *q,
+                                      void *dst, const void *src, size_t off,
+                                      size_t bytes) {
+  ocl_state *st = state;
+  if (bytes == 0) return KERN_SUCCESS;
+  cl_event ev = NULL;
+  OCL_CALL(st, KERN_ERROR_DEVICE, clEnqueueReadBuffer,
+           ((cl_command_queue)q, (cl_mem)src, CL_FALSE, off, bytes, dst, 0,
+            NULL, &ev));
+  ocl_set_last(st, q, ev);
+  OCL_CALL(st, KERN_ERROR_DEVICE, clFlush, ((cl_command_queue)q));
+  return KERN_SUCCESS;
+}
+
+static kern_status ocl_copy_dd_async(void *state, int dev, void *q, void *dst,
+                                     size_t doff, const void *src,
+                                     size_t soff, size_t bytes) {
+  ocl_state *st = state;
+  if (bytes == 0) return KERN_SUCCESS;
+  cl_event ev = NULL;
+  OCL_CALL(st, KERN_ERROR_DEVICE, clEnqueueCopyBuffer,
+           ((cl_command_queue)q, (cl_mem)src, (cl_mem)dst, soff, doff, bytes,
+            0, NULL, &ev));
+  ocl_set_last(st, q, ev);
+  OCL_CALL(st, KERN_ERROR_DEVICE, clFlush, ((cl_command_queue)q));
+  return KERN_SUCCESS;
+}
+
+/* clEnqueueFillBuffer when the pattern allows it; any other pattern waits
+ * for the queue and takes the synchronous path. */
+static kern_status ocl_fill_async(void *state, int dev, void *q, void *dst,
+                                  const void *pattern, size_t pattern_size,
+                                  size_t bytes) {
+  ocl_state *st = state;
+  ocl_device *d = NULL;
+  kern_status s = ocl_open(st, dev, &d);
+  if (s != KERN_SUCCESS || bytes == 0) return s;
+  size_t period = pattern_size ? ocl_pattern_period(pattern, pattern_size) : 0;
+  int pow2 = period && (period & (period - 1)) == 0 && period <= 128;
+  if (pow2 && bytes % pattern_size == 0 && st->cl.clEnqueueFillBuffer &&
+      d->c12) {
+    cl_event ev = NULL;
+    OCL_CALL(st, KERN_ERROR_DEVICE, clEnqueueFillBuffer,
+             ((cl_command_queue)q, (cl_mem)dst, pattern, period, 0, bytes, 0,
+              NULL, &ev));
+    ocl_set_last(st, q, ev);
+    OCL_CALL(st, KERN_ERROR_DEVICE, clFlush, ((cl_command_queue)q));
+    return KERN_SUCCESS;
+  }
+  OCL_CALL(st, KERN_ERROR_DEVICE, clFinish, ((cl_command_queue)q));
+  return ocl_fill(state, dev, dst, pattern, pattern_size, bytes);
+}
+
 const kern_backend kern__backend_opencl = {
-    .version = 2,
+    .version = 3,
     .name = "opencl",
     .kind = KERN_BACKEND_OPENCL,
     .target = KERN_TARGET_OPENCL,
@@ -1132,4 +1498,24 @@ const kern_backend kern__backend_opencl = {
     .launch = ocl_launch,
     .synchronize = ocl_synchronize,
     .init = ocl_init,
+    .copy_in_at = ocl_copy_in_at,
+    .copy_out_at = ocl_copy_out_at,
+    .copy_dd = ocl_copy_dd,
+    .stream_new = ocl_stream_new,
+    .stream_free = ocl_stream_free,
+    .stream_default = ocl_stream_default,
+    .stream_sync = ocl_stream_sync,
+    .stream_query = ocl_stream_query,
+    .stream_wait = ocl_stream_wait,
+    .event_new = ocl_event_new,
+    .event_free = ocl_event_free,
+    .event_record = ocl_event_record,
+    .event_sync = ocl_event_sync,
+    .event_query = ocl_event_query,
+    .event_elapsed = ocl_event_elapsed,
+    .launch_async = ocl_launch_async,
+    .copy_in_async = ocl_copy_in_async,
+    .copy_out_async = ocl_copy_out_async,
+    .copy_dd_async = ocl_copy_dd_async,
+    .fill_async = ocl_fill_async,
 };

@@ -287,6 +287,9 @@ static void context_destroy(kern_context *ctx) {
   /* The handle goes first, so that nothing reaches the context while it is
    * torn down; the arrays' and modules' handles go with them. */
   kern__handle_release(ctx->h, KERN__H_CONTEXT);
+  /* Streams finish before the memory they work on goes; their, the
+   * events' and the graphs' handles go with them. */
+  kern__async_free(ctx);
   /* Modules before arrays before backends: a module's code may be unloaded
    * only while its backend state exists, and arrays are backend memory. */
   while (ctx->modules) kern__module_free(ctx->modules);
@@ -407,9 +410,12 @@ kern_status kern_device_find(kern_context *h, const char *name,
   if (!out)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_device_find: out is NULL");
+  char chosen[64];
   if (!name || !*name) {
-    name = getenv("KERN_DEVICE");
-    if (!name || !*name) name = "auto";
+    /* $KERN_DEVICE, else the config file, else "auto" (config.c). */
+    kern_status cst = kern_device_choice(ctx->h, chosen, sizeof chosen, NULL, 0);
+    if (cst != KERN_SUCCESS) return cst;
+    name = chosen;
   }
   if (strcmp(name, "auto") == 0) {
     /* A CUDA GPU when there is one, else the CPU, which always exists.

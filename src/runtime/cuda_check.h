@@ -3,6 +3,7 @@
  *
  *   kern__cuda_nvrtc_compile_check   compile CUDA C for an architecture
  *   kern__cuda_function_handle       the CUfunction behind a kernel handle
+ *   kern__cuda_function_block        the block size kern launches it with
  *
  * CI machines have NVRTC but no GPU; compiling the generated CUDA there for
  * "sm_80" / "sm_90" catches emitter bugs without a device.  The check loads
@@ -30,5 +31,7 @@ int kern__cuda_nvrtc_compile_check(const char *source, const char *arch,
  * kernel_get, so a benchmark can time a bare cuLaunchKernel of the very same
  * function next to kern's launch path. */
 void *kern__cuda_function_handle(void *fn);
+/* The threads per block kern launches that kernel with. */
+unsigned kern__cuda_function_block(void *fn);
 
 #endif

@@ -27,8 +27,11 @@
  * The lock protects the table, not the objects: the header's rule that a
  * context and its handles are used by one thread at a time still applies,
  * so freeing a handle while another thread is inside a call on it remains
- * the caller's race.  New kinds of handles (streams, events) get a
- * kern__hkind and call the same three functions.
+ * the caller's race.  Streams, events and graphs (stream.c, graph.c) are
+ * kinds of their own and use the same functions.  The launch paths look up
+ * several handles under one acquisition of the lock (kern__handle_lock),
+ * so an async launch costs one lock round trip for its kernel and stream
+ * and one for its array arguments.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -140,4 +143,13 @@ void kern__handle_release(const void *h, kern__hkind kind) {
     }
   }
   pthread_mutex_unlock(&table_lock);
+}
+
+void kern__handle_lock(void) { pthread_mutex_lock(&table_lock); }
+
+void kern__handle_unlock(void) { pthread_mutex_unlock(&table_lock); }
+
+void *kern__handle_get_locked(const void *h, kern__hkind kind) {
+  slot *s = h ? lookup(h, kind) : NULL;
+  return s ? s->obj : NULL;
 }

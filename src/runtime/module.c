@@ -445,17 +445,6 @@ static int store_int(kern_scalar s, int64_t v, void *dst) {
   }
 }
 
-/* Storage for one value argument: big enough and aligned for any value
- * type a kernel parameter can have without a separate allocation. */
-typedef union arg_slot {
-  kern__arr arr;
-  double d;
-  int64_t i;
-  unsigned char bytes[128];
-} arg_slot;
-
-#define LAUNCH_STACK_ARGS 16
-
 /* Reads the caller's arguments into la, stepping by the caller's
  * struct_size (Note [struct growth] in kern.h), and turns array handles
  * into arrays, so that everything after works on la and never reads a
@@ -489,16 +478,24 @@ static kern_status read_args(kern_context *ctx, const kc_kernel *info,
                          "library's kern_arg has %zu bytes)",
                          kn, i + 1, info->params[i].name, a->struct_size,
                          sizeof(kern_arg));
-    if (la[i].kind == KERN_ARG_ARRAY && la[i].u.array) {
-      kern_array *arr = kern__handle_get(la[i].u.array, KERN__H_ARRAY);
-      if (!arr)
-        return kern__error(ctx, KERN_ERROR_INVALID_HANDLE,
-                           "launch of '%s': argument %d '%s' is not a live "
-                           "array (already freed?)",
-                           kn, i + 1, info->params[i].name);
-      la[i].u.array = arr;
-    }
   }
+  /* The array handles are looked up under one acquisition of the handle
+   * table's lock: the launch paths stay at a fixed number of lock round
+   * trips however many arrays a kernel takes. */
+  int dead = -1;
+  kern__handle_lock();
+  for (int i = 0; i < nargs && dead < 0; i++) {
+    if (la[i].kind != KERN_ARG_ARRAY || !la[i].u.array) continue;
+    kern_array *arr = kern__handle_get_locked(la[i].u.array, KERN__H_ARRAY);
+    if (!arr) dead = i;
+    la[i].u.array = arr;
+  }
+  kern__handle_unlock();
+  if (dead >= 0)
+    return kern__error(ctx, KERN_ERROR_INVALID_HANDLE,
+                       "launch of '%s': argument %d '%s' is not a live "
+                       "array (already freed?)",
+                       kn, dead + 1, info->params[dead].name);
   return KERN_SUCCESS;
 }
 
@@ -521,10 +518,19 @@ static kern_status check_grid_arity(kern_kernel *k, int ndim) {
                      k->info->name, ndim, want, want);
 }
 
-kern_status kern_launch(kern_kernel *h, int ndim, const int64_t *dims,
-                        int nargs, const kern_arg *args) {
-  kern_kernel *k = kern__kernel_enter(h);
-  if (!k) return KERN_ERROR_INVALID_HANDLE;
+/* Marshals a launch's arguments into p (kern__pack in runtime.h): every
+ * check a user's mistake can fail happens here, so kern_launch and the
+ * stream, graph and pipeline paths (stream.c, graph.c, pipeline.c) share one
+ * set of checks and messages.  k is the kernel object (the caller resolved
+ * its handle).  An empty grid passes (p->dims.total == 0): the caller then
+ * launches nothing and succeeds. */
+kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
+                              int nargs, const kern_arg *args,
+                              kern__pack *pk) {
+  pk->argv = pk->argv_stack;
+  pk->slots = pk->slots_stack;
+  pk->la = pk->la_stack;
+  pk->nslots = 0;
   kern_module *m = k->module;
   kern_context *ctx = m->ctx;
   const kc_kernel *info = k->info;
@@ -561,6 +567,7 @@ kern_status kern_launch(kern_kernel *h, int ndim, const int64_t *dims,
                          "launch of '%s': the grid size overflows int64",
                          kn);
   }
+  pk->dims = d;
   const int nvis = visible_params(info);
   if (nargs != nvis || (nargs > 0 && !args)) {
     char list[512] = "";
@@ -576,25 +583,20 @@ kern_status kern_launch(kern_kernel *h, int ndim, const int64_t *dims,
                        kn, nvis, nvis == 1 ? "" : "s", list, nargs);
   }
 
-  void *argv_stack[LAUNCH_STACK_ARGS];
-  arg_slot slots_stack[LAUNCH_STACK_ARGS];
-  kern_arg la_stack[LAUNCH_STACK_ARGS];
-  void **argv = argv_stack;
-  arg_slot *slots = slots_stack;
-  kern_arg *la = la_stack;
   /* one more slot for debug mode's hidden fault record */
-  if (nargs + 1 > LAUNCH_STACK_ARGS) {
-    argv = kern__malloc((size_t)(nargs + 1) * sizeof *argv);
-    slots = kern__malloc((size_t)(nargs + 1) * sizeof *slots);
-    la = kern__malloc((size_t)(nargs + 1) * sizeof *la);
-    if (!argv || !slots || !la) {
-      kern__free(argv);
-      kern__free(slots);
-      kern__free(la);
+  if (nargs + 1 > KERN__PACK_STACK_ARGS) {
+    pk->argv = kern__malloc((size_t)(nargs + 1) * sizeof *pk->argv);
+    pk->slots = kern__malloc((size_t)(nargs + 1) * sizeof *pk->slots);
+    pk->la = kern__malloc((size_t)(nargs + 1) * sizeof *pk->la);
+    if (!pk->argv || !pk->slots || !pk->la) {
+      kern__pack_release(pk);
       return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
                          "launch of '%s': out of memory", kn);
     }
   }
+  void **argv = pk->argv;
+  kern__slot *slots = pk->slots;
+  kern_arg *la = pk->la;
 
   kern_status st = nargs > 0 ? read_args(ctx, info, nargs, args, la)
                              : KERN_SUCCESS;
@@ -602,12 +604,16 @@ kern_status kern_launch(kern_kernel *h, int ndim, const int64_t *dims,
   for (int i = 0; i < nargs && st == KERN_SUCCESS; i++) {
     const kc_param *p = &info->params[i];
     const kern_arg *a = &la[i];
-    arg_slot *slot = &slots[i];
+    kern__slot *slot = &slots[i];
     argv[i] = slot;
+/* The expected type is spelled only on a mismatch: the launch path stays
+ * free of formatting (an async launch must cost little more than the
+ * driver's). */
 #define MISMATCH(...)                                                        \
-  st = kern__error(ctx, KERN_ERROR_TYPE_MISMATCH,                            \
-                   "launch of '%s': argument %d '%s' expects %s, " __VA_ARGS__)
-    param_spelling(p, want, sizeof want);
+  (param_spelling(p, want, sizeof want),                                     \
+   st = kern__error(ctx, KERN_ERROR_TYPE_MISMATCH,                           \
+                    "launch of '%s': argument %d '%s' expects %s, "          \
+                    __VA_ARGS__))
     if (p->kind == KERN_PARAM_ARRAY) {
       kern_array *arr = a->u.array;
       if (a->kind != KERN_ARG_ARRAY || !arr) {
@@ -669,7 +675,8 @@ kern_status kern_launch(kern_kernel *h, int ndim, const int64_t *dims,
                  arg_spelling(a, got, sizeof got));
         break;
       }
-      if (!store_int(p->type.scalar, a->u.i, slot->bytes))
+      if (!store_int(p->type.scalar, a->u.i, slot->bytes) &&
+          param_spelling(p, want, sizeof want))
         st = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                          "launch of '%s': argument %d '%s': %lld is out of "
                          "range for %s",
@@ -704,29 +711,56 @@ kern_status kern_launch(kern_kernel *h, int ndim, const int64_t *dims,
 #undef MISMATCH
   }
 
-  kern__arr fault;
-  if (st == KERN_SUCCESS && info->fault_param) {
-    fault = kern__debug_arg(m);
-    argv[nargs] = &fault;
+  if (st == KERN_SUCCESS) {
+    pk->nslots = nargs;
+    if (info->fault_param) {
+      slots[nargs].arr = kern__debug_arg(m);
+      argv[nargs] = &slots[nargs];
+      pk->nslots = nargs + 1;
+    }
+  } else {
+    kern__pack_release(pk);
   }
+  return st;
+}
+
+void kern__pack_release(kern__pack *pk) {
+  if (pk->argv != pk->argv_stack) kern__free(pk->argv);
+  if (pk->slots != pk->slots_stack) kern__free(pk->slots);
+  if (pk->la != pk->la_stack) kern__free(pk->la);
+  pk->argv = pk->argv_stack;
+  pk->slots = pk->slots_stack;
+  pk->la = pk->la_stack;
+}
+
+kern_status kern_launch(kern_kernel *h, int ndim, const int64_t *dims,
+                        int nargs, const kern_arg *args) {
+  kern_kernel *k = kern__kernel_enter(h);
+  if (!k) return KERN_ERROR_INVALID_HANDLE;
+  kern_module *m = k->module;
+  kern_context *ctx = m->ctx;
+  const kc_kernel *info = k->info;
+  kern__pack pk;
+  kern_status st = kern__launch_pack(k, ndim, dims, nargs, args, &pk);
+  if (st != KERN_SUCCESS) return st;
   /* An empty grid (a dims[i] of 0) runs nothing, as in Warp, once the
    * arguments have been checked. */
-  if (st == KERN_SUCCESS && d.total > 0) {
-    void *state;
-    int index;
-    const kern_backend *be = kern__device_backend(ctx, m->dev, &state, &index);
-    st = be->launch(state, index, k->fn, info, (void *const *)argv, &d);
-    if (st != KERN_SUCCESS)
-      kern__error(ctx, st, "launch of '%s' on %s:%d failed", kn, be->name,
-                  index);
-    else if (info->fault_param)
-      st = kern__debug_check(k, la, nargs);
+  if (pk.dims.total == 0) {
+    kern__pack_release(&pk);
+    return KERN_SUCCESS;
   }
-  if (argv != argv_stack) {
-    kern__free(argv);
-    kern__free(slots);
-    kern__free(la);
-  }
+  void *state;
+  int index;
+  const kern_backend *be = kern__device_backend(ctx, m->dev, &state, &index);
+  /* Ordered after work enqueued on the default stream: stream.c. */
+  st = kern__sync_launch(ctx, m->dev, be, state, index, k->fn, info,
+                         (void *const *)pk.argv, &pk.dims);
+  if (st != KERN_SUCCESS)
+    kern__error(ctx, st, "launch of '%s' on %s:%d failed", info->name,
+                be->name, index);
+  else if (info->fault_param)
+    st = kern__debug_check(k, pk.la, nargs);
+  kern__pack_release(&pk);
   return st;
 }
 
@@ -740,8 +774,11 @@ kern_status kern_synchronize(kern_context *h, kern_device dev) {
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_synchronize: no device %d (the context has %d)",
                        dev, ctx->ndevices);
+  /* Every stream of dev too (stream.c): "all work on dev". */
+  kern_status st = kern__sync_device(ctx, dev);
+  if (st != KERN_SUCCESS) return st;
   if (!be->synchronize) return KERN_SUCCESS;
-  kern_status st = be->synchronize(state, index);
+  st = be->synchronize(state, index);
   if (st != KERN_SUCCESS)
     return kern__error(ctx, st, "synchronize on %s:%d failed", be->name,
                        index);

@@ -11,6 +11,9 @@
  *   backend_cpu.c     C emitted code -> cc -> .so -> dlopen, thread pool
  *   backend_cuda.c    NVRTC + driver API, loaded with dlopen
  *   backend_opencl.c  OpenCL, loaded with dlopen
+ *   stream.c, graph.c, pipeline.c, interop.c, config.c
+ *                     streams and events, graphs, pipelines, DLPack and
+ *                     wrapping, the default device (async.h)
  *
  * A backend is a table of function pointers (like SQLite's VFS).  The table
  * only grows by appending; `version` says how long it is; optional methods
@@ -29,7 +32,7 @@
 typedef struct kern_backend kern_backend;
 
 struct kern_backend {
-  int version; /* 2: init added */
+  int version; /* 2: init added; 3: the stream methods at the end */
   const char *name; /* "cpu" */
   kern_backend_kind kind;
   kern__target target;
@@ -79,6 +82,63 @@ struct kern_backend {
    * KERN_ERROR_OUT_OF_MEMORY, after undoing its work, to be retried by the
    * next kern_context_new; any other outcome is final for the process. */
   kern_status (*init)(void);
+
+  /* ---- version 3: streams, events, graphs, pinned memory (stream.c).
+   * Every method below is optional.  A backend without native streams
+   * (stream_new == NULL) gets the runtime's generic streams: one worker
+   * thread per stream that calls the synchronous methods above in order
+   * (Note [generic streams] in stream.c).  Offsets are in bytes. */
+  /* Synchronous copies at byte offsets; NULL means dst/src are flat
+   * addresses and the runtime adds the offset itself. */
+  kern_status (*copy_in_at)(void *state, int dev, void *dst, size_t off,
+                            const void *src, size_t bytes);
+  kern_status (*copy_out_at)(void *state, int dev, void *dst,
+                             const void *src, size_t off, size_t bytes);
+  kern_status (*copy_dd)(void *state, int dev, void *dst, size_t dst_off,
+                         const void *src, size_t src_off, size_t bytes);
+  /* Native streams and events.  `s` NULL in stream_default's output means
+   * the backend has no default native stream. */
+  kern_status (*stream_new)(void *state, int dev, void **out);
+  kern_status (*stream_free)(void *state, int dev, void *s);
+  kern_status (*stream_default)(void *state, int dev, void **out);
+  kern_status (*stream_sync)(void *state, int dev, void *s);
+  kern_status (*stream_query)(void *state, int dev, void *s, int *done);
+  kern_status (*stream_wait)(void *state, int dev, void *s, void *event);
+  kern_status (*event_new)(void *state, int dev, void **out);
+  void (*event_free)(void *state, int dev, void *e);
+  kern_status (*event_record)(void *state, int dev, void *e, void *s);
+  kern_status (*event_sync)(void *state, int dev, void *e);
+  kern_status (*event_query)(void *state, int dev, void *e, int *done);
+  kern_status (*event_elapsed)(void *state, int dev, void *a, void *b,
+                               double *ms);
+  kern_status (*launch_async)(void *state, int dev, void *s, void *fn,
+                              const kc_kernel *k, void *const *args,
+                              const kern__dims *dims);
+  kern_status (*copy_in_async)(void *state, int dev, void *s, void *dst,
+                               size_t off, const void *src, size_t bytes);
+  kern_status (*copy_out_async)(void *state, int dev, void *s, void *dst,
+                                const void *src, size_t off, size_t bytes);
+  kern_status (*copy_dd_async)(void *state, int dev, void *s, void *dst,
+                               size_t dst_off, const void *src,
+                               size_t src_off, size_t bytes);
+  kern_status (*fill_async)(void *state, int dev, void *s, void *dst,
+                            const void *pattern, size_t pattern_size,
+                            size_t bytes);
+  /* Page-locked host memory; NULL means plain aligned malloc. */
+  kern_status (*host_alloc)(void *state, int dev, size_t bytes, void **out);
+  void (*host_free)(void *state, int dev, void *p);
+  /* Native graphs (graph.c): capture the work enqueued on s between
+   * capture_begin and capture_end into an executable graph.  capture_node
+   * returns the node the last captured launch became, so a launch's
+   * arguments can be replaced later with graph_set_launch. */
+  kern_status (*capture_begin)(void *state, int dev, void *s);
+  kern_status (*capture_end)(void *state, int dev, void *s, void **graph);
+  kern_status (*capture_node)(void *state, int dev, void *s, void **node);
+  kern_status (*graph_launch)(void *state, int dev, void *graph, void *s);
+  kern_status (*graph_set_launch)(void *state, int dev, void *graph,
+                                  void *node, void *fn, const kc_kernel *k,
+                                  void *const *args, const kern__dims *dims);
+  void (*graph_free)(void *state, int dev, void *graph);
 };
 
 /* context.c: runs every backend's init once per process (thread-safe).
@@ -107,6 +167,9 @@ typedef enum kern__hkind {
   KERN__H_ARRAY,
   KERN__H_MODULE,
   KERN__H_KERNEL,
+  KERN__H_STREAM,
+  KERN__H_EVENT,
+  KERN__H_GRAPH,
   KERN__HKIND_COUNT
 } kern__hkind;
 
@@ -116,6 +179,13 @@ void *kern__handle_new(kern__hkind kind, void *obj);
 void *kern__handle_get(const void *h, kern__hkind kind);
 /* Makes h invalid from now on; a no-op for a handle that is not live. */
 void kern__handle_release(const void *h, kern__hkind kind);
+/* Two lookups under one acquisition of the table's lock, for the launch
+ * paths (the kernel and the stream of an async launch, or a launch's array
+ * arguments): kern__handle_lock, any number of kern__handle_get_locked,
+ * kern__handle_unlock. */
+void kern__handle_lock(void);
+void *kern__handle_get_locked(const void *h, kern__hkind kind);
+void kern__handle_unlock(void);
 
 struct kern_context {
   kern_context *h; /* this context's handle */
@@ -143,6 +213,9 @@ struct kern_context {
   /* Everything the context still owns, freed with it. */
   struct kern_module *modules;
   struct kern_array *arrays;
+  /* Streams, events, graphs, pinned memory; NULL until first used
+   * (stream.c). */
+  struct kern__async *async;
 };
 
 struct kern_array {
@@ -156,6 +229,11 @@ struct kern_array {
   size_t nbytes;
   void *data; /* backend device pointer */
   struct kern_array *prev, *next;
+  /* A wrapped foreign allocation (interop.c): kern never frees data;
+   * release(release_arg), when set, is called by kern_array_free. */
+  int borrowed;
+  void (*release)(void *arg);
+  void *release_arg;
 };
 
 struct kern_kernel {
@@ -240,6 +318,59 @@ void kern__struct_out(void *dst, const void *src, size_t known);
 kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
                                    const char *name, kc_result *code,
                                    kern_module **out);
+
+/* ---------------------------------------------------------------- launches */
+
+/* A launch's marshalled arguments (module.c): argv[p] points to slots[p],
+ * parameter p's value or kern__arr; debug mode's fault record is the last
+ * slot.  Up to KERN__PACK_STACK_ARGS arguments need no allocation. */
+typedef union kern__slot {
+  kern__arr arr;
+  double d;
+  int64_t i;
+  unsigned char bytes[128];
+} kern__slot;
+
+#define KERN__PACK_STACK_ARGS 16
+typedef struct kern__pack {
+  void **argv;
+  kern__slot *slots;
+  int nslots; /* slots in use, the fault record included */
+  kern__dims dims;
+  /* The caller's arguments read by its struct_size, array handles turned
+   * into arrays (module.c's read_args); debug mode's check reads them. */
+  kern_arg *la;
+  void *argv_stack[KERN__PACK_STACK_ARGS];
+  kern__slot slots_stack[KERN__PACK_STACK_ARGS];
+  kern_arg la_stack[KERN__PACK_STACK_ARGS];
+} kern__pack;
+
+/* Checks a launch's grid and arguments against k and marshals them into
+ * *p.  On failure the error is recorded and nothing needs releasing; on
+ * success the caller calls kern__pack_release. */
+kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
+                              int nargs, const kern_arg *args, kern__pack *p);
+void kern__pack_release(kern__pack *p);
+
+/* ---------------------------------------------------------------- streams */
+
+/* stream.c: the hooks the synchronous API calls so that it stays "enqueue
+ * on the default stream and wait".  Each is a no-op costing one branch
+ * while the context has never used streams. */
+kern_status kern__sync_launch(kern_context *ctx, kern_device dev,
+                              const kern_backend *be, void *state, int index,
+                              void *fn, const kc_kernel *k, void *const *args,
+                              const kern__dims *dims);
+/* Waits until the default stream of dev has finished what was enqueued on
+ * it (before a synchronous copy or fill on dev). */
+void kern__sync_default(kern_context *ctx, kern_device dev);
+/* Waits for every stream of dev and returns the first error of their work
+ * not yet reported (kern_synchronize). */
+kern_status kern__sync_device(kern_context *ctx, kern_device dev);
+/* Waits for every stream of the context (before an array is freed). */
+void kern__async_quiesce(kern_context *ctx);
+/* Frees every stream, event, graph and pinned block (context free). */
+void kern__async_free(kern_context *ctx);
 
 /* ---------------------------------------------------------------- debug mode */
 

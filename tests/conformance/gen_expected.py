@@ -155,7 +155,7 @@ def build_array(spec, ann, pname):
         data = rand_values(npdt, count, seed).reshape(shape)
     # check against the annotation
     if ann is not None:
-        if not isinstance(ann, wp.array):
+        if not is_array_ann(ann):
             raise ValueError(f"{pname}: parameter is not an array but got {spec}")
         if ann.dtype is not t:
             raise ValueError(f"{pname}: dtype {wp.types.type_repr(ann.dtype)} != spec type {tname}")
@@ -167,10 +167,19 @@ def build_array(spec, ann, pname):
     return arr
 
 
+def is_array_ann(ann):
+    """True for wp.array(dtype=...) and for the subscript form wp.array[T]
+    (an annotation object of its own class, not a wp.array instance)."""
+    if isinstance(ann, wp.array):
+        return True
+    return type(ann).__name__ == "_ArrayAnnotation" or (
+        hasattr(ann, "dtype") and hasattr(ann, "ndim") and "array" in type(ann).__name__.lower())
+
+
 def build_value(spec, ann, pname):
     if ARRAY_RE.match(spec):
         return build_array(spec, ann, pname)
-    if isinstance(ann, wp.array):
+    if is_array_ann(ann):
         raise ValueError(f"{pname}: array parameter needs an array SPEC, got {spec}")
     comps = [parse_number(c) for c in spec.split(",")]
     if wp.types.type_is_vector(ann) or wp.types.type_is_matrix(ann):
@@ -274,9 +283,34 @@ def run_file(path):
     for name, _ in checks:
         if name not in values or not isinstance(values[name], wp.array):
             raise ValueError(f"kern-check {name} is not an array argument")
-    wp.launch(kernel, dim=dims, inputs=[values[p] for p in pnames], device="cpu")
-    wp.synchronize_device("cpu")
     os.makedirs(EXPECTED, exist_ok=True)
+    with open(path) as f:
+        want_stdout = any(line.startswith("# kern-stdout") for line in f)
+    if want_stdout:
+        # What the kernel prints (wp.print, wp.expect_*) goes to file
+        # descriptor 1 from C; capture it there, around the launch only.
+        import ctypes
+        import tempfile
+        libc = ctypes.CDLL(None)
+        sys.stdout.flush()
+        libc.fflush(None)
+        saved = os.dup(1)
+        with tempfile.TemporaryFile() as tmp:
+            os.dup2(tmp.fileno(), 1)
+            try:
+                wp.launch(kernel, dim=dims, inputs=[values[p] for p in pnames], device="cpu")
+                wp.synchronize_device("cpu")
+                libc.fflush(None)
+            finally:
+                os.dup2(saved, 1)
+                os.close(saved)
+            tmp.seek(0)
+            text = tmp.read()
+        with open(os.path.join(EXPECTED, f"{stem}.stdout"), "wb") as f:
+            f.write(text)
+    else:
+        wp.launch(kernel, dim=dims, inputs=[values[p] for p in pnames], device="cpu")
+        wp.synchronize_device("cpu")
     summary = []
     for name, _ in checks:
         arr = values[name].numpy()

@@ -36,9 +36,15 @@ for f in $files; do
   # The kern-test line is quoted as a shell command line would be.
   eval "set -- $args"
   # shellcheck disable=SC2086
-  if ! "$KERN" run "$f" "$@" $CHECKS --backend "$BACKEND" --quiet $saves >"$OUT/$stem.log" 2>&1; then
-    echo "FAIL $stem: kern run failed"; sed 's/^/    /' "$OUT/$stem.log" | head -n 20
+  if ! "$KERN" run "$f" "$@" $CHECKS --backend "$BACKEND" --quiet $saves >"$OUT/$stem.log" 2>"$OUT/$stem.err"; then
+    echo "FAIL $stem: kern run failed"; cat "$OUT/$stem.err" "$OUT/$stem.log" | sed 's/^/    /' | head -n 20
     fail=$((fail + 1)); failed="$failed $stem"; continue
+  fi
+  # A file with a `# kern-stdout` line also prints what Warp printed.
+  if [ -f "$DIR/expected/$stem.stdout" ] && ! cmp -s "$DIR/expected/$stem.stdout" "$OUT/$stem.log"; then
+    echo "FAIL $stem: what the kernel printed differs from Warp"
+    diff "$DIR/expected/$stem.stdout" "$OUT/$stem.log" | head -n 20 | sed 's/^/    /'
+    echo x >> "$OUT/$stem.bad"
   fi
   ok=1
   echo "$checks" | while read -r name opts; do

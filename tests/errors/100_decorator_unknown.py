@@ -1,4 +1,4 @@
-# expect: 5:1: error: this Warp decorator is not supported
+# expect: 5:1: error: the Warp decorator @wp.overload is not supported
 import warp as wp
 
 

@@ -1,7 +1,7 @@
-# expect: 6:22: error: default parameter values are not supported
+# expect: 6:42: error: default values of kernel parameters are not supported
 import warp as wp
 
 
-@wp.func
-def g(x: int, y: int = 2):
-    return x + y
+@wp.kernel
+def k(a: wp.array(dtype=float), s: float = 2.0):
+    pass

@@ -1,4 +1,4 @@
-# expect: 11:5: error: 'k' is defined twice (first at line 6); overloading is not supported
+# expect: 11:5: error: 'k' is defined twice (first at line 6)
 import warp as wp
 
 

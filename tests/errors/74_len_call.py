@@ -1,8 +1,8 @@
-# expect: 8:9: error: len() is not supported; use a.shape[0]
+# expect: 8:13: error: len() of a float32 is not supported
 import warp as wp
 
 
 @wp.kernel
 def k(a: wp.array(dtype=float)):
     i = wp.tid()
-    n = len(a)
+    n = len(a[i])

@@ -1,8 +1,8 @@
-# expect: 8:17: error: literal 300 does not fit in int8
+# expect: 8:18: error: literal 1e+30 does not fit in int64
 import warp as wp
 
 
 @wp.kernel
 def k(a: wp.array(dtype=float)):
     i = wp.tid()
-    x = wp.int8(300)
+    x = wp.int64(1e30)

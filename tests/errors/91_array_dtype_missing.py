@@ -1,4 +1,4 @@
-# expect: 6:13: error: wp.array needs a dtype: write wp.array(dtype=...)
+# expect: 6:13: error: wp.array needs a dtype: write wp.array[float] or wp.array(dtype=float)
 import warp as wp
 
 

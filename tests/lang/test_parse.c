@@ -170,9 +170,21 @@ static void test_program(void) {
     EXPECT_TRUE(sc->ret_annot == NULL);
     EXPECT_TRUE(sc->body != NULL);
 
-    int nc = 0;
-    const char *cn[4];
+    /* wp.constant() values, then plain module-level values: NOT_CONST = 3
+     * is parsed (a kernel may use it), TABLE and SRC are recorded without
+     * an expression (using them in a kernel is an error that names them) */
+    int nc = 0, npy = 0;
+    const char *cn[4], *pn[4];
+    Node *pv[4];
     for (Sym *s = m->consts; s; s = s->next) {
+      if (s->pyglobal) {
+        if (npy < 4) {
+          pn[npy] = s->name;
+          pv[npy] = s->value;
+        }
+        npy++;
+        continue;
+      }
       if (nc < 4)
         cn[nc] = s->name;
       nc++;
@@ -181,6 +193,15 @@ static void test_program(void) {
     if (nc == 2) {
       EXPECT_STREQ(cn[0], "N");
       EXPECT_STREQ(cn[1], "SCALE");
+    }
+    ASSERT_EQ(npy, 3);
+    if (npy == 3) {
+      ASSERT_STR_EQ(pn[0], "NOT_CONST");
+      ASSERT_TRUE(pv[0] != NULL && pv[0]->kind == N_INT && pv[0]->ival == 3);
+      ASSERT_STR_EQ(pn[1], "TABLE");
+      ASSERT_TRUE(pv[1] == NULL);
+      ASSERT_STR_EQ(pn[2], "SRC");
+      ASSERT_TRUE(pv[2] == NULL);
     }
   }
   done(C, err);

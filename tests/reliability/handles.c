@@ -3,9 +3,11 @@
  * KERN_ERROR_INVALID_HANDLE, in any order of frees, without reading freed
  * memory (Note [handle table] in src/runtime/handle.c).
  *
- * A context owns a module (which owns a kernel) and an array.  The things
- * that can be freed are the context, the module (the kernel has no free of
- * its own: it dies with its module) and the array.  For every ordered pair
+ * A context owns a module (which owns a kernel), an array, a stream, an
+ * event and a graph (captured on the stream: a launch and a fill of the
+ * array).  The things that can be freed are the context, the module (the
+ * kernel has no free of its own: it dies with its module), the array, the
+ * stream, the event and the graph.  For every ordered pair
  * of those -- the same one twice included, which is a double free -- the
  * test frees the first, calls every handle, frees the second, calls every
  * handle again.  After each step a handle whose owner is gone must refuse
@@ -32,15 +34,28 @@ static const char kSource[] =
     "    i = wp.tid()\n"
     "    x[i] = 1.0\n";
 
-enum { FREE_CONTEXT, FREE_MODULE, FREE_ARRAY, NFREES };
-static const char *const free_names[NFREES] = {"context", "module", "array"};
+enum {
+  FREE_CONTEXT,
+  FREE_MODULE,
+  FREE_ARRAY,
+  FREE_STREAM,
+  FREE_EVENT,
+  FREE_GRAPH,
+  NFREES
+};
+static const char *const free_names[NFREES] = {
+    "context", "module", "array", "stream", "event", "graph"};
 
 typedef struct world {
   kern_context *ctx;
   kern_module *m;
   kern_kernel *k;
   kern_array *a;
+  kern_stream *s;
+  kern_event *e;
+  kern_graph *g;
   int ctx_freed, module_freed, array_freed;
+  int stream_freed, event_freed, graph_freed;
 } world;
 
 static void make(world *w) {
@@ -51,6 +66,17 @@ static void make(world *w) {
   ASSERT_OK(w->ctx, kern_module_get_kernel(w->m, "mark", &w->k));
   int64_t n = 8;
   ASSERT_OK(w->ctx, kern_array_new(w->ctx, 0, KERN_TYPE_FLOAT32, 1, &n, &w->a));
+  ASSERT_OK(w->ctx, kern_stream_new(w->ctx, 0, &w->s));
+  ASSERT_OK(w->ctx, kern_event_new(w->ctx, &w->e));
+  ASSERT_OK(w->ctx, kern_event_record(w->e, w->s));
+  ASSERT_OK(w->ctx, kern_event_synchronize(w->e));
+  /* The graph holds a launch of the kernel on the array and a fill of the
+   * array: replaying it needs all three alive. */
+  kern_arg arg = kern_arg_array(w->a);
+  ASSERT_OK(w->ctx, kern_graph_begin_capture(w->s));
+  ASSERT_OK(w->ctx, kern_launch_async(w->k, w->s, 1, &n, 1, &arg));
+  ASSERT_OK(w->ctx, kern_array_zero_async(w->a, w->s));
+  ASSERT_OK(w->ctx, kern_graph_end_capture(w->s, &w->g));
 }
 
 static void do_free(world *w, int what) {
@@ -67,6 +93,23 @@ static void do_free(world *w, int what) {
     kern_array_free(w->a);
     w->array_freed = 1;
     break;
+  case FREE_STREAM: {
+    /* A stream freed twice, or after its context, is refused and left
+     * alone. */
+    kern_status st = kern_stream_free(w->s);
+    ASSERT_EQ(st, w->ctx_freed || w->stream_freed ? KERN_ERROR_INVALID_HANDLE
+                                                  : KERN_SUCCESS);
+    w->stream_freed = 1;
+    break;
+  }
+  case FREE_EVENT:
+    kern_event_free(w->e);
+    w->event_freed = 1;
+    break;
+  case FREE_GRAPH:
+    kern_graph_free(w->g);
+    w->graph_freed = 1;
+    break;
   }
 }
 
@@ -76,6 +119,9 @@ static void check(const world *w, const char *step) {
   int module_live = ctx_live && !w->module_freed;
   int kernel_live = module_live;
   int array_live = ctx_live && !w->array_freed;
+  int stream_live = ctx_live && !w->stream_freed;
+  int event_live = ctx_live && !w->event_freed;
+  int graph_live = ctx_live && !w->graph_freed;
 #define EXPECT(live, call)                                                   \
   do {                                                                       \
     kern_status s_ = (call);                                                 \
@@ -132,7 +178,7 @@ static void check(const world *w, const char *step) {
   EXPECT(kernel_live && array_live, kern_launch(w->k, 1, &empty, 1, &arg));
 
   /* The array. */
-  float buf[8];
+  float buf[8] = {0}; /* fill reads it: defined bytes for valgrind */
   EXPECT(array_live, kern_array_zero(w->a));
   EXPECT(array_live, kern_array_fill(w->a, buf));
   EXPECT(array_live, kern_array_upload(w->a, buf, sizeof buf));
@@ -144,6 +190,44 @@ static void check(const world *w, const char *step) {
   ASSERT_EQ(kern_array_device(w->a), array_live ? 0 : -1);
   ASSERT_EQ(kern_array_type(w->a).scalar,
             array_live ? KERN_SCALAR_FLOAT32 : KERN_SCALAR_COUNT);
+
+  /* The stream: every call needs it, and its other handles, alive. */
+  int done = -1;
+  EXPECT(stream_live, kern_stream_synchronize(w->s));
+  EXPECT(stream_live, kern_stream_query(w->s, &done));
+  ASSERT_EQ(kern_stream_device(w->s), stream_live ? 0 : -1);
+  EXPECT(array_live && stream_live, kern_array_zero_async(w->a, w->s));
+  EXPECT(array_live && stream_live,
+         kern_array_upload_async(w->a, w->s, 0, buf, sizeof buf));
+  EXPECT(array_live && stream_live,
+         kern_array_download_async(w->a, w->s, 0, buf, sizeof buf));
+  EXPECT(kernel_live && array_live && stream_live,
+         kern_launch_async(w->k, w->s, 1, &empty, 1, &arg));
+  EXPECT(stream_live && event_live, kern_event_record(w->e, w->s));
+  EXPECT(stream_live && event_live, kern_stream_wait_event(w->s, w->e));
+  EXPECT(stream_live, kern_stream_synchronize(w->s));
+
+  /* The event (recorded by make, or just now). */
+  double ms = -1;
+  EXPECT(event_live, kern_event_synchronize(w->e));
+  EXPECT(event_live, kern_event_query(w->e, &done));
+  EXPECT(event_live, kern_event_elapsed(w->e, w->e, &ms));
+
+  /* The graph: a replay needs everything it recorded alive; an update
+   * needs the kernel and the new argument. */
+  ASSERT_EQ(kern_graph_launch_count(w->g), graph_live ? 1 : 0);
+  EXPECT(graph_live && kernel_live && array_live && stream_live,
+         kern_graph_replay(w->g, w->s));
+  EXPECT(stream_live, kern_stream_synchronize(w->s));
+  EXPECT(graph_live && kernel_live && array_live,
+         kern_graph_set_arg(w->g, 0, 0, kern_arg_array(w->a)));
+  if (!ctx_live) {
+    kern_stream *ns = NULL;
+    kern_event *ne = NULL;
+    EXPECT(0, kern_stream_new(w->ctx, 0, &ns));
+    EXPECT(0, kern_event_new(w->ctx, &ne));
+    ASSERT(ns == NULL && ne == NULL);
+  }
 #undef EXPECT
 }
 
