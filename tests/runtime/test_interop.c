@@ -151,21 +151,21 @@ static void test_config(void) {
   char name[64], origin[600], want[600];
   /* No file: auto, by default. */
   ASSERT_OK(ctx, kern_device_choice(ctx, name, sizeof name, origin, sizeof origin));
-  ASSERT_STR_EQ(name, "auto");
-  ASSERT_STR_EQ(origin, "default");
+  ASSERT_STREQ(name, "auto");
+  ASSERT_STREQ(origin, "default");
   /* The file's line is the origin. */
   write_file(path, "# comment\n\n  device =  cpu:0 \n");
   ASSERT_OK(ctx, kern_device_choice(ctx, name, sizeof name, origin, sizeof origin));
-  ASSERT_STR_EQ(name, "cpu:0");
+  ASSERT_STREQ(name, "cpu:0");
   snprintf(want, sizeof want, "%s:3", path);
-  ASSERT_STR_EQ(origin, want);
+  ASSERT_STREQ(origin, want);
   kern_device d = -1;
   ASSERT_OK(ctx, kern_device_find(ctx, NULL, &d));
   ASSERT_EQ(d, 0);
   /* The environment wins over the file. */
   setenv("KERN_DEVICE", "auto", 1);
   ASSERT_OK(ctx, kern_device_choice(ctx, name, sizeof name, origin, sizeof origin));
-  ASSERT_STR_EQ(origin, "KERN_DEVICE");
+  ASSERT_STREQ(origin, "KERN_DEVICE");
   unsetenv("KERN_DEVICE");
   /* Errors carry path:line. */
   write_file(path, "device = cpu\nspeed = fast\n");

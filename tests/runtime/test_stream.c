@@ -45,7 +45,7 @@ static void check_all(const float *v, int64_t n, float want, int line) {
     if (v[i] != want) {
       fprintf(stderr, "line %d: element %lld is %g, want %g\n", line,
               (long long)i, v[i], want);
-      exit(1);
+      kern_test_failed(1);
     }
 }
 
@@ -168,7 +168,7 @@ static void test_copies(void) {
     else if (i >= 4000) want = (float)(N - (i - 4000));
     if (back[i] != want) {
       fprintf(stderr, "z[%d] = %g, want %g\n", i, back[i], want);
-      exit(1);
+      kern_test_failed(1);
     }
     float pw = i >= 8 && i < 24 ? (float)i : 0.0f;
     ASSERT(pback[i] == pw);
@@ -309,7 +309,7 @@ static void test_pipeline(void) {
           fprintf(stderr, "pipeline chunk %lld buffers %d: out[%lld] = %g, "
                   "want %g\n", (long long)chunks[ci], b, (long long)i,
                   out[i], ref[i]);
-          exit(1);
+          kern_test_failed(1);
         }
       int64_t ch = rep.chunk;
       ASSERT(ch > 0);
