@@ -566,28 +566,37 @@ static void xform_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
   }
 }
 
-static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
-                        const Type **args) {
-  const char *RT = emit_ctype(E, ret);
-  const Type *v = n == 0 ? ret : args[0]->kind != TY_SCALAR ? args[0]
-                  : (n > 1 ? args[1] : args[0]);
-  kern_scalar sc = v->sc;
-  const char *T = sc_c[sc];
-  int N = ncomp(v);
+/* What every vector or matrix helper body needs: the C types of the result
+ * and of an element, the operand that fixes the shape (the first vector or
+ * matrix argument), its scalar and its component count. */
+typedef struct VecForm {
+  const char *RT, *T;
+  const Type *v;
+  kern_scalar sc;
+  int N;
+} VecForm;
+
+/* Arithmetic: componentwise builtins and operators, min/max over the
+ * components, and the vector and matrix products. */
+static bool vector_arith(Emit *E, Buf *b, int bi, const Type *ret, int n,
+                         const Type **args, const VecForm *f) {
+  const char *RT = f->RT, *T = f->T;
+  kern_scalar sc = f->sc;
+  int N = f->N;
   if (componentwise(bi) && ret->kind != TY_SCALAR) {
     const char *h = scalar_helper(E, bi, sc, n);
     buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s(%s%s%s);\n"
                   "  return r;\n", RT, N, comp(E, "r", ret), h,
                comp(E, "a", args[0]), n > 1 ? ", " : "",
                n > 1 ? comp(E, "b", args[1]) : "");
-    return;
+    return true;
   }
   switch (bi) {
   case BI_MIN: case BI_MAX: {
     const char *h = scalar_helper(E, bi, sc, 2);
     buf_printf(b, "  %s r = a.c[0];\n  for (int k = 1; k < %d; k++) r = %s(r, "
                   "a.c[k]);\n  return r;\n", T, N, h);
-    return;
+    return true;
   }
   case BI_ADD: case BI_SUB: case BI_CW_MUL: case BI_CW_DIV: case BI_NEG: {
     const char *op = bi == BI_ADD ? "+" : bi == BI_SUB ? "-"
@@ -597,7 +606,7 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
       buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s(%s, %s);\n"
                     "  return r;\n", RT, N, comp(E, "r", ret), h,
                  comp(E, "a", args[0]), comp(E, "b", args[1]));
-      return;
+      return true;
     }
     if (bi == BI_NEG)
       buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(0 - %s);\n"
@@ -607,7 +616,7 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
       buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(%s %s %s);"
                     "\n  return r;\n", RT, N, comp(E, "r", ret), T,
                  comp(E, "a", args[0]), op, comp(E, "b", args[1]));
-    return;
+    return true;
   }
   case BI_DIV: {
     /* vector / scalar, scalar / vector (componentwise), matrix / scalar */
@@ -619,7 +628,7 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
     else
       buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s / %s;\n"
                     "  return r;\n", RT, N, comp(E, "r", ret), x, y);
-    return;
+    return true;
   }
   case BI_MUL: {
     const Type *A = args[0], *B = args[1];
@@ -631,80 +640,63 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
                     "  r.c[2] = a.c[3] * b.c[2] + b.c[3] * a.c[2] + a.c[0] * b.c[1] - b.c[0] * a.c[1];\n"
                     "  r.c[3] = a.c[3] * b.c[3] - a.c[0] * b.c[0] - a.c[1] * b.c[1] - a.c[2] * b.c[2];\n"
                     "  return r;\n", RT);
-      return;
+      return true;
     }
     if (A->kind == TY_SCALAR || B->kind == TY_SCALAR) {
       buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(%s * %s);"
                     "\n  return r;\n", RT, N, comp(E, "r", ret), T,
                  comp(E, "a", A), comp(E, "b", B));
-      return;
+      return true;
     }
     if (A->kind == TY_MAT && B->kind == TY_VEC) {
       buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++) {\n"
                     "    %s s = 0;\n    for (int j = 0; j < %d; j++) s += a.m[i][j] * b.c[j];\n"
                     "    r.c[i] = s;\n  }\n  return r;\n", RT, A->rows, T, A->cols);
-      return;
+      return true;
     }
     if (A->kind == TY_VEC && B->kind == TY_MAT) {
       buf_printf(b, "  %s r;\n  for (int j = 0; j < %d; j++) {\n"
                     "    %s s = 0;\n    for (int i = 0; i < %d; i++) s += a.c[i] * b.m[i][j];\n"
                     "    r.c[j] = s;\n  }\n  return r;\n", RT, B->cols, T, B->rows);
-      return;
+      return true;
     }
     buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
                   "    for (int j = 0; j < %d; j++) {\n"
                   "      %s s = 0;\n      for (int k = 0; k < %d; k++) s += a.m[i][k] * b.m[k][j];\n"
                   "      r.m[i][j] = s;\n    }\n  return r;\n",
                RT, A->rows, B->cols, T, A->cols);
-    return;
+    return true;
   }
+  default:
+    return false;
+  }
+}
+
+/* Geometry and tests on whole vectors: dot, length, normalize, cross,
+ * outer, argmin/argmax, lerp, the isnan family and vector equality. */
+static bool vector_geometry(Emit *E, Buf *b, int bi, const Type *ret, int n,
+                            const Type **args, const VecForm *f) {
+  const char *RT = f->RT, *T = f->T;
+  const Type *v = f->v;
+  kern_scalar sc = f->sc;
+  int N = f->N;
+  switch (bi) {
   case BI_DOT:
     buf_printf(b, "  %s s = 0;\n  for (int k = 0; k < %d; k++) s += a.c[k] * b.c[k];\n"
                   "  return s;\n", T, N);
-    return;
+    return true;
   case BI_LENGTH_SQ: {
     const char *d = emit_helper(E, BI_DOT, ty_scalar(sc), 2,
                                 (const Type *[]){v, v});
     buf_printf(b, "  return %s(a, a);\n", d);
-    return;
+    return true;
   }
   case BI_LENGTH: {
     const char *d = emit_helper(E, BI_DOT, ty_scalar(sc), 2,
                                 (const Type *[]){v, v});
     buf_printf(b, "  return %s(%s(a, a));\n", mfn(E, "sqrt", sc), d);
-    return;
+    return true;
   }
-  case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV: {
-    /* Warp's quat_rotate / quat_rotate_inv (quat.h) */
-    const char *sg = bi == BI_QUAT_ROTATE ? "+" : "-";
-    buf_printf(b, "  %s c = (%s)2 * a.c[3] * a.c[3] - (%s)1;\n"
-                  "  %s d = (%s)2 * (a.c[0] * b.c[0] + a.c[1] * b.c[1] + a.c[2] * b.c[2]);\n"
-                  "  %s r;\n"
-                  "  r.c[0] = b.c[0] * c + a.c[0] * d %s (a.c[1] * b.c[2] - a.c[2] * b.c[1]) * a.c[3] * (%s)2;\n"
-                  "  r.c[1] = b.c[1] * c + a.c[1] * d %s (a.c[2] * b.c[0] - a.c[0] * b.c[2]) * a.c[3] * (%s)2;\n"
-                  "  r.c[2] = b.c[2] * c + a.c[2] * d %s (a.c[0] * b.c[1] - a.c[1] * b.c[0]) * a.c[3] * (%s)2;\n"
-                  "  return r;\n", T, T, T, T, T, RT, sg, T, sg, T, sg, T);
-    return;
-  }
-  case BI_QUAT_TO_MATRIX: {
-    /* columns: q rotating the unit vectors (Warp's quat_to_matrix) */
-    const Type *v3 = ty_vec(E->C, sc, 3);
-    const char *rot = emit_helper(E, BI_QUAT_ROTATE, v3, 2,
-                                  (const Type *[]){v, v3});
-    const char *V3 = emit_ctype(E, v3);
-    buf_printf(b, "  %s r;\n  for (int j = 0; j < 3; j++) {\n"
-                  "    %s e; e.c[0] = 0; e.c[1] = 0; e.c[2] = 0; e.c[j] = 1;\n"
-                  "    %s c = %s(a, e);\n"
-                  "    for (int i = 0; i < 3; i++) r.m[i][j] = c.c[i];\n  }\n"
-                  "  return r;\n", RT, V3, V3, rot);
-    return;
-  }
-  case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
-  case BI_TRANSFORM_MULTIPLY: case BI_TRANSFORM_INVERSE:
-  case BI_TRANSFORM_IDENTITY: case BI_TRANSFORM_GET_TRANSLATION:
-  case BI_TRANSFORM_GET_ROTATION:
-    xform_body(E, b, bi, ret, n, args);
-    return;
   case BI_ARGMIN: case BI_ARGMAX: {
     /* Warp's argmin/argmax (vec.h): NaN slots skipped, the first extremum,
      * 0 when every slot is NaN */
@@ -718,27 +710,8 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
       buf_puts(b, "    if (isnan(a.c[i])) continue;\n");
     buf_printf(b, "    if (a.c[i] %s a.c[r]) r = i;\n  }\n  return r;\n",
                bi == BI_ARGMIN ? "<" : ">");
-    return;
+    return true;
   }
-  case BI_GET_DIAG:
-    buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) r.c[k] = a.m[k][k];\n"
-                  "  return r;\n", RT, v->rows);
-    return;
-  case BI_QUAT_INVERSE:
-    buf_printf(b, "  %s r;\n  r.c[0] = -a.c[0]; r.c[1] = -a.c[1]; r.c[2] = -a.c[2];"
-                  " r.c[3] = a.c[3];\n  return r;\n", RT);
-    return;
-  case BI_QUAT_IDENTITY:
-    buf_printf(b, "  %s r;\n  r.c[0] = 0; r.c[1] = 0; r.c[2] = 0; r.c[3] = 1;\n"
-                  "  return r;\n", RT);
-    return;
-  case BI_QUAT_FROM_AXIS_ANGLE:
-    /* Warp's quat_from_axis_angle: the axis is not normalised */
-    buf_printf(b, "  %s h = b * (%s)0.5;\n  %s w = %s(h);\n  %s s = %s(h);\n"
-                  "  %s r;\n  r.c[0] = a.c[0] * s; r.c[1] = a.c[1] * s; r.c[2] = a.c[2] * s;"
-                  " r.c[3] = w;\n  return r;\n", T, T, T, mfn(E, "cos", sc), T,
-               mfn(E, "sin", sc), RT);
-    return;
   case BI_NORMALIZE: {
     if (v->quat) {
       /* Warp's quat normalize: times 1/length; zero gives the identity */
@@ -749,48 +722,30 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
                     "  %s inv = (%s)1 / l;\n"
                     "  for (int k = 0; k < 4; k++) r.c[k] = a.c[k] * inv;\n"
                     "  return r;\n", T, l, RT, T, T);
-      return;
+      return true;
     }
     const char *l = emit_helper(E, BI_LENGTH, ty_scalar(sc), 1,
                                 (const Type *[]){v});
     buf_printf(b, "  %s l = %s(a);\n  %s r;\n"
                   "  for (int k = 0; k < %d; k++) r.c[k] = l > 0 ? a.c[k] / l : 0;\n"
                   "  return r;\n", T, l, RT, N);
-    return;
+    return true;
   }
   case BI_CROSS:
     buf_printf(b, "  %s r;\n  r.c[0] = a.c[1] * b.c[2] - a.c[2] * b.c[1];\n"
                   "  r.c[1] = a.c[2] * b.c[0] - a.c[0] * b.c[2];\n"
                   "  r.c[2] = a.c[0] * b.c[1] - a.c[1] * b.c[0];\n  return r;\n", RT);
-    return;
+    return true;
   case BI_OUTER:
     buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
                   "    for (int j = 0; j < %d; j++) r.m[i][j] = a.c[i] * b.c[j];\n"
                   "  return r;\n", RT, ret->rows, ret->cols);
-    return;
-  case BI_TRANSPOSE:
-    buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
-                  "    for (int j = 0; j < %d; j++) r.m[i][j] = a.m[j][i];\n"
-                  "  return r;\n", RT, ret->rows, ret->cols);
-    return;
-  case BI_TRACE:
-    buf_printf(b, "  %s s = 0;\n  for (int k = 0; k < %d; k++) s += a.m[k][k];\n"
-                  "  return s;\n", T, v->rows);
-    return;
-  case BI_DIAG:
-    buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
-                  "    for (int j = 0; j < %d; j++) r.m[i][j] = i == j ? a.c[i] : 0;\n"
-                  "  return r;\n", RT, N, N);
-    return;
-  case BI_DETERMINANT:
-  case BI_INVERSE:
-    warp_det_inverse(E, b, bi, v, RT, T);
-    return;
+    return true;
   case BI_LERP:
     buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = %s * ((%s)1 - c) + %s * c;\n"
                   "  return r;\n", RT, N, comp(E, "r", ret), comp(E, "a", v), T,
                comp(E, "b", v));
-    return;
+    return true;
   case BI_ISNAN: case BI_ISINF: case BI_ISFINITE: {
     const char *h = emit_helper(E, bi, ty_scalar(KERN_SCALAR_BOOL), 1,
                                 (const Type *[]){ty_scalar(sc)});
@@ -798,21 +753,130 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
     buf_printf(b, "  for (int k = 0; k < %d; k++) if (%s%s(%s)) return %d;\n"
                   "  return %d;\n", N, all ? "!" : "", h, comp(E, "a", v),
                all ? 0 : 1, all ? 1 : 0);
-    return;
+    return true;
   }
   case BI_VEC_EQ: case BI_VEC_NE:
     buf_printf(b, "  for (int k = 0; k < %d; k++) if (%s != %s) return %d;\n"
                   "  return %d;\n", N, comp(E, "a", v), comp(E, "b", v),
                bi == BI_VEC_NE, bi == BI_VEC_EQ);
-    return;
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* Matrix functions: transpose, trace, diag, determinant, inverse and
+ * identity. */
+static bool matrix_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
+                        const Type **args, const VecForm *f) {
+  const char *RT = f->RT, *T = f->T;
+  const Type *v = f->v;
+  int N = f->N;
+  switch (bi) {
+  case BI_GET_DIAG:
+    buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) r.c[k] = a.m[k][k];\n"
+                  "  return r;\n", RT, v->rows);
+    return true;
+  case BI_TRANSPOSE:
+    buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
+                  "    for (int j = 0; j < %d; j++) r.m[i][j] = a.m[j][i];\n"
+                  "  return r;\n", RT, ret->rows, ret->cols);
+    return true;
+  case BI_TRACE:
+    buf_printf(b, "  %s s = 0;\n  for (int k = 0; k < %d; k++) s += a.m[k][k];\n"
+                  "  return s;\n", T, v->rows);
+    return true;
+  case BI_DIAG:
+    buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
+                  "    for (int j = 0; j < %d; j++) r.m[i][j] = i == j ? a.c[i] : 0;\n"
+                  "  return r;\n", RT, N, N);
+    return true;
+  case BI_DETERMINANT:
+  case BI_INVERSE:
+    warp_det_inverse(E, b, bi, v, RT, T);
+    return true;
   case BI_IDENTITY:
     buf_printf(b, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
                   "    for (int j = 0; j < %d; j++) r.m[i][j] = i == j ? 1 : 0;\n"
                   "  return r;\n", RT, ret->rows, ret->cols);
-    return;
+    return true;
   default:
-    break;
+    return false;
   }
+}
+
+/* Quaternions and transforms. */
+static bool quat_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
+                      const Type **args, const VecForm *f) {
+  const char *RT = f->RT, *T = f->T;
+  const Type *v = f->v;
+  kern_scalar sc = f->sc;
+  switch (bi) {
+  case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV: {
+    /* Warp's quat_rotate / quat_rotate_inv (quat.h) */
+    const char *sg = bi == BI_QUAT_ROTATE ? "+" : "-";
+    buf_printf(b, "  %s c = (%s)2 * a.c[3] * a.c[3] - (%s)1;\n"
+                  "  %s d = (%s)2 * (a.c[0] * b.c[0] + a.c[1] * b.c[1] + a.c[2] * b.c[2]);\n"
+                  "  %s r;\n"
+                  "  r.c[0] = b.c[0] * c + a.c[0] * d %s (a.c[1] * b.c[2] - a.c[2] * b.c[1]) * a.c[3] * (%s)2;\n"
+                  "  r.c[1] = b.c[1] * c + a.c[1] * d %s (a.c[2] * b.c[0] - a.c[0] * b.c[2]) * a.c[3] * (%s)2;\n"
+                  "  r.c[2] = b.c[2] * c + a.c[2] * d %s (a.c[0] * b.c[1] - a.c[1] * b.c[0]) * a.c[3] * (%s)2;\n"
+                  "  return r;\n", T, T, T, T, T, RT, sg, T, sg, T, sg, T);
+    return true;
+  }
+  case BI_QUAT_TO_MATRIX: {
+    /* columns: q rotating the unit vectors (Warp's quat_to_matrix) */
+    const Type *v3 = ty_vec(E->C, sc, 3);
+    const char *rot = emit_helper(E, BI_QUAT_ROTATE, v3, 2,
+                                  (const Type *[]){v, v3});
+    const char *V3 = emit_ctype(E, v3);
+    buf_printf(b, "  %s r;\n  for (int j = 0; j < 3; j++) {\n"
+                  "    %s e; e.c[0] = 0; e.c[1] = 0; e.c[2] = 0; e.c[j] = 1;\n"
+                  "    %s c = %s(a, e);\n"
+                  "    for (int i = 0; i < 3; i++) r.m[i][j] = c.c[i];\n  }\n"
+                  "  return r;\n", RT, V3, V3, rot);
+    return true;
+  }
+  case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
+  case BI_TRANSFORM_MULTIPLY: case BI_TRANSFORM_INVERSE:
+  case BI_TRANSFORM_IDENTITY: case BI_TRANSFORM_GET_TRANSLATION:
+  case BI_TRANSFORM_GET_ROTATION:
+    xform_body(E, b, bi, ret, n, args);
+    return true;
+  case BI_QUAT_INVERSE:
+    buf_printf(b, "  %s r;\n  r.c[0] = -a.c[0]; r.c[1] = -a.c[1]; r.c[2] = -a.c[2];"
+                  " r.c[3] = a.c[3];\n  return r;\n", RT);
+    return true;
+  case BI_QUAT_IDENTITY:
+    buf_printf(b, "  %s r;\n  r.c[0] = 0; r.c[1] = 0; r.c[2] = 0; r.c[3] = 1;\n"
+                  "  return r;\n", RT);
+    return true;
+  case BI_QUAT_FROM_AXIS_ANGLE:
+    /* Warp's quat_from_axis_angle: the axis is not normalised */
+    buf_printf(b, "  %s h = b * (%s)0.5;\n  %s w = %s(h);\n  %s s = %s(h);\n"
+                  "  %s r;\n  r.c[0] = a.c[0] * s; r.c[1] = a.c[1] * s; r.c[2] = a.c[2] * s;"
+                  " r.c[3] = w;\n  return r;\n", T, T, T, mfn(E, "cos", sc), T,
+               mfn(E, "sin", sc), RT);
+    return true;
+  default:
+    return false;
+  }
+}
+
+static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
+                        const Type **args) {
+  const char *RT = emit_ctype(E, ret);
+  const Type *v = n == 0 ? ret : args[0]->kind != TY_SCALAR ? args[0]
+                  : (n > 1 ? args[1] : args[0]);
+  kern_scalar sc = v->sc;
+  const char *T = sc_c[sc];
+  int N = ncomp(v);
+  VecForm f = {RT, T, v, sc, N};
+  if (vector_arith(E, b, bi, ret, n, args, &f) ||
+      vector_geometry(E, b, bi, ret, n, args, &f) ||
+      matrix_body(E, b, bi, ret, n, args, &f) ||
+      quat_body(E, b, bi, ret, n, args, &f))
+    return;
   diag_error(E->C, (Pos){1, 1, 0}, "internal: no vector form of %s",
              builtin_base(bi));
 }
