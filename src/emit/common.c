@@ -1269,17 +1269,10 @@ static const char *dbg_atomic(Emit *E, const char *h, IrExpr *e) {
   return name;
 }
 
-void emit_expr(Emit *E, Buf *b, IrExpr *e) {
+/* Operators, conditionals and casts: a parenthesized C expression whose
+ * result is cast back to the IR type where C would promote it. */
+static void emit_operator(Emit *E, Buf *b, IrExpr *e) {
   switch (e->kind) {
-  case E_CONST:
-    if (sc_is_float(e->ty->sc))
-      emit_float(b, e->ty, e->fval);
-    else
-      emit_int(b, e->ty, e->ival);
-    return;
-  case E_VAR:
-    buf_puts(b, e->var->name);
-    return;
   case E_UNARY:
     buf_printf(b, "((%s)(%s", emit_ctype(E, e->ty),
                e->op == OP_NEG ? "0 - " : e->op == OP_INVERT ? "~" : "");
@@ -1345,6 +1338,15 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
     emit_expr(E, b, e->a);
     buf_puts(b, "))");
     return;
+  default:
+    break;
+  }
+}
+
+/* Calls of builtins (through their helpers), of user functions and of
+ * the vector and matrix constructors. */
+static void emit_call(Emit *E, Buf *b, IrExpr *e) {
+  switch (e->kind) {
   case E_CALL: {
     bool rnd = e->bi == BI_RANDF || e->bi == BI_RANDI || e->bi == BI_RANDN;
     const Type *at[4];
@@ -1381,6 +1383,27 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
                    emit_ctype(E, e->fn->rets[i]));
     buf_puts(b, ")");
     return;
+  case E_MAKE: {
+    const char *h = make_helper(E, e->ty, e->nargs,
+                                e->nargs ? e->args[0]->ty : NULL);
+    buf_printf(b, "%s(", h);
+    for (int i = 0; i < e->nargs; i++) {
+      if (i)
+        buf_puts(b, ", ");
+      emit_expr(E, b, e->args[i]);
+    }
+    buf_puts(b, ")");
+    return;
+  }
+  default:
+    break;
+  }
+}
+
+/* Reads and atomic updates of array elements, array shapes, struct fields
+ * and vector or matrix components. */
+static void emit_access(Emit *E, Buf *b, IrExpr *e) {
+  switch (e->kind) {
   case E_LOAD:
     if (E->vec_lane >= 0 && emit_vec_array(E, e->var)) {
       buf_printf(b, "k_v_%s.c[%d]", e->var->name, E->vec_lane);
@@ -1419,18 +1442,6 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
       buf_puts(b, "]");
     }
     return;
-  case E_MAKE: {
-    const char *h = make_helper(E, e->ty, e->nargs,
-                                e->nargs ? e->args[0]->ty : NULL);
-    buf_printf(b, "%s(", h);
-    for (int i = 0; i < e->nargs; i++) {
-      if (i)
-        buf_puts(b, ", ");
-      emit_expr(E, b, e->args[i]);
-    }
-    buf_puts(b, ")");
-    return;
-  }
   case E_ATOMIC: {
     const char *h = emit_atomic_name(E, e->bi, e->ty);
     if (E->opts && E->opts->debug)
@@ -1447,8 +1458,34 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
     buf_puts(b, ")");
     return;
   }
+  default:
+    break;
+  }
+}
+
+void emit_expr(Emit *E, Buf *b, IrExpr *e) {
+  switch (e->kind) {
+  case E_CONST:
+    if (sc_is_float(e->ty->sc))
+      emit_float(b, e->ty, e->fval);
+    else
+      emit_int(b, e->ty, e->ival);
+    return;
+  case E_VAR:
+    buf_puts(b, e->var->name);
+    return;
   case E_TID:
     buf_printf(b, "k_tid%d", (int)e->ival);
+    return;
+  case E_UNARY: case E_BINARY: case E_AND: case E_OR: case E_NOT:
+  case E_SELECT: case E_CAST:
+    emit_operator(E, b, e);
+    return;
+  case E_CALL: case E_FCALL: case E_MAKE:
+    emit_call(E, b, e);
+    return;
+  case E_LOAD: case E_SHAPE: case E_FIELD: case E_COMP: case E_ATOMIC:
+    emit_access(E, b, e);
     return;
   }
 }
