@@ -1,0 +1,128 @@
+/*
+ * check.h -- private to the checker (src/lower/check*.c): its state, its
+ * shorthand, and each file's exports under a banner per file (chibicc's
+ * chibicc.h).  Everything here is internal to the lowering floor; the
+ * floor's interface is lower.h.
+ */
+#ifndef KERN_LOWER_CHECK_H
+#define KERN_LOWER_CHECK_H
+
+#include "lower.h"
+
+typedef struct Local {
+  const char *name;
+  const Type *ty;
+  IrVar *var;
+  Pos pos;
+  bool is_param;
+} Local;
+
+typedef struct Ctx {
+  Compiler *C;
+  Module *M;
+  IrModule *irm;
+  Func *f;
+  IrFunc *irf;
+  Local *locals;
+  int nlocals, cap;
+  Names local_names; /* name -> 1 + index of its first Local */
+  bool *defined;   /* per local: definitely assigned here */
+  bool *marked;    /* per local: scratch for merging branches */
+  int *trail;      /* locals set in `defined`, in order (Note [defs trail]) */
+  int ntrail, captrail;
+  IrStmt **tail;   /* where the next statement goes */
+  int loop_depth;
+  bool dead;       /* the current block has returned/broken */
+  bool ret_seen;
+  Sym *const_limit; /* evaluating this constant: only names defined above */
+  int no_hoist;     /* inside a loop condition or a conditionally evaluated
+                       operand: no statements may be emitted before it */
+} Ctx;
+
+#define ERR(pos, ...) diag_error(X->C, pos, __VA_ARGS__)
+#define TN(t) ty_name(X->C, t)
+
+static inline const Type *t_i32(void) { return ty_scalar(KERN_SCALAR_INT32); }
+static inline const Type *t_f32(void) { return ty_scalar(KERN_SCALAR_FLOAT32); }
+static inline const Type *t_bool(void) { return ty_scalar(KERN_SCALAR_BOOL); }
+
+/* Note [defs trail]: a local only ever becomes defined (false -> true)
+ * while a block is checked, so instead of copying the whole `defined`
+ * array at every if and loop (which made a function of n locals and n
+ * ifs cost n^2 time and memory; issue #8, item 12), every change is
+ * recorded on a trail.  A saved state is a position on the trail, and
+ * restoring it undoes the changes made since, in time proportional to
+ * them.  A local added after the save was not defined then, and every
+ * local that becomes defined is on the trail, so undoing covers it. */
+typedef int DefSet;
+
+/* check.c */
+Local *check_add_local(Ctx *X, const char *name, const Type *ty, Pos pos);
+void check_def_set(Ctx *X, int i);
+DefSet check_defs_save(Ctx *X);
+void check_defs_restore(Ctx *X, DefSet s);
+Local *check_add_hidden_local(Ctx *X, const char *base, const Type *ty,
+                              Pos pos);
+void check_emit(Ctx *X, IrStmt *s);
+void check_const_ctx(Ctx *X, Compiler *C, IrModule *irm, Func *dummy,
+                     IrFunc *irf, IrStmt **sink);
+Node *check_not_constant(Ctx *X, Node *n);
+IrExpr *check_const_value(Ctx *X, Sym *s, Pos use);
+IrExpr *check_static_call(Ctx *X, Node *call);
+void check_consts(Compiler *C, IrModule *irm);
+
+/* check_type.c */
+const Type *check_wp_type_named(Compiler *C, const char *name,
+                                bool *second_stage);
+bool check_wp_builtin_constant(const char *name, double *v);
+bool check_is_wp(Ctx *X, Node *n);
+const char *check_wp_attr(Ctx *X, Node *n);
+Local *check_find_local(Ctx *X, const char *name);
+Sym *check_find_const(Ctx *X, const char *name);
+StructDef *check_find_struct(Ctx *X, const char *name);
+bool check_is_valuelike(const Type *t);
+const Type *check_struct_type(Ctx *X, StructDef *d, Pos use);
+Func *check_find_func(Ctx *X, const char *name);
+const Type *check_type_expr(Ctx *X, Node *n, const char *what);
+bool check_is_literal(Node *n);
+bool check_float_to_u64(double f, uint64_t *out);
+IrExpr *check_literal_as(Ctx *X, Node *n, const Type *ty);
+IrExpr *check_truth(Ctx *X, IrExpr *e, Pos pos);
+
+/* check_call.c */
+int check_count_args(Node *n);
+void check_no_kwargs(Ctx *X, Node *call, const char *name);
+IrExpr **check_eval_args(Ctx *X, Node *call, int *n);
+_Noreturn void check_bad_args(Ctx *X, Node *call, const char *name,
+                              IrExpr **args, int n);
+void check_nargs_between(Ctx *X, Node *call, const char *name, int n, int lo,
+                         int hi);
+IrExpr *check_atomic_call(Ctx *X, Node *call, int bi, const char *name);
+IrExpr *check_construct(Ctx *X, Node *call, const Type *t, const char *name);
+IrExpr *check_user_call(Ctx *X, Node *call, Func *g);
+IrExpr *check_call_expr(Ctx *X, Node *n);
+IrExpr *check_builtin_call(Ctx *X, Node *call, int bi, const char *name);
+
+/* check_expr.c */
+IrExpr *check_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
+IrExpr *check_compare(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
+IrExpr *check_index_expr(Ctx *X, IrExpr *i, IrVar *arr, int axis, Pos pos);
+IrExpr *check_comp_index(Ctx *X, Node *n, int limit, const char *what);
+IrExpr *check_subscript(Ctx *X, Node *n);
+int check_swizzle_index(const char *name);
+IrExpr *check_attribute(Ctx *X, Node *n);
+IrExpr *check_expr(Ctx *X, Node *n);
+
+/* check_stmt.c */
+void check_stmts(Ctx *X, Node *list);
+
+/* check_print.c */
+IrExpr *check_in_temp(Ctx *X, IrExpr *v, const char *base, Pos pos);
+bool check_has_effects(IrExpr *e);
+bool check_stmts_have_effects(IrStmt *s);
+void check_order_effects(Ctx *X, IrExpr **v, int n, Pos pos);
+IrExpr *check_component(Ctx *X, IrExpr *v, int k);
+void check_expect_stmt(Ctx *X, Node *call, const char *w);
+void check_print_stmt(Ctx *X, Node *call, const char *name);
+
+#endif

@@ -1,0 +1,455 @@
+/*
+ * check_type.c -- names: types (wp.float32, wp.array(dtype=...), structs)
+ * and the locals, constants and functions a name may refer to; and the
+ * conversions of literals and conditions to the type a context needs.
+ * Part of the checker (check.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+
+/* ---------------------------------------------------------------- names of types */
+
+static const struct {
+  const char *name;
+  kern_scalar sc;
+} scalar_names[] = {
+    {"bool", KERN_SCALAR_BOOL},     {"int8", KERN_SCALAR_INT8},       {"int16", KERN_SCALAR_INT16},
+    {"int32", KERN_SCALAR_INT32},   {"int64", KERN_SCALAR_INT64},     {"uint8", KERN_SCALAR_UINT8},
+    {"uint16", KERN_SCALAR_UINT16}, {"uint32", KERN_SCALAR_UINT32},   {"uint64", KERN_SCALAR_UINT64},
+    {"float32", KERN_SCALAR_FLOAT32}, {"float64", KERN_SCALAR_FLOAT64}, {NULL, 0}};
+
+static const struct {
+  const char *suffix;
+  kern_scalar sc;
+} vec_suffixes[] = {{"", KERN_SCALAR_FLOAT32}, {"f", KERN_SCALAR_FLOAT32}, {"d", KERN_SCALAR_FLOAT64},
+                    {"i", KERN_SCALAR_INT32},  {"ui", KERN_SCALAR_UINT32}, {"l", KERN_SCALAR_INT64},
+                    {"ul", KERN_SCALAR_UINT64}, {"s", KERN_SCALAR_INT16},  {"us", KERN_SCALAR_UINT16},
+                    {"b", KERN_SCALAR_INT8},   {"ub", KERN_SCALAR_UINT8},  {NULL, 0}};
+
+/* The type spelled wp.NAME, or NULL.  *second_stage is set for names kern
+ * knows but does not support yet. */
+const Type *check_wp_type_named(Compiler *C, const char *name,
+                          bool *second_stage) {
+  *second_stage = false;
+  for (int i = 0; scalar_names[i].name; i++)
+    if (!strcmp(name, scalar_names[i].name))
+      return ty_scalar(scalar_names[i].sc);
+  if (!strcmp(name, "quat") || !strcmp(name, "quatf"))
+    return ty_quat(C, KERN_SCALAR_FLOAT32);
+  if (!strcmp(name, "quatd"))
+    return ty_quat(C, KERN_SCALAR_FLOAT64);
+  if (!strcmp(name, "transform") || !strcmp(name, "transformf"))
+    return ty_xform(C, KERN_SCALAR_FLOAT32);
+  if (!strcmp(name, "transformd"))
+    return ty_xform(C, KERN_SCALAR_FLOAT64);
+  if (!strcmp(name, "float16") || !strcmp(name, "half") ||
+      (!strncmp(name, "quat", 4) && !strchr(name, '_')) ||
+      (!strncmp(name, "transform", 9) && !strchr(name, '_')) ||
+      !strncmp(name, "spatial_", 8)) {
+    *second_stage = true;
+    return NULL;
+  }
+  if (!strncmp(name, "vec", 3) && name[3] >= '2' && name[3] <= '4') {
+    const char *suf = name + 4;
+    if (!strcmp(suf, "h")) {
+      *second_stage = true;
+      return NULL;
+    }
+    for (int i = 0; vec_suffixes[i].suffix; i++)
+      if (!strcmp(suf, vec_suffixes[i].suffix))
+        return ty_vec(C, vec_suffixes[i].sc, name[3] - '0');
+    return NULL;
+  }
+  if (!strncmp(name, "mat", 3) && name[3] >= '2' && name[3] <= '4' &&
+      name[4] == name[3]) {
+    const char *suf = name + 5;
+    if (!strcmp(suf, "h")) {
+      *second_stage = true;
+      return NULL;
+    }
+    if (!strcmp(suf, "") || !strcmp(suf, "f"))
+      return ty_mat(C, KERN_SCALAR_FLOAT32, name[3] - '0', name[3] - '0');
+    if (!strcmp(suf, "d"))
+      return ty_mat(C, KERN_SCALAR_FLOAT64, name[3] - '0', name[3] - '0');
+  }
+  return NULL;
+}
+
+/* Warp's named constants (warp/_src/constants.py): Python floats, so a
+ * kernel sees them as float32. */
+static const struct {
+  const char *name;
+  double value;
+} wp_constants[] = {
+    {"e", 2.71828182845904523536},     {"log2e", 1.44269504088896340736},
+    {"log10e", 0.43429448190325182765}, {"ln2", 0.69314718055994530942},
+    {"ln10", 2.30258509299404568402},  {"phi", 1.61803398874989484820},
+    {"pi", 3.14159265358979323846},    {"half_pi", 1.57079632679489661923},
+    {"tau", 6.28318530717958647692},   {NULL, 0}};
+
+bool check_wp_builtin_constant(const char *name, double *v) {
+  char lower[16];
+  size_t n = strlen(name);
+  if (n >= sizeof lower)
+    return false;
+  /* each has an upper-case twin (wp.PI, wp.HALF_PI) */
+  bool all_upper = true, all_lower = true;
+  for (size_t i = 0; i <= n; i++) {
+    char c = name[i];
+    if (c >= 'a' && c <= 'z')
+      all_upper = false;
+    if (c >= 'A' && c <= 'Z') {
+      all_lower = false;
+      c = (char)(c - 'A' + 'a');
+    }
+    lower[i] = c;
+  }
+  if (!all_upper && !all_lower)
+    return false;
+  if (!strcmp(lower, "inf")) {
+    *v = INFINITY;
+    return true;
+  }
+  if (!strcmp(lower, "nan")) {
+    *v = NAN;
+    return true;
+  }
+  for (int i = 0; wp_constants[i].name; i++)
+    if (!strcmp(lower, wp_constants[i].name)) {
+      *v = wp_constants[i].value;
+      return true;
+    }
+  return false;
+}
+
+bool check_is_wp(Ctx *X, Node *n) {
+  return n && n->kind == N_NAME && !strcmp(n->name, X->M->wp);
+}
+
+/* "NAME" when n is wp.NAME, else NULL. */
+const char *check_wp_attr(Ctx *X, Node *n) {
+  if (n && n->kind == N_ATTR && check_is_wp(X, n->a))
+    return n->name;
+  return NULL;
+}
+
+/* Name lookups go through hash tables (names.c) so that checking stays
+ * linear in the number of functions, constants and locals. */
+Local *check_find_local(Ctx *X, const char *name) {
+  intptr_t k = (intptr_t)names_get(&X->local_names, name);
+  return k ? &X->locals[k - 1] : NULL;
+}
+
+/* The module-level value NAME has when the kernel is compiled: its last
+ * definition, or while a constant is being evaluated, the last one above
+ * it (Note [module-level values] in parse.c). */
+Sym *check_find_const(Ctx *X, const char *name) {
+  /* const_names maps a name to its last definition (check_consts fills
+   * it), and each definition links the one it shadows. */
+  Sym *s = names_get(&X->M->const_names, name);
+  if (X->const_limit)
+    while (s && s->order >= X->const_limit->order)
+      s = s->shadowed;
+  return s;
+}
+
+
+StructDef *check_find_struct(Ctx *X, const char *name) {
+  for (StructDef *d = X->M->structs; d; d = d->next)
+    if (!strcmp(d->name, name))
+      return d;
+  return NULL;
+}
+
+/* A value a variable can hold: scalar, vector, matrix or struct. */
+bool check_is_valuelike(const Type *t) {
+  return ty_is_value(t) || t->kind == TY_STRUCT;
+}
+
+
+/* The type of a @wp.struct, resolved the first time it is named; fields
+ * are scalars, vectors, matrices and other structs. */
+const Type *check_struct_type(Ctx *X, StructDef *d, Pos use) {
+  if (d->ty)
+    return d->ty;
+  if (d->resolving)
+    ERR(use, "struct '%s' contains itself", d->name);
+  d->resolving = true;
+  Type *t = arena_alloc(X->C, sizeof *t);
+  t->kind = TY_STRUCT;
+  t->name = d->name;
+  t->n = d->nfields;
+  t->fnames = d->fnames;
+  const Type **items = arena_alloc(X->C, sizeof(Type *) * (size_t)d->nfields);
+  for (int i = 0; i < d->nfields; i++) {
+    const Type *ft = check_type_expr(X, d->fannots[i], arena_printf(
+                                   X->C, "field '%s' of '%s'", d->fnames[i],
+                                   d->name));
+    if (ft->kind == TY_ARRAY)
+      ERR(d->fannots[i]->pos, "array fields of structs are not supported "
+                              "yet");
+    if (!check_is_valuelike(ft))
+      ERR(d->fannots[i]->pos, "a field of type %s is not supported",
+          TN(ft));
+    items[i] = ft;
+  }
+  t->items = items;
+  d->ty = t;
+  d->resolving = false;
+  return t;
+}
+
+Func *check_find_func(Ctx *X, const char *name) {
+  return names_get(&X->M->func_names, name);
+}
+
+
+/* The number of dimensions an array type name implies: 1 for wp.array and
+ * wp.array1d, N for wp.arrayNd, 0 when fn names no array kind. */
+static int array_kind_ndim(const char *fn) {
+  if (!fn)
+    return 0;
+  if (!strcmp(fn, "array") || !strcmp(fn, "array1d"))
+    return 1;
+  if (!strcmp(fn, "array2d"))
+    return 2;
+  if (!strcmp(fn, "array3d"))
+    return 3;
+  if (!strcmp(fn, "array4d"))
+    return 4;
+  return 0;
+}
+
+/* The subscript spelling Warp's documentation uses today: wp.array[float],
+ * wp.array[wp.vec3], wp.array2d[float], and wp.array[float, 2] (dtype, then
+ * the number of dimensions, only on wp.array itself, as Warp 1.19 has it). */
+static const Type *array_subscript_type(Ctx *X, Node *n) {
+  const char *fn = check_wp_attr(X, n->a);
+  int ndim = array_kind_ndim(fn);
+  int nargs = 0;
+  for (Node *a = n->args; a; a = a->next)
+    nargs++;
+  if (nargs > 2 || (nargs == 2 && strcmp(fn, "array")))
+    ERR(n->pos, "wp.%s[...] takes the element type%s", fn,
+        strcmp(fn, "array") ? "" : " and optionally the number of dimensions");
+  const Type *dtype = check_type_expr(X, n->args, "array element type");
+  if (nargs == 2) {
+    Node *d = n->args->next;
+    if (d->kind != N_INT || d->ival < 1 || d->ival > 4)
+      ERR(d->pos, "the number of dimensions of wp.array[...] must be an "
+                  "integer from 1 to 4");
+    ndim = (int)d->ival;
+  }
+  if (dtype->kind == TY_STRUCT)
+    ERR(n->pos, "arrays of structs are not supported yet");
+  if (!ty_is_value(dtype))
+    ERR(n->pos, "arrays of %s are not supported", TN(dtype));
+  return ty_array(X->C, dtype, ndim);
+}
+
+/* A type written where a type is expected: an annotation, a dtype=. */
+const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
+  if (n->kind == N_NAME) {
+    if (!strcmp(n->name, "int"))
+      return t_i32();
+    if (!strcmp(n->name, "float"))
+      return t_f32();
+    if (!strcmp(n->name, "bool"))
+      return t_bool();
+    if (!strcmp(n->name, "Any"))
+      ERR(n->pos, "generic (typing.Any) parameters are not supported yet");
+    StructDef *sd = check_find_struct(X, n->name);
+    if (sd)
+      return check_struct_type(X, sd, n->pos);
+    Sym *s = check_find_const(X, n->name);
+    (void)s;
+    ERR(n->pos, "'%s' is not a type kern knows (%s)", n->name, what);
+  }
+  const char *w = check_wp_attr(X, n);
+  if (w) {
+    bool second;
+    const Type *t = check_wp_type_named(X->C, w, &second);
+    if (t)
+      return t;
+    if (second)
+      ERR(n->pos, "wp.%s is not supported yet (second stage of the language)",
+          w);
+    if (!strcmp(w, "array") || !strncmp(w, "array", 5))
+      ERR(n->pos, "wp.%s needs a dtype: write wp.%s[float] or "
+                  "wp.%s(dtype=float)", w, w, w);
+    ERR(n->pos, "wp.%s is not a type kern knows (%s)", w, what);
+  }
+  if (n->kind == N_SUBSCRIPT && array_kind_ndim(check_wp_attr(X, n->a)))
+    return array_subscript_type(X, n);
+  if (n->kind == N_SUBSCRIPT && check_wp_attr(X, n->a) &&
+      (!strncmp(check_wp_attr(X, n->a), "indexedarray", 12) ||
+       !strncmp(check_wp_attr(X, n->a), "fabricarray", 11) ||
+       !strncmp(check_wp_attr(X, n->a), "tile", 4)))
+    ERR(n->pos, "wp.%s is not supported", check_wp_attr(X, n->a));
+  if (n->kind == N_CALL && n->a->kind == N_ATTR &&
+      (!strcmp(n->a->name, "vector") || !strcmp(n->a->name, "matrix")) &&
+      n->a->a->kind == N_ATTR && !strcmp(n->a->a->name, "types"))
+    ERR(n->pos, "custom vector and matrix types (wp.types.%s(...)) are not "
+                "supported yet", n->a->name);
+  if (n->kind == N_SUBSCRIPT && n->a->kind == N_NAME &&
+      (!strcmp(n->a->name, "tuple") || !strcmp(n->a->name, "Tuple")))
+    ERR(n->pos, "a tuple type is only supported as a function's return "
+                "annotation");
+  if ((n->kind == N_NAME && !strcmp(n->name, "Any")) ||
+      (n->kind == N_ATTR && !strcmp(n->name, "Any")))
+    ERR(n->pos, "generic (typing.Any) parameters are not supported yet");
+  if (n->kind == N_CALL) {
+    const char *fn = check_wp_attr(X, n->a);
+    int ndim = 0;
+    if (fn && !strcmp(fn, "array"))
+      ndim = 1;
+    else if (fn && !strcmp(fn, "array1d"))
+      ndim = 1;
+    else if (fn && !strcmp(fn, "array2d"))
+      ndim = 2;
+    else if (fn && !strcmp(fn, "array3d"))
+      ndim = 3;
+    else if (fn && !strcmp(fn, "array4d"))
+      ndim = 4;
+    else if (fn && (!strcmp(fn, "indexedarray") || !strcmp(fn, "fabricarray") ||
+                    !strncmp(fn, "indexedarray", 12) || !strncmp(fn, "tile", 4)))
+      ERR(n->pos, "wp.%s is not supported", fn);
+    if (ndim) {
+      const Type *dtype = NULL;
+      int pos_i = 0;
+      for (Node *a = n->args; a; a = a->next, pos_i++) {
+        if (pos_i == 0)
+          dtype = check_type_expr(X, a, "array element type");
+        else if (pos_i == 1 && !strcmp(fn, "array")) {
+          if (a->kind != N_INT || a->ival < 1 || a->ival > 4)
+            ERR(a->pos, "ndim must be an integer from 1 to 4");
+          ndim = (int)a->ival;
+        } else
+          ERR(a->pos, "too many arguments to wp.%s()", fn);
+      }
+      for (Node *k = n->kwargs; k; k = k->next) {
+        if (!strcmp(k->name, "dtype"))
+          dtype = check_type_expr(X, k->a, "array element type");
+        else if (!strcmp(k->name, "ndim") && !strcmp(fn, "array")) {
+          if (k->a->kind != N_INT || k->a->ival < 1 || k->a->ival > 4)
+            ERR(k->a->pos, "ndim must be an integer from 1 to 4");
+          ndim = (int)k->a->ival;
+        } else
+          ERR(k->pos, "unknown argument '%s' to wp.%s()", k->name, fn);
+      }
+      if (!dtype)
+        ERR(n->pos, "wp.%s() needs a dtype", fn);
+      if (dtype->kind == TY_STRUCT)
+        ERR(n->pos, "arrays of structs are not supported yet");
+      if (!ty_is_value(dtype))
+        ERR(n->pos, "arrays of %s are not supported", TN(dtype));
+      return ty_array(X->C, dtype, ndim);
+    }
+  }
+  if (n->kind == N_STR)
+    ERR(n->pos, "string annotations are not supported; write the type");
+  ERR(n->pos, "expected a type (%s)", what);
+}
+
+/* ---------------------------------------------------------------- conversions */
+
+bool check_is_literal(Node *n) {
+  if (n->kind == N_UNOP && (n->op == OP_NEG || n->op == OP_POS))
+    return check_is_literal(n->a);
+  return n->kind == N_INT || n->kind == N_FLOAT || n->kind == N_BOOL;
+}
+
+/* Note [float to integer]: C leaves converting a double that the integer
+ * type cannot hold (huge, infinite, NaN) undefined, and UBSan stops on it;
+ * the fuzzers found int(1e39), wp.constant(10 ** 100) and friends
+ * (tests/fuzz/crashes/ub_*).  Values in [-2^63, 2^64) truncate toward zero
+ * and wrap modulo 2^64 like the integer constants below; anything else is
+ * reported as not fitting.  Returns false for those. */
+bool check_float_to_u64(double f, uint64_t *out) {
+  if (f >= -0x1p63 && f < 0) {
+    *out = (uint64_t)(int64_t)f;
+    return true;
+  }
+  if (f >= 0 && f < 0x1p64) {
+    *out = (uint64_t)f;
+    return true;
+  }
+  return false;
+}
+
+/* Value of a literal node, for constructors that take the literal at the
+ * type they construct (wp.float64(0.1) is the double nearest 0.1, and
+ * wp.uint32(0xffffffff) is not an int32 overflow). */
+IrExpr *check_literal_as(Ctx *X, Node *n, const Type *ty) {
+  bool neg = false;
+  Node *l = n;
+  while (l->kind == N_UNOP) {
+    if (l->op == OP_NEG)
+      neg = !neg;
+    l = l->a;
+  }
+  /* Note [integer literals]: in Warp an integer literal is an int32
+   * constant, and a constructor of a type narrower than 64 bits converts
+   * that constant, so a literal beyond int32 wraps first:
+   * float(4294967295) is -1.0 and int(0xFFFFFFFF) is -1, while
+   * wp.float64(4294967295) and wp.int64(3000000000) are exact. */
+  if (l->kind != N_FLOAT && sc_bits(ty->sc) < 64) {
+    int32_t v32 = (int32_t)(uint32_t)(neg ? 0 - l->ival : l->ival);
+    if (sc_is_float(ty->sc))
+      return ir_const_float(X->C, ty, (double)(float)v32);
+    if (ty->sc == KERN_SCALAR_BOOL)
+      return ir_const_int(X->C, ty, v32 != 0);
+    int bits = sc_bits(ty->sc);
+    uint64_t mask = bits == 32 ? 0xffffffffu : ((uint64_t)1 << bits) - 1;
+    uint64_t v = (uint64_t)(int64_t)v32 & mask;
+    if (sc_is_signed(ty->sc) && ((v >> (bits - 1)) & 1))
+      v |= ~mask;
+    return ir_const_int(X->C, ty, v);
+  }
+  if (sc_is_float(ty->sc) || (ty->kind == TY_SCALAR && sc_is_float(ty->sc))) {
+    double v = l->kind == N_FLOAT ? l->fval : (double)l->ival;
+    if (ty->sc == KERN_SCALAR_FLOAT32)
+      v = (double)(float)v;
+    return ir_const_float(X->C, ty, neg ? -v : v);
+  }
+  if (l->kind == N_FLOAT) {
+    double v = neg ? -l->fval : l->fval;
+    if (ty->sc == KERN_SCALAR_BOOL)
+      return ir_const_int(X->C, ty, v != 0);
+    uint64_t iv; /* Note [float to integer] */
+    if (!check_float_to_u64(v, &iv))
+      ERR(n->pos, "literal %g does not fit in %s", v, TN(ty));
+    return ir_const_int(X->C, ty, iv);
+  }
+  uint64_t v = l->ival;
+  if (ty->sc == KERN_SCALAR_BOOL)
+    return ir_const_int(X->C, ty, v != 0);
+  if (neg) /* unsigned: negating (int64_t)2^63 would overflow (fuzzing) */
+    v = 0 - v;
+  int bits = sc_bits(ty->sc);
+  if (bits < 64) {
+    uint64_t mask = ((uint64_t)1 << bits) - 1;
+    bool fits = sc_is_signed(ty->sc)
+                    ? ((int64_t)v >= -((int64_t)1 << (bits - 1)) &&
+                       (int64_t)v < ((int64_t)1 << (bits - 1)))
+                    : (!neg && v <= mask);
+    if (!fits)
+      ERR(n->pos, "literal %s%llu does not fit in %s", neg ? "-" : "",
+          (unsigned long long)l->ival, TN(ty));
+    v &= mask;
+    if (sc_is_signed(ty->sc) && (v >> (bits - 1)) & 1)
+      v |= ~mask;
+  }
+  return ir_const_int(X->C, ty, v);
+}
+
+/* Converts a condition to bool as Python's truth test does. */
+IrExpr *check_truth(Ctx *X, IrExpr *e, Pos pos) {
+  if (ty_is_bool(e->ty))
+    return e;
+  if (e->ty->kind == TY_SCALAR)
+    return ir_call1(X->C, BI_TRUTH, t_bool(), e);
+  ERR(pos, "a value of type %s cannot be used as a condition", TN(e->ty));
+}
