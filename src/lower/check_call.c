@@ -503,7 +503,11 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
   ERR(callee->pos, "this expression cannot be called");
 }
 
-IrExpr *check_builtin_call(Ctx *X, Node *call, int bi, const char *name) {
+/* The builtins whose arguments are not plain values, checked before any
+ * argument is evaluated: wp.tid(), atomics, random numbers, printf and
+ * the identities, which take a dtype.  NULL if bi is not one of them. */
+static IrExpr *special_builtin(Ctx *X, Node *call, int bi,
+                               const char *name) {
   Compiler *C = X->C;
   int n;
   switch (bi) {
@@ -606,12 +610,19 @@ IrExpr *check_builtin_call(Ctx *X, Node *call, int bi, const char *name) {
     IrExpr *e = ir_call(C, bi, ty_mat(C, dt->sc, dim, dim), 0, NULL);
     return e;
   }
+  return NULL;
+}
 
-  check_no_kwargs(X, call, name);
-  IrExpr **a = check_eval_args(X, call, &n);
-  const Type *t0 = n > 0 ? a[0]->ty : NULL;
 #define NARGS(lo, hi) check_nargs_between(X, call, name, n, lo, hi)
 #define BAD() check_bad_args(X, call, name, a, n)
+
+/* Scalar math and the functions that apply to each component or choose
+ * between values: abs ... smoothstep, select and where.  NULL if bi is
+ * not one of them. */
+static IrExpr *math_builtin(Ctx *X, Node *call, int bi, const char *name,
+                            IrExpr **a, int n) {
+  Compiler *C = X->C;
+  const Type *t0 = n > 0 ? a[0]->ty : NULL;
   switch (bi) {
   case BI_ABS:
     NARGS(1, 1);
@@ -696,6 +707,23 @@ IrExpr *check_builtin_call(Ctx *X, Node *call, int bi, const char *name) {
     e->c = bi == BI_SELECT ? a[1] : a[2];
     return e;
   }
+  case BI_NONZERO:
+    NARGS(1, 1);
+    if (!ty_is_int(t0) && !ty_is_float(t0))
+      BAD();
+    return ir_call(C, bi, t0, 1, a);
+  default:
+    return NULL;
+  }
+}
+
+/* Vector and matrix functions: dot, cross, length, transpose, inverse and
+ * the like.  NULL if bi is not one of them. */
+static IrExpr *linalg_builtin(Ctx *X, Node *call, int bi, const char *name,
+                              IrExpr **a, int n) {
+  Compiler *C = X->C;
+  const Type *t0 = n > 0 ? a[0]->ty : NULL;
+  switch (bi) {
   case BI_DOT:
     NARGS(2, 2);
     if (!all_same(a, n) || t0->kind != TY_VEC)
@@ -742,6 +770,32 @@ IrExpr *check_builtin_call(Ctx *X, Node *call, int bi, const char *name) {
     if (t0->kind != TY_VEC || !sc_is_float(t0->sc))
       BAD();
     return ir_call(C, bi, ty_mat(C, t0->sc, t0->rows, t0->rows), 1, a);
+  case BI_ARGMIN: case BI_ARGMAX:
+    NARGS(1, 1);
+    if (t0->kind != TY_VEC || t0->quat || t0->xform || t0->sc == KERN_SCALAR_BOOL)
+      BAD();
+    return ir_call(C, bi, ty_scalar(KERN_SCALAR_UINT32), 1, a);
+  case BI_GET_DIAG:
+    NARGS(1, 1);
+    if (t0->kind != TY_MAT || t0->rows != t0->cols)
+      BAD();
+    return ir_call(C, bi, ty_vec(C, t0->sc, t0->rows), 1, a);
+  case BI_CW_MUL: case BI_CW_DIV:
+    NARGS(2, 2);
+    if (!all_same(a, n) || (t0->kind != TY_VEC && t0->kind != TY_MAT))
+      BAD();
+    return ir_call(C, bi, t0, 2, a);
+  default:
+    return NULL;
+  }
+}
+
+/* Quaternions and transforms.  NULL if bi is not one of them. */
+static IrExpr *quat_builtin(Ctx *X, Node *call, int bi, const char *name,
+                            IrExpr **a, int n) {
+  Compiler *C = X->C;
+  const Type *t0 = n > 0 ? a[0]->ty : NULL;
+  switch (bi) {
   case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV:
     NARGS(2, 2);
     if (!t0->quat || a[1]->ty->kind != TY_VEC || a[1]->ty->rows != 3 ||
@@ -753,21 +807,6 @@ IrExpr *check_builtin_call(Ctx *X, Node *call, int bi, const char *name) {
     if (!t0->quat)
       BAD();
     return ir_call(C, bi, t0, 1, a);
-  case BI_ARGMIN: case BI_ARGMAX:
-    NARGS(1, 1);
-    if (t0->kind != TY_VEC || t0->quat || t0->xform || t0->sc == KERN_SCALAR_BOOL)
-      BAD();
-    return ir_call(C, bi, ty_scalar(KERN_SCALAR_UINT32), 1, a);
-  case BI_NONZERO:
-    NARGS(1, 1);
-    if (!ty_is_int(t0) && !ty_is_float(t0))
-      BAD();
-    return ir_call(C, bi, t0, 1, a);
-  case BI_GET_DIAG:
-    NARGS(1, 1);
-    if (t0->kind != TY_MAT || t0->rows != t0->cols)
-      BAD();
-    return ir_call(C, bi, ty_vec(C, t0->sc, t0->rows), 1, a);
   case BI_QUAT_TO_MATRIX:
     NARGS(1, 1);
     if (!t0->quat)
@@ -801,11 +840,23 @@ IrExpr *check_builtin_call(Ctx *X, Node *call, int bi, const char *name) {
         !sc_is_float(t0->sc) || !ty_eq(a[1]->ty, ty_scalar(t0->sc)))
       BAD();
     return ir_call(C, bi, ty_quat(C, t0->sc), 2, a);
-  case BI_CW_MUL: case BI_CW_DIV:
-    NARGS(2, 2);
-    if (!all_same(a, n) || (t0->kind != TY_VEC && t0->kind != TY_MAT))
-      BAD();
-    return ir_call(C, bi, t0, 2, a);
+  default:
+    return NULL;
+  }
+}
+
+IrExpr *check_builtin_call(Ctx *X, Node *call, int bi, const char *name) {
+  IrExpr *e = special_builtin(X, call, bi, name);
+  if (e)
+    return e;
+  int n;
+  check_no_kwargs(X, call, name);
+  IrExpr **a = check_eval_args(X, call, &n);
+  if ((e = math_builtin(X, call, bi, name, a, n)) ||
+      (e = linalg_builtin(X, call, bi, name, a, n)) ||
+      (e = quat_builtin(X, call, bi, name, a, n)))
+    return e;
+  switch (bi) {
   case BI_MUL: case BI_ADD: case BI_SUB: case BI_DIV: case BI_NEG:
     break;
   default:
@@ -814,10 +865,9 @@ IrExpr *check_builtin_call(Ctx *X, Node *call, int bi, const char *name) {
   /* wp.mul/add/sub/div/neg: the operators by name */
   if (bi == BI_NEG) {
     NARGS(1, 1);
-    return ir_unary(C, OP_NEG, a[0]);
+    return ir_unary(X->C, OP_NEG, a[0]);
   }
   NARGS(2, 2);
-  (void)t0;
   return NULL; /* handled by the caller through check_binop() */
 #undef NARGS
 #undef BAD
