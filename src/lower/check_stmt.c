@@ -513,168 +513,243 @@ static void printf_stmt(Ctx *X, Node *call, bool is_print) {
   check_emit(X, s);
 }
 
+/* An expression statement: the calls that are statements (printf, print,
+ * the expect helpers, atomics) or any expression, evaluated for its effects. */
+static void expr_stmt(Ctx *X, Node *n) {
+  Compiler *C = X->C;
+  Node *e = n->a;
+  if (e->kind == N_CALL) {
+    const char *w = check_wp_attr(X, e->a);
+    if (w && !strcmp(w, "printf")) {
+      printf_stmt(X, e, false);
+      return;
+    }
+    if (w && (!strcmp(w, "expect_eq") || !strcmp(w, "expect_neq") ||
+              !strcmp(w, "expect_near"))) {
+      check_expect_stmt(X, e, w);
+      return;
+    }
+    if (w && !strcmp(w, "print")) {
+      check_print_stmt(X, e, "wp.print");
+      return;
+    }
+    if (!w && e->a->kind == N_NAME && !strcmp(e->a->name, "print") &&
+        !check_find_func(X, "print")) {
+      check_print_stmt(X, e, "print");
+      return;
+    }
+    if (w && builtin_lookup(w) >= 0 &&
+        (builtin_lookup(w) >= BI_ATOMIC_ADD &&
+         builtin_lookup(w) <= BI_ATOMIC_CAS)) {
+      IrStmt *s = ir_stmt(C, S_EXPR, n->pos);
+      s->a = check_atomic_call(X, e, builtin_lookup(w), arena_printf(C, "wp.%s",
+                                                                w));
+      check_emit(X, s);
+      return;
+    }
+    /* wp.add/sub/mul/div are operators by name: check_call_expr() leaves them
+     * to check_binop() in check_expr() and returns NULL, which made an S_EXPR without
+     * an expression (found by fuzz_frontend: tests/fuzz/crashes/
+     * ubsan_expr_stmt_wp_mul.py). */
+    int bi = w ? builtin_lookup(w) : -1;
+    IrExpr *v = bi == BI_ADD || bi == BI_SUB || bi == BI_MUL || bi == BI_DIV
+                    ? check_expr(X, e)
+                    : check_call_expr(X, e);
+    IrStmt *s = ir_stmt(C, S_EXPR, n->pos);
+    s->a = v;
+    check_emit(X, s);
+    return;
+  }
+  if (e->kind == N_STR)
+    return; /* a docstring */
+  /* Any other expression is evaluated for its effects, as in Python: an
+   * atomic or a random draw inside it still happens. */
+  IrStmt *es = ir_stmt(C, S_EXPR, n->pos);
+  es->a = check_expr(X, e);
+  check_emit(X, es);
+}
+
+/* name = value, a[i] = value, v.x = value and tuple unpacking. */
+static void assign_stmt(Ctx *X, Node *n) {
+  int nt = check_count_args(n->args);
+  if (nt > 1)
+    ERR(n->pos, "chained assignment (a = b = ...) is not supported");
+  Node *target = n->args;
+  if (target->kind == N_TUPLE) {
+    assign_tuple(X, target, n->a, n->pos);
+    return;
+  }
+  if (n->a->kind == N_TUPLE)
+    ERR(n->a->pos, "a tuple cannot be assigned to a single variable");
+  IrExpr *v;
+  if (n->a->kind == N_CALL && check_wp_attr(X, n->a->a) &&
+      !strcmp(check_wp_attr(X, n->a->a), "tid")) {
+    v = check_expr(X, n->a);
+  } else {
+    v = check_expr(X, n->a);
+    if (v->kind == E_FCALL && v->fn && v->fn->nrets > 1)
+      ERR(n->pos, "'%s' returns %d values; unpack them into %d variables",
+          n->a->a->name, v->fn->nrets, v->fn->nrets);
+  }
+  if (target->kind == N_NAME && !check_is_valuelike(v->ty)) {
+    if (v->ty->kind == TY_ARRAY)
+      ERR(n->pos, "arrays cannot be assigned to variables in kernels; use "
+                  "the parameter directly");
+    ERR(n->pos, "cannot assign a %s to a variable", TN(v->ty));
+  }
+  store_to(X, target, v, n->pos);
+}
+
+/* name: type = value */
+static void annassign_stmt(Ctx *X, Node *n) {
+  if (n->a->kind != N_NAME)
+    ERR(n->pos, "only a variable can be declared with a type");
+  const Type *t = check_type_expr(X, n->b, "variable annotation");
+  if (!n->c)
+    ERR(n->pos, "a declaration needs a value ('%s: %s = ...')", n->a->name,
+        TN(t));
+  IrExpr *v = check_is_literal(n->c) && ty_is_scalar(t) ? check_literal_as(X, n->c, t)
+                                                  : check_expr(X, n->c);
+  if (!ty_eq(v->ty, t))
+    ERR(n->pos, "'%s' is declared %s but assigned %s", n->a->name, TN(t),
+        TN(v->ty));
+  store_to(X, n->a, v, n->pos);
+}
+
+/* if/elif/else; a local is defined after it where every branch that
+ * falls through defined it. */
+static void if_stmt(Ctx *X, Node *n) {
+  Compiler *C = X->C;
+  IrStmt *s = ir_stmt(C, S_IF, n->pos);
+  s->a = check_truth(X, check_expr(X, n->a), n->a->pos);
+  DefSet before = check_defs_save(X);
+  bool dead_then, dead_else = false;
+  s->body = block_of(X, n->body, &dead_then);
+  /* the locals the then-branch defined (Note [defs trail]) */
+  int nthen = X->ntrail - before;
+  int *then_set = arena_alloc(C, sizeof(int) * (size_t)(nthen ? nthen : 1));
+  memcpy(then_set, X->trail + before, sizeof(int) * (size_t)nthen);
+  check_defs_restore(X, before);
+  if (n->orelse)
+    s->orelse = block_of(X, n->orelse, &dead_else);
+  /* Defined after the if: defined on every branch that falls through. */
+  if (dead_then) {
+    /* the else-branch's state, as it is */
+  } else if (dead_else) {
+    check_defs_restore(X, before);
+    for (int k = 0; k < nthen; k++)
+      check_def_set(X, then_set[k]);
+  } else {
+    /* before, plus what both branches defined */
+    int nelse = X->ntrail - before;
+    int *else_set = arena_alloc(C, sizeof(int) * (size_t)(nelse ? nelse : 1));
+    memcpy(else_set, X->trail + before, sizeof(int) * (size_t)nelse);
+    check_defs_restore(X, before);
+    for (int k = 0; k < nthen; k++)
+      X->marked[then_set[k]] = true;
+    for (int k = 0; k < nelse; k++)
+      if (X->marked[else_set[k]])
+        check_def_set(X, else_set[k]);
+    for (int k = 0; k < nthen; k++)
+      X->marked[then_set[k]] = false;
+  }
+  if (dead_then && dead_else)
+    X->dead = true;
+  check_emit(X, s);
+}
+
+/* while: its condition is evaluated before every iteration, so nothing
+ * may be hoisted out of it. */
+static void while_stmt(Ctx *X, Node *n) {
+  Compiler *C = X->C;
+  IrStmt *s = ir_stmt(C, S_WHILE, n->pos);
+  X->no_hoist++; /* evaluated again before every iteration */
+  s->a = check_truth(X, check_expr(X, n->a), n->a->pos);
+  X->no_hoist--;
+  DefSet before = check_defs_save(X);
+  X->loop_depth++;
+  bool dead;
+  s->body = block_of(X, n->body, &dead);
+  X->loop_depth--;
+  check_defs_restore(X, before);
+  check_emit(X, s);
+}
+
+/* return in a kernel (no value) or in a function (the first return fixes
+ * the return type unless it is annotated). */
+static void return_stmt(Ctx *X, Node *n) {
+  Compiler *C = X->C;
+  Func *f = X->f;
+  if (f->is_kernel) {
+    if (n->a)
+      ERR(n->pos, "a kernel cannot return a value");
+    if (X->loop_depth > 0)
+      X->irf->has_kreturn_in_loop = true;
+    check_emit(X, ir_stmt(C, S_KRETURN, n->pos));
+    X->dead = true;
+    return;
+  }
+  IrStmt *s = ir_stmt(C, S_RETURN, n->pos);
+  const Type *rt;
+  if (!n->a) {
+    rt = &ty_void;
+  } else if (n->a->kind == N_TUPLE) {
+    int k = check_count_args(n->a->args);
+    s->args = arena_alloc(C, sizeof(IrExpr *) * (size_t)k);
+    const Type **items = arena_alloc(C, sizeof(Type *) * (size_t)k);
+    int i = 0;
+    for (Node *v = n->a->args; v; v = v->next, i++) {
+      s->args[i] = check_expr(X, v);
+      if (!ty_is_value(s->args[i]->ty))
+        ERR(v->pos, "cannot return a %s", TN(s->args[i]->ty));
+      items[i] = s->args[i]->ty;
+    }
+    s->nargs = k;
+    rt = ty_tuple(C, k, items);
+  } else {
+    s->a = check_expr(X, n->a);
+    rt = s->a->ty;
+    if (!check_is_valuelike(rt))
+      ERR(n->a->pos, "cannot return a %s", TN(rt));
+  }
+  if (!f->ret) {
+    f->ret = rt;
+  } else if (!ty_eq(f->ret, rt)) {
+    ERR(n->pos, "'%s' returns %s here but %s %s", f->name, TN(rt),
+        f->ret_annot ? "is declared to return" : "returned",
+        TN(f->ret));
+  }
+  X->ret_seen = true;
+  check_emit(X, s);
+  X->dead = true;
+}
+
 static void stmt(Ctx *X, Node *n) {
   Compiler *C = X->C;
   switch (n->kind) {
   case N_PASS:
     return;
-  case N_EXPR: {
-    Node *e = n->a;
-    if (e->kind == N_CALL) {
-      const char *w = check_wp_attr(X, e->a);
-      if (w && !strcmp(w, "printf")) {
-        printf_stmt(X, e, false);
-        return;
-      }
-      if (w && (!strcmp(w, "expect_eq") || !strcmp(w, "expect_neq") ||
-                !strcmp(w, "expect_near"))) {
-        check_expect_stmt(X, e, w);
-        return;
-      }
-      if (w && !strcmp(w, "print")) {
-        check_print_stmt(X, e, "wp.print");
-        return;
-      }
-      if (!w && e->a->kind == N_NAME && !strcmp(e->a->name, "print") &&
-          !check_find_func(X, "print")) {
-        check_print_stmt(X, e, "print");
-        return;
-      }
-      if (w && builtin_lookup(w) >= 0 &&
-          (builtin_lookup(w) >= BI_ATOMIC_ADD &&
-           builtin_lookup(w) <= BI_ATOMIC_CAS)) {
-        IrStmt *s = ir_stmt(C, S_EXPR, n->pos);
-        s->a = check_atomic_call(X, e, builtin_lookup(w), arena_printf(C, "wp.%s",
-                                                                  w));
-        check_emit(X, s);
-        return;
-      }
-      /* wp.add/sub/mul/div are operators by name: check_call_expr() leaves them
-       * to check_binop() in check_expr() and returns NULL, which made an S_EXPR without
-       * an expression (found by fuzz_frontend: tests/fuzz/crashes/
-       * ubsan_expr_stmt_wp_mul.py). */
-      int bi = w ? builtin_lookup(w) : -1;
-      IrExpr *v = bi == BI_ADD || bi == BI_SUB || bi == BI_MUL || bi == BI_DIV
-                      ? check_expr(X, e)
-                      : check_call_expr(X, e);
-      IrStmt *s = ir_stmt(C, S_EXPR, n->pos);
-      s->a = v;
-      check_emit(X, s);
-      return;
-    }
-    if (e->kind == N_STR)
-      return; /* a docstring */
-    /* Any other expression is evaluated for its effects, as in Python: an
-     * atomic or a random draw inside it still happens. */
-    IrStmt *es = ir_stmt(C, S_EXPR, n->pos);
-    es->a = check_expr(X, e);
-    check_emit(X, es);
+  case N_EXPR:
+    expr_stmt(X, n);
     return;
-  }
-  case N_ASSIGN: {
-    int nt = check_count_args(n->args);
-    if (nt > 1)
-      ERR(n->pos, "chained assignment (a = b = ...) is not supported");
-    Node *target = n->args;
-    if (target->kind == N_TUPLE) {
-      assign_tuple(X, target, n->a, n->pos);
-      return;
-    }
-    if (n->a->kind == N_TUPLE)
-      ERR(n->a->pos, "a tuple cannot be assigned to a single variable");
-    IrExpr *v;
-    if (n->a->kind == N_CALL && check_wp_attr(X, n->a->a) &&
-        !strcmp(check_wp_attr(X, n->a->a), "tid")) {
-      v = check_expr(X, n->a);
-    } else {
-      v = check_expr(X, n->a);
-      if (v->kind == E_FCALL && v->fn && v->fn->nrets > 1)
-        ERR(n->pos, "'%s' returns %d values; unpack them into %d variables",
-            n->a->a->name, v->fn->nrets, v->fn->nrets);
-    }
-    if (target->kind == N_NAME && !check_is_valuelike(v->ty)) {
-      if (v->ty->kind == TY_ARRAY)
-        ERR(n->pos, "arrays cannot be assigned to variables in kernels; use "
-                    "the parameter directly");
-      ERR(n->pos, "cannot assign a %s to a variable", TN(v->ty));
-    }
-    store_to(X, target, v, n->pos);
+  case N_ASSIGN:
+    assign_stmt(X, n);
     return;
-  }
-  case N_ANNASSIGN: {
-    if (n->a->kind != N_NAME)
-      ERR(n->pos, "only a variable can be declared with a type");
-    const Type *t = check_type_expr(X, n->b, "variable annotation");
-    if (!n->c)
-      ERR(n->pos, "a declaration needs a value ('%s: %s = ...')", n->a->name,
-          TN(t));
-    IrExpr *v = check_is_literal(n->c) && ty_is_scalar(t) ? check_literal_as(X, n->c, t)
-                                                    : check_expr(X, n->c);
-    if (!ty_eq(v->ty, t))
-      ERR(n->pos, "'%s' is declared %s but assigned %s", n->a->name, TN(t),
-          TN(v->ty));
-    store_to(X, n->a, v, n->pos);
+  case N_ANNASSIGN:
+    annassign_stmt(X, n);
     return;
-  }
   case N_AUGASSIGN:
     augassign(X, n);
     return;
-  case N_IF: {
-    IrStmt *s = ir_stmt(C, S_IF, n->pos);
-    s->a = check_truth(X, check_expr(X, n->a), n->a->pos);
-    DefSet before = check_defs_save(X);
-    bool dead_then, dead_else = false;
-    s->body = block_of(X, n->body, &dead_then);
-    /* the locals the then-branch defined (Note [defs trail]) */
-    int nthen = X->ntrail - before;
-    int *then_set = arena_alloc(C, sizeof(int) * (size_t)(nthen ? nthen : 1));
-    memcpy(then_set, X->trail + before, sizeof(int) * (size_t)nthen);
-    check_defs_restore(X, before);
-    if (n->orelse)
-      s->orelse = block_of(X, n->orelse, &dead_else);
-    /* Defined after the if: defined on every branch that falls through. */
-    if (dead_then) {
-      /* the else-branch's state, as it is */
-    } else if (dead_else) {
-      check_defs_restore(X, before);
-      for (int k = 0; k < nthen; k++)
-        check_def_set(X, then_set[k]);
-    } else {
-      /* before, plus what both branches defined */
-      int nelse = X->ntrail - before;
-      int *else_set = arena_alloc(C, sizeof(int) * (size_t)(nelse ? nelse : 1));
-      memcpy(else_set, X->trail + before, sizeof(int) * (size_t)nelse);
-      check_defs_restore(X, before);
-      for (int k = 0; k < nthen; k++)
-        X->marked[then_set[k]] = true;
-      for (int k = 0; k < nelse; k++)
-        if (X->marked[else_set[k]])
-          check_def_set(X, else_set[k]);
-      for (int k = 0; k < nthen; k++)
-        X->marked[then_set[k]] = false;
-    }
-    if (dead_then && dead_else)
-      X->dead = true;
-    check_emit(X, s);
+  case N_IF:
+    if_stmt(X, n);
     return;
-  }
   case N_FOR:
     for_stmt(X, n);
     return;
-  case N_WHILE: {
-    IrStmt *s = ir_stmt(C, S_WHILE, n->pos);
-    X->no_hoist++; /* evaluated again before every iteration */
-    s->a = check_truth(X, check_expr(X, n->a), n->a->pos);
-    X->no_hoist--;
-    DefSet before = check_defs_save(X);
-    X->loop_depth++;
-    bool dead;
-    s->body = block_of(X, n->body, &dead);
-    X->loop_depth--;
-    check_defs_restore(X, before);
-    check_emit(X, s);
+  case N_WHILE:
+    while_stmt(X, n);
     return;
-  }
   case N_BREAK:
   case N_CONTINUE:
     if (X->loop_depth == 0)
@@ -683,52 +758,9 @@ static void stmt(Ctx *X, Node *n) {
     check_emit(X, ir_stmt(C, n->kind == N_BREAK ? S_BREAK : S_CONTINUE, n->pos));
     X->dead = true;
     return;
-  case N_RETURN: {
-    Func *f = X->f;
-    if (f->is_kernel) {
-      if (n->a)
-        ERR(n->pos, "a kernel cannot return a value");
-      if (X->loop_depth > 0)
-        X->irf->has_kreturn_in_loop = true;
-      check_emit(X, ir_stmt(C, S_KRETURN, n->pos));
-      X->dead = true;
-      return;
-    }
-    IrStmt *s = ir_stmt(C, S_RETURN, n->pos);
-    const Type *rt;
-    if (!n->a) {
-      rt = &ty_void;
-    } else if (n->a->kind == N_TUPLE) {
-      int k = check_count_args(n->a->args);
-      s->args = arena_alloc(C, sizeof(IrExpr *) * (size_t)k);
-      const Type **items = arena_alloc(C, sizeof(Type *) * (size_t)k);
-      int i = 0;
-      for (Node *v = n->a->args; v; v = v->next, i++) {
-        s->args[i] = check_expr(X, v);
-        if (!ty_is_value(s->args[i]->ty))
-          ERR(v->pos, "cannot return a %s", TN(s->args[i]->ty));
-        items[i] = s->args[i]->ty;
-      }
-      s->nargs = k;
-      rt = ty_tuple(C, k, items);
-    } else {
-      s->a = check_expr(X, n->a);
-      rt = s->a->ty;
-      if (!check_is_valuelike(rt))
-        ERR(n->a->pos, "cannot return a %s", TN(rt));
-    }
-    if (!f->ret) {
-      f->ret = rt;
-    } else if (!ty_eq(f->ret, rt)) {
-      ERR(n->pos, "'%s' returns %s here but %s %s", f->name, TN(rt),
-          f->ret_annot ? "is declared to return" : "returned",
-          TN(f->ret));
-    }
-    X->ret_seen = true;
-    check_emit(X, s);
-    X->dead = true;
+  case N_RETURN:
+    return_stmt(X, n);
     return;
-  }
   case N_ASSERT: {
     IrStmt *s = ir_stmt(C, S_ASSERT, n->pos);
     s->a = check_truth(X, check_expr(X, n->a), n->a->pos);
