@@ -524,18 +524,11 @@ static kern_status check_grid_arity(kern_kernel *k, int ndim) {
  * set of checks and messages.  k is the kernel object (the caller resolved
  * its handle).  An empty grid passes (p->dims.total == 0): the caller then
  * launches nothing and succeeds. */
-kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
-                              int nargs, const kern_arg *args,
-                              kern__pack *pk) {
-  pk->argv = pk->argv_stack;
-  pk->slots = pk->slots_stack;
-  pk->la = pk->la_stack;
-  pk->nslots = 0;
-  kern_module *m = k->module;
-  kern_context *ctx = m->ctx;
-  const kc_kernel *info = k->info;
-  const char *kn = info->name;
-
+/* Checks the launch grid and fills *out with it. */
+static kern_status pack_dims(kern_kernel *k, int ndim, const int64_t *dims,
+                             kern__dims *out) {
+  kern_context *ctx = k->module->ctx;
+  const char *kn = k->info->name;
   if (ndim < 1 || ndim > KERN_MAX_DIMS)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "launch of '%s': ndim must be 1 to %d, got %d", kn,
@@ -567,7 +560,144 @@ kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
                          "launch of '%s': the grid size overflows int64",
                          kn);
   }
-  pk->dims = d;
+  *out = d;
+  return KERN_SUCCESS;
+}
+
+/* The expected type is spelled only on a mismatch: the launch path stays
+ * free of formatting (an async launch must cost little more than the
+ * driver's). */
+#define MISMATCH(...)                                                        \
+  (param_spelling(p, want, sizeof want),                                     \
+   st = kern__error(ctx, KERN_ERROR_TYPE_MISMATCH,                           \
+                    "launch of '%s': argument %d '%s' expects %s, "          \
+                    __VA_ARGS__))
+
+/* An array argument: its type, dimensionality, context and device must
+ * be the parameter's. */
+static kern_status pack_array_arg(kern_context *ctx, kern_module *m,
+                                  const char *kn, int i, const kc_param *p,
+                                  const kern_arg *a, kern__slot *slot) {
+  kern_status st = KERN_SUCCESS;
+  char want[128], got[128];
+  kern_array *arr = a->u.array;
+  if (a->kind != KERN_ARG_ARRAY || !arr) {
+    MISMATCH("got %s", kn, i + 1, p->name, want,
+             arg_spelling(a, got, sizeof got));
+    return st;
+  }
+  if (!kern__type_equal(arr->type, p->type) || arr->ndim != p->ndim) {
+    MISMATCH("got %s", kn, i + 1, p->name, want,
+             arg_spelling(a, got, sizeof got));
+    return st;
+  }
+  if (arr->ctx != ctx || arr->dev != m->dev) {
+    kern_device_info ai, mi;
+    int ok = arr->ctx == ctx &&
+             kern__device_get(ctx, arr->dev, &ai) == KERN_SUCCESS &&
+             kern__device_get(ctx, m->dev, &mi) == KERN_SUCCESS;
+    if (!ok)
+      st = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "launch of '%s': argument %d '%s' belongs to "
+                       "another context",
+                       kn, i + 1, p->name);
+    else
+      st = kern__error(
+          ctx, KERN_ERROR_INVALID_ARGUMENT,
+          "launch of '%s': argument %d '%s' is on device %s:%d but the "
+          "kernel was built for %s:%d",
+          kn, i + 1, p->name, ctx->backends[ai.backend]->name, ai.index,
+          ctx->backends[mi.backend]->name, mi.index);
+    return st;
+  }
+  slot->arr.data = arr->data;
+  for (int j = 0; j < 4; j++) slot->arr.shape[j] = arr->shape[j];
+  return KERN_SUCCESS;
+}
+
+/* A value argument: kern_arg_data of the type's size, or an integer or
+ * float that fits the parameter's scalar type. */
+static kern_status pack_value_arg(kern_context *ctx, const char *kn, int i,
+                                  const kc_param *p, const kern_arg *a,
+                                  kern__slot *slot) {
+  kern_status st = KERN_SUCCESS;
+  char want[128], got[128];
+  size_t vsize = kern_type_size(p->type);
+  if (vsize == 0 || vsize > sizeof *slot) {
+    st = kern__error(ctx, KERN_ERROR_UNSUPPORTED,
+                     "launch of '%s': parameter %d '%s' has a type of "
+                     "%zu bytes, larger than a launch argument can be",
+                     kn, i + 1, p->name, vsize);
+    return st;
+  }
+  int scalar = p->type.kind == KERN_KIND_SCALAR;
+  switch (a->kind) {
+  case KERN_ARG_DATA:
+    if (!a->u.data || a->size != vsize) {
+      MISMATCH("got %s (%s is %zu bytes)", kn, i + 1, p->name, want,
+               arg_spelling(a, got, sizeof got), want, vsize);
+      break;
+    }
+    memcpy(slot->bytes, a->u.data, vsize);
+    break;
+  case KERN_ARG_INT:
+    if (!scalar) {
+      MISMATCH("got %s; pass it with kern_arg_data", kn, i + 1, p->name, want,
+               arg_spelling(a, got, sizeof got));
+      break;
+    }
+    if (!store_int(p->type.scalar, a->u.i, slot->bytes) &&
+        param_spelling(p, want, sizeof want))
+      st = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "launch of '%s': argument %d '%s': %lld is out of "
+                       "range for %s",
+                       kn, i + 1, p->name, (long long)a->u.i, want);
+    break;
+  case KERN_ARG_FLOAT:
+    if (!scalar || !is_float(p->type.scalar)) {
+      MISMATCH("got %s", kn, i + 1, p->name, want,
+               arg_spelling(a, got, sizeof got));
+      break;
+    }
+    if (p->type.scalar == KERN_SCALAR_FLOAT64) {
+      memcpy(slot->bytes, &a->u.f, sizeof(double));
+    } else {
+      /* Converting a finite double beyond FLT_MAX to float is undefined
+       * behaviour in C; infinities and NaN convert exactly. */
+      if (isfinite(a->u.f) && fabs(a->u.f) > FLT_MAX) {
+        st = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                         "launch of '%s': argument %d '%s': %g is out of "
+                         "range for float32",
+                         kn, i + 1, p->name, a->u.f);
+        break;
+      }
+      float x = (float)a->u.f;
+      memcpy(slot->bytes, &x, sizeof x);
+    }
+    break;
+  default:
+    MISMATCH("got %s", kn, i + 1, p->name, want,
+             arg_spelling(a, got, sizeof got));
+  }
+  return st;
+}
+
+#undef MISMATCH
+
+kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
+                              int nargs, const kern_arg *args,
+                              kern__pack *pk) {
+  pk->argv = pk->argv_stack;
+  pk->slots = pk->slots_stack;
+  pk->la = pk->la_stack;
+  pk->nslots = 0;
+  kern_module *m = k->module;
+  kern_context *ctx = m->ctx;
+  const kc_kernel *info = k->info;
+  const char *kn = info->name;
+
+  kern_status st = pack_dims(k, ndim, dims, &pk->dims);
+  if (st != KERN_SUCCESS) return st;
   const int nvis = visible_params(info);
   if (nargs != nvis || (nargs > 0 && !args)) {
     char list[512] = "";
@@ -598,117 +728,15 @@ kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
   kern__slot *slots = pk->slots;
   kern_arg *la = pk->la;
 
-  kern_status st = nargs > 0 ? read_args(ctx, info, nargs, args, la)
-                             : KERN_SUCCESS;
-  char want[128], got[128];
+  st = nargs > 0 ? read_args(ctx, info, nargs, args, la) : KERN_SUCCESS;
   for (int i = 0; i < nargs && st == KERN_SUCCESS; i++) {
     const kc_param *p = &info->params[i];
     const kern_arg *a = &la[i];
     kern__slot *slot = &slots[i];
     argv[i] = slot;
-/* The expected type is spelled only on a mismatch: the launch path stays
- * free of formatting (an async launch must cost little more than the
- * driver's). */
-#define MISMATCH(...)                                                        \
-  (param_spelling(p, want, sizeof want),                                     \
-   st = kern__error(ctx, KERN_ERROR_TYPE_MISMATCH,                           \
-                    "launch of '%s': argument %d '%s' expects %s, "          \
-                    __VA_ARGS__))
-    if (p->kind == KERN_PARAM_ARRAY) {
-      kern_array *arr = a->u.array;
-      if (a->kind != KERN_ARG_ARRAY || !arr) {
-        MISMATCH("got %s", kn, i + 1, p->name, want,
-                 arg_spelling(a, got, sizeof got));
-        break;
-      }
-      if (!kern__type_equal(arr->type, p->type) || arr->ndim != p->ndim) {
-        MISMATCH("got %s", kn, i + 1, p->name, want,
-                 arg_spelling(a, got, sizeof got));
-        break;
-      }
-      if (arr->ctx != ctx || arr->dev != m->dev) {
-        kern_device_info ai, mi;
-        int ok = arr->ctx == ctx &&
-                 kern__device_get(ctx, arr->dev, &ai) == KERN_SUCCESS &&
-                 kern__device_get(ctx, m->dev, &mi) == KERN_SUCCESS;
-        if (!ok)
-          st = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
-                           "launch of '%s': argument %d '%s' belongs to "
-                           "another context",
-                           kn, i + 1, p->name);
-        else
-          st = kern__error(
-              ctx, KERN_ERROR_INVALID_ARGUMENT,
-              "launch of '%s': argument %d '%s' is on device %s:%d but the "
-              "kernel was built for %s:%d",
-              kn, i + 1, p->name, ctx->backends[ai.backend]->name, ai.index,
-              ctx->backends[mi.backend]->name, mi.index);
-        break;
-      }
-      slot->arr.data = arr->data;
-      for (int j = 0; j < 4; j++) slot->arr.shape[j] = arr->shape[j];
-      continue;
-    }
-
-    /* A value parameter. */
-    size_t vsize = kern_type_size(p->type);
-    if (vsize == 0 || vsize > sizeof *slot) {
-      st = kern__error(ctx, KERN_ERROR_UNSUPPORTED,
-                       "launch of '%s': parameter %d '%s' has a type of "
-                       "%zu bytes, larger than a launch argument can be",
-                       kn, i + 1, p->name, vsize);
-      break;
-    }
-    int scalar = p->type.kind == KERN_KIND_SCALAR;
-    switch (a->kind) {
-    case KERN_ARG_DATA:
-      if (!a->u.data || a->size != vsize) {
-        MISMATCH("got %s (%s is %zu bytes)", kn, i + 1, p->name, want,
-                 arg_spelling(a, got, sizeof got), want, vsize);
-        break;
-      }
-      memcpy(slot->bytes, a->u.data, vsize);
-      break;
-    case KERN_ARG_INT:
-      if (!scalar) {
-        MISMATCH("got %s; pass it with kern_arg_data", kn, i + 1, p->name, want,
-                 arg_spelling(a, got, sizeof got));
-        break;
-      }
-      if (!store_int(p->type.scalar, a->u.i, slot->bytes) &&
-          param_spelling(p, want, sizeof want))
-        st = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
-                         "launch of '%s': argument %d '%s': %lld is out of "
-                         "range for %s",
-                         kn, i + 1, p->name, (long long)a->u.i, want);
-      break;
-    case KERN_ARG_FLOAT:
-      if (!scalar || !is_float(p->type.scalar)) {
-        MISMATCH("got %s", kn, i + 1, p->name, want,
-                 arg_spelling(a, got, sizeof got));
-        break;
-      }
-      if (p->type.scalar == KERN_SCALAR_FLOAT64) {
-        memcpy(slot->bytes, &a->u.f, sizeof(double));
-      } else {
-        /* Converting a finite double beyond FLT_MAX to float is undefined
-         * behaviour in C; infinities and NaN convert exactly. */
-        if (isfinite(a->u.f) && fabs(a->u.f) > FLT_MAX) {
-          st = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
-                           "launch of '%s': argument %d '%s': %g is out of "
-                           "range for float32",
-                           kn, i + 1, p->name, a->u.f);
-          break;
-        }
-        float x = (float)a->u.f;
-        memcpy(slot->bytes, &x, sizeof x);
-      }
-      break;
-    default:
-      MISMATCH("got %s", kn, i + 1, p->name, want,
-               arg_spelling(a, got, sizeof got));
-    }
-#undef MISMATCH
+    st = p->kind == KERN_PARAM_ARRAY
+             ? pack_array_arg(ctx, m, kn, i, p, a, slot)
+             : pack_value_arg(ctx, kn, i, p, a, slot);
   }
 
   if (st == KERN_SUCCESS) {
