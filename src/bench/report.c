@@ -127,8 +127,10 @@ void bench_print_table(FILE *f, const bench_result *r) {
   }
   fprintf(f, "\nTimes per launch; hot: back to back on resident data, cold: "
           "after flushing the caches, transfers: upload + launch + download.\n"
-          "kern rows are timed by the wall clock around kern_launch (which "
-          "synchronises); vs kern = reference time / kern time.\n");
+          "kern rows on GPUs (CUDA, OpenCL) are timed by device events "
+          "around each launch (timer events), on the CPU by the wall clock "
+          "around kern_launch (timer wall);\ntransfers always by the wall "
+          "clock; vs kern = reference time / kern time.\n");
 }
 
 /* ---------------------------------------------------------------- json */

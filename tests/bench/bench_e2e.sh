@@ -31,6 +31,13 @@ has "$T/table.txt" "^ *cold "
 if [ $OCL = 1 ]; then
   has "$T/table.txt" "opencl:0 .* hot "
   grep -q '"name": "opencl:0"' "$T/a.json" || fail "no opencl:0 row in the JSON"
+  # GPU backends (OpenCL here) are timed by kern events, the CPU by the wall
+  # clock.
+  grep -A12 '"name": "opencl:0"' "$T/a.json" | grep -q '"timer": "events"' ||
+    fail "the opencl:0 row is not timed by events"
+  grep -A12 '"name": "cpu:0"' "$T/a.json" | grep -q '"timer": "wall"' ||
+    fail "the cpu:0 row is not timed by the wall clock"
+  has "$T/table.txt" "timed by device events"
 else
   has "$T/table.txt" "^  opencl .*unavailable: "
 fi
@@ -52,7 +59,10 @@ done
 head -c 5 "$T/a.svg" | grep -q '<svg' || fail "the plot is not an SVG"
 has "$T/a.svg" "cpu:0"
 # The peak was measured once and cached.
-[ -s "$KERN_CACHE_DIR/bench-peak.tsv" ] || fail "no cached peak"
+[ -s "$KERN_CACHE_DIR/bench-peak-v2.tsv" ] || fail "no cached peak"
+if [ $OCL = 1 ]; then
+  grep -q '^opencl|' "$KERN_CACHE_DIR/bench-peak-v2.tsv" || fail "no cached OpenCL peak"
+fi
 
 # ---- --compare: a run against itself is within the noise
 "$K" bench --compare "$T/a.json" "$T/a.json" >"$T/cmp.txt" 2>&1 || fail "--compare exited $?"
