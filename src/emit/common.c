@@ -1650,6 +1650,26 @@ static const char *quoted(Emit *E, const char *s) {
   return b.p ? b.p : "";
 }
 
+/* Note [#line paths]: the compiler decodes the path of a #line directive
+ * and copies it into its debug information.  NVRTC writes it raw into the
+ * PTX `.file` directive, which ptxas parses again, so a newline, quote or
+ * '#' in a path breaks the PTX (and could smuggle PTX in).  emit_quote()
+ * keeps the C literal safe, not what it decodes to; so #line paths keep
+ * only bytes from a conservative set and spell every other byte %XX. */
+static const char *line_path(Emit *E, const char *s) {
+  Buf b;
+  buf_init(&b, E->C);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+        (c >= '0' && c <= '9') || (c && strchr("_./+-", c)))
+      buf_putn(&b, s, 1);
+    else
+      buf_printf(&b, "%%%02X", c);
+  }
+  return b.p ? b.p : "";
+}
+
 static void emit_stmt(Emit *E, IrStmt *s) {
   switch (s->kind) {
   case S_ASSIGN:
@@ -1795,7 +1815,8 @@ static void emit_stmts(Emit *E, IrStmt *s) {
   for (; s; s = s->next) {
     if (E->opts && E->opts->line_directives && s->pos.line > 0 &&
         E->T->id != KERN_TARGET_OPENCL)
-      buf_printf(&E->out, "#line %d \"%s\"\n", s->pos.line, quoted(E, E->m->path));
+      buf_printf(&E->out, "#line %d \"%s\"\n", s->pos.line,
+                 line_path(E, E->m->path));
     emit_stmt(E, s);
   }
 }

@@ -31,6 +31,7 @@
 #include "../runtime/test.h"
 #include "common.h"
 #include "emit.h"
+#include "compile.h"
 #include "cuda_check.h"
 
 /* ---------------------------------------------------------------- quote */
@@ -180,6 +181,21 @@ static void check_sources(const char *name, const char *text, size_t n) {
     }
     kern_free(out);
   }
+  /* The CUDA the runtime builds carries #line directives, whose path NVRTC
+   * copies into the PTX's .file directive (Note [#line paths]): compiled
+   * to a cubin, so ptxas parses that PTX too. */
+  kc_options lo = {0, 1};
+  kc_result r = {0};
+  ASSERT_EQ(kern__compile(name, src, strlen(src), KERN_TARGET_CUDA, &lo, &r),
+            KERN_SUCCESS);
+  ASSERT(strstr(r.source, "#line "));
+  char *log = NULL;
+  int rc = kern__cuda_nvrtc_compile_check(r.source, "sm_80", &log);
+  if (rc != KERN__NVRTC_OK && rc != KERN__NVRTC_UNAVAILABLE)
+    fprintf(stderr, "%s\n", log ? log : "");
+  ASSERT(rc == KERN__NVRTC_OK || rc == KERN__NVRTC_UNAVAILABLE);
+  free(log);
+  kern__compile_result_free(&r);
   free(src);
 }
 
