@@ -89,7 +89,7 @@ int main(int argc, char **argv) {
   CK(kern_context_new(NULL, &ctx));
   kern_device dev;
   CK(kern_device_find(ctx, "cuda", &dev));
-  kern_device_info di;
+  kern_device_info di = KERN_DEVICE_INFO_INIT;
   CK(kern_device_get(ctx, dev, &di));
   printf("card %s\n", di.name);
   kern_module *m;
