@@ -114,7 +114,8 @@ if cuda and refs:
 PYEOF
 say "done ($(el))"
 # The device tool returns at most 8 files: the logs travel packed.
-( cd "$OUT" && tar -czf logs.tgz --exclude=logs.tgz --exclude=bench.json --exclude=bench.svg \
+( cd "$OUT" && tar -czf /tmp/kern-bench-logs.tgz --exclude=logs.tgz --exclude=bench.json --exclude=bench.svg \
     --exclude=table.txt --exclude=summary.txt --exclude=gpu_bench.json . &&
+  mv /tmp/kern-bench-logs.tgz logs.tgz &&
   find . -maxdepth 1 -type f ! -name logs.tgz ! -name bench.json ! -name bench.svg \
     ! -name table.txt ! -name summary.txt ! -name gpu_bench.json -delete )
