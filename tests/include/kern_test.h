@@ -25,7 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int kern_test_checks, kern_test_failures;
+/* Counted with atomics: tests assert from several threads (tests/threads). */
+static _Atomic int kern_test_checks, kern_test_failures;
 
 /* Every failure goes through here: the message is already printed. */
 static inline void kern_test_failed(int fatal) {
