@@ -19,9 +19,10 @@
 /* ---------------------------------------------------------------- names */
 
 bool emit_need(Emit *E, const char *name) {
-  for (int i = 0; i < E->nhave; i++)
-    if (!strcmp(E->have[i], name))
-      return false;
+  /* A hash set: a module asks this for every type and helper it spells. */
+  if (names_get(&E->haveset, name))
+    return false;
+  names_put(E->C, &E->haveset, name, (void *)name);
   if (E->nhave == E->caphave) {
     int cap = E->caphave ? E->caphave * 2 : 64;
     const char **h = arena_alloc(E->C, sizeof(char *) * (size_t)cap);

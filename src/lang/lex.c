@@ -120,11 +120,13 @@ static const char *const ops2[] = {"**", "//", "<<", ">>", "<=", ">=", "==",
                                    "&=", "|=", "^=", "@=", ":=", NULL};
 
 static int match_op(const char *p, const char *end) {
-  for (int i = 0; ops3[i]; i++)
-    if (end - p >= 3 && !strncmp(p, ops3[i], 3))
+  /* Characters compared directly: this runs for every operator of every
+   * file, and strncmp calls were a tenth of `kern synth`'s time. */
+  for (int i = 0; ops3[i] && end - p >= 3; i++)
+    if (p[0] == ops3[i][0] && p[1] == ops3[i][1] && p[2] == ops3[i][2])
       return 3;
-  for (int i = 0; ops2[i]; i++)
-    if (end - p >= 2 && !strncmp(p, ops2[i], 2))
+  for (int i = 0; ops2[i] && end - p >= 2; i++)
+    if (p[0] == ops2[i][0] && p[1] == ops2[i][1])
       return 2;
   if (strchr("+-*/%@&|^~<>()[]{},:.;=!", *p))
     return 1;
