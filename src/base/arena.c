@@ -48,69 +48,100 @@ char *arena_strndup(Compiler *C, const char *s, size_t n) {
 /* Note [simple formats]: the emitters format millions of short pieces
  * ("%s(", "((%s)", "k_%s") per second under `kern synth`, and vsnprintf's
  * general machinery was a quarter of kern's compile time there.  A format
- * whose only conversions are %s, %d, %c and %% is expanded here by hand,
- * which gives the same bytes as printf; any other format (widths,
- * precisions, floats, 64-bit lengths) still goes to vsnprintf. */
+ * whose only conversions are %s, %d, %c, %lld, %llu and %% is expanded
+ * here by hand, which gives the same bytes as printf; any other format
+ * (widths, precisions, floats) still goes to vsnprintf. */
 static bool simple_format(const char *fmt) {
-  for (const char *p = fmt; (p = strchr(p, '%')); p += 2)
-    if (!p[1] || !strchr("sdc%", p[1]))
-      return false;
+  for (const char *p = fmt; *p; p++)
+    if (*p == '%') {
+      p++;
+      if (p[0] == 'l' && p[1] == 'l' && (p[2] == 'd' || p[2] == 'u'))
+        p += 2;
+      else if (*p != 's' && *p != 'd' && *p != 'c' && *p != '%')
+        return false;
+    }
   return true;
 }
 
-/* Expands a simple format into out[0, cap); returns the full length, which
- * may exceed cap - 1 (then out holds a truncated prefix, as snprintf). */
-static size_t simple_vformat(char *out, size_t cap, const char *fmt, va_list ap) {
-  size_t n = 0;
-#define PUT(src, len)                                                         \
-  do {                                                                        \
-    size_t l_ = (len);                                                        \
-    if (n < cap)                                                              \
-      memcpy(out + n, (src), n + l_ < cap ? l_ : cap - n);                    \
-    n += l_;                                                                  \
-  } while (0)
+/* The digits of u (with a '-' when neg), right-aligned in t[0, 24);
+ * returns the index of the first. */
+static int simple_digits(char t[24], unsigned long long u, bool neg) {
+  int k = 24;
+  do
+    t[--k] = (char)('0' + u % 10);
+  while (u /= 10);
+  if (neg)
+    t[--k] = '-';
+  return k;
+}
+
+/* Calls put(ctx, piece, len) for each piece of a simple format's expansion. */
+static void simple_expand(const char *fmt, va_list ap,
+                          void (*put)(void *, const char *, size_t), void *ctx) {
   for (const char *p = fmt; *p;) {
-    const char *q = strchr(p, '%');
-    if (!q) {
-      PUT(p, strlen(p));
+    const char *q = p;
+    while (*q && *q != '%')
+      q++;
+    if (q > p)
+      put(ctx, p, (size_t)(q - p));
+    if (!*q)
       break;
-    }
-    PUT(p, (size_t)(q - p));
-    char t[16];
-    switch (q[1]) {
+    q++;
+    char t[24];
+    int k;
+    switch (*q) {
     case 's': {
       const char *s = va_arg(ap, const char *);
       if (!s)
         s = "(null)";
-      PUT(s, strlen(s));
+      put(ctx, s, strlen(s));
       break;
     }
     case 'd': {
       int v = va_arg(ap, int);
-      unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
-      int k = (int)sizeof t;
-      do
-        t[--k] = (char)('0' + u % 10);
-      while (u /= 10);
-      if (v < 0)
-        t[--k] = '-';
-      PUT(t + k, sizeof t - (size_t)k);
+      k = simple_digits(t, v < 0 ? 0ull - (unsigned long long)(long long)v
+                                 : (unsigned long long)v, v < 0);
+      put(ctx, t + k, (size_t)(24 - k));
       break;
     }
+    case 'l':
+      q += 2;
+      if (*q == 'd') {
+        long long v = va_arg(ap, long long);
+        k = simple_digits(t, v < 0 ? 0ull - (unsigned long long)v
+                                   : (unsigned long long)v, v < 0);
+      } else {
+        k = simple_digits(t, va_arg(ap, unsigned long long), false);
+      }
+      put(ctx, t + k, (size_t)(24 - k));
+      break;
     case 'c':
       t[0] = (char)va_arg(ap, int);
-      PUT(t, 1);
+      put(ctx, t, 1);
       break;
     default:
-      PUT("%", 1);
+      put(ctx, "%", 1);
       break;
     }
-    p = q + 2;
+    p = q + 1;
   }
-#undef PUT
-  if (cap)
-    out[n < cap ? n : cap - 1] = 0;
-  return n;
+}
+
+/* A bounded output, as snprintf's: n counts every byte, stored or not. */
+typedef struct Bounded {
+  char *out;
+  size_t cap, n;
+} Bounded;
+
+static void put_bounded(void *ctx, const char *s, size_t len) {
+  Bounded *o = ctx;
+  if (o->n < o->cap)
+    memcpy(o->out + o->n, s, o->n + len < o->cap ? len : o->cap - o->n);
+  o->n += len;
+}
+
+static void put_buf(void *ctx, const char *s, size_t len) {
+  buf_putn(ctx, s, len);
 }
 
 static char *arena_vprintf(Compiler *C, const char *fmt, va_list ap) {
@@ -118,13 +149,17 @@ static char *arena_vprintf(Compiler *C, const char *fmt, va_list ap) {
   va_copy(ap2, ap);
   if (simple_format(fmt)) {
     char tmp[256];
-    size_t n = simple_vformat(tmp, sizeof tmp, fmt, ap2);
+    Bounded o = {tmp, sizeof tmp, 0};
+    simple_expand(fmt, ap2, put_bounded, &o);
     va_end(ap2);
-    char *p = arena_alloc(C, n + 1);
-    if (n < sizeof tmp)
-      memcpy(p, tmp, n + 1);
-    else
-      simple_vformat(p, n + 1, fmt, ap);
+    char *p = arena_alloc(C, o.n + 1);
+    if (o.n < sizeof tmp) {
+      memcpy(p, tmp, o.n);
+    } else {
+      Bounded all = {p, o.n + 1, 0};
+      simple_expand(fmt, ap, put_bounded, &all);
+    }
+    p[o.n] = 0;
     return p;
   }
   int n = vsnprintf(NULL, 0, fmt, ap2);
@@ -176,22 +211,27 @@ void buf_putn(Buf *b, const char *s, size_t n) {
 
 void buf_puts(Buf *b, const char *s) { buf_putn(b, s, strlen(s)); }
 
-void buf_printf(Buf *b, const char *fmt, ...) {
+void buf_vprintf(Buf *b, const char *fmt, va_list ap) {
+  if (simple_format(fmt)) {
+    simple_expand(fmt, ap, put_buf, b); /* straight into the buffer */
+    return;
+  }
   char tmp[512];
-  va_list ap;
-  va_start(ap, fmt);
-  int n;
-  if (simple_format(fmt))
-    n = (int)simple_vformat(tmp, sizeof tmp, fmt, ap);
-  else
-    n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-  va_end(ap);
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(tmp, sizeof tmp, fmt, ap2);
+  va_end(ap2);
   if (n < (int)sizeof tmp) {
     buf_putn(b, tmp, (size_t)n);
     return;
   }
-  va_start(ap, fmt);
   char *p = arena_vprintf(b->C, fmt, ap);
-  va_end(ap);
   buf_putn(b, p, (size_t)n);
+}
+
+void buf_printf(Buf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  buf_vprintf(b, fmt, ap);
+  va_end(ap);
 }

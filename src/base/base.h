@@ -23,6 +23,7 @@
 #define KERN_BASE_H
 
 #include <setjmp.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -50,6 +51,7 @@ void buf_putn(Buf *b, const char *s, size_t n);
 void buf_puts(Buf *b, const char *s);
 void buf_printf(Buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+void buf_vprintf(Buf *b, const char *fmt, va_list ap);
 
 /* A string-keyed hash table in the arena (names.c); keys are not copied.
  * Zero-initialised is empty.  names_put replaces the value of a key that

@@ -399,7 +399,9 @@ Token *lex_file(Compiler *C, int *ntok) {
     {
       const char *q = L.p;
       int np = 0;
-      while (q < L.end && np < 3 && strchr("rRbBuUfF", *q) && *q)
+      while (q < L.end && np < 3 &&
+             (*q == 'r' || *q == 'R' || *q == 'b' || *q == 'B' || *q == 'u' ||
+              *q == 'U' || *q == 'f' || *q == 'F'))
         q++, np++;
       if (q < L.end && (*q == '\'' || *q == '"')) {
         lex_string(&L, L.p);

@@ -82,19 +82,31 @@ static void s_fmt(Str *s, const char *fmt, ...) {
   char tmp[1024];
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  int n = synth_vformat(tmp, sizeof tmp, fmt, ap);
   va_end(ap);
+  if (n < 0) {
+    va_start(ap, fmt);
+    n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+  }
   if (n >= (int)sizeof tmp) n = sizeof tmp - 1;
   if (n > 0) s_put(s, tmp, (size_t)n);
 }
 /* A JSON string literal. */
+/* Bytes a JSON string must escape (controls, '"', '\\'); 0 ends the text. */
+static unsigned char json_special[256];
+static void json_init(void) {
+  for (int c = 0; c < 0x20; c++) json_special[c] = 1;
+  json_special['"'] = json_special['\\'] = 1;
+}
+
 static void s_json(Str *s, const char *t) {
   s_cat(s, "\"");
   for (const unsigned char *p = (const unsigned char *)t; p && *p; p++) {
     char e[8];
     /* a run of characters that need no escape goes in one copy */
     const unsigned char *q = p;
-    while (*q >= 0x20 && *q != '"' && *q != '\\') q++;
+    while (!json_special[*q]) q++;
     if (q > p) {
       s_put(s, (const char *)p, (size_t)(q - p));
       p = q - 1;
@@ -856,8 +868,19 @@ static char *slurp(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
   Str s = {0};
+  /* One allocation of the file's size (pairs.jsonl is ~10 KB a record, so
+   * growing by doubling copied it several times). */
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && st.st_size > 0) {
+    s.p = malloc((size_t)st.st_size + 1);
+    if (s.p) s.cap = (size_t)st.st_size + 1;
+  }
   char buf[65536];
   size_t r;
+  if (s.p) {
+    while (s.n + 1 < s.cap && (r = fread(s.p + s.n, 1, s.cap - 1 - s.n, f)) > 0) s.n += r;
+    s.p[s.n] = 0;
+  }
   while ((r = fread(buf, 1, sizeof buf, f)) > 0) s_put(&s, buf, r);
   fclose(f);
   if (!s.p) s_cat(&s, "");
@@ -901,6 +924,18 @@ static const char *field(const char *line, const char *key, const char *end) {
   return p && p < end ? p + strlen(key) : NULL;
 }
 
+/* Where the record's last objects (compiler, build, execution) begin: found
+ * from the end, so the stats pass does not scan the sources (~10 KB a
+ * record) once per key.  Inside JSON strings every '"' is escaped, so the
+ * text searched for cannot occur there. */
+static const char *record_tail(const char *line, const char *nl) {
+  static const char key[] = "},\"compiler\":{";
+  size_t k = sizeof key - 1;
+  for (const char *p = nl - k; p >= line; p--)
+    if (*p == '}' && !memcmp(p, key, k)) return p;
+  return line;
+}
+
 typedef struct { char h[33]; } H;
 static int hcmp(const void *a, const void *b) { return strcmp(a, b); }
 static long long dups(H *v, long long n) {
@@ -942,11 +977,12 @@ static int write_stats(const Opts *o, const char *dir, double seconds) {
             f[strlen(synth_category_names[k])] == '"')
           c = k;
     cat[c]++;
-    if ((f = field(line, "\"compile_ok\":", nl)) && *f != 'n') {
+    const char *tail = record_tail(line, nl);
+    if ((f = field(tail, "\"compile_ok\":", nl)) && *f != 'n') {
       cchk[c]++;
       cok[c] += *f == 't';
     }
-    if ((f = field(line, "\"execution\":{\"status\":\"", nl)) && strncmp(f, "not_run", 7)) {
+    if ((f = field(tail, "\"execution\":{\"status\":\"", nl)) && strncmp(f, "not_run", 7)) {
       ran[c]++;
       agree[c] += !strncmp(f, "agree", 5);
     }
@@ -1097,6 +1133,7 @@ static int usage(const char *fmt, const char *arg) {
 
 
 int synth_main(int argc, char **argv) {
+  json_init();
   Opts o = {0};
   o.n = -1;
   o.seed = 1;

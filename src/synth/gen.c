@@ -133,9 +133,10 @@ static const char *tag_names[] = {
 static void tag(G *g, const char *name) {
   synth_kernel *k = g->k;
   for (int i = 0; i < k->ntags; i++)
-    if (strcmp(k->tags[i], name) == 0) return;
+    if (k->tags[i][0] == name[0] && strcmp(k->tags[i], name) == 0) return;
   for (int i = 0; i < NTAGS; i++)
-    if (strcmp(tag_names[i], name) == 0 && k->ntags < SYNTH_MAX_TAGS) {
+    if (tag_names[i][0] == name[0] && strcmp(tag_names[i], name) == 0 &&
+        k->ntags < SYNTH_MAX_TAGS) {
       k->tags[k->ntags++] = tag_names[i];
       return;
     }
@@ -172,8 +173,15 @@ static const char *sf(G *g, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   char tmp[512];
-  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  int fast = 1;
+  int n = synth_vformat(tmp, sizeof tmp, fmt, ap);
   va_end(ap);
+  if (n < 0) {
+    fast = 0;
+    va_start(ap, fmt);
+    n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+  }
   if (n < 0) n = 0;
   char *p = g_alloc(g, (size_t)n + 1);
   if (!p) return "0";
@@ -181,7 +189,8 @@ static const char *sf(G *g, const char *fmt, ...) {
     memcpy(p, tmp, (size_t)n + 1);
   } else {
     va_start(ap, fmt);
-    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    if (fast) synth_vformat(p, (size_t)n + 1, fmt, ap);
+    else vsnprintf(p, (size_t)n + 1, fmt, ap);
     va_end(ap);
   }
   return p;
@@ -208,8 +217,13 @@ static void line(G *g, const char *fmt, ...) {
   char tmp[4096];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(tmp, sizeof tmp, fmt, ap);
+  int n = synth_vformat(tmp, sizeof tmp, fmt, ap);
   va_end(ap);
+  if (n < 0) {
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+  }
   for (int i = 0; i < g->indent; i++) out_raw(g, "    ");
   out_raw(g, tmp);
   out_raw(g, "\n");

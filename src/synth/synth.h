@@ -14,6 +14,7 @@
 #ifndef KERN_SYNTH_H
 #define KERN_SYNTH_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -85,6 +86,11 @@ void synth_kernel_free(synth_kernel *k);
 /* Fills `n` values of an input argument from its seed, as the record's
  * recipe says (floats/ints; vec3 and mat33 as 3 / 9 floats each). */
 void synth_fill_input(const synth_arg *a, void *data, int64_t nscalars);
+
+/* vsnprintf for the formats synth uses (%s %d %c %lld %llu %%), much
+ * faster; returns the full length, or -1 without reading an argument for
+ * any other format (text.c). */
+int synth_vformat(char *out, size_t cap, const char *fmt, va_list ap);
 
 /* splitmix64, the one PRNG of synth (never rand()). */
 uint64_t synth_mix(uint64_t x);

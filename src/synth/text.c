@@ -1,0 +1,92 @@
+/*
+ * text.c -- a small formatter for the text `kern synth` builds.
+ *
+ * The generator and the record writer format millions of short pieces a
+ * second ("(%s + %s)", "\"index\":%lld,"); glibc's vsnprintf spends most
+ * of its time parsing the format and was the largest single cost of
+ * generation.  synth_vformat expands the conversions synth uses (%s, %d,
+ * %c, %lld, %llu, %%) by hand, with the same bytes printf would give, and
+ * declines any other format before reading an argument so the caller can
+ * fall back to vsnprintf.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "synth.h"
+
+/* Is every conversion of fmt one that synth_vformat expands? */
+static int supported(const char *fmt) {
+  for (const char *p = fmt; *p; p++) {
+    if (*p != '%') continue;
+    p++;
+    if (*p == 'l' && p[1] == 'l' && (p[2] == 'd' || p[2] == 'u')) p += 2;
+    else if (*p != 's' && *p != 'd' && *p != 'c' && *p != '%') return 0;
+  }
+  return 1;
+}
+
+/* Digits of u, right-aligned in t[0, 24); returns the first index. */
+static int digits(char t[24], unsigned long long u) {
+  int k = 24;
+  do t[--k] = (char)('0' + u % 10);
+  while (u /= 10);
+  return k;
+}
+
+int synth_vformat(char *out, size_t cap, const char *fmt, va_list ap) {
+  if (!supported(fmt)) return -1;
+  size_t n = 0;
+#define PUT(src, len)                                                      \
+  do {                                                                     \
+    size_t l_ = (len);                                                     \
+    if (n < cap) memcpy(out + n, (src), n + l_ < cap ? l_ : cap - n);      \
+    n += l_;                                                               \
+  } while (0)
+  for (const char *p = fmt; *p;) {
+    const char *q = p;
+    while (*q && *q != '%') q++;
+    PUT(p, (size_t)(q - p));
+    if (!*q) break;
+    char t[24];
+    int k;
+    q++;
+    switch (*q) {
+    case 's': {
+      const char *s = va_arg(ap, const char *);
+      if (!s) s = "(null)";
+      PUT(s, strlen(s));
+      break;
+    }
+    case 'd': {
+      int v = va_arg(ap, int);
+      k = digits(t, v < 0 ? 0ull - (unsigned long long)(long long)v : (unsigned long long)v);
+      if (v < 0) t[--k] = '-';
+      PUT(t + k, (size_t)(24 - k));
+      break;
+    }
+    case 'l': {
+      q += 2;
+      if (*q == 'd') {
+        long long v = va_arg(ap, long long);
+        k = digits(t, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
+        if (v < 0) t[--k] = '-';
+      } else {
+        k = digits(t, va_arg(ap, unsigned long long));
+      }
+      PUT(t + k, (size_t)(24 - k));
+      break;
+    }
+    case 'c':
+      t[0] = (char)va_arg(ap, int);
+      PUT(t, 1);
+      break;
+    default:
+      PUT("%", 1);
+      break;
+    }
+    p = q + 1;
+  }
+#undef PUT
+  if (cap) out[n < cap ? n : cap - 1] = 0;
+  return (int)n;
+}
