@@ -19,7 +19,7 @@ struct ArenaBlock {
   _Alignas(16) unsigned char data[];
 };
 
-void *arena_alloc(Compiler *C, size_t n) {
+void *arena_alloc_raw(Compiler *C, size_t n) {
   n = (n + 15) & ~(size_t)15;
   struct ArenaBlock *b = C->arena.head;
   if (!b || b->cap - b->used < n) {
@@ -34,7 +34,12 @@ void *arena_alloc(Compiler *C, size_t n) {
   }
   void *p = b->data + b->used;
   b->used += n;
-  memset(p, 0, n);
+  return p;
+}
+
+void *arena_alloc(Compiler *C, size_t n) {
+  void *p = arena_alloc_raw(C, n);
+  memset(p, 0, (n + 15) & ~(size_t)15);
   return p;
 }
 
@@ -198,7 +203,7 @@ void buf_putn(Buf *b, const char *s, size_t n) {
     size_t cap = b->cap ? b->cap * 2 : 1024;
     while (cap < b->len + n + 1)
       cap *= 2;
-    char *p = arena_alloc(b->C, cap);
+    char *p = arena_alloc_raw(b->C, cap);
     if (b->len)
       memcpy(p, b->p, b->len);
     b->p = p;

@@ -21,6 +21,9 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -810,6 +813,7 @@ typedef struct {
   int count;
   Str out;
   int fail;
+  long long bad; /* pairs that failed to compile, disagreed or errored */
 } Batch;
 
 static long long shard_index(const Opts *o, long long k) {
@@ -844,7 +848,10 @@ static void *run_batch(void *arg) {
     fprintf(stderr, "kern synth: batch of %d: nvrtc %.2f s, run %.2f s\n", b->count,
             t1 - t0, t2 - t1);
   }
-  for (int i = 0; i < b->count && !b->fail; i++) record(o, &pairs[i], &b->out);
+  for (int i = 0; i < b->count && !b->fail; i++) {
+    record(o, &pairs[i], &b->out);
+    b->bad += pairs[i].compile_ok == 0 || pairs[i].run == 0 || pairs[i].run == 2;
+  }
   for (int i = 0; i < b->count && !b->fail && o->write_sources; i++) write_sources(o, &pairs[i]);
   if (b->out.oom) b->fail = 1;
   for (int i = 0; i < b->count; i++) pair_free(&pairs[i]);
@@ -1134,6 +1141,13 @@ static int usage(const char *fmt, const char *arg) {
 
 int synth_main(int argc, char **argv) {
   json_init();
+#ifdef M_TRIM_THRESHOLD
+  /* Every pair's compilation allocates and frees its arena; glibc would hand
+   * that memory back to the kernel and fault it in again each time (a few
+   * per cent of generation).  Keep up to 64 MiB of free heap instead. */
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
   Opts o = {0};
   o.n = -1;
   o.seed = 1;
@@ -1281,7 +1295,7 @@ int synth_main(int argc, char **argv) {
     for (int j = 0; j < o.jobs && done + (long long)nb * o.batch < total; j++, nb++) {
       long long first = done + (long long)nb * o.batch;
       bs[j] = (Batch){&ws[j], first, (int)(total - first < o.batch ? total - first : o.batch),
-                      {0}, 0};
+                      {0}, 0, 0};
       if (o.jobs == 1) run_batch(&bs[j]);
       else if (pthread_create(&th[j], NULL, run_batch, &bs[j])) {
         rc = fail("cannot start a thread");
@@ -1299,9 +1313,7 @@ int synth_main(int argc, char **argv) {
       /* one write per batch: a kill leaves at most a torn last line */
       if (fwrite(bs[j].out.p, 1, bs[j].out.n, f) != bs[j].out.n || fflush(f) != 0)
         rc = fail("cannot write %s: %s", path, strerror(errno));
-      for (const char *p = bs[j].out.p; p && (p = strstr(p, "\"compile_ok\":false")); p++) bad++;
-      for (const char *p = bs[j].out.p; p && (p = strstr(p, "\"status\":\"disagree\"")); p++) bad++;
-      for (const char *p = bs[j].out.p; p && (p = strstr(p, "\"status\":\"error\"")); p++) bad++;
+      bad += bs[j].bad;
       done += bs[j].count;
     }
     for (int j = 0; j < nb; j++) free(bs[j].out.p);
