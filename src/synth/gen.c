@@ -114,6 +114,7 @@ typedef struct {
   int nf_in, ni_in, nv_in, nm_in; /* input arrays */
   int has_scalar, has_seed, has_state;
   int depth, loop_depth, ctl_depth;
+  int bitop; /* the one bitwise atomic of this kernel (-1: none yet) */
   int oom;
 } G;
 
@@ -1412,9 +1413,16 @@ static void atomics(G *g, int count, int reduction) {
         line(g, "wp.atomic_%s(acc_%s, %s, %s)", mx ? "max" : "min",
              mx ? "imax" : "imin", reduction ? "0" : idx, v.s);
       } else {
+        /* One bitwise operation per kernel: and, or and xor each commute
+         * with themselves, but not with each other, so a mix made the
+         * result depend on the order threads ran (three CUDA-vs-CPU
+         * disagreements on an H100, generator kern-synth-1).  The draw
+         * stays, so kernels without a mix are unchanged. */
         static const char *b[] = {"and", "or", "xor"};
+        int op = rn(&g->r, 3);
+        if (g->bitop < 0) g->bitop = op;
         tag(g, "atomic_bitwise");
-        line(g, "wp.atomic_%s(acc_bits, %s, %s)", b[rn(&g->r, 3)],
+        line(g, "wp.atomic_%s(acc_bits, %s, %s)", b[g->bitop],
              reduction ? "0" : idx, v.s);
       }
     }
@@ -1431,6 +1439,7 @@ int synth_generate(uint64_t seed, uint64_t index, int category, int difficulty,
   g->cat = category;
   g->diff = difficulty < 1 ? 1 : difficulty > 5 ? 5 : difficulty;
   g->k = out;
+  g->bitop = -1;
   out->category = category;
   out->difficulty = g->diff;
   const char *prefix = "@@";
@@ -1555,6 +1564,11 @@ int synth_generate(uint64_t seed, uint64_t index, int category, int difficulty,
   if (atom) atomics(g, 1 + rn(&g->r, 2 + g->diff / 2), category == SC_REDUCTION);
   write_outputs(g, nout_f, has_vout, has_iout);
   g->indent = 0;
+  /* acc_bits starts at all ones under atomic_and, so the result shows
+   * the operation (from zero it is always zero). */
+  if (g->bitop == 0)
+    for (int a = 0; a < out->nargs; a++)
+      if (!strcmp(out->args[a].name, "acc_bits")) out->args[a].fill = -1;
 
   while (g->chunks) {
     struct Chunk *c = g->chunks;

@@ -64,7 +64,7 @@ for k in $keys; do
   c=$(grep -c "$k:" "$T/a/pairs.jsonl" || true)
   [ "$c" -eq 200 ] || fail "key $k in $c of 200 records"
 done
-grep -q '"schema_version":1,"id":"[0-9a-f]\{32\}","index":0,' "$T/a/pairs.jsonl" ||
+grep -q '"schema_version":2,"id":"[0-9a-f]\{32\}","index":0,' "$T/a/pairs.jsonl" ||
   fail "first record does not start as documented"
 grep -v '"source":{"warp":"import warp as wp' "$T/a/pairs.jsonl" | head -1 | grep -q . &&
   fail "a record without Warp source"
