@@ -6,9 +6,10 @@
  * same pairs are regenerated (synth_pair_warp), built into one CPU module,
  * run with the record's inputs, and each output's two digests (sum of |x|,
  * sum of x * (i % 7 + 1)) compared with Warp's: integers exactly, floats
- * within a relative 1e-4 of the output's magnitude (inexact math differs
- * between the two compilers by rounding; the generator keeps such values
- * away from anything discontinuous, Note at the top of src/synth/gen.c).
+ * within 1e-7 of the largest value the digest could take (inexact math may
+ * differ between the two compilers by rounding; the generator keeps such
+ * values away from anything discontinuous, Note at the top of
+ * src/synth/gen.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -100,7 +101,10 @@ static void check_pair(kern_context *ctx, kern_device cpu, kern_module *m,
         EXPECT_DBL_EQ(wsum, gw);
       } else {
         /* a relative 1e-4 of the output's size (n * max |x| * 7) */
-        double tol = 1e-4 * ((double)ns * mag * 7 + 1);
+        /* 1e-7 of the largest the digests could be; the largest
+         * difference seen (2026-11-26, 204 outputs) was 3e-11 of it, and
+         * all but one output agreed exactly. */
+        double tol = 1e-7 * ((double)ns * mag * 7) + 1e-12;
         if (!(fabs(sabs - gs) <= tol && fabs(wsum - gw) <= tol))
           fprintf(stderr, "%s.%s: kern %.9g:%.9g, Warp %.9g:%.9g (tolerance %.3g)\n",
                   k->name, sa->name, sabs, wsum, gs, gw, tol);
