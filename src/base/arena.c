@@ -54,19 +54,9 @@ char *arena_strndup(Compiler *C, const char *s, size_t n) {
  * ("%s(", "((%s)", "k_%s") per second under `kern synth`, and vsnprintf's
  * general machinery was a quarter of kern's compile time there.  A format
  * whose only conversions are %s, %d, %c, %lld, %llu and %% is expanded
- * here by hand, which gives the same bytes as printf; any other format
- * (widths, precisions, floats) still goes to vsnprintf. */
-static bool simple_format(const char *fmt) {
-  for (const char *p = fmt; *p; p++)
-    if (*p == '%') {
-      p++;
-      if (p[0] == 'l' && p[1] == 'l' && (p[2] == 'd' || p[2] == 'u'))
-        p += 2;
-      else if (*p != 's' && *p != 'd' && *p != 'c' && *p != '%')
-        return false;
-    }
-  return true;
-}
+ * here by hand, in one pass, which gives the same bytes as printf; at any
+ * other conversion (widths, precisions, floats) the expansion stops and
+ * vsnprintf does the whole format. */
 
 /* The digits of u (with a '-' when neg), right-aligned in t[0, 24);
  * returns the index of the first. */
@@ -80,17 +70,21 @@ static int simple_digits(char t[24], unsigned long long u, bool neg) {
   return k;
 }
 
-/* Calls put(ctx, piece, len) for each piece of a simple format's expansion. */
-static void simple_expand(const char *fmt, va_list ap,
+/* Calls put(ctx, piece, len) for each piece of a simple format's
+ * expansion; returns false, having stopped, at the first conversion that
+ * is not simple (the caller then starts again with vsnprintf, on its own
+ * copy of the arguments). */
+static bool simple_expand(const char *fmt, va_list ap,
                           void (*put)(void *, const char *, size_t), void *ctx) {
-  for (const char *p = fmt; *p;) {
-    const char *q = p;
-    while (*q && *q != '%')
-      q++;
+  for (const char *p = fmt;;) {
+    const char *q = strchr(p, '%');
+    if (!q) {
+      if (*p)
+        put(ctx, p, strlen(p));
+      return true;
+    }
     if (q > p)
       put(ctx, p, (size_t)(q - p));
-    if (!*q)
-      break;
     q++;
     char t[24];
     int k;
@@ -110,6 +104,8 @@ static void simple_expand(const char *fmt, va_list ap,
       break;
     }
     case 'l':
+      if (q[1] != 'l' || (q[2] != 'd' && q[2] != 'u'))
+        return false;
       q += 2;
       if (*q == 'd') {
         long long v = va_arg(ap, long long);
@@ -124,9 +120,11 @@ static void simple_expand(const char *fmt, va_list ap,
       t[0] = (char)va_arg(ap, int);
       put(ctx, t, 1);
       break;
-    default:
+    case '%':
       put(ctx, "%", 1);
       break;
+    default:
+      return false;
     }
     p = q + 1;
   }
@@ -150,14 +148,14 @@ static void put_buf(void *ctx, const char *s, size_t len) {
 }
 
 static char *arena_vprintf(Compiler *C, const char *fmt, va_list ap) {
+  char tmp[256];
+  Bounded o = {tmp, sizeof tmp, 0};
   va_list ap2;
   va_copy(ap2, ap);
-  if (simple_format(fmt)) {
-    char tmp[256];
-    Bounded o = {tmp, sizeof tmp, 0};
-    simple_expand(fmt, ap2, put_bounded, &o);
-    va_end(ap2);
-    char *p = arena_alloc(C, o.n + 1);
+  bool simple = simple_expand(fmt, ap2, put_bounded, &o);
+  va_end(ap2);
+  if (simple) {
+    char *p = arena_alloc_raw(C, o.n + 1);
     if (o.n < sizeof tmp) {
       memcpy(p, tmp, o.n);
     } else {
@@ -167,6 +165,7 @@ static char *arena_vprintf(Compiler *C, const char *fmt, va_list ap) {
     p[o.n] = 0;
     return p;
   }
+  va_copy(ap2, ap);
   int n = vsnprintf(NULL, 0, fmt, ap2);
   va_end(ap2);
   char *p = arena_alloc(C, (size_t)n + 1);
@@ -217,12 +216,19 @@ void buf_putn(Buf *b, const char *s, size_t n) {
 void buf_puts(Buf *b, const char *s) { buf_putn(b, s, strlen(s)); }
 
 void buf_vprintf(Buf *b, const char *fmt, va_list ap) {
-  if (simple_format(fmt)) {
-    simple_expand(fmt, ap, put_buf, b); /* straight into the buffer */
-    return;
-  }
-  char tmp[512];
+  /* Straight into the buffer; a format that is not simple is undone and
+   * formatted again by vsnprintf. */
+  size_t len = b->len;
   va_list ap2;
+  va_copy(ap2, ap);
+  bool simple = simple_expand(fmt, ap2, put_buf, b);
+  va_end(ap2);
+  if (simple)
+    return;
+  b->len = len;
+  if (b->p)
+    b->p[len] = 0;
+  char tmp[512];
   va_copy(ap2, ap);
   int n = vsnprintf(tmp, sizeof tmp, fmt, ap2);
   va_end(ap2);
