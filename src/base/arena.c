@@ -208,7 +208,13 @@ void buf_putn(Buf *b, const char *s, size_t n) {
     b->p = p;
     b->cap = cap;
   }
-  memcpy(b->p + b->len, s, n);
+  char *d = b->p + b->len;
+  if (n <= 16) { /* most pieces are a few bytes: no call */
+    for (size_t i = 0; i < n; i++)
+      d[i] = s[i];
+  } else {
+    memcpy(d, s, n);
+  }
   b->len += n;
   b->p[b->len] = 0;
 }

@@ -43,11 +43,11 @@ static Token *next(Parser *P) {
 
 /* The first character is compared before any length: most tests fail
  * there, and these run for every token at every precedence level. */
-static bool is_op(Token *t, const char *op) {
+static inline bool is_op(Token *t, const char *op) {
   return t->kind == T_OP && t->text[0] == op[0] && t->len == (int)strlen(op) &&
          !strncmp(t->text, op, (size_t)t->len);
 }
-static bool is_kw(Token *t, const char *kw) {
+static inline bool is_kw(Token *t, const char *kw) {
   return t->kind == T_NAME && t->text[0] == kw[0] && t->len == (int)strlen(kw) &&
          !strncmp(t->text, kw, (size_t)t->len);
 }

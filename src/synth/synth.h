@@ -88,8 +88,8 @@ void synth_kernel_free(synth_kernel *k);
 void synth_fill_input(const synth_arg *a, void *data, int64_t nscalars);
 
 /* vsnprintf for the formats synth uses (%s %d %c %lld %llu %%), much
- * faster; returns the full length, or -1 without reading an argument for
- * any other format (text.c). */
+ * faster; returns the full length, or -1 at any other conversion, having
+ * read some of the arguments: start again with vsnprintf (text.c). */
 int synth_vformat(char *out, size_t cap, const char *fmt, va_list ap);
 
 /* Note [near duplicates] (similar.c).  synth_normalize fills nhash (32 hex

@@ -6,24 +6,13 @@
  * of its time parsing the format and was the largest single cost of
  * generation.  synth_vformat expands the conversions synth uses (%s, %d,
  * %c, %lld, %llu, %%) by hand, with the same bytes printf would give, and
- * declines any other format before reading an argument so the caller can
- * fall back to vsnprintf.
+ * gives up at any other conversion (returning -1) so the caller can start
+ * again with vsnprintf on a fresh argument list.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "synth.h"
-
-/* Is every conversion of fmt one that synth_vformat expands? */
-static int supported(const char *fmt) {
-  for (const char *p = fmt; *p; p++) {
-    if (*p != '%') continue;
-    p++;
-    if (*p == 'l' && p[1] == 'l' && (p[2] == 'd' || p[2] == 'u')) p += 2;
-    else if (*p != 's' && *p != 'd' && *p != 'c' && *p != '%') return 0;
-  }
-  return 1;
-}
 
 /* Digits of u, right-aligned in t[0, 24); returns the first index. */
 static int digits(char t[24], unsigned long long u) {
@@ -34,7 +23,6 @@ static int digits(char t[24], unsigned long long u) {
 }
 
 int synth_vformat(char *out, size_t cap, const char *fmt, va_list ap) {
-  if (!supported(fmt)) return -1;
   size_t n = 0;
 #define PUT(src, len)                                                      \
   do {                                                                     \
@@ -43,10 +31,12 @@ int synth_vformat(char *out, size_t cap, const char *fmt, va_list ap) {
     n += l_;                                                               \
   } while (0)
   for (const char *p = fmt; *p;) {
-    const char *q = p;
-    while (*q && *q != '%') q++;
+    const char *q = strchr(p, '%');
+    if (!q) {
+      PUT(p, strlen(p));
+      break;
+    }
     PUT(p, (size_t)(q - p));
-    if (!*q) break;
     char t[24];
     int k;
     q++;
@@ -65,6 +55,7 @@ int synth_vformat(char *out, size_t cap, const char *fmt, va_list ap) {
       break;
     }
     case 'l': {
+      if (q[1] != 'l' || (q[2] != 'd' && q[2] != 'u')) return -1;
       q += 2;
       if (*q == 'd') {
         long long v = va_arg(ap, long long);
@@ -80,9 +71,11 @@ int synth_vformat(char *out, size_t cap, const char *fmt, va_list ap) {
       t[0] = (char)va_arg(ap, int);
       PUT(t, 1);
       break;
-    default:
+    case '%':
       PUT("%", 1);
       break;
+    default:
+      return -1; /* the caller starts again with vsnprintf */
     }
     p = q + 1;
   }
