@@ -744,6 +744,13 @@ typedef struct kern_pipeline_config {
   int buffers;
   int reserved0; /* must be 0; keeps the struct free of tail padding */
   /* ---- end of version 1 (KERN_PIPELINE_CONFIG_SIZE_V1) */
+  /* When timeline is not NULL, the run writes six times per chunk, in ms
+   * after the run's first event on the device clock (the host's on the
+   * CPU), for the first timeline_chunks chunks: upload start, upload end,
+   * compute start, compute end, download start, download end. */
+  double *timeline;
+  int64_t timeline_chunks;
+  /* ---- end of version 2 */
 } kern_pipeline_config;
 #define KERN_PIPELINE_CONFIG_INIT KERN__INIT(kern_pipeline_config)
 #define KERN_PIPELINE_CONFIG_SIZE_V1                                         \
@@ -762,6 +769,18 @@ typedef struct kern_pipeline_report {
    * 3 when all three stages ran at once all the time. */
   double overlap;
   /* ---- end of version 1 (KERN_PIPELINE_REPORT_SIZE_V1) */
+  /* From the first upload's start to the last download's end, on the
+   * device clock (the host's on the CPU). */
+  double device_ms;
+  /* What kern's model of this device and chain predicted for the run (0
+   * when there is no model yet: chunk and buffers were both given), and
+   * the rates it measured in GB/s (0 likewise): upload and compute per
+   * input byte, download per output byte. */
+  double predicted_ms;
+  double upload_gbs, compute_gbs, download_gbs;
+  /* Chunks whose times were written to config.timeline. */
+  int64_t timeline_chunks;
+  /* ---- end of version 2 */
 } kern_pipeline_report;
 #define KERN_PIPELINE_REPORT_INIT KERN__INIT(kern_pipeline_report)
 #define KERN_PIPELINE_REPORT_SIZE_V1                                         \

@@ -133,12 +133,17 @@ typedef struct kern__pin {
   struct kern__pin *next;
 } kern__pin;
 
+/* What kern_pipeline_run measured for one device and chain (Note
+ * [pipeline model] in pipeline.c): each stage's time per chunk as a + b *
+ * elements, the hand-offs between the stage streams and the host's cost
+ * of enqueueing a chunk, all in ms; and the rates it saw, for the report. */
 typedef struct kern__tune {
   kern_device dev;
   kern_kernel *first;
   int nkernels;
-  int64_t chunk;
-  int buffers;
+  double a[3], b[3];
+  double hand, issue;
+  double gbs[3]; /* upload, compute, download rates in GB/s */
   struct kern__tune *next;
 } kern__tune;
 
