@@ -43,6 +43,11 @@ static kern_status wrap(kern_context *ctx, kern_device dev, kern_type type,
   if (!native)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "%s: the memory to wrap is NULL", fn);
+  kern_status st;
+  if (be->version >= 4 && be->adopt &&
+      (st = be->adopt(state, index, KERN__NATIVE_MEMORY, native)))
+    return kern__error(ctx, st, "%s: the memory cannot be used on %s:%d", fn,
+                       be->name, index);
   int64_t count = 1;
   for (int i = 0; i < ndim; i++)
     if (shape[i] <= 0 || __builtin_mul_overflow(count, shape[i], &count))
