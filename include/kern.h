@@ -816,8 +816,12 @@ KERN_API void *kern_stream_native(const kern_stream *s);
  * deleter, and the array must stay alive until then.  Import wraps a
  * DLManagedTensor's memory as a kern array and calls its deleter when the
  * array is freed; row-major contiguous tensors (strides NULL or compact)
- * with any byte_offset on the CPU or CUDA are accepted, anything else is
- * KERN_ERROR_UNSUPPORTED with the reason. */
+ * on the CPU (also CUDA host memory), CUDA or OpenCL are accepted, with any
+ * byte_offset (on OpenCL one at the device's base address alignment, as a
+ * sub-buffer); anything else is KERN_ERROR_UNSUPPORTED with the reason.
+ * OpenCL tensors carry the cl_mem as data and kern's OpenCL device index as
+ * device_id.  The DLPack 1.x forms (DLManagedTensorVersioned) are at the
+ * end of this section. */
 KERN_API kern_status kern_array_to_dlpack(kern_array *a, void **managed_tensor);
 KERN_API kern_status kern_array_from_dlpack(kern_context *ctx, void *managed_tensor,
                                    kern_array **out);
@@ -828,6 +832,18 @@ KERN_API kern_status kern_array_from_dlpack(kern_context *ctx, void *managed_ten
 KERN_API kern_status kern_device_choice(kern_context *ctx, char *name,
                                size_t name_size, char *origin,
                                size_t origin_size);
+
+/* DLPack 1.x: the same as kern_array_to_dlpack / kern_array_from_dlpack
+ * with a DLManagedTensorVersioned * (as void *), the form NumPy 2 and
+ * PyTorch ask for with max_version=(1, 0).  Export writes version 1.0 and
+ * no flags.  Import reads any version 1.x and refuses another major
+ * version, and a read-only tensor (kernels may write any kern array), with
+ * KERN_ERROR_UNSUPPORTED; the deleter is called when the array is freed. */
+KERN_API kern_status kern_array_to_dlpack_versioned(kern_array *a,
+                                                    void **managed_tensor);
+KERN_API kern_status kern_array_from_dlpack_versioned(kern_context *ctx,
+                                                      void *managed_tensor,
+                                                      kern_array **out);
 
 #ifdef __cplusplus
 }

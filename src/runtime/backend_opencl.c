@@ -120,7 +120,9 @@
   X(cl_int, clEnqueueMarkerWithWaitList,                                      \
     (cl_command_queue, cl_uint, const cl_event *, cl_event *))                \
   X(cl_int, clEnqueueBarrierWithWaitList,                                     \
-    (cl_command_queue, cl_uint, const cl_event *, cl_event *))
+    (cl_command_queue, cl_uint, const cl_event *, cl_event *))                \
+  X(cl_mem, clCreateSubBuffer,                                                \
+    (cl_mem, cl_mem_flags, cl_buffer_create_type, const void *, cl_int *))
 
 #define OCL_TYPEDEF(ret, name, params) \
   typedef ret(CL_API_CALL *ocl_##name##_fn) params;
@@ -1697,6 +1699,42 @@ static kern_status ocl_adopt(void *state, int dev, int what, void *native) {
   return KERN_SUCCESS;
 }
 
+/* A sub-buffer for a byte offset into a caller's cl_mem (DLPack imports);
+ * its access flags are the parent's.  OpenCL can start one only at the
+ * device's base address alignment, which the message names. */
+static kern_status ocl_mem_sub(void *state, int dev, void *native,
+                               size_t off, size_t bytes, void **out) {
+  ocl_state *st = state;
+  if (dev < 0 || dev >= st->ndevices)
+    return kern__error(st->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "opencl: no device %d", dev);
+  ocl_device *d = &st->devices[dev];
+  if (!st->cl.clCreateSubBuffer)
+    return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                       "opencl: an offset into a cl_mem needs "
+                       "clCreateSubBuffer (OpenCL 1.1), which the loader "
+                       "lacks");
+  cl_uint bits = 0;
+  st->cl.clGetDeviceInfo(d->id, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits,
+                         &bits, NULL);
+  size_t align = bits / 8 ? bits / 8 : 1;
+  if (off % align != 0)
+    return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                       "opencl: byte offset %zu into a cl_mem is not a "
+                       "multiple of opencl:%d's base address alignment "
+                       "(CL_DEVICE_MEM_BASE_ADDR_ALIGN, %zu bytes), where "
+                       "alone OpenCL can start a buffer",
+                       off, dev, align);
+  cl_buffer_region region = {off, bytes};
+  cl_int err;
+  cl_mem m = st->cl.clCreateSubBuffer((cl_mem)native, 0,
+                                      CL_BUFFER_CREATE_TYPE_REGION, &region,
+                                      &err);
+  OCL_SUCCEED_OR_RETURN(st, KERN_ERROR_UNSUPPORTED, "clCreateSubBuffer", err);
+  *out = m;
+  return KERN_SUCCESS;
+}
+
 const kern_backend kern__backend_opencl = {
     .version = 4,
     .name = "opencl",
@@ -1740,4 +1778,5 @@ const kern_backend kern__backend_opencl = {
     .host_alloc = ocl_host_alloc,
     .host_free = ocl_host_free,
     .adopt = ocl_adopt,
+    .mem_sub = ocl_mem_sub,
 };

@@ -146,6 +146,11 @@ struct kern_backend {
    * when kern has not made its own yet (OpenCL: Note [foreign contexts]);
    * refuses, with the reason, what cannot work.  NULL: nothing to check. */
   kern_status (*adopt)(void *state, int dev, int what, void *native);
+  /* Device memory for bytes at byte offset off into native memory, freed
+   * with mem_free (OpenCL: a sub-buffer); NULL where device memory is an
+   * address and the runtime adds the offset itself. */
+  kern_status (*mem_sub)(void *state, int dev, void *native, size_t off,
+                         size_t bytes, void **out);
 };
 
 enum { KERN__NATIVE_STREAM, KERN__NATIVE_MEMORY };

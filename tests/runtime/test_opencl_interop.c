@@ -262,7 +262,116 @@ static void test_pinned(void) {
 }
 
 #ifdef KERN_HAVE_DLPACK
-static void test_dlpack(void) {}
+/* DLPack 1.x's DLManagedTensorVersioned, from the specification. */
+typedef struct {
+  struct { uint32_t major, minor; } version;
+  void *manager_ctx;
+  void (*deleter)(void *self);
+  uint64_t flags;
+  DLTensor dl_tensor;
+} dl_versioned;
+
+static int deleted;
+static void count_delete(DLManagedTensor *t) { deleted++; (void)t; }
+
+/* OpenCL arrays out through DLPack (kDLOpenCL, data the cl_mem) and back,
+ * and a caller's buffer in with a byte offset, which becomes a sub-buffer
+ * at the device's base address alignment and is refused elsewhere. */
+static void test_dlpack(void) {
+  kern_device_info di = KERN_DEVICE_INFO_INIT;
+  ASSERT_OK(ctx, kern_device_get(ctx, dev, &di));
+  int64_t shape[2] = {10, 100};
+  kern_array *a;
+  ASSERT_OK(ctx, kern_array_new(ctx, dev, f32, 2, shape, &a));
+  float one = 1;
+  ASSERT_OK(ctx, kern_array_fill(a, &one));
+  void *p;
+  ASSERT_OK(ctx, kern_array_to_dlpack(a, &p));
+  DLManagedTensor *t = p;
+  ASSERT_EQ(t->dl_tensor.device.device_type, kDLOpenCL);
+  ASSERT_EQ(t->dl_tensor.device.device_id, di.index);
+  ASSERT(t->dl_tensor.data == kern_array_native(a));
+  ASSERT_EQ(t->dl_tensor.byte_offset, 0);
+  ASSERT_EQ(t->dl_tensor.strides[0], 100);
+  kern_array *b;
+  ASSERT_OK(ctx, kern_array_from_dlpack(ctx, t, &b));
+  ASSERT(kern_array_native(b) == kern_array_native(a));
+  int64_t n = 1000;
+  kern_array *flat;
+  ASSERT_OK(ctx, kern_array_wrap(ctx, dev, f32, 1, &n, kern_array_native(b), &flat));
+  kern_arg arg = kern_arg_array(flat);
+  ASSERT_OK(ctx, kern_launch(k_twice, 1, &n, 1, &arg));
+  float out[1000];
+  ASSERT_OK(ctx, kern_array_download(a, out, sizeof out));
+  for (int i = 0; i < 1000; i++) ASSERT(out[i] == 2.0f);
+  kern_array_free(flat);
+  kern_array_free(b); /* runs the export's deleter */
+  ASSERT_OK(ctx, kern_array_to_dlpack_versioned(a, &p));
+  dl_versioned *v = p;
+  ASSERT_EQ(v->version.major, 1);
+  ASSERT_EQ(v->dl_tensor.device.device_type, kDLOpenCL);
+  ASSERT(v->dl_tensor.data == kern_array_native(a));
+  v->deleter(v);
+  kern_array_free(a);
+
+  /* The caller's buffer with a byte offset: a sub-buffer. */
+  cl_uint bits = 0;
+  cl.GetDeviceInfo(id, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits,
+                   NULL);
+  size_t align = bits / 8 ? bits / 8 : 1;
+  size_t lead = align / sizeof(float);
+  float host[4096];
+  for (int i = 0; i < 4096; i++) host[i] = (float)i;
+  ASSERT(lead + 100 <= 4096);
+  cl_int err;
+  cl_mem buf = cl.CreateBuffer(own, CL_MEM_READ_WRITE, sizeof host, NULL, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  ASSERT_EQ(cl.EnqueueWriteBuffer(q, buf, CL_TRUE, 0, sizeof host, host, 0,
+                                  NULL, NULL),
+            CL_SUCCESS);
+  int64_t fshape[1] = {100};
+  DLManagedTensor m;
+  memset(&m, 0, sizeof m);
+  m.dl_tensor.data = buf;
+  m.dl_tensor.device.device_type = kDLOpenCL;
+  m.dl_tensor.device.device_id = di.index;
+  m.dl_tensor.ndim = 1;
+  m.dl_tensor.dtype.code = kDLFloat;
+  m.dl_tensor.dtype.bits = 32;
+  m.dl_tensor.dtype.lanes = 1;
+  m.dl_tensor.shape = fshape;
+  m.dl_tensor.byte_offset = align;
+  m.deleter = count_delete;
+  kern_array *c;
+  ASSERT_OK(ctx, kern_array_from_dlpack(ctx, &m, &c));
+  ASSERT(kern_array_native(c) != (void *)buf); /* a sub-buffer */
+  int64_t hundred = 100;
+  arg = kern_arg_array(c);
+  ASSERT_OK(ctx, kern_launch(k_twice, 1, &hundred, 1, &arg));
+  deleted = 0;
+  kern_array_free(c); /* the sub-buffer, then the deleter */
+  ASSERT_EQ(deleted, 1);
+  ASSERT_EQ(cl.EnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof host, host, 0,
+                                 NULL, NULL),
+            CL_SUCCESS);
+  for (size_t i = 0; i < 4096; i++)
+    ASSERT(host[i] == (i >= lead && i < lead + 100 ? 2.0f * i : (float)i));
+  /* An offset OpenCL cannot start a buffer at. */
+  if (align > sizeof(float)) {
+    m.dl_tensor.byte_offset = sizeof(float);
+    ASSERT_EQ(kern_array_from_dlpack(ctx, &m, &c), KERN_ERROR_UNSUPPORTED);
+    ASSERT_CONTAINS(kern_last_error(ctx), "base address alignment");
+    kern_clear_error(ctx);
+    ASSERT_EQ(deleted, 1);
+  }
+  /* A device index kern does not have. */
+  m.dl_tensor.byte_offset = 0;
+  m.dl_tensor.device.device_id = 99;
+  ASSERT(kern_array_from_dlpack(ctx, &m, &c) != KERN_SUCCESS);
+  ASSERT_CONTAINS(kern_last_error(ctx), "opencl:99");
+  kern_clear_error(ctx);
+  cl.ReleaseMemObject(buf);
+}
 #endif
 
 int main(void) {
