@@ -157,6 +157,7 @@ typedef struct kern__async {
   struct kern_graph *graphs;
   kern__pin *pins;
   kern__tune *tunes;
+  struct kern__pipe_res *pipe_res; /* pipeline.c's idle streams and events */
 } kern__async;
 
 /* stream.c */
@@ -196,6 +197,10 @@ kern__cmd *kern__cmd_clone(const kern__cmd *c);
 void kern__cmd_free(kern_context *ctx, kern__cmd *c);
 /* Copies a launch's marshalled arguments into c (argv re-pointed). */
 kern_status kern__cmd_set_slots(kern__cmd *c, const kern__pack *pk);
+
+/* pipeline.c: forgets the idle pipeline streams and events (which the
+ * context frees with its other streams and events). */
+void kern__pipeline_free_all(kern_context *ctx);
 
 /* graph.c */
 kern_status kern__graph_record(struct kern_graph *g, kern__cmd *c);

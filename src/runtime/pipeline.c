@@ -32,8 +32,9 @@
  * RING chunks later, which bounds how far ahead it runs.  The events' times
  * after one event recorded first give each chunk's stage times: the sums
  * and the device span go into the report, and the caller may ask for the
- * whole timeline.  Device buffers, streams and events are made once per
- * run, before the loop; the loop allocates nothing on the device.
+ * whole timeline.  Device buffers are made once per run, before the loop,
+ * and the streams and events are kept in the context for the next run
+ * (kern__pipe_res); the loop allocates nothing on the device.
  *
  * The last chunk may be shorter: it uses "views" of the same buffers whose
  * shape is the remainder, so kernels that look at their arrays' length see
@@ -64,6 +65,60 @@ typedef struct pipe_slot {
   kern_event *ev[NEV];
   int64_t chunk; /* whose events these are; -1 when none are pending */
 } pipe_slot;
+
+/* A run's streams and events, kept in the context between runs on the
+ * same device: making 3 streams and up to 97 events (and destroying them)
+ * costs a few hundred microseconds on CUDA, a percent of a run of a
+ * gigabyte.  Device memory is not kept: the buffers are made per run, so
+ * a finished pipeline holds no device memory. */
+typedef struct kern__pipe_res {
+  kern_device dev;
+  kern_stream *s[NSTAGE];
+  kern_event *t0;
+  kern_event *ev[RING][NEV]; /* NULL until first needed */
+  struct kern__pipe_res *next;
+} kern__pipe_res;
+
+/* Takes the context's idle resources for dev, or new ones. */
+static kern__pipe_res *res_take(kern_context *ctx, kern_device dev) {
+  kern__async *a = kern__async_get(ctx);
+  if (!a) return NULL;
+  for (kern__pipe_res **pp = &a->pipe_res; *pp; pp = &(*pp)->next)
+    if ((*pp)->dev == dev) {
+      kern__pipe_res *r = *pp;
+      *pp = r->next;
+      return r;
+    }
+  kern__pipe_res *r = kern__calloc(1, sizeof *r);
+  if (r) r->dev = dev;
+  return r;
+}
+
+/* Gives them back after a run that left nothing queued on them; after a
+ * failure they are freed instead, so no broken state is kept. */
+static void res_give(kern_context *ctx, kern__pipe_res *r, int ok) {
+  if (!r) return;
+  kern__async *a = ctx->async;
+  if (ok && a) {
+    r->next = a->pipe_res;
+    a->pipe_res = r;
+    return;
+  }
+  for (int k = 0; k < NSTAGE; k++) (void)kern_stream_free(r->s[k]);
+  kern_event_free(r->t0);
+  for (int i = 0; i < RING; i++)
+    for (int e = 0; e < NEV; e++) kern_event_free(r->ev[i][e]);
+  kern__free(r);
+}
+
+void kern__pipeline_free_all(kern_context *ctx) {
+  kern__async *a = ctx->async;
+  while (a && a->pipe_res) {
+    kern__pipe_res *r = a->pipe_res;
+    a->pipe_res = r->next;
+    kern__free(r); /* its streams and events go with the context's */
+  }
+}
 
 /* What one run measured. */
 typedef struct pipe_stats {
@@ -187,26 +242,32 @@ static kern_status run(kern_context *ctx, const kern_pipeline_config *c,
   int ring_n = chunks < RING ? (int)chunks : RING;
   pipe_set sets[MAX_SETS];
   pipe_slot ring[RING];
-  kern_stream *s[NSTAGE] = {NULL, NULL, NULL};
-  kern_event *t0 = NULL;
   memset(sets, 0, sizeof sets);
   memset(ring, 0, sizeof ring);
   ps->first = 1e300;
   ps->last = 0;
+  kern__pipe_res *res = res_take(ctx, dev);
+  if (!res) return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY, "pipeline: out of memory");
+  kern_stream **s = res->s;
   kern_status st = KERN_SUCCESS;
   kern_type types[MAX_CHAIN + 1];
   for (int j = 0; j < nk && !st; j++) {
     st = param_array(ctx, c->kernels[j], 0, &types[j]);
     if (!st) st = param_array(ctx, c->kernels[j], 1, &types[j + 1]);
   }
-  for (int k = 0; k < NSTAGE && !st; k++) st = kern_stream_new(ctx->h, dev, &s[k]);
-  if (!st) st = kern_event_new(ctx->h, &t0);
+  for (int k = 0; k < NSTAGE && !st; k++)
+    if (!s[k]) st = kern_stream_new(ctx->h, dev, &s[k]);
+  if (!st && !res->t0) st = kern_event_new(ctx->h, &res->t0);
+  kern_event *t0 = res->t0;
   for (int b = 0; b < nalloc && !st; b++)
     for (int j = 0; j <= nk && !st; j++)
       st = kern_array_new(ctx->h, dev, types[j], 1, &chunk, &sets[b].buf[j]);
   for (int r = 0; r < ring_n; r++) {
     ring[r].chunk = -1;
-    for (int e = 0; e < NEV && !st; e++) st = kern_event_new(ctx->h, &ring[r].ev[e]);
+    for (int e = 0; e < NEV && !st; e++) {
+      if (!res->ev[r][e]) st = kern_event_new(ctx->h, &res->ev[r][e]);
+      ring[r].ev[e] = res->ev[r][e];
+    }
   }
   double h0 = kern__now_ms();
   if (!st) st = kern_event_record(t0, s[UP]);
@@ -230,18 +291,12 @@ static kern_status run(kern_context *ctx, const kern_pipeline_config *c,
     if (j >= 0) st = collect(&ring[j % ring_n], t0, ps);
   ps->wall_ms = kern__now_ms() - h0;
   ps->chunks = i;
-  for (int k = 0; k < NSTAGE; k++) {
-    kern_status s2 = kern_stream_free(s[k]);
-    if (!st) st = s2;
-  }
   for (int b = 0; b < nalloc; b++)
     for (int j = 0; j <= nk; j++) {
       kern_array_free(sets[b].buf[j]);
       kern__handle_release(sets[b].vh[j], KERN__H_ARRAY);
     }
-  for (int r = 0; r < ring_n; r++)
-    for (int e = 0; e < NEV; e++) kern_event_free(ring[r].ev[e]);
-  kern_event_free(t0);
+  res_give(ctx, res, st == KERN_SUCCESS);
   return st;
 }
 

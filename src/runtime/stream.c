@@ -1257,6 +1257,7 @@ void kern__async_free(kern_context *ctx) {
     a->pins = p->next;
     pin_release(ctx, p);
   }
+  kern__pipeline_free_all(ctx);
   while (a->tunes) {
     kern__tune *t = a->tunes;
     a->tunes = t->next;
