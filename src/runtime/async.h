@@ -201,6 +201,15 @@ kern_status kern__cmd_set_slots(kern__cmd *c, const kern__pack *pk);
 /* pipeline.c: forgets the idle pipeline streams and events (which the
  * context frees with its other streams and events). */
 void kern__pipeline_free_all(kern_context *ctx);
+/* Note [pipeline model]: the predicted wall time (ms) of count elements in
+ * chunks of `chunk` with `sets` buffer sets, and the choice of chunk and
+ * sets (each kept when non-zero on entry) with the smallest prediction,
+ * within `budget` bytes of device memory at per_elem bytes per element. */
+double kern__pipeline_predict(const kern__tune *t, int64_t count,
+                              int64_t chunk, int sets);
+void kern__pipeline_choose(const kern__tune *t, int64_t count,
+                           size_t per_elem, uint64_t budget, size_t esize0,
+                           int64_t *chunk, int *sets, double *predicted);
 
 /* graph.c */
 kern_status kern__graph_record(struct kern_graph *g, kern__cmd *c);

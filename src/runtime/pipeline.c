@@ -398,8 +398,8 @@ static kern_status measure(kern_context *ctx, const kern_pipeline_config *c,
   return KERN_SUCCESS;
 }
 
-static double predict(const kern__tune *t, int64_t count, int64_t chunk,
-                      int sets) {
+double kern__pipeline_predict(const kern__tune *t, int64_t count,
+                              int64_t chunk, int sets) {
   double st[NSTAGE], cycle = t->hand, slow = 0;
   for (int s = 0; s < NSTAGE; s++) {
     st[s] = t->a[s] + t->b[s] * (double)chunk;
@@ -415,9 +415,9 @@ static double predict(const kern__tune *t, int64_t count, int64_t chunk,
 
 /* Chooses the chunk and set count (each unless fixed by the caller) with
  * the smallest predicted wall time. */
-static void choose(const kern__tune *t, int64_t count, size_t per_elem,
-                   uint64_t budget, size_t esize0, int64_t *chunk,
-                   int *sets, double *predicted) {
+void kern__pipeline_choose(const kern__tune *t, int64_t count,
+                           size_t per_elem, uint64_t budget, size_t esize0,
+                           int64_t *chunk, int *sets, double *predicted) {
   static const int set_order[] = {3, 2, 4, 1};
   int64_t cand[11];
   int nc = 0;
@@ -443,7 +443,7 @@ static void choose(const kern__tune *t, int64_t count, size_t per_elem,
       if (!*chunk && (double)n * (double)cand[ci] * (double)per_elem >
                          (double)budget)
         continue;
-      double p = predict(t, count, cand[ci], n);
+      double p = kern__pipeline_predict(t, count, cand[ci], n);
       if (best == 0 || p < best * 0.99) {
         best = p;
         best_c = cand[ci];
@@ -451,7 +451,7 @@ static void choose(const kern__tune *t, int64_t count, size_t per_elem,
       }
     }
   }
-  if (best == 0) best = predict(t, count, best_c, best_n);
+  if (best == 0) best = kern__pipeline_predict(t, count, best_c, best_n);
   *chunk = best_c;
   *sets = best_n;
   *predicted = best;
@@ -620,8 +620,8 @@ kern_status kern_pipeline_run(kern_context *hctx,
                               di.memory_bytes
                           ? di.memory_bytes / 4
                           : (uint64_t)1 << 30;
-    choose(t, c->count, per_elem, budget, esize[0], &chunk, &buffers,
-           &r.predicted_ms);
+    kern__pipeline_choose(t, c->count, per_elem, budget, esize[0], &chunk,
+                          &buffers, &r.predicted_ms);
   } else {
     /* A model measured before still predicts the caller's choice. */
     kern__async *a = ctx->async;
@@ -629,7 +629,7 @@ kern_status kern_pipeline_run(kern_context *hctx,
       if (t->dev == dev && t->first == c->kernels[0] &&
           t->nkernels == c->nkernels)
         break;
-    if (t) r.predicted_ms = predict(t, c->count, chunk, buffers);
+    if (t) r.predicted_ms = kern__pipeline_predict(t, c->count, chunk, buffers);
   }
   pipe_stats ps;
   memset(&ps, 0, sizeof ps);

@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include "test.h"
+#include "async.h"
 
 static const char src[] =
     "import warp as wp\n"
@@ -332,6 +333,63 @@ static void test_pipeline_timeline(const float *in, float *out,
   kern_clear_error(ctx);
 }
 
+/* Note [pipeline model] on figures like an H100's (55 GB/s each way with
+ * 10 us per copy, 2.5 TB/s compute with 5 us per launch, 15 us of stream
+ * hand-offs per chunk): for 8 GiB of float32 it picks large chunks and at
+ * least double buffering, predicting close to the copy-bound time; it
+ * does not fall for the small chunks that win on a short prefix; it keeps a
+ * fixed buffer count and the memory budget; and when compute is as slow as
+ * the copies it takes three sets, which overlap all three stages. */
+static void test_pipeline_model(void) {
+  kern__tune t;
+  memset(&t, 0, sizeof t);
+  t.a[0] = t.a[2] = 0.010;
+  t.b[0] = t.b[2] = 4.0 / 55e6; /* ms per float32 at 55 GB/s */
+  t.a[1] = 0.005;
+  t.b[1] = 8.0 / 2.5e9;
+  t.hand = 0.015;
+  t.issue = 0.030;
+  int64_t count = (int64_t)1 << 31; /* 8 GiB of float32 */
+  uint64_t budget = (uint64_t)20 << 30;
+  int64_t chunk = 0;
+  int sets = 0;
+  double pred = 0;
+  kern__pipeline_choose(&t, count, 8, budget, 4, &chunk, &sets, &pred);
+  double copy_bound = (double)count * 4 / 55e6;
+  ASSERT(chunk >= (16 << 20) && chunk <= (64 << 20)); /* 64 to 256 MiB */
+  ASSERT_EQ(sets, 3);
+  ASSERT(pred > copy_bound && pred < 1.05 * copy_bound);
+  /* 4 MiB chunks (the first version's choice) predict worse. */
+  ASSERT(kern__pipeline_predict(&t, count, 1 << 20, 3) > 1.02 * pred);
+  /* On a prefix of twelve 4 MiB chunks, smaller chunks do win: the fill
+   * dominates there, which is why racing on a prefix misled. */
+  int64_t pchunk = 0;
+  int psets = 0;
+  double ppred;
+  kern__pipeline_choose(&t, 12 << 20, 8, budget, 4, &pchunk, &psets, &ppred);
+  ASSERT(pchunk < chunk);
+  /* One set takes turns: about twice the time of two. */
+  ASSERT(kern__pipeline_predict(&t, count, chunk, 1) >
+         1.9 * kern__pipeline_predict(&t, count, chunk, 2));
+  /* A fixed buffer count is kept; the budget bounds sets x chunk. */
+  chunk = 0;
+  sets = 2;
+  kern__pipeline_choose(&t, count, 8, budget, 4, &chunk, &sets, &pred);
+  ASSERT_EQ(sets, 2);
+  chunk = 0;
+  sets = 0;
+  kern__pipeline_choose(&t, count, 8, 64 << 20, 4, &chunk, &sets, &pred);
+  ASSERT((uint64_t)chunk * (uint64_t)sets * 8 <= (64u << 20));
+  /* Compute as slow as the copies: three stages, three sets. */
+  t.b[1] = t.b[0];
+  chunk = 0;
+  sets = 0;
+  kern__pipeline_choose(&t, count, 8, budget, 4, &chunk, &sets, &pred);
+  ASSERT(sets >= 3);
+  ASSERT(kern__pipeline_predict(&t, count, chunk, 2) >
+         1.3 * kern__pipeline_predict(&t, count, chunk, 3));
+}
+
 /* A pipeline's output equals one big launch of the same chain, for chunk
  * counts that divide the input and that do not, for 1, 2 and 3 buffers,
  * and when kern chooses the chunk and buffer count itself. */
@@ -546,6 +604,7 @@ int main(int argc, char **argv) {
   test_copies();
   test_graph();
   test_pipeline();
+  test_pipeline_model();
   test_wrap_stream();
   test_misuse();
   kern_context_free(ctx);
