@@ -61,7 +61,11 @@ static kern_context *ctx;
 static kern_group *group(int shards) {
   kern_group_options o = KERN_GROUP_OPTIONS_INIT;
   char spec[32];
-  snprintf(spec, sizeof spec, "%s:0", device);
+  /* NCCL wants a different GPU per shard: "cuda:all" cut to `shards`
+   * entries (and one per rank under MPI); elsewhere the same device
+   * listed `shards` times. */
+  snprintf(spec, sizeof spec, "%s:%s", device,
+           strcmp(device, "cuda") == 0 ? "all" : "0");
   o.devices = spec;
   o.shards = mpi ? 0 : shards;
   o.mpi = mpi;
@@ -353,7 +357,8 @@ static void test_misuse_mpi(void) {
 static void test_timeout(void) {
   kern_group_options o = KERN_GROUP_OPTIONS_INIT;
   char spec[32];
-  snprintf(spec, sizeof spec, "%s:0", device);
+  snprintf(spec, sizeof spec, "%s:%s", device,
+           strcmp(device, "cuda") == 0 ? "all" : "0");
   o.devices = spec;
   o.mpi = 1;
   o.timeout_s = 2;
@@ -398,9 +403,15 @@ int main(int argc, char **argv) {
   }
   static const int64_t sizes[] = {1, 2, 10, 12, 97, 1000};
   int max_shards = mpi ? 1 : 5;
+  int cuda = strcmp(device, "cuda") == 0;
+  if (cuda && !mpi) {
+    kern_backend_info bi = KERN_BACKEND_INFO_INIT;
+    ASSERT_OK(ctx, kern_backend_get(ctx, KERN_BACKEND_CUDA, &bi));
+    max_shards = bi.device_count < 5 ? bi.device_count : 5;
+  }
   for (int shards = 1; shards <= max_shards; shards++) {
     kern_group *g = group(shards);
-    EXPECT_STREQ(kern_group_transport(g), mpi ? "mpi" : "host");
+    EXPECT_STREQ(kern_group_transport(g), cuda ? "nccl" : mpi ? "mpi" : "host");
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
       test_sumsq(g, sizes[k]);
       test_global_tid(g, sizes[k]);
@@ -414,7 +425,7 @@ int main(int argc, char **argv) {
   }
   if (mpi)
     test_misuse_mpi();
-  else
+  else if (!cuda) /* it needs more shards than a machine has GPUs */
     test_misuse_local();
   kern_context_free(ctx);
   return kern_test_report(mpi ? "test_sharded mpi" : "test_sharded");
