@@ -857,9 +857,10 @@ typedef struct kern_group_options {
    * the list until it has n entries ("cpu:0" with shards 3 is cpu:0,0,0).
    * Must be 0 or 1 under MPI. */
   int shards;
-  /* 1: the ranks of MPI_COMM_WORLD (MPI_Init is called if nobody has,
-   * MPI_Finalize at exit); 0: this process alone; -1: MPI when the process
-   * was started by mpirun ($OMPI_COMM_WORLD_SIZE or $PMI_SIZE is set). */
+  /* 0 (the default): the ranks of MPI_COMM_WORLD when the process was
+   * started by mpirun ($OMPI_COMM_WORLD_SIZE or $PMI_SIZE is set), else
+   * this process alone; 1: MPI always (MPI_Init is called if nobody has,
+   * MPI_Finalize at exit); -1: this process alone. */
   int mpi;
   /* Seconds a collective waits for the other ranks before failing; 0 means
    * $KERN_COMM_TIMEOUT, else 300. */

@@ -56,7 +56,9 @@ static const char help_main[] =
     "  -V, --version  print the version\n"
     "\n"
     "Environment:\n"
-    "  KERN_DEVICE       default device: cpu, cuda, cuda:1, opencl:0, auto\n"
+    "  KERN_DEVICE       default device: cpu, cuda, cuda:1, opencl:0, auto;\n"
+    "                    a list (cuda:0,1, cuda:all) shards 'kern run' and\n"
+    "                    adds a group row to 'kern bench'\n"
     "  KERN_NUM_THREADS  CPU backend worker threads (default: one per core)\n"
     "  KERN_CACHE_DIR    compiled-kernel cache (default $XDG_CACHE_HOME/kern,\n"
     "                    else ~/.cache/kern)\n"
@@ -124,7 +126,9 @@ static const char help_run[] =
     "  --backend B           cpu, cuda, opencl or auto (the best available)\n"
     "  --device NAME         a device as 'kern devices' lists it: cpu,\n"
     "                        cuda:1, opencl:0 (default: $KERN_DEVICE, else\n"
-    "                        auto); an unavailable choice is an error;\n"
+    "                        auto); an unavailable choice is an error; a\n"
+    "                        list (cuda:0,1, cuda:all, cpu:0,0) runs the\n"
+    "                        launch sharded over its devices;\n"
     "                        give --backend or --device, not both\n"
     "  --save NAME=PATH.npy  write array NAME to a .npy file instead of\n"
     "                        printing it (repeatable); every PATH is opened\n"
@@ -902,7 +906,7 @@ static int run_group(run_state *r, const char *list) {
   kern_param_info *ps = r->ps;
   kern_group_options go = KERN_GROUP_OPTIONS_INIT;
   go.devices = list;
-  go.mpi = 0;
+  go.mpi = -1;
   kern_status st = kern_group_new(r->ctx, &go, &r->group);
   if (st != KERN_SUCCESS) return lib_error(r->ctx, st, list);
   if (kern_group_size(r->group) < 2) {

@@ -53,7 +53,6 @@ static inline int64_t mg_env(const char *name, int64_t dflt) {
 static inline kern_module *mg_setup(const char *src) {
   MG_CHECK(kern_context_new(NULL, &mg.ctx));
   kern_group_options o = KERN_GROUP_OPTIONS_INIT;
-  o.mpi = -1;
   o.shards = (int)mg_env("KERN_EXAMPLE_SHARDS", 0);
   MG_CHECK(kern_group_new(mg.ctx, &o, &mg.g));
   MG_CHECK(kern_group_load_string(mg.g, "example.py", src, strlen(src)));

@@ -836,7 +836,7 @@ static int run_group(const bench_file *f, const bench_spec *s, int point,
                      size_t errsize) {
   char msg[1024], name[80];
   kern_group_options go = KERN_GROUP_OPTIONS_INIT;
-  go.mpi = 0;
+  go.mpi = -1;
   kern_group *g = NULL;
   kern_module *m = NULL;
   kern_kernel *k = NULL;

@@ -287,7 +287,6 @@ kern_status kern_group_new(kern_context *hctx, const kern_group_options *hopts,
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_group_new: out is NULL");
   kern_group_options o = KERN_GROUP_OPTIONS_INIT;
-  o.mpi = -1;
   if (hopts && kern__struct_in(&o, sizeof o, hopts,
                                KERN_GROUP_OPTIONS_SIZE_V1) != KERN_SUCCESS)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
@@ -297,7 +296,7 @@ kern_status kern_group_new(kern_context *hctx, const kern_group_options *hopts,
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_group_new: shards must be >= 0, mpi -1, 0 or 1 "
                        "and timeout_s >= 0");
-  int use_mpi = o.mpi == 1 || (o.mpi == -1 && env_mpi());
+  int use_mpi = o.mpi == 1 || (o.mpi == 0 && env_mpi());
   double timeout = o.timeout_s;
   if (timeout == 0) {
     const char *e = getenv("KERN_COMM_TIMEOUT");

@@ -68,7 +68,7 @@ static kern_group *group(int shards) {
            strcmp(device, "cuda") == 0 ? "all" : "0");
   o.devices = spec;
   o.shards = mpi ? 0 : shards;
-  o.mpi = mpi;
+  o.mpi = mpi ? 1 : -1;
   o.timeout_s = 60;
   kern_group *g;
   ASSERT_OK(ctx, kern_group_new(ctx, &o, &g));
@@ -305,7 +305,7 @@ static void test_misuse_local(void) {
                 KERN_ERROR_INVALID_HANDLE);
   kern_group_options o = KERN_GROUP_OPTIONS_INIT;
   o.devices = "cpu:0,,1";
-  o.mpi = 0;
+  o.mpi = -1;
   EXPECT_STATUS(ctx, kern_group_new(ctx, &o, &g), KERN_ERROR_INVALID_ARGUMENT);
   EXPECT_CONTAINS(kern_last_error(ctx), "column 7");
   o.devices = "cpu:5";
