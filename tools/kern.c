@@ -444,6 +444,21 @@ static int cmd_devices(int argc, char **argv) {
     printf("default device: none ('%s' from %s: %s)\n", chosen, origin,
            kern_last_error(ctx));
   }
+  /* A list names a group too (docs/multigpu.md). */
+  size_t cl = strlen(chosen);
+  if (strchr(chosen, ',') || (cl > 4 && strcmp(chosen + cl - 4, ":all") == 0)) {
+    kern_group_options go = KERN_GROUP_OPTIONS_INIT;
+    go.devices = chosen;
+    go.mpi = -1;
+    kern_group *g;
+    if (kern_group_new(ctx, &go, &g) == KERN_SUCCESS) {
+      printf("device group: %d shards, collectives through %s\n",
+             kern_group_size(g), kern_group_transport(g));
+      kern_group_free(g);
+    } else {
+      printf("device group: none ('%s': %s)\n", chosen, kern_last_error(ctx));
+    }
+  }
   kern_context_free(ctx);
   return EXIT_OK;
 }

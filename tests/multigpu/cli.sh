@@ -22,5 +22,7 @@ done
 b=$(KERN_DEVICE=cpu:0,0 "$K" bench "$EX/sum_of_squares.py" --size N=100000 --backend cpu --no-refs --budget 0.3 2>&1)
 echo "$b" | grep -q 'cpu:0,0 (group) *hot' || { echo "FAIL: no group row"; echo "$b"; fail=1; }
 echo "$b" | grep -qi 'failed' && { echo "FAIL: a row failed"; echo "$b"; fail=1; }
+d=$(KERN_DEVICE=cpu:0,0 "$K" devices 2>&1)
+echo "$d" | grep -q 'device group: 2 shards' || { echo "FAIL: kern devices shows no group"; echo "$d" | tail -3; fail=1; }
 [ $fail -eq 0 ] && echo "multigpu_cli: ok"
 exit $fail
