@@ -732,6 +732,7 @@ kern_status kern_sharded_upload(kern_sharded *h, const void *src,
     int k = g->first + i;
     int64_t lo = kern__shard_halo_lo(s, k);
     int64_t n = lo + s->rows[k] + kern__shard_halo_hi(s, k);
+    if (n == 0 || s->rowbytes == 0) continue; /* an empty shard */
     kern_status st = kern_array_upload_async(
         s->arr[i], g->stream[i], 0, b + (size_t)(s->first[k] - lo) * s->rowbytes,
         (size_t)n * s->rowbytes);
@@ -748,7 +749,11 @@ kern_status kern_sharded_fill(kern_sharded *h, const void *value) {
   kern_sharded *s = sharded_enter(h);
   if (!s) return KERN_ERROR_INVALID_HANDLE;
   kern_group *g = s->g;
+  if (!value)
+    return kern__error(g->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_sharded_fill: value is NULL");
   for (int i = 0; i < g->nlocal; i++) {
+    if (kern_array_nbytes(s->arr[i]) == 0) continue; /* an empty shard */
     kern_status st = kern_array_fill_async(s->arr[i], g->stream[i], value);
     if (st) return kern__group_fail(g, st);
   }
@@ -857,11 +862,15 @@ kern_status kern_group_launch(kern_group *h, const char *name, int ndim,
                      "kern_group_launch: out of memory");
     goto done;
   }
+  /* By name, without kern_module_get_kernel's error for the modules that
+   * lack it: a successful launch leaves kern_last_error as it was. */
   kern__gmod *m;
-  for (m = g->mods; m; m = m->next)
-    if (kern_module_get_kernel(m->mods[0], name, &ks[0]) == KERN_SUCCESS)
-      break;
-  kern_clear_error(ctx->h);
+  for (m = g->mods; m; m = m->next) {
+    int nk = kern_module_kernel_count(m->mods[0]), j;
+    for (j = 0; j < nk; j++)
+      if (strcmp(kern_module_kernel_name(m->mods[0], j), name) == 0) break;
+    if (j < nk) break;
+  }
   if (!m) {
     st = kern__error(ctx, KERN_ERROR_NOT_FOUND,
                      "kern_group_launch: no kernel '%s' in the modules "
@@ -869,7 +878,7 @@ kern_status kern_group_launch(kern_group *h, const char *name, int ndim,
                      name);
     goto done;
   }
-  for (int i = 1; i < g->nlocal && st == KERN_SUCCESS; i++)
+  for (int i = 0; i < g->nlocal && st == KERN_SUCCESS; i++)
     st = kern_module_get_kernel(m->mods[i], name, &ks[i]);
   if (st) goto done;
   /* The arguments, read by the caller's struct_size. */
@@ -1039,9 +1048,24 @@ static kern_status gather_copies(const kern_sharded *s, char *all) {
 }
 
 /* The checks shared by the collectives: same group, kinds, and agreement. */
+/* A piece freed by the caller (kern_sharded_shard hands out the handles)
+ * would leave a dead pointer to NCCL. */
+static kern_status pieces_live(const kern_sharded *s, const char *fn) {
+  for (int i = 0; i < s->g->nlocal; i++)
+    if (!kern__shard_array(s, i))
+      return kern__error(s->g->ctx, KERN_ERROR_INVALID_HANDLE,
+                         "%s: the array of local shard %d was freed; free "
+                         "the sharded array instead",
+                         fn, i);
+  return KERN_SUCCESS;
+}
+
 static kern_status coll_begin(kern_sharded *a, kern_sharded *b, int op,
                               int arg, int a_repl, int b_repl, const char *fn) {
   kern_group *g = a->g;
+  kern_status ls = pieces_live(a, fn);
+  if (ls == KERN_SUCCESS && b) ls = pieces_live(b, fn);
+  if (ls) return ls;
   if (a->replicated != a_repl)
     return kern__error(g->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "%s: the %sarray must be %s", fn, b ? "first " : "",

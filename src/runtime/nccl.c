@@ -285,6 +285,7 @@ kern_status kern__nccl_all_reduce(kern_sharded *s, kern_reduce_op op) {
                        "kern_sharded_all_reduce: NCCL has no %s",
                        kern_scalar_name(s->type.scalar));
   size_t count = (size_t)s->shape[0] * s->rowbytes / s->scalar_size;
+  if (count == 0) return KERN_SUCCESS; /* the same on every rank */
   GROUP_BEGIN();
   for (int i = 0; i < g->nlocal && r == 0 && est == KERN_SUCCESS; i++) {
     if ((est = enter(g, i))) break;
@@ -299,6 +300,7 @@ kern_status kern__nccl_all_gather(const kern_sharded *src, kern_sharded *dst) {
   kern_group *g = src->g;
   int P = g->nshards;
   int even = src->shape[0] % P == 0;
+  if (src->shape[0] == 0 || src->rowbytes == 0) return KERN_SUCCESS;
   GROUP_BEGIN();
   for (int i = 0; i < g->nlocal && r == 0 && est == KERN_SUCCESS; i++) {
     int k = g->first + i;
@@ -311,7 +313,8 @@ kern_status kern__nccl_all_gather(const kern_sharded *src, kern_sharded *dst) {
     }
     /* Shards of different sizes: one broadcast per shard. */
     for (int root = 0; root < P && r == 0; root++)
-      r = N.Broadcast(mine, dptr(dst, i, (size_t)src->first[root] * src->rowbytes),
+      if (src->rows[root] > 0) /* empty shards send nothing */
+        r = N.Broadcast(mine, dptr(dst, i, (size_t)src->first[root] * src->rowbytes),
                       (size_t)src->rows[root] * src->rowbytes, ncclInt8, root,
                       g->nccl->comm[i], cstream(g, i));
   }
@@ -329,6 +332,7 @@ kern_status kern__nccl_reduce_scatter(const kern_sharded *src,
   int P = g->nshards, o = nccl_op(src->type.scalar, op);
   size_t per_row = src->rowbytes / src->scalar_size;
   int even = src->shape[0] % P == 0;
+  if (src->shape[0] == 0 || per_row == 0) return KERN_SUCCESS;
   GROUP_BEGIN();
   for (int i = 0; i < g->nlocal && r == 0 && est == KERN_SUCCESS; i++) {
     int k = g->first + i;
@@ -340,7 +344,8 @@ kern_status kern__nccl_reduce_scatter(const kern_sharded *src,
       continue;
     }
     for (int root = 0; root < P && r == 0; root++)
-      r = N.Reduce(dptr(src, i, (size_t)dst->first[root] * src->rowbytes), mine,
+      if (dst->rows[root] > 0)
+        r = N.Reduce(dptr(src, i, (size_t)dst->first[root] * src->rowbytes), mine,
                    (size_t)dst->rows[root] * per_row, dt, o, root,
                    g->nccl->comm[i], cstream(g, i));
   }
@@ -350,6 +355,7 @@ kern_status kern__nccl_reduce_scatter(const kern_sharded *src,
 kern_status kern__nccl_broadcast(kern_sharded *s, int root) {
   kern_group *g = s->g;
   size_t nb = (size_t)s->shape[0] * s->rowbytes;
+  if (nb == 0) return KERN_SUCCESS;
   GROUP_BEGIN();
   for (int i = 0; i < g->nlocal && r == 0 && est == KERN_SUCCESS; i++) {
     if ((est = enter(g, i))) break;

@@ -280,6 +280,17 @@ static void test_misuse_local(void) {
   EXPECT_STATUS(ctx, kern_sharded_all_reduce(r, (kern_reduce_op)7),
                 KERN_ERROR_INVALID_ARGUMENT);
   EXPECT_STATUS(ctx, kern_sharded_broadcast(r, 3), KERN_ERROR_INVALID_ARGUMENT);
+  EXPECT_STATUS(ctx, kern_sharded_fill(r, NULL), KERN_ERROR_INVALID_ARGUMENT);
+  /* a piece freed behind the sharded array's back is refused, not used */
+  kern_sharded *r2;
+  kern_array *piece;
+  ASSERT_OK(ctx, kern_sharded_new_replicated(g, KERN_TYPE_FLOAT64, 1, &one, &r2));
+  ASSERT_OK(ctx, kern_sharded_shard(r2, 1, &piece, NULL, NULL, NULL));
+  kern_array_free(piece);
+  EXPECT_STATUS(ctx, kern_sharded_all_reduce(r2, KERN_REDUCE_SUM),
+                KERN_ERROR_INVALID_HANDLE);
+  EXPECT_CONTAINS(kern_last_error(ctx), "local shard 1 was freed");
+  kern_sharded_free(r2);
   kern_sharded *h;
   ASSERT_OK(ctx, kern_sharded_new(g, KERN_TYPE_FLOAT64, 1, &n, 4, &h));
   EXPECT_STATUS(ctx, kern_sharded_halo_exchange(h), KERN_ERROR_INVALID_ARGUMENT);
