@@ -104,7 +104,8 @@ say "torch: done ($(el))"
 : >"$OUT/mpi.log"
 if [ -n "$MPIRUN" ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  MR="$MPIRUN -n 2 --oversubscribe -x KERN_DEVICE=cuda:all -x NCCL_NVLS_ENABLE=0 -x KERN_CACHE_DIR -x PATH -x LD_LIBRARY_PATH"
+  MR="$MPIRUN -n 2 --oversubscribe -x KERN_DEVICE=cuda:all -x NCCL_NVLS_ENABLE=0 -x KERN_CACHE_DIR -x PATH"
+  [ -n "${LD_LIBRARY_PATH:-}" ] && MR="$MR -x LD_LIBRARY_PATH"
   [ -n "${KERN_NCCL_LIBRARY:-}" ] && MR="$MR -x KERN_NCCL_LIBRARY"
   [ -n "${KERN_MPI_LIBRARY:-}" ] && MR="$MR -x KERN_MPI_LIBRARY"
   mr() {
