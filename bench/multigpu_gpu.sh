@@ -104,6 +104,9 @@ say "torch: done ($(el))"
 : >"$OUT/mpi.log"
 if [ -n "$MPIRUN" ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  # Containers often forbid the cross-process copies Open MPI's shared
+  # memory transport tries first; the plain path always works.
+  export OMPI_MCA_btl_vader_single_copy_mechanism=none
   MR="$MPIRUN -n 2 --oversubscribe -x KERN_DEVICE=cuda:all -x NCCL_NVLS_ENABLE=0 -x KERN_CACHE_DIR -x PATH"
   [ -n "${LD_LIBRARY_PATH:-}" ] && MR="$MR -x LD_LIBRARY_PATH"
   [ -n "${KERN_NCCL_LIBRARY:-}" ] && MR="$MR -x KERN_NCCL_LIBRARY"
