@@ -834,9 +834,12 @@ KERN_API kern_status kern_device_choice(kern_context *ctx, char *name,
  * exchange) go through NCCL on CUDA (libnccl.so.2 by dlopen, or the file
  * named by $KERN_NCCL_LIBRARY), through MPI between the ranks of other
  * backends, and through host memory between the shards of one process
- * otherwise.  Every call below is collective under MPI (every rank makes
- * it, in the same order) except kern_sharded_shard and the queries.  A
- * rank whose group call failed, that freed its group, or that disagrees
+ * otherwise.  Under MPI these calls are collective (every rank makes them,
+ * in the same order): kern_group_new, kern_group_free,
+ * kern_group_synchronize, kern_sharded_new, kern_sharded_new_replicated,
+ * kern_sharded_download of a block-sharded array and the five collectives;
+ * the others (loads, uploads, fills, launches, frees of sharded arrays,
+ * queries) concern this rank alone.  A rank whose group call failed, that freed its group, or that disagrees
  * about shapes or operations makes the call fail on every rank, and a rank
  * that does not arrive within the timeout (kern_group_options.timeout_s)
  * makes it fail with KERN_ERROR_DEVICE ("timed out") instead of hanging.
