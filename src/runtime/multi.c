@@ -377,13 +377,18 @@ kern_status kern_group_new(kern_context *hctx, const kern_group_options *hopts,
   g->transport = g->backend == KERN_BACKEND_CUDA ? KERN__T_NCCL
                  : g->mpi                        ? KERN__T_MPI
                                                  : KERN__T_HOST;
-  if (st == KERN_SUCCESS && g->mpi) {
+  if (g->mpi) {
+    /* Even after a local failure: the others then fail too, at once,
+     * instead of timing out. */
     char what[96];
     snprintf(what, sizeof what, "kern_group_new on %s",
              ctx->backends[g->backend]->name);
-    st = agree(g, OP_GROUP_NEW, (int)g->backend,
-               fnv(14695981039346656037ull, &g->backend, sizeof g->backend),
-               what);
+    if (st) kern__group_fail(g, st);
+    kern_status ast = agree(g, OP_GROUP_NEW, (int)g->backend,
+                            fnv(14695981039346656037ull, &g->backend,
+                                sizeof g->backend),
+                            what);
+    if (st == KERN_SUCCESS) st = ast;
   }
   if (st == KERN_SUCCESS && !(g->h = kern__handle_new(KERN__H_GROUP, g)))
     st = kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
