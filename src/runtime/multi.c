@@ -315,7 +315,10 @@ kern_status kern_group_new(kern_context *hctx, const kern_group_options *hopts,
   kern_device *list = NULL;
   int nlist = 0;
   kern_status st = parse_devices(ctx, spec, &list, &nlist);
-  if (st) return st;
+  if (st && !use_mpi) return st;
+  /* Under MPI a local mistake is still reported to the other ranks (at the
+   * agreement below), so that they fail at once instead of timing out. */
+  kern_status early = st;
 
   kern_group *g = kern__calloc(1, sizeof *g);
   if (!g) {
@@ -327,14 +330,12 @@ kern_status kern_group_new(kern_context *hctx, const kern_group_options *hopts,
   g->timeout_s = timeout;
   g->nranks = 1;
   if (use_mpi) {
-    if (o.shards > 1) {
-      kern__free(list);
-      kern__free(g);
-      return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
-                         "kern_group_new: under MPI every rank has one "
-                         "shard (shards = %d)",
-                         o.shards);
-    }
+    if (o.shards > 1 && !early)
+      early = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                          "kern_group_new: under MPI every rank has one "
+                          "shard (shards = %d)",
+                          o.shards);
+    /* Without MPI there is nobody to tell. */
     if ((st = kern__mpi_open(g, &g->rank, &g->nranks))) {
       kern__free(list);
       kern__free(g);
@@ -343,7 +344,7 @@ kern_status kern_group_new(kern_context *hctx, const kern_group_options *hopts,
     const char *lr = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
     if (!lr) lr = getenv("MPI_LOCALRANKID");
     int local = lr ? atoi(lr) : g->rank;
-    list[0] = list[local % nlist];
+    if (list) list[0] = list[local % nlist];
     g->nlocal = 1;
     g->nshards = g->nranks;
     g->first = g->rank;
@@ -359,9 +360,10 @@ kern_status kern_group_new(kern_context *hctx, const kern_group_options *hopts,
     return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
                        "kern_group_new: out of memory");
   }
-  for (int i = 0; i < g->nlocal; i++) g->dev[i] = list[i % nlist];
+  for (int i = 0; list && i < g->nlocal; i++) g->dev[i] = list[i % nlist];
   kern__free(list);
 
+  st = early;
   kern_device_info di = KERN_DEVICE_INFO_INIT;
   for (int i = 0; i < g->nlocal && st == KERN_SUCCESS; i++) {
     if ((st = kern__device_get(ctx, g->dev[i], &di))) break;

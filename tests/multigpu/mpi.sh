@@ -23,6 +23,7 @@ for r in 0 1; do
   grep -q "test_sharded mpi: .* 0 failed" "$f" || { echo "FAIL: rank $r did not pass"; fail=1; }
   grep -q "rank $r: mismatched shapes: .*ranks disagree" "$f" || { echo "FAIL: rank $r: no mismatch error"; fail=1; }
   grep -q "rank $r: failed rank: .*rank 1 failed earlier" "$f" || { echo "FAIL: rank $r: no failed-rank error"; fail=1; }
+  grep -q "rank $r: bad device: " "$f" || { echo "FAIL: rank $r: no bad-device error"; fail=1; }
 done
 start=$(date +%s)
 timeout 120 mpirun -n 2 --oversubscribe --output-filename "$out/to" "$t" cpu mpi-timeout \

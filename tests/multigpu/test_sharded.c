@@ -327,6 +327,20 @@ static void test_misuse_local(void) {
 static void test_misuse_mpi(void) {
   kern_group *g = group(1);
   int rank = kern_group_rank(g);
+  kern_group_free(g);
+
+  /* rank 1 names a device that does not exist: both ranks fail at once */
+  kern_group_options o = KERN_GROUP_OPTIONS_INIT;
+  char spec[32];
+  snprintf(spec, sizeof spec, "%s:%s", device, rank == 1 ? "9" : "0");
+  o.devices = strcmp(device, "cuda") == 0 && rank == 0 ? "cuda:all" : spec;
+  o.mpi = 1;
+  o.timeout_s = 60;
+  EXPECT_TRUE(kern_group_new(ctx, &o, &g) != KERN_SUCCESS);
+  if (rank == 0) EXPECT_CONTAINS(kern_last_error(ctx), "rank 1 failed earlier");
+  printf("rank %d: bad device: %s\n", rank, kern_last_error(ctx));
+
+  g = group(1);
   int64_t n = rank == 0 ? 10 : 12;
   kern_sharded *x;
   EXPECT_STATUS(ctx, kern_sharded_new(g, KERN_TYPE_FLOAT64, 1, &n, 0, &x),
