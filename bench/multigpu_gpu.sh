@@ -92,6 +92,11 @@ ex stencil KERN_EXAMPLE_N=32768 KERN_EXAMPLE_ITERS=50
 ex stencil KERN_EXAMPLE_N=16384 KERN_EXAMPLE_ITERS=100
 ex training_step KERN_EXAMPLE_N=10000000 KERN_EXAMPLE_STEPS=20
 grep '^RESULT' "$OUT/examples.log" | sed 's/^/kern /' >>"$RES"
+# kern bench's group row: every GPU at once next to each GPU alone
+echo "== KERN_DEVICE=cuda:all kern bench sum_of_squares N=2e8" >>"$OUT/examples.log"
+KERN_DEVICE=cuda:all timeout 300 $B/kern bench examples/sum_of_squares.py \
+  --size N=200000000 --backend cuda --no-refs --budget 0.5 >>"$OUT/examples.log" 2>&1
+echo "rc=$?" >>"$OUT/examples.log"
 say "examples: done ($(el))"
 
 # ---- PyTorch's sharded sum of squares and all_reduce
