@@ -152,6 +152,6 @@ verdict "all-reduce 1 GB: kern / direct NCCL bus bandwidth" "$AR" ">=" 0.95
 verdict "stencil 32768^2 f32: all GPUs / one GPU" "$ST" ">=" 1.8
 grep -h '^\(sum_of_squares\|stencil\|training_step\|all-reduce\|torch\)' \
   "$OUT/examples.log" "$OUT/torch.log" | tee -a "$SUM"
-grep -h -A1 '^  cuda:[0-9]' "$OUT/examples.log" | grep -v '^--' | tee -a "$SUM"
+grep -h '^  cuda:' "$OUT/examples.log" | grep -v '^--' | tee -a "$SUM"
 [ -s "$OUT/mpi.log" ] && grep -h '^\(sum_of_squares\|stencil\|training_step\|all-reduce\|test_sharded\)' "$OUT/mpi.log" | sed 's/^/mpirun: /' | tee -a "$SUM"
 say "total $(el)"
