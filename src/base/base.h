@@ -213,7 +213,27 @@ enum {
   X(TRANSFORM_GET_TRANSLATION, "transform_get_translation") \
   X(TRANSFORM_GET_ROTATION, "transform_get_rotation") \
   X(ARGMIN, "argmin") X(ARGMAX, "argmax") X(NONZERO, "nonzero") \
-  X(GET_DIAG, "get_diag")
+  X(GET_DIAG, "get_diag") BUILTIN_LIST_EXTRA(X)
+
+/* The rest of Warp's builtins (issue #10), checked in check_extra.c and
+ * spelled in emit/extra.c: operators' call forms on vectors, scalar math,
+ * random sampling, noise, and vector, quaternion and transform helpers. */
+#define BUILTIN_LIST_EXTRA(X) \
+  X(ERF, "erf") X(ERFC, "erfc") X(ERFINV, "erfinv") X(ERFCINV, "erfcinv") \
+  X(COPYSIGN, "copysign") X(BIT_COUNT, "bit_count") X(CAST, "cast") \
+  X(BIT_AND, "bit_and") X(BIT_OR, "bit_or") X(BIT_XOR, "bit_xor") \
+  X(LSHIFT, "lshift") X(RSHIFT, "rshift") X(INVERT, "invert") \
+  X(RANDU, "randu") X(POISSON, "poisson") X(SAMPLE_CDF, "sample_cdf") \
+  X(SAMPLE_TRIANGLE, "sample_triangle") \
+  X(SAMPLE_UNIT_RING, "sample_unit_ring") \
+  X(SAMPLE_UNIT_DISK, "sample_unit_disk") \
+  X(SAMPLE_UNIT_SPHERE_SURFACE, "sample_unit_sphere_surface") \
+  X(SAMPLE_UNIT_SPHERE, "sample_unit_sphere") \
+  X(SAMPLE_UNIT_HEMISPHERE_SURFACE, "sample_unit_hemisphere_surface") \
+  X(SAMPLE_UNIT_HEMISPHERE, "sample_unit_hemisphere") \
+  X(SAMPLE_UNIT_SQUARE, "sample_unit_square") \
+  X(SAMPLE_UNIT_CUBE, "sample_unit_cube") X(LOWER_BOUND, "lower_bound") \
+  X(NOISE, "noise") X(PNOISE, "pnoise") X(CURLNOISE, "curlnoise")
 
 enum {
 #define X(id, name) BI_##id,
@@ -223,6 +243,9 @@ enum {
 };
 extern const char *const builtin_names[BI_COUNT];
 int builtin_lookup(const char *name); /* -1 if none */
+/* Does the builtin advance the random state passed as its first argument
+ * (wp.randf, wp.poisson, wp.sample_unit_disk ...)? */
+bool builtin_draws(int bi);
 
 /* suggest.c: the entry of names[0..n) nearest to word if it is a likely
  * typo of it, else NULL ("did you mean"). */

@@ -1,0 +1,338 @@
+/*
+ * extra.c -- helper bodies for the rest of Warp's builtins (issue #10;
+ * checked in lower/check_extra.c): scalar math, bit operations on integer
+ * vectors, random sampling, lower_bound and Perlin noise.
+ *
+ * Each body follows the operation order of Warp's CPU build, as its
+ * documentation and headers describe the algorithm, so results agree with
+ * Warp's to the bit on the C target (same libm) and within the usual
+ * ulps elsewhere: the sampling functions draw from the state in the same
+ * order and do the same float32 arithmetic; erfinv is computed in double
+ * and rounded, as Warp's CPU build does, but by kern's own method (Note
+ * [erfinv]).  emit_helper (common.c) calls emit_extra_helper first; a
+ * false answer hands the builtin to the older helpers.
+ */
+#include <string.h>
+#include "emit.h"
+
+static const char *mathfn(Emit *E, const char *base, kern_scalar sc) {
+  if (E->T->overloaded_math || sc != KERN_SCALAR_FLOAT32)
+    return base;
+  return arena_printf(E->C, "%sf", base);
+}
+
+static const Type *sc_t(kern_scalar sc) { return ty_scalar(sc); }
+
+/* The helper of wp.randf(state) and wp.randf(state, lo, hi); either also
+ * defines k_pcg, Warp's PCG step. */
+static const char *randf1(Emit *E) {
+  return emit_helper(E, BI_RANDF, sc_t(KERN_SCALAR_FLOAT32), 1,
+                     (const Type *[]){sc_t(KERN_SCALAR_UINT32)});
+}
+
+static const char *randf3(Emit *E) {
+  const Type *f = sc_t(KERN_SCALAR_FLOAT32);
+  return emit_helper(E, BI_RANDF, f, 3,
+                     (const Type *[]){sc_t(KERN_SCALAR_UINT32), f, f});
+}
+
+/* Note [erfinv]: Warp's CPU build computes erfinv and erfcinv in double
+ * (float32 arguments are widened and the result rounded), erfcinv(x) as
+ * erfinv(1 - x).  kern does the same with its own method: Winitzki's
+ * closed-form approximation (relative error below 2e-3) refined by four
+ * Halley steps on f(x) = erf(x) - z, whose derivative is
+ * 2/sqrt(pi) exp(-x^2) and second derivative -2x times that, so a step
+ * is x -= f / (f' + x f).  For |z| > 1/2 the residual is formed as
+ * (1 - |z|) - erfc(x), which is exact where erf(x) - z would cancel.
+ * The result is within an ulp or two of the true value in double, so
+ * float32 results round to Warp's. */
+static const char *erfinv_core(Emit *E) {
+  const char *name = "k_erfinv_core_f64";
+  if (!emit_need(E, name))
+    return name;
+  buf_printf(&E->pre,
+             "%s double %s(double z) {\n"
+             "  if (z == 0.0) return 0.0;\n"
+             "  if (z == 1.0) return (double)K_INF_F;\n"
+             "  if (z == -1.0) return -(double)K_INF_F;\n"
+             "  if (!(z > -1.0 && z < 1.0)) return (double)K_NAN_F;\n"
+             "  double w = fabs(z);\n"
+             "  double l = log((1.0 - w) * (1.0 + w));\n"
+             "  double t = 4.330746750799873 + 0.5 * l; /* 2/(pi 0.147) */\n"
+             "  double x = sqrt(sqrt(t * t - l / 0.147) - t);\n"
+             "  for (int i = 0; i < 4; i++) {\n"
+             "    double f = w > 0.5 ? (1.0 - w) - erfc(x) : erf(x) - w;\n"
+             "    double d = 1.1283791670955126 * exp(-x * x);\n"
+             "    x -= f / (d + x * f);\n"
+             "  }\n"
+             "  return z < 0.0 ? -x : x;\n}\n", E->T->fn_qual, name);
+  return name;
+}
+
+/* Scalar math: erf, erfc, erfinv, erfcinv, copysign, bit_count, cast. */
+static bool math_helper(Emit *E, Buf *b, int bi, const Type *ret,
+                        const Type **args, const char *name) {
+  const char *Q = E->T->fn_qual;
+  kern_scalar sc = args[0]->sc;
+  const char *T = emit_ctype(E, args[0]), *RT = emit_ctype(E, ret);
+  switch (bi) {
+  case BI_ERF: case BI_ERFC:
+    buf_printf(b, "%s %s %s(%s a) { return %s(a); }\n", Q, T, name, T,
+               mathfn(E, builtin_names[bi], sc));
+    return true;
+  case BI_ERFINV: case BI_ERFCINV: {
+    const char *core = erfinv_core(E);
+    buf_printf(b, "%s %s %s(%s a) { return (%s)%s(%s(double)a); }\n", Q, T,
+               name, T, T, core, bi == BI_ERFCINV ? "1.0 - " : "");
+    return true;
+  }
+  case BI_COPYSIGN:
+    buf_printf(b, "%s %s %s(%s a, %s b) { return %s(a, b); }\n", Q, T, name,
+               T, T, mathfn(E, "copysign", sc));
+    return true;
+  case BI_BIT_COUNT: {
+    /* The bits of a as unsigned (zero-extended), counted in parallel:
+     * pairs, nibbles, bytes, then a multiply sums the bytes. */
+    static const char *const u[] = {"", "uint8_t", "uint16_t", "uint32_t",
+                                    "uint64_t"};
+    int bits = sc_bits(sc);
+    const char *U = u[bits == 8 ? 1 : bits == 16 ? 2 : bits == 32 ? 3 : 4];
+    buf_printf(b, "%s int32_t %s(%s a) {\n"
+                  "  uint64_t v = (uint64_t)(%s)a;\n"
+                  "  v = v - ((v >> 1) & 0x5555555555555555ULL);\n"
+                  "  v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);\n"
+                  "  v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0FULL;\n"
+                  "  return (int32_t)((v * 0x0101010101010101ULL) >> 56);\n}\n",
+               Q, name, T, U);
+    return true;
+  }
+  case BI_CAST:
+    /* the same bits read as another type: a union, which C, CUDA C++
+     * and OpenCL C all allow */
+    buf_printf(b, "%s %s %s(%s a) {\n  union { %s a; %s r; } u;\n"
+                  "  u.a = a;\n  return u.r;\n}\n", Q, RT, name, T, T, RT);
+    return true;
+  }
+  return false;
+}
+
+/* wp.bit_and ... wp.invert on integer vectors: componentwise C operators,
+ * each result cast back to the component type. */
+static bool bitvec_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
+                          const Type **args, const char *name) {
+  const char *op;
+  switch (bi) {
+  case BI_BIT_AND: op = "&"; break;
+  case BI_BIT_OR: op = "|"; break;
+  case BI_BIT_XOR: op = "^"; break;
+  case BI_LSHIFT: op = "<<"; break;
+  case BI_RSHIFT: op = ">>"; break;
+  case BI_INVERT: op = "~"; break;
+  default: return false;
+  }
+  const char *V = emit_ctype(E, ret), *T = emit_ctype(E, sc_t(ret->sc));
+  if (n == 1)
+    buf_printf(b, "%s %s %s(%s a) {\n  %s r;\n"
+                  "  for (int k = 0; k < %d; k++) r.c[k] = (%s)~a.c[k];\n"
+                  "  return r;\n}\n", E->T->fn_qual, V, name, V, V, ret->rows,
+               T);
+  else
+    buf_printf(b, "%s %s %s(%s a, %s b) {\n  %s r;\n"
+                  "  for (int k = 0; k < %d; k++) r.c[k] = (%s)(a.c[k] %s b.c[k]);\n"
+                  "  return r;\n}\n", E->T->fn_qual, V, name, V, V, V,
+               ret->rows, T, op);
+  (void)args;
+  return true;
+}
+
+/* ---------------------------------------------------------------- random */
+
+/* Warp's Poisson sampler (rand.h): for lam < 10 the product of uniform
+ * draws until it falls to exp(-lam) (Knuth), for lam >= 10 Hoermann's
+ * transformed rejection (PTRS, "The transformed rejection method for
+ * generating Poisson random variables", 1993), whose acceptance test
+ * needs log(k!) through a Stirling series with the correction terms
+ * B_2j / (2j (2j - 1)) (Zhang and Jin's log-gamma), shifted up to x >= 7
+ * and brought back by subtracting logs.  All in float32, as in Warp. */
+static void poisson_helper(Emit *E, Buf *b, const char *name) {
+  const char *Q = E->T->fn_qual, *rf = randf1(E);
+  const char *lg = mathfn(E, "log", KERN_SCALAR_FLOAT32);
+  if (emit_need(E, "k_loggam_f32"))
+    buf_printf(&E->pre,
+               "%s float k_loggam_f32(float x) {\n"
+               "  if (x == 1.0f || x == 2.0f) return 0.0f;\n"
+               "  uint32_t n = x < 7.0f ? (uint32_t)(7.0f - x) : 0u;\n"
+               "  float x0 = x + (float)n;\n"
+               "  float x2 = (1.0f / x0) * (1.0f / x0);\n"
+               "  /* B_2j / (2j (2j - 1)), j = 10 down to 1 */\n"
+               "  float g = -1.39243221690590e+00f;\n"
+               "  g = g * x2 + 1.796443723688307e-01f;\n"
+               "  g = g * x2 + -2.955065359477124e-02f;\n"
+               "  g = g * x2 + 6.410256410256410e-03f;\n"
+               "  g = g * x2 + -1.917526917526918e-03f;\n"
+               "  g = g * x2 + 8.417508417508418e-04f;\n"
+               "  g = g * x2 + -5.952380952380952e-04f;\n"
+               "  g = g * x2 + 7.936507936507937e-04f;\n"
+               "  g = g * x2 + -2.777777777777778e-03f;\n"
+               "  g = g * x2 + 8.333333333333333e-02f;\n"
+               "  /* ln(2 pi) = 1.8378770664093453 */\n"
+               "  float gl = g / x0 + 0.5f * 1.8378770664093453f + (x0 - 0.5f) * %s(x0) - x0;\n"
+               "  if (x < 7.0f)\n"
+               "    for (uint32_t k = 1; k <= n; k++) { gl -= %s(x0 - 1.0f); x0 -= 1.0f; }\n"
+               "  return gl;\n}\n", Q, lg, lg);
+  const char *sq = mathfn(E, "sqrt", KERN_SCALAR_FLOAT32);
+  const char *fl = mathfn(E, "floor", KERN_SCALAR_FLOAT32);
+  const char *ab = mathfn(E, "fabs", KERN_SCALAR_FLOAT32);
+  const char *ex = mathfn(E, "exp", KERN_SCALAR_FLOAT32);
+  buf_printf(b,
+             "%s uint32_t %s(uint32_t *s, float lam) {\n"
+             "  if (lam == 0.0f) return 0u;\n"
+             "  if (lam < 10.0f) {\n"
+             "    float enlam = %s(-lam), prod = 1.0f;\n"
+             "    uint32_t x = 0;\n"
+             "    for (;;) {\n"
+             "      prod *= %s(s);\n"
+             "      if (!(prod > enlam)) return x;\n"
+             "      x += 1u;\n"
+             "    }\n"
+             "  }\n"
+             "  float slam = %s(lam), loglam = %s(lam);\n"
+             "  float bb = 0.931f + 2.53f * slam;\n"
+             "  float aa = -0.059f + 0.02483f * bb;\n"
+             "  float invalpha = 1.1239f + 1.1328f / (bb - 3.4f);\n"
+             "  float vr = 0.9277f - 3.6224f / (bb - 2.0f);\n"
+             "  for (;;) {\n"
+             "    float u = %s(s) - 0.5f;\n"
+             "    float v = %s(s);\n"
+             "    float us = 0.5f - %s(u);\n"
+             "    float k = %s((2.0f * aa / us + bb) * u + lam + 0.43f);\n"
+             "    if (us >= 0.07f && v <= vr) return (uint32_t)k;\n"
+             "    if (k < 0.0f || (us < 0.013f && v > us)) continue;\n"
+             "    if (%s(v) + %s(invalpha) - %s(aa / (us * us) + bb) <=\n"
+             "        -lam + k * loglam - k_loggam_f32(k + 1.0f))\n"
+             "      return (uint32_t)k;\n"
+             "  }\n}\n",
+             Q, name, ex, rf, sq, lg, rf, rf, ab, fl, lg, lg, lg);
+}
+
+/* The sampling functions of Warp's rand.h: the same draws in the same
+ * order, the same float32 formulas.  An angle is randf(s, 0, 2 pi). */
+static bool sample_helper(Emit *E, Buf *b, int bi, const char *name) {
+  const char *Q = E->T->fn_qual;
+  kern_scalar f = KERN_SCALAR_FLOAT32;
+  const char *V2 = emit_ctype(E, ty_vec(E->C, f, 2));
+  const char *V3 = emit_ctype(E, ty_vec(E->C, f, 3));
+  const char *rf = randf1(E);
+  const char *sq = mathfn(E, "sqrt", f), *co = mathfn(E, "cos", f);
+  const char *si = mathfn(E, "sin", f), *ac = mathfn(E, "acos", f);
+  const char *pw = mathfn(E, "pow", f);
+  const char *ang = "6.28318530717958647692f";
+  switch (bi) {
+  case BI_SAMPLE_TRIANGLE:
+    buf_printf(b, "%s %s %s(uint32_t *s) {\n  float r = %s(%s(s));\n"
+                  "  %s v;\n  v.c[0] = 1.0f - r;\n  v.c[1] = %s(s) * r;\n"
+                  "  return v;\n}\n", Q, V2, name, sq, rf, V2, rf);
+    return true;
+  case BI_SAMPLE_UNIT_RING: case BI_SAMPLE_UNIT_DISK: {
+    const char *r3 = randf3(E);
+    bool disk = bi == BI_SAMPLE_UNIT_DISK;
+    buf_printf(b, "%s %s %s(uint32_t *s) {\n", Q, V2, name);
+    if (disk)
+      buf_printf(b, "  float r = %s(%s(s));\n", sq, rf);
+    buf_printf(b, "  float th = %s(s, 0.0f, %s);\n  %s v;\n"
+                  "  v.c[0] = %s%s(th);\n  v.c[1] = %s%s(th);\n"
+                  "  return v;\n}\n", r3, ang, V2, disk ? "r * " : "", co,
+               disk ? "r * " : "", si);
+    return true;
+  }
+  case BI_SAMPLE_UNIT_SPHERE_SURFACE: case BI_SAMPLE_UNIT_SPHERE:
+  case BI_SAMPLE_UNIT_HEMISPHERE_SURFACE: case BI_SAMPLE_UNIT_HEMISPHERE: {
+    const char *r3 = randf3(E);
+    bool hemi = bi == BI_SAMPLE_UNIT_HEMISPHERE_SURFACE ||
+                bi == BI_SAMPLE_UNIT_HEMISPHERE;
+    bool ball = bi == BI_SAMPLE_UNIT_SPHERE || bi == BI_SAMPLE_UNIT_HEMISPHERE;
+    buf_printf(b, "%s %s %s(uint32_t *s) {\n"
+                  "  float phi = %s(1.0f - %s%s(s));\n"
+                  "  float th = %s(s, 0.0f, %s);\n",
+               Q, V3, name, ac, hemi ? "" : "2.0f * ", rf, r3, ang);
+    if (ball)
+      buf_printf(b, "  float r = %s(%s(s), 1.0f / 3.0f);\n", pw, rf);
+    const char *r = ball ? "r * " : "";
+    buf_printf(b, "  %s v;\n  v.c[0] = %s%s(th) * %s(phi);\n"
+                  "  v.c[1] = %s%s(th) * %s(phi);\n  v.c[2] = %s%s(phi);\n"
+                  "  return v;\n}\n", V3, r, co, si, r, si, si, r, co);
+    return true;
+  }
+  case BI_SAMPLE_UNIT_SQUARE: case BI_SAMPLE_UNIT_CUBE: {
+    int d = bi == BI_SAMPLE_UNIT_SQUARE ? 2 : 3;
+    const char *V = d == 2 ? V2 : V3;
+    buf_printf(b, "%s %s %s(uint32_t *s) {\n  %s v;\n"
+                  "  for (int k = 0; k < %d; k++) v.c[k] = %s(s) - 0.5f;\n"
+                  "  return v;\n}\n", Q, V, name, V, d, rf);
+    return true;
+  }
+  }
+  return false;
+}
+
+static bool random_helper(Emit *E, Buf *b, int bi, int n, const Type **args,
+                          const char *name) {
+  const char *Q = E->T->fn_qual;
+  switch (bi) {
+  case BI_RANDU:
+    randf1(E); /* defines k_pcg */
+    if (n == 1)
+      buf_printf(b, "%s uint32_t %s(uint32_t *s) {\n  *s = k_pcg(*s);\n"
+                    "  return *s;\n}\n", Q, name);
+    else
+      /* Warp's state % (hi - lo) + lo; an empty range (which would divide
+       * by zero) gives the draw itself, as kern's randi does */
+      buf_printf(b, "%s uint32_t %s(uint32_t *s, uint32_t lo, uint32_t hi) {\n"
+                    "  *s = k_pcg(*s);\n  uint32_t span = hi - lo;\n"
+                    "  return (span ? *s %% span : *s) + lo;\n}\n", Q, name);
+    return true;
+  case BI_POISSON:
+    poisson_helper(E, b, name);
+    return true;
+  case BI_SAMPLE_CDF: {
+    const Type *arr = args[1];
+    const char *lb = emit_helper(E, BI_LOWER_BOUND, sc_t(KERN_SCALAR_INT32), 2,
+                                 (const Type *[]){arr, arr->elem});
+    buf_printf(b, "%s int32_t %s(uint32_t *s, %s cdf) {\n"
+                  "  return %s(cdf, %s(s));\n}\n", Q, name,
+               emit_ctype(E, arr), lb, randf1(E));
+    return true;
+  }
+  case BI_LOWER_BOUND: {
+    /* Warp's lower_bound (array.h): the first index in [begin, end) whose
+     * element is not below the value, searching [begin, end - 1], so a
+     * value above every element gives end - 1. */
+    const Type *arr = args[0];
+    const char *A = emit_ctype(E, arr), *T = emit_ctype(E, arr->elem);
+    if (n == 2)
+      buf_printf(b, "%s int32_t %s(%s a, %s v) {\n"
+                    "  int32_t lo = 0, hi = (int32_t)a.shape[0] - 1;\n", Q,
+                 name, A, T);
+    else
+      buf_printf(b, "%s int32_t %s(%s a, int32_t lo, int32_t end, %s v) {\n"
+                    "  int32_t hi = end - 1;\n", Q, name, A, T);
+    buf_puts(b, "  while (lo < hi) {\n    int32_t mid = lo + (hi - lo) / 2;\n"
+                "    if (a.data[mid] < v) lo = mid + 1; else hi = mid;\n"
+                "  }\n  return lo;\n}\n");
+    return true;
+  }
+  }
+  return sample_helper(E, b, bi, name);
+}
+
+bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
+                       const Type **args, const char *name) {
+  if (bi < BI_ERF || bi >= BI_COUNT)
+    return false;
+  for (int i = 0; i < n; i++)
+    emit_ctype(E, args[i]);
+  emit_ctype(E, ret);
+  return math_helper(E, b, bi, ret, args, name) ||
+         bitvec_helper(E, b, bi, ret, n, args, name) ||
+         random_helper(E, b, bi, n, args, name);
+}
