@@ -92,17 +92,18 @@ static bool math_helper(Emit *E, Buf *b, int bi, const Type *ret,
     return true;
   case BI_BIT_COUNT: {
     /* The bits of a as unsigned (zero-extended), counted in parallel:
-     * pairs, nibbles, bytes, then a multiply sums the bytes. */
+     * pairs, nibbles, bytes, then a multiply sums the bytes.  The masks
+     * are cast: OpenCL C reads ULL as a 128-bit type. */
     static const char *const u[] = {"", "uint8_t", "uint16_t", "uint32_t",
                                     "uint64_t"};
     int bits = sc_bits(sc);
     const char *U = u[bits == 8 ? 1 : bits == 16 ? 2 : bits == 32 ? 3 : 4];
     buf_printf(b, "%s int32_t %s(%s a) {\n"
                   "  uint64_t v = (uint64_t)(%s)a;\n"
-                  "  v = v - ((v >> 1) & 0x5555555555555555ULL);\n"
-                  "  v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);\n"
-                  "  v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0FULL;\n"
-                  "  return (int32_t)((v * 0x0101010101010101ULL) >> 56);\n}\n",
+                  "  v = v - ((v >> 1) & (uint64_t)0x5555555555555555ULL);\n"
+                  "  v = (v & (uint64_t)0x3333333333333333ULL) + ((v >> 2) & (uint64_t)0x3333333333333333ULL);\n"
+                  "  v = (v + (v >> 4)) & (uint64_t)0x0F0F0F0F0F0F0F0FULL;\n"
+                  "  return (int32_t)((v * (uint64_t)0x0101010101010101ULL) >> 56);\n}\n",
                Q, name, T, U);
     return true;
   }
