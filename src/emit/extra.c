@@ -326,6 +326,164 @@ static bool random_helper(Emit *E, Buf *b, int bi, int n, const Type **args,
   return sample_helper(E, b, bi, name);
 }
 
+/* ---------------------------------------------------------------- noise */
+
+/* Note [Perlin noise]: Warp's noise.h, restated.  A position splits into
+ * its lattice cell (lo = floor, hi = lo + 1; wp.pnoise takes both modulo
+ * the periods with C's %) and its fraction d.  Corner m of the cell (bit k
+ * of m set: hi along axis k) gets a gradient from a PCG state seeded by
+ * hashing the corner: c0 * 73856093 for 1-d, else (c0 * 73856093) ^
+ * (c1 * 19349663) ^ ... ^ (c_last * p_last + seed) with the primes
+ * 73856093, 19349663, 53471161, 10000019 (C precedence: the seed is added
+ * to the last product before the xor).  The 1-d gradient is
+ * randf(s, -1, 1); in 2-4 dimensions it is the normalised
+ * sample_unit_square / cube / hypercube.  A corner's value is its offset
+ * (d, minus 1 along the hi axes) dotted with the gradient, and the values
+ * are blended axis by axis, x first, with the quintic smootherstep
+ * S(t) = t^3 (t (6t - 15) + 10): (a1 - a0) S(t) + a0.  The gradient that
+ * wp.curlnoise needs is carried through the same blend, plus (a1 - a0)
+ * S'(t) e_k, S'(t) = 30 t^2 (t (t - 2) + 1).  Every float32 operation is
+ * Warp's, in Warp's order, so the C target agrees to the bit. */
+static const char *perlin_helper(Emit *E, int D) {
+  const char *name = arena_printf(E->C, "k_perlin%d", D);
+  if (!emit_need(E, name))
+    return name;
+  const char *Q = E->T->fn_qual, *rf = randf1(E), *r3 = randf3(E);
+  const char *sq = mathfn(E, "sqrt", KERN_SCALAR_FLOAT32);
+  Buf *b = &E->pre;
+  /* the gradient of one corner */
+  buf_printf(b, "%s void k_perlin_corner%d(uint32_t seed, int32_t *c, float *g) {\n",
+             Q, D);
+  if (D == 1) {
+    buf_printf(b, "  uint32_t idx = (uint32_t)c[0] * 73856093u + seed;\n"
+                  "  g[0] = %s(&idx, -1.0f, 1.0f);\n}\n", r3);
+  } else {
+    static const char *const p[] = {"73856093u", "19349663u", "53471161u",
+                                    "10000019u"};
+    buf_puts(b, "  uint32_t idx = ");
+    for (int k = 0; k < D; k++)
+      buf_printf(b, "%s(uint32_t)c[%d] * %s%s", k ? " ^ " : "", k, p[k],
+                 k == D - 1 ? " + seed" : "");
+    buf_printf(b, ";\n  for (int k = 0; k < %d; k++) g[k] = %s(&idx) - 0.5f;\n"
+                  "  float l = %s(%s", D, rf, sq, D == 4 ? "0.0f + " : "");
+    for (int k = 0; k < D; k++)
+      buf_printf(b, "%sg[%d] * g[%d]", k ? " + " : "", k, k);
+    buf_printf(b, ");\n  for (int k = 0; k < %d; k++) g[k] = l > 0.0f ? g[k] / l : 0.0f;\n}\n",
+               D);
+  }
+  /* value, and with gr != 0 the gradient, at the cell lo/hi, fraction d */
+  int M = 1 << D;
+  buf_printf(b,
+             "%s float %s(uint32_t seed, int32_t *lo, int32_t *hi, float *d, float *gr) {\n"
+             "  float v[%d], gv[%d][%d];\n"
+             "  for (int m = 0; m < %d; m++) {\n"
+             "    int32_t c[%d]; float o[%d];\n"
+             "    for (int k = 0; k < %d; k++) {\n"
+             "      c[k] = (m >> k) & 1 ? hi[k] : lo[k];\n"
+             "      o[k] = (m >> k) & 1 ? d[k] - 1.0f : d[k];\n"
+             "    }\n"
+             "    k_perlin_corner%d(seed, c, gv[m]);\n",
+             Q, name, M, M, D, M, D, D, D, D);
+  /* Warp's value path sums o.g from its first product; the gradient path
+   * calls dot(), which for 4-vectors starts from 0 */
+  buf_puts(b, "    v[m] = gr ? ");
+  if (D == 4)
+    buf_puts(b, "0.0f + ");
+  for (int k = 0; k < D; k++)
+    buf_printf(b, "%so[%d] * gv[m][%d]", k ? " + " : "", k, k);
+  buf_puts(b, " : ");
+  for (int k = 0; k < D; k++)
+    buf_printf(b, "%so[%d] * gv[m][%d]", k ? " + " : "", k, k);
+  buf_printf(b, ";\n  }\n"
+                "  for (int k = 0; k < %d; k++) {\n"
+                "    float t = d[k];\n"
+                "    float s = t * t * t * (t * (t * 6.0f - 15.0f) + 10.0f);\n"
+                "    float ds = 30.0f * t * t * (t * (t - 2.0f) + 1.0f);\n"
+                "    for (int m = 0; m < %d; m += 2 << k) {\n"
+                "      int n = m + (1 << k);\n"
+                "      if (gr) {\n"
+                "        float q = (v[n] - v[m]) * ds;\n"
+                "        for (int j = 0; j < %d; j++)\n"
+                "          gv[m][j] = (gv[n][j] - gv[m][j]) * s + q * (j == k ? 1.0f : 0.0f) + gv[m][j];\n"
+                "      }\n"
+                "      v[m] = (v[n] - v[m]) * s + v[m];\n"
+                "    }\n"
+                "  }\n"
+                "  if (gr) for (int j = 0; j < %d; j++) gr[j] = gv[0][j];\n"
+                "  return v[0];\n}\n", D, M, D, D);
+  return name;
+}
+
+/* wp.noise, wp.pnoise, wp.curlnoise (Note [Perlin noise]) */
+static bool noise_helper(Emit *E, Buf *b, int bi, int n, const Type **args,
+                         const Type *ret, const char *name) {
+  if (bi != BI_NOISE && bi != BI_PNOISE && bi != BI_CURLNOISE)
+    return false;
+  int D = args[1]->kind == TY_SCALAR ? 1 : args[1]->rows;
+  const char *Q = E->T->fn_qual, *P = perlin_helper(E, D);
+  const char *fl = mathfn(E, "floor", KERN_SCALAR_FLOAT32);
+  const char *X = emit_ctype(E, args[1]);
+  const char *x = D == 1 ? "x" : "x.c[k]";
+  if (bi == BI_NOISE || bi == BI_PNOISE) {
+    buf_printf(b, "%s float %s(uint32_t seed, %s x", Q, name, X);
+    for (int k = 0; bi == BI_PNOISE && k < D; k++)
+      buf_printf(b, ", int32_t p%d", k);
+    buf_printf(b, ") {\n  int32_t lo[%d], hi[%d]; float d[%d];\n", D, D, D);
+    if (bi == BI_PNOISE) {
+      buf_puts(b, "  int32_t p[] = {");
+      for (int k = 0; k < D; k++)
+        buf_printf(b, "%sp%d", k ? ", " : "", k);
+      buf_puts(b, "};\n");
+    }
+    buf_printf(b, "  for (int k = 0; k < %d; k++) {\n"
+                  "    d[k] = %s - %s(%s);\n"
+                  "    lo[k] = (int32_t)%s(%s);\n", D, x, fl, x, fl, x);
+    if (bi == BI_PNOISE)
+      /* C's remainder, as Warp's mod(); a zero period gives 0 rather
+       * than a division fault */
+      buf_puts(b, "    lo[k] = p[k] ? lo[k] % p[k] : 0;\n"
+                  "    hi[k] = p[k] ? (lo[k] + 1) % p[k] : 0;\n");
+    else
+      buf_puts(b, "    hi[k] = lo[k] + 1;\n");
+    buf_printf(b, "  }\n  return %s(seed, lo, hi, d, 0);\n}\n", P);
+    (void)n;
+    return true;
+  }
+  /* curlnoise: octaves of the gradient field; in 3 and 4 dimensions
+   * three fields, the seed advanced by rand_init(seed, 10019689) and
+   * rand_init(seed, 13112221) between them, and across octaves */
+  const char *R = emit_ctype(E, ret);
+  int F = D == 2 ? 1 : 3;
+  randf1(E); /* k_pcg */
+  buf_printf(b, "%s %s %s(uint32_t seed, %s x, uint32_t octaves, float lacunarity, float gain) {\n"
+                "  float sum[3][4] = {{0}}, freq = 1.0f, amp = 1.0f;\n"
+                "  for (int i = 0; (uint32_t)i < octaves; i++) {\n"
+                "    int32_t lo[%d], hi[%d]; float d[%d], g[4];\n"
+                "    for (int k = 0; k < %d; k++) {\n"
+                "      float pt = freq * x.c[k];\n"
+                "      d[k] = pt - %s(pt);\n"
+                "      lo[k] = (int32_t)%s(pt);\n"
+                "      hi[k] = lo[k] + 1;\n"
+                "    }\n"
+                "    for (int f = 0; f < %d; f++) {\n"
+                "      if (f == 1) seed = k_pcg(seed + k_pcg(10019689u));\n"
+                "      if (f == 2) seed = k_pcg(seed + k_pcg(13112221u));\n"
+                "      %s(seed, lo, hi, d, g);\n"
+                "      for (int k = 0; k < %d; k++) sum[f][k] = sum[f][k] + amp * g[k];\n"
+                "    }\n"
+                "    amp *= gain;\n"
+                "    freq *= lacunarity;\n"
+                "  }\n  %s r;\n", Q, R, name, X, D, D, D, D, fl, fl, F, P, D, R);
+  if (D == 2)
+    buf_puts(b, "  r.c[0] = -sum[0][1];\n  r.c[1] = sum[0][0];\n");
+  else
+    buf_puts(b, "  r.c[0] = sum[2][1] - sum[1][2];\n"
+                "  r.c[1] = sum[0][2] - sum[2][0];\n"
+                "  r.c[2] = sum[1][0] - sum[0][1];\n");
+  buf_puts(b, "  return r;\n}\n");
+  return true;
+}
+
 bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
                        const Type **args, const char *name) {
   if (bi < BI_ERF || bi >= BI_COUNT)
@@ -335,5 +493,6 @@ bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
   emit_ctype(E, ret);
   return math_helper(E, b, bi, ret, args, name) ||
          bitvec_helper(E, b, bi, ret, n, args, name) ||
+         noise_helper(E, b, bi, n, args, ret, name) ||
          random_helper(E, b, bi, n, args, name);
 }
