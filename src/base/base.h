@@ -233,7 +233,22 @@ enum {
   X(SAMPLE_UNIT_HEMISPHERE, "sample_unit_hemisphere") \
   X(SAMPLE_UNIT_SQUARE, "sample_unit_square") \
   X(SAMPLE_UNIT_CUBE, "sample_unit_cube") X(LOWER_BOUND, "lower_bound") \
-  X(NOISE, "noise") X(PNOISE, "pnoise") X(CURLNOISE, "curlnoise")
+  X(NOISE, "noise") X(PNOISE, "pnoise") X(CURLNOISE, "curlnoise") \
+  X(NORM_L1, "norm_l1") X(NORM_HUBER, "norm_huber") \
+  X(NORM_PSEUDO_HUBER, "norm_pseudo_huber") \
+  X(SMOOTH_NORMALIZE, "smooth_normalize") X(SKEW, "skew") X(DDOT, "ddot") \
+  X(QUAT_FROM_MATRIX, "quat_from_matrix") X(QUAT_RPY, "quat_rpy") \
+  X(QUAT_TO_RPY, "quat_to_rpy") X(QUAT_SLERP, "quat_slerp") \
+  X(QUAT_TWIST, "quat_twist") X(QUAT_TWIST_ANGLE, "quat_twist_angle") \
+  X(QUAT_TWIST_ANGLE_SIGNED, "quat_twist_angle_signed") \
+  X(QUAT_FROM_EULER, "quat_from_euler") X(QUAT_TO_EULER, "quat_to_euler") \
+  X(QUAT_TO_AXIS_ANGLE, "quat_to_axis_angle") \
+  X(TRANSFORM_TO_MATRIX, "transform_to_matrix") \
+  X(TRANSFORM_FROM_MATRIX, "transform_from_matrix") \
+  X(TRANSFORM_COMPOSE, "transform_compose") \
+  X(TRANSFORM_DECOMPOSE, "transform_decompose") \
+  X(TRANSFORM_SET_TRANSLATION_COPY, "transform_set_translation_copy") \
+  X(TRANSFORM_SET_ROTATION_COPY, "transform_set_rotation_copy")
 
 enum {
 #define X(id, name) BI_##id,

@@ -942,9 +942,9 @@ const char *emit_helper(Emit *E, int bi, const Type *ret, int n,
   if (bi == BI_QUAT_IDENTITY || bi == BI_TRANSFORM_IDENTITY)
     name = arena_printf(E->C, "k_%s_%s", builtin_base(bi),
                         emit_tysig(E, ret));
-  if (bi == BI_CAST) /* one argument type, many results */
-    name = arena_printf(E->C, "k_cast_%s_%s", emit_tysig(E, args[0]),
-                        emit_tysig(E, ret));
+  if (bi == BI_CAST || bi == BI_QUAT_TO_AXIS_ANGLE ||
+      bi == BI_TRANSFORM_DECOMPOSE) /* one argument type, many results */
+    name = arena_printf(E->C, "%s_r%s", name, emit_tysig(E, ret));
   if (!emit_need(E, name))
     return name;
   Buf b;

@@ -484,6 +484,301 @@ static bool noise_helper(Emit *E, Buf *b, int bi, int n, const Type **args,
   return true;
 }
 
+/* ---------------------------------------------------------------- geometry */
+
+/* "Q RT name(A0 a, A1 b, ...) {" */
+static void open_fn(Emit *E, Buf *b, const Type *ret, const char *name, int n,
+                    const Type **args) {
+  static const char *const pn[] = {"a", "b", "c", "d", "e"};
+  buf_printf(b, "%s %s %s(", E->T->fn_qual, emit_ctype(E, ret), name);
+  for (int i = 0; i < n; i++)
+    buf_printf(b, "%s%s %s", i ? ", " : "", emit_ctype(E, args[i]), pn[i]);
+  buf_puts(b, ") {\n");
+}
+
+static const char *help1(Emit *E, int bi, const Type *ret, const Type *a) {
+  return emit_helper(E, bi, ret, 1, (const Type *[]){a});
+}
+
+static const char *help2(Emit *E, int bi, const Type *ret, const Type *a,
+                         const Type *b) {
+  return emit_helper(E, bi, ret, 2, (const Type *[]){a, b});
+}
+
+/* Warp's quat_from_matrix (quat.h): from the trace when it is not
+ * negative, else from the largest diagonal entry, then normalised. */
+static void quat_from_matrix_body(Emit *E, Buf *b, const Type *q,
+                                  const char *T) {
+  const char *sq = mathfn(E, "sqrt", q->sc);
+  const char *nz = help1(E, BI_NORMALIZE, q, q);
+  buf_printf(b,
+             "  %s tr = a.m[0][0] + a.m[1][1] + a.m[2][2];\n"
+             "  %s x = 0, y = 0, z = 0, w = 0, h;\n"
+             "  if (tr >= (%s)0) {\n"
+             "    h = %s(tr + (%s)1); w = (%s)0.5 * h; h = (%s)0.5 / h;\n"
+             "    x = (a.m[2][1] - a.m[1][2]) * h;\n"
+             "    y = (a.m[0][2] - a.m[2][0]) * h;\n"
+             "    z = (a.m[1][0] - a.m[0][1]) * h;\n"
+             "  } else {\n"
+             "    int md = 0;\n"
+             "    if (a.m[1][1] > a.m[0][0]) md = 1;\n"
+             "    if (a.m[2][2] > a.m[md][md]) md = 2;\n"
+             "    if (md == 0) {\n"
+             "      h = %s((a.m[0][0] - (a.m[1][1] + a.m[2][2])) + (%s)1); x = (%s)0.5 * h; h = (%s)0.5 / h;\n"
+             "      y = (a.m[0][1] + a.m[1][0]) * h;\n"
+             "      z = (a.m[2][0] + a.m[0][2]) * h;\n"
+             "      w = (a.m[2][1] - a.m[1][2]) * h;\n"
+             "    } else if (md == 1) {\n"
+             "      h = %s((a.m[1][1] - (a.m[2][2] + a.m[0][0])) + (%s)1); y = (%s)0.5 * h; h = (%s)0.5 / h;\n"
+             "      z = (a.m[1][2] + a.m[2][1]) * h;\n"
+             "      x = (a.m[0][1] + a.m[1][0]) * h;\n"
+             "      w = (a.m[0][2] - a.m[2][0]) * h;\n"
+             "    } else {\n"
+             "      h = %s((a.m[2][2] - (a.m[0][0] + a.m[1][1])) + (%s)1); z = (%s)0.5 * h; h = (%s)0.5 / h;\n"
+             "      x = (a.m[2][0] + a.m[0][2]) * h;\n"
+             "      y = (a.m[1][2] + a.m[2][1]) * h;\n"
+             "      w = (a.m[1][0] - a.m[0][1]) * h;\n"
+             "    }\n"
+             "  }\n"
+             "  %s r; r.c[0] = x; r.c[1] = y; r.c[2] = z; r.c[3] = w;\n"
+             "  return %s(r);\n",
+             T, T, T, sq, T, T, T, sq, T, T, T, sq, T, T, T, sq, T, T, T,
+             emit_ctype(E, q), nz);
+}
+
+/* Warp's math.py quat_to_euler, restated: the angles of the rotation
+ * about the fixed axes i, j, k (0-based) from the scalar-first
+ * components, with the Levi-Civita sign of the axis order. */
+static void quat_to_euler_body(Emit *E, Buf *b) {
+  const char *ac = help1(E, BI_ACOS, sc_t(KERN_SCALAR_FLOAT32),
+                         sc_t(KERN_SCALAR_FLOAT32));
+  const char *at = mathfn(E, "atan2", KERN_SCALAR_FLOAT32);
+  const char *ab = mathfn(E, "fabs", KERN_SCALAR_FLOAT32);
+  buf_printf(b,
+             "  float q0 = a.c[3], q1 = a.c[0], q2 = a.c[1], q3 = a.c[2];\n"
+             "  int32_t i = b + 1, j = c + 1, k = d + 1;\n"
+             "  int proper = i == k;\n"
+             "  if (proper) k = 6 - i - j;\n"
+             "  float e = (float)((i - j) * (j - k) * (k - i)) / 2.0f;\n"
+             "  float qs[4] = {q0, q1, q2, q3};\n"
+             "  int ii = i >= 1 && i <= 3 ? i : 1, jj = j >= 1 && j <= 3 ? j : 1, kk = k >= 1 && k <= 3 ? k : 1;\n"
+             "  float aa = q0, bb = qs[ii], cc = qs[jj], dd = qs[kk] * e;\n"
+             "  if (!proper) {\n"
+             "    aa -= qs[jj]; bb += qs[kk] * e; cc += q0; dd -= qs[ii];\n"
+             "  }\n"
+             "  float t2 = %s(2.0f * (aa * aa + bb * bb) / (aa * aa + bb * bb + cc * cc + dd * dd) - 1.0f);\n"
+             "  float tp = %s(bb, aa), tm = %s(dd, cc);\n"
+             "  float t1 = 0.0f, t3 = 0.0f;\n"
+             "  if (%s(t2) < 1e-6f) t3 = 2.0f * tp - t1;\n"
+             "  else if (%s(t2 - 3.14159265358979323846f) < 1e-6f) t3 = 2.0f * tm + t1;\n"
+             "  else { t1 = tp - tm; t3 = tp + tm; }\n"
+             "  if (!proper) { t2 -= 1.57079632679489661923f; t3 *= e; }\n"
+             "  float ex = t1, ey = t2, ez = t3;\n"
+             "  if (i == 2) { ex = t2; ey = t1; } else if (i == 3) { ex = t3; ez = t1; }\n"
+             "  if (j == 1) ex = t2; else if (j == 2) ey = t2; else ez = t2;\n"
+             "  if (k == 1) ex = t3; else if (k == 2) ey = t3; else ez = t3;\n"
+             "  k_v3f32 r; r.c[0] = ex; r.c[1] = ey; r.c[2] = ez;\n"
+             "  return r;\n", ac, at, at, ab, ab);
+}
+
+/* Vector norms, quaternion and transform helpers (Warp's quat.h, mat.h
+ * and math.py, whose float32 formulas are followed operation for
+ * operation). */
+static bool geom_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
+                        const Type **args, const char *name) {
+  const Type *t0 = args[0];
+  kern_scalar sc = t0->sc;
+  const char *T = emit_ctype(E, sc_t(sc)), *RT = emit_ctype(E, ret);
+  const Type *st = sc_t(sc), *v3 = ty_vec(E->C, sc, 3), *q = ty_quat(E->C, sc);
+  const Type *m33 = ty_mat(E->C, sc, 3, 3);
+  const char *V3 = emit_ctype(E, v3), *Qt = emit_ctype(E, q);
+  switch (bi) {
+  case BI_NORM_L1: case BI_NORM_HUBER: case BI_NORM_PSEUDO_HUBER:
+  case BI_SMOOTH_NORMALIZE: case BI_SKEW: case BI_DDOT:
+  case BI_QUAT_FROM_MATRIX: case BI_QUAT_RPY: case BI_QUAT_TO_RPY:
+  case BI_QUAT_SLERP: case BI_QUAT_TWIST: case BI_QUAT_TWIST_ANGLE:
+  case BI_QUAT_TWIST_ANGLE_SIGNED: case BI_QUAT_FROM_EULER:
+  case BI_QUAT_TO_EULER: case BI_QUAT_TO_AXIS_ANGLE:
+  case BI_TRANSFORM_TO_MATRIX: case BI_TRANSFORM_FROM_MATRIX:
+  case BI_TRANSFORM_COMPOSE: case BI_TRANSFORM_DECOMPOSE:
+  case BI_TRANSFORM_SET_TRANSLATION_COPY: case BI_TRANSFORM_SET_ROTATION_COPY:
+    break;
+  default:
+    return false;
+  }
+  const char *sq = mathfn(E, "sqrt", sc), *si = mathfn(E, "sin", sc);
+  const char *co = mathfn(E, "cos", sc), *at = mathfn(E, "atan2", sc);
+  const char *ab = mathfn(E, "fabs", sc);
+  Buf body;
+  buf_init(&body, E->C);
+  Buf *o = &body;
+  switch (bi) {
+  case BI_NORM_L1:
+    buf_printf(o, "  %s s = 0;\n  for (int k = 0; k < %d; k++) s = s + %s(a.c[k]);\n"
+                  "  return s;\n", T, t0->rows, ab);
+    break;
+  case BI_NORM_HUBER: case BI_NORM_PSEUDO_HUBER: case BI_SMOOTH_NORMALIZE: {
+    const char *dt = help2(E, BI_DOT, st, t0, t0);
+    if (bi == BI_NORM_HUBER)
+      buf_printf(o, "  %s d = %s(a, a);\n  if (d <= b * b) return (%s)0.5 * d;\n"
+                    "  return b * (%s(d) - (%s)0.5 * b);\n", T, dt, T, sq, T);
+    else if (bi == BI_NORM_PSEUDO_HUBER)
+      buf_printf(o, "  %s d = %s(a, a);\n  return b * %s((%s)1 + d / (b * b));\n",
+                 T, dt, sq, T);
+    else
+      buf_printf(o, "  %s h = %s(a, b);\n  %s r;\n"
+                    "  for (int k = 0; k < %d; k++) r.c[k] = a.c[k] / h;\n  return r;\n",
+                 T, help2(E, BI_NORM_PSEUDO_HUBER, st, t0, st), RT, t0->rows);
+    break;
+  }
+  case BI_SKEW:
+    buf_printf(o, "  %s r;\n"
+                  "  r.m[0][0] = 0; r.m[0][1] = -a.c[2]; r.m[0][2] = a.c[1];\n"
+                  "  r.m[1][0] = a.c[2]; r.m[1][1] = 0; r.m[1][2] = -a.c[0];\n"
+                  "  r.m[2][0] = -a.c[1]; r.m[2][1] = a.c[0]; r.m[2][2] = 0;\n"
+                  "  return r;\n", RT);
+    break;
+  case BI_DDOT:
+    /* Warp accumulates with fused multiply-adds (mat.h muladd) */
+    buf_printf(o, "  %s r = 0;\n  for (int i = 0; i < %d; i++)\n"
+                  "    for (int j = 0; j < %d; j++) r = %s(a.m[i][j], b.m[i][j], r);\n"
+                  "  return r;\n", T, t0->rows, t0->cols, mathfn(E, "fma", sc));
+    break;
+  case BI_QUAT_FROM_MATRIX:
+    quat_from_matrix_body(E, o, ret, T);
+    break;
+  case BI_QUAT_RPY:
+    buf_printf(o, "  %s cy = %s(c * (%s)0.5), sy = %s(c * (%s)0.5);\n"
+                  "  %s cr = %s(a * (%s)0.5), sr = %s(a * (%s)0.5);\n"
+                  "  %s cp = %s(b * (%s)0.5), sp = %s(b * (%s)0.5);\n"
+                  "  %s r;\n"
+                  "  r.c[3] = (cy * cr * cp + sy * sr * sp);\n"
+                  "  r.c[0] = (cy * sr * cp - sy * cr * sp);\n"
+                  "  r.c[1] = (cy * cr * sp + sy * sr * cp);\n"
+                  "  r.c[2] = (sy * cr * cp - cy * sr * sp);\n  return r;\n",
+               T, co, T, si, T, T, co, T, si, T, T, co, T, si, T, RT);
+    break;
+  case BI_QUAT_TO_RPY: {
+    const char *cl = emit_helper(E, BI_CLAMP, st, 3, (const Type *[]){st, st, st});
+    const char *as = help1(E, BI_ASIN, st, st);
+    buf_printf(o, "  float x = a.c[0], y = a.c[1], z = a.c[2], w = a.c[3];\n"
+                  "  %s r;\n"
+                  "  r.c[0] = %s(2.0f * (w * x + y * z), 1.0f - 2.0f * (x * x + y * y));\n"
+                  "  r.c[1] = %s(%s(2.0f * (w * y - z * x), -1.0f, 1.0f));\n"
+                  "  r.c[2] = %s(2.0f * (w * z + x * y), 1.0f - 2.0f * (y * y + z * z));\n"
+                  "  return r;\n", RT, at, as, cl, at);
+    break;
+  }
+  case BI_QUAT_TO_AXIS_ANGLE: case BI_QUAT_SLERP: {
+    /* Warp's quat_to_axis_angle: the normalised vector part, negated when
+     * w < 0, and 2 atan2(|v|, |w|); slerp turns q0 by t times the angle
+     * of q0^-1 q1 about its axis */
+    const char *nz = help1(E, BI_NORMALIZE, v3, v3);
+    const char *ln = help1(E, BI_LENGTH, st, v3);
+    const char *mu = help2(E, BI_MUL, q, q, q);
+    const char *pre = bi == BI_QUAT_SLERP ? "qq" : "a";
+    if (bi == BI_QUAT_SLERP)
+      buf_printf(o, "  %s qq = %s(%s(a), b);\n", Qt, mu, help1(E, BI_QUAT_INVERSE, q, q));
+    buf_printf(o, "  %s v; v.c[0] = %s.c[0]; v.c[1] = %s.c[1]; v.c[2] = %s.c[2];\n"
+                  "  %s ax = %s(v);\n"
+                  "  if (%s.c[3] < (%s)0) for (int k = 0; k < 3; k++) ax.c[k] = -ax.c[k];\n"
+                  "  %s ang = (%s)2 * %s(%s(v), %s(%s.c[3]));\n",
+               V3, pre, pre, pre, V3, nz, pre, T, T, T, at, ln, ab, pre);
+    if (bi == BI_QUAT_SLERP)
+      buf_printf(o, "  return %s(a, %s(ax, c * ang));\n", mu,
+                 help2(E, BI_QUAT_FROM_AXIS_ANGLE, q, v3, st));
+    else if (ret->kind == TY_VEC)
+      buf_puts(o, "  (void)b; (void)ang;\n  return ax;\n");
+    else
+      buf_puts(o, "  (void)b; (void)ax;\n  return ang;\n");
+    break;
+  }
+  case BI_QUAT_TWIST: case BI_QUAT_TWIST_ANGLE: case BI_QUAT_TWIST_ANGLE_SIGNED:
+    /* math.py: the vector part's projection on the axis */
+    buf_puts(o, "  float p = b.c[0] * a.c[0] + b.c[1] * a.c[1] + b.c[2] * a.c[2];\n");
+    if (bi == BI_QUAT_TWIST)
+      buf_printf(o, "  %s r;\n  for (int k = 0; k < 3; k++) r.c[k] = p * a.c[k];\n"
+                    "  r.c[3] = b.c[3];\n  return %s(r);\n", RT,
+                 help1(E, BI_NORMALIZE, q, q));
+    else
+      buf_printf(o, "  return 2.0f * %s(%s%s%s, b.c[3]);\n", at,
+                 bi == BI_QUAT_TWIST_ANGLE ? ab : "", bi == BI_QUAT_TWIST_ANGLE ? "(p" : "p",
+                 bi == BI_QUAT_TWIST_ANGLE ? ")" : "");
+    break;
+  case BI_QUAT_FROM_EULER: {
+    /* math.py: q_k * (q_j * q_i), each a half-angle rotation about its
+     * axis (0 x, 1 y, any other z); the angle is e[i] with Python's
+     * negative indices, wrapped so a bad index cannot read past e */
+    const char *mu = help2(E, BI_MUL, q, q, q);
+    buf_printf(o, "  int32_t ix[3] = {b, c, d};\n  %s r[3];\n"
+                  "  for (int n = 0; n < 3; n++) {\n"
+                  "    int32_t ax = ix[n] == 0 ? 0 : ix[n] == 1 ? 1 : 2;\n"
+                  "    float h = 0.5f * a.c[((ix[n] %% 3) + 3) %% 3];\n"
+                  "    r[n].c[0] = 0.0f; r[n].c[1] = 0.0f; r[n].c[2] = 0.0f;\n"
+                  "    r[n].c[ax] = %s(h); r[n].c[3] = %s(h);\n  }\n"
+                  "  return %s(r[2], %s(r[1], r[0]));\n", Qt, si, co, mu, mu);
+    break;
+  }
+  case BI_QUAT_TO_EULER:
+    emit_ctype(E, ty_vec(E->C, KERN_SCALAR_FLOAT32, 3));
+    quat_to_euler_body(E, o);
+    break;
+  case BI_TRANSFORM_TO_MATRIX: case BI_TRANSFORM_COMPOSE: {
+    const char *qm = help1(E, BI_QUAT_TO_MATRIX, m33, q);
+    if (bi == BI_TRANSFORM_TO_MATRIX)
+      buf_printf(o, "  %s p; %s q;\n  for (int k = 0; k < 3; k++) p.c[k] = a.c[k];\n"
+                    "  for (int k = 0; k < 4; k++) q.c[k] = a.c[3 + k];\n"
+                    "  %s R = %s(q);\n  %s r;\n"
+                    "  for (int i = 0; i < 3; i++) {\n"
+                    "    for (int j = 0; j < 3; j++) r.m[i][j] = R.m[i][j];\n"
+                    "    r.m[i][3] = p.c[i];\n  }\n",
+                 V3, Qt, emit_ctype(E, m33), qm, RT);
+    else
+      buf_printf(o, "  %s R = %s(b);\n  %s r;\n"
+                    "  for (int i = 0; i < 3; i++) {\n"
+                    "    for (int j = 0; j < 3; j++) r.m[i][j] = c.c[j] * R.m[i][j];\n"
+                    "    r.m[i][3] = a.c[i];\n  }\n", emit_ctype(E, m33), qm, RT);
+    buf_puts(o, "  r.m[3][0] = 0; r.m[3][1] = 0; r.m[3][2] = 0; r.m[3][3] = 1;\n"
+                "  return r;\n");
+    break;
+  }
+  case BI_TRANSFORM_FROM_MATRIX: {
+    const char *qf = help1(E, BI_QUAT_FROM_MATRIX, q, t0);
+    buf_printf(o, "  %s q = %s(a);\n  %s r;\n"
+                  "  for (int k = 0; k < 3; k++) r.c[k] = a.m[k][3];\n"
+                  "  for (int k = 0; k < 4; k++) r.c[3 + k] = q.c[k];\n"
+                  "  return r;\n", Qt, qf, RT);
+    break;
+  }
+  case BI_TRANSFORM_DECOMPOSE: {
+    /* math.py: scale = column lengths, rotation from the columns divided
+     * by their (non-zero) lengths, position = the last column */
+    const char *qf = help1(E, BI_QUAT_FROM_MATRIX, q, m33);
+    buf_printf(o, "  %s s[3]; %s R;\n"
+                  "  for (int j = 0; j < 3; j++) {\n"
+                  "    s[j] = %s(a.m[0][j] * a.m[0][j] + a.m[1][j] * a.m[1][j] + a.m[2][j] * a.m[2][j]);\n"
+                  "    for (int i = 0; i < 3; i++) R.m[i][j] = s[j] != (%s)0 ? a.m[i][j] / s[j] : a.m[i][j];\n"
+                  "  }\n", T, emit_ctype(E, m33), sq, T);
+    if (ret->quat)
+      buf_printf(o, "  (void)b;\n  return %s(R);\n", qf);
+    else
+      buf_printf(o, "  %s r;\n  for (int k = 0; k < 3; k++) r.c[k] = b == 0 ? a.m[k][3] : s[k];\n"
+                    "  return r;\n", RT);
+    break;
+  }
+  case BI_TRANSFORM_SET_TRANSLATION_COPY: case BI_TRANSFORM_SET_ROTATION_COPY: {
+    bool tr = bi == BI_TRANSFORM_SET_TRANSLATION_COPY;
+    buf_printf(o, "  %s r = a;\n  for (int k = 0; k < %d; k++) r.c[%sk] = b.c[k];\n"
+                  "  return r;\n", RT, tr ? 3 : 4, tr ? "" : "3 + ");
+    break;
+  }
+  }
+  open_fn(E, b, ret, name, n, args);
+  buf_puts(b, body.p);
+  buf_puts(b, "}\n");
+  return true;
+}
+
 bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
                        const Type **args, const char *name) {
   if (bi < BI_ERF || bi >= BI_COUNT)
@@ -494,5 +789,6 @@ bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
   return math_helper(E, b, bi, ret, args, name) ||
          bitvec_helper(E, b, bi, ret, n, args, name) ||
          noise_helper(E, b, bi, n, args, ret, name) ||
+         geom_helper(E, b, bi, ret, n, args, name) ||
          random_helper(E, b, bi, n, args, name);
 }

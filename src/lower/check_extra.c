@@ -529,6 +529,204 @@ static IrExpr *noise_call(Ctx *X, Node *call, int bi, const char *name) {
                  a);
 }
 
+/* ---------------------------------------------------------------- geometry */
+
+static bool is_vec3(const Type *t) {
+  return is_float_vec(t) && t->rows == 3;
+}
+
+/* The optional delta of the norms (Warp: delta: float = 1.0). */
+static IrExpr *delta_arg(Ctx *X, Node *call, const char *name, int n) {
+  Node *d = n == 2 ? call->args->next : NULL;
+  for (Node *k = call->kwargs; k; k = k->next) {
+    if (strcmp(k->name, "delta") || d)
+      ERR(k->pos, "%s() has no parameter '%s' or got it twice", name,
+          k->name);
+    d = k->a;
+  }
+  if (!d)
+    return ir_const_float(X->C, t_f32(), 1.0);
+  return typed_arg(X, d, t_f32(), name, "delta");
+}
+
+/* Integer arguments of quat_from_euler / quat_to_euler (axes). */
+static IrExpr *int_arg(Ctx *X, Node *an, const char *name) {
+  return typed_arg(X, an, t_i32(), name, "an axis index");
+}
+
+static IrExpr *geom_call(Ctx *X, Node *call, int bi, const char *name) {
+  Compiler *C = X->C;
+  int n = check_count_args(call->args);
+  IrExpr **a = arena_alloc(C, sizeof(IrExpr *) * 5);
+  if (bi == BI_NORM_HUBER || bi == BI_NORM_PSEUDO_HUBER ||
+      bi == BI_SMOOTH_NORMALIZE) {
+    if (n < 1 || n > 2)
+      ERR(call->pos, "%s() takes a vector and an optional delta", name);
+    a[0] = check_expr(X, call->args);
+    a[1] = delta_arg(X, call, name, n);
+    check_order_effects(X, a, 2, call->pos);
+    const Type *t = a[0]->ty;
+    /* Warp's versions are float32 functions (delta is a float) */
+    if (t->kind != TY_VEC || t->xform || t->sc != KERN_SCALAR_FLOAT32)
+      ERR(call->args->pos, "%s() needs a vector of float32, got %s", name,
+          TN(t));
+    return ir_call(C, bi, bi == BI_SMOOTH_NORMALIZE ? t : t_f32(), 2, a);
+  }
+  const Type *u32 = t_f32();
+  (void)u32;
+  if (bi == BI_QUAT_RPY) {
+    check_no_kwargs(X, call, name);
+    NARGS(3, 3);
+    const Type *st = NULL;
+    a = component_args(X, call, &st, &n);
+    if (!ty_is_float(st) || !ty_eq(a[1]->ty, st) || !ty_eq(a[2]->ty, st))
+      BAD();
+    return ir_call(C, bi, ty_quat(C, st->sc), 3, a);
+  }
+  if (bi == BI_QUAT_FROM_EULER || bi == BI_QUAT_TO_EULER) {
+    check_no_kwargs(X, call, name);
+    NARGS(4, 4);
+    a[0] = check_expr(X, call->args);
+    int i = 1;
+    for (Node *an = call->args->next; an; an = an->next, i++)
+      a[i] = int_arg(X, an, name);
+    check_order_effects(X, a, 4, call->pos);
+    const Type *want = bi == BI_QUAT_FROM_EULER ? ty_vec(C, KERN_SCALAR_FLOAT32, 3)
+                                                : ty_quat(C, KERN_SCALAR_FLOAT32);
+    if (!ty_eq(a[0]->ty, want))
+      ERR(call->args->pos, "the first argument of %s() must be %s, got %s",
+          name, TN(want), TN(a[0]->ty));
+    return ir_call(C, bi, bi == BI_QUAT_FROM_EULER
+                              ? ty_quat(C, KERN_SCALAR_FLOAT32)
+                              : ty_vec(C, KERN_SCALAR_FLOAT32, 3), 4, a);
+  }
+  check_no_kwargs(X, call, name);
+  a = check_eval_args(X, call, &n);
+  const Type *t0 = n ? a[0]->ty : NULL;
+  kern_scalar sc = t0 ? t0->sc : KERN_SCALAR_FLOAT32;
+  switch (bi) {
+  case BI_NORM_L1:
+    NARGS(1, 1);
+    if (t0->kind != TY_VEC || t0->xform || sc != KERN_SCALAR_FLOAT32)
+      BAD();
+    return ir_call(C, bi, t_f32(), 1, a);
+  case BI_SKEW:
+    NARGS(1, 1);
+    if (!is_vec3(t0))
+      BAD();
+    return ir_call(C, bi, ty_mat(C, sc, 3, 3), 1, a);
+  case BI_DDOT:
+    NARGS(2, 2);
+    if (t0->kind != TY_MAT || !sc_is_float(sc) || !ty_eq(t0, a[1]->ty))
+      BAD();
+    return ir_call(C, bi, ty_scalar(sc), 2, a);
+  case BI_QUAT_FROM_MATRIX:
+    NARGS(1, 1);
+    if (t0->kind != TY_MAT || !sc_is_float(sc) || t0->rows != t0->cols ||
+        (t0->rows != 3 && t0->rows != 4))
+      BAD();
+    return ir_call(C, bi, ty_quat(C, sc), 1, a);
+  case BI_QUAT_SLERP:
+    NARGS(3, 3);
+    if (!t0->quat || !ty_eq(t0, a[1]->ty) || !ty_eq(a[2]->ty, ty_scalar(sc)))
+      BAD();
+    return ir_call(C, bi, t0, 3, a);
+  case BI_QUAT_TO_RPY:
+    NARGS(1, 1);
+    if (!ty_eq(t0, ty_quat(C, KERN_SCALAR_FLOAT32)))
+      BAD();
+    return ir_call(C, bi, ty_vec(C, KERN_SCALAR_FLOAT32, 3), 1, a);
+  case BI_QUAT_TWIST: case BI_QUAT_TWIST_ANGLE: case BI_QUAT_TWIST_ANGLE_SIGNED:
+    NARGS(2, 2);
+    if (!ty_eq(t0, ty_vec(C, KERN_SCALAR_FLOAT32, 3)) ||
+        !ty_eq(a[1]->ty, ty_quat(C, KERN_SCALAR_FLOAT32)))
+      BAD();
+    return ir_call(C, bi, bi == BI_QUAT_TWIST ? a[1]->ty : t_f32(), 2, a);
+  case BI_TRANSFORM_TO_MATRIX:
+    NARGS(1, 1);
+    if (!t0->xform)
+      BAD();
+    return ir_call(C, bi, ty_mat(C, sc, 4, 4), 1, a);
+  case BI_TRANSFORM_FROM_MATRIX:
+    NARGS(1, 1);
+    if (t0->kind != TY_MAT || t0->rows != 4 || t0->cols != 4 ||
+        !sc_is_float(sc))
+      BAD();
+    return ir_call(C, bi, ty_xform(C, sc), 1, a);
+  case BI_TRANSFORM_COMPOSE:
+    NARGS(3, 3);
+    if (!is_vec3(t0) || !ty_eq(a[1]->ty, ty_quat(C, sc)) ||
+        !ty_eq(a[2]->ty, t0))
+      BAD();
+    return ir_call(C, bi, ty_mat(C, sc, 4, 4), 3, a);
+  case BI_TRANSFORM_SET_TRANSLATION_COPY: case BI_TRANSFORM_SET_ROTATION_COPY:
+    NARGS(2, 2);
+    if (!t0->xform || !ty_eq(a[1]->ty, bi == BI_TRANSFORM_SET_TRANSLATION_COPY
+                                           ? ty_vec(C, sc, 3) : ty_quat(C, sc)))
+      BAD();
+    return ir_call(C, bi, t0, 2, a);
+  case BI_QUAT_TO_AXIS_ANGLE: case BI_TRANSFORM_DECOMPOSE:
+    ERR(call->pos, "%s() returns %d values; unpack them: %s", name,
+        bi == BI_QUAT_TO_AXIS_ANGLE ? 2 : 3,
+        bi == BI_QUAT_TO_AXIS_ANGLE ? "axis, angle = wp.quat_to_axis_angle(q)"
+                                    : "p, q, s = wp.transform_decompose(m)");
+  }
+  return NULL;
+}
+
+/* a, b = wp.quat_to_axis_angle(q) and p, q, s = wp.transform_decompose(m):
+ * the argument is evaluated once, into a variable, and each result is a
+ * call of the builtin's helper with the result's index. */
+IrExpr **check_extra_unpack(Ctx *X, Node *call, const char *w, int *nparts) {
+  int bi = builtin_lookup(w);
+  if (bi != BI_QUAT_TO_AXIS_ANGLE && bi != BI_TRANSFORM_DECOMPOSE)
+    return NULL;
+  Compiler *C = X->C;
+  const char *name = arena_printf(C, "wp.%s", w);
+  check_no_kwargs(X, call, name);
+  int n;
+  IrExpr **a = check_eval_args(X, call, &n);
+  NARGS(1, 1);
+  const Type *t0 = a[0]->ty;
+  if (bi == BI_QUAT_TO_AXIS_ANGLE ? !t0->quat
+                                  : (t0->kind != TY_MAT || t0->rows != 4 ||
+                                     t0->cols != 4 || !sc_is_float(t0->sc)))
+    BAD();
+  IrExpr *v = a[0];
+  if (v->kind != E_VAR)
+    v = check_in_temp(X, v, "arg", call->pos);
+  kern_scalar sc = t0->sc;
+  const Type *types[3];
+  if (bi == BI_QUAT_TO_AXIS_ANGLE) {
+    types[0] = ty_vec(C, sc, 3);
+    types[1] = ty_scalar(sc);
+    *nparts = 2;
+  } else {
+    types[0] = ty_vec(C, sc, 3);
+    types[1] = ty_quat(C, sc);
+    types[2] = ty_vec(C, sc, 3);
+    *nparts = 3;
+  }
+  IrExpr **parts = arena_alloc(C, sizeof(IrExpr *) * 3);
+  for (int i = 0; i < *nparts; i++) {
+    IrExpr *args[2] = {v, ir_const_int(C, t_i32(), (uint64_t)i)};
+    parts[i] = ir_call(C, bi, types[i], 2, args);
+  }
+  return parts;
+}
+
+/* wp.transform_set_translation(t, p) / set_rotation(t, q), statements that
+ * change t: the value t takes, wp.transform_set_*_copy(t, v).  NULL if w
+ * is neither. */
+IrExpr *check_extra_set_inplace(Ctx *X, Node *call, const char *w) {
+  int bi = !strcmp(w, "transform_set_translation") ? BI_TRANSFORM_SET_TRANSLATION_COPY
+           : !strcmp(w, "transform_set_rotation") ? BI_TRANSFORM_SET_ROTATION_COPY
+           : -1;
+  if (bi < 0)
+    return NULL;
+  return geom_call(X, call, bi, arena_printf(X->C, "wp.%s", w));
+}
+
 /* ---------------------------------------------------------------- entry */
 
 IrExpr *check_extra_call(Ctx *X, Node *call, const char *w) {
@@ -554,11 +752,22 @@ IrExpr *check_extra_call(Ctx *X, Node *call, const char *w) {
     return check_builtin_call(X, call, BI_INVERSE, name);
   if (!strcmp(w, "lower_bound"))
     return lower_bound_call(X, call, name);
+  if (!strcmp(w, "norm_l2")) { /* wp.length */
+    check_no_kwargs(X, call, name);
+    int n;
+    IrExpr **a = check_eval_args(X, call, &n);
+    NARGS(1, 1);
+    if (a[0]->ty->kind != TY_VEC || a[0]->ty->xform || !sc_is_float(a[0]->ty->sc))
+      BAD();
+    return ir_call(X->C, BI_LENGTH, ty_scalar(a[0]->ty->sc), 1, a);
+  }
   int bi = builtin_lookup(w);
   if (bi < 0)
     return NULL;
   if (bi == BI_NOISE || bi == BI_PNOISE || bi == BI_CURLNOISE)
     return noise_call(X, call, bi, name);
+  if (bi >= BI_NORM_L1 && bi <= BI_TRANSFORM_SET_ROTATION_COPY)
+    return geom_call(X, call, bi, name);
   if (builtin_draws(bi) && bi != BI_RANDF && bi != BI_RANDI && bi != BI_RANDN)
     return random_call(X, call, bi, name);
   switch (bi) {

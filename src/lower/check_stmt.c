@@ -224,6 +224,18 @@ static void assign_tuple(Ctx *X, Node *targets, Node *value, Pos pos) {
       }
       return;
     }
+    /* axis, angle = wp.quat_to_axis_angle(q) and the like */
+    int np = 0;
+    IrExpr **parts = w ? check_extra_unpack(X, value, w, &np) : NULL;
+    if (parts) {
+      if (np != nt)
+        ERR(targets->pos, "wp.%s() returns %d values, but %d targets are "
+                          "given", w, np, nt);
+      int i = 0;
+      for (Node *t = targets->args; t; t = t->next, i++)
+        store_to(X, t, parts[i], pos);
+      return;
+    }
     /* a, b = f(x) */
     if (value->a->kind == N_NAME && check_find_func(X, value->a->name) &&
         !check_find_local(X, value->a->name)) {
@@ -531,6 +543,11 @@ static void expr_stmt(Ctx *X, Node *n) {
     }
     if (w && !strcmp(w, "print")) {
       check_print_stmt(X, e, "wp.print");
+      return;
+    }
+    IrExpr *set = w ? check_extra_set_inplace(X, e, w) : NULL;
+    if (set) { /* wp.transform_set_translation(t, p): t changes */
+      store_to(X, e->args, set, n->pos);
       return;
     }
     if (!w && e->a->kind == N_NAME && !strcmp(e->a->name, "print") &&
