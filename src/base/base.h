@@ -248,7 +248,9 @@ enum {
   X(TRANSFORM_COMPOSE, "transform_compose") \
   X(TRANSFORM_DECOMPOSE, "transform_decompose") \
   X(TRANSFORM_SET_TRANSLATION_COPY, "transform_set_translation_copy") \
-  X(TRANSFORM_SET_ROTATION_COPY, "transform_set_rotation_copy")
+  X(TRANSFORM_SET_ROTATION_COPY, "transform_set_rotation_copy") \
+  X(CLOSEST_POINT_EDGE_EDGE, "closest_point_edge_edge") \
+  X(INTERSECT_TRI_TRI, "intersect_tri_tri")
 
 enum {
 #define X(id, name) BI_##id,

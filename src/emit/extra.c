@@ -779,6 +779,144 @@ static bool geom_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
   return true;
 }
 
+/* ---------------------------------------------------------------- intersection */
+
+/* Warp's closest_point_edge_edge (intersect.h): the parameters s and t of
+ * the closest points of segments p1 q1 and p2 q2 and their distance, as
+ * (s, t, dist); a segment whose squared length is at most epsilon is a
+ * point.  The 2x2 determinants a e - b b and b f - c e are Kahan's
+ * difference of products: fma(a, b, -c d) + fma(-c, d, c d). */
+static bool edge_helper(Emit *E, Buf *b, int bi, const Type *ret,
+                        const Type **args, const char *name) {
+  if (bi != BI_CLOSEST_POINT_EDGE_EDGE)
+    return false;
+  const Type *f = sc_t(KERN_SCALAR_FLOAT32);
+  const char *cl = emit_helper(E, BI_CLAMP, f, 3, (const Type *[]){f, f, f});
+  const char *fm = mathfn(E, "fma", KERN_SCALAR_FLOAT32);
+  const char *sq = mathfn(E, "sqrt", KERN_SCALAR_FLOAT32);
+  const char *V = emit_ctype(E, ret);
+  if (emit_need(E, "k_diff_product_f32"))
+    buf_printf(&E->pre, "%s float k_diff_product_f32(float a, float b, float c, float d) {\n"
+               "  float cd = c * d;\n  return %s(a, b, -cd) + %s(-c, d, cd);\n}\n",
+               E->T->fn_qual, fm, fm);
+  buf_printf(b,
+             "%s %s %s(%s p1, %s q1, %s p2, %s q2, float eps) {\n"
+             "  float d1[3], d2[3], r[3];\n"
+             "  for (int k = 0; k < 3; k++) {\n"
+             "    d1[k] = q1.c[k] - p1.c[k]; d2[k] = q2.c[k] - p2.c[k]; r[k] = p1.c[k] - p2.c[k];\n"
+             "  }\n"
+             "  float a = d1[0] * d1[0] + d1[1] * d1[1] + d1[2] * d1[2];\n"
+             "  float e = d2[0] * d2[0] + d2[1] * d2[1] + d2[2] * d2[2];\n"
+             "  float f = d2[0] * r[0] + d2[1] * r[1] + d2[2] * r[2];\n"
+             "  float s = 0.0f, t = 0.0f;\n"
+             "  int dg1 = a <= eps, dg2 = e <= eps;\n"
+             "  if (dg1 && dg2) {\n"
+             "  } else if (dg1) {\n"
+             "    t = %s(f / e, 0.0f, 1.0f);\n"
+             "  } else if (dg2) {\n"
+             "    s = %s(-(d1[0] * r[0] + d1[1] * r[1] + d1[2] * r[2]) / a, 0.0f, 1.0f);\n"
+             "  } else {\n"
+             "    float c = d1[0] * r[0] + d1[1] * r[1] + d1[2] * r[2];\n"
+             "    float bb = d1[0] * d2[0] + d1[1] * d2[1] + d1[2] * d2[2];\n"
+             "    float den = k_diff_product_f32(a, e, bb, bb);\n"
+             "    float s0 = den > 0.0f ? %s(k_diff_product_f32(bb, f, c, e) / den, 0.0f, 1.0f) : 0.0f;\n"
+             "    float t0 = (bb * s0 + f) / e;\n"
+             "    if (t0 < 0.0f) s = %s(-c / a, 0.0f, 1.0f);\n"
+             "    else if (t0 > 1.0f) { s = %s((bb - c) / a, 0.0f, 1.0f); t = 1.0f; }\n"
+             "    else { s = s0; t = t0; }\n"
+             "  }\n"
+             "  float w[3];\n"
+             "  for (int k = 0; k < 3; k++) w[k] = (p2.c[k] + t * d2[k]) - (p1.c[k] + s * d1[k]);\n"
+             "  %s o;\n  o.c[0] = s; o.c[1] = t;\n"
+             "  o.c[2] = %s(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);\n"
+             "  return o;\n}\n",
+             E->T->fn_qual, V, name, V, V, V, V, cl, cl, cl, cl, cl, V, sq);
+  (void)args;
+  return true;
+}
+
+/* Note [triangle intersection]: Warp's intersect_tri_tri is Moeller's
+ * test ("A fast triangle-triangle intersection test", 1997), with signed
+ * distances of one triangle's vertices to the other's plane set to zero
+ * below 1e-6.  kern decides the same question its own way: the plane
+ * tests (all three distances of one side strictly positive or strictly
+ * negative: disjoint), then the separating axis theorem on the nine edge
+ * cross products for triangles in general position, or, when every
+ * distance is zero (coplanar), on the six in-plane edge normals after
+ * dropping the normal's largest coordinate.  Intervals that touch count
+ * as intersecting.  The answers agree except for touching or nearly
+ * degenerate triangles, where both are decided by rounding. */
+static bool tri_helper(Emit *E, Buf *b, int bi, const Type **args,
+                       const char *name) {
+  if (bi != BI_INTERSECT_TRI_TRI)
+    return false;
+  const char *V = emit_ctype(E, args[0]), *T = emit_ctype(E, sc_t(args[0]->sc));
+  const char *ab = mathfn(E, "fabs", args[0]->sc);
+  buf_printf(b,
+             "%s int32_t %s(%s v0, %s v1, %s v2, %s u0, %s u1, %s u2) {\n"
+             "  %s P[2][3][3];\n"
+             "  for (int k = 0; k < 3; k++) {\n"
+             "    P[0][0][k] = v0.c[k]; P[0][1][k] = v1.c[k]; P[0][2][k] = v2.c[k];\n"
+             "    P[1][0][k] = u0.c[k]; P[1][1][k] = u1.c[k]; P[1][2][k] = u2.c[k];\n"
+             "  }\n"
+             "  %s Ed[2][3][3], N[2][3];\n"
+             "  for (int t = 0; t < 2; t++) {\n"
+             "    for (int e = 0; e < 3; e++)\n"
+             "      for (int k = 0; k < 3; k++) Ed[t][e][k] = P[t][(e + 1) %% 3][k] - P[t][e][k];\n"
+             "    N[t][0] = Ed[t][0][1] * Ed[t][2][2] - Ed[t][0][2] * Ed[t][2][1];\n"
+             "    N[t][1] = Ed[t][0][2] * Ed[t][2][0] - Ed[t][0][0] * Ed[t][2][2];\n"
+             "    N[t][2] = Ed[t][0][0] * Ed[t][2][1] - Ed[t][0][1] * Ed[t][2][0];\n"
+             "  }\n"
+             "  /* each triangle's vertices against the other's plane */\n"
+             "  int coplanar = 1;\n"
+             "  for (int t = 0; t < 2; t++) {\n"
+             "    %s d0 = N[t][0] * P[t][0][0] + N[t][1] * P[t][0][1] + N[t][2] * P[t][0][2];\n"
+             "    int pos = 0, neg = 0;\n"
+             "    for (int i = 0; i < 3; i++) {\n"
+             "      const %s *q = P[1 - t][i];\n"
+             "      %s d = N[t][0] * q[0] + N[t][1] * q[1] + N[t][2] * q[2] - d0;\n"
+             "      if (%s(d) < (%s)1e-6) d = 0;\n"
+             "      pos += d > 0; neg += d < 0;\n"
+             "      if (d != 0) coplanar = 0;\n"
+             "    }\n"
+             "    if (pos == 3 || neg == 3) return 0;\n"
+             "  }\n"
+             "  %s ax[9][3];\n  int nax = 0;\n"
+             "  if (!coplanar) {\n"
+             "    for (int i = 0; i < 3; i++)\n"
+             "      for (int j = 0; j < 3; j++, nax++) {\n"
+             "        const %s *a = Ed[0][i], *c = Ed[1][j];\n"
+             "        ax[nax][0] = a[1] * c[2] - a[2] * c[1];\n"
+             "        ax[nax][1] = a[2] * c[0] - a[0] * c[2];\n"
+             "        ax[nax][2] = a[0] * c[1] - a[1] * c[0];\n"
+             "      }\n"
+             "  } else {\n"
+             "    /* in the plane: drop the normal's largest coordinate */\n"
+             "    int drop = 0;\n"
+             "    for (int k = 1; k < 3; k++) if (%s(N[0][k]) > %s(N[0][drop])) drop = k;\n"
+             "    for (int t = 0; t < 2; t++)\n"
+             "      for (int e = 0; e < 3; e++, nax++) {\n"
+             "        int x = drop == 0 ? 1 : 0, y = drop == 2 ? 1 : 2;\n"
+             "        ax[nax][0] = 0; ax[nax][1] = 0; ax[nax][2] = 0;\n"
+             "        ax[nax][x] = Ed[t][e][y]; ax[nax][y] = -Ed[t][e][x];\n"
+             "      }\n"
+             "  }\n"
+             "  for (int n = 0; n < nax; n++) {\n"
+             "    %s lo[2], hi[2];\n"
+             "    for (int t = 0; t < 2; t++)\n"
+             "      for (int i = 0; i < 3; i++) {\n"
+             "        %s d = ax[n][0] * P[t][i][0] + ax[n][1] * P[t][i][1] + ax[n][2] * P[t][i][2];\n"
+             "        if (i == 0 || d < lo[t]) lo[t] = d;\n"
+             "        if (i == 0 || d > hi[t]) hi[t] = d;\n"
+             "      }\n"
+             "    if (hi[0] < lo[1] || hi[1] < lo[0]) return 0;\n"
+             "  }\n"
+             "  return 1;\n}\n",
+             E->T->fn_qual, name, V, V, V, V, V, V, T, T, T, T, T, ab, T, T, T, ab, ab,
+             T, T);
+  return true;
+}
+
 bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
                        const Type **args, const char *name) {
   if (bi < BI_ERF || bi >= BI_COUNT)
@@ -790,5 +928,7 @@ bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
          bitvec_helper(E, b, bi, ret, n, args, name) ||
          noise_helper(E, b, bi, n, args, ret, name) ||
          geom_helper(E, b, bi, ret, n, args, name) ||
+         edge_helper(E, b, bi, ret, args, name) ||
+         tri_helper(E, b, bi, args, name) ||
          random_helper(E, b, bi, n, args, name);
 }

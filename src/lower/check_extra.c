@@ -768,6 +768,23 @@ IrExpr *check_extra_call(Ctx *X, Node *call, const char *w) {
     return noise_call(X, call, bi, name);
   if (bi >= BI_NORM_L1 && bi <= BI_TRANSFORM_SET_ROTATION_COPY)
     return geom_call(X, call, bi, name);
+  if (bi == BI_CLOSEST_POINT_EDGE_EDGE || bi == BI_INTERSECT_TRI_TRI) {
+    /* float32 vec3 points (intersect_tri_tri: also vec3d), and epsilon */
+    check_no_kwargs(X, call, name);
+    int n;
+    IrExpr **a = check_eval_args(X, call, &n);
+    bool edge = bi == BI_CLOSEST_POINT_EDGE_EDGE;
+    NARGS(edge ? 5 : 6, edge ? 5 : 6);
+    const Type *v = a[0]->ty;
+    if (!is_vec3(v) || (edge && v->sc != KERN_SCALAR_FLOAT32))
+      BAD();
+    for (int i = 1; i < 4 + !edge * 2; i++)
+      if (!ty_eq(a[i]->ty, v))
+        BAD();
+    if (edge && !ty_eq(a[4]->ty, t_f32()))
+      BAD();
+    return ir_call(X->C, bi, edge ? v : t_i32(), n, a);
+  }
   if (builtin_draws(bi) && bi != BI_RANDF && bi != BI_RANDI && bi != BI_RANDN)
     return random_call(X, call, bi, name);
   switch (bi) {
