@@ -377,12 +377,11 @@ static IrExpr *state_arg(Ctx *X, Node *a, const char *name) {
   return s;
 }
 
-/* The argument after the state, converted like a parameter of type t. */
+/* An argument that must have type t.  As in Warp, a literal keeps its
+ * own type (1 is int32, 1.0 float32): wp.noise(1, x) has no overload. */
 static IrExpr *typed_arg(Ctx *X, Node *an, const Type *t, const char *name,
                          const char *what) {
-  IrExpr *v = check_is_literal(an) && t->kind == TY_SCALAR
-                  ? check_literal_as(X, an, t)
-                  : check_expr(X, an);
+  IrExpr *v = check_expr(X, an);
   if (!ty_eq(v->ty, t))
     ERR(an->pos, "%s of %s() must be %s, got %s", what, name, TN(t),
         TN(v->ty));
@@ -473,8 +472,7 @@ static IrExpr *noise_call(Ctx *X, Node *call, int bi, const char *name) {
   IrExpr **a = arena_alloc(C, sizeof(IrExpr *) * 6);
   a[0] = typed_arg(X, call->args, u32, name, "the seed");
   Node *xn = call->args->next;
-  a[1] = check_is_literal(xn) ? check_literal_as(X, xn, f32)
-                              : check_expr(X, xn);
+  a[1] = check_expr(X, xn);
   const Type *xt = a[1]->ty;
   int dim = ty_eq(xt, f32) ? 1 : is_float_vec(xt) && xt->sc ==
             KERN_SCALAR_FLOAT32 ? xt->rows : 0;
