@@ -250,7 +250,13 @@ enum {
   X(TRANSFORM_SET_TRANSLATION_COPY, "transform_set_translation_copy") \
   X(TRANSFORM_SET_ROTATION_COPY, "transform_set_rotation_copy") \
   X(CLOSEST_POINT_EDGE_EDGE, "closest_point_edge_edge") \
-  X(INTERSECT_TRI_TRI, "intersect_tri_tri")
+  X(INTERSECT_TRI_TRI, "intersect_tri_tri") \
+  X(SPATIAL_TOP, "spatial_top") X(SPATIAL_BOTTOM, "spatial_bottom") \
+  X(SPATIAL_DOT, "spatial_dot") X(SPATIAL_CROSS, "spatial_cross") \
+  X(SPATIAL_CROSS_DUAL, "spatial_cross_dual") \
+  X(SPATIAL_ADJOINT, "spatial_adjoint") \
+  X(VELOCITY_AT_POINT, "velocity_at_point") \
+  X(TRANSFORM_TWIST, "transform_twist") X(TRANSFORM_WRENCH, "transform_wrench")
 
 enum {
 #define X(id, name) BI_##id,

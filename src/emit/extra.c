@@ -917,6 +917,86 @@ static bool tri_helper(Emit *E, Buf *b, int bi, const Type **args,
   return true;
 }
 
+/* ---------------------------------------------------------------- spatial */
+
+/* Warp's spatial algebra (spatial.h, math.py): a spatial vector is
+ * (w, v), top then bottom 3-vector, built here from the cross product and
+ * quat_rotate helpers so each formula is the one Warp evaluates. */
+static bool spatial_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
+                           const Type **args, const char *name) {
+  switch (bi) {
+  case BI_SPATIAL_TOP: case BI_SPATIAL_BOTTOM: case BI_SPATIAL_CROSS:
+  case BI_SPATIAL_CROSS_DUAL: case BI_SPATIAL_ADJOINT:
+  case BI_VELOCITY_AT_POINT: case BI_TRANSFORM_TWIST: case BI_TRANSFORM_WRENCH:
+    break;
+  default:
+    return false;
+  }
+  kern_scalar sc = args[0]->sc;
+  const Type *v3 = ty_vec(E->C, sc, 3), *q = ty_quat(E->C, sc);
+  const char *V3 = emit_ctype(E, v3), *RT = emit_ctype(E, ret);
+  const char *cr = help2(E, BI_CROSS, v3, v3, v3);
+  Buf body;
+  buf_init(&body, E->C);
+  Buf *o = &body;
+  /* the halves of a 6-vector argument x as 3-vectors xw, xv */
+#define HALVES(x)                                                            \
+  buf_printf(o, "  %s " x "w, " x "v;\n  for (int k = 0; k < 3; k++) { " x  \
+                "w.c[k] = " x ".c[k]; " x "v.c[k] = " x ".c[3 + k]; }\n", V3)
+  switch (bi) {
+  case BI_SPATIAL_TOP: case BI_SPATIAL_BOTTOM:
+    buf_printf(o, "  %s r;\n  for (int k = 0; k < 3; k++) r.c[k] = a.c[%sk];\n"
+                  "  return r;\n", RT, bi == BI_SPATIAL_TOP ? "" : "3 + ");
+    break;
+  case BI_SPATIAL_CROSS: case BI_SPATIAL_CROSS_DUAL:
+    HALVES("a");
+    HALVES("b");
+    if (bi == BI_SPATIAL_CROSS)
+      buf_printf(o, "  %s w = %s(aw, bw), v1 = %s(av, bw), v2 = %s(aw, bv);\n"
+                    "  %s r;\n  for (int k = 0; k < 3; k++) { r.c[k] = w.c[k]; r.c[3 + k] = v1.c[k] + v2.c[k]; }\n",
+                 V3, cr, cr, cr, RT);
+    else
+      buf_printf(o, "  %s w1 = %s(aw, bw), w2 = %s(av, bv), v = %s(aw, bv);\n"
+                    "  %s r;\n  for (int k = 0; k < 3; k++) { r.c[k] = w1.c[k] + w2.c[k]; r.c[3 + k] = v.c[k]; }\n",
+                 V3, cr, cr, cr, RT);
+    buf_puts(o, "  return r;\n");
+    break;
+  case BI_SPATIAL_ADJOINT:
+    buf_printf(o, "  %s r;\n  for (int i = 0; i < 6; i++) for (int j = 0; j < 6; j++) r.m[i][j] = 0;\n"
+                  "  for (int i = 0; i < 3; i++)\n    for (int j = 0; j < 3; j++) {\n"
+                  "      r.m[i][j] = a.m[i][j]; r.m[i + 3][j + 3] = a.m[i][j];\n"
+                  "      r.m[i + 3][j] = b.m[i][j];\n    }\n  return r;\n", RT);
+    break;
+  case BI_VELOCITY_AT_POINT:
+    HALVES("a");
+    buf_printf(o, "  %s c = %s(aw, b);\n  %s r;\n"
+                  "  for (int k = 0; k < 3; k++) r.c[k] = av.c[k] + c.c[k];\n"
+                  "  return r;\n", V3, cr, RT);
+    break;
+  case BI_TRANSFORM_TWIST: case BI_TRANSFORM_WRENCH: {
+    /* twist: w' = R w, v' = R v + p x w'; wrench: f' = R f,
+     * tau' = R tau + p x f' */
+    const char *rot = help2(E, BI_QUAT_ROTATE, v3, q, v3);
+    bool tw = bi == BI_TRANSFORM_TWIST;
+    HALVES("b");
+    buf_printf(o, "  %s p; %s q;\n  for (int k = 0; k < 3; k++) p.c[k] = a.c[k];\n"
+                  "  for (int k = 0; k < 4; k++) q.c[k] = a.c[3 + k];\n"
+                  "  %s m = %s(q, %s);\n  %s t = %s(q, %s);\n  %s c = %s(p, m);\n"
+                  "  %s r;\n  for (int k = 0; k < 3; k++) {\n"
+                  "    r.c[%sk] = m.c[k]; r.c[%sk] = t.c[k] + c.c[k];\n  }\n"
+                  "  return r;\n", V3, emit_ctype(E, q), V3, rot,
+               tw ? "bw" : "bv", V3, rot, tw ? "bv" : "bw", V3, cr, RT,
+               tw ? "" : "3 + ", tw ? "3 + " : "");
+    break;
+  }
+  }
+#undef HALVES
+  open_fn(E, b, ret, name, n, args);
+  buf_puts(b, body.p);
+  buf_puts(b, "}\n");
+  return true;
+}
+
 bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
                        const Type **args, const char *name) {
   if (bi < BI_ERF || bi >= BI_COUNT)
@@ -930,5 +1010,6 @@ bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
          geom_helper(E, b, bi, ret, n, args, name) ||
          edge_helper(E, b, bi, ret, args, name) ||
          tri_helper(E, b, bi, args, name) ||
+         spatial_helper(E, b, bi, ret, n, args, name) ||
          random_helper(E, b, bi, n, args, name);
 }

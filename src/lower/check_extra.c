@@ -725,6 +725,97 @@ IrExpr *check_extra_set_inplace(Ctx *X, Node *call, const char *w) {
   return geom_call(X, call, bi, arena_printf(X->C, "wp.%s", w));
 }
 
+/* ---------------------------------------------------------------- spatial */
+
+static bool is_spatial(const Type *t) {
+  return is_float_vec(t) && t->rows == 6;
+}
+
+/* wp.spatial_vector(w, v) from two 3-vectors, or its 6 components (and
+ * dtype=); wp.spatial_matrix(...) of 36 components, or zero. */
+static IrExpr *spatial_ctor(Ctx *X, Node *call, const char *w,
+                            const char *name) {
+  bool mat = !strncmp(w, "spatial_matrix", 14);
+  const Type *dt = dtype_kwarg(X, call, name);
+  only_kwargs(X, call, name, (const char *const[]){"dtype", NULL});
+  kern_scalar sc = dt ? dt->sc : w[14] == 'd' ? KERN_SCALAR_FLOAT64
+                                               : KERN_SCALAR_FLOAT32;
+  int n = check_count_args(call->args);
+  if (!mat && n == 2) {
+    IrExpr *wv[2] = {check_expr(X, call->args),
+                     check_expr(X, call->args->next)};
+    check_order_effects(X, wv, 2, call->pos);
+    if (!dt && !w[14]) /* wp.spatial_vector(w, v): the type of w decides */
+      sc = wv[0]->ty->sc;
+    const Type *v3 = ty_vec(X->C, sc, 3);
+    if (!ty_eq(wv[0]->ty, v3) || !ty_eq(wv[1]->ty, v3))
+      ERR(call->pos, "%s() takes two %s, got %s and %s", name, TN(v3),
+          TN(wv[0]->ty), TN(wv[1]->ty));
+    IrExpr **c = arena_alloc(X->C, sizeof(IrExpr *) * 6);
+    for (int i = 0; i < 2; i++) {
+      if (wv[i]->kind != E_VAR && !X->no_hoist)
+        wv[i] = check_in_temp(X, wv[i], i ? "v" : "w", call->pos);
+      if (wv[i]->kind != E_VAR)
+        ERR(call->pos, "%s(w, v) is not supported here; assign w and v to "
+                       "variables first", name);
+    }
+    for (int k = 0; k < 6; k++)
+      c[k] = check_component(X, wv[k / 3], k % 3);
+    return make_value(X, call, name, ty_vec(X->C, sc, 6), c, 6);
+  }
+  const Type *t = mat ? ty_mat(X->C, sc, 6, 6) : ty_vec(X->C, sc, 6);
+  const Type *st = ty_scalar(sc);
+  IrExpr **a = component_args(X, call, &st, &n);
+  if (n != 0 && n != 1 && n != (mat ? 36 : 6))
+    ERR(call->pos, "%s() takes %d components, got %d", name, mat ? 36 : 6, n);
+  return make_value(X, call, name, t, a, n);
+}
+
+static IrExpr *spatial_call(Ctx *X, Node *call, int bi, const char *name) {
+  Compiler *C = X->C;
+  check_no_kwargs(X, call, name);
+  int n;
+  IrExpr **a = check_eval_args(X, call, &n);
+  const Type *t0 = n ? a[0]->ty : NULL;
+  switch (bi) {
+  case BI_SPATIAL_TOP: case BI_SPATIAL_BOTTOM:
+    NARGS(1, 1);
+    if (!is_spatial(t0))
+      BAD();
+    return ir_call(C, bi, ty_vec(C, t0->sc, 3), 1, a);
+  case BI_SPATIAL_DOT:
+    NARGS(2, 2);
+    if (!is_spatial(t0) || !ty_eq(t0, a[1]->ty))
+      BAD();
+    return ir_call(C, BI_DOT, ty_scalar(t0->sc), 2, a);
+  case BI_SPATIAL_CROSS: case BI_SPATIAL_CROSS_DUAL:
+    NARGS(2, 2);
+    if (!is_spatial(t0) || !ty_eq(t0, a[1]->ty))
+      BAD();
+    return ir_call(C, bi, t0, 2, a);
+  case BI_SPATIAL_ADJOINT:
+    NARGS(2, 2);
+    if (t0->kind != TY_MAT || t0->rows != 3 || t0->cols != 3 ||
+        !sc_is_float(t0->sc) || !ty_eq(t0, a[1]->ty))
+      BAD();
+    return ir_call(C, bi, ty_mat(C, t0->sc, 6, 6), 2, a);
+  case BI_VELOCITY_AT_POINT:
+    /* math.py: float32 only */
+    NARGS(2, 2);
+    if (!ty_eq(t0, ty_vec(C, KERN_SCALAR_FLOAT32, 6)) ||
+        !ty_eq(a[1]->ty, ty_vec(C, KERN_SCALAR_FLOAT32, 3)))
+      BAD();
+    return ir_call(C, bi, a[1]->ty, 2, a);
+  case BI_TRANSFORM_TWIST: case BI_TRANSFORM_WRENCH:
+    NARGS(2, 2);
+    if (!ty_eq(t0, ty_xform(C, KERN_SCALAR_FLOAT32)) ||
+        !ty_eq(a[1]->ty, ty_vec(C, KERN_SCALAR_FLOAT32, 6)))
+      BAD();
+    return ir_call(C, bi, a[1]->ty, 2, a);
+  }
+  return NULL;
+}
+
 /* ---------------------------------------------------------------- entry */
 
 IrExpr *check_extra_call(Ctx *X, Node *call, const char *w) {
@@ -746,6 +837,11 @@ IrExpr *check_extra_call(Ctx *X, Node *call, const char *w) {
     return transformation_call(X, call, name);
   if (!strcmp(w, "cast"))
     return cast_call(X, call, name);
+  if (!strncmp(w, "spatial_vector", 14) || !strncmp(w, "spatial_matrix", 14)) {
+    if (w[14] && strcmp(w + 14, "f") && strcmp(w + 14, "d"))
+      return NULL;
+    return spatial_ctor(X, call, w, name);
+  }
   if (!strcmp(w, "inverse_approx")) /* Warp's CPU build: wp.inverse */
     return check_builtin_call(X, call, BI_INVERSE, name);
   if (!strcmp(w, "lower_bound"))
@@ -766,6 +862,8 @@ IrExpr *check_extra_call(Ctx *X, Node *call, const char *w) {
     return noise_call(X, call, bi, name);
   if (bi >= BI_NORM_L1 && bi <= BI_TRANSFORM_SET_ROTATION_COPY)
     return geom_call(X, call, bi, name);
+  if (bi >= BI_SPATIAL_TOP && bi <= BI_TRANSFORM_WRENCH)
+    return spatial_call(X, call, bi, name);
   if (bi == BI_CLOSEST_POINT_EDGE_EDGE || bi == BI_INTERSECT_TRI_TRI) {
     /* float32 vec3 points (intersect_tri_tri: also vec3d), and epsilon */
     check_no_kwargs(X, call, name);
