@@ -4,10 +4,12 @@
 # wp.spatial_matrix, arithmetic, spatial_top/bottom, spatial_dot,
 # spatial_cross, spatial_cross_dual, spatial_adjoint times a spatial vector,
 # and math.py's velocity_at_point, transform_twist and transform_wrench;
-# spatial values through @wp.func.
-# kern-test: builtin_spatial --dim 5 a='rand(float32,5,12,seed=71)' d='rand(float64,5,12,seed=72)' o='zeros(float32,5,8,6)' od='zeros(float64,5,4,6)'
+# spatial values through @wp.func and in arrays (kernel parameters).
+# kern-test: builtin_spatial --dim 5 a='rand(float32,5,12,seed=71)' d='rand(float64,5,12,seed=72)' o='zeros(float32,5,8,6)' od='zeros(float64,5,4,6)' sv='rand(spatial_vector,5,seed=73)' osv='zeros(spatial_vectord,5)' osm='zeros(spatial_matrix,5)'
 # kern-check: o
 # kern-check: od
+# kern-check: osv
+# kern-check: osm
 import warp as wp
 
 
@@ -18,9 +20,10 @@ def flip(x: wp.spatial_vector) -> wp.spatial_vector:
 
 @wp.kernel
 def builtin_spatial(a: wp.array2d(dtype=float), d: wp.array2d(dtype=wp.float64), o: wp.array3d(dtype=float),
-                    od: wp.array3d(dtype=wp.float64)):
+                    od: wp.array3d(dtype=wp.float64), sv: wp.array(dtype=wp.spatial_vector),
+                    osv: wp.array(dtype=wp.spatial_vectord), osm: wp.array(dtype=wp.spatial_matrix)):
     i = wp.tid()
-    x = wp.spatial_vector(a[i, 0], a[i, 1], a[i, 2], a[i, 3], a[i, 4], a[i, 5])
+    x = wp.spatial_vector(a[i, 0], a[i, 1], a[i, 2], a[i, 3], a[i, 4], a[i, 5]) + sv[i]
     y = wp.spatial_vector(wp.vec3(a[i, 6], a[i, 7], a[i, 8]), wp.vec3(a[i, 9], a[i, 10], a[i, 11]))
     q = wp.normalize(wp.quat(a[i, 0], a[i, 3], a[i, 6], a[i, 9]))
     t = wp.transform(wp.vec3(a[i, 1], a[i, 4], a[i, 7]), q)
@@ -68,3 +71,5 @@ def builtin_spatial(a: wp.array2d(dtype=float), d: wp.array2d(dtype=wp.float64),
             resd = wp.spatial_vectord(tp[0], tp[1], tp[2], bt[0], bt[1], bt[2]) * wp.spatial_dot(xd, yd)
         for j in range(6):
             od[i, k, j] = resd[j]
+    osv[i] = xd - yd
+    osm[i] = M
