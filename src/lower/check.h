@@ -129,5 +129,6 @@ void check_print_stmt(Ctx *X, Node *call, const char *name);
 IrExpr *check_extra_call(Ctx *X, Node *call, const char *w); /* NULL: not one */
 IrExpr **check_extra_unpack(Ctx *X, Node *call, const char *w, int *nparts);
 IrExpr *check_extra_set_inplace(Ctx *X, Node *call, const char *w);
+Node *check_extra_tuple(Ctx *X, Node *v);
 
 #endif

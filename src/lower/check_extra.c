@@ -816,6 +816,24 @@ static IrExpr *spatial_call(Ctx *X, Node *call, int bi, const char *name) {
   return NULL;
 }
 
+/* ---------------------------------------------------------------- tuples */
+
+/* wp.tuple(a, b, ...) where a tuple may stand: the value of a tuple
+ * assignment or of a return, where it is the same as (a, b, ...).  Any
+ * other node is returned unchanged. */
+Node *check_extra_tuple(Ctx *X, Node *v) {
+  if (!v || v->kind != N_CALL || v->kwargs)
+    return v;
+  const char *w = check_wp_attr(X, v->a);
+  if (!w || strcmp(w, "tuple"))
+    return v;
+  Node *t = arena_alloc(X->C, sizeof *t);
+  *t = *v;
+  t->kind = N_TUPLE;
+  t->a = NULL;
+  return t;
+}
+
 /* ---------------------------------------------------------------- entry */
 
 IrExpr *check_extra_call(Ctx *X, Node *call, const char *w) {
@@ -837,6 +855,9 @@ IrExpr *check_extra_call(Ctx *X, Node *call, const char *w) {
     return transformation_call(X, call, name);
   if (!strcmp(w, "cast"))
     return cast_call(X, call, name);
+  if (!strcmp(w, "tuple"))
+    ERR(call->pos, "wp.tuple() is only supported as the value of a tuple "
+                   "assignment (a, b = wp.tuple(x, y)) or of a return");
   if (!strncmp(w, "spatial_vector", 14) || !strncmp(w, "spatial_matrix", 14)) {
     if (w[14] && strcmp(w + 14, "f") && strcmp(w + 14, "d"))
       return NULL;

@@ -750,6 +750,7 @@ static void stmt(Ctx *X, Node *n) {
     expr_stmt(X, n);
     return;
   case N_ASSIGN:
+    n->a = check_extra_tuple(X, n->a); /* a, b = wp.tuple(x, y) */
     assign_stmt(X, n);
     return;
   case N_ANNASSIGN:
@@ -776,6 +777,7 @@ static void stmt(Ctx *X, Node *n) {
     X->dead = true;
     return;
   case N_RETURN:
+    n->a = check_extra_tuple(X, n->a); /* return wp.tuple(x, y) */
     return_stmt(X, n);
     return;
   case N_ASSERT: {
