@@ -226,10 +226,13 @@ static IrExpr *matrix_call(Ctx *X, Node *call, const char *name) {
   return make_value(X, call, name, t, a, n);
 }
 
-/* wp.quaternion(x, y, z, w), (ijk, real), (q, dtype=T), (dtype=T) */
-static IrExpr *quaternion_call(Ctx *X, Node *call, const char *name) {
+/* wp.quaternion(x, y, z, w), (ijk, real), (q, dtype=T), (dtype=T); with
+ * dt set, wp.quat(ijk, real) and wp.quatd(ijk, real) */
+static IrExpr *quaternion_call(Ctx *X, Node *call, const char *name,
+                               const Type *dt) {
   only_kwargs(X, call, name, (const char *const[]){"dtype", NULL});
-  const Type *dt = dtype_kwarg(X, call, name);
+  if (!dt)
+    dt = dtype_kwarg(X, call, name);
   int n = check_count_args(call->args);
   if (n == 0) {
     if (!dt)
@@ -252,6 +255,9 @@ static IrExpr *quaternion_call(Ctx *X, Node *call, const char *name) {
         !sc_is_float(v->ty->sc))
       ERR(call->pos, "%s(ijk, real) needs a 3-vector of floats, got %s", name,
           TN(v->ty));
+    if (dt && dt->sc != v->ty->sc)
+      ERR(call->pos, "%s(ijk, real) needs a %s, got %s", name,
+          TN(ty_vec(X->C, dt->sc, 3)), TN(v->ty));
     const Type *st = ty_scalar(v->ty->sc);
     Node *rn = call->args->next;
     IrExpr *w = check_is_literal(rn) ? check_literal_as(X, rn, st)
@@ -850,7 +856,12 @@ IrExpr *check_extra_call(Ctx *X, Node *call, const char *w) {
   if (!strcmp(w, "matrix"))
     return matrix_call(X, call, name);
   if (!strcmp(w, "quaternion"))
-    return quaternion_call(X, call, name);
+    return quaternion_call(X, call, name, NULL);
+  if ((!strcmp(w, "quat") || !strcmp(w, "quatf") || !strcmp(w, "quatd")) &&
+      check_count_args(call->args) == 2 && !call->kwargs)
+    return quaternion_call(X, call, name, ty_scalar(w[4] == 'd'
+                                                        ? KERN_SCALAR_FLOAT64
+                                                        : KERN_SCALAR_FLOAT32));
   if (!strcmp(w, "transformation"))
     return transformation_call(X, call, name);
   if (!strcmp(w, "cast"))

@@ -5,7 +5,8 @@
 # the generic constructors wp.vector (components, broadcast with length=,
 # zero with length= and dtype=, int and float64 components, conversion),
 # wp.matrix (shape=, zero), wp.quaternion (x, y, z, w / ijk and real / zero /
-# conversion) and wp.transformation (p, q / 7 components).
+# conversion), wp.quat(ijk, real) and wp.quatd(ijk, real), and
+# wp.transformation (p, q / 7 components).
 # kern-test: builtin_op_calls --dim 6 a='arange(int32,6)' f='rand(float32,6,seed=3)' vi='rand(vec3i,6,seed=4)' oi='zeros(int32,6,12)' of='zeros(float32,6,10)' ov='zeros(vec3i,6,6)' ofv='zeros(vec3,6,3)' om='zeros(mat22,6,2)' oq='zeros(float64,6,12)'
 # kern-check: oi
 # kern-check: of
@@ -48,6 +49,9 @@ def builtin_op_calls(a: wp.array(dtype=int), f: wp.array(dtype=float), vi: wp.ar
     z = wp.quaternion(dtype=wp.float32)
     of[i, 7] = z[0] + z[3]
     of[i, 8] = wp.transform_point(t2, wp.vec3(1.0, 1.0, 1.0))[2]
+    q3 = wp.quat(wp.vec3(1.0, f[i], 3.0), 0.5)
+    q4 = wp.quatd(wp.vec3d(wp.float64(1.0), wp.float64(2.0), wp.float64(3.0)), wp.float64(f[i]))
+    of[i, 7] = of[i, 7] + q3[1] + q3[3] + float(q4[3])
     of[i, 9] = wp.quaternion(wp.quatd(wp.float64(1.0), wp.float64(0.0), wp.float64(0.0), wp.float64(f[i])), dtype=wp.float32)[3]
     v = vi[i]
     w = wp.vec3i(3, 5, 6)
