@@ -1354,8 +1354,11 @@ static void emit_call(Emit *E, Buf *b, IrExpr *e) {
   switch (e->kind) {
   case E_CALL: {
     bool rnd = builtin_draws(e->bi);
-    const Type *at[4];
-    for (int i = 0; i < e->nargs && i < 4; i++)
+    const Type *at[8]; /* wp.pnoise and wp.intersect_tri_tri take 6 */
+    if (e->nargs > 8)
+      diag_error(E->C, e->pos, "internal: a builtin call with %d arguments",
+                 e->nargs);
+    for (int i = 0; i < e->nargs; i++)
       at[i] = e->args[i]->ty;
     const char *h = emit_helper(E, e->bi, e->ty, e->nargs, at);
     buf_printf(b, "%s(", h);

@@ -315,8 +315,13 @@ static bool random_helper(Emit *E, Buf *b, int bi, int n, const Type **args,
                     "  int32_t lo = 0, hi = (int32_t)a.shape[0] - 1;\n", Q,
                  name, A, T);
     else
+      /* a range outside the array (undefined in Warp) is cut to it, so
+       * the search never reads outside */
       buf_printf(b, "%s int32_t %s(%s a, int32_t lo, int32_t end, %s v) {\n"
-                    "  int32_t hi = end - 1;\n", Q, name, A, T);
+                    "  int32_t hi = end - 1;\n"
+                    "  if (lo < 0) lo = 0;\n"
+                    "  if (hi > (int32_t)a.shape[0] - 1) hi = (int32_t)a.shape[0] - 1;\n",
+                 Q, name, A, T);
     buf_puts(b, "  while (lo < hi) {\n    int32_t mid = lo + (hi - lo) / 2;\n"
                 "    if (a.data[mid] < v) lo = mid + 1; else hi = mid;\n"
                 "  }\n  return lo;\n}\n");

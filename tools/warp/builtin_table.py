@@ -127,6 +127,8 @@ def main():
                 note = f"written `{SPELLED[n]}`: supported; the wp.{n}() call form is not yet"
             if n in NOTES:
                 note = NOTES[n] + (f"; {note}" if note else "")
+            elif status != "yes" and getattr(context.builtin_functions[n], "hidden", False):
+                note = "hidden (undocumented) in Warp's registry" + (f"; {note}" if note else "")
             rows.append((n, status, note))
     counts = {}
     for _, s, _ in rows:
