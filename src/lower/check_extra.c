@@ -323,7 +323,7 @@ static IrExpr *transformation_call(Ctx *X, Node *call, const char *name) {
 
 /* ---------------------------------------------------------------- scalar math */
 
-/* wp.cast(a, dtype): a's bits as another scalar type of the same size */
+/* wp.cast(a, dtype): a's bits as another value type of the same size */
 static IrExpr *cast_call(Ctx *X, Node *call, const char *name) {
   only_kwargs(X, call, name, (const char *const[]){"dtype", NULL});
   int n = check_count_args(call->args);
@@ -332,14 +332,15 @@ static IrExpr *cast_call(Ctx *X, Node *call, const char *name) {
   IrExpr *v = check_expr(X, call->args);
   const Type *t = n == 2 ? check_type_expr(X, call->args->next, "dtype")
                          : check_type_expr(X, call->kwargs->a, "dtype");
-  if (v->ty->kind != TY_SCALAR || t->kind != TY_SCALAR)
+  if (!ty_is_value(v->ty) || !ty_is_value(t) || v->ty->sc == KERN_SCALAR_BOOL ||
+      t->sc == KERN_SCALAR_BOOL)
     ERR(call->pos, "%s() of %s to %s is not supported yet (kern casts "
-                   "scalars)", name, TN(v->ty), TN(t));
-  if (sc_bits(v->ty->sc) != sc_bits(t->sc) || ty_is_bool(t) ||
-      ty_is_bool(v->ty))
+                   "scalars, vectors and matrices)", name, TN(v->ty), TN(t));
+  int from = sc_bits(v->ty->sc) * v->ty->rows * v->ty->cols;
+  int to = sc_bits(t->sc) * t->rows * t->cols;
+  if (from != to)
     ERR(call->pos, "%s() needs types of the same size: %s is %d bits, %s is "
-                   "%d", name, TN(v->ty), sc_bits(v->ty->sc), TN(t),
-        sc_bits(t->sc));
+                   "%d", name, TN(v->ty), from, TN(t), to);
   if (ty_eq(v->ty, t))
     return v;
   return ir_call1(X->C, BI_CAST, t, v);

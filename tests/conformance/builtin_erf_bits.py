@@ -2,9 +2,10 @@
 # Warp's CPU build computes erfinv in double, erfcinv(x) as erfinv(1 - x);
 # kern by its own method, see emit/extra.c Note [erfinv]), wp.copysign with
 # signed zeros, wp.bit_count on every integer width (negative values count
-# their two's complement bits), wp.cast (the same bits as another type),
+# their two's complement bits), wp.cast (the same bits as another type of the
+# same size: scalars and vectors),
 # wp.inverse_approx (wp.inverse on the CPU).
-# kern-test: builtin_erf_bits --dim 16 x='rand(float32,16,seed=21)' y='rand(float64,16,seed=22)' of='zeros(float32,16,10)' od='zeros(float64,16,6)' oi='zeros(int32,16,9)' om='zeros(mat33,16)'
+# kern-test: builtin_erf_bits --dim 16 x='rand(float32,16,seed=21)' y='rand(float64,16,seed=22)' of='zeros(float32,16,10)' od='zeros(float64,16,6)' oi='zeros(int32,16,12)' om='zeros(mat33,16)'
 # kern-check: of
 # kern-check: od
 # kern-check: oi
@@ -44,5 +45,9 @@ def builtin_erf_bits(x: wp.array(dtype=float), y: wp.array(dtype=wp.float64), of
     oi[i, 6] = wp.bit_count(wp.int64(n) * wp.int64(1000003))
     oi[i, 7] = wp.bit_count(wp.uint64(wp.int64(n)))
     oi[i, 8] = wp.cast(x[i], wp.int32) - wp.cast(wp.cast(x[i], wp.uint32), wp.int32)
+    c = wp.cast(wp.vec2(x[i], -2.0), wp.vec2i)
+    oi[i, 9] = c[0]
+    oi[i, 10] = c[1]
+    oi[i, 11] = int(wp.cast(wp.vec2ui(wp.uint32(i), wp.uint32(7)), wp.uint64) % wp.uint64(1000003))
     m = wp.mat33(2.0, x[i], 0.0, 1.0, 3.0, 0.5, 0.0, 1.0, 4.0)
     om[i] = wp.inverse_approx(m)

@@ -61,7 +61,7 @@ NOTES = {
     "div_approx": "exact division on every target (Warp: approximate on CUDA, exact on the CPU); "
                   "builtin_op_calls.py",
     "inverse_approx": "wp.inverse on every target (Warp: the same method on the CPU); builtin_erf_bits.py",
-    "cast": "scalars of the same size (Warp also casts structs and vectors)",
+    "cast": "scalars, vectors and matrices of the same size (Warp also casts structs); builtin_erf_bits.py",
     "vector": "2 to 4 components (and 6 as spatial_vector); builtin_op_calls.py",
     "matrix": "2 to 4 rows and columns (and 6x6 as spatial_matrix); builtin_op_calls.py",
     "tuple": "as a @wp.func's return value and in a, b = wp.tuple(...), not as a local value; builtin_tuple.py",
