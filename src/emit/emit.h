@@ -102,4 +102,9 @@ bool emit_vec_array(Emit *E, IrVar *v);   /* in E->vec_arrays */
  * max, spelled so that every target accepts it. */
 const char *emit_agg_identity(const IrAgg *g);
 
+/* view.c: array views (Note [views] in ir/ir.h) */
+const char *emit_view_type(Emit *E, const Type *t);
+const char *emit_view_zero(Emit *E, const Type *t);
+void emit_view(Emit *E, Buf *b, IrExpr *e);
+
 #endif

@@ -312,7 +312,7 @@ static IrExpr **bind_args(Ctx *X, Node *call, Func *g, IrExpr **pos_args,
       }
       bound[i] = default_value(X, g, p);
     }
-    if (!ty_eq(bound[i]->ty, p->ty)) {
+    if (!check_ty_fits(p->ty, bound[i]->ty)) {
       if (!why)
         return NULL;
       Pos at = call->pos; /* the argument's own position when it has one */
@@ -357,10 +357,13 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
     chosen = g;
     bound = bind_args(X, call, g, pos_args, npos, kw_args, true);
   } else {
-    /* the latest definition that fits */
-    for (Func *c = g; c; c = c->overload)
-      if (bind_args(X, call, c, pos_args, npos, kw_args, false))
-        chosen = c;
+    /* the latest definition that fits; a generic one only when no
+     * definition with concrete types does, as in Warp */
+    for (int pass = 0; pass < 2 && !chosen; pass++)
+      for (Func *c = g; c; c = c->overload)
+        if (check_func_generic(X, c) == (pass == 1) &&
+            bind_args(X, call, c, pos_args, npos, kw_args, false))
+          chosen = c;
     if (!chosen) {
       Buf b;
       buf_init(&b, X->C);
@@ -380,6 +383,7 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
    * one that is not checked yet is on a cycle of calls through this one. */
   if (g->checking || !g->checked)
     ERR(call->pos, "recursive call of '%s' is not supported", g->name);
+  g = check_instance_for_call(X, call, g, bound); /* generics, views */
   IrExpr *e = ir_expr(X->C, E_FCALL, g->ret->kind == TY_TUPLE
                                          ? g->ret->items[0] : g->ret);
   e->fn = g->ir;
@@ -420,6 +424,7 @@ static IrExpr *len_call(Ctx *X, Node *call) {
   IrExpr *v = check_expr(X, call->args);
   const Type *t = v->ty;
   if (t->kind == TY_ARRAY) {
+    v = check_array_var(X, v, call->pos);
     IrExpr *e = ir_expr(X->C, E_SHAPE, t_i32());
     e->var = v->var;
     e->ival = 0;

@@ -180,13 +180,26 @@ IrExpr *check_comp_index(Ctx *X, Node *n, int limit, const char *what) {
 }
 
 IrExpr *check_subscript(Ctx *X, Node *n) {
-  IrExpr *base = check_expr(X, n->a);
+  /* sub-arrays and slices (check_view.c) */
+  IrExpr *v = check_view_subscript(X, n);
+  if (v)
+    return v;
+  return check_subscript_value(X, n, check_expr(X, n->a));
+}
+
+/* n's indices applied to base, already evaluated (n->a is not used). */
+IrExpr *check_subscript_value(Ctx *X, Node *n, IrExpr *base) {
   const Type *bt = base->ty;
   int nidx = check_count_args(n->args);
+  for (Node *a = n->args; a; a = a->next)
+    if (a->kind == N_SLICE && (bt->kind == TY_VEC || bt->kind == TY_MAT))
+      return check_comp_slice(X, n, base);
+    else if (a->kind == N_SLICE)
+      ERR(a->pos, "a %s cannot be sliced", TN(bt));
   if (bt->kind == TY_ARRAY) {
-    if (nidx != bt->ndim)
-      ERR(n->pos, "a %d-d array needs %d ind%s, got %d (sub-arrays are not "
-                  "supported)", bt->ndim, bt->ndim,
+    if (nidx != bt->ndim || base->kind != E_VAR)
+      ERR(n->pos, "a %d-d array needs %d ind%s here, got %d (sub-arrays "
+                  "are supported on array variables)", bt->ndim, bt->ndim,
           bt->ndim == 1 ? "ex" : "ices", nidx);
     IrExpr *e = ir_expr(X->C, E_LOAD, bt->elem);
     e->pos = n->pos;
@@ -269,6 +282,7 @@ IrExpr *check_attribute(Ctx *X, Node *n) {
   IrExpr *base = check_expr(X, n->a);
   const Type *bt = base->ty;
   if (bt->kind == TY_ARRAY) {
+    base = check_array_var(X, base, n->pos);
     if (!strcmp(n->name, "shape")) {
       IrExpr *e = ir_expr(X->C, E_VAR, ty_shape(X->C, bt));
       e->var = base->var;
@@ -496,6 +510,8 @@ IrExpr *check_expr(Ctx *X, Node *n) {
                 "and in return statements");
   case N_LIST:
     ERR(n->pos, "%s literals are not supported in kernels", n->name);
+  case N_SLICE:
+    ERR(n->pos, "a slice can only be used inside [...]");
   case N_KEYWORD:
   default:
     break;

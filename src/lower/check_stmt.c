@@ -19,12 +19,12 @@ static Local *assign_local(Ctx *X, Node *target, const Type *ty) {
     ERR(target->pos, "cannot assign to the constant '%s'", target->name);
   if (check_is_wp(X, target))
     ERR(target->pos, "cannot assign to the module '%s'", target->name);
-  if (!check_is_valuelike(ty))
+  if (!check_is_valuelike(ty) && !(ty->kind == TY_ARRAY && ty->strided))
     ERR(target->pos, "cannot assign a %s to a variable", TN(ty));
   if (!l) {
     l = check_add_local(X, target->name, ty, target->pos);
   } else {
-    if (l->ty->kind == TY_ARRAY)
+    if (l->ty->kind == TY_ARRAY && l->is_param)
       ERR(target->pos, "cannot assign to the array parameter '%s'",
           target->name);
     if (!ty_eq(l->ty, ty))
@@ -158,6 +158,8 @@ static void store_to(Ctx *X, Node *target, IrExpr *value, Pos pos) {
     if (l && l->is_param && l->ty->kind == TY_ARRAY)
       ERR(target->pos, "cannot assign to the array parameter '%s'",
           target->name);
+    if (value->ty->kind == TY_ARRAY) /* a variable holds views */
+      value = check_full_view(X, value, pos);
     l = assign_local(X, target, value->ty);
     IrStmt *s = ir_stmt(X->C, S_ASSIGN, pos);
     s->var = l->var;
@@ -169,6 +171,10 @@ static void store_to(Ctx *X, Node *target, IrExpr *value, Pos pos) {
     IrExpr *base = check_expr(X, target->a);
     if (base->ty->kind == TY_ARRAY) {
       IrExpr *ld = check_subscript(X, target);
+      if (ld->kind != E_LOAD)
+        ERR(target->pos, "cannot assign to a %s of an array (Warp stores "
+                         "only to single elements)",
+            ld->kind == E_VIEW ? "slice or sub-array" : "part");
       if (!ty_eq(value->ty, base->ty->elem))
         ERR(target->pos, "cannot store %s into an array of %s (Warp needs "
                          "the element type exactly)", TN(value->ty),
@@ -591,7 +597,8 @@ static void assign_stmt(Ctx *X, Node *n) {
       ERR(n->pos, "'%s' returns %d values; unpack them into %d variables",
           n->a->a->name, v->fn->nrets, v->fn->nrets);
   }
-  if (target->kind == N_NAME && !check_is_valuelike(v->ty)) {
+  if (target->kind == N_NAME && !check_is_valuelike(v->ty) &&
+      v->ty->kind != TY_ARRAY) {
     if (v->ty->kind == TY_ARRAY)
       ERR(n->pos, "arrays cannot be assigned to variables in kernels; use "
                   "the parameter directly");
