@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -678,6 +679,89 @@ typedef struct run_state {
   int ndims;
 } run_state;
 
+/* Note [generic kernels]: a kernel with typing.Any parameters is in the
+ * module once per wp.overload() instantiation, named NAME[T1,T2,...]
+ * (lower/check_generic.c).  `kern run FILE NAME` picks the first of them,
+ * in source order, whose parameters every NAME=SPEC fits (names, array
+ * element types and dimensions, values that parse as the type), as
+ * wp.launch picks an overload from its arguments. */
+static bool instance_fits(const kern_kernel *k, const run_opts *o) {
+  int np = kern_kernel_param_count(k);
+  if (np != o->nargs)
+    return false;
+  char err[256];
+  for (int a = 0; a < o->nargs; a++) {
+    kern_param_info p = KERN_PARAM_INFO_INIT;
+    int i;
+    for (i = 0; i < np; i++) {
+      if (kern_kernel_param(k, i, &p) != KERN_SUCCESS)
+        return false;
+      if (strlen(p.name) == o->args[a].name_len &&
+          !strncmp(p.name, o->args[a].name, o->args[a].name_len))
+        break;
+    }
+    if (i == np)
+      return false;
+    if (p.kind == KERN_PARAM_ARRAY) {
+      spec_array h;
+      memset(&h, 0, sizeof h);
+      int bad = spec_parse_array(&p, o->args[a].value, &h, err, sizeof err);
+      spec_array_free(&h);
+      if (bad)
+        return false;
+    } else {
+      unsigned char buf[16 * 16 * 8 + 16];
+      if (kern_type_size(p.type) > sizeof buf - 16 ||
+          spec_parse_value(&p, o->args[a].value, buf, err, sizeof err) != 0)
+        return false;
+    }
+  }
+  return true;
+}
+
+static bool is_instance_of(const char *name, const char *base) {
+  size_t n = strlen(base);
+  return !strncmp(name, base, n) && name[n] == '[';
+}
+
+static bool pick_instance(run_state *r, const run_opts *o, kern_kernel **out) {
+  int nk = kern_module_kernel_count(r->mod);
+  for (int i = 0; i < nk; i++) {
+    const char *name = kern_module_kernel_name(r->mod, i);
+    kern_kernel *k;
+    if (!is_instance_of(name, o->kernel) ||
+        kern_module_get_kernel(r->mod, name, &k) != KERN_SUCCESS)
+      continue;
+    if (instance_fits(k, o)) {
+      *out = k;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* A generic kernel none of whose instantiations fits: says so, and lists
+ * them.  False when o->kernel is not a generic kernel's name. */
+static bool generic_names(run_state *r, const run_opts *o) {
+  char names[1024];
+  size_t n = 0;
+  int nk = kern_module_kernel_count(r->mod), found = 0;
+  names[0] = '\0';
+  for (int i = 0; i < nk && n < sizeof names; i++) {
+    const char *name = kern_module_kernel_name(r->mod, i);
+    if (is_instance_of(name, o->kernel))
+      n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
+                            found++ ? ", " : "", name);
+  }
+  if (!found)
+    return false;
+  error("no instantiation of the generic kernel '%s' fits these arguments "
+        "(its instantiations: %s); add one with wp.overload(%s, [...]) in "
+        "%s, or name one: kern run %s '%s[...]'", o->kernel, names,
+        o->kernel, o->file, o->file, o->kernel);
+  return true;
+}
+
 /* Starts a context on the chosen device and finds the kernel; each step
  * says which of the user's names it could not use. */
 static int run_load(run_state *r) {
@@ -710,6 +794,10 @@ static int run_load(run_state *r) {
   st = kern_module_load_file(r->ctx, r->dev, o->file, &r->mod);
   if (st != KERN_SUCCESS) return lib_error(r->ctx, st, o->file);
   st = kern_module_get_kernel(r->mod, o->kernel, &r->k);
+  if (st != KERN_SUCCESS && pick_instance(r, o, &r->k))
+    st = KERN_SUCCESS;
+  if (st != KERN_SUCCESS && r->k == NULL && generic_names(r, o))
+    return EXIT_FAIL;
   if (st != KERN_SUCCESS) {
     char names[512];
     size_t n = 0;
