@@ -168,6 +168,11 @@ static void store_to(Ctx *X, Node *target, IrExpr *value, Pos pos) {
     return;
   }
   case N_SUBSCRIPT: {
+    for (Node *a = target->args; a; a = a->next)
+      if (a->kind == N_SLICE)
+        ERR(a->pos, "assigning to a slice is not supported yet (Warp allows "
+                    "it for vectors and matrices); assign the components "
+                    "one by one");
     IrExpr *base = check_expr(X, target->a);
     if (base->ty->kind == TY_ARRAY) {
       IrExpr *ld = check_subscript(X, target);

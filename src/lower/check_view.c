@@ -237,6 +237,9 @@ static IrExpr *index_var(Ctx *X, IrVar *arr, Node **flat, int nflat,
                               pos);
     return index_var(X, v->var, flat + ndim, nflat - ndim, NULL, 0, pos);
   }
+  if (nflat > ndim && arr->ty->elem->kind == TY_SCALAR)
+    ERR(pos, "a %d-d array of %s takes %d ind%s, got %d", ndim,
+        TN(arr->ty->elem), ndim, ndim == 1 ? "ex" : "ices", nflat);
   IrExpr *e = ir_expr(X->C, E_LOAD, arr->ty->elem);
   e->pos = pos;
   e->var = arr;

@@ -1,4 +1,4 @@
-# expect: 5:1: error: the Warp decorator @wp.overload is not supported
+# expect: 5:1: error: wp.overload() of 'k', which is not a kernel in this file
 import warp as wp
 
 
