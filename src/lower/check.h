@@ -130,6 +130,7 @@ void check_print_stmt(Ctx *X, Node *call, const char *name);
 /* check_view.c */
 IrExpr *check_view_subscript(Ctx *X, Node *n);
 IrExpr *check_comp_slice(Ctx *X, Node *n, IrExpr *base);
+void check_store_comp_slice(Ctx *X, Node *target, IrExpr *value);
 IrExpr *check_full_view(Ctx *X, IrExpr *a, Pos pos);
 IrExpr *check_array_var(Ctx *X, IrExpr *a, Pos pos);
 

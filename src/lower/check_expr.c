@@ -215,6 +215,10 @@ IrExpr *check_subscript_value(Ctx *X, Node *n, IrExpr *base) {
   if (bt->kind == TY_SHAPE) {
     if (nidx != 1)
       ERR(n->pos, "shape takes one index");
+    /* Warp's shape has four entries; those past ndim are 0 */
+    IrExpr *ke = n->args->kind == N_INT ? check_expr(X, n->args) : NULL;
+    if (ke && (int64_t)ke->ival >= bt->ndim && (int64_t)ke->ival < 4)
+      return ir_const_int(X->C, t_i32(), 0);
     int k = const_index(X, n->args, bt->ndim, "shape");
     if (k < 0)
       ERR(n->args->pos, "shape index must be a constant");

@@ -21,7 +21,15 @@ static Local *assign_local(Ctx *X, Node *target, const Type *ty) {
     ERR(target->pos, "cannot assign to the module '%s'", target->name);
   if (!check_is_valuelike(ty) && !(ty->kind == TY_ARRAY && ty->strided))
     ERR(target->pos, "cannot assign a %s to a variable", TN(ty));
-  if (!l) {
+  if (l && !l->is_param && l->ty->kind == TY_ARRAY && ty->kind == TY_ARRAY &&
+      !ty_eq(l->ty, ty)) {
+    /* Warp lets an array variable be bound to an array of another type
+     * (sub = a[:2] then sub = a[:2, 1]): from here on the name is a new
+     * variable. */
+    l = check_add_local(X, target->name, ty, target->pos);
+    names_put(X->C, &X->local_names, target->name,
+              (void *)(intptr_t)X->nlocals);
+  } else if (!l) {
     l = check_add_local(X, target->name, ty, target->pos);
   } else {
     if (l->ty->kind == TY_ARRAY && l->is_param)
@@ -169,10 +177,10 @@ static void store_to(Ctx *X, Node *target, IrExpr *value, Pos pos) {
   }
   case N_SUBSCRIPT: {
     for (Node *a = target->args; a; a = a->next)
-      if (a->kind == N_SLICE)
-        ERR(a->pos, "assigning to a slice is not supported yet (Warp allows "
-                    "it for vectors and matrices); assign the components "
-                    "one by one");
+      if (a->kind == N_SLICE) {
+        check_store_comp_slice(X, target, value); /* check_view.c */
+        return;
+      }
     IrExpr *base = check_expr(X, target->a);
     if (base->ty->kind == TY_ARRAY) {
       IrExpr *ld = check_subscript(X, target);

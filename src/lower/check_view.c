@@ -171,41 +171,91 @@ static int axis_indices(Ctx *X, Node *x, int len, int *out, bool *sliced,
   return 1;
 }
 
-/* v[a:b:c], m[a:b], m[i, a:b], m[a:b, j], m[a:b, c:d]. */
-IrExpr *check_comp_slice(Ctx *X, Node *n, IrExpr *base) {
-  const Type *bt = base->ty;
+/* The components a subscript with a slice selects from a vector or
+ * matrix of type bt: rows ri[0..nr) by columns ci[0..nc) (a vector's
+ * components are its rows, one column); returns the type of the part. */
+typedef struct Part {
+  int ri[16], ci[16], nr, nc;
+} Part;
+
+static const Type *slice_part(Ctx *X, Node *n, const Type *bt, Part *p) {
   int nidx = check_count_args(n->args);
-  base = check_in_temp(X, base, "sliced", n->pos);
-  int ri[16], ci[16], nr, nc = 1;
   bool rs, cs = false;
+  p->nc = 1;
   if (bt->kind == TY_VEC) {
     if (nidx != 1)
       ERR(n->pos, "a vector takes one index, got %d", nidx);
-    nr = axis_indices(X, n->args, bt->rows, ri, &rs, "vector");
-    IrExpr *e = ir_expr(X->C, E_MAKE, ty_vec(X->C, bt->sc, nr));
-    e->nargs = nr;
-    e->args = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)nr);
-    for (int k = 0; k < nr; k++)
-      e->args[k] = comp(X, base, ri[k], -1);
-    return e;
+    p->nr = axis_indices(X, n->args, bt->rows, p->ri, &rs, "vector");
+    p->ci[0] = -1;
+    return ty_vec(X->C, bt->sc, p->nr);
   }
   if (nidx > 2)
     ERR(n->pos, "a matrix takes one or two indices, got %d", nidx);
-  nr = axis_indices(X, n->args, bt->rows, ri, &rs, "matrix row");
-  if (nidx == 2)
-    nc = axis_indices(X, n->args->next, bt->cols, ci, &cs, "matrix column");
-  else
-    for (int k = 0; k < (nc = bt->cols); k++)
-      ci[k] = k, cs = true;
-  const Type *rt = rs && cs ? ty_mat(X->C, bt->sc, nr, nc)
-                   : ty_vec(X->C, bt->sc, rs ? nr : nc);
+  p->nr = axis_indices(X, n->args, bt->rows, p->ri, &rs, "matrix row");
+  if (nidx == 2) {
+    p->nc = axis_indices(X, n->args->next, bt->cols, p->ci, &cs,
+                         "matrix column");
+  } else {
+    p->nc = bt->cols;
+    for (int k = 0; k < bt->cols; k++)
+      p->ci[k] = k;
+    cs = true;
+  }
+  return rs && cs ? ty_mat(X->C, bt->sc, p->nr, p->nc)
+                  : ty_vec(X->C, bt->sc, rs ? p->nr : p->nc);
+}
+
+/* v[a:b:c], m[a:b], m[i, a:b], m[a:b, j], m[a:b, c:d]. */
+IrExpr *check_comp_slice(Ctx *X, Node *n, IrExpr *base) {
+  base = check_in_temp(X, base, "sliced", n->pos);
+  Part p;
+  const Type *rt = slice_part(X, n, base->ty, &p);
   IrExpr *e = ir_expr(X->C, E_MAKE, rt);
-  e->nargs = nr * nc;
-  e->args = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)(nr * nc));
-  for (int r = 0; r < nr; r++)
-    for (int c = 0; c < nc; c++)
-      e->args[r * nc + c] = comp(X, base, ri[r], ci[c]);
+  e->nargs = p.nr * p.nc;
+  e->args = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)e->nargs);
+  for (int r = 0; r < p.nr; r++)
+    for (int c = 0; c < p.nc; c++)
+      e->args[r * p.nc + c] = comp(X, base, p.ri[r], p.ci[c]);
   return e;
+}
+
+/* v[a:b] = w, m[:, j] = c, m[0:2, 1:3] = n (and the augmented forms, which
+ * read the part, combine and come here): one component store per selected
+ * component of a variable. */
+void check_store_comp_slice(Ctx *X, Node *target, IrExpr *value) {
+  IrExpr *base = check_expr(X, target->a);
+  const Type *bt = base->ty;
+  if (bt->kind == TY_ARRAY)
+    ERR(target->pos, "cannot assign to a slice or sub-array of an array "
+                     "(Warp stores only to single elements)");
+  if (bt->kind != TY_VEC && bt->kind != TY_MAT)
+    ERR(target->pos, "a %s cannot be sliced", TN(bt));
+  Part p;
+  const Type *pt = slice_part(X, target, bt, &p);
+  if (!ty_eq(value->ty, pt))
+    ERR(target->pos, "cannot assign %s to a slice of type %s", TN(value->ty),
+        TN(pt));
+  value = check_in_temp(X, value, "part", target->pos);
+  if (base->kind != E_VAR)
+    ERR(target->pos, "cannot assign to a slice of %s; assign it to a "
+                     "variable first (Warp has no such store either)",
+        base->kind == E_LOAD ? "an array element" : "this expression");
+  IrVar *var = base->var;
+  for (int r = 0; r < p.nr; r++)
+    for (int c = 0; c < p.nc; c++) {
+      IrStmt *s = ir_stmt(X->C, S_SETCOMP, target->pos);
+      s->var = var;
+      s->a = ir_const_int(X->C, t_i32(), (uint64_t)p.ri[r]);
+      if (p.ci[c] >= 0)
+        s->b = ir_const_int(X->C, t_i32(), (uint64_t)p.ci[c]);
+      /* the value's component in the part's own shape */
+      if (pt->kind == TY_MAT)
+        s->c = comp(X, value, r, c);
+      else
+        s->c = comp(X, value, p.nr > 1 ? r : c, -1);
+      var->nassign++;
+      check_emit(X, s);
+    }
 }
 
 /* ---------------------------------------------------------------- arrays */

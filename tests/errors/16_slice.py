@@ -1,4 +1,4 @@
-# expect: 8:10: error: assigning to a slice is not supported yet (Warp allows it for vectors and matrices); assign the components one by one
+# expect: 8:5: error: cannot assign to a slice or sub-array of an array (Warp stores only to single elements)
 import warp as wp
 
 
