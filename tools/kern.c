@@ -683,9 +683,22 @@ typedef struct run_state {
  * module once per wp.overload() instantiation, named NAME[T1,T2,...]
  * (lower/check_generic.c).  `kern run FILE NAME` picks the first of them,
  * in source order, whose parameters every NAME=SPEC fits (names, array
- * element types and dimensions, values that parse as the type), as
- * wp.launch picks an overload from its arguments. */
-static bool instance_fits(const kern_kernel *k, const run_opts *o) {
+ * element types and dimensions, values that parse as the type),
+ * preferring one where each plain number has the type Python code would
+ * give wp.launch (int32, float32, bool), as wp.launch picks an overload
+ * from its arguments. */
+/* The type a plain number has in Python code that wp.launch passes to a
+ * typing.Any parameter: an int is int32, a float float32, True bool. */
+static kern_scalar natural_scalar(const char *v) {
+  if (!strcmp(v, "true") || !strcmp(v, "false") || !strcmp(v, "True") ||
+      !strcmp(v, "False"))
+    return KERN_SCALAR_BOOL;
+  return strpbrk(v, ".eEnN") && strncmp(v, "0x", 2) ? KERN_SCALAR_FLOAT32
+                                                   : KERN_SCALAR_INT32;
+}
+
+static bool instance_fits(const kern_kernel *k, const run_opts *o,
+                          bool strict) {
   int np = kern_kernel_param_count(k);
   if (np != o->nargs)
     return false;
@@ -711,6 +724,9 @@ static bool instance_fits(const kern_kernel *k, const run_opts *o) {
         return false;
     } else {
       unsigned char buf[16 * 16 * 8 + 16];
+      if (strict && p.type.rows * p.type.cols == 1 &&
+          p.type.scalar != natural_scalar(o->args[a].value))
+        return false;
       if (kern_type_size(p.type) > sizeof buf - 16 ||
           spec_parse_value(&p, o->args[a].value, buf, err, sizeof err) != 0)
         return false;
@@ -726,17 +742,20 @@ static bool is_instance_of(const char *name, const char *base) {
 
 static bool pick_instance(run_state *r, const run_opts *o, kern_kernel **out) {
   int nk = kern_module_kernel_count(r->mod);
-  for (int i = 0; i < nk; i++) {
-    const char *name = kern_module_kernel_name(r->mod, i);
-    kern_kernel *k;
-    if (!is_instance_of(name, o->kernel) ||
-        kern_module_get_kernel(r->mod, name, &k) != KERN_SUCCESS)
-      continue;
-    if (instance_fits(k, o)) {
-      *out = k;
-      return true;
+  /* first where every plain number has the type Python gives it, as
+   * wp.launch would choose; then the first where they all convert */
+  for (int strict = 1; strict >= 0; strict--)
+    for (int i = 0; i < nk; i++) {
+      const char *name = kern_module_kernel_name(r->mod, i);
+      kern_kernel *k;
+      if (!is_instance_of(name, o->kernel) ||
+          kern_module_get_kernel(r->mod, name, &k) != KERN_SUCCESS)
+        continue;
+      if (instance_fits(k, o, strict)) {
+        *out = k;
+        return true;
+      }
     }
-  }
   return false;
 }
 

@@ -200,7 +200,7 @@ const char *ty_name(Compiler *C, const Type *t) {
   case TY_TYPE: return arena_printf(C, "type %s", ty_name(C, t->elem));
   case TY_FUNC: return "function";
   case TY_STRING: return "str";
-  case TY_ANY: return "Any";
+  case TY_ANY: return t->name ? t->name : "Any";
   }
   return "?";
 }

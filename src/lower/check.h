@@ -139,5 +139,7 @@ bool check_ty_fits(const Type *param, const Type *arg);
 bool check_func_generic(Ctx *X, Func *g);
 Func *check_instance_for_call(Ctx *X, Node *call, Func *g, IrExpr **args);
 void check_kernel_overloads(Compiler *C, IrModule *irm);
+const Type *check_generic_named(Compiler *C, const char *w);
+const Type *check_type_of(Ctx *X, Node *n);
 
 #endif

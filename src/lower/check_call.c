@@ -503,6 +503,11 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
       return len_call(X, n);
     ERR(callee->pos, "unknown function '%s'", name);
   }
+  /* type(x)(...), a.dtype(...): constructors of a type found from a value,
+   * which generic code uses (check_generic.c) */
+  const Type *ct = check_type_of(X, callee);
+  if (ct)
+    return check_construct(X, n, ct, TN(ct));
   if (callee->kind == N_ATTR)
     ERR(callee->pos, "method calls are not supported ('.%s()')", callee->name);
   ERR(callee->pos, "this expression cannot be called");

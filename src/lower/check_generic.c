@@ -24,12 +24,34 @@
 #include <string.h>
 #include "check.h"
 
+/* Warp's constrained generic types wp.Int, wp.Float and wp.Scalar: an
+ * Any (TY_ANY) whose `rows` says which scalars it admits. */
+enum { ANY_ALL, ANY_INT, ANY_FLOAT, ANY_SCALAR };
+
+const Type *check_generic_named(Compiler *C, const char *w) {
+  int k = !strcmp(w, "Int") ? ANY_INT : !strcmp(w, "Float") ? ANY_FLOAT
+          : !strcmp(w, "Scalar") ? ANY_SCALAR : -1;
+  if (k < 0)
+    return NULL;
+  Type *t = arena_alloc(C, sizeof *t);
+  t->kind = TY_ANY;
+  t->rows = k;
+  t->name = w;
+  return t;
+}
+
 /* Does an argument of type arg fit a parameter declared param? */
 bool check_ty_fits(const Type *param, const Type *arg) {
+  if (param->kind == TY_ANY && param->rows != ANY_ALL)
+    return arg->kind == TY_SCALAR && arg->sc != KERN_SCALAR_BOOL &&
+           (param->rows == ANY_SCALAR ||
+            (param->rows == ANY_INT) == !sc_is_float(arg->sc));
   if (param->kind == TY_ANY)
     return check_is_valuelike(arg) || arg->kind == TY_ARRAY;
   if (param->kind == TY_ARRAY && param->elem->kind == TY_ANY)
-    return arg->kind == TY_ARRAY && arg->ndim == param->ndim;
+    return arg->kind == TY_ARRAY && arg->ndim == param->ndim &&
+           (param->elem->rows == ANY_ALL || check_ty_fits(param->elem,
+                                                           arg->elem));
   return ty_eq(param, arg);
 }
 
@@ -197,4 +219,35 @@ void check_kernel_overloads(Compiler *C, IrModule *irm) {
             g->params[i].name, g->name);
     instantiate(X, g, types, o->pos);
   }
+}
+
+/* The type a callee names when it is computed from a value: type(x),
+ * x.dtype of an array (its element type) or of a vector or matrix (its
+ * scalar type), and chains of them (type(a).dtype); NULL otherwise. */
+const Type *check_type_of(Ctx *X, Node *n) {
+  if (n->kind == N_CALL && n->a->kind == N_NAME && !strcmp(n->a->name, "type") &&
+      !check_find_local(X, "type") && check_count_args(n->args) == 1 &&
+      !n->kwargs) {
+    const Type *t = check_type_of(X, n->args);
+    if (t)
+      return t; /* type(type(x)) is not Warp's, but harmless */
+    IrExpr *e = check_expr(X, n->args);
+    if (!check_is_valuelike(e->ty) && e->ty->kind != TY_ARRAY)
+      ERR(n->args->pos, "type() of a %s is not supported", TN(e->ty));
+    return e->ty;
+  }
+  if (n->kind == N_ATTR && !strcmp(n->name, "dtype")) {
+    const Type *t = check_type_of(X, n->a);
+    if (!t) {
+      if (n->a->kind != N_NAME || !check_find_local(X, n->a->name))
+        return NULL;
+      t = check_expr(X, n->a)->ty;
+    }
+    if (t->kind == TY_ARRAY)
+      return t->elem;
+    if (t->kind == TY_VEC || t->kind == TY_MAT || t->kind == TY_SCALAR)
+      return ty_scalar(t->sc);
+    ERR(n->pos, "a %s has no dtype", TN(t));
+  }
+  return NULL;
 }

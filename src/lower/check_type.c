@@ -273,6 +273,8 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
     const Type *t = check_wp_type_named(X->C, w, &second);
     if (t)
       return t;
+    if ((t = check_generic_named(X->C, w))) /* wp.Int, wp.Float, wp.Scalar */
+      return t;
     if (second)
       ERR(n->pos, "wp.%s is not supported yet (second stage of the language)",
           w);
