@@ -133,6 +133,7 @@ IrExpr *check_comp_slice(Ctx *X, Node *n, IrExpr *base);
 void check_store_comp_slice(Ctx *X, Node *target, IrExpr *value);
 IrExpr *check_full_view(Ctx *X, IrExpr *a, Pos pos);
 IrExpr *check_array_var(Ctx *X, IrExpr *a, Pos pos);
+IrExpr *check_index_array_value(Ctx *X, Node *n, IrExpr *base);
 
 /* check_generic.c */
 bool check_ty_fits(const Type *param, const Type *arg);

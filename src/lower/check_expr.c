@@ -191,6 +191,8 @@ IrExpr *check_subscript(Ctx *X, Node *n) {
 IrExpr *check_subscript_value(Ctx *X, Node *n, IrExpr *base) {
   const Type *bt = base->ty;
   int nidx = check_count_args(n->args);
+  if (bt->kind == TY_ARRAY && base->kind != E_VAR)
+    return check_index_array_value(X, n, base); /* check_view.c */
   for (Node *a = n->args; a; a = a->next)
     if (a->kind == N_SLICE && (bt->kind == TY_VEC || bt->kind == TY_MAT))
       return check_comp_slice(X, n, base);
@@ -500,6 +502,10 @@ IrExpr *check_expr(Ctx *X, Node *n) {
     X->no_hoist++; /* only one branch is evaluated */
     IrExpr *t = check_expr(X, n->b), *f = check_expr(X, n->c);
     X->no_hoist--;
+    if (t->ty->kind == TY_ARRAY && t->ty->strided != f->ty->strided) {
+      t = check_full_view(X, t, n->pos); /* one C type: both views */
+      f = check_full_view(X, f, n->pos);
+    }
     if (!ty_eq(t->ty, f->ty))
       ERR(n->pos, "the branches of a conditional expression have different "
                   "types: %s and %s", TN(t->ty), TN(f->ty));

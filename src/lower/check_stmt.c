@@ -728,8 +728,14 @@ static void return_stmt(Ctx *X, Node *n) {
     rt = ty_tuple(C, k, items);
   } else {
     s->a = check_expr(X, n->a);
+    if (s->a->ty->kind == TY_ARRAY) {
+      /* Warp returns arrays (a[i], a parameter); they travel as views */
+      s->a = check_full_view(X, s->a, n->a->pos);
+      if (f->ret && f->ret->kind == TY_ARRAY && !f->ret->strided)
+        f->ret = ty_array_view(C, f->ret->elem, f->ret->ndim);
+    }
     rt = s->a->ty;
-    if (!check_is_valuelike(rt))
+    if (!check_is_valuelike(rt) && rt->kind != TY_ARRAY)
       ERR(n->a->pos, "cannot return a %s", TN(rt));
   }
   if (!f->ret) {

@@ -94,12 +94,15 @@ IrExpr *check_full_view(Ctx *X, IrExpr *a, Pos pos) {
   return e;
 }
 
-/* An array value as a variable (a view is put in a temporary), for
- * .shape and len(). */
+/* An array value as a variable (a view, a function's result, goes into a
+ * temporary), for .shape and len(). */
 IrExpr *check_array_var(Ctx *X, IrExpr *a, Pos pos) {
-  if (a->kind == E_VIEW)
-    return check_in_temp(X, a, "view", pos);
-  return a;
+  if (a->kind == E_VAR)
+    return a;
+  if (!a->ty->strided)
+    ERR(pos, "this array expression is not supported here; assign the "
+             "array to a variable first");
+  return check_in_temp(X, a, "view", pos);
 }
 
 /* ---------------------------------------------------------------- vectors */
@@ -344,8 +347,7 @@ IrExpr *check_view_subscript(Ctx *X, Node *n) {
     if (base->ty->kind == TY_VEC || base->ty->kind == TY_MAT)
       return check_comp_slice(X, n, base);
     if (base->ty->kind == TY_ARRAY)
-      ERR(n->pos, "a slice of this array expression is not supported; "
-                  "assign the array to a variable first");
+      return check_index_array_value(X, n, base);
     ERR(n->pos, "a %s cannot be sliced", TN(base->ty));
   }
   /* Flatten the chain into its index groups, innermost first. */
@@ -367,4 +369,19 @@ IrExpr *check_view_subscript(Ctx *X, Node *n) {
   if (!X->defined[root - X->locals])
     ERR(n->pos, "'%s' may be read before it is assigned", root->name);
   return index_var(X, root->var, flat, nflat, groups, ngroups, n->pos);
+}
+
+/* n's indices on an array that is not a variable (a function's result, a
+ * view expression): it goes into a temporary first. */
+IrExpr *check_index_array_value(Ctx *X, Node *n, IrExpr *base) {
+  if (!base->ty->strided && base->kind != E_VAR)
+    ERR(n->pos, "indexing this array expression is not supported; assign "
+                "the array to a variable first");
+  IrExpr *v = check_in_temp(X, check_full_view(X, base, n->pos), "view",
+                            n->pos);
+  int nflat = check_count_args(n->args), k = 0;
+  Node **flat = arena_alloc(X->C, sizeof(Node *) * (size_t)nflat);
+  for (Node *a = n->args; a; a = a->next)
+    flat[k++] = a;
+  return index_var(X, v->var, flat, nflat, NULL, 0, n->pos);
 }
