@@ -1159,6 +1159,16 @@ static int fault_name_id(Emit *E, const char *name) {
   return m->narray_names++;
 }
 
+/* Debug mode's check of index idx of axis `axis` of arr, as an int32
+ * (views, emit/view.c). */
+void emit_checked_index(Emit *E, Buf *b, IrVar *arr, int axis, IrExpr *idx,
+                        Pos pos) {
+  buf_printf(b, "(int32_t)%s(k_fault.data, %d, %d, %d, %d, (int64_t)",
+             chk_helper(E), pos.line, pos.col, array_name_id(E, arr), axis);
+  emit_expr(E, b, idx);
+  buf_printf(b, ", %s.shape[%d])", arr->name, axis);
+}
+
 void emit_index_at(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n,
                    const Pos *pos) {
   bool dbg = pos && E->opts && E->opts->debug;

@@ -106,5 +106,7 @@ const char *emit_agg_identity(const IrAgg *g);
 const char *emit_view_type(Emit *E, const Type *t);
 const char *emit_view_zero(Emit *E, const Type *t);
 void emit_view(Emit *E, Buf *b, IrExpr *e);
+void emit_checked_index(Emit *E, Buf *b, IrVar *arr, int axis, IrExpr *idx,
+                        Pos pos);
 
 #endif

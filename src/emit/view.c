@@ -9,9 +9,16 @@
  * type, source dimensions and the pattern of indices and slices; the
  * helper follows Warp's view() and slice_adjust_indices() (native/array.h,
  * native/builtin.h) step by step, including how an out-of-range start or
- * stop is clamped, so every backend selects what Warp selects.  The data
- * pointer passed in is the caller's own name for it (a kernel's restrict
- * pointer), so a view's pointer is based on it.
+ * stop is clamped (not always as Python does: a[:-10:-1] of 8 elements
+ * has 7 in Warp, 8 in Python), so every backend selects what Warp
+ * selects, with one exception: a negative step with a start past the end
+ * (a[10:0:-1] of 8 elements) starts at the last element, as in Python,
+ * where Warp starts one past the end and reads outside the array.  The
+ * data pointer passed in is the caller's own name for it (a kernel's
+ * restrict pointer), so a view's pointer is based on it.  In debug mode
+ * an integer index is checked against its axis like any array index
+ * (Note [debug mode] in ir/ir.h), so a view never starts outside its
+ * array.
  */
 #include <string.h>
 #include "emit.h"
@@ -76,6 +83,7 @@ static const char *view_helper(Emit *E, IrExpr *e) {
                "s = s%d;\n"
                "    if (b == 2147483647) b = s < 0 ? n - 1 : 0;\n"
                "    else { b = b < -n ? -n : b > n ? n : b; if (b < 0) b += n; }\n"
+               "    if (s < 0 && b > n - 1) b = n - 1;\n"
                "    if (e == (-2147483647 - 1)) e = s < 0 ? -1 : n;\n"
                "    else { e = e < -n ? -n : e > n ? n : e; if (e < 0) e += n; }\n"
                "    int32_t len = s > 0 && b < e ? 1 + (e - b - 1) / s\n"
@@ -100,7 +108,11 @@ void emit_view(Emit *E, Buf *b, IrExpr *e) {
   buf_printf(b, "%s(%s, %s", h, e->var->name, emit_array_data(E, e->var));
   for (int i = 0; i < e->nargs; i++) {
     buf_puts(b, ", ");
-    emit_expr(E, b, e->args[i]);
+    if (i % 3 == 0 && !((e->ival >> (i / 3)) & 1) && E->opts &&
+        E->opts->debug)
+      emit_checked_index(E, b, e->var, i / 3, e->args[i], e->pos);
+    else
+      emit_expr(E, b, e->args[i]);
   }
   buf_puts(b, ")");
 }
