@@ -102,6 +102,8 @@ struct Compiler {
   char *error;        /* malloc'd diagnostic */
   int nest;           /* parser recursion depth */
   struct Module *mod;
+  const char *note;   /* a line diag_error adds under the caret, or NULL
+                         (where a generic function was instantiated) */
 };
 
 _Noreturn void diag_error(Compiler *C, Pos pos, const char *fmt, ...)

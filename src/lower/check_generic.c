@@ -126,7 +126,13 @@ static Func *instantiate(Ctx *X, Func *g, const Type **types, Pos use) {
   if (g->is_kernel)
     h->name = signature(C, g->name, h->params, g->nparams);
   g->instances = h;
+  /* an error inside says which instantiation, and where it was asked for */
+  const char *saved = C->note;
+  C->note = arena_printf(C, "%s:%d:%d: note: in %s, instantiated here",
+                         C->path, use.line, use.col,
+                         signature(C, g->name, h->params, g->nparams));
   check_function(C, X->irm, h);
+  C->note = saved;
   return h;
 }
 
