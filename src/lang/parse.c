@@ -1086,6 +1086,8 @@ static bool overload_stmt(Parser *P) {
   } else {
     error_at_tok(P, peek(P), "a list or dict of argument types");
   }
+  if (is_op(peek(P), ","))
+    next(P); /* a trailing comma */
   expect_op(P, ")");
   o->types = head.next;
   expect_newline(P);

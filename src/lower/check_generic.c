@@ -167,6 +167,10 @@ void check_kernel_overloads(Compiler *C, IrModule *irm) {
   check_const_ctx(X, C, irm, &dummy, &irf, &sink);
   for (KernelOverload *o = C->mod->kernel_overloads; o; o = o->next) {
     Func *g = names_get(&C->mod->func_names, o->kernel);
+    /* A name this file does not define is host code about another
+     * module's kernel (imported): nothing to compile here. */
+    if (!g && !check_find_const(X, o->kernel))
+      continue;
     if (!g || !g->is_kernel)
       ERR(o->pos, "wp.overload() of '%s', which is not a kernel in this "
                   "file%s", o->kernel,

@@ -21,4 +21,7 @@ def generic_kernel_vec(a: wp.array(dtype=wp.vec2), grid: wp.array2d(dtype=float)
     ...
 
 
-wp.overload(generic_kernel_vec, [wp.array[wp.vec3], wp.array2d[float], wp.array2d[wp.vec3]])
+wp.overload(
+    generic_kernel_vec,
+    [wp.array[wp.vec3], wp.array2d[float], wp.array2d[wp.vec3]],
+)
