@@ -78,6 +78,7 @@ IrExpr *check_atomic_call(Ctx *X, Node *call, int bi, const char *name) {
   if (arr->ty->kind != TY_ARRAY)
     ERR(arrn->pos, "the first argument of %s() must be an array, got %s", name,
         TN(arr->ty));
+  arr = check_array_var(X, arr, arrn->pos); /* a view, a call's result */
   int nidx = n - 1 - extra;
   if (nidx != arr->ty->ndim)
     ERR(call->pos, "%s() on a %d-d array needs %d ind%s, got %d", name,

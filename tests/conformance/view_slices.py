@@ -60,4 +60,6 @@ def view_slices(a: wp.array2d(dtype=float), x: wp.array(dtype=float), n: int,
     out[19] = total(a[1:3, 1])
     sub = blk[1:, :2]
     out[20] = sub[0, 0] + sub[1, 1] + float(len(sub)) * 100.0
-    wp.atomic_add(y[0:2], 1, 2.5)
+    wp.atomic_add(y[2:4], 1, 2.5)
+    wp.atomic_sub(a[1:3][0], 1, 0.5)
+    out[21] = a[2, 0]
