@@ -324,6 +324,9 @@ static void augassign(Ctx *X, Node *n) {
                  (bitop && ty_is_int(et0)))) {
       /* a[i] += v is an atomic add in Warp. */
       IrExpr *ld = check_subscript(X, target);
+      if (ld->kind != E_LOAD)
+        ERR(target->pos, "cannot update a slice or sub-array of an array in "
+                         "place (Warp updates only single elements)");
       IrExpr *v = check_expr(X, n->b);
       if (!ty_eq(v->ty, ld->ty))
         ERR(n->pos, "cannot add %s to an element of an array of %s",
