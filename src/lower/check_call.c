@@ -264,7 +264,7 @@ static IrExpr *default_value(Ctx *X, Func *g, Param *p) {
   if (sink)
     ERR(d->pos, "the default value of '%s' in '%s' must be a value known at "
                 "compile time", p->name, g->name);
-  if (!ty_eq(v->ty, p->ty))
+  if (!check_ty_fits(p->ty, v->ty)) /* Any: the value's own type */
     ERR(d->pos, "the default value of '%s' is %s but the parameter is %s",
         p->name, TN(v->ty), TN(p->ty));
   return v;
