@@ -66,9 +66,9 @@ static IrExpr *make_view(Ctx *X, IrVar *arr, Node **idx, int n, Pos pos) {
       if (st->kind == E_CONST && st->ival == 0)
         ERR(x->c->pos, "the step of a slice cannot be zero");
     } else {
-      IrExpr *i = check_expr(X, x);
-      if (!ty_is_int(i->ty))
-        ERR(x->pos, "array index must be an integer, got %s", TN(i->ty));
+      /* counted from the end when negative, as an element index is, so
+       * debug mode checks what is used */
+      IrExpr *i = check_index_expr(X, check_expr(X, x), arr, k, x->pos);
       e->args[3 * k] = ir_cast(X->C, t_i32(), i);
       e->args[3 * k + 1] = ir_const_int(X->C, t_i32(), 0);
       e->args[3 * k + 2] = ir_const_int(X->C, t_i32(), 0);
