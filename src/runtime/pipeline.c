@@ -596,7 +596,7 @@ kern_status kern_pipeline_run(kern_context *hctx,
   kern_arg extra[MAX_CHAIN][MAX_EXTRA];
   const kern_arg *extra_p[MAX_CHAIN];
   size_t esize[MAX_CHAIN + 1];
-  kern_device dev;
+  kern_device dev = 0;
   kern_status st = check_chain(ctx, c, extra, esize, &dev);
   if (st) return st;
   for (int j = 0; j < c->nkernels; j++) extra_p[j] = extra[j];

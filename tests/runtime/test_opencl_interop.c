@@ -392,7 +392,7 @@ int main(void) {
   }
   kern_device_info di = KERN_DEVICE_INFO_INIT;
   ASSERT_OK(ctx, kern_device_get(ctx, dev, &di));
-  cl_platform_id plat;
+  cl_platform_id plat = NULL;
   id = find_device(di.index, di.name, &plat);
   ASSERT(id != NULL);
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
