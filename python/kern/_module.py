@@ -36,6 +36,26 @@ from ._types import Type
 _ArrayT = _array.Array
 
 
+_lock = _ffi.lock
+_local = _runtime._local
+_launch = _launch_async = None
+
+
+def _bind_fast():
+    """The two launch entry points as prototypes whose arguments are all
+    passed as ready ctypes objects, which skips most of ctypes' argument
+    conversion (Note [launch cost])."""
+    global _launch, _launch_async
+    if _launch is None:
+        P, I = C.c_void_p, C.c_int
+        lib = _ffi.lib
+        _launch = C.CFUNCTYPE(I, P, I, C.POINTER(C.c_int64), I,
+                              C.POINTER(_ffi.kern_arg))(("kern_launch", lib))
+        _launch_async = C.CFUNCTYPE(I, P, P, I, C.POINTER(C.c_int64), I,
+                                    C.POINTER(_ffi.kern_arg))(
+                                        ("kern_launch_async", lib))
+
+
 class Param:
     """One kernel parameter: ``name``, ``dtype`` (a kern.Type), ``ndim``
     (array dimensions, 0 for a value) and ``is_array``."""
@@ -122,14 +142,16 @@ class Kernel:
     ``k(*args, dim=n, stream=None, copy=False)``; arguments may also be given
     by parameter name.  ``params`` describes the parameters."""
 
-    __slots__ = ("module", "name", "_h", "params", "_n", "_args", "_dims",
+    __slots__ = ("module", "name", "_h", "_hp", "params", "_n", "_args", "_dims",
                  "_conv", "_device", "_cpu", "_keep", "_index", "__weakref__")
 
     def __init__(self, module, name, h):
         self.module = module
         self.name = name
         self._h = h
+        self._hp = C.c_void_p(h)
         self._device = module.device
+        _bind_fast()
         self._cpu = module.device.is_cpu
         lib = _ffi.lib
         n = lib.kern_kernel_param_count(h)
@@ -191,7 +213,8 @@ class Kernel:
             raise TypeError("%s() takes %d argument%s (%s), got %d" % (
                 self.name, n, "" if n == 1 else "s",
                 ", ".join(p.name for p in self.params), len(args)))
-        if self._h is None or self.module._h is None:
+        hp = self._hp
+        if hp is None:
             raise InvalidHandleError("kernel '%s': its module is closed" % self.name)
         dims = self._dims
         if type(dim) is int:
@@ -200,33 +223,38 @@ class Kernel:
         else:
             nd = _set_dims(dims, dim, self.name)
         if stream is None:
-            sh = None
-            cur = getattr(_runtime._local, "streams", None)
+            sp = None
+            cur = _local.streams
             if cur:
-                st_ = cur.get(self._device.index)
-                if st_:
-                    sh = st_[-1]._handle()
+                stack = cur.get(self._device.index)
+                if stack:
+                    s = stack[-1]
+                    s._handle()
+                    sp = s._hp
         else:
             if type(stream) is not _runtime.Stream:
                 raise TypeError("stream must be a kern.Stream, got %r" % (stream,))
-            sh = stream._handle()
-        temps = None
+            stream._handle()
+            sp = stream._hp
+        temps = [] if copy else None
         conv = self._conv
-        lib = _ffi.lib
-        with _ffi.lock:
-            if copy:
-                temps = []
+        lock = _lock
+        lock.acquire()
+        try:
             for i in range(n):
                 conv[i](args[i], copy, temps)
-            if sh is None and self._cpu:
-                st = lib.kern_launch(self._h, nd, dims, n, self._args)
+            if sp is None and self._cpu:
+                st = _launch(hp, nd, dims, n, self._args)
             else:
-                st = lib.kern_launch_async(self._h, sh, nd, dims, n, self._args)
+                st = _launch_async(hp, sp, nd, dims, n, self._args)
             if st:
                 _runtime.fail(st, "")
+        finally:
+            lock.release()
         if temps:
-            if sh is not None:
-                _runtime.call(lib.kern_stream_synchronize, sh, what="copy back")
+            if sp is not None:
+                _runtime.call(_ffi.lib.kern_stream_synchronize, sp,
+                              what="copy back")
             _array.finish_temps(temps)
 
     launch = __call__
@@ -293,6 +321,9 @@ class Module:
         _runtime.call(_ffi.lib.kern_module_get_kernel, self._h, name.encode(),
                       C.byref(out), what="kernel '%s'" % name)
         k = self._kernels[name] = Kernel(self, name, out.value)
+        if name.isidentifier() and not hasattr(type(self), name):
+            # Later m.name lookups find it without __getattr__.
+            self.__dict__[name] = k
         return k
 
     def __getattr__(self, name):
@@ -323,7 +354,7 @@ class Module:
         """Frees the module; its kernels can no longer be launched."""
         h, self._h = self._h, None
         for k in self._kernels.values():
-            k._h = None
+            k._h = k._hp = None
         if h is not None and _runtime.alive():
             with _ffi.lock:
                 _ffi.lib.kern_module_free(h)

@@ -31,8 +31,15 @@ class _State:
     devices = {}          # kern device index -> Device
 
 
+class _Local(threading.local):
+    # Class-level defaults: reading a missing attribute of a thread-local
+    # costs an exception, which the launch path cannot afford.
+    streams = None   # device index -> [Stream] made current by `with`
+    devices = None   # [Device] made current by `with`
+
+
 _state = _State()
-_local = threading.local()
+_local = _Local()
 
 
 def _lib():
@@ -236,7 +243,7 @@ class Device:
              what="synchronize %s" % self.name)
 
     def __enter__(self):
-        stack = getattr(_local, "devices", None)
+        stack = _local.devices
         if stack is None:
             stack = _local.devices = []
         stack.append(self)
@@ -253,7 +260,7 @@ def get_device(name=None):
     if isinstance(name, Device):
         return name
     if name is None:
-        stack = getattr(_local, "devices", None)
+        stack = _local.devices
         if stack:
             return stack[-1]
         if _state.default_device is not None:
@@ -307,7 +314,7 @@ def synchronize(device=None):
 
 
 def _current_streams():
-    cur = getattr(_local, "streams", None)
+    cur = _local.streams
     if cur is None:
         cur = _local.streams = {}
     return cur
@@ -316,7 +323,7 @@ def _current_streams():
 def current_stream(device):
     """The Stream made current for device by ``with stream:``, or None (the
     device's default stream)."""
-    cur = getattr(_local, "streams", None)
+    cur = _local.streams
     if cur:
         stack = cur.get(device.index)
         if stack:
@@ -334,7 +341,7 @@ class Stream:
     ``with stream:`` makes it the current stream of its device in this
     thread: launches without ``stream=`` go there."""
 
-    __slots__ = ("_h", "device", "_owned", "__weakref__")
+    __slots__ = ("_h", "_hp", "device", "_owned", "__weakref__")
 
     def __init__(self, device=None, native=None):
         self._h = None
@@ -350,6 +357,7 @@ class Stream:
             call(lib.kern_stream_new, ctx(), self.device.index,
                  C.byref(out), what="kern.Stream on %s" % self.device.name)
         self._h = out.value
+        self._hp = C.c_void_p(self._h)
 
     @classmethod
     def default(cls, device=None):
@@ -362,6 +370,7 @@ class Stream:
         call(_ffi.lib.kern_stream_default, ctx(), s.device.index,
              C.byref(out), what="default stream")
         s._h = out.value
+        s._hp = C.c_void_p(s._h)
         return s
 
     def _handle(self):
