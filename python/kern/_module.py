@@ -264,6 +264,9 @@ def _set_dims(dims, dim, name):
     if dim is None:
         raise TypeError("%s(): dim= is required (the launch grid: an int or "
                         "a tuple of up to 4 ints)" % name)
+    if isinstance(dim, (str, bytes)):
+        raise TypeError("%s(): dim must be an int or a tuple of ints, got %r"
+                        % (name, dim))
     try:
         t = tuple(dim)
     except TypeError:
