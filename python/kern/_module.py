@@ -222,18 +222,16 @@ class Kernel:
             nd = 1
         else:
             nd = _set_dims(dims, dim, self.name)
+        sp = None
         if stream is None:
-            sp = None
             cur = _local.streams
             if cur:
                 stack = cur.get(self._device.index)
                 if stack:
-                    s = stack[-1]
-                    s._handle()
-                    sp = s._hp
-        else:
-            if type(stream) is not _runtime.Stream:
-                raise TypeError("stream must be a kern.Stream, got %r" % (stream,))
+                    stream = stack[-1]
+        elif type(stream) is not _runtime.Stream:
+            raise TypeError("stream must be a kern.Stream, got %r" % (stream,))
+        if stream is not None:
             stream._handle()
             sp = stream._hp
         temps = [] if copy else None
@@ -251,6 +249,8 @@ class Kernel:
                 _runtime.fail(st, "")
         finally:
             lock.release()
+        if stream is not None and stream._graph is not None:
+            stream._graph._refs.append(args)
         if temps:
             if sp is not None:
                 _runtime.call(_ffi.lib.kern_stream_synchronize, sp,

@@ -341,10 +341,11 @@ class Stream:
     ``with stream:`` makes it the current stream of its device in this
     thread: launches without ``stream=`` go there."""
 
-    __slots__ = ("_h", "_hp", "device", "_owned", "__weakref__")
+    __slots__ = ("_h", "_hp", "device", "_owned", "_graph", "__weakref__")
 
     def __init__(self, device=None, native=None):
         self._h = None
+        self._graph = None
         self._owned = True
         self.device = get_device(device)
         lib = _lib()
@@ -364,6 +365,7 @@ class Stream:
         """The default stream of device (owned by kern; close() is a no-op)."""
         s = object.__new__(cls)
         s._h = None
+        s._graph = None
         s._owned = False
         s.device = get_device(device)
         out = C.c_void_p()
@@ -428,7 +430,10 @@ class Stream:
 
     def close(self):
         """Waits for queued work and frees the stream; raises that work's
-        first error.  Safe to call twice."""
+        first error.  Safe to call twice; a no-op for a default stream,
+        which belongs to kern."""
+        if not self._owned:
+            return
         h, self._h = self._h, None
         if h is not None and self._owned and alive():
             call(_ffi.lib.kern_stream_free, h, what="stream close")
@@ -573,11 +578,14 @@ class Graph:
     :func:`capture`; ``g.replay()`` enqueues it again on the capture stream
     (or the stream given)."""
 
-    __slots__ = ("_h", "stream", "__weakref__")
+    __slots__ = ("_h", "stream", "_refs", "__weakref__")
 
     def __init__(self):
         self._h = None
         self.stream = None
+        # Everything the recorded work reads or writes: a replay must not
+        # find an array freed under it.
+        self._refs = []
 
     def _handle(self):
         h = self._h
@@ -618,10 +626,7 @@ class Graph:
                             "got %r" % (value,))
         call(_ffi.lib.kern_graph_set_arg, self._handle(), launch_index,
              arg_index, a, what="graph set_arg")
-        if isinstance(value, Array):
-            # The graph now refers to the array: keep it alive with the graph
-            # is not possible through __slots__ cheaply; callers hold it.
-            pass
+        self._refs.append(value)
 
     def close(self):
         h, self._h = self._h, None
@@ -654,11 +659,13 @@ class capture:
     def __enter__(self):
         call(_ffi.lib.kern_graph_begin_capture, self.stream._handle(),
              what="capture")
+        self.stream._graph = self.graph
         self.stream.__enter__()
         return self.graph
 
     def __exit__(self, exc_type, exc, tb):
         self.stream.__exit__()
+        self.stream._graph = None
         out = C.c_void_p()
         with _ffi.lock:
             st = _ffi.lib.kern_graph_end_capture(self.stream._handle(),
