@@ -504,6 +504,7 @@ def zeros(shape, dtype=_types.float32, device=None):
 
 
 def ones(shape, dtype=_types.float32, device=None):
+    """An array of ones (every component of a vector or matrix is 1)."""
     t = to_dtype(dtype)
     return empty(shape, t, device).fill_([1] * t.length if t.length > 1 else 1)
 
