@@ -117,7 +117,11 @@ class _DLImport:
 
     def __del__(self):
         p, self.ptr = self.ptr, None
-        if p and _runtime.alive():
+        try:
+            live = p and _runtime.alive()
+        except Exception:  # module globals already gone at shutdown
+            live = False
+        if live:
             try:
                 t = C.cast(p, C.POINTER(_ffi.DLManagedTensor)).contents
                 if t.deleter:
@@ -389,6 +393,14 @@ def _capsule_destructor(cap):
         pass
 
 
+# The two callbacks above are called from C code that may outlive this
+# module's globals (a capsule or a consumer's tensor freed late in interpreter
+# shutdown): one extra reference each keeps them from ever being freed.
+_pyapi.Py_IncRef.argtypes = [C.py_object]
+_pyapi.Py_IncRef(_dl_deleter)
+_pyapi.Py_IncRef(_capsule_destructor)
+
+
 def _dl_export(arr, dev):
     nshape = arr.numpy_shape
     nd = len(nshape)
@@ -610,10 +622,11 @@ def from_dlpack(obj, dtype=None):
 class _Foreign:
     """What a foreign array says about itself, before any kern handle."""
     __slots__ = ("kind", "ordinal", "ptr", "shape", "scalar", "contiguous",
-                 "readonly", "keep", "dl")
+                 "readonly", "keep", "dl", "stream")
 
     def __init__(self, kind, ordinal, ptr, shape, scalar, contiguous,
-                 readonly=False, keep=None, dl=None):
+                 readonly=False, keep=None, dl=None, stream=None):
+        self.stream = stream      # __cuda_array_interface__ v3's stream
         self.kind = kind          # "host" or "cuda"
         self.ordinal = ordinal    # CUDA device ordinal
         self.ptr = ptr
@@ -683,7 +696,7 @@ def describe(obj, prefer_dlpack=False, stream=None):
             ordinal = _cuda_ordinal(ptr)
             f = _Foreign("cuda", ordinal, ptr or 0, shape, s,
                          _contiguous(shape, cai.get("strides"), itemsize),
-                         ro, keep=obj)
+                         ro, keep=obj, stream=cai.get("stream"))
             if cai.get("mask") is not None:
                 f.contiguous = False
             return f
@@ -796,6 +809,22 @@ def _wrap(f, d, t, shape, what):
 
 # ---------------------------------------------------------------- kernel args
 
+_foreign_streams = {}  # (device index, CUstream) -> kern.Stream wrapping it
+
+
+def _wait_foreign_stream(device, native):
+    """Waits for the work a __cuda_array_interface__ producer says is still
+    running on its stream (version 3's "stream": CuPy on a side stream).
+    The legacy default stream (1) needs nothing: kern's streams are blocking
+    streams, which it orders with.  Waiting on the host is correct for any
+    launch stream, at the cost of a round trip only when a producer asks."""
+    key = (device.index, int(native))
+    s = _foreign_streams.get(key)
+    if s is None:
+        s = _foreign_streams[key] = _runtime.Stream(device, native=int(native))
+    s.synchronize()
+
+
 # id(foreign object) -> (weakref, ptr, shape, type key, device index, Array)
 _wraps = {}
 
@@ -865,6 +894,8 @@ def as_arg(obj, kname, pname, t, ndim, device, copy, temps):
             raise InvalidArgumentError(
                 "%s: parameter '%s' is on cuda:%d but the kernel runs on %s"
                 % (kname, pname, o, device.name))
+        if f.stream is not None and f.stream != 1:
+            _wait_foreign_stream(device, f.stream)
     else:
         raise InvalidArgumentError("%s: parameter '%s' is on %s, which kern "
                                    "cannot use" % (kname, pname, f.kind))
