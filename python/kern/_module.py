@@ -12,10 +12,12 @@ on the kernel's signature is done once, when the Kernel is made: the
 kern_arg array and the grid array are allocated then and reused, each
 argument's kind is set then, the union member of every argument is kept as
 its own ctypes object (so a call assigns one field instead of walking
-array -> struct -> union), and each parameter gets a converter chosen for its
-type.  A call then assigns one field per argument and makes one ctypes
-call, under the context's lock (which also makes the reuse of the argument
-array safe across threads).  Value arguments are copied by libkern at the
+array -> struct -> union), each parameter gets a converter chosen for its
+type, and the counts are ready c_int objects.  A call then assigns one field
+per argument and makes one ctypes call through a function object without
+declared argument types (nothing to convert; see _bind_fast), under the
+context's lock (which also makes the reuse of the argument array safe
+across threads).  Value arguments are copied by libkern at the
 call, so reusing their buffers is safe for asynchronous launches and for
 graph capture.
 
@@ -41,19 +43,26 @@ _local = _runtime._local
 _launch = _launch_async = None
 
 
+_ND = tuple(C.c_int(i) for i in range(_ffi.MAX_DIMS + 1))
+
+
 def _bind_fast():
-    """The two launch entry points as prototypes whose arguments are all
-    passed as ready ctypes objects, which skips most of ctypes' argument
-    conversion (Note [launch cost])."""
+    """The two launch entry points without declared argument types, called
+    only with ready ctypes objects (c_void_p handles, c_int counts, the
+    kernel's own arrays, passed by address): ctypes then converts nothing,
+    which halves the cost of the call (Note [launch cost]).  The declared
+    versions in _ffi stay for every other use."""
     global _launch, _launch_async
     if _launch is None:
-        P, I = C.c_void_p, C.c_int
-        lib = _ffi.lib
-        _launch = C.CFUNCTYPE(I, P, I, C.POINTER(C.c_int64), I,
-                              C.POINTER(_ffi.kern_arg))(("kern_launch", lib))
-        _launch_async = C.CFUNCTYPE(I, P, P, I, C.POINTER(C.c_int64), I,
-                                    C.POINTER(_ffi.kern_arg))(
-                                        ("kern_launch_async", lib))
+        path = _ffi.library_path
+        _launch = (C.CDLL(path) if path else _ffi.lib).kern_launch
+        # The asynchronous launch only enqueues: it keeps the GIL (PyDLL),
+        # which saves releasing and retaking it.  The synchronous one runs
+        # the whole kernel on the CPU and lets other threads go meanwhile.
+        _launch_async = (C.PyDLL(path) if path else _ffi.lib).kern_launch_async
+        for f in (_launch, _launch_async):
+            f.restype = C.c_int
+            f.argtypes = None
 
 
 class Param:
@@ -142,7 +151,7 @@ class Kernel:
     ``k(*args, dim=n, stream=None, copy=False)``; arguments may also be given
     by parameter name.  ``params`` describes the parameters."""
 
-    __slots__ = ("module", "name", "_h", "_hp", "params", "_n", "_args", "_dims",
+    __slots__ = ("module", "name", "_h", "_hp", "params", "_n", "_cn", "_args", "_dims",
                  "_conv", "_device", "_cpu", "_keep", "_index", "__weakref__")
 
     def __init__(self, module, name, h):
@@ -166,6 +175,7 @@ class Kernel:
         self.params = tuple(params)
         self._index = {p.name: i for i, p in enumerate(params)}
         self._n = n
+        self._cn = C.c_int(n)
         self._args = (_ffi.kern_arg * max(n, 1))()
         size = C.sizeof(_ffi.kern_arg)
         self._keep = []
@@ -235,20 +245,15 @@ class Kernel:
             stream._handle()
             sp = stream._hp
         temps = [] if copy else None
-        conv = self._conv
-        lock = _lock
-        lock.acquire()
-        try:
-            for i in range(n):
-                conv[i](args[i], copy, temps)
+        with _lock:
+            for c, v in zip(self._conv, args):
+                c(v, copy, temps)
             if sp is None and self._cpu:
-                st = _launch(hp, nd, dims, n, self._args)
+                st = _launch(hp, _ND[nd], dims, self._cn, self._args)
             else:
-                st = _launch_async(hp, sp, nd, dims, n, self._args)
+                st = _launch_async(hp, sp, _ND[nd], dims, self._cn, self._args)
             if st:
                 _runtime.fail(st, "")
-        finally:
-            lock.release()
         if stream is not None and stream._graph is not None:
             stream._graph._refs.append(args)
         if temps:
