@@ -704,7 +704,10 @@ def describe(obj, prefer_dlpack=False, stream=None):
         dtype_dev = obj.__dlpack_device__()
         dt = int(dtype_dev[0])
         if dt not in (DL_CPU, DL_CUDA, DL_CUDA_HOST, DL_CUDA_MANAGED):
-            return _Foreign("dlpack-device-%d" % dt, 0, 0, (), None, False)
+            names = {4: "OpenCL", 7: "Vulkan", 8: "Metal", 9: "VPI",
+                     10: "ROCm", 14: "oneAPI", 15: "WebGPU", 16: "Hexagon"}
+            return _Foreign(names.get(dt, "DLPack device type %d" % dt), 0, 0,
+                            (), None, False)
         t, keep = _dl_consume(obj, None, stream)
         nd = t.ndim
         shape = tuple(t.shape[i] for i in range(nd))
@@ -855,6 +858,10 @@ def as_arg(obj, kname, pname, t, ndim, device, copy, temps):
             "%s: parameter '%s' expects an array of %s (ndim=%d), got %s"
             % (kname, pname, t.name, ndim, type(obj).__name__))
     want = "array(dtype=%s, ndim=%d)" % (t.name, ndim)
+    if f.kind not in ("host", "cuda"):
+        raise InvalidArgumentError("%s: parameter '%s' is in %s memory, which "
+                                   "kern cannot use in place"
+                                   % (kname, pname, f.kind))
     if f.scalar is None or f.scalar != t.scalar:
         got = _ffi.SCALAR_NAMES[f.scalar] if f.scalar is not None else "an unsupported type"
         raise TypeMismatchError("%s: parameter '%s' expects %s, got %s of %s"
@@ -873,6 +880,19 @@ def as_arg(obj, kname, pname, t, ndim, device, copy, temps):
             "contiguous copy (numpy.ascontiguousarray, tensor.contiguous())"
             % (kname, pname))
     shape = nshape[:ndim]
+    if f.readonly:
+        # kern cannot tell whether the kernel writes the parameter, and a
+        # write into read-only memory (an immutable bytes buffer, a constant
+        # array) would corrupt it silently or crash.
+        raise InvalidArgumentError(
+            "%s: parameter '%s' is read-only memory, which a kernel may "
+            "write; pass a writable copy (numpy.array(x))" % (kname, pname))
+    if any(s == 0 for s in shape):
+        # An empty array has no memory to wrap: an empty kern array of the
+        # same shape stands in (an empty kern array is valid).
+        tmp = empty(shape, t, device)
+        temps.append((tmp, None))
+        return tmp._h
     if f.kind == "host":
         if not device.is_cpu:
             if not copy:
@@ -899,11 +919,6 @@ def as_arg(obj, kname, pname, t, ndim, device, copy, temps):
     else:
         raise InvalidArgumentError("%s: parameter '%s' is on %s, which kern "
                                    "cannot use" % (kname, pname, f.kind))
-    if any(s <= 0 for s in shape):
-        # An empty foreign array: kern arrays cannot be empty; a 1-element
-        # scratch array stands in only if nothing runs, so refuse it.
-        raise InvalidArgumentError("%s: parameter '%s' is empty (shape %r)"
-                                   % (kname, pname, nshape))
     key = id(obj)
     tk = (t.kind, t.scalar, t.rows, t.cols)
     e = _wraps.get(key)

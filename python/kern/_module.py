@@ -244,7 +244,7 @@ class Kernel:
         if stream is not None:
             stream._handle()
             sp = stream._hp
-        temps = [] if copy else None
+        temps = []
         with _lock:
             for c, v in zip(self._conv, args):
                 c(v, copy, temps)

@@ -246,3 +246,17 @@ def test_library_not_found_is_an_error():
                        cwd=os.path.join(REPO, "python"))
     assert r.returncode == 0, r.stderr
     assert "ERR cannot load libkern" in r.stdout and "KERN_LIBRARY" in r.stdout
+
+
+def test_read_only_and_empty_host_arrays(mod, device):
+    if not device.is_cpu:
+        pytest.skip("host arrays are used in place on the CPU only")
+    frozen = np.frombuffer(b"\0" * 32, np.float32)
+    with pytest.raises(kern.InvalidArgumentError, match=r"parameter 'y'.*read-only"):
+        mod.axpb(np.zeros(8, np.float32), frozen, 1.0, 1, dim=8)
+    assert not frozen.any()
+    # An empty array is a valid argument of an empty launch.
+    e = np.zeros(0, np.float32)
+    mod.axpb(e, e, 1.0, 1, dim=0)
+    with pytest.raises(kern.TypeMismatchError, match="parameter 'x'"):
+        mod.axpb(np.zeros(8, ">f4"), np.zeros(8, np.float32), 1.0, 1, dim=8)

@@ -269,3 +269,53 @@ def test_jax_dlpack(mod, device):
     out = kern.zeros(16, device=device)
     mod.axpb(a, out, 2.0, 0.0, dim=16)
     np.testing.assert_array_equal(out.numpy(), np.arange(16, dtype=np.float32) * 2)
+
+
+class FakeCudaArray:
+    """Announces CUDA memory it does not have: must be refused before any
+    launch on a device that is not that GPU."""
+
+    def __init__(self, n, typestr="<f4", ordinal=0):
+        self.__cuda_array_interface__ = {"shape": (n,), "typestr": typestr,
+                                         "data": (0x1000, False), "strides": None,
+                                         "version": 3, "stream": None}
+
+        class D:
+            id = ordinal
+        self.device = D()
+
+
+def test_foreign_device_mismatch_names_the_parameter(mod, device):
+    if device.is_cuda:
+        pytest.skip("needs a device that is not CUDA")
+    y = kern.zeros(4, device=device)
+    with pytest.raises(kern.InvalidArgumentError, match=r"parameter 'x' is on cuda:0"):
+        mod.axpb(FakeCudaArray(4), y, 1.0, 0.0, dim=4)
+    with pytest.raises(kern.TypeMismatchError, match=r"parameter 'x'.*float64"):
+        mod.axpb(FakeCudaArray(4, "<f8"), y, 1.0, 0.0, dim=4)
+
+    class OpenCLTensor:
+        def __dlpack_device__(self):
+            return (4, 0)
+
+        def __dlpack__(self, stream=None):
+            raise AssertionError("must not be consumed")
+    with pytest.raises(kern.InvalidArgumentError, match=r"parameter 'x'"):
+        mod.axpb(OpenCLTensor(), y, 1.0, 0.0, dim=4)
+
+
+def test_repeated_calls_reuse_one_wrapper(mod, device):
+    if not device.is_cpu:
+        pytest.skip("NumPy in place: CPU")
+    from kern import _array
+    x = np.ones(64, np.float32)
+    y = np.zeros(64, np.float32)
+    mod.axpb(x, y, 1.0, 0.0, dim=64)
+    n = len(_array._wraps)
+    h = _array._wraps[id(x)][5].handle
+    for _ in range(10):
+        mod.axpb(x, y, 1.0, 0.0, dim=64)
+    assert len(_array._wraps) == n and _array._wraps[id(x)][5].handle == h
+    del x
+    gc.collect()
+    assert len(_array._wraps) == n - 1
