@@ -260,3 +260,16 @@ def test_read_only_and_empty_host_arrays(mod, device):
     mod.axpb(e, e, 1.0, 1, dim=0)
     with pytest.raises(kern.TypeMismatchError, match="parameter 'x'"):
         mod.axpb(np.zeros(8, ">f4"), np.zeros(8, np.float32), 1.0, 1, dim=8)
+
+
+def test_array_of_another_device(mod, device):
+    other = "cpu" if not device.is_cpu else None
+    if other is None:
+        others = [d for d in kern.devices() if d != device]
+        if not others:
+            pytest.skip("only one device here")
+        other = others[0]
+    x = kern.zeros(8, device=other)
+    y = kern.zeros(8, device=device)
+    with pytest.raises(kern.InvalidArgumentError, match=r"'x' is on device"):
+        mod.axpb(x, y, 1.0, 1, dim=8)
