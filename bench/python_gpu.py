@@ -5,7 +5,8 @@ NumPy present); prints a table and writes every figure as JSON.  All the
 figures come from this one process on one card, so they compare:
 
 - back-to-back calls of an empty kernel from Python (issue #14's target:
-  <= 5 us each) next to the C API issuing the same launch in a C loop
+  <= 5 us each), plain and bound once (``k.bind(...).launch()``, Warp's
+  recorded launch), next to the C API issuing the same launch in a C loop
   (bench/python_timer.c), PyTorch's ``x.add_(1)`` and a CuPy
   ElementwiseKernel on one element, and kern's own one-element increment
   called with a kern array and with a PyTorch tensor;
@@ -145,6 +146,8 @@ try:
     ksync = default.synchronize
     empty = m.empty
     res["kern_py_empty_us"] = b2b(lambda: empty(dim=1), ksync)
+    bound = empty.bind(dim=1)
+    res["kern_py_bound_empty_us"] = b2b(bound.launch, ksync)
     empty(dim=1)
     res["kern_c_empty_us"] = c_b2b(empty)
 
@@ -266,6 +269,7 @@ print("card: %s   python %s   %s" % (res["card"], res["python"], res["date"]))
 print("-- back-to-back calls of a tiny op (median of %d batches x %d calls)"
       % (a.batches, a.calls))
 line("kern empty kernel from Python", "kern_py_empty_us", "us", ("<= 5 us", lambda v: v <= 5))
+line("kern empty kernel from Python, bound once (k.bind().launch())", "kern_py_bound_empty_us", "us")
 line("kern empty kernel from C (same launch, C loop)", "kern_c_empty_us", "us")
 line("kern x[i] += 1 from Python, kern array", "kern_py_inc_kernarray_us", "us")
 line("kern x[i] += 1 from C (same launch, C loop)", "kern_c_inc_kernarray_us", "us")

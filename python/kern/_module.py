@@ -264,6 +264,90 @@ class Kernel:
 
     launch = __call__
 
+    def bind(self, *args, dim=None, stream=None, **kw):
+        """A :class:`Launch` with these arguments packed once: its
+        ``launch()`` enqueues the kernel again with no argument handling at
+        all (Warp's recorded launch).  The arguments are checked now; the
+        Launch keeps them alive."""
+        if kw:
+            args = self._bind(args, kw)
+        if len(args) != self._n:
+            raise TypeError("%s() takes %d arguments, got %d"
+                            % (self.name, self._n, len(args)))
+        if self._hp is None:
+            raise InvalidHandleError("kernel '%s': its module is closed" % self.name)
+        if stream is not None and type(stream) is not _runtime.Stream:
+            raise TypeError("stream must be a kern.Stream, got %r" % (stream,))
+        return Launch(self, args, dim, stream)
+
+
+class Launch:
+    """A kernel with its arguments and grid packed once (``k.bind(...)``).
+    ``launch()`` enqueues it on its stream (or the device's current one);
+    ``set_dim`` changes the grid.  Arrays it refers to stay alive with it."""
+
+    __slots__ = ("kernel", "_args", "_dims", "_nd", "_keep", "stream")
+
+    def __init__(self, kernel, args, dim, stream):
+        self.kernel = kernel
+        self.stream = stream
+        n = kernel._n
+        self._args = (_ffi.kern_arg * max(n, 1))()
+        self._dims = (C.c_int64 * _ffi.MAX_DIMS)()
+        self._keep = [args]
+        temps = []
+        with _lock:
+            for c, v in zip(kernel._conv, args):
+                c(v, False, temps)
+            C.memmove(self._args, kernel._args, C.sizeof(self._args))
+        self._keep.append(temps)
+        for i, p in enumerate(kernel.params):
+            a = self._args[i]
+            if a.kind == _ffi.ARG_DATA:
+                # The kernel's value buffer is reused by its next call: copy.
+                buf = (C.c_char * a.size)()
+                C.memmove(buf, a.u.data, a.size)
+                a.u.data = C.addressof(buf)
+                self._keep.append(buf)
+        self.set_dim(dim)
+
+    def set_dim(self, dim):
+        if type(dim) is int:
+            self._dims[0] = dim
+            self._nd = 1
+        else:
+            self._nd = _set_dims(self._dims, dim, self.kernel.name)
+
+    def launch(self, stream=None):
+        """Enqueues the kernel (on the CPU without a stream: runs it)."""
+        k = self.kernel
+        hp = k._hp
+        if hp is None:
+            raise InvalidHandleError("kernel '%s': its module is closed" % k.name)
+        s = stream if stream is not None else self.stream
+        if s is None:
+            cur = _local.streams
+            if cur:
+                stack = cur.get(k._device.index)
+                if stack:
+                    s = stack[-1]
+        sp = None
+        if s is not None:
+            s._handle()
+            sp = s._hp
+        with _lock:
+            if sp is None and k._cpu:
+                st = _launch(hp, _ND[self._nd], self._dims, k._cn, self._args)
+            else:
+                st = _launch_async(hp, sp, _ND[self._nd], self._dims, k._cn,
+                                   self._args)
+            if st:
+                _runtime.fail(st, "")
+        if s is not None and s._graph is not None:
+            s._graph._refs.append(self)
+
+    __call__ = launch
+
 
 def _set_dims(dims, dim, name):
     if dim is None:

@@ -173,3 +173,28 @@ def test_graph_keeps_its_arrays_alive(mod, device):
     g.replay()
     s.synchronize()
     np.testing.assert_array_equal(out.numpy(), np.full(N, 2, np.float32))
+
+
+def test_bound_launch(mod, device):
+    a = kern.zeros(N, device=device)
+    b = kern.zeros(N, device=device)
+    up = mod.inc.bind(a, 2.0, dim=N)
+    mod.inc(b, 100.0, dim=N)          # the kernel's own next call changes nothing bound
+    for _ in range(3):
+        up.launch()
+    kern.synchronize()
+    np.testing.assert_array_equal(a.numpy(), np.full(N, 6, np.float32))
+    np.testing.assert_array_equal(b.numpy(), np.full(N, 100, np.float32))
+    up.set_dim(N // 2)
+    s = kern.Stream(device)
+    up(s)
+    s.synchronize()
+    want = np.full(N, 6, np.float32)
+    want[:N // 2] += 2
+    np.testing.assert_array_equal(a.numpy(), want)
+    with pytest.raises(kern.TypeMismatchError, match="parameter 'k'"):
+        mod.inc.bind(a, "two", dim=N)
+    if device.is_cpu:
+        h = np.zeros(N, np.float32)
+        mod.inc.bind(h, 1.5, dim=N).launch()
+        np.testing.assert_array_equal(h, np.full(N, 1.5, np.float32))
