@@ -901,8 +901,6 @@ def as_arg(obj, kname, pname, t, ndim, device, copy, temps):
                     "runs on %s; pass a kern.Array or an array on that "
                     "device, or copy=True to copy it there and back for this "
                     "call" % (kname, pname, type(obj).__name__, device.name))
-            _need_numpy("copy=True")
-            host = np.asarray(obj)
             tmp = empty(shape, t, device)
             _runtime.call(_ffi.lib.kern_array_upload, tmp._h,
                           C.c_void_p(f.ptr), tmp.nbytes, what=pname)

@@ -31,7 +31,7 @@ import ctypes as C
 import os
 
 from . import _array, _ffi, _runtime
-from ._errors import (Error, InvalidArgumentError, InvalidHandleError,
+from ._errors import (InvalidArgumentError, InvalidHandleError,
                       NotFoundError, TypeMismatchError)
 from ._types import Type
 
