@@ -152,7 +152,10 @@ class Array:
     include a vector's or matrix's components (a vec3 array of n values has
     shape ``(n,)``); NumPy sees them as trailing axes."""
 
-    __slots__ = ("_mem", "_h", "device", "dtype", "shape", "__weakref__")
+    # _pin holds the memory once its address went out through
+    # __cuda_array_interface__ or __array_interface__: the consumer then
+    # holds this Array, not the memory, so free() must not release it.
+    __slots__ = ("_mem", "_h", "device", "dtype", "shape", "_pin", "__weakref__")
 
     def __init__(self, *a, **kw):
         raise TypeError("make kern arrays with kern.array(), kern.zeros(), "
@@ -161,6 +164,7 @@ class Array:
     @classmethod
     def _from_handle(cls, h, device, dtype, shape, keep=None):
         self = object.__new__(cls)
+        self._pin = None
         self._mem = _Mem(h, keep)
         self._h = h
         self.device = device
@@ -219,7 +223,8 @@ class Array:
         view or an exported DLPack tensor still uses it (then it goes with
         the last of them).  Later use of the Array raises InvalidHandleError."""
         # Dropping the reference frees the memory through _Mem.__del__ at
-        # once, unless a view or an exported tensor still holds it.
+        # once, unless a view, an exported tensor or a consumer of the array
+        # interfaces (_pin) still holds it.
         self._mem = self._h = None
 
     close = free
@@ -336,6 +341,8 @@ class Array:
                                  % self.device.name)
         # kern's work on the array is queued on kern's streams, which the
         # consumer cannot name: finish it, and give no stream (version 2).
+        self._handle()
+        self._pin = self._mem
         self.device.synchronize()
         return {"shape": self.numpy_shape,
                 "typestr": "<" + self.dtype.np_char if self.dtype.scalar else "|b1",
@@ -346,6 +353,8 @@ class Array:
         if not self.device.is_cpu:
             raise AttributeError("__array_interface__ exists only for CPU "
                                  "arrays; use .numpy() to copy this one")
+        self._handle()
+        self._pin = self._mem
         self.device.synchronize()
         return {"shape": self.numpy_shape,
                 "typestr": "<" + self.dtype.np_char if self.dtype.scalar else "|b1",

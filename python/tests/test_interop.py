@@ -319,3 +319,15 @@ def test_repeated_calls_reuse_one_wrapper(mod, device):
     del x
     gc.collect()
     assert len(_array._wraps) == n - 1
+
+
+def test_array_interface_consumer_keeps_memory(device):
+    if not device.is_cpu:
+        pytest.skip("__array_interface__ is for CPU arrays")
+    a = kern.full(5, 3, dtype=kern.int64, device=device)
+    v = np.asarray(a)
+    assert v.__array_interface__["data"][0] == a.ptr
+    a.free()
+    gc.collect()
+    # The memory stays until the consumer lets go of the Array.
+    assert v.tolist() == [3] * 5
