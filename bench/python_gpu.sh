@@ -37,6 +37,8 @@ fi
 say "build: ok ($(el))"
 export KERN_LIBRARY=$PWD/$B/libkern.so.1 KERN_TOOL=$PWD/$B/kern
 export PYTHONPATH=$PWD/python PYTHONDONTWRITEBYTECODE=1
+# JAX (its DLPack test) must not take 75% of the GPU when it starts.
+export XLA_PYTHON_CLIENT_PREALLOCATE=false
 $B/kern devices | tee -a "$SUM"
 
 # ---- the pytest suite, per device; exit code 5 (nothing ran) is a failure

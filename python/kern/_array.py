@@ -841,16 +841,52 @@ def _wait_foreign_stream(device, native):
 _wraps = {}
 
 
+# Note [deferred wrapper frees]
+# kern_array_free waits for every stream of the context (array.c), which is
+# right for memory kern owns but would make a loop that makes a new PyTorch
+# tensor per step wait for the GPU at every step, when the old tensor's
+# wrapper goes.  A wrapper owns no memory, and a queued launch has already
+# copied the address it needs, so wrappers of collected CUDA objects are
+# freed in batches of _DEAD_BATCH (one wait per batch) and at
+# kern.synchronize().  Host memory is different: NumPy returns it to the
+# allocator, maybe the operating system, right after the object goes, so a
+# host wrapper is freed at once, waiting for the work that still reads it.
+# The memory itself is the producer's; reusing it while kern's default
+# stream still reads it is ordered by CUDA's legacy default stream, which
+# PyTorch and CuPy use and kern's blocking streams wait for.
+_dead = []
+_DEAD_BATCH = 64
+
+
+def flush_dead():
+    """Frees the wrappers of collected foreign arrays now."""
+    global _dead
+    dead, _dead = _dead, []
+    for arr in dead:
+        try:
+            arr.free()
+        except Exception:
+            pass
+
+
 def _forget(key):
     def cb(_ref):
         e = _wraps.pop(key, None)
         if e is not None:
             arr = e[5]
             e = None
-            try:
-                arr.free()
-            except Exception:
-                pass
+            if arr.device.is_cuda:
+                _dead.append(arr)
+                if len(_dead) >= _DEAD_BATCH:
+                    flush_dead()
+            else:
+                # Host memory goes back to the allocator (maybe the OS)
+                # right after this callback: wait for the work that reads
+                # it now.
+                try:
+                    arr.free()
+                except Exception:
+                    pass
     return cb
 
 

@@ -303,6 +303,8 @@ def backends():
 
 def synchronize(device=None):
     """Waits for every device used so far (or the one given)."""
+    from ._array import flush_dead
+    flush_dead()
     if device is not None:
         get_device(device).synchronize()
         return

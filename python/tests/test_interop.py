@@ -319,6 +319,39 @@ def test_repeated_calls_reuse_one_wrapper(mod, device):
     del x
     gc.collect()
     assert len(_array._wraps) == n - 1
+    # A host wrapper is freed at once: its memory is about to go.
+    assert not _array._dead
+
+
+def test_new_array_per_step_keeps_results(mod, device):
+    """A fresh array per call: wrappers come and go (Note [deferred wrapper
+    frees]) and every result is right, also on a stream."""
+    from kern import _array
+    if device.is_cpu:
+        def fresh(step):
+            return np.full(16, step, np.int32)
+        read = np.asarray
+    elif device.is_cuda:
+        torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+
+        def fresh(step):
+            return torch.full((16,), step, dtype=torch.int32, device="cuda:%d" % device.ordinal)
+
+        def read(z):
+            kern.synchronize()
+            return z.cpu().numpy()
+    else:
+        pytest.skip("no foreign arrays on OpenCL")
+    total = np.zeros(16, np.int32)
+    for step in range(200):
+        z = fresh(step)
+        mod.shift(z, 1, dim=16)
+        total += read(z)
+        del z
+    assert len(_array._dead) < _array._DEAD_BATCH
+    np.testing.assert_array_equal(total, np.full(16, sum(range(1, 201)), np.int32))
+    kern.synchronize()
+    assert not _array._dead
 
 
 def test_array_interface_consumer_keeps_memory(device):
