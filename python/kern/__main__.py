@@ -181,6 +181,12 @@ def cmd_run(argv):
         arrays = {n: kern.array(h, dtype=[q for q in k.params if q.name == n][0].dtype,
                                 device=dev) for n, h in host.items()}
         args = [arrays[q.name] if q.is_array else values[q.name] for q in k.params]
+        env = os.environ.get("KERN_DEVICE", "")
+        chosen = a.device or a.backend
+        if not a.quiet and (chosen == "auto" or (not chosen and env in ("", "auto"))):
+            # As the C tool: say what "auto" chose, so a slow run on the CPU
+            # fallback is not taken for a slow GPU.
+            sys.stderr.write("kern: running on %s (%s)\n" % (dev.name, dev.model))
         k(*args, dim=dims)
         for q in k.params:
             if not q.is_array:
