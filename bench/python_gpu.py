@@ -138,7 +138,7 @@ try:
             s = timer.kpt_async_mean(k._h, ctx, dev.index, 1, C.addressof(k._dims), k._n,
                                      C.addressof(k._args), a.calls)
             if s < 0:
-                raise SystemExit("C timer failed: status %d" % -s)
+                raise RuntimeError("C timer failed: status %d" % -s)
             per.append(1e6 * s)
         return statistics.median(per)
 
@@ -162,7 +162,7 @@ try:
     except ImportError:
         have_torch = False
         res["torch"] = "not installed"
-    if have_torch:
+    if have_torch and dev.is_cuda:
         xt = torch.zeros(1, device="cuda:0")
         tsync = torch.cuda.synchronize
         res["torch_add_us"] = b2b(lambda: xt.add_(1), tsync)
@@ -172,6 +172,8 @@ try:
         assert float(xt2.item()) == n_inc, (xt2.item(), n_inc)
         res["torch_version"] = torch.__version__
     try:
+        if not dev.is_cuda:
+            raise ImportError("a dry run off CUDA")
         import cupy as cp
         xc = cp.zeros(1, dtype=cp.float32)
         ek = cp.ElementwiseKernel("float32 x", "float32 y", "y = x + 1", "kern_bench_inc")
@@ -218,7 +220,7 @@ try:
             s = timer.kpt_sync_median(k._h, 1, C.addressof(k._dims), k._n,
                                       C.addressof(k._args), reps)
             if s < 0:
-                raise SystemExit("C timer failed: status %d" % -s)
+                raise RuntimeError("C timer failed: status %d" % -s)
             return 1e3 * s
 
         # Interleaved, so drifting clocks hit both alike.
