@@ -843,14 +843,20 @@ static Node *stmt(Parser *P) {
 /* Skips one top-level statement: its logical line and, when it opens a
  * block, everything up to the matching DEDENT. */
 static void skip_statement(Parser *P) {
+  /* Only a compound statement's header (a line ending in ':') owns the
+   * indented block after it; any other line followed by an indent is
+   * Python's "unexpected indent", which the caller reports -- skipping the
+   * block here once hid every kernel in it without a word. */
   while (peek(P)->kind != T_NEWLINE && peek(P)->kind != T_EOF) {
     if (peek(P)->kind == T_INDENT)
       break;
     next(P);
   }
+  /* The caller may have consumed the header itself (a stub's "def ...:"). */
+  bool header = P->i > 0 && is_op(&P->tok[P->i - 1], ":");
   if (peek(P)->kind == T_NEWLINE)
     next(P);
-  if (peek(P)->kind == T_INDENT) {
+  if (header && peek(P)->kind == T_INDENT) {
     int depth = 0;
     do {
       Token *t = next(P);
