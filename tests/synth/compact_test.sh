@@ -1,12 +1,15 @@
 #!/bin/sh
-# compact_test.sh KERN SRCDIR -- the compact CUDA form (Note [compact CUDA]
+# compact_test.sh KERN SRCDIR [NVRTC_CHECK] -- the compact CUDA form (Note [compact CUDA]
 # in src/emit/cuda.c; `kern compile --compact`, `kern synth --cuda-form
 # compact`).  Without NVRTC: the form's shape (one loop, no unrolling,
 # guarded __noinline__ helpers, the end-of-helpers line), the usage error
 # for another target, the record naming its form, and the production
 # form's records unchanged by the option's existence.  With NVRTC (found
 # as kern synth finds it): a batch of compact pairs compiles, both as one
-# program (guards shared between modules) and one file at a time.
+# program (guards shared between modules) and one file at a time; and,
+# with NVRTC_CHECK (tests/cuda/nvrtc_check.c), every example and
+# conformance kernel in the compact form, alone and all in one program
+# (which fails if any helper escaped its guard).
 set -eu
 KERN=$1
 SRC=$2
@@ -40,6 +43,28 @@ grep -q cuda_form "$T/p/pairs.jsonl" && fail "a production record names a form"
 [ "$(grep -c '"cuda_form":"compact"' "$T/c/pairs.jsonl")" -eq 40 ] ||
   fail "not every compact record says so"
 grep -q 'compact form' "$T/c/README.md" || fail "the dataset card does not name the form"
+
+# Every example and conformance file, compact: alone, and pasted into one
+# program the way kern synth batches (guarded part at file scope, the rest
+# in a namespace of its own).
+if [ $# -ge 3 ]; then
+  mkdir "$T/ex"
+  i=0
+  for f in "$SRC"/examples/*.py "$SRC"/tests/conformance/*.py; do
+    case "$f" in */gen_expected.py|*/make_expected.py) continue ;; esac
+    i=$((i + 1))
+    "$KERN" compile "$f" --target cuda --compact -o "$T/ex/f$i.cu" || fail "compile --compact $f"
+    # (kernels are extern "C": two files' kernels of one name get a prefix)
+    awk -v n=$i '{ gsub(/kern_k_/, "kern_k_m" n "_"); print }
+                 /^\/\/ kern: end of shared helpers$/ { print "namespace m" n " {" }
+                 END { print "}" }' "$T/ex/f$i.cu" >> "$T/all.cu"
+  done
+  set +e
+  "$3" "$T"/ex/*.cu "$T/all.cu" --arch sm_90
+  st=$?
+  set -e
+  [ $st -eq 0 ] || [ $st -eq 77 ] || fail "NVRTC rejected compact CUDA (status $st)"
+fi
 
 # NVRTC: one program of 60, then 8 alone (--batch 1).
 "$KERN" synth -n 60 --seed 5 -o "$T/v" --targets cuda --cuda-form compact \
