@@ -499,6 +499,8 @@ KERN_API kern_status kern_module_get_kernel(kern_module *m, const char *name,
                                             kern_kernel **out);
 
 /* Generated source for a target ("c", "cuda", "opencl") without building it.
+ * "cuda-compact" is CUDA in the compact form for datasets compiled in bulk
+ * (docs/cli.md, kern compile --compact).
  * *out is malloc'd; the caller frees it with kern_free(). */
 KERN_API kern_status kern_compile_source(kern_context *ctx, const char *name,
                                          const char *source, size_t length,

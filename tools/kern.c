@@ -90,6 +90,7 @@ static const char help_devices[] =
 
 static const char help_compile[] =
     "Usage: kern compile FILE [--target c|cuda|opencl] [-o OUT] [--debug]\n"
+    "                         [--compact]\n"
     "\n"
     "Translates every kernel in the Warp source FILE and prints the generated\n"
     "code, without building or running it.\n"
@@ -100,6 +101,10 @@ static const char help_compile[] =
     "                   temporary file beside OUT renamed over it, so OUT is\n"
     "                   never half-written\n"
     "  --debug          emit debug mode's bounds checks (see kern run --help)\n"
+    "  --compact        CUDA only: the compact form for datasets compiled in\n"
+    "                   bulk (one loop, no unrolling, shared __noinline__\n"
+    "                   helpers between #ifndef guards); same results,\n"
+    "                   slower kernels, 5-10x faster to compile\n"
     "  -h, --help       show this help\n"
     "\n"
     "Examples:\n"
@@ -473,7 +478,7 @@ static int cmd_devices(int argc, char **argv) {
 
 static int cmd_compile(int argc, char **argv) {
   const char *file = NULL, *target = "c", *out = NULL;
-  int only_args = 0, debug = 0;
+  int only_args = 0, debug = 0, compact = 0;
 
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -491,6 +496,10 @@ static int cmd_compile(int argc, char **argv) {
         debug = 1;
         continue;
       }
+      if (strcmp(a, "--compact") == 0) {
+        compact = 1;
+        continue;
+      }
       if ((r = opt_value(argc, argv, &i, "--target", "-t", &target)) ||
           (r = opt_value(argc, argv, &i, "--output", "-o", &out))) {
         if (r < 0) return usage("compile", "%s needs a value", a);
@@ -505,6 +514,8 @@ static int cmd_compile(int argc, char **argv) {
   if (strcmp(target, "c") && strcmp(target, "cuda") && strcmp(target, "opencl"))
     return usage("compile", "unknown target '%s' (use c, cuda or opencl)",
                  target);
+  if (compact && strcmp(target, "cuda"))
+    return usage("compile", "--compact is for --target cuda, not '%s'", target);
 
   size_t len;
   char *src = read_file(file, &len);
@@ -521,7 +532,8 @@ static int cmd_compile(int argc, char **argv) {
   }
   char *code = NULL;
   int rc = EXIT_OK;
-  st = kern_compile_source(ctx, file, src, len, target, &code);
+  st = kern_compile_source(ctx, file, src, len, compact ? "cuda-compact" : target,
+                           &code);
   if (st != KERN_SUCCESS) {
     rc = lib_error(ctx, st, file);
   } else if (out) {

@@ -137,7 +137,7 @@ static kern_status load_string(kern_context *ctx, kern_device dev,
                        name, dev, ctx->ndevices);
   /* On CUDA, #line directives make NVRTC errors and compute-sanitizer
    * reports point at the kernel file's lines. */
-  kc_options opts = {kern__debug_enabled(ctx), be->target == KERN_TARGET_CUDA};
+  kc_options opts = {kern__debug_enabled(ctx), be->target == KERN_TARGET_CUDA, 0};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile(name, source ? source : "", length,
@@ -299,15 +299,18 @@ kern_status kern_compile_source(kern_context *h, const char *name,
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_compile_source: %s is NULL",
                        !out ? "out" : !target ? "target" : "source");
+  /* "cuda-compact": CUDA in the compact form for datasets (Note [compact
+   * CUDA] in emit/cuda.c). */
+  int compact = strcmp(target, "cuda-compact") == 0;
   int t;
   for (t = 0; t < KERN_TARGET_COUNT; t++)
-    if (strcmp(target, kern__target_name((kern__target)t)) == 0) break;
+    if (strcmp(compact ? "cuda" : target, kern__target_name((kern__target)t)) == 0) break;
   if (t == KERN_TARGET_COUNT)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "unknown target '%s' (expected c, cuda or opencl)",
                        target);
   if (!name) name = "<string>";
-  kc_options opts = {kern__debug_enabled(ctx), 0};
+  kc_options opts = {kern__debug_enabled(ctx), 0, compact};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile(name, source ? source : "", length,
