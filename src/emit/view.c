@@ -27,7 +27,7 @@ const char *emit_view_type(Emit *E, const Type *t) {
   const char *et = emit_ctype(E, t->elem);
   const char *name = arena_printf(E->C, "k_s%s", emit_tysig(E, t) + 1);
   if (emit_need(E, name))
-    buf_printf(&E->pre,
+    emit_pre(E, name,
                "typedef struct { %s%s *data; int64_t shape[4]; "
                "int64_t strides[4]; } %s;\n",
                E->T->global, et, name);
@@ -39,7 +39,7 @@ const char *emit_view_zero(Emit *E, const Type *t) {
   const char *T = emit_view_type(E, t);
   const char *name = arena_printf(E->C, "k_zero_%s", T + 2);
   if (emit_need(E, name))
-    buf_printf(&E->pre,
+    emit_pre(E, name,
                "%s %s %s(void) {\n  %s r;\n  r.data = 0;\n"
                "  for (int k = 0; k < 4; k++) r.shape[k] = r.strides[k] = 0;\n"
                "  return r;\n}\n",
@@ -99,7 +99,7 @@ static const char *view_helper(Emit *E, IrExpr *e) {
   for (; o < 4; o++)
     buf_printf(&b, "  r.shape[%d] = 0;\n  r.strides[%d] = 0;\n", o, o);
   buf_puts(&b, "  r.data = d + off;\n  return r;\n}\n");
-  buf_puts(&E->pre, b.p);
+  emit_pre(E, name, "%s", b.p);
   return name;
 }
 
