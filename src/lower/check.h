@@ -108,6 +108,7 @@ IrExpr *check_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
 IrExpr *check_compare(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
 IrExpr *check_index_expr(Ctx *X, IrExpr *i, IrVar *arr, int axis, Pos pos);
 IrExpr *check_comp_index(Ctx *X, Node *n, int limit, const char *what);
+IrExpr *check_array_var(Ctx *X, IrExpr *arr, Pos pos);
 IrExpr *check_subscript(Ctx *X, Node *n);
 int check_swizzle_index(const char *name);
 IrExpr *check_attribute(Ctx *X, Node *n);

@@ -78,6 +78,7 @@ IrExpr *check_atomic_call(Ctx *X, Node *call, int bi, const char *name) {
   if (arr->ty->kind != TY_ARRAY)
     ERR(arrn->pos, "the first argument of %s() must be an array, got %s", name,
         TN(arr->ty));
+  arr = check_array_var(X, arr, arrn->pos);
   int nidx = n - 1 - extra;
   if (nidx != arr->ty->ndim)
     ERR(call->pos, "%s() on a %d-d array needs %d ind%s, got %d", name,
@@ -421,7 +422,7 @@ static IrExpr *len_call(Ctx *X, Node *call) {
   const Type *t = v->ty;
   if (t->kind == TY_ARRAY) {
     IrExpr *e = ir_expr(X->C, E_SHAPE, t_i32());
-    e->var = v->var;
+    e->var = check_array_var(X, v, call->args->pos)->var;
     e->ival = 0;
     return e;
   }

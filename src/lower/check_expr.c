@@ -179,11 +179,25 @@ IrExpr *check_comp_index(Ctx *X, Node *n, int limit, const char *what) {
                                  : e;
 }
 
+/* An array value that is not a variable -- an array field of a struct,
+ * s.arr or a[i].arr -- is copied into a hidden local first: accesses and
+ * atomics name the array by its variable.  The copy is a descriptor (data
+ * and shape), read without effects, so it may be made early; it is only
+ * stale in a while loop that reassigns the struct its condition indexes. */
+IrExpr *check_array_var(Ctx *X, IrExpr *arr, Pos pos) {
+  if (arr->kind == E_VAR)
+    return arr;
+  const char *base = arr->kind == E_FIELD ? arr->a->ty->fnames[arr->ival]
+                                          : "arr";
+  return check_in_temp(X, arr, base, pos);
+}
+
 IrExpr *check_subscript(Ctx *X, Node *n) {
   IrExpr *base = check_expr(X, n->a);
   const Type *bt = base->ty;
   int nidx = check_count_args(n->args);
   if (bt->kind == TY_ARRAY) {
+    base = check_array_var(X, base, n->a->pos);
     if (nidx != bt->ndim)
       ERR(n->pos, "a %d-d array needs %d ind%s, got %d (sub-arrays are not "
                   "supported)", bt->ndim, bt->ndim,
@@ -269,6 +283,7 @@ IrExpr *check_attribute(Ctx *X, Node *n) {
   IrExpr *base = check_expr(X, n->a);
   const Type *bt = base->ty;
   if (bt->kind == TY_ARRAY) {
+    base = check_array_var(X, base, n->a->pos);
     if (!strcmp(n->name, "shape")) {
       IrExpr *e = ir_expr(X->C, E_VAR, ty_shape(X->C, bt));
       e->var = base->var;
