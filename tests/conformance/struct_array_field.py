@@ -1,7 +1,7 @@
-# kern-skip: opencl (OpenCL 1.2 buffers have no device address a struct could hold)
 # Array fields of a struct parameter (Warp's array descriptor in the struct's bytes):
 # elements read and written, atomics, .shape, len(), a 2-d array of vectors, and the
 # same arrays read through a struct copied to a local.
+# kern-skip: opencl (OpenCL 1.2 buffers have no device address a struct could hold)
 # kern-test: struct_array_field --dim 4 s='{scale=2,xs=arange(float32,4),grid=rand(vec3,2,4,seed=3),hits=zeros(int32,2)}' out='zeros(float32,4)'
 # kern-check: out
 # kern-check: s.xs
