@@ -143,6 +143,10 @@ static int parse_item(const kern_param_info *p, const spec_struct *s,
       return fail(err, errsize, p->name, "field '%s' is an array; arrays "
                   "of structs with array fields cannot be given to kern run",
                   path);
+    if (f->type.kind == KERN_KIND_STRUCT)
+      return fail(err, errsize, p->name, "field '%s' is an array of structs; "
+                  "kern run cannot make those inside a struct (the C API "
+                  "can: kern_struct_set_array)", path);
     if (arrays->n == SPEC_MAX_STRUCT_ARRAYS)
       return fail(err, errsize, p->name, "more than %d array fields",
                   SPEC_MAX_STRUCT_ARRAYS);
