@@ -139,7 +139,6 @@ struct Type {
   bool xform;          /* TY_VEC of 7: a transform (p: vec3, q: quat) */
   const char *name;    /* struct */
   const char **fnames; /* struct: field names */
-  const Pos *fpos;     /* struct: where each field is declared */
 };
 
 extern const Type ty_void, ty_module, ty_string;

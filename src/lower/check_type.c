@@ -195,10 +195,6 @@ const Type *check_struct_type(Ctx *X, StructDef *d, Pos use) {
     items[i] = ft;
   }
   t->items = items;
-  Pos *fpos = arena_alloc(X->C, sizeof(Pos) * (size_t)(d->nfields + 1));
-  for (int i = 0; i < d->nfields; i++)
-    fpos[i] = d->fannots[i]->pos;
-  t->fpos = fpos;
   if (d->nfields == 0)
     ERR(use, "struct '%s' has no fields", d->name);
   d->ty = t;

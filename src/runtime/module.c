@@ -32,6 +32,29 @@ static void module_unlink(kern_module *m) {
   m->prev = m->next = NULL;
 }
 
+/* An array field of a struct parameter holds a device address (Warp's
+ * array_t, docs/ABI.md), and OpenCL 1.2 gives a buffer none: such a kernel
+ * is refused on OpenCL when it is loaded, naming the kernel, parameter and
+ * field.  The compiler emits the same code for every target (Note
+ * [target-independent status] in fuzz/fuzz_compiler.c), so this is the
+ * runtime's check. */
+static kern_status opencl_struct_arrays(kern_context *ctx, kern_module *m) {
+  for (int i = 0; i < m->code.nkernels; i++) {
+    const kc_kernel *k = &m->code.kernels[i];
+    for (int p = 0; p < k->nparams; p++)
+      for (int f = 0; f < k->params[p].nfields; f++)
+        if (k->params[p].fields[f].kind == KERN_PARAM_ARRAY)
+          return kern__error(
+              ctx, KERN_ERROR_UNSUPPORTED,
+              "'%s': kernel '%s', parameter '%s': struct '%s' holds the "
+              "array field '%s', and OpenCL cannot pass arrays inside "
+              "structs (an OpenCL 1.2 buffer has no device address)",
+              m->name, k->name, k->params[p].name, k->params[p].struct_name,
+              k->params[p].fields[f].name);
+  }
+  return KERN_SUCCESS;
+}
+
 kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
                                    const char *name, kc_result *code,
                                    kern_module **out) {
@@ -67,7 +90,10 @@ kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
   m->name = mname;
   m->kernels = ks;
 
-  kern_status st = be->module_build(state, index, &m->code, &m->handle);
+  kern_status st = KERN_SUCCESS;
+  if (be->kind == KERN_BACKEND_OPENCL && (st = opencl_struct_arrays(ctx, m)))
+    goto fail;
+  st = be->module_build(state, index, &m->code, &m->handle);
   if (st != KERN_SUCCESS) {
     kern__error(ctx, st, "building '%s' for %s:%d failed", m->name, be->name,
                 index);

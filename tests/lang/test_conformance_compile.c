@@ -70,14 +70,6 @@ int main(int argc, char **argv) {
     for (int t = 0; t < KERN_TARGET_COUNT; t++) {
       kc_result r;
       kern_status st = kern__compile(path, src, len, (kern__target)t, NULL, &r);
-      /* `# kern-skip: opencl` (tests/conformance/README.md): OpenCL must
-       * refuse the file, saying it is not supported there. */
-      if (t == KERN_TARGET_OPENCL && strstr(src, "\n# kern-skip: opencl")) {
-        EXPECT_EQ(st, KERN_ERROR_COMPILE);
-        EXPECT_TRUE(r.error && strstr(r.error, "not supported on OpenCL"));
-        kern__compile_result_free(&r);
-        continue;
-      }
       EXPECT_EQ(st, KERN_SUCCESS);
       if (st != KERN_SUCCESS) {
         fprintf(stderr, "  %s [%s]: %s\n", names[i],
