@@ -526,7 +526,7 @@ typedef struct kern_param_info {
   kern_param_kind kind;
   kern_type type;   /* the value type, or the array's element type */
   int ndim;         /* array dimensions; 0 for values */
-  /* Appended in 0.2: the @wp.struct's name when type.kind is
+  /* Appended after 0.1.0: the @wp.struct's name when type.kind is
    * KERN_KIND_STRUCT (a struct parameter or an array of structs), else
    * NULL.  Owned by the module. */
   const char *struct_name;
@@ -613,6 +613,9 @@ static inline kern_arg kern_arg_data(const void *p, size_t size) {
 KERN_API kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
                                  int nargs, const kern_arg *args);
 
+/* Waits for all work on dev; reports a device fault from earlier work. */
+KERN_API kern_status kern_synchronize(kern_context *ctx, kern_device dev);
+
 /* Struct parameters (a @wp.struct passed by value, or the element of an
  * array of structs).  A struct argument is kern_arg_data(&bytes, size)
  * with size exactly the struct's (kern_param_info.type.rows); its bytes
@@ -635,7 +638,8 @@ typedef struct kern_field_info {
   int reserved0;      /* zero; names what would be tail padding */
 } kern_field_info;
 #define KERN_FIELD_INFO_INIT KERN__INIT(kern_field_info)
-#define KERN_FIELD_INFO_SIZE_V1 sizeof(kern_field_info)
+#define KERN_FIELD_INFO_SIZE_V1                                              \
+  (3 * sizeof(size_t) + sizeof(void *) + 4 * sizeof(int) + sizeof(kern_type))
 /* Number of fields (nested ones included) of parameter i's struct; 0 when
  * it is not a struct or an array of structs, or on an invalid handle. */
 KERN_API int kern_kernel_param_field_count(const kern_kernel *k, int i);
@@ -646,13 +650,11 @@ KERN_API kern_status kern_kernel_param_field(const kern_kernel *k, int i,
  * contiguous strides) into the KERN_STRUCT_ARRAY_SIZE bytes at dst, the
  * place of an array field in a struct's bytes.  The struct argument then
  * refers to a: a must outlive the launches that use it, and be on the
- * kernel's device.  OpenCL has no device addresses for its buffers, so a
- * kernel whose structs hold arrays does not build there. */
+ * kernel's device.  OpenCL has no device addresses for its buffers: there
+ * this is KERN_ERROR_UNSUPPORTED, and a module whose kernels take structs
+ * holding arrays does not load. */
 #define KERN_STRUCT_ARRAY_SIZE 56
 KERN_API kern_status kern_struct_set_array(void *dst, const kern_array *a);
-
-/* Waits for all work on dev; reports a device fault from earlier work. */
-KERN_API kern_status kern_synchronize(kern_context *ctx, kern_device dev);
 
 /* ================================================================ async
  * Streams, events, pinned host memory, graphs, pipelines and interop
