@@ -19,9 +19,10 @@
 /* ---------------------------------------------------------------- names */
 
 bool emit_need(Emit *E, const char *name) {
-  for (int i = 0; i < E->nhave; i++)
-    if (!strcmp(E->have[i], name))
-      return false;
+  /* A hash set: a module asks this for every type and helper it spells. */
+  if (names_get(&E->haveset, name))
+    return false;
+  names_put(E->C, &E->haveset, name, (void *)name);
   if (E->nhave == E->caphave) {
     int cap = E->caphave ? E->caphave * 2 : 64;
     const char **h = arena_alloc(E->C, sizeof(char *) * (size_t)cap);
@@ -990,11 +991,16 @@ const char *emit_helper(Emit *E, int bi, const Type *ret, int n,
   if (bi == BI_QUAT_IDENTITY || bi == BI_TRANSFORM_IDENTITY)
     name = arena_printf(E->C, "k_%s_%s", builtin_base(bi),
                         emit_tysig(E, ret));
+  if (bi == BI_CAST || bi == BI_QUAT_TO_AXIS_ANGLE ||
+      bi == BI_TRANSFORM_DECOMPOSE) /* one argument type, many results */
+    name = arena_printf(E->C, "%s_r%s", name, emit_tysig(E, ret));
   if (!emit_need(E, name))
     return name;
   Buf b;
   buf_init(&b, E->C);
-  if (bi == BI_RAND_INIT || bi == BI_RANDF || bi == BI_RANDI ||
+  if (emit_extra_helper(E, &b, bi, ret, n, args, name)) {
+    /* extra.c wrote it */
+  } else if (bi == BI_RAND_INIT || bi == BI_RANDF || bi == BI_RANDI ||
       bi == BI_RANDN) {
     rand_helper(E, &b, bi, n, name);
   } else {
@@ -1396,9 +1402,12 @@ static void emit_operator(Emit *E, Buf *b, IrExpr *e) {
 static void emit_call(Emit *E, Buf *b, IrExpr *e) {
   switch (e->kind) {
   case E_CALL: {
-    bool rnd = e->bi == BI_RANDF || e->bi == BI_RANDI || e->bi == BI_RANDN;
-    const Type *at[4];
-    for (int i = 0; i < e->nargs && i < 4; i++)
+    bool rnd = builtin_draws(e->bi);
+    const Type *at[8]; /* wp.pnoise and wp.intersect_tri_tri take 6 */
+    if (e->nargs > 8)
+      diag_error(E->C, e->pos, "internal: a builtin call with %d arguments",
+                 e->nargs);
+    for (int i = 0; i < e->nargs; i++)
       at[i] = e->args[i]->ty;
     const char *h = emit_helper(E, e->bi, e->ty, e->nargs, at);
     buf_printf(b, "%s(", h);
@@ -1547,28 +1556,14 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
 /* ---------------------------------------------------------------- statements */
 
 /* A line has no length limit: a sum of many terms or a kernel with many
- * parameters is one line, and cutting it would emit broken code.  Most
- * lines fit the stack buffer; a longer one is formatted again into the
- * arena at its full size. */
+ * parameters is one line, and cutting it would emit broken code. */
 void emit_line(Emit *E, const char *fmt, ...) {
-  char tmp[1024];
-  va_list ap, again;
+  va_list ap;
   va_start(ap, fmt);
-  va_copy(again, ap);
-  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-  va_end(ap);
-  const char *line = tmp;
-  if (n < 0)
-    diag_error(E->C, (Pos){1, 1, 0}, "internal: cannot format a line");
-  if ((size_t)n >= sizeof tmp) {
-    char *big = arena_alloc(E->C, (size_t)n + 1);
-    vsnprintf(big, (size_t)n + 1, fmt, again);
-    line = big;
-  }
-  va_end(again);
   for (int i = 0; i < E->indent; i++)
     buf_puts(&E->out, "  ");
-  buf_putn(&E->out, line, (size_t)n);
+  buf_vprintf(&E->out, fmt, ap);
+  va_end(ap);
   buf_puts(&E->out, "\n");
 }
 

@@ -57,6 +57,7 @@ struct Emit {
   int vec_lane;             /* -1 outside */
   IrVar **vec_arrays;
   int nvec_arrays;
+  Names haveset;            /* the names of `have`, for emit_need */
 };
 
 /* Emits a whole module; returns the source (arena). */
@@ -101,5 +102,10 @@ bool emit_vec_array(Emit *E, IrVar *v);   /* in E->vec_arrays */
  * aggregation]): 0 for add, the largest value for min, the smallest for
  * max, spelled so that every target accepts it. */
 const char *emit_agg_identity(const IrAgg *g);
+
+/* extra.c: the helper of one of the builtins in BUILTIN_LIST_EXTRA, in b;
+ * false if bi is not one of them. */
+bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
+                       const Type **args, const char *name);
 
 #endif
