@@ -195,7 +195,12 @@ typedef enum kern_scalar {
 typedef enum kern_kind {
   KERN_KIND_SCALAR,
   KERN_KIND_VECTOR,
-  KERN_KIND_MATRIX
+  KERN_KIND_MATRIX,
+  /* A @wp.struct, an opaque record: rows is its size in bytes, cols its
+   * alignment, scalar KERN_SCALAR_UINT8 (KERN_TYPE_STRUCT below).  Its
+   * fields are described by kern_kernel_param_field; docs/ABI.md gives
+   * the layout, which is Warp's. */
+  KERN_KIND_STRUCT
 } kern_kind;
 
 /* A value type.  No struct_size: see Note [struct growth]. */
@@ -220,6 +225,12 @@ typedef struct kern_type {
 #define KERN_TYPE_SCALAR(s) KERN__TYPE(KERN_KIND_SCALAR, s, 1, 1)
 #define KERN_TYPE_VECTOR(n, s) KERN__TYPE(KERN_KIND_VECTOR, s, n, 1)
 #define KERN_TYPE_MATRIX(r, c, s) KERN__TYPE(KERN_KIND_MATRIX, s, r, c)
+/* A struct of `size` bytes aligned to `align` (1, 2, 4 or 8); an array of
+ * structs is kern_array_new(ctx, dev, KERN_TYPE_STRUCT(size, align), ...).
+ * Two structs of equal size and alignment are the same type to the
+ * launch's check. */
+#define KERN_TYPE_STRUCT(size, align)                                        \
+  KERN__TYPE(KERN_KIND_STRUCT, KERN_SCALAR_UINT8, (int)(size), (int)(align))
 /* Scalars, Warp's names. */
 #define KERN_TYPE_BOOL KERN_TYPE_SCALAR(KERN_SCALAR_BOOL)
 #define KERN_TYPE_INT8 KERN_TYPE_SCALAR(KERN_SCALAR_INT8)
@@ -523,6 +534,10 @@ typedef struct kern_param_info {
   kern_param_kind kind;
   kern_type type;   /* the value type, or the array's element type */
   int ndim;         /* array dimensions; 0 for values */
+  /* Appended after 0.1.0: the @wp.struct's name when type.kind is
+   * KERN_KIND_STRUCT (a struct parameter or an array of structs), else
+   * NULL.  Owned by the module. */
+  const char *struct_name;
 } kern_param_info;
 #define KERN_PARAM_INFO_INIT KERN__INIT(kern_param_info)
 #define KERN_PARAM_INFO_SIZE_V1 (2 * sizeof(void *) + 2 * sizeof(int) +      \
@@ -608,6 +623,46 @@ KERN_API kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
 
 /* Waits for all work on dev; reports a device fault from earlier work. */
 KERN_API kern_status kern_synchronize(kern_context *ctx, kern_device dev);
+
+/* Struct parameters (a @wp.struct passed by value, or the element of an
+ * array of structs).  A struct argument is kern_arg_data(&bytes, size)
+ * with size exactly the struct's (kern_param_info.type.rows); its bytes
+ * follow Warp's layout (docs/ABI.md, "Structs"), which these calls
+ * describe field by field, nested structs' fields included, depth first:
+ * "inner.v" is field v of field inner. */
+typedef struct kern_field_info {
+  size_t struct_size; /* sizeof(kern_field_info); KERN_FIELD_INFO_INIT */
+  const char *name;   /* dotted path from the parameter's struct; module-owned */
+  size_t offset;      /* bytes from the start of the parameter's struct */
+  size_t size;        /* bytes the field occupies */
+  /* KERN_PARAM_VALUE: a scalar, vector, matrix or (KERN_KIND_STRUCT)
+   * nested struct; KERN_PARAM_ARRAY: an array field, stored as Warp's
+   * array descriptor (kern_struct_set_array fills it). */
+  kern_param_kind kind;
+  kern_type type;     /* the value type, or the array's element type */
+  int ndim;           /* array dimensions; 0 for values */
+  int depth;          /* 0 for a field of the parameter's struct, 1 for a
+                         field of a struct field, ... */
+  int reserved0;      /* zero; names what would be tail padding */
+} kern_field_info;
+#define KERN_FIELD_INFO_INIT KERN__INIT(kern_field_info)
+#define KERN_FIELD_INFO_SIZE_V1                                              \
+  (3 * sizeof(size_t) + sizeof(void *) + 4 * sizeof(int) + sizeof(kern_type))
+/* Number of fields (nested ones included) of parameter i's struct; 0 when
+ * it is not a struct or an array of structs, or on an invalid handle. */
+KERN_API int kern_kernel_param_field_count(const kern_kernel *k, int i);
+/* Describes field j of parameter i's struct; out->struct_size must be set. */
+KERN_API kern_status kern_kernel_param_field(const kern_kernel *k, int i,
+                                             int j, kern_field_info *out);
+/* Writes Warp's array descriptor for a (its backend address, shape and
+ * contiguous strides) into the KERN_STRUCT_ARRAY_SIZE bytes at dst, the
+ * place of an array field in a struct's bytes.  The struct argument then
+ * refers to a: a must outlive the launches that use it, and be on the
+ * kernel's device.  OpenCL has no device addresses for its buffers: there
+ * this is KERN_ERROR_UNSUPPORTED, and a module whose kernels take structs
+ * holding arrays does not load. */
+#define KERN_STRUCT_ARRAY_SIZE 56
+KERN_API kern_status kern_struct_set_array(void *dst, const kern_array *a);
 
 /* ================================================================ async
  * Streams, events, pinned host memory, graphs, pipelines and interop

@@ -97,6 +97,150 @@ static void load_int(const npy_array *a, size_t i, long long *s,
   }
 }
 
+/* Compares two plain arrays; field names the record field they were taken
+ * from ("" for a plain file), for the messages. */
+static int compare(const npy_array *e, const npy_array *g, double rtol,
+                   double atol, const char *field) {
+  int rc = 0;
+  char es[256], gs[256];
+  if (e->dtype != g->dtype) {
+    printf("dtype differs: expected %s, actual %s\n",
+           npy_dtype_name(e->dtype), npy_dtype_name(g->dtype));
+    rc = 1;
+  }
+  int same_shape = e->ndim == g->ndim;
+  for (int d = 0; same_shape && d < e->ndim; d++)
+    same_shape = e->shape[d] == g->shape[d];
+  if (!same_shape) {
+    format_shape(e, es, sizeof es);
+    format_shape(g, gs, sizeof gs);
+    printf("shape differs: expected %s, actual %s\n", es, gs);
+    rc = 1;
+  }
+  if (rc) return rc;
+
+  int is_float = e->dtype == KERN_SCALAR_FLOAT32 || e->dtype == KERN_SCALAR_FLOAT64;
+  if (rtol < 0) rtol = e->dtype == KERN_SCALAR_FLOAT32 ? 1e-5 : 1e-12;
+  if (atol < 0) atol = e->dtype == KERN_SCALAR_FLOAT32 ? 1e-6 : 1e-14;
+
+  size_t bad = 0, worst_abs_at = 0, worst_rel_at = 0;
+  double worst_abs = 0, worst_rel = 0;
+  char idx[128];
+  for (size_t i = 0; i < e->count; i++) {
+    if (is_float) {
+      double x = load_float(e, i), y = load_float(g, i);
+      int ok;
+      if (isnan(x) || isnan(y)) ok = isnan(x) && isnan(y);
+      else if (isinf(x) || isinf(y)) ok = x == y;
+      else ok = fabs(y - x) <= atol + rtol * fabs(x);
+      if (!isnan(x) && !isnan(y) && !isinf(x) && !isinf(y)) {
+        double ad = fabs(y - x);
+        double rd = x != 0 ? ad / fabs(x) : (ad != 0 ? INFINITY : 0);
+        if (ad > worst_abs) worst_abs = ad, worst_abs_at = i;
+        if (rd > worst_rel) worst_rel = rd, worst_rel_at = i;
+      }
+      if (!ok) {
+        if (bad < MAX_SHOWN) {
+          format_index(e, i, idx, sizeof idx);
+          printf("mismatch at %s%s: expected %.17g, actual %.17g\n", field, idx, x,
+                 y);
+        }
+        bad++;
+      }
+    } else {
+      long long xs, ys;
+      unsigned long long xu, yu;
+      load_int(e, i, &xs, &xu);
+      load_int(g, i, &ys, &yu);
+      if (xs != ys || xu != yu) {
+        if (bad < MAX_SHOWN) {
+          format_index(e, i, idx, sizeof idx);
+          if (e->dtype == KERN_SCALAR_BOOL)
+            printf("mismatch at %s%s: expected %s, actual %s\n", field, idx,
+                   xu ? "True" : "False", yu ? "True" : "False");
+          else if (e->dtype >= KERN_SCALAR_UINT8 && e->dtype <= KERN_SCALAR_UINT64)
+            printf("mismatch at %s%s: expected %llu, actual %llu\n", field, idx, xu,
+                   yu);
+          else
+            printf("mismatch at %s%s: expected %lld, actual %lld\n", field, idx, xs,
+                   ys);
+        }
+        bad++;
+      }
+    }
+  }
+  if (bad) {
+    if (bad > MAX_SHOWN) printf("... and %zu more\n", bad - MAX_SHOWN);
+    printf("%zu of %zu elements differ (%s", bad, e->count,
+           npy_dtype_name(e->dtype));
+    if (is_float) {
+      printf(", rtol=%g atol=%g)\n", rtol, atol);
+      format_index(e, worst_abs_at, es, sizeof es);
+      format_index(e, worst_rel_at, gs, sizeof gs);
+      printf("max abs error %.6g at %s; max rel error %.6g at %s\n",
+             worst_abs, es, worst_rel, gs);
+    } else {
+      printf(", compared exactly)\n");
+    }
+    rc = 1;
+  }
+
+  return rc;
+}
+
+/* A record field as a plain array: the field's scalars of every record,
+ * the field's components as a trailing axis. */
+static int field_array(const npy_array *a, const npy_field *f, npy_array *out) {
+  memset(out, 0, sizeof *out);
+  size_t ss = npy_scalar_size(f->dtype);
+  out->dtype = f->dtype;
+  out->ndim = a->ndim;
+  for (int d = 0; d < a->ndim; d++) out->shape[d] = a->shape[d];
+  if (f->count > 1) out->shape[out->ndim++] = f->count;
+  out->count = a->count * (size_t)f->count;
+  out->nbytes = out->count * ss;
+  out->data = malloc(out->nbytes ? out->nbytes : 1);
+  if (!out->data) return -1;
+  for (size_t r = 0; r < a->count; r++)
+    memcpy((char *)out->data + r * (size_t)f->count * ss,
+           (const char *)a->data + r * a->itemsize + f->offset,
+           (size_t)f->count * ss);
+  return 0;
+}
+
+/* Records (an array of Warp structs): the same fields at the same offsets,
+ * then each field compared as a plain array with its own type's rule. */
+static int compare_records(const npy_array *e, const npy_array *g,
+                           double rtol, double atol) {
+  int same = e->itemsize == g->itemsize && e->nfields == g->nfields &&
+             e->ndim == g->ndim;
+  for (int d = 0; same && d < e->ndim; d++) same = e->shape[d] == g->shape[d];
+  for (int i = 0; same && i < e->nfields; i++)
+    same = !strcmp(e->fields[i].name, g->fields[i].name) &&
+           e->fields[i].offset == g->fields[i].offset &&
+           e->fields[i].dtype == g->fields[i].dtype &&
+           e->fields[i].count == g->fields[i].count;
+  if (!same) {
+    printf("record layouts or shapes differ (itemsize %zu and %zu, %d and "
+           "%d fields)\n", e->itemsize, g->itemsize, e->nfields, g->nfields);
+    return 1;
+  }
+  int rc = 0;
+  for (int i = 0; i < e->nfields; i++) {
+    npy_array ef, gf;
+    if (field_array(e, &e->fields[i], &ef) || field_array(g, &g->fields[i], &gf)) {
+      fprintf(stderr, "npycmp: error: out of memory\n");
+      exit(2);
+    }
+    char label[128];
+    snprintf(label, sizeof label, "field '%s' ", e->fields[i].name);
+    rc |= compare(&ef, &gf, rtol, atol, label);
+    npy_free(&ef);
+    npy_free(&gf);
+  }
+  return rc;
+}
+
 int main(int argc, char **argv) {
   const char *paths[2] = {NULL, NULL};
   int npaths = 0;
@@ -142,91 +286,19 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  int rc = 0;
-  char es[256], gs[256];
-  if (e.dtype != g.dtype) {
-    printf("dtype differs: expected %s, actual %s\n",
-           npy_dtype_name(e.dtype), npy_dtype_name(g.dtype));
-    rc = 1;
-  }
-  int same_shape = e.ndim == g.ndim;
-  for (int d = 0; same_shape && d < e.ndim; d++)
-    same_shape = e.shape[d] == g.shape[d];
-  if (!same_shape) {
-    format_shape(&e, es, sizeof es);
-    format_shape(&g, gs, sizeof gs);
-    printf("shape differs: expected %s, actual %s\n", es, gs);
-    rc = 1;
-  }
-  if (rc) goto done;
-
-  int is_float = e.dtype == KERN_SCALAR_FLOAT32 || e.dtype == KERN_SCALAR_FLOAT64;
-  if (rtol < 0) rtol = e.dtype == KERN_SCALAR_FLOAT32 ? 1e-5 : 1e-12;
-  if (atol < 0) atol = e.dtype == KERN_SCALAR_FLOAT32 ? 1e-6 : 1e-14;
-
-  size_t bad = 0, worst_abs_at = 0, worst_rel_at = 0;
-  double worst_abs = 0, worst_rel = 0;
-  char idx[128];
-  for (size_t i = 0; i < e.count; i++) {
-    if (is_float) {
-      double x = load_float(&e, i), y = load_float(&g, i);
-      int ok;
-      if (isnan(x) || isnan(y)) ok = isnan(x) && isnan(y);
-      else if (isinf(x) || isinf(y)) ok = x == y;
-      else ok = fabs(y - x) <= atol + rtol * fabs(x);
-      if (!isnan(x) && !isnan(y) && !isinf(x) && !isinf(y)) {
-        double ad = fabs(y - x);
-        double rd = x != 0 ? ad / fabs(x) : (ad != 0 ? INFINITY : 0);
-        if (ad > worst_abs) worst_abs = ad, worst_abs_at = i;
-        if (rd > worst_rel) worst_rel = rd, worst_rel_at = i;
-      }
-      if (!ok) {
-        if (bad < MAX_SHOWN) {
-          format_index(&e, i, idx, sizeof idx);
-          printf("mismatch at %s: expected %.17g, actual %.17g\n", idx, x,
-                 y);
-        }
-        bad++;
-      }
+  int rc;
+  if (e.itemsize || g.itemsize) {
+    if (!e.itemsize || !g.itemsize) {
+      printf("dtype differs: one file holds records, the other %s\n",
+             npy_dtype_name(e.itemsize ? g.dtype : e.dtype));
+      rc = 1;
     } else {
-      long long xs, ys;
-      unsigned long long xu, yu;
-      load_int(&e, i, &xs, &xu);
-      load_int(&g, i, &ys, &yu);
-      if (xs != ys || xu != yu) {
-        if (bad < MAX_SHOWN) {
-          format_index(&e, i, idx, sizeof idx);
-          if (e.dtype == KERN_SCALAR_BOOL)
-            printf("mismatch at %s: expected %s, actual %s\n", idx,
-                   xu ? "True" : "False", yu ? "True" : "False");
-          else if (e.dtype >= KERN_SCALAR_UINT8 && e.dtype <= KERN_SCALAR_UINT64)
-            printf("mismatch at %s: expected %llu, actual %llu\n", idx, xu,
-                   yu);
-          else
-            printf("mismatch at %s: expected %lld, actual %lld\n", idx, xs,
-                   ys);
-        }
-        bad++;
-      }
+      rc = compare_records(&e, &g, rtol, atol);
     }
-  }
-  if (bad) {
-    if (bad > MAX_SHOWN) printf("... and %zu more\n", bad - MAX_SHOWN);
-    printf("%zu of %zu elements differ (%s", bad, e.count,
-           npy_dtype_name(e.dtype));
-    if (is_float) {
-      printf(", rtol=%g atol=%g)\n", rtol, atol);
-      format_index(&e, worst_abs_at, es, sizeof es);
-      format_index(&e, worst_rel_at, gs, sizeof gs);
-      printf("max abs error %.6g at %s; max rel error %.6g at %s\n",
-             worst_abs, es, worst_rel, gs);
-    } else {
-      printf(", compared exactly)\n");
-    }
-    rc = 1;
+  } else {
+    rc = compare(&e, &g, rtol, atol, "");
   }
 
-done:
   npy_free(&e);
   npy_free(&g);
   return rc;

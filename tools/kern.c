@@ -183,6 +183,16 @@ static const char help_run[] =
     "                        scalar type, shape is the array's shape followed\n"
     "                        by (3,) for vec3 or (3, 3) for mat33\n"
     "\n"
+    "SPEC of a @wp.struct parameter S (docs/cli.md has the details):\n"
+    "  {a=1,v=(1,2,3),inner={k=3},inner.w=2,xs=arange(float32,4)}\n"
+    "                        fields by name (dotted or nested), the rest\n"
+    "                        zero; an array field takes an array SPEC and\n"
+    "                        --save s.xs=PATH saves it after the launch\n"
+    "SPEC of an array of structs: zeros(S,N..), ones(S,N..), arange(S,N),\n"
+    "  rand(S,N..[,seed=S]) over the scalars of every element's fields in\n"
+    "  order, or PATH.npy holding records (NumPy's save of an array of\n"
+    "  Warp's S.numpy_dtype()); --save writes records the same way\n"
+    "\n"
     "rand, exactly: state += 0x9E3779B97F4A7C15; z = state;\n"
     "  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9;\n"
     "  z = (z ^ (z >> 27)) * 0x94D049BB133111EB; z ^= z >> 31;\n"
@@ -561,12 +571,13 @@ typedef struct assign {
 } assign;
 
 /* Splits "NAME=VALUE"; returns 0 unless NAME is an identifier. */
+/* NAME=VALUE; NAME may be dotted (--save s.arr=PATH: an array field). */
 static int split_assign(const char *a, assign *out) {
   const char *eq = strchr(a, '=');
   if (!eq || eq == a) return 0;
   for (const char *c = a; c < eq; c++)
     if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-          (c > a && *c >= '0' && *c <= '9')))
+          (c > a && ((*c >= '0' && *c <= '9') || *c == '.'))))
       return 0;
   out->name = a;
   out->name_len = (size_t)(eq - a);
@@ -709,6 +720,13 @@ typedef struct run_state {
   unsigned char **values;
   kern_arg *kargs;
   int *save_of; /* index into o.saves, or -1 */
+  /* @wp.struct parameters (spec_struct.c): the layout of each, the array
+   * fields a struct value names, their device arrays, and for each --save
+   * the array field it names ("s.arr"), or -1 */
+  spec_struct *structs;
+  spec_struct_arrays *sarrays;
+  kern_array **sdev; /* np * SPEC_MAX_STRUCT_ARRAYS */
+  int *save_field;
   const char **pnames;
   outfile *outs; /* one per --save, opened before the launch */
   int64_t dims[KERN_MAX_DIMS];
@@ -891,8 +909,13 @@ static int run_match(run_state *r) {
   r->values = calloc((size_t)np + 1, sizeof *r->values);
   r->kargs = calloc((size_t)np + 1, sizeof *r->kargs);
   r->save_of = calloc((size_t)np + 1, sizeof *r->save_of);
+  r->structs = calloc((size_t)np + 1, sizeof *r->structs);
+  r->sarrays = calloc((size_t)np + 1, sizeof *r->sarrays);
+  r->sdev = calloc(((size_t)np + 1) * SPEC_MAX_STRUCT_ARRAYS, sizeof *r->sdev);
+  r->save_field = calloc((size_t)o->nsaves + 1, sizeof *r->save_field);
   if (!r->ps || !r->hosts || !r->arrays || !r->values || !r->kargs ||
-      !r->save_of) {
+      !r->save_of || !r->structs || !r->sarrays || !r->sdev ||
+      !r->save_field) {
     error("out of memory");
     return EXIT_FAIL;
   }
@@ -960,6 +983,19 @@ static int run_match(run_state *r) {
   for (int s = 0; s < o->nsaves; s++) {
     assign *sv = &o->saves[s];
     int p = find_param(ps, np, sv->name, sv->name_len);
+    const char *dot = memchr(sv->name, '.', sv->name_len);
+    r->save_field[s] = -1;
+    if (p < 0 && dot) {
+      /* --save s.arr=PATH: an array field of a struct value; run_parse
+       * checks that the SPEC gave it */
+      p = find_param(ps, np, sv->name, (size_t)(dot - sv->name));
+      if (p >= 0 && ps[p].kind == KERN_PARAM_VALUE &&
+          ps[p].type.kind == KERN_KIND_STRUCT) {
+        r->save_field[s] = p;
+        sv->param = p;
+        continue;
+      }
+    }
     if (p < 0 || ps[p].kind != KERN_PARAM_ARRAY) {
       error("--save %.*s: kernel '%s' has no array parameter '%.*s'%s "
             "(its parameters: %s)", (int)sv->name_len, sv->name, o->kernel,
@@ -990,7 +1026,32 @@ static int run_parse(run_state *r) {
   char err[1024];
   for (int a = 0; a < o->nargs; a++) {
     int p = o->args[a].param;
-    if (ps[p].kind == KERN_PARAM_ARRAY) {
+    if (ps[p].type.kind == KERN_KIND_STRUCT &&
+        spec_struct_get(r->k, p, &ps[p], &r->structs[p], err, sizeof err)) {
+      error("%s", err);
+      return EXIT_FAIL;
+    }
+    if (ps[p].kind == KERN_PARAM_ARRAY && ps[p].type.kind == KERN_KIND_STRUCT) {
+      if (spec_parse_struct_array(&ps[p], &r->structs[p], o->args[a].value,
+                                  &r->hosts[p], err, sizeof err) != 0) {
+        error("%s", err);
+        return EXIT_FAIL;
+      }
+    } else if (ps[p].type.kind == KERN_KIND_STRUCT) {
+      size_t size = kern_type_size(ps[p].type);
+      r->values[p] = calloc(1, size + 16);
+      if (!r->values[p]) {
+        error("out of memory");
+        return EXIT_FAIL;
+      }
+      if (spec_parse_struct(&ps[p], &r->structs[p], o->args[a].value,
+                            r->values[p], &r->sarrays[p], err,
+                            sizeof err) != 0) {
+        error("%s", err);
+        return EXIT_FAIL;
+      }
+      r->kargs[p] = kern_arg_data(r->values[p], size);
+    } else if (ps[p].kind == KERN_PARAM_ARRAY) {
       if (spec_parse_array(&ps[p], o->args[a].value, &r->hosts[p], err,
                            sizeof err) != 0) {
         error("%s", err);
@@ -1009,6 +1070,22 @@ static int run_parse(run_state *r) {
         return EXIT_FAIL;
       }
       r->kargs[p] = kern_arg_data(r->values[p], size);
+    }
+  }
+
+  for (int s = 0; s < o->nsaves; s++) {
+    int p = r->save_field[s];
+    if (p < 0) continue;
+    int found = 0;
+    for (int j = 0; j < r->sarrays[p].n; j++)
+      found |= strlen(r->sarrays[p].names[j]) == o->saves[s].name_len &&
+               !strncmp(r->sarrays[p].names[j], o->saves[s].name,
+                        o->saves[s].name_len);
+    if (!found) {
+      error("--save %.*s: the SPEC of struct parameter '%s' gives no array "
+            "field '%.*s'", (int)o->saves[s].name_len, o->saves[s].name,
+            ps[p].name, (int)o->saves[s].name_len, o->saves[s].name);
+      return EXIT_FAIL;
     }
   }
 
@@ -1146,8 +1223,32 @@ static int run_launch(run_state *r) {
   kern_param_info *ps = r->ps;
   const char *list = run_device_list(r);
   if (list) {
+    for (int p = 0; p < r->np; p++)
+      if (r->sarrays[p].n) {
+        /* one descriptor cannot name an array on several devices */
+        error("parameter '%s': array fields of structs run on one device, "
+              "not on the list '%s'", ps[p].name, list);
+        return EXIT_FAIL;
+      }
     int rc = run_group(r, list);
     if (rc >= 0) return rc;
+  }
+  /* the array fields of struct values: Warp's descriptor of each */
+  for (int p = 0; p < r->np; p++) {
+    for (int j = 0; j < r->sarrays[p].n; j++) {
+      spec_array *h = &r->sarrays[p].hosts[j];
+      kern_array **d = &r->sdev[p * SPEC_MAX_STRUCT_ARRAYS + j];
+      kern_status st = kern_array_new(r->ctx, r->dev, h->type, h->ndim,
+                                      h->shape, d);
+      if (st != KERN_SUCCESS) {
+        *d = NULL;
+        return lib_error(r->ctx, st, r->sarrays[p].names[j]);
+      }
+      st = kern_array_upload(*d, h->data, h->nbytes);
+      if (st == KERN_SUCCESS)
+        st = kern_struct_set_array(r->values[p] + r->sarrays[p].offset[j], *d);
+      if (st != KERN_SUCCESS) return lib_error(r->ctx, st, r->sarrays[p].names[j]);
+    }
   }
   for (int p = 0; p < r->np; p++) {
     if (ps[p].kind != KERN_PARAM_ARRAY) continue;
@@ -1200,6 +1301,31 @@ static int run_output(run_state *r) {
                               : kern_array_download(r->arrays[p], h->data,
                                                     h->nbytes);
     if (st != KERN_SUCCESS) return lib_error(r->ctx, st, ps[p].name);
+    if (ps[p].type.kind == KERN_KIND_STRUCT) {
+      /* records: NumPy's structured form of Warp's numpy_dtype() */
+      if (r->save_of[p] >= 0) {
+        outfile *of = &r->outs[r->save_of[p]];
+        char *descr = spec_struct_descr(&r->structs[p]);
+        if (!descr) {
+          error("out of memory");
+          return EXIT_FAIL;
+        }
+        int bad = npy_write_records(of->f, of->path, descr,
+                                    r->structs[p].size, ps[p].ndim, h->shape,
+                                    h->data, err, sizeof err) != 0 ||
+                  outfile_commit(of, err, sizeof err) != 0;
+        free(descr);
+        if (bad) {
+          error("%s", err);
+          return EXIT_FAIL;
+        }
+      } else if (!r->o.quiet) {
+        char prefix[160];
+        snprintf(prefix, sizeof prefix, "%s = ", ps[p].name);
+        spec_print_struct_array(stdout, prefix, &r->structs[p], h);
+      }
+      continue;
+    }
     if (r->save_of[p] >= 0) {
       /* NumPy sees vector and matrix elements as trailing axes. */
       int64_t shape[KERN_MAX_DIMS + 2];
@@ -1221,6 +1347,38 @@ static int run_output(run_state *r) {
                        h->data);
     }
   }
+  for (int p = 0; p < r->np; p++) {
+    for (int j = 0; j < r->sarrays[p].n; j++) {
+      spec_array *h = &r->sarrays[p].hosts[j];
+      const char *name = r->sarrays[p].names[j];
+      kern_status st = kern_array_download(
+          r->sdev[p * SPEC_MAX_STRUCT_ARRAYS + j], h->data, h->nbytes);
+      if (st != KERN_SUCCESS) return lib_error(r->ctx, st, name);
+      int save = -1;
+      for (int s = 0; s < r->o.nsaves; s++)
+        if (r->save_field[s] == p && strlen(name) == r->o.saves[s].name_len &&
+            !strncmp(name, r->o.saves[s].name, r->o.saves[s].name_len))
+          save = s;
+      if (save >= 0) {
+        int64_t shape[KERN_MAX_DIMS + 2];
+        int nd = 0;
+        for (int d = 0; d < h->ndim; d++) shape[nd++] = h->shape[d];
+        if (h->type.kind != KERN_KIND_SCALAR) shape[nd++] = h->type.rows;
+        if (h->type.kind == KERN_KIND_MATRIX) shape[nd++] = h->type.cols;
+        outfile *of = &r->outs[save];
+        if (npy_write_stream(of->f, of->path, h->type.scalar, nd, shape,
+                             h->data, err, sizeof err) != 0 ||
+            outfile_commit(of, err, sizeof err) != 0) {
+          error("%s", err);
+          return EXIT_FAIL;
+        }
+      } else if (!r->o.quiet) {
+        char prefix[160];
+        snprintf(prefix, sizeof prefix, "%s = ", name);
+        spec_print_array(stdout, prefix, h->type, h->ndim, h->shape, h->data);
+      }
+    }
+  }
   if (fflush(stdout) != 0) {
     error("cannot write output: %s", strerror(errno));
     return EXIT_FAIL;
@@ -1234,7 +1392,16 @@ static void run_free(run_state *r) {
     if (r->arrays) kern_array_free(r->arrays[p]);
     if (r->hosts) spec_array_free(&r->hosts[p]);
     if (r->values) free(r->values[p]);
+    if (r->structs) spec_struct_free(&r->structs[p]);
+    for (int j = 0; r->sarrays && j < r->sarrays[p].n; j++) {
+      kern_array_free(r->sdev[p * SPEC_MAX_STRUCT_ARRAYS + j]);
+      spec_array_free(&r->sarrays[p].hosts[j]);
+    }
   }
+  free(r->structs);
+  free(r->sarrays);
+  free(r->sdev);
+  free(r->save_field);
   for (int s = 0; r->outs && s < r->o.nsaves; s++)
     outfile_discard(&r->outs[s]);
   free(r->outs);

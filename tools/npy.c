@@ -67,6 +67,7 @@ const char *npy_dtype_descr(kern_scalar s) {
 void npy_free(npy_array *a) {
   if (!a) return;
   free(a->data);
+  free(a->fields);
   memset(a, 0, sizeof *a);
 }
 
@@ -202,6 +203,118 @@ static int parse_descr(const char *d, kern_scalar *out, char *why,
   return 0;
 }
 
+/* Note [structured descr]: NumPy writes a structured dtype's descr as a
+ * list, packed, with padding as unnamed void fields:
+ *   [('a', '|i1'), ('', '|V7'), ('d', '<f8'), ('v', '<f4', (3,)),
+ *    ('inner', [('v', '<f4', (3,)), ('k', '|i1'), ('', '|V3')])]
+ * fields -> '[' { '(' string ',' ( string | fields ) [ ',' shape ] ')' ','
+ * } ']'.  Leaves are listed with their offsets; *size gets the bytes the
+ * list spans.  The depth is bounded, as every input here is a user's. */
+#define NPY_MAX_FIELDS 4096
+
+static int add_field(npy_array *a, const char *name, size_t off,
+                     kern_scalar dt, int count, char *why, size_t whysize) {
+  if (a->nfields == NPY_MAX_FIELDS) {
+    snprintf(why, whysize, "more than %d fields", NPY_MAX_FIELDS);
+    return 0;
+  }
+  if (a->nfields % 64 == 0) {
+    npy_field *f = realloc(a->fields, (size_t)(a->nfields + 64) * sizeof *f);
+    if (!f) {
+      snprintf(why, whysize, "out of memory");
+      return 0;
+    }
+    a->fields = f;
+  }
+  npy_field *f = &a->fields[a->nfields++];
+  snprintf(f->name, sizeof f->name, "%s", name);
+  f->offset = off;
+  f->dtype = dt;
+  f->count = count;
+  return 1;
+}
+
+static int parse_fields(hdr *h, npy_array *a, const char *prefix,
+                        size_t base, int depth, size_t *size, char *why,
+                        size_t whysize) {
+  char nb[16];
+  size_t off = 0;
+  if (depth > 16 || !accept(h, '[')) {
+    snprintf(why, whysize, "malformed structured descr near '%s'",
+             near(h->p, nb));
+    return 0;
+  }
+  for (;;) {
+    if (accept(h, ']')) break;
+    char name[64], fmt[32], full[96];
+    if (!accept(h, '(') || !parse_string(h, name, sizeof name) ||
+        !accept(h, ',')) {
+      snprintf(why, whysize, "malformed structured descr near '%s'",
+               near(h->p, nb));
+      return 0;
+    }
+    snprintf(full, sizeof full, "%s%s%s", prefix, *prefix ? "." : "", name);
+    skip_space(h);
+    size_t fsize = 0;
+    if (*h->p == '[') {
+      if (!parse_fields(h, a, full, base + off, depth + 1, &fsize, why,
+                        whysize))
+        return 0;
+    } else {
+      if (!parse_string(h, fmt, sizeof fmt)) {
+        snprintf(why, whysize, "malformed structured descr near '%s'",
+                 near(h->p, nb));
+        return 0;
+      }
+      npy_array sub;
+      memset(&sub, 0, sizeof sub);
+      int count = 1;
+      if (accept(h, ',')) {
+        if (!parse_shape(h, &sub, why, whysize)) return 0;
+        for (int i = 0; i < sub.ndim; i++) {
+          if (sub.shape[i] > 1 << 16 || count > (1 << 20) / (int)(sub.shape[i] + 1)) {
+            snprintf(why, whysize, "field '%s' is too large", full);
+            return 0;
+          }
+          count *= (int)sub.shape[i];
+        }
+      }
+      if ((fmt[0] == '|' || fmt[0] == '<') && fmt[1] == 'V') {
+        long n = strtol(fmt + 2, NULL, 10);
+        if (n <= 0 || n > 1 << 20) {
+          snprintf(why, whysize, "bad void field '%s'", fmt);
+          return 0;
+        }
+        fsize = (size_t)n * (size_t)count;
+      } else {
+        kern_scalar dt;
+        if (!parse_descr(fmt, &dt, why, whysize)) return 0;
+        fsize = npy_dtypes[dt].size * (size_t)count;
+        if (name[0] &&
+            !add_field(a, full, base + off, dt, count, why, whysize))
+          return 0;
+      }
+    }
+    off += fsize;
+    if (off > 1 << 24) {
+      snprintf(why, whysize, "structured dtype is too large");
+      return 0;
+    }
+    if (!accept(h, ')')) {
+      snprintf(why, whysize, "malformed structured descr near '%s'",
+               near(h->p, nb));
+      return 0;
+    }
+    if (accept(h, ',')) continue;
+    if (accept(h, ']')) break;
+    snprintf(why, whysize, "malformed structured descr near '%s'",
+             near(h->p, nb));
+    return 0;
+  }
+  *size = off;
+  return 1;
+}
+
 /* header -> '{' { string ':' value ',' } '}'
  * with the keys 'descr', 'fortran_order' and 'shape', each exactly once. */
 static int parse_header(const char *text, npy_array *a, char *why,
@@ -220,7 +333,17 @@ static int parse_header(const char *text, npy_array *a, char *why,
       snprintf(why, whysize, "malformed header near '%s'", near(h.p, nb));
       return 0;
     }
-    if (strcmp(key, "descr") == 0 && !have_descr) {
+    if (strcmp(key, "descr") == 0 && !have_descr && accept(&h, '[')) {
+      h.p--; /* Note [structured descr] */
+      if (!parse_fields(&h, a, "", 0, 0, &a->itemsize, why, whysize))
+        return 0;
+      if (a->itemsize == 0) {
+        snprintf(why, whysize, "structured dtype of 0 bytes");
+        return 0;
+      }
+      a->dtype = KERN_SCALAR_UINT8;
+      have_descr = 1;
+    } else if (strcmp(key, "descr") == 0 && !have_descr) {
       if (!parse_string(&h, val, sizeof val)) {
         snprintf(why, whysize,
                  "'descr' is not a simple dtype string (structured dtypes "
@@ -330,21 +453,25 @@ int npy_read(const char *path, npy_array *out, char *err, size_t errsize) {
   int ok = parse_header(header, &a, why, sizeof why);
   free(header);
   if (!ok) {
+    free(a.fields);
     fclose(f);
     return fail(err, errsize, path, "%s", why);
   }
 
-  size_t count = 1, elsize = npy_scalar_size(a.dtype);
+  size_t count = 1, elsize = a.nfields || a.itemsize ? a.itemsize
+                                                     : npy_scalar_size(a.dtype);
   for (int i = 0; i < a.ndim; i++) {
     uint64_t d = (uint64_t)a.shape[i];
     if (d != 0 && count > SIZE_MAX / d) {
       fclose(f);
+      free(a.fields);
       return fail(err, errsize, path, "shape is too large for memory");
     }
     count *= (size_t)d;
   }
   if (count > SIZE_MAX / elsize) {
     fclose(f);
+    free(a.fields);
     return fail(err, errsize, path, "shape is too large for memory");
   }
   a.count = count;
@@ -359,6 +486,7 @@ int npy_read(const char *path, npy_array *out, char *err, size_t errsize) {
                         : 0;
     if (have < a.nbytes) {
       fclose(f);
+      free(a.fields);
       return fail(err, errsize, path,
                   "truncated data: shape needs %zu bytes, file has %llu",
                   a.nbytes, (unsigned long long)have);
@@ -367,6 +495,7 @@ int npy_read(const char *path, npy_array *out, char *err, size_t errsize) {
   a.data = malloc(a.nbytes ? a.nbytes : 1);
   if (!a.data) {
     fclose(f);
+    free(a.fields);
     return fail(err, errsize, path, "out of memory for %zu bytes", a.nbytes);
   }
   got = fread(a.data, 1, a.nbytes, f);
@@ -374,6 +503,7 @@ int npy_read(const char *path, npy_array *out, char *err, size_t errsize) {
   fclose(f);
   if (got != a.nbytes) {
     free(a.data);
+    free(a.fields);
     if (rerr) return fail(err, errsize, path, "read error");
     return fail(err, errsize, path,
                 "truncated data: shape needs %zu bytes, file has %zu",
@@ -385,25 +515,50 @@ int npy_read(const char *path, npy_array *out, char *err, size_t errsize) {
 
 /* ---------------------------------------------------------------- write */
 
+static int write_stream(FILE *f, const char *path, const char *descr,
+                        size_t elsize, int ndim, const int64_t *shape,
+                        const void *data, char *err, size_t errsize);
+
 int npy_write_stream(FILE *f, const char *path, kern_scalar dtype, int ndim,
                      const int64_t *shape, const void *data, char *err,
                      size_t errsize) {
-  char dict[64 + NPY_MAX_DIMS * 24];
+  char descr[16];
+  if ((unsigned)dtype >= KERN_SCALAR_COUNT)
+    return fail(err, errsize, path, "cannot write this array as .npy");
+  snprintf(descr, sizeof descr, "'%s'", npy_dtypes[dtype].descr);
+  return write_stream(f, path, descr, npy_dtypes[dtype].size, ndim, shape,
+                      data, err, errsize);
+}
+
+int npy_write_records(FILE *f, const char *path, const char *descr,
+                      size_t itemsize, int ndim, const int64_t *shape,
+                      const void *data, char *err, size_t errsize) {
+  return write_stream(f, path, descr, itemsize, ndim, shape, data, err,
+                      errsize);
+}
+
+static int write_stream(FILE *f, const char *path, const char *descr,
+                        size_t elsize, int ndim, const int64_t *shape,
+                        const void *data, char *err, size_t errsize) {
+  size_t dsize = 64 + NPY_MAX_DIMS * 24 + strlen(descr);
+  char *dict = malloc(dsize);
   size_t count = 1;
   int n;
 
-  if ((unsigned)dtype >= KERN_SCALAR_COUNT || ndim < 0 ||
-      ndim > NPY_MAX_DIMS)
+  if (!dict) return fail(err, errsize, path, "out of memory");
+  if (ndim < 0 || ndim > NPY_MAX_DIMS || dsize > 60000) {
+    free(dict);
     return fail(err, errsize, path, "cannot write this array as .npy");
-  n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, "
-               "'shape': (", npy_dtypes[dtype].descr);
+  }
+  n = snprintf(dict, dsize, "{'descr': %s, 'fortran_order': False, "
+               "'shape': (", descr);
   for (int i = 0; i < ndim; i++) {
-    n += snprintf(dict + n, sizeof dict - n, "%lld,%s",
+    n += snprintf(dict + n, dsize - n, "%lld,%s",
                   (long long)shape[i], i + 1 < ndim ? " " : "");
     count *= (size_t)shape[i];
   }
   if (ndim > 1) n--; /* NumPy writes (3, 4), but (3,) for one dimension */
-  n += snprintf(dict + n, sizeof dict - n, "), }");
+  n += snprintf(dict + n, dsize - n, "), }");
 
   /* The whole preamble is padded to a multiple of 64 bytes so the data is
    * aligned when the file is memory-mapped, as NumPy does. */
@@ -413,7 +568,7 @@ int npy_write_stream(FILE *f, const char *path, kern_scalar dtype, int ndim,
   memcpy(pre, npy_magic, 6);
   pre[6] = 1;
   pre[7] = 0;
-  size_t hlen = padded - 10;
+  size_t hlen = padded - 10; /* below 65536: dsize is bounded above */
   pre[8] = (unsigned char)(hlen & 0xff);
   pre[9] = (unsigned char)(hlen >> 8);
 
@@ -421,8 +576,9 @@ int npy_write_stream(FILE *f, const char *path, kern_scalar dtype, int ndim,
            fwrite(dict, 1, (size_t)n, f) == (size_t)n;
   for (size_t i = total; ok && i < padded; i++) ok = fputc(' ', f) != EOF;
   ok = ok && fputc('\n', f) != EOF;
-  size_t nbytes = count * npy_dtypes[dtype].size;
+  size_t nbytes = count * elsize;
   ok = ok && (nbytes == 0 || fwrite(data, 1, nbytes, f) == nbytes);
+  free(dict);
   if (!ok) return fail(err, errsize, path, "write failed: %s", strerror(errno));
   return 0;
 }

@@ -28,6 +28,16 @@
  * most KERN_MAX_DIMS + 2.  Files with more are refused with a message. */
 #define NPY_MAX_DIMS 16
 
+/* One scalar (or sub-array of scalars) leaf of a structured dtype, such as
+ * Warp's MyStruct.numpy_dtype(): nested fields are named with dots
+ * ("inner.v"), padding is left out. */
+typedef struct npy_field {
+  char name[96];
+  size_t offset;                /* bytes from the start of a record */
+  kern_scalar dtype;
+  int count;                    /* scalars: the product of its shape */
+} npy_field;
+
 typedef struct npy_array {
   kern_scalar dtype;
   int ndim;                     /* 0 for a NumPy scalar */
@@ -35,7 +45,20 @@ typedef struct npy_array {
   size_t count;                 /* number of scalars: product of shape */
   size_t nbytes;                /* count * npy_scalar_size(dtype) */
   void *data;                   /* malloc'd; never NULL after npy_read */
+  /* A structured dtype (a list descr): count is the number of records,
+   * each itemsize bytes, nbytes = count * itemsize; dtype is UINT8 and
+   * fields[0..nfields) the leaves.  Plain arrays have nfields 0. */
+  int nfields;
+  npy_field *fields;            /* malloc'd */
+  size_t itemsize;
 } npy_array;
+
+/* Writes a structured array: descr is the Python literal of the dtype's
+ * descr list ("[('x', '<f4'), ('', '|V4')]"), itemsize the record size,
+ * shape the record shape.  As npy_write_stream otherwise. */
+int npy_write_records(FILE *f, const char *path, const char *descr,
+                      size_t itemsize, int ndim, const int64_t *shape,
+                      const void *data, char *err, size_t errsize);
 
 /* Reads path into *out.  On failure returns -1 and writes a one-line message
  * that starts with the path into err (always NUL-terminated); *out is left

@@ -585,7 +585,8 @@ static int load_npy(const kern_param_info *p, const char *path,
   int extra = p->type.kind == KERN_KIND_SCALAR ? 0
               : p->type.kind == KERN_KIND_VECTOR ? 1
                                                  : 2;
-  int ok = a.dtype == p->type.scalar && a.ndim == p->ndim + extra;
+  int ok = a.dtype == p->type.scalar && a.ndim == p->ndim + extra &&
+           !a.itemsize; /* records are a struct parameter's */
   if (ok && extra >= 1) ok = a.shape[p->ndim] == p->type.rows;
   if (ok && extra == 2) ok = a.shape[p->ndim + 1] == p->type.cols;
   if (!ok) {
@@ -967,4 +968,34 @@ void spec_print_array(FILE *f, const char *prefix, kern_type type, int ndim,
   }
   print_axis(&pr, 0, 0);
   fputc('\n', f);
+}
+
+/* ---------------------------------------------------------------- for structs */
+
+/* The generators' scalar rules, for spec_struct.c's arrays of structs. */
+void spec_store_int(kern_scalar s, void *p, uint64_t v) { put_int(s, p, v); }
+
+void spec_store_random(kern_scalar s, void *p, uint64_t *state) {
+  uint64_t z = splitmix_next(state);
+  if (s == KERN_SCALAR_FLOAT32 || s == KERN_SCALAR_FLOAT64)
+    put_float(s, p, (double)(z >> 11) * 0x1p-53);
+  else if (s == KERN_SCALAR_BOOL)
+    put_int(s, p, z & 1);
+  else
+    put_int(s, p, z % 100);
+}
+
+void spec_format_scalar(kern_scalar s, const void *p, char *buf,
+                        size_t size) {
+  scalar_val v = get_scalar(s, p);
+  if (s == KERN_SCALAR_BOOL)
+    snprintf(buf, size, "%s", v.i ? "True" : "False");
+  else if (s == KERN_SCALAR_FLOAT32)
+    snprintf(buf, size, "%.9g", v.f);
+  else if (s == KERN_SCALAR_FLOAT64)
+    snprintf(buf, size, "%.17g", v.f);
+  else if (is_signed_scalar(s))
+    snprintf(buf, size, "%lld", (long long)v.i);
+  else
+    snprintf(buf, size, "%llu", (unsigned long long)v.u);
 }

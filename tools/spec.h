@@ -58,4 +58,48 @@ void spec_print_array(FILE *f, const char *prefix, kern_type type, int ndim,
 /* "float32", "array of vec3", "2-d array of float32" into buf; returns buf. */
 char *spec_describe(const kern_param_info *p, char *buf, size_t size);
 
+/* ---------------------------------------------------------------- structs
+ * spec_struct.c: @wp.struct parameters (a value or an array of structs);
+ * the grammar is at the top of that file. */
+
+typedef struct spec_struct {
+  const char *name;          /* the struct's name (owned by the module) */
+  size_t size;               /* bytes of one value */
+  int nfields;
+  kern_field_info *fields;   /* depth first, from kern_kernel_param_field */
+} spec_struct;
+
+/* The array fields a struct value's SPEC gave: run.c makes each device
+ * array and writes its descriptor at offset. */
+#define SPEC_MAX_STRUCT_ARRAYS 16
+typedef struct spec_struct_arrays {
+  int n;
+  char names[SPEC_MAX_STRUCT_ARRAYS][128]; /* "s.arr" */
+  size_t offset[SPEC_MAX_STRUCT_ARRAYS];
+  spec_array hosts[SPEC_MAX_STRUCT_ARRAYS];
+} spec_struct_arrays;
+
+int spec_struct_get(kern_kernel *k, int param, const kern_param_info *p,
+                    spec_struct *out, char *err, size_t errsize);
+void spec_struct_free(spec_struct *s);
+/* {field=value,...} into out (s->size bytes); array fields go to arrays
+ * (NULL refuses them). */
+int spec_parse_struct(const kern_param_info *p, const spec_struct *s,
+                      const char *text, void *out,
+                      spec_struct_arrays *arrays, char *err, size_t errsize);
+int spec_parse_struct_array(const kern_param_info *p, const spec_struct *s,
+                            const char *text, spec_array *out, char *err,
+                            size_t errsize);
+/* The .npy descr list of the struct (malloc'd), NumPy's packed form. */
+char *spec_struct_descr(const spec_struct *s);
+void spec_print_struct_array(FILE *f, const char *prefix,
+                             const spec_struct *s, const spec_array *a);
+
+/* Scalars as the generators store them (spec.c): an integer (wrapping,
+ * bool as != 0), a rand() draw advancing *state, and short text. */
+void spec_store_int(kern_scalar s, void *p, uint64_t v);
+void spec_store_random(kern_scalar s, void *p, uint64_t *state);
+void spec_format_scalar(kern_scalar s, const void *p, char *buf,
+                        size_t size);
+
 #endif /* KERN_TOOLS_SPEC_H */

@@ -7,6 +7,7 @@
  *   diag.c      "path:line:col: error: msg", source line, caret; longjmp out
  *   types.c     value types (scalars, vectors, matrices, arrays, tuples)
  *   builtins.c  the table of wp.* functions
+ *   layout.c    sizes, alignments and struct field offsets (Warp's layout)
  *   format.c    the conversions of a wp.printf() format, one description
  *               for the checker (lower/check.c) and the emitters alike
  *   suggest.c   the nearest known name to a typo ("did you mean")
@@ -178,6 +179,15 @@ int sc_bits(kern_scalar s);
 const char *ty_name(Compiler *C, const Type *t);
 /* Converts a value type to the public description. */
 kern_type ty_to_kern(const Type *t);
+
+/* layout.c: Warp's host layout of values and structs (an array field is
+ * Warp's 56-byte array_t). */
+#define TY_WARP_ARRAY_SIZE 56
+size_t ty_size(const Type *t);
+size_t ty_align(const Type *t);
+size_t ty_field_offset(const Type *t, int k);
+bool ty_has_array(const Type *t);  /* an array, or a struct holding one */
+bool ty_has_f64(const Type *t);    /* float64 anywhere inside */
 
 /* Operators (binary, unary, comparison). */
 enum {

@@ -69,6 +69,9 @@ const char *kern_scalar_name(kern_scalar s) {
 /* Bounds chosen so a value's size always fits comfortably in size_t and in
  * the launch code's argument slots; Warp itself stops at 4x4 for aliases. */
 #define KERN__MAX_COMPONENTS 64
+/* A struct of up to 1 MiB: far beyond any kernel parameter, room for an
+ * array element. */
+#define KERN__MAX_STRUCT_BYTES (1 << 20)
 
 int kern__type_valid(kern_type t) {
   if ((unsigned)t.scalar >= KERN_SCALAR_COUNT) return 0;
@@ -80,6 +83,13 @@ int kern__type_valid(kern_type t) {
   case KERN_KIND_MATRIX:
     return t.rows >= 1 && t.cols >= 1 && t.rows <= KERN__MAX_COMPONENTS &&
            t.cols <= KERN__MAX_COMPONENTS;
+  case KERN_KIND_STRUCT:
+    /* rows bytes aligned to cols: the size a multiple of the alignment,
+     * as C lays out a struct */
+    return t.scalar == KERN_SCALAR_UINT8 && t.rows >= 1 &&
+           t.rows <= KERN__MAX_STRUCT_BYTES &&
+           (t.cols == 1 || t.cols == 2 || t.cols == 4 || t.cols == 8) &&
+           t.rows % t.cols == 0;
   }
   return 0;
 }
@@ -91,6 +101,7 @@ int kern__type_equal(kern_type a, kern_type b) {
 
 size_t kern_type_size(kern_type t) {
   if (!kern__type_valid(t)) return 0;
+  if (t.kind == KERN_KIND_STRUCT) return (size_t)t.rows;
   return scalars[t.scalar].size * (size_t)t.rows * (size_t)t.cols;
 }
 
@@ -118,6 +129,9 @@ char *kern_type_name(kern_type t, char *buf, size_t size) {
     else
       snprintf(buf, size, "matrix(shape=(%d, %d), dtype=%s)", t.rows, t.cols,
                sname);
+    break;
+  case KERN_KIND_STRUCT:
+    snprintf(buf, size, "struct(size=%d, align=%d)", t.rows, t.cols);
     break;
   }
   return buf;

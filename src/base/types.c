@@ -157,6 +157,12 @@ kern_type ty_to_kern(const Type *t) {
            : t->kind == TY_MAT ? KERN_KIND_MATRIX : KERN_KIND_SCALAR;
   k.rows = t->kind == TY_SCALAR ? 1 : t->rows;
   k.cols = t->kind == TY_MAT ? t->cols : 1;
+  if (t->kind == TY_STRUCT) {
+    k.kind = KERN_KIND_STRUCT;
+    k.scalar = KERN_SCALAR_UINT8;
+    k.rows = (int)ty_size(t);
+    k.cols = (int)ty_align(t);
+  }
   return k;
 }
 

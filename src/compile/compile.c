@@ -43,8 +43,13 @@ void kern__compile_result_free(kc_result *r) {
     kc_kernel *k = &r->kernels[i];
     kern__free(k->name);
     kern__free(k->symbol);
-    for (int j = 0; j < k->nparams; j++)
+    for (int j = 0; j < k->nparams; j++) {
       kern__free(k->params[j].name);
+      kern__free(k->params[j].struct_name);
+      for (int f = 0; f < k->params[j].nfields; f++)
+        kern__free(k->params[j].fields[f].name);
+      kern__free(k->params[j].fields);
+    }
     kern__free(k->params);
   }
   kern__free(r->kernels);
@@ -59,6 +64,48 @@ static char *dup_or_oom(Compiler *C, const char *s) {
   if (!p)
     diag_oom(C);
   return p;
+}
+
+static int count_fields(const Type *t) {
+  int n = 0;
+  for (int i = 0; i < t->n; i++)
+    n += 1 + (t->items[i]->kind == TY_STRUCT ? count_fields(t->items[i]) : 0);
+  return n;
+}
+
+/* Lists the fields of struct t at offset base, depth first, into q. */
+static void describe_fields(Compiler *C, const Type *t, const char *prefix,
+                            size_t base, int depth, kc_param *q) {
+  for (int i = 0; i < t->n; i++) {
+    const Type *ft = t->items[i];
+    kc_field *f = &q->fields[q->nfields++];
+    const char *name = prefix ? arena_printf(C, "%s.%s", prefix, t->fnames[i])
+                              : t->fnames[i];
+    f->name = dup_or_oom(C, name);
+    f->offset = base + ty_field_offset(t, i);
+    f->size = ty_size(ft);
+    f->depth = depth;
+    if (ft->kind == TY_ARRAY) {
+      f->kind = KERN_PARAM_ARRAY;
+      f->type = ty_to_kern(ft->elem);
+      f->ndim = ft->ndim;
+    } else {
+      f->kind = KERN_PARAM_VALUE;
+      f->type = ty_to_kern(ft);
+    }
+    if (ft->kind == TY_STRUCT)
+      describe_fields(C, ft, name, f->offset, depth + 1, q);
+  }
+}
+
+static void describe_struct(Compiler *C, const Type *t, kc_param *q) {
+  if (t->kind != TY_STRUCT)
+    return;
+  q->struct_name = dup_or_oom(C, t->name);
+  q->fields = kern__calloc((size_t)count_fields(t), sizeof(kc_field));
+  if (!q->fields)
+    diag_oom(C);
+  describe_fields(C, t, NULL, 0, 0, q);
 }
 
 static void describe_kernels(Compiler *C, IrModule *m, kc_result *out) {
@@ -93,9 +140,11 @@ static void describe_kernels(Compiler *C, IrModule *m, kc_result *out) {
         q->kind = KERN_PARAM_ARRAY;
         q->type = ty_to_kern(p->ty->elem);
         q->ndim = p->ty->ndim;
+        describe_struct(C, p->ty->elem, q);
       } else {
         q->kind = KERN_PARAM_VALUE;
         q->type = ty_to_kern(p->ty);
+        describe_struct(C, p->ty, q);
       }
     }
   }

@@ -12,7 +12,9 @@
  *
  * Value types are laid out as consecutive scalars with the scalar's
  * alignment: vec3 is 12 bytes, mat33d is 72 bytes row-major (as in Warp).
- * bool is one byte.
+ * bool is one byte.  A @wp.struct has C's natural layout of those, as
+ * Warp's ctypes Structure has it, an array field being Warp's 56-byte
+ * array_t (base/layout.c); it is passed by value like the other values.
  *
  * An array argument is the struct kern__arr below: a data pointer to
  * contiguous row-major elements and the shape (unused dims are 1).
@@ -73,11 +75,28 @@ typedef struct kern__dims {
   int64_t begin;
 } kern__dims;
 
+/* One field of a struct parameter (or of an array of structs' element),
+ * nested structs' fields included, depth first; kern_field_info is its
+ * public form. */
+typedef struct kc_field {
+  char *name;     /* dotted path: "inner.v" */
+  size_t offset;  /* from the start of the outermost struct */
+  size_t size;
+  kern_param_kind kind; /* KERN_PARAM_ARRAY: Warp's array_t */
+  kern_type type;       /* value type, array element type, or the struct */
+  int ndim;
+  int depth;
+} kc_field;
+
 typedef struct kc_param {
   char *name;
   kern_param_kind kind;
   kern_type type; /* value type or array element type */
   int ndim;       /* arrays only */
+  /* a struct, or an array of structs: its name and fields */
+  char *struct_name;
+  int nfields;
+  kc_field *fields;
 } kc_param;
 
 typedef struct kc_kernel {

@@ -77,14 +77,60 @@ const char *emit_tysig(Emit *E, const Type *t) {
   }
 }
 
+/* An array field of a struct is Warp's array descriptor, array_t
+ * (base/layout.c): the addresses are integers, since OpenCL C allows no
+ * pointer in a kernel argument and the layout must be the same on every
+ * target.  Reading the field converts it to kern's own array value (data
+ * pointer and int64 shape, unused axes 1), which the accesses use.  OpenCL
+ * 1.2 has no device addresses for buffers, so the runtime refuses to load
+ * a kernel whose parameters hold array fields there (runtime/module.c);
+ * the code is the same on every target, as the compiler's answer must be
+ * (Note [target-independent status] in fuzz/fuzz_compiler.c). */
+static const char *warp_array_ctype(Emit *E, const Type *arr) {
+  const char *name = arena_printf(E->C, "k_w%s", emit_tysig(E, arr));
+  if (emit_need(E, name))
+    buf_printf(&E->pre, "typedef struct { uint64_t data; uint64_t grad; "
+               "int32_t shape[4]; int32_t strides[4]; uint16_t ndim; "
+               "uint16_t flags; } %s;\n", name);
+  return name;
+}
+
+static const char *warp_array_zero(Emit *E, const Type *arr) {
+  const char *T = warp_array_ctype(E, arr);
+  const char *name = arena_printf(E->C, "k_zero_w%s", emit_tysig(E, arr));
+  if (emit_need(E, name))
+    buf_printf(&E->pre, "%s %s %s(void) {\n  %s r;\n  r.data = 0; r.grad = 0; "
+               "r.ndim = 0; r.flags = 0;\n  for (int k = 0; k < 4; k++) "
+               "{ r.shape[k] = 0; r.strides[k] = 0; }\n  return r;\n}\n",
+               E->T->fn_qual, T, name, T);
+  return name;
+}
+
+static const char *warp_array_read(Emit *E, const Type *arr) {
+  const char *W = warp_array_ctype(E, arr);
+  const char *A = emit_arrtype(E, arr);
+  const char *name = arena_printf(E->C, "k_from_w%s", emit_tysig(E, arr));
+  if (emit_need(E, name))
+    buf_printf(&E->pre, "%s %s %s(%s w) {\n  %s r;\n"
+               "  r.data = (%s%s *)w.data;\n"
+               "  for (int k = 0; k < 4; k++) r.shape[k] = k < %d ? "
+               "(int64_t)w.shape[k] : 1;\n  return r;\n}\n",
+               E->T->fn_qual, A, name, W, A, E->T->global,
+               emit_ctype(E, arr->elem), arr->ndim);
+  return name;
+}
+
 /* A @wp.struct is a C struct with one member f_NAME per field, in order
- * (the prefix keeps field names that are C keywords valid). */
+ * (the prefix keeps field names that are C keywords valid).  Its members
+ * are scalars and arrays of scalars, so every target lays it out as Warp
+ * does (base/layout.c). */
 static const char *struct_ctype(Emit *E, const Type *t) {
   const char *name = arena_printf(E->C, "k_%s", emit_tysig(E, t));
   if (emit_need(E, name)) {
     const char **ft = arena_alloc(E->C, sizeof(char *) * (size_t)t->n);
-    for (int i = 0; i < t->n; i++)
-      ft[i] = emit_ctype(E, t->items[i]); /* members' types come first */
+    for (int i = 0; i < t->n; i++) /* members' types come first */
+      ft[i] = t->items[i]->kind == TY_ARRAY ? warp_array_ctype(E, t->items[i])
+                                             : emit_ctype(E, t->items[i]);
     Buf b;
     buf_init(&b, E->C);
     buf_puts(&b, "typedef struct {");
@@ -104,7 +150,9 @@ static const char *struct_zero(Emit *E, const Type *t) {
     return name;
   const char **z = arena_alloc(E->C, sizeof(char *) * (size_t)t->n);
   for (int i = 0; i < t->n; i++)
-    z[i] = emit_zero(E, t->items[i]);
+    z[i] = t->items[i]->kind == TY_ARRAY
+               ? arena_printf(E->C, "%s()", warp_array_zero(E, t->items[i]))
+               : emit_zero(E, t->items[i]);
   Buf b;
   buf_init(&b, E->C);
   buf_printf(&b, "%s %s %s(void) {\n  %s r;\n", E->T->fn_qual, T, name, T);
@@ -1477,6 +1525,12 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
                (int)e->ival);
     return;
   case E_FIELD:
+    if (e->ty->kind == TY_ARRAY) {
+      buf_printf(b, "%s((", warp_array_read(E, e->ty));
+      emit_expr(E, b, e->a);
+      buf_printf(b, ").f_%s)", e->a->ty->fnames[e->ival]);
+      return;
+    }
     buf_puts(b, "(");
     emit_expr(E, b, e->a);
     buf_printf(b, ").f_%s", e->a->ty->fnames[e->ival]);
@@ -1755,6 +1809,15 @@ static void emit_stmt(Emit *E, IrStmt *s) {
     emit_line(E, "%s = %s;", s->var->name, ex(E, s->a));
     return;
   case S_SETFIELD:
+    /* Note [store paths] in lower/check_stmt.c.  Through an array element
+     * in debug mode the store is skipped after a fault, like S_STORE's. */
+    if (s->var->ty->kind == TY_ARRAY && E->opts && E->opts->debug) {
+      const char *T = emit_ctype(E, s->a->ty);
+      emit_line(E, "{ %s%s *k_p = &%s; %s k_v = %s; "
+                   "if (!((volatile %sint64_t *)k_fault.data)[0]) *k_p = k_v; }",
+                E->T->global, T, ex(E, s->a), T, ex(E, s->c), E->T->global);
+      return;
+    }
     emit_line(E, "%s = %s;", ex(E, s->a), ex(E, s->c));
     return;
   case S_SETCOMP: {
@@ -1969,12 +2032,18 @@ void emit_thread_loops(Emit *E, IrFunc *f, const char *pragma,
 }
 
 void emit_locals(Emit *E, IrFunc *f) {
-  for (IrVar *v = f->locals; v; v = v->next)
+  for (IrVar *v = f->locals; v; v = v->next) {
+    if (v->ty->kind == TY_ARRAY) {
+      /* an array field's copy (check_array_var), set before any use */
+      emit_line(E, "%s %s;", emit_ctype(E, v->ty), v->name);
+      continue;
+    }
     emit_line(E, "%s %s = %s;", emit_ctype(E, v->ty), v->name,
               emit_zero(E, v->ty));
+  }
   /* zero constructors must exist before use */
   for (IrVar *v = f->locals; v; v = v->next)
-    if (v->ty->kind != TY_SCALAR)
+    if (v->ty->kind != TY_SCALAR && v->ty->kind != TY_ARRAY)
       make_helper(E, v->ty, 0, NULL);
 }
 

@@ -102,6 +102,9 @@ static void mark_store(IrStmt *s, void *ud) {
   IrFunc *f = ud;
   if (s->kind == S_STORE)
     s->var->written = true;
+  /* a field of an array element (Note [store paths], lower/check_stmt.c) */
+  if (s->kind == S_SETFIELD && s->var->ty->kind == TY_ARRAY)
+    s->var->written = true;
   if (s->kind == S_FOR || s->kind == S_WHILE || s->kind == S_PRINTF)
     f->simple_loop = false;
   if (s->kind == S_EXPR && s->a->kind == E_ATOMIC)
@@ -128,8 +131,16 @@ void ir_analyze(Compiler *C, IrModule *m) {
       f->simple_loop = f->is_kernel;
       walk_stmts(f->body, mark_store, simplify, f);
       walk_stmts(f->body, NULL, no_simple, f);
+      /* OpenCL needs cl_khr_fp64 for a struct with a float64 field too */
+      for (IrVar *v = f->locals; v; v = v->next)
+        if (v->ty->kind == TY_STRUCT && ty_has_f64(v->ty))
+          f->uses_fp64 = true;
       for (IrVar *p = f->params; p; p = p->next)
-        if (p->ty->kind == TY_SCALAR && p->ty->sc == KERN_SCALAR_FLOAT64)
+        if ((p->ty->kind == TY_STRUCT ||
+             (p->ty->kind == TY_ARRAY && p->ty->elem->kind == TY_STRUCT)) &&
+            ty_has_f64(p->ty))
+          f->uses_fp64 = true;
+        else if (p->ty->kind == TY_SCALAR && p->ty->sc == KERN_SCALAR_FLOAT64)
           f->uses_fp64 = true;
         else if (p->ty->kind != TY_SCALAR && p->ty->sc == KERN_SCALAR_FLOAT64)
           f->uses_fp64 = true;

@@ -165,9 +165,6 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
     if (!f->instance_of) /* an instantiation's types are given */
       p->ty = check_type_expr(X, p->annot, arena_printf(C, "parameter '%s'",
                                                   p->name));
-    if (f->is_kernel && p->ty->kind == TY_STRUCT)
-      ERR(p->annot->pos, "struct kernel parameters are not supported yet "
-                         "(structs work as locals and in @wp.func)");
     Local *l = check_add_local(X, p->name, p->ty, p->pos);
     l->is_param = true;
     check_def_set(X, X->nlocals - 1);

@@ -427,7 +427,7 @@ static IrExpr *len_call(Ctx *X, Node *call) {
   if (t->kind == TY_ARRAY) {
     v = check_array_var(X, v, call->pos);
     IrExpr *e = ir_expr(X->C, E_SHAPE, t_i32());
-    e->var = v->var;
+    e->var = check_array_var(X, v, call->args->pos)->var;
     e->ival = 0;
     return e;
   }

@@ -47,8 +47,43 @@ static Local *assign_local(Ctx *X, Node *target, const Type *ty) {
 
 static void store_to(Ctx *X, Node *target, IrExpr *value, Pos pos);
 
+/* Note [store paths]: a store to a part of a value -- s.f = v, s.a.b = v,
+ * s.v[0] = x, s.m[i, j] = x, and the same through an array element,
+ * a[i].f = v, a[i].v[0] = x -- is one S_SETFIELD whose left side is the
+ * chain of E_FIELD and E_COMP nodes down to its root, a variable or an
+ * array element.  Every target spells such a chain as a C lvalue, so the
+ * store writes just that part: two threads that set different fields of
+ * one array element do not undo each other's store, as they would with a
+ * load of the whole element, a change and a store back.  A matrix row
+ * (m[i] = row) has no lvalue spelling and takes that longer way, on a
+ * copy. */
+static bool store_path_ok(IrExpr *lv) {
+  for (IrExpr *e = lv; e->kind == E_FIELD || e->kind == E_COMP; e = e->a)
+    if (e->kind == E_COMP && e->a->ty->kind == TY_MAT && !e->c)
+      return false;
+  return true;
+}
+
+static void store_path(Ctx *X, IrExpr *lv, IrExpr *value, Pos pos) {
+  IrExpr *root = lv;
+  while (root->kind == E_FIELD || root->kind == E_COMP)
+    root = root->a;
+  if (root->kind != E_VAR && root->kind != E_LOAD)
+    ERR(pos, "cannot assign to a part of this expression; assign it to a "
+             "variable first");
+  IrStmt *st = ir_stmt(X->C, S_SETFIELD, pos);
+  st->var = root->var;
+  st->a = lv;
+  st->c = value;
+  if (root->kind == E_LOAD)
+    root->var->written = true;
+  else
+    root->var->nassign++;
+  check_emit(X, st);
+}
+
 /* A component store: v.x = e, v[i] = e, m[i, j] = e, m[i] = row, and the
- * same through an array element (read, modify, write back). */
+ * same through an array element or a struct field. */
 static void store_component(Ctx *X, Node *target, IrExpr *value) {
   Node *basen = target->a;
   IrExpr *base = check_expr(X, basen);
@@ -56,13 +91,6 @@ static void store_component(Ctx *X, Node *target, IrExpr *value) {
   IrExpr *i = NULL, *j = NULL;
   const Type *ct;
   if (target->kind == N_ATTR && bt->kind == TY_STRUCT) {
-    /* s.f = v, s.a.b = v: an lvalue of fields on a variable */
-    IrExpr *root = base;
-    while (root->kind == E_FIELD)
-      root = root->a;
-    if (root->kind != E_VAR)
-      ERR(target->pos, "cannot assign to a field of this expression; "
-                       "assign the struct to a variable first");
     IrExpr *lv = NULL;
     for (int k = 0; k < bt->n; k++)
       if (!strcmp(bt->fnames[k], target->name)) {
@@ -73,20 +101,26 @@ static void store_component(Ctx *X, Node *target, IrExpr *value) {
     if (!lv)
       ERR(target->pos, "struct '%s' has no field '%s'", bt->name,
           target->name);
+    if (lv->ty->kind == TY_ARRAY)
+      ERR(target->pos, "cannot assign to the array field '%s' in a kernel "
+                       "(array fields are set on the host)", target->name);
     if (!ty_eq(value->ty, lv->ty))
       ERR(target->pos, "cannot assign %s to field '%s', which is %s",
           TN(value->ty), target->name, TN(lv->ty));
-    IrStmt *st = ir_stmt(X->C, S_SETFIELD, target->pos);
-    st->var = root->var;
-    st->a = lv;
-    st->c = value;
-    root->var->nassign++;
-    check_emit(X, st);
+    if (!store_path_ok(base)) {
+      /* through a matrix row: on a copy, then the copy back */
+      if (check_has_effects(base))
+        ERR(target->pos, "cannot assign through an expression with side "
+                         "effects; assign it to a variable first");
+      IrExpr *tmp = check_in_temp(X, base, "part", target->pos);
+      lv->a = tmp;
+      store_path(X, lv, value, target->pos);
+      store_to(X, basen, tmp, target->pos);
+      return;
+    }
+    store_path(X, lv, value, target->pos);
     return;
   }
-  if (base->kind == E_FIELD)
-    ERR(target->pos, "assigning to a component of a struct field is not "
-                     "supported yet; assign the whole field");
   if (target->kind == N_ATTR) {
     if (bt->kind == TY_ARRAY && !strcmp(target->name, "shape"))
       ERR(target->pos, "cannot assign to the shape of array '%s'",
@@ -120,6 +154,33 @@ static void store_component(Ctx *X, Node *target, IrExpr *value) {
   if (!ty_eq(value->ty, ct))
     ERR(target->pos, "cannot assign %s to a component of type %s",
         TN(value->ty), TN(ct));
+  if (base->kind == E_FIELD || base->kind == E_COMP) {
+    /* s.v[0] = x, a[i].m[0, 1] = x: Note [store paths] */
+    if (j || ct->kind == TY_SCALAR) {
+      IrExpr *lv = ir_expr(X->C, E_COMP, ct);
+      lv->pos = target->pos;
+      lv->a = base;
+      lv->b = i;
+      lv->c = j;
+      if (store_path_ok(base)) {
+        store_path(X, lv, value, target->pos);
+        return;
+      }
+    }
+    if (check_has_effects(base))
+      ERR(target->pos, "cannot assign through an expression with side "
+                       "effects; assign it to a variable first");
+    IrExpr *tmp = check_in_temp(X, base, "part", target->pos);
+    IrStmt *s = ir_stmt(X->C, S_SETCOMP, target->pos);
+    s->var = tmp->var;
+    s->a = i;
+    s->b = j;
+    s->c = value;
+    tmp->var->nassign++;
+    check_emit(X, s);
+    store_to(X, basen, tmp, target->pos);
+    return;
+  }
   if (base->kind == E_VAR) {
     /* Parameters are values (a copy), so a parameter's component can be
      * set like a local's, as in Warp. */

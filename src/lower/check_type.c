@@ -195,15 +195,16 @@ const Type *check_struct_type(Ctx *X, StructDef *d, Pos use) {
     const Type *ft = check_type_expr(X, d->fannots[i], arena_printf(
                                    X->C, "field '%s' of '%s'", d->fnames[i],
                                    d->name));
-    if (ft->kind == TY_ARRAY)
-      ERR(d->fannots[i]->pos, "array fields of structs are not supported "
-                              "yet");
-    if (!check_is_valuelike(ft))
+    /* An array field is Warp's array descriptor in the struct's bytes
+     * (base/layout.c); kernels read through it. */
+    if (!check_is_valuelike(ft) && ft->kind != TY_ARRAY)
       ERR(d->fannots[i]->pos, "a field of type %s is not supported",
           TN(ft));
     items[i] = ft;
   }
   t->items = items;
+  if (d->nfields == 0)
+    ERR(use, "struct '%s' has no fields", d->name);
   d->ty = t;
   d->resolving = false;
   return t;
@@ -250,9 +251,7 @@ static const Type *array_subscript_type(Ctx *X, Node *n) {
                   "integer from 1 to 4");
     ndim = (int)d->ival;
   }
-  if (dtype->kind == TY_STRUCT)
-    ERR(n->pos, "arrays of structs are not supported yet");
-  if (!ty_is_value(dtype) && dtype->kind != TY_ANY)
+  if (!check_is_valuelike(dtype) && dtype->kind != TY_ANY)
     ERR(n->pos, "arrays of %s are not supported", TN(dtype));
   return ty_array(X->C, dtype, ndim);
 }
@@ -351,9 +350,7 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
       }
       if (!dtype)
         ERR(n->pos, "wp.%s() needs a dtype", fn);
-      if (dtype->kind == TY_STRUCT)
-        ERR(n->pos, "arrays of structs are not supported yet");
-      if (!ty_is_value(dtype) && dtype->kind != TY_ANY)
+      if (!check_is_valuelike(dtype) && dtype->kind != TY_ANY)
         ERR(n->pos, "arrays of %s are not supported", TN(dtype));
       return ty_array(X->C, dtype, ndim);
     }

@@ -99,6 +99,8 @@ IrExpr *check_full_view(Ctx *X, IrExpr *a, Pos pos) {
 IrExpr *check_array_var(Ctx *X, IrExpr *a, Pos pos) {
   if (a->kind == E_VAR)
     return a;
+  if (!a->ty->strided && a->kind == E_FIELD) /* a struct's array field */
+    return check_in_temp(X, a, a->a->ty->fnames[a->ival], pos);
   if (!a->ty->strided)
     ERR(pos, "this array expression is not supported here; assign the "
              "array to a variable first");
@@ -374,6 +376,16 @@ IrExpr *check_view_subscript(Ctx *X, Node *n) {
 /* n's indices on an array that is not a variable (a function's result, a
  * view expression): it goes into a temporary first. */
 IrExpr *check_index_array_value(Ctx *X, Node *n, IrExpr *base) {
+  if (!base->ty->strided && base->kind == E_FIELD) {
+    /* an array field of a struct (Warp's descriptor, docs/ABI.md): its
+     * copy in a local is indexed like an array variable */
+    IrExpr *v = check_array_var(X, base, n->pos);
+    int nflat = check_count_args(n->args), k = 0;
+    Node **flat = arena_alloc(X->C, sizeof(Node *) * (size_t)nflat);
+    for (Node *a = n->args; a; a = a->next)
+      flat[k++] = a;
+    return index_var(X, v->var, flat, nflat, NULL, 0, n->pos);
+  }
   if (!base->ty->strided && base->kind != E_VAR)
     ERR(n->pos, "indexing this array expression is not supported; assign "
                 "the array to a variable first");

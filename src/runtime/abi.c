@@ -33,9 +33,14 @@ _Static_assert(offsetof(kern_device_info, capability_major) ==
                "kern_device_info version 1 ends before the properties");
 _Static_assert(END(kern_device_info, pci_bus_id) == sizeof(kern_device_info),
                "kern_device_info has tail padding");
-_Static_assert(END(kern_param_info, ndim) == sizeof(kern_param_info) &&
-                   sizeof(kern_param_info) == KERN_PARAM_INFO_SIZE_V1,
+_Static_assert(END(kern_param_info, ndim) == KERN_PARAM_INFO_SIZE_V1 &&
+                   offsetof(kern_param_info, struct_name) ==
+                       KERN_PARAM_INFO_SIZE_V1 &&
+                   END(kern_param_info, struct_name) == sizeof(kern_param_info),
                "kern_param_info layout");
+_Static_assert(END(kern_field_info, reserved0) == sizeof(kern_field_info) &&
+                   sizeof(kern_field_info) == KERN_FIELD_INFO_SIZE_V1,
+               "kern_field_info layout");
 _Static_assert(END(kern_arg, size) == sizeof(kern_arg) &&
                    sizeof(kern_arg) == KERN_ARG_SIZE_V1,
                "kern_arg layout");

@@ -32,6 +32,29 @@ static void module_unlink(kern_module *m) {
   m->prev = m->next = NULL;
 }
 
+/* An array field of a struct parameter holds a device address (Warp's
+ * array_t, docs/ABI.md), and OpenCL 1.2 gives a buffer none: such a kernel
+ * is refused on OpenCL when it is loaded, naming the kernel, parameter and
+ * field.  The compiler emits the same code for every target (Note
+ * [target-independent status] in fuzz/fuzz_compiler.c), so this is the
+ * runtime's check. */
+static kern_status opencl_struct_arrays(kern_context *ctx, kern_module *m) {
+  for (int i = 0; i < m->code.nkernels; i++) {
+    const kc_kernel *k = &m->code.kernels[i];
+    for (int p = 0; p < k->nparams; p++)
+      for (int f = 0; f < k->params[p].nfields; f++)
+        if (k->params[p].fields[f].kind == KERN_PARAM_ARRAY)
+          return kern__error(
+              ctx, KERN_ERROR_UNSUPPORTED,
+              "'%s': kernel '%s', parameter '%s': struct '%s' holds the "
+              "array field '%s', and OpenCL cannot pass arrays inside "
+              "structs (an OpenCL 1.2 buffer has no device address)",
+              m->name, k->name, k->params[p].name, k->params[p].struct_name,
+              k->params[p].fields[f].name);
+  }
+  return KERN_SUCCESS;
+}
+
 kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
                                    const char *name, kc_result *code,
                                    kern_module **out) {
@@ -67,7 +90,10 @@ kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
   m->name = mname;
   m->kernels = ks;
 
-  kern_status st = be->module_build(state, index, &m->code, &m->handle);
+  kern_status st = KERN_SUCCESS;
+  if (be->kind == KERN_BACKEND_OPENCL && (st = opencl_struct_arrays(ctx, m)))
+    goto fail;
+  st = be->module_build(state, index, &m->code, &m->handle);
   if (st != KERN_SUCCESS) {
     kern__error(ctx, st, "building '%s' for %s:%d failed", m->name, be->name,
                 index);
@@ -372,7 +398,54 @@ kern_status kern_kernel_param(const kern_kernel *h, int i,
   pi.kind = p->kind;
   pi.type = p->type;
   pi.ndim = p->kind == KERN_PARAM_ARRAY ? p->ndim : 0;
+  pi.struct_name = p->struct_name;
   kern__struct_out(out, &pi, sizeof pi);
+  return KERN_SUCCESS;
+}
+
+int kern_kernel_param_field_count(const kern_kernel *h, int i) {
+  const kern_kernel *k = kern__handle_get(h, KERN__H_KERNEL);
+  if (!k || i < 0 || i >= visible_params(k->info)) return 0;
+  return k->info->params[i].nfields;
+}
+
+kern_status kern_kernel_param_field(const kern_kernel *h, int i, int j,
+                                    kern_field_info *out) {
+  const kern_kernel *k = kern__kernel_enter(h);
+  if (!k) return KERN_ERROR_INVALID_HANDLE;
+  kern_context *ctx = k->module->ctx;
+  if (!out)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_kernel_param_field: out is NULL");
+  if (kern__struct_check_out(out, KERN_FIELD_INFO_SIZE_V1) != KERN_SUCCESS)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_kernel_param_field: out->struct_size is %zu, "
+                       "not the size of any version of kern_field_info (set "
+                       "it with KERN_FIELD_INFO_INIT)",
+                       out->struct_size);
+  if (i < 0 || i >= visible_params(k->info))
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kernel '%s' has %d parameters; there is no "
+                       "parameter %d",
+                       k->info->name, visible_params(k->info), i);
+  const kc_param *p = &k->info->params[i];
+  if (j < 0 || j >= p->nfields)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "parameter %d '%s' of kernel '%s' has %d struct "
+                       "fields; there is no field %d",
+                       i, p->name, k->info->name, p->nfields, j);
+  const kc_field *f = &p->fields[j];
+  kern_field_info fi;
+  memset(&fi, 0, sizeof fi);
+  fi.struct_size = sizeof fi;
+  fi.name = f->name;
+  fi.offset = f->offset;
+  fi.size = f->size;
+  fi.kind = f->kind;
+  fi.type = f->type;
+  fi.ndim = f->ndim;
+  fi.depth = f->depth;
+  kern__struct_out(out, &fi, sizeof fi);
   return KERN_SUCCESS;
 }
 
@@ -382,6 +455,8 @@ kern_status kern_kernel_param(const kern_kernel *h, int i,
 static const char *param_spelling(const kc_param *p, char *buf, size_t size) {
   char tn[80];
   kern_type_name(p->type, tn, sizeof tn);
+  if (p->struct_name) /* "Body (48 bytes)" */
+    snprintf(tn, sizeof tn, "%.60s (%d bytes)", p->struct_name, p->type.rows);
   if (p->kind == KERN_PARAM_ARRAY) {
     if (p->ndim == 1)
       snprintf(buf, size, "wp.array(dtype=%s)", tn);

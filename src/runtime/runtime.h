@@ -350,7 +350,9 @@ typedef union kern__slot {
   kern__arr arr;
   double d;
   int64_t i;
-  unsigned char bytes[128];
+  /* a value or struct parameter: up to 512 bytes (a struct of more is
+   * refused at launch; CUDA's limit for all parameters is 4 KiB) */
+  unsigned char bytes[512];
 } kern__slot;
 
 #define KERN__PACK_STACK_ARGS 16

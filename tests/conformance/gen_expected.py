@@ -178,7 +178,151 @@ def is_array_ann(ann):
         hasattr(ann, "dtype") and hasattr(ann, "ndim") and "array" in type(ann).__name__.lower())
 
 
-def build_value(spec, ann, pname):
+# --------------------------------------------------------------------------
+# structs (tools/spec_struct.c has the same grammar and rules)
+
+
+def is_struct(t):
+    return isinstance(t, wp.codegen.Struct) if hasattr(wp, "codegen") else type(t).__name__ == "Struct"
+
+
+def struct_leaves(st, prefix=""):
+    """(dotted name, warp type) of the value fields of struct st, depth first,
+    nested structs' fields in place of the struct, array fields left out."""
+    out = []
+    for name, var in st.vars.items():
+        t = var.type
+        full = prefix + name
+        if type(t).__name__ == "Struct":
+            out += struct_leaves(t, full + ".")
+        elif is_array_ann(t):
+            continue
+        else:
+            out.append((full, t))
+    return out
+
+
+def split_items(text):
+    items, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "({[":
+            depth += 1
+        elif ch in ")}]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            items.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        items.append(cur)
+    return items
+
+
+def find_var(st, path):
+    t = st
+    for part in path.split("."):
+        if type(t).__name__ != "Struct" or part not in t.vars:
+            raise ValueError(f"struct has no field {path}")
+        t = t.vars[part].type
+    return t
+
+
+def set_path(inst, path, value):
+    parts = path.split(".")
+    for p in parts[:-1]:
+        inst = getattr(inst, p)
+    setattr(inst, parts[-1], value)
+
+
+def build_struct(spec, st, pname, extra, prefix="", inst=None):
+    """{field=value,...} into an instance of struct st; array fields are
+    also recorded in extra under 'pname.field' (for kern-check)."""
+    spec = spec.strip()
+    if not (spec.startswith("{") and spec.endswith("}")):
+        raise ValueError(f"{pname}: struct SPEC must be {{...}}, got {spec}")
+    if inst is None:
+        inst = st()
+    for item in split_items(spec[1:-1]):
+        name, value = item.split("=", 1)
+        path = prefix + name.strip()
+        value = value.strip()
+        t = find_var(st, path)
+        if type(t).__name__ == "Struct":
+            build_struct(value, st, pname, extra, path + ".", inst)
+        elif is_array_ann(t):
+            arr = build_array(value, t, f"{pname}.{path}")
+            extra[f"{pname}.{path}"] = arr
+            set_path(inst, path, arr)
+        else:
+            v = value
+            m = re.match(r"^(?:wp\.)?\w*\((.*)\)$", v)
+            if m:
+                v = m.group(1)
+            set_path(inst, path, build_value(v, t, f"{pname}.{path}"))
+    return inst
+
+
+def build_struct_array(spec, ann, pname):
+    m = ARRAY_RE.match(spec)
+    kind, inner = m.group(1), m.group(2)
+    parts = [p.strip() for p in inner.split(",")]
+    st = ann.dtype
+    if parts[0] != st.key.split(".")[-1] and parts[0] != st.cls.__name__:
+        raise ValueError(f"{pname}: spec type {parts[0]} is not the struct")
+    rest = parts[1:]
+    seed = 0
+    if kind == "rand" and rest and rest[-1].startswith("seed="):
+        seed = int(rest[-1][5:], 0)
+        rest = rest[:-1]
+    dims = tuple(int(x) for x in rest)
+    if kind not in ("zeros", "ones", "arange", "rand") or len(dims) != ann.ndim:
+        raise ValueError(f"{pname}: bad struct array SPEC {spec}")
+    data = np.zeros(dims, dtype=st.numpy_dtype())
+    flat = data.reshape(-1)
+    leaves = struct_leaves(st)
+    g = SplitMix64(seed)
+    counter = 0
+    for e in range(flat.shape[0]):
+        for path, t in leaves:
+            rec = flat[e]
+            parts = path.split(".")
+            for p in parts[:-1]:
+                rec = rec[p]
+            npdt = np_scalar_of(t)
+            n = int(np.prod(dtype_shape(t))) if dtype_shape(t) else 1
+            vals = []
+            for _ in range(n):
+                if kind == "ones":
+                    vals.append(1)
+                elif kind == "arange":
+                    vals.append(counter)
+                    counter += 1
+                elif kind == "rand":
+                    z = g.next()
+                    if npdt == np.bool_:
+                        vals.append(z & 1)
+                    elif np.issubdtype(npdt, np.floating):
+                        vals.append(float(z >> 11) * 2.0**-53)
+                    else:
+                        vals.append(z % 100)
+                else:
+                    vals.append(0)
+            if npdt == np.bool_:
+                arr = np.array([v != 0 for v in vals], dtype=np.bool_)
+            elif np.issubdtype(npdt, np.floating):
+                arr = np.array(vals, dtype=np.float64).astype(npdt)
+            else:
+                arr = np.array(vals, dtype=np.uint64).astype(npdt)
+            rec[parts[-1]] = arr.reshape(dtype_shape(t)) if dtype_shape(t) else arr[0]
+    return wp.array(data, dtype=st, device="cpu")
+
+
+def build_value(spec, ann, pname, extra=None):
+    if type(ann).__name__ == "Struct":
+        return build_struct(spec, ann, pname, extra if extra is not None else {})
+    if ARRAY_RE.match(spec) and is_array_ann(ann) and type(ann.dtype).__name__ == "Struct":
+        return build_struct_array(spec, ann, pname)
     if ARRAY_RE.match(spec):
         return build_array(spec, ann, pname)
     if is_array_ann(ann):
@@ -286,9 +430,12 @@ def run_file(path):
     missing = [p for p in pnames if p not in args]
     if missing:
         raise ValueError(f"missing arguments {missing}")
-    values = {p: build_value(args[p], t, p) for p, t in params}
+    extra = {}
+    values = {p: build_value(args[p], t, p, extra) for p, t in params}
+    checked = dict(values)
+    checked.update(extra)
     for name, _ in checks:
-        if name not in values or not isinstance(values[name], wp.array):
+        if name not in checked or not isinstance(checked[name], wp.array):
             raise ValueError(f"kern-check {name} is not an array argument")
     os.makedirs(EXPECTED, exist_ok=True)
     with open(path) as f:
@@ -320,8 +467,8 @@ def run_file(path):
         wp.synchronize_device("cpu")
     summary = []
     for name, _ in checks:
-        arr = values[name].numpy()
-        if np.issubdtype(arr.dtype, np.floating) and not np.all(np.isfinite(arr)):
+        arr = checked[name].numpy()
+        if arr.dtype.names is None and np.issubdtype(arr.dtype, np.floating) and not np.all(np.isfinite(arr)):
             summary.append(f"{name}{list(arr.shape)}!nonfinite")
         else:
             summary.append(f"{name}{list(arr.shape)}")

@@ -1,4 +1,4 @@
-# expect: 11:13: error: arrays of structs are not supported yet
+# expect: 12:19: error: struct 'State' has no field 'y'
 import warp as wp
 
 
@@ -8,5 +8,5 @@ class State:
 
 
 @wp.kernel
-def k(a: wp.array(dtype=State)):
-    pass
+def k(a: wp.array(dtype=State), out: wp.array(dtype=float)):
+    out[0] = a[0].y

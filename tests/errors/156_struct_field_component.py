@@ -1,4 +1,4 @@
-# expect: 13:7: error: assigning to a component of a struct field is not supported yet; assign the whole field
+# expect: 12:10: error: cannot assign float32 to field 'v', which is vec3
 import warp as wp
 
 
@@ -8,7 +8,5 @@ class State:
 
 
 @wp.kernel
-def k(a: wp.array(dtype=float)):
-    s = State()
-    s.v[0] = 1.0
-    a[0] = s.v[0]
+def k(a: wp.array(dtype=State)):
+    a[0].v = 1.0

@@ -1,12 +1,12 @@
-# expect: 11:10: error: struct kernel parameters are not supported yet (structs work as locals and in @wp.func)
+# expect: 12:7: error: cannot assign to the array field 'arr' in a kernel (array fields are set on the host)
 import warp as wp
 
 
 @wp.struct
 class State:
-    x: float
+    arr: wp.array(dtype=float)
 
 
 @wp.kernel
 def k(s: State, a: wp.array(dtype=float)):
-    a[0] = s.x
+    s.arr = a
