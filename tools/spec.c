@@ -41,8 +41,13 @@
 
 /* ---------------------------------------------------------------- scalars */
 
+static int is_lowp_scalar(kern_scalar s) {
+  return s == KERN_SCALAR_FLOAT16 || s == KERN_SCALAR_BFLOAT16;
+}
+
 static int is_int_scalar(kern_scalar s) {
-  return s != KERN_SCALAR_BOOL && s != KERN_SCALAR_FLOAT32 && s != KERN_SCALAR_FLOAT64;
+  return s != KERN_SCALAR_BOOL && s != KERN_SCALAR_FLOAT32 &&
+         s != KERN_SCALAR_FLOAT64 && !is_lowp_scalar(s);
 }
 
 static int is_signed_scalar(kern_scalar s) {
@@ -51,7 +56,15 @@ static int is_signed_scalar(kern_scalar s) {
 }
 
 static void put_float(kern_scalar s, void *p, double v) {
-  if (s == KERN_SCALAR_FLOAT32) {
+  if (is_lowp_scalar(s)) {
+    /* through float32, as the kernel's own conversions round (a value
+     * beyond float32 is infinite in 16 bits anyway) */
+    float f = isfinite(v) && fabs(v) > 3.4e38 ? (float)(v > 0 ? INFINITY : -INFINITY)
+                                              : (float)v;
+    uint16_t x = s == KERN_SCALAR_FLOAT16 ? kern_float16_from_float(f)
+                                          : kern_bfloat16_from_float(f);
+    memcpy(p, &x, 2);
+  } else if (s == KERN_SCALAR_FLOAT32) {
     float x = (float)v;
     memcpy(p, &x, 4);
   } else {
@@ -62,7 +75,7 @@ static void put_float(kern_scalar s, void *p, double v) {
 /* Stores v as a scalar of type s.  Integers keep the low bytes (two's
  * complement wrap, as NumPy's astype does for arange on narrow types). */
 static void put_int(kern_scalar s, void *p, uint64_t v) {
-  if (s == KERN_SCALAR_FLOAT32 || s == KERN_SCALAR_FLOAT64) {
+  if (s == KERN_SCALAR_FLOAT32 || s == KERN_SCALAR_FLOAT64 || is_lowp_scalar(s)) {
     put_float(s, p, (double)v);
     return;
   }
@@ -96,6 +109,8 @@ static scalar_val get_scalar(kern_scalar s, const void *p) {
   case KERN_SCALAR_UINT64: { uint64_t x; memcpy(&x, p, 8); v.u = x; break; }
   case KERN_SCALAR_FLOAT32: { float x; memcpy(&x, p, 4); v.f = x; break; }
   case KERN_SCALAR_FLOAT64: { double x; memcpy(&x, p, 8); v.f = x; break; }
+  case KERN_SCALAR_FLOAT16: { uint16_t x; memcpy(&x, p, 2); v.f = kern_float16_to_float(x); break; }
+  case KERN_SCALAR_BFLOAT16: { uint16_t x; memcpy(&x, p, 2); v.f = kern_bfloat16_to_float(x); break; }
   default: break;
   }
   return v;
@@ -552,7 +567,7 @@ static int parse_generator(const kern_param_info *p, const char *text,
   case GEN_RAND:
     for (size_t i = 0; i < n; i++) {
       uint64_t z = splitmix_next(&state);
-      if (s == KERN_SCALAR_FLOAT32 || s == KERN_SCALAR_FLOAT64)
+      if (s == KERN_SCALAR_FLOAT32 || s == KERN_SCALAR_FLOAT64 || is_lowp_scalar(s))
         put_float(s, d + i * ssize, (double)(z >> 11) * 0x1p-53);
       else if (s == KERN_SCALAR_BOOL)
         put_int(s, d + i * ssize, z & 1);
@@ -755,6 +770,10 @@ static void visit(printer *pr, int axis, size_t off,
 static int float_roundtrips(kern_scalar s, const char *txt, double v) {
   double r = strtod(txt, NULL);
   if (s == KERN_SCALAR_FLOAT32) return (float)r == (float)v;
+  if (s == KERN_SCALAR_FLOAT16)
+    return kern_float16_from_float((float)r) == kern_float16_from_float((float)v);
+  if (s == KERN_SCALAR_BFLOAT16)
+    return kern_bfloat16_from_float((float)r) == kern_bfloat16_from_float((float)v);
   return r == v;
 }
 

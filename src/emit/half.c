@@ -1,0 +1,399 @@
+/*
+ * half.c -- float16 and bfloat16 (mixed precision) in generated code.
+ *
+ * Note [16-bit floats]: Warp stores float16 and bfloat16 in 2 bytes but
+ * computes with them in float32: every operator and math function on a
+ * 16-bit value converts its operands to float, computes, and rounds the
+ * result back (native/builtin.h, "half operator+(half a, half b) { return
+ * float_to_half(half_to_float(a) + half_to_float(b)); }").  kern does the
+ * same, in every target alike:
+ *
+ *  - A 16-bit value lives in a float32 register that holds a value the
+ *    format can represent.  Its C type is float, and a vector or matrix of
+ *    float16 has the C type of the float32 one (k_v3f32), so every float32
+ *    helper applies to it unchanged.
+ *  - Every expression whose result is 16-bit is computed as the float32
+ *    expression and passed through k_rnd_f16 / k_rnd_bf16 (componentwise
+ *    for vectors), which rounds to the format and back.  For + - * / one
+ *    float32 operation rounded once to 16 bits is the correctly rounded
+ *    16-bit result (float32 has more than twice the precision plus two
+ *    bits), so this is also what native half arithmetic gives.
+ *  - In memory (arrays, atomics) a value is its 16 bits: loads widen,
+ *    stores round.  Kernel parameters arrive as float32; the runtime
+ *    widens the caller's 16 bits (runtime/module.c).
+ *
+ * Conversions round to nearest, ties to even, with integer operations
+ * only, so the result does not depend on the target's float environment:
+ * the same algorithm as src/base/half.c, spelled for each dialect.  CUDA
+ * uses the hardware's cvt instructions for float16 (as Warp does).
+ *
+ * Atomics on 16-bit elements are compare-and-swap loops: on the element
+ * itself on the CPU, on the aligned 32-bit word that holds it on CUDA and
+ * OpenCL (core OpenCL has only 32-bit compare-and-swap; arrays are
+ * allocated in whole words, runtime/array.c), so no target needs
+ * cl_khr_fp16 or a particular GPU generation.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "emit.h"
+
+bool emit_lowp(const Type *t) {
+  return (t->kind == TY_SCALAR || t->kind == TY_VEC || t->kind == TY_MAT) &&
+         sc_is_lowp(t->sc);
+}
+
+/* The float32 type a 16-bit type computes in. */
+const Type *emit_wide(Emit *E, const Type *t) {
+  if (!emit_lowp(t))
+    return t;
+  if (t->kind == TY_SCALAR)
+    return ty_scalar(KERN_SCALAR_FLOAT32);
+  Type *w = arena_alloc(E->C, sizeof *w);
+  *w = *t;
+  w->sc = KERN_SCALAR_FLOAT32;
+  return w;
+}
+
+static const char *fmt_name(kern_scalar sc) {
+  return sc == KERN_SCALAR_FLOAT16 ? "h" : "bf";
+}
+
+/* Bit casts between float and uint32_t, per dialect. */
+static void bitcasts(Emit *E) {
+  if (!emit_need(E, "k_fbits"))
+    return;
+  switch (E->T->id) {
+  case KERN_TARGET_CUDA:
+    buf_puts(&E->pre, "#define k_fbits(x) __float_as_uint(x)\n"
+                      "#define k_bitsf(x) __uint_as_float(x)\n");
+    break;
+  case KERN_TARGET_OPENCL:
+    buf_puts(&E->pre, "#define k_fbits(x) as_uint(x)\n"
+                      "#define k_bitsf(x) as_float(x)\n");
+    break;
+  default:
+    /* C allows reading another member of a union (C11 6.5.2.3). */
+    buf_puts(&E->pre,
+             "static inline uint32_t k_fbits(float f) {\n"
+             "  union { float f; uint32_t u; } x;\n  x.f = f;\n  return x.u;\n}\n"
+             "static inline float k_bitsf(uint32_t u) {\n"
+             "  union { float f; uint32_t u; } x;\n  x.u = u;\n  return x.f;\n}\n");
+    break;
+  }
+}
+
+/* The conversion of float to the 16 bits of sc (to_float false) or back;
+ * returns its name. */
+const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float) {
+  const char *name = arena_printf(E->C, to_float ? "k_%s2f" : "k_f2%s",
+                                  fmt_name(sc));
+  if (!emit_need(E, name))
+    return name;
+  const char *Q = E->T->fn_qual;
+  Buf *b = &E->pre;
+  if (sc == KERN_SCALAR_FLOAT16 && E->T->id == KERN_TARGET_CUDA) {
+    if (to_float)
+      buf_printf(b, "%s float %s(uint16_t h) {\n  float f;\n"
+                    "  asm(\"cvt.f32.f16 %%0, %%1;\" : \"=f\"(f) : \"h\"(h));\n"
+                    "  return f;\n}\n", Q, name);
+    else
+      buf_printf(b, "%s uint16_t %s(float f) {\n  unsigned short h;\n"
+                    "  asm(\"cvt.rn.f16.f32 %%0, %%1;\" : \"=h\"(h) : \"f\"(f));\n"
+                    "  return h;\n}\n", Q, name);
+    return name;
+  }
+  bitcasts(E);
+  if (sc == KERN_SCALAR_BFLOAT16) {
+    if (to_float)
+      buf_printf(b, "%s float %s(uint16_t h) { return k_bitsf((uint32_t)h << 16); }\n",
+                 Q, name);
+    else
+      /* Warp's rule: infinity and NaN are truncated, a NaN keeping a
+       * nonzero significand; the rest rounds to nearest even. */
+      buf_printf(b, "%s uint16_t %s(float f) {\n  uint32_t x = k_fbits(f);\n"
+                    "  if ((x & 0x7f800000u) == 0x7f800000u) {\n"
+                    "    uint32_t h = x >> 16;\n"
+                    "    if ((x & 0x7fffffu) && !(h & 0x7fu)) h |= 0x40u;\n"
+                    "    return (uint16_t)h;\n  }\n"
+                    "  x += 0x7fffu + ((x >> 16) & 1u);\n"
+                    "  return (uint16_t)(x >> 16);\n}\n", Q, name);
+    return name;
+  }
+  if (to_float) {
+    buf_printf(b, "%s float %s(uint16_t h) {\n"
+                  "  uint32_t s = (uint32_t)(h & 0x8000u) << 16;\n"
+                  "  uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;\n"
+                  "  if (e == 31) return k_bitsf(s | 0x7f800000u | (m << 13));\n"
+                  "  if (e == 0) {\n"
+                  "    if (m == 0) return k_bitsf(s);\n"
+                  "    e = 113;\n"
+                  "    while (!(m & 0x400u)) { m <<= 1; e--; }\n"
+                  "    return k_bitsf(s | (e << 23) | ((m & 0x3ffu) << 13));\n"
+                  "  }\n"
+                  "  return k_bitsf(s | ((e + 112) << 23) | (m << 13));\n}\n",
+               Q, name);
+    return name;
+  }
+  /* Normal halves rebias the exponent and round the 13 bits dropped;
+   * subnormal ones shift the significand (with its implicit bit) right by
+   * 14 to 24 and round what was shifted out; 65520 and above overflow. */
+  buf_printf(b, "%s uint16_t %s(float f) {\n"
+                "  uint32_t x = k_fbits(f);\n"
+                "  uint32_t s = (x >> 16) & 0x8000u, a = x & 0x7fffffffu;\n"
+                "  if (a >= 0x7f800000u)\n"
+                "    return (uint16_t)(s | 0x7c00u | (a > 0x7f800000u ? 0x200u | ((a >> 13) & 0x3ffu) : 0u));\n"
+                "  if (a >= 0x477ff000u) return (uint16_t)(s | 0x7c00u);\n"
+                "  if (a >= 0x38800000u) {\n"
+                "    uint32_t m = a - 0x38000000u;\n"
+                "    m += 0xfffu + ((m >> 13) & 1u);\n"
+                "    return (uint16_t)(s | (m >> 13));\n  }\n"
+                "  if (a < 0x33000000u) return (uint16_t)s;\n"
+                "  uint32_t sh = 126u - (a >> 23), m = (a & 0x7fffffu) | 0x800000u;\n"
+                "  uint32_t r = m >> sh, rest = m & ((1u << sh) - 1u), hf = 1u << (sh - 1u);\n"
+                "  if (rest > hf || (rest == hf && (r & 1u))) r++;\n"
+                "  return (uint16_t)(s | r);\n}\n",
+             Q, name);
+  return name;
+}
+
+static const char *sig_of(kern_scalar sc) {
+  return sc == KERN_SCALAR_FLOAT16 ? "f16" : "bf16";
+}
+
+/* Loops over the components of a vector or matrix value v. */
+static const char *comp_of(Emit *E, const char *v, const Type *t) {
+  if (t->kind == TY_VEC)
+    return arena_printf(E->C, "%s.c[k]", v);
+  if (t->kind == TY_MAT)
+    return arena_printf(E->C, "%s.m[k / %d][k %% %d]", v, t->cols, t->cols);
+  return v;
+}
+
+static int ncomp_of(const Type *t) {
+  return t->kind == TY_SCALAR ? 1 : t->rows * t->cols;
+}
+
+/* Rounds a float32 value (of the wide type) to t's format, componentwise. */
+const char *emit_lowp_round(Emit *E, const Type *t) {
+  const char *name = arena_printf(E->C, "k_rnd_%s", emit_tysig(E, t));
+  if (!emit_need(E, name))
+    return name;
+  const char *to = emit_lowp_conv(E, t->sc, false);
+  const char *from = emit_lowp_conv(E, t->sc, true);
+  const char *Q = E->T->fn_qual;
+  if (t->kind == TY_SCALAR) {
+    buf_printf(&E->pre, "%s float %s(float x) { return %s(%s(x)); }\n", Q,
+               name, from, to);
+    return name;
+  }
+  const char *W = emit_ctype(E, t);
+  buf_printf(&E->pre, "%s %s %s(%s a) {\n  for (int k = 0; k < %d; k++) %s = "
+                      "%s(%s(%s));\n  return a;\n}\n",
+             Q, W, name, W, ncomp_of(t), comp_of(E, "a", t), from, to,
+             comp_of(E, "a", t));
+  return name;
+}
+
+/* The type of t in memory: for 16-bit types the bits, else t's C type. */
+const char *emit_stype(Emit *E, const Type *t) {
+  if (!emit_lowp(t))
+    return emit_ctype(E, t);
+  if (t->kind == TY_SCALAR)
+    return "uint16_t";
+  const char *name = arena_printf(E->C, "k_s%s", emit_tysig(E, t));
+  if (emit_need(E, name)) {
+    if (t->kind == TY_VEC)
+      buf_printf(&E->pre, "typedef struct { uint16_t c[%d]; } %s;\n", t->rows,
+                 name);
+    else
+      buf_printf(&E->pre, "typedef struct { uint16_t m[%d][%d]; } %s;\n",
+                 t->rows, t->cols, name);
+  }
+  return name;
+}
+
+/* Widens an element read from memory (load) or rounds a value into its
+ * memory form (store); returns the function's name. */
+const char *emit_lowp_mem(Emit *E, const Type *t, bool load) {
+  const char *conv = emit_lowp_conv(E, t->sc, load);
+  if (t->kind == TY_SCALAR)
+    return conv;
+  const char *S = emit_stype(E, t), *W = emit_ctype(E, t);
+  const char *name = arena_printf(E->C, "k_%s_%s", load ? "ld" : "st",
+                                  emit_tysig(E, t));
+  if (!emit_need(E, name))
+    return name;
+  buf_printf(&E->pre, "%s %s %s(%s a) {\n  %s r;\n  for (int k = 0; k < %d; k++) "
+                      "%s = %s(%s);\n  return r;\n}\n",
+             E->T->fn_qual, load ? W : S, name, load ? S : W, load ? W : S,
+             ncomp_of(t), comp_of(E, "r", t), conv, comp_of(E, "a", t));
+  return name;
+}
+
+/* An atomic read-modify-write of one 16-bit element: the update applied
+ * to the widened old value, rounded, and swapped in if the element did not
+ * change meanwhile.  Returns the old value, widened. */
+const char *emit_lowp_atomic(Emit *E, int bi, const Type *t) {
+  const char *name = arena_printf(E->C, "k_%s_%s", builtin_names[bi],
+                                  sig_of(t->sc));
+  if (!emit_need(E, name))
+    return name;
+  const char *from = emit_lowp_conv(E, t->sc, true);
+  const char *to = emit_lowp_conv(E, t->sc, false);
+  const char *upd;
+  switch (bi) {
+  case BI_ATOMIC_ADD: upd = "o + v"; break;
+  case BI_ATOMIC_SUB: upd = "o - v"; break;
+  case BI_ATOMIC_MIN:
+  case BI_ATOMIC_MAX:
+    upd = arena_printf(E->C, "%s(o, v)",
+                       emit_helper(E, bi == BI_ATOMIC_MIN ? BI_MIN : BI_MAX,
+                                   ty_scalar(KERN_SCALAR_FLOAT32), 2,
+                                   (const Type *[]){ty_scalar(KERN_SCALAR_FLOAT32),
+                                                    ty_scalar(KERN_SCALAR_FLOAT32)}));
+    break;
+  default: upd = "v"; break; /* exchange */
+  }
+  const char *Q = E->T->fn_qual, *G = E->T->global;
+  Buf *b = &E->pre;
+  if (E->T->id == KERN_TARGET_C) {
+    buf_printf(b, "%s float %s(uint16_t *p, float v) {\n  uint16_t old, nw;\n"
+                  "  __atomic_load(p, &old, __ATOMIC_RELAXED);\n"
+                  "  do { float o = %s(old); nw = %s(%s); }\n"
+                  "  while (!__atomic_compare_exchange(p, &old, &nw, 1, "
+                  "__ATOMIC_RELAXED, __ATOMIC_RELAXED));\n"
+                  "  return %s(old);\n}\n", Q, name, from, to, upd, from);
+    return name;
+  }
+  /* CUDA and OpenCL: the 32-bit word holding the element; its other half
+   * is put back unchanged. */
+  bool cuda = E->T->id == KERN_TARGET_CUDA;
+  const char *cas = cuda ? "atomicCAS" : "atomic_cmpxchg";
+  const char *U = cuda ? "unsigned int" : "uint";
+  const char *ptr = cuda ? "unsigned long long" : "ulong";
+  buf_printf(b, "%s float %s(%suint16_t *p, float v) {\n"
+                "  volatile %s%s *w = (volatile %s%s *)((%s)p & ~(%s)3);\n"
+                "  uint32_t sh = ((uint32_t)(%s)p & 2u) * 8u;\n"
+                "  %s old = *w, as;\n"
+                "  do {\n    as = old;\n"
+                "    float o = %s((uint16_t)(as >> sh));\n"
+                "    %s nw = (as & ~(0xffffu << sh)) | ((%s)%s(%s) << sh);\n"
+                "    old = %s((%s%s *)w, as, nw);\n"
+                "  } while (old != as);\n"
+                "  return %s((uint16_t)(old >> sh));\n}\n",
+             Q, name, G, G, U, G, U, ptr, ptr, ptr, U, from, U, U, to, upd,
+             cas, G, U, from);
+  return name;
+}
+
+/* A vector or matrix converted componentwise to t from `from`, one of
+ * them 16-bit: each component converted as a scalar would be. */
+static const char *lowp_vcast(Emit *E, const Type *t, const Type *from) {
+  const char *name = arena_printf(E->C, "k_cvt_%s_%s", emit_tysig(E, t),
+                                  emit_tysig(E, from));
+  if (!emit_need(E, name))
+    return name;
+  const char *RT = emit_ctype(E, t), *A = emit_ctype(E, from);
+  const char *x = comp_of(E, "a", from);
+  const char *conv = emit_lowp(t)
+      ? arena_printf(E->C, "%s((float)%s)", emit_lowp_round(E, ty_scalar(t->sc)), x)
+      : arena_printf(E->C, "(%s)%s", emit_ctype(E, ty_scalar(t->sc)), x);
+  buf_printf(&E->pre, "%s %s %s(%s a) {\n  %s r;\n  for (int k = 0; k < %d; k++) "
+                      "%s = %s;\n  return r;\n}\n",
+             E->T->fn_qual, RT, name, A, RT, ncomp_of(t), comp_of(E, "r", t),
+             conv);
+  return name;
+}
+
+/* 16-bit expressions (Note [16-bit floats]): constants rounded at compile
+ * time, operators and builtins computed in float32 and rounded, loads
+ * widened.  Returns false for the expressions the common code spells
+ * unchanged (variables, comparisons, constructors, components ...). */
+bool emit_lowp_expr(Emit *E, Buf *b, IrExpr *e) {
+  const Type *t = e->ty;
+  switch (e->kind) {
+  case E_CONST: {
+    if (!emit_lowp(t))
+      return false;
+    float f = (float)e->fval;
+    float r = t->sc == KERN_SCALAR_FLOAT16
+                  ? kern_float16_to_float(kern_float16_from_float(f))
+                  : kern_bfloat16_to_float(kern_bfloat16_from_float(f));
+    if (r != r) {
+      buf_puts(b, "K_NAN_F");
+    } else if (r - r != 0) {
+      buf_puts(b, r > 0 ? "K_INF_F" : "(-K_INF_F)");
+    } else {
+      char tmp[64];
+      snprintf(tmp, sizeof tmp, "%.9g", (double)r);
+      if (!strpbrk(tmp, ".eEn"))
+        strcat(tmp, ".0");
+      buf_printf(b, "%s%sf%s", r < 0 ? "(" : "", tmp, r < 0 ? ")" : "");
+    }
+    return true;
+  }
+  case E_BINARY:
+    if (!emit_lowp(t) || (e->op >= OP_LT && e->op <= OP_NE))
+      return false;
+    buf_printf(b, "%s((", emit_lowp_round(E, t));
+    emit_expr(E, b, e->a);
+    buf_printf(b, ") %s (", e->op == OP_ADD ? "+" : e->op == OP_SUB ? "-"
+                            : e->op == OP_MUL ? "*" : "/");
+    emit_expr(E, b, e->b);
+    buf_puts(b, "))");
+    return true;
+  case E_CAST: {
+    const Type *from = e->a->ty;
+    if (!emit_lowp(t) && !emit_lowp(from))
+      return false;
+    if (t->kind == TY_SCALAR && !emit_lowp(t))
+      return false; /* from a float register: C's conversion is Warp's */
+    if (t->kind == TY_SCALAR) {
+      /* Warp converts through float32: a double or an int64 is rounded
+       * twice, as half(float(x)). */
+      buf_printf(b, "%s((float)(", emit_lowp_round(E, t));
+      emit_expr(E, b, e->a);
+      buf_puts(b, "))");
+      return true;
+    }
+    buf_printf(b, "%s(", lowp_vcast(E, t, from));
+    emit_expr(E, b, e->a);
+    buf_puts(b, ")");
+    return true;
+  }
+  case E_MAKE:
+    if (e->nargs != 1 || e->args[0]->ty->kind == TY_SCALAR ||
+        (!emit_lowp(t) && !emit_lowp(e->args[0]->ty)))
+      return false;
+    buf_printf(b, "%s(", lowp_vcast(E, t, e->args[0]->ty));
+    emit_expr(E, b, e->args[0]);
+    buf_puts(b, ")");
+    return true;
+  case E_CALL: {
+    bool any = emit_lowp(t);
+    for (int i = 0; i < e->nargs; i++)
+      if (emit_lowp(e->args[i]->ty))
+        any = true;
+    if (!any)
+      return false;
+    const Type *at[4];
+    for (int i = 0; i < e->nargs && i < 4; i++)
+      at[i] = emit_wide(E, e->args[i]->ty);
+    const char *h = emit_helper(E, e->bi, emit_wide(E, t), e->nargs, at);
+    if (emit_lowp(t))
+      buf_printf(b, "%s(", emit_lowp_round(E, t));
+    buf_printf(b, "%s(", h);
+    for (int i = 0; i < e->nargs; i++) {
+      if (i)
+        buf_puts(b, ", ");
+      emit_expr(E, b, e->args[i]);
+    }
+    buf_puts(b, ")");
+    if (emit_lowp(t))
+      buf_puts(b, ")");
+    return true;
+  }
+  default:
+    return false;
+  }
+}
