@@ -355,6 +355,38 @@ static int unwrap_value(const kern_param_info *p, const char *text,
   return 0;
 }
 
+/* Note [float16 launch arguments]: Warp converts a float16 kernel
+ * argument on the host with its own routine (warp.cpp,
+ * wp_float_to_half_bits), which rounds ties away from zero (2049.0 becomes
+ * 2050, 2**-25 the smallest subnormal), where kernels and NumPy round ties
+ * to even.  kern run reproduces a Warp launch, so a float16 value
+ * parameter is rounded Warp's way: the low 12 bits of the float32 are
+ * dropped, the exponent rebased by a multiplication (which rounds a
+ * subnormal result to nearest even, in float32), and half a unit of the
+ * result's last place added before the bits are cut. */
+static uint16_t warp_host_half(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  uint32_t sign = u & 0x80000000u;
+  u ^= sign;
+  uint16_t h;
+  if (u >= 0x7f800000u) {
+    h = u > 0x7f800000u ? 0x7e00 : 0x7c00;
+  } else {
+    u &= ~0xfffu;
+    float x, magic;
+    uint32_t m = 15u << 23;
+    memcpy(&x, &u, 4);
+    memcpy(&magic, &m, 4);
+    x *= magic;
+    memcpy(&u, &x, 4);
+    u += 0x1000u;
+    if (u > 31u << 23) u = 31u << 23;
+    h = (uint16_t)(u >> 13);
+  }
+  return (uint16_t)(h | (sign >> 16));
+}
+
 int spec_parse_value(const kern_param_info *p, const char *spec, void *out,
                      char *err, size_t errsize) {
   int want = components(p->type);
@@ -387,6 +419,14 @@ int spec_parse_value(const kern_param_info *p, const char *spec, void *out,
     if (!parse_scalar(p->type.scalar, trim(tok), (char *)out + (size_t)n * ssize,
                       why, sizeof why))
       return fail_param(err, errsize, p, "%s", why);
+    if (p->type.scalar == KERN_SCALAR_FLOAT16) {
+      /* parsed (and checked) above; rounded again Warp's way */
+      double d = strtod(trim(tok), NULL);
+      float f = isfinite(d) && fabs(d) > FLT_MAX ? (float)(d > 0 ? INFINITY : -INFINITY)
+                                                 : (float)d;
+      uint16_t h = warp_host_half(f);
+      memcpy((char *)out + (size_t)n * ssize, &h, 2);
+    }
     n++;
     if (!e) break;
     s = e + 1;

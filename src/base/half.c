@@ -16,7 +16,7 @@
  * zero, x87 precision) or on a compiler's _Float16 support.
  */
 #include <string.h>
-#include "base.h"
+#include "kern.h"
 
 static uint32_t bits_of(float f) {
   uint32_t u;

@@ -305,6 +305,133 @@ static const char *lowp_vcast(Emit *E, const Type *t, const Type *from) {
   return name;
 }
 
+/* Note [16-bit sums]: where Warp's formula is a chain of 16-bit
+ * operations (a dot product, a matrix product, lerp), each product and
+ * each partial sum is rounded, in Warp's order, so the result is not the
+ * float32 formula rounded once.  These builtins get helpers of their own;
+ * every other builtin is one float32 function of its operands (sqrt, sin,
+ * min ...), which Warp also rounds once. */
+static const char *lowp_special(Emit *E, int bi, const Type *ret, int n,
+                                const Type **args) {
+  const Type *a = args[0], *b = n > 1 ? args[1] : NULL;
+  kern_scalar sc = a->sc;
+  switch (bi) {
+  case BI_DOT: case BI_LENGTH: case BI_LENGTH_SQ: case BI_NORMALIZE:
+  case BI_CROSS: case BI_TRACE: case BI_LERP: case BI_SMOOTHSTEP:
+  case BI_OP_FLOORDIV:
+    break;
+  case BI_MUL: case BI_OP_MATMUL:
+    if (a->kind == TY_SCALAR || b->kind == TY_SCALAR)
+      return NULL; /* one product per component */
+    break;
+  default:
+    return NULL;
+  }
+  if (bi == BI_OP_FLOORDIV && a->kind != TY_SCALAR)
+    return NULL;
+  Buf nm;
+  buf_init(&nm, E->C);
+  buf_printf(&nm, "k_%s", bi == BI_OP_FLOORDIV ? "floordiv"
+                          : bi == BI_OP_MATMUL ? "mul" : builtin_names[bi]);
+  for (int i = 0; i < n; i++)
+    buf_printf(&nm, "_%s", emit_tysig(E, args[i]));
+  const char *name = nm.p;
+  if (!emit_need(E, name))
+    return name;
+  const char *R = emit_lowp_round(E, ty_scalar(sc));
+  const char *RT = emit_ctype(E, ret), *Q = E->T->fn_qual;
+  Buf h;
+  buf_init(&h, E->C);
+  buf_printf(&h, "%s %s %s(", Q, RT, name);
+  static const char *const pn[] = {"a", "b", "c"};
+  for (int i = 0; i < n; i++)
+    buf_printf(&h, "%s%s %s", i ? ", " : "", emit_ctype(E, args[i]), pn[i]);
+  buf_puts(&h, ") {\n");
+  /* a rounded dot product of x(k) and y(k), k < K, into s */
+#define RDOT(s, x, y, K)                                                     \
+  buf_printf(&h, "  { int k = 0; " s " = %s(" x " * " y "); }\n"            \
+                 "  for (int k = 1; k < %d; k++) " s " = %s(" s " + %s(" x    \
+                 " * " y "));\n", R, K, R, R)
+  switch (bi) {
+  case BI_DOT: case BI_LENGTH_SQ: case BI_LENGTH: case BI_NORMALIZE:
+    buf_puts(&h, "  float s;\n");
+    if (bi == BI_DOT)
+      RDOT("s", "a.c[k]", "b.c[k]", a->rows);
+    else
+      RDOT("s", "a.c[k]", "a.c[k]", a->rows);
+    buf_printf(&h, "  (void)0;\n");
+    if (bi == BI_DOT || bi == BI_LENGTH_SQ)
+      buf_puts(&h, "  return s;\n");
+    else if (bi == BI_LENGTH)
+      buf_printf(&h, "  return %s(sqrt%s(s));\n", R,
+                 E->T->overloaded_math ? "" : "f");
+    else
+      /* Warp's kEps is 0: the zero vector stays zero */
+      buf_printf(&h, "  float l = %s(sqrt%s(s));\n  %s r;\n"
+                     "  for (int k = 0; k < %d; k++) r.c[k] = l > 0.0f ? %s(a.c[k] / l) : 0.0f;\n"
+                     "  return r;\n", R, E->T->overloaded_math ? "" : "f", RT,
+                 a->rows, R);
+    break;
+  case BI_CROSS:
+    buf_printf(&h, "  %s r;\n"
+                   "  r.c[0] = %s(%s(a.c[1] * b.c[2]) - %s(a.c[2] * b.c[1]));\n"
+                   "  r.c[1] = %s(%s(a.c[2] * b.c[0]) - %s(a.c[0] * b.c[2]));\n"
+                   "  r.c[2] = %s(%s(a.c[0] * b.c[1]) - %s(a.c[1] * b.c[0]));\n"
+                   "  return r;\n", RT, R, R, R, R, R, R, R, R, R);
+    break;
+  case BI_TRACE:
+    buf_printf(&h, "  float s = a.m[0][0];\n"
+                   "  for (int k = 1; k < %d; k++) s = %s(s + a.m[k][k]);\n"
+                   "  return s;\n", a->rows, R);
+    break;
+  case BI_LERP:
+    /* a * (1 - t) + b * t, each operation rounded */
+    if (a->kind == TY_SCALAR)
+      buf_printf(&h, "  float u = %s(1.0f - c);\n"
+                     "  return %s(%s(a * u) + %s(b * c));\n", R, R, R, R);
+    else
+      buf_printf(&h, "  float u = %s(1.0f - c);\n  %s r;\n"
+                     "  for (int k = 0; k < %d; k++) r.c[k] = %s(%s(a.c[k] * u) + %s(b.c[k] * c));\n"
+                     "  return r;\n", R, RT, a->rows, R, R, R);
+    break;
+  case BI_SMOOTHSTEP: {
+    const char *cl = emit_helper(E, BI_CLAMP, ty_scalar(KERN_SCALAR_FLOAT32), 3,
+                                 (const Type *[]){ty_scalar(KERN_SCALAR_FLOAT32),
+                                                  ty_scalar(KERN_SCALAR_FLOAT32),
+                                                  ty_scalar(KERN_SCALAR_FLOAT32)});
+    buf_printf(&h, "  float x = %s(%s(%s(c - a) / %s(b - a)), 0.0f, 1.0f);\n"
+                   "  return %s(%s(x * x) * %s(3.0f - %s(2.0f * x)));\n",
+               cl, R, R, R, R, R, R, R);
+    break;
+  }
+  case BI_OP_FLOORDIV:
+    /* Warp: floorf(float(a / b)), the quotient rounded first */
+    buf_printf(&h, "  return floor%s(%s(a / b));\n",
+               E->T->overloaded_math ? "" : "f", R);
+    break;
+  default: /* products of vectors and matrices (Warp's mat.h order) */
+    if (a->kind == TY_MAT && b->kind == TY_VEC) {
+      buf_printf(&h, "  %s r;\n  for (int i = 0; i < %d; i++) {\n", RT, a->rows);
+      RDOT("    r.c[i]", "a.m[i][k]", "b.c[k]", a->cols);
+      buf_puts(&h, "  }\n  return r;\n");
+    } else if (a->kind == TY_VEC && b->kind == TY_MAT) {
+      buf_printf(&h, "  %s r;\n  for (int j = 0; j < %d; j++) {\n", RT, b->cols);
+      RDOT("    r.c[j]", "a.c[k]", "b.m[k][j]", b->rows);
+      buf_puts(&h, "  }\n  return r;\n");
+    } else {
+      buf_printf(&h, "  %s r;\n  for (int i = 0; i < %d; i++)\n"
+                     "  for (int j = 0; j < %d; j++) {\n", RT, a->rows, b->cols);
+      RDOT("    r.m[i][j]", "a.m[i][k]", "b.m[k][j]", a->cols);
+      buf_puts(&h, "  }\n  return r;\n");
+    }
+    break;
+  }
+#undef RDOT
+  buf_puts(&h, "}\n");
+  buf_puts(&E->pre, h.p);
+  return name;
+}
+
 /* 16-bit expressions (Note [16-bit floats]): constants rounded at compile
  * time, operators and builtins computed in float32 and rounded, loads
  * widened.  Returns false for the expressions the common code spells
@@ -376,10 +503,25 @@ bool emit_lowp_expr(Emit *E, Buf *b, IrExpr *e) {
         any = true;
     if (!any)
       return false;
-    const Type *at[4];
-    for (int i = 0; i < e->nargs && i < 4; i++)
+    const Type *at[4], *lt[4];
+    for (int i = 0; i < e->nargs && i < 4; i++) {
+      lt[i] = e->args[i]->ty;
       at[i] = emit_wide(E, e->args[i]->ty);
-    const char *h = emit_helper(E, e->bi, emit_wide(E, t), e->nargs, at);
+    }
+    const char *h = emit_lowp(lt[0]) && e->nargs <= 3
+                        ? lowp_special(E, e->bi, t, e->nargs, lt) : NULL;
+    if (h) {
+      /* the helper rounds as it goes */
+      buf_printf(b, "%s(", h);
+      for (int i = 0; i < e->nargs; i++) {
+        if (i)
+          buf_puts(b, ", ");
+        emit_expr(E, b, e->args[i]);
+      }
+      buf_puts(b, ")");
+      return true;
+    }
+    h = emit_helper(E, e->bi, emit_wide(E, t), e->nargs, at);
     if (emit_lowp(t))
       buf_printf(b, "%s(", emit_lowp_round(E, t));
     buf_printf(b, "%s(", h);
