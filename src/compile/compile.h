@@ -12,7 +12,10 @@
  *
  * Value types are laid out as consecutive scalars with the scalar's
  * alignment: vec3 is 12 bytes, mat33d is 72 bytes row-major (as in Warp).
- * bool is one byte.
+ * bool is one byte.  float16 and bfloat16 are 2 bytes in arrays, but a
+ * value parameter of them arrives widened to float32 (a vec3h parameter
+ * is 12 bytes): generated code computes in float32 (Note [16-bit floats]
+ * in emit/half.c), and the launch widens the caller's 16 bits.
  *
  * An array argument is the struct kern__arr below: a data pointer to
  * contiguous row-major elements and the shape (unused dims are 1).
