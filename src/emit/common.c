@@ -1723,9 +1723,7 @@ static void emit_stmt(Emit *E, IrStmt *s) {
     emit_index_at(E, &b, s->var, s->args, s->nargs, &s->pos);
     const Type *et = s->var->ty->elem;
     /* a 16-bit element is stored as its bits (Note [16-bit floats]) */
-    const char *val = emit_lowp(et)
-        ? arena_printf(E->C, "%s(%s)", emit_lowp_mem(E, et, false), ex(E, s->c))
-        : ex(E, s->c);
+    const char *val = emit_lowp(et) ? emit_lowp_stored(E, et, s->c) : ex(E, s->c);
     if (E->opts && E->opts->debug) {
       /* the index first (it may record a fault), then the guarded store */
       const char *T = emit_stype(E, et);

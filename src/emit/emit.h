@@ -111,5 +111,6 @@ const char *emit_lowp_round(Emit *E, const Type *t);
 const char *emit_lowp_mem(Emit *E, const Type *t, bool load);
 const char *emit_lowp_atomic(Emit *E, int bi, const Type *t);
 bool emit_lowp_expr(Emit *E, Buf *b, IrExpr *e);
+const char *emit_lowp_stored(Emit *E, const Type *t, IrExpr *e);
 
 #endif

@@ -286,6 +286,28 @@ const char *emit_lowp_atomic(Emit *E, int bi, const Type *t) {
   return name;
 }
 
+/* The 16 bits to store for the value e of 16-bit type t.  An operator's
+ * result is converted directly: rounding it to a float first would give
+ * the same bits at twice the cost. */
+const char *emit_lowp_stored(Emit *E, const Type *t, IrExpr *e) {
+  Buf b;
+  buf_init(&b, E->C);
+  buf_printf(&b, "%s(", emit_lowp_mem(E, t, false));
+  if (t->kind == TY_SCALAR && e->kind == E_BINARY &&
+      (e->op == OP_ADD || e->op == OP_SUB || e->op == OP_MUL || e->op == OP_DIV)) {
+    buf_puts(&b, "(");
+    emit_expr(E, &b, e->a);
+    buf_printf(&b, ") %s (", e->op == OP_ADD ? "+" : e->op == OP_SUB ? "-"
+                             : e->op == OP_MUL ? "*" : "/");
+    emit_expr(E, &b, e->b);
+    buf_puts(&b, ")");
+  } else {
+    emit_expr(E, &b, e);
+  }
+  buf_puts(&b, ")");
+  return b.p;
+}
+
 /* A vector or matrix converted componentwise to t from `from`, one of
  * them 16-bit: each component converted as a scalar would be. */
 static const char *lowp_vcast(Emit *E, const Type *t, const Type *from) {
