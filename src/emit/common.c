@@ -1538,6 +1538,39 @@ static const char *ex(Emit *E, IrExpr *e) {
   return b.p;
 }
 
+/* Note [printf integer widths]: every integer reaches the target's printf
+ * widened to 64 bits, so one length modifier serves all types.  Widening
+ * must not change what C's printf would show for the value as Warp passes
+ * it (an int32 as an int): an int32 of -5 printed with "%x" is fffffffb,
+ * not the 64-bit fffffffffffffffb that a plain (unsigned long long) cast
+ * gives.  So the value is first converted to the type the conversion
+ * reads -- signed or unsigned as the conversion letter says, as wide as
+ * the value, or narrower where the user wrote "h" or "hh" -- and only then
+ * widened. */
+static const char *printf_int_cast(Emit *E, kern_scalar sc, const char *fmt,
+                                   const FmtSpec *sp, bool sgn) {
+  int bits = sc_bits(sc);
+  if (bits < 8)
+    bits = 8;
+  if (sp->length_len == 2 && fmt[sp->body_end] == 'h')
+    bits = 8;
+  else if (sp->length_len == 1 && fmt[sp->body_end] == 'h' && bits > 16)
+    bits = 16;
+  bool ocl = E->T->id == KERN_TARGET_OPENCL;
+  static const char *const c_s[] = {"signed char", "short", "int", "long long"};
+  static const char *const c_u[] = {"unsigned char", "unsigned short",
+                                    "unsigned int", "unsigned long long"};
+  static const char *const cl_s[] = {"char", "short", "int", "long"};
+  static const char *const cl_u[] = {"uchar", "ushort", "uint", "ulong"};
+  int w = bits == 8 ? 0 : bits == 16 ? 1 : bits == 32 ? 2 : 3;
+  const char *narrow = sgn ? (ocl ? cl_s : c_s)[w] : (ocl ? cl_u : c_u)[w];
+  const char *wide = sgn ? (ocl ? "long" : "long long")
+                         : (ocl ? "ulong" : "unsigned long long");
+  if (w == 3)
+    return arena_printf(E->C, "(%s)", wide);
+  return arena_printf(E->C, "(%s)(%s)", wide, narrow);
+}
+
 static void emit_printf(Emit *E, IrStmt *s) {
   Buf f, a;
   buf_init(&f, E->C);
@@ -1607,11 +1640,9 @@ static void emit_printf(Emit *E, IrStmt *s) {
         buf_printf(&f, "%s%c", conv == 'c' ? "" : E->T->int64_fmt, conv);
         if (conv == 'c')
           buf_printf(&a, ", (int)%s", ex(E, v));
-        else if (E->T->id == KERN_TARGET_OPENCL)
-          buf_printf(&a, ", (%s)%s", sgn ? "long" : "ulong", ex(E, v));
         else
-          buf_printf(&a, ", (%s)%s", sgn ? "long long" : "unsigned long long",
-                     ex(E, v));
+          buf_printf(&a, ", %s%s", printf_int_cast(E, v->ty->sc, s->str, &sp,
+                                                   sgn), ex(E, v));
       }
     }
     emit_quote(&f, s->str + lit, (size_t)(s->slen - lit));

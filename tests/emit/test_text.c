@@ -333,6 +333,23 @@ static void test_formats(void) {
   rt_put(&src, mods, strlen(mods));
   const char *mods_want = "[7 7 7 7 7 7 7 7 ff 0.500000 %]\n";
   rt_put(&want, mods_want, strlen(mods_want));
+  /* Note [printf integer widths]: a value prints at its own width (an
+   * int32 as C's int), narrowed further by a user's "h" or "hh", even
+   * though the emitter widens everything to 64 bits.  The expected text
+   * comes from the host's printf with the types Warp would pass. */
+  const char *widths = "    wp.printf(\"[%x %X %o %u %hx %hhx %hhd %hd %d %x "
+                       "%x %u %lx %d]\\n\", wp.int32(-5), wp.int32(-5), "
+                       "wp.int32(-5), wp.int32(-1), wp.int32(-5), wp.int32(-5), "
+                       "wp.int32(300), wp.int32(70000), wp.uint32(4294967295), "
+                       "wp.int8(-1), wp.int16(-2), wp.uint8(255), "
+                       "wp.int64(-5), wp.int64(-5))\n";
+  rt_put(&src, widths, strlen(widths));
+  snprintf(buf, sizeof buf, "[%x %X %o %u %hx %hhx %hhd %hd %d %x %x %u %llx "
+           "%lld]\n", (unsigned)-5, (unsigned)-5, (unsigned)-5, (unsigned)-1,
+           (unsigned short)-5, (unsigned char)-5, (signed char)300,
+           (short)70000, (int)4294967295u, (unsigned char)-1,
+           (unsigned short)-2, 255u, (unsigned long long)-5LL, -5LL);
+  rt_put(&want, buf, strlen(buf));
   char *got = run_capture(src.p);
   ASSERT_STREQ(got, want.p);
   free(got);
