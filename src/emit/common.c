@@ -1633,7 +1633,8 @@ static void emit_printf(Emit *E, IrStmt *s) {
       if (sp.is_float) {
         buf_putn(&f, &conv, 1);
         buf_printf(&a, ", %s%s", E->T->id == KERN_TARGET_OPENCL &&
-                                     v->ty->sc == KERN_SCALAR_FLOAT32
+                                     (v->ty->sc == KERN_SCALAR_FLOAT32 ||
+                                      sc_is_lowp(v->ty->sc))
                                      ? "(float)" : "(double)", ex(E, v));
       } else {
         bool sgn = conv == 'd' || conv == 'i';
