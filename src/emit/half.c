@@ -103,6 +103,22 @@ const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float) {
     return name;
   }
   bitcasts(E);
+  /* Host compilers with F16C (x86) and _Float16 convert in one
+   * instruction, rounding to nearest even like the integer code below
+   * (the runtime test compares the two for every value). */
+  bool f16c = sc == KERN_SCALAR_FLOAT16 && E->T->id == KERN_TARGET_C;
+  if (f16c) {
+    buf_puts(b, "#if defined(__F16C__) && defined(__FLT16_MAX__)\n");
+    if (to_float)
+      buf_printf(b, "%s float %s(uint16_t h) {\n  _Float16 x;\n"
+                    "  __builtin_memcpy(&x, &h, 2);\n  return (float)x;\n}\n",
+                 Q, name);
+    else
+      buf_printf(b, "%s uint16_t %s(float f) {\n  _Float16 x = (_Float16)f;\n"
+                    "  uint16_t h;\n  __builtin_memcpy(&h, &x, 2);\n  return h;\n}\n",
+                 Q, name);
+    buf_puts(b, "#else\n");
+  }
   if (sc == KERN_SCALAR_BFLOAT16) {
     if (to_float)
       buf_printf(b, "%s float %s(uint16_t h) { return k_bitsf((uint32_t)h << 16); }\n",
@@ -132,6 +148,8 @@ const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float) {
                   "  }\n"
                   "  return k_bitsf(s | ((e + 112) << 23) | (m << 13));\n}\n",
                Q, name);
+    if (f16c)
+      buf_puts(b, "#endif\n");
     return name;
   }
   /* Normal halves rebias the exponent and round the 13 bits dropped;
@@ -153,6 +171,8 @@ const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float) {
                 "  if (rest > hf || (rest == hf && (r & 1u))) r++;\n"
                 "  return (uint16_t)(s | r);\n}\n",
              Q, name);
+  if (f16c)
+    buf_puts(b, "#endif\n");
   return name;
 }
 

@@ -84,7 +84,71 @@ static const char src[] =
     "         y: wp.array(dtype=wp.float16), sum: wp.array(dtype=wp.float16)):\n"
     "    i = wp.tid()\n"
     "    y[i] = s * x[i] + v[i % 3]\n"
-    "    wp.atomic_add(sum, i % 3, wp.float16(0.5))\n";
+    "    wp.atomic_add(sum, i % 3, wp.float16(0.5))\n"
+    "@wp.kernel\n"
+    "def conv(h: wp.array(dtype=wp.float16), b: wp.array(dtype=wp.bfloat16),\n"
+    "         f: wp.array(dtype=float), hf: wp.array(dtype=float), bf: wp.array(dtype=float),\n"
+    "         fh: wp.array(dtype=wp.float16), fb: wp.array(dtype=wp.bfloat16)):\n"
+    "    i = wp.tid()\n"
+    "    hf[i] = float(h[i])\n"
+    "    bf[i] = float(b[i])\n"
+    "    fh[i] = wp.float16(f[i])\n"
+    "    fb[i] = wp.bfloat16(f[i])\n";
+
+/* The generated code's conversions, for every 16-bit pattern and for
+ * float32 values at and next to every float16 rounding boundary, agree
+ * with the library's. */
+static void check_generated_conversions(kern_context *ctx, kern_module *m,
+                                        kern_device dev) {
+  enum { N = 65536 * 3 };
+  static uint16_t h[N], b[N], fh[N], fb[N];
+  static float f[N], hf[N], bf[N];
+  for (int i = 0; i < N; i++) {
+    uint16_t u = (uint16_t)(i % 65536);
+    h[i] = b[i] = u;
+    /* midpoints between neighbours and the floats either side */
+    float lo = kern_float16_to_float(u);
+    float hi = kern_float16_to_float((uint16_t)(u + 1));
+    float mid = isfinite(lo) && isfinite(hi) && (u & 0x7fff) != 0x7fff ? (lo + hi) / 2 : lo;
+    int k = i / 65536;
+    f[i] = k == 0 ? mid : k == 1 ? nextafterf(mid, INFINITY) : nextafterf(mid, -INFINITY);
+  }
+  int64_t n = N;
+  kern_array *a[7];
+  const kern_type ts[7] = {KERN_TYPE_FLOAT16, KERN_TYPE_BFLOAT16, KERN_TYPE_FLOAT32,
+                           KERN_TYPE_FLOAT32, KERN_TYPE_FLOAT32, KERN_TYPE_FLOAT16,
+                           KERN_TYPE_BFLOAT16};
+  for (int i = 0; i < 7; i++)
+    ASSERT_OK(ctx, kern_array_new(ctx, dev, ts[i], 1, &n, &a[i]));
+  ASSERT_OK(ctx, kern_array_upload(a[0], h, sizeof h));
+  ASSERT_OK(ctx, kern_array_upload(a[1], b, sizeof b));
+  ASSERT_OK(ctx, kern_array_upload(a[2], f, sizeof f));
+  kern_kernel *k = NULL;
+  ASSERT_OK(ctx, kern_module_get_kernel(m, "conv", &k));
+  kern_arg args[7];
+  for (int i = 0; i < 7; i++) args[i] = kern_arg_array(a[i]);
+  ASSERT_OK(ctx, kern_launch(k, 1, &n, 7, args));
+  ASSERT_OK(ctx, kern_array_download(a[3], hf, sizeof hf));
+  ASSERT_OK(ctx, kern_array_download(a[4], bf, sizeof bf));
+  ASSERT_OK(ctx, kern_array_download(a[5], fh, sizeof fh));
+  ASSERT_OK(ctx, kern_array_download(a[6], fb, sizeof fb));
+  int bad_hf = 0, bad_bf = 0, bad_fh = 0, bad_fb = 0;
+  for (int i = 0; i < N; i++) {
+    float want = kern_float16_to_float(h[i]);
+    if (isnan(want) ? !isnan(hf[i]) : memcmp(&want, &hf[i], 4) != 0) bad_hf++;
+    want = kern_bfloat16_to_float(b[i]);
+    if (isnan(want) ? !isnan(bf[i]) : memcmp(&want, &bf[i], 4) != 0) bad_bf++;
+    uint16_t w16 = kern_float16_from_float(f[i]);
+    /* a NaN's payload may differ by target (CUDA's cvt gives one NaN) */
+    if (isnan(f[i]) ? (fh[i] & 0x7c00) != 0x7c00 || !(fh[i] & 0x3ff) : fh[i] != w16) bad_fh++;
+    w16 = kern_bfloat16_from_float(f[i]);
+    if (isnan(f[i]) ? !isnan(kern_bfloat16_to_float(fb[i])) : fb[i] != w16) bad_fb++;
+  }
+  EXPECT_EQ(bad_hf, 0);
+  EXPECT_EQ(bad_bf, 0);
+  EXPECT_EQ(bad_fh, 0);
+  EXPECT_EQ(bad_fb, 0);
+}
 
 static void check_kernels(const char *devname) {
   kern_context *ctx = NULL;
@@ -99,6 +163,7 @@ static void check_kernels(const char *devname) {
   kern_kernel *k = NULL;
   ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "half.py", src, sizeof src - 1, &m));
   ASSERT_OK(ctx, kern_module_get_kernel(m, "axpy", &k));
+  check_generated_conversions(ctx, m, dev);
   enum { N = 1001 }; /* odd: the last element's word is half outside */
   int64_t n = N, three = 3;
   kern_array *x, *y, *sum;
