@@ -163,9 +163,11 @@ const char *ty_name(Compiler *C, const Type *t) {
   case TY_VOID: return "None";
   case TY_VEC:
     if (t->quat)
-      return t->sc == KERN_SCALAR_FLOAT64 ? "quatd" : "quat";
+      return t->sc == KERN_SCALAR_FLOAT64 ? "quatd"
+             : t->sc == KERN_SCALAR_FLOAT16 ? "quath" : "quat";
     if (t->xform)
-      return t->sc == KERN_SCALAR_FLOAT64 ? "transformd" : "transform";
+      return t->sc == KERN_SCALAR_FLOAT64 ? "transformd"
+             : t->sc == KERN_SCALAR_FLOAT16 ? "transformh" : "transform";
     break;
   default:
     break;

@@ -33,6 +33,8 @@
  * allocated in whole words, runtime/array.c), so no target needs
  * cl_khr_fp16 or a particular GPU generation.
  */
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "emit.h"
@@ -362,9 +364,15 @@ static const char *lowp_special(Emit *E, int bi, const Type *ret, int n,
   case BI_CROSS: case BI_TRACE: case BI_LERP: case BI_SMOOTHSTEP:
   case BI_OP_FLOORDIV:
     break;
+  case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV:
+  case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR: case BI_TRANSFORM_INVERSE:
+  case BI_TRANSFORM_MULTIPLY:
+    break;
   case BI_MUL: case BI_OP_MATMUL:
     if (a->kind == TY_SCALAR || b->kind == TY_SCALAR)
       return NULL; /* one product per component */
+    if (a->xform && b->xform)
+      bi = BI_TRANSFORM_MULTIPLY;
     break;
   default:
     return NULL;
@@ -407,6 +415,13 @@ static const char *lowp_special(Emit *E, int bi, const Type *ret, int n,
     else if (bi == BI_LENGTH)
       buf_printf(&h, "  return %s(sqrt%s(s));\n", R,
                  E->T->overloaded_math ? "" : "f");
+    else if (a->quat)
+      /* quat.h: multiplied by 1 / length; the zero quaternion gives the
+       * identity */
+      buf_printf(&h, "  float l = %s(sqrt%s(s));\n  %s r;\n"
+                     "  float il = l > 0.0f ? %s(1.0f / l) : 0.0f;\n"
+                     "  for (int k = 0; k < 4; k++) r.c[k] = l > 0.0f ? %s(a.c[k] * il) : (k == 3 ? 1.0f : 0.0f);\n"
+                     "  return r;\n", R, E->T->overloaded_math ? "" : "f", RT, R, R);
     else
       /* Warp's kEps is 0: the zero vector stays zero */
       buf_printf(&h, "  float l = %s(sqrt%s(s));\n  %s r;\n"
@@ -414,6 +429,60 @@ static const char *lowp_special(Emit *E, int bi, const Type *ret, int n,
                      "  return r;\n", R, E->T->overloaded_math ? "" : "f", RT,
                  a->rows, R);
     break;
+  case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV:
+  case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR: {
+    /* Warp's quat_rotate (quat.h), left to right: c = 2 w w - 1,
+     * d = 2 (q.xyz . x), r = x c + q d +- (q.yzx x.zxy - q.zxy x.yzx) w 2;
+     * a transform's point adds p after. */
+    bool xf = bi == BI_TRANSFORM_POINT || bi == BI_TRANSFORM_VECTOR;
+    bool inv = bi == BI_QUAT_ROTATE_INV;
+    const char *q = xf ? "a.c[3 + %d]" : "a.c[%d]";
+    char qx[16], qy[16], qz[16], qw[16];
+    snprintf(qx, sizeof qx, q, 0);
+    snprintf(qy, sizeof qy, q, 1);
+    snprintf(qz, sizeof qz, q, 2);
+    snprintf(qw, sizeof qw, q, 3);
+    buf_printf(&h, "  float c = %s(%s(%s(2.0f * %s) * %s) - 1.0f);\n", R, R, R, qw, qw);
+    buf_printf(&h, "  float d = %s(2.0f * %s(%s(%s(%s * b.c[0]) + %s(%s * b.c[1])) + %s(%s * b.c[2])));\n",
+               R, R, R, R, qx, R, qy, R, qz);
+    buf_printf(&h, "  float u[3] = {%s, %s, %s};\n  %s r;\n", qx, qy, qz, RT);
+    buf_printf(&h, "  for (int k = 0; k < 3; k++) {\n"
+                   "    int k1 = (k + 1) %% 3, k2 = (k + 2) %% 3;\n"
+                   "    float e = %s(%s(%s(%s(u[k1] * b.c[k2]) - %s(u[k2] * b.c[k1])) * %s) * 2.0f);\n"
+                   "    r.c[k] = %s(%s(%s(b.c[k] * c) + %s(u[k] * d)) %s e);\n",
+               R, R, R, R, R, qw, R, R, R, R, inv ? "-" : "+");
+    if (bi == BI_TRANSFORM_POINT)
+      buf_printf(&h, "    r.c[k] = %s(a.c[k] + r.c[k]);\n", R);
+    buf_puts(&h, "  }\n  return r;\n");
+    break;
+  }
+  case BI_TRANSFORM_INVERSE: case BI_TRANSFORM_MULTIPLY: {
+    /* spatial.h: inverse (-rotate(q^-1, p), q^-1); multiply
+     * (rotate(a.q, b.p) + a.p, a.q * b.q), with the rounded helpers */
+    const Type *v3 = ty_vec(E->C, sc, 3), *qt = ty_quat(E->C, sc);
+    const char *rot = lowp_special(E, BI_QUAT_ROTATE, v3, 2, (const Type *[]){qt, v3});
+    const char *qm = lowp_special(E, BI_MUL, qt, 2, (const Type *[]){qt, qt});
+    const char *V3 = emit_ctype(E, v3), *QT = emit_ctype(E, qt);
+    buf_printf(&h, "  %s ap, bp; %s aq, bq;\n  %s r;\n"
+                   "  for (int k = 0; k < 3; k++) ap.c[k] = a.c[k];\n"
+                   "  for (int k = 0; k < 4; k++) aq.c[k] = a.c[3 + k];\n",
+               V3, QT, RT);
+    if (bi == BI_TRANSFORM_INVERSE)
+      buf_printf(&h, "  (void)bp; (void)bq;\n"
+                     "  for (int k = 0; k < 3; k++) aq.c[k] = -aq.c[k];\n"
+                     "  %s p = %s(aq, ap);\n"
+                     "  for (int k = 0; k < 3; k++) r.c[k] = -p.c[k];\n"
+                     "  for (int k = 0; k < 4; k++) r.c[3 + k] = aq.c[k];\n", V3, rot);
+    else
+      buf_printf(&h, "  for (int k = 0; k < 3; k++) bp.c[k] = b.c[k];\n"
+                     "  for (int k = 0; k < 4; k++) bq.c[k] = b.c[3 + k];\n"
+                     "  %s p = %s(aq, bp);\n  %s m = %s(aq, bq);\n"
+                     "  for (int k = 0; k < 3; k++) r.c[k] = %s(p.c[k] + ap.c[k]);\n"
+                     "  for (int k = 0; k < 4; k++) r.c[3 + k] = m.c[k];\n",
+                 V3, rot, QT, qm, R);
+    buf_puts(&h, "  return r;\n");
+    break;
+  }
   case BI_CROSS:
     buf_printf(&h, "  %s r;\n"
                    "  r.c[0] = %s(%s(a.c[1] * b.c[2]) - %s(a.c[2] * b.c[1]));\n"
@@ -452,7 +521,23 @@ static const char *lowp_special(Emit *E, int bi, const Type *ret, int n,
                E->T->overloaded_math ? "" : "f", R);
     break;
   default: /* products of vectors and matrices (Warp's mat.h order) */
-    if (a->kind == TY_MAT && b->kind == TY_VEC) {
+    if (a->quat && b->quat) {
+      /* the Hamilton product, quat.h's terms in its order:
+       * x = a.w b.x + b.w a.x + a.y b.z - b.y a.z, ...,
+       * w = a.w b.w - a.x b.x - a.y b.y - a.z b.z */
+      static const char *const terms[4] = {"30+30+12-21", "31+31+20-02",
+                                           "32+32+01-10", "33-00-11-22"};
+      buf_printf(&h, "  %s r;\n", RT);
+      for (int k = 0; k < 4; k++) {
+        const char *t = terms[k];
+        buf_printf(&h, "  r.c[%d] = %s(%s(%s(%s(a.c[%c] * b.c[%c]) %c %s(a.c[%c] * b.c[%c])) "
+                       "%c %s(a.c[%c] * b.c[%c])) %c %s(a.c[%c] * b.c[%c]));\n",
+                   k, R, R, R, R, t[0], t[1], t[2], R,
+                   k == 3 ? t[3] : t[4], k == 3 ? t[4] : t[3], t[5], R, t[6], t[7],
+                   t[8], R, t[9], t[10]);
+      }
+      buf_puts(&h, "  return r;\n");
+    } else if (a->kind == TY_MAT && b->kind == TY_VEC) {
       buf_printf(&h, "  %s r;\n  for (int i = 0; i < %d; i++) {\n", RT, a->rows);
       RDOT("    r.c[i]", "a.m[i][k]", "b.c[k]", a->cols);
       buf_puts(&h, "  }\n  return r;\n");
@@ -484,7 +569,11 @@ bool emit_lowp_expr(Emit *E, Buf *b, IrExpr *e) {
   case E_CONST: {
     if (!emit_lowp(t))
       return false;
-    float f = (float)e->fval;
+    /* a double beyond float32's range is infinite in 16 bits too (and
+     * undefined behaviour to convert) */
+    double d = e->fval;
+    float f = isfinite(d) && fabs(d) > FLT_MAX ? (d > 0 ? INFINITY : -INFINITY)
+                                               : (float)d;
     float r = t->sc == KERN_SCALAR_FLOAT16
                   ? kern_float16_to_float(kern_float16_from_float(f))
                   : kern_bfloat16_to_float(kern_bfloat16_from_float(f));
@@ -539,6 +628,8 @@ bool emit_lowp_expr(Emit *E, Buf *b, IrExpr *e) {
     buf_puts(b, ")");
     return true;
   case E_CALL: {
+    if (e->nargs > 4)
+      return false; /* no 16-bit builtin takes more */
     bool any = emit_lowp(t);
     for (int i = 0; i < e->nargs; i++)
       if (emit_lowp(e->args[i]->ty))

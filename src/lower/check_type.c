@@ -46,6 +46,10 @@ const Type *check_wp_type_named(Compiler *C, const char *name,
     return ty_xform(C, KERN_SCALAR_FLOAT32);
   if (!strcmp(name, "transformd"))
     return ty_xform(C, KERN_SCALAR_FLOAT64);
+  if (!strcmp(name, "quath"))
+    return ty_quat(C, KERN_SCALAR_FLOAT16);
+  if (!strcmp(name, "transformh"))
+    return ty_xform(C, KERN_SCALAR_FLOAT16);
   if ((!strncmp(name, "quat", 4) && !strchr(name, '_')) ||
       (!strncmp(name, "transform", 9) && !strchr(name, '_')) ||
       !strncmp(name, "spatial_", 8)) {
