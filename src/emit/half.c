@@ -368,6 +368,10 @@ static const char *lowp_special(Emit *E, int bi, const Type *ret, int n,
   case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR: case BI_TRANSFORM_INVERSE:
   case BI_TRANSFORM_MULTIPLY:
     break;
+  case BI_DETERMINANT: case BI_INVERSE:
+    if (a->rows > 3)
+      return NULL; /* Warp's 4x4 mixes float16 and double: rounded once */
+    break;
   case BI_MUL: case BI_OP_MATMUL:
     if (a->kind == TY_SCALAR || b->kind == TY_SCALAR)
       return NULL; /* one product per component */
@@ -481,6 +485,50 @@ static const char *lowp_special(Emit *E, int bi, const Type *ret, int n,
                      "  for (int k = 0; k < 4; k++) r.c[3 + k] = m.c[k];\n",
                  V3, rot, QT, qm, R);
     buf_puts(&h, "  return r;\n");
+    break;
+  }
+  case BI_DETERMINANT: case BI_INVERSE: {
+    /* mat.h: the 2x2 determinant a00 a11 - a10 a01, the 3x3 one
+     * dot(row 0, cross(row 1, row 2)); the inverse is the adjugate times
+     * 1 / det, zero when det is zero */
+    if (a->rows == 2) {
+      buf_printf(&h, "  float det = %s(%s(a.m[0][0] * a.m[1][1]) - %s(a.m[1][0] * a.m[0][1]));\n",
+                 R, R, R);
+      if (bi == BI_DETERMINANT) {
+        buf_puts(&h, "  return det;\n");
+        break;
+      }
+      buf_printf(&h, "  %s r;\n"
+                     "  if (!(det > 0.0f || det < -0.0f)) {\n"
+                     "    for (int k = 0; k < 4; k++) r.m[k / 2][k %% 2] = 0.0f;\n"
+                     "    return r;\n  }\n"
+                     "  float rcp = %s(1.0f / det);\n"
+                     "  r.m[0][0] = %s(a.m[1][1] * rcp); r.m[0][1] = %s(-a.m[0][1] * rcp);\n"
+                     "  r.m[1][0] = %s(-a.m[1][0] * rcp); r.m[1][1] = %s(a.m[0][0] * rcp);\n"
+                     "  return r;\n", RT, R, R, R, R, R);
+      break;
+    }
+    /* b[i][j] = a[p][q] a[s][t] - a[u][v] a[w][x], as mat.h lists them */
+    static const char *const adj[9] = {"11221221", "02210122", "01120211",
+                                       "12201022", "00220220", "02100012",
+                                       "10211120", "01200021", "00110110"};
+    buf_puts(&h, "  float c[9];\n");
+    for (int k = 0; k < 9; k++) {
+      const char *q = adj[k];
+      buf_printf(&h, "  c[%d] = %s(%s(a.m[%c][%c] * a.m[%c][%c]) - %s(a.m[%c][%c] * a.m[%c][%c]));\n",
+                 k, R, R, q[0], q[1], q[2], q[3], R, q[4], q[5], q[6], q[7]);
+    }
+    /* c[3 i + j] is b[i][j]; the determinant uses the cross product
+     * b[0][0], b[1][0], b[2][0] */
+    buf_printf(&h, "  float det = %s(%s(%s(a.m[0][0] * c[0]) + %s(a.m[0][1] * c[3])) + %s(a.m[0][2] * c[6]));\n",
+               R, R, R, R, R);
+    if (bi == BI_DETERMINANT) {
+      buf_puts(&h, "  return det;\n");
+      break;
+    }
+    buf_printf(&h, "  %s r;\n  float rcp = det != 0.0f ? %s(1.0f / det) : 0.0f;\n"
+                   "  for (int k = 0; k < 9; k++) r.m[k / 3][k %% 3] = det != 0.0f ? %s(c[k] * rcp) : 0.0f;\n"
+                   "  return r;\n", RT, R, R);
     break;
   }
   case BI_CROSS:
