@@ -689,8 +689,9 @@ bool emit_lowp_expr(Emit *E, Buf *b, IrExpr *e) {
       lt[i] = e->args[i]->ty;
       at[i] = emit_wide(E, e->args[i]->ty);
     }
-    const char *h = emit_lowp(lt[0]) && e->nargs <= 3
-                        ? lowp_special(E, e->bi, t, e->nargs, lt) : NULL;
+    const char *h = e->nargs > 0 && e->nargs <= 3 && emit_lowp(lt[0])
+                        ? lowp_special(E, e->bi, t, e->nargs, lt)
+                        : NULL; /* quat_identity(dtype=...) has no argument */
     if (h) {
       /* the helper rounds as it goes */
       buf_printf(b, "%s(", h);
