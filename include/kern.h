@@ -720,8 +720,10 @@ KERN_API kern_status kern_array_copy_async(kern_array *dst, size_t dst_offset,
 KERN_API kern_status kern_array_copy(kern_array *dst, const kern_array *src);
 
 /* Page-locked host memory for fast asynchronous copies to and from dev
- * (cuMemHostAlloc on CUDA; 4 KiB-aligned ordinary memory elsewhere).
- * Freed with kern_host_free, or with the context. */
+ * (cuMemHostAlloc on CUDA; on OpenCL the mapped address of a
+ * CL_MEM_ALLOC_HOST_PTR buffer, kept mapped until freed, or ordinary
+ * memory beyond the device's largest buffer; 4 KiB-aligned ordinary memory
+ * on the CPU).  Freed with kern_host_free, or with the context. */
 KERN_API kern_status kern_host_alloc(kern_context *ctx, kern_device dev, size_t bytes,
                             void **out);
 KERN_API void kern_host_free(kern_context *ctx, void *p);
@@ -741,10 +743,10 @@ KERN_API int kern_graph_launch_count(const kern_graph *g);
 KERN_API void kern_graph_free(kern_graph *g);
 
 /* Pipelines stream a host array through a chain of kernels in chunks,
- * with `buffers` sets of device buffers used round-robin on as many
- * streams, so the upload of one chunk, the compute of another and the
- * download of a third overlap (1 = sequential, 2 = double buffering,
- * 3 = triple buffering).  Kernel j takes (x: array(ndim=1), y:
+ * with `buffers` sets of device buffers used round-robin, uploads, launches
+ * and downloads each on a stream of their own, so the upload of one chunk,
+ * the compute of another and the download of a third overlap (1 =
+ * sequential, 2 = double buffering, 3 = triple buffering).  Kernel j takes (x: array(ndim=1), y:
  * array(ndim=1), extra...) and reads buffer j, writes buffer j + 1; the
  * first kernel reads the input chunk and the last writes the output chunk.
  * The launch grid of each kernel is the chunk's length. */
@@ -759,12 +761,20 @@ typedef struct kern_pipeline_config {
   const void *input;  /* count elements of the first kernel's x type */
   void *output;       /* count elements of the last kernel's y type */
   int64_t count;
-  /* Elements per chunk and buffer sets; 0 lets kern measure a few
-   * candidates on first use and remember the best per device and chain. */
+  /* Elements per chunk and buffer sets; 0 lets kern choose, from a model
+   * of the device and chain it measures on first use and remembers for
+   * the context's lifetime (docs/async.md, "Pipelines"). */
   int64_t chunk;
   int buffers;
   int reserved0; /* must be 0; keeps the struct free of tail padding */
   /* ---- end of version 1 (KERN_PIPELINE_CONFIG_SIZE_V1) */
+  /* When timeline is not NULL, the run writes six times per chunk, in ms
+   * after the run's first event on the device clock (the host's on the
+   * CPU), for the first timeline_chunks chunks: upload start, upload end,
+   * compute start, compute end, download start, download end. */
+  double *timeline;
+  int64_t timeline_chunks;
+  /* ---- end of version 2 */
 } kern_pipeline_config;
 #define KERN_PIPELINE_CONFIG_INIT KERN__INIT(kern_pipeline_config)
 #define KERN_PIPELINE_CONFIG_SIZE_V1                                         \
@@ -783,6 +793,18 @@ typedef struct kern_pipeline_report {
    * 3 when all three stages ran at once all the time. */
   double overlap;
   /* ---- end of version 1 (KERN_PIPELINE_REPORT_SIZE_V1) */
+  /* From the first upload's start to the last download's end, on the
+   * device clock (the host's on the CPU). */
+  double device_ms;
+  /* What kern's model of this device and chain predicted for the run (0
+   * when there is no model yet: chunk and buffers were both given), and
+   * the rates it measured in GB/s (0 likewise): upload and compute per
+   * input byte, download per output byte. */
+  double predicted_ms;
+  double upload_gbs, compute_gbs, download_gbs;
+  /* Chunks whose times were written to config.timeline. */
+  int64_t timeline_chunks;
+  /* ---- end of version 2 */
 } kern_pipeline_report;
 #define KERN_PIPELINE_REPORT_INIT KERN__INIT(kern_pipeline_report)
 #define KERN_PIPELINE_REPORT_SIZE_V1                                         \
@@ -796,18 +818,21 @@ KERN_API kern_status kern_pipeline_run(kern_context *ctx,
 
 /* Interop.  A wrapped array uses foreign memory without copying: for the
  * CPU a host address, for CUDA a CUdeviceptr, for OpenCL a cl_mem.  kern
- * never frees it; it must outlive the array. */
+ * never frees it; it must outlive the array.  An OpenCL device works in one
+ * cl_context per kern context: kern's own, made on first use, or the
+ * caller's, adopted when a cl_mem or queue of it is wrapped before kern
+ * needed one; memory or a queue of any other context is
+ * KERN_ERROR_UNSUPPORTED, with the reason (docs/async.md, "Interop"). */
 KERN_API kern_status kern_array_wrap(kern_context *ctx, kern_device dev,
                             kern_type type, int ndim, const int64_t *shape,
                             void *native, kern_array **out);
 /* The array's memory as the backend sees it (host address, CUdeviceptr,
  * cl_mem); valid until the array is freed. */
 KERN_API void *kern_array_native(const kern_array *a);
-/* Wraps a foreign CUstream (CUDA) or cl_command_queue (OpenCL; it must
- * belong to the cl_context kern made for the device, so in practice one
- * that kern_stream_native returned) without taking ownership:
- * kern_stream_free then frees only kern's handle.  CPU:
- * KERN_ERROR_UNSUPPORTED. */
+/* Wraps a foreign CUstream (CUDA) or cl_command_queue (OpenCL: an
+ * in-order queue for this very device, in the device's cl_context or one
+ * it adopts, as above) without taking ownership: kern_stream_free then
+ * frees only kern's handle.  CPU: KERN_ERROR_UNSUPPORTED. */
 KERN_API kern_status kern_stream_wrap(kern_context *ctx, kern_device dev, void *native,
                              kern_stream **out);
 /* The CUstream or cl_command_queue behind s; NULL on the CPU. */
@@ -818,8 +843,12 @@ KERN_API void *kern_stream_native(const kern_stream *s);
  * deleter, and the array must stay alive until then.  Import wraps a
  * DLManagedTensor's memory as a kern array and calls its deleter when the
  * array is freed; row-major contiguous tensors (strides NULL or compact)
- * with any byte_offset on the CPU or CUDA are accepted, anything else is
- * KERN_ERROR_UNSUPPORTED with the reason. */
+ * on the CPU (also CUDA host memory), CUDA or OpenCL are accepted, with any
+ * byte_offset (on OpenCL one at the device's base address alignment, as a
+ * sub-buffer); anything else is KERN_ERROR_UNSUPPORTED with the reason.
+ * OpenCL tensors carry the cl_mem as data and kern's OpenCL device index as
+ * device_id.  The DLPack 1.x forms (DLManagedTensorVersioned) are at the
+ * end of this section. */
 KERN_API kern_status kern_array_to_dlpack(kern_array *a, void **managed_tensor);
 KERN_API kern_status kern_array_from_dlpack(kern_context *ctx, void *managed_tensor,
                                    kern_array **out);
@@ -830,6 +859,18 @@ KERN_API kern_status kern_array_from_dlpack(kern_context *ctx, void *managed_ten
 KERN_API kern_status kern_device_choice(kern_context *ctx, char *name,
                                size_t name_size, char *origin,
                                size_t origin_size);
+
+/* DLPack 1.x: the same as kern_array_to_dlpack / kern_array_from_dlpack
+ * with a DLManagedTensorVersioned * (as void *), the form NumPy 2 and
+ * PyTorch ask for with max_version=(1, 0).  Export writes version 1.0 and
+ * no flags.  Import reads any version 1.x and refuses another major
+ * version, and a read-only tensor (kernels may write any kern array), with
+ * KERN_ERROR_UNSUPPORTED; the deleter is called when the array is freed. */
+KERN_API kern_status kern_array_to_dlpack_versioned(kern_array *a,
+                                                    void **managed_tensor);
+KERN_API kern_status kern_array_from_dlpack_versioned(kern_context *ctx,
+                                                      void *managed_tensor,
+                                                      kern_array **out);
 
 #ifdef __cplusplus
 }

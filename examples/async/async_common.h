@@ -178,7 +178,7 @@ static inline void ex_compare(const float *got, const float *want, int64_t n,
 }
 
 static inline void ex_row(const char *name, double ms, double seq_ms) {
-  kern_device_info di;
+  kern_device_info di = KERN_DEVICE_INFO_INIT;
   char dev[160] = "?";
   if (kern_device_get(ex.ctx, ex.dev, &di) == KERN_SUCCESS)
     snprintf(dev, sizeof dev, "%s", di.name);

@@ -4,8 +4,11 @@
  * With three sets the upload of chunk c + 1, the compute of chunk c and the
  * download of chunk c - 1 can all be in flight at once (on a GPU: the
  * host-to-device copy engine, the SMs and the device-to-host copy engine).
- * kern_pipeline_run does the bookkeeping of double_buffering.c for any
- * number of sets and reports per-stage times and the overlap it achieved.
+ * kern_pipeline_run does the bookkeeping for any number of sets, with one
+ * stream per stage rather than one per set as in double_buffering.c, so
+ * that copies in one direction never compete with each other (Note
+ * [pipeline schedule] in src/runtime/pipeline.c), and reports per-stage
+ * times and the overlap it achieved.
  */
 #include "async_common.h"
 
@@ -37,9 +40,9 @@ int main(void) {
   ex_compare(ex.out, ex.ref, ex.n, "triple buffering");
   ex_row("triple buffering", ms, seq);
   printf("  pipeline: upload %.2f ms, compute %.2f ms, download %.2f ms, "
-         "wall %.2f ms, overlap %.2f\n",
+         "wall %.2f ms (device %.2f ms), overlap %.2f\n",
          rep.upload_ms, rep.compute_ms, rep.download_ms, rep.wall_ms,
-         rep.overlap);
+         rep.device_ms, rep.overlap);
   ex_teardown();
   return 0;
 }

@@ -40,14 +40,14 @@ _Static_assert(END(kern_arg, size) == sizeof(kern_arg) &&
                    sizeof(kern_arg) == KERN_ARG_SIZE_V1,
                "kern_arg layout");
 _Static_assert(END(kern_pipeline_config, reserved0) ==
-                       sizeof(kern_pipeline_config) &&
-                   sizeof(kern_pipeline_config) ==
-                       KERN_PIPELINE_CONFIG_SIZE_V1,
+                       KERN_PIPELINE_CONFIG_SIZE_V1 &&
+                   END(kern_pipeline_config, timeline_chunks) ==
+                       sizeof(kern_pipeline_config),
                "kern_pipeline_config layout");
 _Static_assert(END(kern_pipeline_report, overlap) ==
-                       sizeof(kern_pipeline_report) &&
-                   sizeof(kern_pipeline_report) ==
-                       KERN_PIPELINE_REPORT_SIZE_V1,
+                       KERN_PIPELINE_REPORT_SIZE_V1 &&
+                   END(kern_pipeline_report, timeline_chunks) ==
+                       sizeof(kern_pipeline_report),
                "kern_pipeline_report layout");
 #undef END
 

@@ -133,12 +133,17 @@ typedef struct kern__pin {
   struct kern__pin *next;
 } kern__pin;
 
+/* What kern_pipeline_run measured for one device and chain (Note
+ * [pipeline model] in pipeline.c): each stage's time per chunk as a + b *
+ * elements, the hand-offs between the stage streams and the host's cost
+ * of enqueueing a chunk, all in ms; and the rates it saw, for the report. */
 typedef struct kern__tune {
   kern_device dev;
   kern_kernel *first;
   int nkernels;
-  int64_t chunk;
-  int buffers;
+  double a[3], b[3];
+  double hand, issue;
+  double gbs[3]; /* upload, compute, download rates in GB/s */
   struct kern__tune *next;
 } kern__tune;
 
@@ -152,6 +157,7 @@ typedef struct kern__async {
   struct kern_graph *graphs;
   kern__pin *pins;
   kern__tune *tunes;
+  struct kern__pipe_res *pipe_res; /* pipeline.c's idle streams and events */
 } kern__async;
 
 /* stream.c */
@@ -191,6 +197,19 @@ kern__cmd *kern__cmd_clone(const kern__cmd *c);
 void kern__cmd_free(kern_context *ctx, kern__cmd *c);
 /* Copies a launch's marshalled arguments into c (argv re-pointed). */
 kern_status kern__cmd_set_slots(kern__cmd *c, const kern__pack *pk);
+
+/* pipeline.c: forgets the idle pipeline streams and events (which the
+ * context frees with its other streams and events). */
+void kern__pipeline_free_all(kern_context *ctx);
+/* Note [pipeline model]: the predicted wall time (ms) of count elements in
+ * chunks of `chunk` with `sets` buffer sets, and the choice of chunk and
+ * sets (each kept when non-zero on entry) with the smallest prediction,
+ * within `budget` bytes of device memory at per_elem bytes per element. */
+double kern__pipeline_predict(const kern__tune *t, int64_t count,
+                              int64_t chunk, int sets);
+void kern__pipeline_choose(const kern__tune *t, int64_t count,
+                           size_t per_elem, uint64_t budget, size_t esize0,
+                           int64_t *chunk, int *sets, double *predicted);
 
 /* graph.c */
 kern_status kern__graph_record(struct kern_graph *g, kern__cmd *c);

@@ -97,7 +97,20 @@
     (cl_event, cl_event_info, size_t, void *, size_t *))                      \
   X(cl_int, clGetEventProfilingInfo,                                          \
     (cl_event, cl_profiling_info, size_t, void *, size_t *))                  \
-  X(cl_int, clReleaseEvent, (cl_event))
+  X(cl_int, clReleaseEvent, (cl_event))                                      \
+  X(void *, clEnqueueMapBuffer,                                               \
+    (cl_command_queue, cl_mem, cl_bool, cl_map_flags, size_t, size_t,         \
+     cl_uint, const cl_event *, cl_event *, cl_int *))                        \
+  X(cl_int, clEnqueueUnmapMemObject,                                          \
+    (cl_command_queue, cl_mem, void *, cl_uint, const cl_event *,             \
+     cl_event *))                                                             \
+  X(cl_int, clGetMemObjectInfo,                                               \
+    (cl_mem, cl_mem_info, size_t, void *, size_t *))                          \
+  X(cl_int, clGetCommandQueueInfo,                                            \
+    (cl_command_queue, cl_command_queue_info, size_t, void *, size_t *))      \
+  X(cl_int, clGetContextInfo,                                                 \
+    (cl_context, cl_context_info, size_t, void *, size_t *))                  \
+  X(cl_int, clRetainContext, (cl_context))
 
 /* OpenCL 1.2 entry points an older loader may lack; NULL is handled. */
 #define OCL_OPTIONAL_FUNCTIONS(X)                                             \
@@ -107,7 +120,9 @@
   X(cl_int, clEnqueueMarkerWithWaitList,                                      \
     (cl_command_queue, cl_uint, const cl_event *, cl_event *))                \
   X(cl_int, clEnqueueBarrierWithWaitList,                                     \
-    (cl_command_queue, cl_uint, const cl_event *, cl_event *))
+    (cl_command_queue, cl_uint, const cl_event *, cl_event *))                \
+  X(cl_mem, clCreateSubBuffer,                                                \
+    (cl_mem, cl_mem_flags, cl_buffer_create_type, const void *, cl_int *))
 
 #define OCL_TYPEDEF(ret, name, params) \
   typedef ret(CL_API_CALL *ocl_##name##_fn) params;
@@ -140,10 +155,23 @@ typedef struct ocl_device {
   int warp_size;
   unsigned char uuid[16];
   char pci_bus_id[32];
-  /* Made on first use (ocl_open); NULL until then. */
+  /* Made on first use (ocl_open); NULL until then.  The context may be a
+   * caller's instead, adopted from the first foreign queue or buffer that
+   * was wrapped before kern needed one (Note [foreign contexts]). */
   cl_context context;
   cl_command_queue queue;
+  int adopted;
 } ocl_device;
+
+/* Pinned host memory (kern_host_alloc): a mapped CL_MEM_ALLOC_HOST_PTR
+ * buffer, kept mapped until freed; Note [pinned host memory]. */
+typedef struct ocl_pin {
+  void *p;
+  cl_mem mem; /* NULL: too large for one buffer, ordinary memory */
+  size_t bytes;
+  int dev;
+  struct ocl_pin *next;
+} ocl_pin;
 
 typedef struct ocl_state {
   kern_context *ctx; /* where errors go and whose cache is used */
@@ -152,6 +180,7 @@ typedef struct ocl_state {
   int ndevices;
   ocl_device *devices;
   struct ocl_qlast *qlast; /* streams' last commands (stream section) */
+  ocl_pin *pins;
 } ocl_state;
 
 /* The event of the last command enqueued on a stream's queue, so a query
@@ -551,9 +580,16 @@ static kern_status ocl_probe(kern_context *ctx, void **state, char *reason,
 }
 
 /* Releases what the context made; the descriptions belong to ocl_proc. */
+static void ocl_pin_drop(ocl_state *st, ocl_pin *pin);
+
 static void ocl_release(void *state) {
   ocl_state *st = state;
   if (!st) return;
+  while (st->pins) {
+    ocl_pin *pin = st->pins;
+    st->pins = pin->next;
+    ocl_pin_drop(st, pin);
+  }
   while (st->qlast) {
     struct ocl_qlast *e = st->qlast;
     st->qlast = e->next;
@@ -1478,8 +1514,229 @@ static kern_status ocl_fill_async(void *state, int dev, void *q, void *dst,
   return ocl_fill(state, dev, dst, pattern, pattern_size, bytes);
 }
 
+/* ---------------------------------------------------------------- pinned
+ * Note [pinned host memory]
+ * OpenCL has no call that pins ordinary memory.  What drivers document
+ * instead (NVIDIA's OpenCL best-practices guide among them) is a buffer
+ * made with CL_MEM_ALLOC_HOST_PTR, which the driver backs with page-locked
+ * host memory, mapped once to get its address: reads and writes between
+ * that address and device buffers then go by DMA, without a staging copy,
+ * and clEnqueueWriteBuffer / clEnqueueReadBuffer with CL_FALSE are truly
+ * asynchronous.  So kern_host_alloc on OpenCL makes such a buffer, maps it
+ * for reading and writing, and keeps the cl_mem, mapped, until
+ * kern_host_free: the address stays valid and pinned exactly as long as
+ * the mapping.  kern never uses the cl_mem itself in a command (the
+ * specification leaves commands on a buffer that is mapped for writing
+ * undefined); copies name the mapped address as their host pointer.  A
+ * request larger than the device's largest buffer
+ * (CL_DEVICE_MAX_MEM_ALLOC_SIZE) gets ordinary page-aligned memory, as
+ * before: copies from it are correct, only staged. */
+
+static void ocl_pin_drop(ocl_state *st, ocl_pin *pin) {
+  if (pin->mem) {
+    ocl_device *d = &st->devices[pin->dev];
+    if (d->queue) {
+      st->cl.clEnqueueUnmapMemObject(d->queue, pin->mem, pin->p, 0, NULL,
+                                     NULL);
+      st->cl.clFinish(d->queue);
+    }
+    st->cl.clReleaseMemObject(pin->mem);
+  } else {
+    free(pin->p); /* from posix_memalign */
+  }
+  kern__free(pin);
+}
+
+static kern_status ocl_host_alloc(void *state, int dev, size_t bytes,
+                                  void **out) {
+  ocl_state *st = state;
+  ocl_device *d = NULL;
+  kern_status s = ocl_open(st, dev, &d);
+  if (s != KERN_SUCCESS) return s;
+  ocl_pin *pin = kern__calloc(1, sizeof *pin);
+  if (!pin)
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "opencl: out of memory");
+  pin->bytes = bytes;
+  pin->dev = dev;
+  if (bytes > d->max_alloc) {
+    if (posix_memalign(&pin->p, 4096, bytes) != 0) {
+      kern__free(pin);
+      return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                         "opencl: cannot allocate %zu host bytes", bytes);
+    }
+  } else {
+    cl_int err;
+    pin->mem = st->cl.clCreateBuffer(
+        d->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL,
+        &err);
+    if (err != CL_SUCCESS) {
+      kern__free(pin);
+      return ocl_fail(st, KERN_ERROR_OUT_OF_MEMORY,
+                      "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)", err, __FILE__,
+                      __LINE__);
+    }
+    pin->p = st->cl.clEnqueueMapBuffer(d->queue, pin->mem, CL_TRUE,
+                                       CL_MAP_READ | CL_MAP_WRITE, 0, bytes,
+                                       0, NULL, NULL, &err);
+    if (err != CL_SUCCESS || !pin->p) {
+      st->cl.clReleaseMemObject(pin->mem);
+      kern__free(pin);
+      return ocl_fail(st, KERN_ERROR_OUT_OF_MEMORY, "clEnqueueMapBuffer",
+                      err != CL_SUCCESS ? err : CL_MAP_FAILURE, __FILE__,
+                      __LINE__);
+    }
+  }
+  pin->next = st->pins;
+  st->pins = pin;
+  *out = pin->p;
+  return KERN_SUCCESS;
+}
+
+static void ocl_host_free(void *state, int dev, void *p) {
+  ocl_state *st = state;
+  (void)dev;
+  for (ocl_pin **pp = &st->pins; *pp; pp = &(*pp)->next)
+    if ((*pp)->p == p) {
+      ocl_pin *pin = *pp;
+      *pp = pin->next;
+      ocl_pin_drop(st, pin);
+      return;
+    }
+}
+
+void *kern__opencl_host_mem(void *state, const void *p, size_t *bytes) {
+  ocl_state *st = state;
+  for (ocl_pin *pin = st ? st->pins : NULL; pin; pin = pin->next)
+    if (pin->p == p) {
+      if (bytes) *bytes = pin->bytes;
+      return pin->mem;
+    }
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- interop
+ * Note [foreign contexts]
+ * OpenCL objects work together only within one cl_context: a kernel built
+ * in kern's context cannot take a caller's cl_mem from another context,
+ * and a queue of another context cannot run it.  So a kern device works in
+ * exactly one cl_context.  kern makes its own on first use, unless the
+ * caller hands it a queue (kern_stream_wrap) or a buffer (kern_array_wrap,
+ * kern_array_from_dlpack) before that: then kern adopts the caller's
+ * context (retaining it) and makes its buffers, programs and queues there,
+ * so the caller's objects and kern's mix freely.  A queue must be for the
+ * very device and in order (a kern stream runs its work in order); a
+ * buffer's context must include the device.  Anything from a context other
+ * than the one the device already uses is refused with the reason and the
+ * remedy, never used: the driver would fail, or worse, later. */
+
+static kern_status ocl_adopt(void *state, int dev, int what, void *native) {
+  ocl_state *st = state;
+  if (dev < 0 || dev >= st->ndevices)
+    return kern__error(st->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "opencl: no device %d", dev);
+  ocl_device *d = &st->devices[dev];
+  const char *kind = what == KERN__NATIVE_STREAM ? "command queue" : "cl_mem";
+  cl_context c = NULL;
+  if (what == KERN__NATIVE_STREAM) {
+    cl_command_queue q = native;
+    cl_device_id qd = NULL;
+    cl_command_queue_properties props = 0;
+    OCL_CALL(st, KERN_ERROR_INVALID_ARGUMENT, clGetCommandQueueInfo,
+             (q, CL_QUEUE_CONTEXT, sizeof c, &c, NULL));
+    OCL_CALL(st, KERN_ERROR_INVALID_ARGUMENT, clGetCommandQueueInfo,
+             (q, CL_QUEUE_DEVICE, sizeof qd, &qd, NULL));
+    OCL_CALL(st, KERN_ERROR_INVALID_ARGUMENT, clGetCommandQueueInfo,
+             (q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL));
+    if (qd != d->id) {
+      const char *other = "another device";
+      for (int i = 0; i < st->ndevices; i++)
+        if (st->devices[i].id == qd) other = st->devices[i].name;
+      return kern__error(st->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                         "opencl: the command queue is for '%s', not for "
+                         "opencl:%d ('%s'); wrap it on its own device",
+                         other, dev, d->name);
+    }
+    if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+      return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                         "opencl: the command queue runs its commands out of "
+                         "order (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE), but "
+                         "a kern stream runs its work in order; wrap an "
+                         "in-order queue");
+  } else {
+    OCL_CALL(st, KERN_ERROR_INVALID_ARGUMENT, clGetMemObjectInfo,
+             ((cl_mem)native, CL_MEM_CONTEXT, sizeof c, &c, NULL));
+  }
+  if (c == d->context) return KERN_SUCCESS;
+  size_t n = 0;
+  OCL_CALL(st, KERN_ERROR_INVALID_ARGUMENT, clGetContextInfo,
+           (c, CL_CONTEXT_DEVICES, 0, NULL, &n));
+  cl_device_id ids[64];
+  int found = 0;
+  if (n <= sizeof ids) {
+    OCL_CALL(st, KERN_ERROR_INVALID_ARGUMENT, clGetContextInfo,
+             (c, CL_CONTEXT_DEVICES, n, ids, NULL));
+    for (size_t i = 0; i < n / sizeof *ids; i++) found |= ids[i] == d->id;
+  }
+  if (!found)
+    return kern__error(st->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "opencl: the %s belongs to a cl_context without "
+                       "opencl:%d ('%s')",
+                       kind, dev, d->name);
+  if (d->context)
+    return kern__error(
+        st->ctx, KERN_ERROR_UNSUPPORTED,
+        "opencl: the %s belongs to another cl_context than the one "
+        "opencl:%d ('%s') already works in (%s); a device works in one "
+        "cl_context per kern context, so wrap the caller's queue or "
+        "buffer before kern allocates, builds or makes a stream on the "
+        "device, in a new kern context if need be",
+        kind, dev, d->name,
+        d->adopted ? "adopted from an earlier wrap" : "kern's own");
+  OCL_CALL(st, KERN_ERROR_DEVICE, clRetainContext, (c));
+  d->context = c;
+  d->adopted = 1;
+  return KERN_SUCCESS;
+}
+
+/* A sub-buffer for a byte offset into a caller's cl_mem (DLPack imports);
+ * its access flags are the parent's.  OpenCL can start one only at the
+ * device's base address alignment, which the message names. */
+static kern_status ocl_mem_sub(void *state, int dev, void *native,
+                               size_t off, size_t bytes, void **out) {
+  ocl_state *st = state;
+  if (dev < 0 || dev >= st->ndevices)
+    return kern__error(st->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "opencl: no device %d", dev);
+  ocl_device *d = &st->devices[dev];
+  if (!st->cl.clCreateSubBuffer)
+    return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                       "opencl: an offset into a cl_mem needs "
+                       "clCreateSubBuffer (OpenCL 1.1), which the loader "
+                       "lacks");
+  cl_uint bits = 0;
+  st->cl.clGetDeviceInfo(d->id, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits,
+                         &bits, NULL);
+  size_t align = bits / 8 ? bits / 8 : 1;
+  if (off % align != 0)
+    return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                       "opencl: byte offset %zu into a cl_mem is not a "
+                       "multiple of opencl:%d's base address alignment "
+                       "(CL_DEVICE_MEM_BASE_ADDR_ALIGN, %zu bytes), where "
+                       "alone OpenCL can start a buffer",
+                       off, dev, align);
+  cl_buffer_region region = {off, bytes};
+  cl_int err;
+  cl_mem m = st->cl.clCreateSubBuffer((cl_mem)native, 0,
+                                      CL_BUFFER_CREATE_TYPE_REGION, &region,
+                                      &err);
+  OCL_SUCCEED_OR_RETURN(st, KERN_ERROR_UNSUPPORTED, "clCreateSubBuffer", err);
+  *out = m;
+  return KERN_SUCCESS;
+}
+
 const kern_backend kern__backend_opencl = {
-    .version = 3,
+    .version = 4,
     .name = "opencl",
     .kind = KERN_BACKEND_OPENCL,
     .target = KERN_TARGET_OPENCL,
@@ -1518,4 +1775,8 @@ const kern_backend kern__backend_opencl = {
     .copy_out_async = ocl_copy_out_async,
     .copy_dd_async = ocl_copy_dd_async,
     .fill_async = ocl_fill_async,
+    .host_alloc = ocl_host_alloc,
+    .host_free = ocl_host_free,
+    .adopt = ocl_adopt,
+    .mem_sub = ocl_mem_sub,
 };

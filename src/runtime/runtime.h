@@ -32,7 +32,7 @@
 typedef struct kern_backend kern_backend;
 
 struct kern_backend {
-  int version; /* 2: init added; 3: the stream methods at the end */
+  int version; /* 2: init added; 3: the stream methods at the end; 4: adopt */
   const char *name; /* "cpu" */
   kern_backend_kind kind;
   kern__target target;
@@ -139,7 +139,25 @@ struct kern_backend {
                                   void *node, void *fn, const kc_kernel *k,
                                   void *const *args, const kern__dims *dims);
   void (*graph_free)(void *state, int dev, void *graph);
+
+  /* ---- version 4: interop.  Checks a caller's native object that kern is
+   * to use on dev, a stream (KERN__NATIVE_STREAM) or device memory
+   * (KERN__NATIVE_MEMORY), and lets dev work in the object's native context
+   * when kern has not made its own yet (OpenCL: Note [foreign contexts]);
+   * refuses, with the reason, what cannot work.  NULL: nothing to check. */
+  kern_status (*adopt)(void *state, int dev, int what, void *native);
+  /* Device memory for bytes at byte offset off into native memory, freed
+   * with mem_free (OpenCL: a sub-buffer); NULL where device memory is an
+   * address and the runtime adds the offset itself. */
+  kern_status (*mem_sub)(void *state, int dev, void *native, size_t off,
+                         size_t bytes, void **out);
 };
+
+enum { KERN__NATIVE_STREAM, KERN__NATIVE_MEMORY };
+
+/* backend_opencl.c: the cl_mem behind an address kern_host_alloc gave on
+ * OpenCL (and its size), or NULL; for tests. */
+void *kern__opencl_host_mem(void *state, const void *p, size_t *bytes);
 
 /* context.c: runs every backend's init once per process (thread-safe).
  * kern_context_new calls it first; code that uses a backend without a

@@ -301,6 +301,12 @@ static kern_status stream_make(kern_context *ctx, kern_device dev,
                          "to wrap",
                          be->name);
     }
+    if (be->version >= 4 && be->adopt &&
+        (st = be->adopt(state, index, KERN__NATIVE_STREAM, wrap))) {
+      kern__free(s);
+      return kern__error(ctx, st, "kern_stream_wrap: the queue cannot be "
+                         "used on %s:%d", be->name, index);
+    }
     s->native = wrap;
     s->wrapped = 1;
   } else if (be->stream_new) {
@@ -1251,6 +1257,7 @@ void kern__async_free(kern_context *ctx) {
     a->pins = p->next;
     pin_release(ctx, p);
   }
+  kern__pipeline_free_all(ctx);
   while (a->tunes) {
     kern__tune *t = a->tunes;
     a->tunes = t->next;

@@ -78,6 +78,14 @@ for tool in memcheck racecheck; do
   san $tool sum_of_squares $SUMARGS
   san $tool saxpy $SAXARGS
 done
+# The stream tests (streams, events, graphs, pipelines; issue #11).
+for tool in racecheck synccheck; do
+  timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 $B/tests/runtime_stream cuda \
+    >"$L/sanitizer-$tool-streams.log" 2>&1
+  rc=$?
+  s=$(grep -oE '(ERROR|RACECHECK) SUMMARY: [0-9]+ (error|hazard)[a-z ]*' "$L/sanitizer-$tool-streams.log" | tail -n1)
+  say "sanitizer $tool runtime_stream: ${s:-no summary} (rc $rc)"
+done
 say "sanitizer done ($(el))"
 
 # ---- NVIDIA OpenCL

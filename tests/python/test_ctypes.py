@@ -71,6 +71,8 @@ sigs = {
     "kern_launch_async": (C.c_int, [P, P, C.c_int, C.POINTER(C.c_int64), C.c_int, C.POINTER(kern_arg)]),
     "kern_array_to_dlpack": (C.c_int, [P, PP]),
     "kern_array_from_dlpack": (C.c_int, [P, P, PP]),
+    "kern_array_to_dlpack_versioned": (C.c_int, [P, PP]),
+    "kern_array_from_dlpack_versioned": (C.c_int, [P, P, PP]),
     "kern_status_name": (C.c_char_p, [C.c_int]),
 }
 for name, (res, args) in sigs.items():
@@ -166,11 +168,20 @@ class KernTensor:
     def __dlpack_device__(self):
         return (1, 0)  # kDLCPU
 
-    def __dlpack__(self, stream=None, **kwargs):
+    def __dlpack__(self, stream=None, max_version=None, **kwargs):
         managed = P()
+        # DLPack 1.x when the consumer can take it (NumPy 2.1 and later ask
+        # with max_version=(1, 0)): kern's DLManagedTensorVersioned.
+        if max_version is not None and max_version[0] >= 1:
+            ok(lib.kern_array_to_dlpack_versioned(self.array, C.byref(managed)),
+               "to_dlpack_versioned")
+            KernTensor.versioned_exports += 1
+            return PyCapsule_New(managed, b"dltensor_versioned", None)
         ok(lib.kern_array_to_dlpack(self.array, C.byref(managed)), "to_dlpack")
         # The consumer (NumPy) calls the tensor's deleter when done.
         return PyCapsule_New(managed, b"dltensor", None)
+
+    versioned_exports = 0
 
 
 have_dlpack = os.environ.get("KERN_HAVE_DLPACK", "1") != "0"
@@ -199,6 +210,37 @@ if device_name.startswith("cpu") and have_dlpack:
     ok(lib.kern_stream_synchronize(stream), "synchronize")
     assert np.array_equal(src_np, np.float32(3.0) * before - np.float32(1.0))
     lib.kern_array_free(wrapped)  # calls NumPy's deleter
+
+    # DLPack 1.x, NumPy -> kern, where NumPy produces it (2.1 and later):
+    # kern reads NumPy's DLManagedTensorVersioned in place.
+    try:
+        cap = src_np.__dlpack__(max_version=(1, 0))
+    except TypeError:
+        cap = None
+        print("DLPack 1.x not run: NumPy %s has no versioned DLPack" % np.__version__)
+    if cap is not None:
+        ptr = PyCapsule_GetPointer(cap, b"dltensor_versioned")
+        wrapped = P()
+        ok(lib.kern_array_from_dlpack_versioned(ctx, ptr, C.byref(wrapped)),
+           "from_dlpack_versioned")
+        PyCapsule_SetName(cap, b"used_dltensor_versioned")
+        args[0].u.array = wrapped
+        args[1].u.array = wrapped
+        before = src_np.copy()
+        ok(lib.kern_launch_async(kern, stream, 1, shape, 4, args), "launch on NumPy memory (1.x)")
+        ok(lib.kern_stream_synchronize(stream), "synchronize")
+        assert np.array_equal(src_np, np.float32(3.0) * before - np.float32(1.0))
+        lib.kern_array_free(wrapped)
+        # A read-only NumPy array comes flagged and is refused.
+        ro = np.ones(4, dtype=np.float32)
+        ro.flags.writeable = False
+        cap = ro.__dlpack__(max_version=(1, 0))
+        ptr = PyCapsule_GetPointer(cap, b"dltensor_versioned")
+        st = lib.kern_array_from_dlpack_versioned(ctx, ptr, C.byref(wrapped))
+        assert st != KERN_SUCCESS and b"read-only" in lib.kern_last_error(ctx), st
+        del cap  # still NumPy's: its capsule destructor frees it
+        print("DLPack 1.x: NumPy -> kern ok; kern -> NumPy as %s" %
+              ("versioned" if KernTensor.versioned_exports else "unversioned"))
 
 lib.kern_event_free(e0)
 lib.kern_event_free(e1)

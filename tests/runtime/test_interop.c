@@ -130,6 +130,98 @@ static void test_dlpack(kern_context *ctx, kern_kernel *k) {
   ASSERT_EQ(deleted, 2);
 }
 
+/* DLPack 1.x's DLManagedTensorVersioned, declared from the specification
+ * (dlpack.h 0.6 lacks it), as a consumer or producer would see it. */
+typedef struct {
+  struct { uint32_t major, minor; } version;
+  void *manager_ctx;
+  void (*deleter)(void *self);
+  uint64_t flags;
+  DLTensor dl_tensor;
+} dl_versioned;
+
+static int deleted_v;
+static void count_delete_v(void *t) { deleted_v++; (void)t; }
+
+static void test_dlpack_versioned(kern_context *ctx, kern_kernel *k) {
+  /* Export: version 1.0, no flags, the same tensor as the unversioned. */
+  int64_t shape[2] = {3, 5};
+  kern_array *a;
+  ASSERT_OK(ctx, kern_array_new(ctx, 0, f32, 2, shape, &a));
+  float v = 2.5f;
+  ASSERT_OK(ctx, kern_array_fill(a, &v));
+  void *p;
+  ASSERT_OK(ctx, kern_array_to_dlpack_versioned(a, &p));
+  dl_versioned *t = p;
+  ASSERT_EQ(t->version.major, 1);
+  ASSERT_EQ(t->version.minor, 0);
+  ASSERT_EQ(t->flags, 0);
+  ASSERT_EQ(t->dl_tensor.device.device_type, kDLCPU);
+  ASSERT_EQ(t->dl_tensor.ndim, 2);
+  ASSERT_EQ(t->dl_tensor.shape[1], 5);
+  ASSERT_EQ(t->dl_tensor.strides[0], 5);
+  ASSERT_EQ(t->dl_tensor.byte_offset, 0);
+  ASSERT(t->dl_tensor.data == kern_array_native(a));
+  /* Round trip through the versioned import; the deleter runs on free. */
+  kern_array *b;
+  ASSERT_OK(ctx, kern_array_from_dlpack_versioned(ctx, t, &b));
+  ASSERT_EQ(kern_array_dim(b, 0), 3);
+  kern_array_free(b);
+  kern_array_free(a);
+
+  /* Foreign memory with a byte offset; a later minor version is read. */
+  static float data[4 + 6];
+  for (int i = 0; i < 10; i++) data[i] = (float)i;
+  int64_t fshape[1] = {6};
+  dl_versioned m;
+  memset(&m, 0, sizeof m);
+  m.version.major = 1;
+  m.version.minor = 3;
+  m.dl_tensor.data = data;
+  m.dl_tensor.device.device_type = kDLCPU;
+  m.dl_tensor.ndim = 1;
+  m.dl_tensor.dtype.code = kDLFloat;
+  m.dl_tensor.dtype.bits = 32;
+  m.dl_tensor.dtype.lanes = 1;
+  m.dl_tensor.shape = fshape;
+  m.dl_tensor.byte_offset = 4 * sizeof(float);
+  m.deleter = count_delete_v;
+  kern_array *c;
+  ASSERT_OK(ctx, kern_array_from_dlpack_versioned(ctx, &m, &c));
+  int64_t n = 6;
+  kern_arg arg = kern_arg_array(c);
+  ASSERT_OK(ctx, kern_launch(k, 1, &n, 1, &arg));
+  for (int i = 0; i < 4; i++) ASSERT(data[i] == (float)i); /* untouched */
+  for (int i = 4; i < 10; i++) ASSERT(data[i] == 2.0f * i);
+  deleted_v = 0;
+  kern_array_free(c);
+  ASSERT_EQ(deleted_v, 1);
+  /* Another major version, and read-only tensors, are refused before
+   * anything is wrapped; the deleter is not run. */
+  m.version.major = 2;
+  ASSERT_EQ(kern_array_from_dlpack_versioned(ctx, &m, &c),
+            KERN_ERROR_UNSUPPORTED);
+  ASSERT_CONTAINS(kern_last_error(ctx), "DLPack 2.3; kern reads major version 1");
+  kern_clear_error(ctx);
+  m.version.major = 1;
+  m.flags = 1; /* DLPACK_FLAG_BITMASK_READ_ONLY */
+  ASSERT_EQ(kern_array_from_dlpack_versioned(ctx, &m, &c),
+            KERN_ERROR_UNSUPPORTED);
+  ASSERT_CONTAINS(kern_last_error(ctx), "read-only");
+  kern_clear_error(ctx);
+  m.flags = 2; /* IS_COPIED: fine */
+  int64_t bad[1] = {2};
+  m.dl_tensor.strides = bad;
+  ASSERT_EQ(kern_array_from_dlpack_versioned(ctx, &m, &c),
+            KERN_ERROR_UNSUPPORTED);
+  ASSERT_CONTAINS(kern_last_error(ctx), "axis 0 has stride 2 elements");
+  kern_clear_error(ctx);
+  ASSERT_EQ(deleted_v, 1);
+  ASSERT_EQ(kern_array_from_dlpack_versioned(ctx, NULL, &c),
+            KERN_ERROR_INVALID_ARGUMENT);
+  kern_clear_error(ctx);
+}
+
 static void write_file(const char *path, const char *text) {
   FILE *f = fopen(path, "w");
   ASSERT(f);
@@ -202,6 +294,7 @@ int main(void) {
   ASSERT_OK(ctx, kern_module_get_kernel(m, "twice", &k));
   test_wrap(ctx, k);
   test_dlpack(ctx, k);
+  test_dlpack_versioned(ctx, k);
   kern_context_free(ctx);
   test_config();
   printf("ok\n");

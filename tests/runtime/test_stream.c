@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include "test.h"
+#include "async.h"
 
 static const char src[] =
     "import warp as wp\n"
@@ -261,6 +262,134 @@ static void test_graph(void) {
   ASSERT_OK(ctx, kern_stream_free(s));
 }
 
+/* The schedule of Note [pipeline schedule], read back from the timeline
+ * the run reports: each chunk's stages in order; each stage's chunks one
+ * after another (one stream per stage); a buffer set reused only after its
+ * previous chunk was downloaded.  Then the stage sums agree with the
+ * report, and kern's own choice keeps a fixed buffer count and predicts. */
+static void test_pipeline_timeline(const float *in, float *out,
+                                   const float *ref, int64_t m) {
+  enum { U0, U1, K0, K1, D0, D1 };
+  kern_kernel *chain[] = {k_scale, k_scale};
+  kern_arg e1[] = {kern_arg_float(2)}, e2[] = {kern_arg_float(3)};
+  const kern_arg *extra[] = {e1, e2};
+  int nextra[] = {1, 1};
+  static double tl[64 * 6];
+  for (int b = 1; b <= 4; b++) {
+    kern_pipeline_config cfg = KERN_PIPELINE_CONFIG_INIT;
+    cfg.kernels = chain;
+    cfg.nkernels = 2;
+    cfg.extra_args = extra;
+    cfg.nextra = nextra;
+    cfg.input = in;
+    cfg.output = out;
+    cfg.count = m;
+    cfg.chunk = m / 23; /* 24 chunks, the last one short */
+    cfg.buffers = b;
+    cfg.timeline = tl;
+    cfg.timeline_chunks = 64;
+    memset(out, 0, (size_t)m * sizeof(float));
+    kern_pipeline_report rep = KERN_PIPELINE_REPORT_INIT;
+    ASSERT_OK(ctx, kern_pipeline_run(ctx, &cfg, &rep));
+    for (int64_t i = 0; i < m; i++) ASSERT(out[i] == ref[i]);
+    ASSERT_EQ(rep.chunks, 24);
+    ASSERT_EQ(rep.timeline_chunks, 24);
+    double sum[3] = {0, 0, 0};
+    for (int64_t i = 0; i < rep.chunks; i++) {
+      const double *t = tl + i * 6;
+      for (int e = U0; e < D1; e++) ASSERT(t[e] <= t[e + 1]);
+      for (int s = 0; s < 3; s++) sum[s] += t[2 * s + 1] - t[2 * s];
+      if (i > 0)
+        for (int s = 0; s < 3; s++) ASSERT(t[2 * s] >= t[2 * s + 1 - 6]);
+      if (i >= b) ASSERT(t[U0] >= tl[(i - b) * 6 + D1]);
+    }
+    ASSERT(fabs(sum[0] - rep.upload_ms) < 1e-6 * (1 + sum[0]));
+    ASSERT(fabs(sum[1] - rep.compute_ms) < 1e-6 * (1 + sum[1]));
+    ASSERT(fabs(sum[2] - rep.download_ms) < 1e-6 * (1 + sum[2]));
+    ASSERT(rep.device_ms > 0 && rep.device_ms <= rep.wall_ms + 1e-3);
+    ASSERT(fabs(rep.device_ms - (tl[23 * 6 + D1] - tl[U0])) < 1e-6);
+  }
+  /* kern chooses the chunk for a fixed buffer count, from its model. */
+  kern_pipeline_config cfg = KERN_PIPELINE_CONFIG_INIT;
+  cfg.kernels = chain;
+  cfg.nkernels = 2;
+  cfg.extra_args = extra;
+  cfg.nextra = nextra;
+  cfg.input = in;
+  cfg.output = out;
+  cfg.count = m;
+  cfg.buffers = 2;
+  kern_pipeline_report rep = KERN_PIPELINE_REPORT_INIT;
+  ASSERT_OK(ctx, kern_pipeline_run(ctx, &cfg, &rep));
+  ASSERT_EQ(rep.buffers, 2);
+  ASSERT_EQ(rep.chosen, 2); /* test_pipeline measured this chain already */
+  ASSERT(rep.predicted_ms > 0);
+  ASSERT(rep.upload_gbs > 0 && rep.compute_gbs > 0 && rep.download_gbs > 0);
+  for (int64_t i = 0; i < m; i++) ASSERT(out[i] == ref[i]);
+  /* A timeline length without a timeline is refused. */
+  cfg.timeline_chunks = 4;
+  ASSERT_EQ(kern_pipeline_run(ctx, &cfg, &rep), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_CONTAINS(kern_last_error(ctx), "timeline");
+  kern_clear_error(ctx);
+}
+
+/* Note [pipeline model] on figures like an H100's (55 GB/s each way with
+ * 10 us per copy, 2.5 TB/s compute with 5 us per launch, 15 us of stream
+ * hand-offs per chunk): for 8 GiB of float32 it picks large chunks and at
+ * least double buffering, predicting close to the copy-bound time; it
+ * does not fall for the small chunks that win on a short prefix; it keeps a
+ * fixed buffer count and the memory budget; and when compute is as slow as
+ * the copies it takes three sets, which overlap all three stages. */
+static void test_pipeline_model(void) {
+  kern__tune t;
+  memset(&t, 0, sizeof t);
+  t.a[0] = t.a[2] = 0.010;
+  t.b[0] = t.b[2] = 4.0 / 55e6; /* ms per float32 at 55 GB/s */
+  t.a[1] = 0.005;
+  t.b[1] = 8.0 / 2.5e9;
+  t.hand = 0.015;
+  t.issue = 0.030;
+  int64_t count = (int64_t)1 << 31; /* 8 GiB of float32 */
+  uint64_t budget = (uint64_t)20 << 30;
+  int64_t chunk = 0;
+  int sets = 0;
+  double pred = 0;
+  kern__pipeline_choose(&t, count, 8, budget, 4, &chunk, &sets, &pred);
+  double copy_bound = (double)count * 4 / 55e6;
+  ASSERT(chunk >= (16 << 20) && chunk <= (64 << 20)); /* 64 to 256 MiB */
+  ASSERT_EQ(sets, 3);
+  ASSERT(pred > copy_bound && pred < 1.05 * copy_bound);
+  /* 4 MiB chunks (the first version's choice) predict worse. */
+  ASSERT(kern__pipeline_predict(&t, count, 1 << 20, 3) > 1.02 * pred);
+  /* On a prefix of twelve 4 MiB chunks, smaller chunks do win: the fill
+   * dominates there, which is why racing on a prefix misled. */
+  int64_t pchunk = 0;
+  int psets = 0;
+  double ppred;
+  kern__pipeline_choose(&t, 12 << 20, 8, budget, 4, &pchunk, &psets, &ppred);
+  ASSERT(pchunk < chunk);
+  /* One set takes turns: about twice the time of two. */
+  ASSERT(kern__pipeline_predict(&t, count, chunk, 1) >
+         1.9 * kern__pipeline_predict(&t, count, chunk, 2));
+  /* A fixed buffer count is kept; the budget bounds sets x chunk. */
+  chunk = 0;
+  sets = 2;
+  kern__pipeline_choose(&t, count, 8, budget, 4, &chunk, &sets, &pred);
+  ASSERT_EQ(sets, 2);
+  chunk = 0;
+  sets = 0;
+  kern__pipeline_choose(&t, count, 8, 64 << 20, 4, &chunk, &sets, &pred);
+  ASSERT((uint64_t)chunk * (uint64_t)sets * 8 <= (64u << 20));
+  /* Compute as slow as the copies: three stages, three sets. */
+  t.b[1] = t.b[0];
+  chunk = 0;
+  sets = 0;
+  kern__pipeline_choose(&t, count, 8, budget, 4, &chunk, &sets, &pred);
+  ASSERT(sets >= 3);
+  ASSERT(kern__pipeline_predict(&t, count, chunk, 2) >
+         1.3 * kern__pipeline_predict(&t, count, chunk, 3));
+}
+
 /* A pipeline's output equals one big launch of the same chain, for chunk
  * counts that divide the input and that do not, for 1, 2 and 3 buffers,
  * and when kern chooses the chunk and buffer count itself. */
@@ -346,6 +475,7 @@ static void test_pipeline(void) {
   ASSERT_EQ(kern_pipeline_run(ctx, &cfg, &rep), KERN_ERROR_INVALID_ARGUMENT);
   ASSERT_CONTAINS(kern_last_error(ctx), "must be a 1-D array");
   kern_clear_error(ctx);
+  test_pipeline_timeline(in, out, ref, M);
   free(in);
   free(out);
   free(ref);
@@ -474,6 +604,7 @@ int main(int argc, char **argv) {
   test_copies();
   test_graph();
   test_pipeline();
+  test_pipeline_model();
   test_wrap_stream();
   test_misuse();
   kern_context_free(ctx);
