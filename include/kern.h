@@ -445,6 +445,8 @@ KERN_API kern_status kern_device_get(kern_context *ctx, kern_device dev,
                                      kern_device_info *out);
 /* Finds a device by name: "cpu", "cuda", "cuda:1", "opencl:0", or "auto"
  * (the best available).  NULL or "" means $KERN_DEVICE, else "auto".
+ * A device list for kern_group_new ("cuda:0,1", "cuda:all") names its
+ * first device here.
  * An explicit choice that cannot be honoured is an error, never a fallback. */
 KERN_API kern_status kern_device_find(kern_context *ctx, const char *name,
                                       kern_device *out);
@@ -871,6 +873,182 @@ KERN_API kern_status kern_array_to_dlpack_versioned(kern_array *a,
 KERN_API kern_status kern_array_from_dlpack_versioned(kern_context *ctx,
                                                       void *managed_tensor,
                                                       kern_array **out);
+
+/* ================================================================ multigpu
+ * Several devices and several processes (issue #15; docs/multigpu.md).
+ *
+ * A group is the set of devices that sharded arrays are spread over: the
+ * devices of this process ("cuda:0,1", "cuda:all"; on the CPU backend the
+ * same device listed several times, "cpu:0,0,0", gives as many shards on
+ * it), or, under mpirun, one device in each rank of MPI_COMM_WORLD (libmpi
+ * is loaded with dlopen; kern itself does not need MPI).  Each shard has a
+ * stream of its own, so the shards' work runs concurrently.
+ *
+ * A sharded array is block-distributed along its first axis: with N rows
+ * and P shards, shard s owns N / P rows, the first N % P shards one more,
+ * in order.  With a halo of width h each shard also holds up to h rows of
+ * each neighbour (fewer at the ends of the array), which
+ * kern_sharded_halo_exchange refreshes.  A replicated array has a full copy
+ * on every shard.  Each piece is an ordinary kern_array on its device
+ * (kern_sharded_shard).
+ *
+ * Collectives (all-reduce, all-gather, reduce-scatter, broadcast, halo
+ * exchange) go through NCCL on CUDA (libnccl.so.2 by dlopen, or the file
+ * named by $KERN_NCCL_LIBRARY), through MPI between the ranks of other
+ * backends, and through host memory between the shards of one process
+ * otherwise.  Under MPI these calls are collective (every rank makes them,
+ * in the same order): kern_group_new, kern_group_free,
+ * kern_group_synchronize, kern_sharded_new, kern_sharded_new_replicated,
+ * kern_sharded_download of a block-sharded array and the five collectives;
+ * the others (loads, uploads, fills, launches, frees of sharded arrays,
+ * queries) concern this rank alone.  A rank whose group call failed, that freed its group, or that disagrees
+ * about shapes or operations makes the call fail on every rank, and a rank
+ * that does not arrive within the timeout (kern_group_options.timeout_s)
+ * makes it fail with KERN_ERROR_DEVICE ("timed out") instead of hanging.
+ * After such a failure the group refuses further collectives: free it. */
+
+typedef struct kern_group kern_group;
+typedef struct kern_sharded kern_sharded;
+
+typedef struct kern_group_options {
+  size_t struct_size; /* sizeof(kern_group_options); KERN_GROUP_OPTIONS_INIT */
+  /* The devices of this process, comma-separated: "cuda:0,1", "cuda:all",
+   * "cpu:0,0,0", "opencl:0,0".  NULL means $KERN_DEVICE, else the config
+   * file's device, else "auto".  Under MPI a rank takes one entry of the
+   * list, by its local rank ($OMPI_COMM_WORLD_LOCAL_RANK) modulo the list's
+   * length. */
+  const char *devices;
+  /* Shards in this process: 0 means one per listed device; n > 0 repeats
+   * the list until it has n entries ("cpu:0" with shards 3 is cpu:0,0,0).
+   * Must be 0 or 1 under MPI. */
+  int shards;
+  /* 0 (the default): the ranks of MPI_COMM_WORLD when the process was
+   * started by mpirun ($OMPI_COMM_WORLD_SIZE or $PMI_SIZE is set), else
+   * this process alone; 1: MPI always (MPI_Init is called if nobody has,
+   * MPI_Finalize at exit); -1: this process alone. */
+  int mpi;
+  /* Seconds a collective waits for the other ranks before failing; 0 means
+   * $KERN_COMM_TIMEOUT, else 300. */
+  double timeout_s;
+  /* ---- end of version 1 (KERN_GROUP_OPTIONS_SIZE_V1) */
+} kern_group_options;
+#define KERN_GROUP_OPTIONS_INIT KERN__INIT(kern_group_options)
+#define KERN_GROUP_OPTIONS_SIZE_V1                                           \
+  (offsetof(kern_group_options, timeout_s) + sizeof(double))
+
+/* Makes a group (opts may be NULL: the defaults above).  Freed with
+ * kern_group_free or with the context, which frees its sharded arrays and
+ * the modules loaded into it. */
+KERN_API kern_status kern_group_new(kern_context *ctx,
+                                    const kern_group_options *opts,
+                                    kern_group **out);
+KERN_API void kern_group_free(kern_group *g);
+/* Shards in the whole group (every rank) and in this process; this
+ * process's rank and the number of ranks (0 and 1 without MPI); the
+ * group-wide index of this process's first shard.  0 (or -1 for the device)
+ * on an invalid handle. */
+KERN_API int kern_group_size(const kern_group *g);
+KERN_API int kern_group_local_size(const kern_group *g);
+KERN_API int kern_group_rank(const kern_group *g);
+KERN_API int kern_group_nranks(const kern_group *g);
+KERN_API int kern_group_first_shard(const kern_group *g);
+/* The device and stream of local shard i (0 <= i < local size). */
+KERN_API kern_device kern_group_device(const kern_group *g, int i);
+KERN_API kern_status kern_group_stream(const kern_group *g, int i,
+                                       kern_stream **out);
+/* How collectives travel: "nccl", "mpi" or "host"; static. */
+KERN_API const char *kern_group_transport(const kern_group *g);
+/* Compiles a module for every device of the group; kern_group_launch finds
+ * kernels by name in the modules loaded so far (the latest first). */
+KERN_API kern_status kern_group_load_file(kern_group *g, const char *path);
+KERN_API kern_status kern_group_load_string(kern_group *g, const char *name,
+                                            const char *source,
+                                            size_t length);
+/* Waits for the work of every local shard; under MPI also for the other
+ * ranks to arrive (a barrier). */
+KERN_API kern_status kern_group_synchronize(kern_group *g);
+
+/* A block-distributed array of global shape `shape` (its first axis split
+ * over the shards) with halo rows of width halo (0 for none). */
+KERN_API kern_status kern_sharded_new(kern_group *g, kern_type type, int ndim,
+                                      const int64_t *shape, int halo,
+                                      kern_sharded **out);
+/* An array with a full copy on every shard. */
+KERN_API kern_status kern_sharded_new_replicated(kern_group *g,
+                                                 kern_type type, int ndim,
+                                                 const int64_t *shape,
+                                                 kern_sharded **out);
+KERN_API void kern_sharded_free(kern_sharded *s);
+/* Local shard i's array (valid until the sharded array is freed; do not
+ * free it), the global index of its first owned row, its owned rows, and
+ * the halo rows it holds before them (its array's first axis is halo_lo +
+ * rows + the halo rows after them).  Any output may be NULL.  A replicated
+ * array's piece owns every row. */
+KERN_API kern_status kern_sharded_shard(const kern_sharded *s, int i,
+                                        kern_array **array,
+                                        int64_t *first_row, int64_t *rows,
+                                        int64_t *halo_lo);
+/* The global shape; 0 on an invalid handle. */
+KERN_API int64_t kern_sharded_dim(const kern_sharded *s, int axis);
+/* Scatter: src holds the whole array (nbytes = its size) on every rank,
+ * and each shard takes its rows, halos included.  Gather: dst receives the
+ * whole array on every rank (a replicated array: shard 0's copy). */
+KERN_API kern_status kern_sharded_upload(kern_sharded *s, const void *src,
+                                         size_t nbytes);
+KERN_API kern_status kern_sharded_download(const kern_sharded *s, void *dst,
+                                           size_t nbytes);
+/* Sets every element (halos included) to *value, one element of s's type. */
+KERN_API kern_status kern_sharded_fill(kern_sharded *s, const void *value);
+
+/* A sharded array as a launch argument (KERN_ARG_SHARDED). */
+#define KERN_ARG_SHARDED ((kern_arg_kind)4)
+static inline kern_arg kern_arg_sharded(kern_sharded *s) {
+  kern_arg r = KERN_ARG_INIT;
+  r.kind = KERN_ARG_SHARDED;
+  r.u.data = s;
+  return r;
+}
+
+/* Runs kernel `name` on every local shard at once, each on its stream, and
+ * returns when all have finished.  A block-sharded argument is passed to
+ * each shard as the whole array: wp.tid() and the array's indices and
+ * shape are global, and a shard runs the grid rows it owns (dims[0] must
+ * be the first axis of every block-sharded argument, which must all have
+ * the same).  A shard may read its halo rows; anything else outside its
+ * rows is not there.  A replicated argument is the shard's own copy.
+ * Without block-sharded arguments every shard runs the whole grid.  Other
+ * arguments are as for kern_launch (a plain array must be on the shard's
+ * device, so only with one shard). */
+KERN_API kern_status kern_group_launch(kern_group *g, const char *name,
+                                       int ndim, const int64_t *dims,
+                                       int nargs, const kern_arg *args);
+
+typedef enum kern_reduce_op {
+  KERN_REDUCE_SUM,
+  KERN_REDUCE_MIN,
+  KERN_REDUCE_MAX,
+  KERN_REDUCE_COUNT
+} kern_reduce_op;
+
+/* Replicated s: every copy becomes the element-wise reduction of all
+ * copies (in every rank).  Vectors and matrices reduce per component. */
+KERN_API kern_status kern_sharded_all_reduce(kern_sharded *s,
+                                             kern_reduce_op op);
+/* Block-sharded src -> replicated dst of the same shape and type: every
+ * copy of dst receives the whole array. */
+KERN_API kern_status kern_sharded_all_gather(const kern_sharded *src,
+                                             kern_sharded *dst);
+/* Replicated src -> block-sharded dst of the same shape and type: shard s
+ * of dst receives the reduction over all copies of src of its rows. */
+KERN_API kern_status kern_sharded_reduce_scatter(const kern_sharded *src,
+                                                 kern_sharded *dst,
+                                                 kern_reduce_op op);
+/* Replicated s: the copy of shard `root` (group-wide index) to every copy. */
+KERN_API kern_status kern_sharded_broadcast(kern_sharded *s, int root);
+/* Block-sharded s with a halo: every shard's halo rows receive its
+ * neighbours' current rows.  Every shard that has a neighbour must own at
+ * least halo rows. */
+KERN_API kern_status kern_sharded_halo_exchange(kern_sharded *s);
 
 #ifdef __cplusplus
 }

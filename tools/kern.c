@@ -56,7 +56,9 @@ static const char help_main[] =
     "  -V, --version  print the version\n"
     "\n"
     "Environment:\n"
-    "  KERN_DEVICE       default device: cpu, cuda, cuda:1, opencl:0, auto\n"
+    "  KERN_DEVICE       default device: cpu, cuda, cuda:1, opencl:0, auto;\n"
+    "                    a list (cuda:0,1, cuda:all) shards 'kern run' and\n"
+    "                    adds a group row to 'kern bench'\n"
     "  KERN_NUM_THREADS  CPU backend worker threads (default: one per core)\n"
     "  KERN_CACHE_DIR    compiled-kernel cache (default $XDG_CACHE_HOME/kern,\n"
     "                    else ~/.cache/kern)\n"
@@ -124,7 +126,9 @@ static const char help_run[] =
     "  --backend B           cpu, cuda, opencl or auto (the best available)\n"
     "  --device NAME         a device as 'kern devices' lists it: cpu,\n"
     "                        cuda:1, opencl:0 (default: $KERN_DEVICE, else\n"
-    "                        auto); an unavailable choice is an error;\n"
+    "                        auto); an unavailable choice is an error; a\n"
+    "                        list (cuda:0,1, cuda:all, cpu:0,0) runs the\n"
+    "                        launch sharded over its devices;\n"
     "                        give --backend or --device, not both\n"
     "  --save NAME=PATH.npy  write array NAME to a .npy file instead of\n"
     "                        printing it (repeatable); every PATH is opened\n"
@@ -440,6 +444,21 @@ static int cmd_devices(int argc, char **argv) {
     printf("default device: none ('%s' from %s: %s)\n", chosen, origin,
            kern_last_error(ctx));
   }
+  /* A list names a group too (docs/multigpu.md). */
+  size_t cl = strlen(chosen);
+  if (strchr(chosen, ',') || (cl > 4 && strcmp(chosen + cl - 4, ":all") == 0)) {
+    kern_group_options go = KERN_GROUP_OPTIONS_INIT;
+    go.devices = chosen;
+    go.mpi = -1;
+    kern_group *g;
+    if (kern_group_new(ctx, &go, &g) == KERN_SUCCESS) {
+      printf("device group: %d shards, collectives through %s\n",
+             kern_group_size(g), kern_group_transport(g));
+      kern_group_free(g);
+    } else {
+      printf("device group: none ('%s': %s)\n", chosen, kern_last_error(ctx));
+    }
+  }
   kern_context_free(ctx);
   return EXIT_OK;
 }
@@ -676,6 +695,10 @@ typedef struct run_state {
   outfile *outs; /* one per --save, opened before the launch */
   int64_t dims[KERN_MAX_DIMS];
   int ndims;
+  /* A device list ("cuda:0,1", "cuda:all", "cpu:0,0"): the launch runs
+   * sharded over a group (run_group). */
+  kern_group *group;
+  kern_sharded **sharded;
 } run_state;
 
 /* Starts a context on the chosen device and finds the kernel; each step
@@ -879,9 +902,129 @@ static int run_parse(run_state *r) {
   return EXIT_OK;
 }
 
+/* The device list when the run's device names several devices. */
+static const char *run_device_list(const run_state *r) {
+  const char *name = r->devname ? r->devname : getenv("KERN_DEVICE");
+  if (!name) return NULL;
+  size_t n = strlen(name);
+  return strchr(name, ',') || (n > 4 && strcmp(name + n - 4, ":all") == 0)
+             ? name
+             : NULL;
+}
+
+/* Runs the kernel over every device of a list at once (include/kern.h,
+ * "multigpu"): an array whose first axis is the grid's first axis is
+ * block-sharded, any other is replicated (a copy on every device), and
+ * run_output combines the copies.  Returns -1 when the list has only one
+ * device, for the ordinary path. */
+static int run_group(run_state *r, const char *list) {
+  kern_param_info *ps = r->ps;
+  kern_group_options go = KERN_GROUP_OPTIONS_INIT;
+  go.devices = list;
+  go.mpi = -1;
+  kern_status st = kern_group_new(r->ctx, &go, &r->group);
+  if (st != KERN_SUCCESS) return lib_error(r->ctx, st, list);
+  if (kern_group_size(r->group) < 2) {
+    kern_group_free(r->group);
+    r->group = NULL;
+    return -1;
+  }
+  st = kern_group_load_file(r->group, r->o.file);
+  if (st != KERN_SUCCESS) return lib_error(r->ctx, st, r->o.file);
+  r->sharded = calloc((size_t)r->np + 1, sizeof *r->sharded);
+  kern_arg *args = calloc((size_t)r->np + 1, sizeof *args);
+  if (!r->sharded || !args) {
+    free(args);
+    error("out of memory");
+    return EXIT_FAIL;
+  }
+  for (int p = 0; p < r->np; p++) {
+    args[p] = r->kargs[p];
+    if (ps[p].kind != KERN_PARAM_ARRAY) continue;
+    spec_array *h = &r->hosts[p];
+    if (h->shape[0] == r->dims[0])
+      st = kern_sharded_new(r->group, ps[p].type, ps[p].ndim, h->shape, 0,
+                            &r->sharded[p]);
+    else
+      st = kern_sharded_new_replicated(r->group, ps[p].type, ps[p].ndim,
+                                       h->shape, &r->sharded[p]);
+    if (st == KERN_SUCCESS)
+      st = kern_sharded_upload(r->sharded[p], h->data, h->nbytes);
+    if (st != KERN_SUCCESS) {
+      free(args);
+      return lib_error(r->ctx, st, ps[p].name);
+    }
+    args[p] = kern_arg_sharded(r->sharded[p]);
+  }
+  if (!r->o.quiet) {
+    kern_device_info di = KERN_DEVICE_INFO_INIT;
+    kern_device_get(r->ctx, kern_group_device(r->group, 0), &di);
+    fprintf(stderr, "kern: running on %s: %d shards of %s (%s)\n", list,
+            kern_group_size(r->group), di.name,
+            kern_group_transport(r->group));
+  }
+  st = kern_group_launch(r->group, kern_kernel_name(r->k), r->ndims, r->dims,
+                         r->np, args);
+  free(args);
+  if (st != KERN_SUCCESS) return lib_error(r->ctx, st, "launch failed");
+  return EXIT_OK;
+}
+
+/* A replicated array after a sharded launch: the input plus every copy's
+ * change, so what each device accumulated (wp.atomic_add into an output)
+ * adds up and what no device wrote stays as it was. */
+static void combine_copy(kern_scalar sc, const void *base, const void *copy,
+                         void *acc, size_t bytes) {
+#define COMBINE(T)                                                             for (size_t i = 0; i < bytes / sizeof(T); i++)                                 ((T *)acc)[i] += ((const T *)copy)[i] - ((const T *)base)[i];
+  switch (sc) {
+  case KERN_SCALAR_FLOAT32: COMBINE(float) break;
+  case KERN_SCALAR_FLOAT64: COMBINE(double) break;
+  case KERN_SCALAR_INT32: COMBINE(int32_t) break;
+  case KERN_SCALAR_INT64: COMBINE(int64_t) break;
+  case KERN_SCALAR_UINT32: COMBINE(uint32_t) break;
+  case KERN_SCALAR_UINT64: COMBINE(uint64_t) break;
+  default: /* small types: the first device's copy */
+    break;
+  }
+#undef COMBINE
+}
+
+static kern_status run_group_download(run_state *r, int p) {
+  spec_array *h = &r->hosts[p];
+  kern_sharded *s = r->sharded[p];
+  kern_status st = KERN_SUCCESS;
+  if (h->shape[0] == r->dims[0]) /* block-sharded: gather */
+    return kern_sharded_download(s, h->data, h->nbytes);
+  unsigned char *base = malloc(h->nbytes + 1), *copy = malloc(h->nbytes + 1);
+  if (!base || !copy) {
+    free(base);
+    free(copy);
+    return KERN_ERROR_OUT_OF_MEMORY;
+  }
+  memcpy(base, h->data, h->nbytes);
+  for (int i = 0; i < kern_group_local_size(r->group) && !st; i++) {
+    kern_array *a;
+    st = kern_sharded_shard(s, i, &a, NULL, NULL, NULL);
+    if (!st) st = kern_array_download(a, copy, h->nbytes);
+    if (st) break;
+    if (i == 0)
+      memcpy(h->data, copy, h->nbytes);
+    else
+      combine_copy(r->ps[p].type.scalar, base, copy, h->data, h->nbytes);
+  }
+  free(base);
+  free(copy);
+  return st;
+}
+
 /* Makes and fills the device arrays, then launches. */
 static int run_launch(run_state *r) {
   kern_param_info *ps = r->ps;
+  const char *list = run_device_list(r);
+  if (list) {
+    int rc = run_group(r, list);
+    if (rc >= 0) return rc;
+  }
   for (int p = 0; p < r->np; p++) {
     if (ps[p].kind != KERN_PARAM_ARRAY) continue;
     kern_status st = kern_array_new(r->ctx, r->dev, ps[p].type, ps[p].ndim,
@@ -929,7 +1072,9 @@ static int run_output(run_state *r) {
   for (int p = 0; p < r->np; p++) {
     if (ps[p].kind != KERN_PARAM_ARRAY) continue;
     spec_array *h = &r->hosts[p];
-    kern_status st = kern_array_download(r->arrays[p], h->data, h->nbytes);
+    kern_status st = r->group ? run_group_download(r, p)
+                              : kern_array_download(r->arrays[p], h->data,
+                                                    h->nbytes);
     if (st != KERN_SUCCESS) return lib_error(r->ctx, st, ps[p].name);
     if (r->save_of[p] >= 0) {
       /* NumPy sees vector and matrix elements as trailing axes. */
@@ -976,6 +1121,8 @@ static void run_free(run_state *r) {
   free(r->values);
   free(r->kargs);
   free(r->save_of);
+  free(r->sharded);
+  kern_group_free(r->group);
   kern_module_free(r->mod);
   kern_context_free(r->ctx);
   free(r->o.args);

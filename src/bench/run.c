@@ -808,6 +808,181 @@ done:
   return rc;
 }
 
+/* ---------------------------------------------------------------- groups */
+
+/* Note [group row]
+ * When KERN_DEVICE names several devices ("cuda:0,1", "cuda:all"), kern
+ * bench adds a row that runs the kernel over all of them at once as a
+ * sharded launch (include/kern.h, "multigpu").  An array argument whose
+ * first axis is the grid's first axis is block-sharded; any other array is
+ * replicated.  A replicated array the spec checks (an output such as
+ * sum_of_squares' `out`) starts as the input on the first shard and zeros
+ * on the others and is summed by one all-reduce after the launch: right
+ * for outputs that kernels accumulate with atomics, which is what a
+ * reduction's output is.  The row's time is the wall time of the launch
+ * and the all-reduces, and its output is checked like every other row. */
+
+/* The device list in KERN_DEVICE when it names several devices. */
+static int group_wanted(void) {
+  const char *e = getenv("KERN_DEVICE");
+  if (!e) return 0;
+  size_t n = strlen(e);
+  return strchr(e, ',') != NULL || (n > 4 && strcmp(e + n - 4, ":all") == 0);
+}
+
+static int run_group(const bench_file *f, const bench_spec *s, int point,
+                     const bench_options *o, kern_context *ctx,
+                     const outputs *want, bench_result *r, char *err,
+                     size_t errsize) {
+  char msg[1024], name[80];
+  kern_group_options go = KERN_GROUP_OPTIONS_INIT;
+  go.mpi = -1;
+  kern_group *g = NULL;
+  kern_module *m = NULL;
+  kern_kernel *k = NULL;
+  launch_args a = {0};
+  outputs out = {0};
+  kern_sharded **sh = NULL;
+  kern_arg *args = NULL;
+  char *summed = NULL;
+  int rc = 0;
+  kern_status st = kern_group_new(ctx, &go, &g);
+  if (st == KERN_SUCCESS && kern_group_size(g) < 2) {
+    kern_group_free(g);
+    return 0;
+  }
+  snprintf(name, sizeof name, "%s (group)", getenv("KERN_DEVICE"));
+  bench_row *row = add_row(r, s, point, "backend", name);
+  if (!row) {
+    kern_group_free(g);
+    return -1;
+  }
+  if (st) {
+    row_status(row, "failed", kern_last_error(ctx));
+    kern_clear_error(ctx);
+    return 0;
+  }
+  kern_device_info di = KERN_DEVICE_INFO_INIT;
+  kern_device_get(ctx, kern_group_device(g, 0), &di);
+  snprintf(row->device, sizeof row->device, "%d x %s (%s)", kern_group_size(g),
+           di.name, kern_group_transport(g));
+  snprintf(row->timer, sizeof row->timer, "wall");
+  progress(o, "%s on %s: compiling", s->kernel, row->name);
+  if ((st = kern_group_load_file(g, f->path)) ||
+      (st = kern_module_load_file(ctx, kern_group_device(g, 0), f->path, &m)) ||
+      (st = kern_module_get_kernel(m, s->kernel, &k)))
+    goto fail;
+  if (args_build(f, s, point, k, &a, err, errsize)) {
+    rc = -1;
+    goto done;
+  }
+  fill_counts(s, point, &a, row);
+  sh = calloc((size_t)a.np + 1, sizeof *sh);
+  args = calloc((size_t)a.np + 1, sizeof *args);
+  summed = calloc((size_t)a.np + 1, 1);
+  if (!sh || !args || !summed) {
+    st = KERN_ERROR_OUT_OF_MEMORY;
+    goto fail;
+  }
+  for (int i = 0; i < a.np; i++) {
+    if (a.ps[i].kind != KERN_PARAM_ARRAY) {
+      args[i] = kern_arg_data(a.values[i], kern_type_size(a.ps[i].type));
+      continue;
+    }
+    spec_array *h = &a.hosts[i];
+    int checked = 0;
+    for (int c = 0; c < s->nchecks; c++)
+      checked |= strcmp(s->checks[c].name, a.ps[i].name) == 0;
+    if (h->shape[0] == a.dims[0]) {
+      if ((st = kern_sharded_new(g, h->type, h->ndim, h->shape, 0, &sh[i])) ||
+          (st = kern_sharded_upload(sh[i], h->data, h->nbytes)))
+        goto fail;
+    } else {
+      if ((st = kern_sharded_new_replicated(g, h->type, h->ndim, h->shape,
+                                            &sh[i])))
+        goto fail;
+      summed[i] = (char)checked;
+      for (int j = 0; j < kern_group_local_size(g); j++) {
+        kern_array *piece;
+        if ((st = kern_sharded_shard(sh[i], j, &piece, NULL, NULL, NULL)) ||
+            (st = j > 0 && checked ? kern_array_zero(piece)
+                                   : kern_array_upload(piece, h->data,
+                                                       h->nbytes)))
+          goto fail;
+      }
+    }
+    args[i] = kern_arg_sharded(sh[i]);
+  }
+  /* One launch for the check, then the samples. */
+  for (int pass = 0; pass < 2; pass++) {
+    bench_sampler sm;
+    bench_sampler_init(&sm, o->target_rsd, o->budget_s, o->min_samples,
+                       o->max_samples);
+    for (int warm = pass ? 3 : 0;; warm--) {
+      double t0 = now_s();
+      if ((st = kern_group_launch(g, s->kernel, a.ndim, a.dims, a.np, args)))
+        break;
+      for (int i = 0; i < a.np && !st; i++)
+        if (summed[i]) st = kern_sharded_all_reduce(sh[i], KERN_REDUCE_SUM);
+      if (st) break;
+      double t = now_s() - t0;
+      if (!pass) break;
+      if (warm > 0) continue;
+      int done = bench_sampler_add(&sm, t, t);
+      if (done < 0) st = KERN_ERROR_OUT_OF_MEMORY;
+      if (done) break;
+    }
+    if (st) {
+      bench_sampler_free(&sm);
+      goto fail;
+    }
+    if (!pass) {
+      for (int c = 0; c < s->nchecks; c++) {
+        int p = param_index(&a, s->checks[c].name);
+        out.data[c] = malloc(a.hosts[p].nbytes ? a.hosts[p].nbytes : 1);
+        out.nbytes[c] = a.hosts[p].nbytes;
+        out.scalar[c] = a.ps[p].type.scalar;
+        out.n = c + 1;
+        if (!out.data[c]) st = KERN_ERROR_OUT_OF_MEMORY;
+        else st = kern_sharded_download(sh[p], out.data[c], out.nbytes[c]);
+        if (st) break;
+      }
+      if (st) goto fail;
+      if (want && want->n >= s->nchecks) {
+        if (compare_outputs(s, want, &out, &row->max_rel_err, msg,
+                            sizeof msg)) {
+          row_status(row, "failed", msg);
+          goto done;
+        }
+        row->checked = 1;
+      }
+      progress(o, "%s on %s: timing", s->kernel, row->name);
+    } else {
+      row->mode[BENCH_HOT].present = 1;
+      bench_stats_compute(sm.x, sm.n, &row->mode[BENCH_HOT].st);
+      row->mode[BENCH_HOT].stop = sm.stop;
+    }
+    bench_sampler_free(&sm);
+  }
+  goto done;
+fail:
+  row_status(row, st == KERN_ERROR_UNSUPPORTED ||
+                          st == KERN_ERROR_BACKEND_UNAVAILABLE
+                      ? "unavailable" : "failed",
+             kern_last_error(ctx)[0] ? kern_last_error(ctx)
+                                     : kern_status_string(st));
+  kern_clear_error(ctx);
+done:
+  outputs_free(&out);
+  args_free(&a);
+  kern_module_free(m);
+  kern_group_free(g); /* frees the sharded arrays */
+  free(sh);
+  free(args);
+  free(summed);
+  return rc;
+}
+
 /* ---------------------------------------------------------------- refs */
 
 static int write_all(const char *path, const char *text) {
@@ -1201,7 +1376,11 @@ int bench_run(const bench_file *f, const bench_options *o, bench_result *r,
           }
         bench_row copy;
         if (cpu_row) copy = *cpu_row;
-        run_refs(s, pt, o, &proto, &want, r, cpu_row ? &copy : NULL);
+        /* Note [group row]: every device of KERN_DEVICE's list at once. */
+        if (group_wanted())
+          rc = run_group(f, s, pt, o, ctx, &want, r, err, errsize);
+        if (rc == 0)
+          run_refs(s, pt, o, &proto, &want, r, cpu_row ? &copy : NULL);
       }
       outputs_free(&want);
       args_free(&proto);

@@ -21,7 +21,8 @@
  * contiguous row-major elements and the shape (unused dims are 1).
  *
  * The launch grid is kern__dims: dims[0..3] (unused are 1), total = their
- * product, chunk = items per work item for targets that loop over
+ * product (the end of the range that runs, which starts at begin: 0 except
+ * for the shards of a sharded launch), chunk = items per work item for targets that loop over
  * contiguous chunks (0 = grid-stride loop).  A linear index t in [0,total)
  * maps to (i,j,k,l) in row-major order over dims[0..ndim-1].
  *
@@ -52,6 +53,12 @@
 typedef struct kern__arr {
   void *data;
   int64_t shape[4];
+  /* Elements to subtract from data before indexing: a shard of a sharded
+   * array is indexed with the whole array's indices (Note [shard launch] in
+   * runtime/multi.c).  Only the OpenCL backend reads it (a cl_mem cannot be
+   * offset on the host); the C and CUDA targets read the first 40 bytes,
+   * and the runtime offsets their flat data pointer instead. */
+  int64_t off;
 } kern__arr;
 
 typedef struct kern__shape {
@@ -62,6 +69,11 @@ typedef struct kern__dims {
   int64_t dim[4];
   int64_t total;
   int64_t chunk;
+  /* The first linear index to run: a launch runs [begin, total).  0 for
+   * ordinary launches; a shard of a sharded launch runs its own rows of
+   * the whole grid (Note [shard launch] in runtime/multi.c).  The C target
+   * gets the range as begin/end arguments instead and ignores it. */
+  int64_t begin;
 } kern__dims;
 
 typedef struct kc_param {

@@ -19,9 +19,10 @@
 /* ---------------------------------------------------------------- names */
 
 bool emit_need(Emit *E, const char *name) {
-  for (int i = 0; i < E->nhave; i++)
-    if (!strcmp(E->have[i], name))
-      return false;
+  /* A hash set: a module asks this for every type and helper it spells. */
+  if (names_get(&E->haveset, name))
+    return false;
+  names_put(E->C, &E->haveset, name, (void *)name);
   if (E->nhave == E->caphave) {
     int cap = E->caphave ? E->caphave * 2 : 64;
     const char **h = arena_alloc(E->C, sizeof(char *) * (size_t)cap);
@@ -1506,28 +1507,14 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
 /* ---------------------------------------------------------------- statements */
 
 /* A line has no length limit: a sum of many terms or a kernel with many
- * parameters is one line, and cutting it would emit broken code.  Most
- * lines fit the stack buffer; a longer one is formatted again into the
- * arena at its full size. */
+ * parameters is one line, and cutting it would emit broken code. */
 void emit_line(Emit *E, const char *fmt, ...) {
-  char tmp[1024];
-  va_list ap, again;
+  va_list ap;
   va_start(ap, fmt);
-  va_copy(again, ap);
-  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-  va_end(ap);
-  const char *line = tmp;
-  if (n < 0)
-    diag_error(E->C, (Pos){1, 1, 0}, "internal: cannot format a line");
-  if ((size_t)n >= sizeof tmp) {
-    char *big = arena_alloc(E->C, (size_t)n + 1);
-    vsnprintf(big, (size_t)n + 1, fmt, again);
-    line = big;
-  }
-  va_end(again);
   for (int i = 0; i < E->indent; i++)
     buf_puts(&E->out, "  ");
-  buf_putn(&E->out, line, (size_t)n);
+  buf_vprintf(&E->out, fmt, ap);
+  va_end(ap);
   buf_puts(&E->out, "\n");
 }
 

@@ -30,7 +30,7 @@ static void cuda_prelude(Emit *E) {
   emit_line(E, "typedef unsigned long long uint64_t;");
   emit_line(E, "#endif");
   emit_line(E, "typedef unsigned char kbool;");
-  emit_line(E, "typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; } kern__dims;");
+  emit_line(E, "typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; int64_t begin; } kern__dims;");
   emit_line(E, "#define K_INF_F __int_as_float(0x7f800000)");
   emit_line(E, "#define K_NAN_F __int_as_float(0x7fffffff)");
 }
@@ -230,11 +230,11 @@ static void vp_stmts(VecPlan *V, IrStmt *s, int depth) {
 
 static void cuda_vector_loop(Emit *E, IrFunc *f, VecPlan *V) {
   int W = 16 / V->size;
-  emit_line(E, "const int64_t k_nv = k_dims.total / %d;", W);
+  emit_line(E, "const int64_t k_nv = (k_dims.total - k_dims.begin) / %d;", W);
   emit_line(E, "for (int64_t k_g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; "
                "k_g < k_nv; k_g += k_stride) {");
   E->indent++;
-  emit_line(E, "const int64_t k_base = k_g * %d;", W);
+  emit_line(E, "const int64_t k_base = k_dims.begin + k_g * %d;", W);
   for (int i = 0; i < V->narr; i++) {
     IrVar *a = V->arr[i];
     const char *T = emit_ctype(E, a->ty->elem);
@@ -276,7 +276,7 @@ static void cuda_vector_loop(Emit *E, IrFunc *f, VecPlan *V) {
   emit_line(E, "}");
   /* the remainder, one index per thread */
   emit_thread_loop(E, f, NULL,
-                   arena_printf(E->C, "for (int64_t k_t = k_nv * %d + "
+                   arena_printf(E->C, "for (int64_t k_t = k_dims.begin + k_nv * %d + "
                                 "(int64_t)blockIdx.x * blockDim.x + threadIdx.x; "
                                 "k_t < k_dims.total; k_t += k_stride) {", W),
                    true);
@@ -311,7 +311,8 @@ static void cuda_kernel(Emit *E, IrFunc *f) {
    * needs to reach full bandwidth. */
   const char *pragma = f->simple_loop && !f->has_kreturn_in_loop
                            ? "#pragma unroll 4" : NULL;
-  const char *header = "for (int64_t k_t = (int64_t)blockIdx.x * blockDim.x + "
+  const char *header = "for (int64_t k_t = k_dims.begin + "
+                       "(int64_t)blockIdx.x * blockDim.x + "
                        "threadIdx.x; k_t < k_dims.total; k_t += k_stride) {";
   VecPlan V;
   memset(&V, 0, sizeof V);
@@ -320,7 +321,14 @@ static void cuda_kernel(Emit *E, IrFunc *f) {
   if (V.ok)
     vp_stmts(&V, f->body, 0);
   if (V.ok && V.narr > 0) {
-    emit_line(E, "if (k_d1 * k_d2 * k_d3 == 1) {");
+    /* A shard of a sharded launch starts at k_dims.begin, and its data
+     * (offset by its halo) need not be 16-byte aligned there. */
+    Buf al;
+    buf_init(&al, E->C);
+    for (int i = 0; i < V.narr; i++)
+      buf_printf(&al, " && ((unsigned long long)(%s_d + k_dims.begin) & 15) == 0",
+                 V.arr[i]->name);
+    emit_line(E, "if (k_d1 * k_d2 * k_d3 == 1%s) {", al.p);
     E->indent++;
     cuda_vector_loop(E, f, &V);
     E->indent--;

@@ -57,6 +57,7 @@ struct Emit {
   int vec_lane;             /* -1 outside */
   IrVar **vec_arrays;
   int nvec_arrays;
+  Names haveset;            /* the names of `have`, for emit_need */
 };
 
 /* Emits a whole module; returns the source (arena). */

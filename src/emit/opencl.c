@@ -59,8 +59,8 @@ static void ocl_prelude(Emit *E) {
   emit_line(E, "typedef uint uint32_t;");
   emit_line(E, "typedef ulong uint64_t;");
   emit_line(E, "typedef uchar kbool;");
-  emit_line(E, "typedef struct { int64_t d[4]; } kern__shape;");
-  emit_line(E, "typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; } kern__dims;");
+  emit_line(E, "typedef struct { int64_t d[4]; int64_t off; } kern__shape;");
+  emit_line(E, "typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; int64_t begin; } kern__dims;");
   emit_line(E, "#define K_INF_F INFINITY");
   emit_line(E, "#define K_NAN_F NAN");
 }
@@ -175,10 +175,12 @@ static void ocl_kernel(Emit *E, IrFunc *f) {
     if (p->ty->kind != TY_ARRAY)
       continue;
     emit_line(E, "%s %s;", emit_ctype(E, p->ty), p->name);
-    emit_line(E, "%s.data = %s_p;", p->name, p->name);
+    /* off is non-zero for a shard of a sharded array, indexed with the
+     * whole array's indices (Note [shard launch] in runtime/multi.c). */
+    emit_line(E, "%s.data = %s_p - %s_s.off;", p->name, p->name, p->name);
     emit_line(E, "for (int k = 0; k < 4; k++) %s.shape[k] = %s_s.d[k];",
               p->name, p->name);
-    emit_line(E, "__global %s%s *restrict %s_d = %s_p;",
+    emit_line(E, "__global %s%s *restrict %s_d = %s.data;",
               p->written ? "" : "const ", emit_stype(E, p->ty->elem), p->name,
               p->name);
     emit_line(E, "(void)%s_d;", p->name);
@@ -195,12 +197,15 @@ static void ocl_kernel(Emit *E, IrFunc *f) {
    * and the constant stride from the GPU's unroller). */
   static const char *const shapes[2][2] = {
       {"if (k_dims.chunk > 0) {",
-       "for (int64_t k_t = k_g * k_dims.chunk; k_t < k_hi; k_t++) {"},
+       "for (int64_t k_t = k_dims.begin + k_g * k_dims.chunk; k_t < k_hi; "
+       "k_t++) {"},
       {"} else {",
-       "for (int64_t k_t = k_g; k_t < k_dims.total; k_t += k_G) {"}};
+       "for (int64_t k_t = k_dims.begin + k_g; k_t < k_dims.total; "
+       "k_t += k_G) {"}};
   emit_line(E, "const int64_t k_G = get_global_size(0);");
-  emit_line(E, "const int64_t k_hi = k_dims.chunk > 0 && (k_g + 1) * k_dims.chunk < "
-               "k_dims.total ? (k_g + 1) * k_dims.chunk : k_dims.total;");
+  emit_line(E, "const int64_t k_hi = k_dims.chunk > 0 && k_dims.begin + (k_g + 1) * "
+               "k_dims.chunk < k_dims.total ? k_dims.begin + (k_g + 1) * "
+               "k_dims.chunk : k_dims.total;");
   const char *unroll = f->simple_loop && !f->has_kreturn_in_loop
                            ? "#pragma unroll 4" : NULL;
   for (int sh = 0; sh < 2; sh++) {

@@ -631,8 +631,9 @@ static kern_status cpu_launch(void *state, int dev, void *fnp,
                               const kern__dims *dims) {
   cpu_state *s = state;
   cpu_fn fn = (cpu_fn)fnp;
-  int64_t total = dims->total;
-  if (total <= 0) return KERN_SUCCESS;
+  /* A shard of a sharded launch runs [begin, total) of the whole grid. */
+  int64_t begin = dims->begin, total = dims->total, count = total - begin;
+  if (count <= 0) return KERN_SUCCESS;
   int nthreads = s->ctx->num_threads;
   if (s->pool && s->pool->pid != getpid()) {
     /* We are a fork()ed child: the workers stayed in the parent and the
@@ -640,19 +641,19 @@ static kern_status cpu_launch(void *state, int dev, void *fnp,
      * once per fork) and start a new one. */
     s->pool = NULL;
   }
-  if (nthreads > 1 && total > 1 && !s->pool) {
+  if (nthreads > 1 && count > 1 && !s->pool) {
     s->pool = pool_new(nthreads);
     if (!s->pool)
       return kern__error(s->ctx, KERN_ERROR_OUT_OF_MEMORY,
                          "cpu backend: cannot create the thread pool");
   }
   cpu_pool *p = s->pool;
-  if (nthreads <= 1 || total == 1 || !p || p->nworkers == 0) {
-    fn(args, 0, total, dims);
+  if (nthreads <= 1 || count == 1 || !p || p->nworkers == 0) {
+    fn(args, begin, total, dims);
     return KERN_SUCCESS;
   }
   int64_t threads = p->nworkers + 1;
-  int64_t chunk = total / (threads * 4);
+  int64_t chunk = count / (threads * 4);
   if (chunk < 1) chunk = 1;
 
   pthread_mutex_lock(&p->mu);
@@ -661,7 +662,7 @@ static kern_status cpu_launch(void *state, int dev, void *fnp,
   p->dims = dims;
   p->total = total;
   p->chunk = chunk;
-  atomic_store_explicit(&p->next, 0, memory_order_relaxed);
+  atomic_store_explicit(&p->next, begin, memory_order_relaxed);
   p->busy = p->nworkers;
   p->generation++;
   pthread_cond_broadcast(&p->wake);

@@ -832,6 +832,12 @@ static kern_status dev_enter(cuda_state *s, int dev) {
   return KERN_SUCCESS;
 }
 
+/* nccl.c calls NCCL, which uses the CUDA runtime and so the device's
+ * primary context, the one dev_enter makes current. */
+kern_status kern__cuda_enter(void *state, int dev) {
+  return dev_enter(state, dev);
+}
+
 /* ---------------------------------------------------------------- memory */
 
 static CUdeviceptr dptr(const void *p) { return (CUdeviceptr)(uintptr_t)p; }
@@ -1249,7 +1255,8 @@ static kern_status cuda_launch(void *state, int dev, void *fn,
   cuda_fn *f = fn;
   kern_status st = dev_enter(s, dev);
   if (st) return st;
-  int64_t total = dims->total;
+  /* A shard of a sharded launch runs [begin, total) of the whole grid. */
+  int64_t total = dims->total - dims->begin;
   if (total <= 0) return KERN_SUCCESS; /* a zero-size grid runs nothing */
   int64_t blocks = grid_blocks(f, total);
   for (int p = 0; p < f->nparams; p++) f->params[p] = args[p];
@@ -1413,7 +1420,7 @@ static kern_status cuda_launch_async(void *state, int dev, void *cs, void *fn,
   cuda_fn *f = fn;
   kern_status st = dev_enter(s, dev);
   if (st) return st;
-  int64_t total = dims->total;
+  int64_t total = dims->total - dims->begin;
   if (total <= 0) return KERN_SUCCESS;
   int64_t blocks = grid_blocks(f, total);
   for (int p = 0; p < f->nparams; p++) f->params[p] = args[p];
@@ -1623,7 +1630,9 @@ static kern_status cuda_graph_set_launch(void *state, int dev, void *graph,
   cu_kernel_node_params np;
   memset(&np, 0, sizeof np);
   np.func = f->fn;
-  np.gridDimX = (unsigned)(dims->total > 0 ? grid_blocks(f, dims->total) : 1);
+  np.gridDimX = (unsigned)(dims->total - dims->begin > 0
+                               ? grid_blocks(f, dims->total - dims->begin)
+                               : 1);
   np.gridDimY = np.gridDimZ = 1;
   np.blockDimX = f->block;
   np.blockDimY = np.blockDimZ = 1;

@@ -1181,8 +1181,13 @@ static kern_status ocl_enqueue_launch(ocl_state *st, ocl_device *d,
     if (k->params[p].kind == KERN_PARAM_ARRAY) {
       const kern__arr *arr = args[p];
       cl_mem m = (cl_mem)arr->data;
-      kern__shape shape;
+      /* The generated kern__shape carries the shard offset (opencl.c). */
+      struct {
+        int64_t d[4];
+        int64_t off;
+      } shape;
       memcpy(shape.d, arr->shape, sizeof shape.d);
+      shape.off = arr->off;
       OCL_CALL(st, KERN_ERROR_LAUNCH, clSetKernelArg,
                (kern->kernel, a++, sizeof m, &m));
       OCL_CALL(st, KERN_ERROR_LAUNCH, clSetKernelArg,
@@ -1194,10 +1199,11 @@ static kern_status ocl_enqueue_launch(ocl_state *st, ocl_device *d,
     }
   }
   /* OpenCL rejects an empty NDRange; an empty grid has nothing to run. */
-  if (dims->total <= 0) return KERN_SUCCESS;
+  if (dims->total - dims->begin <= 0) return KERN_SUCCESS;
   kern__dims dd = *dims;
   size_t global, local;
-  ocl_launch_shape(d, kern, dims->total, &global, &local, &dd.chunk);
+  ocl_launch_shape(d, kern, dims->total - dims->begin, &global, &local,
+                   &dd.chunk);
   OCL_CALL(st, KERN_ERROR_LAUNCH, clSetKernelArg,
            (kern->kernel, a, sizeof dd, &dd));
   OCL_CALL(st, KERN_ERROR_LAUNCH, clEnqueueNDRangeKernel,

@@ -284,6 +284,8 @@ void kern_context_free(kern_context *h) {
 }
 
 static void context_destroy(kern_context *ctx) {
+  /* Groups first: they own streams, arrays and modules of the context. */
+  kern__multi_free(ctx);
   /* The handle goes first, so that nothing reaches the context while it is
    * torn down; the arrays' and modules' handles go with them. */
   kern__handle_release(ctx->h, KERN__H_CONTEXT);
@@ -416,6 +418,19 @@ kern_status kern_device_find(kern_context *h, const char *name,
     kern_status cst = kern_device_choice(ctx->h, chosen, sizeof chosen, NULL, 0);
     if (cst != KERN_SUCCESS) return cst;
     name = chosen;
+  }
+  /* A device list for groups ("cuda:0,1", "cuda:all"; multi.c) names its
+   * first device here, so KERN_DEVICE=cuda:0,1 leaves one-device programs
+   * on cuda:0. */
+  char first[64];
+  size_t flen = strcspn(name, ",");
+  if (name[flen] == ',' || (flen >= 4 && strcmp(name + flen - 4, ":all") == 0)) {
+    if (flen >= sizeof first) flen = sizeof first - 1;
+    memcpy(first, name, flen);
+    first[flen] = 0;
+    if (flen >= 4 && strcmp(first + flen - 4, ":all") == 0)
+      strcpy(first + flen - 3, "0");
+    name = first;
   }
   if (strcmp(name, "auto") == 0) {
     /* A CUDA GPU when there is one, else the CPU, which always exists.

@@ -576,6 +576,7 @@ static kern_status pack_dims(kern_kernel *k, int ndim, const int64_t *dims,
   kern__dims d;
   d.total = 1;
   d.chunk = 0;
+  d.begin = 0;
   for (int i = 0; i < KERN_MAX_DIMS; i++) {
     d.dim[i] = i < ndim ? dims[i] : 1;
     if (i >= ndim) continue;
@@ -647,6 +648,7 @@ static kern_status pack_array_arg(kern_context *ctx, kern_module *m,
   }
   slot->arr.data = arr->data;
   for (int j = 0; j < 4; j++) slot->arr.shape[j] = arr->shape[j];
+  slot->arr.off = 0;
   return KERN_SUCCESS;
 }
 

@@ -188,6 +188,8 @@ typedef enum kern__hkind {
   KERN__H_STREAM,
   KERN__H_EVENT,
   KERN__H_GRAPH,
+  KERN__H_GROUP,   /* multi.c */
+  KERN__H_SHARDED, /* multi.c */
   KERN__HKIND_COUNT
 } kern__hkind;
 
@@ -234,6 +236,8 @@ struct kern_context {
   /* Streams, events, graphs, pinned memory; NULL until first used
    * (stream.c). */
   struct kern__async *async;
+  /* Groups of devices (multi.c); freed with the context. */
+  struct kern_group *groups;
 };
 
 struct kern_array {
@@ -393,6 +397,9 @@ kern_status kern__sync_device(kern_context *ctx, kern_device dev);
 void kern__async_quiesce(kern_context *ctx);
 /* Frees every stream, event, graph and pinned block (context free). */
 void kern__async_free(kern_context *ctx);
+
+/* multi.c: frees every group of the context (context free). */
+void kern__multi_free(kern_context *ctx);
 
 /* ---------------------------------------------------------------- debug mode */
 

@@ -21,6 +21,9 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,40 +85,77 @@ static void s_fmt(Str *s, const char *fmt, ...) {
   char tmp[1024];
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  int n = synth_vformat(tmp, sizeof tmp, fmt, ap);
   va_end(ap);
+  if (n < 0) {
+    va_start(ap, fmt);
+    n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+  }
   if (n >= (int)sizeof tmp) n = sizeof tmp - 1;
   if (n > 0) s_put(s, tmp, (size_t)n);
 }
 /* A JSON string literal. */
+/* Bytes a JSON string must escape (controls, '"', '\\'); 0 ends the text. */
+static unsigned char json_special[256];
+static void json_init(void) {
+  for (int c = 0; c < 0x20; c++) json_special[c] = 1;
+  json_special['"'] = json_special['\\'] = 1;
+}
+
 static void s_json(Str *s, const char *t) {
-  s_cat(s, "\"");
-  for (const unsigned char *p = (const unsigned char *)t; p && *p; p++) {
-    char e[8];
-    /* a run of characters that need no escape goes in one copy */
-    const unsigned char *q = p;
-    while (*q >= 0x20 && *q != '"' && *q != '\\') q++;
-    if (q > p) {
-      s_put(s, (const char *)p, (size_t)(q - p));
-      p = q - 1;
-      continue;
+  /* Room for the worst case (every byte \u00XX), then straight writes:
+   * the sources are most of a record, and per-piece appends were a tenth
+   * of generation. */
+  size_t n = t ? strlen(t) : 0;
+  s_put(s, "", 0);
+  if (s->oom) return;
+  if (s->n + 6 * n + 3 > s->cap) {
+    size_t cap = s->cap ? s->cap : 4096;
+    while (s->n + 6 * n + 3 > cap) cap *= 2;
+    char *np = realloc(s->p, cap);
+    if (!np) {
+      s->oom = 1;
+      return;
     }
-    switch (*p) {
-    case '"': s_cat(s, "\\\""); break;
-    case '\\': s_cat(s, "\\\\"); break;
-    case '\n': s_cat(s, "\\n"); break;
-    case '\t': s_cat(s, "\\t"); break;
-    case '\r': s_cat(s, "\\r"); break;
-    default:
-      if (*p < 0x20) {
-        snprintf(e, sizeof e, "\\u%04x", *p);
-        s_cat(s, e);
-      } else {
-        s_put(s, (const char *)p, 1);
-      }
-    }
+    s->p = np;
+    s->cap = cap;
   }
-  s_cat(s, "\"");
+  char *o = s->p + s->n;
+  const unsigned char *p = (const unsigned char *)t, *end = p + n;
+  *o++ = '"';
+  while (p < end) {
+    /* a run of bytes that need no escape: eight at a time while no byte of
+     * the word is below 0x20, '"' or '\\' */
+    const unsigned char *q = p;
+    while (end - q >= 8) {
+      uint64_t w;
+      memcpy(&w, q, 8);
+      const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+      uint64_t lt = (w - 0x20 * ones) & ~w & high;
+      uint64_t xq = w ^ ('"' * ones), xb = w ^ ('\\' * ones);
+      uint64_t eq = ((xq - ones) & ~xq & high) | ((xb - ones) & ~xb & high);
+      if (lt | eq) break;
+      q += 8;
+    }
+    while (q < end && !json_special[*q]) q++;
+    memcpy(o, p, (size_t)(q - p));
+    o += q - p;
+    if (q == end) break;
+    switch (*q) {
+    case '"': *o++ = '\\'; *o++ = '"'; break;
+    case '\\': *o++ = '\\'; *o++ = '\\'; break;
+    case '\n': *o++ = '\\'; *o++ = 'n'; break;
+    case '\t': *o++ = '\\'; *o++ = 't'; break;
+    case '\r': *o++ = '\\'; *o++ = 'r'; break;
+    default:
+      o += sprintf(o, "\\u%04x", *q);
+    }
+    p = q + 1;
+  }
+  *o++ = '"';
+  *o = 0;
+  s->n = (size_t)(o - s->p);
 }
 
 /* 128-bit content hash (two independent FNV-1a-style lanes mixed by
@@ -129,48 +169,6 @@ static void hash128(const char *t, char out[33]) {
   }
   snprintf(out, 33, "%016llx%016llx", (unsigned long long)synth_mix(a ^ b),
            (unsigned long long)synth_mix(b + 0x51ed27ULL));
-}
-
-/* The source with local names numbered by first use and every number
- * replaced by '#': kernels that differ only in names and constants
- * share this hash (near duplicates). */
-static void normalized_hash(const char *src, char out[33]) {
-  Str s = {0};
-  char names[256][16];
-  int nnames = 0;
-  for (const char *p = src; *p;) {
-    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' || *p == '@') {
-      const char *q = p;
-      while ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || *q == '_' ||
-             *q == '@' || (*q >= '0' && *q <= '9'))
-        q++;
-      size_t n = (size_t)(q - p);
-      int local = n < 16 && n >= 2 && (p[0] == 'v' || p[0] == 't') && p[1] >= '0' &&
-                  p[1] <= '9';
-      if (local) {
-        int k = 0;
-        for (; k < nnames; k++)
-          if (strlen(names[k]) == n && !memcmp(names[k], p, n)) break;
-        if (k == nnames && nnames < 256) {
-          memcpy(names[k], p, n);
-          names[k][n] = 0;
-          nnames++;
-        }
-        s_fmt(&s, "L%d", k);
-      } else {
-        s_put(&s, p, n);
-      }
-      p = q;
-    } else if (*p >= '0' && *p <= '9') {
-      while ((*p >= '0' && *p <= '9') || *p == '.' || *p == 'e') p++;
-      s_cat(&s, "#");
-    } else {
-      s_put(&s, p, 1);
-      p++;
-    }
-  }
-  hash128(s.p ? s.p : "", out);
-  free(s.p);
 }
 
 static char *replace_all(const char *src, const char *from, const char *to) {
@@ -211,11 +209,24 @@ static struct {
 } nv;
 static pthread_mutex_t nv_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* NVRTC options: those of the CUDA backend, plus ptxas' report of
- * registers and spills. */
-static const char *const nv_fixed[] = {"-default-device", "--std=c++17",
-                                       "--fmad=false", "--ptxas-options=-v"};
-#define NV_NOPTS 5
+/* Note [validation options]: NVRTC's options for --validate compile.  The
+ * CUDA backend compiles with -default-device --std=c++17 --fmad=false
+ * (and -lineinfo); validation adds ptxas' report of registers and spills
+ * (--ptxas-options=-v), no warnings (-w: they change no code, and their
+ * text was most of the log), and, unless --nvrtc-opt full, NVRTC's
+ * --Ofast-compile=mid.  NVVM's optimisation of the kernel bodies is what
+ * costs (bench/NOTES.md: ~90 ms a kernel even batched 200 to a program,
+ * of which the front end is ~3 ms), and Ofast-compile=mid cuts it about
+ * 3x.  The text compiled is still exactly the recorded text; registers and
+ * spills are those of this build, and the record lists these options.  An
+ * NVRTC without the option (before CUDA 12.8) gets the full set, and the
+ * record says so. */
+static const char *const nv_fixed[] = {"-default-device", "--std=c++17", "--fmad=false",
+                                       "--ptxas-options=-v", "-w", "--Ofast-compile=mid"};
+#define NV_NOPTS_FULL 5 /* all but the last */
+#define NV_NOPTS_FAST 6
+static int nv_fast = 1; /* --nvrtc-opt fast (default) and NVRTC accepts it */
+static int nv_nopts(void) { return nv_fast ? NV_NOPTS_FAST : NV_NOPTS_FULL; }
 
 static int nv_load(void) {
   pthread_mutex_lock(&nv_lock);
@@ -258,11 +269,20 @@ static int nv_compile(const char *src, const char *arch, char **log) {
   *log = NULL;
   char archopt[64];
   snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
-  const char *opts[NV_NOPTS] = {archopt, nv_fixed[0], nv_fixed[1], nv_fixed[2],
-                                nv_fixed[3]};
+  const char *opts[NV_NOPTS_FAST + 1] = {archopt};
+  for (int i = 0; i < NV_NOPTS_FAST; i++) opts[i + 1] = nv_fixed[i];
   void *prog = NULL;
   if (nv.create(&prog, src, "synth.cu", 0, NULL, NULL) != 0) return -1;
-  int rc = nv.compile(prog, NV_NOPTS, opts);
+  int rc = nv.compile(prog, 1 + nv_nopts(), opts);
+  if (rc == 5 /* NVRTC_ERROR_INVALID_OPTION */ && nv_fast) {
+    /* An NVRTC before --Ofast-compile: the full set from now on. */
+    pthread_mutex_lock(&nv_lock);
+    nv_fast = 0;
+    pthread_mutex_unlock(&nv_lock);
+    nv.destroy(&prog);
+    if (nv.create(&prog, src, "synth.cu", 0, NULL, NULL) != 0) return -1;
+    rc = nv.compile(prog, 1 + nv_nopts(), opts);
+  }
   size_t n = 0;
   if (nv.logsize(prog, &n) == 0 && n > 1) {
     *log = malloc(n);
@@ -280,7 +300,7 @@ static int nv_compile(const char *src, const char *arch, char **log) {
 typedef struct {
   long long index;
   synth_kernel k;
-  char id[33], nhash[33];
+  char id[33], nhash[33], minhash[SYNTH_MH_BINS * 4 + 1];
   char *warp, *cuda, *opencl, *c;
   char compile_err[512];
   int compile_ok; /* -1 not checked, 0 failed, 1 ok */
@@ -309,6 +329,21 @@ static int pick_category(const Opts *o, uint64_t seed, long long index) {
   return cats[index % n];
 }
 
+char *synth_pair_warp(uint64_t seed, long long index, unsigned cats, int difficulty,
+                      synth_kernel *k, char id[33]) {
+  Opts o = {0};
+  o.cats = cats;
+  int cat = pick_category(&o, seed, index);
+  int diff = 1 + (int)(synth_mix(seed * 31 + (uint64_t)index) % (uint64_t)difficulty);
+  if (synth_generate(seed, (uint64_t)index, cat, diff, k) != 0) return NULL;
+  hash128(k->source, id);
+  char name[48];
+  snprintf(name, sizeof name, "k%.12s", id);
+  char *warp = replace_all(k->source, "@@", name);
+  snprintf(k->name, sizeof k->name, "%s", name);
+  return warp;
+}
+
 static void pair_free(Pair *p) {
   synth_kernel_free(&p->k);
   free(p->warp);
@@ -325,16 +360,10 @@ static int make_pair(Worker *w, long long index, Pair *p) {
   p->compile_ok = -1;
   p->run = -1;
   p->regs = p->spill_st = p->spill_ld = p->stack = -1;
-  int cat = pick_category(o, o->seed, index);
-  int diff = 1 + (int)(synth_mix(o->seed * 31 + (uint64_t)index) % (uint64_t)o->difficulty);
-  if (synth_generate(o->seed, (uint64_t)index, cat, diff, &p->k) != 0) return -1;
-  hash128(p->k.source, p->id);
-  normalized_hash(p->k.source, p->nhash);
-  char name[48];
-  snprintf(name, sizeof name, "k%.12s", p->id);
-  p->warp = replace_all(p->k.source, "@@", name);
-  snprintf(p->k.name, sizeof p->k.name, "%s", name);
+  p->warp = synth_pair_warp(o->seed, index, o->cats, o->difficulty, &p->k, p->id);
   if (!p->warp) return -1;
+  synth_normalize(p->k.source, p->nhash, p->minhash);
+  const char *name = p->k.name;
   const char *tg[3] = {"cuda", "opencl", "c"};
   char **dst[3] = {&p->cuda, &p->opencl, &p->c};
   char fname[64];
@@ -686,7 +715,8 @@ static void record(const Opts *o, const Pair *p, Str *s) {
   s_fmt(s, "],\"generator\":{\"version\":\"%s\",\"seed\":%llu,\"index\":%lld,"
         "\"difficulty\":%d},", SYNTH_GENERATOR_VERSION, (unsigned long long)o->seed,
         p->index, k->difficulty);
-  s_fmt(s, "\"normalized_hash\":\"%s\",\"lines\":%d,", p->nhash, k->lines);
+  s_fmt(s, "\"normalized_hash\":\"%s\",\"minhash\":\"%s\",\"lines\":%d,", p->nhash,
+        p->minhash, k->lines);
   s_fmt(s, "\"kernel\":{\"name\":\"%s\",\"params\":[", k->name);
   Str sig = {0};
   s_fmt(&sig, "def %s(", k->name);
@@ -745,7 +775,7 @@ static void record(const Opts *o, const Pair *p, Str *s) {
   if (o->validate >= V_COMPILE && nv.ok) s_fmt(s, "\"%d.%d\"", nv.major, nv.minor);
   else s_cat(s, "null");
   s_fmt(s, ",\"arch\":\"%s\",\"options\":[\"--gpu-architecture=%s\"", o->arch, o->arch);
-  for (int i = 0; i < NV_NOPTS - 1; i++) s_fmt(s, ",\"%s\"", nv_fixed[i]);
+  for (int i = 0; i < nv_nopts(); i++) s_fmt(s, ",\"%s\"", nv_fixed[i]);
   s_cat(s, "]},\"build\":{\"compile_ok\":");
   s_cat(s, p->compile_ok < 0 ? "null" : p->compile_ok ? "true" : "false");
   s_cat(s, ",\"registers\":");
@@ -798,6 +828,7 @@ typedef struct {
   int count;
   Str out;
   int fail;
+  long long bad; /* pairs that failed to compile, disagreed or errored */
 } Batch;
 
 static long long shard_index(const Opts *o, long long k) {
@@ -832,7 +863,10 @@ static void *run_batch(void *arg) {
     fprintf(stderr, "kern synth: batch of %d: nvrtc %.2f s, run %.2f s\n", b->count,
             t1 - t0, t2 - t1);
   }
-  for (int i = 0; i < b->count && !b->fail; i++) record(o, &pairs[i], &b->out);
+  for (int i = 0; i < b->count && !b->fail; i++) {
+    record(o, &pairs[i], &b->out);
+    b->bad += pairs[i].compile_ok == 0 || pairs[i].run == 0 || pairs[i].run == 2;
+  }
   for (int i = 0; i < b->count && !b->fail && o->write_sources; i++) write_sources(o, &pairs[i]);
   if (b->out.oom) b->fail = 1;
   for (int i = 0; i < b->count; i++) pair_free(&pairs[i]);
@@ -856,8 +890,19 @@ static char *slurp(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
   Str s = {0};
+  /* One allocation of the file's size (pairs.jsonl is ~10 KB a record, so
+   * growing by doubling copied it several times). */
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && st.st_size > 0) {
+    s.p = malloc((size_t)st.st_size + 1);
+    if (s.p) s.cap = (size_t)st.st_size + 1;
+  }
   char buf[65536];
   size_t r;
+  if (s.p) {
+    while (s.n + 1 < s.cap && (r = fread(s.p + s.n, 1, s.cap - 1 - s.n, f)) > 0) s.n += r;
+    s.p[s.n] = 0;
+  }
   while ((r = fread(buf, 1, sizeof buf, f)) > 0) s_put(&s, buf, r);
   fclose(f);
   if (!s.p) s_cat(&s, "");
@@ -901,6 +946,18 @@ static const char *field(const char *line, const char *key, const char *end) {
   return p && p < end ? p + strlen(key) : NULL;
 }
 
+/* Where the record's last objects (compiler, build, execution) begin: found
+ * from the end, so the stats pass does not scan the sources (~10 KB a
+ * record) once per key.  Inside JSON strings every '"' is escaped, so the
+ * text searched for cannot occur there. */
+static const char *record_tail(const char *line, const char *nl) {
+  static const char key[] = "},\"compiler\":{";
+  size_t k = sizeof key - 1;
+  for (const char *p = nl - k; p >= line; p--)
+    if (*p == '}' && !memcmp(p, key, k)) return p;
+  return line;
+}
+
 typedef struct { char h[33]; } H;
 static int hcmp(const void *a, const void *b) { return strcmp(a, b); }
 static long long dups(H *v, long long n) {
@@ -921,20 +978,29 @@ static int write_stats(const Opts *o, const char *dir, double seconds) {
   long long lines_h[8] = {0}, cuda_h[8] = {0};
   long long cap = 1024;
   H *ids = malloc(sizeof *ids * (size_t)cap), *nh = malloc(sizeof *nh * (size_t)cap);
-  for (size_t i = 0; i < len && ids && nh;) {
+  uint16_t *mh = malloc(sizeof *mh * SYNTH_MH_BINS * (size_t)cap);
+  for (size_t i = 0; i < len && ids && nh && mh;) {
     char *nl = memchr(t + i, '\n', len - i);
     if (!nl) break;
     const char *line = t + i;
     if (n == cap) {
       cap *= 2;
       H *a = realloc(ids, sizeof *ids * (size_t)cap), *b = realloc(nh, sizeof *nh * (size_t)cap);
+      uint16_t *m = realloc(mh, sizeof *mh * SYNTH_MH_BINS * (size_t)cap);
       if (a) ids = a;
       if (b) nh = b;
-      if (!a || !b) break;
+      if (m) mh = m;
+      if (!a || !b || !m) break;
     }
     const char *f;
     if ((f = field(line, "\"id\":\"", nl))) snprintf(ids[n].h, 33, "%.32s", f);
     if ((f = field(line, "\"normalized_hash\":\"", nl))) snprintf(nh[n].h, 33, "%.32s", f);
+    memset(mh + (size_t)n * SYNTH_MH_BINS, 0, sizeof *mh * SYNTH_MH_BINS);
+    if ((f = field(line, "\"minhash\":\"", nl)) && f + SYNTH_MH_BINS * 4 < nl)
+      for (int b = 0; b < SYNTH_MH_BINS; b++) {
+        char hx[5] = {f[4 * b], f[4 * b + 1], f[4 * b + 2], f[4 * b + 3], 0};
+        mh[(size_t)n * SYNTH_MH_BINS + b] = (uint16_t)strtoul(hx, NULL, 16);
+      }
     int c = 0;
     if ((f = field(line, "\"category\":\"", nl)))
       for (int k = 0; k < SC_COUNT; k++)
@@ -942,11 +1008,12 @@ static int write_stats(const Opts *o, const char *dir, double seconds) {
             f[strlen(synth_category_names[k])] == '"')
           c = k;
     cat[c]++;
-    if ((f = field(line, "\"compile_ok\":", nl)) && *f != 'n') {
+    const char *tail = record_tail(line, nl);
+    if ((f = field(tail, "\"compile_ok\":", nl)) && *f != 'n') {
       cchk[c]++;
       cok[c] += *f == 't';
     }
-    if ((f = field(line, "\"execution\":{\"status\":\"", nl)) && strncmp(f, "not_run", 7)) {
+    if ((f = field(tail, "\"execution\":{\"status\":\"", nl)) && strncmp(f, "not_run", 7)) {
       ran[c]++;
       agree[c] += !strncmp(f, "agree", 5);
     }
@@ -965,9 +1032,17 @@ static int write_stats(const Opts *o, const char *dir, double seconds) {
     i = (size_t)(nl - t) + 1;
   }
   free(t);
-  long long exact = ids && nh ? dups(ids, n) : 0, near = ids && nh ? dups(nh, n) : 0;
+  long long exact = ids && nh ? dups(ids, n) : 0, structural = ids && nh ? dups(nh, n) : 0;
+  long long near = ids && nh && mh ? synth_near_duplicates(mh, n) : 0;
+  /* How far kernels are from being duplicates: each of the first 1,000
+   * records' similarity to the most similar earlier one (exact, ~20 ms). */
+  enum { SIM_SAMPLE = 1000 };
+  long long nsim = n < SIM_SAMPLE ? n : SIM_SAMPLE;
+  double sim[SIM_SAMPLE];
+  if (mh && nsim) synth_similarity_sample(mh, nsim, sim);
   free(ids);
   free(nh);
+  free(mh);
   Str s = {0};
   long long tc = 0, tok = 0, tr = 0, ta = 0;
   s_fmt(&s, "{\n  \"schema_version\": %d,\n  \"generator_version\": \"%s\",\n  \"seed\": %llu,\n"
@@ -1004,8 +1079,22 @@ static int write_stats(const Opts *o, const char *dir, double seconds) {
   s_fmt(&s, ",\n  \"compile_checked\": %lld,\n  \"compile_ok\": %lld,\n  \"run_checked\": %lld,\n"
         "  \"agree\": %lld,\n", tc, tok, tr, ta);
   s_fmt(&s, "  \"exact_duplicates\": %lld,\n  \"exact_duplicate_rate\": %.6f,\n"
+        "  \"structural_duplicates\": %lld,\n  \"structural_duplicate_rate\": %.6f,\n"
         "  \"near_duplicates\": %lld,\n  \"near_duplicate_rate\": %.6f,\n", exact,
-        n ? (double)exact / n : 0.0, near, n ? (double)near / n : 0.0);
+        n ? (double)exact / n : 0.0, structural, n ? (double)structural / n : 0.0, near,
+        n ? (double)near / n : 0.0);
+  s_fmt(&s, "  \"near_duplicate_method\": \"MinHash: %d one-permutation bins over %d-token "
+        "shingles of the normalised source (names -> v, numbers -> #); a pair is a near "
+        "duplicate of an earlier one at estimated Jaccard >= %.2f (docs/synth.md)\",\n",
+        SYNTH_MH_BINS, SYNTH_MH_SHINGLE, SYNTH_NEAR_JACCARD);
+  s_fmt(&s, "  \"nearest_similarity\": {\"sample\": %lld", nsim);
+  if (nsim) {
+    static const double q[] = {0.5, 0.9, 0.99, 1.0};
+    static const char *qn[] = {"p50", "p90", "p99", "max"};
+    for (int k = 0; k < 4; k++)
+      s_fmt(&s, ", \"%s\": %.4f", qn[k], sim[(long long)(q[k] * (double)(nsim - 1) + 0.5)]);
+  }
+  s_cat(&s, "},\n");
   s_cat(&s, "  \"warp_lines_histogram\": {");
   for (int b = 0; b < 8; b++)
     s_fmt(&s, "%s\"%s%d\": %lld", b ? ", " : "", b == 7 ? ">=" : "<", b == 7 ? 10 << 6 : 10 << b,
@@ -1077,6 +1166,8 @@ static const char help[] =
     "  --compare DEV          device compared with the CPU by --validate run:\n"
     "                         opencl (default) or cuda\n"
     "  --arch ARCH            NVRTC architecture (default sm_90)\n"
+    "  --nvrtc-opt MODE       fast (default: --Ofast-compile=mid, about 3x\n"
+    "                         faster) or full (the CUDA backend's optimisation)\n"
     "  --targets LIST         generated files: cuda (always), opencl, c\n"
     "                         (default cuda,opencl,c)\n"
     "  --batch B              pairs per batch (default 64)\n"
@@ -1097,6 +1188,14 @@ static int usage(const char *fmt, const char *arg) {
 
 
 int synth_main(int argc, char **argv) {
+  json_init();
+#ifdef M_TRIM_THRESHOLD
+  /* Every pair's compilation allocates and frees its arena; glibc would hand
+   * that memory back to the kernel and fault it in again each time (a few
+   * per cent of generation).  Keep up to 64 MiB of free heap instead. */
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
   Opts o = {0};
   o.n = -1;
   o.seed = 1;
@@ -1181,6 +1280,10 @@ int synth_main(int argc, char **argv) {
       o.other = v;
     } else if (!strcmp(a, "--arch")) {
       o.arch = v;
+    } else if (!strcmp(a, "--nvrtc-opt")) {
+      if (!strcmp(v, "fast")) nv_fast = 1;
+      else if (!strcmp(v, "full")) nv_fast = 0;
+      else return usage("--nvrtc-opt wants fast or full, not '%s'", v);
     } else if (!strcmp(a, "--save-failures")) {
       snprintf(fail_dir, sizeof fail_dir, "%s", v);
     } else {
@@ -1244,7 +1347,7 @@ int synth_main(int argc, char **argv) {
     for (int j = 0; j < o.jobs && done + (long long)nb * o.batch < total; j++, nb++) {
       long long first = done + (long long)nb * o.batch;
       bs[j] = (Batch){&ws[j], first, (int)(total - first < o.batch ? total - first : o.batch),
-                      {0}, 0};
+                      {0}, 0, 0};
       if (o.jobs == 1) run_batch(&bs[j]);
       else if (pthread_create(&th[j], NULL, run_batch, &bs[j])) {
         rc = fail("cannot start a thread");
@@ -1262,9 +1365,7 @@ int synth_main(int argc, char **argv) {
       /* one write per batch: a kill leaves at most a torn last line */
       if (fwrite(bs[j].out.p, 1, bs[j].out.n, f) != bs[j].out.n || fflush(f) != 0)
         rc = fail("cannot write %s: %s", path, strerror(errno));
-      for (const char *p = bs[j].out.p; p && (p = strstr(p, "\"compile_ok\":false")); p++) bad++;
-      for (const char *p = bs[j].out.p; p && (p = strstr(p, "\"status\":\"disagree\"")); p++) bad++;
-      for (const char *p = bs[j].out.p; p && (p = strstr(p, "\"status\":\"error\"")); p++) bad++;
+      bad += bs[j].bad;
       done += bs[j].count;
     }
     for (int j = 0; j < nb; j++) free(bs[j].out.p);

@@ -96,10 +96,7 @@ typedef struct {
 typedef struct {
   Rng r;
   int cat, diff;
-  char *arena;
-  size_t arena_len, arena_cap;
-  char **blocks;
-  int nblocks;
+  struct Chunk *chunks; /* the text arena (sf) */
   /* source being written */
   char *src;
   size_t len, cap;
@@ -117,6 +114,7 @@ typedef struct {
   int nf_in, ni_in, nv_in, nm_in; /* input arrays */
   int has_scalar, has_seed, has_state;
   int depth, loop_depth, ctl_depth;
+  int bitop; /* the one bitwise atomic of this kernel (-1: none yet) */
   int oom;
 } G;
 
@@ -136,46 +134,66 @@ static const char *tag_names[] = {
 static void tag(G *g, const char *name) {
   synth_kernel *k = g->k;
   for (int i = 0; i < k->ntags; i++)
-    if (strcmp(k->tags[i], name) == 0) return;
+    if (k->tags[i][0] == name[0] && strcmp(k->tags[i], name) == 0) return;
   for (int i = 0; i < NTAGS; i++)
-    if (strcmp(tag_names[i], name) == 0 && k->ntags < SYNTH_MAX_TAGS) {
+    if (tag_names[i][0] == name[0] && strcmp(tag_names[i], name) == 0 &&
+        k->ntags < SYNTH_MAX_TAGS) {
       k->tags[k->ntags++] = tag_names[i];
       return;
     }
 }
 
-/* Text in the per-kernel arena; freed all at once. */
+/* Text in the per-kernel arena: 64 KiB chunks, freed all at once.  (One
+ * malloc per piece of text was a tenth of `kern synth`'s time.) */
+typedef struct Chunk {
+  struct Chunk *next;
+  size_t used, cap;
+  char data[];
+} Chunk;
+
+static char *g_alloc(G *g, size_t n) {
+  Chunk *c = g->chunks;
+  if (!c || c->cap - c->used < n) {
+    size_t cap = n > 65536 ? n : 65536;
+    c = malloc(sizeof *c + cap);
+    if (!c) {
+      g->oom = 1;
+      return NULL;
+    }
+    c->used = 0;
+    c->cap = cap;
+    c->next = g->chunks;
+    g->chunks = c;
+  }
+  char *p = c->data + c->used;
+  c->used += n;
+  return p;
+}
+
 static const char *sf(G *g, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   char tmp[512];
-  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  int fast = 1;
+  int n = synth_vformat(tmp, sizeof tmp, fmt, ap);
   va_end(ap);
+  if (n < 0) {
+    fast = 0;
+    va_start(ap, fmt);
+    n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+  }
   if (n < 0) n = 0;
-  char *p;
+  char *p = g_alloc(g, (size_t)n + 1);
+  if (!p) return "0";
   if ((size_t)n < sizeof tmp) {
-    p = malloc((size_t)n + 1);
-    if (p) memcpy(p, tmp, (size_t)n + 1);
+    memcpy(p, tmp, (size_t)n + 1);
   } else {
-    p = malloc((size_t)n + 1);
-    if (p) {
-      va_start(ap, fmt);
-      vsnprintf(p, (size_t)n + 1, fmt, ap);
-      va_end(ap);
-    }
+    va_start(ap, fmt);
+    if (fast) synth_vformat(p, (size_t)n + 1, fmt, ap);
+    else vsnprintf(p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
   }
-  if (!p) {
-    g->oom = 1;
-    return "0";
-  }
-  char **b = realloc(g->blocks, sizeof *b * (size_t)(g->nblocks + 1));
-  if (!b) {
-    free(p);
-    g->oom = 1;
-    return "0";
-  }
-  g->blocks = b;
-  g->blocks[g->nblocks++] = p;
   return p;
 }
 
@@ -200,8 +218,13 @@ static void line(G *g, const char *fmt, ...) {
   char tmp[4096];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(tmp, sizeof tmp, fmt, ap);
+  int n = synth_vformat(tmp, sizeof tmp, fmt, ap);
   va_end(ap);
+  if (n < 0) {
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+  }
   for (int i = 0; i < g->indent; i++) out_raw(g, "    ");
   out_raw(g, tmp);
   out_raw(g, "\n");
@@ -1390,9 +1413,16 @@ static void atomics(G *g, int count, int reduction) {
         line(g, "wp.atomic_%s(acc_%s, %s, %s)", mx ? "max" : "min",
              mx ? "imax" : "imin", reduction ? "0" : idx, v.s);
       } else {
+        /* One bitwise operation per kernel: and, or and xor each commute
+         * with themselves, but not with each other, so a mix made the
+         * result depend on the order threads ran (three CUDA-vs-CPU
+         * disagreements on an H100, generator kern-synth-1).  The draw
+         * stays, so kernels without a mix are unchanged. */
         static const char *b[] = {"and", "or", "xor"};
+        int op = rn(&g->r, 3);
+        if (g->bitop < 0) g->bitop = op;
         tag(g, "atomic_bitwise");
-        line(g, "wp.atomic_%s(acc_bits, %s, %s)", b[rn(&g->r, 3)],
+        line(g, "wp.atomic_%s(acc_bits, %s, %s)", b[g->bitop],
              reduction ? "0" : idx, v.s);
       }
     }
@@ -1409,6 +1439,7 @@ int synth_generate(uint64_t seed, uint64_t index, int category, int difficulty,
   g->cat = category;
   g->diff = difficulty < 1 ? 1 : difficulty > 5 ? 5 : difficulty;
   g->k = out;
+  g->bitop = -1;
   out->category = category;
   out->difficulty = g->diff;
   const char *prefix = "@@";
@@ -1533,9 +1564,17 @@ int synth_generate(uint64_t seed, uint64_t index, int category, int difficulty,
   if (atom) atomics(g, 1 + rn(&g->r, 2 + g->diff / 2), category == SC_REDUCTION);
   write_outputs(g, nout_f, has_vout, has_iout);
   g->indent = 0;
+  /* acc_bits starts at all ones under atomic_and, so the result shows
+   * the operation (from zero it is always zero). */
+  if (g->bitop == 0)
+    for (int a = 0; a < out->nargs; a++)
+      if (!strcmp(out->args[a].name, "acc_bits")) out->args[a].fill = -1;
 
-  for (int i = 0; i < g->nblocks; i++) free(g->blocks[i]);
-  free(g->blocks);
+  while (g->chunks) {
+    struct Chunk *c = g->chunks;
+    g->chunks = c->next;
+    free(c);
+  }
   if (g->oom || !g->src) {
     free(g->src);
     return -1;

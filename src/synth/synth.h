@@ -14,11 +14,12 @@
 #ifndef KERN_SYNTH_H
 #define KERN_SYNTH_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define SYNTH_GENERATOR_VERSION "kern-synth-1"
-#define SYNTH_SCHEMA_VERSION 1
+#define SYNTH_GENERATOR_VERSION "kern-synth-2"
+#define SYNTH_SCHEMA_VERSION 2
 
 enum {
   SC_ARITHMETIC,
@@ -86,8 +87,34 @@ void synth_kernel_free(synth_kernel *k);
  * recipe says (floats/ints; vec3 and mat33 as 3 / 9 floats each). */
 void synth_fill_input(const synth_arg *a, void *data, int64_t nscalars);
 
+/* vsnprintf for the formats synth uses (%s %d %c %lld %llu %%), much
+ * faster; returns the full length, or -1 at any other conversion, having
+ * read some of the arguments: start again with vsnprintf (text.c). */
+int synth_vformat(char *out, size_t cap, const char *fmt, va_list ap);
+
+/* Note [near duplicates] (similar.c).  synth_normalize fills nhash (32 hex
+ * digits, the structure's hash) and mh (SYNTH_MH_BINS 16-bit MinHash bins
+ * as 4 hex digits each) from a kernel's Warp source. */
+#define SYNTH_MH_BINS 64
+#define SYNTH_MH_SHINGLE 5
+#define SYNTH_NEAR_JACCARD 0.8
+void synth_normalize(const char *src, char nhash[33], char mh[SYNTH_MH_BINS * 4 + 1]);
+/* Records (mh: n signatures, SYNTH_MH_BINS values each, in file order)
+ * with an earlier record at estimated Jaccard >= SYNTH_NEAR_JACCARD. */
+long long synth_near_duplicates(const uint16_t *mh, long long n);
+/* Each of the first `sample` records' best similarity to an earlier one,
+ * sorted ascending into out. */
+void synth_similarity_sample(const uint16_t *mh, long long sample, double *out);
+
 /* splitmix64, the one PRNG of synth (never rand()). */
 uint64_t synth_mix(uint64_t x);
+
+/* Pair `index` of a run as the driver makes it (category round robin over
+ * the bit mask `cats`, difficulty from 1 to `difficulty`): fills *k (the
+ * kernel is named k<first 12 digits of id>) and id, and returns the Warp
+ * source with that name (malloc'd), or NULL when out of memory. */
+char *synth_pair_warp(uint64_t seed, long long index, unsigned cats, int difficulty,
+                      synth_kernel *k, char id[33]);
 
 /* `kern synth ...`; returns the process exit status. */
 int synth_main(int argc, char **argv);

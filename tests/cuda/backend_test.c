@@ -88,7 +88,7 @@ static kc_result make_code(char *source) {
 }
 
 static kern__dims dims1(int64_t n) {
-  kern__dims d = {{n, 1, 1, 1}, n, 0};
+  kern__dims d = {{n, 1, 1, 1}, n, 0, 0};
   return d;
 }
 
@@ -191,7 +191,7 @@ static void test_kernels(kern_context *ctx, void *st, void *mod) {
   ASSERT_STATUS(ctx, b->mem_alloc(st, 0, n * sizeof *y, &dy), KERN_SUCCESS);
   ASSERT_STATUS(ctx, b->copy_in(st, 0, dx, x, n * sizeof *x), KERN_SUCCESS);
   ASSERT_STATUS(ctx, b->copy_in(st, 0, dy, y, n * sizeof *y), KERN_SUCCESS);
-  kern__arr ax = {dx, {n, 1, 1, 1}}, ay = {dy, {n, 1, 1, 1}};
+  kern__arr ax = {dx, {n, 1, 1, 1}, 0}, ay = {dy, {n, 1, 1, 1}, 0};
   float a = 0.5f;
   void *args[] = {&ax, &ay, &a};
   kern__dims dims = dims1(n);
@@ -213,7 +213,7 @@ static void test_kernels(kern_context *ctx, void *st, void *mod) {
   double *out = malloc(m * sizeof *out);
   void *dout;
   ASSERT_STATUS(ctx, b->mem_alloc(st, 0, m * sizeof *out, &dout), KERN_SUCCESS);
-  kern__arr aout = {dout, {m, 1, 1, 1}};
+  kern__arr aout = {dout, {m, 1, 1, 1}, 0};
   float v[3] = {1.5f, -2.0f, 4.0f};
   unsigned char flag = 1;
   double dd = 0.25;
@@ -240,9 +240,9 @@ static void test_kernels(kern_context *ctx, void *st, void *mod) {
   void *dgrid;
   ASSERT_STATUS(ctx, b->mem_alloc(st, 0, r * cols * sizeof *grid, &dgrid),
                 KERN_SUCCESS);
-  kern__arr agrid = {dgrid, {r, cols, 1, 1}};
+  kern__arr agrid = {dgrid, {r, cols, 1, 1}, 0};
   void *gargs[] = {&agrid};
-  kern__dims gdims = {{r, cols, 1, 1}, r * cols, 0};
+  kern__dims gdims = {{r, cols, 1, 1}, r * cols, 0, 0};
   ASSERT_STATUS(ctx, b->launch(st, 0, kernel(ctx, st, mod, 2), &kernels[2],
                                gargs, &gdims),
                 KERN_SUCCESS);
@@ -332,7 +332,7 @@ static void test_build_errors(kern_context *ctx, void *st) {
  * clear message, and after release a fresh state must work again. */
 static void test_fault(kern_context *ctx, void *st, void *mod, char *source) {
   const kern_backend *b = &kern__backend_cuda;
-  kern__arr bogus = {(void *)(uintptr_t)0x10, {1, 1, 1, 1}};
+  kern__arr bogus = {(void *)(uintptr_t)0x10, {1, 1, 1, 1}, 0};
   void *args[] = {&bogus};
   kern__dims dims = dims1(1);
   void *fn = kernel(ctx, st, mod, 4);

@@ -9,8 +9,8 @@ typedef ushort uint16_t;
 typedef uint uint32_t;
 typedef ulong uint64_t;
 typedef uchar kbool;
-typedef struct { int64_t d[4]; } kern__shape;
-typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; } kern__dims;
+typedef struct { int64_t d[4]; int64_t off; } kern__shape;
+typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; int64_t begin; } kern__dims;
 #define K_INF_F INFINITY
 #define K_NAN_F NAN
 typedef struct { float c[3]; } k_v3f32;
@@ -107,27 +107,27 @@ static inline float kern_f_split(k_v3f32 p0_v, float *k_out1) {
 
 __kernel void kern_k_mixed(__global float *p0_a_p, kern__shape p0_a_s, __global k_m33f32 *p1_m_p, kern__shape p1_m_s, __global int32_t *p2_hist_p, kern__shape p2_hist_s, int32_t p3_seed, kern__dims k_dims) {
   k_af32 p0_a;
-  p0_a.data = p0_a_p;
+  p0_a.data = p0_a_p - p0_a_s.off;
   for (int k = 0; k < 4; k++) p0_a.shape[k] = p0_a_s.d[k];
-  __global float *restrict p0_a_d = p0_a_p;
+  __global float *restrict p0_a_d = p0_a.data;
   (void)p0_a_d;
   k_am33f32 p1_m;
-  p1_m.data = p1_m_p;
+  p1_m.data = p1_m_p - p1_m_s.off;
   for (int k = 0; k < 4; k++) p1_m.shape[k] = p1_m_s.d[k];
-  __global const k_m33f32 *restrict p1_m_d = p1_m_p;
+  __global const k_m33f32 *restrict p1_m_d = p1_m.data;
   (void)p1_m_d;
   k_ai32 p2_hist;
-  p2_hist.data = p2_hist_p;
+  p2_hist.data = p2_hist_p - p2_hist_s.off;
   for (int k = 0; k < 4; k++) p2_hist.shape[k] = p2_hist_s.d[k];
-  __global int32_t *restrict p2_hist_d = p2_hist_p;
+  __global int32_t *restrict p2_hist_d = p2_hist.data;
   (void)p2_hist_d;
   const int64_t k_d1 = k_dims.dim[1], k_d2 = k_dims.dim[2], k_d3 = k_dims.dim[3];
   (void)k_d1; (void)k_d2; (void)k_d3;
   const int64_t k_g = get_global_id(0);
   const int64_t k_G = get_global_size(0);
-  const int64_t k_hi = k_dims.chunk > 0 && (k_g + 1) * k_dims.chunk < k_dims.total ? (k_g + 1) * k_dims.chunk : k_dims.total;
+  const int64_t k_hi = k_dims.chunk > 0 && k_dims.begin + (k_g + 1) * k_dims.chunk < k_dims.total ? k_dims.begin + (k_g + 1) * k_dims.chunk : k_dims.total;
   if (k_dims.chunk > 0) {
-    for (int64_t k_t = k_g * k_dims.chunk; k_t < k_hi; k_t++) {
+    for (int64_t k_t = k_dims.begin + k_g * k_dims.chunk; k_t < k_hi; k_t++) {
       int64_t k_r = k_t;
       const int32_t k_tid1 = (int32_t)(k_r % k_d1);
       k_r /= k_d1;
@@ -171,7 +171,7 @@ __kernel void kern_k_mixed(__global float *p0_a_p, kern__shape p0_a_s, __global 
       (void)k_atomic_max_i32(&p2_hist_d[(int64_t)k_wrap_i32_i32(((int32_t)-1), ((int32_t)p2_hist.shape[0]))], ((int32_t)(v0_i - v10_b)));
     }
   } else {
-    for (int64_t k_t = k_g; k_t < k_dims.total; k_t += k_G) {
+    for (int64_t k_t = k_dims.begin + k_g; k_t < k_dims.total; k_t += k_G) {
       int64_t k_r = k_t;
       const int32_t k_tid1 = (int32_t)(k_r % k_d1);
       k_r /= k_d1;

@@ -12,8 +12,8 @@ typedef ushort uint16_t;
 typedef uint uint32_t;
 typedef ulong uint64_t;
 typedef uchar kbool;
-typedef struct { int64_t d[4]; } kern__shape;
-typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; } kern__dims;
+typedef struct { int64_t d[4]; int64_t off; } kern__shape;
+typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; int64_t begin; } kern__dims;
 #define K_INF_F INFINITY
 #define K_NAN_F NAN
 typedef struct { __global double *data; int64_t shape[4]; } k_af64;
@@ -40,24 +40,24 @@ static inline double k_atomic_add_f64(__global double *p, double v) {
 __kernel void kern_k_sum_of_squares(__global double *p0_x_p, kern__shape p0_x_s, __global double *p1_out_p, kern__shape p1_out_s, kern__dims k_dims) {
   __local double k_sh0[256];
   k_af64 p0_x;
-  p0_x.data = p0_x_p;
+  p0_x.data = p0_x_p - p0_x_s.off;
   for (int k = 0; k < 4; k++) p0_x.shape[k] = p0_x_s.d[k];
-  __global const double *restrict p0_x_d = p0_x_p;
+  __global const double *restrict p0_x_d = p0_x.data;
   (void)p0_x_d;
   k_af64 p1_out;
-  p1_out.data = p1_out_p;
+  p1_out.data = p1_out_p - p1_out_s.off;
   for (int k = 0; k < 4; k++) p1_out.shape[k] = p1_out_s.d[k];
-  __global double *restrict p1_out_d = p1_out_p;
+  __global double *restrict p1_out_d = p1_out.data;
   (void)p1_out_d;
   const int64_t k_d1 = k_dims.dim[1], k_d2 = k_dims.dim[2], k_d3 = k_dims.dim[3];
   (void)k_d1; (void)k_d2; (void)k_d3;
   const int64_t k_g = get_global_id(0);
   double k_agg0 = 0;
   const int64_t k_G = get_global_size(0);
-  const int64_t k_hi = k_dims.chunk > 0 && (k_g + 1) * k_dims.chunk < k_dims.total ? (k_g + 1) * k_dims.chunk : k_dims.total;
+  const int64_t k_hi = k_dims.chunk > 0 && k_dims.begin + (k_g + 1) * k_dims.chunk < k_dims.total ? k_dims.begin + (k_g + 1) * k_dims.chunk : k_dims.total;
   if (k_dims.chunk > 0) {
     if (k_d1 * k_d2 * k_d3 == 1) {
-      for (int64_t k_t = k_g * k_dims.chunk; k_t < k_hi; k_t++) {
+      for (int64_t k_t = k_dims.begin + k_g * k_dims.chunk; k_t < k_hi; k_t++) {
         const int32_t k_tid0 = (int32_t)k_t;
         (void)k_tid0;
         int32_t v0_i = 0;
@@ -65,7 +65,7 @@ __kernel void kern_k_sum_of_squares(__global double *p0_x_p, kern__shape p0_x_s,
         k_agg0 += ((double)(p0_x_d[k_t] * p0_x_d[k_t]));
       }
     } else {
-      for (int64_t k_t = k_g * k_dims.chunk; k_t < k_hi; k_t++) {
+      for (int64_t k_t = k_dims.begin + k_g * k_dims.chunk; k_t < k_hi; k_t++) {
         const int32_t k_tid0 = (int32_t)(k_t / (k_d1 * k_d2 * k_d3));
         (void)k_tid0;
         int32_t v0_i = 0;
@@ -76,7 +76,7 @@ __kernel void kern_k_sum_of_squares(__global double *p0_x_p, kern__shape p0_x_s,
   } else {
     if (k_d1 * k_d2 * k_d3 == 1) {
       #pragma unroll 4
-      for (int64_t k_t = k_g; k_t < k_dims.total; k_t += k_G) {
+      for (int64_t k_t = k_dims.begin + k_g; k_t < k_dims.total; k_t += k_G) {
         const int32_t k_tid0 = (int32_t)k_t;
         (void)k_tid0;
         int32_t v0_i = 0;
@@ -85,7 +85,7 @@ __kernel void kern_k_sum_of_squares(__global double *p0_x_p, kern__shape p0_x_s,
       }
     } else {
       #pragma unroll 4
-      for (int64_t k_t = k_g; k_t < k_dims.total; k_t += k_G) {
+      for (int64_t k_t = k_dims.begin + k_g; k_t < k_dims.total; k_t += k_G) {
         const int32_t k_tid0 = (int32_t)(k_t / (k_d1 * k_d2 * k_d3));
         (void)k_tid0;
         int32_t v0_i = 0;

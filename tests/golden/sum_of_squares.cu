@@ -12,7 +12,7 @@ typedef unsigned int uint32_t;
 typedef unsigned long long uint64_t;
 #endif
 typedef unsigned char kbool;
-typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; } kern__dims;
+typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; int64_t begin; } kern__dims;
 #define K_INF_F __int_as_float(0x7f800000)
 #define K_NAN_F __int_as_float(0x7fffffff)
 typedef struct { double *data; int64_t shape[4]; } k_af64;
@@ -28,10 +28,10 @@ extern "C" __global__ void kern_k_sum_of_squares(k_af64 p0_x, k_af64 p1_out, ker
   (void)k_d1; (void)k_d2; (void)k_d3;
   double k_agg0 = 0;
   const int64_t k_stride = (int64_t)gridDim.x * blockDim.x;
-  if (k_d1 * k_d2 * k_d3 == 1) {
-    const int64_t k_nv = k_dims.total / 2;
+  if (k_d1 * k_d2 * k_d3 == 1 && ((unsigned long long)(p0_x_d + k_dims.begin) & 15) == 0) {
+    const int64_t k_nv = (k_dims.total - k_dims.begin) / 2;
     for (int64_t k_g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k_g < k_nv; k_g += k_stride) {
-      const int64_t k_base = k_g * 2;
+      const int64_t k_base = k_dims.begin + k_g * 2;
       const k_q2f64 k_v_p0_x = *(const k_q2f64 *)(p0_x_d + k_base);
       {
         const int64_t k_t = k_base + 0;
@@ -50,7 +50,7 @@ extern "C" __global__ void kern_k_sum_of_squares(k_af64 p0_x, k_af64 p1_out, ker
         k_agg0 += ((double)(k_v_p0_x.c[1] * k_v_p0_x.c[1]));
       }
     }
-    for (int64_t k_t = k_nv * 2 + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k_t < k_dims.total; k_t += k_stride) {
+    for (int64_t k_t = k_dims.begin + k_nv * 2 + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k_t < k_dims.total; k_t += k_stride) {
       const int32_t k_tid0 = (int32_t)k_t;
       (void)k_tid0;
       int32_t v0_i = 0;
@@ -59,7 +59,7 @@ extern "C" __global__ void kern_k_sum_of_squares(k_af64 p0_x, k_af64 p1_out, ker
     }
   } else {
     #pragma unroll 4
-    for (int64_t k_t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k_t < k_dims.total; k_t += k_stride) {
+    for (int64_t k_t = k_dims.begin + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k_t < k_dims.total; k_t += k_stride) {
       const int32_t k_tid0 = (int32_t)(k_t / (k_d1 * k_d2 * k_d3));
       (void)k_tid0;
       int32_t v0_i = 0;

@@ -143,12 +143,12 @@ static kc_result make_code(const char *src, int nk, kc_kernel *ks,
 }
 
 static kern__dims dims1(int64_t n) {
-  kern__dims d = {{n, 1, 1, 1}, n, 0};
+  kern__dims d = {{n, 1, 1, 1}, n, 0, 0};
   return d;
 }
 
 static kern__arr arr1(void *mem, int64_t n) {
-  kern__arr a = {mem, {n, 1, 1, 1}};
+  kern__arr a = {mem, {n, 1, 1, 1}, 0};
   return a;
 }
 

@@ -64,7 +64,7 @@ for k in $keys; do
   c=$(grep -c "$k:" "$T/a/pairs.jsonl" || true)
   [ "$c" -eq 200 ] || fail "key $k in $c of 200 records"
 done
-grep -q '"schema_version":1,"id":"[0-9a-f]\{32\}","index":0,' "$T/a/pairs.jsonl" ||
+grep -q '"schema_version":2,"id":"[0-9a-f]\{32\}","index":0,' "$T/a/pairs.jsonl" ||
   fail "first record does not start as documented"
 grep -v '"source":{"warp":"import warp as wp' "$T/a/pairs.jsonl" | head -1 | grep -q . &&
   fail "a record without Warp source"
@@ -74,7 +74,11 @@ grep -q '"cuda":null' "$T/a/pairs.jsonl" && fail "kern rejected a generated kern
 for c in arithmetic math vector matrix control atomic reduction stencil random functions; do
   grep -q "\"$c\": {\"count\": 20," "$T/a/stats.json" || fail "category $c not 20 times"
 done
-grep -q "exact_duplicate_rate" "$T/a/stats.json" || fail "no duplicate rate"
+for k in exact_duplicate_rate structural_duplicate_rate near_duplicate_rate nearest_similarity; do
+  grep -q "\"$k\"" "$T/a/stats.json" || fail "no $k in stats.json"
+done
+# Every record carries its MinHash signature (256 hex digits).
+[ "$(grep -c '"minhash":"[0-9a-f]\{256\}"' "$T/a/pairs.jsonl")" -eq 200 ] || fail "minhash"
 grep -q "^# kern synth dataset" "$T/a/README.md" || fail "no dataset card"
 
 # Real Warp 1.19 accepted and ran these 100 kernels (tests/synth/warp_check.py

@@ -3,9 +3,15 @@ Warp (CPU) and records, per pair, whether Warp accepted and ran it and how
 far Warp's outputs are from kern's CPU backend.
 
 This is run by hand where Warp is installed (pip install warp-lang numpy);
-its output, tests/synth/warp_golden.txt, is checked by synth_warp_golden in
-CI, which needs no Warp: it regenerates the same pairs and checks that
-their ids are those Warp accepted.
+its output, tests/synth/warp_golden.txt, is checked in CI, which needs no
+Warp: tests/synth/synth_test.sh regenerates the same pairs and checks that
+their ids are those Warp accepted, and tests/synth/warp_golden_test.c runs
+every kernel on kern's CPU backend and compares its outputs' digests with
+Warp's.
+
+Regenerate (after a generator change):
+  kern synth -n 100 --seed 13 -o /tmp/w --targets cuda
+  python3 tests/synth/warp_check.py /tmp/w/pairs.jsonl tests/synth/warp_golden.txt
 
 Inputs are made exactly as kern synth makes them (synth_fill_input:
 splitmix64), so both sides see the same bytes.
@@ -75,11 +81,17 @@ def main():
                 args.append(wp.array(host, dtype=dt, device="cpu"))
             wp.launch(k, dim=tuple(r["launch"]["dims"]), inputs=args, device="cpu")
             wp.synchronize()
+            # Two digests per output, as tests/synth/warp_golden_test.c
+            # computes them from kern's CPU backend: the sum of |x| and the
+            # sum of x * (i % 7 + 1) over the flattened float64 values (the
+            # weights catch values that moved between elements).
             digest = []
             for a, v in zip(r["inputs"], args):
                 if a["role"] == "output":
                     x = v.numpy().astype(np.float64).ravel()
-                    digest.append("%s=%.6g" % (a["name"], float(np.nansum(np.abs(x)))))
+                    w = (np.arange(x.size) % 7 + 1).astype(np.float64)
+                    digest.append("%s=%.17g:%.17g" % (a["name"], float(np.sum(np.abs(x))),
+                                                      float(np.sum(x * w))))
             status = "ok " + " ".join(digest)
         except Exception as e:  # a rejection is what this script records
             status = "rejected " + type(e).__name__ + ": " + str(e).replace("\n", " ")[:200]

@@ -1,0 +1,85 @@
+/*
+ * text.c -- a small formatter for the text `kern synth` builds.
+ *
+ * The generator and the record writer format millions of short pieces a
+ * second ("(%s + %s)", "\"index\":%lld,"); glibc's vsnprintf spends most
+ * of its time parsing the format and was the largest single cost of
+ * generation.  synth_vformat expands the conversions synth uses (%s, %d,
+ * %c, %lld, %llu, %%) by hand, with the same bytes printf would give, and
+ * gives up at any other conversion (returning -1) so the caller can start
+ * again with vsnprintf on a fresh argument list.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "synth.h"
+
+/* Digits of u, right-aligned in t[0, 24); returns the first index. */
+static int digits(char t[24], unsigned long long u) {
+  int k = 24;
+  do t[--k] = (char)('0' + u % 10);
+  while (u /= 10);
+  return k;
+}
+
+int synth_vformat(char *out, size_t cap, const char *fmt, va_list ap) {
+  size_t n = 0;
+#define PUT(src, len)                                                      \
+  do {                                                                     \
+    size_t l_ = (len);                                                     \
+    if (n < cap) memcpy(out + n, (src), n + l_ < cap ? l_ : cap - n);      \
+    n += l_;                                                               \
+  } while (0)
+  for (const char *p = fmt; *p;) {
+    const char *q = strchr(p, '%');
+    if (!q) {
+      PUT(p, strlen(p));
+      break;
+    }
+    PUT(p, (size_t)(q - p));
+    char t[24];
+    int k;
+    q++;
+    switch (*q) {
+    case 's': {
+      const char *s = va_arg(ap, const char *);
+      if (!s) s = "(null)";
+      PUT(s, strlen(s));
+      break;
+    }
+    case 'd': {
+      int v = va_arg(ap, int);
+      k = digits(t, v < 0 ? 0ull - (unsigned long long)(long long)v : (unsigned long long)v);
+      if (v < 0) t[--k] = '-';
+      PUT(t + k, (size_t)(24 - k));
+      break;
+    }
+    case 'l': {
+      if (q[1] != 'l' || (q[2] != 'd' && q[2] != 'u')) return -1;
+      q += 2;
+      if (*q == 'd') {
+        long long v = va_arg(ap, long long);
+        k = digits(t, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
+        if (v < 0) t[--k] = '-';
+      } else {
+        k = digits(t, va_arg(ap, unsigned long long));
+      }
+      PUT(t + k, (size_t)(24 - k));
+      break;
+    }
+    case 'c':
+      t[0] = (char)va_arg(ap, int);
+      PUT(t, 1);
+      break;
+    case '%':
+      PUT("%", 1);
+      break;
+    default:
+      return -1; /* the caller starts again with vsnprintf */
+    }
+    p = q + 1;
+  }
+#undef PUT
+  if (cap) out[n < cap ? n : cap - 1] = 0;
+  return (int)n;
+}
