@@ -114,4 +114,9 @@ const char *emit_lowp_atomic(Emit *E, int bi, const Type *t);
 bool emit_lowp_expr(Emit *E, Buf *b, IrExpr *e);
 const char *emit_lowp_stored(Emit *E, const Type *t, IrExpr *e);
 
+/* extra.c: the helper of one of the builtins in BUILTIN_LIST_EXTRA, in b;
+ * false if bi is not one of them. */
+bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
+                       const Type **args, const char *name);
+
 #endif
