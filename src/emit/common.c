@@ -51,8 +51,9 @@ const char *emit_tysig(Emit *E, const Type *t) {
                         t->rows, sc_sig[t->sc]);
   case TY_MAT:
     return arena_printf(E->C, "m%d%d%s", t->rows, t->cols, sc_sig[t->sc]);
-  case TY_ARRAY:
-    return arena_printf(E->C, "a%s", emit_tysig(E, t->elem));
+  case TY_ARRAY: /* "sa...": a view (view.c) */
+    return arena_printf(E->C, "%sa%s", t->strided ? "s" : "",
+                        emit_tysig(E, t->elem));
   case TY_STRUCT:
     /* "S" and the name's length keep it apart from every other
      * signature and from other structs' (Python names have no '_'
@@ -131,6 +132,8 @@ const char *emit_ctype(Emit *E, const Type *t) {
 }
 
 const char *emit_arrtype(Emit *E, const Type *arr) {
+  if (arr->strided)
+    return emit_view_type(E, arr);
   const char *et = emit_stype(E, arr->elem);
   const char *name = arena_printf(E->C, "k_a%s", emit_tysig(E, arr->elem));
   if (emit_need(E, name))
@@ -1020,6 +1023,8 @@ static const char *make_helper(Emit *E, const Type *t, int nargs,
                                const Type *argt) {
   if (t->kind == TY_STRUCT)
     return struct_zero(E, t); /* S(): the only struct constructor */
+  if (t->kind == TY_ARRAY)
+    return emit_view_zero(E, t); /* a local array is a view */
   const char *sig = emit_tysig(E, t);
   const char *T = emit_ctype(E, t);
   const char *S = sc_c[t->sc];
@@ -1112,7 +1117,7 @@ bool emit_vec_array(Emit *E, IrVar *v) {
 }
 
 const char *emit_array_data(Emit *E, IrVar *arr) {
-  if (E->f->is_kernel)
+  if (E->f->is_kernel && arr->is_param)
     return arena_printf(E->C, "%s_d", arr->name);
   return arena_printf(E->C, "%s.data", arr->name);
 }
@@ -1168,9 +1173,38 @@ static int fault_name_id(Emit *E, const char *name) {
   return m->narray_names++;
 }
 
+/* Debug mode's check of index idx of axis `axis` of arr, as an int32
+ * (views, emit/view.c). */
+void emit_checked_index(Emit *E, Buf *b, IrVar *arr, int axis, IrExpr *idx,
+                        Pos pos) {
+  buf_printf(b, "(int32_t)%s(k_fault.data, %d, %d, %d, %d, (int64_t)",
+             chk_helper(E), pos.line, pos.col, array_name_id(E, arr), axis);
+  emit_expr(E, b, idx);
+  buf_printf(b, ", %s.shape[%d])", arr->name, axis);
+}
+
 void emit_index_at(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n,
                    const Pos *pos) {
   bool dbg = pos && E->opts && E->opts->debug;
+  if (arr->ty->strided) {
+    /* a view: i0 * strides[0] + i1 * strides[1] ... */
+    buf_puts(b, "(");
+    for (int i = 0; i < n; i++) {
+      buf_puts(b, i ? " + (" : "(");
+      if (dbg)
+        buf_printf(b, "%s(k_fault.data, %d, %d, %d, %d, (int64_t)",
+                   chk_helper(E), pos->line, pos->col, array_name_id(E, arr),
+                   i);
+      else
+        buf_puts(b, "(int64_t)");
+      emit_expr(E, b, idx[i]);
+      if (dbg)
+        buf_printf(b, ", %s.shape[%d])", arr->name, i);
+      buf_printf(b, ") * %s.strides[%d]", arr->name, i);
+    }
+    buf_puts(b, ")");
+    return;
+  }
   /* row-major: ((i0 * s1 + i1) * s2 + i2) ... in 64-bit arithmetic */
   for (int i = 0; i < n - 1; i++)
     buf_puts(b, "(");
@@ -1508,6 +1542,9 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
     return;
   case E_LOAD: case E_SHAPE: case E_FIELD: case E_COMP: case E_ATOMIC:
     emit_access(E, b, e);
+    return;
+  case E_VIEW:
+    emit_view(E, b, e);
     return;
   }
 }

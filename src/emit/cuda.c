@@ -176,7 +176,8 @@ static bool vp_index_ok(VecPlan *V, IrVar *a, IrExpr **idx, int n) {
 static void vp_expr(VecPlan *V, IrExpr *e) {
   if (!e || !V->ok)
     return;
-  if (e->kind == E_ATOMIC || e->kind == E_FCALL || e->kind == E_SHAPE) {
+  if (e->kind == E_ATOMIC || e->kind == E_FCALL || e->kind == E_SHAPE ||
+      e->kind == E_VIEW) { /* a view may alias a vectorised array */
     V->ok = false;
     return;
   }

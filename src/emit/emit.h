@@ -118,5 +118,11 @@ const char *emit_lowp_stored(Emit *E, const Type *t, IrExpr *e);
  * false if bi is not one of them. */
 bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
                        const Type **args, const char *name);
+/* view.c: array views (Note [views] in ir/ir.h) */
+const char *emit_view_type(Emit *E, const Type *t);
+const char *emit_view_zero(Emit *E, const Type *t);
+void emit_view(Emit *E, Buf *b, IrExpr *e);
+void emit_checked_index(Emit *E, Buf *b, IrVar *arr, int axis, IrExpr *idx,
+                        Pos pos);
 
 #endif

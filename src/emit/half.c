@@ -222,7 +222,8 @@ const char *emit_stype(Emit *E, const Type *t) {
     return emit_ctype(E, t);
   if (t->kind == TY_SCALAR)
     return "uint16_t";
-  const char *name = arena_printf(E->C, "k_s%s", emit_tysig(E, t));
+  /* "k_mem": view types (view.c) are k_s<array signature> */
+  const char *name = arena_printf(E->C, "k_mem%s", emit_tysig(E, t));
   if (emit_need(E, name)) {
     if (t->kind == TY_VEC)
       buf_printf(&E->pre, "typedef struct { uint16_t c[%d]; } %s;\n", t->rows,

@@ -261,8 +261,22 @@ kern_status kern_module_get_kernel(kern_module *h, const char *name,
       return KERN_SUCCESS;
     }
   }
-  /* List what there is: the usual cause is a typo. */
+  /* A generic kernel is in the module once per wp.overload(), named
+   * NAME[T1,T2,...] (lower/check_generic.c): say so, and list them. */
   char list[512] = "";
+  size_t nlen = strlen(name), nused = 0;
+  for (int i = 0; i < m->code.nkernels && nused < sizeof list; i++) {
+    const char *k = m->code.kernels[i].name;
+    if (!strncmp(k, name, nlen) && k[nlen] == '[')
+      nused += (size_t)snprintf(list + nused, sizeof list - nused, "%s%s",
+                                nused ? ", " : "", k);
+  }
+  if (nused)
+    return kern__error(m->ctx, KERN_ERROR_NOT_FOUND,
+                       "'%s' is a generic kernel in '%s'; get one of its "
+                       "instantiations by its full name: %s", name, m->name,
+                       list);
+  /* List what there is: the usual cause is a typo. */
   size_t used = 0;
   for (int i = 0; i < m->code.nkernels && used < sizeof list; i++)
     used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
