@@ -187,6 +187,12 @@ typedef enum kern_scalar {
   KERN_SCALAR_UINT64,
   KERN_SCALAR_FLOAT32,
   KERN_SCALAR_FLOAT64,
+  /* IEEE binary16 and bfloat16 (the top half of a float32), 2 bytes each,
+   * appended so the numbers above never change.  Host code passes and
+   * reads them as raw bits (uint16_t); kern_half_from_float and friends
+   * convert. */
+  KERN_SCALAR_FLOAT16,
+  KERN_SCALAR_BFLOAT16,
   KERN_SCALAR_COUNT
 } kern_scalar;
 
@@ -260,6 +266,13 @@ typedef struct kern_type {
 #define KERN_TYPE_MAT22D KERN_TYPE_MATRIX(2, 2, KERN_SCALAR_FLOAT64)
 #define KERN_TYPE_MAT33D KERN_TYPE_MATRIX(3, 3, KERN_SCALAR_FLOAT64)
 #define KERN_TYPE_MAT44D KERN_TYPE_MATRIX(4, 4, KERN_SCALAR_FLOAT64)
+/* Mixed precision: h is float16 (wp.vec3h, wp.mat22h); Warp names no
+ * bfloat16 vectors or matrices. */
+#define KERN_TYPE_FLOAT16 KERN_TYPE_SCALAR(KERN_SCALAR_FLOAT16)
+#define KERN_TYPE_BFLOAT16 KERN_TYPE_SCALAR(KERN_SCALAR_BFLOAT16)
+#define KERN_TYPE_VEC2H KERN_TYPE_VECTOR(2, KERN_SCALAR_FLOAT16)
+#define KERN_TYPE_VEC3H KERN_TYPE_VECTOR(3, KERN_SCALAR_FLOAT16)
+#define KERN_TYPE_VEC4H KERN_TYPE_VECTOR(4, KERN_SCALAR_FLOAT16)
 
 /* Size in bytes of one scalar / one value of type t; 0 for an invalid one. */
 KERN_API size_t kern_scalar_size(kern_scalar s);
@@ -273,6 +286,14 @@ KERN_API char *kern_type_name(kern_type t, char *buf, size_t size);
 /* Parses "float32", "wp.float32", "vec3", "wp.mat33d", "int" (int32),
  * "float" (float32).  Returns KERN_ERROR_INVALID_ARGUMENT for anything else. */
 KERN_API kern_status kern_type_parse(const char *name, kern_type *out);
+/* float16 and bfloat16 values are passed and stored as their bit patterns
+ * (uint16_t).  These convert float32 to them rounding to nearest, ties to
+ * even (65520 and above become infinity, NaN stays NaN), and back
+ * exactly; the same rounding as inside kernels. */
+KERN_API uint16_t kern_float16_from_float(float f);
+KERN_API float kern_float16_to_float(uint16_t h);
+KERN_API uint16_t kern_bfloat16_from_float(float f);
+KERN_API float kern_bfloat16_to_float(uint16_t h);
 
 /* ---------------------------------------------------------------- context */
 

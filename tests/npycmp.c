@@ -23,6 +23,12 @@
 #define MAX_SHOWN 10
 
 static double load_float(const npy_array *a, size_t i) {
+  if (a->dtype == KERN_SCALAR_FLOAT16 || a->dtype == KERN_SCALAR_BFLOAT16) {
+    uint16_t h;
+    memcpy(&h, (const char *)a->data + i * 2, 2);
+    return a->dtype == KERN_SCALAR_FLOAT16 ? kern_float16_to_float(h)
+                                           : kern_bfloat16_to_float(h);
+  }
   if (a->dtype == KERN_SCALAR_FLOAT32) {
     float f;
     memcpy(&f, (const char *)a->data + i * 4, 4);
@@ -69,7 +75,7 @@ static int usage(const char *msg) {
           "npycmp: error: %s\n"
           "Usage: npycmp EXPECTED.npy ACTUAL.npy [--rtol R] [--atol A]\n"
           "Defaults: float32 rtol=1e-5 atol=1e-6; float64 rtol=1e-12 "
-          "atol=1e-14.\n"
+          "atol=1e-14; float16 and bfloat16 exact.\n"
           "Exit status: 0 equal, 1 different, 2 usage or read error.\n",
           msg);
   return 2;
@@ -119,9 +125,12 @@ static int compare(const npy_array *e, const npy_array *g, double rtol,
   }
   if (rc) return rc;
 
-  int is_float = e->dtype == KERN_SCALAR_FLOAT32 || e->dtype == KERN_SCALAR_FLOAT64;
-  if (rtol < 0) rtol = e->dtype == KERN_SCALAR_FLOAT32 ? 1e-5 : 1e-12;
-  if (atol < 0) atol = e->dtype == KERN_SCALAR_FLOAT32 ? 1e-6 : 1e-14;
+  /* 16-bit floats are compared exactly (any NaN equals any NaN): kern
+   * rounds as Warp does, so every bit must agree. */
+  int lowp = e->dtype == KERN_SCALAR_FLOAT16 || e->dtype == KERN_SCALAR_BFLOAT16;
+  int is_float = e->dtype == KERN_SCALAR_FLOAT32 || e->dtype == KERN_SCALAR_FLOAT64 || lowp;
+  if (rtol < 0) rtol = lowp ? 0 : e->dtype == KERN_SCALAR_FLOAT32 ? 1e-5 : 1e-12;
+  if (atol < 0) atol = lowp ? 0 : e->dtype == KERN_SCALAR_FLOAT32 ? 1e-6 : 1e-14;
 
   size_t bad = 0, worst_abs_at = 0, worst_rel_at = 0;
   double worst_abs = 0, worst_rel = 0;
@@ -253,7 +262,7 @@ int main(int argc, char **argv) {
              "Compares dtype, shape and values; floats pass when\n"
              "|actual - expected| <= atol + rtol * |expected|, NaN == NaN.\n"
              "Defaults: float32 rtol=1e-5 atol=1e-6; float64 rtol=1e-12 "
-             "atol=1e-14.\n"
+             "atol=1e-14; float16 and bfloat16 exact.\n"
              "Exit status: 0 equal, 1 different, 2 usage or read error.\n");
       return 0;
     }

@@ -50,6 +50,10 @@ static const struct {
   [KERN_SCALAR_UINT64] = {8, "uint64", "<u8"},
   [KERN_SCALAR_FLOAT32] = {4, "float32", "<f4"},
   [KERN_SCALAR_FLOAT64] = {8, "float64", "<f8"},
+  [KERN_SCALAR_FLOAT16] = {2, "float16", "<f2"},
+  /* NumPy has no bfloat16: its 16 bits are stored as a 2-byte void type,
+   * which NumPy reads back and .view(np.uint16) shows as bits. */
+  [KERN_SCALAR_BFLOAT16] = {2, "bfloat16", "|V2"},
 };
 
 size_t npy_scalar_size(kern_scalar s) {
@@ -199,7 +203,7 @@ static int parse_descr(const char *d, kern_scalar *out, char *why,
   }
   snprintf(why, whysize,
            "unsupported dtype '%s' (supported: bool, int8-64, uint8-64, "
-           "float32, float64)", d);
+           "float16, float32, float64, bfloat16 as |V2)", d);
   return 0;
 }
 

@@ -41,8 +41,13 @@
 
 /* ---------------------------------------------------------------- scalars */
 
+static int is_lowp_scalar(kern_scalar s) {
+  return s == KERN_SCALAR_FLOAT16 || s == KERN_SCALAR_BFLOAT16;
+}
+
 static int is_int_scalar(kern_scalar s) {
-  return s != KERN_SCALAR_BOOL && s != KERN_SCALAR_FLOAT32 && s != KERN_SCALAR_FLOAT64;
+  return s != KERN_SCALAR_BOOL && s != KERN_SCALAR_FLOAT32 &&
+         s != KERN_SCALAR_FLOAT64 && !is_lowp_scalar(s);
 }
 
 static int is_signed_scalar(kern_scalar s) {
@@ -51,7 +56,15 @@ static int is_signed_scalar(kern_scalar s) {
 }
 
 static void put_float(kern_scalar s, void *p, double v) {
-  if (s == KERN_SCALAR_FLOAT32) {
+  if (is_lowp_scalar(s)) {
+    /* through float32, as the kernel's own conversions round (a value
+     * beyond float32 is infinite in 16 bits anyway) */
+    float f = isfinite(v) && fabs(v) > 3.4e38 ? (float)(v > 0 ? INFINITY : -INFINITY)
+                                              : (float)v;
+    uint16_t x = s == KERN_SCALAR_FLOAT16 ? kern_float16_from_float(f)
+                                          : kern_bfloat16_from_float(f);
+    memcpy(p, &x, 2);
+  } else if (s == KERN_SCALAR_FLOAT32) {
     float x = (float)v;
     memcpy(p, &x, 4);
   } else {
@@ -62,7 +75,7 @@ static void put_float(kern_scalar s, void *p, double v) {
 /* Stores v as a scalar of type s.  Integers keep the low bytes (two's
  * complement wrap, as NumPy's astype does for arange on narrow types). */
 static void put_int(kern_scalar s, void *p, uint64_t v) {
-  if (s == KERN_SCALAR_FLOAT32 || s == KERN_SCALAR_FLOAT64) {
+  if (s == KERN_SCALAR_FLOAT32 || s == KERN_SCALAR_FLOAT64 || is_lowp_scalar(s)) {
     put_float(s, p, (double)v);
     return;
   }
@@ -96,6 +109,8 @@ static scalar_val get_scalar(kern_scalar s, const void *p) {
   case KERN_SCALAR_UINT64: { uint64_t x; memcpy(&x, p, 8); v.u = x; break; }
   case KERN_SCALAR_FLOAT32: { float x; memcpy(&x, p, 4); v.f = x; break; }
   case KERN_SCALAR_FLOAT64: { double x; memcpy(&x, p, 8); v.f = x; break; }
+  case KERN_SCALAR_FLOAT16: { uint16_t x; memcpy(&x, p, 2); v.f = kern_float16_to_float(x); break; }
+  case KERN_SCALAR_BFLOAT16: { uint16_t x; memcpy(&x, p, 2); v.f = kern_bfloat16_to_float(x); break; }
   default: break;
   }
   return v;
@@ -340,6 +355,38 @@ static int unwrap_value(const kern_param_info *p, const char *text,
   return 0;
 }
 
+/* Note [float16 launch arguments]: Warp converts a float16 kernel
+ * argument on the host with its own routine (warp.cpp,
+ * wp_float_to_half_bits), which rounds ties away from zero (2049.0 becomes
+ * 2050, 2**-25 the smallest subnormal), where kernels and NumPy round ties
+ * to even.  kern run reproduces a Warp launch, so a float16 value
+ * parameter is rounded Warp's way: the low 12 bits of the float32 are
+ * dropped, the exponent rebased by a multiplication (which rounds a
+ * subnormal result to nearest even, in float32), and half a unit of the
+ * result's last place added before the bits are cut. */
+static uint16_t warp_host_half(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  uint32_t sign = u & 0x80000000u;
+  u ^= sign;
+  uint16_t h;
+  if (u >= 0x7f800000u) {
+    h = u > 0x7f800000u ? 0x7e00 : 0x7c00;
+  } else {
+    u &= ~0xfffu;
+    float x, magic;
+    uint32_t m = 15u << 23;
+    memcpy(&x, &u, 4);
+    memcpy(&magic, &m, 4);
+    x *= magic;
+    memcpy(&u, &x, 4);
+    u += 0x1000u;
+    if (u > 31u << 23) u = 31u << 23;
+    h = (uint16_t)(u >> 13);
+  }
+  return (uint16_t)(h | (sign >> 16));
+}
+
 int spec_parse_value(const kern_param_info *p, const char *spec, void *out,
                      char *err, size_t errsize) {
   int want = components(p->type);
@@ -372,6 +419,14 @@ int spec_parse_value(const kern_param_info *p, const char *spec, void *out,
     if (!parse_scalar(p->type.scalar, trim(tok), (char *)out + (size_t)n * ssize,
                       why, sizeof why))
       return fail_param(err, errsize, p, "%s", why);
+    if (p->type.scalar == KERN_SCALAR_FLOAT16) {
+      /* parsed (and checked) above; rounded again Warp's way */
+      double d = strtod(trim(tok), NULL);
+      float f = isfinite(d) && fabs(d) > FLT_MAX ? (float)(d > 0 ? INFINITY : -INFINITY)
+                                                 : (float)d;
+      uint16_t h = warp_host_half(f);
+      memcpy((char *)out + (size_t)n * ssize, &h, 2);
+    }
     n++;
     if (!e) break;
     s = e + 1;
@@ -552,7 +607,7 @@ static int parse_generator(const kern_param_info *p, const char *text,
   case GEN_RAND:
     for (size_t i = 0; i < n; i++) {
       uint64_t z = splitmix_next(&state);
-      if (s == KERN_SCALAR_FLOAT32 || s == KERN_SCALAR_FLOAT64)
+      if (s == KERN_SCALAR_FLOAT32 || s == KERN_SCALAR_FLOAT64 || is_lowp_scalar(s))
         put_float(s, d + i * ssize, (double)(z >> 11) * 0x1p-53);
       else if (s == KERN_SCALAR_BOOL)
         put_int(s, d + i * ssize, z & 1);
@@ -756,6 +811,10 @@ static void visit(printer *pr, int axis, size_t off,
 static int float_roundtrips(kern_scalar s, const char *txt, double v) {
   double r = strtod(txt, NULL);
   if (s == KERN_SCALAR_FLOAT32) return (float)r == (float)v;
+  if (s == KERN_SCALAR_FLOAT16)
+    return kern_float16_from_float((float)r) == kern_float16_from_float((float)v);
+  if (s == KERN_SCALAR_BFLOAT16)
+    return kern_bfloat16_from_float((float)r) == kern_bfloat16_from_float((float)v);
   return r == v;
 }
 

@@ -173,7 +173,8 @@ bool ty_is_bool(const Type *t);
 bool ty_is_value(const Type *t);  /* scalar, vec or mat */
 bool sc_is_int(kern_scalar s);
 bool sc_is_signed(kern_scalar s);
-bool sc_is_float(kern_scalar s);
+bool sc_is_float(kern_scalar s); /* float16, bfloat16, float32, float64 */
+bool sc_is_lowp(kern_scalar s);  /* float16, bfloat16 */
 int sc_bits(kern_scalar s);
 /* Warp's spelling of t ("float32", "vec3", "array(dtype=float32)"). */
 const char *ty_name(Compiler *C, const Type *t);

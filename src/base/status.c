@@ -54,6 +54,8 @@ static const struct {
     [KERN_SCALAR_UINT64] = {8, "uint64", "ul"},
     [KERN_SCALAR_FLOAT32] = {4, "float32", ""},
     [KERN_SCALAR_FLOAT64] = {8, "float64", "d"},
+    [KERN_SCALAR_FLOAT16] = {2, "float16", "h"},
+    [KERN_SCALAR_BFLOAT16] = {2, "bfloat16", NULL},
 };
 
 size_t kern_scalar_size(kern_scalar s) {

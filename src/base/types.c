@@ -18,6 +18,7 @@ static const Type scalars[KERN_SCALAR_COUNT] = {
     S(KERN_SCALAR_BOOL),   S(KERN_SCALAR_INT8),   S(KERN_SCALAR_INT16),   S(KERN_SCALAR_INT32),
     S(KERN_SCALAR_INT64),  S(KERN_SCALAR_UINT8),  S(KERN_SCALAR_UINT16),  S(KERN_SCALAR_UINT32),
     S(KERN_SCALAR_UINT64), S(KERN_SCALAR_FLOAT32), S(KERN_SCALAR_FLOAT64),
+    S(KERN_SCALAR_FLOAT16), S(KERN_SCALAR_BFLOAT16),
 #undef S
 };
 
@@ -137,9 +138,16 @@ bool ty_eq(const Type *a, const Type *b) {
 
 bool sc_is_int(kern_scalar s) { return s >= KERN_SCALAR_INT8 && s <= KERN_SCALAR_UINT64; }
 bool sc_is_signed(kern_scalar s) { return s >= KERN_SCALAR_INT8 && s <= KERN_SCALAR_INT64; }
-bool sc_is_float(kern_scalar s) { return s == KERN_SCALAR_FLOAT32 || s == KERN_SCALAR_FLOAT64; }
+bool sc_is_float(kern_scalar s) {
+  return s == KERN_SCALAR_FLOAT32 || s == KERN_SCALAR_FLOAT64 || sc_is_lowp(s);
+}
+/* float16 and bfloat16: stored in 2 bytes, computed in float32 and rounded
+ * after every operation, as Warp does (emit/half.c). */
+bool sc_is_lowp(kern_scalar s) {
+  return s == KERN_SCALAR_FLOAT16 || s == KERN_SCALAR_BFLOAT16;
+}
 int sc_bits(kern_scalar s) {
-  static const int bits[] = {8, 8, 16, 32, 64, 8, 16, 32, 64, 32, 64};
+  static const int bits[] = {8, 8, 16, 32, 64, 8, 16, 32, 64, 32, 64, 16, 16};
   return bits[s];
 }
 bool ty_is_scalar(const Type *t) { return t->kind == TY_SCALAR; }
@@ -172,9 +180,11 @@ const char *ty_name(Compiler *C, const Type *t) {
   case TY_VOID: return "None";
   case TY_VEC:
     if (t->quat)
-      return t->sc == KERN_SCALAR_FLOAT64 ? "quatd" : "quat";
+      return t->sc == KERN_SCALAR_FLOAT64 ? "quatd"
+             : t->sc == KERN_SCALAR_FLOAT16 ? "quath" : "quat";
     if (t->xform)
-      return t->sc == KERN_SCALAR_FLOAT64 ? "transformd" : "transform";
+      return t->sc == KERN_SCALAR_FLOAT64 ? "transformd"
+             : t->sc == KERN_SCALAR_FLOAT16 ? "transformh" : "transform";
     break;
   default:
     break;

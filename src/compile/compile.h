@@ -15,6 +15,10 @@
  * bool is one byte.  A @wp.struct has C's natural layout of those, as
  * Warp's ctypes Structure has it, an array field being Warp's 56-byte
  * array_t (base/layout.c); it is passed by value like the other values.
+ * float16 and bfloat16 are 2 bytes in arrays, but a value parameter of
+ * them arrives widened to float32 (a vec3h parameter is 12 bytes):
+ * generated code computes in float32 (Note [16-bit floats] in
+ * emit/half.c), and the launch widens the caller's 16 bits.
  *
  * An array argument is the struct kern__arr below: a data pointer to
  * contiguous row-major elements and the shape (unused dims are 1).

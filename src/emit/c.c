@@ -82,7 +82,7 @@ static void c_kernel(Emit *E, IrFunc *f) {
     emit_line(E, "%s %s = *(const %s *)k_args[%d];", T, p->name, T, p->index);
     if (p->ty->kind == TY_ARRAY)
       emit_line(E, "%s%s *restrict %s_d = %s.data;", p->written ? "" : "const ",
-                emit_ctype(E, p->ty->elem), p->name, p->name);
+                emit_stype(E, p->ty->elem), p->name, p->name);
     if (p->ty->kind == TY_ARRAY)
       emit_line(E, "(void)%s_d;", p->name);
   }

@@ -53,9 +53,11 @@ bool emit_need(Emit *E, const char *name) {
 
 static const char *const sc_c[] = {"kbool", "int8_t", "int16_t", "int32_t",
                                    "int64_t", "uint8_t", "uint16_t",
-                                   "uint32_t", "uint64_t", "float", "double"};
+                                   "uint32_t", "uint64_t", "float", "double",
+                                   "float", "float"}; /* Note [16-bit floats] */
 static const char *const sc_sig[] = {"b", "i8", "i16", "i32", "i64", "u8",
-                                     "u16", "u32", "u64", "f32", "f64"};
+                                     "u16", "u32", "u64", "f32", "f64",
+                                     "f16", "bf16"};
 
 const char *emit_tysig(Emit *E, const Type *t) {
   switch (t->kind) {
@@ -164,6 +166,9 @@ static const char *struct_zero(Emit *E, const Type *t) {
 }
 
 const char *emit_ctype(Emit *E, const Type *t) {
+  /* 16-bit vectors and matrices compute as float32 (Note [16-bit floats]) */
+  if (t->kind != TY_SCALAR && emit_lowp(t))
+    return emit_ctype(E, emit_wide(E, t));
   switch (t->kind) {
   case TY_VOID: return "void";
   case TY_SCALAR: return sc_c[t->sc];
@@ -193,7 +198,7 @@ const char *emit_ctype(Emit *E, const Type *t) {
 const char *emit_arrtype(Emit *E, const Type *arr) {
   if (arr->strided)
     return emit_view_type(E, arr);
-  const char *et = emit_ctype(E, arr->elem);
+  const char *et = emit_stype(E, arr->elem);
   const char *name = arena_printf(E->C, "k_a%s", emit_tysig(E, arr->elem));
   if (emit_need(E, name))
     emit_pre(E, name, "typedef struct { %s%s *data; int64_t shape[4]; } %s;\n",
@@ -1048,6 +1053,8 @@ const char *emit_helper(Emit *E, int bi, const Type *ret, int n,
 }
 
 const char *emit_atomic_name(Emit *E, int bi, const Type *t) {
+  if (t->kind == TY_SCALAR && emit_lowp(t))
+    return emit_lowp_atomic(E, bi, t);
   const char *name = arena_printf(E->C, "k_%s_%s", builtin_names[bi],
                                   emit_tysig(E, t));
   if (emit_need(E, name)) {
@@ -1067,7 +1074,8 @@ const char *emit_atomic_name(Emit *E, int bi, const Type *t) {
       buf_printf(&b, "%s %s %s(%s%s *p, %s v) {\n  %s r;\n"
                      "  for (int k = 0; k < %d; k++) %s = %s(%s, %s);\n"
                      "  return r;\n}\n", E->T->fn_qual, T, name, E->T->global,
-                 T, T, T, ncomp(t), comp(E, "r", t), h, lv, comp(E, "v", t));
+                 emit_stype(E, t), T, T, ncomp(t), comp(E, "r", t), h, lv,
+                 comp(E, "v", t));
     }
     emit_pre(E, name, "%s", b.p);
   }
@@ -1362,13 +1370,14 @@ static const char *dbg_atomic(Emit *E, const char *h, IrExpr *e) {
   if (!emit_need(E, name))
     return name;
   const char *T = emit_ctype(E, e->ty), *G = E->T->global;
+  const char *P = emit_stype(E, e->ty);
   bool cas = e->bi == BI_ATOMIC_CAS;
   if (e->ty->kind != TY_SCALAR)
     make_helper(E, e->ty, 0, NULL);
   emit_pre(E, name, "%s %s %s(%sint64_t *f, %s%s *p, %s%s%s v) {\n"
              "  if (((volatile %sint64_t *)f)[0]) return %s;\n"
              "  return %s(p, %sv);\n}\n",
-             E->T->fn_qual, T, name, G, G, T, cas ? T : "", cas ? " cmp, " : "",
+             E->T->fn_qual, T, name, G, G, P, cas ? T : "", cas ? " cmp, " : "",
              T, G, emit_zero(E, e->ty), h, cas ? "cmp, " : "");
   return name;
 }
@@ -1516,9 +1525,11 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
       buf_printf(b, "k_v_%s.c[%d]", e->var->name, E->vec_lane);
       return;
     }
+    if (emit_lowp(e->ty))
+      buf_printf(b, "%s(", emit_lowp_mem(E, e->ty, true));
     buf_printf(b, "%s[", emit_array_data(E, e->var));
     emit_index_at(E, b, e->var, e->args, e->nargs, &e->pos);
-    buf_puts(b, "]");
+    buf_puts(b, emit_lowp(e->ty) ? "])" : "]");
     return;
   case E_SHAPE:
     buf_printf(b, "((%s)%s.shape[%d])", emit_ctype(E, e->ty), e->var->name,
@@ -1577,6 +1588,8 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
 }
 
 void emit_expr(Emit *E, Buf *b, IrExpr *e) {
+  if (emit_lowp_expr(E, b, e))
+    return;
   switch (e->kind) {
   case E_CONST:
     if (sc_is_float(e->ty->sc))
@@ -1722,7 +1735,8 @@ static void emit_printf(Emit *E, IrStmt *s) {
       if (sp.is_float) {
         buf_putn(&f, &conv, 1);
         buf_printf(&a, ", %s%s", E->T->id == KERN_TARGET_OPENCL &&
-                                     v->ty->sc == KERN_SCALAR_FLOAT32
+                                     (v->ty->sc == KERN_SCALAR_FLOAT32 ||
+                                      sc_is_lowp(v->ty->sc))
                                      ? "(float)" : "(double)", ex(E, v));
       } else {
         bool sgn = conv == 'd' || conv == 'i';
@@ -1850,17 +1864,19 @@ static void emit_stmt(Emit *E, IrStmt *s) {
     Buf b;
     buf_init(&b, E->C);
     emit_index_at(E, &b, s->var, s->args, s->nargs, &s->pos);
+    const Type *et = s->var->ty->elem;
+    /* a 16-bit element is stored as its bits (Note [16-bit floats]) */
+    const char *val = emit_lowp(et) ? emit_lowp_stored(E, et, s->c) : ex(E, s->c);
     if (E->opts && E->opts->debug) {
       /* the index first (it may record a fault), then the guarded store */
-      const char *T = emit_ctype(E, s->var->ty->elem);
+      const char *T = emit_stype(E, et);
       emit_line(E, "{ %s%s *k_p = &%s[%s]; %s k_v = %s; "
                    "if (!((volatile %sint64_t *)k_fault.data)[0]) *k_p = k_v; }",
                 E->T->global, T, emit_array_data(E, s->var), b.p, T,
-                ex(E, s->c), E->T->global);
+                val, E->T->global);
       return;
     }
-    emit_line(E, "%s[%s] = %s;", emit_array_data(E, s->var), b.p,
-              ex(E, s->c));
+    emit_line(E, "%s[%s] = %s;", emit_array_data(E, s->var), b.p, val);
     return;
   }
   case S_EXPR:

@@ -301,7 +301,7 @@ static void cuda_kernel(Emit *E, IrFunc *f) {
   for (IrVar *p = f->params; p; p = p->next)
     if (p->ty->kind == TY_ARRAY)
       emit_line(E, "%s%s *__restrict__ %s_d = %s.data;",
-                p->written ? "" : "const ", emit_ctype(E, p->ty->elem), p->name,
+                p->written ? "" : "const ", emit_stype(E, p->ty->elem), p->name,
                 p->name);
   for (IrVar *p = f->params; p; p = p->next)
     if (p->ty->kind == TY_ARRAY)

@@ -113,6 +113,17 @@ bool emit_vec_array(Emit *E, IrVar *v);   /* in E->vec_arrays */
  * max, spelled so that every target accepts it. */
 const char *emit_agg_identity(const IrAgg *g);
 
+/* half.c: float16 and bfloat16 (Note [16-bit floats]) */
+bool emit_lowp(const Type *t);                   /* a 16-bit float value type */
+const Type *emit_wide(Emit *E, const Type *t);   /* its float32 twin */
+const char *emit_stype(Emit *E, const Type *t);  /* C type in memory */
+const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float);
+const char *emit_lowp_round(Emit *E, const Type *t);
+const char *emit_lowp_mem(Emit *E, const Type *t, bool load);
+const char *emit_lowp_atomic(Emit *E, int bi, const Type *t);
+bool emit_lowp_expr(Emit *E, Buf *b, IrExpr *e);
+const char *emit_lowp_stored(Emit *E, const Type *t, IrExpr *e);
+
 /* extra.c: the helper of one of the builtins in BUILTIN_LIST_EXTRA, in b;
  * false if bi is not one of them. */
 bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,

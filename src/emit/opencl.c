@@ -161,7 +161,7 @@ static void ocl_kernel(Emit *E, IrFunc *f) {
   for (IrVar *p = f->params; p; p = p->next) {
     if (p->ty->kind == TY_ARRAY)
       buf_printf(&sig, "__global %s *%s_p, kern__shape %s_s, ",
-                 emit_ctype(E, p->ty->elem), p->name, p->name);
+                 emit_stype(E, p->ty->elem), p->name, p->name);
     else
       buf_printf(&sig, "%s %s, ", emit_ctype(E, p->ty), p->name);
   }
@@ -181,7 +181,7 @@ static void ocl_kernel(Emit *E, IrFunc *f) {
     emit_line(E, "for (int k = 0; k < 4; k++) %s.shape[k] = %s_s.d[k];",
               p->name, p->name);
     emit_line(E, "__global %s%s *restrict %s_d = %s.data;",
-              p->written ? "" : "const ", emit_ctype(E, p->ty->elem), p->name,
+              p->written ? "" : "const ", emit_stype(E, p->ty->elem), p->name,
               p->name);
     emit_line(E, "(void)%s_d;", p->name);
   }

@@ -24,7 +24,7 @@
 #include "emit.h"
 
 const char *emit_view_type(Emit *E, const Type *t) {
-  const char *et = emit_ctype(E, t->elem);
+  const char *et = emit_stype(E, t->elem); /* 16-bit floats: their bits */
   const char *name = arena_printf(E->C, "k_s%s", emit_tysig(E, t) + 1);
   if (emit_need(E, name))
     emit_pre(E, name,
@@ -51,7 +51,7 @@ static const char *view_helper(Emit *E, IrExpr *e) {
   const Type *st = e->var->ty, *rt = e->ty;
   int sd = st->ndim, n = e->nargs / 3;
   const char *ST = emit_ctype(E, st), *RT = emit_ctype(E, rt);
-  const char *T = emit_ctype(E, st->elem);
+  const char *T = emit_stype(E, st->elem);
   const char *name = arena_printf(E->C, "k_view_%s%d_%d_%d",
                                   emit_tysig(E, st), sd, n, (int)e->ival);
   if (!emit_need(E, name))

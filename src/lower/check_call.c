@@ -122,6 +122,14 @@ IrExpr *check_atomic_call(Ctx *X, Node *call, int bi, const char *name) {
       et->sc == KERN_SCALAR_UINT16)
     ERR(call->pos, "%s() needs 32- or 64-bit elements, got %s", name,
         TN(et));
+  /* Warp's 16-bit atomics: add and sub on both formats, min and max on
+   * bfloat16 only, no exchange or compare-and-swap. */
+  if (sc_is_lowp(et->sc) &&
+      (bi == BI_ATOMIC_EXCH || bi == BI_ATOMIC_CAS ||
+       (et->sc == KERN_SCALAR_FLOAT16 && bi != BI_ATOMIC_ADD && bi != BI_ATOMIC_SUB)))
+    ERR(call->pos, "%s() is not supported on arrays of %s (Warp has %s)", name,
+        TN(et), et->sc == KERN_SCALAR_FLOAT16 ? "atomic_add and atomic_sub for float16"
+               : "atomic_add, atomic_sub, atomic_min and atomic_max for bfloat16");
   arr->var->written = true;
   X->irf->uses_atomics = true;
   return e;

@@ -18,7 +18,8 @@ static const struct {
     {"bool", KERN_SCALAR_BOOL},     {"int8", KERN_SCALAR_INT8},       {"int16", KERN_SCALAR_INT16},
     {"int32", KERN_SCALAR_INT32},   {"int64", KERN_SCALAR_INT64},     {"uint8", KERN_SCALAR_UINT8},
     {"uint16", KERN_SCALAR_UINT16}, {"uint32", KERN_SCALAR_UINT32},   {"uint64", KERN_SCALAR_UINT64},
-    {"float32", KERN_SCALAR_FLOAT32}, {"float64", KERN_SCALAR_FLOAT64}, {NULL, 0}};
+    {"float32", KERN_SCALAR_FLOAT32}, {"float64", KERN_SCALAR_FLOAT64},
+    {"float16", KERN_SCALAR_FLOAT16}, {"bfloat16", KERN_SCALAR_BFLOAT16}, {NULL, 0}};
 
 static const struct {
   const char *suffix;
@@ -26,7 +27,8 @@ static const struct {
 } vec_suffixes[] = {{"", KERN_SCALAR_FLOAT32}, {"f", KERN_SCALAR_FLOAT32}, {"d", KERN_SCALAR_FLOAT64},
                     {"i", KERN_SCALAR_INT32},  {"ui", KERN_SCALAR_UINT32}, {"l", KERN_SCALAR_INT64},
                     {"ul", KERN_SCALAR_UINT64}, {"s", KERN_SCALAR_INT16},  {"us", KERN_SCALAR_UINT16},
-                    {"b", KERN_SCALAR_INT8},   {"ub", KERN_SCALAR_UINT8},  {NULL, 0}};
+                    {"b", KERN_SCALAR_INT8},   {"ub", KERN_SCALAR_UINT8},
+                    {"h", KERN_SCALAR_FLOAT16}, {NULL, 0}};
 
 /* The type spelled wp.NAME, or NULL.  *second_stage is set for names kern
  * knows but does not support yet. */
@@ -44,6 +46,10 @@ const Type *check_wp_type_named(Compiler *C, const char *name,
     return ty_xform(C, KERN_SCALAR_FLOAT32);
   if (!strcmp(name, "transformd"))
     return ty_xform(C, KERN_SCALAR_FLOAT64);
+  if (!strcmp(name, "quath"))
+    return ty_quat(C, KERN_SCALAR_FLOAT16);
+  if (!strcmp(name, "transformh"))
+    return ty_xform(C, KERN_SCALAR_FLOAT16);
   /* Warp's spatial vectors and matrices are its 6-vectors and 6x6
    * matrices (spatial.h), so they are kern's too. */
   if (!strcmp(name, "spatial_vector") || !strcmp(name, "spatial_vectorf") ||
@@ -52,8 +58,7 @@ const Type *check_wp_type_named(Compiler *C, const char *name,
   if (!strcmp(name, "spatial_matrix") || !strcmp(name, "spatial_matrixf") ||
       !strcmp(name, "spatial_matrixd"))
     return ty_mat(C, name[14] == 'd' ? KERN_SCALAR_FLOAT64 : KERN_SCALAR_FLOAT32, 6, 6);
-  if (!strcmp(name, "float16") || !strcmp(name, "half") ||
-      (!strncmp(name, "quat", 4) && !strchr(name, '_')) ||
+  if ((!strncmp(name, "quat", 4) && !strchr(name, '_')) ||
       (!strncmp(name, "transform", 9) && !strchr(name, '_')) ||
       !strncmp(name, "spatial_", 8)) {
     *second_stage = true;
@@ -61,10 +66,6 @@ const Type *check_wp_type_named(Compiler *C, const char *name,
   }
   if (!strncmp(name, "vec", 3) && name[3] >= '2' && name[3] <= '4') {
     const char *suf = name + 4;
-    if (!strcmp(suf, "h")) {
-      *second_stage = true;
-      return NULL;
-    }
     for (int i = 0; vec_suffixes[i].suffix; i++)
       if (!strcmp(suf, vec_suffixes[i].suffix))
         return ty_vec(C, vec_suffixes[i].sc, name[3] - '0');
@@ -73,10 +74,8 @@ const Type *check_wp_type_named(Compiler *C, const char *name,
   if (!strncmp(name, "mat", 3) && name[3] >= '2' && name[3] <= '4' &&
       name[4] == name[3]) {
     const char *suf = name + 5;
-    if (!strcmp(suf, "h")) {
-      *second_stage = true;
-      return NULL;
-    }
+    if (!strcmp(suf, "h"))
+      return ty_mat(C, KERN_SCALAR_FLOAT16, name[3] - '0', name[3] - '0');
     if (!strcmp(suf, "") || !strcmp(suf, "f"))
       return ty_mat(C, KERN_SCALAR_FLOAT32, name[3] - '0', name[3] - '0');
     if (!strcmp(suf, "d"))
@@ -285,6 +284,8 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
     if (second)
       ERR(n->pos, "wp.%s is not supported yet (second stage of the language)",
           w);
+    if (!strcmp(w, "half"))
+      ERR(n->pos, "wp.half is not a Warp type; write wp.float16");
     if (!strcmp(w, "array") || !strncmp(w, "array", 5))
       ERR(n->pos, "wp.%s needs a dtype: write wp.%s[float] or "
                   "wp.%s(dtype=float)", w, w, w);

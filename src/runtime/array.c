@@ -89,7 +89,8 @@ kern_status kern__array_new(kern_context *ctx, kern_device dev, kern_type type,
    * of size 0 nothing runs, and any index into it is out of bounds, which
    * debug mode reports. */
   kern_status st = nbytes == 0 ? KERN_SUCCESS
-                               : be->mem_alloc(state, index, nbytes, &a->data);
+                               : be->mem_alloc(state, index, (nbytes + 3) & ~(size_t)3,
+                                              &a->data);
   if (st != KERN_SUCCESS) {
     kern__handle_release(a->h, KERN__H_ARRAY);
     kern__free(a);

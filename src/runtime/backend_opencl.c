@@ -1194,7 +1194,7 @@ static kern_status ocl_enqueue_launch(ocl_state *st, ocl_device *d,
                (kern->kernel, a++, sizeof shape, &shape));
     } else {
       OCL_CALL(st, KERN_ERROR_LAUNCH, clSetKernelArg,
-               (kern->kernel, a++, kern_type_size(k->params[p].type),
+               (kern->kernel, a++, kern__value_arg_size(k->params[p].type),
                 args[p]));
     }
   }

@@ -216,8 +216,10 @@ static int dl_code(kern_scalar s, uint8_t *code) {
     *code = kDLInt; return 1;
   case KERN_SCALAR_UINT8: case KERN_SCALAR_UINT16: case KERN_SCALAR_UINT32: case KERN_SCALAR_UINT64:
     *code = kDLUInt; return 1;
-  case KERN_SCALAR_FLOAT32: case KERN_SCALAR_FLOAT64:
+  case KERN_SCALAR_FLOAT32: case KERN_SCALAR_FLOAT64: case KERN_SCALAR_FLOAT16:
     *code = kDLFloat; return 1;
+  case KERN_SCALAR_BFLOAT16:
+    *code = kDLBfloat; return 1;
   default:
     return 0;
   }
@@ -350,7 +352,8 @@ static int dl_scalar(DLDataType d, kern_scalar *s) {
       {kDLInt, 64, KERN_SCALAR_INT64},     {kDLUInt, 8, KERN_SCALAR_UINT8},
       {kDLUInt, 16, KERN_SCALAR_UINT16},   {kDLUInt, 32, KERN_SCALAR_UINT32},
       {kDLUInt, 64, KERN_SCALAR_UINT64},   {kDLFloat, 32, KERN_SCALAR_FLOAT32},
-      {kDLFloat, 64, KERN_SCALAR_FLOAT64},
+      {kDLFloat, 64, KERN_SCALAR_FLOAT64}, {kDLFloat, 16, KERN_SCALAR_FLOAT16},
+      {kDLBfloat, 16, KERN_SCALAR_BFLOAT16},
   };
   for (size_t i = 0; i < sizeof map / sizeof *map; i++)
     if (map[i].code == d.code && map[i].bits == d.bits) {

@@ -498,8 +498,37 @@ static const char *arg_spelling(const kern_arg *a, char *buf, size_t size) {
   return buf;
 }
 
+static int is_lowp(kern_scalar s) {
+  return s == KERN_SCALAR_FLOAT16 || s == KERN_SCALAR_BFLOAT16;
+}
+
 static int is_float(kern_scalar s) {
-  return s == KERN_SCALAR_FLOAT32 || s == KERN_SCALAR_FLOAT64;
+  return s == KERN_SCALAR_FLOAT32 || s == KERN_SCALAR_FLOAT64 || is_lowp(s);
+}
+
+/* The bits of float f in the 16-bit format s. */
+static uint16_t lowp_bits(kern_scalar s, float f) {
+  return s == KERN_SCALAR_FLOAT16 ? kern_float16_from_float(f)
+                                  : kern_bfloat16_from_float(f);
+}
+
+/* Note [16-bit floats] in emit/half.c: generated code takes float16 and
+ * bfloat16 values as float32, so the n 16-bit components at the start of
+ * bytes are widened in place (from the last, which never overwrites one
+ * not yet read). */
+static void widen_lowp(kern_scalar s, unsigned char *bytes, size_t n) {
+  for (size_t k = n; k-- > 0;) {
+    uint16_t h;
+    memcpy(&h, bytes + 2 * k, 2);
+    float f = s == KERN_SCALAR_FLOAT16 ? kern_float16_to_float(h)
+                                       : kern_bfloat16_to_float(h);
+    memcpy(bytes + 4 * k, &f, 4);
+  }
+}
+
+size_t kern__value_arg_size(kern_type t) {
+  size_t n = kern_type_size(t);
+  return is_lowp(t.scalar) ? n * 2 : n;
 }
 
 /* Stores integer v as scalar s at dst; 0 when v does not fit. */
@@ -529,6 +558,12 @@ static int store_int(kern_scalar s, int64_t v, void *dst) {
   }
   case KERN_SCALAR_FLOAT64: {
     double x = (double)v;
+    memcpy(dst, &x, sizeof x);
+    return 1;
+  }
+  case KERN_SCALAR_FLOAT16:
+  case KERN_SCALAR_BFLOAT16: {
+    uint16_t x = lowp_bits(s, (float)v);
     memcpy(dst, &x, sizeof x);
     return 1;
   }
@@ -717,7 +752,7 @@ static kern_status pack_value_arg(kern_context *ctx, const char *kn, int i,
   kern_status st = KERN_SUCCESS;
   char want[128], got[128];
   size_t vsize = kern_type_size(p->type);
-  if (vsize == 0 || vsize > sizeof *slot) {
+  if (vsize == 0 || kern__value_arg_size(p->type) > sizeof *slot) {
     st = kern__error(ctx, KERN_ERROR_UNSUPPORTED,
                      "launch of '%s': parameter %d '%s' has a type of "
                      "%zu bytes, larger than a launch argument can be",
@@ -755,6 +790,14 @@ static kern_status pack_value_arg(kern_context *ctx, const char *kn, int i,
     }
     if (p->type.scalar == KERN_SCALAR_FLOAT64) {
       memcpy(slot->bytes, &a->u.f, sizeof(double));
+    } else if (is_lowp(p->type.scalar)) {
+      /* rounded twice, through float32, as Warp's wp.float16(x); beyond
+       * float32's range (undefined behaviour to convert) is infinity */
+      double d = a->u.f;
+      float f = isfinite(d) && fabs(d) > FLT_MAX ? (d > 0 ? INFINITY : -INFINITY)
+                                                 : (float)d;
+      uint16_t x = lowp_bits(p->type.scalar, f);
+      memcpy(slot->bytes, &x, sizeof x);
     } else {
       /* Converting a finite double beyond FLT_MAX to float is undefined
        * behaviour in C; infinities and NaN convert exactly. */
@@ -773,6 +816,8 @@ static kern_status pack_value_arg(kern_context *ctx, const char *kn, int i,
     MISMATCH("got %s", kn, i + 1, p->name, want,
              arg_spelling(a, got, sizeof got));
   }
+  if (st == KERN_SUCCESS && is_lowp(p->type.scalar))
+    widen_lowp(p->type.scalar, slot->bytes, vsize / 2);
   return st;
 }
 

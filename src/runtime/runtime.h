@@ -374,6 +374,10 @@ typedef struct kern__pack {
  * success the caller calls kern__pack_release. */
 kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
                               int nargs, const kern_arg *args, kern__pack *p);
+/* The bytes a value parameter of type t takes in generated code: its size,
+ * with float16 and bfloat16 components widened to float32 (Note [16-bit
+ * floats] in emit/half.c). */
+size_t kern__value_arg_size(kern_type t);
 void kern__pack_release(kern__pack *p);
 
 /* ---------------------------------------------------------------- streams */

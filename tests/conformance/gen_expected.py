@@ -48,6 +48,10 @@ SCALARS = {
     "uint64": (wp.uint64, np.uint64),
     "float32": (wp.float32, np.float32),
     "float64": (wp.float64, np.float64),
+    "float16": (wp.float16, np.float16),
+    # NumPy has no bfloat16: the values are built as float32 and Warp
+    # rounds them when it makes the array; outputs come back as bits.
+    "bfloat16": (wp.bfloat16, np.float32),
     "int": (wp.int32, np.int32),
     "float": (wp.float32, np.float32),
 }
@@ -94,13 +98,21 @@ class SplitMix64:
         return z ^ (z >> 31)
 
 
+def to_dtype(vals, npdt):
+    """float16 goes through float32, as kern run rounds (the same value
+    except at a double that lies on a float16 tie after rounding)."""
+    if npdt == np.float16:
+        return np.asarray(vals, dtype=np.float64).astype(np.float32).astype(np.float16)
+    return np.asarray(vals).astype(npdt)
+
+
 def rand_values(npdt, count, seed):
     g = SplitMix64(seed)
     if npdt == np.bool_:
         return np.array([g.next() & 1 for _ in range(count)], dtype=np.bool_)
     if np.issubdtype(npdt, np.floating):
         vals = np.array([float(g.next() >> 11) * 2.0**-53 for _ in range(count)], dtype=np.float64)
-        return vals.astype(npdt)
+        return to_dtype(vals, npdt)
     return np.array([g.next() % 100 for _ in range(count)], dtype=np.int64).astype(npdt)
 
 
@@ -149,7 +161,7 @@ def build_array(spec, ann, pname):
     elif kind == "ones":
         data = np.ones(shape, dtype=npdt)
     elif kind == "full":
-        data = np.full(shape, value).astype(npdt) if not isinstance(value, bool) else np.full(shape, value, dtype=npdt)
+        data = to_dtype(np.full(shape, value), npdt) if not isinstance(value, bool) else np.full(shape, value, dtype=npdt)
     elif kind == "arange":
         data = np.arange(count).astype(npdt).reshape(shape)
     else:
@@ -468,6 +480,9 @@ def run_file(path):
     summary = []
     for name, _ in checks:
         arr = checked[name].numpy()
+        if getattr(checked[name].dtype, "_wp_scalar_type_", checked[name].dtype) is wp.bfloat16:
+            # kern writes bfloat16 as 2-byte void ("|V2"): the same bits
+            arr = arr.view(np.dtype("V2"))
         if arr.dtype.names is None and np.issubdtype(arr.dtype, np.floating) and not np.all(np.isfinite(arr)):
             summary.append(f"{name}{list(arr.shape)}!nonfinite")
         else:

@@ -84,7 +84,11 @@ int main(void) {
   ASSERT_EQ(kern_type_parse("spatial_vectorh", &t), KERN_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(kern_type_parse("vec5", &t), KERN_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(kern_type_parse("mat23", &t), KERN_ERROR_INVALID_ARGUMENT);
-  ASSERT_EQ(kern_type_parse("vec3h", &t), KERN_ERROR_INVALID_ARGUMENT);
+  check_parse("vec3h", T(KERN_KIND_VECTOR, KERN_SCALAR_FLOAT16, 3, 1));
+  check_parse("wp.float16", T(KERN_KIND_SCALAR, KERN_SCALAR_FLOAT16, 1, 1));
+  check_parse("bfloat16", T(KERN_KIND_SCALAR, KERN_SCALAR_BFLOAT16, 1, 1));
+  ASSERT_EQ(kern_type_parse("vec3bf", &t), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(kern_type_parse("half", &t), KERN_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(kern_type_parse("wp.", &t), KERN_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(kern_type_parse("float32 ", &t), KERN_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(kern_type_parse(NULL, &t), KERN_ERROR_INVALID_ARGUMENT);
