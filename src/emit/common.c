@@ -74,6 +74,23 @@ const char *emit_tysig(Emit *E, const Type *t) {
     /* "S" and the name's length keep it apart from every other
      * signature and from other structs' (Python names have no '_'
      * ambiguity this way: S3abc, S4abcd). */
+    if (E->T->guard_helpers) {
+      /* Note [compact CUDA] shares a prelude item between modules by its
+       * name, so two modules' structs of one name but other fields must
+       * not share one: the compact form's name carries a hash of the
+       * fields' names and types. */
+      uint32_t h = 2166136261u;
+      for (int i = 0; i < t->n; i++) {
+        const char *parts[2] = {t->fnames[i], emit_tysig(E, t->items[i])};
+        for (int k = 0; k < 2; k++) {
+          for (const char *c = parts[k]; *c; c++)
+            h = (h ^ (unsigned char)*c) * 16777619u;
+          h = (h ^ ';') * 16777619u;
+        }
+      }
+      return arena_printf(E->C, "S%d%sx%08x", (int)strlen(t->name), t->name,
+                          (unsigned)h);
+    }
     return arena_printf(E->C, "S%d%s", (int)strlen(t->name), t->name);
   default: return "void";
   }
@@ -91,7 +108,7 @@ const char *emit_tysig(Emit *E, const Type *t) {
 static const char *warp_array_ctype(Emit *E, const Type *arr) {
   const char *name = arena_printf(E->C, "k_w%s", emit_tysig(E, arr));
   if (emit_need(E, name))
-    buf_printf(&E->pre, "typedef struct { uint64_t data; uint64_t grad; "
+    emit_pre(E, name, "typedef struct { uint64_t data; uint64_t grad; "
                "int32_t shape[4]; int32_t strides[4]; uint16_t ndim; "
                "uint16_t flags; } %s;\n", name);
   return name;
@@ -101,7 +118,7 @@ static const char *warp_array_zero(Emit *E, const Type *arr) {
   const char *T = warp_array_ctype(E, arr);
   const char *name = arena_printf(E->C, "k_zero_w%s", emit_tysig(E, arr));
   if (emit_need(E, name))
-    buf_printf(&E->pre, "%s %s %s(void) {\n  %s r;\n  r.data = 0; r.grad = 0; "
+    emit_pre(E, name, "%s %s %s(void) {\n  %s r;\n  r.data = 0; r.grad = 0; "
                "r.ndim = 0; r.flags = 0;\n  for (int k = 0; k < 4; k++) "
                "{ r.shape[k] = 0; r.strides[k] = 0; }\n  return r;\n}\n",
                E->T->fn_qual, T, name, T);
@@ -113,7 +130,7 @@ static const char *warp_array_read(Emit *E, const Type *arr) {
   const char *A = emit_arrtype(E, arr);
   const char *name = arena_printf(E->C, "k_from_w%s", emit_tysig(E, arr));
   if (emit_need(E, name))
-    buf_printf(&E->pre, "%s %s %s(%s w) {\n  %s r;\n"
+    emit_pre(E, name, "%s %s %s(%s w) {\n  %s r;\n"
                "  r.data = (%s%s *)w.data;\n"
                "  for (int k = 0; k < 4; k++) r.shape[k] = k < %d ? "
                "(int64_t)w.shape[k] : 1;\n  return r;\n}\n",

@@ -66,16 +66,16 @@ static void bitcasts(Emit *E) {
     return;
   switch (E->T->id) {
   case KERN_TARGET_CUDA:
-    buf_puts(&E->pre, "#define k_fbits(x) __float_as_uint(x)\n"
+    emit_pre(E, "k_fbits", "%s", "#define k_fbits(x) __float_as_uint(x)\n"
                       "#define k_bitsf(x) __uint_as_float(x)\n");
     break;
   case KERN_TARGET_OPENCL:
-    buf_puts(&E->pre, "#define k_fbits(x) as_uint(x)\n"
+    emit_pre(E, "k_fbits", "%s", "#define k_fbits(x) as_uint(x)\n"
                       "#define k_bitsf(x) as_float(x)\n");
     break;
   default:
     /* C allows reading another member of a union (C11 6.5.2.3). */
-    buf_puts(&E->pre,
+    emit_pre(E, "k_fbits", "%s",
              "static inline uint32_t k_fbits(float f) {\n"
              "  union { float f; uint32_t u; } x;\n  x.f = f;\n  return x.u;\n}\n"
              "static inline float k_bitsf(uint32_t u) {\n"
@@ -92,7 +92,9 @@ const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float) {
   if (!emit_need(E, name))
     return name;
   const char *Q = E->T->fn_qual;
-  Buf *b = &E->pre;
+  Buf tb;
+  buf_init(&tb, E->C);
+  Buf *b = &tb; /* emit_pre()d whole at each return */
   if (sc == KERN_SCALAR_FLOAT16 && E->T->id == KERN_TARGET_CUDA) {
     if (to_float)
       buf_printf(b, "%s float %s(uint16_t h) {\n  float f;\n"
@@ -102,7 +104,7 @@ const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float) {
       buf_printf(b, "%s uint16_t %s(float f) {\n  unsigned short h;\n"
                     "  asm(\"cvt.rn.f16.f32 %%0, %%1;\" : \"=h\"(h) : \"f\"(f));\n"
                     "  return h;\n}\n", Q, name);
-    return name;
+    { emit_pre(E, name, "%s", tb.p); return name; }
   }
   bitcasts(E);
   /* Host compilers with F16C (x86) and _Float16 convert in one
@@ -135,7 +137,7 @@ const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float) {
                     "    return (uint16_t)h;\n  }\n"
                     "  x += 0x7fffu + ((x >> 16) & 1u);\n"
                     "  return (uint16_t)(x >> 16);\n}\n", Q, name);
-    return name;
+    { emit_pre(E, name, "%s", tb.p); return name; }
   }
   if (to_float) {
     buf_printf(b, "%s float %s(uint16_t h) {\n"
@@ -152,7 +154,7 @@ const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float) {
                Q, name);
     if (f16c)
       buf_puts(b, "#endif\n");
-    return name;
+    { emit_pre(E, name, "%s", tb.p); return name; }
   }
   /* Normal halves rebias the exponent and round the 13 bits dropped;
    * subnormal ones shift the significand (with its implicit bit) right by
@@ -175,7 +177,7 @@ const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float) {
              Q, name);
   if (f16c)
     buf_puts(b, "#endif\n");
-  return name;
+  { emit_pre(E, name, "%s", tb.p); return name; }
 }
 
 static const char *sig_of(kern_scalar sc) {
@@ -204,12 +206,12 @@ const char *emit_lowp_round(Emit *E, const Type *t) {
   const char *from = emit_lowp_conv(E, t->sc, true);
   const char *Q = E->T->fn_qual;
   if (t->kind == TY_SCALAR) {
-    buf_printf(&E->pre, "%s float %s(float x) { return %s(%s(x)); }\n", Q,
+    emit_pre(E, name, "%s float %s(float x) { return %s(%s(x)); }\n", Q,
                name, from, to);
     return name;
   }
   const char *W = emit_ctype(E, t);
-  buf_printf(&E->pre, "%s %s %s(%s a) {\n  for (int k = 0; k < %d; k++) %s = "
+  emit_pre(E, name, "%s %s %s(%s a) {\n  for (int k = 0; k < %d; k++) %s = "
                       "%s(%s(%s));\n  return a;\n}\n",
              Q, W, name, W, ncomp_of(t), comp_of(E, "a", t), from, to,
              comp_of(E, "a", t));
@@ -226,10 +228,10 @@ const char *emit_stype(Emit *E, const Type *t) {
   const char *name = arena_printf(E->C, "k_mem%s", emit_tysig(E, t));
   if (emit_need(E, name)) {
     if (t->kind == TY_VEC)
-      buf_printf(&E->pre, "typedef struct { uint16_t c[%d]; } %s;\n", t->rows,
+      emit_pre(E, name, "typedef struct { uint16_t c[%d]; } %s;\n", t->rows,
                  name);
     else
-      buf_printf(&E->pre, "typedef struct { uint16_t m[%d][%d]; } %s;\n",
+      emit_pre(E, name, "typedef struct { uint16_t m[%d][%d]; } %s;\n",
                  t->rows, t->cols, name);
   }
   return name;
@@ -246,7 +248,7 @@ const char *emit_lowp_mem(Emit *E, const Type *t, bool load) {
                                   emit_tysig(E, t));
   if (!emit_need(E, name))
     return name;
-  buf_printf(&E->pre, "%s %s %s(%s a) {\n  %s r;\n  for (int k = 0; k < %d; k++) "
+  emit_pre(E, name, "%s %s %s(%s a) {\n  %s r;\n  for (int k = 0; k < %d; k++) "
                       "%s = %s(%s);\n  return r;\n}\n",
              E->T->fn_qual, load ? W : S, name, load ? S : W, load ? W : S,
              ncomp_of(t), comp_of(E, "r", t), conv, comp_of(E, "a", t));
@@ -278,7 +280,9 @@ const char *emit_lowp_atomic(Emit *E, int bi, const Type *t) {
   default: upd = "v"; break; /* exchange */
   }
   const char *Q = E->T->fn_qual, *G = E->T->global;
-  Buf *b = &E->pre;
+  Buf tb;
+  buf_init(&tb, E->C);
+  Buf *b = &tb; /* emit_pre()d whole at each return */
   if (E->T->id == KERN_TARGET_C) {
     buf_printf(b, "%s float %s(uint16_t *p, float v) {\n  uint16_t old, nw;\n"
                   "  __atomic_load(p, &old, __ATOMIC_RELAXED);\n"
@@ -286,7 +290,7 @@ const char *emit_lowp_atomic(Emit *E, int bi, const Type *t) {
                   "  while (!__atomic_compare_exchange(p, &old, &nw, 1, "
                   "__ATOMIC_RELAXED, __ATOMIC_RELAXED));\n"
                   "  return %s(old);\n}\n", Q, name, from, to, upd, from);
-    return name;
+    { emit_pre(E, name, "%s", tb.p); return name; }
   }
   /* CUDA and OpenCL: the 32-bit word holding the element; its other half
    * is put back unchanged. */
@@ -306,7 +310,7 @@ const char *emit_lowp_atomic(Emit *E, int bi, const Type *t) {
                 "  return %s((uint16_t)(old >> sh));\n}\n",
              Q, name, G, G, U, G, U, ptr, ptr, ptr, U, from, U, U, to, upd,
              cas, G, U, from);
-  return name;
+  { emit_pre(E, name, "%s", tb.p); return name; }
 }
 
 /* The 16 bits to store for the value e of 16-bit type t.  An operator's
@@ -343,7 +347,7 @@ static const char *lowp_vcast(Emit *E, const Type *t, const Type *from) {
   const char *conv = emit_lowp(t)
       ? arena_printf(E->C, "%s((float)%s)", emit_lowp_round(E, ty_scalar(t->sc)), x)
       : arena_printf(E->C, "(%s)%s", emit_ctype(E, ty_scalar(t->sc)), x);
-  buf_printf(&E->pre, "%s %s %s(%s a) {\n  %s r;\n  for (int k = 0; k < %d; k++) "
+  emit_pre(E, name, "%s %s %s(%s a) {\n  %s r;\n  for (int k = 0; k < %d; k++) "
                       "%s = %s;\n  return r;\n}\n",
              E->T->fn_qual, RT, name, A, RT, ncomp_of(t), comp_of(E, "r", t),
              conv);
@@ -604,7 +608,7 @@ static const char *lowp_special(Emit *E, int bi, const Type *ret, int n,
   }
 #undef RDOT
   buf_puts(&h, "}\n");
-  buf_puts(&E->pre, h.p);
+  emit_pre(E, name, "%s", h.p);
   return name;
 }
 
