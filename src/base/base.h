@@ -218,7 +218,50 @@ enum {
   X(TRANSFORM_GET_TRANSLATION, "transform_get_translation") \
   X(TRANSFORM_GET_ROTATION, "transform_get_rotation") \
   X(ARGMIN, "argmin") X(ARGMAX, "argmax") X(NONZERO, "nonzero") \
-  X(GET_DIAG, "get_diag")
+  X(GET_DIAG, "get_diag") BUILTIN_LIST_EXTRA(X)
+
+/* The rest of Warp's builtins (issue #10), checked in check_extra.c and
+ * spelled in emit/extra.c: operators' call forms on vectors, scalar math,
+ * random sampling, noise, and vector, quaternion and transform helpers. */
+#define BUILTIN_LIST_EXTRA(X) \
+  X(ERF, "erf") X(ERFC, "erfc") X(ERFINV, "erfinv") X(ERFCINV, "erfcinv") \
+  X(COPYSIGN, "copysign") X(BIT_COUNT, "bit_count") X(CAST, "cast") \
+  X(BIT_AND, "bit_and") X(BIT_OR, "bit_or") X(BIT_XOR, "bit_xor") \
+  X(LSHIFT, "lshift") X(RSHIFT, "rshift") X(INVERT, "invert") \
+  X(RANDU, "randu") X(POISSON, "poisson") X(SAMPLE_CDF, "sample_cdf") \
+  X(SAMPLE_TRIANGLE, "sample_triangle") \
+  X(SAMPLE_UNIT_RING, "sample_unit_ring") \
+  X(SAMPLE_UNIT_DISK, "sample_unit_disk") \
+  X(SAMPLE_UNIT_SPHERE_SURFACE, "sample_unit_sphere_surface") \
+  X(SAMPLE_UNIT_SPHERE, "sample_unit_sphere") \
+  X(SAMPLE_UNIT_HEMISPHERE_SURFACE, "sample_unit_hemisphere_surface") \
+  X(SAMPLE_UNIT_HEMISPHERE, "sample_unit_hemisphere") \
+  X(SAMPLE_UNIT_SQUARE, "sample_unit_square") \
+  X(SAMPLE_UNIT_CUBE, "sample_unit_cube") X(LOWER_BOUND, "lower_bound") \
+  X(NOISE, "noise") X(PNOISE, "pnoise") X(CURLNOISE, "curlnoise") \
+  X(NORM_L1, "norm_l1") X(NORM_HUBER, "norm_huber") \
+  X(NORM_PSEUDO_HUBER, "norm_pseudo_huber") \
+  X(SMOOTH_NORMALIZE, "smooth_normalize") X(SKEW, "skew") X(DDOT, "ddot") \
+  X(QUAT_FROM_MATRIX, "quat_from_matrix") X(QUAT_RPY, "quat_rpy") \
+  X(QUAT_TO_RPY, "quat_to_rpy") X(QUAT_SLERP, "quat_slerp") \
+  X(QUAT_TWIST, "quat_twist") X(QUAT_TWIST_ANGLE, "quat_twist_angle") \
+  X(QUAT_TWIST_ANGLE_SIGNED, "quat_twist_angle_signed") \
+  X(QUAT_FROM_EULER, "quat_from_euler") X(QUAT_TO_EULER, "quat_to_euler") \
+  X(QUAT_TO_AXIS_ANGLE, "quat_to_axis_angle") \
+  X(TRANSFORM_TO_MATRIX, "transform_to_matrix") \
+  X(TRANSFORM_FROM_MATRIX, "transform_from_matrix") \
+  X(TRANSFORM_COMPOSE, "transform_compose") \
+  X(TRANSFORM_DECOMPOSE, "transform_decompose") \
+  X(TRANSFORM_SET_TRANSLATION_COPY, "transform_set_translation_copy") \
+  X(TRANSFORM_SET_ROTATION_COPY, "transform_set_rotation_copy") \
+  X(CLOSEST_POINT_EDGE_EDGE, "closest_point_edge_edge") \
+  X(INTERSECT_TRI_TRI, "intersect_tri_tri") \
+  X(SPATIAL_TOP, "spatial_top") X(SPATIAL_BOTTOM, "spatial_bottom") \
+  X(SPATIAL_DOT, "spatial_dot") X(SPATIAL_CROSS, "spatial_cross") \
+  X(SPATIAL_CROSS_DUAL, "spatial_cross_dual") \
+  X(SPATIAL_ADJOINT, "spatial_adjoint") \
+  X(VELOCITY_AT_POINT, "velocity_at_point") \
+  X(TRANSFORM_TWIST, "transform_twist") X(TRANSFORM_WRENCH, "transform_wrench")
 
 enum {
 #define X(id, name) BI_##id,
@@ -228,6 +271,9 @@ enum {
 };
 extern const char *const builtin_names[BI_COUNT];
 int builtin_lookup(const char *name); /* -1 if none */
+/* Does the builtin advance the random state passed as its first argument
+ * (wp.randf, wp.poisson, wp.sample_unit_disk ...)? */
+bool builtin_draws(int bi);
 
 /* suggest.c: the entry of names[0..n) nearest to word if it is a likely
  * typo of it, else NULL ("did you mean"). */

@@ -21,3 +21,16 @@ int builtin_lookup(const char *name) {
       return i;
   return -1;
 }
+
+bool builtin_draws(int bi) {
+  switch (bi) {
+  case BI_RANDF: case BI_RANDI: case BI_RANDN: case BI_RANDU: case BI_POISSON:
+  case BI_SAMPLE_CDF: case BI_SAMPLE_TRIANGLE: case BI_SAMPLE_UNIT_RING:
+  case BI_SAMPLE_UNIT_DISK: case BI_SAMPLE_UNIT_SPHERE_SURFACE:
+  case BI_SAMPLE_UNIT_SPHERE: case BI_SAMPLE_UNIT_HEMISPHERE_SURFACE:
+  case BI_SAMPLE_UNIT_HEMISPHERE: case BI_SAMPLE_UNIT_SQUARE:
+  case BI_SAMPLE_UNIT_CUBE:
+    return true;
+  }
+  return false;
+}

@@ -943,11 +943,16 @@ const char *emit_helper(Emit *E, int bi, const Type *ret, int n,
   if (bi == BI_QUAT_IDENTITY || bi == BI_TRANSFORM_IDENTITY)
     name = arena_printf(E->C, "k_%s_%s", builtin_base(bi),
                         emit_tysig(E, ret));
+  if (bi == BI_CAST || bi == BI_QUAT_TO_AXIS_ANGLE ||
+      bi == BI_TRANSFORM_DECOMPOSE) /* one argument type, many results */
+    name = arena_printf(E->C, "%s_r%s", name, emit_tysig(E, ret));
   if (!emit_need(E, name))
     return name;
   Buf b;
   buf_init(&b, E->C);
-  if (bi == BI_RAND_INIT || bi == BI_RANDF || bi == BI_RANDI ||
+  if (emit_extra_helper(E, &b, bi, ret, n, args, name)) {
+    /* extra.c wrote it */
+  } else if (bi == BI_RAND_INIT || bi == BI_RANDF || bi == BI_RANDI ||
       bi == BI_RANDN) {
     rand_helper(E, &b, bi, n, name);
   } else {
@@ -1349,9 +1354,12 @@ static void emit_operator(Emit *E, Buf *b, IrExpr *e) {
 static void emit_call(Emit *E, Buf *b, IrExpr *e) {
   switch (e->kind) {
   case E_CALL: {
-    bool rnd = e->bi == BI_RANDF || e->bi == BI_RANDI || e->bi == BI_RANDN;
-    const Type *at[4];
-    for (int i = 0; i < e->nargs && i < 4; i++)
+    bool rnd = builtin_draws(e->bi);
+    const Type *at[8]; /* wp.pnoise and wp.intersect_tri_tri take 6 */
+    if (e->nargs > 8)
+      diag_error(E->C, e->pos, "internal: a builtin call with %d arguments",
+                 e->nargs);
+    for (int i = 0; i < e->nargs; i++)
       at[i] = e->args[i]->ty;
     const char *h = emit_helper(E, e->bi, e->ty, e->nargs, at);
     buf_printf(b, "%s(", h);

@@ -103,4 +103,9 @@ bool emit_vec_array(Emit *E, IrVar *v);   /* in E->vec_arrays */
  * max, spelled so that every target accepts it. */
 const char *emit_agg_identity(const IrAgg *g);
 
+/* extra.c: the helper of one of the builtins in BUILTIN_LIST_EXTRA, in b;
+ * false if bi is not one of them. */
+bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
+                       const Type **args, const char *name);
+
 #endif

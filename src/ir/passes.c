@@ -110,8 +110,7 @@ static void no_simple(IrExpr **slot, void *ud) {
   IrFunc *f = ud;
   IrExpr *e = *slot;
   if (e->kind == E_FCALL || e->kind == E_ATOMIC ||
-      (e->kind == E_CALL && (e->bi == BI_RANDF || e->bi == BI_RANDI ||
-                             e->bi == BI_RANDN)))
+      (e->kind == E_CALL && builtin_draws(e->bi)))
     f->simple_loop = false;
 }
 

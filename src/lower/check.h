@@ -125,4 +125,10 @@ IrExpr *check_component(Ctx *X, IrExpr *v, int k);
 void check_expect_stmt(Ctx *X, Node *call, const char *w);
 void check_print_stmt(Ctx *X, Node *call, const char *name);
 
+/* check_extra.c */
+IrExpr *check_extra_call(Ctx *X, Node *call, const char *w); /* NULL: not one */
+IrExpr **check_extra_unpack(Ctx *X, Node *call, const char *w, int *nparts);
+IrExpr *check_extra_set_inplace(Ctx *X, Node *call, const char *w);
+Node *check_extra_tuple(Ctx *X, Node *v);
+
 #endif

@@ -434,6 +434,9 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
   Node *callee = n->a;
   const char *w = check_wp_attr(X, callee);
   if (w) {
+    IrExpr *extra = check_extra_call(X, n, w);
+    if (extra)
+      return extra;
     bool second;
     const Type *t = check_wp_type_named(X->C, w, &second);
     if (t)

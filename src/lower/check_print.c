@@ -43,8 +43,7 @@ bool check_has_effects(IrExpr *e) {
     return false;
   if (e->kind == E_ATOMIC || (e->kind == E_FCALL && e->fn->has_effects))
     return true;
-  if (e->kind == E_CALL && (e->bi == BI_RANDF || e->bi == BI_RANDI ||
-                            e->bi == BI_RANDN))
+  if (e->kind == E_CALL && builtin_draws(e->bi))
     return true;
   if (check_has_effects(e->a) || check_has_effects(e->b) || check_has_effects(e->c))
     return true;
@@ -72,8 +71,7 @@ bool check_has_effects(IrExpr *e) {
 static bool changes_var(IrExpr *eff, IrVar *v) {
   if (!eff)
     return false;
-  if (eff->kind == E_CALL && (eff->bi == BI_RANDF || eff->bi == BI_RANDI ||
-                              eff->bi == BI_RANDN) &&
+  if (eff->kind == E_CALL && builtin_draws(eff->bi) &&
       eff->nargs > 0 && eff->args[0]->kind == E_VAR &&
       eff->args[0]->var == v)
     return true;

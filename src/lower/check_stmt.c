@@ -224,6 +224,18 @@ static void assign_tuple(Ctx *X, Node *targets, Node *value, Pos pos) {
       }
       return;
     }
+    /* axis, angle = wp.quat_to_axis_angle(q) and the like */
+    int np = 0;
+    IrExpr **parts = w ? check_extra_unpack(X, value, w, &np) : NULL;
+    if (parts) {
+      if (np != nt)
+        ERR(targets->pos, "wp.%s() returns %d values, but %d targets are "
+                          "given", w, np, nt);
+      int i = 0;
+      for (Node *t = targets->args; t; t = t->next, i++)
+        store_to(X, t, parts[i], pos);
+      return;
+    }
     /* a, b = f(x) */
     if (value->a->kind == N_NAME && check_find_func(X, value->a->name) &&
         !check_find_local(X, value->a->name)) {
@@ -533,6 +545,11 @@ static void expr_stmt(Ctx *X, Node *n) {
       check_print_stmt(X, e, "wp.print");
       return;
     }
+    IrExpr *set = w ? check_extra_set_inplace(X, e, w) : NULL;
+    if (set) { /* wp.transform_set_translation(t, p): t changes */
+      store_to(X, e->args, set, n->pos);
+      return;
+    }
     if (!w && e->a->kind == N_NAME && !strcmp(e->a->name, "print") &&
         !check_find_func(X, "print")) {
       check_print_stmt(X, e, "print");
@@ -733,6 +750,7 @@ static void stmt(Ctx *X, Node *n) {
     expr_stmt(X, n);
     return;
   case N_ASSIGN:
+    n->a = check_extra_tuple(X, n->a); /* a, b = wp.tuple(x, y) */
     assign_stmt(X, n);
     return;
   case N_ANNASSIGN:
@@ -759,6 +777,7 @@ static void stmt(Ctx *X, Node *n) {
     X->dead = true;
     return;
   case N_RETURN:
+    n->a = check_extra_tuple(X, n->a); /* return wp.tuple(x, y) */
     return_stmt(X, n);
     return;
   case N_ASSERT: {

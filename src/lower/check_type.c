@@ -44,6 +44,14 @@ const Type *check_wp_type_named(Compiler *C, const char *name,
     return ty_xform(C, KERN_SCALAR_FLOAT32);
   if (!strcmp(name, "transformd"))
     return ty_xform(C, KERN_SCALAR_FLOAT64);
+  /* Warp's spatial vectors and matrices are its 6-vectors and 6x6
+   * matrices (spatial.h), so they are kern's too. */
+  if (!strcmp(name, "spatial_vector") || !strcmp(name, "spatial_vectorf") ||
+      !strcmp(name, "spatial_vectord"))
+    return ty_vec(C, name[14] == 'd' ? KERN_SCALAR_FLOAT64 : KERN_SCALAR_FLOAT32, 6);
+  if (!strcmp(name, "spatial_matrix") || !strcmp(name, "spatial_matrixf") ||
+      !strcmp(name, "spatial_matrixd"))
+    return ty_mat(C, name[14] == 'd' ? KERN_SCALAR_FLOAT64 : KERN_SCALAR_FLOAT32, 6, 6);
   if (!strcmp(name, "float16") || !strcmp(name, "half") ||
       (!strncmp(name, "quat", 4) && !strchr(name, '_')) ||
       (!strncmp(name, "transform", 9) && !strchr(name, '_')) ||

@@ -76,7 +76,12 @@ int main(void) {
   check_parse("vec3ui", T(KERN_KIND_VECTOR, KERN_SCALAR_UINT32, 3, 1));
   check_parse("wp.mat33d", T(KERN_KIND_MATRIX, KERN_SCALAR_FLOAT64, 3, 3));
   check_parse("mat22", T(KERN_KIND_MATRIX, KERN_SCALAR_FLOAT32, 2, 2));
+  check_parse("wp.spatial_vector", T(KERN_KIND_VECTOR, KERN_SCALAR_FLOAT32, 6, 1));
+  check_parse("spatial_vectord", T(KERN_KIND_VECTOR, KERN_SCALAR_FLOAT64, 6, 1));
+  check_parse("spatial_matrixf", T(KERN_KIND_MATRIX, KERN_SCALAR_FLOAT32, 6, 6));
+  check_parse("wp.spatial_matrixd", T(KERN_KIND_MATRIX, KERN_SCALAR_FLOAT64, 6, 6));
   kern_type t;
+  ASSERT_EQ(kern_type_parse("spatial_vectorh", &t), KERN_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(kern_type_parse("vec5", &t), KERN_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(kern_type_parse("mat23", &t), KERN_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(kern_type_parse("vec3h", &t), KERN_ERROR_INVALID_ARGUMENT);
