@@ -416,8 +416,16 @@ static void group_destroy(kern_group *g) {
    * left the ranks out of step, when nobody would answer). */
   if (g->mpi && g->h && !g->timed_out)
     agree(g, OP_GROUP_FREE, 0, 0, "kern_group_free");
+  /* Asynchronous collectives may still be in flight: they get the group's
+   * deadline to finish, and the communicators are aborted, not destroyed,
+   * if they do not (a rank left), before the arrays they use are freed. */
+  if (g->nccl) {
+    for (int i = 0; i < g->nlocal; i++)
+      if (kern__shard_wait(g, i, "kern_group_free") != KERN_SUCCESS)
+        kern__nccl_poison(g);
+    kern__nccl_close(g);
+  }
   while (g->sharded) sharded_destroy(g->sharded);
-  if (g->nccl) kern__nccl_close(g);
   forget_kernels(g);
   kern__free(g->la);
   kern__free(g->sh);
