@@ -490,11 +490,17 @@ KERN_API int kern_module_kernel_count(const kern_module *m);
  * valid until the module is freed (with its context at the latest). */
 KERN_API const char *kern_module_kernel_name(const kern_module *m, int i);
 /* The kernel belongs to the module: its handle is valid until the module is
- * freed, and needs no free of its own. */
+ * freed, and needs no free of its own.  A generic kernel (typing.Any
+ * parameters) is in the module once per wp.overload() in its source, named
+ * NAME[T1,T2,...] with Warp's type names ("fill[array(dtype=float32),float32]");
+ * asking for the bare NAME is KERN_ERROR_NOT_FOUND with a message listing
+ * them. */
 KERN_API kern_status kern_module_get_kernel(kern_module *m, const char *name,
                                             kern_kernel **out);
 
 /* Generated source for a target ("c", "cuda", "opencl") without building it.
+ * "cuda-compact" is CUDA in the compact form for datasets compiled in bulk
+ * (docs/cli.md, kern compile --compact).
  * *out is malloc'd; the caller frees it with kern_free(). */
 KERN_API kern_status kern_compile_source(kern_context *ctx, const char *name,
                                          const char *source, size_t length,

@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,7 @@ static const char help_devices[] =
 
 static const char help_compile[] =
     "Usage: kern compile FILE [--target c|cuda|opencl] [-o OUT] [--debug]\n"
+    "                         [--compact]\n"
     "\n"
     "Translates every kernel in the Warp source FILE and prints the generated\n"
     "code, without building or running it.\n"
@@ -99,6 +101,10 @@ static const char help_compile[] =
     "                   temporary file beside OUT renamed over it, so OUT is\n"
     "                   never half-written\n"
     "  --debug          emit debug mode's bounds checks (see kern run --help)\n"
+    "  --compact        CUDA only: the compact form for datasets compiled in\n"
+    "                   bulk (one loop, no unrolling, shared __noinline__\n"
+    "                   helpers between #ifndef guards); same results,\n"
+    "                   slower kernels, 5-10x faster to compile\n"
     "  -h, --help       show this help\n"
     "\n"
     "Examples:\n"
@@ -115,6 +121,11 @@ static const char help_run[] =
     "Compiles FILE, launches KERNEL once over a grid of N (or N x M ...)\n"
     "threads with the given arguments, then prints every array argument, or\n"
     "saves it as .npy with --save.\n"
+    "\n"
+    "A generic KERNEL (typing.Any parameters) runs the first of its\n"
+    "wp.overload() instantiations that the arguments fit, preferring one\n"
+    "where plain numbers are int32, float32 or bool as in Python; name one\n"
+    "exactly as 'KERNEL[T1,T2,...]' (kern compile shows them).\n"
     "\n"
     "Every array access is checked by default (debug mode): an index out of\n"
     "bounds fails the launch with the kernel, the source line and column,\n"
@@ -467,7 +478,7 @@ static int cmd_devices(int argc, char **argv) {
 
 static int cmd_compile(int argc, char **argv) {
   const char *file = NULL, *target = "c", *out = NULL;
-  int only_args = 0, debug = 0;
+  int only_args = 0, debug = 0, compact = 0;
 
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -485,6 +496,10 @@ static int cmd_compile(int argc, char **argv) {
         debug = 1;
         continue;
       }
+      if (strcmp(a, "--compact") == 0) {
+        compact = 1;
+        continue;
+      }
       if ((r = opt_value(argc, argv, &i, "--target", "-t", &target)) ||
           (r = opt_value(argc, argv, &i, "--output", "-o", &out))) {
         if (r < 0) return usage("compile", "%s needs a value", a);
@@ -499,6 +514,8 @@ static int cmd_compile(int argc, char **argv) {
   if (strcmp(target, "c") && strcmp(target, "cuda") && strcmp(target, "opencl"))
     return usage("compile", "unknown target '%s' (use c, cuda or opencl)",
                  target);
+  if (compact && strcmp(target, "cuda"))
+    return usage("compile", "--compact is for --target cuda, not '%s'", target);
 
   size_t len;
   char *src = read_file(file, &len);
@@ -515,7 +532,8 @@ static int cmd_compile(int argc, char **argv) {
   }
   char *code = NULL;
   int rc = EXIT_OK;
-  st = kern_compile_source(ctx, file, src, len, target, &code);
+  st = kern_compile_source(ctx, file, src, len, compact ? "cuda-compact" : target,
+                           &code);
   if (st != KERN_SUCCESS) {
     rc = lib_error(ctx, st, file);
   } else if (out) {
@@ -701,6 +719,108 @@ typedef struct run_state {
   kern_sharded **sharded;
 } run_state;
 
+/* Note [generic kernels]: a kernel with typing.Any parameters is in the
+ * module once per wp.overload() instantiation, named NAME[T1,T2,...]
+ * (lower/check_generic.c).  `kern run FILE NAME` picks the first of them,
+ * in source order, whose parameters every NAME=SPEC fits (names, array
+ * element types and dimensions, values that parse as the type),
+ * preferring one where each plain number has the type Python code would
+ * give wp.launch (int32, float32, bool), as wp.launch picks an overload
+ * from its arguments. */
+/* The type a plain number has in Python code that wp.launch passes to a
+ * typing.Any parameter: an int is int32, a float float32, True bool. */
+static kern_scalar natural_scalar(const char *v) {
+  if (!strcmp(v, "true") || !strcmp(v, "false") || !strcmp(v, "True") ||
+      !strcmp(v, "False"))
+    return KERN_SCALAR_BOOL;
+  return strpbrk(v, ".eEnN") && strncmp(v, "0x", 2) ? KERN_SCALAR_FLOAT32
+                                                   : KERN_SCALAR_INT32;
+}
+
+static bool instance_fits(const kern_kernel *k, const run_opts *o,
+                          bool strict) {
+  int np = kern_kernel_param_count(k);
+  if (np != o->nargs)
+    return false;
+  char err[256];
+  for (int a = 0; a < o->nargs; a++) {
+    kern_param_info p = KERN_PARAM_INFO_INIT;
+    int i;
+    for (i = 0; i < np; i++) {
+      if (kern_kernel_param(k, i, &p) != KERN_SUCCESS)
+        return false;
+      if (strlen(p.name) == o->args[a].name_len &&
+          !strncmp(p.name, o->args[a].name, o->args[a].name_len))
+        break;
+    }
+    if (i == np)
+      return false;
+    if (p.kind == KERN_PARAM_ARRAY) {
+      spec_array h;
+      memset(&h, 0, sizeof h);
+      int bad = spec_parse_array(&p, o->args[a].value, &h, err, sizeof err);
+      spec_array_free(&h);
+      if (bad)
+        return false;
+    } else {
+      unsigned char buf[16 * 16 * 8 + 16];
+      if (strict && p.type.rows * p.type.cols == 1 &&
+          p.type.scalar != natural_scalar(o->args[a].value))
+        return false;
+      if (kern_type_size(p.type) > sizeof buf - 16 ||
+          spec_parse_value(&p, o->args[a].value, buf, err, sizeof err) != 0)
+        return false;
+    }
+  }
+  return true;
+}
+
+static bool is_instance_of(const char *name, const char *base) {
+  size_t n = strlen(base);
+  return !strncmp(name, base, n) && name[n] == '[';
+}
+
+static bool pick_instance(run_state *r, const run_opts *o, kern_kernel **out) {
+  int nk = kern_module_kernel_count(r->mod);
+  /* first where every plain number has the type Python gives it, as
+   * wp.launch would choose; then the first where they all convert */
+  for (int strict = 1; strict >= 0; strict--)
+    for (int i = 0; i < nk; i++) {
+      const char *name = kern_module_kernel_name(r->mod, i);
+      kern_kernel *k;
+      if (!is_instance_of(name, o->kernel) ||
+          kern_module_get_kernel(r->mod, name, &k) != KERN_SUCCESS)
+        continue;
+      if (instance_fits(k, o, strict)) {
+        *out = k;
+        return true;
+      }
+    }
+  return false;
+}
+
+/* A generic kernel none of whose instantiations fits: says so, and lists
+ * them.  False when o->kernel is not a generic kernel's name. */
+static bool generic_names(run_state *r, const run_opts *o) {
+  char names[1024];
+  size_t n = 0;
+  int nk = kern_module_kernel_count(r->mod), found = 0;
+  names[0] = '\0';
+  for (int i = 0; i < nk && n < sizeof names; i++) {
+    const char *name = kern_module_kernel_name(r->mod, i);
+    if (is_instance_of(name, o->kernel))
+      n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
+                            found++ ? ", " : "", name);
+  }
+  if (!found)
+    return false;
+  error("no instantiation of the generic kernel '%s' fits these arguments "
+        "(its instantiations: %s); add one with wp.overload(%s, [...]) in "
+        "%s, or name one: kern run %s '%s[...]'", o->kernel, names,
+        o->kernel, o->file, o->file, o->kernel);
+  return true;
+}
+
 /* Starts a context on the chosen device and finds the kernel; each step
  * says which of the user's names it could not use. */
 static int run_load(run_state *r) {
@@ -733,6 +853,10 @@ static int run_load(run_state *r) {
   st = kern_module_load_file(r->ctx, r->dev, o->file, &r->mod);
   if (st != KERN_SUCCESS) return lib_error(r->ctx, st, o->file);
   st = kern_module_get_kernel(r->mod, o->kernel, &r->k);
+  if (st != KERN_SUCCESS && pick_instance(r, o, &r->k))
+    st = KERN_SUCCESS;
+  if (st != KERN_SUCCESS && r->k == NULL && generic_names(r, o))
+    return EXIT_FAIL;
   if (st != KERN_SUCCESS) {
     char names[512];
     size_t n = 0;

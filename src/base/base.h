@@ -107,6 +107,8 @@ struct Compiler {
   char *error;        /* malloc'd diagnostic */
   int nest;           /* parser recursion depth */
   struct Module *mod;
+  const char *note;   /* a line diag_error adds under the caret, or NULL
+                         (where a generic function was instantiated) */
 };
 
 _Noreturn void diag_error(Compiler *C, Pos pos, const char *fmt, ...)
@@ -127,7 +129,8 @@ typedef enum TyKind {
   TY_TYPE,    /* a type used as a value: wp.float32, wp.vec3 */
   TY_FUNC,    /* a user function or builtin used as a value */
   TY_STRING,  /* a string literal (printf formats) */
-  TY_STRUCT   /* a @wp.struct: n fields, items their types, fnames */
+  TY_STRUCT,  /* a @wp.struct: n fields, items their types, fnames */
+  TY_ANY      /* typing.Any in a generic function's or kernel's signature */
 } TyKind;
 
 typedef struct Type Type;
@@ -143,15 +146,21 @@ struct Type {
   bool xform;          /* TY_VEC of 7: a transform (p: vec3, q: quat) */
   const char *name;    /* struct */
   const char **fnames; /* struct: field names */
+  bool strided;        /* TY_ARRAY: a view (a[i], a[1:5], a[:, j]) with its
+                          own strides; the same Warp type as the array */
 };
 
-extern const Type ty_void, ty_module, ty_string;
+extern const Type ty_void, ty_module, ty_string, ty_any;
 const Type *ty_scalar(kern_scalar sc);
 const Type *ty_vec(Compiler *C, kern_scalar sc, int n);
 const Type *ty_mat(Compiler *C, kern_scalar sc, int rows, int cols);
 const Type *ty_quat(Compiler *C, kern_scalar sc);
 const Type *ty_xform(Compiler *C, kern_scalar sc);
 const Type *ty_array(Compiler *C, const Type *elem, int ndim);
+/* A strided view of ndim dimensions onto elements of type elem. */
+const Type *ty_array_view(Compiler *C, const Type *elem, int ndim);
+/* Whether t mentions typing.Any (Any, wp.array(dtype=Any)). */
+bool ty_is_generic(const Type *t);
 const Type *ty_tuple(Compiler *C, int n, const Type **items);
 const Type *ty_typeval(Compiler *C, const Type *t);
 const Type *ty_shape(Compiler *C, const Type *arr);

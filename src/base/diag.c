@@ -58,7 +58,8 @@ _Noreturn void diag_error(Compiler *C, Pos pos, const char *fmt, ...) {
   if (shown > 200)
     shown = 200;
 
-  size_t cap = strlen(C->path) + strlen(msg) + 2 * shown + 64 + (caret - from);
+  size_t cap = strlen(C->path) + strlen(msg) + 2 * shown + 64 + (caret - from) +
+               (C->note ? strlen(C->note) + 2 : 0);
   char *out = kern__malloc(cap);
   if (!out)
     diag_oom(C);
@@ -75,6 +76,8 @@ _Noreturn void diag_error(Compiler *C, Pos pos, const char *fmt, ...) {
     out[n++] = C->src[start + from + i] == '\t' ? '\t' : ' ';
   out[n++] = '^';
   out[n] = 0;
+  if (C->note)
+    snprintf(out + n, cap - (size_t)n, "\n%s", C->note);
 
   kern__free(C->error);
   C->error = out;

@@ -20,6 +20,9 @@ typedef enum kern__target {
 typedef struct kc_options {
   int debug;       /* bounds checks in generated code */
   int line_directives; /* emit #line mapping to the kernel file */
+  /* CUDA only: the compact form (Note [compact CUDA] in emit/cuda.c), for
+   * datasets whose text NVRTC compiles in large batches. */
+  int compact;
 } kc_options;
 
 #endif

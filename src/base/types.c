@@ -11,6 +11,7 @@
 const Type ty_void = {.kind = TY_VOID};
 const Type ty_module = {.kind = TY_MODULE};
 const Type ty_string = {.kind = TY_STRING};
+const Type ty_any = {.kind = TY_ANY};
 
 static const Type scalars[KERN_SCALAR_COUNT] = {
 #define S(x) {.kind = TY_SCALAR, .sc = x, .rows = 1, .cols = 1}
@@ -71,6 +72,16 @@ const Type *ty_array(Compiler *C, const Type *elem, int ndim) {
   t->ndim = ndim;
   t->sc = elem->sc;
   return t;
+}
+
+const Type *ty_array_view(Compiler *C, const Type *elem, int ndim) {
+  Type *t = (Type *)ty_array(C, elem, ndim);
+  t->strided = true;
+  return t;
+}
+
+bool ty_is_generic(const Type *t) {
+  return t->kind == TY_ANY || (t->kind == TY_ARRAY && t->elem->kind == TY_ANY);
 }
 
 const Type *ty_tuple(Compiler *C, int n, const Type **items) {
@@ -189,6 +200,7 @@ const char *ty_name(Compiler *C, const Type *t) {
   case TY_TYPE: return arena_printf(C, "type %s", ty_name(C, t->elem));
   case TY_FUNC: return "function";
   case TY_STRING: return "str";
+  case TY_ANY: return t->name ? t->name : "Any";
   }
   return "?";
 }

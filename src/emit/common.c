@@ -18,6 +18,22 @@
 
 /* ---------------------------------------------------------------- names */
 
+/* Appends one type or helper, named name, to the prelude.  The compact CUDA
+ * form (Note [compact CUDA] in cuda.c) puts each between #ifndef guards
+ * named after it, so that many modules pasted into one NVRTC program define
+ * each shared helper once: a helper's name spells its builtin and operand
+ * types, so two modules' helpers of one name have the same text. */
+void emit_pre(Emit *E, const char *name, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (E->T->guard_helpers)
+    buf_printf(&E->pre, "#ifndef K_H_%s\n#define K_H_%s\n", name, name);
+  buf_vprintf(&E->pre, fmt, ap);
+  if (E->T->guard_helpers)
+    buf_puts(&E->pre, "#endif\n");
+  va_end(ap);
+}
+
 bool emit_need(Emit *E, const char *name) {
   /* A hash set: a module asks this for every type and helper it spells. */
   if (names_get(&E->haveset, name))
@@ -49,8 +65,9 @@ const char *emit_tysig(Emit *E, const Type *t) {
                         t->rows, sc_sig[t->sc]);
   case TY_MAT:
     return arena_printf(E->C, "m%d%d%s", t->rows, t->cols, sc_sig[t->sc]);
-  case TY_ARRAY:
-    return arena_printf(E->C, "a%s", emit_tysig(E, t->elem));
+  case TY_ARRAY: /* "sa...": a view (view.c) */
+    return arena_printf(E->C, "%sa%s", t->strided ? "s" : "",
+                        emit_tysig(E, t->elem));
   case TY_STRUCT:
     /* "S" and the name's length keep it apart from every other
      * signature and from other structs' (Python names have no '_'
@@ -74,7 +91,7 @@ static const char *struct_ctype(Emit *E, const Type *t) {
     for (int i = 0; i < t->n; i++)
       buf_printf(&b, " %s f_%s;", ft[i], t->fnames[i]);
     buf_printf(&b, " } %s;\n", name);
-    buf_puts(&E->pre, b.p);
+    emit_pre(E, name, "%s", b.p);
   }
   return name;
 }
@@ -94,7 +111,7 @@ static const char *struct_zero(Emit *E, const Type *t) {
   for (int i = 0; i < t->n; i++)
     buf_printf(&b, "  r.f_%s = %s;\n", t->fnames[i], z[i]);
   buf_puts(&b, "  return r;\n}\n");
-  buf_puts(&E->pre, b.p);
+  emit_pre(E, name, "%s", b.p);
   return name;
 }
 
@@ -105,14 +122,14 @@ const char *emit_ctype(Emit *E, const Type *t) {
   case TY_VEC: {
     const char *name = arena_printf(E->C, "k_%s", emit_tysig(E, t));
     if (emit_need(E, name))
-      buf_printf(&E->pre, "typedef struct { %s c[%d]; } %s;\n", sc_c[t->sc],
+      emit_pre(E, name, "typedef struct { %s c[%d]; } %s;\n", sc_c[t->sc],
                  t->rows, name);
     return name;
   }
   case TY_MAT: {
     const char *name = arena_printf(E->C, "k_%s", emit_tysig(E, t));
     if (emit_need(E, name))
-      buf_printf(&E->pre, "typedef struct { %s m[%d][%d]; } %s;\n",
+      emit_pre(E, name, "typedef struct { %s m[%d][%d]; } %s;\n",
                  sc_c[t->sc], t->rows, t->cols, name);
     return name;
   }
@@ -126,10 +143,12 @@ const char *emit_ctype(Emit *E, const Type *t) {
 }
 
 const char *emit_arrtype(Emit *E, const Type *arr) {
+  if (arr->strided)
+    return emit_view_type(E, arr);
   const char *et = emit_ctype(E, arr->elem);
   const char *name = arena_printf(E->C, "k_a%s", emit_tysig(E, arr->elem));
   if (emit_need(E, name))
-    buf_printf(&E->pre, "typedef struct { %s%s *data; int64_t shape[4]; } %s;\n",
+    emit_pre(E, name, "typedef struct { %s%s *data; int64_t shape[4]; } %s;\n",
                E->T->global, et, name);
   return name;
 }
@@ -886,7 +905,7 @@ static void vector_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
 static void rand_helper(Emit *E, Buf *b, int bi, int n, const char *name) {
   const char *Q = E->T->fn_qual;
   if (emit_need(E, "k_pcg"))
-    buf_printf(&E->pre, "%s uint32_t k_pcg(uint32_t s) {\n"
+    emit_pre(E, "k_pcg", "%s uint32_t k_pcg(uint32_t s) {\n"
                "  uint32_t b = s * 747796405u + 2891336453u;\n"
                "  uint32_t c = ((b >> ((b >> 28u) + 4u)) ^ b) * 277803737u;\n"
                "  return (c >> 22u) ^ c;\n}\n", Q);
@@ -976,7 +995,7 @@ const char *emit_helper(Emit *E, int bi, const Type *ret, int n,
     buf_puts(&b, body.p);
     buf_puts(&b, "}\n");
   }
-  buf_puts(&E->pre, b.p);
+  emit_pre(E, name, "%s", b.p);
   return name;
 }
 
@@ -1002,7 +1021,7 @@ const char *emit_atomic_name(Emit *E, int bi, const Type *t) {
                      "  return r;\n}\n", E->T->fn_qual, T, name, E->T->global,
                  T, T, T, ncomp(t), comp(E, "r", t), h, lv, comp(E, "v", t));
     }
-    buf_puts(&E->pre, b.p);
+    emit_pre(E, name, "%s", b.p);
   }
   return name;
 }
@@ -1012,6 +1031,8 @@ static const char *make_helper(Emit *E, const Type *t, int nargs,
                                const Type *argt) {
   if (t->kind == TY_STRUCT)
     return struct_zero(E, t); /* S(): the only struct constructor */
+  if (t->kind == TY_ARRAY)
+    return emit_view_zero(E, t); /* a local array is a view */
   const char *sig = emit_tysig(E, t);
   const char *T = emit_ctype(E, t);
   const char *S = sc_c[t->sc];
@@ -1071,7 +1092,7 @@ static const char *make_helper(Emit *E, const Type *t, int nargs,
     }
     buf_puts(&b, "  return r;\n}\n");
   }
-  buf_puts(&E->pre, b.p);
+  emit_pre(E, name, "%s", b.p);
   return name;
 }
 
@@ -1083,11 +1104,11 @@ static const char *row_helper(Emit *E, const Type *m, bool set) {
     return name;
   const char *M = emit_ctype(E, m), *R = emit_ctype(E, rt);
   if (set)
-    buf_printf(&E->pre, "%s void %s(%s *m, int64_t i, %s r) {\n"
+    emit_pre(E, name, "%s void %s(%s *m, int64_t i, %s r) {\n"
                         "  for (int k = 0; k < %d; k++) m->m[i][k] = r.c[k];\n}\n",
                E->T->fn_qual, name, M, R, m->cols);
   else
-    buf_printf(&E->pre, "%s %s %s(%s m, int64_t i) {\n  %s r;\n"
+    emit_pre(E, name, "%s %s %s(%s m, int64_t i) {\n  %s r;\n"
                         "  for (int k = 0; k < %d; k++) r.c[k] = m.m[i][k];\n"
                         "  return r;\n}\n",
                E->T->fn_qual, R, name, M, R, m->cols);
@@ -1104,7 +1125,7 @@ bool emit_vec_array(Emit *E, IrVar *v) {
 }
 
 const char *emit_array_data(Emit *E, IrVar *arr) {
-  if (E->f->is_kernel)
+  if (E->f->is_kernel && arr->is_param)
     return arena_printf(E->C, "%s_d", arr->name);
   return arena_printf(E->C, "%s.data", arr->name);
 }
@@ -1117,7 +1138,7 @@ static const char *chk_helper(Emit *E) {
     return "k_chk";
   const char *cas = emit_atomic_name(E, BI_ATOMIC_CAS, ty_scalar(KERN_SCALAR_INT64));
   const char *G = E->T->global;
-  buf_printf(&E->pre,
+  emit_pre(E, "k_chk",
              "%s int64_t k_chk(%sint64_t *f, int64_t line, int64_t col, "
              "int64_t param, int64_t axis, int64_t i, int64_t n) {\n"
              "  if (i >= 0 && i < n) return i;\n"
@@ -1160,9 +1181,38 @@ static int fault_name_id(Emit *E, const char *name) {
   return m->narray_names++;
 }
 
+/* Debug mode's check of index idx of axis `axis` of arr, as an int32
+ * (views, emit/view.c). */
+void emit_checked_index(Emit *E, Buf *b, IrVar *arr, int axis, IrExpr *idx,
+                        Pos pos) {
+  buf_printf(b, "(int32_t)%s(k_fault.data, %d, %d, %d, %d, (int64_t)",
+             chk_helper(E), pos.line, pos.col, array_name_id(E, arr), axis);
+  emit_expr(E, b, idx);
+  buf_printf(b, ", %s.shape[%d])", arr->name, axis);
+}
+
 void emit_index_at(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n,
                    const Pos *pos) {
   bool dbg = pos && E->opts && E->opts->debug;
+  if (arr->ty->strided) {
+    /* a view: i0 * strides[0] + i1 * strides[1] ... */
+    buf_puts(b, "(");
+    for (int i = 0; i < n; i++) {
+      buf_puts(b, i ? " + (" : "(");
+      if (dbg)
+        buf_printf(b, "%s(k_fault.data, %d, %d, %d, %d, (int64_t)",
+                   chk_helper(E), pos->line, pos->col, array_name_id(E, arr),
+                   i);
+      else
+        buf_puts(b, "(int64_t)");
+      emit_expr(E, b, idx[i]);
+      if (dbg)
+        buf_printf(b, ", %s.shape[%d])", arr->name, i);
+      buf_printf(b, ") * %s.strides[%d]", arr->name, i);
+    }
+    buf_puts(b, ")");
+    return;
+  }
   /* row-major: ((i0 * s1 + i1) * s2 + i2) ... in 64-bit arithmetic */
   for (int i = 0; i < n - 1; i++)
     buf_puts(b, "(");
@@ -1267,7 +1317,7 @@ static const char *dbg_atomic(Emit *E, const char *h, IrExpr *e) {
   bool cas = e->bi == BI_ATOMIC_CAS;
   if (e->ty->kind != TY_SCALAR)
     make_helper(E, e->ty, 0, NULL);
-  buf_printf(&E->pre, "%s %s %s(%sint64_t *f, %s%s *p, %s%s%s v) {\n"
+  emit_pre(E, name, "%s %s %s(%sint64_t *f, %s%s *p, %s%s%s v) {\n"
              "  if (((volatile %sint64_t *)f)[0]) return %s;\n"
              "  return %s(p, %sv);\n}\n",
              E->T->fn_qual, T, name, G, G, T, cas ? T : "", cas ? " cmp, " : "",
@@ -1495,6 +1545,9 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
     return;
   case E_LOAD: case E_SHAPE: case E_FIELD: case E_COMP: case E_ATOMIC:
     emit_access(E, b, e);
+    return;
+  case E_VIEW:
+    emit_view(E, b, e);
     return;
   }
 }
@@ -1955,6 +2008,8 @@ const char *emit_module(Compiler *C, IrModule *m, const Target *T,
   memset(&E, 0, sizeof E);
   E.C = C;
   E.m = m;
+  if (opts && opts->compact && T->compact)
+    T = T->compact;
   E.T = T;
   E.opts = opts;
   E.vec_lane = -1;
@@ -1979,6 +2034,8 @@ const char *emit_module(Compiler *C, IrModule *m, const Target *T,
   T->prelude(&H);
   buf_puts(&all, H.out.p ? H.out.p : "");
   buf_puts(&all, E.pre.p ? E.pre.p : "");
+  if (T->guard_helpers)
+    buf_puts(&all, KERN_EMIT_SHARED_END "\n");
   buf_puts(&all, "\n");
   buf_puts(&all, E.out.p ? E.out.p : "");
   return all.p;

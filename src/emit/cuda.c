@@ -17,6 +17,10 @@ static void cuda_prelude(Emit *E) {
    * here; nvcc includes the host's <stdint.h> itself, where a second
    * declaration of int64_t (long there, long long here) is an error.  The
    * same file must compile with both (issue #13). */
+  if (E->T->guard_helpers) {
+    emit_line(E, "#ifndef K_H_prelude");
+    emit_line(E, "#define K_H_prelude");
+  }
   emit_line(E, "#ifndef __CUDACC_RTC__");
   emit_line(E, "#include <stdint.h>");
   emit_line(E, "#else");
@@ -33,6 +37,8 @@ static void cuda_prelude(Emit *E) {
   emit_line(E, "typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; int64_t begin; } kern__dims;");
   emit_line(E, "#define K_INF_F __int_as_float(0x7f800000)");
   emit_line(E, "#define K_NAN_F __int_as_float(0x7fffffff)");
+  if (E->T->guard_helpers)
+    emit_line(E, "#endif");
 }
 
 /* The CUDA type an atomic intrinsic takes for a kern scalar. */
@@ -176,7 +182,8 @@ static bool vp_index_ok(VecPlan *V, IrVar *a, IrExpr **idx, int n) {
 static void vp_expr(VecPlan *V, IrExpr *e) {
   if (!e || !V->ok)
     return;
-  if (e->kind == E_ATOMIC || e->kind == E_FCALL || e->kind == E_SHAPE) {
+  if (e->kind == E_ATOMIC || e->kind == E_FCALL || e->kind == E_SHAPE ||
+      e->kind == E_VIEW) { /* a view may alias a vectorised array */
     V->ok = false;
     return;
   }
@@ -240,8 +247,8 @@ static void cuda_vector_loop(Emit *E, IrFunc *f, VecPlan *V) {
     const char *T = emit_ctype(E, a->ty->elem);
     const char *Q = arena_printf(E->C, "k_q%d%s", W, emit_tysig(E, a->ty->elem));
     if (emit_need(E, Q))
-      buf_printf(&E->pre, "typedef struct __align__(16) { %s c[%d]; } %s;\n",
-                 T, W, Q);
+      emit_pre(E, Q, "typedef struct __align__(16) { %s c[%d]; } %s;\n",
+               T, W, Q);
     if (a->read)
       emit_line(E, "%s%s k_v_%s = *(const %s *)(%s_d + k_base);",
                 V->stored[i] ? "" : "const ", Q, a->name, Q, a->name);
@@ -309,7 +316,8 @@ static void cuda_kernel(Emit *E, IrFunc *f) {
   /* Straight-line bodies: unrolling the grid-stride loop puts several
    * independent loads in flight per thread, which a memory-bound kernel
    * needs to reach full bandwidth. */
-  const char *pragma = f->simple_loop && !f->has_kreturn_in_loop
+  bool compact = E->T->guard_helpers;
+  const char *pragma = f->simple_loop && !f->has_kreturn_in_loop && !compact
                            ? "#pragma unroll 4" : NULL;
   const char *header = "for (int64_t k_t = k_dims.begin + "
                        "(int64_t)blockIdx.x * blockDim.x + "
@@ -317,7 +325,7 @@ static void cuda_kernel(Emit *E, IrFunc *f) {
   VecPlan V;
   memset(&V, 0, sizeof V);
   V.ok = f->tid_dims <= 1 && f->simple_loop && !f->has_kreturn_in_loop &&
-         !(E->opts && E->opts->debug);
+         !(E->opts && E->opts->debug) && !compact;
   if (V.ok)
     vp_stmts(&V, f->body, 0);
   if (V.ok && V.narr > 0) {
@@ -337,7 +345,7 @@ static void cuda_kernel(Emit *E, IrFunc *f) {
     emit_thread_loop(E, f, pragma, header, false);
     E->indent--;
     emit_line(E, "}");
-  } else if (f->tid_dims <= 1) {
+  } else if (f->tid_dims <= 1 && !compact) {
     emit_thread_loops(E, f, pragma, header);
   } else {
     emit_thread_loop(E, f, pragma, header, false);
@@ -377,6 +385,30 @@ static void cuda_kernel(Emit *E, IrFunc *f) {
   emit_line(E, "%s", "");
 }
 
+/* Note [compact CUDA]: the form of a kernel that kern synth records when a
+ * dataset is compiled in bulk (`kern compile --target cuda --compact`,
+ * `kern synth --cuda-form compact`).  NVRTC's cost is NVVM optimising each
+ * inlined call site of a math helper (5-11 ms for one sinf), and the
+ * production form has each body twice (the 1-D fast path and the general
+ * loop; the 16-byte vector loop is a third) and unrolled 4x.  The compact
+ * form has one general grid-stride loop, no unrolling, and helpers that
+ * are `__noinline__` and guarded by #ifndef (emit_pre), so a program of
+ * many modules compiles each helper once.  It computes the same values
+ * (the same helpers, the same operations in the same order); it is slower
+ * to run, not for production. */
+const Target target_cuda_compact = {
+    .id = KERN_TARGET_CUDA,
+    .fn_qual = "static __device__ __noinline__",
+    .global = "",
+    .restrict_kw = "__restrict__",
+    .int64_fmt = "ll",
+    .overloaded_math = false,
+    .prelude = cuda_prelude,
+    .kernel = cuda_kernel,
+    .atomic_helper = cuda_atomic,
+    .guard_helpers = true,
+};
+
 const Target target_cuda = {
     .id = KERN_TARGET_CUDA,
     .fn_qual = "static __device__ __forceinline__",
@@ -387,4 +419,5 @@ const Target target_cuda = {
     .prelude = cuda_prelude,
     .kernel = cuda_kernel,
     .atomic_helper = cuda_atomic,
+    .compact = &target_cuda_compact,
 };

@@ -32,7 +32,16 @@ typedef struct Target {
   /* helper bodies that depend on the target: atomics */
   void (*atomic_helper)(Emit *E, Buf *b, int bi, const Type *t,
                         const char *name);
+  /* The compact form's target (kc_options.compact), or NULL. */
+  const struct Target *compact;
+  /* Put each prelude item between #ifndef guards (emit_pre). */
+  bool guard_helpers;
 } Target;
+
+/* The line that ends the shared part (prelude, types, helpers) of a
+ * compact CUDA module; what follows is the module's own functions and
+ * kernels.  kern synth splits batches there (Note [compact CUDA]). */
+#define KERN_EMIT_SHARED_END "// kern: end of shared helpers"
 
 struct Emit {
   Compiler *C;
@@ -64,7 +73,7 @@ struct Emit {
 const char *emit_module(Compiler *C, IrModule *m, const Target *T,
                         const kc_options *opts);
 
-extern const Target target_c, target_cuda, target_opencl;
+extern const Target target_c, target_cuda, target_opencl, target_cuda_compact;
 
 /* common.c, for the targets */
 const char *emit_ctype(Emit *E, const Type *t);   /* C spelling of a value type */
@@ -97,6 +106,7 @@ void emit_index_at(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n,
 const char *emit_array_data(Emit *E, IrVar *arr);
 const char *emit_zero(Emit *E, const Type *t);
 bool emit_need(Emit *E, const char *name); /* true the first time */
+void emit_pre(Emit *E, const char *name, const char *fmt, ...);
 bool emit_vec_array(Emit *E, IrVar *v);   /* in E->vec_arrays */
 /* The identity of an aggregated atomic's combine (Note [atomic
  * aggregation]): 0 for add, the largest value for min, the smallest for
@@ -107,5 +117,11 @@ const char *emit_agg_identity(const IrAgg *g);
  * false if bi is not one of them. */
 bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
                        const Type **args, const char *name);
+/* view.c: array views (Note [views] in ir/ir.h) */
+const char *emit_view_type(Emit *E, const Type *t);
+const char *emit_view_zero(Emit *E, const Type *t);
+void emit_view(Emit *E, Buf *b, IrExpr *e);
+void emit_checked_index(Emit *E, Buf *b, IrVar *arr, int axis, IrExpr *idx,
+                        Pos pos);
 
 #endif

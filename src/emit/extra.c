@@ -50,7 +50,7 @@ static const char *erfinv_core(Emit *E) {
   const char *name = "k_erfinv_core_f64";
   if (!emit_need(E, name))
     return name;
-  buf_printf(&E->pre,
+  emit_pre(E, name,
              "%s double %s(double z) {\n"
              "  if (z == 0.0) return 0.0;\n"
              "  if (z == 1.0) return (double)K_INF_F;\n"
@@ -159,7 +159,7 @@ static void poisson_helper(Emit *E, Buf *b, const char *name) {
   const char *Q = E->T->fn_qual, *rf = randf1(E);
   const char *lg = mathfn(E, "log", KERN_SCALAR_FLOAT32);
   if (emit_need(E, "k_loggam_f32"))
-    buf_printf(&E->pre,
+    emit_pre(E, "k_loggam_f32",
                "%s float k_loggam_f32(float x) {\n"
                "  if (x == 1.0f || x == 2.0f) return 0.0f;\n"
                "  uint32_t n = x < 7.0f ? (uint32_t)(7.0f - x) : 0u;\n"
@@ -355,7 +355,11 @@ static const char *perlin_helper(Emit *E, int D) {
     return name;
   const char *Q = E->T->fn_qual, *rf = randf1(E), *r3 = randf3(E);
   const char *sq = mathfn(E, "sqrt", KERN_SCALAR_FLOAT32);
-  Buf *b = &E->pre;
+  /* Built aside and added whole, so that the compact form's guard
+   * (emit_pre) covers the corner function too. */
+  Buf pb;
+  buf_init(&pb, E->C);
+  Buf *b = &pb;
   /* the gradient of one corner */
   buf_printf(b, "%s void k_perlin_corner%d(uint32_t seed, int32_t *c, float *g) {\n",
              Q, D);
@@ -416,6 +420,7 @@ static const char *perlin_helper(Emit *E, int D) {
                 "  }\n"
                 "  if (gr) for (int j = 0; j < %d; j++) gr[j] = gv[0][j];\n"
                 "  return v[0];\n}\n", D, M, D, D);
+  emit_pre(E, name, "%s", pb.p);
   return name;
 }
 
@@ -801,7 +806,7 @@ static bool edge_helper(Emit *E, Buf *b, int bi, const Type *ret,
   const char *sq = mathfn(E, "sqrt", KERN_SCALAR_FLOAT32);
   const char *V = emit_ctype(E, ret);
   if (emit_need(E, "k_diff_product_f32"))
-    buf_printf(&E->pre, "%s float k_diff_product_f32(float a, float b, float c, float d) {\n"
+    emit_pre(E, "k_diff_product_f32", "%s float k_diff_product_f32(float a, float b, float c, float d) {\n"
                "  float cd = c * d;\n  return %s(a, b, -cd) + %s(-c, d, cd);\n}\n",
                E->T->fn_qual, fm, fm);
   buf_printf(b,

@@ -58,8 +58,17 @@ typedef enum IrExprKind {
   E_MAKE,    /* vector/matrix from nargs components, or broadcast of 1 */
   E_ATOMIC,  /* bi on var[args] with value c (and cmp b for cas) */
   E_TID,     /* thread index component ival */
-  E_FIELD    /* field ival of the struct a */
+  E_FIELD,   /* field ival of the struct a */
+  E_VIEW     /* a view of the array var (Note [views]) */
 } IrExprKind;
+
+/* Note [views]: E_VIEW selects from the array var (contiguous or itself a
+ * view) with one entry per leading axis, three args each: an integer
+ * index (args[3k], then two zeros) or, where bit k of ival is set, a
+ * slice's start, stop and step (int32; an omitted start is INT32_MAX and
+ * an omitted stop INT32_MIN, Warp's SLICE_BEGIN and SLICE_END).  No
+ * entries is the whole array.  Its type is a strided array (Type.strided)
+ * of the slices' axes followed by the axes not indexed, as Warp's view(). */
 
 struct IrExpr {
   IrExprKind kind;

@@ -94,6 +94,8 @@ static void simplify(IrExpr **slot, void *ud) {
   }
   if (e->kind == E_ATOMIC)
     e->var->written = true;
+  if (e->kind == E_VIEW)
+    e->var->read = e->var->written = true; /* the view may be stored to */
 }
 
 static void mark_store(IrStmt *s, void *ud) {
@@ -168,6 +170,8 @@ static void find_reads(IrExpr **slot, void *ud) {
   IrExpr *e = *slot;
   if (e->kind == E_LOAD && e->var == A->arr)
     A->ok = false;
+  if (e->kind == E_VIEW && e->var == A->arr) /* an alias: not alone */
+    A->ok = false;
   if (e->kind == E_ATOMIC && e->var == A->arr)
     A->ok = false; /* another atomic whose result or index differs */
 }
@@ -198,8 +202,8 @@ static void aggregate(IrStmt *s, void *ud) {
   if (at->bi != BI_ATOMIC_ADD && at->bi != BI_ATOMIC_SUB &&
       at->bi != BI_ATOMIC_MIN && at->bi != BI_ATOMIC_MAX)
     return;
-  if (!aggregatable_type(at->ty))
-    return;
+  if (!aggregatable_type(at->ty) || !at->var->is_param)
+    return; /* a view is a local: out of scope where the sum is flushed */
   for (int i = 0; i < at->nargs; i++)
     if (!uniform(at->args[i]))
       return;

@@ -85,7 +85,9 @@ typedef enum NodeKind {
   N_RETURN,
   N_PASS,
   N_ASSERT,
-  N_UNSUPPORTED /* a statement kern does not support; name says which */
+  N_UNSUPPORTED, /* a statement kern does not support; name says which */
+  N_SLICE       /* lower:upper:step inside [...]: a, b, c, each NULL when
+                   omitted (an expression, only in subscripts) */
 } NodeKind;
 
 typedef struct Node Node;
@@ -166,7 +168,25 @@ struct Func {
   int overload_index; /* 0 for the first definition, 1, 2 ... */
   Func *next;
   void *ir;
+  /* generics (check_generic.c): a function or kernel with a typing.Any
+   * parameter is checked once per signature it is used with */
+  bool generic;        /* has Any parameters: never emitted itself */
+  Func *instance_of;   /* an instantiation: the generic definition */
+  Func *instances;     /* a generic definition: its instantiations */
+  Func *next_instance;
+  int ninstances;
 };
+
+/* wp.overload(kernel, [T, ...]), wp.overload(kernel, {"name": T}) or an
+ * @wp.overload stub: one instantiation of a generic kernel. */
+typedef struct KernelOverload {
+  const char *kernel;
+  Pos pos;
+  Node *types;        /* positional: a list of type expressions */
+  const char **names; /* by name: names[i] gets types' i-th entry */
+  Func *stub;         /* @wp.overload def k(a: T, ...): ... */
+  struct KernelOverload *next;
+} KernelOverload;
 
 /* A @wp.struct class: its fields in order, typed by the checker. */
 typedef struct StructDef {
@@ -189,6 +209,7 @@ typedef struct Module {
   Names const_names; /* the constants by name (the first definition) */
   int nkernels;
   const char *wp;   /* the name warp is imported as */
+  KernelOverload *kernel_overloads; /* in source order */
 } Module;
 
 /* parse.c: the whole file into C->mod. */

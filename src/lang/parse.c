@@ -28,6 +28,7 @@ typedef struct Parser {
   Token *tok;
   int ntok, i;
   const char *wp; /* the name warp is imported as */
+  bool stub;      /* funcdef: an @wp.overload stub, whose body is skipped */
 } Parser;
 
 static Token *peek(Parser *P) { return &P->tok[P->i]; }
@@ -181,15 +182,33 @@ static void arglist(Parser *P, Node *call, const char *close) {
   call->kwargs = khead.next;
 }
 
-/* subscriptlist -> test {',' test} [','] */
+/* subscript -> test | [test] ':' [test] [':' [test]] */
+static Node *subscript(Parser *P) {
+  Token *t = peek(P);
+  Node *lo = NULL;
+  if (!is_op(t, ":")) {
+    lo = test(P);
+    if (!is_op(peek(P), ":"))
+      return lo;
+  }
+  Node *s = new_node(P, N_SLICE, t->pos);
+  s->a = lo;
+  next(P); /* : */
+  if (!is_op(peek(P), ":") && !is_op(peek(P), ",") && !is_op(peek(P), "]"))
+    s->b = test(P);
+  if (is_op(peek(P), ":")) {
+    next(P);
+    if (!is_op(peek(P), ",") && !is_op(peek(P), "]"))
+      s->c = test(P);
+  }
+  return s;
+}
+
+/* subscriptlist -> subscript {',' subscript} [','] */
 static Node *subscriptlist(Parser *P) {
   Node head = {0}, *cur = &head;
   for (;;) {
-    if (is_op(peek(P), ":"))
-      diag_error(P->C, peek(P)->pos, "slices are not supported");
-    cur = cur->next = test(P);
-    if (is_op(peek(P), ":"))
-      diag_error(P->C, peek(P)->pos, "slices are not supported");
+    cur = cur->next = subscript(P);
     if (!is_op(peek(P), ","))
       break;
     next(P);
@@ -824,14 +843,20 @@ static Node *stmt(Parser *P) {
 /* Skips one top-level statement: its logical line and, when it opens a
  * block, everything up to the matching DEDENT. */
 static void skip_statement(Parser *P) {
+  /* Only a compound statement's header (a line ending in ':') owns the
+   * indented block after it; any other line followed by an indent is
+   * Python's "unexpected indent", which the caller reports -- skipping the
+   * block here once hid every kernel in it without a word. */
   while (peek(P)->kind != T_NEWLINE && peek(P)->kind != T_EOF) {
     if (peek(P)->kind == T_INDENT)
       break;
     next(P);
   }
+  /* The caller may have consumed the header itself (a stub's "def ...:"). */
+  bool header = P->i > 0 && is_op(&P->tok[P->i - 1], ":");
   if (peek(P)->kind == T_NEWLINE)
     next(P);
-  if (peek(P)->kind == T_INDENT) {
+  if (header && peek(P)->kind == T_INDENT) {
     int depth = 0;
     do {
       Token *t = next(P);
@@ -852,6 +877,8 @@ static bool is_wp_attr(Parser *P, Node *e, const char *name) {
 }
 
 /* funcdef -> 'def' NAME '(' [params] ')' ['->' test] ':' suite */
+static void skip_statement(Parser *P);
+
 static Func *funcdef(Parser *P, bool is_kernel) {
   Token *t = next(P); /* def */
   Func *f = arena_alloc(P->C, sizeof *f);
@@ -899,6 +926,11 @@ static Func *funcdef(Parser *P, bool is_kernel) {
   if (is_op(peek(P), "->")) {
     next(P);
     f->ret_annot = test(P);
+  }
+  if (P->stub) {
+    expect_op(P, ":");
+    skip_statement(P);
+    return f;
   }
   f->body = suite(P);
   (void)t;
@@ -1012,6 +1044,83 @@ static void classdef(Parser *P) {
   *tail = sd;
 }
 
+static void add_kernel_overload(Parser *P, KernelOverload *o) {
+  KernelOverload **tail = &P->C->mod->kernel_overloads;
+  while (*tail)
+    tail = &(*tail)->next;
+  *tail = o;
+}
+
+/* overload_stmt -> [NAME '='] WP '.' 'overload' '(' NAME ','
+ *                  ('[' test {',' test} ']' | '{' STRING ':' test
+ *                   {',' STRING ':' test} '}') ')'
+ * at the top level: an instantiation of a generic kernel (check_generic.c).
+ * Returns false, consuming nothing, for any other statement. */
+static bool overload_stmt(Parser *P) {
+  int save = P->i;
+  if (peek(P)->kind == T_NAME && is_op(peek2(P), "=")) {
+    next(P);
+    next(P);
+  }
+  Token *w = peek(P);
+  if (w->kind != T_NAME || !P->wp || w->len != (int)strlen(P->wp) ||
+      strncmp(w->text, P->wp, (size_t)w->len) || !is_op(peek2(P), ".") ||
+      P->tok[P->i + 2].kind != T_NAME || P->tok[P->i + 2].len != 8 ||
+      strncmp(P->tok[P->i + 2].text, "overload", 8) ||
+      !is_op(&P->tok[P->i + 3], "(")) {
+    P->i = save;
+    return false;
+  }
+  P->i += 4;
+  KernelOverload *o = arena_alloc(P->C, sizeof *o);
+  o->pos = w->pos;
+  o->kernel = expect_name(P);
+  expect_op(P, ",");
+  Node head = {0}, *cur = &head;
+  if (is_op(peek(P), "[")) {
+    next(P);
+    while (!is_op(peek(P), "]")) {
+      cur = cur->next = test(P);
+      if (!is_op(peek(P), ","))
+        break;
+      next(P);
+    }
+    expect_op(P, "]");
+  } else if (is_op(peek(P), "{")) {
+    next(P);
+    int n = 0, cap = 8;
+    o->names = arena_alloc(P->C, sizeof(char *) * (size_t)cap);
+    while (!is_op(peek(P), "}")) {
+      Token *k = peek(P);
+      if (k->kind != T_STRING)
+        error_at_tok(P, k, "a parameter name in quotes");
+      next(P);
+      if (n == cap) {
+        const char **nn = arena_alloc(P->C, sizeof(char *) * (size_t)cap * 2);
+        memcpy(nn, o->names, sizeof(char *) * (size_t)cap);
+        o->names = nn;
+        cap *= 2;
+      }
+      o->names[n++] = k->str;
+      expect_op(P, ":");
+      cur = cur->next = test(P);
+      if (!is_op(peek(P), ","))
+        break;
+      next(P);
+    }
+    expect_op(P, "}");
+  } else {
+    error_at_tok(P, peek(P), "a list or dict of argument types");
+  }
+  if (is_op(peek(P), ","))
+    next(P); /* a trailing comma */
+  expect_op(P, ")");
+  o->types = head.next;
+  expect_newline(P);
+  add_kernel_overload(P, o);
+  return true;
+}
+
 /* decorated -> decorator+ (funcdef | classdef) */
 static void decorated(Parser *P) {
   int kind = 0; /* 1 kernel, 2 func, 3 struct, 0 other */
@@ -1027,6 +1136,8 @@ static void decorated(Parser *P) {
       kind = 2;
     else if (is_wp_attr(P, callee, "struct"))
       kind = 3;
+    else if (is_wp_attr(P, callee, "overload") && kind == 0)
+      kind = 5; /* an instantiation of a generic kernel */
     else if (callee->kind == N_ATTR && callee->a->kind == N_NAME && P->wp &&
              !strcmp(callee->a->name, P->wp) && kind == 0) {
       kind = 4; /* another wp decorator: func_native, overload, ... */
@@ -1039,6 +1150,17 @@ static void decorated(Parser *P) {
     if (!is_kw(t, "class"))
       error_at_tok(P, t, "'class' after @wp.struct");
     classdef(P);
+    return;
+  }
+  if (kind == 5 && is_kw(t, "def")) {
+    P->stub = true;
+    Func *f = funcdef(P, true);
+    P->stub = false;
+    KernelOverload *o = arena_alloc(P->C, sizeof *o);
+    o->kernel = f->name;
+    o->pos = first->pos;
+    o->stub = f;
+    add_kernel_overload(P, o);
     return;
   }
   if (kind == 4)
@@ -1164,7 +1286,7 @@ static bool pyglobal_assign(Parser *P, Sym ***ctail) {
 void parse_file(Compiler *C) {
   int ntok;
   Token *toks = lex_file(C, &ntok);
-  Parser P = {C, toks, ntok, 0, NULL};
+  Parser P = {C, toks, ntok, 0, NULL, false};
   C->mod = arena_alloc(C, sizeof(Module));
   Sym **ctail = &C->mod->consts;
 
@@ -1188,6 +1310,8 @@ void parse_file(Compiler *C) {
       decorated(&P);
       continue;
     }
+    if (overload_stmt(&P))
+      continue;
     /* NAME = wp.constant(EXPR) */
     if (t->kind == T_NAME && !is_keyword(t) && is_op(peek2(&P), "=") && P.wp) {
       int save = P.i;

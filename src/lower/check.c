@@ -106,7 +106,11 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
 
   IrFunc *irf = arena_alloc(C, sizeof *irf);
   irf->name = f->name;
-  irf->symbol = f->overload_index
+  irf->symbol = f->instance_of /* check_generic.c */
+                    ? arena_printf(C, "kern_%ci%d_%d_%s",
+                                   f->is_kernel ? 'k' : 'f', f->overload_index,
+                                   f->ninstances, f->instance_of->name)
+                : f->overload_index
                     ? arena_printf(C, "kern_f%d_%s", f->overload_index,
                                    f->name)
                     : arena_printf(C, "%s_%s", f->is_kernel ? "kern_k"
@@ -138,6 +142,17 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
     } else {
       f->ret = check_type_expr(X, f->ret_annot, "return type");
     }
+    if (f->ret && f->ret->kind == TY_ANY)
+      f->ret = NULL; /* a generic result: found from the body */
+  }
+
+  /* A generic definition is checked once per instantiation instead
+   * (check_generic.c). */
+  if (!f->instance_of && check_func_generic(X, f)) {
+    f->generic = true;
+    f->checking = false;
+    f->checked = true;
+    return;
   }
 
   /* parameters */
@@ -147,8 +162,9 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
     for (int j = 0; j < i; j++)
       if (!strcmp(f->params[j].name, p->name))
         ERR(p->pos, "duplicate parameter '%s'", p->name);
-    p->ty = check_type_expr(X, p->annot, arena_printf(C, "parameter '%s'",
-                                                p->name));
+    if (!f->instance_of) /* an instantiation's types are given */
+      p->ty = check_type_expr(X, p->annot, arena_printf(C, "parameter '%s'",
+                                                  p->name));
     if (f->is_kernel && p->ty->kind == TY_STRUCT)
       ERR(p->annot->pos, "struct kernel parameters are not supported yet "
                          "(structs work as locals and in @wp.func)");
@@ -643,10 +659,15 @@ void check_consts(Compiler *C, IrModule *irm) {
   }
 }
 
+void check_function(Compiler *C, IrModule *irm, Func *f) {
+  check_func(C, irm, f);
+}
+
 IrModule *lower_module(Compiler *C) {
   IrModule *irm = arena_alloc(C, sizeof *irm);
   irm->path = C->path;
   check_consts(C, irm);
   check_in_call_order(C, irm);
+  check_kernel_overloads(C, irm);
   return irm;
 }

@@ -70,6 +70,7 @@ Node *check_not_constant(Ctx *X, Node *n);
 IrExpr *check_const_value(Ctx *X, Sym *s, Pos use);
 IrExpr *check_static_call(Ctx *X, Node *call);
 void check_consts(Compiler *C, IrModule *irm);
+void check_function(Compiler *C, IrModule *irm, Func *f);
 
 /* check_type.c */
 const Type *check_wp_type_named(Compiler *C, const char *name,
@@ -109,6 +110,7 @@ IrExpr *check_compare(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
 IrExpr *check_index_expr(Ctx *X, IrExpr *i, IrVar *arr, int axis, Pos pos);
 IrExpr *check_comp_index(Ctx *X, Node *n, int limit, const char *what);
 IrExpr *check_subscript(Ctx *X, Node *n);
+IrExpr *check_subscript_value(Ctx *X, Node *n, IrExpr *base);
 int check_swizzle_index(const char *name);
 IrExpr *check_attribute(Ctx *X, Node *n);
 IrExpr *check_expr(Ctx *X, Node *n);
@@ -130,5 +132,20 @@ IrExpr *check_extra_call(Ctx *X, Node *call, const char *w); /* NULL: not one */
 IrExpr **check_extra_unpack(Ctx *X, Node *call, const char *w, int *nparts);
 IrExpr *check_extra_set_inplace(Ctx *X, Node *call, const char *w);
 Node *check_extra_tuple(Ctx *X, Node *v);
+/* check_view.c */
+IrExpr *check_view_subscript(Ctx *X, Node *n);
+IrExpr *check_comp_slice(Ctx *X, Node *n, IrExpr *base);
+void check_store_comp_slice(Ctx *X, Node *target, IrExpr *value);
+IrExpr *check_full_view(Ctx *X, IrExpr *a, Pos pos);
+IrExpr *check_array_var(Ctx *X, IrExpr *a, Pos pos);
+IrExpr *check_index_array_value(Ctx *X, Node *n, IrExpr *base);
+
+/* check_generic.c */
+bool check_ty_fits(const Type *param, const Type *arg);
+bool check_func_generic(Ctx *X, Func *g);
+Func *check_instance_for_call(Ctx *X, Node *call, Func *g, IrExpr **args);
+void check_kernel_overloads(Compiler *C, IrModule *irm);
+const Type *check_generic_named(Compiler *C, const char *w);
+const Type *check_type_of(Ctx *X, Node *n);
 
 #endif

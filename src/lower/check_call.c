@@ -78,6 +78,7 @@ IrExpr *check_atomic_call(Ctx *X, Node *call, int bi, const char *name) {
   if (arr->ty->kind != TY_ARRAY)
     ERR(arrn->pos, "the first argument of %s() must be an array, got %s", name,
         TN(arr->ty));
+  arr = check_array_var(X, arr, arrn->pos); /* a view, a call's result */
   int nidx = n - 1 - extra;
   if (nidx != arr->ty->ndim)
     ERR(call->pos, "%s() on a %d-d array needs %d ind%s, got %d", name,
@@ -263,7 +264,7 @@ static IrExpr *default_value(Ctx *X, Func *g, Param *p) {
   if (sink)
     ERR(d->pos, "the default value of '%s' in '%s' must be a value known at "
                 "compile time", p->name, g->name);
-  if (!ty_eq(v->ty, p->ty))
+  if (!check_ty_fits(p->ty, v->ty)) /* Any: the value's own type */
     ERR(d->pos, "the default value of '%s' is %s but the parameter is %s",
         p->name, TN(v->ty), TN(p->ty));
   return v;
@@ -312,7 +313,7 @@ static IrExpr **bind_args(Ctx *X, Node *call, Func *g, IrExpr **pos_args,
       }
       bound[i] = default_value(X, g, p);
     }
-    if (!ty_eq(bound[i]->ty, p->ty)) {
+    if (!check_ty_fits(p->ty, bound[i]->ty)) {
       if (!why)
         return NULL;
       Pos at = call->pos; /* the argument's own position when it has one */
@@ -357,10 +358,13 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
     chosen = g;
     bound = bind_args(X, call, g, pos_args, npos, kw_args, true);
   } else {
-    /* the latest definition that fits */
-    for (Func *c = g; c; c = c->overload)
-      if (bind_args(X, call, c, pos_args, npos, kw_args, false))
-        chosen = c;
+    /* the latest definition that fits; a generic one only when no
+     * definition with concrete types does, as in Warp */
+    for (int pass = 0; pass < 2 && !chosen; pass++)
+      for (Func *c = g; c; c = c->overload)
+        if (check_func_generic(X, c) == (pass == 1) &&
+            bind_args(X, call, c, pos_args, npos, kw_args, false))
+          chosen = c;
     if (!chosen) {
       Buf b;
       buf_init(&b, X->C);
@@ -380,6 +384,7 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
    * one that is not checked yet is on a cycle of calls through this one. */
   if (g->checking || !g->checked)
     ERR(call->pos, "recursive call of '%s' is not supported", g->name);
+  g = check_instance_for_call(X, call, g, bound); /* generics, views */
   IrExpr *e = ir_expr(X->C, E_FCALL, g->ret->kind == TY_TUPLE
                                          ? g->ret->items[0] : g->ret);
   e->fn = g->ir;
@@ -420,6 +425,7 @@ static IrExpr *len_call(Ctx *X, Node *call) {
   IrExpr *v = check_expr(X, call->args);
   const Type *t = v->ty;
   if (t->kind == TY_ARRAY) {
+    v = check_array_var(X, v, call->pos);
     IrExpr *e = ir_expr(X->C, E_SHAPE, t_i32());
     e->var = v->var;
     e->ival = 0;
@@ -501,6 +507,11 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
       return len_call(X, n);
     ERR(callee->pos, "unknown function '%s'", name);
   }
+  /* type(x)(...), a.dtype(...): constructors of a type found from a value,
+   * which generic code uses (check_generic.c) */
+  const Type *ct = check_type_of(X, callee);
+  if (ct)
+    return check_construct(X, n, ct, TN(ct));
   if (callee->kind == N_ATTR)
     ERR(callee->pos, "method calls are not supported ('.%s()')", callee->name);
   ERR(callee->pos, "this expression cannot be called");

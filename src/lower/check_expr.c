@@ -188,13 +188,28 @@ IrExpr *check_comp_index(Ctx *X, Node *n, int limit, const char *what) {
 }
 
 IrExpr *check_subscript(Ctx *X, Node *n) {
-  IrExpr *base = check_expr(X, n->a);
+  /* sub-arrays and slices (check_view.c) */
+  IrExpr *v = check_view_subscript(X, n);
+  if (v)
+    return v;
+  return check_subscript_value(X, n, check_expr(X, n->a));
+}
+
+/* n's indices applied to base, already evaluated (n->a is not used). */
+IrExpr *check_subscript_value(Ctx *X, Node *n, IrExpr *base) {
   const Type *bt = base->ty;
   int nidx = check_count_args(n->args);
+  if (bt->kind == TY_ARRAY && base->kind != E_VAR)
+    return check_index_array_value(X, n, base); /* check_view.c */
+  for (Node *a = n->args; a; a = a->next)
+    if (a->kind == N_SLICE && (bt->kind == TY_VEC || bt->kind == TY_MAT))
+      return check_comp_slice(X, n, base);
+    else if (a->kind == N_SLICE)
+      ERR(a->pos, "a %s cannot be sliced", TN(bt));
   if (bt->kind == TY_ARRAY) {
-    if (nidx != bt->ndim)
-      ERR(n->pos, "a %d-d array needs %d ind%s, got %d (sub-arrays are not "
-                  "supported)", bt->ndim, bt->ndim,
+    if (nidx != bt->ndim || base->kind != E_VAR)
+      ERR(n->pos, "a %d-d array needs %d ind%s here, got %d (sub-arrays "
+                  "are supported on array variables)", bt->ndim, bt->ndim,
           bt->ndim == 1 ? "ex" : "ices", nidx);
     IrExpr *e = ir_expr(X->C, E_LOAD, bt->elem);
     e->pos = n->pos;
@@ -210,6 +225,10 @@ IrExpr *check_subscript(Ctx *X, Node *n) {
   if (bt->kind == TY_SHAPE) {
     if (nidx != 1)
       ERR(n->pos, "shape takes one index");
+    /* Warp's shape has four entries; those past ndim are 0 */
+    IrExpr *ke = n->args->kind == N_INT ? check_expr(X, n->args) : NULL;
+    if (ke && (int64_t)ke->ival >= bt->ndim && (int64_t)ke->ival < 4)
+      return ir_const_int(X->C, t_i32(), 0);
     int k = const_index(X, n->args, bt->ndim, "shape");
     if (k < 0)
       ERR(n->args->pos, "shape index must be a constant");
@@ -277,6 +296,7 @@ IrExpr *check_attribute(Ctx *X, Node *n) {
   IrExpr *base = check_expr(X, n->a);
   const Type *bt = base->ty;
   if (bt->kind == TY_ARRAY) {
+    base = check_array_var(X, base, n->pos);
     if (!strcmp(n->name, "shape")) {
       IrExpr *e = ir_expr(X->C, E_VAR, ty_shape(X->C, bt));
       e->var = base->var;
@@ -493,6 +513,10 @@ IrExpr *check_expr(Ctx *X, Node *n) {
     X->no_hoist++; /* only one branch is evaluated */
     IrExpr *t = check_expr(X, n->b), *f = check_expr(X, n->c);
     X->no_hoist--;
+    if (t->ty->kind == TY_ARRAY && t->ty->strided != f->ty->strided) {
+      t = check_full_view(X, t, n->pos); /* one C type: both views */
+      f = check_full_view(X, f, n->pos);
+    }
     if (!ty_eq(t->ty, f->ty))
       ERR(n->pos, "the branches of a conditional expression have different "
                   "types: %s and %s", TN(t->ty), TN(f->ty));
@@ -507,6 +531,8 @@ IrExpr *check_expr(Ctx *X, Node *n) {
                 "and in return statements");
   case N_LIST:
     ERR(n->pos, "%s literals are not supported in kernels", n->name);
+  case N_SLICE:
+    ERR(n->pos, "a slice can only be used inside [...]");
   case N_KEYWORD:
   default:
     break;

@@ -19,12 +19,20 @@ static Local *assign_local(Ctx *X, Node *target, const Type *ty) {
     ERR(target->pos, "cannot assign to the constant '%s'", target->name);
   if (check_is_wp(X, target))
     ERR(target->pos, "cannot assign to the module '%s'", target->name);
-  if (!check_is_valuelike(ty))
+  if (!check_is_valuelike(ty) && !(ty->kind == TY_ARRAY && ty->strided))
     ERR(target->pos, "cannot assign a %s to a variable", TN(ty));
-  if (!l) {
+  if (l && !l->is_param && l->ty->kind == TY_ARRAY && ty->kind == TY_ARRAY &&
+      !ty_eq(l->ty, ty)) {
+    /* Warp lets an array variable be bound to an array of another type
+     * (sub = a[:2] then sub = a[:2, 1]): from here on the name is a new
+     * variable. */
+    l = check_add_local(X, target->name, ty, target->pos);
+    names_put(X->C, &X->local_names, target->name,
+              (void *)(intptr_t)X->nlocals);
+  } else if (!l) {
     l = check_add_local(X, target->name, ty, target->pos);
   } else {
-    if (l->ty->kind == TY_ARRAY)
+    if (l->ty->kind == TY_ARRAY && l->is_param)
       ERR(target->pos, "cannot assign to the array parameter '%s'",
           target->name);
     if (!ty_eq(l->ty, ty))
@@ -158,6 +166,8 @@ static void store_to(Ctx *X, Node *target, IrExpr *value, Pos pos) {
     if (l && l->is_param && l->ty->kind == TY_ARRAY)
       ERR(target->pos, "cannot assign to the array parameter '%s'",
           target->name);
+    if (value->ty->kind == TY_ARRAY) /* a variable holds views */
+      value = check_full_view(X, value, pos);
     l = assign_local(X, target, value->ty);
     IrStmt *s = ir_stmt(X->C, S_ASSIGN, pos);
     s->var = l->var;
@@ -166,9 +176,18 @@ static void store_to(Ctx *X, Node *target, IrExpr *value, Pos pos) {
     return;
   }
   case N_SUBSCRIPT: {
+    for (Node *a = target->args; a; a = a->next)
+      if (a->kind == N_SLICE) {
+        check_store_comp_slice(X, target, value); /* check_view.c */
+        return;
+      }
     IrExpr *base = check_expr(X, target->a);
     if (base->ty->kind == TY_ARRAY) {
       IrExpr *ld = check_subscript(X, target);
+      if (ld->kind != E_LOAD)
+        ERR(target->pos, "cannot assign to a %s of an array (Warp stores "
+                         "only to single elements)",
+            ld->kind == E_VIEW ? "slice or sub-array" : "part");
       if (!ty_eq(value->ty, base->ty->elem))
         ERR(target->pos, "cannot store %s into an array of %s (Warp needs "
                          "the element type exactly)", TN(value->ty),
@@ -317,6 +336,9 @@ static void augassign(Ctx *X, Node *n) {
                  (bitop && ty_is_int(et0)))) {
       /* a[i] += v is an atomic add in Warp. */
       IrExpr *ld = check_subscript(X, target);
+      if (ld->kind != E_LOAD)
+        ERR(target->pos, "cannot update a slice or sub-array of an array in "
+                         "place (Warp updates only single elements)");
       IrExpr *v = check_expr(X, n->b);
       if (!ty_eq(v->ty, ld->ty))
         ERR(n->pos, "cannot add %s to an element of an array of %s",
@@ -608,7 +630,8 @@ static void assign_stmt(Ctx *X, Node *n) {
       ERR(n->pos, "'%s' returns %d values; unpack them into %d variables",
           n->a->a->name, v->fn->nrets, v->fn->nrets);
   }
-  if (target->kind == N_NAME && !check_is_valuelike(v->ty)) {
+  if (target->kind == N_NAME && !check_is_valuelike(v->ty) &&
+      v->ty->kind != TY_ARRAY) {
     if (v->ty->kind == TY_ARRAY)
       ERR(n->pos, "arrays cannot be assigned to variables in kernels; use "
                   "the parameter directly");
@@ -725,8 +748,14 @@ static void return_stmt(Ctx *X, Node *n) {
     rt = ty_tuple(C, k, items);
   } else {
     s->a = check_expr(X, n->a);
+    if (s->a->ty->kind == TY_ARRAY) {
+      /* Warp returns arrays (a[i], a parameter); they travel as views */
+      s->a = check_full_view(X, s->a, n->a->pos);
+      if (f->ret && f->ret->kind == TY_ARRAY && !f->ret->strided)
+        f->ret = ty_array_view(C, f->ret->elem, f->ret->ndim);
+    }
     rt = s->a->ty;
-    if (!check_is_valuelike(rt))
+    if (!check_is_valuelike(rt) && rt->kind != TY_ARRAY)
       ERR(n->a->pos, "cannot return a %s", TN(rt));
   }
   if (!f->ret) {

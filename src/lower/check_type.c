@@ -252,7 +252,7 @@ static const Type *array_subscript_type(Ctx *X, Node *n) {
   }
   if (dtype->kind == TY_STRUCT)
     ERR(n->pos, "arrays of structs are not supported yet");
-  if (!ty_is_value(dtype))
+  if (!ty_is_value(dtype) && dtype->kind != TY_ANY)
     ERR(n->pos, "arrays of %s are not supported", TN(dtype));
   return ty_array(X->C, dtype, ndim);
 }
@@ -267,7 +267,7 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
     if (!strcmp(n->name, "bool"))
       return t_bool();
     if (!strcmp(n->name, "Any"))
-      ERR(n->pos, "generic (typing.Any) parameters are not supported yet");
+      return &ty_any; /* generic (check_generic.c) */
     StructDef *sd = check_find_struct(X, n->name);
     if (sd)
       return check_struct_type(X, sd, n->pos);
@@ -280,6 +280,8 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
     bool second;
     const Type *t = check_wp_type_named(X->C, w, &second);
     if (t)
+      return t;
+    if ((t = check_generic_named(X->C, w))) /* wp.Int, wp.Float, wp.Scalar */
       return t;
     if (second)
       ERR(n->pos, "wp.%s is not supported yet (second stage of the language)",
@@ -305,9 +307,9 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
       (!strcmp(n->a->name, "tuple") || !strcmp(n->a->name, "Tuple")))
     ERR(n->pos, "a tuple type is only supported as a function's return "
                 "annotation");
-  if ((n->kind == N_NAME && !strcmp(n->name, "Any")) ||
-      (n->kind == N_ATTR && !strcmp(n->name, "Any")))
-    ERR(n->pos, "generic (typing.Any) parameters are not supported yet");
+  if (n->kind == N_ATTR && !strcmp(n->name, "Any") && n->a->kind == N_NAME &&
+      !strcmp(n->a->name, "typing"))
+    return &ty_any;
   if (n->kind == N_CALL) {
     const char *fn = check_wp_attr(X, n->a);
     int ndim = 0;
@@ -351,7 +353,7 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
         ERR(n->pos, "wp.%s() needs a dtype", fn);
       if (dtype->kind == TY_STRUCT)
         ERR(n->pos, "arrays of structs are not supported yet");
-      if (!ty_is_value(dtype))
+      if (!ty_is_value(dtype) && dtype->kind != TY_ANY)
         ERR(n->pos, "arrays of %s are not supported", TN(dtype));
       return ty_array(X->C, dtype, ndim);
     }

@@ -137,7 +137,7 @@ static kern_status load_string(kern_context *ctx, kern_device dev,
                        name, dev, ctx->ndevices);
   /* On CUDA, #line directives make NVRTC errors and compute-sanitizer
    * reports point at the kernel file's lines. */
-  kc_options opts = {kern__debug_enabled(ctx), be->target == KERN_TARGET_CUDA};
+  kc_options opts = {kern__debug_enabled(ctx), be->target == KERN_TARGET_CUDA, 0};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile(name, source ? source : "", length,
@@ -261,8 +261,22 @@ kern_status kern_module_get_kernel(kern_module *h, const char *name,
       return KERN_SUCCESS;
     }
   }
-  /* List what there is: the usual cause is a typo. */
+  /* A generic kernel is in the module once per wp.overload(), named
+   * NAME[T1,T2,...] (lower/check_generic.c): say so, and list them. */
   char list[512] = "";
+  size_t nlen = strlen(name), nused = 0;
+  for (int i = 0; i < m->code.nkernels && nused < sizeof list; i++) {
+    const char *k = m->code.kernels[i].name;
+    if (!strncmp(k, name, nlen) && k[nlen] == '[')
+      nused += (size_t)snprintf(list + nused, sizeof list - nused, "%s%s",
+                                nused ? ", " : "", k);
+  }
+  if (nused)
+    return kern__error(m->ctx, KERN_ERROR_NOT_FOUND,
+                       "'%s' is a generic kernel in '%s'; get one of its "
+                       "instantiations by its full name: %s", name, m->name,
+                       list);
+  /* List what there is: the usual cause is a typo. */
   size_t used = 0;
   for (int i = 0; i < m->code.nkernels && used < sizeof list; i++)
     used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
@@ -285,15 +299,18 @@ kern_status kern_compile_source(kern_context *h, const char *name,
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_compile_source: %s is NULL",
                        !out ? "out" : !target ? "target" : "source");
+  /* "cuda-compact": CUDA in the compact form for datasets (Note [compact
+   * CUDA] in emit/cuda.c). */
+  int compact = strcmp(target, "cuda-compact") == 0;
   int t;
   for (t = 0; t < KERN_TARGET_COUNT; t++)
-    if (strcmp(target, kern__target_name((kern__target)t)) == 0) break;
+    if (strcmp(compact ? "cuda" : target, kern__target_name((kern__target)t)) == 0) break;
   if (t == KERN_TARGET_COUNT)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "unknown target '%s' (expected c, cuda or opencl)",
                        target);
   if (!name) name = "<string>";
-  kc_options opts = {kern__debug_enabled(ctx), 0};
+  kc_options opts = {kern__debug_enabled(ctx), 0, compact};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile(name, source ? source : "", length,

@@ -53,6 +53,7 @@ typedef struct {
   int targets;       /* bit 0 cuda, 1 opencl, 2 c */
   const char *other; /* the device compared with the CPU: "opencl", "cuda" */
   const char *fail_dir;
+  int compact;       /* --cuda-form compact (Note [compact CUDA], emit/cuda.c) */
 } Opts;
 
 /* ----------------------------------------------------------- strings */
@@ -364,7 +365,7 @@ static int make_pair(Worker *w, long long index, Pair *p) {
   if (!p->warp) return -1;
   synth_normalize(p->k.source, p->nhash, p->minhash);
   const char *name = p->k.name;
-  const char *tg[3] = {"cuda", "opencl", "c"};
+  const char *tg[3] = {o->compact ? "cuda-compact" : "cuda", "opencl", "c"};
   char **dst[3] = {&p->cuda, &p->opencl, &p->c};
   char fname[64];
   snprintf(fname, sizeof fname, "%s.py", name);
@@ -411,14 +412,28 @@ static void parse_ptxas(Pair *pairs, int n, const char *log) {
   }
 }
 
+/* One NVRTC program for a batch: each module in a namespace of its own, so
+ * that two modules' helpers and user functions of one name do not clash.
+ * A compact module (Note [compact CUDA]) is split where its shared part
+ * ends: the guarded helpers stay at file scope, where the guards let the
+ * first module's copy serve every module, and only the module's own
+ * functions and kernels go in the namespace. */
 static char *wrap_cuda(Pair *pairs, int n, int only) {
+  static const char mark[] = "// kern: end of shared helpers\n";
   Str s = {0};
   for (int i = 0; i < n; i++) {
     if ((only >= 0 && i != only) || pairs[i].compile_ok == 0 || pairs[i].dup_in_batch ||
         !pairs[i].cuda)
       continue;
+    const char *cu = pairs[i].cuda, *own = strstr(cu, mark);
+    if (own) {
+      own += sizeof mark - 1;
+      s_put(&s, cu, (size_t)(own - cu));
+    } else {
+      own = cu;
+    }
     s_fmt(&s, "namespace synth_%d {\n", i);
-    s_cat(&s, pairs[i].cuda);
+    s_cat(&s, own);
     s_cat(&s, "\n}\n");
   }
   if (!s.p) s_cat(&s, "");
@@ -776,7 +791,10 @@ static void record(const Opts *o, const Pair *p, Str *s) {
   else s_cat(s, "null");
   s_fmt(s, ",\"arch\":\"%s\",\"options\":[\"--gpu-architecture=%s\"", o->arch, o->arch);
   for (int i = 0; i < nv_nopts(); i++) s_fmt(s, ",\"%s\"", nv_fixed[i]);
-  s_cat(s, "]},\"build\":{\"compile_ok\":");
+  /* Only the compact form is named, so records of the production form keep
+   * their bytes; no cuda_form means the CUDA backend's own form. */
+  s_cat(s, o->compact ? "],\"cuda_form\":\"compact\"},\"build\":{\"compile_ok\":"
+                      : "]},\"build\":{\"compile_ok\":");
   s_cat(s, p->compile_ok < 0 ? "null" : p->compile_ok ? "true" : "false");
   s_cat(s, ",\"registers\":");
   if (p->regs >= 0) s_fmt(s, "%d", p->regs); else s_cat(s, "null");
@@ -1128,6 +1146,12 @@ static int write_stats(const Opts *o, const char *dir, double seconds) {
         "architecture (`build`); with `--validate run` every kernel ran on kern's CPU backend and "
         "on OpenCL with the inputs the record's recipe and seeds describe, and the outputs were "
         "compared (`execution`).\n\n");
+  if (o->compact)
+    s_cat(&c, "The CUDA in each record is kern's compact form (`compiler.cuda_form`: one "
+          "grid-stride loop, no unrolling, helpers `__noinline__` between `#ifndef` guards; "
+          "`kern compile --target cuda --compact`), and that exact text is what NVRTC "
+          "compiled.  `--validate run` on CUDA ran the CUDA backend's production form of the "
+          "same kernel, which computes the same values with the same helpers.\n\n");
   s_cat(&c, "The record schema is docs/synth.md and docs/synth-schema.json in kern's sources.\n\n");
   s_cat(&c, "## Statistics\n\n```json\n");
   s_put(&c, s.p, s.n);
@@ -1168,6 +1192,9 @@ static const char help[] =
     "  --arch ARCH            NVRTC architecture (default sm_90)\n"
     "  --nvrtc-opt MODE       fast (default: --Ofast-compile=mid, about 3x\n"
     "                         faster) or full (the CUDA backend's optimisation)\n"
+    "  --cuda-form FORM       production (default: what the CUDA backend runs)\n"
+    "                         or compact (one loop, shared __noinline__ helpers;\n"
+    "                         kern compile --compact), much faster to validate\n"
     "  --targets LIST         generated files: cuda (always), opencl, c\n"
     "                         (default cuda,opencl,c)\n"
     "  --batch B              pairs per batch (default 64)\n"
@@ -1284,6 +1311,10 @@ int synth_main(int argc, char **argv) {
       if (!strcmp(v, "fast")) nv_fast = 1;
       else if (!strcmp(v, "full")) nv_fast = 0;
       else return usage("--nvrtc-opt wants fast or full, not '%s'", v);
+    } else if (!strcmp(a, "--cuda-form")) {
+      if (!strcmp(v, "production")) o.compact = 0;
+      else if (!strcmp(v, "compact")) o.compact = 1;
+      else return usage("--cuda-form wants production or compact, not '%s'", v);
     } else if (!strcmp(a, "--save-failures")) {
       snprintf(fail_dir, sizeof fail_dir, "%s", v);
     } else {

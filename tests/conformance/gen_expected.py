@@ -20,6 +20,7 @@ import re
 import shlex
 import sys
 import traceback
+import typing
 
 import numpy as np
 
@@ -157,7 +158,8 @@ def build_array(spec, ann, pname):
     if ann is not None:
         if not is_array_ann(ann):
             raise ValueError(f"{pname}: parameter is not an array but got {spec}")
-        if ann.dtype is not t:
+        # a generic kernel's wp.array(dtype=Any) takes any element type
+        if ann.dtype is not t and ann.dtype is not typing.Any:
             raise ValueError(f"{pname}: dtype {wp.types.type_repr(ann.dtype)} != spec type {tname}")
         if ann.ndim != len(dims):
             raise ValueError(f"{pname}: ndim {ann.ndim} != spec dims {len(dims)}")
@@ -182,6 +184,11 @@ def build_value(spec, ann, pname):
     if is_array_ann(ann):
         raise ValueError(f"{pname}: array parameter needs an array SPEC, got {spec}")
     comps = [parse_number(c) for c in spec.split(",")]
+    if ann is typing.Any:
+        # a generic kernel's Any: the Python value, as wp.launch gets it
+        if len(comps) != 1:
+            raise ValueError(f"{pname}: an Any parameter takes one number")
+        return comps[0]
     if wp.types.type_is_vector(ann) or wp.types.type_is_matrix(ann):
         n = int(np.prod(ann._shape_))
         if len(comps) != n:

@@ -75,3 +75,19 @@ def mat_whole_row(idx: wp.array(dtype=int), out: wp.array(dtype=float)):
 def elem_of_array(x: wp.array(dtype=wp.vec3), idx: wp.array(dtype=int), out: wp.array(dtype=float)):
     i = wp.tid()
     out[i] = x[0][idx[i]]
+
+
+# A sub-array's index is checked where the view is made (a[3] of a 3-row
+# array), and an index into a view against the view's own shape.
+@wp.kernel
+def subarray_row(x: wp.array2d(dtype=float), idx: wp.array(dtype=int), out: wp.array(dtype=float)):
+    i = wp.tid()
+    r = x[idx[i]]
+    out[i] = r[0]
+
+
+@wp.kernel
+def view_index(x: wp.array(dtype=float), idx: wp.array(dtype=int), out: wp.array(dtype=float)):
+    i = wp.tid()
+    s = x[1:4]
+    out[i] = s[idx[i]]

@@ -49,6 +49,11 @@ expect mat_whole_row 4 "$I4" \
   "oob.py:70:9: kernel 'mat_whole_row': index 2 is out of bounds for axis 0 of matrix 'm' (length 2, shape (2, 2))"
 expect elem_of_array 4 "x=zeros(vec3,2) $I4" \
   "oob.py:77:14: kernel 'elem_of_array': index 3 is out of bounds for axis 0 of a vec3 vector (length 3, shape (3,))"
+# views: the sub-array's row, then an index into a slice (idx is 0..3)
+expect subarray_row 4 "x=zeros(float32,3,2) $I4" \
+  "oob.py:85:9: kernel 'subarray_row': index 3 is out of bounds for axis 0 of array 'x' (length 3, shape (3, 2))"
+expect view_index 4 "x=zeros(float32,8) $I4" \
+  "oob.py:93:14: kernel 'view_index': index 3 is out of bounds for axis 0 of array 's' (length 3)"
 # in bounds, the checked indices give the values
 out=$("$KERN" run "$DIR/oob.py" vec_read --dim 3 idx="arange(int32,4)" out="zeros(float32,4)" \
   --backend "$BACKEND" --debug 2>&1)

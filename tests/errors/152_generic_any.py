@@ -1,8 +1,11 @@
-# expect: 7:14: error: generic (typing.Any) parameters are not supported yet
+# expect: 11:23: error: array(dtype=float32, ndim=2) does not instantiate parameter 'a' (array(dtype=Any)) of 'fill'
 import warp as wp
 from typing import Any
 
 
-@wp.func
-def twice(x: Any):
-    return x + x
+@wp.kernel
+def fill(a: wp.array(dtype=Any), v: Any):
+    a[wp.tid()] = v
+
+
+wp.overload(fill, [wp.array2d(dtype=float), float])

@@ -1,8 +1,8 @@
-# expect: 8:12: error: slices are not supported
+# expect: 8:5: error: cannot assign to a slice or sub-array of an array (Warp stores only to single elements)
 import warp as wp
 
 
 @wp.kernel
-def k(a: wp.array(dtype=float)):
+def k(a: wp.array2d(dtype=float)):
     i = wp.tid()
-    b = a[1:2]
+    a[i, 1:3] = 1.0

@@ -1,4 +1,4 @@
-# expect: 8:7: error: arrays cannot be assigned to variables in kernels; use the parameter directly
+# expect: 8:5: error: cannot assign to the array parameter 'a'
 import warp as wp
 
 

@@ -1,4 +1,4 @@
-# expect: 8:5: error: a 1-d array needs 1 index, got 2 (sub-arrays are not supported)
+# expect: 8:5: error: a 1-d array of float32 takes 1 index, got 2
 import warp as wp
 
 

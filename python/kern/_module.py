@@ -1,0 +1,541 @@
+"""Modules, kernels and launches.
+
+``kern.load`` compiles a Warp source (a file or a string) for one device and
+returns a :class:`Module`, whose kernels are attributes.  Calling a kernel
+is a launch, the way ``wp.launch`` is one; :func:`launch` is the same call in
+Warp's spelling.
+
+Note [launch cost]
+A call from Python must cost little more than the C launch itself (issue
+#14 asks for at most 5 us a call on a GPU).  So everything that depends only
+on the kernel's signature is done once, when the Kernel is made: the
+kern_arg array and the grid array are allocated then and reused, each
+argument's kind is set then, the union member of every argument is kept as
+its own ctypes object (so a call assigns one field instead of walking
+array -> struct -> union), each parameter gets a converter chosen for its
+type, and the counts are ready c_int objects.  A call then assigns one field
+per argument and makes one ctypes call through a function object without
+declared argument types (nothing to convert; see _bind_fast), under the
+context's lock (which also makes the reuse of the argument array safe
+across threads).  Value arguments are copied by libkern at the
+call, so reusing their buffers is safe for asynchronous launches and for
+graph capture.
+
+Launches are asynchronous on GPUs (like Warp): they are queued on the
+current stream and a later ``.numpy()``, ``synchronize()`` or event waits.
+On the CPU backend a launch without a stream waits for its completion, as
+Warp's CPU launches do, because NumPy arrays passed in place are read by
+Python right after the call.
+"""
+import ctypes as C
+import os
+
+from . import _array, _ffi, _runtime
+from ._errors import (InvalidArgumentError, InvalidHandleError,
+                      NotFoundError, TypeMismatchError)
+from ._types import Type
+
+_ArrayT = _array.Array
+
+
+_lock = _ffi.lock
+_local = _runtime._local
+_launch = _launch_async = None
+
+
+_ND = tuple(C.c_int(i) for i in range(_ffi.MAX_DIMS + 1))
+
+
+def _bind_fast():
+    """The two launch entry points without declared argument types, called
+    only with ready ctypes objects (c_void_p handles, c_int counts, the
+    kernel's own arrays, passed by address): ctypes then converts nothing,
+    which halves the cost of the call (Note [launch cost]).  The declared
+    versions in _ffi stay for every other use."""
+    global _launch, _launch_async
+    if _launch is None:
+        path = _ffi.library_path
+        _launch = (C.CDLL(path) if path else _ffi.lib).kern_launch
+        # The asynchronous launch only enqueues: it keeps the GIL (PyDLL),
+        # which saves releasing and retaking it.  The synchronous one runs
+        # the whole kernel on the CPU and lets other threads go meanwhile.
+        _launch_async = (C.PyDLL(path) if path else _ffi.lib).kern_launch_async
+        for f in (_launch, _launch_async):
+            f.restype = C.c_int
+            f.argtypes = None
+
+
+class Param:
+    """One kernel parameter: ``name``, ``dtype`` (a kern.Type), ``ndim``
+    (array dimensions, 0 for a value) and ``is_array``."""
+
+    __slots__ = ("name", "dtype", "ndim", "is_array")
+
+    def __init__(self, name, dtype, ndim, is_array):
+        self.name, self.dtype, self.ndim, self.is_array = name, dtype, ndim, is_array
+
+    def __repr__(self):
+        if self.is_array:
+            return "%s: array(dtype=%s, ndim=%d)" % (self.name, self.dtype.name, self.ndim)
+        return "%s: %s" % (self.name, self.dtype.name)
+
+
+def _converter(kname, i, p, arg, u, device, keep):
+    """The function that stores a Python value for parameter p into the
+    kern_arg's union u, chosen once per parameter (Note [launch cost])."""
+    t = p.dtype
+    name = p.name
+    if p.is_array:
+        arg.kind = _ffi.ARG_ARRAY
+
+        def conv(v, copy, temps):
+            if type(v) is _ArrayT:
+                h = v._h
+                if h is None:
+                    raise InvalidHandleError("%s: parameter '%s' is a freed "
+                                             "kern.Array" % (kname, name))
+                u.array = h
+                return
+            if isinstance(v, _ArrayT):  # pragma: no cover (subclasses)
+                u.array = v._handle()
+                return
+            u.array = _array.as_arg(v, kname, name, t, p.ndim, device, copy,
+                                    temps)
+        return conv
+    if t.kind == _ffi.KIND_SCALAR and t.is_float:
+        arg.kind = _ffi.ARG_FLOAT
+
+        def conv(v, copy, temps):
+            try:
+                u.f = v
+            except TypeError:
+                raise TypeMismatchError(
+                    "%s: parameter '%s' expects %s, got %s"
+                    % (kname, name, t.name, type(v).__name__)) from None
+        return conv
+    if t.kind == _ffi.KIND_SCALAR:
+        arg.kind = _ffi.ARG_INT
+
+        def conv(v, copy, temps):
+            try:
+                u.i = v
+            except TypeError:
+                import operator
+                try:
+                    u.i = operator.index(v)
+                except TypeError:
+                    raise TypeMismatchError(
+                        "%s: parameter '%s' expects %s (an integer), got %s"
+                        % (kname, name, t.name, type(v).__name__)) from None
+            except OverflowError:
+                raise InvalidArgumentError("%s: parameter '%s': %r is out of "
+                                           "range for %s" % (kname, name, v, t.name)) from None
+        return conv
+    # A vector or matrix by value: its bytes, from a sequence or an array.
+    arg.kind = _ffi.ARG_DATA
+    n = t.length
+    buf = (t.ctype * n)()
+    keep.append(buf)
+    u.data = C.addressof(buf)
+    arg.size = C.sizeof(buf)
+    ident = "%s: parameter '%s'" % (kname, name)
+
+    def conv(v, copy, temps):
+        b = _array._value_bytes(t, v, ident)
+        C.memmove(buf, b, C.sizeof(buf))
+    return conv
+
+
+class Kernel:
+    """A kernel of a loaded module.  Call it to launch:
+    ``k(*args, dim=n, stream=None, copy=False)``; arguments may also be given
+    by parameter name.  ``params`` describes the parameters."""
+
+    __slots__ = ("module", "name", "_h", "_hp", "params", "_n", "_cn", "_args", "_dims",
+                 "_conv", "_device", "_cpu", "_keep", "_index", "__weakref__")
+
+    def __init__(self, module, name, h):
+        self.module = module
+        self.name = name
+        self._h = h
+        self._hp = C.c_void_p(h)
+        self._device = module.device
+        _bind_fast()
+        self._cpu = module.device.is_cpu
+        lib = _ffi.lib
+        n = lib.kern_kernel_param_count(h)
+        params = []
+        for i in range(n):
+            pi = _ffi.new_struct(_ffi.kern_param_info)
+            _runtime.call(lib.kern_kernel_param, h, i, C.byref(pi),
+                          what="kernel '%s' parameter %d" % (name, i))
+            t = Type(pi.type.kind, pi.type.scalar, pi.type.rows, pi.type.cols)
+            params.append(Param(pi.name.decode(), t, pi.ndim,
+                                pi.kind == _ffi.PARAM_ARRAY))
+        self.params = tuple(params)
+        self._index = {p.name: i for i, p in enumerate(params)}
+        self._n = n
+        self._cn = C.c_int(n)
+        self._args = (_ffi.kern_arg * max(n, 1))()
+        size = C.sizeof(_ffi.kern_arg)
+        self._keep = []
+        conv = []
+        for i, p in enumerate(params):
+            a = self._args[i]
+            a.struct_size = size
+            conv.append(_converter(name, i, p, a, a.u, self._device, self._keep))
+        self._args[0].struct_size = size
+        self._conv = tuple(conv)
+        self._dims = (C.c_int64 * _ffi.MAX_DIMS)()
+
+    @property
+    def device(self):
+        return self._device
+
+    def __repr__(self):
+        return "<kern.Kernel %s(%s) on %s>" % (
+            self.name, ", ".join(map(repr, self.params)), self._device.name)
+
+    def _bind(self, args, kw):
+        vals = list(args) + [None] * (self._n - len(args))
+        given = [True] * len(args) + [False] * (self._n - len(args))
+        for k, v in kw.items():
+            i = self._index.get(k)
+            if i is None:
+                raise TypeError("%s() has no parameter '%s' (its parameters: "
+                                "%s)" % (self.name, k, ", ".join(self._index)))
+            if given[i]:
+                raise TypeError("%s() got parameter '%s' twice" % (self.name, k))
+            vals[i], given[i] = v, True
+        missing = [self.params[i].name for i in range(self._n) if not given[i]]
+        if missing:
+            raise TypeError("%s() is missing argument%s %s" % (
+                self.name, "s" if len(missing) > 1 else "",
+                ", ".join("'%s'" % m for m in missing)))
+        return vals
+
+    def __call__(self, *args, dim=None, stream=None, copy=False, **kw):
+        """Launches the kernel over ``dim`` (an int or a tuple of up to 4)."""
+        if kw:
+            args = self._bind(args, kw)
+        n = self._n
+        if len(args) != n:
+            raise TypeError("%s() takes %d argument%s (%s), got %d" % (
+                self.name, n, "" if n == 1 else "s",
+                ", ".join(p.name for p in self.params), len(args)))
+        hp = self._hp
+        if hp is None:
+            raise InvalidHandleError("kernel '%s': its module is closed" % self.name)
+        dims = self._dims
+        if type(dim) is int:
+            dims[0] = dim
+            nd = 1
+        else:
+            nd = _set_dims(dims, dim, self.name)
+        sp = None
+        if stream is None:
+            cur = _local.streams
+            if cur:
+                stack = cur.get(self._device.index)
+                if stack:
+                    stream = stack[-1]
+        elif type(stream) is not _runtime.Stream:
+            raise TypeError("stream must be a kern.Stream, got %r" % (stream,))
+        if stream is not None:
+            stream._handle()
+            sp = stream._hp
+        temps = []
+        with _lock:
+            for c, v in zip(self._conv, args):
+                c(v, copy, temps)
+            if sp is None and self._cpu:
+                st = _launch(hp, _ND[nd], dims, self._cn, self._args)
+            else:
+                st = _launch_async(hp, sp, _ND[nd], dims, self._cn, self._args)
+            if st:
+                _runtime.fail(st, "")
+        if stream is not None and stream._graph is not None:
+            stream._graph._refs.append(args)
+        if temps:
+            if sp is not None:
+                _runtime.call(_ffi.lib.kern_stream_synchronize, sp,
+                              what="copy back")
+            _array.finish_temps(temps)
+
+    launch = __call__
+
+    def bind(self, *args, dim=None, stream=None, **kw):
+        """A :class:`Launch` with these arguments packed once: its
+        ``launch()`` enqueues the kernel again with no argument handling at
+        all (Warp's recorded launch).  The arguments are checked now; the
+        Launch keeps them alive."""
+        if kw:
+            args = self._bind(args, kw)
+        if len(args) != self._n:
+            raise TypeError("%s() takes %d arguments, got %d"
+                            % (self.name, self._n, len(args)))
+        if self._hp is None:
+            raise InvalidHandleError("kernel '%s': its module is closed" % self.name)
+        if stream is not None and type(stream) is not _runtime.Stream:
+            raise TypeError("stream must be a kern.Stream, got %r" % (stream,))
+        return Launch(self, args, dim, stream)
+
+
+class Launch:
+    """A kernel with its arguments and grid packed once (``k.bind(...)``).
+    ``launch()`` enqueues it on its stream (or the device's current one);
+    ``set_dim`` changes the grid.  Arrays it refers to stay alive with it."""
+
+    __slots__ = ("kernel", "_args", "_dims", "_nd", "_keep", "stream")
+
+    def __init__(self, kernel, args, dim, stream):
+        self.kernel = kernel
+        self.stream = stream
+        n = kernel._n
+        self._args = (_ffi.kern_arg * max(n, 1))()
+        self._dims = (C.c_int64 * _ffi.MAX_DIMS)()
+        self._keep = [args]
+        temps = []
+        with _lock:
+            for c, v in zip(kernel._conv, args):
+                c(v, False, temps)
+            C.memmove(self._args, kernel._args, C.sizeof(self._args))
+        self._keep.append(temps)
+        for i, p in enumerate(kernel.params):
+            a = self._args[i]
+            if a.kind == _ffi.ARG_DATA:
+                # The kernel's value buffer is reused by its next call: copy.
+                buf = (C.c_char * a.size)()
+                C.memmove(buf, a.u.data, a.size)
+                a.u.data = C.addressof(buf)
+                self._keep.append(buf)
+        self.set_dim(dim)
+
+    def set_dim(self, dim):
+        if type(dim) is int:
+            self._dims[0] = dim
+            self._nd = 1
+        else:
+            self._nd = _set_dims(self._dims, dim, self.kernel.name)
+
+    def launch(self, stream=None):
+        """Enqueues the kernel (on the CPU without a stream: runs it)."""
+        k = self.kernel
+        hp = k._hp
+        if hp is None:
+            raise InvalidHandleError("kernel '%s': its module is closed" % k.name)
+        s = stream if stream is not None else self.stream
+        if s is None:
+            cur = _local.streams
+            if cur:
+                stack = cur.get(k._device.index)
+                if stack:
+                    s = stack[-1]
+        sp = None
+        if s is not None:
+            s._handle()
+            sp = s._hp
+        with _lock:
+            if sp is None and k._cpu:
+                st = _launch(hp, _ND[self._nd], self._dims, k._cn, self._args)
+            else:
+                st = _launch_async(hp, sp, _ND[self._nd], self._dims, k._cn,
+                                   self._args)
+            if st:
+                _runtime.fail(st, "")
+        if s is not None and s._graph is not None:
+            s._graph._refs.append(self)
+
+    __call__ = launch
+
+
+def _set_dims(dims, dim, name):
+    if dim is None:
+        raise TypeError("%s(): dim= is required (the launch grid: an int or "
+                        "a tuple of up to 4 ints)" % name)
+    if isinstance(dim, (str, bytes)):
+        raise TypeError("%s(): dim must be an int or a tuple of ints, got %r"
+                        % (name, dim))
+    try:
+        t = tuple(dim)
+    except TypeError:
+        try:
+            import operator
+            dims[0] = operator.index(dim)
+            return 1
+        except TypeError:
+            raise TypeError("%s(): dim must be an int or a tuple of ints, got "
+                            "%r" % (name, dim)) from None
+    if not 1 <= len(t) <= _ffi.MAX_DIMS:
+        raise InvalidArgumentError("%s(): dim has %d dimensions; 1 to %d are "
+                                   "allowed" % (name, len(t), _ffi.MAX_DIMS))
+    import operator
+    try:
+        for i, v in enumerate(t):
+            dims[i] = operator.index(v)
+    except (TypeError, OverflowError):
+        raise InvalidArgumentError("%s(): dim %r is not a tuple of ints in "
+                                   "range" % (name, dim)) from None
+    return len(t)
+
+
+class Module:
+    """A Warp source compiled for one device.  Its kernels are attributes
+    (``m.saxpy``) and items (``m["saxpy"]``); ``kernels`` lists their names."""
+
+    def __init__(self, h, device, name):
+        self._h = h
+        self.device = device
+        self.name = name
+        lib = _ffi.lib
+        self._kernels = {}
+        names = []
+        for i in range(lib.kern_module_kernel_count(h)):
+            kn = lib.kern_module_kernel_name(h, i)
+            if kn:
+                names.append(kn.decode())
+        self.kernels = tuple(names)
+
+    def kernel(self, name):
+        """The Kernel called name; NotFoundError (a LookupError) if none."""
+        k = self._kernels.get(name)
+        if k is not None:
+            return k
+        if self._h is None:
+            raise InvalidHandleError("module %s is closed" % self.name)
+        if name not in self.kernels:
+            import difflib
+            near = difflib.get_close_matches(name, self.kernels, 1)
+            raise NotFoundError("no kernel '%s' in %s%s (its kernels: %s)" % (
+                name, self.name, "; did you mean '%s'?" % near[0] if near else "",
+                ", ".join(self.kernels) or "none"))
+        out = C.c_void_p()
+        _runtime.call(_ffi.lib.kern_module_get_kernel, self._h, name.encode(),
+                      C.byref(out), what="kernel '%s'" % name)
+        k = self._kernels[name] = Kernel(self, name, out.value)
+        if name.isidentifier() and not hasattr(type(self), name):
+            # Later m.name lookups find it without __getattr__.
+            self.__dict__[name] = k
+        return k
+
+    def __getattr__(self, name):
+        if name.startswith("__") or name in ("_h", "_kernels", "kernels"):
+            raise AttributeError(name)
+        try:
+            return self.kernel(name)
+        except NotFoundError as e:
+            raise AttributeError(str(e)) from None
+
+    __getitem__ = kernel
+
+    def __contains__(self, name):
+        return name in self.kernels
+
+    def __iter__(self):
+        return (self.kernel(n) for n in self.kernels)
+
+    def __dir__(self):
+        return list(super().__dir__()) + list(self.kernels)
+
+    def __repr__(self):
+        return "<kern.Module %s on %s: %s%s>" % (
+            self.name, self.device.name, ", ".join(self.kernels),
+            "" if self._h else " (closed)")
+
+    def close(self):
+        """Frees the module; its kernels can no longer be launched."""
+        h, self._h = self._h, None
+        for k in self._kernels.values():
+            k._h = k._hp = None
+        if h is not None and _runtime.alive():
+            with _ffi.lock:
+                _ffi.lib.kern_module_free(h)
+
+    free = close
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+def _is_source(text):
+    return "\n" in text or "@wp.kernel" in text or "@kernel" in text
+
+
+def load(source, device=None, name=None):
+    """Compiles every kernel of a Warp source for device and returns the
+    Module.
+
+    ``source`` is a path (str or os.PathLike) or the source text itself (a
+    str with a newline, or bytes); ``name`` names a text in messages
+    (default ``"<string>"``).  ``device`` is a kern.Device or a name
+    (``"cpu"``, ``"cuda:0"``, ``"opencl:0"``); None is the current device
+    (``with kern.Device(...)``), else $KERN_DEVICE, else the best available.
+    A compile error raises CompileError with the file, line, column and the
+    caret text."""
+    d = _runtime.get_device(device)
+    lib = _ffi.lib
+    out = C.c_void_p()
+    if isinstance(source, bytes) or (isinstance(source, str) and _is_source(source)):
+        text = source.encode() if isinstance(source, str) else source
+        nm = name or "<string>"
+        _runtime.call(lib.kern_module_load_string, _runtime.ctx(), d.index,
+                      nm.encode(), text, len(text), C.byref(out), what="")
+    elif isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        nm = name or path
+        if not os.path.exists(path):
+            raise NotFoundError("kern.load: no file '%s' (to compile source "
+                                "text, pass a string with the code)" % path)
+        _runtime.call(lib.kern_module_load_file, _runtime.ctx(), d.index,
+                      path.encode(), C.byref(out), what="")
+    else:
+        raise TypeError("kern.load takes a path or the source text, got %r"
+                        % (source,))
+    return Module(out.value, d, nm)
+
+
+def launch(kernel, dim, inputs=(), outputs=(), stream=None, device=None,
+           copy=False):
+    """Warp's spelling of a launch: ``kern.launch(m.saxpy, dim=n,
+    inputs=[2.0, x, y])``.  ``outputs`` are appended to ``inputs``;
+    ``device``, when given, must be the kernel's device."""
+    if not isinstance(kernel, Kernel):
+        raise TypeError("kern.launch needs a kern.Kernel (m.name), got %r"
+                        % (kernel,))
+    if device is not None and _runtime.get_device(device) != kernel.device:
+        raise InvalidArgumentError(
+            "kern.launch: kernel '%s' was built for %s, not %s (load the "
+            "module for that device)" % (kernel.name, kernel.device.name,
+                                         _runtime.get_device(device).name))
+    args = list(inputs) + list(outputs)
+    return kernel(*args, dim=dim, stream=stream, copy=copy)
+
+
+def compile_source(source, target="c", name=None):
+    """The code kern generates for target (``"c"``, ``"cuda"``,
+    ``"opencl"``) from a Warp source (path or text), without building it."""
+    if isinstance(source, bytes) or (isinstance(source, str) and _is_source(source)):
+        text = source.encode() if isinstance(source, str) else source
+        nm = name or "<string>"
+    else:
+        nm = name or os.fspath(source)
+        with open(os.fspath(source), "rb") as f:
+            text = f.read()
+    lib = _runtime._lib()
+    out = C.c_void_p()
+    _runtime.call(lib.kern_compile_source, _runtime.ctx(), nm.encode(), text,
+                  len(text), target.encode(), C.byref(out), what="")
+    try:
+        return C.string_at(out.value).decode("utf-8", "replace")
+    finally:
+        lib.kern_free(out)
