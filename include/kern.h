@@ -1111,6 +1111,32 @@ KERN_API kern_status kern_sharded_broadcast(kern_sharded *s, int root);
  * least halo rows. */
 KERN_API kern_status kern_sharded_halo_exchange(kern_sharded *s);
 
+/* Asynchronous forms.  Each makes the same checks as its synchronous form
+ * (and, under MPI, the same agreement between ranks: a collective's
+ * _async form is collective too), enqueues the work on the shards' streams
+ * and returns without waiting for it; work enqueued later on a shard's
+ * stream, by any call, runs after it.  kern_group_synchronize waits for it
+ * all (under MPI with the group's timeout) and reports its errors; a
+ * synchronous call is its asynchronous form followed by that wait.  On
+ * CUDA the collectives are NCCL calls on the shards' streams.  On the CPU
+ * and OpenCL, and between ranks through MPI, collectives move data through
+ * host memory: their _async form waits for the shards' earlier work and
+ * has completed when it returns.  Buffers and values handed over are
+ * copied at the call. */
+KERN_API kern_status kern_group_launch_async(kern_group *g, const char *name,
+                                             int ndim, const int64_t *dims,
+                                             int nargs, const kern_arg *args);
+KERN_API kern_status kern_sharded_fill_async(kern_sharded *s,
+                                             const void *value);
+KERN_API kern_status kern_sharded_all_reduce_async(kern_sharded *s,
+                                                   kern_reduce_op op);
+KERN_API kern_status kern_sharded_all_gather_async(const kern_sharded *src,
+                                                   kern_sharded *dst);
+KERN_API kern_status kern_sharded_reduce_scatter_async(
+    const kern_sharded *src, kern_sharded *dst, kern_reduce_op op);
+KERN_API kern_status kern_sharded_broadcast_async(kern_sharded *s, int root);
+KERN_API kern_status kern_sharded_halo_exchange_async(kern_sharded *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,13 +6,14 @@
  * plus, under MPI, the other ranks (one shard each).  A sharded array is an
  * ordinary kern_array per local shard holding the rows it owns and its halo
  * rows.  Launches run every local shard's part of the grid on the shard's
- * stream and then wait for all of them (Note [shard launch]).  Collectives
- * go through NCCL on CUDA (nccl.c) and through host memory otherwise: the
- * local shards' data is downloaded, exchanged between ranks with MPI
- * (mpi.c) when there are several, combined, and uploaded again.  That host
- * path is for the CPU backend and OpenCL, where "device memory" is host
- * memory or close to it; its speed is not the point, its agreement with the
- * NCCL path is.
+ * stream (Note [shard launch]); the synchronous forms then wait for all of
+ * them, the asynchronous ones return (Note [launch cost], Note
+ * [asynchronous collectives]).  Collectives go through NCCL on CUDA
+ * (nccl.c) and through host memory otherwise: the local shards' data is
+ * downloaded, exchanged between ranks with MPI (mpi.c) when there are
+ * several, combined, and uploaded again.  That host path is for the CPU
+ * backend and OpenCL, where "device memory" is host memory or close to it;
+ * its speed is not the point, its agreement with the NCCL path is.
  *
  * Note [rank agreement]
  * A collective that some rank never enters waits forever in NCCL and MPI.
@@ -278,6 +279,7 @@ static int env_mpi(void) {
 }
 
 static void group_destroy(kern_group *g);
+static void forget_kernels(kern_group *g);
 
 kern_status kern_group_new(kern_context *hctx, const kern_group_options *hopts,
                            kern_group **out) {
@@ -414,8 +416,19 @@ static void group_destroy(kern_group *g) {
    * left the ranks out of step, when nobody would answer). */
   if (g->mpi && g->h && !g->timed_out)
     agree(g, OP_GROUP_FREE, 0, 0, "kern_group_free");
+  /* Asynchronous collectives may still be in flight: they get the group's
+   * deadline to finish, and the communicators are aborted, not destroyed,
+   * if they do not (a rank left), before the arrays they use are freed. */
+  if (g->nccl) {
+    for (int i = 0; i < g->nlocal; i++)
+      if (kern__shard_wait(g, i, "kern_group_free") != KERN_SUCCESS)
+        kern__nccl_poison(g);
+    kern__nccl_close(g);
+  }
   while (g->sharded) sharded_destroy(g->sharded);
-  if (g->nccl) kern__nccl_close(g);
+  forget_kernels(g);
+  kern__free(g->la);
+  kern__free(g->sh);
   for (kern__gmod *m = g->mods, *next; m; m = next) {
     next = m->next;
     for (int i = 0; i < g->nlocal; i++) {
@@ -531,6 +544,7 @@ static kern_status group_load(kern_group *g, const char *path,
   }
   m->next = g->mods;
   g->mods = m;
+  forget_kernels(g); /* the new module may shadow a kernel's name */
   return KERN_SUCCESS;
 }
 
@@ -550,9 +564,17 @@ kern_status kern_group_load_string(kern_group *h, const char *name,
 kern_status kern_group_synchronize(kern_group *h) {
   kern_group *g = group_enter(h);
   if (!g) return KERN_ERROR_INVALID_HANDLE;
+  /* The asynchronous collectives' NCCL work may wait for a rank that never
+   * comes: kern__shard_wait polls against the group's deadline under MPI,
+   * and a failed wait leaves the communicators to be aborted. */
+  kern_status st = KERN_SUCCESS;
   for (int i = 0; i < g->nlocal; i++) {
-    kern_status st = kern_stream_synchronize(g->stream[i]);
-    if (st) return kern__group_fail(g, st);
+    kern_status ws = kern__shard_wait(g, i, "kern_group_synchronize");
+    if (st == KERN_SUCCESS) st = ws;
+  }
+  if (st) {
+    kern__nccl_poison(g);
+    return kern__group_fail(g, st);
   }
   return agree(g, OP_SYNC, 0, 0, "kern_group_synchronize");
 }
@@ -752,23 +774,32 @@ kern_status kern_sharded_upload(kern_sharded *h, const void *src,
   return KERN_SUCCESS;
 }
 
-kern_status kern_sharded_fill(kern_sharded *h, const void *value) {
+static kern_status sharded_fill(kern_sharded *h, const void *value, int wait,
+                                const char *fn) {
   kern_sharded *s = sharded_enter(h);
   if (!s) return KERN_ERROR_INVALID_HANDLE;
   kern_group *g = s->g;
   if (!value)
     return kern__error(g->ctx, KERN_ERROR_INVALID_ARGUMENT,
-                       "kern_sharded_fill: value is NULL");
+                       "%s: value is NULL", fn);
   for (int i = 0; i < g->nlocal; i++) {
     if (kern_array_nbytes(s->arr[i]) == 0) continue; /* an empty shard */
     kern_status st = kern_array_fill_async(s->arr[i], g->stream[i], value);
     if (st) return kern__group_fail(g, st);
   }
-  for (int i = 0; i < g->nlocal; i++) {
+  for (int i = 0; wait && i < g->nlocal; i++) {
     kern_status st = kern_stream_synchronize(g->stream[i]);
     if (st) return kern__group_fail(g, st);
   }
   return KERN_SUCCESS;
+}
+
+kern_status kern_sharded_fill(kern_sharded *h, const void *value) {
+  return sharded_fill(h, value, 1, "kern_sharded_fill");
+}
+
+kern_status kern_sharded_fill_async(kern_sharded *h, const void *value) {
+  return sharded_fill(h, value, 0, "kern_sharded_fill_async");
 }
 
 /* Byte counts per rank of every rank's owned rows (block arrays). */
@@ -847,28 +878,16 @@ kern_status kern_sharded_download(const kern_sharded *h, void *dst,
  * shard's indices stay within its rows and halo.  The cost is two integers
  * per array argument and one per launch. */
 
-kern_status kern_group_launch(kern_group *h, const char *name, int ndim,
-                              const int64_t *dims, int nargs,
-                              const kern_arg *args) {
-  kern_group *g = group_enter(h);
-  if (!g) return KERN_ERROR_INVALID_HANDLE;
+/* The kernel `name` per local shard, from the latest module that has it;
+ * found once per name and kept (Note [launch cost]). */
+static kern_status find_kernels(kern_group *g, const char *name,
+                                kern_kernel ***out) {
   kern_context *ctx = g->ctx;
-  if (!name || nargs < 0 || (nargs > 0 && !args) || ndim < 1 ||
-      ndim > KERN_MAX_DIMS || !dims)
-    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
-                       "kern_group_launch: needs a kernel name, 1 to %d "
-                       "dimensions and the arguments",
-                       KERN_MAX_DIMS);
-  /* The kernel, per local shard, from the latest module that has it. */
-  kern_kernel **ks = kern__calloc((size_t)g->nlocal + 1, sizeof *ks);
-  kern_arg *la = kern__calloc((size_t)nargs + 1, sizeof *la);
-  kern_sharded **sh = kern__calloc((size_t)nargs + 1, sizeof *sh);
-  kern_status st = KERN_SUCCESS;
-  if (!ks || !la || !sh) {
-    st = kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
-                     "kern_group_launch: out of memory");
-    goto done;
-  }
+  for (kern__gkern *c = g->kernels; c; c = c->next)
+    if (strcmp(c->name, name) == 0) {
+      *out = c->ks;
+      return KERN_SUCCESS;
+    }
   /* By name, without kern_module_get_kernel's error for the modules that
    * lack it: a successful launch leaves kern_last_error as it was. */
   kern__gmod *m;
@@ -878,64 +897,128 @@ kern_status kern_group_launch(kern_group *h, const char *name, int ndim,
       if (strcmp(kern_module_kernel_name(m->mods[0], j), name) == 0) break;
     if (j < nk) break;
   }
-  if (!m) {
-    st = kern__error(ctx, KERN_ERROR_NOT_FOUND,
-                     "kern_group_launch: no kernel '%s' in the modules "
-                     "loaded into the group",
-                     name);
-    goto done;
+  if (!m)
+    return kern__error(ctx, KERN_ERROR_NOT_FOUND,
+                       "kern_group_launch: no kernel '%s' in the modules "
+                       "loaded into the group",
+                       name);
+  kern__gkern *c = kern__calloc(1, sizeof *c);
+  size_t len = strlen(name);
+  if (c) c->name = kern__malloc(len + 1);
+  if (c) c->ks = kern__calloc((size_t)g->nlocal, sizeof *c->ks);
+  if (!c || !c->name || !c->ks) {
+    if (c) kern__free(c->name);
+    kern__free(c);
+    return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "kern_group_launch: out of memory");
   }
+  memcpy(c->name, name, len + 1);
+  kern_status st = KERN_SUCCESS;
   for (int i = 0; i < g->nlocal && st == KERN_SUCCESS; i++)
-    st = kern_module_get_kernel(m->mods[i], name, &ks[i]);
-  if (st) goto done;
+    st = kern_module_get_kernel(m->mods[i], name, &c->ks[i]);
+  if (st) {
+    kern__free(c->ks);
+    kern__free(c->name);
+    kern__free(c);
+    return st;
+  }
+  c->next = g->kernels;
+  g->kernels = c;
+  *out = c->ks;
+  return KERN_SUCCESS;
+}
+
+static void forget_kernels(kern_group *g) {
+  while (g->kernels) {
+    kern__gkern *c = g->kernels;
+    g->kernels = c->next;
+    kern__free(c->ks);
+    kern__free(c->name);
+    kern__free(c);
+  }
+}
+
+/* Note [launch cost]
+ * A sharded launch sits in every step of a data-parallel loop, so it
+ * should cost about one kern_launch_async per shard.  The kernels are
+ * looked up by name once and kept per group (forgotten when a module is
+ * loaded, which may shadow a name), the per-argument scratch is kept and
+ * grown, and the asynchronous form returns as soon as every shard's part
+ * is enqueued: the host waits only where the caller asks it to
+ * (kern_group_synchronize, or any wait on a shard's stream). */
+static kern_status group_launch(kern_group *g, const char *name, int ndim,
+                                const int64_t *dims, int nargs,
+                                const kern_arg *args, int wait) {
+  kern_context *ctx = g->ctx;
+  if (!name || nargs < 0 || (nargs > 0 && !args) || ndim < 1 ||
+      ndim > KERN_MAX_DIMS || !dims)
+    return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_group_launch: needs a kernel name, 1 to %d "
+                       "dimensions and the arguments",
+                       KERN_MAX_DIMS);
+  if (nargs + 1 > g->scratch_cap) {
+    int cap = nargs + 8;
+    kern_arg *la = kern__realloc(g->la, (size_t)cap * sizeof *la);
+    if (la) g->la = la;
+    kern_sharded **sh = kern__realloc(g->sh, (size_t)cap * sizeof *sh);
+    if (sh) g->sh = sh;
+    if (!la || !sh)
+      return kern__group_fail(g, kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
+                                             "kern_group_launch: out of "
+                                             "memory"));
+    g->scratch_cap = cap;
+  }
+  kern_arg *la = g->la;
+  kern_sharded **sh = g->sh;
+  kern_kernel **ks = NULL;
+  kern_status st = find_kernels(g, name, &ks);
+  if (st) return kern__group_fail(g, st);
   /* The arguments, read by the caller's struct_size. */
   size_t stride = nargs > 0 ? args[0].struct_size : 0;
-  if (nargs > 0 && (stride < KERN_ARG_SIZE_V1 || stride > KERN__STRUCT_SIZE_MAX)) {
-    st = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
-                     "kern_group_launch: bad args[0].struct_size %zu", stride);
-    goto done;
-  }
+  if (nargs > 0 && (stride < KERN_ARG_SIZE_V1 || stride > KERN__STRUCT_SIZE_MAX))
+    return kern__group_fail(
+        g, kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_group_launch: bad args[0].struct_size %zu",
+                       stride));
   int64_t rows = -1;
   for (int a = 0; a < nargs; a++) {
     const kern_arg *src = (const kern_arg *)((const char *)args + a * stride);
     la[a] = (kern_arg)KERN_ARG_INIT;
     memcpy(&la[a], src, stride < sizeof la[a] ? stride : sizeof la[a]);
     la[a].struct_size = sizeof la[a];
+    sh[a] = NULL;
     if (la[a].kind != KERN_ARG_SHARDED) continue;
     sh[a] = kern__handle_get(la[a].u.data, KERN__H_SHARDED);
-    if (!sh[a] || sh[a]->g != g) {
-      st = kern__error(ctx, sh[a] ? KERN_ERROR_INVALID_ARGUMENT
-                                  : KERN_ERROR_INVALID_HANDLE,
-                       "launch of '%s': argument %d is %s", name, a + 1,
-                       sh[a] ? "a sharded array of another group"
-                             : "not a live sharded array");
-      goto done;
-    }
+    if (!sh[a] || sh[a]->g != g)
+      return kern__group_fail(
+          g, kern__error(ctx, sh[a] ? KERN_ERROR_INVALID_ARGUMENT
+                                    : KERN_ERROR_INVALID_HANDLE,
+                         "launch of '%s': argument %d is %s", name, a + 1,
+                         sh[a] ? "a sharded array of another group"
+                               : "not a live sharded array"));
     if (sh[a]->replicated) continue;
-    if (rows >= 0 && sh[a]->shape[0] != rows) {
-      st = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
-                       "launch of '%s': the sharded arguments disagree on "
-                       "the first axis (%" PRId64 " and %" PRId64 ")",
-                       name, rows, sh[a]->shape[0]);
-      goto done;
-    }
+    if (rows >= 0 && sh[a]->shape[0] != rows)
+      return kern__group_fail(
+          g, kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                         "launch of '%s': the sharded arguments disagree on "
+                         "the first axis (%" PRId64 " and %" PRId64 ")",
+                         name, rows, sh[a]->shape[0]));
     rows = sh[a]->shape[0];
   }
-  if (rows >= 0 && dims[0] != rows) {
-    st = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
-                     "launch of '%s': dims[0] is %" PRId64 " but the sharded "
-                     "arguments have %" PRId64 " rows; a sharded launch "
-                     "splits the grid's first axis like the arrays",
-                     name, dims[0], rows);
-    goto done;
-  }
+  if (rows >= 0 && dims[0] != rows)
+    return kern__group_fail(
+        g, kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "launch of '%s': dims[0] is %" PRId64 " but the "
+                       "sharded arguments have %" PRId64 " rows; a sharded "
+                       "launch splits the grid's first axis like the arrays",
+                       name, dims[0], rows));
   int64_t inner = 1;
   for (int d = 1; d < ndim; d++) inner *= dims[d];
+  kern_sharded *ref = NULL;
+  for (int a = 0; a < nargs; a++)
+    if (sh[a] && !sh[a]->replicated) ref = sh[a];
   for (int i = 0; i < g->nlocal && st == KERN_SUCCESS; i++) {
     int k = g->first + i;
-    kern_sharded *ref = NULL;
-    for (int a = 0; a < nargs; a++)
-      if (sh[a] && !sh[a]->replicated) ref = sh[a];
     if (ref && ref->rows[k] == 0) continue;
     for (int a = 0; a < nargs; a++)
       if (sh[a]) {
@@ -944,16 +1027,22 @@ kern_status kern_group_launch(kern_group *h, const char *name, int ndim,
       }
     kern_kernel *kobj = kern__handle_get(ks[i], KERN__H_KERNEL);
     kern_stream *sobj = kern__shard_stream(g, i);
+    if (!kobj || !sobj) {
+      /* The group's modules and streams are its own; only a caller that
+       * freed them through other handles gets here. */
+      forget_kernels(g);
+      st = kern__error(ctx, KERN_ERROR_INVALID_HANDLE,
+                       "launch of '%s': shard %d's kernel or stream was "
+                       "freed",
+                       name, k);
+      break;
+    }
     kern__pack pk;
     if ((st = kern__launch_pack(kobj, ndim, dims, nargs, la, &pk))) break;
     if (pk.dims.total == 0) {
       kern__pack_release(&pk);
       continue;
     }
-    void *state;
-    int index;
-    const kern_backend *be = kern__device_backend(ctx, g->dev[i], &state,
-                                                  &index);
     for (int a = 0; a < nargs; a++) {
       if (!sh[a] || sh[a]->replicated) continue;
       kern__arr *arr = pk.argv[a];
@@ -961,7 +1050,7 @@ kern_status kern_group_launch(kern_group *h, const char *name, int ndim,
       int64_t shift = (sh[a]->first[k] - kern__shard_halo_lo(sh[a], k)) *
                       sh[a]->rowelems;
       arr->shape[0] = sh[a]->shape[0];
-      if (be->kind == KERN_BACKEND_OPENCL)
+      if (g->backend == KERN_BACKEND_OPENCL)
         arr->off = shift;
       else
         arr->data = (char *)arr->data - shift * (int64_t)kern_type_size(sh[a]->type);
@@ -975,15 +1064,29 @@ kern_status kern_group_launch(kern_group *h, const char *name, int ndim,
     if (st)
       kern__error(ctx, st, "launch of '%s' on shard %d failed", name, k);
   }
-  for (int i = 0; i < g->nlocal; i++) {
+  /* The shards enqueued before a failure still run: the synchronous form
+   * waits for them, the asynchronous one leaves them to the next wait. */
+  for (int i = 0; wait && i < g->nlocal; i++) {
     kern_status ws = kern_stream_synchronize(g->stream[i]);
     if (st == KERN_SUCCESS) st = ws;
   }
-done:
-  kern__free(ks);
-  kern__free(la);
-  kern__free(sh);
   return kern__group_fail(g, st);
+}
+
+kern_status kern_group_launch(kern_group *h, const char *name, int ndim,
+                              const int64_t *dims, int nargs,
+                              const kern_arg *args) {
+  kern_group *g = group_enter(h);
+  if (!g) return KERN_ERROR_INVALID_HANDLE;
+  return group_launch(g, name, ndim, dims, nargs, args, 1);
+}
+
+kern_status kern_group_launch_async(kern_group *h, const char *name, int ndim,
+                                    const int64_t *dims, int nargs,
+                                    const kern_arg *args) {
+  kern_group *g = group_enter(h);
+  if (!g) return KERN_ERROR_INVALID_HANDLE;
+  return group_launch(g, name, ndim, dims, nargs, args, 0);
 }
 
 /* ---------------------------------------------------------------- collectives */
@@ -1090,6 +1193,9 @@ static kern_status coll_begin(kern_sharded *a, kern_sharded *b, int op,
       return kern__error(g->ctx, KERN_ERROR_INVALID_ARGUMENT,
                          "%s: the arrays differ in type or shape", fn);
   }
+  /* In one process there is nobody to agree with: only an earlier failure
+   * matters, and the text and the hash are made only for it. */
+  if (!g->mpi && g->failed == KERN_SUCCESS) return KERN_SUCCESS;
   char what[96], pre[48];
   snprintf(pre, sizeof pre, "%s of ", fn + 13); /* without "kern_sharded_" */
   shape_text(what, sizeof what, pre, a);
@@ -1103,17 +1209,30 @@ static kern_status need_nccl(kern_group *g) {
   return kern__group_fail(g, kern__nccl_open(g));
 }
 
-kern_status kern_sharded_all_reduce(kern_sharded *h, kern_reduce_op op) {
+/* Note [asynchronous collectives]
+ * Each collective has a synchronous form and an asynchronous one.  On
+ * NCCL the asynchronous form enqueues the NCCL calls on the shards'
+ * streams (NCCL is stream-ordered: after the work already there, before
+ * the work enqueued next) and returns; the synchronous form then waits for
+ * the streams against the group's deadline.  The agreement between ranks
+ * (Note [rank agreement]) happens on the host before anything is enqueued,
+ * in both forms: it is what keeps a rank from entering a collective the
+ * others will not, and within one process it costs nothing.  The host path
+ * (CPU, OpenCL, MPI) moves data through host memory, so its asynchronous
+ * form waits for the shards' earlier work and completes the collective
+ * before returning, like the synchronous one. */
+
+static kern_status all_reduce(kern_sharded *h, kern_reduce_op op, int wait,
+                              const char *fn) {
   kern_sharded *s = sharded_enter(h);
   if (!s) return KERN_ERROR_INVALID_HANDLE;
   kern_group *g = s->g;
-  const char *fn = "kern_sharded_all_reduce";
   kern_status st = check_op(g, op, fn);
   if (st || (st = coll_begin(s, NULL, OP_ALL_REDUCE, (int)op, 1, 0, fn)))
     return st;
   if (g->transport == KERN__T_NCCL) {
     if ((st = need_nccl(g))) return st;
-    return kern__group_fail(g, kern__nccl_all_reduce(s, op));
+    return kern__group_fail(g, kern__nccl_all_reduce(s, op, wait));
   }
   size_t nb = total_bytes(s);
   char *all = kern__malloc((size_t)g->nshards * nb + 1);
@@ -1132,13 +1251,12 @@ kern_status kern_sharded_all_reduce(kern_sharded *h, kern_reduce_op op) {
   return kern__group_fail(g, st);
 }
 
-kern_status kern_sharded_all_gather(const kern_sharded *hsrc,
-                                    kern_sharded *hdst) {
+static kern_status all_gather(const kern_sharded *hsrc, kern_sharded *hdst,
+                              int wait, const char *fn) {
   kern_sharded *src = sharded_enter(hsrc);
   if (!src) return KERN_ERROR_INVALID_HANDLE;
   kern_sharded *dst = kern__handle_get(hdst, KERN__H_SHARDED);
   kern_group *g = src->g;
-  const char *fn = "kern_sharded_all_gather";
   if (!dst)
     return kern__error(g->ctx, KERN_ERROR_INVALID_HANDLE,
                        "%s: dst is not a live sharded array", fn);
@@ -1146,7 +1264,7 @@ kern_status kern_sharded_all_gather(const kern_sharded *hsrc,
   if (st) return st;
   if (g->transport == KERN__T_NCCL) {
     if ((st = need_nccl(g))) return st;
-    return kern__group_fail(g, kern__nccl_all_gather(src, dst));
+    return kern__group_fail(g, kern__nccl_all_gather(src, dst, wait));
   }
   size_t nb = total_bytes(src);
   char *full = kern__malloc(nb + 1);
@@ -1160,14 +1278,13 @@ kern_status kern_sharded_all_gather(const kern_sharded *hsrc,
   return kern__group_fail(g, st);
 }
 
-kern_status kern_sharded_reduce_scatter(const kern_sharded *hsrc,
-                                        kern_sharded *hdst,
-                                        kern_reduce_op op) {
+static kern_status reduce_scatter(const kern_sharded *hsrc,
+                                  kern_sharded *hdst, kern_reduce_op op,
+                                  int wait, const char *fn) {
   kern_sharded *src = sharded_enter(hsrc);
   if (!src) return KERN_ERROR_INVALID_HANDLE;
   kern_sharded *dst = kern__handle_get(hdst, KERN__H_SHARDED);
   kern_group *g = src->g;
-  const char *fn = "kern_sharded_reduce_scatter";
   if (!dst)
     return kern__error(g->ctx, KERN_ERROR_INVALID_HANDLE,
                        "%s: dst is not a live sharded array", fn);
@@ -1176,7 +1293,7 @@ kern_status kern_sharded_reduce_scatter(const kern_sharded *hsrc,
     return st;
   if (g->transport == KERN__T_NCCL) {
     if ((st = need_nccl(g))) return st;
-    return kern__group_fail(g, kern__nccl_reduce_scatter(src, dst, op));
+    return kern__group_fail(g, kern__nccl_reduce_scatter(src, dst, op, wait));
   }
   size_t nb = total_bytes(src);
   char *all = kern__malloc((size_t)g->nshards * nb + 1);
@@ -1199,11 +1316,11 @@ kern_status kern_sharded_reduce_scatter(const kern_sharded *hsrc,
   return kern__group_fail(g, st);
 }
 
-kern_status kern_sharded_broadcast(kern_sharded *h, int root) {
+static kern_status broadcast(kern_sharded *h, int root, int wait,
+                             const char *fn) {
   kern_sharded *s = sharded_enter(h);
   if (!s) return KERN_ERROR_INVALID_HANDLE;
   kern_group *g = s->g;
-  const char *fn = "kern_sharded_broadcast";
   if (root < 0 || root >= g->nshards)
     return kern__error(g->ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "%s: root %d is not a shard (the group has %d)", fn,
@@ -1212,7 +1329,7 @@ kern_status kern_sharded_broadcast(kern_sharded *h, int root) {
   if (st) return st;
   if (g->transport == KERN__T_NCCL) {
     if ((st = need_nccl(g))) return st;
-    return kern__group_fail(g, kern__nccl_broadcast(s, root));
+    return kern__group_fail(g, kern__nccl_broadcast(s, root, wait));
   }
   size_t nb = total_bytes(s);
   char *buf = kern__malloc(nb + 1);
@@ -1228,11 +1345,11 @@ kern_status kern_sharded_broadcast(kern_sharded *h, int root) {
   return kern__group_fail(g, st);
 }
 
-kern_status kern_sharded_halo_exchange(kern_sharded *h) {
+static kern_status halo_exchange(kern_sharded *h, int wait,
+                                 const char *fn) {
   kern_sharded *s = sharded_enter(h);
   if (!s) return KERN_ERROR_INVALID_HANDLE;
   kern_group *g = s->g;
-  const char *fn = "kern_sharded_halo_exchange";
   kern_status st = coll_begin(s, NULL, OP_HALO, 0, 0, 0, fn);
   if (st) return st;
   int64_t hw = s->halo;
@@ -1246,7 +1363,7 @@ kern_status kern_sharded_halo_exchange(kern_sharded *h) {
                          fn, k, s->rows[k], s->halo);
   if (g->transport == KERN__T_NCCL) {
     if ((st = need_nccl(g))) return st;
-    return kern__group_fail(g, kern__nccl_halo(s));
+    return kern__group_fail(g, kern__nccl_halo(s, wait));
   }
   /* Each shard contributes its first and its last hw rows. */
   size_t part = (size_t)hw * s->rowbytes;
@@ -1286,4 +1403,53 @@ kern_status kern_sharded_halo_exchange(kern_sharded *h) {
   }
   kern__free(all);
   return kern__group_fail(g, st);
+}
+
+/* The public forms (Note [asynchronous collectives]). */
+
+kern_status kern_sharded_all_reduce(kern_sharded *s, kern_reduce_op op) {
+  return all_reduce(s, op, 1, "kern_sharded_all_reduce");
+}
+
+kern_status kern_sharded_all_reduce_async(kern_sharded *s,
+                                          kern_reduce_op op) {
+  return all_reduce(s, op, 0, "kern_sharded_all_reduce_async");
+}
+
+kern_status kern_sharded_all_gather(const kern_sharded *src,
+                                    kern_sharded *dst) {
+  return all_gather(src, dst, 1, "kern_sharded_all_gather");
+}
+
+kern_status kern_sharded_all_gather_async(const kern_sharded *src,
+                                          kern_sharded *dst) {
+  return all_gather(src, dst, 0, "kern_sharded_all_gather_async");
+}
+
+kern_status kern_sharded_reduce_scatter(const kern_sharded *src,
+                                        kern_sharded *dst,
+                                        kern_reduce_op op) {
+  return reduce_scatter(src, dst, op, 1, "kern_sharded_reduce_scatter");
+}
+
+kern_status kern_sharded_reduce_scatter_async(const kern_sharded *src,
+                                              kern_sharded *dst,
+                                              kern_reduce_op op) {
+  return reduce_scatter(src, dst, op, 0, "kern_sharded_reduce_scatter_async");
+}
+
+kern_status kern_sharded_broadcast(kern_sharded *s, int root) {
+  return broadcast(s, root, 1, "kern_sharded_broadcast");
+}
+
+kern_status kern_sharded_broadcast_async(kern_sharded *s, int root) {
+  return broadcast(s, root, 0, "kern_sharded_broadcast_async");
+}
+
+kern_status kern_sharded_halo_exchange(kern_sharded *s) {
+  return halo_exchange(s, 1, "kern_sharded_halo_exchange");
+}
+
+kern_status kern_sharded_halo_exchange_async(kern_sharded *s) {
+  return halo_exchange(s, 0, "kern_sharded_halo_exchange_async");
 }

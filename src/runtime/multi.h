@@ -27,6 +27,15 @@ typedef struct kern__gmod {
   struct kern__gmod *next;
 } kern__gmod;
 
+/* A kernel found by name for kern_group_launch: one kernel handle per local
+ * shard, from the latest module that has it.  Loading a module into the
+ * group forgets them all (the new module may shadow a name). */
+typedef struct kern__gkern {
+  char *name;
+  kern_kernel **ks; /* per local shard: handles */
+  struct kern__gkern *next;
+} kern__gkern;
+
 typedef enum kern__transport {
   KERN__T_HOST,
   KERN__T_MPI,
@@ -51,6 +60,12 @@ struct kern_group {
   char failmsg[256];
   int timed_out; /* a peer never answered: the ranks are out of step */
   kern__gmod *mods;
+  kern__gkern *kernels; /* kern_group_launch's lookups, kept */
+  /* kern_group_launch's per-argument scratch, grown as needed, so that a
+   * launch allocates nothing. */
+  kern_arg *la;
+  struct kern_sharded **sh;
+  int scratch_cap;
   struct kern_sharded *sharded;
   kern__mpi *mpi;   /* NULL without MPI */
   kern__nccl *nccl; /* NULL unless the transport is NCCL */
@@ -123,12 +138,21 @@ kern_status kern__nccl_open(kern_group *g);
 void kern__nccl_close(kern_group *g);
 /* Whether libnccl can be loaded, and why not (for messages). */
 int kern__nccl_available(char *why, size_t why_size);
-kern_status kern__nccl_all_reduce(kern_sharded *s, kern_reduce_op op);
-kern_status kern__nccl_all_gather(const kern_sharded *src, kern_sharded *dst);
+/* Each enqueues its NCCL calls on the shards' streams; with wait it then
+ * waits for the streams against the group's deadline, without it returns
+ * at once (kern_group_synchronize waits later). */
+kern_status kern__nccl_all_reduce(kern_sharded *s, kern_reduce_op op,
+                                  int wait);
+kern_status kern__nccl_all_gather(const kern_sharded *src, kern_sharded *dst,
+                                  int wait);
 kern_status kern__nccl_reduce_scatter(const kern_sharded *src,
-                                      kern_sharded *dst, kern_reduce_op op);
-kern_status kern__nccl_broadcast(kern_sharded *s, int root);
-kern_status kern__nccl_halo(kern_sharded *s);
+                                      kern_sharded *dst, kern_reduce_op op,
+                                      int wait);
+kern_status kern__nccl_broadcast(kern_sharded *s, int root, int wait);
+kern_status kern__nccl_halo(kern_sharded *s, int wait);
+/* Marks the communicators dead after a wait failed or timed out: they are
+ * aborted, not destroyed, when the group is freed. */
+void kern__nccl_poison(kern_group *g);
 
 /* multi.c: the internal objects behind local shard i's handles. */
 kern_array *kern__shard_array(const kern_sharded *s, int i);

@@ -14,10 +14,12 @@
  * per device; NCCL wants distinct devices).  Under MPI each rank has one
  * device, and rank 0's ncclUniqueId travels to the others over MPI before
  * ncclCommInitRank.  Every collective is one ncclGroupStart/End around a
- * call per local shard, on the shard's stream; the call then waits for the
- * streams with the group's deadline, so a rank that died in the middle of
- * a collective makes the others fail (and abort their communicators)
- * instead of hanging (Note [rank agreement] in multi.c).
+ * call per local shard, on the shard's stream; the synchronous call then
+ * waits for the streams with the group's deadline (the asynchronous forms
+ * return at once and kern_group_synchronize waits with the same deadline),
+ * so a rank that died in the middle of a collective makes the others fail
+ * (and abort their communicators) instead of hanging (Note [rank
+ * agreement] in multi.c).
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -254,10 +256,22 @@ static void *cstream(const kern_group *g, int i) {
   return kern_stream_native(g->stream[i]);
 }
 
+void kern__nccl_poison(kern_group *g) {
+  if (g->nccl) g->nccl->dead = 1;
+}
+
 /* Waits for every local stream against the deadline; a timeout aborts the
- * communicators (the collective can never finish). */
-static kern_status finish(kern_group *g, ncclResult_t r, const char *what) {
+ * communicators (the collective can never finish).  Without wait only the
+ * enqueueing's result counts: NCCL is ordered on the shards' streams like
+ * any other work, so the asynchronous forms leave the wait to
+ * kern_group_synchronize (or to a later wait on a shard's stream). */
+static kern_status finish(kern_group *g, ncclResult_t r, const char *what,
+                          int wait) {
   kern_status st = r != 0 ? nccl_err(g, r, what) : KERN_SUCCESS;
+  if (!wait) {
+    if (st != KERN_SUCCESS && g->nccl) g->nccl->dead = 1;
+    return st;
+  }
   for (int i = 0; i < g->nlocal; i++) {
     kern_status ws = kern__shard_wait(g, i, what);
     if (st == KERN_SUCCESS) st = ws;
@@ -275,9 +289,10 @@ static kern_status finish(kern_group *g, ncclResult_t r, const char *what) {
     if (r == 0) r = r2;                                                      \
   }                                                                          \
   if (est != KERN_SUCCESS) return est;                                       \
-  return finish(g, r, what);
+  return finish(g, r, what, wait);
 
-kern_status kern__nccl_all_reduce(kern_sharded *s, kern_reduce_op op) {
+kern_status kern__nccl_all_reduce(kern_sharded *s, kern_reduce_op op,
+                                  int wait) {
   kern_group *g = s->g;
   int dt = nccl_type(s->type.scalar);
   if (dt < 0)
@@ -296,7 +311,8 @@ kern_status kern__nccl_all_reduce(kern_sharded *s, kern_reduce_op op) {
   GROUP_END("ncclAllReduce");
 }
 
-kern_status kern__nccl_all_gather(const kern_sharded *src, kern_sharded *dst) {
+kern_status kern__nccl_all_gather(const kern_sharded *src, kern_sharded *dst,
+                                  int wait) {
   kern_group *g = src->g;
   int P = g->nshards;
   int even = src->shape[0] % P == 0;
@@ -322,7 +338,8 @@ kern_status kern__nccl_all_gather(const kern_sharded *src, kern_sharded *dst) {
 }
 
 kern_status kern__nccl_reduce_scatter(const kern_sharded *src,
-                                      kern_sharded *dst, kern_reduce_op op) {
+                                      kern_sharded *dst, kern_reduce_op op,
+                                      int wait) {
   kern_group *g = src->g;
   int dt = nccl_type(src->type.scalar);
   if (dt < 0)
@@ -352,7 +369,7 @@ kern_status kern__nccl_reduce_scatter(const kern_sharded *src,
   GROUP_END("ncclReduceScatter");
 }
 
-kern_status kern__nccl_broadcast(kern_sharded *s, int root) {
+kern_status kern__nccl_broadcast(kern_sharded *s, int root, int wait) {
   kern_group *g = s->g;
   size_t nb = (size_t)s->shape[0] * s->rowbytes;
   if (nb == 0) return KERN_SUCCESS;
@@ -365,7 +382,7 @@ kern_status kern__nccl_broadcast(kern_sharded *s, int root) {
   GROUP_END("ncclBroadcast");
 }
 
-kern_status kern__nccl_halo(kern_sharded *s) {
+kern_status kern__nccl_halo(kern_sharded *s, int wait) {
   kern_group *g = s->g;
   int P = g->nshards;
   size_t part = (size_t)s->halo * s->rowbytes;

@@ -10,6 +10,11 @@
  *   test_sharded cpu mpi-timeout   under mpirun -n 2: rank 1 skips a
  *                                  collective; rank 0 must time out
  *
+ * The asynchronous forms (kern_group_launch_async, kern_sharded_*_async)
+ * run the same computations as chains with no wait between the steps, so
+ * each step must see the one before it on every shard's stream; their
+ * results must equal the synchronous forms' and the host's.
+ *
  * Values are small integers in float64, so sums are exact in any order and
  * every comparison is exact.  Exit 77 when the device is missing.
  */
@@ -52,7 +57,12 @@ static const char src[] =
     "@wp.kernel\n"
     "def axpy(x: wp.array(dtype=wp.vec3), y: wp.array(dtype=wp.vec3), a: wp.float32):\n"
     "    i = wp.tid()\n"
-    "    y[i] = y[i] + a * x[i]\n";
+    "    y[i] = y[i] + a * x[i]\n"
+    "\n"
+    "@wp.kernel\n"
+    "def scale(y: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64)):\n"
+    "    i = wp.tid()\n"
+    "    y[i] = y[i] * out[0]\n";
 
 static const char *device;
 static int mpi;
@@ -139,7 +149,8 @@ static void test_global_tid(kern_group *g, int64_t n) {
 
 /* A 2-D 5-point stencil over `iters` steps with halo exchange equals the
  * same steps on the host. */
-static void test_stencil(kern_group *g, int64_t n, int64_t m, int iters) {
+static void test_stencil(kern_group *g, int64_t n, int64_t m, int iters,
+                         int async) {
   int64_t shape[2] = {n, m};
   size_t cells = (size_t)(n * m);
   double *h = malloc(cells * sizeof *h), *t = malloc(cells * sizeof *t);
@@ -150,8 +161,13 @@ static void test_stencil(kern_group *g, int64_t n, int64_t m, int iters) {
   ASSERT_OK(ctx, kern_sharded_upload(a, h, cells * sizeof *h));
   for (int it = 0; it < iters; it++) {
     kern_arg args[] = {kern_arg_sharded(a), kern_arg_sharded(b)};
-    ASSERT_OK(ctx, kern_group_launch(g, "stencil", 2, shape, 2, args));
-    ASSERT_OK(ctx, kern_sharded_halo_exchange(b));
+    if (async) {
+      ASSERT_OK(ctx, kern_group_launch_async(g, "stencil", 2, shape, 2, args));
+      ASSERT_OK(ctx, kern_sharded_halo_exchange_async(b));
+    } else {
+      ASSERT_OK(ctx, kern_group_launch(g, "stencil", 2, shape, 2, args));
+      ASSERT_OK(ctx, kern_sharded_halo_exchange(b));
+    }
     kern_sharded *s = a;
     a = b;
     b = s;
@@ -166,6 +182,7 @@ static void test_stencil(kern_group *g, int64_t n, int64_t m, int iters) {
       }
     memcpy(h, t, cells * sizeof *h);
   }
+  if (async) ASSERT_OK(ctx, kern_group_synchronize(g));
   ASSERT_OK(ctx, kern_sharded_download(a, t, cells * sizeof *t));
   EXPECT_TRUE(memcmp(h, t, cells * sizeof *t) == 0);
   kern_sharded_free(a);
@@ -263,6 +280,166 @@ static void test_collectives(kern_group *g, int64_t n) {
   free(w);
 }
 
+/* The sum of squares as one chain of asynchronous calls, each step
+ * consuming the one before on every shard's stream: x uploaded; out set to
+ * 0; x squared and summed into out; out all-reduced (S); x scaled by out[0]
+ * (so every shard must see the reduced S, not its partial); out set to 0
+ * again; x squared and summed and all-reduced again (S^3).  Then the same
+ * with the synchronous forms; both equal the host's.  Values are small
+ * integers, so every sum is exact in any order.  Also: a fill enqueued
+ * after a launch overwrites it, and a launch after a fill sees it. */
+static void test_async_chain(kern_group *g, int64_t n) {
+  double *x = malloc((size_t)n * sizeof *x), *back = malloc((size_t)n * sizeof *back);
+  double s = 0, zero = 0, seven = 7;
+  for (int64_t i = 0; i < n; i++) {
+    x[i] = (double)(i % 17) - 8;
+    s += x[i] * x[i];
+  }
+  double want[2] = {s, s * s * s};
+  int64_t one = 1;
+  kern_sharded *sx, *out;
+  ASSERT_OK(ctx, kern_sharded_new(g, KERN_TYPE_FLOAT64, 1, &n, 0, &sx));
+  ASSERT_OK(ctx, kern_sharded_new_replicated(g, KERN_TYPE_FLOAT64, 1, &one, &out));
+  kern_arg sa[] = {kern_arg_sharded(sx), kern_arg_sharded(out)};
+  for (int async = 1; async >= 0; async--) {
+    double got[2] = {-1, -1};
+    ASSERT_OK(ctx, kern_sharded_upload(sx, x, (size_t)n * sizeof *x));
+    for (int round = 0; round < 2; round++) {
+      if (async) {
+        if (round) ASSERT_OK(ctx, kern_group_launch_async(g, "scale", 1, &n, 2, sa));
+        ASSERT_OK(ctx, kern_sharded_fill_async(out, &zero));
+        ASSERT_OK(ctx, kern_group_launch_async(g, "sumsq", 1, &n, 2, sa));
+        ASSERT_OK(ctx, kern_sharded_all_reduce_async(out, KERN_REDUCE_SUM));
+      } else {
+        if (round) ASSERT_OK(ctx, kern_group_launch(g, "scale", 1, &n, 2, sa));
+        ASSERT_OK(ctx, kern_sharded_fill(out, &zero));
+        ASSERT_OK(ctx, kern_group_launch(g, "sumsq", 1, &n, 2, sa));
+        ASSERT_OK(ctx, kern_sharded_all_reduce(out, KERN_REDUCE_SUM));
+      }
+      if (round == 0 && !async)
+        ASSERT_OK(ctx, kern_sharded_download(out, &got[0], sizeof got[0]));
+    }
+    if (async) ASSERT_OK(ctx, kern_group_synchronize(g));
+    /* every shard's copy holds the total */
+    for (int i = 0; i < kern_group_local_size(g); i++) {
+      kern_array *a;
+      double v = -1;
+      ASSERT_OK(ctx, kern_sharded_shard(out, i, &a, NULL, NULL, NULL));
+      ASSERT_OK(ctx, kern_array_download(a, &v, sizeof v));
+      EXPECT_DBL_EQ(v, want[1]);
+      got[1] = v;
+    }
+    if (!async) EXPECT_DBL_EQ(got[0], want[0]);
+    EXPECT_DBL_EQ(got[1], want[1]);
+  }
+  /* a fill after a launch on the same streams wins, and the reverse */
+  kern_arg ia[] = {kern_arg_sharded(sx), kern_arg_float(1000)};
+  ASSERT_OK(ctx, kern_group_launch_async(g, "iota", 1, &n, 2, ia));
+  ASSERT_OK(ctx, kern_sharded_fill_async(sx, &seven));
+  ASSERT_OK(ctx, kern_group_synchronize(g));
+  ASSERT_OK(ctx, kern_sharded_download(sx, back, (size_t)n * sizeof *back));
+  int bad = 0;
+  for (int64_t i = 0; i < n; i++) bad += back[i] != 7;
+  EXPECT_EQ(bad, 0);
+  ASSERT_OK(ctx, kern_sharded_fill_async(sx, &seven));
+  ASSERT_OK(ctx, kern_group_launch_async(g, "iota", 1, &n, 2, ia));
+  ASSERT_OK(ctx, kern_group_synchronize(g));
+  ASSERT_OK(ctx, kern_sharded_download(sx, back, (size_t)n * sizeof *back));
+  bad = 0;
+  for (int64_t i = 0; i < n; i++) bad += back[i] != 1000 + (double)i;
+  EXPECT_EQ(bad, 0);
+  kern_sharded_free(sx);
+  kern_sharded_free(out);
+  free(x);
+  free(back);
+}
+
+/* The asynchronous collectives chained with no wait between them: an
+ * all-gather feeding a reduce-scatter, and a broadcast feeding an
+ * all-reduce. */
+static void test_collectives_async(kern_group *g, int64_t n) {
+  int P = kern_group_size(g), L = kern_group_local_size(g);
+  int first = kern_group_first_shard(g);
+  kern_sharded *blk, *blk2, *rep;
+  ASSERT_OK(ctx, kern_sharded_new(g, KERN_TYPE_FLOAT64, 1, &n, 0, &blk));
+  ASSERT_OK(ctx, kern_sharded_new(g, KERN_TYPE_FLOAT64, 1, &n, 0, &blk2));
+  ASSERT_OK(ctx, kern_sharded_new_replicated(g, KERN_TYPE_FLOAT64, 1, &n, &rep));
+  double *v = malloc((size_t)n * sizeof *v), *w = malloc((size_t)n * sizeof *w);
+  for (int64_t i = 0; i < n; i++) v[i] = (double)(3 * i + 1);
+  ASSERT_OK(ctx, kern_sharded_upload(blk, v, (size_t)n * sizeof *v));
+  ASSERT_OK(ctx, kern_sharded_all_gather_async(blk, rep));
+  ASSERT_OK(ctx, kern_sharded_reduce_scatter_async(rep, blk2, KERN_REDUCE_SUM));
+  ASSERT_OK(ctx, kern_group_synchronize(g));
+  ASSERT_OK(ctx, kern_sharded_download(blk2, w, (size_t)n * sizeof *w));
+  int bad = 0;
+  for (int64_t j = 0; j < n; j++) bad += w[j] != v[j] * P;
+  EXPECT_EQ(bad, 0);
+  /* shard s's copy holds 100 s + j; broadcast from the last, then sum */
+  for (int i = 0; i < L; i++) {
+    kern_array *a;
+    ASSERT_OK(ctx, kern_sharded_shard(rep, i, &a, NULL, NULL, NULL));
+    for (int64_t j = 0; j < n; j++) w[j] = (double)(100 * (first + i)) + (double)j;
+    ASSERT_OK(ctx, kern_array_upload(a, w, (size_t)n * sizeof *w));
+  }
+  ASSERT_OK(ctx, kern_sharded_broadcast_async(rep, P - 1));
+  ASSERT_OK(ctx, kern_sharded_all_reduce_async(rep, KERN_REDUCE_SUM));
+  ASSERT_OK(ctx, kern_group_synchronize(g));
+  for (int i = 0; i < L; i++) {
+    kern_array *a;
+    ASSERT_OK(ctx, kern_sharded_shard(rep, i, &a, NULL, NULL, NULL));
+    ASSERT_OK(ctx, kern_array_download(a, w, (size_t)n * sizeof *w));
+    bad = 0;
+    for (int64_t j = 0; j < n; j++)
+      bad += w[j] != P * ((double)(100 * (P - 1)) + (double)j);
+    EXPECT_EQ(bad, 0);
+  }
+  kern_sharded_free(blk);
+  kern_sharded_free(blk2);
+  kern_sharded_free(rep);
+  free(v);
+  free(w);
+}
+
+/* kern_group_launch keeps the kernels it finds by name; a module loaded
+ * later that has a kernel of the same name must win from then on, and the
+ * older module's other kernels must still be found. */
+static void test_kernel_cache(int shards) {
+  static const char src2[] =
+      "import warp as wp\n"
+      "\n"
+      "@wp.kernel\n"
+      "def iota(y: wp.array(dtype=wp.float64), base: wp.float64):\n"
+      "    i = wp.tid()\n"
+      "    y[i] = base - wp.float64(i)\n";
+  kern_group *g = group(shards);
+  int64_t n = 10;
+  kern_sharded *y;
+  double v[10];
+  ASSERT_OK(ctx, kern_sharded_new(g, KERN_TYPE_FLOAT64, 1, &n, 0, &y));
+  kern_arg args[] = {kern_arg_sharded(y), kern_arg_float(100)};
+  ASSERT_OK(ctx, kern_group_launch_async(g, "iota", 1, &n, 2, args));
+  ASSERT_OK(ctx, kern_sharded_download(y, v, sizeof v));
+  EXPECT_DBL_EQ(v[9], 109);
+  ASSERT_OK(ctx, kern_group_load_string(g, "shadow.py", src2, sizeof src2 - 1));
+  ASSERT_OK(ctx, kern_group_launch(g, "iota", 1, &n, 2, args));
+  ASSERT_OK(ctx, kern_sharded_download(y, v, sizeof v));
+  EXPECT_DBL_EQ(v[9], 91);
+  kern_sharded *out;
+  int64_t one = 1;
+  double zero = 0, got = -1;
+  ASSERT_OK(ctx, kern_sharded_new_replicated(g, KERN_TYPE_FLOAT64, 1, &one, &out));
+  ASSERT_OK(ctx, kern_sharded_fill_async(out, &zero));
+  kern_arg sa[] = {kern_arg_sharded(y), kern_arg_sharded(out)};
+  ASSERT_OK(ctx, kern_group_launch_async(g, "sumsq", 1, &n, 2, sa));
+  ASSERT_OK(ctx, kern_sharded_all_reduce_async(out, KERN_REDUCE_SUM));
+  ASSERT_OK(ctx, kern_group_synchronize(g));
+  ASSERT_OK(ctx, kern_sharded_download(out, &got, sizeof got));
+  double want = 0;
+  for (int i = 0; i < 10; i++) want += (100.0 - i) * (100.0 - i);
+  EXPECT_DBL_EQ(got, want);
+  kern_group_free(g);
+}
+
 /* Mistakes of one process: each is an error with a message, never a
  * crash, and a failed group call makes the next collective refuse. */
 static void test_misuse_local(void) {
@@ -281,6 +458,27 @@ static void test_misuse_local(void) {
                 KERN_ERROR_INVALID_ARGUMENT);
   EXPECT_STATUS(ctx, kern_sharded_broadcast(r, 3), KERN_ERROR_INVALID_ARGUMENT);
   EXPECT_STATUS(ctx, kern_sharded_fill(r, NULL), KERN_ERROR_INVALID_ARGUMENT);
+  /* the asynchronous forms make the same checks before enqueueing */
+  EXPECT_STATUS(ctx, kern_sharded_fill_async(r, NULL),
+                KERN_ERROR_INVALID_ARGUMENT);
+  EXPECT_CONTAINS(kern_last_error(ctx), "kern_sharded_fill_async");
+  EXPECT_STATUS(ctx, kern_sharded_all_reduce_async(x, KERN_REDUCE_SUM),
+                KERN_ERROR_INVALID_ARGUMENT);
+  EXPECT_CONTAINS(kern_last_error(ctx), "replicated");
+  EXPECT_STATUS(ctx, kern_sharded_all_reduce_async(r, (kern_reduce_op)7),
+                KERN_ERROR_INVALID_ARGUMENT);
+  EXPECT_STATUS(ctx, kern_sharded_broadcast_async(r, 3),
+                KERN_ERROR_INVALID_ARGUMENT);
+  EXPECT_STATUS(ctx, kern_sharded_all_gather_async(r, x),
+                KERN_ERROR_INVALID_ARGUMENT);
+  EXPECT_STATUS(ctx, kern_sharded_reduce_scatter_async(x, r, KERN_REDUCE_SUM),
+                KERN_ERROR_INVALID_ARGUMENT);
+  EXPECT_STATUS(ctx, kern_sharded_all_reduce_async(NULL, KERN_REDUCE_SUM),
+                KERN_ERROR_INVALID_HANDLE);
+  EXPECT_STATUS(ctx, kern_group_launch_async(NULL, "sumsq", 1, &n, 0, NULL),
+                KERN_ERROR_INVALID_HANDLE);
+  EXPECT_STATUS(ctx, kern_group_launch_async(g, NULL, 1, &n, 0, NULL),
+                KERN_ERROR_INVALID_ARGUMENT);
   /* a piece freed behind the sharded array's back is refused, not used */
   kern_sharded *r2;
   kern_array *piece;
@@ -294,6 +492,9 @@ static void test_misuse_local(void) {
   kern_sharded *h;
   ASSERT_OK(ctx, kern_sharded_new(g, KERN_TYPE_FLOAT64, 1, &n, 4, &h));
   EXPECT_STATUS(ctx, kern_sharded_halo_exchange(h), KERN_ERROR_INVALID_ARGUMENT);
+  EXPECT_CONTAINS(kern_last_error(ctx), "halo width");
+  EXPECT_STATUS(ctx, kern_sharded_halo_exchange_async(h),
+                KERN_ERROR_INVALID_ARGUMENT);
   EXPECT_CONTAINS(kern_last_error(ctx), "halo width");
   kern_sharded_free(h);
   kern_group_free(g);
@@ -309,6 +510,24 @@ static void test_misuse_local(void) {
                 KERN_ERROR_NOT_FOUND);
   /* the group failed: collectives refuse from now on */
   EXPECT_STATUS(ctx, kern_sharded_all_reduce(r, KERN_REDUCE_SUM),
+                KERN_ERROR_INVALID_ARGUMENT);
+  EXPECT_CONTAINS(kern_last_error(ctx), "failed earlier");
+  EXPECT_STATUS(ctx, kern_sharded_all_reduce_async(r, KERN_REDUCE_SUM),
+                KERN_ERROR_INVALID_ARGUMENT);
+  EXPECT_CONTAINS(kern_last_error(ctx), "failed earlier");
+  kern_group_free(g);
+
+  /* the same through the asynchronous launch: its checks fail the group */
+  g = group(2);
+  ASSERT_OK(ctx, kern_sharded_new(g, KERN_TYPE_FLOAT64, 1, &n, 0, &x));
+  ASSERT_OK(ctx, kern_sharded_new_replicated(g, KERN_TYPE_FLOAT64, 1, &one, &r));
+  kern_arg aargs[] = {kern_arg_sharded(x), kern_arg_sharded(r)};
+  EXPECT_STATUS(ctx, kern_group_launch_async(g, "sumsq", 1, &m, 2, aargs),
+                KERN_ERROR_INVALID_ARGUMENT);
+  EXPECT_CONTAINS(kern_last_error(ctx), "dims[0]");
+  EXPECT_STATUS(ctx, kern_group_launch_async(g, "nope", 1, &n, 2, aargs),
+                KERN_ERROR_NOT_FOUND);
+  EXPECT_STATUS(ctx, kern_sharded_halo_exchange_async(x),
                 KERN_ERROR_INVALID_ARGUMENT);
   EXPECT_CONTAINS(kern_last_error(ctx), "failed earlier");
   kern_group_free(g);
@@ -440,14 +659,21 @@ int main(int argc, char **argv) {
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
       test_sumsq(g, sizes[k]);
       test_global_tid(g, sizes[k]);
-      if (sizes[k] >= 2 * kern_group_size(g)) test_collectives(g, sizes[k]);
+      test_async_chain(g, sizes[k]);
+      if (sizes[k] >= 2 * kern_group_size(g)) {
+        test_collectives(g, sizes[k]);
+        test_collectives_async(g, sizes[k]);
+      }
     }
     test_sumsq(g, 0);
     /* rows that do and do not divide, a halo of one row */
-    test_stencil(g, 3 * kern_group_size(g), 5, 4);
-    test_stencil(g, 3 * kern_group_size(g) + 2, 7, 5);
+    for (int async = 0; async <= 1; async++) {
+      test_stencil(g, 3 * kern_group_size(g), 5, 4, async);
+      test_stencil(g, 3 * kern_group_size(g) + 2, 7, 5, async);
+    }
     kern_group_free(g);
   }
+  if (max_shards >= 1) test_kernel_cache(max_shards < 2 ? max_shards : 2);
   if (mpi)
     test_misuse_mpi();
   else if (!cuda) /* it needs more shards than a machine has GPUs */
