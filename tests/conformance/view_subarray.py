@@ -51,4 +51,5 @@ def view_subarray(a2: wp.array2d(dtype=float), a3: wp.array3d(dtype=float),
     out[i, 9] = row_total(a3[i, 1])
     r = a2[0]
     out[i, 10] = r[i]
-    out[i, 11] = row_total(b[0])
+    # b's row i only: another thread's row may not be written yet
+    out[i, 11] = row_total(b[i])
