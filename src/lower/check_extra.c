@@ -684,6 +684,8 @@ static IrExpr *geom_call(Ctx *X, Node *call, int bi, const char *name) {
  * call of the builtin's helper with the result's index. */
 IrExpr **check_extra_unpack(Ctx *X, Node *call, const char *w, int *nparts) {
   int bi = builtin_lookup(w);
+  if (bi >= BI_SVD3 && bi <= BI_EIG3)
+    return check_linalg_unpack(X, call, w, nparts);
   if (bi != BI_QUAT_TO_AXIS_ANGLE && bi != BI_TRANSFORM_DECOMPOSE)
     return NULL;
   Compiler *C = X->C;
@@ -897,6 +899,8 @@ IrExpr *check_extra_call(Ctx *X, Node *call, const char *w) {
     return geom_call(X, call, bi, name);
   if (bi >= BI_SPATIAL_TOP && bi <= BI_TRANSFORM_WRENCH)
     return spatial_call(X, call, bi, name);
+  if (bi >= BI_SVD3 && bi <= BI_EIG3)
+    return check_linalg_call(X, call, w);
   if (bi == BI_CLOSEST_POINT_EDGE_EDGE || bi == BI_INTERSECT_TRI_TRI) {
     /* float32 vec3 points (intersect_tri_tri: also vec3d), and epsilon */
     check_no_kwargs(X, call, name);
