@@ -748,6 +748,7 @@ static IrExpr *spatial_ctor(Ctx *X, Node *call, const char *w,
   const Type *dt = dtype_kwarg(X, call, name);
   only_kwargs(X, call, name, (const char *const[]){"dtype", NULL});
   kern_scalar sc = dt ? dt->sc : w[14] == 'd' ? KERN_SCALAR_FLOAT64
+                                 : w[14] == 'h' ? KERN_SCALAR_FLOAT16
                                                : KERN_SCALAR_FLOAT32;
   int n = check_count_args(call->args);
   if (!mat && n == 2) {
@@ -873,7 +874,8 @@ IrExpr *check_extra_call(Ctx *X, Node *call, const char *w) {
     ERR(call->pos, "wp.tuple() is only supported as the value of a tuple "
                    "assignment (a, b = wp.tuple(x, y)) or of a return");
   if (!strncmp(w, "spatial_vector", 14) || !strncmp(w, "spatial_matrix", 14)) {
-    if (w[14] && strcmp(w + 14, "f") && strcmp(w + 14, "d"))
+    if (w[14] && strcmp(w + 14, "f") && strcmp(w + 14, "d") &&
+        strcmp(w + 14, "h"))
       return NULL;
     return spatial_ctor(X, call, w, name);
   }
