@@ -205,8 +205,9 @@ static kern_status instantiate(kern_module *m, const kc_kernel *g,
     /* The compiler's message names the parameter a type does not fit. */
     const char *e = code.error ? code.error : kern_status_string(st);
     if (strstr(e, "does not instantiate parameter")) st = KERN_ERROR_TYPE_MISMATCH;
-    kern__error(ctx, st, "instantiating the generic kernel '%s' as %s for "
-                         "a launch: %s", g->name, line + 1, e);
+    kern__error(ctx, st, "instantiating the generic kernel '%s' as %.*s "
+                         "for a launch: %s", g->name, (int)(used - 2),
+                line + 1, e);
     kern__free(line);
     kern__compile_result_free(&code);
     return st;
