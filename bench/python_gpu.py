@@ -56,12 +56,19 @@ res["kern_library"] = kern.library_path()
 srcdir = tempfile.mkdtemp(prefix="kern-pysrc-")
 
 
+# NVRTC (12.9 and later) keeps its own cache of compiled programs, which
+# outlives the process: a text compiled before on the machine builds in
+# ~15 ms instead of ~100-200 (bench/NOTES.md, "cold builds").  A salt drawn
+# per run makes every "new file" new to NVRTC too, so cold means cold.
+SALT = int.from_bytes(os.urandom(3), "little")
+
+
 def new_file(i):
     path = os.path.join(srcdir, "cold%d.py" % i)
     with open(path, "w") as f:
         f.write("import warp as wp\n\n\n@wp.kernel\n"
                 "def scale%d(x: wp.array(dtype=wp.float32), y: wp.array(dtype=wp.float32)):\n"
-                "    i = wp.tid()\n    y[i] = x[i] * %d.5 + 1.0\n" % (i, i))
+                "    i = wp.tid()\n    y[i] = x[i] * %d.5 + %d.0\n" % (i, i, SALT))
     return path
 
 
