@@ -73,7 +73,7 @@ static const char *const jacobi_src =
     "  q[i1] = q[i1] - t[i0];\n"
     "}\n"
     /* the sweeps, and the rotation's matrix */
-    "@Q void k_lin_jacobi_@X(@T *s, @M *m) {\n"
+    "@P void k_lin_jacobi_@X(@T *s, @M *m) {\n"
     "  @T q[4] = {0, 0, 0, 1};\n"
     "  for (int it = 0; it < @N; it++) {\n"
     "    k_lin_rot_@X(s, q, 0, 1, 2);\n"
@@ -125,7 +125,7 @@ static const char *const qr_src =
     "    r->m[q][j] = -b * u + a * v;\n"
     "  }\n"
     "}\n"
-    "@Q void k_lin_qr_@X(@M b, @M *q, @M *r) {\n"
+    "@P void k_lin_qr_@X(@M b, @M *q, @M *r) {\n"
     "  @T c1, s1, c2, s2, c3, s3;\n"
     "  k_lin_givens_@X(b.m[0][0], b.m[1][0], &c1, &s1);\n"
     "  k_lin_turn_@X(&b, 0, 1, c1, s1);\n"
@@ -149,7 +149,7 @@ static const char *const qr_src =
     "}\n";
 
 static const char *const eig3_src =
-    "@Q void k_lin_eig3_@X(@M a, @M *q, @V *d) {\n"
+    "@P void k_lin_eig3_@X(@M a, @M *q, @V *d) {\n"
     "  @T s[6] = {a.m[0][0], a.m[1][0], a.m[1][1], a.m[2][0], a.m[2][1], a.m[2][2]};\n"
     "  k_lin_jacobi_@X(s, q);\n"
     "  @M t = k_lin_mul_@X(q, &a, 1);\n"
@@ -158,7 +158,7 @@ static const char *const eig3_src =
     "}\n";
 
 static const char *const svd3_src =
-    "@Q void k_lin_svd3_@X(@M a, @M *u, @V *sigma, @M *v) {\n"
+    "@P void k_lin_svd3_@X(@M a, @M *u, @V *sigma, @M *v) {\n"
     "  @M n = k_lin_mul_@X(&a, &a, 1);\n"
     "  @T s[6] = {n.m[0][0], n.m[1][0], n.m[1][1], n.m[2][0], n.m[2][1], n.m[2][2]};\n"
     "  k_lin_jacobi_@X(s, v);\n"
@@ -184,7 +184,7 @@ static const char *const svd3_src =
     "}\n";
 
 static const char *const svd2_src =
-    "@Q void k_lin_svd2_@X(@M a, @M *u, @V *sigma, @M *v) {\n"
+    "@P void k_lin_svd2_@X(@M a, @M *u, @V *sigma, @M *v) {\n"
     "  @T a11 = a.m[0][0], a12 = a.m[0][1], a21 = a.m[1][0], a22 = a.m[1][1];\n"
     "  @T n11 = a11 * a11 + a21 * a21, n12 = a11 * a12 + a21 * a22;\n"
     "  @T n22 = a12 * a12 + a22 * a22;\n"
@@ -219,15 +219,22 @@ static const char *const svd2_src =
     "  sigma->c[1] = @S(l2);\n"
     "}\n";
 
-/* src with its placeholders replaced: @Q the function qualifiers, @T the
- * scalar type, @X its signature (f32), @M and @V the matrix and vector
- * types, @S( and @A( sqrt and fabs, @K a literal's suffix, @G, @E and @N
- * Warp's constants for the type. */
+/* src with its placeholders replaced: @Q the function qualifiers (@P
+ * those of the decompositions themselves), @T the scalar type, @X its
+ * signature (f32), @M and @V the matrix and vector types, @S( and @A( sqrt
+ * and fabs, @K a literal's suffix, @G, @E and @N Warp's constants for the
+ * type. */
 static void expand(Emit *E, Buf *b, const char *src, kern_scalar sc, int n) {
   bool f32 = sc == KERN_SCALAR_FLOAT32;
   bool suffix = f32 && !E->T->overloaded_math;
   const char *rep[128] = {0};
   rep['Q'] = E->T->fn_qual;
+  /* The decompositions themselves are called, not inlined, on CUDA: the
+   * kernel body is emitted twice (the 1-D fast path and the general loop,
+   * cuda.c) with a call per result, and inlining all of them made NVRTC take 17 s on a
+   * float64 svd3 kernel. */
+  rep['P'] = E->T->id == KERN_TARGET_CUDA ? "static __device__ __noinline__"
+                                          : E->T->fn_qual;
   rep['T'] = emit_ctype(E, ty_scalar(sc));
   rep['X'] = emit_tysig(E, ty_scalar(sc));
   rep['M'] = emit_ctype(E, ty_mat(E->C, sc, n, n));
