@@ -26,18 +26,29 @@
 void emit_pre(Emit *E, const char *name, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
+  size_t off = E->pre.len;
   if (E->T->guard_helpers)
     buf_printf(&E->pre, "#ifndef K_H_%s\n#define K_H_%s\n", name, name);
   buf_vprintf(&E->pre, fmt, ap);
   if (E->T->guard_helpers)
     buf_puts(&E->pre, "#endif\n");
   va_end(ap);
+  if (E->memo)
+    emit_memo_pre(E, name, off);
 }
 
 bool emit_need(Emit *E, const char *name) {
   /* A hash set: a module asks this for every type and helper it spells. */
-  if (names_get(&E->haveset, name))
+  if (names_get(&E->haveset, name)) {
+    if (E->memo)
+      emit_memo_dep(E, name);
     return false;
+  }
+  if (E->memo) {
+    emit_memo_dep(E, name);
+    if (emit_memo_replay(E, name))
+      return false; /* the text is in, as generating it would have put it */
+  }
   names_put(E->C, &E->haveset, name, (void *)name);
   if (E->nhave == E->caphave) {
     int cap = E->caphave ? E->caphave * 2 : 64;
@@ -48,6 +59,8 @@ bool emit_need(Emit *E, const char *name) {
     E->caphave = cap;
   }
   E->have[E->nhave++] = name;
+  if (E->memo)
+    emit_memo_open(E, name);
   return true;
 }
 
@@ -71,6 +84,7 @@ const char *emit_tysig(Emit *E, const Type *t) {
     return arena_printf(E->C, "%sa%s", t->strided ? "s" : "",
                         emit_tysig(E, t->elem));
   case TY_STRUCT:
+    emit_memo_taint(E); /* its fields are the module's (Note [helper memo]) */
     /* "S" and the name's length keep it apart from every other
      * signature and from other structs' (Python names have no '_'
      * ambiguity this way: S3abc, S4abcd). */
@@ -1198,6 +1212,7 @@ bool emit_vec_array(Emit *E, IrVar *v) {
 }
 
 const char *emit_array_data(Emit *E, IrVar *arr) {
+  emit_memo_taint(E); /* the function's own names */
   if (E->f->is_kernel && arr->is_param)
     return arena_printf(E->C, "%s_d", arr->name);
   return arena_printf(E->C, "%s.data", arr->name);
@@ -2105,7 +2120,7 @@ static void emit_function(Emit *E, IrFunc *f) {
 }
 
 const char *emit_module(Compiler *C, IrModule *m, const Target *T,
-                        const kc_options *opts) {
+                        const kc_options *opts, kc_memo *memo) {
   Emit E;
   memset(&E, 0, sizeof E);
   E.C = C;
@@ -2117,6 +2132,7 @@ const char *emit_module(Compiler *C, IrModule *m, const Target *T,
   E.vec_lane = -1;
   buf_init(&E.pre, C);
   buf_init(&E.out, C);
+  emit_memo_begin(&E, memo);
   for (IrFunc *f = m->funcs; f; f = f->next)
     emit_function(&E, f);
   for (IrFunc *f = m->kernels; f; f = f->next) {
@@ -2129,6 +2145,7 @@ const char *emit_module(Compiler *C, IrModule *m, const Target *T,
   emit_quote(&all, m->path, strlen(m->path));
   buf_puts(&all, ". */\n");
   E.f = NULL;
+  emit_memo_end(&E);
   Buf head;
   buf_init(&head, C);
   Emit H = E;
