@@ -1317,9 +1317,14 @@ void emit_index_at(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n,
       continue;
     }
     IrExpr *x = idx[i];
-    if (E->fast_tid && ((x->kind == E_VAR && x->var->from_tid &&
-                         x->var->ty->sc == KERN_SCALAR_INT32) ||
-                        (x->kind == E_TID && x->ival == 0))) {
+    bool tid = (x->kind == E_VAR && x->var->from_tid &&
+                x->var->ty->sc == KERN_SCALAR_INT32) ||
+               (x->kind == E_TID && x->ival == 0);
+    if (tid && E->tid_marks) { /* Note [one body, two loops] */
+      buf_puts(b, "\1(int64_t)");
+      emit_expr(E, b, x);
+      buf_puts(b, "\2");
+    } else if (tid && E->fast_tid) {
       buf_puts(b, "k_t");
     } else {
       buf_puts(b, "(int64_t)");
@@ -2064,18 +2069,82 @@ void emit_thread_loop(Emit *E, IrFunc *f, const char *pragma,
   emit_line(E, "}");
 }
 
+/* Note [one body, two loops]: emit_thread_loops' two copies of a kernel's
+ * body differ only where an index is the thread index (emit_index_at: k_t
+ * in the 1-D copy, the variable in the general one), and emitting each
+ * copy was a fifth of `kern synth`'s time.  So the body is emitted once,
+ * with each such index written between the bytes 1 and 2, and both copies
+ * are made from that text: the 1-D copy puts k_t for each marked span,
+ * the general one drops the marks.  No other byte 1 or 2 reaches
+ * generated code (user text enters only through emit_quote, which escapes
+ * control bytes, and names are ASCII).  The helpers the body needs are
+ * generated in the same order as before, since the second copy found them
+ * all present.  A body that jumps to the end of its loop numbers the label
+ * per copy (k_next), and debug mode numbers its checks per module, so
+ * those bodies are still emitted twice. */
+static void put_body(Buf *out, const char *s, size_t n, bool fast) {
+  const char *end = s + n;
+  while (s < end) {
+    const char *m = memchr(s, 1, (size_t)(end - s));
+    if (!m) {
+      buf_putn(out, s, (size_t)(end - s));
+      return;
+    }
+    buf_putn(out, s, (size_t)(m - s));
+    const char *c = memchr(m, 2, (size_t)(end - m));
+    if (fast)
+      buf_putn(out, "k_t", 3);
+    else
+      buf_putn(out, m + 1, (size_t)(c - m - 1));
+    s = c + 1;
+  }
+}
+
 void emit_thread_loops(Emit *E, IrFunc *f, const char *pragma,
                        const char *header) {
   /* A 1-D launch (the common case) gets its own copy of the loop in which
    * the thread index is the loop counter; see Emit.fast_tid. */
-  emit_line(E, "if (k_d1 * k_d2 * k_d3 == 1) {");
-  E->indent++;
-  emit_thread_loop(E, f, pragma, header, true);
-  E->indent--;
-  emit_line(E, "} else {");
-  E->indent++;
-  emit_thread_loop(E, f, pragma, header, false);
-  E->indent--;
+  if (f->has_kreturn_in_loop || f->tid_dims > 1 ||
+      (E->opts && E->opts->debug)) {
+    emit_line(E, "if (k_d1 * k_d2 * k_d3 == 1) {");
+    E->indent++;
+    emit_thread_loop(E, f, pragma, header, true);
+    E->indent--;
+    emit_line(E, "} else {");
+    E->indent++;
+    emit_thread_loop(E, f, pragma, header, false);
+    E->indent--;
+    emit_line(E, "}");
+    return;
+  }
+  /* The body, at the depth it has in both loops, aside. */
+  Buf outer = E->out;
+  buf_init(&E->out, E->C);
+  E->indent += 2;
+  emit_locals(E, f);
+  E->loop_depth = 0;
+  E->tid_marks = true;
+  emit_body(E, f);
+  E->tid_marks = false;
+  E->indent -= 2;
+  Buf body = E->out;
+  E->out = outer;
+  E->loop_id += 2; /* as the two loops would have numbered themselves */
+  for (int fast = 1; fast >= 0; fast--) {
+    emit_line(E, "%s", fast ? "if (k_d1 * k_d2 * k_d3 == 1) {" : "} else {");
+    E->indent++;
+    if (pragma)
+      emit_line(E, "%s", pragma);
+    emit_line(E, "%s", header);
+    E->indent++;
+    emit_line(E, "%s", fast ? "const int32_t k_tid0 = (int32_t)k_t;"
+                            : "const int32_t k_tid0 = (int32_t)(k_t / (k_d1 * k_d2 * k_d3));");
+    emit_line(E, "(void)k_tid0;");
+    put_body(&E->out, body.p, body.len, fast);
+    E->indent--;
+    emit_line(E, "}");
+    E->indent--;
+  }
   emit_line(E, "}");
 }
 

@@ -59,6 +59,9 @@ struct Emit {
    * launch): indices that are that thread index address with k_t itself,
    * in 64 bits, so the target compiler sees contiguous accesses. */
   bool fast_tid;
+  /* Emitting one body for both loops (Note [one body, two loops] in
+   * common.c): a thread index is written between the bytes 1 and 2. */
+  bool tid_marks;
   int loop_id;              /* numbers each thread loop's k_next label */
   /* Inside one lane of a vectorised loop (cuda.c, Note [16-byte
    * accesses]): accesses of arrays in vec_arrays read and write lane
