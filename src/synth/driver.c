@@ -960,8 +960,51 @@ static long long resume(const Opts *o, const char *path) {
 /* ---------------------------------------------------------- stats */
 
 static const char *field(const char *line, const char *key, const char *end) {
-  const char *p = strstr(line, key);
-  return p && p < end ? p + strlen(key) : NULL;
+  size_t k = strlen(key);
+  const char *p = line < end ? memmem(line, (size_t)(end - line), key, k) : NULL;
+  return p ? p + k : NULL;
+}
+
+/* pairs.jsonl a line at a time through one buffer: reading the whole file
+ * (~11 KB a record) cost a page fault per 4 KB, as much as the stats
+ * themselves (kern synth round three). */
+typedef struct {
+  FILE *f;
+  char *p;
+  size_t n, pos, cap;
+  int eof, oom;
+} Lines;
+
+/* The next complete line, its '\n' in *nl; NULL at the end (a torn last
+ * line is not a record) or when out of memory (L->oom). */
+static const char *next_line(Lines *L, const char **nl) {
+  for (;;) {
+    char *start = L->p + L->pos, *e;
+    size_t avail = L->n - L->pos;
+    if (avail && (e = memchr(start, '\n', avail))) {
+      L->pos = (size_t)(e - L->p) + 1;
+      *nl = e;
+      return start;
+    }
+    if (L->eof) return NULL;
+    memmove(L->p, start, avail);
+    L->n = avail;
+    L->pos = 0;
+    if (L->n + 1 >= L->cap) {
+      size_t cap = L->cap * 2;
+      char *q = realloc(L->p, cap);
+      if (!q) {
+        L->oom = 1;
+        return NULL;
+      }
+      L->p = q;
+      L->cap = cap;
+    }
+    size_t r = fread(L->p + L->n, 1, L->cap - 1 - L->n, L->f);
+    if (r == 0) L->eof = 1;
+    L->n += r;
+    L->p[L->n] = 0;
+  }
 }
 
 /* Where the record's last objects (compiler, build, execution) begin: found
@@ -988,19 +1031,20 @@ static long long dups(H *v, long long n) {
 static int write_stats(const Opts *o, const char *dir, double seconds) {
   char path[4096];
   snprintf(path, sizeof path, "%s/pairs.jsonl", dir);
-  size_t len = 0;
-  char *t = slurp(path, &len);
-  if (!t) return fail("cannot read %s", path);
+  Lines L = {fopen(path, "rb"), malloc(4 << 20), 0, 0, 4 << 20, 0, 0};
+  if (!L.f || !L.p) {
+    if (L.f) fclose(L.f);
+    free(L.p);
+    return fail("cannot read %s", path);
+  }
   long long n = 0, cat[SC_COUNT] = {0}, cok[SC_COUNT] = {0}, cchk[SC_COUNT] = {0},
             agree[SC_COUNT] = {0}, ran[SC_COUNT] = {0};
   long long lines_h[8] = {0}, cuda_h[8] = {0};
   long long cap = 1024;
   H *ids = malloc(sizeof *ids * (size_t)cap), *nh = malloc(sizeof *nh * (size_t)cap);
   uint16_t *mh = malloc(sizeof *mh * SYNTH_MH_BINS * (size_t)cap);
-  for (size_t i = 0; i < len && ids && nh && mh;) {
-    char *nl = memchr(t + i, '\n', len - i);
-    if (!nl) break;
-    const char *line = t + i;
+  const char *line, *nl;
+  while (ids && nh && mh && (line = next_line(&L, &nl))) {
     if (n == cap) {
       cap *= 2;
       H *a = realloc(ids, sizeof *ids * (size_t)cap), *b = realloc(nh, sizeof *nh * (size_t)cap);
@@ -1016,8 +1060,16 @@ static int write_stats(const Opts *o, const char *dir, double seconds) {
     memset(mh + (size_t)n * SYNTH_MH_BINS, 0, sizeof *mh * SYNTH_MH_BINS);
     if ((f = field(line, "\"minhash\":\"", nl)) && f + SYNTH_MH_BINS * 4 < nl)
       for (int b = 0; b < SYNTH_MH_BINS; b++) {
-        char hx[5] = {f[4 * b], f[4 * b + 1], f[4 * b + 2], f[4 * b + 3], 0};
-        mh[(size_t)n * SYNTH_MH_BINS + b] = (uint16_t)strtoul(hx, NULL, 16);
+        /* four hex digits (strtoul per bin was a tenth of the stats) */
+        unsigned v = 0;
+        for (int k = 0; k < 4; k++) {
+          char ch = f[4 * b + k];
+          int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                  : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+          if (d < 0) break;
+          v = v * 16 + (unsigned)d;
+        }
+        mh[(size_t)n * SYNTH_MH_BINS + b] = (uint16_t)v;
       }
     int c = 0;
     if ((f = field(line, "\"category\":\"", nl)))
@@ -1047,9 +1099,10 @@ static int write_stats(const Opts *o, const char *dir, double seconds) {
       cuda_h[b]++;
     }
     n++;
-    i = (size_t)(nl - t) + 1;
   }
-  free(t);
+  fclose(L.f);
+  free(L.p);
+  if (L.oom) return fail("out of memory reading %s", path);
   long long exact = ids && nh ? dups(ids, n) : 0, structural = ids && nh ? dups(nh, n) : 0;
   long long near = ids && nh && mh ? synth_near_duplicates(mh, n) : 0;
   /* How far kernels are from being duplicates: each of the first 1,000
@@ -1377,8 +1430,13 @@ int synth_main(int argc, char **argv) {
     int nb = 0;
     for (int j = 0; j < o.jobs && done + (long long)nb * o.batch < total; j++, nb++) {
       long long first = done + (long long)nb * o.batch;
+      /* The job's buffer is kept from batch to batch: a new one each time
+       * was mapped afresh (it outgrows malloc's mmap threshold) and
+       * faulted in page by page. */
+      Str out = bs[j].out;
+      out.n = 0;
       bs[j] = (Batch){&ws[j], first, (int)(total - first < o.batch ? total - first : o.batch),
-                      {0}, 0, 0};
+                      out, 0, 0};
       if (o.jobs == 1) run_batch(&bs[j]);
       else if (pthread_create(&th[j], NULL, run_batch, &bs[j])) {
         rc = fail("cannot start a thread");
@@ -1399,7 +1457,6 @@ int synth_main(int argc, char **argv) {
       bad += bs[j].bad;
       done += bs[j].count;
     }
-    for (int j = 0; j < nb; j++) free(bs[j].out.p);
     double t = now();
     if (!o.quiet && (t - last > 1 || done == total)) {
       double rate = (done - start) / (t - t0 > 1e-9 ? t - t0 : 1e-9);
@@ -1410,6 +1467,7 @@ int synth_main(int argc, char **argv) {
   }
   if (fclose(f) != 0 && !rc) rc = fail("cannot write %s", path);
   for (int j = 0; j < o.jobs; j++) kern_context_free(ws[j].ctx);
+  for (int j = 0; j < o.jobs; j++) free(bs[j].out.p);
   free(ws);
   free(bs);
   free(th);
