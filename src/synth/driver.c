@@ -1019,6 +1019,18 @@ static const char *record_tail(const char *line, const char *nl) {
   return line;
 }
 
+/* The closing quote of the JSON string whose text begins at p (the quote
+ * after an even run of backslashes), or NULL: the CUDA source's end,
+ * without searching its ~7 KB for the key that follows it. */
+static const char *json_string_end(const char *p, const char *end) {
+  for (const char *q = p; q < end && (q = memchr(q, '"', (size_t)(end - q))); q++) {
+    const char *b = q;
+    while (b > p && b[-1] == '\\') b--;
+    if ((q - b) % 2 == 0) return q;
+  }
+  return NULL;
+}
+
 typedef struct { char h[33]; } H;
 static int hcmp(const void *a, const void *b) { return strcmp(a, b); }
 static long long dups(H *v, long long n) {
@@ -1092,7 +1104,9 @@ static int write_stats(const Opts *o, const char *dir, double seconds) {
       while (b < 7 && l >= (10 << b)) b++;
       lines_h[b]++;
     }
-    const char *cu = field(line, "\"cuda\":\"", nl), *ocl = field(line, "\",\"opencl\":", nl);
+    const char *cu = field(line, "\"cuda\":\"", nl), *ocl = cu ? json_string_end(cu, nl) : NULL;
+    if (ocl && (size_t)(nl - ocl) > 11 && !memcmp(ocl, "\",\"opencl\":", 11)) ocl += 11;
+    else ocl = field(line, "\",\"opencl\":", nl);
     if (cu && ocl) {
       long long sz = ocl - cu, b = 0;
       while (b < 7 && sz >= (1024LL << b)) b++;

@@ -265,10 +265,17 @@ static const char *vecname(G *g, int n) { return sf(g, "wp.vec%d", n); }
 
 static const char *new_name(G *g) { return sf(g, "v%d", g->nnames++); }
 
+/* snprintf(dst, cap, "%s", s) without printf's machinery. */
+static void copy_name(char *dst, size_t cap, const char *s) {
+  size_t i = 0;
+  for (; i + 1 < cap && s[i]; i++) dst[i] = s[i];
+  dst[i] = 0;
+}
+
 static void add_var(G *g, const char *name, Val v) {
   if (g->nvars >= MAXVARS) return;
   Var *x = &g->vars[g->nvars++];
-  snprintf(x->name, sizeof x->name, "%s", name);
+  copy_name(x->name, sizeof x->name, name);
   x->v = v;
   x->v.s = sf(g, "%s", name);
   x->locked = 0;
@@ -1329,7 +1336,7 @@ static synth_arg *add_arg(G *g, const char *name, synth_arg_kind kind, int ndim,
   if (k->nargs >= SYNTH_MAX_ARGS) return NULL;
   synth_arg *a = &k->args[k->nargs++];
   memset(a, 0, sizeof *a);
-  snprintf(a->name, sizeof a->name, "%s", name);
+  copy_name(a->name, sizeof a->name, name);
   a->kind = kind;
   a->ndim = ndim;
   a->shape[0] = d0;

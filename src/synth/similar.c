@@ -39,6 +39,13 @@ static int keep_name(const char *p, size_t n) {
       {"while", 5}, {"in", 2}, {"range", 5}, {"and", 3}, {"or", 2}, {"not", 3},
       {"break", 5}, {"continue", 8}, {"import", 6}, {"as", 2}, {"float", 5},
       {"int", 3}, {"True", 4}, {"False", 5}, {"None", 4}, {"wp", 2}};
+  switch (p[0]) { /* most names are the kernel's own: no list walk */
+  case 'd': case 'r': case 'i': case 'e': case 'f': case 'w': case 'a': case 'o':
+  case 'n': case 'b': case 'c': case 'T': case 'F': case 'N':
+    break;
+  default:
+    return 0;
+  }
   for (size_t i = 0; i < sizeof kw / sizeof *kw; i++)
     if (kw[i].n == n && kw[i].s[0] == p[0] && !memcmp(kw[i].s, p, n)) return 1;
   return 0;
@@ -117,15 +124,18 @@ void synth_normalize(const char *src, char nhash[33], char mh[SYNTH_MH_BINS * 4 
     uint64_t th = fnv(0xcbf29ce484222325ULL, t, n);
     whole_a = (whole_a ^ th) * 0x100000001b3ULL;
     whole_b = (whole_b ^ (th >> 7)) * 0x9e3779b97f4a7c15ULL + 1;
-    /* The last SYNTH_MH_SHINGLE token hashes, oldest first. */
-    memmove(win, win + 1, sizeof win - sizeof *win);
-    win[SYNTH_MH_SHINGLE - 1] = th;
+    /* The last SYNTH_MH_SHINGLE token hashes, a ring whose oldest entry
+     * is at ntok % SYNTH_MH_SHINGLE once it is full. */
+    win[ntok % SYNTH_MH_SHINGLE] = th;
     ntok++;
     if (ntok >= SYNTH_MH_SHINGLE) {
       /* One mix a shingle: the tokens' hashes rotated by their position. */
-      uint64_t h = 0x51ed270b27a3e1c5ULL ^ win[0];
-      for (int k = 1; k < SYNTH_MH_SHINGLE; k++)
-        h ^= win[k] << (13 * k) | win[k] >> (64 - 13 * k);
+      int o = (int)(ntok % SYNTH_MH_SHINGLE);
+      uint64_t h = 0x51ed270b27a3e1c5ULL ^ win[o];
+      for (int k = 1; k < SYNTH_MH_SHINGLE; k++) {
+        uint64_t w = win[o + k < SYNTH_MH_SHINGLE ? o + k : o + k - SYNTH_MH_SHINGLE];
+        h ^= w << (13 * k) | w >> (64 - 13 * k);
+      }
       h = synth_mix(h);
       int bin = (int)(h % SYNTH_MH_BINS);
       uint32_t v = (uint32_t)(h >> 32);
