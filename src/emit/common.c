@@ -263,7 +263,8 @@ static void emit_float(Buf *b, const Type *t, double v) {
     return;
   }
   char tmp[64];
-  snprintf(tmp, sizeof tmp, f32 ? "%.9g" : "%.17g", v);
+  if (fmt_short_g(tmp, v, f32 ? 9 : 17) < 0)
+    snprintf(tmp, sizeof tmp, f32 ? "%.9g" : "%.17g", v);
   if (!strpbrk(tmp, ".eEn"))
     strcat(tmp, ".0");
   buf_printf(b, "%s%s%s%s", v < 0 ? "(" : "", tmp, f32 ? "f" : "",

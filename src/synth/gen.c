@@ -233,10 +233,20 @@ static void line(G *g, const char *fmt, ...) {
 /* A float literal Warp and C read as the same float32. */
 static const char *flit(G *g, double v) {
   char b[48];
-  if (v == floor(v) && fabs(v) < 1e9)
-    snprintf(b, sizeof b, "%.1f", v);
-  else
+  if (v == floor(v) && fabs(v) < 1e9) {
+    /* "%.1f" of an integer: its digits and ".0" */
+    long long iv = (long long)v;
+    int n = 0;
+    char t[24];
+    for (unsigned long long u = (unsigned long long)(iv < 0 ? -iv : iv); u || !n; u /= 10)
+      t[n++] = (char)('0' + u % 10);
+    int k = 0;
+    if (signbit(v)) b[k++] = '-';
+    while (n) b[k++] = t[--n];
+    memcpy(b + k, ".0", 3);
+  } else if (synth_short_g(b, v, 17) < 0) {
     snprintf(b, sizeof b, "%.17g", v);
+  }
   return v < 0 ? sf(g, "(%s)", b) : sf(g, "%s", b);
 }
 

@@ -9,6 +9,7 @@
  * gives up at any other conversion (returning -1) so the caller can start
  * again with vsnprintf on a fresh argument list.
  */
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -82,4 +83,47 @@ int synth_vformat(char *out, size_t cap, const char *fmt, va_list ap) {
 #undef PUT
   if (cap) out[n < cap ? n : cap - 1] = 0;
   return (int)n;
+}
+
+/* printf's "%.<prec>g" of v for short exact binary fractions, else -1: the
+ * twin of fmt_short_g in src/base/numfmt.c (where the reasoning is), since
+ * this floor uses only the public API.  The generator's literals (0.5,
+ * 2.25) were formatted by glibc's multi-precision printf. */
+int synth_short_g(char out[48], double v, int prec) {
+  if (!(v == v) || v - v != 0) return -1;
+  if (v == 0) {
+    if (signbit(v)) return -1;
+    out[0] = '0';
+    out[1] = 0;
+    return 1;
+  }
+  double a = v < 0 ? -v : v;
+  if (a >= 1e15 || a < 1e-4) return -1;
+  uint64_t ip = (uint64_t)a;
+  double fr = a - (double)ip;
+  if (fr * 1073741824.0 != floor(fr * 1073741824.0)) return -1;
+  char ibuf[24], fbuf[32];
+  int ni = 0, nf = 0;
+  for (uint64_t u = ip; u; u /= 10) ibuf[ni++] = (char)('0' + u % 10);
+  while (fr != 0) {
+    fr *= 10;
+    int d = (int)fr;
+    fbuf[nf++] = (char)('0' + d);
+    fr -= d;
+  }
+  int lz = 0;
+  if (ni == 0)
+    while (lz < nf && fbuf[lz] == '0') lz++;
+  if ((ni ? ni + nf : nf - lz) > prec) return -1;
+  int n = 0;
+  if (v < 0) out[n++] = '-';
+  if (ni == 0) out[n++] = '0';
+  while (ni) out[n++] = ibuf[--ni];
+  if (nf) {
+    out[n++] = '.';
+    memcpy(out + n, fbuf, (size_t)nf);
+    n += nf;
+  }
+  out[n] = 0;
+  return n;
 }
