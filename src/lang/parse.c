@@ -147,9 +147,15 @@ static bool is_keyword(Token *t) {
    * expression, and walking the whole list was 2% of `kern synth`. */
   int lo = 0, hi = (int)(sizeof keywords / sizeof *keywords) - 2;
   while (lo <= hi) {
-    int mid = (lo + hi) / 2, c = strncmp(t->text, keywords[mid], (size_t)t->len);
-    if (c == 0)
-      c = keywords[mid][t->len] ? -1 : 0; /* the token is a prefix of it */
+    int mid = (lo + hi) / 2, c = 0;
+    const char *k = keywords[mid];
+    int i = 0;
+    while (i < t->len && k[i] == t->text[i])
+      i++;
+    if (i == t->len)
+      c = k[i] ? -1 : 0; /* the token is the keyword, or a prefix of it */
+    else
+      c = (unsigned char)t->text[i] - (unsigned char)k[i];
     if (c == 0)
       return true;
     if (c < 0)

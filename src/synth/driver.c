@@ -717,9 +717,15 @@ static const char *dtype_name(synth_arg_kind k) {
 }
 
 static void fmt_double(Str *s, double v) {
+  char b[48];
   if (isnan(v) || isinf(v)) s_cat(s, "null");
+  else if (synth_short_g(b, v, 9) >= 0) s_cat(s, b);
   else s_fmt(s, "%.9g", v);
 }
+
+/* The tolerances as "%g" writes them, once: formatting them in every
+ * record took printf's general path. */
+static char tolerances[96];
 
 static void record(const Opts *o, const Pair *p, Str *s) {
   const synth_kernel *k = &p->k;
@@ -809,9 +815,9 @@ static void record(const Opts *o, const Pair *p, Str *s) {
   s_cat(s, "},\"execution\":{\"status\":");
   static const char *rs[] = {"disagree", "agree", "error"};
   s_fmt(s, "\"%s\"", p->run < 0 ? "not_run" : rs[p->run]);
-  s_fmt(s, ",\"reference\":\"cpu\",\"other\":\"%s\",\"rtol\":%g,\"atol\":%g,"
+  s_fmt(s, ",\"reference\":\"cpu\",\"other\":\"%s\",%s"
         "\"atol_scale\":\"max(1, max |reference| of the output)\",\"max_abs_error\":",
-        o->other, RTOL, ATOL);
+        o->other, tolerances);
   if (p->run == 0 || p->run == 1) fmt_double(s, p->max_abs); else s_cat(s, "null");
   s_cat(s, ",\"max_rel_error\":");
   if (p->run == 0 || p->run == 1) fmt_double(s, p->max_rel); else s_cat(s, "null");
@@ -1283,6 +1289,7 @@ static int usage(const char *fmt, const char *arg) {
 
 int synth_main(int argc, char **argv) {
   json_init();
+  snprintf(tolerances, sizeof tolerances, "\"rtol\":%g,\"atol\":%g,", RTOL, ATOL);
 #ifdef M_TRIM_THRESHOLD
   /* Every pair's compilation allocates and frees its arena; glibc would hand
    * that memory back to the kernel and fault it in again each time (a few

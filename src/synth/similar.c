@@ -60,6 +60,7 @@ static uint64_t fnv(uint64_t h, const char *p, size_t n) {
 void synth_normalize(const char *src, char nhash[33], char mh[SYNTH_MH_BINS * 4 + 1]) {
   uint64_t whole_a = 0xcbf29ce484222325ULL, whole_b = 0x6c62272e07bb0142ULL;
   uint64_t win[SYNTH_MH_SHINGLE] = {0};
+  int o = 0;
   long long ntok = 0;
   uint32_t sig[SYNTH_MH_BINS];
   for (int b = 0; b < SYNTH_MH_BINS; b++) sig[b] = UINT32_MAX;
@@ -125,12 +126,12 @@ void synth_normalize(const char *src, char nhash[33], char mh[SYNTH_MH_BINS * 4 
     whole_a = (whole_a ^ th) * 0x100000001b3ULL;
     whole_b = (whole_b ^ (th >> 7)) * 0x9e3779b97f4a7c15ULL + 1;
     /* The last SYNTH_MH_SHINGLE token hashes, a ring whose oldest entry
-     * is at ntok % SYNTH_MH_SHINGLE once it is full. */
-    win[ntok % SYNTH_MH_SHINGLE] = th;
+     * is at o once it is full. */
+    win[o] = th;
+    o = o + 1 < SYNTH_MH_SHINGLE ? o + 1 : 0;
     ntok++;
     if (ntok >= SYNTH_MH_SHINGLE) {
       /* One mix a shingle: the tokens' hashes rotated by their position. */
-      int o = (int)(ntok % SYNTH_MH_SHINGLE);
       uint64_t h = 0x51ed270b27a3e1c5ULL ^ win[o];
       for (int k = 1; k < SYNTH_MH_SHINGLE; k++) {
         uint64_t w = win[o + k < SYNTH_MH_SHINGLE ? o + k : o + k - SYNTH_MH_SHINGLE];

@@ -24,63 +24,63 @@ static int digits(char t[24], unsigned long long u) {
 }
 
 int synth_vformat(char *out, size_t cap, const char *fmt, va_list ap) {
+  /* Byte by byte: the pieces are a few bytes, where strchr, strlen and
+   * memcpy per piece cost more than the copying (kern synth round three). */
   size_t n = 0;
-#define PUT(src, len)                                                      \
+#define PUTC(ch)                                                           \
   do {                                                                     \
-    size_t l_ = (len);                                                     \
-    if (n < cap) memcpy(out + n, (src), n + l_ < cap ? l_ : cap - n);      \
-    n += l_;                                                               \
+    if (n < cap) out[n] = (ch);                                            \
+    n++;                                                                   \
   } while (0)
-  for (const char *p = fmt; *p;) {
-    const char *q = strchr(p, '%');
-    if (!q) {
-      PUT(p, strlen(p));
-      break;
+  for (const char *p = fmt;; p++) {
+    char c = *p;
+    if (c != '%') {
+      if (c == 0) break;
+      PUTC(c);
+      continue;
     }
-    PUT(p, (size_t)(q - p));
     char t[24];
     int k;
-    q++;
-    switch (*q) {
+    p++;
+    switch (*p) {
     case 's': {
       const char *s = va_arg(ap, const char *);
       if (!s) s = "(null)";
-      PUT(s, strlen(s));
-      break;
+      for (; *s; s++) PUTC(*s);
+      continue;
     }
     case 'd': {
       int v = va_arg(ap, int);
       k = digits(t, v < 0 ? 0ull - (unsigned long long)(long long)v : (unsigned long long)v);
       if (v < 0) t[--k] = '-';
-      PUT(t + k, (size_t)(24 - k));
       break;
     }
     case 'l': {
-      if (q[1] != 'l' || (q[2] != 'd' && q[2] != 'u')) return -1;
-      q += 2;
-      if (*q == 'd') {
+      if (p[1] != 'l' || (p[2] != 'd' && p[2] != 'u')) return -1;
+      p += 2;
+      if (*p == 'd') {
         long long v = va_arg(ap, long long);
         k = digits(t, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
         if (v < 0) t[--k] = '-';
       } else {
         k = digits(t, va_arg(ap, unsigned long long));
       }
-      PUT(t + k, (size_t)(24 - k));
       break;
     }
     case 'c':
-      t[0] = (char)va_arg(ap, int);
-      PUT(t, 1);
+      t[23] = (char)va_arg(ap, int);
+      k = 23;
       break;
     case '%':
-      PUT("%", 1);
+      t[23] = '%';
+      k = 23;
       break;
     default:
       return -1; /* the caller starts again with vsnprintf */
     }
-    p = q + 1;
+    for (; k < 24; k++) PUTC(t[k]);
   }
-#undef PUT
+#undef PUTC
   if (cap) out[n < cap ? n : cap - 1] = 0;
   return (int)n;
 }
