@@ -126,33 +126,35 @@ static void s_json(Str *s, const char *t) {
   const unsigned char *p = (const unsigned char *)t, *end = p + n;
   *o++ = '"';
   while (p < end) {
-    /* a run of bytes that need no escape: eight at a time while no byte of
-     * the word is below 0x20, '"' or '\\' */
-    const unsigned char *q = p;
-    while (end - q >= 8) {
+    /* eight bytes at a time, copied as they are checked, while no byte of
+     * the word is below 0x20, '"' or '\\' (the room reserved above lets
+     * a word go out whole) */
+    while (end - p >= 8) {
       uint64_t w;
-      memcpy(&w, q, 8);
+      memcpy(&w, p, 8);
       const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
       uint64_t lt = (w - 0x20 * ones) & ~w & high;
       uint64_t xq = w ^ ('"' * ones), xb = w ^ ('\\' * ones);
       uint64_t eq = ((xq - ones) & ~xq & high) | ((xb - ones) & ~xb & high);
       if (lt | eq) break;
-      q += 8;
+      memcpy(o, &w, 8);
+      o += 8;
+      p += 8;
     }
-    while (q < end && !json_special[*q]) q++;
-    memcpy(o, p, (size_t)(q - p));
-    o += q - p;
-    if (q == end) break;
-    switch (*q) {
+    /* then byte by byte up to and including the byte that stopped it */
+    const unsigned char *stop = end - p > 8 ? p + 8 : end;
+    while (p < stop && !json_special[*p]) *o++ = (char)*p++;
+    if (p == stop) continue;
+    switch (*p) {
     case '"': *o++ = '\\'; *o++ = '"'; break;
     case '\\': *o++ = '\\'; *o++ = '\\'; break;
     case '\n': *o++ = '\\'; *o++ = 'n'; break;
     case '\t': *o++ = '\\'; *o++ = 't'; break;
     case '\r': *o++ = '\\'; *o++ = 'r'; break;
     default:
-      o += sprintf(o, "\\u%04x", *q);
+      o += sprintf(o, "\\u%04x", *p);
     }
-    p = q + 1;
+    p++;
   }
   *o++ = '"';
   *o = 0;

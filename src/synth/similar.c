@@ -59,8 +59,10 @@ static uint64_t fnv(uint64_t h, const char *p, size_t n) {
 /* Fills nhash (32 hex digits) and mh (SYNTH_MH_BINS * 4 hex digits). */
 void synth_normalize(const char *src, char nhash[33], char mh[SYNTH_MH_BINS * 4 + 1]) {
   uint64_t whole_a = 0xcbf29ce484222325ULL, whole_b = 0x6c62272e07bb0142ULL;
-  uint64_t win[SYNTH_MH_SHINGLE] = {0};
-  int o = 0;
+  uint64_t w0 = 0, w1 = 0, w2 = 0, w3 = 0, w4 = 0;
+#if SYNTH_MH_SHINGLE != 5
+#error "synth_normalize keeps a shingle of five tokens in w0..w4"
+#endif
   long long ntok = 0;
   uint32_t sig[SYNTH_MH_BINS];
   for (int b = 0; b < SYNTH_MH_BINS; b++) sig[b] = UINT32_MAX;
@@ -125,18 +127,18 @@ void synth_normalize(const char *src, char nhash[33], char mh[SYNTH_MH_BINS * 4 
     uint64_t th = fnv(0xcbf29ce484222325ULL, t, n);
     whole_a = (whole_a ^ th) * 0x100000001b3ULL;
     whole_b = (whole_b ^ (th >> 7)) * 0x9e3779b97f4a7c15ULL + 1;
-    /* The last SYNTH_MH_SHINGLE token hashes, a ring whose oldest entry
-     * is at o once it is full. */
-    win[o] = th;
-    o = o + 1 < SYNTH_MH_SHINGLE ? o + 1 : 0;
+    /* The last SYNTH_MH_SHINGLE (5) token hashes, oldest first, in
+     * registers. */
+    w0 = w1;
+    w1 = w2;
+    w2 = w3;
+    w3 = w4;
+    w4 = th;
     ntok++;
     if (ntok >= SYNTH_MH_SHINGLE) {
       /* One mix a shingle: the tokens' hashes rotated by their position. */
-      uint64_t h = 0x51ed270b27a3e1c5ULL ^ win[o];
-      for (int k = 1; k < SYNTH_MH_SHINGLE; k++) {
-        uint64_t w = win[o + k < SYNTH_MH_SHINGLE ? o + k : o + k - SYNTH_MH_SHINGLE];
-        h ^= w << (13 * k) | w >> (64 - 13 * k);
-      }
+      uint64_t h = 0x51ed270b27a3e1c5ULL ^ w0 ^ (w1 << 13 | w1 >> 51) ^
+                   (w2 << 26 | w2 >> 38) ^ (w3 << 39 | w3 >> 25) ^ (w4 << 52 | w4 >> 12);
       h = synth_mix(h);
       int bin = (int)(h % SYNTH_MH_BINS);
       uint32_t v = (uint32_t)(h >> 32);
