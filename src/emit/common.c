@@ -72,13 +72,37 @@ static const char *const sc_sig[] = {"b", "i8", "i16", "i32", "i64", "u8",
                                      "u16", "u32", "u64", "f32", "f64",
                                      "f16", "bf16"};
 
+/* Names are spelled millions of times under `kern synth` (every use of a
+ * type or helper asks for its name): they are joined here at their exact
+ * size rather than through a format and a growing buffer. */
+static const char *join(Emit *E, const char *const *parts, int n) {
+  size_t len[8], total = 1;
+  for (int i = 0; i < n; i++)
+    total += len[i] = strlen(parts[i]);
+  char *p = arena_alloc_raw(E->C, total), *d = p;
+  for (int i = 0; i < n; i++) {
+    memcpy(d, parts[i], len[i]);
+    d += len[i];
+  }
+  *d = 0;
+  return p;
+}
+
 const char *emit_tysig(Emit *E, const Type *t) {
   switch (t->kind) {
   case TY_SCALAR: return sc_sig[t->sc];
   case TY_VEC:
+    if (t->rows >= 1 && t->rows <= 9) {
+      char head[3] = {t->quat ? 'q' : t->xform ? 't' : 'v', (char)('0' + t->rows), 0};
+      return join(E, (const char *const[]){head, sc_sig[t->sc]}, 2);
+    }
     return arena_printf(E->C, "%c%d%s", t->quat ? 'q' : t->xform ? 't' : 'v',
                         t->rows, sc_sig[t->sc]);
   case TY_MAT:
+    if (t->rows >= 1 && t->rows <= 9 && t->cols >= 1 && t->cols <= 9) {
+      char head[4] = {'m', (char)('0' + t->rows), (char)('0' + t->cols), 0};
+      return join(E, (const char *const[]){head, sc_sig[t->sc]}, 2);
+    }
     return arena_printf(E->C, "m%d%d%s", t->rows, t->cols, sc_sig[t->sc]);
   case TY_ARRAY: /* "sa...": a view (view.c) */
     return arena_printf(E->C, "%sa%s", t->strided ? "s" : "",
@@ -204,14 +228,14 @@ const char *emit_ctype(Emit *E, const Type *t) {
   case TY_VOID: return "void";
   case TY_SCALAR: return sc_c[t->sc];
   case TY_VEC: {
-    const char *name = arena_printf(E->C, "k_%s", emit_tysig(E, t));
+    const char *name = join(E, (const char *const[]){"k_", emit_tysig(E, t)}, 2);
     if (emit_need(E, name))
       emit_pre(E, name, "typedef struct { %s c[%d]; } %s;\n", sc_c[t->sc],
                  t->rows, name);
     return name;
   }
   case TY_MAT: {
-    const char *name = arena_printf(E->C, "k_%s", emit_tysig(E, t));
+    const char *name = join(E, (const char *const[]){"k_", emit_tysig(E, t)}, 2);
     if (emit_need(E, name))
       emit_pre(E, name, "typedef struct { %s m[%d][%d]; } %s;\n",
                  sc_c[t->sc], t->rows, t->cols, name);
@@ -230,7 +254,7 @@ const char *emit_arrtype(Emit *E, const Type *arr) {
   if (arr->strided)
     return emit_view_type(E, arr);
   const char *et = emit_stype(E, arr->elem);
-  const char *name = arena_printf(E->C, "k_a%s", emit_tysig(E, arr->elem));
+  const char *name = join(E, (const char *const[]){"k_a", emit_tysig(E, arr->elem)}, 2);
   if (emit_need(E, name))
     emit_pre(E, name, "typedef struct { %s%s *data; int64_t shape[4]; } %s;\n",
                E->T->global, et, name);
@@ -324,6 +348,14 @@ static int ncomp(const Type *t) {
 
 static const char *helper_name(Emit *E, const char *base, int n,
                                const Type **args) {
+  if (n <= 3) {
+    const char *parts[8] = {"k_", base};
+    for (int i = 0; i < n; i++) {
+      parts[2 + 2 * i] = "_";
+      parts[3 + 2 * i] = emit_tysig(E, args[i]);
+    }
+    return join(E, parts, 2 + 2 * n);
+  }
   Buf b;
   buf_init(&b, E->C);
   buf_printf(&b, "k_%s", base);
