@@ -136,8 +136,18 @@ static void s_json(Str *s, const char *t) {
       uint64_t lt = (w - 0x20 * ones) & ~w & high;
       uint64_t xq = w ^ ('"' * ones), xb = w ^ ('\\' * ones);
       uint64_t eq = ((xq - ones) & ~xq & high) | ((xb - ones) & ~xb & high);
-      if (lt | eq) break;
       memcpy(o, &w, 8);
+      if (lt | eq) {
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        /* The lowest flagged byte is a real one (a false flag needs a
+         * borrow from a real one below it): the word's bytes before it
+         * are plain and already out. */
+        int k = __builtin_ctzll(lt | eq) >> 3;
+        o += k;
+        p += k;
+#endif
+        break;
+      }
       o += 8;
       p += 8;
     }
