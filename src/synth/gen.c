@@ -1598,7 +1598,7 @@ int synth_generate(uint64_t seed, uint64_t index, int category, int difficulty,
   }
   out->source = g->src;
   out->lines = 0;
-  for (const char *p = g->src; *p; p++) out->lines += *p == '\n';
+  for (const char *p = g->src; (p = strchr(p, '\n')); p++) out->lines++;
   /* Tags sorted, so records do not depend on generation order. */
   for (int i = 1; i < out->ntags; i++)
     for (int j = i; j > 0 && strcmp(out->tags[j - 1], out->tags[j]) > 0; j--) {

@@ -46,7 +46,13 @@ int synth_vformat(char *out, size_t cap, const char *fmt, va_list ap) {
     case 's': {
       const char *s = va_arg(ap, const char *);
       if (!s) s = "(null)";
-      for (; *s; s++) PUTC(*s);
+      /* short strings byte by byte, the rest of a long one in one copy */
+      for (int i = 0; i < 16 && *s; i++, s++) PUTC(*s);
+      if (*s) {
+        size_t l = strlen(s);
+        if (n < cap) memcpy(out + n, s, n + l < cap ? l : cap - n);
+        n += l;
+      }
       continue;
     }
     case 'd': {
