@@ -51,6 +51,18 @@ static int keep_name(const char *p, size_t n) {
   return 0;
 }
 
+/* The bytes of a name after its first: a table, one load a byte. */
+#define NC(c) [c] = 1
+static const unsigned char name_char[256] = {
+    NC('_'), NC('0'), NC('1'), NC('2'), NC('3'), NC('4'), NC('5'), NC('6'), NC('7'), NC('8'),
+    NC('9'), NC('a'), NC('b'), NC('c'), NC('d'), NC('e'), NC('f'), NC('g'), NC('h'), NC('i'),
+    NC('j'), NC('k'), NC('l'), NC('m'), NC('n'), NC('o'), NC('p'), NC('q'), NC('r'), NC('s'),
+    NC('t'), NC('u'), NC('v'), NC('w'), NC('x'), NC('y'), NC('z'), NC('A'), NC('B'), NC('C'),
+    NC('D'), NC('E'), NC('F'), NC('G'), NC('H'), NC('I'), NC('J'), NC('K'), NC('L'), NC('M'),
+    NC('N'), NC('O'), NC('P'), NC('Q'), NC('R'), NC('S'), NC('T'), NC('U'), NC('V'), NC('W'),
+    NC('X'), NC('Y'), NC('Z')};
+#undef NC
+
 static uint64_t fnv(uint64_t h, const char *p, size_t n) {
   for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 0x100000001b3ULL;
   return h;
@@ -97,9 +109,7 @@ void synth_normalize(const char *src, char nhash[33], char mh[SYNTH_MH_BINS * 4 
       const char *q = p;
       if (*q == '@' && q[1] == '@') q += 2; /* the kernel's name prefix */
       else if (*q == '@') q++;
-      while ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || *q == '_' ||
-             (*q >= '0' && *q <= '9'))
-        q++;
+      while (name_char[(unsigned char)*q]) q++;
       if (*p == '@' && p[1] != '@') {
         t = "@";
         n = 1;
