@@ -491,6 +491,15 @@ static int comp_op(Parser *P) {
   static const BinOp cmp[] = {{"<", OP_LT}, {"<=", OP_LE}, {">", OP_GT},
                               {">=", OP_GE}, {"==", OP_EQ}, {"!=", OP_NE},
                               {0}};
+  /* Most tokens here end an operand (')', ',', ':', an operator of lower
+   * precedence): only these first characters can begin a comparison. */
+  if (t->kind == T_OP) {
+    char c0 = t->text[0];
+    if (c0 != '<' && c0 != '>' && c0 != '=' && c0 != '!')
+      return 0;
+  } else if (t->kind != T_NAME || (t->text[0] != 'i' && t->text[0] != 'n')) {
+    return 0;
+  }
   for (int i = 0; cmp[i].text; i++)
     if (is_op(t, cmp[i].text)) {
       next(P);
