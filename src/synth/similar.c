@@ -172,25 +172,6 @@ void synth_normalize(const char *src, char nhash[33], char mh[SYNTH_MH_BINS * 4 
   mh[4 * SYNTH_MH_BINS] = 0;
 }
 
-/* How many of the SYNTH_MH_BINS bins of x and y are equal: four 16-bit
- * bins a word, a lane of x ^ y that is zero counted by its high bit
- * (adding 0x7fff to the low 15 bits carries into bit 15 unless they are
- * all zero, and never into the next lane).  The sample compares half a
- * million pairs, 2% of a 10,000-pair run bin by bin. */
-_Static_assert(SYNTH_MH_BINS % 4 == 0, "bins_equal reads four bins a word");
-static int bins_equal(const uint16_t *x, const uint16_t *y) {
-  const uint64_t low = 0x7fff7fff7fff7fffULL, high = 0x8000800080008000ULL;
-  int same = 0;
-  for (int k = 0; k < SYNTH_MH_BINS; k += 4) {
-    uint64_t a, b;
-    memcpy(&a, x + k, 8);
-    memcpy(&b, y + k, 8);
-    uint64_t v = a ^ b, z = ~(((v & low) + low) | v) & high;
-    same += __builtin_popcountll(z);
-  }
-  return same;
-}
-
 /* Note [near duplicates]: the records (in file order) that have an earlier
  * record whose MinHash signature agrees in at least SYNTH_NEAR_JACCARD of
  * its bins.  Candidates share one of 16 bands of 4 bins (a pair at
@@ -228,7 +209,8 @@ long long synth_near_duplicates(const uint16_t *mh, long long n) {
         if (dup[ia]) continue;
         for (long long b = a - 1; b >= g && b >= a - CHECK; b--) {
           const uint16_t *x = mh + (size_t)ia * SYNTH_MH_BINS, *y = mh + (size_t)bs[b].idx * SYNTH_MH_BINS;
-          int same = bins_equal(x, y);
+          int same = 0;
+          for (int k = 0; k < SYNTH_MH_BINS; k++) same += x[k] == y[k];
           if (same >= need) {
             dup[ia] = 1;
             break;
@@ -258,7 +240,8 @@ void synth_similarity_sample(const uint16_t *mh, long long sample, double *out) 
     int best = 0;
     for (long long j = 0; j < i; j++) {
       const uint16_t *x = mh + (size_t)i * SYNTH_MH_BINS, *y = mh + (size_t)j * SYNTH_MH_BINS;
-      int same = bins_equal(x, y);
+      int same = 0;
+      for (int k = 0; k < SYNTH_MH_BINS; k++) same += x[k] == y[k];
       if (same > best) best = same;
     }
     out[i] = (double)best / SYNTH_MH_BINS;
