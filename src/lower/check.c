@@ -246,13 +246,21 @@ static void calls_in(Compiler *C, Node *n, CallList *out) {
         out->v[out->n++] = g;
       }
     }
-    calls_in(C, n->a, out);
-    calls_in(C, n->b, out);
-    calls_in(C, n->c, out);
-    calls_in(C, n->args, out);
-    calls_in(C, n->kwargs, out);
-    calls_in(C, n->body, out);
-    calls_in(C, n->orelse, out);
+    /* most nodes are leaves: no call for their absent children */
+    if (n->a)
+      calls_in(C, n->a, out);
+    if (n->b)
+      calls_in(C, n->b, out);
+    if (n->c)
+      calls_in(C, n->c, out);
+    if (n->args)
+      calls_in(C, n->args, out);
+    if (n->kwargs)
+      calls_in(C, n->kwargs, out);
+    if (n->body)
+      calls_in(C, n->body, out);
+    if (n->orelse)
+      calls_in(C, n->orelse, out);
   }
 }
 
