@@ -32,4 +32,4 @@ def lang_annot_python_types(x: wp.array(dtype=float), n: wp.array(dtype=int), fl
     f = x[i] * scale
     out[i] = pick(flag and n[i] % 2 == 0, f, -f) + float(shift)
     oi[i] = bump(n[i], shift) + int(f)
-    ob[i] = positive(x[i]) != flag
+    ob[i] = positive(x[i] * 2.0 - float(i) * 0.2) != flag

@@ -23,7 +23,7 @@ def store(dst: wp.array(dtype=float), i: int, val: float):
 
 @wp.func
 def tally(acc: wp.array(dtype=float), val: float):
-    if val > 1.0:
+    if val > 1.8:
         wp.atomic_add(acc, 0, 1.0)
     else:
         wp.atomic_add(acc, 1, 1.0)
