@@ -106,6 +106,7 @@ IrExpr *check_builtin_call(Ctx *X, Node *call, int bi, const char *name);
 
 /* check_expr.c */
 IrExpr *check_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
+IrExpr *check_neg_scalar(Ctx *X, IrExpr *a, Pos pos);
 IrExpr *check_compare(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
 IrExpr *check_index_expr(Ctx *X, IrExpr *i, IrVar *arr, int axis, Pos pos);
 IrExpr *check_comp_index(Ctx *X, Node *n, int limit, const char *what);
