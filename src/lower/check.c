@@ -718,5 +718,6 @@ IrModule *lower_module(Compiler *C) {
   check_consts(C, irm);
   check_in_call_order(C, irm);
   check_kernel_overloads(C, irm);
+  check_split_deep(C, irm);
   return irm;
 }

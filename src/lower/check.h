@@ -122,6 +122,7 @@ void check_stmts(Ctx *X, Node *list);
 /* check_print.c */
 IrExpr *check_in_temp(Ctx *X, IrExpr *v, const char *base, Pos pos);
 bool check_has_effects(IrExpr *e);
+void check_split_deep(Compiler *C, IrModule *m);
 bool check_stmts_have_effects(IrStmt *s);
 void check_order_effects(Ctx *X, IrExpr **v, int n, Pos pos);
 IrExpr *check_component(Ctx *X, IrExpr *v, int k);
