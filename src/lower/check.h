@@ -37,6 +37,7 @@ typedef struct Ctx {
   Sym *const_limit; /* evaluating this constant: only names defined above */
   int no_hoist;     /* inside a loop condition or a conditionally evaluated
                        operand: no statements may be emitted before it */
+  IrStmt **stmt_mark; /* where the current statement's list began */
 } Ctx;
 
 #define ERR(pos, ...) diag_error(X->C, pos, __VA_ARGS__)

@@ -363,7 +363,19 @@ static IrExpr *name_expr(Ctx *X, Node *n) {
   ERR(n->pos, "unknown name '%s'", n->name);
 }
 
+static IrExpr *expr(Ctx *X, Node *n);
+
+/* Every expression remembers where the statement list ended when its check
+ * began, so an operand evaluated into a temporary after a later operand
+ * was checked can still go before that operand's statements. */
 IrExpr *check_expr(Ctx *X, Node *n) {
+  IrStmt **mark = X->tail;
+  IrExpr *e = expr(X, n);
+  e->mark = mark;
+  return e;
+}
+
+static IrExpr *expr(Ctx *X, Node *n) {
   Compiler *C = X->C;
   switch (n->kind) {
   case N_INT:

@@ -586,7 +586,10 @@ void check_stmts(Ctx *X, Node *list) {
       /* Code after return/break/continue never runs; Warp accepts it, and
        * so does kern, but it is still checked. */
     }
+    IrStmt **save = X->stmt_mark;
+    X->stmt_mark = X->tail;
     stmt(X, n);
+    X->stmt_mark = save;
   }
 }
 
