@@ -745,10 +745,12 @@ static bool vector_arith(Emit *E, Buf *b, int bi, const Type *ret, int n,
                  comp(E, "a", args[0]), comp(E, "b", args[1]));
       return true;
     }
+    /* Warp negates vector and matrix components with -x (so +0.0
+     * becomes -0.0); integers as 0 - x, which C does not promote away */
     if (bi == BI_NEG)
-      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(0 - %s);\n"
+      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(%s%s);\n"
                     "  return r;\n", RT, N, comp(E, "r", ret), T,
-                 comp(E, "a", args[0]));
+                 sc_is_float(sc) ? "-" : "0 - ", comp(E, "a", args[0]));
     else
       buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(%s %s %s);"
                     "\n  return r;\n", RT, N, comp(E, "r", ret), T,

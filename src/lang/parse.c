@@ -300,13 +300,13 @@ static Node *atom(Parser *P) {
   }
   case T_OP:
     if (is_op(t, "(")) {
+      /* The expression inside counts the level (test() enters), so a
+       * bracket costs one level and the lexer's limit of 200 brackets,
+       * Python's, is the one a user meets. */
       next(P);
-      enter(P, t);
       if (is_op(peek(P), ")")) {
         next(P);
-        Node *n = new_node(P, N_TUPLE, t->pos);
-        leave(P);
-        return n;
+        return new_node(P, N_TUPLE, t->pos);
       }
       Node *e = test(P);
       if (is_op(peek(P), "for"))
@@ -327,7 +327,6 @@ static Node *atom(Parser *P) {
         e = tup;
       }
       expect_op(P, ")");
-      leave(P);
       return e;
     }
     if (is_op(t, "[") || is_op(t, "{")) {
