@@ -25,9 +25,11 @@
  * type is named after the Python class, and two modules may have classes
  * of one name with other fields, so anything that spells a struct (a
  * capital S, which no other signature has, or a call of emit_tysig on a
- * struct while the item is open) is left out, and so is k_q4f32, the one
- * name two emitters give different texts (emit_memo_open); debug mode,
- * whose helpers number the module's own arrays, records nothing.
+ * struct while the item is open) is left out (emit_memo_open); so was
+ * k_q4f32 while the CUDA vector loop's 16-byte group of four floats had
+ * the quaternion type's name (now k_g4f32: tests/emit/test_memo.c found
+ * the clash); debug mode, whose helpers number the module's own arrays,
+ * records nothing.
  *
  * The cache belongs to a kern_context (calls on one context never
  * overlap, include/kern.h) and grows to a bound, then stops adding; it is
@@ -204,11 +206,8 @@ void emit_memo_open(Emit *E, const char *name) {
   EmitMemo *M = E->memo;
   MemoRec *r = arena_alloc(E->C, sizeof *r);
   r->name = name;
-  /* A struct's name (see the Note), and k_q4f32: both the quaternion type
-   * and the CUDA vector loop's 16-byte aligned group of four floats
-   * (cuda.c) have that name, with other text (tests/emit/test_memo.c
-   * found it). */
-  r->bad = strchr(name, 'S') != NULL || !strncmp(name, "k_q", 3);
+  /* A struct's name (see the Note). */
+  r->bad = strchr(name, 'S') != NULL;
   r->up = M->top;
   M->top = r;
 }
