@@ -2122,6 +2122,7 @@ void emit_thread_loop(Emit *E, IrFunc *f, const char *pragma,
  * per copy (k_next), and debug mode numbers its checks per module, so
  * those bodies are still emitted twice. */
 static void put_body(Buf *out, const char *s, size_t n, bool fast) {
+  if (n == 0) return; /* an empty body's text may be NULL */
   const char *end = s + n;
   while (s < end) {
     const char *m = memchr(s, 1, (size_t)(end - s));
