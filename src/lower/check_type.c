@@ -135,9 +135,41 @@ bool check_is_wp(Ctx *X, Node *n) {
   return n && n->kind == N_NAME && !strcmp(n->name, X->M->wp);
 }
 
-/* "NAME" when n is wp.NAME, else NULL. */
+/* Is NAME, written without `wp.`, one of Warp's builtin functions or
+ * types?  Warp looks a bare name up among its builtins when the module
+ * does not define it (`from warp import *` style, `expect_eq(...)` in
+ * Warp's own tests); Python's own builtins keep their meaning. */
+static bool bare_builtin(Ctx *X, const char *name) {
+  static const char *const python[] = {
+      "print", "min", "max", "abs", "round", "pow", "len", "range", "float",
+      "int", "bool", "type", "isinstance", "tuple", NULL};
+  /* Warp resolves these although they are not in builtin_lookup's
+   * table; a bare tid() it does not resolve */
+  static const char *const stmts[] = {"expect_eq", "expect_neq",
+                                      "expect_near", NULL};
+  for (int i = 0; python[i]; i++)
+    if (!strcmp(name, python[i]))
+      return false;
+  if (check_find_local(X, name) || check_find_func(X, name) ||
+      check_find_struct(X, name) || check_find_const(X, name))
+    return false;
+  for (int i = 0; stmts[i]; i++)
+    if (!strcmp(name, stmts[i]))
+      return true;
+  bool second = false;
+  return builtin_lookup(name) >= 0 || check_wp_type_named(X->C, name, &second);
+}
+
+/* "NAME" when n is wp.NAME, wp.types.NAME (Warp's types module, which
+ * holds the same constructors) or a bare builtin name (bare_builtin), else
+ * NULL. */
 const char *check_wp_attr(Ctx *X, Node *n) {
   if (n && n->kind == N_ATTR && check_is_wp(X, n->a))
+    return n->name;
+  if (n && n->kind == N_ATTR && n->a->kind == N_ATTR &&
+      !strcmp(n->a->name, "types") && check_is_wp(X, n->a->a))
+    return n->name;
+  if (n && n->kind == N_NAME && X->M && bare_builtin(X, n->name))
     return n->name;
   return NULL;
 }
