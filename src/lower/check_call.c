@@ -444,6 +444,78 @@ static IrExpr *len_call(Ctx *X, Node *call) {
   ERR(call->args->pos, "len() of a %s is not supported", TN(t));
 }
 
+/* The value a struct constructor gives field k, of exactly the field's
+ * type as Warp requires (a literal 2 for a float field is an error in
+ * Warp too). */
+static IrExpr *field_init(Ctx *X, Node *a, const Type *st, int k) {
+  const Type *ft = st->items[k];
+  if (ft->kind == TY_ARRAY)
+    ERR(a->pos, "%s(): setting the array field '%s' in a kernel is not "
+                "supported (array fields are set on the host)", st->name,
+        st->fnames[k]);
+  IrExpr *v = check_expr(X, a);
+  if (!ty_eq(v->ty, ft))
+    ERR(a->pos, "%s(): field '%s' is %s, got %s", st->name, st->fnames[k],
+        TN(ft), TN(v->ty));
+  return v;
+}
+
+/* S(a, b, ...) or S(x=a, ...): Warp's struct constructor in a kernel,
+ * every field given, in declaration order or by name.  Built as a
+ * zero struct in a hidden variable whose fields are then set, in the
+ * order the arguments are written (Warp evaluates them left to right). */
+static IrExpr *struct_ctor(Ctx *X, Node *call, const Type *st) {
+  IrExpr **vals = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)st->n);
+  int *order = arena_alloc(X->C, sizeof(int) * (size_t)st->n);
+  int nset = 0, k = 0;
+  for (Node *a = call->args; a; a = a->next, k++) {
+    if (k >= st->n)
+      ERR(a->pos, "%s() has %d fields, got %d arguments", st->name, st->n,
+          check_count_args(call->args));
+    vals[k] = field_init(X, a, st, k);
+    order[nset++] = k;
+  }
+  for (Node *kw = call->kwargs; kw; kw = kw->next) {
+    int idx = -1;
+    for (int i = 0; i < st->n; i++)
+      if (!strcmp(st->fnames[i], kw->name))
+        idx = i;
+    if (idx < 0)
+      ERR(kw->pos, "struct '%s' has no field '%s'", st->name, kw->name);
+    if (vals[idx])
+      ERR(kw->pos, "%s(): field '%s' is given twice", st->name, kw->name);
+    vals[idx] = field_init(X, kw->a, st, idx);
+    order[nset++] = idx;
+  }
+  if (nset != st->n)
+    ERR(call->pos, "%s() takes all %d fields or none, got %d", st->name,
+        st->n, nset);
+  /* every value first, into temporaries where it has effects, so that
+   * the stores below see them in the order written */
+  for (int i = 0; i < nset; i++)
+    if (check_has_effects(vals[order[i]]))
+      vals[order[i]] = check_in_temp(X, vals[order[i]], "field", call->pos);
+  Local *t = check_add_hidden_local(X, "st", st, call->pos);
+  check_def_set(X, X->nlocals - 1);
+  t->var->nassign++;
+  IrStmt *as = ir_stmt(X->C, S_ASSIGN, call->pos);
+  as->var = t->var;
+  as->a = ir_expr(X->C, E_MAKE, st);
+  check_emit(X, as);
+  for (int i = 0; i < nset; i++) {
+    IrExpr *lv = ir_expr(X->C, E_FIELD, st->items[order[i]]);
+    lv->a = ir_ref(X->C, t->var);
+    lv->ival = (uint64_t)order[i];
+    IrStmt *sf = ir_stmt(X->C, S_SETFIELD, call->pos);
+    sf->var = t->var;
+    sf->a = lv;
+    sf->c = vals[order[i]];
+    t->var->nassign++;
+    check_emit(X, sf);
+  }
+  return ir_ref(X->C, t->var);
+}
+
 IrExpr *check_call_expr(Ctx *X, Node *n) {
   Node *callee = n->a;
   const char *w = check_wp_attr(X, callee);
@@ -491,11 +563,10 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
       return check_user_call(X, n, g);
     StructDef *sd = check_find_struct(X, name);
     if (sd) {
-      /* Warp constructs a struct in a kernel only as S(), all zero */
+      const Type *st = check_struct_type(X, sd, n->pos);
       if (n->args || n->kwargs)
-        ERR(n->pos, "%s() takes no arguments in a kernel; write s = %s() "
-                    "and set its fields", name, name);
-      return ir_expr(X->C, E_MAKE, check_struct_type(X, sd, n->pos));
+        return struct_ctor(X, n, st);
+      return ir_expr(X->C, E_MAKE, st); /* all zero */
     }
     if (!strcmp(name, "float") || !strcmp(name, "int") ||
         !strcmp(name, "bool")) {
