@@ -1343,6 +1343,17 @@ void parse_file(Compiler *C) {
     }
     skip_statement(&P);
   }
+  /* `f1 = f` at the top level, f a @wp.func: a second name for it, which
+   * Warp resolves to the same function (a struct alias is resolved by
+   * check_find_struct).  Chains resolve in file order. */
+  for (Sym *s = C->mod->consts; s; s = s->next) {
+    if (!s->pyglobal || !s->value || s->value->kind != N_NAME ||
+        names_get(&C->mod->func_names, s->name))
+      continue;
+    Func *f = names_get(&C->mod->func_names, s->value->name);
+    if (f && !f->is_kernel)
+      names_put(C, &C->mod->func_names, s->name, f);
+  }
   C->mod->wp = P.wp;
   if (!P.wp)
     diag_error(C, (Pos){1, 1, 0}, "the file does not import warp (expected "

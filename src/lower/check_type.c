@@ -196,9 +196,16 @@ Sym *check_find_const(Ctx *X, const char *name) {
 
 
 StructDef *check_find_struct(Ctx *X, const char *name) {
-  for (StructDef *d = X->M->structs; d; d = d->next)
-    if (!strcmp(d->name, name))
-      return d;
+  /* `S1 = S` at the top level names the struct S too; a chain of such
+   * aliases is followed a bounded number of steps (a cycle is no struct) */
+  for (int hops = 0; name && hops < 16; hops++) {
+    for (StructDef *d = X->M->structs; d; d = d->next)
+      if (!strcmp(d->name, name))
+        return d;
+    Sym *s = names_get(&X->M->const_names, name);
+    name = s && s->pyglobal && s->value && s->value->kind == N_NAME
+               ? s->value->name : NULL;
+  }
   return NULL;
 }
 

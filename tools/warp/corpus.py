@@ -21,7 +21,8 @@ How a kernel is found and compiled.  A kernel is a function decorated with
 `@wp.kernel` (bare or called, `@wp.kernel(enable_backward=False)`).  One at
 the top level of a file is a corpus kernel; one defined inside a function or
 a class body is a closure over Python values and is counted as the
-"closure" exclusion.  kern compiles a whole module and stops at the first
+"closure" exclusion, as is one that uses a function or struct a Python
+function makes and returns (`f1 = create_func(17)`).  kern compiles a whole module and stops at the first
 error, and Warp's test files hold dozens of kernels each, so one bad kernel
 would sink all the others: each kernel is therefore cut out of its file
 together with what it needs -- every top-level import, and, transitively,
@@ -228,6 +229,18 @@ def find_kernels(path, text):
             if rx.search(text_used):
                 k.exclusion = name
                 break
+        # A function or struct that a Python function makes and returns
+        # (`f1 = create_func(17)`) is a closure over Python values as much
+        # as a kernel defined in a function is.
+        if k.exclusion is None:
+            for j in keep:
+                v = getattr(body[j], "value", None)
+                if isinstance(body[j], ast.Assign) and isinstance(v, ast.Call) and \
+                        isinstance(v.func, ast.Name) and any(
+                            isinstance(body[m], ast.FunctionDef) and not body[m].decorator_list
+                            for m in by_name.get(v.func.id, [])):
+                    k.exclusion = "closure"
+                    break
         k.features = [name for name, rx in FEATURES if rx.search(text_used)]
         kernels.append(k)
     kernels.sort(key=lambda k: k.line)
