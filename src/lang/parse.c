@@ -157,10 +157,20 @@ static Node *factor(Parser *P);
 static void arglist(Parser *P, Node *call, const char *close) {
   Node head = {0}, *cur = &head, khead = {0}, *kcur = &khead;
   while (!is_op(peek(P), close)) {
-    if (is_op(peek(P), "*") || is_op(peek(P), "**"))
-      diag_error(P->C, peek(P)->pos, "argument unpacking with '%.*s' is not "
-                 "supported", peek(P)->len, peek(P)->text);
-    if (peek(P)->kind == T_NAME && is_op(peek2(P), "=")) {
+    if (is_op(peek(P), "**"))
+      diag_error(P->C, peek(P)->pos, "argument unpacking with '**' is not "
+                 "supported");
+    if (is_op(peek(P), "*")) {
+      /* *v: unpacked by the checker, which knows v's length */
+      Token *t = next(P);
+      if (khead.next)
+        diag_error(P->C, t->pos, "positional argument follows keyword "
+                                 "argument");
+      Node *s = new_node(P, N_STARRED, t->pos);
+      s->a = test(P);
+      s->depth = s->a->depth + 1;
+      cur = cur->next = s;
+    } else if (peek(P)->kind == T_NAME && is_op(peek2(P), "=")) {
       Token *t = next(P);
       next(P);
       Node *kw = new_node(P, N_KEYWORD, t->pos);

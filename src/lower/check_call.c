@@ -516,7 +516,133 @@ static IrExpr *struct_ctor(Ctx *X, Node *call, const Type *st) {
   return ir_ref(X->C, t->var);
 }
 
+/* Note [star arguments]: f(*v) passes the components of v as arguments,
+ * which Warp allows where the count is known when the kernel is compiled:
+ * a vector or quaternion (its components), a matrix (its rows), a vector
+ * or matrix slice, or a slice of a 1-d array with constant bounds
+ * (`*a[:3]`, `*a[0:4:2]`).  The call is rewritten, on a copy (the tree is
+ * shared by every instantiation of a generic function), into one with
+ * v[0], v[1], ...; a v that is not a variable is first put in a temporary
+ * so it is evaluated once.  The temporary's name cannot be written in Python,
+ * so it never meets a program's variable. */
+static Node *node_like(Ctx *X, NodeKind k, Node *at) {
+  Node *m = arena_alloc(X->C, sizeof *m);
+  m->kind = k;
+  m->pos = at->pos;
+  m->builtin = -1;
+  m->depth = at->depth + 1;
+  return m;
+}
+
+static Node *int_node(Ctx *X, Node *at, int64_t v) {
+  Node *m = node_like(X, v < 0 ? N_UNOP : N_INT, at);
+  if (v < 0) {
+    m->op = OP_NEG;
+    m->a = int_node(X, at, -v);
+  } else {
+    m->ival = (uint64_t)v;
+  }
+  return m;
+}
+
+static bool has_call(Node *n) {
+  for (; n; n = n->next)
+    if (n->kind == N_CALL || has_call(n->a) || has_call(n->b) ||
+        has_call(n->c) || has_call(n->args))
+      return true;
+  return false;
+}
+
+/* A constant slice bound: an integer literal, maybe negated; def when
+ * omitted. */
+static bool slice_bound(Node *n, int64_t def, int64_t *out) {
+  bool neg = false;
+  if (!n) {
+    *out = def;
+    return true;
+  }
+  while (n->kind == N_UNOP && (n->op == OP_NEG || n->op == OP_POS)) {
+    neg ^= n->op == OP_NEG;
+    n = n->a;
+  }
+  if (n->kind != N_INT || n->ival > INT32_MAX)
+    return false;
+  *out = neg ? -(int64_t)n->ival : (int64_t)n->ival;
+  return true;
+}
+
+static Node *expand_star_args(Ctx *X, Node *call) {
+  Node head = {0}, *cur = &head;
+  for (Node *a = call->args; a; a = a->next) {
+    if (a->kind != N_STARRED) {
+      Node *c = arena_alloc(X->C, sizeof *c);
+      *c = *a;
+      c->next = NULL;
+      cur = cur->next = c;
+      continue;
+    }
+    Node *v = a->a;
+    int64_t lo, hi, step, n = -1;
+    Node *base = v;
+    if (v->kind == N_SUBSCRIPT && v->args && !v->args->next &&
+        v->args->kind == N_SLICE && !has_call(v->a) &&
+        check_expr(X, v->a)->ty->kind == TY_ARRAY) {
+      Node *sl = v->args;
+      const Type *at = check_expr(X, v->a)->ty;
+      if (at->ndim != 1)
+        ERR(a->pos, "unpacking a slice with '*' is supported for 1-d arrays, "
+                    "not %s", TN(at));
+      if (!slice_bound(sl->c, 1, &step) || step <= 0 ||
+          !slice_bound(sl->a, 0, &lo) || !sl->b || !slice_bound(sl->b, 0, &hi) ||
+          lo < 0 || hi < 0)
+        ERR(a->pos, "unpacking an array slice with '*' needs constant, "
+                    "non-negative bounds and a positive step (the number of "
+                    "arguments must be known when the kernel is compiled)");
+      n = hi > lo ? (hi - lo + step - 1) / step : 0;
+      base = v->a;
+    } else {
+      IrExpr *e = check_expr(X, v);
+      if (e->ty->kind != TY_VEC && e->ty->kind != TY_MAT)
+        ERR(a->pos, "cannot unpack a %s with '*' (vectors, matrices (by "
+                    "rows) and array slices with constant bounds can be "
+                    "unpacked)", TN(e->ty));
+      lo = 0;
+      step = 1;
+      n = e->ty->rows;
+      if (v->kind != N_NAME) {
+        const char *nm = arena_printf(X->C, "*unpack%d", X->nlocals);
+        Local *l = check_add_hidden_local(X, "unpack", e->ty, a->pos);
+        names_put(X->C, &X->local_names, nm, (void *)(intptr_t)X->nlocals);
+        check_def_set(X, X->nlocals - 1);
+        l->var->nassign++;
+        IrStmt *as = ir_stmt(X->C, S_ASSIGN, a->pos);
+        as->var = l->var;
+        as->a = e;
+        check_emit(X, as);
+        base = node_like(X, N_NAME, v);
+        base->name = nm;
+      }
+    }
+    for (int64_t k = 0; k < n; k++) {
+      Node *s = node_like(X, N_SUBSCRIPT, base);
+      s->a = base;
+      s->args = int_node(X, base, lo + k * step);
+      s->depth = base->depth + 2;
+      cur = cur->next = s;
+    }
+  }
+  Node *c = arena_alloc(X->C, sizeof *c);
+  *c = *call;
+  c->args = head.next;
+  return c;
+}
+
 IrExpr *check_call_expr(Ctx *X, Node *n) {
+  for (Node *a = n->args; a; a = a->next)
+    if (a->kind == N_STARRED) {
+      n = expand_star_args(X, n);
+      break;
+    }
   Node *callee = n->a;
   const char *w = check_wp_attr(X, callee);
   if (w) {
