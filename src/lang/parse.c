@@ -1262,7 +1262,8 @@ static bool pyglobal_assign(Parser *P, Sym ***ctail) {
     Token *k = &P->tok[end];
     if (k->kind == T_INDENT || k->kind == T_DEDENT)
       break;
-    if (!const_token(P, k))
+    /* keyword arguments: wp.types.vector(length=3, dtype=float) */
+    if (!const_token(P, k) && !(depth > 0 && is_op(k, "=")))
       simple = false;
     /* f(*a) is argument unpacking, which the expression parser rejects */
     if ((is_op(k, "*") || is_op(k, "**")) &&

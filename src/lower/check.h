@@ -85,6 +85,7 @@ bool check_is_valuelike(const Type *t);
 const Type *check_struct_type(Ctx *X, StructDef *d, Pos use);
 Func *check_find_func(Ctx *X, const char *name);
 const Type *check_type_expr(Ctx *X, Node *n, const char *what);
+const Type *check_type_alias(Ctx *X, const char *name);
 bool check_is_literal(Node *n);
 bool check_float_to_u64(double f, uint64_t *out);
 IrExpr *check_literal_as(Ctx *X, Node *n, const Type *ty);

@@ -710,6 +710,9 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
                        "loop");
     if (!strcmp(name, "len"))
       return len_call(X, n);
+    const Type *at = check_type_alias(X, name); /* V = wp.types.vector(...) */
+    if (at)
+      return check_construct(X, n, at, name);
     ERR(callee->pos, "unknown function '%s'", name);
   }
   /* type(x)(...), a.dtype(...): constructors of a type found from a value,
