@@ -148,7 +148,85 @@ static IrExpr *rand_state_arg(Ctx *X, Node *a, const char *name) {
 }
 
 /* wp.vec3(...), wp.mat33(...), wp.float64(x) */
+/* wp.NAME as a node, for calls the checker writes itself. */
+static Node *wp_name_node(Ctx *X, Node *at, const char *name) {
+  Node *w = arena_alloc(X->C, sizeof *w), *m = arena_alloc(X->C, sizeof *m);
+  w->kind = N_NAME;
+  w->pos = at->pos;
+  w->name = X->M->wp;
+  w->builtin = -1;
+  m->kind = N_ATTR;
+  m->pos = at->pos;
+  m->a = w;
+  m->name = name;
+  m->builtin = -1;
+  m->depth = 2;
+  return m;
+}
+
+/* wp.FN(dtype=wp.SC): a default value of a transform's part. */
+static Node *typed_call_node(Ctx *X, Node *at, const char *fn,
+                             kern_scalar sc, int length) {
+  Node *c = arena_alloc(X->C, sizeof *c);
+  c->kind = N_CALL;
+  c->pos = at->pos;
+  c->builtin = -1;
+  c->depth = 3;
+  c->a = wp_name_node(X, at, fn);
+  Node *kw = arena_alloc(X->C, sizeof *kw);
+  kw->kind = N_KEYWORD;
+  kw->pos = at->pos;
+  kw->name = "dtype";
+  kw->a = wp_name_node(X, at, TN(ty_scalar(sc)));
+  c->kwargs = kw;
+  if (length) {
+    Node *l = arena_alloc(X->C, sizeof *l), *li = arena_alloc(X->C, sizeof *li);
+    l->kind = N_KEYWORD;
+    l->pos = at->pos;
+    l->name = "length";
+    li->kind = N_INT;
+    li->pos = at->pos;
+    li->ival = (uint64_t)length;
+    l->a = li;
+    kw->next = l;
+  }
+  return c;
+}
+
+/* wp.transform(p=v, q=r), wp.transform(p=v): Warp's keyword parameters,
+ * q the identity by default, rewritten as wp.transform(p, q). */
+static Node *xform_kwargs(Ctx *X, Node *call, const Type *t,
+                          const char *name) {
+  Node *p = call->args, *q = p ? p->next : NULL;
+  if (q && q->next)
+    return call;
+  for (Node *kw = call->kwargs; kw; kw = kw->next) {
+    if (!strcmp(kw->name, "p") && !p)
+      p = kw->a;
+    else if (!strcmp(kw->name, "q") && !q)
+      q = kw->a;
+    else
+      ERR(kw->pos, "%s() has no parameter '%s' (or it is given twice)",
+          name, kw->name);
+  }
+  if (!p)
+    ERR(call->pos, "%s() needs p when q is given (Warp 1.19 has no "
+                   "transform(q=...))", name);
+  Node *c = arena_alloc(X->C, sizeof *c);
+  *c = *call;
+  c->kwargs = NULL;
+  Node *pc = arena_alloc(X->C, sizeof *pc), *qc = arena_alloc(X->C, sizeof *qc);
+  *pc = *p;
+  *qc = q ? *q : *typed_call_node(X, call, "quat_identity", t->sc, 0);
+  pc->next = qc;
+  qc->next = NULL;
+  c->args = pc;
+  return c;
+}
+
 IrExpr *check_construct(Ctx *X, Node *call, const Type *t, const char *name) {
+  if (t->xform && call->kwargs)
+    call = xform_kwargs(X, call, t, name);
   check_no_kwargs(X, call, name);
   int n = check_count_args(call->args);
   if (t->kind == TY_SCALAR) {
