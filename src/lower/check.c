@@ -174,6 +174,11 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
     v->is_param = true;
     v->index = i;
     v->name = arena_printf(C, "p%d_%s", i, p->name);
+    if (check_is_ref_annot(X, p->annot)) {
+      if (f->is_kernel)
+        ERR(p->pos, "wp.ref[...] parameters are for @wp.func, not kernels");
+      v->byref = true;
+    }
     *ptail = v;
     ptail = &v->next;
     irf->nparams++;
@@ -198,6 +203,8 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
   }
   irf->tid_dims = f->tid_dims;
   irf->has_effects = check_stmts_have_effects(irf->body);
+  for (IrVar *p = irf->params; p; p = p->next)
+    irf->has_effects |= p->byref; /* it changes the caller's variables */
   f->checking = false;
   f->checked = true;
 

@@ -356,6 +356,72 @@ static IrExpr *default_value(Ctx *X, Func *g, Param *p) {
   return v;
 }
 
+/* The argument node a call gives g's parameter i; NULL for a default. */
+static Node *arg_node(Node *call, Func *g, int i) {
+  int k = 0;
+  for (Node *a = call->args; a; a = a->next, k++)
+    if (k == i)
+      return a;
+  for (Node *kw = call->kwargs; kw; kw = kw->next)
+    if (!strcmp(kw->name, g->params[i].name))
+      return kw->a;
+  return NULL;
+}
+
+/* A call of a @wp.func with wp.ref parameters (Note [reference
+ * parameters] in emit/common.c): each such argument goes through a
+ * variable of the caller's, which the callee writes back at its return;
+ * the call is made here, as a statement of its own, and then each variable
+ * is stored back to its argument, which must be something assignable.
+ * The call's value (a temporary) is what the expression sees. */
+static IrExpr *ref_call(Ctx *X, Node *call, Func *g, IrExpr *e) {
+  int n = 0;
+  for (int i = 0; i < g->nparams; i++)
+    n += check_is_ref_annot(X, g->params[i].annot);
+  e->refs = arena_alloc(X->C, sizeof(IrVar *) * (size_t)n);
+  Node **targets = arena_alloc(X->C, sizeof(Node *) * (size_t)n);
+  for (int i = 0; i < g->nparams; i++) {
+    if (!check_is_ref_annot(X, g->params[i].annot))
+      continue;
+    Node *a = arg_node(call, g, i);
+    if (a && a->kind != N_NAME && a->kind != N_ATTR && a->kind != N_SUBSCRIPT)
+      ERR(a->pos, "argument '%s' of %s() is a wp.ref parameter and needs "
+                  "something assignable (a variable, an array element, a "
+                  "field or component), not an expression",
+          g->params[i].name, g->name);
+    Local *t = check_add_hidden_local(X, "ref", e->args[i]->ty, call->pos);
+    check_def_set(X, X->nlocals - 1);
+    t->var->nassign += 2; /* set here and by the callee */
+    IrStmt *as = ir_stmt(X->C, S_ASSIGN, call->pos);
+    as->var = t->var;
+    as->a = e->args[i];
+    check_emit(X, as);
+    e->args[i] = ir_ref(X->C, t->var);
+    targets[e->nrefs] = a;
+    e->refs[e->nrefs++] = t->var;
+  }
+  IrExpr *result;
+  if (e->ty->kind == TY_VOID) {
+    IrStmt *s = ir_stmt(X->C, S_EXPR, call->pos);
+    s->a = e;
+    check_emit(X, s);
+    result = ir_expr(X->C, E_CONST, &ty_void);
+  } else {
+    Local *r = check_add_hidden_local(X, "ret", e->ty, call->pos);
+    check_def_set(X, X->nlocals - 1);
+    r->var->nassign++;
+    IrStmt *s = ir_stmt(X->C, S_ASSIGN, call->pos);
+    s->var = r->var;
+    s->a = e;
+    check_emit(X, s);
+    result = ir_ref(X->C, r->var);
+  }
+  for (int k = 0; k < e->nrefs; k++)
+    if (targets[k])
+      check_store_to(X, targets[k], ir_ref(X->C, e->refs[k]), call->pos);
+  return result;
+}
+
 /* Binds a call's arguments (already evaluated, in source order) to g's
  * parameters.  Returns NULL when they do not fit; with `why` set, reports
  * the reason instead (the call has a single candidate). */
@@ -477,6 +543,9 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
   e->nargs = g->nparams;
   e->args = bound;
   g->used = true;
+  for (int i = 0; i < g->nparams; i++)
+    if (check_is_ref_annot(X, g->params[i].annot))
+      return ref_call(X, call, g, e);
   return e;
 }
 

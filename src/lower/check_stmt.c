@@ -258,6 +258,10 @@ static void store_component(Ctx *X, Node *target, IrExpr *value) {
   ERR(target->pos, "cannot assign to this expression");
 }
 
+void check_store_to(Ctx *X, Node *target, IrExpr *value, Pos pos) {
+  store_to(X, target, value, pos);
+}
+
 static void store_to(Ctx *X, Node *target, IrExpr *value, Pos pos) {
   switch (target->kind) {
   case N_NAME: {
@@ -358,6 +362,9 @@ static void assign_tuple(Ctx *X, Node *targets, Node *value, Pos pos) {
     if (value->a->kind == N_NAME && check_find_func(X, value->a->name) &&
         !check_find_local(X, value->a->name)) {
       IrExpr *call = check_expr(X, value);
+      if (call->kind != E_FCALL)
+        ERR(value->pos, "a function with wp.ref parameters that returns "
+                        "several values is not supported yet");
       IrFunc *g = call->fn; /* the overload the call chose */
       if (g->nrets < 2)
         ERR(targets->pos, "'%s' returns one value, not %d", g->name, nt);
@@ -693,6 +700,8 @@ static void expr_stmt(Ctx *X, Node *n) {
     IrExpr *v = bi == BI_ADD || bi == BI_SUB || bi == BI_MUL || bi == BI_DIV
                     ? check_expr(X, e)
                     : check_call_expr(X, e);
+    if (v->kind == E_CONST && v->ty->kind == TY_VOID)
+      return; /* a call with wp.ref arguments, already emitted */
     IrStmt *s = ir_stmt(C, S_EXPR, n->pos);
     s->a = v;
     check_emit(X, s);

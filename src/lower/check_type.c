@@ -383,6 +383,13 @@ const Type *check_type_alias(Ctx *X, const char *name) {
   return NULL;
 }
 
+/* Is the annotation n wp.ref[T], a reference parameter of a @wp.func
+ * (Note [reference parameters] in emit/common.c)? */
+bool check_is_ref_annot(Ctx *X, Node *n) {
+  const char *w = n && n->kind == N_SUBSCRIPT ? check_wp_attr(X, n->a) : NULL;
+  return w && !strcmp(w, "ref") && n->args && !n->args->next;
+}
+
 /* A type written where a type is expected: an annotation, a dtype=. */
 const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
   if (n->kind == N_NAME) {
@@ -422,6 +429,8 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
   }
   if (n->kind == N_SUBSCRIPT && array_kind_ndim(check_wp_attr(X, n->a)))
     return array_subscript_type(X, n);
+  if (check_is_ref_annot(X, n)) /* the parameter's type; see check.c */
+    return check_type_expr(X, n->args, what);
   if (n->kind == N_SUBSCRIPT && check_wp_attr(X, n->a) &&
       (!strncmp(check_wp_attr(X, n->a), "indexedarray", 12) ||
        !strncmp(check_wp_attr(X, n->a), "fabricarray", 11) ||
