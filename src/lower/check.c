@@ -148,6 +148,14 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
 
   /* A generic definition is checked once per instantiation instead
    * (check_generic.c). */
+  /* one with wp.Function parameters is copied per call instead
+   * (check_fnparam.c) */
+  if (!f->instance_of && check_fnparam_template(X, f)) {
+    f->generic = true;
+    f->checking = false;
+    f->checked = true;
+    return;
+  }
   if (!f->instance_of && check_func_generic(X, f)) {
     f->generic = true;
     f->checking = false;

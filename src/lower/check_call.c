@@ -832,8 +832,10 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
     if (check_find_local(X, name))
       ERR(callee->pos, "'%s' is a variable, not a function", name);
     Func *g = check_find_func(X, name);
-    if (g)
-      return check_user_call(X, n, g);
+    if (g) {
+      Node *m = check_fnparam_call(X, n, g); /* wp.Function arguments */
+      return m != n ? check_call_expr(X, m) : check_user_call(X, n, g);
+    }
     StructDef *sd = check_find_struct(X, name);
     if (sd) {
       const Type *st = check_struct_type(X, sd, n->pos);
