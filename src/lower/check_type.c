@@ -324,10 +324,22 @@ static const Type *custom_type(Ctx *X, Node *n) {
   if (!w || (strcmp(w, "vector") && strcmp(w, "matrix")))
     return NULL;
   bool vec = !strcmp(w, "vector");
-  Node *len = vec && n->args && !n->args->next ? n->args : NULL;
-  Node *shape = NULL, *dtype = NULL;
-  if (n->args && !len)
-    return NULL; /* components: a value, not a type */
+  /* positional: (length, dtype) or (shape, dtype), Warp's parameter
+   * order; a first argument that is no integer or shape is a component,
+   * so the call is a value, not a type */
+  Node *len = NULL, *shape = NULL, *dtype = NULL;
+  if (n->args) {
+    Node *a0 = n->args;
+    if (check_count_args(n->args) > 2)
+      return NULL;
+    if (vec ? type_int(X, a0) < 0 : a0->kind != N_TUPLE)
+      return NULL;
+    if (vec)
+      len = a0;
+    else
+      shape = a0;
+    dtype = a0->next;
+  }
   for (Node *k = n->kwargs; k; k = k->next) {
     if (!strcmp(k->name, "length") && vec)
       len = k->a;

@@ -1,6 +1,6 @@
 # Module-level names bound to types, as Warp's tests write them: Warp's custom
 # vector and matrix types (wp.types.vector(length=3, dtype=...),
-# wp.types.matrix(shape=(2, 3), dtype=...), the length first, a wp.constant
+# wp.types.matrix(shape=(2, 3), dtype=...), length/shape and dtype positional, a wp.constant
 # length), and plain aliases (V = wp.vec3); each used as a constructor, as an
 # array's dtype (the alias), as a @wp.func annotation and in wp.types.vector(...) calls.
 # kern-test: corpus_type_aliases --dim 4 x='arange(float32,4)' vs='zeros(vec3,4)' out='zeros(float32,4,5)'
@@ -11,6 +11,8 @@ import warp as wp
 LEN = wp.constant(3)
 vec3f_type = wp.types.vector(length=LEN, dtype=wp.float32)
 vec3b_type = wp.types.vector(length=3, dtype=bool)
+vec3b_pos = wp.types.vector(3, wp.bool)
+mat22b_pos = wp.types.matrix((2, 2), dtype=bool)
 vec2i_type = wp.types.vector(2, dtype=wp.int32)
 mat23 = wp.types.matrix(shape=(2, 3), dtype=float)
 V = wp.vec3
@@ -30,7 +32,9 @@ def corpus_type_aliases(x: wp.array(dtype=float), vs: wp.array(dtype=V), out: wp
     b = vec3b_type(True, False, x[i] > 1.5)
     m = mat23(1.0, 2.0, 3.0, 4.0, 5.0, x[i])
     out[i, 0] = total(v, m)
-    out[i, 1] = float(b[2])
+    bp = vec3b_pos(b[2], True, False)
+    mb = mat22b_pos(bp[0], False, False, True)
+    out[i, 1] = float(b[2]) + float(mb[0, 0]) * 10.0
     n = vec2i_type(3, 4)
     out[i, 2] = float(n[0] * n[1])
     z = wp.types.vector(length=3, dtype=float)
