@@ -366,6 +366,9 @@ static const Type *custom_type(Ctx *X, Node *n) {
   if (!shape || shape->kind != N_TUPLE || check_count_args(shape->args) != 2)
     ERR(n->pos, "wp.types.matrix() needs shape=(rows, cols)");
   int r = type_int(X, shape->args), c = type_int(X, shape->args->next);
+  if (r < 0 || c < 0)
+    ERR(n->pos, "wp.types.matrix() needs shape= of two integer constants "
+                "(generic shapes are not supported yet)");
   if (r < 2 || r > 4 || c < 2 || c > 4)
     ERR(n->pos, "custom matrix types of shape (%d, %d) are not supported yet "
                 "(kern has matrices of 2 to 4 rows and columns)", r, c);
