@@ -7,7 +7,7 @@ random sample is launched under Warp and under `kern run` on the same
 inputs, and every array argument is compared after the launch with the
 conformance suite's tolerances (tests/conformance/README.md: integers and
 bools exactly, float32 rtol 1e-5 atol 1e-6, float64 rtol 1e-12 atol 1e-14,
-float16 rtol 1e-3; NaN equals NaN).  Run by hand where warp-lang is
+float16 rtol 1e-3, bfloat16 bit for bit; NaN equals NaN).  Run by hand where warp-lang is
 installed, never in CI; Warp's files come from a fetched copy (see
 corpus.py's docstring for getting it).
 
@@ -70,6 +70,13 @@ def make_input(wp, rng, t):
             inner = tuple(dt._shape_)
         npdt = scalar_np(wp, sc)
         shape = SHAPES[t.ndim] + inner
+        if sc is getattr(wp, "bfloat16", None):
+            # Warp holds bfloat16 as raw uint16 bits; kern reads them from
+            # a .npy of dtype |V2 (tests/conformance/README.md)
+            f = rng.uniform(-1.0, 1.0, size=shape).astype(np.float32).view(np.uint32)
+            bits = ((f + 0x7FFF + ((f >> 16) & 1)) >> 16).astype(np.uint16)
+            arr = wp.array(bits, dtype=dt, shape=SHAPES[t.ndim], device="cpu")
+            return arr, bits.view("V2"), np.dtype("V2")
         if npdt.kind == "b":
             data = rng.integers(0, 2, size=shape).astype(bool)
         elif npdt.kind in "iu":
@@ -94,7 +101,7 @@ def typing_any():
 
 
 def tolerance(npdt):
-    if npdt.kind in "biu":
+    if npdt.kind in "biuV":
         return 0.0, 0.0
     if npdt == np.float16:
         return 1e-3, 1e-3
@@ -167,6 +174,8 @@ def run_one(wp, k, kern, tmp, idx, seed):
     for label, i, npdt in arrays:
         got = np.load(os.path.join(tmp, "m%d_%s_out.npy" % (idx, label)))
         want = wargs[i].numpy()
+        if npdt.kind == "V":  # bfloat16: bit for bit
+            got, want, npdt = got.view(np.uint16), want.view(np.uint16), np.dtype(np.uint16)
         if want.dtype != got.dtype and npdt.kind != "b":
             got = got.astype(want.dtype)
         if not agree(want, got.reshape(want.shape) if got.size == want.size else got, npdt):
