@@ -57,7 +57,7 @@ import tempfile
 # The order is the order of precedence when several apply.
 EXCLUSIONS = [
     ("tiles", re.compile(r"\bwp\.(tile\w*|block_dim|untile)\b|\bwp\.launch_tiled\b")),
-    ("autodiff", re.compile(r"\bwp\.(adjoint|Tape|func_grad|func_replay)\b")),
+    ("autodiff", re.compile(r"\bwp\.(adjoint|Tape|func_grad|func_replay|grad)\b")),
     ("meshes", re.compile(r"\bwp\.(mesh_\w+|Mesh\w*)\b")),
     ("BVH", re.compile(r"\bwp\.(bvh_\w+|Bvh\w*)\b")),
     ("hash grids", re.compile(r"\bwp\.(hash_grid_\w+|HashGrid)\b")),
