@@ -101,6 +101,10 @@ typedef struct kc_param {
   char *struct_name;
   int nfields;
   kc_field *fields;
+  /* In kc_result.generics: a typing.Any parameter (or an array of Any),
+   * whose type is given when the kernel is instantiated; type is then
+   * {KERN_KIND_SCALAR, KERN_SCALAR_COUNT}. */
+  int generic;
 } kc_param;
 
 typedef struct kc_kernel {
@@ -134,6 +138,13 @@ typedef struct kc_result {
   /* debug mode: the fault record's word 3 indexes this table of array names */
   char **array_names;
   int narray_names;
+  /* The generic kernels (typing.Any parameters), which are not in
+   * kernels: their names and declared parameters (no symbol), for
+   * instantiating them at launch (runtime/generic.c); and the name the
+   * source imports warp as, to spell an instantiation request. */
+  int ngenerics;
+  kc_kernel *generics;
+  char *wp_alias;
 } kc_result;
 
 /* Parses, checks, lowers and emits every kernel of one source file.

@@ -1033,7 +1033,8 @@ const char *emit_helper(Emit *E, int bi, const Type *ret, int n,
     name = arena_printf(E->C, "k_%s_%s", builtin_base(bi),
                         emit_tysig(E, ret));
   if (bi == BI_CAST || bi == BI_QUAT_TO_AXIS_ANGLE ||
-      bi == BI_TRANSFORM_DECOMPOSE) /* one argument type, many results */
+      bi == BI_TRANSFORM_DECOMPOSE || (bi >= BI_SVD3 && bi <= BI_EIG3))
+    /* one argument type, many results */
     name = arena_printf(E->C, "%s_r%s", name, emit_tysig(E, ret));
   if (!emit_need(E, name))
     return name;

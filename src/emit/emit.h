@@ -128,6 +128,9 @@ const char *emit_lowp_stored(Emit *E, const Type *t, IrExpr *e);
  * false if bi is not one of them. */
 bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
                        const Type **args, const char *name);
+/* linalg.c: wp.svd3, svd2, qr3, eig3 (one result per index argument) */
+bool emit_linalg_helper(Emit *E, Buf *b, int bi, const Type *ret,
+                        const Type **args, const char *name);
 /* view.c: array views (Note [views] in ir/ir.h) */
 const char *emit_view_type(Emit *E, const Type *t);
 const char *emit_view_zero(Emit *E, const Type *t);

@@ -138,6 +138,10 @@ IrExpr *check_extra_call(Ctx *X, Node *call, const char *w); /* NULL: not one */
 IrExpr **check_extra_unpack(Ctx *X, Node *call, const char *w, int *nparts);
 IrExpr *check_extra_set_inplace(Ctx *X, Node *call, const char *w);
 Node *check_extra_tuple(Ctx *X, Node *v);
+/* check_linalg.c */
+IrExpr **check_linalg_unpack(Ctx *X, Node *call, const char *w, int *nparts);
+IrExpr **check_linalg_outargs(Ctx *X, Node *call, const char *w, int *nparts);
+IrExpr *check_linalg_call(Ctx *X, Node *call, const char *w);
 /* check_view.c */
 IrExpr *check_view_subscript(Ctx *X, Node *n);
 IrExpr *check_comp_slice(Ctx *X, Node *n, IrExpr *base);

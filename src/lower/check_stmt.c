@@ -673,6 +673,14 @@ static void expr_stmt(Ctx *X, Node *n) {
       check_print_stmt(X, e, "wp.print");
       return;
     }
+    int nout = 0; /* wp.svd3(A, U, sigma, V): the outputs change */
+    IrExpr **outs = w ? check_linalg_outargs(X, e, w, &nout) : NULL;
+    if (outs) {
+      Node *o = e->args->next;
+      for (int i = 0; i < nout; i++, o = o->next)
+        store_to(X, o, outs[i], n->pos);
+      return;
+    }
     IrExpr *set = w ? check_extra_set_inplace(X, e, w) : NULL;
     if (set) { /* wp.transform_set_translation(t, p): t changes */
       store_to(X, e->args, set, n->pos);

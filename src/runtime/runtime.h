@@ -275,6 +275,13 @@ struct kern_module {
   struct kern_module *prev, *next;
   char *name; /* the file or string name used in messages; malloc'd */
   kern_array *fault; /* debug mode's fault record, or NULL (debug.c) */
+  /* Generic kernels instantiated at launch (generic.c): the source, kept
+   * to compile them (malloc'd, NULL for a module that is itself such an
+   * instantiation); the modules compiled for them, which this one owns;
+   * and, in those, the module they belong to. */
+  char *source;
+  size_t source_len;
+  struct kern_module *instances, *next_instance, *owner;
 };
 
 /* Public handle -> object, NULL when the handle is not live.  The context
@@ -314,6 +321,8 @@ kern_status kern__array_download(const kern_array *a, void *dst, size_t nbytes);
 kern_status kern__array_zero(kern_array *a);
 /* module.c */
 void kern__module_free(kern_module *m);
+/* generic.c: unlinks an instantiation's module from its owner. */
+void kern__module_disown(kern_module *m);
 
 /* abi.c: the caller's extensible structs (Note [struct growth] in kern.h).
  * kern__struct_in reads the caller's struct at src into dst (which holds
