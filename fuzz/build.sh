@@ -56,7 +56,7 @@ SRCS="src/base/common.c src/base/arena.c src/base/diag.c src/base/types.c
   src/lower/check.c src/lower/check_type.c src/lower/check_call.c
   src/lower/check_expr.c src/lower/check_stmt.c src/lower/check_print.c
   src/lower/check_extra.c src/lower/check_linalg.c src/lower/check_view.c src/lower/check_generic.c
-  src/lower/check_fnparam.c
+  src/lower/check_fnparam.c src/lower/check_deep.c
   src/ir/build.c src/ir/passes.c src/emit/common.c
   src/emit/c.c src/emit/cuda.c src/emit/opencl.c src/emit/half.c src/emit/extra.c src/emit/view.c src/emit/linalg.c
   src/compile/compile.c"

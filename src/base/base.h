@@ -56,6 +56,10 @@ void buf_puts(Buf *b, const char *s);
 void buf_printf(Buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void buf_vprintf(Buf *b, const char *fmt, va_list ap);
+/* printf's "%.<prec>g" of v into out when v is a short exact binary
+ * fraction (0.5, 3.25, 8); returns its length, or -1 for any other value
+ * (then use printf).  numfmt.c. */
+int fmt_short_g(char out[48], double v, int prec);
 
 /* A string-keyed hash table in the arena (names.c); keys are not copied.
  * Zero-initialised is empty.  names_put replaces the value of a key that

@@ -34,6 +34,9 @@ static const Target *target_of(kern__target t) {
   }
 }
 
+kc_memo *kern__memo_new(void) { return emit_memo_new(); }
+void kern__memo_free(kc_memo *m) { emit_memo_free(m); }
+
 void kern__compile_result_free(kc_result *r) {
   if (!r)
     return;
@@ -209,6 +212,12 @@ static void describe_generics(Compiler *C, kc_result *out) {
 kern_status kern__compile(const char *name, const char *src, size_t len,
                           kern__target target, const kc_options *opts,
                           kc_result *out) {
+  return kern__compile_memo(name, src, len, target, opts, NULL, out);
+}
+
+kern_status kern__compile_memo(const char *name, const char *src, size_t len,
+                               kern__target target, const kc_options *opts,
+                               kc_memo *memo, kc_result *out) {
   memset(out, 0, sizeof *out);
   Compiler *C = kern__calloc(1, sizeof *C);
   if (!C)
@@ -241,7 +250,7 @@ kern_status kern__compile(const char *name, const char *src, size_t len,
     ir_analyze(C, m);
     if (o->debug)
       ir_add_fault_param(C, m);
-    const char *code = emit_module(C, m, target_of(target), o);
+    const char *code = emit_module(C, m, target_of(target), o, memo);
     out->source = dup_or_oom(C, code);
     out->source_len = strlen(out->source);
     describe_kernels(C, m, out);

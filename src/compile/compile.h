@@ -155,6 +155,19 @@ kern_status kern__compile(const char *name, const char *src, size_t len,
                           kc_result *out);
 void kern__compile_result_free(kc_result *r);
 
+/* kern__compile with a cache of generated helpers shared by the
+ * compilations of one context (Note [helper memo] in emit/memo.c); the
+ * output is the same bytes.  memo NULL: none. */
+kern_status kern__compile_memo(const char *name, const char *src, size_t len,
+                               kern__target target, const kc_options *opts,
+                               kc_memo *memo, kc_result *out);
+
 const char *kern__target_name(kern__target t);
+
+/* A cache of generated helpers for kc_options.memo (Note [helper memo] in
+ * emit/memo.c), owned by one context; NULL when out of memory, which only
+ * means compiling without it.  kern__memo_free(NULL) does nothing. */
+kc_memo *kern__memo_new(void);
+void kern__memo_free(kc_memo *m);
 
 #endif

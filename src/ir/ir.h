@@ -90,6 +90,9 @@ struct IrExpr {
   IrVar **refs;      /* E_FCALL: the caller's variables for the callee's
                         wp.ref parameters, in parameter order */
   int nrefs;
+  IrStmt **mark;     /* lowering: where the statement list ended when the
+                        checker began this expression (Note [evaluation
+                        order] in check_print.c) */
 };
 
 typedef enum IrStmtKind {

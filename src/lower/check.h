@@ -37,6 +37,7 @@ typedef struct Ctx {
   Sym *const_limit; /* evaluating this constant: only names defined above */
   int no_hoist;     /* inside a loop condition or a conditionally evaluated
                        operand: no statements may be emitted before it */
+  IrStmt **stmt_mark; /* where the current statement's list began */
 } Ctx;
 
 #define ERR(pos, ...) diag_error(X->C, pos, __VA_ARGS__)
@@ -112,6 +113,7 @@ IrExpr *check_builtin_call(Ctx *X, Node *call, int bi, const char *name);
 
 /* check_expr.c */
 IrExpr *check_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
+IrExpr *check_neg_scalar(Ctx *X, IrExpr *a, Pos pos);
 IrExpr *check_compare(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
 IrExpr *check_index_expr(Ctx *X, IrExpr *i, IrVar *arr, int axis, Pos pos);
 IrExpr *check_comp_index(Ctx *X, Node *n, int limit, const char *what);
@@ -127,6 +129,7 @@ void check_stmts(Ctx *X, Node *list);
 /* check_print.c */
 IrExpr *check_in_temp(Ctx *X, IrExpr *v, const char *base, Pos pos);
 bool check_has_effects(IrExpr *e);
+void check_split_deep(Compiler *C, IrModule *m);
 bool check_stmts_have_effects(IrStmt *s);
 void check_order_effects(Ctx *X, IrExpr **v, int n, Pos pos);
 IrExpr *check_component(Ctx *X, IrExpr *v, int k);

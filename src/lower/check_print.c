@@ -120,12 +120,41 @@ bool check_stmts_have_effects(IrStmt *s) {
   return false;
 }
 
+/* Is mark a position in the statement list being built for the current
+ * statement (a mark of a shared expression, a module constant, may be
+ * stale)? */
+static bool in_statement(Ctx *X, IrStmt **mark) {
+  if (!mark || !X->stmt_mark)
+    return false;
+  for (IrStmt **p = X->stmt_mark;; p = &(*p)->next) {
+    if (p == mark)
+      return true;
+    if (p == X->tail || !*p)
+      return false;
+  }
+}
+
+/* Did checking v[i] emit statements (an operand's own operands evaluated
+ * into temporaries because they have effects)?  Its effects are then in
+ * those statements, no longer in v[i]. */
+static bool emitted(Ctx *X, IrExpr **v, int n, int i) {
+  if (!in_statement(X, v[i]->mark))
+    return false;
+  IrStmt **end = X->tail;
+  for (int j = i + 1; j < n; j++)
+    if (in_statement(X, v[j]->mark)) {
+      end = v[j]->mark;
+      break;
+    }
+  return v[i]->mark != end;
+}
+
 void check_order_effects(Ctx *X, IrExpr **v, int n, Pos pos) {
   if (X->no_hoist || n < 2)
     return;
   int neff = 0, last = -1, one = -1;
   for (int i = 0; i < n; i++)
-    if (check_has_effects(v[i])) {
+    if (check_has_effects(v[i]) || emitted(X, v, n, i)) {
       neff++;
       last = i;
       one = i;
@@ -153,7 +182,24 @@ void check_order_effects(Ctx *X, IrExpr **v, int n, Pos pos) {
     IrStmt *as = ir_stmt(X->C, S_ASSIGN, pos);
     as->var = t->var;
     as->a = v[i];
-    check_emit(X, as);
+    /* before the statements the later operands' checks emitted (their
+     * own temporaries), which run after this operand in Warp */
+    IrStmt **at = NULL;
+    for (int j = i + 1; j < n && !at; j++)
+      if (in_statement(X, v[j]->mark))
+        at = v[j]->mark;
+    if (!at)
+      at = X->tail;
+    if (at == X->tail) {
+      check_emit(X, as);
+    } else {
+      as->next = *at;
+      *at = as;
+    }
+    /* later operands that emitted nothing now begin after this one */
+    for (int j = i + 1; j < n; j++)
+      if (v[j]->mark == at)
+        v[j]->mark = &as->next;
     v[i] = ir_ref(X->C, t->var);
   }
 }

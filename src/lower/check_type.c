@@ -35,6 +35,13 @@ static const struct {
 const Type *check_wp_type_named(Compiler *C, const char *name,
                           bool *second_stage) {
   *second_stage = false;
+  switch (name[0]) { /* the first letters of the names below */
+  case 'b': case 'i': case 'u': case 'f': case 'q': case 't': case 's':
+  case 'v': case 'm':
+    break;
+  default:
+    return NULL; /* most wp.NAMEs are functions: no table walk */
+  }
   for (int i = 0; scalar_names[i].name; i++)
     if (!strcmp(name, scalar_names[i].name))
       return ty_scalar(scalar_names[i].sc);

@@ -362,11 +362,14 @@ kern_status kern_compile_source(kern_context *h, const char *name,
                        "unknown target '%s' (expected c, cuda or opencl)",
                        target);
   if (!name) name = "<string>";
+  /* Many small modules compiled in one context (kern synth) share their
+   * helpers (Note [helper memo] in emit/memo.c). */
+  if (!ctx->memo) ctx->memo = kern__memo_new();
   kc_options opts = {kern__debug_enabled(ctx), 0, compact};
   kc_result code;
   memset(&code, 0, sizeof code);
-  kern_status st = kern__compile(name, source ? source : "", length,
-                                 (kern__target)t, &opts, &code);
+  kern_status st = kern__compile_memo(name, source ? source : "", length,
+                                      (kern__target)t, &opts, ctx->memo, &code);
   if (st != KERN_SUCCESS) {
     kern__error(ctx, st, "%s",
                 code.error ? code.error : kern_status_string(st));
