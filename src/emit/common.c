@@ -1570,6 +1570,9 @@ static void emit_call(Emit *E, Buf *b, IrExpr *e) {
         buf_printf(b, "%s(%s *)0", e->nargs || i > 1 || (E->opts && E->opts->debug)
                                        ? ", " : "",
                    emit_ctype(E, e->fn->rets[i]));
+    /* wp.ref parameters: the caller's variables, written back at return */
+    for (int i = 0; i < e->nrefs; i++)
+      buf_printf(b, ", &%s", e->refs[i]->name);
     buf_puts(b, ")");
     return;
   case E_MAKE: {
@@ -1830,6 +1833,7 @@ static void emit_printf(Emit *E, IrStmt *s) {
 }
 
 static void emit_stmts(Emit *E, IrStmt *s);
+static void emit_ref_stores(Emit *E);
 
 /* Note [quoting user text]: text the user chose -- the module's path or
  * name, wp.printf() formats -- enters the generated code only through
@@ -2008,6 +2012,7 @@ static void emit_stmt(Emit *E, IrStmt *s) {
     emit_line(E, "continue;");
     return;
   case S_RETURN:
+    emit_ref_stores(E);
     if (s->nargs > 1) {
       for (int i = 1; i < s->nargs; i++)
         emit_line(E, "if (k_out%d) *k_out%d = %s;", i, i, ex(E, s->args[i]));
@@ -2204,6 +2209,20 @@ void emit_locals(Emit *E, IrFunc *f) {
       make_helper(E, v->ty, 0, NULL);
 }
 
+/* Note [reference parameters]: a @wp.func parameter annotated wp.ref[T]
+ * is a value parameter like any other plus a pointer k_refN to the
+ * caller's variable, given the parameter's last value at every return:
+ * copy-in, copy-out (check_call.c).  The caller passes a variable of its
+ * own and stores it back to the argument (a variable, an array element, a
+ * field) after the call. */
+static void emit_ref_stores(Emit *E) {
+  if (!E->f || E->f->is_kernel)
+    return;
+  for (IrVar *p = E->f->params; p; p = p->next)
+    if (p->byref)
+      emit_line(E, "*k_ref%d = %s;", p->index, p->name);
+}
+
 static void emit_function(Emit *E, IrFunc *f) {
   E->f = f;
   Buf sig;
@@ -2216,6 +2235,12 @@ static void emit_function(Emit *E, IrFunc *f) {
   for (int k = 1; k < f->nrets; k++)
     buf_printf(&sig, "%s%s *k_out%d", i || k > 1 ? ", " : "",
                emit_ctype(E, f->rets[k]), k);
+  bool refs = false;
+  for (IrVar *p = f->params; p; p = p->next)
+    if (p->byref) {
+      buf_printf(&sig, ", %s *k_ref%d", emit_ctype(E, p->ty), p->index);
+      refs = true;
+    }
   if (i == 0 && f->nrets <= 1)
     buf_puts(&sig, "void");
   buf_puts(&sig, ") {");
@@ -2223,6 +2248,8 @@ static void emit_function(Emit *E, IrFunc *f) {
   E->indent++;
   emit_locals(E, f);
   emit_body(E, f);
+  if (refs && f->ret->kind == TY_VOID)
+    emit_ref_stores(E);
   E->indent--;
   emit_line(E, "}");
   emit_line(E, "%s", "");

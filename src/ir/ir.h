@@ -38,6 +38,7 @@ struct IrVar {
   bool from_tid;     /* every assignment is a wp.tid() component */
   int ntid_assign;   /* assignments of a wp.tid() component (passes.c) */
   IrVar *next;
+  bool byref;        /* a wp.ref[T] parameter: copied back through k_refN */
 };
 
 typedef enum IrExprKind {
@@ -86,6 +87,9 @@ struct IrExpr {
   double fval;
   bool contiguous;   /* E_LOAD: index is the thread index plus a constant */
   Pos pos;           /* loads and atomics: where, for debug-mode reports */
+  IrVar **refs;      /* E_FCALL: the caller's variables for the callee's
+                        wp.ref parameters, in parameter order */
+  int nrefs;
   IrStmt **mark;     /* lowering: where the statement list ended when the
                         checker began this expression (Note [evaluation
                         order] in check_print.c) */

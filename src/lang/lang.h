@@ -86,8 +86,9 @@ typedef enum NodeKind {
   N_PASS,
   N_ASSERT,
   N_UNSUPPORTED, /* a statement kern does not support; name says which */
-  N_SLICE       /* lower:upper:step inside [...]: a, b, c, each NULL when
+  N_SLICE,      /* lower:upper:step inside [...]: a, b, c, each NULL when
                    omitted (an expression, only in subscripts) */
+  N_STARRED     /* *a, a positional call argument to unpack */
 } NodeKind;
 
 typedef struct Node Node;

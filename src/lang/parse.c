@@ -185,10 +185,20 @@ static Node *factor(Parser *P);
 static void arglist(Parser *P, Node *call, const char *close) {
   Node head = {0}, *cur = &head, khead = {0}, *kcur = &khead;
   while (!is_op(peek(P), close)) {
-    if (is_op(peek(P), "*") || is_op(peek(P), "**"))
-      diag_error(P->C, peek(P)->pos, "argument unpacking with '%.*s' is not "
-                 "supported", peek(P)->len, peek(P)->text);
-    if (peek(P)->kind == T_NAME && is_op(peek2(P), "=")) {
+    if (is_op(peek(P), "**"))
+      diag_error(P->C, peek(P)->pos, "argument unpacking with '**' is not "
+                 "supported");
+    if (is_op(peek(P), "*")) {
+      /* *v: unpacked by the checker, which knows v's length */
+      Token *t = next(P);
+      if (khead.next)
+        diag_error(P->C, t->pos, "positional argument follows keyword "
+                                 "argument");
+      Node *s = new_node(P, N_STARRED, t->pos);
+      s->a = test(P);
+      s->depth = s->a->depth + 1;
+      cur = cur->next = s;
+    } else if (peek(P)->kind == T_NAME && is_op(peek2(P), "=")) {
       Token *t = next(P);
       next(P);
       Node *kw = new_node(P, N_KEYWORD, t->pos);
@@ -1288,7 +1298,8 @@ static bool pyglobal_assign(Parser *P, Sym ***ctail) {
     Token *k = &P->tok[end];
     if (k->kind == T_INDENT || k->kind == T_DEDENT)
       break;
-    if (!const_token(P, k))
+    /* keyword arguments: wp.types.vector(length=3, dtype=float) */
+    if (!const_token(P, k) && !(depth > 0 && is_op(k, "=")))
       simple = false;
     /* f(*a) is argument unpacking, which the expression parser rejects */
     if ((is_op(k, "*") || is_op(k, "**")) &&
@@ -1378,6 +1389,17 @@ void parse_file(Compiler *C) {
         continue;
     }
     skip_statement(&P);
+  }
+  /* `f1 = f` at the top level, f a @wp.func: a second name for it, which
+   * Warp resolves to the same function (a struct alias is resolved by
+   * check_find_struct).  Chains resolve in file order. */
+  for (Sym *s = C->mod->consts; s; s = s->next) {
+    if (!s->pyglobal || !s->value || s->value->kind != N_NAME ||
+        names_get(&C->mod->func_names, s->name))
+      continue;
+    Func *f = names_get(&C->mod->func_names, s->value->name);
+    if (f && !f->is_kernel)
+      names_put(C, &C->mod->func_names, s->name, f);
   }
   C->mod->wp = P.wp;
   if (!P.wp)

@@ -148,6 +148,14 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
 
   /* A generic definition is checked once per instantiation instead
    * (check_generic.c). */
+  /* one with wp.Function parameters is copied per call instead
+   * (check_fnparam.c) */
+  if (!f->instance_of && check_fnparam_template(X, f)) {
+    f->generic = true;
+    f->checking = false;
+    f->checked = true;
+    return;
+  }
   if (!f->instance_of && check_func_generic(X, f)) {
     f->generic = true;
     f->checking = false;
@@ -174,6 +182,11 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
     v->is_param = true;
     v->index = i;
     v->name = arena_printf(C, "p%d_%s", i, p->name);
+    if (check_is_ref_annot(X, p->annot)) {
+      if (f->is_kernel)
+        ERR(p->pos, "wp.ref[...] parameters are for @wp.func, not kernels");
+      v->byref = true;
+    }
     *ptail = v;
     ptail = &v->next;
     irf->nparams++;
@@ -198,6 +211,8 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
   }
   irf->tid_dims = f->tid_dims;
   irf->has_effects = check_stmts_have_effects(irf->body);
+  for (IrVar *p = irf->params; p; p = p->next)
+    irf->has_effects |= p->byref; /* it changes the caller's variables */
   f->checking = false;
   f->checked = true;
 

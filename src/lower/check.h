@@ -86,6 +86,12 @@ bool check_is_valuelike(const Type *t);
 const Type *check_struct_type(Ctx *X, StructDef *d, Pos use);
 Func *check_find_func(Ctx *X, const char *name);
 const Type *check_type_expr(Ctx *X, Node *n, const char *what);
+const Type *check_type_alias(Ctx *X, const char *name);
+bool check_is_ref_annot(Ctx *X, Node *n);
+/* check_fnparam.c */
+bool check_fnparam_template(Ctx *X, Func *g);
+Node *check_fnparam_call(Ctx *X, Node *call, Func *g);
+void check_store_to(Ctx *X, Node *target, IrExpr *value, Pos pos);
 bool check_is_literal(Node *n);
 bool check_float_to_u64(double f, uint64_t *out);
 IrExpr *check_literal_as(Ctx *X, Node *n, const Type *ty);

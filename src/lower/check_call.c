@@ -148,7 +148,85 @@ static IrExpr *rand_state_arg(Ctx *X, Node *a, const char *name) {
 }
 
 /* wp.vec3(...), wp.mat33(...), wp.float64(x) */
+/* wp.NAME as a node, for calls the checker writes itself. */
+static Node *wp_name_node(Ctx *X, Node *at, const char *name) {
+  Node *w = arena_alloc(X->C, sizeof *w), *m = arena_alloc(X->C, sizeof *m);
+  w->kind = N_NAME;
+  w->pos = at->pos;
+  w->name = X->M->wp;
+  w->builtin = -1;
+  m->kind = N_ATTR;
+  m->pos = at->pos;
+  m->a = w;
+  m->name = name;
+  m->builtin = -1;
+  m->depth = 2;
+  return m;
+}
+
+/* wp.FN(dtype=wp.SC): a default value of a transform's part. */
+static Node *typed_call_node(Ctx *X, Node *at, const char *fn,
+                             kern_scalar sc, int length) {
+  Node *c = arena_alloc(X->C, sizeof *c);
+  c->kind = N_CALL;
+  c->pos = at->pos;
+  c->builtin = -1;
+  c->depth = 3;
+  c->a = wp_name_node(X, at, fn);
+  Node *kw = arena_alloc(X->C, sizeof *kw);
+  kw->kind = N_KEYWORD;
+  kw->pos = at->pos;
+  kw->name = "dtype";
+  kw->a = wp_name_node(X, at, TN(ty_scalar(sc)));
+  c->kwargs = kw;
+  if (length) {
+    Node *l = arena_alloc(X->C, sizeof *l), *li = arena_alloc(X->C, sizeof *li);
+    l->kind = N_KEYWORD;
+    l->pos = at->pos;
+    l->name = "length";
+    li->kind = N_INT;
+    li->pos = at->pos;
+    li->ival = (uint64_t)length;
+    l->a = li;
+    kw->next = l;
+  }
+  return c;
+}
+
+/* wp.transform(p=v, q=r), wp.transform(p=v): Warp's keyword parameters,
+ * q the identity by default, rewritten as wp.transform(p, q). */
+static Node *xform_kwargs(Ctx *X, Node *call, const Type *t,
+                          const char *name) {
+  Node *p = call->args, *q = p ? p->next : NULL;
+  if (q && q->next)
+    return call;
+  for (Node *kw = call->kwargs; kw; kw = kw->next) {
+    if (!strcmp(kw->name, "p") && !p)
+      p = kw->a;
+    else if (!strcmp(kw->name, "q") && !q)
+      q = kw->a;
+    else
+      ERR(kw->pos, "%s() has no parameter '%s' (or it is given twice)",
+          name, kw->name);
+  }
+  if (!p)
+    ERR(call->pos, "%s() needs p when q is given (Warp 1.19 has no "
+                   "transform(q=...))", name);
+  Node *c = arena_alloc(X->C, sizeof *c);
+  *c = *call;
+  c->kwargs = NULL;
+  Node *pc = arena_alloc(X->C, sizeof *pc), *qc = arena_alloc(X->C, sizeof *qc);
+  *pc = *p;
+  *qc = q ? *q : *typed_call_node(X, call, "quat_identity", t->sc, 0);
+  pc->next = qc;
+  qc->next = NULL;
+  c->args = pc;
+  return c;
+}
+
 IrExpr *check_construct(Ctx *X, Node *call, const Type *t, const char *name) {
+  if (t->xform && call->kwargs)
+    call = xform_kwargs(X, call, t, name);
   check_no_kwargs(X, call, name);
   int n = check_count_args(call->args);
   if (t->kind == TY_SCALAR) {
@@ -278,6 +356,72 @@ static IrExpr *default_value(Ctx *X, Func *g, Param *p) {
   return v;
 }
 
+/* The argument node a call gives g's parameter i; NULL for a default. */
+static Node *arg_node(Node *call, Func *g, int i) {
+  int k = 0;
+  for (Node *a = call->args; a; a = a->next, k++)
+    if (k == i)
+      return a;
+  for (Node *kw = call->kwargs; kw; kw = kw->next)
+    if (!strcmp(kw->name, g->params[i].name))
+      return kw->a;
+  return NULL;
+}
+
+/* A call of a @wp.func with wp.ref parameters (Note [reference
+ * parameters] in emit/common.c): each such argument goes through a
+ * variable of the caller's, which the callee writes back at its return;
+ * the call is made here, as a statement of its own, and then each variable
+ * is stored back to its argument, which must be something assignable.
+ * The call's value (a temporary) is what the expression sees. */
+static IrExpr *ref_call(Ctx *X, Node *call, Func *g, IrExpr *e) {
+  int n = 0;
+  for (int i = 0; i < g->nparams; i++)
+    n += check_is_ref_annot(X, g->params[i].annot);
+  e->refs = arena_alloc(X->C, sizeof(IrVar *) * (size_t)n);
+  Node **targets = arena_alloc(X->C, sizeof(Node *) * (size_t)n);
+  for (int i = 0; i < g->nparams; i++) {
+    if (!check_is_ref_annot(X, g->params[i].annot))
+      continue;
+    Node *a = arg_node(call, g, i);
+    if (a && a->kind != N_NAME && a->kind != N_ATTR && a->kind != N_SUBSCRIPT)
+      ERR(a->pos, "argument '%s' of %s() is a wp.ref parameter and needs "
+                  "something assignable (a variable, an array element, a "
+                  "field or component), not an expression",
+          g->params[i].name, g->name);
+    Local *t = check_add_hidden_local(X, "ref", e->args[i]->ty, call->pos);
+    check_def_set(X, X->nlocals - 1);
+    t->var->nassign += 2; /* set here and by the callee */
+    IrStmt *as = ir_stmt(X->C, S_ASSIGN, call->pos);
+    as->var = t->var;
+    as->a = e->args[i];
+    check_emit(X, as);
+    e->args[i] = ir_ref(X->C, t->var);
+    targets[e->nrefs] = a;
+    e->refs[e->nrefs++] = t->var;
+  }
+  IrExpr *result;
+  if (e->ty->kind == TY_VOID) {
+    IrStmt *s = ir_stmt(X->C, S_EXPR, call->pos);
+    s->a = e;
+    check_emit(X, s);
+    result = ir_expr(X->C, E_CONST, &ty_void);
+  } else {
+    Local *r = check_add_hidden_local(X, "ret", e->ty, call->pos);
+    check_def_set(X, X->nlocals - 1);
+    r->var->nassign++;
+    IrStmt *s = ir_stmt(X->C, S_ASSIGN, call->pos);
+    s->var = r->var;
+    s->a = e;
+    check_emit(X, s);
+    result = ir_ref(X->C, r->var);
+  }
+  for (int k = 0; k < e->nrefs; k++)
+    if (targets[k])
+      check_store_to(X, targets[k], ir_ref(X->C, e->refs[k]), call->pos);
+  return result;
+}
+
 /* Binds a call's arguments (already evaluated, in source order) to g's
  * parameters.  Returns NULL when they do not fit; with `why` set, reports
  * the reason instead (the call has a single candidate). */
@@ -399,6 +543,9 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
   e->nargs = g->nparams;
   e->args = bound;
   g->used = true;
+  for (int i = 0; i < g->nparams; i++)
+    if (check_is_ref_annot(X, g->params[i].annot))
+      return ref_call(X, call, g, e);
   return e;
 }
 
@@ -444,7 +591,205 @@ static IrExpr *len_call(Ctx *X, Node *call) {
   ERR(call->args->pos, "len() of a %s is not supported", TN(t));
 }
 
+/* The value a struct constructor gives field k, of exactly the field's
+ * type as Warp requires (a literal 2 for a float field is an error in
+ * Warp too). */
+static IrExpr *field_init(Ctx *X, Node *a, const Type *st, int k) {
+  const Type *ft = st->items[k];
+  if (ft->kind == TY_ARRAY)
+    ERR(a->pos, "%s(): setting the array field '%s' in a kernel is not "
+                "supported (array fields are set on the host)", st->name,
+        st->fnames[k]);
+  IrExpr *v = check_expr(X, a);
+  if (!ty_eq(v->ty, ft))
+    ERR(a->pos, "%s(): field '%s' is %s, got %s", st->name, st->fnames[k],
+        TN(ft), TN(v->ty));
+  return v;
+}
+
+/* S(a, b, ...) or S(x=a, ...): Warp's struct constructor in a kernel,
+ * every field given, in declaration order or by name.  Built as a
+ * zero struct in a hidden variable whose fields are then set, in the
+ * order the arguments are written (Warp evaluates them left to right). */
+static IrExpr *struct_ctor(Ctx *X, Node *call, const Type *st) {
+  IrExpr **vals = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)st->n);
+  int *order = arena_alloc(X->C, sizeof(int) * (size_t)st->n);
+  int nset = 0, k = 0;
+  for (Node *a = call->args; a; a = a->next, k++) {
+    if (k >= st->n)
+      ERR(a->pos, "%s() has %d fields, got %d arguments", st->name, st->n,
+          check_count_args(call->args));
+    vals[k] = field_init(X, a, st, k);
+    order[nset++] = k;
+  }
+  for (Node *kw = call->kwargs; kw; kw = kw->next) {
+    int idx = -1;
+    for (int i = 0; i < st->n; i++)
+      if (!strcmp(st->fnames[i], kw->name))
+        idx = i;
+    if (idx < 0)
+      ERR(kw->pos, "struct '%s' has no field '%s'", st->name, kw->name);
+    if (vals[idx])
+      ERR(kw->pos, "%s(): field '%s' is given twice", st->name, kw->name);
+    vals[idx] = field_init(X, kw->a, st, idx);
+    order[nset++] = idx;
+  }
+  if (nset != st->n)
+    ERR(call->pos, "%s() takes all %d fields or none, got %d", st->name,
+        st->n, nset);
+  /* every value first, into temporaries where it has effects, so that
+   * the stores below see them in the order written */
+  for (int i = 0; i < nset; i++)
+    if (check_has_effects(vals[order[i]]))
+      vals[order[i]] = check_in_temp(X, vals[order[i]], "field", call->pos);
+  Local *t = check_add_hidden_local(X, "st", st, call->pos);
+  check_def_set(X, X->nlocals - 1);
+  t->var->nassign++;
+  IrStmt *as = ir_stmt(X->C, S_ASSIGN, call->pos);
+  as->var = t->var;
+  as->a = ir_expr(X->C, E_MAKE, st);
+  check_emit(X, as);
+  for (int i = 0; i < nset; i++) {
+    IrExpr *lv = ir_expr(X->C, E_FIELD, st->items[order[i]]);
+    lv->a = ir_ref(X->C, t->var);
+    lv->ival = (uint64_t)order[i];
+    IrStmt *sf = ir_stmt(X->C, S_SETFIELD, call->pos);
+    sf->var = t->var;
+    sf->a = lv;
+    sf->c = vals[order[i]];
+    t->var->nassign++;
+    check_emit(X, sf);
+  }
+  return ir_ref(X->C, t->var);
+}
+
+/* Note [star arguments]: f(*v) passes the components of v as arguments,
+ * which Warp allows where the count is known when the kernel is compiled:
+ * a vector or quaternion (its components), a matrix (its rows), a vector
+ * or matrix slice, or a slice of a 1-d array with constant bounds
+ * (`*a[:3]`, `*a[0:4:2]`).  The call is rewritten, on a copy (the tree is
+ * shared by every instantiation of a generic function), into one with
+ * v[0], v[1], ...; a v that is not a variable is first put in a temporary
+ * so it is evaluated once.  The temporary's name cannot be written in Python,
+ * so it never meets a program's variable. */
+static Node *node_like(Ctx *X, NodeKind k, Node *at) {
+  Node *m = arena_alloc(X->C, sizeof *m);
+  m->kind = k;
+  m->pos = at->pos;
+  m->builtin = -1;
+  m->depth = at->depth + 1;
+  return m;
+}
+
+static Node *int_node(Ctx *X, Node *at, int64_t v) {
+  Node *m = node_like(X, v < 0 ? N_UNOP : N_INT, at);
+  if (v < 0) {
+    m->op = OP_NEG;
+    m->a = int_node(X, at, -v);
+  } else {
+    m->ival = (uint64_t)v;
+  }
+  return m;
+}
+
+static bool has_call(Node *n) {
+  for (; n; n = n->next)
+    if (n->kind == N_CALL || has_call(n->a) || has_call(n->b) ||
+        has_call(n->c) || has_call(n->args))
+      return true;
+  return false;
+}
+
+/* A constant slice bound: an integer literal, maybe negated; def when
+ * omitted. */
+static bool slice_bound(Node *n, int64_t def, int64_t *out) {
+  bool neg = false;
+  if (!n) {
+    *out = def;
+    return true;
+  }
+  while (n->kind == N_UNOP && (n->op == OP_NEG || n->op == OP_POS)) {
+    neg ^= n->op == OP_NEG;
+    n = n->a;
+  }
+  if (n->kind != N_INT || n->ival > INT32_MAX)
+    return false;
+  *out = neg ? -(int64_t)n->ival : (int64_t)n->ival;
+  return true;
+}
+
+static Node *expand_star_args(Ctx *X, Node *call) {
+  Node head = {0}, *cur = &head;
+  for (Node *a = call->args; a; a = a->next) {
+    if (a->kind != N_STARRED) {
+      Node *c = arena_alloc(X->C, sizeof *c);
+      *c = *a;
+      c->next = NULL;
+      cur = cur->next = c;
+      continue;
+    }
+    Node *v = a->a;
+    int64_t lo, hi, step, n = -1;
+    Node *base = v;
+    if (v->kind == N_SUBSCRIPT && v->args && !v->args->next &&
+        v->args->kind == N_SLICE && !has_call(v->a) &&
+        check_expr(X, v->a)->ty->kind == TY_ARRAY) {
+      Node *sl = v->args;
+      const Type *at = check_expr(X, v->a)->ty;
+      if (at->ndim != 1)
+        ERR(a->pos, "unpacking a slice with '*' is supported for 1-d arrays, "
+                    "not %s", TN(at));
+      if (!slice_bound(sl->c, 1, &step) || step <= 0 ||
+          !slice_bound(sl->a, 0, &lo) || !sl->b || !slice_bound(sl->b, 0, &hi) ||
+          lo < 0 || hi < 0)
+        ERR(a->pos, "unpacking an array slice with '*' needs constant, "
+                    "non-negative bounds and a positive step (the number of "
+                    "arguments must be known when the kernel is compiled)");
+      n = hi > lo ? (hi - lo + step - 1) / step : 0;
+      base = v->a;
+    } else {
+      IrExpr *e = check_expr(X, v);
+      if (e->ty->kind != TY_VEC && e->ty->kind != TY_MAT)
+        ERR(a->pos, "cannot unpack a %s with '*' (vectors, matrices (by "
+                    "rows) and array slices with constant bounds can be "
+                    "unpacked)", TN(e->ty));
+      lo = 0;
+      step = 1;
+      n = e->ty->rows;
+      if (v->kind != N_NAME) {
+        const char *nm = arena_printf(X->C, "*unpack%d", X->nlocals);
+        Local *l = check_add_hidden_local(X, "unpack", e->ty, a->pos);
+        names_put(X->C, &X->local_names, nm, (void *)(intptr_t)X->nlocals);
+        check_def_set(X, X->nlocals - 1);
+        l->var->nassign++;
+        IrStmt *as = ir_stmt(X->C, S_ASSIGN, a->pos);
+        as->var = l->var;
+        as->a = e;
+        check_emit(X, as);
+        base = node_like(X, N_NAME, v);
+        base->name = nm;
+      }
+    }
+    for (int64_t k = 0; k < n; k++) {
+      Node *s = node_like(X, N_SUBSCRIPT, base);
+      s->a = base;
+      s->args = int_node(X, base, lo + k * step);
+      s->depth = base->depth + 2;
+      cur = cur->next = s;
+    }
+  }
+  Node *c = arena_alloc(X->C, sizeof *c);
+  *c = *call;
+  c->args = head.next;
+  return c;
+}
+
 IrExpr *check_call_expr(Ctx *X, Node *n) {
+  for (Node *a = n->args; a; a = a->next)
+    if (a->kind == N_STARRED) {
+      n = expand_star_args(X, n);
+      break;
+    }
   Node *callee = n->a;
   const char *w = check_wp_attr(X, callee);
   if (w) {
@@ -487,15 +832,16 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
     if (check_find_local(X, name))
       ERR(callee->pos, "'%s' is a variable, not a function", name);
     Func *g = check_find_func(X, name);
-    if (g)
-      return check_user_call(X, n, g);
+    if (g) {
+      Node *m = check_fnparam_call(X, n, g); /* wp.Function arguments */
+      return m != n ? check_call_expr(X, m) : check_user_call(X, n, g);
+    }
     StructDef *sd = check_find_struct(X, name);
     if (sd) {
-      /* Warp constructs a struct in a kernel only as S(), all zero */
+      const Type *st = check_struct_type(X, sd, n->pos);
       if (n->args || n->kwargs)
-        ERR(n->pos, "%s() takes no arguments in a kernel; write s = %s() "
-                    "and set its fields", name, name);
-      return ir_expr(X->C, E_MAKE, check_struct_type(X, sd, n->pos));
+        return struct_ctor(X, n, st);
+      return ir_expr(X->C, E_MAKE, st); /* all zero */
     }
     if (!strcmp(name, "float") || !strcmp(name, "int") ||
         !strcmp(name, "bool")) {
@@ -513,6 +859,9 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
                        "loop");
     if (!strcmp(name, "len"))
       return len_call(X, n);
+    const Type *at = check_type_alias(X, name); /* V = wp.types.vector(...) */
+    if (at)
+      return check_construct(X, n, at, name);
     ERR(callee->pos, "unknown function '%s'", name);
   }
   /* type(x)(...), a.dtype(...): constructors of a type found from a value,

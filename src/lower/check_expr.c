@@ -545,6 +545,9 @@ static IrExpr *expr(Ctx *X, Node *n) {
     ERR(n->pos, "%s literals are not supported in kernels", n->name);
   case N_SLICE:
     ERR(n->pos, "a slice can only be used inside [...]");
+  case N_STARRED:
+    ERR(n->pos, "unpacking with '*' is only supported in a call's "
+                "arguments");
   case N_KEYWORD:
   default:
     break;

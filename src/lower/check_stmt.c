@@ -82,6 +82,40 @@ static void store_path(Ctx *X, IrExpr *lv, IrExpr *value, Pos pos) {
   check_emit(X, st);
 }
 
+static void store_component(Ctx *X, Node *target, IrExpr *value);
+
+/* t.p = v, t.q = r on a transform (a variable, an array element, a struct
+ * field): the value once, into a temporary, then one component store per
+ * component of the part, t[0..2] or t[3..6], each by store_component. */
+static void store_xform_part(Ctx *X, Node *target, IrExpr *value,
+                             const Type *bt) {
+  bool p = !strcmp(target->name, "p");
+  const Type *want = p ? ty_vec(X->C, bt->sc, 3) : ty_quat(X->C, bt->sc);
+  if (!ty_eq(value->ty, want))
+    ERR(target->pos, "cannot assign %s to the %s of a %s, which is %s",
+        TN(value->ty), p ? "translation p" : "rotation q", TN(bt), TN(want));
+  if (check_has_effects(check_expr(X, target->a)))
+    ERR(target->pos, "cannot assign through an expression with side "
+                     "effects; assign it to a variable first");
+  IrExpr *tmp = check_in_temp(X, value, "part", target->pos);
+  for (int k = 0; k < (p ? 3 : 4); k++) {
+    Node *sub = arena_alloc(X->C, sizeof *sub), *ix = arena_alloc(X->C, sizeof *ix);
+    sub->kind = N_SUBSCRIPT;
+    sub->pos = target->pos;
+    sub->builtin = -1;
+    sub->a = target->a;
+    sub->depth = target->depth;
+    ix->kind = N_INT;
+    ix->pos = target->pos;
+    ix->ival = (uint64_t)(p ? k : k + 3);
+    sub->args = ix;
+    IrExpr *c = ir_expr(X->C, E_COMP, ty_scalar(bt->sc));
+    c->a = tmp;
+    c->b = ir_const_int(X->C, t_i32(), (uint64_t)k);
+    store_component(X, sub, c);
+  }
+}
+
 /* A component store: v.x = e, v[i] = e, m[i, j] = e, m[i] = row, and the
  * same through an array element or a struct field. */
 static void store_component(Ctx *X, Node *target, IrExpr *value) {
@@ -128,6 +162,10 @@ static void store_component(Ctx *X, Node *target, IrExpr *value) {
     if (bt->kind != TY_VEC)
       ERR(target->pos, "cannot assign to attribute '%s' of a %s", target->name,
           TN(bt));
+    if (bt->xform && (!strcmp(target->name, "p") || !strcmp(target->name, "q"))) {
+      store_xform_part(X, target, value, bt);
+      return;
+    }
     int k = check_swizzle_index(target->name);
     if (k < 0 || k >= bt->rows)
       ERR(target->pos, "a %s has no component '%s'", TN(bt), target->name);
@@ -218,6 +256,10 @@ static void store_component(Ctx *X, Node *target, IrExpr *value) {
     return;
   }
   ERR(target->pos, "cannot assign to this expression");
+}
+
+void check_store_to(Ctx *X, Node *target, IrExpr *value, Pos pos) {
+  store_to(X, target, value, pos);
 }
 
 static void store_to(Ctx *X, Node *target, IrExpr *value, Pos pos) {
@@ -320,6 +362,9 @@ static void assign_tuple(Ctx *X, Node *targets, Node *value, Pos pos) {
     if (value->a->kind == N_NAME && check_find_func(X, value->a->name) &&
         !check_find_local(X, value->a->name)) {
       IrExpr *call = check_expr(X, value);
+      if (call->kind != E_FCALL)
+        ERR(value->pos, "a function with wp.ref parameters that returns "
+                        "several values is not supported yet");
       IrFunc *g = call->fn; /* the overload the call chose */
       if (g->nrets < 2)
         ERR(targets->pos, "'%s' returns one value, not %d", g->name, nt);
@@ -722,6 +767,8 @@ static void expr_stmt(Ctx *X, Node *n) {
     IrExpr *v = bi == BI_ADD || bi == BI_SUB || bi == BI_MUL || bi == BI_DIV
                     ? check_expr(X, e)
                     : check_call_expr(X, e);
+    if (v->kind == E_CONST && v->ty->kind == TY_VOID)
+      return; /* a call with wp.ref arguments, already emitted */
     IrStmt *s = ir_stmt(C, S_EXPR, n->pos);
     s->a = v;
     check_emit(X, s);

@@ -146,9 +146,41 @@ bool check_is_wp(Ctx *X, Node *n) {
   return n && n->kind == N_NAME && !strcmp(n->name, X->M->wp);
 }
 
-/* "NAME" when n is wp.NAME, else NULL. */
+/* Is NAME, written without `wp.`, one of Warp's builtin functions or
+ * types?  Warp looks a bare name up among its builtins when the module
+ * does not define it (`from warp import *` style, `expect_eq(...)` in
+ * Warp's own tests); Python's own builtins keep their meaning. */
+static bool bare_builtin(Ctx *X, const char *name) {
+  static const char *const python[] = {
+      "print", "min", "max", "abs", "round", "pow", "len", "range", "float",
+      "int", "bool", "type", "isinstance", "tuple", NULL};
+  /* Warp resolves these although they are not in builtin_lookup's
+   * table; a bare tid() it does not resolve */
+  static const char *const stmts[] = {"expect_eq", "expect_neq",
+                                      "expect_near", NULL};
+  for (int i = 0; python[i]; i++)
+    if (!strcmp(name, python[i]))
+      return false;
+  if (check_find_local(X, name) || check_find_func(X, name) ||
+      check_find_struct(X, name) || check_find_const(X, name))
+    return false;
+  for (int i = 0; stmts[i]; i++)
+    if (!strcmp(name, stmts[i]))
+      return true;
+  bool second = false;
+  return builtin_lookup(name) >= 0 || check_wp_type_named(X->C, name, &second);
+}
+
+/* "NAME" when n is wp.NAME, wp.types.NAME (Warp's types module, which
+ * holds the same constructors) or a bare builtin name (bare_builtin), else
+ * NULL. */
 const char *check_wp_attr(Ctx *X, Node *n) {
   if (n && n->kind == N_ATTR && check_is_wp(X, n->a))
+    return n->name;
+  if (n && n->kind == N_ATTR && n->a->kind == N_ATTR &&
+      !strcmp(n->a->name, "types") && check_is_wp(X, n->a->a))
+    return n->name;
+  if (n && n->kind == N_NAME && X->M && bare_builtin(X, n->name))
     return n->name;
   return NULL;
 }
@@ -175,9 +207,16 @@ Sym *check_find_const(Ctx *X, const char *name) {
 
 
 StructDef *check_find_struct(Ctx *X, const char *name) {
-  for (StructDef *d = X->M->structs; d; d = d->next)
-    if (!strcmp(d->name, name))
-      return d;
+  /* `S1 = S` at the top level names the struct S too; a chain of such
+   * aliases is followed a bounded number of steps (a cycle is no struct) */
+  for (int hops = 0; name && hops < 16; hops++) {
+    for (StructDef *d = X->M->structs; d; d = d->next)
+      if (!strcmp(d->name, name))
+        return d;
+    Sym *s = names_get(&X->M->const_names, name);
+    name = s && s->pyglobal && s->value && s->value->kind == N_NAME
+               ? s->value->name : NULL;
+  }
   return NULL;
 }
 
@@ -266,6 +305,117 @@ static const Type *array_subscript_type(Ctx *X, Node *n) {
   return ty_array(X->C, dtype, ndim);
 }
 
+/* An integer constant in a type: a literal or a module-level name bound
+ * to one; -1 otherwise. */
+static int type_int(Ctx *X, Node *n) {
+  for (int hops = 0; n && hops < 16; hops++) {
+    if (n->kind == N_INT && n->ival <= 64)
+      return (int)n->ival;
+    if (n->kind != N_NAME)
+      return -1;
+    Sym *s = check_find_const(X, n->name);
+    n = s ? s->value : NULL;
+    if (n && n->kind == N_CALL && check_wp_attr(X, n->a) &&
+        !strcmp(check_wp_attr(X, n->a), "constant"))
+      n = n->args;
+  }
+  return -1;
+}
+
+/* Warp's custom vector and matrix types, wp.types.vector(length=N,
+ * dtype=T) (also with the length first, and as wp.vector) and
+ * wp.types.matrix(shape=(R, C), dtype=T): the vector or matrix type kern
+ * has of that size; NULL when n is not such a call.  Warp makes a new
+ * class for each, equal to its wp.vecN/wp.matRC when the size is one of
+ * those. */
+static const Type *custom_type(Ctx *X, Node *n) {
+  if (n->kind != N_CALL || n->a->kind != N_ATTR)
+    return NULL;
+  const char *w = check_wp_attr(X, n->a);
+  if (!w || (strcmp(w, "vector") && strcmp(w, "matrix")))
+    return NULL;
+  bool vec = !strcmp(w, "vector");
+  /* positional: (length, dtype) or (shape, dtype), Warp's parameter
+   * order; a first argument that is no integer or shape is a component,
+   * so the call is a value, not a type */
+  Node *len = NULL, *shape = NULL, *dtype = NULL;
+  if (n->args) {
+    Node *a0 = n->args;
+    if (check_count_args(n->args) > 2)
+      return NULL;
+    if (vec ? type_int(X, a0) < 0 : a0->kind != N_TUPLE)
+      return NULL;
+    if (vec)
+      len = a0;
+    else
+      shape = a0;
+    dtype = a0->next;
+  }
+  for (Node *k = n->kwargs; k; k = k->next) {
+    if (!strcmp(k->name, "length") && vec)
+      len = k->a;
+    else if (!strcmp(k->name, "shape") && !vec)
+      shape = k->a;
+    else if (!strcmp(k->name, "dtype"))
+      dtype = k->a;
+    else
+      return NULL;
+  }
+  const Type *dt = dtype ? check_type_expr(X, dtype, "dtype") : t_f32();
+  if (dt->kind != TY_SCALAR)
+    ERR(n->pos, "the dtype of wp.types.%s() must be a scalar type, got %s",
+        w, TN(dt));
+  if (vec) {
+    int l = len ? type_int(X, len) : -1;
+    if (l < 0)
+      ERR(n->pos, "wp.types.vector() needs length= as an integer constant");
+    if (l < 2 || l > 4)
+      ERR(n->pos, "custom vector types of length %d are not supported yet "
+                  "(kern has vectors of 2 to 4 components)", l);
+    return ty_vec(X->C, dt->sc, l);
+  }
+  if (!shape || shape->kind != N_TUPLE || check_count_args(shape->args) != 2)
+    ERR(n->pos, "wp.types.matrix() needs shape=(rows, cols)");
+  int r = type_int(X, shape->args), c = type_int(X, shape->args->next);
+  if (r < 0 || c < 0)
+    ERR(n->pos, "wp.types.matrix() needs shape= of two integer constants "
+                "(generic shapes are not supported yet)");
+  if (r < 2 || r > 4 || c < 2 || c > 4)
+    ERR(n->pos, "custom matrix types of shape (%d, %d) are not supported yet "
+                "(kern has matrices of 2 to 4 rows and columns)", r, c);
+  return ty_mat(X->C, dt->sc, r, c);
+}
+
+/* The type a module-level name is bound to (`vec5b = wp.types.vector(
+ * length=3, dtype=bool)`, `V = wp.vec3`), followed through a bounded
+ * chain of names; NULL when it is bound to something else. */
+const Type *check_type_alias(Ctx *X, const char *name) {
+  Sym *s = check_find_const(X, name);
+  for (int hops = 0; s && s->pyglobal && s->value && hops < 16; hops++) {
+    Node *v = s->value;
+    if (v->kind == N_CALL)
+      return custom_type(X, v);
+    if (v->kind == N_ATTR && check_wp_attr(X, v)) {
+      bool second;
+      return check_wp_type_named(X->C, check_wp_attr(X, v), &second);
+    }
+    if (v->kind != N_NAME)
+      return NULL;
+    StructDef *sd = check_find_struct(X, v->name);
+    if (sd)
+      return NULL; /* check_find_struct resolves struct aliases */
+    s = check_find_const(X, v->name);
+  }
+  return NULL;
+}
+
+/* Is the annotation n wp.ref[T], a reference parameter of a @wp.func
+ * (Note [reference parameters] in emit/common.c)? */
+bool check_is_ref_annot(Ctx *X, Node *n) {
+  const char *w = n && n->kind == N_SUBSCRIPT ? check_wp_attr(X, n->a) : NULL;
+  return w && !strcmp(w, "ref") && n->args && !n->args->next;
+}
+
 /* A type written where a type is expected: an annotation, a dtype=. */
 const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
   if (n->kind == N_NAME) {
@@ -280,8 +430,9 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
     StructDef *sd = check_find_struct(X, n->name);
     if (sd)
       return check_struct_type(X, sd, n->pos);
-    Sym *s = check_find_const(X, n->name);
-    (void)s;
+    const Type *at = check_type_alias(X, n->name);
+    if (at)
+      return at;
     ERR(n->pos, "'%s' is not a type kern knows (%s)", n->name, what);
   }
   const char *w = check_wp_attr(X, n);
@@ -304,16 +455,16 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
   }
   if (n->kind == N_SUBSCRIPT && array_kind_ndim(check_wp_attr(X, n->a)))
     return array_subscript_type(X, n);
+  if (check_is_ref_annot(X, n)) /* the parameter's type; see check.c */
+    return check_type_expr(X, n->args, what);
   if (n->kind == N_SUBSCRIPT && check_wp_attr(X, n->a) &&
       (!strncmp(check_wp_attr(X, n->a), "indexedarray", 12) ||
        !strncmp(check_wp_attr(X, n->a), "fabricarray", 11) ||
        !strncmp(check_wp_attr(X, n->a), "tile", 4)))
     ERR(n->pos, "wp.%s is not supported", check_wp_attr(X, n->a));
-  if (n->kind == N_CALL && n->a->kind == N_ATTR &&
-      (!strcmp(n->a->name, "vector") || !strcmp(n->a->name, "matrix")) &&
-      n->a->a->kind == N_ATTR && !strcmp(n->a->a->name, "types"))
-    ERR(n->pos, "custom vector and matrix types (wp.types.%s(...)) are not "
-                "supported yet", n->a->name);
+  const Type *ct = custom_type(X, n);
+  if (ct)
+    return ct;
   if (n->kind == N_SUBSCRIPT && n->a->kind == N_NAME &&
       (!strcmp(n->a->name, "tuple") || !strcmp(n->a->name, "Tuple")))
     ERR(n->pos, "a tuple type is only supported as a function's return "

@@ -1,10 +1,11 @@
-# expect: 12:9: error: State() takes no arguments in a kernel; write s = State() and set its fields
+# expect: 13:9: error: State() takes all 2 fields or none, got 1
 import warp as wp
 
 
 @wp.struct
 class State:
     v: wp.vec3
+    m: float
 
 
 @wp.kernel

@@ -1,4 +1,4 @@
-# expect: 6:19: error: custom vector and matrix types (wp.types.vector(...)) are not supported yet
+# expect: 6:19: error: custom vector types of length 10 are not supported yet (kern has vectors of 2 to 4 components)
 import warp as wp
 
 

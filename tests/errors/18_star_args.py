@@ -1,4 +1,4 @@
-# expect: 14:14: error: argument unpacking with '*' is not supported
+# expect: 14:14: error: argument unpacking with '**' is not supported
 import warp as wp
 
 
@@ -11,4 +11,4 @@ def g(x: int, y: int):
 def k(a: wp.array(dtype=int)):
     i = wp.tid()
     t = (1, 2)
-    a[i] = g(*t)
+    a[i] = g(**t)
