@@ -37,6 +37,9 @@ typedef struct Ctx {
   Sym *const_limit; /* evaluating this constant: only names defined above */
   int no_hoist;     /* inside a loop condition or a conditionally evaluated
                        operand: no statements may be emitted before it */
+  struct Hoist *hoist; /* operands evaluated into temporaries, in the order
+                          made (Note [evaluation order], check_print.c) */
+  int nhoist, caphoist;
 } Ctx;
 
 #define ERR(pos, ...) diag_error(X->C, pos, __VA_ARGS__)

@@ -120,9 +120,103 @@ bool check_stmts_have_effects(IrStmt *s) {
   return false;
 }
 
+/* A temporary that holds an operand, its assignment, and the link that
+ * points at the assignment (the previous statement's `next`), so that an
+ * earlier operand can be put in front of it. */
+struct Hoist {
+  IrVar *var;
+  IrStmt *stmt;
+  IrStmt **slot;
+};
+
+static void log_hoist(Ctx *X, IrVar *var, IrStmt *s, IrStmt **slot) {
+  if (X->nhoist == X->caphoist) {
+    int cap = X->caphoist ? X->caphoist * 2 : 32;
+    struct Hoist *h = arena_alloc(X->C, sizeof *h * (size_t)cap);
+    if (X->nhoist)
+      memcpy(h, X->hoist, sizeof *h * (size_t)X->nhoist);
+    X->hoist = h;
+    X->caphoist = cap;
+  }
+  X->hoist[X->nhoist++] = (struct Hoist){var, s, slot};
+}
+
+static int find_hoist(Ctx *X, IrVar *var) {
+  for (int i = X->nhoist - 1; i >= 0; i--)
+    if (X->hoist[i].var == var)
+      return i;
+  return -1;
+}
+
+/* The temporaries e reads, and those their assignments read, into set. */
+static void hoists_read(Ctx *X, IrExpr *e, int *set, int *n, int cap) {
+  if (!e)
+    return;
+  if (e->kind == E_VAR && e->var) {
+    int h = find_hoist(X, e->var);
+    bool seen = false;
+    for (int k = 0; k < *n; k++)
+      seen = seen || set[k] == h;
+    if (h >= 0 && !seen && *n < cap) {
+      set[(*n)++] = h;
+      hoists_read(X, X->hoist[h].stmt->a, set, n, cap);
+    }
+  }
+  hoists_read(X, e->a, set, n, cap);
+  hoists_read(X, e->b, set, n, cap);
+  hoists_read(X, e->c, set, n, cap);
+  for (int i = 0; i < e->nargs; i++)
+    hoists_read(X, e->args[i], set, n, cap);
+}
+
+/* The first assignment of an operand's temporaries in the current block,
+ * or -1: the one from which the others and the block's end are reached. */
+static int first_hoist(Ctx *X, IrExpr *e) {
+  int set[64], n = 0;
+  hoists_read(X, e, set, &n, 64);
+  for (int k = 0; k < n; k++) {
+    int reached = 0;
+    IrStmt *s = X->hoist[set[k]].stmt;
+    for (; s; s = s->next) {
+      for (int j = 0; j < n; j++)
+        reached += X->hoist[set[j]].stmt == s;
+      if (&s->next == X->tail)
+        break;
+    }
+    if (reached == n && s)
+      return set[k];
+  }
+  return -1;
+}
+
 void check_order_effects(Ctx *X, IrExpr **v, int n, Pos pos) {
   if (X->no_hoist || n < 2)
     return;
+  /* An operand's own operands may have been evaluated into temporaries
+   * already (randi and randi of max(randf(s), randi(s) * randi(s))): the
+   * operands before it go in front of those assignments, in order. */
+  for (int i = 1; i < n; i++) {
+    int h = first_hoist(X, v[i]);
+    if (h < 0)
+      continue;
+    for (int j = 0; j < i; j++) {
+      if (v[j]->kind == E_CONST || !ty_is_value(v[j]->ty) ||
+          (v[j]->kind == E_VAR && find_hoist(X, v[j]->var) >= 0))
+        continue;
+      Local *t = check_add_hidden_local(X, "arg", v[j]->ty, pos);
+      check_def_set(X, X->nlocals - 1);
+      t->var->nassign++;
+      IrStmt *as = ir_stmt(X->C, S_ASSIGN, pos);
+      as->var = t->var;
+      as->a = v[j];
+      IrStmt **slot = X->hoist[h].slot;
+      as->next = *slot;
+      *slot = as;
+      X->hoist[h].slot = &as->next;
+      log_hoist(X, t->var, as, slot);
+      v[j] = ir_ref(X->C, t->var);
+    }
+  }
   int neff = 0, last = -1, one = -1;
   for (int i = 0; i < n; i++)
     if (check_has_effects(v[i])) {
@@ -153,6 +247,7 @@ void check_order_effects(Ctx *X, IrExpr **v, int n, Pos pos) {
     IrStmt *as = ir_stmt(X->C, S_ASSIGN, pos);
     as->var = t->var;
     as->a = v[i];
+    log_hoist(X, t->var, as, X->tail);
     check_emit(X, as);
     v[i] = ir_ref(X->C, t->var);
   }
