@@ -23,6 +23,27 @@ static void emit_printf_stmt(Ctx *X, Pos pos, const char *fmt, int n,
 }
 
 /* The value of v in a fresh variable, so it is evaluated once, here. */
+/* A temporary that holds an operand, its assignment, and the link that
+ * points at the assignment (the previous statement's `next`), so that an
+ * earlier operand can be put in front of it. */
+struct Hoist {
+  IrVar *var;
+  IrStmt *stmt;
+  IrStmt **slot;
+};
+
+static void log_hoist(Ctx *X, IrVar *var, IrStmt *s, IrStmt **slot) {
+  if (X->nhoist == X->caphoist) {
+    int cap = X->caphoist ? X->caphoist * 2 : 32;
+    struct Hoist *h = arena_alloc(X->C, sizeof *h * (size_t)cap);
+    if (X->nhoist)
+      memcpy(h, X->hoist, sizeof *h * (size_t)X->nhoist);
+    X->hoist = h;
+    X->caphoist = cap;
+  }
+  X->hoist[X->nhoist++] = (struct Hoist){var, s, slot};
+}
+
 IrExpr *check_in_temp(Ctx *X, IrExpr *v, const char *base, Pos pos) {
   if (v->kind == E_VAR || v->kind == E_CONST)
     return v;
@@ -32,6 +53,7 @@ IrExpr *check_in_temp(Ctx *X, IrExpr *v, const char *base, Pos pos) {
   IrStmt *as = ir_stmt(X->C, S_ASSIGN, pos);
   as->var = t->var;
   as->a = v;
+  log_hoist(X, t->var, as, X->tail);
   check_emit(X, as);
   return ir_ref(X->C, t->var);
 }
@@ -120,27 +142,6 @@ bool check_stmts_have_effects(IrStmt *s) {
   return false;
 }
 
-/* A temporary that holds an operand, its assignment, and the link that
- * points at the assignment (the previous statement's `next`), so that an
- * earlier operand can be put in front of it. */
-struct Hoist {
-  IrVar *var;
-  IrStmt *stmt;
-  IrStmt **slot;
-};
-
-static void log_hoist(Ctx *X, IrVar *var, IrStmt *s, IrStmt **slot) {
-  if (X->nhoist == X->caphoist) {
-    int cap = X->caphoist ? X->caphoist * 2 : 32;
-    struct Hoist *h = arena_alloc(X->C, sizeof *h * (size_t)cap);
-    if (X->nhoist)
-      memcpy(h, X->hoist, sizeof *h * (size_t)X->nhoist);
-    X->hoist = h;
-    X->caphoist = cap;
-  }
-  X->hoist[X->nhoist++] = (struct Hoist){var, s, slot};
-}
-
 static int find_hoist(Ctx *X, IrVar *var) {
   for (int i = X->nhoist - 1; i >= 0; i--)
     if (X->hoist[i].var == var)
@@ -170,10 +171,14 @@ static void hoists_read(Ctx *X, IrExpr *e, int *set, int *n, int cap) {
 }
 
 /* The first assignment of an operand's temporaries in the current block,
- * or -1: the one from which the others and the block's end are reached. */
-static int first_hoist(Ctx *X, IrExpr *e) {
+ * or -1: the one from which the others and the block's end are reached.
+ * *eff: whether any of them has effects. */
+static int first_hoist(Ctx *X, IrExpr *e, bool *eff) {
   int set[64], n = 0;
   hoists_read(X, e, set, &n, 64);
+  *eff = false;
+  for (int k = 0; k < n; k++)
+    *eff = *eff || check_has_effects(X->hoist[set[k]].stmt->a);
   for (int k = 0; k < n; k++) {
     int reached = 0;
     IrStmt *s = X->hoist[set[k]].stmt;
@@ -196,8 +201,11 @@ void check_order_effects(Ctx *X, IrExpr **v, int n, Pos pos) {
    * already (randi and randi of max(randf(s), randi(s) * randi(s))): the
    * operands before it go in front of those assignments, in order. */
   for (int i = 1; i < n; i++) {
-    int h = first_hoist(X, v[i]);
-    if (h < 0)
+    bool eff;
+    int h = first_hoist(X, v[i], &eff);
+    for (int j = 0; j < i && h >= 0 && !eff; j++)
+      eff = check_has_effects(v[j]);
+    if (h < 0 || !eff)
       continue;
     for (int j = 0; j < i; j++) {
       if (v[j]->kind == E_CONST || !ty_is_value(v[j]->ty) ||

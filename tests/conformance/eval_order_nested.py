@@ -3,9 +3,10 @@
 # operands have effects (Note [evaluation order], src/lower/check_print.c).
 # In max(randf(s), randi(s) * randi(s)) the two randi are such temporaries
 # of the inner product, and the randf before them must still be drawn
-# first, as Warp draws it; kern once drew it last.  Found by the random
+# first, as Warp draws it; kern once drew it last.  Likewise the values of
+# a wp.where inside an operand (columns 3 and 4: kernel 1238).  Found by the random
 # differential test against Warp (tests/synth/warp_diff_test.c, kernel 108).
-# kern-test: eval_order_nested --dim 8 seed=25141 out='zeros(float32,8,3)'
+# kern-test: eval_order_nested --dim 8 seed=25141 out='zeros(float32,8,5)'
 # kern-check: out
 import warp as wp
 
@@ -25,3 +26,7 @@ def eval_order_nested(seed: int, out: wp.array2d(dtype=float)):
                    wp.randf(st) - wp.randf(st))
     v = wp.vec3(wp.randf(st), float(i), wp.where(i < 3, wp.randf(st), wp.randf(st) + wp.randf(st)))
     out[i, 2] = v[0] * 7.0 + v[2] + wp.min(wp.randf(st), s) * wp.randf(st)
+    a = wp.randi(st, 4, 16) / (wp.where(i >= 2, wp.randi(st, -3, 17), 5) | 1)
+    out[i, 3] = float(a) + 100.0 * wp.randf(st)
+    b = wp.randi(st, 4, 16) + wp.where(i >= 2, wp.randi(st, -3, 17), 5)
+    out[i, 4] = float(b) + 100.0 * wp.randf(st)
