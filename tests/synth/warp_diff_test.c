@@ -198,6 +198,7 @@ static int known(char **kn, int nk, const char *device, int index, const char *i
 
 int main(int argc, char **argv) {
   ASSERT(argc == 4 || argc == 5);
+  setvbuf(stdout, NULL, _IOLBF, 0); /* a killed run still shows what it found */
   const char *device = argv[3];
   /* Shard I of K: the batches b with b % K == I, so that ctest can run the
    * slow OpenCL half on two cores. */
@@ -224,7 +225,13 @@ int main(int argc, char **argv) {
   }
 
   int agree = 0, rejected = 0, news = 0, stale = 0, tried = 0;
-  for (int b = 0; b < n; b += WD_BATCH) {
+  /* WD_REVERSE=1 takes the batches last first: a second process on the
+   * same shard then meets the first in the middle, and PoCL's cache gives
+   * each the other's builds (for a quicker run by hand). */
+  int reverse = getenv("WD_REVERSE") && !strcmp(getenv("WD_REVERSE"), "1");
+  int nbatches = (n + WD_BATCH - 1) / WD_BATCH;
+  for (int bi = 0; bi < nbatches; bi++) {
+    int b = (reverse ? nbatches - 1 - bi : bi) * WD_BATCH;
     if (b / WD_BATCH % nshards != shard) continue;
     int nb = n - b < WD_BATCH ? n - b : WD_BATCH;
     synth_kernel *ks = calloc((size_t)nb, sizeof *ks);
