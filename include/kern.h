@@ -685,6 +685,45 @@ KERN_API kern_status kern_kernel_param_field(const kern_kernel *k, int i,
 #define KERN_STRUCT_ARRAY_SIZE 56
 KERN_API kern_status kern_struct_set_array(void *dst, const kern_array *a);
 
+/* Generic kernels (typing.Any parameters) instantiated at launch, as
+ * wp.launch instantiates them from its arguments' types.  The module
+ * compiles the instantiation the first time (its source again, asking for
+ * it as wp.overload(NAME, [T, ...]) would) and keeps it: the same types
+ * give the same kernel handle, valid until the module is freed.  An
+ * instantiation already in the module (a wp.overload of the source) is
+ * returned as is, and a NAME that is an ordinary kernel gives that kernel.
+ * Arguments that fit no instantiation are KERN_ERROR_TYPE_MISMATCH (or
+ * KERN_ERROR_COMPILE when the body does not compile for them), and
+ * kern_last_error names the parameter.
+ *
+ * From launch arguments, in parameter order: an array argument gives its
+ * element type and dimensions, KERN_ARG_INT int32 and KERN_ARG_FLOAT
+ * float32 (the types wp.launch gives a Python int and float); a
+ * KERN_ARG_DATA argument has no type to tell, so a generic parameter
+ * needs kern_module_instantiate_types.  A parameter that is not generic
+ * keeps its declared type whatever its argument is (kern_launch checks
+ * the argument). */
+KERN_API kern_status kern_module_instantiate(kern_module *m, const char *name,
+                                             int nargs, const kern_arg *args,
+                                             kern_kernel **out);
+/* From parameter types: types[i] describes parameter i (kind, type, ndim,
+ * struct_name for a struct; name is not read).  For a parameter that is
+ * not generic, give its declared type, or set type.scalar to
+ * KERN_SCALAR_COUNT to mean it. */
+KERN_API kern_status kern_module_instantiate_types(kern_module *m,
+                                                   const char *name, int n,
+                                                   const kern_param_info *types,
+                                                   kern_kernel **out);
+/* The declared parameters of the generic kernel NAME: their count (-1 when
+ * the module has no generic kernel of that name), and parameter i as
+ * kern_kernel_param describes one, a generic one (typing.Any, or an array
+ * of Any) with type.scalar KERN_SCALAR_COUNT. */
+KERN_API int kern_module_generic_param_count(const kern_module *m,
+                                             const char *name);
+KERN_API kern_status kern_module_generic_param(const kern_module *m,
+                                               const char *name, int i,
+                                               kern_param_info *out);
+
 /* ================================================================ async
  * Streams, events, pinned host memory, graphs, pipelines and interop
  * (issue #11).

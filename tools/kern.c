@@ -125,7 +125,8 @@ static const char help_run[] =
     "A generic KERNEL (typing.Any parameters) runs the first of its\n"
     "wp.overload() instantiations that the arguments fit, preferring one\n"
     "where plain numbers are int32, float32 or bool as in Python; name one\n"
-    "exactly as 'KERNEL[T1,T2,...]' (kern compile shows them).\n"
+    "exactly as 'KERNEL[T1,T2,...]' (kern compile shows them).  When none\n"
+    "fits, it is instantiated for the arguments' types, as wp.launch does.\n"
     "\n"
     "Every array access is checked by default (debug mode): an index out of\n"
     "bounds fails the launch with the kernel, the source line and column,\n"
@@ -817,6 +818,94 @@ static bool pick_instance(run_state *r, const run_opts *o, kern_kernel **out) {
   return false;
 }
 
+/* The element type and dimensions an array SPEC names: zeros(T,N..),
+ * ones(T,N..), full(T,N..,V), arange(T,N), rand(T,N..[,seed=S]).  False
+ * for anything else (a .npy file, whose vectors look like a float array
+ * with one more dimension, or a struct type). */
+static bool spec_array_type(const char *v, kern_param_info *t) {
+  static const char *const forms[] = {"zeros(", "ones(", "full(", "arange(",
+                                      "rand("};
+  const char *p = NULL;
+  int form = -1;
+  for (int f = 0; f < 5 && !p; f++)
+    if (!strncmp(v, forms[f], strlen(forms[f]))) {
+      p = v + strlen(forms[f]);
+      form = f;
+    }
+  const char *comma = p ? strchr(p, ',') : NULL;
+  if (!comma || comma - p >= 64) return false;
+  char tn[64];
+  memcpy(tn, p, (size_t)(comma - p));
+  tn[comma - p] = 0;
+  if (kern_type_parse(tn, &t->type) != KERN_SUCCESS) return false;
+  int n = 0;
+  for (const char *c = comma; *c && *c != ')'; c++)
+    if (*c == ',' && strncmp(c + 1, "seed=", 5)) n++;
+  if (form == 2) n--; /* full's last number is the value */
+  t->kind = KERN_PARAM_ARRAY;
+  t->ndim = n;
+  return n >= 1 && n <= 4;
+}
+
+/* Note [launch instantiation]: a generic kernel that no wp.overload()
+ * instantiation of the source fits is instantiated for the arguments, as
+ * wp.launch does (kern_module_instantiate_types): an array SPEC names its
+ * element type and dimensions, a plain number is what Python code would
+ * pass (int32, float32, bool); other values (vectors, structs, .npy
+ * files) do not say their type, and then the user is asked for a
+ * wp.overload().  Returns EXIT_OK with r->k set, EXIT_FAIL after saying
+ * why, or -1 when o->kernel is not a generic kernel. */
+static int instantiate_for_specs(run_state *r, const run_opts *o) {
+  int np = kern_module_generic_param_count(r->mod, o->kernel);
+  if (np < 0) return -1;
+  kern_param_info *t = calloc((size_t)(np ? np : 1), sizeof *t);
+  if (!t) {
+    error("out of memory");
+    return EXIT_FAIL;
+  }
+  for (int i = 0; i < np; i++) {
+    kern_param_info p = KERN_PARAM_INFO_INIT;
+    kern_status st = kern_module_generic_param(r->mod, o->kernel, i, &p);
+    if (st != KERN_SUCCESS) {
+      free(t);
+      return lib_error(r->ctx, st, o->kernel);
+    }
+    t[i] = p; /* a parameter that is not generic keeps its type */
+    if (p.type.scalar != KERN_SCALAR_COUNT) continue;
+    const char *v = NULL;
+    for (int a = 0; a < o->nargs; a++)
+      if (strlen(p.name) == o->args[a].name_len &&
+          !strncmp(p.name, o->args[a].name, o->args[a].name_len))
+        v = o->args[a].value;
+    bool ok = false;
+    if (v && spec_array_type(v, &t[i])) {
+      ok = true;
+    } else if (v && !strpbrk(v, ",({") && !strstr(v, ".npy")) {
+      t[i].kind = KERN_PARAM_VALUE;
+      t[i].type.kind = KERN_KIND_SCALAR;
+      t[i].type.scalar = natural_scalar(v);
+      t[i].type.rows = t[i].type.cols = 1;
+      ok = true;
+    }
+    if (!ok) {
+      error("the generic kernel '%s' has no wp.overload() instantiation "
+            "these arguments fit, and the type of its parameter '%s' cannot "
+            "be told from %s%s%s (an array SPEC such as zeros(T,N) names "
+            "its element type; a .npy file, a vector or a struct does not); "
+            "add wp.overload(%s, [...]) to %s", o->kernel, p.name,
+            v ? "'" : "", v ? v : "a missing argument", v ? "'" : "",
+            o->kernel, o->file);
+      free(t);
+      return EXIT_FAIL;
+    }
+  }
+  kern_status st = kern_module_instantiate_types(r->mod, o->kernel, np, t,
+                                                 &r->k);
+  free(t);
+  if (st != KERN_SUCCESS) return lib_error(r->ctx, st, o->kernel);
+  return EXIT_OK;
+}
+
 /* A generic kernel none of whose instantiations fits: says so, and lists
  * them.  False when o->kernel is not a generic kernel's name. */
 static bool generic_names(run_state *r, const run_opts *o) {
@@ -873,6 +962,11 @@ static int run_load(run_state *r) {
   st = kern_module_get_kernel(r->mod, o->kernel, &r->k);
   if (st != KERN_SUCCESS && pick_instance(r, o, &r->k))
     st = KERN_SUCCESS;
+  if (st != KERN_SUCCESS) {
+    int rc = instantiate_for_specs(r, o);
+    if (rc == EXIT_OK) st = KERN_SUCCESS;
+    else if (rc >= 0) return rc;
+  }
   if (st != KERN_SUCCESS && r->k == NULL && generic_names(r, o))
     return EXIT_FAIL;
   if (st != KERN_SUCCESS) {

@@ -22,15 +22,16 @@ from ._runtime import (Device, Event, Graph, Stream, Timer, backends, capture,
                        devices, elapsed, get_device, init, synchronize)
 from ._array import (Array, array, empty, from_dlpack, from_numpy, full, ones,
                      zeros)
-from ._module import (Kernel, Launch, Module, Param, compile_source, launch,
-                      load)
+from ._module import (GenericKernel, Kernel, Launch, Module, Param,
+                      compile_source, launch, load)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Array", "BackendUnavailableError", "CacheError", "CompileError",
     "Device", "DeviceError", "Error", "Event", "Graph", "InvalidArgumentError",
-    "InvalidHandleError", "KernIOError", "Kernel", "Launch", "LaunchError", "Module",
+    "GenericKernel", "InvalidHandleError", "KernIOError", "Kernel", "Launch",
+    "LaunchError", "Module",
     "NotFoundError", "OutOfBoundsError", "OutOfMemoryError", "Param",
     "Stream", "Timer", "ToolchainError", "Type", "TypeMismatchError",
     "UnsupportedError", "array", "backends", "capture", "compile_source",

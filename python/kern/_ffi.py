@@ -52,6 +52,10 @@ SCALAR_COUNT = len(SCALAR_NAMES)
 BACKEND_NAMES = ("cpu", "cuda", "opencl")
 BACKEND_CPU, BACKEND_CUDA, BACKEND_OPENCL = 0, 1, 2
 PARAM_VALUE, PARAM_ARRAY = 0, 1
+# kern.h's KERN_SCALAR_COUNT (float16 and bfloat16 come after float64): a
+# generic kernel's typing.Any parameter has it as its scalar, and asking
+# for an instantiation with it means "the declared type".
+SCALAR_NONE = 13
 ARG_ARRAY, ARG_INT, ARG_FLOAT, ARG_DATA = 0, 1, 2, 3
 MAX_DIMS = 4
 
@@ -183,6 +187,9 @@ _SIGNATURES = {
     "kern_module_kernel_count": (I, [P]),
     "kern_module_kernel_name": (S, [P, I]),
     "kern_module_get_kernel": (I, [P, S, PP]),
+    "kern_module_instantiate_types": (I, [P, S, I, C.POINTER(kern_param_info), PP]),
+    "kern_module_generic_param_count": (I, [P, S]),
+    "kern_module_generic_param": (I, [P, S, I, C.POINTER(kern_param_info)]),
     "kern_compile_source": (I, [P, S, S, Z, S, PP]),
     "kern_free": (None, [P]),
     "kern_kernel_name": (S, [P]),

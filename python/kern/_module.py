@@ -296,6 +296,134 @@ class Kernel:
         return Launch(self, args, dim, stream)
 
 
+class GenericKernel:
+    """A generic kernel (typing.Any parameters) of a loaded module.  Calling
+    it instantiates it for the arguments' types, as ``wp.launch`` does, and
+    launches that instantiation: a :class:`kern.Array` gives its element
+    type and dimensions, a NumPy (or other array-interface) array its
+    scalar type and dimensions, a Python ``int`` int32, ``float`` float32
+    and ``bool`` bool.  Each signature is compiled once; ``instance(*args)``
+    returns the :class:`Kernel` a call with those arguments runs."""
+
+    def __init__(self, module, name):
+        self.module = module
+        self.name = name
+        self._h = self._hp = module._h
+        lib = _ffi.lib
+        n = lib.kern_module_generic_param_count(module._h, name.encode())
+        params = []
+        for i in range(n):
+            pi = _ffi.new_struct(_ffi.kern_param_info)
+            _runtime.call(lib.kern_module_generic_param, module._h, name.encode(), i,
+                          C.byref(pi), what="kernel '%s' parameter %d" % (name, i))
+            generic = pi.type.scalar == _ffi.SCALAR_NONE
+            params.append((pi.name.decode(), generic, pi.kind == _ffi.PARAM_ARRAY,
+                           pi.ndim))
+        self.params = tuple(params)
+        self._instances = {}
+
+    @property
+    def device(self):
+        return self.module.device
+
+    def __repr__(self):
+        return "<kern.GenericKernel %s(%s) on %s>" % (
+            self.name, ", ".join(p[0] for p in self.params), self.device.name)
+
+    def _type_of(self, i, v):
+        """(kind, kern_type fields, ndim) of argument i for parameter i."""
+        name = self.params[i][0]
+        if isinstance(v, _ArrayT):
+            t = v.dtype
+            return (_ffi.PARAM_ARRAY, (t.kind, t.scalar, t.rows, t.cols), v.ndim)
+        if isinstance(v, bool):
+            return (_ffi.PARAM_VALUE, (_ffi.KIND_SCALAR, 0, 1, 1), 0)
+        if isinstance(v, int):
+            return (_ffi.PARAM_VALUE, (_ffi.KIND_SCALAR, 3, 1, 1), 0)
+        if isinstance(v, float):
+            return (_ffi.PARAM_VALUE, (_ffi.KIND_SCALAR, 9, 1, 1), 0)
+        from ._types import scalar_of_typestr
+        ai = getattr(v, "__array_interface__", None) or getattr(
+            v, "__cuda_array_interface__", None)
+        if isinstance(ai, dict) and "typestr" in ai and "shape" in ai:
+            sc = scalar_of_typestr(ai["typestr"])
+            if sc is not None and 1 <= len(ai["shape"]) <= _ffi.MAX_DIMS:
+                return (_ffi.PARAM_ARRAY, (_ffi.KIND_SCALAR, sc, 1, 1),
+                        len(ai["shape"]))
+        raise TypeMismatchError(
+            "%s(): argument %d '%s' is generic (typing.Any), and its type "
+            "cannot be told from %r; pass a kern.Array, a NumPy array, an int "
+            "or a float, or add wp.overload(%s, [...]) to the source" % (
+                self.name, i + 1, name, type(v).__name__, self.name))
+
+    def instance(self, *args, **kw):
+        """The instantiation (a :class:`Kernel`) for these arguments."""
+        if self.module._h is None:
+            raise InvalidHandleError("kernel '%s': its module is closed" % self.name)
+        if kw:
+            args = _bind_names(self.name, [p[0] for p in self.params], args, kw)
+        n = len(self.params)
+        if len(args) != n:
+            raise TypeError("%s() takes %d argument%s (%s), got %d" % (
+                self.name, n, "" if n == 1 else "s",
+                ", ".join(p[0] for p in self.params), len(args)))
+        sig = tuple(self._type_of(i, v) if self.params[i][1] else None
+                    for i, v in enumerate(args))
+        k = self._instances.get(sig)
+        if k is not None:
+            return k
+        types = (_ffi.kern_param_info * max(n, 1))()
+        for i, s in enumerate(sig):
+            t = types[i]
+            t.struct_size = C.sizeof(_ffi.kern_param_info)
+            if s is None:  # not generic: the declared type
+                t.type.kind, t.type.scalar, t.type.rows, t.type.cols = (
+                    _ffi.KIND_SCALAR, _ffi.SCALAR_NONE, 1, 1)
+                continue
+            t.kind = s[0]
+            t.type.kind, t.type.scalar, t.type.rows, t.type.cols = s[1]
+            t.ndim = s[2]
+        out = C.c_void_p()
+        _runtime.call(_ffi.lib.kern_module_instantiate_types, self.module._h,
+                      self.name.encode(), n, types, C.byref(out),
+                      what="%s()" % self.name)
+        iname = _ffi.lib.kern_kernel_name(out.value).decode()
+        k = self.module._kernels.get(iname)
+        if k is None or k._h != out.value:
+            k = Kernel(self.module, iname, out.value)
+            if iname not in self.module._kernels:
+                self.module._kernels[iname] = k
+        self._instances[sig] = k
+        return k
+
+    def __call__(self, *args, dim=None, stream=None, copy=False, **kw):
+        """Instantiates the kernel for the arguments and launches it."""
+        if kw:
+            args = _bind_names(self.name, [p[0] for p in self.params], args, kw)
+        return self.instance(*args)(*args, dim=dim, stream=stream, copy=copy)
+
+    launch = __call__
+
+
+def _bind_names(name, names, args, kw):
+    vals = list(args) + [None] * (len(names) - len(args))
+    given = [True] * len(args) + [False] * (len(names) - len(args))
+    for k, v in kw.items():
+        if k not in names:
+            raise TypeError("%s() has no parameter '%s' (its parameters: %s)"
+                            % (name, k, ", ".join(names)))
+        i = names.index(k)
+        if given[i]:
+            raise TypeError("%s() got parameter '%s' twice" % (name, k))
+        vals[i], given[i] = v, True
+    missing = [names[i] for i in range(len(names)) if not given[i]]
+    if missing:
+        raise TypeError("%s() is missing argument%s %s" % (
+            name, "s" if len(missing) > 1 else "",
+            ", ".join("'%s'" % m for m in missing)))
+    return vals
+
+
 class Launch:
     """A kernel with its arguments and grid packed once (``k.bind(...)``).
     ``launch()`` enqueues it on its stream (or the device's current one);
@@ -419,6 +547,11 @@ class Module:
             return k
         if self._h is None:
             raise InvalidHandleError("module %s is closed" % self.name)
+        if (name not in self.kernels and
+                _ffi.lib.kern_module_generic_param_count(self._h, name.encode()) >= 0):
+            # A generic kernel: instantiated per call signature.
+            k = self._kernels[name] = GenericKernel(self, name)
+            return k
         if name not in self.kernels:
             import difflib
             near = difflib.get_close_matches(name, self.kernels, 1)
@@ -525,7 +658,7 @@ def launch(kernel, dim, inputs=(), outputs=(), stream=None, device=None,
     """Warp's spelling of a launch: ``kern.launch(m.saxpy, dim=n,
     inputs=[2.0, x, y])``.  ``outputs`` are appended to ``inputs``;
     ``device``, when given, must be the kernel's device."""
-    if not isinstance(kernel, Kernel):
+    if not isinstance(kernel, (Kernel, GenericKernel)):
         raise TypeError("kern.launch needs a kern.Kernel (m.name), got %r"
                         % (kernel,))
     if device is not None and _runtime.get_device(device) != kernel.device:

@@ -56,7 +56,68 @@ char *arena_strndup(Compiler *C, const char *s, size_t n) {
  * whose only conversions are %s, %d, %c, %lld, %llu and %% is expanded
  * here by hand, in one pass, which gives the same bytes as printf; at any
  * other conversion (widths, precisions, floats) the expansion stops and
- * vsnprintf does the whole format. */
+ * vsnprintf does the whole format.  The expansion writes straight into
+ * the buffer: most pieces are a few bytes, so it copies them a byte at a
+ * time, having made room for a run of them at once, and calls strlen and
+ * memcpy only for long strings (kern synth round three: the first
+ * version, strchr, strlen and a call per piece, was still a sixth of the
+ * compile). */
+
+/* Makes room for n more bytes and a NUL after b->len.  b->p may be the
+ * caller's own first storage (arena_vprintf's): growing moves it into the
+ * arena. */
+static void buf_reserve(Buf *b, size_t n) {
+  if (b->len + n + 1 <= b->cap)
+    return;
+  size_t cap = b->cap ? b->cap * 2 : 1024;
+  while (cap < b->len + n + 1)
+    cap *= 2;
+  char *p = arena_alloc_raw(b->C, cap);
+  if (b->len)
+    memcpy(p, b->p, b->len);
+  b->p = p;
+  b->cap = cap;
+}
+
+/* Appends the literal text at p up to its first '%' or NUL, which it
+ * returns. */
+static const char *put_literal(Buf *b, const char *p) {
+  for (;;) {
+    if (b->cap - b->len < 18)
+      buf_reserve(b, 17);
+    char *d = b->p + b->len;
+    for (int i = 0; i < 16; i++) {
+      char c = p[i];
+      if (c == '%' || c == 0) {
+        b->len += (size_t)i;
+        return p + i;
+      }
+      d[i] = c;
+    }
+    b->len += 16;
+    p += 16;
+  }
+}
+
+/* Appends the string s. */
+static void put_string(Buf *b, const char *s) {
+  if (b->cap - b->len > 33) {
+    char *d = b->p + b->len;
+    for (int i = 0; i < 32; i++) {
+      if (s[i] == 0) {
+        b->len += (size_t)i;
+        return;
+      }
+      d[i] = s[i];
+    }
+    b->len += 32;
+    s += 32;
+  }
+  size_t n = strlen(s);
+  buf_reserve(b, n);
+  memcpy(b->p + b->len, s, n);
+  b->len += n;
+}
 
 /* The digits of u (with a '-' when neg), right-aligned in t[0, 24);
  * returns the index of the first. */
@@ -70,99 +131,79 @@ static int simple_digits(char t[24], unsigned long long u, bool neg) {
   return k;
 }
 
-/* Calls put(ctx, piece, len) for each piece of a simple format's
- * expansion; returns false, having stopped, at the first conversion that
- * is not simple (the caller then starts again with vsnprintf, on its own
- * copy of the arguments). */
-static bool simple_expand(const char *fmt, va_list ap,
-                          void (*put)(void *, const char *, size_t), void *ctx) {
+/* Appends a simple format's expansion to b, without the NUL; returns
+ * false, having stopped, at the first conversion that is not simple (the
+ * caller then starts again with vsnprintf, on its own copy of the
+ * arguments). */
+static bool simple_expand(Buf *b, const char *fmt, va_list ap) {
   for (const char *p = fmt;;) {
-    const char *q = strchr(p, '%');
-    if (!q) {
-      if (*p)
-        put(ctx, p, strlen(p));
+    p = put_literal(b, p);
+    if (*p == 0)
       return true;
-    }
-    if (q > p)
-      put(ctx, p, (size_t)(q - p));
-    q++;
+    p++;
     char t[24];
     int k;
-    switch (*q) {
+    switch (*p) {
     case 's': {
       const char *s = va_arg(ap, const char *);
-      if (!s)
-        s = "(null)";
-      put(ctx, s, strlen(s));
-      break;
+      put_string(b, s ? s : "(null)");
+      p++;
+      continue;
     }
     case 'd': {
       int v = va_arg(ap, int);
       k = simple_digits(t, v < 0 ? 0ull - (unsigned long long)(long long)v
                                  : (unsigned long long)v, v < 0);
-      put(ctx, t + k, (size_t)(24 - k));
       break;
     }
     case 'l':
-      if (q[1] != 'l' || (q[2] != 'd' && q[2] != 'u'))
+      if (p[1] != 'l' || (p[2] != 'd' && p[2] != 'u'))
         return false;
-      q += 2;
-      if (*q == 'd') {
+      p += 2;
+      if (*p == 'd') {
         long long v = va_arg(ap, long long);
         k = simple_digits(t, v < 0 ? 0ull - (unsigned long long)v
                                    : (unsigned long long)v, v < 0);
       } else {
         k = simple_digits(t, va_arg(ap, unsigned long long), false);
       }
-      put(ctx, t + k, (size_t)(24 - k));
       break;
     case 'c':
-      t[0] = (char)va_arg(ap, int);
-      put(ctx, t, 1);
+      t[23] = (char)va_arg(ap, int);
+      k = 23;
       break;
     case '%':
-      put(ctx, "%", 1);
+      t[23] = '%';
+      k = 23;
       break;
     default:
       return false;
     }
-    p = q + 1;
+    buf_reserve(b, 24);
+    memcpy(b->p + b->len, t + k, (size_t)(24 - k));
+    b->len += (size_t)(24 - k);
+    p++;
   }
 }
 
-/* A bounded output, as snprintf's: n counts every byte, stored or not. */
-typedef struct Bounded {
-  char *out;
-  size_t cap, n;
-} Bounded;
-
-static void put_bounded(void *ctx, const char *s, size_t len) {
-  Bounded *o = ctx;
-  if (o->n < o->cap)
-    memcpy(o->out + o->n, s, o->n + len < o->cap ? len : o->cap - o->n);
-  o->n += len;
-}
-
-static void put_buf(void *ctx, const char *s, size_t len) {
-  buf_putn(ctx, s, len);
-}
-
 static char *arena_vprintf(Compiler *C, const char *fmt, va_list ap) {
+  /* Most results are short: they are built on the stack and copied into
+   * the arena at their exact size; a long one moves into the arena as it
+   * grows and stays where it is. */
   char tmp[256];
-  Bounded o = {tmp, sizeof tmp, 0};
+  Buf b = {C, tmp, 0, sizeof tmp};
   va_list ap2;
   va_copy(ap2, ap);
-  bool simple = simple_expand(fmt, ap2, put_bounded, &o);
+  bool simple = simple_expand(&b, fmt, ap2);
   va_end(ap2);
   if (simple) {
-    char *p = arena_alloc_raw(C, o.n + 1);
-    if (o.n < sizeof tmp) {
-      memcpy(p, tmp, o.n);
-    } else {
-      Bounded all = {p, o.n + 1, 0};
-      simple_expand(fmt, ap, put_bounded, &all);
+    if (b.p != tmp) {
+      b.p[b.len] = 0;
+      return b.p;
     }
-    p[o.n] = 0;
+    char *p = arena_alloc_raw(C, b.len + 1);
+    memcpy(p, tmp, b.len);
+    p[b.len] = 0;
     return p;
   }
   va_copy(ap2, ap);
@@ -198,16 +239,7 @@ void buf_init(Buf *b, Compiler *C) {
 }
 
 void buf_putn(Buf *b, const char *s, size_t n) {
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap * 2 : 1024;
-    while (cap < b->len + n + 1)
-      cap *= 2;
-    char *p = arena_alloc_raw(b->C, cap);
-    if (b->len)
-      memcpy(p, b->p, b->len);
-    b->p = p;
-    b->cap = cap;
-  }
+  buf_reserve(b, n);
   char *d = b->p + b->len;
   if (n <= 16) { /* most pieces are a few bytes: no call */
     for (size_t i = 0; i < n; i++)
@@ -219,7 +251,10 @@ void buf_putn(Buf *b, const char *s, size_t n) {
   b->p[b->len] = 0;
 }
 
-void buf_puts(Buf *b, const char *s) { buf_putn(b, s, strlen(s)); }
+void buf_puts(Buf *b, const char *s) {
+  put_string(b, s);
+  b->p[b->len] = 0;
+}
 
 void buf_vprintf(Buf *b, const char *fmt, va_list ap) {
   /* Straight into the buffer; a format that is not simple is undone and
@@ -227,10 +262,12 @@ void buf_vprintf(Buf *b, const char *fmt, va_list ap) {
   size_t len = b->len;
   va_list ap2;
   va_copy(ap2, ap);
-  bool simple = simple_expand(fmt, ap2, put_buf, b);
+  bool simple = simple_expand(b, fmt, ap2);
   va_end(ap2);
-  if (simple)
+  if (simple) {
+    b->p[b->len] = 0;
     return;
+  }
   b->len = len;
   if (b->p)
     b->p[len] = 0;

@@ -56,6 +56,10 @@ void buf_puts(Buf *b, const char *s);
 void buf_printf(Buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void buf_vprintf(Buf *b, const char *fmt, va_list ap);
+/* printf's "%.<prec>g" of v into out when v is a short exact binary
+ * fraction (0.5, 3.25, 8); returns its length, or -1 for any other value
+ * (then use printf).  numfmt.c. */
+int fmt_short_g(char out[48], double v, int prec);
 
 /* A string-keyed hash table in the arena (names.c); keys are not copied.
  * Zero-initialised is empty.  names_put replaces the value of a key that
@@ -281,7 +285,8 @@ enum {
   X(SPATIAL_CROSS_DUAL, "spatial_cross_dual") \
   X(SPATIAL_ADJOINT, "spatial_adjoint") \
   X(VELOCITY_AT_POINT, "velocity_at_point") \
-  X(TRANSFORM_TWIST, "transform_twist") X(TRANSFORM_WRENCH, "transform_wrench")
+  X(TRANSFORM_TWIST, "transform_twist") X(TRANSFORM_WRENCH, "transform_wrench") \
+  X(SVD3, "svd3") X(SVD2, "svd2") X(QR3, "qr3") X(EIG3, "eig3")
 
 enum {
 #define X(id, name) BI_##id,

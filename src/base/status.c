@@ -185,13 +185,16 @@ kern_status kern_type_parse(const char *name, kern_type *out) {
     *out = t;
     return KERN_SUCCESS;
   }
-  /* Warp's spatial_vector[f|d] and spatial_matrix[f|d]: 6 and 6x6 */
+  /* Warp's spatial_vector[f|d|h] and spatial_matrix[f|d|h]: 6 and 6x6 */
   if (strncmp(name, "spatial_vector", 14) == 0 ||
       strncmp(name, "spatial_matrix", 14) == 0) {
     const char *suf = name + 14;
-    if (*suf && strcmp(suf, "f") != 0 && strcmp(suf, "d") != 0)
+    if (*suf && strcmp(suf, "f") != 0 && strcmp(suf, "d") != 0 &&
+        strcmp(suf, "h") != 0)
       return KERN_ERROR_INVALID_ARGUMENT;
-    t.scalar = *suf == 'd' ? KERN_SCALAR_FLOAT64 : KERN_SCALAR_FLOAT32;
+    t.scalar = *suf == 'd'   ? KERN_SCALAR_FLOAT64
+               : *suf == 'h' ? KERN_SCALAR_FLOAT16
+                             : KERN_SCALAR_FLOAT32;
     t.kind = name[8] == 'v' ? KERN_KIND_VECTOR : KERN_KIND_MATRIX;
     t.rows = 6;
     t.cols = t.kind == KERN_KIND_MATRIX ? 6 : 1;

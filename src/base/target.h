@@ -17,6 +17,9 @@ typedef enum kern__target {
   KERN_TARGET_COUNT
 } kern__target;
 
+/* A cache of generated helpers (emit/memo.c), opaque outside it. */
+typedef struct kc_memo kc_memo;
+
 typedef struct kc_options {
   int debug;       /* bounds checks in generated code */
   int line_directives; /* emit #line mapping to the kernel file */

@@ -34,6 +34,9 @@ static const Target *target_of(kern__target t) {
   }
 }
 
+kc_memo *kern__memo_new(void) { return emit_memo_new(); }
+void kern__memo_free(kc_memo *m) { emit_memo_free(m); }
+
 void kern__compile_result_free(kc_result *r) {
   if (!r)
     return;
@@ -53,6 +56,20 @@ void kern__compile_result_free(kc_result *r) {
     kern__free(k->params);
   }
   kern__free(r->kernels);
+  for (int i = 0; i < r->ngenerics; i++) {
+    kc_kernel *k = &r->generics[i];
+    kern__free(k->name);
+    for (int j = 0; j < k->nparams; j++) {
+      kern__free(k->params[j].name);
+      kern__free(k->params[j].struct_name);
+      for (int f = 0; f < k->params[j].nfields; f++)
+        kern__free(k->params[j].fields[f].name);
+      kern__free(k->params[j].fields);
+    }
+    kern__free(k->params);
+  }
+  kern__free(r->generics);
+  kern__free(r->wp_alias);
   for (int i = 0; i < r->narray_names; i++)
     kern__free(r->array_names[i]);
   kern__free(r->array_names);
@@ -150,9 +167,57 @@ static void describe_kernels(Compiler *C, IrModule *m, kc_result *out) {
   }
 }
 
+/* The generic kernels of the file, with their declared parameters: an
+ * Any parameter is marked generic, the others described as in
+ * describe_kernels. */
+static void describe_generics(Compiler *C, kc_result *out) {
+  int n = 0;
+  for (Func *f = C->mod->funcs; f; f = f->next)
+    n += f->is_kernel && f->generic && !f->instance_of;
+  out->wp_alias = dup_or_oom(C, C->mod->wp ? C->mod->wp : "wp");
+  if (!n)
+    return;
+  out->generics = kern__calloc((size_t)n, sizeof(kc_kernel));
+  if (!out->generics)
+    diag_oom(C);
+  for (Func *f = C->mod->funcs; f; f = f->next) {
+    if (!f->is_kernel || !f->generic || f->instance_of)
+      continue;
+    kc_kernel *k = &out->generics[out->ngenerics++];
+    k->name = dup_or_oom(C, f->name);
+    k->params = kern__calloc((size_t)(f->nparams ? f->nparams : 1),
+                             sizeof(kc_param));
+    if (!k->params)
+      diag_oom(C);
+    for (int i = 0; i < f->nparams; i++) {
+      const Type *t = f->params[i].ty;
+      kc_param *q = &k->params[k->nparams++];
+      q->name = dup_or_oom(C, f->params[i].name);
+      q->kind = t->kind == TY_ARRAY ? KERN_PARAM_ARRAY : KERN_PARAM_VALUE;
+      q->ndim = t->kind == TY_ARRAY ? t->ndim : 0;
+      const Type *v = t->kind == TY_ARRAY ? t->elem : t;
+      q->generic = ty_is_generic(t);
+      if (q->generic) {
+        q->type.kind = KERN_KIND_SCALAR;
+        q->type.scalar = KERN_SCALAR_COUNT;
+        q->type.rows = q->type.cols = 1;
+      } else {
+        q->type = ty_to_kern(v);
+        describe_struct(C, v, q);
+      }
+    }
+  }
+}
+
 kern_status kern__compile(const char *name, const char *src, size_t len,
                           kern__target target, const kc_options *opts,
                           kc_result *out) {
+  return kern__compile_memo(name, src, len, target, opts, NULL, out);
+}
+
+kern_status kern__compile_memo(const char *name, const char *src, size_t len,
+                               kern__target target, const kc_options *opts,
+                               kc_memo *memo, kc_result *out) {
   memset(out, 0, sizeof *out);
   Compiler *C = kern__calloc(1, sizeof *C);
   if (!C)
@@ -185,10 +250,11 @@ kern_status kern__compile(const char *name, const char *src, size_t len,
     ir_analyze(C, m);
     if (o->debug)
       ir_add_fault_param(C, m);
-    const char *code = emit_module(C, m, target_of(target), o);
+    const char *code = emit_module(C, m, target_of(target), o, memo);
     out->source = dup_or_oom(C, code);
     out->source_len = strlen(out->source);
     describe_kernels(C, m, out);
+    describe_generics(C, out);
     if (m->narray_names) {
       out->array_names = kern__calloc((size_t)m->narray_names, sizeof(char *));
       if (!out->array_names)

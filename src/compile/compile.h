@@ -101,6 +101,10 @@ typedef struct kc_param {
   char *struct_name;
   int nfields;
   kc_field *fields;
+  /* In kc_result.generics: a typing.Any parameter (or an array of Any),
+   * whose type is given when the kernel is instantiated; type is then
+   * {KERN_KIND_SCALAR, KERN_SCALAR_COUNT}. */
+  int generic;
 } kc_param;
 
 typedef struct kc_kernel {
@@ -134,6 +138,13 @@ typedef struct kc_result {
   /* debug mode: the fault record's word 3 indexes this table of array names */
   char **array_names;
   int narray_names;
+  /* The generic kernels (typing.Any parameters), which are not in
+   * kernels: their names and declared parameters (no symbol), for
+   * instantiating them at launch (runtime/generic.c); and the name the
+   * source imports warp as, to spell an instantiation request. */
+  int ngenerics;
+  kc_kernel *generics;
+  char *wp_alias;
 } kc_result;
 
 /* Parses, checks, lowers and emits every kernel of one source file.
@@ -144,6 +155,19 @@ kern_status kern__compile(const char *name, const char *src, size_t len,
                           kc_result *out);
 void kern__compile_result_free(kc_result *r);
 
+/* kern__compile with a cache of generated helpers shared by the
+ * compilations of one context (Note [helper memo] in emit/memo.c); the
+ * output is the same bytes.  memo NULL: none. */
+kern_status kern__compile_memo(const char *name, const char *src, size_t len,
+                               kern__target target, const kc_options *opts,
+                               kc_memo *memo, kc_result *out);
+
 const char *kern__target_name(kern__target t);
+
+/* A cache of generated helpers for kc_options.memo (Note [helper memo] in
+ * emit/memo.c), owned by one context; NULL when out of memory, which only
+ * means compiling without it.  kern__memo_free(NULL) does nothing. */
+kc_memo *kern__memo_new(void);
+void kern__memo_free(kc_memo *m);
 
 #endif

@@ -26,18 +26,29 @@
 void emit_pre(Emit *E, const char *name, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
+  size_t off = E->pre.len;
   if (E->T->guard_helpers)
     buf_printf(&E->pre, "#ifndef K_H_%s\n#define K_H_%s\n", name, name);
   buf_vprintf(&E->pre, fmt, ap);
   if (E->T->guard_helpers)
     buf_puts(&E->pre, "#endif\n");
   va_end(ap);
+  if (E->memo)
+    emit_memo_pre(E, name, off);
 }
 
 bool emit_need(Emit *E, const char *name) {
   /* A hash set: a module asks this for every type and helper it spells. */
-  if (names_get(&E->haveset, name))
+  if (names_get(&E->haveset, name)) {
+    if (E->memo)
+      emit_memo_dep(E, name);
     return false;
+  }
+  if (E->memo) {
+    emit_memo_dep(E, name);
+    if (emit_memo_replay(E, name))
+      return false; /* the text is in, as generating it would have put it */
+  }
   names_put(E->C, &E->haveset, name, (void *)name);
   if (E->nhave == E->caphave) {
     int cap = E->caphave ? E->caphave * 2 : 64;
@@ -48,6 +59,8 @@ bool emit_need(Emit *E, const char *name) {
     E->caphave = cap;
   }
   E->have[E->nhave++] = name;
+  if (E->memo)
+    emit_memo_open(E, name);
   return true;
 }
 
@@ -59,18 +72,43 @@ static const char *const sc_sig[] = {"b", "i8", "i16", "i32", "i64", "u8",
                                      "u16", "u32", "u64", "f32", "f64",
                                      "f16", "bf16"};
 
+/* Names are spelled millions of times under `kern synth` (every use of a
+ * type or helper asks for its name): they are joined here at their exact
+ * size rather than through a format and a growing buffer. */
+static const char *join(Emit *E, const char *const *parts, int n) {
+  size_t len[8], total = 1;
+  for (int i = 0; i < n; i++)
+    total += len[i] = strlen(parts[i]);
+  char *p = arena_alloc_raw(E->C, total), *d = p;
+  for (int i = 0; i < n; i++) {
+    memcpy(d, parts[i], len[i]);
+    d += len[i];
+  }
+  *d = 0;
+  return p;
+}
+
 const char *emit_tysig(Emit *E, const Type *t) {
   switch (t->kind) {
   case TY_SCALAR: return sc_sig[t->sc];
   case TY_VEC:
+    if (t->rows >= 1 && t->rows <= 9) {
+      char head[3] = {t->quat ? 'q' : t->xform ? 't' : 'v', (char)('0' + t->rows), 0};
+      return join(E, (const char *const[]){head, sc_sig[t->sc]}, 2);
+    }
     return arena_printf(E->C, "%c%d%s", t->quat ? 'q' : t->xform ? 't' : 'v',
                         t->rows, sc_sig[t->sc]);
   case TY_MAT:
+    if (t->rows >= 1 && t->rows <= 9 && t->cols >= 1 && t->cols <= 9) {
+      char head[4] = {'m', (char)('0' + t->rows), (char)('0' + t->cols), 0};
+      return join(E, (const char *const[]){head, sc_sig[t->sc]}, 2);
+    }
     return arena_printf(E->C, "m%d%d%s", t->rows, t->cols, sc_sig[t->sc]);
   case TY_ARRAY: /* "sa...": a view (view.c) */
     return arena_printf(E->C, "%sa%s", t->strided ? "s" : "",
                         emit_tysig(E, t->elem));
   case TY_STRUCT:
+    emit_memo_taint(E); /* its fields are the module's (Note [helper memo]) */
     /* "S" and the name's length keep it apart from every other
      * signature and from other structs' (Python names have no '_'
      * ambiguity this way: S3abc, S4abcd). */
@@ -190,14 +228,14 @@ const char *emit_ctype(Emit *E, const Type *t) {
   case TY_VOID: return "void";
   case TY_SCALAR: return sc_c[t->sc];
   case TY_VEC: {
-    const char *name = arena_printf(E->C, "k_%s", emit_tysig(E, t));
+    const char *name = join(E, (const char *const[]){"k_", emit_tysig(E, t)}, 2);
     if (emit_need(E, name))
       emit_pre(E, name, "typedef struct { %s c[%d]; } %s;\n", sc_c[t->sc],
                  t->rows, name);
     return name;
   }
   case TY_MAT: {
-    const char *name = arena_printf(E->C, "k_%s", emit_tysig(E, t));
+    const char *name = join(E, (const char *const[]){"k_", emit_tysig(E, t)}, 2);
     if (emit_need(E, name))
       emit_pre(E, name, "typedef struct { %s m[%d][%d]; } %s;\n",
                  sc_c[t->sc], t->rows, t->cols, name);
@@ -216,7 +254,7 @@ const char *emit_arrtype(Emit *E, const Type *arr) {
   if (arr->strided)
     return emit_view_type(E, arr);
   const char *et = emit_stype(E, arr->elem);
-  const char *name = arena_printf(E->C, "k_a%s", emit_tysig(E, arr->elem));
+  const char *name = join(E, (const char *const[]){"k_a", emit_tysig(E, arr->elem)}, 2);
   if (emit_need(E, name))
     emit_pre(E, name, "typedef struct { %s%s *data; int64_t shape[4]; } %s;\n",
                E->T->global, et, name);
@@ -249,7 +287,8 @@ static void emit_float(Buf *b, const Type *t, double v) {
     return;
   }
   char tmp[64];
-  snprintf(tmp, sizeof tmp, f32 ? "%.9g" : "%.17g", v);
+  if (fmt_short_g(tmp, v, f32 ? 9 : 17) < 0)
+    snprintf(tmp, sizeof tmp, f32 ? "%.9g" : "%.17g", v);
   if (!strpbrk(tmp, ".eEn"))
     strcat(tmp, ".0");
   buf_printf(b, "%s%s%s%s", v < 0 ? "(" : "", tmp, f32 ? "f" : "",
@@ -309,6 +348,14 @@ static int ncomp(const Type *t) {
 
 static const char *helper_name(Emit *E, const char *base, int n,
                                const Type **args) {
+  if (n <= 3) {
+    const char *parts[8] = {"k_", base};
+    for (int i = 0; i < n; i++) {
+      parts[2 + 2 * i] = "_";
+      parts[3 + 2 * i] = emit_tysig(E, args[i]);
+    }
+    return join(E, parts, 2 + 2 * n);
+  }
   Buf b;
   buf_init(&b, E->C);
   buf_printf(&b, "k_%s", base);
@@ -698,10 +745,12 @@ static bool vector_arith(Emit *E, Buf *b, int bi, const Type *ret, int n,
                  comp(E, "a", args[0]), comp(E, "b", args[1]));
       return true;
     }
+    /* Warp negates vector and matrix components with -x (so +0.0
+     * becomes -0.0); integers as 0 - x, which C does not promote away */
     if (bi == BI_NEG)
-      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(0 - %s);\n"
+      buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(%s%s);\n"
                     "  return r;\n", RT, N, comp(E, "r", ret), T,
-                 comp(E, "a", args[0]));
+                 sc_is_float(sc) ? "-" : "0 - ", comp(E, "a", args[0]));
     else
       buf_printf(b, "  %s r;\n  for (int k = 0; k < %d; k++) %s = (%s)(%s %s %s);"
                     "\n  return r;\n", RT, N, comp(E, "r", ret), T,
@@ -1033,7 +1082,8 @@ const char *emit_helper(Emit *E, int bi, const Type *ret, int n,
     name = arena_printf(E->C, "k_%s_%s", builtin_base(bi),
                         emit_tysig(E, ret));
   if (bi == BI_CAST || bi == BI_QUAT_TO_AXIS_ANGLE ||
-      bi == BI_TRANSFORM_DECOMPOSE) /* one argument type, many results */
+      bi == BI_TRANSFORM_DECOMPOSE || (bi >= BI_SVD3 && bi <= BI_EIG3))
+    /* one argument type, many results */
     name = arena_printf(E->C, "%s_r%s", name, emit_tysig(E, ret));
   if (!emit_need(E, name))
     return name;
@@ -1198,6 +1248,7 @@ bool emit_vec_array(Emit *E, IrVar *v) {
 }
 
 const char *emit_array_data(Emit *E, IrVar *arr) {
+  emit_memo_taint(E); /* the function's own names */
   if (E->f->is_kernel && arr->is_param)
     return arena_printf(E->C, "%s_d", arr->name);
   return arena_printf(E->C, "%s.data", arr->name);
@@ -1302,9 +1353,14 @@ void emit_index_at(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n,
       continue;
     }
     IrExpr *x = idx[i];
-    if (E->fast_tid && ((x->kind == E_VAR && x->var->from_tid &&
-                         x->var->ty->sc == KERN_SCALAR_INT32) ||
-                        (x->kind == E_TID && x->ival == 0))) {
+    bool tid = (x->kind == E_VAR && x->var->from_tid &&
+                x->var->ty->sc == KERN_SCALAR_INT32) ||
+               (x->kind == E_TID && x->ival == 0);
+    if (tid && E->tid_marks) { /* Note [one body, two loops] */
+      buf_puts(b, "\1(int64_t)");
+      emit_expr(E, b, x);
+      buf_puts(b, "\2");
+    } else if (tid && E->fast_tid) {
       buf_puts(b, "k_t");
     } else {
       buf_puts(b, "(int64_t)");
@@ -1641,13 +1697,16 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
 /* A line has no length limit: a sum of many terms or a kernel with many
  * parameters is one line, and cutting it would emit broken code. */
 void emit_line(Emit *E, const char *fmt, ...) {
+  static const char spaces[] = "                                "
+                               "                                ";
   va_list ap;
   va_start(ap, fmt);
-  for (int i = 0; i < E->indent; i++)
-    buf_puts(&E->out, "  ");
+  /* the indentation in one piece: a call per level was 3% of kern synth */
+  for (int i = E->indent; i > 0; i -= 32)
+    buf_putn(&E->out, spaces, 2 * (size_t)(i < 32 ? i : 32));
   buf_vprintf(&E->out, fmt, ap);
   va_end(ap);
-  buf_puts(&E->out, "\n");
+  buf_putn(&E->out, "\n", 1);
 }
 
 static const char *ex(Emit *E, IrExpr *e) {
@@ -2049,18 +2108,82 @@ void emit_thread_loop(Emit *E, IrFunc *f, const char *pragma,
   emit_line(E, "}");
 }
 
+/* Note [one body, two loops]: emit_thread_loops' two copies of a kernel's
+ * body differ only where an index is the thread index (emit_index_at: k_t
+ * in the 1-D copy, the variable in the general one), and emitting each
+ * copy was a fifth of `kern synth`'s time.  So the body is emitted once,
+ * with each such index written between the bytes 1 and 2, and both copies
+ * are made from that text: the 1-D copy puts k_t for each marked span,
+ * the general one drops the marks.  No other byte 1 or 2 reaches
+ * generated code (user text enters only through emit_quote, which escapes
+ * control bytes, and names are ASCII).  The helpers the body needs are
+ * generated in the same order as before, since the second copy found them
+ * all present.  A body that jumps to the end of its loop numbers the label
+ * per copy (k_next), and debug mode numbers its checks per module, so
+ * those bodies are still emitted twice. */
+static void put_body(Buf *out, const char *s, size_t n, bool fast) {
+  const char *end = s + n;
+  while (s < end) {
+    const char *m = memchr(s, 1, (size_t)(end - s));
+    if (!m) {
+      buf_putn(out, s, (size_t)(end - s));
+      return;
+    }
+    buf_putn(out, s, (size_t)(m - s));
+    const char *c = memchr(m, 2, (size_t)(end - m));
+    if (fast)
+      buf_putn(out, "k_t", 3);
+    else
+      buf_putn(out, m + 1, (size_t)(c - m - 1));
+    s = c + 1;
+  }
+}
+
 void emit_thread_loops(Emit *E, IrFunc *f, const char *pragma,
                        const char *header) {
   /* A 1-D launch (the common case) gets its own copy of the loop in which
    * the thread index is the loop counter; see Emit.fast_tid. */
-  emit_line(E, "if (k_d1 * k_d2 * k_d3 == 1) {");
-  E->indent++;
-  emit_thread_loop(E, f, pragma, header, true);
-  E->indent--;
-  emit_line(E, "} else {");
-  E->indent++;
-  emit_thread_loop(E, f, pragma, header, false);
-  E->indent--;
+  if (f->has_kreturn_in_loop || f->tid_dims > 1 ||
+      (E->opts && E->opts->debug)) {
+    emit_line(E, "if (k_d1 * k_d2 * k_d3 == 1) {");
+    E->indent++;
+    emit_thread_loop(E, f, pragma, header, true);
+    E->indent--;
+    emit_line(E, "} else {");
+    E->indent++;
+    emit_thread_loop(E, f, pragma, header, false);
+    E->indent--;
+    emit_line(E, "}");
+    return;
+  }
+  /* The body, at the depth it has in both loops, aside. */
+  Buf outer = E->out;
+  buf_init(&E->out, E->C);
+  E->indent += 2;
+  emit_locals(E, f);
+  E->loop_depth = 0;
+  E->tid_marks = true;
+  emit_body(E, f);
+  E->tid_marks = false;
+  E->indent -= 2;
+  Buf body = E->out;
+  E->out = outer;
+  E->loop_id += 2; /* as the two loops would have numbered themselves */
+  for (int fast = 1; fast >= 0; fast--) {
+    emit_line(E, "%s", fast ? "if (k_d1 * k_d2 * k_d3 == 1) {" : "} else {");
+    E->indent++;
+    if (pragma)
+      emit_line(E, "%s", pragma);
+    emit_line(E, "%s", header);
+    E->indent++;
+    emit_line(E, "%s", fast ? "const int32_t k_tid0 = (int32_t)k_t;"
+                            : "const int32_t k_tid0 = (int32_t)(k_t / (k_d1 * k_d2 * k_d3));");
+    emit_line(E, "(void)k_tid0;");
+    put_body(&E->out, body.p, body.len, fast);
+    E->indent--;
+    emit_line(E, "}");
+    E->indent--;
+  }
   emit_line(E, "}");
 }
 
@@ -2105,7 +2228,7 @@ static void emit_function(Emit *E, IrFunc *f) {
 }
 
 const char *emit_module(Compiler *C, IrModule *m, const Target *T,
-                        const kc_options *opts) {
+                        const kc_options *opts, kc_memo *memo) {
   Emit E;
   memset(&E, 0, sizeof E);
   E.C = C;
@@ -2117,6 +2240,7 @@ const char *emit_module(Compiler *C, IrModule *m, const Target *T,
   E.vec_lane = -1;
   buf_init(&E.pre, C);
   buf_init(&E.out, C);
+  emit_memo_begin(&E, memo);
   for (IrFunc *f = m->funcs; f; f = f->next)
     emit_function(&E, f);
   for (IrFunc *f = m->kernels; f; f = f->next) {
@@ -2129,6 +2253,7 @@ const char *emit_module(Compiler *C, IrModule *m, const Target *T,
   emit_quote(&all, m->path, strlen(m->path));
   buf_puts(&all, ". */\n");
   E.f = NULL;
+  emit_memo_end(&E);
   Buf head;
   buf_init(&head, C);
   Emit H = E;

@@ -245,7 +245,9 @@ static void cuda_vector_loop(Emit *E, IrFunc *f, VecPlan *V) {
   for (int i = 0; i < V->narr; i++) {
     IrVar *a = V->arr[i];
     const char *T = emit_ctype(E, a->ty->elem);
-    const char *Q = arena_printf(E->C, "k_q%d%s", W, emit_tysig(E, a->ty->elem));
+    /* k_g: a 16-byte group of W elements.  Not k_q, which is the prefix of
+     * the quaternion types (k_q4f32 would name both). */
+    const char *Q = arena_printf(E->C, "k_g%d%s", W, emit_tysig(E, a->ty->elem));
     if (emit_need(E, Q))
       emit_pre(E, Q, "typedef struct __align__(16) { %s c[%d]; } %s;\n",
                T, W, Q);
@@ -277,7 +279,7 @@ static void cuda_vector_loop(Emit *E, IrFunc *f, VecPlan *V) {
   for (int i = 0; i < V->narr; i++)
     if (V->stored[i])
       emit_line(E, "*(%s *)(%s_d + k_base) = k_v_%s;",
-                arena_printf(E->C, "k_q%d%s", W, emit_tysig(E, V->arr[i]->ty->elem)),
+                arena_printf(E->C, "k_g%d%s", W, emit_tysig(E, V->arr[i]->ty->elem)),
                 V->arr[i]->name, V->arr[i]->name);
   E->indent--;
   emit_line(E, "}");

@@ -59,6 +59,9 @@ struct Emit {
    * launch): indices that are that thread index address with k_t itself,
    * in 64 bits, so the target compiler sees contiguous accesses. */
   bool fast_tid;
+  /* Emitting one body for both loops (Note [one body, two loops] in
+   * common.c): a thread index is written between the bytes 1 and 2. */
+  bool tid_marks;
   int loop_id;              /* numbers each thread loop's k_next label */
   /* Inside one lane of a vectorised loop (cuda.c, Note [16-byte
    * accesses]): accesses of arrays in vec_arrays read and write lane
@@ -67,11 +70,12 @@ struct Emit {
   IrVar **vec_arrays;
   int nvec_arrays;
   Names haveset;            /* the names of `have`, for emit_need */
+  struct EmitMemo *memo;    /* Note [helper memo] in memo.c; NULL: off */
 };
 
 /* Emits a whole module; returns the source (arena). */
 const char *emit_module(Compiler *C, IrModule *m, const Target *T,
-                        const kc_options *opts);
+                        const kc_options *opts, kc_memo *memo);
 
 extern const Target target_c, target_cuda, target_opencl, target_cuda_compact;
 
@@ -128,11 +132,26 @@ const char *emit_lowp_stored(Emit *E, const Type *t, IrExpr *e);
  * false if bi is not one of them. */
 bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
                        const Type **args, const char *name);
+/* linalg.c: wp.svd3, svd2, qr3, eig3 (one result per index argument) */
+bool emit_linalg_helper(Emit *E, Buf *b, int bi, const Type *ret,
+                        const Type **args, const char *name);
 /* view.c: array views (Note [views] in ir/ir.h) */
 const char *emit_view_type(Emit *E, const Type *t);
 const char *emit_view_zero(Emit *E, const Type *t);
 void emit_view(Emit *E, Buf *b, IrExpr *e);
 void emit_checked_index(Emit *E, Buf *b, IrVar *arr, int axis, IrExpr *idx,
                         Pos pos);
+
+/* memo.c: prelude items of earlier compilations (Note [helper memo]) */
+typedef struct EmitMemo EmitMemo;
+kc_memo *emit_memo_new(void);              /* NULL when out of memory */
+void emit_memo_free(kc_memo *m);           /* NULL: nothing */
+void emit_memo_begin(Emit *E, kc_memo *cache);
+void emit_memo_end(Emit *E);               /* stores what the module made */
+bool emit_memo_replay(Emit *E, const char *name); /* false: not cached */
+void emit_memo_dep(Emit *E, const char *name);
+void emit_memo_open(Emit *E, const char *name);
+void emit_memo_pre(Emit *E, const char *name, size_t off);
+void emit_memo_taint(Emit *E); /* the open items depend on this module */
 
 #endif

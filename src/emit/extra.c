@@ -1021,5 +1021,6 @@ bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
          edge_helper(E, b, bi, ret, args, name) ||
          tri_helper(E, b, bi, args, name) ||
          spatial_helper(E, b, bi, ret, n, args, name) ||
+         emit_linalg_helper(E, b, bi, ret, args, name) ||
          random_helper(E, b, bi, n, args, name);
 }

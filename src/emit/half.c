@@ -371,7 +371,7 @@ static const char *lowp_special(Emit *E, int bi, const Type *ret, int n,
     break;
   case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV:
   case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR: case BI_TRANSFORM_INVERSE:
-  case BI_TRANSFORM_MULTIPLY:
+  case BI_TRANSFORM_MULTIPLY: case BI_SPATIAL_CROSS: case BI_SPATIAL_CROSS_DUAL:
     break;
   case BI_DETERMINANT: case BI_INVERSE:
     if (a->rows > 3)
@@ -543,6 +543,28 @@ static const char *lowp_special(Emit *E, int bi, const Type *ret, int n,
                    "  r.c[2] = %s(%s(a.c[0] * b.c[1]) - %s(a.c[1] * b.c[0]));\n"
                    "  return r;\n", RT, R, R, R, R, R, R, R, R, R);
     break;
+  case BI_SPATIAL_CROSS: case BI_SPATIAL_CROSS_DUAL: {
+    /* spatial.h: rounded cross products of the halves (w, v), and the
+     * sum of two of them rounded; cross: (aw x bw, av x bw + aw x bv),
+     * dual: (aw x bw + av x bv, aw x bv) */
+    const Type *v3 = ty_vec(E->C, sc, 3);
+    const char *cr = lowp_special(E, BI_CROSS, v3, 2, (const Type *[]){v3, v3});
+    bool dual = bi == BI_SPATIAL_CROSS_DUAL;
+    buf_printf(&h, "  %s aw, av, bw, bv;\n"
+                   "  for (int k = 0; k < 3; k++) {\n"
+                   "    aw.c[k] = a.c[k]; av.c[k] = a.c[3 + k];\n"
+                   "    bw.c[k] = b.c[k]; bv.c[k] = b.c[3 + k];\n  }\n"
+                   "  %s x = %s(aw, bw), y = %s(av, %s), z = %s(aw, bv);\n  %s r;\n"
+                   "  for (int k = 0; k < 3; k++) {\n",
+               emit_ctype(E, v3), emit_ctype(E, v3), cr, cr, dual ? "bv" : "bw",
+               cr, RT);
+    if (dual)
+      buf_printf(&h, "    r.c[k] = %s(x.c[k] + y.c[k]); r.c[3 + k] = z.c[k];\n", R);
+    else
+      buf_printf(&h, "    r.c[k] = x.c[k]; r.c[3 + k] = %s(y.c[k] + z.c[k]);\n", R);
+    buf_puts(&h, "  }\n  return r;\n");
+    break;
+  }
   case BI_TRACE:
     buf_printf(&h, "  float s = a.m[0][0];\n"
                    "  for (int k = 1; k < %d; k++) s = %s(s + a.m[k][k]);\n"

@@ -86,6 +86,9 @@ struct IrExpr {
   double fval;
   bool contiguous;   /* E_LOAD: index is the thread index plus a constant */
   Pos pos;           /* loads and atomics: where, for debug-mode reports */
+  IrStmt **mark;     /* lowering: where the statement list ended when the
+                        checker began this expression (Note [evaluation
+                        order] in check_print.c) */
 };
 
 typedef enum IrStmtKind {

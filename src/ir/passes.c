@@ -18,9 +18,13 @@ static void walk_expr(IrExpr **slot, ExprFn fn, void *ud) {
   IrExpr *e = *slot;
   if (!e)
     return;
-  walk_expr(&e->a, fn, ud);
-  walk_expr(&e->b, fn, ud);
-  walk_expr(&e->c, fn, ud);
+  /* most operands are leaves: no call for their absent children */
+  if (e->a)
+    walk_expr(&e->a, fn, ud);
+  if (e->b)
+    walk_expr(&e->b, fn, ud);
+  if (e->c)
+    walk_expr(&e->c, fn, ud);
   for (int i = 0; i < e->nargs; i++)
     walk_expr(&e->args[i], fn, ud);
   fn(slot, ud);

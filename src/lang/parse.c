@@ -132,6 +132,7 @@ static void enter(Parser *P, Token *t) {
 }
 static void leave(Parser *P) { P->C->nest--; }
 
+/* In strcmp order (is_keyword searches it). */
 static const char *const keywords[] = {
     "False", "None", "True", "and", "as", "assert", "async", "await",
     "break", "class", "continue", "def", "del", "elif", "else", "except",
@@ -142,9 +143,36 @@ static const char *const keywords[] = {
 static bool is_keyword(Token *t) {
   if (t->kind != T_NAME)
     return false;
-  for (int i = 0; keywords[i]; i++)
-    if (is_kw(t, keywords[i]))
+  /* A binary search of the sorted list: this runs for every name in an
+   * expression, and walking the whole list was 2% of `kern synth`.  No
+   * keyword is shorter than 2 or longer than 8 letters, or starts with
+   * h, j, k, s, u, v, x or z (x0 and v3 are the common names). */
+  if (t->len < 2 || t->len > 8)
+    return false;
+  switch (t->text[0]) {
+  case 'h': case 'j': case 'k': case 's': case 'u': case 'v': case 'x': case 'z':
+    return false;
+  default:
+    break;
+  }
+  int lo = 0, hi = (int)(sizeof keywords / sizeof *keywords) - 2;
+  while (lo <= hi) {
+    int mid = (lo + hi) / 2, c = 0;
+    const char *k = keywords[mid];
+    int i = 0;
+    while (i < t->len && k[i] == t->text[i])
+      i++;
+    if (i == t->len)
+      c = k[i] ? -1 : 0; /* the token is the keyword, or a prefix of it */
+    else
+      c = (unsigned char)t->text[i] - (unsigned char)k[i];
+    if (c == 0)
       return true;
+    if (c < 0)
+      hi = mid - 1;
+    else
+      lo = mid + 1;
+  }
   return false;
 }
 
@@ -272,13 +300,13 @@ static Node *atom(Parser *P) {
   }
   case T_OP:
     if (is_op(t, "(")) {
+      /* The expression inside counts the level (test() enters), so a
+       * bracket costs one level and the lexer's limit of 200 brackets,
+       * Python's, is the one a user meets. */
       next(P);
-      enter(P, t);
       if (is_op(peek(P), ")")) {
         next(P);
-        Node *n = new_node(P, N_TUPLE, t->pos);
-        leave(P);
-        return n;
+        return new_node(P, N_TUPLE, t->pos);
       }
       Node *e = test(P);
       if (is_op(peek(P), "for"))
@@ -299,7 +327,6 @@ static Node *atom(Parser *P) {
         e = tup;
       }
       expect_op(P, ")");
-      leave(P);
       return e;
     }
     if (is_op(t, "[") || is_op(t, "{")) {
@@ -463,6 +490,15 @@ static int comp_op(Parser *P) {
   static const BinOp cmp[] = {{"<", OP_LT}, {"<=", OP_LE}, {">", OP_GT},
                               {">=", OP_GE}, {"==", OP_EQ}, {"!=", OP_NE},
                               {0}};
+  /* Most tokens here end an operand (')', ',', ':', an operator of lower
+   * precedence): only these first characters can begin a comparison. */
+  if (t->kind == T_OP) {
+    char c0 = t->text[0];
+    if (c0 != '<' && c0 != '>' && c0 != '=' && c0 != '!')
+      return 0;
+  } else if (t->kind != T_NAME || (t->text[0] != 'i' && t->text[0] != 'n')) {
+    return 0;
+  }
   for (int i = 0; cmp[i].text; i++)
     if (is_op(t, cmp[i].text)) {
       next(P);

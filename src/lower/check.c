@@ -246,13 +246,21 @@ static void calls_in(Compiler *C, Node *n, CallList *out) {
         out->v[out->n++] = g;
       }
     }
-    calls_in(C, n->a, out);
-    calls_in(C, n->b, out);
-    calls_in(C, n->c, out);
-    calls_in(C, n->args, out);
-    calls_in(C, n->kwargs, out);
-    calls_in(C, n->body, out);
-    calls_in(C, n->orelse, out);
+    /* most nodes are leaves: no call for their absent children */
+    if (n->a)
+      calls_in(C, n->a, out);
+    if (n->b)
+      calls_in(C, n->b, out);
+    if (n->c)
+      calls_in(C, n->c, out);
+    if (n->args)
+      calls_in(C, n->args, out);
+    if (n->kwargs)
+      calls_in(C, n->kwargs, out);
+    if (n->body)
+      calls_in(C, n->body, out);
+    if (n->orelse)
+      calls_in(C, n->orelse, out);
   }
 }
 
@@ -346,6 +354,47 @@ static PyVal py_eval(Ctx *X, Node *n) {
     if (sc_is_float(e->ty->sc)) { r.kind = PV_FLOAT; r.f = e->fval; }
     else if (e->ty->sc == KERN_SCALAR_BOOL) { r.kind = PV_BOOL; r.i = (int64_t)e->ival; }
     else r.i = (int64_t)e->ival;
+    return r;
+  }
+  case N_NOT: {
+    PyVal a = py_eval(X, n->a);
+    r.kind = PV_BOOL;
+    r.i = pv_num(a) == 0;
+    return r;
+  }
+  case N_AND: case N_OR: {
+    /* Python's and/or give one of the operands, not a bool */
+    PyVal a = py_eval(X, n->a);
+    bool t = pv_num(a) != 0;
+    return (n->kind == N_AND) == t ? py_eval(X, n->b) : a;
+  }
+  case N_COMPARE: {
+    /* a chain a < b < c is (a < b) and (b < c), compared as Python does
+     * (exactly for two ints, else as doubles) */
+    PyVal a = py_eval(X, n->a);
+    r.kind = PV_BOOL;
+    r.i = 1;
+    int k = 0;
+    for (Node *bn = n->args; bn; bn = bn->next, k++) {
+      PyVal b = py_eval(X, bn);
+      bool ints = a.kind != PV_FLOAT && b.kind != PV_FLOAT;
+      double x = pv_num(a), y = pv_num(b);
+      int c = ints ? (a.i > b.i) - (a.i < b.i) : (x > y) - (x < y);
+      bool ok;
+      switch (n->ops[k]) {
+      case OP_LT: ok = c < 0; break;
+      case OP_LE: ok = c <= 0 && x == x && y == y; break;
+      case OP_GT: ok = c > 0; break;
+      case OP_GE: ok = c >= 0 && x == x && y == y; break;
+      case OP_EQ: ok = c == 0 && x == x && y == y; break;
+      case OP_NE: ok = c != 0 || x != x || y != y; break;
+      default:
+        ERR(n->pos, "operator %s is not supported in a constant",
+            op_text(n->ops[k]));
+      }
+      if (!ok) { r.i = 0; return r; }
+      a = b;
+    }
     return r;
   }
   case N_UNOP: {
@@ -553,9 +602,20 @@ Node *check_not_constant(Ctx *X, Node *n) {
   case N_UNOP:
     return n->op == OP_NEG || n->op == OP_POS || n->op == OP_INVERT
                ? check_not_constant(X, n->a) : n;
-  case N_BINOP: {
+  case N_BINOP: case N_AND: case N_OR: {
     Node *b = check_not_constant(X, n->a);
     return b ? b : check_not_constant(X, n->b);
+  }
+  case N_NOT:
+    return check_not_constant(X, n->a);
+  case N_COMPARE: {
+    for (int k = 0; k < (int)n->ival; k++)
+      if (n->ops[k] < OP_LT || n->ops[k] > OP_NE)
+        return n;
+    Node *b = check_not_constant(X, n->a);
+    for (Node *a = n->args; a && !b; a = a->next)
+      b = check_not_constant(X, a);
+    return b;
   }
   case N_CALL: {
     const char *w = check_wp_attr(X, n->a);
@@ -666,5 +726,6 @@ IrModule *lower_module(Compiler *C) {
   check_consts(C, irm);
   check_in_call_order(C, irm);
   check_kernel_overloads(C, irm);
+  check_split_deep(C, irm);
   return irm;
 }

@@ -37,9 +37,7 @@ typedef struct Ctx {
   Sym *const_limit; /* evaluating this constant: only names defined above */
   int no_hoist;     /* inside a loop condition or a conditionally evaluated
                        operand: no statements may be emitted before it */
-  struct Hoist *hoist; /* operands evaluated into temporaries, in the order
-                          made (Note [evaluation order], check_print.c) */
-  int nhoist, caphoist;
+  IrStmt **stmt_mark; /* where the current statement's list began */
 } Ctx;
 
 #define ERR(pos, ...) diag_error(X->C, pos, __VA_ARGS__)
@@ -109,6 +107,7 @@ IrExpr *check_builtin_call(Ctx *X, Node *call, int bi, const char *name);
 
 /* check_expr.c */
 IrExpr *check_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
+IrExpr *check_neg_scalar(Ctx *X, IrExpr *a, Pos pos);
 IrExpr *check_compare(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
 IrExpr *check_index_expr(Ctx *X, IrExpr *i, IrVar *arr, int axis, Pos pos);
 IrExpr *check_comp_index(Ctx *X, Node *n, int limit, const char *what);
@@ -124,6 +123,7 @@ void check_stmts(Ctx *X, Node *list);
 /* check_print.c */
 IrExpr *check_in_temp(Ctx *X, IrExpr *v, const char *base, Pos pos);
 bool check_has_effects(IrExpr *e);
+void check_split_deep(Compiler *C, IrModule *m);
 bool check_stmts_have_effects(IrStmt *s);
 void check_order_effects(Ctx *X, IrExpr **v, int n, Pos pos);
 IrExpr *check_component(Ctx *X, IrExpr *v, int k);
@@ -135,6 +135,10 @@ IrExpr *check_extra_call(Ctx *X, Node *call, const char *w); /* NULL: not one */
 IrExpr **check_extra_unpack(Ctx *X, Node *call, const char *w, int *nparts);
 IrExpr *check_extra_set_inplace(Ctx *X, Node *call, const char *w);
 Node *check_extra_tuple(Ctx *X, Node *v);
+/* check_linalg.c */
+IrExpr **check_linalg_unpack(Ctx *X, Node *call, const char *w, int *nparts);
+IrExpr **check_linalg_outargs(Ctx *X, Node *call, const char *w, int *nparts);
+IrExpr *check_linalg_call(Ctx *X, Node *call, const char *w);
 /* check_view.c */
 IrExpr *check_view_subscript(Ctx *X, Node *n);
 IrExpr *check_comp_slice(Ctx *X, Node *n, IrExpr *base);

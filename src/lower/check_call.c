@@ -887,7 +887,11 @@ IrExpr *check_builtin_call(Ctx *X, Node *call, int bi, const char *name) {
   /* wp.mul/add/sub/div/neg: the operators by name */
   if (bi == BI_NEG) {
     NARGS(1, 1);
-    return ir_unary(X->C, OP_NEG, a[0]);
+    if (!ty_is_value(a[0]->ty) || a[0]->ty->sc == KERN_SCALAR_BOOL)
+      BAD();
+    if (a[0]->ty->kind == TY_SCALAR)
+      return check_neg_scalar(X, a[0], call->pos);
+    return ir_call1(X->C, BI_NEG, a[0]->ty, a[0]);
   }
   NARGS(2, 2);
   return NULL; /* handled by the caller through check_binop() */

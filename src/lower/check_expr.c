@@ -363,7 +363,19 @@ static IrExpr *name_expr(Ctx *X, Node *n) {
   ERR(n->pos, "unknown name '%s'", n->name);
 }
 
+static IrExpr *expr(Ctx *X, Node *n);
+
+/* Every expression remembers where the statement list ended when its check
+ * began, so an operand evaluated into a temporary after a later operand
+ * was checked can still go before that operand's statements. */
 IrExpr *check_expr(Ctx *X, Node *n) {
+  IrStmt **mark = X->tail;
+  IrExpr *e = expr(X, n);
+  e->mark = mark;
+  return e;
+}
+
+static IrExpr *expr(Ctx *X, Node *n) {
   Compiler *C = X->C;
   switch (n->kind) {
   case N_INT:
@@ -429,7 +441,7 @@ IrExpr *check_expr(Ctx *X, Node *n) {
         return ir_const_float(C, a->ty, -a->fval);
       if (a->ty->kind != TY_SCALAR)
         return ir_call1(C, BI_NEG, a->ty, a);
-      return ir_unary(C, OP_NEG, a);
+      return check_neg_scalar(X, a, n->pos);
     }
     if (a->ty->kind == TY_VEC && sc_is_int(a->ty->sc) && !a->ty->quat &&
         !a->ty->xform)
@@ -538,4 +550,14 @@ IrExpr *check_expr(Ctx *X, Node *n) {
     break;
   }
   ERR(n->pos, "unsupported expression");
+}
+
+/* Unary minus of a scalar value.  Warp's scalar neg() is T(0) - x, so the
+ * negation of +0.0 is +0.0 (its vector, matrix and quaternion negations
+ * are -x, componentwise, and give -0.0); a literal is folded by Python, so
+ * -0.0 written in the source stays -0.0 (check_expr folds it). */
+IrExpr *check_neg_scalar(Ctx *X, IrExpr *a, Pos pos) {
+  if (!sc_is_float(a->ty->sc))
+    return ir_unary(X->C, OP_NEG, a);
+  return check_binop(X, OP_SUB, ir_const_float(X->C, a->ty, 0.0), a, pos);
 }

@@ -684,6 +684,8 @@ static IrExpr *geom_call(Ctx *X, Node *call, int bi, const char *name) {
  * call of the builtin's helper with the result's index. */
 IrExpr **check_extra_unpack(Ctx *X, Node *call, const char *w, int *nparts) {
   int bi = builtin_lookup(w);
+  if (bi >= BI_SVD3 && bi <= BI_EIG3)
+    return check_linalg_unpack(X, call, w, nparts);
   if (bi != BI_QUAT_TO_AXIS_ANGLE && bi != BI_TRANSFORM_DECOMPOSE)
     return NULL;
   Compiler *C = X->C;
@@ -746,6 +748,7 @@ static IrExpr *spatial_ctor(Ctx *X, Node *call, const char *w,
   const Type *dt = dtype_kwarg(X, call, name);
   only_kwargs(X, call, name, (const char *const[]){"dtype", NULL});
   kern_scalar sc = dt ? dt->sc : w[14] == 'd' ? KERN_SCALAR_FLOAT64
+                                 : w[14] == 'h' ? KERN_SCALAR_FLOAT16
                                                : KERN_SCALAR_FLOAT32;
   int n = check_count_args(call->args);
   if (!mat && n == 2) {
@@ -871,7 +874,8 @@ IrExpr *check_extra_call(Ctx *X, Node *call, const char *w) {
     ERR(call->pos, "wp.tuple() is only supported as the value of a tuple "
                    "assignment (a, b = wp.tuple(x, y)) or of a return");
   if (!strncmp(w, "spatial_vector", 14) || !strncmp(w, "spatial_matrix", 14)) {
-    if (w[14] && strcmp(w + 14, "f") && strcmp(w + 14, "d"))
+    if (w[14] && strcmp(w + 14, "f") && strcmp(w + 14, "d") &&
+        strcmp(w + 14, "h"))
       return NULL;
     return spatial_ctor(X, call, w, name);
   }
@@ -897,6 +901,8 @@ IrExpr *check_extra_call(Ctx *X, Node *call, const char *w) {
     return geom_call(X, call, bi, name);
   if (bi >= BI_SPATIAL_TOP && bi <= BI_TRANSFORM_WRENCH)
     return spatial_call(X, call, bi, name);
+  if (bi >= BI_SVD3 && bi <= BI_EIG3)
+    return check_linalg_call(X, call, w);
   if (bi == BI_CLOSEST_POINT_EDGE_EDGE || bi == BI_INTERSECT_TRI_TRI) {
     /* float32 vec3 points (intersect_tri_tri: also vec3d), and epsilon */
     check_no_kwargs(X, call, name);

@@ -23,27 +23,6 @@ static void emit_printf_stmt(Ctx *X, Pos pos, const char *fmt, int n,
 }
 
 /* The value of v in a fresh variable, so it is evaluated once, here. */
-/* A temporary that holds an operand, its assignment, and the link that
- * points at the assignment (the previous statement's `next`), so that an
- * earlier operand can be put in front of it. */
-struct Hoist {
-  IrVar *var;
-  IrStmt *stmt;
-  IrStmt **slot;
-};
-
-static void log_hoist(Ctx *X, IrVar *var, IrStmt *s, IrStmt **slot) {
-  if (X->nhoist == X->caphoist) {
-    int cap = X->caphoist ? X->caphoist * 2 : 32;
-    struct Hoist *h = arena_alloc(X->C, sizeof *h * (size_t)cap);
-    if (X->nhoist)
-      memcpy(h, X->hoist, sizeof *h * (size_t)X->nhoist);
-    X->hoist = h;
-    X->caphoist = cap;
-  }
-  X->hoist[X->nhoist++] = (struct Hoist){var, s, slot};
-}
-
 IrExpr *check_in_temp(Ctx *X, IrExpr *v, const char *base, Pos pos) {
   if (v->kind == E_VAR || v->kind == E_CONST)
     return v;
@@ -53,7 +32,6 @@ IrExpr *check_in_temp(Ctx *X, IrExpr *v, const char *base, Pos pos) {
   IrStmt *as = ir_stmt(X->C, S_ASSIGN, pos);
   as->var = t->var;
   as->a = v;
-  log_hoist(X, t->var, as, X->tail);
   check_emit(X, as);
   return ir_ref(X->C, t->var);
 }
@@ -142,92 +120,41 @@ bool check_stmts_have_effects(IrStmt *s) {
   return false;
 }
 
-static int find_hoist(Ctx *X, IrVar *var) {
-  for (int i = X->nhoist - 1; i >= 0; i--)
-    if (X->hoist[i].var == var)
-      return i;
-  return -1;
+/* Is mark a position in the statement list being built for the current
+ * statement (a mark of a shared expression, a module constant, may be
+ * stale)? */
+static bool in_statement(Ctx *X, IrStmt **mark) {
+  if (!mark || !X->stmt_mark)
+    return false;
+  for (IrStmt **p = X->stmt_mark;; p = &(*p)->next) {
+    if (p == mark)
+      return true;
+    if (p == X->tail || !*p)
+      return false;
+  }
 }
 
-/* The temporaries e reads, and those their assignments read, into set. */
-static void hoists_read(Ctx *X, IrExpr *e, int *set, int *n, int cap) {
-  if (!e)
-    return;
-  if (e->kind == E_VAR && e->var) {
-    int h = find_hoist(X, e->var);
-    bool seen = false;
-    for (int k = 0; k < *n; k++)
-      seen = seen || set[k] == h;
-    if (h >= 0 && !seen && *n < cap) {
-      set[(*n)++] = h;
-      hoists_read(X, X->hoist[h].stmt->a, set, n, cap);
+/* Did checking v[i] emit statements (an operand's own operands evaluated
+ * into temporaries because they have effects)?  Its effects are then in
+ * those statements, no longer in v[i]. */
+static bool emitted(Ctx *X, IrExpr **v, int n, int i) {
+  if (!in_statement(X, v[i]->mark))
+    return false;
+  IrStmt **end = X->tail;
+  for (int j = i + 1; j < n; j++)
+    if (in_statement(X, v[j]->mark)) {
+      end = v[j]->mark;
+      break;
     }
-  }
-  hoists_read(X, e->a, set, n, cap);
-  hoists_read(X, e->b, set, n, cap);
-  hoists_read(X, e->c, set, n, cap);
-  for (int i = 0; i < e->nargs; i++)
-    hoists_read(X, e->args[i], set, n, cap);
-}
-
-/* The first assignment of an operand's temporaries in the current block,
- * or -1: the one from which the others and the block's end are reached.
- * *eff: whether any of them has effects. */
-static int first_hoist(Ctx *X, IrExpr *e, bool *eff) {
-  int set[64], n = 0;
-  hoists_read(X, e, set, &n, 64);
-  *eff = false;
-  for (int k = 0; k < n; k++)
-    *eff = *eff || check_has_effects(X->hoist[set[k]].stmt->a);
-  for (int k = 0; k < n; k++) {
-    int reached = 0;
-    IrStmt *s = X->hoist[set[k]].stmt;
-    for (; s; s = s->next) {
-      for (int j = 0; j < n; j++)
-        reached += X->hoist[set[j]].stmt == s;
-      if (&s->next == X->tail)
-        break;
-    }
-    if (reached == n && s)
-      return set[k];
-  }
-  return -1;
+  return v[i]->mark != end;
 }
 
 void check_order_effects(Ctx *X, IrExpr **v, int n, Pos pos) {
   if (X->no_hoist || n < 2)
     return;
-  /* An operand's own operands may have been evaluated into temporaries
-   * already (randi and randi of max(randf(s), randi(s) * randi(s))): the
-   * operands before it go in front of those assignments, in order. */
-  for (int i = 1; i < n; i++) {
-    bool eff;
-    int h = first_hoist(X, v[i], &eff);
-    for (int j = 0; j < i && h >= 0 && !eff; j++)
-      eff = check_has_effects(v[j]);
-    if (h < 0 || !eff)
-      continue;
-    for (int j = 0; j < i; j++) {
-      if (v[j]->kind == E_CONST || !ty_is_value(v[j]->ty) ||
-          (v[j]->kind == E_VAR && find_hoist(X, v[j]->var) >= 0))
-        continue;
-      Local *t = check_add_hidden_local(X, "arg", v[j]->ty, pos);
-      check_def_set(X, X->nlocals - 1);
-      t->var->nassign++;
-      IrStmt *as = ir_stmt(X->C, S_ASSIGN, pos);
-      as->var = t->var;
-      as->a = v[j];
-      IrStmt **slot = X->hoist[h].slot;
-      as->next = *slot;
-      *slot = as;
-      X->hoist[h].slot = &as->next;
-      log_hoist(X, t->var, as, slot);
-      v[j] = ir_ref(X->C, t->var);
-    }
-  }
   int neff = 0, last = -1, one = -1;
   for (int i = 0; i < n; i++)
-    if (check_has_effects(v[i])) {
+    if (check_has_effects(v[i]) || emitted(X, v, n, i)) {
       neff++;
       last = i;
       one = i;
@@ -255,8 +182,24 @@ void check_order_effects(Ctx *X, IrExpr **v, int n, Pos pos) {
     IrStmt *as = ir_stmt(X->C, S_ASSIGN, pos);
     as->var = t->var;
     as->a = v[i];
-    log_hoist(X, t->var, as, X->tail);
-    check_emit(X, as);
+    /* before the statements the later operands' checks emitted (their
+     * own temporaries), which run after this operand in Warp */
+    IrStmt **at = NULL;
+    for (int j = i + 1; j < n && !at; j++)
+      if (in_statement(X, v[j]->mark))
+        at = v[j]->mark;
+    if (!at)
+      at = X->tail;
+    if (at == X->tail) {
+      check_emit(X, as);
+    } else {
+      as->next = *at;
+      *at = as;
+    }
+    /* later operands that emitted nothing now begin after this one */
+    for (int j = i + 1; j < n; j++)
+      if (v[j]->mark == at)
+        v[j]->mark = &as->next;
     v[i] = ir_ref(X->C, t->var);
   }
 }

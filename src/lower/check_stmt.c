@@ -451,11 +451,65 @@ static IrStmt *block_of(Ctx *X, Node *list, bool *dead_out) {
   return head;
 }
 
+/* A value used more than once, in a hidden temporary unless it is a
+ * constant or a variable already. */
+static IrExpr *once(Ctx *X, IrExpr *v, const char *base, Pos pos) {
+  if (v->kind == E_CONST || v->kind == E_VAR)
+    return v;
+  Local *t = check_add_hidden_local(X, base, v->ty, pos);
+  check_def_set(X, X->nlocals - 1);
+  t->var->nassign++;
+  IrStmt *as = ir_stmt(X->C, S_ASSIGN, pos);
+  as->var = t->var;
+  as->a = v;
+  check_emit(X, as);
+  return ir_ref(X->C, t->var);
+}
+
+/* reversed(range(a, b, c)) as Warp's iter_reverse() computes it: it starts
+ * at a + ((b - a - 1) / c) * c (b - a + 1 for a negative step; C's
+ * truncating division, so an empty range stays empty), stops before
+ * a - c and steps by -c.  The range is evaluated once, in order. */
+static void reverse_range(Ctx *X, IrExpr **start, IrExpr **stop,
+                          IrExpr **step, Pos pos) {
+  Compiler *C = X->C;
+  const Type *t = (*start)->ty;
+  IrExpr *a = once(X, *start, "start", pos);
+  IrExpr *b = once(X, *stop, "stop", pos);
+  IrExpr *c = once(X, *step, "step", pos);
+  IrExpr *one;
+  if (c->kind == E_CONST) {
+    one = ir_const_int(C, t, sc_is_signed(t->sc) && (int64_t)c->ival < 0
+                                 ? (uint64_t)-1 : 1);
+  } else {
+    one = ir_expr(C, E_SELECT, t);
+    one->a = ir_binary(C, OP_GT, t_bool(), c, ir_const_int(C, t, 0));
+    one->b = ir_const_int(C, t, 1);
+    one->c = ir_const_int(C, t, (uint64_t)-1);
+  }
+  IrExpr *span = ir_binary(C, OP_SUB, t, ir_binary(C, OP_SUB, t, b, a), one);
+  IrExpr *q = ir_call2(C, BI_OP_DIV, t, span, c);
+  *start = ir_binary(C, OP_ADD, t, a, ir_binary(C, OP_MUL, t, q, c));
+  *stop = ir_binary(C, OP_SUB, t, a, c);
+  *step = c->kind == E_CONST ? ir_const_int(C, t, (uint64_t)0 - c->ival)
+                             : ir_unary(C, OP_NEG, c);
+}
+
 static void for_stmt(Ctx *X, Node *n) {
   Compiler *C = X->C;
   Node *it = n->a;
   if (n->b->kind != N_NAME)
     ERR(n->b->pos, "the target of a 'for' loop must be a single variable");
+  /* for k in reversed(range(...)): Warp's iter_reverse() of the range */
+  bool rev = it->kind == N_CALL && it->a->kind == N_NAME &&
+             !strcmp(it->a->name, "reversed") &&
+             !check_find_local(X, "reversed");
+  if (rev) {
+    check_no_kwargs(X, it, "reversed");
+    if (check_count_args(it->args) != 1)
+      ERR(it->pos, "reversed() takes one argument, a range(...)");
+    it = it->args;
+  }
   if (it->kind != N_CALL || it->a->kind != N_NAME ||
       strcmp(it->a->name, "range") || check_find_local(X, "range"))
     ERR(it->pos, "only 'for ... in range(...)' loops are supported");
@@ -481,6 +535,8 @@ static void for_stmt(Ctx *X, Node *n) {
   IrExpr *step = na == 3 ? a[2] : ir_const_int(C, it_ty, 1);
   if (step->kind == E_CONST && step->ival == 0)
     ERR(it->args->next->next->pos, "range() step must not be zero");
+  if (rev)
+    reverse_range(X, &start, &stop, &step, n->pos);
   /* Python evaluates the range once: stop and step go into temporaries
    * unless constant. */
   IrStmt *s = ir_stmt(C, S_FOR, n->pos);
@@ -530,7 +586,10 @@ void check_stmts(Ctx *X, Node *list) {
       /* Code after return/break/continue never runs; Warp accepts it, and
        * so does kern, but it is still checked. */
     }
+    IrStmt **save = X->stmt_mark;
+    X->stmt_mark = X->tail;
     stmt(X, n);
+    X->stmt_mark = save;
   }
 }
 
@@ -626,6 +685,14 @@ static void expr_stmt(Ctx *X, Node *n) {
     }
     if (w && !strcmp(w, "print")) {
       check_print_stmt(X, e, "wp.print");
+      return;
+    }
+    int nout = 0; /* wp.svd3(A, U, sigma, V): the outputs change */
+    IrExpr **outs = w ? check_linalg_outargs(X, e, w, &nout) : NULL;
+    if (outs) {
+      Node *o = e->args->next;
+      for (int i = 0; i < nout; i++, o = o->next)
+        store_to(X, o, outs[i], n->pos);
       return;
     }
     IrExpr *set = w ? check_extra_set_inplace(X, e, w) : NULL;

@@ -35,6 +35,13 @@ static const struct {
 const Type *check_wp_type_named(Compiler *C, const char *name,
                           bool *second_stage) {
   *second_stage = false;
+  switch (name[0]) { /* the first letters of the names below */
+  case 'b': case 'i': case 'u': case 'f': case 'q': case 't': case 's':
+  case 'v': case 'm':
+    break;
+  default:
+    return NULL; /* most wp.NAMEs are functions: no table walk */
+  }
   for (int i = 0; scalar_names[i].name; i++)
     if (!strcmp(name, scalar_names[i].name))
       return ty_scalar(scalar_names[i].sc);
@@ -51,13 +58,17 @@ const Type *check_wp_type_named(Compiler *C, const char *name,
   if (!strcmp(name, "transformh"))
     return ty_xform(C, KERN_SCALAR_FLOAT16);
   /* Warp's spatial vectors and matrices are its 6-vectors and 6x6
-   * matrices (spatial.h), so they are kern's too. */
-  if (!strcmp(name, "spatial_vector") || !strcmp(name, "spatial_vectorf") ||
-      !strcmp(name, "spatial_vectord"))
-    return ty_vec(C, name[14] == 'd' ? KERN_SCALAR_FLOAT64 : KERN_SCALAR_FLOAT32, 6);
-  if (!strcmp(name, "spatial_matrix") || !strcmp(name, "spatial_matrixf") ||
-      !strcmp(name, "spatial_matrixd"))
-    return ty_mat(C, name[14] == 'd' ? KERN_SCALAR_FLOAT64 : KERN_SCALAR_FLOAT32, 6, 6);
+   * matrices (spatial.h), so they are kern's too; the suffix h is
+   * float16, as for vectors. */
+  if (!strncmp(name, "spatial_vector", 14) || !strncmp(name, "spatial_matrix", 14)) {
+    const char *suf = name + 14;
+    kern_scalar sc = !*suf || !strcmp(suf, "f") ? KERN_SCALAR_FLOAT32
+                     : !strcmp(suf, "d")         ? KERN_SCALAR_FLOAT64
+                     : !strcmp(suf, "h")         ? KERN_SCALAR_FLOAT16
+                                                 : KERN_SCALAR_COUNT;
+    if (sc != KERN_SCALAR_COUNT)
+      return name[8] == 'v' ? ty_vec(C, sc, 6) : ty_mat(C, sc, 6, 6);
+  }
   if ((!strncmp(name, "quat", 4) && !strchr(name, '_')) ||
       (!strncmp(name, "transform", 9) && !strchr(name, '_')) ||
       !strncmp(name, "spatial_", 8)) {

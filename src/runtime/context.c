@@ -300,6 +300,7 @@ static void context_destroy(kern_context *ctx) {
     if (ctx->backends[b] && ctx->bstate[b]) ctx->backends[b]->release(ctx->bstate[b]);
   kern__free(ctx->devices);
   kern__free(ctx->error);
+  kern__memo_free(ctx->memo);
   kern__free(ctx);
 }
 

@@ -178,7 +178,21 @@ static kern_status load_string(kern_context *ctx, kern_device dev,
   }
   kern_module *m;
   st = kern__module_from_code(ctx, dev, name, &code, &m);
-  if (st == KERN_SUCCESS) *out = m->h;
+  if (st != KERN_SUCCESS) return st;
+  /* A module with generic kernels keeps its source: a launch may ask for
+   * an instantiation the source does not name (generic.c). */
+  if (m->code.ngenerics) {
+    m->source = kern__malloc(length + 1);
+    if (!m->source) {
+      kern__module_free(m);
+      return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
+                         "loading '%s': out of memory", name);
+    }
+    if (length) memcpy(m->source, source, length);
+    m->source[length] = 0;
+    m->source_len = length;
+  }
+  *out = m->h;
   return st;
 }
 
@@ -246,6 +260,10 @@ void kern_module_free(kern_module *h) {
 }
 
 void kern__module_free(kern_module *m) {
+  /* The modules of its instantiated generic kernels go with it. */
+  while (m->instances) kern__module_free(m->instances);
+  kern__module_disown(m);
+  kern__free(m->source);
   /* The handles go first (Note [handle table]); compile_result_free may
    * reset nkernels, so before it. */
   for (int i = 0; i < m->code.nkernels; i++)
@@ -300,8 +318,16 @@ kern_status kern_module_get_kernel(kern_module *h, const char *name,
   if (nused)
     return kern__error(m->ctx, KERN_ERROR_NOT_FOUND,
                        "'%s' is a generic kernel in '%s'; get one of its "
-                       "instantiations by its full name: %s", name, m->name,
-                       list);
+                       "instantiations by its full name: %s (or instantiate "
+                       "it for other types with kern_module_instantiate)",
+                       name, m->name, list);
+  for (int i = 0; i < m->code.ngenerics; i++)
+    if (!strcmp(m->code.generics[i].name, name))
+      return kern__error(m->ctx, KERN_ERROR_NOT_FOUND,
+                         "'%s' is a generic kernel in '%s' with no "
+                         "wp.overload() instantiation; instantiate it for "
+                         "its argument types with kern_module_instantiate",
+                         name, m->name);
   /* List what there is: the usual cause is a typo. */
   size_t used = 0;
   for (int i = 0; i < m->code.nkernels && used < sizeof list; i++)
@@ -336,11 +362,14 @@ kern_status kern_compile_source(kern_context *h, const char *name,
                        "unknown target '%s' (expected c, cuda or opencl)",
                        target);
   if (!name) name = "<string>";
+  /* Many small modules compiled in one context (kern synth) share their
+   * helpers (Note [helper memo] in emit/memo.c). */
+  if (!ctx->memo) ctx->memo = kern__memo_new();
   kc_options opts = {kern__debug_enabled(ctx), 0, compact};
   kc_result code;
   memset(&code, 0, sizeof code);
-  kern_status st = kern__compile(name, source ? source : "", length,
-                                 (kern__target)t, &opts, &code);
+  kern_status st = kern__compile_memo(name, source ? source : "", length,
+                                      (kern__target)t, &opts, ctx->memo, &code);
   if (st != KERN_SUCCESS) {
     kern__error(ctx, st, "%s",
                 code.error ? code.error : kern_status_string(st));

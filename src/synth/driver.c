@@ -126,33 +126,45 @@ static void s_json(Str *s, const char *t) {
   const unsigned char *p = (const unsigned char *)t, *end = p + n;
   *o++ = '"';
   while (p < end) {
-    /* a run of bytes that need no escape: eight at a time while no byte of
-     * the word is below 0x20, '"' or '\\' */
-    const unsigned char *q = p;
-    while (end - q >= 8) {
+    /* eight bytes at a time, copied as they are checked, while no byte of
+     * the word is below 0x20, '"' or '\\' (the room reserved above lets
+     * a word go out whole) */
+    while (end - p >= 8) {
       uint64_t w;
-      memcpy(&w, q, 8);
+      memcpy(&w, p, 8);
       const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
       uint64_t lt = (w - 0x20 * ones) & ~w & high;
       uint64_t xq = w ^ ('"' * ones), xb = w ^ ('\\' * ones);
       uint64_t eq = ((xq - ones) & ~xq & high) | ((xb - ones) & ~xb & high);
-      if (lt | eq) break;
-      q += 8;
+      memcpy(o, &w, 8);
+      if (lt | eq) {
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        /* The lowest flagged byte is a real one (a false flag needs a
+         * borrow from a real one below it): the word's bytes before it
+         * are plain and already out. */
+        int k = __builtin_ctzll(lt | eq) >> 3;
+        o += k;
+        p += k;
+#endif
+        break;
+      }
+      o += 8;
+      p += 8;
     }
-    while (q < end && !json_special[*q]) q++;
-    memcpy(o, p, (size_t)(q - p));
-    o += q - p;
-    if (q == end) break;
-    switch (*q) {
+    /* then byte by byte up to and including the byte that stopped it */
+    const unsigned char *stop = end - p > 8 ? p + 8 : end;
+    while (p < stop && !json_special[*p]) *o++ = (char)*p++;
+    if (p == stop) continue;
+    switch (*p) {
     case '"': *o++ = '\\'; *o++ = '"'; break;
     case '\\': *o++ = '\\'; *o++ = '\\'; break;
     case '\n': *o++ = '\\'; *o++ = 'n'; break;
     case '\t': *o++ = '\\'; *o++ = 't'; break;
     case '\r': *o++ = '\\'; *o++ = 'r'; break;
     default:
-      o += sprintf(o, "\\u%04x", *q);
+      o += sprintf(o, "\\u%04x", *p);
     }
-    p = q + 1;
+    p++;
   }
   *o++ = '"';
   *o = 0;
@@ -717,9 +729,15 @@ static const char *dtype_name(synth_arg_kind k) {
 }
 
 static void fmt_double(Str *s, double v) {
+  char b[48];
   if (isnan(v) || isinf(v)) s_cat(s, "null");
+  else if (synth_short_g(b, v, 9) >= 0) s_cat(s, b);
   else s_fmt(s, "%.9g", v);
 }
+
+/* The tolerances as "%g" writes them, once: formatting them in every
+ * record took printf's general path. */
+static char tolerances[96];
 
 static void record(const Opts *o, const Pair *p, Str *s) {
   const synth_kernel *k = &p->k;
@@ -809,9 +827,9 @@ static void record(const Opts *o, const Pair *p, Str *s) {
   s_cat(s, "},\"execution\":{\"status\":");
   static const char *rs[] = {"disagree", "agree", "error"};
   s_fmt(s, "\"%s\"", p->run < 0 ? "not_run" : rs[p->run]);
-  s_fmt(s, ",\"reference\":\"cpu\",\"other\":\"%s\",\"rtol\":%g,\"atol\":%g,"
+  s_fmt(s, ",\"reference\":\"cpu\",\"other\":\"%s\",%s"
         "\"atol_scale\":\"max(1, max |reference| of the output)\",\"max_abs_error\":",
-        o->other, RTOL, ATOL);
+        o->other, tolerances);
   if (p->run == 0 || p->run == 1) fmt_double(s, p->max_abs); else s_cat(s, "null");
   s_cat(s, ",\"max_rel_error\":");
   if (p->run == 0 || p->run == 1) fmt_double(s, p->max_rel); else s_cat(s, "null");
@@ -960,8 +978,51 @@ static long long resume(const Opts *o, const char *path) {
 /* ---------------------------------------------------------- stats */
 
 static const char *field(const char *line, const char *key, const char *end) {
-  const char *p = strstr(line, key);
-  return p && p < end ? p + strlen(key) : NULL;
+  size_t k = strlen(key);
+  const char *p = line < end ? memmem(line, (size_t)(end - line), key, k) : NULL;
+  return p ? p + k : NULL;
+}
+
+/* pairs.jsonl a line at a time through one buffer: reading the whole file
+ * (~11 KB a record) cost a page fault per 4 KB, as much as the stats
+ * themselves (kern synth round three). */
+typedef struct {
+  FILE *f;
+  char *p;
+  size_t n, pos, cap;
+  int eof, oom;
+} Lines;
+
+/* The next complete line, its '\n' in *nl; NULL at the end (a torn last
+ * line is not a record) or when out of memory (L->oom). */
+static const char *next_line(Lines *L, const char **nl) {
+  for (;;) {
+    char *start = L->p + L->pos, *e;
+    size_t avail = L->n - L->pos;
+    if (avail && (e = memchr(start, '\n', avail))) {
+      L->pos = (size_t)(e - L->p) + 1;
+      *nl = e;
+      return start;
+    }
+    if (L->eof) return NULL;
+    memmove(L->p, start, avail);
+    L->n = avail;
+    L->pos = 0;
+    if (L->n + 1 >= L->cap) {
+      size_t cap = L->cap * 2;
+      char *q = realloc(L->p, cap);
+      if (!q) {
+        L->oom = 1;
+        return NULL;
+      }
+      L->p = q;
+      L->cap = cap;
+    }
+    size_t r = fread(L->p + L->n, 1, L->cap - 1 - L->n, L->f);
+    if (r == 0) L->eof = 1;
+    L->n += r;
+    L->p[L->n] = 0;
+  }
 }
 
 /* Where the record's last objects (compiler, build, execution) begin: found
@@ -976,6 +1037,18 @@ static const char *record_tail(const char *line, const char *nl) {
   return line;
 }
 
+/* The closing quote of the JSON string whose text begins at p (the quote
+ * after an even run of backslashes), or NULL: the CUDA source's end,
+ * without searching its ~7 KB for the key that follows it. */
+static const char *json_string_end(const char *p, const char *end) {
+  for (const char *q = p; q < end && (q = memchr(q, '"', (size_t)(end - q))); q++) {
+    const char *b = q;
+    while (b > p && b[-1] == '\\') b--;
+    if ((q - b) % 2 == 0) return q;
+  }
+  return NULL;
+}
+
 typedef struct { char h[33]; } H;
 static int hcmp(const void *a, const void *b) { return strcmp(a, b); }
 static long long dups(H *v, long long n) {
@@ -988,19 +1061,20 @@ static long long dups(H *v, long long n) {
 static int write_stats(const Opts *o, const char *dir, double seconds) {
   char path[4096];
   snprintf(path, sizeof path, "%s/pairs.jsonl", dir);
-  size_t len = 0;
-  char *t = slurp(path, &len);
-  if (!t) return fail("cannot read %s", path);
+  Lines L = {fopen(path, "rb"), malloc(4 << 20), 0, 0, 4 << 20, 0, 0};
+  if (!L.f || !L.p) {
+    if (L.f) fclose(L.f);
+    free(L.p);
+    return fail("cannot read %s", path);
+  }
   long long n = 0, cat[SC_COUNT] = {0}, cok[SC_COUNT] = {0}, cchk[SC_COUNT] = {0},
             agree[SC_COUNT] = {0}, ran[SC_COUNT] = {0};
   long long lines_h[8] = {0}, cuda_h[8] = {0};
   long long cap = 1024;
   H *ids = malloc(sizeof *ids * (size_t)cap), *nh = malloc(sizeof *nh * (size_t)cap);
   uint16_t *mh = malloc(sizeof *mh * SYNTH_MH_BINS * (size_t)cap);
-  for (size_t i = 0; i < len && ids && nh && mh;) {
-    char *nl = memchr(t + i, '\n', len - i);
-    if (!nl) break;
-    const char *line = t + i;
+  const char *line, *nl;
+  while (ids && nh && mh && (line = next_line(&L, &nl))) {
     if (n == cap) {
       cap *= 2;
       H *a = realloc(ids, sizeof *ids * (size_t)cap), *b = realloc(nh, sizeof *nh * (size_t)cap);
@@ -1016,8 +1090,16 @@ static int write_stats(const Opts *o, const char *dir, double seconds) {
     memset(mh + (size_t)n * SYNTH_MH_BINS, 0, sizeof *mh * SYNTH_MH_BINS);
     if ((f = field(line, "\"minhash\":\"", nl)) && f + SYNTH_MH_BINS * 4 < nl)
       for (int b = 0; b < SYNTH_MH_BINS; b++) {
-        char hx[5] = {f[4 * b], f[4 * b + 1], f[4 * b + 2], f[4 * b + 3], 0};
-        mh[(size_t)n * SYNTH_MH_BINS + b] = (uint16_t)strtoul(hx, NULL, 16);
+        /* four hex digits (strtoul per bin was a tenth of the stats) */
+        unsigned v = 0;
+        for (int k = 0; k < 4; k++) {
+          char ch = f[4 * b + k];
+          int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                  : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+          if (d < 0) break;
+          v = v * 16 + (unsigned)d;
+        }
+        mh[(size_t)n * SYNTH_MH_BINS + b] = (uint16_t)v;
       }
     int c = 0;
     if ((f = field(line, "\"category\":\"", nl)))
@@ -1040,16 +1122,19 @@ static int write_stats(const Opts *o, const char *dir, double seconds) {
       while (b < 7 && l >= (10 << b)) b++;
       lines_h[b]++;
     }
-    const char *cu = field(line, "\"cuda\":\"", nl), *ocl = field(line, "\",\"opencl\":", nl);
+    const char *cu = field(line, "\"cuda\":\"", nl), *ocl = cu ? json_string_end(cu, nl) : NULL;
+    if (ocl && (size_t)(nl - ocl) > 11 && !memcmp(ocl, "\",\"opencl\":", 11)) ocl += 11;
+    else ocl = field(line, "\",\"opencl\":", nl);
     if (cu && ocl) {
       long long sz = ocl - cu, b = 0;
       while (b < 7 && sz >= (1024LL << b)) b++;
       cuda_h[b]++;
     }
     n++;
-    i = (size_t)(nl - t) + 1;
   }
-  free(t);
+  fclose(L.f);
+  free(L.p);
+  if (L.oom) return fail("out of memory reading %s", path);
   long long exact = ids && nh ? dups(ids, n) : 0, structural = ids && nh ? dups(nh, n) : 0;
   long long near = ids && nh && mh ? synth_near_duplicates(mh, n) : 0;
   /* How far kernels are from being duplicates: each of the first 1,000
@@ -1216,6 +1301,7 @@ static int usage(const char *fmt, const char *arg) {
 
 int synth_main(int argc, char **argv) {
   json_init();
+  snprintf(tolerances, sizeof tolerances, "\"rtol\":%g,\"atol\":%g,", RTOL, ATOL);
 #ifdef M_TRIM_THRESHOLD
   /* Every pair's compilation allocates and frees its arena; glibc would hand
    * that memory back to the kernel and fault it in again each time (a few
@@ -1377,8 +1463,13 @@ int synth_main(int argc, char **argv) {
     int nb = 0;
     for (int j = 0; j < o.jobs && done + (long long)nb * o.batch < total; j++, nb++) {
       long long first = done + (long long)nb * o.batch;
+      /* The job's buffer is kept from batch to batch: a new one each time
+       * was mapped afresh (it outgrows malloc's mmap threshold) and
+       * faulted in page by page. */
+      Str out = bs[j].out;
+      out.n = 0;
       bs[j] = (Batch){&ws[j], first, (int)(total - first < o.batch ? total - first : o.batch),
-                      {0}, 0, 0};
+                      out, 0, 0};
       if (o.jobs == 1) run_batch(&bs[j]);
       else if (pthread_create(&th[j], NULL, run_batch, &bs[j])) {
         rc = fail("cannot start a thread");
@@ -1399,7 +1490,6 @@ int synth_main(int argc, char **argv) {
       bad += bs[j].bad;
       done += bs[j].count;
     }
-    for (int j = 0; j < nb; j++) free(bs[j].out.p);
     double t = now();
     if (!o.quiet && (t - last > 1 || done == total)) {
       double rate = (done - start) / (t - t0 > 1e-9 ? t - t0 : 1e-9);
@@ -1410,6 +1500,7 @@ int synth_main(int argc, char **argv) {
   }
   if (fclose(f) != 0 && !rc) rc = fail("cannot write %s", path);
   for (int j = 0; j < o.jobs; j++) kern_context_free(ws[j].ctx);
+  for (int j = 0; j < o.jobs; j++) free(bs[j].out.p);
   free(ws);
   free(bs);
   free(th);

@@ -233,10 +233,20 @@ static void line(G *g, const char *fmt, ...) {
 /* A float literal Warp and C read as the same float32. */
 static const char *flit(G *g, double v) {
   char b[48];
-  if (v == floor(v) && fabs(v) < 1e9)
-    snprintf(b, sizeof b, "%.1f", v);
-  else
+  if (v == floor(v) && fabs(v) < 1e9) {
+    /* "%.1f" of an integer: its digits and ".0" */
+    long long iv = (long long)v;
+    int n = 0;
+    char t[24];
+    for (unsigned long long u = (unsigned long long)(iv < 0 ? -iv : iv); u || !n; u /= 10)
+      t[n++] = (char)('0' + u % 10);
+    int k = 0;
+    if (signbit(v)) b[k++] = '-';
+    while (n) b[k++] = t[--n];
+    memcpy(b + k, ".0", 3);
+  } else if (synth_short_g(b, v, 17) < 0) {
     snprintf(b, sizeof b, "%.17g", v);
+  }
   return v < 0 ? sf(g, "(%s)", b) : sf(g, "%s", b);
 }
 
@@ -265,10 +275,17 @@ static const char *vecname(G *g, int n) { return sf(g, "wp.vec%d", n); }
 
 static const char *new_name(G *g) { return sf(g, "v%d", g->nnames++); }
 
+/* snprintf(dst, cap, "%s", s) without printf's machinery. */
+static void copy_name(char *dst, size_t cap, const char *s) {
+  size_t i = 0;
+  for (; i + 1 < cap && s[i]; i++) dst[i] = s[i];
+  dst[i] = 0;
+}
+
 static void add_var(G *g, const char *name, Val v) {
   if (g->nvars >= MAXVARS) return;
   Var *x = &g->vars[g->nvars++];
-  snprintf(x->name, sizeof x->name, "%s", name);
+  copy_name(x->name, sizeof x->name, name);
   x->v = v;
   x->v.s = sf(g, "%s", name);
   x->locked = 0;
@@ -1329,7 +1346,7 @@ static synth_arg *add_arg(G *g, const char *name, synth_arg_kind kind, int ndim,
   if (k->nargs >= SYNTH_MAX_ARGS) return NULL;
   synth_arg *a = &k->args[k->nargs++];
   memset(a, 0, sizeof *a);
-  snprintf(a->name, sizeof a->name, "%s", name);
+  copy_name(a->name, sizeof a->name, name);
   a->kind = kind;
   a->ndim = ndim;
   a->shape[0] = d0;
@@ -1581,7 +1598,7 @@ int synth_generate(uint64_t seed, uint64_t index, int category, int difficulty,
   }
   out->source = g->src;
   out->lines = 0;
-  for (const char *p = g->src; *p; p++) out->lines += *p == '\n';
+  for (const char *p = g->src; (p = strchr(p, '\n')); p++) out->lines++;
   /* Tags sorted, so records do not depend on generation order. */
   for (int i = 1; i < out->ntags; i++)
     for (int j = i; j > 0 && strcmp(out->tags[j - 1], out->tags[j]) > 0; j--) {

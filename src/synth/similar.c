@@ -39,10 +39,29 @@ static int keep_name(const char *p, size_t n) {
       {"while", 5}, {"in", 2}, {"range", 5}, {"and", 3}, {"or", 2}, {"not", 3},
       {"break", 5}, {"continue", 8}, {"import", 6}, {"as", 2}, {"float", 5},
       {"int", 3}, {"True", 4}, {"False", 5}, {"None", 4}, {"wp", 2}};
+  switch (p[0]) { /* most names are the kernel's own: no list walk */
+  case 'd': case 'r': case 'i': case 'e': case 'f': case 'w': case 'a': case 'o':
+  case 'n': case 'b': case 'c': case 'T': case 'F': case 'N':
+    break;
+  default:
+    return 0;
+  }
   for (size_t i = 0; i < sizeof kw / sizeof *kw; i++)
     if (kw[i].n == n && kw[i].s[0] == p[0] && !memcmp(kw[i].s, p, n)) return 1;
   return 0;
 }
+
+/* The bytes of a name after its first: a table, one load a byte. */
+#define NC(c) [c] = 1
+static const unsigned char name_char[256] = {
+    NC('_'), NC('0'), NC('1'), NC('2'), NC('3'), NC('4'), NC('5'), NC('6'), NC('7'), NC('8'),
+    NC('9'), NC('a'), NC('b'), NC('c'), NC('d'), NC('e'), NC('f'), NC('g'), NC('h'), NC('i'),
+    NC('j'), NC('k'), NC('l'), NC('m'), NC('n'), NC('o'), NC('p'), NC('q'), NC('r'), NC('s'),
+    NC('t'), NC('u'), NC('v'), NC('w'), NC('x'), NC('y'), NC('z'), NC('A'), NC('B'), NC('C'),
+    NC('D'), NC('E'), NC('F'), NC('G'), NC('H'), NC('I'), NC('J'), NC('K'), NC('L'), NC('M'),
+    NC('N'), NC('O'), NC('P'), NC('Q'), NC('R'), NC('S'), NC('T'), NC('U'), NC('V'), NC('W'),
+    NC('X'), NC('Y'), NC('Z')};
+#undef NC
 
 static uint64_t fnv(uint64_t h, const char *p, size_t n) {
   for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 0x100000001b3ULL;
@@ -52,7 +71,10 @@ static uint64_t fnv(uint64_t h, const char *p, size_t n) {
 /* Fills nhash (32 hex digits) and mh (SYNTH_MH_BINS * 4 hex digits). */
 void synth_normalize(const char *src, char nhash[33], char mh[SYNTH_MH_BINS * 4 + 1]) {
   uint64_t whole_a = 0xcbf29ce484222325ULL, whole_b = 0x6c62272e07bb0142ULL;
-  uint64_t win[SYNTH_MH_SHINGLE] = {0};
+  uint64_t w0 = 0, w1 = 0, w2 = 0, w3 = 0, w4 = 0;
+#if SYNTH_MH_SHINGLE != 5
+#error "synth_normalize keeps a shingle of five tokens in w0..w4"
+#endif
   long long ntok = 0;
   uint32_t sig[SYNTH_MH_BINS];
   for (int b = 0; b < SYNTH_MH_BINS; b++) sig[b] = UINT32_MAX;
@@ -87,9 +109,7 @@ void synth_normalize(const char *src, char nhash[33], char mh[SYNTH_MH_BINS * 4 
       const char *q = p;
       if (*q == '@' && q[1] == '@') q += 2; /* the kernel's name prefix */
       else if (*q == '@') q++;
-      while ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || *q == '_' ||
-             (*q >= '0' && *q <= '9'))
-        q++;
+      while (name_char[(unsigned char)*q]) q++;
       if (*p == '@' && p[1] != '@') {
         t = "@";
         n = 1;
@@ -117,15 +137,18 @@ void synth_normalize(const char *src, char nhash[33], char mh[SYNTH_MH_BINS * 4 
     uint64_t th = fnv(0xcbf29ce484222325ULL, t, n);
     whole_a = (whole_a ^ th) * 0x100000001b3ULL;
     whole_b = (whole_b ^ (th >> 7)) * 0x9e3779b97f4a7c15ULL + 1;
-    /* The last SYNTH_MH_SHINGLE token hashes, oldest first. */
-    memmove(win, win + 1, sizeof win - sizeof *win);
-    win[SYNTH_MH_SHINGLE - 1] = th;
+    /* The last SYNTH_MH_SHINGLE (5) token hashes, oldest first, in
+     * registers. */
+    w0 = w1;
+    w1 = w2;
+    w2 = w3;
+    w3 = w4;
+    w4 = th;
     ntok++;
     if (ntok >= SYNTH_MH_SHINGLE) {
       /* One mix a shingle: the tokens' hashes rotated by their position. */
-      uint64_t h = 0x51ed270b27a3e1c5ULL ^ win[0];
-      for (int k = 1; k < SYNTH_MH_SHINGLE; k++)
-        h ^= win[k] << (13 * k) | win[k] >> (64 - 13 * k);
+      uint64_t h = 0x51ed270b27a3e1c5ULL ^ w0 ^ (w1 << 13 | w1 >> 51) ^
+                   (w2 << 26 | w2 >> 38) ^ (w3 << 39 | w3 >> 25) ^ (w4 << 52 | w4 >> 12);
       h = synth_mix(h);
       int bin = (int)(h % SYNTH_MH_BINS);
       uint32_t v = (uint32_t)(h >> 32);

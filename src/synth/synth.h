@@ -91,6 +91,9 @@ void synth_fill_input(const synth_arg *a, void *data, int64_t nscalars);
  * faster; returns the full length, or -1 at any other conversion, having
  * read some of the arguments: start again with vsnprintf (text.c). */
 int synth_vformat(char *out, size_t cap, const char *fmt, va_list ap);
+/* printf's "%.<prec>g" of v when v is a short exact binary fraction, else
+ * -1 (text.c). */
+int synth_short_g(char out[48], double v, int prec);
 
 /* Note [near duplicates] (similar.c).  synth_normalize fills nhash (32 hex
  * digits, the structure's hash) and mh (SYNTH_MH_BINS 16-bit MinHash bins

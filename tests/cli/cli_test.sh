@@ -458,6 +458,33 @@ check "npycmp: different dtypes" 1 "$NPYCMP" "$SRC/expected_scale.npy" \
 out_has "dtype"
 check "npycmp: unreadable file" 2 "$NPYCMP" "$T/none.npy" "$T/x.npy"
 
+# ---------------------------------------------------------------- generic kernels at launch
+
+# No wp.overload(): kern run instantiates the kernel from the SPECs' types
+# (Note [launch instantiation] in tools/kern.c), and says which parameter
+# it cannot type.
+cat > "$T/gen.py" <<'PY'
+from typing import Any
+import warp as wp
+
+@wp.kernel
+def twice(a: wp.array(dtype=Any), s: Any, out: wp.array(dtype=Any)):
+    i = wp.tid()
+    out[i] = a[i] * type(a[i])(s) + a[i]
+PY
+check "generic kernel instantiated at launch (float64)" 0 "$KERN" run \
+  "$T/gen.py" twice --dim 3 'a=full(float64,3,2.5)' s=3.0 'out=zeros(float64,3)'
+out_has "out = [10. 10. 10.]"
+check "generic kernel instantiated at launch (int32)" 0 "$KERN" run \
+  "$T/gen.py" twice --dim 3 'a=full(int32,3,2)' s=3 'out=zeros(int32,3)'
+out_has "out = [8 8 8]"
+check "a generic parameter's type cannot be told from a vector" 1 "$KERN" run \
+  "$T/gen.py" twice --dim 3 'a=full(float32,3,2)' s=1,2,3 'out=zeros(float32,3)'
+err_has "its parameter 's' cannot be told from '1,2,3'"
+check "arguments that fit no instantiation name the parameter" 1 "$KERN" run \
+  "$T/gen.py" twice --dim 3 'a=full(float32,3,2,2)' s=1.0 'out=zeros(float32,3)'
+err_has "parameter 1 'a' of 'twice' is a 1-d array"
+
 echo "1..$n"
 if [ "$failed" -ne 0 ]; then
   echo "# $failed of $n checks failed"

@@ -55,7 +55,7 @@ static kc_param P(const char *name, kern_param_kind kind, kern_scalar s,
                   int rows, int ndim) {
   kc_param p = {(char *)name, kind,
                 {rows > 1 ? KERN_KIND_VECTOR : KERN_KIND_SCALAR, s, rows, 1},
-                ndim, NULL, 0, NULL};
+                ndim, NULL, 0, NULL, 0};
   return p;
 }
 
@@ -83,7 +83,7 @@ static kc_result make_code(char *source) {
       {"fault", "abi_fault", 1, fault_params, 0, 0, 0, 0},
   };
   memcpy(kernels, k, sizeof k);
-  kc_result r = {source, strlen(source), 5, kernels, NULL, NULL, 0};
+  kc_result r = {source, strlen(source), 5, kernels, NULL, NULL, 0, 0, NULL, NULL};
   return r;
 }
 
@@ -319,7 +319,7 @@ static void test_overhead(kern_context *ctx, void *st, void *mod) {
 static void test_build_errors(kern_context *ctx, void *st) {
   const kern_backend *b = &kern__backend_cuda;
   char bad[] = "extern \"C\" __global__ void k(int *p) { p[0] = no_such; }\n";
-  kc_result code = {bad, strlen(bad), 0, NULL, NULL, NULL, 0};
+  kc_result code = {bad, strlen(bad), 0, NULL, NULL, NULL, 0, 0, NULL, NULL};
   void *mod = NULL;
   kern_clear_error(ctx);
   ASSERT_STATUS(ctx, b->module_build(st, 0, &code, &mod), KERN_ERROR_COMPILE);

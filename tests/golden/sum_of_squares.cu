@@ -16,7 +16,7 @@ typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; int64_t begin; } 
 #define K_INF_F __int_as_float(0x7f800000)
 #define K_NAN_F __int_as_float(0x7fffffff)
 typedef struct { double *data; int64_t shape[4]; } k_af64;
-typedef struct __align__(16) { double c[2]; } k_q2f64;
+typedef struct __align__(16) { double c[2]; } k_g2f64;
 static __device__ __forceinline__ double k_atomic_add_f64(double *p, double v) { return atomicAdd((double *)p, (double)v); }
 
 extern "C" __global__ void kern_k_sum_of_squares(k_af64 p0_x, k_af64 p1_out, kern__dims k_dims) {
@@ -32,7 +32,7 @@ extern "C" __global__ void kern_k_sum_of_squares(k_af64 p0_x, k_af64 p1_out, ker
     const int64_t k_nv = (k_dims.total - k_dims.begin) / 2;
     for (int64_t k_g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k_g < k_nv; k_g += k_stride) {
       const int64_t k_base = k_dims.begin + k_g * 2;
-      const k_q2f64 k_v_p0_x = *(const k_q2f64 *)(p0_x_d + k_base);
+      const k_g2f64 k_v_p0_x = *(const k_g2f64 *)(p0_x_d + k_base);
       {
         const int64_t k_t = k_base + 0;
         const int32_t k_tid0 = (int32_t)k_t;

@@ -81,7 +81,9 @@ int main(void) {
   check_parse("spatial_matrixf", T(KERN_KIND_MATRIX, KERN_SCALAR_FLOAT32, 6, 6));
   check_parse("wp.spatial_matrixd", T(KERN_KIND_MATRIX, KERN_SCALAR_FLOAT64, 6, 6));
   kern_type t;
-  ASSERT_EQ(kern_type_parse("spatial_vectorh", &t), KERN_ERROR_INVALID_ARGUMENT);
+  check_parse("spatial_vectorh", T(KERN_KIND_VECTOR, KERN_SCALAR_FLOAT16, 6, 1));
+  check_parse("wp.spatial_matrixh", T(KERN_KIND_MATRIX, KERN_SCALAR_FLOAT16, 6, 6));
+  ASSERT_EQ(kern_type_parse("spatial_vectori", &t), KERN_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(kern_type_parse("vec5", &t), KERN_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(kern_type_parse("mat23", &t), KERN_ERROR_INVALID_ARGUMENT);
   check_parse("vec3h", T(KERN_KIND_VECTOR, KERN_SCALAR_FLOAT16, 3, 1));

@@ -84,9 +84,12 @@ NOTES = {
     "spatial_vector": "Warp's 6-vector (float32, float64); from (w, v) in float32 as Warp; builtin_spatial.py",
     "spatial_matrix": "Warp's 6x6 matrix; builtin_spatial.py",
     "ddot": "fused multiply-adds as Warp's mat.h; builtin_quat_more.py",
-    "svd2": "Warp's McAdams-style iterative decomposition: its signs and order would have to be "
-            "reproduced step for step",
-    "svd3": "see svd2", "qr3": "see svd2", "eig3": "see svd2",
+    "svd2": "Warp's closed form step for step (src/emit/linalg.c), float32 and float64, unpacked or "
+            "into output variables; bit-exact; float16 not yet; linalg_svd2*.py",
+    "svd3": "Warp's Jacobi iteration (4 sweeps, float64 8) and Givens QR step for step, signs and order "
+            "included; bit-exact; float16 not yet; linalg_svd3*.py",
+    "qr3": "Warp's three Givens rotations step for step; bit-exact; float16 not yet; linalg_qr3*.py",
+    "eig3": "Warp's Jacobi iteration on the lower triangle; bit-exact; float16 not yet; linalg_eig3*.py",
 }
 
 
