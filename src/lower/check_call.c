@@ -836,6 +836,12 @@ static IrExpr *quat_builtin(Ctx *X, Node *call, int bi, const char *name,
     return ir_call(C, bi, ty_mat(C, t0->sc, 3, 3), 1, a);
   case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
     NARGS(2, 2);
+    /* Warp also applies a 4x4 matrix (mat.h: m * (v, 1) or m * (v, 0));
+     * the 16-bit matrices would need Warp's per-step rounding, not here. */
+    if (t0->kind == TY_MAT && t0->rows == 4 && t0->cols == 4 &&
+        (t0->sc == KERN_SCALAR_FLOAT32 || t0->sc == KERN_SCALAR_FLOAT64) &&
+        ty_eq(a[1]->ty, ty_vec(C, t0->sc, 3)))
+      return ir_call(C, bi, a[1]->ty, 2, a);
     if (!t0->xform || !ty_eq(a[1]->ty, ty_vec(C, t0->sc, 3)))
       BAD();
     return ir_call(C, bi, a[1]->ty, 2, a);
