@@ -97,6 +97,13 @@ IrExpr *check_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
       ERR(pos, "%s of two vectors is not defined; use wp.dot(), wp.cross(), "
                "wp.outer() or wp.cw_mul()", op_text(op));
     break;
+  case OP_MOD:
+    /* Warp's vec.h mod(): componentwise, fmod for floats and C's % for
+     * integers (as the scalar %). */
+    if (!ty_eq(lt, rt) || lt->kind != TY_VEC || lt->quat || lt->xform ||
+        lt->sc == KERN_SCALAR_BOOL)
+      break;
+    return ir_call2(C, BI_OP_MOD, lt, l, r);
   case OP_DIV:
     if (rs && !ls)
       return ir_call2(C, BI_DIV, lt, l, r);
