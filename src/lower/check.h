@@ -105,6 +105,7 @@ IrExpr *check_call_expr(Ctx *X, Node *n);
 IrExpr *check_builtin_call(Ctx *X, Node *call, int bi, const char *name);
 
 /* check_expr.c */
+IrExpr *check_neg(Compiler *C, IrExpr *a);
 IrExpr *check_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
 IrExpr *check_compare(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
 IrExpr *check_index_expr(Ctx *X, IrExpr *i, IrVar *arr, int axis, Pos pos);

@@ -689,7 +689,9 @@ static IrExpr *math_builtin(Ctx *X, Node *call, int bi, const char *name,
     return ir_call(C, bi, t0, 1, a);
   case BI_ISNAN: case BI_ISINF: case BI_ISFINITE:
     NARGS(1, 1);
-    if (!vec_or_scalar_float(t0) && !ty_is_int(t0))
+    /* matrices too, any component counting (Warp's mat.h overloads) */
+    if (!vec_or_scalar_float(t0) && !ty_is_int(t0) &&
+        !(t0->kind == TY_MAT && sc_is_float(t0->sc)))
       BAD();
     return ir_call(C, bi, t_bool(), 1, a);
   case BI_POW: case BI_ATAN2:
@@ -893,7 +895,8 @@ IrExpr *check_builtin_call(Ctx *X, Node *call, int bi, const char *name) {
   /* wp.mul/add/sub/div/neg: the operators by name */
   if (bi == BI_NEG) {
     NARGS(1, 1);
-    return ir_unary(X->C, OP_NEG, a[0]);
+    return a[0]->ty->kind == TY_SCALAR ? check_neg(X->C, a[0])
+                                       : ir_unary(X->C, OP_NEG, a[0]);
   }
   NARGS(2, 2);
   return NULL; /* handled by the caller through check_binop() */

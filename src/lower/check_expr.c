@@ -10,6 +10,17 @@
 
 /* ---------------------------------------------------------------- operators */
 
+/* Note [negating a float]: Warp's scalar neg() is `T(0.0) - x`
+ * (builtin.h), so -x of a zero is +0 in both directions, where C's -x
+ * flips the sign; its vector, matrix and quaternion negations flip each
+ * component.  Only a Python constant is negated exactly (Warp folds it in
+ * codegen), which the caller does before getting here. */
+IrExpr *check_neg(Compiler *C, IrExpr *a) {
+  if (a->ty->kind == TY_SCALAR && sc_is_float(a->ty->sc))
+    return ir_binary(C, OP_SUB, a->ty, ir_const_float(C, a->ty, 0.0), a);
+  return ir_unary(C, OP_NEG, a);
+}
+
 IrExpr *check_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
   Compiler *C = X->C;
   const Type *lt = l->ty, *rt = r->ty;
@@ -436,7 +447,7 @@ IrExpr *check_expr(Ctx *X, Node *n) {
         return ir_const_float(C, a->ty, -a->fval);
       if (a->ty->kind != TY_SCALAR)
         return ir_call1(C, BI_NEG, a->ty, a);
-      return ir_unary(C, OP_NEG, a);
+      return check_neg(C, a);
     }
     if (a->ty->kind == TY_VEC && sc_is_int(a->ty->sc) && !a->ty->quat &&
         !a->ty->xform)

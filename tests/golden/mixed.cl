@@ -155,7 +155,7 @@ __kernel void kern_k_mixed(__global float *p0_a_p, kern__shape p0_a_s, __global 
         p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)] = ((float)(v6_n * v7_d));
       } else {
         if ((v7_d < 0.0f)) {
-          p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)] = ((float)(-v7_d));
+          p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)] = ((float)(0.0f - v7_d));
         } else {
           for (v8_i = ((int32_t)0); v8_i < ((int32_t)3); v8_i = (int32_t)(v8_i + ((int32_t)1))) {
             v9_k = v8_i;
@@ -199,7 +199,7 @@ __kernel void kern_k_mixed(__global float *p0_a_p, kern__shape p0_a_s, __global 
         p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)] = ((float)(v6_n * v7_d));
       } else {
         if ((v7_d < 0.0f)) {
-          p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)] = ((float)(-v7_d));
+          p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)] = ((float)(0.0f - v7_d));
         } else {
           for (v8_i = ((int32_t)0); v8_i < ((int32_t)3); v8_i = (int32_t)(v8_i + ((int32_t)1))) {
             v9_k = v8_i;

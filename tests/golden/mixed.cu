@@ -127,7 +127,7 @@ extern "C" __global__ void kern_k_mixed(k_af32 p0_a, k_am33f32 p1_m, k_ai32 p2_h
       p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)] = ((float)(v6_n * v7_d));
     } else {
       if ((v7_d < 0.0f)) {
-        p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)] = ((float)(-v7_d));
+        p0_a_d[((int64_t)v0_i * p0_a.shape[1] + (int64_t)v1_j)] = ((float)(0.0f - v7_d));
       } else {
         for (v8_i = ((int32_t)0); v8_i < ((int32_t)3); v8_i = (int32_t)(v8_i + ((int32_t)1))) {
           v9_k = v8_i;
