@@ -14,7 +14,9 @@
  * (builtin.h), so -x of a zero is +0 in both directions, where C's -x
  * flips the sign; its vector, matrix and quaternion negations flip each
  * component.  Only a Python constant is negated exactly (Warp folds it in
- * codegen), which the caller does before getting here. */
+ * codegen), which the caller does before getting here.  Warp also folds a
+ * local bound to a literal (`z = 0.0; -z` is -0.0 there); kern does not
+ * track that and gives +0 (docs/WARP-DIALECT.md). */
 IrExpr *check_neg(Compiler *C, IrExpr *a) {
   if (a->ty->kind == TY_SCALAR && sc_is_float(a->ty->sc))
     return ir_binary(C, OP_SUB, a->ty, ir_const_float(C, a->ty, 0.0), a);
@@ -442,8 +444,12 @@ IrExpr *check_expr(Ctx *X, Node *n) {
     if (n->op == OP_NEG) {
       if (!ty_is_value(a->ty) || a->ty->sc == KERN_SCALAR_BOOL)
         ERR(n->pos, "unary - is not defined for %s", TN(a->ty));
+      /* A Python constant (a literal, a module-level value) is negated
+       * exactly, as Warp's codegen folds it; a folded constructor such as
+       * wp.float32(0.0) is a call in Warp, negated as 0 - x (Note
+       * [negating a float]). */
       if (a->kind == E_CONST && sc_is_float(a->ty->sc) && a->ty->kind ==
-          TY_SCALAR)
+          TY_SCALAR && (check_is_literal(n->a) || n->a->kind == N_NAME))
         return ir_const_float(C, a->ty, -a->fval);
       if (a->ty->kind != TY_SCALAR)
         return ir_call1(C, BI_NEG, a->ty, a);

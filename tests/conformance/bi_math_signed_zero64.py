@@ -1,11 +1,15 @@
 # Signed zeros in float64 and float32 as Warp computes them: min/max/clamp
 # return the first argument when the two compare equal and the other when
 # exactly one is NaN; unary minus is Warp's neg(), `0 - x`, so -x of a zero
-# (and wp.neg) is +0 while x * -1.0 is -0. Signs are read with copysign.
-# kern-test: bi_math_signed_zero64 --dim 8 x='arange(float64,8)' od='zeros(float64,8,10)' of='zeros(float32,8,6)'
+# (and wp.neg, and -wp.float32(0.0)) is +0 while x * -1.0 is -0; a Python
+# constant (-0.0, -ZERO of a module-level 0.0) is negated exactly. Signs
+# are read with copysign.
+# kern-test: bi_math_signed_zero64 --dim 8 x='arange(float64,8)' od='zeros(float64,8,10)' of='zeros(float32,8,8)'
 # kern-check: od
 # kern-check: of
 import warp as wp
+
+ZERO = 0.0
 
 
 @wp.func
@@ -44,3 +48,5 @@ def bi_math_signed_zero64(x: wp.array(dtype=wp.float64), od: wp.array2d(dtype=wp
     of[i, 3] = wp.max(f / f, float(i))
     of[i, 4] = sgf(-f) + 10.0 * sgf(-g)
     of[i, 5] = sgf(-wp.sin(g)) - float(i)
+    of[i, 6] = sgf(-ZERO) + 10.0 * sgf(-0.0) + float(i)
+    of[i, 7] = sgf(-wp.float32(0.0)) + 10.0 * sgf(wp.neg(wp.float32(0.0) * -1.0)) - float(i)
