@@ -701,7 +701,10 @@ static IrExpr *math_builtin(Ctx *X, Node *call, int bi, const char *name,
     return ir_call(C, bi, t0, 2, a);
   case BI_MOD:
     NARGS(2, 2);
-    if (!all_same(a, n) || !(ty_is_int(t0) || ty_is_float(t0)))
+    /* vectors too, componentwise (Warp's vec.h mod, as `v % w`) */
+    if (!all_same(a, n) || !(ty_is_int(t0) || ty_is_float(t0) ||
+                             (t0->kind == TY_VEC && !t0->quat && !t0->xform &&
+                              t0->sc != KERN_SCALAR_BOOL)))
       BAD();
     return ir_call(C, BI_OP_MOD, t0, 2, a);
   case BI_LERP:
