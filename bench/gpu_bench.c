@@ -54,7 +54,21 @@ int main(int argc, char **argv) {
   kern_module *mod;
   kern_kernel *k;
   t0 = now_s();
-  KCHECK(ctx, kern_module_load_file(ctx, gpu, SUMSQ, &mod));
+  /* A copy under the fresh cache directory: the generated CUDA names its
+   * source path, so the text is new to NVRTC's own cache (NVRTC 12.9+,
+   * which outlives the process) and the build is cold there too. */
+  char cold_path[sizeof cachedir + 32];
+  snprintf(cold_path, sizeof cold_path, "%s/sum_of_squares.py", cachedir);
+  {
+    FILE *in = fopen(SUMSQ, "rb"), *out = fopen(cold_path, "wb");
+    if (!in || !out) { perror(SUMSQ); return 1; }
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, n, out);
+    fclose(in);
+    fclose(out);
+  }
+  KCHECK(ctx, kern_module_load_file(ctx, gpu, cold_path, &mod));
   KCHECK(ctx, kern_module_get_kernel(mod, "sum_of_squares", &k));
   double cold_ms = 1e3 * (now_s() - t0);
   enum { WARM = 21 };
@@ -69,7 +83,7 @@ int main(int argc, char **argv) {
     kern_module *m2;
     kern_kernel *k2;
     double c = now_s();
-    KCHECK(c2, kern_module_load_file(c2, d2, SUMSQ, &m2));
+    KCHECK(c2, kern_module_load_file(c2, d2, cold_path, &m2));
     KCHECK(c2, kern_module_get_kernel(m2, "sum_of_squares", &k2));
     warm[r] = 1e3 * (now_s() - c);
     ctxnew[r] = 1e3 * (b - a);

@@ -56,12 +56,19 @@ res["kern_library"] = kern.library_path()
 srcdir = tempfile.mkdtemp(prefix="kern-pysrc-")
 
 
+# NVRTC (12.9 and later) keeps its own cache of compiled programs, which
+# outlives the process: a text compiled before on the machine builds in
+# ~15 ms instead of ~100-200 (bench/NOTES.md, "cold builds").  A salt drawn
+# per run makes every "new file" new to NVRTC too, so cold means cold.
+SALT = int.from_bytes(os.urandom(3), "little")
+
+
 def new_file(i):
     path = os.path.join(srcdir, "cold%d.py" % i)
     with open(path, "w") as f:
         f.write("import warp as wp\n\n\n@wp.kernel\n"
                 "def scale%d(x: wp.array(dtype=wp.float32), y: wp.array(dtype=wp.float32)):\n"
-                "    i = wp.tid()\n    y[i] = x[i] * %d.5 + 1.0\n" % (i, i))
+                "    i = wp.tid()\n    y[i] = x[i] * %d.5 + %d.0\n" % (i, i, SALT))
     return path
 
 
@@ -76,6 +83,23 @@ for i in range(1, 6):
     colds.append(1e3 * (time.perf_counter() - t0))
 res["cold_load_next_ms_median"] = statistics.median(colds)
 res["cold_load_next_ms"] = colds
+# The same for the C API in this process, on other new files, alternating
+# with Python, so both see the same NVRTC and the same machine.
+timer = C.CDLL(a.timer)
+timer.kpt_load_seconds.restype = C.c_double
+timer.kpt_load_seconds.argtypes = [C.c_void_p, C.c_int, C.c_char_p]
+pyc, cc = [], []
+for i in range(10, 20, 2):
+    path = new_file(i)
+    t0 = time.perf_counter()
+    kern.load(path, device=dev)
+    pyc.append(1e3 * (time.perf_counter() - t0))
+    s = timer.kpt_load_seconds(kern._runtime.ctx(), dev.index, new_file(i + 1).encode())
+    if s < 0:
+        raise SystemExit("C load failed: status %d" % -s)
+    cc.append(1e3 * s)
+res["cold_load_py_alt_ms"] = statistics.median(pyc)
+res["cold_load_c_alt_ms"] = statistics.median(cc)
 warms = []
 for i in range(5):
     t0 = time.perf_counter()
@@ -282,6 +306,8 @@ print("-- loading")
 line("kern context + device start (init, get_device, 1 array)", "context_and_device_ms", "ms")
 line("first kern.load of a new file, empty cache", "cold_load_first_ms", "ms", ("< 50 ms", lambda v: v < 50))
 line("kern.load of further new files (median of 5)", "cold_load_next_ms_median", "ms", ("< 50 ms", lambda v: v < 50))
+line("kern.load of a new file, alternating with C (median of 5)", "cold_load_py_alt_ms", "ms")
+line("kern_module_load_file of a new file from C, same process", "cold_load_c_alt_ms", "ms")
 line("kern.load of a file already cached (median of 5)", "warm_load_ms_median", "ms")
 print("-- sum of squares, %g float64, on a %s" % (a.n, res.get("sumsq_operand", "?")))
 line("from Python (launch + wait, median)", "sumsq_py_ms", "ms")

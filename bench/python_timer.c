@@ -69,3 +69,16 @@ double kpt_async_mean(kern_kernel *k, kern_context *ctx, kern_device dev,
   if ((st = kern_synchronize(ctx, dev))) return -(double)st;
   return (now_s() - a) / reps;
 }
+
+/* Seconds one kern_module_load_file of path takes (a new file, so a cold
+ * build when the cache has not seen it), the module freed afterwards: the
+ * C side of bench/python_gpu.py's cold-load comparison. */
+double kpt_load_seconds(kern_context *ctx, kern_device dev, const char *path) {
+  kern_module *m = NULL;
+  double a = now_s();
+  kern_status st = kern_module_load_file(ctx, dev, path, &m);
+  double b = now_s();
+  if (st != KERN_SUCCESS) return -(double)st;
+  kern_module_free(m);
+  return b - a;
+}

@@ -44,6 +44,8 @@ _launch = _launch_async = None
 
 
 _ND = tuple(C.c_int(i) for i in range(_ffi.MAX_DIMS + 1))
+_ND1 = _ND[1]
+_scopes = _runtime._scopes
 
 
 def _bind_fast():
@@ -218,8 +220,8 @@ class Kernel:
         """Launches the kernel over ``dim`` (an int or a tuple of up to 4)."""
         if kw:
             args = self._bind(args, kw)
-        n = self._n
-        if len(args) != n:
+        if len(args) != self._n:
+            n = self._n
             raise TypeError("%s() takes %d argument%s (%s), got %d" % (
                 self.name, n, "" if n == 1 else "s",
                 ", ".join(p.name for p in self.params), len(args)))
@@ -229,29 +231,42 @@ class Kernel:
         dims = self._dims
         if type(dim) is int:
             dims[0] = dim
-            nd = 1
+            nd = _ND1
         else:
-            nd = _set_dims(dims, dim, self.name)
+            nd = _ND[_set_dims(dims, dim, self.name)]
         sp = None
         if stream is None:
-            cur = _local.streams
-            if cur:
-                stack = cur.get(self._device.index)
-                if stack:
-                    stream = stack[-1]
+            if _scopes[0]:
+                cur = _local.streams
+                if cur:
+                    stack = cur.get(self._device.index)
+                    if stack:
+                        stream = stack[-1]
         elif type(stream) is not _runtime.Stream:
             raise TypeError("stream must be a kern.Stream, got %r" % (stream,))
         if stream is not None:
             stream._handle()
             sp = stream._hp
+        if not args:
+            # Nothing of the kernel's shared argument array is written, so
+            # no lock: libkern itself is thread-safe.
+            if sp is None and self._cpu:
+                st = _launch(hp, nd, dims, _ND[0], self._args)
+            else:
+                st = _launch_async(hp, sp, nd, dims, _ND[0], self._args)
+            if st:
+                _runtime.fail(st, "")
+            if stream is not None and stream._graph is not None:
+                stream._graph._refs.append(args)
+            return
         temps = []
         with _lock:
             for c, v in zip(self._conv, args):
                 c(v, copy, temps)
             if sp is None and self._cpu:
-                st = _launch(hp, _ND[nd], dims, self._cn, self._args)
+                st = _launch(hp, nd, dims, self._cn, self._args)
             else:
-                st = _launch_async(hp, sp, _ND[nd], dims, self._cn, self._args)
+                st = _launch_async(hp, sp, nd, dims, self._cn, self._args)
             if st:
                 _runtime.fail(st, "")
         if stream is not None and stream._graph is not None:
@@ -325,7 +340,7 @@ class Launch:
         if hp is None:
             raise InvalidHandleError("kernel '%s': its module is closed" % k.name)
         s = stream if stream is not None else self.stream
-        if s is None:
+        if s is None and _scopes[0]:
             cur = _local.streams
             if cur:
                 stack = cur.get(k._device.index)
@@ -335,14 +350,15 @@ class Launch:
         if s is not None:
             s._handle()
             sp = s._hp
-        with _lock:
-            if sp is None and k._cpu:
-                st = _launch(hp, _ND[self._nd], self._dims, k._cn, self._args)
-            else:
-                st = _launch_async(hp, sp, _ND[self._nd], self._dims, k._cn,
-                                   self._args)
-            if st:
-                _runtime.fail(st, "")
+        # No lock: this Launch's arrays are written only by bind and set_dim,
+        # and libkern copies them during the call.
+        if sp is None and k._cpu:
+            st = _launch(hp, _ND[self._nd], self._dims, k._cn, self._args)
+        else:
+            st = _launch_async(hp, sp, _ND[self._nd], self._dims, k._cn,
+                               self._args)
+        if st:
+            _runtime.fail(st, "")
         if s is not None and s._graph is not None:
             s._graph._refs.append(self)
 

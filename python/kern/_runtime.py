@@ -40,6 +40,9 @@ class _Local(threading.local):
 
 _state = _State()
 _local = _Local()
+# How many `with stream:` scopes are open in any thread: while none is, the
+# launch path skips the thread-local lookup (Note [launch cost], _module.py).
+_scopes = [0]
 
 
 def _lib():
@@ -451,10 +454,12 @@ class Stream:
 
     def __enter__(self):
         _current_streams().setdefault(self.device.index, []).append(self)
+        _scopes[0] += 1
         return self
 
     def __exit__(self, *exc):
         _current_streams()[self.device.index].pop()
+        _scopes[0] -= 1
         return False
 
     def __repr__(self):

@@ -227,7 +227,7 @@ def test_interpreter_shutdown_with_live_objects(device):
             cap = a.__dlpack__()
             h = np.zeros(16, np.float32)
             m.inc(h, dim=16)
-            keep = kern.array(h, copy=False)
+            keep = kern.array(h, device=dev, copy=False)
         g_cycle = [a, s, m]
         g_cycle.append(g_cycle)
         print("exiting")

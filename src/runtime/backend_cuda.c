@@ -14,10 +14,16 @@
  *    kern__error (see Note [one checking macro]).
  *  - Each device uses its primary context (shared with the CUDA runtime, so
  *    arrays can be handed to PyTorch/CuPy) and one stream created with
- *    default flags: it is ordered against the legacy NULL stream, which the
- *    synchronous cuMemcpy and cuMemset calls use, so copies and launches
- *    can never race.  The context is retained lazily on first use: listing
- *    devices must not create a context (hundreds of MB) on every GPU.
+ *    default flags, the device's default stream: every synchronous call
+ *    (copy, fill, launch) is its asynchronous form on that stream followed
+ *    by a wait for it, so copies and launches can never race.  Being a
+ *    blocking stream, it is also ordered against the legacy NULL stream
+ *    (PyTorch's and CuPy's default), yet not against other blocking streams:
+ *    a synchronous call never touches the legacy stream itself, which the
+ *    driver refuses while any blocking stream is being captured into a
+ *    graph (CUDA_ERROR_STREAM_CAPTURE_IMPLICIT).  The context is retained
+ *    lazily on first use: listing devices must not create a context
+ *    (hundreds of MB) on every GPU.
  *  - A device fault (illegal address, ...) poisons a CUDA context for good.
  *    The device is then marked broken and every later call on it fails with
  *    KERN_ERROR_DEVICE and the original error, instead of crashing or
@@ -137,12 +143,6 @@ typedef struct cu_api {
   CUresult (*cuStreamSynchronize)(CUstream s);
   CUresult (*cuMemAlloc)(CUdeviceptr *p, size_t bytes);
   CUresult (*cuMemFree)(CUdeviceptr p);
-  CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
-  CUresult (*cuMemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes);
-  CUresult (*cuMemcpyDtoD)(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
-  CUresult (*cuMemsetD8)(CUdeviceptr dst, unsigned char v, size_t n);
-  CUresult (*cuMemsetD16)(CUdeviceptr dst, unsigned short v, size_t n);
-  CUresult (*cuMemsetD32)(CUdeviceptr dst, unsigned int v, size_t n);
   CUresult (*cuModuleLoadDataEx)(CUmodule *m, const void *image, unsigned n,
                                  int *options, void **values);
   CUresult (*cuModuleUnload)(CUmodule m);
@@ -252,12 +252,6 @@ static const sym cu_syms[] = {
     S(cuStreamSynchronize, "cuStreamSynchronize", 1),
     S(cuMemAlloc, "cuMemAlloc_v2", 1),
     S(cuMemFree, "cuMemFree_v2", 1),
-    S(cuMemcpyHtoD, "cuMemcpyHtoD_v2", 1),
-    S(cuMemcpyDtoH, "cuMemcpyDtoH_v2", 1),
-    S(cuMemcpyDtoD, "cuMemcpyDtoD_v2", 1),
-    S(cuMemsetD8, "cuMemsetD8_v2", 1),
-    S(cuMemsetD16, "cuMemsetD16_v2", 1),
-    S(cuMemsetD32, "cuMemsetD32_v2", 1),
     S(cuModuleLoadDataEx, "cuModuleLoadDataEx", 1),
     S(cuModuleUnload, "cuModuleUnload", 1),
     S(cuModuleGetFunction, "cuModuleGetFunction", 1),
@@ -869,13 +863,23 @@ static void cuda_mem_free(void *state, int dev, void *p) {
   (void)CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuMemFree(dptr(p)), "ptr=%p", p);
 }
 
+/* The end of every synchronous call: wait for the device's default stream,
+ * where the call's work went (see the design notes at the top). */
+static kern_status default_wait(cuda_state *s, int dev, kern_status st) {
+  if (st) return st;
+  return CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+               cuStreamSynchronize(s->devs[dev].stream), "%s", "");
+}
+
 static kern_status cuda_copy_in(void *state, int dev, void *dst,
                                 const void *src, size_t bytes) {
   cuda_state *s = state;
   kern_status st = dev_enter(s, dev);
   if (st || bytes == 0) return st;
-  return CHECK(s, dev, KERN_ERROR_DEVICE, cu,
-               cuMemcpyHtoD(dptr(dst), src, bytes), "bytes=%zu", bytes);
+  st = CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+             cuMemcpyHtoDAsync(dptr(dst), src, bytes, s->devs[dev].stream),
+             "bytes=%zu", bytes);
+  return default_wait(s, dev, st);
 }
 
 static kern_status cuda_copy_out(void *state, int dev, void *dst,
@@ -883,8 +887,10 @@ static kern_status cuda_copy_out(void *state, int dev, void *dst,
   cuda_state *s = state;
   kern_status st = dev_enter(s, dev);
   if (st || bytes == 0) return st;
-  return CHECK(s, dev, KERN_ERROR_DEVICE, cu,
-               cuMemcpyDtoH(dst, dptr(src), bytes), "bytes=%zu", bytes);
+  st = CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+             cuMemcpyDtoHAsync(dst, dptr(src), bytes, s->devs[dev].stream),
+             "bytes=%zu", bytes);
+  return default_wait(s, dev, st);
 }
 
 /* Whether the n-byte pattern p is a repetition of its first `unit` bytes. */
@@ -900,12 +906,10 @@ static int repeats(const unsigned char *p, size_t n, size_t unit) {
  * is written once from a host buffer of whole patterns and then doubled in
  * place with device-to-device copies: log2(bytes/64 KiB) copies at device
  * bandwidth, no kernel needed. */
-static kern_status cuda_fill(void *state, int dev, void *dst,
-                             const void *pattern, size_t pattern_size,
-                             size_t bytes) {
-  cuda_state *s = state;
-  kern_status st = dev_enter(s, dev);
-  if (st || bytes == 0) return st;
+static kern_status fill_on(cuda_state *s, int dev, CUstream cs, void *dst,
+                           const void *pattern, size_t pattern_size,
+                           size_t bytes) {
+  kern_status st;
   if (pattern_size == 0 || bytes % pattern_size)
     return cuda_error(s, KERN_ERROR_INVALID_ARGUMENT,
                       "cuda: fill of %zu bytes with a %zu-byte pattern", bytes,
@@ -913,19 +917,19 @@ static kern_status cuda_fill(void *state, int dev, void *dst,
   const unsigned char *p = pattern;
   CUdeviceptr d = dptr(dst);
   if (repeats(p, pattern_size, 1))
-    return CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuMemsetD8(d, p[0], bytes),
-                 "bytes=%zu", bytes);
+    return CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+                 cuMemsetD8Async(d, p[0], bytes, cs), "bytes=%zu", bytes);
   if (repeats(p, pattern_size, 2) && d % 2 == 0 && bytes % 2 == 0) {
     unsigned short v;
     memcpy(&v, p, 2);
-    return CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuMemsetD16(d, v, bytes / 2),
-                 "bytes=%zu", bytes);
+    return CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+                 cuMemsetD16Async(d, v, bytes / 2, cs), "bytes=%zu", bytes);
   }
   if (repeats(p, pattern_size, 4) && d % 4 == 0 && bytes % 4 == 0) {
     unsigned int v;
     memcpy(&v, p, 4);
-    return CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuMemsetD32(d, v, bytes / 4),
-                 "bytes=%zu", bytes);
+    return CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+                 cuMemsetD32Async(d, v, bytes / 4, cs), "bytes=%zu", bytes);
   }
   size_t first = pattern_size * (65536 / pattern_size + 1);
   if (first > bytes) first = bytes;
@@ -934,17 +938,30 @@ static kern_status cuda_fill(void *state, int dev, void *dst,
     return cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
   for (size_t i = 0; i < first; i += pattern_size)
     memcpy(buf + i, p, pattern_size);
-  st = CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuMemcpyHtoD(d, buf, first),
-             "bytes=%zu", first);
+  /* From pageable memory the driver has staged the bytes when this returns,
+   * so the buffer may go at once. */
+  st = CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+             cuMemcpyHtoDAsync(d, buf, first, cs), "bytes=%zu", first);
   kern__free(buf);
   /* `done` stays a multiple of the pattern, so every copy is too. */
   for (size_t done = first; !st && done < bytes;) {
     size_t n = bytes - done < done ? bytes - done : done;
-    st = CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuMemcpyDtoD(d + done, d, n),
-               "offset=%zu bytes=%zu", done, n);
+    st = CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+               cuMemcpyDtoDAsync(d + done, d, n, cs), "offset=%zu bytes=%zu",
+               done, n);
     done += n;
   }
   return st;
+}
+
+static kern_status cuda_fill(void *state, int dev, void *dst,
+                             const void *pattern, size_t pattern_size,
+                             size_t bytes) {
+  cuda_state *s = state;
+  kern_status st = dev_enter(s, dev);
+  if (st || bytes == 0) return st;
+  st = fill_on(s, dev, s->devs[dev].stream, dst, pattern, pattern_size, bytes);
+  return default_wait(s, dev, st);
 }
 
 /* ---------------------------------------------------------------- NVRTC */
@@ -1471,42 +1488,23 @@ static kern_status cuda_copy_dd(void *state, int dev, void *dst, size_t doff,
   cuda_state *s = state;
   kern_status st = dev_enter(s, dev);
   if (st || bytes == 0) return st;
-  return CHECK(s, dev, KERN_ERROR_DEVICE, cu,
-               cuMemcpyDtoD(dptr(dst) + doff, dptr(src) + soff, bytes),
-               "bytes=%zu", bytes);
+  st = CHECK(s, dev, KERN_ERROR_DEVICE, cu,
+             cuMemcpyDtoDAsync(dptr(dst) + doff, dptr(src) + soff, bytes,
+                               s->devs[dev].stream),
+             "bytes=%zu", bytes);
+  return default_wait(s, dev, st);
 }
 
-/* Patterns of 1, 2 or 4 repeating bytes are one async memset; any other
- * pattern waits for the stream and takes the synchronous path. */
+/* Patterns of 1, 2 or 4 repeating bytes are one async memset; any other is
+ * an upload of whole patterns doubled by device copies, all on the stream
+ * (fill_on), so it can be captured too. */
 static kern_status cuda_fill_async(void *state, int dev, void *cs, void *dst,
                                    const void *pattern, size_t pattern_size,
                                    size_t bytes) {
   cuda_state *s = state;
   kern_status st = dev_enter(s, dev);
   if (st || bytes == 0) return st;
-  const unsigned char *p = pattern;
-  CUdeviceptr d = dptr(dst);
-  if (pattern_size && bytes % pattern_size == 0) {
-    if (repeats(p, pattern_size, 1))
-      return CHECK(s, dev, KERN_ERROR_DEVICE, cu,
-                   cuMemsetD8Async(d, p[0], bytes, cs), "bytes=%zu", bytes);
-    if (repeats(p, pattern_size, 2) && d % 2 == 0 && bytes % 2 == 0) {
-      unsigned short v;
-      memcpy(&v, p, 2);
-      return CHECK(s, dev, KERN_ERROR_DEVICE, cu,
-                   cuMemsetD16Async(d, v, bytes / 2, cs), "bytes=%zu", bytes);
-    }
-    if (repeats(p, pattern_size, 4) && d % 4 == 0 && bytes % 4 == 0) {
-      unsigned int v;
-      memcpy(&v, p, 4);
-      return CHECK(s, dev, KERN_ERROR_DEVICE, cu,
-                   cuMemsetD32Async(d, v, bytes / 4, cs), "bytes=%zu", bytes);
-    }
-  }
-  if ((st = CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuStreamSynchronize(cs),
-                  "%s", "")))
-    return st;
-  return cuda_fill(state, dev, dst, pattern, pattern_size, bytes);
+  return fill_on(s, dev, cs, dst, pattern, pattern_size, bytes);
 }
 
 static kern_status cuda_host_alloc(void *state, int dev, size_t bytes,

@@ -34,9 +34,13 @@ static double now_ms(void) {
  * backend_opencl.c: a contiguous chunk per work item when dims.chunk > 0,
  * a grid-stride loop otherwise. */
 
+/* The argument structs exactly as the backend passes them (a shape with the
+ * shard offset, the dims with the first index): PoCL takes any size, but
+ * NVIDIA's OpenCL checks each argument's size against the kernel's. */
 #define PRELUDE                                                               \
-  "typedef struct { long d[4]; } kern__shape;\n"                              \
-  "typedef struct { long dim[4]; long total; long chunk; } kern__dims;\n"     \
+  "typedef struct { long d[4]; long off; } kern__shape;\n"                    \
+  "typedef struct { long dim[4]; long total; long chunk; long begin; } "       \
+  "kern__dims;\n"                                                             \
   "typedef struct { float c[3]; } vec3f;\n"
 
 #define LOOP(body)                                                            \

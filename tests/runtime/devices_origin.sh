@@ -9,7 +9,10 @@ export XDG_CONFIG_HOME=$T KERN_CACHE_DIR=$T/cache
 unset KERN_DEVICE
 fail() { echo "FAIL: $*"; exit 1; }
 out=$("$K" devices) || fail "kern devices exited $?"
-echo "$out" | grep -qx "default device: cpu:0 ('auto' from default)" || fail "default: $out"
+# 'auto' picks the best device here: cpu:0 on a machine without a GPU,
+# cuda:0 where there is one.
+echo "$out" | grep -Eqx "default device: (cpu|cuda|opencl):[0-9]+ \('auto' from default\)" ||
+  fail "default: $out"
 mkdir -p "$T/kern"
 printf '# chosen by hand\ndevice = cpu\n' > "$T/kern/config"
 out=$("$K" devices) || fail "kern devices exited $?"

@@ -1,0 +1,1 @@
+extern "C" __global__ void k(float *p) { p[threadIdx.x] = 1.0f; }
