@@ -977,6 +977,18 @@ static bool quat_body(Emit *E, Buf *b, int bi, const Type *ret, int n,
     return true;
   }
   case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
+    if (args[0]->kind == TY_MAT) {
+      /* Warp's mat.h overload: the first three rows of m * (v, w), w = 1
+       * for a point and 0 for a vector, summed in Warp's order (0 * m[i][3]
+       * is added too, so a -0 sum or an infinite m[i][3] come out alike). */
+      buf_printf(b, "  %s r;\n  for (int i = 0; i < 3; i++) {\n"
+                    "    %s s = 0;\n    for (int j = 0; j < 3; j++) s += a.m[i][j] * b.c[j];\n"
+                    "    s += a.m[i][3] * (%s)%d;\n    r.c[i] = s;\n  }\n  return r;\n",
+                 RT, T, T, bi == BI_TRANSFORM_POINT);
+      return true;
+    }
+    xform_body(E, b, bi, ret, n, args);
+    return true;
   case BI_TRANSFORM_MULTIPLY: case BI_TRANSFORM_INVERSE:
   case BI_TRANSFORM_IDENTITY: case BI_TRANSFORM_GET_TRANSLATION:
   case BI_TRANSFORM_GET_ROTATION:

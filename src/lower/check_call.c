@@ -1038,7 +1038,9 @@ static IrExpr *math_builtin(Ctx *X, Node *call, int bi, const char *name,
     return ir_call(C, bi, t0, 1, a);
   case BI_ISNAN: case BI_ISINF: case BI_ISFINITE:
     NARGS(1, 1);
-    if (!vec_or_scalar_float(t0) && !ty_is_int(t0))
+    /* matrices too, any component counting (Warp's mat.h overloads) */
+    if (!vec_or_scalar_float(t0) && !ty_is_int(t0) &&
+        !(t0->kind == TY_MAT && sc_is_float(t0->sc)))
       BAD();
     return ir_call(C, bi, t_bool(), 1, a);
   case BI_POW: case BI_ATAN2:
@@ -1048,7 +1050,10 @@ static IrExpr *math_builtin(Ctx *X, Node *call, int bi, const char *name,
     return ir_call(C, bi, t0, 2, a);
   case BI_MOD:
     NARGS(2, 2);
-    if (!all_same(a, n) || !(ty_is_int(t0) || ty_is_float(t0)))
+    /* vectors too, componentwise (Warp's vec.h mod, as `v % w`) */
+    if (!all_same(a, n) || !(ty_is_int(t0) || ty_is_float(t0) ||
+                             (t0->kind == TY_VEC && !t0->quat && !t0->xform &&
+                              t0->sc != KERN_SCALAR_BOOL)))
       BAD();
     return ir_call(C, BI_OP_MOD, t0, 2, a);
   case BI_LERP:
@@ -1185,6 +1190,12 @@ static IrExpr *quat_builtin(Ctx *X, Node *call, int bi, const char *name,
     return ir_call(C, bi, ty_mat(C, t0->sc, 3, 3), 1, a);
   case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
     NARGS(2, 2);
+    /* Warp also applies a 4x4 matrix (mat.h: m * (v, 1) or m * (v, 0));
+     * the 16-bit matrices would need Warp's per-step rounding, not here. */
+    if (t0->kind == TY_MAT && t0->rows == 4 && t0->cols == 4 &&
+        (t0->sc == KERN_SCALAR_FLOAT32 || t0->sc == KERN_SCALAR_FLOAT64) &&
+        ty_eq(a[1]->ty, ty_vec(C, t0->sc, 3)))
+      return ir_call(C, bi, a[1]->ty, 2, a);
     if (!t0->xform || !ty_eq(a[1]->ty, ty_vec(C, t0->sc, 3)))
       BAD();
     return ir_call(C, bi, a[1]->ty, 2, a);

@@ -97,6 +97,13 @@ IrExpr *check_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
       ERR(pos, "%s of two vectors is not defined; use wp.dot(), wp.cross(), "
                "wp.outer() or wp.cw_mul()", op_text(op));
     break;
+  case OP_MOD:
+    /* Warp's vec.h mod(): componentwise, fmod for floats and C's % for
+     * integers (as the scalar %). */
+    if (!ty_eq(lt, rt) || lt->kind != TY_VEC || lt->quat || lt->xform ||
+        lt->sc == KERN_SCALAR_BOOL)
+      break;
+    return ir_call2(C, BI_OP_MOD, lt, l, r);
   case OP_DIV:
     if (rs && !ls)
       return ir_call2(C, BI_DIV, lt, l, r);
@@ -436,8 +443,12 @@ static IrExpr *expr(Ctx *X, Node *n) {
     if (n->op == OP_NEG) {
       if (!ty_is_value(a->ty) || a->ty->sc == KERN_SCALAR_BOOL)
         ERR(n->pos, "unary - is not defined for %s", TN(a->ty));
+      /* A Python constant (a literal, a module-level value) is negated
+       * exactly, as Warp's codegen folds it; a folded constructor such as
+       * wp.float32(0.0) is a call in Warp, negated as 0 - x (Note
+       * [negating a float]). */
       if (a->kind == E_CONST && sc_is_float(a->ty->sc) && a->ty->kind ==
-          TY_SCALAR)
+          TY_SCALAR && (check_is_literal(n->a) || n->a->kind == N_NAME))
         return ir_const_float(C, a->ty, -a->fval);
       if (a->ty->kind != TY_SCALAR)
         return ir_call1(C, BI_NEG, a->ty, a);

@@ -220,7 +220,8 @@ IrExpr *check_component(Ctx *X, IrExpr *v, int k) {
 /* Prints v the way Warp's print() does (native/builtin.h): scalars with
  * %g, %d or %u and a newline, bool as True/False, vectors as their
  * components converted to float32, each followed by a space, then a
- * newline, matrices one such line per row.  v must be a variable or a
+ * newline, matrices one such line per row; quaternions and transforms
+ * in their own formats.  v must be a variable or a
  * constant (it is read once per component). */
 static void print_value(Ctx *X, IrExpr *v, Pos pos) {
   const Type *t = v->ty;
@@ -257,7 +258,11 @@ static void print_value(Ctx *X, IrExpr *v, Pos pos) {
     }
     buf_puts(&f, "\n");
   }
-  emit_printf_stmt(X, pos, f.p, rows * cols, a);
+  /* Warp's quat_t and transform_t have print() overloads of their own:
+   * no trailing space, and a transform as "(p) (q)". */
+  const char *fmt = t->quat ? "%g %g %g %g\n"
+                    : t->xform ? "(%g %g %g) (%g %g %g %g)\n" : f.p;
+  emit_printf_stmt(X, pos, fmt, rows * cols, a);
 }
 
 /* wp.expect_eq(a, b), wp.expect_neq(a, b), wp.expect_near(a, b, tol):
