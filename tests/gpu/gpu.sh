@@ -14,6 +14,11 @@ SUM="$L/summary.txt"; : > "$SUM"
 say() { echo "$*" | tee -a "$SUM"; }
 T0=$(date +%s)
 el() { echo "$(( $(date +%s) - T0 ))s"; }
+# STEPS picks sections (a device call is at most 10 minutes, and the whole
+# script needs more on a busy host): ctest cuda examples debug sanitizer
+# nvocl bench; default all.  The build always runs (incremental when warm).
+STEPS=${STEPS:-ctest cuda examples debug sanitizer nvocl bench}
+want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 CARD=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
 say "card: ${CARD:-none}  date: $(date -u +%Y-%m-%dT%H:%MZ)  driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1)"
@@ -27,16 +32,21 @@ K=$B/kern; NPYCMP=$B/tests/npycmp
 $K devices > "$L/devices.txt" 2>&1; cat "$L/devices.txt"
 
 # ---- ctest (whole suite)
+if want ctest; then
 timeout 300 ctest --test-dir $B -j"$J" --timeout 200 --output-on-failure >"$L/ctest.log" 2>&1
 say "ctest: $(grep -E 'tests passed|tests failed' "$L/ctest.log" | tail -n1) ($(el))"
 grep -E '^\s+[0-9]+ - ' "$L/ctest.log" | head -n 20 | tee -a "$SUM"
+fi
 
 # ---- conformance on CUDA
+if want cuda; then
 timeout 300 sh tests/conformance/run.sh $K $NPYCMP tests/conformance cuda >"$L/conformance-cuda.log" 2>&1
 say "$(grep '^conformance' "$L/conformance-cuda.log" || echo 'conformance (cuda): did not finish') ($(el))"
 grep '^failed:' "$L/conformance-cuda.log" | tee -a "$SUM"
+fi
 
 # ---- examples on CUDA, checked arrays compared with the CPU backend
+if want examples; then
 EX="$L/examples"; mkdir -p "$EX"; ex_pass=0; ex_fail=""
 for f in examples/*.py; do
   stem=$(basename "$f" .py)
@@ -57,12 +67,16 @@ for f in examples/*.py; do
   if [ $ok = 1 ]; then ex_pass=$((ex_pass + 1)); else ex_fail="$ex_fail $stem"; fi
 done
 say "examples (cuda vs cpu): $ex_pass passed, failed:${ex_fail:- none} ($(el))"
+fi
 
 # ---- debug mode on CUDA: out-of-bounds accesses reported, not performed
+if want debug; then
 timeout 120 sh tests/debug/run.sh $K $NPYCMP tests/debug cuda >"$L/debug-cuda.log" 2>&1
 say "$(tail -n 1 "$L/debug-cuda.log") ($(el))"
+fi
 
 # ---- compute-sanitizer
+if want sanitizer; then
 SN=1000000
 san() {  # tool name file kernel args...
   local tool=$1 name=$2; shift 2
@@ -87,8 +101,10 @@ for tool in racecheck synccheck; do
   say "sanitizer $tool runtime_stream: ${s:-no summary} (rc $rc)"
 done
 say "sanitizer done ($(el))"
+fi
 
 # ---- NVIDIA OpenCL
+if want nvocl; then
 mkdir -p /tmp/icd && echo libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd
 cp /etc/OpenCL/vendors/*.icd /tmp/icd/ 2>/dev/null
 export OCL_ICD_VENDORS=/tmp/icd
@@ -106,8 +122,10 @@ else
   say "NVIDIA OpenCL: not visible to kern (see devices-ocl.txt, clinfo.txt)"
 fi
 # OCL_ICD_VENDORS stays set: gpu_bench times the same kernel on $NVOCL too
+fi
 
 # ---- benchmarks
+if want bench; then
 if cc -std=c11 -O2 -Iinclude -c bench/gpu_bench.c -o $B/gpu_bench.o \
    && nvcc -O3 -arch=sm_90 -c bench/ref_sumsq.cu -o $B/ref_sumsq.o \
    && nvcc -o $B/gpu_bench $B/gpu_bench.o $B/ref_sumsq.o $B/libkern.a -lcuda -ldl -lpthread -lm \
@@ -122,6 +140,7 @@ PY=python3; [ -x /opt/torch/.venv/bin/python ] && PY=/opt/torch/.venv/bin/python
 PYTHONUNBUFFERED=1 timeout 150 $PY bench/gpu_ref.py 100000000 --json "$L/gpu_ref.json" >"$L/gpu_ref.txt" 2>&1
 echo "gpu_ref rc $?" >>"$L/gpu_ref.txt"
 say "gpu_ref done ($(el))"
+fi
 
 cp "$SUM" "$L/gpu_bench.txt" "$L/gpu_ref.txt" "$OUT/" 2>/dev/null
 cp "$L/gpu_bench.json" "$L/gpu_ref.json" "$OUT/" 2>/dev/null
