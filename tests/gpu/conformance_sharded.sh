@@ -1,0 +1,24 @@
+#!/bin/sh
+# The conformance suite on one GPU backend in SHARDS parallel parts (the
+# suite outgrew one device call run file by file: ~380 kernels, each a cold
+# NVRTC or OpenCL build).  usage: conformance_sharded.sh KERN NPYCMP BACKEND [SHARDS]
+# BACKEND is cuda, or a device such as opencl:1 (NVIDIA's OpenCL, as in
+# gpu.sh).  Prints each shard's summary line and every failure.
+set -u
+K=$1; NPYCMP=$2; BACKEND=$3; N=${4:-8}
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+RUN=tests/conformance/run.sh
+case $BACKEND in
+  *:*) sed 's/--backend "\$BACKEND"/--device "$BACKEND"/' $RUN > "$T/run.sh"; RUN=$T/run.sh ;;
+esac
+ls tests/conformance/*.py | grep -v gen_expected.py > "$T/all"
+split -n r/"$N" "$T/all" "$T/part."
+for p in "$T"/part.*; do
+  # shellcheck disable=SC2046
+  sh "$RUN" "$K" "$NPYCMP" tests/conformance "$BACKEND" $(cat "$p") > "$p.log" 2>&1 &
+done
+wait
+grep -h '^conformance' "$T"/part.*.log
+grep -h -A12 '^FAIL\|^failed:' "$T"/part.*.log | head -n 80
+awk '/^conformance/ { p += $3; f += $5; s += $7 }
+     END { printf "total %s: %d passed, %d failed, %d skipped by kern-skip\n", "'"$BACKEND"'", p, f, s }' "$T"/part.*.log
