@@ -14,7 +14,9 @@ def ty_vec_uint32(a: wp.array2d(dtype=wp.uint32), o: wp.array2d(dtype=wp.vec4ui)
     o[i, 0] = x - y * wp.uint32(3)
     o[i, 1] = x / wp.uint32(3) + wp.cw_div(x, y)
     o[i, 2] = x % y
-    o[i, 3] = (x << wp.vec4ui(wp.uint32(3))) ^ (x >> y)
+    # Shift counts below 32: a larger one is undefined in C and differs by
+    # target (x86 masks the count, CUDA's shr gives 0).
+    o[i, 3] = (x << wp.vec4ui(wp.uint32(3))) ^ (x >> (y & wp.vec4ui(wp.uint32(31))))
     o[i, 4] = (x & y) | ~y
     s[i, 0] = wp.dot(x, y)
     s[i, 1] = wp.dot(wp.vec2ui(x[0], x[1]), wp.vec2ui(y[2], y[3])) + wp.vec3ui(x[1], x[2], x[3])[1]
