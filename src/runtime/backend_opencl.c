@@ -150,6 +150,9 @@ typedef struct ocl_device {
   size_t max_work_group;
   int fp64, int64_atomics;
   int c12; /* OpenCL C 1.2 or later: build with -cl-std=CL1.2 */
+  /* CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT: float division and sqrt can be
+   * IEEE-rounded, as on the other backends (ocl_module_build). */
+  int exact_div_sqrt;
   /* Descriptive properties for kern_device_info (0 / "" when unknown). */
   int version_major, version_minor; /* CL_DEVICE_VERSION */
   int warp_size;
@@ -441,6 +444,10 @@ static int ocl_device_describe(ocl_state *st, cl_platform_id p,
   if (d->max_work_group == 0) d->max_work_group = 1;
   d->fp64 = ocl_has_token(d->extensions, "cl_khr_fp64");
   d->int64_atomics = ocl_has_token(d->extensions, "cl_khr_int64_base_atomics");
+  cl_device_fp_config fp32 = 0;
+  if (st->cl.clGetDeviceInfo(id, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp32,
+                             &fp32, NULL) == CL_SUCCESS)
+    d->exact_div_sqrt = (fp32 & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
   /* "OpenCL C <major>.<minor> <vendor text>" */
   int major = 0, minor = 0;
   const char *v = d->c_version;
@@ -1048,15 +1055,21 @@ static kern_status ocl_module_build(void *state, int dev, const kc_result *code,
                        "opencl: no source to build");
   s = ocl_check_features(st, d, code);
   if (s != KERN_SUCCESS) return s;
-  /* No fast-math: results must match the other backends'. */
+  /* No fast-math: results must match the other backends'.  For the same
+   * reason float division and sqrt are IEEE-rounded where the device can
+   * (OpenCL allows 2.5 and 3 ulp by default, and NVIDIA's driver uses that
+   * latitude: wp.svd3's Jacobi rotations then took other signs than on the
+   * CPU and CUDA, whose division and sqrtf are exact). */
   /* KERN_NV_PTX: NVIDIA's compiler takes inline PTX, which the emitted
    * float atomics use there (Note [NVIDIA float atomics] in
    * emit/opencl.c).  The options are part of the cache key. */
   int nv = d->vendor && strstr(d->vendor, "NVIDIA") != NULL;
-  const char *plain = d->c12 ? "-cl-std=CL1.2" : "";
-  const char *options = !nv ? plain
-                        : d->c12 ? "-cl-std=CL1.2 -D KERN_NV_PTX=1"
-                                 : "-D KERN_NV_PTX=1";
+  char plain[96], options[128];
+  snprintf(plain, sizeof plain, "%s%s%s", d->c12 ? "-cl-std=CL1.2" : "",
+           d->c12 && d->exact_div_sqrt ? " " : "",
+           d->exact_div_sqrt ? "-cl-fp32-correctly-rounded-divide-sqrt" : "");
+  snprintf(options, sizeof options, "%s%s%s", plain,
+           nv && plain[0] ? " " : "", nv ? "-D KERN_NV_PTX=1" : "");
   /* The key's inputs besides the source: Note [program binaries]. */
   kern__key_part key[] = {
       {d->platform_name, strlen(d->platform_name)},
