@@ -35,6 +35,7 @@
 #include "kern.h"
 #include "kern_test.h"
 #include "synth.h"
+#include "synth_args.h"
 
 /* Relative tolerance of a float digest (see the top of the file). */
 #define WD_RTOL 1e-6
@@ -45,22 +46,6 @@
  * seed) and PoCL's on-disk kernel cache builds each only once: PoCL's build
  * (about a second a kernel) is most of this test's time. */
 #define WD_BATCH 100
-
-static kern_type elem(const synth_arg *a) {
-  switch (a->kind) {
-  case SA_INT_ARRAY: case SA_INT_OUT: case SA_INT_VALUE: return KERN_TYPE_INT32;
-  case SA_VEC3_ARRAY: case SA_VEC3_OUT: return KERN_TYPE_VEC3;
-  case SA_MAT33_ARRAY: return KERN_TYPE_MAT33;
-  default: return KERN_TYPE_FLOAT32;
-  }
-}
-static int is_out(const synth_arg *a) {
-  return a->kind == SA_FLOAT_OUT || a->kind == SA_INT_OUT || a->kind == SA_VEC3_OUT;
-}
-static int64_t nscalars(const synth_arg *a) {
-  kern_type t = elem(a);
-  return a->shape[0] * (a->ndim == 2 ? a->shape[1] : 1) * t.rows * t.cols;
-}
 
 /* Over the agreeing float outputs: how many differ from Warp at all, and
  * the largest difference as a fraction of its tolerance (printed, so the
@@ -95,32 +80,7 @@ static int run_pair(kern_context *ctx, kern_device dev, kern_module *m,
   kern_array *arr[SYNTH_MAX_ARGS] = {0};
   kern_arg args[SYNTH_MAX_ARGS];
   int ok = 1;
-  for (int a = 0; a < k->nargs && ok; a++) {
-    const synth_arg *sa = &k->args[a];
-    if (sa->kind == SA_FLOAT_VALUE) {
-      args[a] = kern_arg_float(sa->fill);
-      continue;
-    }
-    if (sa->kind == SA_INT_VALUE) {
-      args[a] = kern_arg_int((int64_t)sa->fill);
-      continue;
-    }
-    ASSERT_OK(ctx, kern_array_new(ctx, dev, elem(sa), sa->ndim, sa->shape, &arr[a]));
-    int64_t ns = nscalars(sa);
-    void *host = calloc((size_t)ns, 4);
-    ASSERT(host != NULL);
-    if (is_out(sa)) {
-      for (int64_t i = 0; i < ns; i++) {
-        if (sa->kind == SA_INT_OUT) ((int32_t *)host)[i] = (int32_t)sa->fill;
-        else ((float *)host)[i] = (float)sa->fill;
-      }
-    } else {
-      synth_fill_input(sa, host, ns);
-    }
-    ASSERT_OK(ctx, kern_array_upload(arr[a], host, (size_t)ns * 4));
-    free(host);
-    args[a] = kern_arg_array(arr[a]);
-  }
+  synth_make_args(ctx, dev, k, arr, args);
   if (kern_launch(kk, k->ndim, k->dims, k->nargs, args) || kern_synchronize(ctx, dev)) {
     snprintf(why, nwhy, "launch: %s", kern_last_error(ctx));
     ok = 0;
