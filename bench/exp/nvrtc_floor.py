@@ -3,6 +3,13 @@ the CUDA backend's options: where a cold kern.load's time goes.  Wall and
 CPU time per compile (median of 5 after one warm-up), for each .cu named,
 as emitted and with extra options.  Usage:
   python3 bench/exp/nvrtc_floor.py [--arch sm_90] FILE.cu ...
+
+The nvrtc_*.cu files beside it are the exact texts measured on 2026-11-26
+(bench/NOTES.md): kern's emitted CUDA for a scale kernel and for
+examples/sum_of_squares.py, the scale kernel without its 16-byte vector
+path, and a trivial kernel.  They are copies of generated code on purpose,
+kept so that the figures can be rerun on the same bytes; `kern compile
+--target cuda FILE.py` makes today's version.
 """
 import ctypes as C, statistics, sys, time
 
