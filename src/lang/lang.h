@@ -140,6 +140,7 @@ struct Sym {
   bool written;     /* arrays: stored to; locals: reassigned */
   bool read;
   void *ir;         /* lowering's variable */
+  void *host;       /* SYM_CONST: its value as host Python computed it */
 };
 
 typedef struct Param {
@@ -211,6 +212,7 @@ typedef struct Module {
   int nkernels;
   const char *wp;   /* the name warp is imported as */
   KernelOverload *kernel_overloads; /* in source order */
+  const char *math, *np; /* the names math and numpy are imported as */
 } Module;
 
 /* parse.c: the whole file into C->mod. */

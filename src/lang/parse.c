@@ -29,6 +29,7 @@ typedef struct Parser {
   int ntok, i;
   const char *wp; /* the name warp is imported as */
   bool stub;      /* funcdef: an @wp.overload stub, whose body is skipped */
+  const char *math, *np; /* the names math and numpy are imported as */
 } Parser;
 
 static Token *peek(Parser *P) { return &P->tok[P->i]; }
@@ -1233,13 +1234,19 @@ static void import_stmt(Parser *P) {
         break;
       next(P);
       bool is_warp = n->len == 4 && !strncmp(n->text, "warp", 4);
+      /* math and numpy: their pure functions and constants may make a
+       * module-level value (check_hostval.c) */
+      int host = n->len == 4 && !strncmp(n->text, "math", 4) ? 1
+                 : n->len == 5 && !strncmp(n->text, "numpy", 5) ? 2 : 0;
       while (is_op(peek(P), ".")) {
         next(P);
         is_warp = false;
+        host = 0;
         if (peek(P)->kind == T_NAME)
           next(P);
       }
       const char *as = is_warp ? "warp" : NULL;
+      const char *host_as = host == 1 ? "math" : host == 2 ? "numpy" : NULL;
       if (is_kw(peek(P), "as")) {
         next(P);
         Token *a = peek(P);
@@ -1247,10 +1254,16 @@ static void import_stmt(Parser *P) {
           next(P);
           if (is_warp)
             as = arena_strndup(P->C, a->text, (size_t)a->len);
+          if (host)
+            host_as = arena_strndup(P->C, a->text, (size_t)a->len);
         }
       }
       if (as)
         P->wp = as;
+      if (host == 1)
+        P->math = host_as;
+      if (host == 2)
+        P->np = host_as;
       if (!is_op(peek(P), ","))
         break;
       next(P);
@@ -1333,7 +1346,7 @@ static bool pyglobal_assign(Parser *P, Sym ***ctail) {
 void parse_file(Compiler *C) {
   int ntok;
   Token *toks = lex_file(C, &ntok);
-  Parser P = {C, toks, ntok, 0, NULL, false};
+  Parser P = {C, toks, ntok, 0, NULL, false, NULL, NULL};
   C->mod = arena_alloc(C, sizeof(Module));
   Sym **ctail = &C->mod->consts;
 
@@ -1402,6 +1415,8 @@ void parse_file(Compiler *C) {
       names_put(C, &C->mod->func_names, s->name, f);
   }
   C->mod->wp = P.wp;
+  C->mod->math = P.math;
+  C->mod->np = P.np;
   if (!P.wp)
     diag_error(C, (Pos){1, 1, 0}, "the file does not import warp (expected "
                                   "'import warp as wp')");

@@ -323,27 +323,23 @@ static void check_in_call_order(Compiler *C, IrModule *irm) {
   }
 }
 
-/* Constants are evaluated as Python evaluates them on the host (unbounded
- * integers approximated by int64, floats as doubles), then converted to the
- * type a constructor names, or int32 / float32 / bool by default. */
-typedef enum { PV_INT, PV_FLOAT, PV_BOOL } PvKind;
-typedef struct PyVal {
-  PvKind kind;
-  int64_t i;
-  double f;
-  const Type *ty;
-} PyVal;
-
+/* Constants are evaluated as Python evaluates them on the host (PyVal,
+ * check.h), then converted to the type a constructor names, or int32 /
+ * float32 / bool by default. */
 static double pv_num(PyVal v) { return v.kind == PV_FLOAT ? v.f : (double)v.i; }
 
-static PyVal py_eval(Ctx *X, Node *n) {
-  PyVal r = {PV_INT, 0, 0, NULL};
+static PyVal py_binop(Ctx *X, Node *n, PyVal a, PyVal b);
+
+PyVal check_py_eval(Ctx *X, Node *n) {
+  PyVal r = {PV_INT, 0, 0, NULL, false};
   switch (n->kind) {
   case N_INT: r.i = (int64_t)n->ival; return r;
   case N_FLOAT: r.kind = PV_FLOAT; r.f = n->fval; return r;
   case N_BOOL: r.kind = PV_BOOL; r.i = (int64_t)n->ival; return r;
   case N_ATTR: {
     double v;
+    if (check_host_eval(X, n, &r))
+      return r;
     if (check_is_wp(X, n->a) && check_wp_builtin_constant(n->name, &v)) {
       r.kind = PV_FLOAT;
       r.f = v;
@@ -365,6 +361,8 @@ static PyVal py_eval(Ctx *X, Node *n) {
       ERR(n->pos, "'%s' is a %s; arithmetic on vector and matrix constants "
                   "at compile time is not supported yet", n->name,
           TN(e->ty));
+    if (s->host)
+      return *(PyVal *)s->host; /* as Python holds it, not as captured */
     r.ty = e->ty;
     if (sc_is_float(e->ty->sc)) { r.kind = PV_FLOAT; r.f = e->fval; }
     else if (e->ty->sc == KERN_SCALAR_BOOL) { r.kind = PV_BOOL; r.i = (int64_t)e->ival; }
@@ -372,26 +370,26 @@ static PyVal py_eval(Ctx *X, Node *n) {
     return r;
   }
   case N_NOT: {
-    PyVal a = py_eval(X, n->a);
+    PyVal a = check_py_eval(X, n->a);
     r.kind = PV_BOOL;
     r.i = pv_num(a) == 0;
     return r;
   }
   case N_AND: case N_OR: {
     /* Python's and/or give one of the operands, not a bool */
-    PyVal a = py_eval(X, n->a);
+    PyVal a = check_py_eval(X, n->a);
     bool t = pv_num(a) != 0;
-    return (n->kind == N_AND) == t ? py_eval(X, n->b) : a;
+    return (n->kind == N_AND) == t ? check_py_eval(X, n->b) : a;
   }
   case N_COMPARE: {
     /* a chain a < b < c is (a < b) and (b < c), compared as Python does
      * (exactly for two ints, else as doubles) */
-    PyVal a = py_eval(X, n->a);
+    PyVal a = check_py_eval(X, n->a);
     r.kind = PV_BOOL;
     r.i = 1;
     int k = 0;
     for (Node *bn = n->args; bn; bn = bn->next, k++) {
-      PyVal b = py_eval(X, bn);
+      PyVal b = check_py_eval(X, bn);
       bool ints = a.kind != PV_FLOAT && b.kind != PV_FLOAT;
       double x = pv_num(a), y = pv_num(b);
       int c = ints ? (a.i > b.i) - (a.i < b.i) : (x > y) - (x < y);
@@ -407,88 +405,36 @@ static PyVal py_eval(Ctx *X, Node *n) {
         ERR(n->pos, "operator %s is not supported in a constant",
             op_text(n->ops[k]));
       }
+      /* numpy compares give numpy.bool_, which Warp does not capture */
+      if (a.np || b.np) { r.np = true; r.ty = t_bool(); }
       if (!ok) { r.i = 0; return r; }
       a = b;
     }
     return r;
   }
   case N_UNOP: {
-    PyVal a = py_eval(X, n->a);
+    PyVal a = check_py_eval(X, n->a);
     if (n->op == OP_NEG) { if (a.kind == PV_FLOAT) a.f = -a.f; else { a.i = (int64_t)(0 - (uint64_t)a.i); a.kind = PV_INT; } } /* wraps, as + - * do */
     else if (n->op == OP_INVERT) { if (a.kind == PV_FLOAT) ERR(n->pos, "~ needs an integer"); a.i = ~a.i; }
+    /* a numpy integer wraps to its width (a unary op has one type) */
+    if (a.np) { PyVal o = a; check_host_numpy_binop(X, n, o, o, &a); }
     return a;
   }
   case N_BINOP: {
-    PyVal a = py_eval(X, n->a), b = py_eval(X, n->b);
-    const Type *ty = a.ty ? a.ty : b.ty;
-    bool fl = a.kind == PV_FLOAT || b.kind == PV_FLOAT;
-    r.ty = ty;
-    if (fl || n->op == OP_DIV || n->op == OP_POW) {
-      double x = pv_num(a), y = pv_num(b);
-      r.kind = PV_FLOAT;
-      /* int / int is a Python float: not the int operand's type */
-      if (r.ty && !sc_is_float(r.ty->sc))
-        r.ty = NULL;
-      switch (n->op) {
-      case OP_ADD: r.f = x + y; return r;
-      case OP_SUB: r.f = x - y; return r;
-      case OP_MUL: r.f = x * y; return r;
-      case OP_DIV:
-        if (y == 0) ERR(n->pos, "division by zero in a constant");
-        r.f = x / y; return r;
-      case OP_FLOORDIV:
-        if (y == 0) ERR(n->pos, "division by zero in a constant");
-        r.f = floor(x / y); return r;
-      case OP_MOD:
-        if (y == 0) ERR(n->pos, "division by zero in a constant");
-        r.f = fmod(x, y); if (r.f != 0 && ((r.f < 0) != (y < 0))) r.f += y; return r;
-      case OP_POW:
-        r.f = pow(x, y);
-        if (!fl && y >= 0) {
-          uint64_t u; /* Note [float to integer] */
-          if (!check_float_to_u64(r.f, &u))
-            ERR(n->pos, "constant %g does not fit in 64 bits", r.f);
-          r.kind = PV_INT; r.i = (int64_t)u;
-        }
-        return r;
-      default:
-        ERR(n->pos, "operator %s is not defined for floats", op_text(n->op));
-      }
-    }
-    int64_t x = a.i, y = b.i;
-    switch (n->op) {
-    case OP_ADD: r.i = (int64_t)((uint64_t)x + (uint64_t)y); return r;
-    case OP_SUB: r.i = (int64_t)((uint64_t)x - (uint64_t)y); return r;
-    case OP_MUL: r.i = (int64_t)((uint64_t)x * (uint64_t)y); return r;
-    case OP_FLOORDIV: case OP_MOD: {
-      if (y == 0) ERR(n->pos, "division by zero in a constant");
-      /* INT64_MIN / -1 overflows (fuzzing): -x wraps, as + - * do */
-      int64_t q = y == -1 ? (int64_t)(0 - (uint64_t)x) : x / y;
-      int64_t m = y == -1 ? 0 : x % y;
-      if (m != 0 && ((m < 0) != (y < 0))) { q--; m += y; }
-      r.i = n->op == OP_FLOORDIV ? q : m;
-      return r;
-    }
-    case OP_SHL:
-      if (y < 0 || y > 63) ERR(n->pos, "shift count out of range in a constant");
-      r.i = (int64_t)((uint64_t)x << y); return r;
-    case OP_SHR:
-      if (y < 0 || y > 63) ERR(n->pos, "shift count out of range in a constant");
-      r.i = x >> y; return r;
-    case OP_BITAND: r.i = x & y; return r;
-    case OP_BITOR: r.i = x | y; return r;
-    case OP_BITXOR: r.i = x ^ y; return r;
-    default:
-      ERR(n->pos, "operator %s is not supported in a constant", op_text(n->op));
-    }
+    PyVal a = check_py_eval(X, n->a), b = check_py_eval(X, n->b);
+    r = py_binop(X, n, a, b);
+    check_host_numpy_binop(X, n, a, b, &r);
+    return r;
   }
   case N_CALL: {
     const char *w = check_wp_attr(X, n->a);
     const Type *t = NULL;
     bool second;
+    if (check_host_eval(X, n, &r))
+      return r;
     if (w && !strcmp(w, "constant") && check_count_args(n->args) == 1 &&
         !n->kwargs)
-      return py_eval(X, n->args);
+      return check_py_eval(X, n->args);
     if (n->a->kind == N_NAME && !strcmp(n->a->name, "bool"))
       t = t_bool();
     else if (w)
@@ -497,13 +443,16 @@ static PyVal py_eval(Ctx *X, Node *n) {
       t = t_f32();
     else if (n->a->kind == N_NAME && !strcmp(n->a->name, "int"))
       t = t_i32();
+    else if (n->a->kind == N_NAME)
+      t = check_type_alias(X, n->a->name); /* wptype = wp.float32 */
     if (t && t->kind != TY_SCALAR)
       ERR(n->pos, "vector and matrix constants are not supported yet; use "
                   "scalar constants");
     if (!t || check_count_args(n->args) != 1 || n->kwargs)
       ERR(n->pos, "wp.constant() needs a value known at compile time");
-    PyVal a = py_eval(X, n->args);
+    PyVal a = check_py_eval(X, n->args);
     a.ty = t;
+    a.np = false; /* float(np.float32(x)) is a Python float */
     if (sc_is_float(t->sc) && a.kind != PV_FLOAT) { a.f = (double)a.i; a.kind = PV_FLOAT; }
     if (!sc_is_float(t->sc) && a.kind == PV_FLOAT) {
       uint64_t u; /* Note [float to integer] */
@@ -518,11 +467,81 @@ static PyVal py_eval(Ctx *X, Node *n) {
   }
 }
 
+/* A binary operation on two host values, as Python computes it. */
+static PyVal py_binop(Ctx *X, Node *n, PyVal a, PyVal b) {
+  PyVal r = {PV_INT, 0, 0, NULL, false};
+  const Type *ty = a.ty ? a.ty : b.ty;
+  bool fl = a.kind == PV_FLOAT || b.kind == PV_FLOAT;
+  r.ty = ty;
+  if (fl || n->op == OP_DIV || n->op == OP_POW) {
+    double x = pv_num(a), y = pv_num(b);
+    r.kind = PV_FLOAT;
+    /* int / int is a Python float: not the int operand's type */
+    if (r.ty && !sc_is_float(r.ty->sc))
+      r.ty = NULL;
+    switch (n->op) {
+    case OP_ADD: r.f = x + y; return r;
+    case OP_SUB: r.f = x - y; return r;
+    case OP_MUL: r.f = x * y; return r;
+    case OP_DIV:
+      if (y == 0) ERR(n->pos, "division by zero in a constant");
+      r.f = x / y; return r;
+    case OP_FLOORDIV:
+      if (y == 0) ERR(n->pos, "division by zero in a constant");
+      r.f = floor(x / y); return r;
+    case OP_MOD:
+      if (y == 0) ERR(n->pos, "division by zero in a constant");
+      r.f = fmod(x, y); if (r.f != 0 && ((r.f < 0) != (y < 0))) r.f += y; return r;
+    case OP_POW:
+      r.f = pow(x, y);
+      if (!fl && y >= 0) {
+        uint64_t u; /* Note [float to integer] */
+        if (!check_float_to_u64(r.f, &u))
+          ERR(n->pos, "constant %g does not fit in 64 bits", r.f);
+        r.kind = PV_INT; r.i = (int64_t)u;
+      }
+      return r;
+    default:
+      ERR(n->pos, "operator %s is not defined for floats", op_text(n->op));
+    }
+  }
+  int64_t x = a.i, y = b.i;
+  switch (n->op) {
+  case OP_ADD: r.i = (int64_t)((uint64_t)x + (uint64_t)y); return r;
+  case OP_SUB: r.i = (int64_t)((uint64_t)x - (uint64_t)y); return r;
+  case OP_MUL: r.i = (int64_t)((uint64_t)x * (uint64_t)y); return r;
+  case OP_FLOORDIV: case OP_MOD: {
+    if (y == 0) ERR(n->pos, "division by zero in a constant");
+    /* INT64_MIN / -1 overflows (fuzzing): -x wraps, as + - * do */
+    int64_t q = y == -1 ? (int64_t)(0 - (uint64_t)x) : x / y;
+    int64_t m = y == -1 ? 0 : x % y;
+    if (m != 0 && ((m < 0) != (y < 0))) { q--; m += y; }
+    r.i = n->op == OP_FLOORDIV ? q : m;
+    return r;
+  }
+  case OP_SHL:
+    if (y < 0 || y > 63) ERR(n->pos, "shift count out of range in a constant");
+    r.i = (int64_t)((uint64_t)x << y); return r;
+  case OP_SHR:
+    if (y < 0 || y > 63) ERR(n->pos, "shift count out of range in a constant");
+    r.i = x >> y; return r;
+  case OP_BITAND: r.i = x & y; return r;
+  case OP_BITOR: r.i = x | y; return r;
+  case OP_BITXOR: r.i = x ^ y; return r;
+  default:
+    ERR(n->pos, "operator %s is not supported in a constant", op_text(n->op));
+  }
+}
+
 /* A Python value at the type Warp gives it in a kernel: a constructor's
  * type when one was named, else int32 / float32 / bool. */
 static IrExpr *pyval_ir(Ctx *X, PyVal pv, Pos pos) {
   Compiler *C = X->C;
   const Type *t = pv.ty;
+  if (pv.np)
+    ERR(pos, "the value is a %s scalar, which Warp does not capture in a "
+             "kernel; convert it with float(), int() or a Warp type such as "
+             "wp.float32()", check_host_numpy_name(X, pv));
   if (!t)
     t = pv.kind == PV_FLOAT ? t_f32() : pv.kind == PV_BOOL ? t_bool() : t_i32();
   if (pv.kind == PV_FLOAT && !sc_is_float(t->sc)) {
@@ -543,6 +562,11 @@ static IrExpr *pyval_ir(Ctx *X, PyVal pv, Pos pos) {
     v->ival = t->sc == KERN_SCALAR_BOOL ? (v->ival != 0) : u;
   }
   return v;
+}
+
+/* A host value (math.pi) written in a kernel, as Warp captures it. */
+IrExpr *check_host_value(Ctx *X, Node *n) {
+  return pyval_ir(X, check_py_eval(X, n), n->pos);
 }
 
 /* Evaluates constant s (its value node) into s->ty and s->ir. */
@@ -578,9 +602,18 @@ static void eval_const_sym(Ctx *X, Sym *s) {
       return;
     }
   }
-  IrExpr *v = pyval_ir(X, py_eval(X, vn), vn->pos);
+  PyVal pv = check_py_eval(X, vn);
+  if (pv.np)
+    ERR(vn->pos, "'%s' is a %s scalar, which Warp does not capture in a "
+                 "kernel; convert it with float(), int() or a Warp type such "
+                 "as wp.float32()", s->name, check_host_numpy_name(X, pv));
+  IrExpr *v = pyval_ir(X, pv, vn->pos);
   s->ty = v->ty;
   s->ir = v;
+  /* later host code computes with the value Python holds, not with the
+   * float32 a kernel captures (`DT = 0.5 * DX` uses the double DX) */
+  s->host = arena_alloc(X->C, sizeof pv);
+  *(PyVal *)s->host = pv;
 }
 
 void check_const_ctx(Ctx *X, Compiler *C, IrModule *irm, Func *dummy,
@@ -612,6 +645,8 @@ Node *check_not_constant(Ctx *X, Node *n) {
     return NULL;
   case N_ATTR: {
     double v;
+    if (check_host_known(X, n))
+      return NULL;
     return check_is_wp(X, n->a) && check_wp_builtin_constant(n->name, &v) ? NULL : n;
   }
   case N_UNOP:
@@ -639,7 +674,11 @@ Node *check_not_constant(Ctx *X, Node *n) {
                      check_wp_type_named(X->C, w, &second))) ||
               (n->a->kind == N_NAME && (!strcmp(n->a->name, "int") ||
                                         !strcmp(n->a->name, "float") ||
-                                        !strcmp(n->a->name, "bool")));
+                                        !strcmp(n->a->name, "bool"))) ||
+              check_host_known(X, n) ||
+              (n->a->kind == N_NAME && !check_find_local(X, n->a->name) &&
+               check_type_alias(X, n->a->name) &&
+               check_type_alias(X, n->a->name)->kind == TY_SCALAR);
     if (!ok || n->kwargs)
       return n;
     for (Node *a = n->args; a; a = a->next) {
@@ -672,8 +711,8 @@ IrExpr *check_const_value(Ctx *X, Sym *s, Pos use) {
   if (!s->value || bad)
     ERR(use, "'%s' (line %d) is a module-level value kern cannot evaluate "
              "at compile time; kernels can use module-level numbers, "
-             "booleans, wp.constant() values and arithmetic on them",
-        s->name, s->pos.line);
+             "booleans, wp.constant() values and arithmetic on them%s",
+        s->name, s->pos.line, bad ? check_host_hint(&sub, bad) : "");
   eval_const_sym(&sub, s);
   return s->ir;
 }
@@ -698,7 +737,7 @@ IrExpr *check_static_call(Ctx *X, Node *call) {
   const Type *t = w ? check_wp_type_named(X->C, w, &second) : NULL;
   if (t && t->kind != TY_SCALAR)
     return check_expr(X, a);
-  return pyval_ir(X, py_eval(X, a), a->pos);
+  return pyval_ir(X, check_py_eval(X, a), a->pos);
 }
 
 /* Constants: wp.constant() values are evaluated once, in order, and folded

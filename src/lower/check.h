@@ -41,6 +41,20 @@ typedef struct Ctx {
 } Ctx;
 
 #define ERR(pos, ...) diag_error(X->C, pos, __VA_ARGS__)
+
+/* A host Python value while a constant is evaluated (check.c): unbounded
+ * integers approximated by int64, floats as doubles; ty is the type a
+ * constructor named (NULL: a plain Python number), np marks a numpy scalar
+ * of type ty (check_hostval.c). */
+typedef enum { PV_INT, PV_FLOAT, PV_BOOL } PvKind;
+typedef struct PyVal {
+  PvKind kind;
+  int64_t i;
+  double f;
+  const Type *ty;
+  bool np;
+} PyVal;
+
 #define TN(t) ty_name(X->C, t)
 
 static inline const Type *t_i32(void) { return ty_scalar(KERN_SCALAR_INT32); }
@@ -70,6 +84,8 @@ void check_const_ctx(Ctx *X, Compiler *C, IrModule *irm, Func *dummy,
 Node *check_not_constant(Ctx *X, Node *n);
 IrExpr *check_const_value(Ctx *X, Sym *s, Pos use);
 IrExpr *check_static_call(Ctx *X, Node *call);
+PyVal check_py_eval(Ctx *X, Node *n);
+IrExpr *check_host_value(Ctx *X, Node *n);
 void check_consts(Compiler *C, IrModule *irm);
 void check_function(Compiler *C, IrModule *irm, Func *f);
 
@@ -160,5 +176,12 @@ Func *check_instance_for_call(Ctx *X, Node *call, Func *g, IrExpr **args);
 void check_kernel_overloads(Compiler *C, IrModule *irm);
 const Type *check_generic_named(Compiler *C, const char *w);
 const Type *check_type_of(Ctx *X, Node *n);
+
+/* check_hostval.c */
+bool check_host_known(Ctx *X, Node *n);
+bool check_host_eval(Ctx *X, Node *n, PyVal *out);
+void check_host_numpy_binop(Ctx *X, Node *n, PyVal a, PyVal b, PyVal *r);
+const char *check_host_numpy_name(Ctx *X, PyVal v);
+const char *check_host_hint(Ctx *X, Node *bad);
 
 #endif

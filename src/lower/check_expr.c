@@ -286,6 +286,8 @@ int check_swizzle_index(const char *name) {
 }
 
 IrExpr *check_attribute(Ctx *X, Node *n) {
+  if (check_host_known(X, n)) /* math.pi in a kernel: a captured float */
+    return check_host_value(X, n);
   if (check_is_wp(X, n->a)) {
     bool second;
     const Type *t = check_wp_type_named(X->C, n->name, &second);
