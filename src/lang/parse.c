@@ -1297,6 +1297,53 @@ static bool const_token(Parser *P, Token *t) {
   return false;
 }
 
+/* `{"key": value, ...}` ending at token end: a dict of string keys whose
+ * values are constant expressions (Note [module-level values]), which
+ * wp.static(D["key"]) can look up (check_fnvalue.c); NULL, consuming
+ * nothing, for any other dict.  It is an N_LIST named "dict" whose items
+ * are N_KEYWORDs (name the key, a the value). */
+static Node *host_dict(Parser *P, int end) {
+  int start = P->i;
+  /* every token one a constant can hold, a string key or dict syntax */
+  for (int k = start; k < end; k++) {
+    Token *t = &P->tok[k];
+    if (t->kind == T_STRING || is_op(t, ":") ||
+        ((is_op(t, "{") || is_op(t, "}")) && (k == start || k == end - 1)))
+      continue;
+    if (!const_token(P, t))
+      return NULL;
+  }
+  if (!is_op(&P->tok[end - 1], "}"))
+    return NULL;
+  Node *d = new_node(P, N_LIST, peek(P)->pos);
+  d->name = "dict";
+  Node head = {0}, *cur = &head;
+  next(P);
+  while (!is_op(peek(P), "}")) {
+    Token *k = peek(P);
+    if (k->kind != T_STRING || !is_op(peek2(P), ":")) {
+      P->i = start;
+      return NULL;
+    }
+    next(P);
+    next(P);
+    Node *kw = new_node(P, N_KEYWORD, k->pos);
+    kw->name = arena_strndup(P->C, k->str, (size_t)k->slen);
+    kw->a = test(P);
+    cur = cur->next = kw;
+    if (!is_op(peek(P), ","))
+      break;
+    next(P);
+  }
+  if (!is_op(peek(P), "}") || P->i != end - 1) {
+    P->i = start;
+    return NULL;
+  }
+  next(P);
+  d->args = head.next;
+  return d;
+}
+
 /* At `NAME = ...` on the top level: records NAME as a module-level value
  * and consumes the statement.  Returns false (consuming nothing) when the
  * statement is not a single-name assignment. */
@@ -1332,6 +1379,15 @@ static bool pyglobal_assign(Parser *P, Sym ***ctail) {
   s->pos = t->pos;
   next(P);
   next(P);
+  if (!simple && is_op(peek(P), "{")) {
+    s->value = host_dict(P, end);
+    if (s->value) {
+      skip_statement(P);
+      **ctail = s;
+      *ctail = &s->next;
+      return true;
+    }
+  }
   if (simple) {
     s->value = test(P);
     if (peek(P)->kind != T_NEWLINE && peek(P)->kind != T_EOF)

@@ -369,6 +369,12 @@ PyVal check_py_eval(Ctx *X, Node *n) {
     else r.i = (int64_t)e->ival;
     return r;
   }
+  case N_SUBSCRIPT: {
+    Node *v = check_host_dict_entry(X, n);
+    if (!v)
+      ERR(n->pos, "wp.constant() needs a value known at compile time");
+    return check_py_eval(X, v);
+  }
   case N_NOT: {
     PyVal a = check_py_eval(X, n->a);
     r.kind = PV_BOOL;
@@ -658,6 +664,10 @@ Node *check_not_constant(Ctx *X, Node *n) {
   }
   case N_NOT:
     return check_not_constant(X, n->a);
+  case N_SUBSCRIPT: { /* D["key"] of a module-level dict */
+    Node *v = check_host_dict_entry(X, n);
+    return v ? check_not_constant(X, v) : n;
+  }
   case N_COMPARE: {
     for (int k = 0; k < (int)n->ival; k++)
       if (n->ops[k] < OP_LT || n->ops[k] > OP_NE)

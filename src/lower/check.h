@@ -38,6 +38,7 @@ typedef struct Ctx {
   int no_hoist;     /* inside a loop condition or a conditionally evaluated
                        operand: no statements may be emitted before it */
   IrStmt **stmt_mark; /* where the current statement's list began */
+  Names fn_locals;  /* local names bound to a function (check_fnvalue.c) */
 } Ctx;
 
 #define ERR(pos, ...) diag_error(X->C, pos, __VA_ARGS__)
@@ -183,5 +184,11 @@ bool check_host_eval(Ctx *X, Node *n, PyVal *out);
 void check_host_numpy_binop(Ctx *X, Node *n, PyVal a, PyVal b, PyVal *r);
 const char *check_host_numpy_name(Ctx *X, PyVal v);
 const char *check_host_hint(Ctx *X, Node *bad);
+
+/* check_fnvalue.c */
+Node *check_fn_value(Ctx *X, Node *e);
+Node *check_host_dict_entry(Ctx *X, Node *sub);
+bool check_fn_assign(Ctx *X, Node *target, Node *value);
+Node *check_fn_callee(Ctx *X, Node *call);
 
 #endif

@@ -514,7 +514,8 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
      * definition with concrete types does, as in Warp */
     for (int pass = 0; pass < 2 && !chosen; pass++)
       for (Func *c = g; c; c = c->overload)
-        if (check_func_generic(X, c) == (pass == 1) &&
+        if (!check_fnparam_template(X, c) && /* copied per call instead */
+            check_func_generic(X, c) == (pass == 1) &&
             bind_args(X, call, c, pos_args, npos, kw_args, false))
           chosen = c;
     if (!chosen) {
@@ -785,6 +786,7 @@ static Node *expand_star_args(Ctx *X, Node *call) {
 }
 
 IrExpr *check_call_expr(Ctx *X, Node *n) {
+  n = check_fn_callee(X, n); /* f(x), f bound to a function */
   for (Node *a = n->args; a; a = a->next)
     if (a->kind == N_STARRED) {
       n = expand_star_args(X, n);

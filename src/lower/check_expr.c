@@ -357,6 +357,10 @@ static IrExpr *name_expr(Ctx *X, Node *n) {
                   "only on some paths before this line)", n->name);
     return ir_ref(X->C, l->var);
   }
+  if (names_get(&X->fn_locals, n->name) ||
+      (check_find_func(X, n->name) && check_fn_value(X, n)))
+    ERR(n->pos, "function '%s' cannot be used as a value; call it or pass "
+                "it to a wp.Function parameter", n->name);
   Sym *s = check_find_const(X, n->name);
   if (s)
     return check_const_value(X, s, n->pos);

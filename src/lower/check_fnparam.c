@@ -73,6 +73,9 @@ static const char *target_text(Ctx *X, Node *t) {
 /* A function argument: a @wp.func (or an alias of one) by name, or wp.NAME
  * for a builtin; anything else is an error naming the parameter. */
 static Node *function_arg(Ctx *X, Func *g, Param *p, Node *a) {
+  Node *fv = check_fn_value(X, a); /* f = double_it; apply(f, x) */
+  if (fv)
+    return fv;
   if (a->kind == N_NAME && check_find_func(X, a->name) &&
       !check_find_local(X, a->name)) {
     Node *c = arena_alloc(X->C, sizeof *c);
@@ -99,14 +102,64 @@ static Node *function_arg(Ctx *X, Func *g, Param *p, Node *a) {
               "a Warp builtin by name", p->name, g->name);
 }
 
+/* Could overload o take the call's arguments, functions exactly where it
+ * has wp.Function parameters? */
+static bool fnparam_fits(Ctx *X, Func *o, Node *call) {
+  int i = 0;
+  for (Node *a = call->args; a; a = a->next, i++) {
+    if (i >= o->nparams || a->kind == N_STARRED)
+      return false;
+    bool fp = o->params[i].annot && is_function_annot(X, o->params[i].annot);
+    if (fp != (check_fn_value(X, a) != NULL))
+      return false;
+  }
+  for (Node *kw = call->kwargs; kw; kw = kw->next) {
+    int j = -1;
+    for (int q = 0; q < o->nparams; q++)
+      if (!strcmp(o->params[q].name, kw->name))
+        j = q;
+    if (j < i)
+      return false;
+    bool fp = o->params[j].annot && is_function_annot(X, o->params[j].annot);
+    if (fp != (check_fn_value(X, kw->a) != NULL))
+      return false;
+  }
+  for (; i < o->nparams; i++)
+    if (!o->params[i].defval) {
+      bool given = false;
+      for (Node *kw = call->kwargs; kw; kw = kw->next)
+        given |= !strcmp(kw->name, o->params[i].name);
+      if (!given)
+        return false;
+    }
+  return true;
+}
+
 /* When the call's callee g has wp.Function parameters: the call rewritten
  * to call g's copy for the functions it passes; else the call itself. */
 Node *check_fnparam_call(Ctx *X, Node *call, Func *g) {
-  if (!g || !check_fnparam_template(X, g))
+  bool any = false;
+  for (Func *o = g; o; o = o->overload)
+    any |= check_fnparam_template(X, o);
+  if (!any)
     return call;
-  if (g->overload)
-    ERR(call->pos, "overloads of '%s' with wp.Function parameters are not "
-                   "supported yet", g->name);
+  if (g->overload) {
+    /* the one overload whose wp.Function parameters get functions */
+    Func *pick = NULL;
+    int npick = 0;
+    for (Func *o = g; o; o = o->overload)
+      if (fnparam_fits(X, o, call)) {
+        pick = o;
+        npick++;
+      }
+    if (npick != 1)
+      ERR(call->pos, "overloads of '%s' with wp.Function parameters: %s",
+          g->name, npick ? "more than one fits the arguments"
+                         : "none fits the arguments");
+    if (!check_fnparam_template(X, pick))
+      return call; /* an ordinary overload: resolved as usual */
+    g = pick;
+  }
   int n = g->nparams, k = 0;
   Node **given = arena_alloc(X->C, sizeof(Node *) * (size_t)n);
   int i = 0;

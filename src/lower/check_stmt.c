@@ -718,6 +718,7 @@ static void expr_stmt(Ctx *X, Node *n) {
   Compiler *C = X->C;
   Node *e = n->a;
   if (e->kind == N_CALL) {
+    e = n->a = check_fn_callee(X, e); /* f(x), f bound to a function */
     const char *w = check_wp_attr(X, e->a);
     if (w && !strcmp(w, "printf")) {
       printf_stmt(X, e, false);
@@ -795,6 +796,8 @@ static void assign_stmt(Ctx *X, Node *n) {
   }
   if (n->a->kind == N_TUPLE)
     ERR(n->a->pos, "a tuple cannot be assigned to a single variable");
+  if (check_fn_assign(X, target, n->a)) /* f = double_it */
+    return;
   IrExpr *v;
   if (n->a->kind == N_CALL && check_wp_attr(X, n->a->a) &&
       !strcmp(check_wp_attr(X, n->a->a), "tid")) {

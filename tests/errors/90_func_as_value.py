@@ -1,4 +1,4 @@
-# expect: 12:9: error: function 'g' cannot be used as a value; call it
+# expect: 12:12: error: function 'g' cannot be used as a value; call it or pass it to a wp.Function parameter
 import warp as wp
 
 
@@ -9,4 +9,4 @@ def g(x: float) -> float:
 
 @wp.kernel
 def k(a: wp.array(dtype=float)):
-    f = g
+    a[0] = g
