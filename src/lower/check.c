@@ -349,6 +349,8 @@ PyVal check_py_eval(Ctx *X, Node *n) {
         n->name);
   }
   case N_NAME: {
+    if (check_static_loop_value(X, n->name, &r.i))
+      return r; /* Note [static loop variables] */
     if (check_find_local(X, n->name))
       ERR(n->pos, "'%s' is a variable of the %s; only module-level values "
                   "can be evaluated at compile time", n->name,
@@ -438,8 +440,9 @@ PyVal check_py_eval(Ctx *X, Node *n) {
     bool second;
     if (check_host_eval(X, n, &r))
       return r;
-    if (w && !strcmp(w, "constant") && check_count_args(n->args) == 1 &&
-        !n->kwargs)
+    /* wp.static(x) inside wp.static() or a constant is x */
+    if (w && (!strcmp(w, "constant") || !strcmp(w, "static")) &&
+        check_count_args(n->args) == 1 && !n->kwargs)
       return check_py_eval(X, n->args);
     if (n->a->kind == N_NAME && !strcmp(n->a->name, "bool"))
       t = t_bool();
@@ -645,10 +648,14 @@ Node *check_not_constant(Ctx *X, Node *n) {
   switch (n->kind) {
   case N_INT: case N_FLOAT: case N_BOOL:
     return NULL;
-  case N_NAME:
+  case N_NAME: {
+    int64_t lv;
+    if (check_static_loop_value(X, n->name, &lv))
+      return NULL; /* Note [static loop variables] */
     if (check_find_local(X, n->name) || !check_find_const(X, n->name))
       return n;
     return NULL;
+  }
   case N_ATTR: {
     double v;
     if (check_host_known(X, n))
@@ -680,7 +687,7 @@ Node *check_not_constant(Ctx *X, Node *n) {
   case N_CALL: {
     const char *w = check_wp_attr(X, n->a);
     bool second;
-    bool ok = (w && (!strcmp(w, "constant") ||
+    bool ok = (w && (!strcmp(w, "constant") || !strcmp(w, "static") ||
                      check_wp_type_named(X->C, w, &second))) ||
               (n->a->kind == N_NAME && (!strcmp(n->a->name, "int") ||
                                         !strcmp(n->a->name, "float") ||
@@ -740,7 +747,8 @@ IrExpr *check_static_call(Ctx *X, Node *call) {
         bad->kind == N_NAME && check_find_local(X, bad->name)
             ? arena_printf(X->C, "; '%s' is a variable", bad->name)
             : "");
-  if (a->kind == N_NAME)
+  int64_t lv;
+  if (a->kind == N_NAME && !check_static_loop_value(X, a->name, &lv))
     return check_const_value(X, check_find_const(X, a->name), a->pos);
   const char *w = a->kind == N_CALL ? check_wp_attr(X, a->a) : NULL;
   bool second;

@@ -39,6 +39,7 @@ typedef struct Ctx {
                        operand: no statements may be emitted before it */
   IrStmt **stmt_mark; /* where the current statement's list began */
   Names fn_locals;  /* local names bound to a function (check_fnvalue.c) */
+  Names static_vals; /* loop variables of a loop unrolled for wp.static */
 } Ctx;
 
 #define ERR(pos, ...) diag_error(X->C, pos, __VA_ARGS__)
@@ -188,6 +189,9 @@ const char *check_host_hint(Ctx *X, Node *bad);
 /* check_fnvalue.c */
 Node *check_fn_value(Ctx *X, Node *e);
 Node *check_host_dict_entry(Ctx *X, Node *sub);
+bool check_static_loop(Ctx *X, Node *n, IrExpr *start, IrExpr *stop,
+                       IrExpr *step, void (*one_loop)(Ctx *, Node *));
+bool check_static_loop_value(Ctx *X, const char *name, int64_t *out);
 bool check_fn_assign(Ctx *X, Node *target, Node *value);
 Node *check_fn_callee(Ctx *X, Node *call);
 

@@ -131,3 +131,127 @@ Node *check_fn_callee(Ctx *X, Node *call) {
   c->a = check_fn_value(X, call->a);
   return c;
 }
+
+/* Note [static loop variables]: Warp unrolls a `for v in range(...)` loop
+ * of constant bounds whose body evaluates wp.static() of v, and evaluates
+ * each copy's wp.static() with v's value of that trip (a module-level name
+ * v is hidden by the loop variable).  kern does the same: the loop is
+ * checked once per value as a loop of one trip, with v bound for
+ * wp.static (Ctx.static_vals).  A break or continue would end only that
+ * trip's copy, so such loops are refused (Warp 1.19 fails on them with an
+ * internal error). */
+
+/* Does the tree n (with its list siblings when list is set) hold
+ * wp.static(...) naming `name`? */
+static bool static_names(Ctx *X, Node *n, const char *name, bool in_static,
+                         bool list) {
+  for (; n; n = list ? n->next : NULL) {
+    if (in_static && n->kind == N_NAME && !strcmp(n->name, name))
+      return true;
+    bool st = in_static || (n->kind == N_CALL && check_wp_attr(X, n->a) &&
+                            !strcmp(check_wp_attr(X, n->a), "static"));
+    if (static_names(X, n->a, name, st, false) ||
+        static_names(X, n->b, name, st, false) ||
+        static_names(X, n->c, name, st, false) ||
+        static_names(X, n->args, name, st, true) ||
+        static_names(X, n->kwargs, name, st, true) ||
+        static_names(X, n->body, name, st, true) ||
+        static_names(X, n->orelse, name, st, true))
+      return true;
+    if (!list)
+      break;
+  }
+  return false;
+}
+
+/* A break or continue of this loop (not of a loop nested in it). */
+static Node *loop_exit(Node *n) {
+  for (; n; n = n->next) {
+    if (n->kind == N_BREAK || n->kind == N_CONTINUE)
+      return n;
+    if (n->kind == N_FOR || n->kind == N_WHILE) {
+      Node *e = loop_exit(n->orelse);
+      if (e)
+        return e;
+      continue;
+    }
+    Node *e = loop_exit(n->body);
+    if (!e)
+      e = loop_exit(n->orelse);
+    if (e)
+      return e;
+  }
+  return NULL;
+}
+
+static Node *int_node(Ctx *X, int64_t v, Pos pos) {
+  Node *n = arena_alloc(X->C, sizeof *n);
+  n->kind = N_INT;
+  n->pos = pos;
+  n->ival = (uint64_t)(v < 0 ? -v : v);
+  if (v >= 0)
+    return n;
+  Node *u = arena_alloc(X->C, sizeof *u);
+  u->kind = N_UNOP;
+  u->op = OP_NEG;
+  u->pos = pos;
+  u->a = n;
+  u->depth = 1;
+  return u;
+}
+
+bool check_static_loop(Ctx *X, Node *n, IrExpr *start, IrExpr *stop,
+                       IrExpr *step, void (*one_loop)(Ctx *, Node *)) {
+  const char *v = n->b->name;
+  if (!static_names(X, n->body, v, false, true))
+    return false;
+  if (start->kind != E_CONST || stop->kind != E_CONST ||
+      step->kind != E_CONST || start->ty->kind != TY_SCALAR ||
+      start->ty->sc != KERN_SCALAR_INT32)
+    ERR(n->pos, "wp.static() uses the loop variable '%s', so the loop is "
+                "unrolled, which needs range() bounds that are int "
+                "constants", v);
+  Node *ex = loop_exit(n->body);
+  if (ex)
+    ERR(ex->pos, "'%s' in a loop unrolled for wp.static() of its variable "
+                 "'%s' is not supported", ex->kind == N_BREAK ? "break"
+                                                               : "continue", v);
+  if (n->orelse)
+    ERR(n->pos, "a loop unrolled for wp.static() cannot have an else block");
+  int64_t a = (int32_t)start->ival, b = (int32_t)stop->ival,
+          s = (int32_t)step->ival;
+  int64_t trips = s > 0 ? (b > a ? (b - a + s - 1) / s : 0)
+                        : (a > b ? (a - b - s - 1) / -s : 0);
+  /* a trip's own one-trip loop, its variable already bound to its value
+   * (an inner loop of one trip over the same value means the same) */
+  int64_t cur;
+  if (trips == 1 && check_static_loop_value(X, v, &cur) && cur == a)
+    return false;
+  if (trips > 4096)
+    ERR(n->pos, "a loop unrolled for wp.static() of '%s' has %lld trips; "
+                "kern unrolls at most 4096", v, (long long)trips);
+  int64_t *old = names_get(&X->static_vals, v);
+  for (int64_t k = 0; k < trips; k++) {
+    int64_t *val = arena_alloc(X->C, sizeof *val);
+    *val = a + k * s;
+    Node *one = arena_alloc(X->C, sizeof *one);
+    *one = *n;
+    Node *r = arena_alloc(X->C, sizeof *r);
+    *r = *n->a;
+    r->args = int_node(X, *val, n->a->pos);
+    r->args->next = int_node(X, *val + 1, n->a->pos);
+    one->a = r;
+    names_put(X->C, &X->static_vals, v, val);
+    one_loop(X, one);
+  }
+  names_put(X->C, &X->static_vals, v, old);
+  return true;
+}
+
+/* The value wp.static() sees for a loop variable being unrolled. */
+bool check_static_loop_value(Ctx *X, const char *name, int64_t *out) {
+  int64_t *v = names_get(&X->static_vals, name);
+  if (v)
+    *out = *v;
+  return v != NULL;
+}

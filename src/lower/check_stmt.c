@@ -582,6 +582,10 @@ static void for_stmt(Ctx *X, Node *n) {
     ERR(it->args->next->next->pos, "range() step must not be zero");
   if (rev)
     reverse_range(X, &start, &stop, &step, n->pos);
+  /* wp.static() of the loop variable: the loop unrolled, each trip a
+   * loop of its own (Note [static loop variables]) */
+  if (check_static_loop(X, n, start, stop, step, for_stmt))
+    return;
   /* Python evaluates the range once: stop and step go into temporaries
    * unless constant. */
   IrStmt *s = ir_stmt(C, S_FOR, n->pos);
