@@ -162,7 +162,8 @@ static bool bare_builtin(Ctx *X, const char *name) {
     if (!strcmp(name, python[i]))
       return false;
   if (check_find_local(X, name) || check_find_func(X, name) ||
-      check_find_struct(X, name) || check_find_const(X, name))
+      check_find_struct(X, name) || check_find_const(X, name) ||
+      names_get(&X->fn_locals, name)) /* add = wp.static(F["add"]) */
     return false;
   for (int i = 0; stmts[i]; i++)
     if (!strcmp(name, stmts[i]))

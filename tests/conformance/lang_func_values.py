@@ -1,8 +1,9 @@
 # Functions as compile-time values: a @wp.func bound to a local name and called through
 # it, a second local name for it, a local passed to a wp.Function parameter, a
 # module-level alias chosen among overloads by its wp.Function parameter, a Warp builtin
-# bound to a name, and wp.static() of a module-level dict of functions and of numbers.
-# kern-test: lang_func_values --dim 3 x='arange(float32,3)' out='zeros(float32,3,8)'
+# bound to a name, and wp.static() of a module-level dict of functions and of numbers
+# (bound to a local named like a Warp builtin, which the local hides).
+# kern-test: lang_func_values --dim 3 x='arange(float32,3)' out='zeros(float32,3,9)'
 # kern-check: out
 import warp as wp
 
@@ -65,3 +66,5 @@ def lang_func_values(x: wp.array(dtype=float), out: wp.array2d(dtype=float)):
     out[i, 6] = wp.static(WEIGHTS["a"]) * float(wp.static(WEIGHTS["b"]))
     w = bump
     w(out, i, v + 0.25)
+    add = wp.static(HANDLERS["twice"])  # a local named like the builtin wp.add
+    out[i, 8] = add(v + 0.5)
