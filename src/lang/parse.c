@@ -347,8 +347,13 @@ static Node *atom(Parser *P) {
       Node *n = new_node(P, N_LIST, t->pos);
       n->name = is_op(t, "[") ? "list" : "dict or set";
       const char *close = is_op(t, "[") ? "]" : "}";
+      bool list = is_op(t, "[");
+      Node head = {0}, *cur = &head;
       while (!is_op(peek(P), close)) {
-        test(P);
+        Node *item = test(P);
+        /* a list's items: wp.constant(vec3b([True, False, True])) */
+        if (list)
+          cur = cur->next = item;
         if (is_op(peek(P), ":")) {
           next(P);
           test(P);
@@ -361,7 +366,8 @@ static Node *atom(Parser *P) {
       }
       expect_op(P, close);
       leave(P);
-      return n;
+      n->args = head.next;
+      return deepen(P, n);
     }
     break;
   default:

@@ -588,7 +588,17 @@ static void eval_const_sym(Ctx *X, Sym *s) {
   const char *cw = vn->kind == N_CALL ? check_wp_attr(X, vn->a) : NULL;
   bool second;
   const Type *ct = cw ? check_wp_type_named(X->C, cw, &second) : NULL;
+  if (!ct && vn->kind == N_CALL && vn->a->kind == N_NAME)
+    ct = check_type_alias(X, vn->a->name); /* vec3b = wp.types.vector(...) */
   if (ct && ct->kind != TY_SCALAR) {
+    /* a vector made on the host from a list of its components */
+    if (vn->args && !vn->args->next && vn->args->kind == N_LIST &&
+        !strcmp(vn->args->name, "list") && !vn->kwargs) {
+      Node *c = arena_alloc(X->C, sizeof *c);
+      *c = *vn;
+      c->args = vn->args->args;
+      vn = c;
+    }
     /* vector and matrix constants: every component a literal */
     IrExpr *v = check_expr(X, vn);
     if (v->kind != E_MAKE)
