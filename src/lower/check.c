@@ -397,7 +397,8 @@ PyVal check_py_eval(Ctx *X, Node *n) {
     r.i = 1;
     int k = 0;
     for (Node *bn = n->args; bn; bn = bn->next, k++) {
-      PyVal b = check_py_eval(X, bn);
+      PyVal b = check_py_eval(X, bn), next = b;
+      check_host_numpy_operands(X, &a, &b); /* this pair's conversion */
       bool ints = a.kind != PV_FLOAT && b.kind != PV_FLOAT;
       double x = pv_num(a), y = pv_num(b);
       int c = ints ? (a.i > b.i) - (a.i < b.i) : (x > y) - (x < y);
@@ -416,7 +417,7 @@ PyVal check_py_eval(Ctx *X, Node *n) {
       /* numpy compares give numpy.bool_, which Warp does not capture */
       if (a.np || b.np) { r.np = true; r.ty = t_bool(); }
       if (!ok) { r.i = 0; return r; }
-      a = b;
+      a = next;
     }
     return r;
   }
@@ -430,6 +431,7 @@ PyVal check_py_eval(Ctx *X, Node *n) {
   }
   case N_BINOP: {
     PyVal a = check_py_eval(X, n->a), b = check_py_eval(X, n->b);
+    check_host_numpy_operands(X, &a, &b);
     r = py_binop(X, n, a, b);
     check_host_numpy_binop(X, n, a, b, &r);
     return r;
@@ -750,6 +752,15 @@ IrExpr *check_static_call(Ctx *X, Node *call) {
     ERR(call->pos, "wp.static() takes one expression");
   Node *a = call->args;
   Node *bad = check_not_constant(X, a);
+  if (bad && a->kind == N_CALL && a->a->kind == N_NAME &&
+      !strcmp(a->a->name, "len") && !check_find_local(X, "len") &&
+      !check_find_func(X, "len")) {
+    /* len() of a vector, matrix or quaternion variable: its type's
+     * length, known when the kernel is compiled (wp.static(len(q))) */
+    IrExpr *e = check_expr(X, a);
+    if (e->kind == E_CONST)
+      return e;
+  }
   if (bad)
     ERR(bad->pos, "wp.static() needs an expression kern can evaluate at "
                   "compile time (numbers, booleans, module-level constants "

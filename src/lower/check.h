@@ -182,6 +182,7 @@ const Type *check_type_of(Ctx *X, Node *n);
 /* check_hostval.c */
 bool check_host_known(Ctx *X, Node *n);
 bool check_host_eval(Ctx *X, Node *n, PyVal *out);
+void check_host_numpy_operands(Ctx *X, PyVal *a, PyVal *b);
 void check_host_numpy_binop(Ctx *X, Node *n, PyVal a, PyVal b, PyVal *r);
 const char *check_host_numpy_name(Ctx *X, PyVal v);
 const char *check_host_hint(Ctx *X, Node *bad);

@@ -373,6 +373,21 @@ bool check_host_eval(Ctx *X, Node *n, PyVal *out) {
   return true;
 }
 
+/* Before a binary operation: a Python number beside a numpy float scalar
+ * is first converted to the scalar's type (numpy 2's rule for "weak"
+ * Python scalars), so that np.float32(1.1) + 1.1 adds two float32s. */
+void check_host_numpy_operands(Ctx *X, PyVal *a, PyVal *b) {
+  (void)X;
+  for (int k = 0; k < 2; k++) {
+    PyVal *s = k ? b : a, *p = k ? a : b;
+    if (!s->np || p->np || p->ty || !sc_is_float(s->ty->sc))
+      continue;
+    double f = pv_double(*p);
+    p->kind = PV_FLOAT;
+    p->f = s->ty->sc == KERN_SCALAR_FLOAT32 ? (double)(float)f : f;
+  }
+}
+
 /* The numpy type of a binary operation's result r (computed as Python
  * computes it) when an operand is a numpy scalar: numpy 2 gives a Python
  * number beside a numpy scalar the scalar's type, except that a float

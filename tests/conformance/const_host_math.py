@@ -4,7 +4,7 @@
 # that kern evaluates in double precision as Python does (a chain of module-level floats
 # keeps the double, not the captured float32), that numpy's float32 rounds, and that a
 # numpy integer wraps to its width.
-# kern-test: const_host_math --dim 2 of='zeros(float32,2,12)' od='zeros(float64,2,16)' oi='zeros(int32,2,14)'
+# kern-test: const_host_math --dim 2 of='zeros(float32,2,13)' od='zeros(float64,2,16)' oi='zeros(int32,2,14)'
 # kern-check: of rtol=0 atol=0
 # kern-check: od rtol=0 atol=0
 # kern-check: oi
@@ -31,6 +31,8 @@ WRAPU8 = int(np.uint8(250) + np.uint8(10))
 NP_FLOOR = float(np.floor(np.float32(2.7)))
 NP_ABS = int(np.abs(np.int32(-5)))
 HALF_NP = int(np.float32(2.75) * 2)
+# numpy 2 converts the Python float to float32 before adding: a tie, to even (1.0)
+WEAK = float(np.float32(1.0) + (2.0**-24 + 2.0**-50))
 V_OF6 = math.radians(90.0) + math.degrees(1.0)
 V_OF7 = abs(-2.5) + min(3, 1.5, 2)
 V_OF8 = math.pow(2.0, 0.5) + math.fmod(7.5, 2.0)
@@ -76,6 +78,7 @@ def const_host_math(of: wp.array2d(dtype=float), od: wp.array2d(dtype=wp.float64
     of[i, 9] = V_OF9
     of[i, 10] = F32_OF_1_1
     of[i, 11] = NP_FLOOR
+    of[i, 12] = WEAK
     od[i, 0] = V_OD0
     od[i, 1] = V_OD1
     od[i, 2] = V_OD2

@@ -3,6 +3,7 @@
 # module-level name of the same name is hidden by the loop variable), also in nested
 # loops, a nested loop reusing the variable's name, and a negative step.  (After the
 # loops Warp 1.19 evaluates wp.static(j) with the module-level j; kern refuses that.)
+# Also wp.static(len(v)) of a vector or matrix variable: its type's length.
 # kern-test: lang_static_loop_var --dim 2 out='zeros(int32,2,24)'
 # kern-check: out
 import warp as wp
@@ -29,3 +30,6 @@ def lang_static_loop_var(out: wp.array2d(dtype=int)):
     for j in range(4):
         acc += wp.static(1 << j)
     out[t, 12] = acc
+    v = wp.vec4(1.0, 2.0, 3.0, 4.0)
+    m = wp.mat33()
+    out[t, 13] = wp.static(len(v)) * 10 + wp.static(len(m))
