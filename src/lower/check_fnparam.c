@@ -112,6 +112,19 @@ static bool fnparam_fits(Ctx *X, Func *o, Node *call) {
     bool fp = o->params[i].annot && is_function_annot(X, o->params[i].annot);
     if (fp != (check_fn_value(X, a) != NULL))
       return false;
+    /* a float (a literal or a variable) never goes to an integer
+     * parameter, nor an integer to a float one: Warp's overloads do not
+     * convert */
+    const Local *l = a->kind == N_NAME ? check_find_local(X, a->name) : NULL;
+    int kind = a->kind == N_FLOAT ? 1 : a->kind == N_INT ? 2 : 0;
+    if (l && l->ty->kind == TY_SCALAR)
+      kind = sc_is_float(l->ty->sc) ? 1 : sc_is_int(l->ty->sc) ? 2 : 0;
+    if (!fp && kind && o->params[i].annot) {
+      const Type *t = check_type_expr(X, o->params[i].annot, "parameter");
+      if (t->kind == TY_SCALAR &&
+          (kind == 1 ? !sc_is_float(t->sc) : !sc_is_int(t->sc)))
+        return false;
+    }
   }
   for (Node *kw = call->kwargs; kw; kw = kw->next) {
     int j = -1;

@@ -2,8 +2,9 @@
 # it, a second local name for it, a local passed to a wp.Function parameter, a
 # module-level alias chosen among overloads by its wp.Function parameter, a Warp builtin
 # bound to a name, and wp.static() of a module-level dict of functions and of numbers
-# (bound to a local named like a Warp builtin, which the local hides).
-# kern-test: lang_func_values --dim 3 x='arange(float32,3)' out='zeros(float32,3,9)'
+# (bound to a local named like a Warp builtin, which the local hides), and an overload
+# with a defaulted wp.Function parameter chosen over an int one for a float literal.
+# kern-test: lang_func_values --dim 3 x='arange(float32,3)' out='zeros(float32,3,10)'
 # kern-check: out
 import warp as wp
 
@@ -40,6 +41,16 @@ def pick(g: wp.Function, x: float):
 
 
 @wp.func
+def pick_default(x: int):
+    return float(x) - 100.0
+
+
+@wp.func
+def pick_default(x: float, g: wp.Function = square):
+    return g(x) + 100.0
+
+
+@wp.func
 def bump(a: wp.array2d(dtype=float), i: int, v: float):
     a[i, 7] = v
 
@@ -68,3 +79,4 @@ def lang_func_values(x: wp.array(dtype=float), out: wp.array2d(dtype=float)):
     w(out, i, v + 0.25)
     add = wp.static(HANDLERS["twice"])  # a local named like the builtin wp.add
     out[i, 8] = add(v + 0.5)
+    out[i, 9] = pick_default(1.5) + pick_default(i)
