@@ -284,7 +284,10 @@ KERN_API const char *kern_scalar_name(kern_scalar s);
  * NUL-terminated when size > 0); returns buf. */
 KERN_API char *kern_type_name(kern_type t, char *buf, size_t size);
 /* Parses "float32", "wp.float32", "vec3", "wp.mat33d", "int" (int32),
- * "float" (float32).  Returns KERN_ERROR_INVALID_ARGUMENT for anything else. */
+ * "float" (float32); vectors and matrices of any size as "vec5", "vec9d",
+ * "mat10x3", "mat5x5i" (Warp's suffixes) or as kern_type_name writes them
+ * ("vector(length=5, dtype=float32)").  Returns
+ * KERN_ERROR_INVALID_ARGUMENT for anything else. */
 KERN_API kern_status kern_type_parse(const char *name, kern_type *out);
 /* float16 and bfloat16 values are passed and stored as their bit patterns
  * (uint16_t).  These convert float32 to them rounding to nearest, ties to

@@ -155,6 +155,11 @@ struct Type {
                           own strides; the same Warp type as the array */
 };
 
+/* The most components a vector or matrix may have (rows * cols).  Warp
+ * sets no bound; this one keeps a value's size far from any overflow and
+ * equals the public API's (kern__type_valid in status.c). */
+#define TY_MAX_COMPONENTS 4096
+
 extern const Type ty_void, ty_module, ty_string, ty_any;
 const Type *ty_scalar(kern_scalar sc);
 const Type *ty_vec(Compiler *C, kern_scalar sc, int n);

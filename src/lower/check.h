@@ -153,6 +153,12 @@ IrExpr *check_full_view(Ctx *X, IrExpr *a, Pos pos);
 IrExpr *check_array_var(Ctx *X, IrExpr *a, Pos pos);
 IrExpr *check_index_array_value(Ctx *X, Node *n, IrExpr *base);
 
+/* check_vecn.c */
+int check_type_int(Ctx *X, Node *n);
+void check_vec_length(Ctx *X, Node *at, const char *what, int n);
+void check_mat_shape(Ctx *X, Node *at, const char *what, int r, int c);
+Node *check_sized_kwargs(Ctx *X, Node *call, const Type *t, const char *name);
+
 /* check_generic.c */
 bool check_ty_fits(const Type *param, const Type *arg);
 bool check_func_generic(Ctx *X, Func *g);

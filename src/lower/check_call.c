@@ -227,6 +227,8 @@ static Node *xform_kwargs(Ctx *X, Node *call, const Type *t,
 IrExpr *check_construct(Ctx *X, Node *call, const Type *t, const char *name) {
   if (t->xform && call->kwargs)
     call = xform_kwargs(X, call, t, name);
+  if (call->kwargs && (t->kind == TY_VEC || t->kind == TY_MAT) && !t->quat)
+    call = check_sized_kwargs(X, call, t, name);
   check_no_kwargs(X, call, name);
   int n = check_count_args(call->args);
   if (t->kind == TY_SCALAR) {
@@ -301,7 +303,7 @@ IrExpr *check_construct(Ctx *X, Node *call, const Type *t, const char *name) {
     ERR(call->pos, "%s() from vectors is ambiguous; construct it from its "
                    "%d components (Warp: use wp.matrix_from_rows() or "
                    "wp.matrix_from_cols())", name, ncomp);
-  if (t->kind == TY_MAT && n == t->rows) {
+  if (t->kind == TY_MAT && n == t->rows && n != ncomp) {
     for (i = 0; i < n; i++) {
       const Type *at = args[i]->ty;
       if (at->kind != TY_VEC || at->rows != t->cols || at->sc != t->sc)

@@ -306,11 +306,13 @@ static const Type *array_subscript_type(Ctx *X, Node *n) {
 }
 
 /* An integer constant in a type: a literal or a module-level name bound
- * to one; -1 otherwise. */
-static int type_int(Ctx *X, Node *n) {
+ * to one (through wp.constant); -1 otherwise.  A value past
+ * TY_MAX_COMPONENTS reads as TY_MAX_COMPONENTS + 1, so that the caller's
+ * range check names it as too large. */
+int check_type_int(Ctx *X, Node *n) {
   for (int hops = 0; n && hops < 16; hops++) {
-    if (n->kind == N_INT && n->ival <= 64)
-      return (int)n->ival;
+    if (n->kind == N_INT)
+      return n->ival > TY_MAX_COMPONENTS ? TY_MAX_COMPONENTS + 1 : (int)n->ival;
     if (n->kind != N_NAME)
       return -1;
     Sym *s = check_find_const(X, n->name);
@@ -343,7 +345,7 @@ static const Type *custom_type(Ctx *X, Node *n) {
     Node *a0 = n->args;
     if (check_count_args(n->args) > 2)
       return NULL;
-    if (vec ? type_int(X, a0) < 0 : a0->kind != N_TUPLE)
+    if (vec ? check_type_int(X, a0) < 0 : a0->kind != N_TUPLE)
       return NULL;
     if (vec)
       len = a0;
@@ -366,23 +368,19 @@ static const Type *custom_type(Ctx *X, Node *n) {
     ERR(n->pos, "the dtype of wp.types.%s() must be a scalar type, got %s",
         w, TN(dt));
   if (vec) {
-    int l = len ? type_int(X, len) : -1;
+    int l = len ? check_type_int(X, len) : -1;
     if (l < 0)
       ERR(n->pos, "wp.types.vector() needs length= as an integer constant");
-    if (l < 2 || l > 4)
-      ERR(n->pos, "custom vector types of length %d are not supported yet "
-                  "(kern has vectors of 2 to 4 components)", l);
+    check_vec_length(X, n, "wp.types.vector", l);
     return ty_vec(X->C, dt->sc, l);
   }
   if (!shape || shape->kind != N_TUPLE || check_count_args(shape->args) != 2)
     ERR(n->pos, "wp.types.matrix() needs shape=(rows, cols)");
-  int r = type_int(X, shape->args), c = type_int(X, shape->args->next);
+  int r = check_type_int(X, shape->args), c = check_type_int(X, shape->args->next);
   if (r < 0 || c < 0)
     ERR(n->pos, "wp.types.matrix() needs shape= of two integer constants "
                 "(generic shapes are not supported yet)");
-  if (r < 2 || r > 4 || c < 2 || c > 4)
-    ERR(n->pos, "custom matrix types of shape (%d, %d) are not supported yet "
-                "(kern has matrices of 2 to 4 rows and columns)", r, c);
+  check_mat_shape(X, n, "wp.types.matrix", r, c);
   return ty_mat(X->C, dt->sc, r, c);
 }
 

@@ -61,6 +61,18 @@ def wp_type(name):
     """Warp type for a SPEC type name (scalar, vecN[d|i|...], matNN[d])."""
     if name in SCALARS:
         return SCALARS[name][0]
+    # vecN / matRxC with Warp's suffixes: kern's short names for sizes
+    # Warp has no alias of (wp.types.vector(length=5, ...))
+    m = re.fullmatch(r"(vec)(\d+)([a-z]*)|(mat)(\d+)x(\d+)([a-z]*)", name)
+    if m and not hasattr(wp, name):
+        suffix = m.group(3) if m.group(1) else m.group(7)
+        sc = getattr(wp, "vec2" + suffix, None)
+        if sc is None:
+            raise ValueError(f"unknown type name '{name}'")
+        sc = sc._wp_scalar_type_
+        if m.group(1):
+            return wp.types.vector(length=int(m.group(2)), dtype=sc)
+        return wp.types.matrix(shape=(int(m.group(5)), int(m.group(6))), dtype=sc)
     t = getattr(wp, name, None)
     if t is None or not hasattr(t, "_wp_scalar_type_"):
         raise ValueError(f"unknown type name '{name}'")
@@ -171,7 +183,7 @@ def build_array(spec, ann, pname):
         if not is_array_ann(ann):
             raise ValueError(f"{pname}: parameter is not an array but got {spec}")
         # a generic kernel's wp.array(dtype=Any) takes any element type
-        if ann.dtype is not t and ann.dtype is not typing.Any:
+        if not wp.types.types_equal(ann.dtype, t) and ann.dtype is not typing.Any:
             raise ValueError(f"{pname}: dtype {wp.types.type_repr(ann.dtype)} != spec type {tname}")
         if ann.ndim != len(dims):
             raise ValueError(f"{pname}: ndim {ann.ndim} != spec dims {len(dims)}")
