@@ -103,7 +103,8 @@ const char *emit_tysig(Emit *E, const Type *t) {
       char head[4] = {'m', (char)('0' + t->rows), (char)('0' + t->cols), 0};
       return join(E, (const char *const[]){head, sc_sig[t->sc]}, 2);
     }
-    return arena_printf(E->C, "m%d%d%s", t->rows, t->cols, sc_sig[t->sc]);
+    /* rows and cols past 9 need a separator: (1, 11) and (11, 1) */
+    return arena_printf(E->C, "m%dx%d%s", t->rows, t->cols, sc_sig[t->sc]);
   case TY_ARRAY: /* "sa...": a view (view.c) */
     return arena_printf(E->C, "%sa%s", t->strided ? "s" : "",
                         emit_tysig(E, t->elem));
