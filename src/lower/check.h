@@ -158,6 +158,11 @@ int check_type_int(Ctx *X, Node *n);
 void check_vec_length(Ctx *X, Node *at, const char *what, int n);
 void check_mat_shape(Ctx *X, Node *at, const char *what, int r, int c);
 Node *check_sized_kwargs(Ctx *X, Node *call, const Type *t, const char *name);
+const Type *check_vecn_type(Ctx *X, bool vec, int r, int c, const Type *dt);
+bool check_vecn_is_pattern(const Type *t);
+bool check_vecn_fits(const Type *param, const Type *arg);
+bool check_is_any_node(Node *n);
+const Type *check_vecn_subscript(Ctx *X, Node *n);
 
 /* check_generic.c */
 bool check_ty_fits(const Type *param, const Type *arg);

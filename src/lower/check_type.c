@@ -345,7 +345,8 @@ static const Type *custom_type(Ctx *X, Node *n) {
     Node *a0 = n->args;
     if (check_count_args(n->args) > 2)
       return NULL;
-    if (vec ? check_type_int(X, a0) < 0 : a0->kind != N_TUPLE)
+    if (vec ? check_type_int(X, a0) < 0 && !check_is_any_node(a0)
+            : a0->kind != N_TUPLE)
       return NULL;
     if (vec)
       len = a0;
@@ -364,9 +365,30 @@ static const Type *custom_type(Ctx *X, Node *n) {
       return NULL;
   }
   const Type *dt = dtype ? check_type_expr(X, dtype, "dtype") : t_f32();
-  if (dt->kind != TY_SCALAR)
+  if (dt->kind != TY_SCALAR &&
+      (dt->kind != TY_ANY || check_vecn_is_pattern(dt)))
     ERR(n->pos, "the dtype of wp.types.%s() must be a scalar type, got %s",
         w, TN(dt));
+  /* Any as a size, or a generic dtype (wp.Int): a pattern that generic
+   * functions and kernels are instantiated from (check_vecn.c) */
+  bool open = dt->kind == TY_ANY;
+  if (vec && len && check_is_any_node(len))
+    return check_vecn_type(X, true, 0, 1, dt);
+  if (!vec && shape && shape->kind == N_TUPLE &&
+      check_count_args(shape->args) == 2 &&
+      (check_is_any_node(shape->args) ||
+       check_is_any_node(shape->args->next)))
+    open = true;
+  if (open && !vec && shape && shape->kind == N_TUPLE &&
+      check_count_args(shape->args) == 2) {
+    int r = check_is_any_node(shape->args) ? 0 : check_type_int(X, shape->args);
+    int c = check_is_any_node(shape->args->next)
+                ? 0 : check_type_int(X, shape->args->next);
+    if (r >= 0 && c >= 0)
+      return check_vecn_type(X, false, r, c, dt);
+  }
+  if (open && vec && len && check_type_int(X, len) >= 0)
+    return check_vecn_type(X, true, check_type_int(X, len), 1, dt);
   if (vec) {
     int l = len ? check_type_int(X, len) : -1;
     if (l < 0)
@@ -462,6 +484,8 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
     ERR(n->pos, "wp.%s is not supported", check_wp_attr(X, n->a));
   const Type *ct = custom_type(X, n);
   if (ct)
+    return ct;
+  if ((ct = check_vecn_subscript(X, n))) /* Vector[float, Literal[3]] */
     return ct;
   if (n->kind == N_SUBSCRIPT && n->a->kind == N_NAME &&
       (!strcmp(n->a->name, "tuple") || !strcmp(n->a->name, "Tuple")))
