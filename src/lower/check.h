@@ -163,6 +163,7 @@ bool check_vecn_is_pattern(const Type *t);
 bool check_vecn_fits(const Type *param, const Type *arg);
 bool check_is_any_node(Node *n);
 const Type *check_vecn_subscript(Ctx *X, Node *n);
+IrExpr *check_vecn_static_len(Ctx *X, Node *a);
 
 /* check_generic.c */
 bool check_ty_fits(const Type *param, const Type *arg);

@@ -164,3 +164,16 @@ const Type *check_vecn_subscript(Ctx *X, Node *n) {
     check_mat_shape(X, n, "Matrix", r, c);
   return check_vecn_type(X, vec, r, c, dt);
 }
+
+/* wp.static(len(v)) with v a vector or matrix variable: its length is
+ * part of its type, known when the kernel is compiled, so Warp evaluates
+ * it there; NULL when the expression is something else. */
+IrExpr *check_vecn_static_len(Ctx *X, Node *a) {
+  if (a->kind != N_CALL || a->a->kind != N_NAME || strcmp(a->a->name, "len") ||
+      !a->args || a->args->next || a->kwargs || a->args->kind != N_NAME)
+    return NULL;
+  Local *l = check_find_local(X, a->args->name);
+  if (!l || (l->ty->kind != TY_VEC && l->ty->kind != TY_MAT))
+    return NULL;
+  return ir_const_int(X->C, ty_scalar(KERN_SCALAR_INT32), (uint64_t)l->ty->rows);
+}
