@@ -219,6 +219,9 @@ static IrExpr *vector_call(Ctx *X, Node *call, const char *name) {
   }
   int n;
   IrExpr **a = component_args(X, call, &dt, &n);
+  if (!dt) /* no component is a scalar */
+    ERR(call->pos, "%s() takes scalar components, got %s", name,
+        TN(a[0]->ty));
   if (len < 0)
     len = n;
   check_vec_length(X, call, name, len);
@@ -286,6 +289,9 @@ static IrExpr *matrix_call(Ctx *X, Node *call, const char *name) {
   if (all_vec)
     ERR(call->pos, "%s() of vectors is not supported; use "
                    "wp.matrix_from_rows() or wp.matrix_from_cols()", name);
+  if (!dt) /* no component is a scalar */
+    ERR(call->pos, "%s() takes scalar components, got %s", name,
+        TN(a[0]->ty));
   if (n != r * c)
     ERR(call->pos, "%s() of shape (%d, %d) takes %d components, got %d", name,
         r, c, r * c, n);
