@@ -75,6 +75,7 @@ void check_function(Compiler *C, IrModule *irm, Func *f);
 
 /* check_indexed.c */
 const Type *check_indexed_type(Ctx *X, Node *n);
+Node *check_unwrap_literal(Node *n);
 
 /* check_type.c */
 const Type *check_wp_type_named(Compiler *C, const char *name,

@@ -35,8 +35,19 @@ static const Type *make(Ctx *X, Node *n, const Type *dtype, int ndim) {
   return ty_indexed(X->C, dtype, ndim);
 }
 
+/* n itself, or N of typing.Literal[N] (Warp 1.19's wp.indexedarray[T,
+ * Literal[2]] and wp.array[T, Literal[2]] unwrap it). */
+Node *check_unwrap_literal(Node *n) {
+  if (n->kind == N_SUBSCRIPT && n->args && !n->args->next &&
+      ((n->a->kind == N_NAME && !strcmp(n->a->name, "Literal")) ||
+       (n->a->kind == N_ATTR && !strcmp(n->a->name, "Literal"))))
+    return n->args;
+  return n;
+}
+
 /* The number of dimensions written at n: an integer from 1 to 4. */
 static int ndim_of(Ctx *X, Node *n, const char *what) {
+  n = check_unwrap_literal(n);
   if (n->kind != N_INT || n->ival < 1 || n->ival > 4)
     ERR(n->pos, "the number of dimensions of %s must be an integer from 1 "
                 "to 4", what);

@@ -294,7 +294,7 @@ static const Type *array_subscript_type(Ctx *X, Node *n) {
         strcmp(fn, "array") ? "" : " and optionally the number of dimensions");
   const Type *dtype = check_type_expr(X, n->args, "array element type");
   if (nargs == 2) {
-    Node *d = n->args->next;
+    Node *d = check_unwrap_literal(n->args->next); /* check_indexed.c */
     if (d->kind != N_INT || d->ival < 1 || d->ival > 4)
       ERR(d->pos, "the number of dimensions of wp.array[...] must be an "
                   "integer from 1 to 4");
