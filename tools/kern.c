@@ -847,6 +847,12 @@ static bool pick_instance(run_state *r, const run_opts *o, kern_kernel **out) {
  * for anything else (a .npy file, whose vectors look like a float array
  * with one more dimension, or a struct type). */
 static bool spec_array_type(const char *v, kern_param_info *t) {
+  /* indexed(DATA;...): the data array's, as an indexed array */
+  if (!strncmp(v, "indexed(", 8)) {
+    if (!spec_array_type(v + 8, t)) return false;
+    t->kind = KERN_PARAM_INDEXED;
+    return true;
+  }
   static const char *const forms[] = {"zeros(", "ones(", "full(", "arange(",
                                       "rand("};
   const char *p = NULL;

@@ -50,6 +50,7 @@ bool check_ty_fits(const Type *param, const Type *arg) {
     return check_is_valuelike(arg) || arg->kind == TY_ARRAY;
   if (param->kind == TY_ARRAY && param->elem->kind == TY_ANY)
     return arg->kind == TY_ARRAY && arg->ndim == param->ndim &&
+           arg->indexed == param->indexed && /* another Warp type */
            (param->elem->rows == ANY_ALL || check_ty_fits(param->elem,
                                                            arg->elem));
   return ty_eq(param, arg);

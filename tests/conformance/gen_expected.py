@@ -195,7 +195,7 @@ def build_indexed(spec, ann, pname):
     parts = [p.strip() for p in spec[len("indexed(") : -1].split(";")]
     data = build_array(parts[0], None, pname)
     if ann is not None:
-        if ann.dtype is not data.dtype or ann.ndim != data.ndim:
+        if (ann.dtype is not data.dtype and ann.dtype is not typing.Any) or ann.ndim != data.ndim:
             raise ValueError(f"{pname}: data array does not fit {ann}")
     if len(parts) - 1 > data.ndim:
         raise ValueError(f"{pname}: more index arrays than dimensions")

@@ -206,6 +206,14 @@ static void on(kern_context *ctx, kern_device dev, const char *what,
     unsigned char h[KERN_STRUCT_INDEXED_SIZE];
     kern_clear_error(ctx);
     ASSERT_EQ(kern_struct_set_indexed(h, &ia), KERN_ERROR_UNSUPPORTED);
+    /* and the kernel taking a struct that holds one does not load */
+    kern_module *whole;
+    kern_clear_error(ctx);
+    ASSERT_EQ(kern_module_load_string(ctx, dev, "indexed.py", src,
+                                      sizeof src - 1, &whole),
+              KERN_ERROR_UNSUPPORTED);
+    ASSERT_CONTAINS(kern_last_error(ctx), "struct 'H' holds the array field "
+                    "'ia'");
   }
   kern_array_free(data);
   kern_array_free(rows);
