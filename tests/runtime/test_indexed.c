@@ -264,6 +264,70 @@ static void debug_bounds(void) {
   printf("ok   debug bounds\n");
 }
 
+/* A graph keeps the kern_indexed by value: the caller's struct may change
+ * or go after the capture and after kern_graph_set_arg. */
+static void graph(void) {
+  kern_context *ctx;
+  ASSERT_OK(NULL, kern_context_new(NULL, &ctx));
+  kern_device dev;
+  ASSERT_OK(ctx, kern_device_find(ctx, "cpu", &dev));
+  kern_module *m;
+  size_t len = (size_t)(strstr(src, "@wp.struct") - src);
+  char text[sizeof src];
+  memcpy(text, src, len);
+  const char *k = strstr(src, "@wp.kernel\ndef scale");
+  size_t klen = (size_t)(strstr(src, "\n@wp.kernel\ndef field") - k);
+  memcpy(text + len, k, klen);
+  ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "indexed.py", text,
+                                         len + klen, &m));
+  kern_kernel *scale;
+  ASSERT_OK(ctx, kern_module_get_kernel(m, "scale", &scale));
+  int64_t shape[2] = {3, 4}, one = 1, two = 2;
+  kern_array *data, *r0, *r2, *out;
+  float host[12];
+  for (int i = 0; i < 12; i++) host[i] = 1;
+  ASSERT_OK(ctx, kern_array_new(ctx, dev, KERN_TYPE_FLOAT32, 2, shape, &data));
+  ASSERT_OK(ctx, kern_array_upload(data, host, sizeof host));
+  ASSERT_OK(ctx, kern_array_new(ctx, dev, KERN_TYPE_INT32, 1, &one, &r0));
+  ASSERT_OK(ctx, kern_array_new(ctx, dev, KERN_TYPE_INT32, 1, &one, &r2));
+  ASSERT_OK(ctx, kern_array_new(ctx, dev, KERN_TYPE_INT32, 1, &two, &out));
+  int32_t v0 = 0, v2 = 2;
+  ASSERT_OK(ctx, kern_array_upload(r0, &v0, 4));
+  ASSERT_OK(ctx, kern_array_upload(r2, &v2, 4));
+  kern_stream *s;
+  ASSERT_OK(ctx, kern_stream_new(ctx, dev, &s));
+  kern_indexed ia = KERN_INDEXED_INIT;
+  ia.data = data;
+  ia.indices[0] = r0;
+  kern_arg args[2] = {kern_arg_indexed(&ia), kern_arg_array(out)};
+  int64_t dims[2] = {1, 4};
+  kern_graph *g;
+  ASSERT_OK(ctx, kern_graph_begin_capture(s));
+  ASSERT_OK(ctx, kern_launch_async(scale, s, 2, dims, 2, args));
+  ASSERT_OK(ctx, kern_graph_end_capture(s, &g));
+  ASSERT_OK(ctx, kern_stream_synchronize(s));
+  ia.indices[0] = NULL; /* the graph kept row 0 */
+  ia.data = NULL;
+  ASSERT_OK(ctx, kern_graph_replay(g, s));
+  ASSERT_OK(ctx, kern_stream_synchronize(s));
+  ASSERT_OK(ctx, kern_array_download(data, host, sizeof host));
+  for (int i = 0; i < 12; i++) ASSERT_EQ(host[i], i < 4 ? 10.0f : 1.0f);
+  kern_indexed other = KERN_INDEXED_INIT;
+  other.data = data;
+  other.indices[0] = r2;
+  ASSERT_OK(ctx, kern_graph_set_arg(g, 0, 0, kern_arg_indexed(&other)));
+  other.indices[0] = r0; /* too late: the graph kept row 2 */
+  ASSERT_OK(ctx, kern_graph_replay(g, s));
+  ASSERT_OK(ctx, kern_stream_synchronize(s));
+  ASSERT_OK(ctx, kern_array_download(data, host, sizeof host));
+  for (int i = 0; i < 12; i++)
+    ASSERT_EQ(host[i], i < 4 || i >= 8 ? 10.0f : 1.0f);
+  kern_graph_free(g);
+  kern_stream_free(s);
+  kern_context_free(ctx);
+  printf("ok   graph\n");
+}
+
 int main(void) {
   test_setup();
   kern_context *ctx;
@@ -281,6 +345,7 @@ int main(void) {
   }
   kern_context_free(ctx);
   debug_bounds();
+  graph();
   printf("runtime_indexed: all checks passed\n");
   return 0;
 }
