@@ -306,13 +306,14 @@ static void cuda_kernel(Emit *E, IrFunc *f) {
   emit_line(E, "%s", sig.p);
   E->indent++;
   for (IrVar *p = f->params; p; p = p->next)
-    if (p->ty->kind == TY_ARRAY && p->ty->indexed)
-      emit_line(E, "%s %s = %s(%s_w);\n%s%s *%s_d = %s.data;",
-                emit_ctype(E, p->ty), p->name,
-                emit_indexed_from_warp(E, p->ty), p->name,
-                p->written ? "" : "const ", emit_stype(E, p->ty->elem),
-                p->name, p->name);
-    else if (p->ty->kind == TY_ARRAY)
+    if (p->ty->kind == TY_ARRAY && p->ty->indexed) {
+      /* Warp's indexedarray_t (emit/indexed.c); no __restrict__: its data
+       * may alias the other arguments' */
+      emit_line(E, "%s %s = %s(%s_w);", emit_ctype(E, p->ty), p->name,
+                emit_indexed_from_warp(E, p->ty), p->name);
+      emit_line(E, "%s%s *%s_d = %s.data;", p->written ? "" : "const ",
+                emit_stype(E, p->ty->elem), p->name, p->name);
+    } else if (p->ty->kind == TY_ARRAY)
       emit_line(E, "%s%s *__restrict__ %s_d = %s.data;",
                 p->written ? "" : "const ", emit_stype(E, p->ty->elem), p->name,
                 p->name);
