@@ -132,7 +132,9 @@ static kern_status resolve(kern_context *ctx, const kc_kernel *g, int n,
                            "parameter %d '%s' of '%s' is not generic: it is "
                            "%s of %s, got %s of %s", i + 1, p->name, g->name,
                            param_kind_name(p), want,
-                           in[i].kind == KERN_PARAM_ARRAY ? "an array" : "a value",
+                           in[i].kind == KERN_PARAM_ARRAY     ? "an array"
+                           : in[i].kind == KERN_PARAM_INDEXED ? "an indexed array"
+                                                              : "a value",
                            got);
       }
       continue;
@@ -421,7 +423,7 @@ kern_status kern_module_generic_param(const kern_module *h, const char *name,
   pi.name = p->name;
   pi.kind = p->kind;
   pi.type = p->type;
-  pi.ndim = p->kind == KERN_PARAM_ARRAY ? p->ndim : 0;
+  pi.ndim = p->kind != KERN_PARAM_VALUE ? p->ndim : 0;
   pi.struct_name = p->struct_name;
   kern__struct_out(out, &pi, sizeof pi);
   return KERN_SUCCESS;
