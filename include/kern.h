@@ -545,6 +545,7 @@ KERN_API void kern_free(void *p);
 typedef enum kern_param_kind {
   KERN_PARAM_VALUE, /* scalar, vector or matrix passed by value */
   KERN_PARAM_ARRAY
+  /* KERN_PARAM_INDEXED (2), a wp.indexedarray: "Indexed arrays" below */
 } kern_param_kind;
 
 typedef struct kern_param_info {
