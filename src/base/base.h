@@ -153,6 +153,9 @@ struct Type {
   const char **fnames; /* struct: field names */
   bool strided;        /* TY_ARRAY: a view (a[i], a[1:5], a[:, j]) with its
                           own strides; the same Warp type as the array */
+  bool indexed;        /* TY_ARRAY: a wp.indexedarray (an index array per
+                          dimension onto a data array; emit/indexed.c), a
+                          Warp type of its own */
 };
 
 /* The most components a vector or matrix may have (rows * cols).  Warp
@@ -169,6 +172,8 @@ const Type *ty_xform(Compiler *C, kern_scalar sc);
 const Type *ty_array(Compiler *C, const Type *elem, int ndim);
 /* A strided view of ndim dimensions onto elements of type elem. */
 const Type *ty_array_view(Compiler *C, const Type *elem, int ndim);
+/* A wp.indexedarray of ndim dimensions of elem. */
+const Type *ty_indexed(Compiler *C, const Type *elem, int ndim);
 /* Whether t mentions typing.Any (Any, wp.array(dtype=Any)). */
 bool ty_is_generic(const Type *t);
 const Type *ty_tuple(Compiler *C, int n, const Type **items);
@@ -193,6 +198,8 @@ kern_type ty_to_kern(const Type *t);
 /* layout.c: Warp's host layout of values and structs (an array field is
  * Warp's 56-byte array_t). */
 #define TY_WARP_ARRAY_SIZE 56
+/* Warp's indexedarray_t: array_t, int32 *indices[4], int32 shape[4]. */
+#define TY_WARP_INDEXED_SIZE 104
 size_t ty_size(const Type *t);
 size_t ty_align(const Type *t);
 size_t ty_field_offset(const Type *t, int k);

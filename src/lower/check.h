@@ -73,6 +73,10 @@ IrExpr *check_static_call(Ctx *X, Node *call);
 void check_consts(Compiler *C, IrModule *irm);
 void check_function(Compiler *C, IrModule *irm, Func *f);
 
+/* check_indexed.c */
+const Type *check_indexed_type(Ctx *X, Node *n);
+Node *check_unwrap_literal(Node *n);
+
 /* check_type.c */
 const Type *check_wp_type_named(Compiler *C, const char *name,
                                 bool *second_stage);

@@ -582,6 +582,9 @@ static IrExpr *len_call(Ctx *X, Node *call) {
     ERR(call->pos, "len() takes exactly one argument");
   IrExpr *v = check_expr(X, call->args);
   const Type *t = v->ty;
+  if (t->kind == TY_ARRAY && t->indexed) /* Warp 1.19 has no overload */
+    ERR(call->args->pos, "len() of a wp.indexedarray is not supported by "
+                         "Warp; write a.shape[0]");
   if (t->kind == TY_ARRAY) {
     v = check_array_var(X, v, call->pos);
     IrExpr *e = ir_expr(X->C, E_SHAPE, t_i32());

@@ -52,6 +52,7 @@ bool check_ty_fits(const Type *param, const Type *arg) {
     return check_is_valuelike(arg) || arg->kind == TY_ARRAY;
   if (param->kind == TY_ARRAY && param->elem->kind == TY_ANY)
     return arg->kind == TY_ARRAY && arg->ndim == param->ndim &&
+           arg->indexed == param->indexed && /* another Warp type */
            ((param->elem->rows == ANY_ALL &&
              !check_vecn_is_pattern(param->elem)) ||
             check_ty_fits(param->elem, arg->elem));

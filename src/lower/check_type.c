@@ -294,7 +294,7 @@ static const Type *array_subscript_type(Ctx *X, Node *n) {
         strcmp(fn, "array") ? "" : " and optionally the number of dimensions");
   const Type *dtype = check_type_expr(X, n->args, "array element type");
   if (nargs == 2) {
-    Node *d = n->args->next;
+    Node *d = check_unwrap_literal(n->args->next); /* check_indexed.c */
     if (d->kind != N_INT || d->ival < 1 || d->ival > 4)
       ERR(d->pos, "the number of dimensions of wp.array[...] must be an "
                   "integer from 1 to 4");
@@ -455,6 +455,9 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
       return at;
     ERR(n->pos, "'%s' is not a type kern knows (%s)", n->name, what);
   }
+  const Type *it = check_indexed_type(X, n); /* check_indexed.c */
+  if (it)
+    return it;
   const char *w = check_wp_attr(X, n);
   if (w) {
     bool second;
@@ -478,8 +481,7 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
   if (check_is_ref_annot(X, n)) /* the parameter's type; see check.c */
     return check_type_expr(X, n->args, what);
   if (n->kind == N_SUBSCRIPT && check_wp_attr(X, n->a) &&
-      (!strncmp(check_wp_attr(X, n->a), "indexedarray", 12) ||
-       !strncmp(check_wp_attr(X, n->a), "fabricarray", 11) ||
+      (!strncmp(check_wp_attr(X, n->a), "fabricarray", 11) ||
        !strncmp(check_wp_attr(X, n->a), "tile", 4)))
     ERR(n->pos, "wp.%s is not supported", check_wp_attr(X, n->a));
   const Type *ct = custom_type(X, n);
@@ -507,8 +509,7 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
       ndim = 3;
     else if (fn && !strcmp(fn, "array4d"))
       ndim = 4;
-    else if (fn && (!strcmp(fn, "indexedarray") || !strcmp(fn, "fabricarray") ||
-                    !strncmp(fn, "indexedarray", 12) || !strncmp(fn, "tile", 4)))
+    else if (fn && (!strcmp(fn, "fabricarray") || !strncmp(fn, "tile", 4)))
       ERR(n->pos, "wp.%s is not supported", fn);
     if (ndim) {
       const Type *dtype = NULL;

@@ -193,6 +193,36 @@ def build_array(spec, ann, pname):
     return arr
 
 
+def is_indexed_ann(ann):
+    """True for wp.indexedarray(...) and wp.indexedarray[T, N] annotations."""
+    return "indexedarray" in type(ann).__name__.lower()
+
+
+def build_indexed(spec, ann, pname):
+    """indexed(DATA[;IDX0[;IDX1...]]) (tools/spec_indexed.c): the data array
+    SPEC, then per dimension ':' (no index array), [i,j,...] or an int32
+    array SPEC; the same wp.indexedarray kern run builds."""
+    if not (spec.startswith("indexed(") and spec.endswith(")")):
+        raise ValueError(f"{pname}: indexed array SPEC must be indexed(...), got {spec}")
+    parts = [p.strip() for p in spec[len("indexed(") : -1].split(";")]
+    data = build_array(parts[0], None, pname)
+    if ann is not None:
+        if (ann.dtype is not data.dtype and ann.dtype is not typing.Any) or ann.ndim != data.ndim:
+            raise ValueError(f"{pname}: data array does not fit {ann}")
+    if len(parts) - 1 > data.ndim:
+        raise ValueError(f"{pname}: more index arrays than dimensions")
+    indices = []
+    for t in parts[1:]:
+        if t == ":":
+            indices.append(None)
+        elif t.startswith("["):
+            vals = [int(x, 0) for x in t[1:-1].split(",") if x.strip()]
+            indices.append(wp.array(np.array(vals, dtype=np.int32), dtype=wp.int32, device="cpu"))
+        else:
+            indices.append(build_array(t, None, pname))
+    return wp.indexedarray(data, indices)
+
+
 def is_array_ann(ann):
     """True for wp.array(dtype=...) and for the subscript form wp.array[T]
     (an annotation object of its own class, not a wp.array instance)."""
@@ -274,6 +304,10 @@ def build_struct(spec, st, pname, extra, prefix="", inst=None):
         t = find_var(st, path)
         if type(t).__name__ == "Struct":
             build_struct(value, st, pname, extra, path + ".", inst)
+        elif is_indexed_ann(t):
+            ia = build_indexed(value, t, f"{pname}.{path}")
+            extra[f"{pname}.{path}"] = ia.data
+            set_path(inst, path, ia)
         elif is_array_ann(t):
             arr = build_array(value, t, f"{pname}.{path}")
             extra[f"{pname}.{path}"] = arr
@@ -345,6 +379,8 @@ def build_struct_array(spec, ann, pname):
 def build_value(spec, ann, pname, extra=None):
     if type(ann).__name__ == "Struct":
         return build_struct(spec, ann, pname, extra if extra is not None else {})
+    if is_indexed_ann(ann):
+        return build_indexed(spec, ann, pname)
     if ARRAY_RE.match(spec) and is_array_ann(ann) and type(ann.dtype).__name__ == "Struct":
         return build_struct_array(spec, ann, pname)
     if ARRAY_RE.match(spec):
@@ -457,6 +493,9 @@ def run_file(path):
     extra = {}
     values = {p: build_value(args[p], t, p, extra) for p, t in params}
     checked = dict(values)
+    for p in checked:
+        if isinstance(checked[p], wp.indexedarray):
+            checked[p] = checked[p].data  # kern run prints and saves the data
     checked.update(extra)
     for name, _ in checks:
         if name not in checked or not isinstance(checked[name], wp.array):
