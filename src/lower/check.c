@@ -751,6 +751,9 @@ IrExpr *check_static_call(Ctx *X, Node *call) {
   if (check_count_args(call->args) != 1 || call->kwargs)
     ERR(call->pos, "wp.static() takes one expression");
   Node *a = call->args;
+  IrExpr *len = check_vecn_static_len(X, a); /* wp.static(len(v)) */
+  if (len)
+    return len;
   Node *bad = check_not_constant(X, a);
   if (bad && a->kind == N_CALL && a->a->kind == N_NAME &&
       !strcmp(a->a->name, "len") && !check_find_local(X, "len") &&
