@@ -15,6 +15,9 @@ typedef struct Local {
   IrVar *var;
   Pos pos;
   bool is_param;
+  IrVar **parts;   /* a tuple: one variable per item (check_tuple.c) */
+  bool unrolled;   /* the variable of a range() loop Warp would unroll, */
+  int64_t ulo, uhi; /* taking the values ulo..uhi */
 } Local;
 
 typedef struct Ctx {
@@ -160,5 +163,18 @@ Func *check_instance_for_call(Ctx *X, Node *call, Func *g, IrExpr **args);
 void check_kernel_overloads(Compiler *C, IrModule *irm);
 const Type *check_generic_named(Compiler *C, const char *w);
 const Type *check_type_of(Ctx *X, Node *n);
+
+/* check_tuple.c */
+IrExpr *check_tuple_literal(Ctx *X, Node *n);
+IrExpr *check_tuple_of_call(Ctx *X, IrExpr *call, Pos pos);
+IrExpr *check_tuple_of_builtin(Ctx *X, Node *call);
+IrExpr *check_tuple_local(Ctx *X, Local *l);
+void check_tuple_assign(Ctx *X, Node *target, IrExpr *t, Pos pos);
+IrExpr *check_tuple_subscript(Ctx *X, Node *n, IrExpr *t);
+void check_tuple_param(Ctx *X, Local *l, int i, IrVar ***ptail);
+IrExpr **check_tuple_spread_args(Ctx *X, Func *g, IrExpr **bound,
+                                 int *nargs);
+void check_tuple_no_chain(Ctx *X, Node *n);
+const Type *check_tuple_type(Ctx *X, Node *n, const char *what);
 
 #endif

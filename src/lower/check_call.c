@@ -544,8 +544,15 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
   e->args = bound;
   g->used = true;
   for (int i = 0; i < g->nparams; i++)
-    if (check_is_ref_annot(X, g->params[i].annot))
+    if (check_is_ref_annot(X, g->params[i].annot)) {
+      for (int j = 0; j < g->nparams; j++)
+        if (g->params[j].ty->kind == TY_TUPLE)
+          ERR(call->pos, "a function with both wp.ref and tuple parameters "
+                         "is not supported");
       return ref_call(X, call, g, e);
+    }
+  /* tuple arguments travel as their items (check_tuple.c) */
+  e->args = check_tuple_spread_args(X, g, bound, &e->nargs);
   return e;
 }
 
@@ -588,6 +595,8 @@ static IrExpr *len_call(Ctx *X, Node *call) {
   }
   if (t->kind == TY_VEC || t->kind == TY_MAT)
     return ir_const_int(X->C, t_i32(), (uint64_t)t->rows);
+  if (t->kind == TY_TUPLE)
+    return ir_const_int(X->C, t_i32(), (uint64_t)t->n);
   ERR(call->args->pos, "len() of a %s is not supported", TN(t));
 }
 

@@ -47,7 +47,8 @@ bool check_ty_fits(const Type *param, const Type *arg) {
            (param->rows == ANY_SCALAR ||
             (param->rows == ANY_INT) == !sc_is_float(arg->sc));
   if (param->kind == TY_ANY)
-    return check_is_valuelike(arg) || arg->kind == TY_ARRAY;
+    return check_is_valuelike(arg) || arg->kind == TY_ARRAY ||
+           arg->kind == TY_TUPLE;
   if (param->kind == TY_ARRAY && param->elem->kind == TY_ANY)
     return arg->kind == TY_ARRAY && arg->ndim == param->ndim &&
            (param->elem->rows == ANY_ALL || check_ty_fits(param->elem,

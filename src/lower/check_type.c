@@ -465,10 +465,9 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
   const Type *ct = custom_type(X, n);
   if (ct)
     return ct;
-  if (n->kind == N_SUBSCRIPT && n->a->kind == N_NAME &&
-      (!strcmp(n->a->name, "tuple") || !strcmp(n->a->name, "Tuple")))
-    ERR(n->pos, "a tuple type is only supported as a function's return "
-                "annotation");
+  const Type *tt = check_tuple_type(X, n, what); /* check_tuple.c */
+  if (tt)
+    return tt;
   if (n->kind == N_ATTR && !strcmp(n->name, "Any") && n->a->kind == N_NAME &&
       !strcmp(n->a->name, "typing"))
     return &ty_any;
