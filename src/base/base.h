@@ -153,6 +153,13 @@ struct Type {
   const char **fnames; /* struct: field names */
   bool strided;        /* TY_ARRAY: a view (a[i], a[1:5], a[:, j]) with its
                           own strides; the same Warp type as the array */
+  /* Fixed-size local arrays (wp.zeros in a kernel; lower/check_fixed.c):
+   * priv marks an array whose data is in the thread's own memory (OpenCL
+   * __private), fdims its shape when known (0: not known), and fixed_n
+   * marks the storage itself, a C array of fixed_n elements. */
+  bool priv;
+  int fdims[4];
+  int fixed_n;
 };
 
 extern const Type ty_void, ty_module, ty_string, ty_any;

@@ -121,7 +121,7 @@ bool ty_eq(const Type *a, const Type *b) {
     return a->sc == b->sc && a->rows == b->rows && a->cols == b->cols &&
            a->quat == b->quat && a->xform == b->xform;
   case TY_ARRAY:
-    return a->ndim == b->ndim && ty_eq(a->elem, b->elem);
+    return a->ndim == b->ndim && a->priv == b->priv && ty_eq(a->elem, b->elem);
   case TY_STRUCT:
     return false; /* one Type per struct: equal only to itself */
   case TY_TUPLE:

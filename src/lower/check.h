@@ -175,6 +175,15 @@ void check_tuple_param(Ctx *X, Local *l, int i, IrVar ***ptail);
 IrExpr **check_tuple_spread_args(Ctx *X, Func *g, IrExpr **bound,
                                  int *nargs);
 void check_tuple_no_chain(Ctx *X, Node *n);
+/* check_fixed.c */
+const Type *check_fixed_view_type(Ctx *X, const Type *elem, int ndim,
+                                  const int *dims);
+const Type *check_view_type_of(Ctx *X, const Type *src, int ndim);
+int check_fixed_count(const Type *t);
+const Type *check_fixed_annot(Ctx *X, Node *n);
+IrExpr *check_fixed_zeros(Ctx *X, Node *call);
+IrExpr *check_fixed_return(Ctx *X, IrExpr *v, Pos pos);
+void check_fixed_call(Ctx *X, IrExpr *e, const Type *ret, Pos pos);
 const Type *check_tuple_type(Ctx *X, Node *n, const char *what);
 
 #endif

@@ -78,6 +78,10 @@ IrExpr *check_atomic_call(Ctx *X, Node *call, int bi, const char *name) {
   if (arr->ty->kind != TY_ARRAY)
     ERR(arrn->pos, "the first argument of %s() must be an array, got %s", name,
         TN(arr->ty));
+  if (arr->ty->priv)
+    ERR(arrn->pos, "%s() on a fixed-size local array (wp.zeros in a kernel) "
+                   "is not supported: the array belongs to one thread, so "
+                   "read and write its elements instead", name);
   arr = check_array_var(X, arr, arrn->pos); /* a view, a call's result */
   int nidx = n - 1 - extra;
   if (nidx != arr->ty->ndim)
@@ -553,6 +557,7 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
     }
   /* tuple arguments travel as their items (check_tuple.c) */
   e->args = check_tuple_spread_args(X, g, bound, &e->nargs);
+  check_fixed_call(X, e, g->ret, call->pos); /* storage for its result */
   return e;
 }
 
@@ -801,6 +806,8 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
     }
   Node *callee = n->a;
   const char *w = check_wp_attr(X, callee);
+  if (w && !strcmp(w, "zeros")) /* a fixed-size local array */
+    return check_fixed_zeros(X, n);
   if (w) {
     IrExpr *extra = check_extra_call(X, n, w);
     if (extra)

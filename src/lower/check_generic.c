@@ -42,6 +42,14 @@ const Type *check_generic_named(Compiler *C, const char *w) {
 
 /* Does an argument of type arg fit a parameter declared param? */
 bool check_ty_fits(const Type *param, const Type *arg) {
+  /* A fixed-size local array goes where an array does (the function is
+   * instantiated for it, check_instance_for_call). */
+  if (param->kind == TY_ARRAY && arg->kind == TY_ARRAY && arg->priv &&
+      !param->priv) {
+    Type a = *arg;
+    a.priv = false;
+    return check_ty_fits(param, &a);
+  }
   if (param->kind == TY_ANY && param->rows != ANY_ALL)
     return arg->kind == TY_SCALAR && arg->sc != KERN_SCALAR_BOOL &&
            (param->rows == ANY_SCALAR ||
@@ -143,8 +151,9 @@ static Func *instantiate(Ctx *X, Func *g, const Type **types, Pos use) {
 Func *check_instance_for_call(Ctx *X, Node *call, Func *g, IrExpr **args) {
   bool need = g->generic;
   for (int i = 0; i < g->nparams && !need; i++)
-    need = args[i]->ty->kind == TY_ARRAY && args[i]->ty->strided &&
-           !g->params[i].ty->strided;
+    need = args[i]->ty->kind == TY_ARRAY &&
+           ((args[i]->ty->strided && !g->params[i].ty->strided) ||
+            (args[i]->ty->priv && !g->params[i].ty->priv));
   if (!need)
     return g;
   const Type **types = arena_alloc(X->C, sizeof(Type *) *

@@ -453,8 +453,9 @@ static void augassign(Ctx *X, Node *n) {
     /* As in Warp: += and -= on an array element are atomic, and so are
      * &= |= ^= on integers; other operators, and elements narrower than 32
      * bits, are a plain load-op-store. */
-    if (wide && (n->op == OP_ADD || n->op == OP_SUB ||
-                 (bitop && ty_is_int(et0)))) {
+    /* a fixed-size local array belongs to one thread: no atomics */
+    if (wide && !base->ty->priv && (n->op == OP_ADD || n->op == OP_SUB ||
+                                    (bitop && ty_is_int(et0)))) {
       /* a[i] += v is an atomic add in Warp. */
       IrExpr *ld = check_subscript(X, target);
       if (ld->kind != E_LOAD)
@@ -976,7 +977,10 @@ static void return_stmt(Ctx *X, Node *n) {
     rt = s->a->ty;
     s->a = NULL;
   } else {
-    if (s->a->ty->kind == TY_ARRAY) {
+    if (s->a->ty->kind == TY_ARRAY && s->a->ty->priv) {
+      /* a fixed array is returned by value (check_fixed.c) */
+      s->a = check_fixed_return(X, s->a, n->a->pos);
+    } else if (s->a->ty->kind == TY_ARRAY) {
       /* Warp returns arrays (a[i], a parameter); they travel as views */
       s->a = check_full_view(X, s->a, n->a->pos);
       if (f->ret && f->ret->kind == TY_ARRAY && !f->ret->strided)

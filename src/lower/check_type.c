@@ -465,6 +465,9 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
   const Type *ct = custom_type(X, n);
   if (ct)
     return ct;
+  if (n->kind == N_CALL && check_wp_attr(X, n->a) &&
+      !strcmp(check_wp_attr(X, n->a), "fixedarray"))
+    return check_fixed_annot(X, n); /* check_fixed.c */
   const Type *tt = check_tuple_type(X, n, what); /* check_tuple.c */
   if (tt)
     return tt;
