@@ -184,6 +184,7 @@ const Type *check_fixed_annot(Ctx *X, Node *n);
 IrExpr *check_fixed_zeros(Ctx *X, Node *call);
 IrExpr *check_fixed_return(Ctx *X, IrExpr *v, Pos pos);
 void check_fixed_call(Ctx *X, IrExpr *e, const Type *ret, Pos pos);
+IrExpr *check_fixed_atomic(Ctx *X, IrExpr *e, Pos pos);
 const Type *check_tuple_type(Ctx *X, Node *n, const char *what);
 
 #endif

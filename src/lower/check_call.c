@@ -78,10 +78,6 @@ IrExpr *check_atomic_call(Ctx *X, Node *call, int bi, const char *name) {
   if (arr->ty->kind != TY_ARRAY)
     ERR(arrn->pos, "the first argument of %s() must be an array, got %s", name,
         TN(arr->ty));
-  if (arr->ty->priv)
-    ERR(arrn->pos, "%s() on a fixed-size local array (wp.zeros in a kernel) "
-                   "is not supported: the array belongs to one thread, so "
-                   "read and write its elements instead", name);
   arr = check_array_var(X, arr, arrn->pos); /* a view, a call's result */
   int nidx = n - 1 - extra;
   if (nidx != arr->ty->ndim)
@@ -135,6 +131,8 @@ IrExpr *check_atomic_call(Ctx *X, Node *call, int bi, const char *name) {
         TN(et), et->sc == KERN_SCALAR_FLOAT16 ? "atomic_add and atomic_sub for float16"
                : "atomic_add, atomic_sub, atomic_min and atomic_max for bfloat16");
   arr->var->written = true;
+  if (arr->ty->priv) /* one thread's own array: a plain update */
+    return check_fixed_atomic(X, e, call->pos); /* check_fixed.c */
   X->irf->uses_atomics = true;
   return e;
 }

@@ -227,3 +227,58 @@ void check_fixed_call(Ctx *X, IrExpr *e, const Type *ret, Pos pos) {
   args[e->nargs++] = ir_ref(X->C, st);
   e->args = args;
 }
+
+/* wp.atomic_*() on a fixed array: the array belongs to the thread, so the
+ * update is a plain read, compute and store (GPU atomics do not work on a
+ * thread's local memory, and OpenCL has none on private memory); the
+ * result is the old value, as an atomic's is. */
+IrExpr *check_fixed_atomic(Ctx *X, IrExpr *e, Pos pos) {
+  if (X->no_hoist)
+    ERR(pos, "an atomic on a fixed-size local array cannot be used in a "
+             "loop condition or a conditionally evaluated operand; assign "
+             "its result to a variable first");
+  const Type *et = e->ty;
+  for (int i = 0; i < e->nargs; i++)
+    e->args[i] = check_in_temp(X, e->args[i], "idx", pos);
+  IrExpr *cmp = e->b ? check_in_temp(X, e->b, "cmp", pos) : NULL;
+  IrExpr *v = check_in_temp(X, e->c, "val", pos);
+  IrExpr *ld = ir_expr(X->C, E_LOAD, et);
+  ld->var = e->var;
+  ld->args = e->args;
+  ld->nargs = e->nargs;
+  ld->pos = e->pos;
+  /* a fresh temporary: the store below changes the element */
+  Local *ot = check_add_hidden_local(X, "old", et, pos);
+  check_def_set(X, X->nlocals - 1);
+  ot->var->nassign++;
+  IrStmt *as = ir_stmt(X->C, S_ASSIGN, pos);
+  as->var = ot->var;
+  as->a = ld;
+  check_emit(X, as);
+  IrExpr *old = ir_ref(X->C, ot->var);
+  IrExpr *nv;
+  switch (e->bi) {
+  case BI_ATOMIC_ADD: nv = check_binop(X, OP_ADD, old, v, pos); break;
+  case BI_ATOMIC_SUB: nv = check_binop(X, OP_SUB, old, v, pos); break;
+  case BI_ATOMIC_AND: nv = check_binop(X, OP_BITAND, old, v, pos); break;
+  case BI_ATOMIC_OR: nv = check_binop(X, OP_BITOR, old, v, pos); break;
+  case BI_ATOMIC_XOR: nv = check_binop(X, OP_BITXOR, old, v, pos); break;
+  case BI_ATOMIC_MIN: nv = ir_call2(X->C, BI_MIN, et, old, v); break;
+  case BI_ATOMIC_MAX: nv = ir_call2(X->C, BI_MAX, et, old, v); break;
+  case BI_ATOMIC_EXCH: nv = v; break;
+  default: { /* compare-and-swap */
+    nv = ir_expr(X->C, E_SELECT, et);
+    nv->a = check_compare(X, OP_EQ, old, cmp, pos);
+    nv->b = v;
+    nv->c = old;
+    break;
+  }
+  }
+  IrStmt *st = ir_stmt(X->C, S_STORE, pos);
+  st->var = e->var;
+  st->args = e->args;
+  st->nargs = e->nargs;
+  st->c = nv;
+  check_emit(X, st);
+  return old;
+}
