@@ -129,7 +129,10 @@ static const Type *fixed_type(Ctx *X, Node *call, const char *name) {
     ERR(call->pos, "%s() needs a shape", name);
   int dims[4] = {0};
   int nd = const_shape(X, shape, dims, name);
-  const Type *et = dtype ? check_type_expr(X, dtype, "dtype") : t_f32();
+  if (!dtype)
+    ERR(call->pos, "%s() in a kernel needs a dtype (Warp has no default "
+                   "there)", name);
+  const Type *et = check_type_expr(X, dtype, "dtype");
   if (!check_is_valuelike(et) || ty_has_array(et))
     ERR(dtype->pos, "%s(): the elements of a fixed-size array are scalars, "
                     "vectors, matrices or structs without array fields, not "
