@@ -541,6 +541,9 @@ static IrExpr *expr(Ctx *X, Node *n) {
     X->no_hoist++; /* only one branch is evaluated */
     IrExpr *t = check_expr(X, n->b), *f = check_expr(X, n->c);
     X->no_hoist--;
+    if (t->ty->kind == TY_TUPLE || f->ty->kind == TY_TUPLE)
+      ERR(n->pos, "a conditional expression cannot choose between tuples "
+                  "(Warp refuses it too)");
     if (t->ty->kind == TY_ARRAY && t->ty->strided != f->ty->strided) {
       t = check_full_view(X, t, n->pos); /* one C type: both views */
       f = check_full_view(X, f, n->pos);

@@ -818,6 +818,8 @@ static void expr_stmt(Ctx *X, Node *n) {
    * atomic or a random draw inside it still happens. */
   IrStmt *es = ir_stmt(C, S_EXPR, n->pos);
   es->a = check_expr(X, e);
+  if (es->a->ty->kind == TY_TUPLE)
+    return; /* its items were evaluated into temporaries (check_tuple.c) */
   check_emit(X, es);
 }
 

@@ -63,8 +63,13 @@ IrExpr *check_tuple_literal(Ctx *X, Node *n) {
     IrExpr *e = check_expr(X, a);
     check_item(X, e->ty, a->pos);
     /* A variable is copied too: t = (x, y) keeps x's value even if x
-     * changes afterwards. */
-    if (e->kind != E_CONST) {
+     * changes afterwards.  Where nothing may be evaluated ahead (a loop
+     * condition, one branch of `x if c else y`), only constants and
+     * variables can be items, taken as they are. */
+    if (X->no_hoist && e->kind != E_CONST && e->kind != E_VAR)
+      ERR(a->pos, "a tuple in a loop condition or a conditionally evaluated "
+                  "operand can only hold constants and variables");
+    if (e->kind != E_CONST && !X->no_hoist) {
       Local *t = check_add_hidden_local(X, "tup", e->ty, a->pos);
       check_def_set(X, X->nlocals - 1);
       t->var->nassign++;
@@ -84,6 +89,9 @@ IrExpr *check_tuple_literal(Ctx *X, Node *n) {
 IrExpr *check_tuple_of_call(Ctx *X, IrExpr *call, Pos pos) {
   if (call->kind != E_FCALL || !call->fn || call->fn->nrets < 2)
     return call;
+  if (X->no_hoist)
+    ERR(pos, "the results of '%s' cannot be taken as a tuple in a loop "
+             "condition or a conditionally evaluated operand", call->fn->name);
   IrFunc *g = call->fn;
   int n = g->nrets;
   IrExpr **items = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)n);
