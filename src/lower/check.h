@@ -162,6 +162,7 @@ bool check_func_generic(Ctx *X, Func *g);
 Func *check_instance_for_call(Ctx *X, Node *call, Func *g, IrExpr **args);
 void check_kernel_overloads(Compiler *C, IrModule *irm);
 const Type *check_generic_named(Compiler *C, const char *w);
+const Type *check_generic_tuple(Compiler *C, const Type *item);
 const Type *check_type_of(Ctx *X, Node *n);
 
 /* check_tuple.c */

@@ -26,7 +26,18 @@
 
 /* Warp's constrained generic types wp.Int, wp.Float and wp.Scalar: an
  * Any (TY_ANY) whose `rows` says which scalars it admits. */
-enum { ANY_ALL, ANY_INT, ANY_FLOAT, ANY_SCALAR };
+enum { ANY_ALL, ANY_INT, ANY_FLOAT, ANY_SCALAR, ANY_TUPLE };
+
+/* tuple[T, ...]: any tuple whose items are all T (check_tuple.c), an Any
+ * with rows ANY_TUPLE and elem T. */
+const Type *check_generic_tuple(Compiler *C, const Type *item) {
+  Type *t = arena_alloc(C, sizeof *t);
+  t->kind = TY_ANY;
+  t->rows = ANY_TUPLE;
+  t->elem = item;
+  t->name = arena_printf(C, "tuple[%s, ...]", ty_name(C, item));
+  return t;
+}
 
 const Type *check_generic_named(Compiler *C, const char *w) {
   int k = !strcmp(w, "Int") ? ANY_INT : !strcmp(w, "Float") ? ANY_FLOAT
@@ -49,6 +60,14 @@ bool check_ty_fits(const Type *param, const Type *arg) {
     Type a = *arg;
     a.priv = false;
     return check_ty_fits(param, &a);
+  }
+  if (param->kind == TY_ANY && param->rows == ANY_TUPLE) {
+    if (arg->kind != TY_TUPLE)
+      return false;
+    for (int i = 0; i < arg->n; i++)
+      if (!ty_eq(arg->items[i], param->elem))
+        return false;
+    return true;
   }
   if (param->kind == TY_ANY && param->rows != ANY_ALL)
     return arg->kind == TY_SCALAR && arg->sc != KERN_SCALAR_BOOL &&

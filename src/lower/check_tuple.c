@@ -291,6 +291,13 @@ const Type *check_tuple_type(Ctx *X, Node *n, const char *what) {
   if (!named && !typing)
     return NULL;
   int k = check_count_args(n->args);
+  /* tuple[T, ...]: generic, instantiated per length (check_generic.c) */
+  if (k == 2 && n->args->next->kind == N_NAME &&
+      !strcmp(n->args->next->name, "...")) {
+    const Type *it = check_type_expr(X, n->args, what);
+    check_item(X, it, n->args->pos);
+    return check_generic_tuple(X->C, it);
+  }
   const Type **items = arena_alloc(X->C, sizeof(Type *) * (size_t)(k ? k : 1));
   int i = 0;
   for (Node *a = n->args; a; a = a->next, i++) {

@@ -1,6 +1,7 @@
 # Tuples passed to and returned from @wp.func: tuple[...] and
 # typing.Tuple[...] parameters, a typing.Any parameter instantiated per
-# tuple length, a tuple indexed by the variable of a constant range() loop,
+# tuple length, a tuple[int, ...] parameter, a tuple indexed by the
+# variable of a constant range() loop,
 # a tuple returned whole, and tuples of vectors.
 # kern-test: lang_tuple_func --dim 5 x='arange(float32,5)' out='zeros(float32,5,6)' iout='zeros(int32,5,4)'
 # kern-check: out
@@ -35,6 +36,14 @@ def total_any(values: Any):
 
 
 @wp.func
+def total_var(values: tuple[int, ...]):
+    s = int(0)
+    for k in range(wp.static(len(values))):
+        s += values[k] * (k + 2)
+    return s
+
+
+@wp.func
 def swap(t: tuple[float, wp.vec2]) -> tuple[wp.vec2, float]:
     return (t[1] * 2.0, t[0])
 
@@ -57,7 +66,7 @@ def lang_tuple_func(x: wp.array(dtype=float), out: wp.array2d(dtype=float), iout
     out[i, 1] = weighted((t[0], 0.5)) + weighted((wp.vec3(x[i]), 2.0))
     iout[i, 0] = total((i, 2, 3))
     iout[i, 1] = total_any((i,)) + total_any((i, 4)) * 100
-    iout[i, 2] = total_any((1, 2, i, 4))
+    iout[i, 2] = total_any((1, 2, i, 4)) + total_var((i,)) * 1000 + total_var((i, 1, 2)) * 100000
     s = swap((x[i], wp.vec2(1.0, x[i])))
     v, f = s
     out[i, 2] = v[1] + f * 10.0
