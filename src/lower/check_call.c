@@ -547,6 +547,9 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
   g->used = true;
   for (int i = 0; i < g->nparams; i++)
     if (check_is_ref_annot(X, g->params[i].annot)) {
+      if (check_fixed_count(g->ret))
+        ERR(call->pos, "a function with wp.ref parameters that returns a "
+                       "fixed-size array is not supported");
       for (int j = 0; j < g->nparams; j++)
         if (g->params[j].ty->kind == TY_TUPLE)
           ERR(call->pos, "a function with both wp.ref and tuple parameters "

@@ -180,6 +180,11 @@ Func *check_instance_for_call(Ctx *X, Node *call, Func *g, IrExpr **args) {
   for (int i = 0; i < g->nparams; i++) {
     const Type *p = g->params[i].ty, *a = args[i]->ty;
     types[i] = ty_is_generic(p) || (a->kind == TY_ARRAY && a->strided) ? a : p;
+    /* One instance serves fixed arrays of every shape: its parameter's
+     * shape is not known (a `return` of it is not a fixed array's). */
+    if (types[i]->kind == TY_ARRAY && types[i]->priv && types[i]->fdims[0])
+      types[i] = check_fixed_view_type(X, types[i]->elem, types[i]->ndim,
+                                       NULL);
   }
   Func *base = g->instance_of ? g->instance_of : g;
   return instantiate(X, base, types, call->pos);
