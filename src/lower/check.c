@@ -694,6 +694,9 @@ IrExpr *check_static_call(Ctx *X, Node *call) {
       check_find_local(X, a->args->name)->ty->kind == TY_TUPLE)
     return ir_const_int(X->C, t_i32(),
                         (uint64_t)check_find_local(X, a->args->name)->ty->n);
+  IrExpr *len = check_vecn_static_len(X, a); /* wp.static(len(v)) */
+  if (len)
+    return len;
   Node *bad = check_not_constant(X, a);
   if (bad)
     ERR(bad->pos, "wp.static() needs an expression kern can evaluate at "
