@@ -156,6 +156,13 @@ struct Type {
   bool indexed;        /* TY_ARRAY: a wp.indexedarray (an index array per
                           dimension onto a data array; emit/indexed.c), a
                           Warp type of its own */
+  /* Fixed-size local arrays (wp.zeros in a kernel; lower/check_fixed.c):
+   * priv marks an array whose data is in the thread's own memory (OpenCL
+   * __private), fdims its shape when known (0: not known), and fixed_n
+   * marks the storage itself, a C array of fixed_n elements. */
+  bool priv;
+  int fdims[4];
+  int fixed_n;
 };
 
 /* The most components a vector or matrix may have (rows * cols).  Warp

@@ -128,7 +128,7 @@ bool ty_eq(const Type *a, const Type *b) {
            a->quat == b->quat && a->xform == b->xform;
   case TY_ARRAY:
     return a->ndim == b->ndim && a->indexed == b->indexed &&
-           ty_eq(a->elem, b->elem);
+           a->priv == b->priv && ty_eq(a->elem, b->elem);
   case TY_STRUCT:
     return false; /* one Type per struct: equal only to itself */
   case TY_TUPLE:

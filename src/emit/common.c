@@ -105,10 +105,13 @@ const char *emit_tysig(Emit *E, const Type *t) {
     }
     /* rows and cols past 9 need a separator: (1, 11) and (11, 1) */
     return arena_printf(E->C, "m%dx%d%s", t->rows, t->cols, sc_sig[t->sc]);
-  case TY_ARRAY: /* "sa...": a view (view.c); "ia2...": indexed.c */
+  case TY_ARRAY: /* "sa...": a view (view.c); "ia2...": indexed.c; "p": of
+                    private data (fixed.c), where the target tells memories
+                    apart */
     if (t->indexed)
       return arena_printf(E->C, "ia%d%s", t->ndim, emit_tysig(E, t->elem));
-    return arena_printf(E->C, "%sa%s", t->strided ? "s" : "",
+    return arena_printf(E->C, "%s%sa%s", t->strided ? "s" : "",
+                        t->priv && E->T->global[0] ? "p" : "",
                         emit_tysig(E, t->elem));
   case TY_STRUCT:
     emit_memo_taint(E); /* its fields are the module's (Note [helper memo]) */
@@ -257,6 +260,8 @@ const char *emit_ctype(Emit *E, const Type *t) {
 }
 
 const char *emit_arrtype(Emit *E, const Type *arr) {
+  if (arr->fixed_n) /* a fixed array's storage, passed by pointer */
+    return arena_printf(E->C, "%s *", emit_stype(E, arr->elem));
   if (arr->indexed)
     return emit_indexed_type(E, arr);
   if (arr->strided)
@@ -1565,6 +1570,10 @@ static void emit_operator(Emit *E, Buf *b, IrExpr *e) {
 static void emit_call(Emit *E, Buf *b, IrExpr *e) {
   switch (e->kind) {
   case E_CALL: {
+    if (e->bi == BI_FIXED_ZEROS || e->bi == BI_FIXED_COPY) {
+      emit_fixed_call(E, b, e); /* fixed.c */
+      return;
+    }
     bool rnd = builtin_draws(e->bi);
     const Type *at[8]; /* wp.pnoise and wp.intersect_tri_tri take 6 */
     if (e->nargs > 8)
@@ -1941,7 +1950,8 @@ static void emit_stmt(Emit *E, IrStmt *s) {
       const char *T = emit_ctype(E, s->a->ty);
       emit_line(E, "{ %s%s *k_p = &%s; %s k_v = %s; "
                    "if (!((volatile %sint64_t *)k_fault.data)[0]) *k_p = k_v; }",
-                E->T->global, T, ex(E, s->a), T, ex(E, s->c), E->T->global);
+                emit_array_space(E, s->var->ty), T, ex(E, s->a), T,
+                ex(E, s->c), E->T->global);
       return;
     }
     emit_line(E, "%s = %s;", ex(E, s->a), ex(E, s->c));
@@ -1984,8 +1994,8 @@ static void emit_stmt(Emit *E, IrStmt *s) {
       const char *T = emit_stype(E, et);
       emit_line(E, "{ %s%s *k_p = &%s[%s]; %s k_v = %s; "
                    "if (!((volatile %sint64_t *)k_fault.data)[0]) *k_p = k_v; }",
-                E->T->global, T, emit_array_data(E, s->var), b.p, T,
-                val, E->T->global);
+                emit_array_space(E, s->var->ty), T,
+                emit_array_data(E, s->var), b.p, T, val, E->T->global);
       return;
     }
     emit_line(E, "%s[%s] = %s;", emit_array_data(E, s->var), b.p, val);
@@ -2227,6 +2237,8 @@ void emit_thread_loops(Emit *E, IrFunc *f, const char *pragma,
 
 void emit_locals(Emit *E, IrFunc *f) {
   for (IrVar *v = f->locals; v; v = v->next) {
+    if (emit_fixed_local(E, v)) /* fixed.c */
+      continue;
     if (v->ty->kind == TY_ARRAY) {
       /* an array field's copy (check_array_var), set before any use */
       emit_line(E, "%s %s;", emit_ctype(E, v->ty), v->name);

@@ -136,6 +136,10 @@ bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
 bool emit_linalg_helper(Emit *E, Buf *b, int bi, const Type *ret,
                         const Type **args, const char *name);
 /* view.c: array views (Note [views] in ir/ir.h) */
+/* fixed.c */
+const char *emit_array_space(Emit *E, const Type *arr);
+bool emit_fixed_local(Emit *E, IrVar *v);
+void emit_fixed_call(Emit *E, Buf *b, IrExpr *e);
 const char *emit_view_type(Emit *E, const Type *t);
 const char *emit_view_zero(Emit *E, const Type *t);
 void emit_view(Emit *E, Buf *b, IrExpr *e);

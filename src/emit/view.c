@@ -30,7 +30,7 @@ const char *emit_view_type(Emit *E, const Type *t) {
     emit_pre(E, name,
                "typedef struct { %s%s *data; int64_t shape[4]; "
                "int64_t strides[4]; } %s;\n",
-               E->T->global, et, name);
+               emit_array_space(E, t), et, name);
   return name;
 }
 
@@ -59,7 +59,7 @@ static const char *view_helper(Emit *E, IrExpr *e) {
   Buf b;
   buf_init(&b, E->C);
   buf_printf(&b, "%s %s %s(%s a, %s%s *d", E->T->fn_qual, RT, name, ST,
-             E->T->global, T);
+             emit_array_space(E, st), T);
   for (int k = 0; k < n; k++)
     buf_printf(&b, ", int32_t b%d, int32_t e%d, int32_t s%d", k, k, k);
   buf_printf(&b, ") {\n  %s r;\n  int64_t st[4];\n  int64_t off = 0;\n", RT);

@@ -217,6 +217,10 @@ enum {
   BI_VEC_NE,
   BI_WRAP_INDEX,             /* i < 0 ? i + n : i (Warp's negative indices) */
   BI_TRUTH,                  /* x != 0 as bool */
+  BI_FIXED_ZEROS,            /* (storage): zeroed, and a view of it
+                                (lower/check_fixed.c) */
+  BI_FIXED_COPY,             /* (storage, view): the view copied into the
+                                storage, and a view of that */
   BI_INTERNAL_COUNT
 };
 

@@ -310,6 +310,14 @@ static Node *atom(Parser *P) {
     return n;
   }
   case T_OP:
+    if (is_op(t, "...")) {
+      /* Python's Ellipsis, for tuple[int, ...]: a name no program can
+       * define, so anywhere else it is an unknown name */
+      next(P);
+      Node *n = new_node(P, N_NAME, t->pos);
+      n->name = "...";
+      return n;
+    }
     if (is_op(t, "(")) {
       /* The expression inside counts the level (test() enters), so a
        * bracket costs one level and the lexer's limit of 200 brackets,

@@ -176,6 +176,10 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
     Local *l = check_add_local(X, p->name, p->ty, p->pos);
     l->is_param = true;
     check_def_set(X, X->nlocals - 1);
+    if (p->ty->kind == TY_TUPLE) { /* one IR parameter per item */
+      check_tuple_param(X, l, i, &ptail);
+      continue;
+    }
     /* parameters are not locals of the IR function */
     IrVar *v = l->var;
     ir_var_unlink(irf, v);
@@ -751,6 +755,13 @@ IrExpr *check_static_call(Ctx *X, Node *call) {
   if (check_count_args(call->args) != 1 || call->kwargs)
     ERR(call->pos, "wp.static() takes one expression");
   Node *a = call->args;
+  /* wp.static(len(t)) of a tuple variable: its length is fixed */
+  if (a->kind == N_CALL && a->a->kind == N_NAME && !strcmp(a->a->name, "len") &&
+      check_count_args(a->args) == 1 && a->args->kind == N_NAME &&
+      check_find_local(X, a->args->name) &&
+      check_find_local(X, a->args->name)->ty->kind == TY_TUPLE)
+    return ir_const_int(X->C, t_i32(),
+                        (uint64_t)check_find_local(X, a->args->name)->ty->n);
   IrExpr *len = check_vecn_static_len(X, a); /* wp.static(len(v)) */
   if (len)
     return len;

@@ -15,6 +15,9 @@ typedef struct Local {
   IrVar *var;
   Pos pos;
   bool is_param;
+  IrVar **parts;   /* a tuple: one variable per item (check_tuple.c) */
+  bool unrolled;   /* the variable of a range() loop Warp would unroll, */
+  int64_t ulo, uhi; /* taking the values ulo..uhi */
 } Local;
 
 typedef struct Ctx {
@@ -193,6 +196,7 @@ bool check_func_generic(Ctx *X, Func *g);
 Func *check_instance_for_call(Ctx *X, Node *call, Func *g, IrExpr **args);
 void check_kernel_overloads(Compiler *C, IrModule *irm);
 const Type *check_generic_named(Compiler *C, const char *w);
+const Type *check_generic_tuple(Compiler *C, const Type *item);
 const Type *check_type_of(Ctx *X, Node *n);
 
 /* check_hostval.c */
@@ -211,5 +215,28 @@ bool check_static_loop(Ctx *X, Node *n, IrExpr *start, IrExpr *stop,
 bool check_static_loop_value(Ctx *X, const char *name, int64_t *out);
 bool check_fn_assign(Ctx *X, Node *target, Node *value);
 Node *check_fn_callee(Ctx *X, Node *call);
+
+/* check_tuple.c */
+IrExpr *check_tuple_literal(Ctx *X, Node *n);
+IrExpr *check_tuple_of_call(Ctx *X, IrExpr *call, Pos pos);
+IrExpr *check_tuple_of_builtin(Ctx *X, Node *call);
+IrExpr *check_tuple_local(Ctx *X, Local *l);
+void check_tuple_assign(Ctx *X, Node *target, IrExpr *t, Pos pos);
+IrExpr *check_tuple_subscript(Ctx *X, Node *n, IrExpr *t);
+void check_tuple_param(Ctx *X, Local *l, int i, IrVar ***ptail);
+IrExpr **check_tuple_spread_args(Ctx *X, Func *g, IrExpr **bound,
+                                 int *nargs);
+void check_tuple_no_chain(Ctx *X, Node *n);
+/* check_fixed.c */
+const Type *check_fixed_view_type(Ctx *X, const Type *elem, int ndim,
+                                  const int *dims);
+const Type *check_view_type_of(Ctx *X, const Type *src, int ndim);
+int check_fixed_count(const Type *t);
+const Type *check_fixed_annot(Ctx *X, Node *n);
+IrExpr *check_fixed_zeros(Ctx *X, Node *call);
+IrExpr *check_fixed_return(Ctx *X, IrExpr *v, Pos pos);
+void check_fixed_call(Ctx *X, IrExpr *e, const Type *ret, Pos pos);
+IrExpr *check_fixed_atomic(Ctx *X, IrExpr *e, Pos pos);
+const Type *check_tuple_type(Ctx *X, Node *n, const char *what);
 
 #endif

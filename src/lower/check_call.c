@@ -131,6 +131,8 @@ IrExpr *check_atomic_call(Ctx *X, Node *call, int bi, const char *name) {
         TN(et), et->sc == KERN_SCALAR_FLOAT16 ? "atomic_add and atomic_sub for float16"
                : "atomic_add, atomic_sub, atomic_min and atomic_max for bfloat16");
   arr->var->written = true;
+  if (arr->ty->priv) /* one thread's own array: a plain update */
+    return check_fixed_atomic(X, e, call->pos); /* check_fixed.c */
   X->irf->uses_atomics = true;
   return e;
 }
@@ -547,8 +549,19 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
   e->args = bound;
   g->used = true;
   for (int i = 0; i < g->nparams; i++)
-    if (check_is_ref_annot(X, g->params[i].annot))
+    if (check_is_ref_annot(X, g->params[i].annot)) {
+      if (check_fixed_count(g->ret))
+        ERR(call->pos, "a function with wp.ref parameters that returns a "
+                       "fixed-size array is not supported");
+      for (int j = 0; j < g->nparams; j++)
+        if (g->params[j].ty->kind == TY_TUPLE)
+          ERR(call->pos, "a function with both wp.ref and tuple parameters "
+                         "is not supported");
       return ref_call(X, call, g, e);
+    }
+  /* tuple arguments travel as their items (check_tuple.c) */
+  e->args = check_tuple_spread_args(X, g, bound, &e->nargs);
+  check_fixed_call(X, e, g->ret, call->pos); /* storage for its result */
   return e;
 }
 
@@ -595,6 +608,8 @@ static IrExpr *len_call(Ctx *X, Node *call) {
   }
   if (t->kind == TY_VEC || t->kind == TY_MAT)
     return ir_const_int(X->C, t_i32(), (uint64_t)t->rows);
+  if (t->kind == TY_TUPLE)
+    return ir_const_int(X->C, t_i32(), (uint64_t)t->n);
   ERR(call->args->pos, "len() of a %s is not supported", TN(t));
 }
 
@@ -800,6 +815,8 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
     }
   Node *callee = n->a;
   const char *w = check_wp_attr(X, callee);
+  if (w && !strcmp(w, "zeros")) /* a fixed-size local array */
+    return check_fixed_zeros(X, n);
   if (w) {
     IrExpr *extra = check_extra_call(X, n, w);
     if (extra)

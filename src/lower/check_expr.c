@@ -195,6 +195,7 @@ IrExpr *check_comp_index(Ctx *X, Node *n, int limit, const char *what) {
 }
 
 IrExpr *check_subscript(Ctx *X, Node *n) {
+  check_tuple_no_chain(X, n); /* t[2][1] (check_tuple.c) */
   /* sub-arrays and slices (check_view.c) */
   IrExpr *v = check_view_subscript(X, n);
   if (v)
@@ -206,6 +207,8 @@ IrExpr *check_subscript(Ctx *X, Node *n) {
 IrExpr *check_subscript_value(Ctx *X, Node *n, IrExpr *base) {
   const Type *bt = base->ty;
   int nidx = check_count_args(n->args);
+  if (bt->kind == TY_TUPLE)
+    return check_tuple_subscript(X, n, base); /* check_tuple.c */
   if (bt->kind == TY_ARRAY && base->kind != E_VAR)
     return check_index_array_value(X, n, base); /* check_view.c */
   for (Node *a = n->args; a; a = a->next)
@@ -355,6 +358,8 @@ static IrExpr *name_expr(Ctx *X, Node *n) {
     if (!X->defined[idx])
       ERR(n->pos, "'%s' may be read before it is assigned (it is assigned "
                   "only on some paths before this line)", n->name);
+    if (l->ty->kind == TY_TUPLE)
+      return check_tuple_local(X, l); /* check_tuple.c */
     return ir_ref(X->C, l->var);
   }
   if (names_get(&X->fn_locals, n->name) ||
@@ -542,6 +547,9 @@ static IrExpr *expr(Ctx *X, Node *n) {
     X->no_hoist++; /* only one branch is evaluated */
     IrExpr *t = check_expr(X, n->b), *f = check_expr(X, n->c);
     X->no_hoist--;
+    if (t->ty->kind == TY_TUPLE || f->ty->kind == TY_TUPLE)
+      ERR(n->pos, "a conditional expression cannot choose between tuples "
+                  "(Warp refuses it too)");
     if (t->ty->kind == TY_ARRAY && t->ty->strided != f->ty->strided) {
       t = check_full_view(X, t, n->pos); /* one C type: both views */
       f = check_full_view(X, f, n->pos);
@@ -556,8 +564,7 @@ static IrExpr *expr(Ctx *X, Node *n) {
     return e;
   }
   case N_TUPLE:
-    ERR(n->pos, "tuples are only supported on either side of an assignment "
-                "and in return statements");
+    return check_tuple_literal(X, n); /* check_tuple.c */
   case N_LIST:
     ERR(n->pos, "%s literals are not supported in kernels", n->name);
   case N_SLICE:

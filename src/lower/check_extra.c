@@ -942,9 +942,10 @@ IrExpr *check_extra_call(Ctx *X, Node *call, const char *w) {
     return transformation_call(X, call, name);
   if (!strcmp(w, "cast"))
     return cast_call(X, call, name);
+  if (!strcmp(w, "tuple") && !call->kwargs) /* a tuple value */
+    return check_tuple_literal(X, check_extra_tuple(X, call));
   if (!strcmp(w, "tuple"))
-    ERR(call->pos, "wp.tuple() is only supported as the value of a tuple "
-                   "assignment (a, b = wp.tuple(x, y)) or of a return");
+    ERR(call->pos, "wp.tuple() takes no keyword arguments");
   if (!strncmp(w, "spatial_vector", 14) || !strncmp(w, "spatial_matrix", 14)) {
     if (w[14] && strcmp(w + 14, "f") && strcmp(w + 14, "d") &&
         strcmp(w + 14, "h"))

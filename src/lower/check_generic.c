@@ -26,7 +26,18 @@
 
 /* Warp's constrained generic types wp.Int, wp.Float and wp.Scalar: an
  * Any (TY_ANY) whose `rows` says which scalars it admits. */
-enum { ANY_ALL, ANY_INT, ANY_FLOAT, ANY_SCALAR };
+enum { ANY_ALL, ANY_INT, ANY_FLOAT, ANY_SCALAR, ANY_TUPLE };
+
+/* tuple[T, ...]: any tuple whose items are all T (check_tuple.c), an Any
+ * with rows ANY_TUPLE and elem T. */
+const Type *check_generic_tuple(Compiler *C, const Type *item) {
+  Type *t = arena_alloc(C, sizeof *t);
+  t->kind = TY_ANY;
+  t->rows = ANY_TUPLE;
+  t->elem = item;
+  t->name = arena_printf(C, "tuple[%s, ...]", ty_name(C, item));
+  return t;
+}
 
 const Type *check_generic_named(Compiler *C, const char *w) {
   int k = !strcmp(w, "Int") ? ANY_INT : !strcmp(w, "Float") ? ANY_FLOAT
@@ -42,6 +53,22 @@ const Type *check_generic_named(Compiler *C, const char *w) {
 
 /* Does an argument of type arg fit a parameter declared param? */
 bool check_ty_fits(const Type *param, const Type *arg) {
+  /* A fixed-size local array goes where an array does (the function is
+   * instantiated for it, check_instance_for_call). */
+  if (param->kind == TY_ARRAY && arg->kind == TY_ARRAY && arg->priv &&
+      !param->priv) {
+    Type a = *arg;
+    a.priv = false;
+    return check_ty_fits(param, &a);
+  }
+  if (param->kind == TY_ANY && param->rows == ANY_TUPLE) {
+    if (arg->kind != TY_TUPLE)
+      return false;
+    for (int i = 0; i < arg->n; i++)
+      if (!ty_eq(arg->items[i], param->elem))
+        return false;
+    return true;
+  }
   if (check_vecn_is_pattern(param)) /* vector(Any, float) (check_vecn.c) */
     return check_vecn_fits(param, arg);
   if (param->kind == TY_ANY && param->rows != ANY_ALL)
@@ -49,7 +76,8 @@ bool check_ty_fits(const Type *param, const Type *arg) {
            (param->rows == ANY_SCALAR ||
             (param->rows == ANY_INT) == !sc_is_float(arg->sc));
   if (param->kind == TY_ANY)
-    return check_is_valuelike(arg) || arg->kind == TY_ARRAY;
+    return check_is_valuelike(arg) || arg->kind == TY_ARRAY ||
+           arg->kind == TY_TUPLE;
   if (param->kind == TY_ARRAY && param->elem->kind == TY_ANY)
     return arg->kind == TY_ARRAY && arg->ndim == param->ndim &&
            arg->indexed == param->indexed && /* another Warp type */
@@ -146,8 +174,9 @@ static Func *instantiate(Ctx *X, Func *g, const Type **types, Pos use) {
 Func *check_instance_for_call(Ctx *X, Node *call, Func *g, IrExpr **args) {
   bool need = g->generic;
   for (int i = 0; i < g->nparams && !need; i++)
-    need = args[i]->ty->kind == TY_ARRAY && args[i]->ty->strided &&
-           !g->params[i].ty->strided;
+    need = args[i]->ty->kind == TY_ARRAY &&
+           ((args[i]->ty->strided && !g->params[i].ty->strided) ||
+            (args[i]->ty->priv && !g->params[i].ty->priv));
   if (!need)
     return g;
   const Type **types = arena_alloc(X->C, sizeof(Type *) *
@@ -155,6 +184,11 @@ Func *check_instance_for_call(Ctx *X, Node *call, Func *g, IrExpr **args) {
   for (int i = 0; i < g->nparams; i++) {
     const Type *p = g->params[i].ty, *a = args[i]->ty;
     types[i] = ty_is_generic(p) || (a->kind == TY_ARRAY && a->strided) ? a : p;
+    /* One instance serves fixed arrays of every shape: its parameter's
+     * shape is not known (a `return` of it is not a fixed array's). */
+    if (types[i]->kind == TY_ARRAY && types[i]->priv && types[i]->fdims[0])
+      types[i] = check_fixed_view_type(X, types[i]->elem, types[i]->ndim,
+                                       NULL);
   }
   Func *base = g->instance_of ? g->instance_of : g;
   return instantiate(X, base, types, call->pos);

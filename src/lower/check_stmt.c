@@ -272,6 +272,10 @@ static void store_to(Ctx *X, Node *target, IrExpr *value, Pos pos) {
           target->name);
     if (value->ty->kind == TY_ARRAY) /* a variable holds views */
       value = check_full_view(X, value, pos);
+    if (value->ty->kind == TY_TUPLE) { /* u = t */
+      check_tuple_assign(X, target, value, pos);
+      return;
+    }
     l = assign_local(X, target, value->ty);
     IrStmt *s = ir_stmt(X->C, S_ASSIGN, pos);
     s->var = l->var;
@@ -422,6 +426,17 @@ static void assign_tuple(Ctx *X, Node *targets, Node *value, Pos pos) {
       store_to(X, t, ir_ref(X->C, tmps[i]), pos);
     return;
   }
+  /* a, b = t for a tuple variable t */
+  IrExpr *tv = check_expr(X, value);
+  if (tv->ty->kind == TY_TUPLE) {
+    if (tv->nargs != nt)
+      ERR(targets->pos, "cannot unpack a tuple of %d items into %d targets",
+          tv->nargs, nt);
+    int i = 0;
+    for (Node *t = targets->args; t; t = t->next, i++)
+      store_to(X, t, tv->args[i], pos);
+    return;
+  }
   ERR(value->pos, "cannot unpack this value into %d targets (only wp.tid(), "
                   "function results and tuples can be unpacked)", nt);
 }
@@ -439,8 +454,9 @@ static void augassign(Ctx *X, Node *n) {
     /* As in Warp: += and -= on an array element are atomic, and so are
      * &= |= ^= on integers; other operators, and elements narrower than 32
      * bits, are a plain load-op-store. */
-    if (wide && (n->op == OP_ADD || n->op == OP_SUB ||
-                 (bitop && ty_is_int(et0)))) {
+    /* a fixed-size local array belongs to one thread: no atomics */
+    if (wide && !base->ty->priv && (n->op == OP_ADD || n->op == OP_SUB ||
+                                    (bitop && ty_is_int(et0)))) {
       /* a[i] += v is an atomic add in Warp. */
       IrExpr *ld = check_subscript(X, target);
       if (ld->kind != E_LOAD)
@@ -618,10 +634,32 @@ static void for_stmt(Ctx *X, Node *n) {
   IrStmt *head = ir_stmt(C, S_ASSIGN, n->pos);
   head->var = lv->var;
   head->a = ir_ref(C, ctr->var);
+  /* Warp unrolls a loop of constant bounds and at most 16 trips, which
+   * makes its variable a constant a tuple can be indexed with
+   * (check_tuple.c).  The index is kept, not the pointer: adding locals
+   * moves the table. */
+  int lvi = (int)(lv - X->locals);
+  bool was_unrolled = lv->unrolled;
+  if (start->kind == E_CONST && vals[0]->kind == E_CONST &&
+      vals[1]->kind == E_CONST) {
+    int64_t b = (int64_t)start->ival, e = (int64_t)vals[0]->ival,
+            st = (int64_t)vals[1]->ival;
+    if (sc_bits(it_ty->sc) == 32) {
+      b = (int32_t)(uint32_t)start->ival;
+      e = (int32_t)(uint32_t)vals[0]->ival;
+      st = (int32_t)(uint32_t)vals[1]->ival;
+    }
+    int64_t trips = st > 0 ? (e > b ? (e - b + st - 1) / st : 0)
+                           : (b > e ? (b - e - st - 1) / -st : 0);
+    lv->unrolled = trips <= 16;
+    lv->ulo = trips ? (st > 0 ? b : b + (trips - 1) * st) : 0;
+    lv->uhi = trips ? (st > 0 ? b + (trips - 1) * st : b) : -1;
+  }
   X->loop_depth++;
   bool dead;
   IrStmt *body = block_of(X, n->body, &dead);
   X->loop_depth--;
+  X->locals[lvi].unrolled = was_unrolled;
   head->next = body;
   s->body = head;
   check_defs_restore(X, before);
@@ -786,6 +824,8 @@ static void expr_stmt(Ctx *X, Node *n) {
    * atomic or a random draw inside it still happens. */
   IrStmt *es = ir_stmt(C, S_EXPR, n->pos);
   es->a = check_expr(X, e);
+  if (es->a->ty->kind == TY_TUPLE)
+    return; /* its items were evaluated into temporaries (check_tuple.c) */
   check_emit(X, es);
 }
 
@@ -799,19 +839,29 @@ static void assign_stmt(Ctx *X, Node *n) {
     assign_tuple(X, target, n->a, n->pos);
     return;
   }
-  if (n->a->kind == N_TUPLE)
-    ERR(n->a->pos, "a tuple cannot be assigned to a single variable");
   if (check_fn_assign(X, target, n->a)) /* f = double_it */
     return;
   IrExpr *v;
   if (n->a->kind == N_CALL && check_wp_attr(X, n->a->a) &&
       !strcmp(check_wp_attr(X, n->a->a), "tid")) {
     v = check_expr(X, n->a);
-  } else {
+  } else if (target->kind != N_NAME) {
+    if (n->a->kind == N_TUPLE)
+      ERR(n->a->pos, "a tuple can only be assigned to a variable");
     v = check_expr(X, n->a);
     if (v->kind == E_FCALL && v->fn && v->fn->nrets > 1)
       ERR(n->pos, "'%s' returns %d values; unpack them into %d variables",
           n->a->a->name, v->fn->nrets, v->fn->nrets);
+  } else {
+    /* t = (a, b), t = f() of several results, t = wp.quat_to_axis_angle(q):
+     * a tuple variable (check_tuple.c) */
+    v = n->a->kind == N_CALL ? check_tuple_of_builtin(X, n->a) : NULL;
+    if (!v)
+      v = check_tuple_of_call(X, check_expr(X, n->a), n->pos);
+    if (v->ty->kind == TY_TUPLE) {
+      check_tuple_assign(X, target, v, n->pos);
+      return;
+    }
   }
   if (target->kind == N_NAME && !check_is_valuelike(v->ty) &&
       v->ty->kind != TY_ARRAY) {
@@ -929,9 +979,18 @@ static void return_stmt(Ctx *X, Node *n) {
     }
     s->nargs = k;
     rt = ty_tuple(C, k, items);
+  } else if ((s->a = check_tuple_of_call(X, check_expr(X, n->a), n->pos))
+                 ->ty->kind == TY_TUPLE) {
+    /* return t, return f(): the tuple's items are the results */
+    s->args = s->a->args;
+    s->nargs = s->a->nargs;
+    rt = s->a->ty;
+    s->a = NULL;
   } else {
-    s->a = check_expr(X, n->a);
-    if (s->a->ty->kind == TY_ARRAY) {
+    if (s->a->ty->kind == TY_ARRAY && s->a->ty->priv) {
+      /* a fixed array is returned by value (check_fixed.c) */
+      s->a = check_fixed_return(X, s->a, n->a->pos);
+    } else if (s->a->ty->kind == TY_ARRAY) {
       /* Warp returns arrays (a[i], a parameter); they travel as views */
       s->a = check_full_view(X, s->a, n->a->pos);
       if (f->ret && f->ret->kind == TY_ARRAY && !f->ret->strided)

@@ -490,10 +490,12 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
     return ct;
   if ((ct = check_vecn_subscript(X, n))) /* Vector[float, Literal[3]] */
     return ct;
-  if (n->kind == N_SUBSCRIPT && n->a->kind == N_NAME &&
-      (!strcmp(n->a->name, "tuple") || !strcmp(n->a->name, "Tuple")))
-    ERR(n->pos, "a tuple type is only supported as a function's return "
-                "annotation");
+  if (n->kind == N_CALL && check_wp_attr(X, n->a) &&
+      !strcmp(check_wp_attr(X, n->a), "fixedarray"))
+    return check_fixed_annot(X, n); /* check_fixed.c */
+  const Type *tt = check_tuple_type(X, n, what); /* check_tuple.c */
+  if (tt)
+    return tt;
   if (n->kind == N_ATTR && !strcmp(n->name, "Any") && n->a->kind == N_NAME &&
       !strcmp(n->a->name, "typing"))
     return &ty_any;

@@ -58,8 +58,7 @@ static IrExpr *make_view(Ctx *X, IrVar *arr, Node **idx, int n, Pos pos) {
   IrExpr *e = ir_expr(X->C, E_VIEW,
                       at->indexed
                           ? ty_indexed(X->C, at->elem, at->ndim - n)
-                          : ty_array_view(X->C, at->elem,
-                                          at->ndim - n + nslices));
+                          : check_view_type_of(X, at, at->ndim - n + nslices));
   e->var = arr;
   e->pos = pos;
   e->nargs = 3 * n;
@@ -94,8 +93,8 @@ static IrExpr *make_view(Ctx *X, IrVar *arr, Node **idx, int n, Pos pos) {
 IrExpr *check_full_view(Ctx *X, IrExpr *a, Pos pos) {
   if (a->ty->strided || a->ty->indexed || a->kind != E_VAR)
     return a;
-  IrExpr *e = ir_expr(X->C, E_VIEW, ty_array_view(X->C, a->ty->elem,
-                                                  a->ty->ndim));
+  IrExpr *e = ir_expr(X->C, E_VIEW, check_view_type_of(X, a->ty,
+                                                       a->ty->ndim));
   e->var = a->var;
   e->pos = pos;
   a->var->read = true;

@@ -91,3 +91,11 @@ def view_index(x: wp.array(dtype=float), idx: wp.array(dtype=int), out: wp.array
     i = wp.tid()
     s = x[1:4]
     out[i] = s[idx[i]]
+
+
+@wp.kernel
+def fixed_array_store(idx: wp.array(dtype=wp.int32), out: wp.array(dtype=wp.float32)):
+    i = wp.tid()
+    arr = wp.zeros(shape=(2, 3), dtype=int)
+    arr[1, idx[i]] = 5
+    out[i] = float(arr[1, 0])

@@ -54,6 +54,9 @@ expect subarray_row 4 "x=zeros(float32,3,2) $I4" \
   "oob.py:85:9: kernel 'subarray_row': index 3 is out of bounds for axis 0 of array 'x' (length 3, shape (3, 2))"
 expect view_index 4 "x=zeros(float32,8) $I4" \
   "oob.py:93:14: kernel 'view_index': index 3 is out of bounds for axis 0 of array 's' (length 3)"
+# a fixed-size local array (wp.zeros in the kernel); idx is 0..3
+expect fixed_array_store 4 "$I4" \
+  "oob.py:100:5: kernel 'fixed_array_store': index 3 is out of bounds for axis 1 of array 'arr' (length 3"
 # in bounds, the checked indices give the values
 out=$("$KERN" run "$DIR/oob.py" vec_read --dim 3 idx="arange(int32,4)" out="zeros(float32,4)" \
   --backend "$BACKEND" --debug 2>&1)

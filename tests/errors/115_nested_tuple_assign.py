@@ -1,4 +1,4 @@
-# expect: 8:17: error: tuples are only supported on either side of an assignment and in return statements
+# expect: 8:17: error: cannot assign a tuple(int32, int32)
 import warp as wp
 
 

@@ -1,4 +1,4 @@
-# expect: 8:15: error: a tuple cannot be assigned to a single variable
+# expect: 8:15: error: a tuple can only be assigned to a variable
 import warp as wp
 
 

@@ -1,0 +1,287 @@
+/*
+ * check_fixed.c -- fixed-size local arrays (issue #10): `wp.zeros(shape=
+ * (2, 3), dtype=int)` inside a kernel or @wp.func, Warp's fixedarray.
+ *
+ * Such an array is an ordinary kern array in everything but where its data
+ * lives.  Its storage is a hidden local that the emitters declare as a C
+ * array of fixed_n elements (Type.fixed_n); the variable the program names
+ * is a view (Note [views] in ir/ir.h) onto that storage whose type is
+ * marked priv, so element reads and writes, arr[i][j], sub-arrays, slices,
+ * .shape and len() are the array code kern already has, and a @wp.func
+ * taking wp.array2d[int] is instantiated once more for the private view
+ * (check_generic.c), which only OpenCL spells differently (a __private
+ * pointer instead of a __global one).  Each evaluation of wp.zeros() zeroes
+ * the storage again, as Warp's fixedarray_t constructor does.
+ *
+ * A function returning a fixed array returns it by value in Warp.  Here
+ * the caller passes storage of the array's size as a hidden last
+ * parameter, k_fret, and the callee's `return arr` copies arr into it and
+ * returns a view of it; the result's shape must be known when the function
+ * is compiled (the whole array of a wp.zeros(), not a sub-array of one).
+ *
+ * Limits: at most 4 dimensions, and at most FIXED_MAX_BYTES bytes per
+ * array, since the storage is on the CPU thread's stack, in a GPU thread's
+ * local memory and in an OpenCL work-item's private memory.
+ */
+#include <string.h>
+
+#include "check.h"
+
+/* 64 KiB: well inside a CPU worker thread's stack, and the size beyond
+ * which a GPU thread's local memory use makes a launch fail or crawl. */
+enum { FIXED_MAX_BYTES = 65536 };
+
+/* A view of dimension ndim onto a fixed array's data of element type elem,
+ * with the shape dims when known (NULL: not known). */
+const Type *check_fixed_view_type(Ctx *X, const Type *elem, int ndim,
+                                  const int *dims) {
+  Type *t = (Type *)ty_array_view(X->C, elem, ndim);
+  t->priv = true;
+  for (int k = 0; k < ndim && dims; k++)
+    t->fdims[k] = dims[k];
+  return t;
+}
+
+/* The view type that make_view and check_full_view give a view of src:
+ * the same memory, so private when src's data is. */
+const Type *check_view_type_of(Ctx *X, const Type *src, int ndim) {
+  if (!src->priv)
+    return ty_array_view(X->C, src->elem, ndim);
+  return check_fixed_view_type(X, src->elem, ndim,
+                               ndim == src->ndim && src->fdims[0] ? src->fdims
+                                                                  : NULL);
+}
+
+/* The number of elements of a fixed array type with a known shape, else
+ * 0. */
+int check_fixed_count(const Type *t) {
+  if (t->kind != TY_ARRAY || !t->priv || !t->fdims[0])
+    return 0;
+  int n = 1;
+  for (int k = 0; k < t->ndim; k++)
+    n *= t->fdims[k];
+  return n;
+}
+
+/* Hidden storage for n elements of elem. */
+static IrVar *storage(Ctx *X, const Type *elem, int n, Pos pos) {
+  Type *st = (Type *)ty_array(X->C, elem, 1);
+  st->fixed_n = n;
+  st->priv = true;
+  Local *l = check_add_hidden_local(X, "fixed", st, pos);
+  check_def_set(X, X->nlocals - 1);
+  l->var->nassign++;
+  return l->var;
+}
+
+/* The shape= of wp.zeros() or wp.fixedarray(): an integer constant or a
+ * tuple of them, into dims; returns the number of dimensions. */
+static int const_shape(Ctx *X, Node *s, int *dims, const char *name) {
+  Node *one[1] = {s};
+  Node *items = s->kind == N_TUPLE ? s->args : NULL;
+  int n = s->kind == N_TUPLE ? check_count_args(items) : 1;
+  if (n < 1 || n > 4)
+    ERR(s->pos, "%s(): a fixed-size array has 1 to 4 dimensions, got %d",
+        name, n);
+  Node *a = items ? items : one[0];
+  for (int k = 0; k < n; k++, a = a->next) {
+    Node *bad = check_not_constant(X, a);
+    IrExpr *e = bad ? NULL : check_expr(X, a);
+    if (!e || e->kind != E_CONST || !ty_is_int(e->ty))
+      ERR(a->pos, "%s(): the shape of an array made in a kernel must be an "
+                  "integer constant (Warp: \"the `shape` argument must be "
+                  "specified as a constant when zero-initializing an "
+                  "array\")", name);
+    int64_t v = sc_bits(e->ty->sc) == 32 ? (int32_t)(uint32_t)e->ival
+                                         : (int64_t)e->ival;
+    if (v < 1 || v > FIXED_MAX_BYTES)
+      ERR(a->pos, "%s(): dimension %d of a fixed-size array must be at "
+                  "least 1, got %lld", name, k, (long long)v);
+    dims[k] = (int)v;
+    if (!items)
+      break;
+  }
+  return n;
+}
+
+/* shape= and dtype= of wp.zeros(shape, dtype) / wp.fixedarray(...), as a
+ * fixed view type. */
+static const Type *fixed_type(Ctx *X, Node *call, const char *name) {
+  Node *shape = NULL, *dtype = NULL;
+  int np = check_count_args(call->args);
+  if (np > 2)
+    ERR(call->pos, "%s() takes shape and dtype, got %d arguments", name, np);
+  if (np >= 1)
+    shape = call->args;
+  if (np >= 2)
+    dtype = call->args->next;
+  for (Node *kw = call->kwargs; kw; kw = kw->next) {
+    if (!strcmp(kw->name, "shape") && !shape)
+      shape = kw->a;
+    else if (!strcmp(kw->name, "dtype") && !dtype)
+      dtype = kw->a;
+    else
+      ERR(kw->pos, "%s() in a kernel takes shape= and dtype= only, not "
+                   "'%s=' (the array is made on the thread running it)",
+          name, kw->name);
+  }
+  if (!shape)
+    ERR(call->pos, "%s() needs a shape", name);
+  int dims[4] = {0};
+  int nd = const_shape(X, shape, dims, name);
+  if (!dtype)
+    ERR(call->pos, "%s() in a kernel needs a dtype (Warp has no default "
+                   "there)", name);
+  const Type *et = check_type_expr(X, dtype, "dtype");
+  if (!check_is_valuelike(et) || ty_has_array(et))
+    ERR(dtype->pos, "%s(): the elements of a fixed-size array are scalars, "
+                    "vectors, matrices or structs without array fields, not "
+                    "%s", name, TN(et));
+  int64_t n = 1;
+  for (int k = 0; k < nd; k++)
+    n *= dims[k];
+  if (n * (int64_t)ty_size(et) > FIXED_MAX_BYTES)
+    ERR(shape->pos, "%s(): a fixed-size array of %lld %s is %lld bytes; kern "
+                    "allows at most %d bytes per array (it lives on the "
+                    "thread's stack or in its private memory)", name,
+        (long long)n, TN(et), (long long)(n * (int64_t)ty_size(et)),
+        FIXED_MAX_BYTES);
+  return check_fixed_view_type(X, et, nd, dims);
+}
+
+/* The type wp.fixedarray(shape=..., dtype=...) names (a return annotation). */
+const Type *check_fixed_annot(Ctx *X, Node *n) {
+  return fixed_type(X, n, "wp.fixedarray");
+}
+
+/* A zeroed array of type t over new storage. */
+static IrExpr *zeros_of(Ctx *X, const Type *t, Pos pos) {
+  int n = check_fixed_count(t);
+  IrVar *st = storage(X, t->elem, n, pos);
+  IrExpr *e = ir_expr(X->C, E_CALL, t);
+  e->bi = BI_FIXED_ZEROS;
+  e->nargs = 1;
+  e->args = arena_alloc(X->C, sizeof(IrExpr *));
+  e->args[0] = ir_ref(X->C, st);
+  e->pos = pos;
+  return e;
+}
+
+/* wp.zeros(shape=..., dtype=...) in a kernel or function. */
+IrExpr *check_fixed_zeros(Ctx *X, Node *call) {
+  return zeros_of(X, fixed_type(X, call, "wp.zeros"), call->pos);
+}
+
+/* `return arr` of a fixed array: copied into the caller's storage (the
+ * hidden parameter k_fret, made at the first such return). */
+IrExpr *check_fixed_return(Ctx *X, IrExpr *v, Pos pos) {
+  int n = check_fixed_count(v->ty);
+  if (!n)
+    ERR(pos, "a @wp.func can return a fixed-size array only whole (a "
+             "wp.zeros() array, not a sub-array or slice of one)");
+  const Type *ret = X->f->ret;
+  if (ret && ret->kind == TY_ARRAY && !ret->priv)
+    ERR(pos, "'%s' returns a fixed-size array but its return type is "
+             "annotated as %s (write wp.fixedarray(shape=..., dtype=...))",
+        X->f->name, TN(ret));
+  IrVar *fret = NULL;
+  for (IrVar *p = X->irf->params; p; p = p->next)
+    if (!strcmp(p->name, "k_fret"))
+      fret = p;
+  if (!fret) {
+    Type *st = (Type *)ty_array(X->C, v->ty->elem, 1);
+    st->fixed_n = n;
+    st->priv = true;
+    fret = ir_var(X->C, X->irf, "k_fret", st);
+    ir_var_unlink(X->irf, fret);
+    fret->is_param = true;
+    fret->name = "k_fret";
+    fret->index = X->f->nparams;
+    IrVar **tail = &X->irf->params;
+    while (*tail)
+      tail = &(*tail)->next;
+    *tail = fret;
+    X->irf->nparams++;
+  } else if (fret->ty->fixed_n != n || !ty_eq(fret->ty->elem, v->ty->elem)) {
+    ERR(pos, "'%s' returns fixed-size arrays of different sizes or types",
+        X->f->name);
+  }
+  v = check_full_view(X, check_array_var(X, v, pos), pos);
+  IrExpr *e = ir_expr(X->C, E_CALL, v->ty);
+  e->bi = BI_FIXED_COPY;
+  e->nargs = 2;
+  e->args = arena_alloc(X->C, sizeof(IrExpr *) * 2);
+  e->args[0] = ir_ref(X->C, fret);
+  e->args[1] = v;
+  e->pos = pos;
+  return e;
+}
+
+/* A call of g, which returns a fixed array: the caller's storage for the
+ * result goes last. */
+void check_fixed_call(Ctx *X, IrExpr *e, const Type *ret, Pos pos) {
+  int n = check_fixed_count(ret);
+  if (!n)
+    return;
+  IrVar *st = storage(X, ret->elem, n, pos);
+  IrExpr **args = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)(e->nargs + 1));
+  if (e->nargs)
+    memcpy(args, e->args, sizeof(IrExpr *) * (size_t)e->nargs);
+  args[e->nargs++] = ir_ref(X->C, st);
+  e->args = args;
+}
+
+/* wp.atomic_*() on a fixed array: the array belongs to the thread, so the
+ * update is a plain read, compute and store (GPU atomics do not work on a
+ * thread's local memory, and OpenCL has none on private memory); the
+ * result is the old value, as an atomic's is. */
+IrExpr *check_fixed_atomic(Ctx *X, IrExpr *e, Pos pos) {
+  if (X->no_hoist)
+    ERR(pos, "an atomic on a fixed-size local array cannot be used in a "
+             "loop condition or a conditionally evaluated operand; assign "
+             "its result to a variable first");
+  const Type *et = e->ty;
+  for (int i = 0; i < e->nargs; i++)
+    e->args[i] = check_in_temp(X, e->args[i], "idx", pos);
+  IrExpr *cmp = e->b ? check_in_temp(X, e->b, "cmp", pos) : NULL;
+  IrExpr *v = check_in_temp(X, e->c, "val", pos);
+  IrExpr *ld = ir_expr(X->C, E_LOAD, et);
+  ld->var = e->var;
+  ld->args = e->args;
+  ld->nargs = e->nargs;
+  ld->pos = e->pos;
+  /* a fresh temporary: the store below changes the element */
+  Local *ot = check_add_hidden_local(X, "old", et, pos);
+  check_def_set(X, X->nlocals - 1);
+  ot->var->nassign++;
+  IrStmt *as = ir_stmt(X->C, S_ASSIGN, pos);
+  as->var = ot->var;
+  as->a = ld;
+  check_emit(X, as);
+  IrExpr *old = ir_ref(X->C, ot->var);
+  IrExpr *nv;
+  switch (e->bi) {
+  case BI_ATOMIC_ADD: nv = check_binop(X, OP_ADD, old, v, pos); break;
+  case BI_ATOMIC_SUB: nv = check_binop(X, OP_SUB, old, v, pos); break;
+  case BI_ATOMIC_AND: nv = check_binop(X, OP_BITAND, old, v, pos); break;
+  case BI_ATOMIC_OR: nv = check_binop(X, OP_BITOR, old, v, pos); break;
+  case BI_ATOMIC_XOR: nv = check_binop(X, OP_BITXOR, old, v, pos); break;
+  case BI_ATOMIC_MIN: nv = ir_call2(X->C, BI_MIN, et, old, v); break;
+  case BI_ATOMIC_MAX: nv = ir_call2(X->C, BI_MAX, et, old, v); break;
+  case BI_ATOMIC_EXCH: nv = v; break;
+  default: { /* compare-and-swap */
+    nv = ir_expr(X->C, E_SELECT, et);
+    nv->a = check_compare(X, OP_EQ, old, cmp, pos);
+    nv->b = v;
+    nv->c = old;
+    break;
+  }
+  }
+  IrStmt *st = ir_stmt(X->C, S_STORE, pos);
+  st->var = e->var;
+  st->args = e->args;
+  st->nargs = e->nargs;
+  st->c = nv;
+  check_emit(X, st);
+  return old;
+}
