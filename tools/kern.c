@@ -851,15 +851,21 @@ static bool spec_array_type(const char *v, kern_param_info *t) {
  * instantiation of the source fits is instantiated for the arguments, as
  * wp.launch does (kern_module_instantiate_types): an array SPEC names its
  * element type and dimensions, a plain number is what Python code would
- * pass (int32, float32, bool); other values (vectors, structs, .npy
- * files) do not say their type, and then the user is asked for a
- * wp.overload().  Returns EXIT_OK with r->k set, EXIT_FAIL after saying
+ * pass (int32, float32, bool); spec_generic.c tells .npy files (their
+ * dtype and dimensions, as wp.array(np.load(f)) has), typed values
+ * (wp.vec3(1,2,3)), struct values (S{...}) and arrays of structs
+ * (zeros(S,N)); a tuple or a nameless {...} does not say its type, and
+ * then the user is asked for a wp.overload().  Returns EXIT_OK with r->k set, EXIT_FAIL after saying
  * why, or -1 when o->kernel is not a generic kernel. */
 static int instantiate_for_specs(run_state *r, const run_opts *o) {
   int np = kern_module_generic_param_count(r->mod, o->kernel);
   if (np < 0) return -1;
   kern_param_info *t = calloc((size_t)(np ? np : 1), sizeof *t);
-  if (!t) {
+  /* the struct names the SPECs give (S{...}, zeros(S,N)) */
+  char (*names)[128] = calloc((size_t)(np ? np : 1), sizeof *names);
+  if (!t || !names) {
+    free(t);
+    free(names);
     error("out of memory");
     return EXIT_FAIL;
   }
@@ -868,6 +874,7 @@ static int instantiate_for_specs(run_state *r, const run_opts *o) {
     kern_status st = kern_module_generic_param(r->mod, o->kernel, i, &p);
     if (st != KERN_SUCCESS) {
       free(t);
+      free(names);
       return lib_error(r->ctx, st, o->kernel);
     }
     t[i] = p; /* a parameter that is not generic keeps its type */
@@ -878,6 +885,8 @@ static int instantiate_for_specs(run_state *r, const run_opts *o) {
           !strncmp(p.name, o->args[a].name, o->args[a].name_len))
         v = o->args[a].value;
     bool ok = false;
+    int told = 0;
+    char why[600] = "";
     if (v && spec_array_type(v, &t[i])) {
       ok = true;
     } else if (v && !strpbrk(v, ",({") && !strstr(v, ".npy")) {
@@ -886,22 +895,33 @@ static int instantiate_for_specs(run_state *r, const run_opts *o) {
       t[i].type.scalar = natural_scalar(v);
       t[i].type.rows = t[i].type.cols = 1;
       ok = true;
+    } else if (v) {
+      /* .npy files, typed values and structs (spec_generic.c) */
+      told = spec_generic_type(v, &t[i], names[i], sizeof names[i], why,
+                               sizeof why);
+      ok = told == 1;
+    }
+    if (told < 0) {
+      error("%s: %s", p.name, why);
+      free(t);
+      free(names);
+      return EXIT_FAIL;
     }
     if (!ok) {
       error("the generic kernel '%s' has no wp.overload() instantiation "
             "these arguments fit, and the type of its parameter '%s' cannot "
-            "be told from %s%s%s (an array SPEC such as zeros(T,N) names "
-            "its element type; a .npy file, a vector or a struct does not); "
-            "add wp.overload(%s, [...]) to %s", o->kernel, p.name,
-            v ? "'" : "", v ? v : "a missing argument", v ? "'" : "",
-            o->kernel, o->file);
+            "be told from %s%s%s%s%s; add wp.overload(%s, [...]) to %s",
+            o->kernel, p.name, v ? "'" : "", v ? v : "a missing argument",
+            v ? "'" : "", why[0] ? ": " : "", why, o->kernel, o->file);
       free(t);
+      free(names);
       return EXIT_FAIL;
     }
   }
   kern_status st = kern_module_instantiate_types(r->mod, o->kernel, np, t,
                                                  &r->k);
   free(t);
+  free(names);
   if (st != KERN_SUCCESS) return lib_error(r->ctx, st, o->kernel);
   return EXIT_OK;
 }
