@@ -193,6 +193,10 @@ static const char *struct_ctype(Emit *E, const Type *t) {
     buf_puts(&b, "typedef struct {");
     for (int i = 0; i < t->n; i++)
       buf_printf(&b, " %s f_%s;", ft[i], t->fnames[i]);
+    /* Note [empty structs]: a @wp.struct with no fields is one byte, as
+     * in Warp; C, CUDA and OpenCL C need a member for that, and no
+     * field's name (f_NAME) can be this one's. */
+    if (t->n == 0) buf_puts(&b, " unsigned char empty;");
     buf_printf(&b, " } %s;\n", name);
     emit_pre(E, name, "%s", b.p);
   }
@@ -215,6 +219,7 @@ static const char *struct_zero(Emit *E, const Type *t) {
   buf_printf(&b, "%s %s %s(void) {\n  %s r;\n", E->T->fn_qual, T, name, T);
   for (int i = 0; i < t->n; i++)
     buf_printf(&b, "  r.f_%s = %s;\n", t->fnames[i], z[i]);
+  if (t->n == 0) buf_puts(&b, "  r.empty = 0;\n");
   buf_puts(&b, "  return r;\n}\n");
   emit_pre(E, name, "%s", b.p);
   return name;

@@ -251,9 +251,7 @@ const Type *check_struct_type(Ctx *X, StructDef *d, Pos use) {
           TN(ft));
     items[i] = ft;
   }
-  t->items = items;
-  if (d->nfields == 0)
-    ERR(use, "struct '%s' has no fields", d->name);
+  t->items = items; /* none for an empty struct (Note [empty structs]) */
   d->ty = t;
   d->resolving = false;
   return t;
