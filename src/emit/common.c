@@ -1625,6 +1625,10 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
     buf_puts(b, emit_lowp(e->ty) ? "])" : "]");
     return;
   case E_SHAPE:
+    if (e->ival == IR_NONNULL) {
+      buf_printf(b, "(%s != 0)", emit_array_data(E, e->var));
+      return;
+    }
     buf_printf(b, "((%s)%s.shape[%d])", emit_ctype(E, e->ty), e->var->name,
                (int)e->ival);
     return;

@@ -619,5 +619,12 @@ IrExpr *check_truth(Ctx *X, IrExpr *e, Pos pos) {
     return e;
   if (e->ty->kind == TY_SCALAR)
     return ir_call1(X->C, BI_TRUTH, t_bool(), e);
+  if (e->ty->kind == TY_ARRAY) {
+    /* Warp's null-array test: true when the array has data */
+    IrExpr *r = ir_expr(X->C, E_SHAPE, t_bool());
+    r->var = check_array_var(X, e, pos)->var;
+    r->ival = IR_NONNULL;
+    return r;
+  }
   ERR(pos, "a value of type %s cannot be used as a condition", TN(e->ty));
 }
