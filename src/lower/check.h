@@ -161,4 +161,8 @@ void check_kernel_overloads(Compiler *C, IrModule *irm);
 const Type *check_generic_named(Compiler *C, const char *w);
 const Type *check_type_of(Ctx *X, Node *n);
 
+/* check_kwargs.c: a wp.NAME call with keyword arguments as the positional
+ * call (the same node when NAME takes none by name here). */
+Node *check_builtin_kwargs(Ctx *X, Node *call, const char *w);
+
 #endif

@@ -792,6 +792,8 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
     }
   Node *callee = n->a;
   const char *w = check_wp_attr(X, callee);
+  if (w && n->kwargs)
+    n = check_builtin_kwargs(X, n, w); /* wp.pow(x=a, y=b): check_kwargs.c */
   if (w) {
     IrExpr *extra = check_extra_call(X, n, w);
     if (extra)
