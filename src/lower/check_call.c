@@ -876,6 +876,17 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
   ERR(callee->pos, "this expression cannot be called");
 }
 
+/* wp.identity's n: an integer known at compile time (a literal, a
+ * constant, wp.static(...)), as Warp needs it to pick the matrix type. */
+static int identity_n(Ctx *X, Node *n) {
+  if (n->kind == N_INT)
+    return (int)n->ival;
+  IrExpr *e = check_expr(X, n);
+  if (e->kind != E_CONST || e->ty->kind != TY_SCALAR || !sc_is_int(e->ty->sc))
+    ERR(n->pos, "wp.identity() takes n (an integer constant) and dtype");
+  return (int)(int64_t)e->ival;
+}
+
 /* The builtins whose arguments are not plain values, checked before any
  * argument is evaluated: wp.tid(), atomics, random numbers, printf and
  * the identities, which take a dtype.  NULL if bi is not one of them. */
@@ -961,16 +972,16 @@ static IrExpr *special_builtin(Ctx *X, Node *call, int bi,
     const Type *dt = t_f32();
     int pi = 0;
     for (Node *a = call->args; a; a = a->next, pi++) {
-      if (pi == 0 && a->kind == N_INT)
-        dim = (int)a->ival;
+      if (pi == 0)
+        dim = identity_n(X, a);
       else if (pi == 1)
         dt = check_type_expr(X, a, "identity dtype");
       else
         ERR(a->pos, "wp.identity() takes n and dtype");
     }
     for (Node *k = call->kwargs; k; k = k->next) {
-      if (!strcmp(k->name, "n") && k->a->kind == N_INT)
-        dim = (int)k->a->ival;
+      if (!strcmp(k->name, "n"))
+        dim = identity_n(X, k->a);
       else if (!strcmp(k->name, "dtype"))
         dt = check_type_expr(X, k->a, "identity dtype");
       else
