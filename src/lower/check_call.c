@@ -224,6 +224,24 @@ static Node *xform_kwargs(Ctx *X, Node *call, const Type *t,
   return c;
 }
 
+/* Warp's named constants (wp.PI, -wp.E, wp.TAU) are Python floats, which
+ * a constructor converts to its component type at full precision, as it
+ * does a literal: wp.vec3d(wp.PI, ...) holds pi in float64, not pi
+ * rounded to float32.  (kern keeps module-level floats as float32 values,
+ * so they stay an error in a float64 constructor.)  Other values keep
+ * their type. */
+static IrExpr *named_float_as(Ctx *X, IrExpr *e, Node *a, kern_scalar sc) {
+  Node *b = a;
+  double sign = 1.0, v;
+  for (; b->kind == N_UNOP && b->op == OP_NEG; b = b->a)
+    sign = -sign;
+  if (b->kind != N_ATTR || !check_is_wp(X, b->a) ||
+      !check_wp_builtin_constant(b->name, &v) || !sc_is_float(sc) ||
+      sc == KERN_SCALAR_FLOAT32)
+    return e;
+  return ir_const_float(X->C, ty_scalar(sc), sign * v);
+}
+
 IrExpr *check_construct(Ctx *X, Node *call, const Type *t, const char *name) {
   if (t->xform && call->kwargs)
     call = xform_kwargs(X, call, t, name);
@@ -281,7 +299,7 @@ IrExpr *check_construct(Ctx *X, Node *call, const Type *t, const char *name) {
     if (check_is_literal(a))
       args[i] = check_literal_as(X, a, ty_scalar(t->sc));
     else
-      args[i] = check_expr(X, a);
+      args[i] = named_float_as(X, check_expr(X, a), a, t->sc);
   }
   check_order_effects(X, args, n, call->pos);
   if (n == 1 && args[0]->ty->kind == t->kind && args[0]->ty->rows == t->rows &&
