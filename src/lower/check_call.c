@@ -922,10 +922,11 @@ static IrExpr *special_builtin(Ctx *X, Node *call, int bi,
     /* A lone wp.tid() is the first launch dimension's index, as in Warp. */
     IrExpr *e = ir_expr(C, E_TID, t_i32());
     e->ival = 0;
-    if (X->f->tid_dims > 1)
-      ERR(call->pos, "wp.tid() is used as one index here but unpacked into "
-                     "%d values elsewhere in this kernel", X->f->tid_dims);
-    X->f->tid_dims = 1;
+    /* ... also where the kernel unpacks it elsewhere (i, j = wp.tid()):
+     * Warp allows both in one kernel, and the first coordinate is the same
+     * whatever the grid's dimensions. */
+    if (X->f->tid_dims == 0)
+      X->f->tid_dims = 1;
     return e;
   }
   case BI_ATOMIC_ADD: case BI_ATOMIC_SUB: case BI_ATOMIC_MIN:

@@ -332,10 +332,13 @@ static void assign_tuple(Ctx *X, Node *targets, Node *value, Pos pos) {
       if (nt > 4)
         ERR(targets->pos, "wp.tid() has at most 4 dimensions, got %d "
                           "targets", nt);
-      if (X->f->tid_dims != 0 && X->f->tid_dims != nt)
-        ERR(targets->pos, "wp.tid() is unpacked into %d values here but %d "
-                          "elsewhere in this kernel", nt, X->f->tid_dims);
-      X->f->tid_dims = nt;
+      /* Value k of any unpacking is coordinate k of the grid, as in Warp,
+       * so a kernel may unpack it into different numbers of values (and
+       * call it alone, the first coordinate); the kernel runs on grids of
+       * at most the largest number (Note [launch dimensionality] in
+       * runtime/module.c). */
+      if (nt > X->f->tid_dims)
+        X->f->tid_dims = nt;
       int k = 0;
       for (Node *t = targets->args; t; t = t->next, k++) {
         if (t->kind != N_NAME)
