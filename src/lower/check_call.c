@@ -107,14 +107,17 @@ IrExpr *check_atomic_call(Ctx *X, Node *call, int bi, const char *name) {
         TN(et));
   bool int_only = bi == BI_ATOMIC_AND || bi == BI_ATOMIC_OR ||
                   bi == BI_ATOMIC_XOR;
-  if (int_only && !ty_is_int(et))
+  /* and, or and xor also on integer vectors and matrices, one atomic per
+   * component as Warp does (emit_atomic_name) */
+  if (int_only && (!sc_is_int(et->sc) || et->quat || et->xform ||
+                   (!ty_is_scalar(et) && et->kind != TY_VEC && et->kind != TY_MAT)))
     ERR(call->pos, "%s() needs an integer array, got %s", name, TN(arr->ty));
   if (bi == BI_ATOMIC_CAS && !ty_is_scalar(et))
     ERR(call->pos, "%s() needs an array of scalars", name);
   if (!ty_is_scalar(et) && et->kind != TY_VEC && et->kind != TY_MAT)
     ERR(call->pos, "%s() is not supported on %s", name, TN(arr->ty));
   if (et->kind != TY_SCALAR && bi != BI_ATOMIC_ADD && bi != BI_ATOMIC_SUB &&
-      bi != BI_ATOMIC_MIN && bi != BI_ATOMIC_MAX)
+      bi != BI_ATOMIC_MIN && bi != BI_ATOMIC_MAX && !int_only)
     ERR(call->pos, "%s() needs an array of scalars", name);
   if (ty_is_bool(et))
     ERR(call->pos, "%s() is not supported on arrays of bool", name);

@@ -62,6 +62,8 @@ def wp_type(name):
     if name in SCALARS:
         return SCALARS[name][0]
     t = getattr(wp, name, None)
+    if t is None and MODULE is not None:
+        t = getattr(MODULE, name, None)  # a module's alias (mat22ui = wp.types.matrix(...))
     if t is None or not hasattr(t, "_wp_scalar_type_"):
         raise ValueError(f"unknown type name '{name}'")
     return t
