@@ -617,11 +617,10 @@ static IrExpr *len_call(Ctx *X, Node *call) {
  * Warp too). */
 static IrExpr *field_init(Ctx *X, Node *a, const Type *st, int k) {
   const Type *ft = st->items[k];
-  if (ft->kind == TY_ARRAY)
-    ERR(a->pos, "%s(): setting the array field '%s' in a kernel is not "
-                "supported (array fields are set on the host)", st->name,
-        st->fnames[k]);
   IrExpr *v = check_expr(X, a);
+  if (ft->kind == TY_ARRAY && v->ty->kind == TY_ARRAY && v->ty->strided)
+    ERR(a->pos, "%s(): field '%s' takes an array, not a view of one",
+        st->name, st->fnames[k]);
   if (!ty_eq(v->ty, ft))
     ERR(a->pos, "%s(): field '%s' is %s, got %s", st->name, st->fnames[k],
         TN(ft), TN(v->ty));

@@ -135,9 +135,12 @@ static void store_component(Ctx *X, Node *target, IrExpr *value) {
     if (!lv)
       ERR(target->pos, "struct '%s' has no field '%s'", bt->name,
           target->name);
-    if (lv->ty->kind == TY_ARRAY)
-      ERR(target->pos, "cannot assign to the array field '%s' in a kernel "
-                       "(array fields are set on the host)", target->name);
+    /* an array field takes an array (Note [array fields in kernels] in
+     * emit/common.c), not a view of one */
+    if (lv->ty->kind == TY_ARRAY && value->ty->kind == TY_ARRAY &&
+        value->ty->strided)
+      ERR(target->pos, "the array field '%s' takes an array, not a view of "
+                       "one", target->name);
     if (!ty_eq(value->ty, lv->ty))
       ERR(target->pos, "cannot assign %s to field '%s', which is %s",
           TN(value->ty), target->name, TN(lv->ty));
