@@ -1013,6 +1013,27 @@ static bool spatial_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
   return true;
 }
 
+/* wp.breakpoint(): Warp's CPU build traps (SIGTRAP, where a debugger
+ * stops; without one the process ends, as under Warp), CUDA's stops in
+ * cuda-gdb (__brkpt).  OpenCL C has no breakpoint: there it does
+ * nothing. */
+static bool breakpoint_helper(Emit *E, Buf *b, int bi, const char *name) {
+  if (bi != BI_BREAKPOINT)
+    return false;
+  const char *body =
+      E->T->id == KERN_TARGET_CUDA ? "  __brkpt();\n"
+      : E->T->id == KERN_TARGET_OPENCL ? ""
+      : "#if defined(__x86_64__) || defined(__i386__)\n"
+        "  __asm__ volatile(\"int3\");\n"
+        "#elif defined(__aarch64__)\n"
+        "  __asm__ volatile(\"brk #0xf000\");\n"
+        "#else\n"
+        "  __builtin_trap();\n"
+        "#endif\n";
+  buf_printf(b, "%s void %s(void) {\n%s}\n", E->T->fn_qual, name, body);
+  return true;
+}
+
 bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
                        const Type **args, const char *name) {
   if (bi < BI_ERF || bi >= BI_COUNT)
@@ -1020,7 +1041,8 @@ bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
   for (int i = 0; i < n; i++)
     emit_ctype(E, args[i]);
   emit_ctype(E, ret);
-  return math_helper(E, b, bi, ret, args, name) ||
+  return breakpoint_helper(E, b, bi, name) ||
+         math_helper(E, b, bi, ret, args, name) ||
          bitvec_helper(E, b, bi, ret, n, args, name) ||
          noise_helper(E, b, bi, n, args, ret, name) ||
          geom_helper(E, b, bi, ret, n, args, name) ||

@@ -938,6 +938,13 @@ IrExpr *check_extra_call(Ctx *X, Node *call, const char *w) {
     return check_builtin_call(X, call, BI_INVERSE, name);
   if (!strcmp(w, "lower_bound"))
     return lower_bound_call(X, call, name);
+  if (!strcmp(w, "breakpoint")) {
+    /* a trap where a debugger stops, as Warp's (emit/extra.c) */
+    check_no_kwargs(X, call, name);
+    if (call->args)
+      ERR(call->pos, "%s() takes no arguments", name);
+    return ir_call(X->C, BI_BREAKPOINT, &ty_void, 0, NULL);
+  }
   if (!strcmp(w, "norm_l2")) { /* wp.length */
     check_no_kwargs(X, call, name);
     int n;

@@ -517,6 +517,11 @@ out_has "out = [2. 2.]"
 check "a struct SPEC naming a struct the file lacks" 1 "$KERN" run \
   "$T/gens.py" use --dim 2 'p=Q{k=2}' 'out=zeros(float32,2)'
 err_has "Q"
+# wp.breakpoint() reached on the CPU traps, as Warp's CPU build does
+# (SIGTRAP: 128 + 5 from the shell), where a debugger would stop.
+check "wp.breakpoint() traps on the CPU" 133 "$KERN" run \
+  "$SRC/../conformance/breakpoint_untaken.py" breakpoint_untaken --dim 4 \
+  'out=zeros(int32,4)' n=2 --backend cpu
 check "arguments that fit no instantiation name the parameter" 1 "$KERN" run \
   "$T/gen.py" twice --dim 3 'a=full(float32,3,2,2)' s=1.0 'out=zeros(float32,3)'
 err_has "parameter 1 'a' of 'twice' is a 1-d array"
