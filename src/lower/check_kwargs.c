@@ -11,8 +11,8 @@
  * single checker.  The rewrite is a new call node: the source tree is
  * left as it is (a generic function's body is checked once per
  * instantiation).  Python and Warp evaluate the arguments as written and
- * the positional call in parameter order, so keywords out of parameter
- * order must be plain names or constants.
+ * the positional call in parameter order, so two keywords written in the
+ * other order than their parameters' must be plain names or constants.
  */
 #include <string.h>
 #include "check.h"
@@ -52,6 +52,13 @@ static const KwSig sigs[] = {
     {"quat_from_axis_angle", {"axis", "angle"}},
     {"quat_inverse", {"quat"}},
     {"cw_mul", {"a", "b"}},   {"cw_div", {"a", "b"}},
+    {"quat_to_matrix", {"quat"}},
+    {"quat_from_matrix", {"mat"}},
+    {"transform_compose", {"position", "rotation", "scale"}},
+    {"transform_decompose", {"m"}},
+    {"transform_get_translation", {"xform"}},
+    {"transform_get_rotation", {"xform"}},
+    {"transform_inverse", {"xform"}},
 };
 
 /* Does evaluating n have an effect (a call, which may draw a random
@@ -81,8 +88,9 @@ Node *check_builtin_kwargs(Ctx *X, Node *call, const char *w) {
   if (k > np)
     ERR(call->pos, "wp.%s() takes at most %d arguments, got %d", w, np, k);
   int last = k - 1; /* the highest parameter given */
-  int prev = k - 1; /* the parameter of the previous keyword */
-  bool reordered = false, effects = false;
+  int nkw = 0;
+  Node *kws[3];
+  int kwp[3];
   for (Node *kw = call->kwargs; kw; kw = kw->next) {
     int j = -1;
     for (int p = 0; p < np; p++)
@@ -93,18 +101,22 @@ Node *check_builtin_kwargs(Ctx *X, Node *call, const char *w) {
     if (slot[j])
       ERR(kw->pos, "wp.%s() got parameter '%s' twice", w, kw->name);
     slot[j] = kw->a;
-    reordered |= j < prev;
-    effects |= may_have_effect(kw->a);
-    prev = j;
+    if (nkw < 3) {
+      kws[nkw] = kw->a;
+      kwp[nkw++] = j;
+    }
     if (j > last)
       last = j;
   }
   /* Warp evaluates the arguments as written; the positional call
    * evaluates them in parameter order. */
-  if (reordered && effects)
-    ERR(call->kwargs->pos, "keyword arguments of wp.%s() out of parameter "
-                           "order must be names or constants (a call among "
-                           "them would be evaluated out of order)", w);
+  for (int x = 0; x < nkw; x++)
+    for (int y = x + 1; y < nkw; y++)
+      if (kwp[y] < kwp[x] &&
+          (may_have_effect(kws[x]) || may_have_effect(kws[y])))
+        ERR(kws[y]->pos, "keyword arguments of wp.%s() out of parameter "
+                         "order must be names or constants (a call among "
+                         "them would be evaluated out of order)", w);
   for (int p = 0; p <= last; p++)
     if (!slot[p])
       ERR(call->pos, "wp.%s() is missing its argument '%s'", w, s->params[p]);
