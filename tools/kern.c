@@ -126,7 +126,10 @@ static const char help_run[] =
     "wp.overload() instantiations that the arguments fit, preferring one\n"
     "where plain numbers are int32, float32 or bool as in Python; name one\n"
     "exactly as 'KERNEL[T1,T2,...]' (kern compile shows them).  When none\n"
-    "fits, it is instantiated for the arguments' types, as wp.launch does.\n"
+    "fits, it is instantiated for the arguments' types, as wp.launch does:\n"
+    "an array SPEC or PATH.npy (its dtype and dimensions) for an array,\n"
+    "a typed value (wp.vec3d(1,2,3), float64(2.5)) or a number (int32,\n"
+    "float32, bool) for a value, S{...} for a struct S.\n"
     "\n"
     "Every array access is checked by default (debug mode): an index out of\n"
     "bounds fails the launch with the kernel, the source line and column,\n"
@@ -188,7 +191,9 @@ static const char help_run[] =
     "  {a=1,v=(1,2,3),inner={k=3},inner.w=2,xs=arange(float32,4)}\n"
     "                        fields by name (dotted or nested), the rest\n"
     "                        zero; an array field takes an array SPEC and\n"
-    "                        --save s.xs=PATH saves it after the launch\n"
+    "                        --save s.xs=PATH saves it after the launch;\n"
+    "                        S{...} names the struct first (required for\n"
+    "                        a generic kernel's typing.Any parameter)\n"
     "SPEC of an array of structs: zeros(S,N..), ones(S,N..), arange(S,N),\n"
     "  rand(S,N..[,seed=S]) over the scalars of every element's fields in\n"
     "  order, or PATH.npy holding records (NumPy's save of an array of\n"
@@ -881,15 +886,21 @@ static bool spec_array_type(const char *v, kern_param_info *t) {
  * instantiation of the source fits is instantiated for the arguments, as
  * wp.launch does (kern_module_instantiate_types): an array SPEC names its
  * element type and dimensions, a plain number is what Python code would
- * pass (int32, float32, bool); other values (vectors, structs, .npy
- * files) do not say their type, and then the user is asked for a
- * wp.overload().  Returns EXIT_OK with r->k set, EXIT_FAIL after saying
+ * pass (int32, float32, bool); spec_generic.c tells .npy files (their
+ * dtype and dimensions, as wp.array(np.load(f)) has), typed values
+ * (wp.vec3(1,2,3)), struct values (S{...}) and arrays of structs
+ * (zeros(S,N)); a tuple or a nameless {...} does not say its type, and
+ * then the user is asked for a wp.overload().  Returns EXIT_OK with r->k set, EXIT_FAIL after saying
  * why, or -1 when o->kernel is not a generic kernel. */
 static int instantiate_for_specs(run_state *r, const run_opts *o) {
   int np = kern_module_generic_param_count(r->mod, o->kernel);
   if (np < 0) return -1;
   kern_param_info *t = calloc((size_t)(np ? np : 1), sizeof *t);
-  if (!t) {
+  /* the struct names the SPECs give (S{...}, zeros(S,N)) */
+  char (*names)[128] = calloc((size_t)(np ? np : 1), sizeof *names);
+  if (!t || !names) {
+    free(t);
+    free(names);
     error("out of memory");
     return EXIT_FAIL;
   }
@@ -898,6 +909,7 @@ static int instantiate_for_specs(run_state *r, const run_opts *o) {
     kern_status st = kern_module_generic_param(r->mod, o->kernel, i, &p);
     if (st != KERN_SUCCESS) {
       free(t);
+      free(names);
       return lib_error(r->ctx, st, o->kernel);
     }
     t[i] = p; /* a parameter that is not generic keeps its type */
@@ -908,6 +920,8 @@ static int instantiate_for_specs(run_state *r, const run_opts *o) {
           !strncmp(p.name, o->args[a].name, o->args[a].name_len))
         v = o->args[a].value;
     bool ok = false;
+    int told = 0;
+    char why[600] = "";
     if (v && spec_array_type(v, &t[i])) {
       ok = true;
     } else if (v && !strpbrk(v, ",({") && !strstr(v, ".npy")) {
@@ -916,22 +930,33 @@ static int instantiate_for_specs(run_state *r, const run_opts *o) {
       t[i].type.scalar = natural_scalar(v);
       t[i].type.rows = t[i].type.cols = 1;
       ok = true;
+    } else if (v) {
+      /* .npy files, typed values and structs (spec_generic.c) */
+      told = spec_generic_type(v, &t[i], names[i], sizeof names[i], why,
+                               sizeof why);
+      ok = told == 1;
+    }
+    if (told < 0) {
+      error("%s: %s", p.name, why);
+      free(t);
+      free(names);
+      return EXIT_FAIL;
     }
     if (!ok) {
       error("the generic kernel '%s' has no wp.overload() instantiation "
             "these arguments fit, and the type of its parameter '%s' cannot "
-            "be told from %s%s%s (an array SPEC such as zeros(T,N) names "
-            "its element type; a .npy file, a vector or a struct does not); "
-            "add wp.overload(%s, [...]) to %s", o->kernel, p.name,
-            v ? "'" : "", v ? v : "a missing argument", v ? "'" : "",
-            o->kernel, o->file);
+            "be told from %s%s%s%s%s; add wp.overload(%s, [...]) to %s",
+            o->kernel, p.name, v ? "'" : "", v ? v : "a missing argument",
+            v ? "'" : "", why[0] ? ": " : "", why, o->kernel, o->file);
       free(t);
+      free(names);
       return EXIT_FAIL;
     }
   }
   kern_status st = kern_module_instantiate_types(r->mod, o->kernel, np, t,
                                                  &r->k);
   free(t);
+  free(names);
   if (st != KERN_SUCCESS) return lib_error(r->ctx, st, o->kernel);
   return EXIT_OK;
 }

@@ -118,4 +118,15 @@ void spec_store_random(kern_scalar s, void *p, uint64_t *state);
 void spec_format_scalar(kern_scalar s, const void *p, char *buf,
                         size_t size);
 
+/* ---------------------------------------------------------------- generic
+ * spec_generic.c: the type a SPEC gives a generic kernel's typing.Any
+ * parameter when kern run instantiates it (Note [launch instantiation]):
+ * a .npy file, a typed value (wp.vec3(1,2,3), float64(2.5)), a struct
+ * value S{...} or an array of structs zeros(S,N..).  Returns 1 with t's
+ * kind, type and ndim set (and t->struct_name pointing at name, which the
+ * call fills), 0 when the SPEC does not tell the type, -1 when its file
+ * cannot be read; why then says what to write instead. */
+int spec_generic_type(const char *text, kern_param_info *t, char *name,
+                      size_t namesize, char *why, size_t whysize);
+
 #endif /* KERN_TOOLS_SPEC_H */

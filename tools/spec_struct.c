@@ -7,7 +7,7 @@
  * Warp's layout (docs/ABI.md).  So the tool never computes a layout of its
  * own and cannot disagree with the library.
  *
- *   struct -> '{' [ item { ',' item } ] '}'
+ *   struct -> [ name ] '{' [ item { ',' item } ] '}'   name: the struct's
  *   item   -> name '=' ( struct | value | array )     name may be dotted
  *
  * A field left out is zero.  A vector or matrix value is written in
@@ -217,6 +217,23 @@ int spec_parse_struct(const kern_param_info *p, const spec_struct *s,
                       const char *text, void *out,
                       spec_struct_arrays *arrays, char *err,
                       size_t errsize) {
+  /* S{...}: the struct's name may come first (a generic kernel's struct
+   * argument says its type so, spec_generic.c), and must then be its own. */
+  size_t nl = 0;
+  while (isalnum((unsigned char)text[nl]) || text[nl] == '_' || text[nl] == '.')
+    nl++;
+  if (nl && text[nl] == '{') {
+    const char *n = text, *dot = memchr(text, '.', nl);
+    size_t len = nl;
+    for (; dot; dot = memchr(n, '.', len)) {
+      len -= (size_t)(dot + 1 - n);
+      n = dot + 1;
+    }
+    if (strlen(s->name) != len || strncmp(n, s->name, len))
+      return fail(err, errsize, p->name, "'%.*s' is not the parameter's "
+                  "struct '%s'", (int)nl, text, s->name);
+    text += nl;
+  }
   size_t tl = strlen(text);
   memset(out, 0, s->size);
   if (tl < 2 || text[0] != '{' || text[tl - 1] != '}')

@@ -305,7 +305,8 @@ enum {
   X(SPATIAL_ADJOINT, "spatial_adjoint") \
   X(VELOCITY_AT_POINT, "velocity_at_point") \
   X(TRANSFORM_TWIST, "transform_twist") X(TRANSFORM_WRENCH, "transform_wrench") \
-  X(SVD3, "svd3") X(SVD2, "svd2") X(QR3, "qr3") X(EIG3, "eig3")
+  X(SVD3, "svd3") X(SVD2, "svd2") X(QR3, "qr3") X(EIG3, "eig3") \
+  X(BREAKPOINT, "breakpoint")
 
 enum {
 #define X(id, name) BI_##id,

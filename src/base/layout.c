@@ -49,10 +49,11 @@ size_t ty_size(const Type *t) {
     return t->indexed ? TY_WARP_INDEXED_SIZE : TY_WARP_ARRAY_SIZE;
   case TY_STRUCT: {
     size_t a = ty_align(t);
+    /* An empty struct is one byte, as Warp's (its ctypes Structure and
+     * its C++ struct alike); C needs a member, which the emitters give it
+     * (Note [empty structs] in emit/common.c). */
     size_t end = t->n ? ty_field_offset(t, t->n - 1) +
-                            ty_size(t->items[t->n - 1]) : 0;
-    /* C gives an empty struct no members; Warp's ctypes one is 0 bytes,
-     * but a C compiler needs one, so kern refuses empty structs. */
+                            ty_size(t->items[t->n - 1]) : 1;
     return (end + a - 1) / a * a;
   }
   default:

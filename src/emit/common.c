@@ -183,6 +183,29 @@ static const char *warp_array_read(Emit *E, const Type *arr) {
   return name;
 }
 
+/* Note [array fields in kernels]: a kernel or function that sets a
+ * struct's array field (s.xs = a, S(a, ...)) stores Warp's array_t made
+ * from kern's array value: its data pointer, no gradient, the shape, and
+ * the contiguous byte strides Warp gives such an array, so the bytes are
+ * Warp's whoever reads them. */
+static const char *warp_array_write(Emit *E, const Type *arr) {
+  const char *W = warp_array_ctype(E, arr);
+  const char *A = emit_arrtype(E, arr);
+  const char *name = arena_printf(E->C, "k_to_w%s", emit_tysig(E, arr));
+  if (emit_need(E, name))
+    emit_pre(E, name, "%s %s %s(%s a) {\n  %s w;\n"
+               "  w.data = (uint64_t)(size_t)a.data; w.grad = 0;\n"
+               "  w.ndim = %d; w.flags = 0;\n"
+               "  int32_t st = (int32_t)sizeof(%s);\n"
+               "  for (int k = 3; k >= 0; k--) {\n"
+               "    w.shape[k] = k < %d ? (int32_t)a.shape[k] : 0;\n"
+               "    w.strides[k] = k < %d ? st : 0;\n"
+               "    if (k < %d) st *= w.shape[k];\n  }\n  return w;\n}\n",
+               E->T->fn_qual, W, name, A, W, arr->ndim,
+               emit_stype(E, arr->elem), arr->ndim, arr->ndim, arr->ndim);
+  return name;
+}
+
 /* A @wp.struct is a C struct with one member f_NAME per field, in order
  * (the prefix keeps field names that are C keywords valid).  Its members
  * are scalars and arrays of scalars, so every target lays it out as Warp
@@ -200,6 +223,10 @@ static const char *struct_ctype(Emit *E, const Type *t) {
     buf_puts(&b, "typedef struct {");
     for (int i = 0; i < t->n; i++)
       buf_printf(&b, " %s f_%s;", ft[i], t->fnames[i]);
+    /* Note [empty structs]: a @wp.struct with no fields is one byte, as
+     * in Warp; C, CUDA and OpenCL C need a member for that, and no
+     * field's name (f_NAME) can be this one's. */
+    if (t->n == 0) buf_puts(&b, " unsigned char empty;");
     buf_printf(&b, " } %s;\n", name);
     emit_pre(E, name, "%s", b.p);
   }
@@ -224,6 +251,7 @@ static const char *struct_zero(Emit *E, const Type *t) {
   buf_printf(&b, "%s %s %s(void) {\n  %s r;\n", E->T->fn_qual, T, name, T);
   for (int i = 0; i < t->n; i++)
     buf_printf(&b, "  r.f_%s = %s;\n", t->fnames[i], z[i]);
+  if (t->n == 0) buf_puts(&b, "  r.empty = 0;\n");
   buf_puts(&b, "  return r;\n}\n");
   emit_pre(E, name, "%s", b.p);
   return name;
@@ -1648,6 +1676,10 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
     buf_puts(b, emit_lowp(e->ty) ? "])" : "]");
     return;
   case E_SHAPE:
+    if (e->ival == IR_NONNULL) {
+      buf_printf(b, "(%s != 0)", emit_array_data(E, e->var));
+      return;
+    }
     buf_printf(b, "((%s)%s.shape[%d])", emit_ctype(E, e->ty), e->var->name,
                (int)e->ival);
     return;
@@ -1944,6 +1976,23 @@ static void emit_stmt(Emit *E, IrStmt *s) {
     emit_line(E, "%s = %s;", s->var->name, ex(E, s->a));
     return;
   case S_SETFIELD:
+    if (s->a->kind == E_FIELD && s->a->ty->kind == TY_ARRAY) {
+      /* an array field: Warp's descriptor of the array value (Note [array
+       * fields in kernels]) */
+      const char *lhs = arena_printf(E->C, "(%s).f_%s", ex(E, s->a->a),
+                                     s->a->a->ty->fnames[s->a->ival]);
+      const char *val = arena_printf(E->C, "%s(%s)",
+                                     warp_array_write(E, s->a->ty), ex(E, s->c));
+      if (s->var->ty->kind == TY_ARRAY && E->opts && E->opts->debug) {
+        const char *T = warp_array_ctype(E, s->a->ty);
+        emit_line(E, "{ %s%s *k_p = &%s; %s k_v = %s; "
+                     "if (!((volatile %sint64_t *)k_fault.data)[0]) *k_p = k_v; }",
+                  E->T->global, T, lhs, T, val, E->T->global);
+        return;
+      }
+      emit_line(E, "%s = %s;", lhs, val);
+      return;
+    }
     /* Note [store paths] in lower/check_stmt.c.  Through an array element
      * in debug mode the store is skipped after a fault, like S_STORE's. */
     if (s->var->ty->kind == TY_ARRAY && E->opts && E->opts->debug) {

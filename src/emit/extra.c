@@ -117,7 +117,7 @@ static bool math_helper(Emit *E, Buf *b, int bi, const Type *ret,
   return false;
 }
 
-/* wp.bit_and ... wp.invert on integer vectors: componentwise C operators,
+/* wp.bit_and ... wp.invert on integer vectors and matrices: componentwise C operators,
  * each result cast back to the component type. */
 static bool bitvec_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
                           const Type **args, const char *name) {
@@ -132,16 +132,22 @@ static bool bitvec_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
   default: return false;
   }
   const char *V = emit_ctype(E, ret), *T = emit_ctype(E, sc_t(ret->sc));
+  /* component k of a vector, or of a matrix in row-major order */
+  const char *el = ret->kind == TY_MAT
+                       ? arena_printf(E->C, ".m[k / %d][k %% %d]", ret->cols,
+                                      ret->cols)
+                       : ".c[k]";
+  int nc = ret->kind == TY_MAT ? ret->rows * ret->cols : ret->rows;
   if (n == 1)
     buf_printf(b, "%s %s %s(%s a) {\n  %s r;\n"
-                  "  for (int k = 0; k < %d; k++) r.c[k] = (%s)~a.c[k];\n"
-                  "  return r;\n}\n", E->T->fn_qual, V, name, V, V, ret->rows,
-               T);
+                  "  for (int k = 0; k < %d; k++) r%s = (%s)~a%s;\n"
+                  "  return r;\n}\n", E->T->fn_qual, V, name, V, V, nc, el,
+               T, el);
   else
     buf_printf(b, "%s %s %s(%s a, %s b) {\n  %s r;\n"
-                  "  for (int k = 0; k < %d; k++) r.c[k] = (%s)(a.c[k] %s b.c[k]);\n"
+                  "  for (int k = 0; k < %d; k++) r%s = (%s)(a%s %s b%s);\n"
                   "  return r;\n}\n", E->T->fn_qual, V, name, V, V, V,
-               ret->rows, T, op);
+               nc, el, T, el, op, el);
   (void)args;
   return true;
 }
@@ -1007,6 +1013,27 @@ static bool spatial_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
   return true;
 }
 
+/* wp.breakpoint(): Warp's CPU build traps (SIGTRAP, where a debugger
+ * stops; without one the process ends, as under Warp), CUDA's stops in
+ * cuda-gdb (__brkpt).  OpenCL C has no breakpoint: there it does
+ * nothing. */
+static bool breakpoint_helper(Emit *E, Buf *b, int bi, const char *name) {
+  if (bi != BI_BREAKPOINT)
+    return false;
+  const char *body =
+      E->T->id == KERN_TARGET_CUDA ? "  __brkpt();\n"
+      : E->T->id == KERN_TARGET_OPENCL ? ""
+      : "#if defined(__x86_64__) || defined(__i386__)\n"
+        "  __asm__ volatile(\"int3\");\n"
+        "#elif defined(__aarch64__)\n"
+        "  __asm__ volatile(\"brk #0xf000\");\n"
+        "#else\n"
+        "  __builtin_trap();\n"
+        "#endif\n";
+  buf_printf(b, "%s void %s(void) {\n%s}\n", E->T->fn_qual, name, body);
+  return true;
+}
+
 bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
                        const Type **args, const char *name) {
   if (bi < BI_ERF || bi >= BI_COUNT)
@@ -1014,7 +1041,8 @@ bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
   for (int i = 0; i < n; i++)
     emit_ctype(E, args[i]);
   emit_ctype(E, ret);
-  return math_helper(E, b, bi, ret, args, name) ||
+  return breakpoint_helper(E, b, bi, name) ||
+         math_helper(E, b, bi, ret, args, name) ||
          bitvec_helper(E, b, bi, ret, n, args, name) ||
          noise_helper(E, b, bi, n, args, ret, name) ||
          geom_helper(E, b, bi, ret, n, args, name) ||

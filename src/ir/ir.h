@@ -54,7 +54,7 @@ typedef enum IrExprKind {
   E_CALL,    /* builtin bi on args: an emitter helper per (bi, types) */
   E_FCALL,   /* user function fn(args, &outs...) */
   E_LOAD,    /* var[args...] (array element; indices already wrapped) */
-  E_SHAPE,   /* var.shape[ival] */
+  E_SHAPE,   /* var.shape[ival]; ival IR_NONNULL: var's data is not null */
   E_COMP,    /* a[b] of a vector, a[b] row of a matrix, a[b][c] of a matrix */
   E_MAKE,    /* vector/matrix from nargs components, or broadcast of 1 */
   E_ATOMIC,  /* bi on var[args] with value c (and cmp b for cas) */
@@ -62,6 +62,10 @@ typedef enum IrExprKind {
   E_FIELD,   /* field ival of the struct a */
   E_VIEW     /* a view of the array var (Note [views]) */
 } IrExprKind;
+/* E_SHAPE's ival for the truth value of an array (`if arr:`), a bool: is
+ * its data pointer non-null, as Warp tests it (a struct's unset array
+ * field is null). */
+#define IR_NONNULL 4
 
 /* Note [views]: E_VIEW selects from the array var (contiguous or itself a
  * view) with one entry per leading axis, three args each: an integer

@@ -1091,9 +1091,6 @@ static void classdef(Parser *P) {
   }
   if (peek(P)->kind == T_DEDENT)
     next(P);
-  if (sd->nfields == 0)
-    diag_error(P->C, sd->pos, "empty structs are not supported (a "
-                              "@wp.struct needs at least one field)");
   Module *m = P->C->mod;
   for (StructDef *o = m->structs; o; o = o->next)
     if (!strcmp(o->name, sd->name))

@@ -239,4 +239,8 @@ void check_fixed_call(Ctx *X, IrExpr *e, const Type *ret, Pos pos);
 IrExpr *check_fixed_atomic(Ctx *X, IrExpr *e, Pos pos);
 const Type *check_tuple_type(Ctx *X, Node *n, const char *what);
 
+/* check_kwargs.c: a wp.NAME call with keyword arguments as the positional
+ * call (the same node when NAME takes none by name here). */
+Node *check_builtin_kwargs(Ctx *X, Node *call, const char *w);
+
 #endif

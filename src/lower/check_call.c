@@ -107,14 +107,17 @@ IrExpr *check_atomic_call(Ctx *X, Node *call, int bi, const char *name) {
         TN(et));
   bool int_only = bi == BI_ATOMIC_AND || bi == BI_ATOMIC_OR ||
                   bi == BI_ATOMIC_XOR;
-  if (int_only && !ty_is_int(et))
+  /* and, or and xor also on integer vectors and matrices, one atomic per
+   * component as Warp does (emit_atomic_name) */
+  if (int_only && (!sc_is_int(et->sc) || et->quat || et->xform ||
+                   (!ty_is_scalar(et) && et->kind != TY_VEC && et->kind != TY_MAT)))
     ERR(call->pos, "%s() needs an integer array, got %s", name, TN(arr->ty));
   if (bi == BI_ATOMIC_CAS && !ty_is_scalar(et))
     ERR(call->pos, "%s() needs an array of scalars", name);
   if (!ty_is_scalar(et) && et->kind != TY_VEC && et->kind != TY_MAT)
     ERR(call->pos, "%s() is not supported on %s", name, TN(arr->ty));
   if (et->kind != TY_SCALAR && bi != BI_ATOMIC_ADD && bi != BI_ATOMIC_SUB &&
-      bi != BI_ATOMIC_MIN && bi != BI_ATOMIC_MAX)
+      bi != BI_ATOMIC_MIN && bi != BI_ATOMIC_MAX && !int_only)
     ERR(call->pos, "%s() needs an array of scalars", name);
   if (ty_is_bool(et))
     ERR(call->pos, "%s() is not supported on arrays of bool", name);
@@ -226,6 +229,24 @@ static Node *xform_kwargs(Ctx *X, Node *call, const Type *t,
   return c;
 }
 
+/* Warp's named constants (wp.PI, -wp.E, wp.TAU) are Python floats, which
+ * a constructor converts to its component type at full precision, as it
+ * does a literal: wp.vec3d(wp.PI, ...) holds pi in float64, not pi
+ * rounded to float32.  (kern keeps module-level floats as float32 values,
+ * so they stay an error in a float64 constructor.)  Other values keep
+ * their type. */
+static IrExpr *named_float_as(Ctx *X, IrExpr *e, Node *a, kern_scalar sc) {
+  Node *b = a;
+  double sign = 1.0, v;
+  for (; b->kind == N_UNOP && b->op == OP_NEG; b = b->a)
+    sign = -sign;
+  if (b->kind != N_ATTR || !check_is_wp(X, b->a) ||
+      !check_wp_builtin_constant(b->name, &v) || !sc_is_float(sc) ||
+      sc == KERN_SCALAR_FLOAT32)
+    return e;
+  return ir_const_float(X->C, ty_scalar(sc), sign * v);
+}
+
 IrExpr *check_construct(Ctx *X, Node *call, const Type *t, const char *name) {
   if (t->xform && call->kwargs)
     call = xform_kwargs(X, call, t, name);
@@ -285,7 +306,7 @@ IrExpr *check_construct(Ctx *X, Node *call, const Type *t, const char *name) {
     if (check_is_literal(a))
       args[i] = check_literal_as(X, a, ty_scalar(t->sc));
     else
-      args[i] = check_expr(X, a);
+      args[i] = named_float_as(X, check_expr(X, a), a, t->sc);
   }
   check_order_effects(X, args, n, call->pos);
   if (n == 1 && args[0]->ty->kind == t->kind && args[0]->ty->rows == t->rows &&
@@ -618,11 +639,10 @@ static IrExpr *len_call(Ctx *X, Node *call) {
  * Warp too). */
 static IrExpr *field_init(Ctx *X, Node *a, const Type *st, int k) {
   const Type *ft = st->items[k];
-  if (ft->kind == TY_ARRAY)
-    ERR(a->pos, "%s(): setting the array field '%s' in a kernel is not "
-                "supported (array fields are set on the host)", st->name,
-        st->fnames[k]);
   IrExpr *v = check_expr(X, a);
+  if (ft->kind == TY_ARRAY && v->ty->kind == TY_ARRAY && v->ty->strided)
+    ERR(a->pos, "%s(): field '%s' takes an array, not a view of one",
+        st->name, st->fnames[k]);
   if (!ty_eq(v->ty, ft))
     ERR(a->pos, "%s(): field '%s' is %s, got %s", st->name, st->fnames[k],
         TN(ft), TN(v->ty));
@@ -817,6 +837,8 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
   const char *w = check_wp_attr(X, callee);
   if (w && !strcmp(w, "zeros")) /* a fixed-size local array */
     return check_fixed_zeros(X, n);
+  if (w && n->kwargs)
+    n = check_builtin_kwargs(X, n, w); /* wp.pow(x=a, y=b): check_kwargs.c */
   if (w) {
     IrExpr *extra = check_extra_call(X, n, w);
     if (extra)
@@ -899,6 +921,19 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
   ERR(callee->pos, "this expression cannot be called");
 }
 
+/* wp.identity's n: an integer known at compile time (a literal, a
+ * module-level constant, wp.static(...)), as Warp needs it to pick the
+ * matrix type. */
+static int identity_n(Ctx *X, Node *n) {
+  int v = check_type_int(X, n);
+  if (v >= 0)
+    return v;
+  IrExpr *e = check_expr(X, n);
+  if (e->kind != E_CONST || e->ty->kind != TY_SCALAR || !sc_is_int(e->ty->sc))
+    ERR(n->pos, "wp.identity() takes n (an integer constant) and dtype");
+  return (int)(int64_t)e->ival;
+}
+
 /* The builtins whose arguments are not plain values, checked before any
  * argument is evaluated: wp.tid(), atomics, random numbers, printf and
  * the identities, which take a dtype.  NULL if bi is not one of them. */
@@ -916,10 +951,11 @@ static IrExpr *special_builtin(Ctx *X, Node *call, int bi,
     /* A lone wp.tid() is the first launch dimension's index, as in Warp. */
     IrExpr *e = ir_expr(C, E_TID, t_i32());
     e->ival = 0;
-    if (X->f->tid_dims > 1)
-      ERR(call->pos, "wp.tid() is used as one index here but unpacked into "
-                     "%d values elsewhere in this kernel", X->f->tid_dims);
-    X->f->tid_dims = 1;
+    /* ... also where the kernel unpacks it elsewhere (i, j = wp.tid()):
+     * Warp allows both in one kernel, and the first coordinate is the same
+     * whatever the grid's dimensions. */
+    if (X->f->tid_dims == 0)
+      X->f->tid_dims = 1;
     return e;
   }
   case BI_ATOMIC_ADD: case BI_ATOMIC_SUB: case BI_ATOMIC_MIN:
@@ -984,16 +1020,16 @@ static IrExpr *special_builtin(Ctx *X, Node *call, int bi,
     const Type *dt = t_f32();
     int pi = 0;
     for (Node *a = call->args; a; a = a->next, pi++) {
-      if (pi == 0 && check_type_int(X, a) >= 0)
-        dim = check_type_int(X, a);
+      if (pi == 0)
+        dim = identity_n(X, a);
       else if (pi == 1)
         dt = check_type_expr(X, a, "identity dtype");
       else
         ERR(a->pos, "wp.identity() takes n and dtype");
     }
     for (Node *k = call->kwargs; k; k = k->next) {
-      if (!strcmp(k->name, "n") && check_type_int(X, k->a) >= 0)
-        dim = check_type_int(X, k->a);
+      if (!strcmp(k->name, "n"))
+        dim = identity_n(X, k->a);
       else if (!strcmp(k->name, "dtype"))
         dt = check_type_expr(X, k->a, "identity dtype");
       else

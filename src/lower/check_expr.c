@@ -66,9 +66,10 @@ IrExpr *check_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
         op_text(op), TN(lt), TN(rt));
   switch (op) {
   case OP_BITAND: case OP_BITOR: case OP_BITXOR: case OP_SHL: case OP_SHR:
-    /* integer vectors, componentwise (check_extra.c's builtins) */
-    if (!ty_eq(lt, rt) || lt->kind != TY_VEC || !sc_is_int(lt->sc) ||
-        lt->quat || lt->xform)
+    /* integer vectors and matrices, componentwise (check_extra.c's
+     * builtins) */
+    if (!ty_eq(lt, rt) || (lt->kind != TY_VEC && lt->kind != TY_MAT) ||
+        !sc_is_int(lt->sc) || lt->quat || lt->xform)
       break;
     return ir_call2(C, op == OP_BITAND ? BI_BIT_AND : op == OP_BITOR ? BI_BIT_OR
                        : op == OP_BITXOR ? BI_BIT_XOR : op == OP_SHL ? BI_LSHIFT
@@ -465,8 +466,8 @@ static IrExpr *expr(Ctx *X, Node *n) {
         return ir_call1(C, BI_NEG, a->ty, a);
       return check_neg_scalar(X, a, n->pos);
     }
-    if (a->ty->kind == TY_VEC && sc_is_int(a->ty->sc) && !a->ty->quat &&
-        !a->ty->xform)
+    if ((a->ty->kind == TY_VEC || a->ty->kind == TY_MAT) &&
+        sc_is_int(a->ty->sc) && !a->ty->quat && !a->ty->xform)
       return ir_call1(C, BI_INVERT, a->ty, a);
     if (!ty_is_int(a->ty))
       ERR(n->pos, "~ needs an integer, got %s", TN(a->ty));

@@ -359,15 +359,70 @@ static IrExpr *quaternion_call(Ctx *X, Node *call, const char *name,
   return make_value(X, call, name, ty_quat(X->C, dt->sc), a, n);
 }
 
-/* wp.transformation(p, q, dtype=T) or its 7 components */
+/* wp.transformation(p, q, dtype=T) or its 7 components; p and q also by
+ * name, q the identity when left out (Warp's default), and a transform
+ * alone, which is copied. */
 static IrExpr *transformation_call(Ctx *X, Node *call, const char *name) {
-  only_kwargs(X, call, name, (const char *const[]){"dtype", NULL});
+  only_kwargs(X, call, name, (const char *const[]){"dtype", "p", "q", NULL});
   const Type *dt = dtype_kwarg(X, call, name);
   int n = check_count_args(call->args);
-  if (n == 2) {
-    IrExpr *pq[2] = {check_expr(X, call->args), check_expr(X, call->args->next)};
-    check_order_effects(X, pq, 2, call->pos);
+  Node *pn = NULL, *qn = NULL;
+  for (Node *k = call->kwargs; k; k = k->next) {
+    if (!strcmp(k->name, "p")) pn = k->a;
+    if (!strcmp(k->name, "q")) qn = k->a;
+  }
+  if (pn || qn) {
+    if (n > 1 || (n == 1 && pn))
+      ERR(call->pos, "%s() got p twice, or more arguments than p and q",
+          name);
+    if (n == 1) pn = call->args;
+    if (!pn)
+      ERR(call->pos, "%s() needs p when q is given", name);
+  } else if (n == 2) {
+    pn = call->args;
+    qn = call->args->next;
+  }
+  if (n == 1 && !pn) {
+    /* a transform of the same type, copied */
+    IrExpr *t = check_expr(X, call->args);
+    if (!t->ty->xform || (dt && dt->sc != t->ty->sc))
+      ERR(call->pos, "%s() of one argument takes a transform%s%s, got %s",
+          name, dt ? " of " : "", dt ? TN(dt) : "", TN(t->ty));
+    return t;
+  }
+  if (pn) {
+    IrExpr *pq[2];
+    int np = 0;
+    /* in the order written: p first unless q was written before it */
+    bool q_first = false;
+    if (qn && call->kwargs && n == 0)
+      for (Node *k = call->kwargs; k; k = k->next) {
+        if (!strcmp(k->name, "p")) break;
+        if (!strcmp(k->name, "q")) q_first = true;
+      }
+    if (q_first) {
+      pq[1] = check_expr(X, qn);
+      pq[0] = check_expr(X, pn);
+    } else {
+      pq[0] = check_expr(X, pn);
+      if (qn) pq[1] = check_expr(X, qn);
+    }
+    np = qn ? 2 : 1;
+    if (q_first) {
+      IrExpr *ord[2] = {pq[1], pq[0]};
+      check_order_effects(X, ord, 2, call->pos);
+      pq[1] = ord[0];
+      pq[0] = ord[1];
+    } else {
+      check_order_effects(X, pq, np, call->pos);
+    }
     kern_scalar sc = dt ? dt->sc : pq[0]->ty->sc;
+    if (!qn) {
+      IrExpr **id = arena_alloc(X->C, sizeof(IrExpr *) * 4);
+      for (int k = 0; k < 4; k++)
+        id[k] = ir_const_float(X->C, ty_scalar(sc), k == 3 ? 1.0 : 0.0);
+      pq[1] = make_value(X, call, name, ty_quat(X->C, sc), id, 4);
+    }
     const Type *v3 = ty_vec(X->C, sc, 3), *qt = ty_quat(X->C, sc);
     if (!sc_is_float(sc) || !ty_eq(pq[0]->ty, v3) || !ty_eq(pq[1]->ty, qt))
       ERR(call->pos, "%s() takes a %s and a %s, got %s and %s", name, TN(v3),
@@ -956,6 +1011,13 @@ IrExpr *check_extra_call(Ctx *X, Node *call, const char *w) {
     return check_builtin_call(X, call, BI_INVERSE, name);
   if (!strcmp(w, "lower_bound"))
     return lower_bound_call(X, call, name);
+  if (!strcmp(w, "breakpoint")) {
+    /* a trap where a debugger stops, as Warp's (emit/extra.c) */
+    check_no_kwargs(X, call, name);
+    if (call->args)
+      ERR(call->pos, "%s() takes no arguments", name);
+    return ir_call(X->C, BI_BREAKPOINT, &ty_void, 0, NULL);
+  }
   if (!strcmp(w, "norm_l2")) { /* wp.length */
     check_no_kwargs(X, call, name);
     int n;

@@ -136,9 +136,12 @@ static void store_component(Ctx *X, Node *target, IrExpr *value) {
     if (!lv)
       ERR(target->pos, "struct '%s' has no field '%s'", bt->name,
           target->name);
-    if (lv->ty->kind == TY_ARRAY)
-      ERR(target->pos, "cannot assign to the array field '%s' in a kernel "
-                       "(array fields are set on the host)", target->name);
+    /* an array field takes an array (Note [array fields in kernels] in
+     * emit/common.c), not a view of one */
+    if (lv->ty->kind == TY_ARRAY && value->ty->kind == TY_ARRAY &&
+        value->ty->strided)
+      ERR(target->pos, "the array field '%s' takes an array, not a view of "
+                       "one", target->name);
     if (!ty_eq(value->ty, lv->ty))
       ERR(target->pos, "cannot assign %s to field '%s', which is %s",
           TN(value->ty), target->name, TN(lv->ty));
@@ -337,10 +340,13 @@ static void assign_tuple(Ctx *X, Node *targets, Node *value, Pos pos) {
       if (nt > 4)
         ERR(targets->pos, "wp.tid() has at most 4 dimensions, got %d "
                           "targets", nt);
-      if (X->f->tid_dims != 0 && X->f->tid_dims != nt)
-        ERR(targets->pos, "wp.tid() is unpacked into %d values here but %d "
-                          "elsewhere in this kernel", nt, X->f->tid_dims);
-      X->f->tid_dims = nt;
+      /* Value k of any unpacking is coordinate k of the grid, as in Warp,
+       * so a kernel may unpack it into different numbers of values (and
+       * call it alone, the first coordinate); the kernel runs on grids of
+       * at most the largest number (Note [launch dimensionality] in
+       * runtime/module.c). */
+      if (nt > X->f->tid_dims)
+        X->f->tid_dims = nt;
       int k = 0;
       for (Node *t = targets->args; t; t = t->next, k++) {
         if (t->kind != N_NAME)

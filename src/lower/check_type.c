@@ -252,9 +252,7 @@ const Type *check_struct_type(Ctx *X, StructDef *d, Pos use) {
           TN(ft));
     items[i] = ft;
   }
-  t->items = items;
-  if (d->nfields == 0)
-    ERR(use, "struct '%s' has no fields", d->name);
+  t->items = items; /* none for an empty struct (Note [empty structs]) */
   d->ty = t;
   d->resolving = false;
   return t;
@@ -647,5 +645,12 @@ IrExpr *check_truth(Ctx *X, IrExpr *e, Pos pos) {
     return e;
   if (e->ty->kind == TY_SCALAR)
     return ir_call1(X->C, BI_TRUTH, t_bool(), e);
+  if (e->ty->kind == TY_ARRAY) {
+    /* Warp's null-array test: true when the array has data */
+    IrExpr *r = ir_expr(X->C, E_SHAPE, t_bool());
+    r->var = check_array_var(X, e, pos)->var;
+    r->ival = IR_NONNULL;
+    return r;
+  }
   ERR(pos, "a value of type %s cannot be used as a condition", TN(e->ty));
 }

@@ -46,12 +46,14 @@ static bool same_type(kern_type a, kern_type b) {
 
 /* Does parameter p have the type t describes? */
 static bool param_is(const kc_param *p, const kern_param_info *t) {
-  if (p->kind != t->kind || !same_type(p->type, t->type)) return false;
+  if (p->kind != t->kind) return false;
   if (p->kind != KERN_PARAM_VALUE && p->ndim != t->ndim) return false;
-  if (p->type.kind == KERN_KIND_STRUCT)
-    return p->struct_name && t->struct_name &&
+  /* A struct is told by its name: a caller that names it (kern run's
+   * S{...}) does not know the size and alignment its kern_type carries. */
+  if (p->type.kind == KERN_KIND_STRUCT || t->type.kind == KERN_KIND_STRUCT)
+    return p->type.kind == t->type.kind && p->struct_name && t->struct_name &&
            !strcmp(p->struct_name, t->struct_name);
-  return true;
+  return same_type(p->type, t->type);
 }
 
 /* The instantiation NAME[...] of m whose parameters are types[0..n). */

@@ -76,6 +76,7 @@ typedef struct {
   char name[16];
   Val v;
   int locked; /* an accumulator of the loop being generated */
+  int konst;  /* Warp holds it as a compile-time constant (warp_constant) */
 } Var;
 
 typedef struct {
@@ -282,13 +283,41 @@ static void copy_name(char *dst, size_t cap, const char *s) {
   dst[i] = 0;
 }
 
+/* Whether Warp 1.19 holds the value of `name = s` as a compile-time
+ * constant: a number literal, a negated one, or a name that is one itself
+ * (assigning a name binds the same Warp variable, and negating a constant
+ * folds).  Warp refuses to change such a variable inside a loop it does not
+ * unroll ("Error mutating a constant ... inside a dynamic loop"), so no loop
+ * takes one as an accumulator.  Generator kern-synth-2 did (kernel 1149 of
+ * seed 2026: `v3 = (-8)`, then `v3 += ...` in a while loop). */
+static int warp_constant(G *g, const char *s) {
+  size_t b = 0, e = strlen(s);
+  while (b < e && (s[b] == '(' || s[b] == '-' || s[b] == ' ')) b++;
+  while (e > b && (s[e - 1] == ')' || s[e - 1] == ' ')) e--;
+  if (b == e) return 0;
+  if (s[b] >= '0' && s[b] <= '9') {
+    for (size_t i = b; i < e; i++)
+      if (!((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == 'e' || s[i] == 'E' ||
+            s[i] == '+' || s[i] == '-'))
+        return 0;
+    return 1;
+  }
+  for (int i = 0; i < g->nvars; i++)
+    if (g->vars[i].konst && strlen(g->vars[i].name) == e - b &&
+        !memcmp(g->vars[i].name, s + b, e - b))
+      return 1;
+  return 0;
+}
+
 static void add_var(G *g, const char *name, Val v) {
   if (g->nvars >= MAXVARS) return;
+  int konst = warp_constant(g, v.s);
   Var *x = &g->vars[g->nvars++];
   copy_name(x->name, sizeof x->name, name);
   x->v = v;
   x->v.s = sf(g, "%s", name);
   x->locked = 0;
+  x->konst = konst;
 }
 
 /* A random variable of type t (length n), or NULL. */
@@ -1199,7 +1228,7 @@ static void stmt_loop(G *g, int nstmts) {
   int accs[2], nacc = 1;
   accs[0] = outer - 1;
   for (int i = rn(&g->r, outer); i < outer - 1 && chance(&g->r, 50); i++)
-    if (g->vars[i].v.t == T_F || g->vars[i].v.t == T_I) {
+    if ((g->vars[i].v.t == T_F || g->vars[i].v.t == T_I) && !g->vars[i].konst) {
       accs[nacc++] = i;
       break;
     }

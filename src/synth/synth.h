@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SYNTH_GENERATOR_VERSION "kern-synth-2"
+#define SYNTH_GENERATOR_VERSION "kern-synth-3"
 #define SYNTH_SCHEMA_VERSION 2
 
 enum {

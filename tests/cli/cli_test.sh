@@ -481,6 +481,47 @@ out_has "out = [8 8 8]"
 check "a generic parameter's type cannot be told from a vector" 1 "$KERN" run \
   "$T/gen.py" twice --dim 3 'a=full(float32,3,2)' s=1,2,3 'out=zeros(float32,3)'
 err_has "its parameter 's' cannot be told from '1,2,3'"
+# Typed values, .npy files and structs tell their types, as the Python
+# values do to wp.launch (tools/spec_generic.c); what Warp cannot infer
+# either is refused with what to write.
+check "a typed value instantiates the generic kernel" 0 "$KERN" run \
+  "$T/gen.py" twice --dim 3 'a=full(float64,3,2)' 's=float64(0.5)' 'out=zeros(float64,3)'
+out_has "out = [3. 3. 3.]"
+"$KERN" run "$T/gen.py" twice --dim 3 'a=full(int16,3,-4)' s=1 \
+  "out=zeros(int16,3)" --save "out=$T/gen_i16.npy" --quiet
+check "a .npy file instantiates the generic kernel with its dtype" 0 "$KERN" run \
+  "$T/gen.py" twice --dim 3 "a=$T/gen_i16.npy" 's=int16(3)' 'out=zeros(int16,3)'
+out_has "out = [-32 -32 -32]"
+check "a .npy file of another dimension fits no instantiation" 1 "$KERN" run \
+  "$T/gen.py" twice --dim 3 "a=$SRC/../conformance/data/generic_a.npy" s=1.0 \
+  'out=zeros(float64,3)'
+err_has "'a'"
+cat > "$T/gens.py" <<'PY'
+from typing import Any
+import warp as wp
+
+@wp.struct
+class P:
+    k: float
+
+@wp.kernel
+def use(p: Any, out: wp.array(dtype=float)):
+    out[wp.tid()] = p.k
+PY
+check "a struct SPEC without its name is refused" 1 "$KERN" run \
+  "$T/gens.py" use --dim 2 'p={k=2}' 'out=zeros(float32,2)'
+err_has "write S{...} with the struct's name"
+check "a struct SPEC with its name instantiates the kernel" 0 "$KERN" run \
+  "$T/gens.py" use --dim 2 'p=P{k=2}' 'out=zeros(float32,2)'
+out_has "out = [2. 2.]"
+check "a struct SPEC naming a struct the file lacks" 1 "$KERN" run \
+  "$T/gens.py" use --dim 2 'p=Q{k=2}' 'out=zeros(float32,2)'
+err_has "Q"
+# wp.breakpoint() reached on the CPU traps, as Warp's CPU build does
+# (SIGTRAP: 128 + 5 from the shell), where a debugger would stop.
+check "wp.breakpoint() traps on the CPU" 133 "$KERN" run \
+  "$SRC/../conformance/breakpoint_untaken.py" breakpoint_untaken --dim 4 \
+  'out=zeros(int32,4)' n=2 --backend cpu
 check "arguments that fit no instantiation name the parameter" 1 "$KERN" run \
   "$T/gen.py" twice --dim 3 'a=full(float32,3,2,2)' s=1.0 'out=zeros(float32,3)'
 err_has "parameter 1 'a' of 'twice' is a 1-d array"

@@ -74,6 +74,8 @@ def wp_type(name):
             return wp.types.vector(length=int(m.group(2)), dtype=sc)
         return wp.types.matrix(shape=(int(m.group(5)), int(m.group(6))), dtype=sc)
     t = getattr(wp, name, None)
+    if t is None and MODULE is not None:
+        t = getattr(MODULE, name, None)  # a module's alias (mat22ui = wp.types.matrix(...))
     if t is None or not hasattr(t, "_wp_scalar_type_"):
         raise ValueError(f"unknown type name '{name}'")
     return t
@@ -293,6 +295,12 @@ def build_struct(spec, st, pname, extra, prefix="", inst=None):
     """{field=value,...} into an instance of struct st; array fields are
     also recorded in extra under 'pname.field' (for kern-check)."""
     spec = spec.strip()
+    m = STRUCT_RE.match(spec)
+    if m and prefix == "":
+        # S{...}: the struct's name first, as kern run allows
+        if m.group(1) != st.cls.__name__:
+            raise ValueError(f"{pname}: {m.group(1)} is not the struct {st.cls.__name__}")
+        spec = m.group(2)
     if not (spec.startswith("{") and spec.endswith("}")):
         raise ValueError(f"{pname}: struct SPEC must be {{...}}, got {spec}")
     if inst is None:
@@ -376,7 +384,54 @@ def build_struct_array(spec, ann, pname):
     return wp.array(data, dtype=st, device="cpu")
 
 
+# The module of the file being run: a generic kernel's struct SPEC
+# (S{...}, zeros(S,N)) names its struct, looked up here.
+MODULE = None
+
+TYPED_RE = re.compile(r"^(?:wp\.)?(\w+)\((.*)\)$")
+STRUCT_RE = re.compile(r"^(?:\w+\.)*(\w+)(\{.*\})$")
+
+
+class _Ann:
+    """An array annotation (dtype, ndim) for a struct array SPEC."""
+
+    def __init__(self, dtype, ndim):
+        self.dtype, self.ndim = dtype, ndim
+
+
+def build_generic(spec, ann, pname, extra):
+    """A typing.Any parameter's value, as the Python value wp.launch would
+    get (tools/spec_generic.c types these SPECs the same way); None for the
+    SPECs build_value handles."""
+    if spec.endswith(".npy"):
+        # wp.array(np.load(f)): the file's dtype and all its dimensions
+        arr = wp.array(np.load(spec), device="cpu")
+        if is_array_ann(ann) and ann.ndim != arr.ndim:
+            raise ValueError(f"{pname}: ndim {ann.ndim} != file's {arr.ndim}")
+        return arr
+    m = STRUCT_RE.match(spec)
+    if m and ann is typing.Any:
+        return build_struct(m.group(2), getattr(MODULE, m.group(1)), pname, extra)
+    m = ARRAY_RE.match(spec)
+    if m and is_array_ann(ann):
+        name = m.group(2).split(",")[0].strip().split(".")[-1]
+        st = getattr(MODULE, name, None)
+        if st is not None and type(st).__name__ == "Struct":
+            return build_struct_array(spec, _Ann(st, ann.ndim), pname)
+        return None
+    m = TYPED_RE.match(spec)
+    if m and ann is typing.Any:
+        t = wp_type(m.group(1))
+        comps = [parse_number(c) for c in m.group(2).split(",")]
+        return t(*comps)
+    return None
+
+
 def build_value(spec, ann, pname, extra=None):
+    if ann is typing.Any or (is_array_ann(ann) and ann.dtype is typing.Any):
+        v = build_generic(spec, ann, pname, extra if extra is not None else {})
+        if v is not None:
+            return v
     if type(ann).__name__ == "Struct":
         return build_struct(spec, ann, pname, extra if extra is not None else {})
     if is_indexed_ann(ann):
@@ -474,11 +529,15 @@ def parse_header(path):
 def run_file(path):
     stem = os.path.splitext(os.path.basename(path))[0]
     kname, dims, args, checks = parse_header(path)
+    # run.sh evaluates the kern-test line with $DIR set to this directory
+    args = {k: v.replace("$DIR", HERE) for k, v in args.items()}
     modname = "kern_conf_" + stem
     spec = importlib.util.spec_from_file_location(modname, path)
     mod = importlib.util.module_from_spec(spec)
     sys.modules[modname] = mod
     spec.loader.exec_module(mod)
+    global MODULE
+    MODULE = mod
     kernel = getattr(mod, kname, None)
     if not isinstance(kernel, wp.Kernel):
         raise ValueError(f"no @wp.kernel named {kname}")
