@@ -225,7 +225,7 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
   C->path = name ? name : "<string>";
   C->src = src;
   C->len = len;
-  static const kc_options dflt = {0, 0, 0};
+  static const kc_options dflt = {0, 0, 0, 0};
   const kc_options *volatile o = opts ? opts : &dflt;
 
   kern_status st = KERN_SUCCESS;
@@ -240,6 +240,7 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
     kern__free(C);
     return out->error ? KERN_ERROR_COMPILE : KERN_ERROR_OUT_OF_MEMORY;
   }
+  C->no_native = o->no_native != 0;
   if (setjmp(C->jmp) == 0) {
     parse_file(C);
     IrModule *m = lower_module(C);

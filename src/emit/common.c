@@ -1704,6 +1704,9 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
   case E_VIEW:
     emit_view(E, b, e);
     return;
+  case E_ADDR:
+    emit_address(E, b, e);
+    return;
   }
 }
 
@@ -1908,6 +1911,8 @@ static const char *line_path(Emit *E, const char *s) {
   }
   return b.p ? b.p : "";
 }
+
+const char *emit_line_path(Emit *E, const char *s) { return line_path(E, s); }
 
 static void emit_stmt(Emit *E, IrStmt *s) {
   switch (s->kind) {
@@ -2237,6 +2242,10 @@ static void emit_ref_stores(Emit *E) {
 
 static void emit_function(Emit *E, IrFunc *f) {
   E->f = f;
+  if (f->native) {
+    emit_native_function(E, f);
+    return;
+  }
   Buf sig;
   buf_init(&sig, E->C);
   buf_printf(&sig, "%s %s %s(", E->T->fn_qual, emit_ctype(E, f->ret),
@@ -2280,6 +2289,7 @@ const char *emit_module(Compiler *C, IrModule *m, const Target *T,
   E.vec_lane = -1;
   buf_init(&E.pre, C);
   buf_init(&E.out, C);
+  buf_init(&E.natives, C);
   emit_memo_begin(&E, memo);
   for (IrFunc *f = m->funcs; f; f = f->next)
     emit_function(&E, f);
@@ -2305,5 +2315,8 @@ const char *emit_module(Compiler *C, IrModule *m, const Target *T,
     buf_puts(&all, KERN_EMIT_SHARED_END "\n");
   buf_puts(&all, "\n");
   buf_puts(&all, E.out.p ? E.out.p : "");
+  /* last, so that nothing a snippet does reaches kern's own code (Note
+   * [snippet containment] in native.c) */
+  buf_puts(&all, E.natives.p ? E.natives.p : "");
   return all.p;
 }

@@ -123,6 +123,11 @@ int check_swizzle_index(const char *name);
 IrExpr *check_attribute(Ctx *X, Node *n);
 IrExpr *check_expr(Ctx *X, Node *n);
 
+/* check_native.c */
+void check_native_sig(Ctx *X, Func *f);
+void check_native_body(Ctx *X, Func *f, IrFunc *irf);
+IrExpr *check_address_of(Ctx *X, Node *call);
+
 /* check_stmt.c */
 void check_stmts(Ctx *X, Node *list);
 

@@ -540,6 +540,7 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
   IrExpr *e = ir_expr(X->C, E_FCALL, g->ret->kind == TY_TUPLE
                                          ? g->ret->items[0] : g->ret);
   e->fn = g->ir;
+  e->fn->called = true;
   e->nargs = g->nparams;
   e->args = bound;
   g->used = true;
@@ -793,6 +794,8 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
   Node *callee = n->a;
   const char *w = check_wp_attr(X, callee);
   if (w) {
+    if (!strcmp(w, "address_of"))
+      return check_address_of(X, n);
     IrExpr *extra = check_extra_call(X, n, w);
     if (extra)
       return extra;
