@@ -349,8 +349,8 @@ typedef struct kern_options {
    * that defines one fails with KERN_ERROR_COMPILE naming the decorator.  A
    * snippet is native code pasted into the generated program, able to do
    * anything the process can; a service that compiles kernel files it does
-   * not trust sets this (Note [snippet containment] in src/emit/native.c).  Zero (the default) compiles
-   * snippets, as Warp does. */
+   * not trust sets this (Note [snippet containment] in src/emit/native.c).
+   * Zero (the default) compiles snippets, as Warp does. */
   int no_native;
   /* Must be zero; it keeps the struct free of tail padding. */
   int reserved1;
