@@ -15,6 +15,8 @@ typedef struct Local {
   IrVar *var;
   Pos pos;
   bool is_param;
+  int literal;     /* the block depth of a literal last assigned to it, 0
+                      none: a constant to Warp (Note [constant locals]) */
 } Local;
 
 typedef struct Ctx {
@@ -38,6 +40,9 @@ typedef struct Ctx {
   int no_hoist;     /* inside a loop condition or a conditionally evaluated
                        operand: no statements may be emitted before it */
   IrStmt **stmt_mark; /* where the current statement's list began */
+  int block_depth;  /* blocks entered by check_stmts (function body: 1) */
+  int *lit_trail;   /* locals given a literal, innermost last */
+  int nlit, caplit;
 } Ctx;
 
 #define ERR(pos, ...) diag_error(X->C, pos, __VA_ARGS__)
@@ -127,6 +132,9 @@ IrExpr *check_expr(Ctx *X, Node *n);
 void check_native_sig(Ctx *X, Func *f);
 void check_native_body(Ctx *X, Func *f, IrFunc *irf);
 IrExpr *check_address_of(Ctx *X, Node *call);
+void check_literal_assigned(Ctx *X, Node *target, Node *value);
+void check_literal_leave(Ctx *X);
+void check_not_constant_local(Ctx *X, Node *a, const char *what);
 
 /* check_stmt.c */
 void check_stmts(Ctx *X, Node *list);

@@ -389,6 +389,8 @@ static IrExpr *ref_call(Ctx *X, Node *call, Func *g, IrExpr *e) {
                   "something assignable (a variable, an array element, a "
                   "field or component), not an expression",
           g->params[i].name, g->name);
+    if (a)
+      check_not_constant_local(X, a, "a wp.ref parameter cannot take");
     Local *t = check_add_hidden_local(X, "ref", e->args[i]->ty, call->pos);
     check_def_set(X, X->nlocals - 1);
     t->var->nassign += 2; /* set here and by the callee */

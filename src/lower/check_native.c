@@ -134,14 +134,16 @@ IrExpr *check_address_of(Ctx *X, Node *call) {
                   "storage; copy it to a variable first", a->name);
     ERR(a->pos, "wp.address_of() of '%s', which is not a variable", a->name);
   }
+  check_not_constant_local(X, a, "wp.address_of() cannot take");
   IrExpr *e = check_expr(X, a);
   if (e->ty->kind == TY_ARRAY)
     ERR(a->pos, "wp.address_of() of an array; take an element's address "
                 "(wp.address_of(a[i]))");
   if (!addressable(e))
-    ERR(a->pos, "wp.address_of() of this expression is not supported: it "
-                "needs a local variable, an array element, a struct field "
-                "or a vector or matrix component");
+    ERR(a->pos, "wp.address_of() of a temporary value (a call's result, a "
+                "constructed value or a matrix row has no storage): it needs "
+                "a local variable, an array element, a struct field or a "
+                "vector or matrix component");
   if ((e->ty->kind == TY_SCALAR || e->ty->kind == TY_VEC ||
        e->ty->kind == TY_MAT) && sc_is_float(e->ty->sc) &&
       sc_bits(e->ty->sc) == 16)
@@ -152,4 +154,57 @@ IrExpr *check_address_of(Ctx *X, Node *call) {
   r->a = e;
   r->pos = call->pos;
   return r;
+}
+
+/* Note [constant locals]: in Warp, `x = 0` binds x to the literal itself,
+ * a compile-time constant with no storage, so wp.address_of(x) and passing
+ * x to a wp.ref parameter are errors there ("Error taking a mutable
+ * reference to constant local"), while `x = wp.int32(0)` makes a variable.
+ * The name stays a constant until it is assigned again, and an assignment
+ * inside an if or a loop body becomes a new variable where the block ends
+ * (Warp merges the branches' values there).  kern tracks the same:
+ * check_literal_assigned records the block depth of a literal assignment,
+ * check_literal_leave forgets those made inside a block when it ends (a
+ * trail, so the cost is the number of such assignments, not of locals),
+ * and both uses refuse a name still marked.  Warp unrolls loops over small
+ * constant ranges, which keeps a literal assigned in such a loop a constant
+ * after it; kern treats every loop as a block, accepting that case (with
+ * the same results) where Warp refuses it. */
+void check_literal_assigned(Ctx *X, Node *target, Node *value) {
+  if (target->kind != N_NAME || !check_is_literal(value))
+    return;
+  Local *l = check_find_local(X, target->name);
+  if (!l)
+    return;
+  l->literal = X->block_depth;
+  if (X->nlit + 2 > X->caplit) {
+    int cap = X->caplit ? 2 * X->caplit : 32;
+    int *t = arena_alloc(X->C, sizeof(int) * (size_t)cap);
+    if (X->nlit)
+      memcpy(t, X->lit_trail, sizeof(int) * (size_t)X->nlit);
+    X->lit_trail = t;
+    X->caplit = cap;
+  }
+  /* pairs: the local's index and the depth it was marked at */
+  X->lit_trail[X->nlit++] = (int)(l - X->locals);
+  X->lit_trail[X->nlit++] = X->block_depth;
+}
+
+void check_literal_leave(Ctx *X) {
+  while (X->nlit >= 2 && X->lit_trail[X->nlit - 1] > X->block_depth) {
+    int depth = X->lit_trail[--X->nlit];
+    Local *l = &X->locals[X->lit_trail[--X->nlit]];
+    if (l->literal == depth)
+      l->literal = 0;
+  }
+}
+
+void check_not_constant_local(Ctx *X, Node *a, const char *what) {
+  if (a->kind != N_NAME)
+    return;
+  Local *l = check_find_local(X, a->name);
+  if (l && l->literal)
+    ERR(a->pos, "%s '%s', which Warp treats as a constant here (it was "
+                "last assigned a literal); make it a variable: %s = wp.%s(...)",
+        what, a->name, a->name, TN(l->ty));
 }
