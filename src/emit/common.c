@@ -1867,7 +1867,16 @@ static void emit_ref_stores(Emit *E);
  * Identifiers need no quoting: the lexer admits only ASCII letters, digits
  * and '_' in names, and every name is emitted with a prefix (ir_var,
  * check.c's kern_k_ / kern_f_ symbols) that keeps it clear of C keywords,
- * macros and the prelude's k_ names. */
+ * macros and the prelude's k_ names.
+ *
+ * The one exception is by design: a @wp.func_native snippet is C, CUDA or
+ * OpenCL text that the user wrote to be compiled as it is, so it goes into
+ * the program verbatim, with its parameters under their Python names
+ * (check_native.c refuses keywords and kern's prefixes among them).  It is
+ * native code with the process's rights, like Warp's; emit/native.c
+ * (Note [snippet containment]) places it where a malformed snippet can
+ * only fail to compile, and kern_options.no_native (`--no-native`) refuses
+ * snippets for services that compile files they do not trust. */
 void emit_quote(Buf *b, const char *s, size_t n) {
   static const char plain[] = " !#%&'()+,-./:;<=>[]^_{|}~";
   for (size_t i = 0; i < n; i++) {
