@@ -102,7 +102,6 @@ void emit_native_function(Emit *E, IrFunc *f) {
  * `data[index]`, `(s).f_name`, `(v).c[i]`, chains of these). */
 void emit_address(Emit *E, Buf *b, IrExpr *e) {
   if (E->T->id == KERN_TARGET_OPENCL) {
-    E->C->status = KERN_ERROR_UNSUPPORTED;
     diag_error(E->C, e->pos, "wp.address_of() is not available on OpenCL: "
                "a variable's address there belongs to the private or global "
                "address space and does not survive a round trip through a "
