@@ -9,7 +9,9 @@
  * common.c), a value plus a pointer k_refN to the caller's variable, and
  * the snippet's name for it aliases *k_refN: a C++ reference on CUDA,
  * exactly as Warp declares it, and a macro around the body in C and
- * OpenCL C, which have no references.
+ * OpenCL C, which have no references.  The macro replaces the name
+ * everywhere in the snippet, so there a ref parameter named like a member
+ * the snippet uses (`x` beside `p.x`) breaks it: a compile error.
  *
  * Note [snippet containment]: the snippet is text kern does not parse, and
  * it is pasted into the generated source; it can do anything native code
