@@ -118,7 +118,8 @@ enum {
 /* Values from nvrtc.h. */
 typedef int nvrtcResult;
 typedef struct _nvrtcProgram *nvrtcProgram;
-enum { NVRTC_SUCCESS = 0, NVRTC_ERROR_COMPILATION = 6 };
+enum { NVRTC_SUCCESS = 0, NVRTC_ERROR_INVALID_OPTION = 5,
+       NVRTC_ERROR_COMPILATION = 6 };
 
 /* The driver entry points.  Fields carry the documented (un-suffixed) names
  * so that messages quote the call as a user reads it in the CUDA manual;
@@ -970,13 +971,20 @@ static kern_status cuda_fill(void *state, int dev, void *dst,
  * option comes first and is filled in per call. */
 /* --fmad=false: no contraction of a * b + c into fma, so results match the
  * CPU and OpenCL targets (memory-bound kernels do not notice). */
+/* --minimal (last, so that it can be dropped): leaves out texture, surface
+ * and device-runtime declarations kern's code never uses; 4-12 ms less per
+ * compile on an H100 host (bench/NOTES.md, "The floor under a cold build").
+ * An NVRTC too old for it answers NVRTC_ERROR_INVALID_OPTION, and from then
+ * on the process compiles without it. */
 static const char *const nvrtc_fixed_options[] = {
     "-default-device",
     "--std=c++17",
     "-lineinfo",
     "--fmad=false",
+    "--minimal",
 };
 #define NVRTC_NOPTS (1 + sizeof nvrtc_fixed_options / sizeof *nvrtc_fixed_options)
+static _Atomic int nvrtc_no_minimal; /* this NVRTC refused --minimal */
 
 /* Compiles src for arch ("sm_90": cubin; "compute_90": PTX).  On success
  * *image and *size hold the binary (PTX NUL-terminated), from kern__malloc.
@@ -1005,7 +1013,19 @@ static kern_status nvrtc_compile(cuda_state *s, int dev, const char *src,
   if (st) return st;
   /* Not through CHECK: NVRTC_ERROR_COMPILATION is an expected outcome whose
    * message is the log, which only exists after the call returns. */
-  nvrtcResult rc = s->nv.nvrtcCompileProgram(prog, (int)NVRTC_NOPTS, opts);
+  int nopts = nvrtc_no_minimal ? (int)NVRTC_NOPTS - 1 : (int)NVRTC_NOPTS;
+  nvrtcResult rc = s->nv.nvrtcCompileProgram(prog, nopts, opts);
+  if (rc == NVRTC_ERROR_INVALID_OPTION && nopts == (int)NVRTC_NOPTS) {
+    /* A fresh program: NVRTC does not promise a second compile of one. */
+    nvrtc_no_minimal = 1;
+    s->nv.nvrtcDestroyProgram(&prog);
+    st = CHECK(s, dev, KERN_ERROR_TOOLCHAIN, nv,
+               nvrtcCreateProgram(&prog, src, "kern_generated.cu", 0, NULL,
+                                  NULL),
+               "%s", "");
+    if (st) return st;
+    rc = s->nv.nvrtcCompileProgram(prog, nopts - 1, opts);
+  }
   size_t nlog = 0;
   if (!CHECK(s, dev, KERN_ERROR_TOOLCHAIN, nv,
              nvrtcGetProgramLogSize(prog, &nlog), "%s", "") &&
