@@ -30,6 +30,9 @@
  *    error;
  *  - the snippet is followed by a newline, so a trailing // comment cannot
  *    hide the closing brace.
+ * In the compact CUDA form (Note [compact CUDA]) many modules share one
+ * NVRTC program, so there a snippet's macros reach the modules after its
+ * own; that form is for datasets of generated kernels, which have none.
  * The compile error names the snippet's lines in the kernel file: a #line
  * directive (C and CUDA; kern emits none for OpenCL) maps the body to the
  * string literal's lines, exact when the snippet is one literal without
@@ -62,10 +65,6 @@ static const char *native_sig(Emit *E, IrFunc *f) {
 void emit_native_function(Emit *E, IrFunc *f) {
   if (!f->called)
     return; /* Warp builds only the functions kernels use */
-  if (E->T->guard_helpers)
-    diag_error(E->C, f->native_pos, "@wp.func_native snippets cannot be "
-               "compiled in the compact CUDA form, which shares one program "
-               "among many modules");
   if (memchr(f->native, 0, (size_t)f->native_len))
     diag_error(E->C, f->native_pos, "the snippet of '%s' contains a NUL "
                "character", f->name);
@@ -103,12 +102,7 @@ void emit_native_function(Emit *E, IrFunc *f) {
 /* wp.address_of(x): x's storage, an lvalue in every dialect (a variable,
  * `data[index]`, `(s).f_name`, `(v).c[i]`, chains of these). */
 void emit_address(Emit *E, Buf *b, IrExpr *e) {
-  if (E->T->id == KERN_TARGET_OPENCL) {
-    diag_error(E->C, e->pos, "wp.address_of() is not available on OpenCL: "
-               "a variable's address there belongs to the private or global "
-               "address space and does not survive a round trip through a "
-               "uint64");
-  }
+  /* OpenCL: emitted alike, refused when loaded (check_native.c) */
   buf_puts(b, "((uint64_t)&(");
   emit_expr(E, b, e->a);
   buf_puts(b, "))");

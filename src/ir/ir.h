@@ -193,6 +193,9 @@ typedef struct IrModule {
   const char **array_names;
   int narray_names, cap_array_names;
   Names array_name_ids; /* name -> 1 + its index in array_names */
+  /* the first wp.address_of(), which OpenCL cannot run (check_native.c) */
+  bool has_addr;
+  Pos addr_pos;
 } IrModule;
 
 /* build.c */

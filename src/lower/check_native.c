@@ -27,8 +27,10 @@
  * snippet to read or write through: x is a local variable, an array
  * element, a struct field or a vector or matrix component, or a chain of
  * these (outers[i].inner.value), as in Warp 1.19.  OpenCL has no flat
- * address space in which such a number means anything, so the OpenCL
- * emitter refuses it.
+ * address space in which such a number means anything, so the runtime
+ * refuses to load a module using it on OpenCL (kc_result.no_opencl); the
+ * compiler's answer is the same for every target (Note
+ * [target-independent status] in fuzz/fuzz_compiler.c).
  */
 #include <string.h>
 #include "check.h"
@@ -150,6 +152,10 @@ IrExpr *check_address_of(Ctx *X, Node *call) {
     ERR(a->pos, "wp.address_of() of a %s: kern computes 16-bit floats in "
                 "float32, so it has no address of the value's own format",
         TN(e->ty));
+  if (!X->irm->has_addr) {
+    X->irm->has_addr = true;
+    X->irm->addr_pos = call->pos;
+  }
   IrExpr *r = ir_expr(X->C, E_ADDR, ty_scalar(KERN_SCALAR_UINT64));
   r->a = e;
   r->pos = call->pos;

@@ -93,6 +93,10 @@ kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
   kern_status st = KERN_SUCCESS;
   if (be->kind == KERN_BACKEND_OPENCL && (st = opencl_struct_arrays(ctx, m)))
     goto fail;
+  if (be->kind == KERN_BACKEND_OPENCL && m->code.no_opencl) {
+    st = kern__error(ctx, KERN_ERROR_UNSUPPORTED, "%s", m->code.no_opencl);
+    goto fail;
+  }
   st = be->module_build(state, index, &m->code, &m->handle);
   if (st != KERN_SUCCESS) {
     kern__error(ctx, st, "building '%s' for %s:%d failed", m->name, be->name,

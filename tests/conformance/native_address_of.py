@@ -1,5 +1,5 @@
 # kern-test: native_address_of --dim 4 x='arange(float32,4)' outers='zeros(Outer,4)' out='zeros(float32,4,8)' ids='zeros(int32,4,2)'
-# kern-skip: opencl (wp.address_of is refused there: a private or global address does not survive a uint64; tests/errors/180_native_address_of_opencl.py)
+# kern-skip: opencl (wp.address_of is refused when loaded there: a private or global address does not survive a uint64; tests/native/native_test.sh)
 # kern-check: x
 # kern-check: outers
 # kern-check: out

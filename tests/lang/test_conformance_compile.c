@@ -70,13 +70,6 @@ int main(int argc, char **argv) {
     for (int t = 0; t < KERN_TARGET_COUNT; t++) {
       kc_result r;
       kern_status st = kern__compile(path, src, len, (kern__target)t, NULL, &r);
-      /* `# kern-skip: opencl (reason)`: refused there by design; some
-       * refusals come at compile time (wp.address_of), others at load */
-      if (t == KERN_TARGET_OPENCL && strstr(src, "\n# kern-skip: opencl") &&
-          st != KERN_SUCCESS) {
-        kern__compile_result_free(&r);
-        continue;
-      }
       EXPECT_EQ(st, KERN_SUCCESS);
       if (st != KERN_SUCCESS) {
         fprintf(stderr, "  %s [%s]: %s\n", names[i],
