@@ -284,7 +284,10 @@ KERN_API const char *kern_scalar_name(kern_scalar s);
  * NUL-terminated when size > 0); returns buf. */
 KERN_API char *kern_type_name(kern_type t, char *buf, size_t size);
 /* Parses "float32", "wp.float32", "vec3", "wp.mat33d", "int" (int32),
- * "float" (float32).  Returns KERN_ERROR_INVALID_ARGUMENT for anything else. */
+ * "float" (float32); vectors and matrices of any size as "vec5", "vec9d",
+ * "mat10x3", "mat5x5i" (Warp's suffixes) or as kern_type_name writes them
+ * ("vector(length=5, dtype=float32)").  Returns
+ * KERN_ERROR_INVALID_ARGUMENT for anything else. */
 KERN_API kern_status kern_type_parse(const char *name, kern_type *out);
 /* float16 and bfloat16 values are passed and stored as their bit patterns
  * (uint16_t).  These convert float32 to them rounding to nearest, ties to
@@ -554,6 +557,7 @@ KERN_API void kern_free(void *p);
 typedef enum kern_param_kind {
   KERN_PARAM_VALUE, /* scalar, vector or matrix passed by value */
   KERN_PARAM_ARRAY
+  /* KERN_PARAM_INDEXED (2), a wp.indexedarray: "Indexed arrays" below */
 } kern_param_kind;
 
 typedef struct kern_param_info {
@@ -732,6 +736,46 @@ KERN_API int kern_module_generic_param_count(const kern_module *m,
 KERN_API kern_status kern_module_generic_param(const kern_module *m,
                                                const char *name, int i,
                                                kern_param_info *out);
+
+/* Indexed arrays (wp.indexedarray): a data array seen through an int32
+ * index array per dimension, element (i, j) being data[indices[0][i],
+ * indices[1][j]]; a dimension whose index array is NULL is not remapped.
+ * Such a parameter is reported by kern_kernel_param as KERN_PARAM_INDEXED
+ * (type and ndim those of the data array) and takes kern_arg_indexed(&ia)
+ * at launch.  The launch checks the description: data is a live array of
+ * the parameter's element type and dimensions; each index array is a live
+ * 1-d int32 array of the same context and device, given only for the
+ * data's dimensions; its length is that dimension's size (the data's own
+ * where none).  Index values are not checked (as in Warp) except in debug
+ * mode, where an index outside the indexed shape or an entry outside the
+ * data's extent is KERN_ERROR_OUT_OF_BOUNDS.  The kernel receives Warp's
+ * indexedarray_t (docs/ABI.md, "Indexed arrays"); the description is read
+ * at the call, but its arrays must live until the launch has completed. */
+#define KERN_PARAM_INDEXED ((kern_param_kind)2)
+#define KERN_ARG_INDEXED ((kern_arg_kind)5)
+typedef struct kern_indexed {
+  size_t struct_size;                 /* sizeof(kern_indexed); _INIT */
+  kern_array *data;                   /* the data array */
+  kern_array *indices[KERN_MAX_DIMS]; /* per dimension; NULL: identity */
+} kern_indexed;
+#define KERN_INDEXED_INIT KERN__INIT(kern_indexed)
+#define KERN_INDEXED_SIZE_V1 (sizeof(size_t) + 5 * sizeof(void *))
+static inline kern_arg kern_arg_indexed(const kern_indexed *ia) {
+  kern_arg r = KERN_ARG_INIT;
+  r.kind = KERN_ARG_INDEXED;
+  r.u.data = ia;
+  return r;
+}
+/* Size of Warp's indexedarray_t, the bytes of an indexedarray field of a
+ * struct (kern_field_info.kind KERN_PARAM_INDEXED). */
+#define KERN_STRUCT_INDEXED_SIZE 104
+/* Writes Warp's indexedarray_t for ia (checked as at launch, except
+ * against a parameter) into the KERN_STRUCT_INDEXED_SIZE bytes at dst, the
+ * place of an indexedarray field in a struct's bytes.  As for
+ * kern_struct_set_array, the arrays must outlive the launches that use the
+ * bytes, and OpenCL, which has no device addresses, refuses it
+ * (KERN_ERROR_UNSUPPORTED). */
+KERN_API kern_status kern_struct_set_indexed(void *dst, const kern_indexed *ia);
 
 /* ================================================================ async
  * Streams, events, pinned host memory, graphs, pipelines and interop

@@ -198,6 +198,12 @@ static const char help_run[] =
     "  rand(S,N..[,seed=S]) over the scalars of every element's fields in\n"
     "  order, or PATH.npy holding records (NumPy's save of an array of\n"
     "  Warp's S.numpy_dtype()); --save writes records the same way\n"
+    "SPEC of a wp.indexedarray parameter (also as a struct field):\n"
+    "  indexed(DATA[;IDX0[;IDX1..]])\n"
+    "                        DATA an array SPEC; each IDX the index array of\n"
+    "                        a dimension: ':' (none), [i,j,..] or an int32\n"
+    "                        1-d array SPEC; the data array is printed/saved\n"
+    "                                          indexed(arange(float32,8);[7,0])\n"
     "\n"
     "rand, exactly: state += 0x9E3779B97F4A7C15; z = state;\n"
     "  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9;\n"
@@ -750,6 +756,13 @@ typedef struct run_state {
    * sharded over a group (run_group). */
   kern_group *group;
   kern_sharded **sharded;
+  /* wp.indexedarray parameters (spec_indexed.c): the data array is
+   * hosts[p] / arrays[p]; these are the index arrays and the description
+   * the launch takes */
+  spec_indexed *ixs;
+  kern_array **ixdev; /* np * KERN_MAX_DIMS */
+  kern_array **sixdev; /* np * SPEC_MAX_STRUCT_ARRAYS * KERN_MAX_DIMS */
+  kern_indexed *ia;
 } run_state;
 
 /* Note [generic kernels]: a kernel with typing.Any parameters is in the
@@ -795,6 +808,17 @@ static bool instance_fits(const kern_kernel *k, const run_opts *o,
       spec_array_free(&h);
       if (bad)
         return false;
+    } else if (p.kind == KERN_PARAM_INDEXED) {
+      spec_array h;
+      spec_indexed ix;
+      int bad = spec_parse_indexed(&p, o->args[a].value, &h, &ix, err,
+                                   sizeof err);
+      if (!bad) {
+        spec_array_free(&h);
+        spec_indexed_free(&ix);
+      }
+      if (bad)
+        return false;
     } else {
       unsigned char buf[16 * 16 * 8 + 16];
       if (strict && p.type.rows * p.type.cols == 1 &&
@@ -837,6 +861,12 @@ static bool pick_instance(run_state *r, const run_opts *o, kern_kernel **out) {
  * for anything else (a .npy file, whose vectors look like a float array
  * with one more dimension, or a struct type). */
 static bool spec_array_type(const char *v, kern_param_info *t) {
+  /* indexed(DATA;...): the data array's, as an indexed array */
+  if (!strncmp(v, "indexed(", 8)) {
+    if (!spec_array_type(v + 8, t)) return false;
+    t->kind = KERN_PARAM_INDEXED;
+    return true;
+  }
   static const char *const forms[] = {"zeros(", "ones(", "full(", "arange(",
                                       "rand("};
   const char *p = NULL;
@@ -1022,6 +1052,15 @@ static int run_match(run_state *r) {
   r->sarrays = calloc((size_t)np + 1, sizeof *r->sarrays);
   r->sdev = calloc(((size_t)np + 1) * SPEC_MAX_STRUCT_ARRAYS, sizeof *r->sdev);
   r->save_field = calloc((size_t)o->nsaves + 1, sizeof *r->save_field);
+  r->ixs = calloc((size_t)np + 1, sizeof *r->ixs);
+  r->ixdev = calloc(((size_t)np + 1) * KERN_MAX_DIMS, sizeof *r->ixdev);
+  r->ia = calloc((size_t)np + 1, sizeof *r->ia);
+  r->sixdev = calloc(((size_t)np + 1) * SPEC_MAX_STRUCT_ARRAYS * KERN_MAX_DIMS,
+                     sizeof *r->sixdev);
+  if (!r->ixs || !r->ixdev || !r->ia || !r->sixdev) {
+    error("out of memory");
+    return EXIT_FAIL;
+  }
   if (!r->ps || !r->hosts || !r->arrays || !r->values || !r->kargs ||
       !r->save_of || !r->structs || !r->sarrays || !r->sdev ||
       !r->save_field) {
@@ -1105,7 +1144,8 @@ static int run_match(run_state *r) {
         continue;
       }
     }
-    if (p < 0 || ps[p].kind != KERN_PARAM_ARRAY) {
+    if (p < 0 || (ps[p].kind != KERN_PARAM_ARRAY &&
+                  ps[p].kind != KERN_PARAM_INDEXED)) {
       error("--save %.*s: kernel '%s' has no array parameter '%.*s'%s "
             "(its parameters: %s)", (int)sv->name_len, sv->name, o->kernel,
             (int)sv->name_len, sv->name,
@@ -1135,6 +1175,12 @@ static int run_parse(run_state *r) {
   char err[1024];
   for (int a = 0; a < o->nargs; a++) {
     int p = o->args[a].param;
+    if (ps[p].kind == KERN_PARAM_INDEXED &&
+        ps[p].type.kind == KERN_KIND_STRUCT) {
+      error("parameter '%s': kern run has no SPEC for an indexed array of "
+            "structs", ps[p].name);
+      return EXIT_FAIL;
+    }
     if (ps[p].type.kind == KERN_KIND_STRUCT &&
         spec_struct_get(r->k, p, &ps[p], &r->structs[p], err, sizeof err)) {
       error("%s", err);
@@ -1163,6 +1209,12 @@ static int run_parse(run_state *r) {
     } else if (ps[p].kind == KERN_PARAM_ARRAY) {
       if (spec_parse_array(&ps[p], o->args[a].value, &r->hosts[p], err,
                            sizeof err) != 0) {
+        error("%s", err);
+        return EXIT_FAIL;
+      }
+    } else if (ps[p].kind == KERN_PARAM_INDEXED) {
+      if (spec_parse_indexed(&ps[p], o->args[a].value, &r->hosts[p],
+                             &r->ixs[p], err, sizeof err) != 0) {
         error("%s", err);
         return EXIT_FAIL;
       }
@@ -1250,6 +1302,12 @@ static int run_group(run_state *r, const char *list) {
   }
   for (int p = 0; p < r->np; p++) {
     args[p] = r->kargs[p];
+    if (ps[p].kind == KERN_PARAM_INDEXED) {
+      free(args);
+      error("parameter '%s': an indexed array cannot be sharded over a "
+            "device list; run on one device", ps[p].name);
+      return EXIT_FAIL;
+    }
     if (ps[p].kind != KERN_PARAM_ARRAY) continue;
     spec_array *h = &r->hosts[p];
     if (h->shape[0] == r->dims[0])
@@ -1354,13 +1412,32 @@ static int run_launch(run_state *r) {
         return lib_error(r->ctx, st, r->sarrays[p].names[j]);
       }
       st = kern_array_upload(*d, h->data, h->nbytes);
-      if (st == KERN_SUCCESS)
+      if (st == KERN_SUCCESS && r->sarrays[p].is_indexed[j]) {
+        /* an indexedarray field: its index arrays, then Warp's
+         * indexedarray_t */
+        kern_indexed ia = KERN_INDEXED_INIT;
+        ia.data = *d;
+        for (int k = 0; k < KERN_MAX_DIMS && st == KERN_SUCCESS; k++) {
+          if (!r->sarrays[p].ix[j].has[k]) continue;
+          spec_array *x = &r->sarrays[p].ix[j].idx[k];
+          kern_array **xd =
+              &r->sixdev[(p * SPEC_MAX_STRUCT_ARRAYS + j) * KERN_MAX_DIMS + k];
+          st = kern_array_new(r->ctx, r->dev, x->type, 1, x->shape, xd);
+          if (st != KERN_SUCCESS) *xd = NULL;
+          if (st == KERN_SUCCESS) st = kern_array_upload(*xd, x->data, x->nbytes);
+          ia.indices[k] = *xd;
+        }
+        if (st == KERN_SUCCESS)
+          st = kern_struct_set_indexed(
+              r->values[p] + r->sarrays[p].offset[j], &ia);
+      } else if (st == KERN_SUCCESS)
         st = kern_struct_set_array(r->values[p] + r->sarrays[p].offset[j], *d);
       if (st != KERN_SUCCESS) return lib_error(r->ctx, st, r->sarrays[p].names[j]);
     }
   }
   for (int p = 0; p < r->np; p++) {
-    if (ps[p].kind != KERN_PARAM_ARRAY) continue;
+    if (ps[p].kind != KERN_PARAM_ARRAY && ps[p].kind != KERN_PARAM_INDEXED)
+      continue;
     kern_status st = kern_array_new(r->ctx, r->dev, ps[p].type, ps[p].ndim,
                                     r->hosts[p].shape, &r->arrays[p]);
     if (st != KERN_SUCCESS) {
@@ -1378,6 +1455,25 @@ static int run_launch(run_state *r) {
     st = kern_array_upload(r->arrays[p], r->hosts[p].data, r->hosts[p].nbytes);
     if (st != KERN_SUCCESS) return lib_error(r->ctx, st, ps[p].name);
     r->kargs[p] = kern_arg_array(r->arrays[p]);
+    if (ps[p].kind == KERN_PARAM_INDEXED) {
+      kern_indexed *ia = &r->ia[p];
+      *ia = (kern_indexed)KERN_INDEXED_INIT;
+      ia->data = r->arrays[p];
+      for (int k = 0; k < KERN_MAX_DIMS; k++) {
+        if (!r->ixs[p].has[k]) continue;
+        spec_array *h = &r->ixs[p].idx[k];
+        kern_array **d = &r->ixdev[p * KERN_MAX_DIMS + k];
+        st = kern_array_new(r->ctx, r->dev, h->type, 1, h->shape, d);
+        if (st != KERN_SUCCESS) {
+          *d = NULL;
+          return lib_error(r->ctx, st, ps[p].name);
+        }
+        st = kern_array_upload(*d, h->data, h->nbytes);
+        if (st != KERN_SUCCESS) return lib_error(r->ctx, st, ps[p].name);
+        ia->indices[k] = *d;
+      }
+      r->kargs[p] = kern_arg_indexed(ia);
+    }
   }
 
   const char *env = getenv("KERN_DEVICE");
@@ -1404,7 +1500,8 @@ static int run_output(run_state *r) {
   kern_param_info *ps = r->ps;
   char err[1024];
   for (int p = 0; p < r->np; p++) {
-    if (ps[p].kind != KERN_PARAM_ARRAY) continue;
+    if (ps[p].kind != KERN_PARAM_ARRAY && ps[p].kind != KERN_PARAM_INDEXED)
+      continue; /* an indexed array's data array is printed or saved */
     spec_array *h = &r->hosts[p];
     kern_status st = r->group ? run_group_download(r, p)
                               : kern_array_download(r->arrays[p], h->data,
@@ -1501,12 +1598,23 @@ static void run_free(run_state *r) {
     if (r->arrays) kern_array_free(r->arrays[p]);
     if (r->hosts) spec_array_free(&r->hosts[p]);
     if (r->values) free(r->values[p]);
+    for (int k = 0; r->ixdev && k < KERN_MAX_DIMS; k++)
+      kern_array_free(r->ixdev[p * KERN_MAX_DIMS + k]);
+    if (r->ixs) spec_indexed_free(&r->ixs[p]);
     if (r->structs) spec_struct_free(&r->structs[p]);
     for (int j = 0; r->sarrays && j < r->sarrays[p].n; j++) {
+      for (int k = 0; r->sixdev && k < KERN_MAX_DIMS; k++)
+        kern_array_free(
+            r->sixdev[(p * SPEC_MAX_STRUCT_ARRAYS + j) * KERN_MAX_DIMS + k]);
+      spec_indexed_free(&r->sarrays[p].ix[j]);
       kern_array_free(r->sdev[p * SPEC_MAX_STRUCT_ARRAYS + j]);
       spec_array_free(&r->sarrays[p].hosts[j]);
     }
   }
+  free(r->ixs);
+  free(r->ixdev);
+  free(r->sixdev);
+  free(r->ia);
   free(r->structs);
   free(r->sarrays);
   free(r->sdev);

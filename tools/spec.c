@@ -238,7 +238,9 @@ static int parse_scalar(kern_scalar s, const char *t, void *out, char *why,
 char *spec_describe(const kern_param_info *p, char *buf, size_t size) {
   char tname[64];
   kern_type_name(p->type, tname, sizeof tname);
-  if (p->kind == KERN_PARAM_ARRAY) {
+  if (p->kind == KERN_PARAM_INDEXED) {
+    snprintf(buf, size, "%d-d indexed array of %s", p->ndim, tname);
+  } else if (p->kind == KERN_PARAM_ARRAY) {
     if (p->ndim == 1)
       snprintf(buf, size, "array of %s", tname);
     else

@@ -58,6 +58,19 @@ void spec_print_array(FILE *f, const char *prefix, kern_type type, int ndim,
 /* "float32", "array of vec3", "2-d array of float32" into buf; returns buf. */
 char *spec_describe(const kern_param_info *p, char *buf, size_t size);
 
+/* ---------------------------------------------------------------- indexed
+ * spec_indexed.c: wp.indexedarray parameters, indexed(DATA[;IDX...]). */
+typedef struct spec_indexed {
+  int has[KERN_MAX_DIMS];          /* dimension k has an index array */
+  spec_array idx[KERN_MAX_DIMS];   /* 1-d int32 */
+} spec_indexed;
+/* The data array into *data (the parameter's type and dimensions) and
+ * the index arrays into *out. */
+int spec_parse_indexed(const kern_param_info *p, const char *text,
+                       spec_array *data, spec_indexed *out, char *err,
+                       size_t errsize);
+void spec_indexed_free(spec_indexed *s);
+
 /* ---------------------------------------------------------------- structs
  * spec_struct.c: @wp.struct parameters (a value or an array of structs);
  * the grammar is at the top of that file. */
@@ -77,6 +90,9 @@ typedef struct spec_struct_arrays {
   char names[SPEC_MAX_STRUCT_ARRAYS][128]; /* "s.arr" */
   size_t offset[SPEC_MAX_STRUCT_ARRAYS];
   spec_array hosts[SPEC_MAX_STRUCT_ARRAYS];
+  /* an indexedarray field: hosts[j] is its data, ix[j] its index arrays */
+  int is_indexed[SPEC_MAX_STRUCT_ARRAYS];
+  spec_indexed ix[SPEC_MAX_STRUCT_ARRAYS];
 } spec_struct_arrays;
 
 int spec_struct_get(kern_kernel *k, int param, const kern_param_info *p,

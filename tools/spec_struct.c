@@ -138,7 +138,7 @@ static int parse_item(const kern_param_info *p, const spec_struct *s,
                 "fields: %s)", s->name, path, list);
   }
   const kern_field_info *f = &s->fields[fi];
-  if (f->kind == KERN_PARAM_ARRAY) {
+  if (f->kind == KERN_PARAM_ARRAY || f->kind == KERN_PARAM_INDEXED) {
     if (!arrays)
       return fail(err, errsize, p->name, "field '%s' is an array; arrays "
                   "of structs with array fields cannot be given to kern run",
@@ -156,11 +156,15 @@ static int parse_item(const kern_param_info *p, const spec_struct *s,
     ap.name = arrays->names[arrays->n];
     snprintf(arrays->names[arrays->n], sizeof arrays->names[0], "%.60s.%.60s",
              p->name, path);
-    ap.kind = KERN_PARAM_ARRAY;
+    ap.kind = f->kind;
     ap.type = f->type;
     ap.ndim = f->ndim;
-    if (spec_parse_array(&ap, value, &arrays->hosts[arrays->n], err,
-                         errsize) != 0)
+    arrays->is_indexed[arrays->n] = f->kind == KERN_PARAM_INDEXED;
+    if (f->kind == KERN_PARAM_INDEXED
+            ? spec_parse_indexed(&ap, value, &arrays->hosts[arrays->n],
+                                 &arrays->ix[arrays->n], err, errsize) != 0
+            : spec_parse_array(&ap, value, &arrays->hosts[arrays->n], err,
+                               errsize) != 0)
       return -1;
     arrays->offset[arrays->n] = f->offset;
     arrays->n++;
@@ -257,7 +261,7 @@ static int load_records(const kern_param_info *p, const spec_struct *s,
   }
   for (int i = 0; !bad && i < s->nfields; i++) {
     const kern_field_info *f = &s->fields[i];
-    if (f->kind == KERN_PARAM_ARRAY) {
+    if (f->kind != KERN_PARAM_VALUE) {
       snprintf(msg, sizeof msg, "field '%s' is an array; arrays of structs "
                "with array fields cannot come from a .npy file", f->name);
       bad = msg;
@@ -362,7 +366,7 @@ int spec_parse_struct_array(const kern_param_info *p, const spec_struct *s,
   for (size_t e = 0; e < n && gen > 0; e++) {
     for (int i = 0; i < s->nfields; i++) {
       const kern_field_info *f = &s->fields[i];
-      if (f->kind == KERN_PARAM_ARRAY) {
+      if (f->kind != KERN_PARAM_VALUE) {
         spec_array_free(out);
         return fail(err, errsize, p->name, "field '%s' is an array; arrays "
                     "of structs with array fields cannot be given to kern "
@@ -432,6 +436,12 @@ static int descr_of(const spec_struct *s, int *i, int depth, size_t base,
               "'<i4', (4,)), ('strides', '<i4', (4,)), ('ndim', '<u2'), "
               "('flags', '<u2'), ('', '|V4')])"))
         return -1;
+    } else if (f->kind == KERN_PARAM_INDEXED) { /* Warp's indexedarray_t */
+      if (put(b, len, cap, "[('data', [('data', '<u8'), ('grad', '<u8'), "
+              "('shape', '<i4', (4,)), ('strides', '<i4', (4,)), ('ndim', "
+              "'<u2'), ('flags', '<u2'), ('', '|V4')]), ('indices', '<u8', "
+              "(4,)), ('shape', '<i4', (4,))])"))
+        return -1;
     } else if (f->type.kind == KERN_KIND_SCALAR) {
       if (put(b, len, cap, "'%s')", npy_dtype_descr(f->type.scalar)))
         return -1;
@@ -477,7 +487,7 @@ static void print_fields(FILE *fp, const spec_struct *s, int *i, int depth,
       print_fields(fp, s, i, depth + 1, rec);
       continue;
     }
-    if (f->kind == KERN_PARAM_ARRAY) {
+    if (f->kind != KERN_PARAM_VALUE) {
       fputs("<array>", fp);
       continue;
     }

@@ -154,7 +154,15 @@ struct Type {
   const char **fnames; /* struct: field names */
   bool strided;        /* TY_ARRAY: a view (a[i], a[1:5], a[:, j]) with its
                           own strides; the same Warp type as the array */
+  bool indexed;        /* TY_ARRAY: a wp.indexedarray (an index array per
+                          dimension onto a data array; emit/indexed.c), a
+                          Warp type of its own */
 };
+
+/* The most components a vector or matrix may have (rows * cols).  Warp
+ * sets no bound; this one keeps a value's size far from any overflow and
+ * equals the public API's (kern__type_valid in status.c). */
+#define TY_MAX_COMPONENTS 4096
 
 extern const Type ty_void, ty_module, ty_string, ty_any;
 const Type *ty_scalar(kern_scalar sc);
@@ -165,6 +173,8 @@ const Type *ty_xform(Compiler *C, kern_scalar sc);
 const Type *ty_array(Compiler *C, const Type *elem, int ndim);
 /* A strided view of ndim dimensions onto elements of type elem. */
 const Type *ty_array_view(Compiler *C, const Type *elem, int ndim);
+/* A wp.indexedarray of ndim dimensions of elem. */
+const Type *ty_indexed(Compiler *C, const Type *elem, int ndim);
 /* Whether t mentions typing.Any (Any, wp.array(dtype=Any)). */
 bool ty_is_generic(const Type *t);
 const Type *ty_tuple(Compiler *C, int n, const Type **items);
@@ -189,6 +199,8 @@ kern_type ty_to_kern(const Type *t);
 /* layout.c: Warp's host layout of values and structs (an array field is
  * Warp's 56-byte array_t). */
 #define TY_WARP_ARRAY_SIZE 56
+/* Warp's indexedarray_t: array_t, int32 *indices[4], int32 shape[4]. */
+#define TY_WARP_INDEXED_SIZE 104
 size_t ty_size(const Type *t);
 size_t ty_align(const Type *t);
 size_t ty_field_offset(const Type *t, int k);

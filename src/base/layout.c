@@ -9,7 +9,10 @@
  * its alignment, the size rounded up to the largest alignment.  An array
  * field is Warp's array descriptor, array_t: a uint64 data address, a
  * uint64 gradient address, int32 shape[4], int32 strides[4] (bytes),
- * uint16 ndim and uint16 flags, 56 bytes aligned to 8.  The emitters spell
+ * uint16 ndim and uint16 flags, 56 bytes aligned to 8; an indexedarray
+ * field is Warp's indexedarray_t: that array_t, then four uint64 index
+ * array addresses (0 for none) at 56 and int32 shape[4] at 88, 104 bytes
+ * aligned to 8.  The emitters spell
  * every type so that C, CUDA and OpenCL C lay it out exactly like this
  * (scalar members only, no vector types), and the runtime describes it to
  * users through kern_kernel_param_field.
@@ -42,8 +45,8 @@ size_t ty_size(const Type *t) {
     return (size_t)sc_bits(t->sc) / 8 * (size_t)t->rows;
   case TY_MAT:
     return (size_t)sc_bits(t->sc) / 8 * (size_t)t->rows * (size_t)t->cols;
-  case TY_ARRAY:
-    return TY_WARP_ARRAY_SIZE;
+  case TY_ARRAY: /* Warp's indexedarray_t embeds an array_t */
+    return t->indexed ? TY_WARP_INDEXED_SIZE : TY_WARP_ARRAY_SIZE;
   case TY_STRUCT: {
     size_t a = ty_align(t);
     size_t end = t->n ? ty_field_offset(t, t->n - 1) +

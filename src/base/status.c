@@ -69,8 +69,10 @@ const char *kern_scalar_name(kern_scalar s) {
 }
 
 /* Bounds chosen so a value's size always fits comfortably in size_t and in
- * the launch code's argument slots; Warp itself stops at 4x4 for aliases. */
-#define KERN__MAX_COMPONENTS 64
+ * the launch code's argument slots: at most this many components in all,
+ * as the compiler allows (TY_MAX_COMPONENTS in base.h).  Warp names
+ * aliases up to 4x4 only, but its vectors and matrices have any size. */
+#define KERN__MAX_COMPONENTS 4096
 /* A struct of up to 1 MiB: far beyond any kernel parameter, room for an
  * array element. */
 #define KERN__MAX_STRUCT_BYTES (1 << 20)
@@ -84,7 +86,8 @@ int kern__type_valid(kern_type t) {
     return t.rows >= 1 && t.rows <= KERN__MAX_COMPONENTS && t.cols == 1;
   case KERN_KIND_MATRIX:
     return t.rows >= 1 && t.cols >= 1 && t.rows <= KERN__MAX_COMPONENTS &&
-           t.cols <= KERN__MAX_COMPONENTS;
+           t.cols <= KERN__MAX_COMPONENTS &&
+           t.rows * t.cols <= KERN__MAX_COMPONENTS;
   case KERN_KIND_STRUCT:
     /* rows bytes aligned to cols: the size a multiple of the alignment,
      * as C lays out a struct */
@@ -155,6 +158,45 @@ static int suffix_scalar(const char *s, kern_scalar *out) {
   return 0;
 }
 
+/* The decimal number at *p (at most 5 digits, no sign), advancing *p; -1
+ * when there is none. */
+static int parse_dim(const char **p) {
+  int n = 0, k = 0;
+  while (**p >= '0' && **p <= '9') {
+    if (++k > 5) return -1;
+    n = n * 10 + (*(*p)++ - '0');
+  }
+  return k ? n : -1;
+}
+
+/* "vector(length=N, dtype=T)" and "matrix(shape=(R, C), dtype=T)", the
+ * names kern_type_name gives sizes Warp has no alias for. */
+static kern_status parse_long(const char *name, kern_type *out) {
+  kern_type t = {KERN_KIND_VECTOR, KERN_SCALAR_FLOAT32, 1, 1};
+  char sc[24];
+  int r = 0, c = 1, used = 0;
+  if (name[0] == 'v') {
+    if (sscanf(name, "vector(length=%d, dtype=%23[a-z0-9])%n", &r, sc,
+               &used) != 2)
+      return KERN_ERROR_INVALID_ARGUMENT;
+  } else {
+    t.kind = KERN_KIND_MATRIX;
+    if (sscanf(name, "matrix(shape=(%d, %d), dtype=%23[a-z0-9])%n", &r, &c,
+               sc, &used) != 3)
+      return KERN_ERROR_INVALID_ARGUMENT;
+  }
+  if (used == 0 || name[used] != '\0') return KERN_ERROR_INVALID_ARGUMENT;
+  kern_type s;
+  if (kern_type_parse(sc, &s) != KERN_SUCCESS || s.kind != KERN_KIND_SCALAR)
+    return KERN_ERROR_INVALID_ARGUMENT;
+  t.scalar = s.scalar;
+  t.rows = r;
+  t.cols = c;
+  if (!kern__type_valid(t)) return KERN_ERROR_INVALID_ARGUMENT;
+  *out = t;
+  return KERN_SUCCESS;
+}
+
 kern_status kern_type_parse(const char *name, kern_type *out) {
   if (!name || !out) return KERN_ERROR_INVALID_ARGUMENT;
   if (strncmp(name, "wp.", 3) == 0) name += 3;
@@ -177,14 +219,40 @@ kern_status kern_type_parse(const char *name, kern_type *out) {
       return KERN_SUCCESS;
     }
   }
-  /* vecN<suffix> with N in 2..4 */
-  if (strncmp(name, "vec", 3) == 0 && name[3] >= '2' && name[3] <= '4') {
-    if (!suffix_scalar(name + 4, &t.scalar)) return KERN_ERROR_INVALID_ARGUMENT;
+  /* vecN<suffix> with N in 2..4, Warp's aliases; and with any N, the
+   * short name kern gives wp.types.vector(length=N, dtype=...) */
+  if (strncmp(name, "vec", 3) == 0 && name[3] >= '1' && name[3] <= '9') {
+    const char *p = name + 3;
+    int n = parse_dim(&p);
+    if (n < 1 || !suffix_scalar(p, &t.scalar)) return KERN_ERROR_INVALID_ARGUMENT;
     t.kind = KERN_KIND_VECTOR;
-    t.rows = name[3] - '0';
+    t.rows = n;
+    if (!kern__type_valid(t)) return KERN_ERROR_INVALID_ARGUMENT;
     *out = t;
     return KERN_SUCCESS;
   }
+  /* matRxC<suffix>: any shape, kern's short name for
+   * wp.types.matrix(shape=(R, C), dtype=...) */
+  if (strncmp(name, "mat", 3) == 0 && name[3] >= '1' && name[3] <= '9' &&
+      strchr(name, 'x')) {
+    const char *p = name + 3;
+    int r = parse_dim(&p), c = -1;
+    if (*p == 'x') {
+      p++;
+      c = parse_dim(&p);
+    }
+    if (r < 1 || c < 1 || !suffix_scalar(p, &t.scalar))
+      return KERN_ERROR_INVALID_ARGUMENT;
+    t.kind = KERN_KIND_MATRIX;
+    t.rows = r;
+    t.cols = c;
+    if (!kern__type_valid(t)) return KERN_ERROR_INVALID_ARGUMENT;
+    *out = t;
+    return KERN_SUCCESS;
+  }
+  /* Warp's long spellings, as kern_type_name writes them */
+  if (strncmp(name, "vector(", 7) == 0 || strncmp(name, "matrix(", 7) == 0)
+    return parse_long(name, out);
   /* Warp's spatial_vector[f|d|h] and spatial_matrix[f|d|h]: 6 and 6x6 */
   if (strncmp(name, "spatial_vector", 14) == 0 ||
       strncmp(name, "spatial_matrix", 14) == 0) {

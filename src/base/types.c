@@ -81,6 +81,12 @@ const Type *ty_array_view(Compiler *C, const Type *elem, int ndim) {
   return t;
 }
 
+const Type *ty_indexed(Compiler *C, const Type *elem, int ndim) {
+  Type *t = (Type *)ty_array(C, elem, ndim);
+  t->indexed = true;
+  return t;
+}
+
 bool ty_is_generic(const Type *t) {
   return t->kind == TY_ANY || (t->kind == TY_ARRAY && t->elem->kind == TY_ANY);
 }
@@ -121,7 +127,8 @@ bool ty_eq(const Type *a, const Type *b) {
     return a->sc == b->sc && a->rows == b->rows && a->cols == b->cols &&
            a->quat == b->quat && a->xform == b->xform;
   case TY_ARRAY:
-    return a->ndim == b->ndim && ty_eq(a->elem, b->elem);
+    return a->ndim == b->ndim && a->indexed == b->indexed &&
+           ty_eq(a->elem, b->elem);
   case TY_STRUCT:
     return false; /* one Type per struct: equal only to itself */
   case TY_TUPLE:
@@ -199,8 +206,10 @@ const char *ty_name(Compiler *C, const Type *t) {
     return arena_strndup(C, buf, strlen(buf));
   case TY_ARRAY:
     if (t->ndim == 1)
-      return arena_printf(C, "array(dtype=%s)", ty_name(C, t->elem));
-    return arena_printf(C, "array(dtype=%s, ndim=%d)", ty_name(C, t->elem),
+      return arena_printf(C, "%sarray(dtype=%s)", t->indexed ? "indexed" : "",
+                          ty_name(C, t->elem));
+    return arena_printf(C, "%sarray(dtype=%s, ndim=%d)",
+                        t->indexed ? "indexed" : "", ty_name(C, t->elem),
                         t->ndim);
   case TY_TUPLE: {
     Buf b;

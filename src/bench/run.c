@@ -200,6 +200,10 @@ static int args_build(const bench_file *f, const bench_spec *s, int point,
     if (bench_expand(s, point, ba->text, text, sizeof text)) {
       snprintf(why, sizeof why, "SPEC is too long");
       rc = -1;
+    } else if (a->ps[p].kind == KERN_PARAM_INDEXED) {
+      snprintf(why, sizeof why, "parameter '%s' is a wp.indexedarray, which "
+               "kern bench cannot make (kern run can)", ba->name);
+      rc = -1;
     } else if (a->ps[p].kind == KERN_PARAM_ARRAY) {
       rc = spec_parse_array(&a->ps[p], text, &a->hosts[p], why, sizeof why);
     } else if (kern_type_size(a->ps[p].type) > sizeof a->values[p]) {

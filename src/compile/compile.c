@@ -104,7 +104,7 @@ static void describe_fields(Compiler *C, const Type *t, const char *prefix,
     f->size = ty_size(ft);
     f->depth = depth;
     if (ft->kind == TY_ARRAY) {
-      f->kind = KERN_PARAM_ARRAY;
+      f->kind = ft->indexed ? KERN_PARAM_INDEXED : KERN_PARAM_ARRAY;
       f->type = ty_to_kern(ft->elem);
       f->ndim = ft->ndim;
     } else {
@@ -155,7 +155,7 @@ static void describe_kernels(Compiler *C, IrModule *m, kc_result *out) {
       q->name = dup_or_oom(C, m->debug && !p->next ? "__kern_fault"
                               : us ? us + 1 : p->name);
       if (p->ty->kind == TY_ARRAY) {
-        q->kind = KERN_PARAM_ARRAY;
+        q->kind = p->ty->indexed ? KERN_PARAM_INDEXED : KERN_PARAM_ARRAY;
         q->type = ty_to_kern(p->ty->elem);
         q->ndim = p->ty->ndim;
         describe_struct(C, p->ty->elem, q);
@@ -194,7 +194,8 @@ static void describe_generics(Compiler *C, kc_result *out) {
       const Type *t = f->params[i].ty;
       kc_param *q = &k->params[k->nparams++];
       q->name = dup_or_oom(C, f->params[i].name);
-      q->kind = t->kind == TY_ARRAY ? KERN_PARAM_ARRAY : KERN_PARAM_VALUE;
+      q->kind = t->kind != TY_ARRAY ? KERN_PARAM_VALUE
+                : t->indexed ? KERN_PARAM_INDEXED : KERN_PARAM_ARRAY;
       q->ndim = t->kind == TY_ARRAY ? t->ndim : 0;
       const Type *v = t->kind == TY_ARRAY ? t->elem : t;
       q->generic = ty_is_generic(t);

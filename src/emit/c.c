@@ -79,6 +79,17 @@ static void c_kernel(Emit *E, IrFunc *f) {
   E->indent++;
   for (IrVar *p = f->params; p; p = p->next) {
     const char *T = emit_ctype(E, p->ty);
+    if (p->ty->kind == TY_ARRAY && p->ty->indexed) {
+      /* Warp's indexedarray_t (emit/indexed.c); its data may alias the
+       * other arguments' (no restrict) */
+      emit_line(E, "%s %s = %s(*(const %s *)k_args[%d]);", T, p->name,
+                emit_indexed_from_warp(E, p->ty),
+                emit_indexed_warp_type(E, p->ty), p->index);
+      emit_line(E, "%s%s *%s_d = %s.data;", p->written ? "" : "const ",
+                emit_stype(E, p->ty->elem), p->name, p->name);
+      emit_line(E, "(void)%s_d;", p->name);
+      continue;
+    }
     emit_line(E, "%s %s = *(const %s *)k_args[%d];", T, p->name, T, p->index);
     if (p->ty->kind == TY_ARRAY)
       emit_line(E, "%s%s *restrict %s_d = %s.data;", p->written ? "" : "const ",

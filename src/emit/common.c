@@ -103,8 +103,11 @@ const char *emit_tysig(Emit *E, const Type *t) {
       char head[4] = {'m', (char)('0' + t->rows), (char)('0' + t->cols), 0};
       return join(E, (const char *const[]){head, sc_sig[t->sc]}, 2);
     }
-    return arena_printf(E->C, "m%d%d%s", t->rows, t->cols, sc_sig[t->sc]);
-  case TY_ARRAY: /* "sa...": a view (view.c) */
+    /* rows and cols past 9 need a separator: (1, 11) and (11, 1) */
+    return arena_printf(E->C, "m%dx%d%s", t->rows, t->cols, sc_sig[t->sc]);
+  case TY_ARRAY: /* "sa...": a view (view.c); "ia2...": indexed.c */
+    if (t->indexed)
+      return arena_printf(E->C, "ia%d%s", t->ndim, emit_tysig(E, t->elem));
     return arena_printf(E->C, "%sa%s", t->strided ? "s" : "",
                         emit_tysig(E, t->elem));
   case TY_STRUCT:
@@ -186,8 +189,9 @@ static const char *struct_ctype(Emit *E, const Type *t) {
   if (emit_need(E, name)) {
     const char **ft = arena_alloc(E->C, sizeof(char *) * (size_t)t->n);
     for (int i = 0; i < t->n; i++) /* members' types come first */
-      ft[i] = t->items[i]->kind == TY_ARRAY ? warp_array_ctype(E, t->items[i])
-                                             : emit_ctype(E, t->items[i]);
+      ft[i] = t->items[i]->kind != TY_ARRAY ? emit_ctype(E, t->items[i])
+              : t->items[i]->indexed ? emit_indexed_warp_type(E, t->items[i])
+                                     : warp_array_ctype(E, t->items[i]);
     Buf b;
     buf_init(&b, E->C);
     buf_puts(&b, "typedef struct {");
@@ -207,9 +211,11 @@ static const char *struct_zero(Emit *E, const Type *t) {
     return name;
   const char **z = arena_alloc(E->C, sizeof(char *) * (size_t)t->n);
   for (int i = 0; i < t->n; i++)
-    z[i] = t->items[i]->kind == TY_ARRAY
-               ? arena_printf(E->C, "%s()", warp_array_zero(E, t->items[i]))
-               : emit_zero(E, t->items[i]);
+    z[i] = t->items[i]->kind != TY_ARRAY ? emit_zero(E, t->items[i])
+           : arena_printf(E->C, "%s()",
+                          t->items[i]->indexed
+                              ? emit_indexed_warp_zero(E, t->items[i])
+                              : warp_array_zero(E, t->items[i]));
   Buf b;
   buf_init(&b, E->C);
   buf_printf(&b, "%s %s %s(void) {\n  %s r;\n", E->T->fn_qual, T, name, T);
@@ -251,6 +257,8 @@ const char *emit_ctype(Emit *E, const Type *t) {
 }
 
 const char *emit_arrtype(Emit *E, const Type *arr) {
+  if (arr->indexed)
+    return emit_indexed_type(E, arr);
   if (arr->strided)
     return emit_view_type(E, arr);
   const char *et = emit_stype(E, arr->elem);
@@ -1166,8 +1174,8 @@ static const char *make_helper(Emit *E, const Type *t, int nargs,
                                const Type *argt) {
   if (t->kind == TY_STRUCT)
     return struct_zero(E, t); /* S(): the only struct constructor */
-  if (t->kind == TY_ARRAY)
-    return emit_view_zero(E, t); /* a local array is a view */
+  if (t->kind == TY_ARRAY) /* a local array is a view */
+    return t->indexed ? emit_indexed_zero(E, t) : emit_view_zero(E, t);
   const char *sig = emit_tysig(E, t);
   const char *T = emit_ctype(E, t);
   const char *S = sc_c[t->sc];
@@ -1327,9 +1335,20 @@ void emit_checked_index(Emit *E, Buf *b, IrVar *arr, int axis, IrExpr *idx,
   buf_printf(b, ", %s.shape[%d])", arr->name, axis);
 }
 
+/* The opening of debug mode's check of an index of axis `axis` of arr:
+ * the caller appends the index, ", " and the axis length, and ")". */
+void emit_check_open(Emit *E, Buf *b, IrVar *arr, int axis, Pos pos) {
+  buf_printf(b, "%s(k_fault.data, %d, %d, %d, %d, (int64_t)", chk_helper(E),
+             pos.line, pos.col, array_name_id(E, arr), axis);
+}
+
 void emit_index_at(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n,
                    const Pos *pos) {
   bool dbg = pos && E->opts && E->opts->debug;
+  if (arr->ty->indexed) {
+    emit_indexed_offset(E, b, arr, idx, n, pos); /* indexed.c */
+    return;
+  }
   if (arr->ty->strided) {
     /* a view: i0 * strides[0] + i1 * strides[1] ... */
     buf_puts(b, "(");
@@ -1625,7 +1644,8 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
     return;
   case E_FIELD:
     if (e->ty->kind == TY_ARRAY) {
-      buf_printf(b, "%s((", warp_array_read(E, e->ty));
+      buf_printf(b, "%s((", e->ty->indexed ? emit_indexed_from_warp(E, e->ty)
+                                           : warp_array_read(E, e->ty));
       emit_expr(E, b, e->a);
       buf_printf(b, ").f_%s)", e->a->ty->fnames[e->ival]);
       return;

@@ -166,7 +166,8 @@ static int vp_find(VecPlan *V, IrVar *a) {
 }
 
 static bool vp_index_ok(VecPlan *V, IrVar *a, IrExpr **idx, int n) {
-  if (n != 1 || a->ty->ndim != 1 || a->ty->elem->kind != TY_SCALAR)
+  if (n != 1 || a->ty->ndim != 1 || a->ty->elem->kind != TY_SCALAR ||
+      a->ty->indexed) /* gathers through its index array */
     return false;
   int size = sc_bits(a->ty->elem->sc) / 8;
   if (size != 4 && size != 8)
@@ -296,12 +297,23 @@ static void cuda_kernel(Emit *E, IrFunc *f) {
   buf_init(&sig, E->C);
   buf_printf(&sig, "extern \"C\" __global__ void %s(", f->symbol);
   for (IrVar *p = f->params; p; p = p->next)
-    buf_printf(&sig, "%s %s, ", emit_ctype(E, p->ty), p->name);
+    if (p->ty->kind == TY_ARRAY && p->ty->indexed) /* emit/indexed.c */
+      buf_printf(&sig, "%s %s_w, ", emit_indexed_warp_type(E, p->ty),
+                 p->name);
+    else
+      buf_printf(&sig, "%s %s, ", emit_ctype(E, p->ty), p->name);
   buf_puts(&sig, "kern__dims k_dims) {");
   emit_line(E, "%s", sig.p);
   E->indent++;
   for (IrVar *p = f->params; p; p = p->next)
-    if (p->ty->kind == TY_ARRAY)
+    if (p->ty->kind == TY_ARRAY && p->ty->indexed) {
+      /* Warp's indexedarray_t (emit/indexed.c); no __restrict__: its data
+       * may alias the other arguments' */
+      emit_line(E, "%s %s = %s(%s_w);", emit_ctype(E, p->ty), p->name,
+                emit_indexed_from_warp(E, p->ty), p->name);
+      emit_line(E, "%s%s *%s_d = %s.data;", p->written ? "" : "const ",
+                emit_stype(E, p->ty->elem), p->name, p->name);
+    } else if (p->ty->kind == TY_ARRAY)
       emit_line(E, "%s%s *__restrict__ %s_d = %s.data;",
                 p->written ? "" : "const ", emit_stype(E, p->ty->elem), p->name,
                 p->name);

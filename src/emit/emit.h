@@ -148,6 +148,18 @@ const char *emit_view_zero(Emit *E, const Type *t);
 void emit_view(Emit *E, Buf *b, IrExpr *e);
 void emit_checked_index(Emit *E, Buf *b, IrVar *arr, int axis, IrExpr *idx,
                         Pos pos);
+void emit_check_open(Emit *E, Buf *b, IrVar *arr, int axis, Pos pos);
+/* indexed.c: wp.indexedarray */
+const char *emit_indexed_type(Emit *E, const Type *t);
+const char *emit_indexed_zero(Emit *E, const Type *t);
+const char *emit_indexed_warp_type(Emit *E, const Type *t);
+const char *emit_indexed_warp_zero(Emit *E, const Type *t);
+const char *emit_indexed_from_warp(Emit *E, const Type *t);
+void emit_indexed_offset(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n,
+                         const Pos *pos);
+void emit_indexed_view(Emit *E, Buf *b, IrExpr *e);
+void emit_indexed_ocl_params(Emit *E, Buf *sig, IrVar *p);
+void emit_indexed_ocl_prologue(Emit *E, IrVar *p);
 
 /* memo.c: prelude items of earlier compilations (Note [helper memo]) */
 typedef struct EmitMemo EmitMemo;

@@ -159,7 +159,9 @@ static void ocl_kernel(Emit *E, IrFunc *f) {
   buf_init(&sig, E->C);
   buf_printf(&sig, "__kernel void %s(", f->symbol);
   for (IrVar *p = f->params; p; p = p->next) {
-    if (p->ty->kind == TY_ARRAY)
+    if (p->ty->kind == TY_ARRAY && p->ty->indexed)
+      emit_indexed_ocl_params(E, &sig, p); /* emit/indexed.c */
+    else if (p->ty->kind == TY_ARRAY)
       buf_printf(&sig, "__global %s *%s_p, kern__shape %s_s, ",
                  emit_stype(E, p->ty->elem), p->name, p->name);
     else
@@ -174,6 +176,10 @@ static void ocl_kernel(Emit *E, IrFunc *f) {
   for (IrVar *p = f->params; p; p = p->next) {
     if (p->ty->kind != TY_ARRAY)
       continue;
+    if (p->ty->indexed) {
+      emit_indexed_ocl_prologue(E, p);
+      continue;
+    }
     emit_line(E, "%s %s;", emit_ctype(E, p->ty), p->name);
     /* off is non-zero for a shard of a sharded array, indexed with the
      * whole array's indices (Note [shard launch] in runtime/multi.c). */

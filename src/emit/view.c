@@ -104,6 +104,10 @@ static const char *view_helper(Emit *E, IrExpr *e) {
 }
 
 void emit_view(Emit *E, Buf *b, IrExpr *e) {
+  if (e->var->ty->indexed) {
+    emit_indexed_view(E, b, e); /* indexed.c */
+    return;
+  }
   const char *h = view_helper(E, e);
   buf_printf(b, "%s(%s, %s", h, e->var->name, emit_array_data(E, e->var));
   for (int i = 0; i < e->nargs; i++) {

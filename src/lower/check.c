@@ -689,6 +689,9 @@ IrExpr *check_static_call(Ctx *X, Node *call) {
   if (check_count_args(call->args) != 1 || call->kwargs)
     ERR(call->pos, "wp.static() takes one expression");
   Node *a = call->args;
+  IrExpr *len = check_vecn_static_len(X, a); /* wp.static(len(v)) */
+  if (len)
+    return len;
   Node *bad = check_not_constant(X, a);
   if (bad)
     ERR(bad->pos, "wp.static() needs an expression kern can evaluate at "

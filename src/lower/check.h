@@ -78,6 +78,10 @@ IrExpr *check_static_call(Ctx *X, Node *call);
 void check_consts(Compiler *C, IrModule *irm);
 void check_function(Compiler *C, IrModule *irm, Func *f);
 
+/* check_indexed.c */
+const Type *check_indexed_type(Ctx *X, Node *n);
+Node *check_unwrap_literal(Node *n);
+
 /* check_type.c */
 const Type *check_wp_type_named(Compiler *C, const char *name,
                                 bool *second_stage);
@@ -165,6 +169,18 @@ void check_store_comp_slice(Ctx *X, Node *target, IrExpr *value);
 IrExpr *check_full_view(Ctx *X, IrExpr *a, Pos pos);
 IrExpr *check_array_var(Ctx *X, IrExpr *a, Pos pos);
 IrExpr *check_index_array_value(Ctx *X, Node *n, IrExpr *base);
+
+/* check_vecn.c */
+int check_type_int(Ctx *X, Node *n);
+void check_vec_length(Ctx *X, Node *at, const char *what, int n);
+void check_mat_shape(Ctx *X, Node *at, const char *what, int r, int c);
+Node *check_sized_kwargs(Ctx *X, Node *call, const Type *t, const char *name);
+const Type *check_vecn_type(Ctx *X, bool vec, int r, int c, const Type *dt);
+bool check_vecn_is_pattern(const Type *t);
+bool check_vecn_fits(const Type *param, const Type *arg);
+bool check_is_any_node(Node *n);
+const Type *check_vecn_subscript(Ctx *X, Node *n);
+IrExpr *check_vecn_static_len(Ctx *X, Node *a);
 
 /* check_generic.c */
 bool check_ty_fits(const Type *param, const Type *arg);

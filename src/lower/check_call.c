@@ -227,6 +227,8 @@ static Node *xform_kwargs(Ctx *X, Node *call, const Type *t,
 IrExpr *check_construct(Ctx *X, Node *call, const Type *t, const char *name) {
   if (t->xform && call->kwargs)
     call = xform_kwargs(X, call, t, name);
+  if (call->kwargs && (t->kind == TY_VEC || t->kind == TY_MAT) && !t->quat)
+    call = check_sized_kwargs(X, call, t, name);
   check_no_kwargs(X, call, name);
   int n = check_count_args(call->args);
   if (t->kind == TY_SCALAR) {
@@ -301,7 +303,7 @@ IrExpr *check_construct(Ctx *X, Node *call, const Type *t, const char *name) {
     ERR(call->pos, "%s() from vectors is ambiguous; construct it from its "
                    "%d components (Warp: use wp.matrix_from_rows() or "
                    "wp.matrix_from_cols())", name, ncomp);
-  if (t->kind == TY_MAT && n == t->rows) {
+  if (t->kind == TY_MAT && n == t->rows && n != ncomp) {
     for (i = 0; i < n; i++) {
       const Type *at = args[i]->ty;
       if (at->kind != TY_VEC || at->rows != t->cols || at->sc != t->sc)
@@ -559,13 +561,14 @@ static IrExpr *matrix_from(Ctx *X, Node *call, bool cols) {
   check_no_kwargs(X, call, name);
   int n;
   IrExpr **a = check_eval_args(X, call, &n);
-  if (n < 2 || n > 4)
-    ERR(call->pos, "%s() takes 2 to 4 vectors, got %d", name, n);
+  if (n < 1)
+    ERR(call->pos, "%s() takes one vector or more", name);
   const Type *vt = a[0]->ty;
   for (int i = 0; i < n; i++)
-    if (a[i]->ty->kind != TY_VEC || !ty_eq(a[i]->ty, vt) ||
-        !sc_is_float(vt->sc))
+    if (a[i]->ty->kind != TY_VEC || !ty_eq(a[i]->ty, vt) || vt->quat ||
+        vt->xform)
       check_bad_args(X, call, name, a, n);
+  check_mat_shape(X, call, name, n, vt->rows);
   IrExpr *e = ir_expr(X->C, E_MAKE, ty_mat(X->C, vt->sc, n, vt->rows));
   e->args = a;
   e->nargs = n;
@@ -582,6 +585,9 @@ static IrExpr *len_call(Ctx *X, Node *call) {
     ERR(call->pos, "len() takes exactly one argument");
   IrExpr *v = check_expr(X, call->args);
   const Type *t = v->ty;
+  if (t->kind == TY_ARRAY && t->indexed) /* Warp 1.19 has no overload */
+    ERR(call->args->pos, "len() of a wp.indexedarray is not supported by "
+                         "Warp; write a.shape[0]");
   if (t->kind == TY_ARRAY) {
     v = check_array_var(X, v, call->pos);
     IrExpr *e = ir_expr(X->C, E_SHAPE, t_i32());
@@ -960,27 +966,28 @@ static IrExpr *special_builtin(Ctx *X, Node *call, int bi,
   }
   /* identity(n=3, dtype=float) has keyword arguments */
   if (bi == BI_IDENTITY) {
-    int dim = 0;
+    int dim = -1;
     const Type *dt = t_f32();
     int pi = 0;
     for (Node *a = call->args; a; a = a->next, pi++) {
-      if (pi == 0 && a->kind == N_INT)
-        dim = (int)a->ival;
+      if (pi == 0 && check_type_int(X, a) >= 0)
+        dim = check_type_int(X, a);
       else if (pi == 1)
         dt = check_type_expr(X, a, "identity dtype");
       else
         ERR(a->pos, "wp.identity() takes n and dtype");
     }
     for (Node *k = call->kwargs; k; k = k->next) {
-      if (!strcmp(k->name, "n") && k->a->kind == N_INT)
-        dim = (int)k->a->ival;
+      if (!strcmp(k->name, "n") && check_type_int(X, k->a) >= 0)
+        dim = check_type_int(X, k->a);
       else if (!strcmp(k->name, "dtype"))
         dt = check_type_expr(X, k->a, "identity dtype");
       else
         ERR(k->pos, "wp.identity() takes n (an integer constant) and dtype");
     }
-    if (dim < 2 || dim > 4)
-      ERR(call->pos, "wp.identity() needs n=2, 3 or 4");
+    if (dim < 0)
+      ERR(call->pos, "wp.identity() needs n= as an integer constant");
+    check_mat_shape(X, call, "wp.identity", dim, dim);
     if (!ty_is_float(dt))
       ERR(call->pos, "wp.identity() needs a float dtype");
     IrExpr *e = ir_call(C, bi, ty_mat(C, dt->sc, dim, dim), 0, NULL);
@@ -1140,10 +1147,13 @@ static IrExpr *linalg_builtin(Ctx *X, Node *call, int bi, const char *name,
     NARGS(1, 1);
     if (t0->kind != TY_MAT || t0->rows != t0->cols)
       BAD();
+    if (bi == BI_DETERMINANT && (t0->rows < 2 || t0->rows > 4))
+      BAD(); /* Warp's overloads are 2x2, 3x3 and 4x4 */
     return ir_call(C, bi, ty_scalar(t0->sc), 1, a);
   case BI_INVERSE:
     NARGS(1, 1);
-    if (t0->kind != TY_MAT || t0->rows != t0->cols)
+    if (t0->kind != TY_MAT || t0->rows != t0->cols || t0->rows < 2 ||
+        t0->rows > 4)
       BAD();
     return ir_call(C, bi, t0, 1, a);
   case BI_DIAG:

@@ -98,13 +98,15 @@ static const Type *dtype_kwarg(Ctx *X, Node *call, const char *name) {
   return NULL;
 }
 
-/* An integer constant keyword argument (length=3), or -1. */
+/* An integer constant keyword argument (length=3, length=N with N a
+ * module-level constant), or -1 when it is absent. */
 static int int_kwarg(Ctx *X, Node *call, const char *key) {
   for (Node *k = call->kwargs; k; k = k->next)
     if (!strcmp(k->name, key)) {
-      if (k->a->kind != N_INT)
+      int v = check_type_int(X, k->a);
+      if (v < 0)
         ERR(k->a->pos, "%s= must be an integer constant", key);
-      return (int)k->a->ival;
+      return v;
     }
   return -1;
 }
@@ -160,43 +162,78 @@ static IrExpr *make_value(Ctx *X, Node *call, const char *name,
   return e;
 }
 
-/* wp.vector(*args, length=N, dtype=T): Warp's generic vector */
+/* A fill value given with dtype=: Warp converts a literal, and refuses
+ * a variable of another type. */
+static IrExpr *fill_value(Ctx *X, Node *call, const char *name,
+                          const Type *dt, IrExpr *v) {
+  if (!ty_is_scalar(v->ty))
+    ERR(call->pos, "%s() of one argument needs a scalar or a %s, got %s",
+        name, strcmp(name, "wp.matrix") ? "vector" : "matrix", TN(v->ty));
+  if (!ty_eq(v->ty, dt))
+    ERR(call->pos, "the value used to fill this %s is %s, but its dtype is "
+                   "%s", strcmp(name, "wp.matrix") ? "vector" : "matrix",
+        TN(v->ty), TN(dt));
+  return v;
+}
+
+/* wp.vector(*args, length=N, dtype=T): Warp's generic vector, in Warp's
+ * four forms: zero (length=, dtype float32 by default), a copy of a
+ * vector (converted to dtype=), one value filled into length=
+ * components, and the components themselves. */
 static IrExpr *vector_call(Ctx *X, Node *call, const char *name) {
   only_kwargs(X, call, name, (const char *const[]){"length", "dtype", NULL});
   const Type *dt = dtype_kwarg(X, call, name);
   int len = int_kwarg(X, call, "length");
-  int n;
-  if (check_count_args(call->args) == 1 && !check_is_literal(call->args) &&
-      len < 0) {
-    IrExpr *v = check_expr(X, call->args); /* wp.vector(v, dtype=T) */
-    if (v->ty->kind != TY_VEC || v->ty->quat || v->ty->xform)
-      ERR(call->pos, "%s() of one argument needs a vector, or length=",
-          name);
-    const Type *t = ty_vec(X->C, dt ? dt->sc : v->ty->sc, v->ty->rows);
-    if (ty_eq(t, v->ty))
-      return v;
-    IrExpr *c = ir_expr(X->C, E_CAST, t);
-    c->a = v;
-    return c;
+  if (len >= 0)
+    check_vec_length(X, call, name, len);
+  int nargs = check_count_args(call->args);
+  if (nargs == 0) {
+    if (len < 0)
+      ERR(call->pos, "%s() needs components, or length= (and dtype=)", name);
+    return ir_expr(X->C, E_MAKE, ty_vec(X->C, dt ? dt->sc : KERN_SCALAR_FLOAT32, len));
   }
+  if (nargs == 1) {
+    IrExpr *v = check_is_literal(call->args)
+                    ? check_literal_as(X, call->args,
+                                       dt ? dt : check_expr(X, call->args)->ty)
+                    : check_expr(X, call->args);
+    if (v->ty->kind == TY_VEC) {
+      if (v->ty->quat || v->ty->xform)
+        ERR(call->pos, "%s() of a %s is not supported (Warp copies plain "
+                       "vectors only)", name, TN(v->ty));
+      if (len >= 0 && len != v->ty->rows)
+        ERR(call->pos, "%s() of length %d is given a vector of length %d",
+            name, len, v->ty->rows);
+      const Type *t = ty_vec(X->C, dt ? dt->sc : v->ty->sc, v->ty->rows);
+      if (ty_eq(t, v->ty))
+        return v;
+      IrExpr *c = ir_expr(X->C, E_CAST, t);
+      c->a = v;
+      return c;
+    }
+    if (len < 0)
+      ERR(call->pos, "%s() filled with one value needs length=", name);
+    IrExpr **a = arena_alloc(X->C, sizeof *a);
+    a[0] = fill_value(X, call, name, dt ? dt : v->ty, v);
+    return make_value(X, call, name, ty_vec(X->C, v->ty->sc, len), a, 1);
+  }
+  int n;
   IrExpr **a = component_args(X, call, &dt, &n);
-  if (!dt)
-    ERR(call->pos, "%s() needs components, or length= and dtype=", name);
+  if (!dt) /* no component is a scalar */
+    ERR(call->pos, "%s() takes scalar components, got %s", name,
+        TN(a[0]->ty));
   if (len < 0)
     len = n;
-  if (len < 2 || len > 4)
-    ERR(call->pos, "%s() of length %d is not supported yet (kern has vectors "
-                   "of 2 to 4 components)", name, len);
-  const Type *t = ty_vec(X->C, dt->sc, len);
-  if (n == 1 || n == 0)
-    return make_value(X, call, name, t, a, n); /* broadcast or zero */
+  check_vec_length(X, call, name, len);
   if (n != len)
     ERR(call->pos, "%s() of length %d takes %d components, got %d", name, len,
         len, n);
-  return make_value(X, call, name, t, a, n);
+  return make_value(X, call, name, ty_vec(X->C, dt->sc, len), a, n);
 }
 
-/* wp.matrix(*args, shape=(R, C), dtype=T) */
+/* wp.matrix(*args, shape=(R, C), dtype=T): zero, a copy of a matrix, one
+ * value filled in, or the R*C components row by row; shape= is needed
+ * except for a copy. */
 static IrExpr *matrix_call(Ctx *X, Node *call, const char *name) {
   only_kwargs(X, call, name, (const char *const[]){"shape", "dtype", NULL});
   const Type *dt = dtype_kwarg(X, call, name);
@@ -204,26 +241,61 @@ static IrExpr *matrix_call(Ctx *X, Node *call, const char *name) {
   for (Node *k = call->kwargs; k; k = k->next)
     if (!strcmp(k->name, "shape")) {
       Node *s = k->a;
-      if (s->kind != N_TUPLE || check_count_args(s->args) != 2 ||
-          s->args->kind != N_INT || s->args->next->kind != N_INT)
+      if (s->kind == N_TUPLE && check_count_args(s->args) == 2) {
+        r = check_type_int(X, s->args);
+        c = check_type_int(X, s->args->next);
+      }
+      if (r < 0 || c < 0)
         ERR(s->pos, "shape= must be a tuple of two integer constants");
-      r = (int)s->args->ival;
-      c = (int)s->args->next->ival;
+      check_mat_shape(X, call, name, r, c);
     }
+  int nargs = check_count_args(call->args);
+  if (nargs == 0) {
+    if (r < 0)
+      ERR(call->pos, "%s() needs components, or shape= (and dtype=)", name);
+    return ir_expr(X->C, E_MAKE,
+                   ty_mat(X->C, dt ? dt->sc : KERN_SCALAR_FLOAT32, r, c));
+  }
+  if (nargs == 1) {
+    IrExpr *v = check_is_literal(call->args)
+                    ? check_literal_as(X, call->args,
+                                       dt ? dt : check_expr(X, call->args)->ty)
+                    : check_expr(X, call->args);
+    if (v->ty->kind == TY_MAT) {
+      if (r >= 0 && (r != v->ty->rows || c != v->ty->cols))
+        ERR(call->pos, "%s() of shape (%d, %d) is given a matrix of shape "
+                       "(%d, %d)", name, r, c, v->ty->rows, v->ty->cols);
+      const Type *t = ty_mat(X->C, dt ? dt->sc : v->ty->sc, v->ty->rows,
+                             v->ty->cols);
+      if (ty_eq(t, v->ty))
+        return v;
+      IrExpr *e = ir_expr(X->C, E_CAST, t);
+      e->a = v;
+      return e;
+    }
+    if (r < 0)
+      ERR(call->pos, "%s() filled with one value needs shape=", name);
+    IrExpr **a = arena_alloc(X->C, sizeof *a);
+    a[0] = fill_value(X, call, name, dt ? dt : v->ty, v);
+    return make_value(X, call, name, ty_mat(X->C, v->ty->sc, r, c), a, 1);
+  }
   if (r < 0)
-    ERR(call->pos, "%s() needs shape=(rows, cols)", name);
-  if (r < 2 || r > 4 || c < 2 || c > 4)
-    ERR(call->pos, "%s() of shape (%d, %d) is not supported yet (kern has "
-                   "matrices of 2 to 4 rows and columns)", name, r, c);
+    ERR(call->pos, "%s() of components needs shape=(rows, cols)", name);
   int n;
   IrExpr **a = component_args(X, call, &dt, &n);
-  if (!dt)
-    ERR(call->pos, "%s() needs components, or shape= and dtype=", name);
-  const Type *t = ty_mat(X->C, dt->sc, r, c);
-  if (n > 1 && n != r * c)
+  bool all_vec = true;
+  for (int i = 0; i < n; i++)
+    all_vec = all_vec && a[i]->ty->kind == TY_VEC;
+  if (all_vec)
+    ERR(call->pos, "%s() of vectors is not supported; use "
+                   "wp.matrix_from_rows() or wp.matrix_from_cols()", name);
+  if (!dt) /* no component is a scalar */
+    ERR(call->pos, "%s() takes scalar components, got %s", name,
+        TN(a[0]->ty));
+  if (n != r * c)
     ERR(call->pos, "%s() of shape (%d, %d) takes %d components, got %d", name,
         r, c, r * c, n);
-  return make_value(X, call, name, t, a, n);
+  return make_value(X, call, name, ty_mat(X->C, dt->sc, r, c), a, n);
 }
 
 /* wp.quaternion(x, y, z, w), (ijk, real), (q, dtype=T), (dtype=T); with

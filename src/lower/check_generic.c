@@ -42,6 +42,8 @@ const Type *check_generic_named(Compiler *C, const char *w) {
 
 /* Does an argument of type arg fit a parameter declared param? */
 bool check_ty_fits(const Type *param, const Type *arg) {
+  if (check_vecn_is_pattern(param)) /* vector(Any, float) (check_vecn.c) */
+    return check_vecn_fits(param, arg);
   if (param->kind == TY_ANY && param->rows != ANY_ALL)
     return arg->kind == TY_SCALAR && arg->sc != KERN_SCALAR_BOOL &&
            (param->rows == ANY_SCALAR ||
@@ -50,8 +52,10 @@ bool check_ty_fits(const Type *param, const Type *arg) {
     return check_is_valuelike(arg) || arg->kind == TY_ARRAY;
   if (param->kind == TY_ARRAY && param->elem->kind == TY_ANY)
     return arg->kind == TY_ARRAY && arg->ndim == param->ndim &&
-           (param->elem->rows == ANY_ALL || check_ty_fits(param->elem,
-                                                           arg->elem));
+           arg->indexed == param->indexed && /* another Warp type */
+           ((param->elem->rows == ANY_ALL &&
+             !check_vecn_is_pattern(param->elem)) ||
+            check_ty_fits(param->elem, arg->elem));
   return ty_eq(param, arg);
 }
 

@@ -19,7 +19,8 @@ static Local *assign_local(Ctx *X, Node *target, const Type *ty) {
     ERR(target->pos, "cannot assign to the constant '%s'", target->name);
   if (check_is_wp(X, target))
     ERR(target->pos, "cannot assign to the module '%s'", target->name);
-  if (!check_is_valuelike(ty) && !(ty->kind == TY_ARRAY && ty->strided))
+  if (!check_is_valuelike(ty) &&
+      !(ty->kind == TY_ARRAY && (ty->strided || ty->indexed)))
     ERR(target->pos, "cannot assign a %s to a variable", TN(ty));
   if (l && !l->is_param && l->ty->kind == TY_ARRAY && ty->kind == TY_ARRAY &&
       !ty_eq(l->ty, ty)) {

@@ -294,7 +294,7 @@ static const Type *array_subscript_type(Ctx *X, Node *n) {
         strcmp(fn, "array") ? "" : " and optionally the number of dimensions");
   const Type *dtype = check_type_expr(X, n->args, "array element type");
   if (nargs == 2) {
-    Node *d = n->args->next;
+    Node *d = check_unwrap_literal(n->args->next); /* check_indexed.c */
     if (d->kind != N_INT || d->ival < 1 || d->ival > 4)
       ERR(d->pos, "the number of dimensions of wp.array[...] must be an "
                   "integer from 1 to 4");
@@ -306,11 +306,13 @@ static const Type *array_subscript_type(Ctx *X, Node *n) {
 }
 
 /* An integer constant in a type: a literal or a module-level name bound
- * to one; -1 otherwise. */
-static int type_int(Ctx *X, Node *n) {
+ * to one (through wp.constant); -1 otherwise.  A value past
+ * TY_MAX_COMPONENTS reads as TY_MAX_COMPONENTS + 1, so that the caller's
+ * range check names it as too large. */
+int check_type_int(Ctx *X, Node *n) {
   for (int hops = 0; n && hops < 16; hops++) {
-    if (n->kind == N_INT && n->ival <= 64)
-      return (int)n->ival;
+    if (n->kind == N_INT)
+      return n->ival > TY_MAX_COMPONENTS ? TY_MAX_COMPONENTS + 1 : (int)n->ival;
     if (n->kind != N_NAME)
       return -1;
     Sym *s = check_find_const(X, n->name);
@@ -343,7 +345,8 @@ static const Type *custom_type(Ctx *X, Node *n) {
     Node *a0 = n->args;
     if (check_count_args(n->args) > 2)
       return NULL;
-    if (vec ? type_int(X, a0) < 0 : a0->kind != N_TUPLE)
+    if (vec ? check_type_int(X, a0) < 0 && !check_is_any_node(a0)
+            : a0->kind != N_TUPLE)
       return NULL;
     if (vec)
       len = a0;
@@ -362,27 +365,44 @@ static const Type *custom_type(Ctx *X, Node *n) {
       return NULL;
   }
   const Type *dt = dtype ? check_type_expr(X, dtype, "dtype") : t_f32();
-  if (dt->kind != TY_SCALAR)
+  if (dt->kind != TY_SCALAR &&
+      (dt->kind != TY_ANY || check_vecn_is_pattern(dt)))
     ERR(n->pos, "the dtype of wp.types.%s() must be a scalar type, got %s",
         w, TN(dt));
+  /* Any as a size, or a generic dtype (wp.Int): a pattern that generic
+   * functions and kernels are instantiated from (check_vecn.c) */
+  bool open = dt->kind == TY_ANY;
+  if (vec && len && check_is_any_node(len))
+    return check_vecn_type(X, true, 0, 1, dt);
+  if (!vec && shape && shape->kind == N_TUPLE &&
+      check_count_args(shape->args) == 2 &&
+      (check_is_any_node(shape->args) ||
+       check_is_any_node(shape->args->next)))
+    open = true;
+  if (open && !vec && shape && shape->kind == N_TUPLE &&
+      check_count_args(shape->args) == 2) {
+    int r = check_is_any_node(shape->args) ? 0 : check_type_int(X, shape->args);
+    int c = check_is_any_node(shape->args->next)
+                ? 0 : check_type_int(X, shape->args->next);
+    if (r >= 0 && c >= 0)
+      return check_vecn_type(X, false, r, c, dt);
+  }
+  if (open && vec && len && check_type_int(X, len) >= 0)
+    return check_vecn_type(X, true, check_type_int(X, len), 1, dt);
   if (vec) {
-    int l = len ? type_int(X, len) : -1;
+    int l = len ? check_type_int(X, len) : -1;
     if (l < 0)
       ERR(n->pos, "wp.types.vector() needs length= as an integer constant");
-    if (l < 2 || l > 4)
-      ERR(n->pos, "custom vector types of length %d are not supported yet "
-                  "(kern has vectors of 2 to 4 components)", l);
+    check_vec_length(X, n, "wp.types.vector", l);
     return ty_vec(X->C, dt->sc, l);
   }
   if (!shape || shape->kind != N_TUPLE || check_count_args(shape->args) != 2)
     ERR(n->pos, "wp.types.matrix() needs shape=(rows, cols)");
-  int r = type_int(X, shape->args), c = type_int(X, shape->args->next);
+  int r = check_type_int(X, shape->args), c = check_type_int(X, shape->args->next);
   if (r < 0 || c < 0)
     ERR(n->pos, "wp.types.matrix() needs shape= of two integer constants "
                 "(generic shapes are not supported yet)");
-  if (r < 2 || r > 4 || c < 2 || c > 4)
-    ERR(n->pos, "custom matrix types of shape (%d, %d) are not supported yet "
-                "(kern has matrices of 2 to 4 rows and columns)", r, c);
+  check_mat_shape(X, n, "wp.types.matrix", r, c);
   return ty_mat(X->C, dt->sc, r, c);
 }
 
@@ -435,6 +455,9 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
       return at;
     ERR(n->pos, "'%s' is not a type kern knows (%s)", n->name, what);
   }
+  const Type *it = check_indexed_type(X, n); /* check_indexed.c */
+  if (it)
+    return it;
   const char *w = check_wp_attr(X, n);
   if (w) {
     bool second;
@@ -458,12 +481,13 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
   if (check_is_ref_annot(X, n)) /* the parameter's type; see check.c */
     return check_type_expr(X, n->args, what);
   if (n->kind == N_SUBSCRIPT && check_wp_attr(X, n->a) &&
-      (!strncmp(check_wp_attr(X, n->a), "indexedarray", 12) ||
-       !strncmp(check_wp_attr(X, n->a), "fabricarray", 11) ||
+      (!strncmp(check_wp_attr(X, n->a), "fabricarray", 11) ||
        !strncmp(check_wp_attr(X, n->a), "tile", 4)))
     ERR(n->pos, "wp.%s is not supported", check_wp_attr(X, n->a));
   const Type *ct = custom_type(X, n);
   if (ct)
+    return ct;
+  if ((ct = check_vecn_subscript(X, n))) /* Vector[float, Literal[3]] */
     return ct;
   if (n->kind == N_SUBSCRIPT && n->a->kind == N_NAME &&
       (!strcmp(n->a->name, "tuple") || !strcmp(n->a->name, "Tuple")))
@@ -485,8 +509,7 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
       ndim = 3;
     else if (fn && !strcmp(fn, "array4d"))
       ndim = 4;
-    else if (fn && (!strcmp(fn, "indexedarray") || !strcmp(fn, "fabricarray") ||
-                    !strncmp(fn, "indexedarray", 12) || !strncmp(fn, "tile", 4)))
+    else if (fn && (!strcmp(fn, "fabricarray") || !strncmp(fn, "tile", 4)))
       ERR(n->pos, "wp.%s is not supported", fn);
     if (ndim) {
       const Type *dtype = NULL;

@@ -47,10 +47,19 @@ static IrExpr *bound(Ctx *X, Node *n, int64_t absent, const char *what) {
 static IrExpr *make_view(Ctx *X, IrVar *arr, Node **idx, int n, Pos pos) {
   const Type *at = arr->ty;
   int nslices = 0;
-  for (int k = 0; k < n; k++)
+  for (int k = 0; k < n; k++) {
     nslices += is_slice(idx[k]);
+    if (at->indexed && is_slice(idx[k]))
+      ERR(idx[k]->pos, "an indexed array cannot be sliced (Warp has no "
+                       "slices of wp.indexedarray); index it with integers");
+  }
+  /* an indexed array's sub-array is the indexed array of the remaining
+   * dimensions (emit/indexed.c) */
   IrExpr *e = ir_expr(X->C, E_VIEW,
-                      ty_array_view(X->C, at->elem, at->ndim - n + nslices));
+                      at->indexed
+                          ? ty_indexed(X->C, at->elem, at->ndim - n)
+                          : ty_array_view(X->C, at->elem,
+                                          at->ndim - n + nslices));
   e->var = arr;
   e->pos = pos;
   e->nargs = 3 * n;
@@ -83,7 +92,7 @@ static IrExpr *make_view(Ctx *X, IrVar *arr, Node **idx, int n, Pos pos) {
 
 /* The whole array a as a view (for a variable that is assigned arrays). */
 IrExpr *check_full_view(Ctx *X, IrExpr *a, Pos pos) {
-  if (a->ty->strided || a->kind != E_VAR)
+  if (a->ty->strided || a->ty->indexed || a->kind != E_VAR)
     return a;
   IrExpr *e = ir_expr(X->C, E_VIEW, ty_array_view(X->C, a->ty->elem,
                                                   a->ty->ndim));
@@ -101,7 +110,7 @@ IrExpr *check_array_var(Ctx *X, IrExpr *a, Pos pos) {
     return a;
   if (!a->ty->strided && a->kind == E_FIELD) /* a struct's array field */
     return check_in_temp(X, a, a->a->ty->fnames[a->ival], pos);
-  if (!a->ty->strided)
+  if (!a->ty->strided && !a->ty->indexed)
     ERR(pos, "this array expression is not supported here; assign the "
              "array to a variable first");
   return check_in_temp(X, a, "view", pos);
@@ -386,7 +395,7 @@ IrExpr *check_index_array_value(Ctx *X, Node *n, IrExpr *base) {
       flat[k++] = a;
     return index_var(X, v->var, flat, nflat, NULL, 0, n->pos);
   }
-  if (!base->ty->strided && base->kind != E_VAR)
+  if (!base->ty->strided && !base->ty->indexed && base->kind != E_VAR)
     ERR(n->pos, "indexing this array expression is not supported; assign "
                 "the array to a variable first");
   IrExpr *v = check_in_temp(X, check_full_view(X, base, n->pos), "view",

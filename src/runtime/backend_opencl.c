@@ -1191,7 +1191,35 @@ static kern_status ocl_enqueue_launch(ocl_state *st, ocl_device *d,
                                       const kern__dims *dims, cl_event *ev) {
   cl_uint a = 0;
   for (int p = 0; p < k->nparams; p++) {
-    if (k->params[p].kind == KERN_PARAM_ARRAY) {
+    if (k->params[p].kind == KERN_PARAM_INDEXED) {
+      /* Warp's indexedarray_t holding cl_mem handles (runtime/indexed.c)
+       * becomes the buffers and kern__ishape of emit/indexed.c. */
+      const unsigned char *w = args[p];
+      int64_t esize = (int64_t)kern_type_size(k->params[p].type);
+      struct {
+        int64_t shape[4], dshape[4], strides[4];
+      } is;
+      uint64_t addr;
+      memcpy(&addr, w, 8);
+      cl_mem m = (cl_mem)(uintptr_t)addr;
+      OCL_CALL(st, KERN_ERROR_LAUNCH, clSetKernelArg,
+               (kern->kernel, a++, sizeof m, &m));
+      for (int j = 0; j < 4; j++) {
+        int32_t ds, dst, sh;
+        memcpy(&ds, w + 16 + 4 * j, 4);
+        memcpy(&dst, w + 32 + 4 * j, 4);
+        memcpy(&sh, w + 88 + 4 * j, 4);
+        is.dshape[j] = ds;
+        is.strides[j] = esize ? dst / esize : 0;
+        is.shape[j] = sh;
+        memcpy(&addr, w + 56 + 8 * j, 8);
+        cl_mem x = (cl_mem)(uintptr_t)addr;
+        OCL_CALL(st, KERN_ERROR_LAUNCH, clSetKernelArg,
+                 (kern->kernel, a++, sizeof x, x ? (const void *)&x : NULL));
+      }
+      OCL_CALL(st, KERN_ERROR_LAUNCH, clSetKernelArg,
+               (kern->kernel, a++, sizeof is, &is));
+    } else if (k->params[p].kind == KERN_PARAM_ARRAY) {
       const kern__arr *arr = args[p];
       cl_mem m = (cl_mem)arr->data;
       /* The generated kern__shape carries the shard offset (opencl.c). */

@@ -47,7 +47,7 @@ static bool same_type(kern_type a, kern_type b) {
 /* Does parameter p have the type t describes? */
 static bool param_is(const kc_param *p, const kern_param_info *t) {
   if (p->kind != t->kind || !same_type(p->type, t->type)) return false;
-  if (p->kind == KERN_PARAM_ARRAY && p->ndim != t->ndim) return false;
+  if (p->kind != KERN_PARAM_VALUE && p->ndim != t->ndim) return false;
   if (p->type.kind == KERN_KIND_STRUCT)
     return p->struct_name && t->struct_name &&
            !strcmp(p->struct_name, t->struct_name);
@@ -93,15 +93,18 @@ static bool spell(char *buf, size_t size, const char *wp,
     if (strchr(tn, '(') || strchr(tn, '<')) return false;
     snprintf(elem, sizeof elem, "%s.%s", wp, tn);
   }
-  if (t->kind == KERN_PARAM_ARRAY)
-    snprintf(buf, size, "%s.array(dtype=%s, ndim=%d)", wp, elem, t->ndim);
+  if (t->kind == KERN_PARAM_ARRAY || t->kind == KERN_PARAM_INDEXED)
+    snprintf(buf, size, "%s.%sarray(dtype=%s, ndim=%d)", wp,
+             t->kind == KERN_PARAM_INDEXED ? "indexed" : "", elem, t->ndim);
   else
     snprintf(buf, size, "%s", elem);
   return true;
 }
 
 static const char *param_kind_name(const kc_param *p) {
-  return p->kind == KERN_PARAM_ARRAY ? "an array" : "a value";
+  return p->kind == KERN_PARAM_ARRAY     ? "an array"
+         : p->kind == KERN_PARAM_INDEXED ? "an indexed array"
+                                         : "a value";
 }
 
 /* The parameter types with the declared ones filled in, checked against
@@ -129,7 +132,9 @@ static kern_status resolve(kern_context *ctx, const kc_kernel *g, int n,
                            "parameter %d '%s' of '%s' is not generic: it is "
                            "%s of %s, got %s of %s", i + 1, p->name, g->name,
                            param_kind_name(p), want,
-                           in[i].kind == KERN_PARAM_ARRAY ? "an array" : "a value",
+                           in[i].kind == KERN_PARAM_ARRAY     ? "an array"
+                           : in[i].kind == KERN_PARAM_INDEXED ? "an indexed array"
+                                                              : "a value",
                            got);
       }
       continue;
@@ -138,13 +143,17 @@ static kern_status resolve(kern_context *ctx, const kc_kernel *g, int n,
       return kern__error(ctx, KERN_ERROR_TYPE_MISMATCH,
                          "parameter %d '%s' of '%s' is generic (typing.Any): "
                          "its type must be given", i + 1, p->name, g->name);
-    if (p->kind == KERN_PARAM_ARRAY &&
-        (in[i].kind != KERN_PARAM_ARRAY || in[i].ndim != p->ndim))
+    if (p->kind != KERN_PARAM_VALUE &&
+        (in[i].kind != p->kind || in[i].ndim != p->ndim))
       return kern__error(ctx, KERN_ERROR_TYPE_MISMATCH,
-                         "parameter %d '%s' of '%s' is a %d-d array of any "
+                         "parameter %d '%s' of '%s' is a %d-d %s of any "
                          "type, got %s", i + 1, p->name, g->name, p->ndim,
-                         in[i].kind == KERN_PARAM_ARRAY ? "an array of "
-                         "another dimension" : "a value");
+                         p->kind == KERN_PARAM_INDEXED ? "indexed array"
+                                                       : "array",
+                         in[i].kind == p->kind ? "one of another dimension"
+                         : in[i].kind == KERN_PARAM_VALUE ? "a value"
+                         : in[i].kind == KERN_PARAM_INDEXED
+                             ? "an indexed array" : "an array");
   }
   return KERN_SUCCESS;
 }
@@ -322,7 +331,7 @@ kern_status kern_module_instantiate(kern_module *h, const char *name,
     t[i].type.rows = t[i].type.cols = 1;
     t[i].type.scalar = KERN_SCALAR_COUNT; /* the declared type */
     if (p && !p->generic) continue; /* kern_launch checks the argument */
-    switch (a->kind) {
+    switch ((int)a->kind) { /* appended kinds are macros */
     case KERN_ARG_ARRAY:
       if (kern_array_ndim(a->u.array) == 0) {
         st = kern__error(m->ctx, KERN_ERROR_INVALID_HANDLE,
@@ -346,6 +355,28 @@ kern_status kern_module_instantiate(kern_module *h, const char *name,
     case KERN_ARG_FLOAT:
       t[i].type.scalar = KERN_SCALAR_FLOAT32;
       break;
+    case KERN_ARG_INDEXED: { /* the data array's type */
+      kern_indexed ia = KERN_INDEXED_INIT;
+      if (!a->u.data ||
+          kern__struct_in(&ia, sizeof ia, a->u.data, KERN_INDEXED_SIZE_V1) !=
+              KERN_SUCCESS ||
+          kern_array_ndim(ia.data) == 0) {
+        st = kern__error(m->ctx, KERN_ERROR_INVALID_HANDLE,
+                         "argument %d '%s' of '%s': not an indexed array of "
+                         "a live data array", i + 1, p ? p->name : "?", name);
+        break;
+      }
+      t[i].kind = KERN_PARAM_INDEXED;
+      t[i].type = kern_array_type(ia.data);
+      t[i].ndim = kern_array_ndim(ia.data);
+      if (t[i].type.kind == KERN_KIND_STRUCT)
+        st = kern__error(m->ctx, KERN_ERROR_TYPE_MISMATCH,
+                         "argument %d '%s' of '%s': an indexed array of "
+                         "structs does not say which struct; instantiate "
+                         "with kern_module_instantiate_types", i + 1,
+                         p ? p->name : "?", name);
+      break;
+    }
     default:
       st = kern__error(m->ctx, KERN_ERROR_TYPE_MISMATCH,
                        "argument %d '%s' of '%s' is raw bytes, which do not "
@@ -393,7 +424,7 @@ kern_status kern_module_generic_param(const kern_module *h, const char *name,
   pi.name = p->name;
   pi.kind = p->kind;
   pi.type = p->type;
-  pi.ndim = p->kind == KERN_PARAM_ARRAY ? p->ndim : 0;
+  pi.ndim = p->kind != KERN_PARAM_VALUE ? p->ndim : 0;
   pi.struct_name = p->struct_name;
   kern__struct_out(out, &pi, sizeof pi);
   return KERN_SUCCESS;

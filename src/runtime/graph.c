@@ -297,6 +297,15 @@ kern_status kern_graph_set_arg(kern_graph *h, int launch_index, int arg_index,
     memcpy(data.bytes, value.u.data, value.size);
     value.u.data = data.bytes;
   }
+  /* a kern_indexed is kept by value, as the stream keeps it (stream.c) */
+  if (value.kind == KERN_ARG_INDEXED && value.u.data) {
+    kern_indexed ia = KERN_INDEXED_INIT;
+    if (kern__struct_in(&ia, sizeof ia, value.u.data,
+                        KERN_INDEXED_SIZE_V1) == KERN_SUCCESS) {
+      memcpy(data.bytes, &ia, sizeof ia);
+      value.u.data = data.bytes;
+    }
+  }
   args[arg_index] = value;
   kern__pack pk;
   kern_status st = kern__launch_pack(c->kernel, c->ndim, c->shape, c->nargs,
@@ -318,7 +327,8 @@ kern_status kern_graph_set_arg(kern_graph *h, int launch_index, int arg_index,
   if (st == KERN_SUCCESS) st = kern__cmd_set_slots(c, &pk);
   if (st == KERN_SUCCESS) {
     c->args[arg_index] = value;
-    if (value.kind == KERN_ARG_DATA) {
+    if (value.kind == KERN_ARG_DATA ||
+        (value.kind == KERN_ARG_INDEXED && value.u.data == data.bytes)) {
       c->argdata[arg_index] = data;
       c->args[arg_index].u.data = c->argdata[arg_index].bytes;
     }

@@ -43,7 +43,8 @@ static kern_status opencl_struct_arrays(kern_context *ctx, kern_module *m) {
     const kc_kernel *k = &m->code.kernels[i];
     for (int p = 0; p < k->nparams; p++)
       for (int f = 0; f < k->params[p].nfields; f++)
-        if (k->params[p].fields[f].kind == KERN_PARAM_ARRAY)
+        if (k->params[p].fields[f].kind == KERN_PARAM_ARRAY ||
+            k->params[p].fields[f].kind == KERN_PARAM_INDEXED)
           return kern__error(
               ctx, KERN_ERROR_UNSUPPORTED,
               "'%s': kernel '%s', parameter '%s': struct '%s' holds the "
@@ -431,7 +432,7 @@ kern_status kern_kernel_param(const kern_kernel *h, int i,
   pi.name = p->name;
   pi.kind = p->kind;
   pi.type = p->type;
-  pi.ndim = p->kind == KERN_PARAM_ARRAY ? p->ndim : 0;
+  pi.ndim = p->kind != KERN_PARAM_VALUE ? p->ndim : 0;
   pi.struct_name = p->struct_name;
   kern__struct_out(out, &pi, sizeof pi);
   return KERN_SUCCESS;
@@ -491,11 +492,12 @@ static const char *param_spelling(const kc_param *p, char *buf, size_t size) {
   kern_type_name(p->type, tn, sizeof tn);
   if (p->struct_name) /* "Body (48 bytes)" */
     snprintf(tn, sizeof tn, "%.60s (%d bytes)", p->struct_name, p->type.rows);
-  if (p->kind == KERN_PARAM_ARRAY) {
+  if (p->kind == KERN_PARAM_ARRAY || p->kind == KERN_PARAM_INDEXED) {
+    const char *kind = p->kind == KERN_PARAM_ARRAY ? "array" : "indexedarray";
     if (p->ndim == 1)
-      snprintf(buf, size, "wp.array(dtype=%s)", tn);
+      snprintf(buf, size, "wp.%s(dtype=%s)", kind, tn);
     else
-      snprintf(buf, size, "wp.array(dtype=%s, ndim=%d)", tn, p->ndim);
+      snprintf(buf, size, "wp.%s(dtype=%s, ndim=%d)", kind, tn, p->ndim);
   } else {
     snprintf(buf, size, "%s", tn);
   }
@@ -505,7 +507,7 @@ static const char *param_spelling(const kc_param *p, char *buf, size_t size) {
 /* What the user passed, for "got ..." */
 static const char *arg_spelling(const kern_arg *a, char *buf, size_t size) {
   char tn[80];
-  switch (a->kind) {
+  switch ((int)a->kind) { /* kinds appended as macros are not enumerators */
   case KERN_ARG_ARRAY:
     if (!a->u.array) {
       snprintf(buf, size, "a NULL array");
@@ -525,6 +527,9 @@ static const char *arg_spelling(const kern_arg *a, char *buf, size_t size) {
     break;
   case KERN_ARG_DATA:
     snprintf(buf, size, "%zu bytes of data (kern_arg_data)", a->size);
+    break;
+  case KERN_ARG_INDEXED:
+    snprintf(buf, size, "an indexed array (kern_arg_indexed)");
     break;
   default:
     snprintf(buf, size, "an argument of unknown kind %d", (int)a->kind);
@@ -855,6 +860,25 @@ static kern_status pack_value_arg(kern_context *ctx, const char *kn, int i,
   return st;
 }
 
+/* A wp.indexedarray argument: kern_arg_indexed of a description that
+ * indexed.c checks and writes as Warp's indexedarray_t into the slot. */
+static kern_status pack_indexed_arg(kern_context *ctx, kern_module *m,
+                                    const char *kn, int i, const kc_param *p,
+                                    const kern_arg *a, kern__slot *slot) {
+  kern_status st = KERN_SUCCESS;
+  char want[128], got[128];
+  if (a->kind != KERN_ARG_INDEXED) {
+    MISMATCH("got %s; pass a kern_indexed with kern_arg_indexed", kn, i + 1,
+             p->name, want, arg_spelling(a, got, sizeof got));
+    return st;
+  }
+  char who[160];
+  snprintf(who, sizeof who, "launch of '%s': argument %d '%s'", kn, i + 1,
+           p->name);
+  return kern__indexed_build(ctx, who, (const kern_indexed *)a->u.data,
+                             p->type, p->ndim, m->dev, slot->bytes);
+}
+
 #undef MISMATCH
 
 kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
@@ -909,6 +933,8 @@ kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
     argv[i] = slot;
     st = p->kind == KERN_PARAM_ARRAY
              ? pack_array_arg(ctx, m, kn, i, p, a, slot)
+         : p->kind == KERN_PARAM_INDEXED
+             ? pack_indexed_arg(ctx, m, kn, i, p, a, slot)
              : pack_value_arg(ctx, kn, i, p, a, slot);
   }
 

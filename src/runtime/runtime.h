@@ -390,6 +390,11 @@ kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
  * with float16 and bfloat16 components widened to float32 (Note [16-bit
  * floats] in emit/half.c). */
 size_t kern__value_arg_size(kern_type t);
+/* indexed.c: checks the kern_indexed at user and writes Warp's
+ * indexedarray_t (KERN_STRUCT_INDEXED_SIZE bytes) at out. */
+kern_status kern__indexed_build(kern_context *ctx, const char *who,
+                                const kern_indexed *user, kern_type want_type,
+                                int want_ndim, int dev, unsigned char *out);
 void kern__pack_release(kern__pack *p);
 
 /* ---------------------------------------------------------------- streams */

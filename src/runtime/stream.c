@@ -849,6 +849,14 @@ kern_status kern__stream_launch(kern_stream *s, kern_kernel *k,
           memcpy(c->argdata[i].bytes, args[i].u.data, args[i].size);
           c->args[i].u.data = c->argdata[i].bytes;
         }
+        /* a kern_indexed is read again when a graph replays the launch */
+        if (args[i].kind == KERN_ARG_INDEXED && args[i].u.data) {
+          kern_indexed ia = KERN_INDEXED_INIT;
+          (void)kern__struct_in(&ia, sizeof ia, args[i].u.data,
+                                KERN_INDEXED_SIZE_V1);
+          memcpy(c->argdata[i].bytes, &ia, sizeof ia);
+          c->args[i].u.data = c->argdata[i].bytes;
+        }
       }
     }
     kern_status st = KERN_SUCCESS;

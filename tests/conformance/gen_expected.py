@@ -61,6 +61,18 @@ def wp_type(name):
     """Warp type for a SPEC type name (scalar, vecN[d|i|...], matNN[d])."""
     if name in SCALARS:
         return SCALARS[name][0]
+    # vecN / matRxC with Warp's suffixes: kern's short names for sizes
+    # Warp has no alias of (wp.types.vector(length=5, ...))
+    m = re.fullmatch(r"(vec)(\d+)([a-z]*)|(mat)(\d+)x(\d+)([a-z]*)", name)
+    if m and not hasattr(wp, name):
+        suffix = m.group(3) if m.group(1) else m.group(7)
+        sc = getattr(wp, "vec2" + suffix, None)
+        if sc is None:
+            raise ValueError(f"unknown type name '{name}'")
+        sc = sc._wp_scalar_type_
+        if m.group(1):
+            return wp.types.vector(length=int(m.group(2)), dtype=sc)
+        return wp.types.matrix(shape=(int(m.group(5)), int(m.group(6))), dtype=sc)
     t = getattr(wp, name, None)
     if t is None or not hasattr(t, "_wp_scalar_type_"):
         raise ValueError(f"unknown type name '{name}'")
@@ -171,7 +183,7 @@ def build_array(spec, ann, pname):
         if not is_array_ann(ann):
             raise ValueError(f"{pname}: parameter is not an array but got {spec}")
         # a generic kernel's wp.array(dtype=Any) takes any element type
-        if ann.dtype is not t and ann.dtype is not typing.Any:
+        if not wp.types.types_equal(ann.dtype, t) and ann.dtype is not typing.Any:
             raise ValueError(f"{pname}: dtype {wp.types.type_repr(ann.dtype)} != spec type {tname}")
         if ann.ndim != len(dims):
             raise ValueError(f"{pname}: ndim {ann.ndim} != spec dims {len(dims)}")
@@ -179,6 +191,36 @@ def build_array(spec, ann, pname):
     if tuple(arr.shape) != dims:
         raise ValueError(f"{pname}: built shape {arr.shape} != {dims}")
     return arr
+
+
+def is_indexed_ann(ann):
+    """True for wp.indexedarray(...) and wp.indexedarray[T, N] annotations."""
+    return "indexedarray" in type(ann).__name__.lower()
+
+
+def build_indexed(spec, ann, pname):
+    """indexed(DATA[;IDX0[;IDX1...]]) (tools/spec_indexed.c): the data array
+    SPEC, then per dimension ':' (no index array), [i,j,...] or an int32
+    array SPEC; the same wp.indexedarray kern run builds."""
+    if not (spec.startswith("indexed(") and spec.endswith(")")):
+        raise ValueError(f"{pname}: indexed array SPEC must be indexed(...), got {spec}")
+    parts = [p.strip() for p in spec[len("indexed(") : -1].split(";")]
+    data = build_array(parts[0], None, pname)
+    if ann is not None:
+        if (ann.dtype is not data.dtype and ann.dtype is not typing.Any) or ann.ndim != data.ndim:
+            raise ValueError(f"{pname}: data array does not fit {ann}")
+    if len(parts) - 1 > data.ndim:
+        raise ValueError(f"{pname}: more index arrays than dimensions")
+    indices = []
+    for t in parts[1:]:
+        if t == ":":
+            indices.append(None)
+        elif t.startswith("["):
+            vals = [int(x, 0) for x in t[1:-1].split(",") if x.strip()]
+            indices.append(wp.array(np.array(vals, dtype=np.int32), dtype=wp.int32, device="cpu"))
+        else:
+            indices.append(build_array(t, None, pname))
+    return wp.indexedarray(data, indices)
 
 
 def is_array_ann(ann):
@@ -262,6 +304,10 @@ def build_struct(spec, st, pname, extra, prefix="", inst=None):
         t = find_var(st, path)
         if type(t).__name__ == "Struct":
             build_struct(value, st, pname, extra, path + ".", inst)
+        elif is_indexed_ann(t):
+            ia = build_indexed(value, t, f"{pname}.{path}")
+            extra[f"{pname}.{path}"] = ia.data
+            set_path(inst, path, ia)
         elif is_array_ann(t):
             arr = build_array(value, t, f"{pname}.{path}")
             extra[f"{pname}.{path}"] = arr
@@ -333,6 +379,8 @@ def build_struct_array(spec, ann, pname):
 def build_value(spec, ann, pname, extra=None):
     if type(ann).__name__ == "Struct":
         return build_struct(spec, ann, pname, extra if extra is not None else {})
+    if is_indexed_ann(ann):
+        return build_indexed(spec, ann, pname)
     if ARRAY_RE.match(spec) and is_array_ann(ann) and type(ann.dtype).__name__ == "Struct":
         return build_struct_array(spec, ann, pname)
     if ARRAY_RE.match(spec):
@@ -445,6 +493,9 @@ def run_file(path):
     extra = {}
     values = {p: build_value(args[p], t, p, extra) for p, t in params}
     checked = dict(values)
+    for p in checked:
+        if isinstance(checked[p], wp.indexedarray):
+            checked[p] = checked[p].data  # kern run prints and saves the data
     checked.update(extra)
     for name, _ in checks:
         if name not in checked or not isinstance(checked[name], wp.array):

@@ -1,7 +1,7 @@
-# expect: 6:19: error: custom vector types of length 10 are not supported yet (kern has vectors of 2 to 4 components)
+# expect: 6:19: error: wp.types.vector() needs a length of at least 1, got 0
 import warp as wp
 
 
 @wp.kernel
-def k(a: wp.types.vector(length=10, dtype=float)):
+def k(a: wp.types.vector(length=0, dtype=float)):
     pass

@@ -1,8 +1,7 @@
-# expect: 8:12: error: wp.vector() of length 6 is not supported yet (kern has vectors of 2 to 4 components)
+# expect: 7:12: error: wp.vector() filled with one value needs length=
 import warp as wp
-
 
 @wp.kernel
 def k(a: wp.array(dtype=float)):
     i = wp.tid()
-    v = wp.vector(a[i], length=6)
+    v = wp.vector(a[i])

@@ -84,8 +84,33 @@ int main(void) {
   check_parse("spatial_vectorh", T(KERN_KIND_VECTOR, KERN_SCALAR_FLOAT16, 6, 1));
   check_parse("wp.spatial_matrixh", T(KERN_KIND_MATRIX, KERN_SCALAR_FLOAT16, 6, 6));
   ASSERT_EQ(kern_type_parse("spatial_vectori", &t), KERN_ERROR_INVALID_ARGUMENT);
-  ASSERT_EQ(kern_type_parse("vec5", &t), KERN_ERROR_INVALID_ARGUMENT);
+  /* sizes Warp has no alias for: vecN and matRxC with Warp's suffixes */
+  check_parse("vec5", T(KERN_KIND_VECTOR, KERN_SCALAR_FLOAT32, 5, 1));
+  check_parse("vec1", T(KERN_KIND_VECTOR, KERN_SCALAR_FLOAT32, 1, 1));
+  check_parse("wp.vec9i", T(KERN_KIND_VECTOR, KERN_SCALAR_INT32, 9, 1));
+  check_parse("vec10d", T(KERN_KIND_VECTOR, KERN_SCALAR_FLOAT64, 10, 1));
+  check_parse("mat10x3d", T(KERN_KIND_MATRIX, KERN_SCALAR_FLOAT64, 10, 3));
+  check_parse("mat2x6", T(KERN_KIND_MATRIX, KERN_SCALAR_FLOAT32, 2, 6));
+  check_parse("vector(length=7, dtype=uint8)",
+              T(KERN_KIND_VECTOR, KERN_SCALAR_UINT8, 7, 1));
+  check_parse("matrix(shape=(5, 1), dtype=bool)",
+              T(KERN_KIND_MATRIX, KERN_SCALAR_BOOL, 5, 1));
   ASSERT_EQ(kern_type_parse("mat23", &t), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(kern_type_parse("vec0", &t), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(kern_type_parse("vec5000", &t), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(kern_type_parse("vec99999999999", &t), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(kern_type_parse("mat0x3", &t), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(kern_type_parse("mat100x100", &t), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(kern_type_parse("mat3x", &t), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(kern_type_parse("vec5q", &t), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(kern_type_parse("vector(length=5, dtype=float32) ", &t),
+            KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(kern_type_parse("vector(length=5, dtype=vec3)", &t),
+            KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(kern_type_parse("matrix(shape=(0, 2), dtype=float32)", &t),
+            KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(kern_type_size(T(KERN_KIND_MATRIX, KERN_SCALAR_FLOAT64, 10, 3)), 240);
+  ASSERT_EQ(kern_type_size(T(KERN_KIND_MATRIX, KERN_SCALAR_FLOAT32, 65, 64)), 0);
   check_parse("vec3h", T(KERN_KIND_VECTOR, KERN_SCALAR_FLOAT16, 3, 1));
   check_parse("wp.float16", T(KERN_KIND_SCALAR, KERN_SCALAR_FLOAT16, 1, 1));
   check_parse("bfloat16", T(KERN_KIND_SCALAR, KERN_SCALAR_BFLOAT16, 1, 1));
@@ -95,16 +120,16 @@ int main(void) {
   ASSERT_EQ(kern_type_parse("float32 ", &t), KERN_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(kern_type_parse(NULL, &t), KERN_ERROR_INVALID_ARGUMENT);
 
-  /* Every name we print for an aliased type parses back to the type. */
+  /* Every name we print parses back to the type, aliases and Warp's
+   * long spellings of other sizes alike. */
   for (int s = 0; s < KERN_SCALAR_COUNT; s++)
     for (int k = 0; k < 3; k++)
-      for (int n = 2; n <= 4; n++) {
+      for (int n = 1; n <= 11; n++) {
         kern_type a = k == 0 ? T(KERN_KIND_SCALAR, (kern_scalar)s, 1, 1)
                       : k == 1 ? T(KERN_KIND_VECTOR, (kern_scalar)s, n, 1)
-                               : T(KERN_KIND_MATRIX, (kern_scalar)s, n, n);
+                               : T(KERN_KIND_MATRIX, (kern_scalar)s, n, 12 - n);
         char buf[80];
         kern_type_name(a, buf, sizeof buf);
-        if (strchr(buf, '(')) continue; /* generic spelling */
         check_parse(buf, a);
       }
   puts("ok");

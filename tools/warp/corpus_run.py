@@ -58,8 +58,16 @@ def make_input(wp, rng, t):
     """(Warp value, kern SPEC or numpy array, numpy dtype) for type t."""
     if wp.types.is_array(t):
         kind = type(t).__name__.lower()
-        if "indexed" in kind or "fabric" in kind or "tile" in kind:
+        if "fabric" in kind or "tile" in kind:
             raise Skip("inputs: %s" % type(t).__name__)
+        if "indexed" in kind:
+            # a data array of the usual shape seen through a random
+            # permutation of each axis (kern run's indexed(DATA;IDX...))
+            plain = wp.array(dtype=t.dtype, ndim=t.ndim)
+            arr, data, npdt = make_input(wp, rng, plain)
+            idx = [rng.permutation(n).astype(np.int32) for n in SHAPES[t.ndim]]
+            warr = wp.indexedarray(arr, [wp.array(i, dtype=wp.int32, device="cpu") for i in idx])
+            return warr, ("indexed", data, idx), npdt
         dt = t.dtype
         if dt is typing_any() or getattr(dt, "cls", None) is not None:
             raise Skip("inputs: struct or generic element type")
@@ -140,7 +148,17 @@ def run_one(wp, k, kern, tmp, idx, seed):
     for a in args:
         v, s, npdt = make_input(wp, rng, a.type)
         wargs.append(v)
-        if npdt is not None:
+        if isinstance(s, tuple):  # an indexed array: its data, its indices
+            inp = os.path.join(tmp, "m%d_%s_in.npy" % (idx, a.label))
+            np.save(inp, s[1])
+            parts = [inp]
+            for d, ix in enumerate(s[2]):
+                ip = os.path.join(tmp, "m%d_%s_i%d.npy" % (idx, a.label, d))
+                np.save(ip, ix)
+                parts.append(ip)
+            specs.append("%s=indexed(%s)" % (a.label, ";".join(parts)))
+            arrays.append((a.label, len(wargs) - 1, npdt))
+        elif npdt is not None:
             inp = os.path.join(tmp, "m%d_%s_in.npy" % (idx, a.label))
             np.save(inp, s)
             specs.append("%s=%s" % (a.label, inp))
@@ -173,7 +191,8 @@ def run_one(wp, k, kern, tmp, idx, seed):
         return "differ", "kern run failed: " + msg[:160]
     for label, i, npdt in arrays:
         got = np.load(os.path.join(tmp, "m%d_%s_out.npy" % (idx, label)))
-        want = wargs[i].numpy()
+        w = wargs[i]
+        want = (w.data if isinstance(w, wp.indexedarray) else w).numpy()
         if npdt.kind == "V":  # bfloat16: bit for bit
             got, want, npdt = got.view(np.uint16), want.view(np.uint16), np.dtype(np.uint16)
         if want.dtype != got.dtype and npdt.kind != "b":
