@@ -348,6 +348,15 @@ typedef struct kern_options {
   /* Must be zero (a later version may give it a meaning); it keeps the
    * struct free of tail padding. */
   int reserved0;
+  /* Non-zero refuses @wp.func_native functions: loading or compiling a file
+   * that defines one fails with KERN_ERROR_COMPILE naming the decorator.  A
+   * snippet is native code pasted into the generated program, able to do
+   * anything the process can; a service that compiles kernel files it does
+   * not trust sets this (Note [snippet containment] in src/emit/native.c).
+   * Zero (the default) compiles snippets, as Warp does. */
+  int no_native;
+  /* Must be zero; it keeps the struct free of tail padding. */
+  int reserved1;
 } kern_options;
 #define KERN_OPTIONS_INIT KERN__INIT(kern_options)
 #define KERN_OPTIONS_SIZE_V1 (2 * sizeof(void *) + 2 * sizeof(int))

@@ -90,7 +90,7 @@ static const char help_devices[] =
 
 static const char help_compile[] =
     "Usage: kern compile FILE [--target c|cuda|opencl] [-o OUT] [--debug]\n"
-    "                         [--compact]\n"
+    "                         [--compact] [--no-native]\n"
     "\n"
     "Translates every kernel in the Warp source FILE and prints the generated\n"
     "code, without building or running it.\n"
@@ -105,6 +105,8 @@ static const char help_compile[] =
     "                   bulk (one loop, no unrolling, shared __noinline__\n"
     "                   helpers between #ifndef guards); same results,\n"
     "                   slower kernels, 5-10x faster to compile\n"
+    "  --no-native      refuse @wp.func_native snippets (native code pasted\n"
+    "                   into the program), for files you do not trust\n"
     "  -h, --help       show this help\n"
     "\n"
     "Examples:\n"
@@ -157,6 +159,9 @@ static const char help_run[] =
     "                        default checks them); wins over $KERN_DEBUG\n"
     "  --debug               check every array access (the default; kept\n"
     "                        for scripts that ask for it explicitly)\n"
+    "  --no-native           refuse @wp.func_native snippets (native code\n"
+    "                        pasted into the program), for files you do\n"
+    "                        not trust\n"
     "  -h, --help            show this help\n"
     "\n"
     "Every kernel parameter is given exactly once as NAME=SPEC.\n"
@@ -500,7 +505,7 @@ static int cmd_devices(int argc, char **argv) {
 
 static int cmd_compile(int argc, char **argv) {
   const char *file = NULL, *target = "c", *out = NULL;
-  int only_args = 0, debug = 0, compact = 0;
+  int only_args = 0, debug = 0, compact = 0, no_native = 0;
 
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -520,6 +525,10 @@ static int cmd_compile(int argc, char **argv) {
       }
       if (strcmp(a, "--compact") == 0) {
         compact = 1;
+        continue;
+      }
+      if (strcmp(a, "--no-native") == 0) {
+        no_native = 1;
         continue;
       }
       if ((r = opt_value(argc, argv, &i, "--target", "-t", &target)) ||
@@ -546,6 +555,7 @@ static int cmd_compile(int argc, char **argv) {
   kern_context *ctx;
   kern_options kopts = KERN_OPTIONS_INIT;
   kopts.debug = debug;
+  kopts.no_native = no_native;
   kern_status st = kern_context_new(&kopts, &ctx);
   if (st != KERN_SUCCESS) {
     free(src);
@@ -619,7 +629,7 @@ static void list_params(const kern_param_info *ps, int n, char *buf,
 
 typedef struct run_opts {
   const char *file, *kernel, *dim, *backend, *device;
-  int quiet, no_cache, threads, debug;
+  int quiet, no_cache, threads, debug, no_native;
   assign *args;
   int nargs;
   assign *saves;
@@ -656,6 +666,10 @@ static int parse_run_args(int argc, char **argv, run_opts *o) {
         o->debug = 0;
         continue;
       }
+      if (strcmp(a, "--no-native") == 0) {
+        o->no_native = 1;
+        continue;
+      }
       if ((r = opt_value(argc, argv, &i, "--dim", NULL, &o->dim)) ||
           (r = opt_value(argc, argv, &i, "--backend", NULL, &o->backend)) ||
           (r = opt_value(argc, argv, &i, "--device", NULL, &o->device))) {
@@ -681,7 +695,7 @@ static int parse_run_args(int argc, char **argv, run_opts *o) {
       }
       static const char *const run_options[] = {
           "--dim", "--backend", "--device", "--save", "--quiet", "--threads",
-          "--no-cache", "--unchecked", "--debug", "--help"};
+          "--no-cache", "--unchecked", "--debug", "--no-native", "--help"};
       const char *eq = strchr(a, '=');
       char hint[160];
       return usage("run", "unknown option '%s'%s", a,
@@ -1002,6 +1016,7 @@ static int run_load(run_state *r) {
   kopts.num_threads = o->threads;
   kopts.no_cache = o->no_cache;
   kopts.debug = o->debug;
+  kopts.no_native = o->no_native;
   kern_status st = kern_context_new(&kopts, &r->ctx);
   if (st != KERN_SUCCESS) {
     error("cannot start kern: %s", kern_status_string(st));

@@ -54,16 +54,20 @@ def _lib():
     return _ffi.lib
 
 
-def init(cache_dir=None, num_threads=0, debug=False, no_cache=False):
+def init(cache_dir=None, num_threads=0, debug=False, no_cache=False,
+         no_native=False):
     """Sets the options of kern's context; call before anything else.
 
     ``cache_dir`` overrides $KERN_CACHE_DIR, ``num_threads`` the CPU
     backend's worker count, ``debug=True`` checks every array access
     (launches then fail with OutOfBoundsError instead of touching memory),
-    ``no_cache`` always compiles.  Calling it again with the same options is
-    harmless; with different ones after the context exists is an error."""
+    ``no_cache`` always compiles, ``no_native=True`` refuses
+    @wp.func_native snippets (native code; set it for files you do not
+    trust).  Calling it again with the same options is harmless; with
+    different ones after the context exists is an error."""
     opts = {"cache_dir": cache_dir, "num_threads": int(num_threads),
-            "debug": bool(debug), "no_cache": bool(no_cache)}
+            "debug": bool(debug), "no_cache": bool(no_cache),
+            "no_native": bool(no_native)}
     with _ffi.lock:
         if _state.ctx is not None:
             if opts != (_state.options or opts):
@@ -93,6 +97,7 @@ def ctx():
         o.num_threads = opts.get("num_threads", 0)
         o.no_cache = 1 if opts.get("no_cache") else 0
         o.debug = 1 if opts.get("debug") else 0
+        o.no_native = 1 if opts.get("no_native") else 0
         out = C.c_void_p()
         st = lib.kern_context_new(C.byref(o), C.byref(out))
         if st:

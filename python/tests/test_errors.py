@@ -273,3 +273,34 @@ def test_array_of_another_device(mod, device):
     y = kern.zeros(8, device=device)
     with pytest.raises(kern.InvalidArgumentError, match=r"'x' is on device"):
         mod.axpb(x, y, 1.0, 1, dim=8)
+
+
+def test_no_native_refuses_snippets(device):
+    """kern.init(no_native=True) refuses @wp.func_native at the decorator;
+    the default compiles and runs the snippet."""
+    src = ("import warp as wp\n\n\n@wp.func_native('return x + 1.0f;')\n"
+           "def inc(x: float) -> float: ...\n\n\n@wp.kernel\n"
+           "def k(a: wp.array(dtype=float)):\n    a[0] = inc(a[0])\n")
+    code = textwrap.dedent("""\
+        import kern, numpy as np, sys
+        kern.init(no_native=sys.argv[2] == "1")
+        try:
+            m = kern.load(sys.argv[3], device=sys.argv[1])
+        except kern.CompileError as e:
+            print("REFUSED", e)
+            sys.exit(0)
+        a = np.full(1, 2.5, np.float32)
+        if kern.get_device(sys.argv[1]).is_cpu:
+            m.k(a, dim=1)
+            print("RAN", a[0])
+        else:
+            print("LOADED")
+    """)
+    r = subprocess.run([sys.executable, "-c", code, device.name, "1", src],
+                       capture_output=True, text=True, timeout=300, env=child_env())
+    assert r.returncode == 0, r.stderr
+    assert "REFUSED" in r.stdout and "4:1: error: @wp.func_native" in r.stdout, r.stdout
+    r = subprocess.run([sys.executable, "-c", code, device.name, "0", src],
+                       capture_output=True, text=True, timeout=300, env=child_env())
+    assert r.returncode == 0, r.stderr
+    assert "RAN 3.5" in r.stdout or "LOADED" in r.stdout, r.stdout

@@ -114,6 +114,7 @@ struct Compiler {
   struct Module *mod;
   const char *note;   /* a line diag_error adds under the caret, or NULL
                          (where a generic function was instantiated) */
+  bool no_native;     /* refuse @wp.func_native (kc_options.no_native) */
 };
 
 _Noreturn void diag_error(Compiler *C, Pos pos, const char *fmt, ...)

@@ -26,6 +26,8 @@ typedef struct kc_options {
   /* CUDA only: the compact form (Note [compact CUDA] in emit/cuda.c), for
    * datasets whose text NVRTC compiles in large batches. */
   int compact;
+  /* Refuse @wp.func_native snippets (kern_options.no_native). */
+  int no_native;
 } kc_options;
 
 #endif

@@ -70,6 +70,7 @@ void kern__compile_result_free(kc_result *r) {
   }
   kern__free(r->generics);
   kern__free(r->wp_alias);
+  kern__free(r->no_opencl);
   for (int i = 0; i < r->narray_names; i++)
     kern__free(r->array_names[i]);
   kern__free(r->array_names);
@@ -226,7 +227,7 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
   C->path = name ? name : "<string>";
   C->src = src;
   C->len = len;
-  static const kc_options dflt = {0, 0, 0};
+  static const kc_options dflt = {0, 0, 0, 0};
   const kc_options *volatile o = opts ? opts : &dflt;
 
   kern_status st = KERN_SUCCESS;
@@ -241,6 +242,7 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
     kern__free(C);
     return out->error ? KERN_ERROR_COMPILE : KERN_ERROR_OUT_OF_MEMORY;
   }
+  C->no_native = o->no_native != 0;
   if (setjmp(C->jmp) == 0) {
     parse_file(C);
     IrModule *m = lower_module(C);
@@ -256,6 +258,12 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
     out->source_len = strlen(out->source);
     describe_kernels(C, m, out);
     describe_generics(C, out);
+    if (m->has_addr)
+      out->no_opencl = dup_or_oom(C, arena_printf(C,
+          "%s:%d:%d: wp.address_of() is not available on OpenCL: a "
+          "variable's address there belongs to the private or global "
+          "address space and does not survive a round trip through a uint64",
+          C->path, m->addr_pos.line, m->addr_pos.col));
     if (m->narray_names) {
       out->array_names = kern__calloc((size_t)m->narray_names, sizeof(char *));
       if (!out->array_names)

@@ -145,6 +145,9 @@ typedef struct kc_result {
   int ngenerics;
   kc_kernel *generics;
   char *wp_alias;
+  /* Why the module cannot run on OpenCL ("path:line:col: ..."), or NULL:
+   * the runtime refuses to load it there (wp.address_of, check_native.c) */
+  char *no_opencl;
 } kc_result;
 
 /* Parses, checks, lowers and emits every kernel of one source file.

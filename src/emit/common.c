@@ -1765,6 +1765,9 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
   case E_VIEW:
     emit_view(E, b, e);
     return;
+  case E_ADDR:
+    emit_address(E, b, e);
+    return;
   }
 }
 
@@ -1925,7 +1928,16 @@ static void emit_ref_stores(Emit *E);
  * Identifiers need no quoting: the lexer admits only ASCII letters, digits
  * and '_' in names, and every name is emitted with a prefix (ir_var,
  * check.c's kern_k_ / kern_f_ symbols) that keeps it clear of C keywords,
- * macros and the prelude's k_ names. */
+ * macros and the prelude's k_ names.
+ *
+ * The one exception is by design: a @wp.func_native snippet is C, CUDA or
+ * OpenCL text that the user wrote to be compiled as it is, so it goes into
+ * the program verbatim, with its parameters under their Python names
+ * (check_native.c refuses keywords and kern's prefixes among them).  It is
+ * native code with the process's rights, like Warp's; emit/native.c
+ * (Note [snippet containment]) places it where a malformed snippet can
+ * only fail to compile, and kern_options.no_native (`--no-native`) refuses
+ * snippets for services that compile files they do not trust. */
 void emit_quote(Buf *b, const char *s, size_t n) {
   static const char plain[] = " !#%&'()+,-./:;<=>[]^_{|}~";
   for (size_t i = 0; i < n; i++) {
@@ -1969,6 +1981,8 @@ static const char *line_path(Emit *E, const char *s) {
   }
   return b.p ? b.p : "";
 }
+
+const char *emit_line_path(Emit *E, const char *s) { return line_path(E, s); }
 
 static void emit_stmt(Emit *E, IrStmt *s) {
   switch (s->kind) {
@@ -2318,6 +2332,10 @@ static void emit_ref_stores(Emit *E) {
 
 static void emit_function(Emit *E, IrFunc *f) {
   E->f = f;
+  if (f->native) {
+    emit_native_function(E, f);
+    return;
+  }
   Buf sig;
   buf_init(&sig, E->C);
   buf_printf(&sig, "%s %s %s(", E->T->fn_qual, emit_ctype(E, f->ret),
@@ -2361,6 +2379,7 @@ const char *emit_module(Compiler *C, IrModule *m, const Target *T,
   E.vec_lane = -1;
   buf_init(&E.pre, C);
   buf_init(&E.out, C);
+  buf_init(&E.natives, C);
   emit_memo_begin(&E, memo);
   for (IrFunc *f = m->funcs; f; f = f->next)
     emit_function(&E, f);
@@ -2386,5 +2405,8 @@ const char *emit_module(Compiler *C, IrModule *m, const Target *T,
     buf_puts(&all, KERN_EMIT_SHARED_END "\n");
   buf_puts(&all, "\n");
   buf_puts(&all, E.out.p ? E.out.p : "");
+  /* last, so that nothing a snippet does reaches kern's own code (Note
+   * [snippet containment] in native.c) */
+  buf_puts(&all, E.natives.p ? E.natives.p : "");
   return all.p;
 }

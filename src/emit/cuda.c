@@ -184,7 +184,7 @@ static void vp_expr(VecPlan *V, IrExpr *e) {
   if (!e || !V->ok)
     return;
   if (e->kind == E_ATOMIC || e->kind == E_FCALL || e->kind == E_SHAPE ||
-      e->kind == E_VIEW) { /* a view may alias a vectorised array */
+      e->kind == E_VIEW || e->kind == E_ADDR) { /* a view may alias a vectorised array */
     V->ok = false;
     return;
   }

@@ -50,6 +50,7 @@ struct Emit {
   const kc_options *opts;
   Buf pre;        /* types and helpers, in dependency order */
   Buf out;        /* user functions and kernels */
+  Buf natives;    /* @wp.func_native bodies, after everything (native.c) */
   const char **have; /* names already in pre */
   int nhave, caphave;
   IrFunc *f;      /* function being emitted */
@@ -78,6 +79,12 @@ const char *emit_module(Compiler *C, IrModule *m, const Target *T,
                         const kc_options *opts, kc_memo *memo);
 
 extern const Target target_c, target_cuda, target_opencl, target_cuda_compact;
+
+/* native.c: @wp.func_native functions and wp.address_of() */
+void emit_native_function(Emit *E, IrFunc *f);
+void emit_address(Emit *E, Buf *b, IrExpr *e);
+/* A path as #line can name it: safe characters kept, the rest %XX. */
+const char *emit_line_path(Emit *E, const char *s);
 
 /* common.c, for the targets */
 const char *emit_ctype(Emit *E, const Type *t);   /* C spelling of a value type */

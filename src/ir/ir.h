@@ -60,7 +60,9 @@ typedef enum IrExprKind {
   E_ATOMIC,  /* bi on var[args] with value c (and cmp b for cas) */
   E_TID,     /* thread index component ival */
   E_FIELD,   /* field ival of the struct a */
-  E_VIEW     /* a view of the array var (Note [views]) */
+  E_VIEW,    /* a view of the array var (Note [views]) */
+  E_ADDR     /* wp.address_of(a): a's address as a uint64; a is a variable,
+                a load, or a field or component of one (check_native.c) */
 } IrExprKind;
 /* E_SHAPE's ival for the truth value of an array (`if arr:`), a bool: is
  * its data pointer non-null, as Warp tests it (a struct's unset array
@@ -167,6 +169,14 @@ struct IrFunc {
                            printing, effectful calls); set by the lowering */
   IrFunc *next;
   Pos pos;
+  /* @wp.func_native: the snippet is the body (Note [native snippets] in
+   * lower/check_native.c); NULL for other functions */
+  const char *native;
+  int native_len;
+  Pos native_pos;
+  const char **native_names; /* the parameters' Python names */
+  bool called;          /* some call names it (a native one is emitted only
+                           then, as Warp builds only what kernels use) */
 };
 
 /* Note [debug mode]: with kc_options.debug every kernel and function takes
@@ -187,6 +197,9 @@ typedef struct IrModule {
   const char **array_names;
   int narray_names, cap_array_names;
   Names array_name_ids; /* name -> 1 + its index in array_names */
+  /* the first wp.address_of(), which OpenCL cannot run (check_native.c) */
+  bool has_addr;
+  Pos addr_pos;
 } IrModule;
 
 /* build.c */

@@ -100,6 +100,13 @@ static void simplify(IrExpr **slot, void *ud) {
     e->var->written = true;
   if (e->kind == E_VIEW)
     e->var->read = e->var->written = true; /* the view may be stored to */
+  if (e->kind == E_ADDR) { /* a snippet may store through the address */
+    IrExpr *b = e->a;
+    while (b->kind == E_FIELD || b->kind == E_COMP)
+      b = b->a;
+    if (b->kind == E_LOAD)
+      b->var->written = true;
+  }
 }
 
 static void mark_store(IrStmt *s, void *ud) {
@@ -118,7 +125,7 @@ static void mark_store(IrStmt *s, void *ud) {
 static void no_simple(IrExpr **slot, void *ud) {
   IrFunc *f = ud;
   IrExpr *e = *slot;
-  if (e->kind == E_FCALL || e->kind == E_ATOMIC ||
+  if (e->kind == E_FCALL || e->kind == E_ATOMIC || e->kind == E_ADDR ||
       (e->kind == E_CALL && builtin_draws(e->bi)))
     f->simple_loop = false;
 }

@@ -177,6 +177,11 @@ struct Func {
   Func *instances;     /* a generic definition: its instantiations */
   Func *next_instance;
   int ninstances;
+  /* @wp.func_native (Note [native snippets] in lower/check_native.c): the
+   * snippet, emitted verbatim as the body; NULL for other functions */
+  const char *native;
+  int native_len;
+  Pos native_pos;      /* the snippet's string literal */
 };
 
 /* wp.overload(kernel, [T, ...]), wp.overload(kernel, {"name": T}) or an

@@ -30,6 +30,8 @@ typedef struct Parser {
   const char *wp; /* the name warp is imported as */
   bool stub;      /* funcdef: an @wp.overload stub, whose body is skipped */
   const char *math, *np; /* the names math and numpy are imported as */
+  Names strs;     /* module-level NAME = "string": the N_STR node (the
+                     latest assignment, as the decorators below it see) */
 } Parser;
 
 static Token *peek(Parser *P) { return &P->tok[P->i]; }
@@ -1179,16 +1181,68 @@ static bool overload_stmt(Parser *P) {
   return true;
 }
 
+/* @wp.func_native(snippet, adj_snippet=..., replay_snippet=...) followed
+ * by `def f(params) -> T: ...`: the body is ignored (Warp's is `...` or a
+ * docstring) and the snippet becomes the function's body (Note [native
+ * snippets] in lower/check_native.c).  The snippet is a string literal or
+ * the name of a module-level string assigned above; the adjoint and
+ * replay snippets are accepted and ignored, since kern has no autodiff. */
+static void native_decorator(Parser *P, Node *d, Pos at) {
+  if (P->C->no_native)
+    diag_error(P->C, at, "@%s.func_native snippets are native code, and this "
+               "compilation refuses them (--no-native)", P->wp);
+  if (d->kind != N_CALL)
+    diag_error(P->C, d->pos, "@%s.func_native needs the snippet: "
+               "@%s.func_native(\"...\")", P->wp, P->wp);
+  Node *snippet = d->args;
+  if (snippet && snippet->next)
+    diag_error(P->C, snippet->next->pos, "@%s.func_native takes one "
+               "positional argument, the snippet", P->wp);
+  for (Node *kw = d->kwargs; kw; kw = kw->next) {
+    if (!strcmp(kw->name, "snippet") && !snippet)
+      snippet = kw->a;
+    else if (strcmp(kw->name, "adj_snippet") &&
+             strcmp(kw->name, "replay_snippet"))
+      diag_error(P->C, kw->pos, "@%s.func_native has no argument '%s' "
+                 "(kern takes snippet, adj_snippet and replay_snippet)",
+                 P->wp, kw->name);
+  }
+  if (!snippet)
+    diag_error(P->C, d->pos, "@%s.func_native needs the snippet", P->wp);
+  Node *str = snippet;
+  if (snippet->kind == N_NAME) {
+    str = names_get(&P->strs, snippet->name);
+    if (!str)
+      diag_error(P->C, snippet->pos, "the snippet '%s' is not a string "
+                 "assigned at the top of the file above this function",
+                 snippet->name);
+  }
+  if (str->kind != N_STR)
+    diag_error(P->C, snippet->pos, "the snippet of @%s.func_native must be a "
+               "string literal or the name of a module-level string", P->wp);
+  P->stub = true;
+  Func *f = funcdef(P, false);
+  P->stub = false;
+  f->native = str->str;
+  f->native_len = str->slen;
+  f->native_pos = str->pos;
+  add_func(P, f);
+}
+
 /* decorated -> decorator+ (funcdef | classdef) */
 static void decorated(Parser *P) {
   int kind = 0; /* 1 kernel, 2 func, 3 struct, 0 other */
   Token *first = peek(P);
   const char *other = NULL; /* the name of an unsupported wp decorator */
+  Node *native = NULL;      /* the @wp.func_native(...) call */
   while (is_op(peek(P), "@")) {
     next(P);
     Node *d = test(P);
     Node *callee = d->kind == N_CALL ? d->a : d;
-    if (is_wp_attr(P, callee, "kernel"))
+    if (is_wp_attr(P, callee, "func_native") && kind == 0) {
+      kind = 6;
+      native = d;
+    } else if (is_wp_attr(P, callee, "kernel"))
       kind = 1;
     else if (is_wp_attr(P, callee, "func"))
       kind = 2;
@@ -1219,6 +1273,12 @@ static void decorated(Parser *P) {
     o->pos = first->pos;
     o->stub = f;
     add_kernel_overload(P, o);
+    return;
+  }
+  if (kind == 6) {
+    if (!is_kw(t, "def"))
+      error_at_tok(P, t, "'def' after @wp.func_native");
+    native_decorator(P, native, first->pos);
     return;
   }
   if (kind == 4)
@@ -1383,6 +1443,23 @@ static bool pyglobal_assign(Parser *P, Sym ***ctail) {
     else if (is_op(k, ",") && depth == 0)
       simple = false; /* a tuple */
   }
+  /* NAME = "text" (a snippet for @wp.func_native); any other value
+   * assigned to NAME later hides it */
+  if (P->tok[P->i + 2].kind == T_STRING) {
+    int k = P->i + 2;
+    while (P->tok[k].kind == T_STRING)
+      k++;
+    if (P->tok[k].kind == T_NEWLINE || P->tok[k].kind == T_EOF) {
+      int save = P->i;
+      P->i += 2;
+      names_put(P->C, &P->strs, arena_strndup(P->C, t->text, (size_t)t->len),
+                test(P));
+      P->i = save;
+    }
+  } else if (names_get(&P->strs, arena_strndup(P->C, t->text, (size_t)t->len))) {
+    names_put(P->C, &P->strs, arena_strndup(P->C, t->text, (size_t)t->len),
+              NULL);
+  }
   Sym *s = arena_alloc(P->C, sizeof *s);
   s->kind = SYM_CONST;
   s->pyglobal = true;
@@ -1413,7 +1490,7 @@ static bool pyglobal_assign(Parser *P, Sym ***ctail) {
 void parse_file(Compiler *C) {
   int ntok;
   Token *toks = lex_file(C, &ntok);
-  Parser P = {C, toks, ntok, 0, NULL, false, NULL, NULL};
+  Parser P = {C, toks, ntok, 0, NULL, false, NULL, NULL, {0}};
   C->mod = arena_alloc(C, sizeof(Module));
   Sym **ctail = &C->mod->consts;
 

@@ -150,6 +150,8 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
    * (check_generic.c). */
   /* one with wp.Function parameters is copied per call instead
    * (check_fnparam.c) */
+  if (f->native)
+    check_native_sig(X, f); /* scalars only: no generics */
   if (!f->instance_of && check_fnparam_template(X, f)) {
     f->generic = true;
     f->checking = false;
@@ -197,7 +199,10 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
   }
 
   X->tail = &irf->body;
-  check_stmts(X, f->body);
+  if (f->native)
+    check_native_body(X, f, irf);
+  else
+    check_stmts(X, f->body);
 
   if (!f->ret)
     f->ret = &ty_void;
@@ -217,6 +222,7 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
   irf->has_effects = check_stmts_have_effects(irf->body);
   for (IrVar *p = irf->params; p; p = p->next)
     irf->has_effects |= p->byref; /* it changes the caller's variables */
+  irf->has_effects |= irf->native != NULL; /* Note [native snippets] */
   f->checking = false;
   f->checked = true;
 

@@ -18,6 +18,8 @@ typedef struct Local {
   IrVar **parts;   /* a tuple: one variable per item (check_tuple.c) */
   bool unrolled;   /* the variable of a range() loop Warp would unroll, */
   int64_t ulo, uhi; /* taking the values ulo..uhi */
+  int literal;     /* the block depth of a literal last assigned to it, 0
+                      none: a constant to Warp (Note [constant locals]) */
 } Local;
 
 typedef struct Ctx {
@@ -43,6 +45,9 @@ typedef struct Ctx {
   IrStmt **stmt_mark; /* where the current statement's list began */
   Names fn_locals;  /* local names bound to a function (check_fnvalue.c) */
   Names static_vals; /* loop variables of a loop unrolled for wp.static */
+  int block_depth;  /* blocks entered by check_stmts (function body: 1) */
+  int *lit_trail;   /* locals given a literal, innermost last */
+  int nlit, caplit;
 } Ctx;
 
 #define ERR(pos, ...) diag_error(X->C, pos, __VA_ARGS__)
@@ -147,6 +152,14 @@ IrExpr *check_subscript_value(Ctx *X, Node *n, IrExpr *base);
 int check_swizzle_index(const char *name);
 IrExpr *check_attribute(Ctx *X, Node *n);
 IrExpr *check_expr(Ctx *X, Node *n);
+
+/* check_native.c */
+void check_native_sig(Ctx *X, Func *f);
+void check_native_body(Ctx *X, Func *f, IrFunc *irf);
+IrExpr *check_address_of(Ctx *X, Node *call);
+void check_literal_assigned(Ctx *X, Node *target, Node *value);
+void check_literal_leave(Ctx *X);
+void check_not_constant_local(Ctx *X, Node *a, const char *what);
 
 /* check_stmt.c */
 void check_stmts(Ctx *X, Node *list);

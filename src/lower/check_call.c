@@ -414,6 +414,8 @@ static IrExpr *ref_call(Ctx *X, Node *call, Func *g, IrExpr *e) {
                   "something assignable (a variable, an array element, a "
                   "field or component), not an expression",
           g->params[i].name, g->name);
+    if (a)
+      check_not_constant_local(X, a, "a wp.ref parameter cannot take");
     Local *t = check_add_hidden_local(X, "ref", e->args[i]->ty, call->pos);
     check_def_set(X, X->nlocals - 1);
     t->var->nassign += 2; /* set here and by the callee */
@@ -566,6 +568,7 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
   IrExpr *e = ir_expr(X->C, E_FCALL, g->ret->kind == TY_TUPLE
                                          ? g->ret->items[0] : g->ret);
   e->fn = g->ir;
+  e->fn->called = true;
   e->nargs = g->nparams;
   e->args = bound;
   g->used = true;
@@ -840,6 +843,8 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
   if (w && n->kwargs)
     n = check_builtin_kwargs(X, n, w); /* wp.pow(x=a, y=b): check_kwargs.c */
   if (w) {
+    if (!strcmp(w, "address_of"))
+      return check_address_of(X, n);
     IrExpr *extra = check_extra_call(X, n, w);
     if (extra)
       return extra;

@@ -42,6 +42,7 @@ static Local *assign_local(Ctx *X, Node *target, const Type *ty) {
           target->name, TN(l->ty));
   }
   check_def_set(X, l - X->locals);
+  l->literal = 0; /* check_literal_assigned marks a literal afterwards */
   l->var->nassign++;
   return l;
 }
@@ -117,9 +118,56 @@ static void store_xform_part(Ctx *X, Node *target, IrExpr *value,
   }
 }
 
+/* A wp.ref argument t.p.x or t.q[3] of a transform t (Warp's
+ * `store(t.p.x, v)`): the component of t itself, t[k] for p and t[k + 3]
+ * for q, so that the store back reaches t.  Only for wp.ref arguments:
+ * Warp takes the address of the component there, but a plain assignment
+ * `t.p.x = v` changes a copy of the part and leaves t as it was, which kern
+ * refuses instead (store_component).  NULL when target is not of this
+ * form. */
+static Node *xform_part_component(Ctx *X, Node *target) {
+  Node *part = target->a;
+  if (part->kind != N_ATTR ||
+      (strcmp(part->name, "p") && strcmp(part->name, "q")))
+    return NULL;
+  IrExpr *t = check_expr(X, part->a);
+  if (t->ty->kind != TY_VEC || !t->ty->xform || check_has_effects(t))
+    return NULL;
+  bool p = !strcmp(part->name, "p");
+  int n = p ? 3 : 4, k;
+  if (target->kind == N_ATTR) {
+    k = check_swizzle_index(target->name);
+  } else if (target->args && !target->args->next &&
+             target->args->kind == N_INT && target->args->ival < 4) {
+    k = (int)target->args->ival;
+  } else {
+    return NULL; /* a computed index: the part as a whole */
+  }
+  if (k < 0 || k >= n)
+    ERR(target->pos, "the %s of a transform has no component %s",
+        p ? "translation p" : "rotation q",
+        target->kind == N_ATTR ? target->name : "of that index");
+  Node *sub = arena_alloc(X->C, sizeof *sub), *ix = arena_alloc(X->C, sizeof *ix);
+  sub->kind = N_SUBSCRIPT;
+  sub->pos = target->pos;
+  sub->builtin = -1;
+  sub->a = part->a;
+  sub->depth = target->depth;
+  ix->kind = N_INT;
+  ix->pos = target->pos;
+  ix->ival = (uint64_t)(p ? k : k + 3);
+  sub->args = ix;
+  return sub;
+}
+
 /* A component store: v.x = e, v[i] = e, m[i, j] = e, m[i] = row, and the
  * same through an array element or a struct field. */
 static void store_component(Ctx *X, Node *target, IrExpr *value) {
+  if (xform_part_component(X, target))
+    ERR(target->pos, "assigning to a component of a transform's %s changes "
+                     "a copy in Warp, leaving the transform as it was; "
+                     "assign the whole part (t.%s = ...) instead",
+        target->a->name, target->a->name);
   Node *basen = target->a;
   IrExpr *base = check_expr(X, basen);
   const Type *bt = base->ty;
@@ -263,6 +311,11 @@ static void store_component(Ctx *X, Node *target, IrExpr *value) {
 }
 
 void check_store_to(Ctx *X, Node *target, IrExpr *value, Pos pos) {
+  if (target->kind == N_ATTR || target->kind == N_SUBSCRIPT) {
+    Node *c = xform_part_component(X, target);
+    if (c)
+      target = c;
+  }
   store_to(X, target, value, pos);
 }
 
@@ -675,6 +728,7 @@ static void for_stmt(Ctx *X, Node *n) {
 static void stmt(Ctx *X, Node *n);
 
 void check_stmts(Ctx *X, Node *list) {
+  X->block_depth++;
   for (Node *n = list; n; n = n->next) {
     if (X->dead) {
       /* Code after return/break/continue never runs; Warp accepts it, and
@@ -685,6 +739,8 @@ void check_stmts(Ctx *X, Node *list) {
     stmt(X, n);
     X->stmt_mark = save;
   }
+  X->block_depth--;
+  check_literal_leave(X); /* Note [constant locals] */
 }
 
 static void printf_stmt(Ctx *X, Node *call, bool is_print) {
@@ -877,6 +933,7 @@ static void assign_stmt(Ctx *X, Node *n) {
     ERR(n->pos, "cannot assign a %s to a variable", TN(v->ty));
   }
   store_to(X, target, v, n->pos);
+  check_literal_assigned(X, target, n->a);
 }
 
 /* name: type = value */

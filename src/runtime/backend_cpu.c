@@ -360,8 +360,10 @@ static char *read_file(const char *path, size_t limit, size_t *len) {
 }
 
 /* Runs the compiler on dir/kernel.c, producing dir/kernel.so; its stdout and
- * stderr go to dir/cc.log, which becomes the error message on failure. */
-static kern_status run_cc(cpu_state *s, const char *dir) {
+ * stderr go to dir/cc.log, which becomes the error message on failure.
+ * `native`: the code holds @wp.func_native snippets, the likeliest cause of
+ * a failure (emit/native.c), which the message then names. */
+static kern_status run_cc(cpu_state *s, const char *dir, int native) {
   kern_context *ctx = s->ctx;
   char src[4200], out[4200], log[4200];
   snprintf(src, sizeof src, "%s/kernel.c", dir);
@@ -418,7 +420,11 @@ static kern_status run_cc(cpu_state *s, const char *dir) {
     snprintf(how, sizeof how, "no output");
   char *text = read_file(log, 64 * 1024, NULL);
   kern__error(ctx, KERN_ERROR_TOOLCHAIN,
-              "the C compiler failed on generated code (%s)\n$ %s\n%s", how,
+              "the C compiler failed on generated code (%s)%s\n$ %s\n%s", how,
+              native ? "; the module's @wp.func_native snippets are compiled "
+                       "as C11 on the CPU, so C++ in them (references, "
+                       "templates, wp:: types) fails here"
+                     : "",
               cmd, text ? text : "");
   kern__free(text);
   return KERN_ERROR_TOOLCHAIN;
@@ -477,7 +483,8 @@ static kern_status cpu_compile(void *self, const kc_result *code,
   if (write_file(src, code->source, code->source_len) != 0)
     return kern__error(ctx, KERN_ERROR_IO, "cannot write '%s': %s", src,
                        strerror(errno));
-  kern_status st = run_cc(s, dir);
+  kern_status st =
+      run_cc(s, dir, strstr(code->source, "/* @wp.func_native ") != NULL);
   if (st != KERN_SUCCESS) return st;
   out->path = b->so; /* the core reads it only to store it */
   return KERN_SUCCESS;

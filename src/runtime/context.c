@@ -209,7 +209,7 @@ kern_status kern_context_new(const kern_options *opts, kern_context **out) {
   if (opts && kern__struct_in(&o, sizeof o, opts, KERN_OPTIONS_SIZE_V1) !=
                   KERN_SUCCESS)
     return KERN_ERROR_INVALID_ARGUMENT;
-  if (o.reserved0 != 0) return KERN_ERROR_INVALID_ARGUMENT;
+  if (o.reserved0 != 0 || o.reserved1 != 0) return KERN_ERROR_INVALID_ARGUMENT;
   /* First, before this thread reads the environment: Note
    * [process-wide backend state]. */
   kern_status ist = kern__backends_init();

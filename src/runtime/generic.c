@@ -206,7 +206,8 @@ static kern_status instantiate(kern_module *m, const kc_kernel *g,
   memcpy(src + m->source_len, line, used + 1);
   const kern_backend *be = kern__device_backend(ctx, m->dev, NULL, NULL);
   kc_options opts = {kern__debug_enabled(ctx),
-                     be && be->target == KERN_TARGET_CUDA, 0};
+                     be && be->target == KERN_TARGET_CUDA, 0,
+                     ctx->opts.no_native};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile(m->name, src, m->source_len + used,

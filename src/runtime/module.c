@@ -94,6 +94,10 @@ kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
   kern_status st = KERN_SUCCESS;
   if (be->kind == KERN_BACKEND_OPENCL && (st = opencl_struct_arrays(ctx, m)))
     goto fail;
+  if (be->kind == KERN_BACKEND_OPENCL && m->code.no_opencl) {
+    st = kern__error(ctx, KERN_ERROR_UNSUPPORTED, "%s", m->code.no_opencl);
+    goto fail;
+  }
   st = be->module_build(state, index, &m->code, &m->handle);
   if (st != KERN_SUCCESS) {
     kern__error(ctx, st, "building '%s' for %s:%d failed", m->name, be->name,
@@ -164,7 +168,8 @@ static kern_status load_string(kern_context *ctx, kern_device dev,
                        name, dev, ctx->ndevices);
   /* On CUDA, #line directives make NVRTC errors and compute-sanitizer
    * reports point at the kernel file's lines. */
-  kc_options opts = {kern__debug_enabled(ctx), be->target == KERN_TARGET_CUDA, 0};
+  kc_options opts = {kern__debug_enabled(ctx), be->target == KERN_TARGET_CUDA, 0,
+                     ctx->opts.no_native};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile(name, source ? source : "", length,
@@ -366,7 +371,7 @@ kern_status kern_compile_source(kern_context *h, const char *name,
   /* Many small modules compiled in one context (kern synth) share their
    * helpers (Note [helper memo] in emit/memo.c). */
   if (!ctx->memo) ctx->memo = kern__memo_new();
-  kc_options opts = {kern__debug_enabled(ctx), 0, compact};
+  kc_options opts = {kern__debug_enabled(ctx), 0, compact, ctx->opts.no_native};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile_memo(name, source ? source : "", length,
