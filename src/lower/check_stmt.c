@@ -511,11 +511,16 @@ static void augassign(Ctx *X, Node *n) {
                 !(sc_is_int(et0->sc) && sc_bits(et0->sc) < 32);
     bool bitop = n->op == OP_BITAND || n->op == OP_BITOR || n->op == OP_BITXOR;
     /* As in Warp: += and -= on an array element are atomic, and so are
-     * &= |= ^= on integers; other operators, and elements narrower than 32
+     * &= |= ^= on integers and their vectors and matrices; other operators, and elements narrower than 32
      * bits, are a plain load-op-store. */
     /* a fixed-size local array belongs to one thread: no atomics */
+    /* (bit operators also on vectors and matrices of integers, one atomic
+     * per component, as Warp lowers them) */
+    bool intlike = et0 && sc_is_int(et0->sc) &&
+                   (et0->kind == TY_SCALAR || et0->kind == TY_VEC ||
+                    et0->kind == TY_MAT);
     if (wide && !base->ty->priv && (n->op == OP_ADD || n->op == OP_SUB ||
-                                    (bitop && ty_is_int(et0)))) {
+                                    (bitop && intlike))) {
       /* a[i] += v is an atomic add in Warp. */
       IrExpr *ld = check_subscript(X, target);
       if (ld->kind != E_LOAD)
