@@ -1,8 +1,10 @@
 # wp.indexedarray2d: both dimensions indexed, rows only, columns only
-# (':' leaves a dimension as it is), shape of the indexed view, atomics.
+# (":" leaves a dimension as it is), shape of the indexed view, atomics.
+# Every thread reads and updates its own element of b (the rows are
+# distinct): a read of an element another thread adds to would race on a GPU.
 # enable_backward=False: Warp 1.19's adjoint of atomic_min/max on an
 # indexed array does not compile.
-# kern-test: indexed_2d --dim 3,2 a='indexed(rand(float32,4,5,seed=3);[3,0,2];[4,1])' b='indexed(rand(float64,4,2,seed=4);[1,1,3])' c='indexed(rand(int32,3,6,seed=5);:;[5,0])' out='zeros(float32,3,2)' sh='zeros(int32,6)'
+# kern-test: indexed_2d --dim 3,2 a='indexed(rand(float32,4,5,seed=3);[3,0,2];[4,1])' b='indexed(rand(float64,4,2,seed=4);[1,0,3])' c='indexed(rand(int32,3,6,seed=5);:;[5,0])' out='zeros(float32,3,2)' sh='zeros(int32,6)'
 # kern-check: out
 # kern-check: b
 # kern-check: c
