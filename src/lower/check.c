@@ -153,6 +153,12 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
   if (f->native)
     check_native_sig(X, f); /* scalars only: no generics */
   if (!f->instance_of && check_fnparam_template(X, f)) {
+    if (f->is_kernel) /* a launch cannot pass a function */
+      for (int i = 0; i < f->nparams; i++)
+        if (check_fnparam_is_function(X, &f->params[i]))
+          ERR(f->params[i].pos, "kernel parameter '%s' cannot be a "
+              "wp.Function (only a @wp.func can take a function)",
+              f->params[i].name);
     f->generic = true;
     f->checking = false;
     f->checked = true;

@@ -119,6 +119,7 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what);
 const Type *check_type_alias(Ctx *X, const char *name);
 bool check_is_ref_annot(Ctx *X, Node *n);
 /* check_fnparam.c */
+bool check_fnparam_is_function(Ctx *X, const Param *p);
 bool check_fnparam_template(Ctx *X, Func *g);
 Node *check_fnparam_call(Ctx *X, Node *call, Func *g);
 void check_store_to(Ctx *X, Node *target, IrExpr *value, Pos pos);

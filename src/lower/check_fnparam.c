@@ -23,6 +23,10 @@ static bool is_function_annot(Ctx *X, Node *n) {
   return w && !strcmp(w, "Function");
 }
 
+bool check_fnparam_is_function(Ctx *X, const Param *p) {
+  return p->annot && is_function_annot(X, p->annot);
+}
+
 bool check_fnparam_template(Ctx *X, Func *g) {
   for (int i = 0; i < g->nparams; i++)
     if (g->params[i].annot && is_function_annot(X, g->params[i].annot))
