@@ -594,8 +594,8 @@ static IrExpr *once(Ctx *X, IrExpr *v, const char *base, Pos pos) {
 
 /* reversed(range(a, b, c)) as Warp's iter_reverse() computes it: it starts
  * at a + ((b - a - 1) / c) * c (b - a + 1 for a negative step; C's
- * truncating division, so an empty range stays empty), stops before
- * a - c and steps by -c.  The range is evaluated once, in order. */
+ * truncating division), stops before a - c and steps by -c; an empty
+ * range becomes a..a.  The range is evaluated once, in order. */
 static void reverse_range(Ctx *X, IrExpr **start, IrExpr **stop,
                           IrExpr **step, Pos pos) {
   Compiler *C = X->C;
@@ -615,8 +615,30 @@ static void reverse_range(Ctx *X, IrExpr **start, IrExpr **stop,
   }
   IrExpr *span = ir_binary(C, OP_SUB, t, ir_binary(C, OP_SUB, t, b, a), one);
   IrExpr *q = ir_call2(C, BI_OP_DIV, t, span, c);
-  *start = ir_binary(C, OP_ADD, t, a, ir_binary(C, OP_MUL, t, q, c));
-  *stop = ir_binary(C, OP_SUB, t, a, c);
+  IrExpr *first = ir_binary(C, OP_ADD, t, a, ir_binary(C, OP_MUL, t, q, c));
+  IrExpr *last = ir_binary(C, OP_SUB, t, a, c);
+  /* An empty range (a >= b stepping up, a <= b stepping down) is a..a, no
+   * trip, as in Warp: the division above would give one spurious trip for
+   * range(3, 3, 3). */
+  IrExpr *up = ir_binary(C, OP_GE, t_bool(), a, b);
+  IrExpr *down = ir_binary(C, OP_LE, t_bool(), a, b);
+  IrExpr *empty;
+  if (c->kind == E_CONST) {
+    empty = sc_is_signed(t->sc) && (int64_t)c->ival < 0 ? down : up;
+  } else {
+    empty = ir_expr(C, E_SELECT, t_bool());
+    empty->a = ir_binary(C, OP_GT, t_bool(), c, ir_const_int(C, t, 0));
+    empty->b = up;
+    empty->c = down;
+  }
+  *start = ir_expr(C, E_SELECT, t);
+  (*start)->a = empty;
+  (*start)->b = a;
+  (*start)->c = first;
+  *stop = ir_expr(C, E_SELECT, t);
+  (*stop)->a = empty;
+  (*stop)->b = a;
+  (*stop)->c = last;
   *step = c->kind == E_CONST ? ir_const_int(C, t, (uint64_t)0 - c->ival)
                              : ir_unary(C, OP_NEG, c);
 }
