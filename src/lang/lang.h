@@ -218,6 +218,8 @@ typedef struct Module {
   const char *wp;   /* the name warp is imported as */
   KernelOverload *kernel_overloads; /* in source order */
   const char *math, *np; /* the names math and numpy are imported as */
+  Names func_alias_at; /* alias name -> the Sym of `f1 = f`: a call through
+                          it sees only f's definitions above that line */
 } Module;
 
 /* parse.c: the whole file into C->mod. */

@@ -1555,8 +1555,14 @@ void parse_file(Compiler *C) {
         names_get(&C->mod->func_names, s->name))
       continue;
     Func *f = names_get(&C->mod->func_names, s->value->name);
-    if (f && !f->is_kernel)
+    if (f && !f->is_kernel) {
       names_put(C, &C->mod->func_names, s->name, f);
+      /* Python binds the function as it is at this line: a later
+       * same-signature definition of f does not reach f1 (check_user_call).
+       * Through a chain, the earliest alias line counts. */
+      Sym *at = names_get(&C->mod->func_alias_at, s->value->name);
+      names_put(C, &C->mod->func_alias_at, s->name, at ? at : s);
+    }
   }
   C->mod->wp = P.wp;
   C->mod->math = P.math;

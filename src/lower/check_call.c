@@ -539,9 +539,14 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
   } else {
     /* the latest definition that fits; a generic one only when no
      * definition with concrete types does, as in Warp */
+    /* through an alias f1 = f, only the definitions above the alias (a
+     * later same-signature one replaces f's body for f, not for f1) */
+    Sym *at = call->a->kind == N_NAME
+                  ? names_get(&X->M->func_alias_at, call->a->name) : NULL;
     for (int pass = 0; pass < 2 && !chosen; pass++)
       for (Func *c = g; c; c = c->overload)
-        if (!check_fnparam_template(X, c) && /* copied per call instead */
+        if ((!at || c == g || c->pos.line < at->pos.line) &&
+            !check_fnparam_template(X, c) && /* copied per call instead */
             check_func_generic(X, c) == (pass == 1) &&
             bind_args(X, call, c, pos_args, npos, kw_args, false))
           chosen = c;
