@@ -71,6 +71,8 @@ void kern__compile_result_free(kc_result *r) {
   kern__free(r->generics);
   kern__free(r->wp_alias);
   kern__free(r->no_opencl);
+  kern__free(r->ptx);
+  kern__free(r->ptx_why);
   for (int i = 0; i < r->narray_names; i++)
     kern__free(r->array_names[i]);
   kern__free(r->array_names);

@@ -148,6 +148,12 @@ typedef struct kc_result {
   /* Why the module cannot run on OpenCL ("path:line:col: ..."), or NULL:
    * the runtime refuses to load it there (wp.address_of, check_native.c) */
   char *no_opencl;
+  /* kc_options.ptx: the module as PTX for the CUDA driver's JIT (the quick
+   * tier of a cold CUDA load, Note [PTX tier] in emit/ptx.c), or NULL and
+   * ptx_why says what the PTX emitter does not cover ("path:line:col: ..."). */
+  char *ptx;
+  size_t ptx_len;
+  char *ptx_why;
 } kc_result;
 
 /* Parses, checks, lowers and emits every kernel of one source file.
