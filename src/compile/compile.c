@@ -229,7 +229,7 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
   C->path = name ? name : "<string>";
   C->src = src;
   C->len = len;
-  static const kc_options dflt = {0, 0, 0, 0};
+  static const kc_options dflt = {0, 0, 0, 0, 0};
   const kc_options *volatile o = opts ? opts : &dflt;
 
   kern_status st = KERN_SUCCESS;

@@ -169,7 +169,7 @@ static kern_status load_string(kern_context *ctx, kern_device dev,
   /* On CUDA, #line directives make NVRTC errors and compute-sanitizer
    * reports point at the kernel file's lines. */
   kc_options opts = {kern__debug_enabled(ctx), be->target == KERN_TARGET_CUDA, 0,
-                     ctx->opts.no_native};
+                     ctx->opts.no_native, 0};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile(name, source ? source : "", length,
@@ -371,7 +371,7 @@ kern_status kern_compile_source(kern_context *h, const char *name,
   /* Many small modules compiled in one context (kern synth) share their
    * helpers (Note [helper memo] in emit/memo.c). */
   if (!ctx->memo) ctx->memo = kern__memo_new();
-  kc_options opts = {kern__debug_enabled(ctx), 0, compact, ctx->opts.no_native};
+  kc_options opts = {kern__debug_enabled(ctx), 0, compact, ctx->opts.no_native, 0};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile_memo(name, source ? source : "", length,

@@ -157,7 +157,7 @@ static kern_status gpu_job(kern_backend_kind kind, const char *cache_dir,
   STEP("kern_device_find", kern_device_find(ctx, bi.name, &dev));
   long left = kern__alloc_fail_pending();
   kern__alloc_fail_after(0);
-  kc_options co = {0, 0, 0, 0};
+  kc_options co = {0, 0, 0, 0, 0};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status cst = kern__compile(
