@@ -300,7 +300,7 @@ static void compiler_loop(const char *dirname) {
     char *src = slurp(path, &len);
     ASSERT(src != NULL);
     for (int t = 0; t < KERN_TARGET_COUNT; t++) {
-      kc_options opts = {0, 0, 0, 0};
+      kc_options opts = {0, 0, 0, 0, 0};
       for (long n = 1;; n++) {
         kc_result r;
         memset(&r, 0, sizeof r);
