@@ -28,7 +28,8 @@ typedef struct kc_options {
   int compact;
   /* Refuse @wp.func_native snippets (kern_options.no_native). */
   int no_native;
-  /* CUDA only: also emit the module as PTX (emit/ptx.c, Note [PTX tier]):
+  /* CUDA only, 0 or an SM version (90 for sm_90): also emit the module
+   * as PTX for that architecture (emit/ptx.c, Note [PTX tier]):
    * kc_result.ptx, or kc_result.ptx_why when the module uses something
    * the PTX emitter does not cover. */
   int ptx;
