@@ -544,7 +544,10 @@ KERN_API kern_status kern_module_get_kernel(kern_module *m, const char *name,
 
 /* Generated source for a target ("c", "cuda", "opencl") without building it.
  * "cuda-compact" is CUDA in the compact form for datasets compiled in bulk
- * (docs/cli.md, kern compile --compact).
+ * (docs/cli.md, kern compile --compact).  "ptx" (sm_90) or "ptx:N" (sm_N)
+ * is the PTX of CUDA's quick tier (kern compile --target ptx); a module
+ * outside that tier's subset is KERN_ERROR_COMPILE, the message naming the
+ * first construct it does not cover.
  * *out is malloc'd; the caller frees it with kern_free(). */
 KERN_API kern_status kern_compile_source(kern_context *ctx, const char *name,
                                          const char *source, size_t length,

@@ -89,14 +89,18 @@ static const char help_devices[] =
     "Exit status: 0, or 1 if the library cannot start.\n";
 
 static const char help_compile[] =
-    "Usage: kern compile FILE [--target c|cuda|opencl] [-o OUT] [--debug]\n"
-    "                         [--compact] [--no-native]\n"
+    "Usage: kern compile FILE [--target c|cuda|opencl|ptx] [-o OUT] [--debug]\n"
+    "                         [--compact] [--sm N] [--no-native]\n"
     "\n"
     "Translates every kernel in the Warp source FILE and prints the generated\n"
     "code, without building or running it.\n"
     "\n"
     "Options:\n"
-    "  -t, --target T   c (default), cuda or opencl\n"
+    "  -t, --target T   c (default), cuda, opencl or ptx (the PTX that CUDA's\n"
+    "                   quick tier loads for a module within its subset; a\n"
+    "                   module outside it is an error naming the first\n"
+    "                   construct the tier does not cover)\n"
+    "  --sm N           ptx only: the GPU architecture sm_N (default 90)\n"
     "  -o, --output OUT write to OUT instead of stdout, through a new unique\n"
     "                   temporary file beside OUT renamed over it, so OUT is\n"
     "                   never half-written\n"
@@ -112,6 +116,7 @@ static const char help_compile[] =
     "Examples:\n"
     "  kern compile examples/saxpy.py --target cuda\n"
     "  kern compile examples/saxpy.py -t opencl -o saxpy.cl\n"
+    "  kern compile examples/saxpy.py -t ptx --sm 80\n"
     "\n"
     "Exit status: 0 success; 1 unreadable file, compile error (printed as\n"
     "path:line:col: error: ... with the source line), unwritable output;\n"
@@ -504,7 +509,7 @@ static int cmd_devices(int argc, char **argv) {
 /* ---------------------------------------------------------------- compile */
 
 static int cmd_compile(int argc, char **argv) {
-  const char *file = NULL, *target = "c", *out = NULL;
+  const char *file = NULL, *target = "c", *out = NULL, *sm = NULL;
   int only_args = 0, debug = 0, compact = 0, no_native = 0;
 
   for (int i = 1; i < argc; i++) {
@@ -532,7 +537,8 @@ static int cmd_compile(int argc, char **argv) {
         continue;
       }
       if ((r = opt_value(argc, argv, &i, "--target", "-t", &target)) ||
-          (r = opt_value(argc, argv, &i, "--output", "-o", &out))) {
+          (r = opt_value(argc, argv, &i, "--output", "-o", &out)) ||
+          (r = opt_value(argc, argv, &i, "--sm", NULL, &sm))) {
         if (r < 0) return usage("compile", "%s needs a value", a);
         continue;
       }
@@ -542,11 +548,23 @@ static int cmd_compile(int argc, char **argv) {
     file = a;
   }
   if (!file) return usage("compile", "missing FILE");
-  if (strcmp(target, "c") && strcmp(target, "cuda") && strcmp(target, "opencl"))
-    return usage("compile", "unknown target '%s' (use c, cuda or opencl)",
+  if (strcmp(target, "c") && strcmp(target, "cuda") && strcmp(target, "opencl") &&
+      strcmp(target, "ptx"))
+    return usage("compile", "unknown target '%s' (use c, cuda, opencl or ptx)",
                  target);
   if (compact && strcmp(target, "cuda"))
     return usage("compile", "--compact is for --target cuda, not '%s'", target);
+  if (sm && strcmp(target, "ptx"))
+    return usage("compile", "--sm is for --target ptx, not '%s'", target);
+  char ptx_target[32];
+  if (strcmp(target, "ptx") == 0) {
+    char *end;
+    long n = sm ? strtol(sm, &end, 10) : 90;
+    if (sm && (end == sm || *end || n <= 0 || n > 1000))
+      return usage("compile", "--sm needs an SM version such as 90, not '%s'", sm);
+    snprintf(ptx_target, sizeof ptx_target, "ptx:%ld", n);
+    target = ptx_target;
+  }
 
   size_t len;
   char *src = read_file(file, &len);

@@ -258,6 +258,17 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
     const char *code = emit_module(C, m, target_of(target), o, memo);
     out->source = dup_or_oom(C, code);
     out->source_len = strlen(out->source);
+    if (o->ptx && target == KERN_TARGET_CUDA) {
+      /* the quick tier (emit/ptx.c): never an error of the compilation */
+      const char *why = NULL;
+      const char *ptx = emit_ptx(C, m, o, &why);
+      if (ptx) {
+        out->ptx = dup_or_oom(C, ptx);
+        out->ptx_len = strlen(out->ptx);
+      } else {
+        out->ptx_why = dup_or_oom(C, why);
+      }
+    }
     describe_kernels(C, m, out);
     describe_generics(C, out);
     if (m->has_addr)

@@ -80,6 +80,12 @@ const char *emit_module(Compiler *C, IrModule *m, const Target *T,
 
 extern const Target target_c, target_cuda, target_opencl, target_cuda_compact;
 
+/* ptx.c: the module as PTX for sm_<opts->ptx> (Note [PTX tier]), or NULL
+ * with *why set ("path:line:col: the PTX tier does not cover ...") when
+ * it uses something outside the tier's subset.  Both in the arena. */
+const char *emit_ptx(Compiler *C, IrModule *m, const kc_options *opts,
+                     const char **why);
+
 /* native.c: @wp.func_native functions and wp.address_of() */
 void emit_native_function(Emit *E, IrFunc *f);
 void emit_address(Emit *E, Buf *b, IrExpr *e);

@@ -360,18 +360,33 @@ kern_status kern_compile_source(kern_context *h, const char *name,
   /* "cuda-compact": CUDA in the compact form for datasets (Note [compact
    * CUDA] in emit/cuda.c). */
   int compact = strcmp(target, "cuda-compact") == 0;
+  /* "ptx" or "ptx:N": the PTX tier's text for sm_N (default 90), Note [PTX
+   * tier] in emit/ptx.c; a module outside its subset is an error. */
+  int ptx = 0;
+  if (strncmp(target, "ptx", 3) == 0 && (target[3] == 0 || target[3] == ':')) {
+    ptx = 90;
+    if (target[3] == ':') {
+      char *end;
+      long sm = strtol(target + 4, &end, 10);
+      if (end == target + 4 || *end || sm <= 0 || sm > 1000)
+        return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                           "bad target '%s' (expected ptx:N, N an SM version "
+                           "such as 90)", target);
+      ptx = (int)sm;
+    }
+  }
   int t;
   for (t = 0; t < KERN_TARGET_COUNT; t++)
-    if (strcmp(compact ? "cuda" : target, kern__target_name((kern__target)t)) == 0) break;
+    if (strcmp(compact || ptx ? "cuda" : target, kern__target_name((kern__target)t)) == 0) break;
   if (t == KERN_TARGET_COUNT)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
-                       "unknown target '%s' (expected c, cuda or opencl)",
+                       "unknown target '%s' (expected c, cuda, opencl or ptx)",
                        target);
   if (!name) name = "<string>";
   /* Many small modules compiled in one context (kern synth) share their
    * helpers (Note [helper memo] in emit/memo.c). */
   if (!ctx->memo) ctx->memo = kern__memo_new();
-  kc_options opts = {kern__debug_enabled(ctx), 0, compact, ctx->opts.no_native, 0};
+  kc_options opts = {kern__debug_enabled(ctx), 0, compact, ctx->opts.no_native, ptx};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile_memo(name, source ? source : "", length,
@@ -382,8 +397,19 @@ kern_status kern_compile_source(kern_context *h, const char *name,
     kern__compile_result_free(&code);
     return st;
   }
-  *out = code.source;
-  code.source = NULL;
+  if (ptx && !code.ptx) {
+    kern__error(ctx, KERN_ERROR_COMPILE, "%s",
+                code.ptx_why ? code.ptx_why : "the PTX tier refused the module");
+    kern__compile_result_free(&code);
+    return KERN_ERROR_COMPILE;
+  }
+  if (ptx) {
+    *out = code.ptx;
+    code.ptx = NULL;
+  } else {
+    *out = code.source;
+    code.source = NULL;
+  }
   kern__compile_result_free(&code);
   return KERN_SUCCESS;
 }
