@@ -97,11 +97,13 @@ typedef struct Px {
   jmp_buf jmp;
   const char *why;
   Pos pos;
+  Pos stmt_pos;    /* of the statement being emitted */
 } Px;
 
 static _Noreturn void refuse(Px *X, Pos pos, const char *what) {
   X->why = what;
-  X->pos = pos;
+  /* calls and operators carry no position of their own: their statement's */
+  X->pos = pos.line > 0 ? pos : X->stmt_pos;
   longjmp(X->jmp, 1);
 }
 
@@ -169,6 +171,11 @@ static const char *ity(kern_scalar sc) {
   case KERN_SCALAR_FLOAT64: return "f64";
   default: return "s32"; /* int32, narrow integers, bool */
   }
+}
+
+/* neg wraps the same for signed and unsigned; ptxas wants a signed type */
+static const char *neg_ty(kern_scalar sc) {
+  return isf(sc) ? ity(sc) : is64(sc) ? "s64" : "s32";
 }
 
 static const char *bty(kern_scalar sc) {
@@ -567,7 +574,7 @@ static const char *call(Px *X, IrExpr *e) {
     if (!sg)
       return a[0];
     const char *n = reg(X, c);
-    ins(X, "neg.%s %s, %s;", ity(sc), n, a[0]);
+    ins(X, "neg.%s %s, %s;", neg_ty(sc), n, a[0]);
     normalize(X, n, sc);
     return sel(X, sc, n, a[0], compare(X, OP_LT, sc, a[0], "0"));
   }
@@ -674,7 +681,7 @@ static const char *call(Px *X, IrExpr *e) {
   if (!sg)
     return sel(X, sc, z, q, zero_b);
   const char *n = reg(X, c);
-  ins(X, "neg.%s %s, %s;", ity(sc), n, a[0]);
+  ins(X, "neg.%s %s, %s;", neg_ty(sc), n, a[0]);
   normalize(X, n, sc);
   q = sel(X, sc, n, q, m1);
   q = sel(X, sc, z, q, zero_b);
@@ -710,7 +717,7 @@ static const char *atomic(Px *X, int bi, kern_scalar sc, const char *addr,
     const char *val = v;
     if (bi == BI_ATOMIC_SUB) {
       val = reg(X, c);
-      ins(X, "neg.%s %s, %s;", ity(sc), val, v);
+      ins(X, "neg.%s %s, %s;", neg_ty(sc), val, v);
     }
     ins(X, "atom.global.add.%s %s, [%s], %s;",
         fl ? ity(sc) : is64(sc) ? "u64" : "u32", r, addr, val);
@@ -773,7 +780,7 @@ static const char *expr(Px *X, IrExpr *e) {
     const char *a = expr(X, e->a);
     if (e->op == OP_NEG) {
       const char *r = reg(X, cls_of(sc));
-      ins(X, "neg.%s %s, %s;", ity(sc), r, a);
+      ins(X, "neg.%s %s, %s;", neg_ty(sc), r, a);
       if (!isf(sc))
         normalize(X, r, sc);
       return r;
@@ -976,6 +983,8 @@ static const char *inline_call(Px *X, IrExpr *e) {
 
 static void stmt(Px *X, IrStmt *s) {
   Pos pos = s->pos;
+  if (pos.line > 0)
+    X->stmt_pos = pos;
   switch (s->kind) {
   case S_ASSIGN: {
     need_scalar(X, s->var->ty, pos);

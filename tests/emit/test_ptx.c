@@ -1,0 +1,315 @@
+/*
+ * test_ptx.c -- the PTX tier's emitter (src/emit/ptx.c, Note [PTX tier]),
+ * without a GPU.
+ *
+ *  - Every conformance file is compiled with kc_options.ptx = 90: the
+ *    number of modules the tier covers may not fall below MIN_COVERED,
+ *    every covered module's PTX is accepted by ptxas (when one is found:
+ *    $PTXAS, PATH, /usr/local/cuda/bin, or the pip wheel .ci/run
+ *    installs), the CUDA source is byte for byte the one compiled without
+ *    the option, and a second compilation gives the same PTX bytes.
+ *  - The ABI: a kernel's .param declarations have the sizes of the
+ *    structs the CUDA backend passes (kern__arr's first 40 bytes, the
+ *    scalars, kern__dims), and, where nvcc is found, the sizes nvcc
+ *    declares for the emitted CUDA of the same kernel.
+ *  - Refusals: wp.sin names its line and column; debug mode is refused.
+ *
+ *   emit_ptx CONFORMANCE_DIR
+ */
+#include <dirent.h>
+#include <glob.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <unistd.h>
+#include "kern.h"
+#include "kern_test.h"
+#include "base.h"
+#include "compile.h"
+
+/* Set from the real count (see the report line) minus a small margin. */
+enum { MIN_COVERED = 85 }; /* 91 on 2026-11-26 */
+
+static char tmpdir[] = "/tmp/kern_ptx_XXXXXX";
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *p = malloc((size_t)n + 1);
+  if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+    free(p);
+    p = NULL;
+  }
+  if (p) p[n] = 0;
+  fclose(f);
+  return p;
+}
+
+static void spit(const char *path, const char *s) {
+  FILE *f = fopen(path, "wb");
+  ASSERT_TRUE(f != NULL);
+  fputs(s, f);
+  fclose(f);
+}
+
+/* A program on PATH, or NULL. */
+static char *on_path(const char *name) {
+  const char *path = getenv("PATH");
+  if (!path) return NULL;
+  char buf[4096];
+  while (*path) {
+    const char *c = strchr(path, ':');
+    size_t n = c ? (size_t)(c - path) : strlen(path);
+    snprintf(buf, sizeof buf, "%.*s/%s", (int)n, path, name);
+    if (n && access(buf, X_OK) == 0) return strdup(buf);
+    path += n + (c ? 1 : 0);
+  }
+  return NULL;
+}
+
+static char *find_tool(const char *env, const char *name) {
+  const char *e = getenv(env);
+  if (e && *e) return access(e, X_OK) == 0 ? strdup(e) : NULL;
+  char *p = on_path(name);
+  if (p) return p;
+  char buf[256];
+  snprintf(buf, sizeof buf, "/usr/local/cuda/bin/%s", name);
+  if (access(buf, X_OK) == 0) return strdup(buf);
+  /* .ci/run's NVIDIA wheels */
+  snprintf(buf, sizeof buf, "/opt/kern-cuda/lib/python3*/site-packages/nvidia/cu13/bin/%s", name);
+  glob_t g;
+  char *found = NULL;
+  if (glob(buf, 0, NULL, &g) == 0 && g.gl_pathc > 0) found = strdup(g.gl_pathv[0]);
+  globfree(&g);
+  return found;
+}
+
+static kern_status compile(const char *path, const char *src, int ptx, int debug,
+                           kc_result *r) {
+  kc_options o = {debug, 0, 0, 0, ptx};
+  return kern__compile(path, src, strlen(src), KERN_TARGET_CUDA, &o, r);
+}
+
+/* ---------------------------------------------------------------- conformance */
+
+static void conformance(const char *dir, const char *ptxas) {
+  DIR *d = opendir(dir);
+  ASSERT_TRUE(d != NULL);
+  struct dirent *e;
+  int files = 0, covered = 0, assembled = 0, refused = 0;
+  while ((e = readdir(d))) {
+    size_t n = strlen(e->d_name);
+    if (n < 4 || strcmp(e->d_name + n - 3, ".py")) continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    char *src = slurp(path);
+    if (!src) continue;
+    kc_result plain, r, again;
+    if (compile(path, src, 0, 0, &plain) != KERN_SUCCESS) {
+      kern__compile_result_free(&plain);
+      free(src);
+      continue; /* a file of expected errors */
+    }
+    files++;
+    EXPECT_TRUE(plain.ptx == NULL && plain.ptx_why == NULL);
+    ASSERT_EQ(compile(path, src, 90, 0, &r), KERN_SUCCESS);
+    /* the CUDA source does not change with the option */
+    EXPECT_EQ(r.source_len, plain.source_len);
+    EXPECT_TRUE(r.source_len == plain.source_len &&
+                memcmp(r.source, plain.source, r.source_len) == 0);
+    /* exactly one of the PTX and the reason */
+    EXPECT_TRUE((r.ptx != NULL) != (r.ptx_why != NULL));
+    if (r.ptx) {
+      covered++;
+      EXPECT_EQ(strlen(r.ptx), r.ptx_len);
+      ASSERT_EQ(compile(path, src, 90, 0, &again), KERN_SUCCESS);
+      EXPECT_TRUE(again.ptx && strcmp(again.ptx, r.ptx) == 0); /* deterministic */
+      kern__compile_result_free(&again);
+      EXPECT_CONTAINS(r.ptx, ".target sm_90");
+      for (int k = 0; k < r.nkernels; k++) {
+        char entry[512];
+        snprintf(entry, sizeof entry, ".visible .entry %s(", r.kernels[k].symbol);
+        EXPECT_CONTAINS(r.ptx, entry);
+      }
+      if (ptxas) {
+        char ptxfile[4200], cmd[8400];
+        snprintf(ptxfile, sizeof ptxfile, "%s/m.ptx", tmpdir);
+        spit(ptxfile, r.ptx);
+        snprintf(cmd, sizeof cmd, "'%s' -arch=sm_90 -o /dev/null '%s'", ptxas, ptxfile);
+        int rc = system(cmd);
+        if (rc != 0) fprintf(stderr, "ptxas rejects the PTX of %s\n", path);
+        EXPECT_EQ(rc, 0);
+        assembled += rc == 0;
+      }
+    } else {
+      refused++;
+      /* "path:line:col: the PTX tier does not cover ..." */
+      EXPECT_TRUE(r.ptx_why && strncmp(r.ptx_why, path, strlen(path)) == 0);
+      EXPECT_CONTAINS(r.ptx_why, ": the PTX tier does not cover ");
+    }
+    kern__compile_result_free(&r);
+    kern__compile_result_free(&plain);
+    free(src);
+  }
+  closedir(d);
+  printf("ptx_emit: the PTX tier covers %d of %d conformance modules (%d "
+         "refused); ptxas %s%s\n", covered, files, refused,
+         ptxas ? "accepted " : "was not found, so the PTX was not assembled",
+         ptxas ? "" : "");
+  if (ptxas) printf("ptx_emit: ptxas accepted %d of %d\n", assembled, covered);
+  EXPECT_TRUE(covered >= MIN_COVERED);
+}
+
+/* ---------------------------------------------------------------- ABI */
+
+static const char abi_src[] =
+    "import warp as wp\n"
+    "\n"
+    "@wp.kernel\n"
+    "def k(x: wp.array(dtype=wp.float32), a: wp.float32, n: wp.int32,\n"
+    "      m: wp.array2d(dtype=wp.int64), d: wp.float64, b: wp.bool):\n"
+    "    i = wp.tid()\n"
+    "    if i < n and b:\n"
+    "        x[i] = x[i] * a\n"
+    "        m[0, 0] = wp.int64(d)\n";
+
+/* The byte sizes of an entry's .param declarations, in order. */
+static int param_sizes(const char *ptx, const char *entry, size_t *out, int max) {
+  const char *p = strstr(ptx, entry);
+  if (!p) return -1;
+  const char *end = strchr(p, ')');
+  int n = 0;
+  while ((p = strstr(p, ".param")) && p < end && n < max) {
+    const char *line_end = strchr(p, '\n');
+    const char *br = memchr(p, '[', (size_t)(line_end - p));
+    if (br) {
+      out[n++] = (size_t)strtoul(br + 1, NULL, 10);
+    } else {
+      /* .param .TYPE name: the type's bits */
+      const char *t = p + 7;
+      while (*t == ' ') t++;
+      const char *digits = t;
+      while (*digits && !(*digits >= '0' && *digits <= '9')) digits++;
+      out[n++] = (size_t)strtoul(digits, NULL, 10) / 8;
+    }
+    p = line_end;
+  }
+  return n;
+}
+
+static void abi(const char *nvcc) {
+  kc_result r;
+  ASSERT_EQ(compile("abi.py", abi_src, 90, 0, &r), KERN_SUCCESS);
+  ASSERT_TRUE(r.ptx != NULL);
+  ASSERT_EQ(r.nkernels, 1);
+  size_t got[16];
+  char entry[256];
+  snprintf(entry, sizeof entry, ".entry %s(", r.kernels[0].symbol);
+  int n = param_sizes(r.ptx, entry, got, 16);
+  ASSERT_EQ(n, r.kernels[0].nparams + 1);
+  /* what the CUDA backend passes: kern__arr's first 40 bytes (the C and
+   * CUDA targets read only those), scalars by value, kern__dims */
+  size_t want[16];
+  for (int i = 0; i < r.kernels[0].nparams; i++) {
+    const kc_param *p = &r.kernels[0].params[i];
+    want[i] = p->kind == KERN_PARAM_ARRAY ? offsetof(kern__arr, off)
+              : p->type.scalar == KERN_SCALAR_FLOAT32 ? sizeof(float)
+              : p->type.scalar == KERN_SCALAR_FLOAT64 ? sizeof(double)
+              : p->type.scalar == KERN_SCALAR_INT32 ? sizeof(int32_t)
+              : p->type.scalar == KERN_SCALAR_BOOL ? 1 : 0;
+  }
+  want[r.kernels[0].nparams] = sizeof(kern__dims);
+  for (int i = 0; i < n; i++) EXPECT_EQ(got[i], want[i]);
+  EXPECT_EQ(got[0], 40);
+  EXPECT_EQ(got[n - 1], 56);
+  EXPECT_CONTAINS(r.ptx, ".param .align 8 .b8");
+  /* nvcc's own declarations for the emitted CUDA of the same kernel */
+  if (nvcc) {
+    char cu[4200], ptxf[4200], cmd[13000];
+    snprintf(cu, sizeof cu, "%s/abi.cu", tmpdir);
+    snprintf(ptxf, sizeof ptxf, "%s/abi_nvcc.ptx", tmpdir);
+    spit(cu, r.source);
+    snprintf(cmd, sizeof cmd, "'%s' -ptx -arch=sm_90 -w -o '%s' '%s'", nvcc, ptxf, cu);
+    if (system(cmd) == 0) {
+      char *np = slurp(ptxf);
+      ASSERT_TRUE(np != NULL);
+      size_t theirs[16];
+      int m = param_sizes(np, entry, theirs, 16);
+      EXPECT_EQ(m, n);
+      for (int i = 0; i < n && i < m; i++) EXPECT_EQ(got[i], theirs[i]);
+      printf("ptx_abi: the parameter sizes equal nvcc's for the CUDA form\n");
+      free(np);
+    } else {
+      fprintf(stderr, "nvcc could not compile the CUDA form\n");
+      EXPECT_TRUE(0);
+    }
+  } else {
+    printf("ptx_abi: nvcc was not found; sizes checked against compile.h\n");
+  }
+  kern__compile_result_free(&r);
+}
+
+/* ---------------------------------------------------------------- refusals */
+
+static void refusals(void) {
+  static const char sin_src[] =
+      "import warp as wp\n"
+      "\n"
+      "@wp.kernel\n"
+      "def k(x: wp.array(dtype=wp.float32)):\n"
+      "    i = wp.tid()\n"
+      "    x[i] = wp.sin(x[i])\n";
+  kc_result r;
+  ASSERT_EQ(compile("sin.py", sin_src, 90, 0, &r), KERN_SUCCESS);
+  EXPECT_TRUE(r.ptx == NULL);
+  EXPECT_TRUE(r.source != NULL); /* the CUDA form is still there */
+  ASSERT_TRUE(r.ptx_why != NULL);
+  /* a call has no position of its own in the IR: its statement's, the
+   * store that starts at line 6, column 5 */
+  EXPECT_STREQ(r.ptx_why, "sin.py:6:5: the PTX tier does not cover wp.sin");
+  kern__compile_result_free(&r);
+
+  static const char ok_src[] =
+      "import warp as wp\n"
+      "\n"
+      "@wp.kernel\n"
+      "def k(x: wp.array(dtype=wp.float32)):\n"
+      "    i = wp.tid()\n"
+      "    x[i] = x[i] + 1.0\n";
+  ASSERT_EQ(compile("ok.py", ok_src, 90, 1, &r), KERN_SUCCESS);
+  EXPECT_TRUE(r.ptx == NULL);
+  EXPECT_TRUE(r.ptx_why && strstr(r.ptx_why, "does not cover debug mode"));
+  kern__compile_result_free(&r);
+  /* an architecture with no known PTX ISA */
+  ASSERT_EQ(compile("ok.py", ok_src, 52, 0, &r), KERN_SUCCESS);
+  EXPECT_TRUE(r.ptx == NULL && r.ptx_why && strstr(r.ptx_why, "sm_52"));
+  kern__compile_result_free(&r);
+  /* ISA versions: sm_80 gets 7.0 */
+  ASSERT_EQ(compile("ok.py", ok_src, 80, 0, &r), KERN_SUCCESS);
+  EXPECT_TRUE(r.ptx && strstr(r.ptx, ".version 7.0\n.target sm_80\n"));
+  kern__compile_result_free(&r);
+  /* other targets never get PTX */
+  kc_options o = {0, 0, 0, 0, 90};
+  ASSERT_EQ(kern__compile("ok.py", ok_src, strlen(ok_src), KERN_TARGET_C, &o, &r),
+            KERN_SUCCESS);
+  EXPECT_TRUE(r.ptx == NULL && r.ptx_why == NULL);
+  kern__compile_result_free(&r);
+}
+
+int main(int argc, char **argv) {
+  ASSERT_TRUE(argc == 2);
+  ASSERT_TRUE(mkdtemp(tmpdir) != NULL);
+  char *ptxas = find_tool("PTXAS", "ptxas");
+  char *nvcc = find_tool("NVCC", "nvcc");
+  refusals();
+  abi(nvcc);
+  conformance(argv[1], ptxas);
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+  if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", tmpdir);
+  free(ptxas);
+  free(nvcc);
+  return kern_test_report("emit_ptx");
+}
