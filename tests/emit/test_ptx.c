@@ -155,10 +155,11 @@ static void conformance(const char *dir, const char *ptxas) {
   }
   closedir(d);
   printf("ptx_emit: the PTX tier covers %d of %d conformance modules (%d "
-         "refused); ptxas %s%s\n", covered, files, refused,
-         ptxas ? "accepted " : "was not found, so the PTX was not assembled",
-         ptxas ? "" : "");
-  if (ptxas) printf("ptx_emit: ptxas accepted %d of %d\n", assembled, covered);
+         "refused)\n", covered, files, refused);
+  if (ptxas)
+    printf("ptx_emit: ptxas (%s) accepted %d of %d\n", ptxas, assembled, covered);
+  else
+    printf("ptx_emit: ptxas was not found, so the PTX was not assembled\n");
   EXPECT_TRUE(covered >= MIN_COVERED);
 }
 
@@ -298,12 +299,51 @@ static void refusals(void) {
   kern__compile_result_free(&r);
 }
 
+/* The public entry: kern_compile_source's "ptx" and "ptx:N" targets. */
+static void api(void) {
+  static const char ok_src[] =
+      "import warp as wp\n"
+      "\n"
+      "@wp.kernel\n"
+      "def k(x: wp.array(dtype=wp.float32)):\n"
+      "    i = wp.tid()\n"
+      "    x[i] = wp.max(x[i], 0.0)\n";
+  static const char bad_src[] =
+      "import warp as wp\n"
+      "\n"
+      "@wp.kernel\n"
+      "def k(x: wp.array(dtype=wp.float32)):\n"
+      "    i = wp.tid()\n"
+      "    x[i] = wp.exp(x[i])\n";
+  kern_options ko = KERN_OPTIONS_INIT;
+  kern_context *ctx;
+  ASSERT_EQ(kern_context_new(&ko, &ctx), KERN_SUCCESS);
+  char *out = NULL;
+  ASSERT_OK(ctx, kern_compile_source(ctx, "ok.py", ok_src, strlen(ok_src), "ptx", &out));
+  EXPECT_CONTAINS(out, ".target sm_90");
+  EXPECT_CONTAINS(out, ".visible .entry kern_k_k(");
+  kern_free(out);
+  out = NULL;
+  ASSERT_OK(ctx, kern_compile_source(ctx, "ok.py", ok_src, strlen(ok_src), "ptx:86", &out));
+  EXPECT_CONTAINS(out, ".version 7.1\n.target sm_86");
+  kern_free(out);
+  out = NULL;
+  EXPECT_STATUS(ctx, kern_compile_source(ctx, "bad.py", bad_src, strlen(bad_src), "ptx", &out),
+                KERN_ERROR_COMPILE);
+  EXPECT_CONTAINS(kern_last_error(ctx), "bad.py:6:5: the PTX tier does not cover wp.exp");
+  EXPECT_TRUE(out == NULL);
+  EXPECT_STATUS(ctx, kern_compile_source(ctx, "ok.py", ok_src, strlen(ok_src), "ptx:x", &out),
+                KERN_ERROR_INVALID_ARGUMENT);
+  kern_context_free(ctx);
+}
+
 int main(int argc, char **argv) {
   ASSERT_TRUE(argc == 2);
   ASSERT_TRUE(mkdtemp(tmpdir) != NULL);
   char *ptxas = find_tool("PTXAS", "ptxas");
   char *nvcc = find_tool("NVCC", "nvcc");
   refusals();
+  api();
   abi(nvcc);
   conformance(argv[1], ptxas);
   char cmd[256];
