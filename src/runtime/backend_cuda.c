@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common.h"
 #include "runtime.h"
@@ -1216,6 +1217,30 @@ static kern_status cuda_load(void *self, const kern__blob *in, void **module) {
  *    the reason in the context's quiet note.
  * kern_options.cuda_tier / $KERN_CUDA_TIER choose: auto (the above), nvrtc
  * (never the PTX tier), ptx (the PTX tier alone, never NVRTC, for tests). */
+/* Builds still running when the process exits: exit runs NVRTC's static
+ * destructors, which must not pull the library from under a compile, so an
+ * exit handler (registered with the first build; atexit handlers run before
+ * the libraries' destructors, and glibc runs one registered from a shared
+ * object at its dlclose too) waits for them.  A build takes well under a
+ * second; the wait gives up after 30. */
+static pthread_mutex_t jobs_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t jobs_cv = PTHREAD_COND_INITIALIZER;
+static int jobs_running;
+static pthread_once_t jobs_once = PTHREAD_ONCE_INIT;
+
+static void jobs_wait_at_exit(void) {
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += 30;
+  pthread_mutex_lock(&jobs_mu);
+  while (jobs_running > 0 &&
+         pthread_cond_timedwait(&jobs_cv, &jobs_mu, &until) == 0) {
+  }
+  pthread_mutex_unlock(&jobs_mu);
+}
+
+static void jobs_register(void) { (void)atexit(jobs_wait_at_exit); }
+
 static void *job_main(void *arg) {
   cuda_job *j = arg;
   char *log = NULL;
@@ -1227,6 +1252,10 @@ static void *job_main(void *arg) {
                             j->image, j->size);
   atomic_store_explicit(&j->done, st == KERN_SUCCESS ? JOB_READY : JOB_FAILED,
                         memory_order_release);
+  pthread_mutex_lock(&jobs_mu);
+  jobs_running--;
+  pthread_cond_broadcast(&jobs_cv);
+  pthread_mutex_unlock(&jobs_mu);
   return NULL;
 }
 
@@ -1260,7 +1289,14 @@ static cuda_job *job_start(cuda_state *s, const kc_result *code,
   j->s.devs = NULL;
   snprintf(j->arch, sizeof j->arch, "%s", arch);
   snprintf(j->key, sizeof j->key, "%s", key);
+  pthread_once(&jobs_once, jobs_register);
+  pthread_mutex_lock(&jobs_mu);
+  jobs_running++;
+  pthread_mutex_unlock(&jobs_mu);
   if (pthread_create(&j->thread, NULL, job_main, j) != 0) {
+    pthread_mutex_lock(&jobs_mu);
+    jobs_running--;
+    pthread_mutex_unlock(&jobs_mu);
     kern__free(j->src);
     kern__free(j->dir);
     kern__free(j);
