@@ -138,8 +138,8 @@ static void null_handles(kern_context *ctx) {
              kern_compile_source(ctx, "x", kSource, 3, "c", NULL));
   EXPECT_ERR(ctx, KERN_ERROR_INVALID_ARGUMENT, "target is NULL",
              kern_compile_source(ctx, "x", kSource, 3, NULL, &s));
-  EXPECT_ERR(ctx, KERN_ERROR_INVALID_ARGUMENT, "unknown target 'ptx'",
-             kern_compile_source(ctx, "x", kSource, 3, "ptx", &s));
+  EXPECT_ERR(ctx, KERN_ERROR_INVALID_ARGUMENT, "unknown target 'metal'",
+             kern_compile_source(ctx, "x", kSource, 3, "metal", &s));
   EXPECT_ERR(ctx, KERN_ERROR_INVALID_ARGUMENT, "no device 9",
              kern_synchronize(ctx, 9));
   ASSERT(m == NULL && s == NULL);
