@@ -65,9 +65,17 @@ static const char *const cls_prefix[NCLASS] = {"%p", "%r", "%rd", "%f", "%fd"};
 static const char *const cls_decl[NCLASS] = {".pred", ".b32", ".b64", ".f32",
                                              ".f64"};
 
+/* An array parameter's registers: data pointer, then shape[0..3]. */
+typedef struct ArrRegs {
+  const char *data;
+  const char *shape[4];
+} ArrRegs;
+
+/* A variable's register, or an array parameter's registers. */
 typedef struct Bind {
   IrVar *var;
   const char *reg;
+  ArrRegs *arr;
 } Bind;
 
 typedef struct Loop {
@@ -109,7 +117,14 @@ static _Noreturn void refuse(Px *X, Pos pos, const char *what) {
 
 static void ins(Px *X, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Inlining copies a function's body per call, so a module of small
+ * functions calling each other can spell out enormously; past this size
+ * the driver's JIT would be no quicker than NVRTC anyway. */
+enum { MAX_BODY = 4 << 20 };
+
 static void ins(Px *X, const char *fmt, ...) {
+  if (X->body.len > MAX_BODY)
+    refuse(X, X->stmt_pos, "a kernel this large (its inlined calls)");
   va_list ap;
   va_start(ap, fmt);
   buf_puts(&X->body, "\t");
@@ -212,7 +227,7 @@ static void normalize(Px *X, const char *r, kern_scalar sc) {
 
 /* ---------------------------------------------------------------- vars */
 
-static void bind(Px *X, IrVar *v, const char *r) {
+static void bind_arr(Px *X, IrVar *v, const char *r, ArrRegs *arr) {
   if (X->nbinds == X->capbinds) {
     int cap = X->capbinds ? 2 * X->capbinds : 64;
     Bind *n = arena_alloc(X->C, (size_t)cap * sizeof *n);
@@ -223,24 +238,24 @@ static void bind(Px *X, IrVar *v, const char *r) {
   }
   X->binds[X->nbinds].var = v;
   X->binds[X->nbinds].reg = r;
+  X->binds[X->nbinds].arr = arr;
   X->nbinds++;
 }
 
+static void bind(Px *X, IrVar *v, const char *r) { bind_arr(X, v, r, NULL); }
+
 static const char *var_reg(Px *X, IrVar *v, Pos pos) {
   for (int i = X->nbinds - 1; i >= 0; i--)
-    if (X->binds[i].var == v)
+    if (X->binds[i].var == v && X->binds[i].reg)
       return X->binds[i].reg;
   refuse(X, pos, arena_printf(X->C, "the variable %s here", v->name));
 }
 
-/* An array parameter's registers: data pointer, then shape[0..3]. */
-typedef struct ArrRegs {
-  const char *data;
-  const char *shape[4];
-} ArrRegs;
-
 static ArrRegs *arr_regs(Px *X, IrVar *v, Pos pos) {
-  return (ArrRegs *)(void *)var_reg(X, v, pos);
+  for (int i = X->nbinds - 1; i >= 0; i--)
+    if (X->binds[i].var == v && X->binds[i].arr)
+      return X->binds[i].arr;
+  refuse(X, pos, arena_printf(X->C, "the array %s here", v->name));
 }
 
 static void zero(Px *X, const char *r, kern_scalar sc) {
@@ -555,10 +570,15 @@ static const char *call(Px *X, IrExpr *e) {
     refuse(X, pos, arena_printf(X->C, "wp.%s",
                                 bi < BI_COUNT ? builtin_names[bi] : "(operator)"));
   }
-  for (int i = 0; i < e->nargs && i < 3; i++)
+  int arity = bi == BI_CLAMP || bi == BI_LERP ? 3
+              : bi == BI_MIN || bi == BI_MAX || bi == BI_WRAP_INDEX ||
+                bi == BI_OP_DIV || bi == BI_OP_MOD || bi == BI_OP_FLOORDIV ? 2 : 1;
+  if (e->nargs != arity)
+    refuse(X, pos, arena_printf(X->C, "wp.%s with %d arguments",
+                                bi < BI_COUNT ? builtin_names[bi] : "(operator)",
+                                e->nargs));
+  for (int i = 0; i < e->nargs; i++)
     a[i] = expr(X, e->args[i]);
-  if (e->nargs > 3)
-    refuse(X, pos, "a builtin with more than three arguments");
   int c = cls_of(sc);
   switch (bi) {
   case BI_MIN: case BI_MAX:
@@ -1194,7 +1214,7 @@ static void kernel(Px *X, Buf *out, IrFunc *f) {
         A->shape[d] = reg(X, RD);
         ins(X, "ld.param.u64 %s, [%s_param_%d+%d];", A->shape[d], sym, i, 8 + 8 * d);
       }
-      bind(X, p, (const char *)(void *)A);
+      bind_arr(X, p, NULL, A);
       continue;
     }
     if (t->kind != TY_SCALAR || !ok_scalar(t->sc))
