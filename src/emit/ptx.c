@@ -45,6 +45,12 @@
  *  - && || and ?: branch, so an operand C would not evaluate (a load
  *    that would be out of bounds) is not evaluated here either.
  *
+ * Two assumptions: where C leaves a result undefined (a shift by the
+ * width or more) the PTX has the instruction NVVM emits for it (shl and
+ * shr, which clamp the count); and an index that is the thread index is
+ * the int32 wp.tid() value, which equals the CUDA form's 64-bit loop
+ * counter for launches of fewer than 2^31 items.
+ *
  * Refused: vectors, matrices, structs, 16-bit floats, views, indexed
  * arrays, every transcendental function (their results depend on the
  * library's algorithm, and NVRTC's libdevice is not ours to copy), float
