@@ -355,9 +355,24 @@ typedef struct kern_options {
    * not trust sets this (Note [snippet containment] in src/emit/native.c).
    * Zero (the default) compiles snippets, as Warp does. */
   int no_native;
-  /* Must be zero; it keeps the struct free of tail padding. */
-  int reserved1;
+  /* How a CUDA load builds a module that no cache holds (Note [PTX tier] in
+   * src/runtime/backend_cuda.c): one of kern_cuda_tier.  The default,
+   * KERN_CUDA_TIER_AUTO, reads $KERN_CUDA_TIER (auto, nvrtc or ptx) and
+   * otherwise loads kern's own PTX for the driver to compile when the
+   * module is within what kern emits as PTX (tens of ms instead of NVRTC's
+   * 100-200), builds the NVRTC cubin in a background thread and switches
+   * every kernel to it at a later launch once it is ready; results are
+   * the same bits either way.  KERN_CUDA_TIER_NVRTC always waits for NVRTC
+   * (what a benchmark of the final code wants from its first launch);
+   * KERN_CUDA_TIER_PTX uses kern's PTX alone where it covers the module
+   * (for testing).  Other values are refused. */
+  int cuda_tier;
 } kern_options;
+typedef enum kern_cuda_tier {
+  KERN_CUDA_TIER_AUTO = 0,
+  KERN_CUDA_TIER_NVRTC = 1,
+  KERN_CUDA_TIER_PTX = 2
+} kern_cuda_tier;
 #define KERN_OPTIONS_INIT KERN__INIT(kern_options)
 #define KERN_OPTIONS_SIZE_V1 (2 * sizeof(void *) + 2 * sizeof(int))
 

@@ -6,6 +6,7 @@ in a child process, so that the guest's pages are backed before anything
 is timed (a freshly booted VM backs each page on first touch, which NVRTC,
 allocating ~100 MB a compile, pays on every new page it gets).
 Usage: python3 bench/exp/cold_load.py [--touch GB] [--timer libpython_timer.so]
+       [--cuda-tier auto|nvrtc|ptx]
 """
 import argparse, ctypes as C, os, statistics, subprocess, sys, tempfile, time
 
@@ -13,6 +14,9 @@ p = argparse.ArgumentParser()
 p.add_argument("--touch", type=float, default=0)
 p.add_argument("--timer")
 p.add_argument("--n", type=int, default=7)
+p.add_argument("--cuda-tier", default="auto", choices=["auto", "nvrtc", "ptx"],
+               help="kern.init(cuda_tier=...): auto (default) starts on kern's "
+               "PTX, nvrtc waits for NVRTC (Note [PTX tier])")
 a = p.parse_args()
 if a.touch:
     t0 = time.perf_counter()
@@ -24,7 +28,7 @@ import kern  # noqa: E402
 
 d = tempfile.mkdtemp()
 t0 = time.perf_counter()
-kern.init(cache_dir=tempfile.mkdtemp())
+kern.init(cache_dir=tempfile.mkdtemp(), cuda_tier=a.cuda_tier)
 dev = kern.get_device("cuda:0")
 kern.zeros(1, device=dev).numpy()
 print("context + device: %.1f ms" % (1e3 * (time.perf_counter() - t0)))

@@ -71,7 +71,7 @@ class kern_options(C.Structure):
     _fields_ = [("struct_size", C.c_size_t), ("cache_dir", C.c_char_p),
                 ("num_threads", C.c_int), ("no_cache", C.c_int),
                 ("debug", C.c_int), ("reserved0", C.c_int),
-                ("no_native", C.c_int), ("reserved1", C.c_int)]
+                ("no_native", C.c_int), ("cuda_tier", C.c_int)]
 
 
 class kern_backend_info(C.Structure):

@@ -54,8 +54,11 @@ def _lib():
     return _ffi.lib
 
 
+_TIERS = {"auto": 0, "nvrtc": 1, "ptx": 2}
+
+
 def init(cache_dir=None, num_threads=0, debug=False, no_cache=False,
-         no_native=False):
+         no_native=False, cuda_tier="auto"):
     """Sets the options of kern's context; call before anything else.
 
     ``cache_dir`` overrides $KERN_CACHE_DIR, ``num_threads`` the CPU
@@ -63,11 +66,19 @@ def init(cache_dir=None, num_threads=0, debug=False, no_cache=False,
     (launches then fail with OutOfBoundsError instead of touching memory),
     ``no_cache`` always compiles, ``no_native=True`` refuses
     @wp.func_native snippets (native code; set it for files you do not
-    trust).  Calling it again with the same options is harmless; with
+    trust).  ``cuda_tier`` says how a CUDA load that no cache holds
+    builds: ``"auto"`` (the default, or $KERN_CUDA_TIER) starts the kernels
+    on kern's own PTX at once and switches them to NVRTC's build when a
+    background thread has it, with the same results; ``"nvrtc"`` waits for
+    NVRTC (what a benchmark of the final code wants); ``"ptx"`` keeps
+    kern's PTX.  Calling it again with the same options is harmless; with
     different ones after the context exists is an error."""
+    if cuda_tier not in _TIERS:
+        raise ValueError("kern.init: cuda_tier must be one of %s, not %r"
+                         % (", ".join(sorted(_TIERS)), cuda_tier))
     opts = {"cache_dir": cache_dir, "num_threads": int(num_threads),
             "debug": bool(debug), "no_cache": bool(no_cache),
-            "no_native": bool(no_native)}
+            "no_native": bool(no_native), "cuda_tier": cuda_tier}
     with _ffi.lock:
         if _state.ctx is not None:
             if opts != (_state.options or opts):
@@ -98,6 +109,7 @@ def ctx():
         o.no_cache = 1 if opts.get("no_cache") else 0
         o.debug = 1 if opts.get("debug") else 0
         o.no_native = 1 if opts.get("no_native") else 0
+        o.cuda_tier = _TIERS[opts.get("cuda_tier", "auto")]
         out = C.c_void_p()
         st = lib.kern_context_new(C.byref(o), C.byref(out))
         if st:

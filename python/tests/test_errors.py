@@ -304,3 +304,34 @@ def test_no_native_refuses_snippets(device):
                        capture_output=True, text=True, timeout=300, env=child_env())
     assert r.returncode == 0, r.stderr
     assert "RAN 3.5" in r.stdout or "LOADED" in r.stdout, r.stdout
+
+
+def test_cuda_tier_option(device):
+    """kern.init(cuda_tier=...) takes auto, nvrtc or ptx and refuses other
+    values before making a context; every tier runs a kernel to the same
+    result (on CUDA: Note [PTX tier]; elsewhere the option is unused)."""
+    code = textwrap.dedent("""\
+        import kern, numpy as np, sys
+        try:
+            kern.init(cuda_tier="fast")
+        except ValueError as e:
+            print("REFUSED", e)
+        kern.init(cuda_tier=sys.argv[2], no_cache=True)
+        m = kern.load(sys.argv[3], device=sys.argv[1])
+        a = kern.array(np.arange(64, dtype=np.float32), device=sys.argv[1])
+        for _ in range(3):
+            m.k(a, dim=64)
+        print("SUM", float(a.numpy().sum()))
+    """)
+    src = ("import warp as wp\n\n\n@wp.kernel\n"
+           "def k(a: wp.array(dtype=float)):\n    i = wp.tid()\n"
+           "    a[i] = a[i] * 0.5 + 1.0\n")
+    sums = set()
+    for tier in ("auto", "nvrtc", "ptx"):
+        r = subprocess.run([sys.executable, "-c", code, device.name, tier, src],
+                           capture_output=True, text=True, timeout=300,
+                           env=child_env())
+        assert r.returncode == 0, r.stderr
+        assert "REFUSED kern.init: cuda_tier must be one of auto, nvrtc, ptx" in r.stdout, r.stdout
+        sums.add(r.stdout.split("SUM")[1].strip())
+    assert len(sums) == 1, sums

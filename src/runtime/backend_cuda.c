@@ -34,12 +34,15 @@
  *    launch does no allocation and no driver query beyond cuCtxGetCurrent.
  */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common.h"
 #include "runtime.h"
@@ -364,6 +367,12 @@ typedef struct cuda_state {
   char msg[1024]; /* the last failure, also for callers without a context */
 } cuda_state;
 
+typedef struct cuda_module cuda_module;
+
+/* fn, block and grid_max change once when the quick tier's module is
+ * replaced (Note [PTX tier]); they are read and written with __atomic
+ * builtins, relaxed: any of the two functions is a correct launch with
+ * either shape. */
 typedef struct cuda_fn {
   CUfunction fn;
   unsigned block;    /* threads per block */
@@ -371,13 +380,37 @@ typedef struct cuda_fn {
   int nparams;
   void **params;     /* nparams + 1 slots, filled at each launch */
   struct cuda_fn *next;
+  cuda_module *mod;
+  char *symbol;      /* to find it again in the NVRTC build */
 } cuda_fn;
 
-typedef struct cuda_module {
+/* The NVRTC build of a module that runs on kern's PTX meanwhile. */
+typedef struct cuda_job {
+  pthread_t thread;
+  int joined;
+  cuda_state s;      /* a copy: the thread records nothing in the real one */
+  char *src;
+  char arch[32];
+  char key[65];
+  char *dir;         /* the cache directory to store into, or NULL */
+  void *image;       /* the cubin (or PTX) NVRTC made */
+  size_t size;
+  _Atomic int done;  /* JOB_RUNNING, then JOB_READY or JOB_FAILED */
+} cuda_job;
+enum { JOB_RUNNING, JOB_READY, JOB_FAILED };
+
+struct cuda_module {
   int dev;
   CUmodule mod;
   cuda_fn *fns; /* every handle kernel_get gave out; freed with the module */
-} cuda_module;
+  /* Nonzero while the kernels run kern's PTX and job builds the final
+   * code; the launch paths test it (tier_check). */
+  _Atomic int quick;
+  CUmodule quick_mod; /* the PTX tier's module once replaced; kept for
+                         graphs captured before the switch */
+  cuda_job *job;
+  pthread_mutex_t mu; /* the switch against kernel_get */
+};
 
 /* ---------------------------------------------------------------- errors */
 
@@ -1149,8 +1182,143 @@ static kern_status cuda_load(void *self, const kern__blob *in, void **module) {
     return st;
   }
   m->dev = dev;
+  pthread_mutex_init(&m->mu, NULL);
   *module = m;
   return KERN_SUCCESS;
+}
+
+/* Note [PTX tier]
+ * A cold CUDA load used to wait for NVRTC: 100-200 ms for a small module on
+ * the H100 hosts, of which NVRTC's own floor (a kernel that stores one
+ * constant) is 36-50 ms (bench/NOTES.md, "The floor under a cold build").
+ * The driver's JIT turns a short PTX kernel into machine code in 15-25 ms.
+ * So when the compiler could spell the module as PTX (kc_result.ptx: a
+ * subset of the language, emit/ptx.c) and no cache holds the module, the
+ * load takes two steps:
+ *  1. the driver loads kern's PTX and the module is returned: every kernel
+ *     runs from the first launch;
+ *  2. a background thread compiles the CUDA C with NVRTC exactly as a load
+ *     without the tier would, and stores the cubin in the cache; the next
+ *     launch of any of the module's kernels that finds it ready loads it
+ *     and switches every kernel handle to it (tier_check).
+ * Both produce the same bits: the PTX emitter spells every operation with
+ * the rounding the CUDA C gets under --fmad=false (Note [PTX tier] in
+ * emit/ptx.c), so switching mid-run changes speed, not results.  What the
+ * switch must respect:
+ *  - a graph captures the function it saw; a capture must not hold the
+ *    quick function if later kern_graph_set_arg updates are to work with
+ *    the final one, so a launch on a capturing stream waits for the build
+ *    and switches first;
+ *  - the quick module stays loaded until the module is freed, for graphs
+ *    instantiated before the switch;
+ *  - module_free joins the thread, so nothing outlives the module;
+ *  - the thread uses a private copy of the backend state (NVRTC's entry
+ *    points) and no context: a failure leaves the PTX tier in place, with
+ *    the reason in the context's quiet note.
+ * kern_options.cuda_tier / $KERN_CUDA_TIER choose: auto (the above), nvrtc
+ * (never the PTX tier), ptx (the PTX tier alone, never NVRTC, for tests). */
+/* Builds still running when the process exits: exit runs NVRTC's static
+ * destructors, which must not pull the library from under a compile, so an
+ * exit handler (registered with the first build; atexit handlers run before
+ * the libraries' destructors, and glibc runs one registered from a shared
+ * object at its dlclose too) waits for them.  A build takes well under a
+ * second; the wait gives up after 30. */
+static pthread_mutex_t jobs_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t jobs_cv = PTHREAD_COND_INITIALIZER;
+static int jobs_running;
+static pthread_once_t jobs_once = PTHREAD_ONCE_INIT;
+
+static void jobs_wait_at_exit(void) {
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += 30;
+  pthread_mutex_lock(&jobs_mu);
+  while (jobs_running > 0 &&
+         pthread_cond_timedwait(&jobs_cv, &jobs_mu, &until) == 0) {
+  }
+  pthread_mutex_unlock(&jobs_mu);
+}
+
+static void jobs_register(void) { (void)atexit(jobs_wait_at_exit); }
+
+static void *job_main(void *arg) {
+  cuda_job *j = arg;
+  char *log = NULL;
+  kern_status st = nvrtc_compile(&j->s, -1, j->src, j->arch, &j->image,
+                                 &j->size, &log);
+  kern__free(log);
+  if (st == KERN_SUCCESS && j->dir)
+    (void)kern__cache_store(j->dir, j->key, j->arch[0] == 's' ? ".cubin" : ".ptx",
+                            j->image, j->size);
+  atomic_store_explicit(&j->done, st == KERN_SUCCESS ? JOB_READY : JOB_FAILED,
+                        memory_order_release);
+  pthread_mutex_lock(&jobs_mu);
+  jobs_running--;
+  pthread_cond_broadcast(&jobs_cv);
+  pthread_mutex_unlock(&jobs_mu);
+  return NULL;
+}
+
+static void job_free(cuda_job *j) {
+  if (!j) return;
+  if (!j->joined) pthread_join(j->thread, NULL);
+  kern__free(j->src);
+  kern__free(j->dir);
+  kern__free(j->image);
+  kern__free(j);
+}
+
+/* Starts the NVRTC build of code in the background; NULL when it cannot
+ * start (the caller then builds in the foreground). */
+static cuda_job *job_start(cuda_state *s, const kc_result *code,
+                           const char *arch, const char *key,
+                           const char *dir) {
+  cuda_job *j = kern__calloc(1, sizeof *j);
+  size_t len = code->source_len ? code->source_len : strlen(code->source);
+  if (!j || !(j->src = kern__malloc(len + 1)) ||
+      (dir && !(j->dir = kern__strdup(dir)))) {
+    if (j) kern__free(j->src);
+    kern__free(j);
+    return NULL;
+  }
+  memcpy(j->src, code->source, len);
+  j->src[len] = 0;
+  j->s = *s;
+  j->s.ctx = NULL; /* errors stay in the copy's msg */
+  j->s.ndev = 0;
+  j->s.devs = NULL;
+  snprintf(j->arch, sizeof j->arch, "%s", arch);
+  snprintf(j->key, sizeof j->key, "%s", key);
+  pthread_once(&jobs_once, jobs_register);
+  pthread_mutex_lock(&jobs_mu);
+  jobs_running++;
+  pthread_mutex_unlock(&jobs_mu);
+  if (pthread_create(&j->thread, NULL, job_main, j) != 0) {
+    pthread_mutex_lock(&jobs_mu);
+    jobs_running--;
+    pthread_mutex_unlock(&jobs_mu);
+    kern__free(j->src);
+    kern__free(j->dir);
+    kern__free(j);
+    return NULL;
+  }
+  return j;
+}
+
+/* Loads kern's PTX for the quick tier; NULL when the driver refuses it (the
+ * load then takes the NVRTC path, which reports any real problem). */
+static cuda_module *quick_load(cuda_state *s, int dev, const kc_result *code) {
+  cuda_module *m = kern__calloc(1, sizeof *m);
+  if (!m) return NULL;
+  CUresult r = s->cu.cuModuleLoadDataEx(&m->mod, code->ptx, 0, NULL, NULL);
+  if (r != CUDA_SUCCESS) {
+    if (cu_is_sticky(r) && !s->devs[dev].broken) s->devs[dev].broken = r;
+    kern__free(m);
+    return NULL;
+  }
+  m->dev = dev;
+  pthread_mutex_init(&m->mu, NULL);
+  return m;
 }
 
 static kern_status cuda_module_build(void *state, int dev,
@@ -1181,6 +1349,29 @@ static kern_status cuda_module_build(void *state, int dev,
   cuda_build b = {s, dev, arch};
   kern__builder bd = {"cuda", cubin ? ".cubin" : ".ptx", key, nkey, 0, &b,
                       cuda_compile, cuda_load};
+  int tier = s->ctx ? s->ctx->opts.cuda_tier : KERN_CUDA_TIER_NVRTC;
+  if (code->ptx && tier != KERN_CUDA_TIER_NVRTC) {
+    char hash[65];
+    const char *dir = NULL;
+    if (tier == KERN_CUDA_TIER_AUTO &&
+        kern__cached_lookup(s->ctx, &bd, code, module, hash, &dir))
+      return KERN_SUCCESS;
+    cuda_module *m = quick_load(s, dev, code);
+    if (m && tier == KERN_CUDA_TIER_PTX) {
+      *module = m;
+      return KERN_SUCCESS;
+    }
+    if (m && (m->job = job_start(s, code, arch, hash, dir))) {
+      atomic_store_explicit(&m->quick, 1, memory_order_relaxed);
+      *module = m;
+      return KERN_SUCCESS;
+    }
+    if (m) {
+      (void)s->cu.cuModuleUnload(m->mod);
+      pthread_mutex_destroy(&m->mu);
+      kern__free(m);
+    }
+  }
   return kern__cached_build(s->ctx, &bd, code, module);
 }
 
@@ -1188,14 +1379,21 @@ static void cuda_module_free(void *state, void *module) {
   cuda_state *s = state;
   cuda_module *m = module;
   if (!m) return;
-  if (!s->devs[m->dev].broken && !dev_enter(s, m->dev))
+  job_free(m->job);
+  if (!s->devs[m->dev].broken && !dev_enter(s, m->dev)) {
     (void)CHECK(s, m->dev, KERN_ERROR_DEVICE, cu, cuModuleUnload(m->mod), "%s",
                 "");
+    if (m->quick_mod)
+      (void)CHECK(s, m->dev, KERN_ERROR_DEVICE, cu, cuModuleUnload(m->quick_mod),
+                  "%s", "");
+  }
   for (cuda_fn *f = m->fns, *next; f; f = next) {
     next = f->next;
     kern__free(f->params);
+    kern__free(f->symbol);
     kern__free(f);
   }
+  pthread_mutex_destroy(&m->mu);
   kern__free(m);
 }
 
@@ -1247,26 +1445,117 @@ static kern_status cuda_kernel_get(void *state, void *module,
   cuda_module *m = module;
   kern_status st = dev_enter(s, m->dev);
   if (st) return st;
-  CUfunction cf = NULL;
-  if ((st = CHECK(s, m->dev, KERN_ERROR_NOT_FOUND, cu,
-                  cuModuleGetFunction(&cf, m->mod, k->symbol), "symbol=%s",
-                  k->symbol)))
-    return st;
   cuda_fn *f = kern__calloc(1, sizeof *f);
   void **params = kern__calloc((size_t)k->nparams + 1, sizeof *params);
-  if (!f || !params) {
+  char *symbol = kern__strdup(k->symbol);
+  if (!f || !params || !symbol) {
     kern__free(f);
     kern__free(params);
+    kern__free(symbol);
     return cuda_error(s, KERN_ERROR_OUT_OF_MEMORY, "cuda: out of memory");
   }
-  f->fn = cf;
-  f->nparams = k->nparams;
-  f->params = params;
-  choose_shape(s, &s->devs[m->dev], f);
-  f->next = m->fns;
-  m->fns = f;
-  *fn = f;
-  return KERN_SUCCESS;
+  /* Under the lock: the PTX tier's switch replaces m->mod and walks
+   * m->fns (tier_switch). */
+  pthread_mutex_lock(&m->mu);
+  CUfunction cf = NULL;
+  st = CHECK(s, m->dev, KERN_ERROR_NOT_FOUND, cu,
+             cuModuleGetFunction(&cf, m->mod, k->symbol), "symbol=%s",
+             k->symbol);
+  if (st == KERN_SUCCESS) {
+    f->fn = cf;
+    f->nparams = k->nparams;
+    f->params = params;
+    f->mod = m;
+    f->symbol = symbol;
+    choose_shape(s, &s->devs[m->dev], f);
+    f->next = m->fns;
+    m->fns = f;
+    *fn = f;
+  }
+  pthread_mutex_unlock(&m->mu);
+  if (st != KERN_SUCCESS) {
+    kern__free(f);
+    kern__free(params);
+    kern__free(symbol);
+  }
+  return st;
+}
+
+/* Switches m's kernels from kern's PTX to the NVRTC build when it is
+ * ready, or, with wait, once it is (Note [PTX tier]).  Runs with the
+ * device's context current (the launch paths' dev_enter).  A build that
+ * failed, or that the driver refuses, leaves the PTX in place for good and
+ * says why in the context's quiet note. */
+static void tier_switch(cuda_state *s, cuda_module *m, int wait) {
+  pthread_mutex_lock(&m->mu);
+  cuda_job *j = m->job;
+  if (!atomic_load_explicit(&m->quick, memory_order_relaxed) ||
+      (!wait && atomic_load_explicit(&j->done, memory_order_acquire) ==
+                    JOB_RUNNING)) {
+    pthread_mutex_unlock(&m->mu);
+    return;
+  }
+  if (!j->joined) {
+    pthread_join(j->thread, NULL);
+    j->joined = 1;
+  }
+  const char *why = NULL;
+  CUmodule nm = NULL;
+  if (atomic_load_explicit(&j->done, memory_order_acquire) != JOB_READY)
+    why = j->s.msg;
+  else if (s->cu.cuModuleLoadDataEx(&nm, j->image, 0, NULL, NULL) !=
+           CUDA_SUCCESS)
+    why = "the driver refused the cubin";
+  /* Every kernel handed out must exist in the new module before any is
+   * switched. */
+  for (cuda_fn *f = m->fns; !why && f; f = f->next) {
+    CUfunction cf = NULL;
+    if (s->cu.cuModuleGetFunction(&cf, nm, f->symbol) != CUDA_SUCCESS)
+      why = "a kernel is missing from the cubin";
+  }
+  if (!why) {
+    for (cuda_fn *f = m->fns; f; f = f->next) {
+      cuda_fn g = *f;
+      (void)s->cu.cuModuleGetFunction(&g.fn, nm, f->symbol);
+      choose_shape(s, &s->devs[m->dev], &g);
+      __atomic_store_n(&f->block, g.block, __ATOMIC_RELAXED);
+      __atomic_store_n(&f->grid_max, g.grid_max, __ATOMIC_RELAXED);
+      __atomic_store_n(&f->fn, g.fn, __ATOMIC_RELAXED);
+    }
+    m->quick_mod = m->mod;
+    m->mod = nm;
+  } else {
+    if (nm) (void)s->cu.cuModuleUnload(nm);
+    if (s->ctx)
+      snprintf(s->ctx->quiet_note, sizeof s->ctx->quiet_note,
+               "cuda: kernels keep running kern's PTX: the background "
+               "NVRTC build did not finish: %.300s", why);
+  }
+  kern__free(j->image);
+  j->image = NULL;
+  atomic_store_explicit(&m->quick, 0, memory_order_release);
+  pthread_mutex_unlock(&m->mu);
+}
+
+/* The launch paths' test: one relaxed load while nothing is pending.  A
+ * launch on a stream that is being captured waits for the build, so that
+ * graphs hold the final code. */
+static inline void tier_check(cuda_state *s, cuda_fn *f, CUstream cs) {
+  cuda_module *m = f->mod;
+  if (__builtin_expect(!atomic_load_explicit(&m->quick, memory_order_relaxed),
+                       1))
+    return;
+  int wait = 0, status = 0;
+  unsigned long long id = 0;
+  CUgraph g = NULL;
+  const CUgraphNode *deps = NULL;
+  size_t n = 0;
+  if (s->cu.cuStreamGetCaptureInfo &&
+      s->cu.cuStreamGetCaptureInfo(cs, &status, &id, &g, &deps, &n) ==
+          CUDA_SUCCESS &&
+      status != 0)
+    wait = 1;
+  tier_switch(s, m, wait);
 }
 
 /* ---------------------------------------------------------------- launch */
@@ -1281,8 +1570,10 @@ static kern_status cuda_kernel_get(void *state, void *module,
  * by the next launch. */
 /* Blocks for a grid-stride launch over total indices. */
 static int64_t grid_blocks(const cuda_fn *f, int64_t total) {
-  int64_t blocks = total / f->block + (total % f->block != 0);
-  return blocks > f->grid_max ? f->grid_max : blocks;
+  unsigned block = __atomic_load_n(&f->block, __ATOMIC_RELAXED);
+  int64_t grid_max = __atomic_load_n(&f->grid_max, __ATOMIC_RELAXED);
+  int64_t blocks = total / block + (total % block != 0);
+  return blocks > grid_max ? grid_max : blocks;
 }
 
 static kern_status cuda_launch(void *state, int dev, void *fn,
@@ -1295,15 +1586,18 @@ static kern_status cuda_launch(void *state, int dev, void *fn,
   /* A shard of a sharded launch runs [begin, total) of the whole grid. */
   int64_t total = dims->total - dims->begin;
   if (total <= 0) return KERN_SUCCESS; /* a zero-size grid runs nothing */
+  CUstream stream = s->devs[dev].stream;
+  tier_check(s, f, stream);
   int64_t blocks = grid_blocks(f, total);
+  unsigned block = __atomic_load_n(&f->block, __ATOMIC_RELAXED);
   for (int p = 0; p < f->nparams; p++) f->params[p] = args[p];
   f->params[f->nparams] = (void *)(uintptr_t)dims; /* the driver only reads */
-  CUstream stream = s->devs[dev].stream;
   if ((st = CHECK(s, dev, KERN_ERROR_LAUNCH, cu,
-                  cuLaunchKernel(f->fn, (unsigned)blocks, 1, 1, f->block, 1, 1,
-                                 0, stream, f->params, NULL),
+                  cuLaunchKernel(__atomic_load_n(&f->fn, __ATOMIC_RELAXED),
+                                 (unsigned)blocks, 1, 1, block, 1, 1, 0,
+                                 stream, f->params, NULL),
                   "kernel=%s grid=%lld block=%u", k ? k->symbol : "?",
-                  (long long)blocks, f->block)))
+                  (long long)blocks, block)))
     return st;
   /* Version 1 launches are synchronous so that a fault is reported by the
    * launch that caused it. */
@@ -1459,14 +1753,17 @@ static kern_status cuda_launch_async(void *state, int dev, void *cs, void *fn,
   if (st) return st;
   int64_t total = dims->total - dims->begin;
   if (total <= 0) return KERN_SUCCESS;
+  tier_check(s, f, cs);
   int64_t blocks = grid_blocks(f, total);
+  unsigned block = __atomic_load_n(&f->block, __ATOMIC_RELAXED);
   for (int p = 0; p < f->nparams; p++) f->params[p] = args[p];
   f->params[f->nparams] = (void *)(uintptr_t)dims;
   return CHECK(s, dev, KERN_ERROR_LAUNCH, cu,
-               cuLaunchKernel(f->fn, (unsigned)blocks, 1, 1, f->block, 1, 1, 0,
-                              cs, f->params, NULL),
+               cuLaunchKernel(__atomic_load_n(&f->fn, __ATOMIC_RELAXED),
+                              (unsigned)blocks, 1, 1, block, 1, 1, 0, cs,
+                              f->params, NULL),
                "kernel=%s grid=%lld block=%u", k ? k->symbol : "?",
-               (long long)blocks, f->block);
+               (long long)blocks, block);
 }
 
 static kern_status cuda_copy_in_async(void *state, int dev, void *cs,
@@ -1647,12 +1944,14 @@ static kern_status cuda_graph_set_launch(void *state, int dev, void *graph,
   params[f->nparams] = (void *)(uintptr_t)dims;
   cu_kernel_node_params np;
   memset(&np, 0, sizeof np);
-  np.func = f->fn;
+  /* A capture waited for the final code (tier_check), so the node holds
+   * the function f has now. */
+  np.func = __atomic_load_n(&f->fn, __ATOMIC_RELAXED);
   np.gridDimX = (unsigned)(dims->total - dims->begin > 0
                                ? grid_blocks(f, dims->total - dims->begin)
                                : 1);
   np.gridDimY = np.gridDimZ = 1;
-  np.blockDimX = f->block;
+  np.blockDimX = __atomic_load_n(&f->block, __ATOMIC_RELAXED);
   np.blockDimY = np.blockDimZ = 1;
   np.kernelParams = params;
   return CHECK(s, dev, KERN_ERROR_LAUNCH, cu,
@@ -1671,8 +1970,16 @@ static void cuda_graph_free(void *state, int dev, void *graph) {
   kern__free(g);
 }
 
+/* The PTX tier needs a driver that JIT-compiles PTX of the device's own
+ * architecture, which every driver that knows the device does. */
+static int cuda_ptx_sm(void *state, int dev) {
+  cuda_state *s = state;
+  if (dev < 0 || dev >= s->ndev) return 0;
+  return s->devs[dev].cc_major * 10 + s->devs[dev].cc_minor;
+}
+
 const kern_backend kern__backend_cuda = {
-    .version = 3,
+    .version = 5,
     .name = "cuda",
     .kind = KERN_BACKEND_CUDA,
     .target = KERN_TARGET_CUDA,
@@ -1705,6 +2012,7 @@ const kern_backend kern__backend_cuda = {
     .event_query = cuda_event_query,
     .event_elapsed = cuda_event_elapsed,
     .launch_async = cuda_launch_async,
+    .ptx_sm = cuda_ptx_sm,
     .copy_in_async = cuda_copy_in_async,
     .copy_out_async = cuda_copy_out_async,
     .copy_dd_async = cuda_copy_dd_async,
@@ -1763,9 +2071,10 @@ int kern__cuda_nvrtc_compile_check(const char *source, const char *arch,
 }
 
 void *kern__cuda_function_handle(void *fn) {
-  return fn ? (void *)((cuda_fn *)fn)->fn : NULL;
+  return fn ? (void *)__atomic_load_n(&((cuda_fn *)fn)->fn, __ATOMIC_RELAXED)
+            : NULL;
 }
 
 unsigned kern__cuda_function_block(void *fn) {
-  return fn ? ((cuda_fn *)fn)->block : 0;
+  return fn ? __atomic_load_n(&((cuda_fn *)fn)->block, __ATOMIC_RELAXED) : 0;
 }

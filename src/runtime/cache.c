@@ -274,25 +274,26 @@ kern_status kern__cache_open(kern_context *ctx, const char *key,
   return KERN_SUCCESS;
 }
 
-kern_status kern__cache_put(kern_context *ctx, const char *key,
-                            const char *ext, const void *data, size_t size,
-                            char *path, size_t path_size) {
-  char p[4096 + 160];
-  kern_status st = entry_path(ctx, key, ext, p, sizeof p);
-  if (st != KERN_SUCCESS) return st;
-  const char *dir = ctx->cache_dir;
+/* Writes data under path p, through a temporary file in dir and a rename,
+ * so that a reader sees the whole entry or none.  Touches no context: the
+ * CUDA backend's background build stores its cubin from its own thread
+ * (kern__cache_store).  0, or -1 with the reason in why. */
+static int put_file(const char *dir, const char *key, const char *p,
+                    const void *data, size_t size, char *why, size_t nwhy) {
   char tmp[4096 + 160];
   int n = snprintf(tmp, sizeof tmp, "%s/.tmp-%.16s-XXXXXX", dir, key);
-  if (n < 0 || (size_t)n >= sizeof tmp)
-    return kern__error(ctx, KERN_ERROR_CACHE,
-                       "kernel cache: entry path too long under '%s'", dir);
+  if (n < 0 || (size_t)n >= sizeof tmp) {
+    snprintf(why, nwhy, "kernel cache: entry path too long under '%s'", dir);
+    return -1;
+  }
   /* mkstemp creates the file 0600 and O_EXCL, so nobody else can have it
    * open or have swapped it for a link. */
   int fd = mkostemp(tmp, O_CLOEXEC);
-  if (fd < 0)
-    return kern__error(ctx, KERN_ERROR_CACHE,
-                       "kernel cache: cannot create a file in '%s': %s", dir,
-                       strerror(errno));
+  if (fd < 0) {
+    snprintf(why, nwhy, "kernel cache: cannot create a file in '%s': %s", dir,
+             strerror(errno));
+    return -1;
+  }
   unsigned char footer[FOOTER_SIZE];
   make_footer(data, size, footer);
   if (write_full(fd, data, size) != 0 ||
@@ -300,18 +301,38 @@ kern_status kern__cache_put(kern_context *ctx, const char *key,
     int e = errno;
     close(fd);
     unlink(tmp);
-    return kern__error(ctx, KERN_ERROR_CACHE,
-                       "kernel cache: cannot write '%s': %s", tmp,
-                       strerror(e));
+    snprintf(why, nwhy, "kernel cache: cannot write '%s': %s", tmp,
+             strerror(e));
+    return -1;
   }
   if (close(fd) != 0 || rename(tmp, p) != 0) {
     int e = errno;
     unlink(tmp);
-    return kern__error(ctx, KERN_ERROR_CACHE,
-                       "kernel cache: cannot store '%s': %s", p, strerror(e));
+    snprintf(why, nwhy, "kernel cache: cannot store '%s': %s", p, strerror(e));
+    return -1;
   }
+  return 0;
+}
+
+kern_status kern__cache_put(kern_context *ctx, const char *key,
+                            const char *ext, const void *data, size_t size,
+                            char *path, size_t path_size) {
+  char p[4096 + 160];
+  kern_status st = entry_path(ctx, key, ext, p, sizeof p);
+  if (st != KERN_SUCCESS) return st;
+  char why[4096 + 256];
+  if (put_file(ctx->cache_dir, key, p, data, size, why, sizeof why) != 0)
+    return kern__error(ctx, KERN_ERROR_CACHE, "%s", why);
   if (path && path_size) snprintf(path, path_size, "%s", p);
   return KERN_SUCCESS;
+}
+
+int kern__cache_store(const char *dir, const char *key, const char *ext,
+                      const void *data, size_t size) {
+  char p[4096 + 160], why[4096 + 256];
+  int n = snprintf(p, sizeof p, "%s/%s%s", dir, key, ext);
+  if (n < 0 || (size_t)n >= sizeof p) return -1;
+  return put_file(dir, key, p, data, size, why, sizeof why);
 }
 
 /* ---------------------------------------------------------------- the policy
@@ -409,20 +430,36 @@ static int load_hit(kern_context *ctx, const kern__builder *b, const char *key,
   return st == KERN_SUCCESS;
 }
 
+/* The look-up half of kern__cached_build: 1 when *module came from the
+ * cache; else 0 with *dir the cache directory to store into, or NULL when
+ * the cache is off or refused. */
+static int lookup(kern_context *ctx, const kern__builder *b, const char *key,
+                  void **module, const char **dir) {
+  ctx->quiet_note[0] = 0;
+  *dir = NULL;
+  if (ctx->opts.no_cache) return 0;
+  ctx->quiet++;
+  int use = kern__cache_dir(ctx, dir) == KERN_SUCCESS;
+  int hit = use && load_hit(ctx, b, key, module);
+  ctx->quiet--;
+  if (!use) *dir = NULL;
+  return hit;
+}
+
+int kern__cached_lookup(kern_context *ctx, const kern__builder *b,
+                        const kc_result *code, void **module, char key[65],
+                        const char **dir) {
+  cache_key(b, code, key);
+  return lookup(ctx, b, key, module, dir);
+}
+
 kern_status kern__cached_build(kern_context *ctx, const kern__builder *b,
                                const kc_result *code, void **module) {
   char key[65];
   cache_key(b, code, key);
-  ctx->quiet_note[0] = 0;
-  int use = !ctx->opts.no_cache;
-  if (use) {
-    ctx->quiet++;
-    const char *dir;
-    use = kern__cache_dir(ctx, &dir) == KERN_SUCCESS;
-    int hit = use && load_hit(ctx, b, key, module);
-    ctx->quiet--;
-    if (hit) return KERN_SUCCESS;
-  }
+  const char *dir;
+  if (lookup(ctx, b, key, module, &dir)) return KERN_SUCCESS;
+  int use = dir != NULL;
 
   kern__blob out = {NULL, 0, NULL, -1, 0};
   kern_status st = b->compile(b->self, code, use, &out);

@@ -144,6 +144,17 @@ static int resolve_num_threads(int opt) {
   return (int)cores;
 }
 
+/* kern_options.cuda_tier, or when it is AUTO $KERN_CUDA_TIER: "nvrtc" or
+ * "ptx"; anything else is AUTO, as KERN_NUM_THREADS ignores what it cannot
+ * read (there is no context yet to hold an error). */
+static int resolve_cuda_tier(int opt) {
+  if (opt != KERN_CUDA_TIER_AUTO) return opt;
+  const char *env = getenv("KERN_CUDA_TIER");
+  if (env && !strcmp(env, "nvrtc")) return KERN_CUDA_TIER_NVRTC;
+  if (env && !strcmp(env, "ptx")) return KERN_CUDA_TIER_PTX;
+  return KERN_CUDA_TIER_AUTO;
+}
+
 /* ---------------------------------------------------------------- backends
  *
  * Note [process-wide backend state]
@@ -209,7 +220,9 @@ kern_status kern_context_new(const kern_options *opts, kern_context **out) {
   if (opts && kern__struct_in(&o, sizeof o, opts, KERN_OPTIONS_SIZE_V1) !=
                   KERN_SUCCESS)
     return KERN_ERROR_INVALID_ARGUMENT;
-  if (o.reserved0 != 0 || o.reserved1 != 0) return KERN_ERROR_INVALID_ARGUMENT;
+  if (o.reserved0 != 0 || o.cuda_tier < KERN_CUDA_TIER_AUTO ||
+      o.cuda_tier > KERN_CUDA_TIER_PTX)
+    return KERN_ERROR_INVALID_ARGUMENT;
   /* First, before this thread reads the environment: Note
    * [process-wide backend state]. */
   kern_status ist = kern__backends_init();
@@ -228,6 +241,7 @@ kern_status kern_context_new(const kern_options *opts, kern_context **out) {
   ctx->opts.cache_dir = ctx->cache_dir;
   ctx->num_threads = resolve_num_threads(o.num_threads);
   ctx->opts.num_threads = ctx->num_threads;
+  ctx->opts.cuda_tier = resolve_cuda_tier(o.cuda_tier);
   if (st != KERN_SUCCESS) goto fail;
 
   for (int b = 0; b < KERN_BACKEND_COUNT; b++) ctx->backends[b] = all_backends[b];

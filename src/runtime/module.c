@@ -161,7 +161,9 @@ static kern_status load_string(kern_context *ctx, kern_device dev,
                        "kern_module_load_string: %s is NULL",
                        out ? "source" : "out");
   if (!name) name = "<string>";
-  const kern_backend *be = kern__device_backend(ctx, dev, NULL, NULL);
+  void *state;
+  int index;
+  const kern_backend *be = kern__device_backend(ctx, dev, &state, &index);
   if (!be)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "loading '%s': no device %d (the context has %d)",
@@ -170,6 +172,11 @@ static kern_status load_string(kern_context *ctx, kern_device dev,
    * reports point at the kernel file's lines. */
   kc_options opts = {kern__debug_enabled(ctx), be->target == KERN_TARGET_CUDA, 0,
                      ctx->opts.no_native, 0};
+  /* The quick tier of a cold CUDA load (Note [PTX tier] in backend_cuda.c);
+   * debug mode's checks are the NVRTC build's alone. */
+  if (be->version >= 5 && be->ptx_sm && !opts.debug &&
+      ctx->opts.cuda_tier != KERN_CUDA_TIER_NVRTC)
+    opts.ptx = be->ptx_sm(state, index);
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile(name, source ? source : "", length,

@@ -32,7 +32,8 @@
 typedef struct kern_backend kern_backend;
 
 struct kern_backend {
-  int version; /* 2: init added; 3: the stream methods at the end; 4: adopt */
+  int version; /* 2: init added; 3: the stream methods at the end; 4: adopt;
+                5: ptx_sm */
   const char *name; /* "cpu" */
   kern_backend_kind kind;
   kern__target target;
@@ -151,6 +152,10 @@ struct kern_backend {
    * address and the runtime adds the offset itself. */
   kern_status (*mem_sub)(void *state, int dev, void *native, size_t off,
                          size_t bytes, void **out);
+
+  /* ---- version 5: the SM version (90 for sm_90) whose PTX a cold load on
+   * dev can start from (Note [PTX tier] in backend_cuda.c); 0: none. */
+  int (*ptx_sm)(void *state, int dev);
 };
 
 enum { KERN__NATIVE_STREAM, KERN__NATIVE_MEMORY };
@@ -518,6 +523,17 @@ typedef struct kern__builder {
  * cache is an optimisation: whatever goes wrong with it (refused or
  * unwritable directory, full disk, bad entry, entry the driver refuses)
  * never fails the load and leaves no error in ctx (Note [cache policy]). */
+/* The CUDA backend's quick tier (Note [PTX tier] in backend_cuda.c) splits
+ * kern__cached_build: the look-up alone, under the same policy (1 and
+ * *module on a hit; on a miss key[] is the entry's key and *dir the cache
+ * directory, NULL when the cache is off or refused) ... */
+int kern__cached_lookup(kern_context *ctx, const kern__builder *b,
+                        const kc_result *code, void **module, char key[65],
+                        const char **dir);
+/* ... and the store, from any thread and touching no context (its
+ * background build): 0 when dir/key+ext now holds data. */
+int kern__cache_store(const char *dir, const char *key, const char *ext,
+                      const void *data, size_t size);
 kern_status kern__cached_build(kern_context *ctx, const kern__builder *b,
                                const kc_result *code, void **module);
 

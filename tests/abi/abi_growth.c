@@ -80,7 +80,9 @@ int main(void) {
   garbage.reserved0 = 1; /* reserved fields must be zero */
   ASSERT(kern_context_new(&garbage, &ctx) == KERN_ERROR_INVALID_ARGUMENT);
   garbage = (kern_options)KERN_OPTIONS_INIT;
-  garbage.reserved1 = 1;
+  garbage.cuda_tier = 3; /* not a kern_cuda_tier */
+  ASSERT(kern_context_new(&garbage, &ctx) == KERN_ERROR_INVALID_ARGUMENT);
+  garbage.cuda_tier = -1;
   ASSERT(kern_context_new(&garbage, &ctx) == KERN_ERROR_INVALID_ARGUMENT);
   ASSERT_OK(NULL, kern_context_new(&o.base, &ctx));
 
