@@ -54,7 +54,13 @@ typedef struct {
   const char *other; /* the device compared with the CPU: "opencl", "cuda" */
   const char *fail_dir;
   int compact;       /* --cuda-form compact (Note [compact CUDA], emit/cuda.c) */
+  int output;        /* --nvrtc-output: OUT_CUBIN, OUT_PTX, OUT_LTOIR */
+  char arch_buf[64]; /* compute_XX made from sm_XX for --nvrtc-output ptx */
 } Opts;
+
+/* What NVRTC is asked to produce (Note [validation output]). */
+enum { OUT_DEFAULT = -1, OUT_CUBIN, OUT_PTX, OUT_LTOIR };
+static const char *const out_names[] = {"cubin", "ptx", "ltoir"};
 
 /* ----------------------------------------------------------- strings */
 
@@ -210,6 +216,8 @@ typedef int (*nvrtcCompileProgram_t)(void *, int, const char *const *);
 typedef int (*nvrtcGetProgramLogSize_t)(void *, size_t *);
 typedef int (*nvrtcGetProgramLog_t)(void *, char *);
 typedef int (*nvrtcDestroyProgram_t)(void **);
+typedef int (*nvrtcGetLTOIRSize_t)(void *, size_t *);
+typedef int (*nvrtcGetLTOIR_t)(void *, char *);
 
 static struct {
   int loaded, ok, major, minor;
@@ -218,6 +226,8 @@ static struct {
   nvrtcGetProgramLogSize_t logsize;
   nvrtcGetProgramLog_t log;
   nvrtcDestroyProgram_t destroy;
+  nvrtcGetLTOIRSize_t ltoir_size; /* NULL in an NVRTC before 12.0 */
+  nvrtcGetLTOIR_t ltoir;
   char why[256];
 } nv;
 static pthread_mutex_t nv_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -225,21 +235,47 @@ static pthread_mutex_t nv_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Note [validation options]: NVRTC's options for --validate compile.  The
  * CUDA backend compiles with -default-device --std=c++17 --fmad=false
  * (and -lineinfo); validation adds ptxas' report of registers and spills
- * (--ptxas-options=-v), no warnings (-w: they change no code, and their
- * text was most of the log), and, unless --nvrtc-opt full, NVRTC's
- * --Ofast-compile=mid.  NVVM's optimisation of the kernel bodies is what
- * costs (bench/NOTES.md: ~90 ms a kernel even batched 200 to a program,
- * of which the front end is ~3 ms), and Ofast-compile=mid cuts it about
- * 3x.  The text compiled is still exactly the recorded text; registers and
- * spills are those of this build, and the record lists these options.  An
- * NVRTC without the option (before CUDA 12.8) gets the full set, and the
- * record says so. */
-static const char *const nv_fixed[] = {"-default-device", "--std=c++17", "--fmad=false",
-                                       "--ptxas-options=-v", "-w", "--Ofast-compile=mid"};
-#define NV_NOPTS_FULL 5 /* all but the last */
-#define NV_NOPTS_FAST 6
+ * (--ptxas-options=-v, for a cubin only: nothing else runs ptxas), no
+ * warnings (-w: they change no code, and their text was most of the log),
+ * and, unless --nvrtc-opt full, NVRTC's --Ofast-compile=mid.  NVVM's
+ * optimisation of the kernel bodies is what costs (bench/NOTES.md: ~90 ms
+ * a kernel even batched 200 to a program, of which the front end is
+ * ~3 ms), and Ofast-compile=mid cuts it about 3x.  The text compiled is
+ * still exactly the recorded text; registers and spills are those of this
+ * build, and the record lists these options.  An NVRTC without the option
+ * (before CUDA 12.8) gets the full set, and the record says so.
+ *
+ * Note [validation output]: --nvrtc-output says how far NVRTC goes.
+ * cubin (the default for sm_XX) runs the whole compiler: front end, NVVM's
+ * optimiser and ptxas.  ptx (the default for compute_XX; sm_XX is turned
+ * into compute_XX, since NVRTC stops at PTX only for a virtual
+ * architecture) leaves out ptxas.  ltoir adds -dlto: NVRTC's front end
+ * (parsing, C++ semantics, overloads, templates) lowers the text to NVVM
+ * IR for the architecture and stops there, before NVVM's optimiser and
+ * ptxas, which a later link-time step would run; the IR is fetched
+ * (nvrtcGetLTOIR) so that "compiled" means IR was produced.  It is about
+ * 3x cheaper than PTX for the compact form (bench/NOTES.md, round four),
+ * but what it checks is less: an error only the optimiser or ptxas finds
+ * (inline PTX, resource limits) passes, and there are no registers or
+ * spills.  The record names the output (compiler.output) and the dataset
+ * card says in words what compile_ok then means. */
 static int nv_fast = 1; /* --nvrtc-opt fast (default) and NVRTC accepts it */
-static int nv_nopts(void) { return nv_fast ? NV_NOPTS_FAST : NV_NOPTS_FULL; }
+
+/* The options of a validation compile, in the order recorded; returns
+ * their number.  archopt is the --gpu-architecture option's storage. */
+static int nv_options(const Opts *o, const char *opts[8], char archopt[80]) {
+  int n = 0;
+  snprintf(archopt, 80, "--gpu-architecture=%s", o->arch);
+  opts[n++] = archopt;
+  opts[n++] = "-default-device";
+  opts[n++] = "--std=c++17";
+  opts[n++] = "--fmad=false";
+  if (o->output == OUT_CUBIN) opts[n++] = "--ptxas-options=-v";
+  opts[n++] = "-w";
+  if (nv_fast) opts[n++] = "--Ofast-compile=mid";
+  if (o->output == OUT_LTOIR) opts[n++] = "-dlto";
+  return n;
+}
 
 static int nv_load(void) {
   pthread_mutex_lock(&nv_lock);
@@ -265,6 +301,9 @@ static int nv_load(void) {
       nv.logsize = (nvrtcGetProgramLogSize_t)dlsym(h, "nvrtcGetProgramLogSize");
       nv.log = (nvrtcGetProgramLog_t)dlsym(h, "nvrtcGetProgramLog");
       nv.destroy = (nvrtcDestroyProgram_t)dlsym(h, "nvrtcDestroyProgram");
+      /* Optional: only --nvrtc-output ltoir needs them, and says so. */
+      nv.ltoir_size = (nvrtcGetLTOIRSize_t)dlsym(h, "nvrtcGetLTOIRSize");
+      nv.ltoir = (nvrtcGetLTOIR_t)dlsym(h, "nvrtcGetLTOIR");
       if (ver && nv.create && nv.compile && nv.logsize && nv.log && nv.destroy &&
           ver(&nv.major, &nv.minor) == 0)
         nv.ok = 1;
@@ -278,15 +317,14 @@ static int nv_load(void) {
 
 /* Compiles src; returns 1 when it compiled, 0 on a compile error, -1 when
  * NVRTC failed otherwise.  *log is malloc'd (may be NULL). */
-static int nv_compile(const char *src, const char *arch, char **log) {
+static int nv_compile(const char *src, const Opts *o, char **log) {
   *log = NULL;
-  char archopt[64];
-  snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
-  const char *opts[NV_NOPTS_FAST + 1] = {archopt};
-  for (int i = 0; i < NV_NOPTS_FAST; i++) opts[i + 1] = nv_fixed[i];
+  char archopt[80];
+  const char *opts[8];
+  int nopts = nv_options(o, opts, archopt);
   void *prog = NULL;
   if (nv.create(&prog, src, "synth.cu", 0, NULL, NULL) != 0) return -1;
-  int rc = nv.compile(prog, 1 + nv_nopts(), opts);
+  int rc = nv.compile(prog, nopts, opts);
   if (rc == 5 /* NVRTC_ERROR_INVALID_OPTION */ && nv_fast) {
     /* An NVRTC before --Ofast-compile: the full set from now on. */
     pthread_mutex_lock(&nv_lock);
@@ -294,7 +332,8 @@ static int nv_compile(const char *src, const char *arch, char **log) {
     pthread_mutex_unlock(&nv_lock);
     nv.destroy(&prog);
     if (nv.create(&prog, src, "synth.cu", 0, NULL, NULL) != 0) return -1;
-    rc = nv.compile(prog, 1 + nv_nopts(), opts);
+    nopts = nv_options(o, opts, archopt);
+    rc = nv.compile(prog, nopts, opts);
   }
   size_t n = 0;
   if (nv.logsize(prog, &n) == 0 && n > 1) {
@@ -303,6 +342,19 @@ static int nv_compile(const char *src, const char *arch, char **log) {
       free(*log);
       *log = NULL;
     }
+  }
+  if (rc == 0 && o->output == OUT_LTOIR) {
+    /* Compiled means the IR exists: fetch it (and drop it; the record
+     * keeps the source, not the IR). */
+    size_t sz = 0;
+    char *ir = NULL;
+    if (nv.ltoir_size(prog, &sz) != 0 || sz == 0 || !(ir = malloc(sz)) ||
+        nv.ltoir(prog, ir) != 0) {
+      free(*log);
+      *log = strdup("compiled, but NVRTC returned no LTO IR (-dlto)");
+      rc = 6;
+    }
+    free(ir);
   }
   nv.destroy(&prog);
   return rc == 0 ? 1 : rc == 6 /* NVRTC_ERROR_COMPILATION */ ? 0 : -1;
@@ -456,7 +508,7 @@ static void validate_compile(const Opts *o, Pair *pairs, int n) {
   if (!nv_load()) return;
   char *src = wrap_cuda(pairs, n, -1);
   char *log = NULL;
-  int rc = src ? nv_compile(src, o->arch, &log) : -1;
+  int rc = src ? nv_compile(src, o, &log) : -1;
   free(src);
   if (rc == 1) {
     parse_ptxas(pairs, n, log);
@@ -467,7 +519,7 @@ static void validate_compile(const Opts *o, Pair *pairs, int n) {
     for (int i = 0; i < n; i++) {
       if (pairs[i].compile_ok == 0 || pairs[i].dup_in_batch) continue;
       char *one = wrap_cuda(pairs, n, i), *l1 = NULL;
-      int r = one ? nv_compile(one, o->arch, &l1) : -1;
+      int r = one ? nv_compile(one, o, &l1) : -1;
       free(one);
       pairs[i].compile_ok = r == 1;
       if (r == 1) parse_ptxas(pairs + i, 1, l1);
@@ -807,12 +859,18 @@ static void record(const Opts *o, const Pair *p, Str *s) {
   s_fmt(s, "},\"compiler\":{\"kern_version\":\"%s\",\"nvrtc_version\":", KERN_VERSION_STRING);
   if (o->validate >= V_COMPILE && nv.ok) s_fmt(s, "\"%d.%d\"", nv.major, nv.minor);
   else s_cat(s, "null");
-  s_fmt(s, ",\"arch\":\"%s\",\"options\":[\"--gpu-architecture=%s\"", o->arch, o->arch);
-  for (int i = 0; i < nv_nopts(); i++) s_fmt(s, ",\"%s\"", nv_fixed[i]);
+  char archopt[80];
+  const char *opts[8];
+  int nopts = nv_options(o, opts, archopt);
+  s_fmt(s, ",\"arch\":\"%s\",\"options\":[", o->arch);
+  for (int i = 0; i < nopts; i++) s_fmt(s, "%s\"%s\"", i ? "," : "", opts[i]);
+  /* What NVRTC produced (Note [validation output]); with --validate none,
+   * what it would, as arch and options are. */
+  s_fmt(s, "],\"output\":\"%s\"", out_names[o->output]);
   /* Only the compact form is named, so records of the production form keep
    * their bytes; no cuda_form means the CUDA backend's own form. */
-  s_cat(s, o->compact ? "],\"cuda_form\":\"compact\"},\"build\":{\"compile_ok\":"
-                      : "]},\"build\":{\"compile_ok\":");
+  s_cat(s, o->compact ? ",\"cuda_form\":\"compact\"},\"build\":{\"compile_ok\":"
+                      : "},\"build\":{\"compile_ok\":");
   s_cat(s, p->compile_ok < 0 ? "null" : p->compile_ok ? "true" : "false");
   s_cat(s, ",\"registers\":");
   if (p->regs >= 0) s_fmt(s, "%d", p->regs); else s_cat(s, "null");
@@ -1231,6 +1289,25 @@ static int write_stats(const Opts *o, const char *dir, double seconds) {
         "architecture (`build`); with `--validate run` every kernel ran on kern's CPU backend and "
         "on OpenCL with the inputs the record's recipe and seeds describe, and the outputs were "
         "compared (`execution`).\n\n");
+  /* What compile_ok means depends on how far NVRTC went (Note [validation
+   * output]); a reader of the card should not have to know the options. */
+  if (o->validate >= V_COMPILE) {
+    static const char *const what[] = {
+        "NVRTC compiled the record's CUDA text all the way to a cubin for `%s`: front end, "
+        "NVVM optimisation and ptxas code generation; `registers`, `spill_stores`, "
+        "`spill_loads` and `stack_bytes` are ptxas' report for that build.",
+        "NVRTC compiled the record's CUDA text to PTX for `%s` (front end and NVVM "
+        "optimisation); ptxas did not run, so no machine code was made, errors only ptxas "
+        "finds are not excluded, and `registers`, spills and `stack_bytes` are null.",
+        "NVRTC's front end accepted the record's CUDA text (parsing, C++ semantics, overload "
+        "resolution) and lowered it to NVVM IR for `%s` (LTO IR, option `-dlto`); NVVM "
+        "optimisation and ptxas code generation were not run, so errors only they would find "
+        "are not excluded, and `registers`, spills and `stack_bytes` are null."};
+    s_fmt(&c, "NVRTC output `%s` (`compiler.output`): `build.compile_ok` true means ",
+          out_names[o->output]);
+    s_fmt(&c, what[o->output], o->arch);
+    s_cat(&c, " `compiler.options` lists every option used.\n\n");
+  }
   if (o->compact)
     s_cat(&c, "The CUDA in each record is kern's compact form (`compiler.cuda_form`: one "
           "grid-stride loop, no unrolling, helpers `__noinline__` between `#ifndef` guards; "
@@ -1275,6 +1352,12 @@ static const char help[] =
     "  --compare DEV          device compared with the CPU by --validate run:\n"
     "                         opencl (default) or cuda\n"
     "  --arch ARCH            NVRTC architecture (default sm_90)\n"
+    "  --nvrtc-output OUT     what compile validation makes: cubin (default for\n"
+    "                         sm_XX: front end, NVVM optimiser, ptxas; registers\n"
+    "                         and spills recorded), ptx (default for compute_XX;\n"
+    "                         sm_XX becomes compute_XX: no ptxas) or ltoir (-dlto:\n"
+    "                         front end lowered to NVVM IR only, no optimiser, no\n"
+    "                         ptxas; fastest, checks least)\n"
     "  --nvrtc-opt MODE       fast (default: --Ofast-compile=mid, about 3x\n"
     "                         faster) or full (the CUDA backend's optimisation)\n"
     "  --cuda-form FORM       production (default: what the CUDA backend runs)\n"
@@ -1290,6 +1373,26 @@ static const char help[] =
     "\n"
     "Exit status: 0 success, 1 error or a disagreement/compile failure,\n"
     "2 bad usage.\n";
+
+/* Settles --nvrtc-output against --arch (Note [validation output]); returns
+ * NULL, or why the pair cannot be compiled. */
+static const char *resolve_output(Opts *o) {
+  int virt = !strncmp(o->arch, "compute_", 8);
+  if (o->output == OUT_DEFAULT) o->output = virt ? OUT_PTX : OUT_CUBIN;
+  static char why[160];
+  if (o->output == OUT_CUBIN && virt) {
+    snprintf(why, sizeof why, "--nvrtc-output cubin needs a real architecture (sm_XX), not '%.60s'",
+             o->arch);
+    return why;
+  }
+  if (o->output == OUT_PTX && !strncmp(o->arch, "sm_", 3)) {
+    snprintf(o->arch_buf, sizeof o->arch_buf, "compute_%s", o->arch + 3);
+    o->arch = o->arch_buf;
+  }
+  return NULL;
+}
+
+static int nv_has_ltoir(void) { return nv.ltoir_size && nv.ltoir; }
 
 static int usage(const char *fmt, const char *arg) {
   fputs("kern synth: error: ", stderr);
@@ -1317,6 +1420,7 @@ int synth_main(int argc, char **argv) {
   o.jobs = 1;
   o.difficulty = 3;
   o.arch = "sm_90";
+  o.output = OUT_DEFAULT;
   o.batch = 64;
   o.targets = 7;
   o.other = "opencl";
@@ -1393,6 +1497,11 @@ int synth_main(int argc, char **argv) {
       o.other = v;
     } else if (!strcmp(a, "--arch")) {
       o.arch = v;
+    } else if (!strcmp(a, "--nvrtc-output")) {
+      if (!strcmp(v, "cubin")) o.output = OUT_CUBIN;
+      else if (!strcmp(v, "ptx")) o.output = OUT_PTX;
+      else if (!strcmp(v, "ltoir")) o.output = OUT_LTOIR;
+      else return usage("--nvrtc-output wants cubin, ptx or ltoir, not '%s'", v);
     } else if (!strcmp(a, "--nvrtc-opt")) {
       if (!strcmp(v, "fast")) nv_fast = 1;
       else if (!strcmp(v, "full")) nv_fast = 0;
@@ -1407,6 +1516,8 @@ int synth_main(int argc, char **argv) {
       return usage("unknown option '%s'", a);
     }
   }
+  const char *why = resolve_output(&o);
+  if (why) return usage("%s", why);
   if (o.n < 0) return usage("%s", "missing -n N");
   if (!o.dir) return usage("%s", "missing -o DIR");
   if (mkdir(o.dir, 0777) != 0 && errno != EEXIST)
@@ -1420,6 +1531,9 @@ int synth_main(int argc, char **argv) {
   if (o.validate == V_RUN && !nv_load() && !o.quiet)
     fprintf(stderr, "kern synth: warning: NVRTC unavailable (%s): CUDA not compiled, "
             "compile_ok is null\n", nv.why);
+  if (o.validate >= V_COMPILE && nv.ok && o.output == OUT_LTOIR && !nv_has_ltoir())
+    return fail("--nvrtc-output ltoir needs nvrtcGetLTOIRSize and nvrtcGetLTOIR, which NVRTC "
+                "%d.%d lacks (LTO IR output came with NVRTC 12.0)", nv.major, nv.minor);
 
   /* This shard's indices: shard, shard + K, ... below n. */
   long long total = o.n > o.shard ? (o.n - o.shard + o.nshards - 1) / o.nshards : 0;
@@ -1511,4 +1625,41 @@ int synth_main(int argc, char **argv) {
     rc = 1;
   }
   return rc;
+}
+
+/* --------------------------------------------------- validation alone */
+
+int synth_validate_cuda(const char *const *cuda, const char *const *names, int n,
+                        const char *arch, const char *output, int *ok, int *regs,
+                        char *err, size_t errcap) {
+  Opts o = {0};
+  o.arch = arch;
+  o.output = !output ? OUT_DEFAULT : !strcmp(output, "cubin") ? OUT_CUBIN
+             : !strcmp(output, "ptx") ? OUT_PTX : !strcmp(output, "ltoir") ? OUT_LTOIR : -2;
+  const char *why = o.output == -2 ? "unknown output" : resolve_output(&o);
+  if (!why && !nv_load()) why = nv.why;
+  if (!why && o.output == OUT_LTOIR && !nv_has_ltoir()) why = "NVRTC without LTO IR output";
+  if (why) {
+    if (errcap) snprintf(err, errcap, "%s", why);
+    return -1;
+  }
+  Pair *pairs = calloc((size_t)n, sizeof *pairs);
+  if (!pairs) return -1;
+  for (int i = 0; i < n; i++) {
+    /* Only what validate_compile reads: the text, the kernel's name (for
+     * ptxas' report) and the not-yet-checked state. */
+    pairs[i].cuda = (char *)cuda[i];
+    snprintf(pairs[i].k.name, sizeof pairs[i].k.name, "%s", names[i]);
+    snprintf(pairs[i].id, sizeof pairs[i].id, "%d", i);
+    pairs[i].compile_ok = -1;
+    pairs[i].regs = pairs[i].spill_st = pairs[i].spill_ld = pairs[i].stack = -1;
+  }
+  validate_compile(&o, pairs, n);
+  for (int i = 0; i < n; i++) {
+    ok[i] = pairs[i].compile_ok;
+    if (regs) regs[i] = pairs[i].regs;
+    if (errcap) snprintf(err + (size_t)i * errcap, errcap, "%s", pairs[i].compile_err);
+  }
+  free(pairs);
+  return 0;
 }

@@ -119,6 +119,17 @@ uint64_t synth_mix(uint64_t x);
 char *synth_pair_warp(uint64_t seed, long long index, unsigned cats, int difficulty,
                       synth_kernel *k, char id[33]);
 
+/* `kern synth --validate compile` on given CUDA texts, for tests: the n
+ * modules (kernels named kern_k_<names[i]>, as kern compiles a synth pair)
+ * are compiled as one batch exactly as a run does, a failing batch pair by
+ * pair, for `arch` and `output` ("cubin", "ptx", "ltoir"; NULL: the arch's
+ * default).  ok[i] is 1 or 0, regs[i] ptxas' register count or -1 (regs
+ * may be NULL), and err + i * errcap NVRTC's message for a failure.
+ * Returns 0, or -1 without a usable NVRTC (the reason in err). */
+int synth_validate_cuda(const char *const *cuda, const char *const *names, int n,
+                        const char *arch, const char *output, int *ok, int *regs,
+                        char *err, size_t errcap);
+
 /* `kern synth ...`; returns the process exit status. */
 int synth_main(int argc, char **argv);
 
