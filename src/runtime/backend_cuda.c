@@ -398,13 +398,15 @@ typedef struct cuda_job {
   _Atomic int done;  /* JOB_RUNNING, then JOB_READY or JOB_FAILED */
 } cuda_job;
 enum { JOB_RUNNING, JOB_READY, JOB_FAILED };
+enum { QUICK_BUILDING = 1, QUICK_ALONE = 2 };
 
 struct cuda_module {
   int dev;
   CUmodule mod;
   cuda_fn *fns; /* every handle kernel_get gave out; freed with the module */
-  /* Nonzero while the kernels run kern's PTX and job builds the final
-   * code; the launch paths test it (tier_check). */
+  /* Nonzero while the kernels run kern's PTX: QUICK_BUILDING while job
+   * builds the final code, QUICK_ALONE for KERN_CUDA_TIER_PTX; the launch
+   * paths test it (tier_check). */
   _Atomic int quick;
   CUmodule quick_mod; /* the PTX tier's module once replaced; kept for
                          graphs captured before the switch */
@@ -1358,11 +1360,12 @@ static kern_status cuda_module_build(void *state, int dev,
       return KERN_SUCCESS;
     cuda_module *m = quick_load(s, dev, code);
     if (m && tier == KERN_CUDA_TIER_PTX) {
+      atomic_store_explicit(&m->quick, QUICK_ALONE, memory_order_relaxed);
       *module = m;
       return KERN_SUCCESS;
     }
     if (m && (m->job = job_start(s, code, arch, hash, dir))) {
-      atomic_store_explicit(&m->quick, 1, memory_order_relaxed);
+      atomic_store_explicit(&m->quick, QUICK_BUILDING, memory_order_relaxed);
       *module = m;
       return KERN_SUCCESS;
     }
@@ -1489,7 +1492,8 @@ static kern_status cuda_kernel_get(void *state, void *module,
 static void tier_switch(cuda_state *s, cuda_module *m, int wait) {
   pthread_mutex_lock(&m->mu);
   cuda_job *j = m->job;
-  if (!atomic_load_explicit(&m->quick, memory_order_relaxed) ||
+  if (atomic_load_explicit(&m->quick, memory_order_relaxed) !=
+          QUICK_BUILDING ||
       (!wait && atomic_load_explicit(&j->done, memory_order_acquire) ==
                     JOB_RUNNING)) {
     pthread_mutex_unlock(&m->mu);
@@ -1539,13 +1543,23 @@ static void tier_switch(cuda_state *s, cuda_module *m, int wait) {
 
 /* The launch paths' test: one relaxed load while nothing is pending.  A
  * launch on a stream that is being captured waits for the build, so that
- * graphs hold the final code. */
-static inline void tier_check(cuda_state *s, cuda_fn *f, CUstream cs) {
+ * graphs hold the final code; so does a launch of 2^31 items or more, which
+ * the PTX does not address (its array indices from wp.tid() are 32-bit,
+ * Note [PTX tier] in emit/ptx.c). */
+static inline kern_status tier_check(cuda_state *s, cuda_fn *f, CUstream cs,
+                                     const kern__dims *dims) {
   cuda_module *m = f->mod;
-  if (__builtin_expect(!atomic_load_explicit(&m->quick, memory_order_relaxed),
-                       1))
-    return;
-  int wait = 0, status = 0;
+  int quick = atomic_load_explicit(&m->quick, memory_order_relaxed);
+  if (__builtin_expect(!quick, 1)) return KERN_SUCCESS;
+  if (quick == QUICK_ALONE)
+    return dims->total > INT32_MAX
+               ? cuda_error(s, KERN_ERROR_UNSUPPORTED,
+                            "cuda: kern's PTX alone (KERN_CUDA_TIER=ptx) "
+                            "cannot launch %lld items, 2^31 or more; the "
+                            "auto and nvrtc tiers can",
+                            (long long)dims->total)
+               : KERN_SUCCESS;
+  int wait = dims->total > INT32_MAX, status = 0;
   unsigned long long id = 0;
   CUgraph g = NULL;
   const CUgraphNode *deps = NULL;
@@ -1556,6 +1570,7 @@ static inline void tier_check(cuda_state *s, cuda_fn *f, CUstream cs) {
       status != 0)
     wait = 1;
   tier_switch(s, m, wait);
+  return KERN_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- launch */
@@ -1587,7 +1602,7 @@ static kern_status cuda_launch(void *state, int dev, void *fn,
   int64_t total = dims->total - dims->begin;
   if (total <= 0) return KERN_SUCCESS; /* a zero-size grid runs nothing */
   CUstream stream = s->devs[dev].stream;
-  tier_check(s, f, stream);
+  if ((st = tier_check(s, f, stream, dims))) return st;
   int64_t blocks = grid_blocks(f, total);
   unsigned block = __atomic_load_n(&f->block, __ATOMIC_RELAXED);
   for (int p = 0; p < f->nparams; p++) f->params[p] = args[p];
@@ -1753,7 +1768,7 @@ static kern_status cuda_launch_async(void *state, int dev, void *cs, void *fn,
   if (st) return st;
   int64_t total = dims->total - dims->begin;
   if (total <= 0) return KERN_SUCCESS;
-  tier_check(s, f, cs);
+  if ((st = tier_check(s, f, cs, dims))) return st;
   int64_t blocks = grid_blocks(f, total);
   unsigned block = __atomic_load_n(&f->block, __ATOMIC_RELAXED);
   for (int p = 0; p < f->nparams; p++) f->params[p] = args[p];
