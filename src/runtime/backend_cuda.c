@@ -396,6 +396,10 @@ typedef struct cuda_job {
   void *image;       /* the cubin (or PTX) NVRTC made */
   size_t size;
   _Atomic int done;  /* JOB_RUNNING, then JOB_READY or JOB_FAILED */
+  /* The module and the thread each hold one; whichever lets go last frees
+   * the job: a module freed while its build runs does not wait for it
+   * (the build still fills the cache for the next load). */
+  _Atomic int refs;
 } cuda_job;
 enum { JOB_RUNNING, JOB_READY, JOB_FAILED };
 enum { QUICK_BUILDING = 1, QUICK_ALONE = 2 };
@@ -1213,7 +1217,10 @@ static kern_status cuda_load(void *self, const kern__blob *in, void **module) {
  *    and switches first;
  *  - the quick module stays loaded until the module is freed, for graphs
  *    instantiated before the switch;
- *  - module_free joins the thread, so nothing outlives the module;
+ *  - freeing the module does not wait for its build: the thread owns a
+ *    copy of everything it reads, finishes on its own, stores the cubin
+ *    for the next load and frees its job (cuda_job.refs); builds still
+ *    running at exit are waited for (jobs_wait_at_exit);
  *  - the thread uses a private copy of the backend state (NVRTC's entry
  *    points) and no context: a failure leaves the PTX tier in place, with
  *    the reason in the context's quiet note.
@@ -1243,6 +1250,13 @@ static void jobs_wait_at_exit(void) {
 
 static void jobs_register(void) { (void)atexit(jobs_wait_at_exit); }
 
+static void job_destroy(cuda_job *j) {
+  kern__free(j->src);
+  kern__free(j->dir);
+  kern__free(j->image);
+  kern__free(j);
+}
+
 static void *job_main(void *arg) {
   cuda_job *j = arg;
   char *log = NULL;
@@ -1254,6 +1268,8 @@ static void *job_main(void *arg) {
                             j->image, j->size);
   atomic_store_explicit(&j->done, st == KERN_SUCCESS ? JOB_READY : JOB_FAILED,
                         memory_order_release);
+  if (atomic_fetch_sub_explicit(&j->refs, 1, memory_order_acq_rel) == 1)
+    job_destroy(j); /* the module is gone and detached us */
   pthread_mutex_lock(&jobs_mu);
   jobs_running--;
   pthread_cond_broadcast(&jobs_cv);
@@ -1261,13 +1277,13 @@ static void *job_main(void *arg) {
   return NULL;
 }
 
+/* The module lets go of its job: joined already, or detached to finish
+ * on its own. */
 static void job_free(cuda_job *j) {
   if (!j) return;
-  if (!j->joined) pthread_join(j->thread, NULL);
-  kern__free(j->src);
-  kern__free(j->dir);
-  kern__free(j->image);
-  kern__free(j);
+  if (!j->joined) pthread_detach(j->thread);
+  if (atomic_fetch_sub_explicit(&j->refs, 1, memory_order_acq_rel) == 1)
+    job_destroy(j);
 }
 
 /* Starts the NVRTC build of code in the background; NULL when it cannot
@@ -1286,6 +1302,7 @@ static cuda_job *job_start(cuda_state *s, const kc_result *code,
   memcpy(j->src, code->source, len);
   j->src[len] = 0;
   j->s = *s;
+  atomic_init(&j->refs, 2);
   j->s.ctx = NULL; /* errors stay in the copy's msg */
   j->s.ndev = 0;
   j->s.devs = NULL;
