@@ -387,7 +387,7 @@ typedef struct cuda_fn {
 /* The NVRTC build of a module that runs on kern's PTX meanwhile. */
 typedef struct cuda_job {
   pthread_t thread;
-  int joined;
+  int joined;        /* under jobs_mu */
   cuda_state s;      /* a copy: the thread records nothing in the real one */
   char *src;
   char arch[32];
@@ -396,10 +396,10 @@ typedef struct cuda_job {
   void *image;       /* the cubin (or PTX) NVRTC made */
   size_t size;
   _Atomic int done;  /* JOB_RUNNING, then JOB_READY or JOB_FAILED */
-  /* The module and the thread each hold one; whichever lets go last frees
-   * the job: a module freed while its build runs does not wait for it
-   * (the build still fills the cache for the next load). */
-  _Atomic int refs;
+  /* Under jobs_mu (Note [build threads]): the module is gone; a thread is
+   * being joined; it has been. */
+  int orphan, joining;
+  struct cuda_job *next;
 } cuda_job;
 enum { JOB_RUNNING, JOB_READY, JOB_FAILED };
 enum { QUICK_BUILDING = 1, QUICK_ALONE = 2 };
@@ -1219,36 +1219,30 @@ static kern_status cuda_load(void *self, const kern__blob *in, void **module) {
  *    instantiated before the switch;
  *  - freeing the module does not wait for its build: the thread owns a
  *    copy of everything it reads, finishes on its own, stores the cubin
- *    for the next load and frees its job (cuda_job.refs); builds still
- *    running at exit are waited for (jobs_wait_at_exit);
+ *    for the next load, and is joined later (Note [build threads]);
  *  - the thread uses a private copy of the backend state (NVRTC's entry
  *    points) and no context: a failure leaves the PTX tier in place, with
  *    the reason in the context's quiet note.
  * kern_options.cuda_tier / $KERN_CUDA_TIER choose: auto (the above), nvrtc
  * (never the PTX tier), ptx (the PTX tier alone, never NVRTC, for tests). */
-/* Builds still running when the process exits: exit runs NVRTC's static
- * destructors, which must not pull the library from under a compile, so an
- * exit handler (registered with the first build; atexit handlers run before
- * the libraries' destructors, and glibc runs one registered from a shared
- * object at its dlclose too) waits for them.  A build takes well under a
- * second; the wait gives up after 30. */
+/* Note [build threads]
+ * Every build thread is joined, never detached: a detached thread that is
+ * still running its thread-local destructors (NVRTC has some) while exit()
+ * runs NVRTC's static destructors corrupts the heap (seen as "double free
+ * or corruption" at the exit of a Python process that had just dropped its
+ * modules).  So all jobs sit in one list under jobs_mu:
+ *  - a module that is freed marks its job an orphan and does not wait;
+ *  - orphans whose build is done are joined and destroyed by the next
+ *    job_start or module free (jobs_reap), which then takes microseconds;
+ *  - an exit handler, registered with the first build (atexit handlers
+ *    run before the libraries' destructors; glibc runs one registered from
+ *    a shared object at its dlclose too), joins every thread still there.
+ * job_join lets one joiner at a time (tier_switch, jobs_reap) join a
+ * thread. */
 static pthread_mutex_t jobs_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t jobs_cv = PTHREAD_COND_INITIALIZER;
-static int jobs_running;
+static cuda_job *jobs; /* every job not yet destroyed */
 static pthread_once_t jobs_once = PTHREAD_ONCE_INIT;
-
-static void jobs_wait_at_exit(void) {
-  struct timespec until;
-  clock_gettime(CLOCK_REALTIME, &until);
-  until.tv_sec += 30;
-  pthread_mutex_lock(&jobs_mu);
-  while (jobs_running > 0 &&
-         pthread_cond_timedwait(&jobs_cv, &jobs_mu, &until) == 0) {
-  }
-  pthread_mutex_unlock(&jobs_mu);
-}
-
-static void jobs_register(void) { (void)atexit(jobs_wait_at_exit); }
 
 static void job_destroy(cuda_job *j) {
   kern__free(j->src);
@@ -1256,6 +1250,62 @@ static void job_destroy(cuda_job *j) {
   kern__free(j->image);
   kern__free(j);
 }
+
+static void job_join(cuda_job *j) {
+  pthread_mutex_lock(&jobs_mu);
+  while (j->joining) pthread_cond_wait(&jobs_cv, &jobs_mu);
+  if (j->joined) {
+    pthread_mutex_unlock(&jobs_mu);
+    return;
+  }
+  j->joining = 1;
+  pthread_mutex_unlock(&jobs_mu);
+  pthread_join(j->thread, NULL);
+  pthread_mutex_lock(&jobs_mu);
+  j->joined = 1;
+  j->joining = 0;
+  pthread_cond_broadcast(&jobs_cv);
+  pthread_mutex_unlock(&jobs_mu);
+}
+
+/* Joins the orphans whose build is done (all: every job), then destroys
+ * the joined orphans. */
+static void jobs_reap(int all) {
+  for (;;) {
+    cuda_job *pick = NULL;
+    pthread_mutex_lock(&jobs_mu);
+    for (cuda_job *j = jobs; j && !pick; j = j->next)
+      if (!j->joined && !j->joining &&
+          (all || (j->orphan && atomic_load_explicit(&j->done,
+                                                     memory_order_acquire) !=
+                                    JOB_RUNNING)))
+        pick = j;
+    pthread_mutex_unlock(&jobs_mu);
+    if (!pick) break;
+    job_join(pick);
+  }
+  cuda_job *dead = NULL;
+  pthread_mutex_lock(&jobs_mu);
+  for (cuda_job **p = &jobs; *p;) {
+    cuda_job *j = *p;
+    if (j->orphan && j->joined) {
+      *p = j->next;
+      j->next = dead;
+      dead = j;
+    } else {
+      p = &j->next;
+    }
+  }
+  pthread_mutex_unlock(&jobs_mu);
+  while (dead) {
+    cuda_job *next = dead->next;
+    job_destroy(dead);
+    dead = next;
+  }
+}
+
+static void jobs_at_exit(void) { jobs_reap(1); }
+static void jobs_register(void) { (void)atexit(jobs_at_exit); }
 
 static void *job_main(void *arg) {
   cuda_job *j = arg;
@@ -1268,22 +1318,17 @@ static void *job_main(void *arg) {
                             j->image, j->size);
   atomic_store_explicit(&j->done, st == KERN_SUCCESS ? JOB_READY : JOB_FAILED,
                         memory_order_release);
-  if (atomic_fetch_sub_explicit(&j->refs, 1, memory_order_acq_rel) == 1)
-    job_destroy(j); /* the module is gone and detached us */
-  pthread_mutex_lock(&jobs_mu);
-  jobs_running--;
-  pthread_cond_broadcast(&jobs_cv);
-  pthread_mutex_unlock(&jobs_mu);
   return NULL;
 }
 
-/* The module lets go of its job: joined already, or detached to finish
- * on its own. */
+/* The module lets go of its job without waiting for it (Note [build
+ * threads]). */
 static void job_free(cuda_job *j) {
   if (!j) return;
-  if (!j->joined) pthread_detach(j->thread);
-  if (atomic_fetch_sub_explicit(&j->refs, 1, memory_order_acq_rel) == 1)
-    job_destroy(j);
+  pthread_mutex_lock(&jobs_mu);
+  j->orphan = 1;
+  pthread_mutex_unlock(&jobs_mu);
+  jobs_reap(0);
 }
 
 /* Starts the NVRTC build of code in the background; NULL when it cannot
@@ -1302,25 +1347,23 @@ static cuda_job *job_start(cuda_state *s, const kc_result *code,
   memcpy(j->src, code->source, len);
   j->src[len] = 0;
   j->s = *s;
-  atomic_init(&j->refs, 2);
   j->s.ctx = NULL; /* errors stay in the copy's msg */
   j->s.ndev = 0;
   j->s.devs = NULL;
   snprintf(j->arch, sizeof j->arch, "%s", arch);
   snprintf(j->key, sizeof j->key, "%s", key);
   pthread_once(&jobs_once, jobs_register);
-  pthread_mutex_lock(&jobs_mu);
-  jobs_running++;
-  pthread_mutex_unlock(&jobs_mu);
+  jobs_reap(0);
   if (pthread_create(&j->thread, NULL, job_main, j) != 0) {
-    pthread_mutex_lock(&jobs_mu);
-    jobs_running--;
-    pthread_mutex_unlock(&jobs_mu);
     kern__free(j->src);
     kern__free(j->dir);
     kern__free(j);
     return NULL;
   }
+  pthread_mutex_lock(&jobs_mu);
+  j->next = jobs;
+  jobs = j;
+  pthread_mutex_unlock(&jobs_mu);
   return j;
 }
 
@@ -1516,10 +1559,7 @@ static void tier_switch(cuda_state *s, cuda_module *m, int wait) {
     pthread_mutex_unlock(&m->mu);
     return;
   }
-  if (!j->joined) {
-    pthread_join(j->thread, NULL);
-    j->joined = 1;
-  }
+  job_join(j);
   const char *why = NULL;
   CUmodule nm = NULL;
   if (atomic_load_explicit(&j->done, memory_order_acquire) != JOB_READY)
