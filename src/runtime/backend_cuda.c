@@ -386,8 +386,6 @@ typedef struct cuda_fn {
 
 /* The NVRTC build of a module that runs on kern's PTX meanwhile. */
 typedef struct cuda_job {
-  pthread_t thread;
-  int joined;        /* under jobs_mu */
   cuda_state s;      /* a copy: the thread records nothing in the real one */
   char *src;
   char arch[32];
@@ -396,9 +394,8 @@ typedef struct cuda_job {
   void *image;       /* the cubin (or PTX) NVRTC made */
   size_t size;
   _Atomic int done;  /* JOB_RUNNING, then JOB_READY or JOB_FAILED */
-  /* Under jobs_mu (Note [build threads]): the module is gone; a thread is
-   * being joined; it has been. */
-  int orphan, joining;
+  /* Under jobs_mu (Note [build threads]): the module is gone; the queue. */
+  int orphan;
   struct cuda_job *next;
 } cuda_job;
 enum { JOB_RUNNING, JOB_READY, JOB_FAILED };
@@ -1219,30 +1216,33 @@ static kern_status cuda_load(void *self, const kern__blob *in, void **module) {
  *    instantiated before the switch;
  *  - freeing the module does not wait for its build: the thread owns a
  *    copy of everything it reads, finishes on its own, stores the cubin
- *    for the next load, and is joined later (Note [build threads]);
+ *    for the next load (Note [build threads]);
  *  - the thread uses a private copy of the backend state (NVRTC's entry
  *    points) and no context: a failure leaves the PTX tier in place, with
  *    the reason in the context's quiet note.
  * kern_options.cuda_tier / $KERN_CUDA_TIER choose: auto (the above), nvrtc
  * (never the PTX tier), ptx (the PTX tier alone, never NVRTC, for tests). */
 /* Note [build threads]
- * Every build thread is joined, never detached: a detached thread that is
- * still running its thread-local destructors (NVRTC has some) while exit()
- * runs NVRTC's static destructors corrupts the heap (seen as "double free
- * or corruption" at the exit of a Python process that had just dropped its
- * modules).  So all jobs sit in one list under jobs_mu:
- *  - a module that is freed marks its job an orphan and does not wait;
- *  - orphans whose build is done are joined and destroyed by the next
- *    job_start or module free (jobs_reap), which then takes microseconds;
+ * One worker thread, started with the first build and never ending, runs
+ * every background build in turn.  Not a thread per build: NVRTC used from
+ * a thread that then exits leaves the process crashing in exit() (seen on
+ * the H100 hosts: a segfault or "double free or corruption" as a Python
+ * process that had loaded on the PTX tier ended), while NVRTC used from a
+ * thread that lives as long as the process, like the main thread, does not.
+ *  - a module that is freed drops its job from the queue, or marks the
+ *    running one an orphan, which the worker frees when done; it never
+ *    waits for NVRTC;
  *  - an exit handler, registered with the first build (atexit handlers
- *    run before the libraries' destructors; glibc runs one registered from
- *    a shared object at its dlclose too), joins every thread still there.
- * job_join lets one joiner at a time (tier_switch, jobs_reap) join a
- * thread. */
+ *    run before the libraries' destructors), drops the queue and waits for
+ *    the build in progress, so that exit never tears NVRTC down under it.
+ * Everything below is under jobs_mu; cuda_job.done is also atomic for the
+ * launch path's unlocked peek. */
 static pthread_mutex_t jobs_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t jobs_cv = PTHREAD_COND_INITIALIZER;
-static cuda_job *jobs; /* every job not yet destroyed */
-static pthread_once_t jobs_once = PTHREAD_ONCE_INIT;
+static pthread_cond_t jobs_work = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t jobs_done = PTHREAD_COND_INITIALIZER;
+static cuda_job *jobs_head, *jobs_tail; /* queued, not started */
+static cuda_job *jobs_busy;             /* the build in progress */
+static int jobs_worker;                 /* the worker is running */
 
 static void job_destroy(cuda_job *j) {
   kern__free(j->src);
@@ -1251,64 +1251,7 @@ static void job_destroy(cuda_job *j) {
   kern__free(j);
 }
 
-static void job_join(cuda_job *j) {
-  pthread_mutex_lock(&jobs_mu);
-  while (j->joining) pthread_cond_wait(&jobs_cv, &jobs_mu);
-  if (j->joined) {
-    pthread_mutex_unlock(&jobs_mu);
-    return;
-  }
-  j->joining = 1;
-  pthread_mutex_unlock(&jobs_mu);
-  pthread_join(j->thread, NULL);
-  pthread_mutex_lock(&jobs_mu);
-  j->joined = 1;
-  j->joining = 0;
-  pthread_cond_broadcast(&jobs_cv);
-  pthread_mutex_unlock(&jobs_mu);
-}
-
-/* Joins the orphans whose build is done (all: every job), then destroys
- * the joined orphans. */
-static void jobs_reap(int all) {
-  for (;;) {
-    cuda_job *pick = NULL;
-    pthread_mutex_lock(&jobs_mu);
-    for (cuda_job *j = jobs; j && !pick; j = j->next)
-      if (!j->joined && !j->joining &&
-          (all || (j->orphan && atomic_load_explicit(&j->done,
-                                                     memory_order_acquire) !=
-                                    JOB_RUNNING)))
-        pick = j;
-    pthread_mutex_unlock(&jobs_mu);
-    if (!pick) break;
-    job_join(pick);
-  }
-  cuda_job *dead = NULL;
-  pthread_mutex_lock(&jobs_mu);
-  for (cuda_job **p = &jobs; *p;) {
-    cuda_job *j = *p;
-    if (j->orphan && j->joined) {
-      *p = j->next;
-      j->next = dead;
-      dead = j;
-    } else {
-      p = &j->next;
-    }
-  }
-  pthread_mutex_unlock(&jobs_mu);
-  while (dead) {
-    cuda_job *next = dead->next;
-    job_destroy(dead);
-    dead = next;
-  }
-}
-
-static void jobs_at_exit(void) { jobs_reap(1); }
-static void jobs_register(void) { (void)atexit(jobs_at_exit); }
-
-static void *job_main(void *arg) {
-  cuda_job *j = arg;
+static void job_build(cuda_job *j) {
   char *log = NULL;
   kern_status st = nvrtc_compile(&j->s, -1, j->src, j->arch, &j->image,
                                  &j->size, &log);
@@ -1318,17 +1261,62 @@ static void *job_main(void *arg) {
                             j->image, j->size);
   atomic_store_explicit(&j->done, st == KERN_SUCCESS ? JOB_READY : JOB_FAILED,
                         memory_order_release);
+}
+
+static void *jobs_main(void *arg) {
+  (void)arg;
+  pthread_mutex_lock(&jobs_mu);
+  for (;;) {
+    while (!jobs_head) pthread_cond_wait(&jobs_work, &jobs_mu);
+    cuda_job *j = jobs_head;
+    jobs_head = j->next;
+    if (!jobs_head) jobs_tail = NULL;
+    jobs_busy = j;
+    pthread_mutex_unlock(&jobs_mu);
+    job_build(j);
+    pthread_mutex_lock(&jobs_mu);
+    jobs_busy = NULL;
+    if (j->orphan) job_destroy(j);
+    pthread_cond_broadcast(&jobs_done);
+  }
   return NULL;
 }
 
-/* The module lets go of its job without waiting for it (Note [build
- * threads]). */
+static void jobs_at_exit(void) {
+  pthread_mutex_lock(&jobs_mu);
+  for (cuda_job *j = jobs_head; j; j = j->next)
+    atomic_store_explicit(&j->done, JOB_FAILED, memory_order_release);
+  jobs_head = jobs_tail = NULL; /* their modules are going too */
+  while (jobs_busy) pthread_cond_wait(&jobs_done, &jobs_mu);
+  pthread_mutex_unlock(&jobs_mu);
+}
+
+/* Waits until j is built (tier_switch's wait). */
+static void job_wait(cuda_job *j) {
+  pthread_mutex_lock(&jobs_mu);
+  while (atomic_load_explicit(&j->done, memory_order_acquire) == JOB_RUNNING)
+    pthread_cond_wait(&jobs_done, &jobs_mu);
+  pthread_mutex_unlock(&jobs_mu);
+}
+
+/* The module lets go of its job without waiting for it. */
 static void job_free(cuda_job *j) {
   if (!j) return;
   pthread_mutex_lock(&jobs_mu);
-  j->orphan = 1;
+  int destroy = 1;
+  if (jobs_busy == j) {
+    j->orphan = 1;
+    destroy = 0;
+  } else {
+    for (cuda_job **p = &jobs_head, *prev = NULL; *p; prev = *p, p = &(*p)->next)
+      if (*p == j) {
+        *p = j->next;
+        if (jobs_tail == j) jobs_tail = prev;
+        break;
+      }
+  }
   pthread_mutex_unlock(&jobs_mu);
-  jobs_reap(0);
+  if (destroy) job_destroy(j);
 }
 
 /* Starts the NVRTC build of code in the background; NULL when it cannot
@@ -1352,17 +1340,30 @@ static cuda_job *job_start(cuda_state *s, const kc_result *code,
   j->s.devs = NULL;
   snprintf(j->arch, sizeof j->arch, "%s", arch);
   snprintf(j->key, sizeof j->key, "%s", key);
-  pthread_once(&jobs_once, jobs_register);
-  jobs_reap(0);
-  if (pthread_create(&j->thread, NULL, job_main, j) != 0) {
-    kern__free(j->src);
-    kern__free(j->dir);
-    kern__free(j);
+  pthread_mutex_lock(&jobs_mu);
+  if (!jobs_worker) {
+    pthread_t t;
+    pthread_attr_t at;
+    int ok = pthread_attr_init(&at) == 0;
+    ok = ok && pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED) == 0;
+    ok = ok && pthread_create(&t, &at, jobs_main, NULL) == 0;
+    if (ok) {
+      jobs_worker = 1;
+      (void)atexit(jobs_at_exit);
+    }
+    pthread_attr_destroy(&at);
+  }
+  if (!jobs_worker) {
+    pthread_mutex_unlock(&jobs_mu);
+    job_destroy(j);
     return NULL;
   }
-  pthread_mutex_lock(&jobs_mu);
-  j->next = jobs;
-  jobs = j;
+  if (jobs_tail)
+    jobs_tail->next = j;
+  else
+    jobs_head = j;
+  jobs_tail = j;
+  pthread_cond_signal(&jobs_work);
   pthread_mutex_unlock(&jobs_mu);
   return j;
 }
@@ -1559,7 +1560,7 @@ static void tier_switch(cuda_state *s, cuda_module *m, int wait) {
     pthread_mutex_unlock(&m->mu);
     return;
   }
-  job_join(j);
+  job_wait(j);
   const char *why = NULL;
   CUmodule nm = NULL;
   if (atomic_load_explicit(&j->done, memory_order_acquire) != JOB_READY)
