@@ -82,6 +82,7 @@ typedef struct Bind {
   IrVar *var;
   const char *reg;
   ArrRegs *arr;
+  const char **comps; /* a vector's or matrix's components (Note [PTX vectors]) */
 } Bind;
 
 typedef struct Loop {
@@ -102,6 +103,7 @@ typedef struct Px {
   /* Inlining a user function: where S_RETURN goes and what it sets. */
   int ret_label;
   const char *ret_reg;
+  const char **ret_comps; /* a vector or matrix result */
   const Type *ret_ty;
   int depth;       /* of inlined calls */
   const char **agg_regs; /* by IrAgg id */
@@ -245,6 +247,7 @@ static void bind_arr(Px *X, IrVar *v, const char *r, ArrRegs *arr) {
   X->binds[X->nbinds].var = v;
   X->binds[X->nbinds].reg = r;
   X->binds[X->nbinds].arr = arr;
+  X->binds[X->nbinds].comps = NULL;
   X->nbinds++;
 }
 
@@ -503,6 +506,19 @@ static const char *convert(Px *X, kern_scalar to, kern_scalar from,
   return r;
 }
 
+static int ncomp(const Type *t) {
+  return t->kind == TY_SCALAR ? 1 : t->rows * t->cols;
+}
+
+/* The byte size of an array element of type t (a vector or matrix is its
+ * components, as the C struct lays them out). */
+static int elem_size(const Type *t) {
+  int size = sc_bits(t->sc) / 8;
+  if (size == 0)
+    size = 1;
+  return size * ncomp(t);
+}
+
 /* The 64-bit element offset of arr[idx...], row-major as emit_index_at. */
 static const char *elem_addr(Px *X, IrVar *arr, IrExpr **idx, int n, Pos pos) {
   ArrRegs *A = arr_regs(X, arr, pos);
@@ -528,9 +544,7 @@ static const char *elem_addr(Px *X, IrVar *arr, IrExpr **idx, int n, Pos pos) {
     }
   }
   const char *addr = reg(X, RD);
-  int size = sc_bits(arr->ty->elem->sc) / 8;
-  if (size == 0)
-    size = 1;
+  int size = elem_size(arr->ty->elem);
   ins(X, "mad.lo.s64 %s, %s, %d, %s;", addr, acc, size, A->data);
   return addr;
 }
@@ -550,41 +564,68 @@ static const char *minmax(Px *X, bool mn, kern_scalar sc, const char *a,
   return sel(X, sc, a, t, p);
 }
 
-static const char *call(Px *X, IrExpr *e) {
-  Pos pos = e->pos;
-  need_scalar(X, e->ty, pos);
-  for (int i = 0; i < e->nargs; i++)
-    need_scalar(X, e->args[i]->ty, pos);
-  kern_scalar sc = e->nargs ? e->args[0]->ty->sc : e->ty->sc;
-  kern_scalar rs = e->ty->sc;
-  bool fl = isf(sc), sg = sc_is_signed(sc);
-  int bi = e->bi;
-  const char *a[3] = {0};
+static const char *vcall_scalar(Px *X, IrExpr *e);
+
+/* Refuses the scalar builtin bi on components of type sc unless the tier
+ * computes it exactly. */
+static void sop_check(Px *X, int bi, kern_scalar sc, Pos pos) {
   switch (bi) {
   case BI_MIN: case BI_MAX: case BI_CLAMP: case BI_ABS: case BI_SIGN:
   case BI_STEP: case BI_NONZERO: case BI_TRUTH: case BI_WRAP_INDEX:
   case BI_OP_DIV: case BI_OP_MOD: case BI_OP_FLOORDIV:
-    break;
+    return;
   case BI_SQRT: case BI_FLOOR: case BI_CEIL: case BI_TRUNC: case BI_FRAC:
   case BI_ISNAN: case BI_ISINF: case BI_ISFINITE: case BI_LERP:
   case BI_DEGREES: case BI_RADIANS:
-    if (!fl)
+    if (!isf(sc))
       refuse(X, pos, arena_printf(X->C, "wp.%s of an integer",
                                   builtin_names[bi]));
-    break;
+    return;
   default:
     refuse(X, pos, arena_printf(X->C, "wp.%s",
                                 bi < BI_COUNT ? builtin_names[bi] : "(operator)"));
   }
-  int arity = bi == BI_CLAMP || bi == BI_LERP ? 3
-              : bi == BI_MIN || bi == BI_MAX || bi == BI_WRAP_INDEX ||
-                bi == BI_OP_DIV || bi == BI_OP_MOD || bi == BI_OP_FLOORDIV ? 2 : 1;
-  if (e->nargs != arity)
+}
+
+static int sop_arity(int bi) {
+  return bi == BI_CLAMP || bi == BI_LERP ? 3
+         : bi == BI_MIN || bi == BI_MAX || bi == BI_WRAP_INDEX ||
+           bi == BI_OP_DIV || bi == BI_OP_MOD || bi == BI_OP_FLOORDIV ? 2 : 1;
+}
+
+static const char *sop(Px *X, int bi, kern_scalar sc, kern_scalar rs,
+                       kern_scalar sc1, const char *const *a, Pos pos);
+
+static const char *call(Px *X, IrExpr *e) {
+  Pos pos = e->pos;
+  bool agg = e->ty->kind == TY_VEC || e->ty->kind == TY_MAT;
+  for (int i = 0; i < e->nargs; i++)
+    if (e->args[i]->ty->kind == TY_VEC || e->args[i]->ty->kind == TY_MAT)
+      agg = true;
+  if (agg)
+    return vcall_scalar(X, e);
+  need_scalar(X, e->ty, pos);
+  for (int i = 0; i < e->nargs; i++)
+    need_scalar(X, e->args[i]->ty, pos);
+  kern_scalar sc = e->nargs ? e->args[0]->ty->sc : e->ty->sc;
+  int bi = e->bi;
+  const char *a[3] = {0};
+  sop_check(X, bi, sc, pos);
+  if (e->nargs != sop_arity(bi))
     refuse(X, pos, arena_printf(X->C, "wp.%s with %d arguments",
                                 bi < BI_COUNT ? builtin_names[bi] : "(operator)",
                                 e->nargs));
   for (int i = 0; i < e->nargs; i++)
     a[i] = expr(X, e->args[i]);
+  return sop(X, bi, sc, e->ty->sc, e->nargs > 1 ? e->args[1]->ty->sc : sc, a,
+             pos);
+}
+
+/* The scalar builtin bi on the registers a (of type sc; the second of
+ * type sc1), giving type rs. */
+static const char *sop(Px *X, int bi, kern_scalar sc, kern_scalar rs,
+                       kern_scalar sc1, const char *const *a, Pos pos) {
+  bool fl = isf(sc), sg = sc_is_signed(sc);
   int c = cls_of(sc);
   switch (bi) {
   case BI_MIN: case BI_MAX:
@@ -624,7 +665,7 @@ static const char *call(Px *X, IrExpr *e) {
     return pred_bool(X, truth(X, sc, a[0]));
   case BI_WRAP_INDEX: {
     /* a < 0 ? a + b : a, in a's type */
-    if (fl || e->args[1]->ty->sc != sc || rs != sc)
+    if (fl || sc1 != sc || rs != sc)
       refuse(X, pos, "this index wrap");
     const char *s = binop(X, OP_ADD, sc, a[0], a[1], pos);
     return sel(X, sc, s, a[0], compare(X, OP_LT, sc, a[0], "0"));
@@ -672,7 +713,7 @@ static const char *call(Px *X, IrExpr *e) {
     break;
   }
   /* integer division family; floats only for // */
-  if (rs != sc || e->args[1]->ty->sc != sc)
+  if (rs != sc || sc1 != sc)
     refuse(X, pos, "a division of mixed types");
   if (fl) {
     if (bi != BI_OP_FLOORDIV)
@@ -783,7 +824,674 @@ static const char *atomic(Px *X, int bi, kern_scalar sc, const char *addr,
   }
 }
 
+/* ---------------------------------------------------------------- vectors */
+
+/* Note [PTX vectors]: a vector or matrix value is its components, one
+ * register each, in the order of the C struct's storage (c[k]; m[i][j]
+ * row-major at k = i * cols + j), so a kernel parameter, an array element
+ * and a value share one layout.  Every operation is the one the helper in
+ * common.c performs, component by component and in the helper's order:
+ * a sum starts from 0 (`s = 0; s += x * y`), which is not the same as
+ * starting from the first product when that is -0.  A component index
+ * that is not a constant selects among the components; an index out of
+ * range is undefined in C, and is here too (it reads the last component
+ * or writes none).  Quaternions and transforms are refused (their
+ * products and normalize are other helpers), and so are components of 8-
+ * and 16-bit types. */
+
+static bool is_agg(const Type *t) {
+  return t && (t->kind == TY_VEC || t->kind == TY_MAT);
+}
+
+
+static void need_agg(Px *X, const Type *t, Pos pos) {
+  if (!is_agg(t) || t->quat || t->xform || narrow(t->sc) || !ok_scalar(t->sc) ||
+      ncomp(t) > 64)
+    refuse(X, pos, arena_printf(X->C, "values of type %s",
+                                t ? ty_name(X->C, t) : "?"));
+}
+
+/* Scalar, vector or matrix: the tier's value types. */
+static void need_value(Px *X, const Type *t, Pos pos) {
+  if (is_agg(t))
+    need_agg(X, t, pos);
+  else
+    need_scalar(X, t, pos);
+}
+
+static const char **comps_new(Px *X, const Type *t) {
+  int n = ncomp(t);
+  const char **r = arena_alloc(X->C, (size_t)n * sizeof *r);
+  for (int k = 0; k < n; k++)
+    r[k] = reg(X, cls_of(t->sc));
+  return r;
+}
+
+static void bind_comps(Px *X, IrVar *v, const char **comps) {
+  bind_arr(X, v, NULL, NULL);
+  X->binds[X->nbinds - 1].comps = comps;
+}
+
+static const char **var_comps(Px *X, IrVar *v, Pos pos) {
+  for (int i = X->nbinds - 1; i >= 0; i--)
+    if (X->binds[i].var == v && X->binds[i].comps)
+      return X->binds[i].comps;
+  refuse(X, pos, arena_printf(X->C, "the variable %s here", v->name));
+}
+
+/* A fresh, zeroed vector or matrix (emit_zero, a local's start). */
+static const char **comps_zero(Px *X, const Type *t) {
+  const char **r = comps_new(X, t);
+  for (int k = 0; k < ncomp(t); k++)
+    zero(X, r[k], t->sc);
+  return r;
+}
+
+/* dst = src, component by component; src may hold registers of dst in
+ * other places (v = vec3(v[1], v[0], v[2])), so it is copied first. */
+static void comps_assign(Px *X, const char **dst, const char **src, const Type *t) {
+  int n = ncomp(t);
+  bool alias = false;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      if (i != j && dst[i] == src[j])
+        alias = true;
+  if (alias) {
+    const char **tmp = comps_new(X, t);
+    for (int k = 0; k < n; k++)
+      ins(X, "mov.%s %s, %s;", bty(t->sc), tmp[k], src[k]);
+    src = tmp;
+  }
+  for (int k = 0; k < n; k++)
+    if (dst[k] != src[k])
+      ins(X, "mov.%s %s, %s;", bty(t->sc), dst[k], src[k]);
+}
+
+/* The registers of a value: its components, or the scalar itself. */
+static const char **vexpr(Px *X, IrExpr *e);
+static const char **value(Px *X, IrExpr *e) {
+  if (is_agg(e->ty))
+    return vexpr(X, e);
+  const char **r = arena_alloc(X->C, sizeof *r);
+  r[0] = expr(X, e);
+  return r;
+}
+
+/* A component index: its constant value, or -1 with *reg set. */
+static int comp_index(Px *X, IrExpr *i, int len, const char **ireg, Pos pos) {
+  need_scalar(X, i->ty, pos);
+  if (isf(i->ty->sc))
+    refuse(X, pos, "a float component index");
+  if (i->kind == E_CONST) {
+    /* a negative constant is held sign-extended: never below len */
+    if (i->ival < (uint64_t)len)
+      return (int)i->ival;
+    refuse(X, pos, "a component index out of range");
+  }
+  *ireg = expr(X, i);
+  return -1;
+}
+
+/* Component k0 of a run-time index ireg (type sc) among n registers of
+ * stride st from c[base]: the last unless another matches. */
+static const char *select_comp(Px *X, const char *const *c, int base, int st,
+                               int n, const char *ireg, kern_scalar isc,
+                               kern_scalar sc) {
+  const char *r = c[base + (n - 1) * st];
+  for (int k = n - 2; k >= 0; k--)
+    r = sel(X, sc, c[base + k * st], r,
+            compare(X, OP_EQ, isc, ireg, int_const(X, isc, (uint64_t)k)));
+  return r;
+}
+
+/* The scalar component of an E_COMP (a vector's c[b], a matrix's m[b][c]). */
+static const char *comp_expr(Px *X, IrExpr *e) {
+  Pos pos = e->pos.line > 0 ? e->pos : X->stmt_pos;
+  const Type *t = e->a->ty;
+  need_agg(X, t, pos);
+  const char **c = vexpr(X, e->a);
+  const char *ir = NULL, *jr = NULL;
+  int i = comp_index(X, e->b, t->rows, &ir, pos);
+  if (t->kind == TY_VEC) {
+    if (e->c)
+      refuse(X, pos, "this component");
+    return i >= 0 ? c[i] : select_comp(X, c, 0, 1, t->rows, ir, e->b->ty->sc, t->sc);
+  }
+  if (!e->c)
+    refuse(X, pos, "this matrix component");
+  int j = comp_index(X, e->c, t->cols, &jr, pos);
+  /* the row first, then the column within it */
+  const char **row = arena_alloc(X->C, (size_t)t->cols * sizeof *row);
+  for (int k = 0; k < t->cols; k++)
+    row[k] = i >= 0 ? c[i * t->cols + k]
+                    : select_comp(X, c, k, t->cols, t->rows, ir, e->b->ty->sc, t->sc);
+  return j >= 0 ? row[j] : select_comp(X, row, 0, 1, t->cols, jr, e->c->ty->sc, t->sc);
+}
+
+
+/* The sum s = 0; s += x[k] * y[k] over n terms, as the helpers write it. */
+static const char *dot_sum(Px *X, kern_scalar sc, const char *const *x, int xs,
+                           const char *const *y, int ys, int n, Pos pos) {
+  const char *s = isf(sc) ? mov_new(X, sc, float_const(X, sc, 0.0)) : kconst(X, sc, 0);
+  for (int k = 0; k < n; k++)
+    s = binop(X, OP_ADD, sc, s, binop(X, OP_MUL, sc, x[k * xs], y[k * ys], pos), pos);
+  return s;
+}
+
+/* Scalar results of builtins on vectors and matrices. */
+static const char *vcall_scalar(Px *X, IrExpr *e) {
+  Pos pos = e->pos.line > 0 ? e->pos : X->stmt_pos;
+  if (is_agg(e->ty))
+    refuse(X, pos, "this vector expression"); /* vexpr's */
+  need_scalar(X, e->ty, pos);
+  if (e->nargs < 1 || e->nargs > 2)
+    refuse(X, pos, arena_printf(X->C, "wp.%s of vectors",
+                                e->bi < BI_COUNT ? builtin_names[e->bi] : "(operator)"));
+  for (int i = 0; i < e->nargs; i++)
+    need_agg(X, e->args[i]->ty, pos);
+  const Type *t = e->args[0]->ty;
+  kern_scalar sc = t->sc;
+  int n = ncomp(t), bi = e->bi;
+  if (e->nargs == 2 && !ty_eq(e->args[1]->ty, t))
+    refuse(X, pos, "a builtin on vectors of different types");
+  switch (bi) {
+  case BI_DOT: case BI_LENGTH: case BI_LENGTH_SQ:
+    if (t->kind != TY_VEC || (bi != BI_DOT) != (e->nargs == 1))
+      refuse(X, pos, "this wp.dot");
+    if (bi == BI_LENGTH && !isf(sc))
+      refuse(X, pos, "wp.length of an integer vector");
+    break;
+  case BI_MIN: case BI_MAX:
+    if (e->nargs != 1 || t->kind != TY_VEC)
+      refuse(X, pos, "this wp.min or wp.max");
+    break;
+  case BI_VEC_EQ: case BI_VEC_NE:
+    if (e->nargs != 2)
+      refuse(X, pos, "this comparison");
+    break;
+  case BI_TRACE: case BI_DETERMINANT:
+    if (e->nargs != 1 || t->kind != TY_MAT || t->rows != t->cols)
+      refuse(X, pos, "this matrix function");
+    if (bi == BI_DETERMINANT && t->rows != 2 && t->rows != 3)
+      refuse(X, pos, "wp.determinant of a 4x4 matrix");
+    break;
+  case BI_ISNAN: case BI_ISINF: case BI_ISFINITE:
+    if (e->nargs != 1 || !isf(sc))
+      refuse(X, pos, "this test of a vector");
+    break;
+  default:
+    refuse(X, pos, arena_printf(X->C, "wp.%s of vectors",
+                                bi < BI_COUNT ? builtin_names[bi] : "(operator)"));
+  }
+  const char **a = vexpr(X, e->args[0]);
+  const char **b = e->nargs == 2 ? vexpr(X, e->args[1]) : a;
+  switch (bi) {
+  case BI_DOT: case BI_LENGTH_SQ:
+    return dot_sum(X, sc, a, 1, b, 1, n, pos);
+  case BI_LENGTH: {
+    const char *s = dot_sum(X, sc, a, 1, a, 1, n, pos);
+    const char *r = reg(X, cls_of(sc));
+    ins(X, "sqrt.rn.%s %s, %s;", ity(sc), r, s);
+    return r;
+  }
+  case BI_MIN: case BI_MAX: { /* r = a[0]; r = min(r, a[k]) */
+    const char *r = a[0];
+    for (int k = 1; k < n; k++)
+      r = minmax(X, bi == BI_MIN, sc, r, a[k]);
+    return r;
+  }
+  case BI_VEC_EQ: case BI_VEC_NE: {
+    /* the helper returns at the first component with a != b (C's !=:
+     * true when either is NaN); no evaluation follows, so OR them */
+    const char *p = NULL;
+    for (int k = 0; k < n; k++) {
+      const char *q = compare(X, OP_NE, sc, a[k], b[k]);
+      if (p) {
+        const char *o = reg(X, RP);
+        ins(X, "or.pred %s, %s, %s;", o, p, q);
+        q = o;
+      }
+      p = q;
+    }
+    if (bi == BI_VEC_EQ) {
+      const char *o = reg(X, RP);
+      ins(X, "not.pred %s, %s;", o, p);
+      p = o;
+    }
+    return pred_bool(X, p);
+  }
+  case BI_TRACE: { /* s = 0; s += a.m[k][k] */
+    const char *s = isf(sc) ? mov_new(X, sc, float_const(X, sc, 0.0)) : kconst(X, sc, 0);
+    for (int k = 0; k < t->rows; k++)
+      s = binop(X, OP_ADD, sc, s, a[k * t->cols + k], pos);
+    return s;
+  }
+  case BI_DETERMINANT: {
+    /* warp_det_inverse's expressions */
+    if (t->rows == 2) {
+      const char *l = binop(X, OP_MUL, sc, a[0], a[3], pos);
+      const char *r = binop(X, OP_MUL, sc, a[2], a[1], pos);
+      return binop(X, OP_SUB, sc, l, r, pos);
+    }
+#define M(i, j) a[(i) * 3 + (j)]
+    const char *c0 = binop(X, OP_SUB, sc, binop(X, OP_MUL, sc, M(1, 1), M(2, 2), pos),
+                           binop(X, OP_MUL, sc, M(1, 2), M(2, 1), pos), pos);
+    const char *c1 = binop(X, OP_SUB, sc, binop(X, OP_MUL, sc, M(1, 2), M(2, 0), pos),
+                           binop(X, OP_MUL, sc, M(1, 0), M(2, 2), pos), pos);
+    const char *c2 = binop(X, OP_SUB, sc, binop(X, OP_MUL, sc, M(1, 0), M(2, 1), pos),
+                           binop(X, OP_MUL, sc, M(1, 1), M(2, 0), pos), pos);
+    const char *d = binop(X, OP_ADD, sc, binop(X, OP_MUL, sc, M(0, 0), c0, pos),
+                          binop(X, OP_MUL, sc, M(0, 1), c1, pos), pos);
+    return binop(X, OP_ADD, sc, d, binop(X, OP_MUL, sc, M(0, 2), c2, pos), pos);
+#undef M
+  }
+  default: { /* the isnan family: any component (isfinite: every one) */
+    const char *inf = sc == KERN_SCALAR_FLOAT32 ? "0f7F800000" : "0d7FF0000000000000";
+    const char *p = NULL;
+    for (int k = 0; k < n; k++) {
+      const char *q;
+      if (bi == BI_ISNAN) {
+        q = setp(X, "nan", sc, a[k], a[k]);
+      } else {
+        const char *m = reg(X, cls_of(sc));
+        ins(X, "abs.%s %s, %s;", ity(sc), m, a[k]);
+        q = setp(X, bi == BI_ISINF ? "eq" : "lt", sc, m, inf);
+      }
+      if (p) {
+        const char *o = reg(X, RP);
+        ins(X, "%s.pred %s, %s, %s;", bi == BI_ISFINITE ? "and" : "or", o, p, q);
+        q = o;
+      }
+      p = q;
+    }
+    return pred_bool(X, p);
+  }
+  }
+}
+
+/* Loads of the element at addr, component by component. */
+static const char **comps_load(Px *X, const Type *t, const char *addr) {
+  const char **r = comps_new(X, t);
+  int size = elem_size(t) / ncomp(t);
+  for (int k = 0; k < ncomp(t); k++)
+    ins(X, "ld.global.%s %s, [%s+%d];", mty(t->sc), r[k], addr, k * size);
+  return r;
+}
+
+/* Vector and matrix results of builtins, as vector_body's helpers. */
+static const char **vcall(Px *X, IrExpr *e) {
+  Pos pos = e->pos.line > 0 ? e->pos : X->stmt_pos;
+  const Type *t = e->ty;
+  need_agg(X, t, pos);
+  kern_scalar sc = t->sc;
+  int n = ncomp(t), bi = e->bi;
+  if (e->nargs > 3)
+    refuse(X, pos, "this vector builtin");
+  const Type *at[3] = {0};
+  for (int i = 0; i < e->nargs; i++) {
+    at[i] = e->args[i]->ty;
+    need_value(X, at[i], pos);
+    if (at[i]->sc != sc)
+      refuse(X, pos, "a builtin on vectors of mixed types");
+  }
+  bool fl = isf(sc);
+  /* which helper, and its shape of arguments */
+  switch (bi) {
+  case BI_ADD: case BI_SUB: case BI_CW_MUL: case BI_CW_DIV:
+    if (e->nargs != 2 || !ty_eq(at[0], t) || !ty_eq(at[1], t))
+      refuse(X, pos, "this vector operator");
+    break;
+  case BI_NEG:
+    if (e->nargs != 1 || !ty_eq(at[0], t))
+      refuse(X, pos, "this vector operator");
+    break;
+  case BI_ABS: case BI_SIGN: case BI_FLOOR: case BI_CEIL: case BI_TRUNC:
+  case BI_FRAC: case BI_MIN: case BI_MAX: case BI_OP_MOD: case BI_OP_DIV:
+  case BI_OP_FLOORDIV:
+    /* componentwise: the scalar helper on each component */
+    for (int i = 0; i < e->nargs; i++)
+      if (!ty_eq(at[i], t))
+        refuse(X, pos, "this componentwise builtin");
+    if (e->nargs != sop_arity(bi))
+      refuse(X, pos, "this componentwise builtin");
+    sop_check(X, bi, sc, pos);
+    break;
+  case BI_DIV:
+    if (e->nargs != 2 || !((ty_eq(at[0], t) && at[1]->kind == TY_SCALAR) ||
+                           (at[0]->kind == TY_SCALAR && ty_eq(at[1], t) &&
+                            t->kind == TY_VEC)))
+      refuse(X, pos, "this division of a vector");
+    break;
+  case BI_MUL:
+    if (e->nargs != 2)
+      refuse(X, pos, "this product");
+    if (at[0]->kind == TY_SCALAR || at[1]->kind == TY_SCALAR) {
+      if (!ty_eq(at[0]->kind == TY_SCALAR ? at[1] : at[0], t))
+        refuse(X, pos, "this product");
+    } else if (at[0]->kind == TY_MAT && at[1]->kind == TY_VEC) {
+      if (at[0]->cols != at[1]->rows || t->kind != TY_VEC || t->rows != at[0]->rows)
+        refuse(X, pos, "this product");
+    } else if (at[0]->kind == TY_VEC && at[1]->kind == TY_MAT) {
+      if (at[0]->rows != at[1]->rows || t->kind != TY_VEC || t->rows != at[1]->cols)
+        refuse(X, pos, "this product");
+    } else if (at[0]->kind == TY_MAT && at[1]->kind == TY_MAT) {
+      if (at[0]->cols != at[1]->rows || t->kind != TY_MAT ||
+          t->rows != at[0]->rows || t->cols != at[1]->cols)
+        refuse(X, pos, "this product");
+    } else {
+      refuse(X, pos, "this product");
+    }
+    break;
+  case BI_LERP:
+    if (e->nargs != 3 || !fl || !ty_eq(at[0], t) || !ty_eq(at[1], t) ||
+        at[2]->kind != TY_SCALAR)
+      refuse(X, pos, "this wp.lerp");
+    break;
+  case BI_NORMALIZE:
+    if (e->nargs != 1 || !fl || t->kind != TY_VEC || !ty_eq(at[0], t))
+      refuse(X, pos, "this wp.normalize");
+    break;
+  case BI_CROSS:
+    if (e->nargs != 2 || t->kind != TY_VEC || t->rows != 3 || !ty_eq(at[0], t) ||
+        !ty_eq(at[1], t))
+      refuse(X, pos, "this wp.cross");
+    break;
+  case BI_OUTER:
+    if (e->nargs != 2 || t->kind != TY_MAT || at[0]->kind != TY_VEC ||
+        at[1]->kind != TY_VEC || at[0]->rows != t->rows || at[1]->rows != t->cols)
+      refuse(X, pos, "this wp.outer");
+    break;
+  case BI_TRANSPOSE:
+    if (e->nargs != 1 || at[0]->kind != TY_MAT || t->kind != TY_MAT ||
+        at[0]->rows != t->cols || at[0]->cols != t->rows)
+      refuse(X, pos, "this wp.transpose");
+    break;
+  case BI_GET_DIAG:
+    if (e->nargs != 1 || at[0]->kind != TY_MAT || t->kind != TY_VEC ||
+        at[0]->rows != at[0]->cols || t->rows != at[0]->rows)
+      refuse(X, pos, "this wp.get_diag");
+    break;
+  case BI_DIAG:
+    if (e->nargs != 1 || at[0]->kind != TY_VEC || t->kind != TY_MAT ||
+        t->rows != at[0]->rows || t->cols != at[0]->rows)
+      refuse(X, pos, "this wp.diag");
+    break;
+  case BI_IDENTITY:
+    if (e->nargs != 0 || t->kind != TY_MAT)
+      refuse(X, pos, "this wp.identity");
+    break;
+  default:
+    refuse(X, pos, arena_printf(X->C, "wp.%s of vectors",
+                                bi < BI_COUNT ? builtin_names[bi] : "(operator)"));
+  }
+  const char **a[3] = {0};
+  for (int i = 0; i < e->nargs; i++)
+    a[i] = value(X, e->args[i]);
+  const char **r = arena_alloc(X->C, (size_t)n * sizeof *r);
+  switch (bi) {
+  case BI_ADD: case BI_SUB: case BI_CW_MUL:
+    for (int k = 0; k < n; k++)
+      r[k] = binop(X, bi == BI_ADD ? OP_ADD : bi == BI_SUB ? OP_SUB : OP_MUL, sc,
+                   a[0][k], a[1][k], pos);
+    return r;
+  case BI_CW_DIV: case BI_DIV: {
+    /* floats divide; integers take the scalar idiv helper */
+    int s0 = at[0]->kind == TY_SCALAR ? 0 : 1;
+    int s1 = at[1]->kind == TY_SCALAR ? 0 : 1;
+    for (int k = 0; k < n; k++) {
+      const char *x = a[0][k * s0], *y = a[1][k * s1];
+      r[k] = fl ? binop(X, OP_DIV, sc, x, y, pos)
+                : sop(X, BI_OP_DIV, sc, sc, sc, (const char *[]){x, y}, pos);
+    }
+    return r;
+  }
+  case BI_NEG: /* -x for floats, 0 - x for integers: neg either way */
+    for (int k = 0; k < n; k++) {
+      r[k] = reg(X, cls_of(sc));
+      ins(X, "neg.%s %s, %s;", neg_ty(sc), r[k], a[0][k]);
+    }
+    return r;
+  case BI_MUL: {
+    const Type *A = at[0], *B = at[1];
+    if (A->kind == TY_SCALAR || B->kind == TY_SCALAR) {
+      int s0 = A->kind == TY_SCALAR ? 0 : 1, s1 = B->kind == TY_SCALAR ? 0 : 1;
+      for (int k = 0; k < n; k++)
+        r[k] = binop(X, OP_MUL, sc, a[0][k * s0], a[1][k * s1], pos);
+      return r;
+    }
+    if (A->kind == TY_MAT && B->kind == TY_VEC) {
+      for (int i = 0; i < A->rows; i++)
+        r[i] = dot_sum(X, sc, a[0] + i * A->cols, 1, a[1], 1, A->cols, pos);
+      return r;
+    }
+    if (A->kind == TY_VEC && B->kind == TY_MAT) {
+      for (int j = 0; j < B->cols; j++)
+        r[j] = dot_sum(X, sc, a[0], 1, a[1] + j, B->cols, B->rows, pos);
+      return r;
+    }
+    for (int i = 0; i < A->rows; i++)
+      for (int j = 0; j < B->cols; j++)
+        r[i * B->cols + j] = dot_sum(X, sc, a[0] + i * A->cols, 1, a[1] + j,
+                                     B->cols, A->cols, pos);
+    return r;
+  }
+  case BI_LERP: /* a * ((T)1 - c) + b * c */
+    for (int k = 0; k < n; k++) {
+      const char *u = binop(X, OP_SUB, sc, float_const(X, sc, 1.0), a[2][0], pos);
+      const char *l = binop(X, OP_MUL, sc, a[0][k], u, pos);
+      const char *m = binop(X, OP_MUL, sc, a[1][k], a[2][0], pos);
+      r[k] = binop(X, OP_ADD, sc, l, m, pos);
+    }
+    return r;
+  case BI_NORMALIZE: {
+    /* l = sqrt(dot(a, a)); r[k] = l > 0 ? a[k] / l : 0 */
+    const char *s = dot_sum(X, sc, a[0], 1, a[0], 1, n, pos);
+    const char *l = reg(X, cls_of(sc));
+    ins(X, "sqrt.rn.%s %s, %s;", ity(sc), l, s);
+    const char *z = float_const(X, sc, 0.0);
+    const char *p = compare(X, OP_GT, sc, l, z);
+    for (int k = 0; k < n; k++) {
+      /* the division only where C divides (the result is the same, but
+       * keep the instruction where the helper has it) */
+      r[k] = reg(X, cls_of(sc));
+      int lz = new_label(X), lj = new_label(X);
+      ins(X, "@!%s bra L%d;", p, lz);
+      ins(X, "div.rn.%s %s, %s, %s;", ity(sc), r[k], a[0][k], l);
+      ins(X, "bra.uni L%d;", lj);
+      put_label(X, lz);
+      ins(X, "mov.%s %s, %s;", bty(sc), r[k], z);
+      put_label(X, lj);
+    }
+    return r;
+  }
+  case BI_CROSS: {
+    const char *const *x = a[0], *const *y = a[1];
+    static const int ix[3][4] = {{1, 2, 2, 1}, {2, 0, 0, 2}, {0, 1, 1, 0}};
+    for (int k = 0; k < 3; k++)
+      r[k] = binop(X, OP_SUB, sc,
+                   binop(X, OP_MUL, sc, x[ix[k][0]], y[ix[k][1]], pos),
+                   binop(X, OP_MUL, sc, x[ix[k][2]], y[ix[k][3]], pos), pos);
+    return r;
+  }
+  case BI_OUTER:
+    for (int i = 0; i < t->rows; i++)
+      for (int j = 0; j < t->cols; j++)
+        r[i * t->cols + j] = binop(X, OP_MUL, sc, a[0][i], a[1][j], pos);
+    return r;
+  case BI_TRANSPOSE:
+    for (int i = 0; i < t->rows; i++)
+      for (int j = 0; j < t->cols; j++)
+        r[i * t->cols + j] = a[0][j * at[0]->cols + i];
+    return r;
+  case BI_GET_DIAG:
+    for (int k = 0; k < t->rows; k++)
+      r[k] = a[0][k * at[0]->cols + k];
+    return r;
+  case BI_DIAG: case BI_IDENTITY:
+    for (int i = 0; i < t->rows; i++)
+      for (int j = 0; j < t->cols; j++) {
+        const char *one = fl ? float_const(X, sc, 1.0) : int_const(X, sc, 1);
+        const char *v = i != j ? (fl ? float_const(X, sc, 0.0) : "0")
+                        : bi == BI_DIAG ? a[0][i] : one;
+        r[i * t->cols + j] = mov_new(X, sc, v);
+      }
+    return r;
+  default: /* componentwise */
+    for (int k = 0; k < n; k++) {
+      const char *x[3] = {0};
+      for (int i = 0; i < e->nargs; i++)
+        x[i] = a[i][k];
+      r[k] = sop(X, bi, sc, sc, sc, x, pos);
+    }
+    return r;
+  }
+}
+
 static const char *inline_call(Px *X, IrExpr *e);
+static const char **inline_call_v(Px *X, IrExpr *e);
+static const char **atomic_v(Px *X, IrExpr *e);
+
+/* A vector- or matrix-valued expression: its component registers. */
+static const char **vexpr(Px *X, IrExpr *e) {
+  Pos pos = e->pos.line > 0 ? e->pos : X->stmt_pos;
+  const Type *t = e->ty;
+  need_agg(X, t, pos);
+  int n = ncomp(t);
+  kern_scalar sc = t->sc;
+  switch (e->kind) {
+  case E_VAR:
+    return var_comps(X, e->var, pos);
+  case E_MAKE: {
+    const char **r = arena_alloc(X->C, (size_t)n * sizeof *r);
+    if (e->nargs == 0)
+      return comps_zero(X, t);
+    for (int i = 0; i < e->nargs; i++)
+      need_value(X, e->args[i]->ty, pos);
+    if (e->nargs == 1 && e->args[0]->ty->kind == TY_SCALAR) {
+      /* the splat: every component the one value */
+      if (e->args[0]->ty->sc != sc)
+        refuse(X, pos, "a constructor from another type");
+      const char *v = expr(X, e->args[0]);
+      for (int k = 0; k < n; k++)
+        r[k] = v;
+      return r;
+    }
+    if (e->nargs == 1) {
+      /* k_cast: a conversion of each component */
+      const Type *f = e->args[0]->ty;
+      if (ncomp(f) != n)
+        refuse(X, pos, "this constructor");
+      const char **a = vexpr(X, e->args[0]);
+      for (int k = 0; k < n; k++)
+        r[k] = convert(X, sc, f->sc, a[k], pos);
+      return r;
+    }
+    if (t->kind == TY_MAT && e->nargs == t->rows &&
+        e->args[0]->ty->kind == TY_VEC) {
+      /* k_rows: a matrix from its rows */
+      for (int i = 0; i < t->rows; i++) {
+        const Type *rt = e->args[i]->ty;
+        if (rt->kind != TY_VEC || rt->rows != t->cols || rt->sc != sc)
+          refuse(X, pos, "this matrix constructor");
+        const char **row = vexpr(X, e->args[i]);
+        for (int j = 0; j < t->cols; j++)
+          r[i * t->cols + j] = row[j];
+      }
+      return r;
+    }
+    if (e->nargs != n)
+      refuse(X, pos, "this constructor");
+    for (int k = 0; k < n; k++) {
+      if (e->args[k]->ty->kind != TY_SCALAR || e->args[k]->ty->sc != sc)
+        refuse(X, pos, "a constructor from another type");
+      r[k] = expr(X, e->args[k]);
+    }
+    return r;
+  }
+  case E_CAST: {
+    const Type *f = e->a->ty;
+    need_agg(X, f, pos);
+    if (ncomp(f) != n)
+      refuse(X, pos, "this conversion");
+    const char **a = vexpr(X, e->a);
+    const char **r = arena_alloc(X->C, (size_t)n * sizeof *r);
+    for (int k = 0; k < n; k++)
+      r[k] = convert(X, sc, f->sc, a[k], pos);
+    return r;
+  }
+  case E_COMP: {
+    /* a matrix row */
+    const Type *m = e->a->ty;
+    need_agg(X, m, pos);
+    if (m->kind != TY_MAT || e->c || t->kind != TY_VEC || t->rows != m->cols)
+      refuse(X, pos, "this component");
+    const char **c = vexpr(X, e->a);
+    const char *ir = NULL;
+    int i = comp_index(X, e->b, m->rows, &ir, pos);
+    const char **r = arena_alloc(X->C, (size_t)n * sizeof *r);
+    for (int k = 0; k < n; k++)
+      r[k] = i >= 0 ? c[i * m->cols + k]
+                    : select_comp(X, c, k, m->cols, m->rows, ir, e->b->ty->sc, sc);
+    return r;
+  }
+  case E_SELECT: {
+    if (!ty_eq(e->b->ty, t) || !ty_eq(e->c->ty, t))
+      refuse(X, pos, "a conditional expression of mixed types");
+    const char **r = comps_new(X, t);
+    int lelse = new_label(X), lend = new_label(X);
+    const char *p = cond(X, e->a);
+    ins(X, "@!%s bra L%d;", p, lelse);
+    const char **b = vexpr(X, e->b);
+    for (int k = 0; k < n; k++)
+      ins(X, "mov.%s %s, %s;", bty(sc), r[k], b[k]);
+    ins(X, "bra.uni L%d;", lend);
+    put_label(X, lelse);
+    const char **c = vexpr(X, e->c);
+    for (int k = 0; k < n; k++)
+      ins(X, "mov.%s %s, %s;", bty(sc), r[k], c[k]);
+    put_label(X, lend);
+    return r;
+  }
+  case E_CALL:
+    return vcall(X, e);
+  case E_FCALL:
+    return inline_call_v(X, e);
+  case E_LOAD: {
+    if (!ty_eq(e->var->ty->elem, t))
+      refuse(X, pos, "this load");
+    const char *addr = elem_addr(X, e->var, e->args, e->nargs, pos);
+    return comps_load(X, t, addr);
+  }
+  case E_ATOMIC:
+    return atomic_v(X, e);
+  default:
+    refuse(X, pos, "this vector expression");
+  }
+}
+
+/* An atomic on a vector or matrix element: one per component, in order,
+ * as emit_atomic_name's helper; the old components are the result. */
+static const char **atomic_v(Px *X, IrExpr *e) {
+  Pos pos = e->pos.line > 0 ? e->pos : X->stmt_pos;
+  const Type *t = e->ty;
+  if (e->b)
+    refuse(X, pos, "wp.atomic_cas");
+  if (!ty_eq(e->var->ty->elem, t) || !ty_eq(e->c->ty, t))
+    refuse(X, pos, "an atomic of mixed types");
+  const char *addr = elem_addr(X, e->var, e->args, e->nargs, pos);
+  const char **v = vexpr(X, e->c);
+  int n = ncomp(t), size = elem_size(t) / n;
+  const char **r = arena_alloc(X->C, (size_t)n * sizeof *r);
+  for (int k = 0; k < n; k++) {
+    const char *ak = addr;
+    if (k) {
+      ak = reg(X, RD);
+      ins(X, "add.s64 %s, %s, %d;", ak, addr, k * size);
+    }
+    r[k] = atomic(X, e->bi, t->sc, ak, v[k], pos);
+  }
+  return r;
+}
 
 static const char *expr(Px *X, IrExpr *e) {
   Pos pos = e->pos;
@@ -864,6 +1572,7 @@ static const char *expr(Px *X, IrExpr *e) {
     return inline_call(X, e);
   case E_LOAD: {
     need_scalar(X, e->ty, pos);
+    need_scalar(X, e->var->ty->elem, pos);
     kern_scalar sc = e->var->ty->elem->sc;
     const char *addr = elem_addr(X, e->var, e->args, e->nargs, pos);
     const char *r = reg(X, cls_of(sc));
@@ -879,8 +1588,13 @@ static const char *expr(Px *X, IrExpr *e) {
       refuse(X, pos, "this shape");
     return convert(X, e->ty->sc, KERN_SCALAR_INT64, A->shape[e->ival], pos);
   }
+  case E_COMP:
+    need_scalar(X, e->ty, pos);
+    return comp_expr(X, e);
   case E_ATOMIC: {
     need_scalar(X, e->ty, pos);
+    if (e->var->ty->elem->kind != TY_SCALAR)
+      refuse(X, pos, "this atomic");
     if (e->b)
       refuse(X, pos, "wp.atomic_cas");
     kern_scalar sc = e->var->ty->elem->sc;
@@ -942,7 +1656,8 @@ static const char *cond(Px *X, IrExpr *e) {
 
 /* A user function, inlined: its parameters and locals are fresh
  * registers, its returns jump to the end with the result set. */
-static const char *inline_call(Px *X, IrExpr *e) {
+/* The call e inlined; a vector or matrix result is set in *vres. */
+static const char *inline_any(Px *X, IrExpr *e, const char ***vres) {
   IrFunc *fn = e->fn;
   Pos pos = e->pos;
   if (fn->native)
@@ -953,36 +1668,53 @@ static const char *inline_call(Px *X, IrExpr *e) {
     refuse(X, pos, "calls nested this deep");
   bool isvoid = fn->ret->kind == TY_VOID;
   if (!isvoid)
-    need_scalar(X, fn->ret, pos);
-  const char *args[64];
+    need_value(X, fn->ret, pos);
+  if (is_agg(fn->ret) != (vres != NULL))
+    refuse(X, pos, "this call");
+  const char **args[64];
   if (e->nargs > 64 || e->nargs != fn->nparams)
     refuse(X, pos, "this call");
   int i = 0;
   for (IrVar *p = fn->params; p; p = p->next, i++) {
-    need_scalar(X, p->ty, pos);
+    need_value(X, p->ty, pos);
     if (p->byref)
       refuse(X, pos, "wp.ref parameters");
-    need_scalar(X, e->args[i]->ty, pos);
-    if (e->args[i]->ty->sc != p->ty->sc)
+    need_value(X, e->args[i]->ty, pos);
+    if (!ty_eq(e->args[i]->ty, p->ty) || e->args[i]->ty->sc != p->ty->sc)
       refuse(X, pos, "an argument of another type than its parameter");
-    args[i] = expr(X, e->args[i]);
+    args[i] = value(X, e->args[i]);
   }
   /* the callee's frame */
   int saved_binds = X->nbinds;
   int saved_label = X->ret_label, saved_nloops = X->nloops;
   const char *saved_reg = X->ret_reg;
+  const char **saved_comps = X->ret_comps;
   const Type *saved_ty = X->ret_ty;
   i = 0;
-  for (IrVar *p = fn->params; p; p = p->next, i++)
-    bind(X, p, mov_new(X, p->ty->sc, args[i]));
+  for (IrVar *p = fn->params; p; p = p->next, i++) {
+    if (is_agg(p->ty)) {
+      const char **c = comps_new(X, p->ty);
+      for (int k = 0; k < ncomp(p->ty); k++)
+        ins(X, "mov.%s %s, %s;", bty(p->ty->sc), c[k], args[i][k]);
+      bind_comps(X, p, c);
+    } else {
+      bind(X, p, mov_new(X, p->ty->sc, args[i][0]));
+    }
+  }
   for (IrVar *v = fn->locals; v; v = v->next) {
-    need_scalar(X, v->ty, fn->pos);
+    need_value(X, v->ty, fn->pos);
+    if (is_agg(v->ty)) {
+      bind_comps(X, v, comps_zero(X, v->ty));
+      continue;
+    }
     const char *r = reg(X, cls_of(v->ty->sc));
     zero(X, r, v->ty->sc);
     bind(X, v, r);
   }
   X->ret_label = new_label(X);
-  X->ret_reg = isvoid ? NULL : reg(X, cls_of(fn->ret->sc));
+  X->ret_reg = isvoid || vres ? NULL : reg(X, cls_of(fn->ret->sc));
+  /* a path without return gives 0 */
+  X->ret_comps = vres ? comps_zero(X, fn->ret) : NULL;
   X->ret_ty = fn->ret;
   X->nloops = 0;
   X->depth++;
@@ -991,21 +1723,101 @@ static const char *inline_call(Px *X, IrExpr *e) {
   Loop saved_loops[64];
   memcpy(saved_loops, X->loops, sizeof saved_loops);
   if (X->ret_reg)
-    zero(X, X->ret_reg, fn->ret->sc); /* a path without return gives 0 */
+    zero(X, X->ret_reg, fn->ret->sc);
   stmts(X, fn->body);
   put_label(X, X->ret_label);
   const char *result = X->ret_reg;
+  if (vres)
+    *vres = X->ret_comps;
   memcpy(X->loops, saved_loops, sizeof saved_loops);
   X->depth--;
   X->nloops = saved_nloops;
   X->ret_label = saved_label;
   X->ret_reg = saved_reg;
+  X->ret_comps = saved_comps;
   X->ret_ty = saved_ty;
   X->nbinds = saved_binds;
   return result ? result : "0";
 }
 
+static const char *inline_call(Px *X, IrExpr *e) {
+  return inline_any(X, e, NULL);
+}
+
+static const char **inline_call_v(Px *X, IrExpr *e) {
+  const char **r = NULL;
+  (void)inline_any(X, e, &r);
+  return r;
+}
+
 /* ---------------------------------------------------------------- statements */
+
+/* var[a] = c, var[a][b] = c, or a matrix's row var[a] = c. */
+static void setcomp(Px *X, IrStmt *s) {
+  Pos pos = s->pos;
+  const Type *t = s->var->ty;
+  need_agg(X, t, pos);
+  const char **c = var_comps(X, s->var, pos);
+  bool row = t->kind == TY_MAT && !s->b;
+  if (t->kind == TY_VEC && s->b)
+    refuse(X, pos, "this component");
+  const Type *vt = row ? ty_vec(X->C, t->sc, t->cols) : ty_scalar(t->sc);
+  if (!ty_eq(s->c->ty, vt))
+    refuse(X, pos, "a component of another type");
+  /* the value, then the indices (neither has effects the other sees) */
+  const char **v = value(X, s->c);
+  const char *ir = NULL, *jr = NULL;
+  int i = comp_index(X, s->a, t->rows, &ir, pos);
+  int j = 0;
+  if (s->b)
+    j = comp_index(X, s->b, t->cols, &jr, pos);
+  int cols = t->kind == TY_MAT ? t->cols : 1;
+  if (row) {
+    if (i >= 0) {
+      comps_assign(X, c + i * cols, v, vt);
+      return;
+    }
+    /* a run-time row: the value copied first, then the row that matches */
+    const char **tmp = comps_new(X, vt);
+    for (int k = 0; k < cols; k++)
+      ins(X, "mov.%s %s, %s;", bty(t->sc), tmp[k], v[k]);
+    for (int r = 0; r < t->rows; r++) {
+      const char *p = compare(X, OP_EQ, s->a->ty->sc, ir, int_const(X, s->a->ty->sc, (uint64_t)r));
+      for (int k = 0; k < cols; k++)
+        ins(X, "@%s mov.%s %s, %s;", p, bty(t->sc), c[r * cols + k], tmp[k]);
+    }
+    return;
+  }
+  for (int r = 0; r < t->rows; r++) {
+    if (i >= 0 && r != i)
+      continue;
+    const char *p = i >= 0 ? NULL
+        : compare(X, OP_EQ, s->a->ty->sc, ir, int_const(X, s->a->ty->sc, (uint64_t)r));
+    for (int k = 0; k < cols; k++) {
+      if (jr == NULL && s->b && k != j)
+        continue;
+      if (!s->b && k)
+        break;
+      const char *q = p;
+      if (jr) {
+        const char *pj = compare(X, OP_EQ, s->b->ty->sc, jr,
+                                 int_const(X, s->b->ty->sc, (uint64_t)k));
+        if (q) {
+          const char *o = reg(X, RP);
+          ins(X, "and.pred %s, %s, %s;", o, q, pj);
+          q = o;
+        } else {
+          q = pj;
+        }
+      }
+      const char *dst = c[r * cols + k];
+      if (q)
+        ins(X, "@%s mov.%s %s, %s;", q, bty(t->sc), dst, v[0]);
+      else if (dst != v[0])
+        ins(X, "mov.%s %s, %s;", bty(t->sc), dst, v[0]);
+    }
+  }
+}
 
 static void stmt(Px *X, IrStmt *s) {
   Pos pos = s->pos;
@@ -1013,6 +1825,14 @@ static void stmt(Px *X, IrStmt *s) {
     X->stmt_pos = pos;
   switch (s->kind) {
   case S_ASSIGN: {
+    if (is_agg(s->var->ty)) {
+      need_agg(X, s->var->ty, pos);
+      if (!ty_eq(s->a->ty, s->var->ty))
+        refuse(X, pos, "an assignment of another type");
+      const char **v = vexpr(X, s->a);
+      comps_assign(X, var_comps(X, s->var, pos), v, s->var->ty);
+      return;
+    }
     need_scalar(X, s->var->ty, pos);
     need_scalar(X, s->a->ty, pos);
     if (s->a->ty->sc != s->var->ty->sc)
@@ -1026,6 +1846,18 @@ static void stmt(Px *X, IrStmt *s) {
   case S_STORE: {
     if (s->var->ty->kind != TY_ARRAY)
       refuse(X, pos, "this store");
+    if (is_agg(s->var->ty->elem)) {
+      const Type *t = s->var->ty->elem;
+      need_agg(X, t, pos);
+      if (!ty_eq(s->c->ty, t))
+        refuse(X, pos, "a store of another type");
+      const char *addr = elem_addr(X, s->var, s->args, s->nargs, pos);
+      const char **v = vexpr(X, s->c);
+      int size = elem_size(t) / ncomp(t);
+      for (int k = 0; k < ncomp(t); k++)
+        ins(X, "st.global.%s [%s+%d], %s;", mty(t->sc), addr, k * size, v[k]);
+      return;
+    }
     kern_scalar sc = s->var->ty->elem->sc;
     need_scalar(X, s->c->ty, pos);
     if (s->c->ty->sc != sc)
@@ -1038,7 +1870,13 @@ static void stmt(Px *X, IrStmt *s) {
     return;
   }
   case S_EXPR:
-    (void)expr(X, s->a);
+    if (is_agg(s->a->ty))
+      (void)vexpr(X, s->a);
+    else
+      (void)expr(X, s->a);
+    return;
+  case S_SETCOMP:
+    setcomp(X, s);
     return;
   case S_IF: {
     int lelse = new_label(X), lend = new_label(X);
@@ -1123,7 +1961,11 @@ static void stmt(Px *X, IrStmt *s) {
   case S_RETURN:
     if (X->ret_label < 0 || s->nargs > 1)
       refuse(X, pos, "this return");
-    if (s->a) {
+    if (s->a && X->ret_comps) {
+      if (!ty_eq(s->a->ty, X->ret_ty))
+        refuse(X, pos, "a return of another type");
+      comps_assign(X, X->ret_comps, vexpr(X, s->a), X->ret_ty);
+    } else if (s->a) {
       if (!X->ret_reg)
         refuse(X, pos, "this return");
       need_scalar(X, s->a->ty, pos);
@@ -1155,8 +1997,8 @@ static void stmt(Px *X, IrStmt *s) {
   case S_ASSERT:
     refuse(X, pos, "assert");
   default:
-    refuse(X, pos, s->kind == S_SETCOMP ? "vector and matrix components"
-                   : "struct fields");
+    refuse(X, pos, s->kind == S_SETFIELD ? "stores into fields or components of array elements"
+                   : "this statement");
   }
 }
 
@@ -1183,10 +2025,16 @@ static const char *agg_identity(Px *X, IrAgg *g) {
   }
 }
 
+static bool ok_elem(const Type *t) {
+  if (t->kind == TY_SCALAR)
+    return ok_scalar(t->sc);
+  return is_agg(t) && !t->quat && !t->xform && ok_scalar(t->sc) &&
+         !narrow(t->sc) && ncomp(t) <= 64;
+}
+
 static bool ok_array(const Type *t) {
   return t->kind == TY_ARRAY && !t->indexed && !t->strided && !t->fixed_n &&
-         t->ndim >= 1 && t->ndim <= 4 && t->elem && t->elem->kind == TY_SCALAR &&
-         ok_scalar(t->elem->sc);
+         t->ndim >= 1 && t->ndim <= 4 && t->elem && ok_elem(t->elem);
 }
 
 static void kernel(Px *X, Buf *out, IrFunc *f) {
@@ -1221,6 +2069,18 @@ static void kernel(Px *X, Buf *out, IrFunc *f) {
         ins(X, "ld.param.u64 %s, [%s_param_%d+%d];", A->shape[d], sym, i, 8 + 8 * d);
       }
       bind_arr(X, p, NULL, A);
+      continue;
+    }
+    if (is_agg(t) && ok_elem(t)) {
+      /* the C struct by value: its components at their offsets */
+      int size = elem_size(t) / ncomp(t);
+      buf_printf(&sig, "\t.param .align %d .b8 %s_param_%d[%d],\n", size, sym, i,
+                 elem_size(t));
+      const char **c = comps_new(X, t);
+      for (int k = 0; k < ncomp(t); k++)
+        ins(X, "ld.param.%s %s, [%s_param_%d+%d];", mty(t->sc), c[k], sym, i,
+            k * size);
+      bind_comps(X, p, c);
       continue;
     }
     if (t->kind != TY_SCALAR || !ok_scalar(t->sc))
@@ -1307,6 +2167,10 @@ static void kernel(Px *X, Buf *out, IrFunc *f) {
   }
   /* the locals, zeroed for each work item as emit_locals declares them */
   for (IrVar *v = f->locals; v; v = v->next) {
+    if (is_agg(v->ty) && ok_elem(v->ty)) {
+      bind_comps(X, v, comps_zero(X, v->ty));
+      continue;
+    }
     if (v->ty->kind != TY_SCALAR || !ok_scalar(v->ty->sc))
       refuse(X, f->pos, arena_printf(C, "local variables of type %s",
                                      ty_name(C, v->ty)));
@@ -1321,7 +2185,8 @@ static void kernel(Px *X, Buf *out, IrFunc *f) {
   put_label(X, exit);
   for (IrAgg *g = f->aggs; g; g = g->next) {
     kern_scalar sc = g->ty->sc;
-    if (g->array->ty->kind != TY_ARRAY || g->array->ty->elem->sc != sc)
+    if (g->array->ty->kind != TY_ARRAY || g->array->ty->elem->kind != TY_SCALAR ||
+        g->array->ty->elem->sc != sc)
       refuse(X, f->pos, "this aggregated atomic");
     const char *addr = elem_addr(X, g->array, g->index, g->nindex, f->pos);
     (void)atomic(X, g->bi, sc, addr, X->agg_regs[g->id], f->pos);
