@@ -1128,12 +1128,8 @@ static const char **vcall(Px *X, IrExpr *e) {
   if (e->nargs > 3)
     refuse(X, pos, "this vector builtin");
   const Type *at[3] = {0};
-  for (int i = 0; i < e->nargs; i++) {
+  for (int i = 0; i < e->nargs; i++)
     at[i] = e->args[i]->ty;
-    need_value(X, at[i], pos);
-    if (at[i]->sc != sc)
-      refuse(X, pos, "a builtin on vectors of mixed types");
-  }
   bool fl = isf(sc);
   /* which helper, and its shape of arguments */
   switch (bi) {
@@ -1223,6 +1219,11 @@ static const char **vcall(Px *X, IrExpr *e) {
   default:
     refuse(X, pos, arena_printf(X->C, "wp.%s of vectors",
                                 bi < BI_COUNT ? builtin_names[bi] : "(operator)"));
+  }
+  for (int i = 0; i < e->nargs; i++) {
+    need_value(X, at[i], pos);
+    if (at[i]->sc != sc)
+      refuse(X, pos, "a builtin on vectors of mixed types");
   }
   const char **a[3] = {0};
   for (int i = 0; i < e->nargs; i++)

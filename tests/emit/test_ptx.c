@@ -10,8 +10,9 @@
  *    the option, and a second compilation gives the same PTX bytes.
  *  - The ABI: a kernel's .param declarations have the sizes of the
  *    structs the CUDA backend passes (kern__arr's first 40 bytes, the
- *    scalars, kern__dims), and, where nvcc is found, the sizes nvcc
- *    declares for the emitted CUDA of the same kernel.
+ *    scalars, vectors and matrices by value, kern__dims), and, where nvcc
+ *    is found, the sizes and alignments nvcc declares for the emitted
+ *    CUDA of the same kernel.
  *  - Refusals: wp.sin names its line and column; debug mode is refused.
  *
  *   emit_ptx CONFORMANCE_DIR
@@ -27,7 +28,7 @@
 #include "compile.h"
 
 /* Set from the real count (see the report line) minus a small margin. */
-enum { MIN_COVERED = 85 }; /* 91 on 2026-11-26 */
+enum { MIN_COVERED = 158 }; /* 163 on 2026-11-26 (91 before vectors) */
 
 static char tmpdir[] = "/tmp/kern_ptx_XXXXXX";
 
@@ -170,10 +171,15 @@ static const char abi_src[] =
     "\n"
     "@wp.kernel\n"
     "def k(x: wp.array(dtype=wp.float32), a: wp.float32, n: wp.int32,\n"
-    "      m: wp.array2d(dtype=wp.int64), d: wp.float64, b: wp.bool):\n"
+    "      m: wp.array2d(dtype=wp.int64), d: wp.float64, b: wp.bool,\n"
+    "      v: wp.vec3, vd: wp.vec2d, vi: wp.vec4i, q: wp.mat33, md: wp.mat22d,\n"
+    "      m44: wp.mat44, av: wp.array(dtype=wp.vec3), am: wp.array(dtype=wp.mat22d)):\n"
     "    i = wp.tid()\n"
     "    if i < n and b:\n"
-    "        x[i] = x[i] * a\n"
+    "        x[i] = x[i] * a + v[1] + wp.float32(vd[0]) + wp.float32(vi[3])\n"
+    "        x[i] = x[i] + q[2, 1] + wp.float32(md[1, 0]) + m44[3, 3]\n"
+    "        av[i] = av[i] + v\n"
+    "        am[i] = am[i] * md\n"
     "        m[0, 0] = wp.int64(d)\n";
 
 /* The byte sizes of an entry's .param declarations, in order. */
@@ -205,17 +211,19 @@ static void abi(const char *nvcc) {
   ASSERT_EQ(compile("abi.py", abi_src, 90, 0, &r), KERN_SUCCESS);
   ASSERT_TRUE(r.ptx != NULL);
   ASSERT_EQ(r.nkernels, 1);
-  size_t got[16];
+  size_t got[32];
   char entry[256];
   snprintf(entry, sizeof entry, ".entry %s(", r.kernels[0].symbol);
-  int n = param_sizes(r.ptx, entry, got, 16);
+  int n = param_sizes(r.ptx, entry, got, 32);
   ASSERT_EQ(n, r.kernels[0].nparams + 1);
   /* what the CUDA backend passes: kern__arr's first 40 bytes (the C and
-   * CUDA targets read only those), scalars by value, kern__dims */
-  size_t want[16];
+   * CUDA targets read only those), scalars, vectors and matrices by value
+   * (kern_type_size: the components), kern__dims */
+  size_t want[32];
   for (int i = 0; i < r.kernels[0].nparams; i++) {
     const kc_param *p = &r.kernels[0].params[i];
     want[i] = p->kind == KERN_PARAM_ARRAY ? offsetof(kern__arr, off)
+              : p->type.kind != KERN_KIND_SCALAR ? kern_type_size(p->type)
               : p->type.scalar == KERN_SCALAR_FLOAT32 ? sizeof(float)
               : p->type.scalar == KERN_SCALAR_FLOAT64 ? sizeof(double)
               : p->type.scalar == KERN_SCALAR_INT32 ? sizeof(int32_t)
@@ -225,7 +233,14 @@ static void abi(const char *nvcc) {
   for (int i = 0; i < n; i++) EXPECT_EQ(got[i], want[i]);
   EXPECT_EQ(got[0], 40);
   EXPECT_EQ(got[n - 1], 56);
+  EXPECT_EQ(got[6], 12); /* vec3: 3 floats */
+  EXPECT_EQ(got[9], 36); /* mat33 */
+  EXPECT_EQ(got[11], 64); /* mat44 */
   EXPECT_CONTAINS(r.ptx, ".param .align 8 .b8");
+  /* the alignment of a struct of floats is a float's, of doubles a double's */
+  EXPECT_CONTAINS(r.ptx, ".param .align 4 .b8 kern_k_k_param_6[12]");
+  EXPECT_CONTAINS(r.ptx, ".param .align 8 .b8 kern_k_k_param_7[16]");
+  EXPECT_CONTAINS(r.ptx, ".param .align 8 .b8 kern_k_k_param_10[32]");
   /* nvcc's own declarations for the emitted CUDA of the same kernel */
   if (nvcc) {
     char cu[4200], ptxf[4200], cmd[13000];
@@ -236,10 +251,21 @@ static void abi(const char *nvcc) {
     if (system(cmd) == 0) {
       char *np = slurp(ptxf);
       ASSERT_TRUE(np != NULL);
-      size_t theirs[16];
-      int m = param_sizes(np, entry, theirs, 16);
+      size_t theirs[32];
+      int m = param_sizes(np, entry, theirs, 32);
       EXPECT_EQ(m, n);
       for (int i = 0; i < n && i < m; i++) EXPECT_EQ(got[i], theirs[i]);
+      /* and the alignments */
+      int al = 0;
+      for (const char *q = np; (q = strstr(q, ".param .align ")); q++) {
+        char decl[128];
+        snprintf(decl, sizeof decl, ".param .align %.*s", (int)strcspn(q + 14, "\n,"), q + 14);
+        if (strstr(decl, "_param_")) {
+          EXPECT_CONTAINS(r.ptx, decl);
+          al++;
+        }
+      }
+      EXPECT_TRUE(al >= 9);
       printf("ptx_abi: the parameter sizes equal nvcc's for the CUDA form\n");
       free(np);
     } else {
