@@ -576,7 +576,7 @@ static void sop_check(Px *X, int bi, kern_scalar sc, Pos pos) {
     return;
   case BI_SQRT: case BI_FLOOR: case BI_CEIL: case BI_TRUNC: case BI_FRAC:
   case BI_ISNAN: case BI_ISINF: case BI_ISFINITE: case BI_LERP:
-  case BI_DEGREES: case BI_RADIANS:
+  case BI_DEGREES: case BI_RADIANS: case BI_SMOOTHSTEP:
     if (!isf(sc))
       refuse(X, pos, arena_printf(X->C, "wp.%s of an integer",
                                   builtin_names[bi]));
@@ -588,7 +588,7 @@ static void sop_check(Px *X, int bi, kern_scalar sc, Pos pos) {
 }
 
 static int sop_arity(int bi) {
-  return bi == BI_CLAMP || bi == BI_LERP ? 3
+  return bi == BI_CLAMP || bi == BI_LERP || bi == BI_SMOOTHSTEP ? 3
          : bi == BI_MIN || bi == BI_MAX || bi == BI_WRAP_INDEX ||
            bi == BI_OP_DIV || bi == BI_OP_MOD || bi == BI_OP_FLOORDIV ? 2 : 1;
 }
@@ -596,8 +596,82 @@ static int sop_arity(int bi) {
 static const char *sop(Px *X, int bi, kern_scalar sc, kern_scalar rs,
                        kern_scalar sc1, const char *const *a, Pos pos);
 
+/* Warp's PCG hash step, k_pcg in common.c, on a uint32 register. */
+static const char *pcg(Px *X, const char *s) {
+  const char *b = reg(X, RR), *t = reg(X, RR), *c = reg(X, RR), *r = reg(X, RR);
+  ins(X, "mad.lo.s32 %s, %s, 747796405, -1403630843;", b, s); /* 2891336453u */
+  ins(X, "shr.u32 %s, %s, 28;", t, b);
+  ins(X, "add.s32 %s, %s, 4;", t, t);
+  ins(X, "shr.u32 %s, %s, %s;", c, b, t);
+  ins(X, "xor.b32 %s, %s, %s;", c, c, b);
+  ins(X, "mul.lo.s32 %s, %s, 277803737;", c, c);
+  ins(X, "shr.u32 %s, %s, 22;", r, c);
+  ins(X, "xor.b32 %s, %s, %s;", r, r, c);
+  return r;
+}
+
+/* wp.rand_init, wp.randf and wp.randi: integer hashing, the float draw
+ * an exact conversion and product (rand_helper in common.c). */
+static const char *rand_call(Px *X, IrExpr *e) {
+  Pos pos = e->pos;
+  const char *a[3] = {0};
+  if (e->bi == BI_RAND_INIT) {
+    if (e->nargs < 1 || e->nargs > 2)
+      refuse(X, pos, "this wp.rand_init");
+    for (int i = 0; i < e->nargs; i++) {
+      need_scalar(X, e->args[i]->ty, pos);
+      if (e->args[i]->ty->sc != KERN_SCALAR_INT32)
+        refuse(X, pos, "this wp.rand_init");
+      a[i] = expr(X, e->args[i]);
+    }
+    if (e->nargs == 1)
+      return pcg(X, a[0]);
+    const char *h = pcg(X, a[1]), *s = reg(X, RR);
+    ins(X, "add.s32 %s, %s, %s;", s, a[0], h);
+    return pcg(X, s);
+  }
+  if ((e->nargs != 1 && e->nargs != 3) || e->args[0]->kind != E_VAR ||
+      e->args[0]->ty->kind != TY_SCALAR || e->args[0]->ty->sc != KERN_SCALAR_UINT32)
+    refuse(X, pos, arena_printf(X->C, "this wp.%s", builtin_names[e->bi]));
+  kern_scalar rs = e->bi == BI_RANDF ? KERN_SCALAR_FLOAT32 : KERN_SCALAR_INT32;
+  for (int i = 1; i < e->nargs; i++) {
+    need_scalar(X, e->args[i]->ty, pos);
+    if (e->args[i]->ty->sc != rs)
+      refuse(X, pos, arena_printf(X->C, "this wp.%s", builtin_names[e->bi]));
+    a[i] = expr(X, e->args[i]);
+  }
+  /* the arguments are evaluated before the helper updates the state */
+  const char *st = var_reg(X, e->args[0]->var, pos);
+  const char *n = pcg(X, st);
+  ins(X, "mov.b32 %s, %s;", st, n);
+  if (e->bi == BI_RANDF) {
+    const char *h = reg(X, RR), *f = reg(X, RF), *r = reg(X, RF);
+    ins(X, "shr.u32 %s, %s, 8;", h, st);
+    ins(X, "cvt.rn.f32.u32 %s, %s;", f, h);
+    ins(X, "mul.rn.f32 %s, %s, 0f33800000;", r, f); /* 1.0f / 16777216.0f */
+    if (e->nargs == 1)
+      return r;
+    /* (hi - lo) * randf(s) + lo */
+    const char *d = binop(X, OP_SUB, rs, a[2], a[1], pos);
+    return binop(X, OP_ADD, rs, binop(X, OP_MUL, rs, d, r, pos), a[1], pos);
+  }
+  if (e->nargs == 1)
+    return mov_new(X, rs, st);
+  /* span = (uint32)(hi - lo); (int32)(span ? s % span : s) + lo */
+  const char *span = reg(X, RR), *m = reg(X, RR), *r = reg(X, RR);
+  ins(X, "sub.s32 %s, %s, %s;", span, a[2], a[1]);
+  const char *z = setp(X, "eq", KERN_SCALAR_UINT32, span, "0");
+  const char *safe = sel(X, KERN_SCALAR_UINT32, "1", span, z);
+  ins(X, "rem.u32 %s, %s, %s;", m, st, safe);
+  const char *v = sel(X, KERN_SCALAR_UINT32, st, m, z);
+  ins(X, "add.s32 %s, %s, %s;", r, v, a[1]);
+  return r;
+}
+
 static const char *call(Px *X, IrExpr *e) {
   Pos pos = e->pos;
+  if (e->bi == BI_RAND_INIT || e->bi == BI_RANDF || e->bi == BI_RANDI)
+    return rand_call(X, e);
   bool agg = e->ty->kind == TY_VEC || e->ty->kind == TY_MAT;
   for (int i = 0; i < e->nargs; i++)
     if (e->args[i]->ty->kind == TY_VEC || e->args[i]->ty->kind == TY_MAT)
@@ -699,6 +773,17 @@ static const char *sop(Px *X, int bi, kern_scalar sc, kern_scalar rs,
     const char *l = binop(X, OP_MUL, sc, a[0], t, pos);
     const char *r = binop(X, OP_MUL, sc, a[1], a[2], pos);
     return binop(X, OP_ADD, sc, l, r, pos);
+  }
+  case BI_SMOOTHSTEP: {
+    /* t = clamp((c - a) / (b - a), 0, 1); t * t * (3 - 2 * t) */
+    const char *q = binop(X, OP_DIV, sc, binop(X, OP_SUB, sc, a[2], a[0], pos),
+                          binop(X, OP_SUB, sc, a[1], a[0], pos), pos);
+    const char *t = minmax(X, true, sc,
+                           minmax(X, false, sc, mov_new(X, sc, float_const(X, sc, 0.0)), q),
+                           mov_new(X, sc, float_const(X, sc, 1.0)));
+    const char *u = binop(X, OP_SUB, sc, float_const(X, sc, 3.0),
+                          binop(X, OP_MUL, sc, float_const(X, sc, 2.0), t, pos), pos);
+    return binop(X, OP_MUL, sc, binop(X, OP_MUL, sc, t, t, pos), u, pos);
   }
   case BI_DEGREES: case BI_RADIANS: {
     /* Note [degrees and radians] in common.c: in double, rounded once */
@@ -1216,6 +1301,13 @@ static const char **vcall(Px *X, IrExpr *e) {
     if (e->nargs != 0 || t->kind != TY_MAT)
       refuse(X, pos, "this wp.identity");
     break;
+  case BI_INVERSE:
+    if (e->nargs != 1 || !fl || t->kind != TY_MAT || !ty_eq(at[0], t) ||
+        t->rows != t->cols)
+      refuse(X, pos, "this wp.inverse");
+    if (t->rows != 2 && t->rows != 3) /* 4x4 keeps intermediates in double */
+      refuse(X, pos, "wp.inverse of a 4x4 matrix");
+    break;
   default:
     refuse(X, pos, arena_printf(X->C, "wp.%s of vectors",
                                 bi < BI_COUNT ? builtin_names[bi] : "(operator)"));
@@ -1328,6 +1420,59 @@ static const char **vcall(Px *X, IrExpr *e) {
     for (int k = 0; k < t->rows; k++)
       r[k] = a[0][k * at[0]->cols + k];
     return r;
+  case BI_INVERSE: {
+    /* warp_det_inverse's 2x2 and 3x3 expressions; a singular matrix gives
+     * the zero matrix (the products are computed anyway: none traps) */
+    const char *const *m = a[0];
+#define M(i, j) m[(i) * t->cols + (j)]
+#define MUL(x, y) binop(X, OP_MUL, sc, x, y, pos)
+#define SUB(x, y) binop(X, OP_SUB, sc, x, y, pos)
+    const char *one = mov_new(X, sc, float_const(X, sc, 1.0));
+    const char *z = mov_new(X, sc, float_const(X, sc, 0.0));
+    const char *det, *ok;
+    const char *c[9];
+    if (t->rows == 2) {
+      det = SUB(MUL(M(0, 0), M(1, 1)), MUL(M(1, 0), M(0, 1)));
+      /* !(det > 0 || det < -0): zero or NaN */
+      const char *p = compare(X, OP_GT, sc, det, z);
+      const char *q = compare(X, OP_LT, sc, det, z);
+      ok = reg(X, RP);
+      ins(X, "or.pred %s, %s, %s;", ok, p, q);
+      const char *rcp = binop(X, OP_DIV, sc, one, det, pos);
+      const char *n01 = reg(X, cls_of(sc)), *n10 = reg(X, cls_of(sc));
+      ins(X, "neg.%s %s, %s;", ity(sc), n01, M(0, 1));
+      ins(X, "neg.%s %s, %s;", ity(sc), n10, M(1, 0));
+      c[0] = MUL(M(1, 1), rcp);
+      c[1] = MUL(n01, rcp);
+      c[2] = MUL(n10, rcp);
+      c[3] = MUL(M(0, 0), rcp);
+    } else {
+      const char *c0 = SUB(MUL(M(1, 1), M(2, 2)), MUL(M(1, 2), M(2, 1)));
+      const char *c1 = SUB(MUL(M(1, 2), M(2, 0)), MUL(M(1, 0), M(2, 2)));
+      const char *c2 = SUB(MUL(M(1, 0), M(2, 1)), MUL(M(1, 1), M(2, 0)));
+      det = binop(X, OP_ADD, sc, binop(X, OP_ADD, sc, MUL(M(0, 0), c0),
+                                       MUL(M(0, 1), c1), pos), MUL(M(0, 2), c2), pos);
+      /* det == 0 gives zero; NaN goes on */
+      ok = compare(X, OP_NE, sc, det, z);
+      const char *w[9];
+      w[0] = c0; w[3] = c1; w[6] = c2;
+      w[1] = SUB(MUL(M(0, 2), M(2, 1)), MUL(M(0, 1), M(2, 2)));
+      w[4] = SUB(MUL(M(0, 0), M(2, 2)), MUL(M(0, 2), M(2, 0)));
+      w[7] = SUB(MUL(M(0, 1), M(2, 0)), MUL(M(0, 0), M(2, 1)));
+      w[2] = SUB(MUL(M(0, 1), M(1, 2)), MUL(M(0, 2), M(1, 1)));
+      w[5] = SUB(MUL(M(0, 2), M(1, 0)), MUL(M(0, 0), M(1, 2)));
+      w[8] = SUB(MUL(M(0, 0), M(1, 1)), MUL(M(0, 1), M(1, 0)));
+      const char *rcp = binop(X, OP_DIV, sc, one, det, pos);
+      for (int k = 0; k < 9; k++)
+        c[k] = MUL(w[k], rcp);
+    }
+#undef M
+#undef MUL
+#undef SUB
+    for (int k = 0; k < n; k++)
+      r[k] = sel(X, sc, c[k], z, ok);
+    return r;
+  }
   case BI_DIAG: case BI_IDENTITY:
     for (int i = 0; i < t->rows; i++)
       for (int j = 0; j < t->cols; j++) {
