@@ -930,7 +930,8 @@ static bool is_agg(const Type *t) {
 
 
 static void need_agg(Px *X, const Type *t, Pos pos) {
-  if (!is_agg(t) || t->quat || t->xform || narrow(t->sc) || !ok_scalar(t->sc) ||
+  if (!is_agg(t) || t->xform || narrow(t->sc) || !ok_scalar(t->sc) ||
+      (t->quat && !isf(t->sc)) ||
       ncomp(t) > 64)
     refuse(X, pos, arena_printf(X->C, "values of type %s",
                                 t ? ty_name(X->C, t) : "?"));
@@ -1063,6 +1064,29 @@ static const char *dot_sum(Px *X, kern_scalar sc, const char *const *x, int xs,
   return s;
 }
 
+/* Builtins whose helper is the same for a quaternion as for a vector, or
+ * that have a quaternion form of their own here; the others refuse it. */
+static bool quat_ok(int bi) {
+  switch (bi) {
+  case BI_ADD: case BI_SUB: case BI_NEG: case BI_MUL: case BI_DIV:
+  case BI_DOT: case BI_LENGTH: case BI_LENGTH_SQ: case BI_NORMALIZE:
+  case BI_VEC_EQ: case BI_VEC_NE: case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV:
+  case BI_QUAT_INVERSE: case BI_QUAT_IDENTITY: case BI_QUAT_TO_MATRIX:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static bool any_quat(IrExpr *e) {
+  if (e->ty->quat)
+    return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (e->args[i]->ty->quat)
+      return true;
+  return false;
+}
+
 /* Scalar results of builtins on vectors and matrices. */
 static const char *vcall_scalar(Px *X, IrExpr *e) {
   Pos pos = e->pos.line > 0 ? e->pos : X->stmt_pos;
@@ -1079,6 +1103,9 @@ static const char *vcall_scalar(Px *X, IrExpr *e) {
   int n = ncomp(t), bi = e->bi;
   if (e->nargs == 2 && !ty_eq(e->args[1]->ty, t))
     refuse(X, pos, "a builtin on vectors of different types");
+  if (any_quat(e) && !quat_ok(bi))
+    refuse(X, pos, arena_printf(X->C, "wp.%s of quaternions",
+                                bi < BI_COUNT ? builtin_names[bi] : "(operator)"));
   switch (bi) {
   case BI_DOT: case BI_LENGTH: case BI_LENGTH_SQ:
     if (t->kind != TY_VEC || (bi != BI_DOT) != (e->nargs == 1))
@@ -1203,6 +1230,29 @@ static const char **comps_load(Px *X, const Type *t, const char *addr) {
   return r;
 }
 
+/* Warp's quat_rotate (inv: quat_rotate_inv) of the vector b by the
+ * quaternion a, as common.c's quat_body writes it, into r[0..2]. */
+static void quat_rotate(Px *X, kern_scalar sc, const char *const *a,
+                        const char *const *b, bool inv, const char **r, Pos pos) {
+#define MUL(p, q) binop(X, OP_MUL, sc, p, q, pos)
+  const char *two = mov_new(X, sc, float_const(X, sc, 2.0));
+  const char *one = mov_new(X, sc, float_const(X, sc, 1.0));
+  /* c = 2 * a3 * a3 - 1; d = 2 * (a0 * b0 + a1 * b1 + a2 * b2) */
+  const char *c = binop(X, OP_SUB, sc, MUL(MUL(two, a[3]), a[3]), one, pos);
+  const char *dd = binop(X, OP_ADD, sc, MUL(a[0], b[0]), MUL(a[1], b[1]), pos);
+  dd = binop(X, OP_ADD, sc, dd, MUL(a[2], b[2]), pos);
+  const char *d = MUL(two, dd);
+  static const int ix[3][2] = {{1, 2}, {2, 0}, {0, 1}};
+  for (int k = 0; k < 3; k++) {
+    int i = ix[k][0], j = ix[k][1];
+    /* b_k * c + a_k * d +- (a_i * b_j - a_j * b_i) * a3 * 2 */
+    const char *u = binop(X, OP_ADD, sc, MUL(b[k], c), MUL(a[k], d), pos);
+    const char *x = binop(X, OP_SUB, sc, MUL(a[i], b[j]), MUL(a[j], b[i]), pos);
+    r[k] = binop(X, inv ? OP_SUB : OP_ADD, sc, u, MUL(MUL(x, a[3]), two), pos);
+  }
+#undef MUL
+}
+
 /* Vector and matrix results of builtins, as vector_body's helpers. */
 static const char **vcall(Px *X, IrExpr *e) {
   Pos pos = e->pos.line > 0 ? e->pos : X->stmt_pos;
@@ -1216,6 +1266,9 @@ static const char **vcall(Px *X, IrExpr *e) {
   for (int i = 0; i < e->nargs; i++)
     at[i] = e->args[i]->ty;
   bool fl = isf(sc);
+  if (any_quat(e) && !quat_ok(bi))
+    refuse(X, pos, arena_printf(X->C, "wp.%s of quaternions",
+                                bi < BI_COUNT ? builtin_names[bi] : "(operator)"));
   /* which helper, and its shape of arguments */
   switch (bi) {
   case BI_ADD: case BI_SUB: case BI_CW_MUL: case BI_CW_DIV:
@@ -1248,6 +1301,9 @@ static const char **vcall(Px *X, IrExpr *e) {
       refuse(X, pos, "this product");
     if (at[0]->kind == TY_SCALAR || at[1]->kind == TY_SCALAR) {
       if (!ty_eq(at[0]->kind == TY_SCALAR ? at[1] : at[0], t))
+        refuse(X, pos, "this product");
+    } else if (at[0]->quat || at[1]->quat) {
+      if (!at[0]->quat || !at[1]->quat || !ty_eq(at[0], t) || !ty_eq(at[1], t))
         refuse(X, pos, "this product");
     } else if (at[0]->kind == TY_MAT && at[1]->kind == TY_VEC) {
       if (at[0]->cols != at[1]->rows || t->kind != TY_VEC || t->rows != at[0]->rows)
@@ -1301,6 +1357,30 @@ static const char **vcall(Px *X, IrExpr *e) {
     if (e->nargs != 0 || t->kind != TY_MAT)
       refuse(X, pos, "this wp.identity");
     break;
+  case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV:
+    if (e->nargs != 2 || !at[0]->quat || at[1]->kind != TY_VEC || at[1]->rows != 3 ||
+        t->kind != TY_VEC || t->rows != 3)
+      refuse(X, pos, "this quaternion rotation");
+    break;
+  case BI_QUAT_INVERSE:
+    if (e->nargs != 1 || !at[0]->quat || !t->quat)
+      refuse(X, pos, "this wp.quat_inverse");
+    break;
+  case BI_QUAT_IDENTITY:
+    if (e->nargs != 0 || !t->quat)
+      refuse(X, pos, "this wp.quat_identity");
+    break;
+  case BI_QUAT_TO_MATRIX:
+    if (e->nargs != 1 || !at[0]->quat || t->kind != TY_MAT || t->rows != 3 ||
+        t->cols != 3)
+      refuse(X, pos, "this wp.quat_to_matrix");
+    break;
+  case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
+    if (e->nargs != 2 || at[0]->kind != TY_MAT || at[0]->rows != 4 ||
+        at[0]->cols != 4 || at[1]->kind != TY_VEC || at[1]->rows != 3 ||
+        t->kind != TY_VEC || t->rows != 3)
+      refuse(X, pos, "this transform of a point or vector");
+    break;
   case BI_INVERSE:
     if (e->nargs != 1 || !fl || t->kind != TY_MAT || !ty_eq(at[0], t) ||
         t->rows != t->cols)
@@ -1346,6 +1426,24 @@ static const char **vcall(Px *X, IrExpr *e) {
     return r;
   case BI_MUL: {
     const Type *A = at[0], *B = at[1];
+    if (A->quat && B->quat) {
+      /* the Hamilton product, term for term as common.c writes it */
+      const char *const *x = a[0], *const *y = a[1];
+#define MUL(p, q) binop(X, OP_MUL, sc, p, q, pos)
+      static const int ix[3][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}};
+      for (int k = 0; k < 3; k++) {
+        int i0 = ix[k][0], i1 = ix[k][1], i2 = ix[k][2];
+        /* a3 * b_i0 + b3 * a_i0 + a_i1 * b_i2 - b_i1 * a_i2 */
+        const char *u = binop(X, OP_ADD, sc, MUL(x[3], y[i0]), MUL(y[3], x[i0]), pos);
+        u = binop(X, OP_ADD, sc, u, MUL(x[i1], y[i2]), pos);
+        r[k] = binop(X, OP_SUB, sc, u, MUL(y[i1], x[i2]), pos);
+      }
+      const char *w = binop(X, OP_SUB, sc, MUL(x[3], y[3]), MUL(x[0], y[0]), pos);
+      w = binop(X, OP_SUB, sc, w, MUL(x[1], y[1]), pos);
+      r[3] = binop(X, OP_SUB, sc, w, MUL(x[2], y[2]), pos);
+#undef MUL
+      return r;
+    }
     if (A->kind == TY_SCALAR || B->kind == TY_SCALAR) {
       int s0 = A->kind == TY_SCALAR ? 0 : 1, s1 = B->kind == TY_SCALAR ? 0 : 1;
       for (int k = 0; k < n; k++)
@@ -1376,7 +1474,21 @@ static const char **vcall(Px *X, IrExpr *e) {
       r[k] = binop(X, OP_ADD, sc, l, m, pos);
     }
     return r;
-  case BI_NORMALIZE: {
+  case BI_NORMALIZE:
+    if (t->quat) {
+      /* l = length(a); !(l > 0): the identity; else a[k] * (1 / l) */
+      const char *sq = dot_sum(X, sc, a[0], 1, a[0], 1, 4, pos);
+      const char *l = reg(X, cls_of(sc));
+      ins(X, "sqrt.rn.%s %s, %s;", ity(sc), l, sq);
+      const char *p = compare(X, OP_GT, sc, l, float_const(X, sc, 0.0));
+      const char *inv = binop(X, OP_DIV, sc, mov_new(X, sc, float_const(X, sc, 1.0)),
+                              l, pos);
+      for (int k = 0; k < 4; k++)
+        r[k] = sel(X, sc, binop(X, OP_MUL, sc, a[0][k], inv, pos),
+                   float_const(X, sc, k == 3 ? 1.0 : 0.0), p);
+      return r;
+    }
+    {
     /* l = sqrt(dot(a, a)); r[k] = l > 0 ? a[k] / l : 0 */
     const char *s = dot_sum(X, sc, a[0], 1, a[0], 1, n, pos);
     const char *l = reg(X, cls_of(sc));
@@ -1394,6 +1506,42 @@ static const char **vcall(Px *X, IrExpr *e) {
       put_label(X, lz);
       ins(X, "mov.%s %s, %s;", bty(sc), r[k], z);
       put_label(X, lj);
+    }
+    return r;
+    }
+  case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV:
+    quat_rotate(X, sc, a[0], a[1], bi == BI_QUAT_ROTATE_INV, r, pos);
+    return r;
+  case BI_QUAT_INVERSE:
+    for (int k = 0; k < 3; k++) {
+      r[k] = reg(X, cls_of(sc));
+      ins(X, "neg.%s %s, %s;", ity(sc), r[k], a[0][k]);
+    }
+    r[3] = a[0][3];
+    return r;
+  case BI_QUAT_IDENTITY:
+    for (int k = 0; k < 4; k++)
+      r[k] = mov_new(X, sc, float_const(X, sc, k == 3 ? 1.0 : 0.0));
+    return r;
+  case BI_QUAT_TO_MATRIX:
+    /* column j: the quaternion rotating the unit vector e_j */
+    for (int j = 0; j < 3; j++) {
+      const char *u[3], *c[3];
+      for (int i = 0; i < 3; i++)
+        u[i] = mov_new(X, sc, float_const(X, sc, i == j ? 1.0 : 0.0));
+      quat_rotate(X, sc, a[0], u, false, c, pos);
+      for (int i = 0; i < 3; i++)
+        r[i * 3 + j] = c[i];
+    }
+    return r;
+  case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR: {
+    /* Warp's mat.h overload: s = 0; s += m[i][j] * v[j]; s += m[i][3] * w */
+    const char *w = mov_new(X, sc, float_const(X, sc, bi == BI_TRANSFORM_POINT));
+    if (!fl)
+      refuse(X, pos, "this transform of a point or vector");
+    for (int i = 0; i < 3; i++) {
+      const char *s0 = dot_sum(X, sc, a[0] + i * 4, 1, a[1], 1, 3, pos);
+      r[i] = binop(X, OP_ADD, sc, s0, binop(X, OP_MUL, sc, a[0][i * 4 + 3], w, pos), pos);
     }
     return r;
   }
@@ -2174,8 +2322,8 @@ static const char *agg_identity(Px *X, IrAgg *g) {
 static bool ok_elem(const Type *t) {
   if (t->kind == TY_SCALAR)
     return ok_scalar(t->sc);
-  return is_agg(t) && !t->quat && !t->xform && ok_scalar(t->sc) &&
-         !narrow(t->sc) && ncomp(t) <= 64;
+  return is_agg(t) && !t->xform && ok_scalar(t->sc) && !narrow(t->sc) &&
+         (!t->quat || isf(t->sc)) && ncomp(t) <= 64;
 }
 
 static bool ok_array(const Type *t) {
