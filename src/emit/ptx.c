@@ -3,9 +3,10 @@
  * cold CUDA load, issue #14).
  *
  * NVRTC takes 100+ ms to compile even a small module; the driver's PTX JIT
- * takes 15-50 ms.  So for a module within a small subset of the language
- * (scalars, contiguous arrays, control flow, exact arithmetic builtins,
- * atomics, user functions) kern writes the PTX itself, the runtime loads
+ * takes 15-50 ms.  So for a module within a subset of the language
+ * (scalars, vectors, matrices and quaternions, contiguous arrays of them,
+ * control flow, exact arithmetic builtins, atomics, user functions) kern
+ * writes the PTX itself, the runtime loads
  * it at once and swaps in NVRTC's optimised build when that is ready.  The
  * emitter walks the same IR as common.c, keeps every value in a virtual
  * register (ptxas allocates the real ones) and inlines user functions.
@@ -51,8 +52,23 @@
  * the int32 wp.tid() value, which equals the CUDA form's 64-bit loop
  * counter for launches of fewer than 2^31 items.
  *
- * Refused: vectors, matrices, structs, 16-bit floats, views, indexed
- * arrays, every transcendental function (their results depend on the
+ * Vectors, matrices and quaternions: Note [PTX vectors].  The exact
+ * builtins on them: + - * / (by a scalar), unary -, == and !=, cw_mul,
+ * cw_div, the componentwise scalar builtins (abs, sign, floor, ceil,
+ * trunc, frac, min, max, %, //), min and max over a vector, dot, length,
+ * length_sq, normalize, cross, outer, lerp, transpose, trace, diag,
+ * get_diag, identity, the isnan family, the 2x2 and 3x3 determinant and
+ * inverse, matrix-vector and matrix-matrix products, transform_point and
+ * transform_vector of a 4x4 matrix, and of quaternions the Hamilton
+ * product, quat_rotate(_inv), quat_inverse, quat_identity, quat_to_matrix
+ * and normalize.  Also the scalar smoothstep and the random numbers
+ * rand_init, randf and randi (integer hashing; randf's float is an exact
+ * conversion and product).
+ *
+ * Refused: structs, transforms, 16-bit floats, views, indexed arrays,
+ * stores into a field or component of an array element (a[i].x = v), the
+ * 4x4 determinant and inverse (their intermediates are double), every
+ * transcendental function (their results depend on the
  * library's algorithm, and NVRTC's libdevice is not ours to copy), float
  * % and round (no single instruction computes C's fmod or roundf), printf,
  * debug mode, wp.address_of, float-to-narrow-integer casts (C leaves the

@@ -14,6 +14,9 @@
  *    is found, the sizes and alignments nvcc declares for the emitted
  *    CUDA of the same kernel.
  *  - Refusals: wp.sin names its line and column; debug mode is refused.
+ *  - Vectors: wp.dot sums from 0 as its helper, normalize divides by the
+ *    length, and the 4x4 inverse, transforms and quat_from_axis_angle are
+ *    refused.
  *
  *   emit_ptx CONFORMANCE_DIR
  */
@@ -28,7 +31,7 @@
 #include "compile.h"
 
 /* Set from the real count (see the report line) minus a small margin. */
-enum { MIN_COVERED = 158 }; /* 163 on 2026-11-26 (91 before vectors) */
+enum { MIN_COVERED = 170 }; /* 176 on 2026-11-26 (91 before vectors) */
 
 static char tmpdir[] = "/tmp/kern_ptx_XXXXXX";
 
@@ -325,6 +328,74 @@ static void refusals(void) {
   kern__compile_result_free(&r);
 }
 
+/* Occurrences of s in the text p. */
+static int count(const char *p, const char *s) {
+  int n = 0;
+  for (; (p = strstr(p, s)); p += strlen(s)) n++;
+  return n;
+}
+
+/* Vectors and matrices (Note [PTX vectors]): the operations are the
+ * helpers' own, in their order, and what is not exact is refused. */
+static void vectors(void) {
+  kc_result r;
+  /* wp.dot sums from 0 as the helper does (s = 0; s += a*b): three
+   * additions for three products, which keeps -0 products' sign rules */
+  static const char dot_src[] =
+      "import warp as wp\n"
+      "\n"
+      "@wp.kernel\n"
+      "def k(a: wp.array(dtype=wp.vec3), b: wp.array(dtype=wp.vec3), o: wp.array(dtype=float)):\n"
+      "    i = wp.tid()\n"
+      "    o[i] = wp.dot(a[i], b[i])\n";
+  ASSERT_EQ(compile("dot.py", dot_src, 90, 0, &r), KERN_SUCCESS);
+  ASSERT_TRUE(r.ptx != NULL);
+  EXPECT_EQ(count(r.ptx, "mul.rn.f32"), 3);
+  EXPECT_EQ(count(r.ptx, "add.rn.f32"), 3);
+  EXPECT_EQ(count(r.ptx, "ld.global.f32"), 6);
+  EXPECT_CONTAINS(r.ptx, "+8];"); /* the third component of a 12-byte element */
+  EXPECT_TRUE(strstr(r.ptx, "fma") == NULL);
+  kern__compile_result_free(&r);
+  /* normalize divides by the length (not by a reciprocal); a quaternion's
+   * multiplies by 1 / length, as Warp's two helpers do */
+  static const char norm_src[] =
+      "import warp as wp\n"
+      "\n"
+      "@wp.kernel\n"
+      "def k(a: wp.array(dtype=wp.vec3), q: wp.array(dtype=wp.quat)):\n"
+      "    i = wp.tid()\n"
+      "    a[i] = wp.normalize(a[i])\n"
+      "    q[i] = wp.normalize(q[i])\n";
+  ASSERT_EQ(compile("norm.py", norm_src, 90, 0, &r), KERN_SUCCESS);
+  ASSERT_TRUE(r.ptx != NULL);
+  EXPECT_EQ(count(r.ptx, "sqrt.rn.f32"), 2);
+  EXPECT_EQ(count(r.ptx, "div.rn.f32"), 3 + 1);
+  kern__compile_result_free(&r);
+  /* refused: transcendental quaternion builtins, the 4x4 inverse (its
+   * intermediates are double), transforms */
+  static const char *const bad[][2] = {
+      {"    q = wp.quat_from_axis_angle(wp.vec3(1.0, 0.0, 0.0), x[i])\n"
+       "    x[i] = q[0]\n", "wp.quat_from_axis_angle"},
+      {"    m = wp.inverse(wp.mat44(x[i]))\n    x[i] = m[0, 0]\n",
+       "wp.inverse of a 4x4 matrix"},
+      {"    m = wp.determinant(wp.mat44(x[i]))\n    x[i] = m\n",
+       "wp.determinant of a 4x4 matrix"},
+      {"    t = wp.transform_identity()\n    x[i] = t[0]\n", "transform"},
+  };
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    char src[1024];
+    snprintf(src, sizeof src,
+             "import warp as wp\n\n@wp.kernel\ndef k(x: wp.array(dtype=float)):\n"
+             "    i = wp.tid()\n%s", bad[k][0]);
+    ASSERT_EQ(compile("bad.py", src, 90, 0, &r), KERN_SUCCESS);
+    EXPECT_TRUE(r.ptx == NULL);
+    EXPECT_TRUE(r.ptx_why && strstr(r.ptx_why, bad[k][1]));
+    if (r.ptx_why && !strstr(r.ptx_why, bad[k][1]))
+      fprintf(stderr, "refusal: %s\n", r.ptx_why);
+    kern__compile_result_free(&r);
+  }
+}
+
 /* The public entry: kern_compile_source's "ptx" and "ptx:N" targets. */
 static void api(void) {
   static const char ok_src[] =
@@ -369,6 +440,7 @@ int main(int argc, char **argv) {
   char *ptxas = find_tool("PTXAS", "ptxas");
   char *nvcc = find_tool("NVCC", "nvcc");
   refusals();
+  vectors();
   api();
   abi(nvcc);
   conformance(argv[1], ptxas);
