@@ -61,11 +61,13 @@
  * inverse, matrix-vector and matrix-matrix products, transform_point and
  * transform_vector of a 4x4 matrix, and of quaternions the Hamilton
  * product, quat_rotate(_inv), quat_inverse, quat_identity, quat_to_matrix
- * and normalize.  Also the scalar smoothstep and the random numbers
+ * and normalize; of transforms (p, q in 7 components) transform_identity,
+ * the translation and rotation parts, transform_point, transform_vector,
+ * transform_inverse and transform_multiply (xform_body's sequences).  Also the scalar smoothstep and the random numbers
  * rand_init, randf and randi (integer hashing; randf's float is an exact
  * conversion and product).
  *
- * Refused: structs, transforms, 16-bit floats, views, indexed arrays,
+ * Refused: structs, the transform builtins of extra.c, 16-bit floats, views, indexed arrays,
  * stores into a field or component of an array element (a[i].x = v), the
  * 4x4 determinant and inverse (their intermediates are double), every
  * transcendental function (their results depend on the
@@ -936,9 +938,9 @@ static const char *atomic(Px *X, int bi, kern_scalar sc, const char *addr,
  * starting from the first product when that is -0.  A component index
  * that is not a constant selects among the components; an index out of
  * range is undefined in C, and is here too (it reads the last component
- * or writes none).  Quaternions and transforms are refused (their
- * products and normalize are other helpers), and so are components of 8-
- * and 16-bit types. */
+ * or writes none).  A quaternion or transform takes only the builtins
+ * whose helper is known to be the vector one or is written out here
+ * (quat_ok, xform_ok); components of 8- and 16-bit types are refused. */
 
 static bool is_agg(const Type *t) {
   return t && (t->kind == TY_VEC || t->kind == TY_MAT);
@@ -946,8 +948,8 @@ static bool is_agg(const Type *t) {
 
 
 static void need_agg(Px *X, const Type *t, Pos pos) {
-  if (!is_agg(t) || t->xform || narrow(t->sc) || !ok_scalar(t->sc) ||
-      (t->quat && !isf(t->sc)) ||
+  if (!is_agg(t) || narrow(t->sc) || !ok_scalar(t->sc) ||
+      ((t->quat || t->xform) && !isf(t->sc)) ||
       ncomp(t) > 64)
     refuse(X, pos, arena_printf(X->C, "values of type %s",
                                 t ? ty_name(X->C, t) : "?"));
@@ -1094,11 +1096,34 @@ static bool quat_ok(int bi) {
   }
 }
 
+/* The same for transforms (p: vec3, q: quat in 7 components). */
+static bool xform_ok(int bi) {
+  switch (bi) {
+  case BI_ADD: case BI_SUB: case BI_NEG: case BI_MUL: case BI_DIV:
+  case BI_VEC_EQ: case BI_VEC_NE: case BI_TRANSFORM_IDENTITY:
+  case BI_TRANSFORM_GET_TRANSLATION: case BI_TRANSFORM_GET_ROTATION:
+  case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
+  case BI_TRANSFORM_INVERSE: case BI_TRANSFORM_MULTIPLY:
+    return true;
+  default:
+    return false;
+  }
+}
+
 static bool any_quat(IrExpr *e) {
   if (e->ty->quat)
     return true;
   for (int i = 0; i < e->nargs; i++)
     if (e->args[i]->ty->quat)
+      return true;
+  return false;
+}
+
+static bool any_xform(IrExpr *e) {
+  if (e->ty->xform)
+    return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (e->args[i]->ty->xform)
       return true;
   return false;
 }
@@ -1121,6 +1146,9 @@ static const char *vcall_scalar(Px *X, IrExpr *e) {
     refuse(X, pos, "a builtin on vectors of different types");
   if (any_quat(e) && !quat_ok(bi))
     refuse(X, pos, arena_printf(X->C, "wp.%s of quaternions",
+                                bi < BI_COUNT ? builtin_names[bi] : "(operator)"));
+  if (any_xform(e) && !xform_ok(bi))
+    refuse(X, pos, arena_printf(X->C, "wp.%s of transforms",
                                 bi < BI_COUNT ? builtin_names[bi] : "(operator)"));
   switch (bi) {
   case BI_DOT: case BI_LENGTH: case BI_LENGTH_SQ:
@@ -1269,6 +1297,24 @@ static void quat_rotate(Px *X, kern_scalar sc, const char *const *a,
 #undef MUL
 }
 
+/* The Hamilton product x * y, term for term as common.c writes it. */
+static void quat_mul(Px *X, kern_scalar sc, const char *const *x,
+                     const char *const *y, const char **r, Pos pos) {
+#define MUL(p, q) binop(X, OP_MUL, sc, p, q, pos)
+  static const int ix[3][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}};
+  for (int k = 0; k < 3; k++) {
+    int i0 = ix[k][0], i1 = ix[k][1], i2 = ix[k][2];
+    /* a3 * b_i0 + b3 * a_i0 + a_i1 * b_i2 - b_i1 * a_i2 */
+    const char *u = binop(X, OP_ADD, sc, MUL(x[3], y[i0]), MUL(y[3], x[i0]), pos);
+    u = binop(X, OP_ADD, sc, u, MUL(x[i1], y[i2]), pos);
+    r[k] = binop(X, OP_SUB, sc, u, MUL(y[i1], x[i2]), pos);
+  }
+  const char *w = binop(X, OP_SUB, sc, MUL(x[3], y[3]), MUL(x[0], y[0]), pos);
+  w = binop(X, OP_SUB, sc, w, MUL(x[1], y[1]), pos);
+  r[3] = binop(X, OP_SUB, sc, w, MUL(x[2], y[2]), pos);
+#undef MUL
+}
+
 /* Vector and matrix results of builtins, as vector_body's helpers. */
 static const char **vcall(Px *X, IrExpr *e) {
   Pos pos = e->pos.line > 0 ? e->pos : X->stmt_pos;
@@ -1284,6 +1330,9 @@ static const char **vcall(Px *X, IrExpr *e) {
   bool fl = isf(sc);
   if (any_quat(e) && !quat_ok(bi))
     refuse(X, pos, arena_printf(X->C, "wp.%s of quaternions",
+                                bi < BI_COUNT ? builtin_names[bi] : "(operator)"));
+  if (any_xform(e) && !xform_ok(bi))
+    refuse(X, pos, arena_printf(X->C, "wp.%s of transforms",
                                 bi < BI_COUNT ? builtin_names[bi] : "(operator)"));
   /* which helper, and its shape of arguments */
   switch (bi) {
@@ -1392,10 +1441,25 @@ static const char **vcall(Px *X, IrExpr *e) {
       refuse(X, pos, "this wp.quat_to_matrix");
     break;
   case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
-    if (e->nargs != 2 || at[0]->kind != TY_MAT || at[0]->rows != 4 ||
-        at[0]->cols != 4 || at[1]->kind != TY_VEC || at[1]->rows != 3 ||
+    if (e->nargs != 2 || !((at[0]->kind == TY_MAT && at[0]->rows == 4 &&
+                            at[0]->cols == 4) || at[0]->xform) ||
+        at[1]->kind != TY_VEC || at[1]->rows != 3 || at[1]->quat ||
         t->kind != TY_VEC || t->rows != 3)
       refuse(X, pos, "this transform of a point or vector");
+    break;
+  case BI_TRANSFORM_IDENTITY:
+    if (e->nargs != 0 || !t->xform)
+      refuse(X, pos, "this wp.transform_identity");
+    break;
+  case BI_TRANSFORM_GET_TRANSLATION: case BI_TRANSFORM_GET_ROTATION:
+    if (e->nargs != 1 || !at[0]->xform || t->kind != TY_VEC ||
+        t->rows != (bi == BI_TRANSFORM_GET_TRANSLATION ? 3 : 4))
+      refuse(X, pos, "this part of a transform");
+    break;
+  case BI_TRANSFORM_INVERSE: case BI_TRANSFORM_MULTIPLY:
+    if (e->nargs != (bi == BI_TRANSFORM_INVERSE ? 1 : 2) || !t->xform ||
+        !ty_eq(at[0], t) || (e->nargs == 2 && !ty_eq(at[1], t)))
+      refuse(X, pos, "this transform");
     break;
   case BI_INVERSE:
     if (e->nargs != 1 || !fl || t->kind != TY_MAT || !ty_eq(at[0], t) ||
@@ -1443,21 +1507,7 @@ static const char **vcall(Px *X, IrExpr *e) {
   case BI_MUL: {
     const Type *A = at[0], *B = at[1];
     if (A->quat && B->quat) {
-      /* the Hamilton product, term for term as common.c writes it */
-      const char *const *x = a[0], *const *y = a[1];
-#define MUL(p, q) binop(X, OP_MUL, sc, p, q, pos)
-      static const int ix[3][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}};
-      for (int k = 0; k < 3; k++) {
-        int i0 = ix[k][0], i1 = ix[k][1], i2 = ix[k][2];
-        /* a3 * b_i0 + b3 * a_i0 + a_i1 * b_i2 - b_i1 * a_i2 */
-        const char *u = binop(X, OP_ADD, sc, MUL(x[3], y[i0]), MUL(y[3], x[i0]), pos);
-        u = binop(X, OP_ADD, sc, u, MUL(x[i1], y[i2]), pos);
-        r[k] = binop(X, OP_SUB, sc, u, MUL(y[i1], x[i2]), pos);
-      }
-      const char *w = binop(X, OP_SUB, sc, MUL(x[3], y[3]), MUL(x[0], y[0]), pos);
-      w = binop(X, OP_SUB, sc, w, MUL(x[1], y[1]), pos);
-      r[3] = binop(X, OP_SUB, sc, w, MUL(x[2], y[2]), pos);
-#undef MUL
+      quat_mul(X, sc, a[0], a[1], r, pos);
       return r;
     }
     if (A->kind == TY_SCALAR || B->kind == TY_SCALAR) {
@@ -1550,7 +1600,51 @@ static const char **vcall(Px *X, IrExpr *e) {
         r[i * 3 + j] = c[i];
     }
     return r;
-  case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR: {
+  case BI_TRANSFORM_IDENTITY:
+    for (int k = 0; k < 7; k++)
+      r[k] = mov_new(X, sc, float_const(X, sc, k == 6 ? 1.0 : 0.0));
+    return r;
+  case BI_TRANSFORM_GET_TRANSLATION: case BI_TRANSFORM_GET_ROTATION:
+    for (int k = 0; k < n; k++)
+      r[k] = a[0][k + (bi == BI_TRANSFORM_GET_ROTATION ? 3 : 0)];
+    return r;
+  case BI_TRANSFORM_INVERSE: {
+    /* xform_body: qi = quat_inverse(q); p = rotate(qi, p); (-p, qi) */
+    const char *qi[4], *pr[3];
+    for (int k = 0; k < 3; k++) {
+      qi[k] = reg(X, cls_of(sc));
+      ins(X, "neg.%s %s, %s;", ity(sc), qi[k], a[0][3 + k]);
+    }
+    qi[3] = a[0][6];
+    quat_rotate(X, sc, qi, a[0], false, pr, pos);
+    for (int k = 0; k < 3; k++) {
+      r[k] = reg(X, cls_of(sc));
+      ins(X, "neg.%s %s, %s;", ity(sc), r[k], pr[k]);
+    }
+    for (int k = 0; k < 4; k++)
+      r[3 + k] = qi[k];
+    return r;
+  }
+  case BI_TRANSFORM_MULTIPLY: {
+    /* p = rotate(aq, bp); m = aq * bq; (p + ap, m) */
+    const char *const *x = a[0], *const *y = a[1];
+    const char *pr[3];
+    quat_rotate(X, sc, x + 3, y, false, pr, pos);
+    for (int k = 0; k < 3; k++)
+      r[k] = binop(X, OP_ADD, sc, pr[k], x[k], pos);
+    quat_mul(X, sc, x + 3, y + 3, r + 3, pos);
+    return r;
+  }
+  case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
+    if (at[0]->xform) {
+      /* w = rotate(q, v); a point adds p first: p + w */
+      const char *w[3];
+      quat_rotate(X, sc, a[0] + 3, a[1], false, w, pos);
+      for (int k = 0; k < 3; k++)
+        r[k] = bi == BI_TRANSFORM_VECTOR ? w[k] : binop(X, OP_ADD, sc, a[0][k], w[k], pos);
+      return r;
+    }
+    {
     /* Warp's mat.h overload: s = 0; s += m[i][j] * v[j]; s += m[i][3] * w */
     const char *w = mov_new(X, sc, float_const(X, sc, bi == BI_TRANSFORM_POINT));
     if (!fl)
@@ -1560,7 +1654,7 @@ static const char **vcall(Px *X, IrExpr *e) {
       r[i] = binop(X, OP_ADD, sc, s0, binop(X, OP_MUL, sc, a[0][i * 4 + 3], w, pos), pos);
     }
     return r;
-  }
+    }
   case BI_CROSS: {
     const char *const *x = a[0], *const *y = a[1];
     static const int ix[3][4] = {{1, 2, 2, 1}, {2, 0, 0, 2}, {0, 1, 1, 0}};
@@ -2338,8 +2432,8 @@ static const char *agg_identity(Px *X, IrAgg *g) {
 static bool ok_elem(const Type *t) {
   if (t->kind == TY_SCALAR)
     return ok_scalar(t->sc);
-  return is_agg(t) && !t->xform && ok_scalar(t->sc) && !narrow(t->sc) &&
-         (!t->quat || isf(t->sc)) && ncomp(t) <= 64;
+  return is_agg(t) && ok_scalar(t->sc) && !narrow(t->sc) &&
+         (!(t->quat || t->xform) || isf(t->sc)) && ncomp(t) <= 64;
 }
 
 static bool ok_array(const Type *t) {
