@@ -2143,6 +2143,55 @@ int kern__cuda_nvrtc_compile_check(const char *source, const char *arch,
   return rc;
 }
 
+int kern__cuda_jobs_selftest(const char *source, const char *arch, int n,
+                             const char *dir, char *why, size_t whysz) {
+  why[0] = 0;
+  if (kern__backends_init() != KERN_SUCCESS || !cuda_proc.libnvrtc) {
+    snprintf(why, whysz, "NVRTC is not available");
+    return 77;
+  }
+  cuda_state st;
+  memset(&st, 0, sizeof st);
+  st.libnvrtc = cuda_proc.libnvrtc;
+  memcpy(st.nvrtc_path, cuda_proc.nvrtc_path, sizeof st.nvrtc_path);
+  st.nv = cuda_proc.nv;
+  st.nvrtc_major = cuda_proc.nvrtc_major;
+  st.nvrtc_minor = cuda_proc.nvrtc_minor;
+  kc_result code;
+  memset(&code, 0, sizeof code);
+  code.source = (char *)source;
+  cuda_job *js[64];
+  if (n < 1 || n > 64) n = 64;
+  for (int i = 0; i < n; i++) {
+    char key[65];
+    /* A distinct key per job and per calling thread. */
+    snprintf(key, sizeof key, "%016llx%016llx",
+             (unsigned long long)(uintptr_t)&st, (unsigned long long)i);
+    js[i] = job_start(&st, &code, arch, key, dir);
+    if (!js[i]) {
+      snprintf(why, whysz, "job %d did not start", i);
+      for (int k = 0; k < i; k++) job_free(js[k]);
+      return 1;
+    }
+    if (i % 3 == 1) { /* dropped at once: queued or running */
+      job_free(js[i]);
+      js[i] = NULL;
+    }
+  }
+  int rc = 0;
+  for (int i = 0; i < n; i++) {
+    if (!js[i]) continue;
+    job_wait(js[i]);
+    if (atomic_load_explicit(&js[i]->done, memory_order_acquire) != JOB_READY ||
+        !js[i]->image || !js[i]->size) {
+      if (!rc) snprintf(why, whysz, "job %d: %s", i, js[i]->s.msg);
+      rc = 1;
+    }
+    job_free(js[i]);
+  }
+  return rc;
+}
+
 void *kern__cuda_function_handle(void *fn) {
   return fn ? (void *)__atomic_load_n(&((cuda_fn *)fn)->fn, __ATOMIC_RELAXED)
             : NULL;
