@@ -2043,6 +2043,17 @@ static void cuda_graph_free(void *state, int dev, void *graph) {
   kern__free(g);
 }
 
+static kern_status cuda_module_wait_final(void *state, void *module) {
+  cuda_state *s = state;
+  cuda_module *m = module;
+  if (atomic_load_explicit(&m->quick, memory_order_acquire) != QUICK_BUILDING)
+    return KERN_SUCCESS;
+  kern_status st = dev_enter(s, m->dev);
+  if (st) return st;
+  tier_switch(s, m, 1);
+  return KERN_SUCCESS;
+}
+
 /* The PTX tier needs a driver that JIT-compiles PTX of the device's own
  * architecture, which every driver that knows the device does. */
 static int cuda_ptx_sm(void *state, int dev) {
@@ -2086,6 +2097,7 @@ const kern_backend kern__backend_cuda = {
     .event_elapsed = cuda_event_elapsed,
     .launch_async = cuda_launch_async,
     .ptx_sm = cuda_ptx_sm,
+    .module_wait_final = cuda_module_wait_final,
     .copy_in_async = cuda_copy_in_async,
     .copy_out_async = cuda_copy_out_async,
     .copy_dd_async = cuda_copy_dd_async,
