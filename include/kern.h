@@ -556,6 +556,14 @@ KERN_API const char *kern_module_kernel_name(const kern_module *m, int i);
  * them. */
 KERN_API kern_status kern_module_get_kernel(kern_module *m, const char *name,
                                             kern_kernel **out);
+/* Waits until every kernel of m runs the module's final code.  A CUDA
+ * module loaded cold on kern's PTX (kern_options.cuda_tier) switches to
+ * NVRTC's cubin when the background build is done; this waits for that
+ * build and switches now, so that a timing that follows measures the final
+ * code.  Returns at once on other backends and for modules already final.
+ * A background build that failed leaves the PTX in place: still
+ * KERN_SUCCESS, the module keeps working. */
+KERN_API kern_status kern_module_wait_final(kern_module *m);
 
 /* Generated source for a target ("c", "cuda", "opencl") without building it.
  * "cuda-compact" is CUDA in the compact form for datasets compiled in bulk

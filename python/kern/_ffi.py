@@ -185,6 +185,7 @@ _SIGNATURES = {
     "kern_module_load_file": (I, [P, I, S, PP]),
     "kern_module_load_string": (I, [P, I, S, S, Z, PP]),
     "kern_module_free": (None, [P]),
+    "kern_module_wait_final": (I, [P]),
     "kern_module_kernel_count": (I, [P]),
     "kern_module_kernel_name": (S, [P, I]),
     "kern_module_get_kernel": (I, [P, S, PP]),

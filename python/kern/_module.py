@@ -591,6 +591,17 @@ class Module:
             self.name, self.device.name, ", ".join(self.kernels),
             "" if self._h else " (closed)")
 
+    def wait_final(self):
+        """Waits until the kernels run the module's final code: a CUDA
+        module loaded cold starts on kern's PTX and switches to NVRTC's
+        build when it is ready (``kern.init(cuda_tier=...)``); call this
+        before timing it.  Returns at once elsewhere.  Returns self."""
+        if self._h is None:
+            raise InvalidHandleError("module %s is closed" % self.name)
+        _runtime.call(_ffi.lib.kern_module_wait_final, self._h,
+                      what="module %s" % self.name)
+        return self
+
     def close(self):
         """Frees the module; its kernels can no longer be launched."""
         h, self._h = self._h, None

@@ -321,7 +321,14 @@ def test_cuda_tier_option(device):
         a = kern.array(np.arange(64, dtype=np.float32), device=sys.argv[1])
         for _ in range(3):
             m.k(a, dim=64)
+        assert m.wait_final() is m
+        m.k(a, dim=64)
         print("SUM", float(a.numpy().sum()))
+        m.close()
+        try:
+            m.wait_final()
+        except kern.InvalidHandleError:
+            print("CLOSED")
     """)
     src = ("import warp as wp\n\n\n@wp.kernel\n"
            "def k(a: wp.array(dtype=float)):\n    i = wp.tid()\n"
@@ -333,5 +340,6 @@ def test_cuda_tier_option(device):
                            env=child_env())
         assert r.returncode == 0, r.stderr
         assert "REFUSED kern.init: cuda_tier must be one of auto, nvrtc, ptx" in r.stdout, r.stdout
+        assert "CLOSED" in r.stdout, r.stdout
         sums.add(r.stdout.split("SUM")[1].strip())
     assert len(sums) == 1, sums

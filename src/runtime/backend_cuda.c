@@ -2043,6 +2043,17 @@ static void cuda_graph_free(void *state, int dev, void *graph) {
   kern__free(g);
 }
 
+static kern_status cuda_module_wait_final(void *state, void *module) {
+  cuda_state *s = state;
+  cuda_module *m = module;
+  if (atomic_load_explicit(&m->quick, memory_order_acquire) != QUICK_BUILDING)
+    return KERN_SUCCESS;
+  kern_status st = dev_enter(s, m->dev);
+  if (st) return st;
+  tier_switch(s, m, 1);
+  return KERN_SUCCESS;
+}
+
 /* The PTX tier needs a driver that JIT-compiles PTX of the device's own
  * architecture, which every driver that knows the device does. */
 static int cuda_ptx_sm(void *state, int dev) {
@@ -2086,6 +2097,7 @@ const kern_backend kern__backend_cuda = {
     .event_elapsed = cuda_event_elapsed,
     .launch_async = cuda_launch_async,
     .ptx_sm = cuda_ptx_sm,
+    .module_wait_final = cuda_module_wait_final,
     .copy_in_async = cuda_copy_in_async,
     .copy_out_async = cuda_copy_out_async,
     .copy_dd_async = cuda_copy_dd_async,
@@ -2140,6 +2152,55 @@ int kern__cuda_nvrtc_compile_check(const char *source, const char *arch,
   }
   kern__free(nvlog);
   state_free(s);
+  return rc;
+}
+
+int kern__cuda_jobs_selftest(const char *source, const char *arch, int n,
+                             const char *dir, char *why, size_t whysz) {
+  why[0] = 0;
+  if (kern__backends_init() != KERN_SUCCESS || !cuda_proc.libnvrtc) {
+    snprintf(why, whysz, "NVRTC is not available");
+    return 77;
+  }
+  cuda_state st;
+  memset(&st, 0, sizeof st);
+  st.libnvrtc = cuda_proc.libnvrtc;
+  memcpy(st.nvrtc_path, cuda_proc.nvrtc_path, sizeof st.nvrtc_path);
+  st.nv = cuda_proc.nv;
+  st.nvrtc_major = cuda_proc.nvrtc_major;
+  st.nvrtc_minor = cuda_proc.nvrtc_minor;
+  kc_result code;
+  memset(&code, 0, sizeof code);
+  code.source = (char *)source;
+  cuda_job *js[64];
+  if (n < 1 || n > 64) n = 64;
+  for (int i = 0; i < n; i++) {
+    char key[65];
+    /* A distinct key per job and per calling thread. */
+    snprintf(key, sizeof key, "%016llx%016llx",
+             (unsigned long long)(uintptr_t)&st, (unsigned long long)i);
+    js[i] = job_start(&st, &code, arch, key, dir);
+    if (!js[i]) {
+      snprintf(why, whysz, "job %d did not start", i);
+      for (int k = 0; k < i; k++) job_free(js[k]);
+      return 1;
+    }
+    if (i % 3 == 1) { /* dropped at once: queued or running */
+      job_free(js[i]);
+      js[i] = NULL;
+    }
+  }
+  int rc = 0;
+  for (int i = 0; i < n; i++) {
+    if (!js[i]) continue;
+    job_wait(js[i]);
+    if (atomic_load_explicit(&js[i]->done, memory_order_acquire) != JOB_READY ||
+        !js[i]->image || !js[i]->size) {
+      if (!rc) snprintf(why, whysz, "job %d: %s", i, js[i]->s.msg);
+      rc = 1;
+    }
+    job_free(js[i]);
+  }
   return rc;
 }
 

@@ -27,6 +27,16 @@ enum {
 int kern__cuda_nvrtc_compile_check(const char *source, const char *arch,
                                    char **log);
 
+/* Drives the PTX tier's background builds (Note [build threads] in
+ * backend_cuda.c) without a device: starts n (at most 64) NVRTC builds of
+ * source for arch on the one worker, drops every third at once (queued or
+ * running), waits for the rest and checks each produced an image (stored
+ * under dir as the tier stores it, when dir is not NULL).  0 when all is
+ * well, 77 without NVRTC, else 1 with the reason in why.  Callable from
+ * several threads at once (the ThreadSanitizer test does). */
+int kern__cuda_jobs_selftest(const char *source, const char *arch, int n,
+                             const char *dir, char *why, size_t whysz);
+
 /* The CUfunction (as void *) behind a handle from kern__backend_cuda's
  * kernel_get, so a benchmark can time a bare cuLaunchKernel of the very same
  * function next to kern's launch path. */

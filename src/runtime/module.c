@@ -267,6 +267,17 @@ kern_kernel *kern__kernel_enter(const kern_kernel *h) {
   return k;
 }
 
+kern_status kern_module_wait_final(kern_module *h) {
+  kern_module *m = kern__handle_get(h, KERN__H_MODULE);
+  if (!m) return KERN_ERROR_INVALID_HANDLE;
+  void *state;
+  int index;
+  const kern_backend *be = kern__device_backend(m->ctx, m->dev, &state, &index);
+  if (!be || be->version < 5 || !be->module_wait_final || !m->handle)
+    return KERN_SUCCESS;
+  return be->module_wait_final(state, m->handle);
+}
+
 void kern_module_free(kern_module *h) {
   kern_module *m = kern__handle_get(h, KERN__H_MODULE);
   if (m) kern__module_free(m); /* NULL or already freed: nothing */

@@ -156,6 +156,9 @@ struct kern_backend {
   /* ---- version 5: the SM version (90 for sm_90) whose PTX a cold load on
    * dev can start from (Note [PTX tier] in backend_cuda.c); 0: none. */
   int (*ptx_sm)(void *state, int dev);
+  /* Waits for a module's final code (kern_module_wait_final); NULL: every
+   * module is final when built. */
+  kern_status (*module_wait_final)(void *state, void *module);
 };
 
 enum { KERN__NATIVE_STREAM, KERN__NATIVE_MEMORY };

@@ -12,6 +12,7 @@
  *    to the NVRTC cubin, which the background build stored in the cache;
  *    results are bit-identical before and after;
  *  - a second load of the same text is a cache hit (no PTX tier);
+ *  - kern_module_wait_final switches at once;
  *  - a launch on a capturing stream waits for the cubin, so the graph
  *    holds it, and the graph's replays and argument updates work;
  *  - freeing a module while its build runs does not wait for it (the build
@@ -191,6 +192,36 @@ static void test_auto(kern_device dev, char *dir) {
   kern_context_free(ctx);
 }
 
+/* kern_module_wait_final switches at once, with the same bits. */
+static void test_wait_final(kern_device dev, char *dir) {
+  kern_context *ctx = new_ctx(KERN_CUDA_TIER_AUTO, dir);
+  const char *src = source();
+  kern_module *m;
+  ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "w.py", src, strlen(src),
+                                         &m));
+  ASSERT(has_ptx(m));
+  kern_kernel *k;
+  ASSERT_OK(ctx, kern_module_get_kernel(m, kern_module_kernel_name(m, 0), &k));
+  void *first = cufn(k);
+  data d;
+  data_new(ctx, dev, &d);
+  run_once(ctx, k, &d);
+  float *ref = malloc(N * sizeof(float));
+  ASSERT(ref);
+  memcpy(ref, d.out, N * sizeof(float));
+  double t0 = now_ms();
+  ASSERT_OK(ctx, kern_module_wait_final(m));
+  printf("wait_final: %.1f ms\n", now_ms() - t0);
+  ASSERT(cufn(k) != first);
+  ASSERT_OK(ctx, kern_module_wait_final(m)); /* final already: at once */
+  run_once(ctx, k, &d);
+  ASSERT(memcmp(d.out, ref, N * sizeof(float)) == 0);
+  free(ref);
+  data_free(&d);
+  kern_module_free(m);
+  kern_context_free(ctx);
+}
+
 /* A capture waits for the cubin; the graph replays and updates. */
 static void test_capture(kern_device dev, char *dir) {
   kern_context *ctx = new_ctx(KERN_CUDA_TIER_AUTO, dir);
@@ -306,6 +337,7 @@ int main(void) {
   char dir[] = "/tmp/kern-tier-XXXXXX";
   ASSERT(mkdtemp(dir) != NULL);
   test_auto(dev, dir);
+  test_wait_final(dev, dir);
   test_capture(dev, dir);
   test_free_while_building(dev, dir);
   test_fixed(dev, dir, KERN_CUDA_TIER_PTX);

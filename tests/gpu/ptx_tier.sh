@@ -6,7 +6,7 @@
 # answer; the others build with NVRTC as usual) and with the default (auto:
 # each `kern run` starts on PTX and exits, or switches, while NVRTC builds),
 # then the cold-load figures from Python, both tiers.  Run from the repo
-# root; a summary goes to $OUT/ptx_tier.txt.  About 4 minutes on an H100.
+# root; a summary goes to $OUT/ptx_tier.txt.  About 6 minutes on an H100.
 set -u
 OUT=${OUT:-$PWD/gpu-out}; mkdir -p "$OUT"
 SUM="$OUT/ptx_tier.txt"; : > "$SUM"
@@ -42,3 +42,9 @@ for t in auto nvrtc auto; do
   say "-- cuda_tier=$t"
   timeout 120 python3 bench/exp/cold_load.py --cuda-tier $t 2>&1 | tail -n 3 | tee -a "$SUM"
 done
+
+say "== cold load from C, device open (bench/exp/tier_load.c)"
+if cc -std=c11 -O2 -D_GNU_SOURCE -Iinclude bench/exp/tier_load.c -o /tmp/tier_load \
+     -L$B -lkern -ldl -Wl,-rpath,$PWD/$B; then
+  /tmp/tier_load 9 --file --keep 2>&1 | tee -a "$SUM"
+fi

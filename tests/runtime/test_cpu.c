@@ -323,6 +323,9 @@ static void test_saxpy_and_arrays(void) {
   BAD_LAUNCH(KERN_ERROR_INVALID_ARGUMENT, k, 1, NULL, 3, a1,
              "launch of 'saxpy': dims is NULL");
   ASSERT_EQ(kern_launch(NULL, 1, &n, 0, NULL), KERN_ERROR_INVALID_HANDLE);
+  /* A CPU module is final when built; a bad handle is refused. */
+  ASSERT_OK(ctx, kern_module_wait_final(m));
+  ASSERT_EQ(kern_module_wait_final(NULL), KERN_ERROR_INVALID_HANDLE);
 
   kern_kernel *kv = get(m, "values");
   kern_arg b1[6];
