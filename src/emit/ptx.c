@@ -75,8 +75,7 @@
  * % and round (no single instruction computes C's fmod or roundf), printf,
  * debug mode, wp.address_of, float-to-narrow-integer casts (C leaves the
  * out-of-range ones undefined, and the two compilers need not agree),
- * and atomics other than add, sub, min and max on 32- and 64-bit
- * elements.  An aggregated atomic (Note [atomic aggregation]) keeps a
+ * atomics on 8- and 16-bit elements, and bitwise atomics of floats.  An aggregated atomic (Note [atomic aggregation]) keeps a
  * per-thread partial and issues one atomic per thread after the loop;
  * the CUDA build combines a block first.  Integer and min/max results are
  * the same; a float sum's rounding depends on the order of its additions
@@ -922,6 +921,19 @@ static const char *atomic(Px *X, int bi, kern_scalar sc, const char *addr,
       ins(X, "mov.%s %s, %s;", bt, r, old);
       return r;
     }
+  case BI_ATOMIC_AND: case BI_ATOMIC_OR: case BI_ATOMIC_XOR:
+    /* atomicAnd/Or/Xor on the unsigned view: bits either way */
+    if (fl)
+      refuse(X, pos, arena_printf(X->C, "wp.%s of floats", builtin_names[bi]));
+    ins(X, "atom.global.%s.%s %s, [%s], %s;",
+        bi == BI_ATOMIC_AND ? "and" : bi == BI_ATOMIC_OR ? "or" : "xor",
+        is64(sc) ? "b64" : "b32", r, addr, v);
+    return r;
+  case BI_ATOMIC_EXCH:
+    /* atomicExch, of a float's bits too */
+    ins(X, "atom.global.exch.%s %s, [%s], %s;",
+        sc_bits(sc) == 64 ? "b64" : "b32", r, addr, v);
+    return r;
   default:
     refuse(X, pos, arena_printf(X->C, "wp.%s", builtin_names[bi]));
   }
@@ -1999,11 +2011,22 @@ static const char *expr(Px *X, IrExpr *e) {
     need_scalar(X, e->ty, pos);
     if (e->var->ty->elem->kind != TY_SCALAR)
       refuse(X, pos, "this atomic");
-    if (e->b)
-      refuse(X, pos, "wp.atomic_cas");
     kern_scalar sc = e->var->ty->elem->sc;
-    if (e->c->ty->sc != sc)
+    if (e->c->ty->sc != sc || e->c->ty->kind != TY_SCALAR)
       refuse(X, pos, "an atomic of mixed types");
+    if (e->b) {
+      /* atomicCAS on the bits (a float compares by its bits) */
+      need_scalar(X, e->b->ty, pos);
+      if (e->b->ty->sc != sc || narrow(sc) || e->bi != BI_ATOMIC_CAS)
+        refuse(X, pos, "this wp.atomic_cas");
+      const char *addr = elem_addr(X, e->var, e->args, e->nargs, pos);
+      const char *cmp = expr(X, e->b);
+      const char *v = expr(X, e->c);
+      const char *r = reg(X, cls_of(sc));
+      ins(X, "atom.global.cas.%s %s, [%s], %s, %s;",
+          sc_bits(sc) == 64 ? "b64" : "b32", r, addr, cmp, v);
+      return r;
+    }
     const char *addr = elem_addr(X, e->var, e->args, e->nargs, pos);
     const char *v = expr(X, e->c);
     return atomic(X, e->bi, sc, addr, v, pos);
