@@ -52,33 +52,38 @@
  * the int32 wp.tid() value, which equals the CUDA form's 64-bit loop
  * counter for launches of fewer than 2^31 items.
  *
- * Vectors, matrices and quaternions: Note [PTX vectors].  The exact
- * builtins on them: + - * / (by a scalar), unary -, == and !=, cw_mul,
- * cw_div, the componentwise scalar builtins (abs, sign, floor, ceil,
- * trunc, frac, min, max, %, //), min and max over a vector, dot, length,
- * length_sq, normalize, cross, outer, lerp, transpose, trace, diag,
- * get_diag, identity, the isnan family, the 2x2 and 3x3 determinant and
- * inverse, matrix-vector and matrix-matrix products, transform_point and
- * transform_vector of a 4x4 matrix, and of quaternions the Hamilton
- * product, quat_rotate(_inv), quat_inverse, quat_identity, quat_to_matrix
- * and normalize; of transforms (p, q in 7 components) transform_identity,
- * the translation and rotation parts, transform_point, transform_vector,
- * transform_inverse and transform_multiply (xform_body's sequences).  Also the scalar smoothstep and the random numbers
- * rand_init, randf and randi (integer hashing; randf's float is an exact
- * conversion and product).
+ * Vectors, matrices, quaternions and transforms: Note [PTX vectors].
+ * The exact builtins on them: + - * / (by a scalar), unary -, == and !=,
+ * cw_mul, cw_div, the componentwise scalar builtins (abs, sign, floor,
+ * ceil, trunc, frac, min, max, %, //), min and max over a vector, dot,
+ * length, length_sq, normalize, cross, outer, lerp, transpose, trace,
+ * diag, get_diag, identity, the isnan family, the 2x2 and 3x3
+ * determinant and inverse, matrix-vector and matrix-matrix products,
+ * transform_point and transform_vector of a 4x4 matrix; of quaternions
+ * the Hamilton product, quat_rotate(_inv), quat_inverse, quat_identity,
+ * quat_to_matrix and normalize; of transforms (p, q in 7 components)
+ * transform_identity, the translation and rotation parts,
+ * transform_point, transform_vector, transform_inverse and
+ * transform_multiply (xform_body's sequences); atomics on vector and
+ * matrix elements, one per component as emit_atomic_name's helper.  Also
+ * the scalar smoothstep, the random numbers rand_init, randf and randi
+ * (integer hashing; randf's float is an exact conversion and product),
+ * and atomic and, or, xor, exch and cas, which work on the bits.
  *
- * Refused: structs, the transform builtins of extra.c, 16-bit floats, views, indexed arrays,
- * stores into a field or component of an array element (a[i].x = v), the
- * 4x4 determinant and inverse (their intermediates are double), every
- * transcendental function (their results depend on the
- * library's algorithm, and NVRTC's libdevice is not ours to copy), float
- * % and round (no single instruction computes C's fmod or roundf), printf,
- * debug mode, wp.address_of, float-to-narrow-integer casts (C leaves the
- * out-of-range ones undefined, and the two compilers need not agree),
- * atomics on 8- and 16-bit elements, and bitwise atomics of floats.  An aggregated atomic (Note [atomic aggregation]) keeps a
- * per-thread partial and issues one atomic per thread after the loop;
- * the CUDA build combines a block first.  Integer and min/max results are
- * the same; a float sum's rounding depends on the order of its additions
+ * Refused: structs, the transform builtins of extra.c, 16-bit floats,
+ * views, indexed arrays, stores into a field or component of an array
+ * element (a[i].x = v), the 4x4 determinant and inverse (their
+ * intermediates are double), every transcendental function (their
+ * results depend on the library's algorithm, and NVRTC's libdevice is not
+ * ours to copy), float % and round (no single instruction computes C's
+ * fmod or roundf), printf, debug mode, wp.address_of, float-to-narrow-
+ * integer casts (C leaves the out-of-range ones undefined, and the two
+ * compilers need not agree), atomics on 8- and 16-bit elements, and
+ * bitwise atomics of floats.  An aggregated atomic (Note [atomic
+ * aggregation]) keeps a per-thread partial and issues one atomic per
+ * thread after the loop; the CUDA build combines a block first.  Integer
+ * and min/max results are the same; a float sum's rounding depends on the
+ * order of its additions
  * in both builds (atomics of different blocks arrive in any order). */
 
 /* Register classes: predicates, 32-bit integers (bool and the narrow
