@@ -23,6 +23,22 @@ static const char EMPTY_SRC[] =
     "import warp as wp\n\n@wp.kernel\ndef empty(x: wp.array(dtype=wp.float32)):\n"
     "    i = wp.tid()\n";
 
+/* Copies src to dst; 0 on success. */
+static int copy_file(const char *src, const char *dst) {
+  FILE *in = fopen(src, "rb"), *out = fopen(dst, "wb");
+  if (!in || !out) {
+    perror(src);
+    if (in) fclose(in);
+    if (out) fclose(out);
+    return 1;
+  }
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, n, out);
+  fclose(in);
+  return fclose(out) != 0;
+}
+
 int main(int argc, char **argv) {
   int64_t n = 100000000;
   int reps = 50;
@@ -62,15 +78,7 @@ int main(int argc, char **argv) {
    * which outlives the process) and the build is cold there too. */
   char cold_path[sizeof cachedir + 32];
   snprintf(cold_path, sizeof cold_path, "%s/sum_of_squares.py", cachedir);
-  {
-    FILE *in = fopen(SUMSQ, "rb"), *out = fopen(cold_path, "wb");
-    if (!in || !out) { perror(SUMSQ); return 1; }
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, n, out);
-    fclose(in);
-    fclose(out);
-  }
+  if (copy_file(SUMSQ, cold_path)) return 1;
   KCHECK(ctx, kern_module_load_file(ctx, gpu, cold_path, &mod));
   KCHECK(ctx, kern_module_get_kernel(mod, "sum_of_squares", &k));
   double cold_ms = 1e3 * (now_s() - t0);
@@ -102,13 +110,7 @@ int main(int argc, char **argv) {
   {
     char qpath[sizeof cachedir + 40];
     snprintf(qpath, sizeof qpath, "%s/sum_of_squares_quick.py", cachedir);
-    FILE *in = fopen(SUMSQ, "rb"), *out = fopen(qpath, "wb");
-    if (!in || !out) { perror(SUMSQ); return 1; }
-    char buf[4096];
-    size_t nr;
-    while ((nr = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, nr, out);
-    fclose(in);
-    fclose(out);
+    if (copy_file(SUMSQ, qpath)) return 1;
     kern_options qo = opts;
     qo.cuda_tier = KERN_CUDA_TIER_AUTO;
     kern_context *cq = NULL;
