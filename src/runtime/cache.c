@@ -421,12 +421,20 @@ static int load_hit(kern_context *ctx, const kern__builder *b, const char *key,
   }
   if (st != KERN_SUCCESS) return 0;
   st = b->load(b->self, &in, module);
-  if (in.fd >= 0) close(in.fd);
-  kern__free(bytes);
   /* Verified but refused by the loader or driver: remove it, so the entry
    * the compile stores replaces it rather than a later load tripping over
-   * it again. */
-  if (st != KERN_SUCCESS) unlink(path);
+   * it again -- but only if the path still names the file that was
+   * refused: another process may have just renamed a fresh copy over it
+   * (the CPU loader's "changed while loading"), and removing that one
+   * would lose a good entry for everyone. */
+  if (st != KERN_SUCCESS) {
+    struct stat was, now;
+    if (in.fd < 0 || (fstat(in.fd, &was) == 0 && stat(path, &now) == 0 &&
+                      was.st_dev == now.st_dev && was.st_ino == now.st_ino))
+      unlink(path);
+  }
+  if (in.fd >= 0) close(in.fd);
+  kern__free(bytes);
   return st == KERN_SUCCESS;
 }
 
