@@ -10,6 +10,7 @@
  *   sha256.c          SHA-256 for cache keys and entry checksums
  *   backend_cpu.c     C emitted code -> cc -> .so -> dlopen, thread pool
  *   backend_cuda.c    NVRTC + driver API, loaded with dlopen
+ *   bgbuild.c         a build in a child process (the PTX tier's NVRTC build)
  *   backend_opencl.c  OpenCL, loaded with dlopen
  *   stream.c, graph.c, pipeline.c, interop.c, config.c
  *                     streams and events, graphs, pipelines, DLPack and
