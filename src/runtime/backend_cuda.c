@@ -1316,8 +1316,25 @@ static cuda_module *quick_load(cuda_state *s, int dev, const kc_result *code) {
   return m;
 }
 
-static kern_status cuda_module_build(void *state, int dev,
-                                     const kc_result *code, void **module) {
+/* Note [tier decision]
+ * Whether a load uses the PTX tier is decided here and nowhere else:
+ * kern_options.cuda_tier (resolved with $KERN_CUDA_TIER in context.c), debug
+ * mode (its checks are the NVRTC build's alone), a load from source (rq:
+ * module_build_tiered; generic instantiations and hand-made code are built
+ * with NVRTC) and a device whose PTX the driver JITs.  The cache is looked
+ * up first (tier auto), and only a miss has the compiler spell the module
+ * as PTX (kern__ptx_emit), so a warm load costs no PTX. */
+static int tier_of(const cuda_state *s, int dev, const kern__ptx_request *rq) {
+  if (!rq || !s->ctx || kern__debug_enabled(s->ctx) || dev < 0 ||
+      dev >= s->ndev || s->devs[dev].cc_major <= 0)
+    return KERN_CUDA_TIER_NVRTC;
+  return s->ctx->opts.cuda_tier;
+}
+
+static kern_status cuda_module_build_tiered(void *state, int dev,
+                                            kc_result *code,
+                                            const kern__ptx_request *rq,
+                                            void **module) {
   cuda_state *s = state;
   kern_status st = dev_enter(s, dev);
   if (st) return st;
@@ -1344,14 +1361,16 @@ static kern_status cuda_module_build(void *state, int dev,
   cuda_build b = {s, dev, arch};
   kern__builder bd = {"cuda", cubin ? ".cubin" : ".ptx", key, nkey, 0, &b,
                       cuda_compile, cuda_load};
-  int tier = s->ctx ? s->ctx->opts.cuda_tier : KERN_CUDA_TIER_NVRTC;
-  if (code->ptx && tier != KERN_CUDA_TIER_NVRTC) {
+  int tier = tier_of(s, dev, rq);
+  if (tier != KERN_CUDA_TIER_NVRTC) {
     char hash[65];
     const char *dir = NULL;
     if (tier == KERN_CUDA_TIER_AUTO &&
         kern__cached_lookup(s->ctx, &bd, code, module, hash, &dir))
       return KERN_SUCCESS;
-    cuda_module *m = quick_load(s, dev, code);
+    if (!code->ptx && !code->ptx_why)
+      kern__ptx_emit(rq, d->cc_major * 10 + d->cc_minor, code);
+    cuda_module *m = code->ptx ? quick_load(s, dev, code) : NULL;
     if (m && tier == KERN_CUDA_TIER_PTX) {
       atomic_store_explicit(&m->quick, QUICK_ALONE, memory_order_relaxed);
       *module = m;
@@ -1369,6 +1388,11 @@ static kern_status cuda_module_build(void *state, int dev,
     }
   }
   return kern__cached_build(s->ctx, &bd, code, module);
+}
+
+static kern_status cuda_module_build(void *state, int dev,
+                                     const kc_result *code, void **module) {
+  return cuda_module_build_tiered(state, dev, (kc_result *)code, NULL, module);
 }
 
 static void cuda_module_free(void *state, void *module) {
@@ -1986,16 +2010,8 @@ static kern_status cuda_module_wait_final(void *state, void *module) {
   return KERN_SUCCESS;
 }
 
-/* The PTX tier needs a driver that JIT-compiles PTX of the device's own
- * architecture, which every driver that knows the device does. */
-static int cuda_ptx_sm(void *state, int dev) {
-  cuda_state *s = state;
-  if (dev < 0 || dev >= s->ndev) return 0;
-  return s->devs[dev].cc_major * 10 + s->devs[dev].cc_minor;
-}
-
 const kern_backend kern__backend_cuda = {
-    .version = 5,
+    .version = 6,
     .name = "cuda",
     .kind = KERN_BACKEND_CUDA,
     .target = KERN_TARGET_CUDA,
@@ -2028,8 +2044,8 @@ const kern_backend kern__backend_cuda = {
     .event_query = cuda_event_query,
     .event_elapsed = cuda_event_elapsed,
     .launch_async = cuda_launch_async,
-    .ptx_sm = cuda_ptx_sm,
     .module_wait_final = cuda_module_wait_final,
+    .module_build_tiered = cuda_module_build_tiered,
     .copy_in_async = cuda_copy_in_async,
     .copy_out_async = cuda_copy_out_async,
     .copy_dd_async = cuda_copy_dd_async,

@@ -31,10 +31,11 @@
 #include "compile.h"
 
 typedef struct kern_backend kern_backend;
+typedef struct kern__ptx_request kern__ptx_request;
 
 struct kern_backend {
   int version; /* 2: init added; 3: the stream methods at the end; 4: adopt;
-                5: ptx_sm */
+                5: ptx_sm; 6: module_build_tiered */
   const char *name; /* "cpu" */
   kern_backend_kind kind;
   kern__target target;
@@ -160,7 +161,30 @@ struct kern_backend {
   /* Waits for a module's final code (kern_module_wait_final); NULL: every
    * module is final when built. */
   kern_status (*module_wait_final)(void *state, void *module);
+
+  /* ---- version 6: module_build for a module loaded from source, which a
+   * backend with a quick tier may build in two steps (Note [PTX tier] in
+   * backend_cuda.c).  The backend alone decides whether the tier applies
+   * (its option, debug mode, the device), looks in the cache first, and
+   * only on a miss asks for the PTX through kern__ptx_emit(rq, ...).
+   * ptx_sm above is no longer called. */
+  kern_status (*module_build_tiered)(void *state, int dev, kc_result *code,
+                                     const kern__ptx_request *rq,
+                                     void **module);
 };
+
+/* What the compiler needs to spell a module as PTX after the fact: its
+ * source and the options it was compiled with (module.c). */
+struct kern__ptx_request {
+  const char *name;
+  const char *source;
+  size_t length;
+  int no_native;
+};
+/* Compiles rq's source again for the PTX tier of sm_N and moves the PTX
+ * (or the reason it was refused) into code->ptx / code->ptx_why.  A
+ * failure is not an error of the load: the caller builds with NVRTC. */
+void kern__ptx_emit(const kern__ptx_request *rq, int sm, kc_result *code);
 
 enum { KERN__NATIVE_STREAM, KERN__NATIVE_MEMORY };
 
@@ -361,6 +385,12 @@ void kern__struct_out(void *dst, const void *src, size_t known);
 kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
                                    const char *name, kc_result *code,
                                    kern_module **out);
+/* The same for a module loaded from source, which the backend may build
+ * through its quick tier (rq: version 6's module_build_tiered). */
+kern_status kern__module_from_source(kern_context *ctx, kern_device dev,
+                                     const char *name, kc_result *code,
+                                     const kern__ptx_request *rq,
+                                     kern_module **out);
 
 /* ---------------------------------------------------------------- launches */
 

@@ -144,6 +144,27 @@ PY=python3; [ -x /opt/torch/.venv/bin/python ] && PY=/opt/torch/.venv/bin/python
 PYTHONUNBUFFERED=1 timeout 150 $PY bench/gpu_ref.py 100000000 --json "$L/gpu_ref.json" >"$L/gpu_ref.txt" 2>&1
 echo "gpu_ref rc $?" >>"$L/gpu_ref.txt"
 say "gpu_ref done ($(el))"
+# The other leads in the same run: async launch and graph replay
+# (bench/async_bench, 2 GiB pipeline) and the cold Python kern.load
+# (bench/python_gpu.py, a smaller sum of squares than its own script's).
+if cc -O2 -std=gnu11 -Iinclude -Isrc/runtime -Isrc/base -Isrc/compile bench/async_bench.c \
+     $B/libkern.a -ldl -lpthread -lm -o $B/async_bench >"$L/async_bench-build.log" 2>&1; then
+  ( unset OCL_ICD_VENDORS; timeout 120 $B/async_bench --gb 2 >"$L/async_bench.txt" 2>&1 )
+  say "async_bench rc $? ($(el))"
+  grep -E 'target' "$L/async_bench.txt" | tee -a "$SUM"
+else
+  say "async_bench: build FAILED"
+fi
+if cc -O2 -std=c11 -shared -fPIC -Iinclude bench/python_timer.c -o $B/libpython_timer.so \
+     -L$B -lkern -Wl,-rpath,"$PWD/$B" >"$L/python_timer-build.log" 2>&1; then
+  KERN_LIBRARY=$PWD/$B/libkern.so.1 KERN_TOOL=$PWD/$B/kern PYTHONPATH=$PWD/python PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 timeout 150 $PY bench/python_gpu.py --json "$L/python_gpu.json" \
+    --timer $B/libpython_timer.so --n 20000000 --calls 1000 --batches 5 >"$L/python_gpu.txt" 2>&1
+  say "python_gpu rc $? ($(el))"
+  grep -E 'kern.load|empty kernel from Python  ' "$L/python_gpu.txt" | tee -a "$SUM"
+else
+  say "python_gpu: build FAILED"
+fi
 fi
 
 cp "$SUM" "$L/gpu_bench.txt" "$L/gpu_ref.txt" "$OUT/" 2>/dev/null
