@@ -1083,19 +1083,22 @@ static kern_status group_launch(kern_group *g, const char *name, int ndim,
     kern_status ws = kern_stream_synchronize(g->stream[i]);
     if (st == KERN_SUCCESS) st = ws;
   }
+  /* The caller's arguments for the message: a sharded one names its
+   * global shape. */
+  for (int a = 0; checked && a < nargs; a++)
+    if (sh[a]) {
+      la[a].kind = KERN_ARG_SHARDED;
+      la[a].u.data = sh[a]->h;
+    } else if (la[a].kind == KERN_ARG_ARRAY)
+      la[a].u.array = kern__handle_get(la[a].u.array, KERN__H_ARRAY);
   for (int i = 0; checked && st == KERN_SUCCESS && i < g->nlocal; i++) {
-    int seen = 0;
-    for (int j = 0; j < i; j++) seen |= ks[j] == ks[i];
     kern_kernel *kobj = kern__handle_get(ks[i], KERN__H_KERNEL);
-    if (seen || !kobj) continue;
-    /* The caller's arguments: a sharded one names its global shape. */
-    for (int a = 0; a < nargs; a++)
-      if (sh[a]) {
-        la[a].kind = KERN_ARG_SHARDED;
-        la[a].u.data = sh[a]->h;
-      } else if (la[a].kind == KERN_ARG_ARRAY)
-        la[a].u.array = kern__handle_get(la[a].u.array, KERN__H_ARRAY);
-    st = kern__debug_check(kobj, la, nargs);
+    int seen = !kobj;
+    for (int j = 0; j < i && !seen; j++) {
+      kern_kernel *kj = kern__handle_get(ks[j], KERN__H_KERNEL);
+      seen = kj && kj->module == kobj->module;
+    }
+    if (!seen) st = kern__debug_check(kobj, la, nargs);
   }
   return kern__group_fail(g, st);
 }
