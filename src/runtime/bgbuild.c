@@ -1,6 +1,6 @@
 /*
  * bgbuild.c -- a build that runs in a child process while the caller goes
- * on: the PTX tier's NVRTC build (Note [PTX tier] in backend_cuda.c).
+ * on: the PTX tier's NVRTC build (Note [PTX tier] in cuda_module.c).
  *
  * Design choice: a process, not a thread.  See Note [background builds].
  */

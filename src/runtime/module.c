@@ -198,7 +198,7 @@ static kern_status load_string(kern_context *ctx, kern_device dev,
   kc_options opts = {kern__debug_enabled(ctx), be->target == KERN_TARGET_CUDA, 0,
                      ctx->opts.no_native, 0};
   /* The quick tier of a cold CUDA load is the backend's decision, made
-   * after its cache look-up (Note [PTX tier] in backend_cuda.c): rq lets it
+   * after its cache look-up (Note [PTX tier] in cuda_module.c): rq lets it
    * have the PTX compiled then. */
   kern__ptx_request rq = {name, source, length, ctx->opts.no_native};
   kc_result code;

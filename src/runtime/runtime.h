@@ -156,7 +156,7 @@ struct kern_backend {
                          size_t bytes, void **out);
 
   /* ---- version 5: the SM version (90 for sm_90) whose PTX a cold load on
-   * dev can start from (Note [PTX tier] in backend_cuda.c); 0: none. */
+   * dev can start from (Note [PTX tier] in cuda_module.c); 0: none. */
   int (*ptx_sm)(void *state, int dev);
   /* Waits for a module's final code (kern_module_wait_final); NULL: every
    * module is final when built. */
@@ -557,7 +557,7 @@ typedef struct kern__builder {
  * cache is an optimisation: whatever goes wrong with it (refused or
  * unwritable directory, full disk, bad entry, entry the driver refuses)
  * never fails the load and leaves no error in ctx (Note [cache policy]). */
-/* The CUDA backend's quick tier (Note [PTX tier] in backend_cuda.c) splits
+/* The CUDA backend's quick tier (Note [PTX tier] in cuda_module.c) splits
  * kern__cached_build: the look-up alone, under the same policy (1 and
  * *module on a hit; on a miss key[] is the entry's key and *dir the cache
  * directory, NULL when the cache is off or refused) ... */
