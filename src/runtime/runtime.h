@@ -9,7 +9,8 @@
  *   cache.c           the content-addressed kernel cache
  *   sha256.c          SHA-256 for cache keys and entry checksums
  *   backend_cpu.c     C emitted code -> cc -> .so -> dlopen, thread pool
- *   backend_cuda.c    NVRTC + driver API, loaded with dlopen
+ *   backend_cuda.c    NVRTC + driver API, loaded with dlopen (and
+ *                     cuda_nvrtc.c, cuda_module.c, cuda_stream.c)
  *   bgbuild.c         a build in a child process (the PTX tier's NVRTC build)
  *   backend_opencl.c  OpenCL, loaded with dlopen
  *   stream.c, graph.c, pipeline.c, interop.c, config.c
@@ -164,7 +165,7 @@ struct kern_backend {
 
   /* ---- version 6: module_build for a module loaded from source, which a
    * backend with a quick tier may build in two steps (Note [PTX tier] in
-   * backend_cuda.c).  The backend alone decides whether the tier applies
+   * cuda_module.c).  The backend alone decides whether the tier applies
    * (its option, debug mode, the device), looks in the cache first, and
    * only on a miss asks for the PTX through kern__ptx_emit(rq, ...).
    * ptx_sm above is no longer called. */

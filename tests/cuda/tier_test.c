@@ -1,6 +1,6 @@
 /*
  * tier_test -- the PTX tier of a cold CUDA load (Note [PTX tier] in
- * src/runtime/backend_cuda.c), through the public API.
+ * src/runtime/cuda_module.c), through the public API.
  *
  *   tier_test
  *
