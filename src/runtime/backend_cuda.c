@@ -741,7 +741,9 @@ int kern__cuda_nvrtc_compile_check(const char *source, const char *arch,
   void *image = NULL;
   size_t size = 0;
   char *nvlog = NULL;
+  kern__bg_enter_compiler();
   kern_status st = kern__cu_nvrtc_compile(s, -1, source, arch, &image, &size, &nvlog);
+  kern__bg_leave_compiler();
   kern__free(image);
   int rc = KERN__NVRTC_OK;
   /* The caller frees *log with free(): hand it a strdup'd copy. */

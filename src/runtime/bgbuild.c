@@ -59,11 +59,14 @@
  * wait for the build), resets the signals it relies on, calls only the
  * build function (which touches no lock of kern's) and _exit()s, so no
  * exit handler of the parent's libraries runs in it.  glibc makes malloc,
- * stdio and the dynamic loader usable after fork; a lock of NVRTC's held by
- * another thread of the parent at the fork (another NVRTC compile in
- * flight) would block the child, which alarm() ends after
- * the caller's time limit: the parent then sees a failed build and keeps the
- * PTX.  Builds are bounded twice: at most KERN__BG_MAX children per
+ * stdio and the dynamic loader usable after fork (the sanitizers' allocators
+ * are not: under them builds stay in the foreground).  kern's own NVRTC
+ * compiles in the foreground hold a lock shared that each fork takes
+ * exclusively, so a child never starts inside one of them; a lock of
+ * NVRTC's held at the fork by someone else's compile on another thread
+ * (CuPy's, say) would block the child, which alarm() ends after the
+ * caller's time limit: the parent then sees a failed build and keeps the
+ * PTX, with the same results.  Builds are bounded twice: at most KERN__BG_MAX children per
  * process (a start beyond that is refused, and the caller builds in the
  * foreground), and, when there is a cache directory, at most one running
  * NVRTC per processor per cache directory across processes: a child first
@@ -74,6 +77,26 @@
  * waitpid(-1)) loses nothing, since the result comes down the pipe. */
 
 enum { KERN__BG_MAX = 16 };
+
+/* Sanitizers replace malloc with allocators that are not safe to use in the
+ * child of a fork taken while another thread holds their lock (seen: a
+ * child deadlocked in ASan's allocator inside NVRTC).  Under them, builds
+ * do not fork unless a test that allocates nothing in its children says so
+ * (kern__bg_allow_sanitized). */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define BG_SANITIZED 1
+#else
+#define BG_SANITIZED 0
+#endif
+static _Atomic int bg_sanitized_ok;
+void kern__bg_allow_sanitized(int yes) { bg_sanitized_ok = yes; }
+
+/* Foreground compiles (kern__bg_enter_compiler) hold this shared; a fork
+ * holds it exclusively, so no child starts as a copy of a process in the
+ * middle of a compile of kern's, whose locks it would inherit held. */
+static pthread_rwlock_t bg_fork_lock = PTHREAD_RWLOCK_INITIALIZER;
+void kern__bg_enter_compiler(void) { pthread_rwlock_rdlock(&bg_fork_lock); }
+void kern__bg_leave_compiler(void) { pthread_rwlock_unlock(&bg_fork_lock); }
 enum { BG_MAGIC = 0x6b62676e }; /* "kbgn" */
 
 struct kern__bg {
@@ -225,6 +248,12 @@ kern__bg *kern__bg_start(kern__bg_fn fn, void *arg, const char *slot_dir,
     return NULL;
   }
   b->fd = -1;
+  if (BG_SANITIZED && !bg_sanitized_ok) {
+    snprintf(why, whysz, "this build of kern runs under a sanitizer, whose "
+             "allocator a forked build could find locked");
+    kern__free(b);
+    return NULL;
+  }
   pthread_mutex_lock(&bg_mu);
   reap_locked();
   if (bg_npids >= KERN__BG_MAX) {
@@ -248,9 +277,11 @@ kern__bg *kern__bg_start(kern__bg_fn fn, void *arg, const char *slot_dir,
     e = errno;
     snprintf(why, whysz, "pipe: %s", strerror(e));
   } else {
+    pthread_rwlock_wrlock(&bg_fork_lock);
     pid = fork();
     if (pid == 0) child_main(p[1], fn, arg, slot_dir, timeout_s);
     e = errno;
+    pthread_rwlock_unlock(&bg_fork_lock);
     close(p[1]);
     if (pid < 0) {
       close(p[0]);

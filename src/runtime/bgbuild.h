@@ -9,6 +9,11 @@
  *   kern__bg_drop_image  free the bytes once used
  *   kern__bg_free        let go of it; never waits
  *   kern__bg_children    children not yet reaped (for tests)
+ *   kern__bg_enter_compiler / kern__bg_leave_compiler
+ *                        around a foreground compile: no fork meanwhile
+ *   kern__bg_allow_sanitized
+ *                        let a sanitized build fork (tests whose children
+ *                        allocate nothing)
  *
  * Thread-safety: distinct kern__bg may be used from any threads at once;
  * one kern__bg by one thread at a time.
@@ -45,5 +50,8 @@ const char *kern__bg_why(const kern__bg *b);
 void kern__bg_drop_image(kern__bg *b);
 void kern__bg_free(kern__bg *b);
 int kern__bg_children(void);
+void kern__bg_enter_compiler(void);
+void kern__bg_leave_compiler(void);
+void kern__bg_allow_sanitized(int yes);
 
 #endif

@@ -371,7 +371,7 @@ typedef struct cuda_job {
 enum { QUICK_BUILDING = 1, QUICK_ALONE = 2 };
 /* A background NVRTC build that takes longer is given up (the largest
  * module of the conformance suite takes about 18 s on the H100 hosts). */
-enum { JOB_TIMEOUT_S = 600 };
+enum { JOB_TIMEOUT_S = 300 };
 
 struct cuda_module {
   int dev;

@@ -40,7 +40,9 @@ static kern_status cuda_compile(void *self, const kc_result *code,
   src[len] = 0;
   void *image = NULL;
   size_t size = 0;
+  kern__bg_enter_compiler();
   kern_status st = kern__cu_nvrtc_compile(s, b->dev, src, b->arch, &image, &size, &log);
+  kern__bg_leave_compiler();
   kern__free(src);
   kern__free(log);
   if (st) return st;
@@ -486,8 +488,11 @@ int kern__cuda_jobs_selftest(const char *source, const char *arch, int n,
       void *image = NULL;
       size_t size = 0;
       char *log = NULL;
-      if (kern__cu_nvrtc_compile(&st, -1, source, arch, &image, &size, &log) ||
-          !image || !size) {
+      kern__bg_enter_compiler();
+      kern_status cst = kern__cu_nvrtc_compile(&st, -1, source, arch, &image,
+                                               &size, &log);
+      kern__bg_leave_compiler();
+      if (cst || !image || !size) {
         if (!rc) snprintf(why, whysz, "job %d in the foreground: %s", i, st.msg);
         rc = 1;
       } else if (dir) {
