@@ -100,6 +100,16 @@ else
   ok "no links outside the repository"
 fi
 
+# ---- README names the packages tools/setup-debian installs
+pk=$(sed -n 's/^pkgs="\(.*\)"$/\1/p' "$ROOT/tools/setup-debian")
+if [ -z "$pk" ]; then
+  bad "no pkgs= line in tools/setup-debian"
+elif tr '\n' ' ' <"$ROOT/README.md" | tr -s ' ' | grep -qF "\`$pk\`"; then
+  ok "README lists the packages of tools/setup-debian"
+else
+  bad "README does not list tools/setup-debian's packages: \`$pk\`"
+fi
+
 # ---- paths named in the docs exist
 # Repository paths that a doc names on purpose although they are not in the
 # tree, with the reason.
