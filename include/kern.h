@@ -356,11 +356,12 @@ typedef struct kern_options {
    * Zero (the default) compiles snippets, as Warp does. */
   int no_native;
   /* How a CUDA load builds a module that no cache holds (Note [PTX tier] in
-   * src/runtime/backend_cuda.c): one of kern_cuda_tier.  The default,
+   * src/runtime/cuda_module.c): one of kern_cuda_tier.  The default,
    * KERN_CUDA_TIER_AUTO, reads $KERN_CUDA_TIER (auto, nvrtc or ptx) and
    * otherwise loads kern's own PTX for the driver to compile when the
    * module is within what kern emits as PTX (tens of ms instead of NVRTC's
-   * 100-200), builds the NVRTC cubin in a background thread and switches
+   * 100-200), builds the NVRTC cubin in a child process (Note [background
+   * builds] in src/runtime/bgbuild.c; nothing waits for it) and switches
    * every kernel to it at a later launch once it is ready; results are
    * the same bits either way.  KERN_CUDA_TIER_NVRTC always waits for NVRTC
    * (what a benchmark of the final code wants from its first launch);

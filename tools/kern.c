@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "kern.h"
 #include "npy.h"
@@ -313,7 +315,7 @@ static int opt_value(int argc, char **argv, int *i, const char *lng,
 }
 
 static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
+  FILE *f = infile_open(path);
   char *buf = NULL;
   size_t cap = 0, n = 0;
   if (!f) {
@@ -1020,12 +1022,17 @@ static bool generic_names(run_state *r, const run_opts *o) {
 static int run_load(run_state *r) {
   run_opts *o = &r->o;
   /* Check the file before starting devices, for a plain message. */
-  FILE *probe = fopen(o->file, "rb");
-  if (!probe) {
-    error("cannot open '%s': %s", o->file, strerror(errno));
+  /* Without opening it: a FIFO's one writer would be spent on the check
+   * and the library's open would then wait forever. */
+  struct stat sb;
+  int e = stat(o->file, &sb) != 0 ? errno
+          : S_ISDIR(sb.st_mode)    ? EISDIR
+          : access(o->file, R_OK) != 0 ? errno
+                                       : 0;
+  if (e) {
+    error("cannot open '%s': %s", o->file, strerror(e));
     return EXIT_FAIL;
   }
-  fclose(probe);
 
   /* The command line wins over the environment: the library ORs
    * $KERN_DEBUG into the option, so --unchecked has to clear it. */

@@ -408,7 +408,7 @@ int npy_read(const char *path, npy_array *out, char *err, size_t errsize) {
 
   memset(&a, 0, sizeof a);
   memset(out, 0, sizeof *out);
-  f = fopen(path, "rb");
+  f = infile_open(path);
   if (!f) return fail(err, errsize, path, "%s", strerror(errno));
 
   size_t got = fread(pre, 1, 10, f);

@@ -16,6 +16,22 @@ static int fail(char *err, size_t errsize, const char *path, int e) {
   return -1;
 }
 
+FILE *infile_open(const char *path) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return NULL;
+  struct stat st;
+  int e = 0;
+  if (fstat(fd, &st) != 0) e = errno;
+  else if (S_ISDIR(st.st_mode)) e = EISDIR;
+  FILE *f = e ? NULL : fdopen(fd, "rb");
+  if (!f) {
+    if (!e) e = errno;
+    close(fd);
+    errno = e;
+  }
+  return f;
+}
+
 int outfile_open(outfile *o, const char *path, char *err, size_t errsize) {
   memset(o, 0, sizeof *o);
   o->path = path;

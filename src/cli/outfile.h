@@ -16,7 +16,14 @@
  * --save file before the launch: an unwritable path is then reported, under
  * the name the user gave, before any work is done.
  *
+ * Inputs the user names (a kernel file, a .npy argument) are opened with
+ * infile_open, which refuses a directory by name: it would open fine and
+ * fail only at the first read, with a message about something else.  A
+ * FIFO or pipe is read as cat reads it (kern waits for its writer): the
+ * user named it, and `kern run <(generate)` is a use.
+ *
  * Exports:
+ *   infile_open      open an input for reading without hanging
  *   outfile          an open temporary and the path it will become
  *   outfile_open     create the temporary beside path
  *   outfile_commit   flush, close and rename into place
@@ -37,6 +44,10 @@ typedef struct outfile {
 /* Both return 0, or -1 with a one-line message in err that names path
  * (never the temporary), meant to follow "kern: error: ".  After a failed
  * commit the temporary is already removed. */
+/* Opens path for reading ("rb"): NULL with errno set on failure, EISDIR
+ * for a directory. */
+FILE *infile_open(const char *path);
+
 int outfile_open(outfile *o, const char *path, char *err, size_t errsize);
 int outfile_commit(outfile *o, char *err, size_t errsize);
 void outfile_discard(outfile *o);

@@ -177,6 +177,11 @@ struct IrFunc {
   const char **native_names; /* the parameters' Python names */
   bool called;          /* some call names it (a native one is emitted only
                            then, as Warp builds only what kernels use) */
+  /* lowering (check_fixed.c): bytes of fixed-size arrays on the stack
+   * during a call, the deepest chain of callees included; 0 with
+   * fixed_state 0 means not yet computed, fixed_state 1 while computing */
+  int64_t fixed_frame;
+  int fixed_state;
 };
 
 /* Note [debug mode]: with kc_options.debug every kernel and function takes

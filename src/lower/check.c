@@ -846,5 +846,6 @@ IrModule *lower_module(Compiler *C) {
   check_in_call_order(C, irm);
   check_kernel_overloads(C, irm);
   check_split_deep(C, irm);
+  check_fixed_frames(C, irm);
   return irm;
 }

@@ -251,6 +251,7 @@ IrExpr *check_fixed_zeros(Ctx *X, Node *call);
 IrExpr *check_fixed_return(Ctx *X, IrExpr *v, Pos pos);
 void check_fixed_call(Ctx *X, IrExpr *e, const Type *ret, Pos pos);
 IrExpr *check_fixed_atomic(Ctx *X, IrExpr *e, Pos pos);
+void check_fixed_frames(Compiler *C, IrModule *m);
 const Type *check_tuple_type(Ctx *X, Node *n, const char *what);
 
 /* check_kwargs.c: a wp.NAME call with keyword arguments as the positional

@@ -574,6 +574,7 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
                                          ? g->ret->items[0] : g->ret);
   e->fn = g->ir;
   e->fn->called = true;
+  e->pos = call->pos; /* for check_fixed_frames' message */
   e->nargs = g->nparams;
   e->args = bound;
   g->used = true;

@@ -21,7 +21,10 @@
  *
  * Limits: at most 4 dimensions, and at most FIXED_MAX_BYTES bytes per
  * array, since the storage is on the CPU thread's stack, in a GPU thread's
- * local memory and in an OpenCL work-item's private memory.
+ * local memory and in an OpenCL work-item's private memory.  For the same
+ * reason the arrays a kernel can have on its stack at once -- its own and
+ * those of the deepest chain of functions it calls -- are bounded by the
+ * same total (Note [fixed array frames]).
  */
 #include <string.h>
 
@@ -94,9 +97,14 @@ static int const_shape(Ctx *X, Node *s, int *dims, const char *name) {
                   "array\")", name);
     int64_t v = sc_bits(e->ty->sc) == 32 ? (int32_t)(uint32_t)e->ival
                                          : (int64_t)e->ival;
-    if (v < 1 || v > FIXED_MAX_BYTES)
+    if (v < 1)
       ERR(a->pos, "%s(): dimension %d of a fixed-size array must be at "
                   "least 1, got %lld", name, k, (long long)v);
+    if (v > FIXED_MAX_BYTES)
+      ERR(a->pos, "%s(): dimension %d of a fixed-size array is %lld, too "
+                  "large: kern allows at most %d bytes per array (it lives "
+                  "on the thread's stack or in its private memory)",
+          name, k, (long long)v, FIXED_MAX_BYTES);
     dims[k] = (int)v;
     if (!items)
       break;
@@ -137,15 +145,16 @@ static const Type *fixed_type(Ctx *X, Node *call, const char *name) {
     ERR(dtype->pos, "%s(): the elements of a fixed-size array are scalars, "
                     "vectors, matrices or structs without array fields, not "
                     "%s", name, TN(et));
-  int64_t n = 1;
+  /* In double: four dimensions of up to FIXED_MAX_BYTES each overflow an
+   * int64_t, and the message needs the size only roughly beyond 2^53. */
+  double n = 1;
   for (int k = 0; k < nd; k++)
     n *= dims[k];
-  if (n * (int64_t)ty_size(et) > FIXED_MAX_BYTES)
-    ERR(shape->pos, "%s(): a fixed-size array of %lld %s is %lld bytes; kern "
-                    "allows at most %d bytes per array (it lives on the "
-                    "thread's stack or in its private memory)", name,
-        (long long)n, TN(et), (long long)(n * (int64_t)ty_size(et)),
-        FIXED_MAX_BYTES);
+  if (n * (double)ty_size(et) > FIXED_MAX_BYTES)
+    ERR(shape->pos, "%s(): a fixed-size array of %.0f %s is %.0f bytes, too "
+                    "large: kern allows at most %d bytes per array (it lives "
+                    "on the thread's stack or in its private memory)", name,
+        n, TN(et), n * (double)ty_size(et), FIXED_MAX_BYTES);
   return check_fixed_view_type(X, et, nd, dims);
 }
 
@@ -284,4 +293,147 @@ IrExpr *check_fixed_atomic(Ctx *X, IrExpr *e, Pos pos) {
   st->c = nv;
   check_emit(X, st);
   return old;
+}
+
+/* Note [fixed array frames]
+ * Each fixed-size array is at most FIXED_MAX_BYTES, but a kernel may make
+ * many, and the functions it calls make theirs on top: 200 arrays of 64 KiB
+ * compiled and then overflowed the CPU worker thread's stack (SIGSEGV, in
+ * checked mode too), and PoCL took minutes over 300 of them.  So the bytes
+ * a call keeps on the stack -- the function's own arrays (every one is a
+ * local of the whole function, however its scopes nest) plus the largest
+ * such total among the functions it calls -- are bounded by the same
+ * FIXED_MAX_BYTES for every kernel and function.  A GPU thread's local
+ * memory and an OpenCL work-item's private memory hold the same arrays, so
+ * the one bound serves every target.  The error points at the wp.zeros()
+ * that goes over the bound, or at the call that does. */
+
+typedef struct Frame {
+  Compiler *C;
+  IrFunc *f;
+  int64_t own;  /* the function's own arrays, all of them */
+  int64_t run;  /* own arrays met so far in a walk */
+  const IrExpr *over; /* where the bound is crossed */
+  int64_t over_bytes;
+} Frame;
+
+static int64_t storage_bytes(const IrVar *v) {
+  return v && v->ty->fixed_n > 0
+             ? (int64_t)v->ty->fixed_n * (int64_t)ty_size(v->ty->elem)
+             : 0;
+}
+
+static int64_t frame_of(Compiler *C, IrFunc *f);
+
+/* The storage a call passes for a fixed-size result (check_fixed_call). */
+static const IrVar *call_storage(const IrExpr *e) {
+  if (e->kind != E_FCALL || e->nargs == 0) return NULL;
+  const IrExpr *last = e->args[e->nargs - 1];
+  return last->kind == E_VAR && !last->var->is_param &&
+                 last->var->ty->fixed_n > 0
+             ? last->var
+             : NULL;
+}
+
+static void frame_expr(Frame *F, const IrExpr *e) {
+  if (!e || F->over) return;
+  frame_expr(F, e->a);
+  frame_expr(F, e->b);
+  frame_expr(F, e->c);
+  for (int i = 0; i < e->nargs; i++) frame_expr(F, e->args[i]);
+  if (F->over) return;
+  const IrVar *st = NULL;
+  if (e->kind == E_CALL && e->bi == BI_FIXED_ZEROS && e->nargs == 1 &&
+      e->args[0]->kind == E_VAR)
+    st = e->args[0]->var;
+  else
+    st = call_storage(e);
+  F->run += storage_bytes(st);
+  if (F->run > FIXED_MAX_BYTES && F->own > FIXED_MAX_BYTES) {
+    F->over = e;
+    F->over_bytes = F->own;
+    return;
+  }
+  if (e->kind == E_FCALL && e->fn &&
+      F->own + frame_of(F->C, e->fn) > FIXED_MAX_BYTES) {
+    F->over = e;
+    F->over_bytes = F->own + e->fn->fixed_frame;
+  }
+}
+
+static void frame_stmts(Frame *F, const IrStmt *s) {
+  for (; s && !F->over; s = s->next) {
+    frame_expr(F, s->a);
+    frame_expr(F, s->b);
+    frame_expr(F, s->c);
+    for (int i = 0; i < s->nargs; i++) frame_expr(F, s->args[i]);
+    frame_stmts(F, s->body);
+    frame_stmts(F, s->orelse);
+  }
+}
+
+/* The largest callee frame among the calls in e / s. */
+static int64_t callee_max(Compiler *C, const IrExpr *e) {
+  if (!e) return 0;
+  int64_t m = 0, t;
+  if (e->kind == E_FCALL && e->fn) m = frame_of(C, e->fn);
+  if ((t = callee_max(C, e->a)) > m) m = t;
+  if ((t = callee_max(C, e->b)) > m) m = t;
+  if ((t = callee_max(C, e->c)) > m) m = t;
+  for (int i = 0; i < e->nargs; i++)
+    if ((t = callee_max(C, e->args[i])) > m) m = t;
+  return m;
+}
+
+static int64_t callee_max_stmts(Compiler *C, const IrStmt *s) {
+  int64_t m = 0, t;
+  for (; s; s = s->next) {
+    const IrExpr *es[3] = {s->a, s->b, s->c};
+    for (int i = 0; i < 3; i++)
+      if ((t = callee_max(C, es[i])) > m) m = t;
+    for (int i = 0; i < s->nargs; i++)
+      if ((t = callee_max(C, s->args[i])) > m) m = t;
+    if ((t = callee_max_stmts(C, s->body)) > m) m = t;
+    if ((t = callee_max_stmts(C, s->orelse)) > m) m = t;
+  }
+  return m;
+}
+
+static int64_t frame_of(Compiler *C, IrFunc *f) {
+  if (f->fixed_state == 2) return f->fixed_frame;
+  if (f->fixed_state == 1) return 0; /* a cycle: the checker refuses those */
+  f->fixed_state = 1;
+  int64_t own = 0;
+  for (IrVar *v = f->locals; v; v = v->next) own += storage_bytes(v);
+  int64_t callee = callee_max_stmts(C, f->body);
+  f->fixed_frame = own + callee;
+  f->fixed_state = 2;
+  if (f->fixed_frame <= FIXED_MAX_BYTES) return f->fixed_frame;
+  Frame F = {C, f, own, 0, NULL, 0};
+  frame_stmts(&F, f->body);
+  const char *what = f->is_kernel ? "kernel" : "function";
+  if (!F.over)
+    diag_error(C, f->pos, "the fixed-size arrays of %s '%s' and the "
+               "functions it calls take %lld bytes; kern allows at most %d "
+               "bytes of them per kernel (they live on the thread's stack or "
+               "in its private memory)",
+               what, f->name, (long long)f->fixed_frame, FIXED_MAX_BYTES);
+  if (F.over->kind == E_FCALL && F.over_bytes != own)
+    diag_error(C, F.over->pos, "calling '%s' brings the fixed-size arrays "
+               "of %s '%s' and the functions it calls to %lld bytes; kern "
+               "allows at most %d bytes of them per kernel (they live on the "
+               "thread's stack or in its private memory)",
+               F.over->fn->name, what, f->name, (long long)F.over_bytes,
+               FIXED_MAX_BYTES);
+  diag_error(C, F.over->pos, "the fixed-size arrays of %s '%s' take %lld "
+             "bytes together; kern allows at most %d bytes of them per kernel, "
+             "the functions it calls included (they live on the thread's "
+             "stack or in its private memory)",
+             what, f->name, (long long)own, FIXED_MAX_BYTES);
+}
+
+/* Note [fixed array frames]: every function and kernel, callees first. */
+void check_fixed_frames(Compiler *C, IrModule *m) {
+  for (IrFunc *f = m->funcs; f; f = f->next) frame_of(C, f);
+  for (IrFunc *f = m->kernels; f; f = f->next) frame_of(C, f);
 }

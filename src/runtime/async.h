@@ -193,6 +193,9 @@ kern_status kern__stream_push(kern_stream *s, kern__cmd *c);
 kern_status kern__stream_launch(kern_stream *s, kern_kernel *k,
                                 const kern__pack *pk, int ndim,
                                 const int64_t *dims, int nargs);
+/* kern_stream_synchronize on the stream object: waits for its work and
+ * returns (and clears) the first error of its queued work. */
+kern_status kern__stream_sync(kern_stream *s);
 kern__cmd *kern__cmd_clone(const kern__cmd *c);
 void kern__cmd_free(kern_context *ctx, kern__cmd *c);
 /* Copies a launch's marshalled arguments into c (argv re-pointed). */

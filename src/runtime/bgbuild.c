@@ -1,6 +1,6 @@
 /*
  * bgbuild.c -- a build that runs in a child process while the caller goes
- * on: the PTX tier's NVRTC build (Note [PTX tier] in backend_cuda.c).
+ * on: the PTX tier's NVRTC build (Note [PTX tier] in cuda_module.c).
  *
  * Design choice: a process, not a thread.  See Note [background builds].
  */
@@ -234,27 +234,40 @@ kern__bg *kern__bg_start(kern__bg_fn fn, void *arg, const char *slot_dir,
     kern__free(b);
     return NULL;
   }
+  /* A slot is reserved under the lock and filled after the fork: no lock
+   * of ours is held across fork() (the child never takes it, but
+   * ThreadSanitizer loses track of a mutex held there). */
+  int slot = bg_npids++;
+  bg_pids[slot].pid = 0;
+  bg_pids[slot].owned = 1;
+  pthread_mutex_unlock(&bg_mu);
   int p[2];
+  pid_t pid = -1;
+  int e = 0;
   if (pipe2(p, O_CLOEXEC) != 0) {
-    int e = errno;
-    pthread_mutex_unlock(&bg_mu);
+    e = errno;
     snprintf(why, whysz, "pipe: %s", strerror(e));
-    kern__free(b);
-    return NULL;
+  } else {
+    pid = fork();
+    if (pid == 0) child_main(p[1], fn, arg, slot_dir, timeout_s);
+    e = errno;
+    close(p[1]);
+    if (pid < 0) {
+      close(p[0]);
+      snprintf(why, whysz, "fork: %s", strerror(e));
+    }
   }
-  pid_t pid = fork();
-  if (pid == 0) child_main(p[1], fn, arg, slot_dir, timeout_s);
-  int e = errno;
-  close(p[1]);
+  pthread_mutex_lock(&bg_mu);
+  /* The slot may have moved while the lock was free (reap_locked swaps
+   * the last entry into a freed one): find it again as the reserved one. */
+  int i = find_locked(0);
   if (pid < 0) {
+    if (i >= 0) bg_pids[i] = bg_pids[--bg_npids];
     pthread_mutex_unlock(&bg_mu);
-    close(p[0]);
-    snprintf(why, whysz, "fork: %s", strerror(e));
     kern__free(b);
     return NULL;
   }
-  bg_pids[bg_npids].pid = pid;
-  bg_pids[bg_npids++].owned = 1;
+  if (i >= 0) bg_pids[i].pid = pid;
   pthread_mutex_unlock(&bg_mu);
   b->pid = pid;
   b->fd = p[0];

@@ -1,5 +1,5 @@
 /*
- * cuda_check.h -- NVRTC entry points of backend_cuda.c that need no device.
+ * cuda_check.h -- NVRTC entry points of the CUDA backend that need no device.
  *
  *   kern__cuda_nvrtc_compile_check   compile CUDA C for an architecture
  *   kern__cuda_function_handle       the CUfunction behind a kernel handle
@@ -28,10 +28,11 @@ int kern__cuda_nvrtc_compile_check(const char *source, const char *arch,
                                    char **log);
 
 /* Drives the PTX tier's background builds (Note [build threads] in
- * backend_cuda.c) without a device: starts n (at most 64) NVRTC builds of
- * source for arch on the one worker, drops every third at once (queued or
- * running), waits for the rest and checks each produced an image (stored
- * under dir as the tier stores it, when dir is not NULL).  0 when all is
+ * cuda_module.c) without a device: starts n (at most 64) NVRTC builds of
+ * source for arch, each in a child process (a start beyond the per-process
+ * limit builds in the foreground, as a load would), drops every third at
+ * once while it runs, waits for the rest and checks each produced an image
+ * (stored under dir as the tier stores it, when dir is not NULL).  0 when all is
  * well, 77 without NVRTC, else 1 with the reason in why.  Callable from
  * several threads at once (the ThreadSanitizer test does). */
 int kern__cuda_jobs_selftest(const char *source, const char *arch, int n,

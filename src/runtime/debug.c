@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "runtime.h"
+#include "multi.h"
 
 int kern__debug_enabled(const kern_context *ctx) {
   const char *e = getenv("KERN_DEBUG");
@@ -49,14 +49,15 @@ kern__arr kern__debug_arg(kern_module *m) {
   return a;
 }
 
-static void shape_text(char *buf, size_t size, const kern_array *a) {
+static void shape_text(char *buf, size_t size, int ndim,
+                       const int64_t *shape) {
   size_t k = 0;
   k += (size_t)snprintf(buf + k, size - k, "(");
-  for (int i = 0; i < a->ndim && k < size; i++)
+  for (int i = 0; i < ndim && k < size; i++)
     k += (size_t)snprintf(buf + k, size - k, "%s%" PRId64, i ? ", " : "",
-                          a->shape[i]);
+                          shape[i]);
   if (k < size)
-    snprintf(buf + k, size - k, a->ndim == 1 ? ",)" : ")");
+    snprintf(buf + k, size - k, ndim == 1 ? ",)" : ")");
 }
 
 kern_status kern__debug_check(kern_kernel *k, const kern_arg *args,
@@ -85,10 +86,19 @@ kern_status kern__debug_check(kern_kernel *k, const kern_arg *args,
   /* The shape is known when the array is one of this kernel's parameters
    * (an access inside a @wp.func names the function's parameter). */
   char shape[160] = "";
-  for (int p = 0; p < k->info->nparams && p < nargs; p++)
-    if (!strcmp(k->info->params[p].name, pname) &&
-        args[p].kind == KERN_ARG_ARRAY && args[p].u.array)
-      shape_text(shape, sizeof shape, args[p].u.array);
+  for (int p = 0; p < k->info->nparams && p < nargs; p++) {
+    if (strcmp(k->info->params[p].name, pname) != 0) continue;
+    if (args[p].kind == KERN_ARG_ARRAY && args[p].u.array)
+      shape_text(shape, sizeof shape, args[p].u.array->ndim,
+                 args[p].u.array->shape);
+    /* A sharded launch (multi.c) passes the sharded array: its global
+     * shape, which the checks compare against. */
+    const kern_sharded *sa = args[p].kind == KERN_ARG_SHARDED
+                                 ? kern__handle_get(args[p].u.data,
+                                                    KERN__H_SHARDED)
+                                 : NULL;
+    if (sa) shape_text(shape, sizeof shape, sa->ndim, sa->shape);
+  }
   return kern__error(m->ctx, KERN_ERROR_OUT_OF_BOUNDS,
                      "%s:%" PRId64 ":%" PRId64 ": kernel '%s': index %" PRId64
                      " is out of bounds for axis %" PRId64 " of array '%s' "

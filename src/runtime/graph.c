@@ -14,6 +14,18 @@
  * through kern__launch_pack again: an update gets exactly kern_launch's
  * checks and messages.  On CUDA the new arguments go to the instantiated
  * graph's kernel node (cuGraphExecKernelNodeSetParams).
+ *
+ * Note [debug replay]
+ * In debug mode a kernel records its first out-of-bounds access in its
+ * module's fault record (debug.c), which the runtime reads after each
+ * launch; kern_launch_async waits for that (docs/async.md).  A replay does
+ * the same: a graph with a checked launch is replayed one command at a
+ * time, and after each checked launch the stream is waited for and the
+ * record read, so the replay returns the direct launch's
+ * KERN_ERROR_OUT_OF_BOUNDS and message, and stops there as a sequence of
+ * direct launches would.  A native graph (one cuGraphLaunch) could not stop
+ * between launches or say which one failed, so such a graph is replayed
+ * from kern's recorded list, which is always up to date.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +190,36 @@ static kern_status check_live(kern_graph *g, const char *fn) {
   return KERN_SUCCESS;
 }
 
+/* Whether a recorded launch was compiled in debug mode. */
+static int graph_checked(const kern_graph *g) {
+  for (const kern__cmd *c = g->head; c; c = c->next)
+    if (c->op == OP_LAUNCH && c->kernel->info->fault_param) return 1;
+  return 0;
+}
+
+/* After a checked launch of a replay: waits for s and reads the fault
+ * record, as kern_launch_async does (Note [debug replay]).  The recorded
+ * arguments hold handles; the record's message wants the arrays. */
+static kern_status replay_check(kern_stream *s, const kern__cmd *c) {
+  kern_status st = kern__stream_sync(s);
+  if (st != KERN_SUCCESS) return st;
+  kern_arg *args = NULL;
+  if (c->nargs > 0) {
+    args = kern__malloc((size_t)c->nargs * sizeof *args);
+    if (!args)
+      return kern__error(s->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                         "kern_graph_replay: out of memory");
+    for (int i = 0; i < c->nargs; i++) {
+      args[i] = c->args[i];
+      if (args[i].kind == KERN_ARG_ARRAY)
+        args[i].u.array = kern__handle_get(c->args[i].u.array, KERN__H_ARRAY);
+    }
+  }
+  st = kern__debug_check(c->kernel, args, c->nargs);
+  kern__free(args);
+  return st;
+}
+
 kern_status kern_graph_replay(kern_graph *h, kern_stream *hs) {
   kern_graph *g = kern__graph_enter(h);
   if (!g) return KERN_ERROR_INVALID_HANDLE;
@@ -195,7 +237,8 @@ kern_status kern_graph_replay(kern_graph *h, kern_stream *hs) {
     return kern__error(ctx, KERN_ERROR_UNSUPPORTED,
                        "kern_graph_replay: the stream is capturing; graphs "
                        "do not nest");
-  if (g->native) {
+  int checked = graph_checked(g);
+  if (g->native && !checked) {
     st = g->be->graph_launch(g->state, g->index, g->native, s->native);
     if (st != KERN_SUCCESS)
       return kern__error(ctx, st, "kern_graph_replay on %s:%d failed",
@@ -212,6 +255,8 @@ kern_status kern_graph_replay(kern_graph *h, kern_stream *hs) {
         st = be->launch_async(s->state, s->index, s->native, c->kernel->fn,
                               c->kernel->info, (void *const *)c->argv,
                               &c->dims);
+        if (st == KERN_SUCCESS && c->kernel->info->fault_param)
+          if ((st = replay_check(s, c))) return st;
         break;
       case OP_COPY_IN:
         st = be->copy_in_async(s->state, s->index, s->native, c->dptr,
@@ -244,6 +289,9 @@ kern_status kern_graph_replay(kern_graph *h, kern_stream *hs) {
       return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY,
                          "kern_graph_replay: out of memory");
     if ((st = kern__stream_push(s, d))) return st;
+    if (checked && c->op == OP_LAUNCH && c->kernel->info->fault_param &&
+        (st = replay_check(s, c)))
+      return st;
   }
   return KERN_SUCCESS;
 }

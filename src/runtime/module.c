@@ -59,6 +59,29 @@ static kern_status opencl_struct_arrays(kern_context *ctx, kern_module *m) {
 kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
                                    const char *name, kc_result *code,
                                    kern_module **out) {
+  return kern__module_from_source(ctx, dev, name, code, NULL, out);
+}
+
+void kern__ptx_emit(const kern__ptx_request *rq, int sm, kc_result *code) {
+  kc_options opts = {0, 0, 0, rq->no_native, sm};
+  kc_result r;
+  memset(&r, 0, sizeof r);
+  kern_status st = kern__compile(rq->name, rq->source ? rq->source : "",
+                                 rq->length, KERN_TARGET_CUDA, &opts, &r);
+  if (st == KERN_SUCCESS) {
+    code->ptx = r.ptx;
+    code->ptx_len = r.ptx_len;
+    code->ptx_why = r.ptx_why;
+    r.ptx = NULL;
+    r.ptx_why = NULL;
+  }
+  kern__compile_result_free(&r);
+}
+
+kern_status kern__module_from_source(kern_context *ctx, kern_device dev,
+                                     const char *name, kc_result *code,
+                                     const kern__ptx_request *rq,
+                                     kern_module **out) {
   void *state;
   int index;
   const kern_backend *be = kern__device_backend(ctx, dev, &state, &index);
@@ -98,7 +121,9 @@ kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
     st = kern__error(ctx, KERN_ERROR_UNSUPPORTED, "%s", m->code.no_opencl);
     goto fail;
   }
-  st = be->module_build(state, index, &m->code, &m->handle);
+  st = rq && be->version >= 6 && be->module_build_tiered
+           ? be->module_build_tiered(state, index, &m->code, rq, &m->handle)
+           : be->module_build(state, index, &m->code, &m->handle);
   if (st != KERN_SUCCESS) {
     kern__error(ctx, st, "building '%s' for %s:%d failed", m->name, be->name,
                 index);
@@ -172,11 +197,10 @@ static kern_status load_string(kern_context *ctx, kern_device dev,
    * reports point at the kernel file's lines. */
   kc_options opts = {kern__debug_enabled(ctx), be->target == KERN_TARGET_CUDA, 0,
                      ctx->opts.no_native, 0};
-  /* The quick tier of a cold CUDA load (Note [PTX tier] in backend_cuda.c);
-   * debug mode's checks are the NVRTC build's alone. */
-  if (be->version >= 5 && be->ptx_sm && !opts.debug &&
-      ctx->opts.cuda_tier != KERN_CUDA_TIER_NVRTC)
-    opts.ptx = be->ptx_sm(state, index);
+  /* The quick tier of a cold CUDA load is the backend's decision, made
+   * after its cache look-up (Note [PTX tier] in cuda_module.c): rq lets it
+   * have the PTX compiled then. */
+  kern__ptx_request rq = {name, source, length, ctx->opts.no_native};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile(name, source ? source : "", length,
@@ -190,7 +214,7 @@ static kern_status load_string(kern_context *ctx, kern_device dev,
     return st;
   }
   kern_module *m;
-  st = kern__module_from_code(ctx, dev, name, &code, &m);
+  st = kern__module_from_source(ctx, dev, name, &code, &rq, &m);
   if (st != KERN_SUCCESS) return st;
   /* A module with generic kernels keeps its source: a launch may ask for
    * an instantiation the source does not name (generic.c). */

@@ -946,6 +946,16 @@ static void forget_kernels(kern_group *g) {
  * grown, and the asynchronous form returns as soon as every shard's part
  * is enqueued: the host waits only where the caller asks it to
  * (kern_group_synchronize, or any wait on a shard's stream). */
+/* Note [sharded debug launch]
+ * In debug mode every kernel records its first out-of-bounds access in its
+ * module's fault record (debug.c), and a launch is not done until the
+ * runtime has read it.  A sharded launch runs one launch per shard, and the
+ * shards of one device share a module and so one record: after the last
+ * shard is enqueued every shard is waited for (the asynchronous form too,
+ * as kern_launch_async waits in debug mode) and each module's record is
+ * read once.  The first fault of any shard fails the launch with
+ * KERN_ERROR_OUT_OF_BOUNDS and the single-device message; its shape is the
+ * sharded array's global shape, which the checks compare against. */
 static kern_status group_launch(kern_group *g, const char *name, int ndim,
                                 const int64_t *dims, int nargs,
                                 const kern_arg *args, int wait) {
@@ -1064,11 +1074,31 @@ static kern_status group_launch(kern_group *g, const char *name, int ndim,
     if (st)
       kern__error(ctx, st, "launch of '%s' on shard %d failed", name, k);
   }
+  /* Debug mode (Note [sharded debug launch]): wait, then read the faults. */
+  kern_kernel *k0 = kern__handle_get(ks[0], KERN__H_KERNEL);
+  int checked = k0 && k0->info->fault_param;
   /* The shards enqueued before a failure still run: the synchronous form
    * waits for them, the asynchronous one leaves them to the next wait. */
-  for (int i = 0; wait && i < g->nlocal; i++) {
+  for (int i = 0; (wait || checked) && i < g->nlocal; i++) {
     kern_status ws = kern_stream_synchronize(g->stream[i]);
     if (st == KERN_SUCCESS) st = ws;
+  }
+  /* The caller's arguments for the message: a sharded one names its
+   * global shape. */
+  for (int a = 0; checked && a < nargs; a++)
+    if (sh[a]) {
+      la[a].kind = KERN_ARG_SHARDED;
+      la[a].u.data = sh[a]->h;
+    } else if (la[a].kind == KERN_ARG_ARRAY)
+      la[a].u.array = kern__handle_get(la[a].u.array, KERN__H_ARRAY);
+  for (int i = 0; checked && st == KERN_SUCCESS && i < g->nlocal; i++) {
+    kern_kernel *kobj = kern__handle_get(ks[i], KERN__H_KERNEL);
+    int seen = !kobj;
+    for (int j = 0; j < i && !seen; j++) {
+      kern_kernel *kj = kern__handle_get(ks[j], KERN__H_KERNEL);
+      seen = kj && kj->module == kobj->module;
+    }
+    if (!seen) st = kern__debug_check(kobj, la, nargs);
   }
   return kern__group_fail(g, st);
 }

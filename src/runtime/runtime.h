@@ -9,7 +9,8 @@
  *   cache.c           the content-addressed kernel cache
  *   sha256.c          SHA-256 for cache keys and entry checksums
  *   backend_cpu.c     C emitted code -> cc -> .so -> dlopen, thread pool
- *   backend_cuda.c    NVRTC + driver API, loaded with dlopen
+ *   backend_cuda.c    NVRTC + driver API, loaded with dlopen (and
+ *                     cuda_nvrtc.c, cuda_module.c, cuda_stream.c)
  *   bgbuild.c         a build in a child process (the PTX tier's NVRTC build)
  *   backend_opencl.c  OpenCL, loaded with dlopen
  *   stream.c, graph.c, pipeline.c, interop.c, config.c
@@ -31,10 +32,11 @@
 #include "compile.h"
 
 typedef struct kern_backend kern_backend;
+typedef struct kern__ptx_request kern__ptx_request;
 
 struct kern_backend {
   int version; /* 2: init added; 3: the stream methods at the end; 4: adopt;
-                5: ptx_sm */
+                5: ptx_sm; 6: module_build_tiered */
   const char *name; /* "cpu" */
   kern_backend_kind kind;
   kern__target target;
@@ -155,12 +157,35 @@ struct kern_backend {
                          size_t bytes, void **out);
 
   /* ---- version 5: the SM version (90 for sm_90) whose PTX a cold load on
-   * dev can start from (Note [PTX tier] in backend_cuda.c); 0: none. */
+   * dev can start from (Note [PTX tier] in cuda_module.c); 0: none. */
   int (*ptx_sm)(void *state, int dev);
   /* Waits for a module's final code (kern_module_wait_final); NULL: every
    * module is final when built. */
   kern_status (*module_wait_final)(void *state, void *module);
+
+  /* ---- version 6: module_build for a module loaded from source, which a
+   * backend with a quick tier may build in two steps (Note [PTX tier] in
+   * cuda_module.c).  The backend alone decides whether the tier applies
+   * (its option, debug mode, the device), looks in the cache first, and
+   * only on a miss asks for the PTX through kern__ptx_emit(rq, ...).
+   * ptx_sm above is no longer called. */
+  kern_status (*module_build_tiered)(void *state, int dev, kc_result *code,
+                                     const kern__ptx_request *rq,
+                                     void **module);
 };
+
+/* What the compiler needs to spell a module as PTX after the fact: its
+ * source and the options it was compiled with (module.c). */
+struct kern__ptx_request {
+  const char *name;
+  const char *source;
+  size_t length;
+  int no_native;
+};
+/* Compiles rq's source again for the PTX tier of sm_N and moves the PTX
+ * (or the reason it was refused) into code->ptx / code->ptx_why.  A
+ * failure is not an error of the load: the caller builds with NVRTC. */
+void kern__ptx_emit(const kern__ptx_request *rq, int sm, kc_result *code);
 
 enum { KERN__NATIVE_STREAM, KERN__NATIVE_MEMORY };
 
@@ -361,6 +386,12 @@ void kern__struct_out(void *dst, const void *src, size_t known);
 kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
                                    const char *name, kc_result *code,
                                    kern_module **out);
+/* The same for a module loaded from source, which the backend may build
+ * through its quick tier (rq: version 6's module_build_tiered). */
+kern_status kern__module_from_source(kern_context *ctx, kern_device dev,
+                                     const char *name, kc_result *code,
+                                     const kern__ptx_request *rq,
+                                     kern_module **out);
 
 /* ---------------------------------------------------------------- launches */
 
@@ -527,7 +558,7 @@ typedef struct kern__builder {
  * cache is an optimisation: whatever goes wrong with it (refused or
  * unwritable directory, full disk, bad entry, entry the driver refuses)
  * never fails the load and leaves no error in ctx (Note [cache policy]). */
-/* The CUDA backend's quick tier (Note [PTX tier] in backend_cuda.c) splits
+/* The CUDA backend's quick tier (Note [PTX tier] in cuda_module.c) splits
  * kern__cached_build: the look-up alone, under the same policy (1 and
  * *module on a hit; on a miss key[] is the entry's key and *dir the cache
  * directory, NULL when the cache is off or refused) ... */

@@ -458,6 +458,8 @@ kern_status kern_stream_synchronize(kern_stream *h) {
   return stream_sync(s);
 }
 
+kern_status kern__stream_sync(kern_stream *s) { return stream_sync(s); }
+
 static kern_status stream_sync(kern_stream *s) {
   if (s->capture)
     return kern__error(s->ctx, KERN_ERROR_INVALID_ARGUMENT,

@@ -1539,6 +1539,11 @@ int synth_main(int argc, char **argv) {
   long long total = o.n > o.shard ? (o.n - o.shard + o.nshards - 1) / o.nshards : 0;
   char path[4096];
   snprintf(path, sizeof path, "%s/pairs.jsonl", o.dir);
+  /* A FIFO there would block the resume's read (and the append) forever,
+   * a directory would read as no records. */
+  struct stat pst;
+  if (stat(path, &pst) == 0 && !S_ISREG(pst.st_mode))
+    return fail("%s is not a regular file; use a new -o DIR", path);
   long long done = resume(&o, path);
   if (done < 0)
     return fail("%s holds records of another run (other seed or shard); use a new -o DIR", path);

@@ -34,6 +34,10 @@ fi
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/kern-conf.XXXXXX")
 trap 'rm -rf "$OUT"' EXIT
 export KERN_CACHE_DIR="$OUT/cache"
+# FRESH_CACHE=1: every file cold, in a cache of its own (tests/gpu/stress.sh);
+# RUN_TIMEOUT=S: a kern run that takes longer is a failure, not a hang.
+FRESH_CACHE=${FRESH_CACHE:-0}
+TO=""; [ -n "${RUN_TIMEOUT:-}" ] && TO="timeout -k 5 $RUN_TIMEOUT"
 # A backend this machine lacks is skipped (77), not 101 failures.
 # BACKEND is a backend name ("opencl") or, in tests/gpu/gpu.sh's copy that
 # passes --device, one device ("opencl:1"), listed indented under its backend.
@@ -67,9 +71,19 @@ for f in $files; do
   done
   # The kern-test line is quoted as a shell command line would be.
   eval "set -- $args"
+  [ "$FRESH_CACHE" = 1 ] && export KERN_CACHE_DIR="$OUT/cache-$stem"
   # shellcheck disable=SC2086
-  if ! "$KERN" run "$f" "$@" $CHECKS --backend "$BACKEND" --quiet $saves >"$OUT/$stem.log" 2>"$OUT/$stem.err"; then
-    echo "FAIL $stem: kern run failed"; cat "$OUT/$stem.err" "$OUT/$stem.log" | sed 's/^/    /' | head -n 20
+  $TO "$KERN" run "$f" "$@" $CHECKS --backend "$BACKEND" --quiet $saves >"$OUT/$stem.log" 2>"$OUT/$stem.err"
+  rc=$?
+  if [ $rc != 0 ]; then
+    if [ -n "$TO" ] && { [ $rc = 124 ] || [ $rc = 137 ]; }; then
+      how="timeout after ${RUN_TIMEOUT}s"
+    elif [ $rc -gt 128 ]; then
+      how="signal $((rc - 128)) (SIG$(kill -l $((rc - 128)) 2>/dev/null))"
+    else
+      how="exit status $rc"
+    fi
+    echo "FAIL $stem: kern run failed: $how"; cat "$OUT/$stem.err" "$OUT/$stem.log" | sed 's/^/    /' | head -n 20
     fail=$((fail + 1)); failed="$failed $stem"; continue
   fi
   # A file with a `# kern-stdout` line also prints what Warp printed.

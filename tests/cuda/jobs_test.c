@@ -1,9 +1,9 @@
 /*
  * jobs_test -- the PTX tier's background NVRTC builds (Note [build threads]
- * in src/runtime/backend_cuda.c) without a GPU: three threads at once each
- * queue builds on the one worker, drop some while queued or running, wait
- * for the others, and check every kept build made a cubin and stored it in
- * the cache directory.  Needs NVRTC (exit 77 without); labelled tsan, so CI
+ * in src/runtime/cuda_module.c) without a GPU: three threads at once each
+ * start builds in child processes, drop some while they run, wait for the
+ * others, and check every kept build made a cubin and stored it in the
+ * cache directory.  Needs NVRTC (exit 77 without); labelled tsan, so CI
  * also runs it under ThreadSanitizer.
  */
 #include <dirent.h>

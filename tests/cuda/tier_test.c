@@ -1,6 +1,6 @@
 /*
  * tier_test -- the PTX tier of a cold CUDA load (Note [PTX tier] in
- * src/runtime/backend_cuda.c), through the public API.
+ * src/runtime/cuda_module.c), through the public API.
  *
  *   tier_test
  *
@@ -11,7 +11,8 @@
  *    exact results, and within a bounded time a launch switches the kernel
  *    to the NVRTC cubin, which the background build stored in the cache;
  *    results are bit-identical before and after;
- *  - a second load of the same text is a cache hit (no PTX tier);
+ *  - a second load of the same text is a cache hit (no PTX tier, and no
+ *    PTX emitted: the cache is looked up first);
  *  - kern_module_wait_final switches at once;
  *  - a launch on a capturing stream waits for the cubin, so the graph
  *    holds it, and the graph's replays and argument updates work;
@@ -176,6 +177,9 @@ static void test_auto(kern_device dev, char *dir) {
                                          strlen(text), &m));
   printf("auto: warm load %.2f ms\n", now_ms() - t0);
   ASSERT_OK(ctx, kern_module_get_kernel(m, kern_module_kernel_name(m, 0), &k));
+  /* The cache is looked up before any PTX is made (Note [tier decision]):
+   * a hit never emits it. */
+  ASSERT(!has_ptx(m));
   const kern_module *mo = kern__handle_get(m, KERN__H_MODULE);
   void *h = mo->handle;
   /* A hit is never quick: the first launch already runs the cubin, and the

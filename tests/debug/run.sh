@@ -57,6 +57,31 @@ expect view_index 4 "x=zeros(float32,8) $I4" \
 # a fixed-size local array (wp.zeros in the kernel); idx is 0..3
 expect fixed_array_store 4 "$I4" \
   "oob.py:100:5: kernel 'fixed_array_store': index 3 is out of bounds for axis 1 of array 'arr' (length 3"
+# Sharded launches (--device B:0,0 and B:0,0,0; issue 23 item 4) check the
+# same way: the replicated input is shorter than the grid, so the last
+# shard reads past its end; the sharded output's shape is the global one.
+for list in "$BACKEND:0,0" "$BACKEND:0,0,0"; do
+  for run in 1 2 3; do
+    out=$("$KERN" run "$DIR/oob.py" read_past_end --dim 6 x="arange(float32,7)" \
+      y="zeros(float32,6)" --device "$list" --quiet 2>&1)
+    rc=$?
+    want="oob.py:8:12: kernel 'read_past_end': index 7 is out of bounds for axis 0 of array 'x' (length 7, shape (7,))"
+    if [ $rc -ne 1 ] || ! printf '%s' "$out" | grep -qF -- "$want"; then
+      echo "FAIL sharded $list run $run: exit $rc, expected 1 and: $want"
+      echo "  got: $out"; fail=1
+    fi
+  done
+  out=$("$KERN" run "$DIR/oob.py" write_past_end --dim 3 x="ones(float32,3)" \
+    y="zeros(float32,6)" --device "$list" --quiet 2>&1)
+  rc=$?
+  want="oob.py:14:5: kernel 'write_past_end': index 6 is out of bounds for axis 0 of array 'y' (length 6, shape (6,))"
+  if [ $rc -ne 1 ] || ! printf '%s' "$out" | grep -qF -- "$want"; then
+    echo "FAIL sharded $list write: exit $rc, expected 1 and: $want"
+    echo "  got: $out"; fail=1
+  else
+    echo "ok   sharded $list: $want"
+  fi
+done
 # in bounds, the checked indices give the values
 out=$("$KERN" run "$DIR/oob.py" vec_read --dim 3 idx="arange(int32,4)" out="zeros(float32,4)" \
   --backend "$BACKEND" --debug 2>&1)

@@ -22,4 +22,28 @@ echo "$out" | grep -qx "default device: cpu:0 ('cpu:0' from KERN_DEVICE)" || fai
 printf 'device = cpu\ncolour = blue\n' > "$T/kern/config"
 if "$K" devices > "$T/out" 2> "$T/err"; then fail "a bad config file was accepted"; fi
 grep -q "$T/kern/config:2: unknown key 'colour'" "$T/err" || fail "message: $(cat "$T/err")"
+# Whatever sits at the config path must not hang or be ignored (issue 23
+# item 7): a FIFO (no writer: a blocking open would wait forever), a
+# directory, a NUL byte.  `timeout` turns a hang into a failure.
+C=$T/kern/config
+expect_err() { # WHAT MESSAGE COMMAND...
+  what=$1 msg=$2; shift 2
+  timeout 60 "$@" > "$T/out" 2> "$T/err"; rc=$?
+  [ $rc -eq 124 ] && fail "$what: hung"
+  [ $rc -eq 0 ] && fail "$what: accepted (exit 0)"
+  grep -qF -- "$msg" "$T/err" || fail "$what: message: $(cat "$T/err")"
+}
+rm -f "$C"; mkfifo "$C"
+expect_err "FIFO (devices)" "the config file '$C' is a FIFO, not a regular file" "$K" devices
+printf 'import warp as wp\n@wp.kernel\ndef k(x: wp.array(dtype=float)):\n    x[wp.tid()] = 1.0\n' > "$T/k.py"
+expect_err "FIFO (run)" "the config file '$C' is a FIFO, not a regular file" \
+  "$K" run "$T/k.py" k --dim 2 "x=zeros(float32,2)"
+rm -f "$C"; mkdir "$C"
+expect_err "directory" "the config file '$C' is a directory, not a regular file" "$K" devices
+rmdir "$C"
+printf '# ok\ndevice = c\000pu\n' > "$C"
+expect_err "NUL byte" "$C:2:11: a NUL byte (a config file is text)" "$K" devices
+# A line too long is still that (the NUL check does not hide it).
+{ printf 'device = '; head -c 2000 /dev/zero | tr '\0' x; printf '\n'; } > "$C"
+expect_err "long line" "$C:1: line is longer than 1023 bytes" "$K" devices
 echo ok
