@@ -74,8 +74,8 @@ else
 fi
 
 # ---- which part of the OpenCL kernel costs NVIDIA OpenCL its time
-# (bench/exp/ocl_sumsq.c: kern's kernel with one thing changed per variant)
-if cc -O2 -std=c11 -I/usr/local/cuda/include bench/exp/ocl_sumsq.c -o $B/ocl_sumsq \
+# (exp/ocl_sumsq.c: kern's kernel with one thing changed per variant)
+if cc -O2 -std=c11 -I/usr/local/cuda/include exp/ocl_sumsq.c -o $B/ocl_sumsq \
      -L/usr/local/cuda/lib64 -l:libOpenCL.so.1 -lm >"$OUT/ocl_sumsq-build.log" 2>&1; then
   timeout 120 $B/ocl_sumsq --n $N --device NVIDIA >"$OUT/ocl_sumsq.txt" 2>&1
   say "ocl_sumsq rc $? ($(el))"; cat "$OUT/ocl_sumsq.txt" | tee -a "$SUM"

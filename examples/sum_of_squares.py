@@ -1,6 +1,6 @@
 # Sum of squares, written the natural Warp way: one atomic_add per element.
 # kern recognises the same-address atomic whose result is unused and
-# compiles it as a hierarchical reduction (see LANGUAGE.md).
+# compiles it as a hierarchical reduction (see docs/language.md).
 #
 # `kern bench examples/sum_of_squares.py` times it on every backend and
 # against the libraries below (docs/bench.md):

@@ -5,7 +5,7 @@
  *
  * Tests compare kernel outputs with reference files made by NumPy or Warp,
  * so this must not depend on the kern library it checks: it links only
- * tools/npy.c.  Integers and bools compare exactly; floats pass when
+ * src/cli/npy.c.  Integers and bools compare exactly; floats pass when
  * |actual - expected| <= atol + rtol * |expected| (numpy.isclose's rule),
  * with NaN equal to NaN and an infinity equal only to the same infinity.
  *

@@ -9,7 +9,7 @@
  *   double buffering      12.31 ms   sequential   20.02 ms   speedup 1.63x
  *
  * Sizes come from the environment so the same programs serve CI (small,
- * the default) and the GPU benchmark (bench/async_gpu.sh):
+ * the default) and the GPU benchmark (exp/async_gpu.sh):
  *   KERN_EXAMPLE_MB     MiB of float32 input in all (default 32)
  *   KERN_EXAMPLE_CHUNKS chunks / batches it is cut into (default 16)
  *   KERN_EXAMPLE_ITERS  arithmetic per element in the kernel (default 16)

@@ -6,13 +6,14 @@
 #
 # pytest's exit code 5 ("no tests ran") is a failure here like any code but
 # 0 and 77: a suite that silently collects nothing must not pass.  A python3
-# without pytest fails with "No module named pytest" (CI installs
-# python3-pytest).  -p no:cacheprovider keeps pytest from writing into the
-# source tree.
+# without pytest or NumPy reports the run skipped (77,
+# tests/python/run_pytest.py; CI installs python3-pytest and python3-numpy).
+# -p no:cacheprovider keeps pytest from writing into the source tree.
 foreach(d cpu opencl cuda)
   if(KERN_PYTHON3)
     add_test(NAME python_pytest_${d}
-             COMMAND ${KERN_PYTHON3} -m pytest -q -rs -p no:cacheprovider
+             COMMAND ${KERN_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/python/run_pytest.py
+                     -q -rs -p no:cacheprovider
                      ${PROJECT_SOURCE_DIR}/python/tests)
   else()
     add_test(NAME python_pytest_${d} COMMAND sh -c "echo 'skipped: no python3'; exit 77")

@@ -6,7 +6,7 @@
  * substitutions and swaps of neighbouring letters, the usual typing slips.
  * A candidate is accepted only within about a third of the word's length,
  * so short names are not "corrected" into unrelated ones.  The kern tool
- * has the same rule for command-line names in tools/suggest.c; the two are
+ * has the same rule for command-line names in src/cli/suggest.c; the two are
  * separate because the tool uses only the public API.
  */
 #include <string.h>

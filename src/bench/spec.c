@@ -12,7 +12,7 @@
  *   count  -> '# kern-bench-count:' [ 'bytes=' expr ] [ 'flops=' expr ]
  *   ref    -> '# kern-bench-ref:' LIB ':' OUTPUT '=' python-expression
  *
- * SPEC is exactly `kern run`'s argument grammar (tools/spec.c), in which a
+ * SPEC is exactly `kern run`'s argument grammar (src/cli/spec.c), in which a
  * size name stands for its value: rand(float64,N,seed=3).  Several values
  * of a size make a sweep; sizes with one value hold at every point.
  *

@@ -136,7 +136,7 @@ static void cuda_atomic(Emit *E, Buf *b, int bi, const Type *t,
 
 /* Note [16-byte accesses]: a memory-bound kernel reaches the copy bandwidth
  * only with 16-byte loads and stores (measured on an H100 by
- * bench/exp/saxpy_shapes.cu: 0.93 of the D2D copy with 4-byte accesses,
+ * exp/saxpy_shapes.cu: 0.93 of the D2D copy with 4-byte accesses,
  * 0.96-0.99 with float4).  When every array access of a 1-D kernel is
  * a[i] with i the thread index, the body is straight-line and each array is
  * stored at most once at the top level (after its loads), the kernel gets

@@ -482,7 +482,7 @@ check "a generic parameter's type cannot be told from a vector" 1 "$KERN" run \
   "$T/gen.py" twice --dim 3 'a=full(float32,3,2)' s=1,2,3 'out=zeros(float32,3)'
 err_has "its parameter 's' cannot be told from '1,2,3'"
 # Typed values, .npy files and structs tell their types, as the Python
-# values do to wp.launch (tools/spec_generic.c); what Warp cannot infer
+# values do to wp.launch (src/cli/spec_generic.c); what Warp cannot infer
 # either is refused with what to write.
 check "a typed value instantiates the generic kernel" 0 "$KERN" run \
   "$T/gen.py" twice --dim 3 'a=full(float64,3,2)' 's=float64(0.5)' 'out=zeros(float64,3)'

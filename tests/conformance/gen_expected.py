@@ -201,7 +201,7 @@ def is_indexed_ann(ann):
 
 
 def build_indexed(spec, ann, pname):
-    """indexed(DATA[;IDX0[;IDX1...]]) (tools/spec_indexed.c): the data array
+    """indexed(DATA[;IDX0[;IDX1...]]) (src/cli/spec_indexed.c): the data array
     SPEC, then per dimension ':' (no index array), [i,j,...] or an int32
     array SPEC; the same wp.indexedarray kern run builds."""
     if not (spec.startswith("indexed(") and spec.endswith(")")):
@@ -235,7 +235,7 @@ def is_array_ann(ann):
 
 
 # --------------------------------------------------------------------------
-# structs (tools/spec_struct.c has the same grammar and rules)
+# structs (src/cli/spec_struct.c has the same grammar and rules)
 
 
 def is_struct(t):
@@ -401,7 +401,7 @@ class _Ann:
 
 def build_generic(spec, ann, pname, extra):
     """A typing.Any parameter's value, as the Python value wp.launch would
-    get (tools/spec_generic.c types these SPECs the same way); None for the
+    get (src/cli/spec_generic.c types these SPECs the same way); None for the
     SPECs build_value handles."""
     if spec.endswith(".npy"):
         # wp.array(np.load(f)): the file's dtype and all its dimensions

@@ -3,7 +3,7 @@
 # file's dtype and all its dimensions), typed vector and matrix values
 # (wp.vec3d(...), wp.mat22(...)), a @wp.struct instance (kern run: Params{...})
 # and an array of structs.  kern run instantiates the kernel from these
-# SPECs (tools/spec_generic.c), as wp.launch does from the Python values.
+# SPECs (src/cli/spec_generic.c), as wp.launch does from the Python values.
 # data/generic_a.npy is np.arange(6, dtype=np.float64).reshape(2, 3) / 4 - 0.5,
 # data/generic_b.npy is np.array([3, -7, 12], dtype=np.int16).
 # kern-test: generic_launch_values --dim 2,3 a="$DIR/data/generic_a.npy" b="$DIR/data/generic_b.npy" v='wp.vec3d(1.5,-2,0.25)' m='wp.mat22(1,2,3,4)' p='Params{scale=2.5,offset=(1,2,3),n=4}' ps='arange(Params,3)' h='float16(0.75)' out='zeros(float64,2,3)' ov='zeros(vec3d,3)' oi='zeros(int16,3)' oh='zeros(float16,3)'

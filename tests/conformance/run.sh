@@ -2,9 +2,35 @@
 # Runs every conformance kernel with `kern run` on one backend and compares
 # the checked arrays with the outputs real Warp produced (expected/*.npy).
 # usage: run.sh KERN NPYCMP DIR [BACKEND] [FILE...]
+#
+# Without FILEs, every kernel of DIR, or with KERN_TEST_SHARD=I/N one fixed
+# slice of them: the files whose position (from 0, in C-locale order) is
+# I-1 modulo N.  ctest runs the slices as conformance_BACKEND_I, in
+# parallel under -j, so no one test nears its timeout on a loaded machine
+# (tests/CMakeLists.txt); KERN_TEST_SHARD_LIST=1 prints the slice's files
+# and exits, which tests/conformance/shards_test.sh uses to prove that the
+# registered slices cover every file exactly once per backend.
 set -u
 KERN=$1; NPYCMP=$2; DIR=$3; BACKEND=${4:-cpu}
 shift 3; [ $# -gt 0 ] && shift
+files="$*"
+if [ -z "$files" ]; then
+  files=$(LC_ALL=C ls "$DIR"/*.py | grep -v gen_expected.py)
+  case ${KERN_TEST_SHARD:-} in
+    "") ;;
+    */*)
+      si=${KERN_TEST_SHARD%/*}; sn=${KERN_TEST_SHARD#*/}
+      case "$si$sn" in *[!0-9]*) echo "run.sh: bad KERN_TEST_SHARD '$KERN_TEST_SHARD'"; exit 2 ;; esac
+      [ "$sn" -ge 1 ] && [ "$si" -ge 1 ] && [ "$si" -le "$sn" ] ||
+        { echo "run.sh: bad KERN_TEST_SHARD '$KERN_TEST_SHARD'"; exit 2; }
+      files=$(echo "$files" | awk -v i="$si" -v n="$sn" '(NR - 1) % n == i - 1') ;;
+    *) echo "run.sh: bad KERN_TEST_SHARD '$KERN_TEST_SHARD' (want I/N)"; exit 2 ;;
+  esac
+fi
+if [ -n "${KERN_TEST_SHARD_LIST:-}" ]; then
+  for f in $files; do echo "$f"; done
+  exit 0
+fi
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/kern-conf.XXXXXX")
 trap 'rm -rf "$OUT"' EXIT
 export KERN_CACHE_DIR="$OUT/cache"
@@ -23,11 +49,9 @@ esac
   { echo "skip: no $BACKEND device"; exit 77; }
 pass=0; fail=0; failed=""
 # kern run checks accesses by default; conformance tests the fast unchecked
-# code unless KERN_DEBUG asks for debug mode (conformance_cpu_debug).
+# code unless KERN_DEBUG asks for debug mode (conformance_cpu_debug_I).
 CHECKS=--unchecked
 case ${KERN_DEBUG:-0} in 0|"") ;; *) CHECKS=--debug ;; esac
-files="$*"
-[ -z "$files" ] && files=$(ls "$DIR"/*.py | grep -v gen_expected.py)
 skipped=0
 for f in $files; do
   stem=$(basename "$f" .py)
@@ -87,6 +111,8 @@ for f in $files; do
     pass=$((pass + 1))
   fi
 done
-echo "conformance ($BACKEND): $pass passed, $fail failed, $skipped skipped by kern-skip"
+echo "conformance ($BACKEND${KERN_TEST_SHARD:+, slice $KERN_TEST_SHARD}): $pass passed, $fail failed, $skipped skipped by kern-skip"
+# A slice (or a DIR) with no kernel at all proves nothing.
+[ $((pass + fail + skipped)) -gt 0 ] || { echo "FAIL: no conformance kernel ran"; exit 1; }
 [ -n "$failed" ] && echo "failed:$failed"
 [ "$fail" -eq 0 ]

@@ -40,11 +40,11 @@ say "== cold kern.load from Python"
 export PYTHONPATH=$PWD/python KERN_LIBRARY=$PWD/$B/libkern.so.1 KERN_TOOL=$PWD/$B/kern PYTHONDONTWRITEBYTECODE=1
 for t in auto nvrtc auto; do
   say "-- cuda_tier=$t"
-  timeout 120 python3 bench/exp/cold_load.py --cuda-tier $t 2>&1 | tail -n 3 | tee -a "$SUM"
+  timeout 120 python3 exp/cold_load.py --cuda-tier $t 2>&1 | tail -n 3 | tee -a "$SUM"
 done
 
-say "== cold load from C, device open (bench/exp/tier_load.c)"
-if cc -std=c11 -O2 -D_GNU_SOURCE -Iinclude bench/exp/tier_load.c -o /tmp/tier_load \
+say "== cold load from C, device open (exp/tier_load.c)"
+if cc -std=c11 -O2 -D_GNU_SOURCE -Iinclude exp/tier_load.c -o /tmp/tier_load \
      -L$B -lkern -ldl -Wl,-rpath,$PWD/$B; then
   /tmp/tier_load 9 --file --keep 2>&1 | tee -a "$SUM"
 fi

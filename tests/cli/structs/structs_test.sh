@@ -1,5 +1,5 @@
 #!/bin/sh
-# structs_test.sh -- @wp.struct arguments of `kern run` (tools/spec_struct.c):
+# structs_test.sh -- @wp.struct arguments of `kern run` (src/cli/spec_struct.c):
 # a struct value {field=value,...}, an array of structs read from a .npy file
 # of records that NumPy saved from Warp's numpy_dtype() (records.npy, made by
 # make_records.py with real Warp, as are the expected outputs), saved back as

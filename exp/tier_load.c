@@ -11,12 +11,12 @@
  * Three contexts (auto, ptx, nvrtc), each with a fresh cache directory and
  * its device opened first (one array).  Each round loads, in every context,
  * a module new to every cache (a salted one-line kernel, as
- * bench/exp/cold_load.py writes) and times kern_module_load_string plus
+ * exp/cold_load.py writes) and times kern_module_load_string plus
  * kern_module_get_kernel.  Also times the parts of the PTX tier in this
  * process: kern's compile to PTX (kern_compile_source "ptx:N") and the
  * driver's JIT of that text (cuModuleLoadDataEx).  Prints each row's
  * median and the values.  Needs a GPU; build (tests/gpu/ptx_tier.sh does):
- *   cc -std=c11 -O2 -D_GNU_SOURCE -Iinclude bench/exp/tier_load.c -o tier_load \
+ *   cc -std=c11 -O2 -D_GNU_SOURCE -Iinclude exp/tier_load.c -o tier_load \
  *      -Lbuild -lkern -ldl -Wl,-rpath,$PWD/build
  */
 #include <dlfcn.h>

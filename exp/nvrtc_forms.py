@@ -9,7 +9,7 @@ options, printing CPU milliseconds per kernel (process time, which counts
 NVRTC's own threads).  Used for the NVRTC table in bench/NOTES.md; not part
 of any test.
 
-  python3 bench/exp/nvrtc_forms.py DIR N [--trivial] -- OPTION...
+  python3 exp/nvrtc_forms.py DIR N [--trivial] -- OPTION...
 
 --trivial replaces the records with N copies of a kernel that stores one
 constant (the floor: what NVRTC needs per kernel whatever the kernel does).

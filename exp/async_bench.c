@@ -21,7 +21,7 @@
  *        (G: GiB of float32 input, 8; FILE: the 3-buffer run's per-chunk
  *        stage times as CSV)
  * Prints one line per figure, "name value unit", then a short table.
- * Built by bench/async_gpu.sh against the build's libkern.a; the reference
+ * Built by exp/async_gpu.sh against the build's libkern.a; the reference
  * launches use libcuda through dlopen, like kern itself.
  */
 #define _GNU_SOURCE

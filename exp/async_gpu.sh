@@ -1,16 +1,16 @@
 #!/bin/bash
-# bench/async_gpu.sh -- issue #11 on a bare H100/H200 machine, one call
+# exp/async_gpu.sh -- issue #11 on a bare H100/H200 machine, one call
 # (about 3 minutes, most of it the build): builds kern from source, runs the
 # stream tests on CUDA (plain, then under compute-sanitizer racecheck and
 # synccheck) and on NVIDIA's OpenCL, the OpenCL interop test, the ctypes
-# binding test on CUDA, bench/async_bench (launch overhead vs bare
+# binding test on CUDA, exp/async_bench (launch overhead vs bare
 # cuLaunchKernel, graph replay, an 8 GiB pipeline at 1 to 4 buffers with
 # per-stage times against the bidirectional copy rate, and kern's own
 # choice of chunk and buffers, all in this run; then a smaller run on
 # OpenCL with kern_host_alloc's pinned buffers) and the six buffering
 # examples' table.
 #
-#   bash bench/async_gpu.sh            (from the repository root)
+#   bash exp/async_gpu.sh            (from the repository root)
 #
 # $OUT (default ./async-out) gets summary.txt, async_bench.txt,
 # async_bench_opencl.txt, examples.txt, pipeline3-timeline.csv (every
@@ -42,7 +42,7 @@ for e in $EXAMPLES; do TARGETS="$TARGETS async_$e"; done
 if ! { cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release && cmake --build $B -j"$J" --target $TARGETS; } >"$L/build.log" 2>&1; then
   tail -n 40 "$L/build.log"; say "build: FAILED"; exit 1
 fi
-cc -O2 -std=gnu11 -Iinclude -Isrc/runtime -Isrc/base -Isrc/compile bench/async_bench.c \
+cc -O2 -std=gnu11 -Iinclude -Isrc/runtime -Isrc/base -Isrc/compile exp/async_bench.c \
   $B/libkern.a -ldl -lpthread -lm -o $B/async_bench >>"$L/build.log" 2>&1 || { say "async_bench build: FAILED"; tail -n 20 "$L/build.log"; exit 1; }
 say "build: ok ($(el))"
 

@@ -2,7 +2,7 @@
 the CUDA backend's options: where a cold kern.load's time goes.  Wall and
 CPU time per compile (median of 5 after one warm-up), for each .cu named,
 as emitted and with extra options.  Usage:
-  python3 bench/exp/nvrtc_floor.py [--arch sm_90] FILE.cu ...
+  python3 exp/nvrtc_floor.py [--arch sm_90] FILE.cu ...
 
 The nvrtc_*.cu files beside it are the exact texts measured on 2026-11-26
 (bench/NOTES.md): kern's emitted CUDA for a scale kernel and for

@@ -1,4 +1,4 @@
-# Compute-bound kernels for comparing NVRTC option sets (bench/exp/fastcompile_gpu.sh):
+# Compute-bound kernels for comparing NVRTC option sets (exp/fastcompile_gpu.sh):
 # the memory-bound examples cannot show an optimisation NVRTC drops.
 import warp as wp
 

@@ -1,7 +1,7 @@
 """Where a cold kern.load's time goes from Python, per tier (a throwaway
 probe for Note [PTX tier]; bench/NOTES.md): times the raw
 kern_module_load_file call through ctypes and the Module wrapper apart.
-Usage: python3 bench/exp/py_tier_probe.py auto|ptx|nvrtc"""
+Usage: python3 exp/py_tier_probe.py auto|ptx|nvrtc"""
 import ctypes as C, os, sys, tempfile, time
 import kern
 from kern import _ffi, _runtime, _module

@@ -5,7 +5,7 @@ the machine adds.  With --touch GB, first writes and frees that much memory
 in a child process, so that the guest's pages are backed before anything
 is timed (a freshly booted VM backs each page on first touch, which NVRTC,
 allocating ~100 MB a compile, pays on every new page it gets).
-Usage: python3 bench/exp/cold_load.py [--touch GB] [--timer libpython_timer.so]
+Usage: python3 exp/cold_load.py [--touch GB] [--timer libpython_timer.so]
        [--cuda-tier auto|nvrtc|ptx]
 """
 import argparse, ctypes as C, os, statistics, subprocess, sys, tempfile, time

@@ -4,9 +4,9 @@
 # builds libkern three times -- as is, with --Ofast-compile=min and with
 # --Ofast-compile=mid added to the backend's NVRTC options -- then, per build,
 # `kern bench` on CUDA for the two memory-bound examples and the two
-# compute-bound kernels of bench/exp/compute.py, and the cold load of new
+# compute-bound kernels of exp/compute.py, and the cold load of new
 # files through the Python package.  Run from the repo root:
-#   OUT=/some/dir bash bench/exp/fastcompile_gpu.sh
+#   OUT=/some/dir bash exp/fastcompile_gpu.sh
 set -u
 OUT=${OUT:-$PWD/fc-out}; mkdir -p "$OUT"
 export PATH=/usr/local/cuda/bin:/opt/torch/.venv/bin:$PATH
@@ -27,7 +27,7 @@ srcd=$(mktemp -d)
 for r in 1 2; do
 for v in base min mid; do
   echo "== $v (round $r)"
-  for f in examples/sum_of_squares.py examples/saxpy.py bench/exp/compute.py; do
+  for f in examples/sum_of_squares.py examples/saxpy.py exp/compute.py; do
     KERN_CACHE_DIR=/tmp/cache-$v build-$v/kern bench $f --backend cuda --no-refs --no-cold --no-peak -q 2>&1 |
       grep -E "^[a-z_]+  N=|^  cuda:0" | cut -c1-90
   done

@@ -4,8 +4,8 @@
  * kern's own compile to CUDA C (kern_compile_source), NVRTC on that text
  * with the backend's options (dlopen'd here), cuModuleLoadData of the
  * cubin, and the whole kern_module_load_string with the cache on and off.
- * Build and run on a GPU machine (bench/exp/fastcompile_gpu.sh does):
- *   cc -O2 -Iinclude bench/exp/load_breakdown.c -o B/load_breakdown -LB -lkern \
+ * Build and run on a GPU machine (exp/fastcompile_gpu.sh does):
+ *   cc -O2 -Iinclude exp/load_breakdown.c -o B/load_breakdown -LB -lkern \
  *      -ldl -Wl,-rpath,B && B/load_breakdown
  */
 #define _GNU_SOURCE

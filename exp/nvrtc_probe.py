@@ -1,6 +1,6 @@
 import ctypes as C, time, statistics, sys
 nv = C.CDLL("/usr/local/cuda/lib64/libnvrtc.so")
-src = open("bench/exp/nvrtc_scale.cu", "rb").read()
+src = open("exp/nvrtc_scale.cu", "rb").read()
 opts = [b"--gpu-architecture=sm_90", b"-default-device", b"--std=c++17", b"-lineinfo", b"--fmad=false"]
 def comp():
     p = C.c_void_p(); nv.nvrtcCreateProgram(C.byref(p), src, b"k.cu", 0, None, None)
