@@ -145,9 +145,9 @@ PYTHONUNBUFFERED=1 timeout 150 $PY bench/gpu_ref.py 100000000 --json "$L/gpu_ref
 echo "gpu_ref rc $?" >>"$L/gpu_ref.txt"
 say "gpu_ref done ($(el))"
 # The other leads in the same run: async launch and graph replay
-# (bench/async_bench, 2 GiB pipeline) and the cold Python kern.load
+# (exp/async_bench, 2 GiB pipeline) and the cold Python kern.load
 # (bench/python_gpu.py, a smaller sum of squares than its own script's).
-if cc -O2 -std=gnu11 -Iinclude -Isrc/runtime -Isrc/base -Isrc/compile bench/async_bench.c \
+if cc -O2 -std=gnu11 -Iinclude -Isrc/runtime -Isrc/base -Isrc/compile exp/async_bench.c \
      $B/libkern.a -ldl -lpthread -lm -o $B/async_bench >"$L/async_bench-build.log" 2>&1; then
   ( unset OCL_ICD_VENDORS; timeout 120 $B/async_bench --gb 2 >"$L/async_bench.txt" 2>&1 )
   say "async_bench rc $? ($(el))"
