@@ -171,7 +171,7 @@ static kern_status load_string(kern_context *ctx, kern_device dev,
   /* On CUDA, #line directives make NVRTC errors and compute-sanitizer
    * reports point at the kernel file's lines. */
   kc_options opts = {kern__debug_enabled(ctx), be->target == KERN_TARGET_CUDA, 0,
-                     ctx->opts.no_native, 0};
+                     ctx->opts.no_native, 0, kern__expand_enabled()};
   /* The quick tier of a cold CUDA load (Note [PTX tier] in backend_cuda.c);
    * debug mode's checks are the NVRTC build's alone. */
   if (be->version >= 5 && be->ptx_sm && !opts.debug &&
@@ -404,7 +404,8 @@ kern_status kern_compile_source(kern_context *h, const char *name,
   /* Many small modules compiled in one context (kern synth) share their
    * helpers (Note [helper memo] in emit/memo.c). */
   if (!ctx->memo) ctx->memo = kern__memo_new();
-  kc_options opts = {kern__debug_enabled(ctx), 0, compact, ctx->opts.no_native, ptx};
+  kc_options opts = {kern__debug_enabled(ctx), 0, compact, ctx->opts.no_native, ptx,
+                     kern__expand_enabled()};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile_memo(name, source ? source : "", length,
