@@ -254,8 +254,12 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
       ir_aggregate_atomics(C, m);
     const char *expanded = NULL;
     if (o->expand && target == KERN_TARGET_C) {
-      const char *why = NULL;
-      expanded = ir_expand(C, m, &why) ? "expanded into scalar IR" : why;
+      const char *what = NULL;
+      Pos at = {0};
+      expanded = ir_expand(C, m, &at, &what)
+                     ? "expanded into scalar IR"
+                     : arena_printf(C, "%s:%d:%d: the expansion does not cover %s",
+                                    C->path, at.line, at.col, what);
       /* the reason quotes the path: kept inside its comment */
       char *q = arena_printf(C, "%s", expanded);
       for (char *p = q; *p; p++)

@@ -1596,10 +1596,10 @@ static IrStmt *copy_stmts(Compiler *C, IrStmt *s) {
   return head;
 }
 
-bool ir_expand(Compiler *C, IrModule *m, const char **why) {
+bool ir_expand(Compiler *C, IrModule *m, Pos *pos, const char **what) {
   Xp *X = arena_alloc(C, sizeof *X);
   X->C = C;
-  *why = NULL;
+  *what = NULL;
   /* the functions as they were, to put back on a refusal */
   int nf = 0;
   for (IrFunc *f = m->funcs; f; f = f->next)
@@ -1632,8 +1632,8 @@ bool ir_expand(Compiler *C, IrModule *m, const char **why) {
       fs[k]->locals_tail = tails[k];
       fs[k]->nlocals = nlocals[k];
     }
-    *why = arena_printf(C, "%s:%d:%d: the expansion does not cover %s", C->path,
-                        X->why_pos.line, X->why_pos.col, X->why);
+    *pos = X->why_pos;
+    *what = X->why;
     return false;
   }
   for (int k = 0; k < nf; k++) {

@@ -226,10 +226,10 @@ void ir_analyze(Compiler *C, IrModule *m);
 void ir_add_fault_param(Compiler *C, IrModule *m);
 
 /* expand.c: rewrites m so that no operation computes on an aggregate
- * (Note [expansion]).  Returns false and leaves m as it was, with *why
- * "path:line:col: the expansion does not cover ...", when m uses what the
- * pass cannot expand. */
-bool ir_expand(Compiler *C, IrModule *m, const char **why);
+ * (Note [expansion]).  Returns false and leaves m as it was, with *pos and
+ * *what ("wp.inverse of a 4x4 matrix") saying what the pass cannot
+ * expand. */
+bool ir_expand(Compiler *C, IrModule *m, Pos *pos, const char **what);
 
 /* Internal builtins the lowering introduces for operators. */
 enum {
