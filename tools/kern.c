@@ -92,7 +92,7 @@ static const char help_devices[] =
 
 static const char help_compile[] =
     "Usage: kern compile FILE [--target c|cuda|opencl|ptx] [-o OUT] [--debug]\n"
-    "                         [--compact] [--sm N] [--no-native]\n"
+    "                         [--compact] [--sm N] [--no-native] [--expand]\n"
     "\n"
     "Translates every kernel in the Warp source FILE and prints the generated\n"
     "code, without building or running it.\n"
@@ -113,6 +113,11 @@ static const char help_compile[] =
     "                   slower kernels, 5-10x faster to compile\n"
     "  --no-native      refuse @wp.func_native snippets (native code pasted\n"
     "                   into the program), for files you do not trust\n"
+    "  --expand         C only: emit the IR the PTX tier reads, with vectors,\n"
+    "                   matrices and composite builtins expanded into scalar\n"
+    "                   operations; the first line says whether the expansion\n"
+    "                   took the module (KERN_EXPAND=1 does the same for\n"
+    "                   kern run on the CPU)\n"
     "  -h, --help       show this help\n"
     "\n"
     "Examples:\n"
@@ -512,7 +517,7 @@ static int cmd_devices(int argc, char **argv) {
 
 static int cmd_compile(int argc, char **argv) {
   const char *file = NULL, *target = "c", *out = NULL, *sm = NULL;
-  int only_args = 0, debug = 0, compact = 0, no_native = 0;
+  int only_args = 0, debug = 0, compact = 0, no_native = 0, expand = 0;
 
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -538,6 +543,10 @@ static int cmd_compile(int argc, char **argv) {
         no_native = 1;
         continue;
       }
+      if (strcmp(a, "--expand") == 0) {
+        expand = 1;
+        continue;
+      }
       if ((r = opt_value(argc, argv, &i, "--target", "-t", &target)) ||
           (r = opt_value(argc, argv, &i, "--output", "-o", &out)) ||
           (r = opt_value(argc, argv, &i, "--sm", NULL, &sm))) {
@@ -558,6 +567,12 @@ static int cmd_compile(int argc, char **argv) {
     return usage("compile", "--compact is for --target cuda, not '%s'", target);
   if (sm && strcmp(target, "ptx"))
     return usage("compile", "--sm is for --target ptx, not '%s'", target);
+  if (expand && strcmp(target, "c"))
+    return usage("compile", "--expand is for --target c, not '%s'", target);
+  /* the C emitter reads the expanded IR (Note [expansion] in ir/expand.c);
+   * the library takes the request from the environment, as kern run does */
+  if (expand && setenv("KERN_EXPAND", "1", 1) != 0)
+    return usage("compile", "--expand: cannot set KERN_EXPAND");
   char ptx_target[32];
   if (strcmp(target, "ptx") == 0) {
     char *end;

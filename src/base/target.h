@@ -33,6 +33,11 @@ typedef struct kc_options {
    * kc_result.ptx, or kc_result.ptx_why when the module uses something
    * the PTX emitter does not cover. */
   int ptx;
+  /* C only: emit the module after the expansion into scalar IR (Note
+   * [expansion] in ir/expand.c), the form the PTX tier reads, so the CPU
+   * tests it; a module the pass refuses is emitted as usual, with a
+   * comment saying why (kern compile --expand, KERN_EXPAND=1). */
+  int expand;
 } kc_options;
 
 #endif

@@ -229,7 +229,7 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
   C->path = name ? name : "<string>";
   C->src = src;
   C->len = len;
-  static const kc_options dflt = {0, 0, 0, 0, 0};
+  static const kc_options dflt = {0, 0, 0, 0, 0, 0};
   const kc_options *volatile o = opts ? opts : &dflt;
 
   kern_status st = KERN_SUCCESS;
@@ -252,10 +252,30 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
     /* Debug mode checks every access, so nothing is aggregated there. */
     if (!o->debug)
       ir_aggregate_atomics(C, m);
+    const char *expanded = NULL;
+    if (o->expand && target == KERN_TARGET_C) {
+      const char *what = NULL;
+      Pos at = {0};
+      expanded = ir_expand(C, m, &at, &what)
+                     ? "expanded into scalar IR"
+                     : arena_printf(C, "%s:%d:%d: the expansion does not cover %s",
+                                    C->path, at.line, at.col, what);
+      /* the reason quotes the path: kept inside its comment */
+      char *q = arena_printf(C, "%s", expanded);
+      for (char *p = q; *p; p++)
+        if (*p == '\n' || (p[0] == '*' && p[1] == '/'))
+          *p = ' ';
+      expanded = q;
+    }
     ir_analyze(C, m);
     if (o->debug)
       ir_add_fault_param(C, m);
     const char *code = emit_module(C, m, target_of(target), o, memo);
+    if (expanded)
+      /* Note [expansion]: the first line says whether the expansion took
+       * the module (conformance_cpu_expanded counts them) */
+      code = arena_printf(C, "/* kern: %s (Note [expansion] in ir/expand.c) */\n%s",
+                          expanded, code);
     out->source = dup_or_oom(C, code);
     out->source_len = strlen(out->source);
     if (o->ptx && target == KERN_TARGET_CUDA) {

@@ -52,8 +52,24 @@
  * the int32 wp.tid() value, which equals the CUDA form's 64-bit loop
  * counter for launches of fewer than 2^31 items.
  *
- * Vectors, matrices, quaternions and transforms: Note [PTX vectors].
- * The exact builtins on them: + - * / (by a scalar), unary -, == and !=,
+ * Builtins defined once: this emitter reads the module after the IR pass
+ * ir_expand (Note [expansion] in ir/expand.c), which rewrites vectors,
+ * matrices, quaternions and transforms into scalar locals and every
+ * builtin on them, and the composite scalar builtins (lerp, smoothstep,
+ * clamp, degrees, radians, rand_init, randf, randi), into the scalar
+ * operations of their C helpers, in the helpers' order.  The meaning of
+ * those builtins lives there, once; CI runs that expanded IR through the
+ * C emitter on the CPU (conformance_cpu_expanded), so the expansion is
+ * tested against real Warp without a GPU.  What is left here is the
+ * spelling of scalar IR, instruction by instruction (the operators,
+ * conversions, constants, the scalar builtins min, max, abs, sign, step,
+ * nonzero, sqrt, floor, ceil, trunc, frac, the isnan family and the
+ * guarded integer division family), and the irreducible parts: loads and
+ * stores, atomics, the grid loop, control flow, inlined calls, and moving
+ * whole vector values across those boundaries (Note [PTX vectors]).  A
+ * module the expansion refuses is refused here with its reason.
+ *
+ * The builtins on vectors the expansion covers: + - * / (by a scalar), unary -, == and !=,
  * cw_mul, cw_div, the componentwise scalar builtins (abs, sign, floor,
  * ceil, trunc, frac, min, max, %, //), min and max over a vector, dot,
  * length, length_sq, normalize, cross, outer, lerp, transpose, trace,
@@ -586,19 +602,20 @@ static const char *minmax(Px *X, bool mn, kern_scalar sc, const char *a,
   return sel(X, sc, a, t, p);
 }
 
-static const char *vcall_scalar(Px *X, IrExpr *e);
+static const char *bi_name(int bi) {
+  return bi < BI_COUNT ? builtin_names[bi] : "(operator)";
+}
 
 /* Refuses the scalar builtin bi on components of type sc unless the tier
  * computes it exactly. */
 static void sop_check(Px *X, int bi, kern_scalar sc, Pos pos) {
   switch (bi) {
-  case BI_MIN: case BI_MAX: case BI_CLAMP: case BI_ABS: case BI_SIGN:
+  case BI_MIN: case BI_MAX: case BI_ABS: case BI_SIGN:
   case BI_STEP: case BI_NONZERO: case BI_TRUTH: case BI_WRAP_INDEX:
   case BI_OP_DIV: case BI_OP_MOD: case BI_OP_FLOORDIV:
     return;
   case BI_SQRT: case BI_FLOOR: case BI_CEIL: case BI_TRUNC: case BI_FRAC:
-  case BI_ISNAN: case BI_ISINF: case BI_ISFINITE: case BI_LERP:
-  case BI_DEGREES: case BI_RADIANS: case BI_SMOOTHSTEP:
+  case BI_ISNAN: case BI_ISINF: case BI_ISFINITE:
     if (!isf(sc))
       refuse(X, pos, arena_printf(X->C, "wp.%s of an integer",
                                   builtin_names[bi]));
@@ -610,96 +627,22 @@ static void sop_check(Px *X, int bi, kern_scalar sc, Pos pos) {
 }
 
 static int sop_arity(int bi) {
-  return bi == BI_CLAMP || bi == BI_LERP || bi == BI_SMOOTHSTEP ? 3
-         : bi == BI_MIN || bi == BI_MAX || bi == BI_WRAP_INDEX ||
+  return bi == BI_MIN || bi == BI_MAX || bi == BI_WRAP_INDEX ||
            bi == BI_OP_DIV || bi == BI_OP_MOD || bi == BI_OP_FLOORDIV ? 2 : 1;
 }
 
 static const char *sop(Px *X, int bi, kern_scalar sc, kern_scalar rs,
                        kern_scalar sc1, const char *const *a, Pos pos);
 
-/* Warp's PCG hash step, k_pcg in common.c, on a uint32 register. */
-static const char *pcg(Px *X, const char *s) {
-  const char *b = reg(X, RR), *t = reg(X, RR), *c = reg(X, RR), *r = reg(X, RR);
-  ins(X, "mad.lo.s32 %s, %s, 747796405, -1403630843;", b, s); /* 2891336453u */
-  ins(X, "shr.u32 %s, %s, 28;", t, b);
-  ins(X, "add.s32 %s, %s, 4;", t, t);
-  ins(X, "shr.u32 %s, %s, %s;", c, b, t);
-  ins(X, "xor.b32 %s, %s, %s;", c, c, b);
-  ins(X, "mul.lo.s32 %s, %s, 277803737;", c, c);
-  ins(X, "shr.u32 %s, %s, 22;", r, c);
-  ins(X, "xor.b32 %s, %s, %s;", r, r, c);
-  return r;
-}
-
-/* wp.rand_init, wp.randf and wp.randi: integer hashing, the float draw
- * an exact conversion and product (rand_helper in common.c). */
-static const char *rand_call(Px *X, IrExpr *e) {
-  Pos pos = e->pos;
-  const char *a[3] = {0};
-  if (e->bi == BI_RAND_INIT) {
-    if (e->nargs < 1 || e->nargs > 2)
-      refuse(X, pos, "this wp.rand_init");
-    for (int i = 0; i < e->nargs; i++) {
-      need_scalar(X, e->args[i]->ty, pos);
-      if (e->args[i]->ty->sc != KERN_SCALAR_INT32)
-        refuse(X, pos, "this wp.rand_init");
-      a[i] = expr(X, e->args[i]);
-    }
-    if (e->nargs == 1)
-      return pcg(X, a[0]);
-    const char *h = pcg(X, a[1]), *s = reg(X, RR);
-    ins(X, "add.s32 %s, %s, %s;", s, a[0], h);
-    return pcg(X, s);
-  }
-  if ((e->nargs != 1 && e->nargs != 3) || e->args[0]->kind != E_VAR ||
-      e->args[0]->ty->kind != TY_SCALAR || e->args[0]->ty->sc != KERN_SCALAR_UINT32)
-    refuse(X, pos, arena_printf(X->C, "this wp.%s", builtin_names[e->bi]));
-  kern_scalar rs = e->bi == BI_RANDF ? KERN_SCALAR_FLOAT32 : KERN_SCALAR_INT32;
-  for (int i = 1; i < e->nargs; i++) {
-    need_scalar(X, e->args[i]->ty, pos);
-    if (e->args[i]->ty->sc != rs)
-      refuse(X, pos, arena_printf(X->C, "this wp.%s", builtin_names[e->bi]));
-    a[i] = expr(X, e->args[i]);
-  }
-  /* the arguments are evaluated before the helper updates the state */
-  const char *st = var_reg(X, e->args[0]->var, pos);
-  const char *n = pcg(X, st);
-  ins(X, "mov.b32 %s, %s;", st, n);
-  if (e->bi == BI_RANDF) {
-    const char *h = reg(X, RR), *f = reg(X, RF), *r = reg(X, RF);
-    ins(X, "shr.u32 %s, %s, 8;", h, st);
-    ins(X, "cvt.rn.f32.u32 %s, %s;", f, h);
-    ins(X, "mul.rn.f32 %s, %s, 0f33800000;", r, f); /* 1.0f / 16777216.0f */
-    if (e->nargs == 1)
-      return r;
-    /* (hi - lo) * randf(s) + lo */
-    const char *d = binop(X, OP_SUB, rs, a[2], a[1], pos);
-    return binop(X, OP_ADD, rs, binop(X, OP_MUL, rs, d, r, pos), a[1], pos);
-  }
-  if (e->nargs == 1)
-    return mov_new(X, rs, st);
-  /* span = (uint32)(hi - lo); (int32)(span ? s % span : s) + lo */
-  const char *span = reg(X, RR), *m = reg(X, RR), *r = reg(X, RR);
-  ins(X, "sub.s32 %s, %s, %s;", span, a[2], a[1]);
-  const char *z = setp(X, "eq", KERN_SCALAR_UINT32, span, "0");
-  const char *safe = sel(X, KERN_SCALAR_UINT32, "1", span, z);
-  ins(X, "rem.u32 %s, %s, %s;", m, st, safe);
-  const char *v = sel(X, KERN_SCALAR_UINT32, st, m, z);
-  ins(X, "add.s32 %s, %s, %s;", r, v, a[1]);
-  return r;
-}
-
 static const char *call(Px *X, IrExpr *e) {
   Pos pos = e->pos;
-  if (e->bi == BI_RAND_INIT || e->bi == BI_RANDF || e->bi == BI_RANDI)
-    return rand_call(X, e);
   bool agg = e->ty->kind == TY_VEC || e->ty->kind == TY_MAT;
   for (int i = 0; i < e->nargs; i++)
     if (e->args[i]->ty->kind == TY_VEC || e->args[i]->ty->kind == TY_MAT)
       agg = true;
-  if (agg)
-    return vcall_scalar(X, e);
+  if (agg) /* the expansion leaves none (Note [expansion]) */
+    refuse(X, pos, arena_printf(X->C, "wp.%s of vectors",
+                                bi_name(e->bi)));
   need_scalar(X, e->ty, pos);
   for (int i = 0; i < e->nargs; i++)
     need_scalar(X, e->args[i]->ty, pos);
@@ -726,8 +669,6 @@ static const char *sop(Px *X, int bi, kern_scalar sc, kern_scalar rs,
   switch (bi) {
   case BI_MIN: case BI_MAX:
     return minmax(X, bi == BI_MIN, sc, a[0], a[1]);
-  case BI_CLAMP: /* min(max(b, a), c) */
-    return minmax(X, true, sc, minmax(X, false, sc, a[1], a[0]), a[2]);
   case BI_ABS: {
     if (fl) {
       const char *r = reg(X, c);
@@ -789,32 +730,6 @@ static const char *sop(Px *X, int bi, kern_scalar sc, kern_scalar rs,
     ins(X, "abs.%s %s, %s;", ity(sc), m, a[0]);
     const char *inf = sc == KERN_SCALAR_FLOAT32 ? "0f7F800000" : "0d7FF0000000000000";
     return pred_bool(X, setp(X, bi == BI_ISINF ? "eq" : "lt", sc, m, inf));
-  }
-  case BI_LERP: { /* a * (1 - c) + b * c */
-    const char *t = binop(X, OP_SUB, sc, float_const(X, sc, 1.0), a[2], pos);
-    const char *l = binop(X, OP_MUL, sc, a[0], t, pos);
-    const char *r = binop(X, OP_MUL, sc, a[1], a[2], pos);
-    return binop(X, OP_ADD, sc, l, r, pos);
-  }
-  case BI_SMOOTHSTEP: {
-    /* t = clamp((c - a) / (b - a), 0, 1); t * t * (3 - 2 * t) */
-    const char *q = binop(X, OP_DIV, sc, binop(X, OP_SUB, sc, a[2], a[0], pos),
-                          binop(X, OP_SUB, sc, a[1], a[0], pos), pos);
-    const char *t = minmax(X, true, sc,
-                           minmax(X, false, sc, mov_new(X, sc, float_const(X, sc, 0.0)), q),
-                           mov_new(X, sc, float_const(X, sc, 1.0)));
-    const char *u = binop(X, OP_SUB, sc, float_const(X, sc, 3.0),
-                          binop(X, OP_MUL, sc, float_const(X, sc, 2.0), t, pos), pos);
-    return binop(X, OP_MUL, sc, binop(X, OP_MUL, sc, t, t, pos), u, pos);
-  }
-  case BI_DEGREES: case BI_RADIANS: {
-    /* Note [degrees and radians] in common.c: in double, rounded once */
-    const char *w = convert(X, KERN_SCALAR_FLOAT64, sc, a[0], pos);
-    const char *k = float_const(X, KERN_SCALAR_FLOAT64,
-                                bi == BI_DEGREES ? 57.29577951308232087679
-                                                 : 0.01745329251994329577);
-    const char *m = binop(X, OP_MUL, KERN_SCALAR_FLOAT64, w, k, pos);
-    return convert(X, sc, KERN_SCALAR_FLOAT64, m, pos);
   }
   default:
     break;
@@ -949,15 +864,12 @@ static const char *atomic(Px *X, int bi, kern_scalar sc, const char *addr,
 /* Note [PTX vectors]: a vector or matrix value is its components, one
  * register each, in the order of the C struct's storage (c[k]; m[i][j]
  * row-major at k = i * cols + j), so a kernel parameter, an array element
- * and a value share one layout.  Every operation is the one the helper in
- * common.c performs, component by component and in the helper's order:
- * a sum starts from 0 (`s = 0; s += x * y`), which is not the same as
- * starting from the first product when that is -0.  A component index
- * that is not a constant selects among the components; an index out of
- * range is undefined in C, and is here too (it reads the last component
- * or writes none).  A quaternion or transform takes only the builtins
- * whose helper is known to be the vector one or is written out here
- * (quat_ok, xform_ok); components of 8- and 16-bit types are refused. */
+ * and a value share one layout.  After the expansion (Note [expansion] in
+ * ir/expand.c) no operation computes on such a value: it is only moved
+ * whole (a parameter, a load or store, an atomic per component, a user
+ * function's argument, result or local, an E_MAKE of scalars) and taken
+ * apart by E_COMP with constant indices; so this file holds none of the
+ * builtins' semantics.  Components of 8- and 16-bit types are refused. */
 
 static bool is_agg(const Type *t) {
   return t && (t->kind == TY_VEC || t->kind == TY_MAT);
@@ -1038,31 +950,12 @@ static const char **value(Px *X, IrExpr *e) {
   return r;
 }
 
-/* A component index: its constant value, or -1 with *reg set. */
-static int comp_index(Px *X, IrExpr *i, int len, const char **ireg, Pos pos) {
-  need_scalar(X, i->ty, pos);
-  if (isf(i->ty->sc))
-    refuse(X, pos, "a float component index");
-  if (i->kind == E_CONST) {
-    /* a negative constant is held sign-extended: never below len */
-    if (i->ival < (uint64_t)len)
-      return (int)i->ival;
-    refuse(X, pos, "a component index out of range");
-  }
-  *ireg = expr(X, i);
-  return -1;
-}
-
-/* Component k0 of a run-time index ireg (type sc) among n registers of
- * stride st from c[base]: the last unless another matches. */
-static const char *select_comp(Px *X, const char *const *c, int base, int st,
-                               int n, const char *ireg, kern_scalar isc,
-                               kern_scalar sc) {
-  const char *r = c[base + (n - 1) * st];
-  for (int k = n - 2; k >= 0; k--)
-    r = sel(X, sc, c[base + k * st], r,
-            compare(X, OP_EQ, isc, ireg, int_const(X, isc, (uint64_t)k)));
-  return r;
+/* A component index: the expansion leaves only constants (Note
+ * [expansion]); a run-time index was selected among the components there. */
+static int comp_index(Px *X, IrExpr *i, int len, Pos pos) {
+  if (i->kind != E_CONST || i->ival >= (uint64_t)len)
+    refuse(X, pos, "this component index");
+  return (int)i->ival;
 }
 
 /* The scalar component of an E_COMP (a vector's c[b], a matrix's m[b][c]). */
@@ -1070,216 +963,13 @@ static const char *comp_expr(Px *X, IrExpr *e) {
   Pos pos = e->pos.line > 0 ? e->pos : X->stmt_pos;
   const Type *t = e->a->ty;
   need_agg(X, t, pos);
+  if ((t->kind == TY_VEC) != (e->c == NULL))
+    refuse(X, pos, "this component");
   const char **c = vexpr(X, e->a);
-  const char *ir = NULL, *jr = NULL;
-  int i = comp_index(X, e->b, t->rows, &ir, pos);
-  if (t->kind == TY_VEC) {
-    if (e->c)
-      refuse(X, pos, "this component");
-    return i >= 0 ? c[i] : select_comp(X, c, 0, 1, t->rows, ir, e->b->ty->sc, t->sc);
-  }
-  if (!e->c)
-    refuse(X, pos, "this matrix component");
-  int j = comp_index(X, e->c, t->cols, &jr, pos);
-  /* the row first, then the column within it */
-  const char **row = arena_alloc(X->C, (size_t)t->cols * sizeof *row);
-  for (int k = 0; k < t->cols; k++)
-    row[k] = i >= 0 ? c[i * t->cols + k]
-                    : select_comp(X, c, k, t->cols, t->rows, ir, e->b->ty->sc, t->sc);
-  return j >= 0 ? row[j] : select_comp(X, row, 0, 1, t->cols, jr, e->c->ty->sc, t->sc);
-}
-
-
-/* The sum s = 0; s += x[k] * y[k] over n terms, as the helpers write it. */
-static const char *dot_sum(Px *X, kern_scalar sc, const char *const *x, int xs,
-                           const char *const *y, int ys, int n, Pos pos) {
-  const char *s = isf(sc) ? mov_new(X, sc, float_const(X, sc, 0.0)) : kconst(X, sc, 0);
-  for (int k = 0; k < n; k++)
-    s = binop(X, OP_ADD, sc, s, binop(X, OP_MUL, sc, x[k * xs], y[k * ys], pos), pos);
-  return s;
-}
-
-/* Builtins whose helper is the same for a quaternion as for a vector, or
- * that have a quaternion form of their own here; the others refuse it. */
-static bool quat_ok(int bi) {
-  switch (bi) {
-  case BI_ADD: case BI_SUB: case BI_NEG: case BI_MUL: case BI_DIV:
-  case BI_DOT: case BI_LENGTH: case BI_LENGTH_SQ: case BI_NORMALIZE:
-  case BI_VEC_EQ: case BI_VEC_NE: case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV:
-  case BI_QUAT_INVERSE: case BI_QUAT_IDENTITY: case BI_QUAT_TO_MATRIX:
-    return true;
-  default:
-    return false;
-  }
-}
-
-/* The same for transforms (p: vec3, q: quat in 7 components). */
-static bool xform_ok(int bi) {
-  switch (bi) {
-  case BI_ADD: case BI_SUB: case BI_NEG: case BI_MUL: case BI_DIV:
-  case BI_VEC_EQ: case BI_VEC_NE: case BI_TRANSFORM_IDENTITY:
-  case BI_TRANSFORM_GET_TRANSLATION: case BI_TRANSFORM_GET_ROTATION:
-  case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
-  case BI_TRANSFORM_INVERSE: case BI_TRANSFORM_MULTIPLY:
-    return true;
-  default:
-    return false;
-  }
-}
-
-static bool any_quat(IrExpr *e) {
-  if (e->ty->quat)
-    return true;
-  for (int i = 0; i < e->nargs; i++)
-    if (e->args[i]->ty->quat)
-      return true;
-  return false;
-}
-
-static bool any_xform(IrExpr *e) {
-  if (e->ty->xform)
-    return true;
-  for (int i = 0; i < e->nargs; i++)
-    if (e->args[i]->ty->xform)
-      return true;
-  return false;
-}
-
-/* Scalar results of builtins on vectors and matrices. */
-static const char *vcall_scalar(Px *X, IrExpr *e) {
-  Pos pos = e->pos.line > 0 ? e->pos : X->stmt_pos;
-  if (is_agg(e->ty))
-    refuse(X, pos, "this vector expression"); /* vexpr's */
-  need_scalar(X, e->ty, pos);
-  if (e->nargs < 1 || e->nargs > 2)
-    refuse(X, pos, arena_printf(X->C, "wp.%s of vectors",
-                                e->bi < BI_COUNT ? builtin_names[e->bi] : "(operator)"));
-  for (int i = 0; i < e->nargs; i++)
-    need_agg(X, e->args[i]->ty, pos);
-  const Type *t = e->args[0]->ty;
-  kern_scalar sc = t->sc;
-  int n = ncomp(t), bi = e->bi;
-  if (e->nargs == 2 && !ty_eq(e->args[1]->ty, t))
-    refuse(X, pos, "a builtin on vectors of different types");
-  if (any_quat(e) && !quat_ok(bi))
-    refuse(X, pos, arena_printf(X->C, "wp.%s of quaternions",
-                                bi < BI_COUNT ? builtin_names[bi] : "(operator)"));
-  if (any_xform(e) && !xform_ok(bi))
-    refuse(X, pos, arena_printf(X->C, "wp.%s of transforms",
-                                bi < BI_COUNT ? builtin_names[bi] : "(operator)"));
-  switch (bi) {
-  case BI_DOT: case BI_LENGTH: case BI_LENGTH_SQ:
-    if (t->kind != TY_VEC || (bi != BI_DOT) != (e->nargs == 1))
-      refuse(X, pos, "this wp.dot");
-    if (bi == BI_LENGTH && !isf(sc))
-      refuse(X, pos, "wp.length of an integer vector");
-    break;
-  case BI_MIN: case BI_MAX:
-    if (e->nargs != 1 || t->kind != TY_VEC)
-      refuse(X, pos, "this wp.min or wp.max");
-    break;
-  case BI_VEC_EQ: case BI_VEC_NE:
-    if (e->nargs != 2)
-      refuse(X, pos, "this comparison");
-    break;
-  case BI_TRACE: case BI_DETERMINANT:
-    if (e->nargs != 1 || t->kind != TY_MAT || t->rows != t->cols)
-      refuse(X, pos, "this matrix function");
-    if (bi == BI_DETERMINANT && t->rows != 2 && t->rows != 3)
-      refuse(X, pos, "wp.determinant of a 4x4 matrix");
-    break;
-  case BI_ISNAN: case BI_ISINF: case BI_ISFINITE:
-    if (e->nargs != 1 || !isf(sc))
-      refuse(X, pos, "this test of a vector");
-    break;
-  default:
-    refuse(X, pos, arena_printf(X->C, "wp.%s of vectors",
-                                bi < BI_COUNT ? builtin_names[bi] : "(operator)"));
-  }
-  const char **a = vexpr(X, e->args[0]);
-  const char **b = e->nargs == 2 ? vexpr(X, e->args[1]) : a;
-  switch (bi) {
-  case BI_DOT: case BI_LENGTH_SQ:
-    return dot_sum(X, sc, a, 1, b, 1, n, pos);
-  case BI_LENGTH: {
-    const char *s = dot_sum(X, sc, a, 1, a, 1, n, pos);
-    const char *r = reg(X, cls_of(sc));
-    ins(X, "sqrt.rn.%s %s, %s;", ity(sc), r, s);
-    return r;
-  }
-  case BI_MIN: case BI_MAX: { /* r = a[0]; r = min(r, a[k]) */
-    const char *r = a[0];
-    for (int k = 1; k < n; k++)
-      r = minmax(X, bi == BI_MIN, sc, r, a[k]);
-    return r;
-  }
-  case BI_VEC_EQ: case BI_VEC_NE: {
-    /* the helper returns at the first component with a != b (C's !=:
-     * true when either is NaN); no evaluation follows, so OR them */
-    const char *p = NULL;
-    for (int k = 0; k < n; k++) {
-      const char *q = compare(X, OP_NE, sc, a[k], b[k]);
-      if (p) {
-        const char *o = reg(X, RP);
-        ins(X, "or.pred %s, %s, %s;", o, p, q);
-        q = o;
-      }
-      p = q;
-    }
-    if (bi == BI_VEC_EQ) {
-      const char *o = reg(X, RP);
-      ins(X, "not.pred %s, %s;", o, p);
-      p = o;
-    }
-    return pred_bool(X, p);
-  }
-  case BI_TRACE: { /* s = 0; s += a.m[k][k] */
-    const char *s = isf(sc) ? mov_new(X, sc, float_const(X, sc, 0.0)) : kconst(X, sc, 0);
-    for (int k = 0; k < t->rows; k++)
-      s = binop(X, OP_ADD, sc, s, a[k * t->cols + k], pos);
-    return s;
-  }
-  case BI_DETERMINANT: {
-    /* warp_det_inverse's expressions */
-    if (t->rows == 2) {
-      const char *l = binop(X, OP_MUL, sc, a[0], a[3], pos);
-      const char *r = binop(X, OP_MUL, sc, a[2], a[1], pos);
-      return binop(X, OP_SUB, sc, l, r, pos);
-    }
-#define M(i, j) a[(i) * 3 + (j)]
-    const char *c0 = binop(X, OP_SUB, sc, binop(X, OP_MUL, sc, M(1, 1), M(2, 2), pos),
-                           binop(X, OP_MUL, sc, M(1, 2), M(2, 1), pos), pos);
-    const char *c1 = binop(X, OP_SUB, sc, binop(X, OP_MUL, sc, M(1, 2), M(2, 0), pos),
-                           binop(X, OP_MUL, sc, M(1, 0), M(2, 2), pos), pos);
-    const char *c2 = binop(X, OP_SUB, sc, binop(X, OP_MUL, sc, M(1, 0), M(2, 1), pos),
-                           binop(X, OP_MUL, sc, M(1, 1), M(2, 0), pos), pos);
-    const char *d = binop(X, OP_ADD, sc, binop(X, OP_MUL, sc, M(0, 0), c0, pos),
-                          binop(X, OP_MUL, sc, M(0, 1), c1, pos), pos);
-    return binop(X, OP_ADD, sc, d, binop(X, OP_MUL, sc, M(0, 2), c2, pos), pos);
-#undef M
-  }
-  default: { /* the isnan family: any component (isfinite: every one) */
-    const char *inf = sc == KERN_SCALAR_FLOAT32 ? "0f7F800000" : "0d7FF0000000000000";
-    const char *p = NULL;
-    for (int k = 0; k < n; k++) {
-      const char *q;
-      if (bi == BI_ISNAN) {
-        q = setp(X, "nan", sc, a[k], a[k]);
-      } else {
-        const char *m = reg(X, cls_of(sc));
-        ins(X, "abs.%s %s, %s;", ity(sc), m, a[k]);
-        q = setp(X, bi == BI_ISINF ? "eq" : "lt", sc, m, inf);
-      }
-      if (p) {
-        const char *o = reg(X, RP);
-        ins(X, "%s.pred %s, %s, %s;", bi == BI_ISFINITE ? "and" : "or", o, p, q);
-        q = o;
-      }
-      p = q;
-    }
-    return pred_bool(X, p);
-  }
-  }
+  int i = comp_index(X, e->b, t->rows, pos);
+  if (t->kind == TY_VEC)
+    return c[i];
+  return c[i * t->cols + comp_index(X, e->c, t->cols, pos)];
 }
 
 /* Loads of the element at addr, component by component. */
@@ -1289,483 +979,6 @@ static const char **comps_load(Px *X, const Type *t, const char *addr) {
   for (int k = 0; k < ncomp(t); k++)
     ins(X, "ld.global.%s %s, [%s+%d];", mty(t->sc), r[k], addr, k * size);
   return r;
-}
-
-/* Warp's quat_rotate (inv: quat_rotate_inv) of the vector b by the
- * quaternion a, as common.c's quat_body writes it, into r[0..2]. */
-static void quat_rotate(Px *X, kern_scalar sc, const char *const *a,
-                        const char *const *b, bool inv, const char **r, Pos pos) {
-#define MUL(p, q) binop(X, OP_MUL, sc, p, q, pos)
-  const char *two = mov_new(X, sc, float_const(X, sc, 2.0));
-  const char *one = mov_new(X, sc, float_const(X, sc, 1.0));
-  /* c = 2 * a3 * a3 - 1; d = 2 * (a0 * b0 + a1 * b1 + a2 * b2) */
-  const char *c = binop(X, OP_SUB, sc, MUL(MUL(two, a[3]), a[3]), one, pos);
-  const char *dd = binop(X, OP_ADD, sc, MUL(a[0], b[0]), MUL(a[1], b[1]), pos);
-  dd = binop(X, OP_ADD, sc, dd, MUL(a[2], b[2]), pos);
-  const char *d = MUL(two, dd);
-  static const int ix[3][2] = {{1, 2}, {2, 0}, {0, 1}};
-  for (int k = 0; k < 3; k++) {
-    int i = ix[k][0], j = ix[k][1];
-    /* b_k * c + a_k * d +- (a_i * b_j - a_j * b_i) * a3 * 2 */
-    const char *u = binop(X, OP_ADD, sc, MUL(b[k], c), MUL(a[k], d), pos);
-    const char *x = binop(X, OP_SUB, sc, MUL(a[i], b[j]), MUL(a[j], b[i]), pos);
-    r[k] = binop(X, inv ? OP_SUB : OP_ADD, sc, u, MUL(MUL(x, a[3]), two), pos);
-  }
-#undef MUL
-}
-
-/* The Hamilton product x * y, term for term as common.c writes it. */
-static void quat_mul(Px *X, kern_scalar sc, const char *const *x,
-                     const char *const *y, const char **r, Pos pos) {
-#define MUL(p, q) binop(X, OP_MUL, sc, p, q, pos)
-  static const int ix[3][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}};
-  for (int k = 0; k < 3; k++) {
-    int i0 = ix[k][0], i1 = ix[k][1], i2 = ix[k][2];
-    /* a3 * b_i0 + b3 * a_i0 + a_i1 * b_i2 - b_i1 * a_i2 */
-    const char *u = binop(X, OP_ADD, sc, MUL(x[3], y[i0]), MUL(y[3], x[i0]), pos);
-    u = binop(X, OP_ADD, sc, u, MUL(x[i1], y[i2]), pos);
-    r[k] = binop(X, OP_SUB, sc, u, MUL(y[i1], x[i2]), pos);
-  }
-  const char *w = binop(X, OP_SUB, sc, MUL(x[3], y[3]), MUL(x[0], y[0]), pos);
-  w = binop(X, OP_SUB, sc, w, MUL(x[1], y[1]), pos);
-  r[3] = binop(X, OP_SUB, sc, w, MUL(x[2], y[2]), pos);
-#undef MUL
-}
-
-/* Vector and matrix results of builtins, as vector_body's helpers. */
-static const char **vcall(Px *X, IrExpr *e) {
-  Pos pos = e->pos.line > 0 ? e->pos : X->stmt_pos;
-  const Type *t = e->ty;
-  need_agg(X, t, pos);
-  kern_scalar sc = t->sc;
-  int n = ncomp(t), bi = e->bi;
-  if (e->nargs > 3)
-    refuse(X, pos, "this vector builtin");
-  const Type *at[3] = {0};
-  for (int i = 0; i < e->nargs; i++)
-    at[i] = e->args[i]->ty;
-  bool fl = isf(sc);
-  if (any_quat(e) && !quat_ok(bi))
-    refuse(X, pos, arena_printf(X->C, "wp.%s of quaternions",
-                                bi < BI_COUNT ? builtin_names[bi] : "(operator)"));
-  if (any_xform(e) && !xform_ok(bi))
-    refuse(X, pos, arena_printf(X->C, "wp.%s of transforms",
-                                bi < BI_COUNT ? builtin_names[bi] : "(operator)"));
-  /* which helper, and its shape of arguments */
-  switch (bi) {
-  case BI_ADD: case BI_SUB: case BI_CW_MUL: case BI_CW_DIV:
-    if (e->nargs != 2 || !ty_eq(at[0], t) || !ty_eq(at[1], t))
-      refuse(X, pos, "this vector operator");
-    break;
-  case BI_NEG:
-    if (e->nargs != 1 || !ty_eq(at[0], t))
-      refuse(X, pos, "this vector operator");
-    break;
-  case BI_ABS: case BI_SIGN: case BI_FLOOR: case BI_CEIL: case BI_TRUNC:
-  case BI_FRAC: case BI_MIN: case BI_MAX: case BI_OP_MOD: case BI_OP_DIV:
-  case BI_OP_FLOORDIV:
-    /* componentwise: the scalar helper on each component */
-    for (int i = 0; i < e->nargs; i++)
-      if (!ty_eq(at[i], t))
-        refuse(X, pos, "this componentwise builtin");
-    if (e->nargs != sop_arity(bi))
-      refuse(X, pos, "this componentwise builtin");
-    sop_check(X, bi, sc, pos);
-    break;
-  case BI_DIV:
-    if (e->nargs != 2 || !((ty_eq(at[0], t) && at[1]->kind == TY_SCALAR) ||
-                           (at[0]->kind == TY_SCALAR && ty_eq(at[1], t) &&
-                            t->kind == TY_VEC)))
-      refuse(X, pos, "this division of a vector");
-    break;
-  case BI_MUL:
-    if (e->nargs != 2)
-      refuse(X, pos, "this product");
-    if (at[0]->kind == TY_SCALAR || at[1]->kind == TY_SCALAR) {
-      if (!ty_eq(at[0]->kind == TY_SCALAR ? at[1] : at[0], t))
-        refuse(X, pos, "this product");
-    } else if (at[0]->quat || at[1]->quat) {
-      if (!at[0]->quat || !at[1]->quat || !ty_eq(at[0], t) || !ty_eq(at[1], t))
-        refuse(X, pos, "this product");
-    } else if (at[0]->kind == TY_MAT && at[1]->kind == TY_VEC) {
-      if (at[0]->cols != at[1]->rows || t->kind != TY_VEC || t->rows != at[0]->rows)
-        refuse(X, pos, "this product");
-    } else if (at[0]->kind == TY_VEC && at[1]->kind == TY_MAT) {
-      if (at[0]->rows != at[1]->rows || t->kind != TY_VEC || t->rows != at[1]->cols)
-        refuse(X, pos, "this product");
-    } else if (at[0]->kind == TY_MAT && at[1]->kind == TY_MAT) {
-      if (at[0]->cols != at[1]->rows || t->kind != TY_MAT ||
-          t->rows != at[0]->rows || t->cols != at[1]->cols)
-        refuse(X, pos, "this product");
-    } else {
-      refuse(X, pos, "this product");
-    }
-    break;
-  case BI_LERP:
-    if (e->nargs != 3 || !fl || !ty_eq(at[0], t) || !ty_eq(at[1], t) ||
-        at[2]->kind != TY_SCALAR)
-      refuse(X, pos, "this wp.lerp");
-    break;
-  case BI_NORMALIZE:
-    if (e->nargs != 1 || !fl || t->kind != TY_VEC || !ty_eq(at[0], t))
-      refuse(X, pos, "this wp.normalize");
-    break;
-  case BI_CROSS:
-    if (e->nargs != 2 || t->kind != TY_VEC || t->rows != 3 || !ty_eq(at[0], t) ||
-        !ty_eq(at[1], t))
-      refuse(X, pos, "this wp.cross");
-    break;
-  case BI_OUTER:
-    if (e->nargs != 2 || t->kind != TY_MAT || at[0]->kind != TY_VEC ||
-        at[1]->kind != TY_VEC || at[0]->rows != t->rows || at[1]->rows != t->cols)
-      refuse(X, pos, "this wp.outer");
-    break;
-  case BI_TRANSPOSE:
-    if (e->nargs != 1 || at[0]->kind != TY_MAT || t->kind != TY_MAT ||
-        at[0]->rows != t->cols || at[0]->cols != t->rows)
-      refuse(X, pos, "this wp.transpose");
-    break;
-  case BI_GET_DIAG:
-    if (e->nargs != 1 || at[0]->kind != TY_MAT || t->kind != TY_VEC ||
-        at[0]->rows != at[0]->cols || t->rows != at[0]->rows)
-      refuse(X, pos, "this wp.get_diag");
-    break;
-  case BI_DIAG:
-    if (e->nargs != 1 || at[0]->kind != TY_VEC || t->kind != TY_MAT ||
-        t->rows != at[0]->rows || t->cols != at[0]->rows)
-      refuse(X, pos, "this wp.diag");
-    break;
-  case BI_IDENTITY:
-    if (e->nargs != 0 || t->kind != TY_MAT)
-      refuse(X, pos, "this wp.identity");
-    break;
-  case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV:
-    if (e->nargs != 2 || !at[0]->quat || at[1]->kind != TY_VEC || at[1]->rows != 3 ||
-        t->kind != TY_VEC || t->rows != 3)
-      refuse(X, pos, "this quaternion rotation");
-    break;
-  case BI_QUAT_INVERSE:
-    if (e->nargs != 1 || !at[0]->quat || !t->quat)
-      refuse(X, pos, "this wp.quat_inverse");
-    break;
-  case BI_QUAT_IDENTITY:
-    if (e->nargs != 0 || !t->quat)
-      refuse(X, pos, "this wp.quat_identity");
-    break;
-  case BI_QUAT_TO_MATRIX:
-    if (e->nargs != 1 || !at[0]->quat || t->kind != TY_MAT || t->rows != 3 ||
-        t->cols != 3)
-      refuse(X, pos, "this wp.quat_to_matrix");
-    break;
-  case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
-    if (e->nargs != 2 || !((at[0]->kind == TY_MAT && at[0]->rows == 4 &&
-                            at[0]->cols == 4) || at[0]->xform) ||
-        at[1]->kind != TY_VEC || at[1]->rows != 3 || at[1]->quat ||
-        t->kind != TY_VEC || t->rows != 3)
-      refuse(X, pos, "this transform of a point or vector");
-    break;
-  case BI_TRANSFORM_IDENTITY:
-    if (e->nargs != 0 || !t->xform)
-      refuse(X, pos, "this wp.transform_identity");
-    break;
-  case BI_TRANSFORM_GET_TRANSLATION: case BI_TRANSFORM_GET_ROTATION:
-    if (e->nargs != 1 || !at[0]->xform || t->kind != TY_VEC ||
-        t->rows != (bi == BI_TRANSFORM_GET_TRANSLATION ? 3 : 4))
-      refuse(X, pos, "this part of a transform");
-    break;
-  case BI_TRANSFORM_INVERSE: case BI_TRANSFORM_MULTIPLY:
-    if (e->nargs != (bi == BI_TRANSFORM_INVERSE ? 1 : 2) || !t->xform ||
-        !ty_eq(at[0], t) || (e->nargs == 2 && !ty_eq(at[1], t)))
-      refuse(X, pos, "this transform");
-    break;
-  case BI_INVERSE:
-    if (e->nargs != 1 || !fl || t->kind != TY_MAT || !ty_eq(at[0], t) ||
-        t->rows != t->cols)
-      refuse(X, pos, "this wp.inverse");
-    if (t->rows != 2 && t->rows != 3) /* 4x4 keeps intermediates in double */
-      refuse(X, pos, "wp.inverse of a 4x4 matrix");
-    break;
-  default:
-    refuse(X, pos, arena_printf(X->C, "wp.%s of vectors",
-                                bi < BI_COUNT ? builtin_names[bi] : "(operator)"));
-  }
-  for (int i = 0; i < e->nargs; i++) {
-    need_value(X, at[i], pos);
-    if (at[i]->sc != sc)
-      refuse(X, pos, "a builtin on vectors of mixed types");
-  }
-  const char **a[3] = {0};
-  for (int i = 0; i < e->nargs; i++)
-    a[i] = value(X, e->args[i]);
-  const char **r = arena_alloc(X->C, (size_t)n * sizeof *r);
-  switch (bi) {
-  case BI_ADD: case BI_SUB: case BI_CW_MUL:
-    for (int k = 0; k < n; k++)
-      r[k] = binop(X, bi == BI_ADD ? OP_ADD : bi == BI_SUB ? OP_SUB : OP_MUL, sc,
-                   a[0][k], a[1][k], pos);
-    return r;
-  case BI_CW_DIV: case BI_DIV: {
-    /* floats divide; integers take the scalar idiv helper */
-    int s0 = at[0]->kind == TY_SCALAR ? 0 : 1;
-    int s1 = at[1]->kind == TY_SCALAR ? 0 : 1;
-    for (int k = 0; k < n; k++) {
-      const char *x = a[0][k * s0], *y = a[1][k * s1];
-      r[k] = fl ? binop(X, OP_DIV, sc, x, y, pos)
-                : sop(X, BI_OP_DIV, sc, sc, sc, (const char *[]){x, y}, pos);
-    }
-    return r;
-  }
-  case BI_NEG: /* -x for floats, 0 - x for integers: neg either way */
-    for (int k = 0; k < n; k++) {
-      r[k] = reg(X, cls_of(sc));
-      ins(X, "neg.%s %s, %s;", neg_ty(sc), r[k], a[0][k]);
-    }
-    return r;
-  case BI_MUL: {
-    const Type *A = at[0], *B = at[1];
-    if (A->quat && B->quat) {
-      quat_mul(X, sc, a[0], a[1], r, pos);
-      return r;
-    }
-    if (A->kind == TY_SCALAR || B->kind == TY_SCALAR) {
-      int s0 = A->kind == TY_SCALAR ? 0 : 1, s1 = B->kind == TY_SCALAR ? 0 : 1;
-      for (int k = 0; k < n; k++)
-        r[k] = binop(X, OP_MUL, sc, a[0][k * s0], a[1][k * s1], pos);
-      return r;
-    }
-    if (A->kind == TY_MAT && B->kind == TY_VEC) {
-      for (int i = 0; i < A->rows; i++)
-        r[i] = dot_sum(X, sc, a[0] + i * A->cols, 1, a[1], 1, A->cols, pos);
-      return r;
-    }
-    if (A->kind == TY_VEC && B->kind == TY_MAT) {
-      for (int j = 0; j < B->cols; j++)
-        r[j] = dot_sum(X, sc, a[0], 1, a[1] + j, B->cols, B->rows, pos);
-      return r;
-    }
-    for (int i = 0; i < A->rows; i++)
-      for (int j = 0; j < B->cols; j++)
-        r[i * B->cols + j] = dot_sum(X, sc, a[0] + i * A->cols, 1, a[1] + j,
-                                     B->cols, A->cols, pos);
-    return r;
-  }
-  case BI_LERP: /* a * ((T)1 - c) + b * c */
-    for (int k = 0; k < n; k++) {
-      const char *u = binop(X, OP_SUB, sc, float_const(X, sc, 1.0), a[2][0], pos);
-      const char *l = binop(X, OP_MUL, sc, a[0][k], u, pos);
-      const char *m = binop(X, OP_MUL, sc, a[1][k], a[2][0], pos);
-      r[k] = binop(X, OP_ADD, sc, l, m, pos);
-    }
-    return r;
-  case BI_NORMALIZE:
-    if (t->quat) {
-      /* l = length(a); !(l > 0): the identity; else a[k] * (1 / l) */
-      const char *sq = dot_sum(X, sc, a[0], 1, a[0], 1, 4, pos);
-      const char *l = reg(X, cls_of(sc));
-      ins(X, "sqrt.rn.%s %s, %s;", ity(sc), l, sq);
-      const char *p = compare(X, OP_GT, sc, l, float_const(X, sc, 0.0));
-      const char *inv = binop(X, OP_DIV, sc, mov_new(X, sc, float_const(X, sc, 1.0)),
-                              l, pos);
-      for (int k = 0; k < 4; k++)
-        r[k] = sel(X, sc, binop(X, OP_MUL, sc, a[0][k], inv, pos),
-                   float_const(X, sc, k == 3 ? 1.0 : 0.0), p);
-      return r;
-    }
-    {
-    /* l = sqrt(dot(a, a)); r[k] = l > 0 ? a[k] / l : 0 */
-    const char *s = dot_sum(X, sc, a[0], 1, a[0], 1, n, pos);
-    const char *l = reg(X, cls_of(sc));
-    ins(X, "sqrt.rn.%s %s, %s;", ity(sc), l, s);
-    const char *z = float_const(X, sc, 0.0);
-    const char *p = compare(X, OP_GT, sc, l, z);
-    for (int k = 0; k < n; k++) {
-      /* the division only where C divides (the result is the same, but
-       * keep the instruction where the helper has it) */
-      r[k] = reg(X, cls_of(sc));
-      int lz = new_label(X), lj = new_label(X);
-      ins(X, "@!%s bra L%d;", p, lz);
-      ins(X, "div.rn.%s %s, %s, %s;", ity(sc), r[k], a[0][k], l);
-      ins(X, "bra.uni L%d;", lj);
-      put_label(X, lz);
-      ins(X, "mov.%s %s, %s;", bty(sc), r[k], z);
-      put_label(X, lj);
-    }
-    return r;
-    }
-  case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV:
-    quat_rotate(X, sc, a[0], a[1], bi == BI_QUAT_ROTATE_INV, r, pos);
-    return r;
-  case BI_QUAT_INVERSE:
-    for (int k = 0; k < 3; k++) {
-      r[k] = reg(X, cls_of(sc));
-      ins(X, "neg.%s %s, %s;", ity(sc), r[k], a[0][k]);
-    }
-    r[3] = a[0][3];
-    return r;
-  case BI_QUAT_IDENTITY:
-    for (int k = 0; k < 4; k++)
-      r[k] = mov_new(X, sc, float_const(X, sc, k == 3 ? 1.0 : 0.0));
-    return r;
-  case BI_QUAT_TO_MATRIX:
-    /* column j: the quaternion rotating the unit vector e_j */
-    for (int j = 0; j < 3; j++) {
-      const char *u[3], *c[3];
-      for (int i = 0; i < 3; i++)
-        u[i] = mov_new(X, sc, float_const(X, sc, i == j ? 1.0 : 0.0));
-      quat_rotate(X, sc, a[0], u, false, c, pos);
-      for (int i = 0; i < 3; i++)
-        r[i * 3 + j] = c[i];
-    }
-    return r;
-  case BI_TRANSFORM_IDENTITY:
-    for (int k = 0; k < 7; k++)
-      r[k] = mov_new(X, sc, float_const(X, sc, k == 6 ? 1.0 : 0.0));
-    return r;
-  case BI_TRANSFORM_GET_TRANSLATION: case BI_TRANSFORM_GET_ROTATION:
-    for (int k = 0; k < n; k++)
-      r[k] = a[0][k + (bi == BI_TRANSFORM_GET_ROTATION ? 3 : 0)];
-    return r;
-  case BI_TRANSFORM_INVERSE: {
-    /* xform_body: qi = quat_inverse(q); p = rotate(qi, p); (-p, qi) */
-    const char *qi[4], *pr[3];
-    for (int k = 0; k < 3; k++) {
-      qi[k] = reg(X, cls_of(sc));
-      ins(X, "neg.%s %s, %s;", ity(sc), qi[k], a[0][3 + k]);
-    }
-    qi[3] = a[0][6];
-    quat_rotate(X, sc, qi, a[0], false, pr, pos);
-    for (int k = 0; k < 3; k++) {
-      r[k] = reg(X, cls_of(sc));
-      ins(X, "neg.%s %s, %s;", ity(sc), r[k], pr[k]);
-    }
-    for (int k = 0; k < 4; k++)
-      r[3 + k] = qi[k];
-    return r;
-  }
-  case BI_TRANSFORM_MULTIPLY: {
-    /* p = rotate(aq, bp); m = aq * bq; (p + ap, m) */
-    const char *const *x = a[0], *const *y = a[1];
-    const char *pr[3];
-    quat_rotate(X, sc, x + 3, y, false, pr, pos);
-    for (int k = 0; k < 3; k++)
-      r[k] = binop(X, OP_ADD, sc, pr[k], x[k], pos);
-    quat_mul(X, sc, x + 3, y + 3, r + 3, pos);
-    return r;
-  }
-  case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
-    if (at[0]->xform) {
-      /* w = rotate(q, v); a point adds p first: p + w */
-      const char *w[3];
-      quat_rotate(X, sc, a[0] + 3, a[1], false, w, pos);
-      for (int k = 0; k < 3; k++)
-        r[k] = bi == BI_TRANSFORM_VECTOR ? w[k] : binop(X, OP_ADD, sc, a[0][k], w[k], pos);
-      return r;
-    }
-    {
-    /* Warp's mat.h overload: s = 0; s += m[i][j] * v[j]; s += m[i][3] * w */
-    const char *w = mov_new(X, sc, float_const(X, sc, bi == BI_TRANSFORM_POINT));
-    if (!fl)
-      refuse(X, pos, "this transform of a point or vector");
-    for (int i = 0; i < 3; i++) {
-      const char *s0 = dot_sum(X, sc, a[0] + i * 4, 1, a[1], 1, 3, pos);
-      r[i] = binop(X, OP_ADD, sc, s0, binop(X, OP_MUL, sc, a[0][i * 4 + 3], w, pos), pos);
-    }
-    return r;
-    }
-  case BI_CROSS: {
-    const char *const *x = a[0], *const *y = a[1];
-    static const int ix[3][4] = {{1, 2, 2, 1}, {2, 0, 0, 2}, {0, 1, 1, 0}};
-    for (int k = 0; k < 3; k++)
-      r[k] = binop(X, OP_SUB, sc,
-                   binop(X, OP_MUL, sc, x[ix[k][0]], y[ix[k][1]], pos),
-                   binop(X, OP_MUL, sc, x[ix[k][2]], y[ix[k][3]], pos), pos);
-    return r;
-  }
-  case BI_OUTER:
-    for (int i = 0; i < t->rows; i++)
-      for (int j = 0; j < t->cols; j++)
-        r[i * t->cols + j] = binop(X, OP_MUL, sc, a[0][i], a[1][j], pos);
-    return r;
-  case BI_TRANSPOSE:
-    for (int i = 0; i < t->rows; i++)
-      for (int j = 0; j < t->cols; j++)
-        r[i * t->cols + j] = a[0][j * at[0]->cols + i];
-    return r;
-  case BI_GET_DIAG:
-    for (int k = 0; k < t->rows; k++)
-      r[k] = a[0][k * at[0]->cols + k];
-    return r;
-  case BI_INVERSE: {
-    /* warp_det_inverse's 2x2 and 3x3 expressions; a singular matrix gives
-     * the zero matrix (the products are computed anyway: none traps) */
-    const char *const *m = a[0];
-#define M(i, j) m[(i) * t->cols + (j)]
-#define MUL(x, y) binop(X, OP_MUL, sc, x, y, pos)
-#define SUB(x, y) binop(X, OP_SUB, sc, x, y, pos)
-    const char *one = mov_new(X, sc, float_const(X, sc, 1.0));
-    const char *z = mov_new(X, sc, float_const(X, sc, 0.0));
-    const char *det, *ok;
-    const char *c[9];
-    if (t->rows == 2) {
-      det = SUB(MUL(M(0, 0), M(1, 1)), MUL(M(1, 0), M(0, 1)));
-      /* !(det > 0 || det < -0): zero or NaN */
-      const char *p = compare(X, OP_GT, sc, det, z);
-      const char *q = compare(X, OP_LT, sc, det, z);
-      ok = reg(X, RP);
-      ins(X, "or.pred %s, %s, %s;", ok, p, q);
-      const char *rcp = binop(X, OP_DIV, sc, one, det, pos);
-      const char *n01 = reg(X, cls_of(sc)), *n10 = reg(X, cls_of(sc));
-      ins(X, "neg.%s %s, %s;", ity(sc), n01, M(0, 1));
-      ins(X, "neg.%s %s, %s;", ity(sc), n10, M(1, 0));
-      c[0] = MUL(M(1, 1), rcp);
-      c[1] = MUL(n01, rcp);
-      c[2] = MUL(n10, rcp);
-      c[3] = MUL(M(0, 0), rcp);
-    } else {
-      const char *c0 = SUB(MUL(M(1, 1), M(2, 2)), MUL(M(1, 2), M(2, 1)));
-      const char *c1 = SUB(MUL(M(1, 2), M(2, 0)), MUL(M(1, 0), M(2, 2)));
-      const char *c2 = SUB(MUL(M(1, 0), M(2, 1)), MUL(M(1, 1), M(2, 0)));
-      det = binop(X, OP_ADD, sc, binop(X, OP_ADD, sc, MUL(M(0, 0), c0),
-                                       MUL(M(0, 1), c1), pos), MUL(M(0, 2), c2), pos);
-      /* det == 0 gives zero; NaN goes on */
-      ok = compare(X, OP_NE, sc, det, z);
-      const char *w[9];
-      w[0] = c0; w[3] = c1; w[6] = c2;
-      w[1] = SUB(MUL(M(0, 2), M(2, 1)), MUL(M(0, 1), M(2, 2)));
-      w[4] = SUB(MUL(M(0, 0), M(2, 2)), MUL(M(0, 2), M(2, 0)));
-      w[7] = SUB(MUL(M(0, 1), M(2, 0)), MUL(M(0, 0), M(2, 1)));
-      w[2] = SUB(MUL(M(0, 1), M(1, 2)), MUL(M(0, 2), M(1, 1)));
-      w[5] = SUB(MUL(M(0, 2), M(1, 0)), MUL(M(0, 0), M(1, 2)));
-      w[8] = SUB(MUL(M(0, 0), M(1, 1)), MUL(M(0, 1), M(1, 0)));
-      const char *rcp = binop(X, OP_DIV, sc, one, det, pos);
-      for (int k = 0; k < 9; k++)
-        c[k] = MUL(w[k], rcp);
-    }
-#undef M
-#undef MUL
-#undef SUB
-    for (int k = 0; k < n; k++)
-      r[k] = sel(X, sc, c[k], z, ok);
-    return r;
-  }
-  case BI_DIAG: case BI_IDENTITY:
-    for (int i = 0; i < t->rows; i++)
-      for (int j = 0; j < t->cols; j++) {
-        const char *one = fl ? float_const(X, sc, 1.0) : int_const(X, sc, 1);
-        const char *v = i != j ? (fl ? float_const(X, sc, 0.0) : "0")
-                        : bi == BI_DIAG ? a[0][i] : one;
-        r[i * t->cols + j] = mov_new(X, sc, v);
-      }
-    return r;
-  default: /* componentwise */
-    for (int k = 0; k < n; k++) {
-      const char *x[3] = {0};
-      for (int i = 0; i < e->nargs; i++)
-        x[i] = a[i][k];
-      r[k] = sop(X, bi, sc, sc, sc, x, pos);
-    }
-    return r;
-  }
 }
 
 static const char *inline_call(Px *X, IrExpr *e);
@@ -1783,43 +996,8 @@ static const char **vexpr(Px *X, IrExpr *e) {
   case E_VAR:
     return var_comps(X, e->var, pos);
   case E_MAKE: {
+    /* the expansion's whole value from its components (Note [expansion]) */
     const char **r = arena_alloc(X->C, (size_t)n * sizeof *r);
-    if (e->nargs == 0)
-      return comps_zero(X, t);
-    for (int i = 0; i < e->nargs; i++)
-      need_value(X, e->args[i]->ty, pos);
-    if (e->nargs == 1 && e->args[0]->ty->kind == TY_SCALAR) {
-      /* the splat: every component the one value */
-      if (e->args[0]->ty->sc != sc)
-        refuse(X, pos, "a constructor from another type");
-      const char *v = expr(X, e->args[0]);
-      for (int k = 0; k < n; k++)
-        r[k] = v;
-      return r;
-    }
-    if (e->nargs == 1) {
-      /* k_cast: a conversion of each component */
-      const Type *f = e->args[0]->ty;
-      if (ncomp(f) != n)
-        refuse(X, pos, "this constructor");
-      const char **a = vexpr(X, e->args[0]);
-      for (int k = 0; k < n; k++)
-        r[k] = convert(X, sc, f->sc, a[k], pos);
-      return r;
-    }
-    if (t->kind == TY_MAT && e->nargs == t->rows &&
-        e->args[0]->ty->kind == TY_VEC) {
-      /* k_rows: a matrix from its rows */
-      for (int i = 0; i < t->rows; i++) {
-        const Type *rt = e->args[i]->ty;
-        if (rt->kind != TY_VEC || rt->rows != t->cols || rt->sc != sc)
-          refuse(X, pos, "this matrix constructor");
-        const char **row = vexpr(X, e->args[i]);
-        for (int j = 0; j < t->cols; j++)
-          r[i * t->cols + j] = row[j];
-      }
-      return r;
-    }
     if (e->nargs != n)
       refuse(X, pos, "this constructor");
     for (int k = 0; k < n; k++) {
@@ -1829,52 +1007,6 @@ static const char **vexpr(Px *X, IrExpr *e) {
     }
     return r;
   }
-  case E_CAST: {
-    const Type *f = e->a->ty;
-    need_agg(X, f, pos);
-    if (ncomp(f) != n)
-      refuse(X, pos, "this conversion");
-    const char **a = vexpr(X, e->a);
-    const char **r = arena_alloc(X->C, (size_t)n * sizeof *r);
-    for (int k = 0; k < n; k++)
-      r[k] = convert(X, sc, f->sc, a[k], pos);
-    return r;
-  }
-  case E_COMP: {
-    /* a matrix row */
-    const Type *m = e->a->ty;
-    need_agg(X, m, pos);
-    if (m->kind != TY_MAT || e->c || t->kind != TY_VEC || t->rows != m->cols)
-      refuse(X, pos, "this component");
-    const char **c = vexpr(X, e->a);
-    const char *ir = NULL;
-    int i = comp_index(X, e->b, m->rows, &ir, pos);
-    const char **r = arena_alloc(X->C, (size_t)n * sizeof *r);
-    for (int k = 0; k < n; k++)
-      r[k] = i >= 0 ? c[i * m->cols + k]
-                    : select_comp(X, c, k, m->cols, m->rows, ir, e->b->ty->sc, sc);
-    return r;
-  }
-  case E_SELECT: {
-    if (!ty_eq(e->b->ty, t) || !ty_eq(e->c->ty, t))
-      refuse(X, pos, "a conditional expression of mixed types");
-    const char **r = comps_new(X, t);
-    int lelse = new_label(X), lend = new_label(X);
-    const char *p = cond(X, e->a);
-    ins(X, "@!%s bra L%d;", p, lelse);
-    const char **b = vexpr(X, e->b);
-    for (int k = 0; k < n; k++)
-      ins(X, "mov.%s %s, %s;", bty(sc), r[k], b[k]);
-    ins(X, "bra.uni L%d;", lend);
-    put_label(X, lelse);
-    const char **c = vexpr(X, e->c);
-    for (int k = 0; k < n; k++)
-      ins(X, "mov.%s %s, %s;", bty(sc), r[k], c[k]);
-    put_label(X, lend);
-    return r;
-  }
-  case E_CALL:
-    return vcall(X, e);
   case E_FCALL:
     return inline_call_v(X, e);
   case E_LOAD: {
@@ -2184,73 +1316,6 @@ static const char **inline_call_v(Px *X, IrExpr *e) {
 
 /* ---------------------------------------------------------------- statements */
 
-/* var[a] = c, var[a][b] = c, or a matrix's row var[a] = c. */
-static void setcomp(Px *X, IrStmt *s) {
-  Pos pos = s->pos;
-  const Type *t = s->var->ty;
-  need_agg(X, t, pos);
-  const char **c = var_comps(X, s->var, pos);
-  bool row = t->kind == TY_MAT && !s->b;
-  if (t->kind == TY_VEC && s->b)
-    refuse(X, pos, "this component");
-  const Type *vt = row ? ty_vec(X->C, t->sc, t->cols) : ty_scalar(t->sc);
-  if (!ty_eq(s->c->ty, vt))
-    refuse(X, pos, "a component of another type");
-  /* the value, then the indices (neither has effects the other sees) */
-  const char **v = value(X, s->c);
-  const char *ir = NULL, *jr = NULL;
-  int i = comp_index(X, s->a, t->rows, &ir, pos);
-  int j = 0;
-  if (s->b)
-    j = comp_index(X, s->b, t->cols, &jr, pos);
-  int cols = t->kind == TY_MAT ? t->cols : 1;
-  if (row) {
-    if (i >= 0) {
-      comps_assign(X, c + i * cols, v, vt);
-      return;
-    }
-    /* a run-time row: the value copied first, then the row that matches */
-    const char **tmp = comps_new(X, vt);
-    for (int k = 0; k < cols; k++)
-      ins(X, "mov.%s %s, %s;", bty(t->sc), tmp[k], v[k]);
-    for (int r = 0; r < t->rows; r++) {
-      const char *p = compare(X, OP_EQ, s->a->ty->sc, ir, int_const(X, s->a->ty->sc, (uint64_t)r));
-      for (int k = 0; k < cols; k++)
-        ins(X, "@%s mov.%s %s, %s;", p, bty(t->sc), c[r * cols + k], tmp[k]);
-    }
-    return;
-  }
-  for (int r = 0; r < t->rows; r++) {
-    if (i >= 0 && r != i)
-      continue;
-    const char *p = i >= 0 ? NULL
-        : compare(X, OP_EQ, s->a->ty->sc, ir, int_const(X, s->a->ty->sc, (uint64_t)r));
-    for (int k = 0; k < cols; k++) {
-      if (jr == NULL && s->b && k != j)
-        continue;
-      if (!s->b && k)
-        break;
-      const char *q = p;
-      if (jr) {
-        const char *pj = compare(X, OP_EQ, s->b->ty->sc, jr,
-                                 int_const(X, s->b->ty->sc, (uint64_t)k));
-        if (q) {
-          const char *o = reg(X, RP);
-          ins(X, "and.pred %s, %s, %s;", o, q, pj);
-          q = o;
-        } else {
-          q = pj;
-        }
-      }
-      const char *dst = c[r * cols + k];
-      if (q)
-        ins(X, "@%s mov.%s %s, %s;", q, bty(t->sc), dst, v[0]);
-      else if (dst != v[0])
-        ins(X, "mov.%s %s, %s;", bty(t->sc), dst, v[0]);
-    }
-  }
-}
-
 static void stmt(Px *X, IrStmt *s) {
   Pos pos = s->pos;
   if (pos.line > 0)
@@ -2306,9 +1371,6 @@ static void stmt(Px *X, IrStmt *s) {
       (void)vexpr(X, s->a);
     else
       (void)expr(X, s->a);
-    return;
-  case S_SETCOMP:
-    setcomp(X, s);
     return;
   case S_IF: {
     int lelse = new_label(X), lend = new_label(X);
@@ -2670,6 +1732,15 @@ const char *emit_ptx(Compiler *C, IrModule *m, const kc_options *opts,
     refuse(X, start, arena_printf(C, "sm_%d", opts->ptx));
   if (opts->debug || m->debug)
     refuse(X, start, "debug mode");
+  /* Note [PTX tier]: the builtins on vectors, matrices, quaternions and
+   * transforms reach this emitter expanded into scalar IR (Note
+   * [expansion] in ir/expand.c), their meaning written once there; a
+   * module the expansion refuses is refused here with its reason.  The
+   * module is not read again after this emitter (compile.c). */
+  const char *what = NULL;
+  Pos at = {0};
+  if (!ir_expand(C, m, &at, &what))
+    refuse(X, at, what);
   Buf out;
   buf_init(&out, C);
   buf_printf(&out, "//\n// Generated by kern (the PTX tier, Note [PTX tier] in "

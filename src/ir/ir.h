@@ -4,6 +4,9 @@
  *   build.c   constructors the lowering (lower/check.c) builds the IR with
  *   passes.c  target-independent passes: same-address atomic aggregation,
  *             read-only / contiguity / thread-index facts
+ *   expand.c  vectors, matrices, quaternions, transforms and the composite
+ *             builtins expanded into scalar IR (Note [expansion]), for the
+ *             PTX tier and, as a test of it, the C emitter
  *
  * The IR is a typed, structured tree: control flow stays structured (if,
  * loops, break/continue) because all three targets are C dialects that want
@@ -226,6 +229,12 @@ IrStmt *ir_stmt(Compiler *C, IrStmtKind k, Pos pos);
 void ir_aggregate_atomics(Compiler *C, IrModule *m);
 void ir_analyze(Compiler *C, IrModule *m);
 void ir_add_fault_param(Compiler *C, IrModule *m);
+
+/* expand.c: rewrites m so that no operation computes on an aggregate
+ * (Note [expansion]).  Returns false and leaves m as it was, with *pos and
+ * *what ("wp.inverse of a 4x4 matrix") saying what the pass cannot
+ * expand. */
+bool ir_expand(Compiler *C, IrModule *m, Pos *pos, const char **what);
 
 /* Internal builtins the lowering introduces for operators. */
 enum {

@@ -20,6 +20,14 @@ int kern__debug_enabled(const kern_context *ctx) {
   return ctx->opts.debug || (e && *e && strcmp(e, "0") != 0);
 }
 
+/* KERN_EXPAND=1: the C target compiles the module from the IR expanded
+ * into scalar operations (Note [expansion] in ir/expand.c), the form the
+ * PTX tier reads; a test of that expansion on the CPU. */
+int kern__expand_enabled(void) {
+  const char *e = getenv("KERN_EXPAND");
+  return e && *e && strcmp(e, "0") != 0;
+}
+
 kern_status kern__debug_attach(kern_module *m) {
   bool any = false;
   for (int i = 0; i < m->code.nkernels; i++)

@@ -63,7 +63,7 @@ kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
 }
 
 void kern__ptx_emit(const kern__ptx_request *rq, int sm, kc_result *code) {
-  kc_options opts = {0, 0, 0, rq->no_native, sm};
+  kc_options opts = {0, 0, 0, rq->no_native, sm, 0};
   kc_result r;
   memset(&r, 0, sizeof r);
   kern_status st = kern__compile(rq->name, rq->source ? rq->source : "",
@@ -196,7 +196,7 @@ static kern_status load_string(kern_context *ctx, kern_device dev,
   /* On CUDA, #line directives make NVRTC errors and compute-sanitizer
    * reports point at the kernel file's lines. */
   kc_options opts = {kern__debug_enabled(ctx), be->target == KERN_TARGET_CUDA, 0,
-                     ctx->opts.no_native, 0};
+                     ctx->opts.no_native, 0, kern__expand_enabled()};
   /* The quick tier of a cold CUDA load is the backend's decision, made
    * after its cache look-up (Note [PTX tier] in cuda_module.c): rq lets it
    * have the PTX compiled then. */
@@ -428,7 +428,8 @@ kern_status kern_compile_source(kern_context *h, const char *name,
   /* Many small modules compiled in one context (kern synth) share their
    * helpers (Note [helper memo] in emit/memo.c). */
   if (!ctx->memo) ctx->memo = kern__memo_new();
-  kc_options opts = {kern__debug_enabled(ctx), 0, compact, ctx->opts.no_native, ptx};
+  kc_options opts = {kern__debug_enabled(ctx), 0, compact, ctx->opts.no_native, ptx,
+                     kern__expand_enabled()};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile_memo(name, source ? source : "", length,

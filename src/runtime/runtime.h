@@ -464,6 +464,7 @@ void kern__multi_free(kern_context *ctx);
 
 /* debug.c: Note [debug mode] in ir/ir.h. */
 int kern__debug_enabled(const kern_context *ctx);
+int kern__expand_enabled(void);
 kern_status kern__debug_attach(kern_module *m);
 void kern__debug_detach(kern_module *m);
 kern__arr kern__debug_arg(kern_module *m);

@@ -36,5 +36,24 @@ else bad "--sm with cuda (rc $rc)"; fi
 "$KERN" compile --target ptx --sm x9 "$ROOT/examples/saxpy.py" >/dev/null 2>"$T/err"; rc=$?
 if [ $rc -eq 2 ]; then ok "a bad --sm is a usage error"; else bad "bad --sm (rc $rc)"; fi
 
+# --expand (Note [expansion] in src/ir/expand.c): the C of the expanded
+# IR, saying so on its first line; a refused module says what and where;
+# other targets are a usage error.
+printf 'import warp as wp\n\n@wp.kernel\ndef k(x: wp.array(dtype=wp.vec3), o: wp.array(dtype=float)):\n    i = wp.tid()\n    o[i] = wp.dot(x[i], wp.cross(x[i], x[i]))\n' >"$T/v.py"
+if "$KERN" compile --expand "$T/v.py" >"$T/v.c" 2>"$T/err" &&
+   head -n 1 "$T/v.c" | grep -q "expanded into scalar IR" &&
+   ! grep -q "k_dot_\|k_cross_" "$T/v.c"; then
+  ok "--expand: scalar C, no vector helpers"
+else bad "--expand"; cat "$T/err"; fi
+printf 'import warp as wp\n\n@wp.kernel\ndef k(o: wp.array(dtype=float)):\n    i = wp.tid()\n    o[i] = wp.determinant(wp.mat44(1.0))\n' >"$T/d.py"
+if "$KERN" compile --expand "$T/d.py" >"$T/d.c" 2>"$T/err" &&
+   head -n 1 "$T/d.c" | grep -q "d.py:6:5: the expansion does not cover wp.determinant of a 4x4 matrix"; then
+  ok "--expand: a refusal names what and where, and the C is still emitted"
+else bad "--expand refusal"; head -n 1 "$T/d.c"; cat "$T/err"; fi
+"$KERN" compile --expand --target cuda "$T/v.py" >/dev/null 2>"$T/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q -- "--expand is for --target c" "$T/err"; then
+  ok "--expand needs --target c"
+else bad "--expand with cuda (rc $rc)"; fi
+
 echo "1..$n"
 [ $failed -eq 0 ]

@@ -1,0 +1,1644 @@
+/*
+ * expand.c -- vectors, matrices, quaternions and transforms expanded into
+ * scalar IR (Note [expansion]).
+ *
+ * The C, CUDA and OpenCL emitters spell a builtin on vectors as a call of
+ * a C helper (emit/common.c, extra.c, linalg.c).  A target that cannot
+ * share those helpers (the PTX tier, emit/ptx.c) reads the module after
+ * this pass instead, so a builtin's meaning is written once more here, as
+ * IR, and nowhere else; and because the C emitter can read the expanded
+ * IR too (kc_options.expand), the expansion is tested on the CPU against
+ * real Warp's outputs (the conformance_cpu_expanded test) without a GPU.
+ */
+#include <setjmp.h>
+#include <string.h>
+#include "ir.h"
+
+/* Note [expansion]: ir_expand rewrites every function so that no
+ * operation computes on a vector, matrix, quaternion or transform
+ * ("aggregate") value.  Each aggregate variable becomes one scalar local
+ * per component (c[k]; a matrix's m[i][j] at k = i * cols + j, the C
+ * struct's order), each builtin on aggregates becomes the scalar
+ * operations its helper in emit/common.c performs, in the helper's order
+ * and association (a sum starts from 0: `s = 0; s += x * y`), and every
+ * intermediate result is a fresh scalar local assigned by its own
+ * statement, so the order of operations is explicit and no emitter can
+ * contract or reassociate across them.  Composite scalar builtins
+ * (lerp, smoothstep, clamp, the random numbers) are expanded the same
+ * way; the scalar builtins that remain (min, max, abs, sign, floor,
+ * sqrt, the integer division family, ...) are the scalar instruction set
+ * an emitter spells directly, as QBE's instruction selection spells its
+ * IR.
+ *
+ * Aggregates survive only where a value crosses a boundary whole: a
+ * kernel or function parameter (read once, component by component, at
+ * entry), an array element (loaded into an aggregate temporary and taken
+ * apart with constant E_COMPs; stored, or given to an atomic, as an
+ * E_MAKE of scalars), a user function's arguments (E_MAKE) and result
+ * (an aggregate temporary), a struct field.  So after the pass the only
+ * expressions of aggregate type are E_VAR, E_MAKE of scalars, E_LOAD,
+ * E_ATOMIC, E_FCALL and E_FIELD, and the only uses of them are whole
+ * moves and E_COMP with constant indices.
+ *
+ * What the pass does not know how to expand (16-bit or 8/16-bit integer
+ * components, a builtin without a form here, structs holding vectors that
+ * are written, wp.ref parameters of aggregate type, ...) makes it refuse
+ * the module, with the position and a description, and leave the module
+ * untouched: the C path then compiles the module as usual and the PTX
+ * tier refuses it. */
+
+typedef struct XMap {
+  IrVar *var;
+  IrExpr **comps; /* E_VAR of the component locals */
+} XMap;
+
+typedef struct Xp {
+  Compiler *C;
+  IrFunc *f;
+  IrStmt **tail;   /* where the next statement goes */
+  XMap *maps;
+  int nmaps, capmaps;
+  Pos pos;         /* of the statement being expanded */
+  jmp_buf jmp;
+  const char *why;
+  Pos why_pos;
+} Xp;
+
+static _Noreturn void refuse(Xp *X, const char *what) {
+  X->why = what;
+  X->why_pos = X->pos;
+  longjmp(X->jmp, 1);
+}
+
+static const char *bname(Xp *X, int bi) {
+  (void)X;
+  return bi < BI_COUNT ? builtin_names[bi] : "(operator)";
+}
+
+/* ---------------------------------------------------------------- types */
+
+static bool is_agg(const Type *t) {
+  return t && (t->kind == TY_VEC || t->kind == TY_MAT);
+}
+
+static int ncomp(const Type *t) {
+  return t->kind == TY_SCALAR ? 1 : t->rows * t->cols;
+}
+
+static bool isf(kern_scalar sc) {
+  return sc == KERN_SCALAR_FLOAT32 || sc == KERN_SCALAR_FLOAT64;
+}
+
+/* The component types the pass expands: those whose C helper computes in
+ * the component's own type (not the 16-bit floats, which compute in
+ * float32, nor the 8- and 16-bit integers, which C promotes). */
+static bool ok_comp(kern_scalar sc) {
+  switch (sc) {
+  case KERN_SCALAR_INT32: case KERN_SCALAR_UINT32: case KERN_SCALAR_INT64:
+  case KERN_SCALAR_UINT64: case KERN_SCALAR_FLOAT32: case KERN_SCALAR_FLOAT64:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static void need_agg(Xp *X, const Type *t) {
+  if (!is_agg(t) || !ok_comp(t->sc) || ((t->quat || t->xform) && !isf(t->sc)) ||
+      ncomp(t) > 64)
+    refuse(X, arena_printf(X->C, "values of type %s", ty_name(X->C, t)));
+}
+
+static bool composite(int bi) {
+  return bi == BI_LERP || bi == BI_SMOOTHSTEP || bi == BI_CLAMP ||
+         bi == BI_DEGREES || bi == BI_RADIANS ||
+         bi == BI_RAND_INIT || bi == BI_RANDF || bi == BI_RANDI;
+}
+
+/* Must e be rewritten: does it hold an aggregate or a composite builtin
+ * anywhere? */
+static bool needs(const IrExpr *e) {
+  if (!e)
+    return false;
+  if (is_agg(e->ty))
+    return true;
+  if (e->kind == E_CALL && composite(e->bi))
+    return true;
+  if (e->kind == E_VAR)
+    return false;
+  if (needs(e->a) || needs(e->b) || needs(e->c))
+    return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (needs(e->args[i]))
+      return true;
+  return false;
+}
+
+/* Could evaluating e earlier than its place change a result?  (It reads
+ * memory, calls a function or changes a state.) */
+static bool impure(const IrExpr *e) {
+  if (!e)
+    return false;
+  switch (e->kind) {
+  case E_LOAD: case E_FCALL: case E_ATOMIC:
+    return true;
+  case E_CALL:
+    if (e->bi == BI_RANDF || e->bi == BI_RANDI || e->bi == BI_RANDN)
+      return true;
+    break;
+  default:
+    break;
+  }
+  if (impure(e->a) || impure(e->b) || impure(e->c))
+    return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (impure(e->args[i]))
+      return true;
+  return false;
+}
+
+/* ---------------------------------------------------------------- building */
+
+static void put(Xp *X, IrStmt *s) {
+  s->next = NULL;
+  *X->tail = s;
+  X->tail = &s->next;
+}
+
+static void assign(Xp *X, IrVar *v, IrExpr *e) {
+  IrStmt *s = ir_stmt(X->C, S_ASSIGN, X->pos);
+  s->var = v;
+  s->a = e;
+  put(X, s);
+}
+
+/* e in a fresh local (a variable or constant is already a value). */
+static IrExpr *tmp(Xp *X, IrExpr *e) {
+  if (e->kind == E_VAR || e->kind == E_CONST)
+    return e;
+  IrVar *v = ir_var(X->C, X->f, "x", e->ty);
+  assign(X, v, e);
+  return ir_ref(X->C, v);
+}
+
+static const Type *sty(kern_scalar sc) { return ty_scalar(sc); }
+
+static IrExpr *K(Xp *X, kern_scalar sc, double v) {
+  if (isf(sc))
+    return ir_const_float(X->C, sty(sc), v);
+  return ir_const_int(X->C, sty(sc), (uint64_t)(int64_t)v);
+}
+
+static IrExpr *B(Xp *X, int op, kern_scalar sc, IrExpr *a, IrExpr *b) {
+  return tmp(X, ir_binary(X->C, op, sty(sc), a, b));
+}
+
+static IrExpr *CMP(Xp *X, int op, IrExpr *a, IrExpr *b) {
+  return ir_binary(X->C, op, sty(KERN_SCALAR_BOOL), a, b);
+}
+
+static IrExpr *NEG(Xp *X, IrExpr *a) {
+  return tmp(X, ir_unary(X->C, OP_NEG, a));
+}
+
+static IrExpr *CALL(Xp *X, int bi, kern_scalar rs, int n, IrExpr *a, IrExpr *b) {
+  IrExpr *args[2] = {a, b};
+  return tmp(X, ir_call(X->C, bi, sty(rs), n, args));
+}
+
+static IrExpr *SEL(Xp *X, IrExpr *p, IrExpr *a, IrExpr *b) {
+  IrExpr *e = ir_expr(X->C, E_SELECT, a->ty);
+  e->a = p;
+  e->b = a;
+  e->c = b;
+  return tmp(X, e);
+}
+
+static IrExpr *cidx(Xp *X, int k) {
+  return ir_const_int(X->C, sty(KERN_SCALAR_INT32), (uint64_t)k);
+}
+
+/* Component k of the whole value e (a variable or a temporary). */
+static IrExpr *comp_of(Xp *X, IrExpr *e, int k) {
+  const Type *t = e->ty;
+  IrExpr *c = ir_expr(X->C, E_COMP, sty(t->sc));
+  c->a = e;
+  if (t->kind == TY_MAT) {
+    c->b = cidx(X, k / t->cols);
+    c->c = cidx(X, k % t->cols);
+  } else {
+    c->b = cidx(X, k);
+  }
+  return c;
+}
+
+static IrExpr **comps_new(Xp *X, int n) {
+  return arena_alloc(X->C, (size_t)(n ? n : 1) * sizeof(IrExpr *));
+}
+
+/* The whole value as an E_MAKE of its components. */
+static IrExpr *make_of(Xp *X, const Type *t, IrExpr **c) {
+  IrExpr *e = ir_expr(X->C, E_MAKE, t);
+  int n = ncomp(t);
+  e->nargs = n;
+  e->args = comps_new(X, n);
+  for (int k = 0; k < n; k++)
+    e->args[k] = c[k];
+  return e;
+}
+
+/* The component locals of the aggregate variable v. */
+static IrExpr **var_comps(Xp *X, IrVar *v) {
+  for (int i = 0; i < X->nmaps; i++)
+    if (X->maps[i].var == v)
+      return X->maps[i].comps;
+  need_agg(X, v->ty);
+  if (X->nmaps == X->capmaps) {
+    int cap = X->capmaps ? 2 * X->capmaps : 32;
+    XMap *m = arena_alloc(X->C, (size_t)cap * sizeof *m);
+    if (X->nmaps)
+      memcpy(m, X->maps, (size_t)X->nmaps * sizeof *m);
+    X->maps = m;
+    X->capmaps = cap;
+  }
+  int n = ncomp(v->ty);
+  IrExpr **c = comps_new(X, n);
+  const char *base = strchr(v->name, '_') ? strchr(v->name, '_') + 1 : v->name;
+  for (int k = 0; k < n; k++)
+    c[k] = ir_ref(X->C, ir_var(X->C, X->f, arena_printf(X->C, "%s_%d", base, k),
+                               sty(v->ty->sc)));
+  X->maps[X->nmaps].var = v;
+  X->maps[X->nmaps].comps = c;
+  X->nmaps++;
+  return c;
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+static IrExpr *xs(Xp *X, IrExpr *e);
+static IrExpr **xv(Xp *X, IrExpr *e);
+
+/* A whole value's components through an aggregate temporary. */
+static IrExpr **via_tmp(Xp *X, IrExpr *e) {
+  IrExpr *t = tmp(X, e);
+  int n = ncomp(e->ty);
+  IrExpr **r = comps_new(X, n);
+  for (int k = 0; k < n; k++)
+    r[k] = comp_of(X, t, k);
+  return r;
+}
+
+/* An argument handed on whole: a scalar expanded, an aggregate remade. */
+static IrExpr *whole(Xp *X, IrExpr *e) {
+  if (is_agg(e->ty)) {
+    need_agg(X, e->ty);
+    return make_of(X, e->ty, xv(X, e));
+  }
+  return xs(X, e);
+}
+
+/* The operands of e (a, b, c, then args) rewritten in order; an impure
+ * operand before one whose rewrite emits statements is evaluated first,
+ * into a local, so the order of effects stays the source's. */
+static void operands(Xp *X, IrExpr *e, IrExpr *n) {
+  IrExpr **slots[64];
+  int ns = 0;
+  IrExpr **fixed[3] = {&n->a, &n->b, &n->c};
+  for (int i = 0; i < 3; i++)
+    if (*fixed[i])
+      slots[ns++] = fixed[i];
+  if (e->nargs > 60)
+    refuse(X, "a call with this many arguments");
+  if (e->nargs) {
+    n->args = comps_new(X, e->nargs);
+    for (int i = 0; i < e->nargs; i++) {
+      n->args[i] = e->args[i];
+      slots[ns++] = &n->args[i];
+    }
+  }
+  for (int i = 0; i < ns; i++) {
+    bool later = false;
+    for (int j = i + 1; j < ns; j++)
+      later |= needs(*slots[j]);
+    IrExpr *v = whole(X, *slots[i]);
+    if (later && impure(v) && v->ty->kind == TY_SCALAR)
+      v = tmp(X, v);
+    *slots[i] = v;
+  }
+}
+
+/* Statements emitted into a list of their own. */
+typedef struct Sub {
+  IrStmt *head;
+  IrStmt **saved;
+} Sub;
+
+static void sub_open(Xp *X, Sub *s) {
+  s->head = NULL;
+  s->saved = X->tail;
+  X->tail = &s->head;
+}
+
+static IrStmt *sub_close(Xp *X, Sub *s) {
+  X->tail = s->saved;
+  return s->head;
+}
+
+/* p ? b : c with b and c expanded only on their branch, into r. */
+static void branch_into(Xp *X, IrExpr *p, IrExpr *b, IrExpr *c, IrVar **r,
+                        int n) {
+  IrStmt *s = ir_stmt(X->C, S_IF, X->pos);
+  s->a = p;
+  for (int side = 0; side < 2; side++) {
+    Sub sb;
+    sub_open(X, &sb);
+    IrExpr *v = side ? c : b;
+    if (n == 1 && !is_agg(v->ty)) {
+      assign(X, r[0], xs(X, v));
+    } else {
+      IrExpr **vc = xv(X, v);
+      for (int k = 0; k < n; k++)
+        assign(X, r[k], vc[k]);
+    }
+    IrStmt *body = sub_close(X, &sb);
+    if (side)
+      s->orelse = body;
+    else
+      s->body = body;
+  }
+  put(X, s);
+}
+
+/* The scalar index i as a local (it is compared several times). */
+static IrExpr *index_of(Xp *X, IrExpr *i) {
+  if (i->ty->kind != TY_SCALAR || isf(i->ty->sc))
+    refuse(X, "a component index of this type");
+  return tmp(X, xs(X, i));
+}
+
+/* Component i among n values c[base + k * st]: a constant picks; a
+ * run-time index selects (the last component when none matches, as the
+ * PTX tier has always done; C leaves an index out of range undefined). */
+static IrExpr *pick(Xp *X, IrExpr **c, int base, int st, int n, IrExpr *i) {
+  if (i->kind == E_CONST) {
+    if (i->ival >= (uint64_t)n)
+      refuse(X, "a component index out of range");
+    return c[base + (int)i->ival * st];
+  }
+  IrExpr *r = c[base + (n - 1) * st];
+  for (int k = n - 2; k >= 0; k--)
+    r = SEL(X, CMP(X, OP_EQ, i, ir_const_int(X->C, i->ty, (uint64_t)k)),
+            c[base + k * st], r);
+  return r;
+}
+
+/* s = 0; s += x[k * xs] * y[k * ys], as the helpers sum. */
+static IrExpr *dot_sum(Xp *X, kern_scalar sc, IrExpr **x, int xst, IrExpr **y,
+                       int yst, int n) {
+  IrExpr *s = K(X, sc, 0.0);
+  for (int k = 0; k < n; k++)
+    s = B(X, OP_ADD, sc, s, B(X, OP_MUL, sc, x[k * xst], y[k * yst]));
+  return s;
+}
+
+/* Warp's quat_rotate (inv: quat_rotate_inv) of b by a, quat_body's terms. */
+static void quat_rotate(Xp *X, kern_scalar sc, IrExpr **a, IrExpr **b, bool inv,
+                        IrExpr **r) {
+  IrExpr *two = K(X, sc, 2.0), *one = K(X, sc, 1.0);
+  /* c = 2 * a3 * a3 - 1; d = 2 * (a0 * b0 + a1 * b1 + a2 * b2) */
+  IrExpr *c = B(X, OP_SUB, sc, B(X, OP_MUL, sc, B(X, OP_MUL, sc, two, a[3]), a[3]), one);
+  IrExpr *dd = B(X, OP_ADD, sc, B(X, OP_MUL, sc, a[0], b[0]), B(X, OP_MUL, sc, a[1], b[1]));
+  dd = B(X, OP_ADD, sc, dd, B(X, OP_MUL, sc, a[2], b[2]));
+  IrExpr *d = B(X, OP_MUL, sc, two, dd);
+  static const int ix[3][2] = {{1, 2}, {2, 0}, {0, 1}};
+  for (int k = 0; k < 3; k++) {
+    int i = ix[k][0], j = ix[k][1];
+    /* b_k * c + a_k * d +- (a_i * b_j - a_j * b_i) * a3 * 2 */
+    IrExpr *u = B(X, OP_ADD, sc, B(X, OP_MUL, sc, b[k], c), B(X, OP_MUL, sc, a[k], d));
+    IrExpr *x = B(X, OP_SUB, sc, B(X, OP_MUL, sc, a[i], b[j]), B(X, OP_MUL, sc, a[j], b[i]));
+    r[k] = B(X, inv ? OP_SUB : OP_ADD, sc, u, B(X, OP_MUL, sc, B(X, OP_MUL, sc, x, a[3]), two));
+  }
+}
+
+/* The Hamilton product x * y, term for term as vector_arith writes it. */
+static void quat_mul(Xp *X, kern_scalar sc, IrExpr **x, IrExpr **y, IrExpr **r) {
+  static const int ix[3][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}};
+  for (int k = 0; k < 3; k++) {
+    int i0 = ix[k][0], i1 = ix[k][1], i2 = ix[k][2];
+    /* a3 * b_i0 + b3 * a_i0 + a_i1 * b_i2 - b_i1 * a_i2 */
+    IrExpr *u = B(X, OP_ADD, sc, B(X, OP_MUL, sc, x[3], y[i0]), B(X, OP_MUL, sc, y[3], x[i0]));
+    u = B(X, OP_ADD, sc, u, B(X, OP_MUL, sc, x[i1], y[i2]));
+    r[k] = B(X, OP_SUB, sc, u, B(X, OP_MUL, sc, y[i1], x[i2]));
+  }
+  IrExpr *w = B(X, OP_SUB, sc, B(X, OP_MUL, sc, x[3], y[3]), B(X, OP_MUL, sc, x[0], y[0]));
+  w = B(X, OP_SUB, sc, w, B(X, OP_MUL, sc, x[1], y[1]));
+  r[3] = B(X, OP_SUB, sc, w, B(X, OP_MUL, sc, x[2], y[2]));
+}
+
+/* Builtins a quaternion or transform takes (their helper is the vector
+ * one, or they have a form of their own below). */
+static bool quat_ok(int bi) {
+  switch (bi) {
+  case BI_ADD: case BI_SUB: case BI_NEG: case BI_MUL: case BI_DIV:
+  case BI_DOT: case BI_LENGTH: case BI_LENGTH_SQ: case BI_NORMALIZE:
+  case BI_VEC_EQ: case BI_VEC_NE: case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV:
+  case BI_QUAT_INVERSE: case BI_QUAT_IDENTITY: case BI_QUAT_TO_MATRIX:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static bool xform_ok(int bi) {
+  switch (bi) {
+  case BI_ADD: case BI_SUB: case BI_NEG: case BI_MUL: case BI_DIV:
+  case BI_VEC_EQ: case BI_VEC_NE: case BI_TRANSFORM_IDENTITY:
+  case BI_TRANSFORM_GET_TRANSLATION: case BI_TRANSFORM_GET_ROTATION:
+  case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
+  case BI_TRANSFORM_INVERSE: case BI_TRANSFORM_MULTIPLY:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static void check_kinds(Xp *X, IrExpr *e) {
+  bool q = e->ty->quat, x = e->ty->xform;
+  for (int i = 0; i < e->nargs; i++) {
+    q |= e->args[i]->ty->quat;
+    x |= e->args[i]->ty->xform;
+  }
+  if (q && !quat_ok(e->bi))
+    refuse(X, arena_printf(X->C, "wp.%s of quaternions", bname(X, e->bi)));
+  if (x && !xform_ok(e->bi))
+    refuse(X, arena_printf(X->C, "wp.%s of transforms", bname(X, e->bi)));
+}
+
+/* The arity of a componentwise builtin (vector_arith's componentwise()). */
+static int cw_arity(int bi) {
+  return bi == BI_MIN || bi == BI_MAX || bi == BI_OP_MOD || bi == BI_OP_DIV ||
+         bi == BI_OP_FLOORDIV ? 2 : 1;
+}
+
+/* Scalar results of builtins on aggregates. */
+static IrExpr *scall_agg(Xp *X, IrExpr *e) {
+  int bi = e->bi;
+  if (e->nargs < 1 || e->nargs > 2)
+    refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, bi)));
+  const Type *t = e->args[0]->ty;
+  switch (bi) {
+  case BI_DOT: case BI_LENGTH: case BI_LENGTH_SQ: case BI_MIN: case BI_MAX:
+  case BI_VEC_EQ: case BI_VEC_NE: case BI_TRACE: case BI_DETERMINANT:
+  case BI_ISNAN: case BI_ISINF: case BI_ISFINITE:
+    break;
+  default:
+    refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, bi)));
+  }
+  for (int i = 0; i < e->nargs; i++)
+    need_agg(X, e->args[i]->ty);
+  if (e->nargs == 2 && !ty_eq(e->args[1]->ty, t))
+    refuse(X, "a builtin on vectors of different types");
+  check_kinds(X, e);
+  kern_scalar sc = t->sc;
+  int n = ncomp(t);
+  switch (bi) {
+  case BI_DOT: case BI_LENGTH: case BI_LENGTH_SQ:
+    if (t->kind != TY_VEC || (bi != BI_DOT) != (e->nargs == 1))
+      refuse(X, "this wp.dot");
+    if (bi == BI_LENGTH && !isf(sc))
+      refuse(X, "wp.length of an integer vector");
+    break;
+  case BI_MIN: case BI_MAX:
+    if (e->nargs != 1 || t->kind != TY_VEC)
+      refuse(X, "this wp.min or wp.max");
+    break;
+  case BI_VEC_EQ: case BI_VEC_NE:
+    if (e->nargs != 2)
+      refuse(X, "this comparison");
+    break;
+  case BI_TRACE: case BI_DETERMINANT:
+    if (e->nargs != 1 || t->kind != TY_MAT || t->rows != t->cols)
+      refuse(X, "this matrix function");
+    if (bi == BI_DETERMINANT && t->rows != 2 && t->rows != 3)
+      refuse(X, "wp.determinant of a 4x4 matrix");
+    break;
+  case BI_ISNAN: case BI_ISINF: case BI_ISFINITE:
+    if (e->nargs != 1 || !isf(sc))
+      refuse(X, "this test of a vector");
+    break;
+  default:
+    refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, bi)));
+  }
+  if (e->ty->kind != TY_SCALAR)
+    refuse(X, "this builtin");
+  IrExpr **a = xv(X, e->args[0]);
+  IrExpr **b = e->nargs == 2 ? xv(X, e->args[1]) : a;
+  switch (bi) {
+  case BI_DOT: case BI_LENGTH_SQ:
+    return dot_sum(X, sc, a, 1, b, 1, n);
+  case BI_LENGTH:
+    return CALL(X, BI_SQRT, sc, 1, dot_sum(X, sc, a, 1, a, 1, n), NULL);
+  case BI_MIN: case BI_MAX: { /* r = a[0]; r = min(r, a[k]) */
+    IrExpr *r = a[0];
+    for (int k = 1; k < n; k++)
+      r = CALL(X, bi, sc, 2, r, a[k]);
+    return r;
+  }
+  case BI_VEC_EQ: case BI_VEC_NE: {
+    /* the helper returns at the first component with a != b (C's !=, true
+     * when either is NaN); nothing is evaluated after, so OR them */
+    IrExpr *p = NULL;
+    for (int k = 0; k < n; k++) {
+      IrExpr *q = tmp(X, CMP(X, OP_NE, a[k], b[k]));
+      p = p ? B(X, OP_BITOR, KERN_SCALAR_BOOL, p, q) : q;
+    }
+    if (bi == BI_VEC_EQ) {
+      IrExpr *nt = ir_expr(X->C, E_NOT, sty(KERN_SCALAR_BOOL));
+      nt->a = p;
+      p = tmp(X, nt);
+    }
+    return p;
+  }
+  case BI_TRACE: { /* s = 0; s += a.m[k][k] */
+    IrExpr *s = K(X, sc, 0.0);
+    for (int k = 0; k < t->rows; k++)
+      s = B(X, OP_ADD, sc, s, a[k * t->cols + k]);
+    return s;
+  }
+  case BI_DETERMINANT: {
+    /* warp_det_inverse's expressions */
+    if (t->rows == 2)
+      return B(X, OP_SUB, sc, B(X, OP_MUL, sc, a[0], a[3]), B(X, OP_MUL, sc, a[2], a[1]));
+#define M(i, j) a[(i) * 3 + (j)]
+#define MUL(x, y) B(X, OP_MUL, sc, x, y)
+#define SUB(x, y) B(X, OP_SUB, sc, x, y)
+    IrExpr *c0 = SUB(MUL(M(1, 1), M(2, 2)), MUL(M(1, 2), M(2, 1)));
+    IrExpr *c1 = SUB(MUL(M(1, 2), M(2, 0)), MUL(M(1, 0), M(2, 2)));
+    IrExpr *c2 = SUB(MUL(M(1, 0), M(2, 1)), MUL(M(1, 1), M(2, 0)));
+    IrExpr *d = B(X, OP_ADD, sc, MUL(M(0, 0), c0), MUL(M(0, 1), c1));
+    return B(X, OP_ADD, sc, d, MUL(M(0, 2), c2));
+#undef M
+#undef MUL
+#undef SUB
+  }
+  default: { /* the isnan family: any component (isfinite: every one) */
+    IrExpr *p = NULL;
+    for (int k = 0; k < n; k++) {
+      IrExpr *q = CALL(X, bi, KERN_SCALAR_BOOL, 1, a[k], NULL);
+      p = p ? B(X, bi == BI_ISFINITE ? OP_BITAND : OP_BITOR, KERN_SCALAR_BOOL, p, q) : q;
+    }
+    return p;
+  }
+  }
+}
+
+/* Aggregate results of builtins, as vector_body's helpers compute them. */
+static IrExpr **vcall(Xp *X, IrExpr *e) {
+  const Type *t = e->ty;
+  need_agg(X, t);
+  kern_scalar sc = t->sc;
+  int n = ncomp(t), bi = e->bi;
+  if (e->nargs > 3)
+    refuse(X, "this vector builtin");
+  const Type *at[3] = {0};
+  for (int i = 0; i < e->nargs; i++)
+    at[i] = e->args[i]->ty;
+  bool fl = isf(sc);
+  check_kinds(X, e);
+  switch (bi) {
+  case BI_ADD: case BI_SUB: case BI_CW_MUL: case BI_CW_DIV:
+    if (e->nargs != 2 || !ty_eq(at[0], t) || !ty_eq(at[1], t))
+      refuse(X, "this vector operator");
+    break;
+  case BI_NEG:
+    if (e->nargs != 1 || !ty_eq(at[0], t))
+      refuse(X, "this vector operator");
+    break;
+  case BI_ABS: case BI_SIGN: case BI_FLOOR: case BI_CEIL: case BI_TRUNC:
+  case BI_FRAC: case BI_MIN: case BI_MAX: case BI_OP_MOD: case BI_OP_DIV:
+  case BI_OP_FLOORDIV:
+    for (int i = 0; i < e->nargs; i++)
+      if (!ty_eq(at[i], t))
+        refuse(X, "this componentwise builtin");
+    if (e->nargs != cw_arity(bi))
+      refuse(X, "this componentwise builtin");
+    if (!fl && (bi == BI_FLOOR || bi == BI_CEIL || bi == BI_TRUNC || bi == BI_FRAC))
+      refuse(X, arena_printf(X->C, "wp.%s of an integer", bname(X, bi)));
+    break;
+  case BI_DIV:
+    if (e->nargs != 2 || !((ty_eq(at[0], t) && at[1]->kind == TY_SCALAR) ||
+                           (at[0]->kind == TY_SCALAR && ty_eq(at[1], t) &&
+                            t->kind == TY_VEC)))
+      refuse(X, "this division of a vector");
+    break;
+  case BI_MUL:
+    if (e->nargs != 2)
+      refuse(X, "this product");
+    if (at[0]->kind == TY_SCALAR || at[1]->kind == TY_SCALAR) {
+      if (!ty_eq(at[0]->kind == TY_SCALAR ? at[1] : at[0], t))
+        refuse(X, "this product");
+    } else if (at[0]->quat || at[1]->quat) {
+      if (!at[0]->quat || !at[1]->quat || !ty_eq(at[0], t) || !ty_eq(at[1], t))
+        refuse(X, "this product");
+    } else if (at[0]->kind == TY_MAT && at[1]->kind == TY_VEC) {
+      if (at[0]->cols != at[1]->rows || t->kind != TY_VEC || t->rows != at[0]->rows)
+        refuse(X, "this product");
+    } else if (at[0]->kind == TY_VEC && at[1]->kind == TY_MAT) {
+      if (at[0]->rows != at[1]->rows || t->kind != TY_VEC || t->rows != at[1]->cols)
+        refuse(X, "this product");
+    } else if (at[0]->kind == TY_MAT && at[1]->kind == TY_MAT) {
+      if (at[0]->cols != at[1]->rows || t->kind != TY_MAT ||
+          t->rows != at[0]->rows || t->cols != at[1]->cols)
+        refuse(X, "this product");
+    } else {
+      refuse(X, "this product");
+    }
+    break;
+  case BI_LERP:
+    if (e->nargs != 3 || !fl || !ty_eq(at[0], t) || !ty_eq(at[1], t) ||
+        at[2]->kind != TY_SCALAR)
+      refuse(X, "this wp.lerp");
+    break;
+  case BI_NORMALIZE:
+    if (e->nargs != 1 || !fl || t->kind != TY_VEC || !ty_eq(at[0], t))
+      refuse(X, "this wp.normalize");
+    break;
+  case BI_CROSS:
+    if (e->nargs != 2 || t->kind != TY_VEC || t->rows != 3 || !ty_eq(at[0], t) ||
+        !ty_eq(at[1], t))
+      refuse(X, "this wp.cross");
+    break;
+  case BI_OUTER:
+    if (e->nargs != 2 || t->kind != TY_MAT || at[0]->kind != TY_VEC ||
+        at[1]->kind != TY_VEC || at[0]->rows != t->rows || at[1]->rows != t->cols)
+      refuse(X, "this wp.outer");
+    break;
+  case BI_TRANSPOSE:
+    if (e->nargs != 1 || at[0]->kind != TY_MAT || t->kind != TY_MAT ||
+        at[0]->rows != t->cols || at[0]->cols != t->rows)
+      refuse(X, "this wp.transpose");
+    break;
+  case BI_GET_DIAG:
+    if (e->nargs != 1 || at[0]->kind != TY_MAT || t->kind != TY_VEC ||
+        at[0]->rows != at[0]->cols || t->rows != at[0]->rows)
+      refuse(X, "this wp.get_diag");
+    break;
+  case BI_DIAG:
+    if (e->nargs != 1 || at[0]->kind != TY_VEC || t->kind != TY_MAT ||
+        t->rows != at[0]->rows || t->cols != at[0]->rows)
+      refuse(X, "this wp.diag");
+    break;
+  case BI_IDENTITY:
+    if (e->nargs != 0 || t->kind != TY_MAT)
+      refuse(X, "this wp.identity");
+    break;
+  case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV:
+    if (e->nargs != 2 || !at[0]->quat || at[1]->kind != TY_VEC || at[1]->rows != 3 ||
+        t->kind != TY_VEC || t->rows != 3)
+      refuse(X, "this quaternion rotation");
+    break;
+  case BI_QUAT_INVERSE:
+    if (e->nargs != 1 || !at[0]->quat || !t->quat)
+      refuse(X, "this wp.quat_inverse");
+    break;
+  case BI_QUAT_IDENTITY:
+    if (e->nargs != 0 || !t->quat)
+      refuse(X, "this wp.quat_identity");
+    break;
+  case BI_QUAT_TO_MATRIX:
+    if (e->nargs != 1 || !at[0]->quat || t->kind != TY_MAT || t->rows != 3 ||
+        t->cols != 3)
+      refuse(X, "this wp.quat_to_matrix");
+    break;
+  case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
+    if (e->nargs != 2 || !((at[0]->kind == TY_MAT && at[0]->rows == 4 &&
+                            at[0]->cols == 4) || at[0]->xform) ||
+        at[1]->kind != TY_VEC || at[1]->rows != 3 || at[1]->quat ||
+        t->kind != TY_VEC || t->rows != 3 || !fl)
+      refuse(X, "this transform of a point or vector");
+    break;
+  case BI_TRANSFORM_IDENTITY:
+    if (e->nargs != 0 || !t->xform)
+      refuse(X, "this wp.transform_identity");
+    break;
+  case BI_TRANSFORM_GET_TRANSLATION: case BI_TRANSFORM_GET_ROTATION:
+    if (e->nargs != 1 || !at[0]->xform || t->kind != TY_VEC ||
+        t->rows != (bi == BI_TRANSFORM_GET_TRANSLATION ? 3 : 4))
+      refuse(X, "this part of a transform");
+    break;
+  case BI_TRANSFORM_INVERSE: case BI_TRANSFORM_MULTIPLY:
+    if (e->nargs != (bi == BI_TRANSFORM_INVERSE ? 1 : 2) || !t->xform ||
+        !ty_eq(at[0], t) || (e->nargs == 2 && !ty_eq(at[1], t)))
+      refuse(X, "this transform");
+    break;
+  case BI_INVERSE:
+    if (e->nargs != 1 || !fl || t->kind != TY_MAT || !ty_eq(at[0], t) ||
+        t->rows != t->cols)
+      refuse(X, "this wp.inverse");
+    if (t->rows != 2 && t->rows != 3) /* 4x4 keeps intermediates in double */
+      refuse(X, "wp.inverse of a 4x4 matrix");
+    break;
+  default:
+    refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, bi)));
+  }
+  for (int i = 0; i < e->nargs; i++) {
+    if (is_agg(at[i]))
+      need_agg(X, at[i]);
+    else if (at[i]->kind != TY_SCALAR)
+      refuse(X, "this vector builtin");
+    if (at[i]->sc != sc)
+      refuse(X, "a builtin on vectors of mixed types");
+  }
+  IrExpr **a[3] = {0};
+  for (int i = 0; i < e->nargs; i++) {
+    if (is_agg(at[i])) {
+      a[i] = xv(X, e->args[i]);
+    } else {
+      a[i] = comps_new(X, 1);
+      a[i][0] = tmp(X, xs(X, e->args[i]));
+    }
+  }
+  IrExpr **r = comps_new(X, n);
+#define MUL(x, y) B(X, OP_MUL, sc, x, y)
+#define SUB(x, y) B(X, OP_SUB, sc, x, y)
+#define ADD(x, y) B(X, OP_ADD, sc, x, y)
+  switch (bi) {
+  case BI_ADD: case BI_SUB: case BI_CW_MUL:
+    for (int k = 0; k < n; k++)
+      r[k] = B(X, bi == BI_ADD ? OP_ADD : bi == BI_SUB ? OP_SUB : OP_MUL, sc,
+               a[0][k], a[1][k]);
+    return r;
+  case BI_CW_DIV: case BI_DIV: {
+    /* floats divide; integers take the scalar idiv helper */
+    int s0 = at[0]->kind == TY_SCALAR ? 0 : 1;
+    int s1 = at[1]->kind == TY_SCALAR ? 0 : 1;
+    for (int k = 0; k < n; k++) {
+      IrExpr *x = a[0][k * s0], *y = a[1][k * s1];
+      r[k] = fl ? B(X, OP_DIV, sc, x, y) : CALL(X, BI_OP_DIV, sc, 2, x, y);
+    }
+    return r;
+  }
+  case BI_NEG: /* -x for floats, 0 - x for integers (E_UNARY's two forms) */
+    for (int k = 0; k < n; k++)
+      r[k] = NEG(X, a[0][k]);
+    return r;
+  case BI_MUL: {
+    const Type *A = at[0], *Bt = at[1];
+    if (A->quat && Bt->quat) {
+      quat_mul(X, sc, a[0], a[1], r);
+      return r;
+    }
+    if (A->kind == TY_SCALAR || Bt->kind == TY_SCALAR) {
+      int s0 = A->kind == TY_SCALAR ? 0 : 1, s1 = Bt->kind == TY_SCALAR ? 0 : 1;
+      for (int k = 0; k < n; k++)
+        r[k] = MUL(a[0][k * s0], a[1][k * s1]);
+      return r;
+    }
+    if (A->kind == TY_MAT && Bt->kind == TY_VEC) {
+      for (int i = 0; i < A->rows; i++)
+        r[i] = dot_sum(X, sc, a[0] + i * A->cols, 1, a[1], 1, A->cols);
+      return r;
+    }
+    if (A->kind == TY_VEC && Bt->kind == TY_MAT) {
+      for (int j = 0; j < Bt->cols; j++)
+        r[j] = dot_sum(X, sc, a[0], 1, a[1] + j, Bt->cols, Bt->rows);
+      return r;
+    }
+    for (int i = 0; i < A->rows; i++)
+      for (int j = 0; j < Bt->cols; j++)
+        r[i * Bt->cols + j] = dot_sum(X, sc, a[0] + i * A->cols, 1, a[1] + j,
+                                      Bt->cols, A->cols);
+    return r;
+  }
+  case BI_LERP: /* a * ((T)1 - c) + b * c */
+    for (int k = 0; k < n; k++) {
+      IrExpr *u = SUB(K(X, sc, 1.0), a[2][0]);
+      r[k] = ADD(MUL(a[0][k], u), MUL(a[1][k], a[2][0]));
+    }
+    return r;
+  case BI_NORMALIZE: {
+    IrExpr *l = CALL(X, BI_SQRT, sc, 1, dot_sum(X, sc, a[0], 1, a[0], 1, n), NULL);
+    IrExpr *p = tmp(X, CMP(X, OP_GT, l, K(X, sc, 0.0)));
+    if (t->quat) {
+      /* l = length(a); !(l > 0): the identity; else a[k] * (1 / l) */
+      IrExpr *inv = B(X, OP_DIV, sc, K(X, sc, 1.0), l);
+      for (int k = 0; k < 4; k++)
+        r[k] = SEL(X, p, ir_binary(X->C, OP_MUL, sty(sc), a[0][k], inv),
+                   K(X, sc, k == 3 ? 1.0 : 0.0));
+      return r;
+    }
+    /* r[k] = l > 0 ? a[k] / l : 0, dividing only where the helper does */
+    for (int k = 0; k < n; k++)
+      r[k] = SEL(X, p, ir_binary(X->C, OP_DIV, sty(sc), a[0][k], l), K(X, sc, 0.0));
+    return r;
+  }
+  case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV:
+    quat_rotate(X, sc, a[0], a[1], bi == BI_QUAT_ROTATE_INV, r);
+    return r;
+  case BI_QUAT_INVERSE:
+    for (int k = 0; k < 3; k++)
+      r[k] = NEG(X, a[0][k]);
+    r[3] = a[0][3];
+    return r;
+  case BI_QUAT_IDENTITY:
+    for (int k = 0; k < 4; k++)
+      r[k] = K(X, sc, k == 3 ? 1.0 : 0.0);
+    return r;
+  case BI_QUAT_TO_MATRIX:
+    /* column j: the quaternion rotating the unit vector e_j */
+    for (int j = 0; j < 3; j++) {
+      IrExpr *u[3], *c[3];
+      for (int i = 0; i < 3; i++)
+        u[i] = K(X, sc, i == j ? 1.0 : 0.0);
+      quat_rotate(X, sc, a[0], u, false, c);
+      for (int i = 0; i < 3; i++)
+        r[i * 3 + j] = c[i];
+    }
+    return r;
+  case BI_TRANSFORM_IDENTITY:
+    for (int k = 0; k < 7; k++)
+      r[k] = K(X, sc, k == 6 ? 1.0 : 0.0);
+    return r;
+  case BI_TRANSFORM_GET_TRANSLATION: case BI_TRANSFORM_GET_ROTATION:
+    for (int k = 0; k < n; k++)
+      r[k] = a[0][k + (bi == BI_TRANSFORM_GET_ROTATION ? 3 : 0)];
+    return r;
+  case BI_TRANSFORM_INVERSE: {
+    /* xform_body: qi = quat_inverse(q); p = rotate(qi, p); (-p, qi) */
+    IrExpr *qi[4], *pr[3];
+    for (int k = 0; k < 3; k++)
+      qi[k] = NEG(X, a[0][3 + k]);
+    qi[3] = a[0][6];
+    quat_rotate(X, sc, qi, a[0], false, pr);
+    for (int k = 0; k < 3; k++)
+      r[k] = NEG(X, pr[k]);
+    for (int k = 0; k < 4; k++)
+      r[3 + k] = qi[k];
+    return r;
+  }
+  case BI_TRANSFORM_MULTIPLY: {
+    /* p = rotate(aq, bp); m = aq * bq; (p + ap, m) */
+    IrExpr *pr[3];
+    quat_rotate(X, sc, a[0] + 3, a[1], false, pr);
+    IrExpr *m[4];
+    quat_mul(X, sc, a[0] + 3, a[1] + 3, m);
+    for (int k = 0; k < 3; k++)
+      r[k] = ADD(pr[k], a[0][k]);
+    for (int k = 0; k < 4; k++)
+      r[3 + k] = m[k];
+    return r;
+  }
+  case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
+    if (at[0]->xform) {
+      /* w = rotate(q, v); a point adds p first: p + w */
+      IrExpr *w[3];
+      quat_rotate(X, sc, a[0] + 3, a[1], false, w);
+      for (int k = 0; k < 3; k++)
+        r[k] = bi == BI_TRANSFORM_VECTOR ? w[k] : ADD(a[0][k], w[k]);
+      return r;
+    }
+    {
+      /* Warp's mat.h overload: s = 0; s += m[i][j] * v[j]; s += m[i][3] * w */
+      IrExpr *w = K(X, sc, bi == BI_TRANSFORM_POINT ? 1.0 : 0.0);
+      for (int i = 0; i < 3; i++) {
+        IrExpr *s0 = dot_sum(X, sc, a[0] + i * 4, 1, a[1], 1, 3);
+        r[i] = ADD(s0, MUL(a[0][i * 4 + 3], w));
+      }
+      return r;
+    }
+  case BI_CROSS: {
+    IrExpr **x = a[0], **y = a[1];
+    static const int ix[3][4] = {{1, 2, 2, 1}, {2, 0, 0, 2}, {0, 1, 1, 0}};
+    for (int k = 0; k < 3; k++)
+      r[k] = SUB(MUL(x[ix[k][0]], y[ix[k][1]]), MUL(x[ix[k][2]], y[ix[k][3]]));
+    return r;
+  }
+  case BI_OUTER:
+    for (int i = 0; i < t->rows; i++)
+      for (int j = 0; j < t->cols; j++)
+        r[i * t->cols + j] = MUL(a[0][i], a[1][j]);
+    return r;
+  case BI_TRANSPOSE:
+    for (int i = 0; i < t->rows; i++)
+      for (int j = 0; j < t->cols; j++)
+        r[i * t->cols + j] = a[0][j * at[0]->cols + i];
+    return r;
+  case BI_GET_DIAG:
+    for (int k = 0; k < t->rows; k++)
+      r[k] = a[0][k * at[0]->cols + k];
+    return r;
+  case BI_INVERSE: {
+    /* warp_det_inverse's 2x2 and 3x3 expressions; a singular matrix gives
+     * the zero matrix (the products are computed anyway: none traps) */
+    IrExpr **m = a[0];
+#define M(i, j) m[(i) * t->cols + (j)]
+    IrExpr *one = K(X, sc, 1.0), *z = K(X, sc, 0.0);
+    IrExpr *det, *ok;
+    IrExpr *c[9];
+    if (t->rows == 2) {
+      det = SUB(MUL(M(0, 0), M(1, 1)), MUL(M(1, 0), M(0, 1)));
+      /* !(det > 0 || det < -0): zero or NaN */
+      IrExpr *p = tmp(X, CMP(X, OP_GT, det, z));
+      IrExpr *q = tmp(X, CMP(X, OP_LT, det, z));
+      ok = B(X, OP_BITOR, KERN_SCALAR_BOOL, p, q);
+      IrExpr *rcp = B(X, OP_DIV, sc, one, det);
+      IrExpr *n01 = NEG(X, M(0, 1)), *n10 = NEG(X, M(1, 0));
+      c[0] = MUL(M(1, 1), rcp);
+      c[1] = MUL(n01, rcp);
+      c[2] = MUL(n10, rcp);
+      c[3] = MUL(M(0, 0), rcp);
+    } else {
+      IrExpr *c0 = SUB(MUL(M(1, 1), M(2, 2)), MUL(M(1, 2), M(2, 1)));
+      IrExpr *c1 = SUB(MUL(M(1, 2), M(2, 0)), MUL(M(1, 0), M(2, 2)));
+      IrExpr *c2 = SUB(MUL(M(1, 0), M(2, 1)), MUL(M(1, 1), M(2, 0)));
+      det = ADD(ADD(MUL(M(0, 0), c0), MUL(M(0, 1), c1)), MUL(M(0, 2), c2));
+      /* det == 0 gives zero; NaN goes on */
+      ok = tmp(X, CMP(X, OP_NE, det, z));
+      IrExpr *w[9];
+      w[0] = c0; w[3] = c1; w[6] = c2;
+      w[1] = SUB(MUL(M(0, 2), M(2, 1)), MUL(M(0, 1), M(2, 2)));
+      w[4] = SUB(MUL(M(0, 0), M(2, 2)), MUL(M(0, 2), M(2, 0)));
+      w[7] = SUB(MUL(M(0, 1), M(2, 0)), MUL(M(0, 0), M(2, 1)));
+      w[2] = SUB(MUL(M(0, 1), M(1, 2)), MUL(M(0, 2), M(1, 1)));
+      w[5] = SUB(MUL(M(0, 2), M(1, 0)), MUL(M(0, 0), M(1, 2)));
+      w[8] = SUB(MUL(M(0, 0), M(1, 1)), MUL(M(0, 1), M(1, 0)));
+      IrExpr *rcp = B(X, OP_DIV, sc, one, det);
+      for (int k = 0; k < 9; k++)
+        c[k] = MUL(w[k], rcp);
+    }
+#undef M
+    for (int k = 0; k < n; k++)
+      r[k] = SEL(X, ok, c[k], z);
+    return r;
+  }
+  case BI_DIAG: case BI_IDENTITY:
+    for (int i = 0; i < t->rows; i++)
+      for (int j = 0; j < t->cols; j++)
+        r[i * t->cols + j] = i != j ? K(X, sc, 0.0)
+                             : bi == BI_DIAG ? a[0][i] : K(X, sc, 1.0);
+    return r;
+  default: /* componentwise: the scalar builtin on each component */
+    for (int k = 0; k < n; k++)
+      r[k] = CALL(X, bi, sc, e->nargs, a[0][k], e->nargs > 1 ? a[1][k] : NULL);
+    return r;
+  }
+#undef MUL
+#undef SUB
+#undef ADD
+}
+
+/* Warp's PCG hash step (k_pcg in common.c) on a uint32. */
+static IrExpr *pcg(Xp *X, IrExpr *s) {
+  kern_scalar u = KERN_SCALAR_UINT32;
+  IrExpr *b = B(X, OP_ADD, u, B(X, OP_MUL, u, s, K(X, u, 747796405.0)),
+                K(X, u, 2891336453.0));
+  IrExpr *sh = B(X, OP_ADD, u, B(X, OP_SHR, u, b, K(X, u, 28.0)), K(X, u, 4.0));
+  IrExpr *c = B(X, OP_MUL, u, B(X, OP_BITXOR, u, B(X, OP_SHR, u, b, sh), b),
+                K(X, u, 277803737.0));
+  return B(X, OP_BITXOR, u, B(X, OP_SHR, u, c, K(X, u, 22.0)), c);
+}
+
+/* The composite scalar builtins, as their helpers compute them. */
+static IrExpr *scomposite(Xp *X, IrExpr *e) {
+  int bi = e->bi;
+  for (int i = 0; i < e->nargs; i++)
+    if (e->args[i]->ty->kind != TY_SCALAR)
+      refuse(X, arena_printf(X->C, "this wp.%s", bname(X, bi)));
+  if (bi == BI_RAND_INIT) {
+    if (e->nargs < 1 || e->nargs > 2)
+      refuse(X, "this wp.rand_init");
+    IrExpr *a[2];
+    for (int i = 0; i < e->nargs; i++) {
+      if (e->args[i]->ty->sc != KERN_SCALAR_INT32)
+        refuse(X, "this wp.rand_init");
+      a[i] = tmp(X, xs(X, e->args[i]));
+    }
+    const Type *u = sty(KERN_SCALAR_UINT32);
+    if (e->nargs == 1)
+      return pcg(X, tmp(X, ir_cast(X->C, u, a[0])));
+    /* k_pcg((uint32_t)a + k_pcg((uint32_t)b)) */
+    IrExpr *h = pcg(X, tmp(X, ir_cast(X->C, u, a[1])));
+    return pcg(X, B(X, OP_ADD, KERN_SCALAR_UINT32, tmp(X, ir_cast(X->C, u, a[0])), h));
+  }
+  if (bi == BI_RANDF || bi == BI_RANDI) {
+    if ((e->nargs != 1 && e->nargs != 3) || e->args[0]->kind != E_VAR ||
+        e->args[0]->ty->sc != KERN_SCALAR_UINT32)
+      refuse(X, arena_printf(X->C, "this wp.%s", bname(X, bi)));
+    kern_scalar rs = bi == BI_RANDF ? KERN_SCALAR_FLOAT32 : KERN_SCALAR_INT32;
+    IrExpr *lo = NULL, *hi = NULL;
+    if (e->nargs == 3) {
+      if (e->args[1]->ty->sc != rs || e->args[2]->ty->sc != rs)
+        refuse(X, arena_printf(X->C, "this wp.%s", bname(X, bi)));
+      /* the arguments are evaluated before the helper updates the state */
+      lo = tmp(X, xs(X, e->args[1]));
+      hi = tmp(X, xs(X, e->args[2]));
+    }
+    IrVar *st = e->args[0]->var;
+    assign(X, st, pcg(X, ir_ref(X->C, st)));
+    IrExpr *s = ir_ref(X->C, st);
+    if (bi == BI_RANDF) {
+      /* (float)(*s >> 8) * (1.0f / 16777216.0f) */
+      IrExpr *h = B(X, OP_SHR, KERN_SCALAR_UINT32, s, K(X, KERN_SCALAR_UINT32, 8.0));
+      IrExpr *f = tmp(X, ir_cast(X->C, sty(rs), h));
+      IrExpr *r = B(X, OP_MUL, rs, f, K(X, rs, 1.0 / 16777216.0));
+      if (!lo)
+        return r;
+      /* (hi - lo) * randf(s) + lo */
+      return B(X, OP_ADD, rs, B(X, OP_MUL, rs, B(X, OP_SUB, rs, hi, lo), r), lo);
+    }
+    if (!lo)
+      return tmp(X, ir_cast(X->C, sty(rs), s));
+    /* span = (uint32_t)(hi - lo); (int32_t)(span ? *s % span : *s) + lo */
+    IrExpr *span = tmp(X, ir_cast(X->C, sty(KERN_SCALAR_UINT32), B(X, OP_SUB, rs, hi, lo)));
+    IrExpr *m = CALL(X, BI_OP_MOD, KERN_SCALAR_UINT32, 2, s, span);
+    IrExpr *v = SEL(X, CMP(X, OP_NE, span, K(X, KERN_SCALAR_UINT32, 0.0)), m, s);
+    return B(X, OP_ADD, rs, tmp(X, ir_cast(X->C, sty(rs), v)), lo);
+  }
+  kern_scalar sc = e->ty->sc;
+  if (bi == BI_DEGREES || bi == BI_RADIANS) {
+    if (!isf(sc) || e->nargs != 1 || e->args[0]->ty->sc != sc)
+      refuse(X, arena_printf(X->C, "this wp.%s", bname(X, bi)));
+    /* Note [degrees and radians] in emit/common.c: (T)(a * K), the product
+     * in double, rounded once */
+    kern_scalar d = KERN_SCALAR_FLOAT64;
+    IrExpr *w = tmp(X, ir_cast(X->C, sty(d), xs(X, e->args[0])));
+    IrExpr *m = B(X, OP_MUL, d, w, K(X, d, bi == BI_DEGREES ? 57.29577951308232087679
+                                                            : 0.01745329251994329577));
+    return tmp(X, ir_cast(X->C, sty(sc), m));
+  }
+  /* an integer lerp is the same sum in the integer type; clamp is min
+   * and max; smoothstep divides, which only a float does here */
+  bool narrow_int = !isf(sc) && !ok_comp(sc) && sc != KERN_SCALAR_FLOAT16 &&
+                    sc != KERN_SCALAR_BFLOAT16;
+  if ((!ok_comp(sc) && !(bi == BI_CLAMP && narrow_int)) ||
+      (!isf(sc) && bi == BI_SMOOTHSTEP))
+    refuse(X, arena_printf(X->C, "wp.%s of %s", bname(X, bi), ty_name(X->C, e->ty)));
+  if (e->nargs != 3)
+    refuse(X, arena_printf(X->C, "this wp.%s", bname(X, bi)));
+  IrExpr *a[3];
+  for (int i = 0; i < 3; i++) {
+    if (e->args[i]->ty->sc != sc)
+      refuse(X, arena_printf(X->C, "wp.%s of mixed types", bname(X, bi)));
+    a[i] = tmp(X, xs(X, e->args[i]));
+  }
+  switch (bi) {
+  case BI_CLAMP: /* min(max(b, a), c) */
+    return CALL(X, BI_MIN, sc, 2, CALL(X, BI_MAX, sc, 2, a[1], a[0]), a[2]);
+  case BI_LERP: /* a * ((T)1 - c) + b * c */
+    return B(X, OP_ADD, sc, B(X, OP_MUL, sc, a[0], B(X, OP_SUB, sc, K(X, sc, 1.0), a[2])),
+             B(X, OP_MUL, sc, a[1], a[2]));
+  default: { /* t = clamp((c - a) / (b - a), 0, 1); t * t * (3 - 2 * t) */
+    IrExpr *q = B(X, OP_DIV, sc, B(X, OP_SUB, sc, a[2], a[0]), B(X, OP_SUB, sc, a[1], a[0]));
+    IrExpr *t = CALL(X, BI_MIN, sc, 2, CALL(X, BI_MAX, sc, 2, K(X, sc, 0.0), q),
+                     K(X, sc, 1.0));
+    IrExpr *u = B(X, OP_SUB, sc, K(X, sc, 3.0), B(X, OP_MUL, sc, K(X, sc, 2.0), t));
+    return B(X, OP_MUL, sc, B(X, OP_MUL, sc, t, t), u);
+  }
+  }
+}
+
+/* After a call: the component locals of its out- and reference
+ * variables read back from the whole variables it wrote. */
+static void sync_from(Xp *X, IrVar *v) {
+  if (!is_agg(v->ty))
+    return;
+  IrExpr **c = var_comps(X, v);
+  for (int k = 0; k < ncomp(v->ty); k++)
+    assign(X, c[k]->var, comp_of(X, ir_ref(X->C, v), k));
+}
+
+/* Before a call: a reference variable made whole from its components. */
+static void sync_to(Xp *X, IrVar *v) {
+  if (!is_agg(v->ty))
+    return;
+  assign(X, v, make_of(X, v->ty, var_comps(X, v)));
+}
+
+/* A user function's call: arguments whole, out- and reference variables
+ * synchronised around it, the result in a temporary. */
+static IrExpr *fcall(Xp *X, IrExpr *e) {
+  IrExpr *n = arena_alloc(X->C, sizeof *n);
+  *n = *e;
+  operands(X, e, n);
+  for (int i = 0; i < e->nrefs; i++)
+    sync_to(X, e->refs[i]);
+  bool sync = false;
+  for (int i = 0; i < e->nouts; i++)
+    if (is_agg(e->outs[i]->ty))
+      refuse(X, "a call with several results of vector type");
+  for (int i = 0; i < e->nrefs; i++)
+    sync |= is_agg(e->refs[i]->ty);
+  if (!sync)
+    return n;
+  IrExpr *r = NULL; /* a void call: done here, nothing left to evaluate */
+  if (e->ty->kind == TY_VOID) {
+    IrStmt *s = ir_stmt(X->C, S_EXPR, X->pos);
+    s->a = n;
+    put(X, s);
+  } else {
+    r = tmp(X, n);
+  }
+  for (int i = 0; i < e->nouts; i++)
+    sync_from(X, e->outs[i]);
+  for (int i = 0; i < e->nrefs; i++)
+    sync_from(X, e->refs[i]);
+  return r;
+}
+
+/* The components of the aggregate expression e. */
+static IrExpr **xv(Xp *X, IrExpr *e) {
+  const Type *t = e->ty;
+  need_agg(X, t);
+  int n = ncomp(t);
+  kern_scalar sc = t->sc;
+  switch (e->kind) {
+  case E_VAR:
+    return var_comps(X, e->var);
+  case E_MAKE: {
+    IrExpr **r = comps_new(X, n);
+    if (e->nargs == 0) {
+      for (int k = 0; k < n; k++)
+        r[k] = K(X, sc, 0.0);
+      return r;
+    }
+    if (e->nargs == 1 && e->args[0]->ty->kind == TY_SCALAR) {
+      /* the splat: every component the one value */
+      if (e->args[0]->ty->sc != sc)
+        refuse(X, "a constructor from another type");
+      IrExpr *v = tmp(X, xs(X, e->args[0]));
+      for (int k = 0; k < n; k++)
+        r[k] = v;
+      return r;
+    }
+    if (e->nargs == 1) {
+      /* k_cast: a conversion of each component */
+      const Type *f = e->args[0]->ty;
+      need_agg(X, f);
+      if (ncomp(f) != n)
+        refuse(X, "this constructor");
+      IrExpr **a = xv(X, e->args[0]);
+      for (int k = 0; k < n; k++)
+        r[k] = tmp(X, ir_cast(X->C, sty(sc), a[k]));
+      return r;
+    }
+    if (t->kind == TY_MAT && e->nargs == t->rows && e->args[0]->ty->kind == TY_VEC) {
+      /* k_rows: a matrix from its rows */
+      for (int i = 0; i < t->rows; i++) {
+        const Type *rt = e->args[i]->ty;
+        if (rt->kind != TY_VEC || rt->rows != t->cols || rt->sc != sc)
+          refuse(X, "this matrix constructor");
+        IrExpr **row = xv(X, e->args[i]);
+        for (int j = 0; j < t->cols; j++)
+          r[i * t->cols + j] = row[j];
+      }
+      return r;
+    }
+    if (e->nargs != n)
+      refuse(X, "this constructor");
+    for (int k = 0; k < n; k++) {
+      if (e->args[k]->ty->kind != TY_SCALAR || e->args[k]->ty->sc != sc)
+        refuse(X, "a constructor from another type");
+      r[k] = tmp(X, xs(X, e->args[k]));
+    }
+    return r;
+  }
+  case E_CAST: {
+    const Type *f = e->a->ty;
+    need_agg(X, f);
+    if (ncomp(f) != n)
+      refuse(X, "this conversion");
+    IrExpr **a = xv(X, e->a);
+    IrExpr **r = comps_new(X, n);
+    for (int k = 0; k < n; k++)
+      r[k] = tmp(X, ir_cast(X->C, sty(sc), a[k]));
+    return r;
+  }
+  case E_COMP: {
+    /* a matrix row */
+    const Type *m = e->a->ty;
+    need_agg(X, m);
+    if (m->kind != TY_MAT || e->c || t->kind != TY_VEC || t->rows != m->cols)
+      refuse(X, "this component");
+    IrExpr **c = xv(X, e->a);
+    IrExpr *i = index_of(X, e->b);
+    IrExpr **r = comps_new(X, n);
+    for (int k = 0; k < n; k++)
+      r[k] = pick(X, c, k, m->cols, m->rows, i);
+    return r;
+  }
+  case E_SELECT: {
+    if (!ty_eq(e->b->ty, t) || !ty_eq(e->c->ty, t))
+      refuse(X, "a conditional expression of mixed types");
+    IrExpr *p = xs(X, e->a);
+    IrVar **rv = arena_alloc(X->C, (size_t)n * sizeof *rv);
+    IrExpr **r = comps_new(X, n);
+    for (int k = 0; k < n; k++) {
+      rv[k] = ir_var(X->C, X->f, "sel", sty(sc));
+      r[k] = ir_ref(X->C, rv[k]);
+    }
+    branch_into(X, p, e->b, e->c, rv, n);
+    return r;
+  }
+  case E_CALL:
+    if (e->bi == BI_RANDN || e->bi >= BI_INTERNAL_COUNT)
+      refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, e->bi)));
+    return vcall(X, e);
+  case E_FCALL: {
+    IrExpr *r = fcall(X, e);
+    if (!r)
+      refuse(X, "this call");
+    return via_tmp(X, r);
+  }
+  case E_LOAD: case E_ATOMIC: case E_FIELD: {
+    IrExpr *nx = arena_alloc(X->C, sizeof *nx);
+    *nx = *e;
+    operands(X, e, nx);
+    return via_tmp(X, nx);
+  }
+  default:
+    refuse(X, "this vector expression");
+  }
+}
+
+/* The scalar expression e, rewritten where it holds aggregates. */
+static IrExpr *xs(Xp *X, IrExpr *e) {
+  if (!needs(e))
+    return e;
+  if (is_agg(e->ty))
+    refuse(X, "this expression");
+  switch (e->kind) {
+  case E_COMP: {
+    const Type *t = e->a->ty;
+    need_agg(X, t);
+    IrExpr **c = xv(X, e->a);
+    IrExpr *i = index_of(X, e->b);
+    if (t->kind == TY_VEC) {
+      if (e->c)
+        refuse(X, "this component");
+      return pick(X, c, 0, 1, t->rows, i);
+    }
+    if (!e->c)
+      refuse(X, "this matrix component");
+    IrExpr *j = index_of(X, e->c);
+    /* the row first, then the column within it */
+    IrExpr **row = comps_new(X, t->cols);
+    for (int k = 0; k < t->cols; k++)
+      row[k] = pick(X, c, k, t->cols, t->rows, i);
+    return pick(X, row, 0, 1, t->cols, j);
+  }
+  case E_CALL: {
+    if (composite(e->bi))
+      return scomposite(X, e);
+    for (int i = 0; i < e->nargs; i++)
+      if (is_agg(e->args[i]->ty))
+        return scall_agg(X, e);
+    break;
+  }
+  case E_FCALL:
+    return fcall(X, e);
+  case E_SELECT: {
+    if (!needs(e->b) && !needs(e->c))
+      break;
+    IrExpr *p = xs(X, e->a);
+    IrVar *r = ir_var(X->C, X->f, "sel", e->ty);
+    branch_into(X, p, e->b, e->c, &r, 1);
+    return ir_ref(X->C, r);
+  }
+  case E_ADDR:
+    refuse(X, "wp.address_of of a vector");
+  case E_AND: case E_OR:
+    if (needs(e->b))
+      refuse(X, "a vector expression on the right of 'and' or 'or'");
+    break;
+  default:
+    break;
+  }
+  IrExpr *n = arena_alloc(X->C, sizeof *n);
+  *n = *e;
+  operands(X, e, n);
+  return n;
+}
+
+/* ---------------------------------------------------------------- statements */
+
+static void stmts(Xp *X, IrStmt *s);
+
+/* dst = src component by component; src may name dst's own components in
+ * other places (v = vec3(v[1], v[0], v[2])), so those are copied first. */
+static void assign_comps(Xp *X, IrExpr **dst, IrExpr **src, int n) {
+  IrExpr **s = comps_new(X, n);
+  for (int k = 0; k < n; k++) {
+    s[k] = src[k];
+    for (int j = 0; j < n; j++)
+      if (j != k && src[k]->kind == E_VAR && src[k]->var == dst[j]->var) {
+        IrVar *v = ir_var(X->C, X->f, "x", src[k]->ty);
+        assign(X, v, src[k]);
+        s[k] = ir_ref(X->C, v);
+        break;
+      }
+  }
+  for (int k = 0; k < n; k++)
+    if (!(s[k]->kind == E_VAR && s[k]->var == dst[k]->var))
+      assign(X, dst[k]->var, s[k]);
+}
+
+/* var[a] = c, var[a][b] = c, or a matrix's row var[a] = c. */
+static void setcomp(Xp *X, IrStmt *s) {
+  const Type *t = s->var->ty;
+  need_agg(X, t);
+  IrExpr **c = var_comps(X, s->var);
+  bool row = t->kind == TY_MAT && !s->b;
+  if (t->kind == TY_VEC && s->b)
+    refuse(X, "this component");
+  int cols = t->kind == TY_MAT ? t->cols : 1;
+  /* the value, then the indices (neither has effects the other sees) */
+  IrExpr **v;
+  if (row) {
+    if (s->c->ty->kind != TY_VEC || s->c->ty->rows != cols || s->c->ty->sc != t->sc)
+      refuse(X, "a component of another type");
+    IrExpr **w = xv(X, s->c);
+    v = comps_new(X, cols);
+    for (int k = 0; k < cols; k++)
+      v[k] = tmp(X, w[k]);
+  } else {
+    if (s->c->ty->kind != TY_SCALAR || s->c->ty->sc != t->sc)
+      refuse(X, "a component of another type");
+    v = comps_new(X, 1);
+    v[0] = xs(X, s->c);
+    if (v[0]->kind != E_CONST)
+      v[0] = tmp(X, v[0]);
+  }
+  IrExpr *i = index_of(X, s->a);
+  IrExpr *j = s->b ? index_of(X, s->b) : NULL;
+  if (i->kind == E_CONST && i->ival >= (uint64_t)t->rows)
+    refuse(X, "a component index out of range");
+  if (j && j->kind == E_CONST && j->ival >= (uint64_t)cols)
+    refuse(X, "a component index out of range");
+  for (int r = 0; r < t->rows; r++) {
+    if (i->kind == E_CONST && (uint64_t)r != i->ival)
+      continue;
+    for (int k = 0; k < cols; k++) {
+      if (!row && !s->b && k)
+        break;
+      if (j && j->kind == E_CONST && (uint64_t)k != j->ival)
+        continue;
+      /* the guard: a run-time index that names this component */
+      IrExpr *p = NULL;
+      if (i->kind != E_CONST)
+        p = CMP(X, OP_EQ, i, ir_const_int(X->C, i->ty, (uint64_t)r));
+      if (j && j->kind != E_CONST) {
+        IrExpr *q = CMP(X, OP_EQ, j, ir_const_int(X->C, j->ty, (uint64_t)k));
+        if (p) {
+          IrExpr *a = ir_expr(X->C, E_AND, sty(KERN_SCALAR_BOOL));
+          a->a = p;
+          a->b = q;
+          p = a;
+        } else {
+          p = q;
+        }
+      }
+      IrStmt *as = ir_stmt(X->C, S_ASSIGN, X->pos);
+      as->var = c[r * cols + k]->var;
+      as->a = row ? v[k] : v[0];
+      if (!p) {
+        put(X, as);
+        continue;
+      }
+      IrStmt *is = ir_stmt(X->C, S_IF, X->pos);
+      is->a = p;
+      is->body = as;
+      put(X, is);
+    }
+  }
+}
+
+static void stmt(Xp *X, IrStmt *s) {
+  if (s->pos.line > 0)
+    X->pos = s->pos;
+  switch (s->kind) {
+  case S_ASSIGN:
+    if (is_agg(s->var->ty)) {
+      need_agg(X, s->var->ty);
+      if (!ty_eq(s->a->ty, s->var->ty))
+        refuse(X, "an assignment of another type");
+      IrExpr **v = xv(X, s->a);
+      assign_comps(X, var_comps(X, s->var), v, ncomp(s->var->ty));
+      return;
+    }
+    s->a = xs(X, s->a);
+    put(X, s);
+    return;
+  case S_SETCOMP:
+    setcomp(X, s);
+    return;
+  case S_STORE: case S_SETFIELD: case S_PRINTF: case S_ASSERT: case S_AGG: {
+    IrExpr e = {0};
+    e.a = s->a;
+    e.b = s->b;
+    e.c = s->c;
+    e.args = s->args;
+    e.nargs = s->nargs;
+    bool any = needs(s->a) || needs(s->b) || needs(s->c);
+    for (int i = 0; i < s->nargs; i++)
+      any |= needs(s->args[i]);
+    if (!any) {
+      put(X, s);
+      return;
+    }
+    if (s->kind == S_SETFIELD)
+      refuse(X, "stores into fields of vector type");
+    IrExpr n = e;
+    operands(X, &e, &n);
+    s->a = n.a;
+    s->b = n.b;
+    s->c = n.c;
+    s->args = n.args;
+    put(X, s);
+    return;
+  }
+  case S_EXPR:
+    if (is_agg(s->a->ty)) {
+      (void)xv(X, s->a);
+      return;
+    }
+    s->a = xs(X, s->a);
+    if (s->a)
+      put(X, s);
+    return;
+  case S_IF: {
+    s->a = xs(X, s->a);
+    Sub b;
+    sub_open(X, &b);
+    stmts(X, s->body);
+    s->body = sub_close(X, &b);
+    sub_open(X, &b);
+    stmts(X, s->orelse);
+    s->orelse = sub_close(X, &b);
+    put(X, s);
+    return;
+  }
+  case S_FOR: {
+    if (needs(s->b) || needs(s->c))
+      refuse(X, "a vector expression in a loop's bound or step");
+    s->a = xs(X, s->a);
+    Sub b;
+    sub_open(X, &b);
+    stmts(X, s->body);
+    s->body = sub_close(X, &b);
+    put(X, s);
+    return;
+  }
+  case S_WHILE: {
+    Sub b;
+    if (needs(s->a)) {
+      /* while (1) { the condition's statements; if (!cond) break; body } */
+      sub_open(X, &b);
+      IrExpr *p = xs(X, s->a);
+      IrStmt *brk = ir_stmt(X->C, S_BREAK, X->pos);
+      IrStmt *is = ir_stmt(X->C, S_IF, X->pos);
+      IrExpr *np = ir_expr(X->C, E_NOT, sty(KERN_SCALAR_BOOL));
+      np->a = p;
+      is->a = np;
+      is->body = brk;
+      put(X, is);
+      stmts(X, s->body);
+      s->body = sub_close(X, &b);
+      s->a = ir_const_int(X->C, sty(KERN_SCALAR_BOOL), 1);
+      put(X, s);
+      return;
+    }
+    sub_open(X, &b);
+    stmts(X, s->body);
+    s->body = sub_close(X, &b);
+    put(X, s);
+    return;
+  }
+  case S_RETURN:
+    if (s->a)
+      s->a = whole(X, s->a);
+    for (int i = 0; i < s->nargs; i++)
+      s->args[i] = whole(X, s->args[i]);
+    put(X, s);
+    return;
+  default:
+    put(X, s);
+    return;
+  }
+}
+
+static void stmts(Xp *X, IrStmt *s) {
+  while (s) {
+    IrStmt *next = s->next;
+    stmt(X, s);
+    s = next;
+  }
+}
+
+static bool any_agg_type(const Type *t) {
+  return is_agg(t);
+}
+
+/* One function: its aggregate parameters taken apart at entry, then its
+ * body. */
+static void func(Xp *X, IrFunc *f) {
+  if (f->native)
+    return;
+  X->f = f;
+  X->nmaps = 0;
+  X->pos = f->pos;
+  IrStmt *head = NULL;
+  X->tail = &head;
+  for (IrVar *p = f->params; p; p = p->next) {
+    if (!any_agg_type(p->ty))
+      continue;
+    if (p->byref)
+      refuse(X, "wp.ref parameters of vector type");
+    IrExpr **c = var_comps(X, p);
+    for (int k = 0; k < ncomp(p->ty); k++)
+      assign(X, c[k]->var, comp_of(X, ir_ref(X->C, p), k));
+  }
+  for (IrVar *v = f->locals; v; v = v->next)
+    if (any_agg_type(v->ty))
+      need_agg(X, v->ty);
+  for (int i = 0; i < f->nrets; i++)
+    if (is_agg(f->rets[i])) {
+      need_agg(X, f->rets[i]);
+      if (f->nrets > 1)
+        refuse(X, "several results of vector type");
+    }
+  stmts(X, f->body);
+  f->body = head;
+}
+
+/* Deep copies of what the pass rewrites in place (statements and the
+ * fields it replaces), so a refusal leaves the module as it was. */
+static IrStmt *copy_stmts(Compiler *C, IrStmt *s);
+
+static IrExpr **copy_args(Compiler *C, IrExpr **a, int n) {
+  if (!n)
+    return a;
+  IrExpr **r = arena_alloc(C, (size_t)n * sizeof *r);
+  memcpy(r, a, (size_t)n * sizeof *r);
+  return r;
+}
+
+static IrStmt *copy_stmts(Compiler *C, IrStmt *s) {
+  IrStmt *head = NULL, **tail = &head;
+  for (; s; s = s->next) {
+    IrStmt *n = arena_alloc(C, sizeof *n);
+    *n = *s;
+    n->args = copy_args(C, s->args, s->nargs);
+    n->body = copy_stmts(C, s->body);
+    n->orelse = copy_stmts(C, s->orelse);
+    n->next = NULL;
+    *tail = n;
+    tail = &n->next;
+  }
+  return head;
+}
+
+bool ir_expand(Compiler *C, IrModule *m, Pos *pos, const char **what) {
+  Xp *X = arena_alloc(C, sizeof *X);
+  X->C = C;
+  *what = NULL;
+  /* the functions as they were, to put back on a refusal */
+  int nf = 0;
+  for (IrFunc *f = m->funcs; f; f = f->next)
+    nf++;
+  for (IrFunc *f = m->kernels; f; f = f->next)
+    nf++;
+  IrFunc **fs = arena_alloc(C, (size_t)(nf ? nf : 1) * sizeof *fs);
+  IrStmt **bodies = arena_alloc(C, (size_t)(nf ? nf : 1) * sizeof *bodies);
+  IrVar **locals = arena_alloc(C, (size_t)(nf ? nf : 1) * sizeof *locals);
+  IrVar ***tails = arena_alloc(C, (size_t)(nf ? nf : 1) * sizeof *tails);
+  int *nlocals = arena_alloc(C, (size_t)(nf ? nf : 1) * sizeof *nlocals);
+  int i = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (IrFunc *f = pass ? m->kernels : m->funcs; f; f = f->next, i++) {
+      fs[i] = f;
+      bodies[i] = f->body;
+      locals[i] = f->locals;
+      tails[i] = f->locals_tail;
+      nlocals[i] = f->nlocals;
+    }
+  if (setjmp(X->jmp)) {
+    for (int k = 0; k < nf; k++) {
+      fs[k]->body = bodies[k];
+      /* the locals the pass added are dropped */
+      IrVar **lt = &fs[k]->locals;
+      for (int j = 0; j < nlocals[k] && *lt; j++)
+        lt = &(*lt)->next;
+      *lt = NULL;
+      fs[k]->locals = locals[k];
+      fs[k]->locals_tail = tails[k];
+      fs[k]->nlocals = nlocals[k];
+    }
+    *pos = X->why_pos;
+    *what = X->why;
+    return false;
+  }
+  for (int k = 0; k < nf; k++) {
+    fs[k]->body = copy_stmts(C, fs[k]->body);
+    func(X, fs[k]);
+  }
+  return true;
+}
