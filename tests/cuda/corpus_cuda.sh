@@ -51,7 +51,7 @@ if [ "${1:-}" = "--batch" ]; then
     $TO "$KERN" compile "$f" --target ptx -o "$b.ptx" >/dev/null 2>"$b.ptx-emit"
     rc=$?
     if [ $rc -ne 0 ]; then
-      if [ $rc -eq 1 ] && grep -q "$PTX_REFUSAL" "$b.ptx-emit"; then
+      if [ $rc -eq 1 ] && grep -Eq "$PTX_REFUSAL" "$b.ptx-emit"; then
         echo "$id ptx-refused" >>"$out/r/$id"
       else
         echo "$id ptx-emit" >>"$out/r/$id"
@@ -96,8 +96,10 @@ PTXAS=${PTXAS:-ptxas}
 JOBS=${JOBS:-2}
 CC=${CC:-cc}
 # What `kern compile --target ptx` says when the tier does not cover a
-# module (src/emit/ptx.c, emit.h's ptx_why): a refusal, not a failure.
-PTX_REFUSAL="the PTX tier does not cover"
+# module (src/emit/ptx.c, emit.h's ptx_why; "the expansion does not cover"
+# once the PTX tier reads IR expanded into scalars): a refusal, not a
+# failure.  An extended regular expression.
+PTX_REFUSAL="the (PTX tier|expansion) does not cover "
 export KERN NVRTC_CHECK PTXAS CC PTX_REFUSAL
 
 command -v "$PTXAS" >/dev/null 2>&1 || { echo "skip: no ptxas ($PTXAS)"; exit 77; }
