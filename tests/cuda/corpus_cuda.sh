@@ -64,9 +64,11 @@ if [ "${1:-}" = "--batch" ]; then
   done
   [ -z "$cus" ] && exit 0
   # One NVRTC process per batch (loading NVRTC costs more than a small
-  # kernel's compile); a rejected file is compiled again alone for its log.
+  # kernel's compile); a file the batch did not pass (rejected, or the
+  # batch crashed or timed out before it) is compiled again alone for its
+  # log, and fails.
   # shellcheck disable=SC2086
-  "$NVRTC_CHECK" $cus --arch sm_90 >"$out/w/batch.$$" 2>&1
+  timeout -k 5 600 "$NVRTC_CHECK" $cus --arch sm_90 >"$out/w/batch.$$" 2>&1
   st=$?
   if [ $st -eq 77 ]; then echo "NVRTC unavailable" >"$out/nvrtc-missing"; exit 0; fi
   for cu in $cus; do
@@ -74,7 +76,8 @@ if [ "${1:-}" = "--batch" ]; then
     if grep -q "^ok   $cu " "$out/w/batch.$$"; then
       echo "$id cuda-ok" >>"$out/r/$id"; rm -f "$cu"
     else
-      "$NVRTC_CHECK" "$cu" --arch sm_90 >"$out/w/$id.nvrtc" 2>&1
+      $TO "$NVRTC_CHECK" "$cu" --arch sm_90 >"$out/w/$id.nvrtc" 2>&1 ||
+        echo "nvrtc_check exit status $?" >>"$out/w/$id.nvrtc"
       echo "$id nvrtc" >>"$out/r/$id"
     fi
   done
