@@ -14,6 +14,12 @@
 # NCCL comes from the nvidia-nccl-cu13 pip package (KERN_NCCL_LIBRARY);
 # NVLink SHARP/multicast stays off (NCCL_NVLS_ENABLE=0): the machine's
 # rules forbid multicast objects.
+# Every speedup is the best of alternating rounds of the one-device and
+# the multi-device run, both warmed and on final (NVRTC) code (Note [fair
+# baseline] in examples/multigpu/mg_common.h); bench/speedup_check.sh then
+# checks each against the number of GPUs: a speedup above it is printed as
+# a MEASUREMENT ERROR and the script exits 1, unless SPEEDUP_EXPLAIN
+# ('NAME=REASON;LABEL NAME=REASON', e.g. 'mpirun stencil=...') explains it.
 # Run from the repo root:  OUT=/some/dir bash bench/multigpu_gpu.sh
 # Takes about 4 minutes.  Results in $OUT (7 files): summary.txt (the
 # verdicts), results.txt (every RESULT line), build.log, tests.log,
@@ -154,4 +160,15 @@ grep -h '^\(sum_of_squares\|stencil\|training_step\|all-reduce\|torch\)' \
   "$OUT/examples.log" "$OUT/torch.log" | tee -a "$SUM"
 grep -h '^  cuda:' "$OUT/examples.log" | grep -v '^--' | tee -a "$SUM"
 [ -s "$OUT/mpi.log" ] && grep -h '^\(sum_of_squares\|stencil\|training_step\|all-reduce\|test_sharded\)' "$OUT/mpi.log" | sed 's/^/mpirun: /' | tee -a "$SUM"
+# ---- speedup sanity: no figure may exceed the number of GPUs
+say "---- speedup sanity (Note [fair baseline] in examples/multigpu/mg_common.h)"
+EXPLAIN=()
+IFS=';' read -r -a _ex <<<"${SPEEDUP_EXPLAIN:-}"
+for e in ${_ex[@]+"${_ex[@]}"}; do [ -n "$e" ] && EXPLAIN+=(--explain "$e"); done
+sh bench/speedup_check.sh --gpus "$NGPU" ${EXPLAIN[@]+"${EXPLAIN[@]}"} "$RES" 2>&1 | tee -a "$SUM"
+SANE=${PIPESTATUS[0]}
 say "total $(el)"
+if [ "$SANE" -ne 0 ]; then
+  say "FAILED: a speedup above ${NGPU} GPUs is a measurement error, not a result (see above)"
+  exit 1
+fi

@@ -1,7 +1,8 @@
 """PyTorch references for the multi-GPU figures (issue #15).
 
-Measured the way kern's examples are (examples/multigpu/): host time from
-the first call to the end of the work, median of REPS after warm-up.
+Measured the way kern's examples are (examples/multigpu/, Note [fair
+baseline] in mg_common.h): host time from the first call to the end of the
+work, the best of REPS after three warm-up calls.
 
   * the sum of squares of N float64 on one GPU: torch.dot(x, x) and .item();
   * the same sharded over P processes, one GPU each (torch.distributed with
@@ -13,7 +14,6 @@ Usage: python multigpu_torch.py [N] [P]   (defaults 1e9 and every GPU)
 Prints lines "RESULT torch_... key=value ..." that bench/multigpu_gpu.sh reads.
 """
 import os
-import statistics
 import sys
 import time
 
@@ -25,14 +25,14 @@ REPS = int(os.environ.get("KERN_EXAMPLE_REPS", "10"))
 
 
 def timed(fn, reps=REPS):
-    fn()
-    fn()
+    for _ in range(3):
+        fn()
     ts = []
     for _ in range(reps):
         t0 = time.perf_counter()
         fn()
         ts.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(ts)
+    return min(ts)
 
 
 def init(n, dev):

@@ -166,7 +166,13 @@ static int vp_find(VecPlan *V, IrVar *a) {
 }
 
 static bool vp_index_ok(VecPlan *V, IrVar *a, IrExpr **idx, int n) {
-  if (n != 1 || a->ty->ndim != 1 || a->ty->elem->kind != TY_SCALAR ||
+  /* Only the kernel's own array parameters: their data pointers (NAME_d)
+   * are declared before the loop, where the vector loads are.  An array
+   * reached through a struct field or a local is assigned inside the
+   * body, after those loads (issue #22: `s.x[tid]` named an undeclared
+   * v1_x_d). */
+  if (!a->is_param || n != 1 || a->ty->ndim != 1 ||
+      a->ty->elem->kind != TY_SCALAR ||
       a->ty->indexed) /* gathers through its index array */
     return false;
   int size = sc_bits(a->ty->elem->sc) / 8;
