@@ -207,6 +207,8 @@ typedef struct bench_options {
   const char *ref_script; /* path of kern_bench_ref.py */
   const char *cache_dir;
   int no_peak;
+  int no_native;          /* refuse @wp.func_native snippets */
+  int file_refs;          /* run the file's own reference expressions */
 } bench_options;
 
 typedef struct bench_result {

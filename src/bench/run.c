@@ -367,7 +367,8 @@ static int compare_outputs(const bench_spec *s, const outputs *want,
 enum { HOT_BATCH = 8 };
 
 typedef struct device_ctx {
-  kern_context *ctx;
+  kern_context *ctx;      /* unchecked: the timed launches */
+  kern_context *checked;  /* debug mode: the first, checked launch */
   kern_device dev;
   kern_device_info info;
   kern_array *flush;  /* larger than the device's caches */
@@ -706,24 +707,59 @@ static void fill_counts(const bench_spec *s, int point, const launch_args *a,
     row->flops = v;
 }
 
-static const char *lib_msg(device_ctx *d, kern_status st, char *buf,
+/* The message of ctx's last failure (or st's name), which it clears. */
+static const char *ctx_msg(kern_context *ctx, kern_status st, char *buf,
                            size_t size) {
-  const char *m = kern_last_error(d->ctx);
+  const char *m = kern_last_error(ctx);
   snprintf(buf, size, "%s", m[0] ? m : kern_status_string(st));
-  kern_clear_error(d->ctx);
+  kern_clear_error(ctx);
   return buf;
 }
 
+static const char *lib_msg(device_ctx *d, kern_status st, char *buf,
+                           size_t size) {
+  return ctx_msg(d->ctx, st, buf, size);
+}
+
+/* Note [checked first launch]: the launch whose output is compared with
+ * the CPU backend's runs in debug mode (a second context, opened with
+ * kern_options.debug), so a spec whose arrays are shorter than the kernel
+ * indexes them (--dim 1000 over 4-element arrays) fails that row with the
+ * same message as `kern run` -- the kernel, file:line:col, the index and
+ * the shape -- and touches no memory.  Unchecked, such a launch writes past
+ * kern's own allocations: on the CPU it overwrote the thread pool's mutex
+ * and hung the process.  Only after the checked launch passed are the
+ * module and the arrays made again in the unchecked context for the timed
+ * launches, on the same inputs, so the figures are those of the code users
+ * run without --debug.  The checked arrays are freed first: a device holds
+ * one copy of the inputs at a time. */
+
+/* Loads the spec's kernel into ctx; on failure the row says why. */
+static kern_status load_kernel(kern_context *ctx, kern_device dev,
+                               const bench_file *f, const bench_spec *s,
+                               kern_module **m, kern_kernel **k,
+                               bench_row *row) {
+  kern_status st;
+  if ((st = kern_module_load_file(ctx, dev, f->path, m)) ||
+      (st = kern_module_get_kernel(*m, s->kernel, k))) {
+    char msg[1024];
+    row_status(row, st == KERN_ERROR_UNSUPPORTED ? "unavailable" : "failed",
+               ctx_msg(ctx, st, msg, sizeof msg));
+  }
+  return st;
+}
+
 /* Runs one spec point on one device.  `want` is NULL for the CPU backend,
- * whose outputs then fill `got` and become the reference. */
+ * whose outputs then fill `got` and become the reference.  See Note
+ * [checked first launch]. */
 static int run_device(const bench_file *f, const bench_spec *s, int point,
                       const bench_options *o, device_ctx *d,
                       const outputs *want, outputs *got, bench_row *row,
                       launch_args *proto, int timed, char *err,
                       size_t errsize) {
   char msg[1024];
-  kern_module *m = NULL;
-  kern_kernel *k = NULL;
+  kern_module *m = NULL, *mc = NULL;
+  kern_kernel *k = NULL, *kc = NULL;
   launch_args a = {0};
   outputs out = {0};
   int rc = 0;
@@ -732,31 +768,24 @@ static int run_device(const bench_file *f, const bench_spec *s, int point,
   snprintf(row->description, sizeof row->description, "%s",
            d->info.description);
   progress(o, "%s on %s: compiling", s->kernel, row->name);
-  if ((st = kern_module_load_file(d->ctx, d->dev, f->path, &m)) ||
-      (st = kern_module_get_kernel(m, s->kernel, &k))) {
-    lib_msg(d, st, msg, sizeof msg);
-    if (st == KERN_ERROR_UNSUPPORTED)
-      row_status(row, "unavailable", msg);
-    else
-      row_status(row, "failed", msg);
-    goto done;
-  }
-  if (args_build(f, s, point, k, &a, err, errsize)) {
+  if (load_kernel(d->checked, d->dev, f, s, &mc, &kc, row)) goto done;
+  if (args_build(f, s, point, kc, &a, err, errsize)) {
     rc = -1; /* the spec is wrong: stop everything */
     goto done;
   }
   fill_counts(s, point, &a, row);
   if (!proto->np) {
     /* Keep the first device's host inputs for the references. */
-    if (args_build(f, s, point, k, proto, err, errsize)) { rc = -1; goto done; }
+    if (args_build(f, s, point, kc, proto, err, errsize)) { rc = -1; goto done; }
   }
-  if ((st = args_upload(d->ctx, d->dev, &a)) ||
-      (st = kern_launch(k, a.ndim, a.dims, a.np, a.kargs)) ||
+  if ((st = args_upload(d->checked, d->dev, &a)) ||
+      (st = kern_launch(kc, a.ndim, a.dims, a.np, a.kargs)) ||
       (st = download_checks(s, &a, &out))) {
     row_status(row, st == KERN_ERROR_UNSUPPORTED ? "unavailable" : "failed",
-               lib_msg(d, st, msg, sizeof msg));
+               ctx_msg(d->checked, st, msg, sizeof msg));
     goto done;
   }
+  args_free_device(&a);
   if (want && want->n < s->nchecks) {
     row_status(row, "failed", "not checked: the CPU backend gave no output "
                "to compare with");
@@ -775,10 +804,23 @@ static int run_device(const bench_file *f, const bench_spec *s, int point,
     row->max_rel_err = 0;
   }
   if (!timed) goto done; /* only the reference outputs were wanted */
+  /* The timed launches: the same kernel and inputs, unchecked. */
+  if (load_kernel(d->ctx, d->dev, f, s, &m, &k, row)) goto done;
+  if (kern_kernel_param_count(k) != a.np) {
+    row_status(row, "failed", "the unchecked kernel's parameters differ "
+               "from the checked kernel's");
+    goto done;
+  }
+  if ((st = args_upload(d->ctx, d->dev, &a))) {
+    row_status(row, st == KERN_ERROR_UNSUPPORTED ? "unavailable" : "failed",
+               lib_msg(d, st, msg, sizeof msg));
+    goto done;
+  }
   /* Warm-up: a few launches, or 10% of the budget, outside any sample. */
   timer_init(d);
   snprintf(row->timer, sizeof row->timer, "%s", d->ev[0] ? "events" : "wall");
   double t0 = now_s(), t;
+  st = KERN_SUCCESS;
   for (int i = 0; i < 3 && now_s() - t0 < 0.1 * o->budget_s; i++)
     if ((st = time_launches(d, k, &a, 1, &t))) break;
   for (int mode = 0; mode < BENCH_MODES && !st; mode++) {
@@ -809,6 +851,7 @@ done:
   outputs_free(&out);
   args_free(&a);
   kern_module_free(m);
+  kern_module_free(mc);
   return rc;
 }
 
@@ -834,161 +877,188 @@ static int group_wanted(void) {
   return strchr(e, ',') != NULL || (n > 4 && strcmp(e + n - 4, ":all") == 0);
 }
 
+/* One group with the spec's kernel loaded and its arguments made. */
+typedef struct group_run {
+  kern_context *ctx;
+  kern_group *g;
+  kern_module *m;
+  kern_kernel *k;
+  kern_sharded **sh;
+  kern_arg *args;
+  char *summed;  /* replicated outputs summed after each launch */
+} group_run;
+
+static void group_close(group_run *gr) {
+  kern_module_free(gr->m);
+  kern_group_free(gr->g); /* frees the sharded arrays */
+  free(gr->sh);
+  free(gr->args);
+  free(gr->summed);
+  memset(gr, 0, sizeof *gr);
+}
+
+/* Loads the file into every device of gr->g and the kernel on its first
+ * device, for the parameters. */
+static kern_status group_load(group_run *gr, const bench_file *f,
+                              const bench_spec *s) {
+  kern_status st;
+  if ((st = kern_group_load_file(gr->g, f->path)) ||
+      (st = kern_module_load_file(gr->ctx, kern_group_device(gr->g, 0),
+                                  f->path, &gr->m)) ||
+      (st = kern_module_get_kernel(gr->m, s->kernel, &gr->k)))
+    return st;
+  return KERN_SUCCESS;
+}
+
+/* Makes the sharded arguments from a's host data (Note [group row]). */
+static kern_status group_args(group_run *gr, const bench_spec *s,
+                              launch_args *a) {
+  kern_status st = KERN_SUCCESS;
+  gr->sh = calloc((size_t)a->np + 1, sizeof *gr->sh);
+  gr->args = calloc((size_t)a->np + 1, sizeof *gr->args);
+  gr->summed = calloc((size_t)a->np + 1, 1);
+  if (!gr->sh || !gr->args || !gr->summed) return KERN_ERROR_OUT_OF_MEMORY;
+  for (int i = 0; i < a->np; i++) {
+    if (a->ps[i].kind != KERN_PARAM_ARRAY) {
+      gr->args[i] = kern_arg_data(a->values[i], kern_type_size(a->ps[i].type));
+      continue;
+    }
+    spec_array *h = &a->hosts[i];
+    int checked = 0;
+    for (int c = 0; c < s->nchecks; c++)
+      checked |= strcmp(s->checks[c].name, a->ps[i].name) == 0;
+    if (h->shape[0] == a->dims[0]) {
+      if ((st = kern_sharded_new(gr->g, h->type, h->ndim, h->shape, 0,
+                                 &gr->sh[i])) ||
+          (st = kern_sharded_upload(gr->sh[i], h->data, h->nbytes)))
+        return st;
+    } else {
+      if ((st = kern_sharded_new_replicated(gr->g, h->type, h->ndim, h->shape,
+                                            &gr->sh[i])))
+        return st;
+      gr->summed[i] = (char)checked;
+      for (int j = 0; j < kern_group_local_size(gr->g); j++) {
+        kern_array *piece;
+        if ((st = kern_sharded_shard(gr->sh[i], j, &piece, NULL, NULL, NULL)) ||
+            (st = j > 0 && checked ? kern_array_zero(piece)
+                                   : kern_array_upload(piece, h->data,
+                                                       h->nbytes)))
+          return st;
+      }
+    }
+    gr->args[i] = kern_arg_sharded(gr->sh[i]);
+  }
+  return st;
+}
+
+/* One launch and its all-reduces, enqueued without host waits in between,
+ * then one wait: the time of the work, not of the round trips between its
+ * steps. */
+static kern_status group_launch(group_run *gr, const bench_spec *s,
+                                const launch_args *a) {
+  kern_status st = kern_group_launch_async(gr->g, s->kernel, a->ndim, a->dims,
+                                           a->np, gr->args);
+  for (int i = 0; i < a->np && !st; i++)
+    if (gr->summed[i])
+      st = kern_sharded_all_reduce_async(gr->sh[i], KERN_REDUCE_SUM);
+  if (!st) st = kern_group_synchronize(gr->g);
+  return st;
+}
+
+/* The checked launch runs on a group of the debug context, the timed ones
+ * on a group of the unchecked context (Note [checked first launch]). */
 static int run_group(const bench_file *f, const bench_spec *s, int point,
                      const bench_options *o, kern_context *ctx,
-                     const outputs *want, bench_result *r, char *err,
-                     size_t errsize) {
+                     kern_context *dctx, const outputs *want, bench_result *r,
+                     char *err, size_t errsize) {
   char msg[1024], name[80];
   kern_group_options go = KERN_GROUP_OPTIONS_INIT;
   go.mpi = -1;
-  kern_group *g = NULL;
-  kern_module *m = NULL;
-  kern_kernel *k = NULL;
+  group_run gr = {0};
   launch_args a = {0};
   outputs out = {0};
-  kern_sharded **sh = NULL;
-  kern_arg *args = NULL;
-  char *summed = NULL;
+  bench_sampler sm = {0};
   int rc = 0;
-  kern_status st = kern_group_new(ctx, &go, &g);
-  if (st == KERN_SUCCESS && kern_group_size(g) < 2) {
-    kern_group_free(g);
+  gr.ctx = dctx;
+  kern_status st = kern_group_new(dctx, &go, &gr.g);
+  if (st == KERN_SUCCESS && kern_group_size(gr.g) < 2) {
+    group_close(&gr);
     return 0;
   }
   snprintf(name, sizeof name, "%s (group)", getenv("KERN_DEVICE"));
   bench_row *row = add_row(r, s, point, "backend", name);
   if (!row) {
-    kern_group_free(g);
+    group_close(&gr);
     return -1;
   }
-  if (st) {
-    row_status(row, "failed", kern_last_error(ctx));
-    kern_clear_error(ctx);
-    return 0;
-  }
+  if (st) goto fail;
   kern_device_info di = KERN_DEVICE_INFO_INIT;
-  kern_device_get(ctx, kern_group_device(g, 0), &di);
-  snprintf(row->device, sizeof row->device, "%d x %s (%s)", kern_group_size(g),
-           di.name, kern_group_transport(g));
+  kern_device_get(dctx, kern_group_device(gr.g, 0), &di);
+  snprintf(row->device, sizeof row->device, "%d x %s (%s)",
+           kern_group_size(gr.g), di.name, kern_group_transport(gr.g));
   snprintf(row->timer, sizeof row->timer, "wall");
   progress(o, "%s on %s: compiling", s->kernel, row->name);
-  if ((st = kern_group_load_file(g, f->path)) ||
-      (st = kern_module_load_file(ctx, kern_group_device(g, 0), f->path, &m)) ||
-      (st = kern_module_get_kernel(m, s->kernel, &k)))
-    goto fail;
-  if (args_build(f, s, point, k, &a, err, errsize)) {
+  if ((st = group_load(&gr, f, s))) goto fail;
+  if (args_build(f, s, point, gr.k, &a, err, errsize)) {
     rc = -1;
     goto done;
   }
   fill_counts(s, point, &a, row);
-  sh = calloc((size_t)a.np + 1, sizeof *sh);
-  args = calloc((size_t)a.np + 1, sizeof *args);
-  summed = calloc((size_t)a.np + 1, 1);
-  if (!sh || !args || !summed) {
-    st = KERN_ERROR_OUT_OF_MEMORY;
+  /* The checked launch. */
+  if ((st = group_args(&gr, s, &a)) || (st = group_launch(&gr, s, &a)))
     goto fail;
+  for (int c = 0; c < s->nchecks; c++) {
+    int p = param_index(&a, s->checks[c].name);
+    out.data[c] = malloc(a.hosts[p].nbytes ? a.hosts[p].nbytes : 1);
+    out.nbytes[c] = a.hosts[p].nbytes;
+    out.scalar[c] = a.ps[p].type.scalar;
+    out.n = c + 1;
+    if (!out.data[c]) st = KERN_ERROR_OUT_OF_MEMORY;
+    else st = kern_sharded_download(gr.sh[p], out.data[c], out.nbytes[c]);
+    if (st) goto fail;
   }
-  for (int i = 0; i < a.np; i++) {
-    if (a.ps[i].kind != KERN_PARAM_ARRAY) {
-      args[i] = kern_arg_data(a.values[i], kern_type_size(a.ps[i].type));
-      continue;
+  if (want && want->n >= s->nchecks) {
+    if (compare_outputs(s, want, &out, &row->max_rel_err, msg, sizeof msg)) {
+      row_status(row, "failed", msg);
+      goto done;
     }
-    spec_array *h = &a.hosts[i];
-    int checked = 0;
-    for (int c = 0; c < s->nchecks; c++)
-      checked |= strcmp(s->checks[c].name, a.ps[i].name) == 0;
-    if (h->shape[0] == a.dims[0]) {
-      if ((st = kern_sharded_new(g, h->type, h->ndim, h->shape, 0, &sh[i])) ||
-          (st = kern_sharded_upload(sh[i], h->data, h->nbytes)))
-        goto fail;
-    } else {
-      if ((st = kern_sharded_new_replicated(g, h->type, h->ndim, h->shape,
-                                            &sh[i])))
-        goto fail;
-      summed[i] = (char)checked;
-      for (int j = 0; j < kern_group_local_size(g); j++) {
-        kern_array *piece;
-        if ((st = kern_sharded_shard(sh[i], j, &piece, NULL, NULL, NULL)) ||
-            (st = j > 0 && checked ? kern_array_zero(piece)
-                                   : kern_array_upload(piece, h->data,
-                                                       h->nbytes)))
-          goto fail;
-      }
-    }
-    args[i] = kern_arg_sharded(sh[i]);
+    row->checked = 1;
   }
-  /* One launch for the check, then the samples. */
-  for (int pass = 0; pass < 2; pass++) {
-    bench_sampler sm;
-    bench_sampler_init(&sm, o->target_rsd, o->budget_s, o->min_samples,
-                       o->max_samples);
-    for (int warm = pass ? 3 : 0;; warm--) {
-      double t0 = now_s();
-      /* Enqueued without host waits in between, then one wait: the time
-       * of the work, not of the round trips between its steps. */
-      if ((st = kern_group_launch_async(g, s->kernel, a.ndim, a.dims, a.np,
-                                        args)))
-        break;
-      for (int i = 0; i < a.np && !st; i++)
-        if (summed[i])
-          st = kern_sharded_all_reduce_async(sh[i], KERN_REDUCE_SUM);
-      if (!st) st = kern_group_synchronize(g);
-      if (st) break;
-      double t = now_s() - t0;
-      if (!pass) break;
-      if (warm > 0) continue;
-      int done = bench_sampler_add(&sm, t, t);
-      if (done < 0) st = KERN_ERROR_OUT_OF_MEMORY;
-      if (done) break;
-    }
-    if (st) {
-      bench_sampler_free(&sm);
+  group_close(&gr);
+  /* The timed launches, unchecked. */
+  gr.ctx = ctx;
+  if ((st = kern_group_new(ctx, &go, &gr.g)) || (st = group_load(&gr, f, s)) ||
+      (st = group_args(&gr, s, &a)))
+    goto fail;
+  progress(o, "%s on %s: timing", s->kernel, row->name);
+  bench_sampler_init(&sm, o->target_rsd, o->budget_s, o->min_samples,
+                     o->max_samples);
+  for (int warm = 3;; warm--) {
+    double t0 = now_s();
+    if ((st = group_launch(&gr, s, &a))) goto fail;
+    double t = now_s() - t0;
+    if (warm > 0) continue;
+    int done = bench_sampler_add(&sm, t, t);
+    if (done < 0) {
+      st = KERN_ERROR_OUT_OF_MEMORY;
       goto fail;
     }
-    if (!pass) {
-      for (int c = 0; c < s->nchecks; c++) {
-        int p = param_index(&a, s->checks[c].name);
-        out.data[c] = malloc(a.hosts[p].nbytes ? a.hosts[p].nbytes : 1);
-        out.nbytes[c] = a.hosts[p].nbytes;
-        out.scalar[c] = a.ps[p].type.scalar;
-        out.n = c + 1;
-        if (!out.data[c]) st = KERN_ERROR_OUT_OF_MEMORY;
-        else st = kern_sharded_download(sh[p], out.data[c], out.nbytes[c]);
-        if (st) break;
-      }
-      if (st) goto fail;
-      if (want && want->n >= s->nchecks) {
-        if (compare_outputs(s, want, &out, &row->max_rel_err, msg,
-                            sizeof msg)) {
-          row_status(row, "failed", msg);
-          goto done;
-        }
-        row->checked = 1;
-      }
-      progress(o, "%s on %s: timing", s->kernel, row->name);
-    } else {
-      row->mode[BENCH_HOT].present = 1;
-      bench_stats_compute(sm.x, sm.n, &row->mode[BENCH_HOT].st);
-      row->mode[BENCH_HOT].stop = sm.stop;
-    }
-    bench_sampler_free(&sm);
+    if (done) break;
   }
+  row->mode[BENCH_HOT].present = 1;
+  bench_stats_compute(sm.x, sm.n, &row->mode[BENCH_HOT].st);
+  row->mode[BENCH_HOT].stop = sm.stop;
   goto done;
 fail:
   row_status(row, st == KERN_ERROR_UNSUPPORTED ||
                           st == KERN_ERROR_BACKEND_UNAVAILABLE
                       ? "unavailable" : "failed",
-             kern_last_error(ctx)[0] ? kern_last_error(ctx)
-                                     : kern_status_string(st));
-  kern_clear_error(ctx);
+             ctx_msg(gr.ctx, st, msg, sizeof msg));
 done:
+  bench_sampler_free(&sm);
   outputs_free(&out);
   args_free(&a);
-  kern_module_free(m);
-  kern_group_free(g); /* frees the sharded arrays */
-  free(sh);
-  free(args);
-  free(summed);
+  group_close(&gr);
   return rc;
 }
 
@@ -1313,24 +1383,43 @@ int bench_run(const bench_file *f, const bench_options *o, bench_result *r,
   /* Timings are of the final code from the first launch: a cold CUDA load
    * waits for NVRTC rather than start on kern's PTX (Note [PTX tier]). */
   ko.cuda_tier = KERN_CUDA_TIER_NVRTC;
-  kern_context *ctx = NULL;
+  ko.no_native = o->no_native;
+  /* Note [checked first launch]: ctx times, dctx checks. */
+  kern_options dko = ko;
+  dko.debug = 1;
+  kern_context *ctx = NULL, *dctx = NULL;
   kern_status st = kern_context_new(&ko, &ctx);
+  if (!st) st = kern_context_new(&dko, &dctx);
   if (st) {
+    kern_context_free(ctx);
     snprintf(err, errsize, "cannot start kern: %s", kern_status_string(st));
     return -1;
   }
   int ndev = kern_device_count(ctx);
   device_ctx *devs = calloc((size_t)(ndev ? ndev : 1), sizeof *devs);
-  if (!devs) {
+  if (!devs || kern_device_count(dctx) != ndev) {
+    free(devs);
+    kern_context_free(dctx);
     kern_context_free(ctx);
-    snprintf(err, errsize, "out of memory");
+    snprintf(err, errsize, devs ? "the checked context sees other devices"
+                                : "out of memory");
     return -1;
   }
   for (int i = 0; i < ndev; i++) {
     devs[i].ctx = ctx;
+    devs[i].checked = dctx;
     devs[i].dev = i;
     devs[i].info.struct_size = sizeof devs[i].info;
     kern_device_get(ctx, i, &devs[i].info);
+    kern_device_info di = KERN_DEVICE_INFO_INIT;
+    kern_device_get(dctx, i, &di);
+    if (di.backend != devs[i].info.backend || di.index != devs[i].info.index) {
+      free(devs);
+      kern_context_free(dctx);
+      kern_context_free(ctx);
+      snprintf(err, errsize, "the checked context sees other devices");
+      return -1;
+    }
   }
   static const char *const bn[] = {"cpu", "cuda", "opencl"};
   int rc = 0;
@@ -1390,7 +1479,7 @@ int bench_run(const bench_file *f, const bench_options *o, bench_result *r,
         if (cpu_row) copy = *cpu_row;
         /* Note [group row]: every device of KERN_DEVICE's list at once. */
         if (group_wanted())
-          rc = run_group(f, s, pt, o, ctx, &want, r, err, errsize);
+          rc = run_group(f, s, pt, o, ctx, dctx, &want, r, err, errsize);
         if (rc == 0)
           run_refs(s, pt, o, &proto, &want, r, cpu_row ? &copy : NULL);
       }
@@ -1404,6 +1493,7 @@ int bench_run(const bench_file *f, const bench_options *o, bench_result *r,
     timer_free(&devs[i]);
   }
   free(devs);
+  kern_context_free(dctx);
   kern_context_free(ctx);
   return rc;
 }
