@@ -721,18 +721,20 @@ static const char *lib_msg(device_ctx *d, kern_status st, char *buf,
   return ctx_msg(d->ctx, st, buf, size);
 }
 
-/* Note [checked first launch]: the launch whose output is compared with
- * the CPU backend's runs in debug mode (a second context, opened with
- * kern_options.debug), so a spec whose arrays are shorter than the kernel
- * indexes them (--dim 1000 over 4-element arrays) fails that row with the
- * same message as `kern run` -- the kernel, file:line:col, the index and
- * the shape -- and touches no memory.  Unchecked, such a launch writes past
- * kern's own allocations: on the CPU it overwrote the thread pool's mutex
- * and hung the process.  Only after the checked launch passed are the
- * module and the arrays made again in the unchecked context for the timed
- * launches, on the same inputs, so the figures are those of the code users
- * run without --debug.  The checked arrays are freed first: a device holds
- * one copy of the inputs at a time. */
+/* Note [checked first launch]: a row's first launch runs in debug mode (a
+ * second context, opened with kern_options.debug), so a spec whose arrays
+ * are shorter than the kernel indexes them (--dim 1000 over 4-element
+ * arrays) fails that row with the same message as `kern run` -- the
+ * kernel, file:line:col, the index and the shape -- and touches no memory.
+ * Unchecked, such a launch writes past kern's own allocations: on the CPU
+ * it overwrote the thread pool's mutex and hung the process.  Only after
+ * the checked launch passed are the module and the arrays made again in
+ * the unchecked context, on fresh copies of the same inputs; that build's
+ * first launch gives the output compared with the CPU backend's (the
+ * CPU's own unchecked output is the reference), and then it is timed, so
+ * the figures are of the code users run without --debug and that code's
+ * results are the ones checked.  The checked arrays are freed first: a
+ * device holds one copy of the inputs at a time. */
 
 /* Loads the spec's kernel into ctx; on failure the row says why. */
 static kern_status load_kernel(kern_context *ctx, kern_device dev,
@@ -779,13 +781,27 @@ static int run_device(const bench_file *f, const bench_spec *s, int point,
     if (args_build(f, s, point, kc, proto, err, errsize)) { rc = -1; goto done; }
   }
   if ((st = args_upload(d->checked, d->dev, &a)) ||
-      (st = kern_launch(kc, a.ndim, a.dims, a.np, a.kargs)) ||
-      (st = download_checks(s, &a, &out))) {
+      (st = kern_launch(kc, a.ndim, a.dims, a.np, a.kargs))) {
     row_status(row, st == KERN_ERROR_UNSUPPORTED ? "unavailable" : "failed",
                ctx_msg(d->checked, st, msg, sizeof msg));
     goto done;
   }
   args_free_device(&a);
+  /* The same kernel and inputs, unchecked: its output is the one compared,
+   * since it is this build that is timed. */
+  if (load_kernel(d->ctx, d->dev, f, s, &m, &k, row)) goto done;
+  if (kern_kernel_param_count(k) != a.np) {
+    row_status(row, "failed", "the unchecked kernel's parameters differ "
+               "from the checked kernel's");
+    goto done;
+  }
+  if ((st = args_upload(d->ctx, d->dev, &a)) ||
+      (st = kern_launch(k, a.ndim, a.dims, a.np, a.kargs)) ||
+      (st = download_checks(s, &a, &out))) {
+    row_status(row, st == KERN_ERROR_UNSUPPORTED ? "unavailable" : "failed",
+               lib_msg(d, st, msg, sizeof msg));
+    goto done;
+  }
   if (want && want->n < s->nchecks) {
     row_status(row, "failed", "not checked: the CPU backend gave no output "
                "to compare with");
@@ -804,18 +820,6 @@ static int run_device(const bench_file *f, const bench_spec *s, int point,
     row->max_rel_err = 0;
   }
   if (!timed) goto done; /* only the reference outputs were wanted */
-  /* The timed launches: the same kernel and inputs, unchecked. */
-  if (load_kernel(d->ctx, d->dev, f, s, &m, &k, row)) goto done;
-  if (kern_kernel_param_count(k) != a.np) {
-    row_status(row, "failed", "the unchecked kernel's parameters differ "
-               "from the checked kernel's");
-    goto done;
-  }
-  if ((st = args_upload(d->ctx, d->dev, &a))) {
-    row_status(row, st == KERN_ERROR_UNSUPPORTED ? "unavailable" : "failed",
-               lib_msg(d, st, msg, sizeof msg));
-    goto done;
-  }
   /* Warm-up: a few launches, or 10% of the budget, outside any sample. */
   timer_init(d);
   snprintf(row->timer, sizeof row->timer, "%s", d->ev[0] ? "events" : "wall");
@@ -965,8 +969,9 @@ static kern_status group_launch(group_run *gr, const bench_spec *s,
   return st;
 }
 
-/* The checked launch runs on a group of the debug context, the timed ones
- * on a group of the unchecked context (Note [checked first launch]). */
+/* The first launch runs on a group of the debug context, the compared and
+ * timed ones on a group of the unchecked context (Note [checked first
+ * launch]). */
 static int run_group(const bench_file *f, const bench_spec *s, int point,
                      const bench_options *o, kern_context *ctx,
                      kern_context *dctx, const outputs *want, bench_result *r,
@@ -1007,6 +1012,12 @@ static int run_group(const bench_file *f, const bench_spec *s, int point,
   /* The checked launch. */
   if ((st = group_args(&gr, s, &a)) || (st = group_launch(&gr, s, &a)))
     goto fail;
+  group_close(&gr);
+  /* The unchecked build: its first launch is compared, then timed. */
+  gr.ctx = ctx;
+  if ((st = kern_group_new(ctx, &go, &gr.g)) || (st = group_load(&gr, f, s)) ||
+      (st = group_args(&gr, s, &a)) || (st = group_launch(&gr, s, &a)))
+    goto fail;
   for (int c = 0; c < s->nchecks; c++) {
     int p = param_index(&a, s->checks[c].name);
     out.data[c] = malloc(a.hosts[p].nbytes ? a.hosts[p].nbytes : 1);
@@ -1024,12 +1035,6 @@ static int run_group(const bench_file *f, const bench_spec *s, int point,
     }
     row->checked = 1;
   }
-  group_close(&gr);
-  /* The timed launches, unchecked. */
-  gr.ctx = ctx;
-  if ((st = kern_group_new(ctx, &go, &gr.g)) || (st = group_load(&gr, f, s)) ||
-      (st = group_args(&gr, s, &a)))
-    goto fail;
   progress(o, "%s on %s: timing", s->kernel, row->name);
   bench_sampler_init(&sm, o->target_rsd, o->budget_s, o->min_samples,
                      o->max_samples);
@@ -1157,10 +1162,16 @@ static int write_ref_inputs(const bench_spec *s, const launch_args *a,
         return -1;
       }
     } else if (p->type.kind == KERN_KIND_SCALAR) {
+      /* Python's json reads NaN and Infinity, not C's nan and inf. */
+      double v = scalar_at(p->type.scalar, a->values[i], 0);
+      char num[40];
+      if (isnan(v)) snprintf(num, sizeof num, "NaN");
+      else if (isinf(v)) snprintf(num, sizeof num, "%sInfinity", v < 0 ? "-" : "");
+      else snprintf(num, sizeof num, "%.17g", v);
       size_t l = strlen(vals);
-      snprintf(vals + l, sizeof vals - l, "%s\"%s\": [\"%s\", %.17g]",
+      snprintf(vals + l, sizeof vals - l, "%s\"%s\": [\"%s\", %s]",
                l > 1 ? ", " : "", p->name, kern_scalar_name(p->type.scalar),
-               scalar_at(p->type.scalar, a->values[i], 0));
+               num);
     }
   }
   strcat(vals, "}\n");
