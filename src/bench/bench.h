@@ -17,7 +17,8 @@
  *             bench_json_free, bench_jw_* (a small writer)
  *   run.c     bench_row, bench_result, bench_run
  *   report.c  bench_print_table, bench_write_json, bench_write_csv,
- *             bench_write_markdown, bench_write_plot, bench_compare
+ *             bench_write_markdown, bench_write_plot, bench_plot_safe,
+ *             bench_compare
  *   main.c    bench_main (the `kern bench` command)
  */
 #ifndef KERN_BENCH_H
@@ -240,6 +241,10 @@ int bench_write_markdown(FILE *f, const bench_result *r);
 /* .svg (gnuplot when installed, else kern's own) or .png (gnuplot). */
 int bench_write_plot(const char *path, const bench_result *r, char *err,
                      size_t errsize);
+/* The text of in that may appear in a gnuplot script or data file: letters,
+ * digits and ._/+-,:=()*[] and space; any other byte becomes '?' (Note
+ * [gnuplot text]).  out always ends in a NUL when size > 0. */
+void bench_plot_safe(const char *in, char *out, size_t size);
 /* Reads two --json files and prints the per-row change.  Returns 0, 1 when
  * some row got slower beyond the noise, -1 with err on bad input. */
 int bench_compare(FILE *f, const char *old_path, const char *new_path,

@@ -1,11 +1,14 @@
 #!/bin/sh
 # What a kernel file (or a path) given to `kern bench` can make it do
-# (issue 23): the first, checked launch of each row runs in debug mode, so a
-# spec whose arrays are shorter than the grid fails with the index instead
-# of writing past kern's allocations.
+# (issue 23):
+#  1. the first, checked launch of each row runs in debug mode, so a spec
+#     whose arrays are shorter than the grid fails with the index instead
+#     of writing past kern's allocations;
+#  2. --plot passes no user text to gnuplot but through a filter, tested
+#     with every byte 1..255 in the path.
 # Usage: bench_safety.sh KERN SOURCE_DIR
 set -u
-K=$1; SRC=$2
+K=$(cd "$(dirname "$1")" && pwd)/$(basename "$1"); SRC=$2
 T=$(mktemp -d /tmp/kern-bench-safety.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 export KERN_CACHE_DIR="$T/cache" KERN_BENCH_NO_GNUPLOT=1
@@ -28,7 +31,7 @@ def add1(x: wp.array(dtype=wp.float32), y: wp.array(dtype=wp.float32)):
     i = wp.tid()
     y[i] = x[i] + 1.0
 PY
-timeout 60 "$K" bench "$T/oob.py" --backend $BACKENDS $FAST --no-refs >"$T/oob.txt" 2>"$T/oob.err"
+timeout ${OOB_TIMEOUT:-60} "$K" bench "$T/oob.py" --backend $BACKENDS $FAST --no-refs >"$T/oob.txt" 2>"$T/oob.err"
 rc=$?
 [ $rc = 124 ] && fail "kern bench hung on an out-of-bounds spec"
 [ $rc = 0 ] || { fail "kern bench exited $rc on an out-of-bounds spec"; cat "$T/oob.err"; }
@@ -39,5 +42,63 @@ msg=$(sed -n 's/^kern: error: //p' "$T/run.err")
 has "$T/oob.txt" "^  cpu:0 *failed: $msg\$"
 has "$T/oob.txt" "index 4 is out of bounds for axis 0 of array 'y' (length 4, shape (4,))"
 [ $OCL = 1 ] && has "$T/oob.txt" "^  opencl:0 *failed: $msg\$"
+
+# ---- 2. --plot: no text of the user's reaches gnuplot's script.  A folder
+# whose name holds every byte 1..255 but '/' holds the kernel file and the
+# plot; a stand-in gnuplot keeps the script and the data it was given.
+name=""; i=1
+while [ $i -le 255 ]; do
+  if [ $i != 47 ]; then
+    c=$(printf "\\$(printf %03o $i)x"); name="$name${c%x}"
+  fi
+  i=$((i + 1))
+done
+D="$T/$name"
+mkdir "$D" || fail "cannot make the folder of every byte"
+cp "$SRC/examples/saxpy.py" "$D/k.py"
+mkdir "$T/bin" "$T/cap"
+cat >"$T/bin/gnuplot" <<'GP'
+#!/bin/sh
+# Keeps the script and the data file, and writes the output it names.
+cp "$1" "$CAP/plot.gp" || exit 3
+d=$(sed -n "s/^plot '\([^']*\)'.*/\1/p" "$1" | head -1)
+[ -n "$d" ] && cp "$d" "$CAP/data.dat"
+o=$(sed -n "s/^set output '\([^']*\)'\$/\1/p" "$1")
+[ -n "$o" ] || exit 4
+echo '<svg/>' >"$o"
+GP
+chmod +x "$T/bin/gnuplot"
+REAL_GNUPLOT=$(command -v gnuplot || true)
+(unset KERN_BENCH_NO_GNUPLOT; export CAP="$T/cap"; PATH="$T/bin:$PATH" \
+  "$K" bench "$D/k.py" --backend cpu --size N=1000 $FAST --no-refs \
+  --plot "$D/out.svg" >"$T/plot.txt" 2>"$T/plot.err") ||
+  { fail "kern bench --plot exited $?"; cat "$T/plot.err"; }
+[ -s "$T/cap/plot.gp" ] || fail "gnuplot was not given a script"
+[ -s "$T/cap/data.dat" ] || fail "gnuplot was not given the data"
+[ -s "$D/out.svg" ] || fail "the plot did not reach the folder of every byte"
+# Only printable ASCII, and none of the bytes gnuplot gives a meaning to
+# outside single quotes: backquotes (a shell command), @ (a macro), \ and
+# $ but in kern's own column references ($1).
+for f in "$T/cap/plot.gp" "$T/cap/data.dat"; do
+  [ -f "$f" ] || continue
+  LC_ALL=C grep -n '[^ -~]' "$f" >"$T/bad.txt" && { fail "$f holds a byte outside printable ASCII"; cat -v "$T/bad.txt" | head -3; }
+  LC_ALL=C grep -n -e '[`@\\]' -e '\$[^0-9]' "$f" >"$T/bad.txt" && { fail "$f holds \` @ \\ or \$"; cat -v "$T/bad.txt" | head -3; }
+done
+LC_ALL=C grep -q '"' "$T/cap/plot.gp" && fail "the script has a double-quoted string"
+# Each data record is: index "label" numbers, one label of two quotes.
+LC_ALL=C awk -F'"' 'NF != 3 { bad = 1 } END { exit bad }' "$T/cap/data.dat" ||
+  fail "a data record's label is not one quoted field"
+# The same run through the real gnuplot, where installed, from a folder
+# named p`touch X`q: gnuplot must not run the backquoted command.
+if [ -n "$REAL_GNUPLOT" ]; then
+  B="$T/w/p\`touch X\`q"
+  mkdir -p "$B" && cp "$SRC/examples/saxpy.py" "$B/k.py"
+  (cd "$T/w" && unset KERN_BENCH_NO_GNUPLOT &&
+    "$K" bench "$B/k.py" --backend cpu --size N=1000 $FAST --no-refs \
+      --plot "$B/out.svg" >/dev/null 2>"$T/gp.err") ||
+    { fail "kern bench --plot with gnuplot exited $?"; cat "$T/gp.err"; }
+  [ -e "$T/w/X" ] && fail "gnuplot ran the command in the folder's name"
+  head -c 200 "$B/out.svg" | grep -q '<svg' || fail "gnuplot drew no SVG"
+fi
 
 if [ $fails = 0 ]; then echo "bench_safety: all passed"; else echo "bench_safety: $fails failed"; exit 1; fi
