@@ -1218,7 +1218,8 @@ static void run_ref(const bench_spec *s, const bench_ref *rf,
                   "--expr", (char *)rf->expr, "--dir", (char *)dir,
                   "--rtol", rtol, "--atol", atol, "--target-rsd", num[0],
                   "--budget", num[1], "--min-samples", num[2],
-                  "--max-samples", num[3], "--cold", num[4], NULL};
+                  "--max-samples", num[3], "--cold", num[4],
+                  o->file_refs ? "--file-refs" : NULL, NULL};
   int rc = bench_spawn(argv, out_path, err_path);
   char *text = slurp(out_path);
   bench_json j = {0};

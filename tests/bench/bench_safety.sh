@@ -5,7 +5,11 @@
 #     whose arrays are shorter than the grid fails with the index instead
 #     of writing past kern's allocations;
 #  2. --plot passes no user text to gnuplot but through a filter, tested
-#     with every byte 1..255 in the path.
+#     with every byte 1..255 in the path;
+#  3. --no-native refuses @wp.func_native snippets, and without it kern
+#     bench says that it compiles them;
+#  5. no folder of kern's can shadow a library the references import.
+# The references themselves (3, 5) are in bench_refs.sh, which needs NumPy.
 # Usage: bench_safety.sh KERN SOURCE_DIR
 set -u
 K=$(cd "$(dirname "$1")" && pwd)/$(basename "$1"); SRC=$2
@@ -100,5 +104,50 @@ if [ -n "$REAL_GNUPLOT" ]; then
   [ -e "$T/w/X" ] && fail "gnuplot ran the command in the folder's name"
   head -c 200 "$B/out.svg" | grep -q '<svg' || fail "gnuplot drew no SVG"
 fi
+
+# ---- 3. --no-native refuses @wp.func_native snippets on every row, with
+# kern run's message; without it kern bench warns before compiling them.
+cat >"$T/nat.py" <<'PY'
+import warp as wp
+# kern-bench: twice --dim 8 x=arange(float32,8) y=zeros(float32,8)
+# kern-bench-check: y
+@wp.func_native("""
+    return 2.0f * v;
+""")
+def dbl(v: wp.float32) -> wp.float32: ...
+
+@wp.kernel
+def twice(x: wp.array(dtype=wp.float32), y: wp.array(dtype=wp.float32)):
+    i = wp.tid()
+    y[i] = dbl(x[i])
+PY
+"$K" bench "$T/nat.py" --backend $BACKENDS $FAST --no-refs --no-native >"$T/nat.txt" 2>"$T/nat.err" ||
+  fail "kern bench --no-native exited $?"
+"$K" run "$T/nat.py" twice --dim 8 'x=arange(float32,8)' 'y=zeros(float32,8)' --no-native \
+  >/dev/null 2>"$T/natrun.err" && fail "kern run --no-native accepted a snippet"
+msg=$(sed -n 's/^kern: error: //p' "$T/natrun.err" | head -1)
+has "$T/natrun.err" "refuses them (--no-native)"
+has "$T/nat.txt" "^  cpu:0 *failed: $msg"
+[ $OCL = 1 ] && has "$T/nat.txt" "^  opencl:0 *failed: $msg"
+grep -q "func_native" "$T/nat.err" && fail "--no-native still warned about snippets"
+"$K" bench "$T/nat.py" --backend cpu $FAST --no-refs >"$T/nat2.txt" 2>"$T/nat2.err" ||
+  fail "kern bench of a snippet exited $?"
+has "$T/nat2.err" "^kern bench: warning: '$T/nat.py' has @wp.func_native snippets: their native code is compiled and runs with your rights (--no-native refuses them)"
+has "$T/nat2.txt" "^  cpu:0 .* hot "
+timeout 60 "$K" bench "$SRC/examples/saxpy.py" --backend cpu --size N=1000 $FAST --no-refs >/dev/null 2>"$T/nonat.err"
+grep -q "warning" "$T/nonat.err" && fail "a file without snippets was warned about"
+"$K" bench --help >"$T/help.txt"
+has "$T/help.txt" "^  --no-native "
+has "$T/help.txt" "^  --file-refs "
+has "$T/help.txt" "What FILE can make kern bench do"
+
+# ---- 5. no folder or module of kern's has the name of a library kern
+# bench compares with: Python puts a script's folder first on its path, and
+# tools/warp/ was imported instead of Warp.
+find "$SRC" -path "$SRC/.git" -prune -o -path "$SRC/build*" -prune -o \
+  \( -name warp -o -name numpy -o -name torch -o -name cupy -o -name jax -o \
+     -name warp.py -o -name numpy.py -o -name torch.py -o -name cupy.py -o \
+     -name jax.py \) -print >"$T/shadow.txt"
+[ -s "$T/shadow.txt" ] && { fail "kern's tree has a folder named like a library"; cat "$T/shadow.txt"; }
 
 if [ $fails = 0 ]; then echo "bench_safety: all passed"; else echo "bench_safety: $fails failed"; exit 1; fi
