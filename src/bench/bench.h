@@ -126,6 +126,9 @@ void bench_sampler_init(bench_sampler *s, double target_rsd, double budget_s,
  * sampler is done (s->stop says why), 0 to go on, -1 on out of memory. */
 int bench_sampler_add(bench_sampler *s, double sample, double cost);
 void bench_sampler_free(bench_sampler *s);
+/* The peak bandwidth of n timed copies of `bytes` (read plus write): the
+ * best run, in GB/s; NaN when none ran (Note [peak bandwidth]). */
+double bench_peak_gbps(const double *sec, int n, double bytes);
 
 /* ---------------------------------------------------------------- json.c */
 
@@ -196,6 +199,7 @@ typedef struct bench_row {
   bench_mode mode[BENCH_MODES];
   double bytes, flops; /* per launch; NaN when unknown */
   double peak_gbps;    /* measured device peak; NaN when unknown */
+  double cache_bytes;  /* the device's last-level cache; 0 when unknown */
 } bench_row;
 
 typedef struct bench_options {
@@ -249,6 +253,12 @@ void bench_plot_safe(const char *in, char *out, size_t size);
  * some row got slower beyond the noise, -1 with err on bad input. */
 int bench_compare(FILE *f, const char *old_path, const char *new_path,
                   char *err, size_t errsize);
+
+/* The %peak column: "-" when unknown, "cache" when the bytes per launch
+ * fit in the last-level cache (cache_bytes > 0) or the figure exceeds 100
+ * (Note [peak label]), else "N%". */
+void bench_peak_text(double pct, double bytes, double cache_bytes, char *buf,
+                     size_t size);
 
 /* Speed-up of a reference against kern on the same kind of device. */
 double bench_row_vs_kern(const bench_result *r, const bench_row *row);

@@ -42,6 +42,22 @@ static double pct_peak(const bench_row *r, const bench_mode *m) {
              : NAN;
 }
 
+/* Note [peak label]: % of the memory's peak means something only for data
+ * that comes from memory.  Data that fits in the last-level cache is
+ * labelled "cache" instead of a number.  A figure above 100% otherwise
+ * says the copy that measured the peak did not reach what this launch did
+ * (a read-only stream beats a copy on some machines; a cache served part
+ * of the data; the copy was disturbed), so it is ">copy", never a number
+ * above 100. */
+void bench_peak_text(double pct, double bytes, double cache_bytes, char *buf,
+                     size_t size) {
+  if (!isfinite(pct)) snprintf(buf, size, "-");
+  else if (cache_bytes > 0 && isfinite(bytes) && bytes <= cache_bytes)
+    snprintf(buf, size, "cache");
+  else if (pct > 100) snprintf(buf, size, ">copy");
+  else snprintf(buf, size, "%.0f%%", pct);
+}
+
 static int ok(const bench_row *r) {
   return strcmp(r->status, "ok") == 0 && r->mode[BENCH_HOT].present;
 }
@@ -112,8 +128,8 @@ void bench_print_table(FILE *f, const bench_result *r) {
       fmt_time(md->st.min, mn, sizeof mn);
       fmt_time(md->st.max, mx, sizeof mx);
       if (isfinite(gbps(row, md))) snprintf(g, sizeof g, "%.1f", gbps(row, md));
-      if (isfinite(pct_peak(row, md)))
-        snprintf(pk, sizeof pk, "%.0f%%", pct_peak(row, md));
+      bench_peak_text(pct_peak(row, md), row->bytes, row->cache_bytes, pk,
+                      sizeof pk);
       if (isfinite(gflops(row, md)))
         snprintf(fl, sizeof fl, "%.1f", gflops(row, md));
       double v = m == BENCH_HOT ? bench_row_vs_kern(r, row) : NAN;
@@ -130,7 +146,10 @@ void bench_print_table(FILE *f, const bench_result *r) {
           "kern rows on GPUs (CUDA, OpenCL) are timed by device events "
           "around each launch (timer events), on the CPU by the wall clock "
           "around kern_launch (timer wall);\ntransfers always by the wall "
-          "clock; vs kern = reference time / kern time.\n");
+          "clock; vs kern = reference time / kern time.\n"
+          "%%peak = GB/s / the device's best large copy; cache: the data "
+          "fits in the last-level cache, where %% of the memory's peak does "
+          "not apply; >copy: faster than that copy (above 100%%).\n");
 }
 
 /* ---------------------------------------------------------------- json */
@@ -321,7 +340,11 @@ int bench_write_markdown(FILE *f, const bench_result *r) {
       double v = m == BENCH_HOT ? bench_row_vs_kern(r, row) : NAN;
       if (isfinite(g)) fprintf(f, "%.1f", g);
       fputs(" | ", f);
-      if (isfinite(p)) fprintf(f, "%.0f%%", p);
+      if (isfinite(p)) {
+        char pk[16];
+        bench_peak_text(p, row->bytes, row->cache_bytes, pk, sizeof pk);
+        fputs(pk, f);
+      }
       fputs(" | ", f);
       if (isfinite(v)) fprintf(f, "%.2fx", v);
       fputs(" |\n", f);

@@ -410,6 +410,27 @@ static void test_text_formats(void) {
   ASSERT(strstr(buf, "=HYPERLINK(\"x\")\\|a b") != NULL);
 }
 
+/* Note [peak bandwidth], Note [peak label]. */
+static void test_peak(void) {
+  /* Best of N: the fastest copy of 1 GB, read plus write. */
+  double t[] = {0.5, 0.25, 0.4, 0.0, 1.0};
+  ASSERT(fabs(bench_peak_gbps(t, 5, 1e9) - 8.0) < 1e-12);
+  ASSERT(isnan(bench_peak_gbps(t, 0, 1e9)));
+  char b[16];
+  bench_peak_text(357.0, 80e6, 32e6, b, sizeof b);
+  ASSERT_STREQ(b, ">copy");
+  bench_peak_text(100.5, 80e6, 0, b, sizeof b);
+  ASSERT_STREQ(b, ">copy");
+  bench_peak_text(60.0, 8e6, 32e6, b, sizeof b);
+  ASSERT_STREQ(b, "cache");
+  bench_peak_text(60.0, 80e6, 32e6, b, sizeof b);
+  ASSERT_STREQ(b, "60%");
+  bench_peak_text(100.0, 80e6, 0, b, sizeof b);
+  ASSERT_STREQ(b, "100%");
+  bench_peak_text(NAN, 80e6, 0, b, sizeof b);
+  ASSERT_STREQ(b, "-");
+}
+
 int main(int argc, char **argv) {
   if (argc == 4 && strcmp(argv[1], "validate") == 0) {
     char *s = read_file(argv[2]), *d = read_file(argv[3]);
@@ -436,6 +457,7 @@ int main(int argc, char **argv) {
   test_compare();
   test_plot_safe();
   test_text_formats();
+  test_peak();
   printf("bench_test: ok\n");
   return 0;
 }
