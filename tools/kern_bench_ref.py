@@ -18,13 +18,31 @@ It prints one JSON object on stdout:
 A library that cannot be imported is "unavailable", not an error: the row
 in kern's table says so.  Only NumPy is needed to run this script at all.
 """
-import argparse
-import json
-import math
 import os
-import re
 import sys
-import time
+
+# Note [no shadowing]: Python puts this script's folder first on sys.path,
+# and an empty or relative entry of $PYTHONPATH ('.') names the current
+# directory, which is wherever kern bench was started (perhaps the folder
+# of a file someone sent).  A folder named like a library there ('warp',
+# 'numpy') would be imported instead of the library, so neither folder is
+# searched: every entry that is this script's folder or the current
+# directory is dropped (Python has made $PYTHONPATH's entries absolute by
+# now).  A library that still resolves to a folder without __init__.py
+# (a namespace package) is reported as not importable (import_lib).
+# Nothing but os and sys (built in) is imported before this.
+_HERE = os.path.dirname(os.path.realpath(__file__))
+_CWD = os.path.realpath(os.getcwd())
+sys.path[:] = [p for p in sys.path
+               if p and os.path.isabs(p)
+               and os.path.realpath(p) not in (_HERE, _CWD)]
+
+import argparse  # noqa: E402 -- after the path is cleaned
+import ast  # noqa: E402
+import json  # noqa: E402
+import math  # noqa: E402
+import re  # noqa: E402
+import time  # noqa: E402
 
 FLUSH_BYTES = 256 << 20
 
@@ -82,6 +100,143 @@ class Sampler:
         return False
 
 
+# Note [known references]: a '# kern-bench-ref:' expression is Python
+# from the kernel file, and Python can do anything (os.system, open,
+# __import__).  Unless kern bench was given --file-refs, an expression runs
+# only when it is made of nothing but
+#   - the spec's parameters by name, numbers and short strings,
+#   - arithmetic and comparisons (not of two constants: 9**9**9 would
+#     never finish), tuples, lists and subscripts,
+#   - calls of the functions named in KNOWN for its library (and math's),
+#     with positional and keyword arguments of the same kinds,
+#   - the methods in METHODS on any such value (x.sum(), (x * x).sum()).
+# The check reads the expression's syntax tree (ast.parse runs nothing);
+# the tree that passed is the one compiled, with no builtins.  Setups
+# ('EXPR where NAME = SETUP') are never known.  Anything else is a row that
+# says it was not run and why.
+_MATH = ["sqrt", "abs", "absolute", "square", "exp", "log", "sin", "cos",
+         "tan", "tanh", "sum", "prod", "mean", "max", "min", "amax", "amin",
+         "dot", "vdot", "inner", "matmul", "add", "subtract", "multiply",
+         "divide", "maximum", "minimum", "clip", "where", "cumsum", "float32",
+         "float64", "int32", "int64", "pi"]
+KNOWN = {
+    "numpy": {"np." + f for f in _MATH} | {"np.linalg.norm"},
+    "torch": {"torch." + f for f in _MATH} | {"torch.linalg.norm",
+                                              "torch.linalg.vector_norm"},
+    "cupy": {"cp." + f for f in _MATH} | {"cp.linalg.norm"},
+    "jax": {"jnp." + f for f in _MATH} | {"jnp.linalg.norm"},
+    "warp": {"wp.utils.array_inner", "wp.utils.array_sum"},
+}
+KNOWN_MATH = {"math.sqrt", "math.exp", "math.log", "math.pi", "math.e"}
+METHODS = {"sum", "prod", "mean", "max", "min", "dot", "T"}
+
+
+def _dotted(node):
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def unknown_part(lib, expr, names):
+    """Returns None when expr is a known reference (Note [known
+    references]), else what in it is not."""
+    if re.match(r"^.*?\s+where\s+[A-Za-z_]\w*\s*=", expr):
+        return "a setup ('where ...')"
+    try:
+        tree = ast.parse(expr, mode="eval")
+    except SyntaxError as e:
+        return "a syntax error (%s)" % e.msg
+    allowed = KNOWN.get(lib, set()) | KNOWN_MATH
+    names = set(names)
+
+    def const(n):
+        return isinstance(n, ast.Constant) or (
+            isinstance(n, ast.UnaryOp) and const(n.operand)) or (
+            isinstance(n, ast.BinOp) and const(n.left) and const(n.right))
+
+    def check(n):
+        if isinstance(n, ast.Constant):
+            v = n.value
+            if isinstance(v, bool) or v is None or isinstance(v, float):
+                return None
+            if isinstance(v, int):
+                return None if abs(v) <= 1 << 31 else "the number %d" % v
+            if isinstance(v, str) and len(v) <= 16:
+                return None
+            return "the constant %r" % (v,)
+        if isinstance(n, ast.Name):
+            return None if n.id in names else "the name '%s'" % n.id
+        if isinstance(n, ast.Attribute):
+            d = _dotted(n)
+            if d in allowed:
+                return None
+            if n.attr in METHODS and _dotted(n.value) not in allowed:
+                return check(n.value)
+            return "'%s'" % (d or "." + n.attr)
+        if isinstance(n, ast.Call):
+            bad = check(n.func)
+            for a in n.args:
+                bad = bad or ("'*' arguments" if isinstance(a, ast.Starred) else check(a))
+            for k in n.keywords:
+                bad = bad or ("'**' arguments" if k.arg is None else check(k.value))
+            return bad
+        if isinstance(n, ast.BinOp):
+            if const(n):
+                return "arithmetic on constants alone"
+            return check(n.left) or check(n.right)
+        if isinstance(n, ast.UnaryOp):
+            return check(n.operand)
+        if isinstance(n, ast.Compare):
+            if const(n.left) and all(const(c) for c in n.comparators):
+                return "a comparison of constants"
+            return check(n.left) or next(
+                (b for b in map(check, n.comparators) if b), None)
+        if isinstance(n, (ast.Tuple, ast.List)):
+            return next((b for b in map(check, n.elts) if b), None)
+        if isinstance(n, ast.Subscript):
+            return check(n.value) or check(n.slice)
+        if isinstance(n, ast.Slice):
+            return next((b for b in map(check, (n.lower, n.upper, n.step))
+                         if b), None) if any((n.lower, n.upper, n.step)) else None
+        return "%s syntax" % type(n).__name__
+    bad = check(tree.body)
+    if bad:
+        return bad
+    return None
+
+
+def known_function(tree, names, env):
+    """Compiles a checked expression tree as lambda NAMES: EXPR."""
+    lam = ast.Expression(body=ast.Lambda(
+        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=n) for n in names],
+                           vararg=None, kwonlyargs=[], kw_defaults=[],
+                           kwarg=None, defaults=[]),
+        body=tree.body))
+    ast.fix_missing_locations(lam)
+    g = dict(env)
+    # No builtins the expression could name (the check allows no such
+    # name anyway); the libraries' own C code imports lazily through the
+    # calling frame's __import__, which it therefore keeps.
+    g["__builtins__"] = {"__import__": __import__}
+    return eval(compile(lam, "<kern-bench-ref>", "eval"), g)
+
+
+def import_lib(name):
+    """Imports a library, refusing a bare folder of that name (Note [no
+    shadowing])."""
+    import importlib
+    mod = importlib.import_module(name)
+    if getattr(mod, "__file__", None) is None:
+        raise ImportError("'%s' is a folder without __init__.py (%s), not "
+                          "the library" % (name, ", ".join(getattr(mod, "__path__", []))))
+    return mod
+
+
 def setup(lib, arrays, values, np):
     """Returns (namespace, converted args, device, timer, sync, to_numpy,
     event_timer or None, flush)."""
@@ -94,7 +249,7 @@ def setup(lib, arrays, values, np):
 
         return ns, dict(arrays), "cpu", "wall", lambda: None, np.asarray, None, flush
     if lib == "torch":
-        import torch
+        torch = import_lib("torch")
         ns["torch"] = torch
         dev = "cuda" if torch.cuda.is_available() else "cpu"
         conv = {k: torch.from_numpy(v).to(dev) for k, v in arrays.items()}
@@ -111,7 +266,7 @@ def setup(lib, arrays, values, np):
                 return torch.cuda.Event(enable_timing=True)
         return ns, conv, name, "events" if ev else "wall", sync, to_np, ev, lambda: big.zero_()
     if lib == "cupy":
-        import cupy as cp
+        cp = import_lib("cupy")
         ns["cp"] = ns["cupy"] = cp
         cp.cuda.runtime.getDeviceCount()
         conv = {k: cp.asarray(v) for k, v in arrays.items()}
@@ -125,7 +280,7 @@ def setup(lib, arrays, values, np):
         return (ns, conv, name, "events", cp.cuda.runtime.deviceSynchronize,
                 cp.asnumpy, ev, lambda: big.fill(0))
     if lib == "jax":
-        import jax
+        jax = import_lib("jax")
         import jax.numpy as jnp
         jax.config.update("jax_enable_x64", True)
         ns["jax"], ns["jnp"] = jax, jnp
@@ -145,7 +300,7 @@ def setup(lib, arrays, values, np):
 
         return ns, conv, name, "wall", sync, np.asarray, None, flush
     if lib == "warp":
-        import warp as wp
+        wp = import_lib("warp")
         wp.config.quiet = True
         wp.init()
         ns["wp"] = ns["warp"] = wp
@@ -170,9 +325,23 @@ def main():
     p.add_argument("--min-samples", type=int, default=10)
     p.add_argument("--max-samples", type=int, default=1000)
     p.add_argument("--cold", type=int, default=1)
+    p.add_argument("--file-refs", action="store_true",
+                   help="evaluate any expression (Note [known references])")
     a = p.parse_args()
+    if not a.file_refs:
+        # Decided before any library is imported or any input read.
+        params = [n[3:-4] for n in os.listdir(a.dir)
+                  if n.startswith("in_") and n.endswith(".npy")]
+        with open(os.path.join(a.dir, "values.json")) as f:
+            params += list(json.load(f))
+        bad = unknown_part(a.lib, a.expr, params)
+        if bad:
+            emit(status="unavailable",
+                 message="not run: the expression is the kernel file's own "
+                 "Python (it has %s, beyond kern bench's known functions); "
+                 "--file-refs runs it" % bad)
     try:
-        import numpy as np
+        np = import_lib("numpy")
     except Exception as e:  # noqa: BLE001 -- any import failure means unavailable
         emit(status="unavailable", message="numpy not importable (%s)" % e)
     arrays, values = load_inputs(a.dir, np)
@@ -190,10 +359,14 @@ def main():
     expr = a.expr
     m = re.match(r"^(.*?)\s+where\s+([A-Za-z_]\w*)\s*=\s*(.+)$", expr)
     try:
-        if m:
-            expr = m.group(1)
-            env[m.group(2)] = eval(m.group(3), env)
-        fn = eval("lambda %s: %s" % (", ".join(names), expr), env)
+        if not a.file_refs:
+            fn = known_function(ast.parse(expr, mode="eval"),
+                                names, env)
+        else:
+            if m:
+                expr = m.group(1)
+                env[m.group(2)] = eval(m.group(3), env)
+            fn = eval("lambda %s: %s" % (", ".join(names), expr), env)
     except SyntaxError as e:
         emit(status="failed", message="expression: %s" % e, device=device)
     except Exception as e:  # noqa: BLE001 -- the setup failed
@@ -239,7 +412,7 @@ def main():
             e1.synchronize()
             if a.lib == "torch":
                 return e0.elapsed_time(e1) * 1e-3
-            import cupy as cp
+            cp = import_lib("cupy")
             return cp.cuda.get_elapsed_time(e0, e1) * 1e-3
         t0 = time.perf_counter()
         r = fn(*args)

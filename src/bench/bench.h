@@ -17,7 +17,8 @@
  *             bench_json_free, bench_jw_* (a small writer)
  *   run.c     bench_row, bench_result, bench_run
  *   report.c  bench_print_table, bench_write_json, bench_write_csv,
- *             bench_write_markdown, bench_write_plot, bench_compare
+ *             bench_write_markdown, bench_write_plot, bench_plot_safe,
+ *             bench_compare
  *   main.c    bench_main (the `kern bench` command)
  */
 #ifndef KERN_BENCH_H
@@ -125,6 +126,9 @@ void bench_sampler_init(bench_sampler *s, double target_rsd, double budget_s,
  * sampler is done (s->stop says why), 0 to go on, -1 on out of memory. */
 int bench_sampler_add(bench_sampler *s, double sample, double cost);
 void bench_sampler_free(bench_sampler *s);
+/* The peak bandwidth of n timed copies of `bytes` (read plus write): the
+ * best run, in GB/s; NaN when none ran (Note [peak bandwidth]). */
+double bench_peak_gbps(const double *sec, int n, double bytes);
 
 /* ---------------------------------------------------------------- json.c */
 
@@ -195,6 +199,7 @@ typedef struct bench_row {
   bench_mode mode[BENCH_MODES];
   double bytes, flops; /* per launch; NaN when unknown */
   double peak_gbps;    /* measured device peak; NaN when unknown */
+  double cache_bytes;  /* the device's last-level cache; 0 when unknown */
 } bench_row;
 
 typedef struct bench_options {
@@ -207,6 +212,8 @@ typedef struct bench_options {
   const char *ref_script; /* path of kern_bench_ref.py */
   const char *cache_dir;
   int no_peak;
+  int no_native;          /* refuse @wp.func_native snippets */
+  int file_refs;          /* run the file's own reference expressions */
 } bench_options;
 
 typedef struct bench_result {
@@ -238,10 +245,20 @@ int bench_write_markdown(FILE *f, const bench_result *r);
 /* .svg (gnuplot when installed, else kern's own) or .png (gnuplot). */
 int bench_write_plot(const char *path, const bench_result *r, char *err,
                      size_t errsize);
+/* The text of in that may appear in a gnuplot script or data file: letters,
+ * digits and ._/+-,:=()*[] and space; any other byte becomes '?' (Note
+ * [gnuplot text]).  out always ends in a NUL when size > 0. */
+void bench_plot_safe(const char *in, char *out, size_t size);
 /* Reads two --json files and prints the per-row change.  Returns 0, 1 when
  * some row got slower beyond the noise, -1 with err on bad input. */
 int bench_compare(FILE *f, const char *old_path, const char *new_path,
                   char *err, size_t errsize);
+
+/* The %peak column: "-" when unknown, "cache" when the bytes per launch
+ * fit in the last-level cache (cache_bytes > 0) or the figure exceeds 100
+ * (Note [peak label]), else "N%". */
+void bench_peak_text(double pct, double bytes, double cache_bytes, char *buf,
+                     size_t size);
 
 /* Speed-up of a reference against kern on the same kind of device. */
 double bench_row_vs_kern(const bench_result *r, const bench_row *row);

@@ -24,6 +24,14 @@ const char bench_help[] =
     "spec names (NumPy, PyTorch, CuPy, JAX, Warp) through python3, and\n"
     "prints a table.  The spec format is in docs/bench.md.\n"
     "\n"
+    "What FILE can make kern bench do (docs/bench.md, \"What a kernel file\n"
+    "can do\"): its kernels run on every device, the first launch of each\n"
+    "row checked as 'kern run' checks it; its @wp.func_native snippets are\n"
+    "compiled and run as native code (--no-native refuses them); a\n"
+    "reference expression runs only when it is made of kern bench's known\n"
+    "functions (np.dot, torch.sum, ...), any other Python in the file's\n"
+    "'# kern-bench-ref:' lines only with --file-refs.\n"
+    "\n"
     "Options:\n"
     "  --backend LIST      cpu,cuda,opencl or all (default all)\n"
     "  --size NAME=V[,V..] override a size of the spec (a sweep with several)\n"
@@ -35,6 +43,12 @@ const char bench_help[] =
     "  --no-cold           skip the cold runs (caches flushed before each)\n"
     "  --transfers         also time upload + launch + download per call\n"
     "  --no-refs           skip the reference implementations\n"
+    "  --file-refs         also run reference expressions that are not\n"
+    "                      made of known functions: the file's own Python,\n"
+    "                      able to do anything you can (trusted files only)\n"
+    "  --no-native         refuse @wp.func_native snippets (native code\n"
+    "                      pasted into the program), for files you do not\n"
+    "                      trust, as in 'kern run'\n"
     "  --python PY         Python for the references (default python3)\n"
     "  --no-peak           do not measure or show the device peak\n"
     "  --json FILE         write every figure as JSON (docs/bench-schema.json)\n"
@@ -240,6 +254,10 @@ int bench_main(int argc, char **argv) {
       o.refs = 0;
     } else if (!strcmp(a, "--no-peak")) {
       o.no_peak = 1;
+    } else if (!strcmp(a, "--no-native")) {
+      o.no_native = 1;
+    } else if (!strcmp(a, "--file-refs")) {
+      o.file_refs = 1;
     } else if (!strcmp(a, "--python")) {
       NEEDS(a);
       o.python = v, i++;
@@ -272,6 +290,12 @@ int bench_main(int argc, char **argv) {
     fprintf(stderr, "kern: error: cannot read '%s': %s\n", file, strerror(errno));
     return 1;
   }
+  /* kern recognises a snippet only by a decorator spelt func_native, so a
+   * file without those letters has none. */
+  if (!o.no_native && strstr(src, "func_native"))
+    fprintf(stderr, "kern bench: warning: '%s' has @wp.func_native snippets: "
+            "their native code is compiled and runs with your rights "
+            "(--no-native refuses them)\n", file);
   char err[2048];
   bench_file bf;
   int rc = bench_file_parse(file, src, &bf, err, sizeof err);

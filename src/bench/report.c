@@ -42,6 +42,22 @@ static double pct_peak(const bench_row *r, const bench_mode *m) {
              : NAN;
 }
 
+/* Note [peak label]: % of the memory's peak means something only for data
+ * that comes from memory.  Data that fits in the last-level cache is
+ * labelled "cache" instead of a number.  A figure above 100% otherwise
+ * says the copy that measured the peak did not reach what this launch did
+ * (a read-only stream beats a copy on some machines; a cache served part
+ * of the data; the copy was disturbed), so it is ">copy", never a number
+ * above 100. */
+void bench_peak_text(double pct, double bytes, double cache_bytes, char *buf,
+                     size_t size) {
+  if (!isfinite(pct)) snprintf(buf, size, "-");
+  else if (cache_bytes > 0 && isfinite(bytes) && bytes <= cache_bytes)
+    snprintf(buf, size, "cache");
+  else if (pct > 100) snprintf(buf, size, ">copy");
+  else snprintf(buf, size, "%.0f%%", pct);
+}
+
 static int ok(const bench_row *r) {
   return strcmp(r->status, "ok") == 0 && r->mode[BENCH_HOT].present;
 }
@@ -112,8 +128,8 @@ void bench_print_table(FILE *f, const bench_result *r) {
       fmt_time(md->st.min, mn, sizeof mn);
       fmt_time(md->st.max, mx, sizeof mx);
       if (isfinite(gbps(row, md))) snprintf(g, sizeof g, "%.1f", gbps(row, md));
-      if (isfinite(pct_peak(row, md)))
-        snprintf(pk, sizeof pk, "%.0f%%", pct_peak(row, md));
+      bench_peak_text(pct_peak(row, md), row->bytes, row->cache_bytes, pk,
+                      sizeof pk);
       if (isfinite(gflops(row, md)))
         snprintf(fl, sizeof fl, "%.1f", gflops(row, md));
       double v = m == BENCH_HOT ? bench_row_vs_kern(r, row) : NAN;
@@ -130,7 +146,10 @@ void bench_print_table(FILE *f, const bench_result *r) {
           "kern rows on GPUs (CUDA, OpenCL) are timed by device events "
           "around each launch (timer events), on the CPU by the wall clock "
           "around kern_launch (timer wall);\ntransfers always by the wall "
-          "clock; vs kern = reference time / kern time.\n");
+          "clock; vs kern = reference time / kern time.\n"
+          "%%peak = GB/s / the device's best large copy; cache: the data "
+          "fits in the last-level cache, where %% of the memory's peak does "
+          "not apply; >copy: faster than that copy (above 100%%).\n");
 }
 
 /* ---------------------------------------------------------------- json */
@@ -205,12 +224,17 @@ int bench_write_json(FILE *f, const bench_result *r) {
 
 /* ---------------------------------------------------------------- csv */
 
+/* A field a spreadsheet would read as a formula (=, +, -, @, a tab or a
+ * carriage return first: a path or a message can start so) gets a leading
+ * quote, which spreadsheets show as text. */
 static void csv_field(FILE *f, const char *s) {
-  if (!strpbrk(s, ",\"\n")) {
+  int formula = s[0] && strchr("=+-@\t\r", s[0]);
+  if (!strpbrk(s, ",\"\n\r") && !formula) {
     fputs(s, f);
     return;
   }
   fputc('"', f);
+  if (formula) fputc('\'', f);
   for (; *s; s++) {
     if (*s == '"') fputc('"', f);
     fputc(*s, f);
@@ -263,9 +287,13 @@ int bench_write_csv(FILE *f, const bench_result *r) {
 
 /* ---------------------------------------------------------------- markdown */
 
+/* A cell is one line of text: '|' would end it, a newline the row, and
+ * '<' start HTML. */
 static void md_text(FILE *f, const char *s) {
   for (; *s; s++) {
     if (*s == '|') fputs("\\|", f);
+    else if (*s == '<') fputs("&lt;", f);
+    else if (*s == '\n' || *s == '\r') fputc(' ', f);
     else fputc(*s, f);
   }
 }
@@ -312,7 +340,11 @@ int bench_write_markdown(FILE *f, const bench_result *r) {
       double v = m == BENCH_HOT ? bench_row_vs_kern(r, row) : NAN;
       if (isfinite(g)) fprintf(f, "%.1f", g);
       fputs(" | ", f);
-      if (isfinite(p)) fprintf(f, "%.0f%%", p);
+      if (isfinite(p)) {
+        char pk[16];
+        bench_peak_text(p, row->bytes, row->cache_bytes, pk, sizeof pk);
+        fputs(pk, f);
+      }
       fputs(" | ", f);
       if (isfinite(v)) fprintf(f, "%.2fx", v);
       fputs(" |\n", f);
@@ -467,7 +499,9 @@ static int on_path(const char *prog) {
 
 static void svg_text(FILE *f, const char *s) {
   for (; *s; s++) {
-    if (*s == '<') fputs("&lt;", f);
+    /* XML has no control characters but tab and newline. */
+    if ((unsigned char)*s < 0x20) fputc('?', f);
+    else if (*s == '<') fputs("&lt;", f);
     else if (*s == '>') fputs("&gt;", f);
     else if (*s == '&') fputs("&amp;", f);
     else if (*s == '"') fputs("&quot;", f);
@@ -597,18 +631,72 @@ static int write_svg(FILE *f, const bench_result *r) {
   return ferror(f) ? -1 : 0;
 }
 
+/* Note [gnuplot text]: gnuplot runs backquoted text as a shell command
+ * and expands @macros on every command line, double-quoted strings
+ * included, so no text a user or a kernel file chose may reach its script
+ * as written.  kern writes the script, the data and gnuplot's output into
+ * a private folder (mkdtemp: letters and digits) and moves the plot to the
+ * user's path itself, so the script names no user path; the one piece of
+ * user text it shows, the kernel file's name in the title, passes
+ * plot_safe() (letters, digits and ._/+-, anything else '?') inside a
+ * single-quoted string.  Row labels go to the data file, which gnuplot
+ * reads as data, never as commands; they pass the same filter, which also
+ * keeps a quote or a newline from breaking a record. */
+void bench_plot_safe(const char *in, char *out, size_t size) {
+  size_t n = 0;
+  for (; *in && n + 1 < size; in++) {
+    unsigned char c = (unsigned char)*in;
+    int keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+               (c >= '0' && c <= '9') || strchr("._/+-,:=()*[] ", c);
+    out[n++] = keep && c ? (char)c : '?';
+  }
+  if (size) out[n] = '\0';
+}
+
+/* Copies a file (rename() cannot cross file systems). */
+static int copy_file(const char *from, const char *to) {
+  FILE *in = fopen(from, "rb");
+  if (!in) return -1;
+  char tmp[1100];
+  snprintf(tmp, sizeof tmp, "%s.tmp", to);
+  FILE *out = fopen(tmp, "wb");
+  if (!out) {
+    fclose(in);
+    return -1;
+  }
+  char buf[65536];
+  size_t n;
+  int bad = 0;
+  while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+    bad |= fwrite(buf, 1, n, out) != n;
+  bad |= ferror(in);
+  fclose(in);
+  if (fclose(out) || bad || rename(tmp, to)) {
+    remove(tmp);
+    return -1;
+  }
+  return 0;
+}
+
 /* gnuplot draws the same bars from a data file; kern writes the script and
- * runs gnuplot without a shell. */
+ * runs gnuplot without a shell (Note [gnuplot text]). */
 static int write_gnuplot(const char *path, const bench_result *r, int png,
                          char *err, size_t errsize) {
-  char dat[1100], gp[1100], log[1100];
-  snprintf(dat, sizeof dat, "%s.dat", path);
-  snprintf(gp, sizeof gp, "%s.gp", path);
-  snprintf(log, sizeof log, "%s.log", path);
-  FILE *d = fopen(dat, "w");
+  char dir[] = "/tmp/kern-plot-XXXXXX";
+  if (!mkdtemp(dir)) {
+    snprintf(err, errsize, "cannot make a folder in /tmp for gnuplot");
+    return -1;
+  }
+  char dat[64], gp[64], log[64], out[64];
+  snprintf(dat, sizeof dat, "%s/data.dat", dir);
+  snprintf(gp, sizeof gp, "%s/plot.gp", dir);
+  snprintf(log, sizeof log, "%s/gnuplot.log", dir);
+  snprintf(out, sizeof out, "%s/plot.%s", dir, png ? "png" : "svg");
+  int rc = -1;
+  FILE *d = fopen(dat, "w"), *g = NULL;
   if (!d) {
     snprintf(err, errsize, "cannot write '%s'", dat);
-    return -1;
+    goto done;
   }
   int n = 0;
   /* Bars start at the decade below the fastest minimum: a log axis has no
@@ -623,54 +711,79 @@ static int write_gnuplot(const char *path, const bench_result *r, int png,
     const bench_row *row = &r->rows[i];
     if (!ok(row)) continue;
     const bench_stats *st = &row->mode[BENCH_HOT].st;
-    char label[200];
+    char label[200], safe[200];
     snprintf(label, sizeof label, "%.40s %.40s %.100s", row->bench, row->size,
              row->name);
-    for (char *p = label; *p; p++)
-      if (*p == '"') *p = '\'';
-    double g = gbps(row, &row->mode[BENCH_HOT]);
-    fprintf(d, "%d \"%s\" %.9g %.9g %.9g %.9g %.9g\n", n++, label,
+    bench_plot_safe(label, safe, sizeof safe);
+    double gb = gbps(row, &row->mode[BENCH_HOT]);
+    fprintf(d, "%d \"%s\" %.9g %.9g %.9g %.9g %.9g\n", n++, safe,
             st->median * 1e3, st->min * 1e3, st->max * 1e3,
-            isfinite(g) ? g : 0.0,
+            isfinite(gb) ? gb : 0.0,
             isfinite(row->peak_gbps) ? row->peak_gbps : 0.0);
   }
-  fclose(d);
-  FILE *g = fopen(gp, "w");
+  if (fclose(d)) {
+    snprintf(err, errsize, "cannot write '%s'", dat);
+    goto done;
+  }
+  g = fopen(gp, "w");
   if (!g) {
     snprintf(err, errsize, "cannot write '%s'", gp);
-    return -1;
+    goto done;
   }
+  char title[300], date[64];
+  bench_plot_safe(r->file, title, sizeof title);
+  bench_plot_safe(r->date, date, sizeof date);
   fprintf(g, "set terminal %s size 1400,%d\n", png ? "png" : "svg",
           140 + 28 * (n ? n : 1));
-  fprintf(g, "set output \"%s\"\n", path);
-  fprintf(g, "set multiplot layout 1,2 title \"kern bench %s (%s)\" "
-          "noenhanced\n", r->file, r->date);
+  fprintf(g, "set output '%s'\n", out);
+  fprintf(g, "set multiplot layout 1,2 title 'kern bench %s (%s)' "
+          "noenhanced\n", title, date);
   fputs("set ytics noenhanced\nset style fill solid 0.6\nunset key\n"
         "set yrange [-1:*]\n", g);
   /* Left: time per launch on a log axis with min-max whiskers. */
-  fprintf(g, "set logscale x\nset xlabel \"ms per launch (hot median, "
-          "min-max)\"\nset xrange [%g:*]\n", lo);
-  fprintf(g, "plot \"%s\" using 3:1:(%g):3:($1-0.35):($1+0.35):ytic(2) "
-          "with boxxyerror, \"%s\" using 3:1:4:5 with xerrorbars\n", dat, lo,
+  fprintf(g, "set logscale x\nset xlabel 'ms per launch (hot median, "
+          "min-max)'\nset xrange [%g:*]\n", lo);
+  fprintf(g, "plot '%s' using 3:1:(%g):3:($1-0.35):($1+0.35):ytic(2) "
+          "with boxxyerror, '%s' using 3:1:4:5 with xerrorbars\n", dat, lo,
           dat);
   /* Right: achieved bandwidth, the device peak as a mark. */
-  fputs("unset logscale x\nset xrange [0:*]\nset format y \"\"\n"
-        "set xlabel \"GB/s (x: measured device peak)\"\n", g);
-  fprintf(g, "plot \"%s\" using 6:1:(0):6:($1-0.35):($1+0.35) with "
-          "boxxyerror, \"%s\" using ($7 > 0 ? $7 : NaN):1 with points pt 2 "
+  fputs("unset logscale x\nset xrange [0:*]\nset format y ''\n"
+        "set xlabel 'GB/s (x: measured device peak)'\n", g);
+  fprintf(g, "plot '%s' using 6:1:(0):6:($1-0.35):($1+0.35) with "
+          "boxxyerror, '%s' using ($7 > 0 ? $7 : NaN):1 with points pt 2 "
           "ps 2\n", dat, dat);
   fputs("unset multiplot\n", g);
-  fclose(g);
+  if (fclose(g)) {
+    snprintf(err, errsize, "cannot write '%s'", gp);
+    goto done;
+  }
   char *argv[] = {"gnuplot", gp, NULL};
-  int rc = bench_spawn(argv, log, log);
+  int st = bench_spawn(argv, log, log);
+  if (st != 0) {
+    /* gnuplot's last line says what went wrong. */
+    char line[300] = "", buf[300];
+    FILE *l = fopen(log, "r");
+    while (l && fgets(buf, sizeof buf, l)) {
+      buf[strcspn(buf, "\n")] = '\0';
+      if (buf[0]) memcpy(line, buf, sizeof line);
+    }
+    if (l) fclose(l);
+    snprintf(err, errsize, "gnuplot failed (exit %d)%s%s", st,
+             line[0] ? ": " : "", line);
+    goto done;
+  }
+  if (rename(out, path) && copy_file(out, path)) {
+    snprintf(err, errsize, "cannot write '%s'", path);
+    goto done;
+  }
+  rc = 0;
+done:
   remove(dat);
   remove(gp);
-  if (rc != 0) {
-    snprintf(err, errsize, "gnuplot failed (exit %d); see %s", rc, log);
-    return -1;
-  }
   remove(log);
-  return 0;
+  remove(out);
+  rmdir(dir);
+  return rc;
 }
 
 int bench_write_plot(const char *path, const bench_result *r, char *err,

@@ -367,7 +367,8 @@ static int compare_outputs(const bench_spec *s, const outputs *want,
 enum { HOT_BATCH = 8 };
 
 typedef struct device_ctx {
-  kern_context *ctx;
+  kern_context *ctx;      /* unchecked: the timed launches */
+  kern_context *checked;  /* debug mode: the first, checked launch */
   kern_device dev;
   kern_device_info info;
   kern_array *flush;  /* larger than the device's caches */
@@ -505,14 +506,26 @@ static void peak_key(const device_ctx *d, char *out, size_t size) {
     if (*p == '\t' || *p == '\n') *p = ' ';
 }
 
+/* A cached peak is used for a day (Note [peak bandwidth]): long enough
+ * that a day of runs costs one measurement, short enough that a peak taken
+ * on a busy machine does not stand for ever.  Lines are KEY, GB/s and the
+ * time it was measured. */
+enum { PEAK_MAX_AGE_S = 24 * 3600 };
+
 static double peak_lookup(const char *path, const char *key) {
   FILE *f = fopen(path, "r");
   if (!f) return NAN;
   char line[1024];
   double v = NAN;
   size_t kl = strlen(key);
+  long long now = (long long)time(NULL);
   while (fgets(line, sizeof line, f))
-    if (strncmp(line, key, kl) == 0 && line[kl] == '\t') v = atof(line + kl + 1);
+    if (strncmp(line, key, kl) == 0 && line[kl] == '\t') {
+      char *e;
+      double g = strtod(line + kl + 1, &e);
+      long long when = *e == '\t' ? strtoll(e + 1, NULL, 10) : 0;
+      v = now - when >= 0 && now - when < PEAK_MAX_AGE_S ? g : NAN;
+    }
   fclose(f);
   return v;
 }
@@ -532,7 +545,7 @@ static void peak_store(const char *dir, const char *path, const char *key,
   while (in && fgets(line, sizeof line, in))
     if (!(strncmp(line, key, kl) == 0 && line[kl] == '\t')) fputs(line, out);
   if (in) fclose(in);
-  fprintf(out, "%s\t%.6g\n", key, v);
+  fprintf(out, "%s\t%.6g\t%lld\n", key, v, (long long)time(NULL));
   if (fclose(out) == 0) rename(tmp, path);
   else remove(tmp);
 }
@@ -555,10 +568,13 @@ static void *copy_slice(void *p) {
  * the cores, on other devices kern_array_copy_async of min(1 GiB, memory/8)
  * bytes between two events (the driver's own device-to-device copy, which
  * is what "the memory's bandwidth" means to users of that device), the
- * median of several.  It is measured once per device and kept in the
- * kernel cache directory, so later runs cost nothing; delete
- * bench-peak-v2.tsv to measure again.  The file's name carries its version:
- * peaks of the older copy-kernel probe (bench-peak.tsv) are not read. */
+ * best of 7 (stats.c: a peak is what the copy reached at best, the slower
+ * runs were disturbed; the median of 7 varied 2.3x between runs on a busy
+ * machine and gave "%peak" figures of 150-360%).  It is kept in the kernel
+ * cache directory for a day (PEAK_MAX_AGE_S) and then measured again;
+ * delete bench-peak-v3.tsv to measure now.  The file's name carries its
+ * version: v2 (a median, no time) and the copy-kernel probe's
+ * bench-peak.tsv are not read. */
 static double measure_peak(const bench_options *o, device_ctx *d,
                            size_t bytes) {
   enum { REPS = 7 };
@@ -639,10 +655,7 @@ static double measure_peak(const bench_options *o, device_ctx *d,
     kern_clear_error(d->ctx);
   }
   (void)o;
-  if (n == 0) return NAN;
-  bench_stats st;
-  bench_stats_compute(best, n, &st);
-  return 2.0 * (double)bytes / st.median / 1e9;
+  return bench_peak_gbps(best, n, (double)bytes);
 }
 
 /* The copy for the peak of a GPU: a large part of a large memory, but not
@@ -666,7 +679,7 @@ static double device_peak(const bench_options *o, device_ctx *d) {
   if (o->no_peak) return NAN;
   char dir[900], path[1000], key[600];
   cache_dir(o, dir, sizeof dir);
-  snprintf(path, sizeof path, "%s/bench-peak-v2.tsv", dir);
+  snprintf(path, sizeof path, "%s/bench-peak-v3.tsv", dir);
   peak_key(d, key, sizeof key);
   double v = peak_lookup(path, key);
   if (isfinite(v) && v > 0) return v;
@@ -706,24 +719,61 @@ static void fill_counts(const bench_spec *s, int point, const launch_args *a,
     row->flops = v;
 }
 
-static const char *lib_msg(device_ctx *d, kern_status st, char *buf,
+/* The message of ctx's last failure (or st's name), which it clears. */
+static const char *ctx_msg(kern_context *ctx, kern_status st, char *buf,
                            size_t size) {
-  const char *m = kern_last_error(d->ctx);
+  const char *m = kern_last_error(ctx);
   snprintf(buf, size, "%s", m[0] ? m : kern_status_string(st));
-  kern_clear_error(d->ctx);
+  kern_clear_error(ctx);
   return buf;
 }
 
+static const char *lib_msg(device_ctx *d, kern_status st, char *buf,
+                           size_t size) {
+  return ctx_msg(d->ctx, st, buf, size);
+}
+
+/* Note [checked first launch]: a row's first launch runs in debug mode (a
+ * second context, opened with kern_options.debug), so a spec whose arrays
+ * are shorter than the kernel indexes them (--dim 1000 over 4-element
+ * arrays) fails that row with the same message as `kern run` -- the
+ * kernel, file:line:col, the index and the shape -- and touches no memory.
+ * Unchecked, such a launch writes past kern's own allocations: on the CPU
+ * it overwrote the thread pool's mutex and hung the process.  Only after
+ * the checked launch passed are the module and the arrays made again in
+ * the unchecked context, on fresh copies of the same inputs; that build's
+ * first launch gives the output compared with the CPU backend's (the
+ * CPU's own unchecked output is the reference), and then it is timed, so
+ * the figures are of the code users run without --debug and that code's
+ * results are the ones checked.  The checked arrays are freed first: a
+ * device holds one copy of the inputs at a time. */
+
+/* Loads the spec's kernel into ctx; on failure the row says why. */
+static kern_status load_kernel(kern_context *ctx, kern_device dev,
+                               const bench_file *f, const bench_spec *s,
+                               kern_module **m, kern_kernel **k,
+                               bench_row *row) {
+  kern_status st;
+  if ((st = kern_module_load_file(ctx, dev, f->path, m)) ||
+      (st = kern_module_get_kernel(*m, s->kernel, k))) {
+    char msg[1024];
+    row_status(row, st == KERN_ERROR_UNSUPPORTED ? "unavailable" : "failed",
+               ctx_msg(ctx, st, msg, sizeof msg));
+  }
+  return st;
+}
+
 /* Runs one spec point on one device.  `want` is NULL for the CPU backend,
- * whose outputs then fill `got` and become the reference. */
+ * whose outputs then fill `got` and become the reference.  See Note
+ * [checked first launch]. */
 static int run_device(const bench_file *f, const bench_spec *s, int point,
                       const bench_options *o, device_ctx *d,
                       const outputs *want, outputs *got, bench_row *row,
                       launch_args *proto, int timed, char *err,
                       size_t errsize) {
   char msg[1024];
-  kern_module *m = NULL;
-  kern_kernel *k = NULL;
+  kern_module *m = NULL, *mc = NULL;
+  kern_kernel *k = NULL, *kc = NULL;
   launch_args a = {0};
   outputs out = {0};
   int rc = 0;
@@ -732,23 +782,30 @@ static int run_device(const bench_file *f, const bench_spec *s, int point,
   snprintf(row->description, sizeof row->description, "%s",
            d->info.description);
   progress(o, "%s on %s: compiling", s->kernel, row->name);
-  if ((st = kern_module_load_file(d->ctx, d->dev, f->path, &m)) ||
-      (st = kern_module_get_kernel(m, s->kernel, &k))) {
-    lib_msg(d, st, msg, sizeof msg);
-    if (st == KERN_ERROR_UNSUPPORTED)
-      row_status(row, "unavailable", msg);
-    else
-      row_status(row, "failed", msg);
-    goto done;
-  }
-  if (args_build(f, s, point, k, &a, err, errsize)) {
+  if (load_kernel(d->checked, d->dev, f, s, &mc, &kc, row)) goto done;
+  if (args_build(f, s, point, kc, &a, err, errsize)) {
     rc = -1; /* the spec is wrong: stop everything */
     goto done;
   }
   fill_counts(s, point, &a, row);
   if (!proto->np) {
     /* Keep the first device's host inputs for the references. */
-    if (args_build(f, s, point, k, proto, err, errsize)) { rc = -1; goto done; }
+    if (args_build(f, s, point, kc, proto, err, errsize)) { rc = -1; goto done; }
+  }
+  if ((st = args_upload(d->checked, d->dev, &a)) ||
+      (st = kern_launch(kc, a.ndim, a.dims, a.np, a.kargs))) {
+    row_status(row, st == KERN_ERROR_UNSUPPORTED ? "unavailable" : "failed",
+               ctx_msg(d->checked, st, msg, sizeof msg));
+    goto done;
+  }
+  args_free_device(&a);
+  /* The same kernel and inputs, unchecked: its output is the one compared,
+   * since it is this build that is timed. */
+  if (load_kernel(d->ctx, d->dev, f, s, &m, &k, row)) goto done;
+  if (kern_kernel_param_count(k) != a.np) {
+    row_status(row, "failed", "the unchecked kernel's parameters differ "
+               "from the checked kernel's");
+    goto done;
   }
   if ((st = args_upload(d->ctx, d->dev, &a)) ||
       (st = kern_launch(k, a.ndim, a.dims, a.np, a.kargs)) ||
@@ -779,6 +836,7 @@ static int run_device(const bench_file *f, const bench_spec *s, int point,
   timer_init(d);
   snprintf(row->timer, sizeof row->timer, "%s", d->ev[0] ? "events" : "wall");
   double t0 = now_s(), t;
+  st = KERN_SUCCESS;
   for (int i = 0; i < 3 && now_s() - t0 < 0.1 * o->budget_s; i++)
     if ((st = time_launches(d, k, &a, 1, &t))) break;
   for (int mode = 0; mode < BENCH_MODES && !st; mode++) {
@@ -805,10 +863,18 @@ static int run_device(const bench_file *f, const bench_spec *s, int point,
     goto done;
   }
   row->peak_gbps = device_peak(o, d);
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  /* The CPU's last-level cache, for the %peak label (Note [peak label]). */
+  if (d->info.backend == KERN_BACKEND_CPU) {
+    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    row->cache_bytes = l3 > 0 ? (double)l3 : l2 > 0 ? (double)l2 : 0;
+  }
+#endif
 done:
   outputs_free(&out);
   args_free(&a);
   kern_module_free(m);
+  kern_module_free(mc);
   return rc;
 }
 
@@ -834,161 +900,189 @@ static int group_wanted(void) {
   return strchr(e, ',') != NULL || (n > 4 && strcmp(e + n - 4, ":all") == 0);
 }
 
+/* One group with the spec's kernel loaded and its arguments made. */
+typedef struct group_run {
+  kern_context *ctx;
+  kern_group *g;
+  kern_module *m;
+  kern_kernel *k;
+  kern_sharded **sh;
+  kern_arg *args;
+  char *summed;  /* replicated outputs summed after each launch */
+} group_run;
+
+static void group_close(group_run *gr) {
+  kern_module_free(gr->m);
+  kern_group_free(gr->g); /* frees the sharded arrays */
+  free(gr->sh);
+  free(gr->args);
+  free(gr->summed);
+  memset(gr, 0, sizeof *gr);
+}
+
+/* Loads the file into every device of gr->g and the kernel on its first
+ * device, for the parameters. */
+static kern_status group_load(group_run *gr, const bench_file *f,
+                              const bench_spec *s) {
+  kern_status st;
+  if ((st = kern_group_load_file(gr->g, f->path)) ||
+      (st = kern_module_load_file(gr->ctx, kern_group_device(gr->g, 0),
+                                  f->path, &gr->m)) ||
+      (st = kern_module_get_kernel(gr->m, s->kernel, &gr->k)))
+    return st;
+  return KERN_SUCCESS;
+}
+
+/* Makes the sharded arguments from a's host data (Note [group row]). */
+static kern_status group_args(group_run *gr, const bench_spec *s,
+                              launch_args *a) {
+  kern_status st = KERN_SUCCESS;
+  gr->sh = calloc((size_t)a->np + 1, sizeof *gr->sh);
+  gr->args = calloc((size_t)a->np + 1, sizeof *gr->args);
+  gr->summed = calloc((size_t)a->np + 1, 1);
+  if (!gr->sh || !gr->args || !gr->summed) return KERN_ERROR_OUT_OF_MEMORY;
+  for (int i = 0; i < a->np; i++) {
+    if (a->ps[i].kind != KERN_PARAM_ARRAY) {
+      gr->args[i] = kern_arg_data(a->values[i], kern_type_size(a->ps[i].type));
+      continue;
+    }
+    spec_array *h = &a->hosts[i];
+    int checked = 0;
+    for (int c = 0; c < s->nchecks; c++)
+      checked |= strcmp(s->checks[c].name, a->ps[i].name) == 0;
+    if (h->shape[0] == a->dims[0]) {
+      if ((st = kern_sharded_new(gr->g, h->type, h->ndim, h->shape, 0,
+                                 &gr->sh[i])) ||
+          (st = kern_sharded_upload(gr->sh[i], h->data, h->nbytes)))
+        return st;
+    } else {
+      if ((st = kern_sharded_new_replicated(gr->g, h->type, h->ndim, h->shape,
+                                            &gr->sh[i])))
+        return st;
+      gr->summed[i] = (char)checked;
+      for (int j = 0; j < kern_group_local_size(gr->g); j++) {
+        kern_array *piece;
+        if ((st = kern_sharded_shard(gr->sh[i], j, &piece, NULL, NULL, NULL)) ||
+            (st = j > 0 && checked ? kern_array_zero(piece)
+                                   : kern_array_upload(piece, h->data,
+                                                       h->nbytes)))
+          return st;
+      }
+    }
+    gr->args[i] = kern_arg_sharded(gr->sh[i]);
+  }
+  return st;
+}
+
+/* One launch and its all-reduces, enqueued without host waits in between,
+ * then one wait: the time of the work, not of the round trips between its
+ * steps. */
+static kern_status group_launch(group_run *gr, const bench_spec *s,
+                                const launch_args *a) {
+  kern_status st = kern_group_launch_async(gr->g, s->kernel, a->ndim, a->dims,
+                                           a->np, gr->args);
+  for (int i = 0; i < a->np && !st; i++)
+    if (gr->summed[i])
+      st = kern_sharded_all_reduce_async(gr->sh[i], KERN_REDUCE_SUM);
+  if (!st) st = kern_group_synchronize(gr->g);
+  return st;
+}
+
+/* The first launch runs on a group of the debug context, the compared and
+ * timed ones on a group of the unchecked context (Note [checked first
+ * launch]). */
 static int run_group(const bench_file *f, const bench_spec *s, int point,
                      const bench_options *o, kern_context *ctx,
-                     const outputs *want, bench_result *r, char *err,
-                     size_t errsize) {
+                     kern_context *dctx, const outputs *want, bench_result *r,
+                     char *err, size_t errsize) {
   char msg[1024], name[80];
   kern_group_options go = KERN_GROUP_OPTIONS_INIT;
   go.mpi = -1;
-  kern_group *g = NULL;
-  kern_module *m = NULL;
-  kern_kernel *k = NULL;
+  group_run gr = {0};
   launch_args a = {0};
   outputs out = {0};
-  kern_sharded **sh = NULL;
-  kern_arg *args = NULL;
-  char *summed = NULL;
+  bench_sampler sm = {0};
   int rc = 0;
-  kern_status st = kern_group_new(ctx, &go, &g);
-  if (st == KERN_SUCCESS && kern_group_size(g) < 2) {
-    kern_group_free(g);
+  gr.ctx = dctx;
+  kern_status st = kern_group_new(dctx, &go, &gr.g);
+  if (st == KERN_SUCCESS && kern_group_size(gr.g) < 2) {
+    group_close(&gr);
     return 0;
   }
   snprintf(name, sizeof name, "%s (group)", getenv("KERN_DEVICE"));
   bench_row *row = add_row(r, s, point, "backend", name);
   if (!row) {
-    kern_group_free(g);
+    group_close(&gr);
     return -1;
   }
-  if (st) {
-    row_status(row, "failed", kern_last_error(ctx));
-    kern_clear_error(ctx);
-    return 0;
-  }
+  if (st) goto fail;
   kern_device_info di = KERN_DEVICE_INFO_INIT;
-  kern_device_get(ctx, kern_group_device(g, 0), &di);
-  snprintf(row->device, sizeof row->device, "%d x %s (%s)", kern_group_size(g),
-           di.name, kern_group_transport(g));
+  kern_device_get(dctx, kern_group_device(gr.g, 0), &di);
+  snprintf(row->device, sizeof row->device, "%d x %s (%s)",
+           kern_group_size(gr.g), di.name, kern_group_transport(gr.g));
   snprintf(row->timer, sizeof row->timer, "wall");
   progress(o, "%s on %s: compiling", s->kernel, row->name);
-  if ((st = kern_group_load_file(g, f->path)) ||
-      (st = kern_module_load_file(ctx, kern_group_device(g, 0), f->path, &m)) ||
-      (st = kern_module_get_kernel(m, s->kernel, &k)))
-    goto fail;
-  if (args_build(f, s, point, k, &a, err, errsize)) {
+  if ((st = group_load(&gr, f, s))) goto fail;
+  if (args_build(f, s, point, gr.k, &a, err, errsize)) {
     rc = -1;
     goto done;
   }
   fill_counts(s, point, &a, row);
-  sh = calloc((size_t)a.np + 1, sizeof *sh);
-  args = calloc((size_t)a.np + 1, sizeof *args);
-  summed = calloc((size_t)a.np + 1, 1);
-  if (!sh || !args || !summed) {
-    st = KERN_ERROR_OUT_OF_MEMORY;
+  /* The checked launch. */
+  if ((st = group_args(&gr, s, &a)) || (st = group_launch(&gr, s, &a)))
     goto fail;
+  group_close(&gr);
+  /* The unchecked build: its first launch is compared, then timed. */
+  gr.ctx = ctx;
+  if ((st = kern_group_new(ctx, &go, &gr.g)) || (st = group_load(&gr, f, s)) ||
+      (st = group_args(&gr, s, &a)) || (st = group_launch(&gr, s, &a)))
+    goto fail;
+  for (int c = 0; c < s->nchecks; c++) {
+    int p = param_index(&a, s->checks[c].name);
+    out.data[c] = malloc(a.hosts[p].nbytes ? a.hosts[p].nbytes : 1);
+    out.nbytes[c] = a.hosts[p].nbytes;
+    out.scalar[c] = a.ps[p].type.scalar;
+    out.n = c + 1;
+    if (!out.data[c]) st = KERN_ERROR_OUT_OF_MEMORY;
+    else st = kern_sharded_download(gr.sh[p], out.data[c], out.nbytes[c]);
+    if (st) goto fail;
   }
-  for (int i = 0; i < a.np; i++) {
-    if (a.ps[i].kind != KERN_PARAM_ARRAY) {
-      args[i] = kern_arg_data(a.values[i], kern_type_size(a.ps[i].type));
-      continue;
+  if (want && want->n >= s->nchecks) {
+    if (compare_outputs(s, want, &out, &row->max_rel_err, msg, sizeof msg)) {
+      row_status(row, "failed", msg);
+      goto done;
     }
-    spec_array *h = &a.hosts[i];
-    int checked = 0;
-    for (int c = 0; c < s->nchecks; c++)
-      checked |= strcmp(s->checks[c].name, a.ps[i].name) == 0;
-    if (h->shape[0] == a.dims[0]) {
-      if ((st = kern_sharded_new(g, h->type, h->ndim, h->shape, 0, &sh[i])) ||
-          (st = kern_sharded_upload(sh[i], h->data, h->nbytes)))
-        goto fail;
-    } else {
-      if ((st = kern_sharded_new_replicated(g, h->type, h->ndim, h->shape,
-                                            &sh[i])))
-        goto fail;
-      summed[i] = (char)checked;
-      for (int j = 0; j < kern_group_local_size(g); j++) {
-        kern_array *piece;
-        if ((st = kern_sharded_shard(sh[i], j, &piece, NULL, NULL, NULL)) ||
-            (st = j > 0 && checked ? kern_array_zero(piece)
-                                   : kern_array_upload(piece, h->data,
-                                                       h->nbytes)))
-          goto fail;
-      }
-    }
-    args[i] = kern_arg_sharded(sh[i]);
+    row->checked = 1;
   }
-  /* One launch for the check, then the samples. */
-  for (int pass = 0; pass < 2; pass++) {
-    bench_sampler sm;
-    bench_sampler_init(&sm, o->target_rsd, o->budget_s, o->min_samples,
-                       o->max_samples);
-    for (int warm = pass ? 3 : 0;; warm--) {
-      double t0 = now_s();
-      /* Enqueued without host waits in between, then one wait: the time
-       * of the work, not of the round trips between its steps. */
-      if ((st = kern_group_launch_async(g, s->kernel, a.ndim, a.dims, a.np,
-                                        args)))
-        break;
-      for (int i = 0; i < a.np && !st; i++)
-        if (summed[i])
-          st = kern_sharded_all_reduce_async(sh[i], KERN_REDUCE_SUM);
-      if (!st) st = kern_group_synchronize(g);
-      if (st) break;
-      double t = now_s() - t0;
-      if (!pass) break;
-      if (warm > 0) continue;
-      int done = bench_sampler_add(&sm, t, t);
-      if (done < 0) st = KERN_ERROR_OUT_OF_MEMORY;
-      if (done) break;
-    }
-    if (st) {
-      bench_sampler_free(&sm);
+  progress(o, "%s on %s: timing", s->kernel, row->name);
+  bench_sampler_init(&sm, o->target_rsd, o->budget_s, o->min_samples,
+                     o->max_samples);
+  for (int warm = 3;; warm--) {
+    double t0 = now_s();
+    if ((st = group_launch(&gr, s, &a))) goto fail;
+    double t = now_s() - t0;
+    if (warm > 0) continue;
+    int done = bench_sampler_add(&sm, t, t);
+    if (done < 0) {
+      st = KERN_ERROR_OUT_OF_MEMORY;
       goto fail;
     }
-    if (!pass) {
-      for (int c = 0; c < s->nchecks; c++) {
-        int p = param_index(&a, s->checks[c].name);
-        out.data[c] = malloc(a.hosts[p].nbytes ? a.hosts[p].nbytes : 1);
-        out.nbytes[c] = a.hosts[p].nbytes;
-        out.scalar[c] = a.ps[p].type.scalar;
-        out.n = c + 1;
-        if (!out.data[c]) st = KERN_ERROR_OUT_OF_MEMORY;
-        else st = kern_sharded_download(sh[p], out.data[c], out.nbytes[c]);
-        if (st) break;
-      }
-      if (st) goto fail;
-      if (want && want->n >= s->nchecks) {
-        if (compare_outputs(s, want, &out, &row->max_rel_err, msg,
-                            sizeof msg)) {
-          row_status(row, "failed", msg);
-          goto done;
-        }
-        row->checked = 1;
-      }
-      progress(o, "%s on %s: timing", s->kernel, row->name);
-    } else {
-      row->mode[BENCH_HOT].present = 1;
-      bench_stats_compute(sm.x, sm.n, &row->mode[BENCH_HOT].st);
-      row->mode[BENCH_HOT].stop = sm.stop;
-    }
-    bench_sampler_free(&sm);
+    if (done) break;
   }
+  row->mode[BENCH_HOT].present = 1;
+  bench_stats_compute(sm.x, sm.n, &row->mode[BENCH_HOT].st);
+  row->mode[BENCH_HOT].stop = sm.stop;
   goto done;
 fail:
   row_status(row, st == KERN_ERROR_UNSUPPORTED ||
                           st == KERN_ERROR_BACKEND_UNAVAILABLE
                       ? "unavailable" : "failed",
-             kern_last_error(ctx)[0] ? kern_last_error(ctx)
-                                     : kern_status_string(st));
-  kern_clear_error(ctx);
+             ctx_msg(gr.ctx, st, msg, sizeof msg));
 done:
+  bench_sampler_free(&sm);
   outputs_free(&out);
   args_free(&a);
-  kern_module_free(m);
-  kern_group_free(g); /* frees the sharded arrays */
-  free(sh);
-  free(args);
-  free(summed);
+  group_close(&gr);
   return rc;
 }
 
@@ -1087,10 +1181,16 @@ static int write_ref_inputs(const bench_spec *s, const launch_args *a,
         return -1;
       }
     } else if (p->type.kind == KERN_KIND_SCALAR) {
+      /* Python's json reads NaN and Infinity, not C's nan and inf. */
+      double v = scalar_at(p->type.scalar, a->values[i], 0);
+      char num[40];
+      if (isnan(v)) snprintf(num, sizeof num, "NaN");
+      else if (isinf(v)) snprintf(num, sizeof num, "%sInfinity", v < 0 ? "-" : "");
+      else snprintf(num, sizeof num, "%.17g", v);
       size_t l = strlen(vals);
-      snprintf(vals + l, sizeof vals - l, "%s\"%s\": [\"%s\", %.17g]",
+      snprintf(vals + l, sizeof vals - l, "%s\"%s\": [\"%s\", %s]",
                l > 1 ? ", " : "", p->name, kern_scalar_name(p->type.scalar),
-               scalar_at(p->type.scalar, a->values[i], 0));
+               num);
     }
   }
   strcat(vals, "}\n");
@@ -1137,7 +1237,8 @@ static void run_ref(const bench_spec *s, const bench_ref *rf,
                   "--expr", (char *)rf->expr, "--dir", (char *)dir,
                   "--rtol", rtol, "--atol", atol, "--target-rsd", num[0],
                   "--budget", num[1], "--min-samples", num[2],
-                  "--max-samples", num[3], "--cold", num[4], NULL};
+                  "--max-samples", num[3], "--cold", num[4],
+                  o->file_refs ? "--file-refs" : NULL, NULL};
   int rc = bench_spawn(argv, out_path, err_path);
   char *text = slurp(out_path);
   bench_json j = {0};
@@ -1313,24 +1414,43 @@ int bench_run(const bench_file *f, const bench_options *o, bench_result *r,
   /* Timings are of the final code from the first launch: a cold CUDA load
    * waits for NVRTC rather than start on kern's PTX (Note [PTX tier]). */
   ko.cuda_tier = KERN_CUDA_TIER_NVRTC;
-  kern_context *ctx = NULL;
+  ko.no_native = o->no_native;
+  /* Note [checked first launch]: ctx times, dctx checks. */
+  kern_options dko = ko;
+  dko.debug = 1;
+  kern_context *ctx = NULL, *dctx = NULL;
   kern_status st = kern_context_new(&ko, &ctx);
+  if (!st) st = kern_context_new(&dko, &dctx);
   if (st) {
+    kern_context_free(ctx);
     snprintf(err, errsize, "cannot start kern: %s", kern_status_string(st));
     return -1;
   }
   int ndev = kern_device_count(ctx);
   device_ctx *devs = calloc((size_t)(ndev ? ndev : 1), sizeof *devs);
-  if (!devs) {
+  if (!devs || kern_device_count(dctx) != ndev) {
+    free(devs);
+    kern_context_free(dctx);
     kern_context_free(ctx);
-    snprintf(err, errsize, "out of memory");
+    snprintf(err, errsize, devs ? "the checked context sees other devices"
+                                : "out of memory");
     return -1;
   }
   for (int i = 0; i < ndev; i++) {
     devs[i].ctx = ctx;
+    devs[i].checked = dctx;
     devs[i].dev = i;
     devs[i].info.struct_size = sizeof devs[i].info;
     kern_device_get(ctx, i, &devs[i].info);
+    kern_device_info di = KERN_DEVICE_INFO_INIT;
+    kern_device_get(dctx, i, &di);
+    if (di.backend != devs[i].info.backend || di.index != devs[i].info.index) {
+      free(devs);
+      kern_context_free(dctx);
+      kern_context_free(ctx);
+      snprintf(err, errsize, "the checked context sees other devices");
+      return -1;
+    }
   }
   static const char *const bn[] = {"cpu", "cuda", "opencl"};
   int rc = 0;
@@ -1390,7 +1510,7 @@ int bench_run(const bench_file *f, const bench_options *o, bench_result *r,
         if (cpu_row) copy = *cpu_row;
         /* Note [group row]: every device of KERN_DEVICE's list at once. */
         if (group_wanted())
-          rc = run_group(f, s, pt, o, ctx, &want, r, err, errsize);
+          rc = run_group(f, s, pt, o, ctx, dctx, &want, r, err, errsize);
         if (rc == 0)
           run_refs(s, pt, o, &proto, &want, r, cpu_row ? &copy : NULL);
       }
@@ -1404,6 +1524,7 @@ int bench_run(const bench_file *f, const bench_options *o, bench_result *r,
     timer_free(&devs[i]);
   }
   free(devs);
+  kern_context_free(dctx);
   kern_context_free(ctx);
   return rc;
 }

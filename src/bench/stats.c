@@ -86,3 +86,14 @@ void bench_sampler_free(bench_sampler *s) {
   s->x = NULL;
   s->n = s->cap = 0;
 }
+
+/* Note [peak bandwidth]: a peak is the best a copy reached, not its
+ * median: every slower run was disturbed (another process, a page fault,
+ * frequency), and a "peak" below what a kernel reaches reads as more than
+ * 100%.  A copy moves `bytes` twice (read and write). */
+double bench_peak_gbps(const double *sec, int n, double bytes) {
+  double best = INFINITY;
+  for (int i = 0; i < n; i++)
+    if (sec[i] > 0 && sec[i] < best) best = sec[i];
+  return isfinite(best) ? 2.0 * bytes / best / 1e9 : NAN;
+}

@@ -59,9 +59,9 @@ done
 head -c 5 "$T/a.svg" | grep -q '<svg' || fail "the plot is not an SVG"
 has "$T/a.svg" "cpu:0"
 # The peak was measured once and cached.
-[ -s "$KERN_CACHE_DIR/bench-peak-v2.tsv" ] || fail "no cached peak"
+[ -s "$KERN_CACHE_DIR/bench-peak-v3.tsv" ] || fail "no cached peak"
 if [ $OCL = 1 ]; then
-  grep -q '^opencl|' "$KERN_CACHE_DIR/bench-peak-v2.tsv" || fail "no cached OpenCL peak"
+  grep -q '^opencl|' "$KERN_CACHE_DIR/bench-peak-v3.tsv" || fail "no cached OpenCL peak"
 fi
 
 # ---- --compare: a run against itself is within the noise

@@ -355,6 +355,82 @@ static char *read_file(const char *path) {
   return b;
 }
 
+/* Note [gnuplot text]: every byte 1..255 in a path or label comes out as
+ * a byte gnuplot gives no meaning inside a single-quoted string or a data
+ * field. */
+static void test_plot_safe(void) {
+  char in[256], out[256];
+  for (int c = 1; c < 256; c++) in[c - 1] = (char)c;
+  in[255] = '\0';
+  bench_plot_safe(in, out, sizeof out);
+  ASSERT_EQ((long)strlen(out), 255L);
+  for (int i = 0; out[i]; i++) {
+    unsigned char c = (unsigned char)out[i];
+    int safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+               (c >= '0' && c <= '9') || strchr("._/+-,:=()*[] ?", c);
+    if (!safe) fprintf(stderr, "byte %d came out as %d\n", i + 1, c);
+    ASSERT(safe);
+    /* A byte is kept as itself or becomes '?'. */
+    ASSERT(c == (unsigned char)in[i] || c == '?');
+  }
+  ASSERT(strchr(out, '`') == NULL && strchr(out, '\'') == NULL &&
+         strchr(out, '"') == NULL && strchr(out, '@') == NULL &&
+         strchr(out, '$') == NULL && strchr(out, '\\') == NULL);
+  /* Cut to the buffer, always terminated. */
+  bench_plot_safe("abcdef", out, 4);
+  ASSERT_STREQ(out, "abc");
+}
+
+/* CSV and Markdown carry the user's text as text: a message that starts
+ * like a formula is quoted for spreadsheets, a newline or '|' cannot end a
+ * Markdown row. */
+static void test_text_formats(void) {
+  bench_row row;
+  memset(&row, 0, sizeof row);
+  strcpy(row.bench, "k");
+  strcpy(row.size, "N=1");
+  strcpy(row.kind, "backend");
+  strcpy(row.name, "cpu:0");
+  strcpy(row.status, "failed");
+  strcpy(row.message, "=HYPERLINK(\"x\")|a\nb");
+  bench_result r;
+  memset(&r, 0, sizeof r);
+  r.rows = &row;
+  r.nrows = r.cap = 1;
+  char buf[4096];
+  FILE *f = fmemopen(buf, sizeof buf, "w");
+  ASSERT(f);
+  ASSERT_EQ(bench_write_csv(f, &r), 0);
+  fclose(f);
+  ASSERT(strstr(buf, ",failed,\"'=HYPERLINK(\"\"x\"\")|a\nb\",") != NULL);
+  f = fmemopen(buf, sizeof buf, "w");
+  ASSERT(f);
+  ASSERT_EQ(bench_write_markdown(f, &r), 0);
+  fclose(f);
+  ASSERT(strstr(buf, "=HYPERLINK(\"x\")\\|a b") != NULL);
+}
+
+/* Note [peak bandwidth], Note [peak label]. */
+static void test_peak(void) {
+  /* Best of N: the fastest copy of 1 GB, read plus write. */
+  double t[] = {0.5, 0.25, 0.4, 0.0, 1.0};
+  ASSERT(fabs(bench_peak_gbps(t, 5, 1e9) - 8.0) < 1e-12);
+  ASSERT(isnan(bench_peak_gbps(t, 0, 1e9)));
+  char b[16];
+  bench_peak_text(357.0, 80e6, 32e6, b, sizeof b);
+  ASSERT_STREQ(b, ">copy");
+  bench_peak_text(100.5, 80e6, 0, b, sizeof b);
+  ASSERT_STREQ(b, ">copy");
+  bench_peak_text(60.0, 8e6, 32e6, b, sizeof b);
+  ASSERT_STREQ(b, "cache");
+  bench_peak_text(60.0, 80e6, 32e6, b, sizeof b);
+  ASSERT_STREQ(b, "60%");
+  bench_peak_text(100.0, 80e6, 0, b, sizeof b);
+  ASSERT_STREQ(b, "100%");
+  bench_peak_text(NAN, 80e6, 0, b, sizeof b);
+  ASSERT_STREQ(b, "-");
+}
+
 int main(int argc, char **argv) {
   if (argc == 4 && strcmp(argv[1], "validate") == 0) {
     char *s = read_file(argv[2]), *d = read_file(argv[3]);
@@ -379,6 +455,9 @@ int main(int argc, char **argv) {
   test_sampler();
   test_json();
   test_compare();
+  test_plot_safe();
+  test_text_formats();
+  test_peak();
   printf("bench_test: ok\n");
   return 0;
 }

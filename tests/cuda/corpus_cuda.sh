@@ -12,7 +12,7 @@
 #            the warp-lang wheel: .ci/run unzips warp/tests and warp/examples
 #            of warp-lang 1.19.0; Warp's files are never committed here)
 # environment:
-#   CORPUS_PY  the corpus extractor (default tools/warp/corpus.py of this
+#   CORPUS_PY  the corpus extractor (default tools/warpcorpus/corpus.py of this
 #              checkout): its find_kernels() cuts each kernel out of its file
 #   PTXAS      ptxas (default: ptxas on PATH)
 #   JOBS       kernels compiled at once (default 2)
@@ -92,9 +92,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 KERN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 NVRTC_CHECK=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 WARPDIR=$3
-# The extractor's path is one variable: tools/warp/ may move (a folder named
+# The extractor's path is one variable: tools/warpcorpus/ may move (a folder named
 # warp shadows the real package for scripts run beside it).
-CORPUS_PY=${CORPUS_PY:-$here/../../tools/warp/corpus.py}
+CORPUS_PY=${CORPUS_PY:-$here/../../tools/warpcorpus/corpus.py}
 PTXAS=${PTXAS:-ptxas}
 JOBS=${JOBS:-2}
 CC=${CC:-cc}

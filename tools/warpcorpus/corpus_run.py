@@ -11,7 +11,7 @@ float16 rtol 1e-3, bfloat16 bit for bit; NaN equals NaN).  Run by hand where war
 installed, never in CI; Warp's files come from a fetched copy (see
 corpus.py's docstring for getting it).
 
-    python3 tools/warp/corpus_run.py /tmp/warpsrc/warp build/kern [--sample 200]
+    python3 tools/warpcorpus/corpus_run.py /tmp/warpsrc/warp build/kern [--sample 200]
 
 Inputs are made from the kernel's signature as Warp reports it: arrays of a
 fixed generous size (64, 16x16, 8x8x8, 4x4x4x4 elements) filled by a seeded

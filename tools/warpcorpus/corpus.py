@@ -14,7 +14,7 @@ Getting the copy (Warp's github repository NVIDIA/warp, here a bare mirror):
 
 Running it:
 
-    python3 tools/warp/corpus.py /tmp/warpsrc/warp build/kern [-j 2]
+    python3 tools/warpcorpus/corpus.py /tmp/warpsrc/warp build/kern [-j 2]
         [--show CATEGORY] [--list] [--keep DIR] [--no-cc]
 
 How a kernel is found and compiled.  A kernel is a function decorated with
