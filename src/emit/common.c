@@ -2451,6 +2451,10 @@ const char *emit_module(Compiler *C, IrModule *m, const Target *T,
   Emit H = E;
   H.out = head;
   T->prelude(&H);
+  /* all at its final size at once: doubling it left copies of the
+   * module's text behind (Note [buffer growth] in base/arena.c) */
+  buf_reserve_total(&all, H.out.len + E.pre.len + E.out.len + E.natives.len +
+                              sizeof KERN_EMIT_SHARED_END + 2);
   buf_puts(&all, H.out.p ? H.out.p : "");
   buf_puts(&all, E.pre.p ? E.pre.p : "");
   if (T->guard_helpers)

@@ -1570,6 +1570,9 @@ void parse_file(Compiler *C) {
   if (!P.wp)
     diag_error(C, (Pos){1, 1, 0}, "the file does not import warp (expected "
                                   "'import warp as wp')");
+  /* Nothing after the parser reads a Token (names and strings were
+   * copied into the arena). */
+  arena_free_tokens(&C->arena);
 }
 
 const char *op_text(int op) {
