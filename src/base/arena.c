@@ -19,9 +19,9 @@ struct ArenaBlock {
   _Alignas(16) unsigned char data[];
 };
 
-void *arena_alloc_raw(Compiler *C, size_t n) {
+static void *alloc_in(Compiler *C, Arena *a, size_t n) {
   n = (n + 15) & ~(size_t)15;
-  struct ArenaBlock *b = C->arena.head;
+  struct ArenaBlock *b = a->head;
   if (!b || b->cap - b->used < n) {
     size_t cap = n > 65536 ? n : 65536;
     b = kern__malloc(sizeof *b + cap);
@@ -29,11 +29,21 @@ void *arena_alloc_raw(Compiler *C, size_t n) {
       diag_oom(C);
     b->used = 0;
     b->cap = cap;
-    b->next = C->arena.head;
-    C->arena.head = b;
+    b->next = a->head;
+    a->head = b;
   }
   void *p = b->data + b->used;
   b->used += n;
+  return p;
+}
+
+void *arena_alloc_raw(Compiler *C, size_t n) {
+  return alloc_in(C, &C->arena, n);
+}
+
+void *arena_alloc_node(Compiler *C, size_t n) {
+  void *p = alloc_in(C, &C->nodes, n);
+  memset(p, 0, (n + 15) & ~(size_t)15);
   return p;
 }
 

@@ -39,6 +39,10 @@ void *arena_alloc(Compiler *C, size_t n); /* zeroed; longjmps on OOM */
 /* Not zeroed: for arrays and buffers written before they are read (the
  * lexer's tokens, Buf); zeroing them was 7% of `kern synth`'s time. */
 void *arena_alloc_raw(Compiler *C, size_t n);
+/* Zeroed, in C->nodes: the parser's syntax tree, which nothing reads once
+ * the module is lowered to IR, so compile.c frees it then (issue #23:
+ * a fifth of a compilation's memory). */
+void *arena_alloc_node(Compiler *C, size_t n);
 char *arena_strndup(Compiler *C, const char *s, size_t n);
 char *arena_printf(Compiler *C, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -113,6 +117,7 @@ struct Arena {
 
 struct Compiler {
   Arena arena;
+  Arena nodes;       /* the parser's Nodes (arena_alloc_node) */
   jmp_buf jmp;
   const char *path;  /* for messages */
   const char *src;

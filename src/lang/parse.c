@@ -97,7 +97,7 @@ static void expect_newline(Parser *P) {
 }
 
 static Node *new_node(Parser *P, NodeKind k, Pos pos) {
-  Node *n = arena_alloc(P->C, sizeof *n);
+  Node *n = arena_alloc_node(P->C, sizeof *n);
   n->kind = k;
   n->pos = pos;
   n->builtin = -1;

@@ -80,6 +80,6 @@ int main(int argc, char **argv) {
   printf("peak RSS: 2,000 kernels %ld KB, 8,000 kernels %ld KB: %.1f KB a kernel "
          "(40,000 kernels: about %.0f MB)\n", a, b, per_kernel,
          (a + per_kernel * 38000) / 1024);
-  EXPECT_TRUE(per_kernel < 16.0);
+  EXPECT_TRUE(per_kernel < 14.0);
   return kern_test_report("lang_compile_rss");
 }
