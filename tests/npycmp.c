@@ -1,13 +1,15 @@
 /*
  * npycmp.c -- compare two .npy files with a tolerance.
  *
- *   npycmp EXPECTED.npy ACTUAL.npy [--rtol R] [--atol A]
+ *   npycmp EXPECTED.npy ACTUAL.npy [--rtol R] [--atol A] [--signed-zeros]
  *
  * Tests compare kernel outputs with reference files made by NumPy or Warp,
  * so this must not depend on the kern library it checks: it links only
  * src/cli/npy.c.  Integers and bools compare exactly; floats pass when
  * |actual - expected| <= atol + rtol * |expected| (numpy.isclose's rule),
  * with NaN equal to NaN and an infinity equal only to the same infinity.
+ * --signed-zeros also fails an actual zero whose sign differs from an
+ * expected zero's (0.0 against -0.0).
  *
  * Exit status: 0 equal, 1 different (dtype, shape or values; the first few
  * differences and the largest errors are printed), 2 bad usage or a file
@@ -21,6 +23,9 @@
 #include "npy.h"
 
 #define MAX_SHOWN 10
+
+/* --signed-zeros: set once by main before any comparison. */
+static int signed_zeros;
 
 static double load_float(const npy_array *a, size_t i) {
   if (a->dtype == KERN_SCALAR_FLOAT16 || a->dtype == KERN_SCALAR_BFLOAT16) {
@@ -73,7 +78,8 @@ static int parse_tol(const char *s, double *out) {
 static int usage(const char *msg) {
   fprintf(stderr,
           "npycmp: error: %s\n"
-          "Usage: npycmp EXPECTED.npy ACTUAL.npy [--rtol R] [--atol A]\n"
+          "Usage: npycmp EXPECTED.npy ACTUAL.npy [--rtol R] [--atol A] "
+          "[--signed-zeros]\n"
           "Defaults: float32 rtol=1e-5 atol=1e-6; float64 rtol=1e-12 "
           "atol=1e-14; float16 and bfloat16 exact.\n"
           "Exit status: 0 equal, 1 different, 2 usage or read error.\n",
@@ -142,6 +148,8 @@ static int compare(const npy_array *e, const npy_array *g, double rtol,
       if (isnan(x) || isnan(y)) ok = isnan(x) && isnan(y);
       else if (isinf(x) || isinf(y)) ok = x == y;
       else ok = fabs(y - x) <= atol + rtol * fabs(x);
+      if (ok && signed_zeros && x == 0 && y == 0 && signbit(x) != signbit(y))
+        ok = 0;
       if (!isnan(x) && !isnan(y) && !isinf(x) && !isinf(y)) {
         double ad = fabs(y - x);
         double rd = x != 0 ? ad / fabs(x) : (ad != 0 ? INFINITY : 0);
@@ -258,9 +266,11 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      printf("Usage: npycmp EXPECTED.npy ACTUAL.npy [--rtol R] [--atol A]\n"
+      printf("Usage: npycmp EXPECTED.npy ACTUAL.npy [--rtol R] [--atol A] "
+             "[--signed-zeros]\n"
              "Compares dtype, shape and values; floats pass when\n"
-             "|actual - expected| <= atol + rtol * |expected|, NaN == NaN.\n"
+             "|actual - expected| <= atol + rtol * |expected|, NaN == NaN;\n"
+             "with --signed-zeros, 0.0 and -0.0 differ.\n"
              "Defaults: float32 rtol=1e-5 atol=1e-6; float64 rtol=1e-12 "
              "atol=1e-14; float16 and bfloat16 exact.\n"
              "Exit status: 0 equal, 1 different, 2 usage or read error.\n");
@@ -275,6 +285,10 @@ int main(int argc, char **argv) {
     if (!strncmp(a, "--rtol=", 7) || !strncmp(a, "--atol=", 7)) {
       if (!parse_tol(a + 7, a[2] == 'r' ? &rtol : &atol))
         return usage("tolerance must be a non-negative number");
+      continue;
+    }
+    if (!strcmp(a, "--signed-zeros")) {
+      signed_zeros = 1;
       continue;
     }
     if (a[0] == '-' && a[1]) return usage("unknown option");

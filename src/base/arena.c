@@ -19,9 +19,9 @@ struct ArenaBlock {
   _Alignas(16) unsigned char data[];
 };
 
-void *arena_alloc_raw(Compiler *C, size_t n) {
+static void *alloc_in(Compiler *C, Arena *a, size_t n) {
   n = (n + 15) & ~(size_t)15;
-  struct ArenaBlock *b = C->arena.head;
+  struct ArenaBlock *b = a->head;
   if (!b || b->cap - b->used < n) {
     size_t cap = n > 65536 ? n : 65536;
     b = kern__malloc(sizeof *b + cap);
@@ -29,11 +29,21 @@ void *arena_alloc_raw(Compiler *C, size_t n) {
       diag_oom(C);
     b->used = 0;
     b->cap = cap;
-    b->next = C->arena.head;
-    C->arena.head = b;
+    b->next = a->head;
+    a->head = b;
   }
   void *p = b->data + b->used;
   b->used += n;
+  return p;
+}
+
+void *arena_alloc_raw(Compiler *C, size_t n) {
+  return alloc_in(C, &C->arena, n);
+}
+
+void *arena_alloc_node(Compiler *C, size_t n) {
+  void *p = alloc_in(C, &C->nodes, n);
+  memset(p, 0, (n + 15) & ~(size_t)15);
   return p;
 }
 
@@ -66,16 +76,50 @@ char *arena_strndup(Compiler *C, const char *s, size_t n) {
 /* Makes room for n more bytes and a NUL after b->len.  b->p may be the
  * caller's own first storage (arena_vprintf's): growing moves it into the
  * arena. */
+/* Note [buffer growth]: a Buf's old storage stays in the arena until the
+ * compilation ends, so doubling leaves about as much dead copy behind as
+ * the text itself, and every Buf started at 1 KB.  The emitters make a
+ * Buf for every expression and index they format, so a 5-line kernel
+ * cost 4 KB of 1 KB buffers, and the module's text, copied as it grew,
+ * 3 more times its size (issue #23, item 9: 28 KB a kernel in all).  A
+ * Buf now starts at 64 bytes; past 64 KB its storage is a block of its
+ * own, which growing reallocates in place of a copy (arena_grow). */
+#define BUF_BIG 65536
+
+/* Resizes p, a block of its own in C's arena of old_cap bytes, to cap
+ * bytes; or, where p is not such a block, allocates cap bytes and copies
+ * len of them. */
+static void *arena_grow(Compiler *C, void *p, size_t old_cap, size_t len,
+                        size_t cap) {
+  if (p && old_cap > BUF_BIG) {
+    for (struct ArenaBlock **pb = &C->arena.head; *pb; pb = &(*pb)->next) {
+      struct ArenaBlock *b = *pb;
+      if ((void *)b->data != p)
+        continue;
+      struct ArenaBlock *nb = kern__realloc(b, sizeof *b + cap);
+      if (!nb)
+        diag_oom(C);
+      nb->cap = nb->used = cap;
+      *pb = nb;
+      return nb->data;
+    }
+  }
+  void *q = arena_alloc_raw(C, cap);
+  if (len)
+    memcpy(q, p, len);
+  return q;
+}
+
 static void buf_reserve(Buf *b, size_t n) {
   if (b->len + n + 1 <= b->cap)
     return;
-  size_t cap = b->cap ? b->cap * 2 : 1024;
+  size_t cap = b->cap ? b->cap * 2 : 64;
   while (cap < b->len + n + 1)
     cap *= 2;
-  char *p = arena_alloc_raw(b->C, cap);
-  if (b->len)
-    memcpy(p, b->p, b->len);
-  b->p = p;
+  /* a dedicated block (arena_alloc_raw gives one past 64 KB) */
+  if (cap > BUF_BIG && cap < 2 * BUF_BIG)
+    cap = 2 * BUF_BIG;
+  b->p = arena_grow(b->C, b->p, b->cap, b->len, cap);
   b->cap = cap;
 }
 
@@ -222,7 +266,13 @@ char *arena_printf(Compiler *C, const char *fmt, ...) {
   return p;
 }
 
+void arena_free_tokens(Arena *a) {
+  kern__free(a->tokens);
+  a->tokens = NULL;
+}
+
 void arena_free_all(Arena *a) {
+  arena_free_tokens(a);
   struct ArenaBlock *b = a->head;
   while (b) {
     struct ArenaBlock *next = b->next;
@@ -230,6 +280,14 @@ void arena_free_all(Arena *a) {
     b = next;
   }
   a->head = NULL;
+}
+
+void buf_reserve_total(Buf *b, size_t n) {
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->len + n + 1;
+    b->p = arena_grow(b->C, b->p, b->cap, b->len, cap);
+    b->cap = cap;
+  }
 }
 
 void buf_init(Buf *b, Compiler *C) {

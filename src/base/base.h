@@ -39,10 +39,15 @@ void *arena_alloc(Compiler *C, size_t n); /* zeroed; longjmps on OOM */
 /* Not zeroed: for arrays and buffers written before they are read (the
  * lexer's tokens, Buf); zeroing them was 7% of `kern synth`'s time. */
 void *arena_alloc_raw(Compiler *C, size_t n);
+/* Zeroed, in C->nodes: the parser's syntax tree, which nothing reads once
+ * the module is lowered to IR, so compile.c frees it then (issue #23:
+ * a fifth of a compilation's memory). */
+void *arena_alloc_node(Compiler *C, size_t n);
 char *arena_strndup(Compiler *C, const char *s, size_t n);
 char *arena_printf(Compiler *C, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void arena_free_all(Arena *a);
+void arena_free_tokens(Arena *a);
 
 /* A growable string, in the arena. */
 typedef struct Buf {
@@ -51,6 +56,9 @@ typedef struct Buf {
   size_t len, cap;
 } Buf;
 void buf_init(Buf *b, Compiler *C);
+/* Makes room for n more bytes at once (then n bytes of appends do not
+ * move b). */
+void buf_reserve_total(Buf *b, size_t n);
 void buf_putn(Buf *b, const char *s, size_t n);
 void buf_puts(Buf *b, const char *s);
 void buf_printf(Buf *b, const char *fmt, ...)
@@ -100,10 +108,16 @@ Pos fmt_pos(Compiler *C, Pos tok, int off);
 
 struct Arena {
   struct ArenaBlock *head;
+  /* The lexer's token array (malloc'd, grown in place): the parser frees
+   * it when it is done (arena_free_tokens), arena_free_all otherwise.
+   * In the arena, its doublings were a quarter of a compilation's memory
+   * and lived until the end (issue #23, item 9). */
+  void *tokens;
 };
 
 struct Compiler {
   Arena arena;
+  Arena nodes;       /* the parser's Nodes (arena_alloc_node) */
   jmp_buf jmp;
   const char *path;  /* for messages */
   const char *src;

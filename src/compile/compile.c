@@ -248,6 +248,9 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
   if (setjmp(C->jmp) == 0) {
     parse_file(C);
     IrModule *m = lower_module(C);
+    /* Nothing reads a Node from here on: the IR, the Funcs and Params
+     * describe_* reads and every name and string are in C->arena. */
+    arena_free_all(&C->nodes);
     m->debug = o->debug != 0;
     /* Debug mode checks every access, so nothing is aggregated there. */
     if (!o->debug)
@@ -312,6 +315,7 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
     C->error = NULL;
   }
   arena_free_all(&C->arena);
+  arena_free_all(&C->nodes);
   kern__free(C->error);
   kern__free(C);
   return st;

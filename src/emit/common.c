@@ -440,12 +440,58 @@ static const char *scalar_helper(Emit *E, int bi, kern_scalar sc, int n) {
   return emit_helper(E, bi, st, n, args);
 }
 
+/* Note [OpenCL special values]: PoCL's library functions (SLEEF-style code
+ * that converts to integers on the way) become poison in LLVM when their
+ * argument is a constant NaN, or, for rint, an infinity or a float beyond
+ * the int range: clang folds fptosi of such a value to poison, and what
+ * reached memory was 0 (round(1.0 % 0.0), exp(nan), floor(0.0 / 0.0);
+ * sinh and tanh of a NaN in float32).  At run time the same calls were
+ * right.  So on OpenCL the rounding functions return their argument where
+ * it is already integral, NaN or infinite (|a| >= 2^23, or 2^52 in
+ * float64), and the other one-argument functions return a NaN argument
+ * unchanged: the test of a constant folds, and the library call is never
+ * reached with it.  PoCL's float32 tanh also never reaches 1: it gave
+ * 0.99999994 for every |x| above 8.3 (-302.7, infinity), where the
+ * correctly rounded value is 1 from |x| > 9.02 on (19.1 in float64), so
+ * tanh returns copysign(1, a) past those bounds.  Between 8.3 and 9.02
+ * PoCL's float32 tanh stays an ulp off glibc (docs/WARP-DIALECT.md). */
+static bool ocl_math_body(Emit *E, Buf *b, int bi, kern_scalar sc) {
+  bool f64 = sc == KERN_SCALAR_FLOAT64;
+  switch (bi) {
+  case BI_FLOOR: case BI_CEIL: case BI_ROUND: case BI_RINT: case BI_TRUNC:
+    buf_printf(b, "  return fabs(a) < %s ? %s(a) : a;\n",
+               f64 ? "4503599627370496.0" : "8388608.0f", builtin_base(bi));
+    return true;
+  case BI_FRAC:
+    buf_printf(b, "  return a - (fabs(a) < %s ? trunc(a) : a);\n",
+               f64 ? "4503599627370496.0" : "8388608.0f");
+    return true;
+  case BI_OP_FLOORDIV:
+    buf_printf(b, "  return %s(a / b);\n", scalar_helper(E, BI_FLOOR, sc, 1));
+    return true;
+  case BI_TANH:
+    buf_printf(b, "  if (fabs(a) > %s) return copysign(%s, a);\n",
+               f64 ? "19.1" : "9.1f", f64 ? "1.0" : "1.0f");
+    buf_puts(b, "  return isnan(a) ? a : tanh(a);\n");
+    return true;
+  case BI_SQRT: case BI_CBRT: case BI_EXP: case BI_LOG: case BI_LOG2:
+  case BI_LOG10: case BI_SIN: case BI_COS: case BI_TAN: case BI_ATAN:
+  case BI_SINH: case BI_COSH:
+    buf_printf(b, "  return isnan(a) ? a : %s(a);\n", builtin_base(bi));
+    return true;
+  }
+  return false;
+}
+
 /* Body of a scalar builtin; a, b, c are the parameters. */
 static void scalar_body(Emit *E, Buf *b, int bi, const Type *ret,
                         const Type **args) {
   kern_scalar sc = args[0]->sc;
   bool isf = sc_is_float(sc), sgn = sc_is_signed(sc);
   const char *T = sc_c[sc];
+  if (E->T->id == KERN_TARGET_OPENCL && isf && sc != KERN_SCALAR_FLOAT16 &&
+      sc != KERN_SCALAR_BFLOAT16 && ocl_math_body(E, b, bi, sc))
+    return;
   switch (bi) {
   case BI_ABS:
     if (isf)
@@ -862,8 +908,14 @@ static bool vector_geometry(Emit *E, Buf *b, int bi, const Type *ret, int n,
   int N = f->N;
   switch (bi) {
   case BI_DOT:
-    buf_printf(b, "  %s s = 0;\n  for (int k = 0; k < %d; k++) s += a.c[k] * b.c[k];\n"
-                  "  return s;\n", T, N);
+    /* Warp (vec.h) sums 2 and 3 products directly but starts longer
+     * vectors from 0, which turns a sum of -0.0 products into 0.0. */
+    if (N == 2 || N == 3)
+      buf_printf(b, "  return a.c[0] * b.c[0] + a.c[1] * b.c[1]%s;\n",
+                 N == 3 ? " + a.c[2] * b.c[2]" : "");
+    else
+      buf_printf(b, "  %s s = 0;\n  for (int k = 0; k < %d; k++) s += a.c[k] * b.c[k];\n"
+                    "  return s;\n", T, N);
     return true;
   case BI_LENGTH_SQ: {
     const char *d = emit_helper(E, BI_DOT, ty_scalar(sc), 2,
@@ -2399,6 +2451,10 @@ const char *emit_module(Compiler *C, IrModule *m, const Target *T,
   Emit H = E;
   H.out = head;
   T->prelude(&H);
+  /* all at its final size at once: doubling it left copies of the
+   * module's text behind (Note [buffer growth] in base/arena.c) */
+  buf_reserve_total(&all, H.out.len + E.pre.len + E.out.len + E.natives.len +
+                              sizeof KERN_EMIT_SHARED_END + 2);
   buf_puts(&all, H.out.p ? H.out.p : "");
   buf_puts(&all, E.pre.p ? E.pre.p : "");
   if (T->guard_helpers)

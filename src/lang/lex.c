@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common.h"
 #include "lang.h"
 
 #define MAX_INDENT 1000
@@ -43,10 +44,13 @@ static Pos pos_at(Lexer *L, const char *p) {
 
 static Token *push(Lexer *L, TokKind kind, const char *start, int len) {
   if (L->ntok == L->cap) {
-    int cap = L->cap ? L->cap * 2 : 1024;
-    Token *t = arena_alloc_raw(L->C, sizeof(Token) * (size_t)cap);
-    if (L->ntok)
-      memcpy(t, L->toks, sizeof(Token) * (size_t)L->ntok);
+    /* On the heap, owned by the arena (Arena.tokens), so that growing
+     * leaves no old copies behind and the parser can free the array. */
+    int cap = L->cap ? L->cap + L->cap / 2 : 1024;
+    Token *t = kern__realloc(L->C->arena.tokens, sizeof(Token) * (size_t)cap);
+    if (!t)
+      diag_oom(L->C);
+    L->C->arena.tokens = t;
     L->toks = t;
     L->cap = cap;
   }

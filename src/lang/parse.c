@@ -97,7 +97,7 @@ static void expect_newline(Parser *P) {
 }
 
 static Node *new_node(Parser *P, NodeKind k, Pos pos) {
-  Node *n = arena_alloc(P->C, sizeof *n);
+  Node *n = arena_alloc_node(P->C, sizeof *n);
   n->kind = k;
   n->pos = pos;
   n->builtin = -1;
@@ -1570,6 +1570,9 @@ void parse_file(Compiler *C) {
   if (!P.wp)
     diag_error(C, (Pos){1, 1, 0}, "the file does not import warp (expected "
                                   "'import warp as wp')");
+  /* Nothing after the parser reads a Token (names and strings were
+   * copied into the arena). */
+  arena_free_tokens(&C->arena);
 }
 
 const char *op_text(int op) {

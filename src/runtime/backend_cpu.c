@@ -98,10 +98,26 @@ typedef struct cpu_state {
  * backslash); the emitter never writes a '?' in user text either (Note
  * [quoting user text] in emit/common.c), so either defence suffices.  GCC's
  * GNU modes also fuse a * b + c into an FMA, which ISO mode does not:
- * -ffp-contract=off keeps the results (and the code) -std=c11 gave. */
+ * -ffp-contract=off keeps the results (and the code) -std=c11 gave.
+ *
+ * Note [no algebraic rewrites]: without errno, GCC (12 here) also rewrites
+ * sin(atan(x)) and cos(atan(x)) into x / sqrt(x*x + 1) and 1 / sqrt(x*x + 1)
+ * behind a |x| test, and sinh(atanh(x)), cosh(atanh(x)) likewise; the
+ * rewrite gives 1 and 0 for a NaN x, where Warp (and C's own sinf(atanf))
+ * give NaN, and 0 instead of cos(pi/2 rounded) = -4.37e-8 for x = 1e30.
+ * -fno-builtin-atan* keeps those four calls opaque, so no such rule can
+ * match.  A probe of every pair f(g(x)) of 32 libm functions and 9 of two
+ * arguments, float and double, on NaN, infinities, zeros, denormals and
+ * large values found no other result that -fno-math-errno changes (besides
+ * fmin/fmax's choice between 0.0 and -0.0, which no emitted helper calls).
+ * Dropping -fno-math-errno instead would also keep the results, but costs
+ * the vectorised sqrt (wp.sqrt over 4M floats: 0.6 ms -> 3.3-6.4 ms). */
 static const char *const cc_flags[] = {
-    "-O3",     "-march=native", "-fopenmp-simd", "-fno-math-errno", "-fwrapv",
-    "-fPIC",   "-shared",       "-std=gnu11",    "-ffp-contract=off",
+    "-O3",       "-march=native",      "-fopenmp-simd",
+    "-fno-math-errno",   "-fwrapv",    "-fPIC",
+    "-shared",   "-std=gnu11",         "-ffp-contract=off",
+    "-fno-builtin-atan", "-fno-builtin-atanf", "-fno-builtin-atanh",
+    "-fno-builtin-atanhf",
 };
 #define N_CC_FLAGS (sizeof cc_flags / sizeof cc_flags[0])
 

@@ -1033,6 +1033,107 @@ static long long resume(const Opts *o, const char *path) {
   return count;
 }
 
+/* Note [resume arguments]: pairs.jsonl records depend on more than the
+ * seed and shard that resume() reads back from them: the categories, the
+ * largest difficulty, the targets, the CUDA form, the validation and what
+ * it used.  A resumed run with other values would append records of
+ * another distribution, and the card would describe only the last run.
+ * So a run writes those arguments to DIR/synth-args, one "name value"
+ * line each, and a resume refuses any that differs, naming it with both
+ * values.  Options that change no record (-n, --jobs, --batch, --quiet,
+ * --write-sources, --save-failures) are not in it; nor is --compare
+ * unless --validate run uses it, nor are --arch, --nvrtc-output and
+ * --nvrtc-opt without validation.  A directory of an older kern, with
+ * records but no synth-args, is resumed as before and gets the file. */
+static void run_args(const Opts *o, int nvrtc_fast, Str *s) {
+  s_fmt(s, "generator %s\nseed %llu\nshard %d/%d\ncategories ", SYNTH_GENERATOR_VERSION,
+        (unsigned long long)o->seed, o->shard, o->nshards);
+  int first = 1;
+  for (int c = 0; c < SC_COUNT; c++)
+    if (o->cats & (1u << c)) {
+      s_fmt(s, "%s%s", first ? "" : ",", synth_category_names[c]);
+      first = 0;
+    }
+  s_fmt(s, "\ndifficulty %d\ntargets cuda%s%s\ncuda-form %s\nvalidate %s\n", o->difficulty,
+        o->targets & 2 ? ",opencl" : "", o->targets & 4 ? ",c" : "",
+        o->compact ? "compact" : "production",
+        o->validate == V_RUN ? "run" : o->validate == V_COMPILE ? "compile" : "none");
+  if (o->validate == V_RUN) s_fmt(s, "compare %s\n", o->other);
+  if (o->validate >= V_COMPILE)
+    s_fmt(s, "arch %s\nnvrtc-output %s\nnvrtc-opt %s\n", o->arch, out_names[o->output],
+          nvrtc_fast ? "fast" : "full");
+}
+
+/* The value of line `name` in a synth-args text, copied to out. */
+static int arg_value(const char *t, const char *name, char *out, size_t cap) {
+  size_t k = strlen(name);
+  for (const char *l = t; *l;) {
+    const char *nl = strchr(l, '\n');
+    size_t len = nl ? (size_t)(nl - l) : strlen(l);
+    if (len > k && !strncmp(l, name, k) && l[k] == ' ') {
+      snprintf(out, cap, "%.*s", (int)(len - k - 1), l + k + 1);
+      return 1;
+    }
+    l += len + (nl ? 1 : 0);
+  }
+  return 0;
+}
+
+/* Compares this run's arguments with DIR/synth-args when pairs.jsonl
+ * holds records (done > 0), then writes them (Note [resume arguments]).
+ * Returns 0, or 1 after printing the error. */
+static int check_run_args(const Opts *o, int nvrtc_fast, long long done) {
+  char path[4096], tmp[4200];
+  snprintf(path, sizeof path, "%s/synth-args", o->dir);
+  Str now = {0};
+  run_args(o, nvrtc_fast, &now);
+  if (now.oom) return fail("out of memory");
+  size_t len;
+  char *old = done > 0 ? slurp(path, &len) : NULL;
+  if (old) {
+    int rc = 0;
+    for (const char *l = now.p; *l && !rc;) {
+      const char *sp = strchr(l, ' '), *nl = strchr(l, '\n');
+      char name[64], was[512], is[512];
+      snprintf(name, sizeof name, "%.*s", (int)(sp - l), l);
+      snprintf(is, sizeof is, "%.*s", (int)(nl - sp - 1), sp + 1);
+      if (!arg_value(old, name, was, sizeof was)) snprintf(was, sizeof was, "(not given)");
+      if (strcmp(was, is))
+        rc = fail("%s/pairs.jsonl holds %lld records made with %s%s %s; this run has %s%s %s, "
+                  "which would change the records: resume with the same arguments, or use a "
+                  "new -o DIR", o->dir, done, strcmp(name, "generator") ? "--" : "", name, was,
+                  strcmp(name, "generator") ? "--" : "", name, is);
+      l = nl + 1;
+    }
+    /* An argument the old run had and this one has not (--compare of a
+     * --validate run resumed without validation). */
+    for (const char *l = old; *l && !rc;) {
+      const char *sp = strchr(l, ' '), *nl = strchr(l, '\n');
+      if (!sp || !nl || sp > nl) break;
+      char name[64], is[8];
+      snprintf(name, sizeof name, "%.*s", (int)(sp - l), l);
+      if (!arg_value(now.p, name, is, sizeof is))
+        rc = fail("%s/pairs.jsonl holds %lld records made with --%s %.*s; this run has none: "
+                  "resume with the same arguments, or use a new -o DIR", o->dir, done, name,
+                  (int)(nl - sp - 1), sp + 1);
+      l = nl + 1;
+    }
+    free(old);
+    if (rc) {
+      free(now.p);
+      return rc;
+    }
+  }
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
+  int ok = f && fwrite(now.p, 1, now.n, f) == now.n;
+  if (f && fclose(f) != 0) ok = 0;
+  if (ok && rename(tmp, path) != 0) ok = 0;
+  free(now.p);
+  if (!ok) return fail("cannot write %s: %s", path, strerror(errno));
+  return 0;
+}
+
 /* ---------------------------------------------------------- stats */
 
 static const char *field(const char *line, const char *key, const char *end) {
@@ -1336,7 +1437,9 @@ static const char help[] =
     "\n"
     "Generates N random Warp kernels and their CUDA, OpenCL and C, and writes\n"
     "DIR/pairs.jsonl (one pair a line), DIR/stats.json and DIR/README.md.\n"
-    "The same arguments give the same bytes; an interrupted run resumes.\n"
+    "The same arguments give the same bytes; an interrupted run resumes when\n"
+    "given the same arguments (DIR/synth-args keeps them; a resume with other\n"
+    "categories, difficulty, targets or validation is refused).\n"
     "\n"
     "Options:\n"
     "  -n N                   number of pairs (of the whole run, all shards)\n"
@@ -1414,6 +1517,7 @@ int synth_main(int argc, char **argv) {
 #endif
   Opts o = {0};
   o.n = -1;
+  int nv_fast_asked = 1; /* --nvrtc-opt as given (nv_fast may fall back) */
   o.seed = 1;
   o.cats = (1u << SC_COUNT) - 1;
   o.nshards = 1;
@@ -1503,8 +1607,8 @@ int synth_main(int argc, char **argv) {
       else if (!strcmp(v, "ltoir")) o.output = OUT_LTOIR;
       else return usage("--nvrtc-output wants cubin, ptx or ltoir, not '%s'", v);
     } else if (!strcmp(a, "--nvrtc-opt")) {
-      if (!strcmp(v, "fast")) nv_fast = 1;
-      else if (!strcmp(v, "full")) nv_fast = 0;
+      if (!strcmp(v, "fast")) nv_fast_asked = 1;
+      else if (!strcmp(v, "full")) nv_fast_asked = 0;
       else return usage("--nvrtc-opt wants fast or full, not '%s'", v);
     } else if (!strcmp(a, "--cuda-form")) {
       if (!strcmp(v, "production")) o.compact = 0;
@@ -1516,6 +1620,7 @@ int synth_main(int argc, char **argv) {
       return usage("unknown option '%s'", a);
     }
   }
+  nv_fast = nv_fast_asked;
   const char *why = resolve_output(&o);
   if (why) return usage("%s", why);
   if (o.n < 0) return usage("%s", "missing -n N");
@@ -1547,6 +1652,7 @@ int synth_main(int argc, char **argv) {
   long long done = resume(&o, path);
   if (done < 0)
     return fail("%s holds records of another run (other seed or shard); use a new -o DIR", path);
+  if (check_run_args(&o, nv_fast_asked, done)) return 1;
   if (done > total) done = total;
   FILE *f = fopen(path, "ab");
   if (!f) return fail("cannot open %s: %s", path, strerror(errno));

@@ -100,6 +100,7 @@ for f in $files; do
     set -- "$DIR/expected/$stem.$name.npy" "$OUT/$stem.$name.npy"
     [ -n "$rtol" ] && set -- "$@" --rtol "$rtol"
     [ -n "$atol" ] && set -- "$@" --atol "$atol"
+    case " $opts " in *" signed-zeros "*) set -- "$@" --signed-zeros ;; esac
     if ! "$NPYCMP" "$@" >"$OUT/$stem.$name.cmp" 2>&1; then
       echo "FAIL $stem: $name differs from Warp"; sed 's/^/    /' "$OUT/$stem.$name.cmp" | head -n 8
       echo x >> "$OUT/$stem.bad"

@@ -8,9 +8,7 @@ typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; } kern__dims;
 #define K_NAN_F NAN
 typedef struct { float c[3]; } k_v3f32;
 static inline float k_dot_v3f32_v3f32(k_v3f32 a, k_v3f32 b) {
-  float s = 0;
-  for (int k = 0; k < 3; k++) s += a.c[k] * b.c[k];
-  return s;
+  return a.c[0] * b.c[0] + a.c[1] * b.c[1] + a.c[2] * b.c[2];
 }
 static inline k_v3f32 k_make_v3f32(float x0, float x1, float x2) {
   k_v3f32 r;
