@@ -400,6 +400,17 @@ static IrExpr *dot_sum(Xp *X, kern_scalar sc, IrExpr **x, int xst, IrExpr **y,
   return s;
 }
 
+/* wp.dot of two vectors, as the dot helper (common.c) and Warp's vec.h
+ * sum: 2 and 3 products directly, so that -0.0 products give -0.0; longer
+ * vectors from 0. */
+static IrExpr *vdot(Xp *X, kern_scalar sc, IrExpr **x, IrExpr **y, int n) {
+  if (n != 2 && n != 3) return dot_sum(X, sc, x, 1, y, 1, n);
+  IrExpr *s = B(X, OP_ADD, sc, B(X, OP_MUL, sc, x[0], y[0]),
+                B(X, OP_MUL, sc, x[1], y[1]));
+  if (n == 3) s = B(X, OP_ADD, sc, s, B(X, OP_MUL, sc, x[2], y[2]));
+  return s;
+}
+
 /* Warp's quat_rotate (inv: quat_rotate_inv) of b by a, quat_body's terms. */
 static void quat_rotate(Xp *X, kern_scalar sc, IrExpr **a, IrExpr **b, bool inv,
                         IrExpr **r) {
@@ -534,9 +545,9 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
   IrExpr **b = e->nargs == 2 ? xv(X, e->args[1]) : a;
   switch (bi) {
   case BI_DOT: case BI_LENGTH_SQ:
-    return dot_sum(X, sc, a, 1, b, 1, n);
+    return vdot(X, sc, a, b, n);
   case BI_LENGTH:
-    return CALL(X, BI_SQRT, sc, 1, dot_sum(X, sc, a, 1, a, 1, n), NULL);
+    return CALL(X, BI_SQRT, sc, 1, vdot(X, sc, a, a, n), NULL);
   case BI_MIN: case BI_MAX: { /* r = a[0]; r = min(r, a[k]) */
     IrExpr *r = a[0];
     for (int k = 1; k < n; k++)
@@ -816,7 +827,7 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     }
     return r;
   case BI_NORMALIZE: {
-    IrExpr *l = CALL(X, BI_SQRT, sc, 1, dot_sum(X, sc, a[0], 1, a[0], 1, n), NULL);
+    IrExpr *l = CALL(X, BI_SQRT, sc, 1, vdot(X, sc, a[0], a[0], n), NULL);
     IrExpr *p = tmp(X, CMP(X, OP_GT, l, K(X, sc, 0.0)));
     if (t->quat) {
       /* l = length(a); !(l > 0): the identity; else a[k] * (1 / l) */
