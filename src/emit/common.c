@@ -1537,6 +1537,7 @@ static const char *binop_text(int op) {
   case OP_SUB: return "-";
   case OP_MUL: return "*";
   case OP_DIV: return "/";
+  case OP_MOD: return "%"; /* integers, from the expansion (Note [scalar rules]) */
   case OP_BITAND: return "&";
   case OP_BITOR: return "|";
   case OP_BITXOR: return "^";

@@ -39,12 +39,12 @@
  *    differ), never contracted; conversions are C's (rzi to integers,
  *    rn to floats); comparisons keep C's NaN rules (!= is unordered);
  *    integers wrap, and narrow integers are kept sign- or zero-extended
- *    to 32 bits as C's promotions and casts back leave them.  Each
- *    builtin follows its helper in common.c, including the order of
- *    operands (Warp's min keeps the first of two equal values) and the
- *    guards of integer division (a zero divisor gives 0).
- *  - && || and ?: branch, so an operand C would not evaluate (a load
- *    that would be out of bounds) is not evaluated here either.
+ *    to 32 bits as C's promotions and casts back leave them.  Integer
+ *    / and % are C's truncating division; the expansion guards their
+ *    divisors (Note [scalar rules] in ir/expand.c).
+ *  - && and || branch, and so does ?: unless both of its sides are
+ *    locals or constants (then selp), so an operand C would not evaluate
+ *    (a load that would be out of bounds) is not evaluated here either.
  *
  * Two assumptions: where C leaves a result undefined (a shift by the
  * width or more) the PTX has the instruction NVVM emits for it (shl and
@@ -60,11 +60,15 @@
  * operations of their C helpers, in the helpers' order.  The meaning of
  * those builtins lives there, once; CI runs that expanded IR through the
  * C emitter on the CPU (conformance_cpu_expanded), so the expansion is
- * tested against real Warp without a GPU.  What is left here is the
- * spelling of scalar IR, instruction by instruction (the operators,
- * conversions, constants, the scalar builtins min, max, abs, sign, step,
- * nonzero, sqrt, floor, ceil, trunc, frac, the isnan family and the
- * guarded integer division family), and the irreducible parts: loads and
+ * tested against real Warp without a GPU.  The scalar builtins that are
+ * rules rather than instructions (min and max with Warp's NaN rule, sign,
+ * step, nonzero, frac, the isnan family, the guarded integer division
+ * family, the index wrap) are written out there too, as operators and
+ * selects (Note [scalar rules]).  What is left here is the spelling of
+ * scalar IR, instruction by instruction (the operators, conversions,
+ * constants, and the scalar builtins that are one instruction with one
+ * meaning: float abs, sqrt, floor, ceil, trunc), the combine of an atomic
+ * min or max (inside its compare-and-swap loop), and the irreducible parts: loads and
  * stores, atomics, the grid loop, control flow, inlined calls, and moving
  * whole vector values across those boundaries (Note [PTX vectors]).  A
  * module the expansion refuses is refused here with its reason.
@@ -462,10 +466,18 @@ static const char *binop(Px *X, int op, kern_scalar sc, const char *a,
           is64(sc) ? "s64" : "s32", r, a, b);
     break;
   }
-  case OP_DIV:
-    if (!fl)
-      refuse(X, pos, "an integer division operator here");
-    ins(X, "div.rn.%s %s, %s, %s;", ity(sc), r, a, b);
+  case OP_DIV: case OP_MOD:
+    if (fl && op == OP_MOD)
+      refuse(X, pos, "% of floats (C's fmod)");
+    if (fl) {
+      ins(X, "div.rn.%s %s, %s, %s;", ity(sc), r, a, b);
+      break;
+    }
+    /* C's truncating division; the expansion guards the divisor (Note
+     * [scalar rules]), and narrow types are held extended, so the 32-bit
+     * instruction gives C's promoted result */
+    ins(X, "%s.%s %s, %s, %s;", op == OP_DIV ? "div" : "rem",
+        sc_is_signed(sc) ? (is64(sc) ? "s64" : "s32") : cmp_ty(sc), r, a, b);
     break;
   case OP_BITAND: case OP_BITOR: case OP_BITXOR:
     if (fl)
@@ -587,8 +599,57 @@ static const char *elem_addr(Px *X, IrVar *arr, IrExpr **idx, int n, Pos pos) {
   return addr;
 }
 
-/* Warp's min/max of two values (common.c's scalar_body): for floats the
- * first when they compare equal, the other when exactly one is NaN. */
+static const char *bi_name(int bi) {
+  return bi < BI_COUNT ? builtin_names[bi] : "(operator)";
+}
+
+/* The scalar builtins this emitter spells: instructions with one meaning
+ * on every target.  The rest reach it written out as operators and
+ * selects by the expansion (Note [scalar rules] in ir/expand.c); what is
+ * still a call here is refused by name. */
+static const char *call(Px *X, IrExpr *e) {
+  Pos pos = e->pos;
+  int bi = e->bi;
+  for (int i = 0; i < e->nargs; i++)
+    if (e->args[i]->ty->kind == TY_VEC || e->args[i]->ty->kind == TY_MAT)
+      refuse(X, pos, arena_printf(X->C, "wp.%s of vectors", bi_name(bi)));
+  need_scalar(X, e->ty, pos);
+  bool prim = bi == BI_ABS || bi == BI_SQRT || bi == BI_FLOOR || bi == BI_CEIL ||
+              bi == BI_TRUNC;
+  if (!prim)
+    refuse(X, pos, arena_printf(X->C, "wp.%s", bi_name(bi)));
+  if (e->nargs != 1)
+    refuse(X, pos, arena_printf(X->C, "wp.%s with %d arguments", bi_name(bi),
+                                e->nargs));
+  need_scalar(X, e->args[0]->ty, pos);
+  kern_scalar sc = e->args[0]->ty->sc;
+  if (!isf(sc) || e->ty->sc != sc)
+    refuse(X, pos, arena_printf(X->C, "wp.%s of %s", bi_name(bi),
+                                ty_name(X->C, e->args[0]->ty)));
+  const char *a = expr(X, e->args[0]);
+  const char *r = reg(X, cls_of(sc));
+  switch (bi) {
+  case BI_ABS:
+    ins(X, "abs.%s %s, %s;", ity(sc), r, a);
+    break;
+  case BI_SQRT:
+    ins(X, "sqrt.rn.%s %s, %s;", ity(sc), r, a);
+    break;
+  default:
+    ins(X, "cvt.%s.%s.%s %s, %s;", bi == BI_FLOOR ? "rmi" : bi == BI_CEIL ? "rpi" : "rzi",
+        ity(sc), ity(sc), r, a);
+    break;
+  }
+  return r;
+}
+
+/* The combine of an atomic min or max (the compare-and-swap loop of a
+ * float and an aggregated atomic's accumulator), which happens inside the
+ * atomic and so cannot be an IR select: Warp's rule, Note [scalar rules]
+ * in ir/expand.c, the first when they compare equal, the other when
+ * exactly one is NaN.  The rule itself is tested through the expansion
+ * (conformance_cpu_expanded) and the atomics by the conformance files'
+ * PTX on a GPU. */
 static const char *minmax(Px *X, bool mn, kern_scalar sc, const char *a,
                           const char *b) {
   if (!isf(sc)) {
@@ -600,196 +661,6 @@ static const char *minmax(Px *X, bool mn, kern_scalar sc, const char *a,
   const char *q = setp(X, "num", sc, b, b);
   const char *t = sel(X, sc, b, a, q);
   return sel(X, sc, a, t, p);
-}
-
-static const char *bi_name(int bi) {
-  return bi < BI_COUNT ? builtin_names[bi] : "(operator)";
-}
-
-/* Refuses the scalar builtin bi on components of type sc unless the tier
- * computes it exactly. */
-static void sop_check(Px *X, int bi, kern_scalar sc, Pos pos) {
-  switch (bi) {
-  case BI_MIN: case BI_MAX: case BI_ABS: case BI_SIGN:
-  case BI_STEP: case BI_NONZERO: case BI_TRUTH: case BI_WRAP_INDEX:
-  case BI_OP_DIV: case BI_OP_MOD: case BI_OP_FLOORDIV:
-    return;
-  case BI_SQRT: case BI_FLOOR: case BI_CEIL: case BI_TRUNC: case BI_FRAC:
-  case BI_ISNAN: case BI_ISINF: case BI_ISFINITE:
-    if (!isf(sc))
-      refuse(X, pos, arena_printf(X->C, "wp.%s of an integer",
-                                  builtin_names[bi]));
-    return;
-  default:
-    refuse(X, pos, arena_printf(X->C, "wp.%s",
-                                bi < BI_COUNT ? builtin_names[bi] : "(operator)"));
-  }
-}
-
-static int sop_arity(int bi) {
-  return bi == BI_MIN || bi == BI_MAX || bi == BI_WRAP_INDEX ||
-           bi == BI_OP_DIV || bi == BI_OP_MOD || bi == BI_OP_FLOORDIV ? 2 : 1;
-}
-
-static const char *sop(Px *X, int bi, kern_scalar sc, kern_scalar rs,
-                       kern_scalar sc1, const char *const *a, Pos pos);
-
-static const char *call(Px *X, IrExpr *e) {
-  Pos pos = e->pos;
-  bool agg = e->ty->kind == TY_VEC || e->ty->kind == TY_MAT;
-  for (int i = 0; i < e->nargs; i++)
-    if (e->args[i]->ty->kind == TY_VEC || e->args[i]->ty->kind == TY_MAT)
-      agg = true;
-  if (agg) /* the expansion leaves none (Note [expansion]) */
-    refuse(X, pos, arena_printf(X->C, "wp.%s of vectors",
-                                bi_name(e->bi)));
-  need_scalar(X, e->ty, pos);
-  for (int i = 0; i < e->nargs; i++)
-    need_scalar(X, e->args[i]->ty, pos);
-  kern_scalar sc = e->nargs ? e->args[0]->ty->sc : e->ty->sc;
-  int bi = e->bi;
-  const char *a[3] = {0};
-  sop_check(X, bi, sc, pos);
-  if (e->nargs != sop_arity(bi))
-    refuse(X, pos, arena_printf(X->C, "wp.%s with %d arguments",
-                                bi < BI_COUNT ? builtin_names[bi] : "(operator)",
-                                e->nargs));
-  for (int i = 0; i < e->nargs; i++)
-    a[i] = expr(X, e->args[i]);
-  return sop(X, bi, sc, e->ty->sc, e->nargs > 1 ? e->args[1]->ty->sc : sc, a,
-             pos);
-}
-
-/* The scalar builtin bi on the registers a (of type sc; the second of
- * type sc1), giving type rs. */
-static const char *sop(Px *X, int bi, kern_scalar sc, kern_scalar rs,
-                       kern_scalar sc1, const char *const *a, Pos pos) {
-  bool fl = isf(sc), sg = sc_is_signed(sc);
-  int c = cls_of(sc);
-  switch (bi) {
-  case BI_MIN: case BI_MAX:
-    return minmax(X, bi == BI_MIN, sc, a[0], a[1]);
-  case BI_ABS: {
-    if (fl) {
-      const char *r = reg(X, c);
-      ins(X, "abs.%s %s, %s;", ity(sc), r, a[0]);
-      return r;
-    }
-    if (!sg)
-      return a[0];
-    const char *n = reg(X, c);
-    ins(X, "neg.%s %s, %s;", neg_ty(sc), n, a[0]);
-    normalize(X, n, sc);
-    return sel(X, sc, n, a[0], compare(X, OP_LT, sc, a[0], "0"));
-  }
-  case BI_SIGN: case BI_STEP: {
-    const char *one = fl ? float_const(X, sc, 1.0) : int_const(X, sc, 1);
-    const char *other = bi == BI_SIGN
-        ? (fl ? float_const(X, sc, -1.0) : int_const(X, sc, (uint64_t)-1))
-        : (fl ? float_const(X, sc, 0.0) : "0");
-    if (!sg && !fl)
-      return mov_new(X, sc, bi == BI_SIGN ? one : "0");
-    const char *z = fl ? float_const(X, sc, 0.0) : "0";
-    const char *p = compare(X, OP_LT, sc, a[0], z);
-    return bi == BI_SIGN ? sel(X, sc, other, one, p) : sel(X, sc, one, other, p);
-  }
-  case BI_NONZERO: {
-    const char *one = fl ? float_const(X, sc, 1.0) : int_const(X, sc, 1);
-    const char *z = fl ? float_const(X, sc, 0.0) : "0";
-    return sel(X, sc, z, one, compare(X, OP_EQ, sc, a[0], z));
-  }
-  case BI_TRUTH:
-    return pred_bool(X, truth(X, sc, a[0]));
-  case BI_WRAP_INDEX: {
-    /* a < 0 ? a + b : a, in a's type */
-    if (fl || sc1 != sc || rs != sc)
-      refuse(X, pos, "this index wrap");
-    const char *s = binop(X, OP_ADD, sc, a[0], a[1], pos);
-    return sel(X, sc, s, a[0], compare(X, OP_LT, sc, a[0], "0"));
-  }
-  case BI_SQRT: {
-    const char *r = reg(X, c);
-    ins(X, "sqrt.rn.%s %s, %s;", ity(sc), r, a[0]);
-    return r;
-  }
-  case BI_FLOOR: case BI_CEIL: case BI_TRUNC: {
-    const char *r = reg(X, c);
-    ins(X, "cvt.%s.%s.%s %s, %s;", bi == BI_FLOOR ? "rmi" : bi == BI_CEIL ? "rpi" : "rzi",
-        ity(sc), ity(sc), r, a[0]);
-    return r;
-  }
-  case BI_FRAC: { /* a - trunc(a) */
-    const char *t = reg(X, c);
-    ins(X, "cvt.rzi.%s.%s %s, %s;", ity(sc), ity(sc), t, a[0]);
-    return binop(X, OP_SUB, sc, a[0], t, pos);
-  }
-  case BI_ISNAN: case BI_ISINF: case BI_ISFINITE: {
-    if (bi == BI_ISNAN)
-      return pred_bool(X, setp(X, "nan", sc, a[0], a[0]));
-    const char *m = reg(X, c);
-    ins(X, "abs.%s %s, %s;", ity(sc), m, a[0]);
-    const char *inf = sc == KERN_SCALAR_FLOAT32 ? "0f7F800000" : "0d7FF0000000000000";
-    return pred_bool(X, setp(X, bi == BI_ISINF ? "eq" : "lt", sc, m, inf));
-  }
-  default:
-    break;
-  }
-  /* integer division family; floats only for // */
-  if (rs != sc || sc1 != sc)
-    refuse(X, pos, "a division of mixed types");
-  if (fl) {
-    if (bi != BI_OP_FLOORDIV)
-      refuse(X, pos, "% of floats (C's fmod)");
-    const char *q = binop(X, OP_DIV, sc, a[0], a[1], pos);
-    const char *r = reg(X, c);
-    ins(X, "cvt.rmi.%s.%s %s, %s;", ity(sc), ity(sc), r, q);
-    return r;
-  }
-  const char *zero_b = compare(X, OP_EQ, sc, a[1], "0");
-  const char *bad = zero_b; /* divisors the helper answers without dividing */
-  const char *m1 = NULL;
-  if (sg) {
-    m1 = compare(X, OP_EQ, sc, a[1], int_const(X, sc, (uint64_t)-1));
-    const char *p = reg(X, RP);
-    ins(X, "or.pred %s, %s, %s;", p, zero_b, m1);
-    bad = p;
-  }
-  /* a divisor of 1 where the helper does not divide keeps the instruction
-   * away from division by zero */
-  const char *safe_b = sel(X, sc, int_const(X, sc, 1), a[1], bad);
-  const char *z = kconst(X, sc, 0);
-  const char *dt = sg ? (is64(sc) ? "s64" : "s32") : cmp_ty(sc);
-  if (bi == BI_OP_MOD) {
-    const char *r = reg(X, c);
-    ins(X, "rem.%s %s, %s, %s;", dt, r, a[0], safe_b);
-    return sel(X, sc, z, r, bad);
-  }
-  const char *q = reg(X, c);
-  ins(X, "div.%s %s, %s, %s;", dt, q, a[0], safe_b);
-  normalize(X, q, sc); /* int8 -128 / -1 is handled below; others fit */
-  if (!sg)
-    return sel(X, sc, z, q, zero_b);
-  const char *n = reg(X, c);
-  ins(X, "neg.%s %s, %s;", neg_ty(sc), n, a[0]);
-  normalize(X, n, sc);
-  q = sel(X, sc, n, q, m1);
-  q = sel(X, sc, z, q, zero_b);
-  if (bi == BI_OP_DIV)
-    return q;
-  /* floor: q - 1 when the remainder is nonzero and the signs differ */
-  const char *r = reg(X, c);
-  ins(X, "rem.%s %s, %s, %s;", dt, r, a[0], safe_b);
-  const char *nz = compare(X, OP_NE, sc, r, "0");
-  const char *an = compare(X, OP_LT, sc, a[0], "0");
-  const char *bn = compare(X, OP_LT, sc, a[1], "0");
-  const char *p = reg(X, RP);
-  ins(X, "xor.pred %s, %s, %s;", p, an, bn);
-  ins(X, "and.pred %s, %s, %s;", p, p, nz);
-  const char *ok = reg(X, RP);
-  ins(X, "not.pred %s, %s;", ok, bad);
-  ins(X, "and.pred %s, %s, %s;", p, p, ok);
-  const char *d = binop(X, OP_SUB, sc, q, int_const(X, sc, 1), pos);
-  return sel(X, sc, d, q, p);
 }
 
 /* The atomic bi on the element at addr with value v (type sc); returns
@@ -1104,6 +975,10 @@ static const char *expr(Px *X, IrExpr *e) {
     if (e->b->ty->sc != sc || e->c->ty->sc != sc || e->b->ty->kind != TY_SCALAR ||
         e->c->ty->kind != TY_SCALAR)
       refuse(X, pos, "a conditional expression of mixed types");
+    bool simple_b = e->b->kind == E_VAR || e->b->kind == E_CONST;
+    bool simple_c = e->c->kind == E_VAR || e->c->kind == E_CONST;
+    if (simple_b && simple_c) /* nothing to skip: both sides, then selp */
+      return sel(X, sc, expr(X, e->b), expr(X, e->c), cond(X, e->a));
     const char *r = reg(X, cls_of(sc));
     int lelse = new_label(X), lend = new_label(X);
     const char *p = cond(X, e->a);

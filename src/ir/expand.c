@@ -10,6 +10,7 @@
  * IR too (kc_options.expand), the expansion is tested on the CPU against
  * real Warp's outputs (the conformance_cpu_expanded test) without a GPU.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <string.h>
 #include "ir.h"
@@ -25,10 +26,12 @@
  * statement, so the order of operations is explicit and no emitter can
  * contract or reassociate across them.  Composite scalar builtins
  * (lerp, smoothstep, clamp, the random numbers) are expanded the same
- * way; the scalar builtins that remain (min, max, abs, sign, floor,
- * sqrt, the integer division family, ...) are the scalar instruction set
- * an emitter spells directly, as QBE's instruction selection spells its
- * IR.
+ * way, and so are the scalar builtins that are rules of Warp's rather
+ * than instructions (min, max, sign, the integer division family, ...;
+ * Note [scalar rules]); the scalar builtins that remain (float abs, sqrt,
+ * floor, ceil, trunc, the transcendental functions) are the scalar
+ * instruction set an emitter spells directly, as QBE's instruction
+ * selection spells its IR.
  *
  * Aggregates survive only where a value crosses a boundary whole: a
  * kernel or function parameter (read once, component by component, at
@@ -114,6 +117,8 @@ static bool composite(int bi) {
          bi == BI_RAND_INIT || bi == BI_RANDF || bi == BI_RANDI;
 }
 
+static bool rule(const IrExpr *e);
+
 /* Must e be rewritten: does it hold an aggregate or a composite builtin
  * anywhere? */
 static bool needs(const IrExpr *e) {
@@ -121,7 +126,7 @@ static bool needs(const IrExpr *e) {
     return false;
   if (is_agg(e->ty))
     return true;
-  if (e->kind == E_CALL && composite(e->bi))
+  if (e->kind == E_CALL && (composite(e->bi) || rule(e)))
     return true;
   if (e->kind == E_VAR)
     return false;
@@ -200,17 +205,169 @@ static IrExpr *NEG(Xp *X, IrExpr *a) {
   return tmp(X, ir_unary(X->C, OP_NEG, a));
 }
 
-static IrExpr *CALL(Xp *X, int bi, kern_scalar rs, int n, IrExpr *a, IrExpr *b) {
-  IrExpr *args[2] = {a, b};
-  return tmp(X, ir_call(X->C, bi, sty(rs), n, args));
-}
-
 static IrExpr *SEL(Xp *X, IrExpr *p, IrExpr *a, IrExpr *b) {
   IrExpr *e = ir_expr(X->C, E_SELECT, a->ty);
   e->a = p;
   e->b = a;
   e->c = b;
   return tmp(X, e);
+}
+
+/* e as a bool, as C's && and || read it (a NaN is true). */
+static IrExpr *truth_of(Xp *X, IrExpr *e) {
+  if (e->ty->kind == TY_SCALAR && e->ty->sc == KERN_SCALAR_BOOL)
+    return e;
+  if (e->ty->kind != TY_SCALAR)
+    refuse(X, "this condition");
+  return CMP(X, OP_NE, e, K(X, e->ty->sc, 0.0));
+}
+
+/* ---------------------------------------------------------------- scalar rules */
+
+/* Note [scalar rules]: the scalar builtins whose meaning is a rule of
+ * Warp's rather than one machine instruction are written here as IR
+ * operators and selects, the way their helpers in emit/common.c
+ * (scalar_body) compute them: min and max with Warp's NaN rule, integer
+ * abs, sign, step, nonzero, frac, the isnan family, C's truth, the index
+ * wrap, and the integer division family with its guards (a zero divisor
+ * gives 0, a divisor of -1 negates without trapping, // rounds down).  So
+ * after the pass the only scalar builtins left are instructions every
+ * target has with one meaning (float abs, sqrt, floor, ceil, trunc, the
+ * transcendental functions, float %), and an integer / or % (E_BINARY,
+ * C's truncating division) is only ever reached with a divisor that is
+ * neither 0 nor -1.  The selects' operands are locals or constants, so a
+ * target may evaluate both sides (PTX's selp) or branch.  16-bit floats
+ * keep their calls (their helpers compute in float32). */
+
+static bool rule_type(kern_scalar sc) {
+  return sc != KERN_SCALAR_BOOL && sc != KERN_SCALAR_FLOAT16 &&
+         sc != KERN_SCALAR_BFLOAT16;
+}
+
+/* Is e a call of a scalar rule on scalars of a type the rule covers? */
+static bool rule(const IrExpr *e) {
+  if (e->kind != E_CALL || e->ty->kind != TY_SCALAR || e->nargs < 1 ||
+      e->nargs > 2)
+    return false;
+  for (int i = 0; i < e->nargs; i++)
+    if (e->args[i]->ty->kind != TY_SCALAR)
+      return false;
+  kern_scalar sc = e->args[0]->ty->sc, rs = e->ty->sc;
+  bool same = rs == sc && (e->nargs == 1 || e->args[1]->ty->sc == sc);
+  int n = e->nargs;
+  switch (e->bi) {
+  case BI_TRUTH:
+    return n == 1 && rs == KERN_SCALAR_BOOL &&
+           (rule_type(sc) || sc == KERN_SCALAR_BOOL);
+  case BI_ISNAN: case BI_ISINF: case BI_ISFINITE:
+    return n == 1 && rs == KERN_SCALAR_BOOL && rule_type(sc);
+  case BI_MIN: case BI_MAX:
+    return n == 2 && same && rule_type(sc);
+  case BI_ABS:
+    return n == 1 && same && rule_type(sc) && !isf(sc);
+  case BI_SIGN: case BI_STEP: case BI_NONZERO:
+    return n == 1 && same && rule_type(sc);
+  case BI_FRAC:
+    return n == 1 && same && isf(sc);
+  case BI_WRAP_INDEX: case BI_OP_DIV: case BI_OP_MOD:
+    return n == 2 && same && rule_type(sc) && !isf(sc);
+  case BI_OP_FLOORDIV:
+    return n == 2 && same && rule_type(sc);
+  default:
+    return false;
+  }
+}
+
+static IrExpr *CALL(Xp *X, int bi, kern_scalar rs, int n, IrExpr *a, IrExpr *b);
+
+/* The rule e->bi on the values a (already locals or constants). */
+static IrExpr *lower_rule(Xp *X, const IrExpr *e, IrExpr **a) {
+  kern_scalar sc = e->args[0]->ty->sc;
+  bool fl = isf(sc), sg = sc_is_signed(sc);
+  IrExpr *zero = K(X, sc, 0.0), *one = K(X, sc, 1.0);
+  switch (e->bi) {
+  case BI_TRUTH: /* a != 0 (true for NaN) */
+    return CMP(X, OP_NE, a[0], zero);
+  case BI_ISNAN: /* a != a */
+    if (!fl)
+      return K(X, KERN_SCALAR_BOOL, 0.0);
+    return CMP(X, OP_NE, a[0], a[0]);
+  case BI_ISINF: case BI_ISFINITE: { /* |a| == inf, |a| < inf */
+    if (!fl)
+      return K(X, KERN_SCALAR_BOOL, e->bi == BI_ISFINITE);
+    IrExpr *m = CALL(X, BI_ABS, sc, 1, a[0], NULL);
+    return CMP(X, e->bi == BI_ISINF ? OP_EQ : OP_LT, m,
+                 ir_const_float(X->C, sty(sc), INFINITY));
+  }
+  case BI_MIN: case BI_MAX: {
+    int op = e->bi == BI_MIN ? OP_LT : OP_GT;
+    if (!fl) /* a < b ? a : b */
+      return SEL(X, CMP(X, op, a[0], a[1]), a[0], a[1]);
+    /* (a <= b) ? a : ((b == b) ? b : a): the first when they compare
+     * equal, the other when exactly one is NaN */
+    IrExpr *t = SEL(X, CMP(X, OP_EQ, a[1], a[1]), a[1], a[0]);
+    return SEL(X, CMP(X, op == OP_LT ? OP_LE : OP_GE, a[0], a[1]), a[0], t);
+  }
+  case BI_ABS: /* integers: a < 0 ? 0 - a : a */
+    if (!sg)
+      return a[0];
+    return SEL(X, CMP(X, OP_LT, a[0], zero), B(X, OP_SUB, sc, zero, a[0]),
+               a[0]);
+  case BI_SIGN: case BI_STEP: { /* a < 0 ? -1 : 1;  a < 0 ? 1 : 0 */
+    bool sign = e->bi == BI_SIGN;
+    if (!sg && !fl)
+      return sign ? one : zero;
+    IrExpr *p = CMP(X, OP_LT, a[0], zero);
+    return sign ? SEL(X, p, K(X, sc, -1.0), one) : SEL(X, p, one, zero);
+  }
+  case BI_NONZERO: /* a == 0 ? 0 : 1 */
+    return SEL(X, CMP(X, OP_EQ, a[0], zero), zero, one);
+  case BI_FRAC: /* a - trunc(a) */
+    return B(X, OP_SUB, sc, a[0], CALL(X, BI_TRUNC, sc, 1, a[0], NULL));
+  case BI_WRAP_INDEX: /* a < 0 ? a + b : a */
+    return SEL(X, CMP(X, OP_LT, a[0], zero), B(X, OP_ADD, sc, a[0], a[1]),
+               a[0]);
+  default:
+    break;
+  }
+  int bi = e->bi;
+  if (fl) /* a // b of floats: floor(a / b) */
+    return CALL(X, BI_FLOOR, sc, 1, B(X, OP_DIV, sc, a[0], a[1]), NULL);
+  /* the integer division family: the divisor is made 1 where the helper
+   * answers without dividing (0, and -1 when signed), so the division
+   * itself never traps; a % 1 is then 0, the helper's answer there.  The
+   * comparisons stay expressions (a target compares where it selects). */
+  IrExpr *z = CMP(X, OP_EQ, a[1], zero);
+  IrExpr *safe = SEL(X, z, one, a[1]);
+  IrExpr *m1 = NULL;
+  if (sg) {
+    m1 = CMP(X, OP_EQ, a[1], K(X, sc, -1.0));
+    safe = SEL(X, m1, one, safe);
+  }
+  if (bi == BI_OP_MOD)
+    return B(X, OP_MOD, sc, a[0], safe);
+  IrExpr *q = B(X, OP_DIV, sc, a[0], safe);
+  if (sg) /* a / -1 is 0 - a, wrapping */
+    q = SEL(X, m1, B(X, OP_SUB, sc, zero, a[0]), q);
+  q = SEL(X, z, zero, q);
+  if (bi == BI_OP_DIV || !sg)
+    return q;
+  /* a // b: q - 1 when the remainder is nonzero and the signs differ (a
+   * divisor of 0 or -1 leaves remainder 0) */
+  IrExpr *r = B(X, OP_MOD, sc, a[0], safe);
+  IrExpr *differ = CMP(X, OP_LT, B(X, OP_BITXOR, sc, a[0], a[1]), zero);
+  IrExpr *d = SEL(X, differ, B(X, OP_SUB, sc, q, one), q);
+  return SEL(X, CMP(X, OP_NE, r, zero), d, q);
+}
+
+/* The scalar builtin bi on a and b: its rule written out, or a call. */
+static IrExpr *CALL(Xp *X, int bi, kern_scalar rs, int n, IrExpr *a, IrExpr *b) {
+  IrExpr *args[2] = {a, b};
+  IrExpr *e = ir_call(X->C, bi, sty(rs), n, args);
+  if (!rule(e))
+    return tmp(X, e);
+  IrExpr *v[2] = {tmp(X, a), n > 1 ? tmp(X, b) : NULL};
+  return lower_rule(X, e, v);
 }
 
 static IrExpr *cidx(Xp *X, int k) {
@@ -1299,6 +1456,12 @@ static IrExpr *xs(Xp *X, IrExpr *e) {
   case E_CALL: {
     if (composite(e->bi))
       return scomposite(X, e);
+    if (rule(e)) {
+      IrExpr *v[2] = {NULL, NULL};
+      for (int i = 0; i < e->nargs; i++)
+        v[i] = tmp(X, xs(X, e->args[i]));
+      return lower_rule(X, e, v);
+    }
     for (int i = 0; i < e->nargs; i++)
       if (is_agg(e->args[i]->ty))
         return scall_agg(X, e);
@@ -1316,10 +1479,30 @@ static IrExpr *xs(Xp *X, IrExpr *e) {
   }
   case E_ADDR:
     refuse(X, "wp.address_of of a vector");
-  case E_AND: case E_OR:
-    if (needs(e->b))
-      refuse(X, "a vector expression on the right of 'and' or 'or'");
-    break;
+  case E_AND: case E_OR: {
+    if (!needs(e->b))
+      break;
+    if (is_agg(e->a->ty) || is_agg(e->b->ty))
+      refuse(X, "a vector operand of 'and' or 'or'");
+    /* r = a; if (r) r = b (or: if (!r)), so b's statements run only
+     * where C evaluates b */
+    IrVar *r = ir_var(X->C, X->f, "cc", sty(KERN_SCALAR_BOOL));
+    assign(X, r, truth_of(X, xs(X, e->a)));
+    IrStmt *is = ir_stmt(X->C, S_IF, X->pos);
+    IrExpr *p = ir_ref(X->C, r);
+    if (e->kind == E_OR) {
+      IrExpr *np = ir_expr(X->C, E_NOT, sty(KERN_SCALAR_BOOL));
+      np->a = p;
+      p = np;
+    }
+    is->a = p;
+    Sub sb;
+    sub_open(X, &sb);
+    assign(X, r, truth_of(X, xs(X, e->b)));
+    is->body = sub_close(X, &sb);
+    put(X, is);
+    return ir_ref(X->C, r);
+  }
   default:
     break;
   }
@@ -1350,6 +1533,32 @@ static void assign_comps(Xp *X, IrExpr **dst, IrExpr **src, int n) {
   for (int k = 0; k < n; k++)
     if (!(s[k]->kind == E_VAR && s[k]->var == dst[k]->var))
       assign(X, dst[k]->var, s[k]);
+}
+
+/* The target chain of a field store (fields of loads of variables) with
+ * its scalar indices rewritten into locals. */
+static IrExpr *lvalue(Xp *X, IrExpr *e) {
+  if (!needs(e))
+    return e;
+  if (is_agg(e->ty) && e->kind != E_LOAD && e->kind != E_FIELD)
+    refuse(X, "stores into fields of vector type");
+  IrExpr *n = arena_alloc(X->C, sizeof *n);
+  *n = *e;
+  switch (e->kind) {
+  case E_FIELD:
+    n->a = lvalue(X, e->a);
+    return n;
+  case E_LOAD:
+    n->args = comps_new(X, e->nargs);
+    for (int i = 0; i < e->nargs; i++) {
+      if (is_agg(e->args[i]->ty))
+        refuse(X, "stores into fields of vector type");
+      n->args[i] = tmp(X, xs(X, e->args[i]));
+    }
+    return n;
+  default:
+    refuse(X, "stores into fields of vector type");
+  }
 }
 
 /* var[a] = c, var[a][b] = c, or a matrix's row var[a] = c. */
@@ -1455,8 +1664,15 @@ static void stmt(Xp *X, IrStmt *s) {
       put(X, s);
       return;
     }
-    if (s->kind == S_SETFIELD)
-      refuse(X, "stores into fields of vector type");
+    if (s->kind == S_SETFIELD) {
+      /* a scalar field: only the value is rewritten (a scalar rule in it) */
+      if (is_agg(s->c->ty) || s->nargs)
+        refuse(X, "stores into fields of vector type");
+      s->c = tmp(X, xs(X, s->c));
+      s->a = lvalue(X, s->a); /* then the target's indices, as Python */
+      put(X, s);
+      return;
+    }
     IrExpr n = e;
     operands(X, &e, &n);
     s->a = n.a;
@@ -1488,8 +1704,14 @@ static void stmt(Xp *X, IrStmt *s) {
     return;
   }
   case S_FOR: {
-    if (needs(s->b) || needs(s->c))
-      refuse(X, "a vector expression in a loop's bound or step");
+    if (needs(s->b) || needs(s->c)) {
+      /* range() evaluates its arguments once, in order, before the loop */
+      if (is_agg(s->b->ty) || is_agg(s->c->ty))
+        refuse(X, "a vector expression in a loop's bound or step");
+      s->a = tmp(X, xs(X, s->a));
+      s->b = tmp(X, xs(X, s->b));
+      s->c = tmp(X, xs(X, s->c));
+    }
     s->a = xs(X, s->a);
     Sub b;
     sub_open(X, &b);

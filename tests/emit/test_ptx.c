@@ -417,6 +417,46 @@ static void vectors(void) {
   }
 }
 
+/* Scalar rules (Note [scalar rules] in ir/expand.c): the PTX spells the
+ * operators and selects the expansion wrote, not builtins of its own. */
+static void scalar_rules(void) {
+  kc_result r;
+  static const char src[] =
+      "import warp as wp\n"
+      "\n"
+      "@wp.kernel\n"
+      "def k(a: wp.array(dtype=wp.int32), f: wp.array(dtype=float)):\n"
+      "    i = wp.tid()\n"
+      "    a[i] = a[i] // a[i + 1] + a[i] % a[i + 2]\n"
+      "    f[i] = wp.min(f[i], f[i + 1]) + wp.sign(f[i])\n";
+  ASSERT_EQ(compile("rules.py", src, 90, 0, &r), KERN_SUCCESS);
+  ASSERT_TRUE(r.ptx != NULL);
+  /* // divides once and takes the remainder for its rounding; % once */
+  EXPECT_EQ(count(r.ptx, "div.s32"), 1);
+  EXPECT_EQ(count(r.ptx, "rem.s32"), 2);
+  /* the divisors 0 and -1 are tested (twice each) before any division */
+  EXPECT_TRUE(count(r.ptx, ", -1;") >= 2);
+  EXPECT_TRUE(strstr(r.ptx, "setp.eq.s32") < strstr(r.ptx, "div.s32"));
+  /* Warp's min is two selects (b == b tests for NaN), not min.f32; sign
+   * is one */
+  EXPECT_TRUE(strstr(r.ptx, "min.f32") == NULL);
+  EXPECT_EQ(count(r.ptx, "selp.f32"), 3);
+  kern__compile_result_free(&r);
+  /* a 16-bit float's min keeps its call (it computes in float32), which
+   * this tier refuses by name */
+  static const char half_src[] =
+      "import warp as wp\n"
+      "\n"
+      "@wp.kernel\n"
+      "def k(h: wp.array(dtype=wp.float16)):\n"
+      "    i = wp.tid()\n"
+      "    h[i] = wp.min(h[i], h[i + 1])\n";
+  ASSERT_EQ(compile("half.py", half_src, 90, 0, &r), KERN_SUCCESS);
+  EXPECT_TRUE(r.ptx == NULL);
+  EXPECT_TRUE(r.ptx_why != NULL);
+  kern__compile_result_free(&r);
+}
+
 /* The public entry: kern_compile_source's "ptx" and "ptx:N" targets. */
 static void api(void) {
   static const char ok_src[] =
@@ -462,6 +502,7 @@ int main(int argc, char **argv) {
   char *nvcc = find_tool("NVCC", "nvcc");
   refusals();
   vectors();
+  scalar_rules();
   api();
   abi(nvcc);
   conformance(argv[1], ptxas);
