@@ -467,6 +467,11 @@ def _value_bytes(t, value, what):
     """A ctypes buffer with one value of type t."""
     n = t.length
     buf = (t.ctype * n)()
+    if getattr(type(value), "_kt", None) is not None and type(value)._kt == t \
+            and n > 1:
+        # A kern.warp vector or matrix of this very type holds the bytes.
+        C.memmove(buf, value, C.sizeof(buf))
+        return buf
     if n == 1 and not isinstance(value, (list, tuple)) and not (
             np is not None and isinstance(value, np.ndarray) and value.size > 1):
         vals = [value]
@@ -494,7 +499,8 @@ def _flatten(v):
         return v.reshape(-1).tolist()
     out = []
     for x in v:
-        if isinstance(x, (list, tuple)) or (np is not None and isinstance(x, np.ndarray)):
+        if isinstance(x, (list, tuple)) or (np is not None and isinstance(x, np.ndarray)) \
+                or (hasattr(x, "__len__") and not isinstance(x, (str, bytes))):
             out.extend(_flatten(x))
         else:
             out.append(x)

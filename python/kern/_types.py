@@ -48,7 +48,17 @@ class Type:
         return (self.kind, self.scalar, self.rows, self.cols)
 
     def __eq__(self, other):
+        # A kern.warp type (wp.float32, wp.vec3, a @wp.struct) carries its
+        # kern Type as _kt, so ``a.dtype == wp.vec3`` reads as in Warp.
+        other = getattr(other, "_kt", other)
         return isinstance(other, Type) and self._key() == other._key()
+
+    def __call__(self, *args):
+        """A value of this type: ``kern.vec3(1, 2, 3)``,
+        ``kern.float32(2.5)``, ``kern.mat22(1, 2, 3, 4)`` (the value classes
+        of kern.warp, which kernels take as arguments)."""
+        from .warp import _values
+        return _values.value_class(self)(*args)
 
     def __hash__(self):
         return hash(self._key())
@@ -62,7 +72,9 @@ class Type:
                 suf = _SUFFIX_OF.get(self.scalar)
             else:
                 base, suf = "scalar%d" % self.scalar, None
-            if self.kind == _ffi.KIND_SCALAR:
+            if self.kind == _ffi.KIND_STRUCT:
+                n = "struct(size=%d, align=%d)" % (self.rows, self.cols)
+            elif self.kind == _ffi.KIND_SCALAR:
                 n = base
             elif self.kind == _ffi.KIND_VECTOR:
                 n = ("vec%d%s" % (self.rows, suf) if suf is not None
