@@ -212,6 +212,56 @@ class Array:
     def __len__(self):
         return self.shape[0]
 
+    def __getitem__(self, key):
+        """A view of a range of the first axis (``a[2:5]``) or of one index
+        of it (``a[i]`` of a 2-d or larger array): a kern.Array over the
+        same memory, which keeps this array's memory alive.  CPU and CUDA
+        only: an OpenCL buffer has no address to offset."""
+        if isinstance(key, tuple) and len(key) == 1:
+            key = key[0]
+        n = self.shape[0]
+        if isinstance(key, slice):
+            start, stop, step = key.indices(n)
+            if step != 1:
+                raise InvalidArgumentError("kern.Array[%r]: a view takes a "
+                                           "step of 1 (kern arrays are "
+                                           "contiguous)" % (key,))
+            shape = (max(stop - start, 0),) + self.shape[1:]
+        elif isinstance(key, int) and not isinstance(key, bool):
+            if self.ndim == 1:
+                raise InvalidArgumentError(
+                    "kern.Array[%d]: reading one element from the host is "
+                    "a.numpy()[%d]; a view needs a slice" % (key, key))
+            if not -n <= key < n:
+                raise IndexError("kern.Array index %d out of range for shape "
+                                 "%r" % (key, self.shape))
+            start = key % n
+            shape = self.shape[1:]
+        else:
+            raise InvalidArgumentError(
+                "kern.Array[%r]: kern arrays take a slice of the first axis "
+                "(a[i:j]) or one index of it; other indexing is a copy: "
+                "a.numpy()[...]" % (key,))
+        if not (self.device.is_cpu or self.device.is_cuda):
+            raise UnsupportedError("kern.Array[%r]: views of %s memory are not "
+                                   "supported (an OpenCL buffer has no "
+                                   "address to offset); copy instead"
+                                   % (key, self.device.name))
+        if any(s <= 0 for s in shape):
+            raise InvalidArgumentError("kern.Array[%r]: the view would be "
+                                       "empty, and kern arrays are not" % (key,))
+        row = self.dtype.size
+        for s in self.shape[1:]:
+            row *= s
+        cs = (C.c_int64 * len(shape))(*shape)
+        out = C.c_void_p()
+        _runtime.call(_ffi.lib.kern_array_wrap, _runtime.ctx(),
+                      self.device.index, self.dtype.c(), len(shape), cs,
+                      C.c_void_p(self.ptr + start * row), C.byref(out),
+                      what="kern.Array[%r]" % (key,))
+        return Array._from_handle(out.value, self.device, self.dtype, shape,
+                                  keep=self._mem)
+
     def __repr__(self):
         if self._h is None:
             return "<kern.Array (freed)>"
@@ -248,13 +298,18 @@ class Array:
         dt = self.dtype.numpy_dtype()
         shp = self.numpy_shape
         if self.device.is_cpu:
-            return np.asarray(_HostView(self._mem, self.ptr, shp,
-                                        "<" + self.dtype.np_char
-                                        if self.dtype.np_char != "?" else "|b1"))
-        out = np.empty(shp, dtype=dt)
-        _runtime.call(_ffi.lib.kern_array_download, h,
-                      C.c_void_p(out.ctypes.data), out.nbytes,
-                      what="Array.numpy()")
+            out = np.asarray(_HostView(self._mem, self.ptr, shp,
+                                       "<" + self.dtype.np_char
+                                       if self.dtype.np_char != "?" else "|b1"))
+        else:
+            out = np.empty(shp, dtype=dt)
+            _runtime.call(_ffi.lib.kern_array_download, h,
+                          C.c_void_p(out.ctypes.data), out.nbytes,
+                          what="Array.numpy()")
+        if self.dtype.kind == _ffi.KIND_STRUCT:
+            sd = _types.struct_numpy.get(self.dtype)
+            if sd is not None:   # Note [struct arrays]
+                out = out.view(sd).reshape(self.shape)
         return out
 
     def __array__(self, dtype=None, copy=None):

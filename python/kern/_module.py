@@ -504,6 +504,10 @@ class GenericKernel:
         if isinstance(v, _ArrayT):
             t = v.dtype
             return (_ffi.PARAM_ARRAY, (t.kind, t.scalar, t.rows, t.cols), v.ndim)
+        kt = getattr(type(v), "_kt", None)
+        if isinstance(kt, Type) and kt.kind != _ffi.KIND_STRUCT:
+            # A typed value (kern.float64(2.0), kern.vec3(...)): its type.
+            return (_ffi.PARAM_VALUE, (kt.kind, kt.scalar, kt.rows, kt.cols), 0)
         if isinstance(v, bool):
             return (_ffi.PARAM_VALUE, (_ffi.KIND_SCALAR, 0, 1, 1), 0)
         if isinstance(v, int):

@@ -98,7 +98,10 @@ class Type:
 
     @property
     def length(self):
-        """Scalars per value: 1, the vector length, or rows * cols."""
+        """Scalars per value: 1, the vector length, or rows * cols (a
+        struct's: its bytes)."""
+        if self.kind == _ffi.KIND_STRUCT:
+            return self.rows
         return self.rows * self.cols
 
     @property
@@ -111,6 +114,8 @@ class Type:
         """The trailing NumPy axes of one value: (), (rows,) or (rows, cols)."""
         if self.kind == _ffi.KIND_SCALAR:
             return ()
+        if self.kind == _ffi.KIND_STRUCT:
+            return (self.rows,)   # its bytes (Note [struct arrays])
         if self.kind == _ffi.KIND_VECTOR:
             return (self.rows,)
         return (self.rows, self.cols)
@@ -143,6 +148,16 @@ class Type:
 
     def c(self):
         return _ffi.kern_type(self.kind, self.scalar, self.rows, self.cols)
+
+
+# Note [struct arrays]
+# An array of @wp.struct elements is KERN_TYPE_STRUCT(size, align): NumPy
+# sees each element as its `size` bytes (a trailing uint8 axis), unless
+# kern.warp registered the struct's NumPy dtype for that size and alignment
+# here; then .numpy() gives a structured array with the field names.  Two
+# structs of one size and alignment make the entry ambiguous (None), and the
+# bytes are given.
+struct_numpy = {}
 
 
 def _scalar(i):

@@ -147,8 +147,18 @@ def get_device(ident=None):
         return _default_device()
     if type(ident) is Device:
         return ident
-    init()
-    return _runtime.get_device(ident)
+    d = _by_name.get(ident) if type(ident) is str else None
+    if d is None:
+        init()
+        d = _runtime.get_device(ident)
+        if type(ident) is str:
+            # Names are looked up once: a launch with device="cpu" must
+            # not pay for kern_device_find (Note [launch cost], _module.py).
+            _by_name[ident] = d
+    return d
+
+
+_by_name = {}
 
 
 def set_device(ident):
@@ -355,7 +365,9 @@ class array(metaclass=_ArrayMeta):
         if t is None and isinstance(data, (list, tuple)) and data and isinstance(
                 data[0], (_values._VectorBase, _values._MatrixBase)):
             t = type(data[0])._kt
-        if t is not None and isinstance(data, (list, tuple)):
+        if t is not None and t.kind == _ffi.KIND_STRUCT:
+            data = _struct_bytes(data, dtype, t)
+        elif t is not None and isinstance(data, (list, tuple)):
             data = _np().array([_values._flatten(x) if not isinstance(x, (int, float))
                                 else x for x in data], dtype=t.numpy_dtype())
             if t.kind == _ffi.KIND_MATRIX:
@@ -367,6 +379,25 @@ class array(metaclass=_ArrayMeta):
                 _refuse("wp.array(shape=) that reshapes the data (%r to %r)"
                         % (a.shape, want))
         return a
+
+
+def _struct_bytes(data, cls, t):
+    """NumPy uint8 rows of Warp's layout for an array of structs made from
+    struct instances or a NumPy structured array (Note [struct arrays])."""
+    np = _np()
+    if isinstance(data, np.ndarray) and data.dtype.names is not None:
+        if data.dtype.itemsize != t.rows:
+            raise TypeMismatchError(
+                "wp.array: the records are %d bytes, struct %s is %d"
+                % (data.dtype.itemsize, cls.__name__, t.rows))
+        return np.ascontiguousarray(data).view(np.uint8).reshape(-1, t.rows)
+    rows = np.zeros((len(data), t.rows), np.uint8)
+    for i, x in enumerate(data):
+        if not isinstance(x, cls):
+            raise TypeMismatchError("wp.array: element %d is a %s, not a %s"
+                                    % (i, type(x).__name__, cls.__name__))
+        rows[i] = np.frombuffer(bytes(x._to_ctype()), np.uint8)
+    return rows
 
 
 class array1d(array):
@@ -685,6 +716,29 @@ class _StructBase:
         return "%s(%s)" % (type(self).__name__, ", ".join(
             "%s=%r" % (n, getattr(self, n)) for n, _ in self._fields))
 
+    def _to_ctype(self):
+        """This value in Warp's layout (a ctypes Structure); array fields
+        cannot be stored in an array of structs from the host."""
+        import ctypes as C
+        out = self._ctype()
+        for name, t in self._fields:
+            v = getattr(self, name)
+            if isinstance(t, _ArrayType):
+                if v is not None:
+                    _refuse("array fields in arrays of structs made on the host")
+                continue
+            if isinstance(t, type) and issubclass(t, _StructBase):
+                setattr(out, name, v._to_ctype())
+                continue
+            kt = _kt(t)
+            if kt.length > 1:
+                b = _array._value_bytes(kt, v, "%s.%s" % (type(self).__name__, name))
+                C.memmove(C.addressof(out) + getattr(self._ctype, name).offset,
+                          b, C.sizeof(b))
+            else:
+                setattr(out, name, v)
+        return out
+
     def numpy_value(self):
         _refuse("Struct.numpy_value()")
 
@@ -723,10 +777,19 @@ def struct(cls):
         "_fields_": [(n, _ctype_of(t, "%s.%s" % (cls.__name__, n)))
                      for n, t in fields]})
     size, align = C.sizeof(layout), C.alignment(layout)
+    kt = _types.Type(_ffi.KIND_STRUCT, 5, size, align)
+    try:
+        import numpy as np
+        nd = np.dtype(layout)
+        if _types.struct_numpy.get(kt, nd) != nd:
+            nd = None   # two structs of one layout: ambiguous
+        _types.struct_numpy[kt] = nd
+    except ImportError:
+        pass
     m = _codegen.module_of(cls)
     ns = {"__slots__": tuple(n for n, _ in fields), "_fields": fields,
           "_types": dict(fields), "_ctype": layout,
-          "_kt": _types.Type(_ffi.KIND_STRUCT, 5, size, align),
+          "_kt": kt,
           "_wp_struct": True, "_wp_module": m, "_wpname": cls.__name__,
           "__module__": cls.__module__, "__doc__": cls.__doc__,
           "__qualname__": cls.__qualname__}
@@ -735,9 +798,38 @@ def struct(cls):
     return new
 
 
+def _type_src(t):
+    """The source spelling of a Warp type object (for wp.overload)."""
+    if t is float or t is int or t is _builtins.bool:
+        return t.__name__
+    if isinstance(t, _ArrayType):
+        return "wp.array(dtype=%s, ndim=%d)" % (_type_src(t.dtype), t.ndim)
+    if isinstance(t, type) and issubclass(t, _StructBase):
+        return t.__name__
+    src = getattr(t, "_src", None)
+    if src is None and hasattr(t, "_wpname"):
+        src = "wp." + t._wpname
+    if src is None:
+        raise TypeMismatchError("wp.overload: %r is not a Warp type" % (t,))
+    return src
+
+
 def overload(kernel, arg_types=None):
-    _refuse("wp.overload", "a generic kernel is instantiated from the "
-            "arguments of wp.launch")
+    """wp.overload(generic_kernel, [types] or {name: type}): adds that
+    instantiation to the kernel's module (kern instantiates a generic
+    kernel from the launch's arguments as well).  Returns the kernel."""
+    if not isinstance(kernel, Kernel):
+        _refuse("wp.overload of a @wp.func", "overloads of functions are "
+                "separate definitions of one name, which kern takes as they are")
+    if arg_types is None:
+        raise TypeError("wp.overload(kernel, arg_types): the types are needed")
+    if isinstance(arg_types, dict):
+        text = "{%s}" % ", ".join("%r: %s" % (k, _type_src(v))
+                                  for k, v in arg_types.items())
+    else:
+        text = "[%s]" % ", ".join(_type_src(v) for v in arg_types)
+    kernel._module.add_overload("wp.overload(%s, %s)" % (kernel.key, text))
+    return kernel
 
 
 # ---------------------------------------------------------------- launch
@@ -773,7 +865,8 @@ def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(),
         stack = _runtime._local.devices
         d = stack[-1] if stack else (_default[0] or _default_device())
     else:
-        d = get_device(device)
+        d = device if type(device) is Device else (_by_name.get(device) or
+                                                   get_device(device))
     got = kernel._kernels.get(d.index)
     if got is None or got[0] != kernel._module.version:
         k = kernel.kernel_for(d)

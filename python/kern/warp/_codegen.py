@@ -101,6 +101,7 @@ class _Module:
         self.name = g.get("__name__", "<module>")
         self.filename = g.get("__file__") or self.name
         self.entries = []
+        self.overloads = []   # wp.overload(...) lines, in call order
         self.version = 0
         self.built = {}   # device index -> (version, kern.Module)
 
@@ -113,6 +114,11 @@ class _Module:
                             if not (e.kind == entry.kind and e.name == entry.name)]
         self.entries.append(entry)
         self.version += 1
+
+    def add_overload(self, line):
+        if line not in self.overloads:
+            self.overloads.append(line)
+            self.version += 1
 
     def module_for(self, device):
         got = self.built.get(device.index)
@@ -180,6 +186,7 @@ class _Module:
                 lines.extend(e.lines)
         lines.append("")
         lines.extend(trailer)
+        lines.extend(self.overloads)
         return "\n".join(lines) + "\n"
 
 
