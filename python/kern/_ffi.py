@@ -96,7 +96,7 @@ class kern_device_info(C.Structure):
 class kern_param_info(C.Structure):
     _fields_ = [("struct_size", C.c_size_t), ("name", C.c_char_p),
                 ("kind", C.c_int), ("type", kern_type), ("ndim", C.c_int),
-                ("struct_name", C.c_char_p)]
+                ("struct_name", C.c_char_p), ("type_name", C.c_char_p)]
 
 
 class kern_field_info(C.Structure):

@@ -71,17 +71,25 @@ class Param:
     """One kernel parameter: ``name``, ``dtype`` (a kern.Type), ``ndim``
     (array dimensions, 0 for a value) and ``is_array``."""
 
-    __slots__ = ("name", "dtype", "ndim", "is_array", "struct_name", "fields")
+    __slots__ = ("name", "dtype", "ndim", "is_array", "struct_name", "fields",
+                 "type_name")
 
     def __init__(self, name, dtype, ndim, is_array, struct_name=None,
-                 fields=()):
+                 fields=(), type_name=None):
         self.name, self.dtype, self.ndim, self.is_array = name, dtype, ndim, is_array
         # A @wp.struct parameter (or array of structs): its name and its
         # fields, nested ones included (Note [struct arguments]).
         self.struct_name = struct_name
         self.fields = fields
+        # Warp's name where the dtype does not tell it: "quat" for a vec4
+        # that is a quaternion, "transform" for a vec7 (kern.h type_name).
+        self.type_name = type_name or struct_name or dtype.name
 
     def __repr__(self):
+        if self.struct_name or self.type_name != self.dtype.name:
+            if self.is_array:
+                return "%s: array(dtype=%s, ndim=%d)" % (self.name, self.type_name, self.ndim)
+            return "%s: %s" % (self.name, self.type_name)
         if self.struct_name:
             if self.is_array:
                 return "%s: array(dtype=%s, ndim=%d)" % (self.name, self.struct_name, self.ndim)
@@ -340,8 +348,9 @@ class Kernel:
                 sn = pi.struct_name.decode() if pi.struct_name else None
                 fields = _struct_fields(h, i, "kernel '%s' parameter %d"
                                         % (name, i))
+            tn = pi.type_name.decode() if pi.type_name else None
             params.append(Param(pi.name.decode(), t, pi.ndim,
-                                pi.kind == _ffi.PARAM_ARRAY, sn, fields))
+                                pi.kind == _ffi.PARAM_ARRAY, sn, fields, tn))
         self.params = tuple(params)
         self._index = {p.name: i for i, p in enumerate(params)}
         self._n = n

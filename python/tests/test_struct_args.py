@@ -123,3 +123,23 @@ def test_type_constructors():
     assert list(v) == [1.0, 2.0, 3.0]
     assert list(kern.mat22(1, 2, 3, 4)[1]) == [3.0, 4.0]
     assert kern.int32(7) == 7 and kern.float32(0.1) == np.float32(0.1)
+
+
+QUAT_SRC = '''import warp as wp
+
+@wp.kernel
+def k(q: wp.quat, t: wp.transformd, qs: wp.array(dtype=wp.quat), v: wp.vec4,
+      ts: wp.array2d(dtype=wp.transform)):
+    qs[0] = q
+'''
+
+
+def test_quat_transform_param_names(device):
+    # They printed as vec4 and vec7 (issue #25): kern_param_info.type_name.
+    m = kern.load(QUAT_SRC, device=device)
+    ps = m.k.params
+    assert [repr(p) for p in ps] == [
+        "q: quat", "t: transformd", "qs: array(dtype=quat, ndim=1)",
+        "v: vec4", "ts: array(dtype=transform, ndim=2)"]
+    assert ps[0].dtype == kern.vec4 and ps[0].type_name == "quat"
+    assert ps[3].type_name == "vec4"
