@@ -274,3 +274,37 @@ def test_struct_instance_errors():
                                          out, w], device=DEVICE)
     assert w.numpy().tolist()[:3] == [0.0, 1.0, 0.0]
     assert out.numpy()[1].tolist() == [1.0, 0.0, 0.0]
+
+
+def test_scoped_capture(device):
+    wp.set_device(DEVICE)
+    g = runpy.run_path(os.path.join(SCRIPTS, "saxpy.py"))
+    x = wp.ones(8, dtype=float)
+    y = wp.zeros(8, dtype=float)
+    with wp.ScopedCapture() as cap:
+        wp.launch(g["saxpy"], dim=8, inputs=[1.0, x, y])
+        wp.launch(g["saxpy"], dim=8, inputs=[2.0, x, y])
+    wp.synchronize()
+    before = y.numpy().tolist()
+    wp.capture_launch(cap.graph)
+    wp.capture_launch(cap.graph)
+    wp.synchronize()
+    assert y.numpy().tolist() == [before[0] + 6.0] * 8
+    wp.capture_begin()
+    wp.launch(g["saxpy"], dim=8, inputs=[1.0, x, y])
+    graph = wp.capture_end()
+    wp.capture_launch(graph)
+    wp.synchronize()
+    assert y.numpy()[0] >= before[0] + 7.0
+    with pytest.raises(kern.InvalidArgumentError, match="not capturing"):
+        wp.capture_end()
+
+
+def test_host_quaternion_helpers():
+    # Values of Warp 1.19's wp.quat_rpy(-0.5, -0.5, 0.0).
+    q = wp.quat_rpy(-0.5, -0.5, 0.0)
+    np.testing.assert_allclose(list(q), [-0.23971277475357056, -0.23971277475357056,
+                                         -0.06120872125029564, 0.9387912750244141],
+                               rtol=1e-6)
+    a = wp.quat_from_axis_angle(wp.vec3(0.0, 0.0, 1.0), 0.5)
+    np.testing.assert_allclose(list(a), [0.0, 0.0, np.sin(0.25), np.cos(0.25)], rtol=1e-6)

@@ -464,6 +464,15 @@ def quat_from_axis_angle(axis, angle):
     return quat(axis[0] * s, axis[1] * s, axis[2] * s, _math.cos(angle * 0.5))
 
 
+def quat_rpy(roll, pitch, yaw):
+    """The quaternion of roll (x), pitch (y) and yaw (z) angles, on the host."""
+    cy, sy = _math.cos(yaw * 0.5), _math.sin(yaw * 0.5)
+    cr, sr = _math.cos(roll * 0.5), _math.sin(roll * 0.5)
+    cp, sp = _math.cos(pitch * 0.5), _math.sin(pitch * 0.5)
+    return quat(cy * sr * cp - sy * cr * sp, cy * cr * sp + sy * sr * cp,
+                sy * cr * cp - cy * sr * sp, cy * cr * cp + sy * sr * sp)
+
+
 def dot(a, b):
     return _builtins.sum(x * y for x, y in zip(a, b))
 
@@ -912,16 +921,67 @@ class Tape:
         _refuse("wp.Tape", "autodiff is not supported yet, issue #26")
 
 
+_captures = {}   # device index -> (kern.capture, device) of capture_begin
+
+
+def capture_begin(device=None, stream=None, force_module_load=None,
+                  external=False):
+    """Starts recording the launches, copies and fills queued on stream
+    (default: a new stream on device, made current until capture_end) into
+    a kern graph."""
+    if external:
+        _refuse("wp.capture_begin(external=True)", "kern captures its own streams")
+    d = stream.device if stream is not None else get_device(device)
+    if d.index in _captures:
+        raise InvalidArgumentError("wp.capture_begin: %s is already capturing"
+                                   % d.name)
+    cap = _runtime.capture(stream=stream, device=d)
+    cap.__enter__()
+    d.__enter__()
+    _captures[d.index] = (cap, d)
+
+
+def capture_end(device=None, stream=None):
+    """Ends the capture capture_begin started; returns the graph."""
+    d = stream.device if stream is not None else get_device(device)
+    got = _captures.pop(d.index, None)
+    if got is None:
+        raise InvalidArgumentError("wp.capture_end: %s is not capturing" % d.name)
+    cap, dev = got
+    dev.__exit__(None, None, None)
+    cap.__exit__(None, None, None)
+    return cap.graph
+
+
+def capture_launch(graph, stream=None):
+    """Runs a captured graph again, on stream (default: the current stream
+    of the device it was captured on, after the work queued there)."""
+    graph.replay(stream if stream is not None else get_stream(graph.stream.device))
+
+
 class ScopedCapture:
-    def __init__(self, *a, **kw):
-        _refuse("wp.ScopedCapture", "use kern.capture(stream) for graphs")
+    """``with wp.ScopedCapture() as capture: ...``; then
+    ``wp.capture_launch(capture.graph)`` (a kern graph)."""
 
+    def __init__(self, device=None, stream=None, force_module_load=None,
+                 external=False):
+        self.device, self.stream = device, stream
+        self.external = external
+        self.graph = None
 
-def capture_begin(*a, **kw):
-    _refuse("wp.capture_begin", "use kern.capture(stream) for graphs")
+    def __enter__(self):
+        capture_begin(self.device, self.stream, external=self.external)
+        self._dev = (self.stream.device if self.stream is not None
+                     else get_device(self.device))
+        return self
 
-
-capture_end = capture_launch = capture_begin
+    def __exit__(self, exc_type, exc, tb):
+        cap, dev = _captures.pop(self._dev.index)
+        dev.__exit__(exc_type, exc, tb)
+        cap.__exit__(exc_type, exc, tb)
+        if exc_type is None:
+            self.graph = cap.graph
+        return False
 
 
 def _tile(*a, **kw):
