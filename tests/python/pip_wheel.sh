@@ -3,13 +3,14 @@
 # platform wheel that carries libkern.so.1, the package loads that copy with
 # no KERN_LIBRARY and no build/ to fall back on, a kern.warp kernel runs
 # from it, and the build leaves nothing in the checkout.
-#   pip_wheel.sh PYTHON SOURCE_DIR WORK_DIR
+# The same for `pip install ./python` given the library to carry.
+#   pip_wheel.sh PYTHON SOURCE_DIR WORK_DIR LIBKERN
 # Skipped (77) without pip, setuptools and wheel for PYTHON.  The CMake
 # build is kept in WORK_DIR/cmake (KERN_WHEEL_BUILD_DIR), so a rerun is
 # incremental; --no-build-isolation uses PYTHON's own setuptools, so no
 # network is needed.
 set -eu
-py=$1 src=$2 work=$3
+py=$1 src=$2 work=$3 lib=$4
 if ! "$py" -c "import setuptools, wheel" 2>/dev/null || ! "$py" -m pip --version >/dev/null 2>&1; then
   echo "skipped: $py has no pip, setuptools and wheel"
   exit 77
@@ -48,6 +49,17 @@ assert a.numpy().tolist() == [2.5] * 4, a.numpy()
 print("ok:", lib)
 PY
 (cd "$work" && env -u KERN_LIBRARY PYTHONPATH="$work/site" "$py" site_check.py)
+# `pip install ./python` with a library at hand ($KERN_LIBRARY, as after a
+# CMake build) carries it the same way.
+rm -rf "$work/wheel2" "$work/site2"
+mkdir -p "$work/wheel2" "$work/site2"
+KERN_LIBRARY="$lib" "$py" -m pip wheel --no-build-isolation --no-deps -q \
+  -w "$work/wheel2" "$src/python"
+whl2=$(ls "$work/wheel2"/kern-*.whl)
+"$py" -m zipfile -l "$whl2" | grep -q "kern/libkern.so.1" ||
+  { echo "FAIL: $whl2 (pip install ./python) has no kern/libkern.so.1"; exit 1; }
+"$py" -m zipfile -e "$whl2" "$work/site2"
+(cd "$work" && env -u KERN_LIBRARY PYTHONPATH="$work/site2" "$py" site_check.py)
 after=$(cd "$src" && git status --porcelain --ignored 2>/dev/null | grep -v __pycache__ | sort || true)
 if [ "$before" != "$after" ]; then
   echo "FAIL: the build changed the checkout:"
