@@ -599,6 +599,12 @@ typedef struct kern_param_info {
    * KERN_KIND_STRUCT (a struct parameter or an array of structs), else
    * NULL.  Owned by the module. */
   const char *struct_name;
+  /* Appended after struct_name: Warp's name of the type where the kind
+   * does not tell it, a quaternion or transform ("quat", "quatd",
+   * "transform", "transformd", also as an array's element type), which
+   * `type` describes as a vector of 4 or 7 components; NULL for every
+   * other type.  Static storage. */
+  const char *type_name;
 } kern_param_info;
 #define KERN_PARAM_INFO_INIT KERN__INIT(kern_param_info)
 #define KERN_PARAM_INFO_SIZE_V1 (2 * sizeof(void *) + 2 * sizeof(int) +      \

@@ -212,6 +212,56 @@ class Array:
     def __len__(self):
         return self.shape[0]
 
+    def __getitem__(self, key):
+        """A view of a range of the first axis (``a[2:5]``) or of one index
+        of it (``a[i]`` of a 2-d or larger array): a kern.Array over the
+        same memory, which keeps this array's memory alive.  CPU and CUDA
+        only: an OpenCL buffer has no address to offset."""
+        if isinstance(key, tuple) and len(key) == 1:
+            key = key[0]
+        n = self.shape[0]
+        if isinstance(key, slice):
+            start, stop, step = key.indices(n)
+            if step != 1:
+                raise InvalidArgumentError("kern.Array[%r]: a view takes a "
+                                           "step of 1 (kern arrays are "
+                                           "contiguous)" % (key,))
+            shape = (max(stop - start, 0),) + self.shape[1:]
+        elif isinstance(key, int) and not isinstance(key, bool):
+            if self.ndim == 1:
+                raise InvalidArgumentError(
+                    "kern.Array[%d]: reading one element from the host is "
+                    "a.numpy()[%d]; a view needs a slice" % (key, key))
+            if not -n <= key < n:
+                raise IndexError("kern.Array index %d out of range for shape "
+                                 "%r" % (key, self.shape))
+            start = key % n
+            shape = self.shape[1:]
+        else:
+            raise InvalidArgumentError(
+                "kern.Array[%r]: kern arrays take a slice of the first axis "
+                "(a[i:j]) or one index of it; other indexing is a copy: "
+                "a.numpy()[...]" % (key,))
+        if not (self.device.is_cpu or self.device.is_cuda):
+            raise UnsupportedError("kern.Array[%r]: views of %s memory are not "
+                                   "supported (an OpenCL buffer has no "
+                                   "address to offset); copy instead"
+                                   % (key, self.device.name))
+        if any(s <= 0 for s in shape):
+            raise InvalidArgumentError("kern.Array[%r]: the view would be "
+                                       "empty, and kern arrays are not" % (key,))
+        row = self.dtype.size
+        for s in self.shape[1:]:
+            row *= s
+        cs = (C.c_int64 * len(shape))(*shape)
+        out = C.c_void_p()
+        _runtime.call(_ffi.lib.kern_array_wrap, _runtime.ctx(),
+                      self.device.index, self.dtype.c(), len(shape), cs,
+                      C.c_void_p(self.ptr + start * row), C.byref(out),
+                      what="kern.Array[%r]" % (key,))
+        return Array._from_handle(out.value, self.device, self.dtype, shape,
+                                  keep=self._mem)
+
     def __repr__(self):
         if self._h is None:
             return "<kern.Array (freed)>"
@@ -248,13 +298,18 @@ class Array:
         dt = self.dtype.numpy_dtype()
         shp = self.numpy_shape
         if self.device.is_cpu:
-            return np.asarray(_HostView(self._mem, self.ptr, shp,
-                                        "<" + self.dtype.np_char
-                                        if self.dtype.np_char != "?" else "|b1"))
-        out = np.empty(shp, dtype=dt)
-        _runtime.call(_ffi.lib.kern_array_download, h,
-                      C.c_void_p(out.ctypes.data), out.nbytes,
-                      what="Array.numpy()")
+            out = np.asarray(_HostView(self._mem, self.ptr, shp,
+                                       "<" + self.dtype.np_char
+                                       if self.dtype.np_char != "?" else "|b1"))
+        else:
+            out = np.empty(shp, dtype=dt)
+            _runtime.call(_ffi.lib.kern_array_download, h,
+                          C.c_void_p(out.ctypes.data), out.nbytes,
+                          what="Array.numpy()")
+        if self.dtype.kind == _ffi.KIND_STRUCT:
+            sd = _types.struct_numpy.get(self.dtype)
+            if sd is not None:   # Note [struct arrays]
+                out = out.view(sd).reshape(self.shape)
         return out
 
     def __array__(self, dtype=None, copy=None):
@@ -467,6 +522,11 @@ def _value_bytes(t, value, what):
     """A ctypes buffer with one value of type t."""
     n = t.length
     buf = (t.ctype * n)()
+    if getattr(type(value), "_kt", None) is not None and type(value)._kt == t \
+            and n > 1:
+        # A kern.warp vector or matrix of this very type holds the bytes.
+        C.memmove(buf, value, C.sizeof(buf))
+        return buf
     if n == 1 and not isinstance(value, (list, tuple)) and not (
             np is not None and isinstance(value, np.ndarray) and value.size > 1):
         vals = [value]
@@ -494,7 +554,8 @@ def _flatten(v):
         return v.reshape(-1).tolist()
     out = []
     for x in v:
-        if isinstance(x, (list, tuple)) or (np is not None and isinstance(x, np.ndarray)):
+        if isinstance(x, (list, tuple)) or (np is not None and isinstance(x, np.ndarray)) \
+                or (hasattr(x, "__len__") and not isinstance(x, (str, bytes))):
             out.extend(_flatten(x))
         else:
             out.append(x)
@@ -890,6 +951,35 @@ def _forget(key):
     return cb
 
 
+def _numpy_data_reader():
+    """A function giving a NumPy array's data address cheaply (Note [NumPy
+    fast path]), or None where the cheap way is not known to hold."""
+    import sys
+    if np is None or sys.implementation.name != "cpython":
+        return None
+    # CPython: id() is the object's address, and NumPy's PyArrayObject
+    # keeps its data pointer right after the object header (the public
+    # PyArrayObject_fields layout).  Checked against NumPy's own answer on
+    # arrays and an offset view before it is trusted.
+    off = C.sizeof(C.c_ssize_t) + C.sizeof(C.c_void_p)
+
+    def read(a):
+        return C.c_void_p.from_address(id(a) + off).value or 0
+    base = np.arange(8, dtype=np.float64)
+    for a in (base, base[3:], np.zeros((2, 3), np.int8)):
+        if read(a) != a.__array_interface__["data"][0]:
+            return None
+    return read
+
+
+def _numpy_data_slow(a):
+    return a.__array_interface__["data"][0]
+
+
+_np_data = _numpy_data_reader() or _numpy_data_slow
+_ndarray = np.ndarray if np is not None else None
+
+
 def as_arg(obj, kname, pname, t, ndim, device, copy, temps):
     """The kern handle for foreign array obj passed to parameter pname of a
     kernel on device (a Device) expecting ndim dimensions of type t.
@@ -904,6 +994,20 @@ def as_arg(obj, kname, pname, t, ndim, device, copy, temps):
     # same tensors (issue #14: within 5% of the C API).  Anything that
     # differs takes the full path below, which checks everything anew.
     e = _wraps.get(id(obj))
+    if e is not None and e[6] is t and e[0]() is obj:
+        if type(obj) is _ndarray:
+            # Note [NumPy fast path]: the same NumPy array again: its data
+            # address, shape, dtype, contiguity and writability (everything
+            # the full path checks that can change on a live array) against
+            # the cache; issue #25 found 7 us per NumPy argument in
+            # describe(), whose __array_interface__ alone costs 2-3 us.
+            fl = obj.flags
+            if (_np_data(obj) == e[1] and obj.shape == e[7]
+                    and obj.dtype is e[8] and fl.c_contiguous
+                    and fl.writeable and e[4] == device.index
+                    and e[5]._h is not None):
+                return e[5]._h
+            e = None
     if e is not None and e[6] is t and e[0]() is obj:
         try:
             same = (obj.data_ptr() == e[1] and obj.shape == e[7]
@@ -999,9 +1103,11 @@ def as_arg(obj, kname, pname, t, ndim, device, copy, temps):
     # The wrapper must not keep obj alive (the cache is weak): keep only a
     # consumed DLPack tensor, which is not obj itself.
     arr._mem.keep = f.dl
-    # Fields 6-8 serve the tensor fast path (PyTorch objects only: others
-    # may carry a producer stream to wait for, which describe() reads).
-    fast = _torch_type(obj) and hasattr(obj, "data_ptr") and f.dl is None
+    # Fields 6-8 serve the tensor and NumPy fast paths (PyTorch and NumPy
+    # objects only: others may carry a producer stream to wait for, which
+    # describe() reads).
+    fast = (type(obj) is _ndarray or
+            (_torch_type(obj) and hasattr(obj, "data_ptr"))) and f.dl is None
     _wraps[key] = (ref, f.ptr, shape, tk, device.index, arr,
                    t if fast else None, obj.shape if fast else None,
                    obj.dtype if fast else None)

@@ -44,7 +44,7 @@ STATUS_NAMES = (
  ERROR_TYPE_MISMATCH, ERROR_LAUNCH, ERROR_DEVICE, ERROR_TOOLCHAIN,
  ERROR_CACHE, ERROR_OUT_OF_BOUNDS, ERROR_INVALID_HANDLE) = range(1, 15)
 
-KIND_SCALAR, KIND_VECTOR, KIND_MATRIX = 0, 1, 2
+KIND_SCALAR, KIND_VECTOR, KIND_MATRIX, KIND_STRUCT = 0, 1, 2, 3
 SCALAR_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
                 "uint32", "uint64", "float32", "float64")
 SCALAR_SIZES = (1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8)
@@ -95,7 +95,19 @@ class kern_device_info(C.Structure):
 
 class kern_param_info(C.Structure):
     _fields_ = [("struct_size", C.c_size_t), ("name", C.c_char_p),
-                ("kind", C.c_int), ("type", kern_type), ("ndim", C.c_int)]
+                ("kind", C.c_int), ("type", kern_type), ("ndim", C.c_int),
+                ("struct_name", C.c_char_p), ("type_name", C.c_char_p)]
+
+
+class kern_field_info(C.Structure):
+    _fields_ = [("struct_size", C.c_size_t), ("name", C.c_char_p),
+                ("offset", C.c_size_t), ("size", C.c_size_t),
+                ("kind", C.c_int), ("type", kern_type), ("ndim", C.c_int),
+                ("depth", C.c_int), ("reserved0", C.c_int)]
+
+
+# KERN_STRUCT_ARRAY_SIZE: an array field's descriptor in a struct's bytes.
+STRUCT_ARRAY_SIZE = 56
 
 
 class _arg_u(C.Union):
@@ -178,6 +190,7 @@ _SIGNATURES = {
     "kern_array_fill": (I, [P, P]),
     "kern_array_zero": (I, [P]),
     "kern_array_copy": (I, [P, P]),
+    "kern_array_copy_async": (I, [P, Z, P, Z, Z, P]),
     "kern_array_upload_async": (I, [P, P, Z, P, Z]),
     "kern_array_download_async": (I, [P, P, Z, P, Z]),
     "kern_array_wrap": (I, [P, I, kern_type, I, I64P, P, PP]),
@@ -197,6 +210,9 @@ _SIGNATURES = {
     "kern_kernel_name": (S, [P]),
     "kern_kernel_param_count": (I, [P]),
     "kern_kernel_param": (I, [P, I, C.POINTER(kern_param_info)]),
+    "kern_kernel_param_field_count": (I, [P, I]),
+    "kern_kernel_param_field": (I, [P, I, I, C.POINTER(kern_field_info)]),
+    "kern_struct_set_array": (I, [P, P]),
     "kern_launch": (I, [P, I, I64P, I, C.POINTER(kern_arg)]),
     "kern_launch_async": (I, [P, P, I, I64P, I, C.POINTER(kern_arg)]),
     "kern_synchronize": (I, [P, I]),

@@ -71,12 +71,29 @@ class Param:
     """One kernel parameter: ``name``, ``dtype`` (a kern.Type), ``ndim``
     (array dimensions, 0 for a value) and ``is_array``."""
 
-    __slots__ = ("name", "dtype", "ndim", "is_array")
+    __slots__ = ("name", "dtype", "ndim", "is_array", "struct_name", "fields",
+                 "type_name")
 
-    def __init__(self, name, dtype, ndim, is_array):
+    def __init__(self, name, dtype, ndim, is_array, struct_name=None,
+                 fields=(), type_name=None):
         self.name, self.dtype, self.ndim, self.is_array = name, dtype, ndim, is_array
+        # A @wp.struct parameter (or array of structs): its name and its
+        # fields, nested ones included (Note [struct arguments]).
+        self.struct_name = struct_name
+        self.fields = fields
+        # Warp's name where the dtype does not tell it: "quat" for a vec4
+        # that is a quaternion, "transform" for a vec7 (kern.h type_name).
+        self.type_name = type_name or struct_name or dtype.name
 
     def __repr__(self):
+        if self.struct_name or self.type_name != self.dtype.name:
+            if self.is_array:
+                return "%s: array(dtype=%s, ndim=%d)" % (self.name, self.type_name, self.ndim)
+            return "%s: %s" % (self.name, self.type_name)
+        if self.struct_name:
+            if self.is_array:
+                return "%s: array(dtype=%s, ndim=%d)" % (self.name, self.struct_name, self.ndim)
+            return "%s: %s" % (self.name, self.struct_name)
         if self.is_array:
             return "%s: array(dtype=%s, ndim=%d)" % (self.name, self.dtype.name, self.ndim)
         return "%s: %s" % (self.name, self.dtype.name)
@@ -133,6 +150,8 @@ def _converter(kname, i, p, arg, u, device, keep):
                 raise InvalidArgumentError("%s: parameter '%s': %r is out of "
                                            "range for %s" % (kname, name, v, t.name)) from None
         return conv
+    if t.kind == _ffi.KIND_STRUCT:
+        return _struct_converter(kname, p, arg, u, keep)
     # A vector or matrix by value: its bytes, from a sequence or an array.
     arg.kind = _ffi.ARG_DATA
     n = t.length
@@ -145,6 +164,158 @@ def _converter(kname, i, p, arg, u, device, keep):
     def conv(v, copy, temps):
         b = _array._value_bytes(t, v, ident)
         C.memmove(buf, b, C.sizeof(buf))
+    return conv
+
+
+# Note [struct arguments]
+# A @wp.struct parameter is passed as its bytes in Warp's layout
+# (docs/ABI.md, "Structs").  The layout is libkern's to tell: the kernel's
+# field list (kern_kernel_param_field, nested fields depth first with dotted
+# names) is read once, when the Kernel is made, and a call writes each leaf
+# field at its offset into a buffer kept by the kernel, which libkern copies
+# at the launch.  A value may be a dict of field values (nested dicts for
+# nested structs), any object with the fields as attributes (a kern.warp
+# struct instance), a NumPy structured scalar or one-element record array,
+# or raw bytes of exactly the struct's size.  A field missing from a dict is
+# zero, as a field Warp's struct constructor leaves unset; a key that names
+# no field is an error, so a typo is not silently zero.  An array field
+# takes a kern.Array (its descriptor is written by kern_struct_set_array)
+# or None (an empty array).
+
+
+class _Field:
+    __slots__ = ("path", "offset", "size", "is_array", "type", "ndim",
+                 "is_struct")
+
+    def __init__(self, fi):
+        self.path = fi.name.decode().split(".")
+        self.offset = fi.offset
+        self.size = fi.size
+        self.is_array = fi.kind == _ffi.PARAM_ARRAY
+        self.type = Type(fi.type.kind, fi.type.scalar, fi.type.rows,
+                         fi.type.cols)
+        self.ndim = fi.ndim
+        self.is_struct = (not self.is_array and
+                          fi.type.kind == _ffi.KIND_STRUCT)
+
+
+def _struct_fields(h, i, what):
+    lib = _ffi.lib
+    out = []
+    for j in range(lib.kern_kernel_param_field_count(h, i)):
+        fi = _ffi.new_struct(_ffi.kern_field_info)
+        _runtime.call(lib.kern_kernel_param_field, h, i, j, C.byref(fi),
+                      what=what)
+        out.append(_Field(fi))
+    return out
+
+
+_MISSING = object()
+
+
+def _field_value(v, path, top):
+    """The value at path in a struct value (Note [struct arguments])."""
+    for name in path:
+        if isinstance(v, dict):
+            v = v.get(name, _MISSING)
+            if v is _MISSING:
+                return None  # zero, as an unset field
+        elif _array.np is not None and isinstance(v, (_array.np.void,
+                                                      _array.np.ndarray)):
+            try:
+                v = v[name]
+            except (ValueError, KeyError, IndexError):
+                raise InvalidArgumentError("%s: the NumPy record has no "
+                                           "field '%s'" % (top, name)) from None
+        else:
+            try:
+                v = getattr(v, name)
+            except AttributeError:
+                raise TypeMismatchError(
+                    "%s: a %s has no field '%s' (pass a dict, a NumPy "
+                    "record, bytes or an object with the struct's fields)"
+                    % (top, type(v).__name__, name)) from None
+    return v
+
+
+def _check_keys(v, fields, top, prefix=()):
+    """Refuses dict keys that name no field of the struct."""
+    names = {tuple(f.path[:len(prefix) + 1]) for f in fields
+             if tuple(f.path[:len(prefix)]) == prefix and len(f.path) > len(prefix)}
+    for k, x in v.items():
+        key = prefix + (k,)
+        if key not in names:
+            known = sorted(n[-1] for n in names)
+            raise InvalidArgumentError("%s: the struct has no field '%s' (its "
+                                       "fields: %s)" % (top, ".".join(key),
+                                                        ", ".join(known)))
+        if isinstance(x, dict):
+            _check_keys(x, fields, top, key)
+
+
+def _pack_struct(v, fields, buf, size, top, sname):
+    """Writes struct value v into buf (Note [struct arguments])."""
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        b = bytes(v)
+        if len(b) != size:
+            raise InvalidArgumentError("%s: %d bytes given, the struct %s is "
+                                       "%d bytes" % (top, len(b), sname, size))
+        C.memmove(buf, b, size)
+        return
+    np = _array.np
+    if np is not None and isinstance(v, np.ndarray):
+        if v.dtype.names is None or v.size != 1:
+            raise TypeMismatchError("%s: a NumPy array for struct %s must be "
+                                    "one record of a structured dtype, got "
+                                    "dtype %s shape %r" % (top, sname, v.dtype,
+                                                           v.shape))
+        v = v.reshape(())[()]
+    if v is None or isinstance(v, (int, float, str, list, tuple)):
+        raise TypeMismatchError(
+            "%s: struct %s expects a dict, a NumPy record, bytes or an object "
+            "with its fields, got %s" % (top, sname, type(v).__name__))
+    if isinstance(v, dict):
+        _check_keys(v, fields, top)
+    C.memset(buf, 0, size)
+    base = C.addressof(buf)
+    for f in fields:
+        if f.is_struct:
+            continue  # its leaves follow
+        x = _field_value(v, f.path, top)
+        if x is None:
+            continue
+        what = "%s field '%s'" % (top, ".".join(f.path))
+        if f.is_array:
+            if not isinstance(x, _ArrayT):
+                raise TypeMismatchError("%s: expects a kern.Array of %s, got "
+                                        "%s" % (what, f.type.name,
+                                                type(x).__name__))
+            if x.dtype != f.type or x.ndim != f.ndim:
+                raise TypeMismatchError(
+                    "%s: expects an array of %s with %d dimension%s, got %s "
+                    "with %d" % (what, f.type.name, f.ndim,
+                                 "" if f.ndim == 1 else "s", x.dtype.name,
+                                 x.ndim))
+            _runtime.call(_ffi.lib.kern_struct_set_array,
+                          C.c_void_p(base + f.offset), x._handle(), what=what)
+            continue
+        b = _array._value_bytes(f.type, x, what)
+        C.memmove(base + f.offset, b, min(f.size, C.sizeof(b)))
+
+
+def _struct_converter(kname, p, arg, u, keep):
+    arg.kind = _ffi.ARG_DATA
+    size = p.dtype.rows
+    buf = (C.c_uint8 * max(size, 1))()
+    keep.append(buf)
+    u.data = C.addressof(buf)
+    arg.size = size
+    fields = p.fields
+    top = "%s: parameter '%s'" % (kname, p.name)
+    sname = p.struct_name or "?"
+
+    def conv(v, copy, temps):
+        _pack_struct(v, fields, buf, size, top, sname)
     return conv
 
 
@@ -172,8 +343,14 @@ class Kernel:
             _runtime.call(lib.kern_kernel_param, h, i, C.byref(pi),
                           what="kernel '%s' parameter %d" % (name, i))
             t = Type(pi.type.kind, pi.type.scalar, pi.type.rows, pi.type.cols)
+            sn = fields = None
+            if pi.type.kind == _ffi.KIND_STRUCT:
+                sn = pi.struct_name.decode() if pi.struct_name else None
+                fields = _struct_fields(h, i, "kernel '%s' parameter %d"
+                                        % (name, i))
+            tn = pi.type_name.decode() if pi.type_name else None
             params.append(Param(pi.name.decode(), t, pi.ndim,
-                                pi.kind == _ffi.PARAM_ARRAY))
+                                pi.kind == _ffi.PARAM_ARRAY, sn, fields, tn))
         self.params = tuple(params)
         self._index = {p.name: i for i, p in enumerate(params)}
         self._n = n
@@ -336,6 +513,10 @@ class GenericKernel:
         if isinstance(v, _ArrayT):
             t = v.dtype
             return (_ffi.PARAM_ARRAY, (t.kind, t.scalar, t.rows, t.cols), v.ndim)
+        kt = getattr(type(v), "_kt", None)
+        if isinstance(kt, Type) and kt.kind != _ffi.KIND_STRUCT:
+            # A typed value (kern.float64(2.0), kern.vec3(...)): its type.
+            return (_ffi.PARAM_VALUE, (kt.kind, kt.scalar, kt.rows, kt.cols), 0)
         if isinstance(v, bool):
             return (_ffi.PARAM_VALUE, (_ffi.KIND_SCALAR, 0, 1, 1), 0)
         if isinstance(v, int):
@@ -670,6 +851,12 @@ def launch(kernel, dim, inputs=(), outputs=(), stream=None, device=None,
     inputs=[2.0, x, y])``.  ``outputs`` are appended to ``inputs``;
     ``device``, when given, must be the kernel's device."""
     if not isinstance(kernel, (Kernel, GenericKernel)):
+        from . import warp as _wp
+        if isinstance(kernel, _wp.Kernel):
+            # A kern.warp kernel: its module built for the device.
+            kernel = kernel.kernel_for(_wp.get_device(device))
+            return kernel(*(list(inputs) + list(outputs)), dim=dim,
+                          stream=stream, copy=copy)
         raise TypeError("kern.launch needs a kern.Kernel (m.name), got %r"
                         % (kernel,))
     if device is not None and _runtime.get_device(device) != kernel.device:

@@ -48,7 +48,17 @@ class Type:
         return (self.kind, self.scalar, self.rows, self.cols)
 
     def __eq__(self, other):
+        # A kern.warp type (wp.float32, wp.vec3, a @wp.struct) carries its
+        # kern Type as _kt, so ``a.dtype == wp.vec3`` reads as in Warp.
+        other = getattr(other, "_kt", other)
         return isinstance(other, Type) and self._key() == other._key()
+
+    def __call__(self, *args):
+        """A value of this type: ``kern.vec3(1, 2, 3)``,
+        ``kern.float32(2.5)``, ``kern.mat22(1, 2, 3, 4)`` (the value classes
+        of kern.warp, which kernels take as arguments)."""
+        from .warp import _values
+        return _values.value_class(self)(*args)
 
     def __hash__(self):
         return hash(self._key())
@@ -62,7 +72,9 @@ class Type:
                 suf = _SUFFIX_OF.get(self.scalar)
             else:
                 base, suf = "scalar%d" % self.scalar, None
-            if self.kind == _ffi.KIND_SCALAR:
+            if self.kind == _ffi.KIND_STRUCT:
+                n = "struct(size=%d, align=%d)" % (self.rows, self.cols)
+            elif self.kind == _ffi.KIND_SCALAR:
                 n = base
             elif self.kind == _ffi.KIND_VECTOR:
                 n = ("vec%d%s" % (self.rows, suf) if suf is not None
@@ -86,7 +98,10 @@ class Type:
 
     @property
     def length(self):
-        """Scalars per value: 1, the vector length, or rows * cols."""
+        """Scalars per value: 1, the vector length, or rows * cols (a
+        struct's: its bytes)."""
+        if self.kind == _ffi.KIND_STRUCT:
+            return self.rows
         return self.rows * self.cols
 
     @property
@@ -99,6 +114,8 @@ class Type:
         """The trailing NumPy axes of one value: (), (rows,) or (rows, cols)."""
         if self.kind == _ffi.KIND_SCALAR:
             return ()
+        if self.kind == _ffi.KIND_STRUCT:
+            return (self.rows,)   # its bytes (Note [struct arrays])
         if self.kind == _ffi.KIND_VECTOR:
             return (self.rows,)
         return (self.rows, self.cols)
@@ -131,6 +148,16 @@ class Type:
 
     def c(self):
         return _ffi.kern_type(self.kind, self.scalar, self.rows, self.cols)
+
+
+# Note [struct arrays]
+# An array of @wp.struct elements is KERN_TYPE_STRUCT(size, align): NumPy
+# sees each element as its `size` bytes (a trailing uint8 axis), unless
+# kern.warp registered the struct's NumPy dtype for that size and alignment
+# here; then .numpy() gives a structured array with the field names.  Two
+# structs of one size and alignment make the entry ambiguous (None), and the
+# bytes are given.
+struct_numpy = {}
 
 
 def _scalar(i):

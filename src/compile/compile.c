@@ -118,7 +118,19 @@ static void describe_fields(Compiler *C, const Type *t, const char *prefix,
   }
 }
 
+/* kern_type reports a quaternion as a vector of 4 and a transform as one
+ * of 7; the parameter keeps Warp's name of the type. */
+static const char *quat_xform_name(const Type *t) {
+  static const char *const quat[] = {"quat", "quatd", "quath"};
+  static const char *const xform[] = {"transform", "transformd", "transformh"};
+  if (t->kind != TY_VEC || (!t->quat && !t->xform))
+    return NULL;
+  int i = t->sc == KERN_SCALAR_FLOAT64 ? 1 : t->sc == KERN_SCALAR_FLOAT16 ? 2 : 0;
+  return t->quat ? quat[i] : xform[i];
+}
+
 static void describe_struct(Compiler *C, const Type *t, kc_param *q) {
+  q->type_name = quat_xform_name(t);
   if (t->kind != TY_STRUCT)
     return;
   q->struct_name = dup_or_oom(C, t->name);

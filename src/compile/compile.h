@@ -105,6 +105,11 @@ typedef struct kc_param {
    * whose type is given when the kernel is instantiated; type is then
    * {KERN_KIND_SCALAR, KERN_SCALAR_COUNT}. */
   int generic;
+  /* Last, so positional initializers of the fields above stay valid.
+   * Warp's name of a quaternion or transform (or array element of one):
+   * "quat", "transformd" ...; a static string, NULL for other types
+   * (kern_param_info.type_name). */
+  const char *type_name;
 } kc_param;
 
 typedef struct kc_kernel {

@@ -36,7 +36,9 @@ _Static_assert(END(kern_device_info, pci_bus_id) == sizeof(kern_device_info),
 _Static_assert(END(kern_param_info, ndim) == KERN_PARAM_INFO_SIZE_V1 &&
                    offsetof(kern_param_info, struct_name) ==
                        KERN_PARAM_INFO_SIZE_V1 &&
-                   END(kern_param_info, struct_name) == sizeof(kern_param_info),
+                   END(kern_param_info, struct_name) ==
+                       offsetof(kern_param_info, type_name) &&
+                   END(kern_param_info, type_name) == sizeof(kern_param_info),
                "kern_param_info layout");
 _Static_assert(END(kern_field_info, reserved0) == sizeof(kern_field_info) &&
                    sizeof(kern_field_info) == KERN_FIELD_INFO_SIZE_V1,

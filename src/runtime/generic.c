@@ -428,6 +428,7 @@ kern_status kern_module_generic_param(const kern_module *h, const char *name,
   pi.type = p->type;
   pi.ndim = p->kind != KERN_PARAM_VALUE ? p->ndim : 0;
   pi.struct_name = p->struct_name;
+  pi.type_name = p->type_name;
   kern__struct_out(out, &pi, sizeof pi);
   return KERN_SUCCESS;
 }

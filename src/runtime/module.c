@@ -503,6 +503,7 @@ kern_status kern_kernel_param(const kern_kernel *h, int i,
   pi.type = p->type;
   pi.ndim = p->kind != KERN_PARAM_VALUE ? p->ndim : 0;
   pi.struct_name = p->struct_name;
+  pi.type_name = p->type_name;
   kern__struct_out(out, &pi, sizeof pi);
   return KERN_SUCCESS;
 }
@@ -559,6 +560,8 @@ kern_status kern_kernel_param_field(const kern_kernel *h, int i, int j,
 static const char *param_spelling(const kc_param *p, char *buf, size_t size) {
   char tn[80];
   kern_type_name(p->type, tn, sizeof tn);
+  if (p->type_name) /* "quat", not "vec4" */
+    snprintf(tn, sizeof tn, "%s", p->type_name);
   if (p->struct_name) /* "Body (48 bytes)" */
     snprintf(tn, sizeof tn, "%.60s (%d bytes)", p->struct_name, p->type.rows);
   if (p->kind == KERN_PARAM_ARRAY || p->kind == KERN_PARAM_INDEXED) {

@@ -143,8 +143,19 @@ has "$T/help.txt" "What FILE can make kern bench do"
 
 # ---- 5. no folder or module of kern's has the name of a library kern
 # bench compares with: Python puts a script's folder first on its path, and
-# tools/warp/ was imported instead of Warp.
+# tools/warp/ was imported instead of Warp.  The one exception is
+# python/kern/warp/, the subpackage kern.warp (issue #25): it is reached only
+# as kern.warp, because python/kern/ holds no script that is run as a file
+# (its modules use relative imports, so none can be), and so is never first
+# on a path where `import warp` would find it.  It must stay a subpackage.
+[ -f "$SRC/python/kern/warp/__init__.py" ] && [ -f "$SRC/python/kern/__init__.py" ] ||
+  fail "python/kern/warp is not a subpackage of kern"
+for f in "$SRC"/python/kern/*.py "$SRC"/python/kern/warp/*.py; do
+  case "$f" in */__main__.py) continue ;; esac   # run as python -m kern
+  grep -q "__name__ == .__main__." "$f" && fail "$f is a script inside the kern package"
+done
 find "$SRC" -path "$SRC/.git" -prune -o -path "$SRC/build*" -prune -o \
+  -path "$SRC/python/kern/warp" -prune -o \
   \( -name warp -o -name numpy -o -name torch -o -name cupy -o -name jax -o \
      -name warp.py -o -name numpy.py -o -name torch.py -o -name cupy.py -o \
      -name jax.py \) -print >"$T/shadow.txt"
