@@ -55,7 +55,7 @@ static kc_param P(const char *name, kern_param_kind kind, kern_scalar s,
                   int rows, int ndim) {
   kc_param p = {(char *)name, kind,
                 {rows > 1 ? KERN_KIND_VECTOR : KERN_KIND_SCALAR, s, rows, 1},
-                ndim, NULL, 0, NULL, 0};
+                ndim, NULL, 0, NULL, 0, NULL};
   return p;
 }
 

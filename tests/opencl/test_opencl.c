@@ -109,19 +109,19 @@ static const kern_type f64 = {KERN_KIND_SCALAR, KERN_SCALAR_FLOAT64, 1, 1};
 static const kern_type vec3 = {KERN_KIND_VECTOR, KERN_SCALAR_FLOAT32, 3, 1};
 
 static kc_param saxpy_params[] = {
-    {"x", KERN_PARAM_ARRAY, f32, 1, NULL, 0, NULL, 0},
-    {"y", KERN_PARAM_ARRAY, f32, 1, NULL, 0, NULL, 0},
-    {"a", KERN_PARAM_VALUE, f32, 0, NULL, 0, NULL, 0},
+    {"x", KERN_PARAM_ARRAY, f32, 1, NULL, 0, NULL, 0, NULL},
+    {"y", KERN_PARAM_ARRAY, f32, 1, NULL, 0, NULL, 0, NULL},
+    {"a", KERN_PARAM_VALUE, f32, 0, NULL, 0, NULL, 0, NULL},
 };
 static kc_param scale3_params[] = {
-    {"out", KERN_PARAM_ARRAY, vec3, 1, NULL, 0, NULL, 0},
-    {"v", KERN_PARAM_VALUE, vec3, 0, NULL, 0, NULL, 0},
+    {"out", KERN_PARAM_ARRAY, vec3, 1, NULL, 0, NULL, 0, NULL},
+    {"v", KERN_PARAM_VALUE, vec3, 0, NULL, 0, NULL, 0, NULL},
 };
 static kc_param sumsq_params[] = {
-    {"x", KERN_PARAM_ARRAY, f64, 1, NULL, 0, NULL, 0},
-    {"out", KERN_PARAM_ARRAY, f64, 1, NULL, 0, NULL, 0},
+    {"x", KERN_PARAM_ARRAY, f64, 1, NULL, 0, NULL, 0, NULL},
+    {"out", KERN_PARAM_ARRAY, f64, 1, NULL, 0, NULL, 0, NULL},
 };
-static kc_param broken_params[] = {{"x", KERN_PARAM_ARRAY, f32, 1, NULL, 0, NULL, 0}};
+static kc_param broken_params[] = {{"x", KERN_PARAM_ARRAY, f32, 1, NULL, 0, NULL, 0, NULL}};
 
 static kc_kernel saxpy_kernels[] = {
     {"saxpy", "k_saxpy", 3, saxpy_params, 0, 0, 0, 0},
