@@ -298,8 +298,11 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
       const char *why = NULL;
       const char *ptx = emit_ptx(C, m, o, &why);
       if (ptx) {
-        out->ptx = dup_or_oom(C, ptx);
-        out->ptx_len = strlen(out->ptx);
+        /* no copy where it can be taken (Note [text once]) */
+        out->ptx_len = strlen(ptx);
+        out->ptx = arena_take(C, (char *)ptx, out->ptx_len);
+        if (!out->ptx)
+          diag_oom(C);
       } else {
         out->ptx_why = dup_or_oom(C, why);
       }
