@@ -2449,8 +2449,9 @@ char *emit_module(Compiler *C, IrModule *m, const Target *T,
    * with C->arena's allocations going to C->scratch instead, freed as
    * soon as its text is in E.out.  What outlives the kernel is made in
    * C->arena by name: E.pre, E.out and E.natives grow there (Buf.keep),
-   * the helper names and their table (emit_need, names.c), the helper
-   * memo's records (memo.c) and debug mode's array names.  The IR, read
+   * the helper names, their list and their table (emit_need, memo_have,
+   * names.c), the helper memo's records (memo.c) and debug mode's array
+   * names; emit_memo (a warm memo) and the sanitizer build check it.  The IR, read
    * later by the PTX tier and describe_kernels, was made before and is
    * not written here.  The text is the same bytes (the conformance files
    * on every target, before and after). */
