@@ -23,8 +23,17 @@ static void *alloc_in(Compiler *C, Arena *a, size_t n) {
   n = (n + 15) & ~(size_t)15;
   struct ArenaBlock *b = a->head;
   if (!b || b->cap - b->used < n) {
-    size_t cap = n > 65536 ? n : 65536;
-    b = kern__malloc(sizeof *b + cap);
+    size_t min = a->block ? a->block : 65536;
+    if (a->block && a->block < 65536)
+      a->block *= 2;
+    size_t cap = n > min ? n : min;
+    if (C->spare && C->spare->cap >= n && n <= 65536) {
+      b = C->spare; /* Note [spare blocks] */
+      C->spare = b->next;
+      cap = b->cap;
+    } else {
+      b = kern__malloc(sizeof *b + cap);
+    }
     if (!b)
       diag_oom(C);
     b->used = 0;
@@ -37,12 +46,30 @@ static void *alloc_in(Compiler *C, Arena *a, size_t n) {
   return p;
 }
 
+/* Where arena_alloc allocates now. */
+static Arena *cur(Compiler *C) {
+  return C->scratching ? &C->scratch : &C->arena;
+}
+
 void *arena_alloc_raw(Compiler *C, size_t n) {
-  return alloc_in(C, &C->arena, n);
+  return alloc_in(C, cur(C), n);
+}
+
+void *arena_alloc_keep(Compiler *C, size_t n) {
+  void *p = alloc_in(C, &C->arena, n);
+  memset(p, 0, (n + 15) & ~(size_t)15);
+  return p;
+}
+
+char *arena_strdup_keep(Compiler *C, const char *s) {
+  size_t n = strlen(s);
+  char *p = alloc_in(C, &C->arena, n + 1);
+  memcpy(p, s, n + 1);
+  return p;
 }
 
 void *arena_alloc_node(Compiler *C, size_t n) {
-  void *p = alloc_in(C, &C->nodes, n);
+  void *p = alloc_in(C, C->tree ? C->tree : &C->nodes, n);
   memset(p, 0, (n + 15) & ~(size_t)15);
   return p;
 }
@@ -89,10 +116,10 @@ char *arena_strndup(Compiler *C, const char *s, size_t n) {
 /* Resizes p, a block of its own in C's arena of old_cap bytes, to cap
  * bytes; or, where p is not such a block, allocates cap bytes and copies
  * len of them. */
-static void *arena_grow(Compiler *C, void *p, size_t old_cap, size_t len,
-                        size_t cap) {
+static void *arena_grow(Compiler *C, Arena *a, void *p, size_t old_cap,
+                        size_t len, size_t cap) {
   if (p && old_cap > BUF_BIG) {
-    for (struct ArenaBlock **pb = &C->arena.head; *pb; pb = &(*pb)->next) {
+    for (struct ArenaBlock **pb = &a->head; *pb; pb = &(*pb)->next) {
       struct ArenaBlock *b = *pb;
       if ((void *)b->data != p)
         continue;
@@ -104,10 +131,15 @@ static void *arena_grow(Compiler *C, void *p, size_t old_cap, size_t len,
       return nb->data;
     }
   }
-  void *q = arena_alloc_raw(C, cap);
+  void *q = alloc_in(C, a, cap);
   if (len)
     memcpy(q, p, len);
   return q;
+}
+
+/* The arena b grows in. */
+static Arena *buf_arena(Buf *b) {
+  return b->keep ? &b->C->arena : cur(b->C);
 }
 
 static void buf_reserve(Buf *b, size_t n) {
@@ -119,7 +151,7 @@ static void buf_reserve(Buf *b, size_t n) {
   /* a dedicated block (arena_alloc_raw gives one past 64 KB) */
   if (cap > BUF_BIG && cap < 2 * BUF_BIG)
     cap = 2 * BUF_BIG;
-  b->p = arena_grow(b->C, b->p, b->cap, b->len, cap);
+  b->p = arena_grow(b->C, buf_arena(b), b->p, b->cap, b->len, cap);
   b->cap = cap;
 }
 
@@ -235,7 +267,7 @@ static char *arena_vprintf(Compiler *C, const char *fmt, va_list ap) {
    * the arena at their exact size; a long one moves into the arena as it
    * grows and stays where it is. */
   char tmp[256];
-  Buf b = {C, tmp, 0, sizeof tmp};
+  Buf b = {C, tmp, 0, sizeof tmp, false};
   va_list ap2;
   va_copy(ap2, ap);
   bool simple = simple_expand(&b, fmt, ap2);
@@ -282,18 +314,98 @@ void arena_free_all(Arena *a) {
   a->head = NULL;
 }
 
+/* Note [spare blocks]: what a compilation frees before its end (each
+ * kernel's syntax tree once it is checked, each kernel's emission
+ * scratch, the functions' trees after lowering) is a few KB at a time in
+ * blocks of 4 to 64 KB, while the IR and the text grow in 64 KB blocks:
+ * given back to malloc, the small blocks stayed in the heap as holes the
+ * later blocks did not fit, as resident as before (issue #23, item 9).
+ * They are kept on C->spare instead, and a new block of any arena is the
+ * first spare when the request fits it.  A spare block smaller than 64 KB
+ * only means a block that fills sooner.  Under AddressSanitizer they are
+ * freed, so that a pointer kept into freed memory is still reported. */
+void arena_recycle(Compiler *C, Arena *a) {
+#if defined(__SANITIZE_ADDRESS__)
+  (void)C;
+  arena_free_all(a);
+#else
+  arena_free_tokens(a);
+  struct ArenaBlock *b = a->head;
+  while (b) {
+    struct ArenaBlock *next = b->next;
+    if (b->cap <= 65536) {
+      b->next = C->spare;
+      C->spare = b;
+    } else {
+      kern__free(b);
+    }
+    b = next;
+  }
+  a->head = NULL;
+#endif
+}
+
+void arena_free_spares(Compiler *C) {
+  struct ArenaBlock *b = C->spare;
+  while (b) {
+    struct ArenaBlock *next = b->next;
+    kern__free(b);
+    b = next;
+  }
+  C->spare = NULL;
+}
+
 void buf_reserve_total(Buf *b, size_t n) {
   if (b->len + n + 1 > b->cap) {
     size_t cap = b->len + n + 1;
-    b->p = arena_grow(b->C, b->p, b->cap, b->len, cap);
+    b->p = arena_grow(b->C, buf_arena(b), b->p, b->cap, b->len, cap);
     b->cap = cap;
   }
+}
+
+/* Note [text once]: a module's text is the largest thing a compilation
+ * makes (2.4 KB a kernel of CUDA for a two-line kernel), and it used to
+ * exist three times at the end: the emitters' buffer of functions and
+ * kernels, the module assembled behind its prelude, and the copy
+ * kern__compile handed over (issue #23, item 9).  Now the prelude is put
+ * in front of the emitters' buffer in place (buf_prepend: past 64 KB the
+ * buffer is a block of its own, which grows by realloc) and that block
+ * leaves the arena as the result (arena_take), so the text exists once. */
+void buf_prepend(Buf *b, const char *s, size_t n) {
+  if (n == 0)
+    return;
+  buf_reserve_total(b, n);
+  memmove(b->p + n, b->p, b->len);
+  memcpy(b->p, s, n);
+  b->len += n;
+  b->p[b->len] = 0;
+}
+
+char *arena_take(Compiler *C, char *p, size_t n) {
+  for (struct ArenaBlock **pb = &C->arena.head; p && *pb; pb = &(*pb)->next) {
+    struct ArenaBlock *b = *pb;
+    if ((void *)b->data != p || b->cap <= BUF_BIG)
+      continue;
+    *pb = b->next;
+    memmove(b, b->data, n);
+    ((char *)b)[n] = 0;
+    char *q = kern__realloc(b, n + 1);
+    return q ? q : (char *)b; /* a shrink that failed keeps the block */
+  }
+  char *q = kern__malloc(n + 1);
+  if (q) {
+    if (n)
+      memcpy(q, p, n);
+    q[n] = 0;
+  }
+  return q;
 }
 
 void buf_init(Buf *b, Compiler *C) {
   b->C = C;
   b->p = NULL;
   b->len = b->cap = 0;
+  b->keep = false;
 }
 
 void buf_putn(Buf *b, const char *s, size_t n) {

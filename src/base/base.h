@@ -43,10 +43,18 @@ void *arena_alloc_raw(Compiler *C, size_t n);
  * the module is lowered to IR, so compile.c frees it then (issue #23:
  * a fifth of a compilation's memory). */
 void *arena_alloc_node(Compiler *C, size_t n);
+/* Zeroed, in C->arena even while a kernel is emitted (Note [kernel
+ * scratch] in emit/common.c): for what outlives the kernel. */
+void *arena_alloc_keep(Compiler *C, size_t n);
+char *arena_strdup_keep(Compiler *C, const char *s);
 char *arena_strndup(Compiler *C, const char *s, size_t n);
 char *arena_printf(Compiler *C, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void arena_free_all(Arena *a);
+/* Frees a's blocks into C's spares, which later blocks of any arena
+ * reuse (Note [spare blocks] in arena.c); arena_free_spares frees them. */
+void arena_recycle(Compiler *C, Arena *a);
+void arena_free_spares(Compiler *C);
 void arena_free_tokens(Arena *a);
 
 /* A growable string, in the arena. */
@@ -54,11 +62,20 @@ typedef struct Buf {
   Compiler *C;
   char *p;
   size_t len, cap;
+  bool keep; /* grows in C->arena even in a kernel's scratch (Note
+                [kernel scratch] in emit/common.c) */
 } Buf;
 void buf_init(Buf *b, Compiler *C);
 /* Makes room for n more bytes at once (then n bytes of appends do not
  * move b). */
 void buf_reserve_total(Buf *b, size_t n);
+/* Puts n bytes of s in front of b's text (moved in place where b has a
+ * block of its own: Note [text once] in base/arena.c). */
+void buf_prepend(Buf *b, const char *s, size_t n);
+/* The n bytes at p and a NUL, kern__malloc'd for the caller: p's own
+ * block, taken out of the arena, where it has one (Note [text once]),
+ * else a copy.  NULL when out of memory. */
+char *arena_take(Compiler *C, char *p, size_t n);
 void buf_putn(Buf *b, const char *s, size_t n);
 void buf_puts(Buf *b, const char *s);
 void buf_printf(Buf *b, const char *fmt, ...)
@@ -113,11 +130,24 @@ struct Arena {
    * In the arena, its doublings were a quarter of a compilation's memory
    * and lived until the end (issue #23, item 9). */
   void *tokens;
+  /* The size of the next block, growing by doubling to 64 KB; 0 is 64 KB
+   * at once.  A kernel's own syntax tree (Note [kernel syntax trees] in
+   * lower/check.c) starts small: it is a few KB. */
+  size_t block;
+  struct Arena *next; /* Compiler.trees: the next kernel's tree */
 };
 
 struct Compiler {
   Arena arena;
   Arena nodes;       /* the parser's Nodes (arena_alloc_node) */
+  Arena scratch;     /* while `scratching`, where arena_alloc and the rest
+                        allocate (Note [kernel scratch] in emit/common.c) */
+  bool scratching;
+  struct ArenaBlock *spare; /* arena_recycle's blocks */
+  Arena *tree;       /* where arena_alloc_node allocates while a kernel is
+                        parsed; NULL: nodes */
+  Arena *trees;      /* every kernel's tree, freed at the end if not
+                        before (Note [kernel syntax trees], lower/check.c) */
   jmp_buf jmp;
   const char *path;  /* for messages */
   const char *src;

@@ -38,8 +38,10 @@ void *names_get(const Names *t, const char *key) {
 
 static void names_grow(Compiler *C, Names *t) {
   size_t ncap = t->cap ? t->cap * 2 : 16;
-  const char **keys = arena_alloc(C, ncap * sizeof *keys);
-  void **vals = arena_alloc(C, ncap * sizeof *vals);
+  /* tables outlive a kernel's scratch (Note [kernel scratch] in
+   * emit/common.c) */
+  const char **keys = arena_alloc_keep(C, ncap * sizeof *keys);
+  void **vals = arena_alloc_keep(C, ncap * sizeof *vals);
   for (size_t j = 0; j < t->cap; j++) {
     if (!t->keys[j])
       continue;

@@ -262,7 +262,9 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
     IrModule *m = lower_module(C);
     /* Nothing reads a Node from here on: the IR, the Funcs and Params
      * describe_* reads and every name and string are in C->arena. */
-    arena_free_all(&C->nodes);
+    arena_recycle(C, &C->nodes);
+    for (Arena *t = C->trees; t; t = t->next)
+      arena_recycle(C, t);
     m->debug = o->debug != 0;
     /* Debug mode checks every access, so nothing is aggregated there. */
     if (!o->debug)
@@ -285,21 +287,34 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
     ir_analyze(C, m);
     if (o->debug)
       ir_add_fault_param(C, m);
-    const char *code = emit_module(C, m, target_of(target), o, memo);
-    if (expanded)
+    size_t len;
+    char *code = emit_module(C, m, target_of(target), o, memo, &len);
+    if (expanded) {
       /* Note [expansion]: the first line says whether the expansion took
        * the module (conformance_cpu_expanded counts them) */
-      code = arena_printf(C, "/* kern: %s (Note [expansion] in ir/expand.c) */\n%s",
-                          expanded, code);
-    out->source = dup_or_oom(C, code);
-    out->source_len = strlen(out->source);
+      const char *line = arena_printf(
+          C, "/* kern: %s (Note [expansion] in ir/expand.c) */\n", expanded);
+      Buf b = {C, code, len, len + 1, true};
+      buf_prepend(&b, line, strlen(line));
+      code = b.p;
+      len = b.len;
+    }
+    /* the text leaves the arena without a copy (Note [text once] in
+     * base/arena.c) */
+    out->source = arena_take(C, code, len);
+    if (!out->source)
+      diag_oom(C);
+    out->source_len = len;
     if (o->ptx && target == KERN_TARGET_CUDA) {
       /* the quick tier (emit/ptx.c): never an error of the compilation */
       const char *why = NULL;
       const char *ptx = emit_ptx(C, m, o, &why);
       if (ptx) {
-        out->ptx = dup_or_oom(C, ptx);
-        out->ptx_len = strlen(out->ptx);
+        /* no copy where it can be taken (Note [text once]) */
+        out->ptx_len = strlen(ptx);
+        out->ptx = arena_take(C, (char *)ptx, out->ptx_len);
+        if (!out->ptx)
+          diag_oom(C);
       } else {
         out->ptx_why = dup_or_oom(C, why);
       }
@@ -326,8 +341,12 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
     out->error = C->error;
     C->error = NULL;
   }
+  for (Arena *t = C->trees; t; t = t->next)
+    arena_free_all(t);
   arena_free_all(&C->arena);
+  arena_free_all(&C->scratch);
   arena_free_all(&C->nodes);
+  arena_free_spares(C);
   kern__free(C->error);
   kern__free(C);
   return st;

@@ -74,9 +74,10 @@ struct Emit {
   struct EmitMemo *memo;    /* Note [helper memo] in memo.c; NULL: off */
 };
 
-/* Emits a whole module; returns the source (arena). */
-const char *emit_module(Compiler *C, IrModule *m, const Target *T,
-                        const kc_options *opts, kc_memo *memo);
+/* Emits a whole module; returns the source (arena; arena_take hands it
+ * over without a copy) and its length in *len. */
+char *emit_module(Compiler *C, IrModule *m, const Target *T,
+                  const kc_options *opts, kc_memo *memo, size_t *len);
 
 extern const Target target_c, target_cuda, target_opencl, target_cuda_compact;
 

@@ -160,7 +160,8 @@ static void memo_have(Emit *E, const char *name) {
   names_put(E->C, &E->haveset, name, (void *)name);
   if (E->nhave == E->caphave) {
     int cap = E->caphave ? E->caphave * 2 : 64;
-    const char **h = arena_alloc(E->C, sizeof(char *) * (size_t)cap);
+    /* kept past a kernel's scratch (Note [kernel scratch] in common.c) */
+    const char **h = arena_alloc_keep(E->C, sizeof(char *) * (size_t)cap);
     if (E->nhave)
       memcpy(h, E->have, sizeof(char *) * (size_t)E->nhave);
     E->have = h;
@@ -193,7 +194,7 @@ void emit_memo_dep(Emit *E, const char *name) {
     return;
   if (r->ndeps == r->capdeps) {
     int cap = r->capdeps ? r->capdeps * 2 : 8;
-    const char **d = arena_alloc_raw(E->C, sizeof(char *) * (size_t)cap);
+    const char **d = arena_alloc_keep(E->C, sizeof(char *) * (size_t)cap);
     if (r->ndeps)
       memcpy(d, r->deps, sizeof(char *) * (size_t)r->ndeps);
     r->deps = d;
@@ -204,7 +205,9 @@ void emit_memo_dep(Emit *E, const char *name) {
 
 void emit_memo_open(Emit *E, const char *name) {
   EmitMemo *M = E->memo;
-  MemoRec *r = arena_alloc(E->C, sizeof *r);
+  /* kept past a kernel's scratch (Note [kernel scratch] in common.c);
+   * emit_need gave a kept name */
+  MemoRec *r = arena_alloc_keep(E->C, sizeof *r);
   r->name = name;
   /* A struct's name (see the Note). */
   r->bad = strchr(name, 'S') != NULL;
@@ -236,7 +239,7 @@ void emit_memo_pre(Emit *E, const char *name, size_t off) {
   M->top = r->up;
   r->off = off;
   r->len = E->pre.len - off;
-  names_put(E->C, &M->closed, name, r);
+  names_put(E->C, &M->closed, r->name, r);
   if (M->last)
     M->last->next = r;
   else

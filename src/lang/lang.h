@@ -34,15 +34,20 @@ typedef enum TokKind {
   T_OP
 } TokKind;
 
+/* 40 bytes, not 64: the parser holds every token of the file at once,
+ * which was the largest part of a compilation's peak for a file of many
+ * small kernels (issue #23, item 9). */
 typedef struct Token {
   TokKind kind;
   Pos pos;
   const char *text; /* points into the source */
   int len;
-  uint64_t ival;    /* T_INT */
-  double fval;      /* T_FLOAT */
-  char *str;        /* T_STRING: decoded contents (arena) */
-  int slen;
+  int slen;         /* T_STRING: the length of str */
+  union {
+    uint64_t ival;  /* T_INT */
+    double fval;    /* T_FLOAT */
+    char *str;      /* T_STRING: decoded contents (arena) */
+  };
 } Token;
 
 /* Tokenizes the whole file into C->arena; the array ends with T_EOF. */
@@ -182,6 +187,10 @@ struct Func {
   const char *native;
   int native_len;
   Pos native_pos;      /* the snippet's string literal */
+  /* A kernel's syntax tree, freed once the kernel is checked (Note
+   * [kernel syntax trees] in lower/check.c); empty for other functions,
+   * whose trees are in C->nodes. */
+  Arena *nodes;
 };
 
 /* wp.overload(kernel, [T, ...]), wp.overload(kernel, {"name": T}) or an

@@ -950,7 +950,10 @@ static Func *funcdef(Parser *P, bool is_kernel) {
   f->pos = nt->pos;
   f->name = expect_name(P);
   expect_op(P, "(");
-  int cap = 8;
+  /* most functions have a few parameters; every Func lives to the end
+   * (issue #23, item 9: 8 of them were a third of a small kernel's share
+   * of the arena) */
+  int cap = 2;
   f->params = arena_alloc(P->C, sizeof(Param) * (size_t)cap);
   while (!is_op(peek(P), ")")) {
     Token *pt = peek(P);
@@ -1286,8 +1289,23 @@ static void decorated(Parser *P) {
                "supported%s", P->wp, other,
                !strncmp(other, "func_grad", 9) || !strcmp(other, "func_replay")
                    ? " (autodiff is outside kern's scope)" : "");
-  if ((kind == 1 || kind == 2) && is_kw(t, "def")) {
-    add_func(P, funcdef(P, kind == 1));
+  if (kind == 1 && is_kw(t, "def")) {
+    /* the kernel's tree in an arena of its own (Note [kernel syntax
+     * trees] in lower/check.c) */
+    Compiler *C = P->C;
+    Arena *tree = arena_alloc(C, sizeof *tree);
+    tree->block = 4096 - 64;
+    tree->next = C->trees;
+    C->trees = tree;
+    C->tree = tree;
+    Func *f = funcdef(P, true);
+    C->tree = NULL;
+    f->nodes = tree;
+    add_func(P, f);
+    return;
+  }
+  if (kind == 2 && is_kw(t, "def")) {
+    add_func(P, funcdef(P, false));
     return;
   }
   if (kind == 1 || kind == 2)

@@ -297,6 +297,27 @@ static void calls_in(Compiler *C, Node *n, CallList *out) {
   }
 }
 
+/* Note [kernel syntax trees]: a syntax tree is about 200 bytes a node and
+ * 4 KB for a two-line kernel, as much as the kernel's IR, and the two
+ * used to live side by side until the whole module was lowered (issue
+ * #23, item 9).  Nothing calls a kernel, so once a kernel is checked
+ * nothing reads its tree again: the parser gives each @wp.kernel's tree
+ * an arena of its own (Compiler.tree) and it is freed here, right after
+ * the kernel is lowered.  A generic kernel stays: wp.overload and
+ * launches instantiate it from its tree (check_generic.c).  Functions'
+ * trees are in C->nodes, freed with it after lowering.  The pointers
+ * into the tree are cleared so that a late reader finds NULL, not freed
+ * memory. */
+static void free_kernel_tree(Compiler *C, Func *f) {
+  if (!f->is_kernel || f->generic || !f->nodes)
+    return;
+  arena_recycle(C, f->nodes);
+  f->body = NULL;
+  f->ret_annot = NULL;
+  for (int i = 0; i < f->nparams; i++)
+    f->params[i].annot = f->params[i].defval = NULL;
+}
+
 static void check_in_call_order(Compiler *C, IrModule *irm) {
   int nf = 0;
   for (Func *f = C->mod->funcs; f; f = f->next)
@@ -337,6 +358,7 @@ static void check_in_call_order(Compiler *C, IrModule *irm) {
       sp--;
       top->f->checking = false;
       check_func(C, irm, top->f);
+      free_kernel_tree(C, top->f);
     }
   }
 }

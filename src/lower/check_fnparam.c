@@ -233,6 +233,7 @@ Node *check_fnparam_call(Ctx *X, Node *call, Func *g) {
         h->nparams++;
       }
     h->body = subst(X, g->body, names, targets, k, true);
+    h->nodes = NULL; /* the tree is g's (Note [kernel syntax trees]) */
     h->overload = NULL;
     h->overload_index = 0;
     h->next = NULL;

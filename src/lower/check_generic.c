@@ -142,6 +142,7 @@ static Func *instantiate(Ctx *X, Func *g, const Type **types, Pos use) {
     h->params[i].ty = types[i];
     h->params[i].sym = NULL;
   }
+  h->nodes = NULL; /* the tree is g's (Note [kernel syntax trees]) */
   h->generic = false;
   h->instance_of = g;
   h->instances = NULL;
