@@ -368,6 +368,14 @@ typedef struct kern_options {
    * KERN_CUDA_TIER_PTX uses kern's PTX alone where it covers the module
    * (for testing).  Other values are refused. */
   int cuda_tier;
+  /* Non-zero makes a context that only compiles (kern_compile_source):
+   * no backend is probed, so no vendor library is loaded (PoCL and its
+   * LLVM alone map about 100 MB) and the context has no devices; every
+   * backend is listed as unavailable with the reason "not probed".
+   * `kern compile` uses it. */
+  int no_devices;
+  /* Must be zero; keeps the struct free of tail padding. */
+  int reserved1;
 } kern_options;
 typedef enum kern_cuda_tier {
   KERN_CUDA_TIER_AUTO = 0,

@@ -591,6 +591,7 @@ static int cmd_compile(int argc, char **argv) {
   kern_options kopts = KERN_OPTIONS_INIT;
   kopts.debug = debug;
   kopts.no_native = no_native;
+  kopts.no_devices = 1; /* compiling loads no vendor library */
   kern_status st = kern_context_new(&kopts, &ctx);
   if (st != KERN_SUCCESS) {
     free(src);

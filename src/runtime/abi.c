@@ -23,7 +23,7 @@ const char *kern_version_string(void) { return KERN_VERSION_STRING; }
 #define END(T, f) (offsetof(T, f) + sizeof(((T *)0)->f))
 _Static_assert(offsetof(kern_options, debug) == KERN_OPTIONS_SIZE_V1,
                "kern_options version 1 ends before debug");
-_Static_assert(END(kern_options, cuda_tier) == sizeof(kern_options),
+_Static_assert(END(kern_options, reserved1) == sizeof(kern_options),
                "kern_options has tail padding");
 _Static_assert(END(kern_backend_info, reserved0) == sizeof(kern_backend_info) &&
                    sizeof(kern_backend_info) == KERN_BACKEND_INFO_SIZE_V1,

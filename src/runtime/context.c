@@ -220,12 +220,12 @@ kern_status kern_context_new(const kern_options *opts, kern_context **out) {
   if (opts && kern__struct_in(&o, sizeof o, opts, KERN_OPTIONS_SIZE_V1) !=
                   KERN_SUCCESS)
     return KERN_ERROR_INVALID_ARGUMENT;
-  if (o.reserved0 != 0 || o.cuda_tier < KERN_CUDA_TIER_AUTO ||
+  if (o.reserved0 != 0 || o.reserved1 != 0 || o.cuda_tier < KERN_CUDA_TIER_AUTO ||
       o.cuda_tier > KERN_CUDA_TIER_PTX)
     return KERN_ERROR_INVALID_ARGUMENT;
   /* First, before this thread reads the environment: Note
    * [process-wide backend state]. */
-  kern_status ist = kern__backends_init();
+  kern_status ist = o.no_devices ? KERN_SUCCESS : kern__backends_init();
   if (ist != KERN_SUCCESS) return ist;
   kern_context *ctx = kern__calloc(1, sizeof *ctx);
   if (!ctx) return KERN_ERROR_OUT_OF_MEMORY;
@@ -252,6 +252,12 @@ kern_status kern_context_new(const kern_options *opts, kern_context **out) {
     const kern_backend *be = ctx->backends[b];
     char *reason = ctx->breason[b];
     reason[0] = 0;
+    if (o.no_devices) {
+      snprintf(reason, sizeof ctx->breason[b],
+               "%s: not probed (a context made to compile only: "
+               "kern_options.no_devices)", be->name);
+      continue;
+    }
     st = be->probe(ctx, &ctx->bstate[b], reason, sizeof ctx->breason[b]);
     if (st == KERN_ERROR_OUT_OF_MEMORY) goto fail;
     if (st != KERN_SUCCESS) {

@@ -80,6 +80,27 @@ int main(void) {
   garbage.reserved0 = 1; /* reserved fields must be zero */
   ASSERT(kern_context_new(&garbage, &ctx) == KERN_ERROR_INVALID_ARGUMENT);
   garbage = (kern_options)KERN_OPTIONS_INIT;
+  garbage.reserved1 = 1;
+  ASSERT(kern_context_new(&garbage, &ctx) == KERN_ERROR_INVALID_ARGUMENT);
+  /* A context made to compile only (no_devices): no backend probed, no
+   * devices, every backend says why, and compiling works. */
+  {
+    kern_options nd = KERN_OPTIONS_INIT;
+    nd.no_devices = 1;
+    kern_context *c2 = NULL;
+    ASSERT_OK(NULL, kern_context_new(&nd, &c2));
+    ASSERT(kern_device_count(c2) == 0);
+    kern_backend_info bi = KERN_BACKEND_INFO_INIT;
+    ASSERT_OK(c2, kern_backend_get(c2, KERN_BACKEND_CPU, &bi));
+    ASSERT(!bi.available && strstr(bi.reason, "not probed"));
+    char *code = NULL;
+    ASSERT_OK(c2, kern_compile_source(c2, "saxpy.py", kSaxpy, sizeof kSaxpy - 1,
+                                      "cuda", &code));
+    ASSERT(code && strstr(code, "saxpy"));
+    kern_free(code);
+    kern_context_free(c2);
+  }
+  garbage = (kern_options)KERN_OPTIONS_INIT;
   garbage.cuda_tier = 3; /* not a kern_cuda_tier */
   ASSERT(kern_context_new(&garbage, &ctx) == KERN_ERROR_INVALID_ARGUMENT);
   garbage.cuda_tier = -1;
