@@ -321,7 +321,7 @@ enum {
   X(VELOCITY_AT_POINT, "velocity_at_point") \
   X(TRANSFORM_TWIST, "transform_twist") X(TRANSFORM_WRENCH, "transform_wrench") \
   X(SVD3, "svd3") X(SVD2, "svd2") X(QR3, "qr3") X(EIG3, "eig3") \
-  X(BREAKPOINT, "breakpoint")
+  X(BREAKPOINT, "breakpoint") X(BLOCK_DIM, "block_dim")
 
 enum {
 #define X(id, name) BI_##id,

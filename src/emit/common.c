@@ -2251,7 +2251,17 @@ void emit_thread_loop(Emit *E, IrFunc *f, const char *pragma,
     /* a lone wp.tid() is the first coordinate, as in Warp */
     emit_line(E, "const int32_t k_tid0 = (int32_t)(k_t / (k_d1 * k_d2 * k_d3));");
   } else {
-    emit_line(E, "int64_t k_r = k_t;");
+    /* the dimensions after the unpacked ones are folded, as in Warp 1.19
+     * (Note [launch dimensionality] in runtime/module.c) */
+    if (f->tid_dims >= 4) {
+      emit_line(E, "int64_t k_r = k_t;");
+    } else {
+      Buf fold;
+      buf_init(&fold, E->C);
+      for (int d = f->tid_dims; d <= 3; d++)
+        buf_printf(&fold, "%sk_d%d", d > f->tid_dims ? " * " : "", d);
+      emit_line(E, "int64_t k_r = k_t / (%s);", fold.p);
+    }
     for (int d = f->tid_dims - 1; d >= 1; d--) {
       emit_line(E, "const int32_t k_tid%d = (int32_t)(k_r %% k_d%d);", d, d);
       emit_line(E, "k_r /= k_d%d;", d);

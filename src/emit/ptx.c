@@ -1648,6 +1648,10 @@ static void kernel(Px *X, Buf *out, IrFunc *f) {
   } else {
     const char *rr = reg(X, RD);
     ins(X, "mov.b64 %s, %s;", rr, t);
+    /* the dimensions after the unpacked ones are folded, as
+     * emit_thread_loop does (Note [launch dimensionality]) */
+    for (int d = f->tid_dims; d <= 3; d++)
+      ins(X, "div.s64 %s, %s, %s;", rr, rr, dd[d]);
     for (int d = f->tid_dims - 1; d >= 1; d--) {
       const char *m = reg(X, RD), *td = reg(X, RR);
       ins(X, "rem.s64 %s, %s, %s;", m, rr, dd[d]);

@@ -167,6 +167,7 @@ struct IrFunc {
   IrAgg *aggs;
   bool has_kreturn_in_loop; /* kernel return inside a loop: needs goto */
   bool uses_fp64, uses_atomics, uses_printf;
+  bool uses_block;      /* wp.block_dim() or tiles (kc_kernel.uses_block) */
   bool simple_loop;     /* body has no loops, calls with effects or atomics */
   bool has_effects;     /* functions: a call can be seen (stores, atomics,
                            printing, effectful calls); set by the lowering */
