@@ -861,6 +861,10 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
     if (second)
       ERR(callee->pos, "wp.%s is not supported yet (second stage of the "
                        "language)", w);
+    if (!strncmp(w, "tile", 4))
+      /* Warp's tile builtins (tile, tile_load, ..., tiles of issue #24):
+       * named, not the generic unknown-function message */
+      ERR(callee->pos, "wp.%s is not supported yet (tiles, issue #24)", w);
     if (!strcmp(w, "matrix_from_rows") || !strcmp(w, "matrix_from_cols"))
       return matrix_from(X, n, !strcmp(w, "matrix_from_cols"));
     int bi = builtin_lookup(w);
