@@ -178,6 +178,9 @@ struct Type {
   bool priv;
   int fdims[4];
   int fixed_n;
+  /* A tile (issue #24; lower/check_tile.c): a fixed array view (priv,
+   * fdims its shape) that the program sees as Warp's tile type. */
+  bool tile;
 };
 
 /* The most components a vector or matrix may have (rows * cols).  Warp

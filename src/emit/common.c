@@ -1654,6 +1654,12 @@ static void emit_call(Emit *E, Buf *b, IrExpr *e) {
       emit_fixed_call(E, b, e); /* fixed.c */
       return;
     }
+    if (e->bi == BI_TILE_LANE) { /* lower/check_tile.c */
+      buf_puts(b, E->T->id == KERN_TARGET_CUDA ? "((int32_t)threadIdx.x)"
+                  : E->T->id == KERN_TARGET_OPENCL ? "((int32_t)get_local_id(0))"
+                  : "((int32_t)0)");
+      return;
+    }
     bool rnd = builtin_draws(e->bi);
     const Type *at[8]; /* wp.pnoise and wp.intersect_tri_tri take 6 */
     if (e->nargs > 8)

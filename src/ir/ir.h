@@ -253,6 +253,8 @@ enum {
                                 (lower/check_fixed.c) */
   BI_FIXED_COPY,             /* (storage, view): the view copied into the
                                 storage, and a view of that */
+  BI_TILE_LANE,              /* the thread's index in its block (int32; 0 on
+                                the CPU): lower/check_tile.c */
   BI_INTERNAL_COUNT
 };
 
