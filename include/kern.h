@@ -685,8 +685,10 @@ static inline kern_arg kern_arg_data(const void *p, size_t size) {
  * one KERN_ERROR_TYPE_MISMATCH (kern has no null arrays); both name the
  * argument in kern_last_error.
  * A kernel that unpacks wp.tid() into n values (i, j = wp.tid() is n = 2)
- * runs on grids of at most n dimensions: more is KERN_ERROR_INVALID_ARGUMENT;
- * fewer is as in Warp, the missing dimensions have size 1 and their
+ * on a grid of more than n dimensions gets Warp 1.19's coordinates: the
+ * dimensions after the first n are folded, so threads that differ only in
+ * them share their coordinates (what wp.launch_tiled relies on); on a grid
+ * of fewer, as in Warp, the missing dimensions have size 1 and their
  * indices are 0.  A lone wp.tid() is the first coordinate of any grid.
  * Limits: each dims[i] is at most INT32_MAX (2147483647; thread indices are
  * int32, as in Warp) and their product at most INT64_MAX.  A dims[i] of 0
@@ -695,6 +697,24 @@ static inline kern_arg kern_arg_data(const void *p, size_t size) {
  * KERN_ERROR_INVALID_ARGUMENT. */
 KERN_API kern_status kern_launch(kern_kernel *k, int ndim, const int64_t *dims,
                                  int nargs, const kern_arg *args);
+
+/* Sets the block size of k's later launches, Warp's
+ * wp.launch(..., block_dim=N): the threads of one block that cooperate on
+ * tiles, and what wp.block_dim() returns.  block_dim is 1 to 1024, or 0
+ * for the default (256 on CUDA and OpenCL GPUs, as Warp's CUDA default).
+ * The CPU backend runs a block as one thread whatever is set, as Warp's CPU
+ * does by default, so there wp.block_dim() is 1.  Warp's
+ * wp.launch_tiled(k, dim=[M, N], block_dim=B) is a kern_launch of
+ * [M, N, B] with block size B (on the CPU [M, N, 1]): `i, j = wp.tid()`
+ * then gives the block's coordinates (dimensions after the ones a kernel
+ * unpacks are folded, as in Warp 1.19).  The setting stays with the kernel
+ * handle until changed; out-of-range values are KERN_ERROR_INVALID_ARGUMENT
+ * and change nothing. */
+KERN_API kern_status kern_kernel_set_block_dim(kern_kernel *k, int block_dim);
+/* The block size k's launches use on its device (what wp.block_dim()
+ * returns there): 1 on the CPU, else the one set or 256; 0 for an invalid
+ * handle.  wp.launch_tiled's last dimension. */
+KERN_API int kern_kernel_block_dim(const kern_kernel *k);
 
 /* Waits for all work on dev; reports a device fault from earlier work. */
 KERN_API kern_status kern_synchronize(kern_context *ctx, kern_device dev);

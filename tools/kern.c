@@ -171,6 +171,13 @@ static const char help_run[] =
     "                        default checks them); wins over $KERN_DEBUG\n"
     "  --debug               check every array access (the default; kept\n"
     "                        for scripts that ask for it explicitly)\n"
+    "  --block-dim N         threads per block, 1 to 1024, as wp.launch's\n"
+    "                        block_dim (default 256 on CUDA and OpenCL;\n"
+    "                        the CPU runs a block as one thread, as Warp's\n"
+    "                        CPU does)\n"
+    "  --tiled               launch as wp.launch_tiled: append the block\n"
+    "                        size (1 on the CPU) to --dim as the last\n"
+    "                        dimension\n"
     "  --no-native           refuse @wp.func_native snippets (native code\n"
     "                        pasted into the program), for files you do\n"
     "                        not trust\n"
@@ -666,6 +673,7 @@ static void list_params(const kern_param_info *ps, int n, char *buf,
 typedef struct run_opts {
   const char *file, *kernel, *dim, *backend, *device;
   int quiet, no_cache, threads, debug, no_native;
+  int block_dim, tiled; /* --block-dim N (0: the default), --tiled */
   assign *args;
   int nargs;
   assign *saves;
@@ -706,6 +714,20 @@ static int parse_run_args(int argc, char **argv, run_opts *o) {
         o->no_native = 1;
         continue;
       }
+      if (strcmp(a, "--tiled") == 0) {
+        o->tiled = 1;
+        continue;
+      }
+      if ((r = opt_value(argc, argv, &i, "--block-dim", NULL, &v))) {
+        char *end;
+        if (r < 0) return usage("run", "%s needs a value", a);
+        long t = strtol(v, &end, 10);
+        if (*v == '\0' || *end != '\0' || t < 1 || t > 1024)
+          return usage("run", "--block-dim '%s' is not an integer from 1 to "
+                              "1024", v);
+        o->block_dim = (int)t;
+        continue;
+      }
       if ((r = opt_value(argc, argv, &i, "--dim", NULL, &o->dim)) ||
           (r = opt_value(argc, argv, &i, "--backend", NULL, &o->backend)) ||
           (r = opt_value(argc, argv, &i, "--device", NULL, &o->device))) {
@@ -731,7 +753,8 @@ static int parse_run_args(int argc, char **argv, run_opts *o) {
       }
       static const char *const run_options[] = {
           "--dim", "--backend", "--device", "--save", "--quiet", "--threads",
-          "--no-cache", "--unchecked", "--debug", "--no-native", "--help"};
+          "--no-cache", "--unchecked", "--debug", "--no-native", "--help",
+          "--block-dim", "--tiled"};
       const char *eq = strchr(a, '=');
       char hint[160];
       return usage("run", "unknown option '%s'%s", a,
@@ -1463,8 +1486,28 @@ static int run_launch(run_state *r) {
               "not on the list '%s'", ps[p].name, list);
         return EXIT_FAIL;
       }
+    if (r->o.block_dim || r->o.tiled) {
+      error("--block-dim and --tiled run on one device, not on the list "
+            "'%s'", list);
+      return EXIT_FAIL;
+    }
     int rc = run_group(r, list);
     if (rc >= 0) return rc;
+  }
+  /* wp.launch(..., block_dim=N); --tiled is wp.launch_tiled: the block
+   * size the device uses (1 on the CPU) appended to the grid */
+  if (r->o.block_dim) {
+    kern_status bst = kern_kernel_set_block_dim(r->k, r->o.block_dim);
+    if (bst != KERN_SUCCESS) return lib_error(r->ctx, bst, "--block-dim");
+  }
+  if (r->o.tiled) {
+    if (r->ndims >= KERN_MAX_DIMS) {
+      error("--tiled appends the block size to the grid, which then has "
+            "more than %d dimensions; give --dim at most %d",
+            KERN_MAX_DIMS - 1, KERN_MAX_DIMS - 1);
+      return EXIT_FAIL;
+    }
+    r->dims[r->ndims++] = kern_kernel_block_dim(r->k);
   }
   /* the array fields of struct values: Warp's descriptor of each */
   for (int p = 0; p < r->np; p++) {

@@ -393,8 +393,14 @@ class Kernel:
                 ", ".join("'%s'" % m for m in missing)))
         return vals
 
-    def __call__(self, *args, dim=None, stream=None, copy=False, **kw):
-        """Launches the kernel over ``dim`` (an int or a tuple of up to 4)."""
+    def __call__(self, *args, dim=None, stream=None, copy=False,
+                 block_dim=None, **kw):
+        """Launches the kernel over ``dim`` (an int or a tuple of up to 4).
+        ``block_dim``, when given, is the block size of this and later
+        launches (Warp's ``wp.launch(..., block_dim=N)``; the CPU runs a
+        block as one thread)."""
+        if block_dim is not None:
+            self._set_block_dim(block_dim)
         if kw:
             args = self._bind(args, kw)
         if len(args) != self._n:
@@ -455,6 +461,23 @@ class Kernel:
             _array.finish_temps(temps)
 
     launch = __call__
+
+    def _set_block_dim(self, block_dim):
+        if type(block_dim) is not int:
+            raise TypeError("block_dim must be an int, got %r" % (block_dim,))
+        if self._hp is None:
+            raise InvalidHandleError("kernel '%s': its module is closed" % self.name)
+        _runtime.call(_ffi.lib.kern_kernel_set_block_dim, self._hp, block_dim,
+                      what="block_dim")
+
+    @property
+    def block_dim(self):
+        """The block size this kernel's launches use on its device (1 on
+        the CPU): wp.block_dim() in the kernel, and wp.launch_tiled's last
+        dimension."""
+        if self._hp is None:
+            raise InvalidHandleError("kernel '%s': its module is closed" % self.name)
+        return _ffi.lib.kern_kernel_block_dim(self._hp)
 
     def bind(self, *args, dim=None, stream=None, **kw):
         """A :class:`Launch` with these arguments packed once: its
@@ -845,8 +868,27 @@ def load(source, device=None, name=None):
     return Module(out.value, d, nm)
 
 
+def launch_tiled(kernel, dim, inputs=(), outputs=(), stream=None,
+                 device=None, copy=False, block_dim=None):
+    """Warp's ``wp.launch_tiled``: the block size the kernel's device uses
+    (``block_dim``, default 256; 1 on the CPU, as on Warp's CPU) is
+    appended to ``dim`` as the last dimension."""
+    if not isinstance(kernel, Kernel):
+        raise TypeError("kern.launch_tiled needs a kern.Kernel (m.name), got %r"
+                        % (kernel,))
+    if block_dim is not None:
+        kernel._set_block_dim(block_dim)
+    dims = [dim] if type(dim) is int else list(dim)
+    if len(dims) > 3:
+        raise InvalidArgumentError(
+            "kern.launch_tiled: dim has %d dimensions; the block dimension "
+            "makes it at most 4, so give at most 3" % len(dims))
+    return launch(kernel, tuple(dims + [kernel.block_dim]), inputs, outputs,
+                  stream=stream, device=device, copy=copy)
+
+
 def launch(kernel, dim, inputs=(), outputs=(), stream=None, device=None,
-           copy=False):
+           copy=False, block_dim=None):
     """Warp's spelling of a launch: ``kern.launch(m.saxpy, dim=n,
     inputs=[2.0, x, y])``.  ``outputs`` are appended to ``inputs``;
     ``device``, when given, must be the kernel's device."""
@@ -865,6 +907,10 @@ def launch(kernel, dim, inputs=(), outputs=(), stream=None, device=None,
             "module for that device)" % (kernel.name, kernel.device.name,
                                          _runtime.get_device(device).name))
     args = list(inputs) + list(outputs)
+    if block_dim is not None:
+        if not isinstance(kernel, Kernel):
+            raise TypeError("kern.launch: block_dim needs a kern.Kernel")
+        kernel._set_block_dim(block_dim)
     return kernel(*args, dim=dim, stream=stream, copy=copy)
 
 

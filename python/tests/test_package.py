@@ -101,3 +101,30 @@ def test_pip_install(tmp_path):
                        capture_output=True, text=True, env=e, timeout=300, cwd=str(tmp_path))
     assert r.returncode == 0, r.stderr
     assert str(target) in r.stdout and "cpu:0" in r.stdout
+
+
+def test_block_dim_and_launch_tiled():
+    # wp.launch(..., block_dim=N) and wp.launch_tiled (docs/language.md,
+    # "Launches"): the block size is what wp.block_dim() returns (1 on the
+    # CPU, as Warp's CPU), and launch_tiled appends it to dim, which
+    # `i, j = wp.tid()` folds away.
+    src = (
+        "import warp as wp\n"
+        "@wp.kernel\n"
+        "def k(out: wp.array2d(dtype=int), blk: wp.array(dtype=int)):\n"
+        "    i, j = wp.tid()\n"
+        "    wp.atomic_add(out, i, j, 1)\n"
+        "    blk[0] = wp.block_dim()\n")
+    m = kern.load(src)
+    out = kern.zeros((2, 3), dtype=kern.int32, device=m.device)
+    blk = kern.zeros(1, dtype=kern.int32, device=m.device)
+    kern.launch_tiled(m.k, dim=(2, 3), inputs=[out, blk], block_dim=16)
+    cpu = m.device.name.startswith("cpu")
+    bd = 1 if cpu else 16
+    assert m.k.block_dim == bd
+    assert out.numpy().tolist() == [[bd] * 3, [bd] * 3]
+    assert blk.numpy().tolist() == [bd]
+    with pytest.raises(kern.InvalidArgumentError):
+        m.k(out, blk, dim=(2, 3), block_dim=2000)
+    with pytest.raises(TypeError):
+        m.k(out, blk, dim=(2, 3), block_dim=1.5)

@@ -208,6 +208,9 @@ struct Type {
   bool priv;
   int fdims[4];
   int fixed_n;
+  /* A tile (issue #24; lower/check_tile.c): a fixed array view (priv,
+   * fdims its shape) that the program sees as Warp's tile type. */
+  bool tile;
 };
 
 /* The most components a vector or matrix may have (rows * cols).  Warp
@@ -351,7 +354,7 @@ enum {
   X(VELOCITY_AT_POINT, "velocity_at_point") \
   X(TRANSFORM_TWIST, "transform_twist") X(TRANSFORM_WRENCH, "transform_wrench") \
   X(SVD3, "svd3") X(SVD2, "svd2") X(QR3, "qr3") X(EIG3, "eig3") \
-  X(BREAKPOINT, "breakpoint")
+  X(BREAKPOINT, "breakpoint") X(BLOCK_DIM, "block_dim")
 
 enum {
 #define X(id, name) BI_##id,

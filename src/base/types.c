@@ -127,6 +127,13 @@ bool ty_eq(const Type *a, const Type *b) {
     return a->sc == b->sc && a->rows == b->rows && a->cols == b->cols &&
            a->quat == b->quat && a->xform == b->xform;
   case TY_ARRAY:
+    if (a->tile || b->tile) {
+      if (a->tile != b->tile || a->ndim != b->ndim)
+        return false;
+      for (int k = 0; k < a->ndim; k++)
+        if (a->fdims[k] != b->fdims[k])
+          return false;
+    }
     return a->ndim == b->ndim && a->indexed == b->indexed &&
            a->priv == b->priv && ty_eq(a->elem, b->elem);
   case TY_STRUCT:
@@ -205,6 +212,15 @@ const char *ty_name(Compiler *C, const Type *t) {
     kern_type_name(ty_to_kern(t), buf, sizeof buf);
     return arena_strndup(C, buf, strlen(buf));
   case TY_ARRAY:
+    if (t->tile) {
+      Buf b;
+      buf_init(&b, C);
+      buf_printf(&b, "tile(dtype=%s, shape=(", ty_name(C, t->elem));
+      for (int k = 0; k < t->ndim; k++)
+        buf_printf(&b, "%s%d", k ? ", " : "", t->fdims[k]);
+      buf_puts(&b, t->ndim == 1 ? ",))" : "))");
+      return b.p;
+    }
     if (t->ndim == 1)
       return arena_printf(C, "%sarray(dtype=%s)", t->indexed ? "indexed" : "",
                           ty_name(C, t->elem));

@@ -147,9 +147,11 @@ static void describe_kernels(Compiler *C, IrModule *m, kc_result *out) {
   out->kernels = kern__calloc((size_t)(n ? n : 1), sizeof(kc_kernel));
   if (!out->kernels)
     diag_oom(C);
-  bool any_fp64 = false;
-  for (IrFunc *f = m->funcs; f; f = f->next)
+  bool any_fp64 = false, any_block = false;
+  for (IrFunc *f = m->funcs; f; f = f->next) {
     any_fp64 |= f->uses_fp64;
+    any_block |= f->uses_block;
+  }
   for (IrFunc *f = m->kernels; f; f = f->next) {
     kc_kernel *k = &out->kernels[out->nkernels++];
     k->name = dup_or_oom(C, f->name);
@@ -158,6 +160,7 @@ static void describe_kernels(Compiler *C, IrModule *m, kc_result *out) {
     k->has_atomics = f->uses_atomics;
     k->fault_param = m->debug;
     k->tid_dims = f->tid_dims;
+    k->uses_block = f->uses_block || any_block;
     k->params = kern__calloc((size_t)(f->nparams ? f->nparams : 1),
                              sizeof(kc_param));
     if (!k->params)

@@ -77,6 +77,12 @@ typedef struct kern__dims {
    * the whole grid (Note [shard launch] in runtime/multi.c).  The C target
    * gets the range as begin/end arguments instead and ignores it. */
   int64_t begin;
+  /* The block size of the launch (Warp's block_dim, Note [block_dim] in
+   * runtime/module.c): the threads that cooperate on one tile; -1 the
+   * backend's default (256 on CUDA); 0 leaves the backend's own launch
+   * shape (a kernel without tiles or wp.block_dim()).  The CPU target reads
+   * none of it: a block there is one thread. */
+  int64_t block;
 } kern__dims;
 
 /* One field of a struct parameter (or of an array of structs' element),
@@ -127,6 +133,9 @@ typedef struct kc_kernel {
    * 2); 1 for a lone wp.tid(), 0 when it never calls it.  kern_launch
    * refuses grids of more dimensions than this when it is 2 or more. */
   int tid_dims;
+  /* Calls wp.block_dim() or uses tiles: its launches get a block size
+   * even when none was asked for (Note [block_dim] in runtime/module.c). */
+  int uses_block;
 } kc_kernel;
 
 /* The fault record: [0] set to 1 by the first fault, [1] line, [2] column,

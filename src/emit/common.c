@@ -1660,6 +1660,12 @@ static void emit_call(Emit *E, Buf *b, IrExpr *e) {
       emit_fixed_call(E, b, e); /* fixed.c */
       return;
     }
+    if (e->bi == BI_TILE_LANE) { /* lower/check_tile.c */
+      buf_puts(b, E->T->id == KERN_TARGET_CUDA ? "((int32_t)threadIdx.x)"
+                  : E->T->id == KERN_TARGET_OPENCL ? "((int32_t)get_local_id(0))"
+                  : "((int32_t)0)");
+      return;
+    }
     bool rnd = builtin_draws(e->bi);
     const Type *at[8]; /* wp.pnoise and wp.intersect_tri_tri take 6 */
     if (e->nargs > 8)
@@ -2257,7 +2263,17 @@ void emit_thread_loop(Emit *E, IrFunc *f, const char *pragma,
     /* a lone wp.tid() is the first coordinate, as in Warp */
     emit_line(E, "const int32_t k_tid0 = (int32_t)(k_t / (k_d1 * k_d2 * k_d3));");
   } else {
-    emit_line(E, "int64_t k_r = k_t;");
+    /* the dimensions after the unpacked ones are folded, as in Warp 1.19
+     * (Note [launch dimensionality] in runtime/module.c) */
+    if (f->tid_dims >= 4) {
+      emit_line(E, "int64_t k_r = k_t;");
+    } else {
+      Buf fold;
+      buf_init(&fold, E->C);
+      for (int d = f->tid_dims; d <= 3; d++)
+        buf_printf(&fold, "%sk_d%d", d > f->tid_dims ? " * " : "", d);
+      emit_line(E, "int64_t k_r = k_t / (%s);", fold.p);
+    }
     for (int d = f->tid_dims - 1; d >= 1; d--) {
       emit_line(E, "const int32_t k_tid%d = (int32_t)(k_r %% k_d%d);", d, d);
       emit_line(E, "k_r /= k_d%d;", d);

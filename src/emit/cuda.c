@@ -34,7 +34,7 @@ static void cuda_prelude(Emit *E) {
   emit_line(E, "typedef unsigned long long uint64_t;");
   emit_line(E, "#endif");
   emit_line(E, "typedef unsigned char kbool;");
-  emit_line(E, "typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; int64_t begin; } kern__dims;");
+  emit_line(E, "typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; int64_t begin; int64_t block; } kern__dims;");
   emit_line(E, "#define K_INF_F __int_as_float(0x7f800000)");
   emit_line(E, "#define K_NAN_F __int_as_float(0x7fffffff)");
   if (E->T->guard_helpers)

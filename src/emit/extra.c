@@ -1013,6 +1013,21 @@ static bool spatial_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
   return true;
 }
 
+/* wp.block_dim(): the threads of the block (Note [block_dim] in
+ * runtime/module.c): 1 on the CPU, as Warp's CPU by default; the CUDA
+ * block's or the OpenCL work-group's size, which the runtime sets to the
+ * launch's block_dim. */
+static bool block_dim_helper(Emit *E, Buf *b, int bi, const char *name) {
+  if (bi != BI_BLOCK_DIM)
+    return false;
+  const char *v = E->T->id == KERN_TARGET_CUDA ? "(int32_t)blockDim.x"
+                  : E->T->id == KERN_TARGET_OPENCL ? "(int32_t)get_local_size(0)"
+                  : "1";
+  buf_printf(b, "%s int32_t %s(void) {\n  return %s;\n}\n", E->T->fn_qual,
+             name, v);
+  return true;
+}
+
 /* wp.breakpoint(): Warp's CPU build traps (SIGTRAP, where a debugger
  * stops; without one the process ends, as under Warp), CUDA's stops in
  * cuda-gdb (__brkpt).  OpenCL C has no breakpoint: there it does
@@ -1042,6 +1057,7 @@ bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
     emit_ctype(E, args[i]);
   emit_ctype(E, ret);
   return breakpoint_helper(E, b, bi, name) ||
+         block_dim_helper(E, b, bi, name) ||
          math_helper(E, b, bi, ret, args, name) ||
          bitvec_helper(E, b, bi, ret, n, args, name) ||
          noise_helper(E, b, bi, n, args, ret, name) ||

@@ -60,7 +60,7 @@ static void ocl_prelude(Emit *E) {
   emit_line(E, "typedef ulong uint64_t;");
   emit_line(E, "typedef uchar kbool;");
   emit_line(E, "typedef struct { int64_t d[4]; int64_t off; } kern__shape;");
-  emit_line(E, "typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; int64_t begin; } kern__dims;");
+  emit_line(E, "typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; int64_t begin; int64_t block; } kern__dims;");
   emit_line(E, "#define K_INF_F INFINITY");
   emit_line(E, "#define K_NAN_F NAN");
 }

@@ -29,7 +29,7 @@
  *  - The ABI is the CUDA emitter's (cuda.c): the same entry symbol, one
  *    .param per kernel parameter with the C struct's size and alignment
  *    (an array is { T *data; int64_t shape[4]; }, 40 bytes), then
- *    kern__dims (56 bytes); the same grid-stride loop over
+ *    kern__dims (64 bytes); the same grid-stride loop over
  *    [dims.begin, dims.total), and wp.tid() decomposed from the loop
  *    counter as cuda.c does.
  *  - Every operation is the one the emitted C asks for and NVRTC (with
@@ -1463,9 +1463,11 @@ static void kernel(Px *X, Buf *out, IrFunc *f) {
     ins(X, "ld.param.%s %s, [%s_param_%d];", pt, r, sym, i);
     bind(X, p, r);
   }
-  buf_printf(&sig, "\t.param .align 8 .b8 %s_param_%d[56]\n)\n", sym, i);
+  buf_printf(&sig, "\t.param .align 8 .b8 %s_param_%d[64]\n)\n", sym, i);
   const char *dims = arena_printf(C, "%s_param_%d", sym, i);
-  /* kern__dims: dim[4] at 0, total at 32, chunk at 40, begin at 48 */
+  /* kern__dims: dim[4] at 0, total at 32, chunk at 40, begin at 48,
+   * block at 56 (the launch's block size, which kern's PTX never reads:
+   * tile kernels and wp.block_dim() are NVRTC's) */
   const char *dd[4], *total = reg(X, RD), *begin = reg(X, RD);
   for (int d = 1; d < 4; d++) {
     dd[d] = reg(X, RD);
@@ -1523,6 +1525,10 @@ static void kernel(Px *X, Buf *out, IrFunc *f) {
   } else {
     const char *rr = reg(X, RD);
     ins(X, "mov.b64 %s, %s;", rr, t);
+    /* the dimensions after the unpacked ones are folded, as
+     * emit_thread_loop does (Note [launch dimensionality]) */
+    for (int d = f->tid_dims; d <= 3; d++)
+      ins(X, "div.s64 %s, %s, %s;", rr, rr, dd[d]);
     for (int d = f->tid_dims - 1; d >= 1; d--) {
       const char *m = reg(X, RD), *td = reg(X, RR);
       ins(X, "rem.s64 %s, %s, %s;", m, rr, dd[d]);
@@ -1534,6 +1540,11 @@ static void kernel(Px *X, Buf *out, IrFunc *f) {
     ins(X, "cvt.u32.u64 %s, %s;", tid0, rr);
     X->tid[0] = tid0;
   }
+  /* tiles (lower/check_tile.c) are NVRTC's: said as such, not as the
+   * arrays they are made of */
+  for (IrVar *v = f->locals; v; v = v->next)
+    if (v->ty->kind == TY_ARRAY && v->ty->tile)
+      refuse(X, f->pos, "tiles (issue #24)");
   /* the locals, zeroed for each work item as emit_locals declares them */
   for (IrVar *v = f->locals; v; v = v->next) {
     if (is_agg(v->ty) && ok_elem(v->ty)) {

@@ -167,6 +167,7 @@ struct IrFunc {
   IrAgg *aggs;
   bool has_kreturn_in_loop; /* kernel return inside a loop: needs goto */
   bool uses_fp64, uses_atomics, uses_printf;
+  bool uses_block;      /* wp.block_dim() or tiles (kc_kernel.uses_block) */
   bool simple_loop;     /* body has no loops, calls with effects or atomics */
   bool has_effects;     /* functions: a call can be seen (stores, atomics,
                            printing, effectful calls); set by the lowering */
@@ -252,6 +253,8 @@ enum {
                                 (lower/check_fixed.c) */
   BI_FIXED_COPY,             /* (storage, view): the view copied into the
                                 storage, and a view of that */
+  BI_TILE_LANE,              /* the thread's index in its block (int32; 0 on
+                                the CPU): lower/check_tile.c */
   BI_INTERNAL_COUNT
 };
 

@@ -15,6 +15,7 @@ typedef struct Local {
   IrVar *var;
   Pos pos;
   bool is_param;
+  IrVar *tile_storage; /* a tile local: its own storage (check_tile.c) */
   IrVar **parts;   /* a tuple: one variable per item (check_tuple.c) */
   bool unrolled;   /* the variable of a range() loop Warp would unroll, */
   int64_t ulo, uhi; /* taking the values ulo..uhi */
@@ -248,6 +249,12 @@ const Type *check_view_type_of(Ctx *X, const Type *src, int ndim);
 int check_fixed_count(const Type *t);
 const Type *check_fixed_annot(Ctx *X, Node *n);
 IrExpr *check_fixed_zeros(Ctx *X, Node *call);
+IrExpr *check_fixed_new(Ctx *X, const Type *t, Pos pos);
+/* check_tile.c: Warp's tiles (issue #24) */
+IrExpr *check_tile_call(Ctx *X, Node *call, const char *w); /* NULL: none */
+IrExpr *check_tile_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
+IrExpr *check_tile_neg(Ctx *X, IrExpr *a, Pos pos);
+bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos);
 IrExpr *check_fixed_return(Ctx *X, IrExpr *v, Pos pos);
 void check_fixed_call(Ctx *X, IrExpr *e, const Type *ret, Pos pos);
 IrExpr *check_fixed_atomic(Ctx *X, IrExpr *e, Pos pos);

@@ -846,6 +846,11 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
   const char *w = check_wp_attr(X, callee);
   if (w && !strcmp(w, "zeros")) /* a fixed-size local array */
     return check_fixed_zeros(X, n);
+  if (w) {
+    IrExpr *tile = check_tile_call(X, n, w); /* check_tile.c */
+    if (tile)
+      return tile;
+  }
   if (w && n->kwargs)
     n = check_builtin_kwargs(X, n, w); /* wp.pow(x=a, y=b): check_kwargs.c */
   if (w) {
@@ -861,6 +866,10 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
     if (second)
       ERR(callee->pos, "wp.%s is not supported yet (second stage of the "
                        "language)", w);
+    if (!strncmp(w, "tile", 4) || !strcmp(w, "untile"))
+      /* Warp's tile builtins that check_tile.c does not have yet (issue
+       * #24): named, not the generic unknown-function message */
+      ERR(callee->pos, "wp.%s is not supported yet (issue #24)", w);
     if (!strcmp(w, "matrix_from_rows") || !strcmp(w, "matrix_from_cols"))
       return matrix_from(X, n, !strcmp(w, "matrix_from_cols"));
     int bi = builtin_lookup(w);

@@ -13,6 +13,8 @@
 IrExpr *check_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
   Compiler *C = X->C;
   const Type *lt = l->ty, *rt = r->ty;
+  if ((lt->kind == TY_ARRAY && lt->tile) || (rt->kind == TY_ARRAY && rt->tile))
+    return check_tile_binop(X, op, l, r, pos); /* check_tile.c */
   if (!ty_is_value(lt) || !ty_is_value(rt))
     ERR(pos, "unsupported operand types for %s: %s and %s", op_text(op),
         TN(lt), TN(rt));
@@ -452,6 +454,8 @@ static IrExpr *expr(Ctx *X, Node *n) {
         ERR(n->pos, "unary + is not defined for %s", TN(a->ty));
       return a;
     }
+    if (n->op == OP_NEG && a->ty->kind == TY_ARRAY && a->ty->tile)
+      return check_tile_neg(X, a, n->pos);
     if (n->op == OP_NEG) {
       if (!ty_is_value(a->ty) || a->ty->sc == KERN_SCALAR_BOOL)
         ERR(n->pos, "unary - is not defined for %s", TN(a->ty));

@@ -1018,6 +1018,14 @@ IrExpr *check_extra_call(Ctx *X, Node *call, const char *w) {
       ERR(call->pos, "%s() takes no arguments", name);
     return ir_call(X->C, BI_BREAKPOINT, &ty_void, 0, NULL);
   }
+  if (!strcmp(w, "block_dim")) {
+    /* the threads of the block (Note [block_dim] in runtime/module.c) */
+    check_no_kwargs(X, call, name);
+    if (call->args)
+      ERR(call->pos, "%s() takes no arguments", name);
+    X->irf->uses_block = true;
+    return ir_call(X->C, BI_BLOCK_DIM, t_i32(), 0, NULL);
+  }
   if (!strcmp(w, "norm_l2")) { /* wp.length */
     check_no_kwargs(X, call, name);
     int n;

@@ -176,6 +176,12 @@ static IrExpr *zeros_of(Ctx *X, const Type *t, Pos pos) {
   return e;
 }
 
+/* A zeroed fixed array (or tile) of type t over new storage
+ * (check_tile.c). */
+IrExpr *check_fixed_new(Ctx *X, const Type *t, Pos pos) {
+  return zeros_of(X, t, pos);
+}
+
 /* wp.zeros(shape=..., dtype=...) in a kernel or function. */
 IrExpr *check_fixed_zeros(Ctx *X, Node *call) {
   return zeros_of(X, fixed_type(X, call, "wp.zeros"), call->pos);

@@ -326,6 +326,8 @@ static void store_to(Ctx *X, Node *target, IrExpr *value, Pos pos) {
     if (l && l->is_param && l->ty->kind == TY_ARRAY)
       ERR(target->pos, "cannot assign to the array parameter '%s'",
           target->name);
+    if (check_tile_assign(X, target, value, pos)) /* check_tile.c */
+      return;
     if (value->ty->kind == TY_ARRAY) /* a variable holds views */
       value = check_full_view(X, value, pos);
     if (value->ty->kind == TY_TUPLE) { /* u = t */

@@ -641,8 +641,8 @@ static kern_status cuda_launch(void *state, int dev, void *fn,
   if (total <= 0) return KERN_SUCCESS; /* a zero-size grid runs nothing */
   CUstream stream = s->devs[dev].stream;
   if ((st = tier_check(s, f, stream, dims))) return st;
-  int64_t blocks = grid_blocks(f, total);
-  unsigned block = __atomic_load_n(&f->block, __ATOMIC_RELAXED);
+  unsigned block = launch_block(f, dims);
+  int64_t blocks = grid_blocks_of(f, total, block);
   for (int p = 0; p < f->nparams; p++) f->params[p] = args[p];
   f->params[f->nparams] = (void *)(uintptr_t)dims; /* the driver only reads */
   if ((st = CHECK(s, dev, KERN_ERROR_LAUNCH, cu,

@@ -1245,6 +1245,17 @@ static kern_status ocl_enqueue_launch(ocl_state *st, ocl_device *d,
   size_t global, local;
   ocl_launch_shape(d, kern, dims->total - dims->begin, &global, &local,
                    &dd.chunk);
+  if (dims->block != 0) {
+    /* A block is one work-group of exactly block_dim work-items (Note
+     * [block_dim] in runtime/module.c): no chunks, so each group's items
+     * are consecutive indices.  The default is Warp's CUDA one, 256. */
+    uint64_t l = dims->block > 0 ? (uint64_t)dims->block : 256;
+    uint64_t n = (uint64_t)(dims->total - dims->begin);
+    dd.chunk = 0;
+    dd.block = (int64_t)l;
+    local = (size_t)l;
+    global = (size_t)((n + l - 1) / l * l);
+  }
   OCL_CALL(st, KERN_ERROR_LAUNCH, clSetKernelArg,
            (kern->kernel, a, sizeof dd, &dd));
   OCL_CALL(st, KERN_ERROR_LAUNCH, clEnqueueNDRangeKernel,

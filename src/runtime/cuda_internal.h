@@ -489,12 +489,25 @@ kern_status kern__cu_graph_set_launch(void *state, int dev, void *graph,
                                       const kern__dims *dims);
 void kern__cu_graph_free(void *state, int dev, void *graph);
 
+/* The block size of a launch: the one asked (Note [block_dim] in
+ * runtime/module.c; -1 is Warp's CUDA default, 256), else the one the
+ * occupancy calculator chose for f. */
+static inline unsigned launch_block(const cuda_fn *f, const kern__dims *dims) {
+  if (dims && dims->block > 0) return (unsigned)dims->block;
+  if (dims && dims->block < 0) return 256;
+  return __atomic_load_n(&f->block, __ATOMIC_RELAXED);
+}
+
 /* Blocks for a grid-stride launch over total indices. */
-static inline int64_t grid_blocks(const cuda_fn *f, int64_t total) {
-  unsigned block = __atomic_load_n(&f->block, __ATOMIC_RELAXED);
+static inline int64_t grid_blocks_of(const cuda_fn *f, int64_t total,
+                                     unsigned block) {
   int64_t grid_max = __atomic_load_n(&f->grid_max, __ATOMIC_RELAXED);
   int64_t blocks = total / block + (total % block != 0);
   return blocks > grid_max ? grid_max : blocks;
+}
+
+static inline int64_t grid_blocks(const cuda_fn *f, int64_t total) {
+  return grid_blocks_of(f, total, __atomic_load_n(&f->block, __ATOMIC_RELAXED));
 }
 
 

@@ -159,8 +159,8 @@ kern_status kern__cu_launch_async(void *state, int dev, void *cs, void *fn,
   int64_t total = dims->total - dims->begin;
   if (total <= 0) return KERN_SUCCESS;
   if ((st = tier_check(s, f, cs, dims))) return st;
-  int64_t blocks = grid_blocks(f, total);
-  unsigned block = __atomic_load_n(&f->block, __ATOMIC_RELAXED);
+  unsigned block = launch_block(f, dims);
+  int64_t blocks = grid_blocks_of(f, total, block);
   for (int p = 0; p < f->nparams; p++) f->params[p] = args[p];
   f->params[f->nparams] = (void *)(uintptr_t)dims;
   return CHECK(s, dev, KERN_ERROR_LAUNCH, cu,
@@ -353,10 +353,11 @@ kern_status kern__cu_graph_set_launch(void *state, int dev, void *graph,
    * the function f has now. */
   np.func = __atomic_load_n(&f->fn, __ATOMIC_RELAXED);
   np.gridDimX = (unsigned)(dims->total - dims->begin > 0
-                               ? grid_blocks(f, dims->total - dims->begin)
+                               ? grid_blocks_of(f, dims->total - dims->begin,
+                                                launch_block(f, dims))
                                : 1);
   np.gridDimY = np.gridDimZ = 1;
-  np.blockDimX = __atomic_load_n(&f->block, __ATOMIC_RELAXED);
+  np.blockDimX = launch_block(f, dims);
   np.blockDimY = np.blockDimZ = 1;
   np.kernelParams = params;
   return CHECK(s, dev, KERN_ERROR_LAUNCH, cu,

@@ -476,6 +476,28 @@ int kern_kernel_param_count(const kern_kernel *h) {
   return k ? visible_params(k->info) : 0;
 }
 
+kern_status kern_kernel_set_block_dim(kern_kernel *h, int block_dim) {
+  kern_kernel *k = (kern_kernel *)kern__kernel_enter(h);
+  if (!k) return KERN_ERROR_INVALID_HANDLE;
+  if (block_dim < 0 || block_dim > 1024)
+    return kern__error(k->module->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "kern_kernel_set_block_dim of '%s': block_dim must be "
+                       "1 to 1024, or 0 for the default, got %d",
+                       k->info->name, block_dim);
+  k->block_dim = block_dim;
+  return KERN_SUCCESS;
+}
+
+int kern_kernel_block_dim(const kern_kernel *h) {
+  const kern_kernel *k = kern__kernel_enter(h);
+  if (!k) return 0;
+  kern_device_info di = KERN_DEVICE_INFO_INIT;
+  if (kern__device_get(k->module->ctx, k->module->dev, &di) != KERN_SUCCESS)
+    return 0;
+  if (di.backend == KERN_BACKEND_CPU) return 1;
+  return k->block_dim > 0 ? k->block_dim : 256;
+}
+
 kern_status kern_kernel_param(const kern_kernel *h, int i,
                               kern_param_info *out) {
   const kern_kernel *k = kern__kernel_enter(h);
@@ -738,22 +760,33 @@ static kern_status read_args(kern_context *ctx, const kc_kernel *info,
 }
 
 /* Note [launch dimensionality]: `i, j = wp.tid()` takes the thread's
- * coordinates in a grid of exactly that many dimensions; on a grid of more
- * dimensions the first coordinate runs past its axis (it absorbs the
- * dimensions that were not unpacked), so every index computed from it
- * would be out of bounds (issue #8, item 13: heap corruption).  Such a
- * launch is refused.  A grid of fewer dimensions is Warp's: the missing
- * dimensions have size 1, so the extra coordinates are 0.  A lone
- * wp.tid() is the first coordinate of any grid, and a kernel that never
- * calls wp.tid() runs on any grid. */
-static kern_status check_grid_arity(kern_kernel *k, int ndim) {
-  int want = k->info->tid_dims;
-  if (want < 2 || ndim <= want) return KERN_SUCCESS;
-  return kern__error(k->module->ctx, KERN_ERROR_INVALID_ARGUMENT,
-                     "launch of '%s': the grid has %d dimensions but the "
-                     "kernel unpacks wp.tid() into %d values; launch it "
-                     "with at most %d dimensions",
-                     k->info->name, ndim, want, want);
+ * coordinates in a grid of that many dimensions.  A grid of more
+ * dimensions is Warp 1.19's: the dimensions after the ones unpacked are
+ * folded (Warp's launch_bounds_t.coord_mult), so the threads that differ
+ * only in them share one coordinate tuple -- what wp.launch_tiled relies
+ * on, which appends block_dim as the last dimension for `i, j = wp.tid()`
+ * to give the block's coordinates.  (Before the fold, the first
+ * coordinate absorbed the extra dimensions and ran past its axis: issue
+ * #8, item 13.)  A grid of fewer dimensions has the missing ones of size
+ * 1, so the extra coordinates are 0.  The emitters divide the linear index
+ * by the product of the dimensions after the unpacked ones
+ * (emit_thread_loop), which is 1 when there are none. */
+
+/* Note [block_dim]: Warp's block size, the threads of one block that
+ * cooperate on tiles (wp.launch(..., block_dim=N), wp.launch_tiled;
+ * kern_kernel_set_block_dim).  kern__dims.block carries it to the backend:
+ * the size asked, -1 for the backend's default, 0 for no block at all.  As
+ * in Warp, the CPU runs a block as one thread whatever is asked (Warp 1.19
+ * resolves a CPU block_dim to 1 unless wp.config.enable_cpu_blocks), so
+ * wp.block_dim() is 1 there and wp.launch_tiled's last dimension is 1.
+ * CUDA and OpenCL launch blocks (work-groups) of exactly the block size
+ * asked, or 256 (Warp's CUDA default) for a kernel that uses tiles or
+ * wp.block_dim() when none was asked; other kernels keep the backend's own
+ * launch shape.  kern_kernel_block_dim says which, for wp.launch_tiled's
+ * last dimension (kern run --tiled, the Python package). */
+static int64_t launch_block(const kern_kernel *k) {
+  if (k->block_dim > 0) return k->block_dim;
+  return k->info->uses_block ? -1 : 0; /* -1: the backend's default */
 }
 
 /* Marshals a launch's arguments into p (kern__pack in runtime.h): every
@@ -774,12 +807,11 @@ static kern_status pack_dims(kern_kernel *k, int ndim, const int64_t *dims,
   if (!dims)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "launch of '%s': dims is NULL", kn);
-  kern_status ast = check_grid_arity(k, ndim);
-  if (ast != KERN_SUCCESS) return ast;
   kern__dims d;
   d.total = 1;
   d.chunk = 0;
   d.begin = 0;
+  d.block = launch_block(k);
   for (int i = 0; i < KERN_MAX_DIMS; i++) {
     d.dim[i] = i < ndim ? dims[i] : 1;
     if (i >= ndim) continue;

@@ -300,6 +300,7 @@ struct kern_kernel {
   struct kern_module *module;
   const kc_kernel *info;
   void *fn;
+  int block_dim; /* kern_kernel_set_block_dim; 0: the default */
 };
 
 struct kern_module {

@@ -493,12 +493,23 @@ def parse_header(path):
     kernel = toks[0]
     dims = None
     args = {}
+    launch = {}
     i = 1
     while i < len(toks):
         t = toks[i]
         if t == "--dim":
             dims = tuple(int(x) for x in toks[i + 1].split(","))
             i += 2
+            continue
+        if t == "--block-dim":
+            # wp.launch(..., block_dim=N)
+            launch["block_dim"] = int(toks[i + 1])
+            i += 2
+            continue
+        if t == "--tiled":
+            # wp.launch_tiled: block_dim appended to dim (1 on the CPU)
+            launch["tiled"] = True
+            i += 1
             continue
         if "=" not in t:
             raise ValueError(f"bad token '{t}'")
@@ -524,15 +535,29 @@ def parse_header(path):
                 raise ValueError(f"bad check option {o}")
             opts[k] = float(v)
         check_list.append((name, opts))
-    return kernel, dims, args, check_list
+    return kernel, (dims, launch), args, check_list
 
 
 # --------------------------------------------------------------------------
 
 
+def do_launch(kernel, dims, launch, inputs):
+    """wp.launch on the CPU, or wp.launch_tiled for --tiled, with the
+    kern-test line's --block-dim."""
+    kw = {}
+    if "block_dim" in launch:
+        kw["block_dim"] = launch["block_dim"]
+    if launch.get("tiled"):
+        wp.launch_tiled(kernel, dim=list(dims), inputs=inputs, device="cpu",
+                        block_dim=kw.get("block_dim", 1))
+    else:
+        wp.launch(kernel, dim=dims, inputs=inputs, device="cpu", **kw)
+    wp.synchronize_device("cpu")
+
+
 def run_file(path):
     stem = os.path.splitext(os.path.basename(path))[0]
-    kname, dims, args, checks = parse_header(path)
+    kname, (dims, launch), args, checks = parse_header(path)
     # run.sh evaluates the kern-test line with $DIR set to this directory
     args = {k: v.replace("$DIR", HERE) for k, v in args.items()}
     modname = "kern_conf_" + stem
@@ -578,8 +603,7 @@ def run_file(path):
         with tempfile.TemporaryFile() as tmp:
             os.dup2(tmp.fileno(), 1)
             try:
-                wp.launch(kernel, dim=dims, inputs=[values[p] for p in pnames], device="cpu")
-                wp.synchronize_device("cpu")
+                do_launch(kernel, dims, launch, [values[p] for p in pnames])
                 libc.fflush(None)
             finally:
                 os.dup2(saved, 1)
@@ -589,8 +613,7 @@ def run_file(path):
         with open(os.path.join(EXPECTED, f"{stem}.stdout"), "wb") as f:
             f.write(text)
     else:
-        wp.launch(kernel, dim=dims, inputs=[values[p] for p in pnames], device="cpu")
-        wp.synchronize_device("cpu")
+        do_launch(kernel, dims, launch, [values[p] for p in pnames])
     summary = []
     for name, _ in checks:
         arr = checked[name].numpy()

@@ -28,6 +28,16 @@ if [ $rc -eq 1 ] && [ ! -s "$T/out" ] &&
   ok "a module outside the subset: exit 1 and the position"
 else bad "refusal (rc $rc)"; cat "$T/err"; fi
 
+# Tiles and wp.block_dim() are left to NVRTC (issue #24): refused by name.
+"$KERN" compile --target ptx "$ROOT/tests/conformance/tile_matmul.py" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 1 ] && grep -q "tile_matmul.py:[0-9]*:[0-9]*: the PTX tier does not cover tiles (issue #24)" "$T/err"; then
+  ok "a tile kernel is refused, naming tiles"
+else bad "tile refusal (rc $rc)"; cat "$T/err"; fi
+"$KERN" compile --target ptx "$ROOT/tests/conformance/launch_tid_fold.py" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 1 ] && grep -q "the PTX tier does not cover wp.block_dim" "$T/err"; then
+  ok "wp.block_dim() is refused"
+else bad "block_dim refusal (rc $rc)"; cat "$T/err"; fi
+
 "$KERN" compile --target cuda --sm 90 "$ROOT/examples/saxpy.py" >/dev/null 2>"$T/err"; rc=$?
 if [ $rc -eq 2 ] && grep -q -- "--sm is for --target ptx" "$T/err"; then
   ok "--sm needs --target ptx"

@@ -235,7 +235,7 @@ static void abi(const char *nvcc) {
   want[r.kernels[0].nparams] = sizeof(kern__dims);
   for (int i = 0; i < n; i++) EXPECT_EQ(got[i], want[i]);
   EXPECT_EQ(got[0], 40);
-  EXPECT_EQ(got[n - 1], 56);
+  EXPECT_EQ(got[n - 1], 64); /* kern__dims, block included */
   EXPECT_EQ(got[6], 12); /* vec3: 3 floats */
   EXPECT_EQ(got[9], 36); /* mat33 */
   EXPECT_EQ(got[11], 64); /* mat44 */

@@ -106,7 +106,7 @@ void kern_k_mixed(void *const *k_args, int64_t k_begin, int64_t k_end, const ker
   const int64_t k_d1 = k_dims->dim[1], k_d2 = k_dims->dim[2], k_d3 = k_dims->dim[3];
   (void)k_d1; (void)k_d2; (void)k_d3;
   for (int64_t k_t = k_begin; k_t < k_end; k_t++) {
-    int64_t k_r = k_t;
+    int64_t k_r = k_t / (k_d2 * k_d3);
     const int32_t k_tid1 = (int32_t)(k_r % k_d1);
     k_r /= k_d1;
     const int32_t k_tid0 = (int32_t)k_r;

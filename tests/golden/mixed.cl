@@ -10,7 +10,7 @@ typedef uint uint32_t;
 typedef ulong uint64_t;
 typedef uchar kbool;
 typedef struct { int64_t d[4]; int64_t off; } kern__shape;
-typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; int64_t begin; } kern__dims;
+typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; int64_t begin; int64_t block; } kern__dims;
 #define K_INF_F INFINITY
 #define K_NAN_F NAN
 typedef struct { float c[3]; } k_v3f32;
@@ -126,7 +126,7 @@ __kernel void kern_k_mixed(__global float *p0_a_p, kern__shape p0_a_s, __global 
   const int64_t k_hi = k_dims.chunk > 0 && k_dims.begin + (k_g + 1) * k_dims.chunk < k_dims.total ? k_dims.begin + (k_g + 1) * k_dims.chunk : k_dims.total;
   if (k_dims.chunk > 0) {
     for (int64_t k_t = k_dims.begin + k_g * k_dims.chunk; k_t < k_hi; k_t++) {
-      int64_t k_r = k_t;
+      int64_t k_r = k_t / (k_d2 * k_d3);
       const int32_t k_tid1 = (int32_t)(k_r % k_d1);
       k_r /= k_d1;
       const int32_t k_tid0 = (int32_t)k_r;
@@ -170,7 +170,7 @@ __kernel void kern_k_mixed(__global float *p0_a_p, kern__shape p0_a_s, __global 
     }
   } else {
     for (int64_t k_t = k_dims.begin + k_g; k_t < k_dims.total; k_t += k_G) {
-      int64_t k_r = k_t;
+      int64_t k_r = k_t / (k_d2 * k_d3);
       const int32_t k_tid1 = (int32_t)(k_r % k_d1);
       k_r /= k_d1;
       const int32_t k_tid0 = (int32_t)k_r;

@@ -12,7 +12,7 @@ typedef unsigned int uint32_t;
 typedef unsigned long long uint64_t;
 #endif
 typedef unsigned char kbool;
-typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; int64_t begin; } kern__dims;
+typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; int64_t begin; int64_t block; } kern__dims;
 #define K_INF_F __int_as_float(0x7f800000)
 #define K_NAN_F __int_as_float(0x7fffffff)
 typedef struct { float c[3]; } k_v3f32;
@@ -98,7 +98,7 @@ extern "C" __global__ void kern_k_mixed(k_af32 p0_a, k_am33f32 p1_m, k_ai32 p2_h
   (void)k_d1; (void)k_d2; (void)k_d3;
   const int64_t k_stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t k_t = k_dims.begin + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k_t < k_dims.total; k_t += k_stride) {
-    int64_t k_r = k_t;
+    int64_t k_r = k_t / (k_d2 * k_d3);
     const int32_t k_tid1 = (int32_t)(k_r % k_d1);
     k_r /= k_d1;
     const int32_t k_tid0 = (int32_t)k_r;

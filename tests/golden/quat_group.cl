@@ -10,7 +10,7 @@ typedef uint uint32_t;
 typedef ulong uint64_t;
 typedef uchar kbool;
 typedef struct { int64_t d[4]; int64_t off; } kern__shape;
-typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; int64_t begin; } kern__dims;
+typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; int64_t begin; int64_t block; } kern__dims;
 #define K_INF_F INFINITY
 #define K_NAN_F NAN
 typedef struct { float c[4]; } k_q4f32;

@@ -12,7 +12,7 @@ typedef unsigned int uint32_t;
 typedef unsigned long long uint64_t;
 #endif
 typedef unsigned char kbool;
-typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; int64_t begin; } kern__dims;
+typedef struct { int64_t dim[4]; int64_t total; int64_t chunk; int64_t begin; int64_t block; } kern__dims;
 #define K_INF_F __int_as_float(0x7f800000)
 #define K_NAN_F __int_as_float(0x7fffffff)
 typedef struct { float c[4]; } k_q4f32;

@@ -4,8 +4,11 @@
  * OpenCL and CUDA where they are there.
  *
  * `i, j = wp.tid()` on a 3-d grid once ran with i past its axis and
- * corrupted the heap; kern_launch now refuses it (Note [launch
- * dimensionality] in runtime/module.c).  A grid of fewer dimensions is
+ * corrupted the heap; the extra dimensions are now folded as in Warp 1.19
+ * (threads differing only in them share i, j; Note [launch
+ * dimensionality] in runtime/module.c), which wp.launch_tiled relies on,
+ * and kern_kernel_set_block_dim / kern_kernel_block_dim give the block
+ * size (Note [block_dim]).  A grid of fewer dimensions is
  * Warp's: the missing coordinates are 0.  Arrays of shape (0,) and (0, 3)
  * can be created, copied with 0 bytes and passed to kernels, as in Warp
  * (Note [zero-size arrays] in runtime/array.c).
@@ -49,26 +52,50 @@ static void on(kern_context *ctx, kern_device dev, const char *what) {
   ASSERT_OK(ctx, kern_module_get_kernel(m, "guarded", &guarded));
   ASSERT_OK(ctx, kern_module_get_kernel(m, "rows", &rows));
 
-  /* more grid dimensions than wp.tid() unpacks: refused, nothing runs */
+  /* more grid dimensions than wp.tid() unpacks: folded (Warp 1.19), so
+   * each (i, j) is written by the 2 threads of its last dimension and
+   * nothing lands outside the array */
   kern_array *a;
   int64_t shape[2] = {2, 2};
   ASSERT_OK(ctx, kern_array_new(ctx, dev, f32, 2, shape, &a));
   ASSERT_OK(ctx, kern_array_zero(a));
   kern_arg arg = kern_arg_array(a);
   int64_t d3[3] = {2, 2, 2};
-  kern_clear_error(ctx);
-  ASSERT_EQ(kern_launch(two, 3, d3, 1, &arg), KERN_ERROR_INVALID_ARGUMENT);
-  ASSERT_STREQ(kern_last_error(ctx),
-                "launch of 'two': the grid has 3 dimensions but the kernel "
-                "unpacks wp.tid() into 2 values; launch it with at most 2 "
-                "dimensions");
-  int64_t d4[4] = {2, 2, 1, 1};
-  ASSERT_EQ(kern_launch(two, 4, d4, 1, &arg), KERN_ERROR_INVALID_ARGUMENT);
   float out[4];
+  ASSERT_OK(ctx, kern_launch(two, 3, d3, 1, &arg));
   ASSERT_OK(ctx, kern_array_download(a, out, sizeof out));
-  for (int k = 0; k < 4; k++) ASSERT_EQ(out[k], 0);
+  ASSERT_EQ(out[0], 1); ASSERT_EQ(out[1], 2);
+  ASSERT_EQ(out[2], 11); ASSERT_EQ(out[3], 12);
+  int64_t d4[4] = {2, 2, 3, 2};
+  ASSERT_OK(ctx, kern_array_zero(a));
+  ASSERT_OK(ctx, kern_launch(two, 4, d4, 1, &arg));
+  ASSERT_OK(ctx, kern_array_download(a, out, sizeof out));
+  ASSERT_EQ(out[0], 1); ASSERT_EQ(out[3], 12);
+
+  /* the block size: out of range refused, 1 on the CPU whatever is set,
+   * else the one set or 256 */
+  kern_clear_error(ctx);
+  ASSERT_EQ(kern_kernel_set_block_dim(two, 1025), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_STREQ(kern_last_error(ctx),
+               "kern_kernel_set_block_dim of 'two': block_dim must be 1 to "
+               "1024, or 0 for the default, got 1025");
+  ASSERT_EQ(kern_kernel_set_block_dim(two, -1), KERN_ERROR_INVALID_ARGUMENT);
+  kern_device_info di = KERN_DEVICE_INFO_INIT;
+  ASSERT_OK(ctx, kern_device_get(ctx, dev, &di));
+  int cpu = di.backend == KERN_BACKEND_CPU;
+  ASSERT_EQ(kern_kernel_block_dim(two), cpu ? 1 : 256);
+  ASSERT_OK(ctx, kern_kernel_set_block_dim(two, 32));
+  ASSERT_EQ(kern_kernel_block_dim(two), cpu ? 1 : 32);
+  ASSERT_OK(ctx, kern_array_zero(a));
+  ASSERT_OK(ctx, kern_launch(two, 3, d3, 1, &arg));
+  ASSERT_OK(ctx, kern_array_download(a, out, sizeof out));
+  ASSERT_EQ(out[0], 1); ASSERT_EQ(out[3], 12);
+  ASSERT_OK(ctx, kern_kernel_set_block_dim(two, 0));
+  ASSERT_EQ(kern_kernel_block_dim(two), cpu ? 1 : 256);
+  ASSERT_EQ(kern_kernel_block_dim(NULL), 0);
 
   /* exactly as many: every element */
+  ASSERT_OK(ctx, kern_array_zero(a));
   ASSERT_OK(ctx, kern_launch(two, 2, d3, 1, &arg));
   ASSERT_OK(ctx, kern_array_download(a, out, sizeof out));
   ASSERT_EQ(out[0], 1); ASSERT_EQ(out[1], 2);

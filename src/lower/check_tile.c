@@ -1,0 +1,1087 @@
+/*
+ * check_tile.c -- Warp's tiles (issue #24, first stage): the tile type and
+ * the builtins wp.tile_load, tile_store, tile_zeros, tile_ones, tile_full,
+ * tile_arange, tile_map, tile_reduce, tile_sum, tile_min, tile_max,
+ * tile_extract, tile_atomic_add, tile_matmul, and + - * on tiles.
+ *
+ * A tile is a fixed-size local array (check_fixed.c) whose type is marked
+ * Type.tile, with its shape known when the kernel is compiled (Warp's
+ * tile(dtype, shape)).  Every tile builtin is lowered here to the IR kern
+ * already has -- loops over the tile's elements, loads and stores of
+ * arrays and of the tile's storage, conditions for the array's edges --
+ * so the three C dialects emit tiles without a line of their own, and the
+ * IR passes see ordinary code.
+ *
+ * Note [tiles, first stage]: each thread of a block holds the whole tile
+ * and computes every element of it.  On the CPU a block is one thread (as
+ * Warp's CPU runs it, Note [block_dim] in runtime/module.c), so this is
+ * exactly Warp's semantics.  On CUDA and OpenCL the threads of a block
+ * compute identical tiles from the same inputs, so every result agrees;
+ * the operations with an effect outside the tile (tile_store,
+ * tile_atomic_add) are done by the block's first thread only
+ * (BI_TILE_LANE), so a store or an atomic happens once per block as in
+ * Warp.  What this stage leaves to the next: tiles in shared memory with
+ * the work split over the block's threads (speed), tile_atomic_add's
+ * returned old values on the other threads of a GPU block (there they are
+ * zero), and the builtins that combine the threads' own values (wp.tile(x),
+ * wp.untile), which need the block size when the kernel is compiled.
+ *
+ * A tile local (t = wp.tile_load(...)) owns its storage: assigning copies
+ * the elements, so `a = wp.tile_matmul(a, b)` reads a whole before it is
+ * overwritten and no two names share a tile.
+ */
+#include <string.h>
+
+#include "check.h"
+
+/* As fixed arrays (check_fixed.c): a tile lives on the thread's stack or
+ * in its private memory. */
+enum { TILE_MAX_BYTES = 65536 };
+
+static const Type *tile_type(Ctx *X, const Type *elem, int nd,
+                             const int *dims, Pos pos, const char *name) {
+  double n = 1;
+  for (int k = 0; k < nd; k++)
+    n *= dims[k];
+  if (n * (double)ty_size(elem) > TILE_MAX_BYTES)
+    ERR(pos, "%s(): a tile of %.0f %s is %.0f bytes, too large: kern allows "
+             "at most %d bytes per tile for now (issue #24)", name, n,
+        TN(elem), n * (double)ty_size(elem), TILE_MAX_BYTES);
+  Type *t = (Type *)check_fixed_view_type(X, elem, nd, dims);
+  t->tile = true;
+  return t;
+}
+
+static int tile_count(const Type *t) {
+  int n = 1;
+  for (int k = 0; k < t->ndim; k++)
+    n *= t->fdims[k];
+  return n;
+}
+
+/* A new zeroed tile of type tt, in a hidden variable. */
+static IrVar *tile_new(Ctx *X, const Type *tt, Pos pos) {
+  X->irf->uses_block = true;
+  IrExpr *z = check_fixed_new(X, tt, pos);
+  Local *l = check_add_hidden_local(X, "tile", tt, pos);
+  check_def_set(X, X->nlocals - 1);
+  l->var->nassign++;
+  IrStmt *s = ir_stmt(X->C, S_ASSIGN, pos);
+  s->var = l->var;
+  s->a = z;
+  check_emit(X, s);
+  return l->var;
+}
+
+/* The variable holding the tile e. */
+static IrVar *tile_var(Ctx *X, IrExpr *e, Pos pos) {
+  if (e->kind == E_VAR)
+    return e->var;
+  return check_in_temp(X, e, "tile", pos)->var;
+}
+
+/* ---------------------------------------------------------------- loops */
+
+/* Nested loops over the shape dims[0..nd): idx[k] is the counter of axis
+ * k inside them; statements emitted between loop_open and loop_close go
+ * into the innermost body. */
+typedef struct TLoop {
+  IrStmt **save;
+  IrStmt *outer;
+  IrVar *ctr[4];
+  int nd;
+} TLoop;
+
+static void loop_open(Ctx *X, TLoop *L, const int *dims, int nd, Pos pos) {
+  Compiler *C = X->C;
+  L->save = X->tail;
+  L->nd = nd;
+  L->outer = NULL;
+  for (int k = 0; k < nd; k++) {
+    Local *c = check_add_hidden_local(X, "e", t_i32(), pos);
+    check_def_set(X, X->nlocals - 1);
+    c->var->nassign += 2;
+    IrStmt *s = ir_stmt(C, S_FOR, pos);
+    s->var = c->var;
+    s->a = ir_const_int(C, t_i32(), 0);
+    s->b = ir_const_int(C, t_i32(), (uint64_t)dims[k]);
+    s->c = ir_const_int(C, t_i32(), 1);
+    if (k == 0)
+      L->outer = s;
+    else
+      check_emit(X, s);
+    X->tail = &s->body;
+    L->ctr[k] = c->var;
+  }
+  X->loop_depth++;
+}
+
+static void loop_close(Ctx *X, TLoop *L) {
+  X->loop_depth--;
+  X->tail = L->save;
+  check_emit(X, L->outer);
+}
+
+/* Fresh references to the loop counters (an IR node is used once). */
+static IrExpr **loop_idx(Ctx *X, TLoop *L) {
+  IrExpr **idx = arena_alloc(X->C, sizeof(IrExpr *) * 4);
+  for (int k = 0; k < L->nd; k++)
+    idx[k] = ir_ref(X->C, L->ctr[k]);
+  return idx;
+}
+
+static IrExpr *load_at(Ctx *X, IrVar *v, IrExpr **idx, int nd, Pos pos) {
+  IrExpr *e = ir_expr(X->C, E_LOAD, v->ty->elem);
+  e->var = v;
+  e->nargs = nd;
+  e->args = idx;
+  e->pos = pos;
+  return e;
+}
+
+static IrStmt *store_at(Ctx *X, IrVar *v, IrExpr **idx, int nd, IrExpr *val,
+                        Pos pos) {
+  IrStmt *s = ir_stmt(X->C, S_STORE, pos);
+  s->var = v;
+  s->args = idx;
+  s->nargs = nd;
+  s->c = val;
+  v->written = true;
+  return s;
+}
+
+/* The element at the loops' indices of tile variable v. */
+static IrExpr *elem(Ctx *X, IrVar *v, TLoop *L, Pos pos) {
+  return load_at(X, v, loop_idx(X, L), L->nd, pos);
+}
+
+static void set_elem(Ctx *X, IrVar *v, TLoop *L, IrExpr *val, Pos pos) {
+  check_emit(X, store_at(X, v, loop_idx(X, L), L->nd, val, pos));
+}
+
+/* A new local of type ty set to v. */
+static IrVar *temp_of(Ctx *X, const char *base, IrExpr *v, Pos pos) {
+  Local *l = check_add_hidden_local(X, base, v->ty, pos);
+  check_def_set(X, X->nlocals - 1);
+  l->var->nassign += 2;
+  IrStmt *s = ir_stmt(X->C, S_ASSIGN, pos);
+  s->var = l->var;
+  s->a = v;
+  check_emit(X, s);
+  return l->var;
+}
+
+static void assign(Ctx *X, IrVar *v, IrExpr *e, Pos pos) {
+  IrStmt *s = ir_stmt(X->C, S_ASSIGN, pos);
+  s->var = v;
+  s->a = e;
+  check_emit(X, s);
+}
+
+/* `if (lane == 0)`: effects outside the tile happen once per block (Note
+ * [tiles, first stage]).  Returns where the guarded statements go. */
+static IrStmt *lane0_open(Ctx *X, IrStmt ***save, Pos pos) {
+  Compiler *C = X->C;
+  IrExpr *lane = ir_call(C, BI_TILE_LANE, t_i32(), 0, NULL);
+  IrStmt *s = ir_stmt(C, S_IF, pos);
+  s->a = ir_binary(C, OP_EQ, t_bool(), lane, ir_const_int(C, t_i32(), 0));
+  *save = X->tail;
+  X->tail = &s->body;
+  return s;
+}
+
+static void lane0_close(Ctx *X, IrStmt *s, IrStmt **save) {
+  X->tail = save;
+  check_emit(X, s);
+}
+
+/* ---------------------------------------------------------------- arguments */
+
+/* Argument i (positional) or keyword name of call; NULL when absent.
+ * Every keyword must be one of names (NULL-terminated). */
+static Node *arg_of(Ctx *X, Node *call, int i, const char *name,
+                    const char *const *names, const char *fname) {
+  for (Node *kw = call->kwargs; kw; kw = kw->next) {
+    bool known = false;
+    for (int k = 0; names[k]; k++)
+      known |= !strcmp(kw->name, names[k]);
+    if (!known)
+      ERR(kw->pos, "%s() has no argument '%s'", fname, kw->name);
+  }
+  int k = 0;
+  for (Node *a = call->args; a; a = a->next, k++)
+    if (k == i) {
+      for (Node *kw = call->kwargs; kw; kw = kw->next)
+        if (!strcmp(kw->name, name))
+          ERR(kw->pos, "%s() got argument '%s' twice", fname, name);
+      return a;
+    }
+  for (Node *kw = call->kwargs; kw; kw = kw->next)
+    if (!strcmp(kw->name, name))
+      return kw->a;
+  return NULL;
+}
+
+static void max_positional(Ctx *X, Node *call, int n, const char *fname) {
+  int k = check_count_args(call->args);
+  if (k > n)
+    ERR(call->pos, "%s() takes at most %d positional arguments, got %d",
+        fname, n, k);
+}
+
+/* A constant integer (a literal, a wp.constant, a module value). */
+static int64_t const_int(Ctx *X, Node *n, const char *fname,
+                         const char *what) {
+  Node *bad = check_not_constant(X, n);
+  IrExpr *e = bad ? NULL : check_expr(X, n);
+  if (!e || e->kind != E_CONST || !ty_is_int(e->ty))
+    ERR(n->pos, "%s(): %s must be an integer constant (the tile's shape is "
+                "known when the kernel is compiled)", fname, what);
+  return sc_bits(e->ty->sc) == 32 ? (int32_t)(uint32_t)e->ival
+                                  : (int64_t)e->ival;
+}
+
+/* shape=: an integer constant or a tuple of 1 to 4 of them. */
+static int shape_of(Ctx *X, Node *s, int *dims, const char *fname) {
+  if (!s)
+    ERR(X->f->pos, "%s() needs a shape", fname);
+  Node *items = s->kind == N_TUPLE ? s->args : s;
+  int n = s->kind == N_TUPLE ? check_count_args(s->args) : 1;
+  if (n < 1 || n > 4)
+    ERR(s->pos, "%s(): a tile has 1 to 4 dimensions, got %d", fname, n);
+  Node *a = items;
+  for (int k = 0; k < n; k++, a = a->next) {
+    int64_t v = const_int(X, a, fname, "the shape");
+    if (v < 1 || v > TILE_MAX_BYTES)
+      ERR(a->pos, "%s(): dimension %d of a tile must be 1 to %d, got %lld",
+          fname, k, TILE_MAX_BYTES, (long long)v);
+    dims[k] = (int)v;
+  }
+  return n;
+}
+
+/* offset=: nd int32 values (a tuple for nd > 1), each in a variable. */
+static void offsets_of(Ctx *X, Node *o, int nd, IrExpr **off,
+                       const char *fname) {
+  Compiler *C = X->C;
+  if (!o) {
+    for (int k = 0; k < nd; k++)
+      off[k] = ir_const_int(C, t_i32(), 0);
+    return;
+  }
+  Node *items = o->kind == N_TUPLE ? o->args : o;
+  int n = o->kind == N_TUPLE ? check_count_args(o->args) : 1;
+  if (n != nd)
+    ERR(o->pos, "%s(): offset has %d value%s but the array has %d "
+                "dimension%s", fname, n, n == 1 ? "" : "s", nd,
+        nd == 1 ? "" : "s");
+  Node *a = items;
+  for (int k = 0; k < n; k++, a = a->next) {
+    IrExpr *e = check_expr(X, a);
+    if (!ty_is_int(e->ty))
+      ERR(a->pos, "%s(): an offset must be an integer, got %s", fname,
+          TN(e->ty));
+    if (e->ty->sc != KERN_SCALAR_INT32)
+      e = ir_cast(C, t_i32(), e);
+    off[k] = e->kind == E_CONST || e->kind == E_VAR
+                 ? e
+                 : ir_ref(C, temp_of(X, "off", e, a->pos));
+  }
+}
+
+static bool bool_const(Ctx *X, Node *n, bool dflt, const char *fname,
+                       const char *what) {
+  if (!n)
+    return dflt;
+  IrExpr *e = check_expr(X, n);
+  if (e->kind != E_CONST || !ty_is_bool(e->ty))
+    ERR(n->pos, "%s(): %s must be True or False", fname, what);
+  return e->ival != 0;
+}
+
+/* storage= is Warp's choice of registers or shared memory; kern chooses
+ * itself, so any of Warp's values is accepted. */
+static void storage_arg(Ctx *X, Node *n, const char *fname) {
+  if (!n)
+    return;
+  if (n->kind != N_STR || (strcmp(n->str, "register") &&
+                           strcmp(n->str, "shared")))
+    ERR(n->pos, "%s(): storage must be \"register\" or \"shared\"", fname);
+}
+
+static IrVar *array_arg(Ctx *X, Node *n, const char *fname) {
+  IrExpr *a = check_expr(X, n);
+  if (a->ty->kind != TY_ARRAY || a->ty->tile || a->ty->indexed)
+    ERR(n->pos, "%s(): the first argument must be an array, got %s", fname,
+        TN(a->ty));
+  return check_array_var(X, a, n->pos)->var;
+}
+
+static IrVar *tile_arg(Ctx *X, Node *n, const char *fname, const char *what) {
+  IrExpr *t = check_expr(X, n);
+  if (t->ty->kind != TY_ARRAY || !t->ty->tile)
+    ERR(n->pos, "%s(): %s must be a tile, got %s", fname, what, TN(t->ty));
+  return tile_var(X, t, n->pos);
+}
+
+/* 0 <= g_k < a.shape[k] for every axis, the array index of each element
+ * in *g. */
+static IrExpr *in_bounds(Ctx *X, IrVar *arr, IrExpr **off, TLoop *L,
+                         IrExpr **g, bool check) {
+  Compiler *C = X->C;
+  IrExpr *cond = NULL;
+  for (int k = 0; k < L->nd; k++) {
+    IrExpr *o = off[k]->kind == E_VAR ? ir_ref(C, off[k]->var) : off[k];
+    IrExpr *gk = ir_binary(C, OP_ADD, t_i32(), ir_ref(C, L->ctr[k]), o);
+    IrVar *gv = temp_of(X, "g", gk, L->outer->pos);
+    g[k] = ir_ref(C, gv);
+    if (!check)
+      continue;
+    IrExpr *sh = ir_expr(C, E_SHAPE, t_i32());
+    sh->var = arr;
+    sh->ival = (uint64_t)k;
+    IrExpr *lo = ir_binary(C, OP_GE, t_bool(), ir_ref(C, gv),
+                           ir_const_int(C, t_i32(), 0));
+    IrExpr *hi = ir_binary(C, OP_LT, t_bool(), ir_ref(C, gv), sh);
+    IrExpr *both = ir_expr(C, E_AND, t_bool());
+    both->a = lo;
+    both->b = hi;
+    if (!cond) {
+      cond = both;
+    } else {
+      IrExpr *c2 = ir_expr(C, E_AND, t_bool());
+      c2->a = cond;
+      c2->b = both;
+      cond = c2;
+    }
+  }
+  return cond;
+}
+
+/* Emits `if (cond) s` (just s when cond is NULL). */
+static void guarded(Ctx *X, IrExpr *cond, IrStmt *s, Pos pos) {
+  if (!cond) {
+    check_emit(X, s);
+    return;
+  }
+  IrStmt *i = ir_stmt(X->C, S_IF, pos);
+  i->a = cond;
+  i->body = s;
+  check_emit(X, i);
+}
+
+/* ---------------------------------------------------------------- builtins */
+
+static const char *const kw_load[] = {"a", "shape", "offset", "storage",
+                                      "bounds_check", "aligned", NULL};
+
+/* wp.tile_load(a, shape, offset=0, storage=, bounds_check=True): the
+ * elements a[offset + i]; those outside a are zero (Warp's edges). */
+static IrExpr *tile_load(Ctx *X, Node *call, const char *fn) {
+  max_positional(X, call, 6, fn);
+  Node *an = arg_of(X, call, 0, "a", kw_load, fn);
+  if (!an)
+    ERR(call->pos, "%s() needs an array", fn);
+  IrVar *arr = array_arg(X, an, fn);
+  int dims[4];
+  int nd = shape_of(X, arg_of(X, call, 1, "shape", kw_load, fn), dims, fn);
+  if (nd != arr->ty->ndim)
+    ERR(call->pos, "%s(): a tile of %d dimension%s from an array of %d", fn,
+        nd, nd == 1 ? "" : "s", arr->ty->ndim);
+  IrExpr *off[4];
+  offsets_of(X, arg_of(X, call, 2, "offset", kw_load, fn), nd, off, fn);
+  storage_arg(X, arg_of(X, call, 3, "storage", kw_load, fn), fn);
+  bool check = bool_const(X, arg_of(X, call, 4, "bounds_check", kw_load, fn),
+                          true, fn, "bounds_check");
+  bool_const(X, arg_of(X, call, 5, "aligned", kw_load, fn), false, fn,
+             "aligned");
+  IrVar *t = tile_new(X, tile_type(X, arr->ty->elem, nd, dims, call->pos, fn),
+                      call->pos);
+  arr->read = true;
+  TLoop L;
+  loop_open(X, &L, dims, nd, call->pos);
+  IrExpr **g = arena_alloc(X->C, sizeof(IrExpr *) * 4);
+  IrExpr *cond = in_bounds(X, arr, off, &L, g, check);
+  IrStmt *s = store_at(X, t, loop_idx(X, &L), nd,
+                       load_at(X, arr, g, nd, call->pos), call->pos);
+  guarded(X, cond, s, call->pos);
+  loop_close(X, &L);
+  return ir_ref(X->C, t);
+}
+
+static const char *const kw_store[] = {"a", "t", "offset", "bounds_check",
+                                       "aligned", NULL};
+
+/* wp.tile_store(a, t, offset=0, bounds_check=True) and
+ * wp.tile_atomic_add(a, t, offset=0, bounds_check=True): the elements
+ * outside a are skipped. */
+static IrExpr *tile_store(Ctx *X, Node *call, const char *fn, bool atomic) {
+  Compiler *C = X->C;
+  max_positional(X, call, atomic ? 4 : 5, fn);
+  Node *an = arg_of(X, call, 0, "a", kw_store, fn);
+  Node *tn = arg_of(X, call, 1, "t", kw_store, fn);
+  if (!an || !tn)
+    ERR(call->pos, "%s() needs an array and a tile", fn);
+  IrVar *arr = array_arg(X, an, fn);
+  IrVar *t = tile_arg(X, tn, fn, "the second argument");
+  int nd = t->ty->ndim;
+  if (nd != arr->ty->ndim)
+    ERR(call->pos, "%s(): a tile of %d dimension%s into an array of %d", fn,
+        nd, nd == 1 ? "" : "s", arr->ty->ndim);
+  if (!ty_eq(t->ty->elem, arr->ty->elem))
+    ERR(call->pos, "%s(): a tile of %s into an array of %s (Warp needs the "
+                   "same type)", fn, TN(t->ty->elem), TN(arr->ty->elem));
+  IrExpr *off[4];
+  offsets_of(X, arg_of(X, call, 2, "offset", kw_store, fn), nd, off, fn);
+  bool check = bool_const(X, arg_of(X, call, 3, "bounds_check", kw_store, fn),
+                          true, fn, "bounds_check");
+  if (!atomic)
+    bool_const(X, arg_of(X, call, 4, "aligned", kw_store, fn), false, fn,
+               "aligned");
+  const Type *et = arr->ty->elem;
+  if (atomic && !(et->kind == TY_SCALAR && !ty_is_bool(et) &&
+                  !(sc_is_int(et->sc) && sc_bits(et->sc) < 32)) &&
+      !((et->kind == TY_VEC || et->kind == TY_MAT) && sc_is_float(et->sc)))
+    ERR(call->pos, "%s(): atomic addition to an array of %s is not "
+                   "supported", fn, TN(et));
+  IrVar *old = atomic ? tile_new(X, t->ty, call->pos) : NULL;
+  arr->written = true;
+  if (atomic) {
+    arr->read = true;
+    X->irf->uses_atomics = true;
+  }
+  IrStmt **save;
+  IrStmt *g0 = lane0_open(X, &save, call->pos);
+  TLoop L;
+  loop_open(X, &L, t->ty->fdims, nd, call->pos);
+  IrExpr **g = arena_alloc(X->C, sizeof(IrExpr *) * 4);
+  IrExpr *cond = in_bounds(X, arr, off, &L, g, check);
+  IrStmt *s;
+  if (atomic) {
+    IrExpr *at = ir_expr(C, E_ATOMIC, et);
+    at->bi = BI_ATOMIC_ADD;
+    at->var = arr;
+    at->args = g;
+    at->nargs = nd;
+    at->c = elem(X, t, &L, call->pos);
+    at->pos = call->pos;
+    s = store_at(X, old, loop_idx(X, &L), nd, at, call->pos);
+  } else {
+    s = store_at(X, arr, g, nd, elem(X, t, &L, call->pos), call->pos);
+  }
+  guarded(X, cond, s, call->pos);
+  loop_close(X, &L);
+  lane0_close(X, g0, save);
+  if (atomic)
+    return ir_ref(C, old);
+  return ir_expr(C, E_CONST, &ty_void); /* done: nothing more to emit */
+}
+
+static const char *const kw_make[] = {"shape", "value", "dtype", "storage",
+                                      NULL};
+
+/* wp.tile_zeros/ones(shape, dtype=float) and
+ * wp.tile_full(shape, value, dtype=None). */
+static IrExpr *tile_fill(Ctx *X, Node *call, const char *fn, int which) {
+  Compiler *C = X->C;
+  bool full = which == 2;
+  max_positional(X, call, full ? 4 : 3, fn);
+  int dims[4];
+  int nd = shape_of(X, arg_of(X, call, 0, "shape", kw_make, fn), dims, fn);
+  Node *vn = full ? arg_of(X, call, 1, "value", kw_make, fn) : NULL;
+  if (full && !vn)
+    ERR(call->pos, "%s() needs a value", fn);
+  if (!full)
+    for (Node *kw = call->kwargs; kw; kw = kw->next)
+      if (!strcmp(kw->name, "value"))
+        ERR(kw->pos, "%s() has no argument 'value'", fn);
+  Node *dn = arg_of(X, call, full ? 2 : 1, "dtype", kw_make, fn);
+  storage_arg(X, arg_of(X, call, full ? 3 : 2, "storage", kw_make, fn), fn);
+  const Type *et = dn ? check_type_expr(X, dn, "dtype") : NULL;
+  IrExpr *v = NULL;
+  if (full) {
+    v = et && check_is_literal(vn) ? check_literal_as(X, vn, et)
+                                   : check_expr(X, vn);
+    if (!et)
+      et = v->ty;
+    if (!ty_eq(v->ty, et))
+      ERR(vn->pos, "%s(): the value is %s but dtype is %s", fn, TN(v->ty),
+          TN(et));
+  }
+  if (!et)
+    et = t_f32();
+  if (!ty_is_value(et))
+    ERR(dn ? dn->pos : call->pos, "%s(): the elements of a tile are "
+                                  "scalars, vectors or matrices, not %s",
+        fn, TN(et));
+  if (full && v->kind != E_CONST && v->kind != E_VAR)
+    v = ir_ref(C, temp_of(X, "fill", v, vn->pos));
+  IrVar *t = tile_new(X, tile_type(X, et, nd, dims, call->pos, fn), call->pos);
+  if (which == 0)
+    return ir_ref(C, t);
+  if (which == 1) {
+    IrExpr *one = et->kind == TY_SCALAR
+                      ? (sc_is_float(et->sc) ? ir_const_float(C, et, 1.0)
+                                             : ir_const_int(C, et, 1))
+                      : NULL;
+    if (!one) {
+      IrExpr *o = sc_is_float(et->sc)
+                      ? ir_const_float(C, ty_scalar(et->sc), 1.0)
+                      : ir_const_int(C, ty_scalar(et->sc), 1);
+      one = ir_expr(C, E_MAKE, et);
+      one->nargs = 1;
+      one->args = arena_alloc(C, sizeof(IrExpr *));
+      one->args[0] = o;
+    }
+    v = one;
+  }
+  TLoop L;
+  loop_open(X, &L, dims, nd, call->pos);
+  set_elem(X, t, &L, v->kind == E_VAR ? ir_ref(C, v->var) : v, call->pos);
+  loop_close(X, &L);
+  return ir_ref(C, t);
+}
+
+/* wp.tile_arange(stop) / (start, stop) / (start, stop, step), dtype=:
+ * start + i * step, all constants. */
+static IrExpr *tile_arange(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"dtype", "storage", NULL};
+  Node *dn = NULL;
+  for (Node *kwn = call->kwargs; kwn; kwn = kwn->next) {
+    if (!strcmp(kwn->name, "dtype"))
+      dn = kwn->a;
+    else if (!strcmp(kwn->name, "storage"))
+      storage_arg(X, kwn->a, fn);
+    else
+      ERR(kwn->pos, "%s() has no argument '%s'", fn, kwn->name);
+  }
+  (void)kw;
+  int na = check_count_args(call->args);
+  if (na < 1 || na > 3)
+    ERR(call->pos, "%s() takes 1 to 3 positional arguments (stop, or start, "
+                   "stop[, step]), got %d", fn, na);
+  IrExpr *v[3];
+  int i = 0;
+  for (Node *a = call->args; a; a = a->next, i++) {
+    Node *bad = check_not_constant(X, a);
+    v[i] = bad ? NULL : check_expr(X, a);
+    if (!v[i] || v[i]->kind != E_CONST || v[i]->ty->kind != TY_SCALAR)
+      ERR(a->pos, "%s(): the arguments must be constants (the tile's length "
+                  "is known when the kernel is compiled)", fn);
+  }
+  const Type *et = dn ? check_type_expr(X, dn, "dtype") : v[0]->ty;
+  if (et->kind != TY_SCALAR || ty_is_bool(et))
+    ERR(call->pos, "%s(): dtype must be a numeric scalar type, got %s", fn,
+        TN(et));
+  double d[3];
+  for (int k = 0; k < na; k++)
+    d[k] = sc_is_float(v[k]->ty->sc) ? v[k]->fval
+           : sc_bits(v[k]->ty->sc) == 32 ? (double)(int32_t)(uint32_t)v[k]->ival
+                                         : (double)(int64_t)v[k]->ival;
+  double start = na == 1 ? 0 : d[0], stop = na == 1 ? d[0] : d[1],
+         step = na == 3 ? d[2] : 1;
+  if (!sc_is_float(et->sc)) {
+    start = (double)(int64_t)start;
+    stop = (double)(int64_t)stop;
+    step = (double)(int64_t)step;
+  }
+  if (step == 0)
+    ERR(call->pos, "%s(): step must not be zero", fn);
+  double nn = (stop - start) / step;
+  int64_t n = (int64_t)nn;
+  if ((double)n < nn)
+    n++;
+  if (n < 1)
+    ERR(call->pos, "%s(): the range is empty (a tile has at least one "
+                   "element)", fn);
+  if (n > TILE_MAX_BYTES)
+    ERR(call->pos, "%s(): %lld elements, too many for a tile", fn,
+        (long long)n);
+  int dims[1] = {(int)n};
+  IrVar *t = tile_new(X, tile_type(X, et, 1, dims, call->pos, fn), call->pos);
+  IrExpr *s0 = sc_is_float(et->sc) ? ir_const_float(C, et, start)
+                                   : ir_const_int(C, et, (uint64_t)(int64_t)start);
+  IrExpr *st = sc_is_float(et->sc) ? ir_const_float(C, et, step)
+                                   : ir_const_int(C, et, (uint64_t)(int64_t)step);
+  TLoop L;
+  loop_open(X, &L, dims, 1, call->pos);
+  IrExpr *iv = ir_ref(C, L.ctr[0]);
+  if (!ty_eq(et, t_i32()))
+    iv = ir_cast(C, et, iv);
+  IrExpr *val = ir_binary(C, OP_ADD, et, s0, ir_binary(C, OP_MUL, et, iv, st));
+  set_elem(X, t, &L, val, call->pos);
+  loop_close(X, &L);
+  return ir_ref(C, t);
+}
+
+/* The call fn(args...) of a function given as a value (wp.sin, a
+ * @wp.func), on the values vals, checked as a call written in the kernel:
+ * each value is bound to a hidden name the call's arguments name. */
+static IrExpr *call_on(Ctx *X, Node *at, Node *fn, IrExpr **vals, int n) {
+  Node *c = arena_alloc(X->C, sizeof *c);
+  c->kind = N_CALL;
+  c->pos = at->pos;
+  c->builtin = -1;
+  c->a = fn;
+  c->depth = fn->depth + 2;
+  Node **tail = &c->args;
+  for (int i = 0; i < n; i++) {
+    const char *nm = arena_printf(X->C, "*tilearg%d", X->nlocals);
+    IrVar *v = temp_of(X, "targ", vals[i], at->pos);
+    names_put(X->C, &X->local_names, nm, (void *)(intptr_t)X->nlocals);
+    (void)v;
+    Node *a = arena_alloc(X->C, sizeof *a);
+    a->kind = N_NAME;
+    a->pos = at->pos;
+    a->builtin = -1;
+    a->name = nm;
+    a->depth = 1;
+    *tail = a;
+    tail = &a->next;
+  }
+  return check_expr(X, c);
+}
+
+/* The type fn(vals...) would have, found by checking the call on a
+ * scratch list of statements that is then dropped. */
+static const Type *call_type(Ctx *X, Node *at, Node *fn, IrExpr **vals,
+                             int n) {
+  IrStmt *scratch = NULL, **save = X->tail;
+  X->tail = &scratch;
+  const Type *t = call_on(X, at, fn, vals, n)->ty;
+  X->tail = save;
+  return t;
+}
+
+/* wp.tile_map(op, a, b, ...): op applied element by element. */
+static IrExpr *tile_map(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  check_no_kwargs(X, call, fn);
+  int na = check_count_args(call->args);
+  if (na < 2 || na > 8)
+    ERR(call->pos, "%s() takes a function and 1 to 7 tiles, got %d "
+                   "arguments", fn, na);
+  Node *op = call->args;
+  IrVar *ts[8] = {0};
+  int k = 0;
+  for (Node *a = op->next; a; a = a->next, k++) {
+    ts[k] = tile_arg(X, a, fn, "every argument after the function");
+    if (k && (ts[k]->ty->ndim != ts[0]->ty->ndim ||
+              memcmp(ts[k]->ty->fdims, ts[0]->ty->fdims, sizeof(int) * 4)))
+      ERR(a->pos, "%s(): the tiles have different shapes: %s and %s", fn,
+          TN(ts[0]->ty), TN(ts[k]->ty));
+  }
+  int n = na - 1, nd = ts[0]->ty->ndim;
+  IrExpr *z[8];
+  for (int i = 0; i < n; i++) {
+    IrExpr **idx = arena_alloc(C, sizeof(IrExpr *) * 4);
+    for (int d = 0; d < nd; d++)
+      idx[d] = ir_const_int(C, t_i32(), 0);
+    z[i] = load_at(X, ts[i], idx, nd, call->pos);
+  }
+  const Type *rt = call_type(X, call, op, z, n);
+  if (!ty_is_value(rt))
+    ERR(op->pos, "%s(): the function returns %s, not a scalar, vector or "
+                 "matrix", fn, TN(rt));
+  IrVar *t = tile_new(X, tile_type(X, rt, nd, ts[0]->ty->fdims, call->pos, fn),
+                      call->pos);
+  TLoop L;
+  loop_open(X, &L, ts[0]->ty->fdims, nd, call->pos);
+  IrExpr *vals[8];
+  for (int i = 0; i < n; i++)
+    vals[i] = elem(X, ts[i], &L, call->pos);
+  set_elem(X, t, &L, call_on(X, call, op, vals, n), call->pos);
+  loop_close(X, &L);
+  return ir_ref(C, t);
+}
+
+/* The element f of a tile of type tt in row-major order, as indices. */
+static IrExpr **flat_idx(Ctx *X, const Type *tt, IrVar *f) {
+  Compiler *C = X->C;
+  IrExpr **idx = arena_alloc(C, sizeof(IrExpr *) * 4);
+  int64_t below = 1;
+  for (int k = tt->ndim - 1; k >= 0; k--) {
+    IrExpr *q = ir_ref(C, f);
+    if (below > 1)
+      q = ir_binary(C, OP_DIV, t_i32(), q,
+                    ir_const_int(C, t_i32(), (uint64_t)below));
+    if (k > 0) { /* q % d as q - q / d * d: the IR's binaries are C's */
+      IrExpr *q2 = ir_ref(C, f);
+      if (below > 1)
+        q2 = ir_binary(C, OP_DIV, t_i32(), q2,
+                       ir_const_int(C, t_i32(), (uint64_t)below));
+      IrExpr *d = ir_const_int(C, t_i32(), (uint64_t)tt->fdims[k]);
+      q = ir_binary(C, OP_SUB, t_i32(), q,
+                    ir_binary(C, OP_MUL, t_i32(),
+                              ir_binary(C, OP_DIV, t_i32(), q2, d),
+                              ir_const_int(C, t_i32(),
+                                           (uint64_t)tt->fdims[k])));
+    }
+    idx[k] = q;
+    below *= tt->fdims[k];
+  }
+  return idx;
+}
+
+/* wp.tile_reduce(op, t), tile_sum, tile_min, tile_max: a tile of shape
+ * (1,) holding op over the elements in row-major order, from the first. */
+static IrExpr *tile_reduce(Ctx *X, Node *call, const char *fn, int which) {
+  Compiler *C = X->C;
+  check_no_kwargs(X, call, fn);
+  int na = check_count_args(call->args);
+  int want = which == 0 ? 2 : 1;
+  if (na != want)
+    ERR(call->pos, "%s() takes %s, got %d arguments (reducing along one "
+                   "axis comes later, issue #24)", fn,
+        which == 0 ? "a function and a tile" : "one tile", na);
+  Node *op = which == 0 ? call->args : NULL;
+  Node *tn = which == 0 ? call->args->next : call->args;
+  IrVar *t = tile_arg(X, tn, fn, "the tile argument");
+  const Type *et = t->ty->elem;
+  if (which >= 2 && et->kind != TY_SCALAR)
+    ERR(tn->pos, "%s(): the elements must be scalars, got %s", fn, TN(et));
+  IrExpr **i0 = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int d = 0; d < t->ty->ndim; d++)
+    i0[d] = ir_const_int(C, t_i32(), 0);
+  IrVar *acc = temp_of(X, "acc", load_at(X, t, i0, t->ty->ndim, call->pos),
+                       call->pos);
+  if (op) {
+    IrExpr *z[2] = {ir_ref(C, acc), ir_ref(C, acc)};
+    const Type *rt = call_type(X, call, op, z, 2);
+    if (!ty_eq(rt, et))
+      ERR(op->pos, "%s(): the function returns %s for elements of %s (it "
+                   "must return the element type)", fn, TN(rt), TN(et));
+  }
+  int n = tile_count(t->ty);
+  int one[1] = {1};
+  IrVar *r = tile_new(X, tile_type(X, et, 1, one, call->pos, fn), call->pos);
+  if (n > 1) {
+    int dims[1] = {n - 1};
+    TLoop L;
+    loop_open(X, &L, dims, 1, call->pos);
+    IrVar *f = temp_of(X, "f", ir_binary(C, OP_ADD, t_i32(),
+                                         ir_ref(C, L.ctr[0]),
+                                         ir_const_int(C, t_i32(), 1)),
+                       call->pos);
+    IrExpr *e = load_at(X, t, flat_idx(X, t->ty, f), t->ty->ndim, call->pos);
+    IrExpr *v;
+    if (which == 0) {
+      IrExpr *ab[2] = {ir_ref(C, acc), e};
+      v = call_on(X, call, op, ab, 2);
+    } else if (which == 1) {
+      v = check_binop(X, OP_ADD, ir_ref(C, acc), e, call->pos);
+    } else {
+      v = ir_call2(C, which == 2 ? BI_MIN : BI_MAX, et, ir_ref(C, acc), e);
+    }
+    assign(X, acc, v, call->pos);
+    loop_close(X, &L);
+  }
+  IrExpr **r0 = arena_alloc(C, sizeof(IrExpr *));
+  r0[0] = ir_const_int(C, t_i32(), 0);
+  check_emit(X, store_at(X, r, r0, 1, ir_ref(C, acc), call->pos));
+  return ir_ref(C, r);
+}
+
+/* wp.tile_extract(t, i[, j ...]): one element. */
+static IrExpr *tile_extract(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  check_no_kwargs(X, call, fn);
+  int na = check_count_args(call->args);
+  if (na < 2)
+    ERR(call->pos, "%s() takes a tile and its indices", fn);
+  IrVar *t = tile_arg(X, call->args, fn, "the first argument");
+  if (na - 1 != t->ty->ndim)
+    ERR(call->pos, "%s(): %d indices for a tile of %d dimension%s", fn,
+        na - 1, t->ty->ndim, t->ty->ndim == 1 ? "" : "s");
+  IrExpr **idx = arena_alloc(C, sizeof(IrExpr *) * 4);
+  int k = 0;
+  for (Node *a = call->args->next; a; a = a->next, k++) {
+    IrExpr *e = check_expr(X, a);
+    if (!ty_is_int(e->ty))
+      ERR(a->pos, "%s(): an index must be an integer, got %s", fn,
+          TN(e->ty));
+    if (e->ty->sc != KERN_SCALAR_INT32)
+      e = ir_cast(C, t_i32(), e);
+    if (e->kind == E_CONST) {
+      int64_t v = (int32_t)(uint32_t)e->ival;
+      if (v < 0 || v >= t->ty->fdims[k])
+        ERR(a->pos, "%s(): index %lld is outside axis %d of %s", fn,
+            (long long)v, k, TN(t->ty));
+    }
+    idx[k] = e;
+  }
+  return load_at(X, t, idx, na - 1, call->pos);
+}
+
+/* wp.tile_matmul(a, b[, out], alpha=1.0[, beta=1.0]): alpha * a @ b as a
+ * new tile, or out = alpha * a @ b + beta * out in place.  Plain loops;
+ * each element sums its products in k order. */
+static IrExpr *tile_matmul(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"a", "b", "out", "alpha", "beta",
+                                   "precision", NULL};
+  Node *an = arg_of(X, call, 0, "a", kw, fn);
+  Node *bn = arg_of(X, call, 1, "b", kw, fn);
+  if (!an || !bn)
+    ERR(call->pos, "%s() needs two tiles", fn);
+  IrVar *a = tile_arg(X, an, fn, "a");
+  IrVar *b = tile_arg(X, bn, fn, "b");
+  int np = check_count_args(call->args);
+  /* the third positional argument is out when it is a tile */
+  Node *on = NULL, *alpha_n = NULL, *beta_n = NULL;
+  Node *third = np >= 3 ? call->args->next->next : NULL;
+  bool third_tile = false;
+  if (third) {
+    const Type *tt = check_expr(X, third)->ty;
+    third_tile = tt->kind == TY_ARRAY && tt->tile;
+  }
+  if (third_tile) {
+    on = third;
+    alpha_n = np >= 4 ? third->next : NULL;
+    beta_n = np >= 5 ? third->next->next : NULL;
+  } else {
+    alpha_n = third;
+  }
+  for (Node *k = call->kwargs; k; k = k->next) {
+    if (!strcmp(k->name, "out"))
+      on = k->a;
+    else if (!strcmp(k->name, "alpha"))
+      alpha_n = k->a;
+    else if (!strcmp(k->name, "beta"))
+      beta_n = k->a;
+    else if (strcmp(k->name, "precision"))
+      ERR(k->pos, "%s() has no argument '%s'", fn, k->name);
+  }
+  if (np > 5)
+    ERR(call->pos, "%s() takes at most 5 positional arguments", fn);
+  const Type *et = a->ty->elem;
+  if (et->kind != TY_SCALAR || !sc_is_float(et->sc) || sc_is_lowp(et->sc))
+    ERR(an->pos, "%s(): tiles of float32 or float64 for now, got %s (issue "
+                 "#24)", fn, TN(et));
+  if (a->ty->ndim != 2 || b->ty->ndim != 2)
+    ERR(call->pos, "%s(): a and b must be 2-d tiles, got %s and %s", fn,
+        TN(a->ty), TN(b->ty));
+  if (!ty_eq(b->ty->elem, et))
+    ERR(bn->pos, "%s(): a is a tile of %s but b of %s", fn, TN(et),
+        TN(b->ty->elem));
+  int M = a->ty->fdims[0], K = a->ty->fdims[1], N = b->ty->fdims[1];
+  if (b->ty->fdims[0] != K)
+    ERR(call->pos, "%s(): the shapes %s and %s do not multiply (a's columns "
+                   "must be b's rows)", fn, TN(a->ty), TN(b->ty));
+  IrExpr *alpha = NULL, *beta = NULL;
+  if (alpha_n) {
+    alpha = check_is_literal(alpha_n) ? check_literal_as(X, alpha_n, et)
+                                      : check_expr(X, alpha_n);
+    if (!ty_eq(alpha->ty, et))
+      ERR(alpha_n->pos, "%s(): alpha is %s, the tiles' type is %s", fn,
+          TN(alpha->ty), TN(et));
+    if (alpha->kind != E_CONST)
+      alpha = ir_ref(C, temp_of(X, "alpha", alpha, alpha_n->pos));
+  }
+  if (beta_n) {
+    if (!on)
+      ERR(beta_n->pos, "%s(): beta needs an out tile", fn);
+    beta = check_is_literal(beta_n) ? check_literal_as(X, beta_n, et)
+                                    : check_expr(X, beta_n);
+    if (!ty_eq(beta->ty, et))
+      ERR(beta_n->pos, "%s(): beta is %s, the tiles' type is %s", fn,
+          TN(beta->ty), TN(et));
+    if (beta->kind != E_CONST)
+      beta = ir_ref(C, temp_of(X, "beta", beta, beta_n->pos));
+  }
+  IrVar *out;
+  int dims[2] = {M, N};
+  if (on) {
+    out = tile_arg(X, on, fn, "out");
+    if (out->ty->ndim != 2 || out->ty->fdims[0] != M ||
+        out->ty->fdims[1] != N || !ty_eq(out->ty->elem, et))
+      ERR(on->pos, "%s(): out is %s but a @ b is a tile of %s of shape "
+                   "(%d, %d)", fn, TN(out->ty), TN(et), M, N);
+  } else {
+    out = tile_new(X, tile_type(X, et, 2, dims, call->pos, fn), call->pos);
+  }
+  IrExpr *zero = ir_const_float(C, et, 0.0);
+  TLoop L;
+  loop_open(X, &L, dims, 2, call->pos);
+  IrVar *s = temp_of(X, "dot", zero, call->pos);
+  int kd[1] = {K};
+  TLoop Lk;
+  loop_open(X, &Lk, kd, 1, call->pos);
+  IrExpr **ia = arena_alloc(C, sizeof(IrExpr *) * 2);
+  ia[0] = ir_ref(C, L.ctr[0]);
+  ia[1] = ir_ref(C, Lk.ctr[0]);
+  IrExpr **ib = arena_alloc(C, sizeof(IrExpr *) * 2);
+  ib[0] = ir_ref(C, Lk.ctr[0]);
+  ib[1] = ir_ref(C, L.ctr[1]);
+  IrExpr *p = ir_binary(C, OP_MUL, et, load_at(X, a, ia, 2, call->pos),
+                        load_at(X, b, ib, 2, call->pos));
+  assign(X, s, ir_binary(C, OP_ADD, et, ir_ref(C, s), p), call->pos);
+  loop_close(X, &Lk);
+  IrExpr *v = ir_ref(C, s);
+  if (alpha)
+    v = ir_binary(C, OP_MUL, et, alpha, v);
+  if (on) {
+    IrExpr *o = elem(X, out, &L, call->pos);
+    if (beta)
+      o = ir_binary(C, OP_MUL, et, beta, o);
+    v = ir_binary(C, OP_ADD, et, v, o);
+  }
+  set_elem(X, out, &L, v, call->pos);
+  loop_close(X, &L);
+  return on ? ir_expr(C, E_CONST, &ty_void) : ir_ref(C, out);
+}
+
+/* ---------------------------------------------------------------- operators */
+
+/* t + u, t - u, t * u element by element (same shape and type), and
+ * t * s, s * t by a scalar or value of the element type. */
+IrExpr *check_tile_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
+  Compiler *C = X->C;
+  bool lt = l->ty->kind == TY_ARRAY && l->ty->tile;
+  bool rt = r->ty->kind == TY_ARRAY && r->ty->tile;
+  const Type *tt = lt ? l->ty : r->ty;
+  if (op != OP_ADD && op != OP_SUB && op != OP_MUL)
+    ERR(pos, "operator %s on tiles is not supported yet (issue #24); + - * "
+             "are", op_text(op));
+  if (lt && rt) {
+    if (!ty_eq(l->ty, r->ty))
+      ERR(pos, "operands of %s are tiles of different types or shapes: %s "
+               "and %s", op_text(op), TN(l->ty), TN(r->ty));
+  } else {
+    const Type *st = lt ? r->ty : l->ty;
+    if (op != OP_MUL)
+      ERR(pos, "%s of a tile and %s: only a tile times a scalar is "
+               "supported (Warp has no tile %s scalar)", op_text(op),
+          TN(st), op_text(op));
+    if (!ty_is_value(st))
+      ERR(pos, "cannot multiply a tile by %s", TN(st));
+  }
+  IrVar *a = lt ? tile_var(X, l, pos) : NULL;
+  IrVar *b = rt ? tile_var(X, r, pos) : NULL;
+  IrExpr *sv = NULL;
+  if (!lt || !rt) {
+    sv = lt ? r : l;
+    if (sv->kind != E_CONST && sv->kind != E_VAR)
+      sv = ir_ref(C, temp_of(X, "scale", sv, pos));
+  }
+  /* the result's type: the operator on one element of each */
+  IrExpr **i0 = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int d = 0; d < tt->ndim; d++)
+    i0[d] = ir_const_int(C, t_i32(), 0);
+  IrStmt *scratch = NULL, **save = X->tail;
+  X->tail = &scratch;
+  IrExpr *probe = check_binop(X, op, a ? load_at(X, a, i0, tt->ndim, pos) : sv,
+                              b ? load_at(X, b, i0, tt->ndim, pos) : sv, pos);
+  X->tail = save;
+  IrVar *t = tile_new(X, tile_type(X, probe->ty, tt->ndim, tt->fdims, pos,
+                                   "a tile operator"), pos);
+  TLoop L;
+  loop_open(X, &L, tt->fdims, tt->ndim, pos);
+  IrExpr *x = a ? elem(X, a, &L, pos)
+                : (sv->kind == E_VAR ? ir_ref(C, sv->var) : sv);
+  IrExpr *y = b ? elem(X, b, &L, pos)
+                : (sv->kind == E_VAR ? ir_ref(C, sv->var) : sv);
+  set_elem(X, t, &L, check_binop(X, op, x, y, pos), pos);
+  loop_close(X, &L);
+  return ir_ref(C, t);
+}
+
+/* -t */
+IrExpr *check_tile_neg(Ctx *X, IrExpr *e, Pos pos) {
+  Compiler *C = X->C;
+  IrVar *a = tile_var(X, e, pos);
+  const Type *et = a->ty->elem;
+  IrVar *t = tile_new(X, a->ty, pos);
+  TLoop L;
+  loop_open(X, &L, a->ty->fdims, a->ty->ndim, pos);
+  IrExpr *x = elem(X, a, &L, pos);
+  IrExpr *v = et->kind == TY_SCALAR ? check_neg_scalar(X, x, pos)
+                                    : ir_call1(C, BI_NEG, et, x);
+  set_elem(X, t, &L, v, pos);
+  loop_close(X, &L);
+  return ir_ref(C, t);
+}
+
+/* `name = tile`: the local owns its storage and gets a copy of the
+ * elements (see the top of this file).  False when value is no tile. */
+bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
+  Compiler *C = X->C;
+  if (value->ty->kind != TY_ARRAY || !value->ty->tile ||
+      target->kind != N_NAME)
+    return false;
+  Local *l = check_find_local(X, target->name);
+  if (l && !(l->ty->kind == TY_ARRAY && l->ty->tile))
+    return false; /* the usual type error */
+  if (l && !ty_eq(l->ty, value->ty))
+    ERR(pos, "'%s' is a %s; it cannot be assigned a %s (a variable keeps "
+             "its type)", target->name, TN(l->ty), TN(value->ty));
+  IrVar *src = tile_var(X, value, pos);
+  if (l && src == l->var)
+    return true;
+  if (!l) {
+    /* a new local: its own storage, which later assignments reuse */
+    IrExpr *z = check_fixed_new(X, value->ty, pos);
+    Local *nl = check_add_local(X, target->name, value->ty, target->pos);
+    check_def_set(X, X->nlocals - 1);
+    nl->var->nassign++;
+    nl->tile_storage = z->args[0]->var;
+    assign(X, nl->var, z, pos);
+    l = nl;
+  } else {
+    /* the view again (it may not have been made on this path: a first
+     * assignment in one branch of an if) */
+    l->var->nassign++;
+    IrExpr *z = ir_expr(C, E_CALL, l->ty);
+    z->bi = BI_FIXED_ZEROS;
+    z->nargs = 1;
+    z->args = arena_alloc(C, sizeof(IrExpr *));
+    z->args[0] = ir_ref(C, l->tile_storage);
+    z->pos = pos;
+    assign(X, l->var, z, pos);
+    check_def_set(X, (int)(l - X->locals));
+  }
+  TLoop L;
+  loop_open(X, &L, l->ty->fdims, l->ty->ndim, pos);
+  set_elem(X, l->var, &L, elem(X, src, &L, pos), pos);
+  loop_close(X, &L);
+  return true;
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+/* wp.W(...) when W is a tile builtin this stage has, else NULL. */
+IrExpr *check_tile_call(Ctx *X, Node *call, const char *w) {
+  if (strncmp(w, "tile", 4))
+    return NULL;
+  const char *fn = arena_printf(X->C, "wp.%s", w);
+  if (!strcmp(w, "tile_load"))
+    return tile_load(X, call, fn);
+  if (!strcmp(w, "tile_store"))
+    return tile_store(X, call, fn, false);
+  if (!strcmp(w, "tile_atomic_add"))
+    return tile_store(X, call, fn, true);
+  if (!strcmp(w, "tile_zeros"))
+    return tile_fill(X, call, fn, 0);
+  if (!strcmp(w, "tile_ones"))
+    return tile_fill(X, call, fn, 1);
+  if (!strcmp(w, "tile_full"))
+    return tile_fill(X, call, fn, 2);
+  if (!strcmp(w, "tile_arange"))
+    return tile_arange(X, call, fn);
+  if (!strcmp(w, "tile_map"))
+    return tile_map(X, call, fn);
+  if (!strcmp(w, "tile_reduce"))
+    return tile_reduce(X, call, fn, 0);
+  if (!strcmp(w, "tile_sum"))
+    return tile_reduce(X, call, fn, 1);
+  if (!strcmp(w, "tile_min"))
+    return tile_reduce(X, call, fn, 2);
+  if (!strcmp(w, "tile_max"))
+    return tile_reduce(X, call, fn, 3);
+  if (!strcmp(w, "tile_extract"))
+    return tile_extract(X, call, fn);
+  if (!strcmp(w, "tile_matmul"))
+    return tile_matmul(X, call, fn);
+  return NULL;
+}
