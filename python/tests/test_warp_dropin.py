@@ -167,14 +167,16 @@ def test_refusals():
         wp.Tape()
     g = runpy.run_path(os.path.join(SCRIPTS, "saxpy.py"))
     x = wp.ones(4, dtype=float, device=DEVICE)
-    with pytest.raises(kern.UnsupportedError, match=r"block_dim=64.*tiles"):
-        wp.launch(g["saxpy"], dim=4, inputs=[1.0, x, x], block_dim=64)
+    # block_dim is taken now (tiles, issue #24); a nonsense one is refused
+    wp.launch(g["saxpy"], dim=4, inputs=[1.0, x, x], block_dim=64)
+    with pytest.raises(kern.Error):
+        wp.launch(g["saxpy"], dim=4, inputs=[1.0, x, x], block_dim=5000)
     with pytest.raises(kern.UnsupportedError, match="autodiff"):
         wp.launch(g["saxpy"], dim=4, inputs=[1.0, x, x], adjoint=True)
     with pytest.raises(kern.UnsupportedError, match="requires_grad"):
         wp.zeros(4, requires_grad=True)
-    with pytest.raises(kern.UnsupportedError, match="wp.launch_tiled"):
-        wp.launch_tiled()
+    with pytest.raises(kern.UnsupportedError, match="inside a @wp.kernel"):
+        wp.tile_load(x, shape=4)
     with pytest.raises(kern.UnsupportedError, match="wp.config.verify_fp"):
         wp.config.verify_fp = True
     with pytest.raises(kern.UnsupportedError, match="wp.Mesh"):

@@ -19,6 +19,7 @@ import math as _math
 import os as _os
 import sys as _sys
 import time as _time
+import weakref
 
 from .. import _array, _ffi, _module, _runtime, _types
 from .._errors import (Error, InvalidArgumentError, TypeMismatchError,
@@ -849,20 +850,18 @@ def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(),
            record_cmd=False, max_blocks=0, block_dim=256):
     """Runs kernel over dim (an int or a tuple of up to 4) with inputs
     then outputs as its arguments, on device (default: the stream's, else
-    the current one).  ``block_dim`` other than 256 needs tiles, which kern
-    does not have yet; ``adjoint`` needs autodiff (issue #26).
+    the current one), in blocks of ``block_dim`` threads (the CPU runs a
+    block as one thread, as Warp's CPU does); ``adjoint`` needs autodiff
+    (issue #26).
     ``record_cmd=True`` returns a launch object whose ``launch()`` runs it
     again with the arguments packed once.  ``max_blocks`` (a scheduling
     limit that changes no result) is accepted."""
-    if block_dim != 256:
-        _refuse("block_dim=%r" % (block_dim,),
-                "tiles (wp.tile_*, launch_tiled) are not in kern yet; "
-                "block_dim only matters to them")
     if adjoint or adj_inputs or adj_outputs:
         _refuse("adjoint launches", "autodiff is not supported yet, issue #26")
     if type(kernel) is not Kernel:
         if isinstance(kernel, (_module.Kernel, _module.GenericKernel)):
-            return _module.launch(kernel, dim, inputs, outputs, stream, device)
+            return _module.launch(kernel, dim, inputs, outputs, stream, device,
+                                  block_dim=None if block_dim == 256 else block_dim)
         raise TypeError("wp.launch needs a @wp.kernel, got %r" % (kernel,))
     if stream is not None:
         d = stream.device
@@ -883,15 +882,42 @@ def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(),
         k = got[1]
     if outputs:
         inputs = list(inputs) + list(outputs)
+    if isinstance(k, _module.GenericKernel):
+        k = k.instance(*inputs)
+    if block_dim != _block_dims.get(k, 256):
+        k._set_block_dim(block_dim)  # kept by the kernel for later launches
+        _block_dims[k] = block_dim
     if record_cmd:
-        if isinstance(k, _module.GenericKernel):
-            k = k.instance(*inputs)
         return k.bind(*inputs, dim=dim, stream=stream)
     k(*inputs, dim=dim, stream=stream)
 
 
-def launch_tiled(*a, **kw):
-    _refuse("wp.launch_tiled", "tiles are not in kern yet")
+# The block size each kern kernel was last given by wp.launch (a kernel
+# starts at its device's default, Warp's 256), so an unchanged one costs a
+# dict lookup, not a call into libkern.
+_block_dims = weakref.WeakKeyDictionary()
+
+
+def launch_tiled(kernel, dim, inputs=(), outputs=(), device=None, stream=None,
+                 block_dim=256, **kw):
+    """Warp's wp.launch_tiled: the block size (1 on the CPU, as Warp's
+    CPU) is appended to dim as its last dimension, and wp.launch runs it
+    with that block size."""
+    dims = [dim] if type(dim) is int else list(dim)
+    if len(dims) > 3:
+        raise InvalidArgumentError(
+            "wp.launch_tiled: dim has %d dimensions; the block dimension "
+            "makes it at most 4, so give at most 3" % len(dims))
+    if stream is not None:
+        d = stream.device
+    elif device is None:
+        stack = _runtime._local.devices
+        d = stack[-1] if stack else (_default[0] or _default_device())
+    else:
+        d = device if type(device) is Device else get_device(device)
+    b = 1 if d.is_cpu else block_dim
+    return launch(kernel, tuple(dims + [b]), inputs, outputs, device=d,
+                  stream=stream, block_dim=block_dim, **kw)
 
 
 def load_module(module=None, device=None, recursive=False, block_dim=None):
@@ -984,8 +1010,13 @@ class ScopedCapture:
         return False
 
 
-def _tile(*a, **kw):
-    _refuse("tiles", "not in kern yet")
+def _tile_outside(name):
+    def f(*a, **kw):
+        raise UnsupportedError(
+            "kern.warp: wp.%s is a kernel builtin: call it inside a "
+            "@wp.kernel or @wp.func (docs/language.md, Tiles)" % name)
+    f.__name__ = name
+    return f
 
 
 _REFUSED = {
@@ -1005,7 +1036,7 @@ _REFUSED = {
 
 def __getattr__(name):
     if name.startswith("tile"):
-        return _tile
+        return _tile_outside(name)
     why = _REFUSED.get(name)
     if why is not None:
         raise UnsupportedError("kern.warp: wp.%s is not supported yet (%s)"
