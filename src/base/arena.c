@@ -355,6 +355,16 @@ void arena_free_spares(Compiler *C) {
   C->spare = NULL;
 }
 
+void compiler_free_memory(Compiler *C) {
+  for (Arena *t = C->trees; t; t = t->next)
+    arena_free_all(t);
+  C->trees = NULL;
+  arena_free_all(&C->arena);
+  arena_free_all(&C->scratch);
+  arena_free_all(&C->nodes);
+  arena_free_spares(C);
+}
+
 void buf_reserve_total(Buf *b, size_t n) {
   if (b->len + n + 1 > b->cap) {
     size_t cap = b->len + n + 1;

@@ -55,6 +55,9 @@ void arena_free_all(Arena *a);
  * reuse (Note [spare blocks] in arena.c); arena_free_spares frees them. */
 void arena_recycle(Compiler *C, Arena *a);
 void arena_free_spares(Compiler *C);
+/* Frees every arena of C (kernels' trees, arena, scratch, nodes, spares);
+ * C itself and C->error stay. */
+void compiler_free_memory(Compiler *C);
 void arena_free_tokens(Arena *a);
 
 /* A growable string, in the arena. */

@@ -344,12 +344,7 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
     out->error = C->error;
     C->error = NULL;
   }
-  for (Arena *t = C->trees; t; t = t->next)
-    arena_free_all(t);
-  arena_free_all(&C->arena);
-  arena_free_all(&C->scratch);
-  arena_free_all(&C->nodes);
-  arena_free_spares(C);
+  compiler_free_memory(C);
   kern__free(C->error);
   kern__free(C);
   return st;

@@ -27,8 +27,7 @@ static Compiler *parse(const char *src, char **err) {
 }
 
 static void done(Compiler *C, char *err) {
-  arena_free_all(&C->arena);
-  arena_free_all(&C->nodes);
+  compiler_free_memory(C);
   kern__free(C->error);
   kern__free(C);
   kern__free(err);

@@ -4,13 +4,15 @@
 # no KERN_LIBRARY and no build/ to fall back on, a kern.warp kernel runs
 # from it, and the build leaves nothing in the checkout.
 # The same for `pip install ./python` given the library to carry.
-#   pip_wheel.sh PYTHON SOURCE_DIR WORK_DIR LIBKERN
+#   pip_wheel.sh PYTHON SOURCE_DIR WORK_DIR [LIBKERN]
+# Without LIBKERN (a sanitized build, whose library needs the ASan runtime
+# preloaded) the second wheel carries the first wheel's library.
 # Skipped (77) without pip, setuptools and wheel for PYTHON.  The CMake
 # build is kept in WORK_DIR/cmake (KERN_WHEEL_BUILD_DIR), so a rerun is
 # incremental; --no-build-isolation uses PYTHON's own setuptools, so no
 # network is needed.
 set -eu
-py=$1 src=$2 work=$3 lib=$4
+py=$1 src=$2 work=$3 lib=${4:-}
 if ! "$py" -c "import setuptools, wheel" 2>/dev/null || ! "$py" -m pip --version >/dev/null 2>&1; then
   echo "skipped: $py has no pip, setuptools and wheel"
   exit 77
@@ -49,6 +51,7 @@ assert a.numpy().tolist() == [2.5] * 4, a.numpy()
 print("ok:", lib)
 PY
 (cd "$work" && env -u KERN_LIBRARY PYTHONPATH="$work/site" "$py" site_check.py)
+[ -n "$lib" ] || lib="$work/site/kern/libkern.so.1"
 # `pip install ./python` with a library at hand ($KERN_LIBRARY, as after a
 # CMake build) carries it the same way.
 rm -rf "$work/wheel2" "$work/site2"
