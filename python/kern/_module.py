@@ -325,7 +325,8 @@ class Kernel:
     by parameter name.  ``params`` describes the parameters."""
 
     __slots__ = ("module", "name", "_h", "_hp", "params", "_n", "_cn", "_args", "_dims",
-                 "_conv", "_device", "_cpu", "_keep", "_index", "__weakref__")
+                 "_conv", "_device", "_cpu", "_keep", "_index", "_wp_block",
+                 "__weakref__")
 
     def __init__(self, module, name, h):
         self.module = module
@@ -366,6 +367,10 @@ class Kernel:
         self._args[0].struct_size = size
         self._conv = tuple(conv)
         self._dims = (C.c_int64 * _ffi.MAX_DIMS)()
+        # The block size last set (kern.warp's wp.launch compares it with
+        # its block_dim before calling into libkern); Warp's default 256
+        # until then, which is the device's.
+        self._wp_block = 256
 
     @property
     def device(self):
@@ -469,6 +474,7 @@ class Kernel:
             raise InvalidHandleError("kernel '%s': its module is closed" % self.name)
         _runtime.call(_ffi.lib.kern_kernel_set_block_dim, self._hp, block_dim,
                       what="block_dim")
+        self._wp_block = block_dim
 
     @property
     def block_dim(self):

@@ -162,6 +162,14 @@ def test_launch_forms_and_streams(device):
     assert e is not None
 
 
+def _plain_func(x: float):
+    return x
+
+
+def nothing_here(a: float):
+    pass
+
+
 def test_refusals():
     with pytest.raises(kern.UnsupportedError, match=r"autodiff is not supported yet, issue #26"):
         wp.Tape()
@@ -181,8 +189,36 @@ def test_refusals():
         wp.config.verify_fp = True
     with pytest.raises(kern.UnsupportedError, match="wp.Mesh"):
         wp.Mesh
+    with pytest.raises(TypeError, match="a @wp.func is overloaded by defining it again"):
+        wp.overload(wp.func(_plain_func), [float])
+    with pytest.raises(kern.InvalidArgumentError, match="no @wp.kernel named 'nothing_here'"):
+        wp.overload(nothing_here)
     with pytest.raises(AttributeError, match="kern.warp has no 'no_such_api'"):
         wp.no_such_api
+
+
+def test_overload_stub_rules(tmp_path):
+    # Warp's rules for the @wp.overload decorator form: a stub's body is
+    # only pass / ... / a docstring, every parameter is typed
+    base = ("from typing import Any\nimport kern.warp as wp\n\n"
+            "@wp.kernel\ndef k(a: wp.array(dtype=Any), s: Any):\n    a[0] = s\n\n")
+    cases = [("@wp.overload\ndef k(a: wp.array(dtype=float), s: float):\n    s = 2.0\n",
+              kern.InvalidArgumentError, r"@wp.overload k, line 10: a stub's body is only pass"),
+             ("@wp.overload\ndef k(a: wp.array(dtype=float), s):\n    pass\n",
+              kern.TypeMismatchError, r"parameter s needs a type"),
+             ("@wp.overload\ndef k(a: wp.array(dtype=float), s: float) -> float:\n    pass\n",
+              kern.TypeMismatchError, r"no return annotation")]
+    for i, (stub, err, msg) in enumerate(cases):
+        f = tmp_path / ("stub%d.py" % i)
+        f.write_text(base + stub)
+        with pytest.raises(err, match=msg):
+            runpy.run_path(str(f))
+    f = tmp_path / "ok.py"
+    f.write_text(base + '@wp.overload\ndef k(a: wp.array(dtype=float), s: float):\n    """doc"""\n    ...\n')
+    g = runpy.run_path(str(f))
+    x = wp.zeros(2, dtype=float, device=DEVICE)
+    wp.launch(g["k"], dim=1, inputs=[x, 4.5], device=DEVICE)
+    assert x.numpy().tolist() == [4.5, 0.0]
 
 
 def test_cuda_device_string():
@@ -310,3 +346,45 @@ def test_host_quaternion_helpers():
                                rtol=1e-6)
     a = wp.quat_from_axis_angle(wp.vec3(0.0, 0.0, 1.0), 0.5)
     np.testing.assert_allclose(list(a), [0.0, 0.0, np.sin(0.25), np.cos(0.25)], rtol=1e-6)
+
+
+def test_interop_dlpack_numpy():
+    # wp.from_dlpack / wp.to_dlpack with NumPy: no copy either way
+    h = np.arange(6, dtype=np.float32)
+    a = wp.from_dlpack(h)
+    assert a.shape == (6,) and a.dtype == wp.float32
+    h[2] = 40.0
+    assert a.numpy()[2] == 40.0
+    b = wp.array(np.arange(4, dtype=np.float64), dtype=wp.float64, device="cpu")
+    v = np.from_dlpack(b)
+    b.fill_(3.0)
+    assert v.tolist() == [3.0] * 4
+
+
+def test_interop_torch():
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+    d = wp.get_device(DEVICE)
+    if d.is_opencl:
+        pytest.skip("PyTorch has no OpenCL tensors")
+    tdev = "cpu" if d.is_cpu else "cuda:%d" % d.ordinal
+    g = runpy.run_path(os.path.join(SCRIPTS, "saxpy.py"))
+    x = torch.arange(8, dtype=torch.float32, device=tdev)
+    y = torch.ones(8, dtype=torch.float32, device=tdev)
+    wx, wy = wp.from_torch(x), wp.from_torch(y)
+    assert wx.shape == (8,) and wx.dtype == wp.float32 and wx.device == d
+    wp.launch(g["saxpy"], dim=8, inputs=[2.0, wx, wy], device=d)
+    wp.synchronize()
+    assert torch.equal(y, 2 * x + 1)          # written in place: no copy
+    t = wp.to_torch(wy)
+    wy.fill_(5.0)
+    wp.synchronize()
+    assert t.data_ptr() == y.data_ptr() and torch.equal(t.cpu(), torch.full((8,), 5.0))
+    # a vec3 array views a (n, 3) tensor
+    v = wp.from_torch(torch.zeros(4, 3, device=tdev), dtype=wp.vec3)
+    assert v.shape == (4,) and v.dtype == wp.vec3
+    with pytest.raises(kern.UnsupportedError, match="autodiff"):
+        wp.from_torch(x, requires_grad=True)
+    if d.is_cuda:
+        cai = wx.__cuda_array_interface__
+        assert cai["shape"] == (8,) and cai["typestr"] == "<f4"
+        assert torch.as_tensor(wx, device=tdev).data_ptr() == x.data_ptr()

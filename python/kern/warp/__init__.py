@@ -19,7 +19,7 @@ import math as _math
 import os as _os
 import sys as _sys
 import time as _time
-import weakref
+import types as _pytypes
 
 from .. import _array, _ffi, _module, _runtime, _types
 from .._errors import (Error, InvalidArgumentError, TypeMismatchError,
@@ -635,6 +635,7 @@ class Kernel:
         self._module = module
         self.options = options
         self._kernels = {}    # device index -> (module version, kern kernel)
+        self._last = None     # Note [launch fast path]
         self.__name__ = func.__name__
         self.__doc__ = func.__doc__
 
@@ -824,13 +825,62 @@ def _type_src(t):
     return src
 
 
+def _check_overload_stub(fn):
+    """Warp's rule for an @wp.overload stub: its body is only pass, ...,
+    docstrings and comments, and it returns nothing."""
+    import ast
+    import inspect
+    import textwrap
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError):
+        return  # no source to read (an exec'd string): nothing to check
+    body = tree.body[0].body if tree.body and isinstance(
+        tree.body[0], ast.FunctionDef) else []
+    for node in body:
+        if isinstance(node, ast.Pass) or (
+                isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+                and (isinstance(node.value.value, str) or node.value.value is ...)):
+            continue
+        raise InvalidArgumentError(
+            "@wp.overload %s, line %d: a stub's body is only pass, ..., "
+            "comments or a docstring" % (fn.__name__, fn.__code__.co_firstlineno
+                                         + node.lineno - 1))
+    ret = fn.__annotations__.get("return", None)
+    if ret is not None and ret is not type(None):
+        raise TypeMismatchError("@wp.overload %s: a stub has no return "
+                                "annotation (or -> None)" % fn.__name__)
+
+
 def overload(kernel, arg_types=None):
     """wp.overload(generic_kernel, [types] or {name: type}): adds that
     instantiation to the kernel's module (kern instantiates a generic
     kernel from the launch's arguments as well).  Returns the kernel."""
-    if not isinstance(kernel, Kernel):
-        _refuse("wp.overload of a @wp.func", "overloads of functions are "
-                "separate definitions of one name, which kern takes as they are")
+    if isinstance(kernel, _pytypes.FunctionType):
+        # The decorator form: ``@wp.overload`` on a stub (a body of pass,
+        # ... or a docstring) named as the generic kernel, whose
+        # annotations are the instantiation's types; returns the kernel, so
+        # the name stays bound to it, as in Warp.
+        fn = kernel
+        kernel = fn.__globals__.get(fn.__name__)
+        if not isinstance(kernel, Kernel):
+            raise InvalidArgumentError(
+                "@wp.overload: there is no @wp.kernel named '%s' before this "
+                "stub in its module" % fn.__name__)
+        _check_overload_stub(fn)
+        names = fn.__code__.co_varnames[:fn.__code__.co_argcount]
+        missing = [n for n in names if n not in fn.__annotations__]
+        if missing:
+            raise TypeMismatchError("@wp.overload %s: parameter%s %s need%s a type"
+                                    % (fn.__name__, "s" if len(missing) > 1 else "",
+                                       ", ".join(missing),
+                                       "" if len(missing) > 1 else "s"))
+        arg_types = [fn.__annotations__[n] for n in names]
+    elif not isinstance(kernel, Kernel):
+        raise TypeError("wp.overload takes a generic @wp.kernel (or, as a "
+                        "decorator, a stub named as one), got %r; a @wp.func "
+                        "is overloaded by defining it again with other types"
+                        % (kernel,))
     if arg_types is None:
         raise TypeError("wp.overload(kernel, arg_types): the types are needed")
     if isinstance(arg_types, dict):
@@ -875,27 +925,25 @@ def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(),
     else:
         d = device if type(device) is Device else (_by_name.get(device) or
                                                    get_device(device))
-    got = kernel._kernels.get(d.index)
-    if got is None or got[0] != kernel._module.version:
-        k = kernel.kernel_for(d)
+    # Note [launch fast path]: the last (device, module version, kern
+    # kernel) this kernel ran with, so a repeated launch costs one tuple
+    # compare, not a dict lookup and a version check.
+    last = kernel._last
+    if last is not None and last[0] is d and last[1] == kernel._module.version:
+        k = last[2]
     else:
-        k = got[1]
+        k = kernel.kernel_for(d)
+        kernel._last = (d, kernel._module.version, k)
     if outputs:
         inputs = list(inputs) + list(outputs)
-    if isinstance(k, _module.GenericKernel):
+    if type(k) is not _module.Kernel:
         k = k.instance(*inputs)
-    if block_dim != _block_dims.get(k, 256):
+    if block_dim != k._wp_block:
         k._set_block_dim(block_dim)  # kept by the kernel for later launches
-        _block_dims[k] = block_dim
+        k._wp_block = block_dim
     if record_cmd:
         return k.bind(*inputs, dim=dim, stream=stream)
     k(*inputs, dim=dim, stream=stream)
-
-
-# The block size each kern kernel was last given by wp.launch (a kernel
-# starts at its device's default, Warp's 256), so an unchanged one costs a
-# dict lookup, not a call into libkern.
-_block_dims = weakref.WeakKeyDictionary()
 
 
 def launch_tiled(kernel, dim, inputs=(), outputs=(), device=None, stream=None,
