@@ -138,16 +138,22 @@ def _flatten(v):
     return out
 
 
+def _set_components(obj, args, setitem):
+    """Fills a new vector or matrix from its constructor's arguments
+    (nothing: zeros), each converted to the scalar type's Python kind."""
+    vals = _components(type(obj), args)
+    if vals is not None:
+        conv = float if obj._kt.is_float else int
+        for i, v in enumerate(vals):
+            setitem(obj, i, conv(v))
+
+
 class _VectorBase:
     """Methods shared by vectors, quaternions and transforms."""
     __slots__ = ()
 
     def __init__(self, *args):
-        vals = _components(type(self), args)
-        if vals is not None:
-            conv = float if self._kt.is_float else int
-            for i, v in enumerate(vals):
-                self[i] = conv(v)
+        _set_components(self, args, type(self).__setitem__)
 
     def __len__(self):
         return self._length
@@ -252,11 +258,7 @@ class _MatrixBase:
     __slots__ = ()
 
     def __init__(self, *args):
-        vals = _components(type(self), args)
-        if vals is not None:
-            conv = float if self._kt.is_float else int
-            for i, v in enumerate(vals):
-                C.Array.__setitem__(self, i, conv(v))
+        _set_components(self, args, C.Array.__setitem__)
 
     def __len__(self):
         return self._rows
