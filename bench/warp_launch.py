@@ -44,6 +44,7 @@ def main():
     runs["kern: k(a, 1.0, dim=1)"] = plain_call
     runs["kern: kern.launch(k, ...)"] = plain_launch
     runs["kern.warp: wp.launch(k, ..., device=%r)" % DEV] = warp_launch
+    wp = None
     try:
         import warp as wp
         wp.config.quiet = True
@@ -66,16 +67,23 @@ def main():
                 wp.launch(m.empty, dim=1, inputs=[wa, 1.0], device=wdev)
         runs["Warp %s: wp.launch(...)" % wp.__version__] = real_warp
     except ImportError:
-        pass
+        wp = None
+    syncs = [kern.synchronize]
+    if wp is not None:
+        syncs.append(wp.synchronize)  # real Warp's queue too (GPU)
+
+    def sync():
+        for s in syncs:
+            s()
     times = {n: [] for n in runs}
     for f in runs.values():
         f()  # build, warm
-    kern.synchronize()
+    sync()
     for _ in range(REPS):
         for n, f in runs.items():
             t = time.perf_counter()
             f()
-            kern.synchronize()
+            sync()
             times[n].append((time.perf_counter() - t) / N * 1e6)
     for n, ts in times.items():
         ts.sort()

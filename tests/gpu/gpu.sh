@@ -165,6 +165,22 @@ if cc -O2 -std=c11 -shared -fPIC -Iinclude bench/python_timer.c -o $B/libpython_
 else
   say "python_gpu: build FAILED"
 fi
+# kern.warp's wp.launch against the plain package and real Warp in one
+# process (issue #25; bench/warp_launch.py).  Warp is not on the machine:
+# $WARP_TGZ (carried, an ignored path) holds a warp-lang 1.19 package for
+# CUDA (its python sources, native headers and warp.so; no warp-clang.so,
+# tests or examples).  CPU first, then cuda:0.
+if [ -n "${WARP_TGZ:-}" ] && [ -f "$WARP_TGZ" ]; then
+  rm -rf /tmp/kern-warp && mkdir -p /tmp/kern-warp && tar -xJf "$WARP_TGZ" -C /tmp/kern-warp
+fi
+for dev in cpu cuda:0; do
+  WP=""; [ -d /tmp/kern-warp/warp ] && [ "$dev" != cpu ] && WP=/tmp/kern-warp:
+  KERN_LIBRARY=$PWD/$B/libkern.so.1 PYTHONPATH=$WP$PWD/python PYTHONDONTWRITEBYTECODE=1 \
+    WARP_CACHE_PATH=/tmp/kern-warp-cache timeout 120 $PY bench/warp_launch.py $dev \
+    >"$L/warp_launch_${dev%%:*}.txt" 2>&1
+  say "warp_launch $dev rc $? ($(el))"
+  grep -E 'per launch' "$L/warp_launch_${dev%%:*}.txt" | tee -a "$SUM"
+done
 fi
 
 cp "$SUM" "$L/gpu_bench.txt" "$L/gpu_ref.txt" "$OUT/" 2>/dev/null
