@@ -3,7 +3,8 @@
 # suite outgrew one device call run file by file: ~380 kernels, each a cold
 # NVRTC or OpenCL build).  usage: conformance_sharded.sh KERN NPYCMP BACKEND [SHARDS]
 # BACKEND is cuda, or a device such as opencl:1 (NVIDIA's OpenCL, as in
-# gpu.sh).  Prints each shard's summary line and every failure.
+# gpu.sh).  Prints each shard's summary line and every failure.  CONF_DIR
+# names another suite in the same format (tests/autodiff).
 set -u
 K=$1; NPYCMP=$2; BACKEND=$3; N=${4:-8}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -11,11 +12,12 @@ RUN=tests/conformance/run.sh
 case $BACKEND in
   *:*) sed 's/--backend "\$BACKEND"/--device "$BACKEND"/' $RUN > "$T/run.sh"; RUN=$T/run.sh ;;
 esac
-ls tests/conformance/*.py | grep -v gen_expected.py > "$T/all"
+D=${CONF_DIR:-tests/conformance}
+ls "$D"/*.py | grep -v gen_expected.py > "$T/all"
 split -n r/"$N" "$T/all" "$T/part."
 for p in "$T"/part.*; do
   # shellcheck disable=SC2046
-  sh "$RUN" "$K" "$NPYCMP" tests/conformance "$BACKEND" $(cat "$p") > "$p.log" 2>&1 &
+  sh "$RUN" "$K" "$NPYCMP" "$D" "$BACKEND" $(cat "$p") > "$p.log" 2>&1 &
 done
 wait
 grep -h '^conformance' "$T"/part.*.log

@@ -18,9 +18,10 @@ SUM="$L/summary.txt"; : > "$SUM"
 say() { echo "$*" | tee -a "$SUM"; }
 T0=$(date +%s)
 el() { echo "$(( $(date +%s) - T0 ))s"; }
-# STEPS picks sections: ctest stress examples debug sanitizer nvocl bench;
-# default all.  The build always runs (incremental when warm).
-STEPS=${STEPS:-ctest stress examples debug sanitizer nvocl bench}
+# STEPS picks sections: ctest stress examples debug sanitizer nvocl
+# autodiff vulkan bench; default all.  The build always runs (incremental
+# when warm).
+STEPS=${STEPS:-ctest stress examples debug sanitizer nvocl autodiff vulkan bench}
 want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 CARD=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
@@ -126,6 +127,36 @@ else
   say "NVIDIA OpenCL: not visible to kern (see devices-ocl.txt, clinfo.txt)"
 fi
 # OCL_ICD_VENDORS stays set: gpu_bench times the same kernel on $NVOCL too
+fi
+
+# ---- autodiff (issue #26): the adjoint suite (tests/autodiff, Warp's
+# gradients as goldens) on CUDA and on NVIDIA's OpenCL
+if want autodiff; then
+for be in cuda ${NVOCL:-}; do
+  CONF_DIR=tests/autodiff timeout 200 sh tests/gpu/conformance_sharded.sh $K $NPYCMP "$be" 4 \
+    >"$L/autodiff-${be%%:*}.log" 2>&1
+  say "autodiff: $(grep '^total' "$L/autodiff-${be%%:*}.log" || echo "$be did not finish") ($(el))"
+  grep '^FAIL' "$L/autodiff-${be%%:*}.log" | head -n 10 | tee -a "$SUM"
+done
+fi
+
+# ---- Vulkan (issue #27) on NVIDIA's driver: the loader is carried as
+# .gl/*.deb (the device README); the conformance suite on vulkan:0
+if want vulkan; then
+for f in .gl/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done; ldconfig 2>/dev/null
+[ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ] &&
+  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+$K devices >"$L/devices-vk.txt" 2>&1
+VK=$(grep -E '^\s+vulkan:[0-9]+' "$L/devices-vk.txt" | grep -i nvidia | head -n1 | awk '{print $1}')
+if [ -n "$VK" ]; then
+  say "Vulkan: $VK: $(grep -E "^\s+$VK " "$L/devices-vk.txt" | cut -c1-110 | sed 's/^ *//')"
+  timeout 240 sh tests/gpu/conformance_sharded.sh $K $NPYCMP "$VK" "$J" >"$L/conformance-vk.log" 2>&1
+  say "$(grep '^total' "$L/conformance-vk.log" || echo 'conformance (vulkan): did not finish') ($(el))"
+  grep '^FAIL' "$L/conformance-vk.log" | head -n 20 | tee -a "$SUM"
+else
+  say "Vulkan: no NVIDIA device visible to kern (see devices-vk.txt)"
+  grep -i vulkan "$L/devices-vk.txt" | head -n 3 | tee -a "$SUM"
+fi
 fi
 
 # ---- benchmarks
