@@ -724,35 +724,108 @@ static IrExpr **flat_idx(Ctx *X, const Type *tt, IrVar *f) {
   return idx;
 }
 
-/* wp.tile_reduce(op, t), tile_sum, tile_min, tile_max: a tile of shape
- * (1,) holding op over the elements in row-major order, from the first. */
+/* acc op e for tile_reduce's which (0: the function op, 1: +, 2: min,
+ * 3: max). */
+static IrExpr *reduce_step(Ctx *X, Node *call, Node *op, int which,
+                           IrVar *acc, IrExpr *e, const Type *et) {
+  Compiler *C = X->C;
+  if (which == 0) {
+    IrExpr *ab[2] = {ir_ref(C, acc), e};
+    return call_on(X, call, op, ab, 2);
+  }
+  if (which == 1)
+    return check_binop(X, OP_ADD, ir_ref(C, acc), e, call->pos);
+  return ir_call2(C, which == 2 ? BI_MIN : BI_MAX, et, ir_ref(C, acc), e);
+}
+
+/* tile_sum(t, axis=k), tile_reduce(op, t, axis=k): the tile without axis
+ * k (shape (1,) for a 1-d tile), each element op over the axis from its
+ * first element. */
+static IrExpr *reduce_axis(Ctx *X, Node *call, Node *op, int which,
+                           IrVar *t, Node *axn, const char *fn) {
+  Compiler *C = X->C;
+  const Type *tt = t->ty, *et = tt->elem;
+  int nd = tt->ndim;
+  int64_t axis = const_int(X, axn, fn, "axis");
+  if (axis < 0 || axis >= nd)
+    ERR(axn->pos, "%s(): axis %lld is out of bounds for a tile of %d "
+                  "dimension%s", fn, (long long)axis, nd, nd == 1 ? "" : "s");
+  int rd[4], rn = 0;
+  for (int k = 0; k < nd; k++)
+    if (k != axis)
+      rd[rn++] = tt->fdims[k];
+  if (rn == 0)
+    rd[rn++] = 1;
+  IrVar *r = tile_new(X, tile_type(X, et, rn, rd, call->pos, fn), call->pos);
+  TLoop L;
+  loop_open(X, &L, rd, rn, call->pos);
+  /* the source index: the result's counters around the axis */
+  IrExpr **i0 = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int k = 0, j = 0; k < nd; k++)
+    i0[k] = k == axis ? ir_const_int(C, t_i32(), 0)
+                      : ir_ref(C, L.ctr[j++]);
+  IrVar *acc = temp_of(X, "acc", load_at(X, t, i0, nd, call->pos), call->pos);
+  int n = tt->fdims[axis];
+  if (n > 1) {
+    int dims[1] = {n - 1};
+    TLoop K;
+    loop_open(X, &K, dims, 1, call->pos);
+    IrExpr **ik = arena_alloc(C, sizeof(IrExpr *) * 4);
+    for (int k = 0, j = 0; k < nd; k++)
+      ik[k] = k == axis ? ir_binary(C, OP_ADD, t_i32(), ir_ref(C, K.ctr[0]),
+                                    ir_const_int(C, t_i32(), 1))
+                        : ir_ref(C, L.ctr[j++]);
+    IrExpr *e = load_at(X, t, ik, nd, call->pos);
+    assign(X, acc, reduce_step(X, call, op, which, acc, e, et), call->pos);
+    loop_close(X, &K);
+  }
+  set_elem(X, r, &L, ir_ref(C, acc), call->pos);
+  loop_close(X, &L);
+  return ir_ref(C, r);
+}
+
+/* wp.tile_reduce(op, t[, axis]), tile_sum(t[, axis]), tile_min, tile_max:
+ * a tile of shape (1,) holding op over the elements in row-major order,
+ * from the first; with axis, reduce_axis. */
 static IrExpr *tile_reduce(Ctx *X, Node *call, const char *fn, int which) {
   Compiler *C = X->C;
-  check_no_kwargs(X, call, fn);
+  static const char *const kw_r[] = {"op", "a", "axis", NULL};
+  static const char *const kw_s[] = {"a", "axis", NULL};
   int na = check_count_args(call->args);
   int want = which == 0 ? 2 : 1;
-  if (na != want)
-    ERR(call->pos, "%s() takes %s, got %d arguments (reducing along one "
-                   "axis comes later, issue #24)", fn,
+  int can_axis = which <= 1;
+  const char *const *kw = which == 0 ? kw_r : kw_s;
+  if (!can_axis)
+    check_no_kwargs(X, call, fn);
+  max_positional(X, call, want + can_axis, fn);
+  Node *op = which == 0 ? arg_of(X, call, 0, "op", kw, fn) : NULL;
+  Node *tn = arg_of(X, call, want - 1, "a", kw, fn);
+  Node *axn = can_axis ? arg_of(X, call, want, "axis", kw, fn) : NULL;
+  if (!tn || (which == 0 && !op))
+    ERR(call->pos, "%s() takes %s, got %d arguments", fn,
         which == 0 ? "a function and a tile" : "one tile", na);
-  Node *op = which == 0 ? call->args : NULL;
-  Node *tn = which == 0 ? call->args->next : call->args;
   IrVar *t = tile_arg(X, tn, fn, "the tile argument");
   const Type *et = t->ty->elem;
   if (which >= 2 && et->kind != TY_SCALAR)
     ERR(tn->pos, "%s(): the elements must be scalars, got %s", fn, TN(et));
-  IrExpr **i0 = arena_alloc(C, sizeof(IrExpr *) * 4);
-  for (int d = 0; d < t->ty->ndim; d++)
-    i0[d] = ir_const_int(C, t_i32(), 0);
-  IrVar *acc = temp_of(X, "acc", load_at(X, t, i0, t->ty->ndim, call->pos),
-                       call->pos);
   if (op) {
-    IrExpr *z[2] = {ir_ref(C, acc), ir_ref(C, acc)};
+    IrExpr **iz = arena_alloc(C, sizeof(IrExpr *) * 4);
+    for (int d = 0; d < t->ty->ndim; d++)
+      iz[d] = ir_const_int(C, t_i32(), 0);
+    IrExpr *z[2] = {load_at(X, t, iz, t->ty->ndim, call->pos),
+                    load_at(X, t, iz, t->ty->ndim, call->pos)};
     const Type *rt = call_type(X, call, op, z, 2);
     if (!ty_eq(rt, et))
       ERR(op->pos, "%s(): the function returns %s for elements of %s (it "
                    "must return the element type)", fn, TN(rt), TN(et));
   }
+  if (axn)
+    return reduce_axis(X, call, op, which, t, axn, fn);
+  IrExpr **i0 = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int d = 0; d < t->ty->ndim; d++)
+    i0[d] = ir_const_int(C, t_i32(), 0);
+  IrVar *acc = temp_of(X, "acc", load_at(X, t, i0, t->ty->ndim, call->pos),
+                       call->pos);
   int n = tile_count(t->ty);
   int one[1] = {1};
   IrVar *r = tile_new(X, tile_type(X, et, 1, one, call->pos, fn), call->pos);
@@ -765,16 +838,7 @@ static IrExpr *tile_reduce(Ctx *X, Node *call, const char *fn, int which) {
                                          ir_const_int(C, t_i32(), 1)),
                        call->pos);
     IrExpr *e = load_at(X, t, flat_idx(X, t->ty, f), t->ty->ndim, call->pos);
-    IrExpr *v;
-    if (which == 0) {
-      IrExpr *ab[2] = {ir_ref(C, acc), e};
-      v = call_on(X, call, op, ab, 2);
-    } else if (which == 1) {
-      v = check_binop(X, OP_ADD, ir_ref(C, acc), e, call->pos);
-    } else {
-      v = ir_call2(C, which == 2 ? BI_MIN : BI_MAX, et, ir_ref(C, acc), e);
-    }
-    assign(X, acc, v, call->pos);
+    assign(X, acc, reduce_step(X, call, op, which, acc, e, et), call->pos);
     loop_close(X, &L);
   }
   IrExpr **r0 = arena_alloc(C, sizeof(IrExpr *));
@@ -934,28 +998,52 @@ static IrExpr *tile_matmul(Ctx *X, Node *call, const char *fn) {
 
 /* ---------------------------------------------------------------- operators */
 
-/* t + u, t - u, t * u element by element (same shape and type), and
- * t * s, s * t by a scalar or value of the element type. */
+/* Warp's tile operators: t + u, t - u, t & u, t | u, t ^ u element by
+ * element (tiles of one shape and type); t * u and t / u element by
+ * element where the shapes agree and one element type is a scalar of the
+ * other's scalar type (a tile of float times a tile of vec3); t * c, c * t,
+ * t / c, c / t with a scalar, vector or matrix c of the tile's scalar type
+ * (one of the two a scalar).  Each element is the operator on the pair, as
+ * written between two values. */
 IrExpr *check_tile_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
   Compiler *C = X->C;
   bool lt = l->ty->kind == TY_ARRAY && l->ty->tile;
   bool rt = r->ty->kind == TY_ARRAY && r->ty->tile;
   const Type *tt = lt ? l->ty : r->ty;
-  if (op != OP_ADD && op != OP_SUB && op != OP_MUL)
-    ERR(pos, "operator %s on tiles is not supported yet (issue #24); + - * "
-             "are", op_text(op));
+  bool muldiv = op == OP_MUL || op == OP_DIV;
+  if (op != OP_ADD && op != OP_SUB && !muldiv && op != OP_BITAND &&
+      op != OP_BITOR && op != OP_BITXOR)
+    ERR(pos, "operator %s on tiles is not supported (Warp's tiles have + - "
+             "* / & | ^)", op_text(op));
   if (lt && rt) {
-    if (!ty_eq(l->ty, r->ty))
+    if (muldiv) {
+      if (l->ty->ndim != r->ty->ndim ||
+          memcmp(l->ty->fdims, r->ty->fdims, sizeof(int) * 4))
+        ERR(pos, "operands of %s are tiles of different shapes: %s and %s",
+            op_text(op), TN(l->ty), TN(r->ty));
+      const Type *a = l->ty->elem, *b = r->ty->elem;
+      if (a->sc != b->sc || (a->kind != TY_SCALAR && b->kind != TY_SCALAR))
+        ERR(pos, "operands of %s are tiles of %s and %s: Warp needs one "
+                 "element type a scalar and the same scalar type",
+            op_text(op), TN(a), TN(b));
+    } else if (!ty_eq(l->ty, r->ty)) {
       ERR(pos, "operands of %s are tiles of different types or shapes: %s "
                "and %s", op_text(op), TN(l->ty), TN(r->ty));
+    }
   } else {
     const Type *st = lt ? r->ty : l->ty;
-    if (op != OP_MUL)
-      ERR(pos, "%s of a tile and %s: only a tile times a scalar is "
-               "supported (Warp has no tile %s scalar)", op_text(op),
-          TN(st), op_text(op));
+    if (!muldiv)
+      ERR(pos, "%s of a tile and %s: only a tile times or divided by a "
+               "scalar, vector or matrix is supported (Warp has no tile %s "
+               "scalar)", op_text(op), TN(st), op_text(op));
     if (!ty_is_value(st))
-      ERR(pos, "cannot multiply a tile by %s", TN(st));
+      ERR(pos, "cannot %s a tile by %s", op == OP_MUL ? "multiply" : "divide",
+          TN(st));
+    if (st->sc != tt->elem->sc ||
+        (st->kind != TY_SCALAR && tt->elem->kind != TY_SCALAR))
+      ERR(pos, "operands of %s are a tile of %s and %s: Warp needs the same "
+               "scalar type and one of them a scalar", op_text(op),
+          TN(tt->elem), TN(st));
   }
   IrVar *a = lt ? tile_var(X, l, pos) : NULL;
   IrVar *b = rt ? tile_var(X, r, pos) : NULL;
