@@ -957,6 +957,7 @@ static IrExpr *tile_matmul(Ctx *X, Node *call, const char *fn) {
   IrVar *out;
   int dims[2] = {M, N};
   if (on) {
+    check_tile_mutate(X, on, on->pos);
     out = tile_arg(X, on, fn, "out");
     if (out->ty->ndim != 2 || out->ty->fdims[0] != M ||
         out->ty->fdims[1] != N || !ty_eq(out->ty->elem, et))
@@ -994,6 +995,375 @@ static IrExpr *tile_matmul(Ctx *X, Node *call, const char *fn) {
   set_elem(X, out, &L, v, call->pos);
   loop_close(X, &L);
   return on ? ir_expr(C, E_CONST, &ty_void) : ir_ref(C, out);
+}
+
+/* ---------------------------------------------------------------- views */
+
+/* Warp's tile_view, tile_transpose, tile_broadcast, tile_reshape and
+ * tile_squeeze return views that alias their tile.  kern copies the
+ * elements into a new tile, which reads the same; a write through either
+ * name would then differ from Warp, so both the source tile (a named
+ * local) and the local the view is assigned to are marked tile_aliased and
+ * may not be written in place (check_tile_mutate). */
+static void view_source(Ctx *X, Node *tn) {
+  if (tn->kind == N_NAME) {
+    Local *l = check_find_local(X, tn->name);
+    if (l && l->ty->kind == TY_ARRAY && l->ty->tile)
+      l->tile_aliased = true;
+  }
+}
+
+static IrExpr *view_result(Ctx *X, IrVar *t) {
+  X->tile_view_result = t;
+  return ir_ref(X->C, t);
+}
+
+/* A write in place into the tile named by target (t[i] = x, t += u,
+ * tile_assign(t, ...), tile_matmul(a, b, t)). */
+void check_tile_mutate(Ctx *X, Node *target, Pos pos) {
+  (void)pos;
+  while (target->kind == N_SUBSCRIPT)
+    target = target->a;
+  if (target->kind != N_NAME)
+    return;
+  Local *l = check_find_local(X, target->name);
+  if (l && l->ty->kind == TY_ARRAY && l->ty->tile && l->tile_aliased)
+    ERR(target->pos, "'%s' is a tile view or has views (wp.tile_view, "
+             "tile_transpose, tile_broadcast, tile_reshape, tile_squeeze): "
+             "kern copies views, so writing such a tile in place is not "
+             "supported yet (issue #24)", target->name);
+}
+
+/* The element of t at the loops' flat position f (row-major), stored at
+ * the same flat position of r: reshape and squeeze. */
+static IrExpr *copy_flat(Ctx *X, IrVar *t, const Type *rt, Pos pos) {
+  Compiler *C = X->C;
+  IrVar *r = tile_new(X, rt, pos);
+  int n = tile_count(rt);
+  int dims[1] = {n};
+  TLoop L;
+  loop_open(X, &L, dims, 1, pos);
+  IrVar *f = temp_of(X, "f", ir_ref(C, L.ctr[0]), pos);
+  check_emit(X, store_at(X, r, flat_idx(X, rt, f), rt->ndim,
+                         load_at(X, t, flat_idx(X, t->ty, f), t->ty->ndim,
+                                 pos), pos));
+  loop_close(X, &L);
+  return view_result(X, r);
+}
+
+/* A tuple (or one) of integer constants, -1 allowed where minus1. */
+static int const_tuple(Ctx *X, Node *s, int *v, const char *fn,
+                       const char *what) {
+  Node *items = s->kind == N_TUPLE ? s->args : s;
+  int n = s->kind == N_TUPLE ? check_count_args(s->args) : 1;
+  if (n < 1 || n > 4)
+    ERR(s->pos, "%s(): %s has 1 to 4 entries, got %d", fn, what, n);
+  Node *a = items;
+  for (int k = 0; k < n; k++, a = a->next)
+    v[k] = (int)const_int(X, a, fn, what);
+  return n;
+}
+
+/* wp.tile_transpose(a): the 2-d tile a[j, i]. */
+static IrExpr *tile_transpose(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"a", NULL};
+  max_positional(X, call, 1, fn);
+  Node *tn = arg_of(X, call, 0, "a", kw, fn);
+  if (!tn)
+    ERR(call->pos, "%s() needs a tile", fn);
+  IrVar *t = tile_arg(X, tn, fn, "the argument");
+  if (t->ty->ndim != 2)
+    ERR(tn->pos, "%s(): a 2-d tile, got %s", fn, TN(t->ty));
+  view_source(X, tn);
+  int dims[2] = {t->ty->fdims[1], t->ty->fdims[0]};
+  IrVar *r = tile_new(X, tile_type(X, t->ty->elem, 2, dims, call->pos, fn),
+                      call->pos);
+  TLoop L;
+  loop_open(X, &L, dims, 2, call->pos);
+  IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 2);
+  ix[0] = ir_ref(C, L.ctr[1]);
+  ix[1] = ir_ref(C, L.ctr[0]);
+  set_elem(X, r, &L, load_at(X, t, ix, 2, call->pos), call->pos);
+  loop_close(X, &L);
+  return view_result(X, r);
+}
+
+/* wp.tile_broadcast(a, shape): numpy.broadcast_to, aligned from the
+ * right. */
+static IrExpr *tile_broadcast(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"a", "shape", NULL};
+  max_positional(X, call, 2, fn);
+  Node *tn = arg_of(X, call, 0, "a", kw, fn);
+  Node *sn = arg_of(X, call, 1, "shape", kw, fn);
+  if (!tn || !sn)
+    ERR(call->pos, "%s() needs a tile and a shape", fn);
+  IrVar *t = tile_arg(X, tn, fn, "a");
+  int dims[4];
+  int nd = shape_of(X, sn, dims, fn), sd = t->ty->ndim;
+  if (nd < sd)
+    ERR(sn->pos, "%s(): shape has %d dimensions, fewer than %s", fn, nd,
+        TN(t->ty));
+  for (int k = 0; k < sd; k++) {
+    int a = t->ty->fdims[sd - 1 - k], b = dims[nd - 1 - k];
+    if (a != b && a != 1)
+      ERR(sn->pos, "%s(): cannot broadcast %s to shape with %d in "
+                   "dimension %d", fn, TN(t->ty), b, nd - 1 - k);
+  }
+  view_source(X, tn);
+  IrVar *r = tile_new(X, tile_type(X, t->ty->elem, nd, dims, call->pos, fn),
+                      call->pos);
+  TLoop L;
+  loop_open(X, &L, dims, nd, call->pos);
+  IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int k = 0; k < sd; k++) {
+    int d = nd - sd + k;
+    ix[k] = t->ty->fdims[k] == 1 && dims[d] != 1
+                ? ir_const_int(C, t_i32(), 0)
+                : ir_ref(C, L.ctr[d]);
+  }
+  set_elem(X, r, &L, load_at(X, t, ix, sd, call->pos), call->pos);
+  loop_close(X, &L);
+  return view_result(X, r);
+}
+
+/* wp.tile_reshape(t, shape): the elements in row-major order, one entry
+ * of shape may be -1. */
+static IrExpr *tile_reshape(Ctx *X, Node *call, const char *fn) {
+  static const char *const kw[] = {"t", "shape", NULL};
+  max_positional(X, call, 2, fn);
+  Node *tn = arg_of(X, call, 0, "t", kw, fn);
+  Node *sn = arg_of(X, call, 1, "shape", kw, fn);
+  if (!tn || !sn)
+    ERR(call->pos, "%s() needs a tile and a shape", fn);
+  IrVar *t = tile_arg(X, tn, fn, "t");
+  int dims[4];
+  if (sn->kind != N_TUPLE)
+    ERR(sn->pos, "%s(): shape must be a tuple of constants, such as (12,) "
+                 "(as Warp)", fn);
+  int nd = const_tuple(X, sn, dims, fn, "shape");
+  int n = tile_count(t->ty), known = 1, free = -1;
+  for (int k = 0; k < nd; k++) {
+    if (dims[k] == -1 && free < 0)
+      free = k;
+    else if (dims[k] < 1)
+      ERR(sn->pos, "%s(): dimension %d of shape must be positive (or one "
+                   "-1), got %d", fn, k, dims[k]);
+    else
+      known *= dims[k];
+  }
+  if (free >= 0) {
+    if (n % known)
+      ERR(sn->pos, "%s(): %s does not divide into that shape", fn,
+          TN(t->ty));
+    dims[free] = n / known;
+    known = n;
+  }
+  if (known != n)
+    ERR(sn->pos, "%s(): %s has %d elements, the shape %d", fn, TN(t->ty), n,
+        known);
+  view_source(X, tn);
+  return copy_flat(X, t, tile_type(X, t->ty->elem, nd, dims, call->pos, fn),
+                   call->pos);
+}
+
+/* wp.tile_squeeze(t, axis=None): without the dimensions of extent one
+ * (those named by axis). */
+static IrExpr *tile_squeeze(Ctx *X, Node *call, const char *fn) {
+  static const char *const kw[] = {"t", "axis", NULL};
+  max_positional(X, call, 2, fn);
+  Node *tn = arg_of(X, call, 0, "t", kw, fn);
+  Node *an = arg_of(X, call, 1, "axis", kw, fn);
+  if (!tn)
+    ERR(call->pos, "%s() needs a tile", fn);
+  IrVar *t = tile_arg(X, tn, fn, "t");
+  int sd = t->ty->ndim;
+  bool drop[4] = {false, false, false, false};
+  if (an) {
+    int ax[4];
+    if (an->kind != N_TUPLE)
+      ERR(an->pos, "%s(): axis must be a tuple of constants, such as (0,) "
+                   "(as Warp)", fn);
+    int na = const_tuple(X, an, ax, fn, "axis");
+    for (int k = 0; k < na; k++) {
+      int a = ax[k] < 0 ? ax[k] + sd : ax[k];
+      if (a < 0 || a >= sd || t->ty->fdims[a] != 1)
+        ERR(an->pos, "%s(): axis %d is not a dimension of extent one of %s",
+            fn, ax[k], TN(t->ty));
+      drop[a] = true;
+    }
+  } else {
+    for (int k = 0; k < sd; k++)
+      drop[k] = t->ty->fdims[k] == 1;
+  }
+  int dims[4], nd = 0;
+  for (int k = 0; k < sd; k++)
+    if (!drop[k])
+      dims[nd++] = t->ty->fdims[k];
+  if (nd == 0)
+    ERR(call->pos, "%s(): every dimension of %s would go; kern has no tile "
+                   "of no dimensions", fn, TN(t->ty));
+  view_source(X, tn);
+  return copy_flat(X, t, tile_type(X, t->ty->elem, nd, dims, call->pos, fn),
+                   call->pos);
+}
+
+/* wp.tile_view(t, offset, shape=None): with shape, the part of t from
+ * offset (integers, maybe not constant) of that extent; without, each
+ * integer of offset selects and removes a leading dimension. */
+static IrExpr *tile_view(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"t", "offset", "shape", NULL};
+  max_positional(X, call, 3, fn);
+  Node *tn = arg_of(X, call, 0, "t", kw, fn);
+  Node *on = arg_of(X, call, 1, "offset", kw, fn);
+  Node *sn = arg_of(X, call, 2, "shape", kw, fn);
+  if (!tn || !on)
+    ERR(call->pos, "%s() needs a tile and an offset", fn);
+  IrVar *t = tile_arg(X, tn, fn, "t");
+  int sd = t->ty->ndim;
+  Node *items = on->kind == N_TUPLE ? on->args : on;
+  int no = on->kind == N_TUPLE ? check_count_args(on->args) : 1;
+  if (no > sd || (sn && no != sd))
+    ERR(on->pos, "%s(): offset has %d entries for %s%s", fn, no, TN(t->ty),
+        sn ? " (with shape, one per dimension)" : "");
+  IrExpr *off[4];
+  Node *a = items;
+  for (int k = 0; k < no; k++, a = a->next) {
+    if (a->kind == N_SLICE)
+      ERR(a->pos, "%s(): slices in offset are not supported yet (issue #24)",
+          fn);
+    IrExpr *e = check_expr(X, a);
+    if (!ty_is_int(e->ty))
+      ERR(a->pos, "%s(): an offset must be an integer, got %s", fn,
+          TN(e->ty));
+    if (e->ty->sc != KERN_SCALAR_INT32)
+      e = ir_cast(C, t_i32(), e);
+    if (e->kind == E_CONST) {
+      int64_t v = (int32_t)(uint32_t)e->ival;
+      if (v < 0 || v >= t->ty->fdims[k])
+        ERR(a->pos, "%s(): offset %lld is outside dimension %d of %s", fn,
+            (long long)v, k, TN(t->ty));
+    }
+    off[k] = e->kind == E_CONST ? e : ir_ref(C, temp_of(X, "off", e, a->pos));
+  }
+  for (int k = no; k < sd; k++)
+    off[k] = ir_const_int(C, t_i32(), 0);
+  int dims[4], nd = 0;
+  if (sn) {
+    nd = const_tuple(X, sn, dims, fn, "shape");
+    if (nd != sd)
+      ERR(sn->pos, "%s(): shape has %d entries for %s", fn, nd, TN(t->ty));
+    for (int k = 0; k < nd; k++) {
+      int64_t o = off[k]->kind == E_CONST ? (int32_t)(uint32_t)off[k]->ival
+                                          : 0;
+      if (dims[k] < 1 || o + dims[k] > t->ty->fdims[k])
+        ERR(sn->pos, "%s(): the view's dimension %d (%d from offset %lld) "
+                     "does not fit %s", fn, k, dims[k], (long long)o,
+            TN(t->ty));
+    }
+  } else {
+    for (int k = no; k < sd; k++)
+      dims[nd++] = t->ty->fdims[k];
+    if (nd == 0)
+      ERR(on->pos, "%s(): the offset selects one element; kern has no tile "
+                   "of no dimensions (use wp.tile_extract)", fn);
+  }
+  view_source(X, tn);
+  IrVar *r = tile_new(X, tile_type(X, t->ty->elem, nd, dims, call->pos, fn),
+                      call->pos);
+  TLoop L;
+  loop_open(X, &L, dims, nd, call->pos);
+  IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int k = 0; k < sd; k++) {
+    int d = sn ? k : k - no; /* the view's axis of source axis k */
+    IrExpr *o = off[k]->kind == E_VAR ? ir_ref(C, off[k]->var) : off[k];
+    ix[k] = d < 0 ? o : ir_binary(C, OP_ADD, t_i32(), ir_ref(C, L.ctr[d]), o);
+  }
+  set_elem(X, r, &L, load_at(X, t, ix, sd, call->pos), call->pos);
+  loop_close(X, &L);
+  return view_result(X, r);
+}
+
+/* wp.tile_astype(t, dtype): each scalar element converted (C's rules, as
+ * Warp). */
+static IrExpr *tile_astype(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"t", "dtype", NULL};
+  max_positional(X, call, 2, fn);
+  Node *tn = arg_of(X, call, 0, "t", kw, fn);
+  Node *dn = arg_of(X, call, 1, "dtype", kw, fn);
+  if (!tn || !dn)
+    ERR(call->pos, "%s() needs a tile and a dtype", fn);
+  IrVar *t = tile_arg(X, tn, fn, "t");
+  const Type *et = check_type_expr(X, dn, "dtype");
+  if (et->kind != TY_SCALAR || t->ty->elem->kind != TY_SCALAR)
+    ERR(call->pos, "%s(): scalar tiles and a scalar dtype, got %s and %s", fn,
+        TN(t->ty), TN(et));
+  IrVar *r = tile_new(X, tile_type(X, et, t->ty->ndim, t->ty->fdims,
+                                   call->pos, fn), call->pos);
+  TLoop L;
+  loop_open(X, &L, t->ty->fdims, t->ty->ndim, call->pos);
+  IrExpr *x = elem(X, t, &L, call->pos);
+  set_elem(X, r, &L, ty_eq(et, t->ty->elem) ? x : ir_cast(C, et, x),
+           call->pos);
+  loop_close(X, &L);
+  return ir_ref(C, r);
+}
+
+/* wp.tile_assign(dst, src, offset=None): src copied into dst at offset,
+ * converted to dst's element type; dst is written in place. */
+static IrExpr *tile_assign(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"dst", "src", "offset", NULL};
+  max_positional(X, call, 3, fn);
+  Node *dn = arg_of(X, call, 0, "dst", kw, fn);
+  Node *sn = arg_of(X, call, 1, "src", kw, fn);
+  Node *on = arg_of(X, call, 2, "offset", kw, fn);
+  if (!dn || !sn)
+    ERR(call->pos, "%s() needs dst and src tiles", fn);
+  if (dn->kind != N_NAME)
+    ERR(dn->pos, "%s(): dst must be a tile variable", fn);
+  check_tile_mutate(X, dn, dn->pos);
+  IrVar *d = tile_arg(X, dn, fn, "dst");
+  IrVar *s = tile_arg(X, sn, fn, "src");
+  int nd = d->ty->ndim;
+  if (s->ty->ndim != nd)
+    ERR(call->pos, "%s(): %s into %s (the same number of dimensions)", fn,
+        TN(s->ty), TN(d->ty));
+  const Type *de = d->ty->elem, *se = s->ty->elem;
+  if (!ty_eq(de, se) && (de->kind != TY_SCALAR || se->kind != TY_SCALAR))
+    ERR(call->pos, "%s(): %s into %s", fn, TN(s->ty), TN(d->ty));
+  IrExpr *off[4];
+  offsets_of(X, on, nd, off, fn);
+  for (int k = 0; k < nd; k++) {
+    int64_t o = off[k]->kind == E_CONST ? (int32_t)(uint32_t)off[k]->ival : 0;
+    if (o < 0 || o + s->ty->fdims[k] > d->ty->fdims[k])
+      ERR(call->pos, "%s(): %s does not fit %s at offset %lld in dimension "
+                     "%d", fn, TN(s->ty), TN(d->ty), (long long)o, k);
+  }
+  /* overlapping regions assign like NumPy: src is read whole first */
+  if (s == d) {
+    IrVar *cp = tile_new(X, s->ty, call->pos);
+    TLoop L0;
+    loop_open(X, &L0, s->ty->fdims, nd, call->pos);
+    set_elem(X, cp, &L0, elem(X, s, &L0, call->pos), call->pos);
+    loop_close(X, &L0);
+    s = cp;
+  }
+  TLoop L;
+  loop_open(X, &L, s->ty->fdims, nd, call->pos);
+  IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int k = 0; k < nd; k++) {
+    IrExpr *o = off[k]->kind == E_VAR ? ir_ref(C, off[k]->var) : off[k];
+    ix[k] = ir_binary(C, OP_ADD, t_i32(), ir_ref(C, L.ctr[k]), o);
+  }
+  IrExpr *x = elem(X, s, &L, call->pos);
+  check_emit(X, store_at(X, d, ix, nd, ty_eq(de, se) ? x : ir_cast(C, de, x),
+                         call->pos));
+  loop_close(X, &L);
+  return ir_expr(C, E_CONST, &ty_void);
 }
 
 /* ---------------------------------------------------------------- operators */
@@ -1107,6 +1477,7 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
   IrVar *src = tile_var(X, value, pos);
   if (l && src == l->var)
     return true;
+  bool aliased = src == X->tile_view_result;
   if (!l) {
     /* a new local: its own storage, which later assignments reuse */
     IrExpr *z = check_fixed_new(X, value->ty, pos);
@@ -1129,6 +1500,8 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
     assign(X, l->var, z, pos);
     check_def_set(X, (int)(l - X->locals));
   }
+  if (aliased)
+    l->tile_aliased = true;
   TLoop L;
   loop_open(X, &L, l->ty->fdims, l->ty->ndim, pos);
   set_elem(X, l->var, &L, elem(X, src, &L, pos), pos);
@@ -1171,5 +1544,21 @@ IrExpr *check_tile_call(Ctx *X, Node *call, const char *w) {
     return tile_extract(X, call, fn);
   if (!strcmp(w, "tile_matmul"))
     return tile_matmul(X, call, fn);
+  if (!strcmp(w, "tile_empty"))
+    return tile_fill(X, call, fn, 0);
+  if (!strcmp(w, "tile_transpose"))
+    return tile_transpose(X, call, fn);
+  if (!strcmp(w, "tile_broadcast"))
+    return tile_broadcast(X, call, fn);
+  if (!strcmp(w, "tile_reshape"))
+    return tile_reshape(X, call, fn);
+  if (!strcmp(w, "tile_squeeze"))
+    return tile_squeeze(X, call, fn);
+  if (!strcmp(w, "tile_view"))
+    return tile_view(X, call, fn);
+  if (!strcmp(w, "tile_astype"))
+    return tile_astype(X, call, fn);
+  if (!strcmp(w, "tile_assign"))
+    return tile_assign(X, call, fn);
   return NULL;
 }
