@@ -326,13 +326,21 @@ static IrVar *tile_arg(Ctx *X, Node *n, const char *fname, const char *what) {
 
 /* 0 <= g_k < a.shape[k] for every axis, the array index of each element
  * in *g. */
-static IrExpr *in_bounds(Ctx *X, IrVar *arr, IrExpr **off, TLoop *L,
-                         IrExpr **g, bool check) {
+static IrExpr *in_bounds_ix(Ctx *X, IrVar *arr, IrExpr **off, TLoop *L,
+                            IrExpr **g, bool check, IrVar *ix, int axis) {
   Compiler *C = X->C;
   IrExpr *cond = NULL;
   for (int k = 0; k < L->nd; k++) {
     IrExpr *o = off[k]->kind == E_VAR ? ir_ref(C, off[k]->var) : off[k];
-    IrExpr *gk = ir_binary(C, OP_ADD, t_i32(), ir_ref(C, L->ctr[k]), o);
+    IrExpr *ck = ir_ref(C, L->ctr[k]);
+    if (ix && k == axis) { /* offset + indices[c] along the axis */
+      IrExpr **i1 = arena_alloc(C, sizeof(IrExpr *));
+      i1[0] = ck;
+      ck = load_at(X, ix, i1, 1, L->outer->pos);
+      if (ck->ty->sc != KERN_SCALAR_INT32)
+        ck = ir_cast(C, t_i32(), ck);
+    }
+    IrExpr *gk = ir_binary(C, OP_ADD, t_i32(), ck, o);
     IrVar *gv = temp_of(X, "g", gk, L->outer->pos);
     g[k] = ir_ref(C, gv);
     if (!check)
@@ -356,6 +364,11 @@ static IrExpr *in_bounds(Ctx *X, IrVar *arr, IrExpr **off, TLoop *L,
     }
   }
   return cond;
+}
+
+static IrExpr *in_bounds(Ctx *X, IrVar *arr, IrExpr **off, TLoop *L,
+                         IrExpr **g, bool check) {
+  return in_bounds_ix(X, arr, off, L, g, check, NULL, 0);
 }
 
 /* Emits `if (cond) s` (just s when cond is NULL). */
@@ -475,6 +488,136 @@ static IrExpr *tile_store(Ctx *X, Node *call, const char *fn, bool atomic) {
   if (atomic)
     return ir_ref(C, old);
   return ir_expr(C, E_CONST, &ty_void); /* done: nothing more to emit */
+}
+
+
+/* The indices tile and axis= of the _indexed builtins: a 1-d tile of
+ * integers, axis a constant axis of the array. */
+static IrVar *indices_arg(Ctx *X, Node *n, Node *axn, int nd, int *axis,
+                          const char *fn) {
+  if (!n)
+    ERR(X->f->pos, "%s() needs indices", fn);
+  IrVar *ix = tile_arg(X, n, fn, "indices");
+  if (ix->ty->ndim != 1 || ix->ty->elem->kind != TY_SCALAR ||
+      !sc_is_int(ix->ty->elem->sc))
+    ERR(n->pos, "%s(): indices must be a 1-d tile of integers, got %s", fn,
+        TN(ix->ty));
+  *axis = axn ? (int)const_int(X, axn, fn, "axis") : 0;
+  if (*axis < 0 || *axis >= nd)
+    ERR(axn->pos, "%s(): axis %d is not an axis of the %d-d array", fn, *axis,
+        nd);
+  return ix;
+}
+
+static const char *const kw_loadix[] = {"a", "indices", "shape", "offset",
+                                        "axis", "storage", NULL};
+
+/* wp.tile_load_indexed(a, indices, shape, offset=None, axis=0): element c
+ * from a[offset + c] but offset[axis] + indices[c[axis]] along axis;
+ * outside a (either side) reads zero. */
+static IrExpr *tile_load_indexed(Ctx *X, Node *call, const char *fn) {
+  max_positional(X, call, 6, fn);
+  Node *an = arg_of(X, call, 0, "a", kw_loadix, fn);
+  if (!an)
+    ERR(call->pos, "%s() needs an array", fn);
+  IrVar *arr = array_arg(X, an, fn);
+  int nd0 = arr->ty->ndim, axis;
+  IrVar *ix = indices_arg(X, arg_of(X, call, 1, "indices", kw_loadix, fn),
+                          arg_of(X, call, 4, "axis", kw_loadix, fn), nd0,
+                          &axis, fn);
+  int dims[4];
+  int nd = shape_of(X, arg_of(X, call, 2, "shape", kw_loadix, fn), dims, fn);
+  if (nd != nd0)
+    ERR(call->pos, "%s(): a tile of %d dimension%s from an array of %d", fn,
+        nd, nd == 1 ? "" : "s", nd0);
+  if (dims[axis] != ix->ty->fdims[0])
+    ERR(call->pos, "%s(): %d indices for a tile of %d along axis %d", fn,
+        ix->ty->fdims[0], dims[axis], axis);
+  IrExpr *off[4];
+  offsets_of(X, arg_of(X, call, 3, "offset", kw_loadix, fn), nd, off, fn);
+  storage_arg(X, arg_of(X, call, 5, "storage", kw_loadix, fn), fn);
+  IrVar *t = tile_new(X, tile_type(X, arr->ty->elem, nd, dims, call->pos, fn),
+                      call->pos);
+  arr->read = true;
+  TLoop L;
+  loop_open(X, &L, dims, nd, call->pos);
+  IrExpr **g = arena_alloc(X->C, sizeof(IrExpr *) * 4);
+  IrExpr *cond = in_bounds_ix(X, arr, off, &L, g, true, ix, axis);
+  IrStmt *s = store_at(X, t, loop_idx(X, &L), nd,
+                       load_at(X, arr, g, nd, call->pos), call->pos);
+  guarded(X, cond, s, call->pos);
+  loop_close(X, &L);
+  return ir_ref(X->C, t);
+}
+
+static const char *const kw_storeix[] = {"a", "indices", "t", "offset",
+                                         "axis", NULL};
+
+/* wp.tile_store_indexed(a, indices, t, offset=None, axis=0) and
+ * tile_atomic_add_indexed: element c to a at offset + c, but
+ * offset[axis] + indices[c[axis]] along axis; outside a skipped. */
+static IrExpr *tile_store_indexed(Ctx *X, Node *call, const char *fn,
+                                  bool atomic) {
+  Compiler *C = X->C;
+  max_positional(X, call, 5, fn);
+  Node *an = arg_of(X, call, 0, "a", kw_storeix, fn);
+  Node *tn = arg_of(X, call, 2, "t", kw_storeix, fn);
+  if (!an || !tn)
+    ERR(call->pos, "%s() needs an array, indices and a tile", fn);
+  IrVar *arr = array_arg(X, an, fn);
+  int nd = arr->ty->ndim, axis;
+  IrVar *ix = indices_arg(X, arg_of(X, call, 1, "indices", kw_storeix, fn),
+                          arg_of(X, call, 4, "axis", kw_storeix, fn), nd,
+                          &axis, fn);
+  IrVar *t = tile_arg(X, tn, fn, "t");
+  if (t->ty->ndim != nd)
+    ERR(call->pos, "%s(): a tile of %d dimension%s into an array of %d", fn,
+        t->ty->ndim, t->ty->ndim == 1 ? "" : "s", nd);
+  if (!ty_eq(t->ty->elem, arr->ty->elem))
+    ERR(call->pos, "%s(): a tile of %s into an array of %s (Warp needs the "
+                   "same type)", fn, TN(t->ty->elem), TN(arr->ty->elem));
+  if (t->ty->fdims[axis] != ix->ty->fdims[0])
+    ERR(call->pos, "%s(): %d indices for a tile of %d along axis %d", fn,
+        ix->ty->fdims[0], t->ty->fdims[axis], axis);
+  IrExpr *off[4];
+  offsets_of(X, arg_of(X, call, 3, "offset", kw_storeix, fn), nd, off, fn);
+  const Type *et = arr->ty->elem;
+  if (atomic && !(et->kind == TY_SCALAR && !ty_is_bool(et) &&
+                  !(sc_is_int(et->sc) && sc_bits(et->sc) < 32)) &&
+      !((et->kind == TY_VEC || et->kind == TY_MAT) && sc_is_float(et->sc)))
+    ERR(call->pos, "%s(): atomic addition to an array of %s is not "
+                   "supported", fn, TN(et));
+  IrVar *old = atomic ? tile_new(X, t->ty, call->pos) : NULL;
+  arr->written = true;
+  if (atomic) {
+    arr->read = true;
+    X->irf->uses_atomics = true;
+  }
+  IrStmt **save;
+  IrStmt *g0 = lane0_open(X, &save, call->pos);
+  TLoop L;
+  loop_open(X, &L, t->ty->fdims, nd, call->pos);
+  IrExpr **g = arena_alloc(C, sizeof(IrExpr *) * 4);
+  IrExpr *cond = in_bounds_ix(X, arr, off, &L, g, true, ix, axis);
+  IrStmt *s;
+  if (atomic) {
+    IrExpr *at = ir_expr(C, E_ATOMIC, et);
+    at->bi = BI_ATOMIC_ADD;
+    at->var = arr;
+    at->args = g;
+    at->nargs = nd;
+    at->c = elem(X, t, &L, call->pos);
+    at->pos = call->pos;
+    s = store_at(X, old, loop_idx(X, &L), nd, at, call->pos);
+  } else {
+    s = store_at(X, arr, g, nd, elem(X, t, &L, call->pos), call->pos);
+  }
+  guarded(X, cond, s, call->pos);
+  loop_close(X, &L);
+  lane0_close(X, g0, save);
+  if (atomic)
+    return ir_ref(C, old);
+  return ir_expr(C, E_CONST, &ty_void);
 }
 
 static const char *const kw_make[] = {"shape", "value", "dtype", "storage",
@@ -1544,6 +1687,12 @@ IrExpr *check_tile_call(Ctx *X, Node *call, const char *w) {
     return tile_extract(X, call, fn);
   if (!strcmp(w, "tile_matmul"))
     return tile_matmul(X, call, fn);
+  if (!strcmp(w, "tile_load_indexed"))
+    return tile_load_indexed(X, call, fn);
+  if (!strcmp(w, "tile_store_indexed"))
+    return tile_store_indexed(X, call, fn, false);
+  if (!strcmp(w, "tile_atomic_add_indexed"))
+    return tile_store_indexed(X, call, fn, true);
   if (!strcmp(w, "tile_empty"))
     return tile_fill(X, call, fn, 0);
   if (!strcmp(w, "tile_transpose"))
