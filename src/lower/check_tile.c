@@ -122,6 +122,26 @@ static void loop_close(Ctx *X, TLoop *L) {
   check_emit(X, L->outer);
 }
 
+/* One loop `for c in range(lo, hi)` (lo, hi any int32 expressions). */
+static IrVar *range_open(Ctx *X, TLoop *L, IrExpr *lo, IrExpr *hi, Pos pos) {
+  Compiler *C = X->C;
+  L->save = X->tail;
+  L->nd = 1;
+  Local *c = check_add_hidden_local(X, "e", t_i32(), pos);
+  check_def_set(X, X->nlocals - 1);
+  c->var->nassign += 2;
+  IrStmt *s = ir_stmt(C, S_FOR, pos);
+  s->var = c->var;
+  s->a = lo;
+  s->b = hi;
+  s->c = ir_const_int(C, t_i32(), 1);
+  L->outer = s;
+  X->tail = &s->body;
+  L->ctr[0] = c->var;
+  X->loop_depth++;
+  return c->var;
+}
+
 /* Fresh references to the loop counters (an IR node is used once). */
 static IrExpr **loop_idx(Ctx *X, TLoop *L) {
   IrExpr **idx = arena_alloc(X->C, sizeof(IrExpr *) * 4);
@@ -1509,6 +1529,281 @@ static IrExpr *tile_assign(Ctx *X, Node *call, const char *fn) {
   return ir_expr(C, E_CONST, &ty_void);
 }
 
+
+/* ---------------------------------------------------------------- linear algebra */
+
+/* Warp's CPU (and non-mathdx CUDA) algorithms, tile_cholesky.h and
+ * tile_solve.h: the same operations in the same order. */
+
+static IrExpr *ci(Ctx *X, int v) { return ir_const_int(X->C, t_i32(), (uint64_t)(int64_t)v); }
+
+/* a(i, j) of a square tile, transposed when tr. */
+static IrExpr *mat_at(Ctx *X, IrVar *a, IrExpr *i, IrExpr *j, bool tr,
+                      Pos pos) {
+  IrExpr **ix = arena_alloc(X->C, sizeof(IrExpr *) * 2);
+  ix[0] = tr ? j : i;
+  ix[1] = tr ? i : j;
+  return load_at(X, a, ix, 2, pos);
+}
+
+/* v[i] of a 1-d tile, v[i, col] of a 2-d one. */
+static IrExpr **vec_ix(Ctx *X, IrVar *v, IrExpr *i, IrVar *col) {
+  IrExpr **ix = arena_alloc(X->C, sizeof(IrExpr *) * 2);
+  ix[0] = i;
+  if (v->ty->ndim == 2)
+    ix[1] = ir_ref(X->C, col);
+  return ix;
+}
+
+/* X[i] = diag != 0 ? s / diag : s */
+static void solve_store(Ctx *X, IrVar *x, IrVar *i, IrVar *col, IrVar *s,
+                        IrExpr *diag, Pos pos) {
+  Compiler *C = X->C;
+  const Type *et = x->ty->elem;
+  IrVar *d = temp_of(X, "diag", diag, pos);
+  IrExpr *e = ir_expr(C, E_SELECT, et);
+  e->a = ir_binary(C, OP_NE, t_bool(), ir_ref(C, d), ir_const_float(C, et, 0));
+  e->b = ir_binary(C, OP_DIV, et, ir_ref(C, s), ir_ref(C, d));
+  e->c = ir_ref(C, s);
+  check_emit(X, store_at(X, x, vec_ix(X, x, ir_ref(C, i), col), x->ty->ndim,
+                         e, pos));
+}
+
+/* Forward substitution: x[i] = (y[i] - sum_{j<i} a(i,j) x[j]) / a(i,i);
+ * x may be y. */
+static void fwd_sub(Ctx *X, IrVar *a, bool tr, IrVar *x, IrVar *y, Pos pos) {
+  Compiler *C = X->C;
+  int n = a->ty->fdims[0];
+  int m = x->ty->ndim == 2 ? x->ty->fdims[1] : 1;
+  TLoop Lc, Li, Lj;
+  IrVar *col = range_open(X, &Lc, ci(X, 0), ci(X, m), pos);
+  IrVar *i = range_open(X, &Li, ci(X, 0), ci(X, n), pos);
+  IrVar *s = temp_of(X, "s", load_at(X, y, vec_ix(X, y, ir_ref(C, i), col),
+                                     y->ty->ndim, pos), pos);
+  IrVar *j = range_open(X, &Lj, ci(X, 0), ir_ref(C, i), pos);
+  assign(X, s, ir_binary(C, OP_SUB, x->ty->elem, ir_ref(C, s),
+                         ir_binary(C, OP_MUL, x->ty->elem,
+                                   mat_at(X, a, ir_ref(C, i), ir_ref(C, j), tr,
+                                          pos),
+                                   load_at(X, x, vec_ix(X, x, ir_ref(C, j),
+                                                        col),
+                                           x->ty->ndim, pos))), pos);
+  loop_close(X, &Lj);
+  solve_store(X, x, i, col, s, mat_at(X, a, ir_ref(C, i), ir_ref(C, i), tr, pos),
+              pos);
+  loop_close(X, &Li);
+  loop_close(X, &Lc);
+}
+
+/* Back substitution in place: for i from n-1 down, x[i] = (x[i] -
+ * sum_{j>i} a(i,j) x[j]) / a(i,i). */
+static void back_sub(Ctx *X, IrVar *a, bool tr, IrVar *x, Pos pos) {
+  Compiler *C = X->C;
+  int n = a->ty->fdims[0];
+  int m = x->ty->ndim == 2 ? x->ty->fdims[1] : 1;
+  TLoop Lc, Lr, Lj;
+  IrVar *col = range_open(X, &Lc, ci(X, 0), ci(X, m), pos);
+  IrVar *r = range_open(X, &Lr, ci(X, 0), ci(X, n), pos);
+  IrVar *i = temp_of(X, "i", ir_binary(C, OP_SUB, t_i32(), ci(X, n - 1),
+                                       ir_ref(C, r)), pos);
+  IrVar *s = temp_of(X, "s", load_at(X, x, vec_ix(X, x, ir_ref(C, i), col),
+                                     x->ty->ndim, pos), pos);
+  IrVar *j = range_open(X, &Lj, ir_binary(C, OP_ADD, t_i32(), ir_ref(C, i),
+                                          ci(X, 1)), ci(X, n), pos);
+  assign(X, s, ir_binary(C, OP_SUB, x->ty->elem, ir_ref(C, s),
+                         ir_binary(C, OP_MUL, x->ty->elem,
+                                   mat_at(X, a, ir_ref(C, i), ir_ref(C, j), tr,
+                                          pos),
+                                   load_at(X, x, vec_ix(X, x, ir_ref(C, j),
+                                                        col),
+                                           x->ty->ndim, pos))), pos);
+  loop_close(X, &Lj);
+  solve_store(X, x, i, col, s, mat_at(X, a, ir_ref(C, i), ir_ref(C, i), tr, pos),
+              pos);
+  loop_close(X, &Lr);
+  loop_close(X, &Lc);
+}
+
+/* The Cholesky factor of a into out (which may be a): lower L, or upper U
+ * (stored transposed) when upper; the other triangle zero. */
+static void cholesky(Ctx *X, IrVar *a, IrVar *out, bool upper, Pos pos) {
+  Compiler *C = X->C;
+  const Type *et = a->ty->elem;
+  int n = a->ty->fdims[0];
+  TLoop Lj, Lk, Li, Lk2, Lz;
+  IrVar *j = range_open(X, &Lj, ci(X, 0), ci(X, n), pos);
+  IrVar *s = temp_of(X, "s", mat_at(X, a, ir_ref(C, j), ir_ref(C, j), false,
+                                    pos), pos);
+  IrVar *k = range_open(X, &Lk, ci(X, 0), ir_ref(C, j), pos);
+  IrVar *r = temp_of(X, "r", mat_at(X, out, ir_ref(C, j), ir_ref(C, k), upper,
+                                    pos), pos);
+  assign(X, s, ir_binary(C, OP_SUB, et, ir_ref(C, s),
+                         ir_binary(C, OP_MUL, et, ir_ref(C, r), ir_ref(C, r))),
+         pos);
+  loop_close(X, &Lk);
+  assign(X, s, ir_call1(C, BI_SQRT, et, ir_ref(C, s)), pos);
+  IrVar *inv = temp_of(X, "inv", ir_binary(C, OP_DIV, et,
+                                           ir_const_float(C, et, 1.0),
+                                           ir_ref(C, s)), pos);
+  IrExpr **dj = arena_alloc(C, sizeof(IrExpr *) * 2);
+  dj[0] = ir_ref(C, j);
+  dj[1] = ir_ref(C, j);
+  check_emit(X, store_at(X, out, dj, 2, ir_ref(C, s), pos));
+  IrVar *i = range_open(X, &Li, ir_binary(C, OP_ADD, t_i32(), ir_ref(C, j),
+                                          ci(X, 1)), ci(X, n), pos);
+  IrVar *si = temp_of(X, "si", mat_at(X, a, ir_ref(C, i), ir_ref(C, j), upper,
+                                      pos), pos);
+  IrVar *k2 = range_open(X, &Lk2, ci(X, 0), ir_ref(C, j), pos);
+  assign(X, si, ir_binary(C, OP_SUB, et, ir_ref(C, si),
+                          ir_binary(C, OP_MUL, et,
+                                    mat_at(X, out, ir_ref(C, i), ir_ref(C, k2),
+                                           upper, pos),
+                                    mat_at(X, out, ir_ref(C, j), ir_ref(C, k2),
+                                           upper, pos))), pos);
+  loop_close(X, &Lk2);
+  IrExpr **ij = arena_alloc(C, sizeof(IrExpr *) * 2);
+  ij[0] = upper ? ir_ref(C, j) : ir_ref(C, i);
+  ij[1] = upper ? ir_ref(C, i) : ir_ref(C, j);
+  check_emit(X, store_at(X, out, ij, 2,
+                         ir_binary(C, OP_MUL, et, ir_ref(C, si), ir_ref(C, inv)),
+                         pos));
+  loop_close(X, &Li);
+  IrVar *z = range_open(X, &Lz, ir_binary(C, OP_ADD, t_i32(), ir_ref(C, j),
+                                          ci(X, 1)), ci(X, n), pos);
+  IrExpr **jz = arena_alloc(C, sizeof(IrExpr *) * 2);
+  jz[0] = upper ? ir_ref(C, z) : ir_ref(C, j);
+  jz[1] = upper ? ir_ref(C, j) : ir_ref(C, z);
+  check_emit(X, store_at(X, out, jz, 2, ir_const_float(C, et, 0), pos));
+  loop_close(X, &Lz);
+  loop_close(X, &Lj);
+}
+
+/* A square tile of float32 or float64. */
+static IrVar *square_arg(Ctx *X, Node *n, const char *fn, const char *what) {
+  IrVar *a = tile_arg(X, n, fn, what);
+  const Type *et = a->ty->elem;
+  if (a->ty->ndim != 2 || a->ty->fdims[0] != a->ty->fdims[1] ||
+      et->kind != TY_SCALAR || !sc_is_float(et->sc) || sc_is_lowp(et->sc))
+    ERR(n->pos, "%s(): %s must be a square 2-d tile of float32 or float64, "
+                "got %s", fn, what, TN(a->ty));
+  return a;
+}
+
+static bool fill_mode(Ctx *X, Node *n, const char *fn) {
+  if (!n)
+    return false;
+  if (n->kind != N_STR || (strcmp(n->str, "lower") && strcmp(n->str, "upper")))
+    ERR(n->pos, "%s(): fill_mode must be \"lower\" or \"upper\"", fn);
+  return !strcmp(n->str, "upper");
+}
+
+/* wp.tile_cholesky(A, fill_mode="lower") and _inplace. */
+static IrExpr *tile_cholesky(Ctx *X, Node *call, const char *fn,
+                             bool inplace) {
+  static const char *const kw[] = {"A", "fill_mode", NULL};
+  max_positional(X, call, 2, fn);
+  Node *an = arg_of(X, call, 0, "A", kw, fn);
+  if (!an)
+    ERR(call->pos, "%s() needs a tile", fn);
+  if (inplace)
+    check_tile_mutate(X, an, an->pos);
+  IrVar *a = square_arg(X, an, fn, "A");
+  bool upper = fill_mode(X, arg_of(X, call, 1, "fill_mode", kw, fn), fn);
+  IrVar *out = inplace ? a : tile_new(X, a->ty, call->pos);
+  cholesky(X, a, out, upper, call->pos);
+  return inplace ? ir_expr(X->C, E_CONST, &ty_void) : ir_ref(X->C, out);
+}
+
+/* The right-hand side: a tile of a's type, (n,) or (n, k). */
+static IrVar *rhs_arg(Ctx *X, Node *n, IrVar *a, const char *fn,
+                      const char *what) {
+  IrVar *y = tile_arg(X, n, fn, what);
+  if (!ty_eq(y->ty->elem, a->ty->elem) || y->ty->ndim > 2 ||
+      y->ty->fdims[0] != a->ty->fdims[0])
+    ERR(n->pos, "%s(): %s must be a tile of %s of shape (%d,) or (%d, k), "
+                "got %s", fn, what, TN(a->ty->elem), a->ty->fdims[0],
+        a->ty->fdims[0], TN(y->ty));
+  return y;
+}
+
+/* which: 0 tile_lower_solve, 1 tile_upper_solve, 2 tile_cholesky_solve. */
+static IrExpr *tile_solve(Ctx *X, Node *call, const char *fn, int which,
+                          bool inplace) {
+  static const char *const kw_l[] = {"L", "y", NULL};
+  static const char *const kw_u[] = {"U", "z", NULL};
+  static const char *const kw_c[] = {"L", "y", "fill_mode", NULL};
+  const char *const *kw = which == 0 ? kw_l : which == 1 ? kw_u : kw_c;
+  max_positional(X, call, which == 2 ? 3 : 2, fn);
+  Node *an = arg_of(X, call, 0, kw[0], kw, fn);
+  Node *yn = arg_of(X, call, 1, kw[1], kw, fn);
+  if (!an || !yn)
+    ERR(call->pos, "%s() needs a square tile and a right-hand side", fn);
+  IrVar *a = square_arg(X, an, fn, kw[0]);
+  if (inplace)
+    check_tile_mutate(X, yn, yn->pos);
+  IrVar *y = rhs_arg(X, yn, a, fn, kw[1]);
+  bool upper = which == 2 &&
+               fill_mode(X, arg_of(X, call, 2, "fill_mode", kw, fn), fn);
+  IrVar *x = y;
+  if (!inplace) { /* x = y, then in place */
+    x = tile_new(X, y->ty, call->pos);
+    TLoop L;
+    loop_open(X, &L, y->ty->fdims, y->ty->ndim, call->pos);
+    set_elem(X, x, &L, elem(X, y, &L, call->pos), call->pos);
+    loop_close(X, &L);
+  }
+  if (which == 0) {
+    fwd_sub(X, a, false, x, x, call->pos);
+  } else if (which == 1) {
+    back_sub(X, a, false, x, call->pos);
+  } else {
+    fwd_sub(X, a, upper, x, x, call->pos);
+    back_sub(X, a, !upper, x, call->pos);
+  }
+  return inplace ? ir_expr(X->C, E_CONST, &ty_void) : ir_ref(X->C, x);
+}
+
+/* wp.tile_diag_add(a, d): a with d added to its diagonal. */
+static IrExpr *tile_diag_add(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"a", "d", NULL};
+  max_positional(X, call, 2, fn);
+  Node *an = arg_of(X, call, 0, "a", kw, fn);
+  Node *dn = arg_of(X, call, 1, "d", kw, fn);
+  if (!an || !dn)
+    ERR(call->pos, "%s() needs a square tile and a 1-d tile", fn);
+  IrVar *a = tile_arg(X, an, fn, "a");
+  IrVar *d = tile_arg(X, dn, fn, "d");
+  if (a->ty->ndim != 2 || a->ty->fdims[0] != a->ty->fdims[1])
+    ERR(an->pos, "%s(): a must be a square 2-d tile, got %s", fn, TN(a->ty));
+  if (d->ty->ndim != 1 || d->ty->fdims[0] != a->ty->fdims[0] ||
+      !ty_eq(d->ty->elem, a->ty->elem))
+    ERR(dn->pos, "%s(): d must be a tile of %s of shape (%d,), got %s", fn,
+        TN(a->ty->elem), a->ty->fdims[0], TN(d->ty));
+  IrVar *r = tile_new(X, a->ty, call->pos);
+  TLoop L;
+  loop_open(X, &L, a->ty->fdims, 2, call->pos);
+  set_elem(X, r, &L, elem(X, a, &L, call->pos), call->pos);
+  loop_close(X, &L);
+  int n1[1] = {a->ty->fdims[0]};
+  TLoop D;
+  loop_open(X, &D, n1, 1, call->pos);
+  IrExpr **ii = arena_alloc(C, sizeof(IrExpr *) * 2);
+  ii[0] = ir_ref(C, D.ctr[0]);
+  ii[1] = ir_ref(C, D.ctr[0]);
+  IrExpr **ii2 = arena_alloc(C, sizeof(IrExpr *) * 2);
+  ii2[0] = ir_ref(C, D.ctr[0]);
+  ii2[1] = ir_ref(C, D.ctr[0]);
+  IrExpr **i1 = arena_alloc(C, sizeof(IrExpr *));
+  i1[0] = ir_ref(C, D.ctr[0]);
+  check_emit(X, store_at(X, r, ii, 2,
+                         check_binop(X, OP_ADD, load_at(X, r, ii2, 2, call->pos),
+                                     load_at(X, d, i1, 1, call->pos), call->pos),
+                         call->pos));
+  loop_close(X, &D);
+  return ir_ref(C, r);
+}
+
 /* ---------------------------------------------------------------- operators */
 
 /* Warp's tile operators: t + u, t - u, t & u, t | u, t ^ u element by
@@ -1693,6 +1988,24 @@ IrExpr *check_tile_call(Ctx *X, Node *call, const char *w) {
     return tile_store_indexed(X, call, fn, false);
   if (!strcmp(w, "tile_atomic_add_indexed"))
     return tile_store_indexed(X, call, fn, true);
+  if (!strcmp(w, "tile_cholesky"))
+    return tile_cholesky(X, call, fn, false);
+  if (!strcmp(w, "tile_cholesky_inplace"))
+    return tile_cholesky(X, call, fn, true);
+  if (!strcmp(w, "tile_lower_solve"))
+    return tile_solve(X, call, fn, 0, false);
+  if (!strcmp(w, "tile_lower_solve_inplace"))
+    return tile_solve(X, call, fn, 0, true);
+  if (!strcmp(w, "tile_upper_solve"))
+    return tile_solve(X, call, fn, 1, false);
+  if (!strcmp(w, "tile_upper_solve_inplace"))
+    return tile_solve(X, call, fn, 1, true);
+  if (!strcmp(w, "tile_cholesky_solve"))
+    return tile_solve(X, call, fn, 2, false);
+  if (!strcmp(w, "tile_cholesky_solve_inplace"))
+    return tile_solve(X, call, fn, 2, true);
+  if (!strcmp(w, "tile_diag_add"))
+    return tile_diag_add(X, call, fn);
   if (!strcmp(w, "tile_empty"))
     return tile_fill(X, call, fn, 0);
   if (!strcmp(w, "tile_transpose"))
