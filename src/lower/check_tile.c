@@ -1804,6 +1804,165 @@ static IrExpr *tile_diag_add(Ctx *X, Node *call, const char *fn) {
   return ir_ref(C, r);
 }
 
+
+/* ---------------------------------------------------------------- threads' values */
+
+/* Note [threads' values]: wp.tile(x) and wp.tile_from_thread gather or
+ * broadcast the values of the threads of a block.  Where a block is one
+ * thread (the C target, as Warp's CPU: "the effective block width is 1")
+ * the tile has one entry along the thread axis, at index BI_TILE_SOLO (0);
+ * the CUDA and OpenCL emitters refuse BI_TILE_SOLO by name, since there
+ * the threads would exchange values through shared memory (the next
+ * stage).  wp.untile reads the thread's own entry, t[lane], which every
+ * target can do: each thread holds the whole tile. */
+static IrExpr *solo(Ctx *X, int which, Pos pos) {
+  IrExpr *e = ir_call(X->C, BI_TILE_SOLO, t_i32(), 0, NULL);
+  e->ival = (uint64_t)which;
+  e->pos = pos;
+  return e;
+}
+
+static IrExpr *comp(Ctx *X, IrExpr *v, int i, int j) {
+  Compiler *C = X->C;
+  IrExpr *e = ir_expr(C, E_COMP, ty_scalar(v->ty->sc));
+  e->a = v->kind == E_VAR ? ir_ref(C, v->var) : v;
+  e->b = ci(X, i);
+  if (j >= 0)
+    e->c = ci(X, j);
+  return e;
+}
+
+/* wp.tile(x, preserve_type=False). */
+static IrExpr *tile_of(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"x", "preserve_type", NULL};
+  max_positional(X, call, 2, fn);
+  Node *xn = arg_of(X, call, 0, "x", kw, fn);
+  if (!xn)
+    ERR(call->pos, "%s() needs a value", fn);
+  IrExpr *x = check_expr(X, xn);
+  bool keep = bool_const(X, arg_of(X, call, 1, "preserve_type", kw, fn), false,
+                         fn, "preserve_type");
+  const Type *xt = x->ty;
+  bool vm = xt->kind == TY_VEC || xt->kind == TY_MAT;
+  if (!(xt->kind == TY_SCALAR || vm || (keep && ty_is_value(xt))))
+    ERR(xn->pos, "%s(): the value must be a scalar, vector or matrix%s, got "
+                 "%s", fn, keep ? "" : " (other types with preserve_type=True)",
+        TN(xt));
+  if (x->kind != E_VAR && x->kind != E_CONST)
+    x = ir_ref(C, temp_of(X, "x", x, xn->pos));
+  if (keep || xt->kind == TY_SCALAR) {
+    int one[1] = {1};
+    IrVar *t = tile_new(X, tile_type(X, xt, 1, one, call->pos, fn), call->pos);
+    IrExpr **ix = arena_alloc(C, sizeof(IrExpr *));
+    ix[0] = solo(X, 0, call->pos);
+    check_emit(X, store_at(X, t, ix, 1,
+                           x->kind == E_VAR ? ir_ref(C, x->var) : x,
+                           call->pos));
+    return ir_ref(C, t);
+  }
+  bool mat = xt->kind == TY_MAT;
+  int dims[3] = {xt->rows, mat ? xt->cols : 1, 1};
+  if (!mat)
+    dims[1] = 1;
+  int nd = mat ? 3 : 2;
+  IrVar *t = tile_new(X, tile_type(X, ty_scalar(xt->sc), nd, dims, call->pos,
+                                   fn), call->pos);
+  for (int i = 0; i < xt->rows; i++)
+    for (int j = 0; j < (mat ? xt->cols : 1); j++) {
+      IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 3);
+      ix[0] = ci(X, i);
+      ix[1] = mat ? ci(X, j) : solo(X, 0, call->pos);
+      if (mat)
+        ix[2] = solo(X, 0, call->pos);
+      check_emit(X, store_at(X, t, ix, nd, comp(X, x, i, mat ? j : -1),
+                             call->pos));
+    }
+  return ir_ref(C, t);
+}
+
+/* wp.untile(a): the thread's entry of a tile (block_dim,) (a scalar or the
+ * tile's type), or of (M, block_dim) (a vector of length M). */
+static IrExpr *untile(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"a", NULL};
+  max_positional(X, call, 1, fn);
+  Node *an = arg_of(X, call, 0, "a", kw, fn);
+  if (!an)
+    ERR(call->pos, "%s() needs a tile", fn);
+  IrVar *t = tile_arg(X, an, fn, "the argument");
+  int nd = t->ty->ndim;
+  const Type *et = t->ty->elem;
+  if (nd > 2 || (nd == 2 && et->kind != TY_SCALAR))
+    ERR(an->pos, "%s(): a tile of shape (block_dim,) or (M, block_dim) of "
+                 "scalars, got %s", fn, TN(t->ty));
+  int n = t->ty->fdims[nd - 1];
+  /* lane < n ? lane : 0: a block wider than the tile reads entry 0 */
+  IrVar *lane = temp_of(X, "lane", ir_call(C, BI_TILE_LANE, t_i32(), 0, NULL),
+                        call->pos);
+  IrExpr *sel = ir_expr(C, E_SELECT, t_i32());
+  sel->a = ir_binary(C, OP_LT, t_bool(), ir_ref(C, lane), ci(X, n));
+  sel->b = ir_ref(C, lane);
+  sel->c = ci(X, 0);
+  IrVar *l = temp_of(X, "lane", sel, call->pos);
+  if (nd == 1) {
+    IrExpr **ix = arena_alloc(C, sizeof(IrExpr *));
+    ix[0] = ir_ref(C, l);
+    return load_at(X, t, ix, 1, call->pos);
+  }
+  int m = t->ty->fdims[0];
+  if (m < 2 || m > 16)
+    ERR(an->pos, "%s(): %s gives a vector of length %d; kern's vectors have "
+                 "2 to 16 components here", fn, TN(t->ty), m);
+  IrExpr *v = ir_expr(C, E_MAKE, ty_vec(C, et->sc, m));
+  v->nargs = m;
+  v->args = arena_alloc(C, sizeof(IrExpr *) * (size_t)m);
+  for (int i = 0; i < m; i++) {
+    IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 2);
+    ix[0] = ci(X, i);
+    ix[1] = ir_ref(C, l);
+    v->args[i] = load_at(X, t, ix, 2, call->pos);
+  }
+  return v;
+}
+
+static const char *const kw_fromthread[] = {"shape", "value", "thread_idx",
+                                            "storage", NULL};
+
+/* wp.tile_from_thread(shape, value, thread_idx, storage=): a tile full of
+ * the value of thread thread_idx of the block. */
+static IrExpr *tile_from_thread(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  max_positional(X, call, 4, fn);
+  int dims[4];
+  int nd = shape_of(X, arg_of(X, call, 0, "shape", kw_fromthread, fn), dims,
+                    fn);
+  Node *vn = arg_of(X, call, 1, "value", kw_fromthread, fn);
+  Node *in = arg_of(X, call, 2, "thread_idx", kw_fromthread, fn);
+  if (!vn || !in)
+    ERR(call->pos, "%s() needs a shape, a value and thread_idx", fn);
+  storage_arg(X, arg_of(X, call, 3, "storage", kw_fromthread, fn), fn);
+  IrExpr *v = check_expr(X, vn);
+  if (!ty_is_value(v->ty))
+    ERR(vn->pos, "%s(): the value must be a scalar, vector or matrix, got %s",
+        fn, TN(v->ty));
+  IrExpr *ti = check_expr(X, in);
+  if (!ty_is_int(ti->ty))
+    ERR(in->pos, "%s(): thread_idx must be an integer, got %s", fn,
+        TN(ti->ty));
+  /* the value of thread_idx: the block's only thread (BI_TILE_SOLO) */
+  IrVar *val = temp_of(X, "bcast", v, vn->pos);
+  IrVar *t = tile_new(X, tile_type(X, v->ty, nd, dims, call->pos, fn),
+                      call->pos);
+  TLoop L;
+  loop_open(X, &L, dims, nd, call->pos);
+  IrExpr **ix = loop_idx(X, &L);
+  ix[0] = ir_binary(C, OP_ADD, t_i32(), ix[0], solo(X, 1, call->pos));
+  check_emit(X, store_at(X, t, ix, nd, ir_ref(C, val), call->pos));
+  loop_close(X, &L);
+  return ir_ref(C, t);
+}
+
 /* ---------------------------------------------------------------- operators */
 
 /* Warp's tile operators: t + u, t - u, t & u, t | u, t ^ u element by
@@ -1951,6 +2110,8 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
 
 /* wp.W(...) when W is a tile builtin this stage has, else NULL. */
 IrExpr *check_tile_call(Ctx *X, Node *call, const char *w) {
+  if (!strcmp(w, "untile"))
+    return untile(X, call, "wp.untile");
   if (strncmp(w, "tile", 4))
     return NULL;
   const char *fn = arena_printf(X->C, "wp.%s", w);
@@ -2006,6 +2167,10 @@ IrExpr *check_tile_call(Ctx *X, Node *call, const char *w) {
     return tile_solve(X, call, fn, 2, true);
   if (!strcmp(w, "tile_diag_add"))
     return tile_diag_add(X, call, fn);
+  if (!strcmp(w, "tile"))
+    return tile_of(X, call, fn);
+  if (!strcmp(w, "tile_from_thread"))
+    return tile_from_thread(X, call, fn);
   if (!strcmp(w, "tile_empty"))
     return tile_fill(X, call, fn, 0);
   if (!strcmp(w, "tile_transpose"))
