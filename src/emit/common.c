@@ -1665,7 +1665,9 @@ static void emit_call(Emit *E, Buf *b, IrExpr *e) {
         diag_error(E->C, e->pos, "%s collects the values of the threads of "
                    "a block: not supported on CUDA and OpenCL yet, only "
                    "where a block is one thread, the CPU (issue #24)",
-                   e->ival ? "wp.tile_from_thread" : "wp.tile");
+                   e->ival == 1 ? "wp.tile_from_thread"
+                   : e->ival == 2 ? "wp.tile_scatter_add"
+                   : e->ival == 3 ? "wp.tile_scatter_masked" : "wp.tile");
       buf_puts(b, "((int32_t)0)");
       return;
     }

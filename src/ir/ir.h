@@ -258,8 +258,8 @@ enum {
   BI_TILE_SOLO,              /* 0 (int32) where a block is one thread, the C
                                 target; CUDA and OpenCL refuse it (the threads
                                 would exchange values): wp.tile(x),
-                                tile_from_thread, lower/check_tile.c; ival 0
-                                or 1 says which */
+                                tile_from_thread, tile_scatter_add/_masked,
+                                lower/check_tile.c; ival 0 to 3 says which */
   BI_INTERNAL_COUNT
 };
 

@@ -1963,6 +1963,395 @@ static IrExpr *tile_from_thread(Ctx *X, Node *call, const char *fn) {
   return ir_ref(C, t);
 }
 
+
+/* ---------------------------------------------------------------- arg, scan, sort, random */
+
+/* One scalar tile argument (the only one). */
+static IrVar *one_scalar_tile(Ctx *X, Node *call, const char *fn) {
+  static const char *const kw[] = {"a", NULL};
+  max_positional(X, call, 1, fn);
+  Node *an = arg_of(X, call, 0, "a", kw, fn);
+  if (!an)
+    ERR(call->pos, "%s() needs a tile", fn);
+  IrVar *t = tile_arg(X, an, fn, "the argument");
+  if (t->ty->elem->kind != TY_SCALAR || ty_is_bool(t->ty->elem))
+    ERR(an->pos, "%s(): the elements must be numeric scalars, got %s", fn,
+        TN(t->ty));
+  return t;
+}
+
+/* wp.tile_argmax / tile_argmin: the row-major index of the first largest
+ * (smallest) element, a tile (1,) of int32: Warp's CPU takes a later
+ * element only when it compares strictly greater (smaller). */
+static IrExpr *tile_argext(Ctx *X, Node *call, const char *fn, bool mx) {
+  Compiler *C = X->C;
+  IrVar *t = one_scalar_tile(X, call, fn);
+  const Type *et = t->ty->elem;
+  IrExpr **i0 = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int d = 0; d < t->ty->ndim; d++)
+    i0[d] = ci(X, 0);
+  IrVar *best = temp_of(X, "best", load_at(X, t, i0, t->ty->ndim, call->pos),
+                        call->pos);
+  IrVar *bi = temp_of(X, "bi", ci(X, 0), call->pos);
+  int n = tile_count(t->ty);
+  TLoop L;
+  IrVar *f = range_open(X, &L, ci(X, 1), ci(X, n), call->pos);
+  IrVar *e = temp_of(X, "e", load_at(X, t, flat_idx(X, t->ty, f), t->ty->ndim,
+                                     call->pos), call->pos);
+  IrStmt *s = ir_stmt(C, S_IF, call->pos);
+  s->a = ir_binary(C, mx ? OP_GT : OP_LT, t_bool(), ir_ref(C, e),
+                   ir_ref(C, best));
+  IrStmt **save = X->tail;
+  X->tail = &s->body;
+  assign(X, best, ir_ref(C, e), call->pos);
+  assign(X, bi, ir_ref(C, f), call->pos);
+  X->tail = save;
+  check_emit(X, s);
+  (void)et;
+  loop_close(X, &L);
+  int one[1] = {1};
+  IrVar *r = tile_new(X, tile_type(X, t_i32(), 1, one, call->pos, fn),
+                      call->pos);
+  IrExpr **r0 = arena_alloc(C, sizeof(IrExpr *));
+  r0[0] = ci(X, 0);
+  check_emit(X, store_at(X, r, r0, 1, ir_ref(C, bi), call->pos));
+  return ir_ref(C, r);
+}
+
+/* wp.tile_scan_inclusive / _exclusive / scan_max_inclusive /
+ * scan_min_inclusive (which 0..3) over the row-major sequence. */
+static IrExpr *tile_scan(Ctx *X, Node *call, const char *fn, int which) {
+  Compiler *C = X->C;
+  IrVar *t = one_scalar_tile(X, call, fn);
+  const Type *et = t->ty->elem;
+  IrVar *r = tile_new(X, t->ty, call->pos);
+  IrExpr **i0 = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int d = 0; d < t->ty->ndim; d++)
+    i0[d] = ci(X, 0);
+  IrVar *acc = which == 1
+                   ? temp_of(X, "acc", sc_is_float(et->sc)
+                                           ? ir_const_float(C, et, 0)
+                                           : ir_const_int(C, et, 0), call->pos)
+                   : temp_of(X, "acc", load_at(X, t, i0, t->ty->ndim, call->pos),
+                             call->pos);
+  int n = tile_count(t->ty);
+  TLoop L;
+  IrVar *f = range_open(X, &L, ci(X, 0), ci(X, n), call->pos);
+  IrExpr *e = load_at(X, t, flat_idx(X, t->ty, f), t->ty->ndim, call->pos);
+  if (which == 1) {
+    check_emit(X, store_at(X, r, flat_idx(X, t->ty, f), t->ty->ndim,
+                           ir_ref(C, acc), call->pos));
+    assign(X, acc, ir_binary(C, OP_ADD, et, ir_ref(C, acc), e), call->pos);
+  } else {
+    /* element 0 is the first element itself: acc starts there, and
+     * combining it with itself is skipped by starting from f > 0 */
+    IrExpr *v = which == 0 ? ir_binary(C, OP_ADD, et, ir_ref(C, acc), e)
+                           : ir_call2(C, which == 2 ? BI_MAX : BI_MIN, et,
+                                      ir_ref(C, acc), e);
+    IrExpr *sel = ir_expr(C, E_SELECT, et);
+    sel->a = ir_binary(C, OP_GT, t_bool(), ir_ref(C, f), ci(X, 0));
+    sel->b = v;
+    sel->c = ir_ref(C, acc);
+    assign(X, acc, sel, call->pos);
+    check_emit(X, store_at(X, r, flat_idx(X, t->ty, f), t->ty->ndim,
+                           ir_ref(C, acc), call->pos));
+  }
+  loop_close(X, &L);
+  return ir_ref(C, r);
+}
+
+/* wp.tile_sort(keys, values): both permuted in place into ascending order
+ * of the keys (row-major sequence).  Warp leaves the order of equal keys
+ * unspecified; kern's insertion sort keeps it. */
+static IrExpr *tile_sort(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"keys", "values", NULL};
+  max_positional(X, call, 2, fn);
+  Node *kn = arg_of(X, call, 0, "keys", kw, fn);
+  Node *vn = arg_of(X, call, 1, "values", kw, fn);
+  if (!kn || !vn)
+    ERR(call->pos, "%s() needs keys and values tiles", fn);
+  check_tile_mutate(X, kn, kn->pos);
+  check_tile_mutate(X, vn, vn->pos);
+  IrVar *k = tile_arg(X, kn, fn, "keys");
+  IrVar *v = tile_arg(X, vn, fn, "values");
+  const Type *kt = k->ty->elem;
+  if (kt->kind != TY_SCALAR ||
+      !(kt->sc == KERN_SCALAR_FLOAT32 || kt->sc == KERN_SCALAR_INT32 ||
+        kt->sc == KERN_SCALAR_UINT32 || kt->sc == KERN_SCALAR_INT64 ||
+        kt->sc == KERN_SCALAR_UINT64))
+    ERR(kn->pos, "%s(): keys of float32, int32, uint32, int64 or uint64, got "
+                 "%s", fn, TN(k->ty));
+  if (tile_count(v->ty) != tile_count(k->ty) || v->ty->ndim != k->ty->ndim ||
+      memcmp(v->ty->fdims, k->ty->fdims, sizeof(int) * 4))
+    ERR(vn->pos, "%s(): values %s must have the shape of keys %s", fn,
+        TN(v->ty), TN(k->ty));
+  if (k == v)
+    ERR(vn->pos, "%s(): keys and values are one tile", fn);
+  int n = tile_count(k->ty);
+  /* for i in 1..n: key = k[i]; j = i; while j > 0 and k[j-1] > key: shift */
+  TLoop Li;
+  IrVar *i = range_open(X, &Li, ci(X, 1), ci(X, n), call->pos);
+  IrVar *key = temp_of(X, "key", load_at(X, k, flat_idx(X, k->ty, i),
+                                         k->ty->ndim, call->pos), call->pos);
+  IrVar *val = temp_of(X, "val", load_at(X, v, flat_idx(X, v->ty, i),
+                                         v->ty->ndim, call->pos), call->pos);
+  IrVar *j = temp_of(X, "j", ir_ref(C, i), call->pos);
+  /* the inner walk as a counted loop with a break */
+  TLoop Lw;
+  range_open(X, &Lw, ci(X, 0), ir_ref(C, i), call->pos);
+  IrVar *jm = temp_of(X, "jm", ir_binary(C, OP_SUB, t_i32(), ir_ref(C, j),
+                                         ci(X, 1)), call->pos);
+  IrStmt *brk = ir_stmt(C, S_IF, call->pos);
+  brk->a = ir_expr(C, E_NOT, t_bool());
+  brk->a->a = ir_binary(C, OP_GT, t_bool(),
+                        load_at(X, k, flat_idx(X, k->ty, jm), k->ty->ndim,
+                                call->pos),
+                        ir_ref(C, key));
+  brk->body = ir_stmt(C, S_BREAK, call->pos);
+  check_emit(X, brk);
+  check_emit(X, store_at(X, k, flat_idx(X, k->ty, j), k->ty->ndim,
+                         load_at(X, k, flat_idx(X, k->ty, jm), k->ty->ndim,
+                                 call->pos), call->pos));
+  check_emit(X, store_at(X, v, flat_idx(X, v->ty, j), v->ty->ndim,
+                         load_at(X, v, flat_idx(X, v->ty, jm), v->ty->ndim,
+                                 call->pos), call->pos));
+  assign(X, j, ir_ref(C, jm), call->pos);
+  loop_close(X, &Lw);
+  check_emit(X, store_at(X, k, flat_idx(X, k->ty, j), k->ty->ndim,
+                         ir_ref(C, key), call->pos));
+  check_emit(X, store_at(X, v, flat_idx(X, v->ty, j), v->ty->ndim,
+                         ir_ref(C, val), call->pos));
+  loop_close(X, &Li);
+  return ir_expr(C, E_CONST, &ty_void);
+}
+
+static const char *const kw_rand[] = {"shape", "rng", "min", "max",
+                                      "storage", NULL};
+
+/* wp.tile_randf(shape, rng[, min, max]) and tile_randi: as Warp's
+ * register layout, element e belongs to thread e % block_dim of the block
+ * and is that thread's (e / block_dim)-th draw from
+ * rand_init(thread + rng); where a block is one thread (the CPU) the draws
+ * go in row-major order from rand_init(rng).  rng is left unchanged. */
+static IrExpr *tile_rand(Ctx *X, Node *call, const char *fn, bool isf) {
+  Compiler *C = X->C;
+  max_positional(X, call, 5, fn);
+  int dims[4];
+  int nd = shape_of(X, arg_of(X, call, 0, "shape", kw_rand, fn), dims, fn);
+  Node *rn = arg_of(X, call, 1, "rng", kw_rand, fn);
+  Node *lo = arg_of(X, call, 2, "min", kw_rand, fn);
+  Node *hi = arg_of(X, call, 3, "max", kw_rand, fn);
+  storage_arg(X, arg_of(X, call, 4, "storage", kw_rand, fn), fn);
+  if (!rn)
+    ERR(call->pos, "%s() needs rng", fn);
+  if (!lo != !hi)
+    ERR(call->pos, "%s() takes both min and max, or neither", fn);
+  IrExpr *rng = check_expr(X, rn);
+  if (!ty_is_int(rng->ty))
+    ERR(rn->pos, "%s(): rng must be a uint32 state, got %s", fn, TN(rng->ty));
+  const Type *rt = isf ? t_f32() : t_i32();
+  IrExpr *range[2] = {NULL, NULL};
+  if (lo) {
+    Node *b[2] = {lo, hi};
+    for (int k = 0; k < 2; k++) {
+      range[k] = check_is_literal(b[k]) ? check_literal_as(X, b[k], rt)
+                                        : check_expr(X, b[k]);
+      if (!ty_eq(range[k]->ty, rt))
+        ERR(b[k]->pos, "%s(): %s is %s, the range is %s", fn,
+            k ? "max" : "min", TN(range[k]->ty), TN(rt));
+      if (range[k]->kind != E_CONST)
+        range[k] = ir_ref(C, temp_of(X, k ? "hi" : "lo", range[k], b[k]->pos));
+    }
+  }
+  IrVar *seed = temp_of(X, "rng", ir_cast(C, ty_scalar(KERN_SCALAR_UINT32),
+                                          rng), rn->pos);
+  IrVar *bd = temp_of(X, "bd", ir_call(C, BI_BLOCK_DIM, t_i32(), 0, NULL),
+                      call->pos);
+  IrVar *t = tile_new(X, tile_type(X, rt, nd, dims, call->pos, fn), call->pos);
+  int n = tile_count(t->ty);
+  TLoop L;
+  IrVar *f = range_open(X, &L, ci(X, 0), ci(X, n), call->pos);
+  /* rand_init(int(thread + rng)) */
+  IrExpr *lane = ir_binary(C, OP_SUB, t_i32(), ir_ref(C, f),
+                           ir_binary(C, OP_MUL, t_i32(),
+                                     ir_binary(C, OP_DIV, t_i32(), ir_ref(C, f),
+                                               ir_ref(C, bd)),
+                                     ir_ref(C, bd)));
+  IrExpr *sd = ir_binary(C, OP_ADD, ty_scalar(KERN_SCALAR_UINT32),
+                         ir_cast(C, ty_scalar(KERN_SCALAR_UINT32), lane),
+                         ir_ref(C, seed));
+  IrExpr *ia[1] = {ir_cast(C, t_i32(), sd)};
+  IrVar *st = temp_of(X, "state",
+                      ir_call(C, BI_RAND_INIT, ty_scalar(KERN_SCALAR_UINT32), 1,
+                              ia), call->pos);
+  /* the draws before this one: e / block_dim */
+  TLoop Ls;
+  range_open(X, &Ls, ci(X, 0),
+             ir_binary(C, OP_DIV, t_i32(), ir_ref(C, f), ir_ref(C, bd)),
+             call->pos);
+  IrExpr *a1[1] = {ir_ref(C, st)};
+  IrStmt *es = ir_stmt(C, S_EXPR, call->pos);
+  es->a = ir_call(C, isf ? BI_RANDF : BI_RANDI, rt, 1, a1);
+  check_emit(X, es);
+  loop_close(X, &Ls);
+  IrExpr *a3[3] = {ir_ref(C, st), NULL, NULL};
+  int na = 1;
+  if (lo) {
+    a3[1] = range[0]->kind == E_VAR ? ir_ref(C, range[0]->var) : range[0];
+    a3[2] = range[1]->kind == E_VAR ? ir_ref(C, range[1]->var) : range[1];
+    na = 3;
+  }
+  check_emit(X, store_at(X, t, flat_idx(X, t->ty, f), nd,
+                         ir_call(C, isf ? BI_RANDF : BI_RANDI, rt, na, a3),
+                         call->pos));
+  loop_close(X, &L);
+  return ir_ref(C, t);
+}
+
+/* wp.tile_dot(a, b): the sum over the elements of a[i] * b[i] (scalars),
+ * wp.dot (vectors) or wp.ddot (matrices), a tile (1,) of the scalar
+ * type, in row-major order. */
+static IrExpr *tile_dot(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"a", "b", NULL};
+  max_positional(X, call, 2, fn);
+  Node *an = arg_of(X, call, 0, "a", kw, fn);
+  Node *bn = arg_of(X, call, 1, "b", kw, fn);
+  if (!an || !bn)
+    ERR(call->pos, "%s() needs two tiles", fn);
+  IrVar *a = tile_arg(X, an, fn, "a");
+  IrVar *b = tile_arg(X, bn, fn, "b");
+  if (!ty_eq(a->ty, b->ty))
+    ERR(call->pos, "%s(): the tiles must have the same shape and type, got "
+                   "%s and %s", fn, TN(a->ty), TN(b->ty));
+  const Type *et = a->ty->elem;
+  if (!(et->kind == TY_SCALAR || et->kind == TY_VEC || et->kind == TY_MAT) ||
+      ty_is_bool(et))
+    ERR(an->pos, "%s(): tiles of scalars, vectors or matrices, got %s", fn,
+        TN(a->ty));
+  const Type *st = ty_scalar(et->sc);
+  IrVar *acc = temp_of(X, "acc", sc_is_float(st->sc) ? ir_const_float(C, st, 0)
+                                                     : ir_const_int(C, st, 0),
+                       call->pos);
+  TLoop L;
+  loop_open(X, &L, a->ty->fdims, a->ty->ndim, call->pos);
+  IrExpr *x = elem(X, a, &L, call->pos), *y = elem(X, b, &L, call->pos);
+  IrExpr *p = et->kind == TY_SCALAR
+                  ? ir_binary(C, OP_MUL, st, x, y)
+                  : ir_call2(C, et->kind == TY_VEC ? BI_DOT : BI_DDOT, st, x, y);
+  assign(X, acc, ir_binary(C, OP_ADD, st, ir_ref(C, acc), p), call->pos);
+  loop_close(X, &L);
+  int one[1] = {1};
+  IrVar *r = tile_new(X, tile_type(X, st, 1, one, call->pos, fn), call->pos);
+  IrExpr **r0 = arena_alloc(C, sizeof(IrExpr *));
+  r0[0] = ci(X, 0);
+  check_emit(X, store_at(X, r, r0, 1, ir_ref(C, acc), call->pos));
+  return ir_ref(C, r);
+}
+
+/* wp.tile_axpy(alpha, src, dest): dest += alpha * src in place. */
+static IrExpr *tile_axpy(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"alpha", "src", "dest", NULL};
+  max_positional(X, call, 3, fn);
+  Node *aln = arg_of(X, call, 0, "alpha", kw, fn);
+  Node *sn = arg_of(X, call, 1, "src", kw, fn);
+  Node *dn = arg_of(X, call, 2, "dest", kw, fn);
+  if (!aln || !sn || !dn)
+    ERR(call->pos, "%s() needs alpha, src and dest", fn);
+  check_tile_mutate(X, dn, dn->pos);
+  IrVar *src = tile_arg(X, sn, fn, "src");
+  IrVar *dst = tile_arg(X, dn, fn, "dest");
+  if (!ty_eq(src->ty, dst->ty))
+    ERR(call->pos, "%s(): src and dest must have the same shape and type, "
+                   "got %s and %s", fn, TN(src->ty), TN(dst->ty));
+  const Type *st = ty_scalar(dst->ty->elem->sc);
+  IrExpr *al = check_is_literal(aln) ? check_literal_as(X, aln, st)
+                                     : check_expr(X, aln);
+  if (!ty_eq(al->ty, st))
+    ERR(aln->pos, "%s(): alpha is %s, the tiles' scalar type is %s", fn,
+        TN(al->ty), TN(st));
+  if (al->kind != E_CONST)
+    al = ir_ref(C, temp_of(X, "alpha", al, aln->pos));
+  TLoop L;
+  loop_open(X, &L, dst->ty->fdims, dst->ty->ndim, call->pos);
+  IrExpr *alv = al->kind == E_VAR ? ir_ref(C, al->var) : al;
+  IrExpr *v = check_binop(X, OP_ADD, elem(X, dst, &L, call->pos),
+                          check_binop(X, OP_MUL, alv,
+                                      elem(X, src, &L, call->pos), call->pos),
+                          call->pos);
+  set_elem(X, dst, &L, v, call->pos);
+  loop_close(X, &L);
+  return ir_expr(C, E_CONST, &ty_void);
+}
+
+/* wp.tile_scatter_add(a, i[, j[, k]], value, has_value, atomic=True) and
+ * tile_scatter_masked(a, i[, j[, k]], value, has_value): this thread's
+ * value added to (written at) a[i, ...] when has_value; a block of one
+ * thread only (BI_TILE_SOLO, Note [threads' values]). */
+static IrExpr *tile_scatter(Ctx *X, Node *call, const char *fn, bool add) {
+  Compiler *C = X->C;
+  int na = check_count_args(call->args);
+  Node *at = NULL;
+  for (Node *kw = call->kwargs; kw; kw = kw->next)
+    if (add && !strcmp(kw->name, "atomic"))
+      at = kw->a;
+    else
+      ERR(kw->pos, "%s() has no keyword argument '%s' here", fn, kw->name);
+  if (na < 4)
+    ERR(call->pos, "%s() takes a tile, its indices, a value and has_value",
+        fn);
+  Node *tn = call->args;
+  check_tile_mutate(X, tn, tn->pos);
+  IrVar *t = tile_arg(X, tn, fn, "a");
+  int nd = t->ty->ndim;
+  int extra = add && !at && na == nd + 4 ? 1 : 0; /* atomic positional */
+  if (na != nd + 3 + extra)
+    ERR(call->pos, "%s(): %d indices for %s", fn, na - 3 - extra, TN(t->ty));
+  IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 4);
+  Node *a = tn->next;
+  for (int k = 0; k < nd; k++, a = a->next) {
+    IrExpr *e = check_expr(X, a);
+    if (!ty_is_int(e->ty))
+      ERR(a->pos, "%s(): an index must be an integer, got %s", fn, TN(e->ty));
+    ix[k] = e->ty->sc == KERN_SCALAR_INT32 ? e : ir_cast(C, t_i32(), e);
+  }
+  IrExpr *v = check_expr(X, a);
+  if (!ty_eq(v->ty, t->ty->elem))
+    ERR(a->pos, "%s(): the value is %s, the tile's elements %s", fn, TN(v->ty),
+        TN(t->ty->elem));
+  Node *hn = a->next;
+  IrExpr *h = check_expr(X, hn);
+  if (!ty_is_bool(h->ty))
+    ERR(hn->pos, "%s(): has_value must be a bool, got %s", fn, TN(h->ty));
+  if (extra)
+    at = hn->next;
+  if (at)
+    bool_const(X, at, true, fn, "atomic");
+  IrStmt *s = ir_stmt(C, S_IF, call->pos);
+  s->a = h;
+  IrStmt **save = X->tail;
+  X->tail = &s->body;
+  ix[0] = ir_binary(C, OP_ADD, t_i32(), ix[0], solo(X, add ? 2 : 3, call->pos));
+  IrExpr *nv = v;
+  if (add) {
+    IrExpr **ix2 = arena_alloc(C, sizeof(IrExpr *) * 4);
+    IrVar *iv[4];
+    for (int k = 0; k < nd; k++) {
+      iv[k] = temp_of(X, "ix", ix[k], call->pos);
+      ix[k] = ir_ref(C, iv[k]);
+      ix2[k] = ir_ref(C, iv[k]);
+    }
+    nv = check_binop(X, OP_ADD, load_at(X, t, ix2, nd, call->pos), v,
+                     call->pos);
+  }
+  check_emit(X, store_at(X, t, ix, nd, nv, call->pos));
+  X->tail = save;
+  check_emit(X, s);
+  return ir_expr(C, E_CONST, &ty_void);
+}
+
 /* ---------------------------------------------------------------- operators */
 
 /* Warp's tile operators: t + u, t - u, t & u, t | u, t ^ u element by
@@ -2171,6 +2560,32 @@ IrExpr *check_tile_call(Ctx *X, Node *call, const char *w) {
     return tile_of(X, call, fn);
   if (!strcmp(w, "tile_from_thread"))
     return tile_from_thread(X, call, fn);
+  if (!strcmp(w, "tile_argmax"))
+    return tile_argext(X, call, fn, true);
+  if (!strcmp(w, "tile_argmin"))
+    return tile_argext(X, call, fn, false);
+  if (!strcmp(w, "tile_scan_inclusive"))
+    return tile_scan(X, call, fn, 0);
+  if (!strcmp(w, "tile_scan_exclusive"))
+    return tile_scan(X, call, fn, 1);
+  if (!strcmp(w, "tile_scan_max_inclusive"))
+    return tile_scan(X, call, fn, 2);
+  if (!strcmp(w, "tile_scan_min_inclusive"))
+    return tile_scan(X, call, fn, 3);
+  if (!strcmp(w, "tile_sort"))
+    return tile_sort(X, call, fn);
+  if (!strcmp(w, "tile_randf"))
+    return tile_rand(X, call, fn, true);
+  if (!strcmp(w, "tile_randi"))
+    return tile_rand(X, call, fn, false);
+  if (!strcmp(w, "tile_dot"))
+    return tile_dot(X, call, fn);
+  if (!strcmp(w, "tile_axpy"))
+    return tile_axpy(X, call, fn);
+  if (!strcmp(w, "tile_scatter_add"))
+    return tile_scatter(X, call, fn, true);
+  if (!strcmp(w, "tile_scatter_masked"))
+    return tile_scatter(X, call, fn, false);
   if (!strcmp(w, "tile_empty"))
     return tile_fill(X, call, fn, 0);
   if (!strcmp(w, "tile_transpose"))
