@@ -260,6 +260,8 @@ IrExpr *check_tile_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
 IrExpr *check_tile_neg(Ctx *X, IrExpr *a, Pos pos);
 bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos);
 void check_tile_mutate(Ctx *X, Node *target, Pos pos);
+IrExpr *check_tile_subscript(Ctx *X, Node *n); /* NULL: not a tile part */
+bool check_tile_store_subscript(Ctx *X, Node *target, IrExpr *value, Pos pos);
 IrExpr *check_fixed_return(Ctx *X, IrExpr *v, Pos pos);
 void check_fixed_call(Ctx *X, IrExpr *e, const Type *ret, Pos pos);
 IrExpr *check_fixed_atomic(Ctx *X, IrExpr *e, Pos pos);

@@ -343,6 +343,8 @@ static void store_to(Ctx *X, Node *target, IrExpr *value, Pos pos) {
   }
   case N_SUBSCRIPT: {
     check_tile_mutate(X, target->a, pos); /* check_tile.c */
+    if (check_tile_store_subscript(X, target, value, pos))
+      return;
     for (Node *a = target->args; a; a = a->next)
       if (a->kind == N_SLICE) {
         check_store_comp_slice(X, target, value); /* check_view.c */

@@ -2352,6 +2352,215 @@ static IrExpr *tile_scatter(Ctx *X, Node *call, const char *fn, bool add) {
   return ir_expr(C, E_CONST, &ty_void);
 }
 
+
+/* ---------------------------------------------------------------- subscripts */
+
+/* Warp's tile subscripts other than one element: t[i] of a 2-d tile (a
+ * row), slices t[2:8, ::-1] with constant bounds, and an integer tile as
+ * one axis's index (t[idx, :], tile_slice_indexed).  An integer or an
+ * index tile may be negative (from the end).  Warp's results are views
+ * (the gather a copy); kern copies (Note at view_source). */
+typedef struct TSub {
+  int kind[4];      /* 0 integer (axis dropped), 1 slice, 2 index tile */
+  IrExpr *at[4];    /* kind 0: the index (a variable or constant) */
+  IrVar *ix[4];     /* kind 2 */
+  int start[4], step[4];
+  int dims[4], nd;  /* the result's shape */
+} TSub;
+
+static int slice_bound(Ctx *X, Node *b, const char *what) {
+  return (int)const_int(X, b, "a tile slice", what);
+}
+
+/* False when n is no tile subscript this handles (a plain element). */
+static bool tile_sub_of(Ctx *X, Node *n, IrVar *t, TSub *S) {
+  Compiler *C = X->C;
+  int sd = t->ty->ndim, na = check_count_args(n->args);
+  if (na > sd)
+    ERR(n->pos, "%d indices for %s", na, TN(t->ty));
+  bool plain = na == sd;
+  for (Node *a = n->args; a; a = a->next)
+    if (a->kind == N_SLICE)
+      plain = false;
+  /* index tiles make it a gather: their types, found on a scratch list
+   * of statements that is dropped (an index is evaluated once, below or
+   * by the caller) */
+  IrExpr *ev[4] = {0};
+  int k = 0;
+  if (plain) {
+    IrStmt *scratch = NULL, **save = X->tail;
+    X->tail = &scratch;
+    for (Node *a = n->args; a; a = a->next) {
+      const Type *it = check_expr(X, a)->ty;
+      if (it->kind == TY_ARRAY && it->tile)
+        plain = false;
+    }
+    X->tail = save;
+  }
+  if (plain)
+    return false;
+  for (Node *a = n->args; a; a = a->next, k++)
+    if (a->kind != N_SLICE)
+      ev[k] = check_expr(X, a);
+  S->nd = 0;
+  k = 0;
+  Node *a = n->args;
+  for (; k < sd; k++) {
+    int len = t->ty->fdims[k];
+    if (!a || a->kind == N_SLICE) {
+      int st = a && a->c ? slice_bound(X, a->c, "a slice step") : 1;
+      if (st == 0)
+        ERR(a->pos, "a tile slice's step must not be zero");
+      int lo, hi;
+      if (st > 0) {
+        lo = a && a->a ? slice_bound(X, a->a, "a slice bound") : 0;
+        hi = a && a->b ? slice_bound(X, a->b, "a slice bound") : len;
+        if (lo < 0) lo += len;
+        if (hi < 0) hi += len;
+        lo = lo < 0 ? 0 : lo > len ? len : lo;
+        hi = hi < 0 ? 0 : hi > len ? len : hi;
+      } else {
+        lo = a && a->a ? slice_bound(X, a->a, "a slice bound") : len - 1;
+        if (a && a->a && lo < 0) lo += len;
+        if (a && a->b) {
+          hi = slice_bound(X, a->b, "a slice bound");
+          if (hi < 0) hi += len;
+        } else {
+          hi = -1;
+        }
+        lo = lo < -1 ? -1 : lo > len - 1 ? len - 1 : lo;
+        hi = hi < -1 ? -1 : hi > len - 1 ? len - 1 : hi;
+      }
+      int cnt = st > 0 ? (hi - lo + st - 1) / st : (lo - hi + (-st) - 1) / (-st);
+      if (cnt <= 0)
+        ERR(a ? a->pos : n->pos, "this slice of axis %d of %s is empty; kern "
+                                 "has no empty tile", k, TN(t->ty));
+      S->kind[k] = 1;
+      S->start[k] = lo;
+      S->step[k] = st;
+      S->dims[S->nd++] = cnt;
+    } else {
+      IrExpr *e = ev[k];
+      if (e->ty->kind == TY_ARRAY && e->ty->tile) {
+        if (e->ty->ndim != 1 || e->ty->elem->kind != TY_SCALAR ||
+            !sc_is_int(e->ty->elem->sc))
+          ERR(a->pos, "a tile index must be a 1-d tile of integers, got %s",
+              TN(e->ty));
+        S->kind[k] = 2;
+        S->ix[k] = tile_var(X, e, a->pos);
+        S->dims[S->nd++] = e->ty->fdims[0];
+      } else {
+        if (!ty_is_int(e->ty))
+          ERR(a->pos, "a tile index must be an integer, got %s", TN(e->ty));
+        if (e->ty->sc != KERN_SCALAR_INT32)
+          e = ir_cast(C, t_i32(), e);
+        e = ir_call2(C, BI_WRAP_INDEX, t_i32(), e, ci(X, len));
+        S->kind[k] = 0;
+        S->at[k] = ir_ref(C, temp_of(X, "ix", e, a->pos));
+      }
+    }
+    if (a)
+      a = a->next;
+  }
+  if (S->nd == 0)
+    return false;
+  return true;
+}
+
+/* The source indices of t for the result's loop L. */
+static IrExpr **tile_sub_idx(Ctx *X, TSub *S, const int *sdims, int sd,
+                             TLoop *L, Pos pos) {
+  Compiler *C = X->C;
+  IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int k = 0, j = 0; k < sd; k++) {
+    if (S->kind[k] == 0) {
+      ix[k] = ir_ref(C, S->at[k]->var);
+    } else if (S->kind[k] == 1) {
+      ix[k] = ir_binary(C, OP_ADD, t_i32(), ci(X, S->start[k]),
+                        ir_binary(C, OP_MUL, t_i32(), ir_ref(C, L->ctr[j++]),
+                                  ci(X, S->step[k])));
+    } else {
+      IrExpr **i1 = arena_alloc(C, sizeof(IrExpr *));
+      i1[0] = ir_ref(C, L->ctr[j++]);
+      IrExpr *v = load_at(X, S->ix[k], i1, 1, pos);
+      if (v->ty->sc != KERN_SCALAR_INT32)
+        v = ir_cast(C, t_i32(), v);
+      ix[k] = ir_call2(C, BI_WRAP_INDEX, t_i32(), v, ci(X, sdims[k]));
+    }
+  }
+  return ix;
+}
+
+/* t[...] of a tile local named by n->a, when not one element: a new tile
+ * (NULL otherwise). */
+IrExpr *check_tile_subscript(Ctx *X, Node *n) {
+  if (n->a->kind != N_NAME)
+    return NULL;
+  Local *l = check_find_local(X, n->a->name);
+  if (!l || l->ty->kind != TY_ARRAY || !l->ty->tile)
+    return NULL;
+  IrVar *t = tile_var(X, check_expr(X, n->a), n->pos);
+  TSub S;
+  if (!tile_sub_of(X, n, t, &S))
+    return NULL;
+  bool gather = false;
+  for (int k = 0; k < t->ty->ndim; k++)
+    gather |= S.kind[k] == 2;
+  if (!gather)
+    l->tile_aliased = true; /* a view in Warp */
+  IrVar *r = tile_new(X, tile_type(X, t->ty->elem, S.nd, S.dims, n->pos,
+                                   "a tile subscript"), n->pos);
+  TLoop L;
+  loop_open(X, &L, S.dims, S.nd, n->pos);
+  set_elem(X, r, &L, load_at(X, t, tile_sub_idx(X, &S, t->ty->fdims, t->ty->ndim, &L, n->pos),
+                             t->ty->ndim, n->pos), n->pos);
+  loop_close(X, &L);
+  if (!gather)
+    X->tile_view_result = r;
+  return ir_ref(X->C, r);
+}
+
+/* t[...] = u for a tile local t and a subscript that is not one element:
+ * u (a tile of the part's shape) copied in.  False when not such a
+ * store. */
+bool check_tile_store_subscript(Ctx *X, Node *target, IrExpr *value,
+                                Pos pos) {
+  Node *n = target;
+  if (n->a->kind != N_NAME)
+    return false;
+  Local *l = check_find_local(X, n->a->name);
+  if (!l || l->ty->kind != TY_ARRAY || !l->ty->tile)
+    return false;
+  IrVar *t = tile_var(X, check_expr(X, n->a), n->pos);
+  TSub S;
+  if (!tile_sub_of(X, n, t, &S))
+    return false;
+  if (value->ty->kind != TY_ARRAY || !value->ty->tile ||
+      value->ty->ndim != S.nd ||
+      memcmp(value->ty->fdims, S.dims, sizeof(int) * (size_t)S.nd))
+    ERR(pos, "cannot assign %s to a part of %s of %d dimension%s (a tile of "
+             "the part's shape is needed)", TN(value->ty), TN(t->ty), S.nd,
+        S.nd == 1 ? "" : "s");
+  if (!ty_eq(value->ty->elem, t->ty->elem))
+    ERR(pos, "cannot assign a tile of %s into a tile of %s", TN(value->ty->elem),
+        TN(t->ty->elem));
+  IrVar *src = tile_var(X, value, pos);
+  if (src == t) { /* read whole first, like NumPy */
+    IrVar *cp = tile_new(X, src->ty, pos);
+    TLoop L0;
+    loop_open(X, &L0, src->ty->fdims, src->ty->ndim, pos);
+    set_elem(X, cp, &L0, elem(X, src, &L0, pos), pos);
+    loop_close(X, &L0);
+    src = cp;
+  }
+  TLoop L;
+  loop_open(X, &L, S.dims, S.nd, pos);
+  check_emit(X, store_at(X, t, tile_sub_idx(X, &S, t->ty->fdims, t->ty->ndim, &L, pos),
+                         t->ty->ndim, elem(X, src, &L, pos), pos));
+  loop_close(X, &L);
+  return true;
+}
+
 /* ---------------------------------------------------------------- operators */
 
 /* Warp's tile operators: t + u, t - u, t & u, t | u, t ^ u element by
