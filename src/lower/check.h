@@ -53,6 +53,7 @@ typedef struct Ctx {
   int *lit_trail;   /* locals given a literal, innermost last */
   int nlit, caplit;
   IrVar *tile_view_result; /* the last view builtin's tile (check_tile.c) */
+  int tile_view_src;       /* 1 + the local it is a view of, 0 none */
 } Ctx;
 
 #define ERR(pos, ...) diag_error(X->C, pos, __VA_ARGS__)

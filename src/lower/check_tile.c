@@ -34,6 +34,8 @@
 
 #include "check.h"
 
+static void inplace_dest(Ctx *X, Node *n, const char *fn, const char *what);
+
 /* As fixed arrays (check_fixed.c): a tile lives on the thread's stack or
  * in its private memory. */
 enum { TILE_MAX_BYTES = 65536 };
@@ -1120,7 +1122,7 @@ static IrExpr *tile_matmul(Ctx *X, Node *call, const char *fn) {
   IrVar *out;
   int dims[2] = {M, N};
   if (on) {
-    check_tile_mutate(X, on, on->pos);
+    inplace_dest(X, on, fn, "out");
     out = tile_arg(X, on, fn, "out");
     if (out->ty->ndim != 2 || out->ty->fdims[0] != M ||
         out->ty->fdims[1] != N || !ty_eq(out->ty->elem, et))
@@ -1168,12 +1170,29 @@ static IrExpr *tile_matmul(Ctx *X, Node *call, const char *fn) {
  * name would then differ from Warp, so both the source tile (a named
  * local) and the local the view is assigned to are marked tile_aliased and
  * may not be written in place (check_tile_mutate). */
-static void view_source(Ctx *X, Node *tn) {
+/* The named tile a view is of, remembered (X->tile_view_src, 1 + its
+ * index) until the view is bound to a name (check_tile_assign marks
+ * both); a view of an unnamed view keeps the first one's source, a view of
+ * any other unnamed tile has none.  A view used where it is made and
+ * never named cannot be seen to differ. */
+static void view_source(Ctx *X, Node *tn, IrVar *t) {
   if (tn->kind == N_NAME) {
     Local *l = check_find_local(X, tn->name);
-    if (l && l->ty->kind == TY_ARRAY && l->ty->tile)
-      l->tile_aliased = true;
+    X->tile_view_src = l && l->ty->kind == TY_ARRAY && l->ty->tile
+                           ? (int)(l - X->locals) + 1 : 0;
+  } else if (t != X->tile_view_result) {
+    X->tile_view_src = 0;
   }
+}
+
+/* An in-place destination: a tile variable (a name), not a view or other
+ * expression, whose writes would go to a copy. */
+static void inplace_dest(Ctx *X, Node *n, const char *fn, const char *what) {
+  if (n->kind != N_NAME)
+    ERR(n->pos, "%s(): %s is written in place, so it must be a tile "
+                "variable (kern copies views and other tile expressions)",
+        fn, what);
+  check_tile_mutate(X, n, n->pos);
 }
 
 static IrExpr *view_result(Ctx *X, IrVar *t) {
@@ -1238,7 +1257,7 @@ static IrExpr *tile_transpose(Ctx *X, Node *call, const char *fn) {
   IrVar *t = tile_arg(X, tn, fn, "the argument");
   if (t->ty->ndim != 2)
     ERR(tn->pos, "%s(): a 2-d tile, got %s", fn, TN(t->ty));
-  view_source(X, tn);
+  view_source(X, tn, t);
   int dims[2] = {t->ty->fdims[1], t->ty->fdims[0]};
   IrVar *r = tile_new(X, tile_type(X, t->ty->elem, 2, dims, call->pos, fn),
                       call->pos);
@@ -1274,7 +1293,7 @@ static IrExpr *tile_broadcast(Ctx *X, Node *call, const char *fn) {
       ERR(sn->pos, "%s(): cannot broadcast %s to shape with %d in "
                    "dimension %d", fn, TN(t->ty), b, nd - 1 - k);
   }
-  view_source(X, tn);
+  view_source(X, tn, t);
   IrVar *r = tile_new(X, tile_type(X, t->ty->elem, nd, dims, call->pos, fn),
                       call->pos);
   TLoop L;
@@ -1326,7 +1345,7 @@ static IrExpr *tile_reshape(Ctx *X, Node *call, const char *fn) {
   if (known != n)
     ERR(sn->pos, "%s(): %s has %d elements, the shape %d", fn, TN(t->ty), n,
         known);
-  view_source(X, tn);
+  view_source(X, tn, t);
   return copy_flat(X, t, tile_type(X, t->ty->elem, nd, dims, call->pos, fn),
                    call->pos);
 }
@@ -1367,7 +1386,7 @@ static IrExpr *tile_squeeze(Ctx *X, Node *call, const char *fn) {
   if (nd == 0)
     ERR(call->pos, "%s(): every dimension of %s would go; kern has no tile "
                    "of no dimensions", fn, TN(t->ty));
-  view_source(X, tn);
+  view_source(X, tn, t);
   return copy_flat(X, t, tile_type(X, t->ty->elem, nd, dims, call->pos, fn),
                    call->pos);
 }
@@ -1433,7 +1452,7 @@ static IrExpr *tile_view(Ctx *X, Node *call, const char *fn) {
       ERR(on->pos, "%s(): the offset selects one element; kern has no tile "
                    "of no dimensions (use wp.tile_extract)", fn);
   }
-  view_source(X, tn);
+  view_source(X, tn, t);
   IrVar *r = tile_new(X, tile_type(X, t->ty->elem, nd, dims, call->pos, fn),
                       call->pos);
   TLoop L;
@@ -1706,7 +1725,7 @@ static IrExpr *tile_cholesky(Ctx *X, Node *call, const char *fn,
   if (!an)
     ERR(call->pos, "%s() needs a tile", fn);
   if (inplace)
-    check_tile_mutate(X, an, an->pos);
+    inplace_dest(X, an, fn, "A");
   IrVar *a = square_arg(X, an, fn, "A");
   bool upper = fill_mode(X, arg_of(X, call, 1, "fill_mode", kw, fn), fn);
   IrVar *out = inplace ? a : tile_new(X, a->ty, call->pos);
@@ -1740,7 +1759,7 @@ static IrExpr *tile_solve(Ctx *X, Node *call, const char *fn, int which,
     ERR(call->pos, "%s() needs a square tile and a right-hand side", fn);
   IrVar *a = square_arg(X, an, fn, kw[0]);
   if (inplace)
-    check_tile_mutate(X, yn, yn->pos);
+    inplace_dest(X, yn, fn, kw[1]);
   IrVar *y = rhs_arg(X, yn, a, fn, kw[1]);
   bool upper = which == 2 &&
                fill_mode(X, arg_of(X, call, 2, "fill_mode", kw, fn), fn);
@@ -2071,8 +2090,8 @@ static IrExpr *tile_sort(Ctx *X, Node *call, const char *fn) {
   Node *vn = arg_of(X, call, 1, "values", kw, fn);
   if (!kn || !vn)
     ERR(call->pos, "%s() needs keys and values tiles", fn);
-  check_tile_mutate(X, kn, kn->pos);
-  check_tile_mutate(X, vn, vn->pos);
+  inplace_dest(X, kn, fn, "keys");
+  inplace_dest(X, vn, fn, "values");
   IrVar *k = tile_arg(X, kn, fn, "keys");
   IrVar *v = tile_arg(X, vn, fn, "values");
   const Type *kt = k->ty->elem;
@@ -2260,7 +2279,7 @@ static IrExpr *tile_axpy(Ctx *X, Node *call, const char *fn) {
   Node *dn = arg_of(X, call, 2, "dest", kw, fn);
   if (!aln || !sn || !dn)
     ERR(call->pos, "%s() needs alpha, src and dest", fn);
-  check_tile_mutate(X, dn, dn->pos);
+  inplace_dest(X, dn, fn, "dest");
   IrVar *src = tile_arg(X, sn, fn, "src");
   IrVar *dst = tile_arg(X, dn, fn, "dest");
   if (!ty_eq(src->ty, dst->ty))
@@ -2303,7 +2322,7 @@ static IrExpr *tile_scatter(Ctx *X, Node *call, const char *fn, bool add) {
     ERR(call->pos, "%s() takes a tile, its indices, a value and has_value",
         fn);
   Node *tn = call->args;
-  check_tile_mutate(X, tn, tn->pos);
+  inplace_dest(X, tn, fn, "a");
   IrVar *t = tile_arg(X, tn, fn, "a");
   int nd = t->ty->ndim;
   int extra = add && !at && na == nd + 4 ? 1 : 0; /* atomic positional */
@@ -2506,8 +2525,8 @@ IrExpr *check_tile_subscript(Ctx *X, Node *n) {
   bool gather = false;
   for (int k = 0; k < t->ty->ndim; k++)
     gather |= S.kind[k] == 2;
-  if (!gather)
-    l->tile_aliased = true; /* a view in Warp */
+  if (!gather) /* a view in Warp */
+    X->tile_view_src = (int)(l - X->locals) + 1;
   IrVar *r = tile_new(X, tile_type(X, t->ty->elem, S.nd, S.dims, n->pos,
                                    "a tile subscript"), n->pos);
   TLoop L;
@@ -2672,6 +2691,12 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
   IrVar *src = tile_var(X, value, pos);
   if (l && src == l->var)
     return true;
+  /* a view bound to a name: Warp's view and its tile share elements, kern
+   * copies, so both are marked (check_tile_mutate).  u = t copies in
+   * Warp too (u[0] = x leaves t as it was). */
+  int other = -1; /* an index: adding the new local may move X->locals */
+  if (src == X->tile_view_result && X->tile_view_src)
+    other = X->tile_view_src - 1;
   bool aliased = src == X->tile_view_result;
   if (!l) {
     /* a new local: its own storage, which later assignments reuse */
@@ -2695,8 +2720,11 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
     assign(X, l->var, z, pos);
     check_def_set(X, (int)(l - X->locals));
   }
-  if (aliased)
+  if (aliased) {
     l->tile_aliased = true;
+    if (other >= 0)
+      X->locals[other].tile_aliased = true;
+  }
   TLoop L;
   loop_open(X, &L, l->ty->fdims, l->ty->ndim, pos);
   set_elem(X, l->var, &L, elem(X, src, &L, pos), pos);

@@ -2,8 +2,11 @@
 # index, also negative), slices with constant bounds and steps (negative
 # steps, omitted bounds, t[::2, ::-1]), an integer tile as one axis's
 # index (t[idx, :], a gather, negative entries from the end), t[i, :]
-# collapsing an axis, and assigning a tile to a slice (t[0:2, :] = u).
-# kern-test: tile_subscript --dim 2 --tiled --block-dim 8 a='rand(float32,6,8,seed=61)' out='zeros(float32,2,10,8)'
+# collapsing an axis, and assigning a tile to a slice (t[0:2, :] = u),
+# also into a tile whose parts were read before (unnamed parts are copies
+# no later write can be seen through), and u = t copying (as Warp: a write
+# into u leaves t as it was).
+# kern-test: tile_subscript --dim 2 --tiled --block-dim 8 a='rand(float32,6,8,seed=61)' out='zeros(float32,2,11,8)'
 # kern-check: out rtol=1e-6
 import warp as wp
 
@@ -24,3 +27,8 @@ def tile_subscript(a: wp.array2d(dtype=float), out: wp.array3d(dtype=float)):
     u[0:2, :] = wp.tile_ones(shape=(2, 8), dtype=float)
     u[3, 1:4] = wp.tile_full(shape=3, value=9.0, dtype=float)
     wp.tile_store(out[i, 8:10], u[2:4])
+    # parts read where they are made and never named leave t writable
+    t[5, 0:2] = wp.tile_zeros(shape=2, dtype=float)
+    c = t
+    c[5, 2] = 3.0
+    wp.tile_store(out[i, 10], t[5] + c[5])
