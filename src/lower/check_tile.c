@@ -819,27 +819,46 @@ static const Type *call_type(Ctx *X, Node *at, Node *fn, IrExpr **vals,
   return t;
 }
 
-/* wp.tile_map(op, a, b, ...): op applied element by element. */
+/* wp.tile_map(op, a, b, ...): op applied element by element; a is a tile,
+ * each later argument a tile of a's shape or a value (a scalar, vector or
+ * matrix: Warp's "*args: Any"), the same for every element. */
 static IrExpr *tile_map(Ctx *X, Node *call, const char *fn) {
   Compiler *C = X->C;
   check_no_kwargs(X, call, fn);
   int na = check_count_args(call->args);
   if (na < 2 || na > 8)
-    ERR(call->pos, "%s() takes a function and 1 to 7 tiles, got %d "
+    ERR(call->pos, "%s() takes a function and 1 to 7 tiles or values, got %d "
                    "arguments", fn, na);
   Node *op = call->args;
   IrVar *ts[8] = {0};
+  IrVar *cv[8] = {0}; /* a value argument */
   int k = 0;
   for (Node *a = op->next; a; a = a->next, k++) {
-    ts[k] = tile_arg(X, a, fn, "every argument after the function");
-    if (k && (ts[k]->ty->ndim != ts[0]->ty->ndim ||
-              memcmp(ts[k]->ty->fdims, ts[0]->ty->fdims, sizeof(int) * 4)))
-      ERR(a->pos, "%s(): the tiles have different shapes: %s and %s", fn,
-          TN(ts[0]->ty), TN(ts[k]->ty));
+    if (k == 0) {
+      ts[0] = tile_arg(X, a, fn, "the first argument after the function");
+      continue;
+    }
+    IrExpr *e = check_expr(X, a);
+    if (e->ty->kind == TY_ARRAY && e->ty->tile) {
+      ts[k] = tile_var(X, e, a->pos);
+      if (ts[k]->ty->ndim != ts[0]->ty->ndim ||
+          memcmp(ts[k]->ty->fdims, ts[0]->ty->fdims, sizeof(int) * 4))
+        ERR(a->pos, "%s(): the tiles have different shapes: %s and %s", fn,
+            TN(ts[0]->ty), TN(ts[k]->ty));
+    } else {
+      if (!ty_is_value(e->ty))
+        ERR(a->pos, "%s(): an argument after the function is a tile or a "
+                    "scalar, vector or matrix, got %s", fn, TN(e->ty));
+      cv[k] = temp_of(X, "mapc", e, a->pos);
+    }
   }
   int n = na - 1, nd = ts[0]->ty->ndim;
   IrExpr *z[8];
   for (int i = 0; i < n; i++) {
+    if (cv[i]) {
+      z[i] = ir_ref(C, cv[i]);
+      continue;
+    }
     IrExpr **idx = arena_alloc(C, sizeof(IrExpr *) * 4);
     for (int d = 0; d < nd; d++)
       idx[d] = ir_const_int(C, t_i32(), 0);
@@ -855,7 +874,7 @@ static IrExpr *tile_map(Ctx *X, Node *call, const char *fn) {
   loop_open(X, &L, ts[0]->ty->fdims, nd, call->pos);
   IrExpr *vals[8];
   for (int i = 0; i < n; i++)
-    vals[i] = elem(X, ts[i], &L, call->pos);
+    vals[i] = cv[i] ? ir_ref(C, cv[i]) : elem(X, ts[i], &L, call->pos);
   set_elem(X, t, &L, call_on(X, call, op, vals, n), call->pos);
   loop_close(X, &L);
   return ir_ref(C, t);

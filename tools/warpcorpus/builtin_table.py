@@ -40,7 +40,7 @@ TILE_TESTS = {
     "tile_zeros": "tile_create.py", "tile_ones": "tile_create.py",
     "tile_full": "tile_create.py", "tile_arange": "tile_create.py",
     "tile_empty": "tile_views.py (zeroed)",
-    "tile_map": "tile_map.py", "tile_sum": "tile_reduce.py, tile_ops_axis.py (axis=)",
+    "tile_map": "tile_map.py, tile_map_values.py", "tile_sum": "tile_reduce.py, tile_ops_axis.py (axis=)",
     "tile_min": "tile_reduce.py", "tile_max": "tile_reduce.py",
     "tile_reduce": "tile_reduce.py, tile_ops_axis.py (axis=)",
     "tile_extract": "tile_reduce.py, tile_create.py",
