@@ -1660,6 +1660,17 @@ static void emit_call(Emit *E, Buf *b, IrExpr *e) {
       emit_fixed_call(E, b, e); /* fixed.c */
       return;
     }
+    if (e->bi == BI_TILE_SOLO) { /* lower/check_tile.c */
+      if (E->T->id == KERN_TARGET_CUDA || E->T->id == KERN_TARGET_OPENCL)
+        diag_error(E->C, e->pos, "%s collects the values of the threads of "
+                   "a block: not supported on CUDA and OpenCL yet, only "
+                   "where a block is one thread, the CPU (issue #24)",
+                   e->ival == 1 ? "wp.tile_from_thread"
+                   : e->ival == 2 ? "wp.tile_scatter_add"
+                   : e->ival == 3 ? "wp.tile_scatter_masked" : "wp.tile");
+      buf_puts(b, "((int32_t)0)");
+      return;
+    }
     if (e->bi == BI_TILE_LANE) { /* lower/check_tile.c */
       buf_puts(b, E->T->id == KERN_TARGET_CUDA ? "((int32_t)threadIdx.x)"
                   : E->T->id == KERN_TARGET_OPENCL ? "((int32_t)get_local_id(0))"

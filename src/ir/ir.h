@@ -255,6 +255,11 @@ enum {
                                 storage, and a view of that */
   BI_TILE_LANE,              /* the thread's index in its block (int32; 0 on
                                 the CPU): lower/check_tile.c */
+  BI_TILE_SOLO,              /* 0 (int32) where a block is one thread, the C
+                                target; CUDA and OpenCL refuse it (the threads
+                                would exchange values): wp.tile(x),
+                                tile_from_thread, tile_scatter_add/_masked,
+                                lower/check_tile.c; ival 0 to 3 says which */
   BI_INTERNAL_COUNT
 };
 

@@ -16,6 +16,9 @@ typedef struct Local {
   Pos pos;
   bool is_param;
   IrVar *tile_storage; /* a tile local: its own storage (check_tile.c) */
+  bool tile_aliased;   /* a tile local that is, or has, a view (Warp's
+                          tile_view, tile_transpose ...): kern copies, so
+                          it may not be written in place (check_tile.c) */
   IrVar **parts;   /* a tuple: one variable per item (check_tuple.c) */
   bool unrolled;   /* the variable of a range() loop Warp would unroll, */
   int64_t ulo, uhi; /* taking the values ulo..uhi */
@@ -49,6 +52,8 @@ typedef struct Ctx {
   int block_depth;  /* blocks entered by check_stmts (function body: 1) */
   int *lit_trail;   /* locals given a literal, innermost last */
   int nlit, caplit;
+  IrVar *tile_view_result; /* the last view builtin's tile (check_tile.c) */
+  int tile_view_src;       /* 1 + the local it is a view of, 0 none */
 } Ctx;
 
 #define ERR(pos, ...) diag_error(X->C, pos, __VA_ARGS__)
@@ -255,6 +260,9 @@ IrExpr *check_tile_call(Ctx *X, Node *call, const char *w); /* NULL: none */
 IrExpr *check_tile_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
 IrExpr *check_tile_neg(Ctx *X, IrExpr *a, Pos pos);
 bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos);
+void check_tile_mutate(Ctx *X, Node *target, Pos pos);
+IrExpr *check_tile_subscript(Ctx *X, Node *n); /* NULL: not a tile part */
+bool check_tile_store_subscript(Ctx *X, Node *target, IrExpr *value, Pos pos);
 IrExpr *check_fixed_return(Ctx *X, IrExpr *v, Pos pos);
 void check_fixed_call(Ctx *X, IrExpr *e, const Type *ret, Pos pos);
 IrExpr *check_fixed_atomic(Ctx *X, IrExpr *e, Pos pos);

@@ -523,6 +523,13 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
   int k = 0;
   for (Node *kw = call->kwargs; kw; kw = kw->next)
     kw_args[k++] = check_expr(X, kw->a);
+  for (int i = 0; i < npos + nkw; i++) { /* check_tile.c */
+    const Type *at = i < npos ? pos_args[i]->ty : kw_args[i - npos]->ty;
+    if (at->kind == TY_ARRAY && at->tile)
+      ERR(call->pos, "'%s': tiles as @wp.func arguments are not supported "
+                     "yet (issue #24); pass arrays, or use the tile builtins "
+                     "in the kernel", g->name);
+  }
   if (nkw) {
     IrExpr **all = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)(npos + nkw));
     memcpy(all, pos_args, sizeof(IrExpr *) * (size_t)npos);

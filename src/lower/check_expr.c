@@ -199,6 +199,9 @@ IrExpr *check_comp_index(Ctx *X, Node *n, int limit, const char *what) {
 
 IrExpr *check_subscript(Ctx *X, Node *n) {
   check_tuple_no_chain(X, n); /* t[2][1] (check_tuple.c) */
+  IrExpr *tp = check_tile_subscript(X, n); /* a part of a tile (check_tile.c) */
+  if (tp)
+    return tp;
   /* sub-arrays and slices (check_view.c) */
   IrExpr *v = check_view_subscript(X, n);
   if (v)

@@ -342,6 +342,9 @@ static void store_to(Ctx *X, Node *target, IrExpr *value, Pos pos) {
     return;
   }
   case N_SUBSCRIPT: {
+    check_tile_mutate(X, target->a, pos); /* check_tile.c */
+    if (check_tile_store_subscript(X, target, value, pos))
+      return;
     for (Node *a = target->args; a; a = a->next)
       if (a->kind == N_SLICE) {
         check_store_comp_slice(X, target, value); /* check_view.c */
@@ -549,6 +552,7 @@ static void augassign(Ctx *X, Node *n) {
       return;
     }
   }
+  check_tile_mutate(X, target, n->pos); /* check_tile.c */
   IrExpr *cur = check_expr(X, target);
   IrExpr *v = check_expr(X, n->b);
   IrExpr *r = check_binop(X, n->op, cur, v, n->pos);

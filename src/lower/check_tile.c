@@ -34,6 +34,8 @@
 
 #include "check.h"
 
+static void inplace_dest(Ctx *X, Node *n, const char *fn, const char *what);
+
 /* As fixed arrays (check_fixed.c): a tile lives on the thread's stack or
  * in its private memory. */
 enum { TILE_MAX_BYTES = 65536 };
@@ -120,6 +122,26 @@ static void loop_close(Ctx *X, TLoop *L) {
   X->loop_depth--;
   X->tail = L->save;
   check_emit(X, L->outer);
+}
+
+/* One loop `for c in range(lo, hi)` (lo, hi any int32 expressions). */
+static IrVar *range_open(Ctx *X, TLoop *L, IrExpr *lo, IrExpr *hi, Pos pos) {
+  Compiler *C = X->C;
+  L->save = X->tail;
+  L->nd = 1;
+  Local *c = check_add_hidden_local(X, "e", t_i32(), pos);
+  check_def_set(X, X->nlocals - 1);
+  c->var->nassign += 2;
+  IrStmt *s = ir_stmt(C, S_FOR, pos);
+  s->var = c->var;
+  s->a = lo;
+  s->b = hi;
+  s->c = ir_const_int(C, t_i32(), 1);
+  L->outer = s;
+  X->tail = &s->body;
+  L->ctr[0] = c->var;
+  X->loop_depth++;
+  return c->var;
 }
 
 /* Fresh references to the loop counters (an IR node is used once). */
@@ -326,13 +348,21 @@ static IrVar *tile_arg(Ctx *X, Node *n, const char *fname, const char *what) {
 
 /* 0 <= g_k < a.shape[k] for every axis, the array index of each element
  * in *g. */
-static IrExpr *in_bounds(Ctx *X, IrVar *arr, IrExpr **off, TLoop *L,
-                         IrExpr **g, bool check) {
+static IrExpr *in_bounds_ix(Ctx *X, IrVar *arr, IrExpr **off, TLoop *L,
+                            IrExpr **g, bool check, IrVar *ix, int axis) {
   Compiler *C = X->C;
   IrExpr *cond = NULL;
   for (int k = 0; k < L->nd; k++) {
     IrExpr *o = off[k]->kind == E_VAR ? ir_ref(C, off[k]->var) : off[k];
-    IrExpr *gk = ir_binary(C, OP_ADD, t_i32(), ir_ref(C, L->ctr[k]), o);
+    IrExpr *ck = ir_ref(C, L->ctr[k]);
+    if (ix && k == axis) { /* offset + indices[c] along the axis */
+      IrExpr **i1 = arena_alloc(C, sizeof(IrExpr *));
+      i1[0] = ck;
+      ck = load_at(X, ix, i1, 1, L->outer->pos);
+      if (ck->ty->sc != KERN_SCALAR_INT32)
+        ck = ir_cast(C, t_i32(), ck);
+    }
+    IrExpr *gk = ir_binary(C, OP_ADD, t_i32(), ck, o);
     IrVar *gv = temp_of(X, "g", gk, L->outer->pos);
     g[k] = ir_ref(C, gv);
     if (!check)
@@ -356,6 +386,11 @@ static IrExpr *in_bounds(Ctx *X, IrVar *arr, IrExpr **off, TLoop *L,
     }
   }
   return cond;
+}
+
+static IrExpr *in_bounds(Ctx *X, IrVar *arr, IrExpr **off, TLoop *L,
+                         IrExpr **g, bool check) {
+  return in_bounds_ix(X, arr, off, L, g, check, NULL, 0);
 }
 
 /* Emits `if (cond) s` (just s when cond is NULL). */
@@ -475,6 +510,136 @@ static IrExpr *tile_store(Ctx *X, Node *call, const char *fn, bool atomic) {
   if (atomic)
     return ir_ref(C, old);
   return ir_expr(C, E_CONST, &ty_void); /* done: nothing more to emit */
+}
+
+
+/* The indices tile and axis= of the _indexed builtins: a 1-d tile of
+ * integers, axis a constant axis of the array. */
+static IrVar *indices_arg(Ctx *X, Node *n, Node *axn, int nd, int *axis,
+                          const char *fn) {
+  if (!n)
+    ERR(X->f->pos, "%s() needs indices", fn);
+  IrVar *ix = tile_arg(X, n, fn, "indices");
+  if (ix->ty->ndim != 1 || ix->ty->elem->kind != TY_SCALAR ||
+      !sc_is_int(ix->ty->elem->sc))
+    ERR(n->pos, "%s(): indices must be a 1-d tile of integers, got %s", fn,
+        TN(ix->ty));
+  *axis = axn ? (int)const_int(X, axn, fn, "axis") : 0;
+  if (*axis < 0 || *axis >= nd)
+    ERR(axn->pos, "%s(): axis %d is not an axis of the %d-d array", fn, *axis,
+        nd);
+  return ix;
+}
+
+static const char *const kw_loadix[] = {"a", "indices", "shape", "offset",
+                                        "axis", "storage", NULL};
+
+/* wp.tile_load_indexed(a, indices, shape, offset=None, axis=0): element c
+ * from a[offset + c] but offset[axis] + indices[c[axis]] along axis;
+ * outside a (either side) reads zero. */
+static IrExpr *tile_load_indexed(Ctx *X, Node *call, const char *fn) {
+  max_positional(X, call, 6, fn);
+  Node *an = arg_of(X, call, 0, "a", kw_loadix, fn);
+  if (!an)
+    ERR(call->pos, "%s() needs an array", fn);
+  IrVar *arr = array_arg(X, an, fn);
+  int nd0 = arr->ty->ndim, axis;
+  IrVar *ix = indices_arg(X, arg_of(X, call, 1, "indices", kw_loadix, fn),
+                          arg_of(X, call, 4, "axis", kw_loadix, fn), nd0,
+                          &axis, fn);
+  int dims[4];
+  int nd = shape_of(X, arg_of(X, call, 2, "shape", kw_loadix, fn), dims, fn);
+  if (nd != nd0)
+    ERR(call->pos, "%s(): a tile of %d dimension%s from an array of %d", fn,
+        nd, nd == 1 ? "" : "s", nd0);
+  if (dims[axis] != ix->ty->fdims[0])
+    ERR(call->pos, "%s(): %d indices for a tile of %d along axis %d", fn,
+        ix->ty->fdims[0], dims[axis], axis);
+  IrExpr *off[4];
+  offsets_of(X, arg_of(X, call, 3, "offset", kw_loadix, fn), nd, off, fn);
+  storage_arg(X, arg_of(X, call, 5, "storage", kw_loadix, fn), fn);
+  IrVar *t = tile_new(X, tile_type(X, arr->ty->elem, nd, dims, call->pos, fn),
+                      call->pos);
+  arr->read = true;
+  TLoop L;
+  loop_open(X, &L, dims, nd, call->pos);
+  IrExpr **g = arena_alloc(X->C, sizeof(IrExpr *) * 4);
+  IrExpr *cond = in_bounds_ix(X, arr, off, &L, g, true, ix, axis);
+  IrStmt *s = store_at(X, t, loop_idx(X, &L), nd,
+                       load_at(X, arr, g, nd, call->pos), call->pos);
+  guarded(X, cond, s, call->pos);
+  loop_close(X, &L);
+  return ir_ref(X->C, t);
+}
+
+static const char *const kw_storeix[] = {"a", "indices", "t", "offset",
+                                         "axis", NULL};
+
+/* wp.tile_store_indexed(a, indices, t, offset=None, axis=0) and
+ * tile_atomic_add_indexed: element c to a at offset + c, but
+ * offset[axis] + indices[c[axis]] along axis; outside a skipped. */
+static IrExpr *tile_store_indexed(Ctx *X, Node *call, const char *fn,
+                                  bool atomic) {
+  Compiler *C = X->C;
+  max_positional(X, call, 5, fn);
+  Node *an = arg_of(X, call, 0, "a", kw_storeix, fn);
+  Node *tn = arg_of(X, call, 2, "t", kw_storeix, fn);
+  if (!an || !tn)
+    ERR(call->pos, "%s() needs an array, indices and a tile", fn);
+  IrVar *arr = array_arg(X, an, fn);
+  int nd = arr->ty->ndim, axis;
+  IrVar *ix = indices_arg(X, arg_of(X, call, 1, "indices", kw_storeix, fn),
+                          arg_of(X, call, 4, "axis", kw_storeix, fn), nd,
+                          &axis, fn);
+  IrVar *t = tile_arg(X, tn, fn, "t");
+  if (t->ty->ndim != nd)
+    ERR(call->pos, "%s(): a tile of %d dimension%s into an array of %d", fn,
+        t->ty->ndim, t->ty->ndim == 1 ? "" : "s", nd);
+  if (!ty_eq(t->ty->elem, arr->ty->elem))
+    ERR(call->pos, "%s(): a tile of %s into an array of %s (Warp needs the "
+                   "same type)", fn, TN(t->ty->elem), TN(arr->ty->elem));
+  if (t->ty->fdims[axis] != ix->ty->fdims[0])
+    ERR(call->pos, "%s(): %d indices for a tile of %d along axis %d", fn,
+        ix->ty->fdims[0], t->ty->fdims[axis], axis);
+  IrExpr *off[4];
+  offsets_of(X, arg_of(X, call, 3, "offset", kw_storeix, fn), nd, off, fn);
+  const Type *et = arr->ty->elem;
+  if (atomic && !(et->kind == TY_SCALAR && !ty_is_bool(et) &&
+                  !(sc_is_int(et->sc) && sc_bits(et->sc) < 32)) &&
+      !((et->kind == TY_VEC || et->kind == TY_MAT) && sc_is_float(et->sc)))
+    ERR(call->pos, "%s(): atomic addition to an array of %s is not "
+                   "supported", fn, TN(et));
+  IrVar *old = atomic ? tile_new(X, t->ty, call->pos) : NULL;
+  arr->written = true;
+  if (atomic) {
+    arr->read = true;
+    X->irf->uses_atomics = true;
+  }
+  IrStmt **save;
+  IrStmt *g0 = lane0_open(X, &save, call->pos);
+  TLoop L;
+  loop_open(X, &L, t->ty->fdims, nd, call->pos);
+  IrExpr **g = arena_alloc(C, sizeof(IrExpr *) * 4);
+  IrExpr *cond = in_bounds_ix(X, arr, off, &L, g, true, ix, axis);
+  IrStmt *s;
+  if (atomic) {
+    IrExpr *at = ir_expr(C, E_ATOMIC, et);
+    at->bi = BI_ATOMIC_ADD;
+    at->var = arr;
+    at->args = g;
+    at->nargs = nd;
+    at->c = elem(X, t, &L, call->pos);
+    at->pos = call->pos;
+    s = store_at(X, old, loop_idx(X, &L), nd, at, call->pos);
+  } else {
+    s = store_at(X, arr, g, nd, elem(X, t, &L, call->pos), call->pos);
+  }
+  guarded(X, cond, s, call->pos);
+  loop_close(X, &L);
+  lane0_close(X, g0, save);
+  if (atomic)
+    return ir_ref(C, old);
+  return ir_expr(C, E_CONST, &ty_void);
 }
 
 static const char *const kw_make[] = {"shape", "value", "dtype", "storage",
@@ -654,27 +819,46 @@ static const Type *call_type(Ctx *X, Node *at, Node *fn, IrExpr **vals,
   return t;
 }
 
-/* wp.tile_map(op, a, b, ...): op applied element by element. */
+/* wp.tile_map(op, a, b, ...): op applied element by element; a is a tile,
+ * each later argument a tile of a's shape or a value (a scalar, vector or
+ * matrix: Warp's "*args: Any"), the same for every element. */
 static IrExpr *tile_map(Ctx *X, Node *call, const char *fn) {
   Compiler *C = X->C;
   check_no_kwargs(X, call, fn);
   int na = check_count_args(call->args);
   if (na < 2 || na > 8)
-    ERR(call->pos, "%s() takes a function and 1 to 7 tiles, got %d "
+    ERR(call->pos, "%s() takes a function and 1 to 7 tiles or values, got %d "
                    "arguments", fn, na);
   Node *op = call->args;
   IrVar *ts[8] = {0};
+  IrVar *cv[8] = {0}; /* a value argument */
   int k = 0;
   for (Node *a = op->next; a; a = a->next, k++) {
-    ts[k] = tile_arg(X, a, fn, "every argument after the function");
-    if (k && (ts[k]->ty->ndim != ts[0]->ty->ndim ||
-              memcmp(ts[k]->ty->fdims, ts[0]->ty->fdims, sizeof(int) * 4)))
-      ERR(a->pos, "%s(): the tiles have different shapes: %s and %s", fn,
-          TN(ts[0]->ty), TN(ts[k]->ty));
+    if (k == 0) {
+      ts[0] = tile_arg(X, a, fn, "the first argument after the function");
+      continue;
+    }
+    IrExpr *e = check_expr(X, a);
+    if (e->ty->kind == TY_ARRAY && e->ty->tile) {
+      ts[k] = tile_var(X, e, a->pos);
+      if (ts[k]->ty->ndim != ts[0]->ty->ndim ||
+          memcmp(ts[k]->ty->fdims, ts[0]->ty->fdims, sizeof(int) * 4))
+        ERR(a->pos, "%s(): the tiles have different shapes: %s and %s", fn,
+            TN(ts[0]->ty), TN(ts[k]->ty));
+    } else {
+      if (!ty_is_value(e->ty))
+        ERR(a->pos, "%s(): an argument after the function is a tile or a "
+                    "scalar, vector or matrix, got %s", fn, TN(e->ty));
+      cv[k] = temp_of(X, "mapc", e, a->pos);
+    }
   }
   int n = na - 1, nd = ts[0]->ty->ndim;
   IrExpr *z[8];
   for (int i = 0; i < n; i++) {
+    if (cv[i]) {
+      z[i] = ir_ref(C, cv[i]);
+      continue;
+    }
     IrExpr **idx = arena_alloc(C, sizeof(IrExpr *) * 4);
     for (int d = 0; d < nd; d++)
       idx[d] = ir_const_int(C, t_i32(), 0);
@@ -690,7 +874,7 @@ static IrExpr *tile_map(Ctx *X, Node *call, const char *fn) {
   loop_open(X, &L, ts[0]->ty->fdims, nd, call->pos);
   IrExpr *vals[8];
   for (int i = 0; i < n; i++)
-    vals[i] = elem(X, ts[i], &L, call->pos);
+    vals[i] = cv[i] ? ir_ref(C, cv[i]) : elem(X, ts[i], &L, call->pos);
   set_elem(X, t, &L, call_on(X, call, op, vals, n), call->pos);
   loop_close(X, &L);
   return ir_ref(C, t);
@@ -724,35 +908,108 @@ static IrExpr **flat_idx(Ctx *X, const Type *tt, IrVar *f) {
   return idx;
 }
 
-/* wp.tile_reduce(op, t), tile_sum, tile_min, tile_max: a tile of shape
- * (1,) holding op over the elements in row-major order, from the first. */
+/* acc op e for tile_reduce's which (0: the function op, 1: +, 2: min,
+ * 3: max). */
+static IrExpr *reduce_step(Ctx *X, Node *call, Node *op, int which,
+                           IrVar *acc, IrExpr *e, const Type *et) {
+  Compiler *C = X->C;
+  if (which == 0) {
+    IrExpr *ab[2] = {ir_ref(C, acc), e};
+    return call_on(X, call, op, ab, 2);
+  }
+  if (which == 1)
+    return check_binop(X, OP_ADD, ir_ref(C, acc), e, call->pos);
+  return ir_call2(C, which == 2 ? BI_MIN : BI_MAX, et, ir_ref(C, acc), e);
+}
+
+/* tile_sum(t, axis=k), tile_reduce(op, t, axis=k): the tile without axis
+ * k (shape (1,) for a 1-d tile), each element op over the axis from its
+ * first element. */
+static IrExpr *reduce_axis(Ctx *X, Node *call, Node *op, int which,
+                           IrVar *t, Node *axn, const char *fn) {
+  Compiler *C = X->C;
+  const Type *tt = t->ty, *et = tt->elem;
+  int nd = tt->ndim;
+  int64_t axis = const_int(X, axn, fn, "axis");
+  if (axis < 0 || axis >= nd)
+    ERR(axn->pos, "%s(): axis %lld is out of bounds for a tile of %d "
+                  "dimension%s", fn, (long long)axis, nd, nd == 1 ? "" : "s");
+  int rd[4], rn = 0;
+  for (int k = 0; k < nd; k++)
+    if (k != axis)
+      rd[rn++] = tt->fdims[k];
+  if (rn == 0)
+    rd[rn++] = 1;
+  IrVar *r = tile_new(X, tile_type(X, et, rn, rd, call->pos, fn), call->pos);
+  TLoop L;
+  loop_open(X, &L, rd, rn, call->pos);
+  /* the source index: the result's counters around the axis */
+  IrExpr **i0 = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int k = 0, j = 0; k < nd; k++)
+    i0[k] = k == axis ? ir_const_int(C, t_i32(), 0)
+                      : ir_ref(C, L.ctr[j++]);
+  IrVar *acc = temp_of(X, "acc", load_at(X, t, i0, nd, call->pos), call->pos);
+  int n = tt->fdims[axis];
+  if (n > 1) {
+    int dims[1] = {n - 1};
+    TLoop K;
+    loop_open(X, &K, dims, 1, call->pos);
+    IrExpr **ik = arena_alloc(C, sizeof(IrExpr *) * 4);
+    for (int k = 0, j = 0; k < nd; k++)
+      ik[k] = k == axis ? ir_binary(C, OP_ADD, t_i32(), ir_ref(C, K.ctr[0]),
+                                    ir_const_int(C, t_i32(), 1))
+                        : ir_ref(C, L.ctr[j++]);
+    IrExpr *e = load_at(X, t, ik, nd, call->pos);
+    assign(X, acc, reduce_step(X, call, op, which, acc, e, et), call->pos);
+    loop_close(X, &K);
+  }
+  set_elem(X, r, &L, ir_ref(C, acc), call->pos);
+  loop_close(X, &L);
+  return ir_ref(C, r);
+}
+
+/* wp.tile_reduce(op, t[, axis]), tile_sum(t[, axis]), tile_min, tile_max:
+ * a tile of shape (1,) holding op over the elements in row-major order,
+ * from the first; with axis, reduce_axis. */
 static IrExpr *tile_reduce(Ctx *X, Node *call, const char *fn, int which) {
   Compiler *C = X->C;
-  check_no_kwargs(X, call, fn);
+  static const char *const kw_r[] = {"op", "a", "axis", NULL};
+  static const char *const kw_s[] = {"a", "axis", NULL};
   int na = check_count_args(call->args);
   int want = which == 0 ? 2 : 1;
-  if (na != want)
-    ERR(call->pos, "%s() takes %s, got %d arguments (reducing along one "
-                   "axis comes later, issue #24)", fn,
+  int can_axis = which <= 1;
+  const char *const *kw = which == 0 ? kw_r : kw_s;
+  if (!can_axis)
+    check_no_kwargs(X, call, fn);
+  max_positional(X, call, want + can_axis, fn);
+  Node *op = which == 0 ? arg_of(X, call, 0, "op", kw, fn) : NULL;
+  Node *tn = arg_of(X, call, want - 1, "a", kw, fn);
+  Node *axn = can_axis ? arg_of(X, call, want, "axis", kw, fn) : NULL;
+  if (!tn || (which == 0 && !op))
+    ERR(call->pos, "%s() takes %s, got %d arguments", fn,
         which == 0 ? "a function and a tile" : "one tile", na);
-  Node *op = which == 0 ? call->args : NULL;
-  Node *tn = which == 0 ? call->args->next : call->args;
   IrVar *t = tile_arg(X, tn, fn, "the tile argument");
   const Type *et = t->ty->elem;
   if (which >= 2 && et->kind != TY_SCALAR)
     ERR(tn->pos, "%s(): the elements must be scalars, got %s", fn, TN(et));
-  IrExpr **i0 = arena_alloc(C, sizeof(IrExpr *) * 4);
-  for (int d = 0; d < t->ty->ndim; d++)
-    i0[d] = ir_const_int(C, t_i32(), 0);
-  IrVar *acc = temp_of(X, "acc", load_at(X, t, i0, t->ty->ndim, call->pos),
-                       call->pos);
   if (op) {
-    IrExpr *z[2] = {ir_ref(C, acc), ir_ref(C, acc)};
+    IrExpr **iz = arena_alloc(C, sizeof(IrExpr *) * 4);
+    for (int d = 0; d < t->ty->ndim; d++)
+      iz[d] = ir_const_int(C, t_i32(), 0);
+    IrExpr *z[2] = {load_at(X, t, iz, t->ty->ndim, call->pos),
+                    load_at(X, t, iz, t->ty->ndim, call->pos)};
     const Type *rt = call_type(X, call, op, z, 2);
     if (!ty_eq(rt, et))
       ERR(op->pos, "%s(): the function returns %s for elements of %s (it "
                    "must return the element type)", fn, TN(rt), TN(et));
   }
+  if (axn)
+    return reduce_axis(X, call, op, which, t, axn, fn);
+  IrExpr **i0 = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int d = 0; d < t->ty->ndim; d++)
+    i0[d] = ir_const_int(C, t_i32(), 0);
+  IrVar *acc = temp_of(X, "acc", load_at(X, t, i0, t->ty->ndim, call->pos),
+                       call->pos);
   int n = tile_count(t->ty);
   int one[1] = {1};
   IrVar *r = tile_new(X, tile_type(X, et, 1, one, call->pos, fn), call->pos);
@@ -765,16 +1022,7 @@ static IrExpr *tile_reduce(Ctx *X, Node *call, const char *fn, int which) {
                                          ir_const_int(C, t_i32(), 1)),
                        call->pos);
     IrExpr *e = load_at(X, t, flat_idx(X, t->ty, f), t->ty->ndim, call->pos);
-    IrExpr *v;
-    if (which == 0) {
-      IrExpr *ab[2] = {ir_ref(C, acc), e};
-      v = call_on(X, call, op, ab, 2);
-    } else if (which == 1) {
-      v = check_binop(X, OP_ADD, ir_ref(C, acc), e, call->pos);
-    } else {
-      v = ir_call2(C, which == 2 ? BI_MIN : BI_MAX, et, ir_ref(C, acc), e);
-    }
-    assign(X, acc, v, call->pos);
+    assign(X, acc, reduce_step(X, call, op, which, acc, e, et), call->pos);
     loop_close(X, &L);
   }
   IrExpr **r0 = arena_alloc(C, sizeof(IrExpr *));
@@ -893,6 +1141,7 @@ static IrExpr *tile_matmul(Ctx *X, Node *call, const char *fn) {
   IrVar *out;
   int dims[2] = {M, N};
   if (on) {
+    inplace_dest(X, on, fn, "out");
     out = tile_arg(X, on, fn, "out");
     if (out->ty->ndim != 2 || out->ty->fdims[0] != M ||
         out->ty->fdims[1] != N || !ty_eq(out->ty->elem, et))
@@ -932,30 +1181,1472 @@ static IrExpr *tile_matmul(Ctx *X, Node *call, const char *fn) {
   return on ? ir_expr(C, E_CONST, &ty_void) : ir_ref(C, out);
 }
 
+/* ---------------------------------------------------------------- views */
+
+/* Warp's tile_view, tile_transpose, tile_broadcast, tile_reshape and
+ * tile_squeeze return views that alias their tile.  kern copies the
+ * elements into a new tile, which reads the same; a write through either
+ * name would then differ from Warp, so both the source tile (a named
+ * local) and the local the view is assigned to are marked tile_aliased and
+ * may not be written in place (check_tile_mutate). */
+/* The named tile a view is of, remembered (X->tile_view_src, 1 + its
+ * index) until the view is bound to a name (check_tile_assign marks
+ * both); a view of an unnamed view keeps the first one's source, a view of
+ * any other unnamed tile has none.  A view used where it is made and
+ * never named cannot be seen to differ. */
+static void view_source(Ctx *X, Node *tn, IrVar *t) {
+  if (tn->kind == N_NAME) {
+    Local *l = check_find_local(X, tn->name);
+    X->tile_view_src = l && l->ty->kind == TY_ARRAY && l->ty->tile
+                           ? (int)(l - X->locals) + 1 : 0;
+  } else if (t != X->tile_view_result) {
+    X->tile_view_src = 0;
+  }
+}
+
+/* An in-place destination: a tile variable (a name), not a view or other
+ * expression, whose writes would go to a copy. */
+static void inplace_dest(Ctx *X, Node *n, const char *fn, const char *what) {
+  if (n->kind != N_NAME)
+    ERR(n->pos, "%s(): %s is written in place, so it must be a tile "
+                "variable (kern copies views and other tile expressions)",
+        fn, what);
+  check_tile_mutate(X, n, n->pos);
+}
+
+static IrExpr *view_result(Ctx *X, IrVar *t) {
+  X->tile_view_result = t;
+  return ir_ref(X->C, t);
+}
+
+/* A write in place into the tile named by target (t[i] = x, t += u,
+ * tile_assign(t, ...), tile_matmul(a, b, t)). */
+void check_tile_mutate(Ctx *X, Node *target, Pos pos) {
+  (void)pos;
+  while (target->kind == N_SUBSCRIPT)
+    target = target->a;
+  if (target->kind != N_NAME)
+    return;
+  Local *l = check_find_local(X, target->name);
+  if (l && l->ty->kind == TY_ARRAY && l->ty->tile && l->tile_aliased)
+    ERR(target->pos, "'%s' is a tile view or has views (wp.tile_view, "
+             "tile_transpose, tile_broadcast, tile_reshape, tile_squeeze): "
+             "kern copies views, so writing such a tile in place is not "
+             "supported yet (issue #24)", target->name);
+}
+
+/* The element of t at the loops' flat position f (row-major), stored at
+ * the same flat position of r: reshape and squeeze. */
+static IrExpr *copy_flat(Ctx *X, IrVar *t, const Type *rt, Pos pos) {
+  Compiler *C = X->C;
+  IrVar *r = tile_new(X, rt, pos);
+  int n = tile_count(rt);
+  int dims[1] = {n};
+  TLoop L;
+  loop_open(X, &L, dims, 1, pos);
+  IrVar *f = temp_of(X, "f", ir_ref(C, L.ctr[0]), pos);
+  check_emit(X, store_at(X, r, flat_idx(X, rt, f), rt->ndim,
+                         load_at(X, t, flat_idx(X, t->ty, f), t->ty->ndim,
+                                 pos), pos));
+  loop_close(X, &L);
+  return view_result(X, r);
+}
+
+/* A tuple (or one) of integer constants, -1 allowed where minus1. */
+static int const_tuple(Ctx *X, Node *s, int *v, const char *fn,
+                       const char *what) {
+  Node *items = s->kind == N_TUPLE ? s->args : s;
+  int n = s->kind == N_TUPLE ? check_count_args(s->args) : 1;
+  if (n < 1 || n > 4)
+    ERR(s->pos, "%s(): %s has 1 to 4 entries, got %d", fn, what, n);
+  Node *a = items;
+  for (int k = 0; k < n; k++, a = a->next)
+    v[k] = (int)const_int(X, a, fn, what);
+  return n;
+}
+
+/* wp.tile_transpose(a): the 2-d tile a[j, i]. */
+static IrExpr *tile_transpose(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"a", NULL};
+  max_positional(X, call, 1, fn);
+  Node *tn = arg_of(X, call, 0, "a", kw, fn);
+  if (!tn)
+    ERR(call->pos, "%s() needs a tile", fn);
+  IrVar *t = tile_arg(X, tn, fn, "the argument");
+  if (t->ty->ndim != 2)
+    ERR(tn->pos, "%s(): a 2-d tile, got %s", fn, TN(t->ty));
+  view_source(X, tn, t);
+  int dims[2] = {t->ty->fdims[1], t->ty->fdims[0]};
+  IrVar *r = tile_new(X, tile_type(X, t->ty->elem, 2, dims, call->pos, fn),
+                      call->pos);
+  TLoop L;
+  loop_open(X, &L, dims, 2, call->pos);
+  IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 2);
+  ix[0] = ir_ref(C, L.ctr[1]);
+  ix[1] = ir_ref(C, L.ctr[0]);
+  set_elem(X, r, &L, load_at(X, t, ix, 2, call->pos), call->pos);
+  loop_close(X, &L);
+  return view_result(X, r);
+}
+
+/* wp.tile_broadcast(a, shape): numpy.broadcast_to, aligned from the
+ * right. */
+static IrExpr *tile_broadcast(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"a", "shape", NULL};
+  max_positional(X, call, 2, fn);
+  Node *tn = arg_of(X, call, 0, "a", kw, fn);
+  Node *sn = arg_of(X, call, 1, "shape", kw, fn);
+  if (!tn || !sn)
+    ERR(call->pos, "%s() needs a tile and a shape", fn);
+  IrVar *t = tile_arg(X, tn, fn, "a");
+  int dims[4];
+  int nd = shape_of(X, sn, dims, fn), sd = t->ty->ndim;
+  if (nd < sd)
+    ERR(sn->pos, "%s(): shape has %d dimensions, fewer than %s", fn, nd,
+        TN(t->ty));
+  for (int k = 0; k < sd; k++) {
+    int a = t->ty->fdims[sd - 1 - k], b = dims[nd - 1 - k];
+    if (a != b && a != 1)
+      ERR(sn->pos, "%s(): cannot broadcast %s to shape with %d in "
+                   "dimension %d", fn, TN(t->ty), b, nd - 1 - k);
+  }
+  view_source(X, tn, t);
+  IrVar *r = tile_new(X, tile_type(X, t->ty->elem, nd, dims, call->pos, fn),
+                      call->pos);
+  TLoop L;
+  loop_open(X, &L, dims, nd, call->pos);
+  IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int k = 0; k < sd; k++) {
+    int d = nd - sd + k;
+    ix[k] = t->ty->fdims[k] == 1 && dims[d] != 1
+                ? ir_const_int(C, t_i32(), 0)
+                : ir_ref(C, L.ctr[d]);
+  }
+  set_elem(X, r, &L, load_at(X, t, ix, sd, call->pos), call->pos);
+  loop_close(X, &L);
+  return view_result(X, r);
+}
+
+/* wp.tile_reshape(t, shape): the elements in row-major order, one entry
+ * of shape may be -1. */
+static IrExpr *tile_reshape(Ctx *X, Node *call, const char *fn) {
+  static const char *const kw[] = {"t", "shape", NULL};
+  max_positional(X, call, 2, fn);
+  Node *tn = arg_of(X, call, 0, "t", kw, fn);
+  Node *sn = arg_of(X, call, 1, "shape", kw, fn);
+  if (!tn || !sn)
+    ERR(call->pos, "%s() needs a tile and a shape", fn);
+  IrVar *t = tile_arg(X, tn, fn, "t");
+  int dims[4];
+  if (sn->kind != N_TUPLE)
+    ERR(sn->pos, "%s(): shape must be a tuple of constants, such as (12,) "
+                 "(as Warp)", fn);
+  int nd = const_tuple(X, sn, dims, fn, "shape");
+  int n = tile_count(t->ty), known = 1, free = -1;
+  for (int k = 0; k < nd; k++) {
+    if (dims[k] == -1 && free < 0)
+      free = k;
+    else if (dims[k] < 1)
+      ERR(sn->pos, "%s(): dimension %d of shape must be positive (or one "
+                   "-1), got %d", fn, k, dims[k]);
+    else
+      known *= dims[k];
+  }
+  if (free >= 0) {
+    if (n % known)
+      ERR(sn->pos, "%s(): %s does not divide into that shape", fn,
+          TN(t->ty));
+    dims[free] = n / known;
+    known = n;
+  }
+  if (known != n)
+    ERR(sn->pos, "%s(): %s has %d elements, the shape %d", fn, TN(t->ty), n,
+        known);
+  view_source(X, tn, t);
+  return copy_flat(X, t, tile_type(X, t->ty->elem, nd, dims, call->pos, fn),
+                   call->pos);
+}
+
+/* wp.tile_squeeze(t, axis=None): without the dimensions of extent one
+ * (those named by axis). */
+static IrExpr *tile_squeeze(Ctx *X, Node *call, const char *fn) {
+  static const char *const kw[] = {"t", "axis", NULL};
+  max_positional(X, call, 2, fn);
+  Node *tn = arg_of(X, call, 0, "t", kw, fn);
+  Node *an = arg_of(X, call, 1, "axis", kw, fn);
+  if (!tn)
+    ERR(call->pos, "%s() needs a tile", fn);
+  IrVar *t = tile_arg(X, tn, fn, "t");
+  int sd = t->ty->ndim;
+  bool drop[4] = {false, false, false, false};
+  if (an) {
+    int ax[4];
+    if (an->kind != N_TUPLE)
+      ERR(an->pos, "%s(): axis must be a tuple of constants, such as (0,) "
+                   "(as Warp)", fn);
+    int na = const_tuple(X, an, ax, fn, "axis");
+    for (int k = 0; k < na; k++) {
+      int a = ax[k] < 0 ? ax[k] + sd : ax[k];
+      if (a < 0 || a >= sd || t->ty->fdims[a] != 1)
+        ERR(an->pos, "%s(): axis %d is not a dimension of extent one of %s",
+            fn, ax[k], TN(t->ty));
+      drop[a] = true;
+    }
+  } else {
+    for (int k = 0; k < sd; k++)
+      drop[k] = t->ty->fdims[k] == 1;
+  }
+  int dims[4], nd = 0;
+  for (int k = 0; k < sd; k++)
+    if (!drop[k])
+      dims[nd++] = t->ty->fdims[k];
+  if (nd == 0)
+    ERR(call->pos, "%s(): every dimension of %s would go; kern has no tile "
+                   "of no dimensions", fn, TN(t->ty));
+  view_source(X, tn, t);
+  return copy_flat(X, t, tile_type(X, t->ty->elem, nd, dims, call->pos, fn),
+                   call->pos);
+}
+
+/* wp.tile_view(t, offset, shape=None): with shape, the part of t from
+ * offset (integers, maybe not constant) of that extent; without, each
+ * integer of offset selects and removes a leading dimension. */
+static IrExpr *tile_view(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"t", "offset", "shape", NULL};
+  max_positional(X, call, 3, fn);
+  Node *tn = arg_of(X, call, 0, "t", kw, fn);
+  Node *on = arg_of(X, call, 1, "offset", kw, fn);
+  Node *sn = arg_of(X, call, 2, "shape", kw, fn);
+  if (!tn || !on)
+    ERR(call->pos, "%s() needs a tile and an offset", fn);
+  IrVar *t = tile_arg(X, tn, fn, "t");
+  int sd = t->ty->ndim;
+  Node *items = on->kind == N_TUPLE ? on->args : on;
+  int no = on->kind == N_TUPLE ? check_count_args(on->args) : 1;
+  if (no > sd || (sn && no != sd))
+    ERR(on->pos, "%s(): offset has %d entries for %s%s", fn, no, TN(t->ty),
+        sn ? " (with shape, one per dimension)" : "");
+  IrExpr *off[4];
+  Node *a = items;
+  for (int k = 0; k < no; k++, a = a->next) {
+    if (a->kind == N_SLICE)
+      ERR(a->pos, "%s(): slices in offset are not supported yet (issue #24)",
+          fn);
+    IrExpr *e = check_expr(X, a);
+    if (!ty_is_int(e->ty))
+      ERR(a->pos, "%s(): an offset must be an integer, got %s", fn,
+          TN(e->ty));
+    if (e->ty->sc != KERN_SCALAR_INT32)
+      e = ir_cast(C, t_i32(), e);
+    if (e->kind == E_CONST) {
+      int64_t v = (int32_t)(uint32_t)e->ival;
+      if (v < 0 || v >= t->ty->fdims[k])
+        ERR(a->pos, "%s(): offset %lld is outside dimension %d of %s", fn,
+            (long long)v, k, TN(t->ty));
+    }
+    off[k] = e->kind == E_CONST ? e : ir_ref(C, temp_of(X, "off", e, a->pos));
+  }
+  for (int k = no; k < sd; k++)
+    off[k] = ir_const_int(C, t_i32(), 0);
+  int dims[4], nd = 0;
+  if (sn) {
+    nd = const_tuple(X, sn, dims, fn, "shape");
+    if (nd != sd)
+      ERR(sn->pos, "%s(): shape has %d entries for %s", fn, nd, TN(t->ty));
+    for (int k = 0; k < nd; k++) {
+      int64_t o = off[k]->kind == E_CONST ? (int32_t)(uint32_t)off[k]->ival
+                                          : 0;
+      if (dims[k] < 1 || o + dims[k] > t->ty->fdims[k])
+        ERR(sn->pos, "%s(): the view's dimension %d (%d from offset %lld) "
+                     "does not fit %s", fn, k, dims[k], (long long)o,
+            TN(t->ty));
+    }
+  } else {
+    for (int k = no; k < sd; k++)
+      dims[nd++] = t->ty->fdims[k];
+    if (nd == 0)
+      ERR(on->pos, "%s(): the offset selects one element; kern has no tile "
+                   "of no dimensions (use wp.tile_extract)", fn);
+  }
+  view_source(X, tn, t);
+  IrVar *r = tile_new(X, tile_type(X, t->ty->elem, nd, dims, call->pos, fn),
+                      call->pos);
+  TLoop L;
+  loop_open(X, &L, dims, nd, call->pos);
+  IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int k = 0; k < sd; k++) {
+    int d = sn ? k : k - no; /* the view's axis of source axis k */
+    IrExpr *o = off[k]->kind == E_VAR ? ir_ref(C, off[k]->var) : off[k];
+    ix[k] = d < 0 ? o : ir_binary(C, OP_ADD, t_i32(), ir_ref(C, L.ctr[d]), o);
+  }
+  set_elem(X, r, &L, load_at(X, t, ix, sd, call->pos), call->pos);
+  loop_close(X, &L);
+  return view_result(X, r);
+}
+
+/* wp.tile_astype(t, dtype): each scalar element converted (C's rules, as
+ * Warp). */
+static IrExpr *tile_astype(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"t", "dtype", NULL};
+  max_positional(X, call, 2, fn);
+  Node *tn = arg_of(X, call, 0, "t", kw, fn);
+  Node *dn = arg_of(X, call, 1, "dtype", kw, fn);
+  if (!tn || !dn)
+    ERR(call->pos, "%s() needs a tile and a dtype", fn);
+  IrVar *t = tile_arg(X, tn, fn, "t");
+  const Type *et = check_type_expr(X, dn, "dtype");
+  if (et->kind != TY_SCALAR || t->ty->elem->kind != TY_SCALAR)
+    ERR(call->pos, "%s(): scalar tiles and a scalar dtype, got %s and %s", fn,
+        TN(t->ty), TN(et));
+  IrVar *r = tile_new(X, tile_type(X, et, t->ty->ndim, t->ty->fdims,
+                                   call->pos, fn), call->pos);
+  TLoop L;
+  loop_open(X, &L, t->ty->fdims, t->ty->ndim, call->pos);
+  IrExpr *x = elem(X, t, &L, call->pos);
+  set_elem(X, r, &L, ty_eq(et, t->ty->elem) ? x : ir_cast(C, et, x),
+           call->pos);
+  loop_close(X, &L);
+  return ir_ref(C, r);
+}
+
+/* wp.tile_assign(dst, src, offset=None): src copied into dst at offset,
+ * converted to dst's element type; dst is written in place. */
+static IrExpr *tile_assign(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"dst", "src", "offset", NULL};
+  max_positional(X, call, 3, fn);
+  Node *dn = arg_of(X, call, 0, "dst", kw, fn);
+  Node *sn = arg_of(X, call, 1, "src", kw, fn);
+  Node *on = arg_of(X, call, 2, "offset", kw, fn);
+  if (!dn || !sn)
+    ERR(call->pos, "%s() needs dst and src tiles", fn);
+  if (dn->kind != N_NAME)
+    ERR(dn->pos, "%s(): dst must be a tile variable", fn);
+  check_tile_mutate(X, dn, dn->pos);
+  IrVar *d = tile_arg(X, dn, fn, "dst");
+  IrVar *s = tile_arg(X, sn, fn, "src");
+  int nd = d->ty->ndim;
+  if (s->ty->ndim != nd)
+    ERR(call->pos, "%s(): %s into %s (the same number of dimensions)", fn,
+        TN(s->ty), TN(d->ty));
+  const Type *de = d->ty->elem, *se = s->ty->elem;
+  if (!ty_eq(de, se) && (de->kind != TY_SCALAR || se->kind != TY_SCALAR))
+    ERR(call->pos, "%s(): %s into %s", fn, TN(s->ty), TN(d->ty));
+  IrExpr *off[4];
+  offsets_of(X, on, nd, off, fn);
+  for (int k = 0; k < nd; k++) {
+    int64_t o = off[k]->kind == E_CONST ? (int32_t)(uint32_t)off[k]->ival : 0;
+    if (o < 0 || o + s->ty->fdims[k] > d->ty->fdims[k])
+      ERR(call->pos, "%s(): %s does not fit %s at offset %lld in dimension "
+                     "%d", fn, TN(s->ty), TN(d->ty), (long long)o, k);
+  }
+  /* overlapping regions assign like NumPy: src is read whole first */
+  if (s == d) {
+    IrVar *cp = tile_new(X, s->ty, call->pos);
+    TLoop L0;
+    loop_open(X, &L0, s->ty->fdims, nd, call->pos);
+    set_elem(X, cp, &L0, elem(X, s, &L0, call->pos), call->pos);
+    loop_close(X, &L0);
+    s = cp;
+  }
+  TLoop L;
+  loop_open(X, &L, s->ty->fdims, nd, call->pos);
+  IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int k = 0; k < nd; k++) {
+    IrExpr *o = off[k]->kind == E_VAR ? ir_ref(C, off[k]->var) : off[k];
+    ix[k] = ir_binary(C, OP_ADD, t_i32(), ir_ref(C, L.ctr[k]), o);
+  }
+  IrExpr *x = elem(X, s, &L, call->pos);
+  check_emit(X, store_at(X, d, ix, nd, ty_eq(de, se) ? x : ir_cast(C, de, x),
+                         call->pos));
+  loop_close(X, &L);
+  return ir_expr(C, E_CONST, &ty_void);
+}
+
+
+/* ---------------------------------------------------------------- linear algebra */
+
+/* Warp's CPU (and non-mathdx CUDA) algorithms, tile_cholesky.h and
+ * tile_solve.h: the same operations in the same order. */
+
+static IrExpr *ci(Ctx *X, int v) { return ir_const_int(X->C, t_i32(), (uint64_t)(int64_t)v); }
+
+/* a(i, j) of a square tile, transposed when tr. */
+static IrExpr *mat_at(Ctx *X, IrVar *a, IrExpr *i, IrExpr *j, bool tr,
+                      Pos pos) {
+  IrExpr **ix = arena_alloc(X->C, sizeof(IrExpr *) * 2);
+  ix[0] = tr ? j : i;
+  ix[1] = tr ? i : j;
+  return load_at(X, a, ix, 2, pos);
+}
+
+/* v[i] of a 1-d tile, v[i, col] of a 2-d one. */
+static IrExpr **vec_ix(Ctx *X, IrVar *v, IrExpr *i, IrVar *col) {
+  IrExpr **ix = arena_alloc(X->C, sizeof(IrExpr *) * 2);
+  ix[0] = i;
+  if (v->ty->ndim == 2)
+    ix[1] = ir_ref(X->C, col);
+  return ix;
+}
+
+/* X[i] = diag != 0 ? s / diag : s */
+static void solve_store(Ctx *X, IrVar *x, IrVar *i, IrVar *col, IrVar *s,
+                        IrExpr *diag, Pos pos) {
+  Compiler *C = X->C;
+  const Type *et = x->ty->elem;
+  IrVar *d = temp_of(X, "diag", diag, pos);
+  IrExpr *e = ir_expr(C, E_SELECT, et);
+  e->a = ir_binary(C, OP_NE, t_bool(), ir_ref(C, d), ir_const_float(C, et, 0));
+  e->b = ir_binary(C, OP_DIV, et, ir_ref(C, s), ir_ref(C, d));
+  e->c = ir_ref(C, s);
+  check_emit(X, store_at(X, x, vec_ix(X, x, ir_ref(C, i), col), x->ty->ndim,
+                         e, pos));
+}
+
+/* Forward substitution: x[i] = (y[i] - sum_{j<i} a(i,j) x[j]) / a(i,i);
+ * x may be y. */
+static void fwd_sub(Ctx *X, IrVar *a, bool tr, IrVar *x, IrVar *y, Pos pos) {
+  Compiler *C = X->C;
+  int n = a->ty->fdims[0];
+  int m = x->ty->ndim == 2 ? x->ty->fdims[1] : 1;
+  TLoop Lc, Li, Lj;
+  IrVar *col = range_open(X, &Lc, ci(X, 0), ci(X, m), pos);
+  IrVar *i = range_open(X, &Li, ci(X, 0), ci(X, n), pos);
+  IrVar *s = temp_of(X, "s", load_at(X, y, vec_ix(X, y, ir_ref(C, i), col),
+                                     y->ty->ndim, pos), pos);
+  IrVar *j = range_open(X, &Lj, ci(X, 0), ir_ref(C, i), pos);
+  assign(X, s, ir_binary(C, OP_SUB, x->ty->elem, ir_ref(C, s),
+                         ir_binary(C, OP_MUL, x->ty->elem,
+                                   mat_at(X, a, ir_ref(C, i), ir_ref(C, j), tr,
+                                          pos),
+                                   load_at(X, x, vec_ix(X, x, ir_ref(C, j),
+                                                        col),
+                                           x->ty->ndim, pos))), pos);
+  loop_close(X, &Lj);
+  solve_store(X, x, i, col, s, mat_at(X, a, ir_ref(C, i), ir_ref(C, i), tr, pos),
+              pos);
+  loop_close(X, &Li);
+  loop_close(X, &Lc);
+}
+
+/* Back substitution in place: for i from n-1 down, x[i] = (x[i] -
+ * sum_{j>i} a(i,j) x[j]) / a(i,i). */
+static void back_sub(Ctx *X, IrVar *a, bool tr, IrVar *x, Pos pos) {
+  Compiler *C = X->C;
+  int n = a->ty->fdims[0];
+  int m = x->ty->ndim == 2 ? x->ty->fdims[1] : 1;
+  TLoop Lc, Lr, Lj;
+  IrVar *col = range_open(X, &Lc, ci(X, 0), ci(X, m), pos);
+  IrVar *r = range_open(X, &Lr, ci(X, 0), ci(X, n), pos);
+  IrVar *i = temp_of(X, "i", ir_binary(C, OP_SUB, t_i32(), ci(X, n - 1),
+                                       ir_ref(C, r)), pos);
+  IrVar *s = temp_of(X, "s", load_at(X, x, vec_ix(X, x, ir_ref(C, i), col),
+                                     x->ty->ndim, pos), pos);
+  IrVar *j = range_open(X, &Lj, ir_binary(C, OP_ADD, t_i32(), ir_ref(C, i),
+                                          ci(X, 1)), ci(X, n), pos);
+  assign(X, s, ir_binary(C, OP_SUB, x->ty->elem, ir_ref(C, s),
+                         ir_binary(C, OP_MUL, x->ty->elem,
+                                   mat_at(X, a, ir_ref(C, i), ir_ref(C, j), tr,
+                                          pos),
+                                   load_at(X, x, vec_ix(X, x, ir_ref(C, j),
+                                                        col),
+                                           x->ty->ndim, pos))), pos);
+  loop_close(X, &Lj);
+  solve_store(X, x, i, col, s, mat_at(X, a, ir_ref(C, i), ir_ref(C, i), tr, pos),
+              pos);
+  loop_close(X, &Lr);
+  loop_close(X, &Lc);
+}
+
+/* The Cholesky factor of a into out (which may be a): lower L, or upper U
+ * (stored transposed) when upper; the other triangle zero. */
+static void cholesky(Ctx *X, IrVar *a, IrVar *out, bool upper, Pos pos) {
+  Compiler *C = X->C;
+  const Type *et = a->ty->elem;
+  int n = a->ty->fdims[0];
+  TLoop Lj, Lk, Li, Lk2, Lz;
+  IrVar *j = range_open(X, &Lj, ci(X, 0), ci(X, n), pos);
+  IrVar *s = temp_of(X, "s", mat_at(X, a, ir_ref(C, j), ir_ref(C, j), false,
+                                    pos), pos);
+  IrVar *k = range_open(X, &Lk, ci(X, 0), ir_ref(C, j), pos);
+  IrVar *r = temp_of(X, "r", mat_at(X, out, ir_ref(C, j), ir_ref(C, k), upper,
+                                    pos), pos);
+  assign(X, s, ir_binary(C, OP_SUB, et, ir_ref(C, s),
+                         ir_binary(C, OP_MUL, et, ir_ref(C, r), ir_ref(C, r))),
+         pos);
+  loop_close(X, &Lk);
+  assign(X, s, ir_call1(C, BI_SQRT, et, ir_ref(C, s)), pos);
+  IrVar *inv = temp_of(X, "inv", ir_binary(C, OP_DIV, et,
+                                           ir_const_float(C, et, 1.0),
+                                           ir_ref(C, s)), pos);
+  IrExpr **dj = arena_alloc(C, sizeof(IrExpr *) * 2);
+  dj[0] = ir_ref(C, j);
+  dj[1] = ir_ref(C, j);
+  check_emit(X, store_at(X, out, dj, 2, ir_ref(C, s), pos));
+  IrVar *i = range_open(X, &Li, ir_binary(C, OP_ADD, t_i32(), ir_ref(C, j),
+                                          ci(X, 1)), ci(X, n), pos);
+  IrVar *si = temp_of(X, "si", mat_at(X, a, ir_ref(C, i), ir_ref(C, j), upper,
+                                      pos), pos);
+  IrVar *k2 = range_open(X, &Lk2, ci(X, 0), ir_ref(C, j), pos);
+  assign(X, si, ir_binary(C, OP_SUB, et, ir_ref(C, si),
+                          ir_binary(C, OP_MUL, et,
+                                    mat_at(X, out, ir_ref(C, i), ir_ref(C, k2),
+                                           upper, pos),
+                                    mat_at(X, out, ir_ref(C, j), ir_ref(C, k2),
+                                           upper, pos))), pos);
+  loop_close(X, &Lk2);
+  IrExpr **ij = arena_alloc(C, sizeof(IrExpr *) * 2);
+  ij[0] = upper ? ir_ref(C, j) : ir_ref(C, i);
+  ij[1] = upper ? ir_ref(C, i) : ir_ref(C, j);
+  check_emit(X, store_at(X, out, ij, 2,
+                         ir_binary(C, OP_MUL, et, ir_ref(C, si), ir_ref(C, inv)),
+                         pos));
+  loop_close(X, &Li);
+  IrVar *z = range_open(X, &Lz, ir_binary(C, OP_ADD, t_i32(), ir_ref(C, j),
+                                          ci(X, 1)), ci(X, n), pos);
+  IrExpr **jz = arena_alloc(C, sizeof(IrExpr *) * 2);
+  jz[0] = upper ? ir_ref(C, z) : ir_ref(C, j);
+  jz[1] = upper ? ir_ref(C, j) : ir_ref(C, z);
+  check_emit(X, store_at(X, out, jz, 2, ir_const_float(C, et, 0), pos));
+  loop_close(X, &Lz);
+  loop_close(X, &Lj);
+}
+
+/* A square tile of float32 or float64. */
+static IrVar *square_arg(Ctx *X, Node *n, const char *fn, const char *what) {
+  IrVar *a = tile_arg(X, n, fn, what);
+  const Type *et = a->ty->elem;
+  if (a->ty->ndim != 2 || a->ty->fdims[0] != a->ty->fdims[1] ||
+      et->kind != TY_SCALAR || !sc_is_float(et->sc) || sc_is_lowp(et->sc))
+    ERR(n->pos, "%s(): %s must be a square 2-d tile of float32 or float64, "
+                "got %s", fn, what, TN(a->ty));
+  return a;
+}
+
+static bool fill_mode(Ctx *X, Node *n, const char *fn) {
+  if (!n)
+    return false;
+  if (n->kind != N_STR || (strcmp(n->str, "lower") && strcmp(n->str, "upper")))
+    ERR(n->pos, "%s(): fill_mode must be \"lower\" or \"upper\"", fn);
+  return !strcmp(n->str, "upper");
+}
+
+/* wp.tile_cholesky(A, fill_mode="lower") and _inplace. */
+static IrExpr *tile_cholesky(Ctx *X, Node *call, const char *fn,
+                             bool inplace) {
+  static const char *const kw[] = {"A", "fill_mode", NULL};
+  max_positional(X, call, 2, fn);
+  Node *an = arg_of(X, call, 0, "A", kw, fn);
+  if (!an)
+    ERR(call->pos, "%s() needs a tile", fn);
+  if (inplace)
+    inplace_dest(X, an, fn, "A");
+  IrVar *a = square_arg(X, an, fn, "A");
+  bool upper = fill_mode(X, arg_of(X, call, 1, "fill_mode", kw, fn), fn);
+  IrVar *out = inplace ? a : tile_new(X, a->ty, call->pos);
+  cholesky(X, a, out, upper, call->pos);
+  return inplace ? ir_expr(X->C, E_CONST, &ty_void) : ir_ref(X->C, out);
+}
+
+/* The right-hand side: a tile of a's type, (n,) or (n, k). */
+static IrVar *rhs_arg(Ctx *X, Node *n, IrVar *a, const char *fn,
+                      const char *what) {
+  IrVar *y = tile_arg(X, n, fn, what);
+  if (!ty_eq(y->ty->elem, a->ty->elem) || y->ty->ndim > 2 ||
+      y->ty->fdims[0] != a->ty->fdims[0])
+    ERR(n->pos, "%s(): %s must be a tile of %s of shape (%d,) or (%d, k), "
+                "got %s", fn, what, TN(a->ty->elem), a->ty->fdims[0],
+        a->ty->fdims[0], TN(y->ty));
+  return y;
+}
+
+/* which: 0 tile_lower_solve, 1 tile_upper_solve, 2 tile_cholesky_solve. */
+static IrExpr *tile_solve(Ctx *X, Node *call, const char *fn, int which,
+                          bool inplace) {
+  static const char *const kw_l[] = {"L", "y", NULL};
+  static const char *const kw_u[] = {"U", "z", NULL};
+  static const char *const kw_c[] = {"L", "y", "fill_mode", NULL};
+  const char *const *kw = which == 0 ? kw_l : which == 1 ? kw_u : kw_c;
+  max_positional(X, call, which == 2 ? 3 : 2, fn);
+  Node *an = arg_of(X, call, 0, kw[0], kw, fn);
+  Node *yn = arg_of(X, call, 1, kw[1], kw, fn);
+  if (!an || !yn)
+    ERR(call->pos, "%s() needs a square tile and a right-hand side", fn);
+  IrVar *a = square_arg(X, an, fn, kw[0]);
+  if (inplace)
+    inplace_dest(X, yn, fn, kw[1]);
+  IrVar *y = rhs_arg(X, yn, a, fn, kw[1]);
+  bool upper = which == 2 &&
+               fill_mode(X, arg_of(X, call, 2, "fill_mode", kw, fn), fn);
+  IrVar *x = y;
+  if (!inplace) { /* x = y, then in place */
+    x = tile_new(X, y->ty, call->pos);
+    TLoop L;
+    loop_open(X, &L, y->ty->fdims, y->ty->ndim, call->pos);
+    set_elem(X, x, &L, elem(X, y, &L, call->pos), call->pos);
+    loop_close(X, &L);
+  }
+  if (which == 0) {
+    fwd_sub(X, a, false, x, x, call->pos);
+  } else if (which == 1) {
+    back_sub(X, a, false, x, call->pos);
+  } else {
+    fwd_sub(X, a, upper, x, x, call->pos);
+    back_sub(X, a, !upper, x, call->pos);
+  }
+  return inplace ? ir_expr(X->C, E_CONST, &ty_void) : ir_ref(X->C, x);
+}
+
+/* wp.tile_diag_add(a, d): a with d added to its diagonal. */
+static IrExpr *tile_diag_add(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"a", "d", NULL};
+  max_positional(X, call, 2, fn);
+  Node *an = arg_of(X, call, 0, "a", kw, fn);
+  Node *dn = arg_of(X, call, 1, "d", kw, fn);
+  if (!an || !dn)
+    ERR(call->pos, "%s() needs a square tile and a 1-d tile", fn);
+  IrVar *a = tile_arg(X, an, fn, "a");
+  IrVar *d = tile_arg(X, dn, fn, "d");
+  if (a->ty->ndim != 2 || a->ty->fdims[0] != a->ty->fdims[1])
+    ERR(an->pos, "%s(): a must be a square 2-d tile, got %s", fn, TN(a->ty));
+  if (d->ty->ndim != 1 || d->ty->fdims[0] != a->ty->fdims[0] ||
+      !ty_eq(d->ty->elem, a->ty->elem))
+    ERR(dn->pos, "%s(): d must be a tile of %s of shape (%d,), got %s", fn,
+        TN(a->ty->elem), a->ty->fdims[0], TN(d->ty));
+  IrVar *r = tile_new(X, a->ty, call->pos);
+  TLoop L;
+  loop_open(X, &L, a->ty->fdims, 2, call->pos);
+  set_elem(X, r, &L, elem(X, a, &L, call->pos), call->pos);
+  loop_close(X, &L);
+  int n1[1] = {a->ty->fdims[0]};
+  TLoop D;
+  loop_open(X, &D, n1, 1, call->pos);
+  IrExpr **ii = arena_alloc(C, sizeof(IrExpr *) * 2);
+  ii[0] = ir_ref(C, D.ctr[0]);
+  ii[1] = ir_ref(C, D.ctr[0]);
+  IrExpr **ii2 = arena_alloc(C, sizeof(IrExpr *) * 2);
+  ii2[0] = ir_ref(C, D.ctr[0]);
+  ii2[1] = ir_ref(C, D.ctr[0]);
+  IrExpr **i1 = arena_alloc(C, sizeof(IrExpr *));
+  i1[0] = ir_ref(C, D.ctr[0]);
+  check_emit(X, store_at(X, r, ii, 2,
+                         check_binop(X, OP_ADD, load_at(X, r, ii2, 2, call->pos),
+                                     load_at(X, d, i1, 1, call->pos), call->pos),
+                         call->pos));
+  loop_close(X, &D);
+  return ir_ref(C, r);
+}
+
+
+/* ---------------------------------------------------------------- threads' values */
+
+/* Note [threads' values]: wp.tile(x) and wp.tile_from_thread gather or
+ * broadcast the values of the threads of a block.  Where a block is one
+ * thread (the C target, as Warp's CPU: "the effective block width is 1")
+ * the tile has one entry along the thread axis, at index BI_TILE_SOLO (0);
+ * the CUDA and OpenCL emitters refuse BI_TILE_SOLO by name, since there
+ * the threads would exchange values through shared memory (the next
+ * stage).  wp.untile reads the thread's own entry, t[lane], which every
+ * target can do: each thread holds the whole tile. */
+static IrExpr *solo(Ctx *X, int which, Pos pos) {
+  IrExpr *e = ir_call(X->C, BI_TILE_SOLO, t_i32(), 0, NULL);
+  e->ival = (uint64_t)which;
+  e->pos = pos;
+  return e;
+}
+
+static IrExpr *comp(Ctx *X, IrExpr *v, int i, int j) {
+  Compiler *C = X->C;
+  IrExpr *e = ir_expr(C, E_COMP, ty_scalar(v->ty->sc));
+  e->a = v->kind == E_VAR ? ir_ref(C, v->var) : v;
+  e->b = ci(X, i);
+  if (j >= 0)
+    e->c = ci(X, j);
+  return e;
+}
+
+/* wp.tile(x, preserve_type=False). */
+static IrExpr *tile_of(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"x", "preserve_type", NULL};
+  max_positional(X, call, 2, fn);
+  Node *xn = arg_of(X, call, 0, "x", kw, fn);
+  if (!xn)
+    ERR(call->pos, "%s() needs a value", fn);
+  IrExpr *x = check_expr(X, xn);
+  bool keep = bool_const(X, arg_of(X, call, 1, "preserve_type", kw, fn), false,
+                         fn, "preserve_type");
+  const Type *xt = x->ty;
+  bool vm = xt->kind == TY_VEC || xt->kind == TY_MAT;
+  if (!(xt->kind == TY_SCALAR || vm || (keep && ty_is_value(xt))))
+    ERR(xn->pos, "%s(): the value must be a scalar, vector or matrix%s, got "
+                 "%s", fn, keep ? "" : " (other types with preserve_type=True)",
+        TN(xt));
+  if (x->kind != E_VAR && x->kind != E_CONST)
+    x = ir_ref(C, temp_of(X, "x", x, xn->pos));
+  if (keep || xt->kind == TY_SCALAR) {
+    int one[1] = {1};
+    IrVar *t = tile_new(X, tile_type(X, xt, 1, one, call->pos, fn), call->pos);
+    IrExpr **ix = arena_alloc(C, sizeof(IrExpr *));
+    ix[0] = solo(X, 0, call->pos);
+    check_emit(X, store_at(X, t, ix, 1,
+                           x->kind == E_VAR ? ir_ref(C, x->var) : x,
+                           call->pos));
+    return ir_ref(C, t);
+  }
+  bool mat = xt->kind == TY_MAT;
+  int dims[3] = {xt->rows, mat ? xt->cols : 1, 1};
+  if (!mat)
+    dims[1] = 1;
+  int nd = mat ? 3 : 2;
+  IrVar *t = tile_new(X, tile_type(X, ty_scalar(xt->sc), nd, dims, call->pos,
+                                   fn), call->pos);
+  for (int i = 0; i < xt->rows; i++)
+    for (int j = 0; j < (mat ? xt->cols : 1); j++) {
+      IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 3);
+      ix[0] = ci(X, i);
+      ix[1] = mat ? ci(X, j) : solo(X, 0, call->pos);
+      if (mat)
+        ix[2] = solo(X, 0, call->pos);
+      check_emit(X, store_at(X, t, ix, nd, comp(X, x, i, mat ? j : -1),
+                             call->pos));
+    }
+  return ir_ref(C, t);
+}
+
+/* wp.untile(a): the thread's entry of a tile (block_dim,) (a scalar or the
+ * tile's type), or of (M, block_dim) (a vector of length M). */
+static IrExpr *untile(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"a", NULL};
+  max_positional(X, call, 1, fn);
+  Node *an = arg_of(X, call, 0, "a", kw, fn);
+  if (!an)
+    ERR(call->pos, "%s() needs a tile", fn);
+  IrVar *t = tile_arg(X, an, fn, "the argument");
+  int nd = t->ty->ndim;
+  const Type *et = t->ty->elem;
+  if (nd > 2 || (nd == 2 && et->kind != TY_SCALAR))
+    ERR(an->pos, "%s(): a tile of shape (block_dim,) or (M, block_dim) of "
+                 "scalars, got %s", fn, TN(t->ty));
+  int n = t->ty->fdims[nd - 1];
+  /* lane < n ? lane : 0: a block wider than the tile reads entry 0 */
+  IrVar *lane = temp_of(X, "lane", ir_call(C, BI_TILE_LANE, t_i32(), 0, NULL),
+                        call->pos);
+  IrExpr *sel = ir_expr(C, E_SELECT, t_i32());
+  sel->a = ir_binary(C, OP_LT, t_bool(), ir_ref(C, lane), ci(X, n));
+  sel->b = ir_ref(C, lane);
+  sel->c = ci(X, 0);
+  IrVar *l = temp_of(X, "lane", sel, call->pos);
+  if (nd == 1) {
+    IrExpr **ix = arena_alloc(C, sizeof(IrExpr *));
+    ix[0] = ir_ref(C, l);
+    return load_at(X, t, ix, 1, call->pos);
+  }
+  int m = t->ty->fdims[0];
+  if (m < 2 || m > 16)
+    ERR(an->pos, "%s(): %s gives a vector of length %d; kern's vectors have "
+                 "2 to 16 components here", fn, TN(t->ty), m);
+  IrExpr *v = ir_expr(C, E_MAKE, ty_vec(C, et->sc, m));
+  v->nargs = m;
+  v->args = arena_alloc(C, sizeof(IrExpr *) * (size_t)m);
+  for (int i = 0; i < m; i++) {
+    IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 2);
+    ix[0] = ci(X, i);
+    ix[1] = ir_ref(C, l);
+    v->args[i] = load_at(X, t, ix, 2, call->pos);
+  }
+  return v;
+}
+
+static const char *const kw_fromthread[] = {"shape", "value", "thread_idx",
+                                            "storage", NULL};
+
+/* wp.tile_from_thread(shape, value, thread_idx, storage=): a tile full of
+ * the value of thread thread_idx of the block. */
+static IrExpr *tile_from_thread(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  max_positional(X, call, 4, fn);
+  int dims[4];
+  int nd = shape_of(X, arg_of(X, call, 0, "shape", kw_fromthread, fn), dims,
+                    fn);
+  Node *vn = arg_of(X, call, 1, "value", kw_fromthread, fn);
+  Node *in = arg_of(X, call, 2, "thread_idx", kw_fromthread, fn);
+  if (!vn || !in)
+    ERR(call->pos, "%s() needs a shape, a value and thread_idx", fn);
+  storage_arg(X, arg_of(X, call, 3, "storage", kw_fromthread, fn), fn);
+  IrExpr *v = check_expr(X, vn);
+  if (!ty_is_value(v->ty))
+    ERR(vn->pos, "%s(): the value must be a scalar, vector or matrix, got %s",
+        fn, TN(v->ty));
+  IrExpr *ti = check_expr(X, in);
+  if (!ty_is_int(ti->ty))
+    ERR(in->pos, "%s(): thread_idx must be an integer, got %s", fn,
+        TN(ti->ty));
+  /* the value of thread_idx: the block's only thread (BI_TILE_SOLO) */
+  IrVar *val = temp_of(X, "bcast", v, vn->pos);
+  IrVar *t = tile_new(X, tile_type(X, v->ty, nd, dims, call->pos, fn),
+                      call->pos);
+  TLoop L;
+  loop_open(X, &L, dims, nd, call->pos);
+  IrExpr **ix = loop_idx(X, &L);
+  ix[0] = ir_binary(C, OP_ADD, t_i32(), ix[0], solo(X, 1, call->pos));
+  check_emit(X, store_at(X, t, ix, nd, ir_ref(C, val), call->pos));
+  loop_close(X, &L);
+  return ir_ref(C, t);
+}
+
+
+/* ---------------------------------------------------------------- arg, scan, sort, random */
+
+/* One scalar tile argument (the only one). */
+static IrVar *one_scalar_tile(Ctx *X, Node *call, const char *fn) {
+  static const char *const kw[] = {"a", NULL};
+  max_positional(X, call, 1, fn);
+  Node *an = arg_of(X, call, 0, "a", kw, fn);
+  if (!an)
+    ERR(call->pos, "%s() needs a tile", fn);
+  IrVar *t = tile_arg(X, an, fn, "the argument");
+  if (t->ty->elem->kind != TY_SCALAR || ty_is_bool(t->ty->elem))
+    ERR(an->pos, "%s(): the elements must be numeric scalars, got %s", fn,
+        TN(t->ty));
+  return t;
+}
+
+/* wp.tile_argmax / tile_argmin: the row-major index of the first largest
+ * (smallest) element, a tile (1,) of int32: Warp's CPU takes a later
+ * element only when it compares strictly greater (smaller). */
+static IrExpr *tile_argext(Ctx *X, Node *call, const char *fn, bool mx) {
+  Compiler *C = X->C;
+  IrVar *t = one_scalar_tile(X, call, fn);
+  const Type *et = t->ty->elem;
+  IrExpr **i0 = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int d = 0; d < t->ty->ndim; d++)
+    i0[d] = ci(X, 0);
+  IrVar *best = temp_of(X, "best", load_at(X, t, i0, t->ty->ndim, call->pos),
+                        call->pos);
+  IrVar *bi = temp_of(X, "bi", ci(X, 0), call->pos);
+  int n = tile_count(t->ty);
+  TLoop L;
+  IrVar *f = range_open(X, &L, ci(X, 1), ci(X, n), call->pos);
+  IrVar *e = temp_of(X, "e", load_at(X, t, flat_idx(X, t->ty, f), t->ty->ndim,
+                                     call->pos), call->pos);
+  IrStmt *s = ir_stmt(C, S_IF, call->pos);
+  s->a = ir_binary(C, mx ? OP_GT : OP_LT, t_bool(), ir_ref(C, e),
+                   ir_ref(C, best));
+  IrStmt **save = X->tail;
+  X->tail = &s->body;
+  assign(X, best, ir_ref(C, e), call->pos);
+  assign(X, bi, ir_ref(C, f), call->pos);
+  X->tail = save;
+  check_emit(X, s);
+  (void)et;
+  loop_close(X, &L);
+  int one[1] = {1};
+  IrVar *r = tile_new(X, tile_type(X, t_i32(), 1, one, call->pos, fn),
+                      call->pos);
+  IrExpr **r0 = arena_alloc(C, sizeof(IrExpr *));
+  r0[0] = ci(X, 0);
+  check_emit(X, store_at(X, r, r0, 1, ir_ref(C, bi), call->pos));
+  return ir_ref(C, r);
+}
+
+/* wp.tile_scan_inclusive / _exclusive / scan_max_inclusive /
+ * scan_min_inclusive (which 0..3) over the row-major sequence. */
+static IrExpr *tile_scan(Ctx *X, Node *call, const char *fn, int which) {
+  Compiler *C = X->C;
+  IrVar *t = one_scalar_tile(X, call, fn);
+  const Type *et = t->ty->elem;
+  IrVar *r = tile_new(X, t->ty, call->pos);
+  IrExpr **i0 = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int d = 0; d < t->ty->ndim; d++)
+    i0[d] = ci(X, 0);
+  IrVar *acc = which == 1
+                   ? temp_of(X, "acc", sc_is_float(et->sc)
+                                           ? ir_const_float(C, et, 0)
+                                           : ir_const_int(C, et, 0), call->pos)
+                   : temp_of(X, "acc", load_at(X, t, i0, t->ty->ndim, call->pos),
+                             call->pos);
+  int n = tile_count(t->ty);
+  TLoop L;
+  IrVar *f = range_open(X, &L, ci(X, 0), ci(X, n), call->pos);
+  IrExpr *e = load_at(X, t, flat_idx(X, t->ty, f), t->ty->ndim, call->pos);
+  if (which == 1) {
+    check_emit(X, store_at(X, r, flat_idx(X, t->ty, f), t->ty->ndim,
+                           ir_ref(C, acc), call->pos));
+    assign(X, acc, ir_binary(C, OP_ADD, et, ir_ref(C, acc), e), call->pos);
+  } else {
+    /* element 0 is the first element itself: acc starts there, and
+     * combining it with itself is skipped by starting from f > 0 */
+    IrExpr *v = which == 0 ? ir_binary(C, OP_ADD, et, ir_ref(C, acc), e)
+                           : ir_call2(C, which == 2 ? BI_MAX : BI_MIN, et,
+                                      ir_ref(C, acc), e);
+    IrExpr *sel = ir_expr(C, E_SELECT, et);
+    sel->a = ir_binary(C, OP_GT, t_bool(), ir_ref(C, f), ci(X, 0));
+    sel->b = v;
+    sel->c = ir_ref(C, acc);
+    assign(X, acc, sel, call->pos);
+    check_emit(X, store_at(X, r, flat_idx(X, t->ty, f), t->ty->ndim,
+                           ir_ref(C, acc), call->pos));
+  }
+  loop_close(X, &L);
+  return ir_ref(C, r);
+}
+
+/* wp.tile_sort(keys, values): both permuted in place into ascending order
+ * of the keys (row-major sequence).  Warp leaves the order of equal keys
+ * unspecified; kern's insertion sort keeps it. */
+static IrExpr *tile_sort(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"keys", "values", NULL};
+  max_positional(X, call, 2, fn);
+  Node *kn = arg_of(X, call, 0, "keys", kw, fn);
+  Node *vn = arg_of(X, call, 1, "values", kw, fn);
+  if (!kn || !vn)
+    ERR(call->pos, "%s() needs keys and values tiles", fn);
+  inplace_dest(X, kn, fn, "keys");
+  inplace_dest(X, vn, fn, "values");
+  IrVar *k = tile_arg(X, kn, fn, "keys");
+  IrVar *v = tile_arg(X, vn, fn, "values");
+  const Type *kt = k->ty->elem;
+  if (kt->kind != TY_SCALAR ||
+      !(kt->sc == KERN_SCALAR_FLOAT32 || kt->sc == KERN_SCALAR_INT32 ||
+        kt->sc == KERN_SCALAR_UINT32 || kt->sc == KERN_SCALAR_INT64 ||
+        kt->sc == KERN_SCALAR_UINT64))
+    ERR(kn->pos, "%s(): keys of float32, int32, uint32, int64 or uint64, got "
+                 "%s", fn, TN(k->ty));
+  if (tile_count(v->ty) != tile_count(k->ty) || v->ty->ndim != k->ty->ndim ||
+      memcmp(v->ty->fdims, k->ty->fdims, sizeof(int) * 4))
+    ERR(vn->pos, "%s(): values %s must have the shape of keys %s", fn,
+        TN(v->ty), TN(k->ty));
+  if (k == v)
+    ERR(vn->pos, "%s(): keys and values are one tile", fn);
+  int n = tile_count(k->ty);
+  /* for i in 1..n: key = k[i]; j = i; while j > 0 and k[j-1] > key: shift */
+  TLoop Li;
+  IrVar *i = range_open(X, &Li, ci(X, 1), ci(X, n), call->pos);
+  IrVar *key = temp_of(X, "key", load_at(X, k, flat_idx(X, k->ty, i),
+                                         k->ty->ndim, call->pos), call->pos);
+  IrVar *val = temp_of(X, "val", load_at(X, v, flat_idx(X, v->ty, i),
+                                         v->ty->ndim, call->pos), call->pos);
+  IrVar *j = temp_of(X, "j", ir_ref(C, i), call->pos);
+  /* the inner walk as a counted loop with a break */
+  TLoop Lw;
+  range_open(X, &Lw, ci(X, 0), ir_ref(C, i), call->pos);
+  IrVar *jm = temp_of(X, "jm", ir_binary(C, OP_SUB, t_i32(), ir_ref(C, j),
+                                         ci(X, 1)), call->pos);
+  IrStmt *brk = ir_stmt(C, S_IF, call->pos);
+  brk->a = ir_expr(C, E_NOT, t_bool());
+  brk->a->a = ir_binary(C, OP_GT, t_bool(),
+                        load_at(X, k, flat_idx(X, k->ty, jm), k->ty->ndim,
+                                call->pos),
+                        ir_ref(C, key));
+  brk->body = ir_stmt(C, S_BREAK, call->pos);
+  check_emit(X, brk);
+  check_emit(X, store_at(X, k, flat_idx(X, k->ty, j), k->ty->ndim,
+                         load_at(X, k, flat_idx(X, k->ty, jm), k->ty->ndim,
+                                 call->pos), call->pos));
+  check_emit(X, store_at(X, v, flat_idx(X, v->ty, j), v->ty->ndim,
+                         load_at(X, v, flat_idx(X, v->ty, jm), v->ty->ndim,
+                                 call->pos), call->pos));
+  assign(X, j, ir_ref(C, jm), call->pos);
+  loop_close(X, &Lw);
+  check_emit(X, store_at(X, k, flat_idx(X, k->ty, j), k->ty->ndim,
+                         ir_ref(C, key), call->pos));
+  check_emit(X, store_at(X, v, flat_idx(X, v->ty, j), v->ty->ndim,
+                         ir_ref(C, val), call->pos));
+  loop_close(X, &Li);
+  return ir_expr(C, E_CONST, &ty_void);
+}
+
+static const char *const kw_rand[] = {"shape", "rng", "min", "max",
+                                      "storage", NULL};
+
+/* wp.tile_randf(shape, rng[, min, max]) and tile_randi: as Warp's
+ * register layout, element e belongs to thread e % block_dim of the block
+ * and is that thread's (e / block_dim)-th draw from
+ * rand_init(thread + rng); where a block is one thread (the CPU) the draws
+ * go in row-major order from rand_init(rng).  rng is left unchanged. */
+static IrExpr *tile_rand(Ctx *X, Node *call, const char *fn, bool isf) {
+  Compiler *C = X->C;
+  max_positional(X, call, 5, fn);
+  int dims[4];
+  int nd = shape_of(X, arg_of(X, call, 0, "shape", kw_rand, fn), dims, fn);
+  Node *rn = arg_of(X, call, 1, "rng", kw_rand, fn);
+  Node *lo = arg_of(X, call, 2, "min", kw_rand, fn);
+  Node *hi = arg_of(X, call, 3, "max", kw_rand, fn);
+  storage_arg(X, arg_of(X, call, 4, "storage", kw_rand, fn), fn);
+  if (!rn)
+    ERR(call->pos, "%s() needs rng", fn);
+  if (!lo != !hi)
+    ERR(call->pos, "%s() takes both min and max, or neither", fn);
+  IrExpr *rng = check_expr(X, rn);
+  if (!ty_is_int(rng->ty))
+    ERR(rn->pos, "%s(): rng must be a uint32 state, got %s", fn, TN(rng->ty));
+  const Type *rt = isf ? t_f32() : t_i32();
+  IrExpr *range[2] = {NULL, NULL};
+  if (lo) {
+    Node *b[2] = {lo, hi};
+    for (int k = 0; k < 2; k++) {
+      range[k] = check_is_literal(b[k]) ? check_literal_as(X, b[k], rt)
+                                        : check_expr(X, b[k]);
+      if (!ty_eq(range[k]->ty, rt))
+        ERR(b[k]->pos, "%s(): %s is %s, the range is %s", fn,
+            k ? "max" : "min", TN(range[k]->ty), TN(rt));
+      if (range[k]->kind != E_CONST)
+        range[k] = ir_ref(C, temp_of(X, k ? "hi" : "lo", range[k], b[k]->pos));
+    }
+  }
+  IrVar *seed = temp_of(X, "rng", ir_cast(C, ty_scalar(KERN_SCALAR_UINT32),
+                                          rng), rn->pos);
+  IrVar *bd = temp_of(X, "bd", ir_call(C, BI_BLOCK_DIM, t_i32(), 0, NULL),
+                      call->pos);
+  IrVar *t = tile_new(X, tile_type(X, rt, nd, dims, call->pos, fn), call->pos);
+  int n = tile_count(t->ty);
+  TLoop L;
+  IrVar *f = range_open(X, &L, ci(X, 0), ci(X, n), call->pos);
+  /* rand_init(int(thread + rng)) */
+  IrExpr *lane = ir_binary(C, OP_SUB, t_i32(), ir_ref(C, f),
+                           ir_binary(C, OP_MUL, t_i32(),
+                                     ir_binary(C, OP_DIV, t_i32(), ir_ref(C, f),
+                                               ir_ref(C, bd)),
+                                     ir_ref(C, bd)));
+  IrExpr *sd = ir_binary(C, OP_ADD, ty_scalar(KERN_SCALAR_UINT32),
+                         ir_cast(C, ty_scalar(KERN_SCALAR_UINT32), lane),
+                         ir_ref(C, seed));
+  IrExpr *ia[1] = {ir_cast(C, t_i32(), sd)};
+  IrVar *st = temp_of(X, "state",
+                      ir_call(C, BI_RAND_INIT, ty_scalar(KERN_SCALAR_UINT32), 1,
+                              ia), call->pos);
+  /* the draws before this one: e / block_dim */
+  TLoop Ls;
+  range_open(X, &Ls, ci(X, 0),
+             ir_binary(C, OP_DIV, t_i32(), ir_ref(C, f), ir_ref(C, bd)),
+             call->pos);
+  IrExpr *a1[1] = {ir_ref(C, st)};
+  IrStmt *es = ir_stmt(C, S_EXPR, call->pos);
+  es->a = ir_call(C, isf ? BI_RANDF : BI_RANDI, rt, 1, a1);
+  check_emit(X, es);
+  loop_close(X, &Ls);
+  IrExpr *a3[3] = {ir_ref(C, st), NULL, NULL};
+  int na = 1;
+  if (lo) {
+    a3[1] = range[0]->kind == E_VAR ? ir_ref(C, range[0]->var) : range[0];
+    a3[2] = range[1]->kind == E_VAR ? ir_ref(C, range[1]->var) : range[1];
+    na = 3;
+  }
+  check_emit(X, store_at(X, t, flat_idx(X, t->ty, f), nd,
+                         ir_call(C, isf ? BI_RANDF : BI_RANDI, rt, na, a3),
+                         call->pos));
+  loop_close(X, &L);
+  return ir_ref(C, t);
+}
+
+/* wp.tile_dot(a, b): the sum over the elements of a[i] * b[i] (scalars),
+ * wp.dot (vectors) or wp.ddot (matrices), a tile (1,) of the scalar
+ * type, in row-major order. */
+static IrExpr *tile_dot(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"a", "b", NULL};
+  max_positional(X, call, 2, fn);
+  Node *an = arg_of(X, call, 0, "a", kw, fn);
+  Node *bn = arg_of(X, call, 1, "b", kw, fn);
+  if (!an || !bn)
+    ERR(call->pos, "%s() needs two tiles", fn);
+  IrVar *a = tile_arg(X, an, fn, "a");
+  IrVar *b = tile_arg(X, bn, fn, "b");
+  if (!ty_eq(a->ty, b->ty))
+    ERR(call->pos, "%s(): the tiles must have the same shape and type, got "
+                   "%s and %s", fn, TN(a->ty), TN(b->ty));
+  const Type *et = a->ty->elem;
+  if (!(et->kind == TY_SCALAR || et->kind == TY_VEC || et->kind == TY_MAT) ||
+      ty_is_bool(et))
+    ERR(an->pos, "%s(): tiles of scalars, vectors or matrices, got %s", fn,
+        TN(a->ty));
+  const Type *st = ty_scalar(et->sc);
+  IrVar *acc = temp_of(X, "acc", sc_is_float(st->sc) ? ir_const_float(C, st, 0)
+                                                     : ir_const_int(C, st, 0),
+                       call->pos);
+  TLoop L;
+  loop_open(X, &L, a->ty->fdims, a->ty->ndim, call->pos);
+  IrExpr *x = elem(X, a, &L, call->pos), *y = elem(X, b, &L, call->pos);
+  IrExpr *p = et->kind == TY_SCALAR
+                  ? ir_binary(C, OP_MUL, st, x, y)
+                  : ir_call2(C, et->kind == TY_VEC ? BI_DOT : BI_DDOT, st, x, y);
+  assign(X, acc, ir_binary(C, OP_ADD, st, ir_ref(C, acc), p), call->pos);
+  loop_close(X, &L);
+  int one[1] = {1};
+  IrVar *r = tile_new(X, tile_type(X, st, 1, one, call->pos, fn), call->pos);
+  IrExpr **r0 = arena_alloc(C, sizeof(IrExpr *));
+  r0[0] = ci(X, 0);
+  check_emit(X, store_at(X, r, r0, 1, ir_ref(C, acc), call->pos));
+  return ir_ref(C, r);
+}
+
+/* wp.tile_axpy(alpha, src, dest): dest += alpha * src in place. */
+static IrExpr *tile_axpy(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"alpha", "src", "dest", NULL};
+  max_positional(X, call, 3, fn);
+  Node *aln = arg_of(X, call, 0, "alpha", kw, fn);
+  Node *sn = arg_of(X, call, 1, "src", kw, fn);
+  Node *dn = arg_of(X, call, 2, "dest", kw, fn);
+  if (!aln || !sn || !dn)
+    ERR(call->pos, "%s() needs alpha, src and dest", fn);
+  inplace_dest(X, dn, fn, "dest");
+  IrVar *src = tile_arg(X, sn, fn, "src");
+  IrVar *dst = tile_arg(X, dn, fn, "dest");
+  if (!ty_eq(src->ty, dst->ty))
+    ERR(call->pos, "%s(): src and dest must have the same shape and type, "
+                   "got %s and %s", fn, TN(src->ty), TN(dst->ty));
+  const Type *st = ty_scalar(dst->ty->elem->sc);
+  IrExpr *al = check_is_literal(aln) ? check_literal_as(X, aln, st)
+                                     : check_expr(X, aln);
+  if (!ty_eq(al->ty, st))
+    ERR(aln->pos, "%s(): alpha is %s, the tiles' scalar type is %s", fn,
+        TN(al->ty), TN(st));
+  if (al->kind != E_CONST)
+    al = ir_ref(C, temp_of(X, "alpha", al, aln->pos));
+  TLoop L;
+  loop_open(X, &L, dst->ty->fdims, dst->ty->ndim, call->pos);
+  IrExpr *alv = al->kind == E_VAR ? ir_ref(C, al->var) : al;
+  IrExpr *v = check_binop(X, OP_ADD, elem(X, dst, &L, call->pos),
+                          check_binop(X, OP_MUL, alv,
+                                      elem(X, src, &L, call->pos), call->pos),
+                          call->pos);
+  set_elem(X, dst, &L, v, call->pos);
+  loop_close(X, &L);
+  return ir_expr(C, E_CONST, &ty_void);
+}
+
+/* wp.tile_scatter_add(a, i[, j[, k]], value, has_value, atomic=True) and
+ * tile_scatter_masked(a, i[, j[, k]], value, has_value): this thread's
+ * value added to (written at) a[i, ...] when has_value; a block of one
+ * thread only (BI_TILE_SOLO, Note [threads' values]). */
+static IrExpr *tile_scatter(Ctx *X, Node *call, const char *fn, bool add) {
+  Compiler *C = X->C;
+  int na = check_count_args(call->args);
+  Node *at = NULL;
+  for (Node *kw = call->kwargs; kw; kw = kw->next)
+    if (add && !strcmp(kw->name, "atomic"))
+      at = kw->a;
+    else
+      ERR(kw->pos, "%s() has no keyword argument '%s' here", fn, kw->name);
+  if (na < 4)
+    ERR(call->pos, "%s() takes a tile, its indices, a value and has_value",
+        fn);
+  Node *tn = call->args;
+  inplace_dest(X, tn, fn, "a");
+  IrVar *t = tile_arg(X, tn, fn, "a");
+  int nd = t->ty->ndim;
+  int extra = add && !at && na == nd + 4 ? 1 : 0; /* atomic positional */
+  if (na != nd + 3 + extra)
+    ERR(call->pos, "%s(): %d indices for %s", fn, na - 3 - extra, TN(t->ty));
+  IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 4);
+  Node *a = tn->next;
+  for (int k = 0; k < nd; k++, a = a->next) {
+    IrExpr *e = check_expr(X, a);
+    if (!ty_is_int(e->ty))
+      ERR(a->pos, "%s(): an index must be an integer, got %s", fn, TN(e->ty));
+    ix[k] = e->ty->sc == KERN_SCALAR_INT32 ? e : ir_cast(C, t_i32(), e);
+  }
+  IrExpr *v = check_expr(X, a);
+  if (!ty_eq(v->ty, t->ty->elem))
+    ERR(a->pos, "%s(): the value is %s, the tile's elements %s", fn, TN(v->ty),
+        TN(t->ty->elem));
+  Node *hn = a->next;
+  IrExpr *h = check_expr(X, hn);
+  if (!ty_is_bool(h->ty))
+    ERR(hn->pos, "%s(): has_value must be a bool, got %s", fn, TN(h->ty));
+  if (extra)
+    at = hn->next;
+  if (at)
+    bool_const(X, at, true, fn, "atomic");
+  IrStmt *s = ir_stmt(C, S_IF, call->pos);
+  s->a = h;
+  IrStmt **save = X->tail;
+  X->tail = &s->body;
+  ix[0] = ir_binary(C, OP_ADD, t_i32(), ix[0], solo(X, add ? 2 : 3, call->pos));
+  IrExpr *nv = v;
+  if (add) {
+    IrExpr **ix2 = arena_alloc(C, sizeof(IrExpr *) * 4);
+    IrVar *iv[4];
+    for (int k = 0; k < nd; k++) {
+      iv[k] = temp_of(X, "ix", ix[k], call->pos);
+      ix[k] = ir_ref(C, iv[k]);
+      ix2[k] = ir_ref(C, iv[k]);
+    }
+    nv = check_binop(X, OP_ADD, load_at(X, t, ix2, nd, call->pos), v,
+                     call->pos);
+  }
+  check_emit(X, store_at(X, t, ix, nd, nv, call->pos));
+  X->tail = save;
+  check_emit(X, s);
+  return ir_expr(C, E_CONST, &ty_void);
+}
+
+
+/* ---------------------------------------------------------------- subscripts */
+
+/* Warp's tile subscripts other than one element: t[i] of a 2-d tile (a
+ * row), slices t[2:8, ::-1] with constant bounds, and an integer tile as
+ * one axis's index (t[idx, :], tile_slice_indexed).  An integer or an
+ * index tile may be negative (from the end).  Warp's results are views
+ * (the gather a copy); kern copies (Note at view_source). */
+typedef struct TSub {
+  int kind[4];      /* 0 integer (axis dropped), 1 slice, 2 index tile */
+  IrExpr *at[4];    /* kind 0: the index (a variable or constant) */
+  IrVar *ix[4];     /* kind 2 */
+  int start[4], step[4];
+  int dims[4], nd;  /* the result's shape */
+} TSub;
+
+static int slice_bound(Ctx *X, Node *b, const char *what) {
+  return (int)const_int(X, b, "a tile slice", what);
+}
+
+/* False when n is no tile subscript this handles (a plain element). */
+static bool tile_sub_of(Ctx *X, Node *n, IrVar *t, TSub *S) {
+  Compiler *C = X->C;
+  int sd = t->ty->ndim, na = check_count_args(n->args);
+  if (na > sd)
+    ERR(n->pos, "%d indices for %s", na, TN(t->ty));
+  bool plain = na == sd;
+  for (Node *a = n->args; a; a = a->next)
+    if (a->kind == N_SLICE)
+      plain = false;
+  /* index tiles make it a gather: their types, found on a scratch list
+   * of statements that is dropped (an index is evaluated once, below or
+   * by the caller) */
+  IrExpr *ev[4] = {0};
+  int k = 0;
+  if (plain) {
+    IrStmt *scratch = NULL, **save = X->tail;
+    X->tail = &scratch;
+    for (Node *a = n->args; a; a = a->next) {
+      const Type *it = check_expr(X, a)->ty;
+      if (it->kind == TY_ARRAY && it->tile)
+        plain = false;
+    }
+    X->tail = save;
+  }
+  if (plain)
+    return false;
+  for (Node *a = n->args; a; a = a->next, k++)
+    if (a->kind != N_SLICE)
+      ev[k] = check_expr(X, a);
+  S->nd = 0;
+  k = 0;
+  Node *a = n->args;
+  for (; k < sd; k++) {
+    int len = t->ty->fdims[k];
+    if (!a || a->kind == N_SLICE) {
+      int st = a && a->c ? slice_bound(X, a->c, "a slice step") : 1;
+      if (st == 0)
+        ERR(a->pos, "a tile slice's step must not be zero");
+      int lo, hi;
+      if (st > 0) {
+        lo = a && a->a ? slice_bound(X, a->a, "a slice bound") : 0;
+        hi = a && a->b ? slice_bound(X, a->b, "a slice bound") : len;
+        if (lo < 0) lo += len;
+        if (hi < 0) hi += len;
+        lo = lo < 0 ? 0 : lo > len ? len : lo;
+        hi = hi < 0 ? 0 : hi > len ? len : hi;
+      } else {
+        lo = a && a->a ? slice_bound(X, a->a, "a slice bound") : len - 1;
+        if (a && a->a && lo < 0) lo += len;
+        if (a && a->b) {
+          hi = slice_bound(X, a->b, "a slice bound");
+          if (hi < 0) hi += len;
+        } else {
+          hi = -1;
+        }
+        lo = lo < -1 ? -1 : lo > len - 1 ? len - 1 : lo;
+        hi = hi < -1 ? -1 : hi > len - 1 ? len - 1 : hi;
+      }
+      int cnt = st > 0 ? (hi - lo + st - 1) / st : (lo - hi + (-st) - 1) / (-st);
+      if (cnt <= 0)
+        ERR(a ? a->pos : n->pos, "this slice of axis %d of %s is empty; kern "
+                                 "has no empty tile", k, TN(t->ty));
+      S->kind[k] = 1;
+      S->start[k] = lo;
+      S->step[k] = st;
+      S->dims[S->nd++] = cnt;
+    } else {
+      IrExpr *e = ev[k];
+      if (e->ty->kind == TY_ARRAY && e->ty->tile) {
+        if (e->ty->ndim != 1 || e->ty->elem->kind != TY_SCALAR ||
+            !sc_is_int(e->ty->elem->sc))
+          ERR(a->pos, "a tile index must be a 1-d tile of integers, got %s",
+              TN(e->ty));
+        S->kind[k] = 2;
+        S->ix[k] = tile_var(X, e, a->pos);
+        S->dims[S->nd++] = e->ty->fdims[0];
+      } else {
+        if (!ty_is_int(e->ty))
+          ERR(a->pos, "a tile index must be an integer, got %s", TN(e->ty));
+        if (e->ty->sc != KERN_SCALAR_INT32)
+          e = ir_cast(C, t_i32(), e);
+        e = ir_call2(C, BI_WRAP_INDEX, t_i32(), e, ci(X, len));
+        S->kind[k] = 0;
+        S->at[k] = ir_ref(C, temp_of(X, "ix", e, a->pos));
+      }
+    }
+    if (a)
+      a = a->next;
+  }
+  if (S->nd == 0)
+    return false;
+  return true;
+}
+
+/* The source indices of t for the result's loop L. */
+static IrExpr **tile_sub_idx(Ctx *X, TSub *S, const int *sdims, int sd,
+                             TLoop *L, Pos pos) {
+  Compiler *C = X->C;
+  IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int k = 0, j = 0; k < sd; k++) {
+    if (S->kind[k] == 0) {
+      ix[k] = ir_ref(C, S->at[k]->var);
+    } else if (S->kind[k] == 1) {
+      ix[k] = ir_binary(C, OP_ADD, t_i32(), ci(X, S->start[k]),
+                        ir_binary(C, OP_MUL, t_i32(), ir_ref(C, L->ctr[j++]),
+                                  ci(X, S->step[k])));
+    } else {
+      IrExpr **i1 = arena_alloc(C, sizeof(IrExpr *));
+      i1[0] = ir_ref(C, L->ctr[j++]);
+      IrExpr *v = load_at(X, S->ix[k], i1, 1, pos);
+      if (v->ty->sc != KERN_SCALAR_INT32)
+        v = ir_cast(C, t_i32(), v);
+      ix[k] = ir_call2(C, BI_WRAP_INDEX, t_i32(), v, ci(X, sdims[k]));
+    }
+  }
+  return ix;
+}
+
+/* t[...] of a tile local named by n->a, when not one element: a new tile
+ * (NULL otherwise). */
+IrExpr *check_tile_subscript(Ctx *X, Node *n) {
+  if (n->a->kind != N_NAME)
+    return NULL;
+  Local *l = check_find_local(X, n->a->name);
+  if (!l || l->ty->kind != TY_ARRAY || !l->ty->tile)
+    return NULL;
+  IrVar *t = tile_var(X, check_expr(X, n->a), n->pos);
+  TSub S;
+  if (!tile_sub_of(X, n, t, &S))
+    return NULL;
+  bool gather = false;
+  for (int k = 0; k < t->ty->ndim; k++)
+    gather |= S.kind[k] == 2;
+  if (!gather) /* a view in Warp */
+    X->tile_view_src = (int)(l - X->locals) + 1;
+  IrVar *r = tile_new(X, tile_type(X, t->ty->elem, S.nd, S.dims, n->pos,
+                                   "a tile subscript"), n->pos);
+  TLoop L;
+  loop_open(X, &L, S.dims, S.nd, n->pos);
+  set_elem(X, r, &L, load_at(X, t, tile_sub_idx(X, &S, t->ty->fdims, t->ty->ndim, &L, n->pos),
+                             t->ty->ndim, n->pos), n->pos);
+  loop_close(X, &L);
+  if (!gather)
+    X->tile_view_result = r;
+  return ir_ref(X->C, r);
+}
+
+/* t[...] = u for a tile local t and a subscript that is not one element:
+ * u (a tile of the part's shape) copied in.  False when not such a
+ * store. */
+bool check_tile_store_subscript(Ctx *X, Node *target, IrExpr *value,
+                                Pos pos) {
+  Node *n = target;
+  if (n->a->kind != N_NAME)
+    return false;
+  Local *l = check_find_local(X, n->a->name);
+  if (!l || l->ty->kind != TY_ARRAY || !l->ty->tile)
+    return false;
+  IrVar *t = tile_var(X, check_expr(X, n->a), n->pos);
+  TSub S;
+  if (!tile_sub_of(X, n, t, &S))
+    return false;
+  if (value->ty->kind != TY_ARRAY || !value->ty->tile ||
+      value->ty->ndim != S.nd ||
+      memcmp(value->ty->fdims, S.dims, sizeof(int) * (size_t)S.nd))
+    ERR(pos, "cannot assign %s to a part of %s of %d dimension%s (a tile of "
+             "the part's shape is needed)", TN(value->ty), TN(t->ty), S.nd,
+        S.nd == 1 ? "" : "s");
+  if (!ty_eq(value->ty->elem, t->ty->elem))
+    ERR(pos, "cannot assign a tile of %s into a tile of %s", TN(value->ty->elem),
+        TN(t->ty->elem));
+  IrVar *src = tile_var(X, value, pos);
+  if (src == t) { /* read whole first, like NumPy */
+    IrVar *cp = tile_new(X, src->ty, pos);
+    TLoop L0;
+    loop_open(X, &L0, src->ty->fdims, src->ty->ndim, pos);
+    set_elem(X, cp, &L0, elem(X, src, &L0, pos), pos);
+    loop_close(X, &L0);
+    src = cp;
+  }
+  TLoop L;
+  loop_open(X, &L, S.dims, S.nd, pos);
+  check_emit(X, store_at(X, t, tile_sub_idx(X, &S, t->ty->fdims, t->ty->ndim, &L, pos),
+                         t->ty->ndim, elem(X, src, &L, pos), pos));
+  loop_close(X, &L);
+  return true;
+}
+
 /* ---------------------------------------------------------------- operators */
 
-/* t + u, t - u, t * u element by element (same shape and type), and
- * t * s, s * t by a scalar or value of the element type. */
+/* Warp's tile operators: t + u, t - u, t & u, t | u, t ^ u element by
+ * element (tiles of one shape and type); t * u and t / u element by
+ * element where the shapes agree and one element type is a scalar of the
+ * other's scalar type (a tile of float times a tile of vec3); t * c, c * t,
+ * t / c, c / t with a scalar, vector or matrix c of the tile's scalar type
+ * (one of the two a scalar).  Each element is the operator on the pair, as
+ * written between two values. */
 IrExpr *check_tile_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
   Compiler *C = X->C;
   bool lt = l->ty->kind == TY_ARRAY && l->ty->tile;
   bool rt = r->ty->kind == TY_ARRAY && r->ty->tile;
   const Type *tt = lt ? l->ty : r->ty;
-  if (op != OP_ADD && op != OP_SUB && op != OP_MUL)
-    ERR(pos, "operator %s on tiles is not supported yet (issue #24); + - * "
-             "are", op_text(op));
+  bool muldiv = op == OP_MUL || op == OP_DIV;
+  if (op != OP_ADD && op != OP_SUB && !muldiv && op != OP_BITAND &&
+      op != OP_BITOR && op != OP_BITXOR)
+    ERR(pos, "operator %s on tiles is not supported (Warp's tiles have + - "
+             "* / & | ^)", op_text(op));
   if (lt && rt) {
-    if (!ty_eq(l->ty, r->ty))
+    if (muldiv) {
+      if (l->ty->ndim != r->ty->ndim ||
+          memcmp(l->ty->fdims, r->ty->fdims, sizeof(int) * 4))
+        ERR(pos, "operands of %s are tiles of different shapes: %s and %s",
+            op_text(op), TN(l->ty), TN(r->ty));
+      const Type *a = l->ty->elem, *b = r->ty->elem;
+      if (a->sc != b->sc || (a->kind != TY_SCALAR && b->kind != TY_SCALAR))
+        ERR(pos, "operands of %s are tiles of %s and %s: Warp needs one "
+                 "element type a scalar and the same scalar type",
+            op_text(op), TN(a), TN(b));
+    } else if (!ty_eq(l->ty, r->ty)) {
       ERR(pos, "operands of %s are tiles of different types or shapes: %s "
                "and %s", op_text(op), TN(l->ty), TN(r->ty));
+    }
   } else {
     const Type *st = lt ? r->ty : l->ty;
-    if (op != OP_MUL)
-      ERR(pos, "%s of a tile and %s: only a tile times a scalar is "
-               "supported (Warp has no tile %s scalar)", op_text(op),
-          TN(st), op_text(op));
+    if (!muldiv)
+      ERR(pos, "%s of a tile and %s: only a tile times or divided by a "
+               "scalar, vector or matrix is supported (Warp has no tile %s "
+               "scalar)", op_text(op), TN(st), op_text(op));
     if (!ty_is_value(st))
-      ERR(pos, "cannot multiply a tile by %s", TN(st));
+      ERR(pos, "cannot %s a tile by %s", op == OP_MUL ? "multiply" : "divide",
+          TN(st));
+    if (st->sc != tt->elem->sc ||
+        (st->kind != TY_SCALAR && tt->elem->kind != TY_SCALAR))
+      ERR(pos, "operands of %s are a tile of %s and %s: Warp needs the same "
+               "scalar type and one of them a scalar", op_text(op),
+          TN(tt->elem), TN(st));
   }
   IrVar *a = lt ? tile_var(X, l, pos) : NULL;
   IrVar *b = rt ? tile_var(X, r, pos) : NULL;
@@ -1019,6 +2710,13 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
   IrVar *src = tile_var(X, value, pos);
   if (l && src == l->var)
     return true;
+  /* a view bound to a name: Warp's view and its tile share elements, kern
+   * copies, so both are marked (check_tile_mutate).  u = t copies in
+   * Warp too (u[0] = x leaves t as it was). */
+  int other = -1; /* an index: adding the new local may move X->locals */
+  if (src == X->tile_view_result && X->tile_view_src)
+    other = X->tile_view_src - 1;
+  bool aliased = src == X->tile_view_result;
   if (!l) {
     /* a new local: its own storage, which later assignments reuse */
     IrExpr *z = check_fixed_new(X, value->ty, pos);
@@ -1041,6 +2739,11 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
     assign(X, l->var, z, pos);
     check_def_set(X, (int)(l - X->locals));
   }
+  if (aliased) {
+    l->tile_aliased = true;
+    if (other >= 0)
+      X->locals[other].tile_aliased = true;
+  }
   TLoop L;
   loop_open(X, &L, l->ty->fdims, l->ty->ndim, pos);
   set_elem(X, l->var, &L, elem(X, src, &L, pos), pos);
@@ -1052,6 +2755,8 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
 
 /* wp.W(...) when W is a tile builtin this stage has, else NULL. */
 IrExpr *check_tile_call(Ctx *X, Node *call, const char *w) {
+  if (!strcmp(w, "untile"))
+    return untile(X, call, "wp.untile");
   if (strncmp(w, "tile", 4))
     return NULL;
   const char *fn = arena_printf(X->C, "wp.%s", w);
@@ -1083,5 +2788,75 @@ IrExpr *check_tile_call(Ctx *X, Node *call, const char *w) {
     return tile_extract(X, call, fn);
   if (!strcmp(w, "tile_matmul"))
     return tile_matmul(X, call, fn);
+  if (!strcmp(w, "tile_load_indexed"))
+    return tile_load_indexed(X, call, fn);
+  if (!strcmp(w, "tile_store_indexed"))
+    return tile_store_indexed(X, call, fn, false);
+  if (!strcmp(w, "tile_atomic_add_indexed"))
+    return tile_store_indexed(X, call, fn, true);
+  if (!strcmp(w, "tile_cholesky"))
+    return tile_cholesky(X, call, fn, false);
+  if (!strcmp(w, "tile_cholesky_inplace"))
+    return tile_cholesky(X, call, fn, true);
+  if (!strcmp(w, "tile_lower_solve"))
+    return tile_solve(X, call, fn, 0, false);
+  if (!strcmp(w, "tile_lower_solve_inplace"))
+    return tile_solve(X, call, fn, 0, true);
+  if (!strcmp(w, "tile_upper_solve"))
+    return tile_solve(X, call, fn, 1, false);
+  if (!strcmp(w, "tile_upper_solve_inplace"))
+    return tile_solve(X, call, fn, 1, true);
+  if (!strcmp(w, "tile_cholesky_solve"))
+    return tile_solve(X, call, fn, 2, false);
+  if (!strcmp(w, "tile_cholesky_solve_inplace"))
+    return tile_solve(X, call, fn, 2, true);
+  if (!strcmp(w, "tile_diag_add"))
+    return tile_diag_add(X, call, fn);
+  if (!strcmp(w, "tile"))
+    return tile_of(X, call, fn);
+  if (!strcmp(w, "tile_from_thread"))
+    return tile_from_thread(X, call, fn);
+  if (!strcmp(w, "tile_argmax"))
+    return tile_argext(X, call, fn, true);
+  if (!strcmp(w, "tile_argmin"))
+    return tile_argext(X, call, fn, false);
+  if (!strcmp(w, "tile_scan_inclusive"))
+    return tile_scan(X, call, fn, 0);
+  if (!strcmp(w, "tile_scan_exclusive"))
+    return tile_scan(X, call, fn, 1);
+  if (!strcmp(w, "tile_scan_max_inclusive"))
+    return tile_scan(X, call, fn, 2);
+  if (!strcmp(w, "tile_scan_min_inclusive"))
+    return tile_scan(X, call, fn, 3);
+  if (!strcmp(w, "tile_sort"))
+    return tile_sort(X, call, fn);
+  if (!strcmp(w, "tile_randf"))
+    return tile_rand(X, call, fn, true);
+  if (!strcmp(w, "tile_randi"))
+    return tile_rand(X, call, fn, false);
+  if (!strcmp(w, "tile_dot"))
+    return tile_dot(X, call, fn);
+  if (!strcmp(w, "tile_axpy"))
+    return tile_axpy(X, call, fn);
+  if (!strcmp(w, "tile_scatter_add"))
+    return tile_scatter(X, call, fn, true);
+  if (!strcmp(w, "tile_scatter_masked"))
+    return tile_scatter(X, call, fn, false);
+  if (!strcmp(w, "tile_empty"))
+    return tile_fill(X, call, fn, 0);
+  if (!strcmp(w, "tile_transpose"))
+    return tile_transpose(X, call, fn);
+  if (!strcmp(w, "tile_broadcast"))
+    return tile_broadcast(X, call, fn);
+  if (!strcmp(w, "tile_reshape"))
+    return tile_reshape(X, call, fn);
+  if (!strcmp(w, "tile_squeeze"))
+    return tile_squeeze(X, call, fn);
+  if (!strcmp(w, "tile_view"))
+    return tile_view(X, call, fn);
+  if (!strcmp(w, "tile_astype"))
+    return tile_astype(X, call, fn);
+  if (!strcmp(w, "tile_assign"))
+    return tile_assign(X, call, fn);
   return NULL;
 }

@@ -138,6 +138,7 @@ class Kernel:
     def __init__(self, path, name, line):
         self.path, self.name, self.line = path, name, line
         self.exclusion = None  # a key of EXCLUSIONS, or "closure"
+        self.exclusion_was = None  # the exclusion, kept when --include lifts it
         self.source = None  # the extracted module
         self.features = []
         self.status = None  # "ok", "fail", "timeout"
@@ -227,7 +228,7 @@ def find_kernels(path, text):
         text_used = "\n".join(used)
         for name, rx in EXCLUSIONS:
             if rx.search(text_used):
-                k.exclusion = name
+                k.exclusion = k.exclusion_was = name
                 break
         # A function or struct that a Python function makes and returns
         # (`f1 = create_func(17)`) is a closure over Python values as much
@@ -324,6 +325,10 @@ def main():
     ap.add_argument("--list", action="store_true", help="print every kernel's result")
     ap.add_argument("--keep", help="write each failing kernel's extracted module here")
     ap.add_argument("--only", help="only files whose path contains this text")
+    ap.add_argument("--include", action="append", default=[],
+                    help="count the kernels of this exclusion (e.g. tiles) as ordinary ones")
+    ap.add_argument("--included-only", action="store_true",
+                    help="with --include: compile only the kernels of those exclusions")
     args = ap.parse_args()
 
     files = []
@@ -344,7 +349,13 @@ def main():
         except (SyntaxError, UnicodeDecodeError, ValueError, RecursionError) as e:
             unparsable.append((p, str(e)))
 
+    for k in kernels:
+        if k.exclusion in args.include:
+            k.exclusion = None
+            k.features.append(k.exclusion_was)
     todo = [k for k in kernels if k.exclusion is None]
+    if args.included_only:
+        todo = [k for k in todo if getattr(k, "exclusion_was", None) in args.include]
     tmp = tempfile.mkdtemp(prefix="kern-corpus-")
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:
@@ -366,7 +377,7 @@ def main():
     print()
     print("Per feature (non-excluded kernels that use it):")
     print("  %-16s %6s %8s %6s" % ("feature", "kernels", "compile", "%"))
-    for name, _ in FEATURES + [("(all)", None)]:
+    for name, _ in FEATURES + [(n, None) for n in args.include] + [("(all)", None)]:
         ks = [k for k in todo if name == "(all)" or name in k.features]
         n_ok = sum(k.status == "ok" for k in ks)
         if ks:

@@ -1,0 +1,43 @@
+# Tiles (issue #24): wp.tile(x) of a scalar, a vector (shape (3, 1)), a
+# matrix (shape (2, 2, 1)) and with preserve_type=True, wp.untile back to
+# per-thread values, wp.tile_from_thread, tile_scatter_add and
+# tile_scatter_masked (has_value True and False), on the CPU where a block is
+# one thread (Warp's CPU: "the effective block width is 1"), so each
+# thread's tile has one entry along the thread axis.  kern refuses these on
+# CUDA and OpenCL for now (tests/errors/tile_threads_gpu.sh), so this file
+# runs on the CPU only.
+# kern-skip: opencl (wp.tile(x) and tile_from_thread are the CPU's for now)
+# kern-targets: c
+# kern-test: tile_threads --dim 4 --tiled --block-dim 8 a='rand(float32,4,seed=41)' v='rand(vec3,4,seed=42)' out='zeros(float32,4,12)' ov='zeros(vec3,4,2)'
+# kern-check: out rtol=1e-6
+# kern-check: ov rtol=1e-6
+import warp as wp
+
+
+@wp.kernel
+def tile_threads(a: wp.array(dtype=float), v: wp.array(dtype=wp.vec3), out: wp.array2d(dtype=float),
+                 ov: wp.array2d(dtype=wp.vec3)):
+    i = wp.tid()
+    x = a[i] * 2.0
+    t = wp.tile(x)
+    wp.tile_store(out[i, 0:1], t + t)
+    out[i, 1] = wp.untile(wp.tile_sum(t) * 3.0)
+    vi = v[i]
+    tv = wp.tile(vi)
+    wp.tile_store(out[i, 2:5], wp.tile_reshape(tv, shape=(3,)))
+    ov[i, 0] = wp.untile(tv) * 2.0
+    tp = wp.tile(vi, preserve_type=True)
+    ov[i, 1] = wp.untile(tp) + v[i]
+    m = wp.mat22(x, 1.0, 2.0, x * x)
+    tm = wp.tile(m)
+    out[i, 5] = wp.tile_sum(tm)[0]
+    f = wp.tile_from_thread(shape=(2, 3), value=x + 1.0, thread_idx=0)
+    out[i, 6] = wp.tile_sum(f)[0]
+    out[i, 7] = float(wp.block_dim())
+    sc = wp.tile_zeros(shape=4, dtype=float)
+    wp.tile_scatter_add(sc, 1, x, True)
+    wp.tile_scatter_add(sc, 1, x, True)
+    wp.tile_scatter_add(sc, 0, x, False)
+    wp.tile_scatter_masked(sc, 2, x * 3.0, True)
+    wp.tile_scatter_masked(sc, 3, 7.0, False)
+    wp.tile_store(out[i, 8:12], sc)
