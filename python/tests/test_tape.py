@@ -7,6 +7,7 @@ under Warp and must agree): sum of squares, a two-kernel chain, saxpy with
 a value parameter, a loss read through a vec3, gradients seeded with
 ``grads=``, ``adjoint=True`` launches, ``zero``/``reset`` and the errors."""
 import os
+import runpy
 import subprocess
 import sys
 
@@ -127,15 +128,16 @@ RESULT["adjoint_launch"] = g.numpy().tolist()
 """
 
 
-def _warp_result(text):
-    g = {}
-    exec(compile(text, "tape_script.py", "exec"), g)
-    return g["RESULT"]
+def _warp_result(text, tmp_path):
+    # kern.warp, like Warp, reads kernels from their source file
+    f = tmp_path / "tape_script.py"
+    f.write_text(text)
+    return runpy.run_path(str(f))["RESULT"]
 
 
-def test_warp_tape_script():
+def test_warp_tape_script(tmp_path):
     wp.set_device(DEVICE)
-    r = _warp_result(WARP_SCRIPT)
+    r = _warp_result(WARP_SCRIPT, tmp_path)
     h = np.linspace(0.0, 1.0, 8, dtype=np.float32).astype(np.float64)
     # loss = 0.5 * sum(x^2 + 4x^2 + x^4); dloss/dx = 0.5 * (10x + 4x^3)
     np.testing.assert_allclose(r["loss"], [0.5 * np.sum(5 * h ** 2 + h ** 4)], rtol=1e-5)
@@ -155,7 +157,7 @@ def test_warp_tape_script_matches_real_warp(tmp_path):
             py = sys.executable
         except ImportError:
             pytest.skip("real Warp is not installed for this python3")
-    f = tmp_path / "s.py"
+    f = tmp_path / "warp_s.py"
     f.write_text(WARP_SCRIPT.replace("import kern.warp as wp", "import warp as wp")
                  + "\nimport json\nprint('RESULT=' + json.dumps(RESULT))\n")
     out = subprocess.run([py, str(f)], capture_output=True, text=True, check=True,
@@ -165,7 +167,7 @@ def test_warp_tape_script_matches_real_warp(tmp_path):
     import json
     want = json.loads(want[len("RESULT="):])
     wp.set_device(DEVICE)
-    got = _warp_result(WARP_SCRIPT)
+    got = _warp_result(WARP_SCRIPT, tmp_path)
     for k in want:
         np.testing.assert_allclose(got[k], want[k], rtol=1e-5, atol=1e-6, err_msg=k)
 
