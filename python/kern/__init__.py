@@ -24,10 +24,12 @@ from ._array import (Array, array, empty, from_dlpack, from_numpy, full, ones,
                      zeros)
 from ._module import (GenericKernel, Kernel, Launch, Module, Param,
                       compile_source, launch, launch_tiled, load)
+from ._tape import Tape
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Tape",
     "Array", "BackendUnavailableError", "CacheError", "CompileError",
     "Device", "DeviceError", "Error", "Event", "Graph", "InvalidArgumentError",
     "GenericKernel", "InvalidHandleError", "KernIOError", "Kernel", "Launch",

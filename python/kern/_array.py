@@ -155,7 +155,10 @@ class Array:
     # _pin holds the memory once its address went out through
     # __cuda_array_interface__ or __array_interface__: the consumer then
     # holds this Array, not the memory, so free() must not release it.
-    __slots__ = ("_mem", "_h", "device", "dtype", "shape", "_pin", "__weakref__")
+    # grad: the adjoint array a kern.Tape's backward accumulates into
+    # (None: no gradient); requires_grad: made with requires_grad=True.
+    __slots__ = ("_mem", "_h", "device", "dtype", "shape", "_pin", "grad",
+                 "requires_grad", "__weakref__")
 
     def __init__(self, *a, **kw):
         raise TypeError("make kern arrays with kern.array(), kern.zeros(), "
@@ -165,6 +168,8 @@ class Array:
     def _from_handle(cls, h, device, dtype, shape, keep=None):
         self = object.__new__(cls)
         self._pin = None
+        self.grad = None
+        self.requires_grad = False
         self._mem = _Mem(h, keep)
         self._h = h
         self.device = device
@@ -575,25 +580,37 @@ def _new(shape, dt, device):
     return Array._from_handle(out.value, d, dt, shape)
 
 
-def empty(shape, dtype=_types.float32, device=None):
-    """An uninitialised array (a vec3 ``dtype`` gives shape-many vec3s)."""
-    return _new(shape, to_dtype(dtype), device)
+def with_grad(a, requires_grad=True):
+    """Gives a (if requires_grad) a zeroed gradient array of its shape, type
+    and device as ``a.grad``, for kern.Tape's backward; returns a."""
+    if requires_grad:
+        a.requires_grad = True
+        if a.grad is None:
+            a.grad = _new(a.shape, a.dtype, a.device).zero_()
+    return a
 
 
-def zeros(shape, dtype=_types.float32, device=None):
+def empty(shape, dtype=_types.float32, device=None, requires_grad=False):
+    """An uninitialised array (a vec3 ``dtype`` gives shape-many vec3s).
+    ``requires_grad=True`` gives it a zeroed ``.grad`` (kern.Tape)."""
+    return with_grad(_new(shape, to_dtype(dtype), device), requires_grad)
+
+
+def zeros(shape, dtype=_types.float32, device=None, requires_grad=False):
     """An array of zeros."""
-    return empty(shape, dtype, device).zero_()
+    return empty(shape, dtype, device, requires_grad).zero_()
 
 
-def ones(shape, dtype=_types.float32, device=None):
+def ones(shape, dtype=_types.float32, device=None, requires_grad=False):
     """An array of ones (every component of a vector or matrix is 1)."""
     t = to_dtype(dtype)
-    return empty(shape, t, device).fill_([1] * t.length if t.length > 1 else 1)
+    return empty(shape, t, device, requires_grad).fill_(
+        [1] * t.length if t.length > 1 else 1)
 
 
-def full(shape, value, dtype=_types.float32, device=None):
+def full(shape, value, dtype=_types.float32, device=None, requires_grad=False):
     """An array with every element set to value."""
-    return empty(shape, dtype, device).fill_(value)
+    return empty(shape, dtype, device, requires_grad).fill_(value)
 
 
 def _split_shape(nshape, t, what):
@@ -609,7 +626,7 @@ def _split_shape(nshape, t, what):
     return tuple(nshape)
 
 
-def array(data, dtype=None, device=None, copy=True):
+def array(data, dtype=None, device=None, copy=True, requires_grad=False):
     """A kern array holding data.
 
     ``data`` may be a kern.Array, a NumPy array or anything NumPy can read
@@ -619,7 +636,14 @@ def array(data, dtype=None, device=None, copy=True):
     dtype=kern.vec3)`` has shape ``(n,)``).  ``copy=False`` wraps the data's
     memory instead of copying when it is already on ``device`` with the
     right type and layout (a NumPy array on the CPU, a CUDA tensor on its
-    GPU), and raises when that is impossible."""
+    GPU), and raises when that is impossible.
+    ``requires_grad=True`` gives the array a zeroed ``.grad`` (kern.Tape).
+    """
+    return with_grad(_array(data, dtype, device, copy), requires_grad)
+
+
+def _array(data, dtype=None, device=None, copy=True):
+    """kern.array without requires_grad."""
     d = _runtime.get_device(device)
     t = to_dtype(dtype) if dtype is not None else None
     if isinstance(data, Array):

@@ -30,7 +30,8 @@ Python right after the call.
 import ctypes as C
 import os
 
-from . import _array, _ffi, _runtime
+from . import _array, _ffi, _runtime, _tape
+from ._tape import recording as _recording
 from ._errors import (InvalidArgumentError, InvalidHandleError,
                       NotFoundError, TypeMismatchError)
 from ._types import Type
@@ -326,7 +327,7 @@ class Kernel:
 
     __slots__ = ("module", "name", "_h", "_hp", "params", "_n", "_cn", "_args", "_dims",
                  "_conv", "_device", "_cpu", "_keep", "_index", "_wp_block",
-                 "__weakref__")
+                 "_adj", "__weakref__")
 
     def __init__(self, module, name, h):
         self.module = module
@@ -371,10 +372,27 @@ class Kernel:
         # its block_dim before calling into libkern); Warp's default 256
         # until then, which is the device's.
         self._wp_block = 256
+        self._adj = None
 
     @property
     def device(self):
         return self._device
+
+    @property
+    def adjoint(self):
+        """The kernel's adjoint (reverse mode, issue #26): a kern.Kernel
+        taking this kernel's parameters and then one adjoint per parameter
+        (``adj_NAME``: an array of the same type, or None to skip; a value,
+        whose gradient is not returned).  libkern builds it the first time
+        it is asked for."""
+        if self._adj is None:
+            if self._hp is None:
+                raise InvalidHandleError("kernel '%s': its module is closed" % self.name)
+            out = C.c_void_p()
+            _runtime.call(_ffi.lib.kern_kernel_adjoint, self._hp, C.byref(out),
+                          what="adjoint of kernel '%s'" % self.name)
+            self._adj = Kernel(self.module, "adj_" + self.name, out.value)
+        return self._adj
 
     def __repr__(self):
         return "<kern.Kernel %s(%s) on %s>" % (
@@ -408,6 +426,8 @@ class Kernel:
             self._set_block_dim(block_dim)
         if kw:
             args = self._bind(args, kw)
+        if _recording[0]:
+            _tape.record(self, args, dim, stream)
         if len(args) != self._n:
             n = self._n
             raise TypeError("%s() takes %d argument%s (%s), got %d" % (

@@ -5,7 +5,7 @@ A Warp program runs on kern by changing ``import warp as wp`` to
 take their source from the script (Note [one source per Python module] in
 _codegen.py), ``wp.launch`` runs them on kern's CPU, OpenCL or CUDA device,
 and arrays are kern arrays.  What kern cannot do yet is refused at the call
-with an error that names the feature (``wp.Tape``: autodiff, issue #26);
+with an error that names the feature (``wp.Mesh``: meshes);
 nothing silently does something else.  docs/python.md, "kern.warp", lists
 what works.
 
@@ -22,6 +22,7 @@ import time as _time
 import types as _pytypes
 
 from .. import _array, _ffi, _module, _runtime, _types
+from .. import _tape as _runtime_tape
 from .._errors import (Error, InvalidArgumentError, TypeMismatchError,
                        UnsupportedError)
 from .. import _errors
@@ -349,17 +350,14 @@ class array(metaclass=_ArrayMeta):
                 length=None, ptr=None, capacity=None, device=None,
                 pinned=False, copy=True, owner=False, deleter=None,
                 ndim=None, grad=None, requires_grad=False):
-        if requires_grad or grad is not None:
-            _refuse("gradients (requires_grad=, grad=)",
-                    "autodiff is not supported yet, issue #26")
         if ptr is not None or strides is not None or capacity is not None:
             _refuse("wp.array(ptr=, strides=, capacity=)")
         if data is None and shape is None and length is None:
             return _ArrayType(dtype, ndim or cls._ndim)
         d = get_device(device)
         if data is None:
-            return zeros(shape if shape is not None else length, dtype=dtype,
-                         device=d)
+            return _grad(zeros(shape if shape is not None else length,
+                               dtype=dtype, device=d), requires_grad, grad)
         if isinstance(data, (_values._VectorBase, _values._MatrixBase)):
             data = [data]
         t = _kt(dtype) if dtype is not None else None
@@ -379,7 +377,20 @@ class array(metaclass=_ArrayMeta):
             if tuple(a.shape) != want:
                 _refuse("wp.array(shape=) that reshapes the data (%r to %r)"
                         % (a.shape, want))
-        return a
+        return _grad(a, requires_grad, grad)
+
+
+def _grad(a, requires_grad, grad):
+    """a with Warp's gradient: ``grad=`` given, or zeros when
+    requires_grad (kern.Tape accumulates into ``a.grad``)."""
+    if grad is not None:
+        if tuple(grad.shape) != tuple(a.shape) or grad.dtype != a.dtype:
+            raise TypeMismatchError(
+                "wp.array(grad=): the gradient is %r of %s, the array %r of %s"
+                % (grad.shape, grad.dtype.name, a.shape, a.dtype.name))
+        a.grad = grad
+        a.requires_grad = True
+    return _array.with_grad(a, requires_grad)
 
 
 def _struct_bytes(data, cls, t):
@@ -497,9 +508,7 @@ def cross(a, b):
 
 def empty(shape=0, dtype=float, device=None, requires_grad=False,
           pinned=False):
-    if requires_grad:
-        _refuse("requires_grad=True", "autodiff is not supported yet, issue #26")
-    return _array.empty(shape, _kt(dtype), get_device(device))
+    return _array.empty(shape, _kt(dtype), get_device(device), requires_grad)
 
 
 def zeros(shape=0, dtype=float, device=None, requires_grad=False,
@@ -589,16 +598,30 @@ def to_dlpack(a):
 
 
 def from_torch(t, dtype=None, requires_grad=None):
-    if requires_grad:
-        _refuse("from_torch(requires_grad=True)", "autodiff, issue #26")
-    return from_dlpack(t, dtype)
+    """The tensor's memory as an array, no copy; with requires_grad (or a
+    tensor that requires grad) its ``.grad`` is the tensor's gradient
+    (made as zeros if it has none), as Warp shares it."""
+    a = from_dlpack(t, dtype)
+    if requires_grad if requires_grad is not None else getattr(t, "requires_grad", False):
+        import torch
+        if t.grad is None:
+            t.grad = torch.zeros_like(t)
+        a.grad = from_dlpack(t.grad, dtype)
+        a.requires_grad = True
+    return a
 
 
 def to_torch(a, requires_grad=None):
-    if requires_grad:
-        _refuse("to_torch(requires_grad=True)", "autodiff, issue #26")
+    """The array's memory as a tensor, no copy; with requires_grad (default:
+    the array's) the tensor requires grad and its ``.grad`` is the
+    array's gradient."""
     import torch
-    return torch.from_dlpack(a)
+    t = torch.from_dlpack(a)
+    if requires_grad if requires_grad is not None else a.requires_grad:
+        t.requires_grad_(True)
+        if a.grad is not None:
+            t.grad = torch.from_dlpack(a.grad)
+    return t
 
 
 # ---------------------------------------------------------------- code
@@ -906,8 +929,10 @@ def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(),
     ``record_cmd=True`` returns a launch object whose ``launch()`` runs it
     again with the arguments packed once.  ``max_blocks`` (a scheduling
     limit that changes no result) is accepted."""
-    if adjoint or adj_inputs or adj_outputs:
-        _refuse("adjoint launches", "autodiff is not supported yet, issue #26")
+    if adjoint or not record_tape:
+        return _launch_special(kernel, dim, inputs, outputs, adj_inputs,
+                               adj_outputs, device, stream, adjoint,
+                               record_tape, record_cmd, block_dim)
     if type(kernel) is not Kernel:
         if isinstance(kernel, (_module.Kernel, _module.GenericKernel)):
             return _module.launch(kernel, dim, inputs, outputs, stream, device,
@@ -944,6 +969,43 @@ def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(),
     if record_cmd:
         return k.bind(*inputs, dim=dim, stream=stream)
     k(*inputs, dim=dim, stream=stream)
+
+
+def _launch_special(kernel, dim, inputs, outputs, adj_inputs, adj_outputs,
+                    device, stream, adjoint, record_tape, record_cmd,
+                    block_dim):
+    """wp.launch(adjoint=True): the kernel's adjoint with inputs, outputs,
+    adj_inputs, adj_outputs (Warp's order); record_tape=False: not
+    recorded by an active Tape."""
+    saved = _runtime_tape.active()
+    _runtime_tape._local.tape = None
+    try:
+        if not adjoint:
+            return launch(kernel, dim, inputs, outputs, device=device,
+                          stream=stream, record_cmd=record_cmd,
+                          block_dim=block_dim)
+        if len(adj_inputs) != len(inputs) or len(adj_outputs) != len(outputs):
+            raise InvalidArgumentError(
+                "wp.launch(adjoint=True): %d adj_inputs and %d adj_outputs "
+                "for %d inputs and %d outputs; give one adjoint (or None) "
+                "for each" % (len(adj_inputs), len(adj_outputs), len(inputs),
+                              len(outputs)))
+        if type(kernel) is Kernel:
+            d = (stream.device if stream is not None else get_device(device))
+            k = kernel.kernel_for(d)
+        else:
+            k = kernel
+        if type(k) is not _module.Kernel:
+            k = k.instance(*(list(inputs) + list(outputs)))
+        adj = k.adjoint
+        if block_dim != adj._wp_block:
+            adj._set_block_dim(block_dim)
+        args = list(inputs) + list(outputs) + list(adj_inputs) + list(adj_outputs)
+        if record_cmd:
+            return adj.bind(*args, dim=dim, stream=stream)
+        adj(*args, dim=dim, stream=stream)
+    finally:
+        _runtime_tape._local.tape = saved
 
 
 def launch_tiled(kernel, dim, inputs=(), outputs=(), device=None, stream=None,
@@ -990,9 +1052,19 @@ def force_load(device=None, modules=None):
 # ---------------------------------------------------------------- refused
 
 
-class Tape:
-    def __init__(self, *a, **kw):
-        _refuse("wp.Tape", "autodiff is not supported yet, issue #26")
+class Tape(_runtime_tape.Tape):
+    """Warp's wp.Tape over kern.Tape: ``with wp.Tape() as tape:`` records
+    wp.launch calls; ``tape.backward(loss=l)`` or ``backward(grads={a:
+    g})`` runs their adjoints newest first into the arrays' ``.grad``;
+    ``tape.zero()``, ``tape.reset()``; ``tape.gradients`` maps arrays to
+    their gradients."""
+
+    @property
+    def gradients(self):
+        return {a: a.grad for a in self._arrays()}
+
+    def visualize(self, *a, **kw):
+        _refuse("Tape.visualize", "kern draws no graphs")
 
 
 _captures = {}   # device index -> (kern.capture, device) of capture_begin
@@ -1068,7 +1140,6 @@ def _tile_outside(name):
 
 
 _REFUSED = {
-    "Tape": "autodiff is not supported yet, issue #26",
     "indexedarray": "indexed arrays from Python",
     "fabricarray": "fabric arrays", "Volume": "volumes",
     "Mesh": "meshes", "HashGrid": "hash grids", "Bvh": "BVHs",

@@ -1,0 +1,132 @@
+"""kern.Tape: reverse-mode gradients of recorded launches (issue #26).
+
+While a tape is active (``with kern.Tape() as tape:``), every kernel launch
+on this thread is recorded with its arguments and grid.  ``backward()``
+then runs, newest first, each kernel's adjoint (``Kernel.adjoint``, built by
+libkern from the kernel's IR the first time it is asked for) with the
+forward arguments followed by one adjoint per parameter: an array's
+``.grad`` (None where it has none: the adjoint skips it), and zero for a
+value, whose gradient Warp does not return either.  Gradients accumulate
+into the ``.grad`` arrays, as Warp's do.
+
+The same object is kern.warp's ``wp.Tape``."""
+import threading
+
+from . import _array
+from ._errors import InvalidArgumentError
+
+_local = threading.local()
+# How many tapes record, on any thread: the launch path tests this list's
+# one element before it looks at its thread's tape.
+recording = [0]
+
+
+def active():
+    """The tape recording on this thread, or None."""
+    return getattr(_local, "tape", None)
+
+
+def record(kernel, args, dim, stream):
+    t = getattr(_local, "tape", None)
+    if t is not None:
+        t.launches.append((kernel, tuple(args), dim, stream))
+
+
+def _zero_value(p):
+    t = p.dtype
+    if p.is_array:
+        return None
+    if p.struct_name is not None:
+        return {}                # every field zero
+    if t.length > 1:
+        return [0] * t.length
+    return 0.0 if t.is_float else 0
+
+
+class Tape:
+    """Records launches; ``backward(loss=..., grads=...)`` fills ``.grad``.
+
+    ``loss`` is a one-element array with ``requires_grad=True`` (its
+    gradient is seeded with 1); ``grads`` maps arrays to the gradients to
+    start from.  ``zero()`` zeroes the gradients of every array the
+    recorded launches touched; ``reset()`` forgets the launches and zeroes
+    those gradients."""
+
+    def __init__(self):
+        self.launches = []
+        self._outer = None
+
+    def __enter__(self):
+        if active() is not None:
+            raise InvalidArgumentError("a kern.Tape is already recording on "
+                                       "this thread")
+        _local.tape = self
+        recording[0] += 1
+        return self
+
+    def __exit__(self, *exc):
+        _local.tape = None
+        recording[0] -= 1
+
+    def record_func(self, backward, arrays=()):
+        """Records a Python callable that ``backward()`` calls in its turn
+        (Warp's ``Tape.record_func``)."""
+        self.launches.append(backward)
+
+    def _arrays(self):
+        seen = {}
+        for entry in self.launches:
+            if callable(entry):
+                continue
+            for v in entry[1]:
+                if isinstance(v, _array.Array) and v.grad is not None:
+                    seen[id(v)] = v
+        return seen.values()
+
+    def backward(self, loss=None, grads=None):
+        if loss is not None:
+            if not isinstance(loss, _array.Array):
+                raise InvalidArgumentError("Tape.backward(loss=): a kern array, "
+                                           "got %r" % (loss,))
+            n = 1
+            for x in loss.shape:
+                n *= x
+            if n != 1 or loss.dtype.length != 1:
+                raise InvalidArgumentError(
+                    "Tape.backward(loss=): the loss is one scalar element, "
+                    "got shape %r of %s" % (loss.shape, loss.dtype.name))
+            if loss.grad is None:
+                raise InvalidArgumentError(
+                    "Tape.backward(loss=): the loss array needs requires_grad=True")
+            loss.grad.fill_(1.0)
+        if grads:
+            for a, g in grads.items():
+                if a.grad is None:
+                    a.grad = g
+                else:
+                    a.grad.assign(g)
+        saved, _local.tape = active(), None   # adjoint launches are not recorded
+        try:
+            for entry in reversed(self.launches):
+                if callable(entry):
+                    entry()
+                    continue
+                k, args, dim, stream = entry
+                adj = k.adjoint
+                extra = []
+                for p, v in zip(k.params, args):
+                    if p.is_array:
+                        extra.append(v.grad if isinstance(v, _array.Array) else None)
+                    else:
+                        extra.append(_zero_value(p))
+                adj(*(list(args) + extra), dim=dim, stream=stream)
+        finally:
+            _local.tape = saved
+
+    def zero(self):
+        for a in self._arrays():
+            a.grad.zero_()
+
+    def reset(self):
+        self.zero()
+        self.launches = []
