@@ -4,6 +4,7 @@
  *   build.c   constructors the lowering (lower/check.c) builds the IR with
  *   passes.c  target-independent passes: same-address atomic aggregation,
  *             read-only / contiguity / thread-index facts
+ *   adjoint.c a kernel's reverse-mode adjoint, as another kernel
  *   expand.c  vectors, matrices, quaternions, transforms and the composite
  *             builtins expanded into scalar IR (Note [expansion]), for the
  *             PTX tier and, as a test of it, the C emitter
@@ -236,6 +237,11 @@ void ir_add_fault_param(Compiler *C, IrModule *m);
  * *what ("wp.inverse of a 4x4 matrix") saying what the pass cannot
  * expand. */
 bool ir_expand(Compiler *C, IrModule *m, Pos *pos, const char **what);
+
+/* adjoint.c: the reverse-mode adjoint of the kernel K, read after
+ * ir_expand, as a new kernel "adj_NAME" (Note [adjoint]); a construct
+ * without an adjoint rule is a diagnostic at its position. */
+IrFunc *ir_adjoint(Compiler *C, IrFunc *K);
 
 /* Internal builtins the lowering introduces for operators. */
 enum {
