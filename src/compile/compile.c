@@ -242,6 +242,7 @@ static void adjoint_module(Compiler *C, IrModule *m, const char *name) {
   m->kernels_tail = &k->next;
   Pos at = {0};
   const char *what = NULL;
+  ir_adjoint_keep(m);
   if (!ir_expand(C, m, &at, &what))
     diag_error(C, at, "autodiff of %s is not supported yet (issue #26)", what);
   IrFunc *a = ir_adjoint(C, m->kernels);

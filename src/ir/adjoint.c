@@ -395,6 +395,37 @@ static bool is_float_scalar(const Type *t) {
   return t && t->kind == TY_SCALAR && fty(t);
 }
 
+static IrExpr *sel(Ad *D, IrExpr *k, IrExpr *a, IrExpr *b) {
+  IrExpr *s = ir_expr(D->C, E_SELECT, a->ty);
+  s->a = k;
+  s->b = a;
+  s->c = b;
+  return s;
+}
+
+/* Does Warp's adj_min (adj_max) give the adjoint to a rather than b?  a
+ * NaN loses; then a < b (a > b); a tie goes to b. */
+static IrExpr *min_pick(Ad *D, int bi, IrExpr *a, IrExpr *b) {
+  IrExpr *an = bin(D, OP_NE, a, a), *bn = bin(D, OP_NE, b, b);
+  IrExpr *lt = bin(D, bi == BI_MIN ? OP_LT : OP_GT, a, b);
+  IrExpr *o = ir_expr(D->C, E_OR, ty_scalar(KERN_SCALAR_BOOL));
+  o->a = bn;
+  o->b = lt;
+  IrExpr *n = ir_expr(D->C, E_NOT, ty_scalar(KERN_SCALAR_BOOL));
+  n->a = an;
+  IrExpr *r = ir_expr(D->C, E_AND, ty_scalar(KERN_SCALAR_BOOL));
+  r->a = n;
+  r->b = o;
+  return r;
+}
+
+static void minmax(Ad *D, Seq *c, int bi, IrExpr *a, IrExpr *b, IrExpr *g) {
+  const Type *t = g->ty;
+  IrExpr *k = tmp(D, c, min_pick(D, bi, a, b));
+  acc(D, c, a, sel(D, k, g, fconst(D, t, 0)));
+  acc(D, c, b, sel(D, k, fconst(D, t, 0), g));
+}
+
 /* The rule of one scalar math builtin: g is the adjoint of r = f(x[, y]),
  * the partials go into the arguments' adjoints. */
 static void call_rule(Ad *D, Seq *c, int bi, IrExpr *r, IrExpr **x, int n,
@@ -460,16 +491,25 @@ static void call_rule(Ad *D, Seq *c, int bi, IrExpr *r, IrExpr **x, int n,
     acc(D, c, b, ir_unary(D->C, OP_NEG, bin(D, OP_DIV, bin(D, OP_MUL, g, a), den)));
     return;
   }
-  case BI_ABS: { /* Warp: x > 0: g, x < 0: -g, 0: 0 */
-    IrExpr *s = ir_expr(D->C, E_SELECT, t);
-    s->a = bin(D, OP_GT, a, fconst(D, t, 0));
-    s->b = g;
-    IrExpr *s2 = ir_expr(D->C, E_SELECT, t);
-    s2->a = bin(D, OP_LT, a, fconst(D, t, 0));
-    s2->b = ir_unary(D->C, OP_NEG, g);
-    s2->c = fconst(D, t, 0);
-    s->c = s2;
-    acc(D, c, a, s);
+  case BI_ABS: /* Warp: x < 0: -g, else g */
+    acc(D, c, a, sel(D, bin(D, OP_LT, a, fconst(D, t, 0)),
+                     ir_unary(D->C, OP_NEG, g), g));
+    return;
+  case BI_MIN: case BI_MAX: /* Warp's adj_min/adj_max (ties: the second) */
+    minmax(D, c, bi, a, x[1], g);
+    return;
+  case BI_CLAMP: { /* Warp: clamp = min(max(lo, x), hi), by their rules */
+    IrExpr *lo = x[1], *hi = x[2];
+    IrVar *gm = ir_var(D->C, D->A, "gm", t);
+    Seq tmpc;
+    seq_init(&tmpc);
+    IrExpr *m = tmp(D, c, ir_call2(D->C, BI_MAX, t, lo, a));
+    /* adj_min(m, hi): the part for m goes to gm */
+    IrExpr *pick = tmp(D, c, min_pick(D, BI_MIN, m, hi));
+    assign(D, c, gm, sel(D, pick, g, fconst(D, t, 0)));
+    acc(D, c, hi, sel(D, pick, fconst(D, t, 0), g));
+    minmax(D, c, BI_MAX, lo, a, ref(D, gm));
+    (void)tmpc;
     return;
   }
   case BI_FLOOR: case BI_CEIL: case BI_TRUNC: case BI_ROUND: case BI_RINT:
@@ -479,13 +519,7 @@ static void call_rule(Ad *D, Seq *c, int bi, IrExpr *r, IrExpr **x, int n,
     /* d/da = b a^(b-1); d/db = log(a) r (Warp guards a > 0) */
     IrExpr *pa = ir_call2(D->C, BI_POW, t, a, bin(D, OP_SUB, b, one));
     acc(D, c, a, bin(D, OP_MUL, g, bin(D, OP_MUL, b, pa)));
-    if (b->kind == E_VAR) {
-      IrExpr *s = ir_expr(D->C, E_SELECT, t);
-      s->a = bin(D, OP_GT, a, fconst(D, t, 0));
-      s->b = bin(D, OP_MUL, g, bin(D, OP_MUL, call1(D, BI_LOG, a), r));
-      s->c = fconst(D, t, 0);
-      acc(D, c, b, s);
-    }
+    acc(D, c, b, bin(D, OP_MUL, bin(D, OP_MUL, call1(D, BI_LOG, a), r), g));
     (void)n;
     return;
   }
@@ -1042,4 +1076,38 @@ IrFunc *ir_adjoint(Compiler *C, IrFunc *K) {
   }
   A->body = fw.head;
   return A;
+}
+
+/* ---------------------------------------------------------------- keep */
+
+static void keep_expr(IrExpr *e) {
+  if (!e)
+    return;
+  if (e->kind == E_CALL && e->ty->kind == TY_SCALAR && fty(e->ty) &&
+      (e->bi == BI_MIN || e->bi == BI_MAX || e->bi == BI_CLAMP))
+    e->ival = IR_KEEP_CALL;
+  keep_expr(e->a);
+  keep_expr(e->b);
+  keep_expr(e->c);
+  for (int i = 0; i < e->nargs; i++)
+    keep_expr(e->args[i]);
+}
+
+static void keep_stmts(IrStmt *s) {
+  for (; s; s = s->next) {
+    keep_expr(s->a);
+    keep_expr(s->b);
+    keep_expr(s->c);
+    for (int i = 0; i < s->nargs; i++)
+      keep_expr(s->args[i]);
+    keep_stmts(s->body);
+    keep_stmts(s->orelse);
+  }
+}
+
+void ir_adjoint_keep(IrModule *m) {
+  for (IrFunc *f = m->funcs; f; f = f->next)
+    keep_stmts(f->body);
+  for (IrFunc *f = m->kernels; f; f = f->next)
+    keep_stmts(f->body);
 }

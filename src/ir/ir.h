@@ -73,6 +73,12 @@ typedef enum IrExprKind {
  * field is null). */
 #define IR_NONNULL 4
 
+/* E_CALL's ival for a float wp.min, wp.max or wp.clamp that an autodiff
+ * module keeps a call through the expansion (ir_adjoint_keep): its
+ * adjoint follows Warp's rule for ties, which the expanded form's
+ * selection would not. */
+#define IR_KEEP_CALL 7
+
 /* Note [views]: E_VIEW selects from the array var (contiguous or itself a
  * view) with one entry per leading axis, three args each: an integer
  * index (args[3k], then two zeros) or, where bit k of ival is set, a
@@ -242,6 +248,8 @@ bool ir_expand(Compiler *C, IrModule *m, Pos *pos, const char **what);
  * ir_expand, as a new kernel "adj_NAME" (Note [adjoint]); a construct
  * without an adjoint rule is a diagnostic at its position. */
 IrFunc *ir_adjoint(Compiler *C, IrFunc *K);
+/* Before ir_expand: marks the float min/max/clamp calls of m IR_KEEP_CALL. */
+void ir_adjoint_keep(IrModule *m);
 
 /* Internal builtins the lowering introduces for operators. */
 enum {
