@@ -245,7 +245,7 @@ static void adjoint_module(Compiler *C, IrModule *m, const char *name) {
   ir_adjoint_keep(m);
   if (!ir_expand(C, m, &at, &what))
     diag_error(C, at, "autodiff of %s is not supported yet (issue #26)", what);
-  IrFunc *a = ir_adjoint(C, m->kernels);
+  IrFunc *a = ir_adjoint(C, m, m->kernels);
   m->kernels = a;
   m->kernels_tail = &a->next;
 }

@@ -66,7 +66,8 @@ typedef struct Ad {
   int nmade, capmade;
   bool *carried;    /* by K var index: loop-carried in the enclosing loop */
   int loop_depth, if_in_loop;
-  IrVar **adj_param; /* by K param index: the adjoint array parameter */
+  Map adjarr;       /* A array parameter -> its adjoint parameter */
+  int depth;        /* user functions being inlined */
   Pos pos;
 } Ad;
 
@@ -304,6 +305,8 @@ static IrExpr *tmp(Ad *D, Seq *fw, IrExpr *e) {
 /* ---------------------------------------------------------------- values */
 
 static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e);
+static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e);
+static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv);
 
 /* e with its variables renamed to their current versions: the
  * non-differentiable parts (integers, comparisons, indices). */
@@ -378,11 +381,14 @@ static IrStmt *guarded(Ad *D, IrVar *adjarr, Seq *body) {
   return s;
 }
 
-/* The adjoint array of the K array parameter arr (an A parameter). */
+/* The adjoint array of the array variable karr (a kernel parameter, or a
+ * function's parameter bound to one). */
 static IrVar *adj_array(Ad *D, IrVar *karr) {
-  if (!karr->is_param)
+  IrVar *a = D->env[kid(D, karr)];
+  IrVar *g = a ? map_get(&D->adjarr, a) : NULL;
+  if (!g)
     refuse(D, "an array that is not a kernel parameter");
-  return D->adj_param[karr->index];
+  return g;
 }
 
 static IrExpr *node(Ad *D, Seq *fw, IrExpr *e) {
@@ -532,6 +538,8 @@ static void call_rule(Ad *D, Seq *c, int bi, IrExpr *r, IrExpr **x, int n,
 /* The A value of the float expression e; its operations are replayed into
  * fw and their reverse rules go in front of rv. */
 static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
+  if (e->kind == E_FCALL)
+    return inline_call(D, fw, rv, e);
   if (!fty(e->ty))
     return tmp(D, fw, clone(D, fw, e));
   Seq c;
@@ -676,9 +684,77 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     prepend(rv, &c);
     return r;
   }
+  case E_FCALL:
+    return inline_call(D, fw, rv, e);
   default:
     return tmp(D, fw, clone(D, fw, e)); /* refuses what it cannot copy */
   }
+}
+
+/* A call of a user function, inlined (Warp forbids recursion): its
+ * parameters bound to the arguments' values, its body replayed and
+ * reversed in place, its result the value of its one return statement,
+ * which must be its last. */
+static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
+  IrFunc *F = e->fn;
+  if (F->native)
+    refuse(D, "a @wp.func_native function");
+  if (e->nouts || e->nrefs)
+    refuse(D, "a call of a function with several results or wp.ref parameters");
+  if (D->depth > 64)
+    refuse(D, "calls nested this deep");
+  IrVar **save = arena_alloc(D->C, sizeof(IrVar *) * (size_t)D->nv);
+  memcpy(save, D->env, sizeof(IrVar *) * (size_t)D->nv);
+  int i = 0;
+  for (IrVar *p = F->params; p; p = p->next, i++) {
+    IrExpr *a = e->args[i];
+    IrVar *v;
+    if (p->ty->kind == TY_ARRAY) {
+      if (a->kind != E_VAR)
+        refuse(D, "an array argument that is not a variable");
+      v = D->env[kid(D, a->var)];
+    } else {
+      IrExpr *x = dval(D, fw, rv, a);
+      if (x->kind == E_VAR) {
+        v = x->var;
+      } else {
+        v = newvar(D, "arg", x->ty);
+        assign(D, fw, v, x);
+      }
+    }
+    D->env[kid(D, p)] = v;
+  }
+  /* the function's own variables start unset (fresh per call) */
+  for (IrVar *v = F->locals; v; v = v->next)
+    D->env[kid(D, v)] = NULL;
+  IrStmt *last = F->body;
+  while (last && last->next)
+    last = last->next;
+  IrExpr *r = NULL;
+  D->depth++;
+  Pos at = D->pos;
+  for (IrStmt *s = F->body; s; s = s->next) {
+    if (s == last && s->kind == S_RETURN) {
+      D->pos = s->pos;
+      r = s->a ? dval(D, fw, rv, s->a) : NULL;
+      break;
+    }
+    stmt(D, s, fw, rv);
+  }
+  D->depth--;
+  D->pos = at;
+  /* the caller's variables as they were (a function sees none of them) */
+  for (IrVar *v = F->params; v; v = v->next)
+    save[kid(D, v)] = D->env[kid(D, v)];
+  for (IrVar *v = F->locals; v; v = v->next)
+    save[kid(D, v)] = D->env[kid(D, v)];
+  memcpy(D->env, save, sizeof(IrVar *) * (size_t)D->nv);
+  if (!r) {
+    if (e->ty->kind != TY_VOID)
+      refuse(D, "a function whose result is not returned by its last statement");
+    return NULL;
+  }
+  return r;
 }
 
 /* ---------------------------------------------------------------- statements */
@@ -937,6 +1013,10 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   }
   case S_EXPR: {
     IrExpr *e = s->a;
+    if (e->kind == E_FCALL) {
+      (void)inline_call(D, fw, rv, e);
+      return;
+    }
     if (e->kind != E_ATOMIC) {
       (void)clone(D, fw, e);
       return;
@@ -987,7 +1067,9 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     refuse(D, "a while loop");
   case S_BREAK: case S_CONTINUE:
     refuse(D, "break or continue in a loop");
-  case S_RETURN: case S_KRETURN:
+  case S_RETURN:
+    refuse(D, "a return statement before the end of a function");
+  case S_KRETURN:
     refuse(D, "a return statement in a kernel");
   case S_SETFIELD:
     refuse(D, "an assignment to a struct field");
@@ -1015,7 +1097,7 @@ static IrVar *param(Ad *D, IrVar *p, const char *name, int index) {
   return v;
 }
 
-IrFunc *ir_adjoint(Compiler *C, IrFunc *K) {
+IrFunc *ir_adjoint(Compiler *C, IrModule *m, IrFunc *K) {
   Ad D0, *D = &D0;
   memset(D, 0, sizeof *D);
   D->C = C;
@@ -1039,10 +1121,15 @@ IrFunc *ir_adjoint(Compiler *C, IrFunc *K) {
     map_put(D, &D->ids, v, (void *)(intptr_t)++nv);
   for (IrVar *v = K->locals; v; v = v->next)
     map_put(D, &D->ids, v, (void *)(intptr_t)++nv);
+  for (IrFunc *f = m->funcs; f; f = f->next) {
+    for (IrVar *v = f->params; v; v = v->next)
+      map_put(D, &D->ids, v, (void *)(intptr_t)++nv);
+    for (IrVar *v = f->locals; v; v = v->next)
+      map_put(D, &D->ids, v, (void *)(intptr_t)++nv);
+  }
   D->nv = nv;
   D->env = arena_alloc(C, sizeof(IrVar *) * (size_t)(nv ? nv : 1));
   memset(D->env, 0, sizeof(IrVar *) * (size_t)(nv ? nv : 1));
-  D->adj_param = arena_alloc(C, sizeof(IrVar *) * (size_t)(K->nparams ? K->nparams : 1));
   /* parameters: the forward ones, then adj_NAME for each */
   IrVar **tail = &A->params;
   int i = 0;
@@ -1061,7 +1148,7 @@ IrFunc *ir_adjoint(Compiler *C, IrFunc *K) {
     v->byref = false;
     *tail = v;
     tail = &v->next;
-    D->adj_param[i] = v;
+    map_put(D, &D->adjarr, D->env[kid(D, p)], v);
     if (p->byref)
       refuse(D, "a wp.ref parameter");
   }

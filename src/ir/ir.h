@@ -247,7 +247,7 @@ bool ir_expand(Compiler *C, IrModule *m, Pos *pos, const char **what);
 /* adjoint.c: the reverse-mode adjoint of the kernel K, read after
  * ir_expand, as a new kernel "adj_NAME" (Note [adjoint]); a construct
  * without an adjoint rule is a diagnostic at its position. */
-IrFunc *ir_adjoint(Compiler *C, IrFunc *K);
+IrFunc *ir_adjoint(Compiler *C, IrModule *m, IrFunc *K);
 /* Before ir_expand: marks the float min/max/clamp calls of m IR_KEEP_CALL. */
 void ir_adjoint_keep(IrModule *m);
 
