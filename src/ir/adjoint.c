@@ -41,7 +41,8 @@
  * updates it, the reverse rules read its updated value, and its
  * reassignment passes its adjoint on and clears it (Warp's adj_assign).
  * That is Warp's gradient, exact for sums, not for products (Warp's own
- * limit).  Anything without a rule here is refused at its position:
+ * limit).  A kernel's early return ends the replay and starts the reverse
+ * sweep at that point, as Warp's jump does (norm_returns).  Anything without a rule here is refused at its position:
  * "autodiff of X is not supported yet", never a silently wrong gradient. */
 
 typedef struct Seq {
@@ -1070,7 +1071,7 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   case S_RETURN:
     refuse(D, "a return statement before the end of a function");
   case S_KRETURN:
-    refuse(D, "a return statement in a kernel");
+    return; /* the end of its statements (norm_returns) */
   case S_SETFIELD:
     refuse(D, "an assignment to a struct field");
   case S_SETCOMP:
@@ -1083,6 +1084,63 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
 static void block(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   for (; s; s = s->next)
     stmt(D, s, fw, rv);
+}
+
+/* ---------------------------------------------------------------- returns */
+
+static bool has_kreturn(IrStmt *s) {
+  for (; s; s = s->next)
+    if (s->kind == S_KRETURN || has_kreturn(s->body) || has_kreturn(s->orelse))
+      return true;
+  return false;
+}
+
+static void append(IrStmt **head, IrStmt *rest) {
+  while (*head)
+    head = &(*head)->next;
+  *head = rest;
+}
+
+/* Warp ends a kernel's early return by jumping to the matching point of
+ * the reverse sweep, so what follows the return neither runs nor is
+ * reversed.  The same, structured: the statements after an `if` whose
+ * branch always returns move into its other branch, so every return ends
+ * the kernel's statements and is dropped.  Returns whether the block
+ * always returns; a return anywhere else (in a loop, in a branch that
+ * returns only sometimes) is refused. */
+static bool norm_returns(Ad *D, IrStmt **head) {
+  for (IrStmt **p = head; *p; p = &(*p)->next) {
+    IrStmt *s = *p;
+    D->pos = s->pos;
+    if (s->kind == S_KRETURN) {
+      s->next = NULL; /* the rest is unreachable */
+      return true;
+    }
+    if (s->kind == S_FOR || s->kind == S_WHILE) {
+      if (has_kreturn(s->body))
+        refuse(D, "a return statement in a loop");
+      continue;
+    }
+    if (s->kind != S_IF)
+      continue;
+    bool t = norm_returns(D, &s->body), e = norm_returns(D, &s->orelse);
+    IrStmt *rest = s->next;
+    if (t && e) {
+      s->next = NULL;
+      return true;
+    }
+    if (t || e) {
+      s->next = NULL;
+      append(t ? &s->orelse : &s->body, rest);
+      if (norm_returns(D, t ? &s->orelse : &s->body))
+        return true;
+      return false;
+    }
+    D->pos = s->pos;
+    if (has_kreturn(s->body) || has_kreturn(s->orelse))
+      refuse(D, "a return that ends only some paths of its branch");
+  }
+  return false;
 }
 
 /* ---------------------------------------------------------------- entry */
@@ -1153,6 +1211,8 @@ IrFunc *ir_adjoint(Compiler *C, IrModule *m, IrFunc *K) {
       refuse(D, "a wp.ref parameter");
   }
   A->nparams = 2 * np;
+  (void)norm_returns(D, &K->body);
+  D->pos = K->pos;
   Seq fw, rv;
   seq_init(&fw);
   seq_init(&rv);

@@ -211,8 +211,13 @@ static const struct {
 } refusals[] = {
     {"    while x < 10.0:\n        x = x * 2.0\n    out[i] = x\n",
      "autodiff of a while loop is not supported yet", 7},
-    {"    if x > 1.0:\n        return\n    out[i] = x\n",
-     "autodiff of a return statement in a kernel is not supported yet", 8},
+    {"    for k in range(n):\n        if x > 2.0:\n            return\n"
+     "        x = x * 2.0\n    out[i] = x\n",
+     "autodiff of a return statement in a loop is not supported yet", 7},
+    {"    if x > 1.0:\n        if x > 2.0:\n            return\n"
+     "        x = x * 2.0\n    out[i] = x\n",
+     "autodiff of a return that ends only some paths of its branch is not "
+     "supported yet", 7},
     {"    for k in range(n):\n        if x > 2.0:\n            break\n"
      "        x = x * 2.0\n    out[i] = x\n",
      "autodiff of break or continue in a loop is not supported yet", 7},
