@@ -231,6 +231,10 @@ static const struct {
      "supported yet", 9},
     {"    out[i] = wp.erf(x)\n",
      "autodiff of wp.erf is not supported yet", 7},
+    /* what the expansion into scalar IR does not cover (its refusal) */
+    {"    q = wp.quat_from_axis_angle(wp.vec3(1.0, 0.0, 0.0), x)\n"
+     "    out[i] = q[0]\n",
+     "autodiff of wp.quat_from_axis_angle", 7},
 };
 
 static void refuse(void) {
