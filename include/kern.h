@@ -802,7 +802,8 @@ KERN_API kern_status kern_module_instantiate_types(kern_module *m,
  * Warp does for an array's .grad under wp.Tape; wp.atomic_add/sub(a, i, v)
  * takes adj_a[i] (negated for sub).  Stores and atomics are not performed
  * again.  An adj_ array argument may be kern_arg_array(NULL), Warp's None:
- * it is skipped.  Value parameters get no gradient (their adj_ values are
+ * it is skipped; another must have its array's shape
+ * (KERN_ERROR_INVALID_ARGUMENT).  Value parameters get no gradient (their adj_ values are
  * not read).  What is differentiable: docs/language.md, "Autodiff".
  *
  * Compiled on the first call for k (forward-only users pay nothing) and

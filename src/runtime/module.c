@@ -1051,6 +1051,27 @@ kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
              : pack_value_arg(ctx, kn, i, p, a, slot);
   }
 
+  /* An adjoint kernel (autodiff.c) indexes adj_P with P's indices: a
+   * non-null adj_P must have P's shape, as Warp requires of a .grad. */
+  for (int i = nargs / 2; m->adjoint_of && i < nargs && st == KERN_SUCCESS; i++) {
+    const kc_param *p = &info->params[i];
+    if (p->kind != KERN_PARAM_ARRAY || !slots[i].arr.data ||
+        info->params[i - nargs / 2].kind != KERN_PARAM_ARRAY)
+      continue;
+    const kern__arr *g = &slots[i].arr, *f = &slots[i - nargs / 2].arr;
+    for (int d = 0; d < 4; d++)
+      if (g->shape[d] != f->shape[d]) {
+        st = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                         "launch of '%s': argument %d '%s' has shape %lld "
+                         "on axis %d but '%s' has %lld: an adjoint array "
+                         "has its array's shape", kn, i + 1, p->name,
+                         (long long)g->shape[d], d,
+                         info->params[i - nargs / 2].name,
+                         (long long)f->shape[d]);
+        break;
+      }
+  }
+
   if (st == KERN_SUCCESS) {
     pk->nslots = nargs;
     if (info->fault_param) {

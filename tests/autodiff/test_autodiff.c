@@ -196,6 +196,16 @@ static void api(void) {
     ASSERT_NEAR(g[i], bv[i] * 2.0, 1e-6);
     ASSERT_NEAR(gout[i], 0.0, 0); /* the store's adjoint was taken */
   }
+  /* an adjoint array has its array's shape */
+  kern_array *small;
+  int64_t three[1] = {3};
+  ASSERT_OK(ctx, kern_array_new(ctx, dev, KERN_TYPE_FLOAT32, 1, three, &small));
+  kern_clear_error(ctx);
+  args[4] = kern_arg_array(small);
+  ASSERT_EQ(kern_launch(a, 1, dims, 8, args), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_CONTAINS(kern_last_error(ctx), "'adj_a' has shape 3");
+  args[4] = kern_arg_array(ga);
+  kern_array_free(small);
   /* a forward array may not be NULL */
   kern_clear_error(ctx);
   args[0] = kern_arg_array(NULL);
