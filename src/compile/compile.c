@@ -230,7 +230,7 @@ static void describe_generics(Compiler *C, kc_result *out) {
 
 /* Note [adjoint] in ir/adjoint.c: the module becomes the one kernel
  * adj_NAME, the adjoint of kernel NAME, built from the scalar IR of the
- * expansion (which takes only that kernel and the functions). */
+ * expansion (which takes only that kernel and the functions it calls). */
 static void adjoint_module(Compiler *C, IrModule *m, const char *name) {
   IrFunc *k = m->kernels;
   while (k && strcmp(k->name, name) != 0)
@@ -242,7 +242,7 @@ static void adjoint_module(Compiler *C, IrModule *m, const char *name) {
   m->kernels_tail = &k->next;
   Pos at = {0};
   const char *what = NULL;
-  ir_adjoint_keep(m);
+  ir_adjoint_prepare(C, m);
   if (!ir_expand(C, m, &at, &what))
     diag_error(C, at, "autodiff of %s is not supported yet (issue #26)", what);
   IrFunc *a = ir_adjoint(C, m, m->kernels);

@@ -1252,7 +1252,54 @@ static void keep_stmts(IrStmt *s) {
   }
 }
 
-void ir_adjoint_keep(IrModule *m) {
+/* The functions the kernel calls, directly or not, marked in seen. */
+static void reach_expr(Map *seen, Ad *D, IrExpr *e);
+
+static void reach_stmts(Map *seen, Ad *D, IrStmt *s) {
+  for (; s; s = s->next) {
+    reach_expr(seen, D, s->a);
+    reach_expr(seen, D, s->b);
+    reach_expr(seen, D, s->c);
+    for (int i = 0; i < s->nargs; i++)
+      reach_expr(seen, D, s->args[i]);
+    reach_stmts(seen, D, s->body);
+    reach_stmts(seen, D, s->orelse);
+  }
+}
+
+static void reach_expr(Map *seen, Ad *D, IrExpr *e) {
+  if (!e)
+    return;
+  if (e->kind == E_FCALL && e->fn && !map_get(seen, e->fn)) {
+    map_put(D, seen, e->fn, e->fn);
+    reach_stmts(seen, D, e->fn->body);
+  }
+  reach_expr(seen, D, e->a);
+  reach_expr(seen, D, e->b);
+  reach_expr(seen, D, e->c);
+  for (int i = 0; i < e->nargs; i++)
+    reach_expr(seen, D, e->args[i]);
+}
+
+void ir_adjoint_prepare(Compiler *C, IrModule *m) {
+  /* only what the kernel calls is expanded and differentiated: another
+   * function outside the expansion does not stop this kernel's adjoint */
+  Ad D0;
+  memset(&D0, 0, sizeof D0);
+  D0.C = C;
+  Map seen = {0};
+  for (IrFunc *f = m->kernels; f; f = f->next)
+    reach_stmts(&seen, &D0, f->body);
+  IrFunc **pf = &m->funcs;
+  m->funcs_tail = NULL;
+  while (*pf) {
+    if (map_get(&seen, *pf)) {
+      m->funcs_tail = &(*pf)->next;
+      pf = &(*pf)->next;
+    } else {
+      *pf = (*pf)->next;
+    }
+  }
   for (IrFunc *f = m->funcs; f; f = f->next)
     keep_stmts(f->body);
   for (IrFunc *f = m->kernels; f; f = f->next)

@@ -74,7 +74,7 @@ typedef enum IrExprKind {
 #define IR_NONNULL 4
 
 /* E_CALL's ival for a float wp.min, wp.max or wp.clamp that an autodiff
- * module keeps a call through the expansion (ir_adjoint_keep): its
+ * module keeps a call through the expansion (ir_adjoint_prepare): its
  * adjoint follows Warp's rule for ties, which the expanded form's
  * selection would not. */
 #define IR_KEEP_CALL 7
@@ -248,8 +248,10 @@ bool ir_expand(Compiler *C, IrModule *m, Pos *pos, const char **what);
  * ir_expand, as a new kernel "adj_NAME" (Note [adjoint]); a construct
  * without an adjoint rule is a diagnostic at its position. */
 IrFunc *ir_adjoint(Compiler *C, IrModule *m, IrFunc *K);
-/* Before ir_expand: marks the float min/max/clamp calls of m IR_KEEP_CALL. */
-void ir_adjoint_keep(IrModule *m);
+/* Before ir_expand, on a module of the one kernel to differentiate:
+ * drops the functions it does not call and marks the float min/max/clamp
+ * calls IR_KEEP_CALL. */
+void ir_adjoint_prepare(Compiler *C, IrModule *m);
 
 /* Internal builtins the lowering introduces for operators. */
 enum {

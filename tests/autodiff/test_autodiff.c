@@ -143,7 +143,17 @@ static const char api_src[] =
     "@wp.kernel\n"
     "def f(a: wp.array(dtype=float), b: wp.array(dtype=float), out: wp.array(dtype=float), s: float):\n"
     "    i = wp.tid()\n"
-    "    out[i] = a[i] * b[i] * s\n";
+    "    out[i] = a[i] * b[i] * s\n"
+    "\n"
+    "# outside the expansion, but f does not call it: f's adjoint is built\n"
+    "@wp.func\n"
+    "def turn(x: float):\n"
+    "    return wp.quat_from_axis_angle(wp.vec3(1.0, 0.0, 0.0), x)\n"
+    "\n"
+    "@wp.kernel\n"
+    "def other(a: wp.array(dtype=float), out: wp.array(dtype=wp.quat)):\n"
+    "    i = wp.tid()\n"
+    "    out[i] = turn(a[i])\n";
 
 static void api(void) {
   kern_module *m;
@@ -164,6 +174,12 @@ static void api(void) {
   }
   ASSERT_OK(ctx, kern_kernel_adjoint(k, &a2));
   ASSERT_TRUE(a == a2); /* compiled once, kept with the module */
+  kern_kernel *o, *oa = NULL;
+  ASSERT_OK(ctx, kern_module_get_kernel(m, "other", &o));
+  kern_clear_error(ctx);
+  ASSERT_EQ(kern_kernel_adjoint(o, &oa), KERN_ERROR_COMPILE);
+  ASSERT_CONTAINS(kern_last_error(ctx), "api.py:11:");
+  ASSERT_CONTAINS(kern_last_error(ctx), "autodiff of wp.quat_from_axis_angle");
   kern_clear_error(ctx);
   ASSERT_EQ(kern_kernel_adjoint(a, &aa), KERN_ERROR_INVALID_ARGUMENT);
   ASSERT_CONTAINS(kern_last_error(ctx), "already an adjoint");
