@@ -37,9 +37,11 @@
  * range() loop runs again in reverse order of its iterations in the
  * reverse sweep; each iteration replays the body's forward, then its
  * reverse.  A variable assigned before the loop and reassigned in it is
- * one mutable local there (Warp's loop-carried variable): the replay
- * updates it, the reverse rules read its updated value, and its
- * reassignment passes its adjoint on and clears it (Warp's adj_assign).
+ * Warp's loop-carried variable: one local, which the body reads until it
+ * reassigns the variable, and which the body's last version is assigned
+ * to at the end of the body; so the reverse rules read its value after
+ * the replay, and its assignment passes its adjoint on and clears it
+ * (Warp's adj_assign).
  * That is Warp's gradient, exact for sums, not for products (Warp's own
  * limit).  A kernel's early return ends the replay and starts the reverse
  * sweep at that point, as Warp's jump does (norm_returns).  Anything without a rule here is refused at its position:
@@ -65,8 +67,7 @@ typedef struct Ad {
   Map noadj;        /* A vars that carry no adjoint (value parameters) */
   IrVar **made;     /* A value variables made so far (per-iteration zeroing) */
   int nmade, capmade;
-  bool *carried;    /* by K var index: loop-carried in the enclosing loop */
-  int loop_depth, if_in_loop;
+  int loop_depth;
   Map adjarr;       /* A array parameter -> its adjoint parameter */
   int depth;        /* user functions being inlined */
   Pos pos;
@@ -788,21 +789,6 @@ static void stmt_assign(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   Seq c;
   seq_init(&c);
   IrExpr *r = dval(D, fw, rv, s->a);
-  if (D->carried && D->carried[id]) {
-    /* Warp's loop-carried variable: assigned in place; adj_assign passes
-     * the adjoint on and clears it */
-    if (D->if_in_loop)
-      refuse(D, "a variable reassigned in a dynamic loop under an if");
-    IrVar *L = D->env[id];
-    assign(D, fw, L, r);
-    IrVar *la = adj_of(D, L);
-    if (la) {
-      acc(D, &c, r, ref(D, la));
-      assign(D, &c, la, zero_of(D, la->ty));
-    }
-    prepend(rv, &c);
-    return;
-  }
   IrVar *v = newvar(D, "v", s->var->ty);
   assign(D, fw, v, r);
   D->env[id] = v;
@@ -821,14 +807,10 @@ static void stmt_if(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   seq_init(&r1);
   seq_init(&f2);
   seq_init(&r2);
-  if (D->loop_depth)
-    D->if_in_loop++;
   block(D, s->body, &f1, &r1);
   memcpy(then, D->env, sz);
   memcpy(D->env, before, sz);
   block(D, s->orelse, &f2, &r2);
-  if (D->loop_depth)
-    D->if_in_loop--;
   /* join: a version assigned at the end of each branch */
   Seq j1, j2;
   seq_init(&j1);
@@ -894,41 +876,51 @@ static void stmt_for(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   bool *w = arena_alloc(D->C, (size_t)D->nv);
   memset(w, 0, (size_t)D->nv);
   assigned(D, s->body, w);
-  bool *outer = D->carried;
-  bool *car = arena_alloc(D->C, (size_t)D->nv);
-  memset(car, 0, (size_t)D->nv);
+  IrVar **car = arena_alloc(D->C, sizeof(IrVar *) * (size_t)D->nv);
+  memset(car, 0, sizeof(IrVar *) * (size_t)D->nv);
   Seq pre;
   seq_init(&pre);
   for (int i = 0; i < D->nv; i++) {
-    if (outer && outer[i]) {
-      car[i] = true; /* still one mutable local */
-      continue;
-    }
     if (!w[i] || i == jid || !D->env[i])
       continue;
-    car[i] = true;
     IrVar *prev = D->env[i];
     IrVar *L = newvar(D, "carried", prev->ty);
     assign(D, fw, L, ref(D, prev));
     if (fty(L->ty))
       acc(D, &pre, ref(D, prev), adjx(D, L));
     D->env[i] = L;
+    car[i] = L;
   }
   /* the reverse loop: iterations last to first, each replaying the body */
   int int_made = D->nmade;
-  D->carried = car;
   D->loop_depth++;
-  int saved_if = D->if_in_loop;
-  D->if_in_loop = 0;
   IrVar *j = newvar(D, "j", jt);
   D->env[jid] = j;
   Seq bf, br;
   seq_init(&bf);
   seq_init(&br);
   block(D, s->body, &bf, &br);
+  /* Warp's loop-carried variables: the body's last version is assigned
+   * to the carried local at the end of the body (so the reverse rules
+   * read the carried local's value after the replay); adj_assign passes
+   * its adjoint on and clears it, the last assignment's first */
+  for (int i = 0; i < D->nv; i++) {
+    IrVar *L = car[i];
+    if (!L || D->env[i] == L)
+      continue;
+    IrVar *last = D->env[i];
+    assign(D, &bf, L, ref(D, last));
+    IrVar *la = adj_of(D, L);
+    if (la) {
+      Seq c1;
+      seq_init(&c1);
+      acc(D, &c1, ref(D, last), ref(D, la));
+      assign(D, &c1, la, zero_of(D, la->ty));
+      prepend(&br, &c1);
+    }
+    D->env[i] = L; /* the replay skips the loop: the value from before */
+  }
   D->loop_depth--;
-  D->carried = outer;
-  D->if_in_loop = saved_if;
   /* trip count: step > 0 ? (b > a ? (b - a + step - 1) / step : 0) : ... */
   IrExpr *zero = ir_const_int(D->C, jt, 0), *one = ir_const_int(D->C, jt, 1);
   IrExpr *up = ir_expr(D->C, E_SELECT, jt);

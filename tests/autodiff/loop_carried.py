@@ -5,6 +5,9 @@
 # not the derivative for products (3 a^2 would be exact), but it is what
 # Warp 1.19 computes, and kern computes the same.
 # kern-test: loop_carried --adjoint --dim 3 a='arange(float32,3)' out='zeros(float32,3)' out2='zeros(float32,3)' n=3 adj_a='zeros(float32,3)' adj_out='ones(float32,3)' adj_out2='full(float32,3,0.5)' adj_n=0
+# The second kernel, loop_carried_if (a variable read after its
+# reassignment in the body, and reassigned under an if), is checked by
+# loop_carried_if.py.
 # kern-check: adj_a
 import warp as wp
 

@@ -251,10 +251,6 @@ static const struct {
      "autodiff of wp.atomic_max on floats is not supported yet", 7},
     {"    old = wp.atomic_add(out, 0, x)\n    out[i] = old\n",
      "autodiff of the value an atomic returns is not supported yet", 7},
-    {"    for k in range(n):\n        if x > 2.0:\n            x = x * 0.5\n"
-     "    out[i] = x\n",
-     "autodiff of a variable reassigned in a dynamic loop under an if is not "
-     "supported yet", 9},
     {"    out[i] = wp.erf(x)\n",
      "autodiff of wp.erf is not supported yet", 7},
     /* what the expansion into scalar IR does not cover (its refusal) */
