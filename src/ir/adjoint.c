@@ -154,6 +154,12 @@ static bool fty(const Type *t) {
          (t->sc == KERN_SCALAR_FLOAT32 || t->sc == KERN_SCALAR_FLOAT64);
 }
 
+/* a 16-bit float: its gradient is not computed yet, so it is refused */
+static bool lowp(const Type *t) {
+  return t && (t->kind == TY_SCALAR || t->kind == TY_VEC || t->kind == TY_MAT) &&
+         (t->sc == KERN_SCALAR_FLOAT16 || t->sc == KERN_SCALAR_BFLOAT16);
+}
+
 static bool is_agg(const Type *t) {
   return t && (t->kind == TY_VEC || t->kind == TY_MAT);
 }
@@ -539,9 +545,13 @@ static void call_rule(Ad *D, Seq *c, int bi, IrExpr *r, IrExpr **x, int n,
 
 /* The A value of the float expression e; its operations are replayed into
  * fw and their reverse rules go in front of rv. */
+
 static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   if (e->kind == E_FCALL)
     return inline_call(D, fw, rv, e);
+  /* a 16-bit float would carry a gradient kern does not compute yet */
+  if (lowp(e->ty) || (e->kind == E_CAST && lowp(e->a->ty)))
+    refuse(D, "float16 and bfloat16 values");
   if (!fty(e->ty))
     return tmp(D, fw, clone(D, fw, e));
   Seq c;
@@ -983,6 +993,8 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   case S_STORE: {
     IrVar *karr = s->var;
     IrExpr **idx = indices(D, fw, s->args, s->nargs);
+    if (lowp(s->c->ty))
+      refuse(D, "float16 and bfloat16 values");
     if (!fty(s->c->ty)) {
       (void)clone(D, fw, s->c); /* refuses what has no rule */
       return;
@@ -1014,6 +1026,8 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
       (void)clone(D, fw, e);
       return;
     }
+    if (lowp(e->ty))
+      refuse(D, "float16 and bfloat16 values");
     if (!fty(e->ty))
       return; /* an integer atomic: no replay, no gradient */
     if (e->bi != BI_ATOMIC_ADD && e->bi != BI_ATOMIC_SUB)
