@@ -65,6 +65,7 @@ typedef struct Ad {
   int nv;
   Map adjs;         /* A var -> its adjoint */
   Map noadj;        /* A vars that carry no adjoint (value parameters) */
+  Map atomres;      /* K vars assigned an atomic's result */
   IrVar **made;     /* A value variables made so far (per-iteration zeroing) */
   int nmade, capmade;
   int loop_depth;
@@ -339,6 +340,8 @@ static IrExpr *clone(Ad *D, Seq *fw, IrExpr *e) {
   *n = *e;
   if (e->kind == E_VAR) {
     n->var = D->env[kid(D, e->var)];
+    if (!n->var && map_get(&D->atomres, e->var))
+      refuse(D, "the value an atomic returns");
     if (!n->var)
       refuse(D, arena_printf(D->C, "a variable read before it is assigned (%s)",
                              e->var->name));
@@ -794,8 +797,18 @@ static bool has_jump(IrStmt *s) {
   return false;
 }
 
+static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv);
+
 static void stmt_assign(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   int id = kid(D, s->var);
+  if (s->a->kind == E_ATOMIC) {
+    /* the atomic as a statement; its result (the old value, which the
+     * replay does not have) may not be read */
+    stmt_atomic(D, s->a, fw, rv);
+    D->env[id] = NULL;
+    map_put(D, &D->atomres, s->var, s->var);
+    return;
+  }
   Seq c;
   seq_init(&c);
   IrExpr *r = dval(D, fw, rv, s->a);
@@ -982,6 +995,47 @@ static void stmt_for(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   prepend(rv, &c);
 }
 
+/* wp.atomic_add/sub(a, i, v) (also a[i] += v): v's gradient takes
+ * adj_a[i] (negated for sub); the atomic is not performed again. */
+static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv) {
+  Seq c;
+  seq_init(&c);
+  if (lowp(e->ty))
+    refuse(D, "float16 and bfloat16 values");
+  if (!fty(e->ty))
+    return; /* an integer atomic: no replay, no gradient */
+  if (e->bi != BI_ATOMIC_ADD && e->bi != BI_ATOMIC_SUB)
+    refuse(D, arena_printf(D->C, "wp.%s on floats", builtin_names[e->bi]));
+  IrExpr **idx = indices(D, fw, e->args, e->nargs);
+  IrExpr *v = dval(D, fw, rv, e->c);
+  IrVar *adjarr = adj_array(D, e->var);
+  Seq body;
+  seq_init(&body);
+  IrVar *g = newvar(D, "g", e->ty);
+  IrExpr *ld = load(D, adjarr, idx, e->nargs, e->ty, e->pos);
+  if (e->bi == BI_ATOMIC_SUB) {
+    if (is_agg(e->ty)) {
+      assign(D, &body, g, ld);
+      for (int k = 0; k < ncomp(e->ty); k++) {
+        IrStmt *st = ir_stmt(D->C, S_SETCOMP, D->pos);
+        st->var = g;
+        IrExpr *cc = comp(D, ref(D, g), k);
+        st->a = cc->b;
+        st->b = cc->c;
+        st->c = ir_unary(D->C, OP_NEG, cc);
+        put(&body, st);
+      }
+    } else {
+      assign(D, &body, g, ir_unary(D->C, OP_NEG, ld));
+    }
+  } else {
+    assign(D, &body, g, ld);
+  }
+  acc(D, &body, v, ref(D, g));
+  put(&c, guarded(D, adjarr, &body));
+  prepend(rv, &c);
+}
+
 static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   D->pos = s->pos;
   Seq c;
@@ -1026,40 +1080,7 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
       (void)clone(D, fw, e);
       return;
     }
-    if (lowp(e->ty))
-      refuse(D, "float16 and bfloat16 values");
-    if (!fty(e->ty))
-      return; /* an integer atomic: no replay, no gradient */
-    if (e->bi != BI_ATOMIC_ADD && e->bi != BI_ATOMIC_SUB)
-      refuse(D, arena_printf(D->C, "wp.%s on floats", builtin_names[e->bi]));
-    IrExpr **idx = indices(D, fw, e->args, e->nargs);
-    IrExpr *v = dval(D, fw, rv, e->c);
-    IrVar *adjarr = adj_array(D, e->var);
-    Seq body;
-    seq_init(&body);
-    IrVar *g = newvar(D, "g", e->ty);
-    IrExpr *ld = load(D, adjarr, idx, e->nargs, e->ty, e->pos);
-    if (e->bi == BI_ATOMIC_SUB) {
-      if (is_agg(e->ty)) {
-        assign(D, &body, g, ld);
-        for (int k = 0; k < ncomp(e->ty); k++) {
-          IrStmt *st = ir_stmt(D->C, S_SETCOMP, D->pos);
-          st->var = g;
-          IrExpr *cc = comp(D, ref(D, g), k);
-          st->a = cc->b;
-          st->b = cc->c;
-          st->c = ir_unary(D->C, OP_NEG, cc);
-          put(&body, st);
-        }
-      } else {
-        assign(D, &body, g, ir_unary(D->C, OP_NEG, ld));
-      }
-    } else {
-      assign(D, &body, g, ld);
-    }
-    acc(D, &body, v, ref(D, g));
-    put(&c, guarded(D, adjarr, &body));
-    prepend(rv, &c);
+    stmt_atomic(D, e, fw, rv);
     return;
   }
   case S_IF:

@@ -250,7 +250,7 @@ static const struct {
     {"    wp.atomic_max(out, 0, x)\n",
      "autodiff of wp.atomic_max on floats is not supported yet", 7},
     {"    old = wp.atomic_add(out, 0, x)\n    out[i] = old\n",
-     "autodiff of the value an atomic returns is not supported yet", 7},
+     "autodiff of the value an atomic returns is not supported yet", 8},
     {"    h = wp.float16(x)\n    out[i] = float(h) * 2.0\n",
      "autodiff of float16 and bfloat16 values is not supported yet", 7},
     {"    wp.atomic_add(out, 0, x)\n    h = wp.float16(x)\n",
