@@ -41,11 +41,15 @@
  * reassigns the variable, and which the body's last version is assigned
  * to at the end of the body; so the reverse rules read its value after
  * the replay, and its assignment passes its adjoint on and clears it
- * (Warp's adj_assign).
- * That is Warp's gradient, exact for sums, not for products (Warp's own
- * limit).  A kernel's early return ends the replay and starts the reverse
- * sweep at that point, as Warp's jump does (norm_returns).  Anything without a rule here is refused at its position:
- * "autodiff of X is not supported yet", never a silently wrong gradient. */
+ * (Warp's adj_assign).  That is Warp's gradient, exact for sums, not for
+ * products (Warp's own limit; tests/autodiff/loop_carried*.py).
+ *
+ * A kernel's early return ends the replay and starts the reverse sweep
+ * at that point, as Warp's jump does (norm_returns).  A @wp.func call is
+ * inlined (inline_call).  Float min, max and clamp stay calls through the
+ * expansion (IR_KEEP_CALL) so that ties follow Warp's rules.  Anything
+ * without a rule here is refused at its position: "autodiff of X is not
+ * supported yet", never a silently wrong gradient. */
 
 typedef struct Seq {
   IrStmt *head, **tail;
@@ -518,15 +522,12 @@ static void call_rule(Ad *D, Seq *c, int bi, IrExpr *r, IrExpr **x, int n,
   case BI_CLAMP: { /* Warp: clamp = min(max(lo, x), hi), by their rules */
     IrExpr *lo = x[1], *hi = x[2];
     IrVar *gm = ir_var(D->C, D->A, "gm", t);
-    Seq tmpc;
-    seq_init(&tmpc);
     IrExpr *m = tmp(D, c, ir_call2(D->C, BI_MAX, t, lo, a));
     /* adj_min(m, hi): the part for m goes to gm */
     IrExpr *pick = tmp(D, c, min_pick(D, BI_MIN, m, hi));
     assign(D, c, gm, sel(D, pick, g, fconst(D, t, 0)));
     acc(D, c, hi, sel(D, pick, fconst(D, t, 0), g));
     minmax(D, c, BI_MAX, lo, a, ref(D, gm));
-    (void)tmpc;
     return;
   }
   case BI_FLOOR: case BI_CEIL: case BI_TRUNC: case BI_ROUND: case BI_RINT:
