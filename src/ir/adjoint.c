@@ -1005,13 +1005,35 @@ static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv) {
     refuse(D, "float16 and bfloat16 values");
   if (!fty(e->ty))
     return; /* an integer atomic: no replay, no gradient */
-  if (e->bi != BI_ATOMIC_ADD && e->bi != BI_ATOMIC_SUB)
-    refuse(D, arena_printf(D->C, "wp.%s on floats", builtin_names[e->bi]));
+  bool minmax = e->bi == BI_ATOMIC_MIN || e->bi == BI_ATOMIC_MAX;
+  if ((e->bi != BI_ATOMIC_ADD && e->bi != BI_ATOMIC_SUB && !minmax) ||
+      (minmax && is_agg(e->ty)))
+    refuse(D, arena_printf(D->C, "wp.%s on %s", builtin_names[e->bi],
+                           is_agg(e->ty) ? "vectors" : "floats"));
   IrExpr **idx = indices(D, fw, e->args, e->nargs);
   IrExpr *v = dval(D, fw, rv, e->c);
   IrVar *adjarr = adj_array(D, e->var);
   Seq body;
   seq_init(&body);
+  if (minmax) {
+    /* Warp's adj_atomic_minmax: v's gradient takes adj_a[i] when v is
+     * what a[i] holds after the launch (both NaN counts) */
+    IrExpr *cur = tmp(D, &body, load(D, D->env[kid(D, e->var)], idx, e->nargs,
+                                     e->ty, e->pos));
+    IrExpr *both = ir_expr(D->C, E_AND, ty_scalar(KERN_SCALAR_BOOL));
+    both->a = bin(D, OP_NE, v, v);
+    both->b = bin(D, OP_NE, cur, cur);
+    IrExpr *k = ir_expr(D->C, E_OR, ty_scalar(KERN_SCALAR_BOOL));
+    k->a = bin(D, OP_EQ, v, cur);
+    k->b = both;
+    acc(D, &body, v, sel(D, k, load(D, adjarr, idx, e->nargs, e->ty, e->pos),
+                         fconst(D, e->ty, 0)));
+    Seq c2;
+    seq_init(&c2);
+    put(&c2, guarded(D, adjarr, &body));
+    prepend(rv, &c2);
+    return;
+  }
   IrVar *g = newvar(D, "g", e->ty);
   IrExpr *ld = load(D, adjarr, idx, e->nargs, e->ty, e->pos);
   if (e->bi == BI_ATOMIC_SUB) {

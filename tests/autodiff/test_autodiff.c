@@ -247,8 +247,8 @@ static const struct {
     {"    for k in range(n):\n        if x > 2.0:\n            break\n"
      "        x = x * 2.0\n    out[i] = x\n",
      "autodiff of break or continue in a loop is not supported yet", 7},
-    {"    wp.atomic_max(out, 0, x)\n",
-     "autodiff of wp.atomic_max on floats is not supported yet", 7},
+    {"    wp.atomic_exch(out, 0, x)\n",
+     "autodiff of wp.atomic_exch on floats is not supported yet", 7},
     {"    old = wp.atomic_add(out, 0, x)\n    out[i] = old\n",
      "autodiff of the value an atomic returns is not supported yet", 8},
     {"    h = wp.float16(x)\n    out[i] = float(h) * 2.0\n",
