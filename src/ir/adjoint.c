@@ -42,7 +42,10 @@
  * to at the end of the body; so the reverse rules read its value after
  * the replay, and its assignment passes its adjoint on and clears it
  * (Warp's adj_assign).  That is Warp's gradient, exact for sums, not for
- * products (Warp's own limit; tests/autodiff/loop_carried*.py).
+ * products (Warp's own limit; tests/autodiff/loop_carried*.py).  A while
+ * loop is the same, except that the reverse sweep evaluates its
+ * condition again on the carried variables, so it runs first iteration
+ * to last there (dyn_loop).
  *
  * A kernel's early return ends the replay and starts the reverse sweep
  * at that point, as Warp's jump does (norm_returns).  A @wp.func call is
@@ -873,17 +876,19 @@ static void stmt_if(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   prepend(rv, &c);
 }
 
+static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv);
+
 static void stmt_for(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   if (has_jump(s->body))
     refuse(D, "break or continue in a loop");
-  int jid = kid(D, s->var);
-  const Type *jt = s->var->ty;
   if (s->a->kind == E_CONST && s->b->kind == E_CONST && s->c->kind == E_CONST) {
     int64_t a = (int64_t)s->a->ival, b = (int64_t)s->b->ival,
             st = (int64_t)s->c->ival;
     int64_t n = st > 0 ? (b > a ? (b - a + st - 1) / st : 0)
                        : st < 0 ? (a > b ? (a - b - st - 1) / -st : 0) : 0;
     if (n <= 16) { /* Warp unrolls it (max_unroll) */
+      int jid = kid(D, s->var);
+      const Type *jt = s->var->ty;
       for (int64_t t = 0; t < n; t++) {
         IrVar *j = newvar(D, "j", jt);
         assign(D, fw, j, ir_const_int(D->C, jt, (uint64_t)(a + t * st)));
@@ -893,10 +898,24 @@ static void stmt_for(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
       return;
     }
   }
-  /* range() evaluates its bounds once, before the loop */
-  IrExpr *a = tmp(D, fw, clone(D, fw, s->a));
-  IrExpr *b = tmp(D, fw, clone(D, fw, s->b));
-  IrExpr *st = tmp(D, fw, clone(D, fw, s->c));
+  dyn_loop(D, s, fw, rv);
+}
+
+/* A loop Warp does not unroll: a dynamic range() (its iterations
+ * replayed last to first in the reverse sweep) or a while loop (whose
+ * condition Warp evaluates again on the carried variables in the reverse
+ * sweep, so its iterations run first to last there). */
+static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
+  bool is_while = s->kind == S_WHILE;
+  int jid = is_while ? -1 : kid(D, s->var);
+  const Type *jt = is_while ? NULL : s->var->ty;
+  IrExpr *a = NULL, *b = NULL, *st = NULL;
+  if (!is_while) {
+    /* range() evaluates its bounds once, before the loop */
+    a = tmp(D, fw, clone(D, fw, s->a));
+    b = tmp(D, fw, clone(D, fw, s->b));
+    st = tmp(D, fw, clone(D, fw, s->c));
+  }
   bool *w = arena_alloc(D->C, (size_t)D->nv);
   memset(w, 0, (size_t)D->nv);
   assigned(D, s->body, w);
@@ -918,8 +937,9 @@ static void stmt_for(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   /* the reverse loop: iterations last to first, each replaying the body */
   int int_made = D->nmade;
   D->loop_depth++;
-  IrVar *j = newvar(D, "j", jt);
-  D->env[jid] = j;
+  IrVar *j = is_while ? NULL : newvar(D, "j", jt);
+  if (j)
+    D->env[jid] = j;
   Seq bf, br;
   seq_init(&bf);
   seq_init(&br);
@@ -945,28 +965,32 @@ static void stmt_for(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     D->env[i] = L; /* the replay skips the loop: the value from before */
   }
   D->loop_depth--;
-  /* trip count: step > 0 ? (b > a ? (b - a + step - 1) / step : 0) : ... */
-  IrExpr *zero = ir_const_int(D->C, jt, 0), *one = ir_const_int(D->C, jt, 1);
-  IrExpr *up = ir_expr(D->C, E_SELECT, jt);
-  up->a = bin(D, OP_GT, b, a);
-  up->b = bin(D, OP_DIV, bin(D, OP_SUB, bin(D, OP_ADD, bin(D, OP_SUB, b, a), st), one), st);
-  up->c = zero;
-  IrExpr *down = ir_expr(D->C, E_SELECT, jt);
-  down->a = bin(D, OP_GT, a, b);
-  down->b = bin(D, OP_DIV, bin(D, OP_SUB, bin(D, OP_SUB, a, b), bin(D, OP_ADD, st, one)),
-                ir_unary(D->C, OP_NEG, st));
-  down->c = zero;
-  IrExpr *n = ir_expr(D->C, E_SELECT, jt);
-  n->a = bin(D, OP_GT, st, zero);
-  n->b = up;
-  n->c = down;
-  IrVar *cnt = newvar(D, "n", jt);
-  IrVar *t = newvar(D, "it", jt);
   Seq c, body;
   seq_init(&c);
   seq_init(&body);
-  assign(D, &c, cnt, n);
-  assign(D, &body, j, bin(D, OP_ADD, a, bin(D, OP_MUL, ref(D, t), st)));
+  IrVar *t = NULL, *cntv = NULL;
+  if (!is_while) {
+    /* trip count: step > 0 ? (b > a ? (b - a + step - 1) / step : 0) : ... */
+    IrExpr *zero = ir_const_int(D->C, jt, 0), *one = ir_const_int(D->C, jt, 1);
+    IrExpr *up = ir_expr(D->C, E_SELECT, jt);
+    up->a = bin(D, OP_GT, b, a);
+    up->b = bin(D, OP_DIV, bin(D, OP_SUB, bin(D, OP_ADD, bin(D, OP_SUB, b, a), st), one), st);
+    up->c = zero;
+    IrExpr *down = ir_expr(D->C, E_SELECT, jt);
+    down->a = bin(D, OP_GT, a, b);
+    down->b = bin(D, OP_DIV, bin(D, OP_SUB, bin(D, OP_SUB, a, b), bin(D, OP_ADD, st, one)),
+                  ir_unary(D->C, OP_NEG, st));
+    down->c = zero;
+    IrExpr *n = ir_expr(D->C, E_SELECT, jt);
+    n->a = bin(D, OP_GT, st, zero);
+    n->b = up;
+    n->c = down;
+    cntv = newvar(D, "n", jt);
+    t = newvar(D, "it", jt);
+    assign(D, &c, cntv, n);
+    if (!is_while)
+    assign(D, &body, j, bin(D, OP_ADD, a, bin(D, OP_MUL, ref(D, t), st)));
+  }
   /* the adjoints of the body's own values start at zero each iteration */
   for (int i = int_made; i < D->nmade; i++) {
     IrVar *av = map_get(&D->adjs, D->made[i]);
@@ -981,11 +1005,18 @@ static void stmt_for(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     *body.tail = br.head;
     body.tail = br.tail;
   }
-  IrStmt *loop = ir_stmt(D->C, S_FOR, s->pos);
-  loop->var = t;
-  loop->a = bin(D, OP_SUB, ref(D, cnt), ir_const_int(D->C, jt, 1));
-  loop->b = ir_const_int(D->C, jt, (uint64_t)(int64_t)-1);
-  loop->c = ir_const_int(D->C, jt, (uint64_t)(int64_t)-1);
+  IrStmt *loop;
+  if (is_while) {
+    /* the condition on the carried variables as they stand */
+    loop = ir_stmt(D->C, S_WHILE, s->pos);
+    loop->a = clone(D, NULL, s->a);
+  } else {
+    loop = ir_stmt(D->C, S_FOR, s->pos);
+    loop->var = t;
+    loop->a = bin(D, OP_SUB, ref(D, cntv), ir_const_int(D->C, jt, 1));
+    loop->b = ir_const_int(D->C, jt, (uint64_t)(int64_t)-1);
+    loop->c = ir_const_int(D->C, jt, (uint64_t)(int64_t)-1);
+  }
   loop->body = body.head;
   put(&c, loop);
   /* after the loop's reverse, the copies into the carried locals' */
@@ -1115,7 +1146,10 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   case S_PRINTF: case S_ASSERT:
     return; /* the replay neither prints nor checks */
   case S_WHILE:
-    refuse(D, "a while loop");
+    if (has_jump(s->body))
+      refuse(D, "break or continue in a loop");
+    dyn_loop(D, s, fw, rv);
+    return;
   case S_BREAK: case S_CONTINUE:
     refuse(D, "break or continue in a loop");
   case S_RETURN:

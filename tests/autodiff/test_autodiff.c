@@ -235,8 +235,6 @@ static const struct {
   const char *body, *what;
   int line;
 } refusals[] = {
-    {"    while x < 10.0:\n        x = x * 2.0\n    out[i] = x\n",
-     "autodiff of a while loop is not supported yet", 7},
     {"    for k in range(n):\n        if x > 2.0:\n            return\n"
      "        x = x * 2.0\n    out[i] = x\n",
      "autodiff of a return statement in a loop is not supported yet", 7},
