@@ -73,6 +73,8 @@ typedef struct Ad {
   Map adjs;         /* A var -> its adjoint */
   Map noadj;        /* A vars that carry no adjoint (value parameters) */
   Map atomres;      /* K vars assigned an atomic's result */
+  Map fres;         /* user function -> 1 + its result's slot in env */
+  int resid;        /* the slot of the function being inlined, or -1 */
   IrVar **made;     /* A value variables made so far (per-iteration zeroing) */
   int nmade, capmade;
   int loop_depth;
@@ -322,6 +324,7 @@ static IrExpr *tmp(Ad *D, Seq *fw, IrExpr *e) {
 
 static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e);
 static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e);
+static bool norm_returns(Ad *D, IrStmt **head);
 static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv);
 
 /* e with its variables renamed to their current versions: the
@@ -712,8 +715,9 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
 
 /* A call of a user function, inlined (Warp forbids recursion): its
  * parameters bound to the arguments' values, its body replayed and
- * reversed in place, its result the value of its one return statement,
- * which must be its last. */
+ * reversed in place, its result the value of the return that ends the
+ * path taken (norm_returns moves what follows a branch that returns into
+ * the other branch; the result's slot is joined like a variable). */
 static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   IrFunc *F = e->fn;
   if (F->native)
@@ -746,22 +750,21 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   /* the function's own variables start unset (fresh per call) */
   for (IrVar *v = F->locals; v; v = v->next)
     D->env[kid(D, v)] = NULL;
-  IrStmt *last = F->body;
-  while (last && last->next)
-    last = last->next;
-  IrExpr *r = NULL;
-  D->depth++;
+  /* its returns end its statements (norm_returns); each sets the result
+   * slot, which an if joins like a variable */
   Pos at = D->pos;
-  for (IrStmt *s = F->body; s; s = s->next) {
-    if (s == last && s->kind == S_RETURN) {
-      D->pos = s->pos;
-      r = s->a ? dval(D, fw, rv, s->a) : NULL;
-      break;
-    }
+  (void)norm_returns(D, &F->body);
+  int slot = (int)(intptr_t)map_get(&D->fres, F) - 1;
+  int outer = D->resid;
+  D->resid = slot;
+  D->env[slot] = NULL;
+  D->depth++;
+  for (IrStmt *s = F->body; s; s = s->next)
     stmt(D, s, fw, rv);
-  }
   D->depth--;
   D->pos = at;
+  D->resid = outer;
+  IrExpr *r = D->env[slot] ? ref(D, D->env[slot]) : NULL;
   /* the caller's variables as they were (a function sees none of them) */
   for (IrVar *v = F->params; v; v = v->next)
     save[kid(D, v)] = D->env[kid(D, v)];
@@ -770,7 +773,7 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   memcpy(D->env, save, sizeof(IrVar *) * (size_t)D->nv);
   if (!r) {
     if (e->ty->kind != TY_VOID)
-      refuse(D, "a function whose result is not returned by its last statement");
+      refuse(D, "a function that can end without returning its result");
     return NULL;
   }
   return r;
@@ -1152,8 +1155,20 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     return;
   case S_BREAK: case S_CONTINUE:
     refuse(D, "break or continue in a loop");
-  case S_RETURN:
-    refuse(D, "a return statement before the end of a function");
+  case S_RETURN: {
+    if (D->resid < 0)
+      refuse(D, "a return statement here");
+    if (!s->a)
+      return;
+    IrExpr *x = dval(D, fw, rv, s->a);
+    IrVar *v = x->kind == E_VAR ? x->var : NULL;
+    if (!v) {
+      v = newvar(D, "ret", x->ty);
+      assign(D, fw, v, x);
+    }
+    D->env[D->resid] = v;
+    return;
+  }
   case S_KRETURN:
     return; /* the end of its statements (norm_returns) */
   case S_SETFIELD:
@@ -1174,7 +1189,8 @@ static void block(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
 
 static bool has_kreturn(IrStmt *s) {
   for (; s; s = s->next)
-    if (s->kind == S_KRETURN || has_kreturn(s->body) || has_kreturn(s->orelse))
+    if (s->kind == S_KRETURN || s->kind == S_RETURN || has_kreturn(s->body) ||
+        has_kreturn(s->orelse))
       return true;
   return false;
 }
@@ -1196,7 +1212,7 @@ static bool norm_returns(Ad *D, IrStmt **head) {
   for (IrStmt **p = head; *p; p = &(*p)->next) {
     IrStmt *s = *p;
     D->pos = s->pos;
-    if (s->kind == S_KRETURN) {
+    if (s->kind == S_KRETURN || s->kind == S_RETURN) {
       s->next = NULL; /* the rest is unreachable */
       return true;
     }
@@ -1268,7 +1284,9 @@ IrFunc *ir_adjoint(Compiler *C, IrModule *m, IrFunc *K) {
       map_put(D, &D->ids, v, (void *)(intptr_t)++nv);
     for (IrVar *v = f->locals; v; v = v->next)
       map_put(D, &D->ids, v, (void *)(intptr_t)++nv);
+    map_put(D, &D->fres, f, (void *)(intptr_t)++nv);
   }
+  D->resid = -1;
   D->nv = nv;
   D->env = arena_alloc(C, sizeof(IrVar *) * (size_t)(nv ? nv : 1));
   memset(D->env, 0, sizeof(IrVar *) * (size_t)(nv ? nv : 1));
