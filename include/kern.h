@@ -682,7 +682,8 @@ static inline kern_arg kern_arg_data(const void *p, size_t size) {
  * in parameter order (args[0].struct_size is the stride of the array, and
  * every element must carry the same).  Returns when the launch has
  * completed.  A freed array argument is KERN_ERROR_INVALID_HANDLE, a NULL
- * one KERN_ERROR_TYPE_MISMATCH (kern has no null arrays); both name the
+ * one KERN_ERROR_TYPE_MISMATCH (kern has no null arrays; only an adjoint
+ * kernel's adj_ arrays may be NULL, kern_kernel_adjoint); both name the
  * argument in kern_last_error.
  * A kernel that unpacks wp.tid() into n values (i, j = wp.tid() is n = 2)
  * on a grid of more than n dimensions gets Warp 1.19's coordinates: the
@@ -788,6 +789,32 @@ KERN_API kern_status kern_module_instantiate_types(kern_module *m,
                                                    const char *name, int n,
                                                    const kern_param_info *types,
                                                    kern_kernel **out);
+/* ---------------------------------------------------------------- autodiff */
+
+/* The reverse-mode adjoint of kernel k, Warp's launch(adjoint=True), as a
+ * kernel launched with the usual calls (kern_launch and the others).  Its
+ * name is "adj_NAME"; its parameters are k's, then one adjoint per
+ * parameter, named adj_P for parameter P, of the same kind and type.  A
+ * launch over the forward launch's grid adds the gradients of the values
+ * it reads into their adj_ arrays, given the adj_ arrays of what the
+ * forward launch wrote: a read a[i] adds into adj_a[i] (atomically); a
+ * store a[i] = v takes adj_a[i] into v's gradient and clears adj_a[i], as
+ * Warp does for an array's .grad under wp.Tape; wp.atomic_add/sub(a, i, v)
+ * takes adj_a[i] (negated for sub).  Stores and atomics are not performed
+ * again.  An adj_ array argument may be kern_arg_array(NULL), Warp's None:
+ * it is skipped; another must have its array's shape
+ * (KERN_ERROR_INVALID_ARGUMENT).  Value parameters get no gradient (their adj_ values are
+ * not read).  What is differentiable: docs/language.md, "Autodiff".
+ *
+ * Compiled on the first call for k (forward-only users pay nothing) and
+ * kept with k's module, which frees it; later calls return the same
+ * handle.  A kernel using something without an adjoint rule yet is
+ * KERN_ERROR_COMPILE, kern_last_error() naming it at its position:
+ * "path:line:col: error: autodiff of X is not supported yet".  The
+ * adjoint of an adjoint, or of an instantiated generic kernel, is
+ * KERN_ERROR_INVALID_ARGUMENT. */
+KERN_API kern_status kern_kernel_adjoint(kern_kernel *k, kern_kernel **out);
+
 /* The declared parameters of the generic kernel NAME: their count (-1 when
  * the module has no generic kernel of that name), and parameter i as
  * kern_kernel_param describes one, a generic one (typing.Any, or an array

@@ -181,6 +181,13 @@ static const char help_run[] =
     "  --no-native           refuse @wp.func_native snippets (native code\n"
     "                        pasted into the program), for files you do\n"
     "                        not trust\n"
+    "  --adjoint             launch the kernel, then its reverse-mode adjoint\n"
+    "                        (Warp's launch(adjoint=True)) on the same\n"
+    "                        arrays, as wp.Tape's backward(): give the\n"
+    "                        forward parameters, then adj_NAME=SPEC for\n"
+    "                        each parameter NAME (the seeds of the outputs,\n"
+    "                        zeros for the inputs); the adj_ arrays of the\n"
+    "                        inputs receive the gradients (docs/cli.md)\n"
     "  -h, --help            show this help\n"
     "\n"
     "Every kernel parameter is given exactly once as NAME=SPEC.\n"
@@ -674,6 +681,7 @@ typedef struct run_opts {
   const char *file, *kernel, *dim, *backend, *device;
   int quiet, no_cache, threads, debug, no_native;
   int block_dim, tiled; /* --block-dim N (0: the default), --tiled */
+  int adjoint;          /* --adjoint: launch the kernel's adjoint */
   assign *args;
   int nargs;
   assign *saves;
@@ -718,6 +726,10 @@ static int parse_run_args(int argc, char **argv, run_opts *o) {
         o->tiled = 1;
         continue;
       }
+      if (strcmp(a, "--adjoint") == 0) {
+        o->adjoint = 1;
+        continue;
+      }
       if ((r = opt_value(argc, argv, &i, "--block-dim", NULL, &v))) {
         char *end;
         if (r < 0) return usage("run", "%s needs a value", a);
@@ -754,7 +766,7 @@ static int parse_run_args(int argc, char **argv, run_opts *o) {
       static const char *const run_options[] = {
           "--dim", "--backend", "--device", "--save", "--quiet", "--threads",
           "--no-cache", "--unchecked", "--debug", "--no-native", "--help",
-          "--block-dim", "--tiled"};
+          "--block-dim", "--tiled", "--adjoint"};
       const char *eq = strchr(a, '=');
       char hint[160];
       return usage("run", "unknown option '%s'%s", a,
@@ -798,6 +810,7 @@ typedef struct run_state {
   const char *devname; /* --device or --backend, NULL for the default */
   kern_module *mod;
   kern_kernel *k;
+  kern_kernel *fwd; /* --adjoint: the forward kernel, launched first */
   int np;
   kern_param_info *ps;
   spec_array *hosts;
@@ -1123,6 +1136,11 @@ static int run_load(run_state *r) {
           nk ? "its kernels: " : "it defines no kernels", names);
     return EXIT_FAIL;
   }
+  if (o->adjoint) {
+    r->fwd = r->k;
+    st = kern_kernel_adjoint(r->k, &r->k);
+    if (st != KERN_SUCCESS) return lib_error(r->ctx, st, o->file);
+  }
   return EXIT_OK;
 }
 
@@ -1373,6 +1391,10 @@ static int run_group(run_state *r, const char *list) {
   kern_group_options go = KERN_GROUP_OPTIONS_INIT;
   go.devices = list;
   go.mpi = -1;
+  if (r->o.adjoint) {
+    error("--adjoint runs on one device, not a list (%s)", list);
+    return EXIT_FAIL;
+  }
   kern_status st = kern_group_new(r->ctx, &go, &r->group);
   if (st != KERN_SUCCESS) return lib_error(r->ctx, st, list);
   if (kern_group_size(r->group) < 2) {
@@ -1599,7 +1621,15 @@ static int run_launch(run_state *r) {
       fprintf(stderr, "kern: running on %s:%d (%s)\n", bi.name, di.index,
               di.name);
   }
-  kern_status st = kern_launch(r->k, r->ndims, r->dims, r->np, r->kargs);
+  kern_status st;
+  if (r->fwd) {
+    /* --adjoint: the forward launch, then its adjoint on the same arrays,
+     * as wp.Tape records and replays them (the forward parameters are the
+     * adjoint's first half) */
+    st = kern_launch(r->fwd, r->ndims, r->dims, r->np / 2, r->kargs);
+    if (st != KERN_SUCCESS) return lib_error(r->ctx, st, "launch failed");
+  }
+  st = kern_launch(r->k, r->ndims, r->dims, r->np, r->kargs);
   if (st != KERN_SUCCESS) return lib_error(r->ctx, st, "launch failed");
   return EXIT_OK;
 }

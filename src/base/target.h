@@ -38,6 +38,10 @@ typedef struct kc_options {
    * tests it; a module the pass refuses is emitted as usual, with a
    * comment saying why (kern compile --expand, KERN_EXPAND=1). */
   int expand;
+  /* Autodiff (Note [adjoint] in ir/adjoint.c): NULL, or the name of the
+   * kernel whose adjoint the module is made of: the module then holds
+   * only the kernel "adj_NAME" (kern_kernel_adjoint). */
+  const char *adjoint;
 } kc_options;
 
 #endif

@@ -228,6 +228,28 @@ static void describe_generics(Compiler *C, kc_result *out) {
   }
 }
 
+/* Note [adjoint] in ir/adjoint.c: the module becomes the one kernel
+ * adj_NAME, the adjoint of kernel NAME, built from the scalar IR of the
+ * expansion (which takes only that kernel and the functions it calls). */
+static void adjoint_module(Compiler *C, IrModule *m, const char *name) {
+  IrFunc *k = m->kernels;
+  while (k && strcmp(k->name, name) != 0)
+    k = k->next;
+  if (!k)
+    diag_error(C, (Pos){1, 1, 0}, "no kernel '%s' to differentiate", name);
+  k->next = NULL;
+  m->kernels = k;
+  m->kernels_tail = &k->next;
+  Pos at = {0};
+  const char *what = NULL;
+  ir_adjoint_prepare(C, m);
+  if (!ir_expand(C, m, &at, &what))
+    diag_error(C, at, "autodiff of %s is not supported yet (issue #26)", what);
+  IrFunc *a = ir_adjoint(C, m, m->kernels);
+  m->kernels = a;
+  m->kernels_tail = &a->next;
+}
+
 kern_status kern__compile(const char *name, const char *src, size_t len,
                           kern__target target, const kc_options *opts,
                           kc_result *out) {
@@ -244,7 +266,7 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
   C->path = name ? name : "<string>";
   C->src = src;
   C->len = len;
-  static const kc_options dflt = {0, 0, 0, 0, 0, 0};
+  static const kc_options dflt = {0, 0, 0, 0, 0, 0, NULL};
   const kc_options *volatile o = opts ? opts : &dflt;
 
   kern_status st = KERN_SUCCESS;
@@ -269,11 +291,14 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
     for (Arena *t = C->trees; t; t = t->next)
       arena_recycle(C, t);
     m->debug = o->debug != 0;
-    /* Debug mode checks every access, so nothing is aggregated there. */
-    if (!o->debug)
+    /* Debug mode checks every access, so nothing is aggregated there; an
+     * adjoint module differentiates the atomics one by one. */
+    if (o->adjoint)
+      adjoint_module(C, m, o->adjoint);
+    else if (!o->debug)
       ir_aggregate_atomics(C, m);
     const char *expanded = NULL;
-    if (o->expand && target == KERN_TARGET_C) {
+    if (o->expand && target == KERN_TARGET_C && !o->adjoint) {
       const char *what = NULL;
       Pos at = {0};
       expanded = ir_expand(C, m, &at, &what)

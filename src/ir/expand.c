@@ -126,7 +126,7 @@ static bool needs(const IrExpr *e) {
     return false;
   if (is_agg(e->ty))
     return true;
-  if (e->kind == E_CALL && (composite(e->bi) || rule(e)))
+  if (e->kind == E_CALL && ((composite(e->bi) && e->ival != IR_KEEP_CALL) || rule(e)))
     return true;
   if (e->kind == E_VAR)
     return false;
@@ -244,10 +244,11 @@ static bool rule_type(kern_scalar sc) {
          sc != KERN_SCALAR_BFLOAT16;
 }
 
-/* Is e a call of a scalar rule on scalars of a type the rule covers? */
+/* Is e a call of a scalar rule on scalars of a type the rule covers?
+ * (Not a call an autodiff module keeps: IR_KEEP_CALL.) */
 static bool rule(const IrExpr *e) {
   if (e->kind != E_CALL || e->ty->kind != TY_SCALAR || e->nargs < 1 ||
-      e->nargs > 2)
+      e->nargs > 2 || e->ival == IR_KEEP_CALL)
     return false;
   for (int i = 0; i < e->nargs; i++)
     if (e->args[i]->ty->kind != TY_SCALAR)
@@ -1454,7 +1455,7 @@ static IrExpr *xs(Xp *X, IrExpr *e) {
     return pick(X, row, 0, 1, t->cols, j);
   }
   case E_CALL: {
-    if (composite(e->bi))
+    if (composite(e->bi) && e->ival != IR_KEEP_CALL)
       return scomposite(X, e);
     if (rule(e)) {
       IrExpr *v[2] = {NULL, NULL};

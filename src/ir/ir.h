@@ -4,6 +4,7 @@
  *   build.c   constructors the lowering (lower/check.c) builds the IR with
  *   passes.c  target-independent passes: same-address atomic aggregation,
  *             read-only / contiguity / thread-index facts
+ *   adjoint.c a kernel's reverse-mode adjoint, as another kernel
  *   expand.c  vectors, matrices, quaternions, transforms and the composite
  *             builtins expanded into scalar IR (Note [expansion]), for the
  *             PTX tier and, as a test of it, the C emitter
@@ -71,6 +72,12 @@ typedef enum IrExprKind {
  * its data pointer non-null, as Warp tests it (a struct's unset array
  * field is null). */
 #define IR_NONNULL 4
+
+/* E_CALL's ival for a float wp.min, wp.max or wp.clamp that an autodiff
+ * module keeps a call through the expansion (ir_adjoint_prepare): its
+ * adjoint follows Warp's rule for ties, which the expanded form's
+ * selection would not. */
+#define IR_KEEP_CALL 7
 
 /* Note [views]: E_VIEW selects from the array var (contiguous or itself a
  * view) with one entry per leading axis, three args each: an integer
@@ -236,6 +243,15 @@ void ir_add_fault_param(Compiler *C, IrModule *m);
  * *what ("wp.inverse of a 4x4 matrix") saying what the pass cannot
  * expand. */
 bool ir_expand(Compiler *C, IrModule *m, Pos *pos, const char **what);
+
+/* adjoint.c: the reverse-mode adjoint of the kernel K, read after
+ * ir_expand, as a new kernel "adj_NAME" (Note [adjoint]); a construct
+ * without an adjoint rule is a diagnostic at its position. */
+IrFunc *ir_adjoint(Compiler *C, IrModule *m, IrFunc *K);
+/* Before ir_expand, on a module of the one kernel to differentiate:
+ * drops the functions it does not call and marks the float min/max/clamp
+ * calls IR_KEEP_CALL. */
+void ir_adjoint_prepare(Compiler *C, IrModule *m);
 
 /* Internal builtins the lowering introduces for operators. */
 enum {

@@ -1288,7 +1288,8 @@ static void decorated(Parser *P) {
     diag_error(P->C, first->pos, "the Warp decorator @%s.%s is not "
                "supported%s", P->wp, other,
                !strncmp(other, "func_grad", 9) || !strcmp(other, "func_replay")
-                   ? " (autodiff is outside kern's scope)" : "");
+                   ? " yet (custom gradients; kern differentiates kernels "
+                     "with kern_kernel_adjoint, issue #26)" : "");
   if (kind == 1 && is_kw(t, "def")) {
     /* the kernel's tree in an arena of its own (Note [kernel syntax
      * trees] in lower/check.c) */

@@ -63,7 +63,7 @@ kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
 }
 
 void kern__ptx_emit(const kern__ptx_request *rq, int sm, kc_result *code) {
-  kc_options opts = {0, 0, 0, rq->no_native, sm, 0};
+  kc_options opts = {0, 0, 0, rq->no_native, sm, 0, NULL};
   kc_result r;
   memset(&r, 0, sizeof r);
   kern_status st = kern__compile(rq->name, rq->source ? rq->source : "",
@@ -196,7 +196,7 @@ static kern_status load_string(kern_context *ctx, kern_device dev,
   /* On CUDA, #line directives make NVRTC errors and compute-sanitizer
    * reports point at the kernel file's lines. */
   kc_options opts = {kern__debug_enabled(ctx), be->target == KERN_TARGET_CUDA, 0,
-                     ctx->opts.no_native, 0, kern__expand_enabled()};
+                     ctx->opts.no_native, 0, kern__expand_enabled(), NULL};
   /* The quick tier of a cold CUDA load is the backend's decision, made
    * after its cache look-up (Note [PTX tier] in cuda_module.c): rq lets it
    * have the PTX compiled then. */
@@ -216,9 +216,10 @@ static kern_status load_string(kern_context *ctx, kern_device dev,
   kern_module *m;
   st = kern__module_from_source(ctx, dev, name, &code, &rq, &m);
   if (st != KERN_SUCCESS) return st;
-  /* A module with generic kernels keeps its source: a launch may ask for
-   * an instantiation the source does not name (generic.c). */
-  if (m->code.ngenerics) {
+  /* A module keeps its source: a launch may ask for an instantiation of a
+   * generic kernel the source does not name (generic.c), or a kernel's
+   * adjoint (autodiff.c), both compiled from it on demand. */
+  {
     m->source = kern__malloc(length + 1);
     if (!m->source) {
       kern__module_free(m);
@@ -312,6 +313,7 @@ void kern__module_free(kern_module *m) {
   while (m->instances) kern__module_free(m->instances);
   kern__module_disown(m);
   kern__free(m->source);
+  kern__free(m->adjoint_of);
   /* The handles go first (Note [handle table]); compile_result_free may
    * reset nkernels, so before it. */
   for (int i = 0; i < m->code.nkernels; i++)
@@ -429,7 +431,7 @@ kern_status kern_compile_source(kern_context *h, const char *name,
    * helpers (Note [helper memo] in emit/memo.c). */
   if (!ctx->memo) ctx->memo = kern__memo_new();
   kc_options opts = {kern__debug_enabled(ctx), 0, compact, ctx->opts.no_native, ptx,
-                     kern__expand_enabled()};
+                     kern__expand_enabled(), NULL};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile_memo(name, source ? source : "", length,
@@ -852,6 +854,13 @@ static kern_status pack_array_arg(kern_context *ctx, kern_module *m,
   kern_status st = KERN_SUCCESS;
   char want[128], got[128];
   kern_array *arr = a->u.array;
+  if (a->kind == KERN_ARG_ARRAY && !arr && m->adjoint_of &&
+      strncmp(p->name, "adj_", 4) == 0 && m->code.nkernels &&
+      i >= (m->code.kernels[0].nparams - m->code.kernels[0].fault_param) / 2) {
+    /* an adjoint kernel's adj_ array may be null: skipped (autodiff.c) */
+    memset(&slot->arr, 0, sizeof slot->arr);
+    return KERN_SUCCESS;
+  }
   if (a->kind != KERN_ARG_ARRAY || !arr) {
     MISMATCH("got %s", kn, i + 1, p->name, want,
              arg_spelling(a, got, sizeof got));
@@ -1040,6 +1049,27 @@ kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
          : p->kind == KERN_PARAM_INDEXED
              ? pack_indexed_arg(ctx, m, kn, i, p, a, slot)
              : pack_value_arg(ctx, kn, i, p, a, slot);
+  }
+
+  /* An adjoint kernel (autodiff.c) indexes adj_P with P's indices: a
+   * non-null adj_P must have P's shape, as Warp requires of a .grad. */
+  for (int i = nargs / 2; m->adjoint_of && i < nargs && st == KERN_SUCCESS; i++) {
+    const kc_param *p = &info->params[i];
+    if (p->kind != KERN_PARAM_ARRAY || !slots[i].arr.data ||
+        info->params[i - nargs / 2].kind != KERN_PARAM_ARRAY)
+      continue;
+    const kern__arr *g = &slots[i].arr, *f = &slots[i - nargs / 2].arr;
+    for (int d = 0; d < 4; d++)
+      if (g->shape[d] != f->shape[d]) {
+        st = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                         "launch of '%s': argument %d '%s' has shape %lld "
+                         "on axis %d but '%s' has %lld: an adjoint array "
+                         "has its array's shape", kn, i + 1, p->name,
+                         (long long)g->shape[d], d,
+                         info->params[i - nargs / 2].name,
+                         (long long)f->shape[d]);
+        break;
+      }
   }
 
   if (st == KERN_SUCCESS) {

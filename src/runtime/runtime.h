@@ -320,6 +320,9 @@ struct kern_module {
   char *source;
   size_t source_len;
   struct kern_module *instances, *next_instance, *owner;
+  /* An adjoint module (autodiff.c): the name of the kernel it is the
+   * adjoint of (malloc'd), else NULL. */
+  char *adjoint_of;
 };
 
 /* Public handle -> object, NULL when the handle is not live.  The context

@@ -506,6 +506,11 @@ def parse_header(path):
             launch["block_dim"] = int(toks[i + 1])
             i += 2
             continue
+        if t == "--adjoint":
+            # kern run --adjoint (tests/autodiff/gen_expected.py runs a Tape)
+            launch["adjoint"] = True
+            i += 1
+            continue
         if t == "--tiled":
             # wp.launch_tiled: block_dim appended to dim (1 on the CPU)
             launch["tiled"] = True

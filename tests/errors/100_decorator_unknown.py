@@ -1,4 +1,4 @@
-# expect: 5:1: error: the Warp decorator @wp.func_grad is not supported (autodiff is outside kern's scope)
+# expect: 5:1: error: the Warp decorator @wp.func_grad is not supported yet (custom gradients; kern differentiates kernels with kern_kernel_adjoint, issue #26)
 import warp as wp
 
 

@@ -1,0 +1,1409 @@
+/*
+ * adjoint.c -- a kernel's reverse-mode adjoint, built as another kernel of
+ * the IR (Note [adjoint]), so that every emitter spells it unchanged.
+ */
+#include <string.h>
+#include "ir.h"
+
+/* Note [adjoint]: ir_adjoint reads one kernel after the expansion into
+ * scalar IR (Note [expansion] in expand.c), so vectors, matrices,
+ * quaternions and the composite builtins arrive as scalar operations and
+ * differentiate through them; only scalar rules are written here.  The
+ * result is a new kernel ("adj_NAME") whose parameters are the forward
+ * parameters followed by one adjoint per parameter, adj_NAME, of the same
+ * kind and type: Warp's launch(adjoint=True) order.  Its body is Warp's
+ * adjoint kernel, in two parts:
+ *
+ *  - the forward replay: the kernel's statements again, in single
+ *    assignment form (every assignment makes a fresh local, an `if` joins
+ *    its branches' versions in a local assigned at the end of each
+ *    branch), so the reverse part can read every intermediate value.  As
+ *    in Warp, the replay performs no store and no atomic (the arrays keep
+ *    what the forward launch left), and it skips the bodies of dynamic
+ *    loops: a variable the loop reassigns keeps its value from before the
+ *    loop for the rest of the replay.
+ *  - the reverse sweep: for each operation, last first, its adjoint rule
+ *    adds the result's adjoint, times the partial derivative, into the
+ *    adjoints of its operands.  A load of a[i] adds into adj_a[i]
+ *    (atomically); a store a[i] = v adds adj_a[i] into v's adjoint and
+ *    clears adj_a[i] (Warp's rule when the adjoint array is the array's
+ *    .grad, as under wp.Tape); wp.atomic_add/sub(a, i, v) adds (subtracts)
+ *    adj_a[i] into v's.  A null adjoint array is skipped.  Integers,
+ *    comparisons and wp.tid() carry no adjoint, and neither do value
+ *    parameters (Warp discards their adjoints).
+ *
+ * Loops follow Warp.  A range() of constants with at most 16 iterations
+ * (Warp's max_unroll) is unrolled, so its gradient is exact.  Any other
+ * range() loop runs again in reverse order of its iterations in the
+ * reverse sweep; each iteration replays the body's forward, then its
+ * reverse.  A variable assigned before the loop and reassigned in it is
+ * Warp's loop-carried variable: one local, which the body reads until it
+ * reassigns the variable, and which the body's last version is assigned
+ * to at the end of the body; so the reverse rules read its value after
+ * the replay, and its assignment passes its adjoint on and clears it
+ * (Warp's adj_assign).  That is Warp's gradient, exact for sums, not for
+ * products (Warp's own limit; tests/autodiff/loop_carried*.py).  A while
+ * loop is the same, except that the reverse sweep evaluates its
+ * condition again on the carried variables, so it runs first iteration
+ * to last there (dyn_loop).
+ *
+ * A kernel's early return ends the replay and starts the reverse sweep
+ * at that point, as Warp's jump does (norm_returns).  A @wp.func call is
+ * inlined (inline_call).  Float min, max and clamp stay calls through the
+ * expansion (IR_KEEP_CALL) so that ties follow Warp's rules.  Anything
+ * without a rule here is refused at its position: "autodiff of X is not
+ * supported yet", never a silently wrong gradient. */
+
+typedef struct Seq {
+  IrStmt *head, **tail;
+} Seq;
+
+typedef struct Map {   /* pointer -> pointer, open addressing */
+  const void **keys;
+  void **vals;
+  int cap, n;
+} Map;
+
+typedef struct Ad {
+  Compiler *C;
+  IrFunc *K, *A;
+  Map ids;          /* K var -> 1 + its index in env */
+  IrVar **env;      /* K var -> the A variable holding its value now */
+  int nv;
+  Map adjs;         /* A var -> its adjoint */
+  Map noadj;        /* A vars that carry no adjoint (value parameters) */
+  Map atomres;      /* K vars assigned an atomic's result */
+  Map fres;         /* user function -> 1 + its result's slot in env */
+  int resid;        /* the slot of the function being inlined, or -1 */
+  IrVar **made;     /* A value variables made so far (per-iteration zeroing) */
+  int nmade, capmade;
+  int loop_depth;
+  Map adjarr;       /* A array parameter -> its adjoint parameter */
+  int depth;        /* user functions being inlined */
+  Pos pos;
+} Ad;
+
+static _Noreturn void refuse(Ad *D, const char *what) {
+  diag_error(D->C, D->pos, "autodiff of %s is not supported yet (issue #26)",
+             what);
+}
+
+/* ---------------------------------------------------------------- maps */
+
+static unsigned hash(const void *p) {
+  uintptr_t x = (uintptr_t)p;
+  x ^= x >> 17;
+  x *= 0x9E3779B1u;
+  return (unsigned)(x ^ (x >> 15));
+}
+
+static void map_put(Ad *D, Map *m, const void *k, void *v);
+
+static void map_grow(Ad *D, Map *m) {
+  Map o = *m;
+  m->cap = o.cap ? o.cap * 2 : 64;
+  m->n = 0;
+  m->keys = arena_alloc(D->C, sizeof(void *) * (size_t)m->cap);
+  m->vals = arena_alloc(D->C, sizeof(void *) * (size_t)m->cap);
+  memset(m->keys, 0, sizeof(void *) * (size_t)m->cap);
+  for (int i = 0; i < o.cap; i++)
+    if (o.keys[i])
+      map_put(D, m, o.keys[i], o.vals[i]);
+}
+
+static void map_put(Ad *D, Map *m, const void *k, void *v) {
+  if ((m->n + 1) * 2 > m->cap)
+    map_grow(D, m);
+  unsigned i = hash(k) & (unsigned)(m->cap - 1);
+  while (m->keys[i] && m->keys[i] != k)
+    i = (i + 1) & (unsigned)(m->cap - 1);
+  if (!m->keys[i])
+    m->n++;
+  m->keys[i] = k;
+  m->vals[i] = v;
+}
+
+static void *map_get(const Map *m, const void *k) {
+  if (!m->cap)
+    return NULL;
+  unsigned i = hash(k) & (unsigned)(m->cap - 1);
+  while (m->keys[i]) {
+    if (m->keys[i] == k)
+      return m->vals[i];
+    i = (i + 1) & (unsigned)(m->cap - 1);
+  }
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+static void seq_init(Seq *s) {
+  s->head = NULL;
+  s->tail = &s->head;
+}
+
+static void put(Seq *s, IrStmt *st) {
+  st->next = NULL;
+  *s->tail = st;
+  s->tail = &st->next;
+}
+
+/* chunk's statements go before everything in s */
+static void prepend(Seq *s, Seq *chunk) {
+  if (!chunk->head)
+    return;
+  *chunk->tail = s->head;
+  if (!s->head)
+    s->tail = chunk->tail;
+  s->head = chunk->head;
+  seq_init(chunk);
+}
+
+static bool fty(const Type *t) {
+  return t && (t->kind == TY_SCALAR || t->kind == TY_VEC || t->kind == TY_MAT) &&
+         (t->sc == KERN_SCALAR_FLOAT32 || t->sc == KERN_SCALAR_FLOAT64);
+}
+
+/* a 16-bit float: its gradient is not computed yet, so it is refused */
+static bool lowp(const Type *t) {
+  return t && (t->kind == TY_SCALAR || t->kind == TY_VEC || t->kind == TY_MAT) &&
+         (t->sc == KERN_SCALAR_FLOAT16 || t->sc == KERN_SCALAR_BFLOAT16);
+}
+
+static bool is_agg(const Type *t) {
+  return t && (t->kind == TY_VEC || t->kind == TY_MAT);
+}
+
+static int ncomp(const Type *t) {
+  return t->kind == TY_SCALAR ? 1 : t->rows * t->cols;
+}
+
+static int kid(Ad *D, IrVar *v) {
+  intptr_t i = (intptr_t)map_get(&D->ids, v);
+  if (!i)
+    refuse(D, arena_printf(D->C, "the variable %s", v->name));
+  return (int)i - 1;
+}
+
+static IrVar *newvar(Ad *D, const char *base, const Type *ty) {
+  IrVar *v = ir_var(D->C, D->A, base, ty);
+  if (D->nmade == D->capmade) {
+    int nc = D->capmade ? D->capmade * 2 : 64;
+    IrVar **n = arena_alloc(D->C, sizeof(IrVar *) * (size_t)nc);
+    if (D->nmade)
+      memcpy(n, D->made, sizeof(IrVar *) * (size_t)D->nmade);
+    D->made = n;
+    D->capmade = nc;
+  }
+  D->made[D->nmade++] = v;
+  return v;
+}
+
+static void assign(Ad *D, Seq *s, IrVar *v, IrExpr *e) {
+  IrStmt *st = ir_stmt(D->C, S_ASSIGN, D->pos);
+  st->var = v;
+  st->a = e;
+  put(s, st);
+}
+
+static IrExpr *ref(Ad *D, IrVar *v) { return ir_ref(D->C, v); }
+
+static IrExpr *fconst(Ad *D, const Type *t, double v) {
+  return ir_const_float(D->C, t, v);
+}
+
+static IrExpr *icst(Ad *D, int k) {
+  return ir_const_int(D->C, ty_scalar(KERN_SCALAR_INT32), (uint64_t)k);
+}
+
+static IrExpr *bin(Ad *D, int op, IrExpr *a, IrExpr *b) {
+  const Type *t = op >= OP_LT && op <= OP_NE ? ty_scalar(KERN_SCALAR_BOOL) : a->ty;
+  return ir_binary(D->C, op, t, a, b);
+}
+
+static IrExpr *call1(Ad *D, int bi, IrExpr *a) {
+  return ir_call1(D->C, bi, a->ty, a);
+}
+
+/* Component k of the aggregate e. */
+static IrExpr *comp(Ad *D, IrExpr *e, int k) {
+  const Type *t = e->ty;
+  IrExpr *c = ir_expr(D->C, E_COMP, ty_scalar(t->sc));
+  c->a = e;
+  if (t->kind == TY_MAT) {
+    c->b = icst(D, k / t->cols);
+    c->c = icst(D, k % t->cols);
+  } else {
+    c->b = icst(D, k);
+  }
+  return c;
+}
+
+static IrExpr *zero_of(Ad *D, const Type *t) {
+  if (!is_agg(t))
+    return fconst(D, t, 0);
+  IrExpr *m = ir_expr(D->C, E_MAKE, t);
+  m->nargs = 1;
+  m->args = arena_alloc(D->C, sizeof(IrExpr *));
+  m->args[0] = fconst(D, ty_scalar(t->sc), 0);
+  return m;
+}
+
+/* The adjoint of the A variable v, made on first use; NULL when v carries
+ * none. */
+static IrVar *adj_of(Ad *D, IrVar *v) {
+  if (!fty(v->ty) || v->is_param || map_get(&D->noadj, v))
+    return NULL;
+  IrVar *a = map_get(&D->adjs, v);
+  if (!a) {
+    a = ir_var(D->C, D->A, "adj", v->ty);
+    map_put(D, &D->adjs, v, a);
+  }
+  return a;
+}
+
+/* adj(target) += g (scalar), target an A expression: a variable gets it,
+ * a constant does not. */
+static void acc(Ad *D, Seq *s, IrExpr *target, IrExpr *g) {
+  if (target->kind != E_VAR)
+    return;
+  IrVar *a = adj_of(D, target->var);
+  if (!a)
+    return;
+  if (is_agg(a->ty)) {
+    for (int k = 0; k < ncomp(a->ty); k++) {
+      IrStmt *st = ir_stmt(D->C, S_SETCOMP, D->pos);
+      st->var = a;
+      IrExpr *c = comp(D, ref(D, a), k);
+      st->a = c->b;
+      st->b = c->c;
+      st->c = bin(D, OP_ADD, c, comp(D, g, k));
+      put(s, st);
+    }
+    return;
+  }
+  assign(D, s, a, bin(D, OP_ADD, ref(D, a), g));
+}
+
+/* adj(target)[k] += g for an aggregate variable */
+static void acc_comp(Ad *D, Seq *s, IrExpr *target, IrExpr *cb, IrExpr *cc,
+                     IrExpr *g) {
+  if (target->kind != E_VAR)
+    return;
+  IrVar *a = adj_of(D, target->var);
+  if (!a)
+    return;
+  IrStmt *st = ir_stmt(D->C, S_SETCOMP, D->pos);
+  st->var = a;
+  st->a = cb;
+  st->b = cc;
+  IrExpr *c = ir_expr(D->C, E_COMP, g->ty);
+  c->a = ref(D, a);
+  c->b = cb;
+  c->c = cc;
+  st->c = bin(D, OP_ADD, c, g);
+  put(s, st);
+}
+
+static IrExpr *adjx(Ad *D, IrVar *v) {
+  IrVar *a = adj_of(D, v);
+  return a ? ref(D, a) : zero_of(D, v->ty);
+}
+
+/* A value in a fresh local of the function (a variable or constant is one
+ * already). */
+static IrExpr *tmp(Ad *D, Seq *fw, IrExpr *e) {
+  if (e->kind == E_VAR || e->kind == E_CONST)
+    return e;
+  IrVar *v = newvar(D, "t", e->ty);
+  assign(D, fw, v, e);
+  return ref(D, v);
+}
+
+/* ---------------------------------------------------------------- values */
+
+static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e);
+static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e);
+static bool norm_returns(Ad *D, IrStmt **head);
+static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv);
+
+/* e with its variables renamed to their current versions: the
+ * non-differentiable parts (integers, comparisons, indices). */
+static IrExpr *clone(Ad *D, Seq *fw, IrExpr *e) {
+  if (!e)
+    return NULL;
+  switch (e->kind) {
+  case E_ATOMIC:
+    refuse(D, "the value an atomic returns");
+  case E_FCALL:
+    refuse(D, "a call of a user function (@wp.func)");
+  case E_FIELD:
+    refuse(D, "a struct field");
+  case E_VIEW:
+    refuse(D, "an array view");
+  case E_ADDR:
+    refuse(D, "wp.address_of");
+  default:
+    break;
+  }
+  IrExpr *n = ir_expr(D->C, e->kind, e->ty);
+  *n = *e;
+  if (e->kind == E_VAR) {
+    n->var = D->env[kid(D, e->var)];
+    if (!n->var && map_get(&D->atomres, e->var))
+      refuse(D, "the value an atomic returns");
+    if (!n->var)
+      refuse(D, arena_printf(D->C, "a variable read before it is assigned (%s)",
+                             e->var->name));
+    return n;
+  }
+  if ((e->kind == E_LOAD || e->kind == E_SHAPE) && e->var)
+    n->var = D->env[kid(D, e->var)];
+  n->a = clone(D, fw, e->a);
+  n->b = clone(D, fw, e->b);
+  n->c = clone(D, fw, e->c);
+  if (e->nargs) {
+    n->args = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)e->nargs);
+    for (int i = 0; i < e->nargs; i++)
+      n->args[i] = clone(D, fw, e->args[i]);
+  }
+  return n;
+}
+
+/* The indices of a load, store or atomic, each in a local. */
+static IrExpr **indices(Ad *D, Seq *fw, IrExpr **args, int n) {
+  IrExpr **r = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++)
+    r[i] = tmp(D, fw, clone(D, fw, args[i]));
+  return r;
+}
+
+static IrExpr *nonnull(Ad *D, IrVar *arr) {
+  IrExpr *e = ir_expr(D->C, E_SHAPE, ty_scalar(KERN_SCALAR_BOOL));
+  e->var = arr;
+  e->ival = IR_NONNULL;
+  return e;
+}
+
+static IrExpr *load(Ad *D, IrVar *arr, IrExpr **idx, int n, const Type *t,
+                    Pos pos) {
+  IrExpr *e = ir_expr(D->C, E_LOAD, t);
+  e->var = arr;
+  e->args = idx;
+  e->nargs = n;
+  e->pos = pos;
+  return e;
+}
+
+static IrStmt *guarded(Ad *D, IrVar *adjarr, Seq *body) {
+  IrStmt *s = ir_stmt(D->C, S_IF, D->pos);
+  s->a = nonnull(D, adjarr);
+  s->body = body->head;
+  return s;
+}
+
+/* The adjoint array of the array variable karr (a kernel parameter, or a
+ * function's parameter bound to one). */
+static IrVar *adj_array(Ad *D, IrVar *karr) {
+  IrVar *a = D->env[kid(D, karr)];
+  IrVar *g = a ? map_get(&D->adjarr, a) : NULL;
+  if (!g)
+    refuse(D, "an array that is not a kernel parameter");
+  return g;
+}
+
+static IrExpr *node(Ad *D, Seq *fw, IrExpr *e) {
+  IrVar *v = newvar(D, "t", e->ty);
+  assign(D, fw, v, e);
+  return ref(D, v);
+}
+
+static bool is_float_scalar(const Type *t) {
+  return t && t->kind == TY_SCALAR && fty(t);
+}
+
+static IrExpr *sel(Ad *D, IrExpr *k, IrExpr *a, IrExpr *b) {
+  IrExpr *s = ir_expr(D->C, E_SELECT, a->ty);
+  s->a = k;
+  s->b = a;
+  s->c = b;
+  return s;
+}
+
+/* Does Warp's adj_min (adj_max) give the adjoint to a rather than b?  a
+ * NaN loses; then a < b (a > b); a tie goes to b. */
+static IrExpr *min_pick(Ad *D, int bi, IrExpr *a, IrExpr *b) {
+  IrExpr *an = bin(D, OP_NE, a, a), *bn = bin(D, OP_NE, b, b);
+  IrExpr *lt = bin(D, bi == BI_MIN ? OP_LT : OP_GT, a, b);
+  IrExpr *o = ir_expr(D->C, E_OR, ty_scalar(KERN_SCALAR_BOOL));
+  o->a = bn;
+  o->b = lt;
+  IrExpr *n = ir_expr(D->C, E_NOT, ty_scalar(KERN_SCALAR_BOOL));
+  n->a = an;
+  IrExpr *r = ir_expr(D->C, E_AND, ty_scalar(KERN_SCALAR_BOOL));
+  r->a = n;
+  r->b = o;
+  return r;
+}
+
+static void minmax(Ad *D, Seq *c, int bi, IrExpr *a, IrExpr *b, IrExpr *g) {
+  const Type *t = g->ty;
+  IrExpr *k = tmp(D, c, min_pick(D, bi, a, b));
+  acc(D, c, a, sel(D, k, g, fconst(D, t, 0)));
+  acc(D, c, b, sel(D, k, fconst(D, t, 0), g));
+}
+
+/* The rule of one scalar math builtin: g is the adjoint of r = f(x[, y]),
+ * the partials go into the arguments' adjoints. */
+static void call_rule(Ad *D, Seq *c, int bi, IrExpr *r, IrExpr **x, int n,
+                      IrExpr *g) {
+  const Type *t = r->ty;
+  IrExpr *a = x[0], *one = fconst(D, t, 1);
+  switch (bi) {
+  case BI_SQRT: /* g / (2 sqrt x) */
+    acc(D, c, a, bin(D, OP_DIV, g, bin(D, OP_MUL, fconst(D, t, 2), r)));
+    return;
+  case BI_CBRT: /* g / (3 r^2) */
+    acc(D, c, a, bin(D, OP_DIV, g, bin(D, OP_MUL, fconst(D, t, 3),
+                                       bin(D, OP_MUL, r, r))));
+    return;
+  case BI_EXP:
+    acc(D, c, a, bin(D, OP_MUL, g, r));
+    return;
+  case BI_EXP2:
+    acc(D, c, a, bin(D, OP_MUL, g, bin(D, OP_MUL, r, fconst(D, t, 0.69314718055994530942))));
+    return;
+  case BI_LOG:
+    acc(D, c, a, bin(D, OP_DIV, g, a));
+    return;
+  case BI_LOG2:
+    acc(D, c, a, bin(D, OP_DIV, g, bin(D, OP_MUL, a, fconst(D, t, 0.69314718055994530942))));
+    return;
+  case BI_LOG10:
+    acc(D, c, a, bin(D, OP_DIV, g, bin(D, OP_MUL, a, fconst(D, t, 2.30258509299404568402))));
+    return;
+  case BI_SIN:
+    acc(D, c, a, bin(D, OP_MUL, g, call1(D, BI_COS, a)));
+    return;
+  case BI_COS:
+    acc(D, c, a, ir_unary(D->C, OP_NEG, bin(D, OP_MUL, g, call1(D, BI_SIN, a))));
+    return;
+  case BI_TAN: { /* g / cos^2 */
+    IrExpr *co = call1(D, BI_COS, a);
+    acc(D, c, a, bin(D, OP_DIV, g, bin(D, OP_MUL, co, co)));
+    return;
+  }
+  case BI_SINH:
+    acc(D, c, a, bin(D, OP_MUL, g, call1(D, BI_COSH, a)));
+    return;
+  case BI_COSH:
+    acc(D, c, a, bin(D, OP_MUL, g, call1(D, BI_SINH, a)));
+    return;
+  case BI_TANH:
+    acc(D, c, a, bin(D, OP_MUL, g, bin(D, OP_SUB, one, bin(D, OP_MUL, r, r))));
+    return;
+  case BI_ASIN: case BI_ACOS: { /* +-g / sqrt(1 - x^2) */
+    IrExpr *d = bin(D, OP_DIV, g, call1(D, BI_SQRT, bin(D, OP_SUB, one,
+                                                      bin(D, OP_MUL, a, a))));
+    acc(D, c, a, bi == BI_ASIN ? d : ir_unary(D->C, OP_NEG, d));
+    return;
+  }
+  case BI_ATAN:
+    acc(D, c, a, bin(D, OP_DIV, g, bin(D, OP_ADD, one, bin(D, OP_MUL, a, a))));
+    return;
+  case BI_ATAN2: { /* r = atan2(y=a, x=b) */
+    IrExpr *b = x[1];
+    IrExpr *den = bin(D, OP_ADD, bin(D, OP_MUL, a, a), bin(D, OP_MUL, b, b));
+    acc(D, c, a, bin(D, OP_DIV, bin(D, OP_MUL, g, b), den));
+    acc(D, c, b, ir_unary(D->C, OP_NEG, bin(D, OP_DIV, bin(D, OP_MUL, g, a), den)));
+    return;
+  }
+  case BI_ABS: /* Warp: x < 0: -g, else g */
+    acc(D, c, a, sel(D, bin(D, OP_LT, a, fconst(D, t, 0)),
+                     ir_unary(D->C, OP_NEG, g), g));
+    return;
+  case BI_MIN: case BI_MAX: /* Warp's adj_min/adj_max (ties: the second) */
+    minmax(D, c, bi, a, x[1], g);
+    return;
+  case BI_CLAMP: { /* Warp: clamp = min(max(lo, x), hi), by their rules */
+    IrExpr *lo = x[1], *hi = x[2];
+    IrVar *gm = ir_var(D->C, D->A, "gm", t);
+    IrExpr *m = tmp(D, c, ir_call2(D->C, BI_MAX, t, lo, a));
+    /* adj_min(m, hi): the part for m goes to gm */
+    IrExpr *pick = tmp(D, c, min_pick(D, BI_MIN, m, hi));
+    assign(D, c, gm, sel(D, pick, g, fconst(D, t, 0)));
+    acc(D, c, hi, sel(D, pick, fconst(D, t, 0), g));
+    minmax(D, c, BI_MAX, lo, a, ref(D, gm));
+    return;
+  }
+  case BI_FLOOR: case BI_CEIL: case BI_TRUNC: case BI_ROUND: case BI_RINT:
+    return; /* piecewise constant: no gradient (Warp) */
+  case BI_POW: case BI_OP_POW: { /* r = a^b */
+    IrExpr *b = x[1];
+    /* d/da = b a^(b-1); d/db = log(a) r (Warp guards a > 0) */
+    IrExpr *pa = ir_call2(D->C, BI_POW, t, a, bin(D, OP_SUB, b, one));
+    acc(D, c, a, bin(D, OP_MUL, g, bin(D, OP_MUL, b, pa)));
+    acc(D, c, b, bin(D, OP_MUL, bin(D, OP_MUL, call1(D, BI_LOG, a), r), g));
+    (void)n;
+    return;
+  }
+  default:
+    refuse(D, arena_printf(D->C, "wp.%s", bi < BI_COUNT ? builtin_names[bi]
+                                                          : "(an operator)"));
+  }
+}
+
+/* The A value of the float expression e; its operations are replayed into
+ * fw and their reverse rules go in front of rv. */
+
+static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
+  if (e->kind == E_FCALL)
+    return inline_call(D, fw, rv, e);
+  /* a 16-bit float would carry a gradient kern does not compute yet */
+  if (lowp(e->ty) || (e->kind == E_CAST && lowp(e->a->ty)))
+    refuse(D, "float16 and bfloat16 values");
+  if (!fty(e->ty))
+    return tmp(D, fw, clone(D, fw, e));
+  Seq c;
+  seq_init(&c);
+  switch (e->kind) {
+  case E_CONST: case E_VAR:
+    return clone(D, fw, e);
+  case E_UNARY: {
+    IrExpr *a = dval(D, fw, rv, e->a);
+    if (e->op == OP_POS)
+      return a;
+    if (e->op != OP_NEG)
+      refuse(D, "a unary operator");
+    IrExpr *r = node(D, fw, ir_unary(D->C, OP_NEG, a));
+    acc(D, &c, a, ir_unary(D->C, OP_NEG, adjx(D, r->var)));
+    prepend(rv, &c);
+    return r;
+  }
+  case E_BINARY: {
+    if (!is_float_scalar(e->ty))
+      refuse(D, "an operator on vectors");
+    IrExpr *a = dval(D, fw, rv, e->a), *b = dval(D, fw, rv, e->b);
+    IrExpr *r = node(D, fw, bin(D, e->op, a, b));
+    IrExpr *g = adjx(D, r->var);
+    switch (e->op) {
+    case OP_ADD:
+      acc(D, &c, a, g);
+      acc(D, &c, b, g);
+      break;
+    case OP_SUB:
+      acc(D, &c, a, g);
+      acc(D, &c, b, ir_unary(D->C, OP_NEG, g));
+      break;
+    case OP_MUL:
+      acc(D, &c, a, bin(D, OP_MUL, b, g));
+      acc(D, &c, b, bin(D, OP_MUL, a, g));
+      break;
+    case OP_DIV: /* Warp: adj_a += g / b; adj_b -= g * r / b */
+      acc(D, &c, a, bin(D, OP_DIV, g, b));
+      acc(D, &c, b, ir_unary(D->C, OP_NEG, bin(D, OP_DIV, bin(D, OP_MUL, g, r), b)));
+      break;
+    default:
+      refuse(D, "this operator on floats");
+    }
+    prepend(rv, &c);
+    return r;
+  }
+  case E_SELECT: {
+    IrExpr *k = tmp(D, fw, clone(D, fw, e->a));
+    IrExpr *a = dval(D, fw, rv, e->b), *b = dval(D, fw, rv, e->c);
+    IrExpr *s = ir_expr(D->C, E_SELECT, e->ty);
+    s->a = k;
+    s->b = a;
+    s->c = b;
+    IrExpr *r = node(D, fw, s);
+    IrExpr *g = adjx(D, r->var);
+    if (is_agg(e->ty))
+      refuse(D, "a selection between vectors");
+    IrExpr *ga = ir_expr(D->C, E_SELECT, e->ty), *gb = ir_expr(D->C, E_SELECT, e->ty);
+    ga->a = gb->a = k;
+    ga->b = g;
+    ga->c = fconst(D, e->ty, 0);
+    gb->b = fconst(D, e->ty, 0);
+    gb->c = g;
+    acc(D, &c, a, ga);
+    acc(D, &c, b, gb);
+    prepend(rv, &c);
+    return r;
+  }
+  case E_CAST: {
+    if (!fty(e->a->ty))
+      return tmp(D, fw, clone(D, fw, e));
+    if (is_agg(e->ty))
+      refuse(D, "a conversion of a vector");
+    IrExpr *a = dval(D, fw, rv, e->a);
+    IrExpr *r = node(D, fw, ir_cast(D->C, e->ty, a));
+    acc(D, &c, a, ir_cast(D->C, a->ty, adjx(D, r->var)));
+    prepend(rv, &c);
+    return r;
+  }
+  case E_CALL: {
+    if (!is_float_scalar(e->ty))
+      refuse(D, arena_printf(D->C, "wp.%s on vectors", e->bi < BI_COUNT
+                                 ? builtin_names[e->bi] : "(operator)"));
+    IrExpr **x = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)(e->nargs ? e->nargs : 1));
+    for (int i = 0; i < e->nargs; i++) {
+      if (!fty(e->args[i]->ty))
+        refuse(D, arena_printf(D->C, "wp.%s of a non-float argument",
+                               e->bi < BI_COUNT ? builtin_names[e->bi] : "(operator)"));
+      x[i] = dval(D, fw, rv, e->args[i]);
+    }
+    IrExpr *r = node(D, fw, ir_call(D->C, e->bi, e->ty, e->nargs, x));
+    call_rule(D, &c, e->bi, r, x, e->nargs, adjx(D, r->var));
+    prepend(rv, &c);
+    return r;
+  }
+  case E_LOAD: {
+    IrVar *karr = e->var;
+    IrExpr **idx = indices(D, fw, e->args, e->nargs);
+    IrVar *arr = D->env[kid(D, karr)];
+    IrExpr *r = node(D, fw, load(D, arr, idx, e->nargs, e->ty, e->pos));
+    IrVar *adjarr = adj_array(D, karr);
+    IrExpr *at = ir_expr(D->C, E_ATOMIC, e->ty);
+    at->bi = BI_ATOMIC_ADD;
+    at->var = adjarr;
+    at->args = idx;
+    at->nargs = e->nargs;
+    at->c = adjx(D, r->var);
+    at->pos = e->pos;
+    IrStmt *st = ir_stmt(D->C, S_EXPR, D->pos);
+    st->a = at;
+    Seq body;
+    seq_init(&body);
+    put(&body, st);
+    put(&c, guarded(D, adjarr, &body));
+    prepend(rv, &c);
+    return r;
+  }
+  case E_COMP: {
+    if (e->a->kind != E_VAR || (e->b && e->b->kind != E_CONST) ||
+        (e->c && e->c->kind != E_CONST))
+      refuse(D, "a component of a computed vector");
+    IrExpr *a = clone(D, fw, e->a);
+    IrExpr *n = ir_expr(D->C, E_COMP, e->ty);
+    *n = *e;
+    n->a = a;
+    IrExpr *r = node(D, fw, n);
+    acc_comp(D, &c, a, e->b, e->c, adjx(D, r->var));
+    prepend(rv, &c);
+    return r;
+  }
+  case E_MAKE: {
+    IrExpr *n = ir_expr(D->C, E_MAKE, e->ty);
+    *n = *e;
+    n->args = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)(e->nargs ? e->nargs : 1));
+    for (int i = 0; i < e->nargs; i++)
+      n->args[i] = dval(D, fw, rv, e->args[i]);
+    IrExpr *r = node(D, fw, n);
+    IrExpr *g = adjx(D, r->var);
+    for (int k = 0; k < ncomp(e->ty); k++)
+      acc(D, &c, n->args[e->nargs == 1 ? 0 : k], comp(D, g, k));
+    prepend(rv, &c);
+    return r;
+  }
+  case E_FCALL:
+    return inline_call(D, fw, rv, e);
+  default:
+    return tmp(D, fw, clone(D, fw, e)); /* refuses what it cannot copy */
+  }
+}
+
+/* A call of a user function, inlined (Warp forbids recursion): its
+ * parameters bound to the arguments' values, its body replayed and
+ * reversed in place, its result the value of the return that ends the
+ * path taken (norm_returns moves what follows a branch that returns into
+ * the other branch; the result's slot is joined like a variable). */
+static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
+  IrFunc *F = e->fn;
+  if (F->native)
+    refuse(D, "a @wp.func_native function");
+  if (e->nouts || e->nrefs)
+    refuse(D, "a call of a function with several results or wp.ref parameters");
+  if (D->depth > 64)
+    refuse(D, "calls nested this deep");
+  IrVar **save = arena_alloc(D->C, sizeof(IrVar *) * (size_t)D->nv);
+  memcpy(save, D->env, sizeof(IrVar *) * (size_t)D->nv);
+  int i = 0;
+  for (IrVar *p = F->params; p; p = p->next, i++) {
+    IrExpr *a = e->args[i];
+    IrVar *v;
+    if (p->ty->kind == TY_ARRAY) {
+      if (a->kind != E_VAR)
+        refuse(D, "an array argument that is not a variable");
+      v = D->env[kid(D, a->var)];
+    } else {
+      IrExpr *x = dval(D, fw, rv, a);
+      if (x->kind == E_VAR) {
+        v = x->var;
+      } else {
+        v = newvar(D, "arg", x->ty);
+        assign(D, fw, v, x);
+      }
+    }
+    D->env[kid(D, p)] = v;
+  }
+  /* the function's own variables start unset (fresh per call) */
+  for (IrVar *v = F->locals; v; v = v->next)
+    D->env[kid(D, v)] = NULL;
+  /* its returns end its statements (norm_returns); each sets the result
+   * slot, which an if joins like a variable */
+  Pos at = D->pos;
+  (void)norm_returns(D, &F->body);
+  int slot = (int)(intptr_t)map_get(&D->fres, F) - 1;
+  int outer = D->resid;
+  D->resid = slot;
+  D->env[slot] = NULL;
+  D->depth++;
+  for (IrStmt *s = F->body; s; s = s->next)
+    stmt(D, s, fw, rv);
+  D->depth--;
+  D->pos = at;
+  D->resid = outer;
+  IrExpr *r = D->env[slot] ? ref(D, D->env[slot]) : NULL;
+  /* the caller's variables as they were (a function sees none of them) */
+  for (IrVar *v = F->params; v; v = v->next)
+    save[kid(D, v)] = D->env[kid(D, v)];
+  for (IrVar *v = F->locals; v; v = v->next)
+    save[kid(D, v)] = D->env[kid(D, v)];
+  memcpy(D->env, save, sizeof(IrVar *) * (size_t)D->nv);
+  if (!r) {
+    if (e->ty->kind != TY_VOID)
+      refuse(D, "a function that can end without returning its result");
+    return NULL;
+  }
+  return r;
+}
+
+/* ---------------------------------------------------------------- statements */
+
+static void block(Ad *D, IrStmt *s, Seq *fw, Seq *rv);
+
+/* Marks the K variables assigned anywhere in s. */
+static void assigned(Ad *D, IrStmt *s, bool *out) {
+  for (; s; s = s->next) {
+    if ((s->kind == S_ASSIGN || s->kind == S_FOR || s->kind == S_SETCOMP) && s->var)
+      out[kid(D, s->var)] = true;
+    assigned(D, s->body, out);
+    assigned(D, s->orelse, out);
+  }
+}
+
+static bool has_jump(IrStmt *s) {
+  for (; s; s = s->next) {
+    if (s->kind == S_BREAK || s->kind == S_CONTINUE)
+      return true;
+    if (s->kind != S_FOR && s->kind != S_WHILE &&
+        (has_jump(s->body) || has_jump(s->orelse)))
+      return true;
+  }
+  return false;
+}
+
+static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv);
+
+static void stmt_assign(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
+  int id = kid(D, s->var);
+  if (s->a->kind == E_ATOMIC) {
+    /* the atomic as a statement; its result (the old value, which the
+     * replay does not have) may not be read */
+    stmt_atomic(D, s->a, fw, rv);
+    D->env[id] = NULL;
+    map_put(D, &D->atomres, s->var, s->var);
+    return;
+  }
+  Seq c;
+  seq_init(&c);
+  IrExpr *r = dval(D, fw, rv, s->a);
+  IrVar *v = newvar(D, "v", s->var->ty);
+  assign(D, fw, v, r);
+  D->env[id] = v;
+  if (fty(v->ty))
+    acc(D, &c, r, adjx(D, v));
+  prepend(rv, &c);
+}
+
+static void stmt_if(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
+  IrExpr *k = tmp(D, fw, clone(D, fw, s->a));
+  size_t sz = sizeof(IrVar *) * (size_t)D->nv;
+  IrVar **before = arena_alloc(D->C, sz), **then = arena_alloc(D->C, sz);
+  memcpy(before, D->env, sz);
+  Seq f1, r1, f2, r2;
+  seq_init(&f1);
+  seq_init(&r1);
+  seq_init(&f2);
+  seq_init(&r2);
+  block(D, s->body, &f1, &r1);
+  memcpy(then, D->env, sz);
+  memcpy(D->env, before, sz);
+  block(D, s->orelse, &f2, &r2);
+  /* join: a version assigned at the end of each branch */
+  Seq j1, j2;
+  seq_init(&j1);
+  seq_init(&j2);
+  for (int i = 0; i < D->nv; i++) {
+    IrVar *t = then[i], *e = D->env[i];
+    if (t == before[i] && e == before[i])
+      continue;
+    if (!t || !e) { /* assigned in one branch only, unset before */
+      D->env[i] = t ? t : e;
+      continue;
+    }
+    IrVar *p = newvar(D, "phi", t->ty);
+    assign(D, &f1, p, ref(D, t));
+    assign(D, &f2, p, ref(D, e));
+    if (fty(p->ty)) {
+      acc(D, &j1, ref(D, t), adjx(D, p));
+      acc(D, &j2, ref(D, e), adjx(D, p));
+    }
+    D->env[i] = p;
+  }
+  prepend(&r1, &j1);
+  prepend(&r2, &j2);
+  IrStmt *f = ir_stmt(D->C, S_IF, s->pos);
+  f->a = k;
+  f->body = f1.head;
+  f->orelse = f2.head;
+  put(fw, f);
+  IrStmt *r = ir_stmt(D->C, S_IF, s->pos);
+  r->a = k;
+  r->body = r1.head;
+  r->orelse = r2.head;
+  Seq c;
+  seq_init(&c);
+  put(&c, r);
+  prepend(rv, &c);
+}
+
+static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv);
+
+static void stmt_for(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
+  if (has_jump(s->body))
+    refuse(D, "break or continue in a loop");
+  if (s->a->kind == E_CONST && s->b->kind == E_CONST && s->c->kind == E_CONST) {
+    int64_t a = (int64_t)s->a->ival, b = (int64_t)s->b->ival,
+            st = (int64_t)s->c->ival;
+    int64_t n = st > 0 ? (b > a ? (b - a + st - 1) / st : 0)
+                       : st < 0 ? (a > b ? (a - b - st - 1) / -st : 0) : 0;
+    if (n <= 16) { /* Warp unrolls it (max_unroll) */
+      int jid = kid(D, s->var);
+      const Type *jt = s->var->ty;
+      for (int64_t t = 0; t < n; t++) {
+        IrVar *j = newvar(D, "j", jt);
+        assign(D, fw, j, ir_const_int(D->C, jt, (uint64_t)(a + t * st)));
+        D->env[jid] = j;
+        block(D, s->body, fw, rv);
+      }
+      return;
+    }
+  }
+  dyn_loop(D, s, fw, rv);
+}
+
+/* A loop Warp does not unroll: a dynamic range() (its iterations
+ * replayed last to first in the reverse sweep) or a while loop (whose
+ * condition Warp evaluates again on the carried variables in the reverse
+ * sweep, so its iterations run first to last there). */
+static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
+  bool is_while = s->kind == S_WHILE;
+  int jid = is_while ? -1 : kid(D, s->var);
+  const Type *jt = is_while ? NULL : s->var->ty;
+  IrExpr *a = NULL, *b = NULL, *st = NULL;
+  if (!is_while) {
+    /* range() evaluates its bounds once, before the loop */
+    a = tmp(D, fw, clone(D, fw, s->a));
+    b = tmp(D, fw, clone(D, fw, s->b));
+    st = tmp(D, fw, clone(D, fw, s->c));
+  }
+  bool *w = arena_alloc(D->C, (size_t)D->nv);
+  memset(w, 0, (size_t)D->nv);
+  assigned(D, s->body, w);
+  IrVar **car = arena_alloc(D->C, sizeof(IrVar *) * (size_t)D->nv);
+  memset(car, 0, sizeof(IrVar *) * (size_t)D->nv);
+  Seq pre;
+  seq_init(&pre);
+  for (int i = 0; i < D->nv; i++) {
+    if (!w[i] || i == jid || !D->env[i])
+      continue;
+    IrVar *prev = D->env[i];
+    IrVar *L = newvar(D, "carried", prev->ty);
+    assign(D, fw, L, ref(D, prev));
+    if (fty(L->ty))
+      acc(D, &pre, ref(D, prev), adjx(D, L));
+    D->env[i] = L;
+    car[i] = L;
+  }
+  /* the reverse loop: iterations last to first, each replaying the body */
+  int int_made = D->nmade;
+  D->loop_depth++;
+  IrVar *j = is_while ? NULL : newvar(D, "j", jt);
+  if (j)
+    D->env[jid] = j;
+  Seq bf, br;
+  seq_init(&bf);
+  seq_init(&br);
+  block(D, s->body, &bf, &br);
+  /* Warp's loop-carried variables: the body's last version is assigned
+   * to the carried local at the end of the body (so the reverse rules
+   * read the carried local's value after the replay); adj_assign passes
+   * its adjoint on and clears it, the last assignment's first */
+  for (int i = 0; i < D->nv; i++) {
+    IrVar *L = car[i];
+    if (!L || D->env[i] == L)
+      continue;
+    IrVar *last = D->env[i];
+    assign(D, &bf, L, ref(D, last));
+    IrVar *la = adj_of(D, L);
+    if (la) {
+      Seq c1;
+      seq_init(&c1);
+      acc(D, &c1, ref(D, last), ref(D, la));
+      assign(D, &c1, la, zero_of(D, la->ty));
+      prepend(&br, &c1);
+    }
+    D->env[i] = L; /* the replay skips the loop: the value from before */
+  }
+  D->loop_depth--;
+  Seq c, body;
+  seq_init(&c);
+  seq_init(&body);
+  IrVar *t = NULL, *cntv = NULL;
+  if (!is_while) {
+    /* trip count: step > 0 ? (b > a ? (b - a + step - 1) / step : 0) : ... */
+    IrExpr *zero = ir_const_int(D->C, jt, 0), *one = ir_const_int(D->C, jt, 1);
+    IrExpr *up = ir_expr(D->C, E_SELECT, jt);
+    up->a = bin(D, OP_GT, b, a);
+    up->b = bin(D, OP_DIV, bin(D, OP_SUB, bin(D, OP_ADD, bin(D, OP_SUB, b, a), st), one), st);
+    up->c = zero;
+    IrExpr *down = ir_expr(D->C, E_SELECT, jt);
+    down->a = bin(D, OP_GT, a, b);
+    down->b = bin(D, OP_DIV, bin(D, OP_SUB, bin(D, OP_SUB, a, b), bin(D, OP_ADD, st, one)),
+                  ir_unary(D->C, OP_NEG, st));
+    down->c = zero;
+    IrExpr *n = ir_expr(D->C, E_SELECT, jt);
+    n->a = bin(D, OP_GT, st, zero);
+    n->b = up;
+    n->c = down;
+    cntv = newvar(D, "n", jt);
+    t = newvar(D, "it", jt);
+    assign(D, &c, cntv, n);
+    if (!is_while)
+    assign(D, &body, j, bin(D, OP_ADD, a, bin(D, OP_MUL, ref(D, t), st)));
+  }
+  /* the adjoints of the body's own values start at zero each iteration */
+  for (int i = int_made; i < D->nmade; i++) {
+    IrVar *av = map_get(&D->adjs, D->made[i]);
+    if (av)
+      assign(D, &body, av, zero_of(D, av->ty));
+  }
+  if (bf.head) {
+    *body.tail = bf.head;
+    body.tail = bf.tail;
+  }
+  if (br.head) {
+    *body.tail = br.head;
+    body.tail = br.tail;
+  }
+  IrStmt *loop;
+  if (is_while) {
+    /* the condition on the carried variables as they stand */
+    loop = ir_stmt(D->C, S_WHILE, s->pos);
+    loop->a = clone(D, NULL, s->a);
+  } else {
+    loop = ir_stmt(D->C, S_FOR, s->pos);
+    loop->var = t;
+    loop->a = bin(D, OP_SUB, ref(D, cntv), ir_const_int(D->C, jt, 1));
+    loop->b = ir_const_int(D->C, jt, (uint64_t)(int64_t)-1);
+    loop->c = ir_const_int(D->C, jt, (uint64_t)(int64_t)-1);
+  }
+  loop->body = body.head;
+  put(&c, loop);
+  /* after the loop's reverse, the copies into the carried locals' */
+  if (pre.head) {
+    *c.tail = pre.head;
+    c.tail = pre.tail;
+  }
+  prepend(rv, &c);
+}
+
+/* wp.atomic_add/sub(a, i, v) (also a[i] += v): v's gradient takes
+ * adj_a[i] (negated for sub); the atomic is not performed again. */
+static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv) {
+  Seq c;
+  seq_init(&c);
+  if (lowp(e->ty))
+    refuse(D, "float16 and bfloat16 values");
+  if (!fty(e->ty))
+    return; /* an integer atomic: no replay, no gradient */
+  bool minmax = e->bi == BI_ATOMIC_MIN || e->bi == BI_ATOMIC_MAX;
+  if ((e->bi != BI_ATOMIC_ADD && e->bi != BI_ATOMIC_SUB && !minmax) ||
+      (minmax && is_agg(e->ty)))
+    refuse(D, arena_printf(D->C, "wp.%s on %s", builtin_names[e->bi],
+                           is_agg(e->ty) ? "vectors" : "floats"));
+  IrExpr **idx = indices(D, fw, e->args, e->nargs);
+  IrExpr *v = dval(D, fw, rv, e->c);
+  IrVar *adjarr = adj_array(D, e->var);
+  Seq body;
+  seq_init(&body);
+  if (minmax) {
+    /* Warp's adj_atomic_minmax: v's gradient takes adj_a[i] when v is
+     * what a[i] holds after the launch (both NaN counts) */
+    IrExpr *cur = tmp(D, &body, load(D, D->env[kid(D, e->var)], idx, e->nargs,
+                                     e->ty, e->pos));
+    IrExpr *both = ir_expr(D->C, E_AND, ty_scalar(KERN_SCALAR_BOOL));
+    both->a = bin(D, OP_NE, v, v);
+    both->b = bin(D, OP_NE, cur, cur);
+    IrExpr *k = ir_expr(D->C, E_OR, ty_scalar(KERN_SCALAR_BOOL));
+    k->a = bin(D, OP_EQ, v, cur);
+    k->b = both;
+    acc(D, &body, v, sel(D, k, load(D, adjarr, idx, e->nargs, e->ty, e->pos),
+                         fconst(D, e->ty, 0)));
+    Seq c2;
+    seq_init(&c2);
+    put(&c2, guarded(D, adjarr, &body));
+    prepend(rv, &c2);
+    return;
+  }
+  IrVar *g = newvar(D, "g", e->ty);
+  IrExpr *ld = load(D, adjarr, idx, e->nargs, e->ty, e->pos);
+  if (e->bi == BI_ATOMIC_SUB) {
+    if (is_agg(e->ty)) {
+      assign(D, &body, g, ld);
+      for (int k = 0; k < ncomp(e->ty); k++) {
+        IrStmt *st = ir_stmt(D->C, S_SETCOMP, D->pos);
+        st->var = g;
+        IrExpr *cc = comp(D, ref(D, g), k);
+        st->a = cc->b;
+        st->b = cc->c;
+        st->c = ir_unary(D->C, OP_NEG, cc);
+        put(&body, st);
+      }
+    } else {
+      assign(D, &body, g, ir_unary(D->C, OP_NEG, ld));
+    }
+  } else {
+    assign(D, &body, g, ld);
+  }
+  acc(D, &body, v, ref(D, g));
+  put(&c, guarded(D, adjarr, &body));
+  prepend(rv, &c);
+}
+
+static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
+  D->pos = s->pos;
+  Seq c;
+  seq_init(&c);
+  switch (s->kind) {
+  case S_ASSIGN:
+    stmt_assign(D, s, fw, rv);
+    return;
+  case S_STORE: {
+    IrVar *karr = s->var;
+    IrExpr **idx = indices(D, fw, s->args, s->nargs);
+    if (lowp(s->c->ty))
+      refuse(D, "float16 and bfloat16 values");
+    if (!fty(s->c->ty)) {
+      (void)clone(D, fw, s->c); /* refuses what has no rule */
+      return;
+    }
+    IrExpr *v = dval(D, fw, rv, s->c);
+    IrVar *adjarr = adj_array(D, karr);
+    Seq body;
+    seq_init(&body);
+    IrVar *g = newvar(D, "g", s->c->ty);
+    assign(D, &body, g, load(D, adjarr, idx, s->nargs, s->c->ty, s->pos));
+    IrStmt *z = ir_stmt(D->C, S_STORE, s->pos);
+    z->var = adjarr;
+    z->args = idx;
+    z->nargs = s->nargs;
+    z->c = zero_of(D, s->c->ty);
+    put(&body, z);
+    acc(D, &body, v, ref(D, g));
+    put(&c, guarded(D, adjarr, &body));
+    prepend(rv, &c);
+    return;
+  }
+  case S_EXPR: {
+    IrExpr *e = s->a;
+    if (e->kind == E_FCALL) {
+      (void)inline_call(D, fw, rv, e);
+      return;
+    }
+    if (e->kind != E_ATOMIC) {
+      (void)clone(D, fw, e);
+      return;
+    }
+    stmt_atomic(D, e, fw, rv);
+    return;
+  }
+  case S_IF:
+    stmt_if(D, s, fw, rv);
+    return;
+  case S_FOR:
+    stmt_for(D, s, fw, rv);
+    return;
+  case S_PRINTF: case S_ASSERT:
+    return; /* the replay neither prints nor checks */
+  case S_WHILE:
+    if (has_jump(s->body))
+      refuse(D, "break or continue in a loop");
+    dyn_loop(D, s, fw, rv);
+    return;
+  case S_BREAK: case S_CONTINUE:
+    refuse(D, "break or continue in a loop");
+  case S_RETURN: {
+    if (D->resid < 0)
+      refuse(D, "a return statement here");
+    if (!s->a)
+      return;
+    IrExpr *x = dval(D, fw, rv, s->a);
+    IrVar *v = x->kind == E_VAR ? x->var : NULL;
+    if (!v) {
+      v = newvar(D, "ret", x->ty);
+      assign(D, fw, v, x);
+    }
+    D->env[D->resid] = v;
+    return;
+  }
+  case S_KRETURN:
+    return; /* the end of its statements (norm_returns) */
+  case S_SETFIELD:
+    refuse(D, "an assignment to a struct field");
+  case S_SETCOMP:
+    refuse(D, "an assignment to a vector component");
+  case S_AGG:
+    refuse(D, "an aggregated atomic");
+  }
+}
+
+static void block(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
+  for (; s; s = s->next)
+    stmt(D, s, fw, rv);
+}
+
+/* ---------------------------------------------------------------- returns */
+
+static bool has_kreturn(IrStmt *s) {
+  for (; s; s = s->next)
+    if (s->kind == S_KRETURN || s->kind == S_RETURN || has_kreturn(s->body) ||
+        has_kreturn(s->orelse))
+      return true;
+  return false;
+}
+
+static void append(IrStmt **head, IrStmt *rest) {
+  while (*head)
+    head = &(*head)->next;
+  *head = rest;
+}
+
+/* Warp ends a kernel's early return by jumping to the matching point of
+ * the reverse sweep, so what follows the return neither runs nor is
+ * reversed.  The same, structured: the statements after an `if` whose
+ * branch always returns move into its other branch, so every return ends
+ * the kernel's statements and is dropped.  Returns whether the block
+ * always returns; a return anywhere else (in a loop, in a branch that
+ * returns only sometimes) is refused. */
+static bool norm_returns(Ad *D, IrStmt **head) {
+  for (IrStmt **p = head; *p; p = &(*p)->next) {
+    IrStmt *s = *p;
+    D->pos = s->pos;
+    if (s->kind == S_KRETURN || s->kind == S_RETURN) {
+      s->next = NULL; /* the rest is unreachable */
+      return true;
+    }
+    if (s->kind == S_FOR || s->kind == S_WHILE) {
+      if (has_kreturn(s->body))
+        refuse(D, "a return statement in a loop");
+      continue;
+    }
+    if (s->kind != S_IF)
+      continue;
+    bool t = norm_returns(D, &s->body), e = norm_returns(D, &s->orelse);
+    IrStmt *rest = s->next;
+    if (t && e) {
+      s->next = NULL;
+      return true;
+    }
+    if (t || e) {
+      s->next = NULL;
+      append(t ? &s->orelse : &s->body, rest);
+      if (norm_returns(D, t ? &s->orelse : &s->body))
+        return true;
+      return false;
+    }
+    D->pos = s->pos;
+    if (has_kreturn(s->body) || has_kreturn(s->orelse))
+      refuse(D, "a return that ends only some paths of its branch");
+  }
+  return false;
+}
+
+/* ---------------------------------------------------------------- entry */
+
+static IrVar *param(Ad *D, IrVar *p, const char *name, int index) {
+  IrVar *v = arena_alloc(D->C, sizeof *v);
+  *v = *p;
+  v->next = NULL;
+  v->name = name;
+  v->index = index;
+  v->is_param = true;
+  return v;
+}
+
+IrFunc *ir_adjoint(Compiler *C, IrModule *m, IrFunc *K) {
+  Ad D0, *D = &D0;
+  memset(D, 0, sizeof *D);
+  D->C = C;
+  D->K = K;
+  D->pos = K->pos;
+  IrFunc *A = arena_alloc(C, sizeof *A);
+  memset(A, 0, sizeof *A);
+  D->A = A;
+  A->name = arena_printf(C, "adj_%s", K->name);
+  A->symbol = arena_printf(C, "%s_adj", K->symbol);
+  A->is_kernel = true;
+  A->pos = K->pos;
+  A->tid_dims = K->tid_dims;
+  A->uses_fp64 = K->uses_fp64;
+  A->uses_atomics = true;
+  A->uses_block = K->uses_block;
+  A->ret = K->ret;
+  /* ids for K's variables */
+  int nv = 0;
+  for (IrVar *v = K->params; v; v = v->next)
+    map_put(D, &D->ids, v, (void *)(intptr_t)++nv);
+  for (IrVar *v = K->locals; v; v = v->next)
+    map_put(D, &D->ids, v, (void *)(intptr_t)++nv);
+  for (IrFunc *f = m->funcs; f; f = f->next) {
+    for (IrVar *v = f->params; v; v = v->next)
+      map_put(D, &D->ids, v, (void *)(intptr_t)++nv);
+    for (IrVar *v = f->locals; v; v = v->next)
+      map_put(D, &D->ids, v, (void *)(intptr_t)++nv);
+    map_put(D, &D->fres, f, (void *)(intptr_t)++nv);
+  }
+  D->resid = -1;
+  D->nv = nv;
+  D->env = arena_alloc(C, sizeof(IrVar *) * (size_t)(nv ? nv : 1));
+  memset(D->env, 0, sizeof(IrVar *) * (size_t)(nv ? nv : 1));
+  /* parameters: the forward ones, then adj_NAME for each */
+  IrVar **tail = &A->params;
+  int i = 0;
+  for (IrVar *p = K->params; p; p = p->next, i++) {
+    IrVar *v = param(D, p, p->name, i);
+    *tail = v;
+    tail = &v->next;
+    D->env[kid(D, p)] = v;
+  }
+  int np = i;
+  i = 0;
+  for (IrVar *p = K->params; p; p = p->next, i++) {
+    const char *us = strchr(p->name, '_');
+    IrVar *v = param(D, p, arena_printf(C, "p%d_adj_%s", np + i,
+                                        us ? us + 1 : p->name), np + i);
+    v->byref = false;
+    *tail = v;
+    tail = &v->next;
+    map_put(D, &D->adjarr, D->env[kid(D, p)], v);
+    if (p->byref)
+      refuse(D, "a wp.ref parameter");
+  }
+  A->nparams = 2 * np;
+  (void)norm_returns(D, &K->body);
+  D->pos = K->pos;
+  Seq fw, rv;
+  seq_init(&fw);
+  seq_init(&rv);
+  block(D, K->body, &fw, &rv);
+  if (rv.head) {
+    *fw.tail = rv.head;
+    fw.tail = rv.tail;
+  }
+  A->body = fw.head;
+  return A;
+}
+
+/* ---------------------------------------------------------------- keep */
+
+static void keep_expr(IrExpr *e) {
+  if (!e)
+    return;
+  if (e->kind == E_CALL && e->ty->kind == TY_SCALAR && fty(e->ty) &&
+      (e->bi == BI_MIN || e->bi == BI_MAX || e->bi == BI_CLAMP))
+    e->ival = IR_KEEP_CALL;
+  keep_expr(e->a);
+  keep_expr(e->b);
+  keep_expr(e->c);
+  for (int i = 0; i < e->nargs; i++)
+    keep_expr(e->args[i]);
+}
+
+static void keep_stmts(IrStmt *s) {
+  for (; s; s = s->next) {
+    keep_expr(s->a);
+    keep_expr(s->b);
+    keep_expr(s->c);
+    for (int i = 0; i < s->nargs; i++)
+      keep_expr(s->args[i]);
+    keep_stmts(s->body);
+    keep_stmts(s->orelse);
+  }
+}
+
+/* The functions the kernel calls, directly or not, marked in seen. */
+static void reach_expr(Map *seen, Ad *D, IrExpr *e);
+
+static void reach_stmts(Map *seen, Ad *D, IrStmt *s) {
+  for (; s; s = s->next) {
+    reach_expr(seen, D, s->a);
+    reach_expr(seen, D, s->b);
+    reach_expr(seen, D, s->c);
+    for (int i = 0; i < s->nargs; i++)
+      reach_expr(seen, D, s->args[i]);
+    reach_stmts(seen, D, s->body);
+    reach_stmts(seen, D, s->orelse);
+  }
+}
+
+static void reach_expr(Map *seen, Ad *D, IrExpr *e) {
+  if (!e)
+    return;
+  if (e->kind == E_FCALL && e->fn && !map_get(seen, e->fn)) {
+    map_put(D, seen, e->fn, e->fn);
+    reach_stmts(seen, D, e->fn->body);
+  }
+  reach_expr(seen, D, e->a);
+  reach_expr(seen, D, e->b);
+  reach_expr(seen, D, e->c);
+  for (int i = 0; i < e->nargs; i++)
+    reach_expr(seen, D, e->args[i]);
+}
+
+void ir_adjoint_prepare(Compiler *C, IrModule *m) {
+  /* only what the kernel calls is expanded and differentiated: another
+   * function outside the expansion does not stop this kernel's adjoint */
+  Ad D0;
+  memset(&D0, 0, sizeof D0);
+  D0.C = C;
+  Map seen = {0};
+  for (IrFunc *f = m->kernels; f; f = f->next)
+    reach_stmts(&seen, &D0, f->body);
+  IrFunc **pf = &m->funcs;
+  m->funcs_tail = NULL;
+  while (*pf) {
+    if (map_get(&seen, *pf)) {
+      m->funcs_tail = &(*pf)->next;
+      pf = &(*pf)->next;
+    } else {
+      *pf = (*pf)->next;
+    }
+  }
+  for (IrFunc *f = m->funcs; f; f = f->next)
+    keep_stmts(f->body);
+  for (IrFunc *f = m->kernels; f; f = f->next)
+    keep_stmts(f->body);
+}

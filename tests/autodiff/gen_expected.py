@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Generate the gradient goldens of the kern autodiff suite with real Warp.
+
+Every tests/autodiff/*.py (or the files named on the command line) has the
+conformance suite's header (tests/conformance/README.md) with the forward
+parameters and, for each parameter P, adj_P=SPEC: the seed of P's gradient
+(ones for an output whose gradient flows back, zeros for an input; a value
+for a value parameter, which gets no gradient).  This runs what `kern run
+FILE KERNEL --adjoint ...` runs, with Warp 1.19 on device "cpu": every
+float array is made with requires_grad and its .grad set from its adj_
+SPEC, the forward launch is recorded on a wp.Tape, tape.backward() runs
+the adjoint, and each checked adj_P is saved as expected/<stem>.adj_P.npy
+(the .grad of P after backward).
+
+Usage:
+    python3 tests/autodiff/gen_expected.py              # all files
+    python3 tests/autodiff/gen_expected.py arith.py
+"""
+
+import importlib.util
+import os
+import sys
+import traceback
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXPECTED = os.path.join(HERE, "expected")
+
+# The conformance generator's SPEC grammar, so both read the same headers.
+_spec = importlib.util.spec_from_file_location(
+    "kern_conf_gen", os.path.join(HERE, "..", "conformance", "gen_expected.py"))
+conf = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(conf)
+wp = conf.wp
+
+
+def run_file(path):
+    stem = os.path.splitext(os.path.basename(path))[0]
+    kname, (dims, _launch), args, checks = conf.parse_header(path)
+    modname = "kern_ad_" + stem
+    spec = importlib.util.spec_from_file_location(modname, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[modname] = mod
+    spec.loader.exec_module(mod)
+    conf.MODULE = mod
+    kernel = getattr(mod, kname, None)
+    if not isinstance(kernel, wp.Kernel):
+        raise ValueError(f"no @wp.kernel named {kname}")
+    params = [(a.label, a.type) for a in kernel.adj.args]
+    want = [p for p, _ in params] + ["adj_" + p for p, _ in params]
+    if sorted(want) != sorted(args):
+        raise ValueError(f"the kern-test line must give exactly {want}")
+    values = {}
+    for p, t in params:
+        v = conf.build_value(args[p], t, p, {})
+        if isinstance(v, wp.array) and v.dtype in (wp.float32, wp.float64) or (
+                isinstance(v, wp.array) and getattr(v.dtype, "_wp_scalar_type_", None) in (wp.float32, wp.float64)):
+            v.requires_grad = True
+            seed = conf.build_value(args["adj_" + p], t, "adj_" + p, {})
+            v.grad.assign(seed)
+        values[p] = v
+    tape = wp.Tape()
+    with tape:
+        wp.launch(kernel, dim=dims, inputs=[values[p] for p, _ in params], device="cpu")
+    tape.backward()
+    wp.synchronize_device("cpu")
+    os.makedirs(EXPECTED, exist_ok=True)
+    out = []
+    for name, _ in checks:
+        if not name.startswith("adj_") or not isinstance(values.get(name[4:]), wp.array):
+            raise ValueError(f"kern-check {name}: not adj_ of an array parameter")
+        g = values[name[4:]].grad.numpy()
+        np.save(os.path.join(EXPECTED, f"{stem}.{name}.npy"), g)
+        out.append(f"{name}{list(g.shape)}")
+    return f"{kname} dim={','.join(map(str, dims))} " + " ".join(out)
+
+
+def main(argv):
+    if argv:
+        files = [a if os.path.exists(a) else os.path.join(HERE, a) for a in argv]
+    else:
+        files = sorted(os.path.join(HERE, f) for f in os.listdir(HERE)
+                       if f.endswith(".py") and f != os.path.basename(__file__))
+    for path in files:
+        try:
+            msg = run_file(path)
+        except Exception as e:  # noqa: BLE001
+            traceback.print_exc()
+            print(f"FAIL {os.path.basename(path)}: {type(e).__name__}: {e}", flush=True)
+            sys.exit(1)
+        print(f"ok   {os.path.basename(path)}: {msg}", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,315 @@
+/*
+ * test_autodiff.c -- kern_kernel_adjoint (runtime/autodiff.c, Note
+ * [adjoint] in ir/adjoint.c) through the C API:
+ *
+ *  - the adjoint kernel's name, parameters (the forward ones, then adj_P),
+ *    the same handle on a second call, a NULL adj_ array skipped, no
+ *    adjoint of an adjoint;
+ *  - gradients against central finite differences in float64 on kernels
+ *    of arithmetic, math builtins, vectors, a branch, a dynamic loop (a
+ *    sum: Warp's replay of loop-carried variables is exact only for
+ *    those, tests/autodiff/loop_carried.py), a function call and atomics: loss = sum(w * out), dloss/dx from the
+ *    adjoint launch against (loss(x + h) - loss(x - h)) / 2h;
+ *  - what autodiff does not cover yet is refused with a compile error at
+ *    its line: "autodiff of X is not supported yet".
+ *
+ * usage: test_autodiff [cpu|opencl]  (opencl: skipped, 77, without one)
+ */
+#include <math.h>
+#include "test.h"
+
+static const char fd_src[] =
+    "import warp as wp\n"
+    "\n"
+    "@wp.func\n"
+    "def g(v: wp.float64, c: wp.float64):\n"
+    "    t = v * c\n"
+    "    return wp.sin(t) + t * t\n"
+    "\n"
+    "@wp.kernel\n"
+    "def k_math(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64), n: int):\n"
+    "    i = wp.tid()\n"
+    "    v = x[i] + wp.float64(0.5)\n"
+    "    out[i] = wp.sin(v) * wp.exp(wp.float64(0.3) * v) + wp.sqrt(v * v + wp.float64(1.0)) + wp.atan2(v, wp.float64(2.0)) + wp.tanh(v) * wp.pow(v, wp.float64(2.5)) - wp.log(v) / (wp.float64(1.0) + wp.cos(v) * wp.cos(v))\n"
+    "\n"
+    "@wp.kernel\n"
+    "def k_vec(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64), n: int):\n"
+    "    i = wp.tid()\n"
+    "    v = wp.vec3d(x[i], x[i] * wp.float64(2.0), wp.float64(1.0))\n"
+    "    m = wp.mat33d(x[i], wp.float64(1.0), wp.float64(0.0), wp.float64(0.5), x[i] * x[i], wp.float64(1.0), wp.float64(0.0), wp.float64(2.0), wp.float64(3.0))\n"
+    "    w = m * wp.cross(v, wp.vec3d(wp.float64(1.0), wp.float64(2.0), wp.float64(3.0)))\n"
+    "    out[i] = wp.length(w) + wp.dot(wp.normalize(v), w) + wp.determinant(m)\n"
+    "\n"
+    "@wp.kernel\n"
+    "def k_branch(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64), n: int):\n"
+    "    i = wp.tid()\n"
+    "    v = x[i]\n"
+    "    y = v * wp.float64(3.0)\n"
+    "    if i % 2 == 0:\n"
+    "        y = v * v * v\n"
+    "    else:\n"
+    "        y = wp.sin(y) * v\n"
+    "    out[i] = wp.max(y, wp.float64(-10.0)) + wp.min(v, wp.float64(100.0))\n"
+    "\n"
+    "@wp.kernel\n"
+    "def k_loop(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64), n: int):\n"
+    "    i = wp.tid()\n"
+    "    p = x[i]\n"
+    "    for k in range(3):\n"
+    "        p = p * (x[i] + wp.float64(k))\n"
+    "    s = wp.float64(0.0)\n"
+    "    for j in range(n):\n"
+    "        t = x[j] * p\n"
+    "        s = s + wp.sin(t) + g(x[j], wp.float64(0.5))\n"
+    "    out[i] = s + p\n"
+    "\n"
+    "@wp.kernel\n"
+    "def k_atomic(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64), n: int):\n"
+    "    i = wp.tid()\n"
+    "    wp.atomic_add(out, 0, x[i] * x[i] * x[i])\n"
+    "    wp.atomic_sub(out, i, g(x[i], wp.float64(2.0)))\n"
+    "    out[(i + 1) % n] += wp.exp(x[i])\n";
+
+#define N 6
+
+static kern_context *ctx;
+static kern_device dev;
+
+static kern_array *arr(const double *v, int n) {
+  kern_array *a;
+  int64_t shape[1] = {n};
+  ASSERT_OK(ctx, kern_array_new(ctx, dev, KERN_TYPE_FLOAT64, 1, shape, &a));
+  ASSERT_OK(ctx, kern_array_upload(a, v, sizeof(double) * (size_t)n));
+  return a;
+}
+
+static const double wts[N] = {1.0, -0.5, 2.0, 0.25, 1.5, -1.0};
+
+/* loss = sum(w * out) after a forward launch on x */
+static double loss(kern_kernel *k, const double *x) {
+  double zero[N] = {0}, out[N];
+  kern_array *xa = arr(x, N), *oa = arr(zero, N);
+  kern_arg args[3] = {kern_arg_array(xa), kern_arg_array(oa), kern_arg_int(N)};
+  int64_t dims[1] = {N};
+  ASSERT_OK(ctx, kern_launch(k, 1, dims, 3, args));
+  ASSERT_OK(ctx, kern_array_download(oa, out, sizeof out));
+  kern_array_free(xa);
+  kern_array_free(oa);
+  double s = 0;
+  for (int i = 0; i < N; i++) s += wts[i] * out[i];
+  return s;
+}
+
+static void finite_differences(kern_module *m, const char *name) {
+  kern_kernel *k, *a;
+  ASSERT_OK(ctx, kern_module_get_kernel(m, name, &k));
+  ASSERT_OK(ctx, kern_kernel_adjoint(k, &a));
+  double x[N] = {0.3, 0.7, 1.1, 0.45, 0.9, 1.35}, zero[N] = {0};
+  /* the forward launch, then the adjoint on the same arrays (wp.Tape) */
+  kern_array *xa = arr(x, N), *oa = arr(zero, N), *gx = arr(zero, N),
+             *go = arr(wts, N);
+  kern_arg args[6] = {kern_arg_array(xa), kern_arg_array(oa), kern_arg_int(N),
+                      kern_arg_array(gx), kern_arg_array(go), kern_arg_int(0)};
+  int64_t dims[1] = {N};
+  ASSERT_OK(ctx, kern_launch(k, 1, dims, 3, args));
+  ASSERT_OK(ctx, kern_launch(a, 1, dims, 6, args));
+  double grad[N];
+  ASSERT_OK(ctx, kern_array_download(gx, grad, sizeof grad));
+  for (int j = 0; j < N; j++) {
+    const double h = 1e-6;
+    double xp[N], xm[N];
+    memcpy(xp, x, sizeof x);
+    memcpy(xm, x, sizeof x);
+    xp[j] += h;
+    xm[j] -= h;
+    double fd = (loss(k, xp) - loss(k, xm)) / (2 * h);
+    double tol = 1e-6 * (1 + fabs(fd));
+    if (fabs(fd - grad[j]) > tol) {
+      printf("FAIL %s: d loss / d x[%d]: adjoint %.12g, finite differences "
+             "%.12g\n", name, j, grad[j], fd);
+      exit(1);
+    }
+  }
+  kern_array_free(xa);
+  kern_array_free(oa);
+  kern_array_free(gx);
+  kern_array_free(go);
+  printf("ok %s: the adjoint equals central differences\n", name);
+}
+
+static const char api_src[] =
+    "import warp as wp\n"
+    "\n"
+    "@wp.kernel\n"
+    "def f(a: wp.array(dtype=float), b: wp.array(dtype=float), out: wp.array(dtype=float), s: float):\n"
+    "    i = wp.tid()\n"
+    "    out[i] = a[i] * b[i] * s\n"
+    "\n"
+    "# outside the expansion, but f does not call it: f's adjoint is built\n"
+    "@wp.func\n"
+    "def turn(x: float):\n"
+    "    return wp.quat_from_axis_angle(wp.vec3(1.0, 0.0, 0.0), x)\n"
+    "\n"
+    "@wp.kernel\n"
+    "def other(a: wp.array(dtype=float), out: wp.array(dtype=wp.quat)):\n"
+    "    i = wp.tid()\n"
+    "    out[i] = turn(a[i])\n";
+
+static void api(void) {
+  kern_module *m;
+  ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "api.py", api_src,
+                                         sizeof api_src - 1, &m));
+  kern_kernel *k, *a, *a2, *aa;
+  ASSERT_OK(ctx, kern_module_get_kernel(m, "f", &k));
+  ASSERT_OK(ctx, kern_kernel_adjoint(k, &a));
+  ASSERT_STREQ(kern_kernel_name(a), "adj_f");
+  ASSERT_EQ(kern_kernel_param_count(a), 8);
+  static const char *const names[8] = {"a", "b", "out", "s",
+                                       "adj_a", "adj_b", "adj_out", "adj_s"};
+  for (int i = 0; i < 8; i++) {
+    kern_param_info p = KERN_PARAM_INFO_INIT;
+    ASSERT_OK(ctx, kern_kernel_param(a, i, &p));
+    ASSERT_STREQ(p.name, names[i]);
+    ASSERT_EQ(p.kind, i % 4 == 3 ? KERN_PARAM_VALUE : KERN_PARAM_ARRAY);
+  }
+  ASSERT_OK(ctx, kern_kernel_adjoint(k, &a2));
+  ASSERT_TRUE(a == a2); /* compiled once, kept with the module */
+  kern_kernel *o, *oa = NULL;
+  ASSERT_OK(ctx, kern_module_get_kernel(m, "other", &o));
+  kern_clear_error(ctx);
+  ASSERT_EQ(kern_kernel_adjoint(o, &oa), KERN_ERROR_COMPILE);
+  ASSERT_CONTAINS(kern_last_error(ctx), "api.py:11:");
+  ASSERT_CONTAINS(kern_last_error(ctx), "autodiff of wp.quat_from_axis_angle");
+  kern_clear_error(ctx);
+  ASSERT_EQ(kern_kernel_adjoint(a, &aa), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_CONTAINS(kern_last_error(ctx), "already an adjoint");
+  ASSERT_EQ(kern_kernel_adjoint(k, NULL), KERN_ERROR_INVALID_ARGUMENT);
+  /* adj_b NULL (Warp's None): skipped; adj_a gets b * s * adj_out */
+  kern_array *fa, *fb, *fo, *ga, *go;
+  int64_t shape[1] = {4};
+  float av[4] = {1, 2, 3, 4}, bv[4] = {5, 6, 7, 8}, one[4] = {1, 1, 1, 1},
+        zero[4] = {0};
+  ASSERT_OK(ctx, kern_array_new(ctx, dev, KERN_TYPE_FLOAT32, 1, shape, &fa));
+  ASSERT_OK(ctx, kern_array_new(ctx, dev, KERN_TYPE_FLOAT32, 1, shape, &fb));
+  ASSERT_OK(ctx, kern_array_new(ctx, dev, KERN_TYPE_FLOAT32, 1, shape, &fo));
+  ASSERT_OK(ctx, kern_array_new(ctx, dev, KERN_TYPE_FLOAT32, 1, shape, &ga));
+  ASSERT_OK(ctx, kern_array_new(ctx, dev, KERN_TYPE_FLOAT32, 1, shape, &go));
+  ASSERT_OK(ctx, kern_array_upload(fa, av, sizeof av));
+  ASSERT_OK(ctx, kern_array_upload(fb, bv, sizeof bv));
+  ASSERT_OK(ctx, kern_array_upload(fo, zero, sizeof zero));
+  ASSERT_OK(ctx, kern_array_upload(ga, zero, sizeof zero));
+  ASSERT_OK(ctx, kern_array_upload(go, one, sizeof one));
+  kern_arg args[8] = {kern_arg_array(fa), kern_arg_array(fb),
+                      kern_arg_array(fo), kern_arg_float(2.0),
+                      kern_arg_array(ga), kern_arg_array(NULL),
+                      kern_arg_array(go), kern_arg_float(0.0)};
+  int64_t dims[1] = {4};
+  ASSERT_OK(ctx, kern_launch(a, 1, dims, 8, args));
+  float g[4], gout[4];
+  ASSERT_OK(ctx, kern_array_download(ga, g, sizeof g));
+  ASSERT_OK(ctx, kern_array_download(go, gout, sizeof gout));
+  for (int i = 0; i < 4; i++) {
+    ASSERT_NEAR(g[i], bv[i] * 2.0, 1e-6);
+    ASSERT_NEAR(gout[i], 0.0, 0); /* the store's adjoint was taken */
+  }
+  /* an adjoint array has its array's shape */
+  kern_array *small;
+  int64_t three[1] = {3};
+  ASSERT_OK(ctx, kern_array_new(ctx, dev, KERN_TYPE_FLOAT32, 1, three, &small));
+  kern_clear_error(ctx);
+  args[4] = kern_arg_array(small);
+  ASSERT_EQ(kern_launch(a, 1, dims, 8, args), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_CONTAINS(kern_last_error(ctx), "'adj_a' has shape 3");
+  args[4] = kern_arg_array(ga);
+  kern_array_free(small);
+  /* a forward array may not be NULL */
+  kern_clear_error(ctx);
+  args[0] = kern_arg_array(NULL);
+  ASSERT_EQ(kern_launch(a, 1, dims, 8, args), KERN_ERROR_TYPE_MISMATCH);
+  kern_module_free(m);
+  printf("ok api\n");
+}
+
+/* What is refused: the kernel, the line of the construct and the words. */
+static const struct {
+  const char *body, *what;
+  int line;
+} refusals[] = {
+    {"    for k in range(n):\n        if x > 2.0:\n            return\n"
+     "        x = x * 2.0\n    out[i] = x\n",
+     "autodiff of a return statement in a loop is not supported yet", 7},
+    {"    if x > 1.0:\n        if x > 2.0:\n            return\n"
+     "        x = x * 2.0\n    out[i] = x\n",
+     "autodiff of a return that ends only some paths of its branch is not "
+     "supported yet", 7},
+    {"    for k in range(n):\n        if x > 2.0:\n            break\n"
+     "        x = x * 2.0\n    out[i] = x\n",
+     "autodiff of break or continue in a loop is not supported yet", 7},
+    {"    wp.atomic_exch(out, 0, x)\n",
+     "autodiff of wp.atomic_exch on floats is not supported yet", 7},
+    {"    old = wp.atomic_add(out, 0, x)\n    out[i] = old\n",
+     "autodiff of the value an atomic returns is not supported yet", 8},
+    {"    h = wp.float16(x)\n    out[i] = float(h) * 2.0\n",
+     "autodiff of float16 and bfloat16 values is not supported yet", 7},
+    {"    wp.atomic_add(out, 0, x)\n    h = wp.float16(x)\n",
+     "autodiff of float16 and bfloat16 values is not supported yet", 8},
+    {"    out[i] = wp.erf(x)\n",
+     "autodiff of wp.erf is not supported yet", 7},
+    /* what the expansion into scalar IR does not cover (its refusal) */
+    {"    q = wp.quat_from_axis_angle(wp.vec3(1.0, 0.0, 0.0), x)\n"
+     "    out[i] = q[0]\n",
+     "autodiff of wp.quat_from_axis_angle", 7},
+};
+
+static void refuse(void) {
+  for (size_t t = 0; t < sizeof refusals / sizeof refusals[0]; t++) {
+    char src[2048];
+    snprintf(src, sizeof src,
+             "import warp as wp\n"
+             "\n"
+             "@wp.kernel\n"
+             "def r(a: wp.array(dtype=float), out: wp.array(dtype=float), n: int):\n"
+             "    i = wp.tid()\n"
+             "    x = a[i]\n"
+             "%s", refusals[t].body);
+    kern_module *m;
+    ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "r.py", src, strlen(src), &m));
+    kern_kernel *k, *a = NULL;
+    ASSERT_OK(ctx, kern_module_get_kernel(m, "r", &k));
+    kern_clear_error(ctx);
+    ASSERT_EQ(kern_kernel_adjoint(k, &a), KERN_ERROR_COMPILE);
+    ASSERT_TRUE(a == NULL);
+    const char *e = kern_last_error(ctx);
+    ASSERT_CONTAINS(e, refusals[t].what);
+    char at[32];
+    snprintf(at, sizeof at, "r.py:%d:", refusals[t].line);
+    ASSERT_CONTAINS(e, at);
+    /* the forward kernel still runs: the refusal cost nothing else */
+    kern_module_free(m);
+  }
+  printf("ok refusals\n");
+}
+
+int main(int argc, char **argv) {
+  const char *which = argc > 1 ? argv[1] : "cpu";
+  test_setup();
+  ASSERT_OK(NULL, kern_context_new(NULL, &ctx));
+  if (kern_device_find(ctx, which, &dev) != KERN_SUCCESS) {
+    printf("skip: no %s device: %s\n", which, kern_last_error(ctx));
+    kern_context_free(ctx);
+    return 77;
+  }
+  api();
+  kern_module *m;
+  ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "fd.py", fd_src,
+                                         sizeof fd_src - 1, &m));
+  finite_differences(m, "k_math");
+  finite_differences(m, "k_vec");
+  finite_differences(m, "k_branch");
+  finite_differences(m, "k_loop");
+  finite_differences(m, "k_atomic");
+  refuse();
+  kern_context_free(ctx);
+  printf("test_autodiff (%s): all checks passed\n", which);
+  return 0;
+}
