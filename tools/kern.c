@@ -567,8 +567,8 @@ static int cmd_compile(int argc, char **argv) {
   }
   if (!file) return usage("compile", "missing FILE");
   if (strcmp(target, "c") && strcmp(target, "cuda") && strcmp(target, "opencl") &&
-      strcmp(target, "ptx"))
-    return usage("compile", "unknown target '%s' (use c, cuda, opencl or ptx)",
+      strcmp(target, "vulkan") && strcmp(target, "ptx"))
+    return usage("compile", "unknown target '%s' (use c, cuda, opencl, vulkan or ptx)",
                  target);
   if (compact && strcmp(target, "cuda"))
     return usage("compile", "--compact is for --target cuda, not '%s'", target);
