@@ -408,6 +408,8 @@ static void print_properties(const kern_device_info *di) {
            di->capability_minor);
   else if (di->backend == KERN_BACKEND_OPENCL)
     printf("OpenCL %d.%d, ", di->capability_major, di->capability_minor);
+  else if (di->backend == KERN_BACKEND_VULKAN)
+    printf("Vulkan %d.%d, ", di->capability_major, di->capability_minor);
   printf("%d compute units, %s, fp64 %s, int64 atomics %s", di->compute_units,
          mem, di->fp64 ? "yes" : "no", di->int64_atomics ? "yes" : "no");
   if (di->warp_size) printf(", warp %d", di->warp_size);
@@ -779,8 +781,9 @@ static int parse_run_args(int argc, char **argv, run_opts *o) {
   if (!o->kernel) return usage("run", "missing KERNEL");
   if (!o->dim) return usage("run", "missing --dim N[,M...] (the launch grid)");
   if (o->backend && strcmp(o->backend, "cpu") && strcmp(o->backend, "cuda") &&
-      strcmp(o->backend, "opencl") && strcmp(o->backend, "auto"))
-    return usage("run", "unknown backend '%s' (use cpu, cuda, opencl or auto)",
+      strcmp(o->backend, "opencl") && strcmp(o->backend, "vulkan") &&
+      strcmp(o->backend, "auto"))
+    return usage("run", "unknown backend '%s' (use cpu, cuda, opencl, vulkan or auto)",
                  o->backend);
   if (o->backend && o->device)
     return usage("run", "give --backend or --device, not both");

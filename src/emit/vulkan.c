@@ -390,6 +390,12 @@ static void rewrite(Rw *R, const char *s, size_t n) {
         const char *t = s + i + 1;
         while (*t == ' ')
           t++;
+        if (!strncmp(t, "void", 4) && !is_id(t[4]) && o->len &&
+            is_id(o->p[o->len - 1])) { /* f(void): a parameter list */
+          buf_puts(o, "()");
+          i += cl;
+          continue;
+        }
         if (!strncmp(t, "void", 4) && !is_id(t[4])) {
           /* (void)x; goes */
           while (e < n && s[e] == ' ')
