@@ -474,6 +474,34 @@ static void rewrite(Rw *R, const char *s, size_t n) {
       i++;
       continue;
     }
+    if (c == '%' && !(i + 1 < n && s[i + 1] == '=')) {
+      /* a % b with two names or numbers: k_rem, C's remainder (GLSL leaves
+       * % of negative operands undefined) */
+      size_t e = o->len;
+      while (e > 0 && o->p[e - 1] == ' ')
+        e--;
+      size_t a = e;
+      while (a > 0 && is_id(o->p[a - 1]))
+        a--;
+      size_t k = i + 1;
+      while (k < n && s[k] == ' ')
+        k++;
+      size_t z = k;
+      while (z < n && is_id(s[z]))
+        z++;
+      bool left = a < e && !(a > 0 && (o->p[a - 1] == '.' || o->p[a - 1] == ')' ||
+                                      o->p[a - 1] == ']'));
+      bool right = z > k && !(z < n && (s[z] == '(' || s[z] == '[' || s[z] == '.'));
+      if (left && right) {
+        char *lhs = arena_printf(R->E->C, "%.*s", (int)(e - a), o->p + a);
+        o->len = a;
+        buf_printf(o, "k_rem(%s, ", lhs);
+        rewrite(R, s + k, z - k);
+        buf_puts(o, ")");
+        i = z;
+        continue;
+      }
+    }
     if (isdigit((unsigned char)c) && (i == 0 || !is_id(s[i - 1]))) {
       size_t k = i;
       while (k < n && (is_id(s[k]) || s[k] == '.' ||
@@ -548,6 +576,14 @@ static void vk_finish(Emit *E, Buf *text) {
            "#define K_NAN_F uintBitsToFloat(0x7fffffffu)\n"
            "#define fmin min\n#define fmax max\n#define fminf min\n#define fmaxf max\n"
            "#define fabs abs\n#define fabsf abs\n"
+           "#define K_REM(T) T k_rem(T a, T b) { return a - (a / b) * b; }\n"
+           "K_REM(int8_t) K_REM(int16_t) K_REM(int32_t) K_REM(int64_t)\n"
+           "K_REM(uint8_t) K_REM(uint16_t) K_REM(uint32_t) K_REM(uint64_t)\n"
+           "float k_cround(float x) { float t = trunc(x); "
+           "return abs(x - t) >= 0.5f ? t + sign(x) : t; }\n"
+           "double k_cround(double x) { double t = trunc(x); "
+           "return abs(x - t) >= 0.5lf ? t + sign(x) : t; }\n"
+           "#define round k_cround\n"
            "struct kern__dims { int64_t dim[4]; int64_t total; int64_t chunk; "
            "int64_t begin; int64_t block; };\n");
   Buf body;
