@@ -913,7 +913,10 @@ static kern_status vk_buf_new(vk_state *st, vk_dev *d, size_t bytes,
   if (r != 0) {
     b->buf = 0;
     vk_buf_destroy(d, b);
-    return vk_fail(st, "vkCreateBuffer", r);
+    return kern__error(st->ctx, r == -1 || r == -2 ? KERN_ERROR_OUT_OF_MEMORY
+                                                   : KERN_ERROR_INVALID_ARGUMENT,
+                       "vulkan: cannot make a buffer of %zu bytes "
+                       "(vkCreateBuffer: VkResult %d)", bytes, (int)r);
   }
   VkMemoryRequirements req;
   vk->vkGetBufferMemoryRequirements(d->dev, b->buf, &req);
