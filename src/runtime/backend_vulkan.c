@@ -1368,12 +1368,27 @@ static kern_status vk_check_features(vk_state *st, const vk_phys *p,
     return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
                        "vulkan: device '%s' lacks shaderInt64, which every "
                        "kern kernel uses (64-bit indices and shapes)", p->name);
-  if (code->source && strstr(code->source, "atomicAdd(") && !p->f32_atomic_add &&
-      strstr(code->source, "#define k_atomic_add_f32"))
+  /* Float atomics (emit/vulkan.c spells them as macros named after the
+   * type): lavapipe, for one, has float32 adds but no float64 ones, and
+   * its compiler aborts the process on a float64 atomic add. */
+  static const struct { const char *mark; int bits; } fa[] = {
+      {"#define k_atomic_add_f32", 32}, {"#define k_atomic_sub_f32", 32},
+      {"#define k_atomic_add_f64", 64}, {"#define k_atomic_sub_f64", 64}};
+  for (size_t i = 0; code->source && i < sizeof fa / sizeof *fa; i++) {
+    int have = fa[i].bits == 32 ? p->f32_atomic_add : p->f64_atomic_add;
+    if (have || !strstr(code->source, fa[i].mark)) continue;
+    const char *who = "?";
+    for (int j = 0; j < code->nkernels; j++)
+      if (code->kernels[j].has_atomics) {
+        who = code->kernels[j].name;
+        break;
+      }
     return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
-                       "vulkan: a float32 atomic add needs "
-                       "VK_EXT_shader_atomic_float, which device '%s' lacks",
-                       p->name);
+                       "vulkan: kernel '%s' uses a float%d atomic add, but "
+                       "device '%s' lacks shaderBufferFloat%dAtomicAdd "
+                       "(VK_EXT_shader_atomic_float)",
+                       who, fa[i].bits, p->name, fa[i].bits);
+  }
   return KERN_SUCCESS;
 }
 
