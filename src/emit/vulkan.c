@@ -14,7 +14,9 @@
  *     `x.data[i]` reads `x.data.v[i]`;
  *   - an index `[e]` becomes `[int(e)]` (GLSL indexes with 32-bit ints, so
  *     stage 1 handles arrays below 2^31 elements);
- *   - unary `&` goes (atomics are macros on the lvalue itself);
+ *   - unary `&` goes (atomics are macros on the lvalue itself), and a
+ *     function's pointer parameter `T *p` becomes `inout T p`, its `*p`
+ *     and `p->x` then `p` and `p.x` (out-parameters, random states);
  *   - floating literals without `f` are doubles (`lf`), `LL` is `l`;
  *   - `#pragma unroll` and `restrict` go.
  * What the pass cannot spell is refused, before any compiler runs, by an
@@ -342,12 +344,66 @@ static size_t typedef_struct(Rw *R, const char *s, size_t i, size_t n) {
   return b + 1 - i;
 }
 
+/* A function definition's line "T name(P, ...) {" at the top level: a
+ * pointer parameter `T *p` becomes `inout T p` (its callers pass the
+ * lvalue, unary & dropped; the body's *p and p->x read p and p.x).
+ * Returns the bytes used, 0 when the line is not such a header. */
+static size_t header(Rw *R, const char *s, size_t i, size_t n) {
+  const char *nl = memchr(s + i, '\n', n - i);
+  size_t e = nl ? (size_t)(nl - s) : n;
+  if (e - i < 4 || memcmp(s + e - 3, ") {", 3) || !memchr(s + i, '*', e - i))
+    return 0;
+  const char *open = memchr(s + i, '(', e - i);
+  if (!open || open == s + i || !is_id(open[-1]))
+    return 0;
+  size_t a = (size_t)(open - s);
+  if (match(s, a, n) != e - 2)
+    return 0;
+  rewrite(R, s + i, a + 1 - i);
+  size_t p = a + 1;
+  while (p < e - 3) {
+    size_t q = p;
+    int depth = 0;
+    while (q < e - 3 && !(depth == 0 && s[q] == ',')) {
+      depth += s[q] == '(' || s[q] == '[';
+      depth -= s[q] == ')' || s[q] == ']';
+      q++;
+    }
+    const char *star = memchr(s + p, '*', q - p);
+    if (star) {
+      size_t t0 = p;
+      while (t0 < q && s[t0] == ' ')
+        t0++;
+      if (q - t0 > 6 && !memcmp(s + t0, "const ", 6))
+        t0 += 6;
+      buf_puts(R->o, "inout ");
+      buf_putn(R->o, s + t0, (size_t)(star - s) - t0);
+      rewrite(R, star + 1, (size_t)(s + q - star - 1));
+    } else {
+      rewrite(R, s + p, q - p);
+    }
+    if (q < e - 3)
+      buf_putn(R->o, ",", 1);
+    p = q + 1;
+  }
+  buf_puts(R->o, ") {");
+  return e - i;
+}
+
 static void rewrite(Rw *R, const char *s, size_t n) {
   Buf *o = R->o;
   size_t i = 0;
   bool bol = true;
   while (i < n) {
     char c = s[i];
+    if (bol && c != ' ' && c != '#' && c != '\n' && c != '/' && c != 't') {
+      size_t used = header(R, s, i, n);
+      if (used) {
+        i += used;
+        bol = false;
+        continue;
+      }
+    }
     if (bol && c == '#') { /* preprocessor lines pass as they are */
       const char *nl = memchr(s + i, '\n', n - i);
       size_t e = nl ? (size_t)(nl - s) + 1 : n;
@@ -454,6 +510,22 @@ static void rewrite(Rw *R, const char *s, size_t n) {
       }
       i = e;
       continue;
+    }
+    if (c == '-' && i + 1 < n && s[i + 1] == '>') { /* p->x: p is inout */
+      buf_putn(o, ".", 1);
+      i += 2;
+      continue;
+    }
+    if (c == '*' && !(i + 1 < n && s[i + 1] == '=')) {
+      /* unary *p: the inout parameter itself */
+      size_t k = o->len;
+      while (k > 0 && o->p[k - 1] == ' ')
+        k--;
+      char prev = k ? o->p[k - 1] : '(';
+      if (!(is_id(prev) || prev == ')' || prev == ']')) {
+        i++;
+        continue;
+      }
     }
     if (c == '&' && !(i + 1 < n && s[i + 1] == '&')) {
       /* unary when what precedes is not an operand */
