@@ -18,7 +18,9 @@
  *     function's pointer parameter `T *p` becomes `inout T p`, its `*p`
  *     and `p->x` then `p` and `p.x` (out-parameters, random states);
  *   - floating literals without `f` are doubles (`lf`), `LL` is `l`;
- *   - `#pragma unroll` and `restrict` go.
+ *   - `#pragma unroll` and `restrict` go;
+ *   - int literals as conditions are bools, `kbool x = 0;` is false, and
+ *     a scalar function's `return e;` converts e (typing(), first).
  * What the pass cannot spell is refused, before any compiler runs, by an
  * `#error kern: ...` line that the backend reports as the load's error:
  * bool values in parameters (C's 1-byte bool against GLSL's 4-byte one),
@@ -627,6 +629,82 @@ static void rewrite(Rw *R, const char *s, size_t n) {
   }
 }
 
+/* Before the main pass, line by line, what GLSL types more strictly than
+ * C: an int literal as a condition (`while (1)`, `if (0)`, `1 ? a : b`)
+ * is a bool; `kbool x = 0;` is false; and in a function returning a
+ * scalar type T, `return e;` is `return T(e);` (GLSL converts no int
+ * literal to int8_t or bool on its own). */
+static void typing(Emit *E, const char *s, size_t n, Buf *o) {
+  static const char *const rets[] = {
+      "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t",
+      "uint32_t", "uint64_t", "float", "double", "kbool", NULL};
+  const char *ret = NULL;
+  size_t i = 0;
+  while (i < n) {
+    const char *nl = memchr(s + i, '\n', n - i);
+    size_t e = nl ? (size_t)(nl - s) + 1 : n;
+    const char *line = arena_printf(E->C, "%.*s", (int)(e - i), s + i);
+    /* helpers start with fn_qual "" and its space */
+    const char *hl = line[0] == ' ' && line[1] != ' ' ? line + 1 : line;
+    if (line[0] == '}')
+      ret = NULL;
+    else if (hl[0] != ' ' && hl[0] != '#' && strstr(line, ") {")) {
+      ret = NULL;
+      for (int k = 0; rets[k]; k++) {
+        size_t l = strlen(rets[k]);
+        if (!strncmp(hl, rets[k], l) && hl[l] == ' ')
+          ret = rets[k];
+      }
+    }
+    Buf b;
+    buf_init(&b, E->C);
+    for (const char *p = line; *p;) {
+      static const struct { const char *from, *to; } lit[] = {
+          {"while (1)", "while (true)"}, {"if (1)", "if (true)"},
+          {"if (0)", "if (false)"}, {"(1 ? ", "(true ? "},
+          {"(0 ? ", "(false ? "}};
+      bool done = false;
+      for (size_t k = 0; k < sizeof lit / sizeof *lit && !done; k++)
+        if (!strncmp(p, lit[k].from, strlen(lit[k].from)) &&
+            (p == line || !is_id(p[-1]))) {
+          buf_puts(&b, lit[k].to);
+          p += strlen(lit[k].from);
+          done = true;
+        }
+      if (done)
+        continue;
+      if (!strncmp(p, "kbool ", 6) && (p == line || !is_id(p[-1]))) {
+        const char *q = p + 6;
+        while (is_id(*q))
+          q++;
+        if (q > p + 6 && (!strncmp(q, " = 0;", 5) || !strncmp(q, " = 1;", 5))) {
+          buf_printf(&b, "%.*s = %s;", (int)(q - p), p, q[3] == '1' ? "true" : "false");
+          p = q + 5;
+          continue;
+        }
+      }
+      if (ret && !strncmp(p, "return ", 7) && (p == line || !is_id(p[-1]))) {
+        const char *q = p + 7;
+        int depth = 0;
+        while (*q && !(depth == 0 && *q == ';')) {
+          depth += *q == '(' || *q == '[';
+          depth -= *q == ')' || *q == ']';
+          q++;
+        }
+        if (*q == ';') {
+          buf_printf(&b, "return %s(%.*s);", ret, (int)(q - p - 7), p + 7);
+          p = q + 1;
+          continue;
+        }
+      }
+      buf_putn(&b, p, 1);
+      p++;
+    }
+    buf_putn(o, b.p ? b.p : "", b.len);
+    i = e;
+  }
+}
+
 static void vk_finish(Emit *E, Buf *text) {
   Buf o;
   buf_init(&o, E->C);
@@ -665,7 +743,11 @@ static void vk_finish(Emit *E, Buf *text) {
   memset(&R, 0, sizeof R);
   R.E = E;
   R.o = &body;
-  rewrite(&R, text->p + first, text->len - first);
+  Buf typed;
+  buf_init(&typed, E->C);
+  typed.keep = true;
+  typing(E, text->p + first, text->len - first, &typed);
+  rewrite(&R, typed.p ? typed.p : "", typed.len);
   if (body.p && (strstr(body.p, "printf(") || strstr(body.p, "k_print")))
     buf_puts(&o, "#error kern: the vulkan target has no print or printf yet\n");
   buf_putn(&o, body.p ? body.p : "", body.len);
