@@ -422,6 +422,7 @@ typedef enum kern_backend_kind {
   KERN_BACKEND_CPU,
   KERN_BACKEND_CUDA,
   KERN_BACKEND_OPENCL,
+  KERN_BACKEND_VULKAN, /* Vulkan compute through SPIR-V (docs/vulkan.md) */
   KERN_BACKEND_COUNT
 } kern_backend_kind;
 

@@ -59,7 +59,7 @@ static const char help_main[] =
     "  -V, --version  print the version\n"
     "\n"
     "Environment:\n"
-    "  KERN_DEVICE       default device: cpu, cuda, cuda:1, opencl:0, auto;\n"
+    "  KERN_DEVICE       default device: cpu, cuda, cuda:1, opencl:0, vulkan:0, auto;\n"
     "                    a list (cuda:0,1, cuda:all) shards 'kern run' and\n"
     "                    adds a group row to 'kern bench'\n"
     "  KERN_NUM_THREADS  CPU backend worker threads (default: one per core)\n"
@@ -77,7 +77,7 @@ static const char help_main[] =
 static const char help_devices[] =
     "Usage: kern devices\n"
     "\n"
-    "Lists every backend (cpu, cuda, opencl) as available or unavailable with\n"
+    "Lists every backend (cpu, cuda, opencl, vulkan) as available or unavailable with\n"
     "the reason, then each of its devices with the name to select it by:\n"
     "\n"
     "  cpu: available\n"
@@ -91,14 +91,15 @@ static const char help_devices[] =
     "Exit status: 0, or 1 if the library cannot start.\n";
 
 static const char help_compile[] =
-    "Usage: kern compile FILE [--target c|cuda|opencl|ptx] [-o OUT] [--debug]\n"
+    "Usage: kern compile FILE [--target c|cuda|opencl|vulkan|ptx] [-o OUT] [--debug]\n"
     "                         [--compact] [--sm N] [--no-native] [--expand]\n"
     "\n"
     "Translates every kernel in the Warp source FILE and prints the generated\n"
     "code, without building or running it.\n"
     "\n"
     "Options:\n"
-    "  -t, --target T   c (default), cuda, opencl or ptx (the PTX that CUDA's\n"
+    "  -t, --target T   c (default), cuda, opencl, vulkan (GLSL compute) or ptx\n"
+    "                   (the PTX that CUDA's\n"
     "                   quick tier loads for a module within its subset; a\n"
     "                   module outside it is an error naming the first\n"
     "                   construct the tier does not cover)\n"
@@ -152,9 +153,10 @@ static const char help_run[] =
     "\n"
     "Options:\n"
     "  --dim N[,M...]        launch grid, 1 to 4 dimensions (required)\n"
-    "  --backend B           cpu, cuda, opencl or auto (the best available)\n"
+    "  --backend B           cpu, cuda, opencl, vulkan or auto (the best\n"
+    "                        available)\n"
     "  --device NAME         a device as 'kern devices' lists it: cpu,\n"
-    "                        cuda:1, opencl:0 (default: $KERN_DEVICE, else\n"
+    "                        cuda:1, opencl:0, vulkan:0 (default: $KERN_DEVICE, else\n"
     "                        auto); an unavailable choice is an error; a\n"
     "                        list (cuda:0,1, cuda:all, cpu:0,0) runs the\n"
     "                        launch sharded over its devices;\n"
@@ -415,6 +417,8 @@ static void print_properties(const kern_device_info *di) {
            di->capability_minor);
   else if (di->backend == KERN_BACKEND_OPENCL)
     printf("OpenCL %d.%d, ", di->capability_major, di->capability_minor);
+  else if (di->backend == KERN_BACKEND_VULKAN)
+    printf("Vulkan %d.%d, ", di->capability_major, di->capability_minor);
   printf("%d compute units, %s, fp64 %s, int64 atomics %s", di->compute_units,
          mem, di->fp64 ? "yes" : "no", di->int64_atomics ? "yes" : "no");
   if (di->warp_size) printf(", warp %d", di->warp_size);
@@ -574,8 +578,8 @@ static int cmd_compile(int argc, char **argv) {
   }
   if (!file) return usage("compile", "missing FILE");
   if (strcmp(target, "c") && strcmp(target, "cuda") && strcmp(target, "opencl") &&
-      strcmp(target, "ptx"))
-    return usage("compile", "unknown target '%s' (use c, cuda, opencl or ptx)",
+      strcmp(target, "vulkan") && strcmp(target, "ptx"))
+    return usage("compile", "unknown target '%s' (use c, cuda, opencl, vulkan or ptx)",
                  target);
   if (compact && strcmp(target, "cuda"))
     return usage("compile", "--compact is for --target cuda, not '%s'", target);
@@ -791,8 +795,9 @@ static int parse_run_args(int argc, char **argv, run_opts *o) {
   if (!o->kernel) return usage("run", "missing KERNEL");
   if (!o->dim) return usage("run", "missing --dim N[,M...] (the launch grid)");
   if (o->backend && strcmp(o->backend, "cpu") && strcmp(o->backend, "cuda") &&
-      strcmp(o->backend, "opencl") && strcmp(o->backend, "auto"))
-    return usage("run", "unknown backend '%s' (use cpu, cuda, opencl or auto)",
+      strcmp(o->backend, "opencl") && strcmp(o->backend, "vulkan") &&
+      strcmp(o->backend, "auto"))
+    return usage("run", "unknown backend '%s' (use cpu, cuda, opencl, vulkan or auto)",
                  o->backend);
   if (o->backend && o->device)
     return usage("run", "give --backend or --device, not both");

@@ -78,7 +78,7 @@ def cmd_compile(argv):
     p = _Parser(prog="python -m kern compile",
                 description="Print the code kern generates for FILE.")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("-t", "--target", default="c", choices=("c", "cuda", "opencl"))
+    p.add_argument("-t", "--target", default="c", choices=("c", "cuda", "opencl", "vulkan"))
     p.add_argument("-o", "--output", metavar="OUT")
     p.add_argument("--debug", action="store_true",
                    help="emit debug mode's bounds checks")
@@ -109,7 +109,7 @@ def cmd_run(argv):
     p.add_argument("kernel", metavar="KERNEL")
     p.add_argument("args", metavar="NAME=SPEC", nargs="*")
     p.add_argument("--dim", required=True, metavar="N[,M...]")
-    p.add_argument("--backend", choices=("cpu", "cuda", "opencl", "auto"))
+    p.add_argument("--backend", choices=("cpu", "cuda", "opencl", "vulkan", "auto"))
     p.add_argument("--device")
     p.add_argument("--save", action="append", default=[], metavar="NAME=PATH.npy")
     p.add_argument("-q", "--quiet", action="store_true")

@@ -49,8 +49,8 @@ SCALAR_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
                 "uint32", "uint64", "float32", "float64")
 SCALAR_SIZES = (1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8)
 SCALAR_COUNT = len(SCALAR_NAMES)
-BACKEND_NAMES = ("cpu", "cuda", "opencl")
-BACKEND_CPU, BACKEND_CUDA, BACKEND_OPENCL = 0, 1, 2
+BACKEND_NAMES = ("cpu", "cuda", "opencl", "vulkan")
+BACKEND_CPU, BACKEND_CUDA, BACKEND_OPENCL, BACKEND_VULKAN = 0, 1, 2, 3
 PARAM_VALUE, PARAM_ARRAY = 0, 1
 # kern.h's KERN_SCALAR_COUNT (float16 and bfloat16 come after float64): a
 # generic kernel's typing.Any parameter has it as its scalar, and asking

@@ -194,7 +194,7 @@ class Device:
              what="kern_device_get")
         d = object.__new__(cls)
         d.index = index
-        d.backend = _ffi.BACKEND_NAMES[info.backend] if info.backend < 3 else "backend%d" % info.backend
+        d.backend = _ffi.BACKEND_NAMES[info.backend] if info.backend < len(_ffi.BACKEND_NAMES) else "backend%d" % info.backend
         d.ordinal = info.index
         d.name = "%s:%d" % (d.backend, d.ordinal)
         d._info = info

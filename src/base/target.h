@@ -14,6 +14,7 @@ typedef enum kern__target {
   KERN_TARGET_C,
   KERN_TARGET_CUDA,
   KERN_TARGET_OPENCL,
+  KERN_TARGET_VULKAN, /* GLSL 4.60 compute for Vulkan (emit/vulkan.c) */
   KERN_TARGET_COUNT
 } kern__target;
 

@@ -216,12 +216,12 @@ int bench_main(int argc, char **argv) {
       for (const char *p = v;;) {
         const char *e = strchr(p, ',');
         size_t l = e ? (size_t)(e - p) : strlen(p);
-        static const char *const ok[] = {"all", "cpu", "cuda", "opencl"};
+        static const char *const ok[] = {"all", "cpu", "cuda", "opencl", "vulkan"};
         int known = 0;
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < 5; k++)
           known |= strlen(ok[k]) == l && strncmp(ok[k], p, l) == 0;
         if (!known)
-          return usage("--backend '%s': each name is cpu, cuda, opencl or all", v);
+          return usage("--backend '%s': each name is cpu, cuda, opencl, vulkan or all", v);
         if (!e) break;
         p = e + 1;
       }

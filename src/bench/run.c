@@ -496,7 +496,7 @@ static void cache_dir(const bench_options *o, char *out, size_t size) {
 }
 
 static void peak_key(const device_ctx *d, char *out, size_t size) {
-  static const char *const bn[] = {"cpu", "cuda", "opencl"};
+  static const char *const bn[] = {"cpu", "cuda", "opencl", "vulkan"};
   /* Not the description: it holds free memory, which changes. */
   snprintf(out, size, "%s|%s|%d units|%llu", bn[d->info.backend],
            d->info.name, d->info.compute_units,
@@ -1452,7 +1452,7 @@ int bench_run(const bench_file *f, const bench_options *o, bench_result *r,
       return -1;
     }
   }
-  static const char *const bn[] = {"cpu", "cuda", "opencl"};
+  static const char *const bn[] = {"cpu", "cuda", "opencl", "vulkan"};
   int rc = 0;
   for (int si = 0; si < f->nspecs && rc == 0; si++) {
     const bench_spec *s = &f->specs[si];

@@ -22,6 +22,7 @@ const char *kern__target_name(kern__target t) {
   case KERN_TARGET_C: return "c";
   case KERN_TARGET_CUDA: return "cuda";
   case KERN_TARGET_OPENCL: return "opencl";
+  case KERN_TARGET_VULKAN: return "vulkan";
   default: return "?";
   }
 }
@@ -30,6 +31,7 @@ static const Target *target_of(kern__target t) {
   switch (t) {
   case KERN_TARGET_CUDA: return &target_cuda;
   case KERN_TARGET_OPENCL: return &target_opencl;
+  case KERN_TARGET_VULKAN: return &target_vulkan;
   default: return &target_c;
   }
 }

@@ -2517,6 +2517,8 @@ char *emit_module(Compiler *C, IrModule *m, const Target *T,
   /* last, so that nothing a snippet does reaches kern's own code (Note
    * [snippet containment] in native.c) */
   buf_putn(&E.out, E.natives.p ? E.natives.p : "", E.natives.len);
+  if (T->finish)
+    T->finish(&E, &E.out);
   *len = E.out.len;
   return E.out.p;
 }

@@ -8,6 +8,7 @@
  *   c.c       host C: the kernel as a loop over a range of the grid
  *   cuda.c    CUDA C: grid-stride loop, warp-shuffle aggregation
  *   opencl.c  OpenCL C: strided or chunked loop, work-group aggregation
+ *   vulkan.c  GLSL compute for Vulkan: common.c's C spelled as GLSL
  *
  * A target differs from the others only through struct Target.
  */
@@ -36,6 +37,9 @@ typedef struct Target {
   const struct Target *compact;
   /* Put each prelude item between #ifndef guards (emit_pre). */
   bool guard_helpers;
+  /* Rewrites the whole module's text at the end, or NULL (vulkan.c: Note
+   * [GLSL through common.c]). */
+  void (*finish)(Emit *E, Buf *text);
 } Target;
 
 /* The line that ends the shared part (prelude, types, helpers) of a
@@ -79,7 +83,8 @@ struct Emit {
 char *emit_module(Compiler *C, IrModule *m, const Target *T,
                   const kc_options *opts, kc_memo *memo, size_t *len);
 
-extern const Target target_c, target_cuda, target_opencl, target_cuda_compact;
+extern const Target target_c, target_cuda, target_opencl, target_cuda_compact,
+    target_vulkan;
 
 /* ptx.c: the module as PTX for sm_<opts->ptx> (Note [PTX tier]), or NULL
  * with *why set ("path:line:col: the PTX tier does not cover ...") when

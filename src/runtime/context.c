@@ -188,6 +188,7 @@ static const kern_backend *const all_backends[KERN_BACKEND_COUNT] = {
     [KERN_BACKEND_CPU] = &kern__backend_cpu,
     [KERN_BACKEND_CUDA] = &kern__backend_cuda,
     [KERN_BACKEND_OPENCL] = &kern__backend_opencl,
+    [KERN_BACKEND_VULKAN] = &kern__backend_vulkan,
 };
 
 kern_status kern__backends_init(void) {
@@ -483,7 +484,7 @@ kern_status kern_device_find(kern_context *h, const char *name,
   if (b == KERN_BACKEND_COUNT)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "unknown device '%s' (expected cpu, cuda, cuda:N, "
-                       "opencl, opencl:N or auto)",
+                       "opencl, opencl:N, vulkan, vulkan:N or auto)",
                        name);
   int n = backend_devices(ctx, b);
   if (n == 0)

@@ -13,6 +13,8 @@
  *                     cuda_nvrtc.c, cuda_module.c, cuda_stream.c)
  *   bgbuild.c         a build in a child process (the PTX tier's NVRTC build)
  *   backend_opencl.c  OpenCL, loaded with dlopen
+ *   backend_vulkan.c  Vulkan (GLSL -> libshaderc -> SPIR-V), loaded with
+ *                     dlopen
  *   stream.c, graph.c, pipeline.c, interop.c, config.c
  *                     streams and events, graphs, pipelines, DLPack and
  *                     wrapping, the default device (async.h)
@@ -201,6 +203,7 @@ kern_status kern__backends_init(void);
 extern const kern_backend kern__backend_cpu;
 extern const kern_backend kern__backend_cuda;
 extern const kern_backend kern__backend_opencl;
+extern const kern_backend kern__backend_vulkan; /* backend_vulkan.c */
 
 /* ---------------------------------------------------------------- context */
 

@@ -12,7 +12,7 @@
 # command and environment) and checks, per suite:
 #   - every file the unsliced suite runs is in exactly one registered slice
 #     (run.sh and emit_check.sh print a slice with KERN_TEST_SHARD_LIST=1);
-#   - each of cpu, opencl and cpu in debug mode has its suite;
+#   - each of cpu, opencl, vulkan and cpu in debug mode has its suite;
 #   - synth_warp_diff's shards of each device are 0..K-1, once each.
 set -u
 CTEST=$1 BUILD=$2 SRC=$3
@@ -68,18 +68,18 @@ n_py=$(ls "$SRC"/tests/conformance/*.py | grep -vc gen_expected.py)
 n_run=$(KERN_TEST_SHARD_LIST=1 sh "$RUN" k n "$SRC/tests/conformance" cpu | wc -l)
 [ "$n_py" -eq "$n_run" ] || fail "run.sh lists $n_run of $n_py conformance kernels"
 
-for suite in conformance_cpu conformance_opencl conformance_cpu_debug; do
+for suite in conformance_cpu conformance_opencl conformance_cpu_debug conformance_vulkan; do
   backend=${suite#conformance_}; backend=${backend%_debug}
   # The tests run the backend and the debug mode their names say.
   grep "^${suite}_[0-9]*	" "$T/tests" | while IFS='	' read -r name args envs; do
     last=${args##* }
     [ "$last" = "$backend" ] || echo "FAIL: $name runs backend '$last', not $backend"
     case "$suite:$envs" in
-      *_debug:*KERN_DEBUG=1*|conformance_cpu:*|conformance_opencl:*) ;;
+      *_debug:*KERN_DEBUG=1*|conformance_cpu:*|conformance_opencl:*|conformance_vulkan:*) ;;
       *) echo "FAIL: $name does not set KERN_DEBUG=1" ;;
     esac
     case "$suite:$envs" in
-      conformance_cpu:*KERN_DEBUG=*|conformance_opencl:*KERN_DEBUG=*) echo "FAIL: $name sets KERN_DEBUG" ;;
+      conformance_cpu:*KERN_DEBUG=*|conformance_opencl:*KERN_DEBUG=*|conformance_vulkan:*KERN_DEBUG=*) echo "FAIL: $name sets KERN_DEBUG" ;;
     esac
   done >"$T/names"
   [ -s "$T/names" ] && { cat "$T/names"; bad=1; }

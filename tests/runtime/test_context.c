@@ -52,7 +52,7 @@ int main(void) {
   ASSERT_STREQ(kern_last_error(ctx), "");
 
   /* Backends: the CPU is always there and comes first. */
-  ASSERT_EQ(kern_backend_count(), 3);
+  ASSERT_EQ(kern_backend_count(), 4);
   kern_backend_info bi = KERN_BACKEND_INFO_INIT;
   ASSERT_OK(ctx, kern_backend_get(ctx, KERN_BACKEND_CPU, &bi));
   ASSERT_STREQ(bi.name, "cpu");

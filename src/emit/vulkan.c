@@ -1,0 +1,769 @@
+/*
+ * vulkan.c -- GLSL 4.60 compute shaders for Vulkan (compiled to SPIR-V by
+ * libshaderc at run time, runtime/backend_vulkan.c).
+ *
+ * Note [GLSL through common.c]: GLSL is close enough to C that the shared
+ * emitter's statements and expressions serve, once a last pass
+ * (vk_finish) spells the few C forms GLSL lacks:
+ *   - casts `(T)x` become constructors `T(x)` (T a scalar type or a struct
+ *     the module defined), and `(void)x;` statements go;
+ *   - `typedef struct { ... } N;` becomes `struct N { ... };`, and a
+ *     pointer member `T *data` (an array's data) becomes a buffer
+ *     reference `kref_T data` (GL_EXT_buffer_reference: arrays are buffer
+ *     device addresses, so any number of them fits one launch);
+ *     `x.data[i]` reads `x.data.v[i]`;
+ *   - an index `[e]` becomes `[int(e)]` (GLSL indexes with 32-bit ints, so
+ *     stage 1 handles arrays below 2^31 elements);
+ *   - unary `&` goes (atomics are macros on the lvalue itself), and a
+ *     function's pointer parameter `T *p` becomes `inout T p`, its `*p`
+ *     and `p->x` then `p` and `p.x` (out-parameters, random states);
+ *   - floating literals without `f` are doubles (`lf`), `LL` is `l`;
+ *   - `#pragma unroll` and `restrict` go;
+ *   - int literals as conditions are bools, `kbool x = 0;` is false, and
+ *     a scalar function's `return e;` converts e (typing(), first).
+ * What the pass cannot spell is refused, before any compiler runs, by an
+ * `#error kern: ...` line that the backend reports as the load's error:
+ * bool values in parameters (C's 1-byte bool against GLSL's 4-byte one),
+ * printf, float atomics other than add/subtract, 16-bit floats, and
+ * indexed arrays and views (pointer arithmetic).
+ *
+ * A kernel is a function; each kernel of a module is compiled on its own
+ * with KERN_MAIN defined to its symbol.  Its parameters and kern__dims sit
+ * in a buffer whose device address is the one push constant; arrays there
+ * are kern__arr's first 40 bytes (address, shape), the address already
+ * moved back by the shard offset.  The loop is OpenCL's grid-stride loop
+ * over gl_GlobalInvocationID.
+ */
+#include <ctype.h>
+#include <string.h>
+#include "emit.h"
+
+#define VK_GROUP 64
+
+static void vk_prelude(Emit *E) { (void)E; /* vk_finish writes the head */ }
+
+static void vk_refuse(Emit *E, const char *what) {
+  const char *line = arena_printf(E->C, "#error kern: %s\n", what);
+  if (emit_need(E, line))
+    emit_pre(E, line, "%s", line);
+}
+
+static void vk_atomic(Emit *E, Buf *b, int bi, const Type *t,
+                      const char *name) {
+  kern_scalar sc = t->sc;
+  bool isf = sc_is_float(sc);
+  const char *fn = NULL;
+  switch (bi) {
+  case BI_ATOMIC_ADD: fn = "atomicAdd"; break;
+  case BI_ATOMIC_SUB: fn = "atomicAdd"; break; /* of -v */
+  case BI_ATOMIC_MIN: fn = isf ? NULL : "atomicMin"; break;
+  case BI_ATOMIC_MAX: fn = isf ? NULL : "atomicMax"; break;
+  case BI_ATOMIC_AND: fn = "atomicAnd"; break;
+  case BI_ATOMIC_OR: fn = "atomicOr"; break;
+  case BI_ATOMIC_XOR: fn = "atomicXor"; break;
+  case BI_ATOMIC_EXCH: fn = isf ? NULL : "atomicExchange"; break;
+  case BI_ATOMIC_CAS: fn = isf ? NULL : "atomicCompSwap"; break;
+  }
+  if (sc_bits(sc) < 32)
+    fn = NULL;
+  if (!fn) {
+    vk_refuse(E, arena_printf(E->C, "the vulkan target has no %s on %s yet",
+                              builtin_names[bi], emit_tysig(E, t)));
+    return;
+  }
+  if (bi == BI_ATOMIC_CAS)
+    buf_printf(b, "#define %s(p, c, v) %s(p, c, v)\n", name, fn);
+  else if (bi == BI_ATOMIC_SUB)
+    buf_printf(b, "#define %s(p, v) %s(p, -(v))\n", name, fn);
+  else
+    buf_printf(b, "#define %s(p, v) %s(p, v)\n", name, fn);
+}
+
+static bool has_bool(const Type *t) {
+  if (!t)
+    return false;
+  if (t->kind == TY_SCALAR)
+    return t->sc == KERN_SCALAR_BOOL;
+  if (t->kind == TY_ARRAY)
+    return has_bool(t->elem);
+  if (t->kind == TY_STRUCT)
+    return true; /* stage 1: no struct parameters (layout not checked) */
+  return t->kind == TY_VEC || t->kind == TY_MAT ? t->sc == KERN_SCALAR_BOOL
+                                                 : false;
+}
+
+static void vk_kernel(Emit *E, IrFunc *f) {
+  Buf args;
+  buf_init(&args, E->C);
+  buf_printf(&args, "layout(buffer_reference, std430, buffer_reference_align = 8) "
+                    "buffer kargs_%s { ", f->symbol);
+  for (IrVar *p = f->params; p; p = p->next) {
+    if (p->ty->kind == TY_ARRAY && (p->ty->indexed || p->ty->strided))
+      vk_refuse(E, "the vulkan target has no indexed arrays or views yet");
+    else if (has_bool(p->ty))
+      vk_refuse(E, arena_printf(E->C, "the vulkan target does not take bool or "
+                                      "struct parameters yet (%s)", p->name));
+    if (emit_lowp(p->ty->kind == TY_ARRAY ? p->ty->elem : p->ty))
+      vk_refuse(E, "the vulkan target has no float16 yet");
+    buf_printf(&args, "%s %s; ", emit_ctype(E, p->ty), p->name);
+  }
+  buf_puts(&args, "kern__dims k_dims; };");
+  emit_line(E, "%s", args.p);
+  emit_line(E, "void %s() {", f->symbol);
+  E->indent++;
+  emit_line(E, "kargs_%s k_A = kargs_%s(kpc.args);", f->symbol, f->symbol);
+  emit_line(E, "kern__dims k_dims = k_A.k_dims;");
+  for (IrVar *p = f->params; p; p = p->next) {
+    emit_line(E, "%s %s = k_A.%s;", emit_ctype(E, p->ty), p->name, p->name);
+    if (p->ty->kind == TY_ARRAY)
+      emit_line(E, "#define %s_d %s.data.v", p->name, p->name);
+  }
+  emit_line(E, "const int64_t k_d1 = k_dims.dim[1], k_d2 = k_dims.dim[2], "
+               "k_d3 = k_dims.dim[3];");
+  emit_line(E, "const int64_t k_g = int64_t(gl_GlobalInvocationID.x);");
+  emit_line(E, "const int64_t k_G = int64_t(gl_NumWorkGroups.x) * %d;", VK_GROUP);
+  const char *header = "for (int64_t k_t = k_dims.begin + k_g; k_t < k_dims.total; "
+                       "k_t += k_G) {";
+  for (IrAgg *g = f->aggs; g; g = g->next)
+    emit_line(E, "%s k_agg%d = %s;", emit_ctype(E, g->ty), g->id,
+              emit_agg_identity(g));
+  if (f->tid_dims <= 1)
+    emit_thread_loops(E, f, NULL, header);
+  else
+    emit_thread_loop(E, f, NULL, header, false);
+  /* Aggregated atomics (Note [atomic aggregation]): each invocation's
+   * partial result in one atomic; no shared-memory combine yet. */
+  for (IrAgg *g = f->aggs; g; g = g->next) {
+    Buf idx;
+    buf_init(&idx, E->C);
+    emit_index(E, &idx, g->array, g->index, g->nindex);
+    emit_line(E, "(void)%s(&%s[%s], k_agg%d);", emit_atomic_name(E, g->bi, g->ty),
+              emit_array_data(E, g->array), idx.p, g->id);
+  }
+  for (IrVar *p = f->params; p; p = p->next)
+    if (p->ty->kind == TY_ARRAY)
+      emit_line(E, "#undef %s_d", p->name);
+  E->indent--;
+  emit_line(E, "}");
+  emit_line(E, "%s", "");
+}
+
+/* ------------------------------------------------ Note [GLSL through common.c] */
+
+typedef struct Rw {
+  Emit *E;
+  Buf *o;
+  const char **types; /* struct names the text defined */
+  int ntypes, captypes;
+  const char **refs;  /* kref_ types declared */
+  int nrefs, caprefs;
+} Rw;
+
+static const char *const scalar_names[] = {
+    "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t",
+    "uint32_t", "uint64_t", "float", "double", "kbool", "int", "uint", NULL};
+
+static bool is_id(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+static bool known_type(Rw *R, const char *s, size_t n) {
+  for (int i = 0; scalar_names[i]; i++)
+    if (strlen(scalar_names[i]) == n && !memcmp(scalar_names[i], s, n))
+      return true;
+  for (int i = 0; i < R->ntypes; i++)
+    if (strlen(R->types[i]) == n && !memcmp(R->types[i], s, n))
+      return true;
+  return false;
+}
+
+static void add_name(Rw *R, const char ***v, int *n, int *cap, const char *s) {
+  if (*n == *cap) {
+    int nc = *cap ? *cap * 2 : 32;
+    const char **nv = arena_alloc(R->E->C, nc * sizeof *nv);
+    if (*n)
+      memcpy(nv, *v, *n * sizeof *nv);
+    *v = nv;
+    *cap = nc;
+  }
+  (*v)[(*n)++] = s;
+}
+
+/* The end of the bracketed group that opens at s[i] ('(' or '['). */
+static size_t match(const char *s, size_t i, size_t n) {
+  int depth = 0;
+  for (; i < n; i++) {
+    if (s[i] == '(' || s[i] == '[' || s[i] == '{')
+      depth++;
+    else if (s[i] == ')' || s[i] == ']' || s[i] == '}') {
+      if (--depth == 0)
+        return i + 1;
+    }
+  }
+  return n;
+}
+
+/* `(T)` at s[i] with T a type: the length of "(T)", else 0. */
+static size_t cast_at(Rw *R, const char *s, size_t i, size_t n) {
+  if (s[i] != '(')
+    return 0;
+  size_t j = i + 1;
+  while (j < n && s[j] == ' ')
+    j++;
+  size_t a = j;
+  while (j < n && is_id(s[j]))
+    j++;
+  size_t b = j;
+  while (j < n && s[j] == ' ')
+    j++;
+  if (b == a || j >= n || s[j] != ')')
+    return 0;
+  if (!known_type(R, s + a, b - a) && !(b - a == 4 && !memcmp(s + a, "void", 4)))
+    return 0;
+  return j + 1 - i;
+}
+
+/* The end of the unary expression that starts at s[i]. */
+static size_t unary_end(Rw *R, const char *s, size_t i, size_t n) {
+  while (i < n && s[i] == ' ')
+    i++;
+  size_t c = cast_at(R, s, i, n);
+  if (c)
+    return unary_end(R, s, i + c, n);
+  if (i < n && strchr("-+!~&", s[i]))
+    return unary_end(R, s, i + 1, n);
+  if (i < n && s[i] == '(')
+    i = match(s, i, n);
+  else {
+    bool num = i < n && isdigit((unsigned char)s[i]);
+    while (i < n && (is_id(s[i]) || s[i] == '.' ||
+                     (num && (s[i] == '-' || s[i] == '+') &&
+                      (s[i - 1] == 'e' || s[i - 1] == 'E'))))
+      i++;
+  }
+  for (;;) {
+    if (i < n && (s[i] == '[' || s[i] == '('))
+      i = match(s, i, n);
+    else if (i < n && s[i] == '.' && i + 1 < n && is_id(s[i + 1])) {
+      i++;
+      while (i < n && is_id(s[i]))
+        i++;
+    } else
+      return i;
+  }
+}
+
+static void rewrite(Rw *R, const char *s, size_t n);
+
+static void number(Rw *R, const char *s, size_t a, size_t b) {
+  Buf *o = R->o;
+  bool hex = b - a > 1 && s[a] == '0' && (s[a + 1] == 'x' || s[a + 1] == 'X');
+  bool flt = false;
+  for (size_t k = a; k < b && !hex; k++)
+    if (s[k] == '.' || s[k] == 'e' || s[k] == 'E')
+      flt = true;
+  size_t e = b;
+  while (e > a && strchr("uUlLfF", s[e - 1]) && !(hex && strchr("fF", s[e - 1])))
+    e--;
+  buf_putn(o, s + a, e - a);
+  bool u = false, l = false, f = false;
+  for (size_t k = e; k < b; k++) {
+    if (s[k] == 'u' || s[k] == 'U')
+      u = true;
+    else if (s[k] == 'l' || s[k] == 'L')
+      l = true;
+    else
+      f = true;
+  }
+  if (flt)
+    buf_puts(o, f ? "f" : "lf");
+  else
+    buf_puts(o, l ? (u ? "ul" : "l") : u ? "u" : "");
+}
+
+/* typedef struct { BODY } NAME;  ->  struct NAME { BODY' }; */
+static size_t typedef_struct(Rw *R, const char *s, size_t i, size_t n) {
+  size_t open = i + strlen("typedef struct ");
+  while (open < n && s[open] == ' ')
+    open++;
+  if (open >= n || s[open] != '{')
+    return 0;
+  size_t close = match(s, open, n);
+  size_t a = close;
+  while (a < n && s[a] == ' ')
+    a++;
+  size_t b = a;
+  while (b < n && is_id(s[b]))
+    b++;
+  if (b == a || b >= n || s[b] != ';')
+    return 0;
+  const char *name = arena_printf(R->E->C, "%.*s", (int)(b - a), s + a);
+  /* pointer members first declare their buffer reference types */
+  Buf body;
+  buf_init(&body, R->E->C);
+  Buf *o = R->o;
+  const char *p = s + open + 1, *end = s + close - 1;
+  while (p < end) {
+    const char *semi = memchr(p, ';', end - p);
+    if (!semi)
+      semi = end;
+    const char *star = memchr(p, '*', semi - p);
+    if (star) {
+      const char *t0 = p;
+      while (t0 < star && *t0 == ' ')
+        t0++;
+      if (!strncmp(t0, "const ", 6))
+        t0 += 6;
+      const char *t1 = t0;
+      while (t1 < star && is_id(*t1))
+        t1++;
+      const char *et = arena_printf(R->E->C, "%.*s", (int)(t1 - t0), t0);
+      const char *ref = arena_printf(R->E->C, "kref_%s", et);
+      bool have = false;
+      for (int k = 0; k < R->nrefs; k++)
+        have |= !strcmp(R->refs[k], ref);
+      if (!have) {
+        add_name(R, &R->refs, &R->nrefs, &R->caprefs, ref);
+        int al = strstr(et, "64") || !strcmp(et, "double") ? 8
+                 : strstr(et, "16") ? 2 : strstr(et, "8") ? 1 : 4;
+        buf_printf(o, "layout(buffer_reference, std430, buffer_reference_align = %d) "
+                      "buffer %s { %s v[]; };\n", al, ref, et);
+      }
+      const char *nm = star + 1;
+      while (nm < semi && *nm == ' ')
+        nm++;
+      buf_printf(&body, " %s %.*s;", ref, (int)(semi - nm), nm);
+    } else {
+      Buf *save = R->o;
+      R->o = &body;
+      rewrite(R, p, (size_t)(semi - p));
+      R->o = save;
+      if (semi < end)
+        buf_puts(&body, ";");
+    }
+    p = semi + 1;
+  }
+  buf_printf(o, "struct %s {%s };", name, body.p ? body.p : "");
+  add_name(R, &R->types, &R->ntypes, &R->captypes, name);
+  return b + 1 - i;
+}
+
+/* A function definition's line "T name(P, ...) {" at the top level: a
+ * pointer parameter `T *p` becomes `inout T p` (its callers pass the
+ * lvalue, unary & dropped; the body's *p and p->x read p and p.x).
+ * Returns the bytes used, 0 when the line is not such a header. */
+static size_t header(Rw *R, const char *s, size_t i, size_t n) {
+  const char *nl = memchr(s + i, '\n', n - i);
+  size_t e = nl ? (size_t)(nl - s) : n;
+  if (e - i < 4 || memcmp(s + e - 3, ") {", 3) || !memchr(s + i, '*', e - i))
+    return 0;
+  const char *open = memchr(s + i, '(', e - i);
+  if (!open || open == s + i || !is_id(open[-1]))
+    return 0;
+  size_t a = (size_t)(open - s);
+  if (match(s, a, n) != e - 2)
+    return 0;
+  rewrite(R, s + i, a + 1 - i);
+  size_t p = a + 1;
+  while (p < e - 3) {
+    size_t q = p;
+    int depth = 0;
+    while (q < e - 3 && !(depth == 0 && s[q] == ',')) {
+      depth += s[q] == '(' || s[q] == '[';
+      depth -= s[q] == ')' || s[q] == ']';
+      q++;
+    }
+    const char *star = memchr(s + p, '*', q - p);
+    if (star) {
+      size_t t0 = p;
+      while (t0 < q && s[t0] == ' ')
+        t0++;
+      if (q - t0 > 6 && !memcmp(s + t0, "const ", 6))
+        t0 += 6;
+      buf_puts(R->o, "inout ");
+      buf_putn(R->o, s + t0, (size_t)(star - s) - t0);
+      rewrite(R, star + 1, (size_t)(s + q - star - 1));
+    } else {
+      rewrite(R, s + p, q - p);
+    }
+    if (q < e - 3)
+      buf_putn(R->o, ",", 1);
+    p = q + 1;
+  }
+  buf_puts(R->o, ") {");
+  return e - i;
+}
+
+static void rewrite(Rw *R, const char *s, size_t n) {
+  Buf *o = R->o;
+  size_t i = 0;
+  bool bol = true;
+  while (i < n) {
+    char c = s[i];
+    if (bol && c != ' ' && c != '#' && c != '\n' && c != '/' && c != 't') {
+      size_t used = header(R, s, i, n);
+      if (used) {
+        i += used;
+        bol = false;
+        continue;
+      }
+    }
+    if (bol && c == '#') { /* preprocessor lines pass as they are */
+      const char *nl = memchr(s + i, '\n', n - i);
+      size_t e = nl ? (size_t)(nl - s) + 1 : n;
+      size_t k = i + 1;
+      while (k < e && s[k] == ' ')
+        k++;
+      if (strncmp(s + k, "pragma unroll", 13))
+        buf_putn(o, s + i, e - i);
+      i = e;
+      continue;
+    }
+    if (c == '\n') {
+      buf_putn(o, "\n", 1);
+      i++;
+      bol = true;
+      continue;
+    }
+    if (c == ' ' && bol) {
+      size_t k = i;
+      while (k < n && s[k] == ' ')
+        k++;
+      if (k < n && s[k] == '#') {
+        i = k;
+        continue;
+      }
+      buf_putn(o, s + i, k - i);
+      i = k;
+      continue;
+    }
+    bol = false;
+    if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+      const char *e = strstr(s + i + 2, "*/");
+      size_t end = e && (size_t)(e - s) < n ? (size_t)(e - s) + 2 : n;
+      buf_putn(o, s + i, end - i);
+      i = end;
+      continue;
+    }
+    if (c == '"') {
+      size_t k = i + 1;
+      while (k < n && s[k] != '"')
+        k += s[k] == '\\' ? 2 : 1;
+      buf_putn(o, s + i, k + 1 - i);
+      i = k + 1;
+      continue;
+    }
+    if (c == '(') {
+      size_t cl = cast_at(R, s, i, n);
+      if (cl) {
+        size_t e = unary_end(R, s, i + cl, n);
+        const char *t = s + i + 1;
+        while (*t == ' ')
+          t++;
+        if (!strncmp(t, "void", 4) && !is_id(t[4]) && o->len &&
+            is_id(o->p[o->len - 1])) { /* f(void): a parameter list */
+          buf_puts(o, "()");
+          i += cl;
+          continue;
+        }
+        if (!strncmp(t, "void", 4) && !is_id(t[4])) {
+          /* (void)x; goes; (void)f(...) is the call alone */
+          size_t a = i + cl;
+          while (a < e && s[a] == ' ')
+            a++;
+          size_t z = a;
+          while (z < e && is_id(s[z]))
+            z++;
+          if (z < e) {
+            rewrite(R, s + a, e - a);
+            i = e;
+            continue;
+          }
+          while (e < n && s[e] == ' ')
+            e++;
+          if (e < n && s[e] == ';')
+            e++;
+          i = e;
+          continue;
+        }
+        size_t tl = 0;
+        while (is_id(t[tl]))
+          tl++;
+        buf_putn(o, t, tl);
+        buf_putn(o, "(", 1);
+        rewrite(R, s + i + cl, e - i - cl);
+        buf_putn(o, ")", 1);
+        i = e;
+        continue;
+      }
+      buf_putn(o, "(", 1);
+      i++;
+      continue;
+    }
+    if (c == '[') {
+      size_t e = match(s, i, n);
+      size_t k = i + 1;
+      while (k < e - 1 && isdigit((unsigned char)s[k]))
+        k++;
+      if (k == e - 1) { /* [] or [4] */
+        buf_putn(o, s + i, e - i);
+      } else {
+        buf_puts(o, "[int(");
+        rewrite(R, s + i + 1, e - i - 2);
+        buf_puts(o, ")]");
+      }
+      i = e;
+      continue;
+    }
+    if (c == '-' && i + 1 < n && s[i + 1] == '>') { /* p->x: p is inout */
+      buf_putn(o, ".", 1);
+      i += 2;
+      continue;
+    }
+    if (c == '*' && !(i + 1 < n && s[i + 1] == '=')) {
+      /* unary *p: the inout parameter itself */
+      size_t k = o->len;
+      while (k > 0 && o->p[k - 1] == ' ')
+        k--;
+      char prev = k ? o->p[k - 1] : '(';
+      if (!(is_id(prev) || prev == ')' || prev == ']')) {
+        i++;
+        continue;
+      }
+    }
+    if (c == '&' && !(i + 1 < n && s[i + 1] == '&')) {
+      /* unary when what precedes is not an operand */
+      size_t k = o->len;
+      while (k > 0 && o->p[k - 1] == ' ')
+        k--;
+      char prev = k ? o->p[k - 1] : '(';
+      if (i > 0 && s[i - 1] == '&') {
+        buf_putn(o, "&", 1);
+        i++;
+        continue;
+      }
+      if (!(is_id(prev) || prev == ')' || prev == ']')) {
+        i++;
+        continue;
+      }
+      buf_putn(o, "&", 1);
+      i++;
+      continue;
+    }
+    if (c == '%' && !(i + 1 < n && s[i + 1] == '=')) {
+      /* a % b with two names or numbers: k_rem, C's remainder (GLSL leaves
+       * % of negative operands undefined) */
+      size_t e = o->len;
+      while (e > 0 && o->p[e - 1] == ' ')
+        e--;
+      size_t a = e;
+      while (a > 0 && is_id(o->p[a - 1]))
+        a--;
+      size_t k = i + 1;
+      while (k < n && s[k] == ' ')
+        k++;
+      size_t z = k;
+      while (z < n && is_id(s[z]))
+        z++;
+      bool left = a < e && !(a > 0 && (o->p[a - 1] == '.' || o->p[a - 1] == ')' ||
+                                      o->p[a - 1] == ']'));
+      bool right = z > k && !(z < n && (s[z] == '(' || s[z] == '[' || s[z] == '.'));
+      if (left && right) {
+        char *lhs = arena_printf(R->E->C, "%.*s", (int)(e - a), o->p + a);
+        o->len = a;
+        buf_printf(o, "k_rem(%s, ", lhs);
+        rewrite(R, s + k, z - k);
+        buf_puts(o, ")");
+        i = z;
+        continue;
+      }
+    }
+    if (isdigit((unsigned char)c) && (i == 0 || !is_id(s[i - 1]))) {
+      size_t k = i;
+      while (k < n && (is_id(s[k]) || s[k] == '.' ||
+                       ((s[k] == '-' || s[k] == '+') &&
+                        (s[k - 1] == 'e' || s[k - 1] == 'E') &&
+                        !(s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')))))
+        k++;
+      number(R, s, i, k);
+      i = k;
+      continue;
+    }
+    if (c == '.' && i + 1 < n && isdigit((unsigned char)s[i + 1]) &&
+        (i == 0 || !is_id(s[i - 1]))) {
+      size_t k = i;
+      while (k < n && (is_id(s[k]) || s[k] == '.'))
+        k++;
+      number(R, s, i, k);
+      i = k;
+      continue;
+    }
+    if (is_id(c)) {
+      size_t k = i;
+      while (k < n && is_id(s[k]))
+        k++;
+      size_t len = k - i;
+      if (len == 7 && !memcmp(s + i, "typedef", 7) && k + 7 < n &&
+          !memcmp(s + k, " struct", 7)) {
+        size_t used = typedef_struct(R, s, i, n);
+        if (used) {
+          i += used;
+          continue;
+        }
+      }
+      if ((len == 8 && !memcmp(s + i, "restrict", 8)) ||
+          (len == 12 && !memcmp(s + i, "__restrict__", 12))) {
+        i = k;
+        while (i < n && s[i] == ' ')
+          i++;
+        continue;
+      }
+      buf_putn(o, s + i, len);
+      /* x.data[i] -> x.data.v[i] */
+      if (len == 4 && !memcmp(s + i, "data", 4) && i > 0 && s[i - 1] == '.' &&
+          k < n && s[k] == '[')
+        buf_puts(o, ".v");
+      i = k;
+      continue;
+    }
+    buf_putn(o, s + i, 1);
+    i++;
+  }
+}
+
+/* Before the main pass, line by line, what GLSL types more strictly than
+ * C: an int literal as a condition (`while (1)`, `if (0)`, `1 ? a : b`)
+ * is a bool; `kbool x = 0;` is false; and in a function returning a
+ * scalar type T, `return e;` is `return T(e);` (GLSL converts no int
+ * literal to int8_t or bool on its own). */
+static void typing(Emit *E, const char *s, size_t n, Buf *o) {
+  static const char *const rets[] = {
+      "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t",
+      "uint32_t", "uint64_t", "float", "double", "kbool", NULL};
+  const char *ret = NULL;
+  size_t i = 0;
+  while (i < n) {
+    const char *nl = memchr(s + i, '\n', n - i);
+    size_t e = nl ? (size_t)(nl - s) + 1 : n;
+    const char *line = arena_printf(E->C, "%.*s", (int)(e - i), s + i);
+    /* helpers start with fn_qual "" and its space */
+    const char *hl = line[0] == ' ' && line[1] != ' ' ? line + 1 : line;
+    if (line[0] == '}')
+      ret = NULL;
+    else if (hl[0] != ' ' && hl[0] != '#' && strstr(line, ") {")) {
+      ret = NULL;
+      for (int k = 0; rets[k]; k++) {
+        size_t l = strlen(rets[k]);
+        if (!strncmp(hl, rets[k], l) && hl[l] == ' ')
+          ret = rets[k];
+      }
+    }
+    Buf b;
+    buf_init(&b, E->C);
+    for (const char *p = line; *p;) {
+      static const struct { const char *from, *to; } lit[] = {
+          {"while (1)", "while (true)"}, {"if (1)", "if (true)"},
+          {"if (0)", "if (false)"}, {"(1 ? ", "(true ? "},
+          {"(0 ? ", "(false ? "}};
+      bool done = false;
+      for (size_t k = 0; k < sizeof lit / sizeof *lit && !done; k++)
+        if (!strncmp(p, lit[k].from, strlen(lit[k].from)) &&
+            (p == line || !is_id(p[-1]))) {
+          buf_puts(&b, lit[k].to);
+          p += strlen(lit[k].from);
+          done = true;
+        }
+      if (done)
+        continue;
+      if (!strncmp(p, "kbool ", 6) && (p == line || !is_id(p[-1]))) {
+        const char *q = p + 6;
+        while (is_id(*q))
+          q++;
+        if (q > p + 6 && (!strncmp(q, " = 0;", 5) || !strncmp(q, " = 1;", 5))) {
+          buf_printf(&b, "%.*s = %s;", (int)(q - p), p, q[3] == '1' ? "true" : "false");
+          p = q + 5;
+          continue;
+        }
+      }
+      if (ret && !strncmp(p, "return ", 7) && (p == line || !is_id(p[-1]))) {
+        const char *q = p + 7;
+        int depth = 0;
+        while (*q && !(depth == 0 && *q == ';')) {
+          depth += *q == '(' || *q == '[';
+          depth -= *q == ')' || *q == ']';
+          q++;
+        }
+        if (*q == ';') {
+          buf_printf(&b, "return %s(%.*s);", ret, (int)(q - p - 7), p + 7);
+          p = q + 1;
+          continue;
+        }
+      }
+      buf_putn(&b, p, 1);
+      p++;
+    }
+    buf_putn(o, b.p ? b.p : "", b.len);
+    i = e;
+  }
+}
+
+static void vk_finish(Emit *E, Buf *text) {
+  Buf o;
+  buf_init(&o, E->C);
+  o.keep = true;
+  /* the comment line first, then the head */
+  const char *nl = text->p ? memchr(text->p, '\n', text->len) : NULL;
+  size_t first = nl ? (size_t)(nl - text->p) + 1 : 0;
+  buf_putn(&o, text->p, first);
+  buf_puts(&o,
+           "#version 460\n"
+           "#extension GL_EXT_shader_explicit_arithmetic_types : require\n"
+           "#extension GL_EXT_buffer_reference : require\n"
+           "#extension GL_EXT_shader_atomic_float : enable\n"
+           "#extension GL_EXT_shader_atomic_int64 : enable\n"
+           "layout(local_size_x = 64) in;\n"
+           "layout(push_constant) uniform KPC { uint64_t args; } kpc;\n"
+           "#define kbool bool\n"
+           "#define K_INF_F uintBitsToFloat(0x7f800000u)\n"
+           "#define K_NAN_F uintBitsToFloat(0x7fffffffu)\n"
+           "#define fmin min\n#define fmax max\n#define fminf min\n#define fmaxf max\n"
+           "#define fabs abs\n#define fabsf abs\n"
+           "#define K_REM(T) T k_rem(T a, T b) { return a - (a / b) * b; }\n"
+           "K_REM(int8_t) K_REM(int16_t) K_REM(int32_t) K_REM(int64_t)\n"
+           "K_REM(uint8_t) K_REM(uint16_t) K_REM(uint32_t) K_REM(uint64_t)\n"
+           "float k_cround(float x) { float t = trunc(x); "
+           "return abs(x - t) >= 0.5f ? t + sign(x) : t; }\n"
+           "double k_cround(double x) { double t = trunc(x); "
+           "return abs(x - t) >= 0.5lf ? t + sign(x) : t; }\n"
+           "#define round k_cround\n"
+           "struct kern__dims { int64_t dim[4]; int64_t total; int64_t chunk; "
+           "int64_t begin; int64_t block; };\n");
+  Buf body;
+  buf_init(&body, E->C);
+  body.keep = true;
+  Rw R;
+  memset(&R, 0, sizeof R);
+  R.E = E;
+  R.o = &body;
+  Buf typed;
+  buf_init(&typed, E->C);
+  typed.keep = true;
+  typing(E, text->p + first, text->len - first, &typed);
+  rewrite(&R, typed.p ? typed.p : "", typed.len);
+  if (body.p && (strstr(body.p, "printf(") || strstr(body.p, "k_print")))
+    buf_puts(&o, "#error kern: the vulkan target has no print or printf yet\n");
+  buf_putn(&o, body.p ? body.p : "", body.len);
+  buf_puts(&o, "\nvoid main() { KERN_MAIN(); }\n");
+  *text = o;
+}
+
+const Target target_vulkan = {
+    .id = KERN_TARGET_VULKAN,
+    .fn_qual = "",
+    .global = "",
+    .restrict_kw = "",
+    .int64_fmt = "l",
+    .overloaded_math = true,
+    .prelude = vk_prelude,
+    .kernel = vk_kernel,
+    .atomic_helper = vk_atomic,
+    .finish = vk_finish,
+};

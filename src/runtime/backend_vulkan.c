@@ -1,0 +1,1589 @@
+/*
+ * backend_vulkan.c -- the Vulkan backend (issue #27, stage 1): GLSL compute
+ * from the compiler (emit/vulkan.c), compiled to SPIR-V by libshaderc,
+ * run through libvulkan.so.1; on Mesa's lavapipe in CI, on any Vulkan 1.2
+ * driver with bufferDeviceAddress (NVIDIA, AMD, Intel).
+ *
+ * Both libraries are opened with dlopen, so kern builds and runs where
+ * neither is installed and `kern devices` says why the backend is
+ * unavailable.  No Vulkan header is included: the few structures and
+ * constants used are declared below from the specification (Note [Vulkan
+ * declarations]).  $KERN_VULKAN_LIBRARY and $KERN_SHADERC_LIBRARY name
+ * other files to load (tests point them at nothing).
+ *
+ * Note [Vulkan stage 1]: what this first stage does and does not do.
+ *   - Arrays are buffers bound to memory that is both host-visible and
+ *     device-local when the device has such a type (lavapipe, resizable
+ *     BAR on discrete GPUs), else host-visible system memory; copies and
+ *     fills are memcpy on the mapping.  Staging through device-local
+ *     memory is not done yet.
+ *   - Arguments are in a per-device host-visible buffer whose device
+ *     address is the one push constant (emit/vulkan.c); arrays are buffer
+ *     device addresses, so there are no descriptor sets.
+ *   - A launch records a command buffer, submits it and waits on a fence:
+ *     synchronous.  Streams are the runtime's generic streams (worker
+ *     threads calling these synchronous methods), not Vulkan queues.
+ *   - SPIR-V of a module (every kernel compiled with KERN_MAIN defined to
+ *     its symbol) is stored in the kernel cache; the driver's pipeline
+ *     cache is not used yet.
+ *   - A kernel that needs float64 or int64 on a device without
+ *     shaderFloat64 / shaderInt64 is refused by name; float atomics need
+ *     VK_EXT_shader_atomic_float (add), else shaderc's error names them.
+ *   - Debug mode's bounds checks are refused (the fault record is not
+ *     spelled in GLSL yet): kern run --unchecked.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "runtime.h"
+
+/* ---------------------------------------------------------------- Note [Vulkan declarations] */
+/* Only what the backend uses, from the Vulkan 1.2 specification.
+ * Dispatchable handles are pointers, the others 64-bit integers. */
+typedef struct VkInstance_T *VkInstance;
+typedef struct VkPhysicalDevice_T *VkPhysicalDevice;
+typedef struct VkDevice_T *VkDevice;
+typedef struct VkQueue_T *VkQueue;
+typedef struct VkCommandBuffer_T *VkCommandBuffer;
+typedef uint64_t VkBuffer, VkDeviceMemory, VkShaderModule, VkPipeline,
+    VkPipelineLayout, VkCommandPool, VkFence, VkPipelineCache;
+typedef int32_t VkResult;
+typedef uint32_t VkBool32;
+typedef void (*PFN_vkVoidFunction)(void);
+
+enum {
+  VK_ST_APPLICATION_INFO = 0,
+  VK_ST_INSTANCE_CREATE_INFO = 1,
+  VK_ST_DEVICE_QUEUE_CREATE_INFO = 2,
+  VK_ST_DEVICE_CREATE_INFO = 3,
+  VK_ST_SUBMIT_INFO = 4,
+  VK_ST_MEMORY_ALLOCATE_INFO = 5,
+  VK_ST_FENCE_CREATE_INFO = 8,
+  VK_ST_BUFFER_CREATE_INFO = 12,
+  VK_ST_SHADER_MODULE_CREATE_INFO = 16,
+  VK_ST_PIPELINE_SHADER_STAGE_CREATE_INFO = 18,
+  VK_ST_COMPUTE_PIPELINE_CREATE_INFO = 29,
+  VK_ST_PIPELINE_LAYOUT_CREATE_INFO = 30,
+  VK_ST_COMMAND_POOL_CREATE_INFO = 39,
+  VK_ST_COMMAND_BUFFER_ALLOCATE_INFO = 40,
+  VK_ST_COMMAND_BUFFER_BEGIN_INFO = 42,
+  VK_ST_MEMORY_BARRIER = 46,
+  VK_ST_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES = 49,
+  VK_ST_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES = 51,
+  VK_ST_PHYSICAL_DEVICE_FEATURES_2 = 1000059000,
+  VK_ST_MEMORY_ALLOCATE_FLAGS_INFO = 1000060000,
+  VK_ST_BUFFER_DEVICE_ADDRESS_INFO = 1000244001,
+  VK_ST_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT = 1000260000,
+};
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  const char *pApplicationName;
+  uint32_t applicationVersion;
+  const char *pEngineName;
+  uint32_t engineVersion;
+  uint32_t apiVersion;
+} VkApplicationInfo;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t flags;
+  const VkApplicationInfo *pApplicationInfo;
+  uint32_t enabledLayerCount;
+  const char *const *ppEnabledLayerNames;
+  uint32_t enabledExtensionCount;
+  const char *const *ppEnabledExtensionNames;
+} VkInstanceCreateInfo;
+
+/* VkPhysicalDeviceProperties is 824 bytes; the backend reads its head and
+ * one limit at their offsets. */
+enum {
+  VK_PROPS_SIZE = 824,
+  VK_PROPS_API = 0,
+  VK_PROPS_DRIVER = 4,
+  VK_PROPS_VENDOR = 8,
+  VK_PROPS_TYPE = 16,
+  VK_PROPS_NAME = 20, /* char[256] */
+  VK_PROPS_MAX_GROUPS = 296 + 220, /* limits.maxComputeWorkGroupCount[0] */
+};
+
+/* Feature structures as arrays of 32-bit words: index = byte offset / 4. */
+enum {
+  VK_F2_WORDS = 4 + 55,         /* sType, pNext, VkPhysicalDeviceFeatures */
+  VK_F2_ROBUST = 4,             /* robustBufferAccess */
+  VK_F2_FLOAT64 = 4 + 39,
+  VK_F2_INT64 = 4 + 40,
+  VK_F2_INT16 = 4 + 41,
+  VK_F11_WORDS = 4 + 12,
+  VK_F11_STORAGE16 = 4,         /* storageBuffer16BitAccess */
+  VK_F12_WORDS = 52,
+  VK_F12_STORAGE8 = 6,          /* storageBuffer8BitAccess */
+  VK_F12_INT64_ATOMICS = 9,     /* shaderBufferInt64Atomics */
+  VK_F12_INT8 = 12,             /* shaderInt8 */
+  VK_F12_BDA = 42,              /* bufferDeviceAddress */
+  VK_FAF_WORDS = 16,
+  VK_FAF_F32_ADD = 5,           /* shaderBufferFloat32AtomicAdd */
+  VK_FAF_F64_ADD = 7,
+};
+
+typedef struct {
+  uint32_t queueFlags, queueCount, timestampValidBits, granularity[3];
+} VkQueueFamilyProperties;
+
+typedef struct {
+  uint32_t typeCount;
+  struct { uint32_t flags, heap; } types[32];
+  uint32_t heapCount;
+  struct { uint64_t size; uint32_t flags, pad; } heaps[16];
+} VkPhysicalDeviceMemoryProperties;
+
+typedef struct {
+  char name[256];
+  uint32_t specVersion;
+} VkExtensionProperties;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t flags, queueFamilyIndex, queueCount;
+  const float *pQueuePriorities;
+} VkDeviceQueueCreateInfo;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t flags, queueCreateInfoCount;
+  const VkDeviceQueueCreateInfo *pQueueCreateInfos;
+  uint32_t enabledLayerCount;
+  const char *const *ppEnabledLayerNames;
+  uint32_t enabledExtensionCount;
+  const char *const *ppEnabledExtensionNames;
+  const void *pEnabledFeatures;
+} VkDeviceCreateInfo;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t flags;
+  uint64_t size;
+  uint32_t usage, sharingMode, queueFamilyIndexCount;
+  const uint32_t *pQueueFamilyIndices;
+} VkBufferCreateInfo;
+
+typedef struct {
+  uint64_t size, alignment;
+  uint32_t memoryTypeBits;
+} VkMemoryRequirements;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint64_t allocationSize;
+  uint32_t memoryTypeIndex;
+} VkMemoryAllocateInfo;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t flags, deviceMask;
+} VkMemoryAllocateFlagsInfo;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  VkBuffer buffer;
+} VkBufferDeviceAddressInfo;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t flags;
+  size_t codeSize;
+  const uint32_t *pCode;
+} VkShaderModuleCreateInfo;
+
+typedef struct {
+  uint32_t stageFlags, offset, size;
+} VkPushConstantRange;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t flags, setLayoutCount;
+  const uint64_t *pSetLayouts;
+  uint32_t pushConstantRangeCount;
+  const VkPushConstantRange *pPushConstantRanges;
+} VkPipelineLayoutCreateInfo;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t flags, stage;
+  VkShaderModule module;
+  const char *pName;
+  const void *pSpecializationInfo;
+} VkPipelineShaderStageCreateInfo;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t flags;
+  VkPipelineShaderStageCreateInfo stage;
+  VkPipelineLayout layout;
+  VkPipeline basePipelineHandle;
+  int32_t basePipelineIndex;
+} VkComputePipelineCreateInfo;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t flags, queueFamilyIndex;
+} VkCommandPoolCreateInfo;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  VkCommandPool commandPool;
+  uint32_t level, commandBufferCount;
+} VkCommandBufferAllocateInfo;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t flags;
+  const void *pInheritanceInfo;
+} VkCommandBufferBeginInfo;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t waitSemaphoreCount;
+  const uint64_t *pWaitSemaphores;
+  const uint32_t *pWaitDstStageMask;
+  uint32_t commandBufferCount;
+  const VkCommandBuffer *pCommandBuffers;
+  uint32_t signalSemaphoreCount;
+  const uint64_t *pSignalSemaphores;
+} VkSubmitInfo;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t flags;
+} VkFenceCreateInfo;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t srcAccessMask, dstAccessMask;
+} VkMemoryBarrier;
+
+enum {
+  VK_MEM_DEVICE_LOCAL = 1,
+  VK_MEM_HOST_VISIBLE = 2,
+  VK_MEM_HOST_COHERENT = 4,
+  VK_USAGE_TRANSFER_SRC = 1,
+  VK_USAGE_TRANSFER_DST = 2,
+  VK_USAGE_STORAGE = 32,
+  VK_USAGE_DEVICE_ADDRESS = 131072,
+  VK_ALLOC_DEVICE_ADDRESS = 2,
+  VK_STAGE_COMPUTE_SHADER = 2048,
+  VK_STAGE_HOST = 16384,
+  VK_ACCESS_SHADER_READ = 32,
+  VK_ACCESS_SHADER_WRITE = 64,
+  VK_ACCESS_HOST_READ = 8192,
+  VK_ACCESS_HOST_WRITE = 16384,
+  VK_SHADER_STAGE_COMPUTE = 32,
+  VK_BIND_COMPUTE = 1,
+  VK_QUEUE_COMPUTE = 2,
+  VK_POOL_RESET_BUFFER = 2,
+  VK_DEVICE_TYPE_CPU = 4,
+};
+
+#define VK_MAKE_API(major, minor) (((uint32_t)(major) << 22) | ((uint32_t)(minor) << 12))
+
+/* ---------------------------------------------------------------- table */
+
+#define VK_FUNCTIONS(X)                                                       \
+  X(VkResult, vkCreateInstance,                                               \
+    (const VkInstanceCreateInfo *, const void *, VkInstance *))               \
+  X(void, vkDestroyInstance, (VkInstance, const void *))                      \
+  X(VkResult, vkEnumeratePhysicalDevices,                                     \
+    (VkInstance, uint32_t *, VkPhysicalDevice *))                             \
+  X(void, vkGetPhysicalDeviceProperties, (VkPhysicalDevice, void *))          \
+  X(void, vkGetPhysicalDeviceFeatures2, (VkPhysicalDevice, void *))           \
+  X(void, vkGetPhysicalDeviceQueueFamilyProperties,                           \
+    (VkPhysicalDevice, uint32_t *, VkQueueFamilyProperties *))                \
+  X(void, vkGetPhysicalDeviceMemoryProperties,                                \
+    (VkPhysicalDevice, VkPhysicalDeviceMemoryProperties *))                   \
+  X(VkResult, vkEnumerateDeviceExtensionProperties,                           \
+    (VkPhysicalDevice, const char *, uint32_t *, VkExtensionProperties *))    \
+  X(VkResult, vkCreateDevice,                                                 \
+    (VkPhysicalDevice, const VkDeviceCreateInfo *, const void *, VkDevice *)) \
+  X(void, vkDestroyDevice, (VkDevice, const void *))                          \
+  X(void, vkGetDeviceQueue, (VkDevice, uint32_t, uint32_t, VkQueue *))        \
+  X(VkResult, vkCreateBuffer,                                                 \
+    (VkDevice, const VkBufferCreateInfo *, const void *, VkBuffer *))         \
+  X(void, vkDestroyBuffer, (VkDevice, VkBuffer, const void *))                \
+  X(void, vkGetBufferMemoryRequirements,                                      \
+    (VkDevice, VkBuffer, VkMemoryRequirements *))                             \
+  X(VkResult, vkAllocateMemory,                                               \
+    (VkDevice, const VkMemoryAllocateInfo *, const void *, VkDeviceMemory *)) \
+  X(void, vkFreeMemory, (VkDevice, VkDeviceMemory, const void *))             \
+  X(VkResult, vkBindBufferMemory,                                             \
+    (VkDevice, VkBuffer, VkDeviceMemory, uint64_t))                           \
+  X(VkResult, vkMapMemory,                                                    \
+    (VkDevice, VkDeviceMemory, uint64_t, uint64_t, uint32_t, void **))        \
+  X(uint64_t, vkGetBufferDeviceAddress,                                       \
+    (VkDevice, const VkBufferDeviceAddressInfo *))                            \
+  X(VkResult, vkCreateShaderModule,                                           \
+    (VkDevice, const VkShaderModuleCreateInfo *, const void *,                \
+     VkShaderModule *))                                                       \
+  X(void, vkDestroyShaderModule, (VkDevice, VkShaderModule, const void *))    \
+  X(VkResult, vkCreatePipelineLayout,                                         \
+    (VkDevice, const VkPipelineLayoutCreateInfo *, const void *,              \
+     VkPipelineLayout *))                                                     \
+  X(void, vkDestroyPipelineLayout, (VkDevice, VkPipelineLayout, const void *)) \
+  X(VkResult, vkCreateComputePipelines,                                       \
+    (VkDevice, VkPipelineCache, uint32_t,                                     \
+     const VkComputePipelineCreateInfo *, const void *, VkPipeline *))        \
+  X(void, vkDestroyPipeline, (VkDevice, VkPipeline, const void *))            \
+  X(VkResult, vkCreateCommandPool,                                            \
+    (VkDevice, const VkCommandPoolCreateInfo *, const void *,                 \
+     VkCommandPool *))                                                        \
+  X(void, vkDestroyCommandPool, (VkDevice, VkCommandPool, const void *))      \
+  X(VkResult, vkAllocateCommandBuffers,                                       \
+    (VkDevice, const VkCommandBufferAllocateInfo *, VkCommandBuffer *))       \
+  X(VkResult, vkBeginCommandBuffer,                                           \
+    (VkCommandBuffer, const VkCommandBufferBeginInfo *))                      \
+  X(VkResult, vkEndCommandBuffer, (VkCommandBuffer))                          \
+  X(VkResult, vkResetCommandBuffer, (VkCommandBuffer, uint32_t))              \
+  X(void, vkCmdBindPipeline, (VkCommandBuffer, uint32_t, VkPipeline))         \
+  X(void, vkCmdPushConstants,                                                 \
+    (VkCommandBuffer, VkPipelineLayout, uint32_t, uint32_t, uint32_t,         \
+     const void *))                                                           \
+  X(void, vkCmdDispatch, (VkCommandBuffer, uint32_t, uint32_t, uint32_t))     \
+  X(void, vkCmdPipelineBarrier,                                               \
+    (VkCommandBuffer, uint32_t, uint32_t, uint32_t, uint32_t,                 \
+     const VkMemoryBarrier *, uint32_t, const void *, uint32_t, const void *)) \
+  X(VkResult, vkQueueSubmit,                                                  \
+    (VkQueue, uint32_t, const VkSubmitInfo *, VkFence))                       \
+  X(VkResult, vkCreateFence,                                                  \
+    (VkDevice, const VkFenceCreateInfo *, const void *, VkFence *))           \
+  X(void, vkDestroyFence, (VkDevice, VkFence, const void *))                  \
+  X(VkResult, vkWaitForFences,                                                \
+    (VkDevice, uint32_t, const VkFence *, VkBool32, uint64_t))                \
+  X(VkResult, vkResetFences, (VkDevice, uint32_t, const VkFence *))           \
+  X(VkResult, vkDeviceWaitIdle, (VkDevice))
+
+typedef struct vk_table {
+  PFN_vkVoidFunction (*vkGetInstanceProcAddr)(VkInstance, const char *);
+#define VK_PTR(ret, name, params) ret(*name) params;
+  VK_FUNCTIONS(VK_PTR)
+#undef VK_PTR
+} vk_table;
+
+/* libshaderc's C API (shaderc/shaderc.h), the part used. */
+enum {
+  SHADERC_COMPUTE = 2,
+  SHADERC_SUCCESS = 0,
+  SHADERC_TARGET_VULKAN = 0,
+  SHADERC_OPT_PERFORMANCE = 2,
+};
+typedef struct shaderc_table {
+  void *(*compiler_initialize)(void);
+  void (*compiler_release)(void *);
+  void *(*compile_options_initialize)(void);
+  void (*compile_options_release)(void *);
+  void (*compile_options_add_macro_definition)(void *, const char *, size_t,
+                                               const char *, size_t);
+  void (*compile_options_set_target_env)(void *, int, uint32_t);
+  void (*compile_options_set_optimization_level)(void *, int);
+  void *(*compile_into_spv)(void *, const char *, size_t, int, const char *,
+                            const char *, void *);
+  int (*result_get_compilation_status)(void *);
+  size_t (*result_get_length)(void *);
+  const char *(*result_get_bytes)(void *);
+  const char *(*result_get_error_message)(void *);
+  void (*result_release)(void *);
+} shaderc_table;
+
+/* ---------------------------------------------------------------- state */
+
+typedef struct vk_phys {
+  VkPhysicalDevice pd;
+  char name[256];
+  char driver[64];
+  uint32_t api, vendor, type, queue_family, max_groups;
+  uint64_t memory;
+  int fp64, int64, int16, int8, storage8, storage16, int64_atomics;
+  int f32_atomic_add, f64_atomic_add, atomic_float_ext;
+} vk_phys;
+
+/* Note [process-wide Vulkan state]: the instance and the physical devices,
+ * made once by vk_init (context.c's lock); contexts make their own logical
+ * devices. */
+static struct {
+  void *lib, *shaderc_lib;
+  vk_table vk;
+  shaderc_table sc;
+  int have_shaderc;
+  char shaderc_why[160];
+  /* Without a working libshaderc: the glslangValidator program (Note
+   * [GLSL to SPIR-V]), its path. */
+  char glslang[1024];
+  VkInstance instance;
+  vk_phys *phys;
+  int nphys;
+} vk_proc;
+static char vk_proc_reason[256];
+
+typedef struct vk_buf {
+  VkBuffer buf;
+  VkDeviceMemory mem;
+  unsigned char *map;
+  uint64_t addr;
+  size_t size;
+  struct vk_buf *next;
+} vk_buf;
+
+typedef struct vk_dev {
+  VkDevice dev;
+  VkQueue queue;
+  VkCommandPool pool;
+  VkCommandBuffer cmd;
+  VkFence fence;
+  VkPipelineLayout layout;
+  uint32_t mem_type; /* for arrays */
+  vk_buf *args;      /* the launch's arguments */
+  vk_buf *bufs;      /* every live array buffer */
+} vk_dev;
+
+typedef struct vk_state {
+  kern_context *ctx;
+  vk_dev *devs; /* nphys, made on first use */
+  pthread_mutex_t lock; /* one submission at a time (generic streams) */
+} vk_state;
+
+typedef struct vk_kernel {
+  char *symbol;
+  const uint32_t *spv;
+  size_t spv_size;
+  VkPipeline pipeline;
+  VkShaderModule module;
+  const kc_kernel *info;
+} vk_kernel;
+
+typedef struct vk_module {
+  int dev;
+  unsigned char *blob; /* the SPIR-V of every kernel (Note [SPIR-V blob]) */
+  size_t blob_size;
+  int nkernels;
+  vk_kernel *kernels;
+} vk_module;
+
+static kern_status vk_fail(vk_state *st, const char *call, VkResult r) {
+  return kern__error(st->ctx, r == -1 || r == -2 ? KERN_ERROR_OUT_OF_MEMORY
+                                                 : KERN_ERROR_BACKEND_UNAVAILABLE,
+                     "vulkan: %s failed: VkResult %d", call, (int)r);
+}
+
+/* ---------------------------------------------------------------- init */
+
+static int vk_has_ext(const VkExtensionProperties *e, uint32_t n,
+                      const char *name) {
+  for (uint32_t i = 0; i < n; i++)
+    if (!strcmp(e[i].name, name))
+      return 1;
+  return 0;
+}
+
+static void vk_describe(vk_phys *p) {
+  vk_table *vk = &vk_proc.vk;
+  unsigned char props[VK_PROPS_SIZE] __attribute__((aligned(8)));
+  memset(props, 0, sizeof props);
+  vk->vkGetPhysicalDeviceProperties(p->pd, props);
+  memcpy(&p->api, props + VK_PROPS_API, 4);
+  memcpy(&p->vendor, props + VK_PROPS_VENDOR, 4);
+  memcpy(&p->type, props + VK_PROPS_TYPE, 4);
+  memcpy(&p->max_groups, props + VK_PROPS_MAX_GROUPS, 4);
+  memcpy(p->name, props + VK_PROPS_NAME, 255);
+  uint32_t drv;
+  memcpy(&drv, props + VK_PROPS_DRIVER, 4);
+  if (p->vendor == 0x10de) /* NVIDIA's own packing */
+    snprintf(p->driver, sizeof p->driver, "%u.%u", drv >> 22, (drv >> 14) & 0xff);
+  else
+    snprintf(p->driver, sizeof p->driver, "%u.%u.%u", drv >> 22,
+             (drv >> 12) & 0x3ff, drv & 0xfff);
+  uint32_t next = 0;
+  VkExtensionProperties *ext = NULL;
+  if (vk->vkEnumerateDeviceExtensionProperties(p->pd, NULL, &next, NULL) == 0 &&
+      next && (ext = kern__calloc(next, sizeof *ext)) &&
+      vk->vkEnumerateDeviceExtensionProperties(p->pd, NULL, &next, ext) == 0)
+    p->atomic_float_ext = vk_has_ext(ext, next, "VK_EXT_shader_atomic_float");
+  kern__free(ext);
+  uint32_t f2[VK_F2_WORDS + 1] = {0}, f11[VK_F11_WORDS] = {0},
+           f12[VK_F12_WORDS] = {0}, faf[VK_FAF_WORDS] = {0};
+  void *p11 = f11, *p12 = f12, *paf = faf;
+  f2[0] = VK_ST_PHYSICAL_DEVICE_FEATURES_2;
+  f11[0] = VK_ST_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+  f12[0] = VK_ST_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+  faf[0] = VK_ST_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
+  memcpy(&f2[2], &p11, sizeof p11);
+  memcpy(&f11[2], &p12, sizeof p12);
+  if (p->atomic_float_ext)
+    memcpy(&f12[2], &paf, sizeof paf);
+  if (p->api >= VK_MAKE_API(1, 2))
+    vk->vkGetPhysicalDeviceFeatures2(p->pd, f2);
+  p->fp64 = f2[VK_F2_FLOAT64] != 0;
+  p->int64 = f2[VK_F2_INT64] != 0;
+  p->int16 = f2[VK_F2_INT16] != 0;
+  p->storage16 = f11[VK_F11_STORAGE16] != 0;
+  p->storage8 = f12[VK_F12_STORAGE8] != 0;
+  p->int8 = f12[VK_F12_INT8] != 0;
+  p->int64_atomics = f12[VK_F12_INT64_ATOMICS] != 0;
+  p->f32_atomic_add = faf[VK_FAF_F32_ADD] != 0;
+  p->f64_atomic_add = faf[VK_FAF_F64_ADD] != 0;
+  if (!f12[VK_F12_BDA])
+    p->api = 0; /* unusable: vk_enumerate drops it */
+  uint32_t nq = 0;
+  vk->vkGetPhysicalDeviceQueueFamilyProperties(p->pd, &nq, NULL);
+  VkQueueFamilyProperties q[16];
+  if (nq > 16) nq = 16;
+  vk->vkGetPhysicalDeviceQueueFamilyProperties(p->pd, &nq, q);
+  p->queue_family = UINT32_MAX;
+  for (uint32_t i = 0; i < nq; i++)
+    if (q[i].queueFlags & VK_QUEUE_COMPUTE) {
+      p->queue_family = i;
+      break;
+    }
+  VkPhysicalDeviceMemoryProperties mp;
+  memset(&mp, 0, sizeof mp);
+  vk->vkGetPhysicalDeviceMemoryProperties(p->pd, &mp);
+  for (uint32_t i = 0; i < mp.heapCount && i < 16; i++)
+    if (mp.heaps[i].flags & 1) /* device-local heap */
+      p->memory += mp.heaps[i].size;
+}
+
+static void vk_load_shaderc(void) {
+  const char *names[] = {getenv("KERN_SHADERC_LIBRARY"), "libshaderc.so.1",
+                         "libshaderc_shared.so.1", "libshaderc_shared.so"};
+  const char *tried = NULL;
+  for (size_t i = 0; i < sizeof names / sizeof *names && !vk_proc.shaderc_lib; i++) {
+    if (!names[i] || !names[i][0]) continue;
+    if (!tried) tried = names[i];
+    vk_proc.shaderc_lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (i == 0 && names[0] && names[0][0]) break; /* the override alone */
+  }
+  if (!vk_proc.shaderc_lib) {
+    snprintf(vk_proc.shaderc_why, sizeof vk_proc.shaderc_why,
+             "%s not found (Debian: libshaderc1)", tried ? tried : "libshaderc.so.1");
+    return;
+  }
+  void *sym;
+#define SC_LOAD(field)                                                        \
+  sym = dlsym(vk_proc.shaderc_lib, "shaderc_" #field);                        \
+  if (!sym) {                                                                 \
+    snprintf(vk_proc.shaderc_why, sizeof vk_proc.shaderc_why,                 \
+             "libshaderc lacks shaderc_%s", #field);                          \
+    return;                                                                   \
+  }                                                                           \
+  memcpy(&vk_proc.sc.field, &sym, sizeof sym);
+  SC_LOAD(compiler_initialize) SC_LOAD(compiler_release)
+  SC_LOAD(compile_options_initialize) SC_LOAD(compile_options_release)
+  SC_LOAD(compile_options_add_macro_definition)
+  SC_LOAD(compile_options_set_target_env)
+  SC_LOAD(compile_options_set_optimization_level) SC_LOAD(compile_into_spv)
+  SC_LOAD(result_get_compilation_status) SC_LOAD(result_get_length)
+  SC_LOAD(result_get_bytes) SC_LOAD(result_get_error_message)
+  SC_LOAD(result_release)
+#undef SC_LOAD
+  vk_proc.have_shaderc = 1;
+}
+
+/* Note [GLSL to SPIR-V]: libshaderc, loaded with dlopen, compiles in
+ * process; Debian 12's libshaderc1 cannot be loaded (it needs a symbol,
+ * spvtools::utils::Timer's vtable, that Debian's SPIRV-Tools does not
+ * export), so where it is missing or broken the backend runs the
+ * glslangValidator program (glslang-tools) as the CPU backend runs cc:
+ * posix_spawn with an argument vector, in a private mkdtemp directory.
+ * $KERN_GLSLANG names the program. */
+static int vk_find_glslang(void) {
+  const char *env = getenv("KERN_GLSLANG");
+  if (env && env[0]) {
+    if (access(env, X_OK) != 0) return 0;
+    snprintf(vk_proc.glslang, sizeof vk_proc.glslang, "%s", env);
+    return 1;
+  }
+  const char *path = getenv("PATH");
+  if (!path || !path[0]) path = "/usr/bin:/bin";
+  while (*path) {
+    size_t n = strcspn(path, ":");
+    char cand[1024];
+    if (n > 0 && n < sizeof cand - 20) {
+      snprintf(cand, sizeof cand, "%.*s/glslangValidator", (int)n, path);
+      if (access(cand, X_OK) == 0) {
+        snprintf(vk_proc.glslang, sizeof vk_proc.glslang, "%s", cand);
+        return 1;
+      }
+    }
+    path += n;
+    if (*path == ':') path++;
+  }
+  return 0;
+}
+
+static kern_status vk_init(void) {
+  char *reason = vk_proc_reason;
+  size_t rs = sizeof vk_proc_reason;
+  const char *path = getenv("KERN_VULKAN_LIBRARY");
+  if (!path || !path[0]) path = "libvulkan.so.1";
+  /* RTLD_NODELETE: the loader and its drivers keep process-wide state, as
+   * OpenCL's ICD loader does (backend_opencl.c). */
+  vk_proc.lib = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  if (!vk_proc.lib) {
+    snprintf(reason, rs, "%s not found (Debian: libvulkan1 and a driver, "
+                         "mesa-vulkan-drivers for lavapipe)", path);
+    return KERN_SUCCESS;
+  }
+  void *sym = dlsym(vk_proc.lib, "vkGetInstanceProcAddr");
+  if (!sym) {
+    snprintf(reason, rs, "%s lacks vkGetInstanceProcAddr", path);
+    return KERN_SUCCESS;
+  }
+  memcpy(&vk_proc.vk.vkGetInstanceProcAddr, &sym, sizeof sym);
+  PFN_vkVoidFunction f =
+      vk_proc.vk.vkGetInstanceProcAddr(NULL, "vkCreateInstance");
+  if (!f) {
+    snprintf(reason, rs, "%s lacks vkCreateInstance", path);
+    return KERN_SUCCESS;
+  }
+  memcpy(&vk_proc.vk.vkCreateInstance, &f, sizeof f);
+  VkApplicationInfo app = {VK_ST_APPLICATION_INFO, NULL, "kern", 1, "kern", 1,
+                           VK_MAKE_API(1, 2)};
+  VkInstanceCreateInfo ici = {VK_ST_INSTANCE_CREATE_INFO, NULL, 0, &app,
+                              0, NULL, 0, NULL};
+  VkResult r = vk_proc.vk.vkCreateInstance(&ici, NULL, &vk_proc.instance);
+  if (r != 0) {
+    snprintf(reason, rs, "vkCreateInstance failed: VkResult %d (no Vulkan "
+                         "1.2 driver?)", (int)r);
+    vk_proc.instance = NULL;
+    return r == -1 ? KERN_ERROR_OUT_OF_MEMORY : KERN_SUCCESS;
+  }
+#define VK_LOAD(ret, name, params)                                            \
+  f = vk_proc.vk.vkGetInstanceProcAddr(vk_proc.instance, #name);              \
+  if (!f) {                                                                   \
+    snprintf(reason, rs, "the Vulkan loader lacks %s", #name);                \
+    return KERN_SUCCESS;                                                      \
+  }                                                                           \
+  memcpy(&vk_proc.vk.name, &f, sizeof f);
+  VK_FUNCTIONS(VK_LOAD)
+#undef VK_LOAD
+  uint32_t n = 0;
+  r = vk_proc.vk.vkEnumeratePhysicalDevices(vk_proc.instance, &n, NULL);
+  if (r != 0 || n == 0) {
+    snprintf(reason, rs, "no Vulkan device (vkEnumeratePhysicalDevices: %d "
+                         "devices, VkResult %d)", (int)n, (int)r);
+    return KERN_SUCCESS;
+  }
+  VkPhysicalDevice *pds = kern__calloc(n, sizeof *pds);
+  vk_proc.phys = kern__calloc(n, sizeof *vk_proc.phys);
+  if (!pds || !vk_proc.phys) {
+    kern__free(pds);
+    kern__free(vk_proc.phys);
+    vk_proc.phys = NULL;
+    return KERN_ERROR_OUT_OF_MEMORY;
+  }
+  vk_proc.vk.vkEnumeratePhysicalDevices(vk_proc.instance, &n, pds);
+  char dropped[128] = "";
+  for (uint32_t i = 0; i < n; i++) {
+    vk_phys *p = &vk_proc.phys[vk_proc.nphys];
+    memset(p, 0, sizeof *p);
+    p->pd = pds[i];
+    vk_describe(p);
+    if (p->api < VK_MAKE_API(1, 2) || p->queue_family == UINT32_MAX) {
+      snprintf(dropped, sizeof dropped, "%.60s lacks Vulkan 1.2 with "
+                                        "bufferDeviceAddress", p->name);
+      continue;
+    }
+    vk_proc.nphys++;
+  }
+  kern__free(pds);
+  if (vk_proc.nphys == 0) {
+    snprintf(reason, rs, "no usable Vulkan device (%s)", dropped);
+    return KERN_SUCCESS;
+  }
+  vk_load_shaderc();
+  if (!vk_proc.have_shaderc && !vk_find_glslang()) {
+    snprintf(reason, rs, "%s, and no glslangValidator on PATH (Debian: "
+                         "glslang-tools); one compiles kern's GLSL to SPIR-V",
+             vk_proc.shaderc_why);
+    vk_proc.nphys = 0;
+  }
+  return KERN_SUCCESS;
+}
+
+static kern_status vk_probe(kern_context *ctx, void **state, char *reason,
+                            size_t reason_size) {
+  vk_state *st = kern__calloc(1, sizeof *st);
+  if (!st) return KERN_ERROR_OUT_OF_MEMORY;
+  st->ctx = ctx;
+  pthread_mutex_init(&st->lock, NULL);
+  snprintf(reason, reason_size, "%s", vk_proc_reason);
+  if (vk_proc.nphys > 0) {
+    st->devs = kern__calloc((size_t)vk_proc.nphys, sizeof *st->devs);
+    if (!st->devs) {
+      pthread_mutex_destroy(&st->lock);
+      kern__free(st);
+      return KERN_ERROR_OUT_OF_MEMORY;
+    }
+  }
+  *state = st;
+  return KERN_SUCCESS;
+}
+
+static void vk_buf_destroy(vk_dev *d, vk_buf *b) {
+  vk_table *vk = &vk_proc.vk;
+  if (b->buf) vk->vkDestroyBuffer(d->dev, b->buf, NULL);
+  if (b->mem) vk->vkFreeMemory(d->dev, b->mem, NULL);
+  kern__free(b);
+}
+
+static void vk_release(void *state) {
+  vk_state *st = state;
+  if (!st) return;
+  vk_table *vk = &vk_proc.vk;
+  for (int i = 0; st->devs && i < vk_proc.nphys; i++) {
+    vk_dev *d = &st->devs[i];
+    if (!d->dev) continue;
+    vk->vkDeviceWaitIdle(d->dev);
+    while (d->bufs) {
+      vk_buf *b = d->bufs;
+      d->bufs = b->next;
+      vk_buf_destroy(d, b);
+    }
+    if (d->args) vk_buf_destroy(d, d->args);
+    if (d->layout) vk->vkDestroyPipelineLayout(d->dev, d->layout, NULL);
+    if (d->fence) vk->vkDestroyFence(d->dev, d->fence, NULL);
+    if (d->pool) vk->vkDestroyCommandPool(d->dev, d->pool, NULL);
+    vk->vkDestroyDevice(d->dev, NULL);
+  }
+  kern__free(st->devs);
+  pthread_mutex_destroy(&st->lock);
+  kern__free(st);
+}
+
+static int vk_device_count(void *state) {
+  (void)state;
+  return vk_proc.nphys;
+}
+
+static kern_status vk_device_info(void *state, int dev, kern_device_info *out) {
+  (void)state;
+  if (dev < 0 || dev >= vk_proc.nphys) return KERN_ERROR_INVALID_ARGUMENT;
+  const vk_phys *p = &vk_proc.phys[dev];
+  memset(out, 0, sizeof *out);
+  out->backend = KERN_BACKEND_VULKAN;
+  out->index = dev;
+  snprintf(out->name, sizeof out->name, "%.120s", p->name);
+  snprintf(out->description, sizeof out->description,
+           "Vulkan %u.%u, driver %s, %.1f GiB, fp64 %s, int64 %s, "
+           "float32 atomic add %s",
+           p->api >> 22, (p->api >> 12) & 0x3ff, p->driver,
+           (double)p->memory / (1024.0 * 1024.0 * 1024.0),
+           p->fp64 ? "yes" : "no", p->int64 ? "yes" : "no",
+           p->f32_atomic_add ? "yes" : "no (refused)");
+  out->memory_bytes = p->memory;
+  out->capability_major = (int)(p->api >> 22);
+  out->capability_minor = (int)((p->api >> 12) & 0x3ff);
+  out->fp64 = p->fp64;
+  out->int64_atomics = p->int64_atomics;
+  out->max_group_size = 64;
+  snprintf(out->driver_version, sizeof out->driver_version, "%s", p->driver);
+  return KERN_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- devices */
+
+static kern_status vk_buf_new(vk_state *st, vk_dev *d, size_t bytes,
+                              vk_buf **out);
+
+/* The logical device, queue, command buffer, fence and pipeline layout of
+ * dev, made on first use. */
+static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
+  if (dev < 0 || dev >= vk_proc.nphys)
+    return kern__error(st->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "vulkan: no device %d", dev);
+  vk_dev *d = &st->devs[dev];
+  *out = d;
+  if (d->dev) return KERN_SUCCESS;
+  vk_table *vk = &vk_proc.vk;
+  const vk_phys *p = &vk_proc.phys[dev];
+  /* Every feature the device has, but robustBufferAccess (Note [Vulkan
+   * stage 1]): query the chain again and pass it as it came. */
+  uint32_t f2[VK_F2_WORDS + 1] = {0}, f11[VK_F11_WORDS] = {0},
+           f12[VK_F12_WORDS] = {0}, faf[VK_FAF_WORDS] = {0};
+  void *p11 = f11, *p12 = f12, *paf = faf;
+  f2[0] = VK_ST_PHYSICAL_DEVICE_FEATURES_2;
+  f11[0] = VK_ST_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+  f12[0] = VK_ST_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+  faf[0] = VK_ST_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
+  memcpy(&f2[2], &p11, sizeof p11);
+  memcpy(&f11[2], &p12, sizeof p12);
+  if (p->atomic_float_ext) memcpy(&f12[2], &paf, sizeof paf);
+  vk->vkGetPhysicalDeviceFeatures2(p->pd, f2);
+  f2[VK_F2_ROBUST] = 0;
+  float prio = 1.0f;
+  VkDeviceQueueCreateInfo qi = {VK_ST_DEVICE_QUEUE_CREATE_INFO, NULL, 0,
+                                p->queue_family, 1, &prio};
+  const char *exts[] = {"VK_EXT_shader_atomic_float"};
+  VkDeviceCreateInfo dci = {VK_ST_DEVICE_CREATE_INFO, f2, 0, 1, &qi, 0, NULL,
+                            p->atomic_float_ext ? 1u : 0u, exts, NULL};
+  VkResult r = vk->vkCreateDevice(p->pd, &dci, NULL, &d->dev);
+  if (r != 0) {
+    d->dev = NULL;
+    return vk_fail(st, "vkCreateDevice", r);
+  }
+  vk->vkGetDeviceQueue(d->dev, p->queue_family, 0, &d->queue);
+  VkCommandPoolCreateInfo pci = {VK_ST_COMMAND_POOL_CREATE_INFO, NULL,
+                                 VK_POOL_RESET_BUFFER, p->queue_family};
+  if ((r = vk->vkCreateCommandPool(d->dev, &pci, NULL, &d->pool)) != 0)
+    return vk_fail(st, "vkCreateCommandPool", r);
+  VkCommandBufferAllocateInfo cai = {VK_ST_COMMAND_BUFFER_ALLOCATE_INFO, NULL,
+                                     d->pool, 0, 1};
+  if ((r = vk->vkAllocateCommandBuffers(d->dev, &cai, &d->cmd)) != 0)
+    return vk_fail(st, "vkAllocateCommandBuffers", r);
+  VkFenceCreateInfo fci = {VK_ST_FENCE_CREATE_INFO, NULL, 0};
+  if ((r = vk->vkCreateFence(d->dev, &fci, NULL, &d->fence)) != 0)
+    return vk_fail(st, "vkCreateFence", r);
+  VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE, 0, 8};
+  VkPipelineLayoutCreateInfo lci = {VK_ST_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0,
+                                    0, NULL, 1, &pcr};
+  if ((r = vk->vkCreatePipelineLayout(d->dev, &lci, NULL, &d->layout)) != 0)
+    return vk_fail(st, "vkCreatePipelineLayout", r);
+  /* Arrays' memory: host-visible and coherent, device-local when the
+   * device has such a type (Note [Vulkan stage 1]). */
+  VkPhysicalDeviceMemoryProperties mp;
+  memset(&mp, 0, sizeof mp);
+  vk->vkGetPhysicalDeviceMemoryProperties(p->pd, &mp);
+  uint32_t want = VK_MEM_HOST_VISIBLE | VK_MEM_HOST_COHERENT;
+  d->mem_type = UINT32_MAX;
+  for (int pass = 0; pass < 2 && d->mem_type == UINT32_MAX; pass++)
+    for (uint32_t i = 0; i < mp.typeCount && i < 32; i++) {
+      uint32_t fl = mp.types[i].flags;
+      if ((fl & want) == want && (pass || (fl & VK_MEM_DEVICE_LOCAL))) {
+        d->mem_type = i;
+        break;
+      }
+    }
+  if (d->mem_type == UINT32_MAX)
+    return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                       "vulkan: device '%s' has no host-visible coherent "
+                       "memory", p->name);
+  return vk_buf_new(st, d, 4096, &d->args);
+}
+
+static kern_status vk_buf_new(vk_state *st, vk_dev *d, size_t bytes,
+                              vk_buf **out) {
+  vk_table *vk = &vk_proc.vk;
+  vk_buf *b = kern__calloc(1, sizeof *b);
+  if (!b)
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "vulkan: out of memory");
+  b->size = bytes;
+  VkBufferCreateInfo bi = {VK_ST_BUFFER_CREATE_INFO, NULL, 0,
+                           bytes ? bytes : 16,
+                           VK_USAGE_STORAGE | VK_USAGE_DEVICE_ADDRESS |
+                               VK_USAGE_TRANSFER_SRC | VK_USAGE_TRANSFER_DST,
+                           0, 0, NULL};
+  VkResult r = vk->vkCreateBuffer(d->dev, &bi, NULL, &b->buf);
+  if (r != 0) {
+    b->buf = 0;
+    vk_buf_destroy(d, b);
+    return kern__error(st->ctx, r == -1 || r == -2 ? KERN_ERROR_OUT_OF_MEMORY
+                                                   : KERN_ERROR_INVALID_ARGUMENT,
+                       "vulkan: cannot make a buffer of %zu bytes "
+                       "(vkCreateBuffer: VkResult %d)", bytes, (int)r);
+  }
+  VkMemoryRequirements req;
+  vk->vkGetBufferMemoryRequirements(d->dev, b->buf, &req);
+  if (!(req.memoryTypeBits & (1u << d->mem_type))) {
+    vk_buf_destroy(d, b);
+    return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                       "vulkan: buffers cannot live in host-visible memory "
+                       "on this device");
+  }
+  VkMemoryAllocateFlagsInfo fl = {VK_ST_MEMORY_ALLOCATE_FLAGS_INFO, NULL,
+                                  VK_ALLOC_DEVICE_ADDRESS, 0};
+  VkMemoryAllocateInfo ai = {VK_ST_MEMORY_ALLOCATE_INFO, &fl, req.size,
+                             d->mem_type};
+  if ((r = vk->vkAllocateMemory(d->dev, &ai, NULL, &b->mem)) != 0) {
+    b->mem = 0;
+    vk_buf_destroy(d, b);
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "vulkan: cannot allocate %zu bytes (VkResult %d)",
+                       bytes, (int)r);
+  }
+  if ((r = vk->vkBindBufferMemory(d->dev, b->buf, b->mem, 0)) != 0 ||
+      (r = vk->vkMapMemory(d->dev, b->mem, 0, ~(uint64_t)0, 0,
+                           (void **)&b->map)) != 0) {
+    vk_buf_destroy(d, b);
+    return vk_fail(st, "vkBindBufferMemory/vkMapMemory", r);
+  }
+  VkBufferDeviceAddressInfo dai = {VK_ST_BUFFER_DEVICE_ADDRESS_INFO, NULL,
+                                   b->buf};
+  b->addr = vk->vkGetBufferDeviceAddress(d->dev, &dai);
+  *out = b;
+  return KERN_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- memory */
+
+static kern_status vk_mem_alloc(void *state, int dev, size_t bytes, void **out) {
+  vk_state *st = state;
+  vk_dev *d;
+  kern_status s = vk_open(st, dev, &d);
+  if (s != KERN_SUCCESS) return s;
+  vk_buf *b;
+  pthread_mutex_lock(&st->lock);
+  s = vk_buf_new(st, d, bytes, &b);
+  if (s == KERN_SUCCESS) {
+    b->next = d->bufs;
+    d->bufs = b;
+    *out = b;
+  }
+  pthread_mutex_unlock(&st->lock);
+  return s;
+}
+
+static void vk_mem_free(void *state, int dev, void *p) {
+  vk_state *st = state;
+  if (!p || dev < 0 || dev >= vk_proc.nphys) return;
+  vk_dev *d = &st->devs[dev];
+  pthread_mutex_lock(&st->lock);
+  for (vk_buf **pp = &d->bufs; *pp; pp = &(*pp)->next)
+    if (*pp == p) {
+      *pp = ((vk_buf *)p)->next;
+      vk_buf_destroy(d, p);
+      break;
+    }
+  pthread_mutex_unlock(&st->lock);
+}
+
+static kern_status vk_range(vk_state *st, const vk_buf *b, size_t off,
+                            size_t bytes) {
+  if (!b || off > b->size || bytes > b->size - off)
+    return kern__error(st->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "vulkan: copy of %zu bytes at %zu outside a buffer of %zu",
+                       bytes, off, b ? b->size : 0);
+  return KERN_SUCCESS;
+}
+
+static kern_status vk_copy_in_at(void *state, int dev, void *dst, size_t off,
+                                 const void *src, size_t bytes) {
+  (void)dev;
+  vk_buf *b = dst;
+  kern_status s = vk_range(state, b, off, bytes);
+  if (s == KERN_SUCCESS && bytes) memcpy(b->map + off, src, bytes);
+  return s;
+}
+
+static kern_status vk_copy_out_at(void *state, int dev, void *dst,
+                                  const void *src, size_t off, size_t bytes) {
+  (void)dev;
+  const vk_buf *b = src;
+  kern_status s = vk_range(state, b, off, bytes);
+  if (s == KERN_SUCCESS && bytes) memcpy(dst, b->map + off, bytes);
+  return s;
+}
+
+static kern_status vk_copy_in(void *state, int dev, void *dst, const void *src,
+                              size_t bytes) {
+  return vk_copy_in_at(state, dev, dst, 0, src, bytes);
+}
+
+static kern_status vk_copy_out(void *state, int dev, void *dst,
+                               const void *src, size_t bytes) {
+  return vk_copy_out_at(state, dev, dst, src, 0, bytes);
+}
+
+static kern_status vk_copy_dd(void *state, int dev, void *dst, size_t doff,
+                              const void *src, size_t soff, size_t bytes) {
+  (void)dev;
+  vk_buf *d = dst;
+  const vk_buf *s = src;
+  kern_status st = vk_range(state, d, doff, bytes);
+  if (st == KERN_SUCCESS) st = vk_range(state, s, soff, bytes);
+  if (st == KERN_SUCCESS && bytes) memmove(d->map + doff, s->map + soff, bytes);
+  return st;
+}
+
+static kern_status vk_fill(void *state, int dev, void *dst, const void *pattern,
+                           size_t pattern_size, size_t bytes) {
+  (void)dev;
+  vk_buf *b = dst;
+  kern_status s = vk_range(state, b, 0, bytes);
+  if (s != KERN_SUCCESS) return s;
+  for (size_t o = 0; pattern_size && o + pattern_size <= bytes; o += pattern_size)
+    memcpy(b->map + o, pattern, pattern_size);
+  return KERN_SUCCESS;
+}
+
+static kern_status vk_synchronize(void *state, int dev) {
+  (void)state;
+  (void)dev;
+  return KERN_SUCCESS; /* every launch waited for itself */
+}
+
+/* ---------------------------------------------------------------- modules */
+
+/* Note [SPIR-V blob]: a module's cache entry is, per kernel, the symbol's
+ * length (4 bytes), the symbol, the SPIR-V's length (4 bytes, a multiple
+ * of 4), the SPIR-V; the words are in the host's byte order, like the
+ * SPIR-V itself.  The key holds shaderc's target and the device's name and
+ * driver, so another driver compiles anew. */
+typedef struct vk_build {
+  vk_state *st;
+  int dev;
+  unsigned char *built;
+  size_t built_size;
+} vk_build;
+
+/* Reads a whole small file (the SPIR-V or the log); NULL on failure. */
+static unsigned char *vk_read(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 4096, n = 0;
+  unsigned char *p = kern__malloc(cap);
+  while (p) {
+    size_t got = fread(p + n, 1, cap - n - 1, f);
+    n += got;
+    if (n < cap - 1) break;
+    unsigned char *np = kern__realloc(p, cap * 2);
+    if (!np) {
+      kern__free(p);
+      p = NULL;
+      break;
+    }
+    p = np;
+    cap *= 2;
+  }
+  fclose(f);
+  if (p) {
+    p[n] = 0;
+    *size = n;
+  }
+  return p;
+}
+
+/* One kernel through glslangValidator: the SPIR-V in *spv (kern__malloc),
+ * or the compiler's output in *log. */
+static kern_status vk_glslang(vk_state *st, const char *dir, const char *sym,
+                              unsigned char **spv, size_t *size, char **log) {
+  char src[4200], out[4200], lg[4200], def[300];
+  snprintf(src, sizeof src, "%s/kernel.comp", dir);
+  snprintf(out, sizeof out, "%s/%s.spv", dir, sym);
+  snprintf(lg, sizeof lg, "%s/%s.log", dir, sym);
+  snprintf(def, sizeof def, "-DKERN_MAIN=%s", sym);
+  const char *argv[] = {vk_proc.glslang, "-V", "--target-env", "vulkan1.2",
+                        "-S", "comp", def, "-o", out, src, NULL};
+  posix_spawn_file_actions_t fa;
+  if (posix_spawn_file_actions_init(&fa) != 0)
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, lg, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  pid_t pid;
+  extern char **environ;
+  int rc = posix_spawn(&pid, vk_proc.glslang, &fa, NULL, (char *const *)argv,
+                       environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0)
+    return kern__error(st->ctx, KERN_ERROR_COMPILE, "vulkan: cannot run %s: %s",
+                       vk_proc.glslang, strerror(rc));
+  int ws = 0;
+  pid_t w;
+  while ((w = waitpid(pid, &ws, 0)) < 0 && errno == EINTR) {
+  }
+  size_t n = 0;
+  if (w == pid && WIFEXITED(ws) && WEXITSTATUS(ws) == 0 &&
+      (*spv = vk_read(out, size)) != NULL) {
+    unlink(out);
+    unlink(lg);
+    return KERN_SUCCESS;
+  }
+  *log = (char *)vk_read(lg, &n);
+  if (!*log && (*log = kern__malloc(32)))
+    snprintf(*log, 32, "(no output, status %d)", ws);
+  unlink(out);
+  unlink(lg);
+  return KERN_ERROR_COMPILE;
+}
+
+/* The message for a failed compile of kernel `name`: an emitter's refusal
+ * ("#error kern: ...") alone, else the compiler's output. */
+static kern_status vk_compile_error(vk_state *st, const char *name,
+                                    const char *msg) {
+  const char *k = msg ? strstr(msg, "kern : ") : NULL;
+  if (k) {
+    size_t n = strcspn(k + 7, "\n");
+    while (n && k[7 + n - 1] == ' ') n--;
+    return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                       "vulkan: kernel '%s': %.*s", name, (int)n, k + 7);
+  }
+  return kern__error(st->ctx, KERN_ERROR_COMPILE,
+                     "vulkan: kernel '%s': GLSL compile failed (a construct "
+                     "the vulkan target does not spell yet):\n%s",
+                     name, msg ? msg : "");
+}
+
+static kern_status vk_compile_glslang(vk_state *st, const kc_result *code,
+                                      kern__blob *out) {
+  const char *tmp = getenv("TMPDIR");
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/kern-vk.XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+  if (!mkdtemp(dir))
+    return kern__error(st->ctx, KERN_ERROR_IO, "vulkan: mkdtemp %s: %s", dir,
+                       strerror(errno));
+  char src[4200];
+  snprintf(src, sizeof src, "%s/kernel.comp", dir);
+  kern_status s = KERN_SUCCESS;
+  int fd = open(src, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0 || write(fd, code->source, code->source_len) !=
+                    (ssize_t)code->source_len)
+    s = kern__error(st->ctx, KERN_ERROR_IO, "vulkan: cannot write %s", src);
+  if (fd >= 0) close(fd);
+  size_t cap = 0, len = 0;
+  unsigned char *blob = NULL;
+  for (int i = 0; i < code->nkernels && s == KERN_SUCCESS; i++) {
+    const char *sym = code->kernels[i].symbol;
+    unsigned char *spv = NULL;
+    size_t n = 0;
+    char *log = NULL;
+    s = vk_glslang(st, dir, sym, &spv, &n, &log);
+    if (s == KERN_ERROR_COMPILE && log)
+      s = vk_compile_error(st, code->kernels[i].name, log);
+    kern__free(log);
+    if (s != KERN_SUCCESS) break;
+    size_t sl = strlen(sym), need = len + 8 + sl + n;
+    if (need > cap) {
+      unsigned char *nb = kern__realloc(blob, need * 2);
+      if (!nb) {
+        kern__free(spv);
+        s = kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+        break;
+      }
+      blob = nb;
+      cap = need * 2;
+    }
+    uint32_t w = (uint32_t)sl;
+    memcpy(blob + len, &w, 4);
+    memcpy(blob + len + 4, sym, sl);
+    w = (uint32_t)n;
+    memcpy(blob + len + 4 + sl, &w, 4);
+    memcpy(blob + len + 8 + sl, spv, n);
+    len = need;
+    kern__free(spv);
+  }
+  unlink(src);
+  rmdir(dir);
+  if (s != KERN_SUCCESS) {
+    kern__free(blob);
+    return s;
+  }
+  out->bytes = blob;
+  out->size = len;
+  return KERN_SUCCESS;
+}
+
+static kern_status vk_compile(void *self, const kc_result *code, int for_cache,
+                              kern__blob *out) {
+  (void)for_cache;
+  vk_build *b = self;
+  vk_state *st = b->st;
+  if (!vk_proc.have_shaderc) return vk_compile_glslang(st, code, out);
+  shaderc_table *sc = &vk_proc.sc;
+  void *comp = sc->compiler_initialize();
+  void *opts = sc->compile_options_initialize();
+  if (!comp || !opts) {
+    if (opts) sc->compile_options_release(opts);
+    if (comp) sc->compiler_release(comp);
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "vulkan: shaderc could not start");
+  }
+  sc->compile_options_set_target_env(opts, SHADERC_TARGET_VULKAN,
+                                     VK_MAKE_API(1, 2));
+  sc->compile_options_set_optimization_level(opts, SHADERC_OPT_PERFORMANCE);
+  size_t cap = 0, len = 0;
+  unsigned char *blob = NULL;
+  kern_status s = KERN_SUCCESS;
+  for (int i = 0; i < code->nkernels && s == KERN_SUCCESS; i++) {
+    const char *sym = code->kernels[i].symbol;
+    void *o = sc->compile_options_initialize();
+    if (!o) {
+      s = kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+      break;
+    }
+    sc->compile_options_set_target_env(o, SHADERC_TARGET_VULKAN, VK_MAKE_API(1, 2));
+    sc->compile_options_set_optimization_level(o, SHADERC_OPT_PERFORMANCE);
+    sc->compile_options_add_macro_definition(o, "KERN_MAIN", 9, sym, strlen(sym));
+    void *r = sc->compile_into_spv(comp, code->source, code->source_len,
+                                   SHADERC_COMPUTE, "kernel.comp", "main", o);
+    sc->compile_options_release(o);
+    if (!r || sc->result_get_compilation_status(r) != SHADERC_SUCCESS) {
+      const char *msg = r ? sc->result_get_error_message(r) : "out of memory";
+      s = vk_compile_error(st, code->kernels[i].name, msg);
+      if (r) sc->result_release(r);
+      break;
+    }
+    size_t n = sc->result_get_length(r);
+    size_t sl = strlen(sym);
+    size_t need = len + 8 + sl + n;
+    if (need > cap) {
+      size_t nc = need * 2;
+      unsigned char *nb = kern__realloc(blob, nc);
+      if (!nb) {
+        sc->result_release(r);
+        s = kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+        break;
+      }
+      blob = nb;
+      cap = nc;
+    }
+    uint32_t w = (uint32_t)sl;
+    memcpy(blob + len, &w, 4);
+    memcpy(blob + len + 4, sym, sl);
+    w = (uint32_t)n;
+    memcpy(blob + len + 4 + sl, &w, 4);
+    memcpy(blob + len + 8 + sl, sc->result_get_bytes(r), n);
+    len = need;
+    sc->result_release(r);
+  }
+  sc->compile_options_release(opts);
+  sc->compiler_release(comp);
+  if (s != KERN_SUCCESS) {
+    kern__free(blob);
+    return s;
+  }
+  out->bytes = blob;
+  out->size = len;
+  return KERN_SUCCESS;
+}
+
+static void vk_module_free(void *state, void *module) {
+  vk_state *st = state;
+  vk_module *m = module;
+  if (!m) return;
+  vk_dev *d = &st->devs[m->dev];
+  for (int i = 0; i < m->nkernels; i++) {
+    vk_kernel *k = &m->kernels[i];
+    if (k->pipeline) vk_proc.vk.vkDestroyPipeline(d->dev, k->pipeline, NULL);
+    if (k->module) vk_proc.vk.vkDestroyShaderModule(d->dev, k->module, NULL);
+    kern__free(k->symbol);
+  }
+  kern__free(m->kernels);
+  kern__free(m->blob);
+  kern__free(m);
+}
+
+static kern_status vk_load(void *self, const kern__blob *in, void **module) {
+  vk_build *b = self;
+  vk_state *st = b->st;
+  const unsigned char *p = in->bytes;
+  size_t n = in->size;
+  vk_module *m = kern__calloc(1, sizeof *m);
+  if (!m || !(m->blob = kern__malloc(n ? n : 1))) {
+    kern__free(m);
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+  }
+  m->dev = b->dev;
+  memcpy(m->blob, p, n);
+  m->blob_size = n;
+  /* count, then index, the kernels */
+  for (int pass = 0; pass < 2; pass++) {
+    size_t o = 0;
+    int k = 0;
+    while (o < n) {
+      uint32_t sl, sz;
+      if (n - o < 4) goto bad;
+      memcpy(&sl, m->blob + o, 4);
+      if (n - o - 4 < (size_t)sl + 4) goto bad;
+      memcpy(&sz, m->blob + o + 4 + sl, 4);
+      if (n - o - 8 - sl < sz || sz % 4) goto bad;
+      if (pass) {
+        m->kernels[k].symbol = kern__malloc((size_t)sl + 1);
+        if (!m->kernels[k].symbol) goto oom;
+        memcpy(m->kernels[k].symbol, m->blob + o + 4, sl);
+        m->kernels[k].symbol[sl] = 0;
+        m->kernels[k].spv = (const uint32_t *)(m->blob + o + 8 + sl);
+        m->kernels[k].spv_size = sz;
+      }
+      k++;
+      o += 8 + (size_t)sl + sz;
+    }
+    if (!pass) {
+      m->nkernels = k;
+      m->kernels = kern__calloc(k ? (size_t)k : 1, sizeof *m->kernels);
+      if (!m->kernels) goto oom;
+    }
+  }
+  *module = m;
+  return KERN_SUCCESS;
+bad:
+  vk_module_free(st, m);
+  return kern__error(st->ctx, KERN_ERROR_IO, "vulkan: corrupt SPIR-V blob");
+oom:
+  vk_module_free(st, m);
+  return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+}
+
+static kern_status vk_check_features(vk_state *st, const vk_phys *p,
+                                     const kc_result *code) {
+  for (int i = 0; i < code->nkernels; i++) {
+    const kc_kernel *k = &code->kernels[i];
+    if (k->fault_param)
+      return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                         "vulkan: kernel '%s': debug mode's bounds checks are "
+                         "not supported on vulkan yet (run with --unchecked, "
+                         "kern_options.debug = 0)", k->name);
+    if (k->needs_fp64 && !p->fp64)
+      return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                         "vulkan: kernel '%s' uses float64, but device '%s' "
+                         "lacks shaderFloat64", k->name, p->name);
+  }
+  if (!p->int64)
+    return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                       "vulkan: device '%s' lacks shaderInt64, which every "
+                       "kern kernel uses (64-bit indices and shapes)", p->name);
+  /* Float atomics (emit/vulkan.c spells them as macros named after the
+   * type): lavapipe, for one, has float32 adds but no float64 ones, and
+   * its compiler aborts the process on a float64 atomic add. */
+  static const struct { const char *mark; int bits; } fa[] = {
+      {"#define k_atomic_add_f32", 32}, {"#define k_atomic_sub_f32", 32},
+      {"#define k_atomic_add_f64", 64}, {"#define k_atomic_sub_f64", 64}};
+  for (size_t i = 0; code->source && i < sizeof fa / sizeof *fa; i++) {
+    int have = fa[i].bits == 32 ? p->f32_atomic_add : p->f64_atomic_add;
+    if (have || !strstr(code->source, fa[i].mark)) continue;
+    const char *who = "?";
+    for (int j = 0; j < code->nkernels; j++)
+      if (code->kernels[j].has_atomics) {
+        who = code->kernels[j].name;
+        break;
+      }
+    return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                       "vulkan: kernel '%s' uses a float%d atomic add, but "
+                       "device '%s' lacks shaderBufferFloat%dAtomicAdd "
+                       "(VK_EXT_shader_atomic_float)",
+                       who, fa[i].bits, p->name, fa[i].bits);
+  }
+  return KERN_SUCCESS;
+}
+
+static kern_status vk_module_build(void *state, int dev, const kc_result *code,
+                                   void **module) {
+  vk_state *st = state;
+  vk_dev *d;
+  kern_status s = vk_open(st, dev, &d);
+  if (s != KERN_SUCCESS) return s;
+  if (!code || !code->source)
+    return kern__error(st->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                       "vulkan: no source to build");
+  const vk_phys *p = &vk_proc.phys[dev];
+  s = vk_check_features(st, p, code);
+  if (s != KERN_SUCCESS) return s;
+  const char *env = vk_proc.have_shaderc ? "shaderc vulkan1.2 O"
+                                         : "glslangValidator vulkan1.2";
+  kern__key_part key[] = {{env, strlen(env)},
+                          {p->name, strlen(p->name)},
+                          {p->driver, strlen(p->driver)}};
+  vk_build b = {st, dev, NULL, 0};
+  kern__builder bd = {"vulkan", ".spv", key, (int)(sizeof key / sizeof *key),
+                      0, &b, vk_compile, vk_load};
+  return kern__cached_build(st->ctx, &bd, code, module);
+}
+
+static kern_status vk_kernel_get(void *state, void *module, const kc_kernel *kk,
+                                 void **fn) {
+  vk_state *st = state;
+  vk_module *m = module;
+  vk_kernel *k = NULL;
+  for (int i = 0; i < m->nkernels; i++)
+    if (!strcmp(m->kernels[i].symbol, kk->symbol)) k = &m->kernels[i];
+  if (!k)
+    return kern__error(st->ctx, KERN_ERROR_NOT_FOUND,
+                       "vulkan: kernel '%s' is not in the module", kk->name);
+  if (!k->pipeline) {
+    vk_dev *d = &st->devs[m->dev];
+    vk_table *vk = &vk_proc.vk;
+    VkShaderModuleCreateInfo smi = {VK_ST_SHADER_MODULE_CREATE_INFO, NULL, 0,
+                                    k->spv_size, k->spv};
+    VkResult r = vk->vkCreateShaderModule(d->dev, &smi, NULL, &k->module);
+    if (r != 0) {
+      k->module = 0;
+      return vk_fail(st, "vkCreateShaderModule", r);
+    }
+    VkComputePipelineCreateInfo ci;
+    memset(&ci, 0, sizeof ci);
+    ci.sType = VK_ST_COMPUTE_PIPELINE_CREATE_INFO;
+    ci.stage.sType = VK_ST_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    ci.stage.stage = VK_SHADER_STAGE_COMPUTE;
+    ci.stage.module = k->module;
+    ci.stage.pName = "main";
+    ci.layout = d->layout;
+    ci.basePipelineIndex = -1;
+    r = vk->vkCreateComputePipelines(d->dev, 0, 1, &ci, NULL, &k->pipeline);
+    if (r != 0) {
+      k->pipeline = 0;
+      return vk_fail(st, "vkCreateComputePipelines", r);
+    }
+  }
+  k->info = kk;
+  *fn = k;
+  return KERN_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- launch */
+
+static size_t vk_align_of(kern_type t) {
+  size_t a = kern_scalar_size(t.scalar);
+  return a ? a : 4;
+}
+
+static vk_buf *vk_find(vk_dev *d, const void *p) {
+  for (vk_buf *b = d->bufs; b; b = b->next)
+    if (b == p) return b;
+  return NULL;
+}
+
+static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
+                             void *const *args, const kern__dims *dims) {
+  vk_state *st = state;
+  vk_kernel *vkk = fn;
+  vk_dev *d;
+  kern_status s = vk_open(st, dev, &d);
+  if (s != KERN_SUCCESS) return s;
+  if (dims->total <= dims->begin) return KERN_SUCCESS;
+  pthread_mutex_lock(&st->lock);
+  /* the arguments, in the std430 layout of the kernel's kargs block */
+  size_t off = 0;
+  unsigned char tmp[4096];
+  for (int i = 0; i < k->nparams; i++) {
+    const kc_param *p = &k->params[i];
+    if (p->kind == KERN_PARAM_ARRAY) {
+      const kern__arr *a = args[i];
+      vk_buf *b = vk_find(d, a->data);
+      if (!b && a->data) {
+        pthread_mutex_unlock(&st->lock);
+        return kern__error(st->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                           "vulkan: argument '%s' is not a vulkan:%d array",
+                           p->name, dev);
+      }
+      off = (off + 7) & ~(size_t)7;
+      if (off + 40 > sizeof tmp) {
+        off = sizeof tmp;
+        break;
+      }
+      uint64_t addr = b ? b->addr - (uint64_t)a->off * kern_type_size(p->type) : 0;
+      memcpy(tmp + off, &addr, 8);
+      memcpy(tmp + off + 8, a->shape, 32);
+      off += 40;
+    } else {
+      size_t al = vk_align_of(p->type), n = kern__value_arg_size(p->type);
+      off = (off + al - 1) & ~(al - 1);
+      if (off + n > sizeof tmp) {
+        off = sizeof tmp;
+        break;
+      }
+      memcpy(tmp + off, args[i], n);
+      off += n;
+    }
+  }
+  off = (off + 7) & ~(size_t)7;
+  if (off + sizeof *dims > sizeof tmp) {
+    pthread_mutex_unlock(&st->lock);
+    return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                       "vulkan: kernel '%s' has more than 4 KiB of arguments",
+                       k->name);
+  }
+  kern__dims dd = *dims;
+  dd.chunk = 0;
+  memcpy(tmp + off, &dd, sizeof dd);
+  off += sizeof dd;
+  memcpy(d->args->map, tmp, off);
+  int64_t n = dims->total - dims->begin;
+  int64_t groups = (n + 63) / 64;
+  uint32_t maxg = vk_proc.phys[dev].max_groups ? vk_proc.phys[dev].max_groups : 65535;
+  if (groups > (int64_t)maxg) groups = maxg;
+  if (groups > 65535 * 16) groups = 65535 * 16;
+  vk_table *vk = &vk_proc.vk;
+  VkCommandBufferBeginInfo bi = {VK_ST_COMMAND_BUFFER_BEGIN_INFO, NULL, 1, NULL};
+  VkResult r;
+  const char *call = "vkBeginCommandBuffer";
+  if ((r = vk->vkResetCommandBuffer(d->cmd, 0)) == 0 &&
+      (r = vk->vkBeginCommandBuffer(d->cmd, &bi)) == 0) {
+    VkMemoryBarrier in = {VK_ST_MEMORY_BARRIER, NULL, VK_ACCESS_HOST_WRITE,
+                          VK_ACCESS_SHADER_READ | VK_ACCESS_SHADER_WRITE};
+    vk->vkCmdPipelineBarrier(d->cmd, VK_STAGE_HOST, VK_STAGE_COMPUTE_SHADER, 0,
+                             1, &in, 0, NULL, 0, NULL);
+    vk->vkCmdBindPipeline(d->cmd, VK_BIND_COMPUTE, vkk->pipeline);
+    vk->vkCmdPushConstants(d->cmd, d->layout, VK_SHADER_STAGE_COMPUTE, 0, 8,
+                           &d->args->addr);
+    vk->vkCmdDispatch(d->cmd, (uint32_t)groups, 1, 1);
+    VkMemoryBarrier outb = {VK_ST_MEMORY_BARRIER, NULL, VK_ACCESS_SHADER_WRITE,
+                            VK_ACCESS_HOST_READ};
+    vk->vkCmdPipelineBarrier(d->cmd, VK_STAGE_COMPUTE_SHADER, VK_STAGE_HOST, 0,
+                             1, &outb, 0, NULL, 0, NULL);
+    call = "vkEndCommandBuffer";
+    if ((r = vk->vkEndCommandBuffer(d->cmd)) == 0) {
+      VkSubmitInfo si = {VK_ST_SUBMIT_INFO, NULL, 0, NULL, NULL, 1, &d->cmd,
+                         0, NULL};
+      call = "vkQueueSubmit";
+      if ((r = vk->vkQueueSubmit(d->queue, 1, &si, d->fence)) == 0) {
+        call = "vkWaitForFences";
+        r = vk->vkWaitForFences(d->dev, 1, &d->fence, 1, UINT64_MAX);
+        vk->vkResetFences(d->dev, 1, &d->fence);
+      }
+    }
+  }
+  pthread_mutex_unlock(&st->lock);
+  if (r != 0) return vk_fail(st, call, r);
+  return KERN_SUCCESS;
+}
+
+const kern_backend kern__backend_vulkan = {
+    .version = 3,
+    .name = "vulkan",
+    .kind = KERN_BACKEND_VULKAN,
+    .target = KERN_TARGET_VULKAN,
+    .probe = vk_probe,
+    .release = vk_release,
+    .device_count = vk_device_count,
+    .device_info = vk_device_info,
+    .mem_alloc = vk_mem_alloc,
+    .mem_free = vk_mem_free,
+    .copy_in = vk_copy_in,
+    .copy_out = vk_copy_out,
+    .fill = vk_fill,
+    .module_build = vk_module_build,
+    .module_free = vk_module_free,
+    .kernel_get = vk_kernel_get,
+    .launch = vk_launch,
+    .synchronize = vk_synchronize,
+    .init = vk_init,
+    .copy_in_at = vk_copy_in_at,
+    .copy_out_at = vk_copy_out_at,
+    .copy_dd = vk_copy_dd,
+};

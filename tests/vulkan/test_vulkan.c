@@ -1,0 +1,178 @@
+/*
+ * test_vulkan.c -- the Vulkan backend through the public API: arrays round
+ * trip (upload, download, fill, copy at an offset through a second
+ * upload), a launch whose results are checked element by element, the
+ * module's SPIR-V stored in and loaded from kern's cache, and clear
+ * errors: a kernel the vulkan target refuses (print), debug mode, and an
+ * array of another device.
+ *
+ * Needs a Vulkan device (lavapipe is enough) and a GLSL compiler
+ * (libshaderc or glslangValidator); without them it says why and exits
+ * 77, which CTest reports as skipped.
+ */
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kern.h"
+#include "kern_test.h"
+
+static const char saxpy[] =
+    "import warp as wp\n"
+    "@wp.kernel\n"
+    "def saxpy(x: wp.array(dtype=wp.float32), y: wp.array(dtype=wp.float32),\n"
+    "          a: wp.float32, n: wp.array(dtype=wp.int32)):\n"
+    "    i = wp.tid()\n"
+    "    y[i] = a * x[i] + y[i]\n"
+    "    wp.atomic_add(n, 0, 1)\n";
+
+static const char printing[] =
+    "import warp as wp\n"
+    "@wp.kernel\n"
+    "def talk(x: wp.array(dtype=wp.float32)):\n"
+    "    i = wp.tid()\n"
+    "    print(x[i])\n";
+
+/* Files under dir whose name ends with ext. */
+static int count_entries(const char *dir, const char *ext) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  int n = 0;
+  struct dirent *e;
+  size_t el = strlen(ext);
+  while ((e = readdir(d))) {
+    size_t l = strlen(e->d_name);
+    if (l > el && !strcmp(e->d_name + l - el, ext)) n++;
+    if (e->d_name[0] != '.' && !strchr(e->d_name, '.')) {
+      char sub[4096];
+      snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+      n += count_entries(sub, ext);
+    }
+  }
+  closedir(d);
+  return n;
+}
+
+int main(void) {
+  char cache[] = "/tmp/kern_vk_test.XXXXXX";
+  ASSERT_TRUE(mkdtemp(cache) != NULL);
+  kern_options o = KERN_OPTIONS_INIT;
+  o.cache_dir = cache;
+  kern_context *ctx;
+  ASSERT_EQ(kern_context_new(&o, &ctx), KERN_SUCCESS);
+  kern_device dev;
+  if (kern_device_find(ctx, "vulkan:0", &dev) != KERN_SUCCESS) {
+    printf("skip: %s\n", kern_last_error(ctx));
+    kern_context_free(ctx);
+    rmdir(cache);
+    return 77;
+  }
+  kern_device_info di = KERN_DEVICE_INFO_INIT;
+  ASSERT_OK(ctx, kern_device_get(ctx, dev, &di));
+  EXPECT_EQ(di.backend, KERN_BACKEND_VULKAN);
+  printf("device: %s (%s)\n", di.name, di.description);
+
+  /* arrays: round trip, fill */
+  enum { N = 1000 };
+  int64_t n = N;
+  float hx[N], hy[N], back[N];
+  for (int i = 0; i < N; i++) {
+    hx[i] = (float)i * 0.5f;
+    hy[i] = 100.0f - (float)i;
+  }
+  kern_array *x, *y, *cnt;
+  ASSERT_OK(ctx, kern_array_new(ctx, dev, KERN_TYPE_FLOAT32, 1, &n, &x));
+  ASSERT_OK(ctx, kern_array_new(ctx, dev, KERN_TYPE_FLOAT32, 1, &n, &y));
+  int64_t one = 1;
+  ASSERT_OK(ctx, kern_array_new(ctx, dev, KERN_TYPE_INT32, 1, &one, &cnt));
+  ASSERT_OK(ctx, kern_array_upload(x, hx, sizeof hx));
+  ASSERT_OK(ctx, kern_array_download(x, back, sizeof back));
+  EXPECT_EQ(memcmp(hx, back, sizeof hx), 0);
+  float seven = 7.0f;
+  ASSERT_OK(ctx, kern_array_fill(y, &seven));
+  ASSERT_OK(ctx, kern_array_download(y, back, sizeof back));
+  int bad = 0;
+  for (int i = 0; i < N; i++) bad += back[i] != 7.0f;
+  EXPECT_EQ(bad, 0);
+  ASSERT_OK(ctx, kern_array_upload(y, hy, sizeof hy));
+  ASSERT_OK(ctx, kern_array_zero(cnt));
+
+  /* a launch, cold: SPIR-V compiled and stored */
+  kern_module *m;
+  ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "saxpy.py", saxpy,
+                                         sizeof saxpy - 1, &m));
+  EXPECT_EQ(count_entries(cache, ".spv"), 1);
+  kern_kernel *k;
+  ASSERT_OK(ctx, kern_module_get_kernel(m, "saxpy", &k));
+  kern_arg args[] = {kern_arg_array(x), kern_arg_array(y), kern_arg_float(3.0),
+                     kern_arg_array(cnt)};
+  ASSERT_OK(ctx, kern_launch(k, 1, &n, 4, args));
+  ASSERT_OK(ctx, kern_array_download(y, back, sizeof back));
+  bad = 0;
+  for (int i = 0; i < N; i++)
+    if (back[i] != 3.0f * hx[i] + hy[i]) {
+      if (bad++ < 3)
+        fprintf(stderr, "y[%d] = %g, expected %g\n", i, back[i],
+                3.0f * hx[i] + hy[i]);
+    }
+  EXPECT_EQ(bad, 0);
+  int32_t c = 0;
+  ASSERT_OK(ctx, kern_array_download(cnt, &c, sizeof c));
+  EXPECT_EQ(c, N); /* every thread ran once: the atomic counted them */
+
+  /* warm: the same module from the cache, in a new context */
+  kern_context *ctx2;
+  ASSERT_EQ(kern_context_new(&o, &ctx2), KERN_SUCCESS);
+  kern_module *m2;
+  ASSERT_OK(ctx2, kern_module_load_string(ctx2, dev, "saxpy.py", saxpy,
+                                          sizeof saxpy - 1, &m2));
+  EXPECT_EQ(count_entries(cache, ".spv"), 1);
+  kern_kernel *k2;
+  ASSERT_OK(ctx2, kern_module_get_kernel(m2, "saxpy", &k2));
+  kern_array *x2, *y2, *c2;
+  ASSERT_OK(ctx2, kern_array_new(ctx2, dev, KERN_TYPE_FLOAT32, 1, &n, &x2));
+  ASSERT_OK(ctx2, kern_array_new(ctx2, dev, KERN_TYPE_FLOAT32, 1, &n, &y2));
+  ASSERT_OK(ctx2, kern_array_new(ctx2, dev, KERN_TYPE_INT32, 1, &one, &c2));
+  ASSERT_OK(ctx2, kern_array_upload(x2, hx, sizeof hx));
+  ASSERT_OK(ctx2, kern_array_upload(y2, hy, sizeof hy));
+  ASSERT_OK(ctx2, kern_array_zero(c2));
+  kern_arg args2[] = {kern_arg_array(x2), kern_arg_array(y2),
+                      kern_arg_float(-2.0), kern_arg_array(c2)};
+  ASSERT_OK(ctx2, kern_launch(k2, 1, &n, 4, args2));
+  ASSERT_OK(ctx2, kern_array_download(y2, back, sizeof back));
+  bad = 0;
+  for (int i = 0; i < N; i++) bad += back[i] != -2.0f * hx[i] + hy[i];
+  EXPECT_EQ(bad, 0);
+
+  /* an array of another context's device is refused by name */
+  kern_arg wrong[] = {kern_arg_array(x), kern_arg_array(y2),
+                      kern_arg_float(1.0), kern_arg_array(c2)};
+  EXPECT_TRUE(kern_launch(k2, 1, &n, 4, wrong) != KERN_SUCCESS);
+  kern_context_free(ctx2);
+
+  /* a kernel the vulkan target refuses: a clear error, no crash */
+  kern_module *bm = NULL;
+  EXPECT_STATUS(ctx, kern_module_load_string(ctx, dev, "talk.py", printing,
+                                             sizeof printing - 1, &bm),
+                KERN_ERROR_UNSUPPORTED);
+  EXPECT_CONTAINS(kern_last_error(ctx), "vulkan: kernel 'talk'");
+  EXPECT_CONTAINS(kern_last_error(ctx), "print");
+  kern_context_free(ctx);
+
+  /* debug mode is refused with what to do instead */
+  o.debug = 1;
+  ASSERT_EQ(kern_context_new(&o, &ctx), KERN_SUCCESS);
+  EXPECT_STATUS(ctx, kern_module_load_string(ctx, dev, "saxpy.py", saxpy,
+                                             sizeof saxpy - 1, &bm),
+                KERN_ERROR_UNSUPPORTED);
+  EXPECT_CONTAINS(kern_last_error(ctx), "--unchecked");
+  kern_context_free(ctx);
+
+  char cmd[4200];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache);
+  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", cache);
+  return kern_test_report("vulkan_backend");
+}
