@@ -66,11 +66,12 @@ case $BACKEND in vulkan*) PASS_LIST="$DIR/vulkan_pass.txt"; XFAIL_LIST="$DIR/vul
 is_xfail() { [ -n "$XFAIL_LIST" ] && awk -v s="$1" '$1 == s {f = 1} END {exit !f}' "$XFAIL_LIST" 2>/dev/null; }
 for f in $files; do
   stem=$(basename "$f" .py)
-  # `# kern-skip: BACKEND (reason)`: a kernel the backend refuses by design
-  # (tests/errors or a C test pins the refusal); BACKEND "opencl" also
-  # covers "opencl:1".
-  skip=$(sed -n 's/^# kern-skip: \([a-z]*\).*/\1/p' "$f" | head -n 1)
-  if [ -n "$skip" ] && [ "$skip" = "${BACKEND%%:*}" ]; then
+  # `# kern-skip: BACKEND (reason)` (one line per backend): a kernel the
+  # backend refuses by design (tests/errors or a C test pins the refusal);
+  # BACKEND "opencl" also covers "opencl:1".  `# kern-targets: c`: only the
+  # C target compiles it, so every backend but the CPU skips it.
+  if sed -n 's/^# kern-skip: \([a-z]*\).*/\1/p' "$f" | grep -qx "${BACKEND%%:*}" ||
+     { [ "${BACKEND%%:*}" != cpu ] && grep -qx '# kern-targets: c' "$f"; }; then
     skipped=$((skipped + 1)); continue
   fi
   args=$(sed -n 's/^# kern-test: //p' "$f" | head -n 1)
