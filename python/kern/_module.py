@@ -426,6 +426,11 @@ class Kernel:
             self._set_block_dim(block_dim)
         if kw:
             args = self._bind(args, kw)
+        return self._go(args, dim, stream, copy)
+
+    def _go(self, args, dim, stream, copy):
+        """The launch itself, arguments bound (kern.warp's wp.launch calls
+        it directly: no argument packing twice)."""
         if _recording[0]:
             _tape.record(self, args, dim, stream)
         if len(args) != self._n:

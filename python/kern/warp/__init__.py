@@ -968,7 +968,7 @@ def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(),
         k._wp_block = block_dim
     if record_cmd:
         return k.bind(*inputs, dim=dim, stream=stream)
-    k(*inputs, dim=dim, stream=stream)
+    k._go(inputs, dim, stream, False)
 
 
 def _launch_special(kernel, dim, inputs, outputs, adj_inputs, adj_outputs,
