@@ -144,8 +144,13 @@ fi
 # .gl/*.deb (the device README); the conformance suite on vulkan:0
 if want vulkan; then
 for f in .gl/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done; ldconfig 2>/dev/null
-[ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ] &&
-  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+# NVIDIA's ICD file: where the device README says, else wherever it is
+# (run 6 found none at the first place and Vulkan had no driver)
+ICD=$(ls /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd*.json /etc/vulkan/icd.d/nvidia_icd*.json \
+        /usr/share/vulkan/icd.d/nvidia_icd*.json 2>/dev/null | head -n1)
+[ -n "$ICD" ] || ICD=$(find / -xdev -name 'nvidia_icd*.json' 2>/dev/null | head -n1)
+say "Vulkan ICD: ${ICD:-none found}; libGLX_nvidia: $(ldconfig -p | grep -c libGLX_nvidia)"
+[ -n "$ICD" ] && export VK_DRIVER_FILES=$ICD
 $K devices >"$L/devices-vk.txt" 2>&1
 VK=$(grep -E '^\s+vulkan:[0-9]+' "$L/devices-vk.txt" | grep -i nvidia | head -n1 | awk '{print $1}')
 if [ -n "$VK" ]; then
