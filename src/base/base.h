@@ -162,6 +162,11 @@ struct Compiler {
   const char *note;   /* a line diag_error adds under the caret, or NULL
                          (where a generic function was instantiated) */
   bool no_native;     /* refuse @wp.func_native (kc_options.no_native) */
+  /* The first call that needs a block's threads to exchange values
+   * (wp.tile(x) and the rest, Note [threads' values] in lower/check_tile.c):
+   * solo_what names it (NULL: none), solo_pos is where; kc_result.no_gpu. */
+  const char *solo_what;
+  Pos solo_pos;
 };
 
 _Noreturn void diag_error(Compiler *C, Pos pos, const char *fmt, ...)

@@ -73,6 +73,7 @@ void kern__compile_result_free(kc_result *r) {
   kern__free(r->generics);
   kern__free(r->wp_alias);
   kern__free(r->no_opencl);
+  kern__free(r->no_gpu);
   kern__free(r->ptx);
   kern__free(r->ptx_why);
   for (int i = 0; i < r->narray_names; i++)
@@ -357,6 +358,12 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
           "variable's address there belongs to the private or global "
           "address space and does not survive a round trip through a uint64",
           C->path, m->addr_pos.line, m->addr_pos.col));
+    if (C->solo_what)
+      out->no_gpu = dup_or_oom(C, arena_printf(C,
+          "%s:%d:%d: error: %s collects the values of the threads of a "
+          "block: not supported on CUDA and OpenCL yet, only where a block "
+          "is one thread, the CPU (issue #24)", C->path, C->solo_pos.line,
+          C->solo_pos.col, C->solo_what));
     if (m->narray_names) {
       out->array_names = kern__calloc((size_t)m->narray_names, sizeof(char *));
       if (!out->array_names)

@@ -168,6 +168,11 @@ typedef struct kc_result {
   char *ptx;
   size_t ptx_len;
   char *ptx_why;
+  /* Last, so positional initializers stay valid.  Why the module cannot run where a block has more than one thread
+   * (CUDA, OpenCL): "path:line:col: error: wp.tile collects ..." or NULL
+   * (Note [threads' values] in lower/check_tile.c); the runtime refuses
+   * to load it or print its CUDA or OpenCL there. */
+  char *no_gpu;
 } kc_result;
 
 /* Parses, checks, lowers and emits every kernel of one source file.

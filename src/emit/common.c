@@ -1661,13 +1661,13 @@ static void emit_call(Emit *E, Buf *b, IrExpr *e) {
       return;
     }
     if (e->bi == BI_TILE_SOLO) { /* lower/check_tile.c */
-      if (E->T->id == KERN_TARGET_CUDA || E->T->id == KERN_TARGET_OPENCL)
-        diag_error(E->C, e->pos, "%s collects the values of the threads of "
-                   "a block: not supported on CUDA and OpenCL yet, only "
-                   "where a block is one thread, the CPU (issue #24)",
-                   e->ival == 1 ? "wp.tile_from_thread"
-                   : e->ival == 2 ? "wp.tile_scatter_add"
-                   : e->ival == 3 ? "wp.tile_scatter_masked" : "wp.tile");
+      /* the runtime refuses it where a block has more threads
+       * (kc_result.no_gpu); compiled elsewhere, the code says so */
+      if ((E->T->id == KERN_TARGET_CUDA || E->T->id == KERN_TARGET_OPENCL) &&
+          emit_need(E, "kern_no_gpu"))
+        emit_pre(E, "kern_no_gpu", "#error kern: %s collects the values of "
+                 "the threads of a block (not supported on CUDA and OpenCL "
+                 "yet)\n", E->C->solo_what ? E->C->solo_what : "wp.tile");
       buf_puts(b, "((int32_t)0)");
       return;
     }

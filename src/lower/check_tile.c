@@ -1849,7 +1849,9 @@ static IrExpr *tile_diag_add(Ctx *X, Node *call, const char *fn) {
  * broadcast the values of the threads of a block.  Where a block is one
  * thread (the C target, as Warp's CPU: "the effective block width is 1")
  * the tile has one entry along the thread axis, at index BI_TILE_SOLO (0);
- * the CUDA and OpenCL emitters refuse BI_TILE_SOLO by name, since there
+ * the runtime refuses such a module on CUDA and OpenCL, naming the call
+ * (kc_result.no_gpu; the compiler's answer is the same for every target,
+ * Note [target-independent status] in fuzz/fuzz_compiler.c), since there
  * the threads would exchange values through shared memory (the next
  * stage).  wp.untile reads the thread's own entry, t[lane], which every
  * target can do: each thread holds the whole tile. */
@@ -1857,6 +1859,12 @@ static IrExpr *solo(Ctx *X, int which, Pos pos) {
   IrExpr *e = ir_call(X->C, BI_TILE_SOLO, t_i32(), 0, NULL);
   e->ival = (uint64_t)which;
   e->pos = pos;
+  if (!X->C->solo_what) {
+    X->C->solo_what = which == 1 ? "wp.tile_from_thread"
+                      : which == 2 ? "wp.tile_scatter_add"
+                      : which == 3 ? "wp.tile_scatter_masked" : "wp.tile";
+    X->C->solo_pos = pos;
+  }
   return e;
 }
 

@@ -117,6 +117,11 @@ kern_status kern__module_from_source(kern_context *ctx, kern_device dev,
   kern_status st = KERN_SUCCESS;
   if (be->kind == KERN_BACKEND_OPENCL && (st = opencl_struct_arrays(ctx, m)))
     goto fail;
+  if ((be->kind == KERN_BACKEND_OPENCL || be->kind == KERN_BACKEND_CUDA) &&
+      m->code.no_gpu) {
+    st = kern__error(ctx, KERN_ERROR_UNSUPPORTED, "%s", m->code.no_gpu);
+    goto fail;
+  }
   if (be->kind == KERN_BACKEND_OPENCL && m->code.no_opencl) {
     st = kern__error(ctx, KERN_ERROR_UNSUPPORTED, "%s", m->code.no_opencl);
     goto fail;
@@ -441,6 +446,11 @@ kern_status kern_compile_source(kern_context *h, const char *name,
                 code.error ? code.error : kern_status_string(st));
     kern__compile_result_free(&code);
     return st;
+  }
+  if (code.no_gpu && (t == KERN_TARGET_CUDA || t == KERN_TARGET_OPENCL)) {
+    kern__error(ctx, KERN_ERROR_UNSUPPORTED, "%s", code.no_gpu);
+    kern__compile_result_free(&code);
+    return KERN_ERROR_UNSUPPORTED;
   }
   if (ptx && !code.ptx) {
     kern__error(ctx, KERN_ERROR_COMPILE, "%s",
