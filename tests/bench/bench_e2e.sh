@@ -146,7 +146,7 @@ has "$T/err.txt" "no spec has a size named 'Q'"
 [ $? = 2 ] || fail "a bad --budget should exit 2"
 "$K" bench "$SRC/examples/saxpy.py" --backend cpu,cdua >"$T/out.txt" 2>"$T/err.txt"
 [ $? = 2 ] || fail "an unknown backend should exit 2"
-has "$T/err.txt" "each name is cpu, cuda, opencl or all"
+has "$T/err.txt" "each name is cpu, cuda, opencl, vulkan or all"
 "$K" bench --help | grep -q "Usage: kern bench FILE" || fail "kern bench --help"
 
 if [ $fails = 0 ]; then echo "bench_e2e: all passed"; else echo "bench_e2e: $fails failed"; exit 1; fi

@@ -2,7 +2,8 @@
 # valgrind memcheck over handles.c: every call on a freed handle, in every
 # order of frees, must be refused without an invalid read or write, and
 # nothing may leak.  The environment is valgrind_examples.sh's: two CPU
-# threads, no OpenCL ICDs (PoCL is third-party and slow under valgrind), and
+# threads, no OpenCL ICDs and no Vulkan loader (third-party and slow under
+# valgrind), and
 # a compiler wrapper without AVX-512, which valgrind cannot decode.  Exits
 # 77 (skipped) without valgrind.
 #
@@ -18,6 +19,8 @@ trap 'rm -rf "$OUT"' EXIT
 export KERN_NUM_THREADS=2
 mkdir "$OUT/no-icds"
 export OCL_ICD_VENDORS="$OUT/no-icds"
+# nor the Vulkan loader and Mesa's layers (third-party, like PoCL)
+export KERN_VULKAN_LIBRARY="$OUT/no-vulkan/libvulkan.so.1"
 CC_REAL=$(command -v "${CC:-cc}")
 printf '#!/bin/sh\nexec "%s" "$@" -mno-avx512f\n' "$CC_REAL" >"$OUT/cc"
 chmod +x "$OUT/cc"

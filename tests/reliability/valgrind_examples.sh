@@ -27,6 +27,8 @@ export KERN_NUM_THREADS=2
 # allocations (third-party code, not kern's).
 mkdir "$OUT/no-icds"
 export OCL_ICD_VENDORS="$OUT/no-icds"
+# nor the Vulkan loader and Mesa's layers (third-party, like PoCL)
+export KERN_VULKAN_LIBRARY="$OUT/no-vulkan/libvulkan.so.1"
 # valgrind 3.19 cannot decode AVX-512, which -march=native emits on CPUs
 # that have it (SIGILL inside the kernel).  A one-line compiler wrapper
 # appends -mno-avx512f; it is the test's choice of $CC, and kern still
