@@ -9,8 +9,10 @@ For every public name in Warp's builtin registry (warp._src.context.
 builtin_functions) it compiles a one-line kernel calling wp.NAME() with kern
 and reads the first error: "is not a function kern supports" or "is not
 supported yet" means not yet; any other message (wrong arguments, ...) or
-none means kern knows the name.  Names the issue leaves out (tiles,
-autodiff, meshes, BVHs, hash grids, volumes, textures) are marked never,
+none means kern knows the name.  Names the issue leaves out (meshes,
+BVHs, hash grids, volumes, textures, and Warp's adj_ helpers, which are
+its generated adjoints' own: kern's autodiff, issue #26, builds adjoints
+from the IR instead) are marked never; tiles are issue #24's,
 and Warp's internal helpers (the ones codegen inserts: assign_inplace,
 array_store, ...) are listed apart.
 """
