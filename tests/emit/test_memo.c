@@ -67,7 +67,10 @@ static char *cold(int i, int t) {
   kc_result r;
   kern__target tg = t == 0 ? KERN_TARGET_C : t == 2 ? KERN_TARGET_OPENCL : KERN_TARGET_CUDA;
   char *code = NULL;
-  if (kern__compile(paths[i], srcs[i], strlen(srcs[i]), tg, &o, &r) == KERN_SUCCESS)
+  /* kern_compile_source refuses a CUDA or OpenCL module the runtime
+   * cannot run there (kc_result.no_gpu: wp.tile(x) and the rest) */
+  if (kern__compile(paths[i], srcs[i], strlen(srcs[i]), tg, &o, &r) == KERN_SUCCESS &&
+      !(tg != KERN_TARGET_C && r.no_gpu))
     code = strdup(r.source);
   kern__compile_result_free(&r);
   return code;
