@@ -1310,7 +1310,8 @@ static kern_status vk_load(void *self, const kern__blob *in, void **module) {
     return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
   }
   m->dev = b->dev;
-  memcpy(m->blob, p, n);
+  if (n) /* a module with no kernels (only generic ones) is empty */
+    memcpy(m->blob, p, n);
   m->blob_size = n;
   /* count, then index, the kernels */
   for (int pass = 0; pass < 2; pass++) {

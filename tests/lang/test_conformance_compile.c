@@ -71,7 +71,11 @@ int main(int argc, char **argv) {
     /* `# kern-targets: c`: a file only the C target takes (a kernel the
      * other targets refuse by design, that refusal pinned by its own
      * test: tests/errors/tile_threads_gpu.sh) */
-    bool c_only = strstr(src, "\n# kern-targets: c\n") != NULL;
+    /* (src is len bytes, not a C string) */
+    static const char mark[] = "\n# kern-targets: c\n";
+    bool c_only = false;
+    for (size_t k = 0; !c_only && k + sizeof mark - 1 <= len; k++)
+      c_only = memcmp(src + k, mark, sizeof mark - 1) == 0;
     for (int t = 0; t < KERN_TARGET_COUNT; t++) {
       if (c_only && t != KERN_TARGET_C)
         continue;
