@@ -503,6 +503,22 @@ static kern_status vk_fail(vk_state *st, const char *call, VkResult r) {
 
 /* ---------------------------------------------------------------- init */
 
+/* Links the feature structures a query (vkGetPhysicalDeviceFeatures2) or
+ * vkCreateDevice reads: 2 -> 1.1 -> 1.2 (-> atomic float where the device
+ * has the extension); the caller's arrays hold them. */
+static void vk_feature_chain(const vk_phys *p, uint32_t *f2, uint32_t *f11,
+                             uint32_t *f12, uint32_t *faf) {
+  void *p11 = f11, *p12 = f12, *paf = faf;
+  f2[0] = VK_ST_PHYSICAL_DEVICE_FEATURES_2;
+  f11[0] = VK_ST_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+  f12[0] = VK_ST_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+  faf[0] = VK_ST_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
+  memcpy(&f2[2], &p11, sizeof p11);
+  memcpy(&f11[2], &p12, sizeof p12);
+  if (p->atomic_float_ext)
+    memcpy(&f12[2], &paf, sizeof paf);
+}
+
 static int vk_has_ext(const VkExtensionProperties *e, uint32_t n,
                       const char *name) {
   for (uint32_t i = 0; i < n; i++)
@@ -537,15 +553,7 @@ static void vk_describe(vk_phys *p) {
   kern__free(ext);
   uint32_t f2[VK_F2_WORDS + 1] = {0}, f11[VK_F11_WORDS] = {0},
            f12[VK_F12_WORDS] = {0}, faf[VK_FAF_WORDS] = {0};
-  void *p11 = f11, *p12 = f12, *paf = faf;
-  f2[0] = VK_ST_PHYSICAL_DEVICE_FEATURES_2;
-  f11[0] = VK_ST_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
-  f12[0] = VK_ST_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
-  faf[0] = VK_ST_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
-  memcpy(&f2[2], &p11, sizeof p11);
-  memcpy(&f11[2], &p12, sizeof p12);
-  if (p->atomic_float_ext)
-    memcpy(&f12[2], &paf, sizeof paf);
+  vk_feature_chain(p, f2, f11, f12, faf);
   if (p->api >= VK_MAKE_API(1, 2))
     vk->vkGetPhysicalDeviceFeatures2(p->pd, f2);
   p->fp64 = f2[VK_F2_FLOAT64] != 0;
@@ -836,14 +844,7 @@ static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
    * stage 1]): query the chain again and pass it as it came. */
   uint32_t f2[VK_F2_WORDS + 1] = {0}, f11[VK_F11_WORDS] = {0},
            f12[VK_F12_WORDS] = {0}, faf[VK_FAF_WORDS] = {0};
-  void *p11 = f11, *p12 = f12, *paf = faf;
-  f2[0] = VK_ST_PHYSICAL_DEVICE_FEATURES_2;
-  f11[0] = VK_ST_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
-  f12[0] = VK_ST_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
-  faf[0] = VK_ST_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
-  memcpy(&f2[2], &p11, sizeof p11);
-  memcpy(&f11[2], &p12, sizeof p12);
-  if (p->atomic_float_ext) memcpy(&f12[2], &paf, sizeof paf);
+  vk_feature_chain(p, f2, f11, f12, faf);
   vk->vkGetPhysicalDeviceFeatures2(p->pd, f2);
   f2[VK_F2_ROBUST] = 0;
   float prio = 1.0f;
