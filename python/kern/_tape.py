@@ -19,6 +19,7 @@ _local = threading.local()
 # How many tapes record, on any thread: the launch path tests this list's
 # one element before it looks at its thread's tape.
 recording = [0]
+_count_lock = threading.Lock()
 
 
 def active():
@@ -61,12 +62,14 @@ class Tape:
             raise InvalidArgumentError("a kern.Tape is already recording on "
                                        "this thread")
         _local.tape = self
-        recording[0] += 1
+        with _count_lock:
+            recording[0] += 1
         return self
 
     def __exit__(self, *exc):
         _local.tape = None
-        recording[0] -= 1
+        with _count_lock:
+            recording[0] -= 1
 
     def record_func(self, backward, arrays=()):
         """Records a Python callable that ``backward()`` calls in its turn
