@@ -151,6 +151,10 @@ ICD=$(ls /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd*.json /etc/vulkan/icd.d
 [ -n "$ICD" ] || ICD=$(find / -xdev -name 'nvidia_icd*.json' 2>/dev/null | head -n1)
 say "Vulkan ICD: ${ICD:-none found}; libGLX_nvidia: $(ldconfig -p | grep -c libGLX_nvidia)"
 [ -n "$ICD" ] && export VK_DRIVER_FILES=$ICD
+EGLV=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+[ -f "$EGLV" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$EGLV
+(ls -la /usr/local/nvidia/share/vulkan/icd.d /usr/local/nvidia/lib64 2>&1 | grep -iE 'icd|GLX|vulkan|glvnd|GLdispatch' ) >"$L/vk-files.txt" 2>&1
+VK_LOADER_DEBUG=error,warn $K devices >"$L/devices-vk-debug.txt" 2>&1
 $K devices >"$L/devices-vk.txt" 2>&1
 VK=$(grep -E '^\s+vulkan:[0-9]+' "$L/devices-vk.txt" | grep -i nvidia | head -n1 | awk '{print $1}')
 if [ -n "$VK" ]; then
