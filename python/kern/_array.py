@@ -352,8 +352,13 @@ class Array:
 
     def fill_(self, value):
         """Sets every element to value (a number, or a sequence of the
-        vector's or matrix's components)."""
-        buf = _value_bytes(self.dtype, value, "Array.fill_")
+        vector's or matrix's components); a number fills every component
+        of a vector or matrix array, as Warp's fill_ does."""
+        t = self.dtype
+        if t.length > 1 and isinstance(value, (int, float)) and \
+                not isinstance(value, bool):
+            value = [value] * t.length
+        buf = _value_bytes(t, value, "Array.fill_")
         _runtime.call(_ffi.lib.kern_array_fill, self._handle(), buf,
                       what="Array.fill_")
         return self

@@ -118,6 +118,11 @@ def test_arrays(device):
     assert z.numpy().shape == (2, 3, 2) and z.dtype == wp.vec2
     assert wp.ones(4, dtype=wp.int32).numpy().tolist() == [1, 1, 1, 1]
     assert wp.full(3, wp.vec3(1, 2, 3)).numpy().tolist() == [[1, 2, 3]] * 3
+    # A number fills every component of a vector or matrix array (Warp's
+    # fill_ and full broadcast it).
+    z.fill_(1.5)
+    assert z.numpy().tolist() == [[[1.5, 1.5]] * 3] * 2
+    assert wp.full(2, 2.0, dtype=wp.mat22).numpy().tolist() == [[[2, 2], [2, 2]]] * 2
     e = wp.empty(5, dtype=wp.mat22)
     e.zero_()
     assert e.numpy().shape == (5, 2, 2) and not e.numpy().any()
