@@ -119,6 +119,11 @@ def _converter(kname, i, p, arg, u, device, keep):
             if isinstance(v, _ArrayT):  # pragma: no cover (subclasses)
                 u.array = v._handle()
                 return
+            if v is None:
+                # a null array: an adjoint's skipped adj_ argument; libkern
+                # refuses it, by name, for any other parameter
+                u.array = None
+                return
             u.array = _array.as_arg(v, kname, name, t, p.ndim, device, copy,
                                     temps)
         return conv

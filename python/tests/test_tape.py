@@ -179,3 +179,18 @@ def test_record_tape_false(mod, device):
         mod.sumsq(x, out, dim=4)
         wp.launch(mod.sumsq, dim=4, inputs=[x, out], record_tape=False)
     assert len(tape.launches) == 1
+
+
+def test_adjoint_none_skips(mod, device):
+    # None for an adj_ array skips that gradient (Warp passes an empty
+    # array there); None for a forward array is an error that names it.
+    h = np.linspace(-1.0, 1.0, 5)
+    x = kern.array(h, device=device)
+    y = kern.zeros(5, kern.float64, device=device)
+    gy = kern.array(np.ones(5), device=device)
+    gx = kern.zeros(5, kern.float64, device=device)
+    mod.scale.adjoint(x, 2.0, y, gx, 0.0, gy, dim=5)
+    np.testing.assert_allclose(gx.numpy(), 2.0 * np.cos(h), rtol=1e-12)
+    mod.scale.adjoint(x, 2.0, y, None, 0.0, gy, dim=5)  # no x gradient asked
+    with pytest.raises(kern.Error, match="'x'"):
+        mod.scale(None, 2.0, y, dim=5)
