@@ -19,9 +19,9 @@ say() { echo "$*" | tee -a "$SUM"; }
 T0=$(date +%s)
 el() { echo "$(( $(date +%s) - T0 ))s"; }
 # STEPS picks sections: ctest stress examples debug sanitizer nvocl
-# autodiff vulkan bench; default all.  The build always runs (incremental
+# autodiff vulkan bench adcost; default all.  The build always runs (incremental
 # when warm).
-STEPS=${STEPS:-ctest stress examples debug sanitizer nvocl autodiff vulkan bench}
+STEPS=${STEPS:-ctest stress examples debug sanitizer nvocl autodiff vulkan bench adcost}
 want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 CARD=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
@@ -221,6 +221,22 @@ for dev in cpu cuda:0; do
   say "warp_launch $dev rc $? ($(el))"
   grep -E 'per launch' "$L/warp_launch_${dev%%:*}.txt" | tee -a "$SUM"
 done
+fi
+
+# ---- autodiff cost (issue #26): adjoint launch / forward launch for sum of
+# squares, saxpy, an n-body step and a cloth-spring step, kern.warp and real
+# Warp 1.19 (from $WARP_TGZ, as above) in one process (bench/autodiff_cost.py)
+if want adcost; then
+if [ -n "${WARP_TGZ:-}" ] && [ -f "$WARP_TGZ" ] && [ ! -d /tmp/kern-warp/warp ]; then
+  mkdir -p /tmp/kern-warp && tar -xJf "$WARP_TGZ" -C /tmp/kern-warp
+fi
+PY=python3; [ -x /opt/torch/.venv/bin/python ] && PY=/opt/torch/.venv/bin/python
+WP=""; [ -d /tmp/kern-warp/warp ] && WP=/tmp/kern-warp:
+KERN_LIBRARY=$PWD/$B/libkern.so.1 PYTHONPATH=$WP$PWD/python PYTHONDONTWRITEBYTECODE=1 \
+  WARP_CACHE_PATH=/tmp/kern-warp-cache timeout 300 $PY bench/autodiff_cost.py cuda:0 \
+  --json "$L/autodiff_cost.json" >"$L/autodiff_cost.txt" 2>&1
+say "autodiff_cost rc $? ($(el))"
+grep -E '^(gradient|kernel|sumsq|saxpy|nbody|spring)|not available' "$L/autodiff_cost.txt" | tee -a "$SUM"
 fi
 
 cp "$SUM" "$L/gpu_bench.txt" "$L/gpu_ref.txt" "$OUT/" 2>/dev/null
