@@ -64,6 +64,8 @@ typedef struct bench_spec {
   int line;                      /* of the kern-bench: line */
   char dims[128];                /* --dim text, size names not replaced */
   int dims_line, dims_col;
+  int block_dim;                 /* --block-dim N; 0: the device's default */
+  int tiled;                     /* --tiled: the block size ends the grid */
   int nargs;
   bench_arg args[BENCH_MAX_ARGS];
   int nvars, npoints;            /* size names; sweep points */

@@ -181,6 +181,18 @@ static int args_build(const bench_file *f, const bench_spec *s, int point,
              s->dims_col, why);
     return -1;
   }
+  if (s->tiled) {
+    /* wp.launch_tiled: the block size the device uses (1 on the CPU, as
+     * Warp's CPU) is the grid's last dimension (load_kernel set it) */
+    if (a->ndim >= KERN_MAX_DIMS) {
+      snprintf(err, errsize, "%s:%d:%d: error: --tiled appends the block "
+               "size to the grid, which then has more than %d dimensions; "
+               "give --dim at most %d", f->path, s->dims_line, s->dims_col,
+               KERN_MAX_DIMS, KERN_MAX_DIMS - 1);
+      return -1;
+    }
+    a->dims[a->ndim++] = kern_kernel_block_dim(k);
+  }
   for (int g = 0; g < s->nargs; g++) {
     const bench_arg *ba = &s->args[g];
     int p = param_index(a, ba->name);
@@ -755,7 +767,8 @@ static kern_status load_kernel(kern_context *ctx, kern_device dev,
                                bench_row *row) {
   kern_status st;
   if ((st = kern_module_load_file(ctx, dev, f->path, m)) ||
-      (st = kern_module_get_kernel(*m, s->kernel, k))) {
+      (st = kern_module_get_kernel(*m, s->kernel, k)) ||
+      (s->block_dim && (st = kern_kernel_set_block_dim(*k, s->block_dim)))) {
     char msg[1024];
     row_status(row, st == KERN_ERROR_UNSUPPORTED ? "unavailable" : "failed",
                ctx_msg(ctx, st, msg, sizeof msg));
@@ -928,7 +941,8 @@ static kern_status group_load(group_run *gr, const bench_file *f,
   if ((st = kern_group_load_file(gr->g, f->path)) ||
       (st = kern_module_load_file(gr->ctx, kern_group_device(gr->g, 0),
                                   f->path, &gr->m)) ||
-      (st = kern_module_get_kernel(gr->m, s->kernel, &gr->k)))
+      (st = kern_module_get_kernel(gr->m, s->kernel, &gr->k)) ||
+      (s->block_dim && (st = kern_kernel_set_block_dim(gr->k, s->block_dim))))
     return st;
   return KERN_SUCCESS;
 }
@@ -1016,6 +1030,13 @@ static int run_group(const bench_file *f, const bench_spec *s, int point,
     return -1;
   }
   if (st) goto fail;
+  if (s->block_dim || s->tiled) {
+    /* a group launch has no per-device block size (kern_group_launch) */
+    row_status(row, "unavailable", "--block-dim and --tiled run on one "
+               "device, not on a group");
+    group_close(&gr);
+    return 0;
+  }
   kern_device_info di = KERN_DEVICE_INFO_INIT;
   kern_device_get(dctx, kern_group_device(gr.g, 0), &di);
   snprintf(row->device, sizeof row->device, "%d x %s (%s)",

@@ -6,7 +6,8 @@
  * block starts at a `# kern-bench:` line and takes the `# kern-bench-*:`
  * lines after it (docs/bench.md is the reference):
  *
- *   spec   -> '# kern-bench:' KERNEL '--dim' DIMS { NAME '=' SPEC }
+ *   spec   -> '# kern-bench:' KERNEL '--dim' DIMS ['--block-dim' N] ['--tiled']
+ *             { NAME '=' SPEC }
  *   sizes  -> '# kern-bench-sizes:' { NAME '=' int { ',' int } }
  *   check  -> '# kern-bench-check:' NAME [ 'rtol=' num ] [ 'atol=' num ]
  *   count  -> '# kern-bench-count:' [ 'bytes=' expr ] [ 'flops=' expr ]
@@ -96,7 +97,10 @@ static int find_var(const bench_spec *s, const char *name, size_t len) {
   return -1;
 }
 
-/* spec -> '# kern-bench:' KERNEL '--dim' DIMS { NAME '=' SPEC } */
+static int parse_int(const char *b, const char *e, int64_t *out);
+
+/* spec -> '# kern-bench:' KERNEL '--dim' DIMS ['--block-dim' N] ['--tiled']
+ *         { NAME '=' SPEC } */
 static int parse_spec_line(cursor *c, const char *p, const char *end,
                            bench_spec *s) {
   const char *b, *e;
@@ -117,9 +121,23 @@ static int parse_spec_line(cursor *c, const char *p, const char *end,
       have_dim = 1;
       continue;
     }
+    if ((size_t)(e - b) == 7 && strncmp(b, "--tiled", 7) == 0) {
+      s->tiled = 1;
+      continue;
+    }
+    if ((size_t)(e - b) == 11 && strncmp(b, "--block-dim", 11) == 0) {
+      if (!next_word(&p, end, &b, &e))
+        return fail_at(c, p, "'--block-dim' needs a value: --block-dim N");
+      int64_t n;
+      if (parse_int(b, e, &n) || n < 1 || n > 1024)
+        return fail_at(c, b, "--block-dim '%.*s' is not an integer from 1 "
+                       "to 1024", (int)(e - b), b);
+      s->block_dim = (int)n;
+      continue;
+    }
     if (b[0] == '-')
-      return fail_at(c, b, "unknown option '%.*s' (a spec takes --dim and "
-                     "NAME=SPEC)", (int)(e - b), b);
+      return fail_at(c, b, "unknown option '%.*s' (a spec takes --dim, "
+                     "--block-dim, --tiled and NAME=SPEC)", (int)(e - b), b);
     const char *eq = memchr(b, '=', (size_t)(e - b));
     if (!eq)
       return fail_at(c, b, "expected NAME=SPEC, got '%.*s'", (int)(e - b), b);

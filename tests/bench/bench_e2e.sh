@@ -149,4 +149,17 @@ has "$T/err.txt" "no spec has a size named 'Q'"
 has "$T/err.txt" "each name is cpu, cuda, opencl, vulkan or all"
 "$K" bench --help | grep -q "Usage: kern bench FILE" || fail "kern bench --help"
 
+# ---- a tiled spec (--tiled --block-dim, wp.launch_tiled): the tile GEMM
+# example at 64x64, its OpenCL row checked against the CPU backend's (a
+# wrong grid would leave tiles of C unwritten and fail the check)
+"$K" bench "$SRC/examples/tile_gemm.py" --backend cpu,opencl --size N=64 \
+  --size MB=4 --size NB=4 $FAST --no-refs --json "$T/g.json" >"$T/g.txt" 2>"$T/g.err" ||
+  { fail "kern bench tile_gemm exited $?"; cat "$T/g.err"; }
+has "$T/g.txt" "gemm  N=64 MB=4 NB=4"
+has "$T/g.txt" "cpu:0 .* hot "
+if [ $OCL = 1 ]; then
+  grep -A14 '"name": "opencl:0"' "$T/g.json" | grep -q '"checked": true' ||
+    { fail "the tiled opencl:0 row was not checked"; cat "$T/g.txt"; }
+fi
+
 if [ $fails = 0 ]; then echo "bench_e2e: all passed"; else echo "bench_e2e: $fails failed"; exit 1; fi

@@ -86,7 +86,14 @@ static const struct {
      "b.py:1:29: error: parameter 'x' is given twice"},
     {"# kern-bench: k --dim 1 x=\n", "b.py:1:27: error: missing SPEC after '='"},
     {"# kern-bench: k --dim 1 --dims 2\n",
-     "b.py:1:25: error: unknown option '--dims' (a spec takes --dim and NAME=SPEC)"},
+     "b.py:1:25: error: unknown option '--dims' (a spec takes --dim, "
+     "--block-dim, --tiled and NAME=SPEC)"},
+    {"# kern-bench: k --dim 1 --block-dim 0 x=1\n",
+     "b.py:1:37: error: --block-dim '0' is not an integer from 1 to 1024"},
+    {"# kern-bench: k --dim 1 --block-dim 2048 x=1\n",
+     "b.py:1:37: error: --block-dim '2048' is not an integer from 1 to 1024"},
+    {"# kern-bench: k --dim 1 --block-dim\n",
+     "b.py:1:36: error: '--block-dim' needs a value: --block-dim N"},
     {"# kern-bench: k --dim N x=1\n",
      "b.py:1:23: error: 'N' in --dim is neither a positive integer nor a size "
      "named in kern-bench-sizes"},
@@ -139,8 +146,17 @@ static void test_parse_errors(void) {
       exit(1);
     }
   }
-  /* The source line and a caret under the column follow the message. */
+  /* --block-dim and --tiled (wp.launch_tiled) are kept with the spec */
   bench_file f;
+  ASSERT_EQ(bench_file_parse("b.py", "# kern-bench: k --dim 2,3 --tiled "
+                             "--block-dim 64 x=1\n# kern-bench: j --dim 1 y=2\n",
+                             &f, err, sizeof err), 0);
+  ASSERT_EQ(f.specs[0].tiled, 1);
+  ASSERT_EQ(f.specs[0].block_dim, 64);
+  ASSERT_EQ(f.specs[1].tiled, 0);
+  ASSERT_EQ(f.specs[1].block_dim, 0);
+  bench_file_free(&f);
+  /* The source line and a caret under the column follow the message. */
   ASSERT_EQ(bench_file_parse("b.py", "# kern-bench: k --dim 1 x\n", &f, err,
                              sizeof err), -1);
   ASSERT_STREQ(strchr(err, '\n'),
