@@ -3,7 +3,7 @@
 # matrix sides must be multiples of the tile sides.  kern bench times it
 # against torch.matmul (cuBLAS on a GPU) and NumPy's matmul.
 # kern-test: gemm --dim 2,3 --tiled --block-dim 64 a='rand(float32,32,48,seed=1)' b='rand(float32,48,48,seed=2)' c='zeros(float32,32,48)'
-# kern-check: c
+# kern-check: c rtol=1e-5
 # kern-bench: gemm --dim MB,NB --tiled --block-dim 64 a=rand(float32,N,N,seed=1) b=rand(float32,N,N,seed=2) c=zeros(float32,N,N)
 # kern-bench-sizes: N=256,512,1024 MB=16,32,64 NB=16,32,64
 # kern-bench-check: c rtol=1e-4

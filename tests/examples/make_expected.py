@@ -96,7 +96,9 @@ def headers(stem):
     test = shlex.split(test)
     checks = [line.split()[0] for line in re.findall(r"^# kern-check: (.*)$", text, re.M)]
     args = {}
-    for a in test[3:]:  # KERNEL --dim N, then NAME=SPEC
+    for a in test[3:]:  # KERNEL --dim N, then options and NAME=SPEC
+        if "=" not in a:
+            continue  # --tiled, --block-dim N (its N has no '=' either)
         name, spec = a.split("=", 1)
         args[name] = make_array(spec) if "(" in spec else spec
     return args, checks
@@ -206,7 +208,14 @@ def atomics(A):
     A["largest"][0] = max(A["largest"][0], A["x"].max())
 
 
-EXAMPLES_TO_CHECK = [saxpy, sum_of_squares, arithmetic, math_functions, vectors, matrices, control_flow, atomics]
+def tile_gemm(A):
+    # C = A B, summed in float64 and rounded once (the check's rtol covers
+    # float32 accumulation in any order)
+    A["c"] = (A["a"].astype(np.float64) @ A["b"].astype(np.float64)).astype(f32)
+
+
+EXAMPLES_TO_CHECK = [saxpy, sum_of_squares, arithmetic, math_functions, vectors, matrices, control_flow, atomics,
+                     tile_gemm]
 
 
 def main():
