@@ -915,6 +915,46 @@ def overload(kernel, arg_types=None):
     return kernel
 
 
+# ---------------------------------------------------------------- memory
+
+
+def is_mempool_supported(device=None):
+    """False: kern allocates device memory without a CUDA stream-ordered
+    memory pool (``Device.is_mempool_supported`` says the same)."""
+    get_device(device)
+    return False
+
+
+def is_mempool_enabled(device=None):
+    """False: kern has no CUDA memory pool to enable."""
+    get_device(device)
+    return False
+
+
+def set_mempool_enabled(device, enable):
+    if enable:
+        _refuse("wp.set_mempool_enabled(device, True)",
+                "kern allocates without a CUDA memory pool")
+
+
+def _no_mempool(what, device):
+    d = get_device(device)
+    raise UnsupportedError(
+        "kern.warp: wp.%s(%s): kern allocates without a CUDA memory pool, so "
+        "there is no pool usage to report (wp.is_mempool_enabled() is False)"
+        % (what, d.name))
+
+
+def get_mempool_used_mem_current(device=None):
+    """Refused: kern has no memory pool (see is_mempool_enabled)."""
+    _no_mempool("get_mempool_used_mem_current", device)
+
+
+def get_mempool_used_mem_high(device=None):
+    """Refused: kern has no memory pool (see is_mempool_enabled)."""
+    _no_mempool("get_mempool_used_mem_high", device)
+
+
 # ---------------------------------------------------------------- launch
 
 
@@ -1145,7 +1185,7 @@ _REFUSED = {
     "Mesh": "meshes", "HashGrid": "hash grids", "Bvh": "BVHs",
     "MarchingCubes": "marching cubes", "Texture2D": "textures",
     "Texture3D": "textures", "sparse": "wp.sparse", "fem": "wp.fem",
-    "sim": "wp.sim", "render": "wp.render", "optim": "wp.optim",
+    "sim": "wp.sim", "render": "wp.render",
     "utils": "wp.utils", "jax_experimental": "JAX interop through Warp",
     "from_jax": "wp.from_jax (use kern.from_dlpack)",
     "to_jax": "wp.to_jax", "from_paddle": "Paddle interop",
@@ -1154,6 +1194,9 @@ _REFUSED = {
 
 
 def __getattr__(name):
+    if name in ("optim", "examples"):
+        import importlib
+        return importlib.import_module(__name__ + "." + name)
     if name.startswith("tile"):
         return _tile_outside(name)
     why = _REFUSED.get(name)
