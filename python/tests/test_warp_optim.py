@@ -158,7 +158,7 @@ def test_asset_directory(tmp_path, monkeypatch):
 
 
 def test_scoped_capture_of_backward(device):
-    src = os.path.join(REPO, "python", "tests", "warp_scripts", "optim_capture.py")
+    src = os.path.join(REPO, "python", "tests", "warp_optim_capture.py")
     env = dict(os.environ, KERN_DEVICE=DEVICE)
     out = subprocess.run([sys.executable, "-m", "kern.warp.run", src],
                          env=env, capture_output=True, text=True, timeout=120)
@@ -190,3 +190,19 @@ def test_runner_aliases_and_refusals(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "kern.warp.run", str(tmp_path / "no.py")],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "no such script" in bad.stderr
+
+
+def test_two_names_for_warp(tmp_path, device):
+    # A Warp script with `import warp as wp` and `import warp.optim` binds
+    # both wp and warp to kern.warp; kern.warp used to name both in the
+    # module's source, and kern's parser (which knows Warp by the last
+    # import's name) then found no kernel at all.
+    script = tmp_path / "two_names.py"
+    script.write_text(
+        "import kern.warp as wp\nimport kern.warp as warp\n\n"
+        "@wp.kernel\ndef k(a: wp.array(dtype=float)):\n    a[wp.tid()] = 3.0\n")
+    import runpy
+    g = runpy.run_path(str(script))
+    a = wp.zeros(4, dtype=float, device=device)
+    wp.launch(g["k"], 4, inputs=[a], device=device)
+    assert (a.numpy() == 3.0).all()
