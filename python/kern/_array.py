@@ -395,7 +395,15 @@ class Array:
         return self
 
     def zero_(self):
-        """Sets every byte to zero (on the device)."""
+        """Sets every byte to zero (on the device).  With a stream current
+        for the device (``with stream:``, a capture) the fill is queued on
+        it, ordered with the launches there, and a capture records it;
+        otherwise it is done when this returns."""
+        s = _runtime.current_stream(self.device)
+        if s is not None:
+            _runtime.call(_ffi.lib.kern_array_zero_async, self._handle(),
+                          s._handle(), what="Array.zero_")
+            return self
         _runtime.call(_ffi.lib.kern_array_zero, self._handle(),
                       what="Array.zero_")
         return self
@@ -409,6 +417,11 @@ class Array:
                 not isinstance(value, bool):
             value = [value] * t.length
         buf = _value_bytes(t, value, "Array.fill_")
+        s = _runtime.current_stream(self.device)
+        if s is not None:     # queued on the current stream, as zero_
+            _runtime.call(_ffi.lib.kern_array_fill_async, self._handle(),
+                          s._handle(), buf, what="Array.fill_")
+            return self
         _runtime.call(_ffi.lib.kern_array_fill, self._handle(), buf,
                       what="Array.fill_")
         return self

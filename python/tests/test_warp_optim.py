@@ -206,3 +206,17 @@ def test_two_names_for_warp(tmp_path, device):
     a = wp.zeros(4, dtype=float, device=device)
     wp.launch(g["k"], 4, inputs=[a], device=device)
     assert (a.numpy() == 3.0).all()
+
+
+def test_capture_records_zero_fill_copy(device):
+    # Warp's examples zero the loss, seed loss.grad with fill_(1.0) and
+    # wp.copy checkpoints inside wp.ScopedCapture; those used to run at once
+    # (not recorded), so each replay accumulated onto the last loss.
+    src = os.path.join(REPO, "python", "tests", "warp_optim_capture.py")
+    env = dict(os.environ, KERN_DEVICE=DEVICE)
+    out = subprocess.run([sys.executable, "-m", "kern.warp.run", src],
+                         env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = dict(l.split(":", 1) for l in out.stdout.splitlines() if ":" in l)
+    # y = sum(x*x) = 14 after each replay, copied to c; b filled with 2
+    assert lines["replays"].split() == ["14.0", "14.0", "2.0"]

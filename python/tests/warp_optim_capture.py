@@ -43,3 +43,20 @@ print("direct:", " ".join(str(v) for v in g0))
 print("replay:", " ".join(str(v) for v in g1))
 print("params_direct:", " ".join(repr(float(v)) for v in p0))
 print("params:", " ".join(repr(float(v)) for v in p1))
+
+# A forward pass with zero_, fill_ and wp.copy captured and replayed three
+# times: each replay starts from zero (14 = 1 + 4 + 9 each time).
+x = wp.array(np.array([1.0, 2.0, 3.0], dtype=np.float32))
+y = wp.zeros(1)
+c = wp.zeros(1)
+b = wp.zeros(4)
+with wp.ScopedCapture() as cap:
+    y.zero_()
+    b.fill_(2.0)
+    wp.launch(sq, 3, inputs=[x], outputs=[y])
+    wp.copy(c, y)
+y.fill_(100.0)
+for _ in range(3):
+    wp.capture_launch(cap.graph)
+wp.synchronize()
+print("replays:", float(y.numpy()[0]), float(c.numpy()[0]), float(b.numpy()[3]))

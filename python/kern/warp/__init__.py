@@ -557,12 +557,19 @@ def clone(src, device=None, requires_grad=False, pinned=False):
 
 
 def copy(dest, src, dest_offset=0, src_offset=0, count=0, stream=None):
-    """Copies count elements (default: all of src) from src to dest."""
+    """Copies count elements (default: all of src) from src to dest: on
+    ``stream``, else on the device's current stream when one is (``with
+    stream:``, a capture, which records the copy), else done on return."""
     if dest.dtype != src.dtype:
         raise TypeMismatchError("wp.copy: %s into %s" % (src.dtype.name,
                                                            dest.dtype.name))
+    cur = stream or _runtime.current_stream(dest.device)
     if not (dest_offset or src_offset or count) and dest.nbytes == src.nbytes:
-        if dest.device == src.device:
+        if dest.device == src.device and cur is not None:
+            _runtime.call(_ffi.lib.kern_array_copy_async, dest._handle(), 0,
+                          src._handle(), 0, dest.nbytes, cur._handle(),
+                          what="wp.copy")
+        elif dest.device == src.device:
             dest.assign(src)
         else:
             dest.assign(src.numpy())
@@ -576,11 +583,11 @@ def copy(dest, src, dest_offset=0, src_offset=0, count=0, stream=None):
             "wp.copy: %d elements from offset %d of %d into offset %d of %d "
             "(both arrays on one device)" % (count, src_offset, src.size,
                                              dest_offset, dest.size))
-    s = stream or get_stream(dest.device)
+    s = cur or get_stream(dest.device)
     _runtime.call(_ffi.lib.kern_array_copy_async, dest._handle(),
                   dest_offset * es, src._handle(), src_offset * es,
                   count * es, s._handle(), what="wp.copy")
-    if stream is None:
+    if cur is None:
         s.synchronize()
 
 
