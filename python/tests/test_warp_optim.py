@@ -220,3 +220,16 @@ def test_capture_records_zero_fill_copy(device):
     lines = dict(l.split(":", 1) for l in out.stdout.splitlines() if ":" in l)
     # y = sum(x*x) = 14 after each replay, copied to c; b filled with 2
     assert lines["replays"].split() == ["14.0", "14.0", "2.0"]
+
+
+def test_capture_adjoint_with_skipped_gradient(device):
+    # An adjoint launch with None for an adj_ array (Warp's examples pass
+    # adj_inputs=[..., None]) is a null array in the recorded launch; the
+    # replay used to refuse it as "an array argument was freed".
+    src = os.path.join(REPO, "python", "tests", "warp_optim_capture.py")
+    env = dict(os.environ, KERN_DEVICE=DEVICE)
+    out = subprocess.run([sys.executable, "-m", "kern.warp.run", src],
+                         env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = dict(l.split(":", 1) for l in out.stdout.splitlines() if ":" in l)
+    assert lines["skipped_adj"].split() == ["2.0", "4.0", "6.0"]

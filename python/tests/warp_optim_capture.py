@@ -60,3 +60,22 @@ for _ in range(3):
     wp.capture_launch(cap.graph)
 wp.synchronize()
 print("replays:", float(y.numpy()[0]), float(c.numpy()[0]), float(b.numpy()[3]))
+
+
+@wp.kernel
+def dist(x: wp.array(dtype=float), t: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    wp.atomic_add(y, 0, (x[i] - t[i]) * (x[i] - t[i]))
+
+
+# An adjoint launch captured with None for the target's gradient.
+x = wp.array(np.array([1.0, 2.0, 3.0], dtype=np.float32), requires_grad=True)
+t = wp.zeros(3)
+y = wp.zeros(1, requires_grad=True)
+with wp.ScopedCapture() as cap:
+    y.grad.fill_(1.0)
+    wp.launch(dist, 3, inputs=[x, t], outputs=[y], adj_inputs=[x.grad, None],
+              adj_outputs=[y.grad], adjoint=True)
+wp.capture_launch(cap.graph)
+wp.synchronize()
+print("skipped_adj:", " ".join(str(float(v)) for v in x.grad.numpy()))

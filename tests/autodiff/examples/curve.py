@@ -4,10 +4,11 @@ Runs one of Warp 1.19's shipped optimisation examples, unmodified, with
 small arguments and reads the loss it prints each iteration
 ("Iteration 00003 loss: 0.516831").  Three uses:
 
-  curve.py check NAME [--device D]
+  curve.py check NAME [--device D] [--graphs]
       runs the example on kern.warp (python3 -m kern.warp.run) and compares
       its curve with the golden NAME.json recorded with real Warp 1.19 on
-      the CPU; exit 0 agrees, 1 differs, 77 skipped (no Warp example tree,
+      the CPU (--graphs: through the example's CUDA-graph loop, graphs.py,
+      on any device); exit 0 agrees, 1 differs, 77 skipped (no Warp example tree,
       no Pillow or NumPy, or the device is absent)
   curve.py record NAME
       runs it under real Warp (``import warp`` must give Warp) on the CPU
@@ -108,9 +109,12 @@ def kern_env():
     return env
 
 
-def run_kern(path, args, device):
-    return run([sys.executable, "-m", "kern.warp.run", path, "--device", device]
-               + args, kern_env(), "kern.warp")
+def run_kern(path, args, device, graphs=False):
+    if graphs:      # the example's CUDA-graph loop, on any device (graphs.py)
+        cmd = [sys.executable, os.path.join(HERE, "graphs.py"), path]
+    else:
+        cmd = [sys.executable, "-m", "kern.warp.run", path]
+    return run(cmd + ["--device", device] + args, kern_env(), "kern.warp")
 
 
 def compare(want, got, label):
@@ -137,6 +141,9 @@ def main(argv):
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--warp-path", default=None,
                     help="compare: a directory whose warp/ is real Warp")
+    ap.add_argument("--graphs", action="store_true",
+                    help="check: run the example's CUDA-graph training loop "
+                    "(capture, capture_launch) on the device (graphs.py)")
     a = ap.parse_args(argv)
     for mod in ("numpy", "PIL"):
         if importlib.util.find_spec(mod) is None:
@@ -169,9 +176,10 @@ def main(argv):
             print("%s was recorded with %s, the check runs %s: record it again"
                   % (golden, rec["args"], args))
             return 1
-        got = run_kern(path, args, a.device)
-        return compare(rec["loss"], got, "%s on %s vs Warp %s cpu"
-                       % (a.name, a.device, rec["warp_version"]))
+        got = run_kern(path, args, a.device, a.graphs)
+        return compare(rec["loss"], got, "%s%s on %s vs Warp %s cpu"
+                       % (a.name, " (graphs)" if a.graphs else "", a.device,
+                          rec["warp_version"]))
     env = dict(os.environ)
     if a.warp_path:
         env["PYTHONPATH"] = os.pathsep.join([a.warp_path] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))

@@ -17,4 +17,16 @@ foreach(ex fluid_checkpoint fluid_checkpoint_custom_backward)
   set_tests_properties(autodiff_example_${ex}_cpu PROPERTIES
                        SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS python
                        ENVIRONMENT "${_py_env};KERN_LIBRARY=$<TARGET_FILE:kern>;PYTHONDONTWRITEBYTECODE=1")
+  # The example's CUDA-graph loop (capture of forward, Tape.backward and
+  # tape.zero, then capture_launch) on the CPU: graphs.py.
+  if(KERN_PYTHON3)
+    add_test(NAME autodiff_example_${ex}_graphs_cpu
+             COMMAND ${KERN_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/autodiff/examples/curve.py
+                     check ${ex} --device cpu --graphs)
+  else()
+    add_test(NAME autodiff_example_${ex}_graphs_cpu COMMAND sh -c "echo 'skipped: no python3'; exit 77")
+  endif()
+  set_tests_properties(autodiff_example_${ex}_graphs_cpu PROPERTIES
+                       SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS python
+                       ENVIRONMENT "${_py_env};KERN_LIBRARY=$<TARGET_FILE:kern>;PYTHONDONTWRITEBYTECODE=1")
 endforeach()
