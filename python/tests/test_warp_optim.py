@@ -1,7 +1,7 @@
 """What Warp's differentiable examples need from kern.warp (issue #26):
 warp.optim's Adam and SGD, array.flatten()/reshape() views, Tape.record_func
 with arrays, the memory-pool answers, warp.examples' directories, the
-kern.warp.run runner, and wp.ScopedCapture around Tape.backward.
+``python3 -m kern.warp`` runner, and wp.ScopedCapture around Tape.backward.
 
 Expected optimizer results are the documented update rules computed in
 NumPy float64 (kern.warp.optim's docstring states them)."""
@@ -160,7 +160,7 @@ def test_asset_directory(tmp_path, monkeypatch):
 def test_scoped_capture_of_backward(device):
     src = os.path.join(REPO, "python", "tests", "warp_optim_capture.py")
     env = dict(os.environ, KERN_DEVICE=DEVICE)
-    out = subprocess.run([sys.executable, "-m", "kern.warp.run", src],
+    out = subprocess.run([sys.executable, "-m", "kern.warp", src],
                          env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     lines = dict(l.split(":", 1) for l in out.stdout.splitlines() if ":" in l)
@@ -181,13 +181,13 @@ def test_runner_aliases_and_refusals(tmp_path):
         "a = wp.zeros(3, device='cpu')\nwp.launch(k, 3, inputs=[a], device='cpu')\n"
         "print('ok', a.numpy().tolist(), sys.argv[1:], __name__)\n"
         "import warp.render\n")
-    out = subprocess.run([sys.executable, "-m", "kern.warp.run", str(script), "--x", "1"],
+    out = subprocess.run([sys.executable, "-m", "kern.warp", str(script), "--x", "1"],
                          env=dict(os.environ), capture_output=True, text=True,
                          timeout=120)
     assert "ok [7.0, 7.0, 7.0] ['--x', '1'] __main__" in out.stdout, out.stderr
     assert out.returncode != 0
     assert "imports warp.render, which kern.warp does not provide" in out.stderr
-    bad = subprocess.run([sys.executable, "-m", "kern.warp.run", str(tmp_path / "no.py")],
+    bad = subprocess.run([sys.executable, "-m", "kern.warp", str(tmp_path / "no.py")],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "no such script" in bad.stderr
 
@@ -214,7 +214,7 @@ def test_capture_records_zero_fill_copy(device):
     # (not recorded), so each replay accumulated onto the last loss.
     src = os.path.join(REPO, "python", "tests", "warp_optim_capture.py")
     env = dict(os.environ, KERN_DEVICE=DEVICE)
-    out = subprocess.run([sys.executable, "-m", "kern.warp.run", src],
+    out = subprocess.run([sys.executable, "-m", "kern.warp", src],
                          env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     lines = dict(l.split(":", 1) for l in out.stdout.splitlines() if ":" in l)
@@ -228,7 +228,7 @@ def test_capture_adjoint_with_skipped_gradient(device):
     # replay used to refuse it as "an array argument was freed".
     src = os.path.join(REPO, "python", "tests", "warp_optim_capture.py")
     env = dict(os.environ, KERN_DEVICE=DEVICE)
-    out = subprocess.run([sys.executable, "-m", "kern.warp.run", src],
+    out = subprocess.run([sys.executable, "-m", "kern.warp", src],
                          env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     lines = dict(l.split(":", 1) for l in out.stdout.splitlines() if ":" in l)

@@ -1,4 +1,4 @@
-# A Warp-style script (run by test_warp_optim.py through kern.warp.run):
+# A Warp-style script (run by test_warp_optim.py through `python3 -m kern.warp`):
 # Tape.backward and an Adam step captured with wp.ScopedCapture, replayed
 # with wp.capture_launch, against the same steps run directly.
 import numpy as np

@@ -3,7 +3,7 @@
 kern ships none of Warp's examples or their assets.  These functions find
 Warp's own example tree when it is on this machine: $KERN_WARP_EXAMPLES
 (a ``warp/examples`` directory), else the ``warp/examples`` directory that
-holds the script ``kern.warp.run`` is running, else a ``warp/examples``
+holds the script ``python3 -m kern.warp`` is running, else a ``warp/examples``
 directory under an entry of ``sys.path`` (an installed warp-lang, or an
 extracted wheel such as /opt/kern-warp-1.19.0).  Warp itself is never
 imported.  Without one, they raise NotFoundError saying where they looked.
@@ -16,7 +16,7 @@ from .._errors import NotFoundError
 __all__ = ["get_source_directory", "get_asset_directory",
            "get_output_directory"]
 
-_script = [None]   # the script kern.warp.run runs (set by the runner)
+_script = [None]   # the script `python3 -m kern.warp` runs (set by the runner)
 
 
 def _candidates():

@@ -1,6 +1,9 @@
 """Runs an unmodified Warp script on kern.warp.
 
-    python3 -m kern.warp.run SCRIPT.py [ARGS...]
+    python3 -m kern.warp SCRIPT.py [ARGS...]
+
+(``kern/warp/__main__.py`` calls :func:`main`; :func:`install` alone sets up
+the aliases in a process of one's own.)
 
 runs SCRIPT.py as ``__main__`` (as ``python3 SCRIPT.py ARGS...`` would) with
 ``import warp`` giving kern.warp, ``import warp.optim`` kern.warp.optim and
@@ -24,7 +27,7 @@ class _Refuse(importlib.abc.MetaPathFinder):
 
     def find_spec(self, name, path=None, target=None):
         if name.startswith("warp.") and name not in _ALIASES:
-            raise ImportError("kern.warp.run: the script imports %s, which "
+            raise ImportError("kern.warp: the script imports %s, which "
                               "kern.warp does not provide (it has %s)"
                               % (name, ", ".join(sorted(_ALIASES))),
                               name=name)
@@ -48,7 +51,7 @@ def main(argv=None):
         return 0 if argv else 2
     script = argv[0]
     if not os.path.isfile(script):
-        sys.stderr.write("kern.warp.run: no such script: %s\n" % script)
+        sys.stderr.write("python3 -m kern.warp: no such script: %s\n" % script)
         return 2
     install()
     from . import examples
@@ -58,6 +61,3 @@ def main(argv=None):
     runpy.run_path(script, run_name="__main__")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

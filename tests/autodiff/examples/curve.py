@@ -5,7 +5,7 @@ small arguments and reads the loss it prints each iteration
 ("Iteration 00003 loss: 0.516831").  Three uses:
 
   curve.py check NAME [--device D] [--graphs]
-      runs the example on kern.warp (python3 -m kern.warp.run) and compares
+      runs the example on kern.warp (python3 -m kern.warp) and compares
       its curve with the golden NAME.json recorded with real Warp 1.19 on
       the CPU (--graphs: through the example's CUDA-graph loop, graphs.py,
       on any device); exit 0 agrees, 1 differs, 77 skipped (no Warp example tree,
@@ -113,7 +113,7 @@ def run_kern(path, args, device, graphs=False):
     if graphs:      # the example's CUDA-graph loop, on any device (graphs.py)
         cmd = [sys.executable, os.path.join(HERE, "graphs.py"), path]
     else:
-        cmd = [sys.executable, "-m", "kern.warp.run", path]
+        cmd = [sys.executable, "-m", "kern.warp", path]
     return run(cmd + ["--device", device] + args, kern_env(), "kern.warp")
 
 
