@@ -267,6 +267,56 @@ class Array:
         return Array._from_handle(out.value, self.device, self.dtype, shape,
                                   keep=self._mem)
 
+    def reshape(self, shape):
+        """A view of the same memory with another shape of as many
+        elements (one entry may be -1: the rest); the gradient, if any, is
+        viewed the same way.  CPU and CUDA only, as views are."""
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        if not 1 <= len(shape) <= 4 or any(
+                not isinstance(s, int) or isinstance(s, bool) for s in shape):
+            raise InvalidArgumentError("kern.Array.reshape(%r): a shape is 1 "
+                                       "to 4 ints" % (shape,))
+        n = self.size
+        if shape.count(-1) == 1:
+            rest = 1
+            for s in shape:
+                if s != -1:
+                    rest *= s
+            if rest <= 0 or n % rest:
+                raise InvalidArgumentError(
+                    "kern.Array.reshape(%r): %d elements do not fill it"
+                    % (shape, n))
+            shape = tuple(n // rest if s == -1 else s for s in shape)
+        m = 1
+        for s in shape:
+            m *= s
+        if m != n or any(s <= 0 for s in shape):
+            raise InvalidArgumentError(
+                "kern.Array.reshape(%r): the array has %d elements of shape "
+                "%r" % (shape, n, self.shape))
+        if not (self.device.is_cpu or self.device.is_cuda):
+            raise UnsupportedError("kern.Array.reshape: views of %s memory "
+                                   "are not supported (an OpenCL buffer has "
+                                   "no address to offset); copy instead"
+                                   % self.device.name)
+        cs = (C.c_int64 * len(shape))(*shape)
+        out = C.c_void_p()
+        _runtime.call(_ffi.lib.kern_array_wrap, _runtime.ctx(),
+                      self.device.index, self.dtype.c(), len(shape), cs,
+                      C.c_void_p(self.ptr), C.byref(out),
+                      what="kern.Array.reshape(%r)" % (shape,))
+        v = Array._from_handle(out.value, self.device, self.dtype, shape,
+                               keep=self._mem)
+        if self.grad is not None:
+            v.grad = self.grad.reshape(shape)
+        v.requires_grad = self.requires_grad
+        return v
+
+    def flatten(self):
+        """A one-dimensional view of the same memory (Warp's
+        ``array.flatten()``); the gradient, if any, is flattened too."""
+        return self.reshape((self.size,))
+
     def __repr__(self):
         if self._h is None:
             return "<kern.Array (freed)>"
@@ -345,7 +395,15 @@ class Array:
         return self
 
     def zero_(self):
-        """Sets every byte to zero (on the device)."""
+        """Sets every byte to zero (on the device).  With a stream current
+        for the device (``with stream:``, a capture) the fill is queued on
+        it, ordered with the launches there, and a capture records it;
+        otherwise it is done when this returns."""
+        s = _runtime.current_stream(self.device)
+        if s is not None:
+            _runtime.call(_ffi.lib.kern_array_zero_async, self._handle(),
+                          s._handle(), what="Array.zero_")
+            return self
         _runtime.call(_ffi.lib.kern_array_zero, self._handle(),
                       what="Array.zero_")
         return self
@@ -359,6 +417,11 @@ class Array:
                 not isinstance(value, bool):
             value = [value] * t.length
         buf = _value_bytes(t, value, "Array.fill_")
+        s = _runtime.current_stream(self.device)
+        if s is not None:     # queued on the current stream, as zero_
+            _runtime.call(_ffi.lib.kern_array_fill_async, self._handle(),
+                          s._handle(), buf, what="Array.fill_")
+            return self
         _runtime.call(_ffi.lib.kern_array_fill, self._handle(), buf,
                       what="Array.fill_")
         return self

@@ -189,6 +189,8 @@ _SIGNATURES = {
     "kern_array_download": (I, [P, P, Z]),
     "kern_array_fill": (I, [P, P]),
     "kern_array_zero": (I, [P]),
+    "kern_array_fill_async": (I, [P, P, P]),
+    "kern_array_zero_async": (I, [P, P]),
     "kern_array_copy": (I, [P, P]),
     "kern_array_copy_async": (I, [P, Z, P, Z, Z, P]),
     "kern_array_upload_async": (I, [P, P, Z, P, Z]),

@@ -222,6 +222,10 @@ class Device:
     is_cuda = property(lambda self: self.backend == "cuda")
     is_opencl = property(lambda self: self.backend == "opencl")
     alias = property(lambda self: self.name)
+    # kern allocates without a CUDA stream-ordered memory pool (Warp's
+    # Device has these two; kern.warp's wp.is_mempool_enabled agrees).
+    is_mempool_supported = property(lambda self: False)
+    is_mempool_enabled = property(lambda self: False)
 
     @property
     def model(self):

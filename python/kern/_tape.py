@@ -44,6 +44,23 @@ def _zero_value(p):
     return 0.0 if t.is_float else 0
 
 
+class _Func:
+    """A callable recorded by Tape.record_func, with the arrays whose
+    gradients Tape.zero() zeroes for it."""
+
+    __slots__ = ("fn", "arrays")
+
+    def __init__(self, fn, arrays):
+        if not callable(fn):
+            raise InvalidArgumentError("Tape.record_func: a callable, got %r"
+                                       % (fn,))
+        self.fn = fn
+        self.arrays = tuple(arrays or ())
+
+    def __call__(self):
+        self.fn()
+
+
 class Tape:
     """Records launches; ``backward(loss=..., grads=...)`` fills ``.grad``.
 
@@ -73,13 +90,17 @@ class Tape:
 
     def record_func(self, backward, arrays=()):
         """Records a Python callable that ``backward()`` calls in its turn
-        (Warp's ``Tape.record_func``)."""
-        self.launches.append(backward)
+        (Warp's ``Tape.record_func``); ``zero()`` also zeroes the
+        gradients of ``arrays``, the arrays the callable reads or writes."""
+        self.launches.append(_Func(backward, arrays))
 
     def _arrays(self):
         seen = {}
         for entry in self.launches:
             if callable(entry):
+                for v in getattr(entry, "arrays", ()):
+                    if isinstance(v, _array.Array) and v.grad is not None:
+                        seen[id(v)] = v
                 continue
             for v in entry[1]:
                 if isinstance(v, _array.Array) and v.grad is not None:

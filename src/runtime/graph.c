@@ -173,8 +173,10 @@ static kern_status check_live(kern_graph *g, const char *fn) {
     if (c->op == OP_LAUNCH) {
       if (kern__handle_get(c->kernel_h, KERN__H_KERNEL) != c->kernel)
         what = "its kernel was freed with its module";
+      /* a null array is an adjoint's skipped adj_ argument, which the
+       * launch accepted (it was never an array to free) */
       for (int a = 0; a < c->nargs && !what; a++)
-        if (c->args[a].kind == KERN_ARG_ARRAY &&
+        if (c->args[a].kind == KERN_ARG_ARRAY && c->args[a].u.array &&
             !kern__handle_get(c->args[a].u.array, KERN__H_ARRAY))
           what = "an array argument was freed";
     }

@@ -557,12 +557,19 @@ def clone(src, device=None, requires_grad=False, pinned=False):
 
 
 def copy(dest, src, dest_offset=0, src_offset=0, count=0, stream=None):
-    """Copies count elements (default: all of src) from src to dest."""
+    """Copies count elements (default: all of src) from src to dest: on
+    ``stream``, else on the device's current stream when one is (``with
+    stream:``, a capture, which records the copy), else done on return."""
     if dest.dtype != src.dtype:
         raise TypeMismatchError("wp.copy: %s into %s" % (src.dtype.name,
                                                            dest.dtype.name))
+    cur = stream or _runtime.current_stream(dest.device)
     if not (dest_offset or src_offset or count) and dest.nbytes == src.nbytes:
-        if dest.device == src.device:
+        if dest.device == src.device and cur is not None:
+            _runtime.call(_ffi.lib.kern_array_copy_async, dest._handle(), 0,
+                          src._handle(), 0, dest.nbytes, cur._handle(),
+                          what="wp.copy")
+        elif dest.device == src.device:
             dest.assign(src)
         else:
             dest.assign(src.numpy())
@@ -576,11 +583,11 @@ def copy(dest, src, dest_offset=0, src_offset=0, count=0, stream=None):
             "wp.copy: %d elements from offset %d of %d into offset %d of %d "
             "(both arrays on one device)" % (count, src_offset, src.size,
                                              dest_offset, dest.size))
-    s = stream or get_stream(dest.device)
+    s = cur or get_stream(dest.device)
     _runtime.call(_ffi.lib.kern_array_copy_async, dest._handle(),
                   dest_offset * es, src._handle(), src_offset * es,
                   count * es, s._handle(), what="wp.copy")
-    if stream is None:
+    if cur is None:
         s.synchronize()
 
 
@@ -915,6 +922,46 @@ def overload(kernel, arg_types=None):
     return kernel
 
 
+# ---------------------------------------------------------------- memory
+
+
+def is_mempool_supported(device=None):
+    """False: kern allocates device memory without a CUDA stream-ordered
+    memory pool (``Device.is_mempool_supported`` says the same)."""
+    get_device(device)
+    return False
+
+
+def is_mempool_enabled(device=None):
+    """False: kern has no CUDA memory pool to enable."""
+    get_device(device)
+    return False
+
+
+def set_mempool_enabled(device, enable):
+    if enable:
+        _refuse("wp.set_mempool_enabled(device, True)",
+                "kern allocates without a CUDA memory pool")
+
+
+def _no_mempool(what, device):
+    d = get_device(device)
+    raise UnsupportedError(
+        "kern.warp: wp.%s(%s): kern allocates without a CUDA memory pool, so "
+        "there is no pool usage to report (wp.is_mempool_enabled() is False)"
+        % (what, d.name))
+
+
+def get_mempool_used_mem_current(device=None):
+    """Refused: kern has no memory pool (see is_mempool_enabled)."""
+    _no_mempool("get_mempool_used_mem_current", device)
+
+
+def get_mempool_used_mem_high(device=None):
+    """Refused: kern has no memory pool (see is_mempool_enabled)."""
+    _no_mempool("get_mempool_used_mem_high", device)
+
+
 # ---------------------------------------------------------------- launch
 
 
@@ -1145,7 +1192,7 @@ _REFUSED = {
     "Mesh": "meshes", "HashGrid": "hash grids", "Bvh": "BVHs",
     "MarchingCubes": "marching cubes", "Texture2D": "textures",
     "Texture3D": "textures", "sparse": "wp.sparse", "fem": "wp.fem",
-    "sim": "wp.sim", "render": "wp.render", "optim": "wp.optim",
+    "sim": "wp.sim", "render": "wp.render",
     "utils": "wp.utils", "jax_experimental": "JAX interop through Warp",
     "from_jax": "wp.from_jax (use kern.from_dlpack)",
     "to_jax": "wp.to_jax", "from_paddle": "Paddle interop",
@@ -1154,6 +1201,9 @@ _REFUSED = {
 
 
 def __getattr__(name):
+    if name in ("optim", "examples"):
+        import importlib
+        return importlib.import_module(__name__ + "." + name)
     if name.startswith("tile"):
         return _tile_outside(name)
     why = _REFUSED.get(name)

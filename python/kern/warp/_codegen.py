@@ -157,6 +157,17 @@ class _Module:
     def source(self):
         wpmod = sys.modules[__package__]
         aliases = [n for n, v in self.globals.items() if v is wpmod]
+        # kern's parser knows Warp by one name, that of the file's last
+        # `import warp as NAME`, and reads only decorators spelt with it: a
+        # script that also has `import warp.optim` binds warp to kern.warp
+        # as well, and naming both here would hide every @wp.kernel.  So
+        # the header names the one the decorators use (a kernel body that
+        # spells Warp another way is then an unknown name, reported).
+        if len(aliases) > 1:
+            used = {a: sum(1 for e in self.entries for ln in e.lines
+                           if ln.lstrip().startswith("@%s." % a))
+                    for a in aliases}
+            aliases = [max(aliases, key=lambda a: used[a])]
         header = ["import warp as %s" % a for a in aliases] or ["import warp as wp"]
         trailer, seen = [], set(aliases)
         for e in self.entries:
