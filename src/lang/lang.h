@@ -216,6 +216,10 @@ typedef struct StructDef {
   struct StructDef *next;
 } StructDef;
 
+/* The names one file may import warp as (`import warp`, `import warp as
+ * wp`, ...). */
+enum { KERN_WP_ALIASES = 8 };
+
 typedef struct Module {
   Func *funcs;      /* in source order; kernels and @wp.func */
   StructDef *structs;
@@ -224,7 +228,9 @@ typedef struct Module {
   Sym *consts;
   Names const_names; /* the constants by name (the first definition) */
   int nkernels;
-  const char *wp;   /* the name warp is imported as */
+  const char *wp;   /* the name warp is imported as (the last import) */
+  const char *wps[KERN_WP_ALIASES]; /* every name it is imported as */
+  int nwp;
   KernelOverload *kernel_overloads; /* in source order */
   const char *math, *np; /* the names math and numpy are imported as */
   Names func_alias_at; /* alias name -> the Sym of `f1 = f`: a call through

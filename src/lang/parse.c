@@ -27,7 +27,9 @@ typedef struct Parser {
   Compiler *C;
   Token *tok;
   int ntok, i;
-  const char *wp; /* the name warp is imported as */
+  const char *wp; /* the name warp is imported as (the last import) */
+  const char *wps[KERN_WP_ALIASES]; /* every name it is imported as */
+  int nwp;
   bool stub;      /* funcdef: an @wp.overload stub, whose body is skipped */
   const char *math, *np; /* the names math and numpy are imported as */
   Names strs;     /* module-level NAME = "string": the N_STR node (the
@@ -933,10 +935,24 @@ static void skip_statement(Parser *P) {
   }
 }
 
+/* Is the string s (or the token text s, len n) a name warp is imported
+ * as?  A file may import warp under several names (`import warp` and
+ * `import warp as wp`): each one reaches Warp's builtins. */
+static bool is_wp_text(Parser *P, const char *s, int n) {
+  for (int i = 0; i < P->nwp; i++)
+    if ((int)strlen(P->wps[i]) == n && !strncmp(s, P->wps[i], (size_t)n))
+      return true;
+  return false;
+}
+
+static bool is_wp_name(Parser *P, const char *s) {
+  return is_wp_text(P, s, (int)strlen(s));
+}
+
 /* Is the expression e the name `wp.NAME` (or NAME when imported from)? */
 static bool is_wp_attr(Parser *P, Node *e, const char *name) {
   return e && e->kind == N_ATTR && !strcmp(e->name, name) &&
-         e->a->kind == N_NAME && P->wp && !strcmp(e->a->name, P->wp);
+         e->a->kind == N_NAME && is_wp_name(P, e->a->name);
 }
 
 /* funcdef -> 'def' NAME '(' [params] ')' ['->' test] ':' suite */
@@ -1126,8 +1142,7 @@ static bool overload_stmt(Parser *P) {
     next(P);
   }
   Token *w = peek(P);
-  if (w->kind != T_NAME || !P->wp || w->len != (int)strlen(P->wp) ||
-      strncmp(w->text, P->wp, (size_t)w->len) || !is_op(peek2(P), ".") ||
+  if (w->kind != T_NAME || !is_wp_text(P, w->text, w->len) || !is_op(peek2(P), ".") ||
       P->tok[P->i + 2].kind != T_NAME || P->tok[P->i + 2].len != 8 ||
       strncmp(P->tok[P->i + 2].text, "overload", 8) ||
       !is_op(&P->tok[P->i + 3], "(")) {
@@ -1253,8 +1268,8 @@ static void decorated(Parser *P) {
       kind = 3;
     else if (is_wp_attr(P, callee, "overload") && kind == 0)
       kind = 5; /* an instantiation of a generic kernel */
-    else if (callee->kind == N_ATTR && callee->a->kind == N_NAME && P->wp &&
-             !strcmp(callee->a->name, P->wp) && kind == 0) {
+    else if (callee->kind == N_ATTR && callee->a->kind == N_NAME &&
+             is_wp_name(P, callee->a->name) && kind == 0) {
       kind = 4; /* another wp decorator: func_native, overload, ... */
       other = callee->name;
     }
@@ -1348,8 +1363,16 @@ static void import_stmt(Parser *P) {
             host_as = arena_strndup(P->C, a->text, (size_t)a->len);
         }
       }
-      if (as)
+      if (as) {
         P->wp = as;
+        if (!is_wp_name(P, as)) {
+          if (P->nwp == KERN_WP_ALIASES)
+            diag_error(P->C, n->pos, "warp is imported under more than %d "
+                       "names; kern keeps %d", KERN_WP_ALIASES, KERN_WP_ALIASES);
+          else
+            P->wps[P->nwp++] = as;
+        }
+      }
       if (host == 1)
         P->math = host_as;
       if (host == 2)
@@ -1509,7 +1532,7 @@ static bool pyglobal_assign(Parser *P, Sym ***ctail) {
 void parse_file(Compiler *C) {
   int ntok;
   Token *toks = lex_file(C, &ntok);
-  Parser P = {C, toks, ntok, 0, NULL, false, NULL, NULL, {0}};
+  Parser P = {.C = C, .tok = toks, .ntok = ntok};
   C->mod = arena_alloc(C, sizeof(Module));
   Sym **ctail = &C->mod->consts;
 
@@ -1541,8 +1564,7 @@ void parse_file(Compiler *C) {
       next(&P);
       next(&P);
       Token *v = peek(&P);
-      if (v->kind == T_NAME && v->len == (int)strlen(P.wp) &&
-          !strncmp(v->text, P.wp, (size_t)v->len) && is_op(peek2(&P), ".") &&
+      if (v->kind == T_NAME && is_wp_text(&P, v->text, v->len) && is_op(peek2(&P), ".") &&
           P.tok[P.i + 2].kind == T_NAME && P.tok[P.i + 2].len == 8 &&
           !strncmp(P.tok[P.i + 2].text, "constant", 8)) {
         Node *e = test(&P);
@@ -1584,6 +1606,8 @@ void parse_file(Compiler *C) {
     }
   }
   C->mod->wp = P.wp;
+  C->mod->nwp = P.nwp;
+  memcpy(C->mod->wps, P.wps, sizeof P.wps);
   C->mod->math = P.math;
   C->mod->np = P.np;
   if (!P.wp)

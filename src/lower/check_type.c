@@ -143,7 +143,10 @@ bool check_wp_builtin_constant(const char *name, double *v) {
 }
 
 bool check_is_wp(Ctx *X, Node *n) {
-  return n && n->kind == N_NAME && !strcmp(n->name, X->M->wp);
+  if (!n || n->kind != N_NAME) return false;
+  for (int i = 0; i < X->M->nwp; i++)
+    if (!strcmp(n->name, X->M->wps[i])) return true;
+  return false;
 }
 
 /* Is NAME, written without `wp.`, one of Warp's builtin functions or
