@@ -248,6 +248,9 @@ bool ir_expand(Compiler *C, IrModule *m, Pos *pos, const char **what);
  * ir_expand, as a new kernel "adj_NAME" (Note [adjoint]); a construct
  * without an adjoint rule is a diagnostic at its position. */
 IrFunc *ir_adjoint(Compiler *C, IrModule *m, IrFunc *K);
+/* adjoint.c: the forward-mode tangent of K, read after ir_expand, as a new
+ * kernel "tan_NAME" (Note [tangent]); refusals as ir_adjoint's. */
+IrFunc *ir_tangent(Compiler *C, IrModule *m, IrFunc *K);
 /* Before ir_expand, on a module of the one kernel to differentiate:
  * drops the functions it does not call and marks the float min/max/clamp
  * calls IR_KEEP_CALL. */

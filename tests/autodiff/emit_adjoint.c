@@ -51,7 +51,7 @@ int main(int argc, char **argv) {
     char kernel[128] = "";
     const char *h = strstr(src, "# kern-test: ");
     if (h) sscanf(h + 13, "%127s", kernel);
-    kc_options o = {0, 0, 0, 0, 0, 0, kernel};
+    kc_options o = {0, 0, 0, 0, 0, 0, kernel, 0};
     kc_result r;
     if (kern__compile(argv[i], src, len, t, &o, &r) != KERN_SUCCESS) {
       fprintf(stderr, "FAIL: %s: %s\n", argv[i], r.error ? r.error : "?");
