@@ -190,6 +190,13 @@ static const char help_run[] =
     "                        each parameter NAME (the seeds of the outputs,\n"
     "                        zeros for the inputs); the adj_ arrays of the\n"
     "                        inputs receive the gradients (docs/cli.md)\n"
+    "  --tangent             launch the kernel's forward-mode tangent instead\n"
+    "                        (a Jacobian-vector product): give the forward\n"
+    "                        parameters, then tan_NAME=SPEC for each\n"
+    "                        parameter NAME (the direction v for the inputs,\n"
+    "                        zeros for the outputs); the outputs are written\n"
+    "                        as by a plain run and their tan_ arrays receive\n"
+    "                        J v (docs/autodiff.md)\n"
     "  -h, --help            show this help\n"
     "\n"
     "Every kernel parameter is given exactly once as NAME=SPEC.\n"
@@ -686,6 +693,7 @@ typedef struct run_opts {
   int quiet, no_cache, threads, debug, no_native;
   int block_dim, tiled; /* --block-dim N (0: the default), --tiled */
   int adjoint;          /* --adjoint: launch the kernel's adjoint */
+  int tangent;          /* --tangent: launch the kernel's tangent instead */
   assign *args;
   int nargs;
   assign *saves;
@@ -730,8 +738,13 @@ static int parse_run_args(int argc, char **argv, run_opts *o) {
         o->tiled = 1;
         continue;
       }
-      if (strcmp(a, "--adjoint") == 0) {
-        o->adjoint = 1;
+      if (strcmp(a, "--tangent") == 0 || strcmp(a, "--adjoint") == 0) {
+        if (o->adjoint || o->tangent)
+          return usage("run", "one of --adjoint and --tangent, once");
+        if (a[2] == 'a')
+          o->adjoint = 1;
+        else
+          o->tangent = 1;
         continue;
       }
       if ((r = opt_value(argc, argv, &i, "--block-dim", NULL, &v))) {
@@ -770,7 +783,7 @@ static int parse_run_args(int argc, char **argv, run_opts *o) {
       static const char *const run_options[] = {
           "--dim", "--backend", "--device", "--save", "--quiet", "--threads",
           "--no-cache", "--unchecked", "--debug", "--no-native", "--help",
-          "--block-dim", "--tiled", "--adjoint"};
+          "--block-dim", "--tiled", "--adjoint", "--tangent"};
       const char *eq = strchr(a, '=');
       char hint[160];
       return usage("run", "unknown option '%s'%s", a,
@@ -1146,6 +1159,10 @@ static int run_load(run_state *r) {
     st = kern_kernel_adjoint(r->k, &r->k);
     if (st != KERN_SUCCESS) return lib_error(r->ctx, st, o->file);
   }
+  if (o->tangent) {
+    st = kern_kernel_tangent(r->k, &r->k);
+    if (st != KERN_SUCCESS) return lib_error(r->ctx, st, o->file);
+  }
   return EXIT_OK;
 }
 
@@ -1396,8 +1413,9 @@ static int run_group(run_state *r, const char *list) {
   kern_group_options go = KERN_GROUP_OPTIONS_INIT;
   go.devices = list;
   go.mpi = -1;
-  if (r->o.adjoint) {
-    error("--adjoint runs on one device, not a list (%s)", list);
+  if (r->o.adjoint || r->o.tangent) {
+    error("--%s runs on one device, not a list (%s)",
+          r->o.adjoint ? "adjoint" : "tangent", list);
     return EXIT_FAIL;
   }
   kern_status st = kern_group_new(r->ctx, &go, &r->group);

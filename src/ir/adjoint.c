@@ -1649,6 +1649,8 @@ static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
   case E_CONST:
     return clone(D, s, e);
   case E_VAR: {
+    if (map_get(&D->atomres, e->var))
+      refuse(D, "the value an atomic returns");
     IrExpr *v = clone(D, s, e);
     IrVar *d = dvar(D, v->var);
     *dt = d ? ref(D, d) : NULL;
@@ -1822,11 +1824,19 @@ static void tstmt(Ad *D, IrStmt *st, Seq *s) {
   case S_ASSIGN: {
     IrVar *v = D->env[kid(D, st->var)];
     if (st->a->kind == E_ATOMIC) {
-      if (fty(v->ty))
-        refuse(D, "the value an atomic returns");
-      assign(D, s, v, tatomic(D, s, st->a));
+      IrExpr *at = tatomic(D, s, st->a);
+      if (fty(v->ty)) {
+        /* the atomic as a statement; its result may not be read */
+        IrStmt *z = ir_stmt(D->C, S_EXPR, st->pos);
+        z->a = at;
+        put(s, z);
+        map_put(D, &D->atomres, st->var, st->var);
+        return;
+      }
+      assign(D, s, v, at);
       return;
     }
+    map_put(D, &D->atomres, st->var, NULL);
     IrExpr *d, *r = fv(D, s, st->a, &d);
     IrVar *dv = dvar(D, v);
     if (dv)

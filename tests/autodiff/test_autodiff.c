@@ -411,7 +411,7 @@ static void tangent_api(void) {
       {"    wp.atomic_max(out, 0, x)\n",
        "forward-mode autodiff of wp.atomic_max on floats", 7},
       {"    old = wp.atomic_add(out, 0, x)\n    out[i] = old\n",
-       "forward-mode autodiff of the value an atomic returns", 7},
+       "forward-mode autodiff of the value an atomic returns", 8},
       {"    out[i] = wp.erf(x)\n", "forward-mode autodiff of wp.erf", 7},
   };
   for (size_t i = 0; i < sizeof tref / sizeof tref[0]; i++) {
