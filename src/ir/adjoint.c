@@ -435,6 +435,20 @@ static IrExpr *sel(Ad *D, IrExpr *k, IrExpr *a, IrExpr *b) {
   return s;
 }
 
+/* Note [zero adjoints]: the statements of body under `if (g != 0)`.  A
+ * selection's branch not taken still has its reverse rules run, with a
+ * zero adjoint; a rule whose partial derivative is infinite there (g / b
+ * with b = 0 in normalize's unused branch, 1 / sqrt(0)) would make 0 *
+ * inf = NaN of the zero.  Warp does not evaluate the branch not taken, so
+ * a zero adjoint contributes nothing here either; a NaN adjoint still
+ * passes (NaN != 0). */
+static IrStmt *if_nonzero(Ad *D, IrExpr *g, Seq *body) {
+  IrStmt *s = ir_stmt(D->C, S_IF, D->pos);
+  s->a = bin(D, OP_NE, g, fconst(D, g->ty, 0));
+  s->body = body->head;
+  return s;
+}
+
 /* Does Warp's adj_min (adj_max) give the adjoint to a rather than b?  a
  * NaN loses; then a < b (a > b); a tie goes to b. */
 static IrExpr *min_pick(Ad *D, int bi, IrExpr *a, IrExpr *b) {
@@ -542,6 +556,7 @@ static void call_rule(Ad *D, Seq *c, int bi, IrExpr *r, IrExpr **x, int n,
     return;
   }
   case BI_FLOOR: case BI_CEIL: case BI_TRUNC: case BI_ROUND: case BI_RINT:
+  case BI_SIGN: case BI_STEP: case BI_OP_FLOORDIV:
     return; /* piecewise constant: no gradient (Warp) */
   case BI_POW: case BI_OP_POW: { /* r = a^b */
     IrExpr *b = x[1];
@@ -604,10 +619,14 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
       acc(D, &c, a, bin(D, OP_MUL, b, g));
       acc(D, &c, b, bin(D, OP_MUL, a, g));
       break;
-    case OP_DIV: /* Warp: adj_a += g / b; adj_b -= g * r / b */
-      acc(D, &c, a, bin(D, OP_DIV, g, b));
-      acc(D, &c, b, ir_unary(D->C, OP_NEG, bin(D, OP_DIV, bin(D, OP_MUL, g, r), b)));
+    case OP_DIV: { /* Warp: adj_a += g / b; adj_b -= g * r / b */
+      Seq in;
+      seq_init(&in);
+      acc(D, &in, a, bin(D, OP_DIV, g, b));
+      acc(D, &in, b, ir_unary(D->C, OP_NEG, bin(D, OP_DIV, bin(D, OP_MUL, g, r), b)));
+      put(&c, if_nonzero(D, g, &in));
       break;
+    }
     default:
       refuse(D, "this operator on floats");
     }
@@ -651,6 +670,12 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     if (!is_float_scalar(e->ty))
       refuse(D, arena_printf(D->C, "wp.%s on vectors", e->bi < BI_COUNT
                                  ? builtin_names[e->bi] : "(operator)"));
+    /* a float made from no float (wp.randf(state)): a constant here */
+    bool anyf = false;
+    for (int i = 0; i < e->nargs; i++)
+      anyf |= fty(e->args[i]->ty) || lowp(e->args[i]->ty);
+    if (!anyf)
+      return tmp(D, fw, clone(D, fw, e));
     IrExpr **x = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)(e->nargs ? e->nargs : 1));
     for (int i = 0; i < e->nargs; i++) {
       if (!fty(e->args[i]->ty))
@@ -659,7 +684,11 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
       x[i] = dval(D, fw, rv, e->args[i]);
     }
     IrExpr *r = node(D, fw, ir_call(D->C, e->bi, e->ty, e->nargs, x));
-    call_rule(D, &c, e->bi, r, x, e->nargs, adjx(D, r->var));
+    IrExpr *g = adjx(D, r->var);
+    Seq in;
+    seq_init(&in);
+    call_rule(D, &in, e->bi, r, x, e->nargs, g);
+    put(&c, if_nonzero(D, g, &in));
     prepend(rv, &c);
     return r;
   }
@@ -1476,12 +1505,20 @@ static IrExpr *tsum(Ad *D, IrExpr *a, IrExpr *b) {
   return bin(D, OP_ADD, a, b);
 }
 
+/* d f and d / f, NULL where d is; a zero tangent stays zero where f is
+ * infinite or NaN (Note [zero adjoints], the same for tangents). */
+static IrExpr *tguard(Ad *D, IrExpr *d, IrExpr *e) {
+  if (!is_float_scalar(d->ty))
+    return e;
+  return sel(D, bin(D, OP_EQ, d, fconst(D, d->ty, 0)), fconst(D, d->ty, 0), e);
+}
+
 static IrExpr *tmul(Ad *D, IrExpr *d, IrExpr *f) {
-  return d ? bin(D, OP_MUL, d, f) : NULL;
+  return d ? tguard(D, d, bin(D, OP_MUL, d, f)) : NULL;
 }
 
 static IrExpr *tdiv(Ad *D, IrExpr *d, IrExpr *f) {
-  return d ? bin(D, OP_DIV, d, f) : NULL;
+  return d ? tguard(D, d, bin(D, OP_DIV, d, f)) : NULL;
 }
 
 static IrExpr *tneg(Ad *D, IrExpr *d) {
@@ -1556,6 +1593,7 @@ static IrExpr *call_tan(Ad *D, Seq *s, int bi, IrExpr *r, IrExpr **x,
     return tsel(D, tmp(D, s, min_pick(D, BI_MIN, m, hi)), dm, dx[2], t);
   }
   case BI_FLOOR: case BI_CEIL: case BI_TRUNC: case BI_ROUND: case BI_RINT:
+  case BI_SIGN: case BI_STEP: case BI_OP_FLOORDIV:
     return NULL;
   case BI_POW: case BI_OP_POW: {
     IrExpr *b = x[1];
@@ -1711,6 +1749,11 @@ static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
     if (!is_float_scalar(e->ty))
       refuse(D, arena_printf(D->C, "wp.%s on vectors", e->bi < BI_COUNT
                                  ? builtin_names[e->bi] : "(operator)"));
+    bool anyf = false;
+    for (int i = 0; i < e->nargs; i++)
+      anyf |= fty(e->args[i]->ty) || lowp(e->args[i]->ty);
+    if (!anyf)
+      return tmp(D, s, clone(D, s, e));
     int n = e->nargs ? e->nargs : 1;
     IrExpr **x = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)n);
     IrExpr **dx = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)n);

@@ -71,6 +71,17 @@ static const char fd_src[] =
     "    wp.atomic_sub(out, i, g(x[i], wp.float64(2.0)))\n"
     "    out[(i + 1) % n] += wp.exp(x[i])\n"
     "\n"
+    "# a zero adjoint through a branch not taken with an infinite partial\n"
+    "# (normalize of a zero vector: g / 0), piecewise constant builtins, a\n"
+    "# float from no float (wp.randf): no NaN, no refusal\n"
+    "@wp.kernel\n"
+    "def k_zero(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64), n: int):\n"
+    "    i = wp.tid()\n"
+    "    state = wp.rand_init(7, i)\n"
+    "    u = wp.normalize(wp.vec3d(x[i] * wp.float64(0.0), wp.float64(0.0), wp.float64(0.0)))\n"
+    "    r = wp.sqrt(x[i] * wp.float64(0.0))\n"
+    "    out[i] = x[i] * x[i] + u[0] + r * wp.float64(0.0) + wp.sign(x[i]) + wp.step(x[i]) + x[i] // wp.float64(0.25) + wp.float64(wp.randf(state))\n"
+    "\n"
     "# forward mode only: the adjoint refuses break, continue and a return in a loop\n"
     "@wp.kernel\n"
     "def k_jump(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64), n: int):\n"
@@ -513,11 +524,13 @@ int main(int argc, char **argv) {
   finite_differences(m, "k_branch");
   finite_differences(m, "k_loop");
   finite_differences(m, "k_atomic");
+  finite_differences(m, "k_zero");
   tangent(m, "k_math", true);
   tangent(m, "k_vec", true);
   tangent(m, "k_branch", true);
   tangent(m, "k_loop", true);
   tangent(m, "k_atomic", true);
+  tangent(m, "k_zero", true);
   tangent(m, "k_jump", false);
   tangent_api();
   refuse();
