@@ -22,6 +22,11 @@ grep -q '^gradcheck: passed$' "$out" || fail "mix: not passed"
 "$kern" gradcheck "$dir/gradcheck/ok64.py" sumsq --dim 5 n=5 --seed 3 >"$out" 2>&1 ||
   fail "sumsq: exit $?"
 
+# zero adjoints through infinite partials stay zero, not NaN
+"$kern" gradcheck "$dir/gradcheck/zero_adjoint.py" kz --dim 4 >"$out" 2>&1 ||
+  fail "zero_adjoint: exit $?"
+grep -q nan "$out" && fail "zero_adjoint: NaN"
+
 # the adjoint is Warp's, not the derivative: the check must fail on a,
 # while the tangent (forward mode is exact) passes
 "$kern" gradcheck "$dir/loop_carried.py" loop_carried --dim 3 n=3 >"$out" 2>&1
