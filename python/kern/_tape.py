@@ -11,9 +11,10 @@ into the ``.grad`` arrays, as Warp's do.
 
 The same object is kern.warp's ``wp.Tape``."""
 import threading
+import warnings
 
 from . import _array
-from ._errors import InvalidArgumentError
+from ._errors import CompileError, InvalidArgumentError
 
 _local = threading.local()
 # How many tapes record, on any thread: the launch path tests this list's
@@ -115,7 +116,22 @@ class Tape:
                     entry()
                     continue
                 k, args, dim, stream = entry
-                adj = k.adjoint
+                try:
+                    adj = k.adjoint
+                except CompileError as e:
+                    if "enable_backward=False" not in str(e):
+                        raise
+                    # Warp 1.19 warns and skips such a kernel (its
+                    # gradients stay as they are)
+                    where = ("is defined in a module with the option "
+                             "'enable_backward=False' set"
+                             if "wp.set_module_options" in str(e) else
+                             "is configured with the option "
+                             "'enable_backward=False'")
+                    warnings.warn("Running the tape backwards may produce "
+                                  "incorrect gradients because recorded kernel "
+                                  "%s %s." % (k.name, where), stacklevel=2)
+                    continue
                 extra = []
                 for p, v in zip(k.params, args):
                     if p.is_array:

@@ -242,3 +242,46 @@ def test_kern_run_tangent(tool, tmp_path):
     r = subprocess.run([tool, "run", f, "arith", "--tangent", "--adjoint"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "one of --adjoint and --tangent" in r.stderr
+
+
+EB_SRC = """import warp as wp
+
+wp.set_module_options({"enable_backward": False})
+
+@wp.kernel
+def sq(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    y[i] = x[i] * x[i]
+
+@wp.kernel(enable_backward=True)
+def twice(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    y[i] = 2.0 * x[i]
+"""
+
+
+def test_enable_backward_tape(device):
+    # Warp 1.19 on the CPU, for the same launches: tape.backward() warns
+    # "Running the tape backwards may produce incorrect gradients because
+    # recorded kernel sq is defined in a module with the option
+    # 'enable_backward=False' set." and x.grad is [2, 2], from twice (the
+    # kernel option given as @wp.kernel(enable_backward=False) reads "is
+    # configured with the option 'enable_backward=False'."); an
+    # explicit adjoint launch raises RuntimeError "Failed to find backward
+    # kernel" (kern: CompileError naming the option).  The kernel's own
+    # enable_backward=True wins over the module's False.
+    m = kern.load(EB_SRC, device=device, name="eb_src.py")
+    x = kern.array(np.array([1.0, 2.0], np.float32), device=device, requires_grad=True)
+    y = kern.zeros(2, kern.float32, device=device, requires_grad=True)
+    z = kern.zeros(2, kern.float32, device=device, requires_grad=True)
+    with kern.Tape() as tape:
+        m.sq(x, y, dim=2)
+        m.twice(x, z, dim=2)
+    with pytest.warns(UserWarning, match="recorded kernel sq is defined in a "
+                      "module with the option 'enable_backward=False' set"):
+        tape.backward(grads={z: kern.array(np.ones(2, np.float32), device=device),
+                             y: kern.array(np.ones(2, np.float32), device=device)})
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 2.0])  # from twice only
+    with pytest.raises(kern.CompileError, match=r"eb_src.py:6:.*enable_backward=False "
+                       r"\(wp.set_module_options\)"):
+        m.sq.adjoint

@@ -241,6 +241,11 @@ static void adjoint_module(Compiler *C, IrModule *m, const char *name,
     k = k->next;
   if (!k)
     diag_error(C, (Pos){1, 1, 0}, "no kernel '%s' to differentiate", name);
+  if (k->no_backward && !tangent)
+    diag_error(C, k->pos, "kernel '%s' is compiled with enable_backward=False "
+               "(%s): it has no adjoint, as Warp builds no backward kernel "
+               "for it", name, k->no_backward_module
+                   ? "wp.set_module_options" : "@wp.kernel(enable_backward=False)");
   k->next = NULL;
   m->kernels = k;
   m->kernels_tail = &k->next;

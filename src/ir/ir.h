@@ -173,6 +173,10 @@ struct IrFunc {
   IrStmt *body;
   IrAgg *aggs;
   bool has_kreturn_in_loop; /* kernel return inside a loop: needs goto */
+  /* kernels: enable_backward=False, of @wp.kernel or the module's
+   * wp.set_module_options: no adjoint (compile.c), as Warp builds none */
+  bool no_backward;
+  bool no_backward_module; /* ... and it came from the module option */
   bool uses_fp64, uses_atomics, uses_printf;
   bool uses_block;      /* wp.block_dim() or tiles (kc_kernel.uses_block) */
   bool simple_loop;     /* body has no loops, calls with effects or atomics */

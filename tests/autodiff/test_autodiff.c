@@ -447,6 +447,55 @@ static void tangent_api(void) {
   printf("ok tangent api\n");
 }
 
+/* enable_backward=False, of the kernel or the module: no adjoint, as Warp
+ * builds no backward kernel (its adjoint launch raises "Failed to find
+ * backward kernel"); the kernel's own True wins over the module's False,
+ * as Warp merges kernel options over module options; forward mode is not
+ * Warp's backward and stays available. */
+static void enable_backward(void) {
+  static const struct {
+    const char *head, *deco;
+    int refused, line;
+    const char *what;
+  } cases[] = {
+      {"", "@wp.kernel(enable_backward=False)", 1, 4,
+       "@wp.kernel(enable_backward=False)"},
+      {"wp.set_module_options({\"enable_backward\": False})\n", "@wp.kernel", 1, 5,
+       "wp.set_module_options"},
+      {"wp.set_module_options({'mode': 'release', 'enable_backward': False})\n",
+       "@wp.kernel(enable_backward=True)", 0, 0, NULL},
+      {"wp.set_module_options({\"enable_backward\": True})\n", "@wp.kernel", 0, 0,
+       NULL},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    char src[1024];
+    snprintf(src, sizeof src,
+             "import warp as wp\n%s\n%s\n"
+             "def k(x: wp.array(dtype=float), y: wp.array(dtype=float)):\n"
+             "    i = wp.tid()\n"
+             "    y[i] = x[i] * x[i]\n", cases[c].head, cases[c].deco);
+    kern_module *m;
+    ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "eb.py", src, strlen(src), &m));
+    kern_kernel *k, *a = NULL, *t = NULL;
+    ASSERT_OK(ctx, kern_module_get_kernel(m, "k", &k));
+    kern_clear_error(ctx);
+    if (cases[c].refused) {
+      ASSERT_EQ(kern_kernel_adjoint(k, &a), KERN_ERROR_COMPILE);
+      ASSERT_CONTAINS(kern_last_error(ctx), "enable_backward=False");
+      ASSERT_CONTAINS(kern_last_error(ctx), cases[c].what);
+      char at[32];
+      snprintf(at, sizeof at, "eb.py:%d:", cases[c].line);
+      ASSERT_CONTAINS(kern_last_error(ctx), at);
+      ASSERT_TRUE(a == NULL);
+    } else {
+      ASSERT_OK(ctx, kern_kernel_adjoint(k, &a));
+    }
+    ASSERT_OK(ctx, kern_kernel_tangent(k, &t));
+    kern_module_free(m);
+  }
+  printf("ok enable_backward\n");
+}
+
 /* What is refused: the kernel, the line of the construct and the words. */
 static const struct {
   const char *body, *what;
@@ -534,6 +583,7 @@ int main(int argc, char **argv) {
   tangent(m, "k_zero", true);
   tangent(m, "k_jump", false);
   tangent_api();
+  enable_backward();
   refuse();
   kern_context_free(ctx);
   printf("test_autodiff (%s): all checks passed\n", which);
