@@ -816,6 +816,29 @@ KERN_API kern_status kern_module_instantiate_types(kern_module *m,
  * KERN_ERROR_INVALID_ARGUMENT. */
 KERN_API kern_status kern_kernel_adjoint(kern_kernel *k, kern_kernel **out);
 
+/* The forward-mode tangent of kernel k (a Jacobian-vector product; Warp
+ * has none), as a kernel launched with the usual calls.  Its name is
+ * "tan_NAME"; its parameters are k's, then one tangent per parameter,
+ * named tan_P for parameter P, of the same kind and type (the adjoint's
+ * layout).  A launch does what k's launch does (its stores and atomics
+ * are performed) and, besides, writes the tangents of what it writes:
+ * a read a[i] takes tan_a[i] as its value's tangent (zero where tan_a is
+ * NULL), a float value parameter s has the tangent tan_s, a store
+ * a[i] = v stores v's tangent into tan_a[i], wp.atomic_add/sub(a, i, v)
+ * adds (subtracts) it into tan_a[i].  So tan_ arrays hold v (the
+ * direction) for the inputs and receive J v for the outputs; launched in
+ * place of the forward launch, on arrays holding the inputs.  A tan_
+ * array argument may be kern_arg_array(NULL): zero tangent, and no tangent
+ * written; another must have its array's shape (KERN_ERROR_INVALID_ARGUMENT).
+ * Control flow (branches, loops with break and continue, returns) is
+ * kept as it is.  Refused (KERN_ERROR_COMPILE, at the position): what the
+ * adjoint refuses apart from control flow, a float atomic's returned value
+ * and wp.atomic_min/max on floats.  Compiled on the first call, kept and
+ * freed with k's module; the tangent of a derived kernel, or of an
+ * instantiated generic kernel, is KERN_ERROR_INVALID_ARGUMENT.  Any
+ * thread may call it; not concurrently with kern_module_free(k's module). */
+KERN_API kern_status kern_kernel_tangent(kern_kernel *k, kern_kernel **out);
+
 /* The declared parameters of the generic kernel NAME: their count (-1 when
  * the module has no generic kernel of that name), and parameter i as
  * kern_kernel_param describes one, a generic one (typing.Any, or an array

@@ -18,6 +18,7 @@
  * (path:line:col, the source line and a caret) as it is.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -50,6 +51,7 @@ static const char help_main[] =
     "  devices    list backends and devices, and why a backend is missing\n"
     "  compile    print the C, CUDA or OpenCL code generated for a file\n"
     "  run        launch one kernel on arguments given on the command line\n"
+    "  gradcheck  check a kernel's gradients against finite differences\n"
     "  bench      time a file's kernels on every backend and reference\n"
     "  synth      generate verified (Warp, CUDA) pairs: a dataset and a fuzzer\n"
     "  help       show help for a command: kern help run\n"
@@ -190,6 +192,13 @@ static const char help_run[] =
     "                        each parameter NAME (the seeds of the outputs,\n"
     "                        zeros for the inputs); the adj_ arrays of the\n"
     "                        inputs receive the gradients (docs/cli.md)\n"
+    "  --tangent             launch the kernel's forward-mode tangent instead\n"
+    "                        (a Jacobian-vector product): give the forward\n"
+    "                        parameters, then tan_NAME=SPEC for each\n"
+    "                        parameter NAME (the direction v for the inputs,\n"
+    "                        zeros for the outputs); the outputs are written\n"
+    "                        as by a plain run and their tan_ arrays receive\n"
+    "                        J v (docs/autodiff.md)\n"
     "  -h, --help            show this help\n"
     "\n"
     "Every kernel parameter is given exactly once as NAME=SPEC.\n"
@@ -686,6 +695,7 @@ typedef struct run_opts {
   int quiet, no_cache, threads, debug, no_native;
   int block_dim, tiled; /* --block-dim N (0: the default), --tiled */
   int adjoint;          /* --adjoint: launch the kernel's adjoint */
+  int tangent;          /* --tangent: launch the kernel's tangent instead */
   assign *args;
   int nargs;
   assign *saves;
@@ -730,8 +740,13 @@ static int parse_run_args(int argc, char **argv, run_opts *o) {
         o->tiled = 1;
         continue;
       }
-      if (strcmp(a, "--adjoint") == 0) {
-        o->adjoint = 1;
+      if (strcmp(a, "--tangent") == 0 || strcmp(a, "--adjoint") == 0) {
+        if (o->adjoint || o->tangent)
+          return usage("run", "one of --adjoint and --tangent, once");
+        if (a[2] == 'a')
+          o->adjoint = 1;
+        else
+          o->tangent = 1;
         continue;
       }
       if ((r = opt_value(argc, argv, &i, "--block-dim", NULL, &v))) {
@@ -770,7 +785,7 @@ static int parse_run_args(int argc, char **argv, run_opts *o) {
       static const char *const run_options[] = {
           "--dim", "--backend", "--device", "--save", "--quiet", "--threads",
           "--no-cache", "--unchecked", "--debug", "--no-native", "--help",
-          "--block-dim", "--tiled", "--adjoint"};
+          "--block-dim", "--tiled", "--adjoint", "--tangent"};
       const char *eq = strchr(a, '=');
       char hint[160];
       return usage("run", "unknown option '%s'%s", a,
@@ -1146,6 +1161,10 @@ static int run_load(run_state *r) {
     st = kern_kernel_adjoint(r->k, &r->k);
     if (st != KERN_SUCCESS) return lib_error(r->ctx, st, o->file);
   }
+  if (o->tangent) {
+    st = kern_kernel_tangent(r->k, &r->k);
+    if (st != KERN_SUCCESS) return lib_error(r->ctx, st, o->file);
+  }
   return EXIT_OK;
 }
 
@@ -1396,8 +1415,9 @@ static int run_group(run_state *r, const char *list) {
   kern_group_options go = KERN_GROUP_OPTIONS_INIT;
   go.devices = list;
   go.mpi = -1;
-  if (r->o.adjoint) {
-    error("--adjoint runs on one device, not a list (%s)", list);
+  if (r->o.adjoint || r->o.tangent) {
+    error("--%s runs on one device, not a list (%s)",
+          r->o.adjoint ? "adjoint" : "tangent", list);
     return EXIT_FAIL;
   }
   kern_status st = kern_group_new(r->ctx, &go, &r->group);
@@ -1815,6 +1835,592 @@ static int cmd_run(int argc, char **argv) {
   return rc;
 }
 
+/* ---------------------------------------------------------------- gradcheck */
+
+static const char help_gradcheck[] =
+    "Usage: kern gradcheck FILE KERNEL [OPTIONS] [NAME=SPEC ...]\n"
+    "\n"
+    "Checks KERNEL's reverse-mode adjoint (kern run --adjoint, Warp's\n"
+    "adjoint launch) and forward-mode tangent (kern run --tangent) against\n"
+    "central finite differences, as wp.autograd.gradcheck does.  The loss is\n"
+    "L = sum over every float array P of <w_P, P after the launch>, with\n"
+    "random weights w.  For each float array, each element x: the adjoint's\n"
+    "dL/dx against (L(x + eps) - L(x - eps)) / 2 eps.  For a random direction\n"
+    "v over the float arrays and float values: the tangent's <J v, w>\n"
+    "against the same differences along v.  For each float value parameter\n"
+    "(which has no adjoint, as in Warp): the tangent along it.  One table\n"
+    "row per parameter and mode: elements checked, the largest absolute and\n"
+    "relative error, ok or FAIL.\n"
+    "\n"
+    "Parameters not given as NAME=SPEC (kern run's syntax) get seeded random\n"
+    "values: a float array the shape of --dim (its first axes), uniform in\n"
+    "[0.5, 1.5]; a float value the same.  Integer arrays and values, and\n"
+    "structs, must be given.  Checks run in the kernel's own precision: for a\n"
+    "kernel with float32 arrays use float64 (wp.float64) for tight bounds;\n"
+    "the defaults loosen when any float array is float32.\n"
+    "\n"
+    "Options:\n"
+    "  --dim N[,M...]   the launch grid (default 8)\n"
+    "  --device NAME    cpu (default), opencl, cuda, cuda:1, ...\n"
+    "  --eps E          the finite-difference step (default 1e-6 in float64,\n"
+    "                   1e-2 with float32 arrays)\n"
+    "  --rtol R         relative tolerance (default 1e-5; 2e-2 with float32)\n"
+    "  --atol A         absolute tolerance (default 1e-6; 1e-2 with float32)\n"
+    "  --seed S         the random inputs, weights and direction (default 0)\n"
+    "  --no-tangent     check only the adjoint\n"
+    "  -h, --help       show this help\n"
+    "\n"
+    "An element passes when |adjoint - fd| <= atol + rtol |fd|.  Kernels\n"
+    "that store into an array they also read, or whose gradient Warp does not\n"
+    "define as the derivative (a product carried through a dynamic loop,\n"
+    "docs/language.md \"Autodiff\"), fail here by design.\n"
+    "\n"
+    "Exit status: 0 every check passed; 1 a check failed, the kernel cannot\n"
+    "be differentiated (the error names the construct and its position), or\n"
+    "a bad argument; 2 bad usage.\n"
+    "\n"
+    "Example:\n"
+    "  kern gradcheck examples/saxpy.py saxpy --dim 16 a=2.0\n";
+
+typedef struct gc_state {
+  kern_context *ctx;
+  kern_device dev;
+  kern_kernel *k, *adj, *tan;
+  int np, ndims;
+  int64_t dims[KERN_MAX_DIMS];
+  kern_param_info *ps;
+  spec_array *host;     /* arrays: their inputs */
+  unsigned char **val;  /* values: their bytes (KERN_MAX value size) */
+  int *isfloat;         /* a float array or float value */
+  double **w;           /* float arrays: the loss weights, per scalar */
+  kern_array **dev_arr; /* device arrays, re-uploaded per evaluation */
+  kern_arg *args;       /* 2 np: forward, then adj_/tan_ */
+  kern_array **aux;     /* np: adj_ / tan_ device arrays */
+  unsigned char **auxval;
+  uint64_t rng;
+} gc_state;
+
+static double gc_rand(gc_state *g) { /* splitmix64, in [0, 1) */
+  uint64_t z = (g->rng += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return (double)(z >> 11) / 9007199254740992.0;
+}
+
+static int gc_is_float(kern_type t) {
+  return t.kind != KERN_KIND_STRUCT &&
+         (t.scalar == KERN_SCALAR_FLOAT32 || t.scalar == KERN_SCALAR_FLOAT64);
+}
+
+static size_t gc_count(const spec_array *a) {
+  size_t sc = a->type.scalar == KERN_SCALAR_FLOAT64 ? 8 : 4;
+  return a->nbytes / sc;
+}
+
+static double gc_get(kern_type t, const void *p, size_t i) {
+  return t.scalar == KERN_SCALAR_FLOAT64 ? ((const double *)p)[i]
+                                          : (double)((const float *)p)[i];
+}
+
+static void gc_set(kern_type t, void *p, size_t i, double v) {
+  if (t.scalar == KERN_SCALAR_FLOAT64)
+    ((double *)p)[i] = v;
+  else
+    ((float *)p)[i] = (float)v;
+}
+
+/* Uploads the inputs, with x[i] of array pa moved by h (pa < 0: none) or,
+ * dir non-NULL, every float input moved by h along dir; launches the
+ * kernel; L = sum <w, arrays after>.  Returns 0, or an exit code. */
+static int gc_loss(gc_state *g, int pa, size_t i, double h, double **dir,
+                   double *L) {
+  for (int p = 0; p < g->np; p++) {
+    if (g->ps[p].kind == KERN_PARAM_ARRAY) {
+      spec_array *a = &g->host[p];
+      void *tmp = malloc(a->nbytes ? a->nbytes : 1);
+      if (!tmp) {
+        error("out of memory");
+        return EXIT_FAIL;
+      }
+      memcpy(tmp, a->data, a->nbytes);
+      if (p == pa)
+        gc_set(a->type, tmp, i, gc_get(a->type, a->data, i) + h);
+      if (dir && g->isfloat[p])
+        for (size_t j = 0; j < gc_count(a); j++)
+          gc_set(a->type, tmp, j, gc_get(a->type, a->data, j) + h * dir[p][j]);
+      kern_status st = kern_array_upload(g->dev_arr[p], tmp, a->nbytes);
+      free(tmp);
+      if (st != KERN_SUCCESS) return lib_error(g->ctx, st, "upload");
+    } else if (g->isfloat[p]) {
+      kern_type t = g->ps[p].type;
+      double v = gc_get(t, g->val[p], 0);
+      if (dir) v += h * dir[p][0];
+      g->args[p] = kern_arg_float(t.scalar == KERN_SCALAR_FLOAT64 ? v
+                                                                  : (float)v);
+    }
+  }
+  kern_status st = kern_launch(g->k, g->ndims, g->dims, g->np, g->args);
+  if (st != KERN_SUCCESS) return lib_error(g->ctx, st, "launch failed");
+  double s = 0;
+  for (int p = 0; p < g->np; p++) {
+    if (g->ps[p].kind != KERN_PARAM_ARRAY || !g->isfloat[p]) continue;
+    spec_array *a = &g->host[p];
+    void *tmp = malloc(a->nbytes ? a->nbytes : 1);
+    if (!tmp) {
+      error("out of memory");
+      return EXIT_FAIL;
+    }
+    st = kern_array_download(g->dev_arr[p], tmp, a->nbytes);
+    if (st != KERN_SUCCESS) {
+      free(tmp);
+      return lib_error(g->ctx, st, "download");
+    }
+    for (size_t j = 0; j < gc_count(a); j++)
+      s += g->w[p][j] * gc_get(a->type, tmp, j);
+    free(tmp);
+  }
+  *L = s;
+  return EXIT_OK;
+}
+
+static void gc_row(const char *name, const char *mode, size_t n, double ea,
+                   double er, int ok) {
+  printf("%-16s %-8s %6zu  %12.3e  %12.3e  %s\n", name, mode, n, ea, er,
+         ok ? "ok" : "FAIL");
+}
+
+static int gc_err(double got, double fd, double atol, double rtol, double *ea,
+                  double *er) {
+  double e = fabs(got - fd);
+  double r = e / (fabs(fd) > 1e-300 ? fabs(fd) : 1);
+  if (e > *ea || e != e) *ea = e;
+  if (r > *er || r != r) *er = r;
+  return e <= atol + rtol * fabs(fd);
+}
+
+static int gc_run(gc_state *g, const char *file, const char *kernel,
+                  double eps, double rtol, double atol, int tangent) {
+  kern_status st;
+  int rc;
+  char err[1024];
+  (void)err;
+  /* the adjoint first: a kernel it refuses is the answer */
+  st = kern_kernel_adjoint(g->k, &g->adj);
+  if (st != KERN_SUCCESS) return lib_error(g->ctx, st, file);
+  if (tangent) {
+    st = kern_kernel_tangent(g->k, &g->tan);
+    if (st != KERN_SUCCESS) {
+      const char *m = kern_last_error(g->ctx);
+      printf("tangent: not checked: %s\n", m[0] ? m : kern_status_string(st));
+      g->tan = NULL;
+    }
+  }
+  int np = g->np, fails = 0;
+  printf("kern gradcheck: %s in %s, dim", kernel, file);
+  for (int d = 0; d < g->ndims; d++) printf("%s%lld", d ? "," : " ", (long long)g->dims[d]);
+  printf(", eps %g, rtol %g, atol %g\n", eps, rtol, atol);
+  printf("%-16s %-8s %6s  %12s  %12s  %s\n", "parameter", "mode", "n",
+         "max abs err", "max rel err", "result");
+  /* the adjoint: forward, then adj_ = w for the float arrays */
+  double base;
+  if ((rc = gc_loss(g, -1, 0, 0, NULL, &base))) return rc;
+  for (int p = 0; p < np; p++) {
+    g->args[np + p] = kern_arg_array(NULL);
+    if (g->ps[p].kind != KERN_PARAM_ARRAY) {
+      g->args[np + p] = g->args[p]; /* a value's adjoint is not read */
+      continue;
+    }
+    if (!g->isfloat[p]) continue;
+    spec_array *a = &g->host[p];
+    void *tmp = malloc(a->nbytes ? a->nbytes : 1);
+    if (!tmp) return error("out of memory"), EXIT_FAIL;
+    for (size_t j = 0; j < gc_count(a); j++) gc_set(a->type, tmp, j, g->w[p][j]);
+    st = kern_array_upload(g->aux[p], tmp, a->nbytes);
+    free(tmp);
+    if (st != KERN_SUCCESS) return lib_error(g->ctx, st, "upload");
+    g->args[np + p] = kern_arg_array(g->aux[p]);
+  }
+  st = kern_launch(g->adj, g->ndims, g->dims, 2 * np, g->args);
+  if (st != KERN_SUCCESS) return lib_error(g->ctx, st, "adjoint launch failed");
+  double **grad = calloc((size_t)np, sizeof *grad);
+  if (!grad) return error("out of memory"), EXIT_FAIL;
+  rc = EXIT_OK;
+  for (int p = 0; p < np && rc == EXIT_OK; p++) {
+    if (g->ps[p].kind != KERN_PARAM_ARRAY || !g->isfloat[p]) continue;
+    spec_array *a = &g->host[p];
+    size_t n = gc_count(a);
+    void *tmp = malloc(a->nbytes ? a->nbytes : 1);
+    grad[p] = calloc(n ? n : 1, sizeof(double));
+    if (!tmp || !grad[p]) {
+      free(tmp);
+      error("out of memory");
+      rc = EXIT_FAIL;
+      break;
+    }
+    st = kern_array_download(g->aux[p], tmp, a->nbytes);
+    for (size_t j = 0; j < n; j++) grad[p][j] = gc_get(a->type, tmp, j);
+    free(tmp);
+    if (st != KERN_SUCCESS) {
+      rc = lib_error(g->ctx, st, "download");
+      break;
+    }
+    double ea = 0, er = 0;
+    int ok = 1;
+    for (size_t j = 0; j < n && rc == EXIT_OK; j++) {
+      double lp, lm;
+      if ((rc = gc_loss(g, p, j, eps, NULL, &lp))) break;
+      if ((rc = gc_loss(g, p, j, -eps, NULL, &lm))) break;
+      ok &= gc_err(grad[p][j], (lp - lm) / (2 * eps), atol, rtol, &ea, &er);
+    }
+    if (rc) break;
+    gc_row(g->ps[p].name, "adjoint", n, ea, er, ok);
+    fails += !ok;
+  }
+  /* the tangent: along a random direction, then along each float value */
+  double **dir = calloc((size_t)np, sizeof *dir);
+  if (!dir && rc == EXIT_OK) rc = (error("out of memory"), EXIT_FAIL);
+  for (int p = 0; p < np && rc == EXIT_OK; p++) {
+    size_t n = g->ps[p].kind == KERN_PARAM_ARRAY ? gc_count(&g->host[p]) : 1;
+    dir[p] = calloc(n ? n : 1, sizeof(double));
+    if (!dir[p]) rc = (error("out of memory"), EXIT_FAIL);
+  }
+  for (int q = -1; g->tan && rc == EXIT_OK && q < np; q++) {
+    if (q >= 0 && (g->ps[q].kind == KERN_PARAM_ARRAY || !g->isfloat[q]))
+      continue;
+    for (int p = 0; p < np; p++) {
+      if (!g->isfloat[p]) continue;
+      size_t n = g->ps[p].kind == KERN_PARAM_ARRAY ? gc_count(&g->host[p]) : 1;
+      for (size_t j = 0; j < n; j++)
+        dir[p][j] = q < 0 ? 2 * gc_rand(g) - 1 : (p == q ? 1.0 : 0.0);
+    }
+    double lp, lm;
+    if ((rc = gc_loss(g, -1, 0, eps, dir, &lp))) break;
+    if ((rc = gc_loss(g, -1, 0, -eps, dir, &lm))) break;
+    double fd = (lp - lm) / (2 * eps);
+    /* the tangent launch on the inputs, tan_ = the direction */
+    if ((rc = gc_loss(g, -1, 0, 0, NULL, &base))) break;
+    for (int p = 0; p < np && rc == EXIT_OK; p++) {
+      g->args[np + p] = kern_arg_array(NULL);
+      if (g->ps[p].kind != KERN_PARAM_ARRAY) {
+        kern_type t = g->ps[p].type;
+        g->args[np + p] = !g->isfloat[p] ? g->args[p]
+                          : kern_arg_float(t.scalar == KERN_SCALAR_FLOAT64
+                                               ? dir[p][0]
+                                               : (float)dir[p][0]);
+        continue;
+      }
+      if (!g->isfloat[p]) continue;
+      spec_array *a = &g->host[p];
+      void *tmp = malloc(a->nbytes ? a->nbytes : 1);
+      if (!tmp) {
+        rc = (error("out of memory"), EXIT_FAIL);
+        break;
+      }
+      memcpy(tmp, a->data, a->nbytes);
+      st = kern_array_upload(g->dev_arr[p], tmp, a->nbytes);
+      for (size_t j = 0; j < gc_count(a); j++) gc_set(a->type, tmp, j, dir[p][j]);
+      if (st == KERN_SUCCESS) st = kern_array_upload(g->aux[p], tmp, a->nbytes);
+      free(tmp);
+      if (st != KERN_SUCCESS) rc = lib_error(g->ctx, st, "upload");
+      g->args[np + p] = kern_arg_array(g->aux[p]);
+    }
+    if (rc) break;
+    st = kern_launch(g->tan, g->ndims, g->dims, 2 * np, g->args);
+    if (st != KERN_SUCCESS) {
+      rc = lib_error(g->ctx, st, "tangent launch failed");
+      break;
+    }
+    double jvw = 0;
+    for (int p = 0; p < np && rc == EXIT_OK; p++) {
+      if (g->ps[p].kind != KERN_PARAM_ARRAY || !g->isfloat[p]) continue;
+      spec_array *a = &g->host[p];
+      void *tmp = malloc(a->nbytes ? a->nbytes : 1);
+      if (!tmp) {
+        rc = (error("out of memory"), EXIT_FAIL);
+        break;
+      }
+      st = kern_array_download(g->aux[p], tmp, a->nbytes);
+      for (size_t j = 0; j < gc_count(a); j++)
+        jvw += g->w[p][j] * gc_get(a->type, tmp, j);
+      free(tmp);
+      if (st != KERN_SUCCESS) rc = lib_error(g->ctx, st, "download");
+    }
+    if (rc) break;
+    double ea = 0, er = 0;
+    int ok = gc_err(jvw, fd, atol, rtol, &ea, &er);
+    gc_row(q < 0 ? "(random v)" : g->ps[q].name, "tangent", 1, ea, er, ok);
+    fails += !ok;
+  }
+  for (int p = 0; p < np; p++) {
+    if (grad) free(grad[p]);
+    if (dir) free(dir[p]);
+  }
+  free(grad);
+  free(dir);
+  if (rc) return rc;
+  printf("%s\n", fails ? "gradcheck: FAILED" : "gradcheck: passed");
+  return fails ? EXIT_FAIL : EXIT_OK;
+}
+
+static int cmd_gradcheck(int argc, char **argv) {
+  const char *file = NULL, *kernel = NULL, *dim = "8", *device = NULL;
+  double eps = 0, rtol = -1, atol = -1;
+  unsigned long long seed = 0;
+  int tangent = 1, nassign = 0;
+  const char **assigns = calloc((size_t)argc + 1, sizeof *assigns);
+  if (!assigns) return error("out of memory"), EXIT_FAIL;
+  int rc = EXIT_OK;
+  for (int i = 1; i < argc && rc == EXIT_OK; i++) {
+    const char *a = argv[i], *v;
+    int r;
+    if (is_help(a)) {
+      fputs(help_gradcheck, stdout);
+      free(assigns);
+      return EXIT_OK;
+    }
+    if ((r = opt_value(argc, argv, &i, "--dim", NULL, &v))) {
+      if (r < 0) rc = usage("gradcheck", "%s needs a value", a);
+      dim = v;
+      continue;
+    }
+    if ((r = opt_value(argc, argv, &i, "--device", NULL, &v))) {
+      if (r < 0) rc = usage("gradcheck", "%s needs a value", a);
+      device = v;
+      continue;
+    }
+    if ((r = opt_value(argc, argv, &i, "--seed", NULL, &v))) {
+      char *end;
+      if (r < 0) rc = usage("gradcheck", "%s needs a value", a);
+      else {
+        seed = strtoull(v, &end, 10);
+        if (!*v || *end) rc = usage("gradcheck", "--seed '%s' is not a number", v);
+      }
+      continue;
+    }
+    double *dv = NULL;
+    const char *dn = NULL;
+    static const char *const dnames[3] = {"--eps", "--rtol", "--atol"};
+    double *dptr[3] = {&eps, &rtol, &atol};
+    for (int d = 0; d < 3 && !dv; d++)
+      if ((r = opt_value(argc, argv, &i, dnames[d], NULL, &v))) {
+        dv = dptr[d];
+        dn = dnames[d];
+      }
+    if (dv) {
+      char *end;
+      if (r < 0) {
+        rc = usage("gradcheck", "%s needs a value", dn);
+        continue;
+      }
+      *dv = strtod(v, &end);
+      if (!*v || *end || !(*dv >= 0) || (dv == &eps && *dv == 0))
+        rc = usage("gradcheck", "%s '%s' is not a %s number", dn, v,
+                   dv == &eps ? "positive" : "non-negative");
+      continue;
+    }
+    if (strcmp(a, "--no-tangent") == 0) {
+      tangent = 0;
+      continue;
+    }
+    if (a[0] == '-' && a[1]) {
+      rc = usage("gradcheck", "unknown option '%s'", a);
+      continue;
+    }
+    if (!file) file = a;
+    else if (!kernel) kernel = a;
+    else if (strchr(a, '=')) assigns[nassign++] = a;
+    else rc = usage("gradcheck", "'%s' is not NAME=SPEC", a);
+  }
+  if (rc == EXIT_OK && (!file || !kernel))
+    rc = usage("gradcheck", "missing %s", !file ? "FILE and KERNEL" : "KERNEL");
+  gc_state g;
+  memset(&g, 0, sizeof g);
+  g.rng = seed * 0x9E3779B97F4A7C15ull + 26;
+  char err[1024];
+  if (rc == EXIT_OK && spec_parse_dims(dim, g.dims, KERN_MAX_DIMS, &g.ndims,
+                                       err, sizeof err))
+    rc = usage("gradcheck", "%s", err);
+  kern_status st;
+  if (rc == EXIT_OK) {
+    struct stat sb;
+    if (stat(file, &sb) != 0 || S_ISDIR(sb.st_mode)) {
+      error("cannot open '%s': %s", file, S_ISDIR(sb.st_mode) ? strerror(EISDIR)
+                                                               : strerror(errno));
+      rc = EXIT_FAIL;
+    }
+  }
+  if (rc == EXIT_OK) {
+    kern_options ko = KERN_OPTIONS_INIT;
+    st = kern_context_new(&ko, &g.ctx);
+    if (st != KERN_SUCCESS) {
+      error("cannot start kern: %s", kern_status_string(st));
+      g.ctx = NULL;
+      rc = EXIT_FAIL;
+    }
+  }
+  kern_module *mod = NULL;
+  if (rc == EXIT_OK && (st = kern_device_find(g.ctx, device, &g.dev)))
+    rc = lib_error(g.ctx, st, "cannot select a device");
+  if (rc == EXIT_OK && (st = kern_module_load_file(g.ctx, g.dev, file, &mod)))
+    rc = lib_error(g.ctx, st, file);
+  if (rc == EXIT_OK && (st = kern_module_get_kernel(mod, kernel, &g.k)))
+    rc = lib_error(g.ctx, st, kernel);
+  int np = rc == EXIT_OK ? kern_kernel_param_count(g.k) : 0;
+  g.np = np;
+  if (rc == EXIT_OK) {
+    g.ps = calloc((size_t)np + 1, sizeof *g.ps);
+    g.host = calloc((size_t)np + 1, sizeof *g.host);
+    g.val = calloc((size_t)np + 1, sizeof *g.val);
+    g.isfloat = calloc((size_t)np + 1, sizeof *g.isfloat);
+    g.w = calloc((size_t)np + 1, sizeof *g.w);
+    g.dev_arr = calloc((size_t)np + 1, sizeof *g.dev_arr);
+    g.aux = calloc((size_t)np + 1, sizeof *g.aux);
+    g.args = calloc(2 * (size_t)np + 1, sizeof *g.args);
+    if (!g.ps || !g.host || !g.val || !g.isfloat || !g.w || !g.dev_arr ||
+        !g.aux || !g.args)
+      rc = (error("out of memory"), EXIT_FAIL);
+  }
+  int any32 = 0;
+  for (int p = 0; p < np && rc == EXIT_OK; p++) {
+    kern_param_info *pi = &g.ps[p];
+    *pi = (kern_param_info)KERN_PARAM_INFO_INIT;
+    if ((st = kern_kernel_param(g.k, p, pi))) {
+      rc = lib_error(g.ctx, st, "parameter");
+      break;
+    }
+    const char *given = NULL;
+    size_t len = strlen(pi->name);
+    for (int i = 0; i < nassign; i++)
+      if (strncmp(assigns[i], pi->name, len) == 0 && assigns[i][len] == '=')
+        given = assigns[i] + len + 1;
+    if (pi->kind != KERN_PARAM_ARRAY && pi->kind != KERN_PARAM_VALUE) {
+      error("parameter '%s': kern gradcheck takes arrays and values", pi->name);
+      rc = EXIT_FAIL;
+      break;
+    }
+    if (pi->type.kind == KERN_KIND_STRUCT) {
+      error("parameter '%s': kern gradcheck does not take structs (autodiff "
+            "of structs is not supported yet, issue #26)", pi->name);
+      rc = EXIT_FAIL;
+      break;
+    }
+    g.isfloat[p] = gc_is_float(pi->type);
+    if (pi->kind == KERN_PARAM_ARRAY) {
+      spec_array *a = &g.host[p];
+      if (given) {
+        if (spec_parse_array(pi, given, a, err, sizeof err)) {
+          error("%s", err);
+          rc = EXIT_FAIL;
+          break;
+        }
+      } else if (!g.isfloat[p] || pi->ndim > g.ndims) {
+        error("parameter '%s': give it as %s=SPEC (kern gradcheck makes up "
+              "float arrays of at most --dim's %d axes only)", pi->name,
+              pi->name, g.ndims);
+        rc = EXIT_FAIL;
+        break;
+      } else {
+        /* zeros of --dim's first axes, then random values */
+        char spec[256], tn[64];
+        int k = snprintf(spec, sizeof spec, "zeros(%s",
+                         kern_type_name(pi->type, tn, sizeof tn));
+        for (int d = 0; d < pi->ndim; d++)
+          k += snprintf(spec + k, sizeof spec - (size_t)k, ",%lld",
+                        (long long)g.dims[d]);
+        snprintf(spec + k, sizeof spec - (size_t)k, ")");
+        if (spec_parse_array(pi, spec, a, err, sizeof err)) {
+          error("%s", err);
+          rc = EXIT_FAIL;
+          break;
+        }
+        for (size_t j = 0; j < gc_count(a); j++)
+          gc_set(a->type, a->data, j, 0.5 + gc_rand(&g));
+      }
+      if ((st = kern_array_new(g.ctx, g.dev, a->type, a->ndim, a->shape,
+                               &g.dev_arr[p])) ||
+          (st = kern_array_new(g.ctx, g.dev, a->type, a->ndim, a->shape,
+                               &g.aux[p]))) {
+        rc = lib_error(g.ctx, st, "array");
+        break;
+      }
+      g.args[p] = kern_arg_array(g.dev_arr[p]);
+      if (g.isfloat[p]) {
+        any32 |= a->type.scalar == KERN_SCALAR_FLOAT32;
+        size_t n = gc_count(a);
+        g.w[p] = calloc(n ? n : 1, sizeof(double));
+        if (!g.w[p]) {
+          rc = (error("out of memory"), EXIT_FAIL);
+          break;
+        }
+        for (size_t j = 0; j < n; j++) g.w[p][j] = 2 * gc_rand(&g) - 1;
+      }
+    } else {
+      size_t size = kern_type_size(pi->type);
+      g.val[p] = calloc(1, size + 16);
+      if (!g.val[p]) {
+        rc = (error("out of memory"), EXIT_FAIL);
+        break;
+      }
+      if (given) {
+        if (spec_parse_value(pi, given, g.val[p], err, sizeof err)) {
+          error("%s", err);
+          rc = EXIT_FAIL;
+          break;
+        }
+      } else if (g.isfloat[p] && pi->type.kind == KERN_KIND_SCALAR) {
+        gc_set(pi->type, g.val[p], 0, 0.5 + gc_rand(&g));
+      } else {
+        error("parameter '%s': give it as %s=VALUE (kern gradcheck makes up "
+              "float scalars only)", pi->name, pi->name);
+        rc = EXIT_FAIL;
+        break;
+      }
+      if (g.isfloat[p] && pi->type.kind != KERN_KIND_SCALAR)
+        g.isfloat[p] = 0; /* a vector value: held fixed */
+      g.args[p] = kern_arg_data(g.val[p], size);
+    }
+  }
+  for (int i = 0; i < nassign && rc == EXIT_OK; i++) {
+    int found = 0;
+    for (int p = 0; p < np; p++) {
+      size_t len = strlen(g.ps[p].name);
+      found |= strncmp(assigns[i], g.ps[p].name, len) == 0 && assigns[i][len] == '=';
+    }
+    if (!found) {
+      char names[512];
+      list_params(g.ps, np, names, sizeof names);
+      error("'%s': %s has no such parameter (its parameters: %s)", assigns[i],
+            kernel, names);
+      rc = EXIT_FAIL;
+    }
+  }
+  if (rc == EXIT_OK) {
+    if (eps == 0) eps = any32 ? 1e-2 : 1e-6;
+    if (rtol < 0) rtol = any32 ? 2e-2 : 1e-5;
+    if (atol < 0) atol = any32 ? 1e-2 : 1e-6;
+    rc = gc_run(&g, file, kernel, eps, rtol, atol, tangent);
+  }
+  for (int p = 0; p < np && g.ps; p++) {
+    if (g.host) spec_array_free(&g.host[p]);
+    if (g.val) free(g.val[p]);
+    if (g.w) free(g.w[p]);
+    if (g.dev_arr) kern_array_free(g.dev_arr[p]);
+    if (g.aux) kern_array_free(g.aux[p]);
+  }
+  free(g.ps);
+  free(g.host);
+  free(g.val);
+  free(g.isfloat);
+  free(g.w);
+  free(g.dev_arr);
+  free(g.aux);
+  free(g.args);
+  free(assigns);
+  if (g.ctx) kern_context_free(g.ctx);
+  return rc;
+}
+
 /* ---------------------------------------------------------------- main */
 
 typedef struct command {
@@ -1834,6 +2440,7 @@ static const command commands[] = {
     {"devices", cmd_devices, help_devices},
     {"compile", cmd_compile, help_compile},
     {"run", cmd_run, help_run},
+    {"gradcheck", cmd_gradcheck, help_gradcheck},
     {"bench", bench_main, bench_help},
     {"synth", synth_main, help_synth},
 };

@@ -24,7 +24,7 @@ from ._array import (Array, array, empty, from_dlpack, from_numpy, full, ones,
                      zeros)
 from ._module import (GenericKernel, Kernel, Launch, Module, Param,
                       compile_source, launch, launch_tiled, load)
-from ._tape import Tape
+from ._tape import Tape, jvp
 
 __version__ = "0.1.0"
 
@@ -38,7 +38,7 @@ __all__ = [
     "Stream", "Timer", "ToolchainError", "Type", "TypeMismatchError",
     "UnsupportedError", "array", "backends", "capture", "compile_source",
     "devices", "dtype", "elapsed", "empty", "from_dlpack", "from_numpy",
-    "full", "get_device", "init", "launch", "launch_tiled", "library_path", "load", "ones",
+    "full", "get_device", "init", "jvp", "launch", "launch_tiled", "library_path", "load", "ones",
     "synchronize", "version", "zeros",
     "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
     "uint64", "float32", "float64", "vec2", "vec3", "vec4", "vec2d", "vec3d",

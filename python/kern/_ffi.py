@@ -214,6 +214,7 @@ _SIGNATURES = {
     "kern_kernel_set_block_dim": (I, [P, I]),
     "kern_kernel_block_dim": (I, [P]),
     "kern_kernel_adjoint": (I, [P, C.POINTER(P)]),
+    "kern_kernel_tangent": (I, [P, C.POINTER(P)]),
     "kern_kernel_param": (I, [P, I, C.POINTER(kern_param_info)]),
     "kern_kernel_param_field_count": (I, [P, I]),
     "kern_kernel_param_field": (I, [P, I, I, C.POINTER(kern_field_info)]),

@@ -332,7 +332,7 @@ class Kernel:
 
     __slots__ = ("module", "name", "_h", "_hp", "params", "_n", "_cn", "_args", "_dims",
                  "_conv", "_device", "_cpu", "_keep", "_index", "_wp_block",
-                 "_adj", "__weakref__")
+                 "_adj", "_tan", "__weakref__")
 
     def __init__(self, module, name, h):
         self.module = module
@@ -378,6 +378,7 @@ class Kernel:
         # until then, which is the device's.
         self._wp_block = 256
         self._adj = None
+        self._tan = None
 
     @property
     def device(self):
@@ -398,6 +399,25 @@ class Kernel:
                           what="adjoint of kernel '%s'" % self.name)
             self._adj = Kernel(self.module, "adj_" + self.name, out.value)
         return self._adj
+
+    @property
+    def tangent(self):
+        """The kernel's tangent (forward mode, issue #26; Warp has none): a
+        kern.Kernel taking this kernel's parameters and then one tangent per
+        parameter (``tan_NAME``: an array of the same type, or None for a
+        zero tangent that receives nothing; a value).  A launch does what
+        this kernel's launch does and writes, into the tan_ arrays of what
+        it writes, the Jacobian times the tangents of what it reads.
+        ``kern.jvp`` wraps it.  libkern builds it the first time it is
+        asked for."""
+        if self._tan is None:
+            if self._hp is None:
+                raise InvalidHandleError("kernel '%s': its module is closed" % self.name)
+            out = C.c_void_p()
+            _runtime.call(_ffi.lib.kern_kernel_tangent, self._hp, C.byref(out),
+                          what="tangent of kernel '%s'" % self.name)
+            self._tan = Kernel(self.module, "tan_" + self.name, out.value)
+        return self._tan
 
     def __repr__(self):
         return "<kern.Kernel %s(%s) on %s>" % (

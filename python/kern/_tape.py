@@ -11,9 +11,10 @@ into the ``.grad`` arrays, as Warp's do.
 
 The same object is kern.warp's ``wp.Tape``."""
 import threading
+import warnings
 
 from . import _array
-from ._errors import InvalidArgumentError
+from ._errors import CompileError, InvalidArgumentError
 
 _local = threading.local()
 # How many tapes record, on any thread: the launch path tests this list's
@@ -136,7 +137,22 @@ class Tape:
                     entry()
                     continue
                 k, args, dim, stream = entry
-                adj = k.adjoint
+                try:
+                    adj = k.adjoint
+                except CompileError as e:
+                    if "enable_backward=False" not in str(e):
+                        raise
+                    # Warp 1.19 warns and skips such a kernel (its
+                    # gradients stay as they are)
+                    where = ("is defined in a module with the option "
+                             "'enable_backward=False' set"
+                             if "wp.set_module_options" in str(e) else
+                             "is configured with the option "
+                             "'enable_backward=False'")
+                    warnings.warn("Running the tape backwards may produce "
+                                  "incorrect gradients because recorded kernel "
+                                  "%s %s." % (k.name, where), stacklevel=2)
+                    continue
                 extra = []
                 for p, v in zip(k.params, args):
                     if p.is_array:
@@ -154,3 +170,49 @@ class Tape:
     def reset(self):
         self.zero()
         self.launches = []
+
+
+def jvp(kernel, dim, inputs, tangents, stream=None):
+    """Forward mode (issue #26; Warp has none): the Jacobian-vector product
+    of one launch of ``kernel``, through its tangent kernel
+    (``Kernel.tangent``).
+
+    ``inputs`` are the launch's arguments (a sequence in parameter order,
+    or a dict by name); ``tangents`` maps parameter names to the direction
+    v: for an array, an array of its shape and type; for a float value, a
+    number.  The launch is performed (its outputs are written, as by
+    ``kernel(*inputs, dim=dim)``), and the result is a dict from each float
+    array parameter's name to its tangent array: the one given, or a fresh
+    zero array, which receives J v where the kernel writes it (a store
+    sets it, wp.atomic_add adds into it).  So ``jvp(k, n, [x, y],
+    {"x": v})["y"]`` is dy/dx v.  A float array given no tangent has tangent
+    zero; what the tangent kernel refuses raises kern.CompileError naming
+    the position."""
+    if isinstance(inputs, dict):
+        inputs = kernel._bind((), inputs)
+    inputs = list(inputs)
+    names = [p.name for p in kernel.params]
+    unknown = [n for n in tangents if n not in names]
+    if unknown:
+        raise InvalidArgumentError(
+            "jvp: %s has no parameter %s (its parameters: %s)" % (
+                kernel.name, ", ".join(repr(n) for n in unknown),
+                ", ".join(names)))
+    t = kernel.tangent
+    extra, out = [], {}
+    for p, v in zip(kernel.params, inputs):
+        g = tangents.get(p.name)
+        if p.is_array:
+            if g is None and p.dtype.is_float and isinstance(v, _array.Array):
+                g = _array.zeros(v.shape, v.dtype, device=v.device)
+            if g is not None:
+                out[p.name] = g
+            extra.append(g)
+        else:
+            extra.append(_zero_value(p) if g is None else g)
+    saved, _local.tape = active(), None   # the tangent launch is not recorded
+    try:
+        t(*(inputs + extra), dim=dim, stream=stream)
+    finally:
+        _local.tape = saved
+    return out

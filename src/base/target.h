@@ -43,6 +43,9 @@ typedef struct kc_options {
    * kernel whose adjoint the module is made of: the module then holds
    * only the kernel "adj_NAME" (kern_kernel_adjoint). */
   const char *adjoint;
+  /* Forward mode (Note [tangent] in ir/adjoint.c): with adjoint set, the
+   * module holds the kernel "tan_NAME" instead (kern_kernel_tangent). */
+  int tangent;
 } kc_options;
 
 #endif

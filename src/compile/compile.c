@@ -234,12 +234,18 @@ static void describe_generics(Compiler *C, kc_result *out) {
 /* Note [adjoint] in ir/adjoint.c: the module becomes the one kernel
  * adj_NAME, the adjoint of kernel NAME, built from the scalar IR of the
  * expansion (which takes only that kernel and the functions it calls). */
-static void adjoint_module(Compiler *C, IrModule *m, const char *name) {
+static void adjoint_module(Compiler *C, IrModule *m, const char *name,
+                           bool tangent) {
   IrFunc *k = m->kernels;
   while (k && strcmp(k->name, name) != 0)
     k = k->next;
   if (!k)
     diag_error(C, (Pos){1, 1, 0}, "no kernel '%s' to differentiate", name);
+  if (k->no_backward && !tangent)
+    diag_error(C, k->pos, "kernel '%s' is compiled with enable_backward=False "
+               "(%s): it has no adjoint, as Warp builds no backward kernel "
+               "for it", name, k->no_backward_module
+                   ? "wp.set_module_options" : "@wp.kernel(enable_backward=False)");
   k->next = NULL;
   m->kernels = k;
   m->kernels_tail = &k->next;
@@ -248,7 +254,8 @@ static void adjoint_module(Compiler *C, IrModule *m, const char *name) {
   ir_adjoint_prepare(C, m);
   if (!ir_expand(C, m, &at, &what))
     diag_error(C, at, "autodiff of %s is not supported yet (issue #26)", what);
-  IrFunc *a = ir_adjoint(C, m, m->kernels);
+  IrFunc *a = tangent ? ir_tangent(C, m, m->kernels)
+                      : ir_adjoint(C, m, m->kernels);
   m->kernels = a;
   m->kernels_tail = &a->next;
 }
@@ -269,7 +276,7 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
   C->path = name ? name : "<string>";
   C->src = src;
   C->len = len;
-  static const kc_options dflt = {0, 0, 0, 0, 0, 0, NULL};
+  static const kc_options dflt = {0, 0, 0, 0, 0, 0, NULL, 0};
   const kc_options *volatile o = opts ? opts : &dflt;
 
   kern_status st = KERN_SUCCESS;
@@ -297,7 +304,7 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
     /* Debug mode checks every access, so nothing is aggregated there; an
      * adjoint module differentiates the atomics one by one. */
     if (o->adjoint)
-      adjoint_module(C, m, o->adjoint);
+      adjoint_module(C, m, o->adjoint, o->tangent != 0);
     else if (!o->debug)
       ir_aggregate_atomics(C, m);
     const char *expanded = NULL;

@@ -81,11 +81,16 @@ typedef struct Ad {
   Map adjarr;       /* A array parameter -> its adjoint parameter */
   int depth;        /* user functions being inlined */
   Pos pos;
+  /* forward mode (Note [tangent]) */
+  IrVar **tans;     /* the tangent locals, zeroed at the kernel's start */
+  int ntans, captans;
+  IrVar *ret, *dret; /* the result of the function being inlined, its tangent */
+  bool fwd;         /* building the tangent, not the adjoint */
 } Ad;
 
 static _Noreturn void refuse(Ad *D, const char *what) {
-  diag_error(D->C, D->pos, "autodiff of %s is not supported yet (issue #26)",
-             what);
+  diag_error(D->C, D->pos, "%sautodiff of %s is not supported yet (issue #26)",
+             D->fwd ? "forward-mode " : "", what);
 }
 
 /* ---------------------------------------------------------------- maps */
@@ -430,6 +435,20 @@ static IrExpr *sel(Ad *D, IrExpr *k, IrExpr *a, IrExpr *b) {
   return s;
 }
 
+/* Note [zero adjoints]: the statements of body under `if (g != 0)`.  A
+ * selection's branch not taken still has its reverse rules run, with a
+ * zero adjoint; a rule whose partial derivative is infinite there (g / b
+ * with b = 0 in normalize's unused branch, 1 / sqrt(0)) would make 0 *
+ * inf = NaN of the zero.  Warp does not evaluate the branch not taken, so
+ * a zero adjoint contributes nothing here either; a NaN adjoint still
+ * passes (NaN != 0). */
+static IrStmt *if_nonzero(Ad *D, IrExpr *g, Seq *body) {
+  IrStmt *s = ir_stmt(D->C, S_IF, D->pos);
+  s->a = bin(D, OP_NE, g, fconst(D, g->ty, 0));
+  s->body = body->head;
+  return s;
+}
+
 /* Does Warp's adj_min (adj_max) give the adjoint to a rather than b?  a
  * NaN loses; then a < b (a > b); a tie goes to b. */
 static IrExpr *min_pick(Ad *D, int bi, IrExpr *a, IrExpr *b) {
@@ -537,6 +556,7 @@ static void call_rule(Ad *D, Seq *c, int bi, IrExpr *r, IrExpr **x, int n,
     return;
   }
   case BI_FLOOR: case BI_CEIL: case BI_TRUNC: case BI_ROUND: case BI_RINT:
+  case BI_SIGN: case BI_STEP: case BI_OP_FLOORDIV:
     return; /* piecewise constant: no gradient (Warp) */
   case BI_POW: case BI_OP_POW: { /* r = a^b */
     IrExpr *b = x[1];
@@ -599,10 +619,14 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
       acc(D, &c, a, bin(D, OP_MUL, b, g));
       acc(D, &c, b, bin(D, OP_MUL, a, g));
       break;
-    case OP_DIV: /* Warp: adj_a += g / b; adj_b -= g * r / b */
-      acc(D, &c, a, bin(D, OP_DIV, g, b));
-      acc(D, &c, b, ir_unary(D->C, OP_NEG, bin(D, OP_DIV, bin(D, OP_MUL, g, r), b)));
+    case OP_DIV: { /* Warp: adj_a += g / b; adj_b -= g * r / b */
+      Seq in;
+      seq_init(&in);
+      acc(D, &in, a, bin(D, OP_DIV, g, b));
+      acc(D, &in, b, ir_unary(D->C, OP_NEG, bin(D, OP_DIV, bin(D, OP_MUL, g, r), b)));
+      put(&c, if_nonzero(D, g, &in));
       break;
+    }
     default:
       refuse(D, "this operator on floats");
     }
@@ -646,6 +670,12 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     if (!is_float_scalar(e->ty))
       refuse(D, arena_printf(D->C, "wp.%s on vectors", e->bi < BI_COUNT
                                  ? builtin_names[e->bi] : "(operator)"));
+    /* a float made from no float (wp.randf(state)): a constant here */
+    bool anyf = false;
+    for (int i = 0; i < e->nargs; i++)
+      anyf |= fty(e->args[i]->ty) || lowp(e->args[i]->ty);
+    if (!anyf)
+      return tmp(D, fw, clone(D, fw, e));
     IrExpr **x = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)(e->nargs ? e->nargs : 1));
     for (int i = 0; i < e->nargs; i++) {
       if (!fty(e->args[i]->ty))
@@ -654,7 +684,11 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
       x[i] = dval(D, fw, rv, e->args[i]);
     }
     IrExpr *r = node(D, fw, ir_call(D->C, e->bi, e->ty, e->nargs, x));
-    call_rule(D, &c, e->bi, r, x, e->nargs, adjx(D, r->var));
+    IrExpr *g = adjx(D, r->var);
+    Seq in;
+    seq_init(&in);
+    call_rule(D, &in, e->bi, r, x, e->nargs, g);
+    put(&c, if_nonzero(D, g, &in));
     prepend(rv, &c);
     return r;
   }
@@ -1406,4 +1440,649 @@ void ir_adjoint_prepare(Compiler *C, IrModule *m) {
     keep_stmts(f->body);
   for (IrFunc *f = m->kernels; f; f = f->next)
     keep_stmts(f->body);
+}
+
+/* ---------------------------------------------------------------- forward mode */
+
+/* Note [tangent]: ir_tangent builds a kernel's forward-mode derivative
+ * (a Jacobian-vector product) from the same scalar IR as the adjoint,
+ * but needs none of its machinery: no replay, no reverse sweep, no
+ * single assignment.  The tangent kernel "tan_NAME" takes the kernel's
+ * parameters and then tan_P for each parameter P, of the same kind and
+ * type (the adjoint's layout).  Its body is the kernel's own statements,
+ * in the same order and structure (branches, loops, break, continue and
+ * returns are kept as they are, so nothing about control flow is
+ * refused), with each float value's tangent computed next to it: every
+ * float local v has a tangent local d_v, assigned together with v; a
+ * float value parameter's tangent is its tan_ parameter; a load a[i]
+ * reads tan_a[i] (zero where tan_a is null); a store a[i] = v also
+ * stores v's tangent into tan_a[i]; wp.atomic_add/sub also add (subtract)
+ * the tangent into tan_a.  The kernel's stores and atomics are performed:
+ * the tangent launch replaces the forward launch and leaves both the
+ * values and their tangents, as jax.jvp returns both.  The derivative
+ * rules are the adjoint's, transposed, including Warp's rules for min,
+ * max, clamp and abs at ties and the zero gradient of floor and its
+ * kind, so <J v, w> = <v, J^T w> holds between the two kernels wherever
+ * the adjoint is exact (tests/autodiff/test_autodiff.c).  A user
+ * function is inlined as in the adjoint.  The value an atomic returns and
+ * wp.atomic_min/max are refused: their tangent would depend on the
+ * order of the threads' atomics. */
+
+static IrExpr *tconst(Ad *D, IrExpr *d, const Type *t) {
+  return d ? d : zero_of(D, t);
+}
+
+/* The tangent of the A variable v (a tan_ parameter for a float value
+ * parameter), NULL when it has none. */
+static IrVar *dvar(Ad *D, IrVar *v) {
+  if (!fty(v->ty))
+    return NULL;
+  if (v->is_param)
+    return map_get(&D->adjarr, v);
+  IrVar *a = map_get(&D->adjs, v);
+  if (!a) {
+    a = ir_var(D->C, D->A, arena_printf(D->C, "d_%s", v->name), v->ty);
+    map_put(D, &D->adjs, v, a);
+    if (D->ntans == D->captans) {
+      int nc = D->captans ? D->captans * 2 : 64;
+      IrVar **n = arena_alloc(D->C, sizeof(IrVar *) * (size_t)nc);
+      if (D->ntans)
+        memcpy(n, D->tans, sizeof(IrVar *) * (size_t)D->ntans);
+      D->tans = n;
+      D->captans = nc;
+    }
+    D->tans[D->ntans++] = a;
+  }
+  return a;
+}
+
+/* d1 + d2 where NULL is zero */
+static IrExpr *tsum(Ad *D, IrExpr *a, IrExpr *b) {
+  if (!a)
+    return b;
+  if (!b)
+    return a;
+  return bin(D, OP_ADD, a, b);
+}
+
+/* d f and d / f, NULL where d is; a zero tangent stays zero where f is
+ * infinite or NaN (Note [zero adjoints], the same for tangents). */
+static IrExpr *tguard(Ad *D, IrExpr *d, IrExpr *e) {
+  if (!is_float_scalar(d->ty))
+    return e;
+  return sel(D, bin(D, OP_EQ, d, fconst(D, d->ty, 0)), fconst(D, d->ty, 0), e);
+}
+
+static IrExpr *tmul(Ad *D, IrExpr *d, IrExpr *f) {
+  return d ? tguard(D, d, bin(D, OP_MUL, d, f)) : NULL;
+}
+
+static IrExpr *tdiv(Ad *D, IrExpr *d, IrExpr *f) {
+  return d ? tguard(D, d, bin(D, OP_DIV, d, f)) : NULL;
+}
+
+static IrExpr *tneg(Ad *D, IrExpr *d) {
+  return d ? ir_unary(D->C, OP_NEG, d) : NULL;
+}
+
+static IrExpr *tsel(Ad *D, IrExpr *k, IrExpr *a, IrExpr *b, const Type *t) {
+  if (!a && !b)
+    return NULL;
+  return sel(D, k, tconst(D, a, t), tconst(D, b, t));
+}
+
+/* The tangent of r = bi(x...), given the arguments' tangents dx (NULL:
+ * zero); the adjoint's call_rule, transposed. */
+static IrExpr *call_tan(Ad *D, Seq *s, int bi, IrExpr *r, IrExpr **x,
+                        IrExpr **dx) {
+  const Type *t = r->ty;
+  IrExpr *a = x[0], *da = dx[0], *one = fconst(D, t, 1);
+  switch (bi) {
+  case BI_SQRT:
+    return tdiv(D, da, bin(D, OP_MUL, fconst(D, t, 2), r));
+  case BI_CBRT:
+    return tdiv(D, da, bin(D, OP_MUL, fconst(D, t, 3), bin(D, OP_MUL, r, r)));
+  case BI_EXP:
+    return tmul(D, da, r);
+  case BI_EXP2:
+    return tmul(D, da, bin(D, OP_MUL, r, fconst(D, t, 0.69314718055994530942)));
+  case BI_LOG:
+    return tdiv(D, da, a);
+  case BI_LOG2:
+    return tdiv(D, da, bin(D, OP_MUL, a, fconst(D, t, 0.69314718055994530942)));
+  case BI_LOG10:
+    return tdiv(D, da, bin(D, OP_MUL, a, fconst(D, t, 2.30258509299404568402)));
+  case BI_SIN:
+    return tmul(D, da, call1(D, BI_COS, a));
+  case BI_COS:
+    return tneg(D, tmul(D, da, call1(D, BI_SIN, a)));
+  case BI_TAN: {
+    IrExpr *co = call1(D, BI_COS, a);
+    return tdiv(D, da, bin(D, OP_MUL, co, co));
+  }
+  case BI_SINH:
+    return tmul(D, da, call1(D, BI_COSH, a));
+  case BI_COSH:
+    return tmul(D, da, call1(D, BI_SINH, a));
+  case BI_TANH:
+    return tmul(D, da, bin(D, OP_SUB, one, bin(D, OP_MUL, r, r)));
+  case BI_ASIN: case BI_ACOS: {
+    IrExpr *d = tdiv(D, da, call1(D, BI_SQRT, bin(D, OP_SUB, one,
+                                                   bin(D, OP_MUL, a, a))));
+    return bi == BI_ASIN ? d : tneg(D, d);
+  }
+  case BI_ATAN:
+    return tdiv(D, da, bin(D, OP_ADD, one, bin(D, OP_MUL, a, a)));
+  case BI_ATAN2: { /* r = atan2(y=a, x=b) */
+    IrExpr *b = x[1];
+    IrExpr *den = bin(D, OP_ADD, bin(D, OP_MUL, a, a), bin(D, OP_MUL, b, b));
+    return tsum(D, tdiv(D, tmul(D, da, b), den),
+                tneg(D, tdiv(D, tmul(D, dx[1], a), den)));
+  }
+  case BI_ABS:
+    return da ? sel(D, bin(D, OP_LT, a, fconst(D, t, 0)), tneg(D, da), da)
+              : NULL;
+  case BI_MIN: case BI_MAX:
+    return tsel(D, tmp(D, s, min_pick(D, bi, a, x[1])), da, dx[1], t);
+  case BI_CLAMP: { /* min(max(lo, x), hi), each by Warp's rule for ties */
+    IrExpr *lo = x[1], *hi = x[2];
+    IrExpr *m = tmp(D, s, ir_call2(D->C, BI_MAX, t, lo, a));
+    IrExpr *dm = tsel(D, tmp(D, s, min_pick(D, BI_MAX, lo, a)), dx[1], da, t);
+    if (dm)
+      dm = tmp(D, s, dm);
+    return tsel(D, tmp(D, s, min_pick(D, BI_MIN, m, hi)), dm, dx[2], t);
+  }
+  case BI_FLOOR: case BI_CEIL: case BI_TRUNC: case BI_ROUND: case BI_RINT:
+  case BI_SIGN: case BI_STEP: case BI_OP_FLOORDIV:
+    return NULL;
+  case BI_POW: case BI_OP_POW: {
+    IrExpr *b = x[1];
+    IrExpr *pa = ir_call2(D->C, BI_POW, t, a, bin(D, OP_SUB, b, one));
+    return tsum(D, tmul(D, da, bin(D, OP_MUL, b, pa)),
+                tmul(D, dx[1], bin(D, OP_MUL, call1(D, BI_LOG, a), r)));
+  }
+  default:
+    refuse(D, arena_printf(D->C, "wp.%s", bi < BI_COUNT ? builtin_names[bi]
+                                                          : "(an operator)"));
+  }
+}
+
+static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt);
+static void tblock(Ad *D, IrStmt *st, Seq *out);
+
+/* A node of the value e; its tangent d goes in a local too (NULL stays
+ * NULL). */
+static IrExpr *tnode(Ad *D, Seq *s, IrExpr *d) {
+  return d ? tmp(D, s, d) : NULL;
+}
+
+/* A user function's call, inlined: its value, *dt its tangent. */
+static IrExpr *tcall(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
+  IrFunc *F = e->fn;
+  *dt = NULL;
+  if (F->native)
+    refuse(D, "a @wp.func_native function");
+  if (e->nouts || e->nrefs)
+    refuse(D, "a call of a function with several results or wp.ref parameters");
+  if (D->depth > 64)
+    refuse(D, "calls nested this deep");
+  IrVar **save = arena_alloc(D->C, sizeof(IrVar *) * (size_t)D->nv);
+  memcpy(save, D->env, sizeof(IrVar *) * (size_t)D->nv);
+  IrVar **bound = arena_alloc(D->C, sizeof(IrVar *) * (size_t)(F->nparams + 1));
+  int i = 0;
+  for (IrVar *p = F->params; p; p = p->next, i++) {
+    IrExpr *a = e->args[i];
+    if (p->ty->kind == TY_ARRAY) {
+      if (a->kind != E_VAR)
+        refuse(D, "an array argument that is not a variable");
+      bound[i] = D->env[kid(D, a->var)];
+      continue;
+    }
+    IrExpr *da;
+    IrExpr *x = fv(D, s, a, &da);
+    IrVar *v = newvar(D, "arg", p->ty);
+    assign(D, s, v, x);
+    IrVar *dv = dvar(D, v);
+    if (dv)
+      assign(D, s, dv, tconst(D, da, v->ty));
+    bound[i] = v;
+  }
+  i = 0;
+  for (IrVar *p = F->params; p; p = p->next, i++)
+    D->env[kid(D, p)] = bound[i];
+  for (IrVar *v = F->locals; v; v = v->next)
+    D->env[kid(D, v)] = newvar(D, v->name, v->ty);
+  Pos at = D->pos;
+  (void)norm_returns(D, &F->body);
+  IrVar *oret = D->ret, *odret = D->dret;
+  D->ret = e->ty->kind == TY_VOID ? NULL : newvar(D, "ret", e->ty);
+  D->dret = D->ret ? dvar(D, D->ret) : NULL;
+  if (D->dret)
+    assign(D, s, D->dret, zero_of(D, D->dret->ty));
+  D->depth++;
+  tblock(D, F->body, s);
+  D->depth--;
+  D->pos = at;
+  IrVar *r = D->ret, *dr = D->dret;
+  D->ret = oret;
+  D->dret = odret;
+  memcpy(D->env, save, sizeof(IrVar *) * (size_t)D->nv);
+  if (!r)
+    return NULL;
+  *dt = dr ? ref(D, dr) : NULL;
+  return ref(D, r);
+}
+
+/* The value of e in s, in a local or a constant; *dt its tangent, NULL
+ * where it is zero. */
+static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
+  *dt = NULL;
+  if (e->kind == E_FCALL)
+    return tcall(D, s, e, dt);
+  if (lowp(e->ty) || (e->kind == E_CAST && lowp(e->a->ty)))
+    refuse(D, "float16 and bfloat16 values");
+  if (!fty(e->ty))
+    return tmp(D, s, clone(D, s, e));
+  switch (e->kind) {
+  case E_CONST:
+    return clone(D, s, e);
+  case E_VAR: {
+    if (map_get(&D->atomres, e->var))
+      refuse(D, "the value an atomic returns");
+    IrExpr *v = clone(D, s, e);
+    IrVar *d = dvar(D, v->var);
+    *dt = d ? ref(D, d) : NULL;
+    return v;
+  }
+  case E_UNARY: {
+    IrExpr *da, *a = fv(D, s, e->a, &da);
+    if (e->op == OP_POS) {
+      *dt = da;
+      return a;
+    }
+    if (e->op != OP_NEG)
+      refuse(D, "a unary operator");
+    *dt = tnode(D, s, tneg(D, da));
+    return node(D, s, ir_unary(D->C, OP_NEG, a));
+  }
+  case E_BINARY: {
+    if (!is_float_scalar(e->ty))
+      refuse(D, "an operator on vectors");
+    IrExpr *da, *db;
+    IrExpr *a = fv(D, s, e->a, &da), *b = fv(D, s, e->b, &db);
+    IrExpr *r = node(D, s, bin(D, e->op, a, b));
+    IrExpr *d;
+    switch (e->op) {
+    case OP_ADD:
+      d = tsum(D, da, db);
+      break;
+    case OP_SUB:
+      d = tsum(D, da, tneg(D, db));
+      break;
+    case OP_MUL:
+      d = tsum(D, tmul(D, da, b), tmul(D, db, a));
+      break;
+    case OP_DIV: /* da / b - db r / b */
+      d = tsum(D, tdiv(D, da, b), tneg(D, tdiv(D, tmul(D, db, r), b)));
+      break;
+    default:
+      refuse(D, "this operator on floats");
+    }
+    *dt = tnode(D, s, d);
+    return r;
+  }
+  case E_SELECT: {
+    IrExpr *k = tmp(D, s, clone(D, s, e->a));
+    IrExpr *da, *db;
+    IrExpr *a = fv(D, s, e->b, &da), *b = fv(D, s, e->c, &db);
+    *dt = tnode(D, s, tsel(D, k, da, db, e->ty));
+    return node(D, s, sel(D, k, a, b));
+  }
+  case E_CAST: {
+    if (!fty(e->a->ty))
+      return tmp(D, s, clone(D, s, e));
+    IrExpr *da, *a = fv(D, s, e->a, &da);
+    *dt = da ? tnode(D, s, ir_cast(D->C, e->ty, da)) : NULL;
+    return node(D, s, ir_cast(D->C, e->ty, a));
+  }
+  case E_CALL: {
+    if (!is_float_scalar(e->ty))
+      refuse(D, arena_printf(D->C, "wp.%s on vectors", e->bi < BI_COUNT
+                                 ? builtin_names[e->bi] : "(operator)"));
+    bool anyf = false;
+    for (int i = 0; i < e->nargs; i++)
+      anyf |= fty(e->args[i]->ty) || lowp(e->args[i]->ty);
+    if (!anyf)
+      return tmp(D, s, clone(D, s, e));
+    int n = e->nargs ? e->nargs : 1;
+    IrExpr **x = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)n);
+    IrExpr **dx = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)n);
+    bool any = false;
+    for (int i = 0; i < e->nargs; i++) {
+      if (!fty(e->args[i]->ty))
+        refuse(D, arena_printf(D->C, "wp.%s of a non-float argument",
+                               e->bi < BI_COUNT ? builtin_names[e->bi] : "(operator)"));
+      x[i] = fv(D, s, e->args[i], &dx[i]);
+      any |= dx[i] != NULL;
+    }
+    IrExpr *r = node(D, s, ir_call(D->C, e->bi, e->ty, e->nargs, x));
+    *dt = any ? tnode(D, s, call_tan(D, s, e->bi, r, x, dx)) : NULL;
+    return r;
+  }
+  case E_LOAD: {
+    IrExpr **idx = indices(D, s, e->args, e->nargs);
+    IrVar *arr = D->env[kid(D, e->var)];
+    IrExpr *r = node(D, s, load(D, arr, idx, e->nargs, e->ty, e->pos));
+    IrVar *tarr = adj_array(D, e->var);
+    IrVar *d = newvar(D, "dl", e->ty);
+    assign(D, s, d, zero_of(D, e->ty));
+    Seq body;
+    seq_init(&body);
+    assign(D, &body, d, load(D, tarr, idx, e->nargs, e->ty, e->pos));
+    put(s, guarded(D, tarr, &body));
+    *dt = ref(D, d);
+    return r;
+  }
+  case E_COMP: {
+    IrExpr *da, *a = fv(D, s, e->a, &da);
+    IrExpr *n = ir_expr(D->C, E_COMP, e->ty);
+    *n = *e;
+    n->a = a;
+    n->b = e->b ? tmp(D, s, clone(D, s, e->b)) : NULL;
+    n->c = e->c ? tmp(D, s, clone(D, s, e->c)) : NULL;
+    if (da) {
+      IrExpr *m = ir_expr(D->C, E_COMP, e->ty);
+      *m = *n;
+      m->a = da;
+      *dt = tnode(D, s, m);
+    }
+    return node(D, s, n);
+  }
+  case E_MAKE: {
+    IrExpr *n = ir_expr(D->C, E_MAKE, e->ty), *m = ir_expr(D->C, E_MAKE, e->ty);
+    *n = *e;
+    *m = *e;
+    int k = e->nargs ? e->nargs : 1;
+    n->args = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)k);
+    m->args = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)k);
+    bool any = false;
+    for (int i = 0; i < e->nargs; i++) {
+      IrExpr *di;
+      n->args[i] = fv(D, s, e->args[i], &di);
+      m->args[i] = tconst(D, di, e->args[i]->ty);
+      any |= di != NULL;
+    }
+    *dt = any ? tnode(D, s, m) : NULL;
+    return node(D, s, n);
+  }
+  default:
+    /* a float value of another kind (a struct's field, an atomic's
+     * result): clone refuses what it cannot copy; none has a tangent
+     * rule yet */
+    (void)clone(D, s, e);
+    refuse(D, "this kind of float value");
+  }
+}
+
+/* A float atomic: the primal atomic (returned, for its statement) and the
+ * tangent's, into tan_a, put in s. */
+static IrExpr *tatomic(Ad *D, Seq *s, IrExpr *e) {
+  if (lowp(e->ty))
+    refuse(D, "float16 and bfloat16 values");
+  IrExpr **idx = indices(D, s, e->args, e->nargs);
+  IrExpr *n = ir_expr(D->C, E_ATOMIC, e->ty);
+  *n = *e;
+  n->var = D->env[kid(D, e->var)];
+  n->args = idx;
+  if (!fty(e->ty)) {
+    n->b = e->b ? tmp(D, s, clone(D, s, e->b)) : NULL;
+    n->c = e->c ? tmp(D, s, clone(D, s, e->c)) : NULL;
+    return n;
+  }
+  if (e->bi != BI_ATOMIC_ADD && e->bi != BI_ATOMIC_SUB)
+    refuse(D, arena_printf(D->C, "wp.%s on floats (its tangent depends on "
+                           "the order of the threads' atomics)",
+                           builtin_names[e->bi]));
+  IrExpr *dv;
+  n->c = fv(D, s, e->c, &dv);
+  if (dv) {
+    IrVar *tarr = adj_array(D, e->var);
+    IrExpr *at = ir_expr(D->C, E_ATOMIC, e->ty);
+    *at = *n;
+    at->var = tarr;
+    at->c = dv;
+    IrStmt *st = ir_stmt(D->C, S_EXPR, D->pos);
+    st->a = at;
+    Seq body;
+    seq_init(&body);
+    put(&body, st);
+    put(s, guarded(D, tarr, &body));
+  }
+  return n;
+}
+
+static void tstmt(Ad *D, IrStmt *st, Seq *s) {
+  D->pos = st->pos;
+  switch (st->kind) {
+  case S_ASSIGN: {
+    IrVar *v = D->env[kid(D, st->var)];
+    if (st->a->kind == E_ATOMIC) {
+      IrExpr *at = tatomic(D, s, st->a);
+      if (fty(v->ty)) {
+        /* the atomic as a statement; its result may not be read */
+        IrStmt *z = ir_stmt(D->C, S_EXPR, st->pos);
+        z->a = at;
+        put(s, z);
+        map_put(D, &D->atomres, st->var, st->var);
+        return;
+      }
+      assign(D, s, v, at);
+      return;
+    }
+    map_put(D, &D->atomres, st->var, NULL);
+    IrExpr *d, *r = fv(D, s, st->a, &d);
+    IrVar *dv = dvar(D, v);
+    if (dv)
+      assign(D, s, dv, tconst(D, d, v->ty));
+    assign(D, s, v, r);
+    return;
+  }
+  case S_STORE: {
+    IrExpr **idx = indices(D, s, st->args, st->nargs);
+    IrStmt *z = ir_stmt(D->C, S_STORE, st->pos);
+    *z = *st;
+    z->next = NULL;
+    z->var = D->env[kid(D, st->var)];
+    z->args = idx;
+    if (!fty(st->c->ty)) {
+      if (lowp(st->c->ty))
+        refuse(D, "float16 and bfloat16 values");
+      z->c = tmp(D, s, clone(D, s, st->c));
+      put(s, z);
+      return;
+    }
+    IrExpr *d;
+    z->c = fv(D, s, st->c, &d);
+    IrVar *tarr = adj_array(D, st->var);
+    put(s, z);
+    IrStmt *t = ir_stmt(D->C, S_STORE, st->pos);
+    *t = *z;
+    t->next = NULL;
+    t->var = tarr;
+    t->c = tconst(D, d, st->c->ty);
+    Seq body;
+    seq_init(&body);
+    put(&body, t);
+    put(s, guarded(D, tarr, &body));
+    return;
+  }
+  case S_SETCOMP: {
+    IrVar *v = D->env[kid(D, st->var)];
+    IrStmt *z = ir_stmt(D->C, S_SETCOMP, st->pos);
+    *z = *st;
+    z->next = NULL;
+    z->var = v;
+    z->a = st->a ? tmp(D, s, clone(D, s, st->a)) : NULL;
+    z->b = st->b ? tmp(D, s, clone(D, s, st->b)) : NULL;
+    IrExpr *d;
+    z->c = fv(D, s, st->c, &d);
+    IrVar *dv = dvar(D, v);
+    if (dv) {
+      IrStmt *t = ir_stmt(D->C, S_SETCOMP, st->pos);
+      *t = *z;
+      t->next = NULL;
+      t->var = dv;
+      t->c = tconst(D, d, st->c->ty);
+      put(s, t);
+    }
+    put(s, z);
+    return;
+  }
+  case S_EXPR: {
+    IrExpr *e = st->a;
+    IrStmt *z = ir_stmt(D->C, S_EXPR, st->pos);
+    if (e->kind == E_FCALL) {
+      IrExpr *d;
+      (void)tcall(D, s, e, &d);
+      return;
+    }
+    z->a = e->kind == E_ATOMIC ? tatomic(D, s, e) : clone(D, s, e);
+    put(s, z);
+    return;
+  }
+  case S_IF: {
+    IrStmt *z = ir_stmt(D->C, S_IF, st->pos);
+    z->a = tmp(D, s, clone(D, s, st->a));
+    Seq b, o;
+    seq_init(&b);
+    seq_init(&o);
+    tblock(D, st->body, &b);
+    tblock(D, st->orelse, &o);
+    z->body = b.head;
+    z->orelse = o.head;
+    put(s, z);
+    return;
+  }
+  case S_FOR: case S_WHILE: {
+    IrStmt *z = ir_stmt(D->C, st->kind, st->pos);
+    *z = *st;
+    z->next = NULL;
+    if (st->kind == S_FOR) {
+      z->var = D->env[kid(D, st->var)];
+      z->a = tmp(D, s, clone(D, s, st->a));
+      z->b = tmp(D, s, clone(D, s, st->b));
+      z->c = tmp(D, s, clone(D, s, st->c));
+    } else {
+      z->a = clone(D, s, st->a); /* evaluated before each iteration */
+    }
+    Seq b;
+    seq_init(&b);
+    tblock(D, st->body, &b);
+    z->body = b.head;
+    z->orelse = NULL;
+    put(s, z);
+    return;
+  }
+  case S_BREAK: case S_CONTINUE: case S_KRETURN: {
+    IrStmt *z = ir_stmt(D->C, st->kind, st->pos);
+    *z = *st;
+    z->next = NULL;
+    put(s, z);
+    return;
+  }
+  case S_RETURN: {
+    if (!D->ret)
+      return; /* a function without a result; norm_returns ended its path */
+    IrExpr *d, *r = fv(D, s, st->a, &d);
+    if (D->dret)
+      assign(D, s, D->dret, tconst(D, d, D->ret->ty));
+    assign(D, s, D->ret, r);
+    return;
+  }
+  case S_PRINTF: case S_ASSERT:
+    return; /* the tangent launch neither prints nor checks again */
+  case S_SETFIELD:
+    refuse(D, "an assignment to a struct field");
+  case S_AGG:
+    refuse(D, "an aggregated atomic");
+  }
+}
+
+static void tblock(Ad *D, IrStmt *st, Seq *out) {
+  for (; st; st = st->next)
+    tstmt(D, st, out);
+}
+
+IrFunc *ir_tangent(Compiler *C, IrModule *m, IrFunc *K) {
+  Ad D0, *D = &D0;
+  memset(D, 0, sizeof *D);
+  D->C = C;
+  D->K = K;
+  D->pos = K->pos;
+  D->fwd = true;
+  IrFunc *A = arena_alloc(C, sizeof *A);
+  memset(A, 0, sizeof *A);
+  D->A = A;
+  A->name = arena_printf(C, "tan_%s", K->name);
+  A->symbol = arena_printf(C, "%s_tan", K->symbol);
+  A->is_kernel = true;
+  A->pos = K->pos;
+  A->tid_dims = K->tid_dims;
+  A->uses_fp64 = K->uses_fp64;
+  A->uses_atomics = true;
+  A->uses_printf = K->uses_printf;
+  A->uses_block = K->uses_block;
+  A->has_kreturn_in_loop = K->has_kreturn_in_loop;
+  A->ret = K->ret;
+  int nv = 0;
+  for (IrVar *v = K->params; v; v = v->next)
+    map_put(D, &D->ids, v, (void *)(intptr_t)++nv);
+  for (IrVar *v = K->locals; v; v = v->next)
+    map_put(D, &D->ids, v, (void *)(intptr_t)++nv);
+  for (IrFunc *f = m->funcs; f; f = f->next) {
+    for (IrVar *v = f->params; v; v = v->next)
+      map_put(D, &D->ids, v, (void *)(intptr_t)++nv);
+    for (IrVar *v = f->locals; v; v = v->next)
+      map_put(D, &D->ids, v, (void *)(intptr_t)++nv);
+  }
+  D->resid = -1;
+  D->nv = nv;
+  D->env = arena_alloc(C, sizeof(IrVar *) * (size_t)(nv ? nv : 1));
+  memset(D->env, 0, sizeof(IrVar *) * (size_t)(nv ? nv : 1));
+  IrVar **tail = &A->params;
+  int i = 0;
+  for (IrVar *p = K->params; p; p = p->next, i++) {
+    IrVar *v = param(D, p, p->name, i);
+    *tail = v;
+    tail = &v->next;
+    D->env[kid(D, p)] = v;
+  }
+  int np = i;
+  i = 0;
+  for (IrVar *p = K->params; p; p = p->next, i++) {
+    const char *us = strchr(p->name, '_');
+    IrVar *v = param(D, p, arena_printf(C, "p%d_tan_%s", np + i,
+                                        us ? us + 1 : p->name), np + i);
+    v->byref = false;
+    *tail = v;
+    tail = &v->next;
+    map_put(D, &D->adjarr, D->env[kid(D, p)], v);
+    if (p->byref)
+      refuse(D, "a wp.ref parameter");
+  }
+  A->nparams = 2 * np;
+  for (IrVar *v = K->locals; v; v = v->next)
+    D->env[kid(D, v)] = newvar(D, v->name, v->ty);
+  Seq body;
+  seq_init(&body);
+  tblock(D, K->body, &body);
+  /* every tangent local starts at zero (a variable assigned in one
+   * branch only, then read, reads a defined tangent) */
+  Seq z;
+  seq_init(&z);
+  for (int k = 0; k < D->ntans; k++)
+    assign(D, &z, D->tans[k], zero_of(D, D->tans[k]->ty));
+  prepend(&body, &z);
+  A->body = body.head;
+  return A;
 }

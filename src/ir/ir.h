@@ -173,6 +173,10 @@ struct IrFunc {
   IrStmt *body;
   IrAgg *aggs;
   bool has_kreturn_in_loop; /* kernel return inside a loop: needs goto */
+  /* kernels: enable_backward=False, of @wp.kernel or the module's
+   * wp.set_module_options: no adjoint (compile.c), as Warp builds none */
+  bool no_backward;
+  bool no_backward_module; /* ... and it came from the module option */
   bool uses_fp64, uses_atomics, uses_printf;
   bool uses_block;      /* wp.block_dim() or tiles (kc_kernel.uses_block) */
   bool simple_loop;     /* body has no loops, calls with effects or atomics */
@@ -248,6 +252,9 @@ bool ir_expand(Compiler *C, IrModule *m, Pos *pos, const char **what);
  * ir_expand, as a new kernel "adj_NAME" (Note [adjoint]); a construct
  * without an adjoint rule is a diagnostic at its position. */
 IrFunc *ir_adjoint(Compiler *C, IrModule *m, IrFunc *K);
+/* adjoint.c: the forward-mode tangent of K, read after ir_expand, as a new
+ * kernel "tan_NAME" (Note [tangent]); refusals as ir_adjoint's. */
+IrFunc *ir_tangent(Compiler *C, IrModule *m, IrFunc *K);
 /* Before ir_expand, on a module of the one kernel to differentiate:
  * drops the functions it does not call and marks the float min/max/clamp
  * calls IR_KEEP_CALL. */

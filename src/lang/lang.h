@@ -161,6 +161,9 @@ struct Func {
   const char *name;
   Pos pos;
   bool is_kernel;
+  /* kernels: @wp.kernel(enable_backward=...): 1 True, 0 False, -1 not
+   * given (the module's option holds) */
+  int enable_backward;
   int nparams;
   Param *params;
   Node *ret_annot;
@@ -235,6 +238,8 @@ typedef struct Module {
   const char *math, *np; /* the names math and numpy are imported as */
   Names func_alias_at; /* alias name -> the Sym of `f1 = f`: a call through
                           it sees only f's definitions above that line */
+  /* wp.set_module_options({"enable_backward": False}) in the file */
+  bool no_backward;
 } Module;
 
 /* parse.c: the whole file into C->mod. */

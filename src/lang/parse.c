@@ -962,6 +962,7 @@ static Func *funcdef(Parser *P, bool is_kernel) {
   Token *t = next(P); /* def */
   Func *f = arena_alloc(P->C, sizeof *f);
   f->is_kernel = is_kernel;
+  f->enable_backward = -1;
   Token *nt = peek(P);
   f->pos = nt->pos;
   f->name = expect_name(P);
@@ -1253,6 +1254,7 @@ static void decorated(Parser *P) {
   Token *first = peek(P);
   const char *other = NULL; /* the name of an unsupported wp decorator */
   Node *native = NULL;      /* the @wp.func_native(...) call */
+  int backward = -1;        /* @wp.kernel(enable_backward=...) */
   while (is_op(peek(P), "@")) {
     next(P);
     Node *d = test(P);
@@ -1260,8 +1262,16 @@ static void decorated(Parser *P) {
     if (is_wp_attr(P, callee, "func_native") && kind == 0) {
       kind = 6;
       native = d;
-    } else if (is_wp_attr(P, callee, "kernel"))
+    } else if (is_wp_attr(P, callee, "kernel")) {
       kind = 1;
+      for (Node *kw = d->kind == N_CALL ? d->kwargs : NULL; kw; kw = kw->next) {
+        if (strcmp(kw->name, "enable_backward") != 0)
+          continue;
+        if (kw->a->kind != N_BOOL)
+          diag_error(P->C, kw->a->pos, "enable_backward takes True or False");
+        backward = (int)kw->a->ival;
+      }
+    }
     else if (is_wp_attr(P, callee, "func"))
       kind = 2;
     else if (is_wp_attr(P, callee, "struct"))
@@ -1317,6 +1327,7 @@ static void decorated(Parser *P) {
     Func *f = funcdef(P, true);
     C->tree = NULL;
     f->nodes = tree;
+    f->enable_backward = backward;
     add_func(P, f);
     return;
   }
@@ -1529,6 +1540,29 @@ static bool pyglobal_assign(Parser *P, Sym ***ctail) {
   return true;
 }
 
+/* wp.set_module_options({..., "enable_backward": B, ...}): the one module
+ * option kern reads (the others are Warp's build settings); the statement
+ * is then skipped as before. */
+static void module_options(Parser *P) {
+  Token *t = peek(P);
+  if (t->kind != T_NAME || !P->wp || t->len != (int)strlen(P->wp) ||
+      strncmp(t->text, P->wp, (size_t)t->len) || !is_op(peek2(P), ".") ||
+      P->tok[P->i + 2].kind != T_NAME || P->tok[P->i + 2].len != 18 ||
+      strncmp(P->tok[P->i + 2].text, "set_module_options", 18))
+    return;
+  for (int k = P->i + 3; k + 2 < P->ntok && P->tok[k].kind != T_NEWLINE &&
+                         P->tok[k].kind != T_EOF; k++) {
+    Token *s = &P->tok[k];
+    if (s->kind != T_STRING || s->slen != 15 ||
+        strncmp(s->str, "enable_backward", 15) || !is_op(&P->tok[k + 1], ":"))
+      continue;
+    Token *v = &P->tok[k + 2];
+    if (!is_kw(v, "True") && !is_kw(v, "False"))
+      diag_error(P->C, v->pos, "enable_backward takes True or False");
+    P->C->mod->no_backward = is_kw(v, "False");
+  }
+}
+
 void parse_file(Compiler *C) {
   int ntok;
   Token *toks = lex_file(C, &ntok);
@@ -1586,6 +1620,7 @@ void parse_file(Compiler *C) {
       if (pyglobal_assign(&P, &ctail))
         continue;
     }
+    module_options(&P);
     skip_statement(&P);
   }
   /* `f1 = f` at the top level, f a @wp.func: a second name for it, which

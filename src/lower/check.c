@@ -119,6 +119,9 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
                                                             : "kern_f",
                                    f->name);
   irf->is_kernel = f->is_kernel;
+  irf->no_backward = f->enable_backward == 0 ||
+                     (f->enable_backward < 0 && C->mod->no_backward);
+  irf->no_backward_module = f->enable_backward < 0 && C->mod->no_backward;
   irf->pos = f->pos;
   f->ir = irf;
   X->irf = irf;

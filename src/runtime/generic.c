@@ -207,7 +207,7 @@ static kern_status instantiate(kern_module *m, const kc_kernel *g,
   const kern_backend *be = kern__device_backend(ctx, m->dev, NULL, NULL);
   kc_options opts = {kern__debug_enabled(ctx),
                      be && be->target == KERN_TARGET_CUDA, 0,
-                     ctx->opts.no_native, 0, kern__expand_enabled(), NULL};
+                     ctx->opts.no_native, 0, kern__expand_enabled(), NULL, 0};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile(m->name, src, m->source_len + used,

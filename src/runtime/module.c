@@ -63,7 +63,7 @@ kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
 }
 
 void kern__ptx_emit(const kern__ptx_request *rq, int sm, kc_result *code) {
-  kc_options opts = {0, 0, 0, rq->no_native, sm, 0, NULL};
+  kc_options opts = {0, 0, 0, rq->no_native, sm, 0, NULL, 0};
   kc_result r;
   memset(&r, 0, sizeof r);
   kern_status st = kern__compile(rq->name, rq->source ? rq->source : "",
@@ -201,7 +201,7 @@ static kern_status load_string(kern_context *ctx, kern_device dev,
   /* On CUDA, #line directives make NVRTC errors and compute-sanitizer
    * reports point at the kernel file's lines. */
   kc_options opts = {kern__debug_enabled(ctx), be->target == KERN_TARGET_CUDA, 0,
-                     ctx->opts.no_native, 0, kern__expand_enabled(), NULL};
+                     ctx->opts.no_native, 0, kern__expand_enabled(), NULL, 0};
   /* The quick tier of a cold CUDA load is the backend's decision, made
    * after its cache look-up (Note [PTX tier] in cuda_module.c): rq lets it
    * have the PTX compiled then. */
@@ -436,7 +436,7 @@ kern_status kern_compile_source(kern_context *h, const char *name,
    * helpers (Note [helper memo] in emit/memo.c). */
   if (!ctx->memo) ctx->memo = kern__memo_new();
   kc_options opts = {kern__debug_enabled(ctx), 0, compact, ctx->opts.no_native, ptx,
-                     kern__expand_enabled(), NULL};
+                     kern__expand_enabled(), NULL, 0};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile_memo(name, source ? source : "", length,
@@ -865,9 +865,11 @@ static kern_status pack_array_arg(kern_context *ctx, kern_module *m,
   char want[128], got[128];
   kern_array *arr = a->u.array;
   if (a->kind == KERN_ARG_ARRAY && !arr && m->adjoint_of &&
-      strncmp(p->name, "adj_", 4) == 0 && m->code.nkernels &&
+      strncmp(p->name, m->tangent ? "tan_" : "adj_", 4) == 0 &&
+      m->code.nkernels &&
       i >= (m->code.kernels[0].nparams - m->code.kernels[0].fault_param) / 2) {
-    /* an adjoint kernel's adj_ array may be null: skipped (autodiff.c) */
+    /* an adjoint kernel's adj_ array (a tangent kernel's tan_) may be
+     * null: skipped, or zero (autodiff.c) */
     memset(&slot->arr, 0, sizeof slot->arr);
     return KERN_SUCCESS;
   }
@@ -1073,11 +1075,12 @@ kern_status kern__launch_pack(kern_kernel *k, int ndim, const int64_t *dims,
       if (g->shape[d] != f->shape[d]) {
         st = kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                          "launch of '%s': argument %d '%s' has shape %lld "
-                         "on axis %d but '%s' has %lld: an adjoint array "
+                         "on axis %d but '%s' has %lld: %s array "
                          "has its array's shape", kn, i + 1, p->name,
                          (long long)g->shape[d], d,
                          info->params[i - nargs / 2].name,
-                         (long long)f->shape[d]);
+                         (long long)f->shape[d],
+                         m->tangent ? "a tangent" : "an adjoint");
         break;
       }
   }

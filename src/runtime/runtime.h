@@ -324,8 +324,10 @@ struct kern_module {
   size_t source_len;
   struct kern_module *instances, *next_instance, *owner;
   /* An adjoint module (autodiff.c): the name of the kernel it is the
-   * adjoint of (malloc'd), else NULL. */
+   * adjoint of (malloc'd), else NULL; with tangent, its tangent module
+   * (kern_kernel_tangent) instead. */
   char *adjoint_of;
+  int tangent;
 };
 
 /* Public handle -> object, NULL when the handle is not live.  The context

@@ -18,4 +18,4 @@ for arch in sm_90 compute_80; do
   [ $st -eq 77 ] && exit 77
   [ $st -ne 0 ] && { echo "FAIL: NVRTC rejected an adjoint for $arch"; exit 1; }
 done
-echo "the adjoints of $n autodiff files compile with NVRTC for sm_90 and compute_80"
+echo "the adjoints and tangents ($n files) of the autodiff tests compile with NVRTC for sm_90 and compute_80"

@@ -16,6 +16,7 @@
  * usage: test_autodiff [cpu|opencl]  (opencl: skipped, 77, without one)
  */
 #include <math.h>
+#include <stdbool.h>
 #include "test.h"
 
 static const char fd_src[] =
@@ -68,7 +69,39 @@ static const char fd_src[] =
     "    i = wp.tid()\n"
     "    wp.atomic_add(out, 0, x[i] * x[i] * x[i])\n"
     "    wp.atomic_sub(out, i, g(x[i], wp.float64(2.0)))\n"
-    "    out[(i + 1) % n] += wp.exp(x[i])\n";
+    "    out[(i + 1) % n] += wp.exp(x[i])\n"
+    "\n"
+    "# a zero adjoint through a branch not taken with an infinite partial\n"
+    "# (normalize of a zero vector: g / 0), piecewise constant builtins, a\n"
+    "# float from no float (wp.randf): no NaN, no refusal\n"
+    "@wp.kernel\n"
+    "def k_zero(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64), n: int):\n"
+    "    i = wp.tid()\n"
+    "    state = wp.rand_init(7, i)\n"
+    "    v1 = wp.where(x[i] > wp.float64(100.0), x[i], wp.float64(0.0))\n"
+    "    u = wp.normalize(wp.vec3d(x[i], x[i], x[i]) * v1)\n"
+    "    r = wp.sqrt(x[i] * v1)\n"
+    "    out[i] = x[i] * x[i] + wp.sign(x[i]) + wp.step(x[i]) + x[i] // wp.float64(0.25) + wp.float64(wp.randf(state))\n"
+    "\n"
+    "# forward mode only: the adjoint refuses break, continue and a return in a loop\n"
+    "@wp.kernel\n"
+    "def k_jump(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64), n: int):\n"
+    "    i = wp.tid()\n"
+    "    s = wp.float64(0.0)\n"
+    "    for j in range(n):\n"
+    "        if j == i:\n"
+    "            continue\n"
+    "        s = s + x[j] * wp.cos(x[i])\n"
+    "        if s > wp.float64(2.0):\n"
+    "            break\n"
+    "    k = 0\n"
+    "    while s < wp.float64(9.0):\n"
+    "        s = s * wp.float64(1.5) + wp.abs(x[i]) + wp.float64(0.1)\n"
+    "        k = k + 1\n"
+    "        if i == 5 and k == 2:\n"
+    "            out[i] = s * s\n"
+    "            return\n"
+    "    out[i] = wp.clamp(s, wp.float64(0.0), wp.float64(100.0)) + wp.max(x[i], wp.float64(0.5))\n";
 
 #define N 6
 
@@ -135,6 +168,86 @@ static void finite_differences(kern_module *m, const char *name) {
   kern_array_free(gx);
   kern_array_free(go);
   printf("ok %s: the adjoint equals central differences\n", name);
+}
+
+/* The tangent kernel (Note [tangent]) in the direction v: its outputs
+ * equal the forward launch's, its tan_out equals central differences of
+ * out along v, and <J v, w> = <v, J^T w> with the adjoint's J^T w (when
+ * with_adjoint: the kernel has one). */
+static void tangent(kern_module *m, const char *name, bool with_adjoint) {
+  kern_kernel *k, *t, *a;
+  ASSERT_OK(ctx, kern_module_get_kernel(m, name, &k));
+  ASSERT_OK(ctx, kern_kernel_tangent(k, &t));
+  ASSERT_TRUE(strncmp(kern_kernel_name(t), "tan_", 4) == 0 &&
+              strcmp(kern_kernel_name(t) + 4, name) == 0);
+  double x[N] = {0.3, 0.7, 1.1, 0.45, 0.9, 1.35}, zero[N] = {0};
+  double v[N] = {0.8, -0.6, 0.35, 1.2, -0.25, 0.5};
+  kern_array *xa = arr(x, N), *oa = arr(zero, N), *tx = arr(v, N),
+             *to = arr(zero, N);
+  kern_arg args[6] = {kern_arg_array(xa), kern_arg_array(oa), kern_arg_int(N),
+                      kern_arg_array(tx), kern_arg_array(to), kern_arg_int(0)};
+  int64_t dims[1] = {N};
+  ASSERT_OK(ctx, kern_launch(t, 1, dims, 6, args));
+  double out[N], jv[N], ref[N];
+  ASSERT_OK(ctx, kern_array_download(oa, out, sizeof out));
+  ASSERT_OK(ctx, kern_array_download(to, jv, sizeof jv));
+  /* the forward launch's values */
+  kern_array *ra = arr(zero, N);
+  kern_arg fargs[3] = {kern_arg_array(xa), kern_arg_array(ra), kern_arg_int(N)};
+  ASSERT_OK(ctx, kern_launch(k, 1, dims, 3, fargs));
+  ASSERT_OK(ctx, kern_array_download(ra, ref, sizeof ref));
+  for (int i = 0; i < N; i++)
+    ASSERT_NEAR(out[i], ref[i], 1e-12 * (1 + fabs(ref[i])));
+  /* central differences of out along v */
+  const double h = 1e-6;
+  double xp[N], xm[N], op[N], om[N];
+  for (int j = 0; j < N; j++) {
+    xp[j] = x[j] + h * v[j];
+    xm[j] = x[j] - h * v[j];
+  }
+  double *xs[2] = {xp, xm}, *os[2] = {op, om};
+  for (int s = 0; s < 2; s++) {
+    kern_array *pa = arr(xs[s], N), *qa = arr(zero, N);
+    kern_arg pargs[3] = {kern_arg_array(pa), kern_arg_array(qa), kern_arg_int(N)};
+    ASSERT_OK(ctx, kern_launch(k, 1, dims, 3, pargs));
+    ASSERT_OK(ctx, kern_array_download(qa, os[s], sizeof op));
+    kern_array_free(pa);
+    kern_array_free(qa);
+  }
+  for (int i = 0; i < N; i++) {
+    double fd = (op[i] - om[i]) / (2 * h);
+    if (fabs(fd - jv[i]) > 1e-6 * (1 + fabs(fd))) {
+      printf("FAIL %s: (J v)[%d]: tangent %.12g, finite differences %.12g\n",
+             name, i, jv[i], fd);
+      exit(1);
+    }
+  }
+  if (with_adjoint) {
+    ASSERT_OK(ctx, kern_kernel_adjoint(k, &a));
+    kern_array *gx = arr(zero, N), *go = arr(wts, N);
+    kern_arg aargs[6] = {kern_arg_array(xa), kern_arg_array(ra), kern_arg_int(N),
+                         kern_arg_array(gx), kern_arg_array(go), kern_arg_int(0)};
+    ASSERT_OK(ctx, kern_launch(a, 1, dims, 6, aargs));
+    double g[N], lhs = 0, rhs = 0;
+    ASSERT_OK(ctx, kern_array_download(gx, g, sizeof g));
+    for (int i = 0; i < N; i++) {
+      lhs += jv[i] * wts[i];
+      rhs += v[i] * g[i];
+    }
+    if (fabs(lhs - rhs) > 1e-10 * (1 + fabs(lhs))) {
+      printf("FAIL %s: <J v, w> = %.15g but <v, J^T w> = %.15g\n", name, lhs, rhs);
+      exit(1);
+    }
+    kern_array_free(gx);
+    kern_array_free(go);
+  }
+  kern_array_free(xa);
+  kern_array_free(oa);
+  kern_array_free(tx);
+  kern_array_free(to);
+  kern_array_free(ra);
+  printf("ok %s: the tangent equals central differences%s\n", name,
+         with_adjoint ? " and <J v, w> = <v, J^T w>" : "");
 }
 
 static const char api_src[] =
@@ -230,6 +343,159 @@ static void api(void) {
   printf("ok api\n");
 }
 
+/* kern_kernel_tangent's kernel: its name and parameters, the same handle
+ * again, a NULL tan_ array (zero tangent in, none written), no tangent
+ * of a derived kernel, and what forward mode refuses at its line. */
+static void tangent_api(void) {
+  kern_module *m;
+  ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "api.py", api_src,
+                                         sizeof api_src - 1, &m));
+  kern_kernel *k, *t, *t2, *tt, *a;
+  ASSERT_OK(ctx, kern_module_get_kernel(m, "f", &k));
+  ASSERT_OK(ctx, kern_kernel_tangent(k, &t));
+  ASSERT_STREQ(kern_kernel_name(t), "tan_f");
+  ASSERT_EQ(kern_kernel_param_count(t), 8);
+  static const char *const names[8] = {"a", "b", "out", "s",
+                                       "tan_a", "tan_b", "tan_out", "tan_s"};
+  for (int i = 0; i < 8; i++) {
+    kern_param_info p = KERN_PARAM_INFO_INIT;
+    ASSERT_OK(ctx, kern_kernel_param(t, i, &p));
+    ASSERT_STREQ(p.name, names[i]);
+  }
+  ASSERT_OK(ctx, kern_kernel_tangent(k, &t2));
+  ASSERT_TRUE(t == t2);
+  ASSERT_OK(ctx, kern_kernel_adjoint(k, &a));
+  ASSERT_TRUE(a != t); /* the adjoint and the tangent are two kernels */
+  kern_clear_error(ctx);
+  ASSERT_EQ(kern_kernel_tangent(t, &tt), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_CONTAINS(kern_last_error(ctx), "already a tangent");
+  ASSERT_EQ(kern_kernel_tangent(a, &tt), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(kern_kernel_tangent(k, NULL), KERN_ERROR_INVALID_ARGUMENT);
+  /* out = a b s: tan_out = tan_a b s + a tan_b s + a b tan_s, tan_b NULL */
+  kern_array *fa, *fb, *fo, *ta, *to;
+  int64_t shape[1] = {4};
+  float av[4] = {1, 2, 3, 4}, bv[4] = {5, 6, 7, 8}, da[4] = {1, -1, 0.5f, 2},
+        zero[4] = {0};
+  kern_array **all[5] = {&fa, &fb, &fo, &ta, &to};
+  for (int i = 0; i < 5; i++)
+    ASSERT_OK(ctx, kern_array_new(ctx, dev, KERN_TYPE_FLOAT32, 1, shape, all[i]));
+  ASSERT_OK(ctx, kern_array_upload(fa, av, sizeof av));
+  ASSERT_OK(ctx, kern_array_upload(fb, bv, sizeof bv));
+  ASSERT_OK(ctx, kern_array_upload(fo, zero, sizeof zero));
+  ASSERT_OK(ctx, kern_array_upload(ta, da, sizeof da));
+  ASSERT_OK(ctx, kern_array_upload(to, zero, sizeof zero));
+  kern_arg args[8] = {kern_arg_array(fa), kern_arg_array(fb),
+                      kern_arg_array(fo), kern_arg_float(2.0),
+                      kern_arg_array(ta), kern_arg_array(NULL),
+                      kern_arg_array(to), kern_arg_float(0.5)};
+  int64_t dims[1] = {4};
+  ASSERT_OK(ctx, kern_launch(t, 1, dims, 8, args));
+  float o[4], d[4];
+  ASSERT_OK(ctx, kern_array_download(fo, o, sizeof o));
+  ASSERT_OK(ctx, kern_array_download(to, d, sizeof d));
+  for (int i = 0; i < 4; i++) {
+    ASSERT_NEAR(o[i], av[i] * bv[i] * 2.0, 1e-5);
+    ASSERT_NEAR(d[i], da[i] * bv[i] * 2.0 + av[i] * bv[i] * 0.5, 1e-4);
+  }
+  /* tan_out NULL: nothing written, the values still are */
+  args[6] = kern_arg_array(NULL);
+  ASSERT_OK(ctx, kern_array_upload(fo, zero, sizeof zero));
+  ASSERT_OK(ctx, kern_launch(t, 1, dims, 8, args));
+  ASSERT_OK(ctx, kern_array_download(fo, o, sizeof o));
+  ASSERT_NEAR(o[3], 64.0, 1e-5);
+  /* a tangent array has its array's shape */
+  kern_array *small;
+  int64_t three[1] = {3};
+  ASSERT_OK(ctx, kern_array_new(ctx, dev, KERN_TYPE_FLOAT32, 1, three, &small));
+  kern_clear_error(ctx);
+  args[4] = kern_arg_array(small);
+  ASSERT_EQ(kern_launch(t, 1, dims, 8, args), KERN_ERROR_INVALID_ARGUMENT);
+  ASSERT_CONTAINS(kern_last_error(ctx), "'tan_a' has shape 3");
+  kern_array_free(small);
+  for (int i = 0; i < 5; i++)
+    kern_array_free(*all[i]);
+  kern_module_free(m);
+  /* refused in forward mode, at the line */
+  static const struct {
+    const char *body, *what;
+    int line;
+  } tref[] = {
+      {"    wp.atomic_max(out, 0, x)\n",
+       "forward-mode autodiff of wp.atomic_max on floats", 7},
+      {"    old = wp.atomic_add(out, 0, x)\n    out[i] = old\n",
+       "forward-mode autodiff of the value an atomic returns", 8},
+      {"    out[i] = wp.erf(x)\n", "forward-mode autodiff of wp.erf", 7},
+  };
+  for (size_t i = 0; i < sizeof tref / sizeof tref[0]; i++) {
+    char src[1024];
+    snprintf(src, sizeof src,
+             "import warp as wp\n\n@wp.kernel\n"
+             "def r(a: wp.array(dtype=float), out: wp.array(dtype=float)):\n"
+             "    i = wp.tid()\n    x = a[i]\n%s", tref[i].body);
+    ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "r.py", src, strlen(src), &m));
+    kern_kernel *r, *rt = NULL;
+    ASSERT_OK(ctx, kern_module_get_kernel(m, "r", &r));
+    kern_clear_error(ctx);
+    ASSERT_EQ(kern_kernel_tangent(r, &rt), KERN_ERROR_COMPILE);
+    ASSERT_TRUE(rt == NULL);
+    ASSERT_CONTAINS(kern_last_error(ctx), tref[i].what);
+    char at[32];
+    snprintf(at, sizeof at, "r.py:%d:", tref[i].line);
+    ASSERT_CONTAINS(kern_last_error(ctx), at);
+    kern_module_free(m);
+  }
+  printf("ok tangent api\n");
+}
+
+/* enable_backward=False, of the kernel or the module: no adjoint, as Warp
+ * builds no backward kernel (its adjoint launch raises "Failed to find
+ * backward kernel"); the kernel's own True wins over the module's False,
+ * as Warp merges kernel options over module options; forward mode is not
+ * Warp's backward and stays available. */
+static void enable_backward(void) {
+  static const struct {
+    const char *head, *deco;
+    int refused, line;
+    const char *what;
+  } cases[] = {
+      {"", "@wp.kernel(enable_backward=False)", 1, 4,
+       "@wp.kernel(enable_backward=False)"},
+      {"wp.set_module_options({\"enable_backward\": False})\n", "@wp.kernel", 1, 5,
+       "wp.set_module_options"},
+      {"wp.set_module_options({'mode': 'release', 'enable_backward': False})\n",
+       "@wp.kernel(enable_backward=True)", 0, 0, NULL},
+      {"wp.set_module_options({\"enable_backward\": True})\n", "@wp.kernel", 0, 0,
+       NULL},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    char src[1024];
+    snprintf(src, sizeof src,
+             "import warp as wp\n%s\n%s\n"
+             "def k(x: wp.array(dtype=float), y: wp.array(dtype=float)):\n"
+             "    i = wp.tid()\n"
+             "    y[i] = x[i] * x[i]\n", cases[c].head, cases[c].deco);
+    kern_module *m;
+    ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "eb.py", src, strlen(src), &m));
+    kern_kernel *k, *a = NULL, *t = NULL;
+    ASSERT_OK(ctx, kern_module_get_kernel(m, "k", &k));
+    kern_clear_error(ctx);
+    if (cases[c].refused) {
+      ASSERT_EQ(kern_kernel_adjoint(k, &a), KERN_ERROR_COMPILE);
+      ASSERT_CONTAINS(kern_last_error(ctx), "enable_backward=False");
+      ASSERT_CONTAINS(kern_last_error(ctx), cases[c].what);
+      char at[32];
+      snprintf(at, sizeof at, "eb.py:%d:", cases[c].line);
+      ASSERT_CONTAINS(kern_last_error(ctx), at);
+      ASSERT_TRUE(a == NULL);
+    } else {
+      ASSERT_OK(ctx, kern_kernel_adjoint(k, &a));
+    }
+    ASSERT_OK(ctx, kern_kernel_tangent(k, &t));
+    kern_module_free(m);
+  }
+  printf("ok enable_backward\n");
+}
+
 /* What is refused: the kernel, the line of the construct and the words. */
 static const struct {
   const char *body, *what;
@@ -308,6 +574,16 @@ int main(int argc, char **argv) {
   finite_differences(m, "k_branch");
   finite_differences(m, "k_loop");
   finite_differences(m, "k_atomic");
+  finite_differences(m, "k_zero");
+  tangent(m, "k_math", true);
+  tangent(m, "k_vec", true);
+  tangent(m, "k_branch", true);
+  tangent(m, "k_loop", true);
+  tangent(m, "k_atomic", true);
+  tangent(m, "k_zero", true);
+  tangent(m, "k_jump", false);
+  tangent_api();
+  enable_backward();
   refuse();
   kern_context_free(ctx);
   printf("test_autodiff (%s): all checks passed\n", which);

@@ -1,0 +1,287 @@
+"""Forward mode from Python (issue #26): Kernel.tangent and kern.jvp.
+
+A worked example, then every kernel of tests/autodiff (the Warp-golden
+adjoint tests) in forward mode: the tangent kernel's outputs equal the
+forward launch's, its J v equals central differences of the forward
+launch along v, and <J v, w> = <v, J^T w> against the adjoint kernel,
+except where Warp's adjoint is not the derivative (EXPECT_INEXACT, which
+must then really differ, so the list cannot go stale).  The kernels are
+float32, so the tolerances are float32's; tests/autodiff/test_autodiff.c
+makes the same checks in float64 with tight ones."""
+import glob
+import os
+import re
+import shlex
+
+import numpy as np
+import pytest
+
+import kern
+
+from conftest import REPO
+
+SRC = """import warp as wp
+
+@wp.kernel
+def scale(x: wp.array(dtype=wp.float64), s: wp.float64, y: wp.array(dtype=wp.float64)):
+    i = wp.tid()
+    y[i] = s * wp.sin(x[i])
+
+@wp.kernel
+def maxed(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    wp.atomic_max(y, 0, x[wp.tid()])
+"""
+
+
+@pytest.fixture(scope="module")
+def mod(device):
+    return kern.load(SRC, device=device, name="jvp_src.py")
+
+
+def test_jvp_worked(mod, device):
+    # y = s sin x: dy = s cos x dx + sin x ds
+    h = np.linspace(-1.0, 2.0, 9)
+    x = kern.array(h, device=device)
+    y = kern.zeros(9, kern.float64, device=device)
+    v = kern.array(np.linspace(1.0, 0.2, 9), device=device)
+    t = kern.jvp(mod.scale, 9, [x, 1.5, y], {"x": v, "s": 0.25})
+    assert set(t) == {"x", "y"} and t["x"] is v
+    np.testing.assert_allclose(y.numpy(), 1.5 * np.sin(h), rtol=1e-14)
+    want = 1.5 * np.cos(h) * v.numpy() + np.sin(h) * 0.25
+    np.testing.assert_allclose(t["y"].numpy(), want, rtol=1e-13, atol=1e-15)
+    # inputs by name; no tangent for x: only s moves y
+    y2 = kern.zeros(9, kern.float64, device=device)
+    t = kern.jvp(mod.scale, 9, {"x": x, "s": 1.5, "y": y2}, {"s": 1.0})
+    np.testing.assert_allclose(t["y"].numpy(), np.sin(h), rtol=1e-14)
+    assert not t["x"].numpy().any()
+    assert mod.scale.tangent is mod.scale.tangent
+    assert mod.scale.tangent.name == "tan_scale"
+    assert [p.name for p in mod.scale.tangent.params] == [
+        "x", "s", "y", "tan_x", "tan_s", "tan_y"]
+
+
+def test_jvp_errors(mod, device):
+    x = kern.zeros(4, kern.float64, device=device)
+    with pytest.raises(kern.InvalidArgumentError, match="no parameter 'z'"):
+        kern.jvp(mod.scale, 4, [x, 1.0, x], {"z": x})
+    with pytest.raises(kern.CompileError,
+                       match=r"jvp_src.py:10:.*forward-mode autodiff of wp.atomic_max"):
+        mod.maxed.tangent
+
+
+# --------------------------------------------------------------- tests/autodiff
+
+AUTODIFF = os.path.join(REPO, "tests", "autodiff")
+# Warp's adjoint of a loop-carried product is not its derivative (Note
+# [adjoint]; these files check that kern computes Warp's value): forward
+# mode is exact there, so <J v, w> != <v, J^T w>.
+EXPECT_INEXACT = {"loop_carried", "loop_carried_if", "while_loop"}
+# refused in forward mode: the tangent of an atomic min/max depends on the
+# order of the threads' atomics
+EXPECT_REFUSED = {"atomic_minmax": "wp.atomic_min"}
+
+_SPEC = re.compile(r"(\w+)\((\w+),([-\d.,]+)\)$")
+_DT = {"float32": (kern.float32, 1), "float64": (kern.float64, 1),
+       "int32": (kern.int32, 1), "vec3": (kern.vec3, 3), "mat33": (kern.mat33, 9)}
+
+
+def _header(path):
+    with open(path) as f:
+        for line in f:
+            if line.startswith("# kern-test:"):
+                words = shlex.split(line[len("# kern-test:"):])
+                return words[0], words
+    return None, None
+
+
+def _cases():
+    out = []
+    for p in sorted(glob.glob(os.path.join(AUTODIFF, "*.py"))):
+        name, words = _header(p)
+        if name:
+            out.append(pytest.param(p, id=os.path.basename(p)[:-3]))
+    return out
+
+
+class Case:
+    """One tests/autodiff file: its kernel, grid and forward arguments as
+    numpy arrays (random floats in [0.3, 1.3], seeded) and values."""
+
+    def __init__(self, path, device):
+        self.name, words = _header(path)
+        self.device = device
+        self.mod = kern.load(path, device=device)
+        self.kernel = getattr(self.mod, self.name)
+        dim = words[words.index("--dim") + 1]
+        self.dim = tuple(int(d) for d in dim.split(","))
+        rng = np.random.default_rng(26)
+        given = dict(w.split("=", 1) for w in words if "=" in w)
+        self.specs = []   # (name, np array | value, kern dtype | None, is_input)
+        for p in self.kernel.params:
+            spec = given[p.name]
+            m = _SPEC.match(spec)
+            if not m:
+                self.specs.append((p.name, float(spec) if "." in spec else int(spec),
+                                   None, False))
+                continue
+            kind, dt, rest = m.group(1), m.group(2), m.group(3).split(",")
+            t, n = _DT[dt]
+            shape = tuple(int(s) for s in (rest[:-1] if kind == "full" else rest))
+            full = shape + ((3,) if n == 3 else (3, 3) if n == 9 else ())
+            if dt == "int32":
+                a = np.zeros(full, np.int32)
+            elif kind == "zeros":
+                a = np.zeros(full, np.float64 if dt == "float64" else np.float32)
+            else:
+                a = rng.uniform(0.3, 1.3, full).astype(
+                    np.float64 if dt == "float64" else np.float32)
+            self.specs.append((p.name, a, t, kind != "zeros" and dt != "int32"))
+
+    def floats(self):
+        return [(n, a, t) for n, a, t, _ in self.specs
+                if t is not None and t is not kern.int32]
+
+    def args(self, arrays=None):
+        arrays = arrays or {}
+        out = []
+        for n, a, t, _ in self.specs:
+            if t is None:
+                out.append(a)
+            else:
+                out.append(kern.array(arrays.get(n, a), dtype=t, device=self.device))
+        return out
+
+    def forward(self, arrays=None):
+        args = self.args(arrays)
+        self.kernel(*args, dim=self.dim)
+        return {n: x.numpy().astype(np.float64) for (n, _, t, _), x
+                in zip(self.specs, args) if t is not None}
+
+
+@pytest.mark.parametrize("path", _cases())
+def test_tangent_of_autodiff_kernels(path, device):
+    c = Case(path, device)
+    if c.name in EXPECT_REFUSED:
+        with pytest.raises(kern.CompileError, match="forward-mode autodiff of " +
+                           re.escape(EXPECT_REFUSED[c.name])):
+            c.kernel.tangent
+        return
+    rng = np.random.default_rng(7)
+    v = {n: rng.uniform(-1, 1, a.shape).astype(a.dtype)
+         for n, a, t, inp in c.specs if inp}
+    w = {n: rng.uniform(-1, 1, a.shape).astype(a.dtype) for n, a, t in c.floats()}
+    # the tangent launch: the forward's values, and J v
+    args = c.args()
+    tans = {n: kern.array(v[n], dtype=t, device=device) for n, a, t in c.floats()
+            if n in v}
+    jv = kern.jvp(c.kernel, c.dim, args, tans)
+    ref = c.forward()
+    for (n, _, t, _), x in zip(c.specs, args):
+        if t is not None:
+            np.testing.assert_allclose(x.numpy(), ref[n], rtol=1e-5, atol=1e-6,
+                                       err_msg="%s: %s" % (c.name, n))
+    jv = {n: x.numpy().astype(np.float64) for n, x in jv.items()}
+    # central differences along v (float32: a step of 1e-2, loose bounds)
+    h = 1e-2
+    base = {s[0]: s[1] for s in c.specs}
+    plus = c.forward({n: base[n] + h * v[n] for n in v})
+    minus = c.forward({n: base[n] - h * v[n] for n in v})
+    for n in jv:
+        fd = (plus[n] - minus[n]) / (2 * h)
+        scale = 1 + np.abs(fd).max()
+        np.testing.assert_allclose(jv[n], fd, rtol=2e-2, atol=2e-2 * scale,
+                                   err_msg="%s: tan_%s against central differences"
+                                   % (c.name, n))
+    # the adjoint from w, after a forward launch (wp.Tape's order)
+    args = c.args()
+    c.kernel(*args, dim=c.dim)
+    adj = []
+    for (n, a, t, _), x in zip(c.specs, args):
+        if t is None:
+            adj.append(0.0 if isinstance(a, float) else 0)
+        elif t is kern.int32:
+            adj.append(None)
+        else:
+            adj.append(kern.array(w[n], dtype=t, device=device))
+    c.kernel.adjoint(*(args + adj), dim=c.dim)
+    lhs = sum(float(np.sum(jv[n] * w[n])) for n in jv)
+    rhs = 0.0
+    for (n, a, t, _), g in zip(c.specs, adj):
+        if n in v:
+            rhs += float(np.sum(v[n].astype(np.float64) * g.numpy()))
+    mag = sum(float(np.sum(np.abs(jv[n] * w[n]))) for n in jv) + 1
+    if c.name in EXPECT_INEXACT:
+        assert abs(lhs - rhs) > 1e-2 * mag, (
+            "%s: <J v, w> = <v, J^T w> now (%r, %r): Warp's adjoint is exact "
+            "here, take it off EXPECT_INEXACT" % (c.name, lhs, rhs))
+    else:
+        assert abs(lhs - rhs) <= 1e-4 * mag, (
+            "%s: <J v, w> = %r but <v, J^T w> = %r" % (c.name, lhs, rhs))
+
+
+def test_kern_run_tangent(tool, tmp_path):
+    # kern run --tangent: the outputs as a plain run, tan_out = J v
+    if tool is None:
+        pytest.skip("the kern tool is not built")
+    import subprocess
+    f = os.path.join(AUTODIFF, "arith.py")
+    save = tmp_path / "t.npy"
+    r = subprocess.run([tool, "run", f, "arith", "--tangent", "--quiet",
+                        "--device", "cpu", "--dim", "4",
+                        "a=arange(float32,4)", "b=full(float32,4,1.5)",
+                        "out=zeros(float32,4)", "s=2.5", "tan_a=ones(float32,4)",
+                        "tan_b=zeros(float32,4)", "tan_out=zeros(float32,4)",
+                        "tan_s=0", "--save", "tan_out=%s" % save],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    a, y, s = np.arange(4.0), 1.5, 2.5
+    x = a + 1
+    # out = (x^2 s - y/x - 3y) y / (1 + y); d/da = (2 x s + y / x^2) y / (1 + y)
+    np.testing.assert_allclose(np.load(save), (2 * x * s + y / x ** 2) * y / (1 + y),
+                               rtol=1e-5)
+    r = subprocess.run([tool, "run", f, "arith", "--tangent", "--adjoint"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "one of --adjoint and --tangent" in r.stderr
+
+
+EB_SRC = """import warp as wp
+
+wp.set_module_options({"enable_backward": False})
+
+@wp.kernel
+def sq(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    y[i] = x[i] * x[i]
+
+@wp.kernel(enable_backward=True)
+def twice(x: wp.array(dtype=float), y: wp.array(dtype=float)):
+    i = wp.tid()
+    y[i] = 2.0 * x[i]
+"""
+
+
+def test_enable_backward_tape(device):
+    # Warp 1.19 on the CPU, for the same launches: tape.backward() warns
+    # "Running the tape backwards may produce incorrect gradients because
+    # recorded kernel sq is defined in a module with the option
+    # 'enable_backward=False' set." and x.grad is [2, 2], from twice (the
+    # kernel option given as @wp.kernel(enable_backward=False) reads "is
+    # configured with the option 'enable_backward=False'."); an
+    # explicit adjoint launch raises RuntimeError "Failed to find backward
+    # kernel" (kern: CompileError naming the option).  The kernel's own
+    # enable_backward=True wins over the module's False.
+    m = kern.load(EB_SRC, device=device, name="eb_src.py")
+    x = kern.array(np.array([1.0, 2.0], np.float32), device=device, requires_grad=True)
+    y = kern.zeros(2, kern.float32, device=device, requires_grad=True)
+    z = kern.zeros(2, kern.float32, device=device, requires_grad=True)
+    with kern.Tape() as tape:
+        m.sq(x, y, dim=2)
+        m.twice(x, z, dim=2)
+    with pytest.warns(UserWarning, match="recorded kernel sq is defined in a "
+                      "module with the option 'enable_backward=False' set"):
+        tape.backward(grads={z: kern.array(np.ones(2, np.float32), device=device),
+                             y: kern.array(np.ones(2, np.float32), device=device)})
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 2.0])  # from twice only
+    with pytest.raises(kern.CompileError, match=r"eb_src.py:6:.*enable_backward=False "
+                       r"\(wp.set_module_options\)"):
+        m.sq.adjoint

@@ -1,0 +1,65 @@
+#!/bin/sh
+# kern gradcheck (tools/kern.c, issue #26): passes on kernels whose adjoint
+# and tangent are the derivative (gradcheck/ok64.py, float64), fails where
+# the adjoint is not the derivative (loop_carried.py: Warp's gradient of a
+# product carried through a dynamic loop, which the Warp goldens check is
+# what kern computes), names a refused construct at its position, and
+# answers --help and bad usage.
+# usage: gradcheck.sh KERN_TOOL DIR   (DIR: tests/autodiff)
+kern=$1
+dir=$2
+out=${TMPDIR:-/tmp}/kern_gradcheck.$$
+trap 'rm -f "$out"' EXIT
+fail() { echo "FAIL: $*"; cat "$out"; exit 1; }
+
+"$kern" gradcheck "$dir/gradcheck/ok64.py" mix >"$out" 2>&1 || fail "mix: exit $?"
+grep -q '^x  *adjoint  *8 .* ok$' "$out" || fail "mix: no passing row for x"
+grep -q '^v  *adjoint  *24 .* ok$' "$out" || fail "mix: no passing row for v (vec3d)"
+grep -q '^s  *tangent  *1 .* ok$' "$out" || fail "mix: the value s not checked by the tangent"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "mix: no tangent row"
+grep -q '^gradcheck: passed$' "$out" || fail "mix: not passed"
+
+"$kern" gradcheck "$dir/gradcheck/ok64.py" sumsq --dim 5 n=5 --seed 3 >"$out" 2>&1 ||
+  fail "sumsq: exit $?"
+
+# zero adjoints through infinite partials stay zero, not NaN
+"$kern" gradcheck "$dir/gradcheck/zero_adjoint.py" kz --dim 4 >"$out" 2>&1 ||
+  fail "zero_adjoint: exit $?"
+grep -q nan "$out" && fail "zero_adjoint: NaN"
+
+# the adjoint is Warp's, not the derivative: the check must fail on a,
+# while the tangent (forward mode is exact) passes
+"$kern" gradcheck "$dir/loop_carried.py" loop_carried --dim 3 n=3 >"$out" 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "loop_carried: exit $rc, want 1"
+grep -q '^a  *adjoint  *3 .* FAIL$' "$out" || fail "loop_carried: a's row is not FAIL"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "loop_carried: the tangent should pass"
+grep -q '^gradcheck: FAILED$' "$out" || fail "loop_carried: no FAILED line"
+
+# a tolerance too tight for float32 differences fails even a right gradient
+"$kern" gradcheck "$dir/arith.py" arith --dim 4 --rtol 0 --atol 0 >"$out" 2>&1
+[ $? -eq 1 ] || fail "arith with zero tolerances passed"
+"$kern" gradcheck "$dir/arith.py" arith --dim 4 >"$out" 2>&1 || fail "arith: exit $?"
+
+# not differentiable: the construct at its position
+"$kern" gradcheck "$dir/gradcheck/ok64.py" erfk >"$out" 2>&1
+[ $? -eq 1 ] || fail "erfk: exit not 1"
+grep -q 'ok64.py:36:5: error: autodiff of wp.erf is not supported yet' "$out" ||
+  fail "erfk: no positioned refusal"
+
+# what must be given, bad usage, help
+"$kern" gradcheck "$dir/gradcheck/ok64.py" sumsq >"$out" 2>&1
+[ $? -eq 1 ] || fail "sumsq without n: exit not 1"
+grep -q "parameter 'n': give it as n=VALUE" "$out" || fail "sumsq: no message for n"
+"$kern" gradcheck "$dir/gradcheck/ok64.py" sumsq n=2 m=3 >"$out" 2>&1
+[ $? -eq 1 ] || fail "unknown parameter: exit not 1"
+grep -q "'m=3': sumsq has no such parameter" "$out" || fail "no message for m"
+"$kern" gradcheck "$dir/gradcheck/ok64.py" mix --eps 0 >"$out" 2>&1
+[ $? -eq 2 ] || fail "--eps 0: exit not 2"
+"$kern" gradcheck "$dir/gradcheck/ok64.py" >"$out" 2>&1
+[ $? -eq 2 ] || fail "no KERNEL: exit not 2"
+"$kern" gradcheck --help >"$out" 2>&1 || fail "--help: exit $?"
+grep -q 'central finite differences' "$out" || fail "--help says nothing of differences"
+grep -q -- '--rtol' "$out" || fail "--help lacks --rtol"
+"$kern" help gradcheck >"$out" 2>&1 || fail "kern help gradcheck"
+echo "gradcheck: all checks passed"
