@@ -1356,11 +1356,6 @@ static kern_status vk_check_features(vk_state *st, const vk_phys *p,
                                      const kc_result *code) {
   for (int i = 0; i < code->nkernels; i++) {
     const kc_kernel *k = &code->kernels[i];
-    if (k->fault_param)
-      return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
-                         "vulkan: kernel '%s': debug mode's bounds checks are "
-                         "not supported on vulkan yet (run with --unchecked, "
-                         "kern_options.debug = 0)", k->name);
     if (k->needs_fp64 && !p->fp64)
       return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
                          "vulkan: kernel '%s' uses float64, but device '%s' "
