@@ -47,6 +47,7 @@
 
 #include "common.h"
 #include "runtime.h"
+#include "async.h"
 
 /* ---------------------------------------------------------------- Note [Vulkan declarations] */
 /* Only what the backend uses, from the Vulkan 1.2 specification.
@@ -57,7 +58,7 @@ typedef struct VkDevice_T *VkDevice;
 typedef struct VkQueue_T *VkQueue;
 typedef struct VkCommandBuffer_T *VkCommandBuffer;
 typedef uint64_t VkBuffer, VkDeviceMemory, VkShaderModule, VkPipeline,
-    VkPipelineLayout, VkCommandPool, VkFence, VkPipelineCache;
+    VkPipelineLayout, VkCommandPool, VkFence, VkPipelineCache, VkQueryPool;
 typedef int32_t VkResult;
 typedef uint32_t VkBool32;
 typedef void (*PFN_vkVoidFunction)(void);
@@ -70,6 +71,7 @@ enum {
   VK_ST_SUBMIT_INFO = 4,
   VK_ST_MEMORY_ALLOCATE_INFO = 5,
   VK_ST_FENCE_CREATE_INFO = 8,
+  VK_ST_QUERY_POOL_CREATE_INFO = 11,
   VK_ST_BUFFER_CREATE_INFO = 12,
   VK_ST_SHADER_MODULE_CREATE_INFO = 16,
   VK_ST_PIPELINE_SHADER_STAGE_CREATE_INFO = 18,
@@ -118,6 +120,7 @@ enum {
   VK_PROPS_TYPE = 16,
   VK_PROPS_NAME = 20, /* char[256] */
   VK_PROPS_MAX_GROUPS = 296 + 220, /* limits.maxComputeWorkGroupCount[0] */
+  VK_PROPS_TS_PERIOD = 296 + 424,  /* limits.timestampPeriod (float, ns) */
 };
 
 /* Feature structures as arrays of 32-bit words: index = byte offset / 4. */
@@ -311,7 +314,18 @@ enum {
   VK_QUEUE_COMPUTE = 2,
   VK_POOL_RESET_BUFFER = 2,
   VK_DEVICE_TYPE_CPU = 4,
+  VK_QUERY_TIMESTAMP = 2,
+  VK_STAGE_TOP_OF_PIPE = 1,
+  VK_STAGE_BOTTOM_OF_PIPE = 8192,
+  VK_QUERY_RESULT_64 = 1,
+  VK_QUERY_RESULT_WAIT = 2,
 };
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t flags, queryType, queryCount, pipelineStatistics;
+} VkQueryPoolCreateInfo;
 
 #define VK_MAKE_API(major, minor) (((uint32_t)(major) << 22) | ((uint32_t)(minor) << 12))
 
@@ -387,7 +401,17 @@ enum {
   X(VkResult, vkWaitForFences,                                                \
     (VkDevice, uint32_t, const VkFence *, VkBool32, uint64_t))                \
   X(VkResult, vkResetFences, (VkDevice, uint32_t, const VkFence *))           \
-  X(VkResult, vkDeviceWaitIdle, (VkDevice))
+  X(VkResult, vkDeviceWaitIdle, (VkDevice))                                   \
+  X(VkResult, vkCreateQueryPool,                                              \
+    (VkDevice, const VkQueryPoolCreateInfo *, const void *, VkQueryPool *))   \
+  X(void, vkDestroyQueryPool, (VkDevice, VkQueryPool, const void *))          \
+  X(void, vkCmdResetQueryPool, (VkCommandBuffer, VkQueryPool, uint32_t,       \
+                                uint32_t))                                    \
+  X(void, vkCmdWriteTimestamp, (VkCommandBuffer, uint32_t, VkQueryPool,       \
+                                uint32_t))                                    \
+  X(VkResult, vkGetQueryPoolResults,                                          \
+    (VkDevice, VkQueryPool, uint32_t, uint32_t, size_t, void *, uint64_t,     \
+     uint32_t))
 
 typedef struct vk_table {
   PFN_vkVoidFunction (*vkGetInstanceProcAddr)(VkInstance, const char *);
@@ -428,6 +452,8 @@ typedef struct vk_phys {
   char name[256];
   char driver[64];
   uint32_t api, vendor, type, queue_family, max_groups;
+  uint32_t ts_bits; /* the queue family's timestampValidBits; 0: none */
+  float ts_period;  /* ns per timestamp tick */
   uint64_t memory;
   int fp64, int64, int16, int8, storage8, storage16, int64_atomics;
   int f32_atomic_add, f64_atomic_add, atomic_float_ext;
@@ -470,6 +496,8 @@ typedef struct vk_dev {
   uint32_t mem_type; /* for arrays */
   vk_buf *args;      /* the launch's arguments */
   vk_buf *bufs;      /* every live array buffer */
+  VkQueryPool ts;    /* two timestamps around each launch, or 0 */
+  double clock_ms;   /* Note [vulkan device clock] */
 } vk_dev;
 
 typedef struct vk_state {
@@ -536,6 +564,7 @@ static void vk_describe(vk_phys *p) {
   memcpy(&p->vendor, props + VK_PROPS_VENDOR, 4);
   memcpy(&p->type, props + VK_PROPS_TYPE, 4);
   memcpy(&p->max_groups, props + VK_PROPS_MAX_GROUPS, 4);
+  memcpy(&p->ts_period, props + VK_PROPS_TS_PERIOD, 4);
   memcpy(p->name, props + VK_PROPS_NAME, 255);
   uint32_t drv;
   memcpy(&drv, props + VK_PROPS_DRIVER, 4);
@@ -576,6 +605,7 @@ static void vk_describe(vk_phys *p) {
   for (uint32_t i = 0; i < nq; i++)
     if (q[i].queueFlags & VK_QUEUE_COMPUTE) {
       p->queue_family = i;
+      p->ts_bits = q[i].timestampValidBits;
       break;
     }
   VkPhysicalDeviceMemoryProperties mp;
@@ -784,6 +814,7 @@ static void vk_release(void *state) {
       vk_buf_destroy(d, b);
     }
     if (d->args) vk_buf_destroy(d, d->args);
+    if (d->ts) vk->vkDestroyQueryPool(d->dev, d->ts, NULL);
     if (d->layout) vk->vkDestroyPipelineLayout(d->dev, d->layout, NULL);
     if (d->fence) vk->vkDestroyFence(d->dev, d->fence, NULL);
     if (d->pool) vk->vkDestroyCommandPool(d->dev, d->pool, NULL);
@@ -825,6 +856,12 @@ static kern_status vk_device_info(void *state, int dev, kern_device_info *out) {
 }
 
 /* ---------------------------------------------------------------- devices */
+
+/* $name set to something other than "" or "0". */
+static int vk_env_flag(const char *name) {
+  const char *e = getenv(name);
+  return e && *e && strcmp(e, "0") != 0;
+}
 
 static kern_status vk_buf_new(vk_state *st, vk_dev *d, size_t bytes,
                               vk_buf **out);
@@ -875,6 +912,13 @@ static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
                                     0, NULL, 1, &pcr};
   if ((r = vk->vkCreatePipelineLayout(d->dev, &lci, NULL, &d->layout)) != 0)
     return vk_fail(st, "vkCreatePipelineLayout", r);
+  /* Timestamps around each launch (Note [vulkan device clock]); without
+   * them the host's time of the submission stands in. */
+  if (p->ts_bits && p->ts_period > 0 && !vk_env_flag("KERN_VULKAN_NO_TIMESTAMPS")) {
+    VkQueryPoolCreateInfo qpi = {VK_ST_QUERY_POOL_CREATE_INFO, NULL, 0,
+                                 VK_QUERY_TIMESTAMP, 2, 0};
+    if (vk->vkCreateQueryPool(d->dev, &qpi, NULL, &d->ts) != 0) d->ts = 0;
+  }
   /* Arrays' memory: host-visible and coherent, device-local when the
    * device has such a type (Note [Vulkan stage 1]). */
   VkPhysicalDeviceMemoryProperties mp;
@@ -951,6 +995,36 @@ static kern_status vk_buf_new(vk_state *st, vk_dev *d, size_t bytes,
   return KERN_SUCCESS;
 }
 
+/* Note [vulkan device clock]: the backend is synchronous and its streams
+ * are the runtime's generic ones, whose events stamp a clock when their
+ * worker reaches them.  The host's clock would time each launch's
+ * recording, submission and fence wait too, so events on vulkan read this
+ * clock instead: per device, the sum of every launch's duration between
+ * its two GPU timestamps (vkCmdWriteTimestamp at the top and bottom of the
+ * pipe, in ticks of limits.timestampPeriod nanoseconds, masked to the
+ * queue's timestampValidBits) and of the host time of every copy and fill
+ * (memcpy on the mapping).  So kern_event_elapsed between two events is
+ * the device's busy time between them, as kern bench's timer "events"
+ * wants; idle gaps do not count.  A device without timestamps (or
+ * KERN_VULKAN_NO_TIMESTAMPS=1) adds the host time of the submission and
+ * wait instead. */
+static double vk_device_clock_ms(void *state, int dev) {
+  vk_state *st = state;
+  if (!st || dev < 0 || dev >= vk_proc.nphys || !st->devs) return 0;
+  pthread_mutex_lock(&st->lock);
+  double t = st->devs[dev].clock_ms;
+  pthread_mutex_unlock(&st->lock);
+  return t;
+}
+
+/* Adds a host-side copy's time to dev's clock. */
+static void vk_clock_add(vk_state *st, int dev, double ms) {
+  if (dev < 0 || dev >= vk_proc.nphys) return;
+  pthread_mutex_lock(&st->lock);
+  st->devs[dev].clock_ms += ms;
+  pthread_mutex_unlock(&st->lock);
+}
+
 /* ---------------------------------------------------------------- memory */
 
 static kern_status vk_mem_alloc(void *state, int dev, size_t bytes, void **out) {
@@ -998,7 +1072,11 @@ static kern_status vk_copy_in_at(void *state, int dev, void *dst, size_t off,
   (void)dev;
   vk_buf *b = dst;
   kern_status s = vk_range(state, b, off, bytes);
-  if (s == KERN_SUCCESS && bytes) memcpy(b->map + off, src, bytes);
+  if (s == KERN_SUCCESS && bytes) {
+    double h0 = kern__now_ms();
+    memcpy(b->map + off, src, bytes);
+    vk_clock_add(state, dev, kern__now_ms() - h0);
+  }
   return s;
 }
 
@@ -1007,7 +1085,11 @@ static kern_status vk_copy_out_at(void *state, int dev, void *dst,
   (void)dev;
   const vk_buf *b = src;
   kern_status s = vk_range(state, b, off, bytes);
-  if (s == KERN_SUCCESS && bytes) memcpy(dst, b->map + off, bytes);
+  if (s == KERN_SUCCESS && bytes) {
+    double h0 = kern__now_ms();
+    memcpy(dst, b->map + off, bytes);
+    vk_clock_add(state, dev, kern__now_ms() - h0);
+  }
   return s;
 }
 
@@ -1028,7 +1110,11 @@ static kern_status vk_copy_dd(void *state, int dev, void *dst, size_t doff,
   const vk_buf *s = src;
   kern_status st = vk_range(state, d, doff, bytes);
   if (st == KERN_SUCCESS) st = vk_range(state, s, soff, bytes);
-  if (st == KERN_SUCCESS && bytes) memmove(d->map + doff, s->map + soff, bytes);
+  if (st == KERN_SUCCESS && bytes) {
+    double h0 = kern__now_ms();
+    memmove(d->map + doff, s->map + soff, bytes);
+    vk_clock_add(state, dev, kern__now_ms() - h0);
+  }
   return st;
 }
 
@@ -1038,8 +1124,10 @@ static kern_status vk_fill(void *state, int dev, void *dst, const void *pattern,
   vk_buf *b = dst;
   kern_status s = vk_range(state, b, 0, bytes);
   if (s != KERN_SUCCESS) return s;
+  double h0 = kern__now_ms();
   for (size_t o = 0; pattern_size && o + pattern_size <= bytes; o += pattern_size)
     memcpy(b->map + o, pattern, pattern_size);
+  vk_clock_add(state, dev, kern__now_ms() - h0);
   return KERN_SUCCESS;
 }
 
@@ -1535,10 +1623,16 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
                           VK_ACCESS_SHADER_READ | VK_ACCESS_SHADER_WRITE};
     vk->vkCmdPipelineBarrier(d->cmd, VK_STAGE_HOST, VK_STAGE_COMPUTE_SHADER, 0,
                              1, &in, 0, NULL, 0, NULL);
+    if (d->ts) {
+      vk->vkCmdResetQueryPool(d->cmd, d->ts, 0, 2);
+      vk->vkCmdWriteTimestamp(d->cmd, VK_STAGE_TOP_OF_PIPE, d->ts, 0);
+    }
     vk->vkCmdBindPipeline(d->cmd, VK_BIND_COMPUTE, vkk->pipeline);
     vk->vkCmdPushConstants(d->cmd, d->layout, VK_SHADER_STAGE_COMPUTE, 0, 8,
                            &d->args->addr);
     vk->vkCmdDispatch(d->cmd, (uint32_t)groups, 1, 1);
+    if (d->ts)
+      vk->vkCmdWriteTimestamp(d->cmd, VK_STAGE_BOTTOM_OF_PIPE, d->ts, 1);
     VkMemoryBarrier outb = {VK_ST_MEMORY_BARRIER, NULL, VK_ACCESS_SHADER_WRITE,
                             VK_ACCESS_HOST_READ};
     vk->vkCmdPipelineBarrier(d->cmd, VK_STAGE_COMPUTE_SHADER, VK_STAGE_HOST, 0,
@@ -1548,10 +1642,23 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
       VkSubmitInfo si = {VK_ST_SUBMIT_INFO, NULL, 0, NULL, NULL, 1, &d->cmd,
                          0, NULL};
       call = "vkQueueSubmit";
+      double h0 = kern__now_ms();
       if ((r = vk->vkQueueSubmit(d->queue, 1, &si, d->fence)) == 0) {
         call = "vkWaitForFences";
         r = vk->vkWaitForFences(d->dev, 1, &d->fence, 1, UINT64_MAX);
         vk->vkResetFences(d->dev, 1, &d->fence);
+        uint64_t t[2] = {0, 0};
+        if (r == 0 && d->ts &&
+            vk->vkGetQueryPoolResults(d->dev, d->ts, 0, 2, sizeof t, t, 8,
+                                      VK_QUERY_RESULT_64 |
+                                          VK_QUERY_RESULT_WAIT) == 0) {
+          const vk_phys *ph = &vk_proc.phys[dev];
+          uint64_t mask = ph->ts_bits >= 64 ? ~(uint64_t)0
+                                            : (((uint64_t)1 << ph->ts_bits) - 1);
+          d->clock_ms += (double)((t[1] - t[0]) & mask) * ph->ts_period * 1e-6;
+        } else if (r == 0) {
+          d->clock_ms += kern__now_ms() - h0;
+        }
       }
     }
   }
@@ -1561,7 +1668,7 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
 }
 
 const kern_backend kern__backend_vulkan = {
-    .version = 3,
+    .version = 7,
     .name = "vulkan",
     .kind = KERN_BACKEND_VULKAN,
     .target = KERN_TARGET_VULKAN,
@@ -1583,4 +1690,5 @@ const kern_backend kern__backend_vulkan = {
     .copy_in_at = vk_copy_in_at,
     .copy_out_at = vk_copy_out_at,
     .copy_dd = vk_copy_dd,
+    .device_clock_ms = vk_device_clock_ms,
 };

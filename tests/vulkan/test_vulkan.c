@@ -124,6 +124,38 @@ int main(void) {
   ASSERT_OK(ctx, kern_array_download(cnt, &c, sizeof c));
   EXPECT_EQ(c, N); /* every thread ran once: the atomic counted them */
 
+  /* Events time the device (Note [vulkan device clock]): a launch between
+   * two events takes more than nothing, and the host sleeping between two
+   * events with nothing enqueued adds nothing (a host clock would count
+   * the 300 ms). */
+  {
+    kern_stream *ds;
+    kern_event *e0, *e1, *e2;
+    ASSERT_OK(ctx, kern_stream_default(ctx, dev, &ds));
+    ASSERT_OK(ctx, kern_event_new(ctx, &e0));
+    ASSERT_OK(ctx, kern_event_new(ctx, &e1));
+    ASSERT_OK(ctx, kern_event_new(ctx, &e2));
+    ASSERT_OK(ctx, kern_event_record(e0, ds));
+    ASSERT_OK(ctx, kern_launch_async(k, ds, 1, &n, 4, args));
+    ASSERT_OK(ctx, kern_event_record(e1, ds));
+    ASSERT_OK(ctx, kern_event_synchronize(e1));
+    usleep(300 * 1000);
+    ASSERT_OK(ctx, kern_event_record(e2, ds));
+    ASSERT_OK(ctx, kern_event_synchronize(e2));
+    double ms_launch = -1, ms_idle = -1;
+    ASSERT_OK(ctx, kern_event_elapsed(e0, e1, &ms_launch));
+    ASSERT_OK(ctx, kern_event_elapsed(e1, e2, &ms_idle));
+    printf("events: launch %.4f ms, 300 ms of host sleep %.4f ms\n",
+           ms_launch, ms_idle);
+    EXPECT_TRUE(ms_launch > 0 && ms_launch < 250);
+    EXPECT_TRUE(ms_idle >= 0 && ms_idle < 50);
+    kern_event_free(e0);
+    kern_event_free(e1);
+    kern_event_free(e2);
+    /* the launch above ran once more: y = 3x + (3x + y0) */
+    ASSERT_OK(ctx, kern_array_upload(y, hy, sizeof hy));
+  }
+
   /* warm: the same module from the cache, in a new context */
   kern_context *ctx2;
   ASSERT_EQ(kern_context_new(&o, &ctx2), KERN_SUCCESS);
