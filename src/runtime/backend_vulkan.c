@@ -315,6 +315,12 @@ enum {
   VK_POOL_RESET_BUFFER = 2,
   VK_DEVICE_TYPE_CPU = 4,
   VK_QUERY_TIMESTAMP = 2,
+  VK_STAGE_TRANSFER = 4096,
+  VK_STAGE_ALL_COMMANDS = 65536,
+  VK_ACCESS_TRANSFER_READ = 2048,
+  VK_ACCESS_TRANSFER_WRITE = 4096,
+  VK_ACCESS_MEMORY_READ = 32768,
+  VK_ACCESS_MEMORY_WRITE = 65536,
   VK_STAGE_TOP_OF_PIPE = 1,
   VK_STAGE_BOTTOM_OF_PIPE = 8192,
   VK_QUERY_RESULT_64 = 1,
@@ -326,6 +332,10 @@ typedef struct {
   const void *pNext;
   uint32_t flags, queryType, queryCount, pipelineStatistics;
 } VkQueryPoolCreateInfo;
+
+typedef struct {
+  uint64_t srcOffset, dstOffset, size;
+} VkBufferCopy;
 
 #define VK_MAKE_API(major, minor) (((uint32_t)(major) << 22) | ((uint32_t)(minor) << 12))
 
@@ -402,6 +412,8 @@ typedef struct {
     (VkDevice, uint32_t, const VkFence *, VkBool32, uint64_t))                \
   X(VkResult, vkResetFences, (VkDevice, uint32_t, const VkFence *))           \
   X(VkResult, vkDeviceWaitIdle, (VkDevice))                                   \
+  X(void, vkCmdCopyBuffer, (VkCommandBuffer, VkBuffer, VkBuffer, uint32_t,    \
+                            const VkBufferCopy *))                            \
   X(VkResult, vkCreateQueryPool,                                              \
     (VkDevice, const VkQueryPoolCreateInfo *, const void *, VkQueryPool *))   \
   X(void, vkDestroyQueryPool, (VkDevice, VkQueryPool, const void *))          \
@@ -454,6 +466,8 @@ typedef struct vk_phys {
   uint32_t api, vendor, type, queue_family, max_groups;
   uint32_t ts_bits; /* the queue family's timestampValidBits; 0: none */
   float ts_period;  /* ns per timestamp tick */
+  int staged;       /* arrays in device-local memory, copies through a
+                       staging buffer (Note [vulkan memory]) */
   uint64_t memory;
   int fp64, int64, int16, int8, storage8, storage16, int64_atomics;
   int f32_atomic_add, f64_atomic_add, atomic_float_ext;
@@ -493,7 +507,11 @@ typedef struct vk_dev {
   VkCommandBuffer cmd;
   VkFence fence;
   VkPipelineLayout layout;
-  uint32_t mem_type; /* for arrays */
+  uint32_t mem_type; /* host-visible: the arguments, arrays unless staged */
+  uint32_t dev_type; /* device-local: arrays when staged */
+  uint32_t host_type; /* host-visible: the staging buffer */
+  vk_buf *stage;     /* the staging buffer, made on first use */
+  size_t stage_size;
   vk_buf *args;      /* the launch's arguments */
   vk_buf *bufs;      /* every live array buffer */
   VkQueryPool ts;    /* two timestamps around each launch, or 0 */
@@ -614,6 +632,14 @@ static void vk_describe(vk_phys *p) {
   for (uint32_t i = 0; i < mp.heapCount && i < 16; i++)
     if (mp.heaps[i].flags & 1) /* device-local heap */
       p->memory += mp.heaps[i].size;
+  /* Note [vulkan memory]: staged where device-local memory the host cannot
+   * map exists (a discrete GPU), or where KERN_VULKAN_STAGING says so. */
+  for (uint32_t i = 0; i < mp.typeCount && i < 32; i++)
+    if ((mp.types[i].flags & VK_MEM_DEVICE_LOCAL) &&
+        !(mp.types[i].flags & VK_MEM_HOST_VISIBLE))
+      p->staged = 1;
+  const char *force = getenv("KERN_VULKAN_STAGING");
+  if (force && *force) p->staged = strcmp(force, "0") != 0;
 }
 
 static void vk_load_shaderc(void) {
@@ -814,6 +840,7 @@ static void vk_release(void *state) {
       vk_buf_destroy(d, b);
     }
     if (d->args) vk_buf_destroy(d, d->args);
+    if (d->stage) vk_buf_destroy(d, d->stage);
     if (d->ts) vk->vkDestroyQueryPool(d->dev, d->ts, NULL);
     if (d->layout) vk->vkDestroyPipelineLayout(d->dev, d->layout, NULL);
     if (d->fence) vk->vkDestroyFence(d->dev, d->fence, NULL);
@@ -845,6 +872,11 @@ static kern_status vk_device_info(void *state, int dev, kern_device_info *out) {
            (double)p->memory / (1024.0 * 1024.0 * 1024.0),
            p->fp64 ? "yes" : "no", p->int64 ? "yes" : "no",
            p->f32_atomic_add ? "yes" : "no (refused)");
+  if (p->staged) {
+    size_t l = strlen(out->description);
+    snprintf(out->description + l, sizeof out->description - l,
+             ", arrays device-local (staged copies)");
+  }
   out->memory_bytes = p->memory;
   out->capability_major = (int)(p->api >> 22);
   out->capability_minor = (int)((p->api >> 12) & 0x3ff);
@@ -864,7 +896,7 @@ static int vk_env_flag(const char *name) {
 }
 
 static kern_status vk_buf_new(vk_state *st, vk_dev *d, size_t bytes,
-                              vk_buf **out);
+                              uint32_t type, int map, vk_buf **out);
 
 /* The logical device, queue, command buffer, fence and pipeline layout of
  * dev, made on first use. */
@@ -938,11 +970,43 @@ static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
     return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
                        "vulkan: device '%s' has no host-visible coherent "
                        "memory", p->name);
-  return vk_buf_new(st, d, 4096, &d->args);
+  /* Note [vulkan memory]: staged arrays live in device-local memory the
+   * host need not see (such a type first, else any device-local one: the
+   * forced staging of KERN_VULKAN_STAGING=1 on lavapipe), the staging
+   * buffer in host-visible memory that is not device-local if there is
+   * such a type (system memory, which the GPU reads over PCIe at its full
+   * rate), else the arguments' type. */
+  d->dev_type = d->host_type = d->mem_type;
+  if (p->staged) {
+    uint32_t dt = UINT32_MAX;
+    for (int pass = 0; pass < 2 && dt == UINT32_MAX; pass++)
+      for (uint32_t i = 0; i < mp.typeCount && i < 32; i++) {
+        uint32_t fl = mp.types[i].flags;
+        if ((fl & VK_MEM_DEVICE_LOCAL) && (pass || !(fl & VK_MEM_HOST_VISIBLE))) {
+          dt = i;
+          break;
+        }
+      }
+    if (dt != UINT32_MAX) d->dev_type = dt;
+    for (uint32_t i = 0; i < mp.typeCount && i < 32; i++) {
+      uint32_t fl = mp.types[i].flags;
+      if ((fl & want) == want && !(fl & VK_MEM_DEVICE_LOCAL)) {
+        d->host_type = i;
+        break;
+      }
+    }
+    d->stage_size = (size_t)64 << 20;
+    const char *e = getenv("KERN_VULKAN_STAGING_BYTES");
+    if (e && *e) {
+      long long v = atoll(e);
+      d->stage_size = v < 256 ? 256 : (size_t)v;
+    }
+  }
+  return vk_buf_new(st, d, 4096, d->mem_type, 1, &d->args);
 }
 
 static kern_status vk_buf_new(vk_state *st, vk_dev *d, size_t bytes,
-                              vk_buf **out) {
+                              uint32_t type, int map, vk_buf **out) {
   vk_table *vk = &vk_proc.vk;
   vk_buf *b = kern__calloc(1, sizeof *b);
   if (!b)
@@ -965,16 +1029,16 @@ static kern_status vk_buf_new(vk_state *st, vk_dev *d, size_t bytes,
   }
   VkMemoryRequirements req;
   vk->vkGetBufferMemoryRequirements(d->dev, b->buf, &req);
-  if (!(req.memoryTypeBits & (1u << d->mem_type))) {
+  if (!(req.memoryTypeBits & (1u << type))) {
     vk_buf_destroy(d, b);
     return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
-                       "vulkan: buffers cannot live in host-visible memory "
-                       "on this device");
+                       "vulkan: buffers cannot live in memory type %u "
+                       "on this device", type);
   }
   VkMemoryAllocateFlagsInfo fl = {VK_ST_MEMORY_ALLOCATE_FLAGS_INFO, NULL,
                                   VK_ALLOC_DEVICE_ADDRESS, 0};
   VkMemoryAllocateInfo ai = {VK_ST_MEMORY_ALLOCATE_INFO, &fl, req.size,
-                             d->mem_type};
+                             type};
   if ((r = vk->vkAllocateMemory(d->dev, &ai, NULL, &b->mem)) != 0) {
     b->mem = 0;
     vk_buf_destroy(d, b);
@@ -983,8 +1047,8 @@ static kern_status vk_buf_new(vk_state *st, vk_dev *d, size_t bytes,
                        bytes, (int)r);
   }
   if ((r = vk->vkBindBufferMemory(d->dev, b->buf, b->mem, 0)) != 0 ||
-      (r = vk->vkMapMemory(d->dev, b->mem, 0, ~(uint64_t)0, 0,
-                           (void **)&b->map)) != 0) {
+      (map && (r = vk->vkMapMemory(d->dev, b->mem, 0, ~(uint64_t)0, 0,
+                                   (void **)&b->map)) != 0)) {
     vk_buf_destroy(d, b);
     return vk_fail(st, "vkBindBufferMemory/vkMapMemory", r);
   }
@@ -1034,7 +1098,9 @@ static kern_status vk_mem_alloc(void *state, int dev, size_t bytes, void **out) 
   if (s != KERN_SUCCESS) return s;
   vk_buf *b;
   pthread_mutex_lock(&st->lock);
-  s = vk_buf_new(st, d, bytes, &b);
+  s = vk_buf_new(st, d, bytes, vk_proc.phys[dev].staged ? d->dev_type
+                                                        : d->mem_type,
+                 !vk_proc.phys[dev].staged, &b);
   if (s == KERN_SUCCESS) {
     b->next = d->bufs;
     d->bufs = b;
@@ -1067,11 +1133,160 @@ static kern_status vk_range(vk_state *st, const vk_buf *b, size_t off,
   return KERN_SUCCESS;
 }
 
+/* Note [vulkan memory]: where arrays are device-local (a discrete GPU, or
+ * KERN_VULKAN_STAGING=1), the host never maps them: uploads memcpy into
+ * one reusable host-visible staging buffer per device (64 MiB, or
+ * $KERN_VULKAN_STAGING_BYTES) and copy it into the array with
+ * vkCmdCopyBuffer, a chunk at a time; downloads the other way; fills
+ * write the pattern into the staging buffer once and copy it over the
+ * array; device-to-device copies are one vkCmdCopyBuffer (through the
+ * staging buffer when source and destination overlap in one buffer).
+ * Every submission waits on the device's fence, under st->lock, and
+ * ends with a barrier from its writes to any later command and the
+ * host, so the next launch or copy sees them.  Elsewhere (lavapipe and
+ * other devices whose only memory is host-visible) arrays are mapped
+ * and copies are memcpy. */
+static VkResult vk_xfer_begin(vk_dev *d) {
+  vk_table *vk = &vk_proc.vk;
+  VkCommandBufferBeginInfo bi = {VK_ST_COMMAND_BUFFER_BEGIN_INFO, NULL, 1, NULL};
+  VkResult r;
+  if ((r = vk->vkResetCommandBuffer(d->cmd, 0)) != 0 ||
+      (r = vk->vkBeginCommandBuffer(d->cmd, &bi)) != 0)
+    return r;
+  VkMemoryBarrier in = {VK_ST_MEMORY_BARRIER, NULL,
+                        VK_ACCESS_HOST_WRITE | VK_ACCESS_MEMORY_WRITE,
+                        VK_ACCESS_TRANSFER_READ | VK_ACCESS_TRANSFER_WRITE};
+  vk->vkCmdPipelineBarrier(d->cmd, VK_STAGE_HOST | VK_STAGE_ALL_COMMANDS,
+                           VK_STAGE_TRANSFER, 0, 1, &in, 0, NULL, 0, NULL);
+  return 0;
+}
+
+/* Between two copies of one submission: the first's writes before the
+ * second's reads. */
+static void vk_xfer_mid(vk_dev *d) {
+  VkMemoryBarrier m = {VK_ST_MEMORY_BARRIER, NULL, VK_ACCESS_TRANSFER_WRITE,
+                       VK_ACCESS_TRANSFER_READ | VK_ACCESS_TRANSFER_WRITE};
+  vk_proc.vk.vkCmdPipelineBarrier(d->cmd, VK_STAGE_TRANSFER, VK_STAGE_TRANSFER,
+                                  0, 1, &m, 0, NULL, 0, NULL);
+}
+
+static VkResult vk_xfer_end(vk_dev *d) {
+  vk_table *vk = &vk_proc.vk;
+  VkMemoryBarrier out = {VK_ST_MEMORY_BARRIER, NULL, VK_ACCESS_TRANSFER_WRITE,
+                         VK_ACCESS_MEMORY_READ | VK_ACCESS_MEMORY_WRITE |
+                             VK_ACCESS_HOST_READ};
+  vk->vkCmdPipelineBarrier(d->cmd, VK_STAGE_TRANSFER,
+                           VK_STAGE_ALL_COMMANDS | VK_STAGE_HOST, 0, 1, &out,
+                           0, NULL, 0, NULL);
+  VkResult r = vk->vkEndCommandBuffer(d->cmd);
+  if (r != 0) return r;
+  VkSubmitInfo si = {VK_ST_SUBMIT_INFO, NULL, 0, NULL, NULL, 1, &d->cmd, 0, NULL};
+  if ((r = vk->vkQueueSubmit(d->queue, 1, &si, d->fence)) != 0) return r;
+  r = vk->vkWaitForFences(d->dev, 1, &d->fence, 1, UINT64_MAX);
+  vk->vkResetFences(d->dev, 1, &d->fence);
+  return r;
+}
+
+/* The staging buffer of d, made on first use (st->lock held). */
+static kern_status vk_stage(vk_state *st, vk_dev *d) {
+  if (d->stage) return KERN_SUCCESS;
+  return vk_buf_new(st, d, d->stage_size, d->host_type, 1, &d->stage);
+}
+
+static int vk_staged(vk_state *st, int dev) {
+  (void)st;
+  return dev >= 0 && dev < vk_proc.nphys && vk_proc.phys[dev].staged;
+}
+
+/* What the staged copies do, one per call (st->lock held). */
+enum { VK_IN, VK_OUT, VK_DD, VK_FILL };
+static kern_status vk_staged_copy(vk_state *st, int dev, int what, vk_buf *b,
+                                  size_t off, const vk_buf *sb, size_t soff,
+                                  void *host, const void *chost, size_t bytes) {
+  vk_dev *d = &st->devs[dev];
+  vk_table *vk = &vk_proc.vk;
+  kern_status s = vk_stage(st, d);
+  if (s != KERN_SUCCESS) return s;
+  size_t chunk = d->stage_size;
+  VkResult r = 0;
+  if (what == VK_FILL) {
+    size_t ps = soff; /* the pattern's size */
+    if (ps == 0 || ps > chunk)
+      return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                         "vulkan: a fill pattern of %zu bytes is larger than "
+                         "the staging buffer (%zu bytes)", ps, chunk);
+    chunk -= chunk % ps;
+    size_t n = bytes < chunk ? bytes : chunk;
+    for (size_t o = 0; o + ps <= n; o += ps) memcpy(d->stage->map + o, chost, ps);
+    if ((r = vk_xfer_begin(d)) != 0) goto fail;
+    for (size_t o = 0; o < bytes; o += chunk) {
+      VkBufferCopy c = {0, off + o, bytes - o < chunk ? bytes - o : chunk};
+      vk->vkCmdCopyBuffer(d->cmd, d->stage->buf, b->buf, 1, &c);
+    }
+    if ((r = vk_xfer_end(d)) != 0) goto fail;
+    return KERN_SUCCESS;
+  }
+  if (what == VK_DD) {
+    int overlap = b == sb && off < soff + bytes && soff < off + bytes;
+    if (!overlap) {
+      VkBufferCopy c = {soff, off, bytes};
+      if ((r = vk_xfer_begin(d)) != 0) goto fail;
+      vk->vkCmdCopyBuffer(d->cmd, sb->buf, b->buf, 1, &c);
+      if ((r = vk_xfer_end(d)) != 0) goto fail;
+      return KERN_SUCCESS;
+    }
+    /* memmove: chunks through the staging buffer, from the end when the
+     * destination is after the source */
+    for (size_t k = 0; k < bytes; k += chunk) {
+      size_t c = bytes - k < chunk ? bytes - k : chunk;
+      size_t o = off > soff ? bytes - k - c : k;
+      VkBufferCopy c1 = {soff + o, 0, c}, c2 = {0, off + o, c};
+      if ((r = vk_xfer_begin(d)) != 0) goto fail;
+      vk->vkCmdCopyBuffer(d->cmd, sb->buf, d->stage->buf, 1, &c1);
+      vk_xfer_mid(d);
+      vk->vkCmdCopyBuffer(d->cmd, d->stage->buf, b->buf, 1, &c2);
+      if ((r = vk_xfer_end(d)) != 0) goto fail;
+    }
+    return KERN_SUCCESS;
+  }
+  for (size_t o = 0; o < bytes; o += chunk) {
+    size_t c = bytes - o < chunk ? bytes - o : chunk;
+    if (what == VK_IN) memcpy(d->stage->map, (const char *)chost + o, c);
+    VkBufferCopy cp = {what == VK_IN ? 0 : off + o, what == VK_IN ? off + o : 0, c};
+    if ((r = vk_xfer_begin(d)) != 0) goto fail;
+    if (what == VK_IN)
+      vk->vkCmdCopyBuffer(d->cmd, d->stage->buf, b->buf, 1, &cp);
+    else
+      vk->vkCmdCopyBuffer(d->cmd, b->buf, d->stage->buf, 1, &cp);
+    if ((r = vk_xfer_end(d)) != 0) goto fail;
+    if (what == VK_OUT) memcpy((char *)host + o, d->stage->map, c);
+  }
+  return KERN_SUCCESS;
+fail:
+  return vk_fail(st, "a staged copy", r);
+}
+
+/* Runs one staged copy under the lock and counts its time on the device
+ * clock. */
+static kern_status vk_staged_run(vk_state *st, int dev, int what, vk_buf *b,
+                                 size_t off, const vk_buf *sb, size_t soff,
+                                 void *host, const void *chost, size_t bytes) {
+  pthread_mutex_lock(&st->lock);
+  double h0 = kern__now_ms();
+  kern_status s = vk_staged_copy(st, dev, what, b, off, sb, soff, host, chost,
+                                 bytes);
+  st->devs[dev].clock_ms += kern__now_ms() - h0;
+  pthread_mutex_unlock(&st->lock);
+  return s;
+}
+
 static kern_status vk_copy_in_at(void *state, int dev, void *dst, size_t off,
                                  const void *src, size_t bytes) {
   (void)dev;
   vk_buf *b = dst;
   kern_status s = vk_range(state, b, off, bytes);
+  if (s == KERN_SUCCESS && bytes && vk_staged(state, dev))
+    return vk_staged_run(state, dev, VK_IN, b, off, NULL, 0, NULL, src, bytes);
   if (s == KERN_SUCCESS && bytes) {
     double h0 = kern__now_ms();
     memcpy(b->map + off, src, bytes);
@@ -1085,6 +1300,9 @@ static kern_status vk_copy_out_at(void *state, int dev, void *dst,
   (void)dev;
   const vk_buf *b = src;
   kern_status s = vk_range(state, b, off, bytes);
+  if (s == KERN_SUCCESS && bytes && vk_staged(state, dev))
+    return vk_staged_run(state, dev, VK_OUT, (vk_buf *)b, off, NULL, 0, dst,
+                         NULL, bytes);
   if (s == KERN_SUCCESS && bytes) {
     double h0 = kern__now_ms();
     memcpy(dst, b->map + off, bytes);
@@ -1110,6 +1328,9 @@ static kern_status vk_copy_dd(void *state, int dev, void *dst, size_t doff,
   const vk_buf *s = src;
   kern_status st = vk_range(state, d, doff, bytes);
   if (st == KERN_SUCCESS) st = vk_range(state, s, soff, bytes);
+  if (st == KERN_SUCCESS && bytes && vk_staged(state, dev))
+    return vk_staged_run(state, dev, VK_DD, d, doff, s, soff, NULL, NULL,
+                         bytes);
   if (st == KERN_SUCCESS && bytes) {
     double h0 = kern__now_ms();
     memmove(d->map + doff, s->map + soff, bytes);
@@ -1124,6 +1345,10 @@ static kern_status vk_fill(void *state, int dev, void *dst, const void *pattern,
   vk_buf *b = dst;
   kern_status s = vk_range(state, b, 0, bytes);
   if (s != KERN_SUCCESS) return s;
+  if (vk_staged(state, dev))
+    return bytes ? vk_staged_run(state, dev, VK_FILL, b, 0, NULL, pattern_size,
+                                 NULL, pattern, bytes)
+                 : KERN_SUCCESS;
   double h0 = kern__now_ms();
   for (size_t o = 0; pattern_size && o + pattern_size <= bytes; o += pattern_size)
     memcpy(b->map + o, pattern, pattern_size);
@@ -1633,10 +1858,14 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
     vk->vkCmdDispatch(d->cmd, (uint32_t)groups, 1, 1);
     if (d->ts)
       vk->vkCmdWriteTimestamp(d->cmd, VK_STAGE_BOTTOM_OF_PIPE, d->ts, 1);
+    /* the shader's writes before the host's reads and any later command
+     * (a launch or a staged copy: Note [vulkan memory]) */
     VkMemoryBarrier outb = {VK_ST_MEMORY_BARRIER, NULL, VK_ACCESS_SHADER_WRITE,
-                            VK_ACCESS_HOST_READ};
-    vk->vkCmdPipelineBarrier(d->cmd, VK_STAGE_COMPUTE_SHADER, VK_STAGE_HOST, 0,
-                             1, &outb, 0, NULL, 0, NULL);
+                            VK_ACCESS_HOST_READ | VK_ACCESS_MEMORY_READ |
+                                VK_ACCESS_MEMORY_WRITE};
+    vk->vkCmdPipelineBarrier(d->cmd, VK_STAGE_COMPUTE_SHADER,
+                             VK_STAGE_HOST | VK_STAGE_ALL_COMMANDS, 0, 1,
+                             &outb, 0, NULL, 0, NULL);
     call = "vkEndCommandBuffer";
     if ((r = vk->vkEndCommandBuffer(d->cmd)) == 0) {
       VkSubmitInfo si = {VK_ST_SUBMIT_INFO, NULL, 0, NULL, NULL, 1, &d->cmd,
