@@ -74,6 +74,7 @@ enum {
   VK_ST_QUERY_POOL_CREATE_INFO = 11,
   VK_ST_BUFFER_CREATE_INFO = 12,
   VK_ST_SHADER_MODULE_CREATE_INFO = 16,
+  VK_ST_PIPELINE_CACHE_CREATE_INFO = 17,
   VK_ST_PIPELINE_SHADER_STAGE_CREATE_INFO = 18,
   VK_ST_COMPUTE_PIPELINE_CREATE_INFO = 29,
   VK_ST_PIPELINE_LAYOUT_CREATE_INFO = 30,
@@ -118,7 +119,9 @@ enum {
   VK_PROPS_DRIVER = 4,
   VK_PROPS_VENDOR = 8,
   VK_PROPS_TYPE = 16,
+  VK_PROPS_DEVICE_ID = 12,
   VK_PROPS_NAME = 20, /* char[256] */
+  VK_PROPS_CACHE_UUID = 276, /* pipelineCacheUUID[16] */
   VK_PROPS_MAX_GROUPS = 296 + 220, /* limits.maxComputeWorkGroupCount[0] */
   VK_PROPS_TS_PERIOD = 296 + 424,  /* limits.timestampPeriod (float, ns) */
 };
@@ -337,6 +340,14 @@ typedef struct {
   uint64_t srcOffset, dstOffset, size;
 } VkBufferCopy;
 
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t flags;
+  size_t initialDataSize;
+  const void *pInitialData;
+} VkPipelineCacheCreateInfo;
+
 #define VK_MAKE_API(major, minor) (((uint32_t)(major) << 22) | ((uint32_t)(minor) << 12))
 
 /* ---------------------------------------------------------------- table */
@@ -412,6 +423,12 @@ typedef struct {
     (VkDevice, uint32_t, const VkFence *, VkBool32, uint64_t))                \
   X(VkResult, vkResetFences, (VkDevice, uint32_t, const VkFence *))           \
   X(VkResult, vkDeviceWaitIdle, (VkDevice))                                   \
+  X(VkResult, vkCreatePipelineCache,                                          \
+    (VkDevice, const VkPipelineCacheCreateInfo *, const void *,               \
+     VkPipelineCache *))                                                      \
+  X(void, vkDestroyPipelineCache, (VkDevice, VkPipelineCache, const void *))  \
+  X(VkResult, vkGetPipelineCacheData,                                         \
+    (VkDevice, VkPipelineCache, size_t *, void *))                            \
   X(void, vkCmdCopyBuffer, (VkCommandBuffer, VkBuffer, VkBuffer, uint32_t,    \
                             const VkBufferCopy *))                            \
   X(VkResult, vkCreateQueryPool,                                              \
@@ -465,6 +482,8 @@ typedef struct vk_phys {
   char driver[64];
   uint32_t api, vendor, type, queue_family, max_groups;
   uint32_t ts_bits; /* the queue family's timestampValidBits; 0: none */
+  uint32_t device_id, driver_raw;
+  unsigned char cache_uuid[16]; /* pipelineCacheUUID */
   float ts_period;  /* ns per timestamp tick */
   int staged;       /* arrays in device-local memory, copies through a
                        staging buffer (Note [vulkan memory]) */
@@ -516,6 +535,8 @@ typedef struct vk_dev {
   vk_buf *bufs;      /* every live array buffer */
   VkQueryPool ts;    /* two timestamps around each launch, or 0 */
   double clock_ms;   /* Note [vulkan device clock] */
+  VkPipelineCache pcache; /* Note [vulkan pipeline cache] */
+  int pcache_dirty;       /* a pipeline was made since it was loaded */
 } vk_dev;
 
 typedef struct vk_state {
@@ -583,6 +604,9 @@ static void vk_describe(vk_phys *p) {
   memcpy(&p->type, props + VK_PROPS_TYPE, 4);
   memcpy(&p->max_groups, props + VK_PROPS_MAX_GROUPS, 4);
   memcpy(&p->ts_period, props + VK_PROPS_TS_PERIOD, 4);
+  memcpy(&p->device_id, props + VK_PROPS_DEVICE_ID, 4);
+  memcpy(&p->driver_raw, props + VK_PROPS_DRIVER, 4);
+  memcpy(p->cache_uuid, props + VK_PROPS_CACHE_UUID, 16);
   memcpy(p->name, props + VK_PROPS_NAME, 255);
   uint32_t drv;
   memcpy(&drv, props + VK_PROPS_DRIVER, 4);
@@ -826,6 +850,8 @@ static void vk_buf_destroy(vk_dev *d, vk_buf *b) {
   kern__free(b);
 }
 
+static void vk_pcache_save(vk_state *st, vk_dev *d, const vk_phys *p);
+
 static void vk_release(void *state) {
   vk_state *st = state;
   if (!st) return;
@@ -842,6 +868,10 @@ static void vk_release(void *state) {
     if (d->args) vk_buf_destroy(d, d->args);
     if (d->stage) vk_buf_destroy(d, d->stage);
     if (d->ts) vk->vkDestroyQueryPool(d->dev, d->ts, NULL);
+    if (d->pcache) {
+      vk_pcache_save(st, d, &vk_proc.phys[i]);
+      vk->vkDestroyPipelineCache(d->dev, d->pcache, NULL);
+    }
     if (d->layout) vk->vkDestroyPipelineLayout(d->dev, d->layout, NULL);
     if (d->fence) vk->vkDestroyFence(d->dev, d->fence, NULL);
     if (d->pool) vk->vkDestroyCommandPool(d->dev, d->pool, NULL);
@@ -898,6 +928,104 @@ static int vk_env_flag(const char *name) {
 static kern_status vk_buf_new(vk_state *st, vk_dev *d, size_t bytes,
                               uint32_t type, int map, vk_buf **out);
 
+/* Note [vulkan pipeline cache]: the driver's VkPipelineCache of each
+ * device is kept in kern's cache directory, one entry per device and
+ * driver: key = SHA-256 of "kern-vulkan-pipeline-cache-1", vendorID,
+ * deviceID, driverVersion and pipelineCacheUUID; extension ".vkpc".  The
+ * entry is the data vkGetPipelineCacheData gave, stored like every cache
+ * entry (temporary file and rename, SHA-256 footer: cache.c), so a
+ * truncated or altered file is a miss and removed.  Before the data goes
+ * to vkCreatePipelineCache its own header, as Vulkan defines it
+ * (VK_PIPELINE_CACHE_HEADER_VERSION_ONE: headerSize >= 32, version 1,
+ * vendorID, deviceID, pipelineCacheUUID), must match the device, or the
+ * data is dropped: drivers should reject foreign data themselves, but a
+ * file is no reason to trust that.  The cache is loaded when the device
+ * is opened and written back when the context is freed, if a pipeline
+ * was made meanwhile.  Every step is quiet (ctx->quiet): a cache that
+ * cannot be read or written costs a recompile, never an error.
+ * KERN_VULKAN_NO_PIPELINE_CACHE=1 or kern_options.no_cache turns it off. */
+static void vk_pcache_key(const vk_phys *p, char key[65]) {
+  kern__sha256 h;
+  unsigned char dg[32];
+  static const char tag[] = "kern-vulkan-pipeline-cache-1";
+  kern__sha256_init(&h);
+  kern__sha256_update(&h, tag, sizeof tag);
+  kern__sha256_update(&h, &p->vendor, 4);
+  kern__sha256_update(&h, &p->device_id, 4);
+  kern__sha256_update(&h, &p->driver_raw, 4);
+  kern__sha256_update(&h, p->cache_uuid, 16);
+  kern__sha256_final(&h, dg);
+  kern__sha256_hex(dg, key);
+}
+
+static int vk_pcache_on(vk_state *st) {
+  return !st->ctx->opts.no_cache && !vk_env_flag("KERN_VULKAN_NO_PIPELINE_CACHE");
+}
+
+/* 1 when data starts with a pipeline cache header of device p. */
+static int vk_pcache_header_ok(const vk_phys *p, const unsigned char *data,
+                               size_t size) {
+  uint32_t hs, ver, vendor, device;
+  if (size < 32) return 0;
+  memcpy(&hs, data, 4);
+  memcpy(&ver, data + 4, 4);
+  memcpy(&vendor, data + 8, 4);
+  memcpy(&device, data + 12, 4);
+  return hs >= 32 && hs <= size && ver == 1 && vendor == p->vendor &&
+         device == p->device_id && memcmp(data + 16, p->cache_uuid, 16) == 0;
+}
+
+static void vk_pcache_load(vk_state *st, vk_dev *d, const vk_phys *p) {
+  vk_table *vk = &vk_proc.vk;
+  void *data = NULL;
+  size_t size = 0;
+  if (vk_pcache_on(st)) {
+    char key[65];
+    vk_pcache_key(p, key);
+    st->ctx->quiet++;
+    if (kern__cache_get(st->ctx, key, ".vkpc", &data, &size, NULL, 0) !=
+        KERN_SUCCESS)
+      data = NULL;
+    st->ctx->quiet--;
+    if (data && !vk_pcache_header_ok(p, data, size)) {
+      kern__free(data);
+      data = NULL;
+    }
+  }
+  VkPipelineCacheCreateInfo ci = {VK_ST_PIPELINE_CACHE_CREATE_INFO, NULL, 0,
+                                  data ? size : 0, data};
+  if (vk->vkCreatePipelineCache(d->dev, &ci, NULL, &d->pcache) != 0) {
+    /* the driver refused the data: start empty */
+    VkPipelineCacheCreateInfo e = {VK_ST_PIPELINE_CACHE_CREATE_INFO, NULL, 0,
+                                   0, NULL};
+    if (vk->vkCreatePipelineCache(d->dev, &e, NULL, &d->pcache) != 0)
+      d->pcache = 0;
+  }
+  kern__free(data);
+}
+
+static void vk_pcache_save(vk_state *st, vk_dev *d, const vk_phys *p) {
+  vk_table *vk = &vk_proc.vk;
+  if (!d->pcache || !d->pcache_dirty || !vk_pcache_on(st)) return;
+  size_t size = 0;
+  if (vk->vkGetPipelineCacheData(d->dev, d->pcache, &size, NULL) != 0 ||
+      size < 32 || size > ((size_t)1 << 30))
+    return;
+  unsigned char *data = kern__malloc(size);
+  if (!data) return;
+  if (vk->vkGetPipelineCacheData(d->dev, d->pcache, &size, data) == 0 &&
+      vk_pcache_header_ok(p, data, size)) {
+    char key[65];
+    const char *dir;
+    vk_pcache_key(p, key);
+    st->ctx->quiet++;
+    if (kern__cache_dir(st->ctx, &dir) == KERN_SUCCESS)
+      kern__cache_put(st->ctx, key, ".vkpc", data, size, NULL, 0);
+    st->ctx->quiet--;
+  }
+  kern__free(data);
+}
+
 /* The logical device, queue, command buffer, fence and pipeline layout of
  * dev, made on first use. */
 static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
@@ -946,6 +1074,7 @@ static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
     return vk_fail(st, "vkCreatePipelineLayout", r);
   /* Timestamps around each launch (Note [vulkan device clock]); without
    * them the host's time of the submission stands in. */
+  vk_pcache_load(st, d, p);
   if (p->ts_bits && p->ts_period > 0 && !vk_env_flag("KERN_VULKAN_NO_TIMESTAMPS")) {
     VkQueryPoolCreateInfo qpi = {VK_ST_QUERY_POOL_CREATE_INFO, NULL, 0,
                                  VK_QUERY_TIMESTAMP, 2, 0};
@@ -1754,7 +1883,9 @@ static kern_status vk_kernel_get(void *state, void *module, const kc_kernel *kk,
     ci.stage.pName = "main";
     ci.layout = d->layout;
     ci.basePipelineIndex = -1;
-    r = vk->vkCreateComputePipelines(d->dev, 0, 1, &ci, NULL, &k->pipeline);
+    r = vk->vkCreateComputePipelines(d->dev, d->pcache, 1, &ci, NULL,
+                                     &k->pipeline);
+    d->pcache_dirty = 1;
     if (r != 0) {
       k->pipeline = 0;
       return vk_fail(st, "vkCreateComputePipelines", r);

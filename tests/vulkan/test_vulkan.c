@@ -20,6 +20,7 @@
 
 #include "kern.h"
 #include "kern_test.h"
+#include "runtime.h" /* kern__sha256: the cache entries' footer */
 
 static const char saxpy[] =
     "import warp as wp\n"
@@ -55,6 +56,94 @@ static int count_entries(const char *dir, const char *ext) {
   }
   closedir(d);
   return n;
+}
+
+/* The path of the one entry under dir whose name ends with ext (first
+ * found), or "" */
+static void find_entry(const char *dir, const char *ext, char *out, size_t n) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *e;
+  size_t el = strlen(ext);
+  while ((e = readdir(d))) {
+    size_t l = strlen(e->d_name);
+    if (l > el && !strcmp(e->d_name + l - el, ext) && e->d_name[0] != '.') {
+      snprintf(out, n, "%s/%s", dir, e->d_name);
+      break;
+    }
+    if (e->d_name[0] != '.' && !strchr(e->d_name, '.')) {
+      char sub[4096];
+      snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+      find_entry(sub, ext, out, n);
+      if (*out) break;
+    }
+  }
+  closedir(d);
+}
+
+static unsigned char *slurp(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  unsigned char *b = malloc(1 << 20);
+  *size = b ? fread(b, 1, 1 << 20, f) : 0;
+  fclose(f);
+  return b;
+}
+
+static void spill(const char *path, const void *p, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return;
+  if (fwrite(p, 1, n, f) != n) fprintf(stderr, "short write %s\n", path);
+  fclose(f);
+}
+
+/* A cache entry as cache.c stores it: payload, "KERNSUM1", the length
+ * (8 bytes little-endian), SHA-256 of the payload. */
+static void spill_entry(const char *path, const unsigned char *p, size_t n) {
+  unsigned char *b = malloc(n + 48);
+  if (!b) return;
+  memcpy(b, p, n);
+  memcpy(b + n, "KERNSUM1", 8);
+  for (int i = 0; i < 8; i++) b[n + 8 + i] = (unsigned char)((uint64_t)n >> (8 * i));
+  kern__sha256 h;
+  kern__sha256_init(&h);
+  kern__sha256_update(&h, p, n);
+  kern__sha256_final(&h, b + n + 16);
+  spill(path, b, n + 48);
+  free(b);
+}
+
+/* A new context loads saxpy, launches it and checks y; 0 on success. */
+static int saxpy_again(const kern_options *o, kern_device dev, const float *hx,
+                       const float *hy, int n) {
+  kern_context *c;
+  kern_module *m;
+  kern_kernel *k;
+  kern_array *x, *y, *cnt;
+  int64_t nn = n, one = 1;
+  if (kern_context_new(o, &c) != KERN_SUCCESS) return -1;
+  int bad = -1;
+  float *back = malloc(sizeof(float) * (size_t)n);
+  if (back &&
+      kern_module_load_string(c, dev, "saxpy.py", saxpy, sizeof saxpy - 1, &m) == 0 &&
+      kern_module_get_kernel(m, "saxpy", &k) == 0 &&
+      kern_array_new(c, dev, KERN_TYPE_FLOAT32, 1, &nn, &x) == 0 &&
+      kern_array_new(c, dev, KERN_TYPE_FLOAT32, 1, &nn, &y) == 0 &&
+      kern_array_new(c, dev, KERN_TYPE_INT32, 1, &one, &cnt) == 0 &&
+      kern_array_upload(x, hx, sizeof(float) * (size_t)n) == 0 &&
+      kern_array_upload(y, hy, sizeof(float) * (size_t)n) == 0) {
+    kern_arg a[] = {kern_arg_array(x), kern_arg_array(y), kern_arg_float(2.0),
+                    kern_arg_array(cnt)};
+    if (kern_launch(k, 1, &nn, 4, a) == 0 &&
+        kern_array_download(y, back, sizeof(float) * (size_t)n) == 0) {
+      bad = 0;
+      for (int i = 0; i < n; i++) bad += back[i] != 2.0f * hx[i] + hy[i];
+    }
+  }
+  if (bad) fprintf(stderr, "saxpy_again: %s\n", kern_last_error(c));
+  free(back);
+  kern_context_free(c);
+  return bad;
 }
 
 int main(void) {
@@ -258,6 +347,50 @@ int main(void) {
   EXPECT_CONTAINS(kern_last_error(ctx), "vulkan: kernel 'talk'");
   EXPECT_CONTAINS(kern_last_error(ctx), "print");
   kern_context_free(ctx);
+
+  /* The driver's pipeline cache (Note [vulkan pipeline cache]): one entry,
+   * Vulkan's header first; a truncated, a foreign (another device's UUID)
+   * and a garbage entry are each ignored, the kernel still runs, and the
+   * context writes a good entry back. */
+  {
+    char pc[4200] = "";
+    find_entry(cache, ".vkpc", pc, sizeof pc);
+    EXPECT_EQ(count_entries(cache, ".vkpc"), 1);
+    size_t sz = 0;
+    unsigned char *orig = *pc ? slurp(pc, &sz) : NULL;
+    EXPECT_TRUE(orig && sz >= 32 + 48);
+    if (orig && sz >= 32 + 48) {
+      uint32_t hs, ver;
+      memcpy(&hs, orig, 4);
+      memcpy(&ver, orig + 4, 4);
+      EXPECT_TRUE(hs >= 32 && ver == 1);
+      EXPECT_EQ(memcmp(orig + sz - 48, "KERNSUM1", 8), 0);
+      size_t payload = sz - 48;
+      for (int round = 0; round < 3; round++) {
+        if (round == 0) {
+          spill(pc, orig, sz / 2); /* truncated */
+        } else if (round == 1) {
+          unsigned char *f = malloc(payload);
+          memcpy(f, orig, payload);
+          for (int b = 16; b < 32; b++) f[b] ^= 0x5a; /* another UUID */
+          spill_entry(pc, f, payload);
+          free(f);
+        } else {
+          unsigned char g[1000];
+          for (int b = 0; b < 1000; b++) g[b] = (unsigned char)(b * 37 + 11);
+          spill_entry(pc, g, sizeof g); /* garbage, checksum right */
+        }
+        EXPECT_EQ(saxpy_again(&o, dev, hx, hy, N), 0);
+        size_t nz = 0;
+        unsigned char *now = slurp(pc, &nz);
+        EXPECT_TRUE(now && nz >= 32 + 48 &&
+                    memcmp(now + nz - 48, "KERNSUM1", 8) == 0 &&
+                    memcmp(now + 16, orig + 16, 16) == 0);
+        free(now);
+      }
+    }
+    free(orig);
+  }
 
   /* Debug mode (Note [debug mode on vulkan] in src/emit/common.c): the
    * in-bounds launch gives the unchecked results; an out-of-bounds index is
