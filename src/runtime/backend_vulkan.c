@@ -11,26 +11,32 @@
  * declarations]).  $KERN_VULKAN_LIBRARY and $KERN_SHADERC_LIBRARY name
  * other files to load (tests point them at nothing).
  *
- * Note [Vulkan stage 1]: what this first stage does and does not do.
+ * Note [Vulkan stage 1]: what the backend does and does not do (stage 2
+ * additions marked).
  *   - Arrays are buffers bound to memory that is both host-visible and
- *     device-local when the device has such a type (lavapipe, resizable
- *     BAR on discrete GPUs), else host-visible system memory; copies and
- *     fills are memcpy on the mapping.  Staging through device-local
- *     memory is not done yet.
+ *     device-local when the device has such a type (lavapipe), else
+ *     host-visible system memory, and copies are memcpy on the mapping;
+ *     stage 2: where the device has device-local memory the host cannot
+ *     map (discrete GPUs) arrays live there and copies go through a
+ *     staging buffer (Note [vulkan memory]).
  *   - Arguments are in a per-device host-visible buffer whose device
  *     address is the one push constant (emit/vulkan.c); arrays are buffer
  *     device addresses, so there are no descriptor sets.
  *   - A launch records a command buffer, submits it and waits on a fence:
  *     synchronous.  Streams are the runtime's generic streams (worker
- *     threads calling these synchronous methods), not Vulkan queues.
+ *     threads calling these synchronous methods), not Vulkan queues;
+ *     stage 2: their events read the device clock of GPU timestamps
+ *     (Note [vulkan device clock]).
  *   - SPIR-V of a module (every kernel compiled with KERN_MAIN defined to
- *     its symbol) is stored in the kernel cache; the driver's pipeline
- *     cache is not used yet.
+ *     its symbol) is stored in the kernel cache; stage 2: the driver's
+ *     pipeline cache too (Note [vulkan pipeline cache]).
  *   - A kernel that needs float64 or int64 on a device without
  *     shaderFloat64 / shaderInt64 is refused by name; float atomics need
  *     VK_EXT_shader_atomic_float (add), else shaderc's error names them.
- *   - Debug mode's bounds checks are refused (the fault record is not
- *     spelled in GLSL yet): kern run --unchecked.
+ *   - Debug mode's bounds checks (stage 2): the fault record is an
+ *     ordinary array, read by debug.c after each launch as on the other
+ *     backends; the GLSL spelling is Note [debug mode on vulkan] in
+ *     emit/common.c.
  */
 #include <dlfcn.h>
 #include <errno.h>
