@@ -1373,11 +1373,13 @@ static const char *chk_helper(Emit *E) {
   const char *G = E->T->global;
   if (E->T->id == KERN_TARGET_VULKAN) {
     /* GLSL has no pointers: the record is the fault array's buffer
-     * reference (Note [debug mode on vulkan]). */
+     * reference (Note [debug mode on vulkan]).  One unsigned comparison:
+     * with `i >= 0 && i < n`, vector checks (n a literal) failed for
+     * every index on lavapipe (Mesa 22.3, glslang 12). */
     emit_pre(E, "k_chk",
              "int64_t k_chk(kref_int64_t f, int64_t line, int64_t col, "
              "int64_t param, int64_t axis, int64_t i, int64_t n) {\n"
-             "  if (i >= 0 && i < n) return i;\n"
+             "  if (uint64_t(i) < uint64_t(n)) return i;\n"
              "  if (%s(f.v[0], (int64_t)0, (int64_t)1) == 0) {\n"
              "    f.v[1] = line; f.v[2] = col; f.v[3] = param; f.v[4] = axis; "
              "f.v[5] = i; f.v[6] = n;\n"
@@ -1387,7 +1389,7 @@ static const char *chk_helper(Emit *E) {
   emit_pre(E, "k_chk",
              "%s int64_t k_chk(%sint64_t *f, int64_t line, int64_t col, "
              "int64_t param, int64_t axis, int64_t i, int64_t n) {\n"
-             "  if (i >= 0 && i < n) return i;\n"
+             "  if (uint64_t(i) < uint64_t(n)) return i;\n"
              "  if (%s(f, (int64_t)0, (int64_t)1) == 0) {\n"
              "    f[1] = line; f[2] = col; f[3] = param; f[4] = axis; f[5] = i; f[6] = n;\n"
              "  }\n  return 0;\n}\n", E->T->fn_qual, G, cas);
@@ -1645,8 +1647,8 @@ static void vk_dbg_atomic(Emit *E, Buf *b, const char *h, IrExpr *e) {
     break;
   default: {
     const char *line = arena_printf(
-        E->C, "#error kern: debug mode's checked %s is not supported on "
-              "vulkan yet (run with --unchecked, kern_options.debug = 0)\n",
+        E->C, "#error kern: debug mode cannot check %s on vulkan yet "
+              "(run unchecked)\n",
         builtin_names[e->bi]);
     if (emit_need(E, line))
       emit_pre(E, line, "%s", line);
