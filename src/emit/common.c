@@ -1389,7 +1389,7 @@ static const char *chk_helper(Emit *E) {
   emit_pre(E, "k_chk",
              "%s int64_t k_chk(%sint64_t *f, int64_t line, int64_t col, "
              "int64_t param, int64_t axis, int64_t i, int64_t n) {\n"
-             "  if (uint64_t(i) < uint64_t(n)) return i;\n"
+             "  if (i >= 0 && i < n) return i;\n"
              "  if (%s(f, (int64_t)0, (int64_t)1) == 0) {\n"
              "    f[1] = line; f[2] = col; f[3] = param; f[4] = axis; f[5] = i; f[6] = n;\n"
              "  }\n  return 0;\n}\n", E->T->fn_qual, G, cas);
