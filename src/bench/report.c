@@ -143,7 +143,7 @@ void bench_print_table(FILE *f, const bench_result *r) {
   }
   fprintf(f, "\nTimes per launch; hot: back to back on resident data, cold: "
           "after flushing the caches, transfers: upload + launch + download.\n"
-          "kern rows on GPUs (CUDA, OpenCL) are timed by device events "
+          "kern rows on GPUs (CUDA, OpenCL, Vulkan) are timed by device events "
           "around each launch (timer events), on the CPU by the wall clock "
           "around kern_launch (timer wall);\ntransfers always by the wall "
           "clock; vs kern = reference time / kern time.\n"

@@ -1371,6 +1371,21 @@ static const char *chk_helper(Emit *E) {
     return "k_chk";
   const char *cas = emit_atomic_name(E, BI_ATOMIC_CAS, ty_scalar(KERN_SCALAR_INT64));
   const char *G = E->T->global;
+  if (E->T->id == KERN_TARGET_VULKAN) {
+    /* GLSL has no pointers: the record is the fault array's buffer
+     * reference (Note [debug mode on vulkan]).  One unsigned comparison:
+     * with `i >= 0 && i < n`, vector checks (n a literal) failed for
+     * every index on lavapipe (Mesa 22.3, glslang 12). */
+    emit_pre(E, "k_chk",
+             "int64_t k_chk(kref_int64_t f, int64_t line, int64_t col, "
+             "int64_t param, int64_t axis, int64_t i, int64_t n) {\n"
+             "  if (uint64_t(i) < uint64_t(n)) return i;\n"
+             "  if (%s(f.v[0], (int64_t)0, (int64_t)1) == 0) {\n"
+             "    f.v[1] = line; f.v[2] = col; f.v[3] = param; f.v[4] = axis; "
+             "f.v[5] = i; f.v[6] = n;\n"
+             "  }\n  return 0;\n}\n", cas);
+    return "k_chk";
+  }
   emit_pre(E, "k_chk",
              "%s int64_t k_chk(%sint64_t *f, int64_t line, int64_t col, "
              "int64_t param, int64_t axis, int64_t i, int64_t n) {\n"
@@ -1575,6 +1590,79 @@ static const char *dbg_atomic(Emit *E, const char *h, IrExpr *e) {
              E->T->fn_qual, T, name, G, G, P, cas ? T : "", cas ? " cmp, " : "",
              T, G, emit_zero(E, e->ty), h, cas ? "cmp, " : "");
   return name;
+}
+
+/* Note [debug mode on vulkan]: GLSL has neither pointers nor an lvalue
+ * that could be chosen at run time, so the C targets' guards (take the
+ * element's address, evaluating its checked index, then skip the access
+ * when the fault record is set) are spelled without addresses:
+ *   - k_chk takes the fault array's buffer reference;
+ *   - a store evaluates its index into k_i and its value into k_v, then
+ *     stores only while the record is clear;
+ *   - an atomic that a fault should skip instead gets its operation's
+ *     identity as operand (x + -0.0, x & ~0, min(x, MAX), ...), chosen by
+ *     k_dbg_v after the pointer's index and the value were evaluated
+ *     (GLSL evaluates arguments left to right), so a bad index leaves
+ *     element 0 as it was; k_dbg_r makes its result 0 as in C.  Exchange
+ *     and compare-and-swap have no identity operand and are refused in
+ *     debug mode on vulkan. */
+static const char *vk_dbg_helpers(Emit *E, const Type *t) {
+  const char *S = emit_stype(E, t);
+  const char *name = arena_printf(E->C, "k_dbg_v_%s", S);
+  if (emit_need(E, name)) {
+    emit_pre(E, name,
+             "%s %s(kref_int64_t f, %s v, %s id) { return f.v[0] != 0 ? id : v; }\n"
+             "%s k_dbg_r_%s(kref_int64_t f, %s r) { return f.v[0] != 0 ? %s : r; }\n",
+             S, name, S, S, S, S, S, emit_zero(E, t));
+  }
+  return S;
+}
+
+static void vk_dbg_atomic(Emit *E, Buf *b, const char *h, IrExpr *e) {
+  const Type *t = e->ty;
+  kern_scalar sc = t->sc;
+  int bits = sc_bits(sc);
+  uint64_t ones = bits >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
+  uint64_t top = (uint64_t)1 << (bits - 1);
+  Buf id;
+  buf_init(&id, E->C);
+  switch (e->bi) {
+  case BI_ATOMIC_ADD: case BI_ATOMIC_SUB:
+    if (sc_is_float(sc))
+      emit_float(&id, t, e->bi == BI_ATOMIC_ADD ? -0.0 : 0.0);
+    else
+      emit_int(&id, t, 0);
+    break;
+  case BI_ATOMIC_MIN:
+    emit_int(&id, t, sc_is_signed(sc) ? top - 1 : ones);
+    break;
+  case BI_ATOMIC_MAX:
+    emit_int(&id, t, sc_is_signed(sc) ? top : 0);
+    break;
+  case BI_ATOMIC_AND:
+    emit_int(&id, t, ones);
+    break;
+  case BI_ATOMIC_OR: case BI_ATOMIC_XOR:
+    emit_int(&id, t, 0);
+    break;
+  default: {
+    const char *line = arena_printf(
+        E->C, "#error kern: debug mode cannot check %s on vulkan yet "
+              "(run unchecked)\n",
+        builtin_names[e->bi]);
+    if (emit_need(E, line))
+      emit_pre(E, line, "%s", line);
+    buf_puts(b, emit_zero(E, t));
+    return;
+  }
+  }
+  const char *S = vk_dbg_helpers(E, t);
+  buf_printf(b, "k_dbg_r_%s(k_fault.data, %s(%s[", S, h,
+             emit_array_data(E, e->var));
+  emit_index_at(E, b, e->var, e->args, e->nargs, &e->pos);
+  buf_printf(b, "], k_dbg_v_%s(k_fault.data, ", S);
+  emit_expr(E, b, e->c);
+  buf_printf(b, ", %s)))", id.p);
 }
 
 /* Operators, conditionals and casts: a parenthesized C expression whose
@@ -1792,6 +1880,11 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
     return;
   case E_ATOMIC: {
     const char *h = emit_atomic_name(E, e->bi, e->ty);
+    if (E->opts && E->opts->debug && E->T->id == KERN_TARGET_VULKAN &&
+        e->ty->kind == TY_SCALAR) {
+      vk_dbg_atomic(E, b, h, e);
+      return;
+    }
     if (E->opts && E->opts->debug)
       h = dbg_atomic(E, h, e);
     buf_printf(b, "%s(%s&%s[", h, E->opts && E->opts->debug ? "k_fault.data, " : "",
@@ -2127,6 +2220,14 @@ static void emit_stmt(Emit *E, IrStmt *s) {
     const Type *et = s->var->ty->elem;
     /* a 16-bit element is stored as its bits (Note [16-bit floats]) */
     const char *val = emit_lowp(et) ? emit_lowp_stored(E, et, s->c) : ex(E, s->c);
+    if (E->opts && E->opts->debug && E->T->id == KERN_TARGET_VULKAN) {
+      /* Note [debug mode on vulkan] */
+      const char *T = emit_stype(E, et);
+      emit_line(E, "{ int64_t k_i = %s; %s k_v = %s; "
+                   "if (k_fault.data.v[0] == 0) %s[k_i] = k_v; }",
+                b.p, T, val, emit_array_data(E, s->var));
+      return;
+    }
     if (E->opts && E->opts->debug) {
       /* the index first (it may record a fault), then the guarded store */
       const char *T = emit_stype(E, et);

@@ -11,26 +11,32 @@
  * declarations]).  $KERN_VULKAN_LIBRARY and $KERN_SHADERC_LIBRARY name
  * other files to load (tests point them at nothing).
  *
- * Note [Vulkan stage 1]: what this first stage does and does not do.
+ * Note [Vulkan stage 1]: what the backend does and does not do (stage 2
+ * additions marked).
  *   - Arrays are buffers bound to memory that is both host-visible and
- *     device-local when the device has such a type (lavapipe, resizable
- *     BAR on discrete GPUs), else host-visible system memory; copies and
- *     fills are memcpy on the mapping.  Staging through device-local
- *     memory is not done yet.
+ *     device-local when the device has such a type (lavapipe), else
+ *     host-visible system memory, and copies are memcpy on the mapping;
+ *     stage 2: where the device has device-local memory the host cannot
+ *     map (discrete GPUs) arrays live there and copies go through a
+ *     staging buffer (Note [vulkan memory]).
  *   - Arguments are in a per-device host-visible buffer whose device
  *     address is the one push constant (emit/vulkan.c); arrays are buffer
  *     device addresses, so there are no descriptor sets.
  *   - A launch records a command buffer, submits it and waits on a fence:
  *     synchronous.  Streams are the runtime's generic streams (worker
- *     threads calling these synchronous methods), not Vulkan queues.
+ *     threads calling these synchronous methods), not Vulkan queues;
+ *     stage 2: their events read the device clock of GPU timestamps
+ *     (Note [vulkan device clock]).
  *   - SPIR-V of a module (every kernel compiled with KERN_MAIN defined to
- *     its symbol) is stored in the kernel cache; the driver's pipeline
- *     cache is not used yet.
+ *     its symbol) is stored in the kernel cache; stage 2: the driver's
+ *     pipeline cache too (Note [vulkan pipeline cache]).
  *   - A kernel that needs float64 or int64 on a device without
  *     shaderFloat64 / shaderInt64 is refused by name; float atomics need
  *     VK_EXT_shader_atomic_float (add), else shaderc's error names them.
- *   - Debug mode's bounds checks are refused (the fault record is not
- *     spelled in GLSL yet): kern run --unchecked.
+ *   - Debug mode's bounds checks (stage 2): the fault record is an
+ *     ordinary array, read by debug.c after each launch as on the other
+ *     backends; the GLSL spelling is Note [debug mode on vulkan] in
+ *     emit/common.c.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -47,6 +53,7 @@
 
 #include "common.h"
 #include "runtime.h"
+#include "async.h"
 
 /* ---------------------------------------------------------------- Note [Vulkan declarations] */
 /* Only what the backend uses, from the Vulkan 1.2 specification.
@@ -57,7 +64,7 @@ typedef struct VkDevice_T *VkDevice;
 typedef struct VkQueue_T *VkQueue;
 typedef struct VkCommandBuffer_T *VkCommandBuffer;
 typedef uint64_t VkBuffer, VkDeviceMemory, VkShaderModule, VkPipeline,
-    VkPipelineLayout, VkCommandPool, VkFence, VkPipelineCache;
+    VkPipelineLayout, VkCommandPool, VkFence, VkPipelineCache, VkQueryPool;
 typedef int32_t VkResult;
 typedef uint32_t VkBool32;
 typedef void (*PFN_vkVoidFunction)(void);
@@ -70,8 +77,10 @@ enum {
   VK_ST_SUBMIT_INFO = 4,
   VK_ST_MEMORY_ALLOCATE_INFO = 5,
   VK_ST_FENCE_CREATE_INFO = 8,
+  VK_ST_QUERY_POOL_CREATE_INFO = 11,
   VK_ST_BUFFER_CREATE_INFO = 12,
   VK_ST_SHADER_MODULE_CREATE_INFO = 16,
+  VK_ST_PIPELINE_CACHE_CREATE_INFO = 17,
   VK_ST_PIPELINE_SHADER_STAGE_CREATE_INFO = 18,
   VK_ST_COMPUTE_PIPELINE_CREATE_INFO = 29,
   VK_ST_PIPELINE_LAYOUT_CREATE_INFO = 30,
@@ -116,8 +125,11 @@ enum {
   VK_PROPS_DRIVER = 4,
   VK_PROPS_VENDOR = 8,
   VK_PROPS_TYPE = 16,
+  VK_PROPS_DEVICE_ID = 12,
   VK_PROPS_NAME = 20, /* char[256] */
+  VK_PROPS_CACHE_UUID = 276, /* pipelineCacheUUID[16] */
   VK_PROPS_MAX_GROUPS = 296 + 220, /* limits.maxComputeWorkGroupCount[0] */
+  VK_PROPS_TS_PERIOD = 296 + 424,  /* limits.timestampPeriod (float, ns) */
 };
 
 /* Feature structures as arrays of 32-bit words: index = byte offset / 4. */
@@ -311,7 +323,36 @@ enum {
   VK_QUEUE_COMPUTE = 2,
   VK_POOL_RESET_BUFFER = 2,
   VK_DEVICE_TYPE_CPU = 4,
+  VK_QUERY_TIMESTAMP = 2,
+  VK_STAGE_TRANSFER = 4096,
+  VK_STAGE_ALL_COMMANDS = 65536,
+  VK_ACCESS_TRANSFER_READ = 2048,
+  VK_ACCESS_TRANSFER_WRITE = 4096,
+  VK_ACCESS_MEMORY_READ = 32768,
+  VK_ACCESS_MEMORY_WRITE = 65536,
+  VK_STAGE_TOP_OF_PIPE = 1,
+  VK_STAGE_BOTTOM_OF_PIPE = 8192,
+  VK_QUERY_RESULT_64 = 1,
+  VK_QUERY_RESULT_WAIT = 2,
 };
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t flags, queryType, queryCount, pipelineStatistics;
+} VkQueryPoolCreateInfo;
+
+typedef struct {
+  uint64_t srcOffset, dstOffset, size;
+} VkBufferCopy;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t flags;
+  size_t initialDataSize;
+  const void *pInitialData;
+} VkPipelineCacheCreateInfo;
 
 #define VK_MAKE_API(major, minor) (((uint32_t)(major) << 22) | ((uint32_t)(minor) << 12))
 
@@ -387,7 +428,25 @@ enum {
   X(VkResult, vkWaitForFences,                                                \
     (VkDevice, uint32_t, const VkFence *, VkBool32, uint64_t))                \
   X(VkResult, vkResetFences, (VkDevice, uint32_t, const VkFence *))           \
-  X(VkResult, vkDeviceWaitIdle, (VkDevice))
+  X(VkResult, vkDeviceWaitIdle, (VkDevice))                                   \
+  X(VkResult, vkCreatePipelineCache,                                          \
+    (VkDevice, const VkPipelineCacheCreateInfo *, const void *,               \
+     VkPipelineCache *))                                                      \
+  X(void, vkDestroyPipelineCache, (VkDevice, VkPipelineCache, const void *))  \
+  X(VkResult, vkGetPipelineCacheData,                                         \
+    (VkDevice, VkPipelineCache, size_t *, void *))                            \
+  X(void, vkCmdCopyBuffer, (VkCommandBuffer, VkBuffer, VkBuffer, uint32_t,    \
+                            const VkBufferCopy *))                            \
+  X(VkResult, vkCreateQueryPool,                                              \
+    (VkDevice, const VkQueryPoolCreateInfo *, const void *, VkQueryPool *))   \
+  X(void, vkDestroyQueryPool, (VkDevice, VkQueryPool, const void *))          \
+  X(void, vkCmdResetQueryPool, (VkCommandBuffer, VkQueryPool, uint32_t,       \
+                                uint32_t))                                    \
+  X(void, vkCmdWriteTimestamp, (VkCommandBuffer, uint32_t, VkQueryPool,       \
+                                uint32_t))                                    \
+  X(VkResult, vkGetQueryPoolResults,                                          \
+    (VkDevice, VkQueryPool, uint32_t, uint32_t, size_t, void *, uint64_t,     \
+     uint32_t))
 
 typedef struct vk_table {
   PFN_vkVoidFunction (*vkGetInstanceProcAddr)(VkInstance, const char *);
@@ -428,6 +487,12 @@ typedef struct vk_phys {
   char name[256];
   char driver[64];
   uint32_t api, vendor, type, queue_family, max_groups;
+  uint32_t ts_bits; /* the queue family's timestampValidBits; 0: none */
+  uint32_t device_id, driver_raw;
+  unsigned char cache_uuid[16]; /* pipelineCacheUUID */
+  float ts_period;  /* ns per timestamp tick */
+  int staged;       /* arrays in device-local memory, copies through a
+                       staging buffer (Note [vulkan memory]) */
   uint64_t memory;
   int fp64, int64, int16, int8, storage8, storage16, int64_atomics;
   int f32_atomic_add, f64_atomic_add, atomic_float_ext;
@@ -467,9 +532,17 @@ typedef struct vk_dev {
   VkCommandBuffer cmd;
   VkFence fence;
   VkPipelineLayout layout;
-  uint32_t mem_type; /* for arrays */
+  uint32_t mem_type; /* host-visible: the arguments, arrays unless staged */
+  uint32_t dev_type; /* device-local: arrays when staged */
+  uint32_t host_type; /* host-visible: the staging buffer */
+  vk_buf *stage;     /* the staging buffer, made on first use */
+  size_t stage_size;
   vk_buf *args;      /* the launch's arguments */
   vk_buf *bufs;      /* every live array buffer */
+  VkQueryPool ts;    /* two timestamps around each launch, or 0 */
+  double clock_ms;   /* Note [vulkan device clock] */
+  VkPipelineCache pcache; /* Note [vulkan pipeline cache] */
+  int pcache_dirty;       /* a pipeline was made since it was loaded */
 } vk_dev;
 
 typedef struct vk_state {
@@ -536,6 +609,10 @@ static void vk_describe(vk_phys *p) {
   memcpy(&p->vendor, props + VK_PROPS_VENDOR, 4);
   memcpy(&p->type, props + VK_PROPS_TYPE, 4);
   memcpy(&p->max_groups, props + VK_PROPS_MAX_GROUPS, 4);
+  memcpy(&p->ts_period, props + VK_PROPS_TS_PERIOD, 4);
+  memcpy(&p->device_id, props + VK_PROPS_DEVICE_ID, 4);
+  memcpy(&p->driver_raw, props + VK_PROPS_DRIVER, 4);
+  memcpy(p->cache_uuid, props + VK_PROPS_CACHE_UUID, 16);
   memcpy(p->name, props + VK_PROPS_NAME, 255);
   uint32_t drv;
   memcpy(&drv, props + VK_PROPS_DRIVER, 4);
@@ -576,6 +653,7 @@ static void vk_describe(vk_phys *p) {
   for (uint32_t i = 0; i < nq; i++)
     if (q[i].queueFlags & VK_QUEUE_COMPUTE) {
       p->queue_family = i;
+      p->ts_bits = q[i].timestampValidBits;
       break;
     }
   VkPhysicalDeviceMemoryProperties mp;
@@ -584,6 +662,14 @@ static void vk_describe(vk_phys *p) {
   for (uint32_t i = 0; i < mp.heapCount && i < 16; i++)
     if (mp.heaps[i].flags & 1) /* device-local heap */
       p->memory += mp.heaps[i].size;
+  /* Note [vulkan memory]: staged where device-local memory the host cannot
+   * map exists (a discrete GPU), or where KERN_VULKAN_STAGING says so. */
+  for (uint32_t i = 0; i < mp.typeCount && i < 32; i++)
+    if ((mp.types[i].flags & VK_MEM_DEVICE_LOCAL) &&
+        !(mp.types[i].flags & VK_MEM_HOST_VISIBLE))
+      p->staged = 1;
+  const char *force = getenv("KERN_VULKAN_STAGING");
+  if (force && *force) p->staged = strcmp(force, "0") != 0;
 }
 
 static void vk_load_shaderc(void) {
@@ -770,6 +856,8 @@ static void vk_buf_destroy(vk_dev *d, vk_buf *b) {
   kern__free(b);
 }
 
+static void vk_pcache_save(vk_state *st, vk_dev *d, const vk_phys *p);
+
 static void vk_release(void *state) {
   vk_state *st = state;
   if (!st) return;
@@ -784,6 +872,12 @@ static void vk_release(void *state) {
       vk_buf_destroy(d, b);
     }
     if (d->args) vk_buf_destroy(d, d->args);
+    if (d->stage) vk_buf_destroy(d, d->stage);
+    if (d->ts) vk->vkDestroyQueryPool(d->dev, d->ts, NULL);
+    if (d->pcache) {
+      vk_pcache_save(st, d, &vk_proc.phys[i]);
+      vk->vkDestroyPipelineCache(d->dev, d->pcache, NULL);
+    }
     if (d->layout) vk->vkDestroyPipelineLayout(d->dev, d->layout, NULL);
     if (d->fence) vk->vkDestroyFence(d->dev, d->fence, NULL);
     if (d->pool) vk->vkDestroyCommandPool(d->dev, d->pool, NULL);
@@ -814,6 +908,11 @@ static kern_status vk_device_info(void *state, int dev, kern_device_info *out) {
            (double)p->memory / (1024.0 * 1024.0 * 1024.0),
            p->fp64 ? "yes" : "no", p->int64 ? "yes" : "no",
            p->f32_atomic_add ? "yes" : "no (refused)");
+  if (p->staged) {
+    size_t l = strlen(out->description);
+    snprintf(out->description + l, sizeof out->description - l,
+             ", arrays device-local (staged copies)");
+  }
   out->memory_bytes = p->memory;
   out->capability_major = (int)(p->api >> 22);
   out->capability_minor = (int)((p->api >> 12) & 0x3ff);
@@ -826,8 +925,112 @@ static kern_status vk_device_info(void *state, int dev, kern_device_info *out) {
 
 /* ---------------------------------------------------------------- devices */
 
+/* $name set to something other than "" or "0". */
+static int vk_env_flag(const char *name) {
+  const char *e = getenv(name);
+  return e && *e && strcmp(e, "0") != 0;
+}
+
 static kern_status vk_buf_new(vk_state *st, vk_dev *d, size_t bytes,
-                              vk_buf **out);
+                              uint32_t type, int map, vk_buf **out);
+
+/* Note [vulkan pipeline cache]: the driver's VkPipelineCache of each
+ * device is kept in kern's cache directory, one entry per device and
+ * driver: key = SHA-256 of "kern-vulkan-pipeline-cache-1", vendorID,
+ * deviceID, driverVersion and pipelineCacheUUID; extension ".vkpc".  The
+ * entry is the data vkGetPipelineCacheData gave, stored like every cache
+ * entry (temporary file and rename, SHA-256 footer: cache.c), so a
+ * truncated or altered file is a miss and removed.  Before the data goes
+ * to vkCreatePipelineCache its own header, as Vulkan defines it
+ * (VK_PIPELINE_CACHE_HEADER_VERSION_ONE: headerSize >= 32, version 1,
+ * vendorID, deviceID, pipelineCacheUUID), must match the device, or the
+ * data is dropped: drivers should reject foreign data themselves, but a
+ * file is no reason to trust that.  The cache is loaded when the device
+ * is opened and written back when the context is freed, if a pipeline
+ * was made meanwhile.  Every step is quiet (ctx->quiet): a cache that
+ * cannot be read or written costs a recompile, never an error.
+ * KERN_VULKAN_NO_PIPELINE_CACHE=1 or kern_options.no_cache turns it off. */
+static void vk_pcache_key(const vk_phys *p, char key[65]) {
+  kern__sha256 h;
+  unsigned char dg[32];
+  static const char tag[] = "kern-vulkan-pipeline-cache-1";
+  kern__sha256_init(&h);
+  kern__sha256_update(&h, tag, sizeof tag);
+  kern__sha256_update(&h, &p->vendor, 4);
+  kern__sha256_update(&h, &p->device_id, 4);
+  kern__sha256_update(&h, &p->driver_raw, 4);
+  kern__sha256_update(&h, p->cache_uuid, 16);
+  kern__sha256_final(&h, dg);
+  kern__sha256_hex(dg, key);
+}
+
+static int vk_pcache_on(vk_state *st) {
+  return !st->ctx->opts.no_cache && !vk_env_flag("KERN_VULKAN_NO_PIPELINE_CACHE");
+}
+
+/* 1 when data starts with a pipeline cache header of device p. */
+static int vk_pcache_header_ok(const vk_phys *p, const unsigned char *data,
+                               size_t size) {
+  uint32_t hs, ver, vendor, device;
+  if (size < 32) return 0;
+  memcpy(&hs, data, 4);
+  memcpy(&ver, data + 4, 4);
+  memcpy(&vendor, data + 8, 4);
+  memcpy(&device, data + 12, 4);
+  return hs >= 32 && hs <= size && ver == 1 && vendor == p->vendor &&
+         device == p->device_id && memcmp(data + 16, p->cache_uuid, 16) == 0;
+}
+
+static void vk_pcache_load(vk_state *st, vk_dev *d, const vk_phys *p) {
+  vk_table *vk = &vk_proc.vk;
+  void *data = NULL;
+  size_t size = 0;
+  if (vk_pcache_on(st)) {
+    char key[65];
+    vk_pcache_key(p, key);
+    st->ctx->quiet++;
+    if (kern__cache_get(st->ctx, key, ".vkpc", &data, &size, NULL, 0) !=
+        KERN_SUCCESS)
+      data = NULL;
+    st->ctx->quiet--;
+    if (data && !vk_pcache_header_ok(p, data, size)) {
+      kern__free(data);
+      data = NULL;
+    }
+  }
+  VkPipelineCacheCreateInfo ci = {VK_ST_PIPELINE_CACHE_CREATE_INFO, NULL, 0,
+                                  data ? size : 0, data};
+  if (vk->vkCreatePipelineCache(d->dev, &ci, NULL, &d->pcache) != 0) {
+    /* the driver refused the data: start empty */
+    VkPipelineCacheCreateInfo e = {VK_ST_PIPELINE_CACHE_CREATE_INFO, NULL, 0,
+                                   0, NULL};
+    if (vk->vkCreatePipelineCache(d->dev, &e, NULL, &d->pcache) != 0)
+      d->pcache = 0;
+  }
+  kern__free(data);
+}
+
+static void vk_pcache_save(vk_state *st, vk_dev *d, const vk_phys *p) {
+  vk_table *vk = &vk_proc.vk;
+  if (!d->pcache || !d->pcache_dirty || !vk_pcache_on(st)) return;
+  size_t size = 0;
+  if (vk->vkGetPipelineCacheData(d->dev, d->pcache, &size, NULL) != 0 ||
+      size < 32 || size > ((size_t)1 << 30))
+    return;
+  unsigned char *data = kern__malloc(size);
+  if (!data) return;
+  if (vk->vkGetPipelineCacheData(d->dev, d->pcache, &size, data) == 0 &&
+      vk_pcache_header_ok(p, data, size)) {
+    char key[65];
+    const char *dir;
+    vk_pcache_key(p, key);
+    st->ctx->quiet++;
+    if (kern__cache_dir(st->ctx, &dir) == KERN_SUCCESS)
+      kern__cache_put(st->ctx, key, ".vkpc", data, size, NULL, 0);
+    st->ctx->quiet--;
+  }
+  kern__free(data);
+}
 
 /* The logical device, queue, command buffer, fence and pipeline layout of
  * dev, made on first use. */
@@ -875,6 +1078,14 @@ static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
                                     0, NULL, 1, &pcr};
   if ((r = vk->vkCreatePipelineLayout(d->dev, &lci, NULL, &d->layout)) != 0)
     return vk_fail(st, "vkCreatePipelineLayout", r);
+  /* Timestamps around each launch (Note [vulkan device clock]); without
+   * them the host's time of the submission stands in. */
+  vk_pcache_load(st, d, p);
+  if (p->ts_bits && p->ts_period > 0 && !vk_env_flag("KERN_VULKAN_NO_TIMESTAMPS")) {
+    VkQueryPoolCreateInfo qpi = {VK_ST_QUERY_POOL_CREATE_INFO, NULL, 0,
+                                 VK_QUERY_TIMESTAMP, 2, 0};
+    if (vk->vkCreateQueryPool(d->dev, &qpi, NULL, &d->ts) != 0) d->ts = 0;
+  }
   /* Arrays' memory: host-visible and coherent, device-local when the
    * device has such a type (Note [Vulkan stage 1]). */
   VkPhysicalDeviceMemoryProperties mp;
@@ -894,11 +1105,43 @@ static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
     return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
                        "vulkan: device '%s' has no host-visible coherent "
                        "memory", p->name);
-  return vk_buf_new(st, d, 4096, &d->args);
+  /* Note [vulkan memory]: staged arrays live in device-local memory the
+   * host need not see (such a type first, else any device-local one: the
+   * forced staging of KERN_VULKAN_STAGING=1 on lavapipe), the staging
+   * buffer in host-visible memory that is not device-local if there is
+   * such a type (system memory, which the GPU reads over PCIe at its full
+   * rate), else the arguments' type. */
+  d->dev_type = d->host_type = d->mem_type;
+  if (p->staged) {
+    uint32_t dt = UINT32_MAX;
+    for (int pass = 0; pass < 2 && dt == UINT32_MAX; pass++)
+      for (uint32_t i = 0; i < mp.typeCount && i < 32; i++) {
+        uint32_t fl = mp.types[i].flags;
+        if ((fl & VK_MEM_DEVICE_LOCAL) && (pass || !(fl & VK_MEM_HOST_VISIBLE))) {
+          dt = i;
+          break;
+        }
+      }
+    if (dt != UINT32_MAX) d->dev_type = dt;
+    for (uint32_t i = 0; i < mp.typeCount && i < 32; i++) {
+      uint32_t fl = mp.types[i].flags;
+      if ((fl & want) == want && !(fl & VK_MEM_DEVICE_LOCAL)) {
+        d->host_type = i;
+        break;
+      }
+    }
+    d->stage_size = (size_t)64 << 20;
+    const char *e = getenv("KERN_VULKAN_STAGING_BYTES");
+    if (e && *e) {
+      long long v = atoll(e);
+      d->stage_size = v < 256 ? 256 : (size_t)v;
+    }
+  }
+  return vk_buf_new(st, d, 4096, d->mem_type, 1, &d->args);
 }
 
 static kern_status vk_buf_new(vk_state *st, vk_dev *d, size_t bytes,
-                              vk_buf **out) {
+                              uint32_t type, int map, vk_buf **out) {
   vk_table *vk = &vk_proc.vk;
   vk_buf *b = kern__calloc(1, sizeof *b);
   if (!b)
@@ -921,16 +1164,16 @@ static kern_status vk_buf_new(vk_state *st, vk_dev *d, size_t bytes,
   }
   VkMemoryRequirements req;
   vk->vkGetBufferMemoryRequirements(d->dev, b->buf, &req);
-  if (!(req.memoryTypeBits & (1u << d->mem_type))) {
+  if (!(req.memoryTypeBits & (1u << type))) {
     vk_buf_destroy(d, b);
     return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
-                       "vulkan: buffers cannot live in host-visible memory "
-                       "on this device");
+                       "vulkan: buffers cannot live in memory type %u "
+                       "on this device", type);
   }
   VkMemoryAllocateFlagsInfo fl = {VK_ST_MEMORY_ALLOCATE_FLAGS_INFO, NULL,
                                   VK_ALLOC_DEVICE_ADDRESS, 0};
   VkMemoryAllocateInfo ai = {VK_ST_MEMORY_ALLOCATE_INFO, &fl, req.size,
-                             d->mem_type};
+                             type};
   if ((r = vk->vkAllocateMemory(d->dev, &ai, NULL, &b->mem)) != 0) {
     b->mem = 0;
     vk_buf_destroy(d, b);
@@ -939,8 +1182,8 @@ static kern_status vk_buf_new(vk_state *st, vk_dev *d, size_t bytes,
                        bytes, (int)r);
   }
   if ((r = vk->vkBindBufferMemory(d->dev, b->buf, b->mem, 0)) != 0 ||
-      (r = vk->vkMapMemory(d->dev, b->mem, 0, ~(uint64_t)0, 0,
-                           (void **)&b->map)) != 0) {
+      (map && (r = vk->vkMapMemory(d->dev, b->mem, 0, ~(uint64_t)0, 0,
+                                   (void **)&b->map)) != 0)) {
     vk_buf_destroy(d, b);
     return vk_fail(st, "vkBindBufferMemory/vkMapMemory", r);
   }
@@ -949,6 +1192,36 @@ static kern_status vk_buf_new(vk_state *st, vk_dev *d, size_t bytes,
   b->addr = vk->vkGetBufferDeviceAddress(d->dev, &dai);
   *out = b;
   return KERN_SUCCESS;
+}
+
+/* Note [vulkan device clock]: the backend is synchronous and its streams
+ * are the runtime's generic ones, whose events stamp a clock when their
+ * worker reaches them.  The host's clock would time each launch's
+ * recording, submission and fence wait too, so events on vulkan read this
+ * clock instead: per device, the sum of every launch's duration between
+ * its two GPU timestamps (vkCmdWriteTimestamp at the top and bottom of the
+ * pipe, in ticks of limits.timestampPeriod nanoseconds, masked to the
+ * queue's timestampValidBits) and of the host time of every copy and fill
+ * (memcpy on the mapping).  So kern_event_elapsed between two events is
+ * the device's busy time between them, as kern bench's timer "events"
+ * wants; idle gaps do not count.  A device without timestamps (or
+ * KERN_VULKAN_NO_TIMESTAMPS=1) adds the host time of the submission and
+ * wait instead. */
+static double vk_device_clock_ms(void *state, int dev) {
+  vk_state *st = state;
+  if (!st || dev < 0 || dev >= vk_proc.nphys || !st->devs) return 0;
+  pthread_mutex_lock(&st->lock);
+  double t = st->devs[dev].clock_ms;
+  pthread_mutex_unlock(&st->lock);
+  return t;
+}
+
+/* Adds a host-side copy's time to dev's clock. */
+static void vk_clock_add(vk_state *st, int dev, double ms) {
+  if (dev < 0 || dev >= vk_proc.nphys) return;
+  pthread_mutex_lock(&st->lock);
+  st->devs[dev].clock_ms += ms;
+  pthread_mutex_unlock(&st->lock);
 }
 
 /* ---------------------------------------------------------------- memory */
@@ -960,7 +1233,9 @@ static kern_status vk_mem_alloc(void *state, int dev, size_t bytes, void **out) 
   if (s != KERN_SUCCESS) return s;
   vk_buf *b;
   pthread_mutex_lock(&st->lock);
-  s = vk_buf_new(st, d, bytes, &b);
+  s = vk_buf_new(st, d, bytes, vk_proc.phys[dev].staged ? d->dev_type
+                                                        : d->mem_type,
+                 !vk_proc.phys[dev].staged, &b);
   if (s == KERN_SUCCESS) {
     b->next = d->bufs;
     d->bufs = b;
@@ -993,12 +1268,165 @@ static kern_status vk_range(vk_state *st, const vk_buf *b, size_t off,
   return KERN_SUCCESS;
 }
 
+/* Note [vulkan memory]: where arrays are device-local (a discrete GPU, or
+ * KERN_VULKAN_STAGING=1), the host never maps them: uploads memcpy into
+ * one reusable host-visible staging buffer per device (64 MiB, or
+ * $KERN_VULKAN_STAGING_BYTES) and copy it into the array with
+ * vkCmdCopyBuffer, a chunk at a time; downloads the other way; fills
+ * write the pattern into the staging buffer once and copy it over the
+ * array; device-to-device copies are one vkCmdCopyBuffer (through the
+ * staging buffer when source and destination overlap in one buffer).
+ * Every submission waits on the device's fence, under st->lock, and
+ * ends with a barrier from its writes to any later command and the
+ * host, so the next launch or copy sees them.  Elsewhere (lavapipe and
+ * other devices whose only memory is host-visible) arrays are mapped
+ * and copies are memcpy. */
+static VkResult vk_xfer_begin(vk_dev *d) {
+  vk_table *vk = &vk_proc.vk;
+  VkCommandBufferBeginInfo bi = {VK_ST_COMMAND_BUFFER_BEGIN_INFO, NULL, 1, NULL};
+  VkResult r;
+  if ((r = vk->vkResetCommandBuffer(d->cmd, 0)) != 0 ||
+      (r = vk->vkBeginCommandBuffer(d->cmd, &bi)) != 0)
+    return r;
+  VkMemoryBarrier in = {VK_ST_MEMORY_BARRIER, NULL,
+                        VK_ACCESS_HOST_WRITE | VK_ACCESS_MEMORY_WRITE,
+                        VK_ACCESS_TRANSFER_READ | VK_ACCESS_TRANSFER_WRITE};
+  vk->vkCmdPipelineBarrier(d->cmd, VK_STAGE_HOST | VK_STAGE_ALL_COMMANDS,
+                           VK_STAGE_TRANSFER, 0, 1, &in, 0, NULL, 0, NULL);
+  return 0;
+}
+
+/* Between two copies of one submission: the first's writes before the
+ * second's reads. */
+static void vk_xfer_mid(vk_dev *d) {
+  VkMemoryBarrier m = {VK_ST_MEMORY_BARRIER, NULL, VK_ACCESS_TRANSFER_WRITE,
+                       VK_ACCESS_TRANSFER_READ | VK_ACCESS_TRANSFER_WRITE};
+  vk_proc.vk.vkCmdPipelineBarrier(d->cmd, VK_STAGE_TRANSFER, VK_STAGE_TRANSFER,
+                                  0, 1, &m, 0, NULL, 0, NULL);
+}
+
+static VkResult vk_xfer_end(vk_dev *d) {
+  vk_table *vk = &vk_proc.vk;
+  VkMemoryBarrier out = {VK_ST_MEMORY_BARRIER, NULL, VK_ACCESS_TRANSFER_WRITE,
+                         VK_ACCESS_MEMORY_READ | VK_ACCESS_MEMORY_WRITE |
+                             VK_ACCESS_HOST_READ};
+  vk->vkCmdPipelineBarrier(d->cmd, VK_STAGE_TRANSFER,
+                           VK_STAGE_ALL_COMMANDS | VK_STAGE_HOST, 0, 1, &out,
+                           0, NULL, 0, NULL);
+  VkResult r = vk->vkEndCommandBuffer(d->cmd);
+  if (r != 0) return r;
+  VkSubmitInfo si = {VK_ST_SUBMIT_INFO, NULL, 0, NULL, NULL, 1, &d->cmd, 0, NULL};
+  if ((r = vk->vkQueueSubmit(d->queue, 1, &si, d->fence)) != 0) return r;
+  r = vk->vkWaitForFences(d->dev, 1, &d->fence, 1, UINT64_MAX);
+  vk->vkResetFences(d->dev, 1, &d->fence);
+  return r;
+}
+
+/* The staging buffer of d, made on first use (st->lock held). */
+static kern_status vk_stage(vk_state *st, vk_dev *d) {
+  if (d->stage) return KERN_SUCCESS;
+  return vk_buf_new(st, d, d->stage_size, d->host_type, 1, &d->stage);
+}
+
+static int vk_staged(vk_state *st, int dev) {
+  (void)st;
+  return dev >= 0 && dev < vk_proc.nphys && vk_proc.phys[dev].staged;
+}
+
+/* What the staged copies do, one per call (st->lock held). */
+enum { VK_IN, VK_OUT, VK_DD, VK_FILL };
+static kern_status vk_staged_copy(vk_state *st, int dev, int what, vk_buf *b,
+                                  size_t off, const vk_buf *sb, size_t soff,
+                                  void *host, const void *chost, size_t bytes) {
+  vk_dev *d = &st->devs[dev];
+  vk_table *vk = &vk_proc.vk;
+  kern_status s = vk_stage(st, d);
+  if (s != KERN_SUCCESS) return s;
+  size_t chunk = d->stage_size;
+  VkResult r = 0;
+  if (what == VK_FILL) {
+    size_t ps = soff; /* the pattern's size */
+    if (ps == 0 || ps > chunk)
+      return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                         "vulkan: a fill pattern of %zu bytes is larger than "
+                         "the staging buffer (%zu bytes)", ps, chunk);
+    chunk -= chunk % ps;
+    size_t n = bytes < chunk ? bytes : chunk;
+    for (size_t o = 0; o + ps <= n; o += ps) memcpy(d->stage->map + o, chost, ps);
+    if ((r = vk_xfer_begin(d)) != 0) goto fail;
+    for (size_t o = 0; o < bytes; o += chunk) {
+      VkBufferCopy c = {0, off + o, bytes - o < chunk ? bytes - o : chunk};
+      vk->vkCmdCopyBuffer(d->cmd, d->stage->buf, b->buf, 1, &c);
+    }
+    if ((r = vk_xfer_end(d)) != 0) goto fail;
+    return KERN_SUCCESS;
+  }
+  if (what == VK_DD) {
+    int overlap = b == sb && off < soff + bytes && soff < off + bytes;
+    if (!overlap) {
+      VkBufferCopy c = {soff, off, bytes};
+      if ((r = vk_xfer_begin(d)) != 0) goto fail;
+      vk->vkCmdCopyBuffer(d->cmd, sb->buf, b->buf, 1, &c);
+      if ((r = vk_xfer_end(d)) != 0) goto fail;
+      return KERN_SUCCESS;
+    }
+    /* memmove: chunks through the staging buffer, from the end when the
+     * destination is after the source */
+    for (size_t k = 0; k < bytes; k += chunk) {
+      size_t c = bytes - k < chunk ? bytes - k : chunk;
+      size_t o = off > soff ? bytes - k - c : k;
+      VkBufferCopy c1 = {soff + o, 0, c}, c2 = {0, off + o, c};
+      if ((r = vk_xfer_begin(d)) != 0) goto fail;
+      vk->vkCmdCopyBuffer(d->cmd, sb->buf, d->stage->buf, 1, &c1);
+      vk_xfer_mid(d);
+      vk->vkCmdCopyBuffer(d->cmd, d->stage->buf, b->buf, 1, &c2);
+      if ((r = vk_xfer_end(d)) != 0) goto fail;
+    }
+    return KERN_SUCCESS;
+  }
+  for (size_t o = 0; o < bytes; o += chunk) {
+    size_t c = bytes - o < chunk ? bytes - o : chunk;
+    if (what == VK_IN) memcpy(d->stage->map, (const char *)chost + o, c);
+    VkBufferCopy cp = {what == VK_IN ? 0 : off + o, what == VK_IN ? off + o : 0, c};
+    if ((r = vk_xfer_begin(d)) != 0) goto fail;
+    if (what == VK_IN)
+      vk->vkCmdCopyBuffer(d->cmd, d->stage->buf, b->buf, 1, &cp);
+    else
+      vk->vkCmdCopyBuffer(d->cmd, b->buf, d->stage->buf, 1, &cp);
+    if ((r = vk_xfer_end(d)) != 0) goto fail;
+    if (what == VK_OUT) memcpy((char *)host + o, d->stage->map, c);
+  }
+  return KERN_SUCCESS;
+fail:
+  return vk_fail(st, "a staged copy", r);
+}
+
+/* Runs one staged copy under the lock and counts its time on the device
+ * clock. */
+static kern_status vk_staged_run(vk_state *st, int dev, int what, vk_buf *b,
+                                 size_t off, const vk_buf *sb, size_t soff,
+                                 void *host, const void *chost, size_t bytes) {
+  pthread_mutex_lock(&st->lock);
+  double h0 = kern__now_ms();
+  kern_status s = vk_staged_copy(st, dev, what, b, off, sb, soff, host, chost,
+                                 bytes);
+  st->devs[dev].clock_ms += kern__now_ms() - h0;
+  pthread_mutex_unlock(&st->lock);
+  return s;
+}
+
 static kern_status vk_copy_in_at(void *state, int dev, void *dst, size_t off,
                                  const void *src, size_t bytes) {
   (void)dev;
   vk_buf *b = dst;
   kern_status s = vk_range(state, b, off, bytes);
-  if (s == KERN_SUCCESS && bytes) memcpy(b->map + off, src, bytes);
+  if (s == KERN_SUCCESS && bytes && vk_staged(state, dev))
+    return vk_staged_run(state, dev, VK_IN, b, off, NULL, 0, NULL, src, bytes);
+  if (s == KERN_SUCCESS && bytes) {
+    double h0 = kern__now_ms();
+    memcpy(b->map + off, src, bytes);
+    vk_clock_add(state, dev, kern__now_ms() - h0);
+  }
   return s;
 }
 
@@ -1007,7 +1435,14 @@ static kern_status vk_copy_out_at(void *state, int dev, void *dst,
   (void)dev;
   const vk_buf *b = src;
   kern_status s = vk_range(state, b, off, bytes);
-  if (s == KERN_SUCCESS && bytes) memcpy(dst, b->map + off, bytes);
+  if (s == KERN_SUCCESS && bytes && vk_staged(state, dev))
+    return vk_staged_run(state, dev, VK_OUT, (vk_buf *)b, off, NULL, 0, dst,
+                         NULL, bytes);
+  if (s == KERN_SUCCESS && bytes) {
+    double h0 = kern__now_ms();
+    memcpy(dst, b->map + off, bytes);
+    vk_clock_add(state, dev, kern__now_ms() - h0);
+  }
   return s;
 }
 
@@ -1028,7 +1463,14 @@ static kern_status vk_copy_dd(void *state, int dev, void *dst, size_t doff,
   const vk_buf *s = src;
   kern_status st = vk_range(state, d, doff, bytes);
   if (st == KERN_SUCCESS) st = vk_range(state, s, soff, bytes);
-  if (st == KERN_SUCCESS && bytes) memmove(d->map + doff, s->map + soff, bytes);
+  if (st == KERN_SUCCESS && bytes && vk_staged(state, dev))
+    return vk_staged_run(state, dev, VK_DD, d, doff, s, soff, NULL, NULL,
+                         bytes);
+  if (st == KERN_SUCCESS && bytes) {
+    double h0 = kern__now_ms();
+    memmove(d->map + doff, s->map + soff, bytes);
+    vk_clock_add(state, dev, kern__now_ms() - h0);
+  }
   return st;
 }
 
@@ -1038,8 +1480,14 @@ static kern_status vk_fill(void *state, int dev, void *dst, const void *pattern,
   vk_buf *b = dst;
   kern_status s = vk_range(state, b, 0, bytes);
   if (s != KERN_SUCCESS) return s;
+  if (vk_staged(state, dev))
+    return bytes ? vk_staged_run(state, dev, VK_FILL, b, 0, NULL, pattern_size,
+                                 NULL, pattern, bytes)
+                 : KERN_SUCCESS;
+  double h0 = kern__now_ms();
   for (size_t o = 0; pattern_size && o + pattern_size <= bytes; o += pattern_size)
     memcpy(b->map + o, pattern, pattern_size);
+  vk_clock_add(state, dev, kern__now_ms() - h0);
   return KERN_SUCCESS;
 }
 
@@ -1444,11 +1892,6 @@ static kern_status vk_check_features(vk_state *st, const vk_phys *p,
                                      const kc_result *code) {
   for (int i = 0; i < code->nkernels; i++) {
     const kc_kernel *k = &code->kernels[i];
-    if (k->fault_param)
-      return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
-                         "vulkan: kernel '%s': debug mode's bounds checks are "
-                         "not supported on vulkan yet (run with --unchecked, "
-                         "kern_options.debug = 0)", k->name);
     if (k->needs_fp64 && !p->fp64)
       return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
                          "vulkan: kernel '%s' uses float64, but device '%s' "
@@ -1534,7 +1977,9 @@ static kern_status vk_kernel_get(void *state, void *module, const kc_kernel *kk,
     ci.stage.pName = "main";
     ci.layout = d->layout;
     ci.basePipelineIndex = -1;
-    r = vk->vkCreateComputePipelines(d->dev, 0, 1, &ci, NULL, &k->pipeline);
+    r = vk->vkCreateComputePipelines(d->dev, d->pcache, 1, &ci, NULL,
+                                     &k->pipeline);
+    d->pcache_dirty = 1;
     if (r != 0) {
       k->pipeline = 0;
       return vk_fail(st, "vkCreateComputePipelines", r);
@@ -1628,23 +2073,46 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
                           VK_ACCESS_SHADER_READ | VK_ACCESS_SHADER_WRITE};
     vk->vkCmdPipelineBarrier(d->cmd, VK_STAGE_HOST, VK_STAGE_COMPUTE_SHADER, 0,
                              1, &in, 0, NULL, 0, NULL);
+    if (d->ts) {
+      vk->vkCmdResetQueryPool(d->cmd, d->ts, 0, 2);
+      vk->vkCmdWriteTimestamp(d->cmd, VK_STAGE_TOP_OF_PIPE, d->ts, 0);
+    }
     vk->vkCmdBindPipeline(d->cmd, VK_BIND_COMPUTE, vkk->pipeline);
     vk->vkCmdPushConstants(d->cmd, d->layout, VK_SHADER_STAGE_COMPUTE, 0, 8,
                            &d->args->addr);
     vk->vkCmdDispatch(d->cmd, (uint32_t)groups, 1, 1);
+    if (d->ts)
+      vk->vkCmdWriteTimestamp(d->cmd, VK_STAGE_BOTTOM_OF_PIPE, d->ts, 1);
+    /* the shader's writes before the host's reads and any later command
+     * (a launch or a staged copy: Note [vulkan memory]) */
     VkMemoryBarrier outb = {VK_ST_MEMORY_BARRIER, NULL, VK_ACCESS_SHADER_WRITE,
-                            VK_ACCESS_HOST_READ};
-    vk->vkCmdPipelineBarrier(d->cmd, VK_STAGE_COMPUTE_SHADER, VK_STAGE_HOST, 0,
-                             1, &outb, 0, NULL, 0, NULL);
+                            VK_ACCESS_HOST_READ | VK_ACCESS_MEMORY_READ |
+                                VK_ACCESS_MEMORY_WRITE};
+    vk->vkCmdPipelineBarrier(d->cmd, VK_STAGE_COMPUTE_SHADER,
+                             VK_STAGE_HOST | VK_STAGE_ALL_COMMANDS, 0, 1,
+                             &outb, 0, NULL, 0, NULL);
     call = "vkEndCommandBuffer";
     if ((r = vk->vkEndCommandBuffer(d->cmd)) == 0) {
       VkSubmitInfo si = {VK_ST_SUBMIT_INFO, NULL, 0, NULL, NULL, 1, &d->cmd,
                          0, NULL};
       call = "vkQueueSubmit";
+      double h0 = kern__now_ms();
       if ((r = vk->vkQueueSubmit(d->queue, 1, &si, d->fence)) == 0) {
         call = "vkWaitForFences";
         r = vk->vkWaitForFences(d->dev, 1, &d->fence, 1, UINT64_MAX);
         vk->vkResetFences(d->dev, 1, &d->fence);
+        uint64_t t[2] = {0, 0};
+        if (r == 0 && d->ts &&
+            vk->vkGetQueryPoolResults(d->dev, d->ts, 0, 2, sizeof t, t, 8,
+                                      VK_QUERY_RESULT_64 |
+                                          VK_QUERY_RESULT_WAIT) == 0) {
+          const vk_phys *ph = &vk_proc.phys[dev];
+          uint64_t mask = ph->ts_bits >= 64 ? ~(uint64_t)0
+                                            : (((uint64_t)1 << ph->ts_bits) - 1);
+          d->clock_ms += (double)((t[1] - t[0]) & mask) * ph->ts_period * 1e-6;
+        } else if (r == 0) {
+          d->clock_ms += kern__now_ms() - h0;
+        }
       }
     }
   }
@@ -1654,7 +2122,7 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
 }
 
 const kern_backend kern__backend_vulkan = {
-    .version = 3,
+    .version = 7,
     .name = "vulkan",
     .kind = KERN_BACKEND_VULKAN,
     .target = KERN_TARGET_VULKAN,
@@ -1676,4 +2144,5 @@ const kern_backend kern__backend_vulkan = {
     .copy_in_at = vk_copy_in_at,
     .copy_out_at = vk_copy_out_at,
     .copy_dd = vk_copy_dd,
+    .device_clock_ms = vk_device_clock_ms,
 };

@@ -1060,7 +1060,10 @@ static kern_status group_launch(kern_group *g, const char *name, int ndim,
       int64_t shift = (sh[a]->first[k] - kern__shard_halo_lo(sh[a], k)) *
                       sh[a]->rowelems;
       arr->shape[0] = sh[a]->shape[0];
-      if (g->backend == KERN_BACKEND_OPENCL)
+      /* OpenCL buffers and Vulkan buffers are handles, not addresses: the
+       * backend moves the base back by off (backend_vulkan.c's launch
+       * subtracts it from the buffer's device address). */
+      if (g->backend == KERN_BACKEND_OPENCL || g->backend == KERN_BACKEND_VULKAN)
         arr->off = shift;
       else
         arr->data = (char *)arr->data - shift * (int64_t)kern_type_size(sh[a]->type);

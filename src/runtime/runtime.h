@@ -38,7 +38,7 @@ typedef struct kern__ptx_request kern__ptx_request;
 
 struct kern_backend {
   int version; /* 2: init added; 3: the stream methods at the end; 4: adopt;
-                5: ptx_sm; 6: module_build_tiered */
+                5: ptx_sm; 6: module_build_tiered; 7: device_clock_ms */
   const char *name; /* "cpu" */
   kern_backend_kind kind;
   kern__target target;
@@ -174,6 +174,15 @@ struct kern_backend {
   kern_status (*module_build_tiered)(void *state, int dev, kc_result *code,
                                      const kern__ptx_request *rq,
                                      void **module);
+
+  /* ---- version 7: for a backend on generic streams (no stream_new), its
+   * device clock in milliseconds: what an event recorded on one of its
+   * streams stamps instead of the host's clock (stream.c), so that
+   * kern_event_elapsed measures the device's own time.  NULL: the host's
+   * monotonic clock.  (vulkan: the sum of every launch's duration between
+   * GPU timestamps and of its host-side copies; Note [vulkan device
+   * clock].) */
+  double (*device_clock_ms)(void *state, int dev);
 };
 
 /* What the compiler needs to spell a module as PTX after the fact: its

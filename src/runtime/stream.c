@@ -183,7 +183,9 @@ static kern_status run_cmd(kern_stream *s, kern__cmd *c) {
     return be->fill(s->state, s->index, c->dptr, c->pattern, c->pattern_size,
                     c->bytes);
   case OP_RECORD: {
-    double t = kern__now_ms();
+    double t = be->version >= 7 && be->device_clock_ms
+                   ? be->device_clock_ms(s->state, s->index)
+                   : kern__now_ms();
     /* `reached` is set when the command is counted complete (the worker
      * loop), so a caller that saw the event complete also sees the
      * stream's work up to it complete. */

@@ -1,7 +1,7 @@
 /*
  * Debug mode's bounds checks in the launches that are not one plain
  * kern_launch (issue 23, items 4 and 5), on the device named by argv[1]
- * ("cpu", "opencl"; exit 77 when it is missing):
+ * ("cpu", "opencl", "vulkan"; exit 77 when it is missing):
  *  - sharded launches over two and three shards of one device, synchronous
  *    and asynchronous: an out-of-bounds index in any shard fails the launch
  *    with the single-device message (a sharded array's global shape);

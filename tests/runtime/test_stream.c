@@ -1,6 +1,6 @@
 /*
  * Streams, events, asynchronous copies, graphs and their misuse, on the
- * device named by argv[1] ("cpu", "opencl"; exit 77 when it is missing).
+ * device named by argv[1] ("cpu", "opencl", "vulkan"; exit 77 when it is missing).
  *
  * Ordering tests make the first stream slow on purpose (a kernel that loops
  * before writing), so a missing wait would let the second stream read stale
