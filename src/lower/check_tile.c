@@ -1103,46 +1103,69 @@ static IrExpr *tile_matmul(Ctx *X, Node *call, const char *fn) {
   }
   if (np > 5)
     ERR(call->pos, "%s() takes at most 5 positional arguments", fn);
-  const Type *et = a->ty->elem;
-  if (et->kind != TY_SCALAR || !sc_is_float(et->sc) || sc_is_lowp(et->sc))
-    ERR(an->pos, "%s(): tiles of float32 or float64 for now, got %s (issue "
-                 "#24)", fn, TN(et));
+  /* Warp: a, b and out are each float16, bfloat16, float32 or float64;
+   * the products are summed in out's type (a's type without out), which
+   * may not be bfloat16. */
+  if (on)
+    inplace_dest(X, on, fn, "out");
+  IrVar *ot = on ? tile_arg(X, on, fn, "out") : NULL;
+  struct { IrVar *t; Node *n; const char *name; } ops[3] = {
+      {a, an, "a"}, {b, bn, "b"}, {ot, on, "out"}};
+  for (int i = 0; i < 3; i++) {
+    if (!ops[i].t)
+      continue;
+    const Type *t = ops[i].t->ty->elem;
+    if (t->kind != TY_SCALAR || !sc_is_float(t->sc))
+      ERR(ops[i].n->pos, "%s(): %s must be a tile of float16, bfloat16, "
+                         "float32 or float64, got %s", fn, ops[i].name,
+          TN(ops[i].t->ty));
+  }
   if (a->ty->ndim != 2 || b->ty->ndim != 2)
     ERR(call->pos, "%s(): a and b must be 2-d tiles, got %s and %s", fn,
         TN(a->ty), TN(b->ty));
-  if (!ty_eq(b->ty->elem, et))
-    ERR(bn->pos, "%s(): a is a tile of %s but b of %s", fn, TN(et),
-        TN(b->ty->elem));
+  const Type *et = ot ? ot->ty->elem : a->ty->elem;
+  if (et->sc == KERN_SCALAR_BFLOAT16)
+    ERR((on ? on : an)->pos, "%s(): the product is summed in %s's type, "
+                             "which may be float16, float32 or float64, "
+                             "not bfloat16 (as in Warp)", fn,
+        on ? "out" : "a");
   int M = a->ty->fdims[0], K = a->ty->fdims[1], N = b->ty->fdims[1];
   if (b->ty->fdims[0] != K)
     ERR(call->pos, "%s(): the shapes %s and %s do not multiply (a's columns "
                    "must be b's rows)", fn, TN(a->ty), TN(b->ty));
   IrExpr *alpha = NULL, *beta = NULL;
   if (alpha_n) {
-    alpha = check_is_literal(alpha_n) ? check_literal_as(X, alpha_n, et)
-                                      : check_expr(X, alpha_n);
+    /* Warp: a float literal is float32, and alpha becomes out's type */
+    alpha = check_is_literal(alpha_n)
+               ? check_literal_as(X, alpha_n, ty_scalar(KERN_SCALAR_FLOAT32))
+               : check_expr(X, alpha_n);
+    if (alpha->ty->kind != TY_SCALAR || !sc_is_float(alpha->ty->sc))
+      ERR(alpha_n->pos, "%s(): alpha must be a float, got %s", fn,
+          TN(alpha->ty));
     if (!ty_eq(alpha->ty, et))
-      ERR(alpha_n->pos, "%s(): alpha is %s, the tiles' type is %s", fn,
-          TN(alpha->ty), TN(et));
+      alpha = ir_cast(C, et, alpha);
     if (alpha->kind != E_CONST)
       alpha = ir_ref(C, temp_of(X, "alpha", alpha, alpha_n->pos));
   }
   if (beta_n) {
     if (!on)
       ERR(beta_n->pos, "%s(): beta needs an out tile", fn);
-    beta = check_is_literal(beta_n) ? check_literal_as(X, beta_n, et)
-                                    : check_expr(X, beta_n);
+    /* Warp: a float literal is float32, and beta becomes out's type */
+    beta = check_is_literal(beta_n)
+               ? check_literal_as(X, beta_n, ty_scalar(KERN_SCALAR_FLOAT32))
+               : check_expr(X, beta_n);
+    if (beta->ty->kind != TY_SCALAR || !sc_is_float(beta->ty->sc))
+      ERR(beta_n->pos, "%s(): beta must be a float, got %s", fn,
+          TN(beta->ty));
     if (!ty_eq(beta->ty, et))
-      ERR(beta_n->pos, "%s(): beta is %s, the tiles' type is %s", fn,
-          TN(beta->ty), TN(et));
+      beta = ir_cast(C, et, beta);
     if (beta->kind != E_CONST)
       beta = ir_ref(C, temp_of(X, "beta", beta, beta_n->pos));
   }
   IrVar *out;
   int dims[2] = {M, N};
   if (on) {
-    inplace_dest(X, on, fn, "out");
-    out = tile_arg(X, on, fn, "out");
+    out = ot;
     if (out->ty->ndim != 2 || out->ty->fdims[0] != M ||
         out->ty->fdims[1] != N || !ty_eq(out->ty->elem, et))
       ERR(on->pos, "%s(): out is %s but a @ b is a tile of %s of shape "
@@ -1163,8 +1186,13 @@ static IrExpr *tile_matmul(Ctx *X, Node *call, const char *fn) {
   IrExpr **ib = arena_alloc(C, sizeof(IrExpr *) * 2);
   ib[0] = ir_ref(C, Lk.ctr[0]);
   ib[1] = ir_ref(C, L.ctr[1]);
-  IrExpr *p = ir_binary(C, OP_MUL, et, load_at(X, a, ia, 2, call->pos),
-                        load_at(X, b, ib, 2, call->pos));
+  IrExpr *ea = load_at(X, a, ia, 2, call->pos);
+  IrExpr *eb = load_at(X, b, ib, 2, call->pos);
+  if (!ty_eq(ea->ty, et))
+    ea = ir_cast(C, et, ea);
+  if (!ty_eq(eb->ty, et))
+    eb = ir_cast(C, et, eb);
+  IrExpr *p = ir_binary(C, OP_MUL, et, ea, eb);
   assign(X, s, ir_binary(C, OP_ADD, et, ir_ref(C, s), p), call->pos);
   loop_close(X, &Lk);
   IrExpr *v = ir_ref(C, s);

@@ -545,6 +545,13 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
       return ty_array(X->C, dtype, ndim);
     }
   }
+  /* dtype=A.dtype, dtype=type(x) (Warp takes them wherever a dtype is
+   * expected, e.g. wp.tile_zeros(..., dtype=A.dtype) in a generic kernel) */
+  if (n->kind == N_ATTR || n->kind == N_CALL) {
+    const Type *vt = check_type_of(X, n); /* check_generic.c */
+    if (vt)
+      return vt;
+  }
   if (n->kind == N_STR)
     ERR(n->pos, "string annotations are not supported; write the type");
   ERR(n->pos, "expected a type (%s)", what);
