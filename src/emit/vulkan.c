@@ -705,6 +705,68 @@ static void typing(Emit *E, const char *s, size_t n, Buf *o) {
   }
 }
 
+/* Note [precise: no contraction]: kern's CPU, CUDA (--fmad=false) and
+ * OpenCL targets never contract a * b + c into one fma, and Warp's goldens
+ * are computed that way. SPIR-V lets a driver contract unless the result
+ * is decorated NoContraction, and NVIDIA's does (run 7: conversions'
+ * `x * 0.9 - 2.7` came back one ulp off). GLSL's `precise` on a variable or
+ * a function's return type makes glslang decorate every operation that
+ * feeds it; so every declaration of a float, double or struct type at the
+ * start of a line (locals, helper and user function definitions, `const`
+ * ones too) gets `precise`, and so do the inout parameters of a
+ * definition (C's pointers, written through). Values that reach memory or a call pass
+ * through such a variable or return, or are plain loads and conversions.
+ * tests/vulkan/precise.sh pins this on the emitted GLSL. */
+static bool precise_type(Rw *R, const char *s, size_t n) {
+  if ((n == 5 && !memcmp(s, "float", 5)) || (n == 6 && !memcmp(s, "double", 6)))
+    return true;
+  for (int i = 0; i < R->ntypes; i++)
+    if (strlen(R->types[i]) == n && !memcmp(R->types[i], s, n))
+      return true;
+  return false;
+}
+
+static void precise_pass(Rw *R, const char *s, size_t n, Buf *o) {
+  size_t i = 0;
+  while (i < n) {
+    const char *nl = memchr(s + i, '\n', n - i);
+    size_t e = nl ? (size_t)(nl - s) + 1 : n;
+    size_t k = i;
+    while (k < e && s[k] == ' ')
+      k++;
+    size_t t = k;
+    if (e - t > 6 && !memcmp(s + t, "const ", 6))
+      t += 6;
+    size_t z = t;
+    while (z < e && is_id(s[z]))
+      z++;
+    bool decl = false;
+    if (z > t && z < e && s[z] == ' ' && precise_type(R, s + t, z - t)) {
+      size_t a = z + 1, b = a;
+      while (b < e && is_id(s[b]))
+        b++;
+      decl = b > a && !isdigit((unsigned char)s[a]) && b < e &&
+             (s[b] == ' ' || s[b] == ';' || s[b] == ',' || s[b] == '(' ||
+              s[b] == '[');
+      /* `float x = ...` or `T f(...) {`, not `return x;`-like words */
+      if (decl && (b - a == 6 && !memcmp(s + a, "return", 6)))
+        decl = false;
+    }
+    buf_putn(o, s + i, k - i);
+    if (decl)
+      buf_puts(o, "precise ");
+    /* inout parameters (C's pointers) of a definition are written through */
+    bool def = (decl || (z - t == 4 && !memcmp(s + t, "void", 4))) && e - k > 4 && !memcmp(s + e - 4, ") {\n", 4);
+    for (size_t q = k; q < e; q++) {
+      if (def && (q == k || !is_id(s[q - 1])) && e - q > 6 &&
+          !memcmp(s + q, "inout ", 6))
+        buf_puts(o, "precise ");
+      buf_putn(o, s + q, 1);
+    }
+    i = e;
+  }
+}
+
 static void vk_finish(Emit *E, Buf *text) {
   Buf o;
   buf_init(&o, E->C);
@@ -729,9 +791,9 @@ static void vk_finish(Emit *E, Buf *text) {
            "#define K_REM(T) T k_rem(T a, T b) { return a - (a / b) * b; }\n"
            "K_REM(int8_t) K_REM(int16_t) K_REM(int32_t) K_REM(int64_t)\n"
            "K_REM(uint8_t) K_REM(uint16_t) K_REM(uint32_t) K_REM(uint64_t)\n"
-           "float k_cround(float x) { float t = trunc(x); "
+           "precise float k_cround(float x) { precise float t = trunc(x); "
            "return abs(x - t) >= 0.5f ? t + sign(x) : t; }\n"
-           "double k_cround(double x) { double t = trunc(x); "
+           "precise double k_cround(double x) { precise double t = trunc(x); "
            "return abs(x - t) >= 0.5lf ? t + sign(x) : t; }\n"
            "#define round k_cround\n"
            "struct kern__dims { int64_t dim[4]; int64_t total; int64_t chunk; "
@@ -748,6 +810,13 @@ static void vk_finish(Emit *E, Buf *text) {
   typed.keep = true;
   typing(E, text->p + first, text->len - first, &typed);
   rewrite(&R, typed.p ? typed.p : "", typed.len);
+  {
+    Buf pr;
+    buf_init(&pr, E->C);
+    pr.keep = true;
+    precise_pass(&R, body.p ? body.p : "", body.len, &pr);
+    body = pr;
+  }
   if (body.p && (strstr(body.p, "printf(") || strstr(body.p, "k_print")))
     buf_puts(&o, "#error kern: the vulkan target has no print or printf yet\n");
   buf_putn(&o, body.p ? body.p : "", body.len);
