@@ -705,6 +705,27 @@ static void typing(Emit *E, const char *s, size_t n, Buf *o) {
   }
 }
 
+/* Note [correctly rounded division and sqrt]: Vulkan allows float32
+ * division 2.5 ulp of error and sqrt that of 1/inversesqrt; kern's CPU,
+ * CUDA (-prec-div, -prec-sqrt) and OpenCL targets round both correctly, as
+ * IEEE does, and Warp's goldens come from there. The vulkan target
+ * computes a float32 quotient or root in float64 and rounds it once
+ * (k_fdiv, k_fsqrt; `sqrt` is defined to the latter), then makes the
+ * rounding exact whatever the driver's float64 division or sqrt error:
+ * with Q the float32 result and u, d its neighbours, the midpoints
+ * m = (Q + u) / 2 and (Q + d) / 2 have 25 significant bits, so m * |b|
+ * (49 bits) and m * m (50 bits) are exact in float64, and SPIR-V's
+ * float64 multiply and compare are exact operations; comparing them with
+ * |a| (or x) tells whether the exact result lies past a midpoint, and Q
+ * moves one step if it does (an exact result is never on a midpoint for
+ * division or sqrt of floats). Infinities, NaNs, zeros and division by
+ * zero keep the float64 route's result. The cost: a kernel that divides
+ * floats or takes a sqrt needs shaderFloat64 (every desktop GPU driver
+ * and lavapipe have it); where a device lacks it, the runtime refuses
+ * the kernel by name. User division of float32 scalars is k_fdiv
+ * (common.c's operator emission); division inside the shared helpers'
+ * text (`(T)1 / det`) is still the driver's. */
+
 /* Note [precise: no contraction]: kern's CPU, CUDA (--fmad=false) and
  * OpenCL targets never contract a * b + c into one fma, and Warp's goldens
  * are computed that way. SPIR-V lets a driver contract unless the result
@@ -796,6 +817,29 @@ static void vk_finish(Emit *E, Buf *text) {
            "precise double k_cround(double x) { precise double t = trunc(x); "
            "return abs(x - t) >= 0.5lf ? t + sign(x) : t; }\n"
            "#define round k_cround\n"
+           /* Note [correctly rounded division and sqrt] */
+           "precise float k_fround1(float q, double A, double B, bool sq) {\n"
+           "  precise float Q = abs(q);\n"
+           "  if (isnan(Q) || isinf(Q) || Q == 0.0f) return q;\n"
+           "  precise float up = uintBitsToFloat(floatBitsToUint(Q) + 1u);\n"
+           "  precise float dn = uintBitsToFloat(floatBitsToUint(Q) - 1u);\n"
+           "  precise double mu = (double(Q) + double(up)) * 0.5lf;\n"
+           "  precise double md = (double(Q) + double(dn)) * 0.5lf;\n"
+           "  precise double pu = sq ? mu * mu : mu * B;\n"
+           "  precise double pd = sq ? md * md : md * B;\n"
+           "  if (pu < A) Q = up; else if (pd > A) Q = dn;\n"
+           "  return q < 0.0f ? -Q : Q;\n}\n"
+           "precise float k_fdiv(float a, float b) {\n"
+           "  precise float q = float(double(a) / double(b));\n"
+           "  if (isinf(a) || isinf(b) || b == 0.0f) return q;\n"
+           "  return k_fround1(q, abs(double(a)), abs(double(b)), false);\n}\n"
+           "precise double k_fdiv(double a, double b) { return a / b; }\n"
+           "precise float k_fsqrt(float x) {\n"
+           "  precise float s = float(sqrt(double(x)));\n"
+           "  if (!(x > 0.0f) || isinf(x)) return s;\n"
+           "  return k_fround1(s, double(x), 1.0lf, true);\n}\n"
+           "precise double k_fsqrt(double x) { return sqrt(x); }\n"
+           "#define sqrt k_fsqrt\n"
            "struct kern__dims { int64_t dim[4]; int64_t total; int64_t chunk; "
            "int64_t begin; int64_t block; };\n");
   Buf body;
@@ -816,6 +860,15 @@ static void vk_finish(Emit *E, Buf *text) {
     pr.keep = true;
     precise_pass(&R, body.p ? body.p : "", body.len, &pr);
     body = pr;
+  }
+  /* the correctly rounded float32 division and sqrt compute in float64
+   * (Note [correctly rounded division and sqrt]): the device needs
+   * shaderFloat64, and the runtime refuses by name where it lacks it */
+  if (body.p && (strstr(body.p, "k_fdiv(") || strstr(body.p, "sqrt("))) {
+    for (IrFunc *f = E->m->funcs; f; f = f->next)
+      f->uses_fp64 = true;
+    for (IrFunc *f = E->m->kernels; f; f = f->next)
+      f->uses_fp64 = true;
   }
   if (body.p && (strstr(body.p, "printf(") || strstr(body.p, "k_print")))
     buf_puts(&o, "#error kern: the vulkan target has no print or printf yet\n");
