@@ -723,8 +723,9 @@ static void typing(Emit *E, const char *s, size_t n, Buf *o) {
  * floats or takes a sqrt needs shaderFloat64 (every desktop GPU driver
  * and lavapipe have it); where a device lacks it, the runtime refuses
  * the kernel by name. User division of float32 scalars is k_fdiv
- * (common.c's operator emission); division inside the shared helpers'
- * text (`(T)1 / det`) is still the driver's. */
+ * (common.c's operator emission), and so is a helper's `float x = (float)L
+ * / R;` line (fdiv_line); other division inside the shared helpers' text
+ * is still the driver's. */
 
 /* Note [precise: no contraction]: kern's CPU, CUDA (--fmad=false) and
  * OpenCL targets never contract a * b + c into one fma, and Warp's goldens
@@ -745,6 +746,50 @@ static bool precise_type(Rw *R, const char *s, size_t n) {
     if (strlen(R->types[i]) == n && !memcmp(R->types[i], s, n))
       return true;
   return false;
+}
+
+/* `float x = L / R;` of the shared helpers' text (`(T)1 / det`), one
+ * top-level operator and a float32 operand spelled out: k_fdiv(L, R)
+ * (Note [correctly rounded division and sqrt]). Writes the line and
+ * returns true when it applies. */
+static bool fdiv_line(Buf *o, const char *s, size_t k, size_t e) {
+  if (e - k < 6 || memcmp(s + k, "float ", 6))
+    return false;
+  const char *eq = memchr(s + k, '=', e - k);
+  if (!eq || eq[1] != ' ')
+    return false;
+  size_t a = (size_t)(eq - s) + 2, z = e;
+  while (z > a && (s[z - 1] == '\n' || s[z - 1] == ' '))
+    z--;
+  if (z <= a || s[z - 1] != ';')
+    return false;
+  z--;
+  size_t slash = 0;
+  int depth = 0, ops = 0;
+  for (size_t q = a; q < z; q++) {
+    char c = s[q];
+    depth += c == '(' || c == '[';
+    depth -= c == ')' || c == ']';
+    if (depth == 0 && strchr("+-*/%?:<>=&|!^,", c) && q > a) {
+      ops++;
+      if (c == '/' && s[q - 1] == ' ' && q + 1 < z && s[q + 1] == ' ')
+        slash = q;
+    }
+    if (depth < 0)
+      return false;
+  }
+  if (ops != 1 || !slash)
+    return false;
+  bool lf = !strncmp(s + a, "float(", 6), rf = !strncmp(s + slash + 2, "float(", 6);
+  if (!lf && !rf)
+    return false;
+  buf_putn(o, s + k, a - k);
+  buf_puts(o, "k_fdiv(");
+  buf_putn(o, s + a, slash - 1 - a);
+  buf_puts(o, ", ");
+  buf_putn(o, s + slash + 2, z - slash - 2);
+  buf_puts(o, ");\n");
+  return true;
 }
 
 static void precise_pass(Rw *R, const char *s, size_t n, Buf *o) {
@@ -776,6 +821,9 @@ static void precise_pass(Rw *R, const char *s, size_t n, Buf *o) {
     buf_putn(o, s + i, k - i);
     if (decl)
       buf_puts(o, "precise ");
+    if (decl && fdiv_line(o, s, k, e))
+      i = e;
+    else {
     /* inout parameters (C's pointers) of a definition are written through */
     bool def = (decl || (z - t == 4 && !memcmp(s + t, "void", 4))) && e - k > 4 && !memcmp(s + e - 4, ") {\n", 4);
     for (size_t q = k; q < e; q++) {
@@ -785,6 +833,7 @@ static void precise_pass(Rw *R, const char *s, size_t n, Buf *o) {
       buf_putn(o, s + q, 1);
     }
     i = e;
+    }
   }
 }
 
