@@ -866,6 +866,17 @@ static void vk_finish(Emit *E, Buf *text) {
            "precise double k_cround(double x) { precise double t = trunc(x); "
            "return abs(x - t) >= 0.5lf ? t + sign(x) : t; }\n"
            "#define round k_cround\n"
+           /* C99's rint in the default rounding mode: to nearest, ties to
+            * even (lavapipe's float64 roundEven gave -1 for -1.5); exact:
+            * x - floor(x) is, and so are the parity test and the steps.
+            * isfinite on float and double */
+           "#define K_RINT(T) T k_rint(T x) { T t = floor(x); T d = x - t; "
+           "if (d > T(0.5) || (d == T(0.5) && t - T(2) * floor(t * T(0.5)) == T(1))) "
+           "t += T(1); return t == T(0) && x < T(0) ? -T(0) : t; }\n"
+           "K_RINT(float) K_RINT(double)\n"
+           "#define rint k_rint\n#define rintf k_rint\n"
+           "bool isfinite(float x) { return !isinf(x) && !isnan(x); }\n"
+           "bool isfinite(double x) { return !isinf(x) && !isnan(x); }\n"
            /* Note [correctly rounded division and sqrt] */
            "precise float k_fround1(float q, double A, double B, bool sq) {\n"
            "  precise float Q = abs(q);\n"
