@@ -875,6 +875,16 @@ static void vk_finish(Emit *E, Buf *text) {
            "t += T(1); return t == T(0) && x < T(0) ? -T(0) : t; }\n"
            "K_RINT(float) K_RINT(double)\n"
            "#define rint k_rint\n#define rintf k_rint\n"
+           /* C's fmod, exact: subtract |b| scaled by powers of two, each
+            * step exact (Sterbenz); GLSL has only floor-based mod */
+           "#define K_FMOD(T) T fmod(T a, T b) { T x = abs(a), y = abs(b); "
+           "if (isnan(x) || isnan(y) || isinf(x) || y == T(0)) return (x - x) / (y - y); "
+           "if (isinf(y) || x < y) return a; "
+           "int ey; frexp(y, ey); "
+           "while (x >= y) { int ex; frexp(x, ex); T t = ldexp(y, ex - ey); "
+           "if (t > x) t = t * T(0.5); x = x - t; } "
+           "return a < T(0) ? -x : x; }\n"
+           "K_FMOD(float) K_FMOD(double)\n#define fmodf fmod\n"
            "bool isfinite(float x) { return !isinf(x) && !isnan(x); }\n"
            "bool isfinite(double x) { return !isinf(x) && !isnan(x); }\n"
            /* Note [correctly rounded division and sqrt] */
