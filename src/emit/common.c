@@ -1686,6 +1686,16 @@ static void emit_operator(Emit *E, Buf *b, IrExpr *e) {
      * types from changing results (uint8 + uint8 wraps at 256). */
     if (!cmp)
       buf_printf(b, "((%s)", emit_ctype(E, e->ty));
+    if (e->op == OP_DIV && E->T->id == KERN_TARGET_VULKAN &&
+        e->ty->kind == TY_SCALAR && e->ty->sc == KERN_SCALAR_FLOAT32) {
+      /* Note [correctly rounded division and sqrt] in vulkan.c */
+      buf_puts(b, "k_fdiv(");
+      emit_expr(E, b, e->a);
+      buf_puts(b, ", ");
+      emit_expr(E, b, e->b);
+      buf_puts(b, "))");
+      return;
+    }
     buf_puts(b, "(");
     emit_expr(E, b, e->a);
     buf_printf(b, " %s ", binop_text(e->op));

@@ -705,6 +705,138 @@ static void typing(Emit *E, const char *s, size_t n, Buf *o) {
   }
 }
 
+/* Note [correctly rounded division and sqrt]: Vulkan allows float32
+ * division 2.5 ulp of error and sqrt that of 1/inversesqrt; kern's CPU,
+ * CUDA (-prec-div, -prec-sqrt) and OpenCL targets round both correctly, as
+ * IEEE does, and Warp's goldens come from there. The vulkan target
+ * computes a float32 quotient or root in float64 and rounds it once
+ * (k_fdiv, k_fsqrt; `sqrt` is defined to the latter), then makes the
+ * rounding exact whatever the driver's float64 division or sqrt error:
+ * with Q the float32 result and u, d its neighbours, the midpoints
+ * m = (Q + u) / 2 and (Q + d) / 2 have 25 significant bits, so m * |b|
+ * (49 bits) and m * m (50 bits) are exact in float64, and SPIR-V's
+ * float64 multiply and compare are exact operations; comparing them with
+ * |a| (or x) tells whether the exact result lies past a midpoint, and Q
+ * moves one step if it does (an exact result is never on a midpoint for
+ * division or sqrt of floats). Infinities, NaNs, zeros and division by
+ * zero keep the float64 route's result. The cost: a kernel that divides
+ * floats or takes a sqrt needs shaderFloat64 (every desktop GPU driver
+ * and lavapipe have it); where a device lacks it, the runtime refuses
+ * the kernel by name. User division of float32 scalars is k_fdiv
+ * (common.c's operator emission), and so is a helper's `float x = (float)L
+ * / R;` line (fdiv_line); other division inside the shared helpers' text
+ * is still the driver's. */
+
+/* Note [precise: no contraction]: kern's CPU, CUDA (--fmad=false) and
+ * OpenCL targets never contract a * b + c into one fma, and Warp's goldens
+ * are computed that way. SPIR-V lets a driver contract unless the result
+ * is decorated NoContraction, and NVIDIA's does (run 7: conversions'
+ * `x * 0.9 - 2.7` came back one ulp off). GLSL's `precise` on a variable or
+ * a function's return type makes glslang decorate every operation that
+ * feeds it; so every declaration of a float, double or struct type at the
+ * start of a line (locals, helper and user function definitions, `const`
+ * ones too) gets `precise`, and so do the inout parameters of a
+ * definition (C's pointers, written through). Values that reach memory or a call pass
+ * through such a variable or return, or are plain loads and conversions.
+ * tests/vulkan/precise.sh pins this on the emitted GLSL. */
+static bool precise_type(Rw *R, const char *s, size_t n) {
+  if ((n == 5 && !memcmp(s, "float", 5)) || (n == 6 && !memcmp(s, "double", 6)))
+    return true;
+  for (int i = 0; i < R->ntypes; i++)
+    if (strlen(R->types[i]) == n && !memcmp(R->types[i], s, n))
+      return true;
+  return false;
+}
+
+/* `float x = L / R;` of the shared helpers' text (`(T)1 / det`), one
+ * top-level operator and a float32 operand spelled out: k_fdiv(L, R)
+ * (Note [correctly rounded division and sqrt]). Writes the line and
+ * returns true when it applies. */
+static bool fdiv_line(Buf *o, const char *s, size_t k, size_t e) {
+  if (e - k < 6 || memcmp(s + k, "float ", 6))
+    return false;
+  const char *eq = memchr(s + k, '=', e - k);
+  if (!eq || eq[1] != ' ')
+    return false;
+  size_t a = (size_t)(eq - s) + 2, z = e;
+  while (z > a && (s[z - 1] == '\n' || s[z - 1] == ' '))
+    z--;
+  if (z <= a || s[z - 1] != ';')
+    return false;
+  z--;
+  size_t slash = 0;
+  int depth = 0, ops = 0;
+  for (size_t q = a; q < z; q++) {
+    char c = s[q];
+    depth += c == '(' || c == '[';
+    depth -= c == ')' || c == ']';
+    if (depth == 0 && strchr("+-*/%?:<>=&|!^,", c) && q > a) {
+      ops++;
+      if (c == '/' && s[q - 1] == ' ' && q + 1 < z && s[q + 1] == ' ')
+        slash = q;
+    }
+    if (depth < 0)
+      return false;
+  }
+  if (ops != 1 || !slash)
+    return false;
+  bool lf = !strncmp(s + a, "float(", 6), rf = !strncmp(s + slash + 2, "float(", 6);
+  if (!lf && !rf)
+    return false;
+  buf_putn(o, s + k, a - k);
+  buf_puts(o, "k_fdiv(");
+  buf_putn(o, s + a, slash - 1 - a);
+  buf_puts(o, ", ");
+  buf_putn(o, s + slash + 2, z - slash - 2);
+  buf_puts(o, ");\n");
+  return true;
+}
+
+static void precise_pass(Rw *R, const char *s, size_t n, Buf *o) {
+  size_t i = 0;
+  while (i < n) {
+    const char *nl = memchr(s + i, '\n', n - i);
+    size_t e = nl ? (size_t)(nl - s) + 1 : n;
+    size_t k = i;
+    while (k < e && s[k] == ' ')
+      k++;
+    size_t t = k;
+    if (e - t > 6 && !memcmp(s + t, "const ", 6))
+      t += 6;
+    size_t z = t;
+    while (z < e && is_id(s[z]))
+      z++;
+    bool decl = false;
+    if (z > t && z < e && s[z] == ' ' && precise_type(R, s + t, z - t)) {
+      size_t a = z + 1, b = a;
+      while (b < e && is_id(s[b]))
+        b++;
+      decl = b > a && !isdigit((unsigned char)s[a]) && b < e &&
+             (s[b] == ' ' || s[b] == ';' || s[b] == ',' || s[b] == '(' ||
+              s[b] == '[');
+      /* `float x = ...` or `T f(...) {`, not `return x;`-like words */
+      if (decl && (b - a == 6 && !memcmp(s + a, "return", 6)))
+        decl = false;
+    }
+    buf_putn(o, s + i, k - i);
+    if (decl)
+      buf_puts(o, "precise ");
+    if (decl && fdiv_line(o, s, k, e))
+      i = e;
+    else {
+    /* inout parameters (C's pointers) of a definition are written through */
+    bool def = (decl || (z - t == 4 && !memcmp(s + t, "void", 4))) && e - k > 4 && !memcmp(s + e - 4, ") {\n", 4);
+    for (size_t q = k; q < e; q++) {
+      if (def && (q == k || !is_id(s[q - 1])) && e - q > 6 &&
+          !memcmp(s + q, "inout ", 6))
+        buf_puts(o, "precise ");
+      buf_putn(o, s + q, 1);
+    }
+    i = e;
+    }
+  }
+}
+
 static void vk_finish(Emit *E, Buf *text) {
   Buf o;
   buf_init(&o, E->C);
@@ -729,11 +861,55 @@ static void vk_finish(Emit *E, Buf *text) {
            "#define K_REM(T) T k_rem(T a, T b) { return a - (a / b) * b; }\n"
            "K_REM(int8_t) K_REM(int16_t) K_REM(int32_t) K_REM(int64_t)\n"
            "K_REM(uint8_t) K_REM(uint16_t) K_REM(uint32_t) K_REM(uint64_t)\n"
-           "float k_cround(float x) { float t = trunc(x); "
+           "precise float k_cround(float x) { precise float t = trunc(x); "
            "return abs(x - t) >= 0.5f ? t + sign(x) : t; }\n"
-           "double k_cround(double x) { double t = trunc(x); "
+           "precise double k_cround(double x) { precise double t = trunc(x); "
            "return abs(x - t) >= 0.5lf ? t + sign(x) : t; }\n"
            "#define round k_cround\n"
+           /* C99's rint in the default rounding mode: to nearest, ties to
+            * even (lavapipe's float64 roundEven gave -1 for -1.5); exact:
+            * x - floor(x) is, and so are the parity test and the steps.
+            * isfinite on float and double */
+           "#define K_RINT(T) T k_rint(T x) { T t = floor(x); T d = x - t; "
+           "if (d > T(0.5) || (d == T(0.5) && t - T(2) * floor(t * T(0.5)) == T(1))) "
+           "t += T(1); return t == T(0) && x < T(0) ? -T(0) : t; }\n"
+           "K_RINT(float) K_RINT(double)\n"
+           "#define rint k_rint\n#define rintf k_rint\n"
+           /* C's fmod, exact: subtract |b| scaled by powers of two, each
+            * step exact (Sterbenz); GLSL has only floor-based mod */
+           "#define K_FMOD(T) T fmod(T a, T b) { T x = abs(a), y = abs(b); "
+           "if (isnan(x) || isnan(y) || isinf(x) || y == T(0)) return (x - x) / (y - y); "
+           "if (isinf(y) || x < y) return a; "
+           "int ey; frexp(y, ey); "
+           "while (x >= y) { int ex; frexp(x, ex); T t = ldexp(y, ex - ey); "
+           "if (t > x) t = t * T(0.5); x = x - t; } "
+           "return a < T(0) ? -x : x; }\n"
+           "K_FMOD(float) K_FMOD(double)\n#define fmodf fmod\n"
+           "bool isfinite(float x) { return !isinf(x) && !isnan(x); }\n"
+           "bool isfinite(double x) { return !isinf(x) && !isnan(x); }\n"
+           /* Note [correctly rounded division and sqrt] */
+           "precise float k_fround1(float q, double A, double B, bool sq) {\n"
+           "  precise float Q = abs(q);\n"
+           "  if (isnan(Q) || isinf(Q) || Q == 0.0f) return q;\n"
+           "  precise float up = uintBitsToFloat(floatBitsToUint(Q) + 1u);\n"
+           "  precise float dn = uintBitsToFloat(floatBitsToUint(Q) - 1u);\n"
+           "  precise double mu = (double(Q) + double(up)) * 0.5lf;\n"
+           "  precise double md = (double(Q) + double(dn)) * 0.5lf;\n"
+           "  precise double pu = sq ? mu * mu : mu * B;\n"
+           "  precise double pd = sq ? md * md : md * B;\n"
+           "  if (pu < A) Q = up; else if (pd > A) Q = dn;\n"
+           "  return q < 0.0f ? -Q : Q;\n}\n"
+           "precise float k_fdiv(float a, float b) {\n"
+           "  precise float q = float(double(a) / double(b));\n"
+           "  if (isinf(a) || isinf(b) || b == 0.0f) return q;\n"
+           "  return k_fround1(q, abs(double(a)), abs(double(b)), false);\n}\n"
+           "precise double k_fdiv(double a, double b) { return a / b; }\n"
+           "precise float k_fsqrt(float x) {\n"
+           "  precise float s = float(sqrt(double(x)));\n"
+           "  if (!(x > 0.0f) || isinf(x)) return s;\n"
+           "  return k_fround1(s, double(x), 1.0lf, true);\n}\n"
+           "precise double k_fsqrt(double x) { return sqrt(x); }\n"
+           "#define sqrt k_fsqrt\n"
            "struct kern__dims { int64_t dim[4]; int64_t total; int64_t chunk; "
            "int64_t begin; int64_t block; };\n");
   Buf body;
@@ -748,6 +924,22 @@ static void vk_finish(Emit *E, Buf *text) {
   typed.keep = true;
   typing(E, text->p + first, text->len - first, &typed);
   rewrite(&R, typed.p ? typed.p : "", typed.len);
+  {
+    Buf pr;
+    buf_init(&pr, E->C);
+    pr.keep = true;
+    precise_pass(&R, body.p ? body.p : "", body.len, &pr);
+    body = pr;
+  }
+  /* the correctly rounded float32 division and sqrt compute in float64
+   * (Note [correctly rounded division and sqrt]): the device needs
+   * shaderFloat64, and the runtime refuses by name where it lacks it */
+  if (body.p && (strstr(body.p, "k_fdiv(") || strstr(body.p, "sqrt("))) {
+    for (IrFunc *f = E->m->funcs; f; f = f->next)
+      f->uses_fp64 = true;
+    for (IrFunc *f = E->m->kernels; f; f = f->next)
+      f->uses_fp64 = true;
+  }
   if (body.p && (strstr(body.p, "printf(") || strstr(body.p, "k_print")))
     buf_puts(&o, "#error kern: the vulkan target has no print or printf yet\n");
   buf_putn(&o, body.p ? body.p : "", body.len);
