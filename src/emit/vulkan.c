@@ -132,13 +132,28 @@ static void vk_kernel(Emit *E, IrFunc *f) {
   else
     emit_thread_loop(E, f, NULL, header, false);
   /* Aggregated atomics (Note [atomic aggregation]): each invocation's
-   * partial result in one atomic; no shared-memory combine yet. */
+   * partial result, combined over its subgroup (subgroupAdd/Min/Max; one
+   * atomic per subgroup, as CUDA's warp shuffle) for the 32-bit and float64
+   * types that core subgroup arithmetic covers, else one atomic per
+   * invocation.  The runtime launches a bounded grid (Note [vulkan grid]),
+   * so each invocation's partial covers many items. */
   for (IrAgg *g = f->aggs; g; g = g->next) {
     Buf idx;
     buf_init(&idx, E->C);
     emit_index(E, &idx, g->array, g->index, g->nindex);
-    emit_line(E, "(void)%s(&%s[%s], k_agg%d);", emit_atomic_name(E, g->bi, g->ty),
-              emit_array_data(E, g->array), idx.p, g->id);
+    kern_scalar sc = g->ty->sc;
+    bool sub = g->ty->kind == TY_SCALAR &&
+               (sc == KERN_SCALAR_FLOAT32 || sc == KERN_SCALAR_FLOAT64 ||
+                sc == KERN_SCALAR_INT32 || sc == KERN_SCALAR_UINT32);
+    const char *op = g->bi == BI_ATOMIC_MIN ? "subgroupMin"
+                     : g->bi == BI_ATOMIC_MAX ? "subgroupMax" : "subgroupAdd";
+    if (sub)
+      emit_line(E, "{ %s k_v = %s(k_agg%d); if (subgroupElect()) (void)%s(&%s[%s], k_v); }",
+                emit_ctype(E, g->ty), op, g->id, emit_atomic_name(E, g->bi, g->ty),
+                emit_array_data(E, g->array), idx.p);
+    else
+      emit_line(E, "(void)%s(&%s[%s], k_agg%d);", emit_atomic_name(E, g->bi, g->ty),
+                emit_array_data(E, g->array), idx.p, g->id);
   }
   for (IrVar *p = f->params; p; p = p->next)
     if (p->ty->kind == TY_ARRAY)
@@ -851,6 +866,8 @@ static void vk_finish(Emit *E, Buf *text) {
            "#extension GL_EXT_buffer_reference : require\n"
            "#extension GL_EXT_shader_atomic_float : enable\n"
            "#extension GL_EXT_shader_atomic_int64 : enable\n"
+           "#extension GL_KHR_shader_subgroup_basic : enable\n"
+           "#extension GL_KHR_shader_subgroup_arithmetic : enable\n"
            "layout(local_size_x = 64) in;\n"
            "layout(push_constant) uniform KPC { uint64_t args; } kpc;\n"
            "#define kbool bool\n"

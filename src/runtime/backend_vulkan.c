@@ -2062,7 +2062,11 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
   int64_t groups = (n + 63) / 64;
   uint32_t maxg = vk_proc.phys[dev].max_groups ? vk_proc.phys[dev].max_groups : 65535;
   if (groups > (int64_t)maxg) groups = maxg;
-  if (groups > 65535 * 16) groups = 65535 * 16;
+  /* Note [vulkan grid]: a bounded grid, as CUDA's (SMs x resident blocks):
+   * the kernels loop over the items (k_t += k_G), so each invocation does
+   * many and its aggregated atomics' partials (emit/vulkan.c) cover them;
+   * 4096 groups of 64 keep a large GPU's SMs full. */
+  if (groups > 4096) groups = 4096;
   vk_table *vk = &vk_proc.vk;
   VkCommandBufferBeginInfo bi = {VK_ST_COMMAND_BUFFER_BEGIN_INFO, NULL, 1, NULL};
   VkResult r;
