@@ -1733,6 +1733,22 @@ static kern_status vk_spirv_val(vk_state *st, const char *prog,
 static kern_status vk_compile_any(vk_state *st, const kc_result *code,
                                   kern__blob *out);
 
+/* Note [vulkan grid]: the most work groups one launch dispatches. */
+static int64_t vk_group_cap(void) {
+  static int64_t cap;
+  int64_t c = __atomic_load_n(&cap, __ATOMIC_RELAXED);
+  if (c) return c;
+  c = 4096;
+  const char *e = getenv("KERN_VULKAN_GROUPS");
+  if (e && *e) {
+    char *end;
+    long long v = strtoll(e, &end, 10);
+    if (*end == '\0' && v >= 1 && v <= 65535LL * 16) c = v;
+  }
+  __atomic_store_n(&cap, c, __ATOMIC_RELAXED);
+  return c;
+}
+
 static kern_status vk_compile(void *self, const kc_result *code, int for_cache,
                               kern__blob *out) {
   (void)for_cache;
@@ -2065,8 +2081,9 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
   /* Note [vulkan grid]: a bounded grid, as CUDA's (SMs x resident blocks):
    * the kernels loop over the items (k_t += k_G), so each invocation does
    * many and its aggregated atomics' partials (emit/vulkan.c) cover them;
-   * 4096 groups of 64 keep a large GPU's SMs full. */
-  if (groups > 4096) groups = 4096;
+   * $KERN_VULKAN_GROUPS overrides the bound (a tuning knob for
+   * measurements, bench/NOTES.md run 8). */
+  if (groups > vk_group_cap()) groups = vk_group_cap();
   vk_table *vk = &vk_proc.vk;
   VkCommandBufferBeginInfo bi = {VK_ST_COMMAND_BUFFER_BEGIN_INFO, NULL, 1, NULL};
   VkResult r;
