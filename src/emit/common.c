@@ -1850,7 +1850,11 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
     return;
   case E_SHAPE:
     if (e->ival == IR_NONNULL) {
-      buf_printf(b, "(%s != 0)", emit_array_data(E, e->var));
+      /* GLSL compares a buffer reference only as its uint64_t address */
+      if (E->T->id == KERN_TARGET_VULKAN)
+        buf_printf(b, "(uint64_t(%s.data) != 0ul)", e->var->name);
+      else
+        buf_printf(b, "(%s != 0)", emit_array_data(E, e->var));
       return;
     }
     buf_printf(b, "((%s)%s.shape[%d])", emit_ctype(E, e->ty), e->var->name,
