@@ -149,6 +149,14 @@ def read_test(path):
             dims = _spec.parse_dims(words[i + 1])
             i += 2
             continue
+        if words[i] == "--block-dim":  # wp.launch(..., block_dim=N)
+            specs["--block-dim"] = int(words[i + 1])
+            i += 2
+            continue
+        if words[i] == "--tiled":  # wp.launch_tiled
+            specs["--tiled"] = True
+            i += 1
+            continue
         name, _, spec = words[i].partition("=")
         specs[name] = spec
         i += 1
@@ -171,6 +179,12 @@ def test_every_example_is_covered():
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: os.path.basename(p))
 def test_example(path, device, tool, tmp_path):
     kernel, dims, specs, checks = read_test(path)
+    block = specs.pop("--block-dim", None)
+    if specs.pop("--tiled", False):
+        # wp.launch_tiled: the block size (1 on the CPU, as Warp's CPU)
+        # ends the grid
+        dims = tuple(dims if isinstance(dims, (tuple, list)) else (dims,)) + (
+            1 if device.is_cpu else (block or 256),)
     mod = kern.load(path, device=device)
     k = getattr(mod, kernel)
     inputs, args = {}, []
@@ -184,7 +198,7 @@ def test_example(path, device, tool, tmp_path):
             v = _spec.parse_value(p, specs[p.name])
             inputs[p.name] = v
             args.append(v)
-    k(*args, dim=dims)
+    k(*args, dim=dims, block_dim=block)
     results = {}
     for p, a in zip(k.params, args):
         if p.is_array:
