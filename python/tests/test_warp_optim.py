@@ -81,6 +81,20 @@ def test_sgd_matches_update_rule(device, mom, damp, wd, nest):
                                rtol=1e-5, atol=1e-6)
 
 
+def test_sgd_vec3_matches_update_rule(device):
+    # vec3 parameters take the same generic kernel as float32 ones
+    rng = np.random.default_rng(3)
+    p0 = rng.standard_normal((20, 3)).astype(np.float32)
+    gs = [rng.standard_normal((20, 3)).astype(np.float32) for _ in range(3)]
+    p = wp.array(p0, dtype=wp.vec3, device=device)
+    opt = kern.warp.optim.SGD([p], lr=0.1, momentum=0.9, dampening=0.1,
+                              weight_decay=0.01, nesterov=True)
+    for g in gs:
+        opt.step([wp.array(g, dtype=wp.vec3, device=device)])
+    want = _sgd_ref(p0.ravel(), [g.ravel() for g in gs], 0.1, 0.9, 0.1, 0.01, True)
+    np.testing.assert_allclose(p.numpy().ravel(), want, rtol=1e-5, atol=1e-6)
+
+
 def test_optim_errors(device):
     a2 = wp.zeros((2, 2), dtype=float, device=device)
     with pytest.raises(kern.InvalidArgumentError, match="flatten"):

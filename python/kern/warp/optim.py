@@ -22,6 +22,8 @@ PyTorch documents it (the form Warp's SGD takes)::
     g = g + momentum * b if nesterov else b                   (momentum > 0)
     p = p - lr * g
 """
+from typing import Any
+
 from .. import _array
 from .._errors import InvalidArgumentError, TypeMismatchError
 from .. import warp as wp
@@ -63,31 +65,12 @@ def _adam_vec3(g: wp.array(dtype=wp.vec3), m: wp.array(dtype=wp.vec3),
     p[i] = p[i] - lr * wp.cw_div(mhat, den)
 
 
+# One generic kernel for both element types: Warp instantiates it per
+# dtype at launch, and so does kern (typing.Any parameters).
 @wp.kernel
-def _sgd_f32(g: wp.array(dtype=float), b: wp.array(dtype=float), lr: float,
-             momentum: float, dampening: float, weight_decay: float,
-             nesterov: int, t: int, p: wp.array(dtype=float)):
-    i = wp.tid()
-    gt = g[i]
-    if weight_decay != 0.0:
-        gt = gt + weight_decay * p[i]
-    if momentum != 0.0:
-        bt = gt
-        if t > 0:
-            bt = momentum * b[i] + (1.0 - dampening) * gt
-        b[i] = bt
-        if nesterov != 0:
-            gt = gt + momentum * bt
-        else:
-            gt = bt
-    p[i] = p[i] - lr * gt
-
-
-@wp.kernel
-def _sgd_vec3(g: wp.array(dtype=wp.vec3), b: wp.array(dtype=wp.vec3),
-              lr: float, momentum: float, dampening: float,
-              weight_decay: float, nesterov: int, t: int,
-              p: wp.array(dtype=wp.vec3)):
+def _sgd(g: wp.array(dtype=Any), b: wp.array(dtype=Any), lr: float,
+         momentum: float, dampening: float, weight_decay: float,
+         nesterov: int, t: int, p: wp.array(dtype=Any)):
     i = wp.tid()
     gt = g[i]
     if weight_decay != 0.0:
@@ -187,7 +170,7 @@ class SGD:
 
     def set_params(self, params):
         self.params = list(params) if params is not None else []
-        self.kernels = [_kernel_for(p, _sgd_f32, _sgd_vec3, "warp.optim.SGD")
+        self.kernels = [_kernel_for(p, _sgd, _sgd, "warp.optim.SGD")
                         for p in self.params]
         self.b = [wp.zeros_like(p) for p in self.params]
 
