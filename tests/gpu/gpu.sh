@@ -19,7 +19,11 @@ say() { echo "$*" | tee -a "$SUM"; }
 T0=$(date +%s)
 el() { echo "$(( $(date +%s) - T0 ))s"; }
 # STEPS picks sections: ctest stress examples debug sanitizer nvocl
-# autodiff vulkan bench adcost; default all.  The build always runs (incremental
+# autodiff vulkan bench adcost; default all.  Also, not in the default:
+# ocldev (find NVIDIA's OpenCL device for the later steps without its
+# conformance run) and vkbench (tests/gpu/vulkan_bench.sh: kern bench rows
+# of Vulkan next to CUDA and NVIDIA OpenCL, cold and warm loads; it needs
+# the vulkan step's loader set-up, so name both).  The build always runs (incremental
 # when warm).
 STEPS=${STEPS:-ctest stress examples debug sanitizer nvocl autodiff vulkan bench adcost}
 want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -110,7 +114,7 @@ say "sanitizer done ($(el))"
 fi
 
 # ---- NVIDIA OpenCL
-if want nvocl; then
+if want nvocl || want ocldev; then
 mkdir -p /tmp/icd && echo libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd
 cp /etc/OpenCL/vendors/*.icd /tmp/icd/ 2>/dev/null
 export OCL_ICD_VENDORS=/tmp/icd
@@ -120,9 +124,11 @@ NVOCL=$(grep -E '^\s+opencl:[0-9]+' "$L/devices-ocl.txt" | grep -i nvidia | head
 if [ -n "$NVOCL" ]; then
   say "NVIDIA OpenCL: $NVOCL: $(grep -E "^\s+$NVOCL " "$L/devices-ocl.txt" | cut -c1-110 | sed 's/^ *//')"
   # run.sh passes --backend; this copy passes --device so opencl:N selects NVIDIA
+  if want nvocl; then
   timeout 240 sh tests/gpu/conformance_sharded.sh $K $NPYCMP "$NVOCL" "$J" >"$L/conformance-nvocl.log" 2>&1
   say "$(grep '^total' "$L/conformance-nvocl.log" || echo 'conformance (nvidia opencl): did not finish') ($(el))"
   grep '^FAIL' "$L/conformance-nvocl.log" | head -n 20 | tee -a "$SUM"
+  fi
 else
   say "NVIDIA OpenCL: not visible to kern (see devices-ocl.txt, clinfo.txt)"
 fi
@@ -166,6 +172,14 @@ else
   say "Vulkan: no NVIDIA device visible to kern (see devices-vk.txt)"
   grep -i vulkan "$L/devices-vk.txt" | head -n 3 | tee -a "$SUM"
 fi
+fi
+
+# ---- Vulkan's kern bench rows next to CUDA's and NVIDIA OpenCL's (issue #27)
+if want vkbench; then
+B=$B N=100000000 BACKENDS=cuda,opencl,vulkan timeout 300 sh tests/gpu/vulkan_bench.sh \
+  >"$L/vulkan_bench.txt" 2>&1
+say "vulkan_bench rc $? ($(el))"
+grep -E '^==|hot median|cold|warm' "$L/vulkan_bench.txt" | head -n 40 | tee -a "$SUM"
 fi
 
 # ---- benchmarks
