@@ -64,7 +64,8 @@ typedef struct VkDevice_T *VkDevice;
 typedef struct VkQueue_T *VkQueue;
 typedef struct VkCommandBuffer_T *VkCommandBuffer;
 typedef uint64_t VkBuffer, VkDeviceMemory, VkShaderModule, VkPipeline,
-    VkPipelineLayout, VkCommandPool, VkFence, VkPipelineCache, VkQueryPool;
+    VkPipelineLayout, VkCommandPool, VkFence, VkPipelineCache, VkQueryPool,
+    VkSemaphore;
 typedef int32_t VkResult;
 typedef uint32_t VkBool32;
 typedef void (*PFN_vkVoidFunction)(void);
@@ -77,6 +78,10 @@ enum {
   VK_ST_SUBMIT_INFO = 4,
   VK_ST_MEMORY_ALLOCATE_INFO = 5,
   VK_ST_FENCE_CREATE_INFO = 8,
+  VK_ST_SEMAPHORE_CREATE_INFO = 9,
+  VK_ST_SEMAPHORE_TYPE_CREATE_INFO = 1000207002,
+  VK_ST_TIMELINE_SEMAPHORE_SUBMIT_INFO = 1000207003,
+  VK_ST_SEMAPHORE_WAIT_INFO = 1000207004,
   VK_ST_QUERY_POOL_CREATE_INFO = 11,
   VK_ST_BUFFER_CREATE_INFO = 12,
   VK_ST_SHADER_MODULE_CREATE_INFO = 16,
@@ -145,6 +150,7 @@ enum {
   VK_F12_STORAGE8 = 6,          /* storageBuffer8BitAccess */
   VK_F12_INT64_ATOMICS = 9,     /* shaderBufferInt64Atomics */
   VK_F12_INT8 = 12,             /* shaderInt8 */
+  VK_F12_TIMELINE = 41,         /* timelineSemaphore */
   VK_F12_BDA = 42,              /* bufferDeviceAddress */
   VK_FAF_WORDS = 16,
   VK_FAF_F32_ADD = 5,           /* shaderBufferFloat32AtomicAdd */
@@ -297,6 +303,31 @@ typedef struct {
   uint32_t flags;
 } VkFenceCreateInfo;
 
+/* Timeline semaphores (core in Vulkan 1.2): Note [vulkan streams]. */
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t semaphoreType; /* 1: timeline */
+  uint64_t initialValue;
+} VkSemaphoreTypeCreateInfo;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t waitSemaphoreValueCount;
+  const uint64_t *pWaitSemaphoreValues;
+  uint32_t signalSemaphoreValueCount;
+  const uint64_t *pSignalSemaphoreValues;
+} VkTimelineSemaphoreSubmitInfo;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t flags, semaphoreCount;
+  const VkSemaphore *pSemaphores;
+  const uint64_t *pValues;
+} VkSemaphoreWaitInfo;
+
 typedef struct {
   uint32_t sType;
   const void *pNext;
@@ -444,6 +475,14 @@ typedef struct {
                                 uint32_t))                                    \
   X(void, vkCmdWriteTimestamp, (VkCommandBuffer, uint32_t, VkQueryPool,       \
                                 uint32_t))                                    \
+  X(VkResult, vkCreateSemaphore,                                              \
+    (VkDevice, const VkFenceCreateInfo *, const void *, VkSemaphore *))       \
+  X(void, vkDestroySemaphore, (VkDevice, VkSemaphore, const void *))          \
+  X(VkResult, vkWaitSemaphores,                                               \
+    (VkDevice, const VkSemaphoreWaitInfo *, uint64_t))                        \
+  X(VkResult, vkGetSemaphoreCounterValue, (VkDevice, VkSemaphore, uint64_t *)) \
+  X(void, vkFreeCommandBuffers,                                               \
+    (VkDevice, VkCommandPool, uint32_t, const VkCommandBuffer *))             \
   X(VkResult, vkGetQueryPoolResults,                                          \
     (VkDevice, VkQueryPool, uint32_t, uint32_t, size_t, void *, uint64_t,     \
      uint32_t))
@@ -496,6 +535,7 @@ typedef struct vk_phys {
   uint64_t memory;
   int fp64, int64, int16, int8, storage8, storage16, int64_atomics;
   int f32_atomic_add, f64_atomic_add, atomic_float_ext;
+  int timeline; /* timelineSemaphore: native streams (Note [vulkan streams]) */
 } vk_phys;
 
 /* Note [process-wide Vulkan state]: the instance and the physical devices,
@@ -526,6 +566,7 @@ typedef struct vk_buf {
 } vk_buf;
 
 typedef struct vk_dev {
+  int index; /* in vk_proc.phys */
   VkDevice dev;
   VkQueue queue;
   VkCommandPool pool;
@@ -543,12 +584,24 @@ typedef struct vk_dev {
   double clock_ms;   /* Note [vulkan device clock] */
   VkPipelineCache pcache; /* Note [vulkan pipeline cache] */
   int pcache_dirty;       /* a pipeline was made since it was loaded */
+  /* Note [vulkan streams]: every native stream of the device, the
+   * backend's own default one, and the recycled jobs and staging buffers
+   * (all under vk_state.lock, the queue's mutex). */
+  struct vk_stream *streams, *defstream;
+  struct vk_job *free_jobs;
+  struct vk_job *jhead, *jtail; /* submitted, not reaped: in order */
+  vk_buf *free_stage;
+  int nfree_stage;
+  uint64_t submitted; /* batches submitted on native streams, for tests */
 } vk_dev;
 
 typedef struct vk_state {
   kern_context *ctx;
   vk_dev *devs; /* nphys, made on first use */
-  pthread_mutex_t lock; /* one submission at a time (generic streams) */
+  /* One submission at a time: the queue (one per device) and its command
+   * pool need external synchronisation; also guards the streams' job lists
+   * (Note [vulkan streams]). */
+  pthread_mutex_t lock;
 } vk_state;
 
 typedef struct vk_kernel {
@@ -640,6 +693,7 @@ static void vk_describe(vk_phys *p) {
   p->storage8 = f12[VK_F12_STORAGE8] != 0;
   p->int8 = f12[VK_F12_INT8] != 0;
   p->int64_atomics = f12[VK_F12_INT64_ATOMICS] != 0;
+  p->timeline = f12[VK_F12_TIMELINE] != 0;
   p->f32_atomic_add = faf[VK_FAF_F32_ADD] != 0;
   p->f64_atomic_add = faf[VK_FAF_F64_ADD] != 0;
   if (!f12[VK_F12_BDA])
@@ -858,6 +912,7 @@ static void vk_buf_destroy(vk_dev *d, vk_buf *b) {
 
 static void vk_pcache_save(vk_state *st, vk_dev *d, const vk_phys *p);
 
+static void vk_streams_release(vk_dev *d);
 static void vk_release(void *state) {
   vk_state *st = state;
   if (!st) return;
@@ -866,6 +921,7 @@ static void vk_release(void *state) {
     vk_dev *d = &st->devs[i];
     if (!d->dev) continue;
     vk->vkDeviceWaitIdle(d->dev);
+    vk_streams_release(d);
     while (d->bufs) {
       vk_buf *b = d->bufs;
       d->bufs = b->next;
@@ -1041,6 +1097,7 @@ static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
   vk_dev *d = &st->devs[dev];
   *out = d;
   if (d->dev) return KERN_SUCCESS;
+  d->index = dev;
   vk_table *vk = &vk_proc.vk;
   const vk_phys *p = &vk_proc.phys[dev];
   /* Every feature the device has, but robustBufferAccess (Note [Vulkan
@@ -1225,6 +1282,8 @@ static void vk_clock_add(vk_state *st, int dev, double ms) {
 }
 
 /* ---------------------------------------------------------------- memory */
+
+static void vk_sync_default(vk_state *st, int dev);
 
 static kern_status vk_mem_alloc(void *state, int dev, size_t bytes, void **out) {
   vk_state *st = state;
@@ -1418,6 +1477,7 @@ static kern_status vk_staged_run(vk_state *st, int dev, int what, vk_buf *b,
 static kern_status vk_copy_in_at(void *state, int dev, void *dst, size_t off,
                                  const void *src, size_t bytes) {
   (void)dev;
+  vk_sync_default(state, dev);
   vk_buf *b = dst;
   kern_status s = vk_range(state, b, off, bytes);
   if (s == KERN_SUCCESS && bytes && vk_staged(state, dev))
@@ -1433,6 +1493,7 @@ static kern_status vk_copy_in_at(void *state, int dev, void *dst, size_t off,
 static kern_status vk_copy_out_at(void *state, int dev, void *dst,
                                   const void *src, size_t off, size_t bytes) {
   (void)dev;
+  vk_sync_default(state, dev);
   const vk_buf *b = src;
   kern_status s = vk_range(state, b, off, bytes);
   if (s == KERN_SUCCESS && bytes && vk_staged(state, dev))
@@ -1459,6 +1520,7 @@ static kern_status vk_copy_out(void *state, int dev, void *dst,
 static kern_status vk_copy_dd(void *state, int dev, void *dst, size_t doff,
                               const void *src, size_t soff, size_t bytes) {
   (void)dev;
+  vk_sync_default(state, dev);
   vk_buf *d = dst;
   const vk_buf *s = src;
   kern_status st = vk_range(state, d, doff, bytes);
@@ -1477,6 +1539,7 @@ static kern_status vk_copy_dd(void *state, int dev, void *dst, size_t doff,
 static kern_status vk_fill(void *state, int dev, void *dst, const void *pattern,
                            size_t pattern_size, size_t bytes) {
   (void)dev;
+  vk_sync_default(state, dev);
   vk_buf *b = dst;
   kern_status s = vk_range(state, b, 0, bytes);
   if (s != KERN_SUCCESS) return s;
@@ -1491,10 +1554,19 @@ static kern_status vk_fill(void *state, int dev, void *dst, const void *pattern,
   return KERN_SUCCESS;
 }
 
+static void vk_reap(vk_dev *d);
 static kern_status vk_synchronize(void *state, int dev) {
-  (void)state;
-  (void)dev;
-  return KERN_SUCCESS; /* every launch waited for itself */
+  /* synchronous launches waited for themselves; native streams' work
+   * (Note [vulkan streams]) is waited for here */
+  vk_state *st = state;
+  if (!st->devs || dev < 0 || dev >= vk_proc.nphys || !st->devs[dev].dev)
+    return KERN_SUCCESS;
+  vk_dev *d = &st->devs[dev];
+  VkResult r = vk_proc.vk.vkDeviceWaitIdle(d->dev);
+  pthread_mutex_lock(&st->lock);
+  vk_reap(d);
+  pthread_mutex_unlock(&st->lock);
+  return r == 0 ? KERN_SUCCESS : vk_fail(st, "vkDeviceWaitIdle", r);
 }
 
 /* ---------------------------------------------------------------- modules */
@@ -2019,32 +2091,26 @@ static vk_buf *vk_find(vk_dev *d, const void *p) {
   return NULL;
 }
 
-static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
-                             void *const *args, const kern__dims *dims) {
-  vk_state *st = state;
-  vk_kernel *vkk = fn;
-  vk_dev *d;
-  kern_status s = vk_open(st, dev, &d);
-  if (s != KERN_SUCCESS) return s;
-  if (dims->total <= dims->begin) return KERN_SUCCESS;
-  pthread_mutex_lock(&st->lock);
-  /* the arguments, in the std430 layout of the kernel's kargs block */
+/* Writes a launch's arguments, in the std430 layout of the kernel's kargs
+ * block, into tmp (*size bytes) and its work-group count into *groups
+ * (st->lock held). */
+static kern_status vk_pack(vk_state *st, vk_dev *d, int dev, const kc_kernel *k,
+                           void *const *args, const kern__dims *dims,
+                           unsigned char tmp[4096], size_t *size,
+                           int64_t *groups_out) {
   size_t off = 0;
-  unsigned char tmp[4096];
   for (int i = 0; i < k->nparams; i++) {
     const kc_param *p = &k->params[i];
     if (p->kind == KERN_PARAM_ARRAY) {
       const kern__arr *a = args[i];
       vk_buf *b = vk_find(d, a->data);
-      if (!b && a->data) {
-        pthread_mutex_unlock(&st->lock);
+      if (!b && a->data)
         return kern__error(st->ctx, KERN_ERROR_INVALID_ARGUMENT,
                            "vulkan: argument '%s' is not a vulkan:%d array",
                            p->name, dev);
-      }
       off = (off + 7) & ~(size_t)7;
-      if (off + 40 > sizeof tmp) {
-        off = sizeof tmp;
+      if (off + 40 > 4096) {
+        off = 4096;
         break;
       }
       uint64_t addr = b ? b->addr - (uint64_t)a->off * kern_type_size(p->type) : 0;
@@ -2054,8 +2120,8 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
     } else {
       size_t al = vk_align_of(p->type), n = kern__value_arg_size(p->type);
       off = (off + al - 1) & ~(al - 1);
-      if (off + n > sizeof tmp) {
-        off = sizeof tmp;
+      if (off + n > 4096) {
+        off = 4096;
         break;
       }
       memcpy(tmp + off, args[i], n);
@@ -2063,17 +2129,15 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
     }
   }
   off = (off + 7) & ~(size_t)7;
-  if (off + sizeof *dims > sizeof tmp) {
-    pthread_mutex_unlock(&st->lock);
+  if (off + sizeof *dims > 4096)
     return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
                        "vulkan: kernel '%s' has more than 4 KiB of arguments",
                        k->name);
-  }
   kern__dims dd = *dims;
   dd.chunk = 0;
   memcpy(tmp + off, &dd, sizeof dd);
   off += sizeof dd;
-  memcpy(d->args->map, tmp, off);
+  *size = off;
   int64_t n = dims->total - dims->begin;
   int64_t groups = (n + 63) / 64;
   uint32_t maxg = vk_proc.phys[dev].max_groups ? vk_proc.phys[dev].max_groups : 65535;
@@ -2084,6 +2148,28 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
    * $KERN_VULKAN_GROUPS overrides the bound (a tuning knob for
    * measurements, bench/NOTES.md run 8). */
   if (groups > vk_group_cap()) groups = vk_group_cap();
+  *groups_out = groups;
+  return KERN_SUCCESS;
+}
+
+static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
+                             void *const *args, const kern__dims *dims) {
+  vk_state *st = state;
+  vk_kernel *vkk = fn;
+  vk_dev *d;
+  kern_status s = vk_open(st, dev, &d);
+  if (s != KERN_SUCCESS) return s;
+  if (dims->total <= dims->begin) return KERN_SUCCESS;
+  vk_sync_default(st, dev);
+  pthread_mutex_lock(&st->lock);
+  unsigned char tmp[4096];
+  size_t off;
+  int64_t groups;
+  if ((s = vk_pack(st, d, dev, k, args, dims, tmp, &off, &groups))) {
+    pthread_mutex_unlock(&st->lock);
+    return s;
+  }
+  memcpy(d->args->map, tmp, off);
   vk_table *vk = &vk_proc.vk;
   VkCommandBufferBeginInfo bi = {VK_ST_COMMAND_BUFFER_BEGIN_INFO, NULL, 1, NULL};
   VkResult r;
@@ -2142,6 +2228,694 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
   return KERN_SUCCESS;
 }
 
+/* ---------------------------------------------------------------- streams */
+
+/* Note [vulkan streams]: where the device has timeline semaphores (core in
+ * Vulkan 1.2, the feature timelineSemaphore), kern streams are native:
+ *   - A stream is a timeline semaphore and the value its last batch
+ *     signals.  Every launch, copy, fill, event record or event wait on it
+ *     is one batch submitted at once to the device's queue, without waiting
+ *     on the host: it waits for the stream's previous value (stream order)
+ *     and signals the next one.  So kern_launch_async returns when the
+ *     command buffer is submitted, while the kernel still runs.
+ *   - An event is the (stream, value) of its latest record, plus one GPU
+ *     timestamp written by the record's batch where the queue has
+ *     timestamps; kern_event_elapsed is the difference of the two
+ *     timestamps (device time between the records, idle gaps included, as
+ *     CUDA's events), else of the host times at which the records were seen
+ *     reached.  kern_stream_wait_event is an empty batch waiting for the
+ *     event's value on the event's semaphore and signalling the stream's
+ *     next value; kern_stream_synchronize, kern_event_synchronize wait
+ *     (vkWaitSemaphores) outside any lock.  A record is always submitted
+ *     when its API call returns, so no batch ever waits for a value not yet
+ *     submitted (no wait-before-signal, which one queue could deadlock on).
+ *   - Each batch is a job that keeps what the device still reads (its
+ *     command buffer, its arguments' buffer, its staging buffer) until the
+ *     stream's semaphore reaches the job's value; jobs are then recycled
+ *     (vk_reap, at each submission and after each wait).  Arguments are
+ *     not shared between launches as the synchronous path's d->args is.
+ *   - Copies: an upload copies the caller's bytes into a staging buffer at
+ *     the call (so the caller may reuse its memory at once, as CUDA's
+ *     pageable copies) and the batch copies staging -> array; a download
+ *     copies array -> staging and the bytes reach the caller's memory when
+ *     the job is reaped, which every wait (stream, event, device) does
+ *     before it returns.  Fills write the pattern into staging once and copy
+ *     it over the array; device-to-device copies are one vkCmdCopyBuffer.
+ *     Each batch begins and ends with a full memory barrier, so its writes
+ *     are seen by later batches and by the host after a wait.
+ *   - One VkQueue per device: all streams submit to it under vk_state.lock
+ *     (vkQueueSubmit needs external synchronisation), so the device runs
+ *     streams' batches in submission order; streams give ordering, events
+ *     and asynchrony, not overlap of two kernels.
+ *   - The synchronous calls (kern_launch, kern_array_upload, ...) wait for
+ *     the default stream first (docs/async.md: they are ordered after it).
+ *   - Without the feature, or with KERN_VULKAN_GENERIC_STREAMS=1, stream_new
+ *     says KERN_ERROR_UNSUPPORTED and the runtime gives the device generic
+ *     streams (Note [generic streams] in stream.c), whose events read the
+ *     device clock (Note [vulkan device clock]).
+ *   - Graphs on native streams record kern's list and replay it through
+ *     these calls (graph.c); no recorded command buffer yet. */
+
+typedef struct vk_job {
+  struct vk_stream *vs; /* the stream it was submitted on */
+  struct vk_event *ev;  /* an event record: stamped when reaped */
+  VkQueryPool ts;       /* two timestamps around its commands, or 0 */
+  VkCommandBuffer cmd;
+  int use_cmd;       /* 0: an empty batch (an event wait or record) */
+  vk_buf *args;      /* a launch's arguments, kept with the job */
+  vk_buf *stage;     /* a copy's staging buffer, or NULL */
+  uint64_t value;    /* the stream's value it signals */
+  void *out;         /* a download: stage -> out when reaped */
+  size_t out_bytes;
+  struct vk_job *next;  /* vk_dev.free_jobs */
+  struct vk_job *dnext; /* vk_dev.jhead: submission order */
+} vk_job;
+
+typedef struct vk_stream {
+  VkSemaphore sem;
+  uint64_t last;        /* the value of the last batch submitted */
+  uint64_t reaped;      /* the value of the last batch reaped */
+  int npending;         /* its jobs not yet reaped */
+  int refs;             /* the stream + every event recorded on it */
+  int freed;
+  struct vk_stream *next; /* vk_dev.streams */
+} vk_stream;
+
+typedef struct vk_event {
+  vk_stream *s;      /* the stream of the latest record (a reference) */
+  uint64_t value;
+  double clock;      /* the device clock when the record was reaped */
+  double host_ms;    /* the host's clock then */
+} vk_event;
+
+static int vk_native_ok(int dev) {
+  return dev >= 0 && dev < vk_proc.nphys && vk_proc.phys[dev].timeline &&
+         !vk_env_flag("KERN_VULKAN_GENERIC_STREAMS");
+}
+
+/* Returns a finished job's resources to the device (lock held). */
+static void vk_job_recycle(vk_dev *d, vk_job *j) {
+  if (j->stage) {
+    if (d->nfree_stage < 8) {
+      j->stage->next = d->free_stage;
+      d->free_stage = j->stage;
+      d->nfree_stage++;
+    } else {
+      vk_buf_destroy(d, j->stage);
+    }
+    j->stage = NULL;
+  }
+  j->out = NULL;
+  j->out_bytes = 0;
+  j->use_cmd = 0;
+  j->next = d->free_jobs;
+  d->free_jobs = j;
+}
+
+/* Completes, in submission order, the jobs the device has finished:
+ * downloads land in the caller's memory, each job's GPU time is added to
+ * the device clock, event records stamp that clock, resources are recycled
+ * (lock held).  Stops at the first unfinished job. */
+static void vk_reap(vk_dev *d) {
+  vk_table *vk = &vk_proc.vk;
+  while (d->jhead) {
+    vk_job *j = d->jhead;
+    uint64_t v = 0;
+    if (vk->vkGetSemaphoreCounterValue(d->dev, j->vs->sem, &v) != 0 ||
+        v < j->value)
+      return;
+    d->jhead = j->dnext;
+    if (!d->jhead) d->jtail = NULL;
+    j->vs->reaped = j->value;
+    j->vs->npending--;
+    if (j->out && j->out_bytes) memcpy(j->out, j->stage->map, j->out_bytes);
+    uint64_t t[2] = {0, 0};
+    if (j->use_cmd && j->ts &&
+        vk->vkGetQueryPoolResults(d->dev, j->ts, 0, 2, sizeof t, t, 8,
+                                  VK_QUERY_RESULT_64 |
+                                      VK_QUERY_RESULT_WAIT) == 0) {
+      const vk_phys *ph = &vk_proc.phys[d->index];
+      uint64_t mask = ph->ts_bits >= 64 ? ~(uint64_t)0
+                                        : (((uint64_t)1 << ph->ts_bits) - 1);
+      d->clock_ms += (double)((t[1] - t[0]) & mask) * ph->ts_period * 1e-6;
+    }
+    if (j->ev) {
+      j->ev->clock = d->clock_ms;
+      j->ev->host_ms = kern__now_ms();
+      j->ev = NULL;
+    }
+    vk_job_recycle(d, j);
+  }
+}
+
+static void vk_stream_destroy(vk_dev *d, vk_stream *vs) {
+  for (vk_stream **pp = &d->streams; *pp; pp = &(*pp)->next)
+    if (*pp == vs) {
+      *pp = vs->next;
+      break;
+    }
+  if (vs->sem) vk_proc.vk.vkDestroySemaphore(d->dev, vs->sem, NULL);
+  kern__free(vs);
+}
+
+/* (lock held; every job of vs reaped) */
+static void vk_stream_unref(vk_dev *d, vk_stream *vs) {
+  if (--vs->refs > 0) return;
+  vk_stream_destroy(d, vs);
+}
+
+/* A job with a command buffer begun, or an empty one (lock held). */
+static kern_status vk_job_get(vk_state *st, vk_dev *d, int use_cmd,
+                              vk_job **out) {
+  vk_table *vk = &vk_proc.vk;
+  vk_job *j = d->free_jobs;
+  if (j) {
+    d->free_jobs = j->next;
+  } else if (!(j = kern__calloc(1, sizeof *j))) {
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "vulkan: out of memory");
+  }
+  j->next = NULL;
+  j->dnext = NULL;
+  j->ev = NULL;
+  j->use_cmd = use_cmd;
+  if (!use_cmd) {
+    *out = j;
+    return KERN_SUCCESS;
+  }
+  VkResult r = 0;
+  if (!j->cmd) {
+    VkCommandBufferAllocateInfo cai = {VK_ST_COMMAND_BUFFER_ALLOCATE_INFO,
+                                       NULL, d->pool, 0, 1};
+    if ((r = vk->vkAllocateCommandBuffers(d->dev, &cai, &j->cmd)) != 0)
+      j->cmd = NULL;
+  }
+  VkCommandBufferBeginInfo bi = {VK_ST_COMMAND_BUFFER_BEGIN_INFO, NULL, 1, NULL};
+  if (r == 0 && (r = vk->vkResetCommandBuffer(j->cmd, 0)) == 0)
+    r = vk->vkBeginCommandBuffer(j->cmd, &bi);
+  if (r != 0) {
+    vk_job_recycle(d, j);
+    return vk_fail(st, "vkBeginCommandBuffer", r);
+  }
+  VkMemoryBarrier in = {VK_ST_MEMORY_BARRIER, NULL,
+                        VK_ACCESS_HOST_WRITE | VK_ACCESS_MEMORY_WRITE,
+                        VK_ACCESS_MEMORY_READ | VK_ACCESS_MEMORY_WRITE};
+  vk->vkCmdPipelineBarrier(j->cmd, VK_STAGE_HOST | VK_STAGE_ALL_COMMANDS,
+                           VK_STAGE_ALL_COMMANDS, 0, 1, &in, 0, NULL, 0, NULL);
+  /* its GPU time for the device clock (Note [vulkan device clock]) */
+  if (d->ts && !j->ts) {
+    VkQueryPoolCreateInfo qpi = {VK_ST_QUERY_POOL_CREATE_INFO, NULL, 0,
+                                 VK_QUERY_TIMESTAMP, 2, 0};
+    if (vk->vkCreateQueryPool(d->dev, &qpi, NULL, &j->ts) != 0) j->ts = 0;
+  }
+  if (j->ts) {
+    vk->vkCmdResetQueryPool(j->cmd, j->ts, 0, 2);
+    vk->vkCmdWriteTimestamp(j->cmd, VK_STAGE_TOP_OF_PIPE, j->ts, 0);
+  }
+  *out = j;
+  return KERN_SUCCESS;
+}
+
+/* A staging buffer of at least bytes for j (lock held). */
+static kern_status vk_job_stage(vk_state *st, vk_dev *d, vk_job *j,
+                                size_t bytes) {
+  for (vk_buf **pp = &d->free_stage; *pp; pp = &(*pp)->next)
+    if ((*pp)->size >= bytes && (*pp)->size / 4 <= bytes + 65536) {
+      j->stage = *pp;
+      *pp = j->stage->next;
+      j->stage->next = NULL;
+      d->nfree_stage--;
+      return KERN_SUCCESS;
+    }
+  return vk_buf_new(st, d, bytes, d->host_type, 1, &j->stage);
+}
+
+/* Ends j's command buffer and submits it on vs, also waiting for (wsem,
+ * wval) when wsem is set; j then belongs to vs (lock held).  On failure j
+ * is recycled. */
+static kern_status vk_submit(vk_state *st, vk_dev *d, vk_stream *vs, vk_job *j,
+                             VkSemaphore wsem, uint64_t wval) {
+  vk_table *vk = &vk_proc.vk;
+  VkResult r = 0;
+  const char *call = "vkEndCommandBuffer";
+  if (j->use_cmd) {
+    if (j->ts)
+      vk->vkCmdWriteTimestamp(j->cmd, VK_STAGE_BOTTOM_OF_PIPE, j->ts, 1);
+    VkMemoryBarrier outb = {VK_ST_MEMORY_BARRIER, NULL,
+                            VK_ACCESS_MEMORY_WRITE | VK_ACCESS_SHADER_WRITE |
+                                VK_ACCESS_TRANSFER_WRITE,
+                            VK_ACCESS_HOST_READ | VK_ACCESS_MEMORY_READ |
+                                VK_ACCESS_MEMORY_WRITE};
+    vk->vkCmdPipelineBarrier(j->cmd, VK_STAGE_ALL_COMMANDS,
+                             VK_STAGE_HOST | VK_STAGE_ALL_COMMANDS, 0, 1,
+                             &outb, 0, NULL, 0, NULL);
+    r = vk->vkEndCommandBuffer(j->cmd);
+  }
+  if (r == 0) {
+    VkSemaphore waits[2];
+    uint64_t wv[2];
+    uint32_t stages[2] = {VK_STAGE_ALL_COMMANDS, VK_STAGE_ALL_COMMANDS};
+    uint32_t n = 0;
+    if (vs->last) {
+      waits[n] = vs->sem;
+      wv[n++] = vs->last;
+    }
+    if (wsem) {
+      waits[n] = wsem;
+      wv[n++] = wval;
+    }
+    uint64_t sv = vs->last + 1;
+    VkTimelineSemaphoreSubmitInfo ti = {VK_ST_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+                                        NULL, n, wv, 1, &sv};
+    VkSubmitInfo si = {VK_ST_SUBMIT_INFO, &ti, n, waits, stages,
+                       j->use_cmd ? 1u : 0u, &j->cmd, 1, &vs->sem};
+    call = "vkQueueSubmit";
+    if ((r = vk->vkQueueSubmit(d->queue, 1, &si, 0)) == 0) {
+      vs->last = sv;
+      vs->npending++;
+      j->value = sv;
+      j->vs = vs;
+      if (d->jtail) d->jtail->dnext = j;
+      else d->jhead = j;
+      d->jtail = j;
+      d->submitted++;
+      return KERN_SUCCESS;
+    }
+  }
+  vk_job_recycle(d, j);
+  return vk_fail(st, call, r);
+}
+
+/* Waits (no lock held) until vs reaches value and every job up to it is
+ * reaped (its download done, its event stamped): the jobs submitted before
+ * it are waited for too. */
+static kern_status vk_wait_value(vk_state *st, vk_dev *d, vk_stream *vs,
+                                 uint64_t value) {
+  VkResult r = 0;
+  VkSemaphore sem = vs->sem;
+  uint64_t want = value;
+  for (;;) {
+    if (want) {
+      VkSemaphoreWaitInfo wi = {VK_ST_SEMAPHORE_WAIT_INFO, NULL, 0, 1, &sem,
+                                &want};
+      if ((r = vk_proc.vk.vkWaitSemaphores(d->dev, &wi, UINT64_MAX)) != 0)
+        break;
+    }
+    pthread_mutex_lock(&st->lock);
+    vk_reap(d);
+    int done = vs->reaped >= value || !d->jhead;
+    if (!done) { /* an earlier job of another stream is not reaped yet */
+      sem = d->jhead->vs->sem;
+      want = d->jhead->value;
+    }
+    pthread_mutex_unlock(&st->lock);
+    if (done) break;
+  }
+  return r == 0 ? KERN_SUCCESS : vk_fail(st, "vkWaitSemaphores", r);
+}
+
+static kern_status vk_stream_sync(void *state, int dev, void *s) {
+  vk_state *st = state;
+  vk_stream *vs = s;
+  vk_dev *d = &st->devs[dev];
+  pthread_mutex_lock(&st->lock);
+  uint64_t v = vs->last;
+  pthread_mutex_unlock(&st->lock);
+  return vk_wait_value(st, d, vs, v);
+}
+
+/* The synchronous calls are ordered after the default stream. */
+static void vk_sync_default(vk_state *st, int dev) {
+  if (dev < 0 || dev >= vk_proc.nphys || !st->devs) return;
+  vk_dev *d = &st->devs[dev];
+  pthread_mutex_lock(&st->lock);
+  vk_stream *vs = d->defstream;
+  pthread_mutex_unlock(&st->lock);
+  if (vs) (void)vk_stream_sync(st, dev, vs);
+}
+
+static kern_status vk_stream_make(vk_state *st, int dev, vk_stream **out) {
+  vk_dev *d;
+  kern_status s = vk_open(st, dev, &d);
+  if (s != KERN_SUCCESS) return s;
+  if (!vk_native_ok(dev)) return KERN_ERROR_UNSUPPORTED;
+  vk_stream *vs = kern__calloc(1, sizeof *vs);
+  if (!vs)
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "vulkan: out of memory");
+  VkSemaphoreTypeCreateInfo ti = {VK_ST_SEMAPHORE_TYPE_CREATE_INFO, NULL, 1, 0};
+  VkFenceCreateInfo ci = {VK_ST_SEMAPHORE_CREATE_INFO, &ti, 0};
+  VkResult r = vk_proc.vk.vkCreateSemaphore(d->dev, &ci, NULL, &vs->sem);
+  if (r != 0) {
+    kern__free(vs);
+    return vk_fail(st, "vkCreateSemaphore", r);
+  }
+  vs->refs = 1;
+  pthread_mutex_lock(&st->lock);
+  vs->next = d->streams;
+  d->streams = vs;
+  pthread_mutex_unlock(&st->lock);
+  *out = vs;
+  return KERN_SUCCESS;
+}
+
+static kern_status vk_stream_new(void *state, int dev, void **out) {
+  vk_stream *vs;
+  kern_status s = vk_stream_make(state, dev, &vs);
+  if (s == KERN_SUCCESS) *out = vs;
+  return s;
+}
+
+static kern_status vk_stream_default(void *state, int dev, void **out) {
+  vk_state *st = state;
+  vk_dev *d;
+  kern_status s = vk_open(st, dev, &d);
+  if (s != KERN_SUCCESS) return s;
+  pthread_mutex_lock(&st->lock);
+  vk_stream *vs = d->defstream;
+  pthread_mutex_unlock(&st->lock);
+  if (!vs) {
+    if ((s = vk_stream_make(st, dev, &vs))) return s;
+    pthread_mutex_lock(&st->lock);
+    if (d->defstream) { /* made by another thread meanwhile */
+      vs->freed = 1;
+      vk_stream_unref(d, vs);
+      vs = d->defstream;
+    } else {
+      d->defstream = vs;
+    }
+    pthread_mutex_unlock(&st->lock);
+  }
+  *out = vs;
+  return KERN_SUCCESS;
+}
+
+static kern_status vk_stream_free(void *state, int dev, void *s) {
+  vk_state *st = state;
+  vk_stream *vs = s;
+  kern_status r = vk_stream_sync(state, dev, s);
+  pthread_mutex_lock(&st->lock);
+  vs->freed = 1;
+  vk_stream_unref(&st->devs[dev], vs);
+  pthread_mutex_unlock(&st->lock);
+  return r;
+}
+
+static kern_status vk_stream_query(void *state, int dev, void *s, int *done) {
+  vk_state *st = state;
+  vk_stream *vs = s;
+  pthread_mutex_lock(&st->lock);
+  vk_reap(&st->devs[dev]);
+  *done = vs->npending == 0;
+  pthread_mutex_unlock(&st->lock);
+  return KERN_SUCCESS;
+}
+
+static kern_status vk_stream_wait(void *state, int dev, void *s, void *e) {
+  vk_state *st = state;
+  vk_stream *vs = s;
+  vk_event *ve = e;
+  vk_dev *d = &st->devs[dev];
+  pthread_mutex_lock(&st->lock);
+  kern_status r = KERN_SUCCESS;
+  vk_job *j = NULL;
+  if (ve->s && (r = vk_job_get(st, d, 0, &j)) == KERN_SUCCESS)
+    r = vk_submit(st, d, vs, j, ve->s->sem, ve->value);
+  pthread_mutex_unlock(&st->lock);
+  return r;
+}
+
+static kern_status vk_event_new(void *state, int dev, void **out) {
+  vk_state *st = state;
+  vk_dev *d;
+  kern_status s = vk_open(st, dev, &d);
+  if (s != KERN_SUCCESS) return s;
+  vk_event *ve = kern__calloc(1, sizeof *ve);
+  if (!ve)
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "vulkan: out of memory");
+  *out = ve;
+  return KERN_SUCCESS;
+}
+
+static void vk_event_free(void *state, int dev, void *e) {
+  vk_state *st = state;
+  vk_event *ve = e;
+  vk_dev *d = &st->devs[dev];
+  if (ve->s) {
+    /* a pending record still stamps the event when reaped */
+    (void)vk_wait_value(st, d, ve->s, ve->value);
+    pthread_mutex_lock(&st->lock);
+    vk_stream_unref(d, ve->s);
+    pthread_mutex_unlock(&st->lock);
+  }
+  kern__free(ve);
+}
+
+static kern_status vk_event_record(void *state, int dev, void *e, void *s) {
+  vk_state *st = state;
+  vk_event *ve = e;
+  vk_stream *vs = s;
+  vk_dev *d = &st->devs[dev];
+  /* a pending record on another stream would stamp the event after this
+   * one */
+  if (ve->s && ve->s != vs) (void)vk_wait_value(st, d, ve->s, ve->value);
+  pthread_mutex_lock(&st->lock);
+  vk_job *j = NULL;
+  kern_status r = vk_job_get(st, d, 0, &j);
+  if (r == KERN_SUCCESS) {
+    j->ev = ve;
+    r = vk_submit(st, d, vs, j, 0, 0);
+  }
+  if (r == KERN_SUCCESS) {
+    vs->refs++;
+    if (ve->s) vk_stream_unref(d, ve->s);
+    ve->s = vs;
+    ve->value = vs->last;
+  }
+  pthread_mutex_unlock(&st->lock);
+  return r;
+}
+
+static kern_status vk_event_sync(void *state, int dev, void *e) {
+  vk_state *st = state;
+  vk_event *ve = e;
+  if (!ve->s) return KERN_SUCCESS;
+  return vk_wait_value(st, &st->devs[dev], ve->s, ve->value);
+}
+
+static kern_status vk_event_query(void *state, int dev, void *e, int *done) {
+  vk_state *st = state;
+  vk_event *ve = e;
+  vk_dev *d = &st->devs[dev];
+  pthread_mutex_lock(&st->lock);
+  vk_reap(d);
+  *done = !ve->s || ve->s->reaped >= ve->value;
+  pthread_mutex_unlock(&st->lock);
+  return KERN_SUCCESS;
+}
+
+/* Note [vulkan device clock]: the device's busy time between the records
+ * (the GPU time of the batches submitted between them), else the host's
+ * time between the moments they were seen reached. */
+static kern_status vk_event_elapsed(void *state, int dev, void *a, void *b,
+                                    double *ms) {
+  vk_state *st = state;
+  vk_event *ea = a, *eb = b;
+  kern_status r;
+  if ((r = vk_event_sync(state, dev, a)) || (r = vk_event_sync(state, dev, b)))
+    return r;
+  pthread_mutex_lock(&st->lock);
+  *ms = st->devs[dev].ts ? eb->clock - ea->clock : eb->host_ms - ea->host_ms;
+  pthread_mutex_unlock(&st->lock);
+  return KERN_SUCCESS;
+}
+
+static kern_status vk_launch_async(void *state, int dev, void *s, void *fn,
+                                   const kc_kernel *k, void *const *args,
+                                   const kern__dims *dims) {
+  vk_state *st = state;
+  vk_kernel *vkk = fn;
+  vk_dev *d;
+  kern_status r = vk_open(st, dev, &d);
+  if (r != KERN_SUCCESS) return r;
+  if (dims->total <= dims->begin) return KERN_SUCCESS;
+  unsigned char tmp[4096];
+  size_t off;
+  int64_t groups;
+  pthread_mutex_lock(&st->lock);
+  vk_reap(d);
+  vk_job *j = NULL;
+  if ((r = vk_pack(st, d, dev, k, args, dims, tmp, &off, &groups)) ||
+      (r = vk_job_get(st, d, 1, &j)))
+    goto out;
+  if (!j->args &&
+      (r = vk_buf_new(st, d, 4096, d->mem_type, 1, &j->args))) {
+    vk_proc.vk.vkEndCommandBuffer(j->cmd);
+    vk_job_recycle(d, j);
+    goto out;
+  }
+  memcpy(j->args->map, tmp, off);
+  vk_table *vk = &vk_proc.vk;
+  vk->vkCmdBindPipeline(j->cmd, VK_BIND_COMPUTE, vkk->pipeline);
+  vk->vkCmdPushConstants(j->cmd, d->layout, VK_SHADER_STAGE_COMPUTE, 0, 8,
+                         &j->args->addr);
+  vk->vkCmdDispatch(j->cmd, (uint32_t)groups, 1, 1);
+  r = vk_submit(st, d, s, j, 0, 0);
+out:
+  pthread_mutex_unlock(&st->lock);
+  return r;
+}
+
+/* The copies and fills on a stream: Note [vulkan streams]. */
+static kern_status vk_copy_async(vk_state *st, int dev, vk_stream *vs,
+                                 int what, vk_buf *b, size_t off,
+                                 const vk_buf *sb, size_t soff, void *host,
+                                 const void *chost, size_t bytes) {
+  vk_dev *d;
+  kern_status r = vk_open(st, dev, &d);
+  if (r != KERN_SUCCESS) return r;
+  if ((r = vk_range(st, b, off, bytes)) ||
+      (what == VK_DD && (r = vk_range(st, sb, soff, bytes))))
+    return r;
+  if (bytes == 0) return KERN_SUCCESS;
+  vk_table *vk = &vk_proc.vk;
+  pthread_mutex_lock(&st->lock);
+  vk_reap(d);
+  vk_job *j = NULL;
+  if ((r = vk_job_get(st, d, 1, &j))) goto out;
+  size_t need = bytes, ps = soff;
+  if (what == VK_FILL) {
+    need = bytes < ((size_t)64 << 20) ? bytes : ((size_t)64 << 20);
+    need -= need % ps;
+    if (need == 0) need = ps;
+  }
+  int overlap = what == VK_DD && b == sb && off < soff + bytes &&
+                soff < off + bytes;
+  if ((what != VK_DD || overlap) && (r = vk_job_stage(st, d, j, need))) {
+    vk->vkEndCommandBuffer(j->cmd);
+    vk_job_recycle(d, j);
+    goto out;
+  }
+  if (what == VK_IN) {
+    memcpy(j->stage->map, chost, bytes); /* read at the call */
+    VkBufferCopy c = {0, off, bytes};
+    vk->vkCmdCopyBuffer(j->cmd, j->stage->buf, b->buf, 1, &c);
+  } else if (what == VK_OUT) {
+    VkBufferCopy c = {off, 0, bytes};
+    vk->vkCmdCopyBuffer(j->cmd, b->buf, j->stage->buf, 1, &c);
+    j->out = host;
+    j->out_bytes = bytes;
+  } else if (what == VK_FILL) {
+    for (size_t o = 0; o + ps <= need; o += ps)
+      memcpy(j->stage->map + o, chost, ps);
+    for (size_t o = 0; o < bytes; o += need) {
+      VkBufferCopy c = {0, off + o, bytes - o < need ? bytes - o : need};
+      vk->vkCmdCopyBuffer(j->cmd, j->stage->buf, b->buf, 1, &c);
+    }
+  } else if (!overlap) {
+    VkBufferCopy c = {soff, off, bytes};
+    vk->vkCmdCopyBuffer(j->cmd, sb->buf, b->buf, 1, &c);
+  } else {
+    VkBufferCopy c1 = {soff, 0, bytes}, c2 = {0, off, bytes};
+    vk->vkCmdCopyBuffer(j->cmd, sb->buf, j->stage->buf, 1, &c1);
+    VkMemoryBarrier m = {VK_ST_MEMORY_BARRIER, NULL, VK_ACCESS_TRANSFER_WRITE,
+                         VK_ACCESS_TRANSFER_READ | VK_ACCESS_TRANSFER_WRITE};
+    vk->vkCmdPipelineBarrier(j->cmd, VK_STAGE_TRANSFER, VK_STAGE_TRANSFER, 0,
+                             1, &m, 0, NULL, 0, NULL);
+    vk->vkCmdCopyBuffer(j->cmd, j->stage->buf, b->buf, 1, &c2);
+  }
+  r = vk_submit(st, d, vs, j, 0, 0);
+out:
+  pthread_mutex_unlock(&st->lock);
+  return r;
+}
+
+static kern_status vk_copy_in_async(void *state, int dev, void *s, void *dst,
+                                    size_t off, const void *src, size_t bytes) {
+  return vk_copy_async(state, dev, s, VK_IN, dst, off, NULL, 0, NULL, src,
+                       bytes);
+}
+
+static kern_status vk_copy_out_async(void *state, int dev, void *s, void *dst,
+                                     const void *src, size_t off,
+                                     size_t bytes) {
+  return vk_copy_async(state, dev, s, VK_OUT, (vk_buf *)src, off, NULL, 0,
+                       dst, NULL, bytes);
+}
+
+static kern_status vk_copy_dd_async(void *state, int dev, void *s, void *dst,
+                                    size_t doff, const void *src, size_t soff,
+                                    size_t bytes) {
+  return vk_copy_async(state, dev, s, VK_DD, dst, doff, src, soff, NULL, NULL,
+                       bytes);
+}
+
+static kern_status vk_fill_async(void *state, int dev, void *s, void *dst,
+                                 const void *pattern, size_t pattern_size,
+                                 size_t bytes) {
+  if (pattern_size == 0) return KERN_SUCCESS;
+  return vk_copy_async(state, dev, s, VK_FILL, dst, 0, NULL, pattern_size,
+                       NULL, pattern, bytes);
+}
+
+/* kern_stream_wrap: a stream kern_stream_native gave (one of the
+ * device's live vk_streams); any other pointer is refused. */
+/* Frees every stream, job and staging buffer of d (release, after
+ * vkDeviceWaitIdle; the runtime freed its streams and events first). */
+static void vk_streams_release(vk_dev *d) {
+  while (d->jhead) { /* nothing to copy back to a caller now */
+    vk_job *j = d->jhead;
+    d->jhead = j->dnext;
+    vk_job_recycle(d, j);
+  }
+  d->jtail = NULL;
+  while (d->streams) vk_stream_destroy(d, d->streams);
+  d->defstream = NULL;
+  while (d->free_jobs) {
+    vk_job *j = d->free_jobs;
+    d->free_jobs = j->next;
+    if (j->args) vk_buf_destroy(d, j->args);
+    if (j->ts) vk_proc.vk.vkDestroyQueryPool(d->dev, j->ts, NULL);
+    kern__free(j); /* its command buffer goes with the pool */
+  }
+  while (d->free_stage) {
+    vk_buf *b = d->free_stage;
+    d->free_stage = b->next;
+    vk_buf_destroy(d, b);
+  }
+}
+
+static kern_status vk_adopt(void *state, int dev, int what, void *native) {
+  vk_state *st = state;
+  if (what != KERN__NATIVE_STREAM) return KERN_SUCCESS;
+  if (!st->devs || dev < 0 || dev >= vk_proc.nphys) return KERN_ERROR_UNSUPPORTED;
+  kern_status r = KERN_ERROR_UNSUPPORTED;
+  pthread_mutex_lock(&st->lock);
+  for (vk_stream *vs = st->devs[dev].streams; vs; vs = vs->next)
+    if (vs == native && !vs->freed) r = KERN_SUCCESS;
+  pthread_mutex_unlock(&st->lock);
+  return r;
+}
+
+int kern__vulkan_stream_stats(void *state, int dev, uint64_t *submitted,
+                              uint64_t *pending) {
+  vk_state *st = state;
+  if (!st || !st->devs || dev < 0 || dev >= vk_proc.nphys) return -1;
+  vk_dev *d = &st->devs[dev];
+  uint64_t n = 0;
+  pthread_mutex_lock(&st->lock);
+  for (vk_job *j = d->jhead; j; j = j->dnext) {
+    uint64_t v = 0;
+    (void)vk_proc.vk.vkGetSemaphoreCounterValue(d->dev, j->vs->sem, &v);
+    n += j->value > v;
+  }
+  if (submitted) *submitted = d->submitted;
+  if (pending) *pending = n;
+  pthread_mutex_unlock(&st->lock);
+  return vk_native_ok(dev);
+}
+
 const kern_backend kern__backend_vulkan = {
     .version = 7,
     .name = "vulkan",
@@ -2166,4 +2940,22 @@ const kern_backend kern__backend_vulkan = {
     .copy_out_at = vk_copy_out_at,
     .copy_dd = vk_copy_dd,
     .device_clock_ms = vk_device_clock_ms,
+    .stream_new = vk_stream_new,
+    .stream_free = vk_stream_free,
+    .stream_default = vk_stream_default,
+    .stream_sync = vk_stream_sync,
+    .stream_query = vk_stream_query,
+    .stream_wait = vk_stream_wait,
+    .event_new = vk_event_new,
+    .event_free = vk_event_free,
+    .event_record = vk_event_record,
+    .event_sync = vk_event_sync,
+    .event_query = vk_event_query,
+    .event_elapsed = vk_event_elapsed,
+    .launch_async = vk_launch_async,
+    .copy_in_async = vk_copy_in_async,
+    .copy_out_async = vk_copy_out_async,
+    .copy_dd_async = vk_copy_dd_async,
+    .fill_async = vk_fill_async,
+    .adopt = vk_adopt,
 };
