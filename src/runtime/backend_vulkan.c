@@ -82,6 +82,13 @@ enum {
   VK_ST_SEMAPHORE_TYPE_CREATE_INFO = 1000207002,
   VK_ST_TIMELINE_SEMAPHORE_SUBMIT_INFO = 1000207003,
   VK_ST_SEMAPHORE_WAIT_INFO = 1000207004,
+  /* VK_EXT_external_memory_host: Note [vulkan pinned memory] */
+  VK_ST_PHYSICAL_DEVICE_PROPERTIES_2 = 1000059001,
+  VK_ST_EXTERNAL_MEMORY_BUFFER_CREATE_INFO = 1000072001,
+  VK_ST_IMPORT_MEMORY_HOST_POINTER_INFO_EXT = 1000178000,
+  VK_ST_MEMORY_HOST_POINTER_PROPERTIES_EXT = 1000178001,
+  VK_ST_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT = 1000178002,
+  VK_HANDLE_HOST_ALLOCATION = 0x80,
   VK_ST_QUERY_POOL_CREATE_INFO = 11,
   VK_ST_BUFFER_CREATE_INFO = 12,
   VK_ST_SHADER_MODULE_CREATE_INFO = 16,
@@ -396,6 +403,8 @@ typedef struct {
   X(VkResult, vkEnumeratePhysicalDevices,                                     \
     (VkInstance, uint32_t *, VkPhysicalDevice *))                             \
   X(void, vkGetPhysicalDeviceProperties, (VkPhysicalDevice, void *))          \
+  X(void, vkGetPhysicalDeviceProperties2, (VkPhysicalDevice, void *))         \
+  X(PFN_vkVoidFunction, vkGetDeviceProcAddr, (VkDevice, const char *))        \
   X(void, vkGetPhysicalDeviceFeatures2, (VkPhysicalDevice, void *))           \
   X(void, vkGetPhysicalDeviceQueueFamilyProperties,                           \
     (VkPhysicalDevice, uint32_t *, VkQueueFamilyProperties *))                \
@@ -536,6 +545,8 @@ typedef struct vk_phys {
   int fp64, int64, int16, int8, storage8, storage16, int64_atomics;
   int f32_atomic_add, f64_atomic_add, atomic_float_ext;
   int timeline; /* timelineSemaphore: native streams (Note [vulkan streams]) */
+  int host_import;        /* VK_EXT_external_memory_host */
+  uint64_t import_align;  /* its minImportedHostPointerAlignment */
 } vk_phys;
 
 /* Note [process-wide Vulkan state]: the instance and the physical devices,
@@ -593,6 +604,9 @@ typedef struct vk_dev {
   vk_buf *free_stage;
   int nfree_stage;
   uint64_t submitted; /* batches submitted on native streams, for tests */
+  vk_buf *pins; /* kern_host_alloc's imported blocks (Note [vulkan pinned
+                   memory]); map is the caller's address */
+  char pin_why[160];
 } vk_dev;
 
 typedef struct vk_state {
@@ -678,8 +692,30 @@ static void vk_describe(vk_phys *p) {
   VkExtensionProperties *ext = NULL;
   if (vk->vkEnumerateDeviceExtensionProperties(p->pd, NULL, &next, NULL) == 0 &&
       next && (ext = kern__calloc(next, sizeof *ext)) &&
-      vk->vkEnumerateDeviceExtensionProperties(p->pd, NULL, &next, ext) == 0)
+      vk->vkEnumerateDeviceExtensionProperties(p->pd, NULL, &next, ext) == 0) {
     p->atomic_float_ext = vk_has_ext(ext, next, "VK_EXT_shader_atomic_float");
+    p->host_import = vk_has_ext(ext, next, "VK_EXT_external_memory_host");
+  }
+  if (p->host_import) {
+    /* VkPhysicalDeviceProperties2 -> ExternalMemoryHostPropertiesEXT */
+    struct {
+      uint32_t sType;
+      void *pNext;
+      uint64_t align;
+    } hp = {VK_ST_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT, NULL, 0};
+    struct {
+      uint32_t sType;
+      void *pNext;
+      unsigned char props[VK_PROPS_SIZE];
+    } __attribute__((aligned(8))) p2;
+    memset(&p2, 0, sizeof p2);
+    p2.sType = VK_ST_PHYSICAL_DEVICE_PROPERTIES_2;
+    p2.pNext = &hp;
+    vk->vkGetPhysicalDeviceProperties2(p->pd, &p2);
+    p->import_align = hp.align;
+    if (!p->import_align || (p->import_align & (p->import_align - 1)))
+      p->host_import = 0;
+  }
   kern__free(ext);
   uint32_t f2[VK_F2_WORDS + 1] = {0}, f11[VK_F11_WORDS] = {0},
            f12[VK_F12_WORDS] = {0}, faf[VK_FAF_WORDS] = {0};
@@ -1110,9 +1146,12 @@ static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
   float prio = 1.0f;
   VkDeviceQueueCreateInfo qi = {VK_ST_DEVICE_QUEUE_CREATE_INFO, NULL, 0,
                                 p->queue_family, 1, &prio};
-  const char *exts[] = {"VK_EXT_shader_atomic_float"};
+  const char *exts[2];
+  uint32_t nexts = 0;
+  if (p->atomic_float_ext) exts[nexts++] = "VK_EXT_shader_atomic_float";
+  if (p->host_import) exts[nexts++] = "VK_EXT_external_memory_host";
   VkDeviceCreateInfo dci = {VK_ST_DEVICE_CREATE_INFO, f2, 0, 1, &qi, 0, NULL,
-                            p->atomic_float_ext ? 1u : 0u, exts, NULL};
+                            nexts, exts, NULL};
   VkResult r = vk->vkCreateDevice(p->pd, &dci, NULL, &d->dev);
   if (r != 0) {
     d->dev = NULL;
@@ -2767,6 +2806,173 @@ out:
   return r;
 }
 
+
+/* Note [vulkan pinned memory]: kern_host_alloc on a device with
+ * VK_EXT_external_memory_host allocates page-aligned host memory (to
+ * minImportedHostPointerAlignment, its size rounded up to it), imports it
+ * as VkDeviceMemory (VkImportMemoryHostPointerInfoEXT) bound to a transfer
+ * buffer, and keeps it until kern_host_free.  An asynchronous copy whose
+ * host range lies inside such a block is one vkCmdCopyBuffer between the
+ * block's buffer and the array: no staging buffer and no memcpy; like
+ * CUDA's pinned copies, the device reads (or writes) the caller's memory
+ * when the batch runs, so the caller leaves it alone until the stream (or
+ * an event after the copy) is synchronized (docs/async.md).  Without the
+ * extension (or where the driver refuses the import, or with
+ * KERN_VULKAN_NO_HOST_IMPORT=1) kern_host_alloc gives ordinary aligned
+ * memory, copied through staging as pageable memory is;
+ * kern__vulkan_host_imported says which, and why not. */
+/* Why d's latest kern_host_alloc was not imported ("" when it was). */
+static void vk_pin_note(vk_state *st, vk_dev *d, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void vk_pin_note(vk_state *st, vk_dev *d, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  pthread_mutex_lock(&st->lock);
+  vsnprintf(d->pin_why, sizeof d->pin_why, fmt, ap);
+  pthread_mutex_unlock(&st->lock);
+  va_end(ap);
+}
+
+static kern_status vk_host_alloc(void *state, int dev, size_t bytes,
+                                 void **out) {
+  vk_state *st = state;
+  vk_dev *d;
+  kern_status s = vk_open(st, dev, &d);
+  if (s != KERN_SUCCESS) return s;
+  const vk_phys *p = &vk_proc.phys[dev];
+  size_t align = p->host_import && p->import_align > 4096
+                     ? (size_t)p->import_align : 4096;
+  size_t size = (bytes + align - 1) & ~(align - 1);
+  void *mem = NULL;
+  if (posix_memalign(&mem, align, size) != 0)
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "vulkan: cannot allocate %zu host bytes", bytes);
+  *out = mem;
+  const char *why = NULL;
+  if (!p->host_import)
+    why = "the device lacks VK_EXT_external_memory_host";
+  else if (vk_env_flag("KERN_VULKAN_NO_HOST_IMPORT"))
+    why = "KERN_VULKAN_NO_HOST_IMPORT is set";
+  if (why) {
+    vk_pin_note(st, d, "%s", why);
+    return KERN_SUCCESS; /* ordinary memory, staged copies */
+  }
+  vk_table *vk = &vk_proc.vk;
+  typedef VkResult (*props_fn)(VkDevice, uint32_t, const void *, void *);
+  PFN_vkVoidFunction f =
+      vk->vkGetDeviceProcAddr(d->dev, "vkGetMemoryHostPointerPropertiesEXT");
+  props_fn get_props;
+  memcpy(&get_props, &f, sizeof f);
+  struct {
+    uint32_t sType;
+    void *pNext;
+    uint32_t bits;
+  } hp = {VK_ST_MEMORY_HOST_POINTER_PROPERTIES_EXT, NULL, 0};
+  vk_buf *b = kern__calloc(1, sizeof *b);
+  VkResult r = -1;
+  if (!b || !f ||
+      (r = get_props(d->dev, VK_HANDLE_HOST_ALLOCATION, mem, &hp)) != 0) {
+    vk_pin_note(st, d, "vkGetMemoryHostPointerPropertiesEXT failed "
+                "(VkResult %d)", (int)r);
+    kern__free(b);
+    return KERN_SUCCESS;
+  }
+  struct {
+    uint32_t sType;
+    const void *pNext;
+    uint32_t handleTypes;
+  } ebi = {VK_ST_EXTERNAL_MEMORY_BUFFER_CREATE_INFO, NULL,
+           VK_HANDLE_HOST_ALLOCATION};
+  VkBufferCreateInfo bi = {VK_ST_BUFFER_CREATE_INFO, &ebi, 0, size,
+                           VK_USAGE_TRANSFER_SRC | VK_USAGE_TRANSFER_DST, 0, 0,
+                           NULL};
+  b->size = size;
+  b->map = mem;
+  const char *call = "vkCreateBuffer";
+  if ((r = vk->vkCreateBuffer(d->dev, &bi, NULL, &b->buf)) == 0) {
+    VkMemoryRequirements req;
+    vk->vkGetBufferMemoryRequirements(d->dev, b->buf, &req);
+    uint32_t bits = req.memoryTypeBits & hp.bits, type = 0;
+    while (type < 32 && !(bits & (1u << type))) type++;
+    struct {
+      uint32_t sType;
+      const void *pNext;
+      uint32_t handleType;
+      void *ptr;
+    } imp = {VK_ST_IMPORT_MEMORY_HOST_POINTER_INFO_EXT, NULL,
+             VK_HANDLE_HOST_ALLOCATION, mem};
+    VkMemoryAllocateInfo ai = {VK_ST_MEMORY_ALLOCATE_INFO, &imp, size, type};
+    call = "no memory type for the import";
+    r = -1;
+    if (type < 32) {
+      call = "vkAllocateMemory (import)";
+      if ((r = vk->vkAllocateMemory(d->dev, &ai, NULL, &b->mem)) == 0) {
+        call = "vkBindBufferMemory";
+        r = vk->vkBindBufferMemory(d->dev, b->buf, b->mem, 0);
+      } else {
+        b->mem = 0;
+      }
+    }
+  } else {
+    b->buf = 0;
+  }
+  if (r != 0) {
+    vk_pin_note(st, d, "%s: VkResult %d", call, (int)r);
+    b->map = NULL; /* the caller's memory stays */
+    vk_buf_destroy(d, b);
+    return KERN_SUCCESS;
+  }
+  pthread_mutex_lock(&st->lock);
+  b->next = d->pins;
+  d->pins = b;
+  d->pin_why[0] = 0;
+  pthread_mutex_unlock(&st->lock);
+  return KERN_SUCCESS;
+}
+
+static void vk_host_free(void *state, int dev, void *ptr) {
+  vk_state *st = state;
+  if (!ptr) return;
+  if (st->devs && dev >= 0 && dev < vk_proc.nphys && st->devs[dev].dev) {
+    vk_dev *d = &st->devs[dev];
+    /* a batch may still copy from or to it: let the device finish */
+    vk_proc.vk.vkDeviceWaitIdle(d->dev);
+    pthread_mutex_lock(&st->lock);
+    vk_reap(d);
+    for (vk_buf **pp = &d->pins; *pp; pp = &(*pp)->next)
+      if ((*pp)->map == ptr) {
+        vk_buf *b = *pp;
+        *pp = b->next;
+        b->map = NULL;
+        vk_buf_destroy(d, b);
+        break;
+      }
+    pthread_mutex_unlock(&st->lock);
+  }
+  free(ptr);
+}
+
+/* The imported block holding [p, p + bytes), or NULL (lock held). */
+static vk_buf *vk_pinned(vk_dev *d, const void *p, size_t bytes) {
+  const unsigned char *c = p;
+  for (vk_buf *b = d->pins; b; b = b->next)
+    if (c >= b->map && bytes <= b->size && (size_t)(c - b->map) <= b->size - bytes)
+      return b;
+  return NULL;
+}
+
+int kern__vulkan_host_imported(void *state, int dev, const void *p,
+                               const char **why) {
+  vk_state *st = state;
+  if (why) *why = "no such device";
+  if (!st || !st->devs || dev < 0 || dev >= vk_proc.nphys) return 0;
+  pthread_mutex_lock(&st->lock);
+  if (why) *why = st->devs[dev].pin_why;
+  int r = vk_pinned(&st->devs[dev], p, 1) != NULL;
+  pthread_mutex_unlock(&st->lock);
+  return r;
+}
+
 /* The copies and fills on a stream: Note [vulkan streams]. */
 static kern_status vk_copy_async(vk_state *st, int dev, vk_stream *vs,
                                  int what, vk_buf *b, size_t off,
@@ -2792,6 +2998,21 @@ static kern_status vk_copy_async(vk_state *st, int dev, vk_stream *vs,
   }
   int overlap = what == VK_DD && b == sb && off < soff + bytes &&
                 soff < off + bytes;
+  /* Note [vulkan pinned memory]: straight from or to an imported block */
+  vk_buf *pin = what == VK_IN    ? vk_pinned(d, chost, bytes)
+                : what == VK_OUT ? vk_pinned(d, host, bytes)
+                                 : NULL;
+  if (pin) {
+    const unsigned char *hp = what == VK_IN ? chost : host;
+    VkBufferCopy c = {what == VK_IN ? (uint64_t)(hp - pin->map) : off,
+                      what == VK_IN ? off : (uint64_t)(hp - pin->map), bytes};
+    if (what == VK_IN)
+      vk->vkCmdCopyBuffer(j->cmd, pin->buf, b->buf, 1, &c);
+    else
+      vk->vkCmdCopyBuffer(j->cmd, b->buf, pin->buf, 1, &c);
+    r = vk_submit(st, d, vs, j, 0, 0);
+    goto out;
+  }
   if ((what != VK_DD || overlap) && (r = vk_job_stage(st, d, j, need))) {
     vk->vkEndCommandBuffer(j->cmd);
     vk_job_recycle(d, j);
@@ -2884,6 +3105,12 @@ static void vk_streams_release(vk_dev *d) {
     d->free_stage = b->next;
     vk_buf_destroy(d, b);
   }
+  while (d->pins) { /* the runtime frees the memory itself */
+    vk_buf *b = d->pins;
+    d->pins = b->next;
+    b->map = NULL;
+    vk_buf_destroy(d, b);
+  }
 }
 
 static kern_status vk_adopt(void *state, int dev, int what, void *native) {
@@ -2958,4 +3185,6 @@ const kern_backend kern__backend_vulkan = {
     .copy_dd_async = vk_copy_dd_async,
     .fill_async = vk_fill_async,
     .adopt = vk_adopt,
+    .host_alloc = vk_host_alloc,
+    .host_free = vk_host_free,
 };
