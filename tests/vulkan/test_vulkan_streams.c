@@ -117,14 +117,15 @@ int main(void) {
 
   /* A spin long enough to see: calibrated with a synchronous launch. */
   int iters = 2000;
-  double t0 = now_ms();
-  {
+  double t0 = 0, one = 0;
+  for (int pass = 0; pass < 2; pass++) { /* the first makes the pipeline */
     int64_t nn = N;
     kern_arg a[] = {kern_arg_array(x), kern_arg_array(junk),
                     kern_arg_int(iters), kern_arg_float(1)};
+    t0 = now_ms();
     ASSERT_OK(ctx, kern_launch(k_spin, 1, &nn, 4, a));
+    one = now_ms() - t0;
   }
-  double one = now_ms() - t0;
   if (one < 0.01) one = 0.01;
   double want = 300; /* ms */
   double f = want / one;
