@@ -23,10 +23,11 @@
  *     address is the one push constant (emit/vulkan.c); arrays are buffer
  *     device addresses, so there are no descriptor sets.
  *   - A launch records a command buffer, submits it and waits on a fence:
- *     synchronous.  Streams are the runtime's generic streams (worker
- *     threads calling these synchronous methods), not Vulkan queues;
- *     stage 2: their events read the device clock of GPU timestamps
- *     (Note [vulkan device clock]).
+ *     synchronous.  Stage 2: streams are native, timeline semaphores on
+ *     the device's queue, where the device has them (Note [vulkan
+ *     streams]), else the runtime's generic streams; events read the
+ *     device clock of GPU timestamps (Note [vulkan device clock]);
+ *     kern_host_alloc imports its memory (Note [vulkan pinned memory]).
  *   - SPIR-V of a module (every kernel compiled with KERN_MAIN defined to
  *     its symbol) is stored in the kernel cache; stage 2: the driver's
  *     pipeline cache too (Note [vulkan pipeline cache]).
@@ -1290,9 +1291,11 @@ static kern_status vk_buf_new(vk_state *st, vk_dev *d, size_t bytes,
   return KERN_SUCCESS;
 }
 
-/* Note [vulkan device clock]: the backend is synchronous and its streams
- * are the runtime's generic ones, whose events stamp a clock when their
- * worker reaches them.  The host's clock would time each launch's
+/* Note [vulkan device clock]: on generic streams (Note [vulkan streams]:
+ * a device without timeline semaphores) events stamp a clock when their
+ * worker reaches them; on native streams, when their record's batch is
+ * reaped, after every batch submitted before it added its GPU time (two
+ * timestamps around each batch).  The host's clock would time each launch's
  * recording, submission and fence wait too, so events on vulkan read this
  * clock instead: per device, the sum of every launch's duration between
  * its two GPU timestamps (vkCmdWriteTimestamp at the top and bottom of the
@@ -2277,22 +2280,26 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
  *     on the host: it waits for the stream's previous value (stream order)
  *     and signals the next one.  So kern_launch_async returns when the
  *     command buffer is submitted, while the kernel still runs.
- *   - An event is the (stream, value) of its latest record, plus one GPU
- *     timestamp written by the record's batch where the queue has
- *     timestamps; kern_event_elapsed is the difference of the two
- *     timestamps (device time between the records, idle gaps included, as
- *     CUDA's events), else of the host times at which the records were seen
- *     reached.  kern_stream_wait_event is an empty batch waiting for the
- *     event's value on the event's semaphore and signalling the stream's
- *     next value; kern_stream_synchronize, kern_event_synchronize wait
+ *   - An event is the (stream, value) of its latest record, an empty
+ *     batch; when that batch is reaped (below) the event stamps the
+ *     device clock, the GPU time of every batch submitted before it (Note
+ *     [vulkan device clock]), so kern_event_elapsed is the device's busy
+ *     time between two records, as on generic streams and as kern bench's
+ *     timer "events" wants (without timestamps: the host times at which
+ *     the records were reaped).  kern_stream_wait_event is an empty batch
+ *     waiting for the event's value on the event's semaphore and
+ *     signalling the stream's next value; kern_stream_synchronize, kern_event_synchronize wait
  *     (vkWaitSemaphores) outside any lock.  A record is always submitted
  *     when its API call returns, so no batch ever waits for a value not yet
  *     submitted (no wait-before-signal, which one queue could deadlock on).
  *   - Each batch is a job that keeps what the device still reads (its
  *     command buffer, its arguments' buffer, its staging buffer) until the
  *     stream's semaphore reaches the job's value; jobs are then recycled
- *     (vk_reap, at each submission and after each wait).  Arguments are
- *     not shared between launches as the synchronous path's d->args is.
+ *     (vk_reap, at each submission and after each wait, in submission
+ *     order across the device's streams; a wait also waits for the batches
+ *     submitted before its value, so the downloads it covers are done).
+ *     Arguments are not shared between launches as the synchronous path's
+ *     d->args is.
  *   - Copies: an upload copies the caller's bytes into a staging buffer at
  *     the call (so the caller may reuse its memory at once, as CUDA's
  *     pageable copies) and the batch copies staging -> array; a download
@@ -2300,6 +2307,8 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
  *     the job is reaped, which every wait (stream, event, device) does
  *     before it returns.  Fills write the pattern into staging once and copy
  *     it over the array; device-to-device copies are one vkCmdCopyBuffer.
+ *     Copies from or to kern_host_alloc's memory skip the staging (Note
+ *     [vulkan pinned memory]).
  *     Each batch begins and ends with a full memory barrier, so its writes
  *     are seen by later batches and by the host after a wait.
  *   - One VkQueue per device: all streams submit to it under vk_state.lock
