@@ -6,13 +6,15 @@
  * memory at the call), a wait on another stream's event, events' device
  * time, the synchronous calls after the default stream, a stream freed
  * with a download in flight, a graph replayed on a Vulkan stream, and
- * pinned memory imported with VK_EXT_external_memory_host.
+ * pinned memory imported with VK_EXT_external_memory_host, and four
+ * threads on four streams at once.
  *
  * With KERN_VULKAN_GENERIC_STREAMS=1 the same checks run on the generic
  * streams the backend falls back to, which must say they are not native
  * (and KERN_VULKAN_NO_HOST_IMPORT=1: pinned memory not imported).
  * Needs a Vulkan device (lavapipe is enough); else exits 77 (skipped).
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +76,50 @@ static int all_equal(const float *p, int n, float v, int line) {
       return 0;
     }
   return 1;
+}
+
+/* 10. Threads: each with its own stream and arrays, 20 steps of upload,
+ * launch, download and an event, all at once (the queue's mutex; TSan). */
+typedef struct worker {
+  int id, bad;
+  kern_status st;
+} worker;
+
+static void *work(void *arg) {
+  worker *w = arg;
+  enum { M = 256 };
+  int64_t n = M;
+  kern_stream *s = NULL;
+  kern_array *x = NULL, *y = NULL;
+  kern_event *e = NULL;
+  float in[M], out[M];
+  if ((w->st = kern_stream_new(ctx, dev, &s)) ||
+      (w->st = kern_array_new(ctx, dev, KERN_TYPE_FLOAT32, 1, &n, &x)) ||
+      (w->st = kern_array_new(ctx, dev, KERN_TYPE_FLOAT32, 1, &n, &y)) ||
+      (w->st = kern_event_new(ctx, &e)) ||
+      (w->st = kern_array_zero_async(y, s)))
+    goto done;
+  kern_arg a[] = {kern_arg_array(y), kern_arg_array(x)};
+  float want = 0;
+  for (int i = 0; i < 20; i++) {
+    for (int j = 0; j < M; j++) in[j] = (float)(w->id + i);
+    want += (float)(w->id + i);
+    int done = 0;
+    if ((w->st = kern_array_upload_async(x, s, 0, in, sizeof in)) ||
+        (w->st = kern_launch_async(k_add, s, 1, &n, 2, a)) ||
+        (w->st = kern_event_record(e, s)) ||
+        (w->st = kern_event_query(e, &done)) ||
+        (w->st = kern_array_download_async(y, s, 0, out, sizeof out)) ||
+        (w->st = kern_stream_synchronize(s)))
+      goto done;
+    for (int j = 0; j < M; j++) w->bad += out[j] != want;
+  }
+done:
+  if (e) kern_event_free(e);
+  if (s) kern_stream_free(s);
+  if (x) kern_array_free(x);
+  if (y) kern_array_free(y);
+  return NULL;
 }
 
 int main(void) {
@@ -368,6 +414,21 @@ int main(void) {
       EXPECT_TRUE(all_equal(back, N, 2.0f, __LINE__));
     }
     kern_host_free(ctx, pin);
+  }
+
+  {
+    enum { T = 4 };
+    pthread_t th[T];
+    worker w[T];
+    for (int i = 0; i < T; i++) {
+      w[i] = (worker){i, 0, KERN_SUCCESS};
+      ASSERT(pthread_create(&th[i], NULL, work, &w[i]) == 0);
+    }
+    for (int i = 0; i < T; i++) {
+      pthread_join(th[i], NULL);
+      EXPECT_EQ(w[i].st, KERN_SUCCESS);
+      EXPECT_EQ(w[i].bad, 0);
+    }
   }
 
   ASSERT_OK(ctx, kern_stream_free(s));
