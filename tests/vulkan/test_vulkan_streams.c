@@ -78,25 +78,39 @@ static int all_equal(const float *p, int n, float v, int line) {
   return 1;
 }
 
-/* 10. Threads: each with its own stream and arrays, 20 steps of upload,
- * launch, download and an event, all at once (the queue's mutex; TSan). */
+/* 10. Threads: each with its own context (a context is used by one
+ * thread at a time, docs/ABI.md), stream and arrays, 20 steps of upload,
+ * launch, download and an event, all at once (process-wide Vulkan state,
+ * the driver; TSan). */
 typedef struct worker {
   int id, bad;
   kern_status st;
+  const char *cache;
 } worker;
 
 static void *work(void *arg) {
   worker *w = arg;
   enum { M = 256 };
   int64_t n = M;
+  kern_context *c = NULL;
+  kern_module *m;
+  kern_kernel *add;
+  kern_device d;
   kern_stream *s = NULL;
   kern_array *x = NULL, *y = NULL;
   kern_event *e = NULL;
   float in[M], out[M];
-  if ((w->st = kern_stream_new(ctx, dev, &s)) ||
-      (w->st = kern_array_new(ctx, dev, KERN_TYPE_FLOAT32, 1, &n, &x)) ||
-      (w->st = kern_array_new(ctx, dev, KERN_TYPE_FLOAT32, 1, &n, &y)) ||
-      (w->st = kern_event_new(ctx, &e)) ||
+  kern_options o = KERN_OPTIONS_INIT;
+  o.cache_dir = w->cache;
+  if ((w->st = kern_context_new(&o, &c)) ||
+      (w->st = kern_device_find(c, "vulkan:0", &d)) ||
+      (w->st = kern_module_load_string(c, d, "streams.py", src,
+                                       sizeof src - 1, &m)) ||
+      (w->st = kern_module_get_kernel(m, "acc_add", &add)) ||
+      (w->st = kern_stream_new(c, d, &s)) ||
+      (w->st = kern_array_new(c, d, KERN_TYPE_FLOAT32, 1, &n, &x)) ||
+      (w->st = kern_array_new(c, d, KERN_TYPE_FLOAT32, 1, &n, &y)) ||
+      (w->st = kern_event_new(c, &e)) ||
       (w->st = kern_array_zero_async(y, s)))
     goto done;
   kern_arg a[] = {kern_arg_array(y), kern_arg_array(x)};
@@ -106,7 +120,7 @@ static void *work(void *arg) {
     want += (float)(w->id + i);
     int done = 0;
     if ((w->st = kern_array_upload_async(x, s, 0, in, sizeof in)) ||
-        (w->st = kern_launch_async(k_add, s, 1, &n, 2, a)) ||
+        (w->st = kern_launch_async(add, s, 1, &n, 2, a)) ||
         (w->st = kern_event_record(e, s)) ||
         (w->st = kern_event_query(e, &done)) ||
         (w->st = kern_array_download_async(y, s, 0, out, sizeof out)) ||
@@ -115,10 +129,8 @@ static void *work(void *arg) {
     for (int j = 0; j < M; j++) w->bad += out[j] != want;
   }
 done:
-  if (e) kern_event_free(e);
-  if (s) kern_stream_free(s);
-  if (x) kern_array_free(x);
-  if (y) kern_array_free(y);
+  if (w->st && c) fprintf(stderr, "thread %d: %s\n", w->id, kern_last_error(c));
+  kern_context_free(c); /* frees the rest */
   return NULL;
 }
 
@@ -421,7 +433,7 @@ int main(void) {
     pthread_t th[T];
     worker w[T];
     for (int i = 0; i < T; i++) {
-      w[i] = (worker){i, 0, KERN_SUCCESS};
+      w[i] = (worker){i, 0, KERN_SUCCESS, cache};
       ASSERT(pthread_create(&th[i], NULL, work, &w[i]) == 0);
     }
     for (int i = 0; i < T; i++) {
