@@ -27,7 +27,8 @@
  *     the device's queue, where the device has them (Note [vulkan
  *     streams]), else the runtime's generic streams; events read the
  *     device clock of GPU timestamps (Note [vulkan device clock]);
- *     kern_host_alloc imports its memory (Note [vulkan pinned memory]).
+ *     kern_host_alloc imports its memory (Note [vulkan pinned memory]);
+ *     graphs are recorded command buffers (Note [vulkan graphs]).
  *   - SPIR-V of a module (every kernel compiled with KERN_MAIN defined to
  *     its symbol) is stored in the kernel cache; stage 2: the driver's
  *     pipeline cache too (Note [vulkan pipeline cache]).
@@ -2321,12 +2322,39 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
  *     says KERN_ERROR_UNSUPPORTED and the runtime gives the device generic
  *     streams (Note [generic streams] in stream.c), whose events read the
  *     device clock (Note [vulkan device clock]).
- *   - Graphs on native streams record kern's list and replay it through
- *     these calls (graph.c); no recorded command buffer yet. */
+ *   - Graphs on native streams are recorded command buffers (Note
+ *     [vulkan graphs]). */
+
+enum { VK_NODE_LAUNCH = 100 }; /* besides VK_IN, VK_OUT, VK_DD, VK_FILL */
+typedef struct vk_node {
+  int op;              /* VK_NODE_LAUNCH, VK_IN, VK_OUT, VK_DD, VK_FILL */
+  struct vk_kernel *k;
+  vk_buf *args;        /* a launch's arguments */
+  uint32_t groups;
+  vk_buf *b, *sb;      /* the array (destination), a copy's source array */
+  size_t off, soff, bytes;
+  vk_buf *stage;       /* uploads, downloads, fills, overlapping moves */
+  void *host;          /* the caller's memory of an upload or download */
+  size_t fill_chunk;
+} vk_node;
+
+typedef struct vk_graph {
+  int dev;
+  vk_node *nodes;
+  int n, cap;
+  int failed;          /* a node could not be captured: no native graph */
+  int dirty;           /* the command buffer must be recorded again */
+  VkCommandBuffer cmd;
+  VkQueryPool ts;      /* two timestamps around the replay, or 0 */
+  struct vk_stream *last_s; /* the stream and value of the latest replay */
+  uint64_t last_v;
+  int pending;         /* the latest replay is not reaped yet */
+} vk_graph;
 
 typedef struct vk_job {
   struct vk_stream *vs; /* the stream it was submitted on */
   struct vk_event *ev;  /* an event record: stamped when reaped */
+  struct vk_graph *graph; /* a graph's replay: its command buffer */
   VkQueryPool ts;       /* two timestamps around its commands, or 0 */
   VkCommandBuffer cmd;
   int use_cmd;       /* 0: an empty batch (an event wait or record) */
@@ -2344,6 +2372,7 @@ typedef struct vk_stream {
   uint64_t last;        /* the value of the last batch submitted */
   uint64_t reaped;      /* the value of the last batch reaped */
   int npending;         /* its jobs not yet reaped */
+  struct vk_graph *cap; /* capturing into this graph (Note [vulkan graphs]) */
   int refs;             /* the stream + every event recorded on it */
   int freed;
   struct vk_stream *next; /* vk_dev.streams */
@@ -2376,9 +2405,13 @@ static void vk_job_recycle(vk_dev *d, vk_job *j) {
   j->out = NULL;
   j->out_bytes = 0;
   j->use_cmd = 0;
+  j->graph = NULL;
   j->next = d->free_jobs;
   d->free_jobs = j;
 }
+
+struct vk_graph;
+static void vk_graph_reaped(vk_dev *d, struct vk_graph *g);
 
 /* Completes, in submission order, the jobs the device has finished:
  * downloads land in the caller's memory, each job's GPU time is added to
@@ -2407,6 +2440,7 @@ static void vk_reap(vk_dev *d) {
                                         : (((uint64_t)1 << ph->ts_bits) - 1);
       d->clock_ms += (double)((t[1] - t[0]) & mask) * ph->ts_period * 1e-6;
     }
+    if (j->graph) vk_graph_reaped(d, j->graph);
     if (j->ev) {
       j->ev->clock = d->clock_ms;
       j->ev->host_ms = kern__now_ms();
@@ -2446,6 +2480,7 @@ static kern_status vk_job_get(vk_state *st, vk_dev *d, int use_cmd,
   j->next = NULL;
   j->dnext = NULL;
   j->ev = NULL;
+  j->graph = NULL;
   j->use_cmd = use_cmd;
   if (!use_cmd) {
     *out = j;
@@ -2536,7 +2571,8 @@ static kern_status vk_submit(vk_state *st, vk_dev *d, vk_stream *vs, vk_job *j,
     VkTimelineSemaphoreSubmitInfo ti = {VK_ST_TIMELINE_SEMAPHORE_SUBMIT_INFO,
                                         NULL, n, wv, 1, &sv};
     VkSubmitInfo si = {VK_ST_SUBMIT_INFO, &ti, n, waits, stages,
-                       j->use_cmd ? 1u : 0u, &j->cmd, 1, &vs->sem};
+                       j->use_cmd || j->graph ? 1u : 0u,
+                       j->graph ? &j->graph->cmd : &j->cmd, 1, &vs->sem};
     call = "vkQueueSubmit";
     if ((r = vk->vkQueueSubmit(d->queue, 1, &si, 0)) == 0) {
       vs->last = sv;
@@ -2779,6 +2815,339 @@ static kern_status vk_event_elapsed(void *state, int dev, void *a, void *b,
   return KERN_SUCCESS;
 }
 
+/* ---------------------------------------------------------------- graphs */
+
+/* Note [vulkan graphs]: a capture on a native stream (capture_begin) makes
+ * every launch, copy and fill on it a node of a vk_graph instead of a
+ * batch; capture_end records all nodes into one primary command buffer,
+ * in order, with a full memory barrier between nodes, and kern_graph_replay
+ * submits that command buffer as one batch on the replay's stream.
+ *   - A launch node owns its arguments' buffer; kern_graph_set_arg
+ *     (graph_set_launch) rewrites it, and re-records the command buffer
+ *     when the grid changed.
+ *   - Uploads and downloads of a graph read and write the caller's memory
+ *     at each replay (the recorded list does the same): a node owns a
+ *     staging buffer, the replay copies the caller's bytes into it before
+ *     the submission, and the downloads land when the batch is reaped.
+ *     Fills keep their pattern in a staging buffer written at capture.
+ *   - A replay waits (on the host) for the graph's previous replay before
+ *     it touches the staging or argument buffers, so one graph's replays
+ *     run one after another even on different streams.
+ *   - The runtime still keeps kern's list: a graph with a checked launch
+ *     (debug mode) replays the list (Note [debug replay] in graph.c), and
+ *     so does a graph whose recording failed (capture_end gives no native
+ *     graph). */
+static void vk_graph_destroy(vk_dev *d, vk_graph *g) {
+  for (int i = 0; i < g->n; i++) {
+    if (g->nodes[i].args) vk_buf_destroy(d, g->nodes[i].args);
+    if (g->nodes[i].stage) vk_buf_destroy(d, g->nodes[i].stage);
+  }
+  if (g->cmd) vk_proc.vk.vkFreeCommandBuffers(d->dev, d->pool, 1, &g->cmd);
+  if (g->ts) vk_proc.vk.vkDestroyQueryPool(d->dev, g->ts, NULL);
+  kern__free(g->nodes);
+  kern__free(g);
+}
+
+/* A new node of the stream's capture, or NULL (the capture then fails). */
+static vk_node *vk_node_add(vk_graph *g) {
+  if (g->n == g->cap) {
+    int cap = g->cap ? 2 * g->cap : 8;
+    vk_node *nn = kern__realloc(g->nodes, (size_t)cap * sizeof *nn);
+    if (!nn) {
+      g->failed = 1;
+      return NULL;
+    }
+    g->nodes = nn;
+    g->cap = cap;
+  }
+  vk_node *nd = &g->nodes[g->n++];
+  memset(nd, 0, sizeof *nd);
+  return nd;
+}
+
+/* Records g's command buffer from its nodes (lock held, g not pending). */
+static VkResult vk_graph_record(vk_dev *d, vk_graph *g) {
+  vk_table *vk = &vk_proc.vk;
+  VkResult r = 0;
+  if (!g->cmd) {
+    VkCommandBufferAllocateInfo cai = {VK_ST_COMMAND_BUFFER_ALLOCATE_INFO,
+                                       NULL, d->pool, 0, 1};
+    if ((r = vk->vkAllocateCommandBuffers(d->dev, &cai, &g->cmd)) != 0) {
+      g->cmd = NULL;
+      return r;
+    }
+    if (d->ts) {
+      VkQueryPoolCreateInfo qpi = {VK_ST_QUERY_POOL_CREATE_INFO, NULL, 0,
+                                   VK_QUERY_TIMESTAMP, 2, 0};
+      if (vk->vkCreateQueryPool(d->dev, &qpi, NULL, &g->ts) != 0) g->ts = 0;
+    }
+  }
+  VkCommandBufferBeginInfo bi = {VK_ST_COMMAND_BUFFER_BEGIN_INFO, NULL, 0, NULL};
+  if ((r = vk->vkResetCommandBuffer(g->cmd, 0)) != 0 ||
+      (r = vk->vkBeginCommandBuffer(g->cmd, &bi)) != 0)
+    return r;
+  VkMemoryBarrier full = {VK_ST_MEMORY_BARRIER, NULL,
+                          VK_ACCESS_HOST_WRITE | VK_ACCESS_MEMORY_WRITE,
+                          VK_ACCESS_MEMORY_READ | VK_ACCESS_MEMORY_WRITE};
+  vk->vkCmdPipelineBarrier(g->cmd, VK_STAGE_HOST | VK_STAGE_ALL_COMMANDS,
+                           VK_STAGE_ALL_COMMANDS, 0, 1, &full, 0, NULL, 0, NULL);
+  if (g->ts) {
+    vk->vkCmdResetQueryPool(g->cmd, g->ts, 0, 2);
+    vk->vkCmdWriteTimestamp(g->cmd, VK_STAGE_TOP_OF_PIPE, g->ts, 0);
+  }
+  for (int i = 0; i < g->n; i++) {
+    vk_node *nd = &g->nodes[i];
+    if (i)
+      vk->vkCmdPipelineBarrier(g->cmd, VK_STAGE_ALL_COMMANDS,
+                               VK_STAGE_ALL_COMMANDS, 0, 1, &full, 0, NULL, 0,
+                               NULL);
+    if (nd->op == VK_NODE_LAUNCH) {
+      vk->vkCmdBindPipeline(g->cmd, VK_BIND_COMPUTE, nd->k->pipeline);
+      vk->vkCmdPushConstants(g->cmd, d->layout, VK_SHADER_STAGE_COMPUTE, 0, 8,
+                             &nd->args->addr);
+      vk->vkCmdDispatch(g->cmd, nd->groups, 1, 1);
+    } else if (nd->op == VK_IN) {
+      VkBufferCopy c = {0, nd->off, nd->bytes};
+      vk->vkCmdCopyBuffer(g->cmd, nd->stage->buf, nd->b->buf, 1, &c);
+    } else if (nd->op == VK_OUT) {
+      VkBufferCopy c = {nd->off, 0, nd->bytes};
+      vk->vkCmdCopyBuffer(g->cmd, nd->b->buf, nd->stage->buf, 1, &c);
+    } else if (nd->op == VK_FILL) {
+      for (size_t o = 0; o < nd->bytes; o += nd->fill_chunk) {
+        VkBufferCopy c = {0, nd->off + o, nd->bytes - o < nd->fill_chunk
+                                              ? nd->bytes - o
+                                              : nd->fill_chunk};
+        vk->vkCmdCopyBuffer(g->cmd, nd->stage->buf, nd->b->buf, 1, &c);
+      }
+    } else if (!nd->stage) {
+      VkBufferCopy c = {nd->soff, nd->off, nd->bytes};
+      vk->vkCmdCopyBuffer(g->cmd, nd->sb->buf, nd->b->buf, 1, &c);
+    } else {
+      VkBufferCopy c1 = {nd->soff, 0, nd->bytes}, c2 = {0, nd->off, nd->bytes};
+      vk->vkCmdCopyBuffer(g->cmd, nd->sb->buf, nd->stage->buf, 1, &c1);
+      vk->vkCmdPipelineBarrier(g->cmd, VK_STAGE_ALL_COMMANDS,
+                               VK_STAGE_ALL_COMMANDS, 0, 1, &full, 0, NULL, 0,
+                               NULL);
+      vk->vkCmdCopyBuffer(g->cmd, nd->stage->buf, nd->b->buf, 1, &c2);
+    }
+  }
+  if (g->ts) vk->vkCmdWriteTimestamp(g->cmd, VK_STAGE_BOTTOM_OF_PIPE, g->ts, 1);
+  VkMemoryBarrier outb = {VK_ST_MEMORY_BARRIER, NULL, VK_ACCESS_MEMORY_WRITE,
+                          VK_ACCESS_HOST_READ | VK_ACCESS_MEMORY_READ |
+                              VK_ACCESS_MEMORY_WRITE};
+  vk->vkCmdPipelineBarrier(g->cmd, VK_STAGE_ALL_COMMANDS,
+                           VK_STAGE_HOST | VK_STAGE_ALL_COMMANDS, 0, 1, &outb,
+                           0, NULL, 0, NULL);
+  if ((r = vk->vkEndCommandBuffer(g->cmd)) == 0) g->dirty = 0;
+  return r;
+}
+
+/* A launch into the capture (lock held). */
+static kern_status vk_capture_launch(vk_state *st, vk_dev *d, int dev,
+                                     vk_graph *g, vk_kernel *vkk,
+                                     const kc_kernel *k, void *const *args,
+                                     const kern__dims *dims) {
+  unsigned char tmp[4096];
+  size_t off;
+  int64_t groups;
+  kern_status r = vk_pack(st, d, dev, k, args, dims, tmp, &off, &groups);
+  vk_node *nd = r ? NULL : vk_node_add(g);
+  if (!nd) return r ? r : kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                                      "vulkan: out of memory");
+  nd->op = VK_NODE_LAUNCH;
+  nd->k = vkk;
+  nd->groups = (uint32_t)groups;
+  if ((r = vk_buf_new(st, d, 4096, d->mem_type, 1, &nd->args))) {
+    g->n--;
+    return r;
+  }
+  memcpy(nd->args->map, tmp, off);
+  return KERN_SUCCESS;
+}
+
+/* A copy or fill into the capture (lock held). */
+static kern_status vk_capture_copy(vk_state *st, vk_dev *d, vk_graph *g,
+                                   int what, vk_buf *b, size_t off,
+                                   const vk_buf *sb, size_t soff, void *host,
+                                   const void *chost, size_t bytes) {
+  vk_node *nd = vk_node_add(g);
+  if (!nd)
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "vulkan: out of memory");
+  nd->op = what;
+  nd->b = b;
+  nd->sb = (vk_buf *)sb;
+  nd->off = off;
+  nd->soff = soff;
+  nd->bytes = bytes;
+  nd->host = what == VK_IN ? (void *)chost : host;
+  size_t need = bytes;
+  if (what == VK_FILL) {
+    size_t ps = soff;
+    need = bytes < ((size_t)64 << 20) ? bytes : ((size_t)64 << 20);
+    need -= need % ps;
+    if (need == 0) need = ps;
+    nd->fill_chunk = need;
+  }
+  int overlap = what == VK_DD && b == sb && off < soff + bytes &&
+                soff < off + bytes;
+  kern_status r = KERN_SUCCESS;
+  if ((what != VK_DD || overlap) &&
+      (r = vk_buf_new(st, d, need, d->host_type, 1, &nd->stage))) {
+    g->n--;
+    return r;
+  }
+  if (what == VK_FILL)
+    for (size_t o = 0; o + soff <= need; o += soff)
+      memcpy(nd->stage->map + o, chost, soff);
+  return KERN_SUCCESS;
+}
+
+static kern_status vk_capture_begin(void *state, int dev, void *s) {
+  vk_state *st = state;
+  vk_stream *vs = s;
+  vk_graph *g = kern__calloc(1, sizeof *g);
+  if (!g)
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "vulkan: out of memory");
+  g->dev = dev;
+  pthread_mutex_lock(&st->lock);
+  vs->cap = g;
+  pthread_mutex_unlock(&st->lock);
+  return KERN_SUCCESS;
+}
+
+static kern_status vk_capture_end(void *state, int dev, void *s,
+                                  void **graph) {
+  vk_state *st = state;
+  vk_stream *vs = s;
+  vk_dev *d = &st->devs[dev];
+  pthread_mutex_lock(&st->lock);
+  vk_graph *g = vs->cap;
+  vs->cap = NULL;
+  *graph = NULL;
+  if (g && !g->failed && vk_graph_record(d, g) == 0) {
+    *graph = g;
+  } else if (g) {
+    /* the runtime replays its list instead */
+    vk_graph_destroy(d, g);
+  }
+  pthread_mutex_unlock(&st->lock);
+  return KERN_SUCCESS;
+}
+
+static kern_status vk_capture_node(void *state, int dev, void *s, void **node) {
+  vk_state *st = state;
+  vk_stream *vs = s;
+  (void)dev;
+  pthread_mutex_lock(&st->lock);
+  /* the node's index + 1, so that NULL means none */
+  *node = vs->cap && vs->cap->n ? (void *)(uintptr_t)vs->cap->n : NULL;
+  pthread_mutex_unlock(&st->lock);
+  return KERN_SUCCESS;
+}
+
+/* Waits for g's latest replay to be reaped (no lock held). */
+static kern_status vk_graph_idle(vk_state *st, vk_dev *d, vk_graph *g) {
+  pthread_mutex_lock(&st->lock);
+  vk_stream *vs = g->pending ? g->last_s : NULL;
+  uint64_t v = g->last_v;
+  pthread_mutex_unlock(&st->lock);
+  return vs ? vk_wait_value(st, d, vs, v) : KERN_SUCCESS;
+}
+
+static kern_status vk_graph_launch(void *state, int dev, void *graph,
+                                   void *s) {
+  vk_state *st = state;
+  vk_graph *g = graph;
+  vk_stream *vs = s;
+  vk_dev *d = &st->devs[dev];
+  kern_status r = vk_graph_idle(st, d, g);
+  if (r != KERN_SUCCESS) return r;
+  pthread_mutex_lock(&st->lock);
+  vk_reap(d);
+  VkResult vr = g->dirty ? vk_graph_record(d, g) : 0;
+  vk_job *j = NULL;
+  if (vr != 0) {
+    r = vk_fail(st, "recording a graph", vr);
+  } else if ((r = vk_job_get(st, d, 0, &j)) == KERN_SUCCESS) {
+    for (int i = 0; i < g->n; i++) /* uploads read the caller's memory now */
+      if (g->nodes[i].op == VK_IN)
+        memcpy(g->nodes[i].stage->map, g->nodes[i].host, g->nodes[i].bytes);
+    j->graph = g;
+    if ((r = vk_submit(st, d, vs, j, 0, 0)) == KERN_SUCCESS) {
+      g->last_s = vs;
+      g->last_v = vs->last;
+      g->pending = 1;
+      vs->refs++; /* g->last_s stays valid until the replay is reaped */
+    }
+  }
+  pthread_mutex_unlock(&st->lock);
+  return r;
+}
+
+static kern_status vk_graph_set_launch(void *state, int dev, void *graph,
+                                       void *node, void *fn,
+                                       const kc_kernel *k, void *const *args,
+                                       const kern__dims *dims) {
+  vk_state *st = state;
+  vk_graph *g = graph;
+  vk_dev *d = &st->devs[dev];
+  int i = (int)(uintptr_t)node - 1;
+  if (i < 0 || i >= g->n || g->nodes[i].op != VK_NODE_LAUNCH)
+    return KERN_ERROR_UNSUPPORTED;
+  kern_status r = vk_graph_idle(st, d, g);
+  if (r != KERN_SUCCESS) return r;
+  unsigned char tmp[4096];
+  size_t off;
+  int64_t groups;
+  pthread_mutex_lock(&st->lock);
+  if ((r = vk_pack(st, d, dev, k, args, dims, tmp, &off, &groups)) ==
+      KERN_SUCCESS) {
+    vk_node *nd = &g->nodes[i];
+    memcpy(nd->args->map, tmp, off);
+    if (nd->groups != (uint32_t)groups || nd->k != fn) {
+      nd->groups = (uint32_t)groups;
+      nd->k = fn;
+      g->dirty = 1;
+    }
+  }
+  pthread_mutex_unlock(&st->lock);
+  return r;
+}
+
+static void vk_graph_free(void *state, int dev, void *graph) {
+  vk_state *st = state;
+  vk_graph *g = graph;
+  vk_dev *d = &st->devs[dev];
+  (void)vk_graph_idle(st, d, g);
+  pthread_mutex_lock(&st->lock);
+  vk_graph_destroy(d, g);
+  pthread_mutex_unlock(&st->lock);
+}
+
+/* A replay's batch was reaped: its downloads land, its time counts (lock
+ * held). */
+static void vk_graph_reaped(vk_dev *d, vk_graph *g) {
+  for (int i = 0; i < g->n; i++)
+    if (g->nodes[i].op == VK_OUT)
+      memcpy(g->nodes[i].host, g->nodes[i].stage->map, g->nodes[i].bytes);
+  uint64_t t[2] = {0, 0};
+  if (g->ts &&
+      vk_proc.vk.vkGetQueryPoolResults(d->dev, g->ts, 0, 2, sizeof t, t, 8,
+                                       VK_QUERY_RESULT_64 |
+                                           VK_QUERY_RESULT_WAIT) == 0) {
+    const vk_phys *ph = &vk_proc.phys[d->index];
+    uint64_t mask = ph->ts_bits >= 64 ? ~(uint64_t)0
+                                      : (((uint64_t)1 << ph->ts_bits) - 1);
+    d->clock_ms += (double)((t[1] - t[0]) & mask) * ph->ts_period * 1e-6;
+  }
+  g->pending = 0;
+  vk_stream *vs = g->last_s;
+  g->last_s = NULL;
+  if (vs) vk_stream_unref(d, vs);
+}
+
 static kern_status vk_launch_async(void *state, int dev, void *s, void *fn,
                                    const kc_kernel *k, void *const *args,
                                    const kern__dims *dims) {
@@ -2794,6 +3163,11 @@ static kern_status vk_launch_async(void *state, int dev, void *s, void *fn,
   pthread_mutex_lock(&st->lock);
   vk_reap(d);
   vk_job *j = NULL;
+  if (((vk_stream *)s)->cap) { /* Note [vulkan graphs] */
+    r = vk_capture_launch(st, d, dev, ((vk_stream *)s)->cap, vkk, k, args,
+                          dims);
+    goto out;
+  }
   if ((r = vk_pack(st, d, dev, k, args, dims, tmp, &off, &groups)) ||
       (r = vk_job_get(st, d, 1, &j)))
     goto out;
@@ -2998,6 +3372,11 @@ static kern_status vk_copy_async(vk_state *st, int dev, vk_stream *vs,
   pthread_mutex_lock(&st->lock);
   vk_reap(d);
   vk_job *j = NULL;
+  if (vs->cap) { /* Note [vulkan graphs] */
+    r = vk_capture_copy(st, d, vs->cap, what, b, off, sb, soff, host, chost,
+                        bytes);
+    goto out;
+  }
   if ((r = vk_job_get(st, d, 1, &j))) goto out;
   size_t need = bytes, ps = soff;
   if (what == VK_FILL) {
@@ -3196,4 +3575,10 @@ const kern_backend kern__backend_vulkan = {
     .adopt = vk_adopt,
     .host_alloc = vk_host_alloc,
     .host_free = vk_host_free,
+    .capture_begin = vk_capture_begin,
+    .capture_end = vk_capture_end,
+    .capture_node = vk_capture_node,
+    .graph_launch = vk_graph_launch,
+    .graph_set_launch = vk_graph_set_launch,
+    .graph_free = vk_graph_free,
 };

@@ -331,7 +331,9 @@ int main(void) {
   }
 
   /* 7. A graph captured on a Vulkan stream and replayed three times:
-   * y = 2x, then y += x, replayed over x = 1, 2, 3 uploaded between. */
+   * y = 2x, then y += x, replayed over x = 1, 2, 3 uploaded between, as
+   * one recorded command buffer (native), then with an argument changed;
+   * and a graph with its own upload and download. */
   {
     kern_graph *g;
     int64_t nn = N;
@@ -345,10 +347,38 @@ int main(void) {
     for (int r = 1; r <= 3; r++) {
       for (int j = 0; j < N; j++) h[j] = (float)r;
       ASSERT_OK(ctx, kern_array_upload_async(x, s, 0, h, sizeof h));
+      uint64_t b0 = 0, b1 = 0;
+      kern__vulkan_stream_stats(vstate, vindex, &b0, NULL);
       ASSERT_OK(ctx, kern_graph_replay(g, s));
+      kern__vulkan_stream_stats(vstate, vindex, &b1, NULL);
+      /* Note [vulkan graphs]: one recorded command buffer, one batch */
+      if (!generic) EXPECT_EQ(b1 - b0, 1);
       ASSERT_OK(ctx, kern_array_download_async(y, s, 0, back, sizeof back));
       ASSERT_OK(ctx, kern_stream_synchronize(s));
       EXPECT_TRUE(all_equal(back, N, 3.0f * (float)r, __LINE__));
+    }
+    /* kern_graph_set_arg: y = 5x, then y += x */
+    ASSERT_OK(ctx, kern_graph_set_arg(g, 0, 2, kern_arg_float(5)));
+    ASSERT_OK(ctx, kern_graph_replay(g, s));
+    ASSERT_OK(ctx, kern_array_download_async(y, s, 0, back, sizeof back));
+    ASSERT_OK(ctx, kern_stream_synchronize(s));
+    EXPECT_TRUE(all_equal(back, N, 18.0f, __LINE__));
+    kern_graph_free(g);
+    /* a graph of uploads, a launch and a download reads and writes the
+     * caller's memory at each replay, on another stream too */
+    static float gin[N], gout[N];
+    ASSERT_OK(ctx, kern_graph_begin_capture(s));
+    ASSERT_OK(ctx, kern_array_upload_async(x, s, 0, gin, sizeof gin));
+    ASSERT_OK(ctx, kern_launch_async(k_scale, s, 1, &nn, 3, a1));
+    ASSERT_OK(ctx, kern_array_download_async(y, s, 0, gout, sizeof gout));
+    ASSERT_OK(ctx, kern_graph_end_capture(s, &g));
+    for (int r = 1; r <= 3; r++) {
+      for (int j = 0; j < N; j++) gin[j] = (float)(r * 10 + j % 3);
+      ASSERT_OK(ctx, kern_graph_replay(g, r == 2 ? s2 : s));
+      ASSERT_OK(ctx, kern_stream_synchronize(r == 2 ? s2 : s));
+      int ok = 1;
+      for (int j = 0; j < N; j++) ok &= gout[j] == 2.0f * (float)(r * 10 + j % 3);
+      EXPECT_TRUE(ok);
     }
     kern_graph_free(g);
   }
