@@ -57,6 +57,7 @@ enum { N = 4096 };
 static kern_context *ctx;
 static kern_device dev;
 static kern_kernel *k_spin, *k_add, *k_scale;
+static const char *device_name = "vulkan:0";
 static void *vstate;
 static int vindex;
 
@@ -103,7 +104,7 @@ static void *work(void *arg) {
   kern_options o = KERN_OPTIONS_INIT;
   o.cache_dir = w->cache;
   if ((w->st = kern_context_new(&o, &c)) ||
-      (w->st = kern_device_find(c, "vulkan:0", &d)) ||
+      (w->st = kern_device_find(c, device_name, &d)) ||
       (w->st = kern_module_load_string(c, d, "streams.py", src,
                                        sizeof src - 1, &m)) ||
       (w->st = kern_module_get_kernel(m, "acc_add", &add)) ||
@@ -142,7 +143,12 @@ int main(void) {
   kern_options o = KERN_OPTIONS_INIT;
   o.cache_dir = cache;
   ASSERT_EQ(kern_context_new(&o, &ctx), KERN_SUCCESS);
-  if (kern_device_find(ctx, "vulkan:0", &dev) != KERN_SUCCESS) {
+  /* $KERN_TEST_VULKAN_DEVICE picks another device (NVIDIA's on a GPU
+   * machine that also has lavapipe) */
+  const char *pick = getenv("KERN_TEST_VULKAN_DEVICE");
+  if (!pick || !*pick) pick = "vulkan:0";
+  device_name = pick;
+  if (kern_device_find(ctx, pick, &dev) != KERN_SUCCESS) {
     printf("skip: %s\n", kern_last_error(ctx));
     kern_context_free(ctx);
     rmdir(cache);
@@ -168,6 +174,9 @@ int main(void) {
   ASSERT_OK(ctx, kern_stream_new(ctx, dev, &s2));
   uint64_t sub0 = 0, pending = 0;
   int native = kern__vulkan_stream_stats(vstate, vindex, &sub0, &pending);
+  kern_device_info di = KERN_DEVICE_INFO_INIT;
+  ASSERT_OK(ctx, kern_device_get(ctx, dev, &di));
+  printf("device: %s %s\n", device_name, di.name);
   printf("streams: %s\n", native ? "native (timeline semaphores)" : "generic");
   EXPECT_EQ(native, generic ? 0 : 1);
   EXPECT_TRUE(generic ? kern_stream_native(s) == NULL
