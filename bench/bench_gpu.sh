@@ -97,19 +97,34 @@ if $K devices 2>/dev/null | grep -q '^  vulkan:[0-9]'; then
   VT=$(mktemp -d)
   sed -e 's/float64/float32/g' -e 's/rtol=1e-9/rtol=1e-2/' \
       examples/sum_of_squares.py >"$VT/sum_of_squares_f32.py"
-  say "vulkan rows (hot median ms; opencl rows from the same run):"
+  say "vulkan rows (hot median ms), next to NVIDIA's OpenCL row of the same kernel:"
   for f in examples/sum_of_squares.py "$VT/sum_of_squares_f32.py" examples/saxpy.py; do
     j="$OUT/vulkan-$(basename "$f" .py).json"
-    timeout 300 $K bench "$f" --backend opencl,vulkan --size N=$N --no-refs -q \
+    # NVIDIA's OpenCL row: from the main run (float64 sum of squares) or
+    # SAXPY=1's, else measured here next to Vulkan (with PoCL's, as the
+    # main run does: --backend takes backend names)
+    case "$f" in
+      examples/sum_of_squares.py) REF="$OUT/bench.json" ;;
+      examples/saxpy.py) REF="$OUT/saxpy.json" ;;
+      *) REF="" ;;
+    esac
+    BK=vulkan
+    [ -n "$REF" ] && [ -f "$REF" ] || { REF=""; BK=vulkan,opencl; }
+    timeout 300 $K bench "$f" --backend "$BK" --size N=$N --no-refs -q \
       --json "$j" >>"$OUT/vulkan.txt" 2>&1
     rc=$?
-    $PY - "$j" "$(basename "$f" .py)" "$rc" <<'PYEOF' | tee -a "$SUM"
+    $PY - "$j" "$(basename "$f" .py)" "$rc" "$REF" <<'PYEOF' | tee -a "$SUM"
 import json, sys
 try:
     rows = json.load(open(sys.argv[1]))["rows"]
 except Exception as e:
     print("  %s: no rows (kern bench rc %s: %s)" % (sys.argv[2], sys.argv[3], e))
     sys.exit(0)
+if sys.argv[4]:
+    try:
+        rows += json.load(open(sys.argv[4]))["rows"]
+    except Exception:
+        pass
 def med(r):
     h = r.get("hot")
     return h["median_s"] * 1e3 if r.get("status") == "ok" and h else None
