@@ -7,7 +7,9 @@
 # hand-written CUDA reference (bench/ref_sumsq.cu through bench/gpu_bench.c)
 # in the same call, and print kern's CUDA row against it (target: within
 # 5%), kern's NVIDIA OpenCL row against its CUDA row (target: 1.2x), and
-# the CUDA row against every reference library.
+# the CUDA row against every reference library; with a Vulkan device, the
+# Vulkan rows (sum of squares float64, float32, saxpy) next to NVIDIA's
+# OpenCL rows.
 # Run from the repo root:  OUT=/some/dir bash bench/bench_gpu.sh
 # (N=... changes the size, default 1e8; SAXPY=1 also benches saxpy.)
 # Everything lands in $OUT (default ./bench-gpu-out): bench.json,
@@ -81,6 +83,65 @@ if cc -O2 -std=c11 -I/usr/local/cuda/include exp/ocl_sumsq.c -o $B/ocl_sumsq \
   say "ocl_sumsq rc $? ($(el))"; cat "$OUT/ocl_sumsq.txt" | tee -a "$SUM"
 else
   say "ocl_sumsq: build failed (see ocl_sumsq-build.log)"
+fi
+
+# ---- Vulkan rows next to the NVIDIA OpenCL rows (issue #27), when kern
+# sees a Vulkan device (the loader libvulkan.so.1 and NVIDIA's ICD; the
+# ICD's file is named when the loader finds none by itself): sum of squares
+# float64 and float32 and saxpy, as tests/gpu/vulkan_bench.sh runs them.
+if ! $K devices 2>/dev/null | grep -q '^  vulkan:[0-9]' &&
+   [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]; then
+  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+fi
+if $K devices 2>/dev/null | grep -q '^  vulkan:[0-9]'; then
+  VT=$(mktemp -d)
+  sed -e 's/float64/float32/g' -e 's/rtol=1e-9/rtol=1e-2/' \
+      examples/sum_of_squares.py >"$VT/sum_of_squares_f32.py"
+  say "vulkan rows (hot median ms), next to NVIDIA's OpenCL row of the same kernel:"
+  for f in examples/sum_of_squares.py "$VT/sum_of_squares_f32.py" examples/saxpy.py; do
+    j="$OUT/vulkan-$(basename "$f" .py).json"
+    # NVIDIA's OpenCL row: from the main run (float64 sum of squares) or
+    # SAXPY=1's, else measured here next to Vulkan (with PoCL's, as the
+    # main run does: --backend takes backend names)
+    case "$f" in
+      examples/sum_of_squares.py) REF="$OUT/bench.json" ;;
+      examples/saxpy.py) REF="$OUT/saxpy.json" ;;
+      *) REF="" ;;
+    esac
+    BK=vulkan
+    [ -n "$REF" ] && [ -f "$REF" ] || { REF=""; BK=vulkan,opencl; }
+    timeout 300 $K bench "$f" --backend "$BK" --size N=$N --no-refs -q \
+      --json "$j" >>"$OUT/vulkan.txt" 2>&1
+    rc=$?
+    $PY - "$j" "$(basename "$f" .py)" "$rc" "$REF" <<'PYEOF' | tee -a "$SUM"
+import json, sys
+try:
+    rows = json.load(open(sys.argv[1]))["rows"]
+except Exception as e:
+    print("  %s: no rows (kern bench rc %s: %s)" % (sys.argv[2], sys.argv[3], e))
+    sys.exit(0)
+if sys.argv[4]:
+    try:
+        rows += json.load(open(sys.argv[4]))["rows"]
+    except Exception:
+        pass
+def med(r):
+    h = r.get("hot")
+    return h["median_s"] * 1e3 if r.get("status") == "ok" and h else None
+vk = [r for r in rows if r["name"].startswith("vulkan:")]
+nv = [r for r in rows if r["name"].startswith("opencl:") and "NVIDIA" in r.get("device", "")]
+for r in vk + nv:
+    m = med(r)
+    print("  %-22s %-10s %10s  %s %s" % (sys.argv[2], r["name"], "%.4f" % m if m else "-",
+          r["status"], r["message"][:80] if r["message"] else ""))
+if vk and nv and med(vk[0]) and med(nv[0]):
+    print("  %-22s vulkan/NVIDIA OpenCL = %.2fx" % (sys.argv[2], med(vk[0]) / med(nv[0])))
+PYEOF
+  done
+  rm -rf "$VT"
+  say "vulkan rows done ($(el))"
+else
+  say "vulkan rows: no Vulkan device ($($K devices 2>/dev/null | grep '^vulkan' | head -n1))"
 fi
 
 # ---- the verdicts, from the two JSON files

@@ -23,10 +23,12 @@
  *     address is the one push constant (emit/vulkan.c); arrays are buffer
  *     device addresses, so there are no descriptor sets.
  *   - A launch records a command buffer, submits it and waits on a fence:
- *     synchronous.  Streams are the runtime's generic streams (worker
- *     threads calling these synchronous methods), not Vulkan queues;
- *     stage 2: their events read the device clock of GPU timestamps
- *     (Note [vulkan device clock]).
+ *     synchronous.  Stage 2: streams are native, timeline semaphores on
+ *     the device's queue, where the device has them (Note [vulkan
+ *     streams]), else the runtime's generic streams; events read the
+ *     device clock of GPU timestamps (Note [vulkan device clock]);
+ *     kern_host_alloc imports its memory (Note [vulkan pinned memory]);
+ *     graphs are recorded command buffers (Note [vulkan graphs]).
  *   - SPIR-V of a module (every kernel compiled with KERN_MAIN defined to
  *     its symbol) is stored in the kernel cache; stage 2: the driver's
  *     pipeline cache too (Note [vulkan pipeline cache]).
@@ -64,7 +66,8 @@ typedef struct VkDevice_T *VkDevice;
 typedef struct VkQueue_T *VkQueue;
 typedef struct VkCommandBuffer_T *VkCommandBuffer;
 typedef uint64_t VkBuffer, VkDeviceMemory, VkShaderModule, VkPipeline,
-    VkPipelineLayout, VkCommandPool, VkFence, VkPipelineCache, VkQueryPool;
+    VkPipelineLayout, VkCommandPool, VkFence, VkPipelineCache, VkQueryPool,
+    VkSemaphore;
 typedef int32_t VkResult;
 typedef uint32_t VkBool32;
 typedef void (*PFN_vkVoidFunction)(void);
@@ -77,6 +80,17 @@ enum {
   VK_ST_SUBMIT_INFO = 4,
   VK_ST_MEMORY_ALLOCATE_INFO = 5,
   VK_ST_FENCE_CREATE_INFO = 8,
+  VK_ST_SEMAPHORE_CREATE_INFO = 9,
+  VK_ST_SEMAPHORE_TYPE_CREATE_INFO = 1000207002,
+  VK_ST_TIMELINE_SEMAPHORE_SUBMIT_INFO = 1000207003,
+  VK_ST_SEMAPHORE_WAIT_INFO = 1000207004,
+  /* VK_EXT_external_memory_host: Note [vulkan pinned memory] */
+  VK_ST_PHYSICAL_DEVICE_PROPERTIES_2 = 1000059001,
+  VK_ST_EXTERNAL_MEMORY_BUFFER_CREATE_INFO = 1000072001,
+  VK_ST_IMPORT_MEMORY_HOST_POINTER_INFO_EXT = 1000178000,
+  VK_ST_MEMORY_HOST_POINTER_PROPERTIES_EXT = 1000178001,
+  VK_ST_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT = 1000178002,
+  VK_HANDLE_HOST_ALLOCATION = 0x80,
   VK_ST_QUERY_POOL_CREATE_INFO = 11,
   VK_ST_BUFFER_CREATE_INFO = 12,
   VK_ST_SHADER_MODULE_CREATE_INFO = 16,
@@ -145,6 +159,7 @@ enum {
   VK_F12_STORAGE8 = 6,          /* storageBuffer8BitAccess */
   VK_F12_INT64_ATOMICS = 9,     /* shaderBufferInt64Atomics */
   VK_F12_INT8 = 12,             /* shaderInt8 */
+  VK_F12_TIMELINE = 41,         /* timelineSemaphore */
   VK_F12_BDA = 42,              /* bufferDeviceAddress */
   VK_FAF_WORDS = 16,
   VK_FAF_F32_ADD = 5,           /* shaderBufferFloat32AtomicAdd */
@@ -297,6 +312,31 @@ typedef struct {
   uint32_t flags;
 } VkFenceCreateInfo;
 
+/* Timeline semaphores (core in Vulkan 1.2): Note [vulkan streams]. */
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t semaphoreType; /* 1: timeline */
+  uint64_t initialValue;
+} VkSemaphoreTypeCreateInfo;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t waitSemaphoreValueCount;
+  const uint64_t *pWaitSemaphoreValues;
+  uint32_t signalSemaphoreValueCount;
+  const uint64_t *pSignalSemaphoreValues;
+} VkTimelineSemaphoreSubmitInfo;
+
+typedef struct {
+  uint32_t sType;
+  const void *pNext;
+  uint32_t flags, semaphoreCount;
+  const VkSemaphore *pSemaphores;
+  const uint64_t *pValues;
+} VkSemaphoreWaitInfo;
+
 typedef struct {
   uint32_t sType;
   const void *pNext;
@@ -365,6 +405,8 @@ typedef struct {
   X(VkResult, vkEnumeratePhysicalDevices,                                     \
     (VkInstance, uint32_t *, VkPhysicalDevice *))                             \
   X(void, vkGetPhysicalDeviceProperties, (VkPhysicalDevice, void *))          \
+  X(void, vkGetPhysicalDeviceProperties2, (VkPhysicalDevice, void *))         \
+  X(PFN_vkVoidFunction, vkGetDeviceProcAddr, (VkDevice, const char *))        \
   X(void, vkGetPhysicalDeviceFeatures2, (VkPhysicalDevice, void *))           \
   X(void, vkGetPhysicalDeviceQueueFamilyProperties,                           \
     (VkPhysicalDevice, uint32_t *, VkQueueFamilyProperties *))                \
@@ -444,6 +486,14 @@ typedef struct {
                                 uint32_t))                                    \
   X(void, vkCmdWriteTimestamp, (VkCommandBuffer, uint32_t, VkQueryPool,       \
                                 uint32_t))                                    \
+  X(VkResult, vkCreateSemaphore,                                              \
+    (VkDevice, const VkFenceCreateInfo *, const void *, VkSemaphore *))       \
+  X(void, vkDestroySemaphore, (VkDevice, VkSemaphore, const void *))          \
+  X(VkResult, vkWaitSemaphores,                                               \
+    (VkDevice, const VkSemaphoreWaitInfo *, uint64_t))                        \
+  X(VkResult, vkGetSemaphoreCounterValue, (VkDevice, VkSemaphore, uint64_t *)) \
+  X(void, vkFreeCommandBuffers,                                               \
+    (VkDevice, VkCommandPool, uint32_t, const VkCommandBuffer *))             \
   X(VkResult, vkGetQueryPoolResults,                                          \
     (VkDevice, VkQueryPool, uint32_t, uint32_t, size_t, void *, uint64_t,     \
      uint32_t))
@@ -496,6 +546,9 @@ typedef struct vk_phys {
   uint64_t memory;
   int fp64, int64, int16, int8, storage8, storage16, int64_atomics;
   int f32_atomic_add, f64_atomic_add, atomic_float_ext;
+  int timeline; /* timelineSemaphore: native streams (Note [vulkan streams]) */
+  int host_import;        /* VK_EXT_external_memory_host */
+  uint64_t import_align;  /* its minImportedHostPointerAlignment */
 } vk_phys;
 
 /* Note [process-wide Vulkan state]: the instance and the physical devices,
@@ -526,6 +579,7 @@ typedef struct vk_buf {
 } vk_buf;
 
 typedef struct vk_dev {
+  int index; /* in vk_proc.phys */
   VkDevice dev;
   VkQueue queue;
   VkCommandPool pool;
@@ -543,12 +597,27 @@ typedef struct vk_dev {
   double clock_ms;   /* Note [vulkan device clock] */
   VkPipelineCache pcache; /* Note [vulkan pipeline cache] */
   int pcache_dirty;       /* a pipeline was made since it was loaded */
+  /* Note [vulkan streams]: every native stream of the device, the
+   * backend's own default one, and the recycled jobs and staging buffers
+   * (all under vk_state.lock, the queue's mutex). */
+  struct vk_stream *streams, *defstream;
+  struct vk_job *free_jobs;
+  struct vk_job *jhead, *jtail; /* submitted, not reaped: in order */
+  vk_buf *free_stage;
+  int nfree_stage;
+  uint64_t submitted; /* batches submitted on native streams, for tests */
+  vk_buf *pins; /* kern_host_alloc's imported blocks (Note [vulkan pinned
+                   memory]); map is the caller's address */
+  char pin_why[160];
 } vk_dev;
 
 typedef struct vk_state {
   kern_context *ctx;
   vk_dev *devs; /* nphys, made on first use */
-  pthread_mutex_t lock; /* one submission at a time (generic streams) */
+  /* One submission at a time: the queue (one per device) and its command
+   * pool need external synchronisation; also guards the streams' job lists
+   * (Note [vulkan streams]). */
+  pthread_mutex_t lock;
 } vk_state;
 
 typedef struct vk_kernel {
@@ -625,8 +694,30 @@ static void vk_describe(vk_phys *p) {
   VkExtensionProperties *ext = NULL;
   if (vk->vkEnumerateDeviceExtensionProperties(p->pd, NULL, &next, NULL) == 0 &&
       next && (ext = kern__calloc(next, sizeof *ext)) &&
-      vk->vkEnumerateDeviceExtensionProperties(p->pd, NULL, &next, ext) == 0)
+      vk->vkEnumerateDeviceExtensionProperties(p->pd, NULL, &next, ext) == 0) {
     p->atomic_float_ext = vk_has_ext(ext, next, "VK_EXT_shader_atomic_float");
+    p->host_import = vk_has_ext(ext, next, "VK_EXT_external_memory_host");
+  }
+  if (p->host_import) {
+    /* VkPhysicalDeviceProperties2 -> ExternalMemoryHostPropertiesEXT */
+    struct {
+      uint32_t sType;
+      void *pNext;
+      uint64_t align;
+    } hp = {VK_ST_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT, NULL, 0};
+    struct {
+      uint32_t sType;
+      void *pNext;
+      unsigned char props[VK_PROPS_SIZE];
+    } __attribute__((aligned(8))) p2;
+    memset(&p2, 0, sizeof p2);
+    p2.sType = VK_ST_PHYSICAL_DEVICE_PROPERTIES_2;
+    p2.pNext = &hp;
+    vk->vkGetPhysicalDeviceProperties2(p->pd, &p2);
+    p->import_align = hp.align;
+    if (!p->import_align || (p->import_align & (p->import_align - 1)))
+      p->host_import = 0;
+  }
   kern__free(ext);
   uint32_t f2[VK_F2_WORDS + 1] = {0}, f11[VK_F11_WORDS] = {0},
            f12[VK_F12_WORDS] = {0}, faf[VK_FAF_WORDS] = {0};
@@ -640,6 +731,7 @@ static void vk_describe(vk_phys *p) {
   p->storage8 = f12[VK_F12_STORAGE8] != 0;
   p->int8 = f12[VK_F12_INT8] != 0;
   p->int64_atomics = f12[VK_F12_INT64_ATOMICS] != 0;
+  p->timeline = f12[VK_F12_TIMELINE] != 0;
   p->f32_atomic_add = faf[VK_FAF_F32_ADD] != 0;
   p->f64_atomic_add = faf[VK_FAF_F64_ADD] != 0;
   if (!f12[VK_F12_BDA])
@@ -858,6 +950,7 @@ static void vk_buf_destroy(vk_dev *d, vk_buf *b) {
 
 static void vk_pcache_save(vk_state *st, vk_dev *d, const vk_phys *p);
 
+static void vk_streams_release(vk_dev *d);
 static void vk_release(void *state) {
   vk_state *st = state;
   if (!st) return;
@@ -866,6 +959,7 @@ static void vk_release(void *state) {
     vk_dev *d = &st->devs[i];
     if (!d->dev) continue;
     vk->vkDeviceWaitIdle(d->dev);
+    vk_streams_release(d);
     while (d->bufs) {
       vk_buf *b = d->bufs;
       d->bufs = b->next;
@@ -1041,6 +1135,7 @@ static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
   vk_dev *d = &st->devs[dev];
   *out = d;
   if (d->dev) return KERN_SUCCESS;
+  d->index = dev;
   vk_table *vk = &vk_proc.vk;
   const vk_phys *p = &vk_proc.phys[dev];
   /* Every feature the device has, but robustBufferAccess (Note [Vulkan
@@ -1053,9 +1148,12 @@ static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
   float prio = 1.0f;
   VkDeviceQueueCreateInfo qi = {VK_ST_DEVICE_QUEUE_CREATE_INFO, NULL, 0,
                                 p->queue_family, 1, &prio};
-  const char *exts[] = {"VK_EXT_shader_atomic_float"};
+  const char *exts[2];
+  uint32_t nexts = 0;
+  if (p->atomic_float_ext) exts[nexts++] = "VK_EXT_shader_atomic_float";
+  if (p->host_import) exts[nexts++] = "VK_EXT_external_memory_host";
   VkDeviceCreateInfo dci = {VK_ST_DEVICE_CREATE_INFO, f2, 0, 1, &qi, 0, NULL,
-                            p->atomic_float_ext ? 1u : 0u, exts, NULL};
+                            nexts, exts, NULL};
   VkResult r = vk->vkCreateDevice(p->pd, &dci, NULL, &d->dev);
   if (r != 0) {
     d->dev = NULL;
@@ -1194,9 +1292,11 @@ static kern_status vk_buf_new(vk_state *st, vk_dev *d, size_t bytes,
   return KERN_SUCCESS;
 }
 
-/* Note [vulkan device clock]: the backend is synchronous and its streams
- * are the runtime's generic ones, whose events stamp a clock when their
- * worker reaches them.  The host's clock would time each launch's
+/* Note [vulkan device clock]: on generic streams (Note [vulkan streams]:
+ * a device without timeline semaphores) events stamp a clock when their
+ * worker reaches them; on native streams, when their record's batch is
+ * reaped, after every batch submitted before it added its GPU time (two
+ * timestamps around each batch).  The host's clock would time each launch's
  * recording, submission and fence wait too, so events on vulkan read this
  * clock instead: per device, the sum of every launch's duration between
  * its two GPU timestamps (vkCmdWriteTimestamp at the top and bottom of the
@@ -1225,6 +1325,8 @@ static void vk_clock_add(vk_state *st, int dev, double ms) {
 }
 
 /* ---------------------------------------------------------------- memory */
+
+static void vk_sync_default(vk_state *st, int dev);
 
 static kern_status vk_mem_alloc(void *state, int dev, size_t bytes, void **out) {
   vk_state *st = state;
@@ -1418,6 +1520,7 @@ static kern_status vk_staged_run(vk_state *st, int dev, int what, vk_buf *b,
 static kern_status vk_copy_in_at(void *state, int dev, void *dst, size_t off,
                                  const void *src, size_t bytes) {
   (void)dev;
+  vk_sync_default(state, dev);
   vk_buf *b = dst;
   kern_status s = vk_range(state, b, off, bytes);
   if (s == KERN_SUCCESS && bytes && vk_staged(state, dev))
@@ -1433,6 +1536,7 @@ static kern_status vk_copy_in_at(void *state, int dev, void *dst, size_t off,
 static kern_status vk_copy_out_at(void *state, int dev, void *dst,
                                   const void *src, size_t off, size_t bytes) {
   (void)dev;
+  vk_sync_default(state, dev);
   const vk_buf *b = src;
   kern_status s = vk_range(state, b, off, bytes);
   if (s == KERN_SUCCESS && bytes && vk_staged(state, dev))
@@ -1459,6 +1563,7 @@ static kern_status vk_copy_out(void *state, int dev, void *dst,
 static kern_status vk_copy_dd(void *state, int dev, void *dst, size_t doff,
                               const void *src, size_t soff, size_t bytes) {
   (void)dev;
+  vk_sync_default(state, dev);
   vk_buf *d = dst;
   const vk_buf *s = src;
   kern_status st = vk_range(state, d, doff, bytes);
@@ -1477,6 +1582,7 @@ static kern_status vk_copy_dd(void *state, int dev, void *dst, size_t doff,
 static kern_status vk_fill(void *state, int dev, void *dst, const void *pattern,
                            size_t pattern_size, size_t bytes) {
   (void)dev;
+  vk_sync_default(state, dev);
   vk_buf *b = dst;
   kern_status s = vk_range(state, b, 0, bytes);
   if (s != KERN_SUCCESS) return s;
@@ -1491,10 +1597,19 @@ static kern_status vk_fill(void *state, int dev, void *dst, const void *pattern,
   return KERN_SUCCESS;
 }
 
+static void vk_reap(vk_dev *d);
 static kern_status vk_synchronize(void *state, int dev) {
-  (void)state;
-  (void)dev;
-  return KERN_SUCCESS; /* every launch waited for itself */
+  /* synchronous launches waited for themselves; native streams' work
+   * (Note [vulkan streams]) is waited for here */
+  vk_state *st = state;
+  if (!st->devs || dev < 0 || dev >= vk_proc.nphys || !st->devs[dev].dev)
+    return KERN_SUCCESS;
+  vk_dev *d = &st->devs[dev];
+  VkResult r = vk_proc.vk.vkDeviceWaitIdle(d->dev);
+  pthread_mutex_lock(&st->lock);
+  vk_reap(d);
+  pthread_mutex_unlock(&st->lock);
+  return r == 0 ? KERN_SUCCESS : vk_fail(st, "vkDeviceWaitIdle", r);
 }
 
 /* ---------------------------------------------------------------- modules */
@@ -2019,32 +2134,26 @@ static vk_buf *vk_find(vk_dev *d, const void *p) {
   return NULL;
 }
 
-static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
-                             void *const *args, const kern__dims *dims) {
-  vk_state *st = state;
-  vk_kernel *vkk = fn;
-  vk_dev *d;
-  kern_status s = vk_open(st, dev, &d);
-  if (s != KERN_SUCCESS) return s;
-  if (dims->total <= dims->begin) return KERN_SUCCESS;
-  pthread_mutex_lock(&st->lock);
-  /* the arguments, in the std430 layout of the kernel's kargs block */
+/* Writes a launch's arguments, in the std430 layout of the kernel's kargs
+ * block, into tmp (*size bytes) and its work-group count into *groups
+ * (st->lock held). */
+static kern_status vk_pack(vk_state *st, vk_dev *d, int dev, const kc_kernel *k,
+                           void *const *args, const kern__dims *dims,
+                           unsigned char tmp[4096], size_t *size,
+                           int64_t *groups_out) {
   size_t off = 0;
-  unsigned char tmp[4096];
   for (int i = 0; i < k->nparams; i++) {
     const kc_param *p = &k->params[i];
     if (p->kind == KERN_PARAM_ARRAY) {
       const kern__arr *a = args[i];
       vk_buf *b = vk_find(d, a->data);
-      if (!b && a->data) {
-        pthread_mutex_unlock(&st->lock);
+      if (!b && a->data)
         return kern__error(st->ctx, KERN_ERROR_INVALID_ARGUMENT,
                            "vulkan: argument '%s' is not a vulkan:%d array",
                            p->name, dev);
-      }
       off = (off + 7) & ~(size_t)7;
-      if (off + 40 > sizeof tmp) {
-        off = sizeof tmp;
+      if (off + 40 > 4096) {
+        off = 4096;
         break;
       }
       uint64_t addr = b ? b->addr - (uint64_t)a->off * kern_type_size(p->type) : 0;
@@ -2054,8 +2163,8 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
     } else {
       size_t al = vk_align_of(p->type), n = kern__value_arg_size(p->type);
       off = (off + al - 1) & ~(al - 1);
-      if (off + n > sizeof tmp) {
-        off = sizeof tmp;
+      if (off + n > 4096) {
+        off = 4096;
         break;
       }
       memcpy(tmp + off, args[i], n);
@@ -2063,17 +2172,15 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
     }
   }
   off = (off + 7) & ~(size_t)7;
-  if (off + sizeof *dims > sizeof tmp) {
-    pthread_mutex_unlock(&st->lock);
+  if (off + sizeof *dims > 4096)
     return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
                        "vulkan: kernel '%s' has more than 4 KiB of arguments",
                        k->name);
-  }
   kern__dims dd = *dims;
   dd.chunk = 0;
   memcpy(tmp + off, &dd, sizeof dd);
   off += sizeof dd;
-  memcpy(d->args->map, tmp, off);
+  *size = off;
   int64_t n = dims->total - dims->begin;
   int64_t groups = (n + 63) / 64;
   uint32_t maxg = vk_proc.phys[dev].max_groups ? vk_proc.phys[dev].max_groups : 65535;
@@ -2084,6 +2191,28 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
    * $KERN_VULKAN_GROUPS overrides the bound (a tuning knob for
    * measurements, bench/NOTES.md run 8). */
   if (groups > vk_group_cap()) groups = vk_group_cap();
+  *groups_out = groups;
+  return KERN_SUCCESS;
+}
+
+static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
+                             void *const *args, const kern__dims *dims) {
+  vk_state *st = state;
+  vk_kernel *vkk = fn;
+  vk_dev *d;
+  kern_status s = vk_open(st, dev, &d);
+  if (s != KERN_SUCCESS) return s;
+  if (dims->total <= dims->begin) return KERN_SUCCESS;
+  vk_sync_default(st, dev);
+  pthread_mutex_lock(&st->lock);
+  unsigned char tmp[4096];
+  size_t off;
+  int64_t groups;
+  if ((s = vk_pack(st, d, dev, k, args, dims, tmp, &off, &groups))) {
+    pthread_mutex_unlock(&st->lock);
+    return s;
+  }
+  memcpy(d->args->map, tmp, off);
   vk_table *vk = &vk_proc.vk;
   VkCommandBufferBeginInfo bi = {VK_ST_COMMAND_BUFFER_BEGIN_INFO, NULL, 1, NULL};
   VkResult r;
@@ -2142,6 +2271,1266 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
   return KERN_SUCCESS;
 }
 
+/* ---------------------------------------------------------------- streams */
+
+/* Note [vulkan streams]: where the device has timeline semaphores (core in
+ * Vulkan 1.2, the feature timelineSemaphore), kern streams are native:
+ *   - A stream is a timeline semaphore and the value its last batch
+ *     signals.  Every launch, copy, fill, event record or event wait on it
+ *     is one batch submitted at once to the device's queue, without waiting
+ *     on the host: it waits for the stream's previous value (stream order)
+ *     and signals the next one.  So kern_launch_async returns when the
+ *     command buffer is submitted, while the kernel still runs.
+ *   - An event is the (stream, value) of its latest record, an empty
+ *     batch; when that batch is reaped (below) the event stamps the
+ *     device clock, the GPU time of every batch submitted before it (Note
+ *     [vulkan device clock]), so kern_event_elapsed is the device's busy
+ *     time between two records, as on generic streams and as kern bench's
+ *     timer "events" wants (without timestamps: the host times at which
+ *     the records were reaped).  kern_stream_wait_event is an empty batch
+ *     waiting for the event's value on the event's semaphore and
+ *     signalling the stream's next value; kern_stream_synchronize, kern_event_synchronize wait
+ *     (vkWaitSemaphores) outside any lock.  A record is always submitted
+ *     when its API call returns, so no batch ever waits for a value not yet
+ *     submitted (no wait-before-signal, which one queue could deadlock on).
+ *   - Each batch is a job that keeps what the device still reads (its
+ *     command buffer, its arguments' buffer, its staging buffer) until the
+ *     stream's semaphore reaches the job's value; jobs are then recycled
+ *     (vk_reap, at each submission and after each wait, in submission
+ *     order across the device's streams; a wait also waits for the batches
+ *     submitted before its value, so the downloads it covers are done).
+ *     Arguments are not shared between launches as the synchronous path's
+ *     d->args is.
+ *   - Copies: an upload copies the caller's bytes into a staging buffer at
+ *     the call (so the caller may reuse its memory at once, as CUDA's
+ *     pageable copies) and the batch copies staging -> array; a download
+ *     copies array -> staging and the bytes reach the caller's memory when
+ *     the job is reaped, which every wait (stream, event, device) does
+ *     before it returns.  Fills write the pattern into staging once and copy
+ *     it over the array; device-to-device copies are one vkCmdCopyBuffer.
+ *     Copies from or to kern_host_alloc's memory skip the staging (Note
+ *     [vulkan pinned memory]).
+ *     Each batch begins and ends with a full memory barrier, so its writes
+ *     are seen by later batches and by the host after a wait.
+ *   - One VkQueue per device: all streams submit to it under vk_state.lock
+ *     (vkQueueSubmit needs external synchronisation), so the device runs
+ *     streams' batches in submission order; streams give ordering, events
+ *     and asynchrony, not overlap of two kernels.
+ *   - The synchronous calls (kern_launch, kern_array_upload, ...) wait for
+ *     the default stream first (docs/async.md: they are ordered after it).
+ *   - Without the feature, or with KERN_VULKAN_GENERIC_STREAMS=1, stream_new
+ *     says KERN_ERROR_UNSUPPORTED and the runtime gives the device generic
+ *     streams (Note [generic streams] in stream.c), whose events read the
+ *     device clock (Note [vulkan device clock]).
+ *   - Graphs on native streams are recorded command buffers (Note
+ *     [vulkan graphs]). */
+
+enum { VK_NODE_LAUNCH = 100 }; /* besides VK_IN, VK_OUT, VK_DD, VK_FILL */
+typedef struct vk_node {
+  int op;              /* VK_NODE_LAUNCH, VK_IN, VK_OUT, VK_DD, VK_FILL */
+  struct vk_kernel *k;
+  vk_buf *args;        /* a launch's arguments */
+  uint32_t groups;
+  vk_buf *b, *sb;      /* the array (destination), a copy's source array */
+  size_t off, soff, bytes;
+  vk_buf *stage;       /* uploads, downloads, fills, overlapping moves */
+  void *host;          /* the caller's memory of an upload or download */
+  size_t fill_chunk;
+} vk_node;
+
+typedef struct vk_graph {
+  int dev;
+  vk_node *nodes;
+  int n, cap;
+  int failed;          /* a node could not be captured: no native graph */
+  int dirty;           /* the command buffer must be recorded again */
+  VkCommandBuffer cmd;
+  VkQueryPool ts;      /* two timestamps around the replay, or 0 */
+  struct vk_stream *last_s; /* the stream and value of the latest replay */
+  uint64_t last_v;
+  int pending;         /* the latest replay is not reaped yet */
+} vk_graph;
+
+typedef struct vk_job {
+  struct vk_stream *vs; /* the stream it was submitted on */
+  struct vk_event *ev;  /* an event record: stamped when reaped */
+  struct vk_graph *graph; /* a graph's replay: its command buffer */
+  VkQueryPool ts;       /* two timestamps around its commands, or 0 */
+  VkCommandBuffer cmd;
+  int use_cmd;       /* 0: an empty batch (an event wait or record) */
+  vk_buf *args;      /* a launch's arguments, kept with the job */
+  vk_buf *stage;     /* a copy's staging buffer, or NULL */
+  uint64_t value;    /* the stream's value it signals */
+  void *out;         /* a download: stage -> out when reaped */
+  size_t out_bytes;
+  struct vk_job *next;  /* vk_dev.free_jobs */
+  struct vk_job *dnext; /* vk_dev.jhead: submission order */
+} vk_job;
+
+typedef struct vk_stream {
+  VkSemaphore sem;
+  uint64_t last;        /* the value of the last batch submitted */
+  uint64_t reaped;      /* the value of the last batch reaped */
+  int npending;         /* its jobs not yet reaped */
+  struct vk_graph *cap; /* capturing into this graph (Note [vulkan graphs]) */
+  int refs;             /* the stream + every event recorded on it */
+  int freed;
+  struct vk_stream *next; /* vk_dev.streams */
+} vk_stream;
+
+typedef struct vk_event {
+  vk_stream *s;      /* the stream of the latest record (a reference) */
+  uint64_t value;
+  double clock;      /* the device clock when the record was reaped */
+  double host_ms;    /* the host's clock then */
+} vk_event;
+
+static int vk_native_ok(int dev) {
+  return dev >= 0 && dev < vk_proc.nphys && vk_proc.phys[dev].timeline &&
+         !vk_env_flag("KERN_VULKAN_GENERIC_STREAMS");
+}
+
+/* Returns a finished job's resources to the device (lock held). */
+static void vk_job_recycle(vk_dev *d, vk_job *j) {
+  if (j->stage) {
+    if (d->nfree_stage < 8) {
+      j->stage->next = d->free_stage;
+      d->free_stage = j->stage;
+      d->nfree_stage++;
+    } else {
+      vk_buf_destroy(d, j->stage);
+    }
+    j->stage = NULL;
+  }
+  j->out = NULL;
+  j->out_bytes = 0;
+  j->use_cmd = 0;
+  j->graph = NULL;
+  j->next = d->free_jobs;
+  d->free_jobs = j;
+}
+
+struct vk_graph;
+static void vk_graph_reaped(vk_dev *d, struct vk_graph *g);
+
+/* Completes, in submission order, the jobs the device has finished:
+ * downloads land in the caller's memory, each job's GPU time is added to
+ * the device clock, event records stamp that clock, resources are recycled
+ * (lock held).  Stops at the first unfinished job. */
+static void vk_reap(vk_dev *d) {
+  vk_table *vk = &vk_proc.vk;
+  while (d->jhead) {
+    vk_job *j = d->jhead;
+    uint64_t v = 0;
+    if (vk->vkGetSemaphoreCounterValue(d->dev, j->vs->sem, &v) != 0 ||
+        v < j->value)
+      return;
+    d->jhead = j->dnext;
+    if (!d->jhead) d->jtail = NULL;
+    j->vs->reaped = j->value;
+    j->vs->npending--;
+    if (j->out && j->out_bytes) memcpy(j->out, j->stage->map, j->out_bytes);
+    uint64_t t[2] = {0, 0};
+    if (j->use_cmd && j->ts &&
+        vk->vkGetQueryPoolResults(d->dev, j->ts, 0, 2, sizeof t, t, 8,
+                                  VK_QUERY_RESULT_64 |
+                                      VK_QUERY_RESULT_WAIT) == 0) {
+      const vk_phys *ph = &vk_proc.phys[d->index];
+      uint64_t mask = ph->ts_bits >= 64 ? ~(uint64_t)0
+                                        : (((uint64_t)1 << ph->ts_bits) - 1);
+      d->clock_ms += (double)((t[1] - t[0]) & mask) * ph->ts_period * 1e-6;
+    }
+    if (j->graph) vk_graph_reaped(d, j->graph);
+    if (j->ev) {
+      j->ev->clock = d->clock_ms;
+      j->ev->host_ms = kern__now_ms();
+      j->ev = NULL;
+    }
+    vk_job_recycle(d, j);
+  }
+}
+
+static void vk_stream_destroy(vk_dev *d, vk_stream *vs) {
+  for (vk_stream **pp = &d->streams; *pp; pp = &(*pp)->next)
+    if (*pp == vs) {
+      *pp = vs->next;
+      break;
+    }
+  if (vs->sem) vk_proc.vk.vkDestroySemaphore(d->dev, vs->sem, NULL);
+  kern__free(vs);
+}
+
+/* (lock held; every job of vs reaped) */
+static void vk_stream_unref(vk_dev *d, vk_stream *vs) {
+  if (--vs->refs > 0) return;
+  vk_stream_destroy(d, vs);
+}
+
+/* A job with a command buffer begun, or an empty one (lock held). */
+static kern_status vk_job_get(vk_state *st, vk_dev *d, int use_cmd,
+                              vk_job **out) {
+  vk_table *vk = &vk_proc.vk;
+  vk_job *j = d->free_jobs;
+  if (j) {
+    d->free_jobs = j->next;
+  } else if (!(j = kern__calloc(1, sizeof *j))) {
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "vulkan: out of memory");
+  }
+  j->next = NULL;
+  j->dnext = NULL;
+  j->ev = NULL;
+  j->graph = NULL;
+  j->use_cmd = use_cmd;
+  if (!use_cmd) {
+    *out = j;
+    return KERN_SUCCESS;
+  }
+  VkResult r = 0;
+  if (!j->cmd) {
+    VkCommandBufferAllocateInfo cai = {VK_ST_COMMAND_BUFFER_ALLOCATE_INFO,
+                                       NULL, d->pool, 0, 1};
+    if ((r = vk->vkAllocateCommandBuffers(d->dev, &cai, &j->cmd)) != 0)
+      j->cmd = NULL;
+  }
+  VkCommandBufferBeginInfo bi = {VK_ST_COMMAND_BUFFER_BEGIN_INFO, NULL, 1, NULL};
+  if (r == 0 && (r = vk->vkResetCommandBuffer(j->cmd, 0)) == 0)
+    r = vk->vkBeginCommandBuffer(j->cmd, &bi);
+  if (r != 0) {
+    vk_job_recycle(d, j);
+    return vk_fail(st, "vkBeginCommandBuffer", r);
+  }
+  VkMemoryBarrier in = {VK_ST_MEMORY_BARRIER, NULL,
+                        VK_ACCESS_HOST_WRITE | VK_ACCESS_MEMORY_WRITE,
+                        VK_ACCESS_MEMORY_READ | VK_ACCESS_MEMORY_WRITE};
+  vk->vkCmdPipelineBarrier(j->cmd, VK_STAGE_HOST | VK_STAGE_ALL_COMMANDS,
+                           VK_STAGE_ALL_COMMANDS, 0, 1, &in, 0, NULL, 0, NULL);
+  /* its GPU time for the device clock (Note [vulkan device clock]) */
+  if (d->ts && !j->ts) {
+    VkQueryPoolCreateInfo qpi = {VK_ST_QUERY_POOL_CREATE_INFO, NULL, 0,
+                                 VK_QUERY_TIMESTAMP, 2, 0};
+    if (vk->vkCreateQueryPool(d->dev, &qpi, NULL, &j->ts) != 0) j->ts = 0;
+  }
+  if (j->ts) {
+    vk->vkCmdResetQueryPool(j->cmd, j->ts, 0, 2);
+    vk->vkCmdWriteTimestamp(j->cmd, VK_STAGE_TOP_OF_PIPE, j->ts, 0);
+  }
+  *out = j;
+  return KERN_SUCCESS;
+}
+
+/* A staging buffer of at least bytes for j (lock held). */
+static kern_status vk_job_stage(vk_state *st, vk_dev *d, vk_job *j,
+                                size_t bytes) {
+  for (vk_buf **pp = &d->free_stage; *pp; pp = &(*pp)->next)
+    if ((*pp)->size >= bytes && (*pp)->size / 4 <= bytes + 65536) {
+      j->stage = *pp;
+      *pp = j->stage->next;
+      j->stage->next = NULL;
+      d->nfree_stage--;
+      return KERN_SUCCESS;
+    }
+  return vk_buf_new(st, d, bytes, d->host_type, 1, &j->stage);
+}
+
+/* Ends j's command buffer and submits it on vs, also waiting for (wsem,
+ * wval) when wsem is set; j then belongs to vs (lock held).  On failure j
+ * is recycled. */
+static kern_status vk_submit(vk_state *st, vk_dev *d, vk_stream *vs, vk_job *j,
+                             VkSemaphore wsem, uint64_t wval) {
+  vk_table *vk = &vk_proc.vk;
+  VkResult r = 0;
+  const char *call = "vkEndCommandBuffer";
+  if (j->use_cmd) {
+    if (j->ts)
+      vk->vkCmdWriteTimestamp(j->cmd, VK_STAGE_BOTTOM_OF_PIPE, j->ts, 1);
+    VkMemoryBarrier outb = {VK_ST_MEMORY_BARRIER, NULL,
+                            VK_ACCESS_MEMORY_WRITE | VK_ACCESS_SHADER_WRITE |
+                                VK_ACCESS_TRANSFER_WRITE,
+                            VK_ACCESS_HOST_READ | VK_ACCESS_MEMORY_READ |
+                                VK_ACCESS_MEMORY_WRITE};
+    vk->vkCmdPipelineBarrier(j->cmd, VK_STAGE_ALL_COMMANDS,
+                             VK_STAGE_HOST | VK_STAGE_ALL_COMMANDS, 0, 1,
+                             &outb, 0, NULL, 0, NULL);
+    r = vk->vkEndCommandBuffer(j->cmd);
+  }
+  if (r == 0) {
+    VkSemaphore waits[2];
+    uint64_t wv[2];
+    uint32_t stages[2] = {VK_STAGE_ALL_COMMANDS, VK_STAGE_ALL_COMMANDS};
+    uint32_t n = 0;
+    if (vs->last) {
+      waits[n] = vs->sem;
+      wv[n++] = vs->last;
+    }
+    if (wsem) {
+      waits[n] = wsem;
+      wv[n++] = wval;
+    }
+    uint64_t sv = vs->last + 1;
+    VkTimelineSemaphoreSubmitInfo ti = {VK_ST_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+                                        NULL, n, wv, 1, &sv};
+    VkSubmitInfo si = {VK_ST_SUBMIT_INFO, &ti, n, waits, stages,
+                       j->use_cmd || j->graph ? 1u : 0u,
+                       j->graph ? &j->graph->cmd : &j->cmd, 1, &vs->sem};
+    call = "vkQueueSubmit";
+    if ((r = vk->vkQueueSubmit(d->queue, 1, &si, 0)) == 0) {
+      vs->last = sv;
+      vs->npending++;
+      j->value = sv;
+      j->vs = vs;
+      if (d->jtail) d->jtail->dnext = j;
+      else d->jhead = j;
+      d->jtail = j;
+      d->submitted++;
+      return KERN_SUCCESS;
+    }
+  }
+  vk_job_recycle(d, j);
+  return vk_fail(st, call, r);
+}
+
+/* Waits (no lock held) until vs reaches value and every job up to it is
+ * reaped (its download done, its event stamped): the jobs submitted before
+ * it are waited for too. */
+static kern_status vk_wait_value(vk_state *st, vk_dev *d, vk_stream *vs,
+                                 uint64_t value) {
+  VkResult r = 0;
+  VkSemaphore sem = vs->sem;
+  uint64_t want = value;
+  for (;;) {
+    if (want) {
+      VkSemaphoreWaitInfo wi = {VK_ST_SEMAPHORE_WAIT_INFO, NULL, 0, 1, &sem,
+                                &want};
+      if ((r = vk_proc.vk.vkWaitSemaphores(d->dev, &wi, UINT64_MAX)) != 0)
+        break;
+    }
+    pthread_mutex_lock(&st->lock);
+    vk_reap(d);
+    int done = vs->reaped >= value || !d->jhead;
+    if (!done) { /* an earlier job of another stream is not reaped yet */
+      sem = d->jhead->vs->sem;
+      want = d->jhead->value;
+    }
+    pthread_mutex_unlock(&st->lock);
+    if (done) break;
+  }
+  return r == 0 ? KERN_SUCCESS : vk_fail(st, "vkWaitSemaphores", r);
+}
+
+static kern_status vk_stream_sync(void *state, int dev, void *s) {
+  vk_state *st = state;
+  vk_stream *vs = s;
+  vk_dev *d = &st->devs[dev];
+  pthread_mutex_lock(&st->lock);
+  uint64_t v = vs->last;
+  pthread_mutex_unlock(&st->lock);
+  return vk_wait_value(st, d, vs, v);
+}
+
+/* The synchronous calls are ordered after the default stream. */
+static void vk_sync_default(vk_state *st, int dev) {
+  if (dev < 0 || dev >= vk_proc.nphys || !st->devs) return;
+  vk_dev *d = &st->devs[dev];
+  pthread_mutex_lock(&st->lock);
+  vk_stream *vs = d->defstream;
+  pthread_mutex_unlock(&st->lock);
+  if (vs) (void)vk_stream_sync(st, dev, vs);
+}
+
+static kern_status vk_stream_make(vk_state *st, int dev, vk_stream **out) {
+  vk_dev *d;
+  kern_status s = vk_open(st, dev, &d);
+  if (s != KERN_SUCCESS) return s;
+  if (!vk_native_ok(dev)) return KERN_ERROR_UNSUPPORTED;
+  vk_stream *vs = kern__calloc(1, sizeof *vs);
+  if (!vs)
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "vulkan: out of memory");
+  VkSemaphoreTypeCreateInfo ti = {VK_ST_SEMAPHORE_TYPE_CREATE_INFO, NULL, 1, 0};
+  VkFenceCreateInfo ci = {VK_ST_SEMAPHORE_CREATE_INFO, &ti, 0};
+  VkResult r = vk_proc.vk.vkCreateSemaphore(d->dev, &ci, NULL, &vs->sem);
+  if (r != 0) {
+    kern__free(vs);
+    return vk_fail(st, "vkCreateSemaphore", r);
+  }
+  vs->refs = 1;
+  pthread_mutex_lock(&st->lock);
+  vs->next = d->streams;
+  d->streams = vs;
+  pthread_mutex_unlock(&st->lock);
+  *out = vs;
+  return KERN_SUCCESS;
+}
+
+static kern_status vk_stream_new(void *state, int dev, void **out) {
+  vk_stream *vs;
+  kern_status s = vk_stream_make(state, dev, &vs);
+  if (s == KERN_SUCCESS) *out = vs;
+  return s;
+}
+
+static kern_status vk_stream_default(void *state, int dev, void **out) {
+  vk_state *st = state;
+  vk_dev *d;
+  kern_status s = vk_open(st, dev, &d);
+  if (s != KERN_SUCCESS) return s;
+  pthread_mutex_lock(&st->lock);
+  vk_stream *vs = d->defstream;
+  pthread_mutex_unlock(&st->lock);
+  if (!vs) {
+    if ((s = vk_stream_make(st, dev, &vs))) return s;
+    pthread_mutex_lock(&st->lock);
+    if (d->defstream) { /* made by another thread meanwhile */
+      vs->freed = 1;
+      vk_stream_unref(d, vs);
+      vs = d->defstream;
+    } else {
+      d->defstream = vs;
+    }
+    pthread_mutex_unlock(&st->lock);
+  }
+  *out = vs;
+  return KERN_SUCCESS;
+}
+
+static kern_status vk_stream_free(void *state, int dev, void *s) {
+  vk_state *st = state;
+  vk_stream *vs = s;
+  kern_status r = vk_stream_sync(state, dev, s);
+  pthread_mutex_lock(&st->lock);
+  vs->freed = 1;
+  vk_stream_unref(&st->devs[dev], vs);
+  pthread_mutex_unlock(&st->lock);
+  return r;
+}
+
+static kern_status vk_stream_query(void *state, int dev, void *s, int *done) {
+  vk_state *st = state;
+  vk_stream *vs = s;
+  pthread_mutex_lock(&st->lock);
+  vk_reap(&st->devs[dev]);
+  *done = vs->npending == 0;
+  pthread_mutex_unlock(&st->lock);
+  return KERN_SUCCESS;
+}
+
+static kern_status vk_stream_wait(void *state, int dev, void *s, void *e) {
+  vk_state *st = state;
+  vk_stream *vs = s;
+  vk_event *ve = e;
+  vk_dev *d = &st->devs[dev];
+  pthread_mutex_lock(&st->lock);
+  kern_status r = KERN_SUCCESS;
+  vk_job *j = NULL;
+  if (ve->s && (r = vk_job_get(st, d, 0, &j)) == KERN_SUCCESS)
+    r = vk_submit(st, d, vs, j, ve->s->sem, ve->value);
+  pthread_mutex_unlock(&st->lock);
+  return r;
+}
+
+static kern_status vk_event_new(void *state, int dev, void **out) {
+  vk_state *st = state;
+  vk_dev *d;
+  kern_status s = vk_open(st, dev, &d);
+  if (s != KERN_SUCCESS) return s;
+  vk_event *ve = kern__calloc(1, sizeof *ve);
+  if (!ve)
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "vulkan: out of memory");
+  *out = ve;
+  return KERN_SUCCESS;
+}
+
+static void vk_event_free(void *state, int dev, void *e) {
+  vk_state *st = state;
+  vk_event *ve = e;
+  vk_dev *d = &st->devs[dev];
+  if (ve->s) {
+    /* a pending record still stamps the event when reaped */
+    (void)vk_wait_value(st, d, ve->s, ve->value);
+    pthread_mutex_lock(&st->lock);
+    vk_stream_unref(d, ve->s);
+    pthread_mutex_unlock(&st->lock);
+  }
+  kern__free(ve);
+}
+
+static kern_status vk_event_record(void *state, int dev, void *e, void *s) {
+  vk_state *st = state;
+  vk_event *ve = e;
+  vk_stream *vs = s;
+  vk_dev *d = &st->devs[dev];
+  /* a pending record on another stream would stamp the event after this
+   * one */
+  if (ve->s && ve->s != vs) (void)vk_wait_value(st, d, ve->s, ve->value);
+  pthread_mutex_lock(&st->lock);
+  vk_job *j = NULL;
+  kern_status r = vk_job_get(st, d, 0, &j);
+  if (r == KERN_SUCCESS) {
+    j->ev = ve;
+    r = vk_submit(st, d, vs, j, 0, 0);
+  }
+  if (r == KERN_SUCCESS) {
+    vs->refs++;
+    if (ve->s) vk_stream_unref(d, ve->s);
+    ve->s = vs;
+    ve->value = vs->last;
+  }
+  pthread_mutex_unlock(&st->lock);
+  return r;
+}
+
+static kern_status vk_event_sync(void *state, int dev, void *e) {
+  vk_state *st = state;
+  vk_event *ve = e;
+  if (!ve->s) return KERN_SUCCESS;
+  return vk_wait_value(st, &st->devs[dev], ve->s, ve->value);
+}
+
+static kern_status vk_event_query(void *state, int dev, void *e, int *done) {
+  vk_state *st = state;
+  vk_event *ve = e;
+  vk_dev *d = &st->devs[dev];
+  pthread_mutex_lock(&st->lock);
+  vk_reap(d);
+  *done = !ve->s || ve->s->reaped >= ve->value;
+  pthread_mutex_unlock(&st->lock);
+  return KERN_SUCCESS;
+}
+
+/* Note [vulkan device clock]: the device's busy time between the records
+ * (the GPU time of the batches submitted between them), else the host's
+ * time between the moments they were seen reached. */
+static kern_status vk_event_elapsed(void *state, int dev, void *a, void *b,
+                                    double *ms) {
+  vk_state *st = state;
+  vk_event *ea = a, *eb = b;
+  kern_status r;
+  if ((r = vk_event_sync(state, dev, a)) || (r = vk_event_sync(state, dev, b)))
+    return r;
+  pthread_mutex_lock(&st->lock);
+  *ms = st->devs[dev].ts ? eb->clock - ea->clock : eb->host_ms - ea->host_ms;
+  pthread_mutex_unlock(&st->lock);
+  return KERN_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- graphs */
+
+/* Note [vulkan graphs]: a capture on a native stream (capture_begin) makes
+ * every launch, copy and fill on it a node of a vk_graph instead of a
+ * batch; capture_end records all nodes into one primary command buffer,
+ * in order, with a full memory barrier between nodes, and kern_graph_replay
+ * submits that command buffer as one batch on the replay's stream.
+ *   - A launch node owns its arguments' buffer; kern_graph_set_arg
+ *     (graph_set_launch) rewrites it, and re-records the command buffer
+ *     when the grid changed.
+ *   - Uploads and downloads of a graph read and write the caller's memory
+ *     at each replay (the recorded list does the same): a node owns a
+ *     staging buffer, the replay copies the caller's bytes into it before
+ *     the submission, and the downloads land when the batch is reaped.
+ *     Fills keep their pattern in a staging buffer written at capture.
+ *   - A replay waits (on the host) for the graph's previous replay before
+ *     it touches the staging or argument buffers, so one graph's replays
+ *     run one after another even on different streams.
+ *   - The runtime still keeps kern's list: a graph with a checked launch
+ *     (debug mode) replays the list (Note [debug replay] in graph.c), and
+ *     so does a graph whose recording failed (capture_end gives no native
+ *     graph). */
+static void vk_graph_destroy(vk_dev *d, vk_graph *g) {
+  for (int i = 0; i < g->n; i++) {
+    if (g->nodes[i].args) vk_buf_destroy(d, g->nodes[i].args);
+    if (g->nodes[i].stage) vk_buf_destroy(d, g->nodes[i].stage);
+  }
+  if (g->cmd) vk_proc.vk.vkFreeCommandBuffers(d->dev, d->pool, 1, &g->cmd);
+  if (g->ts) vk_proc.vk.vkDestroyQueryPool(d->dev, g->ts, NULL);
+  kern__free(g->nodes);
+  kern__free(g);
+}
+
+/* A new node of the stream's capture, or NULL (the capture then fails). */
+static vk_node *vk_node_add(vk_graph *g) {
+  if (g->n == g->cap) {
+    int cap = g->cap ? 2 * g->cap : 8;
+    vk_node *nn = kern__realloc(g->nodes, (size_t)cap * sizeof *nn);
+    if (!nn) {
+      g->failed = 1;
+      return NULL;
+    }
+    g->nodes = nn;
+    g->cap = cap;
+  }
+  vk_node *nd = &g->nodes[g->n++];
+  memset(nd, 0, sizeof *nd);
+  return nd;
+}
+
+/* Records g's command buffer from its nodes (lock held, g not pending). */
+static VkResult vk_graph_record(vk_dev *d, vk_graph *g) {
+  vk_table *vk = &vk_proc.vk;
+  VkResult r = 0;
+  if (!g->cmd) {
+    VkCommandBufferAllocateInfo cai = {VK_ST_COMMAND_BUFFER_ALLOCATE_INFO,
+                                       NULL, d->pool, 0, 1};
+    if ((r = vk->vkAllocateCommandBuffers(d->dev, &cai, &g->cmd)) != 0) {
+      g->cmd = NULL;
+      return r;
+    }
+    if (d->ts) {
+      VkQueryPoolCreateInfo qpi = {VK_ST_QUERY_POOL_CREATE_INFO, NULL, 0,
+                                   VK_QUERY_TIMESTAMP, 2, 0};
+      if (vk->vkCreateQueryPool(d->dev, &qpi, NULL, &g->ts) != 0) g->ts = 0;
+    }
+  }
+  VkCommandBufferBeginInfo bi = {VK_ST_COMMAND_BUFFER_BEGIN_INFO, NULL, 0, NULL};
+  if ((r = vk->vkResetCommandBuffer(g->cmd, 0)) != 0 ||
+      (r = vk->vkBeginCommandBuffer(g->cmd, &bi)) != 0)
+    return r;
+  VkMemoryBarrier full = {VK_ST_MEMORY_BARRIER, NULL,
+                          VK_ACCESS_HOST_WRITE | VK_ACCESS_MEMORY_WRITE,
+                          VK_ACCESS_MEMORY_READ | VK_ACCESS_MEMORY_WRITE};
+  vk->vkCmdPipelineBarrier(g->cmd, VK_STAGE_HOST | VK_STAGE_ALL_COMMANDS,
+                           VK_STAGE_ALL_COMMANDS, 0, 1, &full, 0, NULL, 0, NULL);
+  if (g->ts) {
+    vk->vkCmdResetQueryPool(g->cmd, g->ts, 0, 2);
+    vk->vkCmdWriteTimestamp(g->cmd, VK_STAGE_TOP_OF_PIPE, g->ts, 0);
+  }
+  for (int i = 0; i < g->n; i++) {
+    vk_node *nd = &g->nodes[i];
+    if (i)
+      vk->vkCmdPipelineBarrier(g->cmd, VK_STAGE_ALL_COMMANDS,
+                               VK_STAGE_ALL_COMMANDS, 0, 1, &full, 0, NULL, 0,
+                               NULL);
+    if (nd->op == VK_NODE_LAUNCH) {
+      vk->vkCmdBindPipeline(g->cmd, VK_BIND_COMPUTE, nd->k->pipeline);
+      vk->vkCmdPushConstants(g->cmd, d->layout, VK_SHADER_STAGE_COMPUTE, 0, 8,
+                             &nd->args->addr);
+      vk->vkCmdDispatch(g->cmd, nd->groups, 1, 1);
+    } else if (nd->op == VK_IN) {
+      VkBufferCopy c = {0, nd->off, nd->bytes};
+      vk->vkCmdCopyBuffer(g->cmd, nd->stage->buf, nd->b->buf, 1, &c);
+    } else if (nd->op == VK_OUT) {
+      VkBufferCopy c = {nd->off, 0, nd->bytes};
+      vk->vkCmdCopyBuffer(g->cmd, nd->b->buf, nd->stage->buf, 1, &c);
+    } else if (nd->op == VK_FILL) {
+      for (size_t o = 0; o < nd->bytes; o += nd->fill_chunk) {
+        VkBufferCopy c = {0, nd->off + o, nd->bytes - o < nd->fill_chunk
+                                              ? nd->bytes - o
+                                              : nd->fill_chunk};
+        vk->vkCmdCopyBuffer(g->cmd, nd->stage->buf, nd->b->buf, 1, &c);
+      }
+    } else if (!nd->stage) {
+      VkBufferCopy c = {nd->soff, nd->off, nd->bytes};
+      vk->vkCmdCopyBuffer(g->cmd, nd->sb->buf, nd->b->buf, 1, &c);
+    } else {
+      VkBufferCopy c1 = {nd->soff, 0, nd->bytes}, c2 = {0, nd->off, nd->bytes};
+      vk->vkCmdCopyBuffer(g->cmd, nd->sb->buf, nd->stage->buf, 1, &c1);
+      vk->vkCmdPipelineBarrier(g->cmd, VK_STAGE_ALL_COMMANDS,
+                               VK_STAGE_ALL_COMMANDS, 0, 1, &full, 0, NULL, 0,
+                               NULL);
+      vk->vkCmdCopyBuffer(g->cmd, nd->stage->buf, nd->b->buf, 1, &c2);
+    }
+  }
+  if (g->ts) vk->vkCmdWriteTimestamp(g->cmd, VK_STAGE_BOTTOM_OF_PIPE, g->ts, 1);
+  VkMemoryBarrier outb = {VK_ST_MEMORY_BARRIER, NULL, VK_ACCESS_MEMORY_WRITE,
+                          VK_ACCESS_HOST_READ | VK_ACCESS_MEMORY_READ |
+                              VK_ACCESS_MEMORY_WRITE};
+  vk->vkCmdPipelineBarrier(g->cmd, VK_STAGE_ALL_COMMANDS,
+                           VK_STAGE_HOST | VK_STAGE_ALL_COMMANDS, 0, 1, &outb,
+                           0, NULL, 0, NULL);
+  if ((r = vk->vkEndCommandBuffer(g->cmd)) == 0) g->dirty = 0;
+  return r;
+}
+
+/* A launch into the capture (lock held). */
+static kern_status vk_capture_launch(vk_state *st, vk_dev *d, int dev,
+                                     vk_graph *g, vk_kernel *vkk,
+                                     const kc_kernel *k, void *const *args,
+                                     const kern__dims *dims) {
+  unsigned char tmp[4096];
+  size_t off;
+  int64_t groups;
+  kern_status r = vk_pack(st, d, dev, k, args, dims, tmp, &off, &groups);
+  vk_node *nd = r ? NULL : vk_node_add(g);
+  if (!nd) return r ? r : kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                                      "vulkan: out of memory");
+  nd->op = VK_NODE_LAUNCH;
+  nd->k = vkk;
+  nd->groups = (uint32_t)groups;
+  if ((r = vk_buf_new(st, d, 4096, d->mem_type, 1, &nd->args))) {
+    g->n--;
+    return r;
+  }
+  memcpy(nd->args->map, tmp, off);
+  return KERN_SUCCESS;
+}
+
+/* A copy or fill into the capture (lock held). */
+static kern_status vk_capture_copy(vk_state *st, vk_dev *d, vk_graph *g,
+                                   int what, vk_buf *b, size_t off,
+                                   const vk_buf *sb, size_t soff, void *host,
+                                   const void *chost, size_t bytes) {
+  vk_node *nd = vk_node_add(g);
+  if (!nd)
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "vulkan: out of memory");
+  nd->op = what;
+  nd->b = b;
+  nd->sb = (vk_buf *)sb;
+  nd->off = off;
+  nd->soff = soff;
+  nd->bytes = bytes;
+  nd->host = what == VK_IN ? (void *)chost : host;
+  size_t need = bytes;
+  if (what == VK_FILL) {
+    size_t ps = soff;
+    need = bytes < ((size_t)64 << 20) ? bytes : ((size_t)64 << 20);
+    need -= need % ps;
+    if (need == 0) need = ps;
+    nd->fill_chunk = need;
+  }
+  int overlap = what == VK_DD && b == sb && off < soff + bytes &&
+                soff < off + bytes;
+  kern_status r = KERN_SUCCESS;
+  if ((what != VK_DD || overlap) &&
+      (r = vk_buf_new(st, d, need, d->host_type, 1, &nd->stage))) {
+    g->n--;
+    return r;
+  }
+  if (what == VK_FILL)
+    for (size_t o = 0; o + soff <= need; o += soff)
+      memcpy(nd->stage->map + o, chost, soff);
+  return KERN_SUCCESS;
+}
+
+static kern_status vk_capture_begin(void *state, int dev, void *s) {
+  vk_state *st = state;
+  vk_stream *vs = s;
+  vk_graph *g = kern__calloc(1, sizeof *g);
+  if (!g)
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "vulkan: out of memory");
+  g->dev = dev;
+  pthread_mutex_lock(&st->lock);
+  vs->cap = g;
+  pthread_mutex_unlock(&st->lock);
+  return KERN_SUCCESS;
+}
+
+static kern_status vk_capture_end(void *state, int dev, void *s,
+                                  void **graph) {
+  vk_state *st = state;
+  vk_stream *vs = s;
+  vk_dev *d = &st->devs[dev];
+  pthread_mutex_lock(&st->lock);
+  vk_graph *g = vs->cap;
+  vs->cap = NULL;
+  *graph = NULL;
+  if (g && !g->failed && vk_graph_record(d, g) == 0) {
+    *graph = g;
+  } else if (g) {
+    /* the runtime replays its list instead */
+    vk_graph_destroy(d, g);
+  }
+  pthread_mutex_unlock(&st->lock);
+  return KERN_SUCCESS;
+}
+
+static kern_status vk_capture_node(void *state, int dev, void *s, void **node) {
+  vk_state *st = state;
+  vk_stream *vs = s;
+  (void)dev;
+  pthread_mutex_lock(&st->lock);
+  /* the node's index + 1, so that NULL means none */
+  *node = vs->cap && vs->cap->n ? (void *)(uintptr_t)vs->cap->n : NULL;
+  pthread_mutex_unlock(&st->lock);
+  return KERN_SUCCESS;
+}
+
+/* Waits for g's latest replay to be reaped (no lock held). */
+static kern_status vk_graph_idle(vk_state *st, vk_dev *d, vk_graph *g) {
+  pthread_mutex_lock(&st->lock);
+  vk_stream *vs = g->pending ? g->last_s : NULL;
+  uint64_t v = g->last_v;
+  pthread_mutex_unlock(&st->lock);
+  return vs ? vk_wait_value(st, d, vs, v) : KERN_SUCCESS;
+}
+
+static kern_status vk_graph_launch(void *state, int dev, void *graph,
+                                   void *s) {
+  vk_state *st = state;
+  vk_graph *g = graph;
+  vk_stream *vs = s;
+  vk_dev *d = &st->devs[dev];
+  kern_status r = vk_graph_idle(st, d, g);
+  if (r != KERN_SUCCESS) return r;
+  pthread_mutex_lock(&st->lock);
+  vk_reap(d);
+  VkResult vr = g->dirty ? vk_graph_record(d, g) : 0;
+  vk_job *j = NULL;
+  if (vr != 0) {
+    r = vk_fail(st, "recording a graph", vr);
+  } else if ((r = vk_job_get(st, d, 0, &j)) == KERN_SUCCESS) {
+    for (int i = 0; i < g->n; i++) /* uploads read the caller's memory now */
+      if (g->nodes[i].op == VK_IN)
+        memcpy(g->nodes[i].stage->map, g->nodes[i].host, g->nodes[i].bytes);
+    j->graph = g;
+    if ((r = vk_submit(st, d, vs, j, 0, 0)) == KERN_SUCCESS) {
+      g->last_s = vs;
+      g->last_v = vs->last;
+      g->pending = 1;
+      vs->refs++; /* g->last_s stays valid until the replay is reaped */
+    }
+  }
+  pthread_mutex_unlock(&st->lock);
+  return r;
+}
+
+static kern_status vk_graph_set_launch(void *state, int dev, void *graph,
+                                       void *node, void *fn,
+                                       const kc_kernel *k, void *const *args,
+                                       const kern__dims *dims) {
+  vk_state *st = state;
+  vk_graph *g = graph;
+  vk_dev *d = &st->devs[dev];
+  int i = (int)(uintptr_t)node - 1;
+  if (i < 0 || i >= g->n || g->nodes[i].op != VK_NODE_LAUNCH)
+    return KERN_ERROR_UNSUPPORTED;
+  kern_status r = vk_graph_idle(st, d, g);
+  if (r != KERN_SUCCESS) return r;
+  unsigned char tmp[4096];
+  size_t off;
+  int64_t groups;
+  pthread_mutex_lock(&st->lock);
+  if ((r = vk_pack(st, d, dev, k, args, dims, tmp, &off, &groups)) ==
+      KERN_SUCCESS) {
+    vk_node *nd = &g->nodes[i];
+    memcpy(nd->args->map, tmp, off);
+    if (nd->groups != (uint32_t)groups || nd->k != fn) {
+      nd->groups = (uint32_t)groups;
+      nd->k = fn;
+      g->dirty = 1;
+    }
+  }
+  pthread_mutex_unlock(&st->lock);
+  return r;
+}
+
+static void vk_graph_free(void *state, int dev, void *graph) {
+  vk_state *st = state;
+  vk_graph *g = graph;
+  vk_dev *d = &st->devs[dev];
+  (void)vk_graph_idle(st, d, g);
+  pthread_mutex_lock(&st->lock);
+  vk_graph_destroy(d, g);
+  pthread_mutex_unlock(&st->lock);
+}
+
+/* A replay's batch was reaped: its downloads land, its time counts (lock
+ * held). */
+static void vk_graph_reaped(vk_dev *d, vk_graph *g) {
+  for (int i = 0; i < g->n; i++)
+    if (g->nodes[i].op == VK_OUT)
+      memcpy(g->nodes[i].host, g->nodes[i].stage->map, g->nodes[i].bytes);
+  uint64_t t[2] = {0, 0};
+  if (g->ts &&
+      vk_proc.vk.vkGetQueryPoolResults(d->dev, g->ts, 0, 2, sizeof t, t, 8,
+                                       VK_QUERY_RESULT_64 |
+                                           VK_QUERY_RESULT_WAIT) == 0) {
+    const vk_phys *ph = &vk_proc.phys[d->index];
+    uint64_t mask = ph->ts_bits >= 64 ? ~(uint64_t)0
+                                      : (((uint64_t)1 << ph->ts_bits) - 1);
+    d->clock_ms += (double)((t[1] - t[0]) & mask) * ph->ts_period * 1e-6;
+  }
+  g->pending = 0;
+  vk_stream *vs = g->last_s;
+  g->last_s = NULL;
+  if (vs) vk_stream_unref(d, vs);
+}
+
+static kern_status vk_launch_async(void *state, int dev, void *s, void *fn,
+                                   const kc_kernel *k, void *const *args,
+                                   const kern__dims *dims) {
+  vk_state *st = state;
+  vk_kernel *vkk = fn;
+  vk_dev *d;
+  kern_status r = vk_open(st, dev, &d);
+  if (r != KERN_SUCCESS) return r;
+  if (dims->total <= dims->begin) return KERN_SUCCESS;
+  unsigned char tmp[4096];
+  size_t off;
+  int64_t groups;
+  pthread_mutex_lock(&st->lock);
+  vk_reap(d);
+  vk_job *j = NULL;
+  if (((vk_stream *)s)->cap) { /* Note [vulkan graphs] */
+    r = vk_capture_launch(st, d, dev, ((vk_stream *)s)->cap, vkk, k, args,
+                          dims);
+    goto out;
+  }
+  if ((r = vk_pack(st, d, dev, k, args, dims, tmp, &off, &groups)) ||
+      (r = vk_job_get(st, d, 1, &j)))
+    goto out;
+  if (!j->args &&
+      (r = vk_buf_new(st, d, 4096, d->mem_type, 1, &j->args))) {
+    vk_proc.vk.vkEndCommandBuffer(j->cmd);
+    vk_job_recycle(d, j);
+    goto out;
+  }
+  memcpy(j->args->map, tmp, off);
+  vk_table *vk = &vk_proc.vk;
+  vk->vkCmdBindPipeline(j->cmd, VK_BIND_COMPUTE, vkk->pipeline);
+  vk->vkCmdPushConstants(j->cmd, d->layout, VK_SHADER_STAGE_COMPUTE, 0, 8,
+                         &j->args->addr);
+  vk->vkCmdDispatch(j->cmd, (uint32_t)groups, 1, 1);
+  r = vk_submit(st, d, s, j, 0, 0);
+out:
+  pthread_mutex_unlock(&st->lock);
+  return r;
+}
+
+
+/* Note [vulkan pinned memory]: kern_host_alloc on a device with
+ * VK_EXT_external_memory_host allocates page-aligned host memory (to
+ * minImportedHostPointerAlignment, its size rounded up to it), imports it
+ * as VkDeviceMemory (VkImportMemoryHostPointerInfoEXT) bound to a transfer
+ * buffer, and keeps it until kern_host_free.  An asynchronous copy whose
+ * host range lies inside such a block is one vkCmdCopyBuffer between the
+ * block's buffer and the array: no staging buffer and no memcpy; like
+ * CUDA's pinned copies, the device reads (or writes) the caller's memory
+ * when the batch runs, so the caller leaves it alone until the stream (or
+ * an event after the copy) is synchronized (docs/async.md).  Without the
+ * extension (or where the driver refuses the import, or with
+ * KERN_VULKAN_NO_HOST_IMPORT=1) kern_host_alloc gives ordinary aligned
+ * memory, copied through staging as pageable memory is;
+ * kern__vulkan_host_imported says which, and why not. */
+/* Why d's latest kern_host_alloc was not imported ("" when it was). */
+static void vk_pin_note(vk_state *st, vk_dev *d, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void vk_pin_note(vk_state *st, vk_dev *d, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  pthread_mutex_lock(&st->lock);
+  vsnprintf(d->pin_why, sizeof d->pin_why, fmt, ap);
+  pthread_mutex_unlock(&st->lock);
+  va_end(ap);
+}
+
+static kern_status vk_host_alloc(void *state, int dev, size_t bytes,
+                                 void **out) {
+  vk_state *st = state;
+  vk_dev *d;
+  kern_status s = vk_open(st, dev, &d);
+  if (s != KERN_SUCCESS) return s;
+  const vk_phys *p = &vk_proc.phys[dev];
+  size_t align = p->host_import && p->import_align > 4096
+                     ? (size_t)p->import_align : 4096;
+  size_t size = (bytes + align - 1) & ~(align - 1);
+  void *mem = NULL;
+  if (posix_memalign(&mem, align, size) != 0)
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "vulkan: cannot allocate %zu host bytes", bytes);
+  *out = mem;
+  const char *why = NULL;
+  if (!p->host_import)
+    why = "the device lacks VK_EXT_external_memory_host";
+  else if (vk_env_flag("KERN_VULKAN_NO_HOST_IMPORT"))
+    why = "KERN_VULKAN_NO_HOST_IMPORT is set";
+  if (why) {
+    vk_pin_note(st, d, "%s", why);
+    return KERN_SUCCESS; /* ordinary memory, staged copies */
+  }
+  vk_table *vk = &vk_proc.vk;
+  typedef VkResult (*props_fn)(VkDevice, uint32_t, const void *, void *);
+  PFN_vkVoidFunction f =
+      vk->vkGetDeviceProcAddr(d->dev, "vkGetMemoryHostPointerPropertiesEXT");
+  props_fn get_props;
+  memcpy(&get_props, &f, sizeof f);
+  struct {
+    uint32_t sType;
+    void *pNext;
+    uint32_t bits;
+  } hp = {VK_ST_MEMORY_HOST_POINTER_PROPERTIES_EXT, NULL, 0};
+  vk_buf *b = kern__calloc(1, sizeof *b);
+  VkResult r = -1;
+  if (!b || !f ||
+      (r = get_props(d->dev, VK_HANDLE_HOST_ALLOCATION, mem, &hp)) != 0) {
+    vk_pin_note(st, d, "vkGetMemoryHostPointerPropertiesEXT failed "
+                "(VkResult %d)", (int)r);
+    kern__free(b);
+    return KERN_SUCCESS;
+  }
+  struct {
+    uint32_t sType;
+    const void *pNext;
+    uint32_t handleTypes;
+  } ebi = {VK_ST_EXTERNAL_MEMORY_BUFFER_CREATE_INFO, NULL,
+           VK_HANDLE_HOST_ALLOCATION};
+  VkBufferCreateInfo bi = {VK_ST_BUFFER_CREATE_INFO, &ebi, 0, size,
+                           VK_USAGE_TRANSFER_SRC | VK_USAGE_TRANSFER_DST, 0, 0,
+                           NULL};
+  b->size = size;
+  b->map = mem;
+  const char *call = "vkCreateBuffer";
+  if ((r = vk->vkCreateBuffer(d->dev, &bi, NULL, &b->buf)) == 0) {
+    VkMemoryRequirements req;
+    vk->vkGetBufferMemoryRequirements(d->dev, b->buf, &req);
+    uint32_t bits = req.memoryTypeBits & hp.bits, type = 0;
+    while (type < 32 && !(bits & (1u << type))) type++;
+    struct {
+      uint32_t sType;
+      const void *pNext;
+      uint32_t handleType;
+      void *ptr;
+    } imp = {VK_ST_IMPORT_MEMORY_HOST_POINTER_INFO_EXT, NULL,
+             VK_HANDLE_HOST_ALLOCATION, mem};
+    VkMemoryAllocateInfo ai = {VK_ST_MEMORY_ALLOCATE_INFO, &imp, size, type};
+    call = "no memory type for the import";
+    r = -1;
+    if (type < 32) {
+      call = "vkAllocateMemory (import)";
+      if ((r = vk->vkAllocateMemory(d->dev, &ai, NULL, &b->mem)) == 0) {
+        call = "vkBindBufferMemory";
+        r = vk->vkBindBufferMemory(d->dev, b->buf, b->mem, 0);
+      } else {
+        b->mem = 0;
+      }
+    }
+  } else {
+    b->buf = 0;
+  }
+  if (r != 0) {
+    vk_pin_note(st, d, "%s: VkResult %d", call, (int)r);
+    b->map = NULL; /* the caller's memory stays */
+    vk_buf_destroy(d, b);
+    return KERN_SUCCESS;
+  }
+  pthread_mutex_lock(&st->lock);
+  b->next = d->pins;
+  d->pins = b;
+  d->pin_why[0] = 0;
+  pthread_mutex_unlock(&st->lock);
+  return KERN_SUCCESS;
+}
+
+static void vk_host_free(void *state, int dev, void *ptr) {
+  vk_state *st = state;
+  if (!ptr) return;
+  if (st->devs && dev >= 0 && dev < vk_proc.nphys && st->devs[dev].dev) {
+    vk_dev *d = &st->devs[dev];
+    /* a batch may still copy from or to it: let the device finish */
+    vk_proc.vk.vkDeviceWaitIdle(d->dev);
+    pthread_mutex_lock(&st->lock);
+    vk_reap(d);
+    for (vk_buf **pp = &d->pins; *pp; pp = &(*pp)->next)
+      if ((*pp)->map == ptr) {
+        vk_buf *b = *pp;
+        *pp = b->next;
+        b->map = NULL;
+        vk_buf_destroy(d, b);
+        break;
+      }
+    pthread_mutex_unlock(&st->lock);
+  }
+  free(ptr);
+}
+
+/* The imported block holding [p, p + bytes), or NULL (lock held). */
+static vk_buf *vk_pinned(vk_dev *d, const void *p, size_t bytes) {
+  const unsigned char *c = p;
+  for (vk_buf *b = d->pins; b; b = b->next)
+    if (c >= b->map && bytes <= b->size && (size_t)(c - b->map) <= b->size - bytes)
+      return b;
+  return NULL;
+}
+
+int kern__vulkan_host_imported(void *state, int dev, const void *p,
+                               const char **why) {
+  vk_state *st = state;
+  if (why) *why = "no such device";
+  if (!st || !st->devs || dev < 0 || dev >= vk_proc.nphys) return 0;
+  pthread_mutex_lock(&st->lock);
+  if (why) *why = st->devs[dev].pin_why;
+  int r = vk_pinned(&st->devs[dev], p, 1) != NULL;
+  pthread_mutex_unlock(&st->lock);
+  return r;
+}
+
+/* The copies and fills on a stream: Note [vulkan streams]. */
+static kern_status vk_copy_async(vk_state *st, int dev, vk_stream *vs,
+                                 int what, vk_buf *b, size_t off,
+                                 const vk_buf *sb, size_t soff, void *host,
+                                 const void *chost, size_t bytes) {
+  vk_dev *d;
+  kern_status r = vk_open(st, dev, &d);
+  if (r != KERN_SUCCESS) return r;
+  if ((r = vk_range(st, b, off, bytes)) ||
+      (what == VK_DD && (r = vk_range(st, sb, soff, bytes))))
+    return r;
+  if (bytes == 0) return KERN_SUCCESS;
+  vk_table *vk = &vk_proc.vk;
+  pthread_mutex_lock(&st->lock);
+  vk_reap(d);
+  vk_job *j = NULL;
+  if (vs->cap) { /* Note [vulkan graphs] */
+    r = vk_capture_copy(st, d, vs->cap, what, b, off, sb, soff, host, chost,
+                        bytes);
+    goto out;
+  }
+  if ((r = vk_job_get(st, d, 1, &j))) goto out;
+  size_t need = bytes, ps = soff;
+  if (what == VK_FILL) {
+    need = bytes < ((size_t)64 << 20) ? bytes : ((size_t)64 << 20);
+    need -= need % ps;
+    if (need == 0) need = ps;
+  }
+  int overlap = what == VK_DD && b == sb && off < soff + bytes &&
+                soff < off + bytes;
+  /* Note [vulkan pinned memory]: straight from or to an imported block */
+  vk_buf *pin = what == VK_IN    ? vk_pinned(d, chost, bytes)
+                : what == VK_OUT ? vk_pinned(d, host, bytes)
+                                 : NULL;
+  if (pin) {
+    const unsigned char *hp = what == VK_IN ? chost : host;
+    VkBufferCopy c = {what == VK_IN ? (uint64_t)(hp - pin->map) : off,
+                      what == VK_IN ? off : (uint64_t)(hp - pin->map), bytes};
+    if (what == VK_IN)
+      vk->vkCmdCopyBuffer(j->cmd, pin->buf, b->buf, 1, &c);
+    else
+      vk->vkCmdCopyBuffer(j->cmd, b->buf, pin->buf, 1, &c);
+    r = vk_submit(st, d, vs, j, 0, 0);
+    goto out;
+  }
+  if ((what != VK_DD || overlap) && (r = vk_job_stage(st, d, j, need))) {
+    vk->vkEndCommandBuffer(j->cmd);
+    vk_job_recycle(d, j);
+    goto out;
+  }
+  if (what == VK_IN) {
+    memcpy(j->stage->map, chost, bytes); /* read at the call */
+    VkBufferCopy c = {0, off, bytes};
+    vk->vkCmdCopyBuffer(j->cmd, j->stage->buf, b->buf, 1, &c);
+  } else if (what == VK_OUT) {
+    VkBufferCopy c = {off, 0, bytes};
+    vk->vkCmdCopyBuffer(j->cmd, b->buf, j->stage->buf, 1, &c);
+    j->out = host;
+    j->out_bytes = bytes;
+  } else if (what == VK_FILL) {
+    for (size_t o = 0; o + ps <= need; o += ps)
+      memcpy(j->stage->map + o, chost, ps);
+    for (size_t o = 0; o < bytes; o += need) {
+      VkBufferCopy c = {0, off + o, bytes - o < need ? bytes - o : need};
+      vk->vkCmdCopyBuffer(j->cmd, j->stage->buf, b->buf, 1, &c);
+    }
+  } else if (!overlap) {
+    VkBufferCopy c = {soff, off, bytes};
+    vk->vkCmdCopyBuffer(j->cmd, sb->buf, b->buf, 1, &c);
+  } else {
+    VkBufferCopy c1 = {soff, 0, bytes}, c2 = {0, off, bytes};
+    vk->vkCmdCopyBuffer(j->cmd, sb->buf, j->stage->buf, 1, &c1);
+    VkMemoryBarrier m = {VK_ST_MEMORY_BARRIER, NULL, VK_ACCESS_TRANSFER_WRITE,
+                         VK_ACCESS_TRANSFER_READ | VK_ACCESS_TRANSFER_WRITE};
+    vk->vkCmdPipelineBarrier(j->cmd, VK_STAGE_TRANSFER, VK_STAGE_TRANSFER, 0,
+                             1, &m, 0, NULL, 0, NULL);
+    vk->vkCmdCopyBuffer(j->cmd, j->stage->buf, b->buf, 1, &c2);
+  }
+  r = vk_submit(st, d, vs, j, 0, 0);
+out:
+  pthread_mutex_unlock(&st->lock);
+  return r;
+}
+
+static kern_status vk_copy_in_async(void *state, int dev, void *s, void *dst,
+                                    size_t off, const void *src, size_t bytes) {
+  return vk_copy_async(state, dev, s, VK_IN, dst, off, NULL, 0, NULL, src,
+                       bytes);
+}
+
+static kern_status vk_copy_out_async(void *state, int dev, void *s, void *dst,
+                                     const void *src, size_t off,
+                                     size_t bytes) {
+  return vk_copy_async(state, dev, s, VK_OUT, (vk_buf *)src, off, NULL, 0,
+                       dst, NULL, bytes);
+}
+
+static kern_status vk_copy_dd_async(void *state, int dev, void *s, void *dst,
+                                    size_t doff, const void *src, size_t soff,
+                                    size_t bytes) {
+  return vk_copy_async(state, dev, s, VK_DD, dst, doff, src, soff, NULL, NULL,
+                       bytes);
+}
+
+static kern_status vk_fill_async(void *state, int dev, void *s, void *dst,
+                                 const void *pattern, size_t pattern_size,
+                                 size_t bytes) {
+  if (pattern_size == 0) return KERN_SUCCESS;
+  return vk_copy_async(state, dev, s, VK_FILL, dst, 0, NULL, pattern_size,
+                       NULL, pattern, bytes);
+}
+
+/* kern_stream_wrap: a stream kern_stream_native gave (one of the
+ * device's live vk_streams); any other pointer is refused. */
+/* Frees every stream, job and staging buffer of d (release, after
+ * vkDeviceWaitIdle; the runtime freed its streams and events first). */
+static void vk_streams_release(vk_dev *d) {
+  while (d->jhead) { /* nothing to copy back to a caller now */
+    vk_job *j = d->jhead;
+    d->jhead = j->dnext;
+    vk_job_recycle(d, j);
+  }
+  d->jtail = NULL;
+  while (d->streams) vk_stream_destroy(d, d->streams);
+  d->defstream = NULL;
+  while (d->free_jobs) {
+    vk_job *j = d->free_jobs;
+    d->free_jobs = j->next;
+    if (j->args) vk_buf_destroy(d, j->args);
+    if (j->ts) vk_proc.vk.vkDestroyQueryPool(d->dev, j->ts, NULL);
+    kern__free(j); /* its command buffer goes with the pool */
+  }
+  while (d->free_stage) {
+    vk_buf *b = d->free_stage;
+    d->free_stage = b->next;
+    vk_buf_destroy(d, b);
+  }
+  while (d->pins) { /* the runtime frees the memory itself */
+    vk_buf *b = d->pins;
+    d->pins = b->next;
+    b->map = NULL;
+    vk_buf_destroy(d, b);
+  }
+}
+
+static kern_status vk_adopt(void *state, int dev, int what, void *native) {
+  vk_state *st = state;
+  if (what != KERN__NATIVE_STREAM) return KERN_SUCCESS;
+  if (!st->devs || dev < 0 || dev >= vk_proc.nphys) return KERN_ERROR_UNSUPPORTED;
+  kern_status r = KERN_ERROR_UNSUPPORTED;
+  pthread_mutex_lock(&st->lock);
+  for (vk_stream *vs = st->devs[dev].streams; vs; vs = vs->next)
+    if (vs == native && !vs->freed) r = KERN_SUCCESS;
+  pthread_mutex_unlock(&st->lock);
+  return r;
+}
+
+int kern__vulkan_stream_stats(void *state, int dev, uint64_t *submitted,
+                              uint64_t *pending) {
+  vk_state *st = state;
+  if (!st || !st->devs || dev < 0 || dev >= vk_proc.nphys) return -1;
+  vk_dev *d = &st->devs[dev];
+  uint64_t n = 0;
+  pthread_mutex_lock(&st->lock);
+  for (vk_job *j = d->jhead; j; j = j->dnext) {
+    uint64_t v = 0;
+    (void)vk_proc.vk.vkGetSemaphoreCounterValue(d->dev, j->vs->sem, &v);
+    n += j->value > v;
+  }
+  if (submitted) *submitted = d->submitted;
+  if (pending) *pending = n;
+  pthread_mutex_unlock(&st->lock);
+  return vk_native_ok(dev);
+}
+
 const kern_backend kern__backend_vulkan = {
     .version = 7,
     .name = "vulkan",
@@ -2166,4 +3555,30 @@ const kern_backend kern__backend_vulkan = {
     .copy_out_at = vk_copy_out_at,
     .copy_dd = vk_copy_dd,
     .device_clock_ms = vk_device_clock_ms,
+    .stream_new = vk_stream_new,
+    .stream_free = vk_stream_free,
+    .stream_default = vk_stream_default,
+    .stream_sync = vk_stream_sync,
+    .stream_query = vk_stream_query,
+    .stream_wait = vk_stream_wait,
+    .event_new = vk_event_new,
+    .event_free = vk_event_free,
+    .event_record = vk_event_record,
+    .event_sync = vk_event_sync,
+    .event_query = vk_event_query,
+    .event_elapsed = vk_event_elapsed,
+    .launch_async = vk_launch_async,
+    .copy_in_async = vk_copy_in_async,
+    .copy_out_async = vk_copy_out_async,
+    .copy_dd_async = vk_copy_dd_async,
+    .fill_async = vk_fill_async,
+    .adopt = vk_adopt,
+    .host_alloc = vk_host_alloc,
+    .host_free = vk_host_free,
+    .capture_begin = vk_capture_begin,
+    .capture_end = vk_capture_end,
+    .capture_node = vk_capture_node,
+    .graph_launch = vk_graph_launch,
+    .graph_set_launch = vk_graph_set_launch,
+    .graph_free = vk_graph_free,
 };

@@ -204,6 +204,18 @@ enum { KERN__NATIVE_STREAM, KERN__NATIVE_MEMORY };
  * OpenCL (and its size), or NULL; for tests. */
 void *kern__opencl_host_mem(void *state, const void *p, size_t *bytes);
 
+/* backend_vulkan.c, for tests: whether dev's streams are native (1; 0:
+ * generic, Note [vulkan streams]; -1: no such device), the batches native
+ * streams submitted and how many of them the device has not finished. */
+int kern__vulkan_stream_stats(void *state, int dev, uint64_t *submitted,
+                              uint64_t *pending);
+
+/* backend_vulkan.c, for tests: whether p lies in memory kern_host_alloc
+ * imported on dev (Note [vulkan pinned memory]); *why: why the latest
+ * kern_host_alloc was not imported ("" when it was). */
+int kern__vulkan_host_imported(void *state, int dev, const void *p,
+                               const char **why);
+
 /* context.c: runs every backend's init once per process (thread-safe).
  * kern_context_new calls it first; code that uses a backend without a
  * context (kern__cuda_nvrtc_compile_check) calls it itself. */

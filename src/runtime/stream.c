@@ -318,6 +318,14 @@ static kern_status stream_make(kern_context *ctx, kern_device dev,
     } else {
       st = be->stream_new(state, index, &s->native);
     }
+    /* A backend whose device cannot have native streams (vulkan without
+     * timeline semaphores: Note [vulkan streams]) says so with
+     * KERN_ERROR_UNSUPPORTED, and the stream is a generic one. */
+    if (st == KERN_ERROR_UNSUPPORTED) {
+      st = KERN_SUCCESS;
+      s->native = NULL;
+      s->wrapped = 0;
+    }
   }
   if (st != KERN_SUCCESS) {
     kern__free(s);
@@ -1225,7 +1233,11 @@ kern_status kern__sync_launch(kern_context *ctx, kern_device dev,
                               void *fn, const kc_kernel *k, void *const *args,
                               const kern__dims *dims) {
   kern__async *a = ctx->async;
-  if (!a || !generic_backend(be))
+  /* a native backend's device may still have generic streams (the
+   * fallback above): its default stream says which */
+  kern_stream *ds = a && dev >= 0 && dev < ctx->ndevices ? a->defaults[dev]
+                                                         : NULL;
+  if (!a || (!generic_backend(be) && (!ds || ds->native)))
     return be->launch(state, index, fn, k, args, dims);
   kern__sync_default(ctx, dev);
   pthread_mutex_lock(&a->exec);
