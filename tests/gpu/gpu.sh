@@ -147,8 +147,9 @@ done
 fi
 
 # ---- Vulkan (issue #27) on NVIDIA's driver: the loader is carried as
-# .gl/*.deb (the device README); the conformance suite on vulkan:0
-if want vulkan; then
+# .gl/*.deb (the device README); the conformance suite on vulkan:0 and
+# the native-stream test (vkbench needs the loader set-up only)
+if want vulkan || want vkbench; then
 for f in .gl/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done; ldconfig 2>/dev/null
 # NVIDIA's ICD file: where the device README says, else wherever it is
 # (run 6 found none at the first place and Vulkan had no driver)
@@ -165,9 +166,20 @@ $K devices >"$L/devices-vk.txt" 2>&1
 VK=$(grep -E '^\s+vulkan:[0-9]+' "$L/devices-vk.txt" | grep -i nvidia | head -n1 | awk '{print $1}')
 if [ -n "$VK" ]; then
   say "Vulkan: $VK: $(grep -E "^\s+$VK " "$L/devices-vk.txt" | cut -c1-110 | sed 's/^ *//')"
+  if want vulkan; then
   timeout 240 sh tests/gpu/conformance_sharded.sh $K $NPYCMP "$VK" "$J" >"$L/conformance-vk.log" 2>&1
   say "$(grep '^total' "$L/conformance-vk.log" || echo 'conformance (vulkan): did not finish') ($(el))"
   grep '^FAIL' "$L/conformance-vk.log" | head -n 20 | tee -a "$SUM"
+  # native streams, pinned memory, graphs (Note [vulkan streams]), then
+  # the same on generic streams without host import
+  if cmake --build $B -j"$J" --target test_vulkan_streams >/dev/null 2>&1; then
+    KERN_TEST_VULKAN_DEVICE=$VK timeout 60 $B/tests/test_vulkan_streams >"$L/vulkan-streams.log" 2>&1
+    say "vulkan_streams rc $?: $(grep -E 'streams:|pinned:|async launch returned' "$L/vulkan-streams.log" | tr '\n' ' ' | cut -c1-200)"
+    KERN_TEST_VULKAN_DEVICE=$VK KERN_VULKAN_GENERIC_STREAMS=1 KERN_VULKAN_NO_HOST_IMPORT=1 \
+      timeout 60 $B/tests/test_vulkan_streams >"$L/vulkan-streams-generic.log" 2>&1
+    say "vulkan_streams (generic, no import) rc $?"
+  fi
+  fi
 else
   say "Vulkan: no NVIDIA device visible to kern (see devices-vk.txt)"
   grep -i vulkan "$L/devices-vk.txt" | head -n 3 | tee -a "$SUM"
