@@ -472,6 +472,27 @@ static void minmax(Ad *D, Seq *c, int bi, IrExpr *a, IrExpr *b, IrExpr *g) {
   acc(D, c, b, sel(D, k, fconst(D, t, 0), g));
 }
 
+/* Warp's partials of the error functions, times g (the adjoint, or in
+ * forward mode the tangent): erf, erfc: +-2/sqrt(pi) exp(-x^2); erfinv,
+ * erfcinv: +-sqrt(pi)/2 exp(r^2), from the result r. */
+static IrExpr *erf_partial(Ad *D, int bi, IrExpr *a, IrExpr *r, IrExpr *g) {
+  const Type *t = r->ty;
+  bool inv = bi == BI_ERFINV || bi == BI_ERFCINV;
+  IrExpr *e = inv ? call1(D, BI_EXP, bin(D, OP_MUL, r, r))
+                  : call1(D, BI_EXP, ir_unary(D->C, OP_NEG, bin(D, OP_MUL, a, a)));
+  IrExpr *k = fconst(D, t, inv ? 0.88622692545275801365 : 1.12837916709551257390);
+  IrExpr *d = bin(D, OP_MUL, bin(D, OP_MUL, k, e), g);
+  return bi == BI_ERFC || bi == BI_ERFCINV ? ir_unary(D->C, OP_NEG, d) : d;
+}
+
+/* Do a and b have the same sign bit (Warp's adj_copysign compares
+ * copysign(1, a) with copysign(1, b), so -0 counts as negative)? */
+static IrExpr *same_sign(Ad *D, IrExpr *a, IrExpr *b) {
+  const Type *t = a->ty;
+  return bin(D, OP_EQ, ir_call2(D->C, BI_COPYSIGN, t, fconst(D, t, 1), a),
+             ir_call2(D->C, BI_COPYSIGN, t, fconst(D, t, 1), b));
+}
+
 /* The rule of one scalar math builtin: g is the adjoint of r = f(x[, y]),
  * the partials go into the arguments' adjoints. */
 static void call_rule(Ad *D, Seq *c, int bi, IrExpr *r, IrExpr **x, int n,
@@ -567,6 +588,16 @@ static void call_rule(Ad *D, Seq *c, int bi, IrExpr *r, IrExpr **x, int n,
     (void)n;
     return;
   }
+  case BI_ERF: case BI_ERFC: /* +-g 2/sqrt(pi) exp(-x^2) */
+  case BI_ERFINV: case BI_ERFCINV: /* +-g sqrt(pi)/2 exp(r^2) */
+    acc(D, c, a, erf_partial(D, bi, a, r, g));
+    return;
+  case BI_COPYSIGN: /* Warp: +g where the sign bits agree, else -g; y none */
+    acc(D, c, a, sel(D, same_sign(D, a, x[1]), g, ir_unary(D->C, OP_NEG, g)));
+    return;
+  case BI_MOD: case BI_OP_MOD: /* Warp: adj_a += g; b gets none */
+    acc(D, c, a, g);
+    return;
   default:
     refuse(D, arena_printf(D->C, "wp.%s", bi < BI_COUNT ? builtin_names[bi]
                                                           : "(an operator)"));
@@ -627,6 +658,9 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
       put(&c, if_nonzero(D, g, &in));
       break;
     }
+    case OP_MOD: /* Warp's adj_mod: adj_a += g; b gets none */
+      acc(D, &c, a, g);
+      break;
     default:
       refuse(D, "this operator on floats");
     }
@@ -1601,6 +1635,12 @@ static IrExpr *call_tan(Ad *D, Seq *s, int bi, IrExpr *r, IrExpr **x,
     return tsum(D, tmul(D, da, bin(D, OP_MUL, b, pa)),
                 tmul(D, dx[1], bin(D, OP_MUL, call1(D, BI_LOG, a), r)));
   }
+  case BI_ERF: case BI_ERFC: case BI_ERFINV: case BI_ERFCINV:
+    return da ? erf_partial(D, bi, a, r, da) : NULL;
+  case BI_COPYSIGN:
+    return da ? sel(D, same_sign(D, a, x[1]), da, tneg(D, da)) : NULL;
+  case BI_MOD: case BI_OP_MOD:
+    return da;
   default:
     refuse(D, arena_printf(D->C, "wp.%s", bi < BI_COUNT ? builtin_names[bi]
                                                           : "(an operator)"));
@@ -1724,6 +1764,9 @@ static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
       break;
     case OP_DIV: /* da / b - db r / b */
       d = tsum(D, tdiv(D, da, b), tneg(D, tdiv(D, tmul(D, db, r), b)));
+      break;
+    case OP_MOD: /* Warp's adjoint, transposed */
+      d = da;
       break;
     default:
       refuse(D, "this operator on floats");

@@ -42,10 +42,16 @@ grep -q '^gradcheck: FAILED$' "$out" || fail "loop_carried: no FAILED line"
 "$kern" gradcheck "$dir/arith.py" arith --dim 4 >"$out" 2>&1 || fail "arith: exit $?"
 
 # not differentiable: the construct at its position
-"$kern" gradcheck "$dir/gradcheck/ok64.py" erfk >"$out" 2>&1
-[ $? -eq 1 ] || fail "erfk: exit not 1"
-grep -q 'ok64.py:36:5: error: autodiff of wp.erf is not supported yet' "$out" ||
-  fail "erfk: no positioned refusal"
+"$kern" gradcheck "$dir/gradcheck/ok64.py" noisek >"$out" 2>&1
+[ $? -eq 1 ] || fail "noisek: exit not 1"
+grep -q 'ok64.py:36:5: error: autodiff of wp.noise' "$out" ||
+  fail "noisek: no positioned refusal"
+
+# the error functions, copysign and mod: adjoint and tangent
+"$kern" gradcheck "$dir/gradcheck/ok64.py" erfs --dim 6 >"$out" 2>&1 || fail "erfs: exit $?"
+grep -q '^x  *adjoint  *6 .* ok$' "$out" || fail "erfs: no passing row for x"
+grep -q '^y  *adjoint  *6 .* ok$' "$out" || fail "erfs: no passing row for y"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "erfs: no tangent row"
 
 # what must be given, bad usage, help
 "$kern" gradcheck "$dir/gradcheck/ok64.py" sumsq >"$out" 2>&1

@@ -31,6 +31,15 @@ def sumsq(x: wp.array(dtype=wp.float64), n: int, out: wp.array(dtype=wp.float64)
 
 
 @wp.kernel
-def erfk(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64)):
+def noisek(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64)):
     i = wp.tid()
-    out[i] = wp.erf(x[i])
+    out[i] = wp.float64(wp.noise(wp.uint32(7), wp.float32(x[i])))
+
+
+# the error functions, copysign and mod (adjoint and tangent)
+@wp.kernel
+def erfs(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64)):
+    i = wp.tid()
+    u = x[i] * wp.float64(0.3) - wp.float64(0.1)
+    out[i] = wp.erf(u) * y[i] + wp.erfc(y[i]) + wp.erfinv(u) * wp.erfcinv(u + wp.float64(1.0))
+    out[i] += wp.copysign(u, y[i] - wp.float64(0.5)) * y[i] + wp.mod(y[i] * wp.float64(3.0), wp.float64(7.0))
