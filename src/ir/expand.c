@@ -603,6 +603,14 @@ static void quat_mul(Xp *X, kern_scalar sc, IrExpr **x, IrExpr **y, IrExpr **r) 
   r[3] = B(X, OP_SUB, sc, w, B(X, OP_MUL, sc, x[2], y[2]));
 }
 
+/* Warp's cross(x, y) into r. */
+static void cross3(Xp *X, kern_scalar sc, IrExpr **x, IrExpr **y, IrExpr **r) {
+  static const int ix[3][4] = {{1, 2, 2, 1}, {2, 0, 0, 2}, {0, 1, 1, 0}};
+  for (int k = 0; k < 3; k++)
+    r[k] = B(X, OP_SUB, sc, B(X, OP_MUL, sc, x[ix[k][0]], y[ix[k][1]]),
+             B(X, OP_MUL, sc, x[ix[k][2]], y[ix[k][3]]));
+}
+
 /* Builtins a quaternion or transform takes (their helper is the vector
  * one, or they have a form of their own below). */
 static bool quat_ok(int bi) {
@@ -611,6 +619,7 @@ static bool quat_ok(int bi) {
   case BI_DOT: case BI_LENGTH: case BI_LENGTH_SQ: case BI_NORMALIZE:
   case BI_VEC_EQ: case BI_VEC_NE: case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV:
   case BI_QUAT_INVERSE: case BI_QUAT_IDENTITY: case BI_QUAT_TO_MATRIX:
+  case BI_QUAT_FROM_AXIS_ANGLE: case BI_TRANSFORM_GET_ROTATION:
     return true;
   default:
     return false;
@@ -657,7 +666,7 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
   switch (bi) {
   case BI_DOT: case BI_LENGTH: case BI_LENGTH_SQ: case BI_MIN: case BI_MAX:
   case BI_VEC_EQ: case BI_VEC_NE: case BI_TRACE: case BI_DETERMINANT:
-  case BI_ISNAN: case BI_ISINF: case BI_ISFINITE:
+  case BI_ISNAN: case BI_ISINF: case BI_ISFINITE: case BI_DDOT:
     break;
   default:
     refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, bi)));
@@ -683,6 +692,10 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
   case BI_VEC_EQ: case BI_VEC_NE:
     if (e->nargs != 2)
       refuse(X, "this comparison");
+    break;
+  case BI_DDOT:
+    if (e->nargs != 2 || t->kind != TY_MAT || !isf(sc))
+      refuse(X, "this wp.ddot");
     break;
   case BI_TRACE: case BI_DETERMINANT:
     if (e->nargs != 1 || t->kind != TY_MAT || t->rows != t->cols)
@@ -727,6 +740,8 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
     }
     return p;
   }
+  case BI_DDOT: /* Warp's mat.h: r = 0; r += a[i][j] * b[i][j], row by row */
+    return dot_sum(X, sc, a, 1, b, 1, n);
   case BI_TRACE: { /* s = 0; s += a.m[k][k] */
     IrExpr *s = K(X, sc, 0.0);
     for (int k = 0; k < t->rows; k++)
@@ -872,6 +887,26 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
   case BI_QUAT_IDENTITY:
     if (e->nargs != 0 || !t->quat)
       refuse(X, "this wp.quat_identity");
+    break;
+  case BI_QUAT_FROM_AXIS_ANGLE:
+    if (e->nargs != 2 || !fl || !t->quat || at[0]->kind != TY_VEC || at[0]->quat ||
+        at[0]->rows != 3 || at[1]->kind != TY_SCALAR)
+      refuse(X, "this wp.quat_from_axis_angle");
+    break;
+  case BI_SKEW:
+    if (e->nargs != 1 || at[0]->kind != TY_VEC || at[0]->rows != 3 ||
+        t->kind != TY_MAT || t->rows != 3 || t->cols != 3)
+      refuse(X, "this wp.skew");
+    break;
+  case BI_SPATIAL_TOP: case BI_SPATIAL_BOTTOM:
+    if (e->nargs != 1 || at[0]->kind != TY_VEC || at[0]->rows != 6 ||
+        at[0]->quat || at[0]->xform || t->kind != TY_VEC || t->rows != 3)
+      refuse(X, "this part of a spatial vector");
+    break;
+  case BI_SPATIAL_CROSS: case BI_SPATIAL_CROSS_DUAL:
+    if (e->nargs != 2 || t->kind != TY_VEC || t->rows != 6 || !ty_eq(at[0], t) ||
+        !ty_eq(at[1], t))
+      refuse(X, "this spatial cross product");
     break;
   case BI_QUAT_TO_MATRIX:
     if (e->nargs != 1 || !at[0]->quat || t->kind != TY_MAT || t->rows != 3 ||
@@ -1074,11 +1109,50 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
       }
       return r;
     }
-  case BI_CROSS: {
-    IrExpr **x = a[0], **y = a[1];
-    static const int ix[3][4] = {{1, 2, 2, 1}, {2, 0, 0, 2}, {0, 1, 1, 0}};
+  case BI_CROSS:
+    cross3(X, sc, a[0], a[1], r);
+    return r;
+  case BI_QUAT_FROM_AXIS_ANGLE: { /* Warp's quat.h: h = angle * 0.5 */
+    IrExpr *h = tmp(X, MUL(a[1][0], K(X, sc, 0.5)));
+    IrExpr *sh = tmp(X, CALL(X, BI_SIN, sc, 1, h, NULL));
     for (int k = 0; k < 3; k++)
-      r[k] = SUB(MUL(x[ix[k][0]], y[ix[k][1]]), MUL(x[ix[k][2]], y[ix[k][3]]));
+      r[k] = MUL(a[0][k], sh);
+    r[3] = CALL(X, BI_COS, sc, 1, h, NULL);
+    return r;
+  }
+  case BI_SKEW: { /* (0, -a2, a1; a2, 0, -a0; -a1, a0, 0) */
+    static const int ix[9] = {-1, 2, 1, 2, -1, 0, 1, 0, -1};
+    static const bool neg[9] = {0, 1, 0, 0, 0, 1, 1, 0, 0};
+    for (int k = 0; k < 9; k++)
+      r[k] = ix[k] < 0 ? K(X, sc, 0.0) : neg[k] ? NEG(X, a[0][ix[k]]) : a[0][ix[k]];
+    return r;
+  }
+  case BI_SPATIAL_TOP: case BI_SPATIAL_BOTTOM:
+    for (int k = 0; k < 3; k++)
+      r[k] = a[0][k + (bi == BI_SPATIAL_BOTTOM ? 3 : 0)];
+    return r;
+  case BI_SPATIAL_CROSS: case BI_SPATIAL_CROSS_DUAL: {
+    /* Warp's spatial.h, w the top and v the bottom half:
+     * cross: (w_a x w_b, v_a x w_b + w_a x v_b);
+     * dual: (w_a x w_b + v_a x v_b, w_a x v_b) */
+    IrExpr **wa = a[0], **va = a[0] + 3, **wb = a[1], **vb = a[1] + 3;
+    IrExpr *c1[3], *c2[3], *c3[3];
+    cross3(X, sc, wa, wb, c1);
+    if (bi == BI_SPATIAL_CROSS) {
+      cross3(X, sc, va, wb, c2);
+      cross3(X, sc, wa, vb, c3);
+      for (int k = 0; k < 3; k++) {
+        r[k] = c1[k];
+        r[3 + k] = ADD(c2[k], c3[k]);
+      }
+    } else {
+      cross3(X, sc, va, vb, c2);
+      cross3(X, sc, wa, vb, c3);
+      for (int k = 0; k < 3; k++) {
+        r[k] = ADD(c1[k], c2[k]);
+        r[3 + k] = c3[k];
+      }
+    }
     return r;
   }
   case BI_OUTER:
