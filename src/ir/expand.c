@@ -633,6 +633,7 @@ static bool xform_ok(int bi) {
   case BI_TRANSFORM_GET_TRANSLATION: case BI_TRANSFORM_GET_ROTATION:
   case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
   case BI_TRANSFORM_INVERSE: case BI_TRANSFORM_MULTIPLY:
+  case BI_TRANSFORM_TWIST: case BI_TRANSFORM_WRENCH:
     return true;
   default:
     return false;
@@ -657,9 +658,46 @@ static int cw_arity(int bi) {
          bi == BI_OP_FLOORDIV ? 2 : 1;
 }
 
+/* Warp's norm_l1(v), norm_huber(v, delta), norm_pseudo_huber(v, delta)
+ * (@wp.funcs of its math.py, as extra.c's helpers: float32 vectors). */
+static IrExpr *norm_agg(Xp *X, IrExpr *e) {
+  int bi = e->bi;
+  const Type *t = e->args[0]->ty;
+  if (e->nargs != (bi == BI_NORM_L1 ? 1 : 2) || t->kind != TY_VEC || t->quat ||
+      t->xform || !isf(t->sc) || e->ty->kind != TY_SCALAR ||
+      (e->nargs == 2 && (e->args[1]->ty->kind != TY_SCALAR ||
+                         e->args[1]->ty->sc != t->sc)))
+    refuse(X, arena_printf(X->C, "this wp.%s", bname(X, bi)));
+  need_agg(X, t);
+  kern_scalar sc = t->sc;
+  int n = ncomp(t);
+  IrExpr **a = xv(X, e->args[0]);
+  if (bi == BI_NORM_L1) { /* s = 0; s += abs(v[k]) */
+    IrExpr *s = K(X, sc, 0.0);
+    for (int k = 0; k < n; k++)
+      s = B(X, OP_ADD, sc, s, CALL(X, BI_ABS, sc, 1, a[k], NULL));
+    return s;
+  }
+  IrExpr *b = tmp(X, xs(X, e->args[1]));
+  IrExpr *d = tmp(X, vdot(X, sc, a, a, n));
+  IrExpr *bb = B(X, OP_MUL, sc, b, b);
+  if (bi == BI_NORM_PSEUDO_HUBER) /* b sqrt(1 + d / b^2) */
+    return B(X, OP_MUL, sc, b, CALL(X, BI_SQRT, sc, 1,
+                                    B(X, OP_ADD, sc, K(X, sc, 1.0),
+                                      B(X, OP_DIV, sc, d, bb)), NULL));
+  /* d <= b^2 ? 0.5 d : b (sqrt(d) - 0.5 b) */
+  IrExpr *p = tmp(X, CMP(X, OP_LE, d, bb));
+  IrExpr *far = B(X, OP_MUL, sc, b,
+                  B(X, OP_SUB, sc, CALL(X, BI_SQRT, sc, 1, d, NULL),
+                    B(X, OP_MUL, sc, K(X, sc, 0.5), b)));
+  return SEL(X, p, B(X, OP_MUL, sc, K(X, sc, 0.5), d), far);
+}
+
 /* Scalar results of builtins on aggregates. */
 static IrExpr *scall_agg(Xp *X, IrExpr *e) {
   int bi = e->bi;
+  if (bi == BI_NORM_L1 || bi == BI_NORM_HUBER || bi == BI_NORM_PSEUDO_HUBER)
+    return norm_agg(X, e);
   if (e->nargs < 1 || e->nargs > 2)
     refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, bi)));
   const Type *t = e->args[0]->ty;
@@ -908,6 +946,22 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
         !ty_eq(at[1], t))
       refuse(X, "this spatial cross product");
     break;
+  case BI_SMOOTH_NORMALIZE:
+    if (e->nargs != 2 || !fl || t->kind != TY_VEC || t->quat || t->xform ||
+        !ty_eq(at[0], t) || at[1]->kind != TY_SCALAR)
+      refuse(X, "this wp.smooth_normalize");
+    break;
+  case BI_VELOCITY_AT_POINT:
+    if (e->nargs != 2 || at[0]->kind != TY_VEC || at[0]->rows != 6 ||
+        at[1]->kind != TY_VEC || at[1]->rows != 3 || t->kind != TY_VEC ||
+        t->rows != 3 || at[1]->quat)
+      refuse(X, "this wp.velocity_at_point");
+    break;
+  case BI_TRANSFORM_TWIST: case BI_TRANSFORM_WRENCH:
+    if (e->nargs != 2 || !at[0]->xform || at[1]->kind != TY_VEC ||
+        at[1]->rows != 6 || !ty_eq(at[1], t))
+      refuse(X, "this transform of a spatial vector");
+    break;
   case BI_QUAT_TO_MATRIX:
     if (e->nargs != 1 || !at[0]->quat || t->kind != TY_MAT || t->rows != 3 ||
         t->cols != 3)
@@ -1131,6 +1185,40 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     for (int k = 0; k < 3; k++)
       r[k] = a[0][k + (bi == BI_SPATIAL_BOTTOM ? 3 : 0)];
     return r;
+  case BI_SMOOTH_NORMALIZE: { /* v / norm_pseudo_huber(v, delta) */
+    IrExpr *b = a[1][0];
+    IrExpr *h = B(X, OP_MUL, sc, b, CALL(X, BI_SQRT, sc, 1,
+                  ADD(K(X, sc, 1.0), B(X, OP_DIV, sc, vdot(X, sc, a[0], a[0], n),
+                                       MUL(b, b))), NULL));
+    h = tmp(X, h);
+    for (int k = 0; k < n; k++)
+      r[k] = B(X, OP_DIV, sc, a[0][k], h);
+    return r;
+  }
+  case BI_VELOCITY_AT_POINT: { /* bottom(qd) + cross(top(qd), r) */
+    IrExpr *c[3];
+    cross3(X, sc, a[0], a[1], c);
+    for (int k = 0; k < 3; k++)
+      r[k] = ADD(a[0][3 + k], c[k]);
+    return r;
+  }
+  case BI_TRANSFORM_TWIST: case BI_TRANSFORM_WRENCH: {
+    /* twist (w, v): w' = R w, v' = R v + p x w'; wrench (tau, f):
+     * f' = R f, tau' = R tau + p x f' (Warp's math.py) */
+    bool tw = bi == BI_TRANSFORM_TWIST;
+    IrExpr **first = a[1] + (tw ? 0 : 3), **second = a[1] + (tw ? 3 : 0);
+    IrExpr *m[3], *u[3], *c[3];
+    quat_rotate(X, sc, a[0] + 3, first, false, m);
+    for (int k = 0; k < 3; k++)
+      m[k] = tmp(X, m[k]);
+    quat_rotate(X, sc, a[0] + 3, second, false, u);
+    cross3(X, sc, a[0], m, c);
+    for (int k = 0; k < 3; k++) {
+      r[(tw ? 0 : 3) + k] = m[k];
+      r[(tw ? 3 : 0) + k] = ADD(u[k], c[k]);
+    }
+    return r;
+  }
   case BI_SPATIAL_CROSS: case BI_SPATIAL_CROSS_DUAL: {
     /* Warp's spatial.h, w the top and v the bottom half:
      * cross: (w_a x w_b, v_a x w_b + w_a x v_b);

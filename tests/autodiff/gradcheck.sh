@@ -58,6 +58,10 @@ grep -q '^(random v)  *tangent .* ok$' "$out" || fail "erfs: no tangent row"
   fail "spatial_extra: exit $?"
 grep -q '^v  *adjoint  *12 .* ok$' "$out" || fail "spatial_extra: no passing row for v"
 grep -q '^(random v)  *tangent .* ok$' "$out" || fail "spatial_extra: no tangent row"
+"$kern" gradcheck "$dir/vec_extra.py" vec_extra --dim 4 'out=zeros(float32,4,5)' >"$out" 2>&1 ||
+  fail "vec_extra: exit $?"
+grep -q '^v  *adjoint  *12 .* ok$' "$out" || fail "vec_extra: no passing row for v"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "vec_extra: no tangent row"
 
 # what must be given, bad usage, help
 "$kern" gradcheck "$dir/gradcheck/ok64.py" sumsq >"$out" 2>&1
