@@ -164,15 +164,13 @@ static void prepend(Seq *s, Seq *chunk) {
   seq_init(chunk);
 }
 
+/* Does t carry an adjoint?  A float type: float16 and bfloat16 too, whose
+ * adjoints are computed in their own precision (each operation rounded),
+ * as Warp's are. */
 static bool fty(const Type *t) {
   return t && (t->kind == TY_SCALAR || t->kind == TY_VEC || t->kind == TY_MAT) &&
-         (t->sc == KERN_SCALAR_FLOAT32 || t->sc == KERN_SCALAR_FLOAT64);
-}
-
-/* a 16-bit float: its gradient is not computed yet, so it is refused */
-static bool lowp(const Type *t) {
-  return t && (t->kind == TY_SCALAR || t->kind == TY_VEC || t->kind == TY_MAT) &&
-         (t->sc == KERN_SCALAR_FLOAT16 || t->sc == KERN_SCALAR_BFLOAT16);
+         (t->sc == KERN_SCALAR_FLOAT32 || t->sc == KERN_SCALAR_FLOAT64 ||
+          t->sc == KERN_SCALAR_FLOAT16 || t->sc == KERN_SCALAR_BFLOAT16);
 }
 
 static bool is_agg(const Type *t) {
@@ -610,9 +608,6 @@ static void call_rule(Ad *D, Seq *c, int bi, IrExpr *r, IrExpr **x, int n,
 static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   if (e->kind == E_FCALL)
     return inline_call(D, fw, rv, e);
-  /* a 16-bit float would carry a gradient kern does not compute yet */
-  if (lowp(e->ty) || (e->kind == E_CAST && lowp(e->a->ty)))
-    refuse(D, "float16 and bfloat16 values");
   if (!fty(e->ty))
     return tmp(D, fw, clone(D, fw, e));
   Seq c;
@@ -707,7 +702,7 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     /* a float made from no float (wp.randf(state)): a constant here */
     bool anyf = false;
     for (int i = 0; i < e->nargs; i++)
-      anyf |= fty(e->args[i]->ty) || lowp(e->args[i]->ty);
+      anyf |= fty(e->args[i]->ty);
     if (!anyf)
       return tmp(D, fw, clone(D, fw, e));
     IrExpr **x = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)(e->nargs ? e->nargs : 1));
@@ -1103,8 +1098,6 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
 static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv) {
   Seq c;
   seq_init(&c);
-  if (lowp(e->ty))
-    refuse(D, "float16 and bfloat16 values");
   if (!fty(e->ty))
     return; /* an integer atomic: no replay, no gradient */
   bool minmax = e->bi == BI_ATOMIC_MIN || e->bi == BI_ATOMIC_MAX;
@@ -1172,8 +1165,6 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   case S_STORE: {
     IrVar *karr = s->var;
     IrExpr **idx = indices(D, fw, s->args, s->nargs);
-    if (lowp(s->c->ty))
-      refuse(D, "float16 and bfloat16 values");
     if (!fty(s->c->ty)) {
       (void)clone(D, fw, s->c); /* refuses what has no rule */
       return;
@@ -1719,8 +1710,6 @@ static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
   *dt = NULL;
   if (e->kind == E_FCALL)
     return tcall(D, s, e, dt);
-  if (lowp(e->ty) || (e->kind == E_CAST && lowp(e->a->ty)))
-    refuse(D, "float16 and bfloat16 values");
   if (!fty(e->ty))
     return tmp(D, s, clone(D, s, e));
   switch (e->kind) {
@@ -1794,7 +1783,7 @@ static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
                                  ? builtin_names[e->bi] : "(operator)"));
     bool anyf = false;
     for (int i = 0; i < e->nargs; i++)
-      anyf |= fty(e->args[i]->ty) || lowp(e->args[i]->ty);
+      anyf |= fty(e->args[i]->ty);
     if (!anyf)
       return tmp(D, s, clone(D, s, e));
     int n = e->nargs ? e->nargs : 1;
@@ -1870,8 +1859,6 @@ static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
 /* A float atomic: the primal atomic (returned, for its statement) and the
  * tangent's, into tan_a, put in s. */
 static IrExpr *tatomic(Ad *D, Seq *s, IrExpr *e) {
-  if (lowp(e->ty))
-    refuse(D, "float16 and bfloat16 values");
   IrExpr **idx = indices(D, s, e->args, e->nargs);
   IrExpr *n = ir_expr(D->C, E_ATOMIC, e->ty);
   *n = *e;
@@ -1938,8 +1925,6 @@ static void tstmt(Ad *D, IrStmt *st, Seq *s) {
     z->var = D->env[kid(D, st->var)];
     z->args = idx;
     if (!fty(st->c->ty)) {
-      if (lowp(st->c->ty))
-        refuse(D, "float16 and bfloat16 values");
       z->c = tmp(D, s, clone(D, s, st->c));
       put(s, z);
       return;

@@ -516,10 +516,6 @@ static const struct {
      "autodiff of wp.atomic_exch on floats is not supported yet", 7},
     {"    old = wp.atomic_add(out, 0, x)\n    out[i] = old\n",
      "autodiff of the value an atomic returns is not supported yet", 8},
-    {"    h = wp.float16(x)\n    out[i] = float(h) * 2.0\n",
-     "autodiff of float16 and bfloat16 values is not supported yet", 7},
-    {"    wp.atomic_add(out, 0, x)\n    h = wp.float16(x)\n",
-     "autodiff of float16 and bfloat16 values is not supported yet", 8},
     {"    out[i] = wp.noise(wp.uint32(1), x)\n",
      "autodiff of wp.noise of a non-float argument is not supported yet", 7},
     /* what the expansion into scalar IR does not cover (its refusal) */
