@@ -620,6 +620,7 @@ static bool quat_ok(int bi) {
   case BI_VEC_EQ: case BI_VEC_NE: case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV:
   case BI_QUAT_INVERSE: case BI_QUAT_IDENTITY: case BI_QUAT_TO_MATRIX:
   case BI_QUAT_FROM_AXIS_ANGLE: case BI_TRANSFORM_GET_ROTATION:
+  case BI_QUAT_RPY: case BI_TRANSFORM_SET_ROTATION_COPY:
     return true;
   default:
     return false;
@@ -634,6 +635,8 @@ static bool xform_ok(int bi) {
   case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
   case BI_TRANSFORM_INVERSE: case BI_TRANSFORM_MULTIPLY:
   case BI_TRANSFORM_TWIST: case BI_TRANSFORM_WRENCH:
+  case BI_TRANSFORM_TO_MATRIX: case BI_TRANSFORM_SET_TRANSLATION_COPY:
+  case BI_TRANSFORM_SET_ROTATION_COPY:
     return true;
   default:
     return false;
@@ -946,6 +949,24 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
         !ty_eq(at[1], t))
       refuse(X, "this spatial cross product");
     break;
+  case BI_QUAT_RPY:
+    if (e->nargs != 3 || !fl || !t->quat)
+      refuse(X, "this wp.quat_rpy");
+    for (int i = 0; i < 3; i++)
+      if (at[i]->kind != TY_SCALAR)
+        refuse(X, "this wp.quat_rpy");
+    break;
+  case BI_TRANSFORM_TO_MATRIX:
+    if (e->nargs != 1 || !at[0]->xform || t->kind != TY_MAT || t->rows != 4 ||
+        t->cols != 4)
+      refuse(X, "this wp.transform_to_matrix");
+    break;
+  case BI_TRANSFORM_SET_TRANSLATION_COPY: case BI_TRANSFORM_SET_ROTATION_COPY:
+    if (e->nargs != 2 || !at[0]->xform || !ty_eq(at[0], t) ||
+        at[1]->kind != TY_VEC ||
+        at[1]->rows != (bi == BI_TRANSFORM_SET_ROTATION_COPY ? 4 : 3))
+      refuse(X, "this copy of a transform");
+    break;
   case BI_SMOOTH_NORMALIZE:
     if (e->nargs != 2 || !fl || t->kind != TY_VEC || t->quat || t->xform ||
         !ty_eq(at[0], t) || at[1]->kind != TY_SCALAR)
@@ -1185,6 +1206,41 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     for (int k = 0; k < 3; k++)
       r[k] = a[0][k + (bi == BI_SPATIAL_BOTTOM ? 3 : 0)];
     return r;
+  case BI_QUAT_RPY: { /* Warp's quat.h, from the half angles */
+    IrExpr *c[3], *sn[3]; /* roll, pitch, yaw */
+    for (int k = 0; k < 3; k++) {
+      IrExpr *h = tmp(X, MUL(a[k][0], K(X, sc, 0.5)));
+      c[k] = tmp(X, CALL(X, BI_COS, sc, 1, h, NULL));
+      sn[k] = tmp(X, CALL(X, BI_SIN, sc, 1, h, NULL));
+    }
+    IrExpr *cr = c[0], *sr = sn[0], *cp = c[1], *sp = sn[1], *cy = c[2], *sy = sn[2];
+    r[3] = ADD(MUL(MUL(cy, cr), cp), MUL(MUL(sy, sr), sp));
+    r[0] = SUB(MUL(MUL(cy, sr), cp), MUL(MUL(sy, cr), sp));
+    r[1] = ADD(MUL(MUL(cy, cr), sp), MUL(MUL(sy, sr), cp));
+    r[2] = SUB(MUL(MUL(sy, cr), cp), MUL(MUL(cy, sr), sp));
+    return r;
+  }
+  case BI_TRANSFORM_TO_MATRIX: { /* (R p; 0 0 0 1), R = quat_to_matrix(q) */
+    for (int j = 0; j < 3; j++) {
+      IrExpr *u[3], *col[3];
+      for (int i = 0; i < 3; i++)
+        u[i] = K(X, sc, i == j ? 1.0 : 0.0);
+      quat_rotate(X, sc, a[0] + 3, u, false, col);
+      for (int i = 0; i < 3; i++)
+        r[i * 4 + j] = col[i];
+    }
+    for (int i = 0; i < 3; i++)
+      r[i * 4 + 3] = a[0][i];
+    for (int j = 0; j < 4; j++)
+      r[12 + j] = K(X, sc, j == 3 ? 1.0 : 0.0);
+    return r;
+  }
+  case BI_TRANSFORM_SET_TRANSLATION_COPY: case BI_TRANSFORM_SET_ROTATION_COPY: {
+    int at0 = bi == BI_TRANSFORM_SET_ROTATION_COPY ? 3 : 0;
+    for (int k = 0; k < 7; k++)
+      r[k] = k >= at0 && k < at0 + at[1]->rows ? a[1][k - at0] : a[0][k];
+    return r;
+  }
   case BI_SMOOTH_NORMALIZE: { /* v / norm_pseudo_huber(v, delta) */
     IrExpr *b = a[1][0];
     IrExpr *h = B(X, OP_MUL, sc, b, CALL(X, BI_SQRT, sc, 1,

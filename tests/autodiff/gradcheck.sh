@@ -62,6 +62,12 @@ grep -q '^(random v)  *tangent .* ok$' "$out" || fail "spatial_extra: no tangent
   fail "vec_extra: exit $?"
 grep -q '^v  *adjoint  *12 .* ok$' "$out" || fail "vec_extra: no passing row for v"
 grep -q '^(random v)  *tangent .* ok$' "$out" || fail "vec_extra: no tangent row"
+"$kern" gradcheck "$dir/xform_extra.py" xform_extra --dim 4 'out=zeros(float32,4,3)' >"$out" 2>&1 ||
+  fail "xform_extra: exit $?"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "xform_extra: no tangent row"
+"$kern" gradcheck "$dir/gradcheck/ok64.py" xcopy --dim 5 >"$out" 2>&1 || fail "xcopy: exit $?"
+grep -q '^v  *adjoint  *15 .* ok$' "$out" || fail "xcopy: no passing row for v"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "xcopy: no tangent row"
 
 # what must be given, bad usage, help
 "$kern" gradcheck "$dir/gradcheck/ok64.py" sumsq >"$out" 2>&1
