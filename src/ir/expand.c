@@ -949,6 +949,12 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
         !ty_eq(at[1], t))
       refuse(X, "this spatial cross product");
     break;
+  case BI_SPATIAL_ADJOINT:
+    if (e->nargs != 2 || t->kind != TY_MAT || t->rows != 6 || t->cols != 6 ||
+        at[0]->kind != TY_MAT || at[0]->rows != 3 || at[0]->cols != 3 ||
+        !ty_eq(at[0], at[1]))
+      refuse(X, "this wp.spatial_adjoint");
+    break;
   case BI_QUAT_RPY:
     if (e->nargs != 3 || !fl || !t->quat)
       refuse(X, "this wp.quat_rpy");
@@ -1205,6 +1211,13 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
   case BI_SPATIAL_TOP: case BI_SPATIAL_BOTTOM:
     for (int k = 0; k < 3; k++)
       r[k] = a[0][k + (bi == BI_SPATIAL_BOTTOM ? 3 : 0)];
+    return r;
+  case BI_SPATIAL_ADJOINT: /* (R 0; S R), R = a, S = b, 3x3 blocks */
+    for (int i = 0; i < 6; i++)
+      for (int j = 0; j < 6; j++)
+        r[i * 6 + j] = i < 3 && j >= 3 ? K(X, sc, 0.0)
+                       : i >= 3 && j < 3 ? a[1][(i - 3) * 3 + j]
+                       : a[0][(i % 3) * 3 + j % 3];
     return r;
   case BI_QUAT_RPY: { /* Warp's quat.h, from the half angles */
     IrExpr *c[3], *sn[3]; /* roll, pitch, yaw */

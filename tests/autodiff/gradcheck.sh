@@ -54,7 +54,7 @@ grep -q '^y  *adjoint  *6 .* ok$' "$out" || fail "erfs: no passing row for y"
 grep -q '^(random v)  *tangent .* ok$' "$out" || fail "erfs: no tangent row"
 # the spatial and quaternion builtins the expansion writes out: adjoint
 # (v, vec3) and tangent against differences in float32
-"$kern" gradcheck "$dir/spatial_extra.py" spatial_extra --dim 4 'out=zeros(float32,4,6)' >"$out" 2>&1 ||
+"$kern" gradcheck "$dir/spatial_extra.py" spatial_extra --dim 4 'out=zeros(float32,4,7)' >"$out" 2>&1 ||
   fail "spatial_extra: exit $?"
 grep -q '^v  *adjoint  *12 .* ok$' "$out" || fail "spatial_extra: no passing row for v"
 grep -q '^(random v)  *tangent .* ok$' "$out" || fail "spatial_extra: no tangent row"

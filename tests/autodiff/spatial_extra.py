@@ -1,8 +1,8 @@
 # Autodiff of vector, quaternion and spatial builtins the expansion
 # (src/ir/expand.c) writes out since issue #26's builtin rules: skew,
 # ddot, quat_from_axis_angle, transform_get_rotation, spatial_top,
-# spatial_bottom, spatial_cross, spatial_cross_dual.
-# kern-test: spatial_extra --adjoint --dim 8 a='arange(float32,8)' v='rand(vec3,8)' out='zeros(float32,8,6)' adj_a='zeros(float32,8)' adj_v='zeros(vec3,8)' adj_out='ones(float32,8,6)'
+# spatial_bottom, spatial_cross, spatial_cross_dual, spatial_adjoint.
+# kern-test: spatial_extra --adjoint --dim 8 a='arange(float32,8)' v='rand(vec3,8)' out='zeros(float32,8,7)' adj_a='zeros(float32,8)' adj_v='zeros(vec3,8)' adj_out='ones(float32,8,7)'
 # why: Warp's hand-written adjoints of these builtins equal the derivative of their expansion
 # kern-check: adj_a rtol=5e-5 atol=1e-5
 # kern-check: adj_v rtol=5e-5 atol=1e-5
@@ -28,3 +28,5 @@ def spatial_extra(a: wp.array(dtype=float), v: wp.array(dtype=wp.vec3), out: wp.
     out[i, 4] = c[0] + c[1] * 2.0 + c[2] * 3.0 + c[3] * 4.0 + c[4] * 5.0 + c[5] * 6.0
     d = wp.spatial_cross_dual(u, s)
     out[i, 5] = d[0] * 6.0 - d[1] + d[2] * 0.5 + d[3] * 2.0 + d[4] + d[5] * 3.0
+    sa = wp.spatial_adjoint(m, wp.skew(p))
+    out[i, 6] = wp.dot(sa * s, u) + sa[4, 1] * x
