@@ -577,6 +577,8 @@ static void call_rule(Ad *D, Seq *c, int bi, IrExpr *r, IrExpr **x, int n,
   case BI_FLOOR: case BI_CEIL: case BI_TRUNC: case BI_ROUND: case BI_RINT:
   case BI_SIGN: case BI_STEP: case BI_OP_FLOORDIV:
     return; /* piecewise constant: no gradient (Warp) */
+  case BI_FRAC: /* Warp's adj_frac adds nothing */
+    return;
   case BI_POW: case BI_OP_POW: { /* r = a^b */
     IrExpr *b = x[1];
     /* d/da = b a^(b-1); d/db = log(a) r (Warp guards a > 0) */
@@ -1394,6 +1396,10 @@ static void keep_expr(IrExpr *e) {
   if (e->kind == E_CALL && e->ty->kind == TY_SCALAR && fty(e->ty) &&
       (e->bi == BI_MIN || e->bi == BI_MAX || e->bi == BI_CLAMP))
     e->ival = IR_KEEP_CALL;
+  /* frac: Warp's adjoint is zero (its adj_frac is empty), not the
+   * derivative of x - trunc(x); on vectors too, componentwise */
+  if (e->kind == E_CALL && fty(e->ty) && e->bi == BI_FRAC)
+    e->ival = IR_KEEP_CALL;
   keep_expr(e->a);
   keep_expr(e->b);
   keep_expr(e->c);
@@ -1618,7 +1624,7 @@ static IrExpr *call_tan(Ad *D, Seq *s, int bi, IrExpr *r, IrExpr **x,
     return tsel(D, tmp(D, s, min_pick(D, BI_MIN, m, hi)), dm, dx[2], t);
   }
   case BI_FLOOR: case BI_CEIL: case BI_TRUNC: case BI_ROUND: case BI_RINT:
-  case BI_SIGN: case BI_STEP: case BI_OP_FLOORDIV:
+  case BI_SIGN: case BI_STEP: case BI_OP_FLOORDIV: case BI_FRAC:
     return NULL;
   case BI_POW: case BI_OP_POW: {
     IrExpr *b = x[1];

@@ -1377,8 +1377,16 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
                              : bi == BI_DIAG ? a[0][i] : K(X, sc, 1.0);
     return r;
   default: /* componentwise: the scalar builtin on each component */
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++) {
+      if (e->ival == IR_KEEP_CALL) { /* an autodiff module's frac */
+        IrExpr *args[2] = {a[0][k], e->nargs > 1 ? a[1][k] : NULL};
+        IrExpr *c = ir_call(X->C, bi, sty(sc), e->nargs, args);
+        c->ival = IR_KEEP_CALL;
+        r[k] = tmp(X, c);
+        continue;
+      }
       r[k] = CALL(X, bi, sc, e->nargs, a[0][k], e->nargs > 1 ? a[1][k] : NULL);
+    }
     return r;
   }
 #undef MUL
