@@ -165,15 +165,13 @@ static void prepend(Seq *s, Seq *chunk) {
   seq_init(chunk);
 }
 
+/* Does t carry an adjoint?  A float type: float16 and bfloat16 too, whose
+ * adjoints are computed in their own precision (each operation rounded),
+ * as Warp's are. */
 static bool fty(const Type *t) {
   return t && (t->kind == TY_SCALAR || t->kind == TY_VEC || t->kind == TY_MAT) &&
-         (t->sc == KERN_SCALAR_FLOAT32 || t->sc == KERN_SCALAR_FLOAT64);
-}
-
-/* a 16-bit float: its gradient is not computed yet, so it is refused */
-static bool lowp(const Type *t) {
-  return t && (t->kind == TY_SCALAR || t->kind == TY_VEC || t->kind == TY_MAT) &&
-         (t->sc == KERN_SCALAR_FLOAT16 || t->sc == KERN_SCALAR_BFLOAT16);
+         (t->sc == KERN_SCALAR_FLOAT32 || t->sc == KERN_SCALAR_FLOAT64 ||
+          t->sc == KERN_SCALAR_FLOAT16 || t->sc == KERN_SCALAR_BFLOAT16);
 }
 
 static bool is_agg(const Type *t) {
@@ -473,6 +471,27 @@ static void minmax(Ad *D, Seq *c, int bi, IrExpr *a, IrExpr *b, IrExpr *g) {
   acc(D, c, b, sel(D, k, fconst(D, t, 0), g));
 }
 
+/* Warp's partials of the error functions, times g (the adjoint, or in
+ * forward mode the tangent): erf, erfc: +-2/sqrt(pi) exp(-x^2); erfinv,
+ * erfcinv: +-sqrt(pi)/2 exp(r^2), from the result r. */
+static IrExpr *erf_partial(Ad *D, int bi, IrExpr *a, IrExpr *r, IrExpr *g) {
+  const Type *t = r->ty;
+  bool inv = bi == BI_ERFINV || bi == BI_ERFCINV;
+  IrExpr *e = inv ? call1(D, BI_EXP, bin(D, OP_MUL, r, r))
+                  : call1(D, BI_EXP, ir_unary(D->C, OP_NEG, bin(D, OP_MUL, a, a)));
+  IrExpr *k = fconst(D, t, inv ? 0.88622692545275801365 : 1.12837916709551257390);
+  IrExpr *d = bin(D, OP_MUL, bin(D, OP_MUL, k, e), g);
+  return bi == BI_ERFC || bi == BI_ERFCINV ? ir_unary(D->C, OP_NEG, d) : d;
+}
+
+/* Do a and b have the same sign bit (Warp's adj_copysign compares
+ * copysign(1, a) with copysign(1, b), so -0 counts as negative)? */
+static IrExpr *same_sign(Ad *D, IrExpr *a, IrExpr *b) {
+  const Type *t = a->ty;
+  return bin(D, OP_EQ, ir_call2(D->C, BI_COPYSIGN, t, fconst(D, t, 1), a),
+             ir_call2(D->C, BI_COPYSIGN, t, fconst(D, t, 1), b));
+}
+
 /* The rule of one scalar math builtin: g is the adjoint of r = f(x[, y]),
  * the partials go into the arguments' adjoints. */
 static void call_rule(Ad *D, Seq *c, int bi, IrExpr *r, IrExpr **x, int n,
@@ -559,6 +578,8 @@ static void call_rule(Ad *D, Seq *c, int bi, IrExpr *r, IrExpr **x, int n,
   case BI_FLOOR: case BI_CEIL: case BI_TRUNC: case BI_ROUND: case BI_RINT:
   case BI_SIGN: case BI_STEP: case BI_OP_FLOORDIV:
     return; /* piecewise constant: no gradient (Warp) */
+  case BI_FRAC: /* Warp's adj_frac adds nothing */
+    return;
   case BI_POW: case BI_OP_POW: { /* r = a^b */
     IrExpr *b = x[1];
     /* d/da = b a^(b-1); d/db = log(a) r (Warp guards a > 0) */
@@ -568,6 +589,16 @@ static void call_rule(Ad *D, Seq *c, int bi, IrExpr *r, IrExpr **x, int n,
     (void)n;
     return;
   }
+  case BI_ERF: case BI_ERFC: /* +-g 2/sqrt(pi) exp(-x^2) */
+  case BI_ERFINV: case BI_ERFCINV: /* +-g sqrt(pi)/2 exp(r^2) */
+    acc(D, c, a, erf_partial(D, bi, a, r, g));
+    return;
+  case BI_COPYSIGN: /* Warp: +g where the sign bits agree, else -g; y none */
+    acc(D, c, a, sel(D, same_sign(D, a, x[1]), g, ir_unary(D->C, OP_NEG, g)));
+    return;
+  case BI_MOD: case BI_OP_MOD: /* Warp: adj_a += g; b gets none */
+    acc(D, c, a, g);
+    return;
   default:
     refuse(D, arena_printf(D->C, "wp.%s", bi < BI_COUNT ? builtin_names[bi]
                                                           : "(an operator)"));
@@ -580,9 +611,6 @@ static void call_rule(Ad *D, Seq *c, int bi, IrExpr *r, IrExpr **x, int n,
 static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   if (e->kind == E_FCALL)
     return inline_call(D, fw, rv, e);
-  /* a 16-bit float would carry a gradient kern does not compute yet */
-  if (lowp(e->ty) || (e->kind == E_CAST && lowp(e->a->ty)))
-    refuse(D, "float16 and bfloat16 values");
   if (!fty(e->ty))
     return tmp(D, fw, clone(D, fw, e));
   Seq c;
@@ -628,6 +656,9 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
       put(&c, if_nonzero(D, g, &in));
       break;
     }
+    case OP_MOD: /* Warp's adj_mod: adj_a += g; b gets none */
+      acc(D, &c, a, g);
+      break;
     default:
       refuse(D, "this operator on floats");
     }
@@ -674,7 +705,7 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     /* a float made from no float (wp.randf(state)): a constant here */
     bool anyf = false;
     for (int i = 0; i < e->nargs; i++)
-      anyf |= fty(e->args[i]->ty) || lowp(e->args[i]->ty);
+      anyf |= fty(e->args[i]->ty);
     if (!anyf)
       return tmp(D, fw, clone(D, fw, e));
     IrExpr **x = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)(e->nargs ? e->nargs : 1));
@@ -1070,8 +1101,6 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
 static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv) {
   Seq c;
   seq_init(&c);
-  if (lowp(e->ty))
-    refuse(D, "float16 and bfloat16 values");
   if (!fty(e->ty))
     return; /* an integer atomic: no replay, no gradient */
   bool minmax = e->bi == BI_ATOMIC_MIN || e->bi == BI_ATOMIC_MAX;
@@ -1139,8 +1168,6 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   case S_STORE: {
     IrVar *karr = s->var;
     IrExpr **idx = indices(D, fw, s->args, s->nargs);
-    if (lowp(s->c->ty))
-      refuse(D, "float16 and bfloat16 values");
     if (!fty(s->c->ty)) {
       (void)clone(D, fw, s->c); /* refuses what has no rule */
       return;
@@ -1478,6 +1505,10 @@ static void keep_expr(IrExpr *e) {
   if (e->kind == E_CALL && e->ty->kind == TY_SCALAR && fty(e->ty) &&
       (e->bi == BI_MIN || e->bi == BI_MAX || e->bi == BI_CLAMP))
     e->ival = IR_KEEP_CALL;
+  /* frac: Warp's adjoint is zero (its adj_frac is empty), not the
+   * derivative of x - trunc(x); on vectors too, componentwise */
+  if (e->kind == E_CALL && fty(e->ty) && e->bi == BI_FRAC)
+    e->ival = IR_KEEP_CALL;
   keep_expr(e->a);
   keep_expr(e->b);
   keep_expr(e->c);
@@ -1702,7 +1733,7 @@ static IrExpr *call_tan(Ad *D, Seq *s, int bi, IrExpr *r, IrExpr **x,
     return tsel(D, tmp(D, s, min_pick(D, BI_MIN, m, hi)), dm, dx[2], t);
   }
   case BI_FLOOR: case BI_CEIL: case BI_TRUNC: case BI_ROUND: case BI_RINT:
-  case BI_SIGN: case BI_STEP: case BI_OP_FLOORDIV:
+  case BI_SIGN: case BI_STEP: case BI_OP_FLOORDIV: case BI_FRAC:
     return NULL;
   case BI_POW: case BI_OP_POW: {
     IrExpr *b = x[1];
@@ -1710,6 +1741,12 @@ static IrExpr *call_tan(Ad *D, Seq *s, int bi, IrExpr *r, IrExpr **x,
     return tsum(D, tmul(D, da, bin(D, OP_MUL, b, pa)),
                 tmul(D, dx[1], bin(D, OP_MUL, call1(D, BI_LOG, a), r)));
   }
+  case BI_ERF: case BI_ERFC: case BI_ERFINV: case BI_ERFCINV:
+    return da ? erf_partial(D, bi, a, r, da) : NULL;
+  case BI_COPYSIGN:
+    return da ? sel(D, same_sign(D, a, x[1]), da, tneg(D, da)) : NULL;
+  case BI_MOD: case BI_OP_MOD:
+    return da;
   default:
     refuse(D, arena_printf(D->C, "wp.%s", bi < BI_COUNT ? builtin_names[bi]
                                                           : "(an operator)"));
@@ -1788,8 +1825,6 @@ static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
   *dt = NULL;
   if (e->kind == E_FCALL)
     return tcall(D, s, e, dt);
-  if (lowp(e->ty) || (e->kind == E_CAST && lowp(e->a->ty)))
-    refuse(D, "float16 and bfloat16 values");
   if (!fty(e->ty))
     return tmp(D, s, clone(D, s, e));
   switch (e->kind) {
@@ -1834,6 +1869,9 @@ static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
     case OP_DIV: /* da / b - db r / b */
       d = tsum(D, tdiv(D, da, b), tneg(D, tdiv(D, tmul(D, db, r), b)));
       break;
+    case OP_MOD: /* Warp's adjoint, transposed */
+      d = da;
+      break;
     default:
       refuse(D, "this operator on floats");
     }
@@ -1860,7 +1898,7 @@ static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
                                  ? builtin_names[e->bi] : "(operator)"));
     bool anyf = false;
     for (int i = 0; i < e->nargs; i++)
-      anyf |= fty(e->args[i]->ty) || lowp(e->args[i]->ty);
+      anyf |= fty(e->args[i]->ty);
     if (!anyf)
       return tmp(D, s, clone(D, s, e));
     int n = e->nargs ? e->nargs : 1;
@@ -1936,8 +1974,6 @@ static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
 /* A float atomic: the primal atomic (returned, for its statement) and the
  * tangent's, into tan_a, put in s. */
 static IrExpr *tatomic(Ad *D, Seq *s, IrExpr *e) {
-  if (lowp(e->ty))
-    refuse(D, "float16 and bfloat16 values");
   IrExpr **idx = indices(D, s, e->args, e->nargs);
   IrExpr *n = ir_expr(D->C, E_ATOMIC, e->ty);
   *n = *e;
@@ -2004,8 +2040,6 @@ static void tstmt(Ad *D, IrStmt *st, Seq *s) {
     z->var = D->env[kid(D, st->var)];
     z->args = idx;
     if (!fty(st->c->ty)) {
-      if (lowp(st->c->ty))
-        refuse(D, "float16 and bfloat16 values");
       z->c = tmp(D, s, clone(D, s, st->c));
       put(s, z);
       return;

@@ -603,6 +603,14 @@ static void quat_mul(Xp *X, kern_scalar sc, IrExpr **x, IrExpr **y, IrExpr **r) 
   r[3] = B(X, OP_SUB, sc, w, B(X, OP_MUL, sc, x[2], y[2]));
 }
 
+/* Warp's cross(x, y) into r. */
+static void cross3(Xp *X, kern_scalar sc, IrExpr **x, IrExpr **y, IrExpr **r) {
+  static const int ix[3][4] = {{1, 2, 2, 1}, {2, 0, 0, 2}, {0, 1, 1, 0}};
+  for (int k = 0; k < 3; k++)
+    r[k] = B(X, OP_SUB, sc, B(X, OP_MUL, sc, x[ix[k][0]], y[ix[k][1]]),
+             B(X, OP_MUL, sc, x[ix[k][2]], y[ix[k][3]]));
+}
+
 /* Builtins a quaternion or transform takes (their helper is the vector
  * one, or they have a form of their own below). */
 static bool quat_ok(int bi) {
@@ -611,6 +619,8 @@ static bool quat_ok(int bi) {
   case BI_DOT: case BI_LENGTH: case BI_LENGTH_SQ: case BI_NORMALIZE:
   case BI_VEC_EQ: case BI_VEC_NE: case BI_QUAT_ROTATE: case BI_QUAT_ROTATE_INV:
   case BI_QUAT_INVERSE: case BI_QUAT_IDENTITY: case BI_QUAT_TO_MATRIX:
+  case BI_QUAT_FROM_AXIS_ANGLE: case BI_TRANSFORM_GET_ROTATION:
+  case BI_QUAT_RPY: case BI_TRANSFORM_SET_ROTATION_COPY:
     return true;
   default:
     return false;
@@ -624,6 +634,9 @@ static bool xform_ok(int bi) {
   case BI_TRANSFORM_GET_TRANSLATION: case BI_TRANSFORM_GET_ROTATION:
   case BI_TRANSFORM_POINT: case BI_TRANSFORM_VECTOR:
   case BI_TRANSFORM_INVERSE: case BI_TRANSFORM_MULTIPLY:
+  case BI_TRANSFORM_TWIST: case BI_TRANSFORM_WRENCH:
+  case BI_TRANSFORM_TO_MATRIX: case BI_TRANSFORM_SET_TRANSLATION_COPY:
+  case BI_TRANSFORM_SET_ROTATION_COPY:
     return true;
   default:
     return false;
@@ -648,16 +661,53 @@ static int cw_arity(int bi) {
          bi == BI_OP_FLOORDIV ? 2 : 1;
 }
 
+/* Warp's norm_l1(v), norm_huber(v, delta), norm_pseudo_huber(v, delta)
+ * (@wp.funcs of its math.py, as extra.c's helpers: float32 vectors). */
+static IrExpr *norm_agg(Xp *X, IrExpr *e) {
+  int bi = e->bi;
+  const Type *t = e->args[0]->ty;
+  if (e->nargs != (bi == BI_NORM_L1 ? 1 : 2) || t->kind != TY_VEC || t->quat ||
+      t->xform || !isf(t->sc) || e->ty->kind != TY_SCALAR ||
+      (e->nargs == 2 && (e->args[1]->ty->kind != TY_SCALAR ||
+                         e->args[1]->ty->sc != t->sc)))
+    refuse(X, arena_printf(X->C, "this wp.%s", bname(X, bi)));
+  need_agg(X, t);
+  kern_scalar sc = t->sc;
+  int n = ncomp(t);
+  IrExpr **a = xv(X, e->args[0]);
+  if (bi == BI_NORM_L1) { /* s = 0; s += abs(v[k]) */
+    IrExpr *s = K(X, sc, 0.0);
+    for (int k = 0; k < n; k++)
+      s = B(X, OP_ADD, sc, s, CALL(X, BI_ABS, sc, 1, a[k], NULL));
+    return s;
+  }
+  IrExpr *b = tmp(X, xs(X, e->args[1]));
+  IrExpr *d = tmp(X, vdot(X, sc, a, a, n));
+  IrExpr *bb = B(X, OP_MUL, sc, b, b);
+  if (bi == BI_NORM_PSEUDO_HUBER) /* b sqrt(1 + d / b^2) */
+    return B(X, OP_MUL, sc, b, CALL(X, BI_SQRT, sc, 1,
+                                    B(X, OP_ADD, sc, K(X, sc, 1.0),
+                                      B(X, OP_DIV, sc, d, bb)), NULL));
+  /* d <= b^2 ? 0.5 d : b (sqrt(d) - 0.5 b) */
+  IrExpr *p = tmp(X, CMP(X, OP_LE, d, bb));
+  IrExpr *far = B(X, OP_MUL, sc, b,
+                  B(X, OP_SUB, sc, CALL(X, BI_SQRT, sc, 1, d, NULL),
+                    B(X, OP_MUL, sc, K(X, sc, 0.5), b)));
+  return SEL(X, p, B(X, OP_MUL, sc, K(X, sc, 0.5), d), far);
+}
+
 /* Scalar results of builtins on aggregates. */
 static IrExpr *scall_agg(Xp *X, IrExpr *e) {
   int bi = e->bi;
+  if (bi == BI_NORM_L1 || bi == BI_NORM_HUBER || bi == BI_NORM_PSEUDO_HUBER)
+    return norm_agg(X, e);
   if (e->nargs < 1 || e->nargs > 2)
     refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, bi)));
   const Type *t = e->args[0]->ty;
   switch (bi) {
   case BI_DOT: case BI_LENGTH: case BI_LENGTH_SQ: case BI_MIN: case BI_MAX:
   case BI_VEC_EQ: case BI_VEC_NE: case BI_TRACE: case BI_DETERMINANT:
-  case BI_ISNAN: case BI_ISINF: case BI_ISFINITE:
+  case BI_ISNAN: case BI_ISINF: case BI_ISFINITE: case BI_DDOT:
     break;
   default:
     refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, bi)));
@@ -683,6 +733,10 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
   case BI_VEC_EQ: case BI_VEC_NE:
     if (e->nargs != 2)
       refuse(X, "this comparison");
+    break;
+  case BI_DDOT:
+    if (e->nargs != 2 || t->kind != TY_MAT || !isf(sc))
+      refuse(X, "this wp.ddot");
     break;
   case BI_TRACE: case BI_DETERMINANT:
     if (e->nargs != 1 || t->kind != TY_MAT || t->rows != t->cols)
@@ -727,6 +781,8 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
     }
     return p;
   }
+  case BI_DDOT: /* Warp's mat.h: r = 0; r += a[i][j] * b[i][j], row by row */
+    return dot_sum(X, sc, a, 1, b, 1, n);
   case BI_TRACE: { /* s = 0; s += a.m[k][k] */
     IrExpr *s = K(X, sc, 0.0);
     for (int k = 0; k < t->rows; k++)
@@ -872,6 +928,66 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
   case BI_QUAT_IDENTITY:
     if (e->nargs != 0 || !t->quat)
       refuse(X, "this wp.quat_identity");
+    break;
+  case BI_QUAT_FROM_AXIS_ANGLE:
+    if (e->nargs != 2 || !fl || !t->quat || at[0]->kind != TY_VEC || at[0]->quat ||
+        at[0]->rows != 3 || at[1]->kind != TY_SCALAR)
+      refuse(X, "this wp.quat_from_axis_angle");
+    break;
+  case BI_SKEW:
+    if (e->nargs != 1 || at[0]->kind != TY_VEC || at[0]->rows != 3 ||
+        t->kind != TY_MAT || t->rows != 3 || t->cols != 3)
+      refuse(X, "this wp.skew");
+    break;
+  case BI_SPATIAL_TOP: case BI_SPATIAL_BOTTOM:
+    if (e->nargs != 1 || at[0]->kind != TY_VEC || at[0]->rows != 6 ||
+        at[0]->quat || at[0]->xform || t->kind != TY_VEC || t->rows != 3)
+      refuse(X, "this part of a spatial vector");
+    break;
+  case BI_SPATIAL_CROSS: case BI_SPATIAL_CROSS_DUAL:
+    if (e->nargs != 2 || t->kind != TY_VEC || t->rows != 6 || !ty_eq(at[0], t) ||
+        !ty_eq(at[1], t))
+      refuse(X, "this spatial cross product");
+    break;
+  case BI_SPATIAL_ADJOINT:
+    if (e->nargs != 2 || t->kind != TY_MAT || t->rows != 6 || t->cols != 6 ||
+        at[0]->kind != TY_MAT || at[0]->rows != 3 || at[0]->cols != 3 ||
+        !ty_eq(at[0], at[1]))
+      refuse(X, "this wp.spatial_adjoint");
+    break;
+  case BI_QUAT_RPY:
+    if (e->nargs != 3 || !fl || !t->quat)
+      refuse(X, "this wp.quat_rpy");
+    for (int i = 0; i < 3; i++)
+      if (at[i]->kind != TY_SCALAR)
+        refuse(X, "this wp.quat_rpy");
+    break;
+  case BI_TRANSFORM_TO_MATRIX:
+    if (e->nargs != 1 || !at[0]->xform || t->kind != TY_MAT || t->rows != 4 ||
+        t->cols != 4)
+      refuse(X, "this wp.transform_to_matrix");
+    break;
+  case BI_TRANSFORM_SET_TRANSLATION_COPY: case BI_TRANSFORM_SET_ROTATION_COPY:
+    if (e->nargs != 2 || !at[0]->xform || !ty_eq(at[0], t) ||
+        at[1]->kind != TY_VEC ||
+        at[1]->rows != (bi == BI_TRANSFORM_SET_ROTATION_COPY ? 4 : 3))
+      refuse(X, "this copy of a transform");
+    break;
+  case BI_SMOOTH_NORMALIZE:
+    if (e->nargs != 2 || !fl || t->kind != TY_VEC || t->quat || t->xform ||
+        !ty_eq(at[0], t) || at[1]->kind != TY_SCALAR)
+      refuse(X, "this wp.smooth_normalize");
+    break;
+  case BI_VELOCITY_AT_POINT:
+    if (e->nargs != 2 || at[0]->kind != TY_VEC || at[0]->rows != 6 ||
+        at[1]->kind != TY_VEC || at[1]->rows != 3 || t->kind != TY_VEC ||
+        t->rows != 3 || at[1]->quat)
+      refuse(X, "this wp.velocity_at_point");
+    break;
+  case BI_TRANSFORM_TWIST: case BI_TRANSFORM_WRENCH:
+    if (e->nargs != 2 || !at[0]->xform || at[1]->kind != TY_VEC ||
+        at[1]->rows != 6 || !ty_eq(at[1], t))
+      refuse(X, "this transform of a spatial vector");
     break;
   case BI_QUAT_TO_MATRIX:
     if (e->nargs != 1 || !at[0]->quat || t->kind != TY_MAT || t->rows != 3 ||
@@ -1074,11 +1190,126 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
       }
       return r;
     }
-  case BI_CROSS: {
-    IrExpr **x = a[0], **y = a[1];
-    static const int ix[3][4] = {{1, 2, 2, 1}, {2, 0, 0, 2}, {0, 1, 1, 0}};
+  case BI_CROSS:
+    cross3(X, sc, a[0], a[1], r);
+    return r;
+  case BI_QUAT_FROM_AXIS_ANGLE: { /* Warp's quat.h: h = angle * 0.5 */
+    IrExpr *h = tmp(X, MUL(a[1][0], K(X, sc, 0.5)));
+    IrExpr *sh = tmp(X, CALL(X, BI_SIN, sc, 1, h, NULL));
     for (int k = 0; k < 3; k++)
-      r[k] = SUB(MUL(x[ix[k][0]], y[ix[k][1]]), MUL(x[ix[k][2]], y[ix[k][3]]));
+      r[k] = MUL(a[0][k], sh);
+    r[3] = CALL(X, BI_COS, sc, 1, h, NULL);
+    return r;
+  }
+  case BI_SKEW: { /* (0, -a2, a1; a2, 0, -a0; -a1, a0, 0) */
+    static const int ix[9] = {-1, 2, 1, 2, -1, 0, 1, 0, -1};
+    static const bool neg[9] = {0, 1, 0, 0, 0, 1, 1, 0, 0};
+    for (int k = 0; k < 9; k++)
+      r[k] = ix[k] < 0 ? K(X, sc, 0.0) : neg[k] ? NEG(X, a[0][ix[k]]) : a[0][ix[k]];
+    return r;
+  }
+  case BI_SPATIAL_TOP: case BI_SPATIAL_BOTTOM:
+    for (int k = 0; k < 3; k++)
+      r[k] = a[0][k + (bi == BI_SPATIAL_BOTTOM ? 3 : 0)];
+    return r;
+  case BI_SPATIAL_ADJOINT: /* (R 0; S R), R = a, S = b, 3x3 blocks */
+    for (int i = 0; i < 6; i++)
+      for (int j = 0; j < 6; j++)
+        r[i * 6 + j] = i < 3 && j >= 3 ? K(X, sc, 0.0)
+                       : i >= 3 && j < 3 ? a[1][(i - 3) * 3 + j]
+                       : a[0][(i % 3) * 3 + j % 3];
+    return r;
+  case BI_QUAT_RPY: { /* Warp's quat.h, from the half angles */
+    IrExpr *c[3], *sn[3]; /* roll, pitch, yaw */
+    for (int k = 0; k < 3; k++) {
+      IrExpr *h = tmp(X, MUL(a[k][0], K(X, sc, 0.5)));
+      c[k] = tmp(X, CALL(X, BI_COS, sc, 1, h, NULL));
+      sn[k] = tmp(X, CALL(X, BI_SIN, sc, 1, h, NULL));
+    }
+    IrExpr *cr = c[0], *sr = sn[0], *cp = c[1], *sp = sn[1], *cy = c[2], *sy = sn[2];
+    r[3] = ADD(MUL(MUL(cy, cr), cp), MUL(MUL(sy, sr), sp));
+    r[0] = SUB(MUL(MUL(cy, sr), cp), MUL(MUL(sy, cr), sp));
+    r[1] = ADD(MUL(MUL(cy, cr), sp), MUL(MUL(sy, sr), cp));
+    r[2] = SUB(MUL(MUL(sy, cr), cp), MUL(MUL(cy, sr), sp));
+    return r;
+  }
+  case BI_TRANSFORM_TO_MATRIX: { /* (R p; 0 0 0 1), R = quat_to_matrix(q) */
+    for (int j = 0; j < 3; j++) {
+      IrExpr *u[3], *col[3];
+      for (int i = 0; i < 3; i++)
+        u[i] = K(X, sc, i == j ? 1.0 : 0.0);
+      quat_rotate(X, sc, a[0] + 3, u, false, col);
+      for (int i = 0; i < 3; i++)
+        r[i * 4 + j] = col[i];
+    }
+    for (int i = 0; i < 3; i++)
+      r[i * 4 + 3] = a[0][i];
+    for (int j = 0; j < 4; j++)
+      r[12 + j] = K(X, sc, j == 3 ? 1.0 : 0.0);
+    return r;
+  }
+  case BI_TRANSFORM_SET_TRANSLATION_COPY: case BI_TRANSFORM_SET_ROTATION_COPY: {
+    int at0 = bi == BI_TRANSFORM_SET_ROTATION_COPY ? 3 : 0;
+    for (int k = 0; k < 7; k++)
+      r[k] = k >= at0 && k < at0 + at[1]->rows ? a[1][k - at0] : a[0][k];
+    return r;
+  }
+  case BI_SMOOTH_NORMALIZE: { /* v / norm_pseudo_huber(v, delta) */
+    IrExpr *b = a[1][0];
+    IrExpr *h = B(X, OP_MUL, sc, b, CALL(X, BI_SQRT, sc, 1,
+                  ADD(K(X, sc, 1.0), B(X, OP_DIV, sc, vdot(X, sc, a[0], a[0], n),
+                                       MUL(b, b))), NULL));
+    h = tmp(X, h);
+    for (int k = 0; k < n; k++)
+      r[k] = B(X, OP_DIV, sc, a[0][k], h);
+    return r;
+  }
+  case BI_VELOCITY_AT_POINT: { /* bottom(qd) + cross(top(qd), r) */
+    IrExpr *c[3];
+    cross3(X, sc, a[0], a[1], c);
+    for (int k = 0; k < 3; k++)
+      r[k] = ADD(a[0][3 + k], c[k]);
+    return r;
+  }
+  case BI_TRANSFORM_TWIST: case BI_TRANSFORM_WRENCH: {
+    /* twist (w, v): w' = R w, v' = R v + p x w'; wrench (tau, f):
+     * f' = R f, tau' = R tau + p x f' (Warp's math.py) */
+    bool tw = bi == BI_TRANSFORM_TWIST;
+    IrExpr **first = a[1] + (tw ? 0 : 3), **second = a[1] + (tw ? 3 : 0);
+    IrExpr *m[3], *u[3], *c[3];
+    quat_rotate(X, sc, a[0] + 3, first, false, m);
+    for (int k = 0; k < 3; k++)
+      m[k] = tmp(X, m[k]);
+    quat_rotate(X, sc, a[0] + 3, second, false, u);
+    cross3(X, sc, a[0], m, c);
+    for (int k = 0; k < 3; k++) {
+      r[(tw ? 0 : 3) + k] = m[k];
+      r[(tw ? 3 : 0) + k] = ADD(u[k], c[k]);
+    }
+    return r;
+  }
+  case BI_SPATIAL_CROSS: case BI_SPATIAL_CROSS_DUAL: {
+    /* Warp's spatial.h, w the top and v the bottom half:
+     * cross: (w_a x w_b, v_a x w_b + w_a x v_b);
+     * dual: (w_a x w_b + v_a x v_b, w_a x v_b) */
+    IrExpr **wa = a[0], **va = a[0] + 3, **wb = a[1], **vb = a[1] + 3;
+    IrExpr *c1[3], *c2[3], *c3[3];
+    cross3(X, sc, wa, wb, c1);
+    if (bi == BI_SPATIAL_CROSS) {
+      cross3(X, sc, va, wb, c2);
+      cross3(X, sc, wa, vb, c3);
+      for (int k = 0; k < 3; k++) {
+        r[k] = c1[k];
+        r[3 + k] = ADD(c2[k], c3[k]);
+      }
+    } else {
+      cross3(X, sc, va, vb, c2);
+      cross3(X, sc, wa, vb, c3);
+      for (int k = 0; k < 3; k++) {
+        r[k] = ADD(c1[k], c2[k]);
+        r[3 + k] = c3[k];
+      }
+    }
     return r;
   }
   case BI_OUTER:
@@ -1146,8 +1377,16 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
                              : bi == BI_DIAG ? a[0][i] : K(X, sc, 1.0);
     return r;
   default: /* componentwise: the scalar builtin on each component */
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++) {
+      if (e->ival == IR_KEEP_CALL) { /* an autodiff module's frac */
+        IrExpr *args[2] = {a[0][k], e->nargs > 1 ? a[1][k] : NULL};
+        IrExpr *c = ir_call(X->C, bi, sty(sc), e->nargs, args);
+        c->ival = IR_KEEP_CALL;
+        r[k] = tmp(X, c);
+        continue;
+      }
       r[k] = CALL(X, bi, sc, e->nargs, a[0][k], e->nargs > 1 ? a[1][k] : NULL);
+    }
     return r;
   }
 #undef MUL

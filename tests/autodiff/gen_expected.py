@@ -54,8 +54,8 @@ def run_file(path):
     values = {}
     for p, t in params:
         v = conf.build_value(args[p], t, p, {})
-        if isinstance(v, wp.array) and v.dtype in (wp.float32, wp.float64) or (
-                isinstance(v, wp.array) and getattr(v.dtype, "_wp_scalar_type_", None) in (wp.float32, wp.float64)):
+        if isinstance(v, wp.array) and v.dtype in (wp.float16, wp.bfloat16, wp.float32, wp.float64) or (
+                isinstance(v, wp.array) and getattr(v.dtype, "_wp_scalar_type_", None) in (wp.float16, wp.bfloat16, wp.float32, wp.float64)):
             v.requires_grad = True
             seed = conf.build_value(args["adj_" + p], t, "adj_" + p, {})
             v.grad.assign(seed)
@@ -71,6 +71,8 @@ def run_file(path):
         if not name.startswith("adj_") or not isinstance(values.get(name[4:]), wp.array):
             raise ValueError(f"kern-check {name}: not adj_ of an array parameter")
         g = values[name[4:]].grad.numpy()
+        if getattr(values[name[4:]].dtype, "_wp_scalar_type_", values[name[4:]].dtype) is wp.bfloat16:
+            g = g.view(np.dtype("V2"))  # kern writes bfloat16 as "|V2": the same bits
         np.save(os.path.join(EXPECTED, f"{stem}.{name}.npy"), g)
         out.append(f"{name}{list(g.shape)}")
     return f"{kname} dim={','.join(map(str, dims))} " + " ".join(out)

@@ -42,10 +42,32 @@ grep -q '^gradcheck: FAILED$' "$out" || fail "loop_carried: no FAILED line"
 "$kern" gradcheck "$dir/arith.py" arith --dim 4 >"$out" 2>&1 || fail "arith: exit $?"
 
 # not differentiable: the construct at its position
-"$kern" gradcheck "$dir/gradcheck/ok64.py" erfk >"$out" 2>&1
-[ $? -eq 1 ] || fail "erfk: exit not 1"
-grep -q 'ok64.py:36:5: error: autodiff of wp.erf is not supported yet' "$out" ||
-  fail "erfk: no positioned refusal"
+"$kern" gradcheck "$dir/gradcheck/ok64.py" noisek >"$out" 2>&1
+[ $? -eq 1 ] || fail "noisek: exit not 1"
+grep -q 'ok64.py:36:5: error: autodiff of wp.noise' "$out" ||
+  fail "noisek: no positioned refusal"
+
+# the error functions, copysign and mod: adjoint and tangent
+"$kern" gradcheck "$dir/gradcheck/ok64.py" erfs --dim 6 >"$out" 2>&1 || fail "erfs: exit $?"
+grep -q '^x  *adjoint  *6 .* ok$' "$out" || fail "erfs: no passing row for x"
+grep -q '^y  *adjoint  *6 .* ok$' "$out" || fail "erfs: no passing row for y"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "erfs: no tangent row"
+# the spatial and quaternion builtins the expansion writes out: adjoint
+# (v, vec3) and tangent against differences in float32
+"$kern" gradcheck "$dir/spatial_extra.py" spatial_extra --dim 4 'out=zeros(float32,4,7)' >"$out" 2>&1 ||
+  fail "spatial_extra: exit $?"
+grep -q '^v  *adjoint  *12 .* ok$' "$out" || fail "spatial_extra: no passing row for v"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "spatial_extra: no tangent row"
+"$kern" gradcheck "$dir/vec_extra.py" vec_extra --dim 4 'out=zeros(float32,4,5)' >"$out" 2>&1 ||
+  fail "vec_extra: exit $?"
+grep -q '^v  *adjoint  *12 .* ok$' "$out" || fail "vec_extra: no passing row for v"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "vec_extra: no tangent row"
+"$kern" gradcheck "$dir/xform_extra.py" xform_extra --dim 4 'out=zeros(float32,4,3)' >"$out" 2>&1 ||
+  fail "xform_extra: exit $?"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "xform_extra: no tangent row"
+"$kern" gradcheck "$dir/gradcheck/ok64.py" xcopy --dim 5 >"$out" 2>&1 || fail "xcopy: exit $?"
+grep -q '^v  *adjoint  *15 .* ok$' "$out" || fail "xcopy: no passing row for v"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "xcopy: no tangent row"
 
 # what must be given, bad usage, help
 "$kern" gradcheck "$dir/gradcheck/ok64.py" sumsq >"$out" 2>&1

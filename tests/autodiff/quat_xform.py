@@ -1,6 +1,6 @@
 # Autodiff through quaternions and transforms (their expansion into scalar
-# operations) and a loop unrolled by wp.static.  (wp.quat_from_axis_angle
-# is outside the expansion yet: refused, tests/autodiff/test_autodiff.c.)
+# operations) and a loop unrolled by wp.static.  (wp.quat_from_axis_angle:
+# spatial_extra.py.)
 # kern-test: quat_xform --adjoint --dim 4 p='arange(vec3,4)' ang='arange(float32,4)' out='zeros(vec3,4)' adj_p='zeros(vec3,4)' adj_ang='zeros(float32,4)' adj_out='full(vec3,4,1)'
 # why: rotations composed in float32
 # kern-check: adj_p rtol=1e-5 atol=1e-5

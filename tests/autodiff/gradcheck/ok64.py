@@ -31,6 +31,27 @@ def sumsq(x: wp.array(dtype=wp.float64), n: int, out: wp.array(dtype=wp.float64)
 
 
 @wp.kernel
-def erfk(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64)):
+def noisek(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64)):
     i = wp.tid()
-    out[i] = wp.erf(x[i])
+    out[i] = wp.float64(wp.noise(wp.uint32(7), wp.float32(x[i])))
+
+
+# the error functions, copysign and mod (adjoint and tangent)
+@wp.kernel
+def erfs(x: wp.array(dtype=wp.float64), y: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64)):
+    i = wp.tid()
+    u = x[i] * wp.float64(0.3) - wp.float64(0.1)
+    out[i] = wp.erf(u) * y[i] + wp.erfc(y[i]) + wp.erfinv(u) * wp.erfcinv(u + wp.float64(1.0))
+    out[i] += wp.copysign(u, y[i] - wp.float64(0.5)) * y[i] + wp.mod(y[i] * wp.float64(3.0), wp.float64(7.0))
+
+
+# transform_set_translation_copy, transform_set_rotation_copy (Warp 1.19
+# cannot build their adjoint, so no Warp golden: the derivative instead)
+@wp.kernel
+def xcopy(x: wp.array(dtype=wp.float64), v: wp.array(dtype=wp.vec3d), out: wp.array(dtype=wp.float64)):
+    i = wp.tid()
+    p = v[i]
+    t = wp.transformd(p, wp.quatd(wp.float64(0.0), wp.float64(0.0), wp.float64(0.0), wp.float64(1.0)))
+    t2 = wp.transform_set_translation_copy(t, p * x[i])
+    t3 = wp.transform_set_rotation_copy(t2, wp.normalize(wp.quatd(x[i], p[2], wp.float64(0.3), wp.float64(1.0))))
+    out[i] = wp.dot(wp.transform_point(t3, wp.vec3d(wp.float64(1.0), x[i], wp.float64(2.0))), p) + wp.transform_vector(t2, p)[1]
