@@ -86,6 +86,9 @@ typedef struct Ad {
   int ntans, captans;
   IrVar *ret, *dret; /* the result of the function being inlined, its tangent */
   bool fwd;         /* building the tangent, not the adjoint */
+  IrVar **car;      /* the innermost dynamic loop's carried locals, or NULL
+                     * outside one (Note [adjoint jumps]) */
+  bool jumped;      /* the block being built ended in break or continue */
 } Ad;
 
 static _Noreturn void refuse(Ad *D, const char *what) {
@@ -872,9 +875,20 @@ static void stmt_if(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   seq_init(&f2);
   seq_init(&r2);
   block(D, s->body, &f1, &r1);
+  bool jt = D->jumped, je;
+  D->jumped = false;
   memcpy(then, D->env, sz);
   memcpy(D->env, before, sz);
   block(D, s->orelse, &f2, &r2);
+  je = D->jumped;
+  D->jumped = false;
+  /* a branch that jumps (Note [adjoint jumps]) leaves the other's values */
+  if (jt && je)
+    D->jumped = true;
+  if (jt)
+    memcpy(then, D->env, sz);
+  else if (je)
+    memcpy(D->env, then, sz);
   /* join: a version assigned at the end of each branch */
   Seq j1, j2;
   seq_init(&j1);
@@ -883,7 +897,8 @@ static void stmt_if(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     IrVar *t = then[i], *e = D->env[i];
     if (t == before[i] && e == before[i])
       continue;
-    if (!t || !e) { /* assigned in one branch only, unset before */
+    if (!t || !e || t == e) { /* assigned in one branch only, unset
+                                * before, or the other branch jumps */
       D->env[i] = t ? t : e;
       continue;
     }
@@ -915,15 +930,49 @@ static void stmt_if(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
 
 static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv);
 
+/* Note [adjoint jumps]: break and continue in a loop Warp does not unroll
+ * (a dynamic range() or while, and any range() with a break, which Warp
+ * never unrolls) are Warp's jumps.  Warp's break is `goto end` and its
+ * continue `goto start` of the loop, in the forward code and in the
+ * replay of the reverse loop alike (materialising the loop-carried
+ * variables first).  So in the reverse sweep, where each iteration
+ * replays its body and then reverses it, a break reached in the replay
+ * ends the whole reverse loop (the iterations before it, and its own
+ * statements before the break, get no gradient), and a continue goes on
+ * to the next (earlier) iteration without reversing its own.  That is
+ * Warp's gradient, not the derivative, and it is what is built here:
+ * the jump is kept in the replay of the reverse loop's body, after the
+ * carried locals are assigned, and the rest of its block is dropped; an
+ * `if` with a branch that jumps joins only the other branch's values.
+ * A continue in a range() of constants that Warp unrolls is refused
+ * (Warp guards the rest of each unrolled iteration). */
+
+static bool has_break(IrStmt *s) {
+  for (; s; s = s->next) {
+    if (s->kind == S_BREAK)
+      return true;
+    if (s->kind != S_FOR && s->kind != S_WHILE &&
+        (has_break(s->body) || has_break(s->orelse)))
+      return true;
+  }
+  return false;
+}
+
 static void stmt_for(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
-  if (has_jump(s->body))
-    refuse(D, "break or continue in a loop");
-  if (s->a->kind == E_CONST && s->b->kind == E_CONST && s->c->kind == E_CONST) {
+  /* Warp does not unroll a loop with a break (a dynamic loop, Note
+   * [adjoint jumps]); it unrolls one with only continues, guarding the
+   * rest of each iteration, which is not done here yet */
+  if (s->a->kind == E_CONST && s->b->kind == E_CONST && s->c->kind == E_CONST &&
+      !has_break(s->body)) {
     int64_t a = (int64_t)s->a->ival, b = (int64_t)s->b->ival,
             st = (int64_t)s->c->ival;
     int64_t n = st > 0 ? (b > a ? (b - a + st - 1) / st : 0)
                        : st < 0 ? (a > b ? (a - b - st - 1) / -st : 0) : 0;
     if (n <= 16) { /* Warp unrolls it (max_unroll) */
+      if (has_jump(s->body))
+        refuse(D, "continue in a range() of constants that Warp unrolls");
+      IrVar **car = D->car;
+      D->car = NULL;
       int jid = kid(D, s->var);
       const Type *jt = s->var->ty;
       for (int64_t t = 0; t < n; t++) {
@@ -932,6 +981,7 @@ static void stmt_for(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
         D->env[jid] = j;
         block(D, s->body, fw, rv);
       }
+      D->car = car;
       return;
     }
   }
@@ -974,6 +1024,8 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   /* the reverse loop: iterations last to first, each replaying the body */
   int int_made = D->nmade;
   D->loop_depth++;
+  IrVar **outer_car = D->car;
+  D->car = car;
   IrVar *j = is_while ? NULL : newvar(D, "j", jt);
   if (j)
     D->env[jid] = j;
@@ -1001,6 +1053,8 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     }
     D->env[i] = L; /* the replay skips the loop: the value from before */
   }
+  D->car = outer_car;
+  D->jumped = false;
   D->loop_depth--;
   Seq c, body;
   seq_init(&c);
@@ -1183,12 +1237,19 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   case S_PRINTF: case S_ASSERT:
     return; /* the replay neither prints nor checks */
   case S_WHILE:
-    if (has_jump(s->body))
-      refuse(D, "break or continue in a loop");
     dyn_loop(D, s, fw, rv);
     return;
-  case S_BREAK: case S_CONTINUE:
-    refuse(D, "break or continue in a loop");
+  case S_BREAK: case S_CONTINUE: {
+    /* Note [adjoint jumps] */
+    if (!D->car)
+      refuse(D, "break or continue in a loop");
+    for (int i = 0; i < D->nv; i++)
+      if (D->car[i] && D->env[i] && D->env[i] != D->car[i])
+        assign(D, fw, D->car[i], ref(D, D->env[i]));
+    put(fw, ir_stmt(D->C, s->kind, s->pos));
+    D->jumped = true;
+    return;
+  }
   case S_RETURN: {
     if (D->resid < 0)
       refuse(D, "a return statement here");
@@ -1215,7 +1276,7 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
 }
 
 static void block(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
-  for (; s; s = s->next)
+  for (; s && !D->jumped; s = s->next)
     stmt(D, s, fw, rv);
 }
 
