@@ -89,6 +89,7 @@ typedef struct Ad {
   IrVar **car;      /* the innermost dynamic loop's carried locals, or NULL
                      * outside one (Note [adjoint jumps]) */
   bool jumped;      /* the block being built ended in break or continue */
+  int unrolled;     /* unrolled loops being built (outside dynamic ones) */
 } Ad;
 
 static _Noreturn void refuse(Ad *D, const char *what) {
@@ -830,17 +831,6 @@ static void assigned(Ad *D, IrStmt *s, bool *out) {
   }
 }
 
-static bool has_jump(IrStmt *s) {
-  for (; s; s = s->next) {
-    if (s->kind == S_BREAK || s->kind == S_CONTINUE)
-      return true;
-    if (s->kind != S_FOR && s->kind != S_WHILE &&
-        (has_jump(s->body) || has_jump(s->orelse)))
-      return true;
-  }
-  return false;
-}
-
 static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv);
 
 static void stmt_assign(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
@@ -944,8 +934,9 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv);
  * the jump is kept in the replay of the reverse loop's body, after the
  * carried locals are assigned, and the rest of its block is dropped; an
  * `if` with a branch that jumps joins only the other branch's values.
- * A continue in a range() of constants that Warp unrolls is refused
- * (Warp guards the rest of each unrolled iteration). */
+ * A continue in a range() of constants that Warp unrolls ends its
+ * unrolled iteration, as Warp's guard does (norm_conts): there the
+ * gradient is the derivative. */
 
 static bool has_break(IrStmt *s) {
   for (; s; s = s->next) {
@@ -954,6 +945,52 @@ static bool has_break(IrStmt *s) {
     if (s->kind != S_FOR && s->kind != S_WHILE &&
         (has_break(s->body) || has_break(s->orelse)))
       return true;
+  }
+  return false;
+}
+
+static bool has_cont(IrStmt *s) {
+  for (; s; s = s->next) {
+    if (s->kind == S_CONTINUE)
+      return true;
+    if (s->kind != S_FOR && s->kind != S_WHILE &&
+        (has_cont(s->body) || has_cont(s->orelse)))
+      return true;
+  }
+  return false;
+}
+
+static void append(IrStmt **head, IrStmt *rest);
+
+/* Warp guards the rest of an unrolled iteration after a continue
+ * (lower_unrolled_continues): the statements after an `if` whose branch
+ * always continues move into its other branch, as norm_returns does for
+ * returns, so every continue ends its iteration's statements and is a
+ * no-op there.  Returns whether the block always continues. */
+static bool norm_conts(Ad *D, IrStmt **head) {
+  for (IrStmt **p = head; *p; p = &(*p)->next) {
+    IrStmt *s = *p;
+    D->pos = s->pos;
+    if (s->kind == S_CONTINUE) {
+      s->next = NULL;
+      return true;
+    }
+    if (s->kind != S_IF)
+      continue;
+    bool t = norm_conts(D, &s->body), e = norm_conts(D, &s->orelse);
+    IrStmt *rest = s->next;
+    if (t && e) {
+      s->next = NULL;
+      return true;
+    }
+    if (t || e) {
+      s->next = NULL;
+      append(t ? &s->orelse : &s->body, rest);
+      return norm_conts(D, t ? &s->orelse : &s->body);
+    }
+    D->pos = s->pos;
+    if (has_cont(s->body) || has_cont(s->orelse))
+      refuse(D, "a continue that ends only some paths of its branch");
   }
   return false;
 }
@@ -969,10 +1006,12 @@ static void stmt_for(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     int64_t n = st > 0 ? (b > a ? (b - a + st - 1) / st : 0)
                        : st < 0 ? (a > b ? (a - b - st - 1) / -st : 0) : 0;
     if (n <= 16) { /* Warp unrolls it (max_unroll) */
-      if (has_jump(s->body))
-        refuse(D, "continue in a range() of constants that Warp unrolls");
+      Pos at = D->pos;
+      (void)norm_conts(D, &s->body);
+      D->pos = at;
       IrVar **car = D->car;
       D->car = NULL;
+      D->unrolled++;
       int jid = kid(D, s->var);
       const Type *jt = s->var->ty;
       for (int64_t t = 0; t < n; t++) {
@@ -982,6 +1021,7 @@ static void stmt_for(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
         block(D, s->body, fw, rv);
       }
       D->car = car;
+      D->unrolled--;
       return;
     }
   }
@@ -1241,6 +1281,8 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     return;
   case S_BREAK: case S_CONTINUE: {
     /* Note [adjoint jumps] */
+    if (!D->car && s->kind == S_CONTINUE && D->unrolled)
+      return; /* the end of its iteration (norm_conts) */
     if (!D->car)
       refuse(D, "break or continue in a loop");
     for (int i = 0; i < D->nv; i++)

@@ -508,10 +508,10 @@ static const struct {
      "        x = x * 2.0\n    out[i] = x\n",
      "autodiff of a return that ends only some paths of its branch is not "
      "supported yet", 7},
-    {"    for k in range(3):\n        if x > 2.0:\n            continue\n"
-     "        x = x * 2.0\n    out[i] = x\n",
-     "autodiff of continue in a range() of constants that Warp unrolls is "
-     "not supported yet", 7},
+    {"    for k in range(3):\n        if x > 2.0:\n            if x > 3.0:\n"
+     "                continue\n            x = x * 2.0\n    out[i] = x\n",
+     "autodiff of a continue that ends only some paths of its branch is not "
+     "supported yet", 8},
     {"    wp.atomic_exch(out, 0, x)\n",
      "autodiff of wp.atomic_exch on floats is not supported yet", 7},
     {"    old = wp.atomic_add(out, 0, x)\n    out[i] = old\n",
