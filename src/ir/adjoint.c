@@ -90,6 +90,7 @@ typedef struct Ad {
                      * outside one (Note [adjoint jumps]) */
   bool jumped;      /* the block being built ended in break or continue */
   int unrolled;     /* unrolled loops being built (outside dynamic ones) */
+  int ingrad;       /* custom adjoints being built (Note [custom adjoints]) */
 } Ad;
 
 static _Noreturn void refuse(Ad *D, const char *what) {
@@ -756,6 +757,70 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
  * reversed in place, its result the value of the return that ends the
  * path taken (norm_returns moves what follows a branch that returns into
  * the other branch; the result's slot is joined like a variable). */
+/* Note [custom adjoints]: a call of a function F that has a
+ * @wp.func_grad G is replayed as any call, but its reverse is G's body,
+ * run as forward code in the reverse sweep where F's reverse would be, as
+ * Warp's adj_F is G: G's parameters are F's arguments (their replayed
+ * values), adj_ret (the adjoint of the call's result) and, for each
+ * parameter P, adjoint__P (the parser's name for wp.adjoint[P]), which
+ * starts as the adjoint the argument has gathered so far and whose last
+ * value is the argument's adjoint after the call, so `wp.adjoint[x] +=
+ * g` adds g to it as in Warp.  G's statements are built as the replay
+ * builds them (single assignment, no store or atomic); a dynamic loop in
+ * G, whose replay would skip it, is refused.  Forward mode (Note
+ * [tangent]) differentiates F's body, as Warp has no tangent rule to
+ * take. */
+static void block(Ad *D, IrStmt *s, Seq *fw, Seq *rv);
+static bool norm_returns(Ad *D, IrStmt **head);
+
+static void custom_adjoint(Ad *D, Seq *rv, IrFunc *F, IrVar **bound,
+                           IrVar *res) {
+  IrFunc *G = F->grad;
+  Seq c, gfw, grv;
+  seq_init(&c);
+  seq_init(&gfw);
+  seq_init(&grv);
+  IrVar *ga[2 * 64 + 1];
+  int n = F->nparams, i = 0;
+  if (G->nparams != 2 * n + 1 || n > 64)
+    refuse(D, "this @wp.func_grad");
+  for (IrVar *p = G->params; p; p = p->next)
+    ga[i++] = p;
+  for (i = 0; i < n; i++)
+    D->env[kid(D, ga[i])] = bound[i];
+  IrVar *ar = newvar(D, "adj_ret", res->ty);
+  assign(D, &c, ar, adjx(D, res));
+  D->env[kid(D, ga[n])] = ar;
+  for (i = 0; i < n; i++) {
+    IrVar *ap = newvar(D, "adjoint", bound[i]->ty);
+    assign(D, &c, ap, adjx(D, bound[i]));
+    D->env[kid(D, ga[n + 1 + i])] = ap;
+  }
+  for (IrVar *v = G->locals; v; v = v->next)
+    D->env[kid(D, v)] = NULL;
+  (void)norm_returns(D, &G->body);
+  int slot = (int)(intptr_t)map_get(&D->fres, G) - 1;
+  int outer = D->resid;
+  D->resid = slot;
+  D->env[slot] = NULL;
+  D->depth++;
+  D->ingrad++;
+  block(D, G->body, &gfw, &grv);
+  D->ingrad--;
+  D->depth--;
+  D->resid = outer;
+  if (gfw.head) {
+    *c.tail = gfw.head;
+    c.tail = gfw.tail;
+  }
+  for (i = 0; i < n; i++) {
+    IrVar *a = adj_of(D, bound[i]), *v = D->env[kid(D, ga[n + 1 + i])];
+    if (a && v)
+      assign(D, &c, a, ref(D, v));
+  }
+  prepend(rv, &c);
+}
+
 static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   IrFunc *F = e->fn;
   if (F->native)
@@ -766,6 +831,7 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     refuse(D, "calls nested this deep");
   IrVar **save = arena_alloc(D->C, sizeof(IrVar *) * (size_t)D->nv);
   memcpy(save, D->env, sizeof(IrVar *) * (size_t)D->nv);
+  IrVar **bound = arena_alloc(D->C, sizeof(IrVar *) * (size_t)(F->nparams + 1));
   int i = 0;
   for (IrVar *p = F->params; p; p = p->next, i++) {
     IrExpr *a = e->args[i];
@@ -783,7 +849,10 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
         assign(D, fw, v, x);
       }
     }
+    if (F->grad && p->ty->kind == TY_ARRAY)
+      refuse(D, "an array parameter of a function with @wp.func_grad");
     D->env[kid(D, p)] = v;
+    bound[i] = v;
   }
   /* the function's own variables start unset (fresh per call) */
   for (IrVar *v = F->locals; v; v = v->next)
@@ -797,12 +866,23 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   D->resid = slot;
   D->env[slot] = NULL;
   D->depth++;
+  Seq junk; /* a custom adjoint replaces the body's reverse */
+  seq_init(&junk);
   for (IrStmt *s = F->body; s; s = s->next)
-    stmt(D, s, fw, rv);
+    stmt(D, s, fw, F->grad ? &junk : rv);
   D->depth--;
   D->pos = at;
   D->resid = outer;
   IrExpr *r = D->env[slot] ? ref(D, D->env[slot]) : NULL;
+  if (F->grad && r) {
+    IrVar *res = newvar(D, "ret", r->ty);
+    assign(D, fw, res, r);
+    r = ref(D, res);
+    custom_adjoint(D, rv, F, bound, res);
+    D->pos = at;
+  }
+  if (F->grad && !r)
+    refuse(D, "a @wp.func_grad of a function without a result");
   /* the caller's variables as they were (a function sees none of them) */
   for (IrVar *v = F->params; v; v = v->next)
     save[kid(D, v)] = D->env[kid(D, v)];
@@ -1033,6 +1113,8 @@ static void stmt_for(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
  * condition Warp evaluates again on the carried variables in the reverse
  * sweep, so its iterations run first to last there). */
 static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
+  if (D->ingrad)
+    refuse(D, "a loop Warp does not unroll in a @wp.func_grad");
   bool is_while = s->kind == S_WHILE;
   int jid = is_while ? -1 : kid(D, s->var);
   const Type *jt = is_while ? NULL : s->var->ty;
@@ -1512,6 +1594,11 @@ static void reach_expr(Map *seen, Ad *D, IrExpr *e) {
   if (e->kind == E_FCALL && e->fn && !map_get(seen, e->fn)) {
     map_put(D, seen, e->fn, e->fn);
     reach_stmts(seen, D, e->fn->body);
+    IrFunc *g = e->fn->grad; /* Note [custom adjoints] */
+    if (g && !map_get(seen, g)) {
+      map_put(D, seen, g, g);
+      reach_stmts(seen, D, g->body);
+    }
   }
   reach_expr(seen, D, e->a);
   reach_expr(seen, D, e->b);
