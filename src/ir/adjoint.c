@@ -773,6 +773,28 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
 static void block(Ad *D, IrStmt *s, Seq *fw, Seq *rv);
 static bool norm_returns(Ad *D, IrStmt **head);
 
+/* The value G's parameter p holds at the end of G's statements: the
+ * expansion takes an aggregate parameter apart into locals at G's entry
+ * (func in expand.c), so it is made again from those locals. */
+static IrExpr *param_now(Ad *D, IrFunc *G, IrVar *p) {
+  if (!is_agg(p->ty))
+    return D->env[kid(D, p)] ? ref(D, D->env[kid(D, p)]) : NULL;
+  int n = ncomp(p->ty), k = 0;
+  IrExpr *m = ir_expr(D->C, E_MAKE, p->ty);
+  m->nargs = n;
+  m->args = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)n);
+  for (IrStmt *s = G->body; s && k < n; s = s->next) {
+    if (s->kind != S_ASSIGN || s->a->kind != E_COMP ||
+        s->a->a->kind != E_VAR || s->a->a->var != p)
+      continue;
+    IrVar *v = D->env[kid(D, s->var)];
+    if (!v)
+      return NULL;
+    m->args[k++] = ref(D, v);
+  }
+  return k == n ? m : NULL;
+}
+
 static void custom_adjoint(Ad *D, Seq *rv, IrFunc *F, IrVar **bound,
                            IrVar *res) {
   IrFunc *G = F->grad;
@@ -814,9 +836,13 @@ static void custom_adjoint(Ad *D, Seq *rv, IrFunc *F, IrVar **bound,
     c.tail = gfw.tail;
   }
   for (i = 0; i < n; i++) {
-    IrVar *a = adj_of(D, bound[i]), *v = D->env[kid(D, ga[n + 1 + i])];
-    if (a && v)
-      assign(D, &c, a, ref(D, v));
+    IrVar *a = adj_of(D, bound[i]);
+    if (!a)
+      continue;
+    IrExpr *v = param_now(D, G, ga[n + 1 + i]);
+    if (!v)
+      refuse(D, "this @wp.func_grad (an adjoint it leaves unset)");
+    assign(D, &c, a, v);
   }
   prepend(rv, &c);
 }
