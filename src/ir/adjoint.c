@@ -808,6 +808,14 @@ static void custom_adjoint(Ad *D, Seq *rv, IrFunc *F, IrVar **bound,
     refuse(D, "this @wp.func_grad");
   for (IrVar *p = G->params; p; p = p->next)
     ga[i++] = p;
+  /* Warp matches the adjoint to the function by these types */
+  IrVar *fp = F->params;
+  for (i = 0; i <= n; i++, fp = fp ? fp->next : NULL)
+    if (!ty_eq(ga[i]->ty, i < n ? fp->ty : res->ty))
+      diag_error(D->C, G->pos, "the @wp.func_grad '%s' of '%s' must take "
+                 "the parameters of '%s' (their types) and then adj_ret of "
+                 "its result's type; parameter %d differs", G->name,
+                 F->name, F->name, i + 1);
   for (i = 0; i < n; i++)
     D->env[kid(D, ga[i])] = bound[i];
   IrVar *ar = newvar(D, "adj_ret", res->ty);
@@ -845,6 +853,40 @@ static void custom_adjoint(Ad *D, Seq *rv, IrFunc *F, IrVar **bound,
     assign(D, &c, a, v);
   }
   prepend(rv, &c);
+}
+
+/* F's @wp.func_replay R on F's bound arguments, replayed (its reverse
+ * dropped): its result. */
+static IrExpr *custom_replay(Ad *D, Seq *fw, IrFunc *F, IrVar **bound) {
+  IrFunc *R = F->replay;
+  int i = 0;
+  IrVar *fp = F->params;
+  for (IrVar *p = R->params; p; p = p->next, fp = fp->next, i++) {
+    if (!fp || !ty_eq(p->ty, fp->ty))
+      diag_error(D->C, R->pos, "the @wp.func_replay '%s' of '%s' must take "
+                 "the parameters of '%s' (their types)", R->name, F->name,
+                 F->name);
+    D->env[kid(D, p)] = bound[i];
+  }
+  if (!ty_eq(R->ret, F->ret))
+    diag_error(D->C, R->pos, "the @wp.func_replay '%s' of '%s' must return "
+               "what '%s' returns", R->name, F->name, F->name);
+  for (IrVar *v = R->locals; v; v = v->next)
+    D->env[kid(D, v)] = NULL;
+  (void)norm_returns(D, &R->body);
+  int slot = (int)(intptr_t)map_get(&D->fres, R) - 1;
+  int outer = D->resid;
+  D->resid = slot;
+  D->env[slot] = NULL;
+  D->depth++;
+  Seq junk;
+  seq_init(&junk);
+  block(D, R->body, fw, &junk);
+  D->depth--;
+  D->resid = outer;
+  if (!D->env[slot])
+    refuse(D, "a @wp.func_replay that can end without returning its result");
+  return ref(D, D->env[slot]);
 }
 
 static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
@@ -900,6 +942,18 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   D->pos = at;
   D->resid = outer;
   IrExpr *r = D->env[slot] ? ref(D, D->env[slot]) : NULL;
+  if (F->replay && r) {
+    /* Note [custom adjoints]: the caller sees the replay's result, whose
+     * adjoint goes to F's */
+    IrVar *res = newvar(D, "ret", r->ty);
+    assign(D, fw, res, custom_replay(D, fw, F, bound));
+    Seq c;
+    seq_init(&c);
+    acc(D, &c, r, adjx(D, res));
+    prepend(rv, &c);
+    r = ref(D, res);
+    D->pos = at;
+  }
   if (F->grad && r) {
     IrVar *res = newvar(D, "ret", r->ty);
     assign(D, fw, res, r);
@@ -1621,6 +1675,11 @@ static void reach_expr(Map *seen, Ad *D, IrExpr *e) {
     map_put(D, seen, e->fn, e->fn);
     reach_stmts(seen, D, e->fn->body);
     IrFunc *g = e->fn->grad; /* Note [custom adjoints] */
+    if (g && !map_get(seen, g)) {
+      map_put(D, seen, g, g);
+      reach_stmts(seen, D, g->body);
+    }
+    g = e->fn->replay;
     if (g && !map_get(seen, g)) {
       map_put(D, seen, g, g);
       reach_stmts(seen, D, g->body);

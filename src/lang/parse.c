@@ -1257,18 +1257,18 @@ static void adjoint_names(Parser *P, Func *g, Func *f, Node *n) {
       int k = -1;
       if (x && !x->next && x->kind == N_NAME)
         for (int i = 0; i < f->nparams && k < 0; i++)
-          if (!strcmp(f->params[i].name, x->name))
+          if (!strcmp(g->params[i].name, x->name))
             k = i;
       if (k < 0)
-        diag_error(P->C, n->pos, "%s.adjoint[...] takes a parameter of "
-                   "'%s', the function '%s' is the adjoint of", P->wp,
-                   f->name, g->name);
+        diag_error(P->C, n->pos, "%s.adjoint[...] takes one of the first %d "
+                   "parameters of '%s' (those of '%s', whose adjoint it is)",
+                   P->wp, f->nparams, g->name, f->name);
       Node *next = n->next;
       memset(n, 0, sizeof *n);
       n->kind = N_NAME;
       n->pos = x->pos;
       n->next = next;
-      n->name = arena_printf(P->C, "adjoint__%s", f->params[k].name);
+      n->name = arena_printf(P->C, "adjoint__%s", g->params[k].name);
       continue;
     }
     adjoint_names(P, g, f, n->a);
@@ -1301,23 +1301,42 @@ static void func_grad_decorator(Parser *P, Node *d, Pos at) {
     diag_error(P->C, g->pos, "the adjoint '%s' of '%s' takes its %d "
                "parameter(s) and then adj_ret (%d given)", g->name, f->name,
                f->nparams, g->nparams);
-  for (int i = 0; i < f->nparams; i++)
-    if (strcmp(g->params[i].name, f->params[i].name))
-      diag_error(P->C, g->params[i].pos, "parameter %d of the adjoint '%s' "
-                 "is '%s', '%s' in '%s'", i + 1, g->name, g->params[i].name,
-                 f->params[i].name, f->name);
   Param *ps = arena_alloc(P->C, sizeof(Param) * (size_t)(g->nparams + f->nparams));
   memcpy(ps, g->params, sizeof(Param) * (size_t)g->nparams);
   for (int i = 0; i < f->nparams; i++) {
     Param *q = &ps[g->nparams + i];
-    *q = f->params[i];
+    *q = g->params[i];
     q->defval = NULL;
-    q->name = arena_printf(P->C, "adjoint__%s", f->params[i].name);
+    q->name = arena_printf(P->C, "adjoint__%s", g->params[i].name);
   }
   g->params = ps;
   g->nparams += f->nparams;
   adjoint_names(P, g, f, g->body);
   f->grad = g;
+  add_func(P, g);
+}
+
+/* @wp.func_replay(F) def R(F's parameters): what the adjoint's replay
+ * calls instead of F (Note [custom adjoints] in ir/adjoint.c). */
+static void func_replay_decorator(Parser *P, Node *d, Pos at) {
+  Node *fn = d->kind == N_CALL ? d->args : NULL;
+  if (!fn || fn->next || d->kwargs || fn->kind != N_NAME)
+    diag_error(P->C, at, "@%s.func_replay takes the function it replays: "
+               "@%s.func_replay(f)", P->wp, P->wp);
+  Func *f = names_get(&P->C->mod->func_names, fn->name);
+  if (!f || f->is_kernel)
+    diag_error(P->C, fn->pos, "@%s.func_replay: no @%s.func '%s' above",
+               P->wp, P->wp, fn->name);
+  if (f->overload || f->replay)
+    diag_error(P->C, at, "@%s.func_replay of '%s', %s, is not supported "
+               "yet (issue #26)", P->wp, fn->name,
+               f->replay ? "given twice" : "a function with overloads");
+  Func *g = funcdef(P, false);
+  if (g->nparams != f->nparams)
+    diag_error(P->C, g->pos, "the replay '%s' of '%s' takes its %d "
+               "parameter(s) (%d given)", g->name, f->name, f->nparams,
+               g->nparams);
+  f->replay = g;
   add_func(P, g);
 }
 
@@ -1337,6 +1356,9 @@ static void decorated(Parser *P) {
       native = d;
     } else if (is_wp_attr(P, callee, "func_grad") && kind == 0) {
       kind = 7;
+      native = d;
+    } else if (is_wp_attr(P, callee, "func_replay") && kind == 0) {
+      kind = 8;
       native = d;
     } else if (is_wp_attr(P, callee, "kernel")) {
       kind = 1;
@@ -1391,12 +1413,15 @@ static void decorated(Parser *P) {
     func_grad_decorator(P, native, first->pos);
     return;
   }
+  if (kind == 8) {
+    if (!is_kw(t, "def"))
+      error_at_tok(P, t, "'def' after @wp.func_replay");
+    func_replay_decorator(P, native, first->pos);
+    return;
+  }
   if (kind == 4)
     diag_error(P->C, first->pos, "the Warp decorator @%s.%s is not "
-               "supported%s", P->wp, other,
-               !strncmp(other, "func_grad", 9) || !strcmp(other, "func_replay")
-                   ? " yet (custom gradients; kern differentiates kernels "
-                     "with kern_kernel_adjoint, issue #26)" : "");
+               "supported", P->wp, other);
   if (kind == 1 && is_kw(t, "def")) {
     /* the kernel's tree in an arena of its own (Note [kernel syntax
      * trees] in lower/check.c) */

@@ -874,6 +874,9 @@ IrModule *lower_module(Compiler *C) {
   for (Func *f = C->mod->funcs; f; f = f->next)
     if (f->grad && f->ir && f->grad->ir)
       ((IrFunc *)f->ir)->grad = f->grad->ir;
+  for (Func *f = C->mod->funcs; f; f = f->next)
+    if (f->replay && f->ir && f->replay->ir)
+      ((IrFunc *)f->ir)->replay = f->replay->ir;
   check_kernel_overloads(C, irm);
   check_split_deep(C, irm);
   check_fixed_frames(C, irm);
