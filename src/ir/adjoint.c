@@ -91,6 +91,8 @@ typedef struct Ad {
   bool jumped;      /* the block being built ended in break or continue */
   int unrolled;     /* unrolled loops being built (outside dynamic ones) */
   int ingrad;       /* custom adjoints being built (Note [custom adjoints]) */
+  IrVar *rflag;     /* the innermost dynamic loop's "returned" flag (Note
+                     * [adjoint jumps]), or NULL */
 } Ad;
 
 static _Noreturn void refuse(Ad *D, const char *what) {
@@ -1080,6 +1082,30 @@ static void stmt_if(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
 
 static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv);
 
+static bool has_kret(IrStmt *s) {
+  for (; s; s = s->next)
+    if (s->kind == S_KRETURN || has_kret(s->body) || has_kret(s->orelse))
+      return true;
+  return false;
+}
+
+/* chunk's statements appended to s, under `if (!flag)` when flag */
+static void put_unless(Ad *D, Seq *s, IrVar *flag, Seq *chunk) {
+  if (!chunk->head)
+    return;
+  if (!flag) {
+    *s->tail = chunk->head;
+    s->tail = chunk->tail;
+    return;
+  }
+  IrStmt *f = ir_stmt(D->C, S_IF, D->pos);
+  IrExpr *n = ir_expr(D->C, E_NOT, flag->ty);
+  n->a = ref(D, flag);
+  f->a = n;
+  f->body = chunk->head;
+  put(s, f);
+}
+
 /* Note [adjoint jumps]: break and continue in a loop Warp does not unroll
  * (a dynamic range() or while, and any range() with a break, which Warp
  * never unrolls) are Warp's jumps.  Warp's break is `goto end` and its
@@ -1096,7 +1122,18 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv);
  * `if` with a branch that jumps joins only the other branch's values.
  * A continue in a range() of constants that Warp unrolls ends its
  * unrolled iteration, as Warp's guard does (norm_conts): there the
- * gradient is the derivative. */
+ * gradient is the derivative.  A kernel's return in a range() loop Warp
+ * does not unroll is Warp's `goto` to the return's point of the reverse
+ * sweep: in the reverse loop's replay of an iteration it ends the replay
+ * and the iteration's statements before it are reversed, then the
+ * earlier iterations; the replay outside skips the loop, so what follows
+ * the loop is replayed and reversed as if nothing had returned.  Here
+ * the loop body's returns end their paths (norm_returns), and a
+ * "returned" flag keeps the carried locals' update at the end of the
+ * body, and its reverse, off those paths, as Warp's jump skips them.  In
+ * a while loop that would make Warp's reverse loop run forever (its
+ * condition reads carried variables the path no longer updates), so it
+ * is refused, as is a return in a loop Warp unrolls. */
 
 static bool has_break(IrStmt *s) {
   for (; s; s = s->next) {
@@ -1169,8 +1206,9 @@ static void stmt_for(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
       Pos at = D->pos;
       (void)norm_conts(D, &s->body);
       D->pos = at;
-      IrVar **car = D->car;
+      IrVar **car = D->car, *rflag = D->rflag;
       D->car = NULL;
+      D->rflag = NULL;
       D->unrolled++;
       int jid = kid(D, s->var);
       const Type *jt = s->var->ty;
@@ -1181,6 +1219,7 @@ static void stmt_for(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
         block(D, s->body, fw, rv);
       }
       D->car = car;
+      D->rflag = rflag;
       D->unrolled--;
       return;
     }
@@ -1226,8 +1265,12 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   /* the reverse loop: iterations last to first, each replaying the body */
   int int_made = D->nmade;
   D->loop_depth++;
-  IrVar **outer_car = D->car;
+  IrVar **outer_car = D->car, *outer_rflag = D->rflag;
   D->car = car;
+  /* a kernel's return in the body (Note [adjoint jumps]) */
+  D->rflag = has_kret(s->body) ? newvar(D, "returned", ty_scalar(KERN_SCALAR_BOOL))
+                               : NULL;
+  IrVar *rflag = D->rflag;
   IrVar *j = is_while ? NULL : newvar(D, "j", jt);
   if (j)
     D->env[jid] = j;
@@ -1244,18 +1287,25 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     if (!L || D->env[i] == L)
       continue;
     IrVar *last = D->env[i];
-    assign(D, &bf, L, ref(D, last));
+    Seq c0;
+    seq_init(&c0);
+    assign(D, &c0, L, ref(D, last));
+    put_unless(D, &bf, rflag, &c0);
     IrVar *la = adj_of(D, L);
     if (la) {
       Seq c1;
       seq_init(&c1);
       acc(D, &c1, ref(D, last), ref(D, la));
       assign(D, &c1, la, zero_of(D, la->ty));
-      prepend(&br, &c1);
+      Seq c2;
+      seq_init(&c2);
+      put_unless(D, &c2, rflag, &c1);
+      prepend(&br, &c2);
     }
     D->env[i] = L; /* the replay skips the loop: the value from before */
   }
   D->car = outer_car;
+  D->rflag = outer_rflag;
   D->jumped = false;
   D->loop_depth--;
   Seq c, body;
@@ -1284,6 +1334,8 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     if (!is_while)
     assign(D, &body, j, bin(D, OP_ADD, a, bin(D, OP_MUL, ref(D, t), st)));
   }
+  if (rflag)
+    assign(D, &body, rflag, ir_const_int(D->C, rflag->ty, 0));
   /* the adjoints of the body's own values start at zero each iteration */
   for (int i = int_made; i < D->nmade; i++) {
     IrVar *av = map_get(&D->adjs, D->made[i]);
@@ -1468,8 +1520,10 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     D->env[D->resid] = v;
     return;
   }
-  case S_KRETURN:
-    return; /* the end of its statements (norm_returns) */
+  case S_KRETURN: /* the end of its statements (norm_returns) */
+    if (D->rflag) /* in a dynamic loop (Note [adjoint jumps]) */
+      assign(D, fw, D->rflag, ir_const_int(D->C, D->rflag->ty, 1));
+    return;
   case S_SETFIELD:
     refuse(D, "an assignment to a struct field");
   case S_SETCOMP:
@@ -1494,6 +1548,35 @@ static bool has_kreturn(IrStmt *s) {
   return false;
 }
 
+/* a return outside the loops in s (those in loops end their iteration) */
+static bool has_ret_nl(IrStmt *s) {
+  for (; s; s = s->next)
+    if (s->kind == S_KRETURN || s->kind == S_RETURN ||
+        (s->kind != S_FOR && s->kind != S_WHILE &&
+         (has_ret_nl(s->body) || has_ret_nl(s->orelse))))
+      return true;
+  return false;
+}
+
+static bool has_fret(IrStmt *s) {
+  for (; s; s = s->next)
+    if (s->kind == S_RETURN || has_fret(s->body) || has_fret(s->orelse))
+      return true;
+  return false;
+}
+
+/* whether stmt_for unrolls the loop s, as Warp does */
+static bool unrolls(IrStmt *s) {
+  if (s->kind != S_FOR || s->a->kind != E_CONST || s->b->kind != E_CONST ||
+      s->c->kind != E_CONST || has_break(s->body))
+    return false;
+  int64_t a = (int64_t)s->a->ival, b = (int64_t)s->b->ival,
+          st = (int64_t)s->c->ival;
+  int64_t n = st > 0 ? (b > a ? (b - a + st - 1) / st : 0)
+                     : st < 0 ? (a > b ? (a - b - st - 1) / -st : 0) : 0;
+  return n <= 16;
+}
+
 static void append(IrStmt **head, IrStmt *rest) {
   while (*head)
     head = &(*head)->next;
@@ -1516,8 +1599,18 @@ static bool norm_returns(Ad *D, IrStmt **head) {
       return true;
     }
     if (s->kind == S_FOR || s->kind == S_WHILE) {
-      if (has_kreturn(s->body))
+      if (!has_kreturn(s->body))
+        continue;
+      /* a kernel's return in a loop Warp does not unroll (Note [adjoint
+       * jumps]) ends the paths of the body it is on */
+      if (D->resid >= 0 || has_fret(s->body) || unrolls(s))
         refuse(D, "a return statement in a loop");
+      /* Warp's reverse while loop would not stop where the replay
+       * returns before the carried variables are updated */
+      if (s->kind == S_WHILE)
+        refuse(D, "a return statement in a while loop");
+      (void)norm_returns(D, &s->body);
+      D->pos = s->pos;
       continue;
     }
     if (s->kind != S_IF)
@@ -1536,7 +1629,7 @@ static bool norm_returns(Ad *D, IrStmt **head) {
       return false;
     }
     D->pos = s->pos;
-    if (has_kreturn(s->body) || has_kreturn(s->orelse))
+    if (has_ret_nl(s->body) || has_ret_nl(s->orelse))
       refuse(D, "a return that ends only some paths of its branch");
   }
   return false;

@@ -501,9 +501,12 @@ static const struct {
   const char *body, *what;
   int line;
 } refusals[] = {
-    {"    for k in range(n):\n        if x > 2.0:\n            return\n"
+    {"    for k in range(3):\n        if x > 2.0:\n            return\n"
      "        x = x * 2.0\n    out[i] = x\n",
      "autodiff of a return statement in a loop is not supported yet", 7},
+    {"    while x < 9.0:\n        if x > 2.0:\n            return\n"
+     "        x = x * 2.0\n    out[i] = x\n",
+     "autodiff of a return statement in a while loop is not supported yet", 7},
     {"    if x > 1.0:\n        if x > 2.0:\n            return\n"
      "        x = x * 2.0\n    out[i] = x\n",
      "autodiff of a return that ends only some paths of its branch is not "
