@@ -1260,7 +1260,7 @@ static void adjoint_names(Parser *P, Func *g, Func *f, Node *n) {
           if (!strcmp(g->params[i].name, x->name))
             k = i;
       if (k < 0)
-        diag_error(P->C, n->pos, "%s.adjoint[...] takes one of the first %d "
+        diag_error(P->C, x ? x->pos : n->pos, "%s.adjoint[...] takes one of the first %d "
                    "parameters of '%s' (those of '%s', whose adjoint it is)",
                    P->wp, f->nparams, g->name, f->name);
       Node *next = n->next;
