@@ -75,7 +75,13 @@ AUTODIFF = os.path.join(REPO, "tests", "autodiff")
 # Warp's adjoint of a loop-carried product is not its derivative (Note
 # [adjoint]; these files check that kern computes Warp's value): forward
 # mode is exact there, so <J v, w> != <v, J^T w>.
-EXPECT_INEXACT = {"loop_carried", "loop_carried_if", "while_loop"}
+# Nor is it across a break, continue or return of a dynamic loop (Note
+# [adjoint jumps]), nor where a @wp.func_grad or @wp.func_replay replaces
+# the function's derivative (Note [custom adjoints]): forward mode
+# differentiates the function's body.
+EXPECT_INEXACT = {"loop_carried", "loop_carried_if", "while_loop",
+                  "loop_break", "loop_continue", "loop_return",
+                  "func_grad", "func_grad_vec", "func_replay"}
 # refused in forward mode: the tangent of an atomic min/max depends on the
 # order of the threads' atomics
 EXPECT_REFUSED = {"atomic_minmax": "wp.atomic_min"}

@@ -87,6 +87,13 @@ typedef struct Ad {
   int ntans, captans;
   IrVar *ret, *dret; /* the result of the function being inlined, its tangent */
   bool fwd;         /* building the tangent, not the adjoint */
+  IrVar **car;      /* the innermost dynamic loop's carried locals, or NULL
+                     * outside one (Note [adjoint jumps]) */
+  bool jumped;      /* the block being built ended in break or continue */
+  int unrolled;     /* unrolled loops being built (outside dynamic ones) */
+  int ingrad;       /* custom adjoints being built (Note [custom adjoints]) */
+  IrVar *rflag;     /* the innermost dynamic loop's "returned" flag (Note
+                     * [adjoint jumps]), or NULL */
 } Ad;
 
 static _Noreturn void refuse(Ad *D, const char *what) {
@@ -784,6 +791,138 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
  * reversed in place, its result the value of the return that ends the
  * path taken (norm_returns moves what follows a branch that returns into
  * the other branch; the result's slot is joined like a variable). */
+/* Note [custom adjoints]: a call of a function F that has a
+ * @wp.func_grad G is replayed as any call, but its reverse is G's body,
+ * run as forward code in the reverse sweep where F's reverse would be, as
+ * Warp's adj_F is G: G's parameters are F's arguments (their replayed
+ * values), adj_ret (the adjoint of the call's result) and, for each
+ * parameter P, adjoint__P (the parser's name for wp.adjoint[P]), which
+ * starts as the adjoint the argument has gathered so far and whose last
+ * value is the argument's adjoint after the call, so `wp.adjoint[x] +=
+ * g` adds g to it as in Warp.  G's statements are built as the replay
+ * builds them (single assignment, no store or atomic); a dynamic loop in
+ * G, whose replay would skip it, is refused.  Forward mode (Note
+ * [tangent]) differentiates F's body, as Warp has no tangent rule to
+ * take. */
+static void block(Ad *D, IrStmt *s, Seq *fw, Seq *rv);
+static bool norm_returns(Ad *D, IrStmt **head);
+
+/* The value G's parameter p holds at the end of G's statements: the
+ * expansion takes an aggregate parameter apart into locals at G's entry
+ * (func in expand.c), so it is made again from those locals. */
+static IrExpr *param_now(Ad *D, IrFunc *G, IrVar *p) {
+  if (!is_agg(p->ty))
+    return D->env[kid(D, p)] ? ref(D, D->env[kid(D, p)]) : NULL;
+  int n = ncomp(p->ty), k = 0;
+  IrExpr *m = ir_expr(D->C, E_MAKE, p->ty);
+  m->nargs = n;
+  m->args = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)n);
+  for (IrStmt *s = G->body; s && k < n; s = s->next) {
+    if (s->kind != S_ASSIGN || s->a->kind != E_COMP ||
+        s->a->a->kind != E_VAR || s->a->a->var != p)
+      continue;
+    IrVar *v = D->env[kid(D, s->var)];
+    if (!v)
+      return NULL;
+    m->args[k++] = ref(D, v);
+  }
+  return k == n ? m : NULL;
+}
+
+static void custom_adjoint(Ad *D, Seq *rv, IrFunc *F, IrVar **bound,
+                           IrVar *res) {
+  IrFunc *G = F->grad;
+  Seq c, gfw, grv;
+  seq_init(&c);
+  seq_init(&gfw);
+  seq_init(&grv);
+  IrVar *ga[2 * 64 + 1];
+  int n = F->nparams, i = 0;
+  if (G->nparams != 2 * n + 1 || n > 64)
+    refuse(D, "this @wp.func_grad");
+  for (IrVar *p = G->params; p; p = p->next)
+    ga[i++] = p;
+  /* Warp matches the adjoint to the function by these types */
+  IrVar *fp = F->params;
+  for (i = 0; i <= n; i++, fp = fp ? fp->next : NULL)
+    if (!ty_eq(ga[i]->ty, i < n ? fp->ty : res->ty))
+      diag_error(D->C, G->pos, "the @wp.func_grad '%s' of '%s' must take "
+                 "the parameters of '%s' (their types) and then adj_ret of "
+                 "its result's type; parameter %d differs", G->name,
+                 F->name, F->name, i + 1);
+  for (i = 0; i < n; i++)
+    D->env[kid(D, ga[i])] = bound[i];
+  IrVar *ar = newvar(D, "adj_ret", res->ty);
+  assign(D, &c, ar, adjx(D, res));
+  D->env[kid(D, ga[n])] = ar;
+  for (i = 0; i < n; i++) {
+    IrVar *ap = newvar(D, "adjoint", bound[i]->ty);
+    assign(D, &c, ap, adjx(D, bound[i]));
+    D->env[kid(D, ga[n + 1 + i])] = ap;
+  }
+  for (IrVar *v = G->locals; v; v = v->next)
+    D->env[kid(D, v)] = NULL;
+  (void)norm_returns(D, &G->body);
+  int slot = (int)(intptr_t)map_get(&D->fres, G) - 1;
+  int outer = D->resid;
+  D->resid = slot;
+  D->env[slot] = NULL;
+  D->depth++;
+  D->ingrad++;
+  block(D, G->body, &gfw, &grv);
+  D->ingrad--;
+  D->depth--;
+  D->resid = outer;
+  if (gfw.head) {
+    *c.tail = gfw.head;
+    c.tail = gfw.tail;
+  }
+  for (i = 0; i < n; i++) {
+    IrVar *a = adj_of(D, bound[i]);
+    if (!a)
+      continue;
+    IrExpr *v = param_now(D, G, ga[n + 1 + i]);
+    if (!v)
+      refuse(D, "this @wp.func_grad (an adjoint it leaves unset)");
+    assign(D, &c, a, v);
+  }
+  prepend(rv, &c);
+}
+
+/* F's @wp.func_replay R on F's bound arguments, replayed (its reverse
+ * dropped): its result. */
+static IrExpr *custom_replay(Ad *D, Seq *fw, IrFunc *F, IrVar **bound) {
+  IrFunc *R = F->replay;
+  int i = 0;
+  IrVar *fp = F->params;
+  for (IrVar *p = R->params; p; p = p->next, fp = fp->next, i++) {
+    if (!fp || !ty_eq(p->ty, fp->ty))
+      diag_error(D->C, R->pos, "the @wp.func_replay '%s' of '%s' must take "
+                 "the parameters of '%s' (their types)", R->name, F->name,
+                 F->name);
+    D->env[kid(D, p)] = bound[i];
+  }
+  if (!ty_eq(R->ret, F->ret))
+    diag_error(D->C, R->pos, "the @wp.func_replay '%s' of '%s' must return "
+               "what '%s' returns", R->name, F->name, F->name);
+  for (IrVar *v = R->locals; v; v = v->next)
+    D->env[kid(D, v)] = NULL;
+  (void)norm_returns(D, &R->body);
+  int slot = (int)(intptr_t)map_get(&D->fres, R) - 1;
+  int outer = D->resid;
+  D->resid = slot;
+  D->env[slot] = NULL;
+  D->depth++;
+  Seq junk;
+  seq_init(&junk);
+  block(D, R->body, fw, &junk);
+  D->depth--;
+  D->resid = outer;
+  if (!D->env[slot])
+    refuse(D, "a @wp.func_replay that can end without returning its result");
+  return ref(D, D->env[slot]);
+}
+
 static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   IrFunc *F = e->fn;
   if (F->native)
@@ -794,6 +933,7 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     refuse(D, "calls nested this deep");
   IrVar **save = arena_alloc(D->C, sizeof(IrVar *) * (size_t)D->nv);
   memcpy(save, D->env, sizeof(IrVar *) * (size_t)D->nv);
+  IrVar **bound = arena_alloc(D->C, sizeof(IrVar *) * (size_t)(F->nparams + 1));
   int i = 0;
   for (IrVar *p = F->params; p; p = p->next, i++) {
     IrExpr *a = e->args[i];
@@ -811,7 +951,10 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
         assign(D, fw, v, x);
       }
     }
+    if (F->grad && p->ty->kind == TY_ARRAY)
+      refuse(D, "an array parameter of a function with @wp.func_grad");
     D->env[kid(D, p)] = v;
+    bound[i] = v;
   }
   /* the function's own variables start unset (fresh per call) */
   for (IrVar *v = F->locals; v; v = v->next)
@@ -825,12 +968,35 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   D->resid = slot;
   D->env[slot] = NULL;
   D->depth++;
+  Seq junk; /* a custom adjoint replaces the body's reverse */
+  seq_init(&junk);
   for (IrStmt *s = F->body; s; s = s->next)
-    stmt(D, s, fw, rv);
+    stmt(D, s, fw, F->grad ? &junk : rv);
   D->depth--;
   D->pos = at;
   D->resid = outer;
   IrExpr *r = D->env[slot] ? ref(D, D->env[slot]) : NULL;
+  if (F->replay && r) {
+    /* Note [custom adjoints]: the caller sees the replay's result, whose
+     * adjoint goes to F's */
+    IrVar *res = newvar(D, "ret", r->ty);
+    assign(D, fw, res, custom_replay(D, fw, F, bound));
+    Seq c;
+    seq_init(&c);
+    acc(D, &c, r, adjx(D, res));
+    prepend(rv, &c);
+    r = ref(D, res);
+    D->pos = at;
+  }
+  if (F->grad && r) {
+    IrVar *res = newvar(D, "ret", r->ty);
+    assign(D, fw, res, r);
+    r = ref(D, res);
+    custom_adjoint(D, rv, F, bound, res);
+    D->pos = at;
+  }
+  if (F->grad && !r)
+    refuse(D, "a @wp.func_grad of a function without a result");
   /* the caller's variables as they were (a function sees none of them) */
   for (IrVar *v = F->params; v; v = v->next)
     save[kid(D, v)] = D->env[kid(D, v)];
@@ -857,17 +1023,6 @@ static void assigned(Ad *D, IrStmt *s, bool *out) {
     assigned(D, s->body, out);
     assigned(D, s->orelse, out);
   }
-}
-
-static bool has_jump(IrStmt *s) {
-  for (; s; s = s->next) {
-    if (s->kind == S_BREAK || s->kind == S_CONTINUE)
-      return true;
-    if (s->kind != S_FOR && s->kind != S_WHILE &&
-        (has_jump(s->body) || has_jump(s->orelse)))
-      return true;
-  }
-  return false;
 }
 
 static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv);
@@ -904,9 +1059,20 @@ static void stmt_if(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   seq_init(&f2);
   seq_init(&r2);
   block(D, s->body, &f1, &r1);
+  bool jt = D->jumped, je;
+  D->jumped = false;
   memcpy(then, D->env, sz);
   memcpy(D->env, before, sz);
   block(D, s->orelse, &f2, &r2);
+  je = D->jumped;
+  D->jumped = false;
+  /* a branch that jumps (Note [adjoint jumps]) leaves the other's values */
+  if (jt && je)
+    D->jumped = true;
+  if (jt)
+    memcpy(then, D->env, sz);
+  else if (je)
+    memcpy(D->env, then, sz);
   /* join: a version assigned at the end of each branch */
   Seq j1, j2;
   seq_init(&j1);
@@ -915,7 +1081,8 @@ static void stmt_if(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     IrVar *t = then[i], *e = D->env[i];
     if (t == before[i] && e == before[i])
       continue;
-    if (!t || !e) { /* assigned in one branch only, unset before */
+    if (!t || !e || t == e) { /* assigned in one branch only, unset
+                                * before, or the other branch jumps */
       D->env[i] = t ? t : e;
       continue;
     }
@@ -947,15 +1114,134 @@ static void stmt_if(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
 
 static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv);
 
+static bool has_kret(IrStmt *s) {
+  for (; s; s = s->next)
+    if (s->kind == S_KRETURN || has_kret(s->body) || has_kret(s->orelse))
+      return true;
+  return false;
+}
+
+/* chunk's statements appended to s, under `if (!flag)` when flag */
+static void put_unless(Ad *D, Seq *s, IrVar *flag, Seq *chunk) {
+  if (!chunk->head)
+    return;
+  if (!flag) {
+    *s->tail = chunk->head;
+    s->tail = chunk->tail;
+    return;
+  }
+  IrStmt *f = ir_stmt(D->C, S_IF, D->pos);
+  IrExpr *n = ir_expr(D->C, E_NOT, flag->ty);
+  n->a = ref(D, flag);
+  f->a = n;
+  f->body = chunk->head;
+  put(s, f);
+}
+
+/* Note [adjoint jumps]: break and continue in a loop Warp does not unroll
+ * (a dynamic range() or while, and any range() with a break, which Warp
+ * never unrolls) are Warp's jumps.  Warp's break is `goto end` and its
+ * continue `goto start` of the loop, in the forward code and in the
+ * replay of the reverse loop alike (materialising the loop-carried
+ * variables first).  So in the reverse sweep, where each iteration
+ * replays its body and then reverses it, a break reached in the replay
+ * ends the whole reverse loop (the iterations before it, and its own
+ * statements before the break, get no gradient), and a continue goes on
+ * to the next (earlier) iteration without reversing its own.  That is
+ * Warp's gradient, not the derivative, and it is what is built here:
+ * the jump is kept in the replay of the reverse loop's body, after the
+ * carried locals are assigned, and the rest of its block is dropped; an
+ * `if` with a branch that jumps joins only the other branch's values.
+ * A continue in a range() of constants that Warp unrolls ends its
+ * unrolled iteration, as Warp's guard does (norm_conts): there the
+ * gradient is the derivative.  A kernel's return in a range() loop Warp
+ * does not unroll is Warp's `goto` to the return's point of the reverse
+ * sweep: in the reverse loop's replay of an iteration it ends the replay
+ * and the iteration's statements before it are reversed, then the
+ * earlier iterations; the replay outside skips the loop, so what follows
+ * the loop is replayed and reversed as if nothing had returned.  Here
+ * the loop body's returns end their paths (norm_returns), and a
+ * "returned" flag keeps the carried locals' update at the end of the
+ * body, and its reverse, off those paths, as Warp's jump skips them.  In
+ * a while loop that would make Warp's reverse loop run forever (its
+ * condition reads carried variables the path no longer updates), so it
+ * is refused, as is a return in a loop Warp unrolls. */
+
+static bool has_break(IrStmt *s) {
+  for (; s; s = s->next) {
+    if (s->kind == S_BREAK)
+      return true;
+    if (s->kind != S_FOR && s->kind != S_WHILE &&
+        (has_break(s->body) || has_break(s->orelse)))
+      return true;
+  }
+  return false;
+}
+
+static bool has_cont(IrStmt *s) {
+  for (; s; s = s->next) {
+    if (s->kind == S_CONTINUE)
+      return true;
+    if (s->kind != S_FOR && s->kind != S_WHILE &&
+        (has_cont(s->body) || has_cont(s->orelse)))
+      return true;
+  }
+  return false;
+}
+
+static void append(IrStmt **head, IrStmt *rest);
+
+/* Warp guards the rest of an unrolled iteration after a continue
+ * (lower_unrolled_continues): the statements after an `if` whose branch
+ * always continues move into its other branch, as norm_returns does for
+ * returns, so every continue ends its iteration's statements and is a
+ * no-op there.  Returns whether the block always continues. */
+static bool norm_conts(Ad *D, IrStmt **head) {
+  for (IrStmt **p = head; *p; p = &(*p)->next) {
+    IrStmt *s = *p;
+    D->pos = s->pos;
+    if (s->kind == S_CONTINUE) {
+      s->next = NULL;
+      return true;
+    }
+    if (s->kind != S_IF)
+      continue;
+    bool t = norm_conts(D, &s->body), e = norm_conts(D, &s->orelse);
+    IrStmt *rest = s->next;
+    if (t && e) {
+      s->next = NULL;
+      return true;
+    }
+    if (t || e) {
+      s->next = NULL;
+      append(t ? &s->orelse : &s->body, rest);
+      return norm_conts(D, t ? &s->orelse : &s->body);
+    }
+    D->pos = s->pos;
+    if (has_cont(s->body) || has_cont(s->orelse))
+      refuse(D, "a continue that ends only some paths of its branch");
+  }
+  return false;
+}
+
 static void stmt_for(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
-  if (has_jump(s->body))
-    refuse(D, "break or continue in a loop");
-  if (s->a->kind == E_CONST && s->b->kind == E_CONST && s->c->kind == E_CONST) {
+  /* Warp does not unroll a loop with a break (a dynamic loop, Note
+   * [adjoint jumps]); it unrolls one with only continues, guarding the
+   * rest of each iteration, which is not done here yet */
+  if (s->a->kind == E_CONST && s->b->kind == E_CONST && s->c->kind == E_CONST &&
+      !has_break(s->body)) {
     int64_t a = (int64_t)s->a->ival, b = (int64_t)s->b->ival,
             st = (int64_t)s->c->ival;
     int64_t n = st > 0 ? (b > a ? (b - a + st - 1) / st : 0)
                        : st < 0 ? (a > b ? (a - b - st - 1) / -st : 0) : 0;
     if (n <= 16) { /* Warp unrolls it (max_unroll) */
+      Pos at = D->pos;
+      (void)norm_conts(D, &s->body);
+      D->pos = at;
+      IrVar **car = D->car, *rflag = D->rflag;
+      D->car = NULL;
+      D->rflag = NULL;
+      D->unrolled++;
       int jid = kid(D, s->var);
       const Type *jt = s->var->ty;
       for (int64_t t = 0; t < n; t++) {
@@ -964,6 +1250,9 @@ static void stmt_for(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
         D->env[jid] = j;
         block(D, s->body, fw, rv);
       }
+      D->car = car;
+      D->rflag = rflag;
+      D->unrolled--;
       return;
     }
   }
@@ -975,6 +1264,8 @@ static void stmt_for(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
  * condition Warp evaluates again on the carried variables in the reverse
  * sweep, so its iterations run first to last there). */
 static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
+  if (D->ingrad)
+    refuse(D, "a loop Warp does not unroll in a @wp.func_grad");
   bool is_while = s->kind == S_WHILE;
   int jid = is_while ? -1 : kid(D, s->var);
   const Type *jt = is_while ? NULL : s->var->ty;
@@ -1006,6 +1297,12 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   /* the reverse loop: iterations last to first, each replaying the body */
   int int_made = D->nmade;
   D->loop_depth++;
+  IrVar **outer_car = D->car, *outer_rflag = D->rflag;
+  D->car = car;
+  /* a kernel's return in the body (Note [adjoint jumps]) */
+  D->rflag = has_kret(s->body) ? newvar(D, "returned", ty_scalar(KERN_SCALAR_BOOL))
+                               : NULL;
+  IrVar *rflag = D->rflag;
   IrVar *j = is_while ? NULL : newvar(D, "j", jt);
   if (j)
     D->env[jid] = j;
@@ -1022,17 +1319,26 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     if (!L || D->env[i] == L)
       continue;
     IrVar *last = D->env[i];
-    assign(D, &bf, L, ref(D, last));
+    Seq c0;
+    seq_init(&c0);
+    assign(D, &c0, L, ref(D, last));
+    put_unless(D, &bf, rflag, &c0);
     IrVar *la = adj_of(D, L);
     if (la) {
       Seq c1;
       seq_init(&c1);
       acc(D, &c1, ref(D, last), ref(D, la));
       assign(D, &c1, la, zero_of(D, la->ty));
-      prepend(&br, &c1);
+      Seq c2;
+      seq_init(&c2);
+      put_unless(D, &c2, rflag, &c1);
+      prepend(&br, &c2);
     }
     D->env[i] = L; /* the replay skips the loop: the value from before */
   }
+  D->car = outer_car;
+  D->rflag = outer_rflag;
+  D->jumped = false;
   D->loop_depth--;
   Seq c, body;
   seq_init(&c);
@@ -1060,6 +1366,8 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     if (!is_while)
     assign(D, &body, j, bin(D, OP_ADD, a, bin(D, OP_MUL, ref(D, t), st)));
   }
+  if (rflag)
+    assign(D, &body, rflag, ir_const_int(D->C, rflag->ty, 0));
   /* the adjoints of the body's own values start at zero each iteration */
   for (int i = int_made; i < D->nmade; i++) {
     IrVar *av = map_get(&D->adjs, D->made[i]);
@@ -1212,12 +1520,21 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   case S_PRINTF: case S_ASSERT:
     return; /* the replay neither prints nor checks */
   case S_WHILE:
-    if (has_jump(s->body))
-      refuse(D, "break or continue in a loop");
     dyn_loop(D, s, fw, rv);
     return;
-  case S_BREAK: case S_CONTINUE:
-    refuse(D, "break or continue in a loop");
+  case S_BREAK: case S_CONTINUE: {
+    /* Note [adjoint jumps] */
+    if (!D->car && s->kind == S_CONTINUE && D->unrolled)
+      return; /* the end of its iteration (norm_conts) */
+    if (!D->car)
+      refuse(D, "break or continue in a loop");
+    for (int i = 0; i < D->nv; i++)
+      if (D->car[i] && D->env[i] && D->env[i] != D->car[i])
+        assign(D, fw, D->car[i], ref(D, D->env[i]));
+    put(fw, ir_stmt(D->C, s->kind, s->pos));
+    D->jumped = true;
+    return;
+  }
   case S_RETURN: {
     if (D->resid < 0)
       refuse(D, "a return statement here");
@@ -1232,8 +1549,10 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     D->env[D->resid] = v;
     return;
   }
-  case S_KRETURN:
-    return; /* the end of its statements (norm_returns) */
+  case S_KRETURN: /* the end of its statements (norm_returns) */
+    if (D->rflag) /* in a dynamic loop (Note [adjoint jumps]) */
+      assign(D, fw, D->rflag, ir_const_int(D->C, D->rflag->ty, 1));
+    return;
   case S_SETFIELD:
     refuse(D, "an assignment to a struct field");
   case S_SETCOMP:
@@ -1244,7 +1563,7 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
 }
 
 static void block(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
-  for (; s; s = s->next)
+  for (; s && !D->jumped; s = s->next)
     stmt(D, s, fw, rv);
 }
 
@@ -1256,6 +1575,35 @@ static bool has_kreturn(IrStmt *s) {
         has_kreturn(s->orelse))
       return true;
   return false;
+}
+
+/* a return outside the loops in s (those in loops end their iteration) */
+static bool has_ret_nl(IrStmt *s) {
+  for (; s; s = s->next)
+    if (s->kind == S_KRETURN || s->kind == S_RETURN ||
+        (s->kind != S_FOR && s->kind != S_WHILE &&
+         (has_ret_nl(s->body) || has_ret_nl(s->orelse))))
+      return true;
+  return false;
+}
+
+static bool has_fret(IrStmt *s) {
+  for (; s; s = s->next)
+    if (s->kind == S_RETURN || has_fret(s->body) || has_fret(s->orelse))
+      return true;
+  return false;
+}
+
+/* whether stmt_for unrolls the loop s, as Warp does */
+static bool unrolls(IrStmt *s) {
+  if (s->kind != S_FOR || s->a->kind != E_CONST || s->b->kind != E_CONST ||
+      s->c->kind != E_CONST || has_break(s->body))
+    return false;
+  int64_t a = (int64_t)s->a->ival, b = (int64_t)s->b->ival,
+          st = (int64_t)s->c->ival;
+  int64_t n = st > 0 ? (b > a ? (b - a + st - 1) / st : 0)
+                     : st < 0 ? (a > b ? (a - b - st - 1) / -st : 0) : 0;
+  return n <= 16;
 }
 
 static void append(IrStmt **head, IrStmt *rest) {
@@ -1280,8 +1628,18 @@ static bool norm_returns(Ad *D, IrStmt **head) {
       return true;
     }
     if (s->kind == S_FOR || s->kind == S_WHILE) {
-      if (has_kreturn(s->body))
+      if (!has_kreturn(s->body))
+        continue;
+      /* a kernel's return in a loop Warp does not unroll (Note [adjoint
+       * jumps]) ends the paths of the body it is on */
+      if (D->resid >= 0 || has_fret(s->body) || unrolls(s))
         refuse(D, "a return statement in a loop");
+      /* Warp's reverse while loop would not stop where the replay
+       * returns before the carried variables are updated */
+      if (s->kind == S_WHILE)
+        refuse(D, "a return statement in a while loop");
+      (void)norm_returns(D, &s->body);
+      D->pos = s->pos;
       continue;
     }
     if (s->kind != S_IF)
@@ -1300,7 +1658,7 @@ static bool norm_returns(Ad *D, IrStmt **head) {
       return false;
     }
     D->pos = s->pos;
-    if (has_kreturn(s->body) || has_kreturn(s->orelse))
+    if (has_ret_nl(s->body) || has_ret_nl(s->orelse))
       refuse(D, "a return that ends only some paths of its branch");
   }
   return false;
@@ -1549,6 +1907,16 @@ static void reach_expr(Map *seen, Ad *D, IrExpr *e) {
   if (e->kind == E_FCALL && e->fn && !map_get(seen, e->fn)) {
     map_put(D, seen, e->fn, e->fn);
     reach_stmts(seen, D, e->fn->body);
+    IrFunc *g = e->fn->grad; /* Note [custom adjoints] */
+    if (g && !map_get(seen, g)) {
+      map_put(D, seen, g, g);
+      reach_stmts(seen, D, g->body);
+    }
+    g = e->fn->replay;
+    if (g && !map_get(seen, g)) {
+      map_put(D, seen, g, g);
+      reach_stmts(seen, D, g->body);
+    }
   }
   reach_expr(seen, D, e->a);
   reach_expr(seen, D, e->b);

@@ -173,6 +173,9 @@ struct IrFunc {
   IrStmt *body;
   IrAgg *aggs;
   bool has_kreturn_in_loop; /* kernel return inside a loop: needs goto */
+  IrFunc *grad;         /* its @wp.func_grad (Note [custom adjoints] in
+                           adjoint.c), or NULL */
+  IrFunc *replay;       /* its @wp.func_replay, or NULL */
   /* kernels: enable_backward=False, of @wp.kernel or the module's
    * wp.set_module_options: no adjoint (compile.c), as Warp builds none */
   bool no_backward;

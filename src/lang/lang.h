@@ -178,6 +178,12 @@ struct Func {
   int overload_index; /* 0 for the first definition, 1, 2 ... */
   Func *next;
   void *ir;
+  /* @wp.func_grad(F) (Note [custom adjoints] in ir/adjoint.c): on F, its
+   * custom adjoint, a function of F's parameters, adj_ret and then one
+   * adjoint__P per parameter P of F (what wp.adjoint[P] names) */
+  Func *grad;
+  Func *replay;      /* @wp.func_replay(F): on F, what the adjoint's replay
+                      * calls instead of F */
   /* generics (check_generic.c): a function or kernel with a typing.Any
    * parameter is checked once per signature it is used with */
   bool generic;        /* has Any parameters: never emitted itself */

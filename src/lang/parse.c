@@ -1248,6 +1248,98 @@ static void native_decorator(Parser *P, Node *d, Pos at) {
   add_func(P, f);
 }
 
+/* wp.adjoint[P] in a custom adjoint's body is its parameter adjoint__P
+ * (Note [custom adjoints] in ir/adjoint.c). */
+static void adjoint_names(Parser *P, Func *g, Func *f, Node *n) {
+  for (; n; n = n->next) {
+    if (n->kind == N_SUBSCRIPT && is_wp_attr(P, n->a, "adjoint")) {
+      Node *x = n->args;
+      int k = -1;
+      if (x && !x->next && x->kind == N_NAME)
+        for (int i = 0; i < f->nparams && k < 0; i++)
+          if (!strcmp(g->params[i].name, x->name))
+            k = i;
+      if (k < 0)
+        diag_error(P->C, x ? x->pos : n->pos, "%s.adjoint[...] takes one of the first %d "
+                   "parameters of '%s' (those of '%s', whose adjoint it is)",
+                   P->wp, f->nparams, g->name, f->name);
+      Node *next = n->next;
+      memset(n, 0, sizeof *n);
+      n->kind = N_NAME;
+      n->pos = x->pos;
+      n->next = next;
+      n->name = arena_printf(P->C, "adjoint__%s", g->params[k].name);
+      continue;
+    }
+    adjoint_names(P, g, f, n->a);
+    adjoint_names(P, g, f, n->b);
+    adjoint_names(P, g, f, n->c);
+    adjoint_names(P, g, f, n->args);
+    adjoint_names(P, g, f, n->kwargs);
+    adjoint_names(P, g, f, n->body);
+    adjoint_names(P, g, f, n->orelse);
+  }
+}
+
+/* @wp.func_grad(F) def G(F's parameters, adj_ret): G with F's parameters'
+ * adjoints as parameters adjoint__P after its own, kept on F. */
+static void func_grad_decorator(Parser *P, Node *d, Pos at) {
+  Node *fn = d->kind == N_CALL ? d->args : NULL;
+  if (!fn || fn->next || d->kwargs || fn->kind != N_NAME)
+    diag_error(P->C, at, "@%s.func_grad takes the function it is the "
+               "adjoint of: @%s.func_grad(f)", P->wp, P->wp);
+  Func *f = names_get(&P->C->mod->func_names, fn->name);
+  if (!f || f->is_kernel)
+    diag_error(P->C, fn->pos, "@%s.func_grad: no @%s.func '%s' above",
+               P->wp, P->wp, fn->name);
+  if (f->overload || f->grad)
+    diag_error(P->C, at, "@%s.func_grad of '%s', %s, is not supported yet "
+               "(issue #26)", P->wp, fn->name,
+               f->grad ? "given twice" : "a function with overloads");
+  Func *g = funcdef(P, false);
+  if (g->nparams != f->nparams + 1)
+    diag_error(P->C, g->pos, "the adjoint '%s' of '%s' takes its %d "
+               "parameter(s) and then adj_ret (%d given)", g->name, f->name,
+               f->nparams, g->nparams);
+  Param *ps = arena_alloc(P->C, sizeof(Param) * (size_t)(g->nparams + f->nparams));
+  memcpy(ps, g->params, sizeof(Param) * (size_t)g->nparams);
+  for (int i = 0; i < f->nparams; i++) {
+    Param *q = &ps[g->nparams + i];
+    *q = g->params[i];
+    q->defval = NULL;
+    q->name = arena_printf(P->C, "adjoint__%s", g->params[i].name);
+  }
+  g->params = ps;
+  g->nparams += f->nparams;
+  adjoint_names(P, g, f, g->body);
+  f->grad = g;
+  add_func(P, g);
+}
+
+/* @wp.func_replay(F) def R(F's parameters): what the adjoint's replay
+ * calls instead of F (Note [custom adjoints] in ir/adjoint.c). */
+static void func_replay_decorator(Parser *P, Node *d, Pos at) {
+  Node *fn = d->kind == N_CALL ? d->args : NULL;
+  if (!fn || fn->next || d->kwargs || fn->kind != N_NAME)
+    diag_error(P->C, at, "@%s.func_replay takes the function it replays: "
+               "@%s.func_replay(f)", P->wp, P->wp);
+  Func *f = names_get(&P->C->mod->func_names, fn->name);
+  if (!f || f->is_kernel)
+    diag_error(P->C, fn->pos, "@%s.func_replay: no @%s.func '%s' above",
+               P->wp, P->wp, fn->name);
+  if (f->overload || f->replay)
+    diag_error(P->C, at, "@%s.func_replay of '%s', %s, is not supported "
+               "yet (issue #26)", P->wp, fn->name,
+               f->replay ? "given twice" : "a function with overloads");
+  Func *g = funcdef(P, false);
+  if (g->nparams != f->nparams)
+    diag_error(P->C, g->pos, "the replay '%s' of '%s' takes its %d "
+               "parameter(s) (%d given)", g->name, f->name, f->nparams,
+               g->nparams);
+  f->replay = g;
+  add_func(P, g);
+}
+
 /* decorated -> decorator+ (funcdef | classdef) */
 static void decorated(Parser *P) {
   int kind = 0; /* 1 kernel, 2 func, 3 struct, 0 other */
@@ -1261,6 +1353,12 @@ static void decorated(Parser *P) {
     Node *callee = d->kind == N_CALL ? d->a : d;
     if (is_wp_attr(P, callee, "func_native") && kind == 0) {
       kind = 6;
+      native = d;
+    } else if (is_wp_attr(P, callee, "func_grad") && kind == 0) {
+      kind = 7;
+      native = d;
+    } else if (is_wp_attr(P, callee, "func_replay") && kind == 0) {
+      kind = 8;
       native = d;
     } else if (is_wp_attr(P, callee, "kernel")) {
       kind = 1;
@@ -1309,12 +1407,21 @@ static void decorated(Parser *P) {
     native_decorator(P, native, first->pos);
     return;
   }
+  if (kind == 7) {
+    if (!is_kw(t, "def"))
+      error_at_tok(P, t, "'def' after @wp.func_grad");
+    func_grad_decorator(P, native, first->pos);
+    return;
+  }
+  if (kind == 8) {
+    if (!is_kw(t, "def"))
+      error_at_tok(P, t, "'def' after @wp.func_replay");
+    func_replay_decorator(P, native, first->pos);
+    return;
+  }
   if (kind == 4)
     diag_error(P->C, first->pos, "the Warp decorator @%s.%s is not "
-               "supported%s", P->wp, other,
-               !strncmp(other, "func_grad", 9) || !strcmp(other, "func_replay")
-                   ? " yet (custom gradients; kern differentiates kernels "
-                     "with kern_kernel_adjoint, issue #26)" : "");
+               "supported", P->wp, other);
   if (kind == 1 && is_kw(t, "def")) {
     /* the kernel's tree in an arena of its own (Note [kernel syntax
      * trees] in lower/check.c) */

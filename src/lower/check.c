@@ -871,6 +871,12 @@ IrModule *lower_module(Compiler *C) {
   irm->path = C->path;
   check_consts(C, irm);
   check_in_call_order(C, irm);
+  for (Func *f = C->mod->funcs; f; f = f->next)
+    if (f->grad && f->ir && f->grad->ir)
+      ((IrFunc *)f->ir)->grad = f->grad->ir;
+  for (Func *f = C->mod->funcs; f; f = f->next)
+    if (f->replay && f->ir && f->replay->ir)
+      ((IrFunc *)f->ir)->replay = f->replay->ir;
   check_kernel_overloads(C, irm);
   check_split_deep(C, irm);
   check_fixed_frames(C, irm);

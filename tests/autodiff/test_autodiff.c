@@ -502,16 +502,20 @@ static const struct {
   const char *body, *what;
   int line;
 } refusals[] = {
-    {"    for k in range(n):\n        if x > 2.0:\n            return\n"
+    {"    for k in range(3):\n        if x > 2.0:\n            return\n"
      "        x = x * 2.0\n    out[i] = x\n",
      "autodiff of a return statement in a loop is not supported yet", 7},
+    {"    while x < 9.0:\n        if x > 2.0:\n            return\n"
+     "        x = x * 2.0\n    out[i] = x\n",
+     "autodiff of a return statement in a while loop is not supported yet", 7},
     {"    if x > 1.0:\n        if x > 2.0:\n            return\n"
      "        x = x * 2.0\n    out[i] = x\n",
      "autodiff of a return that ends only some paths of its branch is not "
      "supported yet", 7},
-    {"    for k in range(n):\n        if x > 2.0:\n            break\n"
-     "        x = x * 2.0\n    out[i] = x\n",
-     "autodiff of break or continue in a loop is not supported yet", 7},
+    {"    for k in range(3):\n        if x > 2.0:\n            if x > 3.0:\n"
+     "                continue\n            x = x * 2.0\n    out[i] = x\n",
+     "autodiff of a continue that ends only some paths of its branch is not "
+     "supported yet", 8},
     {"    wp.atomic_exch(out, 0, x)\n",
      "autodiff of wp.atomic_exch on floats is not supported yet", 7},
     {"    old = wp.atomic_add(out, 0, x)\n    out[i] = old\n",
@@ -553,6 +557,67 @@ static void refuse(void) {
   printf("ok refusals\n");
 }
 
+/* Custom adjoints (Note [custom adjoints]): the user's mistakes are
+ * errors at their line, at load or when the adjoint is built. */
+static const struct {
+  const char *fn;  /* the custom adjoint or replay after f */
+  bool at_load;    /* the load fails (else the adjoint does) */
+  const char *what;
+  int line;
+} custom_errors[] = {
+    {"@wp.func_grad(f)\ndef g(y: float, adj_ret: float):\n"
+     "    wp.adjoint[x] += adj_ret\n", true,
+     "wp.adjoint[...] takes one of the first 1 parameters of 'g'", 7},
+    {"@wp.func_grad(h)\ndef g(y: float, adj_ret: float):\n    pass\n", true,
+     "@wp.func_grad: no @wp.func 'h' above", 5},
+    {"@wp.func_grad(f)\ndef g(y: float):\n    pass\n", true,
+     "takes its 1 parameter(s) and then adj_ret (1 given)", 6},
+    {"@wp.func_grad(f)\ndef g(y: float, adj_ret: wp.float64):\n    pass\n",
+     false, "parameter 2 differs", 6},
+    {"@wp.func_replay(f)\ndef g(y: int):\n    return 1.0\n", false,
+     "must take the parameters of 'f'", 6},
+    {"@wp.func_grad(f)\ndef g(y: float, adj_ret: float):\n"
+     "    for k in range(int(y)):\n        wp.adjoint[y] += adj_ret\n", false,
+     "autodiff of a loop Warp does not unroll in a @wp.func_grad", 7},
+};
+
+static void custom(void) {
+  for (size_t t = 0; t < sizeof custom_errors / sizeof custom_errors[0]; t++) {
+    char src[2048];
+    snprintf(src, sizeof src,
+             "import warp as wp\n"
+             "@wp.func\n"
+             "def f(x: float):\n"
+             "    return x * x\n"
+             "%s"
+             "@wp.kernel\n"
+             "def r(a: wp.array(dtype=float), out: wp.array(dtype=float)):\n"
+             "    i = wp.tid()\n"
+             "    out[i] = f(a[i])\n", custom_errors[t].fn);
+    kern_module *m = NULL;
+    kern_clear_error(ctx);
+    kern_status st = kern_module_load_string(ctx, dev, "c.py", src, strlen(src), &m);
+    if (custom_errors[t].at_load) {
+      ASSERT_EQ(st, KERN_ERROR_COMPILE);
+    } else {
+      ASSERT_OK(ctx, st);
+      kern_kernel *k, *a = NULL;
+      ASSERT_OK(ctx, kern_module_get_kernel(m, "r", &k));
+      kern_clear_error(ctx);
+      ASSERT_EQ(kern_kernel_adjoint(k, &a), KERN_ERROR_COMPILE);
+      ASSERT_TRUE(a == NULL);
+    }
+    const char *e = kern_last_error(ctx);
+    ASSERT_CONTAINS(e, custom_errors[t].what);
+    char at[32];
+    snprintf(at, sizeof at, "c.py:%d:", custom_errors[t].line);
+    ASSERT_CONTAINS(e, at);
+    if (m)
+      kern_module_free(m);
+  }
+  printf("ok custom adjoint errors\n");
+}
+
 int main(int argc, char **argv) {
   const char *which = argc > 1 ? argv[1] : "cpu";
   test_setup();
@@ -582,6 +647,7 @@ int main(int argc, char **argv) {
   tangent_api();
   enable_backward();
   refuse();
+  custom();
   kern_context_free(ctx);
   printf("test_autodiff (%s): all checks passed\n", which);
   return 0;

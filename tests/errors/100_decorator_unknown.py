@@ -1,7 +1,7 @@
-# expect: 5:1: error: the Warp decorator @wp.func_grad is not supported yet (custom gradients; kern differentiates kernels with kern_kernel_adjoint, issue #26)
+# expect: 5:1: error: the Warp decorator @wp.func_magic is not supported
 import warp as wp
 
 
-@wp.func_grad(k)
+@wp.func_magic(k)
 def k(a: wp.array(dtype=float)):
     pass

@@ -728,6 +728,49 @@ def func_native(snippet, adj_snippet=None, replay_snippet=None):
     return wrap
 
 
+def func_grad(forward_fn):
+    """@wp.func_grad(f): f's custom adjoint, which the adjoints of the
+    kernels calling f run instead of differentiating f (kern's Note [custom
+    adjoints]); it takes f's parameters, then adj_ret, and adds into
+    ``wp.adjoint[x]``.  Returns the function, as Warp does."""
+    if not isinstance(forward_fn, Function):
+        raise TypeError("@wp.func_grad takes the @wp.func it is the adjoint "
+                        "of, got %r" % (forward_fn,))
+
+    def wrap(fn):
+        m = _codegen.module_of(fn)
+        m.add(_codegen._Entry("func", Function(fn, m), fn))
+        return fn
+    return wrap
+
+
+def func_replay(forward_fn):
+    """@wp.func_replay(f): what the adjoints of the kernels calling f
+    replay instead of f (the reverse sweep reads its result; f's own
+    gradient is still f's).  Returns the function, as Warp does."""
+    if not isinstance(forward_fn, Function):
+        raise TypeError("@wp.func_replay takes the @wp.func it replays, "
+                        "got %r" % (forward_fn,))
+
+    def wrap(fn):
+        m = _codegen.module_of(fn)
+        m.add(_codegen._Entry("func", Function(fn, m), fn))
+        return fn
+    return wrap
+
+
+class _AdjointIndex:
+    """``wp.adjoint[x]``: the adjoint of parameter x inside a
+    @wp.func_grad; it has no meaning in Python."""
+
+    def __getitem__(self, x):
+        _refuse("wp.adjoint[...] in Python",
+                "it names a parameter's adjoint inside a @wp.func_grad")
+
+
+adjoint = _AdjointIndex()
+
+
 class _StructBase:
     """An instance of a @wp.struct: fields are attributes, zero (an empty
     array) until set; passed to a kernel it is packed in Warp's layout
