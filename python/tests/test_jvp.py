@@ -81,7 +81,9 @@ AUTODIFF = os.path.join(REPO, "tests", "autodiff")
 # differentiates the function's body.
 EXPECT_INEXACT = {"loop_carried", "loop_carried_if", "while_loop",
                   "loop_break", "loop_continue", "loop_return",
-                  "func_grad", "func_grad_vec", "func_replay"}
+                  "func_grad", "func_grad_vec", "func_replay",
+                  # Warp's adj_frac is zero; the tangent is frac's derivative
+                  "builtin_misc"}
 # refused in forward mode: the tangent of an atomic min/max depends on the
 # order of the threads' atomics
 EXPECT_REFUSED = {"atomic_minmax": "wp.atomic_min"}
@@ -104,7 +106,9 @@ def _cases():
     out = []
     for p in sorted(glob.glob(os.path.join(AUTODIFF, "*.py"))):
         name, words = _header(p)
-        if name:
+        # the Python package has no float16/bfloat16 arrays: those files
+        # (half_*, bf16_*) run through `kern run` only (autodiff_cpu)
+        if name and not re.search(r"\((b?float16),", " ".join(words)):
             out.append(pytest.param(p, id=os.path.basename(p)[:-3]))
     return out
 
@@ -192,10 +196,19 @@ def test_tangent_of_autodiff_kernels(path, device):
     base = {s[0]: s[1] for s in c.specs}
     plus = c.forward({n: base[n] + h * v[n] for n in v})
     minus = c.forward({n: base[n] - h * v[n] for n in v})
+    # and at half the step: an element whose two differences disagree is
+    # not smooth within the step (wp.mod's jump, erfinv near 1) and is not
+    # compared; at most one element in ten may be left out that way
+    plus2 = c.forward({n: base[n] + h / 2 * v[n] for n in v})
+    minus2 = c.forward({n: base[n] - h / 2 * v[n] for n in v})
     for n in jv:
         fd = (plus[n] - minus[n]) / (2 * h)
+        fd2 = (plus2[n] - minus2[n]) / h
         scale = 1 + np.abs(fd).max()
-        np.testing.assert_allclose(jv[n], fd, rtol=2e-2, atol=2e-2 * scale,
+        smooth = np.abs(fd - fd2) <= 2e-2 * (1 + np.abs(fd2))
+        assert smooth.mean() >= 0.9, "%s: tan_%s: %d of %d differences not smooth" % (
+            c.name, n, np.count_nonzero(~smooth), smooth.size)
+        np.testing.assert_allclose(jv[n][smooth], fd[smooth], rtol=2e-2, atol=2e-2 * scale,
                                    err_msg="%s: tan_%s against central differences"
                                    % (c.name, n))
     # the adjoint from w, after a forward launch (wp.Tape's order)

@@ -2101,8 +2101,10 @@ static IrExpr *call_tan(Ad *D, Seq *s, int bi, IrExpr *r, IrExpr **x,
     return tsel(D, tmp(D, s, min_pick(D, BI_MIN, m, hi)), dm, dx[2], t);
   }
   case BI_FLOOR: case BI_CEIL: case BI_TRUNC: case BI_ROUND: case BI_RINT:
-  case BI_SIGN: case BI_STEP: case BI_OP_FLOORDIV: case BI_FRAC:
+  case BI_SIGN: case BI_STEP: case BI_OP_FLOORDIV:
     return NULL;
+  case BI_FRAC: /* x - trunc(x): the derivative, where Warp's adjoint has 0 */
+    return da;
   case BI_POW: case BI_OP_POW: {
     IrExpr *b = x[1];
     IrExpr *pa = ir_call2(D->C, BI_POW, t, a, bin(D, OP_SUB, b, one));
