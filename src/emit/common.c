@@ -2415,7 +2415,7 @@ void emit_thread_loop(Emit *E, IrFunc *f, const char *pragma,
   if (f->has_kreturn_in_loop)
     emit_line(E, "k_next%d:;", E->loop_id);
   E->indent--;
-  emit_line(E, "}");
+  emit_line(E, "%s", E->loop_close ? E->loop_close : "}");
 }
 
 /* Note [one body, two loops]: emit_thread_loops' two copies of a kernel's
@@ -2492,7 +2492,7 @@ void emit_thread_loops(Emit *E, IrFunc *f, const char *pragma,
     emit_line(E, "(void)k_tid0;");
     put_body(&E->out, body.p, body.len, fast);
     E->indent--;
-    emit_line(E, "}");
+    emit_line(E, "%s", E->loop_close ? E->loop_close : "}");
     E->indent--;
   }
   emit_line(E, "}");

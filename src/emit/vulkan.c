@@ -122,8 +122,16 @@ static void vk_kernel(Emit *E, IrFunc *f) {
                "k_d3 = k_dims.dim[3];");
   emit_line(E, "const int64_t k_g = int64_t(gl_GlobalInvocationID.x);");
   emit_line(E, "const int64_t k_G = int64_t(gl_NumWorkGroups.x) * %d;", VK_GROUP);
-  const char *header = "for (int64_t k_t = k_dims.begin + k_g; k_t < k_dims.total; "
-                       "k_t += k_G) {";
+  /* Note [vulkan unroll]: the grid-stride loop, unrolled K_UNROLL times
+   * (4; the runtime may define it, $KERN_VULKAN_UNROLL), so that an
+   * invocation's loads of several items are in flight at once, as in
+   * CUDA's loop, which nvcc unrolls.  Each copy checks its own index; a
+   * kernel's early return (`continue`) goes on with the next copy. */
+  const char *header =
+      "for (int64_t k_t0 = k_dims.begin + k_g; k_t0 < k_dims.total; "
+      "k_t0 += K_UNROLL * k_G) { K_UNROLL_HINT for (int k_u = 0; k_u < K_UNROLL; k_u++) { "
+      "const int64_t k_t = k_t0 + int64_t(k_u) * k_G; if (k_t >= k_dims.total) break;";
+  E->loop_close = "}}";
   for (IrAgg *g = f->aggs; g; g = g->next)
     emit_line(E, "%s k_agg%d = %s;", emit_ctype(E, g->ty), g->id,
               emit_agg_identity(g));
@@ -131,6 +139,7 @@ static void vk_kernel(Emit *E, IrFunc *f) {
     emit_thread_loops(E, f, NULL, header);
   else
     emit_thread_loop(E, f, NULL, header, false);
+  E->loop_close = NULL;
   /* Aggregated atomics (Note [atomic aggregation]): each invocation's
    * partial result, combined over its subgroup (subgroupAdd/Min/Max; one
    * atomic per subgroup, as CUDA's warp shuffle) for the 32-bit and float64
@@ -868,6 +877,8 @@ static void vk_finish(Emit *E, Buf *text) {
            "#extension GL_EXT_shader_atomic_int64 : enable\n"
            "#extension GL_KHR_shader_subgroup_basic : enable\n"
            "#extension GL_KHR_shader_subgroup_arithmetic : enable\n"
+           "#extension GL_EXT_control_flow_attributes : enable\n"
+           "#ifndef K_UNROLL\n#define K_UNROLL 4\n#endif\n#define K_UNROLL_HINT [[unroll]]\n"
            "layout(local_size_x = 64) in;\n"
            "layout(push_constant) uniform KPC { uint64_t args; } kpc;\n"
            "#define kbool bool\n"

@@ -1653,6 +1653,18 @@ static unsigned char *vk_read(const char *path, size_t *size) {
   return p;
 }
 
+/* $KERN_VULKAN_UNROLL, 1 to 16: the grid-stride loop's unroll factor
+ * (Note [vulkan unroll] in emit/vulkan.c; the emitted default is 4), for
+ * measurements; NULL when unset or not such a number.  It is part of the
+ * SPIR-V cache key. */
+static const char *vk_unroll(void) {
+  const char *e = getenv("KERN_VULKAN_UNROLL");
+  if (!e || !*e) return NULL;
+  char *end;
+  long n = strtol(e, &end, 10);
+  return *end == 0 && n >= 1 && n <= 16 ? e : NULL;
+}
+
 /* One kernel through glslangValidator: the SPIR-V in *spv (kern__malloc),
  * or the compiler's output in *log. */
 static kern_status vk_glslang(vk_state *st, const char *dir, const char *sym,
@@ -1662,8 +1674,11 @@ static kern_status vk_glslang(vk_state *st, const char *dir, const char *sym,
   snprintf(out, sizeof out, "%s/%s.spv", dir, sym);
   snprintf(lg, sizeof lg, "%s/%s.log", dir, sym);
   snprintf(def, sizeof def, "-DKERN_MAIN=%s", sym);
+  char udef[40];
+  const char *u = vk_unroll();
+  snprintf(udef, sizeof udef, "-DK_UNROLL=%s", u ? u : "4");
   const char *argv[] = {vk_proc.glslang, "-V", "--target-env", "vulkan1.2",
-                        "-S", "comp", def, "-o", out, src, NULL};
+                        "-S", "comp", def, udef, "-o", out, src, NULL};
   posix_spawn_file_actions_t fa;
   if (posix_spawn_file_actions_init(&fa) != 0)
     return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
@@ -1908,6 +1923,8 @@ static kern_status vk_compile_any(vk_state *st, const kc_result *code,
     sc->compile_options_set_target_env(o, SHADERC_TARGET_VULKAN, VK_MAKE_API(1, 2));
     sc->compile_options_set_optimization_level(o, SHADERC_OPT_PERFORMANCE);
     sc->compile_options_add_macro_definition(o, "KERN_MAIN", 9, sym, strlen(sym));
+    const char *u = vk_unroll();
+    if (u) sc->compile_options_add_macro_definition(o, "K_UNROLL", 8, u, strlen(u));
     void *r = sc->compile_into_spv(comp, code->source, code->source_len,
                                    SHADERC_COMPUTE, "kernel.comp", "main", o);
     sc->compile_options_release(o);
@@ -2070,9 +2087,12 @@ static kern_status vk_module_build(void *state, int dev, const kc_result *code,
   if (s != KERN_SUCCESS) return s;
   const char *env = vk_proc.have_shaderc ? "shaderc vulkan1.2 O"
                                          : "glslangValidator vulkan1.2";
+  const char *unroll = vk_unroll();
+  if (!unroll) unroll = "";
   kern__key_part key[] = {{env, strlen(env)},
                           {p->name, strlen(p->name)},
-                          {p->driver, strlen(p->driver)}};
+                          {p->driver, strlen(p->driver)},
+                          {unroll, strlen(unroll)}};
   vk_build b = {st, dev, NULL, 0};
   kern__builder bd = {"vulkan", ".spv", key, (int)(sizeof key / sizeof *key),
                       0, &b, vk_compile, vk_load};
