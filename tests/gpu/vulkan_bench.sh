@@ -48,6 +48,25 @@ for r in json.load(open(sys.argv[1]))["rows"]:
         r["message"][:120]))
 PY
 esac
+case ",$BACKENDS," in *,vulkan,*)
+  # Note [vulkan unroll]: the loop as it was (factor 1) and at 8, against
+  # the default 4 above, in the same run
+  for u in 1 8; do
+    for f in "$T/sum_of_squares_f32.py" examples/saxpy.py; do
+      echo "== kern bench $f N=$N, vulkan with KERN_VULKAN_UNROLL=$u"
+      KERN_VULKAN_UNROLL=$u KERN_CACHE_DIR="$T/bench-cache" $K bench "$f" \
+        --backend vulkan --size N="$N" --no-refs -q --json "$T/unroll.json"
+      python3 - "$T/unroll.json" "$u" <<'PY'
+import json, sys
+for r in json.load(open(sys.argv[1]))["rows"]:
+    h = r.get("hot") or {}
+    print("  %-10s %-8s unroll %s: hot median %s  %s" % (
+        r["name"], r["status"], sys.argv[2],
+        "%.4f ms" % (h["median_s"] * 1e3) if h else "-", r["message"][:120]))
+PY
+    done
+  done
+esac
 echo "== module load (kern run, whole process): cold = empty cache, warm = second run"
 for dev in $(echo "$BACKENDS" | tr ',' ' '); do
   d=$dev:0
