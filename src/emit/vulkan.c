@@ -123,10 +123,12 @@ static void vk_kernel(Emit *E, IrFunc *f) {
   emit_line(E, "const int64_t k_g = int64_t(gl_GlobalInvocationID.x);");
   emit_line(E, "const int64_t k_G = int64_t(gl_NumWorkGroups.x) * %d;", VK_GROUP);
   /* Note [vulkan unroll]: the grid-stride loop, unrolled K_UNROLL times
-   * (4; the runtime may define it, $KERN_VULKAN_UNROLL), so that an
-   * invocation's loads of several items are in flight at once, as in
+   * (the runtime defines it from $KERN_VULKAN_UNROLL), so that an
+   * invocation's loads of several items can be in flight at once, as in
    * CUDA's loop, which nvcc unrolls.  Each copy checks its own index; a
-   * kernel's early return (`continue`) goes on with the next copy. */
+   * kernel's early return (`continue`) goes on with the next copy.  The
+   * default stays 1, the loop as it was, until a GPU run has measured
+   * the factors against each other (tests/gpu/vulkan_bench.sh does). */
   const char *header =
       "for (int64_t k_t0 = k_dims.begin + k_g; k_t0 < k_dims.total; "
       "k_t0 += K_UNROLL * k_G) { K_UNROLL_HINT for (int k_u = 0; k_u < K_UNROLL; k_u++) { "
@@ -878,7 +880,7 @@ static void vk_finish(Emit *E, Buf *text) {
            "#extension GL_KHR_shader_subgroup_basic : enable\n"
            "#extension GL_KHR_shader_subgroup_arithmetic : enable\n"
            "#extension GL_EXT_control_flow_attributes : enable\n"
-           "#ifndef K_UNROLL\n#define K_UNROLL 4\n#endif\n#define K_UNROLL_HINT [[unroll]]\n"
+           "#ifndef K_UNROLL\n#define K_UNROLL 1\n#endif\n#define K_UNROLL_HINT [[unroll]]\n"
            "layout(local_size_x = 64) in;\n"
            "layout(push_constant) uniform KPC { uint64_t args; } kpc;\n"
            "#define kbool bool\n"

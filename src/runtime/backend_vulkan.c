@@ -1654,7 +1654,7 @@ static unsigned char *vk_read(const char *path, size_t *size) {
 }
 
 /* $KERN_VULKAN_UNROLL, 1 to 16: the grid-stride loop's unroll factor
- * (Note [vulkan unroll] in emit/vulkan.c; the emitted default is 4), for
+ * (Note [vulkan unroll] in emit/vulkan.c; the emitted default is 1), for
  * measurements; NULL when unset or not such a number.  It is part of the
  * SPIR-V cache key. */
 static const char *vk_unroll(void) {
@@ -1676,7 +1676,7 @@ static kern_status vk_glslang(vk_state *st, const char *dir, const char *sym,
   snprintf(def, sizeof def, "-DKERN_MAIN=%s", sym);
   char udef[40];
   const char *u = vk_unroll();
-  snprintf(udef, sizeof udef, "-DK_UNROLL=%s", u ? u : "4");
+  snprintf(udef, sizeof udef, "-DK_UNROLL=%s", u ? u : "1");
   const char *argv[] = {vk_proc.glslang, "-V", "--target-env", "vulkan1.2",
                         "-S", "comp", def, udef, "-o", out, src, NULL};
   posix_spawn_file_actions_t fa;

@@ -14,7 +14,7 @@ L=/tmp/kern-gpu-logs; rm -rf "$L"; mkdir -p "$L"
 export PATH=/usr/local/cuda/bin:$PATH
 B=build-gpu
 J=$(nproc)
-SUM="$L/summary.txt"; : > "$SUM"
+SUM="$OUT/summary.txt"; : > "$SUM"  # in $OUT as it grows: a call cut short still returns it
 say() { echo "$*" | tee -a "$SUM"; }
 T0=$(date +%s)
 el() { echo "$(( $(date +%s) - T0 ))s"; }
