@@ -167,9 +167,10 @@ static const char *warp_array_zero(Emit *E, const Type *arr) {
   const char *name = arena_printf(E->C, "k_zero_w%s", emit_tysig(E, arr));
   if (emit_need(E, name))
     emit_pre(E, name, "%s %s %s(void) {\n  %s r;\n  r.data = 0; r.grad = 0; "
-               "r.ndim = 0; r.flags = 0;\n  for (int k = 0; k < 4; k++) "
+               "r.ndim = %s; r.flags = %s;\n  for (int k = 0; k < 4; k++) "
                "{ r.shape[k] = 0; r.strides[k] = 0; }\n  return r;\n}\n",
-               E->T->fn_qual, T, name, T);
+               E->T->fn_qual, T, name, T, emit_zero(E, ty_scalar(KERN_SCALAR_UINT16)),
+               emit_zero(E, ty_scalar(KERN_SCALAR_UINT16)));
   return name;
 }
 
@@ -310,6 +311,11 @@ static const char *make_helper(Emit *E, const Type *t, int nargs,
                                const Type *argt);
 
 const char *emit_zero(Emit *E, const Type *t) {
+  /* GLSL converts no int literal to int8_t, int16_t or bool on its own
+   * (Note [GLSL through common.c]): the vulkan target spells the type */
+  if (t->kind == TY_SCALAR && E->T->id == KERN_TARGET_VULKAN)
+    return t->sc == KERN_SCALAR_BOOL ? "false"
+           : arena_printf(E->C, "((%s)0)", emit_ctype(E, t));
   if (t->kind == TY_SCALAR)
     return "0";
   /* Define the helper too: a caller may be the only user of it (the
@@ -685,7 +691,10 @@ static void warp_det_inverse(Emit *E, Buf *b, int bi, const Type *v,
     return;
   }
   /* 4x4: x are the entries; y 2x2 minors, in double; z cofactors (the
-   * first two columns' in T, the rest in double). */
+   * first two columns' in T, the rest in double).  GLSL narrows the
+   * double sums to T only when told (o and c). */
+  bool vk = E->T->id == KERN_TARGET_VULKAN;
+  const char *o = vk ? arena_printf(E->C, "%s(", T) : "", *c = vk ? ")" : "";
   buf_printf(b, "  %s x00 = a.m[0][0], x01 = a.m[0][1], x02 = a.m[0][2], x03 = a.m[0][3];\n"
                 "  %s x10 = a.m[1][0], x11 = a.m[1][1], x12 = a.m[1][2], x13 = a.m[1][3];\n"
                 "  %s x20 = a.m[2][0], x21 = a.m[2][1], x22 = a.m[2][2], x23 = a.m[2][3];\n"
@@ -707,20 +716,21 @@ static void warp_det_inverse(Emit *E, Buf *b, int bi, const Type *v,
   buf_printf(b, "  y01 = x02 * x13 - x12 * x03;\n  y02 = x02 * x23 - x22 * x03;\n"
                 "  y03 = x02 * x33 - x32 * x03;\n  y12 = x12 * x23 - x22 * x13;\n"
                 "  y13 = x12 * x33 - x32 * x13;\n  y23 = x22 * x33 - x32 * x23;\n"
-                "  %s z30 = x11 * y02 - x21 * y01 - x01 * y12;\n"
-                "  %s z20 = x01 * y13 - x11 * y03 + x31 * y01;\n"
-                "  %s z10 = x21 * y03 - x31 * y02 - x01 * y23;\n"
-                "  %s z00 = x11 * y23 - x21 * y13 + x31 * y12;\n", T, T, T, T);
+                "  %s z30 = %sx11 * y02 - x21 * y01 - x01 * y12%s;\n"
+                "  %s z20 = %sx01 * y13 - x11 * y03 + x31 * y01%s;\n"
+                "  %s z10 = %sx21 * y03 - x31 * y02 - x01 * y23%s;\n"
+                "  %s z00 = %sx11 * y23 - x21 * y13 + x31 * y12%s;\n",
+             T, o, c, T, o, c, T, o, c, T, o, c);
   if (bi == BI_DETERMINANT) {
     buf_printf(b, "  double det = x30 * z30 + x20 * z20 + x10 * z10 + x00 * z00;\n"
                   "  return (%s)det;\n", T);
     return;
   }
   const char *z = make_helper(E, v, 0, NULL);
-  buf_printf(b, "  %s z31 = x00 * y12 - x10 * y02 + x20 * y01;\n"
-                "  %s z21 = x10 * y03 - x30 * y01 - x00 * y13;\n"
-                "  %s z11 = x00 * y23 - x20 * y03 + x30 * y02;\n"
-                "  %s z01 = x20 * y13 - x30 * y12 - x10 * y23;\n"
+  buf_printf(b, "  %s z31 = %sx00 * y12 - x10 * y02 + x20 * y01%s;\n"
+                "  %s z21 = %sx10 * y03 - x30 * y01 - x00 * y13%s;\n"
+                "  %s z11 = %sx00 * y23 - x20 * y03 + x30 * y02%s;\n"
+                "  %s z01 = %sx20 * y13 - x30 * y12 - x10 * y23%s;\n"
                 "  double det = x30 * z30 + x20 * z20 + x10 * z10 + x00 * z00;\n"
                 "  if (!(fabs(det) > 0)) return %s();\n"
                 "  double rcp = 1.0 / det;\n  %s r;\n"
@@ -732,8 +742,8 @@ static void warp_det_inverse(Emit *E, Buf *b, int bi, const Type *v,
                 "  r.m[1][3] = (%s)(z31 * rcp); r.m[3][1] = (%s)(z13 * rcp);\n"
                 "  r.m[2][2] = (%s)(z22 * rcp); r.m[2][3] = (%s)(z32 * rcp);\n"
                 "  r.m[3][2] = (%s)(z23 * rcp); r.m[3][3] = (%s)(z33 * rcp);\n"
-                "  return r;\n", T, T, T, T, z, RT, T, T, T, T, T, T, T, T, T, T,
-             T, T, T, T, T, T);
+                "  return r;\n", T, o, c, T, o, c, T, o, c, T, o, c, z, RT, T, T, T, T,
+             T, T, T, T, T, T, T, T, T, T, T, T);
 }
 
 /* Warp's transform builtins (spatial.h) on the 7-component layout, through
@@ -1167,7 +1177,8 @@ static void rand_helper(Emit *E, Buf *b, int bi, int n, const char *name) {
       buf_printf(b, "%s int32_t %s(uint32_t *s, int32_t lo, int32_t hi) {\n"
                     "  *s = k_pcg(*s);\n"
                     "  uint32_t span = (uint32_t)(hi - lo);\n"
-                    "  return (int32_t)(span ? *s %% span : *s) + lo;\n}\n", Q, name);
+                    "  return (int32_t)(span%s ? *s %% span : *s) + lo;\n}\n", Q, name,
+                  E->T->id == KERN_TARGET_VULKAN ? " != 0u" : "");
     return;
   case BI_RANDN: {
     const char *f = emit_helper(E, BI_RANDF, ty_scalar(KERN_SCALAR_FLOAT32), 1,
@@ -1277,8 +1288,8 @@ static const char *make_helper(Emit *E, const Type *t, int nargs,
     if (!emit_need(E, name))
       return name;
     buf_printf(&b, "%s %s %s(void) {\n  %s r;\n  for (int k = 0; k < %d; k++) "
-                   "%s = 0;\n  return r;\n}\n", E->T->fn_qual, T, name, T, N,
-               comp(E, "r", t));
+                   "%s = %s;\n  return r;\n}\n", E->T->fn_qual, T, name, T, N,
+               comp(E, "r", t), emit_zero(E, ty_scalar(t->sc)));
   } else if (nargs == 1 && argt->kind == TY_SCALAR) {
     name = arena_printf(E->C, "k_splat_%s", sig);
     if (!emit_need(E, name))
@@ -1925,6 +1936,8 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
   case E_CONST:
     if (sc_is_float(e->ty->sc))
       emit_float(b, e->ty, e->fval);
+    else if (e->ty->sc == KERN_SCALAR_BOOL && E->T->id == KERN_TARGET_VULKAN)
+      buf_puts(b, e->ival ? "true" : "false"); /* GLSL's bool is no int */
     else
       emit_int(b, e->ty, e->ival);
     return;

@@ -296,7 +296,8 @@ static bool random_helper(Emit *E, Buf *b, int bi, int n, const Type **args,
        * by zero) gives the draw itself, as kern's randi does */
       buf_printf(b, "%s uint32_t %s(uint32_t *s, uint32_t lo, uint32_t hi) {\n"
                     "  *s = k_pcg(*s);\n  uint32_t span = hi - lo;\n"
-                    "  return (span ? *s %% span : *s) + lo;\n}\n", Q, name);
+                    "  return (span%s ? *s %% span : *s) + lo;\n}\n", Q, name,
+                  E->T->id == KERN_TARGET_VULKAN ? " != 0u" : "");
     return true;
   case BI_POISSON:
     poisson_helper(E, b, name);
@@ -573,7 +574,7 @@ static void quat_to_euler_body(Emit *E, Buf *b) {
   buf_printf(b,
              "  float q0 = a.c[3], q1 = a.c[0], q2 = a.c[1], q3 = a.c[2];\n"
              "  int32_t i = b + 1, j = c + 1, k = d + 1;\n"
-             "  int proper = i == k;\n"
+             "  %s proper = i == k;\n"
              "  if (proper) k = 6 - i - j;\n"
              "  float e = (float)((i - j) * (j - k) * (k - i)) / 2.0f;\n"
              "  float qs[4] = {q0, q1, q2, q3};\n"
@@ -594,7 +595,7 @@ static void quat_to_euler_body(Emit *E, Buf *b) {
              "  if (j == 1) ex = t2; else if (j == 2) ey = t2; else ez = t2;\n"
              "  if (k == 1) ex = t3; else if (k == 2) ey = t3; else ez = t3;\n"
              "  k_v3f32 r; r.c[0] = ex; r.c[1] = ey; r.c[2] = ez;\n"
-             "  return r;\n", ac, at, at, ab, ab);
+             "  return r;\n", E->T->id == KERN_TARGET_VULKAN ? "bool" : "int", ac, at, at, ab, ab);
 }
 
 /* Vector norms, quaternion and transform helpers (Warp's quat.h, mat.h
@@ -825,7 +826,7 @@ static bool edge_helper(Emit *E, Buf *b, int bi, const Type *ret,
              "  float e = d2[0] * d2[0] + d2[1] * d2[1] + d2[2] * d2[2];\n"
              "  float f = d2[0] * r[0] + d2[1] * r[1] + d2[2] * r[2];\n"
              "  float s = 0.0f, t = 0.0f;\n"
-             "  int dg1 = a <= eps, dg2 = e <= eps;\n"
+             "  %s dg1 = a <= eps, dg2 = e <= eps;\n"
              "  if (dg1 && dg2) {\n"
              "  } else if (dg1) {\n"
              "    t = %s(f / e, 0.0f, 1.0f);\n"
@@ -846,7 +847,8 @@ static bool edge_helper(Emit *E, Buf *b, int bi, const Type *ret,
              "  %s o;\n  o.c[0] = s; o.c[1] = t;\n"
              "  o.c[2] = %s(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);\n"
              "  return o;\n}\n",
-             E->T->fn_qual, V, name, V, V, V, V, cl, cl, cl, cl, cl, V, sq);
+             E->T->fn_qual, V, name, V, V, V, V,
+             E->T->id == KERN_TARGET_VULKAN ? "bool" : "int", cl, cl, cl, cl, cl, V, sq);
   (void)args;
   return true;
 }

@@ -254,7 +254,7 @@ static size_t unary_end(Rw *R, const char *s, size_t i, size_t n) {
   size_t c = cast_at(R, s, i, n);
   if (c)
     return unary_end(R, s, i + c, n);
-  if (i < n && strchr("-+!~&", s[i]))
+  if (i < n && strchr("-+!~&*", s[i])) /* after a cast, `*` is unary */
     return unary_end(R, s, i + 1, n);
   if (i < n && s[i] == '(')
     i = match(s, i, n);
@@ -753,6 +753,18 @@ static void typing(Emit *E, const char *s, size_t n, Buf *o) {
  * / R;` line (fdiv_line); other division inside the shared helpers' text
  * is still the driver's. */
 
+/* Note [exact fma]: C's fma rounds once, and Warp's helpers rely on it
+ * (Kahan's difference of products in closest_point_edge_edge, ddot's
+ * fused accumulation). GLSL's fma need not fuse, and lavapipe's does not:
+ * the determinant of two parallel edges came out 0 instead of 2.6e-7. So
+ * the vulkan target's fma is k_fma: for float32 the product is exact in
+ * float64 and the sum is rounded to odd (TwoSum gives its error; an inexact
+ * sum with an even last bit moves one step toward the error), which makes
+ * the final rounding to float32 the correctly rounded fma; for float64,
+ * Dekker's exact product (Veltkamp's split) and TwoSum, within an ulp of
+ * the fused result. Every step is `precise`, so no driver reassociates
+ * it. */
+
 /* Note [precise: no contraction]: kern's CPU, CUDA (--fmad=false) and
  * OpenCL targets never contract a * b + c into one fma, and Warp's goldens
  * are computed that way. SPIR-V lets a driver contract unless the result
@@ -880,6 +892,7 @@ static void vk_finish(Emit *E, Buf *text) {
            "#extension GL_KHR_shader_subgroup_basic : enable\n"
            "#extension GL_KHR_shader_subgroup_arithmetic : enable\n"
            "#extension GL_EXT_control_flow_attributes : enable\n"
+
            "#ifndef K_UNROLL\n#define K_UNROLL 1\n#endif\n#define K_UNROLL_HINT [[unroll]]\n"
            "layout(local_size_x = 64) in;\n"
            "layout(push_constant) uniform KPC { uint64_t args; } kpc;\n"
@@ -940,6 +953,28 @@ static void vk_finish(Emit *E, Buf *text) {
            "  return k_fround1(s, double(x), 1.0lf, true);\n}\n"
            "precise double k_fsqrt(double x) { return sqrt(x); }\n"
            "#define sqrt k_fsqrt\n"
+           /* Note [exact fma] */
+           "precise float k_fma(float a, float b, float c) {\n"
+           "  precise double p = double(a) * double(b);\n"
+           "  precise double s = p + double(c);\n"
+           "  precise double v = s - p;\n"
+           "  precise double e = (p - (s - v)) + (double(c) - v);\n"
+           "  if (e != 0.0lf && !isinf(s) && !isnan(s) &&\n"
+           "      (doubleBitsToUint64(s) & 1ul) == 0ul)\n"
+           "    s = uint64BitsToDouble(doubleBitsToUint64(s) + ((e > 0.0lf) == (s > 0.0lf) ? 1ul : ~0ul));\n"
+           "  return float(s);\n}\n"
+           "precise double k_fma(double a, double b, double c) {\n"
+           "  precise double p = a * b;\n"
+           "  if (isinf(p) || isnan(p) || abs(a) > 1e150lf || abs(b) > 1e150lf) return p + c;\n"
+           "  precise double ka = a * 134217729.0lf, kb = b * 134217729.0lf;\n"
+           "  precise double ah = ka - (ka - a), al = a - ah;\n"
+           "  precise double bh = kb - (kb - b), bl = b - bh;\n"
+           "  precise double pe = ((ah * bh - p) + ah * bl + al * bh) + al * bl;\n"
+           "  precise double s = p + c;\n"
+           "  precise double v = s - p;\n"
+           "  precise double e = (p - (s - v)) + (c - v);\n"
+           "  return s + (e + pe);\n}\n"
+           "#define fma k_fma\n"
            "struct kern__dims { int64_t dim[4]; int64_t total; int64_t chunk; "
            "int64_t begin; int64_t block; };\n");
   Buf body;
