@@ -178,7 +178,16 @@ static const char *warp_array_read(Emit *E, const Type *arr) {
   const char *W = warp_array_ctype(E, arr);
   const char *A = emit_arrtype(E, arr);
   const char *name = arena_printf(E->C, "k_from_w%s", emit_tysig(E, arr));
-  if (emit_need(E, name))
+  /* GLSL: the address is the buffer reference's constructor's argument
+   * (Note [GLSL through common.c]) */
+  if (E->T->id == KERN_TARGET_VULKAN && emit_need(E, name))
+    emit_pre(E, name, "%s %s %s(%s w) {\n  %s r;\n"
+               "  r.data = kref_%s%s(w.data);\n"
+               "  for (int k = 0; k < 4; k++) r.shape[k] = k < %d ? "
+               "(int64_t)w.shape[k] : 1;\n  return r;\n}\n",
+               E->T->fn_qual, A, name, W, A, E->T->global,
+               emit_stype(E, arr->elem), arr->ndim);
+  else if (E->T->id != KERN_TARGET_VULKAN && emit_need(E, name))
     emit_pre(E, name, "%s %s %s(%s w) {\n  %s r;\n"
                "  r.data = (%s%s *)w.data;\n"
                "  for (int k = 0; k < 4; k++) r.shape[k] = k < %d ? "
@@ -197,17 +206,25 @@ static const char *warp_array_write(Emit *E, const Type *arr) {
   const char *W = warp_array_ctype(E, arr);
   const char *A = emit_arrtype(E, arr);
   const char *name = arena_printf(E->C, "k_to_w%s", emit_tysig(E, arr));
+  bool vk = E->T->id == KERN_TARGET_VULKAN;
   if (emit_need(E, name))
     emit_pre(E, name, "%s %s %s(%s a) {\n  %s w;\n"
-               "  w.data = (uint64_t)(size_t)a.data; w.grad = 0;\n"
-               "  w.ndim = %d; w.flags = 0;\n"
-               "  int32_t st = (int32_t)sizeof(%s);\n"
+               "  w.data = %s; w.grad = 0;\n"
+               "  w.ndim = %s; w.flags = %s;\n"
+               "  int32_t st = %s;\n"
                "  for (int k = 3; k >= 0; k--) {\n"
                "    w.shape[k] = k < %d ? (int32_t)a.shape[k] : 0;\n"
                "    w.strides[k] = k < %d ? st : 0;\n"
                "    if (k < %d) st *= w.shape[k];\n  }\n  return w;\n}\n",
-               E->T->fn_qual, W, name, A, W, arr->ndim,
-               emit_stype(E, arr->elem), arr->ndim, arr->ndim, arr->ndim);
+               E->T->fn_qual, W, name, A, W,
+               vk ? "uint64_t(a.data)" : "(uint64_t)(size_t)a.data",
+               vk ? arena_printf(E->C, "uint16_t(%d)", arr->ndim)
+                  : arena_printf(E->C, "%d", arr->ndim),
+               vk ? "uint16_t(0)" : "0",
+               /* GLSL has no sizeof: the element's size in memory, C's */
+               vk ? arena_printf(E->C, "int32_t(%zu)", ty_size(arr->elem))
+                  : arena_printf(E->C, "(int32_t)sizeof(%s)", emit_stype(E, arr->elem)),
+               arr->ndim, arr->ndim, arr->ndim);
   return name;
 }
 
@@ -231,7 +248,9 @@ static const char *struct_ctype(Emit *E, const Type *t) {
     /* Note [empty structs]: a @wp.struct with no fields is one byte, as
      * in Warp; C, CUDA and OpenCL C need a member for that, and no
      * field's name (f_NAME) can be this one's. */
-    if (t->n == 0) buf_puts(&b, " unsigned char empty;");
+    if (t->n == 0)
+      buf_puts(&b, E->T->id == KERN_TARGET_VULKAN ? " uint8_t empty;"
+                                                  : " unsigned char empty;");
     buf_printf(&b, " } %s;\n", name);
     emit_pre(E, name, "%s", b.p);
   }
@@ -256,7 +275,110 @@ static const char *struct_zero(Emit *E, const Type *t) {
   buf_printf(&b, "%s %s %s(void) {\n  %s r;\n", E->T->fn_qual, T, name, T);
   for (int i = 0; i < t->n; i++)
     buf_printf(&b, "  r.f_%s = %s;\n", t->fnames[i], z[i]);
-  if (t->n == 0) buf_puts(&b, "  r.empty = 0;\n");
+  if (t->n == 0)
+    buf_puts(&b, E->T->id == KERN_TARGET_VULKAN ? "  r.empty = uint8_t(0);\n"
+                                                : "  r.empty = 0;\n");
+  buf_puts(&b, "  return r;\n}\n");
+  emit_pre(E, name, "%s", b.p);
+  return name;
+}
+
+/* Note [vulkan bool memory]: kern's bool is one byte in memory (C's, and
+ * Warp's), GLSL's a 32-bit value that only compares. So on the vulkan
+ * target a type holding a bool (a bool scalar, vector or matrix, or a
+ * struct with such a field, at any depth) has a memory form in which each
+ * bool is a uint8_t: arrays' buffer references, the kernel's argument
+ * block and fixed arrays hold that form (emit_stype), whose std430 layout
+ * is then the C layout, and values convert at the boundary: a load through
+ * k_ld_SIG (a byte is true when not zero, as C reads it), a store through
+ * k_st_SIG (1 or 0). A field stored through an array element
+ * (S_SETFIELD) writes the memory form's field in place. */
+bool emit_vk_boolmem(Emit *E, const Type *t) {
+  if (E->T->id != KERN_TARGET_VULKAN || !t)
+    return false;
+  if (t->kind == TY_SCALAR || t->kind == TY_VEC || t->kind == TY_MAT)
+    return t->sc == KERN_SCALAR_BOOL;
+  if (t->kind == TY_STRUCT)
+    for (int i = 0; i < t->n; i++)
+      if (emit_vk_boolmem(E, t->items[i]))
+        return true;
+  return false;
+}
+
+static int ncomp(const Type *t);
+
+static const char *struct_field_ctype(Emit *E, const Type *ft) {
+  return ft->kind != TY_ARRAY ? emit_ctype(E, ft)
+         : ft->indexed ? emit_indexed_warp_type(E, ft)
+                       : warp_array_ctype(E, ft);
+}
+
+const char *emit_vk_memtype(Emit *E, const Type *t) {
+  if (t->kind == TY_SCALAR)
+    return "uint8_t";
+  const char *name = arena_printf(E->C, "k_mem%s", emit_tysig(E, t));
+  if (!emit_need(E, name))
+    return name;
+  Buf b;
+  buf_init(&b, E->C);
+  if (t->kind == TY_VEC)
+    buf_printf(&b, "typedef struct { uint8_t c[%d]; } %s;\n", t->rows, name);
+  else if (t->kind == TY_MAT)
+    buf_printf(&b, "typedef struct { uint8_t m[%d][%d]; } %s;\n", t->rows,
+               t->cols, name);
+  else {
+    const char **ft = arena_alloc(E->C, sizeof(char *) * (size_t)t->n);
+    for (int i = 0; i < t->n; i++) /* members' types come first */
+      ft[i] = emit_vk_boolmem(E, t->items[i]) ? emit_vk_memtype(E, t->items[i])
+                                              : struct_field_ctype(E, t->items[i]);
+    buf_puts(&b, "typedef struct {");
+    for (int i = 0; i < t->n; i++)
+      buf_printf(&b, " %s f_%s;", ft[i], t->fnames[i]);
+    buf_printf(&b, " } %s;\n", name);
+  }
+  emit_pre(E, name, "%s", b.p);
+  return name;
+}
+
+/* k_ld_SIG (load: memory form to value) or k_st_SIG (store) of a type
+ * emit_vk_boolmem holds. */
+const char *emit_vk_conv(Emit *E, const Type *t, bool load) {
+  const char *sig = emit_tysig(E, t);
+  const char *name = arena_printf(E->C, "k_%s_%s", load ? "ld" : "st", sig);
+  if (!emit_need(E, name))
+    return name;
+  const char *V = emit_ctype(E, t), *M = emit_vk_memtype(E, t);
+  const char *from = load ? M : V, *to = load ? V : M;
+  Buf b;
+  buf_init(&b, E->C);
+  if (t->kind == TY_SCALAR) {
+    buf_printf(&b, "%s %s(%s x) { return %s; }\n", to, name, from,
+               load ? "x != uint8_t(0)" : "x ? uint8_t(1) : uint8_t(0)");
+    emit_pre(E, name, "%s", b.p);
+    return name;
+  }
+  const char **sub = NULL;
+  if (t->kind == TY_STRUCT) {
+    sub = arena_alloc(E->C, sizeof(char *) * (size_t)t->n);
+    for (int i = 0; i < t->n; i++) /* the fields' conversions come first */
+      sub[i] = emit_vk_boolmem(E, t->items[i]) ? emit_vk_conv(E, t->items[i], load)
+                                               : NULL;
+  }
+  const char *one = load ? "x%s != uint8_t(0)" : "x%s ? uint8_t(1) : uint8_t(0)";
+  buf_printf(&b, "%s %s(%s x) {\n  %s r;\n", to, name, from, to);
+  if (t->kind == TY_VEC || t->kind == TY_MAT) {
+    const char *at = t->kind == TY_VEC ? ".c[k]" : ".m[k / %d][k %% %d]";
+    const char *ix = t->kind == TY_VEC ? at : arena_printf(E->C, at, t->cols, t->cols);
+    buf_printf(&b, "  for (int k = 0; k < %d; k++) r%s = ", ncomp(t), ix);
+    buf_printf(&b, one, ix);
+    buf_puts(&b, ";\n");
+  } else {
+    for (int i = 0; i < t->n; i++)
+      if (sub[i])
+        buf_printf(&b, "  r.f_%s = %s(x.f_%s);\n", t->fnames[i], sub[i], t->fnames[i]);
+      else
+        buf_printf(&b, "  r.f_%s = x.f_%s;\n", t->fnames[i], t->fnames[i]);
+  }
   buf_puts(&b, "  return r;\n}\n");
   emit_pre(E, name, "%s", b.p);
   return name;
@@ -1853,11 +1975,17 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
       buf_printf(b, "k_v_%s.c[%d]", e->var->name, E->vec_lane);
       return;
     }
+    /* Note [vulkan bool memory]: the value form, but for the element
+     * whose field S_SETFIELD stores (E->vk_raw, this load only) */
+    bool conv = emit_lowp(e->ty) || (emit_vk_boolmem(E, e->ty) && !E->vk_raw);
+    E->vk_raw = false;
     if (emit_lowp(e->ty))
       buf_printf(b, "%s(", emit_lowp_mem(E, e->ty, true));
+    else if (conv)
+      buf_printf(b, "%s(", emit_vk_conv(E, e->ty, true));
     buf_printf(b, "%s[", emit_array_data(E, e->var));
     emit_index_at(E, b, e->var, e->args, e->nargs, &e->pos);
-    buf_puts(b, emit_lowp(e->ty) ? "])" : "]");
+    buf_puts(b, conv ? "])" : "]");
     return;
   case E_SHAPE:
     if (e->ival == IR_NONNULL) {
@@ -2204,6 +2332,24 @@ static void emit_stmt(Emit *E, IrStmt *s) {
     }
     /* Note [store paths] in lower/check_stmt.c.  Through an array element
      * in debug mode the store is skipped after a fault, like S_STORE's. */
+    if (s->var->ty->kind == TY_ARRAY && emit_vk_boolmem(E, s->var->ty->elem)) {
+      /* Note [vulkan bool memory]: the memory form's field, in place */
+      E->vk_raw = true;
+      const char *lhs = ex(E, s->a);
+      E->vk_raw = false;
+      const char *val = ex(E, s->c);
+      const char *T = emit_ctype(E, s->a->ty);
+      if (emit_vk_boolmem(E, s->a->ty)) {
+        val = arena_printf(E->C, "%s(%s)", emit_vk_conv(E, s->a->ty, false), val);
+        T = emit_vk_memtype(E, s->a->ty);
+      }
+      if (E->opts && E->opts->debug)
+        emit_line(E, "{ %s k_v = %s; if (k_fault.data.v[0] == 0) %s = k_v; }",
+                  T, val, lhs);
+      else
+        emit_line(E, "%s = %s;", lhs, val);
+      return;
+    }
     if (s->var->ty->kind == TY_ARRAY && E->opts && E->opts->debug) {
       const char *T = emit_ctype(E, s->a->ty);
       emit_line(E, "{ %s%s *k_p = &%s; %s k_v = %s; "
@@ -2247,6 +2393,8 @@ static void emit_stmt(Emit *E, IrStmt *s) {
     const Type *et = s->var->ty->elem;
     /* a 16-bit element is stored as its bits (Note [16-bit floats]) */
     const char *val = emit_lowp(et) ? emit_lowp_stored(E, et, s->c) : ex(E, s->c);
+    if (emit_vk_boolmem(E, et)) /* Note [vulkan bool memory] */
+      val = arena_printf(E->C, "%s(%s)", emit_vk_conv(E, et, false), val);
     if (E->opts && E->opts->debug && E->T->id == KERN_TARGET_VULKAN) {
       /* Note [debug mode on vulkan] */
       const char *T = emit_stype(E, et);

@@ -77,6 +77,9 @@ struct Emit {
   int nvec_arrays;
   Names haveset;            /* the names of `have`, for emit_need */
   struct EmitMemo *memo;    /* Note [helper memo] in memo.c; NULL: off */
+  /* The next array load yields the memory form of its element (an
+   * S_SETFIELD's target; Note [vulkan bool memory] in common.c). */
+  bool vk_raw;
 };
 
 /* Emits a whole module; returns the source (arena; arena_take hands it
@@ -136,6 +139,12 @@ bool emit_vec_array(Emit *E, IrVar *v);   /* in E->vec_arrays */
  * aggregation]): 0 for add, the largest value for min, the smallest for
  * max, spelled so that every target accepts it. */
 const char *emit_agg_identity(const IrAgg *g);
+
+/* Note [vulkan bool memory]: whether t holds a bool on the vulkan target,
+ * its memory form, and the conversion into (load) or out of it. */
+bool emit_vk_boolmem(Emit *E, const Type *t);
+const char *emit_vk_memtype(Emit *E, const Type *t);
+const char *emit_vk_conv(Emit *E, const Type *t, bool load);
 
 /* half.c: float16 and bfloat16 (Note [16-bit floats]) */
 bool emit_lowp(const Type *t);                   /* a 16-bit float value type */

@@ -220,6 +220,8 @@ const char *emit_lowp_round(Emit *E, const Type *t) {
 
 /* The type of t in memory: for 16-bit types the bits, else t's C type. */
 const char *emit_stype(Emit *E, const Type *t) {
+  if (emit_vk_boolmem(E, t)) /* Note [vulkan bool memory] in common.c */
+    return emit_vk_memtype(E, t);
   if (!emit_lowp(t))
     return emit_ctype(E, t);
   if (t->kind == TY_SCALAR)

@@ -65,6 +65,13 @@ static const char *native_sig(Emit *E, IrFunc *f) {
 void emit_native_function(Emit *E, IrFunc *f) {
   if (!f->called)
     return; /* Warp builds only the functions kernels use */
+  if (E->T->id == KERN_TARGET_VULKAN) { /* C or CUDA text is no GLSL */
+    const char *line = "#error kern: the vulkan target cannot run "
+                       "@wp.func_native snippets (C and CUDA source)\n";
+    if (emit_need(E, line))
+      emit_pre(E, line, "%s", line);
+    return;
+  }
   if (memchr(f->native, 0, (size_t)f->native_len))
     diag_error(E->C, f->native_pos, "the snippet of '%s' contains a NUL "
                "character", f->name);

@@ -79,17 +79,46 @@ static void vk_atomic(Emit *E, Buf *b, int bi, const Type *t,
     buf_printf(b, "#define %s(p, v) %s(p, v)\n", name, fn);
 }
 
-static bool has_bool(const Type *t) {
-  if (!t)
+/* The std430 layout of a value's memory form (Note [vulkan bool memory]
+ * in common.c) as the GLSL spells it: scalars (a bool as uint8_t) aligned
+ * to their size, kern's vectors and matrices structs of a scalar array,
+ * arrays in std430 strided by their element, a struct aligned to its
+ * largest member and padded to that.  Sets *size and *align; false where a
+ * struct's field would not sit at the offset kern's C layout gives it
+ * (layout.c), which the argument block and arrays of structs share with
+ * the host. */
+static bool std430_ok(const Type *t, size_t *size, size_t *align) {
+  switch (t->kind) {
+  case TY_SCALAR: case TY_VEC: case TY_MAT: {
+    size_t s = t->sc == KERN_SCALAR_BOOL ? 1 : (size_t)sc_bits(t->sc) / 8;
+    *align = s;
+    *size = s * (size_t)(t->kind == TY_SCALAR ? 1 : t->rows) *
+            (size_t)(t->kind == TY_MAT ? t->cols : 1);
+    return true;
+  }
+  case TY_ARRAY: /* Warp's array_t (or indexedarray_t): 8-byte members first */
+    *align = 8;
+    *size = ty_size(t);
+    return true;
+  case TY_STRUCT: {
+    size_t off = 0, al = 1;
+    for (int i = 0; i < t->n; i++) {
+      size_t s, a;
+      if (!std430_ok(t->items[i], &s, &a))
+        return false;
+      off = (off + a - 1) / a * a;
+      if (off != ty_field_offset(t, i))
+        return false;
+      off += s;
+      al = a > al ? a : al;
+    }
+    *align = al;
+    *size = t->n ? (off + al - 1) / al * al : 1;
+    return *size == ty_size(t) && al == ty_align(t);
+  }
+  default:
     return false;
-  if (t->kind == TY_SCALAR)
-    return t->sc == KERN_SCALAR_BOOL;
-  if (t->kind == TY_ARRAY)
-    return has_bool(t->elem);
-  if (t->kind == TY_STRUCT)
-    return true; /* stage 1: no struct parameters (layout not checked) */
-  return t->kind == TY_VEC || t->kind == TY_MAT ? t->sc == KERN_SCALAR_BOOL
-                                                 : false;
+  }
 }
 
 static void vk_kernel(Emit *E, IrFunc *f) {
@@ -98,14 +127,23 @@ static void vk_kernel(Emit *E, IrFunc *f) {
   buf_printf(&args, "layout(buffer_reference, std430, buffer_reference_align = 8) "
                     "buffer kargs_%s { ", f->symbol);
   for (IrVar *p = f->params; p; p = p->next) {
+    const Type *vt = p->ty->kind == TY_ARRAY ? p->ty->elem : p->ty;
+    size_t sz, al;
     if (p->ty->kind == TY_ARRAY && (p->ty->indexed || p->ty->strided))
       vk_refuse(E, "the vulkan target has no indexed arrays or views yet");
-    else if (has_bool(p->ty))
-      vk_refuse(E, arena_printf(E->C, "the vulkan target does not take bool or "
-                                      "struct parameters yet (%s)", p->name));
-    if (emit_lowp(p->ty->kind == TY_ARRAY ? p->ty->elem : p->ty))
+    else if (vt->kind == TY_STRUCT && ty_has_array(vt))
+      vk_refuse(E, arena_printf(E->C, "the vulkan runtime does not write the "
+                                      "device addresses of arrays held in "
+                                      "structs yet (%s)", p->name));
+    else if (!std430_ok(vt, &sz, &al))
+      vk_refuse(E, arena_printf(E->C, "the std430 layout of %s differs from "
+                                      "kern's (%s)", emit_tysig(E, vt), p->name));
+    if (emit_lowp(vt))
       vk_refuse(E, "the vulkan target has no float16 yet");
-    buf_printf(&args, "%s %s; ", emit_ctype(E, p->ty), p->name);
+    /* Note [vulkan bool memory]: the block holds the memory form */
+    buf_printf(&args, "%s %s; ", p->ty->kind != TY_ARRAY && emit_vk_boolmem(E, p->ty)
+                                     ? emit_vk_memtype(E, p->ty)
+                                     : emit_ctype(E, p->ty), p->name);
   }
   buf_puts(&args, "kern__dims k_dims; };");
   emit_line(E, "%s", args.p);
@@ -114,7 +152,11 @@ static void vk_kernel(Emit *E, IrFunc *f) {
   emit_line(E, "kargs_%s k_A = kargs_%s(kpc.args);", f->symbol, f->symbol);
   emit_line(E, "kern__dims k_dims = k_A.k_dims;");
   for (IrVar *p = f->params; p; p = p->next) {
-    emit_line(E, "%s %s = k_A.%s;", emit_ctype(E, p->ty), p->name, p->name);
+    if (p->ty->kind != TY_ARRAY && emit_vk_boolmem(E, p->ty))
+      emit_line(E, "%s %s = %s(k_A.%s);", emit_ctype(E, p->ty), p->name,
+                emit_vk_conv(E, p->ty, true), p->name);
+    else
+      emit_line(E, "%s %s = k_A.%s;", emit_ctype(E, p->ty), p->name, p->name);
     if (p->ty->kind == TY_ARRAY)
       emit_line(E, "#define %s_d %s.data.v", p->name, p->name);
   }

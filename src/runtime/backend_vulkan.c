@@ -2144,6 +2144,9 @@ static kern_status vk_kernel_get(void *state, void *module, const kc_kernel *kk,
 /* ---------------------------------------------------------------- launch */
 
 static size_t vk_align_of(kern_type t) {
+  /* a struct sits at its alignment in the std430 block (emit/vulkan.c
+   * checks that its layout is C's) */
+  if (t.kind == KERN_KIND_STRUCT) return t.cols > 0 ? (size_t)t.cols : 1;
   size_t a = kern_scalar_size(t.scalar);
   return a ? a : 4;
 }
