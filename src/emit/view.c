@@ -19,6 +19,13 @@
  * an integer index is checked against its axis like any array index
  * (Note [debug mode] in ir/ir.h), so a view never starts outside its
  * array.
+ *
+ * Note [vulkan views]: GLSL has no pointer arithmetic, and the vulkan
+ * target's data pointer is a buffer reference (Note [GLSL through
+ * common.c] in vulkan.c), so a view's start is the source's device
+ * address moved by the offset in bytes (the element's C size, which is
+ * its std430 array stride: the buffers hold the C layout), and the
+ * helper takes no d parameter there.
  */
 #include <string.h>
 #include "emit.h"
@@ -58,8 +65,12 @@ static const char *view_helper(Emit *E, IrExpr *e) {
     return name;
   Buf b;
   buf_init(&b, E->C);
-  buf_printf(&b, "%s %s %s(%s a, %s%s *d", E->T->fn_qual, RT, name, ST,
-             emit_array_space(E, st), T);
+  bool vk = E->T->id == KERN_TARGET_VULKAN;
+  if (vk) /* Note [vulkan views]: no d */
+    buf_printf(&b, "%s %s %s(%s a", E->T->fn_qual, RT, name, ST);
+  else
+    buf_printf(&b, "%s %s %s(%s a, %s%s *d", E->T->fn_qual, RT, name, ST,
+               emit_array_space(E, st), T);
   for (int k = 0; k < n; k++)
     buf_printf(&b, ", int32_t b%d, int32_t e%d, int32_t s%d", k, k, k);
   buf_printf(&b, ") {\n  %s r;\n  int64_t st[4];\n  int64_t off = 0;\n", RT);
@@ -98,7 +109,11 @@ static const char *view_helper(Emit *E, IrExpr *e) {
                o, k, o, k);
   for (; o < 4; o++)
     buf_printf(&b, "  r.shape[%d] = 0;\n  r.strides[%d] = 0;\n", o, o);
-  buf_puts(&b, "  r.data = d + off;\n  return r;\n}\n");
+  if (vk)
+    buf_printf(&b, "  r.data = kref_%s(uint64_t(a.data) + uint64_t(off) * uint64_t(%zu));\n"
+                   "  return r;\n}\n", T, ty_size(st->elem));
+  else
+    buf_puts(&b, "  r.data = d + off;\n  return r;\n}\n");
   emit_pre(E, name, "%s", b.p);
   return name;
 }
@@ -109,7 +124,9 @@ void emit_view(Emit *E, Buf *b, IrExpr *e) {
     return;
   }
   const char *h = view_helper(E, e);
-  buf_printf(b, "%s(%s, %s", h, e->var->name, emit_array_data(E, e->var));
+  buf_printf(b, "%s(%s", h, e->var->name);
+  if (E->T->id != KERN_TARGET_VULKAN) /* Note [vulkan views] */
+    buf_printf(b, ", %s", emit_array_data(E, e->var));
   for (int i = 0; i < e->nargs; i++) {
     buf_puts(b, ", ");
     if (i % 3 == 0 && !((e->ival >> (i / 3)) & 1) && E->opts &&
