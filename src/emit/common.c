@@ -1940,10 +1940,20 @@ static void emit_call(Emit *E, Buf *b, IrExpr *e) {
       buf_printf(b, "%s&%s", e->nargs || i || (E->opts && E->opts->debug)
                                  ? ", " : "", e->outs[i]->name);
     if (e->fn->nrets > 1 && e->nouts == 0)
-      for (int i = 1; i < e->fn->nrets; i++)
-        buf_printf(b, "%s(%s *)0", e->nargs || i > 1 || (E->opts && E->opts->debug)
-                                       ? ", " : "",
-                   emit_ctype(E, e->fn->rets[i]));
+      for (int i = 1; i < e->fn->nrets; i++) {
+        const char *sep = e->nargs || i > 1 || (E->opts && E->opts->debug)
+                              ? ", " : "";
+        if (E->T->id == KERN_TARGET_VULKAN) {
+          /* Note [vulkan tuple results]: a sink, not a null pointer */
+          const char *T = emit_ctype(E, e->fn->rets[i]);
+          const char *sink = arena_printf(E->C, "k_sink_%s",
+                                          emit_tysig(E, e->fn->rets[i]));
+          if (emit_need(E, sink))
+            emit_pre(E, sink, "%s %s;\n", T, sink);
+          buf_printf(b, "%s%s", sep, sink);
+        } else
+          buf_printf(b, "%s(%s *)0", sep, emit_ctype(E, e->fn->rets[i]));
+      }
     /* wp.ref parameters: the caller's variables, written back at return */
     for (int i = 0; i < e->nrefs; i++)
       buf_printf(b, ", &%s", e->refs[i]->name);
@@ -2470,8 +2480,16 @@ static void emit_stmt(Emit *E, IrStmt *s) {
   case S_RETURN:
     emit_ref_stores(E);
     if (s->nargs > 1) {
+      /* Note [vulkan tuple results]: a user function's further results
+       * go out through pointers, null where the caller drops them. GLSL
+       * has neither: they are inout parameters there, and a caller that
+       * drops them passes a private global of the type (k_sink_SIG,
+       * E_CALL), so the store is unconditional. */
       for (int i = 1; i < s->nargs; i++)
-        emit_line(E, "if (k_out%d) *k_out%d = %s;", i, i, ex(E, s->args[i]));
+        if (E->T->id == KERN_TARGET_VULKAN)
+          emit_line(E, "*k_out%d = %s;", i, ex(E, s->args[i]));
+        else
+          emit_line(E, "if (k_out%d) *k_out%d = %s;", i, i, ex(E, s->args[i]));
       emit_line(E, "return %s;", ex(E, s->args[0]));
     } else if (s->a) {
       emit_line(E, "return %s;", ex(E, s->a));
