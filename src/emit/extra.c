@@ -1032,14 +1032,14 @@ static bool block_dim_helper(Emit *E, Buf *b, int bi, const char *name) {
 
 /* wp.breakpoint(): Warp's CPU build traps (SIGTRAP, where a debugger
  * stops; without one the process ends, as under Warp), CUDA's stops in
- * cuda-gdb (__brkpt).  OpenCL C has no breakpoint: there it does
+ * cuda-gdb (__brkpt).  OpenCL C and GLSL have no breakpoint: there it does
  * nothing. */
 static bool breakpoint_helper(Emit *E, Buf *b, int bi, const char *name) {
   if (bi != BI_BREAKPOINT)
     return false;
   const char *body =
       E->T->id == KERN_TARGET_CUDA ? "  __brkpt();\n"
-      : E->T->id == KERN_TARGET_OPENCL ? ""
+      : E->T->id == KERN_TARGET_OPENCL || E->T->id == KERN_TARGET_VULKAN ? ""
       : "#if defined(__x86_64__) || defined(__i386__)\n"
         "  __asm__ volatile(\"int3\");\n"
         "#elif defined(__aarch64__)\n"
