@@ -25,7 +25,8 @@
  * `#error kern: ...` line that the backend reports as the load's error:
  * bool values in parameters (C's 1-byte bool against GLSL's 4-byte one),
  * printf, float atomics other than add/subtract, 16-bit floats, and
- * indexed arrays and views (pointer arithmetic).
+ * indexed arrays and views as kernel parameters (pointer arithmetic; a
+ * view made in the kernel is spelled, Note [vulkan views] in view.c).
  *
  * A kernel is a function; each kernel of a module is compiled on its own
  * with KERN_MAIN defined to its symbol.  Its parameters and kern__dims sit
