@@ -73,6 +73,10 @@ static void bitcasts(Emit *E) {
     emit_pre(E, "k_fbits", "%s", "#define k_fbits(x) as_uint(x)\n"
                       "#define k_bitsf(x) as_float(x)\n");
     break;
+  case KERN_TARGET_VULKAN:
+    emit_pre(E, "k_fbits", "%s", "#define k_fbits(x) floatBitsToUint(x)\n"
+                      "#define k_bitsf(x) uintBitsToFloat(x)\n");
+    break;
   default:
     /* C allows reading another member of a union (C11 6.5.2.3). */
     emit_pre(E, "k_fbits", "%s",
@@ -92,6 +96,7 @@ const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float) {
   if (!emit_need(E, name))
     return name;
   const char *Q = E->T->fn_qual;
+  bool vk = E->T->id == KERN_TARGET_VULKAN;
   Buf tb;
   buf_init(&tb, E->C);
   Buf *b = &tb; /* emit_pre()d whole at each return */
@@ -133,10 +138,13 @@ const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float) {
       buf_printf(b, "%s uint16_t %s(float f) {\n  uint32_t x = k_fbits(f);\n"
                     "  if ((x & 0x7f800000u) == 0x7f800000u) {\n"
                     "    uint32_t h = x >> 16;\n"
-                    "    if ((x & 0x7fffffu) && !(h & 0x7fu)) h |= 0x40u;\n"
+                    "    if (%s) h |= 0x40u;\n"
                     "    return (uint16_t)h;\n  }\n"
                     "  x += 0x7fffu + ((x >> 16) & 1u);\n"
-                    "  return (uint16_t)(x >> 16);\n}\n", Q, name);
+                    "  return (uint16_t)(x >> 16);\n}\n", Q, name,
+                 /* GLSL takes no integer as a condition */
+                 vk ? "(x & 0x7fffffu) != 0u && (h & 0x7fu) == 0u"
+                    : "(x & 0x7fffffu) && !(h & 0x7fu)");
     { emit_pre(E, name, "%s", tb.p); return name; }
   }
   if (to_float) {
@@ -147,11 +155,11 @@ const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float) {
                   "  if (e == 0) {\n"
                   "    if (m == 0) return k_bitsf(s);\n"
                   "    e = 113;\n"
-                  "    while (!(m & 0x400u)) { m <<= 1; e--; }\n"
+                  "    while (%s) { m <<= 1; e--; }\n"
                   "    return k_bitsf(s | (e << 23) | ((m & 0x3ffu) << 13));\n"
                   "  }\n"
                   "  return k_bitsf(s | ((e + 112) << 23) | (m << 13));\n}\n",
-               Q, name);
+               Q, name, vk ? "(m & 0x400u) == 0u" : "!(m & 0x400u)");
     if (f16c)
       buf_puts(b, "#endif\n");
     { emit_pre(E, name, "%s", tb.p); return name; }
@@ -172,9 +180,9 @@ const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float) {
                 "  if (a < 0x33000000u) return (uint16_t)s;\n"
                 "  uint32_t sh = 126u - (a >> 23), m = (a & 0x7fffffu) | 0x800000u;\n"
                 "  uint32_t r = m >> sh, rest = m & ((1u << sh) - 1u), hf = 1u << (sh - 1u);\n"
-                "  if (rest > hf || (rest == hf && (r & 1u))) r++;\n"
+                "  if (rest > hf || (rest == hf && %s)) r++;\n"
                 "  return (uint16_t)(s | r);\n}\n",
-             Q, name);
+             Q, name, vk ? "(r & 1u) != 0u" : "(r & 1u)");
   if (f16c)
     buf_puts(b, "#endif\n");
   { emit_pre(E, name, "%s", tb.p); return name; }
