@@ -1988,13 +1988,18 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
     /* Note [vulkan bool memory]: the value form, but for the element
      * whose field S_SETFIELD stores (E->vk_raw, this load only) */
     bool conv = emit_lowp(e->ty) || (emit_vk_boolmem(E, e->ty) && !E->vk_raw);
+    const char *given = E->vk_index;
     E->vk_raw = false;
+    E->vk_index = NULL;
     if (emit_lowp(e->ty))
       buf_printf(b, "%s(", emit_lowp_mem(E, e->ty, true));
     else if (conv)
       buf_printf(b, "%s(", emit_vk_conv(E, e->ty, true));
     buf_printf(b, "%s[", emit_array_data(E, e->var));
-    emit_index_at(E, b, e->var, e->args, e->nargs, &e->pos);
+    if (given)
+      buf_puts(b, given);
+    else
+      emit_index_at(E, b, e->var, e->args, e->nargs, &e->pos);
     buf_puts(b, conv ? "])" : "]");
     return;
   case E_SHAPE:
@@ -2342,22 +2347,41 @@ static void emit_stmt(Emit *E, IrStmt *s) {
     }
     /* Note [store paths] in lower/check_stmt.c.  Through an array element
      * in debug mode the store is skipped after a fault, like S_STORE's. */
-    if (s->var->ty->kind == TY_ARRAY && emit_vk_boolmem(E, s->var->ty->elem)) {
-      /* Note [vulkan bool memory]: the memory form's field, in place */
-      E->vk_raw = true;
-      const char *lhs = ex(E, s->a);
-      E->vk_raw = false;
+    if (s->var->ty->kind == TY_ARRAY && E->T->id == KERN_TARGET_VULKAN &&
+        E->opts && E->opts->debug) {
+      /* Note [debug mode on vulkan]: the element's index first (it may
+       * record a fault), then the value, then the store while the record
+       * is clear, through the path with that index (E->vk_index) */
+      IrExpr *root = s->a;
+      while (root->kind == E_FIELD || root->kind == E_COMP)
+        root = root->a;
+      Buf idx;
+      buf_init(&idx, E->C);
+      emit_index_at(E, &idx, root->var, root->args, root->nargs, &root->pos);
       const char *val = ex(E, s->c);
       const char *T = emit_ctype(E, s->a->ty);
       if (emit_vk_boolmem(E, s->a->ty)) {
         val = arena_printf(E->C, "%s(%s)", emit_vk_conv(E, s->a->ty, false), val);
         T = emit_vk_memtype(E, s->a->ty);
       }
-      if (E->opts && E->opts->debug)
-        emit_line(E, "{ %s k_v = %s; if (k_fault.data.v[0] == 0) %s = k_v; }",
-                  T, val, lhs);
-      else
-        emit_line(E, "%s = %s;", lhs, val);
+      E->vk_raw = emit_vk_boolmem(E, s->var->ty->elem);
+      E->vk_index = "k_i";
+      const char *lhs = ex(E, s->a);
+      E->vk_raw = false;
+      E->vk_index = NULL;
+      emit_line(E, "{ int64_t k_i = %s; %s k_v = %s; "
+                   "if (k_fault.data.v[0] == 0) %s = k_v; }", idx.p, T, val, lhs);
+      return;
+    }
+    if (s->var->ty->kind == TY_ARRAY && emit_vk_boolmem(E, s->var->ty->elem)) {
+      /* Note [vulkan bool memory]: the memory form's field, in place */
+      E->vk_raw = true;
+      const char *lhs = ex(E, s->a);
+      E->vk_raw = false;
+      const char *val = ex(E, s->c);
+      if (emit_vk_boolmem(E, s->a->ty))
+        val = arena_printf(E->C, "%s(%s)", emit_vk_conv(E, s->a->ty, false), val);
+      emit_line(E, "%s = %s;", lhs, val);
       return;
     }
     if (s->var->ty->kind == TY_ARRAY && E->opts && E->opts->debug) {

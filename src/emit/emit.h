@@ -80,6 +80,9 @@ struct Emit {
   /* The next array load yields the memory form of its element (an
    * S_SETFIELD's target; Note [vulkan bool memory] in common.c). */
   bool vk_raw;
+  /* The next array load's index is this text (a debug-mode field store's
+   * element index, evaluated before; Note [debug mode on vulkan]). */
+  const char *vk_index;
 };
 
 /* Emits a whole module; returns the source (arena; arena_take hands it

@@ -73,7 +73,7 @@ static void bitcasts(Emit *E) {
     emit_pre(E, "k_fbits", "%s", "#define k_fbits(x) as_uint(x)\n"
                       "#define k_bitsf(x) as_float(x)\n");
     break;
-  case KERN_TARGET_VULKAN: /* GLSL has neither static nor unions */
+  case KERN_TARGET_VULKAN:
     emit_pre(E, "k_fbits", "%s", "#define k_fbits(x) floatBitsToUint(x)\n"
                       "#define k_bitsf(x) uintBitsToFloat(x)\n");
     break;
@@ -96,9 +96,7 @@ const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float) {
   if (!emit_need(E, name))
     return name;
   const char *Q = E->T->fn_qual;
-  /* GLSL takes no integer as a condition */
   bool vk = E->T->id == KERN_TARGET_VULKAN;
-  const char *nz = vk ? " != 0u" : "";
   Buf tb;
   buf_init(&tb, E->C);
   Buf *b = &tb; /* emit_pre()d whole at each return */
@@ -140,11 +138,13 @@ const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float) {
       buf_printf(b, "%s uint16_t %s(float f) {\n  uint32_t x = k_fbits(f);\n"
                     "  if ((x & 0x7f800000u) == 0x7f800000u) {\n"
                     "    uint32_t h = x >> 16;\n"
-                    "    if ((x & 0x7fffffu)%s && %s) h |= 0x40u;\n"
+                    "    if (%s) h |= 0x40u;\n"
                     "    return (uint16_t)h;\n  }\n"
                     "  x += 0x7fffu + ((x >> 16) & 1u);\n"
-                    "  return (uint16_t)(x >> 16);\n}\n", Q, name, nz,
-                  vk ? "(h & 0x7fu) == 0u" : "!(h & 0x7fu)");
+                    "  return (uint16_t)(x >> 16);\n}\n", Q, name,
+                 /* GLSL takes no integer as a condition */
+                 vk ? "(x & 0x7fffffu) != 0u && (h & 0x7fu) == 0u"
+                    : "(x & 0x7fffffu) && !(h & 0x7fu)");
     { emit_pre(E, name, "%s", tb.p); return name; }
   }
   if (to_float) {
@@ -180,9 +180,9 @@ const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float) {
                 "  if (a < 0x33000000u) return (uint16_t)s;\n"
                 "  uint32_t sh = 126u - (a >> 23), m = (a & 0x7fffffu) | 0x800000u;\n"
                 "  uint32_t r = m >> sh, rest = m & ((1u << sh) - 1u), hf = 1u << (sh - 1u);\n"
-                "  if (rest > hf || (rest == hf && (r & 1u)%s)) r++;\n"
+                "  if (rest > hf || (rest == hf && %s)) r++;\n"
                 "  return (uint16_t)(s | r);\n}\n",
-             Q, name, nz);
+             Q, name, vk ? "(r & 1u) != 0u" : "(r & 1u)");
   if (f16c)
     buf_puts(b, "#endif\n");
   { emit_pre(E, name, "%s", tb.p); return name; }

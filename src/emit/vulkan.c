@@ -139,8 +139,6 @@ static void vk_kernel(Emit *E, IrFunc *f) {
     else if (!std430_ok(vt, &sz, &al))
       vk_refuse(E, arena_printf(E->C, "the std430 layout of %s differs from "
                                       "kern's (%s)", emit_tysig(E, vt), p->name));
-    if (emit_lowp(vt))
-      vk_refuse(E, "the vulkan target has no float16 yet");
     /* Note [vulkan bool memory]: the block holds the memory form */
     buf_printf(&args, "%s %s; ", p->ty->kind != TY_ARRAY && emit_vk_boolmem(E, p->ty)
                                      ? emit_vk_memtype(E, p->ty)
