@@ -414,6 +414,14 @@ const char *emit_ctype(Emit *E, const Type *t) {
   }
 }
 
+/* Vulkan: an array element's size in bytes, KSZ_<et>, for the element
+ * addresses of Note [vulkan element addresses] in vulkan.c. */
+void emit_elem_size(Emit *E, const char *et, const Type *elem) {
+  const char *name = arena_printf(E->C, "KSZ_%s", et);
+  if (E->T->id == KERN_TARGET_VULKAN && emit_need(E, name))
+    emit_pre(E, name, "#define %s %zu\n", name, ty_size(elem));
+}
+
 const char *emit_arrtype(Emit *E, const Type *arr) {
   if (arr->fixed_n) /* a fixed array's storage, passed by pointer */
     return arena_printf(E->C, "%s *", emit_stype(E, arr->elem));
@@ -423,6 +431,7 @@ const char *emit_arrtype(Emit *E, const Type *arr) {
     return emit_view_type(E, arr);
   const char *et = emit_stype(E, arr->elem);
   const char *name = join(E, (const char *const[]){"k_a", emit_tysig(E, arr->elem)}, 2);
+  emit_elem_size(E, et, arr->elem);
   if (emit_need(E, name))
     emit_pre(E, name, "typedef struct { %s%s *data; int64_t shape[4]; } %s;\n",
                E->T->global, et, name);

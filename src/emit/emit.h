@@ -108,7 +108,8 @@ const char *emit_line_path(Emit *E, const char *s);
 /* common.c, for the targets */
 const char *emit_ctype(Emit *E, const Type *t);   /* C spelling of a value type */
 const char *emit_tysig(Emit *E, const Type *t);   /* f32, v3f64, m33f32 */
-const char *emit_arrtype(Emit *E, const Type *arr); /* struct of an array */
+const char *emit_arrtype(Emit *E, const Type *arr);
+void emit_elem_size(Emit *E, const char *et, const Type *elem); /* struct of an array */
 const char *emit_helper(Emit *E, int bi, const Type *ret, int n,
                         const Type **args);
 const char *emit_atomic_name(Emit *E, int bi, const Type *t);

@@ -29,6 +29,7 @@
 const char *emit_indexed_type(Emit *E, const Type *t) {
   const char *et = emit_stype(E, t->elem);
   const char *name = arena_printf(E->C, "k_%s", emit_tysig(E, t));
+  emit_elem_size(E, et, t->elem);
   if (emit_need(E, name))
     emit_pre(E, name,
              "typedef struct { %s%s *data; int64_t shape[4]; "

@@ -33,6 +33,7 @@
 const char *emit_view_type(Emit *E, const Type *t) {
   const char *et = emit_stype(E, t->elem); /* 16-bit floats: their bits */
   const char *name = arena_printf(E->C, "k_s%s", emit_tysig(E, t) + 1);
+  emit_elem_size(E, et, t->elem);
   if (emit_need(E, name))
     emit_pre(E, name,
                "typedef struct { %s%s *data; int64_t shape[4]; "

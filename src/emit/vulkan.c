@@ -11,7 +11,8 @@
  *     pointer member `T *data` (an array's data) becomes a buffer
  *     reference `kref_T data` (GL_EXT_buffer_reference: arrays are buffer
  *     device addresses, so any number of them fits one launch);
- *     `x.data[i]` reads `x.data.v[i]`;
+ *     `x.data[i]` reads `kat(x.data, int64_t(i)).v[0]` (Note [vulkan
+ *     element addresses]);
  *   - an index `[e]` becomes `[int(e)]` (GLSL indexes with 32-bit ints, so
  *     stage 1 handles arrays below 2^31 elements);
  *   - unary `&` goes (atomics are macros on the lvalue itself), and a
@@ -27,6 +28,19 @@
  * printf, float atomics other than add/subtract, 16-bit floats, and
  * indexed arrays and views as kernel parameters (pointer arithmetic; a
  * view made in the kernel is spelled, Note [vulkan views] in view.c).
+ *
+ * Note [vulkan element addresses]: a kernel parameter's elements are
+ * indexed (`p_d[int(i)]`, p.data.v), but an array reached through a
+ * variable (a view, a function's parameter) may have a negative stride
+ * (x[::-1]), so its index may be negative.  Indexing a runtime array below
+ * 0 is out of its bounds: lavapipe computed the address anyway, NVIDIA's
+ * driver (580, H200, 2026-11-29) did not, and five view tests read wrong
+ * elements there.  Such an element is instead the first of a reference
+ * moved by i * KSZ_T bytes, in 64-bit arithmetic, so every access stays
+ * within bounds: `x.data[i]` is `kat(x, int64_t(i)).v[0]`, kat overloaded
+ * on the array's struct type (glslang tells buffer reference parameters
+ * apart by no more than their being references) and KSZ_T the element's
+ * C size, which is its std430 array stride.
  *
  * A kernel is a function; each kernel of a module is compiled on its own
  * with KERN_MAIN defined to its symbol.  Its parameters and kern__dims sit
@@ -268,6 +282,40 @@ static size_t match(const char *s, size_t i, size_t n) {
   return n;
 }
 
+/* Where the operand that ends the output so far starts: `a.b[2].data`
+ * (identifiers, dots, bracketed and parenthesised groups). */
+static size_t operand_start(const Buf *o) {
+  size_t k = o->len;
+  while (k > 0) {
+    char c = o->p[k - 1];
+    if (is_id(c) || c == '.') {
+      k--;
+    } else if (c == ']' || c == ')') {
+      char open = c == ']' ? '[' : '(';
+      int depth = 0;
+      while (k > 0) {
+        char d = o->p[--k];
+        if (d == c)
+          depth++;
+        else if (d == open && --depth == 0)
+          break;
+      }
+    } else {
+      break;
+    }
+  }
+  return k;
+}
+
+/* Inserts the string z into b at byte a. */
+static void buf_insert(Buf *b, size_t a, const char *z) {
+  size_t m = strlen(z), tail = b->len - a;
+  for (size_t q = 0; q < m; q++)
+    buf_putn(b, " ", 1); /* grows the buffer */
+  memmove(b->p + a + m, b->p + a, tail);
+  memcpy(b->p + a, z, m);
+}
+
 /* `(T)` at s[i] with T a type: the length of "(T)", else 0. */
 static size_t cast_at(Rw *R, const char *s, size_t i, size_t n) {
   if (s[i] != '(')
@@ -367,6 +415,7 @@ static size_t typedef_struct(Rw *R, const char *s, size_t i, size_t n) {
   Buf body;
   buf_init(&body, R->E->C);
   Buf *o = R->o;
+  const char *data_ref = NULL, *data_et = NULL;
   const char *p = s + open + 1, *end = s + close - 1;
   while (p < end) {
     const char *semi = memchr(p, ';', end - p);
@@ -398,6 +447,8 @@ static size_t typedef_struct(Rw *R, const char *s, size_t i, size_t n) {
       while (nm < semi && *nm == ' ')
         nm++;
       buf_printf(&body, " %s %.*s;", ref, (int)(semi - nm), nm);
+      if (semi - nm == 4 && !memcmp(nm, "data", 4))
+        data_ref = arena_printf(R->E->C, "%s", ref), data_et = et;
     } else {
       Buf *save = R->o;
       R->o = &body;
@@ -409,6 +460,10 @@ static size_t typedef_struct(Rw *R, const char *s, size_t i, size_t n) {
     p = semi + 1;
   }
   buf_printf(o, "struct %s {%s };", name, body.p ? body.p : "");
+  if (data_ref) /* Note [vulkan element addresses] */
+    buf_printf(o, "\n%s kat(%s a, int64_t i) { return %s(uint64_t(a.data) + "
+                  "uint64_t(i * int64_t(KSZ_%s))); }", data_ref, name, data_ref,
+               data_et);
   add_name(R, &R->types, &R->ntypes, &R->captypes, name);
   return b + 1 - i;
 }
@@ -684,10 +739,21 @@ static void rewrite(Rw *R, const char *s, size_t n) {
         continue;
       }
       buf_putn(o, s + i, len);
-      /* x.data[i] -> x.data.v[i] */
+      /* x.data[i] -> kat(x, int64_t(i)).v[0], Note [vulkan element
+       * addresses] */
       if (len == 4 && !memcmp(s + i, "data", 4) && i > 0 && s[i - 1] == '.' &&
-          k < n && s[k] == '[')
-        buf_puts(o, ".v");
+          k < n && s[k] == '[') {
+        o->len -= 5; /* ".data": kat() takes the array itself */
+        o->p[o->len] = 0;
+        size_t a = operand_start(o);
+        size_t e = match(s, k, n);
+        buf_puts(o, ", int64_t(");
+        rewrite(R, s + k + 1, e - k - 2);
+        buf_puts(o, ")).v[0]");
+        buf_insert(o, a, "kat(");
+        i = e;
+        continue;
+      }
       i = k;
       continue;
     }
