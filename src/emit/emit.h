@@ -139,6 +139,15 @@ const char *emit_zero(Emit *E, const Type *t);
 bool emit_need(Emit *E, const char *name); /* true the first time */
 void emit_pre(Emit *E, const char *name, const char *fmt, ...);
 bool emit_vec_array(Emit *E, IrVar *v);   /* in E->vec_arrays */
+/* Note [16-byte accesses] (vecplan.c): the arrays of a 1-D kernel whose
+ * loop can read and write them 16 bytes at a time. */
+typedef struct VecPlan {
+  IrVar *arr[32];
+  bool stored[32];
+  int narr, size; /* size: the elements' bytes, 4 or 8 */
+  bool ok;
+} VecPlan;
+bool emit_vec_plan(Emit *E, IrFunc *f, VecPlan *V);
 /* The identity of an aggregated atomic's combine (Note [atomic
  * aggregation]): 0 for add, the largest value for min, the smallest for
  * max, spelled so that every target accepts it. */

@@ -136,6 +136,72 @@ static bool std430_ok(const Type *t, size_t *size, size_t *align) {
   }
 }
 
+/* Note [16-byte accesses] (vecplan.c) on Vulkan: each invocation loads W
+ * = 16 / size consecutive elements of each array as one GLSL vector
+ * (vec4, dvec2, ivec4, ...) through a buffer reference aligned to 16
+ * bytes, runs W copies of the body on its lanes (`k_v_x.c[j]`, a
+ * struct whose member c is the vector), and stores each stored array's
+ * vector back.  The caller checks every array's alignment at run time;
+ * the remainder runs one element per invocation. */
+static void vk_vector_loop(Emit *E, IrFunc *f, VecPlan *V) {
+  int W = 16 / V->size;
+  emit_line(E, "const int64_t k_nv = (k_dims.total - k_dims.begin) / %d;", W);
+  emit_line(E, "for (int64_t k_gv = k_g; k_gv < k_nv; k_gv += k_G) {");
+  E->indent++;
+  emit_line(E, "const int64_t k_base = k_dims.begin + k_gv * %d;", W);
+  for (int i = 0; i < V->narr; i++) {
+    IrVar *a = V->arr[i];
+    kern_scalar sc = a->ty->elem->sc;
+    const char *vt = sc == KERN_SCALAR_FLOAT32   ? "vec4"
+                     : sc == KERN_SCALAR_FLOAT64 ? "dvec2"
+                     : sc == KERN_SCALAR_INT32   ? "ivec4"
+                     : sc == KERN_SCALAR_UINT32  ? "uvec4"
+                     : sc == KERN_SCALAR_INT64   ? "i64vec2"
+                                                 : "u64vec2";
+    const char *Q = arena_printf(E->C, "k_g%d%s", W, emit_tysig(E, a->ty->elem));
+    if (emit_need(E, Q))
+      emit_pre(E, Q, "struct %s { %s c; };\n"
+                     "layout(buffer_reference, std430, buffer_reference_align = 16) "
+                     "buffer kvec_%s { %s v; };\n", Q, vt, Q, Q);
+    const char *at = arena_printf(E->C, "kvec_%s(uint64_t(%s.data) + uint64_t(k_base) * %dul).v",
+                                  Q, a->name, V->size);
+    if (a->read)
+      emit_line(E, "%s k_v_%s = %s;", Q, a->name, at);
+    else
+      emit_line(E, "%s k_v_%s;", Q, a->name);
+  }
+  E->vec_arrays = V->arr;
+  E->nvec_arrays = V->narr;
+  for (int j = 0; j < W; j++) {
+    emit_line(E, "{");
+    E->indent++;
+    emit_line(E, "const int64_t k_t = k_base + %d;", j);
+    emit_line(E, "const int32_t k_tid0 = int32_t(k_t);");
+    emit_locals(E, f);
+    E->fast_tid = true;
+    E->vec_lane = j;
+    emit_body(E, f);
+    E->vec_lane = -1;
+    E->fast_tid = false;
+    E->indent--;
+    emit_line(E, "}");
+  }
+  E->vec_arrays = NULL;
+  E->nvec_arrays = 0;
+  for (int i = 0; i < V->narr; i++)
+    if (V->stored[i])
+      emit_line(E, "kvec_k_g%d%s(uint64_t(%s.data) + uint64_t(k_base) * %dul).v = k_v_%s;",
+                W, emit_tysig(E, V->arr[i]->ty->elem), V->arr[i]->name, V->size,
+                V->arr[i]->name);
+  E->indent--;
+  emit_line(E, "}");
+  /* the remainder, one index per invocation */
+  emit_thread_loop(E, f, NULL,
+                   arena_printf(E->C, "for (int64_t k_t = k_dims.begin + k_nv * %d + k_g; "
+                                "k_t < k_dims.total; k_t += k_G) {", W),
+                   true);
+}
+
 static void vk_kernel(Emit *E, IrFunc *f) {
   Buf args;
   buf_init(&args, E->C);
@@ -192,10 +258,29 @@ static void vk_kernel(Emit *E, IrFunc *f) {
   for (IrAgg *g = f->aggs; g; g = g->next)
     emit_line(E, "%s k_agg%d = %s;", emit_ctype(E, g->ty), g->id,
               emit_agg_identity(g));
-  if (f->tid_dims <= 1)
-    emit_thread_loops(E, f, NULL, header);
-  else
+  VecPlan V;
+  if (emit_vec_plan(E, f, &V)) {
+    Buf al;
+    buf_init(&al, E->C);
+    for (int i = 0; i < V.narr; i++)
+      buf_printf(&al, " && ((uint64_t(%s.data) + uint64_t(k_dims.begin) * %dul) & 15ul) == 0ul",
+                 V.arr[i]->name, V.size);
+    emit_line(E, "if (k_d1 * k_d2 * k_d3 == 1%s) {", al.p);
+    E->indent++;
+    E->loop_close = NULL;
+    vk_vector_loop(E, f, &V);
+    E->loop_close = "}}";
+    E->indent--;
+    emit_line(E, "} else {");
+    E->indent++;
     emit_thread_loop(E, f, NULL, header, false);
+    E->indent--;
+    emit_line(E, "}");
+  } else if (f->tid_dims <= 1) {
+    emit_thread_loops(E, f, NULL, header);
+  } else {
+    emit_thread_loop(E, f, NULL, header, false);
+  }
   E->loop_close = NULL;
   /* Aggregated atomics (Note [atomic aggregation]): each invocation's
    * partial result, combined over its subgroup (subgroupAdd/Min/Max; one
