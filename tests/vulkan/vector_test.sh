@@ -84,5 +84,18 @@ for n in 1 3 4 5 1001 4099; do
     done
   done
 done
-[ $fail = 0 ] && echo "ok: 16-byte vector loops for six element types, results equal the CPU's"
+# a sharded launch (two shards on vulkan:0): the second shard starts
+# wherever the split falls, 16-byte aligned or not
+for n in 1001 1002 4099; do
+  args="a=2.5 x=rand(float32,$n,seed=1) y=rand(float32,$n,seed=2)"
+  for d in cpu vulkan:0,0; do
+    # shellcheck disable=SC2086
+    KERN_CACHE_DIR="$T/c" "$KERN" run "$T/k.py" f32 --dim $n --device $d $args \
+      --quiet --unchecked --save y="$T/sh-${d%%:*}.npy" >"$T/sh.txt" 2>&1 ||
+      { echo "FAIL: sharded f32 n=$n on $d:"; head -3 "$T/sh.txt"; fail=1; }
+  done
+  cmp -s "$T/sh-cpu.npy" "$T/sh-vulkan.npy" ||
+    { echo "FAIL: f32 n=$n on vulkan:0,0: y differs from the CPU's"; fail=1; }
+done
+[ $fail = 0 ] && echo "ok: 16-byte vector loops for six element types, results equal the CPU's (one device and two shards)"
 exit $fail
