@@ -2161,6 +2161,12 @@ static const char *printf_int_cast(Emit *E, kern_scalar sc, const char *fmt,
   else if (sp->length_len == 1 && fmt[sp->body_end] == 'h' && bits > 16)
     bits = 16;
   bool ocl = E->T->id == KERN_TARGET_OPENCL;
+  if (E->T->id == KERN_TARGET_VULKAN) { /* GLSL's sized types */
+    const char *W = sgn ? "int64_t" : "uint64_t";
+    if (bits == 64)
+      return arena_printf(E->C, "(%s)", W);
+    return arena_printf(E->C, "(%s)(%sint%d_t)", W, sgn ? "" : "u", bits);
+  }
   static const char *const c_s[] = {"signed char", "short", "int", "long long"};
   static const char *const c_u[] = {"unsigned char", "unsigned short",
                                     "unsigned int", "unsigned long long"};
@@ -2188,6 +2194,9 @@ static void emit_printf(Emit *E, IrStmt *s) {
                        : arena_printf(E->C, "%%%su", E->T->int64_fmt);
     const char *cast = sc_is_float(t->sc) ? "(double)" : sc_is_signed(t->sc)
                        ? "(long long)" : "(unsigned long long)";
+    if (E->T->id == KERN_TARGET_VULKAN)
+      cast = sc_is_float(t->sc) ? "(double)" : sc_is_signed(t->sc)
+             ? "(int64_t)" : "(uint64_t)";
     if (E->T->id == KERN_TARGET_OPENCL)
       cast = sc_is_float(t->sc) ? (t->sc == KERN_SCALAR_FLOAT64 ? "(double)"
                                                          : "(float)")
@@ -2244,7 +2253,8 @@ static void emit_printf(Emit *E, IrStmt *s) {
         bool sgn = conv == 'd' || conv == 'i';
         buf_printf(&f, "%s%c", conv == 'c' ? "" : E->T->int64_fmt, conv);
         if (conv == 'c')
-          buf_printf(&a, ", (int)%s", ex(E, v));
+          buf_printf(&a, ", (int%s)%s", E->T->id == KERN_TARGET_VULKAN ? "32_t" : "",
+                     ex(E, v));
         else
           buf_printf(&a, ", %s%s", printf_int_cast(E, v->ty->sc, s->str, &sp,
                                                    sgn), ex(E, v));

@@ -323,6 +323,13 @@ typedef struct Rw {
   int ntypes, captypes;
   const char **refs;  /* kref_ types declared */
   int nrefs, caprefs;
+  /* Note [vulkan print]: the formats of the module's printf calls, in
+   * the order of their ids, each on a line "// kern-print ID FMT"; and
+   * which k_print_N helpers (N slots) are used */
+  Buf prints;
+  int nprints;
+  uint64_t print_arities;
+  bool print_bad;
 } Rw;
 
 static const char *const scalar_names[] = {
@@ -599,6 +606,161 @@ static size_t header(Rw *R, const char *s, size_t i, size_t n) {
   return e - i;
 }
 
+/* Note [vulkan print]: GLSL has no printf (debugPrintfEXT needs the
+ * validation layer to see its output), so a module's printf calls write
+ * records into a print buffer that the runtime formats on the host
+ * (runtime/backend_vulkan.c, vk_print_flush).  The final pass turns each
+ * `printf("fmt", a, b)` into `k_print_2(ID, A, B)`: ID numbers the call's
+ * format within the module, and each argument becomes one 64-bit slot --
+ * a float conversion's value as double bits, an integer's as int64 or
+ * uint64 -- so the host can pass it to its own snprintf with the same
+ * conversion.  A `%s` argument is always a string literal (the debug
+ * assertion's path): it is spliced into the format here.  The formats
+ * travel with the GLSL as `// kern-print ID FMT` comment lines (FMT with
+ * every byte outside [A-Za-z0-9 ] as a 3-digit octal escape), which the
+ * runtime reads from the source when it builds the module.  The helper
+ * reserves 1 + N words of the buffer with one atomic add and writes the
+ * record there; a record that does not fit is dropped and counted. */
+
+/* Decodes the C string literal at s[i] (a '"') into b; returns the index
+ * after its closing quote, or 0 when s[i] is not a literal. */
+static size_t c_literal(const char *s, size_t i, size_t n, Buf *b) {
+  if (i >= n || s[i] != '"')
+    return 0;
+  for (i++; i < n && s[i] != '"'; i++) {
+    char c = s[i];
+    if (c == '\\' && i + 1 < n) {
+      c = s[++i];
+      if (c >= '0' && c <= '7') {
+        int v = 0, k = 0;
+        while (k < 3 && i < n && s[i] >= '0' && s[i] <= '7')
+          v = v * 8 + (s[i++] - '0'), k++;
+        i--;
+        c = (char)v;
+      } else if (c == 'n') {
+        c = '\n';
+      } else if (c == 't') {
+        c = '\t';
+      } else if (c == 'r') {
+        c = '\r';
+      }
+    }
+    buf_putn(b, &c, 1);
+  }
+  return i < n ? i + 1 : 0;
+}
+
+/* printf's arguments, the text inside its parentheses: returns false (the
+ * call is then refused) where the format is not one kern emits. */
+static bool vk_printf(Rw *R, const char *s, size_t n) {
+  Buf fmt, lit, call;
+  buf_init(&fmt, R->E->C);
+  buf_init(&lit, R->E->C);
+  buf_init(&call, R->E->C);
+  size_t i = 0;
+  while (i < n && s[i] == ' ')
+    i++;
+  size_t e = c_literal(s, i, n, &lit);
+  if (!e)
+    return false;
+  /* the arguments after the format, split at top-level commas */
+  const char *arg[64];
+  size_t alen[64];
+  int na = 0;
+  for (i = e; i < n;) {
+    while (i < n && (s[i] == ' ' || s[i] == ','))
+      i++;
+    if (i >= n)
+      break;
+    size_t a = i;
+    int depth = 0;
+    while (i < n && !(depth == 0 && s[i] == ',')) {
+      if (s[i] == '"') {
+        Buf skip;
+        buf_init(&skip, R->E->C);
+        size_t z = c_literal(s, i, n, &skip);
+        if (!z)
+          return false;
+        i = z;
+        continue;
+      }
+      if (s[i] == '(' || s[i] == '[' || s[i] == '{')
+        depth++;
+      else if (s[i] == ')' || s[i] == ']' || s[i] == '}')
+        depth--;
+      i++;
+    }
+    if (na == 64)
+      return false;
+    arg[na] = s + a;
+    alen[na++] = i - a;
+  }
+  /* the format, conversion by conversion */
+  const char *f = lit.p ? lit.p : "";
+  size_t fn = lit.len;
+  int used = 0, nslot = 0;
+  Buf *save = R->o;
+  for (size_t k = 0; k < fn; k++) {
+    if (f[k] != '%') {
+      buf_putn(&fmt, f + k, 1);
+      continue;
+    }
+    if (k + 1 < fn && f[k + 1] == '%') {
+      buf_puts(&fmt, "%%");
+      k++;
+      continue;
+    }
+    size_t a = k++;
+    while (k < fn && strchr("-+ #0123456789.hlLqjzt", f[k]))
+      k++;
+    if (k >= fn || used >= na)
+      return false;
+    char conv = f[k];
+    if (conv == 's') { /* a literal, spliced in */
+      Buf sl;
+      buf_init(&sl, R->E->C);
+      size_t q = 0;
+      while (q < alen[used] && arg[used][q] == ' ')
+        q++;
+      if (k != a + 1 || !c_literal(arg[used], q, alen[used], &sl))
+        return false;
+      for (size_t z = 0; z < sl.len; z++)
+        buf_puts(&fmt, sl.p[z] == '%' ? "%%" : (char[]){sl.p[z], 0});
+      used++;
+      continue;
+    }
+    const char *wrap = strchr("fFeEgGaA", conv) ? "doubleBitsToUint64(double("
+                       : strchr("dic", conv)     ? "uint64_t(int64_t("
+                       : strchr("uxXo", conv)    ? "uint64_t(uint64_t("
+                                                 : NULL;
+    if (!wrap)
+      return false;
+    buf_putn(&fmt, f + a, k + 1 - a);
+    R->o = &call;
+    buf_printf(&call, ", %s", wrap);
+    rewrite(R, arg[used], alen[used]);
+    buf_puts(&call, "))");
+    R->o = save;
+    used++;
+    nslot++;
+  }
+  if (used != na || nslot > 63)
+    return false;
+  int id = R->nprints++;
+  R->print_arities |= (uint64_t)1 << nslot;
+  buf_printf(&R->prints, "// kern-print %d ", id);
+  for (size_t z = 0; z < fmt.len; z++) {
+    unsigned char c = (unsigned char)fmt.p[z];
+    if (isalnum(c) || c == ' ')
+      buf_putn(&R->prints, (char *)&c, 1);
+    else
+      buf_printf(&R->prints, "\\%03o", c);
+  }
+  buf_puts(&R->prints, "\n");
+  buf_printf(R->o, "k_print_%d(%du%s)", nslot, id, call.p ? call.p : "");
+  return true;
+}
+
 static void rewrite(Rw *R, const char *s, size_t n) {
   Buf *o = R->o;
   size_t i = 0;
@@ -822,6 +984,18 @@ static void rewrite(Rw *R, const char *s, size_t n) {
         while (i < n && s[i] == ' ')
           i++;
         continue;
+      }
+      if (len == 6 && !memcmp(s + i, "printf", 6)) { /* Note [vulkan print] */
+        size_t q = k;
+        while (q < n && s[q] == ' ')
+          q++;
+        if (q < n && s[q] == '(') {
+          size_t e = match(s, q, n);
+          if (!vk_printf(R, s + q + 1, e - q - 2))
+            R->print_bad = true;
+          i = e;
+          continue;
+        }
       }
       buf_putn(o, s + i, len);
       /* x.data[i] -> kat(x, int64_t(i)).v[0], Note [vulkan element
@@ -1087,7 +1261,7 @@ static void vk_finish(Emit *E, Buf *text) {
 
            "#ifndef K_UNROLL\n#define K_UNROLL 1\n#endif\n#define K_UNROLL_HINT [[unroll]]\n"
            "layout(local_size_x = 64) in;\n"
-           "layout(push_constant) uniform KPC { uint64_t args; } kpc;\n"
+           "layout(push_constant) uniform KPC { uint64_t args; uint64_t print; } kpc;\n"
            "#define kbool bool\n"
            "#define K_INF_F uintBitsToFloat(0x7f800000u)\n"
            "#define K_NAN_F uintBitsToFloat(0x7fffffffu)\n"
@@ -1176,6 +1350,8 @@ static void vk_finish(Emit *E, Buf *text) {
   memset(&R, 0, sizeof R);
   R.E = E;
   R.o = &body;
+  buf_init(&R.prints, E->C);
+  R.prints.keep = true;
   Buf typed;
   buf_init(&typed, E->C);
   typed.keep = true;
@@ -1191,15 +1367,37 @@ static void vk_finish(Emit *E, Buf *text) {
   /* the correctly rounded float32 division and sqrt compute in float64
    * (Note [correctly rounded division and sqrt]): the device needs
    * shaderFloat64, and the runtime refuses by name where it lacks it */
-  if (body.p && (strstr(body.p, "k_fdiv(") || strstr(body.p, "sqrt("))) {
+  if (body.p && (strstr(body.p, "k_fdiv(") || strstr(body.p, "sqrt(") ||
+                 strstr(body.p, "doubleBitsToUint64(double("))) {
     for (IrFunc *f = E->m->funcs; f; f = f->next)
       f->uses_fp64 = true;
     for (IrFunc *f = E->m->kernels; f; f = f->next)
       f->uses_fp64 = true;
   }
-  if (body.p && (strstr(body.p, "printf(") || strstr(body.p, "k_print")))
-    buf_puts(&o, "#error kern: the vulkan target has no print or printf yet\n");
+  if (R.print_bad)
+    buf_puts(&o, "#error kern: a printf format the vulkan target does not take\n");
+  if (R.nprints) { /* Note [vulkan print] */
+    buf_puts(&o, "layout(buffer_reference, std430, buffer_reference_align = 8) "
+                 "buffer kern_prbuf { uint n; uint cap; uint64_t w[]; };\n");
+    for (int a = 0; a < 64; a++) {
+      if (!(R.print_arities >> a & 1))
+        continue;
+      buf_printf(&o, "void k_print_%d(uint id", a);
+      for (int j = 0; j < a; j++)
+        buf_printf(&o, ", uint64_t a%d", j);
+      buf_printf(&o, ") {\n  if (kpc.print == 0ul) return;\n"
+                     "  kern_prbuf b = kern_prbuf(kpc.print);\n"
+                     "  uint at = atomicAdd(b.n, %du);\n"
+                     "  if (at + %du > b.cap) return;\n"
+                     "  b.w[at] = uint64_t(id);\n", a + 1, a + 1);
+      for (int j = 0; j < a; j++)
+        buf_printf(&o, "  b.w[at + %du] = a%d;\n", j + 1, j);
+      buf_puts(&o, "}\n");
+    }
+  }
   buf_putn(&o, body.p ? body.p : "", body.len);
+  if (R.nprints)
+    buf_putn(&o, R.prints.p, R.prints.len);
   buf_puts(&o, "\nvoid main() { KERN_MAIN(); }\n");
   *text = o;
 }

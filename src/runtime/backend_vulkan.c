@@ -592,6 +592,7 @@ typedef struct vk_dev {
   vk_buf *stage;     /* the staging buffer, made on first use */
   size_t stage_size;
   vk_buf *args;      /* the launch's arguments */
+  vk_buf *print;     /* Note [vulkan print], made on first use */
   vk_buf *bufs;      /* every live array buffer */
   VkQueryPool ts;    /* two timestamps around each launch, or 0 */
   double clock_ms;   /* Note [vulkan device clock] */
@@ -627,6 +628,7 @@ typedef struct vk_kernel {
   VkPipeline pipeline;
   VkShaderModule module;
   const kc_kernel *info;
+  struct vk_module *mod;
 } vk_kernel;
 
 typedef struct vk_module {
@@ -635,6 +637,8 @@ typedef struct vk_module {
   size_t blob_size;
   int nkernels;
   vk_kernel *kernels;
+  char **prints; /* Note [vulkan print]: the formats, by id */
+  int nprints;
 } vk_module;
 
 static kern_status vk_fail(vk_state *st, const char *call, VkResult r) {
@@ -966,6 +970,7 @@ static void vk_release(void *state) {
       vk_buf_destroy(d, b);
     }
     if (d->args) vk_buf_destroy(d, d->args);
+    if (d->print) vk_buf_destroy(d, d->print);
     if (d->stage) vk_buf_destroy(d, d->stage);
     if (d->ts) vk->vkDestroyQueryPool(d->dev, d->ts, NULL);
     if (d->pcache) {
@@ -1171,7 +1176,8 @@ static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
   VkFenceCreateInfo fci = {VK_ST_FENCE_CREATE_INFO, NULL, 0};
   if ((r = vk->vkCreateFence(d->dev, &fci, NULL, &d->fence)) != 0)
     return vk_fail(st, "vkCreateFence", r);
-  VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE, 0, 8};
+  /* the arguments' address and the print buffer's (Note [vulkan print]) */
+  VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE, 0, 16};
   VkPipelineLayoutCreateInfo lci = {VK_ST_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0,
                                     0, NULL, 1, &pcr};
   if ((r = vk->vkCreatePipelineLayout(d->dev, &lci, NULL, &d->layout)) != 0)
@@ -1715,8 +1721,16 @@ static kern_status vk_glslang(vk_state *st, const char *dir, const char *sym,
 /* The message for a failed compile of kernel `name`: an emitter's refusal
  * ("#error kern: ...") alone, else the compiler's output. */
 static kern_status vk_compile_error(vk_state *st, const char *name,
-                                    const char *msg) {
+                                    const char *msg, const char *src) {
   const char *k = msg ? strstr(msg, "kern : ") : NULL;
+  /* the refusal as the emitter wrote it (the preprocessor's message
+   * spaces its tokens apart: "wp . func_native") */
+  const char *e = k && src ? strstr(src, "#error kern: ") : NULL;
+  if (e) {
+    size_t n = strcspn(e + 13, "\n");
+    return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                       "vulkan: kernel '%s': %.*s", name, (int)n, e + 13);
+  }
   if (k) {
     size_t n = strcspn(k + 7, "\n");
     while (n && k[7 + n - 1] == ' ') n--;
@@ -1754,7 +1768,7 @@ static kern_status vk_compile_glslang(vk_state *st, const kc_result *code,
     char *log = NULL;
     s = vk_glslang(st, dir, sym, &spv, &n, &log);
     if (s == KERN_ERROR_COMPILE && log)
-      s = vk_compile_error(st, code->kernels[i].name, log);
+      s = vk_compile_error(st, code->kernels[i].name, log, code->source);
     kern__free(log);
     if (s != KERN_SUCCESS) break;
     size_t sl = strlen(sym), need = len + 8 + sl + n;
@@ -1930,7 +1944,7 @@ static kern_status vk_compile_any(vk_state *st, const kc_result *code,
     sc->compile_options_release(o);
     if (!r || sc->result_get_compilation_status(r) != SHADERC_SUCCESS) {
       const char *msg = r ? sc->result_get_error_message(r) : "out of memory";
-      s = vk_compile_error(st, code->kernels[i].name, msg);
+      s = vk_compile_error(st, code->kernels[i].name, msg, code->source);
       if (r) sc->result_release(r);
       break;
     }
@@ -1981,6 +1995,9 @@ static void vk_module_free(void *state, void *module) {
   }
   kern__free(m->kernels);
   kern__free(m->blob);
+  for (int i = 0; i < m->nprints; i++)
+    kern__free(m->prints[i]);
+  kern__free(m->prints);
   kern__free(m);
 }
 
@@ -2073,6 +2090,8 @@ static kern_status vk_check_features(vk_state *st, const vk_phys *p,
   return KERN_SUCCESS;
 }
 
+static kern_status vk_print_table(vk_state *st, const char *src, vk_module *m);
+
 static kern_status vk_module_build(void *state, int dev, const kc_result *code,
                                    void **module) {
   vk_state *st = state;
@@ -2096,7 +2115,12 @@ static kern_status vk_module_build(void *state, int dev, const kc_result *code,
   vk_build b = {st, dev, NULL, 0};
   kern__builder bd = {"vulkan", ".spv", key, (int)(sizeof key / sizeof *key),
                       0, &b, vk_compile, vk_load};
-  return kern__cached_build(st->ctx, &bd, code, module);
+  s = kern__cached_build(st->ctx, &bd, code, module);
+  if (s == KERN_SUCCESS && (s = vk_print_table(st, code->source, *module))) {
+    vk_module_free(st, *module);
+    *module = NULL;
+  }
+  return s;
 }
 
 static kern_status vk_kernel_get(void *state, void *module, const kc_kernel *kk,
@@ -2218,6 +2242,147 @@ static kern_status vk_pack(vk_state *st, vk_dev *d, int dev, const kc_kernel *k,
   return KERN_SUCCESS;
 }
 
+/* Note [vulkan print] (emit/vulkan.c): the print buffer holds a 32-bit
+ * count of words used, the capacity, then the records (a format id, then
+ * one 64-bit slot per conversion).  A launch of a kernel that prints runs
+ * synchronously: the count is reset before it, and after it the records
+ * are formatted with the host's snprintf, conversion by conversion, and
+ * written to stdout in the order the invocations reserved them (CUDA's
+ * printf flushes at a synchronization; here at the launch's end). */
+#define VK_PRINT_WORDS ((uint32_t)1 << 17) /* 1 MiB of slots */
+
+static kern_status vk_print_reset(vk_state *st, vk_dev *d) {
+  if (!d->print) {
+    kern_status s = vk_buf_new(st, d, 8 + 8 * (size_t)VK_PRINT_WORDS,
+                               d->mem_type, 1, &d->print);
+    if (s != KERN_SUCCESS) return s;
+  }
+  uint32_t h[2] = {0, VK_PRINT_WORDS};
+  memcpy(d->print->map, h, sizeof h);
+  return KERN_SUCCESS;
+}
+
+/* One conversion of fmt at f[*k] (a '%') with the slot v into out. */
+static void vk_print_conv(const char *f, size_t *k, uint64_t v, FILE *out) {
+  char spec[48], tmp[512];
+  size_t n = 0, i = *k + 1;
+  spec[n++] = '%';
+  while (f[i] && strchr("-+ #0123456789.", f[i])) {
+    if (n < 40) spec[n++] = f[i];
+    i++;
+  }
+  while (f[i] && strchr("hlLqjzt", f[i])) /* the length is kern's own */
+    i++;
+  char conv = f[i];
+  *k = f[i] ? i : i - 1;
+  if (strchr("fFeEgGaA", conv)) {
+    double x;
+    memcpy(&x, &v, sizeof x);
+    spec[n++] = conv;
+    spec[n] = 0;
+    snprintf(tmp, sizeof tmp, spec, x);
+  } else if (conv == 'c') {
+    spec[n++] = 'c';
+    spec[n] = 0;
+    snprintf(tmp, sizeof tmp, spec, (int)(int64_t)v);
+  } else if (conv == 'd' || conv == 'i') {
+    spec[n++] = 'l', spec[n++] = 'l', spec[n++] = conv;
+    spec[n] = 0;
+    snprintf(tmp, sizeof tmp, spec, (long long)(int64_t)v);
+  } else if (conv && strchr("uxXo", conv)) {
+    spec[n++] = 'l', spec[n++] = 'l', spec[n++] = conv;
+    spec[n] = 0;
+    snprintf(tmp, sizeof tmp, spec, (unsigned long long)v);
+  } else {
+    return; /* the emitter refuses any other */
+  }
+  fputs(tmp, out);
+}
+
+static void vk_print_flush(vk_dev *d, const vk_module *m) {
+  const unsigned char *p = d->print->map;
+  uint32_t n, cap;
+  memcpy(&n, p, 4);
+  memcpy(&cap, p + 4, 4);
+  const unsigned char *w = p + 8;
+  uint32_t end = n < cap ? n : cap, i = 0;
+  while (i < end) {
+    uint64_t id;
+    memcpy(&id, w + 8 * (size_t)i, 8);
+    if (id >= (uint64_t)m->nprints) break; /* a record cut at the end */
+    const char *f = m->prints[id];
+    uint32_t slot = i + 1;
+    for (size_t k = 0; f[k]; k++) {
+      if (f[k] != '%') {
+        putchar(f[k]);
+      } else if (f[k + 1] == '%') {
+        putchar('%');
+        k++;
+      } else {
+        uint64_t v = 0;
+        if (slot < end) memcpy(&v, w + 8 * (size_t)slot, 8);
+        slot++;
+        vk_print_conv(f, &k, v, stdout);
+      }
+    }
+    i = slot;
+  }
+  if (n > cap)
+    printf("[kern: a kernel printed more than the vulkan print buffer's "
+           "%u 8-byte words; the rest of its output is lost]\n", cap);
+  fflush(stdout);
+}
+
+/* The push constants: the arguments' address, and the print buffer's
+ * where the kernel prints (else 0, and its prints do nothing). */
+static void vk_push(vk_dev *d, VkCommandBuffer cmd, uint64_t args, int print) {
+  uint64_t pc[2] = {args, print && d->print ? d->print->addr : 0};
+  vk_proc.vk.vkCmdPushConstants(cmd, d->layout, VK_SHADER_STAGE_COMPUTE, 0,
+                                sizeof pc, pc);
+}
+
+/* Reads the module's formats from its GLSL's "// kern-print ID FMT"
+ * lines (Note [vulkan print]), octal escapes decoded. */
+static kern_status vk_print_table(vk_state *st, const char *src, vk_module *m) {
+  int n = 0;
+  for (const char *q = src; (q = strstr(q, "\n// kern-print ")); q++)
+    n++;
+  if (!n) return KERN_SUCCESS;
+  m->prints = kern__calloc((size_t)n, sizeof *m->prints);
+  if (!m->prints) goto oom;
+  m->nprints = n;
+  for (const char *q = src; (q = strstr(q, "\n// kern-print ")); q++) {
+    char *e;
+    long id = strtol(q + 15, &e, 10); /* after "\n// kern-print " */
+    if (id < 0 || id >= n || *e != ' ' || m->prints[id]) goto bad;
+    const char *a = e + 1, *z = strchr(a, '\n');
+    if (!z) z = a + strlen(a);
+    char *f = kern__malloc((size_t)(z - a) + 1);
+    if (!f) goto oom;
+    size_t o = 0;
+    for (const char *c = a; c < z; c++) {
+      if (*c == '\\' && z - c >= 4) {
+        f[o++] = (char)((c[1] - '0') * 64 + (c[2] - '0') * 8 + (c[3] - '0'));
+        c += 3;
+      } else {
+        f[o++] = *c;
+      }
+    }
+    f[o] = 0;
+    m->prints[id] = f;
+  }
+  for (int i = 0; i < n; i++)
+    if (!m->prints[i]) goto bad;
+  for (int i = 0; i < m->nkernels; i++)
+    m->kernels[i].mod = m;
+  return KERN_SUCCESS;
+bad:
+  return kern__error(st->ctx, KERN_ERROR_IO,
+                     "vulkan: the module's print formats are malformed");
+oom:
+  return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+}
+
 static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
                              void *const *args, const kern__dims *dims) {
   vk_state *st = state;
@@ -2228,6 +2393,11 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
   if (dims->total <= dims->begin) return KERN_SUCCESS;
   vk_sync_default(st, dev);
   pthread_mutex_lock(&st->lock);
+  int prints = vkk->mod && vkk->mod->nprints;
+  if (prints && (s = vk_print_reset(st, d))) {
+    pthread_mutex_unlock(&st->lock);
+    return s;
+  }
   unsigned char tmp[4096];
   size_t off;
   int64_t groups;
@@ -2251,8 +2421,7 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
       vk->vkCmdWriteTimestamp(d->cmd, VK_STAGE_TOP_OF_PIPE, d->ts, 0);
     }
     vk->vkCmdBindPipeline(d->cmd, VK_BIND_COMPUTE, vkk->pipeline);
-    vk->vkCmdPushConstants(d->cmd, d->layout, VK_SHADER_STAGE_COMPUTE, 0, 8,
-                           &d->args->addr);
+    vk_push(d, d->cmd, d->args->addr, vkk->mod && vkk->mod->nprints);
     vk->vkCmdDispatch(d->cmd, (uint32_t)groups, 1, 1);
     if (d->ts)
       vk->vkCmdWriteTimestamp(d->cmd, VK_STAGE_BOTTOM_OF_PIPE, d->ts, 1);
@@ -2286,6 +2455,8 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
         } else if (r == 0) {
           d->clock_ms += kern__now_ms() - h0;
         }
+        if (r == 0 && prints)
+          vk_print_flush(d, vkk->mod);
       }
     }
   }
@@ -2926,8 +3097,7 @@ static VkResult vk_graph_record(vk_dev *d, vk_graph *g) {
                                NULL);
     if (nd->op == VK_NODE_LAUNCH) {
       vk->vkCmdBindPipeline(g->cmd, VK_BIND_COMPUTE, nd->k->pipeline);
-      vk->vkCmdPushConstants(g->cmd, d->layout, VK_SHADER_STAGE_COMPUTE, 0, 8,
-                             &nd->args->addr);
+      vk_push(d, g->cmd, nd->args->addr, 0);
       vk->vkCmdDispatch(g->cmd, nd->groups, 1, 1);
     } else if (nd->op == VK_IN) {
       VkBufferCopy c = {0, nd->off, nd->bytes};
@@ -3180,6 +3350,16 @@ static kern_status vk_launch_async(void *state, int dev, void *s, void *fn,
   kern_status r = vk_open(st, dev, &d);
   if (r != KERN_SUCCESS) return r;
   if (dims->total <= dims->begin) return KERN_SUCCESS;
+  if (vkk->mod && vkk->mod->nprints) {
+    /* Note [vulkan print]: after the stream's work, synchronously, so the
+     * output is on stdout when the launch returns */
+    if (((vk_stream *)s)->cap)
+      return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                         "vulkan: kernel '%s' prints, and a graph cannot "
+                         "replay a kernel that prints yet", k->name);
+    if ((r = vk_stream_sync(st, dev, s)) != KERN_SUCCESS) return r;
+    return vk_launch(st, dev, fn, k, args, dims);
+  }
   unsigned char tmp[4096];
   size_t off;
   int64_t groups;
@@ -3203,8 +3383,7 @@ static kern_status vk_launch_async(void *state, int dev, void *s, void *fn,
   memcpy(j->args->map, tmp, off);
   vk_table *vk = &vk_proc.vk;
   vk->vkCmdBindPipeline(j->cmd, VK_BIND_COMPUTE, vkk->pipeline);
-  vk->vkCmdPushConstants(j->cmd, d->layout, VK_SHADER_STAGE_COMPUTE, 0, 8,
-                         &j->args->addr);
+  vk_push(d, j->cmd, j->args->addr, 0);
   vk->vkCmdDispatch(j->cmd, (uint32_t)groups, 1, 1);
   r = vk_submit(st, d, s, j, 0, 0);
 out:

@@ -6,7 +6,8 @@
  * memory at the call), a wait on another stream's event, events' device
  * time, the synchronous calls after the default stream, a stream freed
  * with a download in flight, a graph replayed on a Vulkan stream, and
- * pinned memory imported with VK_EXT_external_memory_host, and four
+ * pinned memory imported with VK_EXT_external_memory_host, a kernel that
+ * prints on a stream (refused by a native graph), and four
  * threads on four streams at once.
  *
  * With KERN_VULKAN_GENERIC_STREAMS=1 the same checks run on the generic
@@ -390,6 +391,52 @@ int main(void) {
       EXPECT_TRUE(ok);
     }
     kern_graph_free(g);
+  }
+
+  /* 7b. Note [vulkan print]: a kernel that prints, launched on a stream
+   * after an upload there, runs after it (synchronously: its output is
+   * on stdout when the launch returns); a graph refuses to capture it. */
+  {
+    static const char talk[] =
+        "import warp as wp\n"
+        "@wp.kernel\n"
+        "def talk(x: wp.array(dtype=wp.float32), y: wp.array(dtype=wp.float32)):\n"
+        "    i = wp.tid()\n"
+        "    if i == 3:\n"
+        "        wp.printf(\"talk: x[3] = %g\\n\", x[i])\n"
+        "    y[i] = x[i] + 1.0\n";
+    kern_module *tm;
+    kern_kernel *kt;
+    ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "talk.py", talk,
+                                           sizeof talk - 1, &tm));
+    ASSERT_OK(ctx, kern_module_get_kernel(tm, "talk", &kt));
+    int64_t nn = N;
+    kern_arg a[] = {kern_arg_array(x), kern_arg_array(y)};
+    for (int j = 0; j < N; j++) h[j] = 7.0f;
+    ASSERT_OK(ctx, kern_array_upload_async(x, s, 0, h, sizeof h));
+    ASSERT_OK(ctx, kern_launch_async(kt, s, 1, &nn, 2, a));
+    ASSERT_OK(ctx, kern_array_download_async(y, s, 0, back, sizeof back));
+    ASSERT_OK(ctx, kern_stream_synchronize(s));
+    EXPECT_TRUE(all_equal(back, N, 8.0f, __LINE__));
+    kern_graph *g = NULL;
+    ASSERT_OK(ctx, kern_graph_begin_capture(s));
+    if (generic) { /* generic graphs replay through the synchronous launch */
+      ASSERT_OK(ctx, kern_launch_async(kt, s, 1, &nn, 2, a));
+    } else {
+      EXPECT_STATUS(ctx, kern_launch_async(kt, s, 1, &nn, 2, a),
+                    KERN_ERROR_UNSUPPORTED);
+      EXPECT_CONTAINS(kern_last_error(ctx), "prints");
+    }
+    ASSERT_OK(ctx, kern_graph_end_capture(s, &g));
+    if (generic) {
+      ASSERT_OK(ctx, kern_array_zero(y));
+      ASSERT_OK(ctx, kern_graph_replay(g, s));
+      ASSERT_OK(ctx, kern_array_download_async(y, s, 0, back, sizeof back));
+      ASSERT_OK(ctx, kern_stream_synchronize(s));
+      EXPECT_TRUE(all_equal(back, N, 8.0f, __LINE__));
+    }
+    kern_graph_free(g);
+    kern_module_free(tm);
   }
 
   /* 8. Fill and device-to-device copies on a stream, overlapping too. */
