@@ -50,6 +50,7 @@
  * over gl_GlobalInvocationID.
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include "emit.h"
 
@@ -71,12 +72,14 @@ static void vk_atomic(Emit *E, Buf *b, int bi, const Type *t,
   switch (bi) {
   case BI_ATOMIC_ADD: fn = "atomicAdd"; break;
   case BI_ATOMIC_SUB: fn = "atomicAdd"; break; /* of -v */
-  case BI_ATOMIC_MIN: fn = isf ? NULL : "atomicMin"; break;
-  case BI_ATOMIC_MAX: fn = isf ? NULL : "atomicMax"; break;
+  /* float min and max: GL_EXT_shader_atomic_float2; float exchange:
+   * GL_EXT_shader_atomic_float (the runtime checks the device has them) */
+  case BI_ATOMIC_MIN: fn = "atomicMin"; break;
+  case BI_ATOMIC_MAX: fn = "atomicMax"; break;
   case BI_ATOMIC_AND: fn = "atomicAnd"; break;
   case BI_ATOMIC_OR: fn = "atomicOr"; break;
   case BI_ATOMIC_XOR: fn = "atomicXor"; break;
-  case BI_ATOMIC_EXCH: fn = isf ? NULL : "atomicExchange"; break;
+  case BI_ATOMIC_EXCH: fn = isf && sc != KERN_SCALAR_FLOAT32 ? NULL : "atomicExchange"; break;
   case BI_ATOMIC_CAS: fn = isf ? NULL : "atomicCompSwap"; break;
   }
   if (sc_bits(sc) < 32)
@@ -212,10 +215,12 @@ static void vk_kernel(Emit *E, IrFunc *f) {
     size_t sz, al;
     if (p->ty->kind == TY_ARRAY && (p->ty->indexed || p->ty->strided))
       vk_refuse(E, "the vulkan target has no indexed arrays or views yet");
-    else if (vt->kind == TY_STRUCT && ty_has_array(vt))
+    else if (p->ty->kind == TY_ARRAY && vt->kind == TY_STRUCT && ty_has_array(vt))
+      /* a struct parameter's array fields are addresses the runtime writes
+       * (vk_pack); an array of such structs is in device memory already */
       vk_refuse(E, arena_printf(E->C, "the vulkan runtime does not write the "
                                       "device addresses of arrays held in "
-                                      "structs yet (%s)", p->name));
+                                      "an array's structs yet (%s)", p->name));
     else if (!std430_ok(vt, &sz, &al))
       vk_refuse(E, arena_printf(E->C, "the std430 layout of %s differs from "
                                       "kern's (%s)", emit_tysig(E, vt), p->name));
@@ -479,6 +484,21 @@ static void number(Rw *R, const char *s, size_t a, size_t b) {
       l = true;
     else
       f = true;
+  }
+  if (!flt && !l) {
+    /* C gives an integer literal past 32 bits a 64-bit type by itself;
+     * GLSL wants the suffix ("hexadecimal literal too big") */
+    char buf[32];
+    size_t m = e - a < sizeof buf - 1 ? e - a : sizeof buf - 1;
+    memcpy(buf, s + a, m);
+    buf[m] = 0;
+    unsigned long long v = strtoull(buf, NULL, hex ? 16 : 10);
+    /* C's rule: a decimal literal without u past INT_MAX is long; with u,
+     * or in hex, past UINT_MAX */
+    if (hex || u ? v > 0xffffffffULL : v > 0x7fffffffULL) {
+      l = true;
+      u = u || v > 0x7fffffffffffffffULL;
+    }
   }
   if (flt)
     buf_puts(o, f ? "f" : "lf");
@@ -1254,6 +1274,7 @@ static void vk_finish(Emit *E, Buf *text) {
            "#extension GL_EXT_shader_explicit_arithmetic_types : require\n"
            "#extension GL_EXT_buffer_reference : require\n"
            "#extension GL_EXT_shader_atomic_float : enable\n"
+           "#extension GL_EXT_shader_atomic_float2 : enable\n"
            "#extension GL_EXT_shader_atomic_int64 : enable\n"
            "#extension GL_KHR_shader_subgroup_basic : enable\n"
            "#extension GL_KHR_shader_subgroup_arithmetic : enable\n"

@@ -108,6 +108,7 @@ enum {
   VK_ST_MEMORY_ALLOCATE_FLAGS_INFO = 1000060000,
   VK_ST_BUFFER_DEVICE_ADDRESS_INFO = 1000244001,
   VK_ST_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT = 1000260000,
+  VK_ST_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT = 1000273000,
 };
 
 typedef struct {
@@ -164,6 +165,9 @@ enum {
   VK_FAF_WORDS = 16,
   VK_FAF_F32_ADD = 5,           /* shaderBufferFloat32AtomicAdd */
   VK_FAF_F64_ADD = 7,
+  VK_FAF_F32 = 4,               /* shaderBufferFloat32Atomics (exchange) */
+  VK_FAF2_F32_MINMAX = 7,       /* shaderBufferFloat32AtomicMinMax */
+  VK_FAF2_F64_MINMAX = 8,
 };
 
 typedef struct {
@@ -546,6 +550,7 @@ typedef struct vk_phys {
   uint64_t memory;
   int fp64, int64, int16, int8, storage8, storage16, int64_atomics;
   int f32_atomic_add, f64_atomic_add, atomic_float_ext;
+  int f32_atomics, f32_atomic_minmax, f64_atomic_minmax, atomic_float2_ext;
   int timeline; /* timelineSemaphore: native streams (Note [vulkan streams]) */
   int host_import;        /* VK_EXT_external_memory_host */
   uint64_t import_align;  /* its minImportedHostPointerAlignment */
@@ -653,8 +658,9 @@ static kern_status vk_fail(vk_state *st, const char *call, VkResult r) {
  * vkCreateDevice reads: 2 -> 1.1 -> 1.2 (-> atomic float where the device
  * has the extension); the caller's arrays hold them. */
 static void vk_feature_chain(const vk_phys *p, uint32_t *f2, uint32_t *f11,
-                             uint32_t *f12, uint32_t *faf) {
-  void *p11 = f11, *p12 = f12, *paf = faf;
+                             uint32_t *f12, uint32_t *faf, uint32_t *faf2) {
+  void *p11 = f11, *p12 = f12, *paf = faf, *paf2 = faf2;
+  faf2[0] = VK_ST_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT;
   f2[0] = VK_ST_PHYSICAL_DEVICE_FEATURES_2;
   f11[0] = VK_ST_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
   f12[0] = VK_ST_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
@@ -663,6 +669,9 @@ static void vk_feature_chain(const vk_phys *p, uint32_t *f2, uint32_t *f11,
   memcpy(&f11[2], &p12, sizeof p12);
   if (p->atomic_float_ext)
     memcpy(&f12[2], &paf, sizeof paf);
+  /* atomic float 2 (float min and max) after atomic float, which it needs */
+  if (p->atomic_float_ext && p->atomic_float2_ext)
+    memcpy(&faf[2], &paf2, sizeof paf2);
 }
 
 static int vk_has_ext(const VkExtensionProperties *e, uint32_t n,
@@ -700,6 +709,7 @@ static void vk_describe(vk_phys *p) {
       next && (ext = kern__calloc(next, sizeof *ext)) &&
       vk->vkEnumerateDeviceExtensionProperties(p->pd, NULL, &next, ext) == 0) {
     p->atomic_float_ext = vk_has_ext(ext, next, "VK_EXT_shader_atomic_float");
+    p->atomic_float2_ext = vk_has_ext(ext, next, "VK_EXT_shader_atomic_float2");
     p->host_import = vk_has_ext(ext, next, "VK_EXT_external_memory_host");
   }
   if (p->host_import) {
@@ -724,8 +734,9 @@ static void vk_describe(vk_phys *p) {
   }
   kern__free(ext);
   uint32_t f2[VK_F2_WORDS + 1] = {0}, f11[VK_F11_WORDS] = {0},
-           f12[VK_F12_WORDS] = {0}, faf[VK_FAF_WORDS] = {0};
-  vk_feature_chain(p, f2, f11, f12, faf);
+           f12[VK_F12_WORDS] = {0}, faf[VK_FAF_WORDS] = {0},
+           faf2[VK_FAF_WORDS] = {0};
+  vk_feature_chain(p, f2, f11, f12, faf, faf2);
   if (p->api >= VK_MAKE_API(1, 2))
     vk->vkGetPhysicalDeviceFeatures2(p->pd, f2);
   p->fp64 = f2[VK_F2_FLOAT64] != 0;
@@ -738,6 +749,9 @@ static void vk_describe(vk_phys *p) {
   p->timeline = f12[VK_F12_TIMELINE] != 0;
   p->f32_atomic_add = faf[VK_FAF_F32_ADD] != 0;
   p->f64_atomic_add = faf[VK_FAF_F64_ADD] != 0;
+  p->f32_atomics = faf[VK_FAF_F32] != 0;
+  p->f32_atomic_minmax = p->atomic_float2_ext && faf2[VK_FAF2_F32_MINMAX] != 0;
+  p->f64_atomic_minmax = p->atomic_float2_ext && faf2[VK_FAF2_F64_MINMAX] != 0;
   if (!f12[VK_F12_BDA])
     p->api = 0; /* unusable: vk_enumerate drops it */
   uint32_t nq = 0;
@@ -1146,16 +1160,19 @@ static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
   /* Every feature the device has, but robustBufferAccess (Note [Vulkan
    * stage 1]): query the chain again and pass it as it came. */
   uint32_t f2[VK_F2_WORDS + 1] = {0}, f11[VK_F11_WORDS] = {0},
-           f12[VK_F12_WORDS] = {0}, faf[VK_FAF_WORDS] = {0};
-  vk_feature_chain(p, f2, f11, f12, faf);
+           f12[VK_F12_WORDS] = {0}, faf[VK_FAF_WORDS] = {0},
+           faf2[VK_FAF_WORDS] = {0};
+  vk_feature_chain(p, f2, f11, f12, faf, faf2);
   vk->vkGetPhysicalDeviceFeatures2(p->pd, f2);
   f2[VK_F2_ROBUST] = 0;
   float prio = 1.0f;
   VkDeviceQueueCreateInfo qi = {VK_ST_DEVICE_QUEUE_CREATE_INFO, NULL, 0,
                                 p->queue_family, 1, &prio};
-  const char *exts[2];
+  const char *exts[3];
   uint32_t nexts = 0;
   if (p->atomic_float_ext) exts[nexts++] = "VK_EXT_shader_atomic_float";
+  if (p->atomic_float_ext && p->atomic_float2_ext)
+    exts[nexts++] = "VK_EXT_shader_atomic_float2";
   if (p->host_import) exts[nexts++] = "VK_EXT_external_memory_host";
   VkDeviceCreateInfo dci = {VK_ST_DEVICE_CREATE_INFO, f2, 0, 1, &qi, 0, NULL,
                             nexts, exts, NULL};
@@ -2072,6 +2089,27 @@ static kern_status vk_check_features(vk_state *st, const vk_phys *p,
   static const struct { const char *mark; int bits; } fa[] = {
       {"#define k_atomic_add_f32", 32}, {"#define k_atomic_sub_f32", 32},
       {"#define k_atomic_add_f64", 64}, {"#define k_atomic_sub_f64", 64}};
+  /* float min, max (VK_EXT_shader_atomic_float2) and exchange */
+  static const struct { const char *mark, *what, *feature; } fo[] = {
+      {"#define k_atomic_min_f32", "float32 atomic min", "shaderBufferFloat32AtomicMinMax (VK_EXT_shader_atomic_float2)"},
+      {"#define k_atomic_max_f32", "float32 atomic max", "shaderBufferFloat32AtomicMinMax (VK_EXT_shader_atomic_float2)"},
+      {"#define k_atomic_min_f64", "float64 atomic min", "shaderBufferFloat64AtomicMinMax (VK_EXT_shader_atomic_float2)"},
+      {"#define k_atomic_max_f64", "float64 atomic max", "shaderBufferFloat64AtomicMinMax (VK_EXT_shader_atomic_float2)"},
+      {"#define k_atomic_exch_f32", "float32 atomic exchange", "shaderBufferFloat32Atomics (VK_EXT_shader_atomic_float)"}};
+  for (size_t i = 0; code->source && i < sizeof fo / sizeof *fo; i++) {
+    int have = i < 2 ? p->f32_atomic_minmax : i < 4 ? p->f64_atomic_minmax
+                                                    : p->f32_atomics;
+    if (have || !strstr(code->source, fo[i].mark)) continue;
+    const char *who = "?";
+    for (int j = 0; j < code->nkernels; j++)
+      if (code->kernels[j].has_atomics) {
+        who = code->kernels[j].name;
+        break;
+      }
+    return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                       "vulkan: kernel '%s' uses a %s, but device '%s' lacks %s",
+                       who, fo[i].what, p->name, fo[i].feature);
+  }
   for (size_t i = 0; code->source && i < sizeof fa / sizeof *fa; i++) {
     int have = fa[i].bits == 32 ? p->f32_atomic_add : p->f64_atomic_add;
     if (have || !strstr(code->source, fa[i].mark)) continue;
@@ -2215,6 +2253,27 @@ static kern_status vk_pack(vk_state *st, vk_dev *d, int dev, const kc_kernel *k,
         break;
       }
       memcpy(tmp + off, args[i], n);
+      /* a struct's array fields (Warp's array_t, kern_struct_set_array)
+       * hold kern's handle of the buffer: the kernel reads its device
+       * address there */
+      for (int f = 0; f < p->nfields; f++) {
+        const kc_field *fd = &p->fields[f];
+        if (fd->kind == KERN_PARAM_INDEXED)
+          return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                             "vulkan: argument '%s': the vulkan runtime does "
+                             "not pass indexed arrays in structs yet ('%s')",
+                             p->name, fd->name);
+        if (fd->kind != KERN_PARAM_ARRAY || fd->offset + 8 > n) continue;
+        uint64_t h;
+        memcpy(&h, tmp + off + fd->offset, 8);
+        if (!h) continue; /* a null array stays null */
+        vk_buf *b = vk_find(d, (const void *)(uintptr_t)h);
+        if (!b)
+          return kern__error(st->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                             "vulkan: argument '%s': field '%s' is not a "
+                             "vulkan:%d array", p->name, fd->name, dev);
+        memcpy(tmp + off + fd->offset, &b->addr, 8);
+      }
       off += n;
     }
   }
