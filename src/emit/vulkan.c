@@ -1315,6 +1315,12 @@ static void vk_finish(Emit *E, Buf *text) {
            "if (t > x) t = t * T(0.5); x = x - t; } "
            "return a < T(0) ? -x : x; }\n"
            "K_FMOD(float) K_FMOD(double)\n#define fmodf fmod\n"
+           /* C's copysign, exact: the magnitude's bits and the sign's */
+           "float copysign(float a, float b) { return uintBitsToFloat("
+           "(floatBitsToUint(a) & 0x7fffffffu) | (floatBitsToUint(b) & 0x80000000u)); }\n"
+           "double copysign(double a, double b) { return uint64BitsToDouble("
+           "(doubleBitsToUint64(a) & 0x7ffffffffffffffful) | "
+           "(doubleBitsToUint64(b) & 0x8000000000000000ul)); }\n"
            "bool isfinite(float x) { return !isinf(x) && !isnan(x); }\n"
            "bool isfinite(double x) { return !isinf(x) && !isnan(x); }\n"
            /* Note [correctly rounded division and sqrt] */
