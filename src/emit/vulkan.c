@@ -1316,11 +1316,48 @@ static void vk_finish(Emit *E, Buf *text) {
            "return a < T(0) ? -x : x; }\n"
            "K_FMOD(float) K_FMOD(double)\n#define fmodf fmod\n"
            /* C's copysign, exact: the magnitude's bits and the sign's */
-           "float copysign(float a, float b) { return uintBitsToFloat("
+           "precise float copysign(float a, float b) { return uintBitsToFloat("
            "(floatBitsToUint(a) & 0x7fffffffu) | (floatBitsToUint(b) & 0x80000000u)); }\n"
-           "double copysign(double a, double b) { return uint64BitsToDouble("
+           "precise double copysign(double a, double b) { return uint64BitsToDouble("
            "(doubleBitsToUint64(a) & 0x7ffffffffffffffful) | "
            "(doubleBitsToUint64(b) & 0x8000000000000000ul)); }\n"
+           /* Note [vulkan atan]: GLSL has atan(y, x) for float only, and
+            * leaves atan(0, 0) undefined.  C99's atan2 special cases
+            * (zeros by sign, infinities), then the quadrant from atan of
+            * the ratio at most 1; float32's atan2 is float64's rounded
+            * once; float64's atan: x itself below 1e-9, 1/x above 1, two
+            * half-angle steps t / (1 + sqrt(1 + t*t)) to |t| <= 0.199,
+            * then 12 terms of its series (the error a few ulp, measured in
+            * tests/vulkan/math64_test.sh) */
+           "precise double k_atan_d(double x) {\n"
+           "  if (isnan(x)) return x;\n"
+           "  precise double a = abs(x);\n"
+           "  if (isinf(a)) return x > 0.0lf ? 1.5707963267948966lf : -1.5707963267948966lf;\n"
+           "  if (a < 1e-9lf) return x; /* x^3/3 is below half an ulp */\n"
+           "  bool inv = a > 1.0lf;\n"
+           "  precise double t = inv ? 1.0lf / a : a;\n"
+           "  t = t / (1.0lf + sqrt(1.0lf + t * t));\n"
+           "  t = t / (1.0lf + sqrt(1.0lf + t * t));\n"
+           "  precise double t2 = t * t, s = 0.0lf;\n"
+           "  for (int k = 23; k >= 1; k -= 2) s = 1.0lf / double(k) - t2 * s;\n"
+           "  precise double r = 4.0lf * (t * s);\n"
+           "  if (inv) r = 1.5707963267948966lf - r;\n"
+           "  return x < 0.0lf ? -r : r;\n}\n"
+           "precise double atan(double x) { return k_atan_d(x); }\n"
+           "#define K_ATAN2(T, L, AT) precise T atan2(T y, T x) {\\\n"
+           "  precise T pi = T(3.141592653589793lf), h = T(1.5707963267948966lf);\\\n"
+           "  if (isnan(x) || isnan(y)) return x + y;\\\n"
+           "  if (y == T(0)) return x > T(0) || (x == T(0) && copysign(T(1), x) > T(0)) ? y : copysign(pi, y);\\\n"
+           "  if (x == T(0)) return copysign(h, y);\\\n"
+           "  if (isinf(x)) return isinf(y) ? copysign(x > T(0) ? T(0.7853981633974483lf) : T(2.356194490192345lf), y)\\\n"
+           "                               : copysign(x > T(0) ? T(0) : pi, y);\\\n"
+           "  if (isinf(y)) return copysign(h, y);\\\n"
+           "  precise T ax = abs(x), ay = abs(y);\\\n"
+           "  precise T r = ay <= ax ? AT(ay / ax) : h - AT(ax / ay);\\\n"
+           "  if (x < T(0)) r = pi - r;\\\n"
+           "  return copysign(r, y); }\n"
+           "K_ATAN2(double, lf, k_atan_d)\n"
+           "precise float atan2(float y, float x) { return float(atan2(double(y), double(x))); }\n"
            "bool isfinite(float x) { return !isinf(x) && !isnan(x); }\n"
            "bool isfinite(double x) { return !isinf(x) && !isnan(x); }\n"
            /* Note [correctly rounded division and sqrt] */
@@ -1395,7 +1432,8 @@ static void vk_finish(Emit *E, Buf *text) {
    * (Note [correctly rounded division and sqrt]): the device needs
    * shaderFloat64, and the runtime refuses by name where it lacks it */
   if (body.p && (strstr(body.p, "k_fdiv(") || strstr(body.p, "sqrt(") ||
-                 strstr(body.p, "doubleBitsToUint64(double("))) {
+                 strstr(body.p, "doubleBitsToUint64(double(") ||
+                 strstr(body.p, "atan2("))) {
     for (IrFunc *f = E->m->funcs; f; f = f->next)
       f->uses_fp64 = true;
     for (IrFunc *f = E->m->kernels; f; f = f->next)
