@@ -2200,6 +2200,101 @@ static IrExpr *tile_sort(Ctx *X, Node *call, const char *fn) {
   return ir_expr(C, E_CONST, &ty_void);
 }
 
+/* wp.tile_fft(t) and wp.tile_ifft(t), in place: for every row of the
+ * last axis (the leading axes are batches), X[k] = sum_j x[j]
+ * exp(-+2 pi i k j / N), a vec2 holding (re, im); the inverse unscaled as
+ * Warp's (ifft(fft(x)) = N x).  Computed as the direct sum for every N,
+ * each row first into a scratch row, with the twiddle angle reduced to
+ * (k j mod N) 2 pi / N so it stays exact as an integer; Warp's CPU uses
+ * radix-2 for powers of two and the direct sum otherwise (at most 4096
+ * then), so the results agree to rounding.  O(N^2) per row: a first stage
+ * (Note [tiles, first stage]). */
+static IrExpr *tile_fft(Ctx *X, Node *call, const char *fn, bool inverse) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"inout", NULL};
+  max_positional(X, call, 1, fn);
+  Node *tn = arg_of(X, call, 0, "inout", kw, fn);
+  if (!tn)
+    ERR(call->pos, "%s() needs a tile argument", fn);
+  IrVar *t = tile_arg(X, tn, fn, "inout");
+  const Type *et = t->ty->elem;
+  if (et->kind != TY_VEC || et->rows != 2 || et->quat || et->xform ||
+      !(et->sc == KERN_SCALAR_FLOAT32 || et->sc == KERN_SCALAR_FLOAT64))
+    ERR(tn->pos, "%s(): the tile must be of vec2f or vec2d (complex "
+                 "numbers), got %s", fn, TN(t->ty));
+  if (t->ty->ndim < 2)
+    ERR(tn->pos, "%s(): the tile must have at least 2 dimensions (the FFT "
+                 "runs along the last), got %s", fn, TN(t->ty));
+  inplace_dest(X, tn, fn, "inout");
+  int n = t->ty->fdims[t->ty->ndim - 1];
+  if ((n & (n - 1)) != 0 && n > 4096)
+    ERR(tn->pos, "%s(): a transform of %d elements, not a power of two, "
+                 "is too long: Warp allows at most 4096 then", fn, n);
+  int rows = tile_count(t->ty) / n;
+  const Type *st = ty_scalar(et->sc);
+  Pos pos = call->pos;
+  IrVar *row = tile_new(X, tile_type(X, et, 1, &n, pos, fn), pos);
+  double w = (inverse ? 2.0 : -2.0) * 3.14159265358979323846 / n;
+  TLoop Lb, Lk, Lj, Lc;
+  IrVar *b = range_open(X, &Lb, ci(X, 0), ci(X, rows), pos);
+  IrVar *base = temp_of(X, "base", ir_binary(C, OP_MUL, t_i32(), ir_ref(C, b),
+                                             ci(X, n)), pos);
+  IrVar *k = range_open(X, &Lk, ci(X, 0), ci(X, n), pos);
+  IrVar *sr = temp_of(X, "sr", ir_const_float(C, st, 0), pos);
+  IrVar *si = temp_of(X, "si", ir_const_float(C, st, 0), pos);
+  IrVar *j = range_open(X, &Lj, ci(X, 0), ci(X, n), pos);
+  /* m = k j mod n (k j < 2^31: n <= 8192 in a tile of at most 64 KiB) */
+  IrVar *kj = temp_of(X, "kj", ir_binary(C, OP_MUL, t_i32(), ir_ref(C, k),
+                                         ir_ref(C, j)), pos);
+  IrExpr *m = ir_binary(C, OP_SUB, t_i32(), ir_ref(C, kj),
+                        ir_binary(C, OP_MUL, t_i32(),
+                                  ir_binary(C, OP_DIV, t_i32(), ir_ref(C, kj),
+                                            ci(X, n)), ci(X, n)));
+  IrVar *ang = temp_of(X, "ang", ir_binary(C, OP_MUL, st, ir_cast(C, st, m),
+                                           ir_const_float(C, st, w)), pos);
+  IrVar *c = temp_of(X, "c", ir_call1(C, BI_COS, st, ir_ref(C, ang)), pos);
+  IrVar *s = temp_of(X, "s", ir_call1(C, BI_SIN, st, ir_ref(C, ang)), pos);
+  IrVar *f = temp_of(X, "f", ir_binary(C, OP_ADD, t_i32(), ir_ref(C, base),
+                                       ir_ref(C, j)), pos);
+  IrVar *x = temp_of(X, "x", load_at(X, t, flat_idx(X, t->ty, f), t->ty->ndim,
+                                     pos), pos);
+  IrVar *xr = temp_of(X, "xr", comp(X, ir_ref(C, x), 0, -1), pos);
+  IrVar *xi = temp_of(X, "xi", comp(X, ir_ref(C, x), 1, -1), pos);
+  /* (xr + i xi)(c + i s) */
+  assign(X, sr, ir_binary(C, OP_ADD, st, ir_ref(C, sr),
+                          ir_binary(C, OP_SUB, st,
+                                    ir_binary(C, OP_MUL, st, ir_ref(C, xr),
+                                              ir_ref(C, c)),
+                                    ir_binary(C, OP_MUL, st, ir_ref(C, xi),
+                                              ir_ref(C, s)))), pos);
+  assign(X, si, ir_binary(C, OP_ADD, st, ir_ref(C, si),
+                          ir_binary(C, OP_ADD, st,
+                                    ir_binary(C, OP_MUL, st, ir_ref(C, xr),
+                                              ir_ref(C, s)),
+                                    ir_binary(C, OP_MUL, st, ir_ref(C, xi),
+                                              ir_ref(C, c)))), pos);
+  loop_close(X, &Lj);
+  IrExpr *mk = ir_expr(C, E_MAKE, et);
+  mk->nargs = 2;
+  mk->args = arena_alloc(C, sizeof(IrExpr *) * 2);
+  mk->args[0] = ir_ref(C, sr);
+  mk->args[1] = ir_ref(C, si);
+  IrExpr **rk = arena_alloc(C, sizeof(IrExpr *) * 1);
+  rk[0] = ir_ref(C, k);
+  check_emit(X, store_at(X, row, rk, 1, mk, pos));
+  loop_close(X, &Lk);
+  IrVar *cc = range_open(X, &Lc, ci(X, 0), ci(X, n), pos);
+  IrVar *g = temp_of(X, "g", ir_binary(C, OP_ADD, t_i32(), ir_ref(C, base),
+                                       ir_ref(C, cc)), pos);
+  IrExpr **rc = arena_alloc(C, sizeof(IrExpr *) * 1);
+  rc[0] = ir_ref(C, cc);
+  check_emit(X, store_at(X, t, flat_idx(X, t->ty, g), t->ty->ndim,
+                         load_at(X, row, rc, 1, pos), pos));
+  loop_close(X, &Lc);
+  loop_close(X, &Lb);
+  return ir_expr(C, E_CONST, &ty_void);
+}
+
 static const char *const kw_rand[] = {"shape", "rng", "min", "max",
                                       "storage", NULL};
 
@@ -2866,6 +2961,10 @@ IrExpr *check_tile_call(Ctx *X, Node *call, const char *w) {
     return tile_scan(X, call, fn, 3);
   if (!strcmp(w, "tile_sort"))
     return tile_sort(X, call, fn);
+  if (!strcmp(w, "tile_fft"))
+    return tile_fft(X, call, fn, false);
+  if (!strcmp(w, "tile_ifft"))
+    return tile_fft(X, call, fn, true);
   if (!strcmp(w, "tile_randf"))
     return tile_rand(X, call, fn, true);
   if (!strcmp(w, "tile_randi"))
