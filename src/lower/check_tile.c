@@ -2200,15 +2200,144 @@ static IrExpr *tile_sort(Ctx *X, Node *call, const char *fn) {
   return ir_expr(C, E_CONST, &ty_void);
 }
 
+/* t's element at flat index base + off (an int32 expression). */
+static IrExpr **fft_ix(Ctx *X, IrVar *t, IrVar *base, IrExpr *off, Pos pos) {
+  IrVar *f = temp_of(X, "f", ir_binary(X->C, OP_ADD, t_i32(),
+                                       ir_ref(X->C, base), off), pos);
+  return flat_idx(X, t->ty, f);
+}
+
+static IrExpr *make2(Ctx *X, const Type *et, IrExpr *re, IrExpr *im) {
+  IrExpr *mk = ir_expr(X->C, E_MAKE, et);
+  mk->nargs = 2;
+  mk->args = arena_alloc(X->C, sizeof(IrExpr *) * 2);
+  mk->args[0] = re;
+  mk->args[1] = im;
+  return mk;
+}
+
+/* In place, every row of n = 2^L: the bit-reversal permutation, then L
+ * butterfly stages (unrolled, each with its constant span), as the
+ * textbook iterative radix-2; no scratch, so a tile as large as kern's
+ * per-kernel limit allows still transforms. */
+static void fft_radix2(Ctx *X, IrVar *t, int n, int rows, bool inverse,
+                       Pos pos) {
+  Compiler *C = X->C;
+  const Type *et = t->ty->elem;
+  const Type *st = ty_scalar(et->sc);
+  int L = 0;
+  while ((1 << L) < n)
+    L++;
+  TLoop Lb, Li, Lr, Lq, Lm;
+  IrVar *b = range_open(X, &Lb, ci(X, 0), ci(X, rows), pos);
+  IrVar *base = temp_of(X, "base", ir_binary(C, OP_MUL, t_i32(), ir_ref(C, b),
+                                             ci(X, n)), pos);
+  if (L > 1) {
+    IrVar *i = range_open(X, &Li, ci(X, 0), ci(X, n), pos);
+    IrVar *v = temp_of(X, "v", ir_ref(C, i), pos);
+    IrVar *r = temp_of(X, "r", ci(X, 0), pos);
+    range_open(X, &Lr, ci(X, 0), ci(X, L), pos);
+    /* r = 2 r + v % 2; v = v / 2 */
+    IrVar *h = temp_of(X, "h", ir_binary(C, OP_DIV, t_i32(), ir_ref(C, v),
+                                         ci(X, 2)), pos);
+    assign(X, r, ir_binary(C, OP_ADD, t_i32(),
+                           ir_binary(C, OP_MUL, t_i32(), ir_ref(C, r), ci(X, 2)),
+                           ir_binary(C, OP_SUB, t_i32(), ir_ref(C, v),
+                                     ir_binary(C, OP_MUL, t_i32(), ir_ref(C, h),
+                                               ci(X, 2)))), pos);
+    assign(X, v, ir_ref(C, h), pos);
+    loop_close(X, &Lr);
+    IrStmt *sw = ir_stmt(C, S_IF, pos);
+    sw->a = ir_binary(C, OP_LT, t_bool(), ir_ref(C, i), ir_ref(C, r));
+    IrStmt **save = X->tail;
+    X->tail = &sw->body;
+    IrVar *a = temp_of(X, "a", load_at(X, t, fft_ix(X, t, base, ir_ref(C, i),
+                                                    pos), t->ty->ndim, pos),
+                       pos);
+    IrExpr **ri = fft_ix(X, t, base, ir_ref(C, r), pos);
+    IrExpr **ri2 = fft_ix(X, t, base, ir_ref(C, r), pos);
+    IrExpr **ii = fft_ix(X, t, base, ir_ref(C, i), pos);
+    check_emit(X, store_at(X, t, ii, t->ty->ndim,
+                           load_at(X, t, ri, t->ty->ndim, pos), pos));
+    check_emit(X, store_at(X, t, ri2, t->ty->ndim, ir_ref(C, a), pos));
+    X->tail = save;
+    check_emit(X, sw);
+    loop_close(X, &Li);
+  }
+  for (int sg = 0; sg < L; sg++) {
+    int span = 2 << sg, half = span / 2;
+    double w = (inverse ? 2.0 : -2.0) * 3.14159265358979323846 / span;
+    IrVar *q = range_open(X, &Lq, ci(X, 0), ci(X, n / span), pos);
+    IrVar *m = range_open(X, &Lm, ci(X, 0), ci(X, half), pos);
+    IrVar *ang = temp_of(X, "ang", ir_binary(C, OP_MUL, st,
+                                             ir_cast(C, st, ir_ref(C, m)),
+                                             ir_const_float(C, st, w)), pos);
+    IrVar *c = temp_of(X, "c", ir_call1(C, BI_COS, st, ir_ref(C, ang)), pos);
+    IrVar *s = temp_of(X, "s", ir_call1(C, BI_SIN, st, ir_ref(C, ang)), pos);
+    IrVar *lo = temp_of(X, "lo", ir_binary(C, OP_ADD, t_i32(),
+                                           ir_binary(C, OP_MUL, t_i32(),
+                                                     ir_ref(C, q), ci(X, span)),
+                                           ir_ref(C, m)), pos);
+    IrVar *u = temp_of(X, "u", load_at(X, t, fft_ix(X, t, base, ir_ref(C, lo),
+                                                    pos), t->ty->ndim, pos),
+                       pos);
+    IrVar *x = temp_of(X, "x", load_at(X, t, fft_ix(X, t, base,
+                                                    ir_binary(C, OP_ADD, t_i32(),
+                                                              ir_ref(C, lo),
+                                                              ci(X, half)),
+                                                    pos), t->ty->ndim, pos),
+                       pos);
+    /* v = x (c + i s) */
+    IrVar *vr = temp_of(X, "vr", ir_binary(C, OP_SUB, st,
+                                           ir_binary(C, OP_MUL, st,
+                                                     comp(X, ir_ref(C, x), 0, -1),
+                                                     ir_ref(C, c)),
+                                           ir_binary(C, OP_MUL, st,
+                                                     comp(X, ir_ref(C, x), 1, -1),
+                                                     ir_ref(C, s))), pos);
+    IrVar *vi = temp_of(X, "vi", ir_binary(C, OP_ADD, st,
+                                           ir_binary(C, OP_MUL, st,
+                                                     comp(X, ir_ref(C, x), 0, -1),
+                                                     ir_ref(C, s)),
+                                           ir_binary(C, OP_MUL, st,
+                                                     comp(X, ir_ref(C, x), 1, -1),
+                                                     ir_ref(C, c))), pos);
+    check_emit(X, store_at(X, t, fft_ix(X, t, base, ir_ref(C, lo), pos),
+                           t->ty->ndim,
+                           make2(X, et,
+                                 ir_binary(C, OP_ADD, st,
+                                           comp(X, ir_ref(C, u), 0, -1),
+                                           ir_ref(C, vr)),
+                                 ir_binary(C, OP_ADD, st,
+                                           comp(X, ir_ref(C, u), 1, -1),
+                                           ir_ref(C, vi))), pos));
+    check_emit(X, store_at(X, t, fft_ix(X, t, base,
+                                        ir_binary(C, OP_ADD, t_i32(),
+                                                  ir_ref(C, lo), ci(X, half)),
+                                        pos),
+                           t->ty->ndim,
+                           make2(X, et,
+                                 ir_binary(C, OP_SUB, st,
+                                           comp(X, ir_ref(C, u), 0, -1),
+                                           ir_ref(C, vr)),
+                                 ir_binary(C, OP_SUB, st,
+                                           comp(X, ir_ref(C, u), 1, -1),
+                                           ir_ref(C, vi))), pos));
+    loop_close(X, &Lm);
+    loop_close(X, &Lq);
+  }
+  loop_close(X, &Lb);
+}
+
 /* wp.tile_fft(t) and wp.tile_ifft(t), in place: for every row of the
  * last axis (the leading axes are batches), X[k] = sum_j x[j]
  * exp(-+2 pi i k j / N), a vec2 holding (re, im); the inverse unscaled as
- * Warp's (ifft(fft(x)) = N x).  Computed as the direct sum for every N,
- * each row first into a scratch row, with the twiddle angle reduced to
- * (k j mod N) 2 pi / N so it stays exact as an integer; Warp's CPU uses
- * radix-2 for powers of two and the direct sum otherwise (at most 4096
- * then), so the results agree to rounding.  O(N^2) per row: a first stage
- * (Note [tiles, first stage]). */
+ * Warp's (ifft(fft(x)) = N x).  As Warp's CPU: a power-of-two N in place
+ * by radix-2 (fft_radix2), any other N (at most 4096, Warp's limit) by the
+ * direct sum, each row first into a scratch row, the twiddle angle
+ * reduced to (k j mod N) 2 pi / N so it stays exact as an integer.  The
+ * results agree with Warp's to rounding (the twiddles come from another
+ * sin/cos).  One thread does all rows (Note [tiles, first stage]). */
 static IrExpr *tile_fft(Ctx *X, Node *call, const char *fn, bool inverse) {
   Compiler *C = X->C;
   static const char *const kw[] = {"inout", NULL};
@@ -2233,6 +2362,10 @@ static IrExpr *tile_fft(Ctx *X, Node *call, const char *fn, bool inverse) {
   int rows = tile_count(t->ty) / n;
   const Type *st = ty_scalar(et->sc);
   Pos pos = call->pos;
+  if ((n & (n - 1)) == 0) {
+    fft_radix2(X, t, n, rows, inverse, pos);
+    return ir_expr(C, E_CONST, &ty_void);
+  }
   IrVar *row = tile_new(X, tile_type(X, et, 1, &n, pos, fn), pos);
   double w = (inverse ? 2.0 : -2.0) * 3.14159265358979323846 / n;
   TLoop Lb, Lk, Lj, Lc;

@@ -3,25 +3,17 @@
 # batches: power-of-two rows (8, 16) and rows that are not (6), the
 # inverse unscaled, and the round trip ifft(fft(x)) = N x.  Goldens from
 # real Warp 1.19 on the CPU (its CPU runs tile_fft: radix-2 for powers of
-# two, the direct sum otherwise; kern uses the direct sum for all, so the
-# results agree to rounding).
+# two, the direct sum otherwise, as kern; the twiddles' sin/cos differ, so
+# the results agree to rounding).
 # kern-test: tile_fft --dim 2 --tiled --block-dim 1 a='rand(vec2f,2,3,8,seed=41)' b='rand(vec2f,2,2,6,seed=42)' d='rand(vec2d,2,2,16,seed=43)' c='rand(vec2f,2,2,2,4,seed=44)' fa='zeros(vec2f,2,3,8)' ia='zeros(vec2f,2,3,8)' ra='zeros(vec2f,2,3,8)' fb='zeros(vec2f,2,2,6)' ib='zeros(vec2f,2,2,6)' fd='zeros(vec2d,2,2,16)' rd='zeros(vec2d,2,2,16)' fc='zeros(vec2f,2,2,2,4)'
-# why: a sum of 8 float32 products, summed in another order than Warp's radix-2
-# kern-check: fa rtol=1e-5 atol=1e-5
-# why: as fa
-# kern-check: ia rtol=1e-5 atol=1e-5
-# why: as fa, twice
-# kern-check: ra rtol=1e-5 atol=2e-5
-# why: a sum of 6 float32 products, the twiddles from another sin/cos than Warp's
-# kern-check: fb rtol=1e-5 atol=1e-5
-# why: as fb
-# kern-check: ib rtol=1e-5 atol=1e-5
-# why: 16 float64 products summed in another order than Warp's radix-2
-# kern-check: fd rtol=1e-12 atol=1e-13
-# why: as fd, twice
-# kern-check: rd rtol=1e-12 atol=1e-13
-# why: as fa
-# kern-check: fc rtol=1e-5 atol=1e-5
+# kern-check: fa
+# kern-check: ia
+# kern-check: ra
+# kern-check: fb
+# kern-check: ib
+# kern-check: fd
+# kern-check: rd
+# kern-check: fc
 import warp as wp
 
 
