@@ -2200,6 +2200,234 @@ static IrExpr *tile_sort(Ctx *X, Node *call, const char *fn) {
   return ir_expr(C, E_CONST, &ty_void);
 }
 
+/* t's element at flat index base + off (an int32 expression). */
+static IrExpr **fft_ix(Ctx *X, IrVar *t, IrVar *base, IrExpr *off, Pos pos) {
+  IrVar *f = temp_of(X, "f", ir_binary(X->C, OP_ADD, t_i32(),
+                                       ir_ref(X->C, base), off), pos);
+  return flat_idx(X, t->ty, f);
+}
+
+static IrExpr *make2(Ctx *X, const Type *et, IrExpr *re, IrExpr *im) {
+  IrExpr *mk = ir_expr(X->C, E_MAKE, et);
+  mk->nargs = 2;
+  mk->args = arena_alloc(X->C, sizeof(IrExpr *) * 2);
+  mk->args[0] = re;
+  mk->args[1] = im;
+  return mk;
+}
+
+/* In place, every row of n = 2^L: the bit-reversal permutation, then L
+ * butterfly stages (unrolled, each with its constant span), as the
+ * textbook iterative radix-2; no scratch, so a tile as large as kern's
+ * per-kernel limit allows still transforms. */
+static void fft_radix2(Ctx *X, IrVar *t, int n, int rows, bool inverse,
+                       Pos pos) {
+  Compiler *C = X->C;
+  const Type *et = t->ty->elem;
+  const Type *st = ty_scalar(et->sc);
+  int L = 0;
+  while ((1 << L) < n)
+    L++;
+  TLoop Lb, Li, Lr, Lq, Lm;
+  IrVar *b = range_open(X, &Lb, ci(X, 0), ci(X, rows), pos);
+  IrVar *base = temp_of(X, "base", ir_binary(C, OP_MUL, t_i32(), ir_ref(C, b),
+                                             ci(X, n)), pos);
+  if (L > 1) {
+    IrVar *i = range_open(X, &Li, ci(X, 0), ci(X, n), pos);
+    IrVar *v = temp_of(X, "v", ir_ref(C, i), pos);
+    IrVar *r = temp_of(X, "r", ci(X, 0), pos);
+    range_open(X, &Lr, ci(X, 0), ci(X, L), pos);
+    /* r = 2 r + v % 2; v = v / 2 */
+    IrVar *h = temp_of(X, "h", ir_binary(C, OP_DIV, t_i32(), ir_ref(C, v),
+                                         ci(X, 2)), pos);
+    assign(X, r, ir_binary(C, OP_ADD, t_i32(),
+                           ir_binary(C, OP_MUL, t_i32(), ir_ref(C, r), ci(X, 2)),
+                           ir_binary(C, OP_SUB, t_i32(), ir_ref(C, v),
+                                     ir_binary(C, OP_MUL, t_i32(), ir_ref(C, h),
+                                               ci(X, 2)))), pos);
+    assign(X, v, ir_ref(C, h), pos);
+    loop_close(X, &Lr);
+    IrStmt *sw = ir_stmt(C, S_IF, pos);
+    sw->a = ir_binary(C, OP_LT, t_bool(), ir_ref(C, i), ir_ref(C, r));
+    IrStmt **save = X->tail;
+    X->tail = &sw->body;
+    IrVar *a = temp_of(X, "a", load_at(X, t, fft_ix(X, t, base, ir_ref(C, i),
+                                                    pos), t->ty->ndim, pos),
+                       pos);
+    IrExpr **ri = fft_ix(X, t, base, ir_ref(C, r), pos);
+    IrExpr **ri2 = fft_ix(X, t, base, ir_ref(C, r), pos);
+    IrExpr **ii = fft_ix(X, t, base, ir_ref(C, i), pos);
+    check_emit(X, store_at(X, t, ii, t->ty->ndim,
+                           load_at(X, t, ri, t->ty->ndim, pos), pos));
+    check_emit(X, store_at(X, t, ri2, t->ty->ndim, ir_ref(C, a), pos));
+    X->tail = save;
+    check_emit(X, sw);
+    loop_close(X, &Li);
+  }
+  for (int sg = 0; sg < L; sg++) {
+    int span = 2 << sg, half = span / 2;
+    double w = (inverse ? 2.0 : -2.0) * 3.14159265358979323846 / span;
+    IrVar *q = range_open(X, &Lq, ci(X, 0), ci(X, n / span), pos);
+    IrVar *m = range_open(X, &Lm, ci(X, 0), ci(X, half), pos);
+    IrVar *ang = temp_of(X, "ang", ir_binary(C, OP_MUL, st,
+                                             ir_cast(C, st, ir_ref(C, m)),
+                                             ir_const_float(C, st, w)), pos);
+    IrVar *c = temp_of(X, "c", ir_call1(C, BI_COS, st, ir_ref(C, ang)), pos);
+    IrVar *s = temp_of(X, "s", ir_call1(C, BI_SIN, st, ir_ref(C, ang)), pos);
+    IrVar *lo = temp_of(X, "lo", ir_binary(C, OP_ADD, t_i32(),
+                                           ir_binary(C, OP_MUL, t_i32(),
+                                                     ir_ref(C, q), ci(X, span)),
+                                           ir_ref(C, m)), pos);
+    IrVar *u = temp_of(X, "u", load_at(X, t, fft_ix(X, t, base, ir_ref(C, lo),
+                                                    pos), t->ty->ndim, pos),
+                       pos);
+    IrVar *x = temp_of(X, "x", load_at(X, t, fft_ix(X, t, base,
+                                                    ir_binary(C, OP_ADD, t_i32(),
+                                                              ir_ref(C, lo),
+                                                              ci(X, half)),
+                                                    pos), t->ty->ndim, pos),
+                       pos);
+    /* v = x (c + i s) */
+    IrVar *vr = temp_of(X, "vr", ir_binary(C, OP_SUB, st,
+                                           ir_binary(C, OP_MUL, st,
+                                                     comp(X, ir_ref(C, x), 0, -1),
+                                                     ir_ref(C, c)),
+                                           ir_binary(C, OP_MUL, st,
+                                                     comp(X, ir_ref(C, x), 1, -1),
+                                                     ir_ref(C, s))), pos);
+    IrVar *vi = temp_of(X, "vi", ir_binary(C, OP_ADD, st,
+                                           ir_binary(C, OP_MUL, st,
+                                                     comp(X, ir_ref(C, x), 0, -1),
+                                                     ir_ref(C, s)),
+                                           ir_binary(C, OP_MUL, st,
+                                                     comp(X, ir_ref(C, x), 1, -1),
+                                                     ir_ref(C, c))), pos);
+    check_emit(X, store_at(X, t, fft_ix(X, t, base, ir_ref(C, lo), pos),
+                           t->ty->ndim,
+                           make2(X, et,
+                                 ir_binary(C, OP_ADD, st,
+                                           comp(X, ir_ref(C, u), 0, -1),
+                                           ir_ref(C, vr)),
+                                 ir_binary(C, OP_ADD, st,
+                                           comp(X, ir_ref(C, u), 1, -1),
+                                           ir_ref(C, vi))), pos));
+    check_emit(X, store_at(X, t, fft_ix(X, t, base,
+                                        ir_binary(C, OP_ADD, t_i32(),
+                                                  ir_ref(C, lo), ci(X, half)),
+                                        pos),
+                           t->ty->ndim,
+                           make2(X, et,
+                                 ir_binary(C, OP_SUB, st,
+                                           comp(X, ir_ref(C, u), 0, -1),
+                                           ir_ref(C, vr)),
+                                 ir_binary(C, OP_SUB, st,
+                                           comp(X, ir_ref(C, u), 1, -1),
+                                           ir_ref(C, vi))), pos));
+    loop_close(X, &Lm);
+    loop_close(X, &Lq);
+  }
+  loop_close(X, &Lb);
+}
+
+/* wp.tile_fft(t) and wp.tile_ifft(t), in place: for every row of the
+ * last axis (the leading axes are batches), X[k] = sum_j x[j]
+ * exp(-+2 pi i k j / N), a vec2 holding (re, im); the inverse unscaled as
+ * Warp's (ifft(fft(x)) = N x).  As Warp's CPU: a power-of-two N in place
+ * by radix-2 (fft_radix2), any other N (at most 4096, Warp's limit) by the
+ * direct sum, each row first into a scratch row, the twiddle angle
+ * reduced to (k j mod N) 2 pi / N so it stays exact as an integer.  The
+ * results agree with Warp's to rounding (the twiddles come from another
+ * sin/cos).  One thread does all rows (Note [tiles, first stage]). */
+static IrExpr *tile_fft(Ctx *X, Node *call, const char *fn, bool inverse) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"inout", NULL};
+  max_positional(X, call, 1, fn);
+  Node *tn = arg_of(X, call, 0, "inout", kw, fn);
+  if (!tn)
+    ERR(call->pos, "%s() needs a tile argument", fn);
+  IrVar *t = tile_arg(X, tn, fn, "inout");
+  const Type *et = t->ty->elem;
+  if (et->kind != TY_VEC || et->rows != 2 || et->quat || et->xform ||
+      !(et->sc == KERN_SCALAR_FLOAT32 || et->sc == KERN_SCALAR_FLOAT64))
+    ERR(tn->pos, "%s(): the tile must be of vec2f or vec2d (complex "
+                 "numbers), got %s", fn, TN(t->ty));
+  if (t->ty->ndim < 2)
+    ERR(tn->pos, "%s(): the tile must have at least 2 dimensions (the FFT "
+                 "runs along the last), got %s", fn, TN(t->ty));
+  inplace_dest(X, tn, fn, "inout");
+  int n = t->ty->fdims[t->ty->ndim - 1];
+  if ((n & (n - 1)) != 0 && n > 4096)
+    ERR(tn->pos, "%s(): a transform of %d elements, not a power of two, "
+                 "is too long: Warp allows at most 4096 then", fn, n);
+  int rows = tile_count(t->ty) / n;
+  const Type *st = ty_scalar(et->sc);
+  Pos pos = call->pos;
+  if ((n & (n - 1)) == 0) {
+    fft_radix2(X, t, n, rows, inverse, pos);
+    return ir_expr(C, E_CONST, &ty_void);
+  }
+  IrVar *row = tile_new(X, tile_type(X, et, 1, &n, pos, fn), pos);
+  double w = (inverse ? 2.0 : -2.0) * 3.14159265358979323846 / n;
+  TLoop Lb, Lk, Lj, Lc;
+  IrVar *b = range_open(X, &Lb, ci(X, 0), ci(X, rows), pos);
+  IrVar *base = temp_of(X, "base", ir_binary(C, OP_MUL, t_i32(), ir_ref(C, b),
+                                             ci(X, n)), pos);
+  IrVar *k = range_open(X, &Lk, ci(X, 0), ci(X, n), pos);
+  IrVar *sr = temp_of(X, "sr", ir_const_float(C, st, 0), pos);
+  IrVar *si = temp_of(X, "si", ir_const_float(C, st, 0), pos);
+  IrVar *j = range_open(X, &Lj, ci(X, 0), ci(X, n), pos);
+  /* m = k j mod n (k j < 2^31: n <= 8192 in a tile of at most 64 KiB) */
+  IrVar *kj = temp_of(X, "kj", ir_binary(C, OP_MUL, t_i32(), ir_ref(C, k),
+                                         ir_ref(C, j)), pos);
+  IrExpr *m = ir_binary(C, OP_SUB, t_i32(), ir_ref(C, kj),
+                        ir_binary(C, OP_MUL, t_i32(),
+                                  ir_binary(C, OP_DIV, t_i32(), ir_ref(C, kj),
+                                            ci(X, n)), ci(X, n)));
+  IrVar *ang = temp_of(X, "ang", ir_binary(C, OP_MUL, st, ir_cast(C, st, m),
+                                           ir_const_float(C, st, w)), pos);
+  IrVar *c = temp_of(X, "c", ir_call1(C, BI_COS, st, ir_ref(C, ang)), pos);
+  IrVar *s = temp_of(X, "s", ir_call1(C, BI_SIN, st, ir_ref(C, ang)), pos);
+  IrVar *f = temp_of(X, "f", ir_binary(C, OP_ADD, t_i32(), ir_ref(C, base),
+                                       ir_ref(C, j)), pos);
+  IrVar *x = temp_of(X, "x", load_at(X, t, flat_idx(X, t->ty, f), t->ty->ndim,
+                                     pos), pos);
+  IrVar *xr = temp_of(X, "xr", comp(X, ir_ref(C, x), 0, -1), pos);
+  IrVar *xi = temp_of(X, "xi", comp(X, ir_ref(C, x), 1, -1), pos);
+  /* (xr + i xi)(c + i s) */
+  assign(X, sr, ir_binary(C, OP_ADD, st, ir_ref(C, sr),
+                          ir_binary(C, OP_SUB, st,
+                                    ir_binary(C, OP_MUL, st, ir_ref(C, xr),
+                                              ir_ref(C, c)),
+                                    ir_binary(C, OP_MUL, st, ir_ref(C, xi),
+                                              ir_ref(C, s)))), pos);
+  assign(X, si, ir_binary(C, OP_ADD, st, ir_ref(C, si),
+                          ir_binary(C, OP_ADD, st,
+                                    ir_binary(C, OP_MUL, st, ir_ref(C, xr),
+                                              ir_ref(C, s)),
+                                    ir_binary(C, OP_MUL, st, ir_ref(C, xi),
+                                              ir_ref(C, c)))), pos);
+  loop_close(X, &Lj);
+  IrExpr *mk = ir_expr(C, E_MAKE, et);
+  mk->nargs = 2;
+  mk->args = arena_alloc(C, sizeof(IrExpr *) * 2);
+  mk->args[0] = ir_ref(C, sr);
+  mk->args[1] = ir_ref(C, si);
+  IrExpr **rk = arena_alloc(C, sizeof(IrExpr *) * 1);
+  rk[0] = ir_ref(C, k);
+  check_emit(X, store_at(X, row, rk, 1, mk, pos));
+  loop_close(X, &Lk);
+  IrVar *cc = range_open(X, &Lc, ci(X, 0), ci(X, n), pos);
+  IrVar *g = temp_of(X, "g", ir_binary(C, OP_ADD, t_i32(), ir_ref(C, base),
+                                       ir_ref(C, cc)), pos);
+  IrExpr **rc = arena_alloc(C, sizeof(IrExpr *) * 1);
+  rc[0] = ir_ref(C, cc);
+  check_emit(X, store_at(X, t, flat_idx(X, t->ty, g), t->ty->ndim,
+                         load_at(X, row, rc, 1, pos), pos));
+  loop_close(X, &Lc);
+  loop_close(X, &Lb);
+  return ir_expr(C, E_CONST, &ty_void);
+}
+
 static const char *const kw_rand[] = {"shape", "rng", "min", "max",
                                       "storage", NULL};
 
@@ -2866,6 +3094,10 @@ IrExpr *check_tile_call(Ctx *X, Node *call, const char *w) {
     return tile_scan(X, call, fn, 3);
   if (!strcmp(w, "tile_sort"))
     return tile_sort(X, call, fn);
+  if (!strcmp(w, "tile_fft"))
+    return tile_fft(X, call, fn, false);
+  if (!strcmp(w, "tile_ifft"))
+    return tile_fft(X, call, fn, true);
   if (!strcmp(w, "tile_randf"))
     return tile_rand(X, call, fn, true);
   if (!strcmp(w, "tile_randi"))
