@@ -2266,6 +2266,7 @@ static void emit_printf(Emit *E, IrStmt *s) {
 }
 
 static void emit_stmts(Emit *E, IrStmt *s);
+static void emit_kret_check(Emit *E);
 static void emit_ref_stores(Emit *E);
 
 /* Note [quoting user text]: text the user chose -- the module's path or
@@ -2503,6 +2504,7 @@ static void emit_stmt(Emit *E, IrStmt *s) {
     E->loop_depth--;
     E->indent--;
     emit_line(E, "}");
+    emit_kret_check(E);
     return;
   }
   case S_WHILE:
@@ -2513,6 +2515,7 @@ static void emit_stmt(Emit *E, IrStmt *s) {
     E->loop_depth--;
     E->indent--;
     emit_line(E, "}");
+    emit_kret_check(E);
     return;
   case S_BREAK:
     emit_line(E, "break;");
@@ -2541,7 +2544,9 @@ static void emit_stmt(Emit *E, IrStmt *s) {
     }
     return;
   case S_KRETURN:
-    if (E->loop_depth > 0)
+    if (E->loop_depth > 0 && E->kret_flag)
+      emit_line(E, "{ k_kret = 1; break; }");
+    else if (E->loop_depth > 0)
       emit_line(E, "goto k_next%d;", E->loop_id);
     else
       emit_line(E, "continue;");
@@ -2565,6 +2570,19 @@ static void emit_stmt(Emit *E, IrStmt *s) {
                 ex(E, s->a), quoted(E, E->m->path), s->pos.line);
     return;
   }
+}
+
+/* Note [vulkan early return]: a kernel's `return` inside a loop leaves the
+ * thread's iteration; C, OpenCL and CUDA jump to a label at the end of the
+ * body (k_next), but GLSL has no goto.  On Vulkan the return sets a flag
+ * and breaks out of its loop, and each loop of such a kernel is followed
+ * by a test of the flag: another break inside an enclosing loop, or the
+ * thread loop's continue at the top.  Nothing runs between the return and
+ * the end of the iteration, as with the jump. */
+static void emit_kret_check(Emit *E) {
+  if (!E->kret_flag)
+    return;
+  emit_line(E, "if (k_kret != 0) %s", E->loop_depth > 0 ? "break;" : "continue;");
 }
 
 static void emit_stmts(Emit *E, IrStmt *s) {
@@ -2632,10 +2650,15 @@ void emit_thread_loop(Emit *E, IrFunc *f, const char *pragma,
   emit_locals(E, f);
   E->loop_depth = 0;
   E->fast_tid = fast;
+  /* Note [vulkan early return] */
+  E->kret_flag = f->has_kreturn_in_loop && E->T->id == KERN_TARGET_VULKAN;
+  if (E->kret_flag)
+    emit_line(E, "int32_t k_kret = 0;");
   emit_body(E, f);
   E->fast_tid = false;
-  if (f->has_kreturn_in_loop)
+  if (f->has_kreturn_in_loop && !E->kret_flag)
     emit_line(E, "k_next%d:;", E->loop_id);
+  E->kret_flag = false;
   E->indent--;
   emit_line(E, "%s", E->loop_close ? E->loop_close : "}");
 }

@@ -68,6 +68,7 @@ struct Emit {
    * common.c): a thread index is written between the bytes 1 and 2. */
   bool tid_marks;
   int loop_id;              /* numbers each thread loop's k_next label */
+  bool kret_flag;           /* Note [vulkan early return]: k_kret, no goto */
   const char *loop_close;   /* ends a thread loop's header; NULL: "}" */
   /* Inside one lane of a vectorised loop (cuda.c, Note [16-byte
    * accesses]): accesses of arrays in vec_arrays read and write lane
