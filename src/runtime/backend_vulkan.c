@@ -2070,6 +2070,13 @@ oom:
   return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
 }
 
+/* The first kernel of code with atomics, for a refusal's message. */
+static const char *vk_atomic_kernel(const kc_result *code) {
+  for (int j = 0; j < code->nkernels; j++)
+    if (code->kernels[j].has_atomics) return code->kernels[j].name;
+  return "?";
+}
+
 static kern_status vk_check_features(vk_state *st, const vk_phys *p,
                                      const kc_result *code) {
   for (int i = 0; i < code->nkernels; i++) {
@@ -2100,12 +2107,7 @@ static kern_status vk_check_features(vk_state *st, const vk_phys *p,
     int have = i < 2 ? p->f32_atomic_minmax : i < 4 ? p->f64_atomic_minmax
                                                     : p->f32_atomics;
     if (have || !strstr(code->source, fo[i].mark)) continue;
-    const char *who = "?";
-    for (int j = 0; j < code->nkernels; j++)
-      if (code->kernels[j].has_atomics) {
-        who = code->kernels[j].name;
-        break;
-      }
+    const char *who = vk_atomic_kernel(code);
     return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
                        "vulkan: kernel '%s' uses a %s, but device '%s' lacks %s",
                        who, fo[i].what, p->name, fo[i].feature);
@@ -2113,12 +2115,7 @@ static kern_status vk_check_features(vk_state *st, const vk_phys *p,
   for (size_t i = 0; code->source && i < sizeof fa / sizeof *fa; i++) {
     int have = fa[i].bits == 32 ? p->f32_atomic_add : p->f64_atomic_add;
     if (have || !strstr(code->source, fa[i].mark)) continue;
-    const char *who = "?";
-    for (int j = 0; j < code->nkernels; j++)
-      if (code->kernels[j].has_atomics) {
-        who = code->kernels[j].name;
-        break;
-      }
+    const char *who = vk_atomic_kernel(code);
     return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
                        "vulkan: kernel '%s' uses a float%d atomic add, but "
                        "device '%s' lacks shaderBufferFloat%dAtomicAdd "
