@@ -1261,6 +1261,60 @@ static void precise_pass(Rw *R, const char *s, size_t n, Buf *o) {
   }
 }
 
+/* Note [vulkan float64 math]
+ * GLSL has sin, exp, pow, atan, ... for float32 only; sqrt, abs, floor,
+ * frexp and ldexp it has for float64 too.  kern's own float64 versions
+ * (src/emit/vk_f64.inc, k64_*: argument reduction and Taylor series,
+ * log through 2 atanh(f / (2 + f)), pow through the log as a double-double)
+ * are written into the shader only where its text calls one of the names
+ * below with a float64 argument's overload in mind; the names are
+ * overloaded on double beside GLSL's float ones, so float32 calls keep
+ * the driver's versions.  Accuracy against glibc: tests/vulkan/f64math. */
+static const char *const vk_f64_names[][2] = {
+    {"sin", "x"}, {"cos", "x"}, {"tan", "x"}, {"asin", "x"}, {"acos", "x"},
+    {"atan", "x"}, {"atan2", "y, x"}, {"sinh", "x"}, {"cosh", "x"},
+    {"tanh", "x"}, {"exp", "x"}, {"exp2", "x"}, {"log", "x"},
+    {"log2", "x"}, {"log10", "x"}, {"pow", "x, y"}, {"cbrt", "x"},
+    {"erf", "x"}, {"erfc", "x"},
+};
+
+static bool vk_calls(const char *s, size_t n, const char *name) {
+  size_t k = strlen(name);
+  for (const char *p = s; p && (size_t)(p - s) + k < n;) {
+    const char *q = strstr(p, name);
+    if (!q || (size_t)(q - s) + k >= n)
+      return false;
+    bool start = q == s || !(isalnum((unsigned char)q[-1]) || q[-1] == '_');
+    if (start && q[k] == '(')
+      return true;
+    p = q + 1;
+  }
+  return false;
+}
+
+static void vk_f64_math(Buf *o, const char *body, size_t n) {
+  if (!body)
+    return;
+  bool any = false;
+  size_t nn = sizeof vk_f64_names / sizeof vk_f64_names[0];
+  for (size_t i = 0; i < nn && !any; i++)
+    any = vk_calls(body, n, vk_f64_names[i][0]);
+  if (!any)
+    return;
+  buf_puts(o,
+#include "vk_f64.inc"
+  );
+  for (size_t i = 0; i < nn; i++) {
+    const char *f = vk_f64_names[i][0], *a = vk_f64_names[i][1];
+    if (!vk_calls(body, n, f))
+      continue;
+    bool two = strchr(a, ',') != NULL;
+    buf_printf(o, "double %s(double %s%s) { return k64_%s(%s); }\n", f,
+               two ? (a[0] == 'y' ? "y, double x" : "x, double y") : "x", "",
+               f, a);
+  }
+}
+
 static void vk_finish(Emit *E, Buf *text) {
   Buf o;
   buf_init(&o, E->C);
@@ -1422,6 +1476,7 @@ static void vk_finish(Emit *E, Buf *text) {
       buf_puts(&o, "}\n");
     }
   }
+  vk_f64_math(&o, body.p, body.len);
   buf_putn(&o, body.p ? body.p : "", body.len);
   if (R.nprints)
     buf_putn(&o, R.prints.p, R.prints.len);
