@@ -1261,6 +1261,67 @@ static void precise_pass(Rw *R, const char *s, size_t n, Buf *o) {
   }
 }
 
+/* Note [vulkan float64 math]
+ * GLSL has sin, exp, pow, atan, ... for float32 only; sqrt, abs, floor,
+ * frexp and ldexp it has for float64 too.  kern's own float64 versions
+ * (src/emit/vk_f64.inc, k64_*: argument reduction and Taylor series,
+ * log through 2 atanh(f / (2 + f)), pow through the log as a double-double)
+ * are written into the shader only where its text calls one of the names
+ * below with a float64 argument's overload in mind; the names are
+ * overloaded on double beside GLSL's float ones, so float32 calls keep
+ * the driver's versions.  Accuracy against glibc: tests/vulkan/f64math.
+ *
+ * Note [vulkan atan]: GLSL has atan(y, x) for float only, and leaves
+ * atan(0, 0) undefined, so float32's atan2 is k64_atan2 (C99's special
+ * cases: zeros by sign, infinities) rounded once. */
+static const char *const vk_f64_names[][2] = {
+    {"sin", "x"}, {"cos", "x"}, {"tan", "x"}, {"asin", "x"}, {"acos", "x"},
+    {"atan", "x"}, {"atan2", "y, x"}, {"sinh", "x"}, {"cosh", "x"},
+    {"tanh", "x"}, {"exp", "x"}, {"exp2", "x"}, {"log", "x"},
+    {"log2", "x"}, {"log10", "x"}, {"pow", "x, y"}, {"cbrt", "x"},
+    {"erf", "x"}, {"erfc", "x"},
+};
+
+static bool vk_calls(const char *s, size_t n, const char *name) {
+  size_t k = strlen(name);
+  for (const char *p = s; p && (size_t)(p - s) + k < n;) {
+    const char *q = strstr(p, name);
+    if (!q || (size_t)(q - s) + k >= n)
+      return false;
+    bool start = q == s || !(isalnum((unsigned char)q[-1]) || q[-1] == '_');
+    if (start && q[k] == '(')
+      return true;
+    p = q + 1;
+  }
+  return false;
+}
+
+static void vk_f64_math(Buf *o, const char *body, size_t n) {
+  if (!body)
+    return;
+  bool any = false;
+  size_t nn = sizeof vk_f64_names / sizeof vk_f64_names[0];
+  for (size_t i = 0; i < nn && !any; i++)
+    any = vk_calls(body, n, vk_f64_names[i][0]);
+  if (!any)
+    return;
+  buf_puts(o,
+#include "vk_f64.inc"
+  );
+  for (size_t i = 0; i < nn; i++) {
+    const char *f = vk_f64_names[i][0], *a = vk_f64_names[i][1];
+    if (!vk_calls(body, n, f))
+      continue;
+    bool two = strchr(a, ',') != NULL;
+    buf_printf(o, "double %s(double %s%s) { return k64_%s(%s); }\n", f,
+               two ? (a[0] == 'y' ? "y, double x" : "x, double y") : "x", "",
+               f, a);
+    if (!strcmp(f, "atan2"))
+      buf_puts(o, "float atan2(float y, float x) { "
+                  "return float(k64_atan2(double(y), double(x))); }\n");
+  }
+}
+
 static void vk_finish(Emit *E, Buf *text) {
   Buf o;
   buf_init(&o, E->C);
@@ -1321,43 +1382,6 @@ static void vk_finish(Emit *E, Buf *text) {
            "precise double copysign(double a, double b) { return uint64BitsToDouble("
            "(doubleBitsToUint64(a) & 0x7ffffffffffffffful) | "
            "(doubleBitsToUint64(b) & 0x8000000000000000ul)); }\n"
-           /* Note [vulkan atan]: GLSL has atan(y, x) for float only, and
-            * leaves atan(0, 0) undefined.  C99's atan2 special cases
-            * (zeros by sign, infinities), then the quadrant from atan of
-            * the ratio at most 1; float32's atan2 is float64's rounded
-            * once; float64's atan: x itself below 1e-9, 1/x above 1, two
-            * half-angle steps t / (1 + sqrt(1 + t*t)) to |t| <= 0.199,
-            * then 12 terms of its series (the error a few ulp, measured in
-            * tests/vulkan/math64_test.sh) */
-           "precise double k_atan_d(double x) {\n"
-           "  if (isnan(x)) return x;\n"
-           "  precise double a = abs(x);\n"
-           "  if (isinf(a)) return x > 0.0lf ? 1.5707963267948966lf : -1.5707963267948966lf;\n"
-           "  if (a < 1e-9lf) return x; /* x^3/3 is below half an ulp */\n"
-           "  bool inv = a > 1.0lf;\n"
-           "  precise double t = inv ? 1.0lf / a : a;\n"
-           "  t = t / (1.0lf + sqrt(1.0lf + t * t));\n"
-           "  t = t / (1.0lf + sqrt(1.0lf + t * t));\n"
-           "  precise double t2 = t * t, s = 0.0lf;\n"
-           "  for (int k = 23; k >= 1; k -= 2) s = 1.0lf / double(k) - t2 * s;\n"
-           "  precise double r = 4.0lf * (t * s);\n"
-           "  if (inv) r = 1.5707963267948966lf - r;\n"
-           "  return x < 0.0lf ? -r : r;\n}\n"
-           "precise double atan(double x) { return k_atan_d(x); }\n"
-           "#define K_ATAN2(T, L, AT) precise T atan2(T y, T x) {\\\n"
-           "  precise T pi = T(3.141592653589793lf), h = T(1.5707963267948966lf);\\\n"
-           "  if (isnan(x) || isnan(y)) return x + y;\\\n"
-           "  if (y == T(0)) return x > T(0) || (x == T(0) && copysign(T(1), x) > T(0)) ? y : copysign(pi, y);\\\n"
-           "  if (x == T(0)) return copysign(h, y);\\\n"
-           "  if (isinf(x)) return isinf(y) ? copysign(x > T(0) ? T(0.7853981633974483lf) : T(2.356194490192345lf), y)\\\n"
-           "                               : copysign(x > T(0) ? T(0) : pi, y);\\\n"
-           "  if (isinf(y)) return copysign(h, y);\\\n"
-           "  precise T ax = abs(x), ay = abs(y);\\\n"
-           "  precise T r = ay <= ax ? AT(ay / ax) : h - AT(ax / ay);\\\n"
-           "  if (x < T(0)) r = pi - r;\\\n"
-           "  return copysign(r, y); }\n"
-           "K_ATAN2(double, lf, k_atan_d)\n"
-           "precise float atan2(float y, float x) { return float(atan2(double(y), double(x))); }\n"
            "bool isfinite(float x) { return !isinf(x) && !isnan(x); }\n"
            "bool isfinite(double x) { return !isinf(x) && !isnan(x); }\n"
            /* Note [correctly rounded division and sqrt] */
@@ -1460,6 +1484,7 @@ static void vk_finish(Emit *E, Buf *text) {
       buf_puts(&o, "}\n");
     }
   }
+  vk_f64_math(&o, body.p, body.len);
   buf_putn(&o, body.p ? body.p : "", body.len);
   if (R.nprints)
     buf_putn(&o, R.prints.p, R.prints.len);
