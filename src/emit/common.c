@@ -655,7 +655,13 @@ static void scalar_body(Emit *E, Buf *b, int bi, const Type *ret,
     /* Warp's host min/max (builtin.h, _wp_native_fmin): the first argument
      * when the two compare equal (so min(0.0, -0.0) is 0.0, unlike fmin),
      * the other one when exactly one is NaN. */
-    if (isf)
+    if (isf && E->T->id == KERN_TARGET_VULKAN)
+      /* NVIDIA's Vulkan compiler takes b == b for true even under
+       * SignedZeroInfNanPreserve (smoothstep(nan, 1, 0.25) was 1, not
+       * Warp's 0); isnan it keeps (Note [vulkan float controls]) */
+      buf_printf(b, "  return (a %s b) ? a : (!isnan(b) ? b : a);\n",
+                 bi == BI_MIN ? "<=" : ">=");
+    else if (isf)
       buf_printf(b, "  return (a %s b) ? a : ((b == b) ? b : a);\n",
                  bi == BI_MIN ? "<=" : ">=");
     else

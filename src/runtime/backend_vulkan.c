@@ -90,6 +90,7 @@ enum {
   VK_ST_IMPORT_MEMORY_HOST_POINTER_INFO_EXT = 1000178000,
   VK_ST_MEMORY_HOST_POINTER_PROPERTIES_EXT = 1000178001,
   VK_ST_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT = 1000178002,
+  VK_ST_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES = 1000197000,
   VK_HANDLE_HOST_ALLOCATION = 0x80,
   VK_ST_QUERY_POOL_CREATE_INFO = 11,
   VK_ST_BUFFER_CREATE_INFO = 12,
@@ -554,6 +555,10 @@ typedef struct vk_phys {
   int timeline; /* timelineSemaphore: native streams (Note [vulkan streams]) */
   int host_import;        /* VK_EXT_external_memory_host */
   uint64_t import_align;  /* its minImportedHostPointerAlignment */
+  /* Note [vulkan float controls]: the K_FC value its modules are built
+   * with (bit 1: signed zeros, infinities and NaNs kept in float32, 2:
+   * in float64, 4: float32 denormals kept, 8: float64 denormals kept) */
+  int float_controls;
 } vk_phys;
 
 /* Note [process-wide Vulkan state]: the instance and the physical devices,
@@ -682,6 +687,46 @@ static int vk_has_ext(const VkExtensionProperties *e, uint32_t n,
   return 0;
 }
 
+/* Note [vulkan float controls]
+ * Without SPV_KHR_float_controls' execution modes a driver may compile
+ * float code as if there were no NaNs, infinities, signed zeros or
+ * denormals (NVIDIA's folds isinf and flushes float32 denormals), while
+ * Warp and kern's other targets keep IEEE behaviour.  A module built for a
+ * device that can keep them declares SignedZeroInfNanPreserve and
+ * DenormPreserve for float32 and float64 (inserted into the
+ * SPIR-V compiled; vk_blob_float_controls); the device's name and driver
+ * are in the cache key already.  (GLSL's GL_EXT_spirv_intrinsics could
+ * declare them, but glslang keeps one operand per mode: float32's or
+ * float64's, not both.)  KERN_VULKAN_FLOAT_CONTROLS=0 builds without them.  lavapipe
+ * (Mesa 22.3) mishandles the modes -- with them a float64 NaN converts to
+ * float32 as 0 -- so llvmpipe builds without them. */
+static int vk_float_controls(const vk_phys *p) {
+  const char *e = getenv("KERN_VULKAN_FLOAT_CONTROLS");
+  if (e && !strcmp(e, "0"))
+    return 0;
+  if (!(e && !strcmp(e, "1")) && strstr(p->name, "llvmpipe"))
+    return 0;
+  struct {
+    uint32_t sType;
+    void *pNext;
+    uint32_t denorm_independence, rounding_independence;
+    uint32_t sz16, sz32, sz64, dn16, dn32, dn64, ftz[3], rte[3], rtz[3];
+  } fc;
+  struct {
+    uint32_t sType;
+    void *pNext;
+    unsigned char props[VK_PROPS_SIZE];
+  } __attribute__((aligned(8))) p2;
+  memset(&fc, 0, sizeof fc);
+  memset(&p2, 0, sizeof p2);
+  fc.sType = VK_ST_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES;
+  p2.sType = VK_ST_PHYSICAL_DEVICE_PROPERTIES_2;
+  p2.pNext = &fc;
+  vk_proc.vk.vkGetPhysicalDeviceProperties2(p->pd, &p2);
+  return (fc.sz32 ? 1 : 0) | (fc.sz64 ? 2 : 0) | (fc.dn32 ? 4 : 0) |
+         (fc.dn64 ? 8 : 0);
+}
+
 static void vk_describe(vk_phys *p) {
   vk_table *vk = &vk_proc.vk;
   unsigned char props[VK_PROPS_SIZE] __attribute__((aligned(8)));
@@ -733,6 +778,8 @@ static void vk_describe(vk_phys *p) {
       p->host_import = 0;
   }
   kern__free(ext);
+  if (p->api >= VK_MAKE_API(1, 2))
+    p->float_controls = vk_float_controls(p);
   uint32_t f2[VK_F2_WORDS + 1] = {0}, f11[VK_F11_WORDS] = {0},
            f12[VK_F12_WORDS] = {0}, faf[VK_FAF_WORDS] = {0},
            faf2[VK_FAF_WORDS] = {0};
@@ -1910,12 +1957,131 @@ static int64_t vk_group_cap(void) {
   return c;
 }
 
+/* One kernel's SPIR-V with the float controls of fc (Note [vulkan float
+ * controls]): the capabilities after the header, the execution modes after
+ * the entry point.  SPIR-V 1.4 made SPV_KHR_float_controls core (kern
+ * targets Vulkan 1.2: SPIR-V 1.5), so no OpExtension.  NULL where the
+ * module is not one kern's compilers write (left as it is). */
+static uint32_t *vk_spirv_fc(const uint32_t *w, size_t n, int fc, size_t *nout) {
+  if (n < 5 || w[0] != 0x07230203u)
+    return NULL;
+  size_t at = 5, ep_end = 0;
+  uint32_t entry = 0;
+  while (at < n) {
+    uint32_t wc = w[at] >> 16, op = w[at] & 0xffff;
+    if (wc == 0 || at + wc > n)
+      return NULL;
+    if (op == 15) { /* OpEntryPoint model id name... */
+      if (ep_end)
+        return NULL; /* one entry point per kernel */
+      entry = w[at + 2];
+      ep_end = at + wc;
+    }
+    at += wc;
+  }
+  if (!ep_end)
+    return NULL;
+  /* capability: SignedZeroInfNanPreserve 4466, DenormPreserve 4464;
+   * mode: SignedZeroInfNanPreserve 4461, DenormPreserve 4459 */
+  static const uint32_t bit[4][2] = {{4466, 4461}, {4466, 4461},
+                                     {4464, 4459}, {4464, 4459}};
+  static const uint32_t width[4] = {32, 64, 32, 64};
+  uint32_t *r = kern__malloc((n + 4 * 2 + 4 * 4) * sizeof *r);
+  if (!r)
+    return NULL;
+  size_t k = 0;
+  memcpy(r, w, 5 * sizeof *r);
+  k = 5;
+  int caps = 0;
+  for (int b = 0; b < 4; b++)
+    if (fc >> b & 1) {
+      int c = b < 2 ? 1 : 2;
+      if (!(caps & c)) {
+        r[k++] = 2u << 16 | 17; /* OpCapability */
+        r[k++] = bit[b][0];
+        caps |= c;
+      }
+    }
+  memcpy(r + k, w + 5, (ep_end - 5) * sizeof *r);
+  k += ep_end - 5;
+  for (int b = 0; b < 4; b++)
+    if (fc >> b & 1) {
+      r[k++] = 4u << 16 | 16; /* OpExecutionMode entry mode width */
+      r[k++] = entry;
+      r[k++] = bit[b][1];
+      r[k++] = width[b];
+    }
+  memcpy(r + k, w + ep_end, (n - ep_end) * sizeof *r);
+  k += n - ep_end;
+  *nout = k;
+  return r;
+}
+
+/* The blob (Note [SPIR-V blob]) with each kernel's SPIR-V given the float
+ * controls of fc. */
+static kern_status vk_blob_float_controls(vk_state *st, kern__blob *b, int fc) {
+  const unsigned char *p = b->bytes, *end = p + b->size;
+  size_t cap = b->size + 64 * 4, len = 0;
+  unsigned char *o = kern__malloc(cap);
+  if (!o)
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+  while (p < end) {
+    uint32_t sl, n;
+    if (end - p < 4) break;
+    memcpy(&sl, p, 4);
+    if ((size_t)(end - p) < 8 + (size_t)sl) break;
+    memcpy(&n, p + 4 + sl, 4);
+    const unsigned char *spv = p + 8 + sl;
+    if ((size_t)(end - spv) < n || n % 4) break;
+    uint32_t *w = kern__malloc(n ? n : 4);
+    size_t nw = 0;
+    uint32_t *pw = NULL;
+    if (w) {
+      memcpy(w, spv, n);
+      pw = vk_spirv_fc(w, n / 4, fc, &nw);
+    }
+    const void *src = pw ? (const void *)pw : (const void *)spv;
+    size_t sn = pw ? nw * 4 : n;
+    if (len + 8 + sl + sn > cap) {
+      size_t nc = (len + 8 + sl + sn) * 2;
+      unsigned char *no = kern__realloc(o, nc);
+      if (!no) {
+        kern__free(w);
+        kern__free(pw);
+        kern__free(o);
+        return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+      }
+      o = no;
+      cap = nc;
+    }
+    memcpy(o + len, p, 4 + sl);
+    uint32_t nn = (uint32_t)sn;
+    memcpy(o + len + 4 + sl, &nn, 4);
+    memcpy(o + len + 8 + sl, src, sn);
+    len += 8 + sl + sn;
+    kern__free(w);
+    kern__free(pw);
+    p = spv + n;
+  }
+  if (p != end) {
+    kern__free(o);
+    return kern__error(st->ctx, KERN_ERROR_COMPILE, "vulkan: malformed SPIR-V blob");
+  }
+  kern__free((void *)b->bytes);
+  b->bytes = o;
+  b->size = len;
+  return KERN_SUCCESS;
+}
+
 static kern_status vk_compile(void *self, const kc_result *code, int for_cache,
                               kern__blob *out) {
   (void)for_cache;
   vk_build *b = self;
   vk_state *st = b->st;
   kern_status s = vk_compile_any(st, code, out);
+  int fc = vk_proc.phys[b->dev].float_controls;
+  if (s == KERN_SUCCESS && fc)
+    s = vk_blob_float_controls(st, out, fc);
   const char *val = getenv("KERN_VULKAN_SPIRV_VAL");
   if (s == KERN_SUCCESS && val && val[0] &&
       (s = vk_spirv_val(st, val, code, out)) != KERN_SUCCESS) {
@@ -2143,10 +2309,13 @@ static kern_status vk_module_build(void *state, int dev, const kc_result *code,
                                          : "glslangValidator vulkan1.2";
   const char *unroll = vk_unroll();
   if (!unroll) unroll = "";
+  char fc[16];
+  snprintf(fc, sizeof fc, "fc%d", p->float_controls);
   kern__key_part key[] = {{env, strlen(env)},
                           {p->name, strlen(p->name)},
                           {p->driver, strlen(p->driver)},
-                          {unroll, strlen(unroll)}};
+                          {unroll, strlen(unroll)},
+                          {fc, strlen(fc)}};
   vk_build b = {st, dev, NULL, 0};
   kern__builder bd = {"vulkan", ".spv", key, (int)(sizeof key / sizeof *key),
                       0, &b, vk_compile, vk_load};

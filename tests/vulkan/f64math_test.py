@@ -95,6 +95,8 @@ def ulps(got, want):
     if math.isnan(want): return 0.0 if math.isnan(got) else math.inf
     if math.isinf(want) or math.isnan(got) or math.isinf(got):
         return 0.0 if got == want else math.inf
+    if want == 0 and got == 0:  # zeros keep their sign: sin(-0) is -0
+        return 0.0 if math.copysign(1, want) == math.copysign(1, got) else math.inf
     return abs(got - want) / float(np.spacing(abs(want))) if want != 0 else \
         (0.0 if got == 0 else abs(got) / 5e-324)
 
