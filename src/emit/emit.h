@@ -149,6 +149,7 @@ typedef struct VecPlan {
   bool ok;
 } VecPlan;
 bool emit_vec_plan(Emit *E, IrFunc *f, VecPlan *V);
+void emit_vec_lanes(Emit *E, IrFunc *f, VecPlan *V, int W, bool glsl);
 /* The identity of an aggregated atomic's combine (Note [atomic
  * aggregation]): 0 for add, the largest value for min, the smallest for
  * max, spelled so that every target accepts it. */

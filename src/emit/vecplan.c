@@ -116,3 +116,33 @@ bool emit_vec_plan(Emit *E, IrFunc *f, VecPlan *V) {
     vp_stmts(V, f->body, 0);
   return V->ok && V->narr > 0;
 }
+
+/* The W copies of f's body on the lanes of a 16-byte group, k_base its
+ * first index; the caller has loaded each array's group into k_v_<name>
+ * and stores the stored ones back.  glsl: GLSL's int32 constructor, else C's
+ * cast. */
+void emit_vec_lanes(Emit *E, IrFunc *f, VecPlan *V, int W, bool glsl) {
+  E->vec_arrays = V->arr;
+  E->nvec_arrays = V->narr;
+  for (int j = 0; j < W; j++) {
+    emit_line(E, "{");
+    E->indent++;
+    emit_line(E, "const int64_t k_t = k_base + %d;", j);
+    if (glsl) {
+      emit_line(E, "const int32_t k_tid0 = int32_t(k_t);");
+    } else {
+      emit_line(E, "const int32_t k_tid0 = (int32_t)k_t;");
+      emit_line(E, "(void)k_t; (void)k_tid0;");
+    }
+    emit_locals(E, f);
+    E->fast_tid = true;
+    E->vec_lane = j;
+    emit_body(E, f);
+    E->vec_lane = -1;
+    E->fast_tid = false;
+    E->indent--;
+    emit_line(E, "}");
+  }
+  E->vec_arrays = NULL;
+  E->nvec_arrays = 0;
+}

@@ -173,24 +173,7 @@ static void vk_vector_loop(Emit *E, IrFunc *f, VecPlan *V) {
     else
       emit_line(E, "%s k_v_%s;", Q, a->name);
   }
-  E->vec_arrays = V->arr;
-  E->nvec_arrays = V->narr;
-  for (int j = 0; j < W; j++) {
-    emit_line(E, "{");
-    E->indent++;
-    emit_line(E, "const int64_t k_t = k_base + %d;", j);
-    emit_line(E, "const int32_t k_tid0 = int32_t(k_t);");
-    emit_locals(E, f);
-    E->fast_tid = true;
-    E->vec_lane = j;
-    emit_body(E, f);
-    E->vec_lane = -1;
-    E->fast_tid = false;
-    E->indent--;
-    emit_line(E, "}");
-  }
-  E->vec_arrays = NULL;
-  E->nvec_arrays = 0;
+  emit_vec_lanes(E, f, V, W, true);
   for (int i = 0; i < V->narr; i++)
     if (V->stored[i])
       emit_line(E, "kvec_k_g%d%s(uint64_t(%s.data) + uint64_t(k_base) * %dul).v = k_v_%s;",
