@@ -2411,6 +2411,30 @@ static kern_status vk_pack(vk_state *st, vk_dev *d, int dev, const kc_kernel *k,
       memcpy(tmp + off, &addr, 8);
       memcpy(tmp + off + 8, a->shape, 32);
       off += 40;
+    } else if (p->kind == KERN_PARAM_INDEXED) {
+      /* Note [vulkan indexed arrays] (emit/indexed.c): Warp's
+       * indexedarray_t (runtime/indexed.c wrote kern's buffer handles in
+       * it), its data and index addresses made device addresses */
+      off = (off + 7) & ~(size_t)7;
+      if (off + KERN_STRUCT_INDEXED_SIZE > 4096) {
+        off = 4096;
+        break;
+      }
+      memcpy(tmp + off, args[i], KERN_STRUCT_INDEXED_SIZE);
+      for (int j = -1; j < 4; j++) {
+        size_t at = off + (j < 0 ? 0 : 56 + 8 * (size_t)j);
+        uint64_t h;
+        memcpy(&h, tmp + at, 8);
+        if (!h) continue;
+        vk_buf *b = vk_find(d, (const void *)(uintptr_t)h);
+        if (!b)
+          return kern__error(st->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                             "vulkan: argument '%s': %s is not a vulkan:%d "
+                             "array", p->name, j < 0 ? "the data array"
+                                                     : "an index array", dev);
+        memcpy(tmp + at, &b->addr, 8);
+      }
+      off += KERN_STRUCT_INDEXED_SIZE;
     } else {
       size_t al = vk_align_of(p->type), n = kern__value_arg_size(p->type);
       off = (off + al - 1) & ~(al - 1);
