@@ -537,12 +537,15 @@ typedef struct shaderc_table {
 
 /* ---------------------------------------------------------------- state */
 
+#define VK_MAX_QUEUES 8
 typedef struct vk_phys {
   VkPhysicalDevice pd;
   char name[256];
   char driver[64];
   uint32_t api, vendor, type, queue_family, max_groups;
   uint32_t ts_bits; /* the queue family's timestampValidBits; 0: none */
+  uint32_t nqueues; /* the family's queueCount, at most VK_MAX_QUEUES
+                       (Note [vulkan queues]) */
   uint32_t device_id, driver_raw;
   unsigned char cache_uuid[16]; /* pipelineCacheUUID */
   float ts_period;  /* ns per timestamp tick */
@@ -591,7 +594,9 @@ typedef struct vk_buf {
 typedef struct vk_dev {
   int index; /* in vk_proc.phys */
   VkDevice dev;
-  VkQueue queue;
+  VkQueue queue;     /* queues[0]: the synchronous calls, the default stream */
+  VkQueue queues[VK_MAX_QUEUES]; /* Note [vulkan queues] */
+  int nqueues, next_queue;
   VkCommandPool pool;
   VkCommandBuffer cmd;
   VkFence fence;
@@ -811,6 +816,9 @@ static void vk_describe(vk_phys *p) {
     if (q[i].queueFlags & VK_QUEUE_COMPUTE) {
       p->queue_family = i;
       p->ts_bits = q[i].timestampValidBits;
+      p->nqueues = q[i].queueCount < 1 ? 1
+                   : q[i].queueCount > VK_MAX_QUEUES ? VK_MAX_QUEUES
+                   : q[i].queueCount;
       break;
     }
   VkPhysicalDeviceMemoryProperties mp;
@@ -1053,6 +1061,8 @@ static int vk_device_count(void *state) {
   return vk_proc.nphys;
 }
 
+static int vk_queue_count(const vk_phys *p);
+
 static kern_status vk_device_info(void *state, int dev, kern_device_info *out) {
   (void)state;
   if (dev < 0 || dev >= vk_proc.nphys) return KERN_ERROR_INVALID_ARGUMENT;
@@ -1063,11 +1073,12 @@ static kern_status vk_device_info(void *state, int dev, kern_device_info *out) {
   snprintf(out->name, sizeof out->name, "%.120s", p->name);
   snprintf(out->description, sizeof out->description,
            "Vulkan %u.%u, driver %s, %.1f GiB, fp64 %s, int64 %s, "
-           "float32 atomic add %s",
+           "float32 atomic add %s, %u compute queue%s",
            p->api >> 22, (p->api >> 12) & 0x3ff, p->driver,
            (double)p->memory / (1024.0 * 1024.0 * 1024.0),
            p->fp64 ? "yes" : "no", p->int64 ? "yes" : "no",
-           p->f32_atomic_add ? "yes" : "no (refused)");
+           p->f32_atomic_add ? "yes" : "no (refused)", (unsigned)vk_queue_count(p),
+           vk_queue_count(p) == 1 ? "" : "s");
   if (p->staged) {
     size_t l = strlen(out->description);
     snprintf(out->description + l, sizeof out->description - l,
@@ -1192,6 +1203,28 @@ static void vk_pcache_save(vk_state *st, vk_dev *d, const vk_phys *p) {
   kern__free(data);
 }
 
+/* Note [vulkan queues]: a device whose compute family has several queues
+ * (NVIDIA's has 8 or more, lavapipe's one) gets up to VK_MAX_QUEUES of
+ * them, $KERN_VULKAN_QUEUES (1 or more) fewer.  Queue 0 serves the
+ * synchronous calls and the default stream; each native stream made with
+ * kern_stream_new takes the next queue in turn, so two streams' batches
+ * are on different queues and may run at the same time, as two CUDA
+ * streams' kernels do.  Order within a stream and events across streams
+ * are timeline semaphores (Note [vulkan streams]), which work across the
+ * queues of a device; every batch ends with a full memory barrier and the
+ * semaphore signal makes its writes visible to the batches that wait for
+ * it, on any queue of the family (one family: no ownership transfers).
+ * vkQueueSubmit is still called under vk_state.lock. */
+static int vk_queue_count(const vk_phys *p) {
+  int n = p->nqueues ? (int)p->nqueues : 1;
+  const char *e = getenv("KERN_VULKAN_QUEUES");
+  if (e && *e) {
+    long v = strtol(e, NULL, 10);
+    if (v >= 1 && v < n) n = (int)v;
+  }
+  return n;
+}
+
 /* The logical device, queue, command buffer, fence and pipeline layout of
  * dev, made on first use. */
 static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
@@ -1212,9 +1245,11 @@ static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
   vk_feature_chain(p, f2, f11, f12, faf, faf2);
   vk->vkGetPhysicalDeviceFeatures2(p->pd, f2);
   f2[VK_F2_ROBUST] = 0;
-  float prio = 1.0f;
+  float prio[VK_MAX_QUEUES];
+  int nq = vk_queue_count(p);
+  for (int i = 0; i < nq; i++) prio[i] = 1.0f;
   VkDeviceQueueCreateInfo qi = {VK_ST_DEVICE_QUEUE_CREATE_INFO, NULL, 0,
-                                p->queue_family, 1, &prio};
+                                p->queue_family, (uint32_t)nq, prio};
   const char *exts[3];
   uint32_t nexts = 0;
   if (p->atomic_float_ext) exts[nexts++] = "VK_EXT_shader_atomic_float";
@@ -1228,7 +1263,10 @@ static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
     d->dev = NULL;
     return vk_fail(st, "vkCreateDevice", r);
   }
-  vk->vkGetDeviceQueue(d->dev, p->queue_family, 0, &d->queue);
+  for (int i = 0; i < nq; i++)
+    vk->vkGetDeviceQueue(d->dev, p->queue_family, (uint32_t)i, &d->queues[i]);
+  d->queue = d->queues[0];
+  d->nqueues = nq;
   VkCommandPoolCreateInfo pci = {VK_ST_COMMAND_POOL_CREATE_INFO, NULL,
                                  VK_POOL_RESET_BUFFER, p->queue_family};
   if ((r = vk->vkCreateCommandPool(d->dev, &pci, NULL, &d->pool)) != 0)
@@ -2755,10 +2793,11 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
  *     [vulkan pinned memory]).
  *     Each batch begins and ends with a full memory barrier, so its writes
  *     are seen by later batches and by the host after a wait.
- *   - One VkQueue per device: all streams submit to it under vk_state.lock
- *     (vkQueueSubmit needs external synchronisation), so the device runs
- *     streams' batches in submission order; streams give ordering, events
- *     and asynchrony, not overlap of two kernels.
+ *   - Streams are spread over the device's compute queues (Note [vulkan
+ *     queues]), submitted to under vk_state.lock (vkQueueSubmit needs
+ *     external synchronisation): two streams on different queues may run
+ *     at once; on a device with one queue (lavapipe) the device runs the
+ *     streams' batches in submission order.
  *   - The synchronous calls (kern_launch, kern_array_upload, ...) wait for
  *     the default stream first (docs/async.md: they are ordered after it).
  *   - Without the feature, or with KERN_VULKAN_GENERIC_STREAMS=1, stream_new
@@ -2818,6 +2857,7 @@ typedef struct vk_stream {
   struct vk_graph *cap; /* capturing into this graph (Note [vulkan graphs]) */
   int refs;             /* the stream + every event recorded on it */
   int freed;
+  int qi;               /* its queue, vk_dev.queues (Note [vulkan queues]) */
   struct vk_stream *next; /* vk_dev.streams */
 } vk_stream;
 
@@ -3017,7 +3057,7 @@ static kern_status vk_submit(vk_state *st, vk_dev *d, vk_stream *vs, vk_job *j,
                        j->use_cmd || j->graph ? 1u : 0u,
                        j->graph ? &j->graph->cmd : &j->cmd, 1, &vs->sem};
     call = "vkQueueSubmit";
-    if ((r = vk->vkQueueSubmit(d->queue, 1, &si, 0)) == 0) {
+    if ((r = vk->vkQueueSubmit(d->queues[vs->qi], 1, &si, 0)) == 0) {
       vs->last = sv;
       vs->npending++;
       j->value = sv;
@@ -3099,6 +3139,9 @@ static kern_status vk_stream_make(vk_state *st, int dev, vk_stream **out) {
   }
   vs->refs = 1;
   pthread_mutex_lock(&st->lock);
+  /* Note [vulkan queues]: the next queue in turn (the default stream's
+   * is set to 0 by vk_stream_default) */
+  vs->qi = d->nqueues > 1 ? (1 + d->next_queue++) % d->nqueues : 0;
   vs->next = d->streams;
   d->streams = vs;
   pthread_mutex_unlock(&st->lock);
@@ -3129,6 +3172,7 @@ static kern_status vk_stream_default(void *state, int dev, void **out) {
       vk_stream_unref(d, vs);
       vs = d->defstream;
     } else {
+      vs->qi = 0; /* Note [vulkan queues] */
       d->defstream = vs;
     }
     pthread_mutex_unlock(&st->lock);
