@@ -3851,6 +3851,72 @@ int kern__vulkan_host_imported(void *state, int dev, const void *p,
   return r;
 }
 
+/* Note [vulkan chunked copies]: an asynchronous upload or download of
+ * pageable memory larger than the staging size (64 MiB, or
+ * $KERN_VULKAN_STAGING_BYTES) goes in chunks of that size, each a batch of
+ * its own with a staging buffer of its own, at most VK_CHUNK_RING of them
+ * in flight: before the chunk after those, the call waits until the
+ * oldest is done, so the call returns when no more than VK_CHUNK_RING
+ * chunks remain to be done, and staging never holds more than that many
+ * chunks of one copy (it held the whole copy).  An upload still reads all
+ * of the caller's memory before it returns (kern.h: pageable memory is
+ * staged and may make the call wait), so the caller may reuse it at once;
+ * a download's chunks reach the caller's memory when their batches are
+ * reaped, before any wait covering the stream's last batch returns, as a
+ * download of one batch did.  kern_host_alloc's memory is copied straight
+ * (Note [vulkan pinned memory]), in one batch, without waiting. */
+#define VK_CHUNK_RING 4
+static size_t vk_async_chunk(const vk_dev *d) {
+  const char *e = getenv("KERN_VULKAN_STAGING_BYTES");
+  if (e && *e) {
+    long long v = atoll(e);
+    return v < 256 ? 256 : (size_t)v;
+  }
+  return d->stage_size ? d->stage_size : (size_t)64 << 20;
+}
+
+/* (st->lock held on entry and on return; released while it waits) */
+static kern_status vk_copy_chunked(vk_state *st, vk_dev *d, vk_stream *vs,
+                                   int what, vk_buf *b, size_t off,
+                                   unsigned char *host,
+                                   const unsigned char *chost, size_t bytes,
+                                   size_t chunk) {
+  vk_table *vk = &vk_proc.vk;
+  uint64_t ring[VK_CHUNK_RING] = {0};
+  kern_status r = KERN_SUCCESS;
+  size_t k = 0;
+  for (size_t o = 0; o < bytes; o += chunk, k++) {
+    size_t n = bytes - o < chunk ? bytes - o : chunk;
+    uint64_t v = ring[k % VK_CHUNK_RING];
+    if (v) { /* the oldest chunk in flight: done before its staging is reused */
+      pthread_mutex_unlock(&st->lock);
+      r = vk_wait_value(st, d, vs, v);
+      pthread_mutex_lock(&st->lock);
+      if (r) return r;
+    }
+    vk_job *j = NULL;
+    if ((r = vk_job_get(st, d, 1, &j))) return r;
+    if ((r = vk_job_stage(st, d, j, n))) {
+      vk->vkEndCommandBuffer(j->cmd);
+      vk_job_recycle(d, j);
+      return r;
+    }
+    if (what == VK_IN) {
+      memcpy(j->stage->map, chost + o, n);
+      VkBufferCopy c = {0, off + o, n};
+      vk->vkCmdCopyBuffer(j->cmd, j->stage->buf, b->buf, 1, &c);
+    } else {
+      VkBufferCopy c = {off + o, 0, n};
+      vk->vkCmdCopyBuffer(j->cmd, b->buf, j->stage->buf, 1, &c);
+      j->out = host + o;
+      j->out_bytes = n;
+    }
+    if ((r = vk_submit(st, d, vs, j, 0, 0))) return r;
+    ring[k % VK_CHUNK_RING] = vs->last;
+  }
+  return r;
+}
+
 /* The copies and fills on a stream: Note [vulkan streams]. */
 static kern_status vk_copy_async(vk_state *st, int dev, vk_stream *vs,
                                  int what, vk_buf *b, size_t off,
@@ -3870,6 +3936,12 @@ static kern_status vk_copy_async(vk_state *st, int dev, vk_stream *vs,
   if (vs->cap) { /* Note [vulkan graphs] */
     r = vk_capture_copy(st, d, vs->cap, what, b, off, sb, soff, host, chost,
                         bytes);
+    goto out;
+  }
+  if ((what == VK_IN || what == VK_OUT) && bytes > vk_async_chunk(d) &&
+      !vk_pinned(d, what == VK_IN ? chost : host, bytes)) {
+    r = vk_copy_chunked(st, d, vs, what, b, off, host, chost, bytes,
+                        vk_async_chunk(d));
     goto out;
   }
   if ((r = vk_job_get(st, d, 1, &j))) goto out;
