@@ -2535,7 +2535,11 @@ static kern_status vk_pack(vk_state *st, vk_dev *d, int dev, const kc_kernel *k,
  * synchronously: the count is reset before it, and after it the records
  * are formatted with the host's snprintf, conversion by conversion, and
  * written to stdout in the order the invocations reserved them (CUDA's
- * printf flushes at a synchronization; here at the launch's end). */
+ * printf flushes at a synchronization; here at the launch's end).  A
+ * native graph's printing launches (one module's: the records hold that
+ * module's format ids) are recorded with the buffer's address, and the
+ * replay of such a graph is synchronous in the same way (vk_graph_launch,
+ * under the lock: reset, submit, wait, flush). */
 #define VK_PRINT_WORDS ((uint32_t)1 << 17) /* 1 MiB of slots */
 
 static kern_status vk_print_reset(vk_state *st, vk_dev *d) {
@@ -2831,6 +2835,8 @@ typedef struct vk_graph {
   struct vk_stream *last_s; /* the stream and value of the latest replay */
   uint64_t last_v;
   int pending;         /* the latest replay is not reaped yet */
+  const struct vk_module *pmod; /* its printing kernels' module, or NULL
+                                   (Note [vulkan print] in graphs) */
 } vk_graph;
 
 typedef struct vk_job {
@@ -3390,7 +3396,7 @@ static VkResult vk_graph_record(vk_dev *d, vk_graph *g) {
                                NULL);
     if (nd->op == VK_NODE_LAUNCH) {
       vk->vkCmdBindPipeline(g->cmd, VK_BIND_COMPUTE, nd->k->pipeline);
-      vk_push(d, g->cmd, nd->args->addr, 0);
+      vk_push(d, g->cmd, nd->args->addr, nd->k->mod && nd->k->mod->nprints);
       vk->vkCmdDispatch(g->cmd, nd->groups, 1, 1);
     } else if (nd->op == VK_IN) {
       VkBufferCopy c = {0, nd->off, nd->bytes};
@@ -3437,6 +3443,17 @@ static kern_status vk_capture_launch(vk_state *st, vk_dev *d, int dev,
   size_t off;
   int64_t groups;
   kern_status r = vk_pack(st, d, dev, k, args, dims, tmp, &off, &groups);
+  if (!r && vkk->mod && vkk->mod->nprints) {
+    /* Note [vulkan print] in graphs: the print buffer's records name
+     * formats by their module's ids, so one module's printing kernels */
+    if (g->pmod && g->pmod != vkk->mod)
+      return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                         "vulkan: kernel '%s' prints, and the graph already "
+                         "holds printing kernels of another module",
+                         k->name);
+    if ((r = vk_print_reset(st, d))) return r; /* made before recording */
+    g->pmod = vkk->mod;
+  }
   vk_node *nd = r ? NULL : vk_node_add(g);
   if (!nd) return r ? r : kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
                                       "vulkan: out of memory");
@@ -3561,11 +3578,31 @@ static kern_status vk_graph_launch(void *state, int dev, void *graph,
       if (g->nodes[i].op == VK_IN)
         memcpy(g->nodes[i].stage->map, g->nodes[i].host, g->nodes[i].bytes);
     j->graph = g;
-    if ((r = vk_submit(st, d, vs, j, 0, 0)) == KERN_SUCCESS) {
+    /* Note [vulkan print] in graphs: a replay that prints runs as a
+     * printing launch does: the print buffer reset before it, its records
+     * written to stdout when it is done, before the call returns, all
+     * under the lock (no other print between) */
+    if (g->pmod && (r = vk_print_reset(st, d))) {
+      vk_job_recycle(d, j);
+      j = NULL;
+    }
+    if (!r && (r = vk_submit(st, d, vs, j, 0, 0)) == KERN_SUCCESS) {
       g->last_s = vs;
       g->last_v = vs->last;
       g->pending = 1;
       vs->refs++; /* g->last_s stays valid until the replay is reaped */
+      if (g->pmod) {
+        uint64_t want = vs->last;
+        VkSemaphoreWaitInfo wi = {VK_ST_SEMAPHORE_WAIT_INFO, NULL, 0, 1,
+                                  &vs->sem, &want};
+        VkResult wr = vk_proc.vk.vkWaitSemaphores(d->dev, &wi, UINT64_MAX);
+        if (wr != 0) {
+          r = vk_fail(st, "vkWaitSemaphores", wr);
+        } else {
+          vk_reap(d);
+          vk_print_flush(d, g->pmod);
+        }
+      }
     }
   }
   pthread_mutex_unlock(&st->lock);
@@ -3646,12 +3683,10 @@ static kern_status vk_launch_async(void *state, int dev, void *s, void *fn,
   if (vkk->mod && vkk->mod->nprints) {
     /* Note [vulkan print]: after the stream's work, synchronously, so the
      * output is on stdout when the launch returns */
-    if (((vk_stream *)s)->cap)
-      return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
-                         "vulkan: kernel '%s' prints, and a graph cannot "
-                         "replay a kernel that prints yet", k->name);
-    if ((r = vk_stream_sync(st, dev, s)) != KERN_SUCCESS) return r;
-    return vk_launch(st, dev, fn, k, args, dims);
+    if (!((vk_stream *)s)->cap) { /* a capture records it (below) */
+      if ((r = vk_stream_sync(st, dev, s)) != KERN_SUCCESS) return r;
+      return vk_launch(st, dev, fn, k, args, dims);
+    }
   }
   unsigned char tmp[4096];
   size_t off;
