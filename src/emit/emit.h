@@ -201,6 +201,8 @@ void emit_indexed_offset(Emit *E, Buf *b, IrVar *arr, IrExpr **idx, int n,
 void emit_indexed_view(Emit *E, Buf *b, IrExpr *e);
 void emit_indexed_ocl_params(Emit *E, Buf *sig, IrVar *p);
 void emit_indexed_ocl_prologue(Emit *E, IrVar *p);
+void emit_indexed_vk_member(Emit *E, Buf *args, IrVar *p);
+void emit_indexed_vk_prologue(Emit *E, IrVar *p);
 
 /* memo.c: prelude items of earlier compilations (Note [helper memo]) */
 typedef struct EmitMemo EmitMemo;

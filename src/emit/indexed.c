@@ -43,13 +43,17 @@ const char *emit_indexed_type(Emit *E, const Type *t) {
 const char *emit_indexed_zero(Emit *E, const Type *t) {
   const char *T = emit_indexed_type(E, t);
   const char *name = arena_printf(E->C, "k_zero_%s", T + 2);
+  bool vk = E->T->id == KERN_TARGET_VULKAN; /* null references */
   if (emit_need(E, name))
     emit_pre(E, name,
-             "%s %s %s(void) {\n  %s r;\n  r.data = 0;\n"
+             "%s %s %s(void) {\n  %s r;\n  r.data = %s;\n"
              "  for (int k = 0; k < 4; k++) {\n"
-             "    r.shape[k] = r.dshape[k] = r.strides[k] = 0; r.idx[k] = 0;\n"
+             "    r.shape[k] = r.dshape[k] = r.strides[k] = 0; r.idx[k] = %s;\n"
              "  }\n  return r;\n}\n",
-             E->T->fn_qual, T, name, T);
+             E->T->fn_qual, T, name, T,
+             vk ? arena_printf(E->C, "kref_%s(uint64_t(0))",
+                               emit_stype(E, t->elem)) : "0",
+             vk ? "kref_int32_t(uint64_t(0))" : "0");
   return name;
 }
 
@@ -104,6 +108,14 @@ const char *emit_indexed_from_warp(Emit *E, const Type *t) {
 /* ix ? ix[i] : i, the index into the data array along one dimension. */
 static const char *at_helper(Emit *E) {
   const char *name = "k_ia_at";
+  if (E->T->id == KERN_TARGET_VULKAN) { /* Note [vulkan indexed arrays] */
+    if (emit_need(E, name))
+      emit_pre(E, name,
+               "int64_t k_ia_at(kref_int32_t ix, int64_t i) {\n"
+               "  return uint64_t(ix) != uint64_t(0) ? int64_t(ix.v[int(i)]) "
+               ": i;\n}\n");
+    return name;
+  }
   if (emit_need(E, name))
     emit_pre(E, name,
              "%s int64_t k_ia_at(%sconst int32_t *ix, int64_t i) {\n"
@@ -148,13 +160,17 @@ void emit_indexed_view(Emit *E, Buf *b, IrExpr *e) {
   const char *ST = emit_indexed_type(E, st), *RT = emit_indexed_type(E, rt);
   const char *T = emit_stype(E, st->elem);
   const char *at = at_helper(E);
+  bool vk = E->T->id == KERN_TARGET_VULKAN;
   const char *name = arena_printf(E->C, "k_iview_%s%d_%d", emit_tysig(E, st),
                                   sd, n);
   if (emit_need(E, name)) {
     Buf h;
     buf_init(&h, E->C);
-    buf_printf(&h, "%s %s %s(%s a, %s%s *d", E->T->fn_qual, RT, name, ST,
-               E->T->global, T);
+    if (vk) /* Note [vulkan views]: no d */
+      buf_printf(&h, "%s %s %s(%s a", E->T->fn_qual, RT, name, ST);
+    else
+      buf_printf(&h, "%s %s %s(%s a, %s%s *d", E->T->fn_qual, RT, name, ST,
+                 E->T->global, T);
     for (int k = 0; k < n; k++)
       buf_printf(&h, ", int64_t i%d", k);
     buf_printf(&h, ") {\n  %s r;\n  int64_t off = 0;\n", RT);
@@ -169,12 +185,19 @@ void emit_indexed_view(Emit *E, Buf *b, IrExpr *e) {
                    k, k + n, k, k + n, k, k + n, k, k + n);
       else
         buf_printf(&h, "  r.shape[%d] = 0; r.dshape[%d] = 0; r.strides[%d] "
-                       "= 0; r.idx[%d] = 0;\n", k, k, k, k);
+                       "= 0; r.idx[%d] = %s;\n", k, k, k, k,
+                   vk ? "kref_int32_t(uint64_t(0))" : "0");
     }
-    buf_puts(&h, "  r.data = d + off;\n  return r;\n}\n");
+    if (vk)
+      buf_printf(&h, "  r.data = kref_%s(uint64_t(a.data) + uint64_t(off) * "
+                     "uint64_t(%zu));\n  return r;\n}\n", T, ty_size(st->elem));
+    else
+      buf_puts(&h, "  r.data = d + off;\n  return r;\n}\n");
     emit_pre(E, name, "%s", h.p);
   }
-  buf_printf(b, "%s(%s, %s", name, e->var->name, emit_array_data(E, e->var));
+  buf_printf(b, "%s(%s", name, e->var->name);
+  if (!vk)
+    buf_printf(b, ", %s", emit_array_data(E, e->var));
   for (int k = 0; k < n; k++) {
     buf_puts(b, ", (int64_t)");
     if (E->opts && E->opts->debug)
@@ -210,4 +233,43 @@ void emit_indexed_ocl_prologue(Emit *E, IrVar *p) {
   emit_line(E, "__global %s%s *%s_d = %s.data;", p->written ? "" : "const ",
             emit_stype(E, p->ty->elem), p->name, p->name);
   emit_line(E, "(void)%s_d;", p->name);
+}
+
+/* Note [vulkan indexed arrays]: GLSL has no pointers, so the indexed
+ * array's struct holds buffer references (data, and one kref_int32_t per
+ * dimension, a null reference for none: at_helper tests its address).  A
+ * kernel parameter arrives in the launch's kargs block as Warp's
+ * indexedarray_t, 104 bytes, its addresses the device addresses that the
+ * runtime's vk_pack writes in place of kern's buffer handles; the members
+ * below spell that layout in std430 (the 16-bit ndim and flags as one
+ * uint32, unused), and the prologue converts it as emit_indexed_from_warp
+ * does.  A view of an indexed array moves the data reference by the
+ * offset in bytes, as Note [vulkan views] in view.c. */
+void emit_indexed_vk_member(Emit *E, Buf *args, IrVar *p) {
+  (void)E;
+  const char *n = p->name;
+  buf_printf(args, "uint64_t %s_wd; uint64_t %s_wg; int32_t %s_wds[4]; "
+                   "int32_t %s_wst[4]; uint32_t %s_wnd; uint32_t %s_wpad; "
+                   "uint64_t %s_wi[4]; int32_t %s_wsh[4]; ",
+             n, n, n, n, n, n, n, n);
+}
+
+void emit_indexed_vk_prologue(Emit *E, IrVar *p) {
+  const char *n = p->name, *T = emit_stype(E, p->ty->elem);
+  emit_line(E, "%s %s;", emit_ctype(E, p->ty), n);
+  emit_line(E, "%s.data = kref_%s(k_A.%s_wd);", n, T, n);
+  for (int k = 0; k < 4; k++) {
+    if (k < p->ty->ndim)
+      emit_line(E, "%s.shape[%d] = int64_t(k_A.%s_wsh[%d]); %s.dshape[%d] = "
+                   "int64_t(k_A.%s_wds[%d]); %s.strides[%d] = "
+                   "int64_t(k_A.%s_wst[%d]) / int64_t(%zu); %s.idx[%d] = "
+                   "kref_int32_t(k_A.%s_wi[%d]);",
+                n, k, n, k, n, k, n, k, n, k, n, k, ty_size(p->ty->elem), n, k,
+                n, k);
+    else
+      emit_line(E, "%s.shape[%d] = 0; %s.dshape[%d] = 0; %s.strides[%d] = 0; "
+                   "%s.idx[%d] = kref_int32_t(uint64_t(0));",
+                n, k, n, k, n, k, n, k);
+  }
+  emit_line(E, "#define %s_d %s.data.v", n, n);
 }

@@ -25,9 +25,9 @@
  * What the pass cannot spell is refused, before any compiler runs, by an
  * `#error kern: ...` line that the backend reports as the load's error:
  * bool values in parameters (C's 1-byte bool against GLSL's 4-byte one),
- * printf, float atomics other than add/subtract, 16-bit floats, and
- * indexed arrays and views as kernel parameters (pointer arithmetic; a
- * view made in the kernel is spelled, Note [vulkan views] in view.c).
+ * printf, float atomics other than add/subtract, 16-bit floats (a view
+ * made in the kernel is spelled, Note [vulkan views] in view.c, and an
+ * indexed array parameter is, Note [vulkan indexed arrays] in indexed.c).
  *
  * Note [vulkan element addresses]: a kernel parameter's elements are
  * indexed (`p_d[int(i)]`, p.data.v), but an array reached through a
@@ -196,8 +196,11 @@ static void vk_kernel(Emit *E, IrFunc *f) {
   for (IrVar *p = f->params; p; p = p->next) {
     const Type *vt = p->ty->kind == TY_ARRAY ? p->ty->elem : p->ty;
     size_t sz, al;
-    if (p->ty->kind == TY_ARRAY && (p->ty->indexed || p->ty->strided))
-      vk_refuse(E, "the vulkan target has no indexed arrays or views yet");
+    if (p->ty->kind == TY_ARRAY && p->ty->indexed) {
+      emit_indexed_vk_member(E, &args, p); /* Note [vulkan indexed arrays] */
+      continue;
+    } else if (p->ty->kind == TY_ARRAY && p->ty->strided)
+      vk_refuse(E, "the vulkan target has no views as kernel parameters yet");
     else if (p->ty->kind == TY_ARRAY && vt->kind == TY_STRUCT && ty_has_array(vt))
       /* a struct parameter's array fields are addresses the runtime writes
        * (vk_pack); an array of such structs is in device memory already */
@@ -219,6 +222,10 @@ static void vk_kernel(Emit *E, IrFunc *f) {
   emit_line(E, "kargs_%s k_A = kargs_%s(kpc.args);", f->symbol, f->symbol);
   emit_line(E, "kern__dims k_dims = k_A.k_dims;");
   for (IrVar *p = f->params; p; p = p->next) {
+    if (p->ty->kind == TY_ARRAY && p->ty->indexed) {
+      emit_indexed_vk_prologue(E, p); /* indexed.c */
+      continue;
+    }
     if (p->ty->kind != TY_ARRAY && emit_vk_boolmem(E, p->ty))
       emit_line(E, "%s %s = %s(k_A.%s);", emit_ctype(E, p->ty), p->name,
                 emit_vk_conv(E, p->ty, true), p->name);

@@ -537,12 +537,15 @@ typedef struct shaderc_table {
 
 /* ---------------------------------------------------------------- state */
 
+#define VK_MAX_QUEUES 8
 typedef struct vk_phys {
   VkPhysicalDevice pd;
   char name[256];
   char driver[64];
   uint32_t api, vendor, type, queue_family, max_groups;
   uint32_t ts_bits; /* the queue family's timestampValidBits; 0: none */
+  uint32_t nqueues; /* the family's queueCount, at most VK_MAX_QUEUES
+                       (Note [vulkan queues]) */
   uint32_t device_id, driver_raw;
   unsigned char cache_uuid[16]; /* pipelineCacheUUID */
   float ts_period;  /* ns per timestamp tick */
@@ -591,7 +594,9 @@ typedef struct vk_buf {
 typedef struct vk_dev {
   int index; /* in vk_proc.phys */
   VkDevice dev;
-  VkQueue queue;
+  VkQueue queue;     /* queues[0]: the synchronous calls, the default stream */
+  VkQueue queues[VK_MAX_QUEUES]; /* Note [vulkan queues] */
+  int nqueues, next_queue;
   VkCommandPool pool;
   VkCommandBuffer cmd;
   VkFence fence;
@@ -811,6 +816,9 @@ static void vk_describe(vk_phys *p) {
     if (q[i].queueFlags & VK_QUEUE_COMPUTE) {
       p->queue_family = i;
       p->ts_bits = q[i].timestampValidBits;
+      p->nqueues = q[i].queueCount < 1 ? 1
+                   : q[i].queueCount > VK_MAX_QUEUES ? VK_MAX_QUEUES
+                   : q[i].queueCount;
       break;
     }
   VkPhysicalDeviceMemoryProperties mp;
@@ -1053,6 +1061,8 @@ static int vk_device_count(void *state) {
   return vk_proc.nphys;
 }
 
+static int vk_queue_count(const vk_phys *p);
+
 static kern_status vk_device_info(void *state, int dev, kern_device_info *out) {
   (void)state;
   if (dev < 0 || dev >= vk_proc.nphys) return KERN_ERROR_INVALID_ARGUMENT;
@@ -1063,11 +1073,12 @@ static kern_status vk_device_info(void *state, int dev, kern_device_info *out) {
   snprintf(out->name, sizeof out->name, "%.120s", p->name);
   snprintf(out->description, sizeof out->description,
            "Vulkan %u.%u, driver %s, %.1f GiB, fp64 %s, int64 %s, "
-           "float32 atomic add %s",
+           "float32 atomic add %s, %u compute queue%s",
            p->api >> 22, (p->api >> 12) & 0x3ff, p->driver,
            (double)p->memory / (1024.0 * 1024.0 * 1024.0),
            p->fp64 ? "yes" : "no", p->int64 ? "yes" : "no",
-           p->f32_atomic_add ? "yes" : "no (refused)");
+           p->f32_atomic_add ? "yes" : "no (refused)", (unsigned)vk_queue_count(p),
+           vk_queue_count(p) == 1 ? "" : "s");
   if (p->staged) {
     size_t l = strlen(out->description);
     snprintf(out->description + l, sizeof out->description - l,
@@ -1192,6 +1203,28 @@ static void vk_pcache_save(vk_state *st, vk_dev *d, const vk_phys *p) {
   kern__free(data);
 }
 
+/* Note [vulkan queues]: a device whose compute family has several queues
+ * (NVIDIA's has 8 or more, lavapipe's one) gets up to VK_MAX_QUEUES of
+ * them, $KERN_VULKAN_QUEUES (1 or more) fewer.  Queue 0 serves the
+ * synchronous calls and the default stream; each native stream made with
+ * kern_stream_new takes the next queue in turn, so two streams' batches
+ * are on different queues and may run at the same time, as two CUDA
+ * streams' kernels do.  Order within a stream and events across streams
+ * are timeline semaphores (Note [vulkan streams]), which work across the
+ * queues of a device; every batch ends with a full memory barrier and the
+ * semaphore signal makes its writes visible to the batches that wait for
+ * it, on any queue of the family (one family: no ownership transfers).
+ * vkQueueSubmit is still called under vk_state.lock. */
+static int vk_queue_count(const vk_phys *p) {
+  int n = p->nqueues ? (int)p->nqueues : 1;
+  const char *e = getenv("KERN_VULKAN_QUEUES");
+  if (e && *e) {
+    long v = strtol(e, NULL, 10);
+    if (v >= 1 && v < n) n = (int)v;
+  }
+  return n;
+}
+
 /* The logical device, queue, command buffer, fence and pipeline layout of
  * dev, made on first use. */
 static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
@@ -1212,9 +1245,11 @@ static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
   vk_feature_chain(p, f2, f11, f12, faf, faf2);
   vk->vkGetPhysicalDeviceFeatures2(p->pd, f2);
   f2[VK_F2_ROBUST] = 0;
-  float prio = 1.0f;
+  float prio[VK_MAX_QUEUES];
+  int nq = vk_queue_count(p);
+  for (int i = 0; i < nq; i++) prio[i] = 1.0f;
   VkDeviceQueueCreateInfo qi = {VK_ST_DEVICE_QUEUE_CREATE_INFO, NULL, 0,
-                                p->queue_family, 1, &prio};
+                                p->queue_family, (uint32_t)nq, prio};
   const char *exts[3];
   uint32_t nexts = 0;
   if (p->atomic_float_ext) exts[nexts++] = "VK_EXT_shader_atomic_float";
@@ -1228,7 +1263,10 @@ static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
     d->dev = NULL;
     return vk_fail(st, "vkCreateDevice", r);
   }
-  vk->vkGetDeviceQueue(d->dev, p->queue_family, 0, &d->queue);
+  for (int i = 0; i < nq; i++)
+    vk->vkGetDeviceQueue(d->dev, p->queue_family, (uint32_t)i, &d->queues[i]);
+  d->queue = d->queues[0];
+  d->nqueues = nq;
   VkCommandPoolCreateInfo pci = {VK_ST_COMMAND_POOL_CREATE_INFO, NULL,
                                  VK_POOL_RESET_BUFFER, p->queue_family};
   if ((r = vk->vkCreateCommandPool(d->dev, &pci, NULL, &d->pool)) != 0)
@@ -2411,6 +2449,30 @@ static kern_status vk_pack(vk_state *st, vk_dev *d, int dev, const kc_kernel *k,
       memcpy(tmp + off, &addr, 8);
       memcpy(tmp + off + 8, a->shape, 32);
       off += 40;
+    } else if (p->kind == KERN_PARAM_INDEXED) {
+      /* Note [vulkan indexed arrays] (emit/indexed.c): Warp's
+       * indexedarray_t (runtime/indexed.c wrote kern's buffer handles in
+       * it), its data and index addresses made device addresses */
+      off = (off + 7) & ~(size_t)7;
+      if (off + KERN_STRUCT_INDEXED_SIZE > 4096) {
+        off = 4096;
+        break;
+      }
+      memcpy(tmp + off, args[i], KERN_STRUCT_INDEXED_SIZE);
+      for (int j = -1; j < 4; j++) {
+        size_t at = off + (j < 0 ? 0 : 56 + 8 * (size_t)j);
+        uint64_t h;
+        memcpy(&h, tmp + at, 8);
+        if (!h) continue;
+        vk_buf *b = vk_find(d, (const void *)(uintptr_t)h);
+        if (!b)
+          return kern__error(st->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                             "vulkan: argument '%s': %s is not a vulkan:%d "
+                             "array", p->name, j < 0 ? "the data array"
+                                                     : "an index array", dev);
+        memcpy(tmp + at, &b->addr, 8);
+      }
+      off += KERN_STRUCT_INDEXED_SIZE;
     } else {
       size_t al = vk_align_of(p->type), n = kern__value_arg_size(p->type);
       off = (off + al - 1) & ~(al - 1);
@@ -2473,7 +2535,11 @@ static kern_status vk_pack(vk_state *st, vk_dev *d, int dev, const kc_kernel *k,
  * synchronously: the count is reset before it, and after it the records
  * are formatted with the host's snprintf, conversion by conversion, and
  * written to stdout in the order the invocations reserved them (CUDA's
- * printf flushes at a synchronization; here at the launch's end). */
+ * printf flushes at a synchronization; here at the launch's end).  A
+ * native graph's printing launches (one module's: the records hold that
+ * module's format ids) are recorded with the buffer's address, and the
+ * replay of such a graph is synchronous in the same way (vk_graph_launch,
+ * under the lock: reset, submit, wait, flush). */
 #define VK_PRINT_WORDS ((uint32_t)1 << 17) /* 1 MiB of slots */
 
 static kern_status vk_print_reset(vk_state *st, vk_dev *d) {
@@ -2731,10 +2797,11 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
  *     [vulkan pinned memory]).
  *     Each batch begins and ends with a full memory barrier, so its writes
  *     are seen by later batches and by the host after a wait.
- *   - One VkQueue per device: all streams submit to it under vk_state.lock
- *     (vkQueueSubmit needs external synchronisation), so the device runs
- *     streams' batches in submission order; streams give ordering, events
- *     and asynchrony, not overlap of two kernels.
+ *   - Streams are spread over the device's compute queues (Note [vulkan
+ *     queues]), submitted to under vk_state.lock (vkQueueSubmit needs
+ *     external synchronisation): two streams on different queues may run
+ *     at once; on a device with one queue (lavapipe) the device runs the
+ *     streams' batches in submission order.
  *   - The synchronous calls (kern_launch, kern_array_upload, ...) wait for
  *     the default stream first (docs/async.md: they are ordered after it).
  *   - Without the feature, or with KERN_VULKAN_GENERIC_STREAMS=1, stream_new
@@ -2768,6 +2835,8 @@ typedef struct vk_graph {
   struct vk_stream *last_s; /* the stream and value of the latest replay */
   uint64_t last_v;
   int pending;         /* the latest replay is not reaped yet */
+  const struct vk_module *pmod; /* its printing kernels' module, or NULL
+                                   (Note [vulkan print] in graphs) */
 } vk_graph;
 
 typedef struct vk_job {
@@ -2794,6 +2863,7 @@ typedef struct vk_stream {
   struct vk_graph *cap; /* capturing into this graph (Note [vulkan graphs]) */
   int refs;             /* the stream + every event recorded on it */
   int freed;
+  int qi;               /* its queue, vk_dev.queues (Note [vulkan queues]) */
   struct vk_stream *next; /* vk_dev.streams */
 } vk_stream;
 
@@ -2993,7 +3063,7 @@ static kern_status vk_submit(vk_state *st, vk_dev *d, vk_stream *vs, vk_job *j,
                        j->use_cmd || j->graph ? 1u : 0u,
                        j->graph ? &j->graph->cmd : &j->cmd, 1, &vs->sem};
     call = "vkQueueSubmit";
-    if ((r = vk->vkQueueSubmit(d->queue, 1, &si, 0)) == 0) {
+    if ((r = vk->vkQueueSubmit(d->queues[vs->qi], 1, &si, 0)) == 0) {
       vs->last = sv;
       vs->npending++;
       j->value = sv;
@@ -3075,6 +3145,9 @@ static kern_status vk_stream_make(vk_state *st, int dev, vk_stream **out) {
   }
   vs->refs = 1;
   pthread_mutex_lock(&st->lock);
+  /* Note [vulkan queues]: the next queue in turn (the default stream's
+   * is set to 0 by vk_stream_default) */
+  vs->qi = d->nqueues > 1 ? (1 + d->next_queue++) % d->nqueues : 0;
   vs->next = d->streams;
   d->streams = vs;
   pthread_mutex_unlock(&st->lock);
@@ -3105,6 +3178,7 @@ static kern_status vk_stream_default(void *state, int dev, void **out) {
       vk_stream_unref(d, vs);
       vs = d->defstream;
     } else {
+      vs->qi = 0; /* Note [vulkan queues] */
       d->defstream = vs;
     }
     pthread_mutex_unlock(&st->lock);
@@ -3322,7 +3396,7 @@ static VkResult vk_graph_record(vk_dev *d, vk_graph *g) {
                                NULL);
     if (nd->op == VK_NODE_LAUNCH) {
       vk->vkCmdBindPipeline(g->cmd, VK_BIND_COMPUTE, nd->k->pipeline);
-      vk_push(d, g->cmd, nd->args->addr, 0);
+      vk_push(d, g->cmd, nd->args->addr, nd->k->mod && nd->k->mod->nprints);
       vk->vkCmdDispatch(g->cmd, nd->groups, 1, 1);
     } else if (nd->op == VK_IN) {
       VkBufferCopy c = {0, nd->off, nd->bytes};
@@ -3369,6 +3443,17 @@ static kern_status vk_capture_launch(vk_state *st, vk_dev *d, int dev,
   size_t off;
   int64_t groups;
   kern_status r = vk_pack(st, d, dev, k, args, dims, tmp, &off, &groups);
+  if (!r && vkk->mod && vkk->mod->nprints) {
+    /* Note [vulkan print] in graphs: the print buffer's records name
+     * formats by their module's ids, so one module's printing kernels */
+    if (g->pmod && g->pmod != vkk->mod)
+      return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
+                         "vulkan: kernel '%s' prints, and the graph already "
+                         "holds printing kernels of another module",
+                         k->name);
+    if ((r = vk_print_reset(st, d))) return r; /* made before recording */
+    g->pmod = vkk->mod;
+  }
   vk_node *nd = r ? NULL : vk_node_add(g);
   if (!nd) return r ? r : kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
                                       "vulkan: out of memory");
@@ -3493,11 +3578,31 @@ static kern_status vk_graph_launch(void *state, int dev, void *graph,
       if (g->nodes[i].op == VK_IN)
         memcpy(g->nodes[i].stage->map, g->nodes[i].host, g->nodes[i].bytes);
     j->graph = g;
-    if ((r = vk_submit(st, d, vs, j, 0, 0)) == KERN_SUCCESS) {
+    /* Note [vulkan print] in graphs: a replay that prints runs as a
+     * printing launch does: the print buffer reset before it, its records
+     * written to stdout when it is done, before the call returns, all
+     * under the lock (no other print between) */
+    if (g->pmod && (r = vk_print_reset(st, d))) {
+      vk_job_recycle(d, j);
+      j = NULL;
+    }
+    if (!r && (r = vk_submit(st, d, vs, j, 0, 0)) == KERN_SUCCESS) {
       g->last_s = vs;
       g->last_v = vs->last;
       g->pending = 1;
       vs->refs++; /* g->last_s stays valid until the replay is reaped */
+      if (g->pmod) {
+        uint64_t want = vs->last;
+        VkSemaphoreWaitInfo wi = {VK_ST_SEMAPHORE_WAIT_INFO, NULL, 0, 1,
+                                  &vs->sem, &want};
+        VkResult wr = vk_proc.vk.vkWaitSemaphores(d->dev, &wi, UINT64_MAX);
+        if (wr != 0) {
+          r = vk_fail(st, "vkWaitSemaphores", wr);
+        } else {
+          vk_reap(d);
+          vk_print_flush(d, g->pmod);
+        }
+      }
     }
   }
   pthread_mutex_unlock(&st->lock);
@@ -3578,12 +3683,10 @@ static kern_status vk_launch_async(void *state, int dev, void *s, void *fn,
   if (vkk->mod && vkk->mod->nprints) {
     /* Note [vulkan print]: after the stream's work, synchronously, so the
      * output is on stdout when the launch returns */
-    if (((vk_stream *)s)->cap)
-      return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
-                         "vulkan: kernel '%s' prints, and a graph cannot "
-                         "replay a kernel that prints yet", k->name);
-    if ((r = vk_stream_sync(st, dev, s)) != KERN_SUCCESS) return r;
-    return vk_launch(st, dev, fn, k, args, dims);
+    if (!((vk_stream *)s)->cap) { /* a capture records it (below) */
+      if ((r = vk_stream_sync(st, dev, s)) != KERN_SUCCESS) return r;
+      return vk_launch(st, dev, fn, k, args, dims);
+    }
   }
   unsigned char tmp[4096];
   size_t off;
@@ -3783,6 +3886,72 @@ int kern__vulkan_host_imported(void *state, int dev, const void *p,
   return r;
 }
 
+/* Note [vulkan chunked copies]: an asynchronous upload or download of
+ * pageable memory larger than the staging size (64 MiB, or
+ * $KERN_VULKAN_STAGING_BYTES) goes in chunks of that size, each a batch of
+ * its own with a staging buffer of its own, at most VK_CHUNK_RING of them
+ * in flight: before the chunk after those, the call waits until the
+ * oldest is done, so the call returns when no more than VK_CHUNK_RING
+ * chunks remain to be done, and staging never holds more than that many
+ * chunks of one copy (it held the whole copy).  An upload still reads all
+ * of the caller's memory before it returns (kern.h: pageable memory is
+ * staged and may make the call wait), so the caller may reuse it at once;
+ * a download's chunks reach the caller's memory when their batches are
+ * reaped, before any wait covering the stream's last batch returns, as a
+ * download of one batch did.  kern_host_alloc's memory is copied straight
+ * (Note [vulkan pinned memory]), in one batch, without waiting. */
+#define VK_CHUNK_RING 4
+static size_t vk_async_chunk(const vk_dev *d) {
+  const char *e = getenv("KERN_VULKAN_STAGING_BYTES");
+  if (e && *e) {
+    long long v = atoll(e);
+    return v < 256 ? 256 : (size_t)v;
+  }
+  return d->stage_size ? d->stage_size : (size_t)64 << 20;
+}
+
+/* (st->lock held on entry and on return; released while it waits) */
+static kern_status vk_copy_chunked(vk_state *st, vk_dev *d, vk_stream *vs,
+                                   int what, vk_buf *b, size_t off,
+                                   unsigned char *host,
+                                   const unsigned char *chost, size_t bytes,
+                                   size_t chunk) {
+  vk_table *vk = &vk_proc.vk;
+  uint64_t ring[VK_CHUNK_RING] = {0};
+  kern_status r = KERN_SUCCESS;
+  size_t k = 0;
+  for (size_t o = 0; o < bytes; o += chunk, k++) {
+    size_t n = bytes - o < chunk ? bytes - o : chunk;
+    uint64_t v = ring[k % VK_CHUNK_RING];
+    if (v) { /* the oldest chunk in flight: done before its staging is reused */
+      pthread_mutex_unlock(&st->lock);
+      r = vk_wait_value(st, d, vs, v);
+      pthread_mutex_lock(&st->lock);
+      if (r) return r;
+    }
+    vk_job *j = NULL;
+    if ((r = vk_job_get(st, d, 1, &j))) return r;
+    if ((r = vk_job_stage(st, d, j, n))) {
+      vk->vkEndCommandBuffer(j->cmd);
+      vk_job_recycle(d, j);
+      return r;
+    }
+    if (what == VK_IN) {
+      memcpy(j->stage->map, chost + o, n);
+      VkBufferCopy c = {0, off + o, n};
+      vk->vkCmdCopyBuffer(j->cmd, j->stage->buf, b->buf, 1, &c);
+    } else {
+      VkBufferCopy c = {off + o, 0, n};
+      vk->vkCmdCopyBuffer(j->cmd, b->buf, j->stage->buf, 1, &c);
+      j->out = host + o;
+      j->out_bytes = n;
+    }
+    if ((r = vk_submit(st, d, vs, j, 0, 0))) return r;
+    ring[k % VK_CHUNK_RING] = vs->last;
+  }
+  return r;
+}
+
 /* The copies and fills on a stream: Note [vulkan streams]. */
 static kern_status vk_copy_async(vk_state *st, int dev, vk_stream *vs,
                                  int what, vk_buf *b, size_t off,
@@ -3802,6 +3971,12 @@ static kern_status vk_copy_async(vk_state *st, int dev, vk_stream *vs,
   if (vs->cap) { /* Note [vulkan graphs] */
     r = vk_capture_copy(st, d, vs->cap, what, b, off, sb, soff, host, chost,
                         bytes);
+    goto out;
+  }
+  if ((what == VK_IN || what == VK_OUT) && bytes > vk_async_chunk(d) &&
+      !vk_pinned(d, what == VK_IN ? chost : host, bytes)) {
+    r = vk_copy_chunked(st, d, vs, what, b, off, host, chost, bytes,
+                        vk_async_chunk(d));
     goto out;
   }
   if ((r = vk_job_get(st, d, 1, &j))) goto out;
