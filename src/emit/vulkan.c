@@ -50,6 +50,7 @@
  * over gl_GlobalInvocationID.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "emit.h"
@@ -1272,6 +1273,14 @@ static const char *const vk_f64_names[][2] = {
     {"erf", "x"}, {"erfc", "x"},
 };
 
+static bool vk_calls(const char *s, size_t n, const char *name);
+/* a call of km_NAME (Note [vulkan float32 math]) */
+static bool vk_km_calls(const char *s, size_t n, const char *name) {
+  char k[32];
+  snprintf(k, sizeof k, "km_%s", name);
+  return vk_calls(s, n, k);
+}
+
 static bool vk_calls(const char *s, size_t n, const char *name) {
   size_t k = strlen(name);
   for (const char *p = s; p && (size_t)(p - s) + k < n;) {
@@ -1286,13 +1295,65 @@ static bool vk_calls(const char *s, size_t n, const char *name) {
   return false;
 }
 
+/* Note [vulkan float32 math]
+ * GLSL's float32 sin, exp, pow, ... have no required precision (lavapipe's
+ * are ~1e-4 relative off libm), pow of a negative base is undefined, and
+ * specials (NaN, inf, -0) are the driver's.  So the shader's calls of the
+ * names in vk_f64_names are renamed km_NAME (vk_math_rename, after the
+ * precise pass) and km_NAME is defined for float32 too: the float64
+ * k64_NAME of the argument, rounded once.  k64_* is within ~1 ulp of the
+ * exact value in float64, so rounding it to float32 gives the correctly
+ * rounded float32 result except when the exact value lies within ~2^-29
+ * ulp of a rounding boundary: within 1 ulp of libm's float32 functions
+ * everywhere (tests/vulkan/f32math_test.py measures it).  float16 math
+ * goes through float32 (the C emitter widens to float first).
+ * Method chosen: float64 and round once, over float32 range reduction and
+ * minimax polynomials, because it reuses the measured k64_* (one body
+ * per function) and the Vulkan target already needs shaderFloat64 for
+ * float32 division and sqrt (Note [correctly rounded division and
+ * sqrt]).  Its cost: float64 arithmetic, 1/32-1/64 rate on consumer
+ * GPUs.  Native float32 polynomial versions are the follow-up for speed. */
+static bool vk_id(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+static void vk_math_rename(Emit *E, Buf *body) {
+  if (!body->p)
+    return;
+  const char *s = body->p;
+  size_t n = body->len, nn = sizeof vk_f64_names / sizeof vk_f64_names[0];
+  Buf o;
+  buf_init(&o, E->C);
+  o.keep = true;
+  size_t i = 0;
+  while (i < n) {
+    if (vk_id(s[i]) && (i == 0 || !(vk_id(s[i - 1]) || s[i - 1] == '.'))) {
+      size_t j = i;
+      while (j < n && vk_id(s[j]))
+        j++;
+      bool hit = false;
+      for (size_t k = 0; k < nn && !hit; k++) {
+        size_t l = strlen(vk_f64_names[k][0]);
+        hit = j - i == l && j < n && s[j] == '(' &&
+              !memcmp(s + i, vk_f64_names[k][0], l);
+      }
+      if (hit)
+        buf_puts(&o, "km_");
+      buf_putn(&o, s + i, j - i);
+      i = j;
+      continue;
+    }
+    buf_putn(&o, s + i, 1);
+    i++;
+  }
+  *body = o;
+}
+
 static void vk_f64_math(Buf *o, const char *body, size_t n) {
   if (!body)
     return;
   bool any = false;
   size_t nn = sizeof vk_f64_names / sizeof vk_f64_names[0];
   for (size_t i = 0; i < nn && !any; i++)
-    any = vk_calls(body, n, vk_f64_names[i][0]);
+    any = vk_calls(body, n, vk_f64_names[i][0]) || vk_km_calls(body, n, vk_f64_names[i][0]);
   if (!any)
     return;
   buf_puts(o,
@@ -1300,6 +1361,14 @@ static void vk_f64_math(Buf *o, const char *body, size_t n) {
   );
   for (size_t i = 0; i < nn; i++) {
     const char *f = vk_f64_names[i][0], *a = vk_f64_names[i][1];
+    if (vk_km_calls(body, n, f)) { /* Note [vulkan float32 math] */
+      bool two = strchr(a, ',') != NULL;
+      const char *p = two ? (a[0] == 'y' ? "y, double x" : "x, double y") : "x";
+      const char *q = two ? (a[0] == 'y' ? "y, float x" : "x, float y") : "x";
+      const char *c = two ? (a[0] == 'y' ? "double(y), double(x)" : "double(x), double(y)") : "double(x)";
+      buf_printf(o, "double km_%s(double %s) { return k64_%s(%s); }\n", f, p, f, a);
+      buf_printf(o, "float km_%s(float %s) { return float(k64_%s(%s)); }\n", f, q, f, c);
+    }
     if (!vk_calls(body, n, f))
       continue;
     bool two = strchr(a, ',') != NULL;
@@ -1442,12 +1511,13 @@ static void vk_finish(Emit *E, Buf *text) {
     precise_pass(&R, body.p ? body.p : "", body.len, &pr);
     body = pr;
   }
+  vk_math_rename(E, &body); /* Note [vulkan float32 math] */
   /* the correctly rounded float32 division and sqrt compute in float64
    * (Note [correctly rounded division and sqrt]): the device needs
    * shaderFloat64, and the runtime refuses by name where it lacks it */
   if (body.p && (strstr(body.p, "k_fdiv(") || strstr(body.p, "sqrt(") ||
                  strstr(body.p, "doubleBitsToUint64(double(") ||
-                 strstr(body.p, "atan2("))) {
+                 strstr(body.p, "atan2(") || strstr(body.p, "km_"))) {
     for (IrFunc *f = E->m->funcs; f; f = f->next)
       f->uses_fp64 = true;
     for (IrFunc *f = E->m->kernels; f; f = f->next)
