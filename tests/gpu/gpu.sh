@@ -179,6 +179,23 @@ if [ -n "$VK" ]; then
       timeout 60 $B/tests/test_vulkan_streams >"$L/vulkan-streams-generic.log" 2>&1
     say "vulkan_streams (generic, no import) rc $?"
   fi
+  # the Vulkan tests CI runs on lavapipe, here on NVIDIA's driver: several
+  # queues (a spin on one stream sees a flag set by a later one), chunked
+  # async copies, contended atomics natively and as CAS loops, the float32
+  # and float64 math against glibc, the float-control modes
+  PYV=python3; [ -x /opt/torch/.venv/bin/python ] && PYV=/opt/torch/.venv/bin/python
+  cmake --build $B -j"$J" --target test_vulkan_queues test_vulkan_chunks >/dev/null 2>&1
+  for t in "queues $B/tests/test_vulkan_queues" \
+           "chunks env KERN_VULKAN_STAGING_BYTES=4096 $B/tests/test_vulkan_chunks" \
+           "atomic_cas sh tests/vulkan/atomic_cas_test.sh $K" \
+           "indexed sh tests/vulkan/indexed_test.sh $K" \
+           "f32math $PYV tests/vulkan/f32math_test.py $K" \
+           "f64math $PYV tests/vulkan/f64math_test.py $K" \
+           "float_controls $PYV tests/vulkan/float_controls_test.py $K"; do
+    n=${t%% *}; c=${t#* }
+    KERN_TEST_VULKAN_DEVICE=$VK KERN_DEVICE=$VK timeout 120 $c >"$L/vk-$n.log" 2>&1
+    say "vulkan $n rc $?: $(grep -iE 'queues|FAIL|max .* ulp' "$L/vk-$n.log" | head -n 3 | tr '\n' ' ' | cut -c1-220)"
+  done
   fi
 else
   say "Vulkan: no NVIDIA device visible to kern (see devices-vk.txt)"
