@@ -1774,6 +1774,33 @@ static void vk_dbg_atomic(Emit *E, Buf *b, const char *h, IrExpr *e) {
   uint64_t top = (uint64_t)1 << (bits - 1);
   Buf id;
   buf_init(&id, E->C);
+  bool fl = emit_vk_cas_form(t) && !e->var->ty->indexed;
+  Buf ix;
+  buf_init(&ix, E->C);
+  if (fl) {
+    emit_index_at(E, &ix, e->var, e->args, e->nargs, &e->pos);
+    const char *ad = emit_vk_atomic_addr(E, e->var, ix.p, t);
+    if (e->bi == BI_ATOMIC_EXCH || e->bi == BI_ATOMIC_CAS) {
+      /* a float's exchange and compare-and-swap are the loop on its
+       * address (Note [vulkan float atomics]): skipped on a fault */
+      bool cas = e->bi == BI_ATOMIC_CAS;
+      const char *T = emit_ctype(E, t);
+      const char *name = arena_printf(E->C, "k_dbg_%s", h + 2);
+      if (emit_need(E, name))
+        emit_pre(E, name, "%s %s(kref_int64_t f, uint64_t a, %s%s%s v) {\n"
+                          "  return f.v[0] != 0 ? %s : %s_cas(a, %sv);\n}\n",
+                 T, name, cas ? T : "", cas ? " c, " : "", T, emit_zero(E, t), h,
+                 cas ? "c, " : "");
+      buf_printf(b, "%s(k_fault.data, %s, ", name, ad);
+      if (cas) {
+        emit_expr(E, b, e->b);
+        buf_puts(b, ", ");
+      }
+      emit_expr(E, b, e->c);
+      buf_puts(b, ")");
+      return;
+    }
+  }
   switch (e->bi) {
   case BI_ATOMIC_ADD: case BI_ATOMIC_SUB:
     if (sc_is_float(sc))
@@ -1782,10 +1809,16 @@ static void vk_dbg_atomic(Emit *E, Buf *b, const char *h, IrExpr *e) {
       emit_int(&id, t, 0);
     break;
   case BI_ATOMIC_MIN:
-    emit_int(&id, t, sc_is_signed(sc) ? top - 1 : ones);
+    if (sc_is_float(sc))
+      emit_float(&id, t, INFINITY);
+    else
+      emit_int(&id, t, sc_is_signed(sc) ? top - 1 : ones);
     break;
   case BI_ATOMIC_MAX:
-    emit_int(&id, t, sc_is_signed(sc) ? top : 0);
+    if (sc_is_float(sc))
+      emit_float(&id, t, -INFINITY);
+    else
+      emit_int(&id, t, sc_is_signed(sc) ? top : 0);
     break;
   case BI_ATOMIC_AND:
     emit_int(&id, t, ones);
@@ -1807,8 +1840,13 @@ static void vk_dbg_atomic(Emit *E, Buf *b, const char *h, IrExpr *e) {
   const char *S = vk_dbg_helpers(E, t);
   buf_printf(b, "k_dbg_r_%s(k_fault.data, %s(%s[", S, h,
              emit_array_data(E, e->var));
-  emit_index_at(E, b, e->var, e->args, e->nargs, &e->pos);
-  buf_printf(b, "], k_dbg_v_%s(k_fault.data, ", S);
+  if (fl) {
+    buf_printf(b, "%s], %s", ix.p, emit_vk_atomic_addr(E, e->var, ix.p, t));
+  } else {
+    emit_index_at(E, b, e->var, e->args, e->nargs, &e->pos);
+    buf_puts(b, "]");
+  }
+  buf_printf(b, ", k_dbg_v_%s(k_fault.data, ", S);
   emit_expr(E, b, e->c);
   buf_printf(b, ", %s)))", id.p);
 }
@@ -2072,8 +2110,17 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
       h = dbg_atomic(E, h, e);
     buf_printf(b, "%s(%s&%s[", h, E->opts && E->opts->debug ? "k_fault.data, " : "",
                emit_array_data(E, e->var));
-    emit_index_at(E, b, e->var, e->args, e->nargs, &e->pos);
-    buf_puts(b, "], ");
+    if (E->T->id == KERN_TARGET_VULKAN && emit_vk_cas_form(e->ty) &&
+        !e->var->ty->indexed) {
+      /* the element's address too (Note [vulkan float atomics]) */
+      Buf ix;
+      buf_init(&ix, E->C);
+      emit_index_at(E, &ix, e->var, e->args, e->nargs, &e->pos);
+      buf_printf(b, "%s], %s, ", ix.p, emit_vk_atomic_addr(E, e->var, ix.p, e->ty));
+    } else {
+      emit_index_at(E, b, e->var, e->args, e->nargs, &e->pos);
+      buf_puts(b, "], ");
+    }
     if (e->b) {
       emit_expr(E, b, e->b);
       buf_puts(b, ", ");
