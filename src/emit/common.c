@@ -1774,23 +1774,31 @@ static void vk_dbg_atomic(Emit *E, Buf *b, const char *h, IrExpr *e) {
   uint64_t top = (uint64_t)1 << (bits - 1);
   Buf id;
   buf_init(&id, E->C);
-  bool fl = emit_vk_cas_form(t) && !e->var->ty->indexed;
+  bool xc = e->bi == BI_ATOMIC_EXCH || e->bi == BI_ATOMIC_CAS;
+  bool fl = (emit_vk_cas_form(t) || (xc && (bits == 32 || bits == 64))) &&
+            !e->var->ty->indexed;
   Buf ix;
   buf_init(&ix, E->C);
   if (fl) {
     emit_index_at(E, &ix, e->var, e->args, e->nargs, &e->pos);
     const char *ad = emit_vk_atomic_addr(E, e->var, ix.p, t);
     if (e->bi == BI_ATOMIC_EXCH || e->bi == BI_ATOMIC_CAS) {
-      /* a float's exchange and compare-and-swap are the loop on its
-       * address (Note [vulkan float atomics]): skipped on a fault */
+      /* exchange and compare-and-swap have no identity operand: on the
+       * element's address, skipped on a fault.  A float's is the loop
+       * (Note [vulkan float atomics]), an integer's the atomic on its
+       * bits viewed as unsigned (the same operation). */
       bool cas = e->bi == BI_ATOMIC_CAS;
       const char *T = emit_ctype(E, t);
       const char *name = arena_printf(E->C, "k_dbg_%s", h + 2);
+      const char *R = emit_vk_bits_ref(E, bits), *U = bits == 64 ? "uint64_t" : "uint";
+      const char *op = sc_is_float(sc)
+          ? arena_printf(E->C, "%s_cas(a, %sv)", h, cas ? "c, " : "")
+          : cas ? arena_printf(E->C, "%s(atomicCompSwap(%s(a).v[0], %s(c), %s(v)))", T, R, U, U)
+                : arena_printf(E->C, "%s(atomicExchange(%s(a).v[0], %s(v)))", T, R, U);
       if (emit_need(E, name))
         emit_pre(E, name, "%s %s(kref_int64_t f, uint64_t a, %s%s%s v) {\n"
-                          "  return f.v[0] != 0 ? %s : %s_cas(a, %sv);\n}\n",
-                 T, name, cas ? T : "", cas ? " c, " : "", T, emit_zero(E, t), h,
-                 cas ? "c, " : "");
+                          "  return f.v[0] != 0 ? %s : %s;\n}\n",
+                 T, name, cas ? T : "", cas ? " c, " : "", T, emit_zero(E, t), op);
       buf_printf(b, "%s(k_fault.data, %s, ", name, ad);
       if (cas) {
         emit_expr(E, b, e->b);

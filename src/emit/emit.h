@@ -158,6 +158,7 @@ const char *emit_agg_identity(const IrAgg *g);
  * its memory form, and the conversion into (load) or out of it. */
 bool emit_vk_boolmem(Emit *E, const Type *t);
 bool emit_vk_cas_form(const Type *t);
+const char *emit_vk_bits_ref(Emit *E, int bits);
 const char *emit_vk_atomic_addr(Emit *E, IrVar *arr, const char *idx,
                                 const Type *t);
 const char *emit_vk_memtype(Emit *E, const Type *t);

@@ -87,6 +87,17 @@ const char *emit_vk_atomic_addr(Emit *E, IrVar *arr, const char *idx,
                       arr->name, idx, sc_bits(t->sc) / 8);
 }
 
+/* The uint / uint64_t buffer reference that CAS loops view an element's
+ * bits through. */
+const char *emit_vk_bits_ref(Emit *E, int bits) {
+  const char *R = bits == 64 ? "kcas_u64" : "kcas_u32";
+  if (emit_need(E, R))
+    emit_pre(E, R, "layout(buffer_reference, std430, buffer_reference_align = %d) "
+                   "buffer %s { %s v[]; };\n", bits / 8, R,
+             bits == 64 ? "uint64_t" : "uint");
+  return R;
+}
+
 static void vk_float_atomic(Emit *E, Buf *b, int bi, const Type *t,
                             const char *name) {
   bool d = t->sc == KERN_SCALAR_FLOAT64;
@@ -94,9 +105,7 @@ static void vk_float_atomic(Emit *E, Buf *b, int bi, const Type *t,
   const char *R = d ? "kcas_u64" : "kcas_u32";
   const char *tob = d ? "doubleBitsToUint64" : "floatBitsToUint";
   const char *fromb = d ? "uint64BitsToDouble" : "uintBitsToFloat";
-  if (emit_need(E, R))
-    emit_pre(E, R, "layout(buffer_reference, std430, buffer_reference_align = %d) "
-                   "buffer %s { %s v[]; };\n", d ? 8 : 4, R, U);
+  emit_vk_bits_ref(E, d ? 64 : 32);
   const char *feat = NULL, *native = NULL;
   const char *nv = "v";
   switch (bi) {
@@ -118,10 +127,16 @@ static void vk_float_atomic(Emit *E, Buf *b, int bi, const Type *t,
   }
   /* the loop: o the value last seen, n its replacement */
   if (bi == BI_ATOMIC_CAS)
+    /* compared bitwise, as C's __atomic_compare_exchange; a loop on the
+     * value seen rather than one atomicCompSwap on c's bits, which
+     * lavapipe (Mesa 22.3) turned into a float cmpxchg its LLVM could not
+     * select (the process aborted) */
     buf_printf(b, "%s %s_cas(uint64_t a, %s c, %s v) {\n"
-                  "  %s r = %s(a);\n"
-                  "  return %s(atomicCompSwap(r.v[0], %s(c), %s(v)));\n}\n",
-               T, name, T, T, R, R, fromb, tob, tob);
+                  "  %s r = %s(a);\n  %s cb = %s(c), ob = r.v[0];\n"
+                  "  for (;;) {\n    if (ob != cb) return %s(ob);\n"
+                  "    %s pb = atomicCompSwap(r.v[0], ob, %s(v));\n"
+                  "    if (pb == ob) return %s(ob);\n    ob = pb;\n  }\n}\n",
+               T, name, T, T, R, R, U, tob, fromb, U, tob, fromb);
   else
     buf_printf(b, "%s %s_cas(uint64_t a, %s v) {\n"
                   "  %s r = %s(a);\n  %s ob = r.v[0];\n"
