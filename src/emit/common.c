@@ -1387,6 +1387,19 @@ const char *emit_atomic_name(Emit *E, int bi, const Type *t) {
     const char *T = emit_ctype(E, t);
     if (t->kind == TY_SCALAR) {
       E->T->atomic_helper(E, &b, bi, t, name);
+    } else if (E->T->id == KERN_TARGET_VULKAN) {
+      /* Vectors and matrices on vulkan (no pointers, and an atomic's
+       * operand must be the buffer's own lvalue): one atomic per component
+       * on its address, a + k * size (Note [vulkan float atomics]). */
+      const Type *st = ty_scalar(t->sc);
+      const char *h = emit_atomic_name(E, bi, st);
+      const char *R = emit_vk_scalar_ref(E, t->sc);
+      buf_printf(&b, "%s %s(uint64_t a, %s v) {\n  %s r;\n"
+                     "  for (int k = 0; k < %d; k++) {\n"
+                     "    uint64_t ak = a + uint64_t(k * %d);\n"
+                     "    %s = %s(%s(ak).v[0], %s%s);\n  }\n  return r;\n}\n",
+                 T, name, T, T, ncomp(t), sc_bits(t->sc) / 8, comp(E, "r", t), h, R,
+                 emit_vk_cas_form(st) ? "ak, " : "", comp(E, "v", t));
     } else {
       /* Vectors and matrices: one atomic per component, as in Warp. */
       const Type *st = ty_scalar(t->sc);
@@ -2112,6 +2125,28 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
     if (E->opts && E->opts->debug && E->T->id == KERN_TARGET_VULKAN &&
         e->ty->kind == TY_SCALAR) {
       vk_dbg_atomic(E, b, h, e);
+      return;
+    }
+    if (E->T->id == KERN_TARGET_VULKAN && e->ty->kind != TY_SCALAR &&
+        !e->var->ty->indexed) {
+      /* on the element's address; skipped after a fault in debug mode */
+      Buf ix;
+      buf_init(&ix, E->C);
+      emit_index_at(E, &ix, e->var, e->args, e->nargs, &e->pos);
+      if (E->opts && E->opts->debug) {
+        const char *T = emit_ctype(E, e->ty);
+        const char *name = arena_printf(E->C, "k_dbg_%s", h + 2);
+        if (emit_need(E, name))
+          emit_pre(E, name, "%s %s(kref_int64_t f, uint64_t a, %s v) {\n"
+                            "  return f.v[0] != 0 ? %s : %s(a, v);\n}\n",
+                   T, name, T, emit_zero(E, e->ty), h);
+        buf_printf(b, "%s(k_fault.data, ", name);
+      } else {
+        buf_printf(b, "%s(", h);
+      }
+      buf_printf(b, "%s, ", emit_vk_atomic_addr(E, e->var, ix.p, e->ty));
+      emit_expr(E, b, e->c);
+      buf_puts(b, ")");
       return;
     }
     if (E->opts && E->opts->debug)

@@ -81,10 +81,23 @@ bool emit_vk_cas_form(const Type *t) {
                                   t->sc == KERN_SCALAR_FLOAT64);
 }
 
+/* The address of arr's element idx (of type t: a scalar, vector or
+ * matrix, its size the components' sizes). */
 const char *emit_vk_atomic_addr(Emit *E, IrVar *arr, const char *idx,
                                 const Type *t) {
+  int n = t->kind == TY_SCALAR ? 1 : t->rows * (t->kind == TY_MAT ? t->cols : 1);
   return arena_printf(E->C, "(uint64_t(%s.data) + uint64_t(int64_t(%s) * %dl))",
-                      arr->name, idx, sc_bits(t->sc) / 8);
+                      arr->name, idx, n * sc_bits(t->sc) / 8);
+}
+
+/* A buffer reference to one scalar of type sc (a vector's component). */
+const char *emit_vk_scalar_ref(Emit *E, kern_scalar sc) {
+  const char *S = emit_ctype(E, ty_scalar(sc));
+  const char *R = arena_printf(E->C, "kvs_%s", S);
+  if (emit_need(E, R))
+    emit_pre(E, R, "layout(buffer_reference, std430, buffer_reference_align = %d) "
+                   "buffer %s { %s v[]; };\n", sc_bits(sc) / 8, R, S);
+  return R;
 }
 
 /* The uint / uint64_t buffer reference that CAS loops view an element's
@@ -405,7 +418,10 @@ static void vk_kernel(Emit *E, IrFunc *f) {
     const char *ad = emit_vk_cas_form(g->ty)
                          ? arena_printf(E->C, "%s, ", emit_vk_atomic_addr(E, g->array, idx.p, g->ty))
                          : "";
-    if (sub)
+    if (g->ty->kind != TY_SCALAR)
+      emit_line(E, "(void)%s(%s, k_agg%d);", emit_atomic_name(E, g->bi, g->ty),
+                emit_vk_atomic_addr(E, g->array, idx.p, g->ty), g->id);
+    else if (sub)
       emit_line(E, "{ %s k_v = %s(k_agg%d); if (subgroupElect()) (void)%s(&%s[%s], %sk_v); }",
                 emit_ctype(E, g->ty), op, g->id, emit_atomic_name(E, g->bi, g->ty),
                 emit_array_data(E, g->array), idx.p, ad);
