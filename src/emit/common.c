@@ -1393,13 +1393,14 @@ const char *emit_atomic_name(Emit *E, int bi, const Type *t) {
        * on its address, a + k * size (Note [vulkan float atomics]). */
       const Type *st = ty_scalar(t->sc);
       const char *h = emit_atomic_name(E, bi, st);
-      const char *R = emit_vk_scalar_ref(E, t->sc);
+      const char *R = emit_lowp(st) ? NULL : emit_vk_scalar_ref(E, t->sc);
       buf_printf(&b, "%s %s(uint64_t a, %s v) {\n  %s r;\n"
                      "  for (int k = 0; k < %d; k++) {\n"
                      "    uint64_t ak = a + uint64_t(k * %d);\n"
-                     "    %s = %s(%s(ak).v[0], %s%s);\n  }\n  return r;\n}\n",
-                 T, name, T, T, ncomp(t), sc_bits(t->sc) / 8, comp(E, "r", t), h, R,
-                 emit_vk_cas_form(st) ? "ak, " : "", comp(E, "v", t));
+                     "    %s = %s(%s%s%s);\n  }\n  return r;\n}\n",
+                 T, name, T, T, ncomp(t), sc_bits(t->sc) / 8, comp(E, "r", t), h,
+                 emit_lowp(st) ? "ak" : arena_printf(E->C, "%s(ak).v[0]", R),
+                 emit_vk_cas_form(st) ? ", ak" : "", arena_printf(E->C, ", %s", comp(E, "v", t)));
     } else {
       /* Vectors and matrices: one atomic per component, as in Warp. */
       const Type *st = ty_scalar(t->sc);
@@ -2122,24 +2123,27 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
     return;
   case E_ATOMIC: {
     const char *h = emit_atomic_name(E, e->bi, e->ty);
+    bool vlow = E->T->id == KERN_TARGET_VULKAN && e->ty->kind == TY_SCALAR &&
+                emit_lowp(e->ty);
     if (E->opts && E->opts->debug && E->T->id == KERN_TARGET_VULKAN &&
-        e->ty->kind == TY_SCALAR) {
+        e->ty->kind == TY_SCALAR && !vlow) {
       vk_dbg_atomic(E, b, h, e);
       return;
     }
-    if (E->T->id == KERN_TARGET_VULKAN && e->ty->kind != TY_SCALAR &&
+    if (E->T->id == KERN_TARGET_VULKAN && (e->ty->kind != TY_SCALAR || vlow) &&
         !e->var->ty->indexed) {
       /* on the element's address; skipped after a fault in debug mode */
       Buf ix;
       buf_init(&ix, E->C);
       emit_index_at(E, &ix, e->var, e->args, e->nargs, &e->pos);
       if (E->opts && E->opts->debug) {
-        const char *T = emit_ctype(E, e->ty);
+        /* a 16-bit float's atomic works on a float value */
+        const char *T = vlow ? "float" : emit_ctype(E, e->ty);
         const char *name = arena_printf(E->C, "k_dbg_%s", h + 2);
         if (emit_need(E, name))
           emit_pre(E, name, "%s %s(kref_int64_t f, uint64_t a, %s v) {\n"
                             "  return f.v[0] != 0 ? %s : %s(a, v);\n}\n",
-                   T, name, T, emit_zero(E, e->ty), h);
+                   T, name, T, vlow ? "0.0f" : emit_zero(E, e->ty), h);
         buf_printf(b, "%s(k_fault.data, ", name);
       } else {
         buf_printf(b, "%s(", h);
