@@ -1387,6 +1387,20 @@ const char *emit_atomic_name(Emit *E, int bi, const Type *t) {
     const char *T = emit_ctype(E, t);
     if (t->kind == TY_SCALAR) {
       E->T->atomic_helper(E, &b, bi, t, name);
+    } else if (E->T->id == KERN_TARGET_VULKAN) {
+      /* Vectors and matrices on vulkan (no pointers, and an atomic's
+       * operand must be the buffer's own lvalue): one atomic per component
+       * on its address, a + k * size (Note [vulkan float atomics]). */
+      const Type *st = ty_scalar(t->sc);
+      const char *h = emit_atomic_name(E, bi, st);
+      const char *R = emit_lowp(st) ? NULL : emit_vk_scalar_ref(E, t->sc);
+      buf_printf(&b, "%s %s(uint64_t a, %s v) {\n  %s r;\n"
+                     "  for (int k = 0; k < %d; k++) {\n"
+                     "    uint64_t ak = a + uint64_t(k * %d);\n"
+                     "    %s = %s(%s%s%s);\n  }\n  return r;\n}\n",
+                 T, name, T, T, ncomp(t), sc_bits(t->sc) / 8, comp(E, "r", t), h,
+                 emit_lowp(st) ? "ak" : arena_printf(E->C, "%s(ak).v[0]", R),
+                 emit_vk_cas_form(st) ? ", ak" : "", arena_printf(E->C, ", %s", comp(E, "v", t)));
     } else {
       /* Vectors and matrices: one atomic per component, as in Warp. */
       const Type *st = ty_scalar(t->sc);
@@ -1774,6 +1788,41 @@ static void vk_dbg_atomic(Emit *E, Buf *b, const char *h, IrExpr *e) {
   uint64_t top = (uint64_t)1 << (bits - 1);
   Buf id;
   buf_init(&id, E->C);
+  bool xc = e->bi == BI_ATOMIC_EXCH || e->bi == BI_ATOMIC_CAS;
+  bool fl = (emit_vk_cas_form(t) || (xc && (bits == 32 || bits == 64))) &&
+            !e->var->ty->indexed;
+  Buf ix;
+  buf_init(&ix, E->C);
+  if (fl) {
+    emit_index_at(E, &ix, e->var, e->args, e->nargs, &e->pos);
+    const char *ad = emit_vk_atomic_addr(E, e->var, ix.p, t);
+    if (e->bi == BI_ATOMIC_EXCH || e->bi == BI_ATOMIC_CAS) {
+      /* exchange and compare-and-swap have no identity operand: on the
+       * element's address, skipped on a fault.  A float's is the loop
+       * (Note [vulkan float atomics]), an integer's the atomic on its
+       * bits viewed as unsigned (the same operation). */
+      bool cas = e->bi == BI_ATOMIC_CAS;
+      const char *T = emit_ctype(E, t);
+      const char *name = arena_printf(E->C, "k_dbg_%s", h + 2);
+      const char *R = emit_vk_bits_ref(E, bits), *U = bits == 64 ? "uint64_t" : "uint";
+      const char *op = sc_is_float(sc)
+          ? arena_printf(E->C, "%s_cas(a, %sv)", h, cas ? "c, " : "")
+          : cas ? arena_printf(E->C, "%s(atomicCompSwap(%s(a).v[0], %s(c), %s(v)))", T, R, U, U)
+                : arena_printf(E->C, "%s(atomicExchange(%s(a).v[0], %s(v)))", T, R, U);
+      if (emit_need(E, name))
+        emit_pre(E, name, "%s %s(kref_int64_t f, uint64_t a, %s%s%s v) {\n"
+                          "  return f.v[0] != 0 ? %s : %s;\n}\n",
+                 T, name, cas ? T : "", cas ? " c, " : "", T, emit_zero(E, t), op);
+      buf_printf(b, "%s(k_fault.data, %s, ", name, ad);
+      if (cas) {
+        emit_expr(E, b, e->b);
+        buf_puts(b, ", ");
+      }
+      emit_expr(E, b, e->c);
+      buf_puts(b, ")");
+      return;
+    }
+  }
   switch (e->bi) {
   case BI_ATOMIC_ADD: case BI_ATOMIC_SUB:
     if (sc_is_float(sc))
@@ -1782,10 +1831,16 @@ static void vk_dbg_atomic(Emit *E, Buf *b, const char *h, IrExpr *e) {
       emit_int(&id, t, 0);
     break;
   case BI_ATOMIC_MIN:
-    emit_int(&id, t, sc_is_signed(sc) ? top - 1 : ones);
+    if (sc_is_float(sc))
+      emit_float(&id, t, INFINITY);
+    else
+      emit_int(&id, t, sc_is_signed(sc) ? top - 1 : ones);
     break;
   case BI_ATOMIC_MAX:
-    emit_int(&id, t, sc_is_signed(sc) ? top : 0);
+    if (sc_is_float(sc))
+      emit_float(&id, t, -INFINITY);
+    else
+      emit_int(&id, t, sc_is_signed(sc) ? top : 0);
     break;
   case BI_ATOMIC_AND:
     emit_int(&id, t, ones);
@@ -1807,8 +1862,13 @@ static void vk_dbg_atomic(Emit *E, Buf *b, const char *h, IrExpr *e) {
   const char *S = vk_dbg_helpers(E, t);
   buf_printf(b, "k_dbg_r_%s(k_fault.data, %s(%s[", S, h,
              emit_array_data(E, e->var));
-  emit_index_at(E, b, e->var, e->args, e->nargs, &e->pos);
-  buf_printf(b, "], k_dbg_v_%s(k_fault.data, ", S);
+  if (fl) {
+    buf_printf(b, "%s], %s", ix.p, emit_vk_atomic_addr(E, e->var, ix.p, t));
+  } else {
+    emit_index_at(E, b, e->var, e->args, e->nargs, &e->pos);
+    buf_puts(b, "]");
+  }
+  buf_printf(b, ", k_dbg_v_%s(k_fault.data, ", S);
   emit_expr(E, b, e->c);
   buf_printf(b, ", %s)))", id.p);
 }
@@ -2063,17 +2123,51 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
     return;
   case E_ATOMIC: {
     const char *h = emit_atomic_name(E, e->bi, e->ty);
+    bool vlow = E->T->id == KERN_TARGET_VULKAN && e->ty->kind == TY_SCALAR &&
+                emit_lowp(e->ty);
     if (E->opts && E->opts->debug && E->T->id == KERN_TARGET_VULKAN &&
-        e->ty->kind == TY_SCALAR) {
+        e->ty->kind == TY_SCALAR && !vlow) {
       vk_dbg_atomic(E, b, h, e);
+      return;
+    }
+    if (E->T->id == KERN_TARGET_VULKAN && (e->ty->kind != TY_SCALAR || vlow) &&
+        !e->var->ty->indexed) {
+      /* on the element's address; skipped after a fault in debug mode */
+      Buf ix;
+      buf_init(&ix, E->C);
+      emit_index_at(E, &ix, e->var, e->args, e->nargs, &e->pos);
+      if (E->opts && E->opts->debug) {
+        /* a 16-bit float's atomic works on a float value */
+        const char *T = vlow ? "float" : emit_ctype(E, e->ty);
+        const char *name = arena_printf(E->C, "k_dbg_%s", h + 2);
+        if (emit_need(E, name))
+          emit_pre(E, name, "%s %s(kref_int64_t f, uint64_t a, %s v) {\n"
+                            "  return f.v[0] != 0 ? %s : %s(a, v);\n}\n",
+                   T, name, T, vlow ? "0.0f" : emit_zero(E, e->ty), h);
+        buf_printf(b, "%s(k_fault.data, ", name);
+      } else {
+        buf_printf(b, "%s(", h);
+      }
+      buf_printf(b, "%s, ", emit_vk_atomic_addr(E, e->var, ix.p, e->ty));
+      emit_expr(E, b, e->c);
+      buf_puts(b, ")");
       return;
     }
     if (E->opts && E->opts->debug)
       h = dbg_atomic(E, h, e);
     buf_printf(b, "%s(%s&%s[", h, E->opts && E->opts->debug ? "k_fault.data, " : "",
                emit_array_data(E, e->var));
-    emit_index_at(E, b, e->var, e->args, e->nargs, &e->pos);
-    buf_puts(b, "], ");
+    if (E->T->id == KERN_TARGET_VULKAN && emit_vk_cas_form(e->ty) &&
+        !e->var->ty->indexed) {
+      /* the element's address too (Note [vulkan float atomics]) */
+      Buf ix;
+      buf_init(&ix, E->C);
+      emit_index_at(E, &ix, e->var, e->args, e->nargs, &e->pos);
+      buf_printf(b, "%s], %s, ", ix.p, emit_vk_atomic_addr(E, e->var, ix.p, e->ty));
+    } else {
+      emit_index_at(E, b, e->var, e->args, e->nargs, &e->pos);
+      buf_puts(b, "], ");
+    }
     if (e->b) {
       emit_expr(E, b, e->b);
       buf_puts(b, ", ");

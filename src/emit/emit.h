@@ -158,6 +158,11 @@ const char *emit_agg_identity(const IrAgg *g);
 /* Note [vulkan bool memory]: whether t holds a bool on the vulkan target,
  * its memory form, and the conversion into (load) or out of it. */
 bool emit_vk_boolmem(Emit *E, const Type *t);
+bool emit_vk_cas_form(const Type *t);
+const char *emit_vk_bits_ref(Emit *E, int bits);
+const char *emit_vk_scalar_ref(Emit *E, kern_scalar sc);
+const char *emit_vk_atomic_addr(Emit *E, IrVar *arr, const char *idx,
+                                const Type *t);
 const char *emit_vk_memtype(Emit *E, const Type *t);
 const char *emit_vk_conv(Emit *E, const Type *t, bool load);
 

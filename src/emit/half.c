@@ -302,6 +302,24 @@ const char *emit_lowp_atomic(Emit *E, int bi, const Type *t) {
                   "  return %s(old);\n}\n", Q, name, from, to, upd, from);
     { emit_pre(E, name, "%s", tb.p); return name; }
   }
+  if (E->T->id == KERN_TARGET_VULKAN) {
+    /* the same on the element's address a (GLSL has no pointers; Note
+     * [vulkan float atomics] in vulkan.c) */
+    const char *R = emit_vk_bits_ref(E, 32);
+    buf_printf(b, "float %s(uint64_t a, float v) {\n"
+                  "  %s w = %s(a & ~uint64_t(3));\n"
+                  "  uint sh = uint(a & uint64_t(2)) * 8u;\n"
+                  "  uint old = w.v[0], as;\n"
+                  "  do {\n    as = old;\n"
+                  "    float o = %s(uint16_t(as >> sh));\n"
+                  "    uint nw = (as & ~(0xffffu << sh)) | (uint(%s(%s)) << sh);\n"
+                  "    old = atomicCompSwap(w.v[0], as, nw);\n"
+                  "  } while (old != as);\n"
+                  "  return %s(uint16_t(old >> sh));\n}\n",
+               name, R, R, from, to, upd, from);
+    emit_pre(E, name, "%s", tb.p);
+    return name;
+  }
   /* CUDA and OpenCL: the 32-bit word holding the element; its other half
    * is put back unchanged. */
   bool cuda = E->T->id == KERN_TARGET_CUDA;

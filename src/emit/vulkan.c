@@ -65,25 +65,135 @@ static void vk_refuse(Emit *E, const char *what) {
     emit_pre(E, line, "%s", line);
 }
 
+/* Note [vulkan float atomics]: a float32 or float64 atomic is spelled
+ * twice, chosen when the module compiles: the device's own atomic where
+ * the runtime defined the feature's macro (KVK_F32_ADD, KVK_F64_ADD,
+ * KVK_F32_MINMAX, KVK_F64_MINMAX, KVK_F32_EXCH; backend_vulkan.c), else a
+ * compare-and-swap loop on the element's bits through a uint / uint64_t
+ * buffer reference over the same address (float64 then needs
+ * shaderBufferInt64Atomics).  GLSL has no address-of, so the call passes
+ * the element's lvalue and its address, `h(lvalue, address, v)`
+ * (vk_atomic_addr).  Min and max are the CPU backend's: the new value is
+ * kern's min/max of old and v, not written where it compares equal to
+ * old.  Every form returns the old value, as Warp.  Float compare-and-swap
+ * and float64 exchange have no native form and are always the loop. */
+bool emit_vk_cas_form(const Type *t) {
+  return t->kind == TY_SCALAR && (t->sc == KERN_SCALAR_FLOAT32 ||
+                                  t->sc == KERN_SCALAR_FLOAT64);
+}
+
+/* The address of arr's element idx (of type t: a scalar, vector or
+ * matrix, its size the components' sizes). */
+const char *emit_vk_atomic_addr(Emit *E, IrVar *arr, const char *idx,
+                                const Type *t) {
+  int n = t->kind == TY_SCALAR ? 1 : t->rows * (t->kind == TY_MAT ? t->cols : 1);
+  return arena_printf(E->C, "(uint64_t(%s.data) + uint64_t(int64_t(%s) * %dl))",
+                      arr->name, idx, n * sc_bits(t->sc) / 8);
+}
+
+/* A buffer reference to one scalar of type sc (a vector's component). */
+const char *emit_vk_scalar_ref(Emit *E, kern_scalar sc) {
+  const char *S = emit_ctype(E, ty_scalar(sc));
+  const char *R = arena_printf(E->C, "kvs_%s", S);
+  if (emit_need(E, R))
+    emit_pre(E, R, "layout(buffer_reference, std430, buffer_reference_align = %d) "
+                   "buffer %s { %s v[]; };\n", sc_bits(sc) / 8, R, S);
+  return R;
+}
+
+/* The uint / uint64_t buffer reference that CAS loops view an element's
+ * bits through. */
+const char *emit_vk_bits_ref(Emit *E, int bits) {
+  const char *R = bits == 64 ? "kcas_u64" : "kcas_u32";
+  if (emit_need(E, R))
+    emit_pre(E, R, "layout(buffer_reference, std430, buffer_reference_align = %d) "
+                   "buffer %s { %s v[]; };\n", bits / 8, R,
+             bits == 64 ? "uint64_t" : "uint");
+  return R;
+}
+
+static void vk_float_atomic(Emit *E, Buf *b, int bi, const Type *t,
+                            const char *name) {
+  bool d = t->sc == KERN_SCALAR_FLOAT64;
+  const char *T = d ? "double" : "float", *U = d ? "uint64_t" : "uint";
+  const char *R = d ? "kcas_u64" : "kcas_u32";
+  const char *tob = d ? "doubleBitsToUint64" : "floatBitsToUint";
+  const char *fromb = d ? "uint64BitsToDouble" : "uintBitsToFloat";
+  emit_vk_bits_ref(E, d ? 64 : 32);
+  const char *feat = NULL, *native = NULL;
+  const char *nv = "v";
+  switch (bi) {
+  case BI_ATOMIC_ADD: feat = d ? "KVK_F64_ADD" : "KVK_F32_ADD"; native = "atomicAdd(p, v)";
+    nv = "o + v"; break;
+  case BI_ATOMIC_SUB: feat = d ? "KVK_F64_ADD" : "KVK_F32_ADD"; native = "atomicAdd(p, -(v))";
+    nv = "o - v"; break;
+  case BI_ATOMIC_MIN: case BI_ATOMIC_MAX:
+    feat = d ? "KVK_F64_MINMAX" : "KVK_F32_MINMAX";
+    native = bi == BI_ATOMIC_MIN ? "atomicMin(p, v)" : "atomicMax(p, v)";
+    nv = arena_printf(E->C, "%s(o, v)",
+                      emit_helper(E, bi == BI_ATOMIC_MIN ? BI_MIN : BI_MAX, t, 2,
+                                  (const Type *[]){t, t}));
+    break;
+  case BI_ATOMIC_EXCH:
+    if (!d) { feat = "KVK_F32_EXCH"; native = "atomicExchange(p, v)"; }
+    break;
+  default: break;
+  }
+  /* the loop: o the value last seen, n its replacement */
+  if (bi == BI_ATOMIC_CAS)
+    /* compared bitwise, as C's __atomic_compare_exchange; a loop on the
+     * value seen rather than one atomicCompSwap on c's bits, which
+     * lavapipe (Mesa 22.3) turned into a float cmpxchg its LLVM could not
+     * select (the process aborted) */
+    buf_printf(b, "%s %s_cas(uint64_t a, %s c, %s v) {\n"
+                  "  %s r = %s(a);\n  %s cb = %s(c), ob = r.v[0];\n"
+                  "  for (;;) {\n    if (ob != cb) return %s(ob);\n"
+                  "    %s pb = atomicCompSwap(r.v[0], ob, %s(v));\n"
+                  "    if (pb == ob) return %s(ob);\n    ob = pb;\n  }\n}\n",
+               T, name, T, T, R, R, U, tob, fromb, U, tob, fromb);
+  else
+    buf_printf(b, "%s %s_cas(uint64_t a, %s v) {\n"
+                  "  %s r = %s(a);\n  %s ob = r.v[0];\n"
+                  "  for (;;) {\n    %s o = %s(ob);\n    precise %s n = %s;\n"
+                  "%s"
+                  "    %s pb = atomicCompSwap(r.v[0], ob, %s(n));\n"
+                  "    if (pb == ob) return o;\n    ob = pb;\n  }\n}\n",
+               T, name, T, R, R, U, T, fromb, T, nv,
+               bi == BI_ATOMIC_MIN || bi == BI_ATOMIC_MAX
+                   ? "    if (n == o) return o;\n" : "",
+               U, tob);
+  if (bi == BI_ATOMIC_CAS) {
+    buf_printf(b, "#define %s(p, a, c, v) %s_cas(a, c, v)\n", name, name);
+    return;
+  }
+  if (feat)
+    buf_printf(b, "#ifdef %s\n#define %s(p, a, v) %s\n#else\n", feat, name, native);
+  buf_printf(b, "#define %s(p, a, v) %s_cas(a, v)\n", name, name);
+  if (feat)
+    buf_puts(b, "#endif\n");
+}
+
 static void vk_atomic(Emit *E, Buf *b, int bi, const Type *t,
                       const char *name) {
   kern_scalar sc = t->sc;
   bool isf = sc_is_float(sc);
   const char *fn = NULL;
+  if (emit_vk_cas_form(t)) {
+    vk_float_atomic(E, b, bi, t, name);
+    return;
+  }
   switch (bi) {
   case BI_ATOMIC_ADD: fn = "atomicAdd"; break;
   case BI_ATOMIC_SUB: fn = "atomicAdd"; break; /* of -v */
-  /* float min and max: GL_EXT_shader_atomic_float2; float exchange:
-   * GL_EXT_shader_atomic_float (the runtime checks the device has them) */
   case BI_ATOMIC_MIN: fn = "atomicMin"; break;
   case BI_ATOMIC_MAX: fn = "atomicMax"; break;
   case BI_ATOMIC_AND: fn = "atomicAnd"; break;
   case BI_ATOMIC_OR: fn = "atomicOr"; break;
   case BI_ATOMIC_XOR: fn = "atomicXor"; break;
-  case BI_ATOMIC_EXCH: fn = isf && sc != KERN_SCALAR_FLOAT32 ? NULL : "atomicExchange"; break;
-  case BI_ATOMIC_CAS: fn = isf ? NULL : "atomicCompSwap"; break;
+  case BI_ATOMIC_EXCH: fn = "atomicExchange"; break;
+  case BI_ATOMIC_CAS: fn = "atomicCompSwap"; break;
   }
-  if (sc_bits(sc) < 32)
+  if (sc_bits(sc) < 32 || isf)
     fn = NULL;
   if (!fn) {
     vk_refuse(E, arena_printf(E->C, "the vulkan target has no %s on %s yet",
@@ -294,13 +404,21 @@ static void vk_kernel(Emit *E, IrFunc *f) {
                 sc == KERN_SCALAR_INT32 || sc == KERN_SCALAR_UINT32);
     const char *op = g->bi == BI_ATOMIC_MIN ? "subgroupMin"
                      : g->bi == BI_ATOMIC_MAX ? "subgroupMax" : "subgroupAdd";
-    if (sub)
-      emit_line(E, "{ %s k_v = %s(k_agg%d); if (subgroupElect()) (void)%s(&%s[%s], k_v); }",
+    /* a float's atomic takes the element's address too (Note [vulkan
+     * float atomics]) */
+    const char *ad = emit_vk_cas_form(g->ty)
+                         ? arena_printf(E->C, "%s, ", emit_vk_atomic_addr(E, g->array, idx.p, g->ty))
+                         : "";
+    if (g->ty->kind != TY_SCALAR)
+      emit_line(E, "(void)%s(%s, k_agg%d);", emit_atomic_name(E, g->bi, g->ty),
+                emit_vk_atomic_addr(E, g->array, idx.p, g->ty), g->id);
+    else if (sub)
+      emit_line(E, "{ %s k_v = %s(k_agg%d); if (subgroupElect()) (void)%s(&%s[%s], %sk_v); }",
                 emit_ctype(E, g->ty), op, g->id, emit_atomic_name(E, g->bi, g->ty),
-                emit_array_data(E, g->array), idx.p);
+                emit_array_data(E, g->array), idx.p, ad);
     else
-      emit_line(E, "(void)%s(&%s[%s], k_agg%d);", emit_atomic_name(E, g->bi, g->ty),
-                emit_array_data(E, g->array), idx.p, g->id);
+      emit_line(E, "(void)%s(&%s[%s], %sk_agg%d);", emit_atomic_name(E, g->bi, g->ty),
+                emit_array_data(E, g->array), idx.p, ad, g->id);
   }
   for (IrVar *p = f->params; p; p = p->next)
     if (p->ty->kind == TY_ARRAY)

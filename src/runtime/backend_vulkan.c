@@ -1727,9 +1727,27 @@ static kern_status vk_synchronize(void *state, int dev) {
  * of 4), the SPIR-V; the words are in the host's byte order, like the
  * SPIR-V itself.  The key holds shaderc's target and the device's name and
  * driver, so another driver compiles anew. */
+/* The native float atomics a device has, as the macros that choose them
+ * over the compare-and-swap loops (Note [vulkan float atomics] in
+ * emit/vulkan.c); none where KERN_VULKAN_NO_FLOAT_ATOMICS=1 (tests use it
+ * to run the loops on a device that has the atomics). */
+#define VK_ADEF_MAX 5
+static const char *vk_atomic_defs(const vk_phys *p, char *buf, size_t n) {
+  const char *no = getenv("KERN_VULKAN_NO_FLOAT_ATOMICS");
+  buf[0] = 0;
+  if (no && no[0] && strcmp(no, "0")) return buf;
+  snprintf(buf, n, "%s%s%s%s%s", p->f32_atomic_add ? "KVK_F32_ADD " : "",
+           p->f64_atomic_add ? "KVK_F64_ADD " : "",
+           p->f32_atomic_minmax ? "KVK_F32_MINMAX " : "",
+           p->f64_atomic_minmax ? "KVK_F64_MINMAX " : "",
+           p->f32_atomics ? "KVK_F32_EXCH " : "");
+  return buf;
+}
+
 typedef struct vk_build {
   vk_state *st;
   int dev;
+  const char *defs;
   unsigned char *built;
   size_t built_size;
 } vk_build;
@@ -1776,6 +1794,7 @@ static const char *vk_unroll(void) {
 /* One kernel through glslangValidator: the SPIR-V in *spv (kern__malloc),
  * or the compiler's output in *log. */
 static kern_status vk_glslang(vk_state *st, const char *dir, const char *sym,
+                              const char *defs,
                               unsigned char **spv, size_t *size, char **log) {
   char src[4200], out[4200], lg[4200], def[300];
   snprintf(src, sizeof src, "%s/kernel.comp", dir);
@@ -1785,8 +1804,18 @@ static kern_status vk_glslang(vk_state *st, const char *dir, const char *sym,
   char udef[40];
   const char *u = vk_unroll();
   snprintf(udef, sizeof udef, "-DK_UNROLL=%s", u ? u : "1");
-  const char *argv[] = {vk_proc.glslang, "-V", "--target-env", "vulkan1.2",
-                        "-S", "comp", def, udef, "-o", out, src, NULL};
+  /* the native float atomics' macros (vk_atomic_defs), one -D each */
+  char adef[VK_ADEF_MAX][24];
+  const char *argv[24] = {vk_proc.glslang, "-V", "--target-env", "vulkan1.2",
+                          "-S", "comp", def, udef};
+  int na = 8;
+  for (int i = 0; i < VK_ADEF_MAX && defs && *defs; i++) {
+    size_t l = strcspn(defs, " ");
+    snprintf(adef[i], sizeof adef[i], "-D%.*s", (int)l, defs);
+    argv[na++] = adef[i];
+    defs += l + (defs[l] == ' ');
+  }
+  argv[na++] = "-o"; argv[na++] = out; argv[na++] = src; argv[na] = NULL;
   posix_spawn_file_actions_t fa;
   if (posix_spawn_file_actions_init(&fa) != 0)
     return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
@@ -1846,7 +1875,7 @@ static kern_status vk_compile_error(vk_state *st, const char *name,
 }
 
 static kern_status vk_compile_glslang(vk_state *st, const kc_result *code,
-                                      kern__blob *out) {
+                                      kern__blob *out, const char *defs) {
   const char *tmp = getenv("TMPDIR");
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/kern-vk.XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
@@ -1868,7 +1897,7 @@ static kern_status vk_compile_glslang(vk_state *st, const kc_result *code,
     unsigned char *spv = NULL;
     size_t n = 0;
     char *log = NULL;
-    s = vk_glslang(st, dir, sym, &spv, &n, &log);
+    s = vk_glslang(st, dir, sym, defs, &spv, &n, &log);
     if (s == KERN_ERROR_COMPILE && log)
       s = vk_compile_error(st, code->kernels[i].name, log, code->source);
     kern__free(log);
@@ -1977,7 +2006,7 @@ static kern_status vk_spirv_val(vk_state *st, const char *prog,
 }
 
 static kern_status vk_compile_any(vk_state *st, const kc_result *code,
-                                  kern__blob *out);
+                                  kern__blob *out, const char *defs);
 
 /* Note [vulkan grid]: the most work groups one launch dispatches. */
 static int64_t vk_group_cap(void) {
@@ -2116,7 +2145,7 @@ static kern_status vk_compile(void *self, const kc_result *code, int for_cache,
   (void)for_cache;
   vk_build *b = self;
   vk_state *st = b->st;
-  kern_status s = vk_compile_any(st, code, out);
+  kern_status s = vk_compile_any(st, code, out, b->defs);
   int fc = vk_proc.phys[b->dev].float_controls;
   if (s == KERN_SUCCESS && fc)
     s = vk_blob_float_controls(st, out, fc);
@@ -2131,8 +2160,8 @@ static kern_status vk_compile(void *self, const kc_result *code, int for_cache,
 }
 
 static kern_status vk_compile_any(vk_state *st, const kc_result *code,
-                                  kern__blob *out) {
-  if (!vk_proc.have_shaderc) return vk_compile_glslang(st, code, out);
+                                  kern__blob *out, const char *defs) {
+  if (!vk_proc.have_shaderc) return vk_compile_glslang(st, code, out, defs);
   shaderc_table *sc = &vk_proc.sc;
   void *comp = sc->compiler_initialize();
   void *opts = sc->compile_options_initialize();
@@ -2160,6 +2189,11 @@ static kern_status vk_compile_any(vk_state *st, const kc_result *code,
     sc->compile_options_add_macro_definition(o, "KERN_MAIN", 9, sym, strlen(sym));
     const char *u = vk_unroll();
     if (u) sc->compile_options_add_macro_definition(o, "K_UNROLL", 8, u, strlen(u));
+    for (const char *q = defs; q && *q;) {
+      size_t l = strcspn(q, " ");
+      sc->compile_options_add_macro_definition(o, q, l, "1", 1);
+      q += l + (q[l] == ' ');
+    }
     void *r = sc->compile_into_spv(comp, code->source, code->source_len,
                                    SHADERC_COMPUTE, "kernel.comp", "main", o);
     sc->compile_options_release(o);
@@ -2294,38 +2328,14 @@ static kern_status vk_check_features(vk_state *st, const vk_phys *p,
     return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
                        "vulkan: device '%s' lacks shaderInt64, which every "
                        "kern kernel uses (64-bit indices and shapes)", p->name);
-  /* Float atomics (emit/vulkan.c spells them as macros named after the
-   * type): lavapipe, for one, has float32 adds but no float64 ones, and
-   * its compiler aborts the process on a float64 atomic add. */
-  static const struct { const char *mark; int bits; } fa[] = {
-      {"#define k_atomic_add_f32", 32}, {"#define k_atomic_sub_f32", 32},
-      {"#define k_atomic_add_f64", 64}, {"#define k_atomic_sub_f64", 64}};
-  /* float min, max (VK_EXT_shader_atomic_float2) and exchange */
-  static const struct { const char *mark, *what, *feature; } fo[] = {
-      {"#define k_atomic_min_f32", "float32 atomic min", "shaderBufferFloat32AtomicMinMax (VK_EXT_shader_atomic_float2)"},
-      {"#define k_atomic_max_f32", "float32 atomic max", "shaderBufferFloat32AtomicMinMax (VK_EXT_shader_atomic_float2)"},
-      {"#define k_atomic_min_f64", "float64 atomic min", "shaderBufferFloat64AtomicMinMax (VK_EXT_shader_atomic_float2)"},
-      {"#define k_atomic_max_f64", "float64 atomic max", "shaderBufferFloat64AtomicMinMax (VK_EXT_shader_atomic_float2)"},
-      {"#define k_atomic_exch_f32", "float32 atomic exchange", "shaderBufferFloat32Atomics (VK_EXT_shader_atomic_float)"}};
-  for (size_t i = 0; code->source && i < sizeof fo / sizeof *fo; i++) {
-    int have = i < 2 ? p->f32_atomic_minmax : i < 4 ? p->f64_atomic_minmax
-                                                    : p->f32_atomics;
-    if (have || !strstr(code->source, fo[i].mark)) continue;
-    const char *who = vk_atomic_kernel(code);
+  /* Float atomics the device lacks run as compare-and-swap loops on the
+   * element's bits (Note [vulkan float atomics] in emit/vulkan.c); a
+   * float64 one needs 64-bit buffer atomics. */
+  if (code->source && !p->int64_atomics && strstr(code->source, "kcas_u64"))
     return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
-                       "vulkan: kernel '%s' uses a %s, but device '%s' lacks %s",
-                       who, fo[i].what, p->name, fo[i].feature);
-  }
-  for (size_t i = 0; code->source && i < sizeof fa / sizeof *fa; i++) {
-    int have = fa[i].bits == 32 ? p->f32_atomic_add : p->f64_atomic_add;
-    if (have || !strstr(code->source, fa[i].mark)) continue;
-    const char *who = vk_atomic_kernel(code);
-    return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
-                       "vulkan: kernel '%s' uses a float%d atomic add, but "
-                       "device '%s' lacks shaderBufferFloat%dAtomicAdd "
-                       "(VK_EXT_shader_atomic_float)",
-                       who, fa[i].bits, p->name, fa[i].bits);
-  }
+                       "vulkan: kernel '%s' uses a float64 atomic, but device "
+                       "'%s' lacks shaderBufferInt64Atomics",
+                       vk_atomic_kernel(code), p->name);
   return KERN_SUCCESS;
 }
 
@@ -2349,12 +2359,15 @@ static kern_status vk_module_build(void *state, int dev, const kc_result *code,
   if (!unroll) unroll = "";
   char fc[16];
   snprintf(fc, sizeof fc, "fc%d", p->float_controls);
+  char defs[80];
+  vk_atomic_defs(p, defs, sizeof defs);
   kern__key_part key[] = {{env, strlen(env)},
                           {p->name, strlen(p->name)},
                           {p->driver, strlen(p->driver)},
                           {unroll, strlen(unroll)},
-                          {fc, strlen(fc)}};
-  vk_build b = {st, dev, NULL, 0};
+                          {fc, strlen(fc)},
+                          {defs, strlen(defs)}};
+  vk_build b = {st, dev, defs, NULL, 0};
   kern__builder bd = {"vulkan", ".spv", key, (int)(sizeof key / sizeof *key),
                       0, &b, vk_compile, vk_load};
   s = kern__cached_build(st->ctx, &bd, code, module);

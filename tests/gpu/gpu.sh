@@ -188,7 +188,7 @@ if [ -n "$VK" ]; then
   for t in "queues $B/tests/test_vulkan_queues" \
            "chunks env KERN_VULKAN_STAGING_BYTES=4096 $B/tests/test_vulkan_chunks" \
            "atomic_cas sh tests/vulkan/atomic_cas_test.sh $K" \
-           "indexed sh tests/vulkan/indexed_test.sh $K" \
+           "indexed sh tests/vulkan/indexed_test.sh $K $NPYCMP $PWD" \
            "f32math $PYV tests/vulkan/f32math_test.py $K" \
            "f64math $PYV tests/vulkan/f64math_test.py $K" \
            "float_controls $PYV tests/vulkan/float_controls_test.py $K"; do
