@@ -1789,8 +1789,7 @@ static void vk_dbg_atomic(Emit *E, Buf *b, const char *h, IrExpr *e) {
   Buf id;
   buf_init(&id, E->C);
   bool xc = e->bi == BI_ATOMIC_EXCH || e->bi == BI_ATOMIC_CAS;
-  bool fl = (emit_vk_cas_form(t) || (xc && (bits == 32 || bits == 64))) &&
-            !e->var->ty->indexed;
+  bool fl = emit_vk_cas_form(t) || (xc && (bits == 32 || bits == 64));
   Buf ix;
   buf_init(&ix, E->C);
   if (fl) {
@@ -2130,8 +2129,7 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
       vk_dbg_atomic(E, b, h, e);
       return;
     }
-    if (E->T->id == KERN_TARGET_VULKAN && (e->ty->kind != TY_SCALAR || vlow) &&
-        !e->var->ty->indexed) {
+    if (E->T->id == KERN_TARGET_VULKAN && (e->ty->kind != TY_SCALAR || vlow)) {
       /* on the element's address; skipped after a fault in debug mode */
       Buf ix;
       buf_init(&ix, E->C);
@@ -2157,8 +2155,7 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
       h = dbg_atomic(E, h, e);
     buf_printf(b, "%s(%s&%s[", h, E->opts && E->opts->debug ? "k_fault.data, " : "",
                emit_array_data(E, e->var));
-    if (E->T->id == KERN_TARGET_VULKAN && emit_vk_cas_form(e->ty) &&
-        !e->var->ty->indexed) {
+    if (E->T->id == KERN_TARGET_VULKAN && emit_vk_cas_form(e->ty)) {
       /* the element's address too (Note [vulkan float atomics]) */
       Buf ix;
       buf_init(&ix, E->C);
