@@ -2161,8 +2161,9 @@ static kern_status vk_module_build(void *state, int dev, const kc_result *code,
   }
   if (s == KERN_SUCCESS) { /* Note [vulkan scratch] */
     vk_module *m = *module;
-    const char *q = strstr(code->source, "\n// kern-scratch ");
-    m->frame = q ? strtoll(q + 18, NULL, 10) : 0;
+    static const char tag[] = "\n// kern-scratch ";
+    const char *q = strstr(code->source, tag);
+    m->frame = q ? strtoll(q + sizeof tag - 1, NULL, 10) : 0;
     if (m->frame < 0) m->frame = 0;
     for (int i = 0; i < m->nkernels; i++) /* vk_print_table sets it only */
       m->kernels[i].mod = m;              /* where the module prints */
