@@ -424,7 +424,9 @@ void emit_elem_size(Emit *E, const char *et, const Type *elem) {
 
 const char *emit_arrtype(Emit *E, const Type *arr) {
   if (arr->fixed_n) /* a fixed array's storage, passed by pointer */
-    return arena_printf(E->C, "%s *", emit_stype(E, arr->elem));
+    return arena_printf(E->C, E->T->id == KERN_TARGET_VULKAN
+                                  ? "kref_%s " /* Note [vulkan scratch frame] */
+                                  : "%s *", emit_stype(E, arr->elem));
   if (arr->indexed)
     return emit_indexed_type(E, arr);
   if (arr->strided)

@@ -84,6 +84,12 @@ struct Emit {
   /* The next array load's index is this text (a debug-mode field store's
    * element index, evaluated before; Note [debug mode on vulkan]). */
   const char *vk_index;
+  /* Note [vulkan scratch frame] (vk_fixed.c): each fixed array's offset
+   * in the invocation's frame, and the frame's size so far. */
+  IrVar **vk_fixv;
+  int64_t *vk_fixo;
+  int vk_nfix, vk_capfix;
+  int64_t vk_frame;
 };
 
 /* Emits a whole module; returns the source (arena; arena_take hands it
@@ -188,6 +194,9 @@ bool emit_linalg_helper(Emit *E, Buf *b, int bi, const Type *ret,
 /* fixed.c */
 const char *emit_array_space(Emit *E, const Type *arr);
 bool emit_fixed_local(Emit *E, IrVar *v);
+/* vk_fixed.c: Note [vulkan scratch frame] */
+bool emit_vk_fixed_local(Emit *E, IrVar *v);
+bool emit_vk_uses_scratch(const IrModule *m);
 void emit_fixed_call(Emit *E, Buf *b, IrExpr *e);
 const char *emit_view_type(Emit *E, const Type *t);
 const char *emit_view_zero(Emit *E, const Type *t);

@@ -26,6 +26,8 @@ const char *emit_array_space(Emit *E, const Type *arr) {
 bool emit_fixed_local(Emit *E, IrVar *v) {
   if (v->ty->kind != TY_ARRAY || !v->ty->fixed_n)
     return false;
+  if (E->T->id == KERN_TARGET_VULKAN)
+    return emit_vk_fixed_local(E, v); /* Note [vulkan scratch frame] */
   emit_line(E, "%s %s[%d];", emit_stype(E, v->ty->elem), v->name,
             v->ty->fixed_n);
   return true;
@@ -65,12 +67,16 @@ static const char *zeros_helper(Emit *E, const Type *t) {
                                   dims_sig(E, t));
   if (!emit_need(E, name))
     return name;
-  const char *zero = emit_lowp(t->elem) ? "0" : emit_zero(E, t->elem);
+  /* Note [vulkan scratch frame]: there the storage is a buffer reference */
+  bool vk = E->T->id == KERN_TARGET_VULKAN;
+  const char *zero = !emit_lowp(t->elem) ? emit_zero(E, t->elem)
+                     : vk ? arena_printf(E->C, "%s(0)", T) : "0";
   Buf b;
   buf_init(&b, E->C);
-  buf_printf(&b, "%s %s %s(%s *d) {\n  %s r;\n"
-                 "  for (int k = 0; k < %d; k++) d[k] = %s;\n",
-             E->T->fn_qual, VT, name, T, VT, count(t), zero);
+  buf_printf(&b, "%s %s %s(%s%s %sd) {\n  %s r;\n"
+                 "  for (int k = 0; k < %d; k++) d%s[k] = %s;\n",
+             E->T->fn_qual, VT, name, vk ? "kref_" : "", T, vk ? "" : "*", VT,
+             count(t), vk ? ".v" : "", zero);
   row_major(&b, t);
   buf_puts(&b, "  r.data = d;\n  return r;\n}\n");
   emit_pre(E, name, "%s", b.p);
@@ -87,12 +93,13 @@ static const char *copy_helper(Emit *E, const Type *t) {
     return name;
   Buf b;
   buf_init(&b, E->C);
-  buf_printf(&b, "%s %s %s(%s *d, %s a) {\n  %s r;\n  int64_t o = 0;\n",
-             E->T->fn_qual, VT, name, T, VT, VT);
+  bool vk = E->T->id == KERN_TARGET_VULKAN; /* Note [vulkan scratch frame] */
+  buf_printf(&b, "%s %s %s(%s%s %sd, %s a) {\n  %s r;\n  int64_t o = 0;\n",
+             E->T->fn_qual, VT, name, vk ? "kref_" : "", T, vk ? "" : "*", VT, VT);
   for (int k = 0; k < t->ndim; k++)
     buf_printf(&b, "%*sfor (int64_t i%d = 0; i%d < a.shape[%d]; i%d++)\n",
                2 + 2 * k, "", k, k, k, k);
-  buf_printf(&b, "%*sd[o++] = a.data[", 2 + 2 * t->ndim, "");
+  buf_printf(&b, "%*sd%s[o++] = a.data[", 2 + 2 * t->ndim, "", vk ? ".v" : "");
   for (int k = 0; k < t->ndim; k++)
     buf_printf(&b, "%si%d * a.strides[%d]", k ? " + " : "", k, k);
   buf_puts(&b, "];\n");

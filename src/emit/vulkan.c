@@ -332,6 +332,8 @@ static void vk_kernel(Emit *E, IrFunc *f) {
   E->indent++;
   emit_line(E, "kargs_%s k_A = kargs_%s(kpc.args);", f->symbol, f->symbol);
   emit_line(E, "kern__dims k_dims = k_A.k_dims;");
+  if (emit_vk_uses_scratch(E->m)) /* Note [vulkan scratch frame], vk_fixed.c */
+    emit_line(E, "k_scr = kpc.scratch + uint64_t(gl_GlobalInvocationID.x) * K_FRAME;");
   for (IrVar *p = f->params; p; p = p->next) {
     if (p->ty->kind == TY_ARRAY && p->ty->indexed) {
       emit_indexed_vk_prologue(E, p); /* indexed.c */
@@ -1519,8 +1521,17 @@ static void vk_finish(Emit *E, Buf *text) {
            "#extension GL_EXT_control_flow_attributes : enable\n"
 
            "#ifndef K_UNROLL\n#define K_UNROLL 1\n#endif\n#define K_UNROLL_HINT [[unroll]]\n"
-           "layout(local_size_x = 64) in;\n"
-           "layout(push_constant) uniform KPC { uint64_t args; uint64_t print; } kpc;\n"
+           "layout(local_size_x = 64) in;\n");
+  /* Note [vulkan scratch frame] (vk_fixed.c): a third push constant, the
+   * frames' buffer, only where the module has fixed arrays */
+  if (emit_vk_uses_scratch(E->m))
+    buf_printf(&o, "layout(push_constant) uniform KPC { uint64_t args; uint64_t print; "
+                   "uint64_t scratch; } kpc;\n"
+                   "uint64_t k_scr;\n#define K_FRAME %lldul\n",
+               (long long)((E->vk_frame > 16 ? E->vk_frame : 16) + 15) / 16 * 16);
+  else
+    buf_puts(&o, "layout(push_constant) uniform KPC { uint64_t args; uint64_t print; } kpc;\n");
+  buf_puts(&o,
            "#define kbool bool\n"
            "#define K_INF_F uintBitsToFloat(0x7f800000u)\n"
            "#define K_NAN_F uintBitsToFloat(0x7fffffffu)\n"
@@ -1666,6 +1677,9 @@ static void vk_finish(Emit *E, Buf *text) {
   buf_putn(&o, body.p ? body.p : "", body.len);
   if (R.nprints)
     buf_putn(&o, R.prints.p, R.prints.len);
+  if (emit_vk_uses_scratch(E->m)) /* Note [vulkan scratch frame] */
+    buf_printf(&o, "// kern-scratch %lld\n",
+               (long long)((E->vk_frame > 16 ? E->vk_frame : 16) + 15) / 16 * 16);
   buf_puts(&o, "\nvoid main() { KERN_MAIN(); }\n");
   *text = o;
 }

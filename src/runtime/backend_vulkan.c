@@ -608,6 +608,7 @@ typedef struct vk_dev {
   size_t stage_size;
   vk_buf *args;      /* the launch's arguments */
   vk_buf *print;     /* Note [vulkan print], made on first use */
+  vk_buf *scratch;   /* Note [vulkan scratch]: synchronous launches' frames */
   vk_buf *bufs;      /* every live array buffer */
   VkQueryPool ts;    /* two timestamps around each launch, or 0 */
   double clock_ms;   /* Note [vulkan device clock] */
@@ -654,6 +655,7 @@ typedef struct vk_module {
   vk_kernel *kernels;
   char **prints; /* Note [vulkan print]: the formats, by id */
   int nprints;
+  int64_t frame; /* Note [vulkan scratch]: bytes per invocation, 0: none */
 } vk_module;
 
 static kern_status vk_fail(vk_state *st, const char *call, VkResult r) {
@@ -1040,6 +1042,7 @@ static void vk_release(void *state) {
     }
     if (d->args) vk_buf_destroy(d, d->args);
     if (d->print) vk_buf_destroy(d, d->print);
+    if (d->scratch) vk_buf_destroy(d, d->scratch);
     if (d->stage) vk_buf_destroy(d, d->stage);
     if (d->ts) vk->vkDestroyQueryPool(d->dev, d->ts, NULL);
     if (d->pcache) {
@@ -1278,8 +1281,9 @@ static kern_status vk_open(vk_state *st, int dev, vk_dev **out) {
   VkFenceCreateInfo fci = {VK_ST_FENCE_CREATE_INFO, NULL, 0};
   if ((r = vk->vkCreateFence(d->dev, &fci, NULL, &d->fence)) != 0)
     return vk_fail(st, "vkCreateFence", r);
-  /* the arguments' address and the print buffer's (Note [vulkan print]) */
-  VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE, 0, 16};
+  /* the arguments' address, the print buffer's (Note [vulkan print]) and
+   * the scratch frames' (Note [vulkan scratch]) */
+  VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE, 0, 24};
   VkPipelineLayoutCreateInfo lci = {VK_ST_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0,
                                     0, NULL, 1, &pcr};
   if ((r = vk->vkCreatePipelineLayout(d->dev, &lci, NULL, &d->layout)) != 0)
@@ -2375,6 +2379,15 @@ static kern_status vk_module_build(void *state, int dev, const kc_result *code,
     vk_module_free(st, *module);
     *module = NULL;
   }
+  if (s == KERN_SUCCESS) { /* Note [vulkan scratch] */
+    vk_module *m = *module;
+    static const char tag[] = "\n// kern-scratch ";
+    const char *q = strstr(code->source, tag);
+    m->frame = q ? strtoll(q + sizeof tag - 1, NULL, 10) : 0;
+    if (m->frame < 0) m->frame = 0;
+    for (int i = 0; i < m->nkernels; i++) /* vk_print_table sets it only */
+      m->kernels[i].mod = m;              /* where the module prints */
+  }
   return s;
 }
 
@@ -2637,12 +2650,68 @@ static void vk_print_flush(vk_dev *d, const vk_module *m) {
   fflush(stdout);
 }
 
-/* The push constants: the arguments' address, and the print buffer's
- * where the kernel prints (else 0, and its prints do nothing). */
-static void vk_push(vk_dev *d, VkCommandBuffer cmd, uint64_t args, int print) {
-  uint64_t pc[2] = {args, print && d->print ? d->print->addr : 0};
+/* The push constants: the arguments' address, the print buffer's where
+ * the kernel prints (else 0, and its prints do nothing), and the scratch
+ * frames' where the kernel has fixed arrays (a third one; else only two). */
+static void vk_push(vk_dev *d, VkCommandBuffer cmd, uint64_t args, int print,
+                    uint64_t scratch) {
+  uint64_t pc[3] = {args, print && d->print ? d->print->addr : 0, scratch};
   vk_proc.vk.vkCmdPushConstants(cmd, d->layout, VK_SHADER_STAGE_COMPUTE, 0,
-                                sizeof pc, pc);
+                                scratch ? 24 : 16, pc);
+}
+
+/* Note [vulkan scratch]: a module with fixed-size local arrays (emit's
+ * Note [vulkan scratch frame] in emit/vk_fixed.c) needs a frame of
+ * m->frame bytes per invocation, in a device buffer whose address is the
+ * third push constant.  The kernels' grid-stride loop lets one invocation
+ * do any number of items, so a launch's grid is bounded to keep
+ * groups x 64 x frame under the cap (64 MiB; $KERN_VULKAN_SCRATCH in
+ * bytes overrides it, for tests) -- at least one group, whatever the
+ * frame.  The buffer is the device's for synchronous launches (they hold
+ * the state's lock until done), the job's for a stream's launch (a job is
+ * one batch in flight), the node's in a graph; each is grown as needed
+ * and kept for the next launch.  Launches of modules without fixed
+ * arrays allocate nothing and push two constants as before. */
+static int64_t vk_scratch_cap(void) {
+  int64_t c = (int64_t)64 << 20;
+  const char *e = getenv("KERN_VULKAN_SCRATCH");
+  if (e && *e) {
+    char *end;
+    long long v = strtoll(e, &end, 10);
+    if (*end == '\0' && v >= 1) c = v;
+  }
+  return c;
+}
+
+static int64_t vk_scratch_groups(const vk_kernel *vkk, int64_t groups) {
+  int64_t f = vkk->mod ? vkk->mod->frame : 0;
+  if (f <= 0) return groups;
+  int64_t most = vk_scratch_cap() / (64 * f);
+  if (most < 1) most = 1;
+  return groups < most ? groups : most;
+}
+
+/* *b grown to the frames of `groups` groups; *addr its address (0 where
+ * the kernel needs none). */
+static kern_status vk_scratch_get(vk_state *st, vk_dev *d, vk_buf **b,
+                                  const vk_kernel *vkk, int64_t groups,
+                                  uint64_t *addr) {
+  int64_t f = vkk->mod ? vkk->mod->frame : 0;
+  *addr = 0;
+  if (f <= 0) return KERN_SUCCESS;
+  size_t bytes = (size_t)groups * 64 * (size_t)f;
+  if (!*b || (*b)->size < bytes) {
+    if (*b) vk_buf_destroy(d, *b);
+    *b = NULL;
+    kern_status s = vk_buf_new(st, d, bytes, d->dev_type,
+                               d->dev_type == d->mem_type, b);
+    if (s != KERN_SUCCESS) {
+      *b = NULL;
+      return s;
+    }
+  }
+  *addr = (*b)->addr;
+  return KERN_SUCCESS;
 }
 
 /* Reads the module's formats from its GLSL's "// kern-print ID FMT"
@@ -2709,6 +2778,12 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
     pthread_mutex_unlock(&st->lock);
     return s;
   }
+  uint64_t scr;
+  groups = vk_scratch_groups(vkk, groups);
+  if ((s = vk_scratch_get(st, d, &d->scratch, vkk, groups, &scr))) {
+    pthread_mutex_unlock(&st->lock);
+    return s;
+  }
   memcpy(d->args->map, tmp, off);
   vk_table *vk = &vk_proc.vk;
   VkCommandBufferBeginInfo bi = {VK_ST_COMMAND_BUFFER_BEGIN_INFO, NULL, 1, NULL};
@@ -2725,7 +2800,7 @@ static kern_status vk_launch(void *state, int dev, void *fn, const kc_kernel *k,
       vk->vkCmdWriteTimestamp(d->cmd, VK_STAGE_TOP_OF_PIPE, d->ts, 0);
     }
     vk->vkCmdBindPipeline(d->cmd, VK_BIND_COMPUTE, vkk->pipeline);
-    vk_push(d, d->cmd, d->args->addr, vkk->mod && vkk->mod->nprints);
+    vk_push(d, d->cmd, d->args->addr, vkk->mod && vkk->mod->nprints, scr);
     vk->vkCmdDispatch(d->cmd, (uint32_t)groups, 1, 1);
     if (d->ts)
       vk->vkCmdWriteTimestamp(d->cmd, VK_STAGE_BOTTOM_OF_PIPE, d->ts, 1);
@@ -2829,6 +2904,7 @@ typedef struct vk_node {
   int op;              /* VK_NODE_LAUNCH, VK_IN, VK_OUT, VK_DD, VK_FILL */
   struct vk_kernel *k;
   vk_buf *args;        /* a launch's arguments */
+  vk_buf *scratch;     /* Note [vulkan scratch]: its frames, or NULL */
   uint32_t groups;
   vk_buf *b, *sb;      /* the array (destination), a copy's source array */
   size_t off, soff, bytes;
@@ -2860,6 +2936,7 @@ typedef struct vk_job {
   VkCommandBuffer cmd;
   int use_cmd;       /* 0: an empty batch (an event wait or record) */
   vk_buf *args;      /* a launch's arguments, kept with the job */
+  vk_buf *scratch;   /* Note [vulkan scratch]: a launch's frames, kept too */
   vk_buf *stage;     /* a copy's staging buffer, or NULL */
   uint64_t value;    /* the stream's value it signals */
   void *out;         /* a download: stage -> out when reaped */
@@ -3346,6 +3423,7 @@ static kern_status vk_event_elapsed(void *state, int dev, void *a, void *b,
 static void vk_graph_destroy(vk_dev *d, vk_graph *g) {
   for (int i = 0; i < g->n; i++) {
     if (g->nodes[i].args) vk_buf_destroy(d, g->nodes[i].args);
+    if (g->nodes[i].scratch) vk_buf_destroy(d, g->nodes[i].scratch);
     if (g->nodes[i].stage) vk_buf_destroy(d, g->nodes[i].stage);
   }
   if (g->cmd) vk_proc.vk.vkFreeCommandBuffers(d->dev, d->pool, 1, &g->cmd);
@@ -3409,7 +3487,8 @@ static VkResult vk_graph_record(vk_dev *d, vk_graph *g) {
                                NULL);
     if (nd->op == VK_NODE_LAUNCH) {
       vk->vkCmdBindPipeline(g->cmd, VK_BIND_COMPUTE, nd->k->pipeline);
-      vk_push(d, g->cmd, nd->args->addr, nd->k->mod && nd->k->mod->nprints);
+      vk_push(d, g->cmd, nd->args->addr, nd->k->mod && nd->k->mod->nprints,
+              nd->scratch ? nd->scratch->addr : 0);
       vk->vkCmdDispatch(g->cmd, nd->groups, 1, 1);
     } else if (nd->op == VK_IN) {
       VkBufferCopy c = {0, nd->off, nd->bytes};
@@ -3472,8 +3551,13 @@ static kern_status vk_capture_launch(vk_state *st, vk_dev *d, int dev,
                                       "vulkan: out of memory");
   nd->op = VK_NODE_LAUNCH;
   nd->k = vkk;
+  groups = vk_scratch_groups(vkk, groups);
   nd->groups = (uint32_t)groups;
-  if ((r = vk_buf_new(st, d, 4096, d->mem_type, 1, &nd->args))) {
+  uint64_t scr;
+  if ((r = vk_buf_new(st, d, 4096, d->mem_type, 1, &nd->args)) ||
+      (r = vk_scratch_get(st, d, &nd->scratch, vkk, groups, &scr))) {
+    if (nd->args) vk_buf_destroy(d, nd->args);
+    nd->args = NULL;
     g->n--;
     return r;
   }
@@ -3642,6 +3726,13 @@ static kern_status vk_graph_set_launch(void *state, int dev, void *graph,
       KERN_SUCCESS) {
     vk_node *nd = &g->nodes[i];
     memcpy(nd->args->map, tmp, off);
+    /* Note [vulkan scratch]: the new kernel's frames */
+    groups = vk_scratch_groups(fn, groups);
+    uint64_t was = nd->scratch ? nd->scratch->addr : 0, scr;
+    if ((r = vk_scratch_get(st, d, &nd->scratch, fn, groups, &scr)))
+      g->dirty = 1;
+    else if (scr != was)
+      g->dirty = 1;
     if (nd->groups != (uint32_t)groups || nd->k != fn) {
       nd->groups = (uint32_t)groups;
       nd->k = fn;
@@ -3721,10 +3812,17 @@ static kern_status vk_launch_async(void *state, int dev, void *s, void *fn,
     vk_job_recycle(d, j);
     goto out;
   }
+  uint64_t scr;
+  groups = vk_scratch_groups(vkk, groups);
+  if ((r = vk_scratch_get(st, d, &j->scratch, vkk, groups, &scr))) {
+    vk_proc.vk.vkEndCommandBuffer(j->cmd);
+    vk_job_recycle(d, j);
+    goto out;
+  }
   memcpy(j->args->map, tmp, off);
   vk_table *vk = &vk_proc.vk;
   vk->vkCmdBindPipeline(j->cmd, VK_BIND_COMPUTE, vkk->pipeline);
-  vk_push(d, j->cmd, j->args->addr, 0);
+  vk_push(d, j->cmd, j->args->addr, 0, scr);
   vk->vkCmdDispatch(j->cmd, (uint32_t)groups, 1, 1);
   r = vk_submit(st, d, s, j, 0, 0);
 out:
@@ -4100,6 +4198,7 @@ static void vk_streams_release(vk_dev *d) {
     vk_job *j = d->free_jobs;
     d->free_jobs = j->next;
     if (j->args) vk_buf_destroy(d, j->args);
+    if (j->scratch) vk_buf_destroy(d, j->scratch);
     if (j->ts) vk_proc.vk.vkDestroyQueryPool(d->dev, j->ts, NULL);
     kern__free(j); /* its command buffer goes with the pool */
   }

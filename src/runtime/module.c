@@ -506,7 +506,11 @@ int kern_kernel_block_dim(const kern_kernel *h) {
   kern_device_info di = KERN_DEVICE_INFO_INIT;
   if (kern__device_get(k->module->ctx, k->module->dev, &di) != KERN_SUCCESS)
     return 0;
-  if (di.backend == KERN_BACKEND_CPU) return 1;
+  /* Vulkan runs a block as one invocation, as the CPU: its emitter spells
+   * wp.block_dim() 1 and a tile's lane 0, and keeps tiles in the
+   * invocation's fixed arrays (Note [vulkan scratch frame]) */
+  if (di.backend == KERN_BACKEND_CPU || di.backend == KERN_BACKEND_VULKAN)
+    return 1;
   return k->block_dim > 0 ? k->block_dim : 256;
 }
 
@@ -788,7 +792,7 @@ static kern_status read_args(kern_context *ctx, const kc_kernel *info,
  * cooperate on tiles (wp.launch(..., block_dim=N), wp.launch_tiled;
  * kern_kernel_set_block_dim).  kern__dims.block carries it to the backend:
  * the size asked, -1 for the backend's default, 0 for no block at all.  As
- * in Warp, the CPU runs a block as one thread whatever is asked (Warp 1.19
+ * in Warp, the CPU (and Vulkan) runs a block as one thread whatever is asked (Warp 1.19
  * resolves a CPU block_dim to 1 unless wp.config.enable_cpu_blocks), so
  * wp.block_dim() is 1 there and wp.launch_tiled's last dimension is 1.
  * CUDA and OpenCL launch blocks (work-groups) of exactly the block size
