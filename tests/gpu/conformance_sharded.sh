@@ -15,12 +15,15 @@ esac
 D=${CONF_DIR:-tests/conformance}
 ls "$D"/*.py | grep -v gen_expected.py > "$T/all"
 split -n r/"$N" "$T/all" "$T/part."
+# CONF_LOGS: a folder that keeps each shard's log (a call cut short by its
+# timeout still shows which file each shard was on)
+LOGD=${CONF_LOGS:-$T}; mkdir -p "$LOGD"
 for p in "$T"/part.*; do
   # shellcheck disable=SC2046
-  sh "$RUN" "$K" "$NPYCMP" "$D" "$BACKEND" $(cat "$p") > "$p.log" 2>&1 &
+  sh "$RUN" "$K" "$NPYCMP" "$D" "$BACKEND" $(cat "$p") > "$LOGD/${p##*/}.log" 2>&1 &
 done
 wait
-grep -h '^conformance' "$T"/part.*.log
-grep -h -A12 '^FAIL\|^failed:' "$T"/part.*.log | head -n 80
+grep -h '^conformance' "$LOGD"/part.*.log
+grep -h -A12 '^FAIL\|^failed:' "$LOGD"/part.*.log | head -n 80
 awk '/^conformance/ { p += $3; f += $5; s += $7 }
-     END { printf "total %s: %d passed, %d failed, %d skipped by kern-skip\n", "'"$BACKEND"'", p, f, s }' "$T"/part.*.log
+     END { printf "total %s: %d passed, %d failed, %d skipped by kern-skip\n", "'"$BACKEND"'", p, f, s }' "$LOGD"/part.*.log

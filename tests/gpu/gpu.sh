@@ -167,7 +167,8 @@ VK=$(grep -E '^\s+vulkan:[0-9]+' "$L/devices-vk.txt" | grep -i nvidia | head -n1
 if [ -n "$VK" ]; then
   say "Vulkan: $VK: $(grep -E "^\s+$VK " "$L/devices-vk.txt" | cut -c1-110 | sed 's/^ *//')"
   if want vulkan; then
-  timeout 240 sh tests/gpu/conformance_sharded.sh $K $NPYCMP "$VK" "$J" >"$L/conformance-vk.log" 2>&1
+  RUN_TIMEOUT=${VK_FILE_TIMEOUT:-60} CONF_LOGS=$L/vk-shards timeout ${VK_CONF_TIMEOUT:-300} \
+    sh tests/gpu/conformance_sharded.sh $K $NPYCMP "$VK" "$J" >"$L/conformance-vk.log" 2>&1
   say "$(grep '^total' "$L/conformance-vk.log" || echo 'conformance (vulkan): did not finish') ($(el))"
   grep '^FAIL' "$L/conformance-vk.log" | head -n 20 | tee -a "$SUM"
   # native streams, pinned memory, graphs (Note [vulkan streams]), then
