@@ -78,9 +78,11 @@ for f in $files; do
   stem=$(basename "$f" .py)
   # `# kern-skip: BACKEND (reason)` (one line per backend): a kernel the
   # backend refuses by design (tests/errors or a C test pins the refusal);
-  # BACKEND "opencl" also covers "opencl:1".  `# kern-targets: c`: only the
+  # BACKEND "opencl" also covers "opencl:1"; "BACKEND-debug" skips it in
+  # debug mode (KERN_DEBUG=1) only.  `# kern-targets: c`: only the
   # C target compiles it, so every backend but the CPU skips it.
-  if sed -n 's/^# kern-skip: \([a-z]*\).*/\1/p' "$f" | grep -qx "${BACKEND%%:*}" ||
+  dbg=none; [ "${KERN_DEBUG:-0}" = 1 ] && dbg=${BACKEND%%:*}-debug
+  if sed -n 's/^# kern-skip: \([a-z-]*\).*/\1/p' "$f" | grep -qx -e "${BACKEND%%:*}" -e "$dbg" ||
      { [ "${BACKEND%%:*}" != cpu ] && grep -qx '# kern-targets: c' "$f"; }; then
     skipped=$((skipped + 1)); continue
   fi
