@@ -694,6 +694,20 @@ static int vk_has_ext(const VkExtensionProperties *e, uint32_t n,
   return 0;
 }
 
+/* vkGetPhysicalDeviceProperties2 with one extension structure (its sType
+ * set by the caller) chained after the core properties. */
+static void vk_props2(VkPhysicalDevice pd, void *ext) {
+  struct {
+    uint32_t sType;
+    void *pNext;
+    unsigned char props[VK_PROPS_SIZE];
+  } __attribute__((aligned(8))) p2;
+  memset(&p2, 0, sizeof p2);
+  p2.sType = VK_ST_PHYSICAL_DEVICE_PROPERTIES_2;
+  p2.pNext = ext;
+  vk_proc.vk.vkGetPhysicalDeviceProperties2(pd, &p2);
+}
+
 /* Note [vulkan float controls]
  * Without SPV_KHR_float_controls' execution modes a driver may compile
  * float code as if there were no NaNs, infinities, signed zeros or
@@ -719,17 +733,9 @@ static int vk_float_controls(const vk_phys *p) {
     uint32_t denorm_independence, rounding_independence;
     uint32_t sz16, sz32, sz64, dn16, dn32, dn64, ftz[3], rte[3], rtz[3];
   } fc;
-  struct {
-    uint32_t sType;
-    void *pNext;
-    unsigned char props[VK_PROPS_SIZE];
-  } __attribute__((aligned(8))) p2;
   memset(&fc, 0, sizeof fc);
-  memset(&p2, 0, sizeof p2);
   fc.sType = VK_ST_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES;
-  p2.sType = VK_ST_PHYSICAL_DEVICE_PROPERTIES_2;
-  p2.pNext = &fc;
-  vk_proc.vk.vkGetPhysicalDeviceProperties2(p->pd, &p2);
+  vk_props2(p->pd, &fc);
   return (fc.sz32 ? 1 : 0) | (fc.sz64 ? 2 : 0) | (fc.dn32 ? 4 : 0) |
          (fc.dn64 ? 8 : 0);
 }
@@ -771,15 +777,7 @@ static void vk_describe(vk_phys *p) {
       void *pNext;
       uint64_t align;
     } hp = {VK_ST_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT, NULL, 0};
-    struct {
-      uint32_t sType;
-      void *pNext;
-      unsigned char props[VK_PROPS_SIZE];
-    } __attribute__((aligned(8))) p2;
-    memset(&p2, 0, sizeof p2);
-    p2.sType = VK_ST_PHYSICAL_DEVICE_PROPERTIES_2;
-    p2.pNext = &hp;
-    vk->vkGetPhysicalDeviceProperties2(p->pd, &p2);
+    vk_props2(p->pd, &hp);
     p->import_align = hp.align;
     if (!p->import_align || (p->import_align & (p->import_align - 1)))
       p->host_import = 0;
