@@ -1533,23 +1533,24 @@ const char *emit_array_data(Emit *E, IrVar *arr) {
 static const char *chk_helper(Emit *E) {
   if (!emit_need(E, "k_chk"))
     return "k_chk";
-  const char *cas = emit_atomic_name(E, BI_ATOMIC_CAS, ty_scalar(KERN_SCALAR_INT64));
-  const char *G = E->T->global;
   if (E->T->id == KERN_TARGET_VULKAN) {
-    /* GLSL has no pointers: the record is the fault array's buffer
-     * reference (Note [debug mode on vulkan]).  One unsigned comparison:
-     * with `i >= 0 && i < n`, vector checks (n a literal) failed for
-     * every index on lavapipe (Mesa 22.3, glslang 12). */
+    /* The invocation's own record, k_bad, k_fsite, k_fi and k_fn (Note
+     * [debug mode on vulkan]); f, the fault array, is written once at the
+     * kernel's end (emit_vk_fault_flush).  One unsigned comparison: with
+     * `i >= 0 && i < n`, vector checks (n a literal) failed for every
+     * index on lavapipe (Mesa 22.3, glslang 12). */
     emit_pre(E, "k_chk",
              "int64_t k_chk(kref_int64_t f, int64_t line, int64_t col, "
              "int64_t param, int64_t axis, int64_t i, int64_t n) {\n"
-             "  if (uint64_t(i) < uint64_t(n)) return i;\n"
-             "  if (%s(f.v[0], (int64_t)0, (int64_t)1) == 0) {\n"
-             "    f.v[1] = line; f.v[2] = col; f.v[3] = param; f.v[4] = axis; "
-             "f.v[5] = i; f.v[6] = n;\n"
-             "  }\n  return 0;\n}\n", cas);
+             "  bool bad = uint64_t(i) >= uint64_t(n), first = bad && !k_bad;\n"
+             "  k_fsite = first ? (line << 40) | ((col & 0xffffl) << 24) | "
+             "(((param + 0x8000l) & 0xffffl) << 8) | ((axis + 0x80l) & 0xffl) : k_fsite;\n"
+             "  k_fi = first ? i : k_fi;\n  k_fn = first ? n : k_fn;\n"
+             "  k_bad = k_bad || bad;\n  return bad ? 0l : i;\n}\n");
     return "k_chk";
   }
+  const char *cas = emit_atomic_name(E, BI_ATOMIC_CAS, ty_scalar(KERN_SCALAR_INT64));
+  const char *G = E->T->global;
   emit_pre(E, "k_chk",
              "%s int64_t k_chk(%sint64_t *f, int64_t line, int64_t col, "
              "int64_t param, int64_t axis, int64_t i, int64_t n) {\n"
@@ -1759,24 +1760,51 @@ static const char *dbg_atomic(Emit *E, const char *h, IrExpr *e) {
 /* Note [debug mode on vulkan]: GLSL has neither pointers nor an lvalue
  * that could be chosen at run time, so the C targets' guards (take the
  * element's address, evaluating its checked index, then skip the access
- * when the fault record is set) are spelled without addresses:
- *   - k_chk takes the fault array's buffer reference;
+ * when the fault record is set) are spelled without addresses, and the
+ * record is the invocation's own until the kernel ends:
+ *   - k_chk records the invocation's first fault in private variables
+ *     with no memory access and no branch: k_bad, the index and length
+ *     (k_fi, k_fn) and the site's line, column, parameter and axis packed
+ *     into k_fsite (23, 16, 16 and 8 bits; the last two offset, as they
+ *     may be negative), constants once k_chk is inlined; the kernel's last
+ *     statement (emit_vk_fault_flush) claims the fault array with one
+ *     compare-and-swap and copies its record there, so the first
+ *     invocation to finish with a fault wins.  The checks of the C
+ *     targets (a compare-and-swap on the fault array and six stores in
+ *     each of them, inlined everywhere since Mesa inlines every function)
+ *     made lavapipe build a checked tile kernel for over ten minutes
+ *     (tile_linalg: 341 checks), and with the record kept under a branch
+ *     in private variables for over nine minutes; with selects it takes
+ *     22 s (spirv-val 12 s of it).  An invocation whose items are all in
+ *     bounds does the same work either way;
  *   - a store evaluates its index into k_i and its value into k_v, then
- *     stores only while the record is clear;
+ *     stores only while the invocation has no fault (so after its first
+ *     fault an invocation stores nothing, while other invocations go on
+ *     until their own: memory is never corrupted either way);
  *   - an atomic that a fault should skip instead gets its operation's
  *     identity as operand (x + -0.0, x & ~0, min(x, MAX), ...), chosen by
  *     k_dbg_v after the pointer's index and the value were evaluated
  *     (GLSL evaluates arguments left to right), so a bad index leaves
  *     element 0 as it was; k_dbg_r makes its result 0 as in C.  Exchange
- *     and compare-and-swap have no identity operand and are refused in
- *     debug mode on vulkan. */
+ *     and compare-and-swap have no identity operand: they go through the
+ *     element's address, skipped on a fault (vk_dbg_atomic). */
+void emit_vk_fault_flush(Emit *E) {
+  const char *cas = emit_atomic_name(E, BI_ATOMIC_CAS, ty_scalar(KERN_SCALAR_INT64));
+  emit_line(E, "if (k_bad && %s(k_fault.data.v[0], (int64_t)0, (int64_t)1) == 0) {", cas);
+  emit_line(E, "  k_fault.data.v[1] = k_fsite >> 40; k_fault.data.v[2] = (k_fsite >> 24) & 0xffffl;");
+  emit_line(E, "  k_fault.data.v[3] = ((k_fsite >> 8) & 0xffffl) - 0x8000l; "
+               "k_fault.data.v[4] = (k_fsite & 0xffl) - 0x80l;");
+  emit_line(E, "  k_fault.data.v[5] = k_fi; k_fault.data.v[6] = k_fn;");
+  emit_line(E, "}");
+}
+
 static const char *vk_dbg_helpers(Emit *E, const Type *t) {
   const char *S = emit_stype(E, t);
   const char *name = arena_printf(E->C, "k_dbg_v_%s", S);
   if (emit_need(E, name)) {
     emit_pre(E, name,
-             "%s %s(kref_int64_t f, %s v, %s id) { return f.v[0] != 0 ? id : v; }\n"
-             "%s k_dbg_r_%s(kref_int64_t f, %s r) { return f.v[0] != 0 ? %s : r; }\n",
+             "%s %s(kref_int64_t f, %s v, %s id) { return k_bad ? id : v; }\n"
+             "%s k_dbg_r_%s(kref_int64_t f, %s r) { return k_bad ? %s : r; }\n",
              S, name, S, S, S, S, S, emit_zero(E, t));
   }
   return S;
@@ -1812,7 +1840,7 @@ static void vk_dbg_atomic(Emit *E, Buf *b, const char *h, IrExpr *e) {
                 : arena_printf(E->C, "%s(atomicExchange(%s(a).v[0], %s(v)))", T, R, U);
       if (emit_need(E, name))
         emit_pre(E, name, "%s %s(kref_int64_t f, uint64_t a, %s%s%s v) {\n"
-                          "  return f.v[0] != 0 ? %s : %s;\n}\n",
+                          "  return k_bad ? %s : %s;\n}\n",
                  T, name, cas ? T : "", cas ? " c, " : "", T, emit_zero(E, t), op);
       buf_printf(b, "%s(k_fault.data, %s, ", name, ad);
       if (cas) {
@@ -2142,7 +2170,7 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
         const char *name = arena_printf(E->C, "k_dbg_%s", h + 2);
         if (emit_need(E, name))
           emit_pre(E, name, "%s %s(kref_int64_t f, uint64_t a, %s v) {\n"
-                            "  return f.v[0] != 0 ? %s : %s(a, v);\n}\n",
+                            "  return k_bad ? %s : %s(a, v);\n}\n",
                    T, name, T, vlow ? "0.0f" : emit_zero(E, e->ty), h);
         buf_printf(b, "%s(k_fault.data, ", name);
       } else {
@@ -2489,7 +2517,7 @@ static void emit_stmt(Emit *E, IrStmt *s) {
       E->vk_raw = false;
       E->vk_index = NULL;
       emit_line(E, "{ int64_t k_i = %s; %s k_v = %s; "
-                   "if (k_fault.data.v[0] == 0) %s = k_v; }", idx.p, T, val, lhs);
+                   "if (!k_bad) %s = k_v; }", idx.p, T, val, lhs);
       return;
     }
     if (s->var->ty->kind == TY_ARRAY && emit_vk_boolmem(E, s->var->ty->elem)) {
@@ -2552,7 +2580,7 @@ static void emit_stmt(Emit *E, IrStmt *s) {
       /* Note [debug mode on vulkan] */
       const char *T = emit_stype(E, et);
       emit_line(E, "{ int64_t k_i = %s; %s k_v = %s; "
-                   "if (k_fault.data.v[0] == 0) %s[k_i] = k_v; }",
+                   "if (!k_bad) %s[k_i] = k_v; }",
                 b.p, T, val, emit_array_data(E, s->var));
       return;
     }

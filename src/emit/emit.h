@@ -167,6 +167,7 @@ bool emit_vk_boolmem(Emit *E, const Type *t);
 bool emit_vk_cas_form(const Type *t);
 const char *emit_vk_bits_ref(Emit *E, int bits);
 const char *emit_vk_scalar_ref(Emit *E, kern_scalar sc);
+void emit_vk_fault_flush(Emit *E); /* Note [debug mode on vulkan] */
 const char *emit_vk_atomic_addr(Emit *E, IrVar *arr, const char *idx,
                                 const Type *t);
 const char *emit_vk_memtype(Emit *E, const Type *t);

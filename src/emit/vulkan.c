@@ -422,6 +422,8 @@ static void vk_kernel(Emit *E, IrFunc *f) {
       emit_line(E, "(void)%s(&%s[%s], %sk_agg%d);", emit_atomic_name(E, g->bi, g->ty),
                 emit_array_data(E, g->array), idx.p, ad, g->id);
   }
+  if (E->opts && E->opts->debug) /* Note [debug mode on vulkan] */
+    emit_vk_fault_flush(E);
   for (IrVar *p = f->params; p; p = p->next)
     if (p->ty->kind == TY_ARRAY)
       emit_line(E, "#undef %s_d", p->name);
@@ -1467,6 +1469,42 @@ static void vk_math_rename(Emit *E, Buf *body) {
   *body = o;
 }
 
+/* Note [vulkan loop unrolling]: Mesa unrolls every loop whose trip count
+ * it knows, and lavapipe then builds the copies with LLVM, eight lanes
+ * wide: a 5x5 tile kernel (tests/conformance/tile_linalg.py, 334 loops)
+ * took 7 min 23 s to build on lavapipe and 8.6 s with its loops kept
+ * (2 cores, 2026-11-29).  So every `for` and `while` loop of the module
+ * is marked K_LOOP, which the head defines as [[dont_unroll]] when the
+ * runtime defines KVK_NO_UNROLL (on llvmpipe; KERN_VULKAN_LOOP_UNROLL
+ * overrides, backend_vulkan.c) and as nothing elsewhere, where the
+ * driver's own heuristics stay.  The grid-stride loop's K_UNROLL_HINT
+ * copy loop (Note [vulkan unroll]) and a do-while's closing `while` are
+ * left as they are. */
+static void vk_loop_marks(Emit *E, Buf *text, size_t from) {
+  const char *s = text->p;
+  size_t n = text->len;
+  Buf o;
+  buf_init(&o, E->C);
+  o.keep = true;
+  buf_putn(&o, s, from);
+  for (size_t i = from; i < n;) {
+    size_t l = !strncmp(s + i, "for (", 5) ? 3 : !strncmp(s + i, "while (", 7) ? 5 : 0;
+    if (l && (i == 0 || !vk_id(s[i - 1]))) {
+      size_t k = i;
+      while (k > 0 && s[k - 1] == ' ')
+        k--;
+      bool hint = k >= 13 && !strncmp(s + k - 13, "K_UNROLL_HINT", 13);
+      bool closing = k > 0 && s[k - 1] == '}' && l == 5;
+      if (!hint && !closing)
+        buf_puts(&o, "K_LOOP ");
+    }
+    size_t m = l ? l : 1;
+    buf_putn(&o, s + i, m);
+    i += m;
+  }
+  *text = o;
+}
+
 static void vk_f64_math(Buf *o, const char *body, size_t n) {
   if (!body)
     return;
@@ -1521,7 +1559,10 @@ static void vk_finish(Emit *E, Buf *text) {
            "#extension GL_EXT_control_flow_attributes : enable\n"
 
            "#ifndef K_UNROLL\n#define K_UNROLL 1\n#endif\n#define K_UNROLL_HINT [[unroll]]\n"
+           /* Note [vulkan loop unrolling] */
+           "#ifdef KVK_NO_UNROLL\n#define K_LOOP [[dont_unroll]]\n#else\n#define K_LOOP\n#endif\n"
            "layout(local_size_x = 64) in;\n");
+  size_t marks_from = o.len;
   /* Note [vulkan scratch frame] (vk_fixed.c): a third push constant, the
    * frames' buffer, only where the module has fixed arrays */
   if (emit_vk_uses_scratch(E->m))
@@ -1531,6 +1572,9 @@ static void vk_finish(Emit *E, Buf *text) {
                (long long)((E->vk_frame > 16 ? E->vk_frame : 16) + 15) / 16 * 16);
   else
     buf_puts(&o, "layout(push_constant) uniform KPC { uint64_t args; uint64_t print; } kpc;\n");
+  /* Note [debug mode on vulkan] (common.c): the invocation's fault */
+  if (E->opts && E->opts->debug)
+    buf_puts(&o, "bool k_bad = false;\nint64_t k_fsite, k_fi, k_fn;\n");
   buf_puts(&o,
            "#define kbool bool\n"
            "#define K_INF_F uintBitsToFloat(0x7f800000u)\n"
@@ -1681,6 +1725,7 @@ static void vk_finish(Emit *E, Buf *text) {
     buf_printf(&o, "// kern-scratch %lld\n",
                (long long)((E->vk_frame > 16 ? E->vk_frame : 16) + 15) / 16 * 16);
   buf_puts(&o, "\nvoid main() { KERN_MAIN(); }\n");
+  vk_loop_marks(E, &o, marks_from);
   *text = o;
 }
 

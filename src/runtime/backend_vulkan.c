@@ -1729,20 +1729,29 @@ static kern_status vk_synchronize(void *state, int dev) {
  * of 4), the SPIR-V; the words are in the host's byte order, like the
  * SPIR-V itself.  The key holds shaderc's target and the device's name and
  * driver, so another driver compiles anew. */
-/* The native float atomics a device has, as the macros that choose them
- * over the compare-and-swap loops (Note [vulkan float atomics] in
- * emit/vulkan.c); none where KERN_VULKAN_NO_FLOAT_ATOMICS=1 (tests use it
- * to run the loops on a device that has the atomics). */
-#define VK_ADEF_MAX 5
-static const char *vk_atomic_defs(const vk_phys *p, char *buf, size_t n) {
+/* The device's macros, each defined to 1 when its module is compiled
+ * (and part of the cache key):
+ *  - the native float atomics it has, which choose them over the
+ *    compare-and-swap loops (Note [vulkan float atomics] in
+ *    emit/vulkan.c); none where KERN_VULKAN_NO_FLOAT_ATOMICS=1 (tests use
+ *    it to run the loops on a device that has the atomics);
+ *  - KVK_NO_UNROLL on llvmpipe (Note [vulkan loop unrolling] in
+ *    emit/vulkan.c); KERN_VULKAN_LOOP_UNROLL=1 lets it unroll, =0 stops
+ *    any device from unrolling. */
+#define VK_ADEF_MAX 6
+static const char *vk_device_defs(const vk_phys *p, char *buf, size_t n) {
   const char *no = getenv("KERN_VULKAN_NO_FLOAT_ATOMICS");
-  buf[0] = 0;
-  if (no && no[0] && strcmp(no, "0")) return buf;
-  snprintf(buf, n, "%s%s%s%s%s", p->f32_atomic_add ? "KVK_F32_ADD " : "",
-           p->f64_atomic_add ? "KVK_F64_ADD " : "",
-           p->f32_atomic_minmax ? "KVK_F32_MINMAX " : "",
-           p->f64_atomic_minmax ? "KVK_F64_MINMAX " : "",
-           p->f32_atomics ? "KVK_F32_EXCH " : "");
+  const char *un = getenv("KERN_VULKAN_LOOP_UNROLL");
+  int keep = un && !strcmp(un, "0") ? 1
+              : un && !strcmp(un, "1") ? 0
+              : strstr(p->name, "llvmpipe") != NULL;
+  int fa = !(no && no[0] && strcmp(no, "0"));
+  snprintf(buf, n, "%s%s%s%s%s%s", fa && p->f32_atomic_add ? "KVK_F32_ADD " : "",
+           fa && p->f64_atomic_add ? "KVK_F64_ADD " : "",
+           fa && p->f32_atomic_minmax ? "KVK_F32_MINMAX " : "",
+           fa && p->f64_atomic_minmax ? "KVK_F64_MINMAX " : "",
+           fa && p->f32_atomics ? "KVK_F32_EXCH " : "",
+           keep ? "KVK_NO_UNROLL " : "");
   return buf;
 }
 
@@ -1806,7 +1815,7 @@ static kern_status vk_glslang(vk_state *st, const char *dir, const char *sym,
   char udef[40];
   const char *u = vk_unroll();
   snprintf(udef, sizeof udef, "-DK_UNROLL=%s", u ? u : "1");
-  /* the native float atomics' macros (vk_atomic_defs), one -D each */
+  /* the device's macros (vk_device_defs), one -D each */
   char adef[VK_ADEF_MAX][24];
   const char *argv[24] = {vk_proc.glslang, "-V", "--target-env", "vulkan1.2",
                           "-S", "comp", def, udef};
@@ -2361,8 +2370,8 @@ static kern_status vk_module_build(void *state, int dev, const kc_result *code,
   if (!unroll) unroll = "";
   char fc[16];
   snprintf(fc, sizeof fc, "fc%d", p->float_controls);
-  char defs[80];
-  vk_atomic_defs(p, defs, sizeof defs);
+  char defs[128];
+  vk_device_defs(p, defs, sizeof defs);
   kern__key_part key[] = {{env, strlen(env)},
                           {p->name, strlen(p->name)},
                           {p->driver, strlen(p->driver)},
