@@ -10,6 +10,7 @@
  * min on floats, division by zero) is written once.  The target compilers
  * inline all of it.
  */
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -459,7 +460,15 @@ const char *emit_zero(Emit *E, const Type *t) {
 
 /* ---------------------------------------------------------------- constants */
 
-static void emit_float(Buf *b, const Type *t, double v) {
+/* Note [GLSL float literals]: glslang keeps a float literal as the double
+ * its digits name and folds double(literal) from that, so the shortest
+ * digits that give the float32 back (-1.29999995f) became -1.29999995 in
+ * float64 instead of the float's -1.2999999523162842: tile_matmul_lowp's
+ * float64 result, beta * c, was 2.3e-9 relative off on lavapipe and on
+ * NVIDIA (2026-11-29).  So the vulkan target spells a float32 literal
+ * with the digits that give its exact value back as a double; they round
+ * to the same float32. */
+static void emit_float(Buf *b, const Type *t, double v, bool glsl) {
   bool f32 = t->sc == KERN_SCALAR_FLOAT32;
   if (isnan(v)) {
     buf_puts(b, f32 ? "K_NAN_F" : "((double)K_NAN_F)");
@@ -471,8 +480,11 @@ static void emit_float(Buf *b, const Type *t, double v) {
     return;
   }
   char tmp[64];
-  if (fmt_short_g(tmp, v, f32 ? 9 : 17) < 0)
-    snprintf(tmp, sizeof tmp, f32 ? "%.9g" : "%.17g", v);
+  int digits = f32 && !glsl ? 9 : 17;
+  if (f32 && glsl && fabs(v) <= FLT_MAX)
+    v = (double)(float)v;
+  if (fmt_short_g(tmp, v, digits) < 0)
+    snprintf(tmp, sizeof tmp, "%.*g", digits, v);
   if (!strpbrk(tmp, ".eEn"))
     strcat(tmp, ".0");
   buf_printf(b, "%s%s%s%s", v < 0 ? "(" : "", tmp, f32 ? "f" : "",
@@ -1855,19 +1867,19 @@ static void vk_dbg_atomic(Emit *E, Buf *b, const char *h, IrExpr *e) {
   switch (e->bi) {
   case BI_ATOMIC_ADD: case BI_ATOMIC_SUB:
     if (sc_is_float(sc))
-      emit_float(&id, t, e->bi == BI_ATOMIC_ADD ? -0.0 : 0.0);
+      emit_float(&id, t, e->bi == BI_ATOMIC_ADD ? -0.0 : 0.0, true);
     else
       emit_int(&id, t, 0);
     break;
   case BI_ATOMIC_MIN:
     if (sc_is_float(sc))
-      emit_float(&id, t, INFINITY);
+      emit_float(&id, t, INFINITY, true);
     else
       emit_int(&id, t, sc_is_signed(sc) ? top - 1 : ones);
     break;
   case BI_ATOMIC_MAX:
     if (sc_is_float(sc))
-      emit_float(&id, t, -INFINITY);
+      emit_float(&id, t, -INFINITY, true);
     else
       emit_int(&id, t, sc_is_signed(sc) ? top : 0);
     break;
@@ -2214,7 +2226,7 @@ void emit_expr(Emit *E, Buf *b, IrExpr *e) {
   switch (e->kind) {
   case E_CONST:
     if (sc_is_float(e->ty->sc))
-      emit_float(b, e->ty, e->fval);
+      emit_float(b, e->ty, e->fval, E->T->id == KERN_TARGET_VULKAN);
     else if (e->ty->sc == KERN_SCALAR_BOOL && E->T->id == KERN_TARGET_VULKAN)
       buf_puts(b, e->ival ? "true" : "false"); /* GLSL's bool is no int */
     else

@@ -686,7 +686,9 @@ bool emit_lowp_expr(Emit *E, Buf *b, IrExpr *e) {
       buf_puts(b, r > 0 ? "K_INF_F" : "(-K_INF_F)");
     } else {
       char tmp[64];
-      snprintf(tmp, sizeof tmp, "%.9g", (double)r);
+      /* Note [GLSL float literals] in common.c: all the digits on vulkan */
+      if (E->T->id != KERN_TARGET_VULKAN || fmt_short_g(tmp, r, 17) < 0)
+        snprintf(tmp, sizeof tmp, E->T->id == KERN_TARGET_VULKAN ? "%.17g" : "%.9g", (double)r);
       if (!strpbrk(tmp, ".eEn"))
         strcat(tmp, ".0");
       buf_printf(b, "%s%sf%s", r < 0 ? "(" : "", tmp, r < 0 ? ")" : "");
