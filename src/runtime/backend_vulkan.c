@@ -365,6 +365,7 @@ enum {
   VK_ACCESS_HOST_WRITE = 16384,
   VK_SHADER_STAGE_COMPUTE = 32,
   VK_BIND_COMPUTE = 1,
+  VK_QUEUE_GRAPHICS = 1,
   VK_QUEUE_COMPUTE = 2,
   VK_POOL_RESET_BUFFER = 2,
   VK_DEVICE_TYPE_CPU = 4,
@@ -811,9 +812,17 @@ static void vk_describe(vk_phys *p) {
   VkQueueFamilyProperties q[16];
   if (nq > 16) nq = 16;
   vk->vkGetPhysicalDeviceQueueFamilyProperties(p->pd, &nq, q);
+  /* Note [vulkan queues]: a compute family without graphics first */
   p->queue_family = UINT32_MAX;
-  for (uint32_t i = 0; i < nq; i++)
-    if (q[i].queueFlags & VK_QUEUE_COMPUTE) {
+  const char *fe = getenv("KERN_VULKAN_QUEUE_FAMILY");
+  long want = fe && *fe ? strtol(fe, NULL, 10) : -1;
+  for (int pass = 0; pass < 3 && p->queue_family == UINT32_MAX; pass++)
+    for (uint32_t i = 0; i < nq; i++) {
+      uint32_t fl = q[i].queueFlags;
+      if (!(fl & VK_QUEUE_COMPUTE) ||
+          (pass == 0 && (long)i != want) ||
+          (pass == 1 && (fl & VK_QUEUE_GRAPHICS)))
+        continue;
       p->queue_family = i;
       p->ts_bits = q[i].timestampValidBits;
       p->nqueues = q[i].queueCount < 1 ? 1
@@ -1074,12 +1083,12 @@ static kern_status vk_device_info(void *state, int dev, kern_device_info *out) {
   snprintf(out->name, sizeof out->name, "%.120s", p->name);
   snprintf(out->description, sizeof out->description,
            "Vulkan %u.%u, driver %s, %.1f GiB, fp64 %s, int64 %s, "
-           "float32 atomic add %s, %u compute queue%s",
+           "float32 atomic add %s, %u compute queue%s (family %u)",
            p->api >> 22, (p->api >> 12) & 0x3ff, p->driver,
            (double)p->memory / (1024.0 * 1024.0 * 1024.0),
            p->fp64 ? "yes" : "no", p->int64 ? "yes" : "no",
            p->f32_atomic_add ? "yes" : "no (refused)", (unsigned)vk_queue_count(p),
-           vk_queue_count(p) == 1 ? "" : "s");
+           vk_queue_count(p) == 1 ? "" : "s", p->queue_family);
   if (p->staged) {
     size_t l = strlen(out->description);
     snprintf(out->description + l, sizeof out->description - l,
@@ -1215,7 +1224,11 @@ static void vk_pcache_save(vk_state *st, vk_dev *d, const vk_phys *p) {
  * queues of a device; every batch ends with a full memory barrier and the
  * semaphore signal makes its writes visible to the batches that wait for
  * it, on any queue of the family (one family: no ownership transfers).
- * vkQueueSubmit is still called under vk_state.lock. */
+ * vkQueueSubmit is still called under vk_state.lock.  The family is the
+ * first with compute and without graphics where there is one (NVIDIA's
+ * family 2; kernels on two queues of its graphics family 0 did not run at
+ * once on an H200), else the first with compute (lavapipe's only one);
+ * $KERN_VULKAN_QUEUE_FAMILY=N picks family N if it has compute. */
 static int vk_queue_count(const vk_phys *p) {
   int n = p->nqueues ? (int)p->nqueues : 1;
   const char *e = getenv("KERN_VULKAN_QUEUES");

@@ -2,7 +2,8 @@
  * test_vulkan_queues.c -- Note [vulkan queues] in
  * src/runtime/backend_vulkan.c: native streams spread over the device's
  * compute queues.
- *  - the device's description says how many compute queues kern uses;
+ *  - the device's description says how many compute queues kern uses,
+ *    and of which family;
  *  - with two or more, a kernel on one stream that waits (a bounded spin)
  *    for a flag set by a kernel launched afterwards on another stream sees
  *    the flag: the two streams ran at the same time, not serialized on one
@@ -11,7 +12,8 @@
  *  - results are right with events between the streams: stream A computes
  *    y = 2x, records an event; stream B waits for it and computes z = 2y,
  *    40 rounds with new x each time, z read back on B.
- * Registered twice: as the device comes, and with KERN_VULKAN_QUEUES=1.
+ * Registered twice: as the device comes, and with KERN_VULKAN_QUEUES=1
+ * and KERN_VULKAN_QUEUE_FAMILY naming a family no device has.
  * Needs a Vulkan device with native streams (77 otherwise).
  */
 #include <stdint.h>
@@ -86,6 +88,11 @@ int main(void) {
   ASSERT_TRUE(nq >= 1);
   const char *lim = getenv("KERN_VULKAN_QUEUES");
   if (lim && *lim) EXPECT_TRUE(nq <= atoi(lim));
+  /* and which queue family (a compute one without graphics first;
+   * $KERN_VULKAN_QUEUE_FAMILY naming one that does not exist falls back) */
+  const char *fam = strstr(di.description, "(family ");
+  ASSERT_TRUE(fam != NULL);
+  printf("queue family %d\n", atoi(fam + 8));
 
   kern_module *m;
   ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "queues.py", src,
