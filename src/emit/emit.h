@@ -188,6 +188,9 @@ const char *emit_lowp_stored(Emit *E, const Type *t, IrExpr *e);
  * false if bi is not one of them. */
 bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
                        const Type **args, const char *name);
+/* extra.c: `T *name` on C, CUDA, OpenCL; `inout T name[n]` on Vulkan
+ * (Note [vulkan array parameters]) */
+const char *emit_array_param(Emit *E, const char *T, const char *name, int n);
 /* linalg.c: wp.svd3, svd2, qr3, eig3 (one result per index argument) */
 bool emit_linalg_helper(Emit *E, Buf *b, int bi, const Type *ret,
                         const Type **args, const char *name);

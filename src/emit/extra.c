@@ -340,6 +340,23 @@ static bool random_helper(Emit *E, Buf *b, int bi, int n, const Type **args,
 
 /* ---------------------------------------------------------------- noise */
 
+/* Note [vulkan array parameters]: a helper that hands a small array to
+ * another (Perlin noise's lattice cell and gradients, the Jacobi
+ * iteration's matrix entries and quaternion, linalg.c) takes a pointer to
+ * its first element on C, CUDA and OpenCL.  GLSL has no pointers, and the
+ * vulkan rewriter's `T *p` -> `inout T p` (Note [GLSL through common.c])
+ * makes one value of it, which cannot be indexed; so on Vulkan such a
+ * parameter is spelled `inout T p[N]`, the array itself, copied in and
+ * out by value.  That is C's meaning as long as no two arguments of a call
+ * share memory, which holds for each of these calls, and the copies are
+ * of at most 6 elements.  A null pointer has no spelling there either:
+ * k_perlinD's optional gradient is a flag and an array on Vulkan. */
+const char *emit_array_param(Emit *E, const char *T, const char *name, int n) {
+  if (E->T->id == KERN_TARGET_VULKAN)
+    return arena_printf(E->C, "inout %s %s[%d]", T, name, n);
+  return arena_printf(E->C, "%s *%s", T, name);
+}
+
 /* Note [Perlin noise]: Warp's noise.h, restated.  A position splits into
  * its lattice cell (lo = floor, hi = lo + 1; wp.pnoise takes both modulo
  * the periods with C's %) and its fraction d.  Corner m of the cell (bit k
@@ -368,8 +385,9 @@ static const char *perlin_helper(Emit *E, int D) {
   buf_init(&pb, E->C);
   Buf *b = &pb;
   /* the gradient of one corner */
-  buf_printf(b, "%s void k_perlin_corner%d(uint32_t seed, int32_t *c, float *g) {\n",
-             Q, D);
+  buf_printf(b, "%s void k_perlin_corner%d(uint32_t seed, %s, %s) {\n", Q, D,
+             emit_array_param(E, "int32_t", "c", D),
+             emit_array_param(E, "float", "g", D));
   if (D == 1) {
     buf_printf(b, "  uint32_t idx = (uint32_t)c[0] * 73856093u + seed;\n"
                   "  g[0] = %s(&idx, -1.0f, 1.0f);\n}\n", r3);
@@ -387,22 +405,31 @@ static const char *perlin_helper(Emit *E, int D) {
     buf_printf(b, ");\n  for (int k = 0; k < %d; k++) g[k] = l > 0.0f ? g[k] / l : 0.0f;\n}\n",
                D);
   }
-  /* value, and with gr != 0 the gradient, at the cell lo/hi, fraction d */
+  /* value, and with gr != 0 (Vulkan: want) the gradient, at the cell
+   * lo/hi, fraction d (Note [vulkan array parameters]) */
   int M = 1 << D;
+  bool vk = E->T->id == KERN_TARGET_VULKAN;
+  const char *G = vk ? "want" : "gr";
+  /* corner m is hi along axis k (GLSL takes no int as a condition) */
+  const char *H = vk ? "((m >> k) & 1) != 0" : "(m >> k) & 1";
+  buf_printf(b, "%s float %s(uint32_t seed, %s, %s, %s, %s%s) {\n", Q, name,
+             emit_array_param(E, "int32_t", "lo", D),
+             emit_array_param(E, "int32_t", "hi", D),
+             emit_array_param(E, "float", "d", D), vk ? "bool want, " : "",
+             emit_array_param(E, "float", "gr", D));
   buf_printf(b,
-             "%s float %s(uint32_t seed, int32_t *lo, int32_t *hi, float *d, float *gr) {\n"
              "  float v[%d], gv[%d][%d];\n"
              "  for (int m = 0; m < %d; m++) {\n"
              "    int32_t c[%d]; float o[%d];\n"
              "    for (int k = 0; k < %d; k++) {\n"
-             "      c[k] = (m >> k) & 1 ? hi[k] : lo[k];\n"
-             "      o[k] = (m >> k) & 1 ? d[k] - 1.0f : d[k];\n"
+             "      c[k] = %s ? hi[k] : lo[k];\n"
+             "      o[k] = %s ? d[k] - 1.0f : d[k];\n"
              "    }\n"
              "    k_perlin_corner%d(seed, c, gv[m]);\n",
-             Q, name, M, M, D, M, D, D, D, D);
+             M, M, D, M, D, D, D, H, H, D);
   /* Warp's value path sums o.g from its first product; the gradient path
    * calls dot(), which for 4-vectors starts from 0 */
-  buf_puts(b, "    v[m] = gr ? ");
+  buf_printf(b, "    v[m] = %s ? ", G);
   if (D == 4)
     buf_puts(b, "0.0f + ");
   for (int k = 0; k < D; k++)
@@ -417,7 +444,7 @@ static const char *perlin_helper(Emit *E, int D) {
                 "    float ds = 30.0f * t * t * (t * (t - 2.0f) + 1.0f);\n"
                 "    for (int m = 0; m < %d; m += 2 << k) {\n"
                 "      int n = m + (1 << k);\n"
-                "      if (gr) {\n"
+                "      if (%s) {\n"
                 "        float q = (v[n] - v[m]) * ds;\n"
                 "        for (int j = 0; j < %d; j++)\n"
                 "          gv[m][j] = (gv[n][j] - gv[m][j]) * s + q * (j == k ? 1.0f : 0.0f) + gv[m][j];\n"
@@ -425,8 +452,8 @@ static const char *perlin_helper(Emit *E, int D) {
                 "      v[m] = (v[n] - v[m]) * s + v[m];\n"
                 "    }\n"
                 "  }\n"
-                "  if (gr) for (int j = 0; j < %d; j++) gr[j] = gv[0][j];\n"
-                "  return v[0];\n}\n", D, M, D, D);
+                "  if (%s) for (int j = 0; j < %d; j++) gr[j] = gv[0][j];\n"
+                "  return v[0];\n}\n", D, M, G, D, G, D);
   emit_pre(E, name, "%s", pb.p);
   return name;
 }
@@ -441,11 +468,16 @@ static bool noise_helper(Emit *E, Buf *b, int bi, int n, const Type **args,
   const char *fl = mathfn(E, "floor", KERN_SCALAR_FLOAT32);
   const char *X = emit_ctype(E, args[1]);
   const char *x = D == 1 ? "x" : "x.c[k]";
+  /* Note [vulkan array parameters]: no null gradient pointer there */
+  bool vk = E->T->id == KERN_TARGET_VULKAN;
   if (bi == BI_NOISE || bi == BI_PNOISE) {
     buf_printf(b, "%s float %s(uint32_t seed, %s x", Q, name, X);
     for (int k = 0; bi == BI_PNOISE && k < D; k++)
       buf_printf(b, ", int32_t p%d", k);
-    buf_printf(b, ") {\n  int32_t lo[%d], hi[%d]; float d[%d];\n", D, D, D);
+    buf_printf(b, ") {\n  int32_t lo[%d], hi[%d]; float d[%d]", D, D, D);
+    if (vk)
+      buf_printf(b, ", g[%d]", D); /* the gradient, not computed */
+    buf_puts(b, ";\n");
     if (bi == BI_PNOISE) {
       buf_puts(b, "  int32_t p[] = {");
       for (int k = 0; k < D; k++)
@@ -456,13 +488,17 @@ static bool noise_helper(Emit *E, Buf *b, int bi, int n, const Type **args,
                   "    d[k] = %s - %s(%s);\n"
                   "    lo[k] = (int32_t)%s(%s);\n", D, x, fl, x, fl, x);
     if (bi == BI_PNOISE)
-      /* C's remainder, as Warp's mod(); a zero period gives 0 rather
-       * than a division fault */
-      buf_puts(b, "    lo[k] = p[k] ? lo[k] % p[k] : 0;\n"
-                  "    hi[k] = p[k] ? (lo[k] + 1) % p[k] : 0;\n");
+      /* C's remainder, as Warp's mod() (on Vulkan k_rem: GLSL leaves % of
+       * a negative operand undefined); a zero period gives 0 rather than
+       * a division fault */
+      buf_puts(b, vk ? "    lo[k] = p[k] != 0 ? k_rem(lo[k], p[k]) : 0;\n"
+                       "    hi[k] = p[k] != 0 ? k_rem(lo[k] + 1, p[k]) : 0;\n"
+                     : "    lo[k] = p[k] ? lo[k] % p[k] : 0;\n"
+                       "    hi[k] = p[k] ? (lo[k] + 1) % p[k] : 0;\n");
     else
       buf_puts(b, "    hi[k] = lo[k] + 1;\n");
-    buf_printf(b, "  }\n  return %s(seed, lo, hi, d, 0);\n}\n", P);
+    buf_printf(b, "  }\n  return %s(seed, lo, hi, d, %s);\n}\n", P,
+               vk ? "false, g" : "0");
     (void)n;
     return true;
   }
@@ -472,10 +508,14 @@ static bool noise_helper(Emit *E, Buf *b, int bi, int n, const Type **args,
   const char *R = emit_ctype(E, ret);
   int F = D == 2 ? 1 : 3;
   randf1(E); /* k_pcg */
+  /* GLSL's initializer lists name every element */
+  const char *zero = vk ? "{{0.0f, 0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 0.0f}, "
+                          "{0.0f, 0.0f, 0.0f, 0.0f}}"
+                        : "{{0}}";
   buf_printf(b, "%s %s %s(uint32_t seed, %s x, uint32_t octaves, float lacunarity, float gain) {\n"
-                "  float sum[3][4] = {{0}}, freq = 1.0f, amp = 1.0f;\n"
+                "  float sum[3][4] = %s, freq = 1.0f, amp = 1.0f;\n"
                 "  for (int i = 0; (uint32_t)i < octaves; i++) {\n"
-                "    int32_t lo[%d], hi[%d]; float d[%d], g[4];\n"
+                "    int32_t lo[%d], hi[%d]; float d[%d], g[%d];\n"
                 "    for (int k = 0; k < %d; k++) {\n"
                 "      float pt = freq * x.c[k];\n"
                 "      d[k] = pt - %s(pt);\n"
@@ -485,12 +525,13 @@ static bool noise_helper(Emit *E, Buf *b, int bi, int n, const Type **args,
                 "    for (int f = 0; f < %d; f++) {\n"
                 "      if (f == 1) seed = k_pcg(seed + k_pcg(10019689u));\n"
                 "      if (f == 2) seed = k_pcg(seed + k_pcg(13112221u));\n"
-                "      %s(seed, lo, hi, d, g);\n"
+                "      %s(seed, lo, hi, d, %sg);\n"
                 "      for (int k = 0; k < %d; k++) sum[f][k] = sum[f][k] + amp * g[k];\n"
                 "    }\n"
                 "    amp *= gain;\n"
                 "    freq *= lacunarity;\n"
-                "  }\n  %s r;\n", Q, R, name, X, D, D, D, D, fl, fl, F, P, D, R);
+                "  }\n  %s r;\n", Q, R, name, X, zero, D, D, D, vk ? D : 4, D, fl, fl, F,
+             P, vk ? "true, " : "", D, R);
   if (D == 2)
     buf_puts(b, "  r.c[0] = -sum[0][1];\n  r.c[1] = sum[0][0];\n");
   else

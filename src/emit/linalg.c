@@ -49,9 +49,9 @@ static const char *const jacobi_src =
     /* one Jacobi rotation of the pair (0,1) of the symmetric s (s11, s21,
      * s22, s31, s32, s33), accumulated into the quaternion q (x, y, z,
      * w); then the entries are renamed so the next pair is (0,1) */
-    "@Q void k_lin_rot_@X(@T *s, @T *q, int i0, int i1, int i2) {\n"
+    "@Q void k_lin_rot_@X(@s, @q, int i0, int i1, int i2) {\n"
     "  @T ch = (@T)2 * (s[0] - s[2]), sh = s[1];\n"
-    "  int big = @G * sh * sh < ch * ch;\n"
+    "  @B big = @G * sh * sh < ch * ch;\n"
     "  @T w = (@T)1 / @S(ch * ch + sh * sh);\n"
     "  ch = big ? w * ch : 0.9238795325112867@K;\n"
     "  sh = big ? w * sh : 0.3826834323650898@K;\n"
@@ -73,7 +73,7 @@ static const char *const jacobi_src =
     "  q[i1] = q[i1] - t[i0];\n"
     "}\n"
     /* the sweeps, and the rotation's matrix */
-    "@P void k_lin_jacobi_@X(@T *s, @M *m) {\n"
+    "@P void k_lin_jacobi_@X(@s, @M *m) {\n"
     "  @T q[4] = {0, 0, 0, 1};\n"
     "  for (int it = 0; it < @N; it++) {\n"
     "    k_lin_rot_@X(s, q, 0, 1, 2);\n"
@@ -98,9 +98,9 @@ static const char *const jacobi_src =
     "  @M r;\n"
     "  for (int i = 0; i < 3; i++)\n"
     "    for (int j = 0; j < 3; j++) {\n"
-    "      @T v = (t ? a->m[0][i] : a->m[i][0]) * b->m[0][j];\n"
-    "      v = v + (t ? a->m[1][i] : a->m[i][1]) * b->m[1][j];\n"
-    "      r.m[i][j] = v + (t ? a->m[2][i] : a->m[i][2]) * b->m[2][j];\n"
+    "      @T v = (@t ? a->m[0][i] : a->m[i][0]) * b->m[0][j];\n"
+    "      v = v + (@t ? a->m[1][i] : a->m[i][1]) * b->m[1][j];\n"
+    "      r.m[i][j] = v + (@t ? a->m[2][i] : a->m[i][2]) * b->m[2][j];\n"
     "    }\n"
     "  return r;\n"
     "}\n";
@@ -224,7 +224,9 @@ static const char *const svd2_src =
  * those of the decompositions themselves), @T the scalar type, @X its
  * signature (f32), @M and @V the matrix and vector types, @S( and @A( sqrt
  * and fabs, @K a literal's suffix, @G, @E and @N Warp's constants for the
- * type. */
+ * type, @s and @q the parameters s[6] and q[4] of the Jacobi rotation
+ * (Note [vulkan array parameters] in extra.c), @B a condition's type and
+ * @t the condition "t" (GLSL's conditions are bools). */
 static void expand(Emit *E, Buf *b, const char *src, kern_scalar sc, int n) {
   bool f32 = sc == KERN_SCALAR_FLOAT32;
   bool suffix = f32 && !E->T->overloaded_math;
@@ -247,6 +249,11 @@ static void expand(Emit *E, Buf *b, const char *src, kern_scalar sc, int n) {
   rep['G'] = f32 ? "5.82842712474619f" : "5.82842712474619";
   rep['E'] = f32 ? "1e-6f" : "1e-12";
   rep['N'] = f32 ? "4" : "8";
+  bool vk = E->T->id == KERN_TARGET_VULKAN;
+  rep['B'] = vk ? "bool" : "int";
+  rep['t'] = vk ? "t != 0" : "t";
+  rep['s'] = emit_array_param(E, rep['T'], "s", 6);
+  rep['q'] = emit_array_param(E, rep['T'], "q", 4);
   for (const char *p = src; *p; p++) {
     if (*p == '@' && p[1] > 0 && rep[(int)p[1]]) {
       buf_puts(b, rep[(int)p[1]]);
