@@ -3,7 +3,6 @@
 # by a tile, and reductions along one axis (wp.tile_sum(t, axis=k),
 # wp.tile_reduce(op, t, axis=k)) on 1-d, 2-d and 3-d tiles, the last block
 # partial (its zeros read from outside the array take part, as in Warp).
-# kern-skip: vulkan-debug (passes unchecked; checked, lavapipe builds its shader for over 10 minutes of a CPU: CI of 03d79d3 timed out, 2026-11-29)
 # kern-test: tile_ops_axis --dim 2 --tiled --block-dim 64 a='rand(float32,2,12,seed=3)' b='rand(float32,2,12,seed=4)' k='rand(int32,40,seed=5)' v='rand(vec3,12,seed=6)' c='rand(float32,2,3,4,seed=7)' out='zeros(float32,2,12)' ki='zeros(int32,2,3,16)' ov='zeros(vec3,2,12)' sx='zeros(float32,2,4,12)' s3='zeros(float32,2,3,4)'
 # kern-check: out rtol=1e-6
 # kern-check: ki
