@@ -904,13 +904,28 @@ static bool edge_helper(Emit *E, Buf *b, int bi, const Type *ret,
  * distance is zero (coplanar), on the six in-plane edge normals after
  * dropping the normal's largest coordinate.  Intervals that touch count
  * as intersecting.  The answers agree except for touching or nearly
- * degenerate triangles, where both are decided by rounding. */
+ * degenerate triangles, where both are decided by rounding.
+ *
+ * GLSL (the vulkan target) spells three things its own way: a row of P
+ * or Ed (a vertex or an edge), which C reads through a pointer, is
+ * copied into a local array of 3, as GLSL has no pointers; the sign
+ * counts add int(d > 0) where C adds the comparison itself; and the
+ * coplanar test is `coplanar == 0`, as GLSL's `!` takes only a bool.
+ * The other targets keep the C text. */
 static bool tri_helper(Emit *E, Buf *b, int bi, const Type **args,
                        const char *name) {
   if (bi != BI_INTERSECT_TRI_TRI)
     return false;
   const char *V = emit_ctype(E, args[0]), *T = emit_ctype(E, sc_t(args[0]->sc));
   const char *ab = mathfn(E, "fabs", args[0]->sc);
+  bool vk = E->T->id == KERN_TARGET_VULKAN;
+  /* a row's type and its declarators q, a and c */
+  const char *R = vk ? T : arena_printf(E->C, "const %s", T);
+  const char *q = vk ? "q[3]" : "*q", *a = vk ? "a[3]" : "*a",
+             *c = vk ? "c[3]" : "*c";
+  const char *signs = vk ? "pos += int(d > 0); neg += int(d < 0);"
+                         : "pos += d > 0; neg += d < 0;";
+  const char *tilted = vk ? "coplanar == 0" : "!coplanar";
   buf_printf(b,
              "%s int32_t %s(%s v0, %s v1, %s v2, %s u0, %s u1, %s u2) {\n"
              "  %s P[2][3][3];\n"
@@ -932,19 +947,19 @@ static bool tri_helper(Emit *E, Buf *b, int bi, const Type **args,
              "    %s d0 = N[t][0] * P[t][0][0] + N[t][1] * P[t][0][1] + N[t][2] * P[t][0][2];\n"
              "    int pos = 0, neg = 0;\n"
              "    for (int i = 0; i < 3; i++) {\n"
-             "      const %s *q = P[1 - t][i];\n"
+             "      %s %s = P[1 - t][i];\n"
              "      %s d = N[t][0] * q[0] + N[t][1] * q[1] + N[t][2] * q[2] - d0;\n"
              "      if (%s(d) < (%s)1e-6) d = 0;\n"
-             "      pos += d > 0; neg += d < 0;\n"
+             "      %s\n"
              "      if (d != 0) coplanar = 0;\n"
              "    }\n"
              "    if (pos == 3 || neg == 3) return 0;\n"
              "  }\n"
              "  %s ax[9][3];\n  int nax = 0;\n"
-             "  if (!coplanar) {\n"
+             "  if (%s) {\n"
              "    for (int i = 0; i < 3; i++)\n"
              "      for (int j = 0; j < 3; j++, nax++) {\n"
-             "        const %s *a = Ed[0][i], *c = Ed[1][j];\n"
+             "        %s %s = Ed[0][i], %s = Ed[1][j];\n"
              "        ax[nax][0] = a[1] * c[2] - a[2] * c[1];\n"
              "        ax[nax][1] = a[2] * c[0] - a[0] * c[2];\n"
              "        ax[nax][2] = a[0] * c[1] - a[1] * c[0];\n"
@@ -971,8 +986,8 @@ static bool tri_helper(Emit *E, Buf *b, int bi, const Type **args,
              "    if (hi[0] < lo[1] || hi[1] < lo[0]) return 0;\n"
              "  }\n"
              "  return 1;\n}\n",
-             E->T->fn_qual, name, V, V, V, V, V, V, T, T, T, T, T, ab, T, T, T, ab, ab,
-             T, T);
+             E->T->fn_qual, name, V, V, V, V, V, V, T, T, T, R, q, T, ab, T,
+             signs, T, tilted, R, a, c, ab, ab, T, T);
   return true;
 }
 
