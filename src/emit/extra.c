@@ -69,6 +69,85 @@ static const char *erfinv_core(Emit *E) {
   return name;
 }
 
+/* Note [vulkan cast]: GLSL has no unions, so on the vulkan target
+ * wp.cast(a, T) moves the bits itself.  Each component of a becomes the
+ * unsigned integer of its width (floatBitsToUint, doubleBitsToUint64, a
+ * 16-bit float's own rounding to its 16 bits, Note [16-bit floats] in
+ * half.c, a signed integer's constructor); those words are split, or
+ * joined, into words of T's component width, low bits first as a union
+ * of the two types lays them out in little-endian memory (component 0 of
+ * a vec2ui is the low half of the uint64); and each word becomes T's
+ * component by the inverse conversion.  A 16-bit float is read and made
+ * from its 16 bits (emit_lowp_expr passes the 16-bit types), as Warp
+ * does; the C union of the other targets reads the float32 register that
+ * holds it, so there wp.cast(float16(1.5), int16) is 0, not 0x3E00. */
+
+/* Component i of the value v of type t. */
+static const char *cast_comp(Emit *E, const Type *t, const char *v, int i) {
+  if (t->kind == TY_VEC)
+    return arena_printf(E->C, "%s.c[%d]", v, i);
+  if (t->kind == TY_MAT)
+    return arena_printf(E->C, "%s.m[%d][%d]", v, i / t->cols, i % t->cols);
+  return v;
+}
+
+static const char *cast_uint(int bits) {
+  return bits == 8 ? "uint8_t" : bits == 16 ? "uint16_t"
+         : bits == 32 ? "uint32_t" : "uint64_t";
+}
+
+/* The bits of x, of scalar type sc, as an unsigned integer (to) or the
+ * value of type sc whose bits are the unsigned integer x (!to). */
+static const char *cast_bits(Emit *E, kern_scalar sc, const char *x, bool to) {
+  if (sc_is_lowp(sc))
+    return arena_printf(E->C, "%s(%s)", emit_lowp_conv(E, sc, !to), x);
+  if (sc == KERN_SCALAR_FLOAT32)
+    return arena_printf(E->C, to ? "floatBitsToUint(%s)" : "uintBitsToFloat(%s)", x);
+  if (sc == KERN_SCALAR_FLOAT64)
+    return arena_printf(E->C, to ? "doubleBitsToUint64(%s)"
+                                 : "uint64BitsToDouble(%s)", x);
+  if (!sc_is_signed(sc))
+    return x;
+  return arena_printf(E->C, "%s(%s)",
+                      to ? cast_uint(sc_bits(sc)) : emit_ctype(E, ty_scalar(sc)), x);
+}
+
+static void cast_glsl(Emit *E, Buf *b, const Type *ret, const Type *arg,
+                      const char *name) {
+  const char *RT = emit_ctype(E, ret);
+  int ws = sc_bits(arg->sc), wd = sc_bits(ret->sc);
+  int ns = arg->kind == TY_SCALAR ? 1 : arg->rows * arg->cols;
+  int nd = ret->kind == TY_SCALAR ? 1 : ret->rows * ret->cols;
+  const char *US = cast_uint(ws), *UD = cast_uint(wd);
+  buf_printf(b, "%s %s %s(%s a) {\n", E->T->fn_qual, RT, name,
+             emit_ctype(E, arg));
+  for (int i = 0; i < ns; i++)
+    buf_printf(b, "  %s s%d = %s;\n", US, i,
+               cast_bits(E, arg->sc, cast_comp(E, arg, "a", i), true));
+  if (ret->kind != TY_SCALAR)
+    buf_printf(b, "  %s r;\n", RT);
+  for (int j = 0; j < nd; j++) {
+    Buf w; /* the word of component j */
+    buf_init(&w, E->C);
+    if (ws == wd)
+      buf_printf(&w, "s%d", j);
+    else if (ws > wd) /* a part of one source word */
+      buf_printf(&w, j % (ws / wd) ? "%s(s%d >> %d)" : "%s(s%d)", UD,
+                 j / (ws / wd), j % (ws / wd) * wd);
+    else /* source words joined */
+      for (int p = 0; p < wd / ws; p++)
+        buf_printf(&w, p ? " | (%s(s%d) << %d)" : "%s(s%d)", UD,
+                   j * (wd / ws) + p, p * ws);
+    const char *v = cast_bits(E, ret->sc, w.p, false);
+    if (ret->kind == TY_SCALAR)
+      buf_printf(b, "  return %s;\n}\n", v);
+    else
+      buf_printf(b, "  %s = %s;\n", cast_comp(E, ret, "r", j), v);
+  }
+  if (ret->kind != TY_SCALAR)
+    buf_puts(b, "  return r;\n}\n");
+}
+
 /* Scalar math: erf, erfc, erfinv, erfcinv, copysign, bit_count, cast. */
 static bool math_helper(Emit *E, Buf *b, int bi, const Type *ret,
                         const Type **args, const char *name) {
@@ -108,6 +187,10 @@ static bool math_helper(Emit *E, Buf *b, int bi, const Type *ret,
     return true;
   }
   case BI_CAST:
+    if (E->T->id == KERN_TARGET_VULKAN) { /* Note [vulkan cast] */
+      cast_glsl(E, b, ret, args[0], name);
+      return true;
+    }
     /* the same bits read as another type: a union, which C, CUDA C++
      * and OpenCL C all allow */
     buf_printf(b, "%s %s %s(%s a) {\n  union { %s a; %s r; } u;\n"

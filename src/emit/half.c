@@ -746,6 +746,14 @@ bool emit_lowp_expr(Emit *E, Buf *b, IrExpr *e) {
       lt[i] = e->args[i]->ty;
       at[i] = emit_wide(E, e->args[i]->ty);
     }
+    if (e->bi == BI_CAST && E->T->id == KERN_TARGET_VULKAN) {
+      /* Note [vulkan cast] (extra.c): the helper reads and makes the
+       * 16 bits, so it takes the 16-bit types */
+      buf_printf(b, "%s(", emit_helper(E, BI_CAST, t, 1, lt));
+      emit_expr(E, b, e->args[0]);
+      buf_puts(b, ")");
+      return true;
+    }
     const char *h = e->nargs > 0 && e->nargs <= 3 && emit_lowp(lt[0])
                         ? lowp_special(E, e->bi, t, e->nargs, lt)
                         : NULL; /* quat_identity(dtype=...) has no argument */
