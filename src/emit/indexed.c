@@ -89,6 +89,20 @@ const char *emit_indexed_from_warp(Emit *E, const Type *t) {
   const char *A = emit_indexed_type(E, t);
   const char *S = emit_stype(E, t->elem);
   const char *name = arena_printf(E->C, "k_from_w%s", emit_tysig(E, t));
+  if (E->T->id == KERN_TARGET_VULKAN) { /* Note [vulkan indexed arrays] */
+    if (emit_need(E, name))
+      emit_pre(E, name,
+               "%s %s(%s w) {\n  %s r;\n  r.data = kref_%s(w.data);\n"
+               "  for (int k = 0; k < 4; k++) {\n"
+               "    bool d = k < %d;\n"
+               "    r.shape[k] = d ? int64_t(w.shape[k]) : 0;\n"
+               "    r.dshape[k] = d ? int64_t(w.dshape[k]) : 0;\n"
+               "    r.strides[k] = d ? int64_t(w.dstrides[k]) / %zu : 0;\n"
+               "    r.idx[k] = kref_int32_t(d ? w.idx[k] : uint64_t(0));\n"
+               "  }\n  return r;\n}\n",
+               A, name, W, A, S, t->ndim, ty_size(t->elem));
+    return name;
+  }
   if (emit_need(E, name))
     emit_pre(E, name,
              "%s %s %s(%s w) {\n  %s r;\n  r.data = (%s%s *)w.data;\n"
@@ -243,8 +257,11 @@ void emit_indexed_ocl_prologue(Emit *E, IrVar *p) {
  * runtime's vk_pack writes in place of kern's buffer handles; the members
  * below spell that layout in std430 (the 16-bit ndim and flags as one
  * uint32, unused), and the prologue converts it as emit_indexed_from_warp
- * does.  A view of an indexed array moves the data reference by the
- * offset in bytes, as Note [vulkan views] in view.c. */
+ * does.  A struct's field holds the same 104 bytes (its addresses made
+ * device addresses by vk_pack too), and emit_indexed_from_warp's GLSL
+ * spelling makes the references from them.  A view of an indexed array
+ * moves the data reference by the offset in bytes, as Note [vulkan views]
+ * in view.c. */
 void emit_indexed_vk_member(Emit *E, Buf *args, IrVar *p) {
   (void)E;
   const char *n = p->name;

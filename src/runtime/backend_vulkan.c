@@ -2469,6 +2469,28 @@ static vk_buf *vk_find(vk_dev *d, const void *p) {
   return NULL;
 }
 
+/* Note [vulkan indexed arrays] (emit/indexed.c): Warp's indexedarray_t at
+ * w, a parameter or a struct's field (runtime/indexed.c wrote kern's
+ * buffer handles in it), its data and index addresses made device
+ * addresses. */
+static kern_status vk_indexed_addrs(vk_state *st, vk_dev *d, int dev,
+                                    const char *name, unsigned char *w) {
+  for (int j = -1; j < 4; j++) {
+    unsigned char *at = w + (j < 0 ? 0 : 56 + 8 * (size_t)j);
+    uint64_t h;
+    memcpy(&h, at, 8);
+    if (!h) continue;
+    vk_buf *b = vk_find(d, (const void *)(uintptr_t)h);
+    if (!b)
+      return kern__error(st->ctx, KERN_ERROR_INVALID_ARGUMENT,
+                         "vulkan: argument '%s': %s is not a vulkan:%d array",
+                         name, j < 0 ? "the data array" : "an index array",
+                         dev);
+    memcpy(at, &b->addr, 8);
+  }
+  return KERN_SUCCESS;
+}
+
 /* Writes a launch's arguments, in the std430 layout of the kernel's kargs
  * block, into tmp (*size bytes) and its work-group count into *groups
  * (st->lock held). */
@@ -2496,28 +2518,14 @@ static kern_status vk_pack(vk_state *st, vk_dev *d, int dev, const kc_kernel *k,
       memcpy(tmp + off + 8, a->shape, 32);
       off += 40;
     } else if (p->kind == KERN_PARAM_INDEXED) {
-      /* Note [vulkan indexed arrays] (emit/indexed.c): Warp's
-       * indexedarray_t (runtime/indexed.c wrote kern's buffer handles in
-       * it), its data and index addresses made device addresses */
       off = (off + 7) & ~(size_t)7;
       if (off + KERN_STRUCT_INDEXED_SIZE > 4096) {
         off = 4096;
         break;
       }
       memcpy(tmp + off, args[i], KERN_STRUCT_INDEXED_SIZE);
-      for (int j = -1; j < 4; j++) {
-        size_t at = off + (j < 0 ? 0 : 56 + 8 * (size_t)j);
-        uint64_t h;
-        memcpy(&h, tmp + at, 8);
-        if (!h) continue;
-        vk_buf *b = vk_find(d, (const void *)(uintptr_t)h);
-        if (!b)
-          return kern__error(st->ctx, KERN_ERROR_INVALID_ARGUMENT,
-                             "vulkan: argument '%s': %s is not a vulkan:%d "
-                             "array", p->name, j < 0 ? "the data array"
-                                                     : "an index array", dev);
-        memcpy(tmp + at, &b->addr, 8);
-      }
+      kern_status s = vk_indexed_addrs(st, d, dev, p->name, tmp + off);
+      if (s != KERN_SUCCESS) return s;
       off += KERN_STRUCT_INDEXED_SIZE;
     } else {
       size_t al = vk_align_of(p->type), n = kern__value_arg_size(p->type);
@@ -2532,11 +2540,13 @@ static kern_status vk_pack(vk_state *st, vk_dev *d, int dev, const kc_kernel *k,
        * address there */
       for (int f = 0; f < p->nfields; f++) {
         const kc_field *fd = &p->fields[f];
-        if (fd->kind == KERN_PARAM_INDEXED)
-          return kern__error(st->ctx, KERN_ERROR_UNSUPPORTED,
-                             "vulkan: argument '%s': the vulkan runtime does "
-                             "not pass indexed arrays in structs yet ('%s')",
-                             p->name, fd->name);
+        if (fd->kind == KERN_PARAM_INDEXED) {
+          if (fd->offset + KERN_STRUCT_INDEXED_SIZE > n) continue;
+          kern_status s = vk_indexed_addrs(st, d, dev, p->name,
+                                           tmp + off + fd->offset);
+          if (s != KERN_SUCCESS) return s;
+          continue;
+        }
         if (fd->kind != KERN_PARAM_ARRAY || fd->offset + 8 > n) continue;
         uint64_t h;
         memcpy(&h, tmp + off + fd->offset, 8);
