@@ -219,6 +219,9 @@ struct Type {
   /* A tile (issue #24; lower/check_tile.c): a fixed array view (priv,
    * fdims its shape) that the program sees as Warp's tile type. */
   bool tile;
+  /* A tile stack's handle (lower/check_tstack.c, Note [tile stacks]): an
+   * int32 scalar type marked with the stack it names. */
+  const struct TStack *tstack;
 };
 
 /* The most components a vector or matrix may have (rows * cols).  Warp

@@ -121,7 +121,7 @@ bool ty_eq(const Type *a, const Type *b) {
     return false;
   switch (a->kind) {
   case TY_SCALAR:
-    return a->sc == b->sc;
+    return a->sc == b->sc && a->tstack == b->tstack;
   case TY_VEC:
   case TY_MAT:
     return a->sc == b->sc && a->rows == b->rows && a->cols == b->cols &&

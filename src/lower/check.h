@@ -257,6 +257,7 @@ IrExpr *check_fixed_zeros(Ctx *X, Node *call);
 IrExpr *check_fixed_new(Ctx *X, const Type *t, Pos pos);
 /* check_tile.c: Warp's tiles (issue #24) */
 IrExpr *check_tile_call(Ctx *X, Node *call, const char *w); /* NULL: none */
+IrExpr *check_tstack_call(Ctx *X, Node *call, const char *w); /* NULL: none */
 IrExpr *check_tile_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
 IrExpr *check_tile_neg(Ctx *X, IrExpr *a, Pos pos);
 bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos);

@@ -853,6 +853,11 @@ IrExpr *check_call_expr(Ctx *X, Node *n) {
   const char *w = check_wp_attr(X, callee);
   if (w && !strcmp(w, "zeros")) /* a fixed-size local array */
     return check_fixed_zeros(X, n);
+  if (w && !strncmp(w, "tile_stack", 10)) {
+    IrExpr *stack = check_tstack_call(X, n, w); /* check_tstack.c */
+    if (stack)
+      return stack;
+  }
   if (w) {
     IrExpr *tile = check_tile_call(X, n, w); /* check_tile.c */
     if (tile)

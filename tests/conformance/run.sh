@@ -79,11 +79,14 @@ for f in $files; do
   # `# kern-skip: BACKEND (reason)` (one line per backend): a kernel the
   # backend refuses by design (tests/errors or a C test pins the refusal);
   # BACKEND "opencl" also covers "opencl:1"; "BACKEND-debug" skips it in
-  # debug mode (KERN_DEBUG=1) only.  `# kern-targets: c`: only the
-  # C target compiles it, so every backend but the CPU skips it.
+  # debug mode (KERN_DEBUG=1) only.  `# kern-targets: c [vulkan]`: only
+  # those targets compile it, so the other backends skip it (the CPU's
+  # target is c).
   dbg=none; [ "${KERN_DEBUG:-0}" = 1 ] && dbg=${BACKEND%%:*}-debug
+  tgt=${BACKEND%%:*}; [ "$tgt" = cpu ] && tgt=c
+  lim=$(sed -n 's/^# kern-targets: //p' "$f")
   if sed -n 's/^# kern-skip: \([a-z-]*\).*/\1/p' "$f" | grep -qx -e "${BACKEND%%:*}" -e "$dbg" ||
-     { [ "${BACKEND%%:*}" != cpu ] && grep -qx '# kern-targets: c' "$f"; }; then
+     { [ -n "$lim" ] && ! echo " $lim " | grep -q " $tgt "; }; then
     skipped=$((skipped + 1)); continue
   fi
   args=$(sed -n 's/^# kern-test: //p' "$f" | head -n 1)

@@ -16,7 +16,7 @@ KERN=$1; CHECK=$2; SRC=$3
 all=$( { for f in "$SRC"/examples/*.py "$SRC"/tests/conformance/*.py "$SRC"/tests/golden/*.py; do
            case "$f" in */gen_expected.py|*/make_expected.py) continue ;; esac
            # a file only the C target takes (tests/conformance/README.md)
-           grep -qx '# kern-targets: c' "$f" && continue
+           grep -q '^# kern-targets: ' "$f" && ! grep -Eq '^# kern-targets: (.* )?cuda( |$)' "$f" && continue
            echo "plain $f"
          done
          for f in "$SRC"/tests/debug/*.py; do [ -f "$f" ] && echo "debug $f"; done; } )

@@ -3,7 +3,7 @@
 # block (issue #24): kern has them where a block is one thread (the C
 # target, tests/conformance/tile_threads.py) and refuses them on CUDA and
 # OpenCL with an error at the call naming the builtin, never code that
-# would give each thread a tile of its own value only.
+# would give each thread a tile of its own value only.  wp.tile_stack too.
 # usage: tile_threads_gpu.sh KERN SRCDIR
 set -u
 KERN=$1; SRC=$2
@@ -36,5 +36,19 @@ else
     { echo "FAIL: tile_scatter_add: wrong diagnostic:"; cat "$T/err"; fail=1; }
 fi
 "$KERN" compile "$F" --target c -o "$T/out.c" || { echo "FAIL: the C target refused it"; fail=1; }
+# wp.tile_stack: one stack shared by a block's threads (check_tstack.c),
+# refused on CUDA and OpenCL the same way, compiled for C and Vulkan
+S=$SRC/tests/conformance/tile_stack.py
+line=$(grep -n 's = wp.tile_stack(' "$S" | cut -d: -f1)
+for target in cuda opencl; do
+  if "$KERN" compile "$S" --target $target -o "$T/out" 2>"$T/err"; then
+    echo "FAIL: $target compiled wp.tile_stack"; fail=1; continue
+  fi
+  grep -q "tile_stack.py:$line:12: error: wp.tile_stack collects the values of the threads of a block" "$T/err" ||
+    { echo "FAIL: $target: wrong diagnostic for wp.tile_stack:"; cat "$T/err"; fail=1; }
+done
+for target in c vulkan; do
+  "$KERN" compile "$S" --target $target -o "$T/out" || { echo "FAIL: the $target target refused wp.tile_stack"; fail=1; }
+done
 [ $fail = 0 ] && echo "tile_threads_gpu: refused on CUDA and OpenCL, compiled for C"
 exit $fail

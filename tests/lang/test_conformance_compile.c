@@ -34,6 +34,30 @@ static int cmp(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The text after "# kern-targets: " on a line of src (len bytes, not a C
+ * string), up to its newline; NULL when there is no such line. */
+static const char *targets_line(const char *src, size_t len) {
+  static const char mark[] = "\n# kern-targets: ";
+  for (size_t k = 0; k + sizeof mark - 1 <= len; k++)
+    if (memcmp(src + k, mark, sizeof mark - 1) == 0)
+      return src + k + sizeof mark - 1;
+  return NULL;
+}
+
+/* Whether the space-separated list at p (ended by a newline) names t. */
+static bool names_target(const char *p, const char *t) {
+  size_t n = strlen(t);
+  while (*p && *p != '\n') {
+    size_t w = strcspn(p, " \n");
+    if (w == n && memcmp(p, t, n) == 0)
+      return true;
+    p += w;
+    while (*p == ' ')
+      p++;
+  }
+  return false;
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s CONFORMANCE_DIR\n", argv[0]);
@@ -68,16 +92,12 @@ int main(int argc, char **argv) {
     if (!src)
       continue;
     files++;
-    /* `# kern-targets: c`: a file only the C target takes (a kernel the
-     * other targets refuse by design, that refusal pinned by its own
-     * test: tests/errors/tile_threads_gpu.sh) */
-    /* (src is len bytes, not a C string) */
-    static const char mark[] = "\n# kern-targets: c\n";
-    bool c_only = false;
-    for (size_t k = 0; !c_only && k + sizeof mark - 1 <= len; k++)
-      c_only = memcmp(src + k, mark, sizeof mark - 1) == 0;
+    /* `# kern-targets: c [vulkan]`: a file only those targets take (a
+     * kernel the others refuse by design, that refusal pinned by its own
+     * test: tests/errors/tile_threads_gpu.sh, tile_stack_gpu.sh) */
+    const char *only = targets_line(src, len);
     for (int t = 0; t < KERN_TARGET_COUNT; t++) {
-      if (c_only && t != KERN_TARGET_C)
+      if (only && !names_target(only, kern__target_name((kern__target)t)))
         continue;
       kc_result r;
       kern_status st = kern__compile(path, src, len, (kern__target)t, NULL, &r);

@@ -1,0 +1,285 @@
+/*
+ * check_tstack.c -- Warp's tile stacks (issue #24): wp.tile_stack(capacity,
+ * dtype), tile_stack_push, tile_stack_pop, tile_stack_count and
+ * tile_stack_clear, lowered to loads, stores and an int32 count.
+ *
+ * Note [tile stacks]: Warp's stack is one per block, in shared memory, and
+ * a push or pop moves one element per thread of the block.  kern has it
+ * where a block is one thread (the C target and Vulkan, Note [block_dim]
+ * in runtime/module.c, as Warp's CPU runs it): there the stack is the
+ * thread's own, a fixed array of capacity elements (check_fixed.c) and a
+ * hidden int32 count, and each operation is Warp's for a block of one:
+ *   push(v, h): if h and count < capacity, data[count] = v and the slot
+ *               returned is count, which then grows by one; else -1 (a
+ *               full stack drops the value, the count stays at capacity);
+ *   pop():      if count > 0, count drops by one and (data[count], count)
+ *               is returned; else (dtype's zero, -1);
+ *   count():    the count;  clear(): the count becomes 0.
+ * On CUDA and OpenCL the threads of a block would have to share the stack
+ * through shared memory, which kern's tiles do not use yet (Note [tiles,
+ * first stage] in check_tile.c), so there the module is refused as for
+ * wp.tile(x) (Note [threads' values]): the count starts from BI_TILE_SOLO.
+ *
+ * The variable a program binds to wp.tile_stack() is an int32 local whose
+ * type is marked (Type.tstack) with the stack it names; the operations
+ * find the storage and the count through that mark, never through the
+ * local's value, so `t = s` names the same stack, as in Warp.
+ */
+#include <string.h>
+
+#include "check.h"
+
+struct TStack {
+  const Type *elem;
+  int cap;
+  IrVar *data;  /* a fixed array view of cap elements */
+  IrVar *count; /* int32, 0..cap */
+};
+
+/* Fixed arrays and tiles share this bound (check_fixed.c, check_tile.c). */
+enum { TSTACK_MAX_BYTES = 65536 };
+
+/* Argument i (positional) or keyword name of call; NULL when absent. */
+static Node *arg_of(Ctx *X, Node *call, int i, const char *name,
+                    const char *const *names, const char *fn) {
+  int n = check_count_args(call->args);
+  int nn = 0;
+  while (names[nn])
+    nn++;
+  if (n > nn)
+    ERR(call->pos, "%s() takes %d arguments, got %d", fn, nn, n);
+  for (Node *kw = call->kwargs; kw; kw = kw->next) {
+    bool known = false;
+    for (int k = 0; names[k]; k++)
+      known |= !strcmp(kw->name, names[k]);
+    if (!known)
+      ERR(kw->pos, "%s() has no argument '%s'", fn, kw->name);
+  }
+  int k = 0;
+  for (Node *a = call->args; a; a = a->next, k++)
+    if (k == i) {
+      for (Node *kw = call->kwargs; kw; kw = kw->next)
+        if (!strcmp(kw->name, name))
+          ERR(kw->pos, "%s() got argument '%s' twice", fn, name);
+      return a;
+    }
+  for (Node *kw = call->kwargs; kw; kw = kw->next)
+    if (!strcmp(kw->name, name))
+      return kw->a;
+  return NULL;
+}
+
+static IrExpr *ci(Ctx *X, int v) {
+  return ir_const_int(X->C, t_i32(), (uint64_t)(int64_t)v);
+}
+
+/* A new hidden local set to v. */
+static IrVar *temp_of(Ctx *X, const char *base, IrExpr *v, Pos pos) {
+  Local *l = check_add_hidden_local(X, base, v->ty, pos);
+  check_def_set(X, X->nlocals - 1);
+  IrStmt *s = ir_stmt(X->C, S_ASSIGN, pos);
+  s->var = l->var;
+  s->a = v;
+  l->var->nassign += 2; /* assigned again below (set) */
+  check_emit(X, s);
+  return l->var;
+}
+
+static void set(Ctx *X, IrVar *v, IrExpr *e, Pos pos) {
+  IrStmt *s = ir_stmt(X->C, S_ASSIGN, pos);
+  s->var = v;
+  s->a = e;
+  v->nassign++;
+  check_emit(X, s);
+}
+
+static IrExpr *data_at(Ctx *X, struct TStack *k, IrExpr *i, Pos pos) {
+  IrExpr *e = ir_expr(X->C, E_LOAD, k->elem);
+  e->var = k->data;
+  e->nargs = 1;
+  e->args = arena_alloc(X->C, sizeof(IrExpr *));
+  e->args[0] = i;
+  e->pos = pos;
+  return e;
+}
+
+static void data_set(Ctx *X, struct TStack *k, IrExpr *i, IrExpr *v,
+                     Pos pos) {
+  IrStmt *s = ir_stmt(X->C, S_STORE, pos);
+  s->var = k->data;
+  s->nargs = 1;
+  s->args = arena_alloc(X->C, sizeof(IrExpr *));
+  s->args[0] = i;
+  s->c = v;
+  k->data->written = true;
+  check_emit(X, s);
+}
+
+/* `if (cond) {`: returns the statement; what is emitted until if_close
+ * goes into its body. */
+static IrStmt *if_open(Ctx *X, IrExpr *cond, IrStmt ***save, Pos pos) {
+  IrStmt *s = ir_stmt(X->C, S_IF, pos);
+  s->a = cond;
+  *save = X->tail;
+  X->tail = &s->body;
+  return s;
+}
+
+static void if_close(Ctx *X, IrStmt *s, IrStmt **save) {
+  X->tail = save;
+  check_emit(X, s);
+}
+
+/* wp.tile_stack(capacity, dtype) */
+static IrExpr *stack_new(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"capacity", "dtype", NULL};
+  Node *cn = arg_of(X, call, 0, "capacity", kw, fn);
+  Node *dn = arg_of(X, call, 1, "dtype", kw, fn);
+  if (!dn)
+    ERR(call->pos, "%s() missing required keyword argument 'dtype'", fn);
+  if (!cn)
+    ERR(call->pos, "%s() missing required keyword argument 'capacity'", fn);
+  const Type *et = check_type_expr(X, dn, "dtype");
+  if (!check_is_valuelike(et))
+    ERR(dn->pos, "%s(): dtype must be a scalar, vector, matrix or struct "
+                 "type, got %s", fn, TN(et));
+  Node *bad = check_not_constant(X, cn);
+  IrExpr *ce = bad ? NULL : check_expr(X, cn);
+  if (!ce || ce->kind != E_CONST || !ty_is_int(ce->ty))
+    ERR(cn->pos, "%s() requires capacity to be a positive integer constant "
+                 "(known when the kernel is compiled)", fn);
+  int64_t cap = sc_bits(ce->ty->sc) == 32 ? (int32_t)(uint32_t)ce->ival
+                                          : (int64_t)ce->ival;
+  if (cap <= 0)
+    ERR(cn->pos, "%s() requires capacity to be a positive integer, got "
+                 "%lld", fn, (long long)cap);
+  if ((double)cap * (double)ty_size(et) > TSTACK_MAX_BYTES)
+    ERR(cn->pos, "%s(): a stack of %lld %s is %.0f bytes, too large: kern "
+                 "allows at most %d bytes per stack for now (issue #24)",
+        fn, (long long)cap, TN(et), (double)cap * (double)ty_size(et),
+        TSTACK_MAX_BYTES);
+  struct TStack *k = arena_alloc(C, sizeof *k);
+  k->elem = et;
+  k->cap = (int)cap;
+  int dims[1] = {k->cap};
+  k->data = temp_of(X, "stack",
+                    check_fixed_new(X, check_fixed_view_type(X, et, 1, dims),
+                                    call->pos), call->pos);
+  /* Note [tile stacks]: the count of a block's one thread */
+  IrExpr *zero = ir_call(C, BI_TILE_SOLO, t_i32(), 0, NULL);
+  zero->pos = call->pos;
+  if (!C->solo_what) {
+    C->solo_what = "wp.tile_stack";
+    C->solo_pos = call->pos;
+  }
+  k->count = temp_of(X, "count", zero, call->pos);
+  Type *ht = arena_alloc(C, sizeof *ht);
+  *ht = *t_i32();
+  ht->tstack = k;
+  return ir_const_int(C, ht, 0);
+}
+
+/* The stack an argument names. */
+static struct TStack *stack_arg(Ctx *X, Node *n, const char *fn) {
+  if (!n)
+    ERR(X->f->pos, "%s() needs a tile stack", fn);
+  IrExpr *e = check_expr(X, n);
+  if (!e->ty->tstack)
+    ERR(n->pos, "%s(): the first argument must be a tile stack (from "
+                "wp.tile_stack), got %s", fn, TN(e->ty));
+  return (struct TStack *)e->ty->tstack;
+}
+
+/* wp.tile_stack_push(s, value, has_value): the slot written, or -1. */
+static IrExpr *stack_push(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"s", "value", "has_value", NULL};
+  Node *vn = arg_of(X, call, 1, "value", kw, fn);
+  Node *hn = arg_of(X, call, 2, "has_value", kw, fn);
+  struct TStack *k = stack_arg(X, arg_of(X, call, 0, "s", kw, fn), fn);
+  if (!vn || !hn)
+    ERR(call->pos, "%s() needs a stack, a value and has_value", fn);
+  IrExpr *v = check_expr(X, vn);
+  if (!ty_eq(v->ty, k->elem))
+    ERR(vn->pos, "%s(): value type %s does not match stack dtype %s", fn,
+        TN(v->ty), TN(k->elem));
+  IrExpr *h = check_expr(X, hn);
+  if (!ty_is_bool(h->ty))
+    ERR(hn->pos, "%s(): has_value must be a bool, got %s", fn, TN(h->ty));
+  IrVar *vv = temp_of(X, "push", v, vn->pos);
+  IrVar *hv = temp_of(X, "has", h, hn->pos);
+  IrVar *slot = temp_of(X, "slot", ci(X, -1), call->pos);
+  IrExpr *room = ir_binary(C, OP_LT, t_bool(), ir_ref(C, k->count),
+                           ci(X, k->cap));
+  IrExpr *cond = ir_expr(C, E_AND, t_bool());
+  cond->a = ir_ref(C, hv);
+  cond->b = room;
+  IrStmt **save;
+  IrStmt *s = if_open(X, cond, &save, call->pos);
+  data_set(X, k, ir_ref(C, k->count), ir_ref(C, vv), call->pos);
+  set(X, slot, ir_ref(C, k->count), call->pos);
+  set(X, k->count, ir_binary(C, OP_ADD, t_i32(), ir_ref(C, k->count),
+                             ci(X, 1)), call->pos);
+  if_close(X, s, save);
+  return ir_ref(C, slot);
+}
+
+/* wp.tile_stack_pop(s): the tuple (value, slot), slot -1 when empty. */
+static IrExpr *stack_pop(Ctx *X, Node *call, const char *fn) {
+  Compiler *C = X->C;
+  static const char *const kw[] = {"s", NULL};
+  struct TStack *k = stack_arg(X, arg_of(X, call, 0, "s", kw, fn), fn);
+  IrExpr *zero = check_fixed_new(X, check_fixed_view_type(X, k->elem, 1,
+                                                          (int[]){1}),
+                                 call->pos);
+  IrVar *z = temp_of(X, "zero", zero, call->pos);
+  IrVar *val = temp_of(X, "popped", data_at(X, &(struct TStack){
+                           .elem = k->elem, .data = z}, ci(X, 0), call->pos),
+                       call->pos);
+  IrVar *slot = temp_of(X, "slot", ci(X, -1), call->pos);
+  IrStmt **save;
+  IrStmt *s = if_open(X, ir_binary(C, OP_GT, t_bool(), ir_ref(C, k->count),
+                                   ci(X, 0)), &save, call->pos);
+  set(X, k->count, ir_binary(C, OP_SUB, t_i32(), ir_ref(C, k->count),
+                             ci(X, 1)), call->pos);
+  set(X, slot, ir_ref(C, k->count), call->pos);
+  set(X, val, data_at(X, k, ir_ref(C, k->count), call->pos), call->pos);
+  if_close(X, s, save);
+  const Type *items[2] = {k->elem, t_i32()};
+  IrExpr *t = ir_expr(C, E_MAKE, ty_tuple(C, 2, items));
+  t->nargs = 2;
+  t->args = arena_alloc(C, sizeof(IrExpr *) * 2);
+  t->args[0] = ir_ref(C, val);
+  t->args[1] = ir_ref(C, slot);
+  return t;
+}
+
+IrExpr *check_tstack_call(Ctx *X, Node *call, const char *w) {
+  const char *fn = arena_printf(X->C, "wp.%s", w);
+  static const char *const kw[] = {"s", NULL};
+  if (!strcmp(w, "tile_stack_count")) {
+    /* a plain read, so also in a loop condition (`while count(s) > 0`) */
+    struct TStack *k = stack_arg(X, arg_of(X, call, 0, "s", kw, fn), fn);
+    if (X->no_hoist)
+      return ir_ref(X->C, k->count);
+    return ir_ref(X->C, temp_of(X, "count", ir_ref(X->C, k->count),
+                                call->pos));
+  }
+  if (X->no_hoist)
+    ERR(call->pos, "%s() cannot be used in a loop condition or a "
+                   "conditionally evaluated operand; call it in a statement "
+                   "of its own", fn);
+  if (!strcmp(w, "tile_stack"))
+    return stack_new(X, call, fn);
+  if (!strcmp(w, "tile_stack_push"))
+    return stack_push(X, call, fn);
+  if (!strcmp(w, "tile_stack_pop"))
+    return stack_pop(X, call, fn);
+  if (!strcmp(w, "tile_stack_clear")) {
+    struct TStack *k = stack_arg(X, arg_of(X, call, 0, "s", kw, fn), fn);
+    set(X, k->count, ci(X, 0), call->pos);
+    return ir_expr(X->C, E_CONST, &ty_void);
+  }
+  return NULL;
+}
