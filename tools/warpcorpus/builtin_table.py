@@ -35,6 +35,7 @@ TILE_NOTE = ("issue #24: on the CPU a block is one thread as in Warp's CPU; on C
              "OpenCL each thread of a block computes the whole tile (docs/language.md, "
              "\"Tiles\"); ")
 TILE_GPU_NO = " (the CPU only: refused by name on CUDA and OpenCL)"
+TILE_STACK_GPU_NO = " (the CPU and Vulkan only: refused by name on CUDA and OpenCL)"
 TILE_TESTS = {
     "block_dim": "launch_tid_fold.py",
     "tile_load": "tile_load_store_1d.py, tile_load_store_2d.py",
@@ -77,6 +78,9 @@ TILE_TESTS = {
     "tile_scatter_add": "tile_threads.py" + TILE_GPU_NO,
     "tile_scatter_masked": "tile_threads.py" + TILE_GPU_NO,
     "tile_slice_indexed": "tile_subscript.py (the subscript form t[idx, :])",
+    **{name: "tile_stack.py" + TILE_STACK_GPU_NO
+       for name in ("tile_stack", "tile_stack_push", "tile_stack_pop",
+                    "tile_stack_count", "tile_stack_clear")},
 }
 # Tile builtins kern has under their operator or subscript spelling only.
 SPELLED_TILE = {"tile_add_inplace", "tile_sub_inplace", "tile_bit_and_inplace",
