@@ -202,7 +202,7 @@ struct Type {
   const Type **items;
   bool quat;           /* TY_VEC of 4: a quaternion (x, y, z, w) */
   bool xform;          /* TY_VEC of 7: a transform (p: vec3, q: quat) */
-  const char *name;    /* struct */
+  const char *name;    /* struct; a tile stack's handle (tstack) */
   const char **fnames; /* struct: field names */
   bool strided;        /* TY_ARRAY: a view (a[i], a[1:5], a[:, j]) with its
                           own strides; the same Warp type as the array */

@@ -190,6 +190,8 @@ kern_type ty_to_kern(const Type *t) {
 
 const char *ty_name(Compiler *C, const Type *t) {
   char buf[64] = "";
+  if (t->tstack) /* a tile stack's handle: its name says which */
+    return t->name;
   switch (t->kind) {
   case TY_VOID: return "None";
   case TY_VEC:

@@ -529,6 +529,10 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
       ERR(call->pos, "'%s': tiles as @wp.func arguments are not supported "
                      "yet (issue #24); pass arrays, or use the tile builtins "
                      "in the kernel", g->name);
+    if (at->tstack) /* check_tstack.c */
+      ERR(call->pos, "'%s': tile stacks as @wp.func arguments are not "
+                     "supported yet (issue #24); use the stack in the "
+                     "function that makes it", g->name);
   }
   if (nkw) {
     IrExpr **all = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)(npos + nkw));

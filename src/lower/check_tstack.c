@@ -177,6 +177,8 @@ static IrExpr *stack_new(Ctx *X, Node *call, const char *fn) {
   Type *ht = arena_alloc(C, sizeof *ht);
   *ht = *t_i32();
   ht->tstack = k;
+  ht->name = arena_printf(C, "tile_stack(capacity=%d, dtype=%s)", k->cap,
+                          TN(et));
   return ir_const_int(C, ht, 0);
 }
 
