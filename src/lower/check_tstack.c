@@ -93,9 +93,10 @@ static void set(Ctx *X, IrVar *v, IrExpr *e, Pos pos) {
   check_emit(X, s);
 }
 
-static IrExpr *data_at(Ctx *X, struct TStack *k, IrExpr *i, Pos pos) {
-  IrExpr *e = ir_expr(X->C, E_LOAD, k->elem);
-  e->var = k->data;
+/* a[i] of a 1-d fixed array a. */
+static IrExpr *load1(Ctx *X, IrVar *a, IrExpr *i, Pos pos) {
+  IrExpr *e = ir_expr(X->C, E_LOAD, a->ty->elem);
+  e->var = a;
   e->nargs = 1;
   e->args = arena_alloc(X->C, sizeof(IrExpr *));
   e->args[0] = i;
@@ -232,12 +233,12 @@ static IrExpr *stack_pop(Ctx *X, Node *call, const char *fn) {
   Compiler *C = X->C;
   static const char *const kw[] = {"s", NULL};
   struct TStack *k = stack_arg(X, arg_of(X, call, 0, "s", kw, fn), fn);
-  IrExpr *zero = check_fixed_new(X, check_fixed_view_type(X, k->elem, 1,
-                                                          (int[]){1}),
-                                 call->pos);
-  IrVar *z = temp_of(X, "zero", zero, call->pos);
-  IrVar *val = temp_of(X, "popped", data_at(X, &(struct TStack){
-                           .elem = k->elem, .data = z}, ci(X, 0), call->pos),
+  /* dtype's zero, whatever the type: the element of a new zeroed array */
+  int one[1] = {1};
+  IrVar *z = temp_of(X, "zero", check_fixed_new(X, check_fixed_view_type(
+                                    X, k->elem, 1, one), call->pos),
+                     call->pos);
+  IrVar *val = temp_of(X, "popped", load1(X, z, ci(X, 0), call->pos),
                        call->pos);
   IrVar *slot = temp_of(X, "slot", ci(X, -1), call->pos);
   IrStmt **save;
@@ -246,7 +247,7 @@ static IrExpr *stack_pop(Ctx *X, Node *call, const char *fn) {
   set(X, k->count, ir_binary(C, OP_SUB, t_i32(), ir_ref(C, k->count),
                              ci(X, 1)), call->pos);
   set(X, slot, ir_ref(C, k->count), call->pos);
-  set(X, val, data_at(X, k, ir_ref(C, k->count), call->pos), call->pos);
+  set(X, val, load1(X, k->data, ir_ref(C, k->count), call->pos), call->pos);
   if_close(X, s, save);
   const Type *items[2] = {k->elem, t_i32()};
   IrExpr *t = ir_expr(C, E_MAKE, ty_tuple(C, 2, items));
