@@ -10,15 +10,19 @@ KERN=$1; SRC=$2
 T=$(mktemp -d "${TMPDIR:-/tmp}/kern-tilegpu.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT
 fail=0
+# refused FILE WHAT MESSAGE: CUDA and OpenCL refuse FILE with MESSAGE
+refused() {
+  for target in cuda opencl; do
+    if "$KERN" compile "$1" --target $target -o "$T/out" 2>"$T/err"; then
+      echo "FAIL: $target compiled $2"; fail=1; continue
+    fi
+    grep -q "$3" "$T/err" ||
+      { echo "FAIL: $target: wrong diagnostic for $2:"; cat "$T/err"; fail=1; }
+  done
+}
 F=$SRC/tests/conformance/tile_threads.py
 line=$(grep -n '    t = wp.tile(x)' "$F" | cut -d: -f1)
-for target in cuda opencl; do
-  if "$KERN" compile "$F" --target $target -o "$T/out" 2>"$T/err"; then
-    echo "FAIL: $target compiled wp.tile(x)"; fail=1; continue
-  fi
-  grep -q "tile_threads.py:$line:12: error: wp.tile collects the values of the threads of a block: not supported on CUDA and OpenCL yet" "$T/err" ||
-    { echo "FAIL: $target: wrong diagnostic:"; cat "$T/err"; fail=1; }
-done
+refused "$F" "wp.tile(x)" "tile_threads.py:$line:12: error: wp.tile collects the values of the threads of a block: not supported on CUDA and OpenCL yet"
 # tile_from_thread alone
 sed '/wp.tile(/d; /wp.untile(tv)/d; /wp.untile(tp)/d; /tile_reshape(tv/d; /tile_sum(tm)/d; /wp.untile(wp.tile_sum(t)/d; /tile_store(out\[i, 0:1\]/d' "$F" >"$T/ft.py"
 if "$KERN" compile "$T/ft.py" --target cuda -o "$T/out" 2>"$T/err"; then
@@ -40,15 +44,9 @@ fi
 # refused on CUDA and OpenCL the same way, compiled for C and Vulkan
 S=$SRC/tests/conformance/tile_stack.py
 line=$(grep -n 's = wp.tile_stack(' "$S" | cut -d: -f1)
-for target in cuda opencl; do
-  if "$KERN" compile "$S" --target $target -o "$T/out" 2>"$T/err"; then
-    echo "FAIL: $target compiled wp.tile_stack"; fail=1; continue
-  fi
-  grep -q "tile_stack.py:$line:12: error: wp.tile_stack collects the values of the threads of a block" "$T/err" ||
-    { echo "FAIL: $target: wrong diagnostic for wp.tile_stack:"; cat "$T/err"; fail=1; }
-done
+refused "$S" "wp.tile_stack" "tile_stack.py:$line:12: error: wp.tile_stack collects the values of the threads of a block"
 for target in c vulkan; do
   "$KERN" compile "$S" --target $target -o "$T/out" || { echo "FAIL: the $target target refused wp.tile_stack"; fail=1; }
 done
-[ $fail = 0 ] && echo "tile_threads_gpu: refused on CUDA and OpenCL, compiled for C"
+[ $fail = 0 ] && echo "tile_threads_gpu: refused on CUDA and OpenCL, compiled for C (and tile stacks for Vulkan)"
 exit $fail
