@@ -260,6 +260,7 @@ IrExpr *check_tile_call(Ctx *X, Node *call, const char *w); /* NULL: none */
 IrExpr *check_tstack_call(Ctx *X, Node *call, const char *w); /* NULL: none */
 IrExpr *check_tile_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
 IrExpr *check_tile_neg(Ctx *X, IrExpr *a, Pos pos);
+IrExpr *check_tile_elem_op(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
 bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos);
 void check_tile_mutate(Ctx *X, Node *target, Pos pos);
 IrExpr *check_tile_subscript(Ctx *X, Node *n); /* NULL: not a tile part */

@@ -509,8 +509,10 @@ static void augassign(Ctx *X, Node *n) {
   Node *target = n->a;
   if (target->kind == N_TUPLE)
     ERR(target->pos, "augmented assignment to a tuple is not supported");
+  bool tile_elem = false; /* t[i] op= v: check_tile_elem_op */
   if (target->kind == N_SUBSCRIPT) {
     IrExpr *base = check_expr(X, target->a);
+    tile_elem = base->ty->kind == TY_ARRAY && base->ty->tile;
     const Type *et0 = base->ty->kind == TY_ARRAY ? base->ty->elem : NULL;
     bool wide = et0 && !ty_is_bool(et0) &&
                 !(sc_is_int(et0->sc) && sc_bits(et0->sc) < 32);
@@ -555,7 +557,8 @@ static void augassign(Ctx *X, Node *n) {
   check_tile_mutate(X, target, n->pos); /* check_tile.c */
   IrExpr *cur = check_expr(X, target);
   IrExpr *v = check_expr(X, n->b);
-  IrExpr *r = check_binop(X, n->op, cur, v, n->pos);
+  IrExpr *r = tile_elem ? check_tile_elem_op(X, n->op, cur, v, n->pos)
+                        : check_binop(X, n->op, cur, v, n->pos);
   if (!ty_eq(r->ty, cur->ty))
     ERR(n->pos, "'%s=' would change the type of the target from %s to %s",
         op_text(n->op), TN(cur->ty), TN(r->ty));

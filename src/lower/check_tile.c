@@ -26,6 +26,9 @@
  * zero), and the builtins that combine the threads' own values (wp.tile(x),
  * wp.untile), which need the block size when the kernel is compiled.
  *
+ * A tile's elements are scalars, vectors, matrices or @wp.struct values
+ * (Note [struct tile elements]).
+ *
  * A tile local (t = wp.tile_load(...)) owns its storage: assigning copies
  * the elements, so `a = wp.tile_matmul(a, b)` reads a whole before it is
  * overwritten and no two names share a tile.
@@ -198,6 +201,94 @@ static void assign(Ctx *X, IrVar *v, IrExpr *e, Pos pos) {
   s->var = v;
   s->a = e;
   check_emit(X, s);
+}
+
+/* Note [struct tile elements]: Warp 1.19 lets a tile hold @wp.struct
+ * values.  Loads, stores, copies, views, tile_map, tile_sort and
+ * tile_extract treat them as any element.  The additive operations -- a
+ * tile's + and -, tile_sum, tile_scatter_add, t[i] += v -- work field by
+ * field: a field of a scalar, vector or matrix type of int32, int64,
+ * uint32, uint64 or a float (quaternions and transforms too) is added or
+ * subtracted, a nested struct recursively, and every other field (bool,
+ * 8- and 16-bit integers, arrays) keeps the left operand's value, so a
+ * sum keeps the first element's.  Warp has no other operator on struct
+ * elements (nor + between struct values outside tiles). */
+
+/* A value type or a struct: what a tile may hold. */
+static bool tile_elem_ok(const Type *t) {
+  return ty_is_value(t) || t->kind == TY_STRUCT;
+}
+
+/* Whether a struct field of type t is added (Note [struct tile
+ * elements]); nested structs are walked apart. */
+static bool field_adds(const Type *t) {
+  if (!ty_is_value(t))
+    return false;
+  switch (t->sc) {
+  case KERN_SCALAR_INT32: case KERN_SCALAR_INT64: case KERN_SCALAR_UINT32:
+  case KERN_SCALAR_UINT64: case KERN_SCALAR_FLOAT16:
+  case KERN_SCALAR_BFLOAT16: case KERN_SCALAR_FLOAT32:
+  case KERN_SCALAR_FLOAT64:
+    return true;
+  default:
+    return false;
+  }
+}
+
+enum { FIELD_DEPTH = 16 };
+
+/* v.path[0].path[1]... as a fresh chain of E_FIELD (st: v's struct). */
+static IrExpr *field_path(Ctx *X, IrVar *v, const int *path, int n) {
+  IrExpr *e = ir_ref(X->C, v);
+  for (int k = 0; k < n; k++) {
+    IrExpr *f = ir_expr(X->C, E_FIELD, e->ty->items[path[k]]);
+    f->a = e;
+    f->ival = (uint64_t)path[k];
+    e = f;
+  }
+  return e;
+}
+
+/* r.path op= b.path for every adding field below the struct st at path. */
+static void fields_op(Ctx *X, int op, IrVar *r, IrVar *b, const Type *st,
+                      int *path, int n, Pos pos) {
+  if (n == FIELD_DEPTH)
+    ERR(pos, "structs nested more than %d deep in a tile element",
+        FIELD_DEPTH);
+  for (int k = 0; k < st->n; k++) {
+    const Type *ft = st->items[k];
+    path[n] = k;
+    if (ft->kind == TY_STRUCT) {
+      fields_op(X, op, r, b, ft, path, n + 1, pos);
+      continue;
+    }
+    if (!field_adds(ft))
+      continue;
+    IrExpr *v = check_binop(X, op, field_path(X, r, path, n + 1),
+                            field_path(X, b, path, n + 1), pos);
+    IrStmt *s = ir_stmt(X->C, S_SETFIELD, pos);
+    s->var = r;
+    s->a = field_path(X, r, path, n + 1);
+    s->c = v;
+    r->nassign++;
+    check_emit(X, s);
+  }
+}
+
+/* l op r on two tile elements: field by field for structs (Note [struct
+ * tile elements]), else the operator between two values. */
+IrExpr *check_tile_elem_op(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
+  if (l->ty->kind != TY_STRUCT && r->ty->kind != TY_STRUCT)
+    return check_binop(X, op, l, r, pos);
+  if (!ty_eq(l->ty, r->ty) || (op != OP_ADD && op != OP_SUB))
+    ERR(pos, "unsupported operand types for %s on tile elements: %s and %s "
+             "(Warp's tiles of structs have + and - between elements of "
+             "one struct type)", op_text(op), TN(l->ty), TN(r->ty));
+  IrVar *a = temp_of(X, "sop", l, pos);
+  IrVar *b = r->kind == E_VAR ? r->var : temp_of(X, "sop", r, pos);
+  int path[FIELD_DEPTH];
+  fields_op(X, op, a, b, l->ty, path, 0, pos);
+  return ir_ref(X->C, a);
 }
 
 /* `if (lane == 0)`: effects outside the tile happen once per block (Note
@@ -675,10 +766,10 @@ static IrExpr *tile_fill(Ctx *X, Node *call, const char *fn, int which) {
   }
   if (!et)
     et = t_f32();
-  if (!ty_is_value(et))
+  if (!tile_elem_ok(et) || (which == 1 && et->kind == TY_STRUCT))
     ERR(dn ? dn->pos : call->pos, "%s(): the elements of a tile are "
-                                  "scalars, vectors or matrices, not %s",
-        fn, TN(et));
+                                  "scalars, vectors, matrices%s, not %s",
+        fn, which == 1 ? "" : " or structs", TN(et));
   if (full && v->kind != E_CONST && v->kind != E_VAR)
     v = ir_ref(C, temp_of(X, "fill", v, vn->pos));
   IrVar *t = tile_new(X, tile_type(X, et, nd, dims, call->pos, fn), call->pos);
@@ -846,9 +937,10 @@ static IrExpr *tile_map(Ctx *X, Node *call, const char *fn) {
         ERR(a->pos, "%s(): the tiles have different shapes: %s and %s", fn,
             TN(ts[0]->ty), TN(ts[k]->ty));
     } else {
-      if (!ty_is_value(e->ty))
+      if (!tile_elem_ok(e->ty))
         ERR(a->pos, "%s(): an argument after the function is a tile or a "
-                    "scalar, vector or matrix, got %s", fn, TN(e->ty));
+                    "scalar, vector, matrix or struct, got %s", fn,
+            TN(e->ty));
       cv[k] = temp_of(X, "mapc", e, a->pos);
     }
   }
@@ -865,9 +957,9 @@ static IrExpr *tile_map(Ctx *X, Node *call, const char *fn) {
     z[i] = load_at(X, ts[i], idx, nd, call->pos);
   }
   const Type *rt = call_type(X, call, op, z, n);
-  if (!ty_is_value(rt))
-    ERR(op->pos, "%s(): the function returns %s, not a scalar, vector or "
-                 "matrix", fn, TN(rt));
+  if (!tile_elem_ok(rt))
+    ERR(op->pos, "%s(): the function returns %s, not a scalar, vector, "
+                 "matrix or struct", fn, TN(rt));
   IrVar *t = tile_new(X, tile_type(X, rt, nd, ts[0]->ty->fdims, call->pos, fn),
                       call->pos);
   TLoop L;
@@ -918,7 +1010,7 @@ static IrExpr *reduce_step(Ctx *X, Node *call, Node *op, int which,
     return call_on(X, call, op, ab, 2);
   }
   if (which == 1)
-    return check_binop(X, OP_ADD, ir_ref(C, acc), e, call->pos);
+    return check_tile_elem_op(X, OP_ADD, ir_ref(C, acc), e, call->pos);
   return ir_call2(C, which == 2 ? BI_MIN : BI_MAX, et, ir_ref(C, acc), e);
 }
 
@@ -2017,9 +2109,9 @@ static IrExpr *tile_from_thread(Ctx *X, Node *call, const char *fn) {
     ERR(call->pos, "%s() needs a shape, a value and thread_idx", fn);
   storage_arg(X, arg_of(X, call, 3, "storage", kw_fromthread, fn), fn);
   IrExpr *v = check_expr(X, vn);
-  if (!ty_is_value(v->ty))
-    ERR(vn->pos, "%s(): the value must be a scalar, vector or matrix, got %s",
-        fn, TN(v->ty));
+  if (!tile_elem_ok(v->ty))
+    ERR(vn->pos, "%s(): the value must be a scalar, vector, matrix or "
+                 "struct, got %s", fn, TN(v->ty));
   IrExpr *ti = check_expr(X, in);
   if (!ty_is_int(ti->ty))
     ERR(in->pos, "%s(): thread_idx must be an integer, got %s", fn,
@@ -2645,8 +2737,8 @@ static IrExpr *tile_scatter(Ctx *X, Node *call, const char *fn, bool add) {
       ix[k] = ir_ref(C, iv[k]);
       ix2[k] = ir_ref(C, iv[k]);
     }
-    nv = check_binop(X, OP_ADD, load_at(X, t, ix2, nd, call->pos), v,
-                     call->pos);
+    nv = check_tile_elem_op(X, OP_ADD, load_at(X, t, ix2, nd, call->pos), v,
+                            call->pos);
   }
   check_emit(X, store_at(X, t, ix, nd, nv, call->pos));
   X->tail = save;
@@ -2926,8 +3018,10 @@ IrExpr *check_tile_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
     i0[d] = ir_const_int(C, t_i32(), 0);
   IrStmt *scratch = NULL, **save = X->tail;
   X->tail = &scratch;
-  IrExpr *probe = check_binop(X, op, a ? load_at(X, a, i0, tt->ndim, pos) : sv,
-                              b ? load_at(X, b, i0, tt->ndim, pos) : sv, pos);
+  IrExpr *probe = check_tile_elem_op(X, op,
+                                     a ? load_at(X, a, i0, tt->ndim, pos) : sv,
+                                     b ? load_at(X, b, i0, tt->ndim, pos) : sv,
+                                     pos);
   X->tail = save;
   IrVar *t = tile_new(X, tile_type(X, probe->ty, tt->ndim, tt->fdims, pos,
                                    "a tile operator"), pos);
@@ -2937,7 +3031,7 @@ IrExpr *check_tile_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos) {
                 : (sv->kind == E_VAR ? ir_ref(C, sv->var) : sv);
   IrExpr *y = b ? elem(X, b, &L, pos)
                 : (sv->kind == E_VAR ? ir_ref(C, sv->var) : sv);
-  set_elem(X, t, &L, check_binop(X, op, x, y, pos), pos);
+  set_elem(X, t, &L, check_tile_elem_op(X, op, x, y, pos), pos);
   loop_close(X, &L);
   return ir_ref(C, t);
 }
@@ -2947,6 +3041,9 @@ IrExpr *check_tile_neg(Ctx *X, IrExpr *e, Pos pos) {
   Compiler *C = X->C;
   IrVar *a = tile_var(X, e, pos);
   const Type *et = a->ty->elem;
+  if (et->kind == TY_STRUCT)
+    ERR(pos, "unary - on a tile of %s: Warp's tiles of structs have no "
+             "unary operators", TN(et));
   IrVar *t = tile_new(X, a->ty, pos);
   TLoop L;
   loop_open(X, &L, a->ty->fdims, a->ty->ndim, pos);
