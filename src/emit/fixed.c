@@ -71,6 +71,8 @@ static const char *zeros_helper(Emit *E, const Type *t) {
   bool vk = E->T->id == KERN_TARGET_VULKAN;
   const char *zero = !emit_lowp(t->elem) ? emit_zero(E, t->elem)
                      : vk ? arena_printf(E->C, "%s(0)", T) : "0";
+  if (emit_vk_boolmem(E, t->elem)) /* Note [vulkan bool memory] */
+    zero = arena_printf(E->C, "%s(%s)", emit_vk_conv(E, t->elem, false), zero);
   Buf b;
   buf_init(&b, E->C);
   buf_printf(&b, "%s %s %s(%s%s %sd) {\n  %s r;\n"

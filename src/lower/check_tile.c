@@ -569,7 +569,10 @@ static IrExpr *tile_store(Ctx *X, Node *call, const char *fn, bool atomic) {
                   !(sc_is_int(et->sc) && sc_bits(et->sc) < 32)) &&
       !((et->kind == TY_VEC || et->kind == TY_MAT) && sc_is_float(et->sc)))
     ERR(call->pos, "%s(): atomic addition to an array of %s is not "
-                   "supported", fn, TN(et));
+                   "supported%s", fn, TN(et),
+        et->kind == TY_STRUCT ? " yet (Warp adds a struct's fields one by "
+                                "one; kern has no atomics on fields, issue "
+                                "#24)" : "");
   IrVar *old = atomic ? tile_new(X, t->ty, call->pos) : NULL;
   arr->written = true;
   if (atomic) {
@@ -699,7 +702,10 @@ static IrExpr *tile_store_indexed(Ctx *X, Node *call, const char *fn,
                   !(sc_is_int(et->sc) && sc_bits(et->sc) < 32)) &&
       !((et->kind == TY_VEC || et->kind == TY_MAT) && sc_is_float(et->sc)))
     ERR(call->pos, "%s(): atomic addition to an array of %s is not "
-                   "supported", fn, TN(et));
+                   "supported%s", fn, TN(et),
+        et->kind == TY_STRUCT ? " yet (Warp adds a struct's fields one by "
+                                "one; kern has no atomics on fields, issue "
+                                "#24)" : "");
   IrVar *old = atomic ? tile_new(X, t->ty, call->pos) : NULL;
   arr->written = true;
   if (atomic) {
