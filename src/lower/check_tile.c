@@ -773,9 +773,10 @@ static IrExpr *tile_fill(Ctx *X, Node *call, const char *fn, int which) {
   if (!et)
     et = t_f32();
   if (!tile_elem_ok(et) || (which == 1 && et->kind == TY_STRUCT))
-    ERR(dn ? dn->pos : call->pos, "%s(): the elements of a tile are "
-                                  "scalars, vectors, matrices%s, not %s",
-        fn, which == 1 ? "" : " or structs", TN(et));
+    ERR(dn ? dn->pos : call->pos, "%s(): the elements of a tile are %s, "
+                                  "not %s", fn,
+        which == 1 ? "scalars, vectors or matrices"
+                   : "scalars, vectors, matrices or structs", TN(et));
   if (full && v->kind != E_CONST && v->kind != E_VAR)
     v = ir_ref(C, temp_of(X, "fill", v, vn->pos));
   IrVar *t = tile_new(X, tile_type(X, et, nd, dims, call->pos, fn), call->pos);
