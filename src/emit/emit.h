@@ -180,6 +180,7 @@ const char *emit_stype(Emit *E, const Type *t);  /* C type in memory */
 const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float);
 const char *emit_lowp_round(Emit *E, const Type *t);
 const char *emit_lowp_mem(Emit *E, const Type *t, bool load);
+const char *emit_lowp_bits(Emit *E, const Type *t, bool load); /* NaN payloads kept */
 const char *emit_lowp_atomic(Emit *E, int bi, const Type *t);
 bool emit_lowp_expr(Emit *E, Buf *b, IrExpr *e);
 const char *emit_lowp_stored(Emit *E, const Type *t, IrExpr *e);

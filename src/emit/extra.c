@@ -77,10 +77,29 @@ static const char *erfinv_core(Emit *E) {
  * joined, into words of T's component width, low bits first as a union
  * of the two types lays them out in little-endian memory (component 0 of
  * a vec2ui is the low half of the uint64); and each word becomes T's
- * component by the inverse conversion.  A 16-bit float is read and made
- * from its 16 bits (emit_lowp_expr passes the 16-bit types), as Warp
- * does; the C union of the other targets reads the float32 register that
- * holds it, so there wp.cast(float16(1.5), int16) is 0, not 0x3E00. */
+ * component by the inverse conversion (Note [16-bit cast] for the 16-bit
+ * floats). */
+
+/* Note [16-bit cast]: Warp's wp.cast reinterprets a float16 or bfloat16
+ * as its 16 bits in memory, but kern holds such a value widened in a
+ * float32 register (Note [16-bit floats] in half.c), whose bits are not
+ * the value's: a union over the register would make
+ * wp.cast(float16(1.5), int16) 0, not 0x3E00.  So emit_lowp_expr passes
+ * the 16-bit types themselves to the cast helper on every target, and the
+ * helper moves the value through its memory form: a 16-bit source is
+ * rounded to its bits as a store would round it (exactly: the register
+ * holds a value of the format) and a 16-bit result is widened from its
+ * bits as a load would widen it.  On C, CUDA and OpenCL the union is then
+ * over the memory types (uint16_t, k_memv2f16 ...), which have Warp's
+ * layout; on vulkan the helper converts each component to and from its
+ * bits itself.  The conversions are the integer ones (emit_lowp_bits),
+ * also on CUDA, whose loads and stores of float16 use the cvt
+ * instructions: those are not relied on to keep a NaN's bits.  So a
+ * float16 NaN keeps its sign and payload, but a signalling one comes back
+ * quiet (0x7C01 as 0x7E01: the conversion to 16 bits sets the quiet bit,
+ * as F16C's does), where Warp's cast keeps every bit; bfloat16 NaNs keep
+ * every bit.  A NaN that went through a float16 array on CUDA is as cvt
+ * left it. */
 
 /* Component i of the value v of type t. */
 static const char *cast_comp(Emit *E, const Type *t, const char *v, int i) {
@@ -148,12 +167,30 @@ static void cast_glsl(Emit *E, Buf *b, const Type *ret, const Type *arg,
     buf_puts(b, "  return r;\n}\n");
 }
 
+/* The same bits read as another type: a union, which C, CUDA C++ and
+ * OpenCL C all allow, of the two types as they lie in memory (Note
+ * [16-bit cast]). */
+static void cast_union(Emit *E, Buf *b, const Type *ret, const Type *arg,
+                       const char *name) {
+  buf_printf(b, "%s %s %s(%s a) {\n  union { %s a; %s r; } u;\n",
+             E->T->fn_qual, emit_ctype(E, ret), name, emit_ctype(E, arg),
+             emit_stype(E, arg), emit_stype(E, ret));
+  if (emit_lowp(arg))
+    buf_printf(b, "  u.a = %s(a);\n", emit_lowp_bits(E, arg, false));
+  else
+    buf_puts(b, "  u.a = a;\n");
+  if (emit_lowp(ret))
+    buf_printf(b, "  return %s(u.r);\n}\n", emit_lowp_bits(E, ret, true));
+  else
+    buf_puts(b, "  return u.r;\n}\n");
+}
+
 /* Scalar math: erf, erfc, erfinv, erfcinv, copysign, bit_count, cast. */
 static bool math_helper(Emit *E, Buf *b, int bi, const Type *ret,
                         const Type **args, const char *name) {
   const char *Q = E->T->fn_qual;
   kern_scalar sc = args[0]->sc;
-  const char *T = emit_ctype(E, args[0]), *RT = emit_ctype(E, ret);
+  const char *T = emit_ctype(E, args[0]);
   switch (bi) {
   case BI_ERF: case BI_ERFC:
     buf_printf(b, "%s %s %s(%s a) { return %s(a); }\n", Q, T, name, T,
@@ -191,10 +228,7 @@ static bool math_helper(Emit *E, Buf *b, int bi, const Type *ret,
       cast_glsl(E, b, ret, args[0], name);
       return true;
     }
-    /* the same bits read as another type: a union, which C, CUDA C++
-     * and OpenCL C all allow */
-    buf_printf(b, "%s %s %s(%s a) {\n  union { %s a; %s r; } u;\n"
-                  "  u.a = a;\n  return u.r;\n}\n", Q, RT, name, T, T, RT);
+    cast_union(E, b, ret, args[0], name);
     return true;
   }
   return false;

@@ -88,11 +88,20 @@ static void bitcasts(Emit *E) {
   }
 }
 
+/* Whether float16 converts with CUDA's cvt instructions, which are not
+ * relied on for a NaN's bits (Note [16-bit cast] in extra.c). */
+static bool cvt_f16(Emit *E, kern_scalar sc) {
+  return sc == KERN_SCALAR_FLOAT16 && E->T->id == KERN_TARGET_CUDA;
+}
+
 /* The conversion of float to the 16 bits of sc (to_float false) or back;
- * returns its name. */
-const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float) {
-  const char *name = arena_printf(E->C, to_float ? "k_%s2f" : "k_f2%s",
-                                  fmt_name(sc));
+ * returns its name.  hw false asks for the integer code where the target
+ * would use cvt (k_h2f_x, k_f2h_x). */
+static const char *lowp_conv(Emit *E, kern_scalar sc, bool to_float, bool hw) {
+  bool cvt = hw && cvt_f16(E, sc);
+  const char *name = arena_printf(E->C, to_float ? "k_%s2f%s" : "k_f2%s%s",
+                                  fmt_name(sc),
+                                  !hw && cvt_f16(E, sc) ? "_x" : "");
   if (!emit_need(E, name))
     return name;
   const char *Q = E->T->fn_qual;
@@ -100,7 +109,7 @@ const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float) {
   Buf tb;
   buf_init(&tb, E->C);
   Buf *b = &tb; /* emit_pre()d whole at each return */
-  if (sc == KERN_SCALAR_FLOAT16 && E->T->id == KERN_TARGET_CUDA) {
+  if (cvt) {
     if (to_float)
       buf_printf(b, "%s float %s(uint16_t h) {\n  float f;\n"
                     "  asm(\"cvt.f32.f16 %%0, %%1;\" : \"=f\"(f) : \"h\"(h));\n"
@@ -188,6 +197,10 @@ const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float) {
   { emit_pre(E, name, "%s", tb.p); return name; }
 }
 
+const char *emit_lowp_conv(Emit *E, kern_scalar sc, bool to_float) {
+  return lowp_conv(E, sc, to_float, true);
+}
+
 static const char *sig_of(kern_scalar sc) {
   return sc == KERN_SCALAR_FLOAT16 ? "f16" : "bf16";
 }
@@ -248,13 +261,14 @@ const char *emit_stype(Emit *E, const Type *t) {
 }
 
 /* Widens an element read from memory (load) or rounds a value into its
- * memory form (store); returns the function's name. */
-const char *emit_lowp_mem(Emit *E, const Type *t, bool load) {
-  const char *conv = emit_lowp_conv(E, t->sc, load);
+ * memory form (store) by the conversion conv; returns the function's
+ * name, k_<pre><ld or st>_<type>. */
+static const char *lowp_mem(Emit *E, const Type *t, bool load,
+                            const char *conv, const char *pre) {
   if (t->kind == TY_SCALAR)
     return conv;
   const char *S = emit_stype(E, t), *W = emit_ctype(E, t);
-  const char *name = arena_printf(E->C, "k_%s_%s", load ? "ld" : "st",
+  const char *name = arena_printf(E->C, "k_%s%s_%s", pre, load ? "ld" : "st",
                                   emit_tysig(E, t));
   if (!emit_need(E, name))
     return name;
@@ -263,6 +277,18 @@ const char *emit_lowp_mem(Emit *E, const Type *t, bool load) {
              E->T->fn_qual, load ? W : S, name, load ? S : W, load ? W : S,
              ncomp_of(t), comp_of(E, "r", t), conv, comp_of(E, "a", t));
   return name;
+}
+
+const char *emit_lowp_mem(Emit *E, const Type *t, bool load) {
+  return lowp_mem(E, t, load, emit_lowp_conv(E, t->sc, load), "");
+}
+
+/* As emit_lowp_mem, but by the integer conversions on every target, so a
+ * NaN keeps its sign and payload (Note [16-bit cast] in extra.c). */
+const char *emit_lowp_bits(Emit *E, const Type *t, bool load) {
+  if (!cvt_f16(E, t->sc))
+    return emit_lowp_mem(E, t, load);
+  return lowp_mem(E, t, load, lowp_conv(E, t->sc, load, false), "x");
 }
 
 /* An atomic read-modify-write of one 16-bit element: the update applied
@@ -746,8 +772,8 @@ bool emit_lowp_expr(Emit *E, Buf *b, IrExpr *e) {
       lt[i] = e->args[i]->ty;
       at[i] = emit_wide(E, e->args[i]->ty);
     }
-    if (e->bi == BI_CAST && E->T->id == KERN_TARGET_VULKAN) {
-      /* Note [vulkan cast] (extra.c): the helper reads and makes the
+    if (e->bi == BI_CAST) {
+      /* Note [16-bit cast] (extra.c): the helper reads and makes the
        * 16 bits, so it takes the 16-bit types */
       buf_printf(b, "%s(", emit_helper(E, BI_CAST, t, 1, lt));
       emit_expr(E, b, e->args[0]);
