@@ -409,7 +409,9 @@ def main():
                 print("%s:%d %s: %s" % (rel(k.path), k.line, k.name, k.error))
     if args.list:
         print()
-        for k in kernels:
+        # with --included-only, only the kernels counted (the others were
+        # not compiled and have no status)
+        for k in (todo if args.included_only else kernels):
             st = k.exclusion and ("excluded: " + k.exclusion) or (k.status + ("" if k.status == "ok" else ": " + k.error))
             print("%s:%d %s: %s" % (rel(k.path), k.line, k.name, st))
     if args.keep:
