@@ -1647,6 +1647,72 @@ static bool pyglobal_assign(Parser *P, Sym ***ctail) {
   return true;
 }
 
+/* Note [module-level tuple assignment]: `np_type, wp_type = np.float64,
+ * wp.float64` binds each name to its own value, as Python does; each value
+ * is recorded as a single-name assignment's would be (Note [module-level
+ * values]).  A right-hand side that is not a tuple of as many items
+ * (`a, b = f()`) records every name without an expression, so that a
+ * kernel using one is told it cannot be evaluated.  Returns false,
+ * consuming nothing, when the statement is not `NAME, NAME, ... = ...`. */
+static bool pyglobal_tuple_assign(Parser *P, Sym ***ctail) {
+  enum { MAX_TARGETS = 16 };
+  Token *names[MAX_TARGETS];
+  int n = 0, k = P->i;
+  for (;;) {
+    if (P->tok[k].kind != T_NAME || is_keyword(&P->tok[k]) || n == MAX_TARGETS)
+      return false;
+    names[n++] = &P->tok[k++];
+    if (is_op(&P->tok[k], "="))
+      break;
+    if (!is_op(&P->tok[k], ","))
+      return false;
+    k++;
+  }
+  if (n < 2)
+    return false;
+  /* the items of the right-hand side: [start, end) of each */
+  int starts[MAX_TARGETS + 1], nitems = 0, depth = 0;
+  bool simple = true;
+  starts[nitems++] = ++k;
+  for (; P->tok[k].kind != T_NEWLINE && P->tok[k].kind != T_EOF &&
+         P->tok[k].kind != T_INDENT && P->tok[k].kind != T_DEDENT; k++) {
+    Token *t = &P->tok[k];
+    if (!const_token(P, t) && !(depth > 0 && is_op(t, "=")))
+      simple = false;
+    if (is_op(t, "*") || is_op(t, "**"))
+      simple &= !is_op(&P->tok[k - 1], "(") && !is_op(&P->tok[k - 1], ",") &&
+                k != starts[nitems - 1];
+    depth += is_op(t, "(") - is_op(t, ")");
+    if (is_op(t, ",") && depth == 0) {
+      if (nitems > MAX_TARGETS)
+        simple = false;
+      else
+        starts[nitems++] = k + 1;
+    }
+  }
+  int end = k;
+  simple &= nitems == n && depth == 0;
+  for (int i = 0; i < n; i++) {
+    Sym *s = arena_alloc(P->C, sizeof *s);
+    s->kind = SYM_CONST;
+    s->pyglobal = true;
+    s->name = arena_strndup(P->C, names[i]->text, (size_t)names[i]->len);
+    s->pos = names[i]->pos;
+    int stop = i + 1 < nitems ? starts[i + 1] - 1 : end;
+    if (simple && starts[i] < stop) {
+      P->i = starts[i];
+      s->value = test(P);
+      if (P->i != stop)
+        s->value = NULL;
+    }
+    **ctail = s;
+    *ctail = &s->next;
+  }
+  P->i = end;
+  skip_statement(P);
+  return true;
+}
+
 /* wp.set_module_options({..., "enable_backward": B, ...}): the one module
  * option kern reads (the others are Warp's build settings); the statement
  * is then skipped as before. */
@@ -1727,6 +1793,9 @@ void parse_file(Compiler *C) {
       if (pyglobal_assign(&P, &ctail))
         continue;
     }
+    if (t->kind == T_NAME && is_op(peek2(&P), ",") &&
+        pyglobal_tuple_assign(&P, &ctail))
+      continue;
     module_options(&P);
     skip_statement(&P);
   }

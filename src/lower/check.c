@@ -623,6 +623,27 @@ IrExpr *check_host_value(Ctx *X, Node *n) {
   return pyval_ir(X, check_py_eval(X, n), n->pos);
 }
 
+/* Note [host-computed components]: a module-level vector is made on the
+ * host, so a component written as an expression (`wp.vec2d(wp.float64(1
+ * / N), ...)`) is Python's value of it, true division included, converted
+ * to the vector's scalar type.  v is the checked constructor; each of its
+ * components that did not fold to a constant is replaced by the host
+ * value of the argument it came from, when the arguments are one per
+ * component and the argument is a compile-time value. */
+static void host_components(Ctx *X, Node *vn, IrExpr *v) {
+  if (check_count_args(vn->args) != v->nargs || vn->kwargs)
+    return;
+  Node *a = vn->args;
+  for (int i = 0; i < v->nargs; i++, a = a->next) {
+    if (v->args[i]->kind == E_CONST || v->args[i]->ty->kind != TY_SCALAR ||
+        check_not_constant(X, a))
+      continue;
+    PyVal pv = check_py_eval(X, a);
+    pv.ty = v->args[i]->ty;
+    v->args[i] = pyval_ir(X, pv, a->pos);
+  }
+}
+
 /* Evaluates constant s (its value node) into s->ty and s->ir. */
 static void eval_const_sym(Ctx *X, Sym *s) {
   Node *vn = s->value;
@@ -648,6 +669,7 @@ static void eval_const_sym(Ctx *X, Sym *s) {
     IrExpr *v = check_expr(X, vn);
     if (v->kind != E_MAKE)
       ERR(vn->pos, "wp.constant() needs a value known at compile time");
+    host_components(X, vn, v);
     for (int i = 0; i < v->nargs; i++)
       if (v->args[i]->kind != E_CONST)
         ERR(vn->pos, "the components of a vector or matrix constant must "

@@ -315,6 +315,13 @@ int check_type_int(Ctx *X, Node *n) {
   for (int hops = 0; n && hops < 16; hops++) {
     if (n->kind == N_INT)
       return n->ival > TY_MAX_COMPONENTS ? TY_MAX_COMPONENTS + 1 : (int)n->ival;
+    if ((n->kind == N_BINOP || n->kind == N_UNOP) && !check_not_constant(X, n)) {
+      /* arithmetic on constants: `DIM = wp.constant(4 * NUM_FREQ)` */
+      PyVal pv = check_py_eval(X, n);
+      if (pv.kind != PV_INT || pv.ty || pv.i < 0)
+        return -1;
+      return pv.i > TY_MAX_COMPONENTS ? TY_MAX_COMPONENTS + 1 : (int)pv.i;
+    }
     if (n->kind != N_NAME)
       return -1;
     Sym *s = check_find_const(X, n->name);
