@@ -214,6 +214,13 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
     check_native_body(X, f, irf);
   else
     check_stmts(X, f->body);
+  if (X->entry) {
+    IrStmt *last = X->entry;
+    while (last->next)
+      last = last->next;
+    last->next = irf->body;
+    irf->body = X->entry;
+  }
 
   if (!f->ret)
     f->ret = &ty_void;

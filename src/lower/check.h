@@ -16,6 +16,8 @@ typedef struct Local {
   Pos pos;
   bool is_param;
   IrVar *tile_storage; /* a tile local: its own storage (check_tile.c) */
+  bool tile_zeroed;    /* zeroed at the function's start (Note [tiles
+                          assigned on some paths], check_tile.c) */
   bool tile_aliased;   /* a tile local that is, or has, a view (Warp's
                           tile_view, tile_transpose ...): kern copies, so
                           it may not be written in place (check_tile.c) */
@@ -40,6 +42,8 @@ typedef struct Ctx {
   int *trail;      /* locals set in `defined`, in order (Note [defs trail]) */
   int ntrail, captrail;
   IrStmt **tail;   /* where the next statement goes */
+  IrStmt *entry;   /* statements for the function's start, put before its
+                      body once it is checked (check_tile_unset_read) */
   int loop_depth;
   bool dead;       /* the current block has returned/broken */
   bool ret_seen;
@@ -262,6 +266,7 @@ IrExpr *check_tile_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
 IrExpr *check_tile_neg(Ctx *X, IrExpr *a, Pos pos);
 IrExpr *check_tile_elem_op(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
 bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos);
+bool check_tile_unset_read(Ctx *X, Local *l);
 void check_tile_mutate(Ctx *X, Node *target, Pos pos);
 IrExpr *check_tile_subscript(Ctx *X, Node *n); /* NULL: not a tile part */
 bool check_tile_store_subscript(Ctx *X, Node *target, IrExpr *value, Pos pos);

@@ -361,7 +361,7 @@ static IrExpr *name_expr(Ctx *X, Node *n) {
   Local *l = check_find_local(X, n->name);
   if (l) {
     int idx = (int)(l - X->locals);
-    if (!X->defined[idx])
+    if (!X->defined[idx] && !check_tile_unset_read(X, l))
       ERR(n->pos, "'%s' may be read before it is assigned (it is assigned "
                   "only on some paths before this line)", n->name);
     if (l->ty->kind == TY_TUPLE)

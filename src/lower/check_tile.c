@@ -3119,6 +3119,36 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
   return true;
 }
 
+/* Note [tiles assigned on some paths]: Warp declares a kernel's tile
+ * variables zeroed, so a tile name assigned in some branches only (an
+ * if/elif chain without else) holds the zero tile after the branches when
+ * none of them ran; Warp 1.19 on the CPU stores zeros for it.  kern does
+ * the same: such a name, read where it may be unassigned, gets its storage
+ * zeroed at the function's start (X->entry), so the read sees zeros where
+ * no assignment ran and the assigned tile where one did.  A scalar (or
+ * other non-tile) name stays an error: Warp leaves it uninitialized. */
+bool check_tile_unset_read(Ctx *X, Local *l) {
+  if (l->ty->kind != TY_ARRAY || !l->ty->tile || !l->tile_storage)
+    return false;
+  if (!l->tile_zeroed) {
+    IrExpr *z = ir_expr(X->C, E_CALL, l->ty);
+    z->bi = BI_FIXED_ZEROS;
+    z->nargs = 1;
+    z->args = arena_alloc(X->C, sizeof(IrExpr *));
+    z->args[0] = ir_ref(X->C, l->tile_storage);
+    z->pos = l->pos;
+    IrStmt *s = ir_stmt(X->C, S_ASSIGN, l->pos);
+    s->var = l->var;
+    s->a = z;
+    s->next = X->entry;
+    X->entry = s;
+    l->var->nassign++;
+    l->tile_zeroed = true;
+  }
+  check_def_set(X, (int)(l - X->locals));
+  return true;
+}
+
 /* ---------------------------------------------------------------- dispatch */
 
 /* wp.W(...) when W is a tile builtin this stage has, else NULL. */
