@@ -1752,6 +1752,33 @@ static const char *binop_text(int op) {
 
 /* Debug mode: an atomic whose pointer was checked by k_chk is skipped once
  * a fault is recorded, so a bad index never updates element 0. */
+/* .f_a.f_b: the field of the array's element an atomic works on
+ * (IrExpr.fpath, Note [struct tile atomics] in lower/check_tile.c). */
+static void emit_field_path(Buf *b, const IrExpr *e) {
+  const Type *t = e->var->ty->elem;
+  for (int k = 0; k < e->nfpath; k++) {
+    buf_printf(b, ".f_%s", t->fnames[e->fpath[k]]);
+    t = t->items[e->fpath[k]];
+  }
+}
+
+/* The address of the value atomic e works on, for vulkan's atomics by
+ * address: the element's, or its field's (IrExpr.fpath) at the field's
+ * byte offset in the element. */
+static const char *vk_atomic_addr(Emit *E, IrExpr *e, const char *ix) {
+  if (!e->nfpath)
+    return emit_vk_atomic_addr(E, e->var, ix, e->ty);
+  const Type *t = e->var->ty->elem;
+  size_t off = 0;
+  for (int k = 0; k < e->nfpath; k++) {
+    off += ty_field_offset(t, e->fpath[k]);
+    t = t->items[e->fpath[k]];
+  }
+  return arena_printf(E->C, "(uint64_t(%s.data) + uint64_t(int64_t(%s) * "
+                            "%dl) + %dul)", e->var->name, ix,
+                      (int)ty_size(e->var->ty->elem), (int)off);
+}
+
 static const char *dbg_atomic(Emit *E, const char *h, IrExpr *e) {
   const char *name = arena_printf(E->C, "k_dbg_%s", h + 2);
   if (!emit_need(E, name))
@@ -1836,7 +1863,7 @@ static void vk_dbg_atomic(Emit *E, Buf *b, const char *h, IrExpr *e) {
   buf_init(&ix, E->C);
   if (fl) {
     emit_index_at(E, &ix, e->var, e->args, e->nargs, &e->pos);
-    const char *ad = emit_vk_atomic_addr(E, e->var, ix.p, t);
+    const char *ad = vk_atomic_addr(E, e, ix.p);
     if (e->bi == BI_ATOMIC_EXCH || e->bi == BI_ATOMIC_CAS) {
       /* exchange and compare-and-swap have no identity operand: on the
        * element's address, skipped on a fault.  A float's is the loop
@@ -1904,10 +1931,13 @@ static void vk_dbg_atomic(Emit *E, Buf *b, const char *h, IrExpr *e) {
   buf_printf(b, "k_dbg_r_%s(k_fault.data, %s(%s[", S, h,
              emit_array_data(E, e->var));
   if (fl) {
-    buf_printf(b, "%s], %s", ix.p, emit_vk_atomic_addr(E, e->var, ix.p, t));
+    buf_printf(b, "%s]", ix.p);
+    emit_field_path(b, e);
+    buf_printf(b, ", %s", vk_atomic_addr(E, e, ix.p));
   } else {
     emit_index_at(E, b, e->var, e->args, e->nargs, &e->pos);
     buf_puts(b, "]");
+    emit_field_path(b, e);
   }
   buf_printf(b, ", k_dbg_v_%s(k_fault.data, ", S);
   emit_expr(E, b, e->c);
@@ -2188,7 +2218,7 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
       } else {
         buf_printf(b, "%s(", h);
       }
-      buf_printf(b, "%s, ", emit_vk_atomic_addr(E, e->var, ix.p, e->ty));
+      buf_printf(b, "%s, ", vk_atomic_addr(E, e, ix.p));
       emit_expr(E, b, e->c);
       buf_puts(b, ")");
       return;
@@ -2202,10 +2232,14 @@ static void emit_access(Emit *E, Buf *b, IrExpr *e) {
       Buf ix;
       buf_init(&ix, E->C);
       emit_index_at(E, &ix, e->var, e->args, e->nargs, &e->pos);
-      buf_printf(b, "%s], %s, ", ix.p, emit_vk_atomic_addr(E, e->var, ix.p, e->ty));
+      buf_printf(b, "%s]", ix.p);
+      emit_field_path(b, e);
+      buf_printf(b, ", %s, ", vk_atomic_addr(E, e, ix.p));
     } else {
       emit_index_at(E, b, e->var, e->args, e->nargs, &e->pos);
-      buf_puts(b, "], ");
+      buf_puts(b, "]");
+      emit_field_path(b, e);
+      buf_puts(b, ", ");
     }
     if (e->b) {
       emit_expr(E, b, e->b);

@@ -1409,6 +1409,8 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
 static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv) {
   Seq c;
   seq_init(&c);
+  if (e->nfpath)
+    refuse(D, "an atomic on a struct field");
   if (!fty(e->ty))
     return; /* an integer atomic: no replay, no gradient */
   bool minmax = e->bi == BI_ATOMIC_MIN || e->bi == BI_ATOMIC_MAX;
@@ -2344,6 +2346,8 @@ static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
 /* A float atomic: the primal atomic (returned, for its statement) and the
  * tangent's, into tan_a, put in s. */
 static IrExpr *tatomic(Ad *D, Seq *s, IrExpr *e) {
+  if (e->nfpath)
+    refuse(D, "an atomic on a struct field");
   IrExpr **idx = indices(D, s, e->args, e->nargs);
   IrExpr *n = ir_expr(D->C, E_ATOMIC, e->ty);
   *n = *e;

@@ -106,6 +106,10 @@ struct IrExpr {
   IrVar **refs;      /* E_FCALL: the caller's variables for the callee's
                         wp.ref parameters, in parameter order */
   int nrefs;
+  int *fpath;        /* E_ATOMIC on a struct element: the field it adds
+                        into, a path of field indices from the element
+                        (Note [struct tile atomics] in check_tile.c) */
+  int nfpath;
   IrStmt **mark;     /* lowering: where the statement list ended when the
                         checker began this expression (Note [evaluation
                         order] in check_print.c) */

@@ -224,7 +224,7 @@ static void aggregate(IrStmt *s, void *ud) {
   if (at->bi != BI_ATOMIC_ADD && at->bi != BI_ATOMIC_SUB &&
       at->bi != BI_ATOMIC_MIN && at->bi != BI_ATOMIC_MAX)
     return;
-  if (!aggregatable_type(at->ty) || !at->var->is_param)
+  if (!aggregatable_type(at->ty) || !at->var->is_param || at->nfpath)
     return; /* a view is a local: out of scope where the sum is flushed */
   for (int i = 0; i < at->nargs; i++)
     if (!uniform(at->args[i]))

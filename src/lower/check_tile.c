@@ -211,8 +211,10 @@ static void assign(Ctx *X, IrVar *v, IrExpr *e, Pos pos) {
  * uint32, uint64 or a float (quaternions and transforms too) is added or
  * subtracted, a nested struct recursively, and every other field (bool,
  * 8- and 16-bit integers, arrays) keeps the left operand's value, so a
- * sum keeps the first element's.  Warp has no other operator on struct
- * elements (nor + between struct values outside tiles). */
+ * sum keeps the first element's.  tile_atomic_add into an array of
+ * structs adds the same fields, each atomically (Note [struct tile
+ * atomics]).  Warp has no other operator on struct elements (nor +
+ * between struct values outside tiles). */
 
 /* A value type or a struct: what a tile may hold. */
 static bool tile_elem_ok(const Type *t) {
@@ -538,6 +540,106 @@ static IrExpr *tile_load(Ctx *X, Node *call, const char *fn) {
 static const char *const kw_store[] = {"a", "t", "offset", "bounds_check",
                                        "aligned", NULL};
 
+/* The element types tile_atomic_add adds into: scalars but bool and the
+ * 8- and 16-bit integers, float vectors and matrices, and structs (Note
+ * [struct tile atomics]) whose adding fields are of those types. */
+static void atomic_elem_check(Ctx *X, const Type *et, Pos pos,
+                              const char *fn) {
+  if (et->kind == TY_STRUCT) {
+    for (int k = 0; k < et->n; k++)
+      if (et->items[k]->kind == TY_STRUCT || field_adds(et->items[k]))
+        atomic_elem_check(X, et->items[k], pos, fn);
+    return;
+  }
+  if ((et->kind == TY_SCALAR && !ty_is_bool(et) &&
+       !(sc_is_int(et->sc) && sc_bits(et->sc) < 32)) ||
+      ((et->kind == TY_VEC || et->kind == TY_MAT) && sc_is_float(et->sc)))
+    return;
+  ERR(pos, "%s(): atomic addition to an array of %s is not supported%s", fn,
+      TN(et), et->kind == TY_VEC || et->kind == TY_MAT
+                  ? " yet (kern's atomics on vectors and matrices are of "
+                    "floats)" : "");
+}
+
+/* Note [struct tile atomics]: Warp's tile_atomic_add into an array of
+ * structs adds field by field, each field that adds (Note [struct tile
+ * elements]: int32, int64, uint32, uint64 and float scalars, vectors and
+ * matrices; a nested struct recursively) by its own atomic, and leaves
+ * every other field (bool, 8- and 16-bit integers, arrays) as it is.  The
+ * old value it returns has each added field's old value and the others
+ * as they were read.  kern reads the element whole into a temporary,
+ * then overwrites each adding field with the old value its atomic
+ * returns: E_ATOMIC's field path (IrExpr.fpath) names the field of the
+ * array's element that the atomic works on, and every emitter addresses
+ * that field. */
+static void struct_atomics(Ctx *X, IrVar *arr, IrExpr **g, int nd,
+                           IrVar *val, IrVar *old, const Type *st, int *path,
+                           int n, Pos pos) {
+  if (n == FIELD_DEPTH)
+    ERR(pos, "structs nested more than %d deep in a tile element",
+        FIELD_DEPTH);
+  for (int k = 0; k < st->n; k++) {
+    const Type *ft = st->items[k];
+    path[n] = k;
+    if (ft->kind == TY_STRUCT) {
+      struct_atomics(X, arr, g, nd, val, old, ft, path, n + 1, pos);
+      continue;
+    }
+    if (!field_adds(ft))
+      continue;
+    IrExpr *at = ir_expr(X->C, E_ATOMIC, ft);
+    at->bi = BI_ATOMIC_ADD;
+    at->var = arr;
+    at->args = g;
+    at->nargs = nd;
+    at->c = field_path(X, val, path, n + 1);
+    at->pos = pos;
+    at->nfpath = n + 1;
+    at->fpath = arena_alloc(X->C, sizeof(int) * (size_t)(n + 1));
+    memcpy(at->fpath, path, sizeof(int) * (size_t)(n + 1));
+    IrStmt *s = ir_stmt(X->C, S_SETFIELD, pos);
+    s->var = old;
+    s->a = field_path(X, old, path, n + 1);
+    s->c = at;
+    old->nassign++;
+    check_emit(X, s);
+  }
+}
+
+/* old[oi] = atomic add of v into arr[g]: the statement, or NULL when it
+ * was emitted already, under cond, for a struct element (Note [struct
+ * tile atomics]). */
+static IrStmt *atomic_elem(Ctx *X, IrVar *arr, IrExpr **g, int nd, IrExpr *v,
+                           IrVar *old, IrExpr **oi, IrExpr *cond, Pos pos) {
+  const Type *et = arr->ty->elem;
+  if (et->kind != TY_STRUCT) {
+    IrExpr *at = ir_expr(X->C, E_ATOMIC, et);
+    at->bi = BI_ATOMIC_ADD;
+    at->var = arr;
+    at->args = g;
+    at->nargs = nd;
+    at->c = v;
+    at->pos = pos;
+    return store_at(X, old, oi, nd, at, pos);
+  }
+  IrStmt *body = NULL, **save = X->tail;
+  if (cond)
+    X->tail = &body;
+  IrVar *val = temp_of(X, "sval", v, pos);
+  IrVar *o = temp_of(X, "sold", load_at(X, arr, g, nd, pos), pos);
+  int path[FIELD_DEPTH];
+  struct_atomics(X, arr, g, nd, val, o, et, path, 0, pos);
+  check_emit(X, store_at(X, old, oi, nd, ir_ref(X->C, o), pos));
+  if (cond) {
+    X->tail = save;
+    IrStmt *i = ir_stmt(X->C, S_IF, pos);
+    i->a = cond;
+    i->body = body;
+    check_emit(X, i);
+  }
+  return NULL;
+}
+
 /* wp.tile_store(a, t, offset=0, bounds_check=True) and
  * wp.tile_atomic_add(a, t, offset=0, bounds_check=True): the elements
  * outside a are skipped. */
@@ -565,14 +667,8 @@ static IrExpr *tile_store(Ctx *X, Node *call, const char *fn, bool atomic) {
     bool_const(X, arg_of(X, call, 4, "aligned", kw_store, fn), false, fn,
                "aligned");
   const Type *et = arr->ty->elem;
-  if (atomic && !(et->kind == TY_SCALAR && !ty_is_bool(et) &&
-                  !(sc_is_int(et->sc) && sc_bits(et->sc) < 32)) &&
-      !((et->kind == TY_VEC || et->kind == TY_MAT) && sc_is_float(et->sc)))
-    ERR(call->pos, "%s(): atomic addition to an array of %s is not "
-                   "supported%s", fn, TN(et),
-        et->kind == TY_STRUCT ? " yet (Warp adds a struct's fields one by "
-                                "one; kern has no atomics on fields, issue "
-                                "#24)" : "");
+  if (atomic)
+    atomic_elem_check(X, et, call->pos, fn);
   IrVar *old = atomic ? tile_new(X, t->ty, call->pos) : NULL;
   arr->written = true;
   if (atomic) {
@@ -587,18 +683,13 @@ static IrExpr *tile_store(Ctx *X, Node *call, const char *fn, bool atomic) {
   IrExpr *cond = in_bounds(X, arr, off, &L, g, check);
   IrStmt *s;
   if (atomic) {
-    IrExpr *at = ir_expr(C, E_ATOMIC, et);
-    at->bi = BI_ATOMIC_ADD;
-    at->var = arr;
-    at->args = g;
-    at->nargs = nd;
-    at->c = elem(X, t, &L, call->pos);
-    at->pos = call->pos;
-    s = store_at(X, old, loop_idx(X, &L), nd, at, call->pos);
+    s = atomic_elem(X, arr, g, nd, elem(X, t, &L, call->pos), old,
+                    loop_idx(X, &L), cond, call->pos);
   } else {
     s = store_at(X, arr, g, nd, elem(X, t, &L, call->pos), call->pos);
   }
-  guarded(X, cond, s, call->pos);
+  if (s)
+    guarded(X, cond, s, call->pos);
   loop_close(X, &L);
   lane0_close(X, g0, save);
   if (atomic)
@@ -698,14 +789,8 @@ static IrExpr *tile_store_indexed(Ctx *X, Node *call, const char *fn,
   IrExpr *off[4];
   offsets_of(X, arg_of(X, call, 3, "offset", kw_storeix, fn), nd, off, fn);
   const Type *et = arr->ty->elem;
-  if (atomic && !(et->kind == TY_SCALAR && !ty_is_bool(et) &&
-                  !(sc_is_int(et->sc) && sc_bits(et->sc) < 32)) &&
-      !((et->kind == TY_VEC || et->kind == TY_MAT) && sc_is_float(et->sc)))
-    ERR(call->pos, "%s(): atomic addition to an array of %s is not "
-                   "supported%s", fn, TN(et),
-        et->kind == TY_STRUCT ? " yet (Warp adds a struct's fields one by "
-                                "one; kern has no atomics on fields, issue "
-                                "#24)" : "");
+  if (atomic)
+    atomic_elem_check(X, et, call->pos, fn);
   IrVar *old = atomic ? tile_new(X, t->ty, call->pos) : NULL;
   arr->written = true;
   if (atomic) {
@@ -720,18 +805,13 @@ static IrExpr *tile_store_indexed(Ctx *X, Node *call, const char *fn,
   IrExpr *cond = in_bounds_ix(X, arr, off, &L, g, true, ix, axis);
   IrStmt *s;
   if (atomic) {
-    IrExpr *at = ir_expr(C, E_ATOMIC, et);
-    at->bi = BI_ATOMIC_ADD;
-    at->var = arr;
-    at->args = g;
-    at->nargs = nd;
-    at->c = elem(X, t, &L, call->pos);
-    at->pos = call->pos;
-    s = store_at(X, old, loop_idx(X, &L), nd, at, call->pos);
+    s = atomic_elem(X, arr, g, nd, elem(X, t, &L, call->pos), old,
+                    loop_idx(X, &L), cond, call->pos);
   } else {
     s = store_at(X, arr, g, nd, elem(X, t, &L, call->pos), call->pos);
   }
-  guarded(X, cond, s, call->pos);
+  if (s)
+    guarded(X, cond, s, call->pos);
   loop_close(X, &L);
   lane0_close(X, g0, save);
   if (atomic)

@@ -1,10 +1,11 @@
-# expect: 13:8: error: wp.tile_atomic_add(): atomic addition to an array of S is not supported yet (Warp adds a struct's fields one by one; kern has no atomics on fields, issue #24)
+# expect: 14:8: error: wp.tile_atomic_add(): atomic addition to an array of vec3i is not supported yet (kern's atomics on vectors and matrices are of floats)
 import warp as wp
 
 
 @wp.struct
 class S:
     x: float
+    v: wp.vec3i
 
 
 @wp.kernel
