@@ -629,8 +629,9 @@ static IrExpr *matrix_from(Ctx *X, Node *call, bool cols) {
   return ir_call1(X->C, BI_TRANSPOSE, ty_mat(X->C, vt->sc, vt->rows, n), e);
 }
 
-/* len(x): the first dimension of an array, the length of a vector, the
- * number of rows of a matrix (an int32, as in Warp). */
+/* len(x): the first dimension of an array or tile (a tile's a constant,
+ * so wp.static(len(t)) works), the length of a vector, the number of rows
+ * of a matrix (an int32, as in Warp). */
 static IrExpr *len_call(Ctx *X, Node *call) {
   check_no_kwargs(X, call, "len");
   if (check_count_args(call->args) != 1)
@@ -640,6 +641,8 @@ static IrExpr *len_call(Ctx *X, Node *call) {
   if (t->kind == TY_ARRAY && t->indexed) /* Warp 1.19 has no overload */
     ERR(call->args->pos, "len() of a wp.indexedarray is not supported by "
                          "Warp; write a.shape[0]");
+  if (t->kind == TY_ARRAY && t->tile) /* a tile's shape is fixed */
+    return ir_const_int(X->C, t_i32(), (uint64_t)t->fdims[0]);
   if (t->kind == TY_ARRAY) {
     v = check_array_var(X, v, call->pos);
     IrExpr *e = ir_expr(X->C, E_SHAPE, t_i32());
