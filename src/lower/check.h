@@ -58,7 +58,14 @@ typedef struct Ctx {
   int nlit, caplit;
   IrVar *tile_view_result; /* the last view builtin's tile (check_tile.c) */
   int tile_view_src;       /* 1 + the local it is a view of, 0 none */
+  IrVar *tile_fresh;       /* the last new tile temporary (check_tile.c) */
+  IrVar *tile_fresh_storage; /* and its storage */
 } Ctx;
+
+/* The bytes of fixed-size arrays and tiles one kernel may keep on its
+ * thread's stack or in its private memory, its callees' included (Note
+ * [fixed-size array limit] in check_fixed.c). */
+enum { CHECK_FIXED_MAX_BYTES = 262144 };
 
 #define ERR(pos, ...) diag_error(X->C, pos, __VA_ARGS__)
 

@@ -30,9 +30,30 @@
 
 #include "check.h"
 
-/* 64 KiB: well inside a CPU worker thread's stack, and the size beyond
- * which a GPU thread's local memory use makes a launch fail or crawl. */
-enum { FIXED_MAX_BYTES = 65536 };
+/* Note [fixed-size array limit]
+ * Where a kernel's fixed-size arrays and tiles live, and what each target
+ * can hold (measured 2026-11-29 on this project's machines):
+ *   - CPU: the stack of the thread running the kernel.  The runtime's own
+ *     threads get 8 MiB (Note [worker stacks] in runtime/context.c), as a
+ *     Linux main thread does; 448 KiB of tiles ran right there.
+ *   - CUDA: a thread's local memory, at most 512 KiB a thread (the
+ *     hardware's limit), shared with the compiler's own spills.
+ *   - OpenCL on PoCL: a work-item's private memory, which PoCL keeps on
+ *     the stack of the thread running the work-group, once per work-item
+ *     of the group: 448 KiB ran right with block_dim 1, but with 256
+ *     work-items a group already crashed at 32 KiB a work-item (a PoCL
+ *     stack overflow that no per-kernel bound here can prevent: it
+ *     scales with the block size, which is known only at launch).
+ *   - Vulkan: a frame per invocation in a device buffer (Note [vulkan
+ *     scratch frame] in emit/vk_fixed.c), so no size limit of its own.
+ * Warp 1.19 runs its own tile tests on its CPU with 64 KiB tiles and two
+ * or three of them in a kernel (a 64x64 FFT of vec2d, a 4-d load), so the
+ * old 64 KiB bound refused them.  The bound is 256 KiB a kernel, the
+ * callees' arrays included: half of CUDA's local memory, leaving the rest
+ * to its spills, and a 32nd of the CPU threads' stacks.  One number for
+ * every target keeps the checker target-independent (a kernel compiles or
+ * not the same way everywhere). */
+enum { FIXED_MAX_BYTES = CHECK_FIXED_MAX_BYTES };
 
 /* A view of dimension ndim onto a fixed array's data of element type elem,
  * with the shape dims when known (NULL: not known). */
@@ -311,8 +332,9 @@ IrExpr *check_fixed_atomic(Ctx *X, IrExpr *e, Pos pos) {
  * such total among the functions it calls -- are bounded by the same
  * FIXED_MAX_BYTES for every kernel and function.  A GPU thread's local
  * memory and an OpenCL work-item's private memory hold the same arrays, so
- * the one bound serves every target.  The error points at the wp.zeros()
- * that goes over the bound, or at the call that does. */
+ * the one bound serves every target (Note [fixed-size array limit]).  The
+ * error points at the wp.zeros() that goes over the bound, or at the call
+ * that does. */
 
 typedef struct Frame {
   Compiler *C;
@@ -421,20 +443,23 @@ static int64_t frame_of(Compiler *C, IrFunc *f) {
   if (!F.over)
     diag_error(C, f->pos, "the fixed-size arrays of %s '%s' and the "
                "functions it calls take %lld bytes; kern allows at most %d "
-               "bytes of them per kernel (they live on the thread's stack or "
-               "in its private memory)",
+               "bytes of them per kernel on every target (they live on the "
+               "thread's stack, in CUDA's local memory of 512 KiB a thread "
+               "or in OpenCL's private memory)",
                what, f->name, (long long)f->fixed_frame, FIXED_MAX_BYTES);
   if (F.over->kind == E_FCALL && F.over_bytes != own)
     diag_error(C, F.over->pos, "calling '%s' brings the fixed-size arrays "
                "of %s '%s' and the functions it calls to %lld bytes; kern "
-               "allows at most %d bytes of them per kernel (they live on the "
-               "thread's stack or in its private memory)",
+               "allows at most %d bytes of them per kernel on every target "
+               "(they live on the thread's stack, in CUDA's local memory of "
+               "512 KiB a thread or in OpenCL's private memory)",
                F.over->fn->name, what, f->name, (long long)F.over_bytes,
                FIXED_MAX_BYTES);
   diag_error(C, F.over->pos, "the fixed-size arrays of %s '%s' take %lld "
-             "bytes together; kern allows at most %d bytes of them per kernel, "
-             "the functions it calls included (they live on the thread's "
-             "stack or in its private memory)",
+             "bytes together; kern allows at most %d bytes of them per kernel "
+             "on every target, the functions it calls included (they live "
+             "on the thread's stack, in CUDA's local memory of 512 KiB a "
+             "thread or in OpenCL's private memory)",
              what, f->name, (long long)own, FIXED_MAX_BYTES);
 }
 

@@ -41,7 +41,7 @@ static void inplace_dest(Ctx *X, Node *n, const char *fn, const char *what);
 
 /* As fixed arrays (check_fixed.c): a tile lives on the thread's stack or
  * in its private memory. */
-enum { TILE_MAX_BYTES = 65536 };
+enum { TILE_MAX_BYTES = CHECK_FIXED_MAX_BYTES };
 
 static const Type *tile_type(Ctx *X, const Type *elem, int nd,
                              const int *dims, Pos pos, const char *name) {
@@ -75,6 +75,8 @@ static IrVar *tile_new(Ctx *X, const Type *tt, Pos pos) {
   s->var = l->var;
   s->a = z;
   check_emit(X, s);
+  X->tile_fresh = l->var;
+  X->tile_fresh_storage = z->args[0]->var;
   return l->var;
 }
 
@@ -3142,6 +3144,17 @@ IrExpr *check_tile_neg(Ctx *X, IrExpr *e, Pos pos) {
   return ir_ref(C, t);
 }
 
+/* Note [tile names own temporaries]
+ * `t = wp.tile_load(...)` would otherwise make t's storage and copy the
+ * new tile into it, two tiles' worth of stack for one (131072 bytes for
+ * Warp's 64x64 vec2d FFT, Note [fixed-size array limit] in check_fixed.c).
+ * When the value is the tile temporary made last (tile_new) and the name
+ * is new, the name takes that temporary's storage instead: nothing else
+ * refers to a temporary once its statement is done, and evaluating the
+ * statement again (in a loop) rewrites the name anyway.  Later
+ * assignments to the name copy into that storage as usual, so the name
+ * still owns its elements (the top of this file). */
+
 /* `name = tile`: the local owns its storage and gets a copy of the
  * elements (see the top of this file).  False when value is no tile. */
 bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
@@ -3165,6 +3178,20 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
   if (src == X->tile_view_result && X->tile_view_src)
     other = X->tile_view_src - 1;
   bool aliased = src == X->tile_view_result;
+  if (!l && src == X->tile_fresh) {
+    /* Note [tile names own temporaries] */
+    Local *nl = check_add_local(X, target->name, value->ty, target->pos);
+    check_def_set(X, X->nlocals - 1);
+    nl->var->nassign++;
+    nl->tile_storage = X->tile_fresh_storage;
+    X->tile_fresh = NULL;
+    assign(X, nl->var, ir_ref(C, src), pos);
+    if (aliased && other >= 0)
+      X->locals[other].tile_aliased = true;
+    nl = &X->locals[X->nlocals - 1];
+    nl->tile_aliased = aliased;
+    return true;
+  }
   if (!l) {
     /* a new local: its own storage, which later assignments reuse */
     IrExpr *z = check_fixed_new(X, value->ty, pos);

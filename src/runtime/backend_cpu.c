@@ -642,7 +642,7 @@ static cpu_pool *pool_new(int nthreads) {
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
   for (int i = 0; i < nthreads - 1; i++) {
-    if (pthread_create(&p->threads[i], NULL, worker, p) != 0) break;
+    if (kern__thread_create(&p->threads[i], worker, p) != 0) break;
     p->nworkers++;
   }
   pthread_sigmask(SIG_SETMASK, &old, NULL);

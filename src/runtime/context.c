@@ -70,6 +70,29 @@ kern_status kern__error(kern_context *ctx, kern_status s, const char *fmt,
   return s;
 }
 
+/* Note [worker stacks]
+ * Kernels keep their fixed-size arrays and tiles on the stack of the
+ * thread that runs them, up to 256 KiB a kernel (Note [fixed-size array
+ * limit] in lower/check_fixed.c).  A thread's default stack is whatever
+ * the C library picks: glibc takes RLIMIT_STACK (8 MiB on most Linux
+ * systems, but 2 MiB when it is unlimited), musl 128 KiB, which a
+ * 256 KiB frame overflows (SIGSEGV).  So the threads the runtime starts
+ * -- the CPU backend's pool and the streams' workers -- ask for
+ * KERN__THREAD_STACK explicitly: 8 MiB, the usual main thread's stack and
+ * 32 kernel frames' worth, reserved address space that costs memory only
+ * as far as it is touched.  The caller's own thread also runs part of a
+ * CPU launch; its stack is the application's (a main thread's is 8 MiB on
+ * Linux by default). */
+int kern__thread_create(pthread_t *t, void *(*fn)(void *), void *arg) {
+  pthread_attr_t a;
+  int rc = pthread_attr_init(&a);
+  if (rc != 0) return rc;
+  rc = pthread_attr_setstacksize(&a, KERN__THREAD_STACK);
+  if (rc == 0) rc = pthread_create(t, &a, fn, arg);
+  pthread_attr_destroy(&a);
+  return rc;
+}
+
 static void clear_error(kern_context *ctx) {
   kern__free(ctx->error);
   ctx->error = NULL;

@@ -27,6 +27,7 @@
 #ifndef KERN_RUNTIME_H
 #define KERN_RUNTIME_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include "kern.h"
@@ -363,6 +364,13 @@ kern_kernel *kern__kernel_enter(const kern_kernel *h);
 static inline kern_context *kern__ctx(const kern_context *h) {
   return (kern_context *)kern__handle_get(h, KERN__H_CONTEXT);
 }
+/* The stack every thread the runtime starts gets (Note [worker stacks] in
+ * context.c). */
+#define KERN__THREAD_STACK ((size_t)8 << 20)
+
+/* pthread_create with a stack of KERN__THREAD_STACK bytes; 0 or an errno. */
+int kern__thread_create(pthread_t *t, void *(*fn)(void *), void *arg);
+
 /* Marks the start of a public call on ctx: Note [error recency]. */
 void kern__call_begin(kern_context *ctx);
 

@@ -240,7 +240,7 @@ static kern_status worker_start(kern_stream *s) {
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
-  int rc = pthread_create(&s->thread, NULL, stream_worker, s);
+  int rc = kern__thread_create(&s->thread, stream_worker, s);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   if (rc != 0) return KERN_ERROR_OUT_OF_MEMORY;
   s->started = 1;

@@ -1,4 +1,4 @@
-# expect: 7:24: error: wp.zeros(): a fixed-size array of 18446744073709551616 int8 is 18446744073709551616 bytes, too large: kern allows at most 65536 bytes per array (it lives on the thread's stack or in its private memory)
+# expect: 7:24: error: wp.zeros(): a fixed-size array of 18446744073709551616 int8 is 18446744073709551616 bytes, too large: kern allows at most 262144 bytes per array (it lives on the thread's stack or in its private memory)
 import warp as wp
 
 
