@@ -50,7 +50,8 @@ static const Type *tile_type(Ctx *X, const Type *elem, int nd,
     n *= dims[k];
   if (n * (double)ty_size(elem) > TILE_MAX_BYTES)
     ERR(pos, "%s(): a tile of %.0f %s is %.0f bytes, too large: kern allows "
-             "at most %d bytes per tile for now (issue #24)", name, n,
+             "at most %d bytes per tile (it lives on the thread's stack or "
+             "in its private memory)", name, n,
         TN(elem), n * (double)ty_size(elem), TILE_MAX_BYTES);
   Type *t = (Type *)check_fixed_view_type(X, elem, nd, dims);
   t->tile = true;
