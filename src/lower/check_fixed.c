@@ -45,7 +45,11 @@
  *     stack overflow that no per-kernel bound here can prevent: it
  *     scales with the block size, which is known only at launch).
  *   - Vulkan: a frame per invocation in a device buffer (Note [vulkan
- *     scratch frame] in emit/vk_fixed.c), so no size limit of its own.
+ *     scratch frame] in emit/vk_fixed.c), so no size limit of its own;
+ *     but lavapipe ends a loop after about 65535 iterations (an inner
+ *     loop's counted over the outer loop's), which the loops over a
+ *     64x64 tile pass, so such tiles give wrong results there
+ *     (tests/conformance/tile_large.py skips it).
  * Warp 1.19 runs its own tile tests on its CPU with 64 KiB tiles and two
  * or three of them in a kernel (a 64x64 FFT of vec2d, a 4-d load), so the
  * old 64 KiB bound refused them.  The bound is 256 KiB a kernel, the
