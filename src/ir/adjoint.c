@@ -2003,12 +2003,22 @@ typedef struct Fl {
   Ad *D;            /* its arena and maps */
   Map leaves;       /* struct variable -> IrVar *[nleaves] */
   Map params;       /* function -> its original parameters' types (1 + n) */
+  Map fret;         /* function returning a struct -> its result's scalar
+                     * locals (result_slots) */
   IrFunc *f;
+  Seq *pre;         /* where a statement's hoisted calls go, or NULL */
 } Fl;
 
 static _Noreturn void fl_refuse(Fl *F, Pos pos, const char *what) {
   diag_error(F->D->C, pos, "autodiff of %s is not supported yet (issue #26)",
              what);
+}
+
+static void fl_put(Seq *s, Compiler *C, Pos pos, IrVar *v, IrExpr *e) {
+  IrStmt *st = ir_stmt(C, S_ASSIGN, pos);
+  st->var = v;
+  st->a = e;
+  put(s, st);
 }
 
 static int nleaves(const Type *t) {
@@ -2095,8 +2105,109 @@ static int chain_leaves(Fl *F, IrExpr *e, IrVar ***root, int *count) {
 
 static IrExpr *fl_expr(Fl *F, IrExpr *e, Pos pos);
 
-/* The n leaf values of the struct value e (a variable, a field of one). */
+static void fl_copy(Fl *F, Seq *out, Pos pos, IrVar **dst, int n, IrExpr *e);
+static IrExpr **struct_leaves(Fl *F, IrExpr *e, Pos pos);
+
+/* A call of a function returning a struct, put before the statement (in
+ * F->pre) as a call without a result; its result's leaves are copied
+ * into the leaves of a fresh struct local, which is the value. */
+static IrExpr *fl_call(Fl *F, IrExpr *e, Pos pos) {
+  Compiler *C = F->D->C;
+  if (!F->pre)
+    fl_refuse(F, pos, "a @wp.func's struct result in a loop's condition");
+  IrExpr call = *e;
+  call.ty = &ty_void;
+  IrStmt *st = ir_stmt(C, S_EXPR, pos);
+  st->a = fl_expr(F, &call, pos);
+  put(F->pre, st);
+  IrVar *t = ir_var(C, F->f, "call", e->ty);
+  IrVar **l = leaves_of(F, t), **slot = map_get(&F->fret, e->fn);
+  for (int j = 0, s = 0; j < nleaves(e->ty); j++) {
+    const Type *lt = l[j]->ty;
+    if (lt->kind != TY_VEC && lt->kind != TY_MAT) {
+      fl_put(F->pre, C, pos, l[j], ir_ref(C, slot[s++]));
+      continue;
+    }
+    IrExpr *m = ir_expr(C, E_MAKE, lt);
+    m->nargs = lt->rows * lt->cols;
+    m->args = arena_alloc(C, sizeof(IrExpr *) * (size_t)m->nargs);
+    for (int k = 0; k < m->nargs; k++)
+      m->args[k] = ir_ref(C, slot[s++]);
+    fl_put(F->pre, C, pos, l[j], m);
+  }
+  return ir_ref(C, t);
+}
+
+/* A function's struct result goes out through scalar locals, one per
+ * scalar of its leaves (the expansion takes a vector local apart in its
+ * own function only, so none crosses to the caller). */
+static IrVar **result_slots(Fl *F, IrFunc *f) {
+  Compiler *C = F->D->C;
+  int n = 0;
+  for (int j = 0; j < nleaves(f->ret); j++) {
+    const char *name;
+    const Type *lt = leaf_type(F, f->ret, j, &name);
+    n += lt->kind == TY_VEC || lt->kind == TY_MAT ? lt->rows * lt->cols : 1;
+  }
+  IrVar **slot = arena_alloc(C, sizeof(IrVar *) * (size_t)n);
+  n = 0;
+  for (int j = 0; j < nleaves(f->ret); j++) {
+    const char *name;
+    const Type *lt = leaf_type(F, f->ret, j, &name);
+    if (lt->kind != TY_VEC && lt->kind != TY_MAT) {
+      slot[n++] = ir_var(C, f, arena_printf(C, "ret_%s", name), lt);
+      continue;
+    }
+    for (int k = 0; k < lt->rows * lt->cols; k++)
+      slot[n++] = ir_var(C, f, arena_printf(C, "ret_%s_%d", name, k),
+                         ty_scalar(lt->sc));
+  }
+  return slot;
+}
+
+/* return e (a struct) in f: e's scalars into f's result slots. */
+static void fl_return(Fl *F, Seq *out, IrExpr *e, Pos pos) {
+  Compiler *C = F->D->C;
+  IrVar **slot = map_get(&F->fret, F->f);
+  int n = nleaves(e->ty);
+  IrExpr **src = struct_leaves(F, e, pos);
+  for (int j = 0, s = 0; j < n; j++) {
+    const Type *lt = src[j]->ty;
+    if (lt->kind != TY_VEC && lt->kind != TY_MAT) {
+      fl_put(out, C, pos, slot[s++], src[j]);
+      continue;
+    }
+    for (int k = 0; k < lt->rows * lt->cols; k++) {
+      IrExpr *c = ir_expr(C, E_COMP, ty_scalar(lt->sc));
+      c->a = src[j];
+      c->b = ir_const_int(C, ty_scalar(KERN_SCALAR_INT32),
+                          (uint64_t)(lt->kind == TY_MAT ? k / lt->cols : k));
+      if (lt->kind == TY_MAT)
+        c->c = ir_const_int(C, ty_scalar(KERN_SCALAR_INT32), (uint64_t)(k % lt->cols));
+      fl_put(out, C, pos, slot[s++], c);
+    }
+  }
+}
+
+/* e with a call returning a struct at the root of its fields hoisted. */
+static IrExpr *fl_root(Fl *F, IrExpr *e, Pos pos) {
+  if (e->kind == E_FCALL && map_get(&F->fret, e->fn))
+    return fl_call(F, e, pos);
+  if (e->kind != E_FIELD)
+    return e;
+  IrExpr *a = fl_root(F, e->a, pos);
+  if (a == e->a)
+    return e;
+  IrExpr *n = ir_expr(F->D->C, E_FIELD, e->ty);
+  *n = *e;
+  n->a = a;
+  return n;
+}
+
+/* The n leaf values of the struct value e (a variable, a field of one, a
+ * function's result). */
 static IrExpr **struct_leaves(Fl *F, IrExpr *e, Pos pos) {
+  e = fl_root(F, e, pos);
   IrVar **root;
   int n, first = chain_leaves(F, e, &root, &n);
   if (first < 0)
@@ -2112,6 +2223,8 @@ static IrExpr **struct_leaves(Fl *F, IrExpr *e, Pos pos) {
 static IrExpr *fl_expr(Fl *F, IrExpr *e, Pos pos) {
   if (!e)
     return NULL;
+  if (e->kind == E_FIELD)
+    e = fl_root(F, e, pos);
   if (e->kind == E_FIELD || (e->kind == E_VAR && e->ty->kind == TY_STRUCT)) {
     IrVar **root;
     int n, first = chain_leaves(F, e, &root, &n);
@@ -2121,10 +2234,12 @@ static IrExpr *fl_expr(Fl *F, IrExpr *e, Pos pos) {
       fl_refuse(F, pos, "a whole struct value here (an array of structs, a "
                         "struct result)");
   }
-  if (e->kind == E_FCALL && (e->ty->kind == TY_STRUCT || e->nouts))
-    for (int i = 0; i <= e->nouts; i++)
-      if ((i ? e->outs[i - 1]->ty : e->ty)->kind == TY_STRUCT)
-        fl_refuse(F, pos, "a @wp.func's struct result");
+  if (e->kind == E_FCALL && e->ty->kind == TY_STRUCT && map_get(&F->fret, e->fn))
+    fl_refuse(F, pos, "a whole struct value here (an array of structs, a "
+                      "struct result)");
+  for (int i = 0; e->kind == E_FCALL && i <= e->nouts; i++)
+    if ((i ? e->outs[i - 1]->ty : e->ty)->kind == TY_STRUCT)
+      fl_refuse(F, pos, "a @wp.func's struct result among several");
   IrExpr *n = ir_expr(F->D->C, e->kind, e->ty);
   *n = *e;
   n->a = fl_expr(F, e->a, pos);
@@ -2148,13 +2263,6 @@ static IrExpr *fl_expr(Fl *F, IrExpr *e, Pos pos) {
     }
   }
   return n;
-}
-
-static void fl_put(Seq *s, Compiler *C, Pos pos, IrVar *v, IrExpr *e) {
-  IrStmt *st = ir_stmt(C, S_ASSIGN, pos);
-  st->var = v;
-  st->a = e;
-  put(s, st);
 }
 
 /* The leaves dst[0..n) assigned the struct value e, leaf by leaf. */
@@ -2215,18 +2323,25 @@ static void fl_setfield(Fl *F, Seq *out, IrStmt *s) {
 
 static void fl_stmt(Fl *F, Seq *out, IrStmt *s) {
   Compiler *C = F->D->C;
+  F->pre = s->kind == S_WHILE ? NULL : out;
   if (s->kind == S_ASSIGN && s->var->ty->kind == TY_STRUCT) {
-    if (s->a->kind == E_FCALL)
-      fl_refuse(F, s->pos, "a @wp.func's struct result");
     fl_copy(F, out, s->pos, leaves_of(F, s->var), nleaves(s->var->ty), s->a);
+    return;
+  }
+  if (s->kind == S_EXPR && s->a->kind == E_FCALL && map_get(&F->fret, s->a->fn)) {
+    (void)fl_call(F, s->a, s->pos); /* the result unused */
     return;
   }
   if (s->kind == S_SETFIELD && map_get(&F->leaves, s->var)) {
     fl_setfield(F, out, s);
     return;
   }
-  if (s->kind == S_RETURN && s->a && s->a->ty->kind == TY_STRUCT)
-    fl_refuse(F, s->pos, "a @wp.func's struct result");
+  if (s->kind == S_RETURN && s->a && s->a->ty->kind == TY_STRUCT) {
+    /* the result into the function's result slots, then return */
+    fl_return(F, out, s->a, s->pos);
+    put(out, ir_stmt(C, S_RETURN, s->pos));
+    return;
+  }
   IrStmt *n = ir_stmt(C, s->kind, s->pos);
   *n = *s;
   n->a = fl_expr(F, s->a, s->pos);
@@ -2260,9 +2375,16 @@ static void fl_signature(Fl *F, IrFunc *f) {
   for (IrVar *p = f->params; p; p = p->next)
     any |= (pt[i++] = p->ty)->kind == TY_STRUCT;
   map_put(F->D, &F->params, f, pt);
+  F->f = f;
+  if (f->nrets == 1 && f->ret->kind == TY_STRUCT) {
+    /* its result goes to locals the caller reads after the call (the
+     * adjoint and the tangent inline every call) */
+    map_put(F->D, &F->fret, f, result_slots(F, f));
+    f->ret = f->rets[0] = &ty_void;
+    f->nrets = 0;
+  }
   if (!any)
     return;
-  F->f = f;
   IrVar **tail = &f->params;
   int index = 0;
   for (IrVar *p = f->params, *next; p; p = next) {
@@ -2592,6 +2714,13 @@ static IrExpr *tcall(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
   IrVar *r = D->ret, *dr = D->dret;
   D->ret = oret;
   D->dret = odret;
+  /* the caller's variables as they were; the function's keep their last
+   * values (a struct result's local is read after the call, Note
+   * [struct leaves]) */
+  for (IrVar *v = F->params; v; v = v->next)
+    save[kid(D, v)] = D->env[kid(D, v)];
+  for (IrVar *v = F->locals; v; v = v->next)
+    save[kid(D, v)] = D->env[kid(D, v)];
   memcpy(D->env, save, sizeof(IrVar *) * (size_t)D->nv);
   if (!r)
     return NULL;
