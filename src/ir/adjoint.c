@@ -2,7 +2,6 @@
  * adjoint.c -- a kernel's reverse-mode adjoint, built as another kernel of
  * the IR (Note [adjoint]), so that every emitter spells it unchanged.
  */
-#include <stdlib.h>
 #include <string.h>
 #include "ir.h"
 
@@ -1994,10 +1993,14 @@ static void reach_expr(Map *seen, Ad *D, IrExpr *e) {
  * adjoint (tangent) array is the same field of the adjoint (tangent)
  * struct, which wp.Tape fills with the arrays' .grad (Warp's own kernels
  * reach the same arrays through the .grad address of the array's
- * descriptor; kern leaves that address zero, docs/ABI.md).  A struct
- * value that is not a variable or a field of one -- an element of an
- * array of structs, a function's struct result -- has no leaves to read
- * and is refused. */
+ * descriptor; kern leaves that address zero, docs/ABI.md).  A function
+ * returning a struct returns nothing here: its return statements assign
+ * scalar result locals, one per scalar of its leaves (result_slots), and
+ * a call of it is hoisted before its statement, its result copied out of
+ * those locals into a fresh struct local's leaves (fl_call), which the
+ * adjoint's and the tangent's inlining of the call leaves readable.  A
+ * struct value that is no variable, field of one or call -- an element of
+ * an array of structs -- has no leaves to read and is refused. */
 
 typedef struct Fl {
   Ad *D;            /* its arena and maps */
@@ -2032,19 +2035,14 @@ static int nleaves(const Type *t) {
 
 /* The type of leaf j of t and its name (the field path joined by _). */
 static const Type *leaf_type(Fl *F, const Type *t, int j, const char **name) {
-  for (int k = 0; k < t->n; k++) {
-    int n = nleaves(t->items[k]);
-    if (j >= n) {
-      j -= n;
-      continue;
-    }
-    const char *sub = NULL;
-    const Type *r = t->items[k]->kind == TY_STRUCT
-                        ? leaf_type(F, t->items[k], j, &sub) : t->items[k];
-    *name = sub ? arena_printf(F->D->C, "%s_%s", t->fnames[k], sub) : t->fnames[k];
-    return r;
-  }
-  abort(); /* j < nleaves(t) */
+  int k = 0;
+  while (j >= nleaves(t->items[k])) /* j < nleaves(t) */
+    j -= nleaves(t->items[k++]);
+  const char *sub = NULL;
+  const Type *r = t->items[k]->kind == TY_STRUCT
+                      ? leaf_type(F, t->items[k], j, &sub) : t->items[k];
+  *name = sub ? arena_printf(F->D->C, "%s_%s", t->fnames[k], sub) : t->fnames[k];
+  return r;
 }
 
 /* Leaf j of the struct value e, as a chain of E_FIELDs on e. */
@@ -2052,18 +2050,13 @@ static IrExpr *leaf_chain(Fl *F, IrExpr *e, int j) {
   const Type *t = e->ty;
   if (t->kind != TY_STRUCT)
     return e;
-  for (int k = 0; k < t->n; k++) {
-    int n = nleaves(t->items[k]);
-    if (j >= n) {
-      j -= n;
-      continue;
-    }
-    IrExpr *f = ir_expr(F->D->C, E_FIELD, t->items[k]);
-    f->a = e;
-    f->ival = (uint64_t)k;
-    return leaf_chain(F, f, j);
-  }
-  abort();
+  int k = 0;
+  while (j >= nleaves(t->items[k]))
+    j -= nleaves(t->items[k++]);
+  IrExpr *f = ir_expr(F->D->C, E_FIELD, t->items[k]);
+  f->a = e;
+  f->ival = (uint64_t)k;
+  return leaf_chain(F, f, j);
 }
 
 /* The leaves of struct variable v, made on first use. */

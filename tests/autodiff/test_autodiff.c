@@ -557,6 +557,51 @@ static void refuse(void) {
   printf("ok refusals\n");
 }
 
+/* Structs the adjoint refuses (Note [struct leaves]), at their line. */
+static const struct {
+  const char *body, *what;
+} struct_refusals[] = {
+    {"    out[i] = ps[i].x\n", "array of structs is not supported yet"},
+    {"    q = ps[i]\n    out[i] = q.x\n",
+     "autodiff of a struct element of an array of structs"},
+    {"    ps[i] = p\n", "autodiff of a whole struct value here"},
+    {"    p.v[1] = a[i]\n    out[i] = p.v[1]\n",
+     "autodiff of an assignment to a component of a struct's field"},
+};
+
+static void struct_refuse(void) {
+  for (size_t t = 0; t < sizeof struct_refusals / sizeof struct_refusals[0]; t++) {
+    char src[2048];
+    snprintf(src, sizeof src,
+             "import warp as wp\n"
+             "\n"
+             "@wp.struct\n"
+             "class P:\n"
+             "    x: float\n"
+             "    v: wp.vec3\n"
+             "\n"
+             "@wp.kernel\n"
+             "def r(a: wp.array(dtype=float), ps: wp.array(dtype=P), out: wp.array(dtype=float)):\n"
+             "    i = wp.tid()\n"
+             "    p = P()\n"
+             "%s", struct_refusals[t].body);
+    kern_module *m;
+    ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "rs.py", src, strlen(src), &m));
+    kern_kernel *k, *a = NULL;
+    ASSERT_OK(ctx, kern_module_get_kernel(m, "r", &k));
+    kern_clear_error(ctx);
+    ASSERT_EQ(kern_kernel_adjoint(k, &a), KERN_ERROR_COMPILE);
+    const char *e = kern_last_error(ctx);
+    ASSERT_CONTAINS(e, struct_refusals[t].what);
+    ASSERT_CONTAINS(e, "rs.py:12:");
+    kern_clear_error(ctx);
+    ASSERT_EQ(kern_kernel_tangent(k, &a), KERN_ERROR_COMPILE);
+    ASSERT_CONTAINS(kern_last_error(ctx), "rs.py:12:");
+    kern_module_free(m);
+  }
+  printf("ok struct refusals\n");
+}
+
 /* Custom adjoints (Note [custom adjoints]): the user's mistakes are
  * errors at their line, at load or when the adjoint is built. */
 static const struct {
@@ -726,6 +771,7 @@ int main(int argc, char **argv) {
   tangent_api();
   enable_backward();
   refuse();
+  struct_refuse();
   custom();
   kern_context_free(ctx);
   printf("test_autodiff (%s): all checks passed\n", which);
