@@ -5,8 +5,10 @@ on this thread is recorded with its arguments and grid.  ``backward()``
 then runs, newest first, each kernel's adjoint (``Kernel.adjoint``, built by
 libkern from the kernel's IR the first time it is asked for) with the
 forward arguments followed by one adjoint per parameter: an array's
-``.grad`` (None where it has none: the adjoint skips it), and zero for a
-value, whose gradient Warp does not return either.  Gradients accumulate
+``.grad`` (None where it has none: the adjoint skips it), for a struct a
+struct whose array fields are those arrays' ``.grad`` (as Warp's Tape
+builds it), and zero for a value, whose gradient Warp does not return
+either.  Gradients accumulate
 into the ``.grad`` arrays, as Warp's do.
 
 The same object is kern.warp's ``wp.Tape``."""
@@ -43,6 +45,40 @@ def _zero_value(p):
     if t.length > 1:
         return [0] * t.length
     return 0.0 if t.is_float else 0
+
+
+def _struct_arrays(p, v):
+    """(path, array) for each array field of the struct value v of
+    parameter p that is a kern array (a dict or an object with the fields;
+    bytes and NumPy records hold none)."""
+    from ._module import _field_value
+    if not isinstance(v, dict) and (isinstance(v, (bytes, bytearray, memoryview))
+                                    or type(v).__module__ == "numpy"):
+        return []
+    out = []
+    for f in p.fields:
+        if f.is_array:
+            x = _field_value(v, f.path, p.name)
+            if isinstance(x, _array.Array):
+                out.append((f.path, x))
+    return out
+
+
+def _adjoint_struct(p, v):
+    """A struct parameter's adjoint, as Warp's Tape makes it (Note [struct
+    leaves] in src/ir/adjoint.c): each array field the .grad of the
+    forward value's array (absent, an empty array the adjoint skips, where
+    it has none), nested structs likewise; the value fields zero, as the
+    adjoint does not read them."""
+    adj = {}
+    for path, x in _struct_arrays(p, v):
+        if x.grad is None:
+            continue
+        d = adj
+        for name in path[:-1]:
+            d = d.setdefault(name, {})
+        d[path[-1]] = x.grad
+    return adj
 
 
 class _Func:
@@ -103,7 +139,11 @@ class Tape:
                     if isinstance(v, _array.Array) and v.grad is not None:
                         seen[id(v)] = v
                 continue
-            for v in entry[1]:
+            for p, v in zip(entry[0].params, entry[1]):
+                if p.struct_name is not None and not p.is_array:
+                    for _path, x in _struct_arrays(p, v):
+                        if x.grad is not None:
+                            seen[id(x)] = x
                 if isinstance(v, _array.Array) and v.grad is not None:
                     seen[id(v)] = v
         return seen.values()
@@ -157,6 +197,8 @@ class Tape:
                 for p, v in zip(k.params, args):
                     if p.is_array:
                         extra.append(v.grad if isinstance(v, _array.Array) else None)
+                    elif p.struct_name is not None:
+                        extra.append(_adjoint_struct(p, v))
                     else:
                         extra.append(_zero_value(p))
                 adj(*(list(args) + extra), dim=dim, stream=stream)

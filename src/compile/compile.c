@@ -258,6 +258,10 @@ static void adjoint_module(Compiler *C, IrModule *m, const char *name,
                       : ir_adjoint(C, m, m->kernels);
   m->kernels = a;
   m->kernels_tail = &a->next;
+  /* every call is inlined into it: the functions are not emitted (a
+   * struct result's local, Note [struct leaves], is read by the caller) */
+  m->funcs = NULL;
+  m->funcs_tail = NULL;
 }
 
 kern_status kern__compile(const char *name, const char *src, size_t len,

@@ -338,6 +338,48 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e);
 static bool norm_returns(Ad *D, IrStmt **head);
 static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv);
 
+/* The variable at the root of a chain of struct fields, or NULL. */
+static IrExpr *field_root(IrExpr *e) {
+  while (e->kind == E_FIELD)
+    e = e->a;
+  return e->kind == E_VAR ? e : NULL;
+}
+
+/* The chain of fields e on the struct variable g instead of e's root. */
+static IrExpr *same_chain(Ad *D, IrExpr *e, IrVar *g) {
+  if (e->kind != E_FIELD)
+    return ref(D, g);
+  IrExpr *n = ir_expr(D->C, E_FIELD, e->ty);
+  *n = *e;
+  n->a = same_chain(D, e->a, g);
+  return n;
+}
+
+/* Note [struct leaves]: the array local v (of the adjoint or tangent
+ * kernel) is assigned the array e of the kernel, a variable or a field of
+ * a struct parameter: v's adjoint (tangent) array is that variable's, or
+ * the same field of the parameter's adjoint (tangent) struct, put in the
+ * local g (made when NULL).  Returns g, or NULL where e has none (a view),
+ * whose reads and writes are refused. */
+static IrVar *array_local(Ad *D, Seq *fw, IrVar *v, IrExpr *e, IrVar *g) {
+  IrExpr *r = field_root(e);
+  IrVar *src = r ? D->env[kid(D, r->var)] : NULL;
+  IrVar *a = src ? map_get(&D->adjarr, src) : NULL;
+  if (!a && g)
+    refuse(D, "an array variable assigned a view after an array");
+  if (!a)
+    return NULL;
+  if (e->kind == E_VAR && !g && !D->fwd) {
+    map_put(D, &D->adjarr, v, a);
+    return a;
+  }
+  if (!g)
+    g = newvar(D, D->fwd ? "tanf" : "adjf", e->ty);
+  assign(D, fw, g, same_chain(D, e, a));
+  map_put(D, &D->adjarr, v, g);
+  return g;
+}
+
 /* e with its variables renamed to their current versions: the
  * non-differentiable parts (integers, comparisons, indices). */
 static IrExpr *clone(Ad *D, Seq *fw, IrExpr *e) {
@@ -348,8 +390,10 @@ static IrExpr *clone(Ad *D, Seq *fw, IrExpr *e) {
     refuse(D, "the value an atomic returns");
   case E_FCALL:
     refuse(D, "a call of a user function (@wp.func)");
-  case E_FIELD:
-    refuse(D, "a struct field");
+  case E_FIELD: /* of a kernel's struct parameter (Note [struct leaves]) */
+    if (!field_root(e))
+      refuse(D, "a field of a struct element of an array of structs");
+    break;
   case E_VIEW:
     refuse(D, "an array view");
   case E_ADDR:
@@ -1043,6 +1087,8 @@ static void stmt_assign(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   IrVar *v = newvar(D, "v", s->var->ty);
   assign(D, fw, v, r);
   D->env[id] = v;
+  if (v->ty->kind == TY_ARRAY)
+    (void)array_local(D, fw, v, s->a, NULL);
   if (fty(v->ty))
     acc(D, &c, r, adjx(D, v));
   prepend(rv, &c);
@@ -1927,6 +1973,484 @@ static void reach_expr(Map *seen, Ad *D, IrExpr *e) {
     reach_expr(seen, D, e->args[i]);
 }
 
+/* ---------------------------------------------------------------- struct leaves
+ *
+ * Note [struct leaves]: the adjoint and the tangent differentiate structs
+ * by taking them apart before the expansion (ir_adjoint_prepare), as the
+ * expansion takes vectors apart: every struct variable of the kernel and
+ * of the functions it calls becomes one local per leaf field (a field
+ * that is not itself a struct, nested structs' fields in place, depth
+ * first), so a float field is a float local and gets its gradient as any
+ * local does, and an array field is an array local.  s.f reads its leaf,
+ * s.f = x assigns it (s.v[k] = x is refused: Warp's adjoint neither
+ * replays it nor gives x a gradient), a struct copy (s = t, s.inner = q,
+ * S(...), whose fields the lowering sets one by one) assigns leaf by leaf,
+ * and a @wp.func's struct parameter becomes one parameter per leaf, so a
+ * call passes the leaves.  A kernel's struct parameter stays whole (the
+ * launch passes its bytes): its leaves are locals copied from its fields
+ * at the kernel's start, so the adjoint reads a field of a parameter only
+ * there.  A float field of a parameter is then a value parameter's, whose
+ * adjoint Warp discards (its adjoint struct is passed by value), and
+ * whose tangent is the same field of the tangent struct; an array field's
+ * adjoint (tangent) array is the same field of the adjoint (tangent)
+ * struct, which wp.Tape fills with the arrays' .grad (Warp's own kernels
+ * reach the same arrays through the .grad address of the array's
+ * descriptor; kern leaves that address zero, docs/ABI.md).  A function
+ * returning a struct returns nothing here: its return statements assign
+ * scalar result locals, one per scalar of its leaves (result_slots), and
+ * a call of it is hoisted before its statement, its result copied out of
+ * those locals into a fresh struct local's leaves (fl_call), which the
+ * adjoint's and the tangent's inlining of the call leaves readable.  A
+ * struct value that is no variable, field of one or call -- an element of
+ * an array of structs -- has no leaves to read and is refused. */
+
+typedef struct Fl {
+  Ad *D;            /* its arena and maps */
+  Map leaves;       /* struct variable -> IrVar *[nleaves] */
+  Map params;       /* function -> its original parameters' types (1 + n) */
+  Map fret;         /* function returning a struct -> its result's scalar
+                     * locals (result_slots) */
+  IrFunc *f;
+  Seq *pre;         /* where a statement's hoisted calls go, or NULL */
+} Fl;
+
+static _Noreturn void fl_refuse(Fl *F, Pos pos, const char *what) {
+  diag_error(F->D->C, pos, "autodiff of %s is not supported yet (issue #26)",
+             what);
+}
+
+static void fl_put(Seq *s, Compiler *C, Pos pos, IrVar *v, IrExpr *e) {
+  IrStmt *st = ir_stmt(C, S_ASSIGN, pos);
+  st->var = v;
+  st->a = e;
+  put(s, st);
+}
+
+static int nleaves(const Type *t) {
+  if (t->kind != TY_STRUCT)
+    return 1;
+  int n = 0;
+  for (int k = 0; k < t->n; k++)
+    n += nleaves(t->items[k]);
+  return n;
+}
+
+/* The type of leaf j of t and its name (the field path joined by _). */
+static const Type *leaf_type(Fl *F, const Type *t, int j, const char **name) {
+  int k = 0;
+  while (j >= nleaves(t->items[k])) /* j < nleaves(t) */
+    j -= nleaves(t->items[k++]);
+  const char *sub = NULL;
+  const Type *r = t->items[k]->kind == TY_STRUCT
+                      ? leaf_type(F, t->items[k], j, &sub) : t->items[k];
+  *name = sub ? arena_printf(F->D->C, "%s_%s", t->fnames[k], sub) : t->fnames[k];
+  return r;
+}
+
+/* Leaf j of the struct value e, as a chain of E_FIELDs on e. */
+static IrExpr *leaf_chain(Fl *F, IrExpr *e, int j) {
+  const Type *t = e->ty;
+  if (t->kind != TY_STRUCT)
+    return e;
+  int k = 0;
+  while (j >= nleaves(t->items[k]))
+    j -= nleaves(t->items[k++]);
+  IrExpr *f = ir_expr(F->D->C, E_FIELD, t->items[k]);
+  f->a = e;
+  f->ival = (uint64_t)k;
+  return leaf_chain(F, f, j);
+}
+
+/* The leaves of struct variable v, made on first use. */
+static IrVar **leaves_of(Fl *F, IrVar *v) {
+  IrVar **l = map_get(&F->leaves, v);
+  if (l)
+    return l;
+  int n = nleaves(v->ty);
+  l = arena_alloc(F->D->C, sizeof(IrVar *) * (size_t)n);
+  for (int j = 0; j < n; j++) {
+    const char *name;
+    const Type *t = leaf_type(F, v->ty, j, &name);
+    l[j] = ir_var(F->D->C, F->f, name, t);
+  }
+  map_put(F->D, &F->leaves, v, l);
+  return l;
+}
+
+/* The field chain e on a struct variable with leaves: the first leaf it
+ * covers and how many; -1 when e is no such chain. */
+static int chain_leaves(Fl *F, IrExpr *e, IrVar ***root, int *count) {
+  if (e->kind == E_VAR && e->var->ty->kind == TY_STRUCT &&
+      map_get(&F->leaves, e->var)) {
+    *root = map_get(&F->leaves, e->var);
+    *count = nleaves(e->ty);
+    return 0;
+  }
+  if (e->kind != E_FIELD)
+    return -1;
+  int first = chain_leaves(F, e->a, root, count);
+  if (first < 0)
+    return -1;
+  const Type *t = e->a->ty;
+  for (int k = 0; k < (int)e->ival; k++)
+    first += nleaves(t->items[k]);
+  *count = nleaves(e->ty);
+  return first;
+}
+
+static IrExpr *fl_expr(Fl *F, IrExpr *e, Pos pos);
+
+static void fl_copy(Fl *F, Seq *out, Pos pos, IrVar **dst, int n, IrExpr *e);
+static IrExpr **struct_leaves(Fl *F, IrExpr *e, Pos pos);
+
+/* A call of a function returning a struct, put before the statement (in
+ * F->pre) as a call without a result; its result's leaves are copied
+ * into the leaves of a fresh struct local, which is the value. */
+static IrExpr *fl_call(Fl *F, IrExpr *e, Pos pos) {
+  Compiler *C = F->D->C;
+  if (!F->pre)
+    fl_refuse(F, pos, "a @wp.func's struct result in a loop's condition");
+  IrExpr call = *e;
+  call.ty = &ty_void;
+  IrStmt *st = ir_stmt(C, S_EXPR, pos);
+  st->a = fl_expr(F, &call, pos);
+  put(F->pre, st);
+  IrVar *t = ir_var(C, F->f, "call", e->ty);
+  IrVar **l = leaves_of(F, t), **slot = map_get(&F->fret, e->fn);
+  for (int j = 0, s = 0; j < nleaves(e->ty); j++) {
+    const Type *lt = l[j]->ty;
+    if (lt->kind != TY_VEC && lt->kind != TY_MAT) {
+      fl_put(F->pre, C, pos, l[j], ir_ref(C, slot[s++]));
+      continue;
+    }
+    IrExpr *m = ir_expr(C, E_MAKE, lt);
+    m->nargs = lt->rows * lt->cols;
+    m->args = arena_alloc(C, sizeof(IrExpr *) * (size_t)m->nargs);
+    for (int k = 0; k < m->nargs; k++)
+      m->args[k] = ir_ref(C, slot[s++]);
+    fl_put(F->pre, C, pos, l[j], m);
+  }
+  return ir_ref(C, t);
+}
+
+/* A function's struct result goes out through scalar locals, one per
+ * scalar of its leaves (the expansion takes a vector local apart in its
+ * own function only, so none crosses to the caller). */
+static IrVar **result_slots(Fl *F, IrFunc *f) {
+  Compiler *C = F->D->C;
+  int n = 0;
+  for (int j = 0; j < nleaves(f->ret); j++) {
+    const char *name;
+    const Type *lt = leaf_type(F, f->ret, j, &name);
+    n += lt->kind == TY_VEC || lt->kind == TY_MAT ? lt->rows * lt->cols : 1;
+  }
+  IrVar **slot = arena_alloc(C, sizeof(IrVar *) * (size_t)n);
+  n = 0;
+  for (int j = 0; j < nleaves(f->ret); j++) {
+    const char *name;
+    const Type *lt = leaf_type(F, f->ret, j, &name);
+    if (lt->kind != TY_VEC && lt->kind != TY_MAT) {
+      slot[n++] = ir_var(C, f, arena_printf(C, "ret_%s", name), lt);
+      continue;
+    }
+    for (int k = 0; k < lt->rows * lt->cols; k++)
+      slot[n++] = ir_var(C, f, arena_printf(C, "ret_%s_%d", name, k),
+                         ty_scalar(lt->sc));
+  }
+  return slot;
+}
+
+/* return e (a struct) in f: e's scalars into f's result slots. */
+static void fl_return(Fl *F, Seq *out, IrExpr *e, Pos pos) {
+  Compiler *C = F->D->C;
+  IrVar **slot = map_get(&F->fret, F->f);
+  int n = nleaves(e->ty);
+  IrExpr **src = struct_leaves(F, e, pos);
+  for (int j = 0, s = 0; j < n; j++) {
+    const Type *lt = src[j]->ty;
+    if (lt->kind != TY_VEC && lt->kind != TY_MAT) {
+      fl_put(out, C, pos, slot[s++], src[j]);
+      continue;
+    }
+    for (int k = 0; k < lt->rows * lt->cols; k++) {
+      IrExpr *c = ir_expr(C, E_COMP, ty_scalar(lt->sc));
+      c->a = src[j];
+      c->b = ir_const_int(C, ty_scalar(KERN_SCALAR_INT32),
+                          (uint64_t)(lt->kind == TY_MAT ? k / lt->cols : k));
+      if (lt->kind == TY_MAT)
+        c->c = ir_const_int(C, ty_scalar(KERN_SCALAR_INT32), (uint64_t)(k % lt->cols));
+      fl_put(out, C, pos, slot[s++], c);
+    }
+  }
+}
+
+/* e with a call returning a struct at the root of its fields hoisted. */
+static IrExpr *fl_root(Fl *F, IrExpr *e, Pos pos) {
+  if (e->kind == E_FCALL && map_get(&F->fret, e->fn))
+    return fl_call(F, e, pos);
+  if (e->kind != E_FIELD)
+    return e;
+  IrExpr *a = fl_root(F, e->a, pos);
+  if (a == e->a)
+    return e;
+  IrExpr *n = ir_expr(F->D->C, E_FIELD, e->ty);
+  *n = *e;
+  n->a = a;
+  return n;
+}
+
+/* The n leaf values of the struct value e (a variable, a field of one, a
+ * function's result). */
+static IrExpr **struct_leaves(Fl *F, IrExpr *e, Pos pos) {
+  e = fl_root(F, e, pos);
+  IrVar **root;
+  int n, first = chain_leaves(F, e, &root, &n);
+  if (first < 0)
+    fl_refuse(F, pos, e->kind == E_FCALL ? "a @wp.func's struct result"
+                  : e->kind == E_LOAD ? "a struct element of an array of structs"
+                  : "this struct value");
+  IrExpr **r = arena_alloc(F->D->C, sizeof(IrExpr *) * (size_t)n);
+  for (int j = 0; j < n; j++)
+    r[j] = ir_ref(F->D->C, root[first + j]);
+  return r;
+}
+
+static IrExpr *fl_expr(Fl *F, IrExpr *e, Pos pos) {
+  if (!e)
+    return NULL;
+  if (e->kind == E_FIELD)
+    e = fl_root(F, e, pos);
+  if (e->kind == E_FIELD || (e->kind == E_VAR && e->ty->kind == TY_STRUCT)) {
+    IrVar **root;
+    int n, first = chain_leaves(F, e, &root, &n);
+    if (first >= 0 && e->ty->kind != TY_STRUCT)
+      return ir_ref(F->D->C, root[first]);
+    if (first >= 0)
+      fl_refuse(F, pos, "a whole struct value here (an array of structs, a "
+                        "struct result)");
+  }
+  if (e->kind == E_FCALL && e->ty->kind == TY_STRUCT && map_get(&F->fret, e->fn))
+    fl_refuse(F, pos, "a whole struct value here (an array of structs, a "
+                      "struct result)");
+  for (int i = 0; e->kind == E_FCALL && i <= e->nouts; i++)
+    if ((i ? e->outs[i - 1]->ty : e->ty)->kind == TY_STRUCT)
+      fl_refuse(F, pos, "a @wp.func's struct result among several");
+  IrExpr *n = ir_expr(F->D->C, e->kind, e->ty);
+  *n = *e;
+  n->a = fl_expr(F, e->a, pos);
+  n->b = fl_expr(F, e->b, pos);
+  n->c = fl_expr(F, e->c, pos);
+  const Type **pt = e->kind == E_FCALL ? map_get(&F->params, e->fn) : NULL;
+  if (!e->nargs)
+    return n;
+  int na = 0;
+  for (int i = 0; i < e->nargs; i++)
+    na += pt && pt[i]->kind == TY_STRUCT ? nleaves(pt[i]) : 1;
+  n->args = arena_alloc(F->D->C, sizeof(IrExpr *) * (size_t)na);
+  n->nargs = 0;
+  for (int i = 0; i < e->nargs; i++) {
+    if (pt && pt[i]->kind == TY_STRUCT) {
+      IrExpr **l = struct_leaves(F, e->args[i], pos);
+      for (int j = 0; j < nleaves(pt[i]); j++)
+        n->args[n->nargs++] = l[j];
+    } else {
+      n->args[n->nargs++] = fl_expr(F, e->args[i], pos);
+    }
+  }
+  return n;
+}
+
+/* The leaves dst[0..n) assigned the struct value e, leaf by leaf. */
+static void fl_copy(Fl *F, Seq *out, Pos pos, IrVar **dst, int n, IrExpr *e) {
+  Compiler *C = F->D->C;
+  if (e->kind == E_MAKE && !e->nargs) { /* S(): all zero, arrays unset */
+    for (int j = 0; j < n; j++) {
+      const Type *t = dst[j]->ty;
+      if (t->kind == TY_ARRAY)
+        continue;
+      const Type *st = ty_scalar(t->sc);
+      IrExpr *z = sc_is_float(t->sc) ? ir_const_float(C, st, 0)
+                                     : ir_const_int(C, st, 0);
+      if (t->kind == TY_VEC || t->kind == TY_MAT) {
+        IrExpr *m = ir_expr(C, E_MAKE, t);
+        m->nargs = 1;
+        m->args = arena_alloc(C, sizeof(IrExpr *));
+        m->args[0] = z;
+        z = m;
+      }
+      fl_put(out, C, pos, dst[j], z);
+    }
+    return;
+  }
+  IrExpr **src = struct_leaves(F, e, pos);
+  /* through temporaries: s = s.inner's leaves overlap their targets */
+  IrVar **t = arena_alloc(C, sizeof(IrVar *) * (size_t)n);
+  for (int j = 0; j < n; j++) {
+    t[j] = ir_var(C, F->f, "leaf", dst[j]->ty);
+    fl_put(out, C, pos, t[j], src[j]);
+  }
+  for (int j = 0; j < n; j++)
+    fl_put(out, C, pos, dst[j], ir_ref(C, t[j]));
+}
+
+static IrStmt *fl_stmts(Fl *F, IrStmt *s);
+
+/* s.f... = c on a struct variable with leaves. */
+static void fl_setfield(Fl *F, Seq *out, IrStmt *s) {
+  Compiler *C = F->D->C;
+  IrExpr *lv = s->a;
+  IrVar **root;
+  int n, first = chain_leaves(F, lv, &root, &n);
+  /* Warp 1.19's adjoint neither replays s.v[k] = x nor passes x a
+   * gradient: refused rather than differentiated otherwise */
+  if (lv->kind == E_COMP)
+    fl_refuse(F, s->pos, "an assignment to a component of a struct's "
+                         "field (Warp's adjoint drops it)");
+  if (first < 0)
+    fl_refuse(F, s->pos, "this assignment to a struct field");
+  IrExpr *c = s->c->ty->kind == TY_STRUCT ? s->c : fl_expr(F, s->c, s->pos);
+  if (lv->ty->kind == TY_STRUCT) {
+    fl_copy(F, out, s->pos, root + first, n, c);
+    return;
+  }
+  fl_put(out, C, s->pos, root[first], c);
+}
+
+static void fl_stmt(Fl *F, Seq *out, IrStmt *s) {
+  Compiler *C = F->D->C;
+  F->pre = s->kind == S_WHILE ? NULL : out;
+  if (s->kind == S_ASSIGN && s->var->ty->kind == TY_STRUCT) {
+    fl_copy(F, out, s->pos, leaves_of(F, s->var), nleaves(s->var->ty), s->a);
+    return;
+  }
+  if (s->kind == S_EXPR && s->a->kind == E_FCALL && map_get(&F->fret, s->a->fn)) {
+    (void)fl_call(F, s->a, s->pos); /* the result unused */
+    return;
+  }
+  if (s->kind == S_SETFIELD && map_get(&F->leaves, s->var)) {
+    fl_setfield(F, out, s);
+    return;
+  }
+  if (s->kind == S_RETURN && s->a && s->a->ty->kind == TY_STRUCT) {
+    /* the result into the function's result slots, then return */
+    fl_return(F, out, s->a, s->pos);
+    put(out, ir_stmt(C, S_RETURN, s->pos));
+    return;
+  }
+  IrStmt *n = ir_stmt(C, s->kind, s->pos);
+  *n = *s;
+  n->a = fl_expr(F, s->a, s->pos);
+  n->b = fl_expr(F, s->b, s->pos);
+  n->c = fl_expr(F, s->c, s->pos);
+  if (s->nargs) {
+    n->args = arena_alloc(C, sizeof(IrExpr *) * (size_t)s->nargs);
+    for (int i = 0; i < s->nargs; i++)
+      n->args[i] = fl_expr(F, s->args[i], s->pos);
+  }
+  n->body = fl_stmts(F, s->body);
+  n->orelse = fl_stmts(F, s->orelse);
+  put(out, n);
+}
+
+static IrStmt *fl_stmts(Fl *F, IrStmt *s) {
+  Seq out;
+  seq_init(&out);
+  for (; s; s = s->next)
+    fl_stmt(F, &out, s);
+  return out.head;
+}
+
+/* A function's struct parameters become one parameter per leaf; their
+ * original types are kept for the calls (Fl.params). */
+static void fl_signature(Fl *F, IrFunc *f) {
+  Compiler *C = F->D->C;
+  const Type **pt = arena_alloc(C, sizeof(Type *) * (size_t)(f->nparams + 1));
+  bool any = false;
+  int i = 0;
+  for (IrVar *p = f->params; p; p = p->next)
+    any |= (pt[i++] = p->ty)->kind == TY_STRUCT;
+  map_put(F->D, &F->params, f, pt);
+  F->f = f;
+  if (f->nrets == 1 && f->ret->kind == TY_STRUCT) {
+    /* its result goes to locals the caller reads after the call (the
+     * adjoint and the tangent inline every call) */
+    map_put(F->D, &F->fret, f, result_slots(F, f));
+    f->ret = f->rets[0] = &ty_void;
+    f->nrets = 0;
+  }
+  if (!any)
+    return;
+  IrVar **tail = &f->params;
+  int index = 0;
+  for (IrVar *p = f->params, *next; p; p = next) {
+    next = p->next;
+    if (p->ty->kind != TY_STRUCT) {
+      p->index = index++;
+      *tail = p;
+      tail = &p->next;
+      continue;
+    }
+    IrVar **l = leaves_of(F, p);
+    for (int j = 0; j < nleaves(p->ty); j++) {
+      ir_var_unlink(f, l[j]);
+      l[j]->name = arena_printf(C, "%s_%d", p->name, j);
+      l[j]->is_param = true;
+      l[j]->index = index++;
+      *tail = l[j];
+      tail = &l[j]->next;
+    }
+  }
+  *tail = NULL;
+  f->nparams = index;
+}
+
+/* The struct locals of f (and a kernel's struct parameters, copied at its
+ * start) into leaves, its statements rewritten. */
+static void fl_func(Fl *F, IrFunc *f) {
+  Compiler *C = F->D->C;
+  F->f = f;
+  int nstruct = 0;
+  for (IrVar *v = f->locals; v; v = v->next)
+    nstruct += v->ty->kind == TY_STRUCT;
+  IrVar **sv = arena_alloc(C, sizeof(IrVar *) * (size_t)(nstruct + 1));
+  nstruct = 0;
+  for (IrVar *v = f->locals; v; v = v->next)
+    if (v->ty->kind == TY_STRUCT)
+      sv[nstruct++] = v;
+  for (int i = 0; i < nstruct; i++) /* before any use: a loop reads ahead */
+    (void)leaves_of(F, sv[i]);
+  Seq entry;
+  seq_init(&entry);
+  if (f->is_kernel)
+    for (IrVar *p = f->params; p; p = p->next) {
+      if (p->ty->kind != TY_STRUCT)
+        continue;
+      IrVar **l = leaves_of(F, p);
+      for (int j = 0; j < nleaves(p->ty); j++)
+        fl_put(&entry, C, f->pos, l[j], leaf_chain(F, ir_ref(C, p), j));
+    }
+  IrStmt *body = fl_stmts(F, f->body);
+  if (entry.head) {
+    *entry.tail = body;
+    body = entry.head;
+  }
+  f->body = body;
+}
+
+static void flatten_structs(Compiler *C, IrModule *m) {
+  Ad D0;
+  memset(&D0, 0, sizeof D0);
+  D0.C = C;
+  Fl F0 = {0}, *F = &F0;
+  F->D = &D0;
+  for (IrFunc *f = m->funcs; f; f = f->next)
+    fl_signature(F, f);
+  for (IrFunc *f = m->funcs; f; f = f->next)
+    fl_func(F, f);
+  for (IrFunc *f = m->kernels; f; f = f->next)
+    fl_func(F, f);
+}
+
 void ir_adjoint_prepare(Compiler *C, IrModule *m) {
   /* only what the kernel calls is expanded and differentiated: another
    * function outside the expansion does not stop this kernel's adjoint */
@@ -1950,6 +2474,7 @@ void ir_adjoint_prepare(Compiler *C, IrModule *m) {
     keep_stmts(f->body);
   for (IrFunc *f = m->kernels; f; f = f->next)
     keep_stmts(f->body);
+  flatten_structs(C, m); /* Note [struct leaves] */
 }
 
 /* ---------------------------------------------------------------- forward mode */
@@ -2184,6 +2709,13 @@ static IrExpr *tcall(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
   IrVar *r = D->ret, *dr = D->dret;
   D->ret = oret;
   D->dret = odret;
+  /* the caller's variables as they were; the function's keep their last
+   * values (a struct result's local is read after the call, Note
+   * [struct leaves]) */
+  for (IrVar *v = F->params; v; v = v->next)
+    save[kid(D, v)] = D->env[kid(D, v)];
+  for (IrVar *v = F->locals; v; v = v->next)
+    save[kid(D, v)] = D->env[kid(D, v)];
   memcpy(D->env, save, sizeof(IrVar *) * (size_t)D->nv);
   if (!r)
     return NULL;
@@ -2334,10 +2866,16 @@ static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
     *dt = any ? tnode(D, s, m) : NULL;
     return node(D, s, n);
   }
+  case E_FIELD: { /* of a kernel's struct parameter: the tangent
+                  * struct's same field (Note [struct leaves]) */
+    IrExpr *v = tmp(D, s, clone(D, s, e));
+    IrVar *g = map_get(&D->adjarr, D->env[kid(D, field_root(e)->var)]);
+    *dt = g ? tnode(D, s, same_chain(D, e, g)) : NULL;
+    return v;
+  }
   default:
-    /* a float value of another kind (a struct's field, an atomic's
-     * result): clone refuses what it cannot copy; none has a tangent
-     * rule yet */
+    /* a float value of another kind (an atomic's result): clone refuses
+     * what it cannot copy; none has a tangent rule yet */
     (void)clone(D, s, e);
     refuse(D, "this kind of float value");
   }
@@ -2404,6 +2942,8 @@ static void tstmt(Ad *D, IrStmt *st, Seq *s) {
     if (dv)
       assign(D, s, dv, tconst(D, d, v->ty));
     assign(D, s, v, r);
+    if (v->ty->kind == TY_ARRAY)
+      (void)array_local(D, s, v, st->a, map_get(&D->adjarr, v));
     return;
   }
   case S_STORE: {

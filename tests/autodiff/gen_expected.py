@@ -35,6 +35,27 @@ _spec.loader.exec_module(conf)
 wp = conf.wp
 
 
+def is_float_array(v):
+    dt = getattr(v.dtype, "_wp_scalar_type_", v.dtype)
+    return isinstance(v, wp.array) and dt in (wp.float16, wp.bfloat16, wp.float32, wp.float64)
+
+
+def seed_fields(inst, extra, adj):
+    """A struct parameter's float array fields get a .grad seeded from the
+    same field of its adj_ SPEC, set again in the struct so that its
+    descriptor carries the .grad (wp.Tape's adjoint struct holds them)."""
+    for key, arr in extra.items():
+        path = key.split(".", 1)[1]
+        if not is_float_array(arr):
+            continue
+        arr.requires_grad = True
+        seed = adj
+        for part in path.split("."):
+            seed = getattr(seed, part)
+        arr.grad.assign(seed)
+        conf.set_path(inst, path, arr)
+
+
 def run_file(path):
     stem = os.path.splitext(os.path.basename(path))[0]
     kname, (dims, _launch), args, checks = conf.parse_header(path)
@@ -52,8 +73,13 @@ def run_file(path):
     if sorted(want) != sorted(args):
         raise ValueError(f"the kern-test line must give exactly {want}")
     values = {}
+    fields = {}  # "s.xs": a struct parameter's array field
     for p, t in params:
-        v = conf.build_value(args[p], t, p, {})
+        extra = {}
+        v = conf.build_value(args[p], t, p, extra)
+        if type(t).__name__ == "Struct":
+            seed_fields(v, extra, conf.build_value(args["adj_" + p], t, "adj_" + p, {}))
+            fields.update(extra)
         if isinstance(v, wp.array) and v.dtype in (wp.float16, wp.bfloat16, wp.float32, wp.float64) or (
                 isinstance(v, wp.array) and getattr(v.dtype, "_wp_scalar_type_", None) in (wp.float16, wp.bfloat16, wp.float32, wp.float64)):
             v.requires_grad = True
@@ -68,10 +94,11 @@ def run_file(path):
     os.makedirs(EXPECTED, exist_ok=True)
     out = []
     for name, _ in checks:
-        if not name.startswith("adj_") or not isinstance(values.get(name[4:]), wp.array):
-            raise ValueError(f"kern-check {name}: not adj_ of an array parameter")
-        g = values[name[4:]].grad.numpy()
-        if getattr(values[name[4:]].dtype, "_wp_scalar_type_", values[name[4:]].dtype) is wp.bfloat16:
+        arr = values.get(name[4:], fields.get(name[4:]))
+        if not name.startswith("adj_") or not isinstance(arr, wp.array):
+            raise ValueError(f"kern-check {name}: not adj_ of an array parameter or field")
+        g = arr.grad.numpy()
+        if getattr(arr.dtype, "_wp_scalar_type_", arr.dtype) is wp.bfloat16:
             g = g.view(np.dtype("V2"))  # kern writes bfloat16 as "|V2": the same bits
         np.save(os.path.join(EXPECTED, f"{stem}.{name}.npy"), g)
         out.append(f"{name}{list(g.shape)}")

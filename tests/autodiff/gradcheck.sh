@@ -69,6 +69,22 @@ grep -q '^(random v)  *tangent .* ok$' "$out" || fail "xform_extra: no tangent r
 grep -q '^v  *adjoint  *15 .* ok$' "$out" || fail "xcopy: no passing row for v"
 grep -q '^(random v)  *tangent .* ok$' "$out" || fail "xcopy: no tangent row"
 
+# structs (Note [struct leaves]): locals, a nested field, a copy, a
+# @wp.func taking one, and a struct value held fixed; a component store
+# into a struct's field is refused at its position
+"$kern" gradcheck "$dir/gradcheck/ok64.py" structk --dim 5 'g={w=1.5,p=(0.5,-1,2),inner={k=0.75}}' >"$out" 2>&1 ||
+  fail "structk: exit $?"
+grep -q '^x  *adjoint  *5 .* ok$' "$out" || fail "structk: no passing row for x"
+grep -q '^v  *adjoint  *15 .* ok$' "$out" || fail "structk: no passing row for v"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "structk: no tangent row"
+"$kern" gradcheck "$dir/gradcheck/ok64.py" structk >"$out" 2>&1
+[ $? -eq 1 ] || fail "structk without g: exit not 1"
+grep -q "parameter 'g': give it as g={...}" "$out" || fail "structk: no message for g"
+"$kern" gradcheck "$dir/gradcheck/ok64.py" structcomp >"$out" 2>&1
+[ $? -eq 1 ] || fail "structcomp: exit not 1"
+grep -q "ok64.py:94:7: error: autodiff of an assignment to a component of a struct's field" "$out" ||
+  fail "structcomp: no positioned refusal"
+
 # what must be given, bad usage, help
 "$kern" gradcheck "$dir/gradcheck/ok64.py" sumsq >"$out" 2>&1
 [ $? -eq 1 ] || fail "sumsq without n: exit not 1"

@@ -557,6 +557,51 @@ static void refuse(void) {
   printf("ok refusals\n");
 }
 
+/* Structs the adjoint refuses (Note [struct leaves]), at their line. */
+static const struct {
+  const char *body, *what;
+} struct_refusals[] = {
+    {"    out[i] = ps[i].x\n", "array of structs is not supported yet"},
+    {"    q = ps[i]\n    out[i] = q.x\n",
+     "autodiff of a struct element of an array of structs"},
+    {"    ps[i] = p\n", "autodiff of a whole struct value here"},
+    {"    p.v[1] = a[i]\n    out[i] = p.v[1]\n",
+     "autodiff of an assignment to a component of a struct's field"},
+};
+
+static void struct_refuse(void) {
+  for (size_t t = 0; t < sizeof struct_refusals / sizeof struct_refusals[0]; t++) {
+    char src[2048];
+    snprintf(src, sizeof src,
+             "import warp as wp\n"
+             "\n"
+             "@wp.struct\n"
+             "class P:\n"
+             "    x: float\n"
+             "    v: wp.vec3\n"
+             "\n"
+             "@wp.kernel\n"
+             "def r(a: wp.array(dtype=float), ps: wp.array(dtype=P), out: wp.array(dtype=float)):\n"
+             "    i = wp.tid()\n"
+             "    p = P()\n"
+             "%s", struct_refusals[t].body);
+    kern_module *m;
+    ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "rs.py", src, strlen(src), &m));
+    kern_kernel *k, *a = NULL;
+    ASSERT_OK(ctx, kern_module_get_kernel(m, "r", &k));
+    kern_clear_error(ctx);
+    ASSERT_EQ(kern_kernel_adjoint(k, &a), KERN_ERROR_COMPILE);
+    const char *e = kern_last_error(ctx);
+    ASSERT_CONTAINS(e, struct_refusals[t].what);
+    ASSERT_CONTAINS(e, "rs.py:12:");
+    kern_clear_error(ctx);
+    ASSERT_EQ(kern_kernel_tangent(k, &a), KERN_ERROR_COMPILE);
+    ASSERT_CONTAINS(kern_last_error(ctx), "rs.py:12:");
+    kern_module_free(m);
+  }
+  printf("ok struct refusals\n");
+}
+
 /* Custom adjoints (Note [custom adjoints]): the user's mistakes are
  * errors at their line, at load or when the adjoint is built. */
 static const struct {
@@ -618,6 +663,83 @@ static void custom(void) {
   printf("ok custom adjoint errors\n");
 }
 
+static const char struct_src[] =
+    "import warp as wp\n"
+    "\n"
+    "@wp.struct\n"
+    "class S:\n"
+    "    xs: wp.array(dtype=wp.float64)\n"
+    "    k: wp.float64\n"
+    "\n"
+    "@wp.kernel\n"
+    "def sk(s: S, out: wp.array(dtype=wp.float64)):\n"
+    "    i = wp.tid()\n"
+    "    out[i] = s.k * s.xs[i] * s.xs[i]\n";
+
+/* The offset of field name of parameter p's struct. */
+static size_t field_at(kern_kernel *k, int p, const char *name) {
+  for (int j = 0; j < kern_kernel_param_field_count(k, p); j++) {
+    kern_field_info f = KERN_FIELD_INFO_INIT;
+    ASSERT_OK(ctx, kern_kernel_param_field(k, p, j, &f));
+    if (!strcmp(f.name, name))
+      return f.offset;
+  }
+  ASSERT_TRUE(!"no such field");
+  return 0;
+}
+
+/* Note [struct leaves]: the adjoint of a kernel taking a struct takes an
+ * adjoint struct (kern_arg_data) whose array fields, set with
+ * kern_struct_set_array, receive the gradients; its float field is a
+ * value, not read. */
+static void struct_api(void) {
+  kern_module *m;
+  ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "sk.py", struct_src,
+                                         sizeof struct_src - 1, &m));
+  kern_kernel *k, *a;
+  ASSERT_OK(ctx, kern_module_get_kernel(m, "sk", &k));
+  ASSERT_OK(ctx, kern_kernel_adjoint(k, &a));
+  kern_param_info p = KERN_PARAM_INFO_INIT;
+  ASSERT_OK(ctx, kern_kernel_param(a, 2, &p));
+  ASSERT_STREQ(p.name, "adj_s");
+  ASSERT_EQ(p.kind, KERN_PARAM_VALUE);
+  ASSERT_EQ(p.type.kind, KERN_KIND_STRUCT);
+  ASSERT_STREQ(p.struct_name, "S");
+  size_t size = (size_t)p.type.rows, xs = field_at(a, 2, "xs"),
+         ko = field_at(a, 2, "k");
+  double x[N] = {0.5, -1, 2, 0.25, 3, -2}, zero[N] = {0}, seed[N], g[N], o[N];
+  for (int i = 0; i < N; i++) seed[i] = wts[i];
+  kern_array *fx = arr(x, N), *fo = arr(zero, N), *gx = arr(zero, N),
+             *go = arr(seed, N);
+  unsigned char s[256] = {0}, adj[256] = {0};
+  ASSERT_TRUE(size <= sizeof s);
+  double kv = 1.5;
+  memcpy(s + ko, &kv, sizeof kv);
+  memcpy(adj + ko, &kv, sizeof kv); /* not read: a value's adjoint */
+  ASSERT_OK(ctx, kern_struct_set_array(s + xs, fx));
+  ASSERT_OK(ctx, kern_struct_set_array(adj + xs, gx));
+  kern_arg args[4] = {kern_arg_data(s, size), kern_arg_array(fo),
+                      kern_arg_data(adj, size), kern_arg_array(go)};
+  int64_t dims[1] = {N};
+  ASSERT_OK(ctx, kern_launch(k, 1, dims, 2, args));
+  ASSERT_OK(ctx, kern_launch(a, 1, dims, 4, args));
+  ASSERT_OK(ctx, kern_array_download(fo, o, sizeof o));
+  ASSERT_OK(ctx, kern_array_download(gx, g, sizeof g));
+  for (int i = 0; i < N; i++) {
+    ASSERT_NEAR(o[i], 1.5 * x[i] * x[i], 1e-12);
+    ASSERT_NEAR(g[i], 2 * 1.5 * x[i] * wts[i], 1e-12); /* d out / d xs */
+  }
+  ASSERT_OK(ctx, kern_array_download(go, g, sizeof g));
+  for (int i = 0; i < N; i++)
+    ASSERT_NEAR(g[i], 0.0, 0); /* the store's adjoint was taken */
+  kern_array_free(fx);
+  kern_array_free(fo);
+  kern_array_free(gx);
+  kern_array_free(go);
+  kern_module_free(m);
+  printf("ok struct api\n");
+}
+
 int main(int argc, char **argv) {
   const char *which = argc > 1 ? argv[1] : "cpu";
   test_setup();
@@ -628,6 +750,8 @@ int main(int argc, char **argv) {
     return 77;
   }
   api();
+  if (strncmp(which, "opencl", 6) != 0) /* no struct holds an OpenCL buffer */
+    struct_api();
   kern_module *m;
   ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "fd.py", fd_src,
                                          sizeof fd_src - 1, &m));
@@ -647,6 +771,7 @@ int main(int argc, char **argv) {
   tangent_api();
   enable_backward();
   refuse();
+  struct_refuse();
   custom();
   kern_context_free(ctx);
   printf("test_autodiff (%s): all checks passed\n", which);

@@ -55,3 +55,41 @@ def xcopy(x: wp.array(dtype=wp.float64), v: wp.array(dtype=wp.vec3d), out: wp.ar
     t2 = wp.transform_set_translation_copy(t, p * x[i])
     t3 = wp.transform_set_rotation_copy(t2, wp.normalize(wp.quatd(x[i], p[2], wp.float64(0.3), wp.float64(1.0))))
     out[i] = wp.dot(wp.transform_point(t3, wp.vec3d(wp.float64(1.0), x[i], wp.float64(2.0))), p) + wp.transform_vector(t2, p)[1]
+
+
+@wp.struct
+class Fine:
+    k: wp.float64
+
+
+@wp.struct
+class Frame:
+    w: wp.float64
+    p: wp.vec3d
+    inner: Fine
+
+
+@wp.func
+def frame_energy(f: Frame, x: wp.float64):
+    return f.w * x + wp.dot(f.p, f.p) * f.inner.k
+
+
+@wp.kernel
+def structk(x: wp.array(dtype=wp.float64), v: wp.array(dtype=wp.vec3d), g: Frame, out: wp.array(dtype=wp.float64)):
+    i = wp.tid()
+    f = Frame()
+    f.w = x[i] * g.w
+    f.p = v[i] * x[i] + g.p
+    f.inner.k = wp.cos(x[i])
+    h = f
+    h.w = h.w * h.inner.k
+    out[i] = frame_energy(h, x[i]) + frame_energy(f, g.inner.k)
+
+
+# Warp's adjoint neither replays f.p[1] = x nor differentiates it: refused
+@wp.kernel
+def structcomp(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64)):
+    i = wp.tid()
+    f = Frame()
+    f.p[1] = x[i]
+    out[i] = f.p[1]
