@@ -9,6 +9,20 @@
 
 #include "lower.h"
 
+/* How a named tile view's elements sit in the tile it is a view of
+ * (Note [tile views in place] in check_tile.c). */
+typedef struct TileMap {
+  IrVar *src;       /* the tile the view was made from */
+  int parent;       /* the local it is a view of (its index), -1 none yet */
+  int depth;        /* X->loop_depth where it was bound */
+  bool flat;        /* reshape, squeeze: the same row-major position */
+  bool many;        /* broadcast: elements that share a parent element */
+  bool synced;      /* copies between view and parent have been emitted */
+  int axis[4];      /* per parent axis: the view's axis, -1 fixed */
+  int step[4];
+  IrExpr *off[4];   /* per parent axis: constants or hidden variables */
+} TileMap;
+
 typedef struct Local {
   const char *name;
   const Type *ty;
@@ -21,6 +35,7 @@ typedef struct Local {
   bool tile_aliased;   /* a tile local that is, or has, a view (Warp's
                           tile_view, tile_transpose ...): kern copies, so
                           it may not be written in place (check_tile.c) */
+  TileMap *tile_map;   /* a named view kept in step with its parent */
   IrVar **parts;   /* a tuple: one variable per item (check_tuple.c) */
   bool unrolled;   /* the variable of a range() loop Warp would unroll, */
   int64_t ulo, uhi; /* taking the values ulo..uhi */
@@ -60,6 +75,9 @@ typedef struct Ctx {
   int tile_view_src;       /* 1 + the local it is a view of, 0 none */
   IrVar *tile_fresh;       /* the last new tile temporary (check_tile.c) */
   IrVar *tile_fresh_storage; /* and its storage */
+  TileMap *tile_view_map;  /* how tile_view_result sits in its tile */
+  int tile_written[8];     /* tile locals this statement writes in place */
+  int ntile_written;
 } Ctx;
 
 /* The bytes of fixed-size arrays and tiles one kernel may keep on its
@@ -275,6 +293,7 @@ IrExpr *check_tile_elem_op(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
 bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos);
 bool check_tile_unset_read(Ctx *X, Local *l);
 void check_tile_mutate(Ctx *X, Node *target, Pos pos);
+void check_tile_sync(Ctx *X);
 IrExpr *check_tile_subscript(Ctx *X, Node *n); /* NULL: not a tile part */
 bool check_tile_store_subscript(Ctx *X, Node *target, IrExpr *value, Pos pos);
 IrExpr *check_fixed_return(Ctx *X, IrExpr *v, Pos pos);

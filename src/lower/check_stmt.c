@@ -773,6 +773,7 @@ void check_stmts(Ctx *X, Node *list) {
     IrStmt **save = X->stmt_mark;
     X->stmt_mark = X->tail;
     stmt(X, n);
+    check_tile_sync(X); /* check_tile.c */
     X->stmt_mark = save;
   }
   X->block_depth--;

@@ -1393,12 +1393,33 @@ static IrExpr *tile_matmul(Ctx *X, Node *call, const char *fn) {
 
 /* ---------------------------------------------------------------- views */
 
-/* Warp's tile_view, tile_transpose, tile_broadcast, tile_reshape and
- * tile_squeeze return views that alias their tile.  kern copies the
- * elements into a new tile, which reads the same; a write through either
- * name would then differ from Warp, so both the source tile (a named
- * local) and the local the view is assigned to are marked tile_aliased and
- * may not be written in place (check_tile_mutate). */
+/* Note [tile views in place]: Warp's tile_view, tile_transpose,
+ * tile_broadcast, tile_reshape, tile_squeeze and a tile subscript t[i]
+ * return views that alias their tile's storage.  kern copies the elements
+ * into a new tile, which reads the same, and keeps the copies coherent
+ * where a write in place could show the difference:
+ *
+ *  - A view bound to a new name (v = wp.tile_view(a, ...)) remembers how
+ *    its elements sit in a (a TileMap: per axis of a, the view's axis with
+ *    a step, plus an offset held in a hidden variable, or the same
+ *    row-major position for reshape and squeeze).
+ *  - After each statement that writes a tile in place (tile_assign, +=,
+ *    t[i] = x, the _inplace solvers, tile_sort ...; check_tile_mutate
+ *    records it), check_tile_sync copies the written tile's elements back
+ *    into the tile it is a view of, and so on up, and re-derives every
+ *    view of each tile changed so, and their views, that is definitely
+ *    bound there.  A map's parent is always an older local, so this ends.
+ *
+ * What it cannot get right is refused, as before, by marking the names
+ * tile_aliased (no write in place): a broadcast view written in place
+ * (several of its elements are one element of the parent: Warp's result
+ * depends on the order of the stores), a view of an unnamed view, a name
+ * bound to a view a second time, or bound to a view after it was bound to
+ * something else.  Binding a tile's name again (a = wp.tile_zeros(...))
+ * makes its views stand alone (in Warp they keep the old storage) and
+ * refused; and where copies were already emitted for them inside a loop
+ * deeper than the view's binding, which would run again after the new
+ * binding, the binding is an error. */
 /* The named tile a view is of, remembered (X->tile_view_src, 1 + its
  * index) until the view is bound to a name (check_tile_assign marks
  * both); a view of an unnamed view keeps the first one's source, a view of
@@ -1429,6 +1450,128 @@ static IrExpr *view_result(Ctx *X, IrVar *t) {
   return ir_ref(X->C, t);
 }
 
+/* A new map for a view made from t (the identity so far), to be filled
+ * by the view builtin: the one check_tile_assign takes. */
+static TileMap *view_map(Ctx *X, IrVar *t) {
+  TileMap *m = arena_alloc(X->C, sizeof *m);
+  memset(m, 0, sizeof *m);
+  m->src = t;
+  m->parent = -1;
+  for (int k = 0; k < 4; k++) {
+    m->axis[k] = k;
+    m->step[k] = 1;
+    m->off[k] = ir_const_int(X->C, t_i32(), 0);
+  }
+  X->tile_view_map = m;
+  return m;
+}
+
+static IrExpr *off_ref(Ctx *X, IrExpr *o) {
+  if (o->kind == E_VAR)
+    return ir_ref(X->C, o->var);
+  return ir_const_int(X->C, t_i32(), o->ival);
+}
+
+/* View v (a local with a map) copied from its parent (down) or into it. */
+static void map_copy(Ctx *X, int v, bool down, Pos pos) {
+  Compiler *C = X->C;
+  TileMap *m = X->locals[v].tile_map;
+  IrVar *vv = X->locals[v].var, *pv = X->locals[m->parent].var;
+  m->synced = true;
+  TLoop L;
+  if (m->flat) {
+    int dims[1] = {tile_count(vv->ty)};
+    loop_open(X, &L, dims, 1, pos);
+    IrVar *f = temp_of(X, "f", ir_ref(C, L.ctr[0]), pos);
+    IrExpr **vi = flat_idx(X, vv->ty, f), **pi = flat_idx(X, pv->ty, f);
+    if (down)
+      check_emit(X, store_at(X, vv, vi, vv->ty->ndim,
+                             load_at(X, pv, pi, pv->ty->ndim, pos), pos));
+    else
+      check_emit(X, store_at(X, pv, pi, pv->ty->ndim,
+                             load_at(X, vv, vi, vv->ty->ndim, pos), pos));
+    loop_close(X, &L);
+    return;
+  }
+  loop_open(X, &L, vv->ty->fdims, vv->ty->ndim, pos);
+  IrExpr **pi = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int k = 0; k < pv->ty->ndim; k++) {
+    pi[k] = off_ref(X, m->off[k]);
+    if (m->axis[k] >= 0) {
+      IrExpr *c = ir_ref(C, L.ctr[m->axis[k]]);
+      if (m->step[k] != 1)
+        c = ir_binary(C, OP_MUL, t_i32(), c,
+                      ir_const_int(C, t_i32(), (uint64_t)(int64_t)m->step[k]));
+      pi[k] = ir_binary(C, OP_ADD, t_i32(), c, pi[k]);
+    }
+  }
+  if (down)
+    set_elem(X, vv, &L, load_at(X, pv, pi, pv->ty->ndim, pos), pos);
+  else
+    check_emit(X, store_at(X, pv, pi, pv->ty->ndim, elem(X, vv, &L, pos),
+                           pos));
+  loop_close(X, &L);
+}
+
+/* Every view of local p bound here, but except, re-derived from p, and
+ * their views from them. */
+static void sync_down(Ctx *X, int p, int except, Pos pos) {
+  for (int v = p + 1; v < X->nlocals; v++) {
+    TileMap *m = X->locals[v].tile_map;
+    if (!m || m->parent != p || v == except || !X->defined[v])
+      continue;
+    map_copy(X, v, true, pos);
+    sync_down(X, v, -1, pos);
+  }
+}
+
+/* After the statement: each tile it wrote in place made coherent with
+ * its views and the tiles it is a view of (Note [tile views in place]). */
+void check_tile_sync(Ctx *X) {
+  int n = X->ntile_written;
+  X->ntile_written = 0;
+  for (int i = 0; i < n; i++) {
+    int w = X->tile_written[i];
+    Pos pos = X->locals[w].pos;
+    sync_down(X, w, -1, pos);
+    for (int v = w; X->locals[v].tile_map; v = X->locals[v].tile_map->parent) {
+      map_copy(X, v, false, pos);
+      sync_down(X, X->locals[v].tile_map->parent, v, pos);
+    }
+  }
+}
+
+/* Local i loses its map (it or its parent is bound again). */
+static void map_drop(Ctx *X, int i, Pos pos) {
+  Local *l = &X->locals[i];
+  TileMap *m = l->tile_map;
+  if (m->synced && X->loop_depth > m->depth)
+    ERR(pos, "'%s' is bound again inside a loop where its view '%s' is kept "
+             "in step with it (Note [tile views in place]): kern copies "
+             "views, so this is not supported yet (issue #24)",
+        X->locals[m->parent].name, l->name);
+  X->locals[m->parent].tile_aliased = true;
+  l->tile_aliased = true;
+  l->tile_map = NULL;
+}
+
+/* Local i bound again (not written in place): it and its views lose
+ * their maps. */
+static void rebind(Ctx *X, int i, Pos pos) {
+  for (int v = i + 1; v < X->nlocals; v++)
+    if (X->locals[v].tile_map && X->locals[v].tile_map->parent == i)
+      map_drop(X, v, pos);
+  if (X->locals[i].tile_map)
+    map_drop(X, i, pos);
+}
+
+static bool written_here(Ctx *X, int i) {
+  for (int k = 0; k < X->ntile_written; k++)
+    if (X->tile_written[k] == i)
+      return true;
+  return false;
+}
+
 /* A write in place into the tile named by target (t[i] = x, t += u,
  * tile_assign(t, ...), tile_matmul(a, b, t)). */
 void check_tile_mutate(Ctx *X, Node *target, Pos pos) {
@@ -1438,11 +1581,21 @@ void check_tile_mutate(Ctx *X, Node *target, Pos pos) {
   if (target->kind != N_NAME)
     return;
   Local *l = check_find_local(X, target->name);
-  if (l && l->ty->kind == TY_ARRAY && l->ty->tile && l->tile_aliased)
+  if (!l || l->ty->kind != TY_ARRAY || !l->ty->tile)
+    return;
+  if (l->tile_aliased)
     ERR(target->pos, "'%s' is a tile view or has views (wp.tile_view, "
-             "tile_transpose, tile_broadcast, tile_reshape, tile_squeeze): "
+             "tile_transpose, tile_broadcast, tile_reshape, tile_squeeze) "
+             "that kern cannot keep in step (Note [tile views in place]): "
              "kern copies views, so writing such a tile in place is not "
              "supported yet (issue #24)", target->name);
+  if (l->tile_map && l->tile_map->many)
+    ERR(target->pos, "'%s' is a broadcast view (wp.tile_broadcast): several "
+             "of its elements are one element of its tile, so writing it in "
+             "place is not supported", target->name);
+  if (X->ntile_written == 8)
+    ERR(target->pos, "too many tiles written in place in one statement");
+  X->tile_written[X->ntile_written++] = (int)(l - X->locals);
 }
 
 /* The element of t at the loops' flat position f (row-major), stored at
@@ -1487,6 +1640,9 @@ static IrExpr *tile_transpose(Ctx *X, Node *call, const char *fn) {
   if (t->ty->ndim != 2)
     ERR(tn->pos, "%s(): a 2-d tile, got %s", fn, TN(t->ty));
   view_source(X, tn, t);
+  TileMap *m = view_map(X, t);
+  m->axis[0] = 1;
+  m->axis[1] = 0;
   int dims[2] = {t->ty->fdims[1], t->ty->fdims[0]};
   IrVar *r = tile_new(X, tile_type(X, t->ty->elem, 2, dims, call->pos, fn),
                       call->pos);
@@ -1523,6 +1679,15 @@ static IrExpr *tile_broadcast(Ctx *X, Node *call, const char *fn) {
                    "dimension %d", fn, TN(t->ty), b, nd - 1 - k);
   }
   view_source(X, tn, t);
+  TileMap *m = view_map(X, t);
+  for (int k = 0; k < sd; k++) {
+    bool fixed = t->ty->fdims[k] == 1 && dims[nd - sd + k] != 1;
+    m->axis[k] = fixed ? -1 : nd - sd + k;
+  }
+  int n = 1;
+  for (int k = 0; k < nd; k++)
+    n *= dims[k];
+  m->many = n > tile_count(t->ty);
   IrVar *r = tile_new(X, tile_type(X, t->ty->elem, nd, dims, call->pos, fn),
                       call->pos);
   TLoop L;
@@ -1575,6 +1740,7 @@ static IrExpr *tile_reshape(Ctx *X, Node *call, const char *fn) {
     ERR(sn->pos, "%s(): %s has %d elements, the shape %d", fn, TN(t->ty), n,
         known);
   view_source(X, tn, t);
+  view_map(X, t)->flat = true;
   return copy_flat(X, t, tile_type(X, t->ty->elem, nd, dims, call->pos, fn),
                    call->pos);
 }
@@ -1616,6 +1782,7 @@ static IrExpr *tile_squeeze(Ctx *X, Node *call, const char *fn) {
     ERR(call->pos, "%s(): every dimension of %s would go; kern has no tile "
                    "of no dimensions", fn, TN(t->ty));
   view_source(X, tn, t);
+  view_map(X, t)->flat = true;
   return copy_flat(X, t, tile_type(X, t->ty->elem, nd, dims, call->pos, fn),
                    call->pos);
 }
@@ -1682,6 +1849,11 @@ static IrExpr *tile_view(Ctx *X, Node *call, const char *fn) {
                    "of no dimensions (use wp.tile_extract)", fn);
   }
   view_source(X, tn, t);
+  TileMap *m = view_map(X, t);
+  for (int k = 0; k < sd; k++) {
+    m->axis[k] = sn ? k : k < no ? -1 : k - no;
+    m->off[k] = off[k];
+  }
   IrVar *r = tile_new(X, tile_type(X, t->ty->elem, nd, dims, call->pos, fn),
                       call->pos);
   TLoop L;
@@ -2975,6 +3147,22 @@ static IrExpr **tile_sub_idx(Ctx *X, TSub *S, const int *sdims, int sd,
   return ix;
 }
 
+/* The map of the view t[...] described by S (no index tiles): an
+ * integer index is a constant or a hidden variable set once here. */
+static void sub_map(Ctx *X, IrVar *t, TSub *S) {
+  TileMap *m = view_map(X, t);
+  for (int k = 0, j = 0; k < t->ty->ndim; k++) {
+    if (S->kind[k] == 0) {
+      m->axis[k] = -1;
+      m->off[k] = S->at[k];
+    } else {
+      m->axis[k] = j++;
+      m->off[k] = ir_const_int(X->C, t_i32(), (uint64_t)(int64_t)S->start[k]);
+      m->step[k] = S->step[k];
+    }
+  }
+}
+
 /* t[...] of a tile local named by n->a, when not one element: a new tile
  * (NULL otherwise). */
 IrExpr *check_tile_subscript(Ctx *X, Node *n) {
@@ -2983,6 +3171,7 @@ IrExpr *check_tile_subscript(Ctx *X, Node *n) {
   Local *l = check_find_local(X, n->a->name);
   if (!l || l->ty->kind != TY_ARRAY || !l->ty->tile)
     return NULL;
+  int li = (int)(l - X->locals); /* check_expr may move X->locals */
   IrVar *t = tile_var(X, check_expr(X, n->a), n->pos);
   TSub S;
   if (!tile_sub_of(X, n, t, &S))
@@ -2990,8 +3179,10 @@ IrExpr *check_tile_subscript(Ctx *X, Node *n) {
   bool gather = false;
   for (int k = 0; k < t->ty->ndim; k++)
     gather |= S.kind[k] == 2;
-  if (!gather) /* a view in Warp */
-    X->tile_view_src = (int)(l - X->locals) + 1;
+  if (!gather) { /* a view in Warp */
+    X->tile_view_src = li + 1;
+    sub_map(X, t, &S);
+  }
   IrVar *r = tile_new(X, tile_type(X, t->ty->elem, S.nd, S.dims, n->pos,
                                    "a tile subscript"), n->pos);
   TLoop L;
@@ -3173,24 +3364,25 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
   if (l && src == l->var)
     return true;
   /* a view bound to a name: Warp's view and its tile share elements, kern
-   * copies, so both are marked (check_tile_mutate).  u = t copies in
-   * Warp too (u[0] = x leaves t as it was). */
+   * copies and keeps them in step (Note [tile views in place]).  u = t
+   * copies in Warp too (u[0] = x leaves t as it was). */
   int other = -1; /* an index: adding the new local may move X->locals */
   if (src == X->tile_view_result && X->tile_view_src)
     other = X->tile_view_src - 1;
   bool aliased = src == X->tile_view_result;
-  if (!l && src == X->tile_fresh) {
-    /* Note [tile names own temporaries] */
+  TileMap *m = aliased ? X->tile_view_map : NULL;
+  bool fresh = !l;
+  if (l && !written_here(X, (int)(l - X->locals)))
+    rebind(X, (int)(l - X->locals), target->pos);
+  if (!l && !aliased && src == X->tile_fresh) {
+    /* Note [tile names own temporaries]; a view is copied (Note [tile
+     * views in place]) */
     Local *nl = check_add_local(X, target->name, value->ty, target->pos);
     check_def_set(X, X->nlocals - 1);
     nl->var->nassign++;
     nl->tile_storage = X->tile_fresh_storage;
     X->tile_fresh = NULL;
     assign(X, nl->var, ir_ref(C, src), pos);
-    if (aliased && other >= 0)
-      X->locals[other].tile_aliased = true;
-    nl = &X->locals[X->nlocals - 1];
-    nl->tile_aliased = aliased;
     return true;
   }
   if (!l) {
@@ -3215,7 +3407,11 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
     assign(X, l->var, z, pos);
     check_def_set(X, (int)(l - X->locals));
   }
-  if (aliased) {
+  if (aliased && fresh && other >= 0 && m && m->src == X->locals[other].var) {
+    m->parent = other;
+    m->depth = X->loop_depth;
+    l->tile_map = m;
+  } else if (aliased) {
     l->tile_aliased = true;
     if (other >= 0)
       X->locals[other].tile_aliased = true;

@@ -1,4 +1,4 @@
-# expect: 10:5: error: 't' is a tile view or has views (wp.tile_view, tile_transpose, tile_broadcast, tile_reshape, tile_squeeze): kern copies views, so writing such a tile in place is not supported yet (issue #24)
+# expect: 10:5: error: 't' is a tile view or has views (wp.tile_view, tile_transpose, tile_broadcast, tile_reshape, tile_squeeze) that kern cannot keep in step (Note [tile views in place]): kern copies views, so writing such a tile in place is not supported yet (issue #24)
 import warp as wp
 
 
