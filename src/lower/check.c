@@ -147,8 +147,9 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
     } else {
       f->ret = check_type_expr(X, f->ret_annot, "return type");
     }
-    if (f->ret && f->ret->kind == TY_ANY)
-      f->ret = NULL; /* a generic result: found from the body */
+    if (f->ret && f->ret->kind == TY_ANY && !check_is_tile_pattern(f->ret))
+      f->ret = NULL; /* a generic result: found from the body; a tile one
+                        is checked at each return (check_stmt.c) */
   }
 
   /* A generic definition is checked once per instantiation instead

@@ -525,10 +525,6 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
     kw_args[k++] = check_expr(X, kw->a);
   for (int i = 0; i < npos + nkw; i++) { /* check_tile.c */
     const Type *at = i < npos ? pos_args[i]->ty : kw_args[i - npos]->ty;
-    if (at->kind == TY_ARRAY && at->tile)
-      ERR(call->pos, "'%s': tiles as @wp.func arguments are not supported "
-                     "yet (issue #24); pass arrays, or use the tile builtins "
-                     "in the kernel", g->name);
     if (at->tstack) /* check_tstack.c */
       ERR(call->pos, "'%s': tile stacks as @wp.func arguments are not "
                      "supported yet (issue #24); use the stack in the "

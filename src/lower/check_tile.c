@@ -3166,6 +3166,9 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
   Local *l = check_find_local(X, target->name);
   if (l && !(l->ty->kind == TY_ARRAY && l->ty->tile))
     return false; /* the usual type error */
+  bool rebind = l && l->is_param; /* Note [tile parameters] */
+  if (rebind)
+    l = NULL;
   if (l && !ty_eq(l->ty, value->ty))
     ERR(pos, "'%s' is a %s; it cannot be assigned a %s (a variable keeps "
              "its type)", target->name, TN(l->ty), TN(value->ty));
@@ -3197,6 +3200,9 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
     /* a new local: its own storage, which later assignments reuse */
     IrExpr *z = check_fixed_new(X, value->ty, pos);
     Local *nl = check_add_local(X, target->name, value->ty, target->pos);
+    if (rebind)
+      names_put(C, &X->local_names, target->name,
+                (void *)(intptr_t)X->nlocals);
     check_def_set(X, X->nlocals - 1);
     nl->var->nassign++;
     nl->tile_storage = z->args[0]->var;
@@ -3254,6 +3260,97 @@ bool check_tile_unset_read(Ctx *X, Local *l) {
     l->tile_zeroed = true;
   }
   check_def_set(X, (int)(l - X->locals));
+  return true;
+}
+
+/* Note [tile parameters]: a @wp.func may take and return tiles, annotated
+ * wp.tile[dtype, M, N], wp.tile[dtype, (M, N)], wp.tile[dtype] (any
+ * shape), wp.tile(dtype=..., shape=...) or Any.  The annotation is a
+ * generic type (check_generic_tile), so the function is instantiated per
+ * tile type it is called with and its body sees the tile's shape, which
+ * every tile builtin needs.  The argument travels as the view onto the
+ * caller's tile (as a fixed array does, check_fixed.c), so the callee
+ * reads it without a copy and an in-place update (t += u, t[i, j] = x)
+ * is seen by the caller, as in Warp 1.19; a plain assignment (t = u)
+ * binds the name to a new tile and leaves the caller's alone, also as in
+ * Warp.  A returned tile is copied into storage the caller passes
+ * (check_fixed_return). */
+
+/* A tile dimension of an annotation: an integer constant or Literal[N]. */
+static int annot_dim(Ctx *X, Node *n) {
+  int64_t v = const_int(X, check_unwrap_literal(n), "wp.tile[...]",
+                        "a dimension");
+  if (v < 1 || v > TILE_MAX_BYTES)
+    ERR(n->pos, "wp.tile[...]: a tile dimension must be 1 to %d, got %lld",
+        TILE_MAX_BYTES, (long long)v);
+  return (int)v;
+}
+
+/* The dimensions in list (a list of them, or one tuple of them) into
+ * dims; returns how many. */
+static int annot_dims(Ctx *X, Node *list, int *dims, Pos pos) {
+  if (list && list->kind == N_TUPLE && !list->next)
+    list = list->args;
+  int nd = 0;
+  for (Node *a = list; a; a = a->next) {
+    if (nd == 4)
+      ERR(pos, "wp.tile[...]: a tile has 1 to 4 dimensions");
+    dims[nd++] = annot_dim(X, a);
+  }
+  return nd;
+}
+
+/* wp.tile[dtype, dims...] or wp.tile(dtype=..., shape=...) as a type
+ * (Note [tile parameters]); NULL when n is neither. */
+const Type *check_tile_annot(Ctx *X, Node *n) {
+  if ((n->kind != N_SUBSCRIPT && n->kind != N_CALL) ||
+      !check_wp_attr(X, n->a) || strcmp(check_wp_attr(X, n->a), "tile"))
+    return NULL;
+  Node *dtype = n->args, *shape = dtype ? dtype->next : NULL;
+  if (n->kind == N_CALL) {
+    if (shape && shape->next)
+      ERR(shape->next->pos, "wp.tile() as a type takes dtype= and shape=");
+    for (Node *kw = n->kwargs; kw; kw = kw->next)
+      if (!strcmp(kw->name, "dtype") && !dtype)
+        dtype = kw->a;
+      else if (!strcmp(kw->name, "shape") && !shape)
+        shape = kw->a;
+      else
+        ERR(kw->pos, "wp.tile() as a type takes dtype= and shape=, not "
+                     "'%s'", kw->name);
+  }
+  if (!dtype)
+    ERR(n->pos, "wp.tile[...] needs a dtype: wp.tile[float, M, N]");
+  const Type *et = check_type_expr(X, dtype, "tile element type");
+  if (et->kind == TY_ANY) /* Warp 1.19 matches no tile to it */
+    ERR(dtype->pos, "wp.tile[...] needs a concrete element type (Warp "
+                    "finds no tile that fits wp.tile[Any]); write Any for "
+                    "the whole annotation instead");
+  if (!check_is_valuelike(et) && et->kind != TY_STRUCT)
+    ERR(dtype->pos, "tiles of %s are not supported", TN(et));
+  int dims[4] = {0};
+  int nd = !shape || check_is_any_node(shape)
+               ? 0 : annot_dims(X, shape, dims, n->pos);
+  return check_generic_tile(X->C, et, nd, dims);
+}
+
+/* t += u and the like on a tile parameter t: the caller's tile is updated
+ * in place (Note [tile parameters]).  False when target names no tile
+ * parameter. */
+bool check_tile_update_param(Ctx *X, Node *target, IrExpr *value, Pos pos) {
+  if (target->kind != N_NAME)
+    return false;
+  Local *l = check_find_local(X, target->name);
+  if (!l || !l->is_param || l->ty->kind != TY_ARRAY || !l->ty->tile)
+    return false;
+  if (!ty_eq(l->ty, value->ty))
+    ERR(pos, "'%s' is a %s; it cannot be assigned a %s", target->name,
+        TN(l->ty), TN(value->ty));
+  IrVar *src = tile_var(X, value, pos);
+  TLoop L;
+  loop_open(X, &L, l->ty->fdims, l->ty->ndim, pos);
+  set_elem(X, l->var, &L, elem(X, src, &L, pos), pos);
+  loop_close(X, &L);
   return true;
 }
 
