@@ -8,7 +8,8 @@
 # its tile parameter in place (t += u, seen by the caller, as Warp passes
 # tiles by reference) and one binding the parameter's name to a new tile
 # (the caller's tile unchanged); tiles of int32 and vec3; a function
-# passing its tile parameter on to another.
+# passing its tile parameter on to another; wp.static(len(t)) of a tile
+# (its first dimension, known when the kernel is compiled).
 # kern-test: tile_func --dim 2 --tiled --block-dim 8 a='rand(float32,6,4,seed=3)' n='arange(int32,12)' v='rand(vec3,2,3,seed=4)' out='zeros(float32,6,4)' upd='zeros(float32,6,4)' keep='zeros(float32,6,4)' sums='zeros(float32,2,4)' ints='zeros(int32,2,6)' vecs='zeros(vec3,2,3)'
 # kern-check: out
 # kern-check: upd
@@ -93,6 +94,7 @@ def tile_func(a: wp.array2d(dtype=float), n: wp.array(dtype=int), v: wp.array2d(
     sums[i, 1] = total(r)[0]
     s = total(u)
     wp.tile_store(sums[i], s, offset=2)
+    sums[i, 3] = float(wp.static(len(t)) * 10 + wp.static(len(r)))
     k = wp.tile_load(n, shape=6, offset=i * 6)
     wp.tile_store(ints[i], doubled(k) + made(i + 1))
     vt = wp.tile_load(v[i], shape=3)
