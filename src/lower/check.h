@@ -273,6 +273,7 @@ IrExpr *check_fixed_new(Ctx *X, const Type *t, Pos pos);
 IrExpr *check_tile_call(Ctx *X, Node *call, const char *w); /* NULL: none */
 const Type *check_tile_annot(Ctx *X, Node *n); /* NULL: not wp.tile[...] */
 bool check_tile_update_param(Ctx *X, Node *target, IrExpr *value, Pos pos);
+void check_tile_call_writes(Ctx *X, Node *call, Func *g);
 IrExpr *check_tstack_call(Ctx *X, Node *call, const char *w); /* NULL: none */
 IrExpr *check_tile_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
 IrExpr *check_tile_neg(Ctx *X, IrExpr *a, Pos pos);

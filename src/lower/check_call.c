@@ -577,6 +577,7 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
   if (g->checking || !g->checked)
     ERR(call->pos, "recursive call of '%s' is not supported", g->name);
   g = check_instance_for_call(X, call, g, bound); /* generics, views */
+  check_tile_call_writes(X, call, g); /* check_tile.c */
   IrExpr *e = ir_expr(X->C, E_FCALL, g->ret->kind == TY_TUPLE
                                          ? g->ret->items[0] : g->ret);
   e->fn = g->ir;

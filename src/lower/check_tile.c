@@ -1438,6 +1438,10 @@ void check_tile_mutate(Ctx *X, Node *target, Pos pos) {
   if (target->kind != N_NAME)
     return;
   Local *l = check_find_local(X, target->name);
+  if (l && l->is_param && l->ty->kind == TY_ARRAY && l->ty->tile)
+    for (int i = 0; i < X->f->nparams; i++) /* Note [tile parameters] */
+      if (!strcmp(X->f->params[i].name, target->name))
+        X->f->params[i].tile_written = true;
   if (l && l->ty->kind == TY_ARRAY && l->ty->tile && l->tile_aliased)
     ERR(target->pos, "'%s' is a tile view or has views (wp.tile_view, "
              "tile_transpose, tile_broadcast, tile_reshape, tile_squeeze): "
@@ -3274,7 +3278,10 @@ bool check_tile_unset_read(Ctx *X, Local *l) {
  * is seen by the caller, as in Warp 1.19; a plain assignment (t = u)
  * binds the name to a new tile and leaves the caller's alone, also as in
  * Warp.  A returned tile is copied into storage the caller passes
- * (check_fixed_return). */
+ * (check_fixed_return).  kern copies Warp's views (tile_view, ...), so a
+ * view must not go to a parameter the function writes in place: a write
+ * marks the parameter (Param.tile_written) and each call checks its
+ * arguments against the marks (check_tile_call_writes). */
 
 /* A tile dimension of an annotation: an integer constant or Literal[N]. */
 static int annot_dim(Ctx *X, Node *n) {
@@ -3334,6 +3341,20 @@ const Type *check_tile_annot(Ctx *X, Node *n) {
   return check_generic_tile(X->C, et, nd, dims);
 }
 
+/* A call of g with the arguments of call: a tile g writes in place is
+ * written by this function too (a view may not be, as check_tile_mutate
+ * says, and a parameter passed on is marked written). */
+void check_tile_call_writes(Ctx *X, Node *call, Func *g) {
+  int i = 0;
+  for (Node *a = call->args; a && i < g->nparams; a = a->next, i++)
+    if (g->params[i].tile_written)
+      check_tile_mutate(X, a, a->pos);
+  for (Node *kw = call->kwargs; kw; kw = kw->next)
+    for (int k = 0; k < g->nparams; k++)
+      if (g->params[k].tile_written && !strcmp(g->params[k].name, kw->name))
+        check_tile_mutate(X, kw->a, kw->a->pos);
+}
+
 /* t += u and the like on a tile parameter t: the caller's tile is updated
  * in place (Note [tile parameters]).  False when target names no tile
  * parameter. */
@@ -3343,6 +3364,7 @@ bool check_tile_update_param(Ctx *X, Node *target, IrExpr *value, Pos pos) {
   Local *l = check_find_local(X, target->name);
   if (!l || !l->is_param || l->ty->kind != TY_ARRAY || !l->ty->tile)
     return false;
+  check_tile_mutate(X, target, pos);
   if (!ty_eq(l->ty, value->ty))
     ERR(pos, "'%s' is a %s; it cannot be assigned a %s", target->name,
         TN(l->ty), TN(value->ty));
