@@ -194,6 +194,10 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
       check_tuple_param(X, l, i, &ptail);
       continue;
     }
+    if (p->ty->tstack) { /* its storage and count (check_tstack.c) */
+      check_tstack_param(X, l, i, &ptail);
+      continue;
+    }
     /* parameters are not locals of the IR function */
     IrVar *v = l->var;
     ir_var_unlink(irf, v);

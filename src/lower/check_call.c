@@ -523,13 +523,6 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
   int k = 0;
   for (Node *kw = call->kwargs; kw; kw = kw->next)
     kw_args[k++] = check_expr(X, kw->a);
-  for (int i = 0; i < npos + nkw; i++) { /* check_tile.c */
-    const Type *at = i < npos ? pos_args[i]->ty : kw_args[i - npos]->ty;
-    if (at->tstack) /* check_tstack.c */
-      ERR(call->pos, "'%s': tile stacks as @wp.func arguments are not "
-                     "supported yet (issue #24); use the stack in the "
-                     "function that makes it", g->name);
-  }
   if (nkw) {
     IrExpr **all = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)(npos + nkw));
     memcpy(all, pos_args, sizeof(IrExpr *) * (size_t)npos);

@@ -26,7 +26,8 @@
 
 /* Warp's constrained generic types wp.Int, wp.Float and wp.Scalar: an
  * Any (TY_ANY) whose `rows` says which scalars it admits. */
-enum { ANY_ALL, ANY_INT, ANY_FLOAT, ANY_SCALAR, ANY_TUPLE, ANY_TILE };
+enum { ANY_ALL, ANY_INT, ANY_FLOAT, ANY_SCALAR, ANY_TUPLE, ANY_TILE,
+       ANY_TSTACK };
 
 /* tuple[T, ...]: any tuple whose items are all T (check_tuple.c), an Any
  * with rows ANY_TUPLE and elem T. */
@@ -60,6 +61,24 @@ const Type *check_generic_tile(Compiler *C, const Type *dtype, int nd,
   buf_puts(&b, !nd ? "Any)" : nd == 1 ? ",))" : "))");
   t->name = b.p;
   return t;
+}
+
+/* wp.tile_stack(capacity=cap, dtype=dtype) as a parameter type: any tile
+ * stack of that capacity and dtype (Note [tile stack parameters] in
+ * check_tstack.c), an Any with rows ANY_TSTACK and cols the capacity. */
+const Type *check_generic_tstack(Compiler *C, const Type *dtype, int cap) {
+  Type *t = arena_alloc(C, sizeof *t);
+  t->kind = TY_ANY;
+  t->rows = ANY_TSTACK;
+  t->cols = cap;
+  t->elem = dtype;
+  t->name = arena_printf(C, "tile_stack(capacity=%d, dtype=%s)", cap,
+                         ty_name(C, dtype));
+  return t;
+}
+
+bool check_is_tstack_pattern(const Type *t) {
+  return t && t->kind == TY_ANY && t->rows == ANY_TSTACK;
 }
 
 bool check_is_tile_pattern(const Type *t) {
@@ -105,6 +124,8 @@ bool check_ty_fits(const Type *param, const Type *arg) {
   }
   if (check_is_tile_pattern(param))
     return tile_fits(param, arg);
+  if (check_is_tstack_pattern(param))
+    return check_tstack_fits(param->elem, param->cols, arg);
   if (param->kind == TY_ANY && param->rows == ANY_TUPLE) {
     if (arg->kind != TY_TUPLE)
       return false;
