@@ -2143,6 +2143,31 @@ static IrExpr *tile_of(Ctx *X, Node *call, const char *fn) {
 
 /* wp.untile(a): the thread's entry of a tile (block_dim,) (a scalar or the
  * tile's type), or of (M, block_dim) (a vector of length M). */
+/* The vector of a thread's lane l of tile t of shape (M, block_dim), or
+ * of row `row` of t of shape (R, M, block_dim) when row >= 0. */
+static IrExpr *untile_row(Ctx *X, IrVar *t, int row, IrVar *l, Pos pos,
+                          const char *fn) {
+  Compiler *C = X->C;
+  int nd = row < 0 ? 2 : 3;
+  int m = t->ty->fdims[nd - 2];
+  if (m < 2 || m > 16)
+    ERR(pos, "%s(): %s gives a vector of length %d; kern's vectors have "
+             "2 to 16 components here", fn, TN(t->ty), m);
+  IrExpr *v = ir_expr(C, E_MAKE, ty_vec(C, t->ty->elem->sc, m));
+  v->nargs = m;
+  v->args = arena_alloc(C, sizeof(IrExpr *) * (size_t)m);
+  for (int i = 0; i < m; i++) {
+    IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 3);
+    int k = 0;
+    if (row >= 0)
+      ix[k++] = ci(X, row);
+    ix[k++] = ci(X, i);
+    ix[k] = ir_ref(C, l);
+    v->args[i] = load_at(X, t, ix, nd, pos);
+  }
+  return v;
+}
+
 static IrExpr *untile(Ctx *X, Node *call, const char *fn) {
   Compiler *C = X->C;
   static const char *const kw[] = {"a", NULL};
@@ -2153,9 +2178,10 @@ static IrExpr *untile(Ctx *X, Node *call, const char *fn) {
   IrVar *t = tile_arg(X, an, fn, "the argument");
   int nd = t->ty->ndim;
   const Type *et = t->ty->elem;
-  if (nd > 2 || (nd == 2 && et->kind != TY_SCALAR))
-    ERR(an->pos, "%s(): a tile of shape (block_dim,) or (M, block_dim) of "
-                 "scalars, got %s", fn, TN(t->ty));
+  if (nd > 3 || (nd >= 2 && et->kind != TY_SCALAR))
+    ERR(an->pos, "%s(): a tile of shape (block_dim,), or of scalars of "
+                 "shape (M, block_dim) or (M, N, block_dim), got %s", fn,
+        TN(t->ty));
   int n = t->ty->fdims[nd - 1];
   /* lane < n ? lane : 0: a block wider than the tile reads entry 0 */
   IrVar *lane = temp_of(X, "lane", ir_call(C, BI_TILE_LANE, t_i32(), 0, NULL),
@@ -2170,19 +2196,19 @@ static IrExpr *untile(Ctx *X, Node *call, const char *fn) {
     ix[0] = ir_ref(C, l);
     return load_at(X, t, ix, 1, call->pos);
   }
-  int m = t->ty->fdims[0];
-  if (m < 2 || m > 16)
-    ERR(an->pos, "%s(): %s gives a vector of length %d; kern's vectors have "
-                 "2 to 16 components here", fn, TN(t->ty), m);
-  IrExpr *v = ir_expr(C, E_MAKE, ty_vec(C, et->sc, m));
+  if (nd == 2)
+    return untile_row(X, t, -1, l, an->pos, fn);
+  /* (M, N, block_dim): an M x N matrix, as Warp 1.19 */
+  int m = t->ty->fdims[0], cols = t->ty->fdims[1];
+  if (m < 2 || m * cols > TY_MAX_COMPONENTS)
+    ERR(an->pos, "%s(): %s gives a %d x %d matrix; kern's matrices have "
+                 "2 rows or more and at most %d components", fn, TN(t->ty),
+        m, cols, TY_MAX_COMPONENTS);
+  IrExpr *v = ir_expr(C, E_MAKE, ty_mat(C, et->sc, m, cols));
   v->nargs = m;
   v->args = arena_alloc(C, sizeof(IrExpr *) * (size_t)m);
-  for (int i = 0; i < m; i++) {
-    IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 2);
-    ix[0] = ci(X, i);
-    ix[1] = ir_ref(C, l);
-    v->args[i] = load_at(X, t, ix, 2, call->pos);
-  }
+  for (int i = 0; i < m; i++)
+    v->args[i] = untile_row(X, t, i, l, an->pos, fn);
   return v;
 }
 
