@@ -3197,6 +3197,12 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
   if (l && !(l->ty->kind == TY_ARRAY && l->ty->tile))
     return false; /* the usual type error */
   bool rebind = l && l->is_param; /* Note [tile parameters] */
+  if (rebind && (X->block_depth > 1 || X->loop_depth))
+    ERR(target->pos, "assigning a new tile to the tile parameter '%s' "
+                     "inside an if or a loop is not supported: kern binds "
+                     "the name to a new tile there; assign it at the "
+                     "function's top level or use another name",
+        target->name);
   if (rebind)
     l = NULL;
   if (l && !ty_eq(l->ty, value->ty))
@@ -3303,7 +3309,9 @@ bool check_tile_unset_read(Ctx *X, Local *l) {
  * reads it without a copy and an in-place update (t += u, t[i, j] = x)
  * is seen by the caller, as in Warp 1.19; a plain assignment (t = u)
  * binds the name to a new tile and leaves the caller's alone, also as in
- * Warp.  A returned tile is copied into storage the caller passes
+ * Warp (only at the function's top level: after an if that rebinds it,
+ * Warp's name would be either tile, which kern's one-local-per-name
+ * binding cannot say).  A returned tile is copied into storage the caller passes
  * (check_fixed_return).  kern copies Warp's views (tile_view, ...), so a
  * view must not go to a parameter the function writes in place: a write
  * marks the parameter (Param.tile_written) and each call checks its
