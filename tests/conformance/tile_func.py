@@ -1,8 +1,9 @@
 # Tiles (issue #24) as @wp.func parameters and results, where a block is
 # one thread (Warp's CPU resolves block_dim to 1).  Covered: parameters
 # annotated wp.tile[dtype, Literal[M], Literal[N]], wp.tile[dtype, M, N]
-# with module constants, wp.tile[dtype, (M, N)], wp.tile[dtype] (any
-# shape, called with two shapes), and typing.Any;
+# with module constants, wp.tile[dtype, (M, N)], wp.tile(dtype=, shape=),
+# wp.tile[dtype] and wp.tile[dtype,] (any shape; called with two shapes)
+# and typing.Any;
 # results annotated with a tile type and unannotated ones (a new tile, the
 # parameter itself, a reduction's one-element tile); a function updating
 # its tile parameter in place (t += u, seen by the caller, as Warp passes
@@ -38,6 +39,16 @@ def shifted(t: wp.tile[float, M, N]) -> wp.tile[float, M, N]:
 @wp.func
 def same(t: wp.tile[float, (3, 4)]):
     return t
+
+
+@wp.func
+def dup(t: wp.tile(dtype=float, shape=(M, N))):
+    return t + t
+
+
+@wp.func
+def tripled(t: wp.tile[float,]):
+    return t * 3.0
 
 
 @wp.func
@@ -83,7 +94,7 @@ def tile_func(a: wp.array2d(dtype=float), n: wp.array(dtype=int), v: wp.array2d(
               sums: wp.array2d(dtype=float), ints: wp.array2d(dtype=int), vecs: wp.array2d(dtype=wp.vec3)):
     i, lane = wp.tid()
     t = wp.tile_load(a, shape=(M, N), offset=(i * M, 0))
-    wp.tile_store(out, same(shifted(scaled(t, 2.0))), offset=(i * M, 0))
+    wp.tile_store(out, dup(same(shifted(scaled(t, 2.0)))), offset=(i * M, 0))
     u = wp.tile_load(a, shape=(M, N), offset=(i * M, 0))
     bump_twice(u)
     wp.tile_store(upd, u, offset=(i * M, 0))
@@ -91,7 +102,7 @@ def tile_func(a: wp.array2d(dtype=float), n: wp.array(dtype=int), v: wp.array2d(
     wp.tile_store(keep, u + w, offset=(i * M, 0))
     r = wp.tile_load(a[i * M], shape=N)
     sums[i, 0] = total(t)[0]
-    sums[i, 1] = total(r)[0]
+    sums[i, 1] = total(tripled(r))[0]
     s = total(u)
     wp.tile_store(sums[i], s, offset=2)
     sums[i, 3] = float(wp.static(len(t)) * 10 + wp.static(len(r)))
