@@ -828,16 +828,13 @@ IrExpr *check_static_call(Ctx *X, Node *call) {
   if (check_count_args(call->args) != 1 || call->kwargs)
     ERR(call->pos, "wp.static() takes one expression");
   Node *a = call->args;
-  /* wp.static(len(t)) of a tuple variable: its length is fixed; of a
-   * tile, its first dimension (check_tile.c) */
-  Local *of = a->kind == N_CALL && a->a->kind == N_NAME &&
-                      !strcmp(a->a->name, "len") &&
-                      check_count_args(a->args) == 1 && a->args->kind == N_NAME
-                  ? check_find_local(X, a->args->name) : NULL;
-  if (of && of->ty->kind == TY_TUPLE)
-    return ir_const_int(X->C, t_i32(), (uint64_t)of->ty->n);
-  if (of && of->ty->kind == TY_ARRAY && of->ty->tile)
-    return ir_const_int(X->C, t_i32(), (uint64_t)of->ty->fdims[0]);
+  /* wp.static(len(t)) of a tuple variable: its length is fixed */
+  if (a->kind == N_CALL && a->a->kind == N_NAME && !strcmp(a->a->name, "len") &&
+      check_count_args(a->args) == 1 && a->args->kind == N_NAME &&
+      check_find_local(X, a->args->name) &&
+      check_find_local(X, a->args->name)->ty->kind == TY_TUPLE)
+    return ir_const_int(X->C, t_i32(),
+                        (uint64_t)check_find_local(X, a->args->name)->ty->n);
   IrExpr *len = check_vecn_static_len(X, a); /* wp.static(len(v)) */
   if (len)
     return len;
