@@ -3221,6 +3221,9 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
   if (!l && src == X->tile_fresh) {
     /* Note [tile names own temporaries] */
     Local *nl = check_add_local(X, target->name, value->ty, target->pos);
+    if (rebind)
+      names_put(C, &X->local_names, target->name,
+                (void *)(intptr_t)X->nlocals);
     check_def_set(X, X->nlocals - 1);
     nl->var->nassign++;
     nl->tile_storage = X->tile_fresh_storage;
