@@ -155,6 +155,7 @@ typedef struct Param {
   Pos pos;
   const Type *ty;
   Sym *sym;
+  bool tile_written; /* a tile the body writes in place (lower/check_tile.c) */
 } Param;
 
 struct Func {

@@ -147,8 +147,9 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
     } else {
       f->ret = check_type_expr(X, f->ret_annot, "return type");
     }
-    if (f->ret && f->ret->kind == TY_ANY)
-      f->ret = NULL; /* a generic result: found from the body */
+    if (f->ret && f->ret->kind == TY_ANY && !check_is_tile_pattern(f->ret))
+      f->ret = NULL; /* a generic result: found from the body; a tile one
+                        is checked at each return (check_stmt.c) */
   }
 
   /* A generic definition is checked once per instantiation instead
@@ -191,6 +192,10 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
     check_def_set(X, X->nlocals - 1);
     if (p->ty->kind == TY_TUPLE) { /* one IR parameter per item */
       check_tuple_param(X, l, i, &ptail);
+      continue;
+    }
+    if (p->ty->tstack) { /* its storage and count (check_tstack.c) */
+      check_tstack_param(X, l, i, &ptail);
       continue;
     }
     /* parameters are not locals of the IR function */

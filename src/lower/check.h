@@ -246,6 +246,11 @@ Func *check_instance_for_call(Ctx *X, Node *call, Func *g, IrExpr **args);
 void check_kernel_overloads(Compiler *C, IrModule *irm);
 const Type *check_generic_named(Compiler *C, const char *w);
 const Type *check_generic_tuple(Compiler *C, const Type *item);
+const Type *check_generic_tile(Compiler *C, const Type *dtype, int nd,
+                               const int *dims);
+bool check_is_tile_pattern(const Type *t);
+const Type *check_generic_tstack(Compiler *C, const Type *dtype, int cap);
+bool check_is_tstack_pattern(const Type *t);
 const Type *check_type_of(Ctx *X, Node *n);
 
 /* check_hostval.c */
@@ -286,7 +291,14 @@ IrExpr *check_fixed_zeros(Ctx *X, Node *call);
 IrExpr *check_fixed_new(Ctx *X, const Type *t, Pos pos);
 /* check_tile.c: Warp's tiles (issue #24) */
 IrExpr *check_tile_call(Ctx *X, Node *call, const char *w); /* NULL: none */
+const Type *check_tile_annot(Ctx *X, Node *n); /* NULL: not wp.tile[...] */
+bool check_tile_update_param(Ctx *X, Node *target, IrExpr *value, Pos pos);
+void check_tile_call_writes(Ctx *X, Node *call, Func *g);
 IrExpr *check_tstack_call(Ctx *X, Node *call, const char *w); /* NULL: none */
+const Type *check_tstack_annot(Ctx *X, Node *n); /* NULL: not one */
+bool check_tstack_fits(const Type *elem, int cap, const Type *arg);
+void check_tstack_param(Ctx *X, Local *l, int i, IrVar ***ptail);
+int check_tstack_args(Ctx *X, IrExpr *arg, IrExpr **out);
 IrExpr *check_tile_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
 IrExpr *check_tile_neg(Ctx *X, IrExpr *a, Pos pos);
 IrExpr *check_tile_elem_op(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);

@@ -523,17 +523,6 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
   int k = 0;
   for (Node *kw = call->kwargs; kw; kw = kw->next)
     kw_args[k++] = check_expr(X, kw->a);
-  for (int i = 0; i < npos + nkw; i++) { /* check_tile.c */
-    const Type *at = i < npos ? pos_args[i]->ty : kw_args[i - npos]->ty;
-    if (at->kind == TY_ARRAY && at->tile)
-      ERR(call->pos, "'%s': tiles as @wp.func arguments are not supported "
-                     "yet (issue #24); pass arrays, or use the tile builtins "
-                     "in the kernel", g->name);
-    if (at->tstack) /* check_tstack.c */
-      ERR(call->pos, "'%s': tile stacks as @wp.func arguments are not "
-                     "supported yet (issue #24); use the stack in the "
-                     "function that makes it", g->name);
-  }
   if (nkw) {
     IrExpr **all = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)(npos + nkw));
     memcpy(all, pos_args, sizeof(IrExpr *) * (size_t)npos);
@@ -581,6 +570,7 @@ IrExpr *check_user_call(Ctx *X, Node *call, Func *g) {
   if (g->checking || !g->checked)
     ERR(call->pos, "recursive call of '%s' is not supported", g->name);
   g = check_instance_for_call(X, call, g, bound); /* generics, views */
+  check_tile_call_writes(X, call, g); /* check_tile.c */
   IrExpr *e = ir_expr(X->C, E_FCALL, g->ret->kind == TY_TUPLE
                                          ? g->ret->items[0] : g->ret);
   e->fn = g->ir;

@@ -26,7 +26,8 @@
 
 /* Warp's constrained generic types wp.Int, wp.Float and wp.Scalar: an
  * Any (TY_ANY) whose `rows` says which scalars it admits. */
-enum { ANY_ALL, ANY_INT, ANY_FLOAT, ANY_SCALAR, ANY_TUPLE };
+enum { ANY_ALL, ANY_INT, ANY_FLOAT, ANY_SCALAR, ANY_TUPLE, ANY_TILE,
+       ANY_TSTACK };
 
 /* tuple[T, ...]: any tuple whose items are all T (check_tuple.c), an Any
  * with rows ANY_TUPLE and elem T. */
@@ -37,6 +38,66 @@ const Type *check_generic_tuple(Compiler *C, const Type *item) {
   t->elem = item;
   t->name = arena_printf(C, "tuple[%s, ...]", ty_name(C, item));
   return t;
+}
+
+/* wp.tile[dtype, M, N] as a parameter or result type: any tile whose
+ * element type is dtype and whose shape is dims
+ * (any when nd is 0), an Any with rows ANY_TILE (Note [tile parameters]
+ * in check_tile.c). */
+const Type *check_generic_tile(Compiler *C, const Type *dtype, int nd,
+                               const int *dims) {
+  Type *t = arena_alloc(C, sizeof *t);
+  t->kind = TY_ANY;
+  t->rows = ANY_TILE;
+  t->elem = dtype;
+  t->ndim = nd;
+  Buf b;
+  buf_init(&b, C);
+  buf_printf(&b, "tile(dtype=%s, shape=", ty_name(C, dtype));
+  for (int k = 0; k < nd; k++) {
+    t->fdims[k] = dims[k];
+    buf_printf(&b, "%s%d", k ? ", " : "(", dims[k]);
+  }
+  buf_puts(&b, !nd ? "Any)" : nd == 1 ? ",))" : "))");
+  t->name = b.p;
+  return t;
+}
+
+/* wp.tile_stack(capacity=cap, dtype=dtype) as a parameter type: any tile
+ * stack of that capacity and dtype (Note [tile stack parameters] in
+ * check_tstack.c), an Any with rows ANY_TSTACK and cols the capacity. */
+const Type *check_generic_tstack(Compiler *C, const Type *dtype, int cap) {
+  Type *t = arena_alloc(C, sizeof *t);
+  t->kind = TY_ANY;
+  t->rows = ANY_TSTACK;
+  t->cols = cap;
+  t->elem = dtype;
+  t->name = arena_printf(C, "tile_stack(capacity=%d, dtype=%s)", cap,
+                         ty_name(C, dtype));
+  return t;
+}
+
+bool check_is_tstack_pattern(const Type *t) {
+  return t && t->kind == TY_ANY && t->rows == ANY_TSTACK;
+}
+
+bool check_is_tile_pattern(const Type *t) {
+  return t && t->kind == TY_ANY && t->rows == ANY_TILE;
+}
+
+static bool tile_fits(const Type *param, const Type *arg) {
+  if (arg->kind != TY_ARRAY || !arg->tile)
+    return false;
+  if (!ty_eq(param->elem, arg->elem))
+    return false;
+  if (!param->ndim)
+    return true;
+  if (param->ndim != arg->ndim)
+    return false;
+  for (int k = 0; k < arg->ndim; k++)
+    if (param->fdims[k] != arg->fdims[k])
+      return false;
+  return true;
 }
 
 const Type *check_generic_named(Compiler *C, const char *w) {
@@ -61,6 +122,10 @@ bool check_ty_fits(const Type *param, const Type *arg) {
     a.priv = false;
     return check_ty_fits(param, &a);
   }
+  if (check_is_tile_pattern(param))
+    return tile_fits(param, arg);
+  if (check_is_tstack_pattern(param))
+    return check_tstack_fits(param->elem, param->cols, arg);
   if (param->kind == TY_ANY && param->rows == ANY_TUPLE) {
     if (arg->kind != TY_TUPLE)
       return false;
@@ -186,8 +251,10 @@ Func *check_instance_for_call(Ctx *X, Node *call, Func *g, IrExpr **args) {
     const Type *p = g->params[i].ty, *a = args[i]->ty;
     types[i] = ty_is_generic(p) || (a->kind == TY_ARRAY && a->strided) ? a : p;
     /* One instance serves fixed arrays of every shape: its parameter's
-     * shape is not known (a `return` of it is not a fixed array's). */
-    if (types[i]->kind == TY_ARRAY && types[i]->priv && types[i]->fdims[0])
+     * shape is not known (a `return` of it is not a fixed array's).  A
+     * tile's shape is part of its type (Note [tile parameters]). */
+    if (types[i]->kind == TY_ARRAY && types[i]->priv && types[i]->fdims[0] &&
+        !types[i]->tile)
       types[i] = check_fixed_view_type(X, types[i]->elem, types[i]->ndim,
                                        NULL);
   }

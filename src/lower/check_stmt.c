@@ -323,7 +323,7 @@ static void store_to(Ctx *X, Node *target, IrExpr *value, Pos pos) {
   switch (target->kind) {
   case N_NAME: {
     Local *l = check_find_local(X, target->name);
-    if (l && l->is_param && l->ty->kind == TY_ARRAY)
+    if (l && l->is_param && l->ty->kind == TY_ARRAY && !l->ty->tile)
       ERR(target->pos, "cannot assign to the array parameter '%s'",
           target->name);
     if (check_tile_assign(X, target, value, pos)) /* check_tile.c */
@@ -562,6 +562,8 @@ static void augassign(Ctx *X, Node *n) {
   if (!ty_eq(r->ty, cur->ty))
     ERR(n->pos, "'%s=' would change the type of the target from %s to %s",
         op_text(n->op), TN(cur->ty), TN(r->ty));
+  if (check_tile_update_param(X, target, r, n->pos)) /* check_tile.c */
+    return;
   if (target->kind == N_NAME) {
     Local *l = check_find_local(X, target->name);
     if (l && l->is_param && l->ty->kind == TY_ARRAY)
@@ -1100,7 +1102,8 @@ static void return_stmt(Ctx *X, Node *n) {
     if (!check_is_valuelike(rt) && rt->kind != TY_ARRAY)
       ERR(n->a->pos, "cannot return a %s", TN(rt));
   }
-  if (!f->ret) {
+  if (!f->ret || (check_is_tile_pattern(f->ret) &&
+                  check_ty_fits(f->ret, rt))) { /* -> wp.tile[...] */
     f->ret = rt;
   } else if (!ty_eq(f->ret, rt)) {
     ERR(n->pos, "'%s' returns %s here but %s %s", f->name, TN(rt),

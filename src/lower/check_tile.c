@@ -1583,6 +1583,10 @@ void check_tile_mutate(Ctx *X, Node *target, Pos pos) {
   Local *l = check_find_local(X, target->name);
   if (!l || l->ty->kind != TY_ARRAY || !l->ty->tile)
     return;
+  if (l->is_param)
+    for (int i = 0; i < X->f->nparams; i++) /* Note [tile parameters] */
+      if (!strcmp(X->f->params[i].name, target->name))
+        X->f->params[i].tile_written = true;
   if (l->tile_aliased)
     ERR(target->pos, "'%s' is a tile view or has views (wp.tile_view, "
              "tile_transpose, tile_broadcast, tile_reshape, tile_squeeze) "
@@ -2311,6 +2315,31 @@ static IrExpr *tile_of(Ctx *X, Node *call, const char *fn) {
 
 /* wp.untile(a): the thread's entry of a tile (block_dim,) (a scalar or the
  * tile's type), or of (M, block_dim) (a vector of length M). */
+/* The vector of a thread's lane l of tile t of shape (M, block_dim), or
+ * of row `row` of t of shape (R, M, block_dim) when row >= 0. */
+static IrExpr *untile_row(Ctx *X, IrVar *t, int row, IrVar *l, Pos pos,
+                          const char *fn) {
+  Compiler *C = X->C;
+  int nd = row < 0 ? 2 : 3;
+  int m = t->ty->fdims[nd - 2];
+  if (m < 2 || m > 16)
+    ERR(pos, "%s(): %s gives a vector of length %d; kern's vectors have "
+             "2 to 16 components here", fn, TN(t->ty), m);
+  IrExpr *v = ir_expr(C, E_MAKE, ty_vec(C, t->ty->elem->sc, m));
+  v->nargs = m;
+  v->args = arena_alloc(C, sizeof(IrExpr *) * (size_t)m);
+  for (int i = 0; i < m; i++) {
+    IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 3);
+    int k = 0;
+    if (row >= 0)
+      ix[k++] = ci(X, row);
+    ix[k++] = ci(X, i);
+    ix[k] = ir_ref(C, l);
+    v->args[i] = load_at(X, t, ix, nd, pos);
+  }
+  return v;
+}
+
 static IrExpr *untile(Ctx *X, Node *call, const char *fn) {
   Compiler *C = X->C;
   static const char *const kw[] = {"a", NULL};
@@ -2321,9 +2350,10 @@ static IrExpr *untile(Ctx *X, Node *call, const char *fn) {
   IrVar *t = tile_arg(X, an, fn, "the argument");
   int nd = t->ty->ndim;
   const Type *et = t->ty->elem;
-  if (nd > 2 || (nd == 2 && et->kind != TY_SCALAR))
-    ERR(an->pos, "%s(): a tile of shape (block_dim,) or (M, block_dim) of "
-                 "scalars, got %s", fn, TN(t->ty));
+  if (nd > 3 || (nd >= 2 && et->kind != TY_SCALAR))
+    ERR(an->pos, "%s(): a tile of shape (block_dim,), or of scalars of "
+                 "shape (M, block_dim) or (M, N, block_dim), got %s", fn,
+        TN(t->ty));
   int n = t->ty->fdims[nd - 1];
   /* lane < n ? lane : 0: a block wider than the tile reads entry 0 */
   IrVar *lane = temp_of(X, "lane", ir_call(C, BI_TILE_LANE, t_i32(), 0, NULL),
@@ -2338,19 +2368,19 @@ static IrExpr *untile(Ctx *X, Node *call, const char *fn) {
     ix[0] = ir_ref(C, l);
     return load_at(X, t, ix, 1, call->pos);
   }
-  int m = t->ty->fdims[0];
-  if (m < 2 || m > 16)
-    ERR(an->pos, "%s(): %s gives a vector of length %d; kern's vectors have "
-                 "2 to 16 components here", fn, TN(t->ty), m);
-  IrExpr *v = ir_expr(C, E_MAKE, ty_vec(C, et->sc, m));
+  if (nd == 2)
+    return untile_row(X, t, -1, l, an->pos, fn);
+  /* (M, N, block_dim): an M x N matrix, as Warp 1.19 */
+  int m = t->ty->fdims[0], cols = t->ty->fdims[1];
+  if (m < 2 || m * cols > TY_MAX_COMPONENTS)
+    ERR(an->pos, "%s(): %s gives a %d x %d matrix; kern's matrices have "
+                 "2 rows or more and at most %d components", fn, TN(t->ty),
+        m, cols, TY_MAX_COMPONENTS);
+  IrExpr *v = ir_expr(C, E_MAKE, ty_mat(C, et->sc, m, cols));
   v->nargs = m;
   v->args = arena_alloc(C, sizeof(IrExpr *) * (size_t)m);
-  for (int i = 0; i < m; i++) {
-    IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 2);
-    ix[0] = ci(X, i);
-    ix[1] = ir_ref(C, l);
-    v->args[i] = load_at(X, t, ix, 2, call->pos);
-  }
+  for (int i = 0; i < m; i++)
+    v->args[i] = untile_row(X, t, i, l, an->pos, fn);
   return v;
 }
 
@@ -3357,6 +3387,15 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
   Local *l = check_find_local(X, target->name);
   if (l && !(l->ty->kind == TY_ARRAY && l->ty->tile))
     return false; /* the usual type error */
+  bool new_param = l && l->is_param; /* Note [tile parameters] */
+  if (new_param && (X->block_depth > 1 || X->loop_depth))
+    ERR(target->pos, "assigning a new tile to the tile parameter '%s' "
+                     "inside an if or a loop is not supported: kern binds "
+                     "the name to a new tile there; assign it at the "
+                     "function's top level or use another name",
+        target->name);
+  if (new_param)
+    l = NULL;
   if (l && !ty_eq(l->ty, value->ty))
     ERR(pos, "'%s' is a %s; it cannot be assigned a %s (a variable keeps "
              "its type)", target->name, TN(l->ty), TN(value->ty));
@@ -3378,6 +3417,9 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
     /* Note [tile names own temporaries]; a view is copied (Note [tile
      * views in place]) */
     Local *nl = check_add_local(X, target->name, value->ty, target->pos);
+    if (new_param)
+      names_put(C, &X->local_names, target->name,
+                (void *)(intptr_t)X->nlocals);
     check_def_set(X, X->nlocals - 1);
     nl->var->nassign++;
     nl->tile_storage = X->tile_fresh_storage;
@@ -3389,6 +3431,9 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
     /* a new local: its own storage, which later assignments reuse */
     IrExpr *z = check_fixed_new(X, value->ty, pos);
     Local *nl = check_add_local(X, target->name, value->ty, target->pos);
+    if (new_param)
+      names_put(C, &X->local_names, target->name,
+                (void *)(intptr_t)X->nlocals);
     check_def_set(X, X->nlocals - 1);
     nl->var->nassign++;
     nl->tile_storage = z->args[0]->var;
@@ -3450,6 +3495,117 @@ bool check_tile_unset_read(Ctx *X, Local *l) {
     l->tile_zeroed = true;
   }
   check_def_set(X, (int)(l - X->locals));
+  return true;
+}
+
+/* Note [tile parameters]: a @wp.func may take and return tiles, annotated
+ * wp.tile[dtype, M, N], wp.tile[dtype, (M, N)], wp.tile[dtype] (any
+ * shape), wp.tile(dtype=..., shape=...) or Any.  The annotation is a
+ * generic type (check_generic_tile), so the function is instantiated per
+ * tile type it is called with and its body sees the tile's shape, which
+ * every tile builtin needs.  The argument travels as the view onto the
+ * caller's tile (as a fixed array does, check_fixed.c), so the callee
+ * reads it without a copy and an in-place update (t += u, t[i, j] = x)
+ * is seen by the caller, as in Warp 1.19; a plain assignment (t = u)
+ * binds the name to a new tile and leaves the caller's alone, also as in
+ * Warp (only at the function's top level: after an if that rebinds it,
+ * Warp's name would be either tile, which kern's one-local-per-name
+ * binding cannot say).  A returned tile is copied into storage the caller passes
+ * (check_fixed_return).  kern copies Warp's views (tile_view, ...), so a
+ * view must not go to a parameter the function writes in place: a write
+ * marks the parameter (Param.tile_written) and each call checks its
+ * arguments against the marks (check_tile_call_writes). */
+
+/* A tile dimension of an annotation: an integer constant or Literal[N]. */
+static int annot_dim(Ctx *X, Node *n) {
+  int64_t v = const_int(X, check_unwrap_literal(n), "wp.tile[...]",
+                        "a dimension");
+  if (v < 1 || v > TILE_MAX_BYTES)
+    ERR(n->pos, "wp.tile[...]: a tile dimension must be 1 to %d, got %lld",
+        TILE_MAX_BYTES, (long long)v);
+  return (int)v;
+}
+
+/* The dimensions in list (a list of them, or one tuple of them) into
+ * dims; returns how many. */
+static int annot_dims(Ctx *X, Node *list, int *dims, Pos pos) {
+  if (list && list->kind == N_TUPLE && !list->next)
+    list = list->args;
+  int nd = 0;
+  for (Node *a = list; a; a = a->next) {
+    if (nd == 4)
+      ERR(pos, "wp.tile[...]: a tile has 1 to 4 dimensions");
+    dims[nd++] = annot_dim(X, a);
+  }
+  return nd;
+}
+
+/* wp.tile[dtype, dims...] or wp.tile(dtype=..., shape=...) as a type
+ * (Note [tile parameters]); NULL when n is neither. */
+const Type *check_tile_annot(Ctx *X, Node *n) {
+  if ((n->kind != N_SUBSCRIPT && n->kind != N_CALL) ||
+      !check_wp_attr(X, n->a) || strcmp(check_wp_attr(X, n->a), "tile"))
+    return NULL;
+  Node *dtype = n->args, *shape = dtype ? dtype->next : NULL;
+  if (n->kind == N_CALL) {
+    if (shape && shape->next)
+      ERR(shape->next->pos, "wp.tile() as a type takes dtype= and shape=");
+    for (Node *kw = n->kwargs; kw; kw = kw->next)
+      if (!strcmp(kw->name, "dtype") && !dtype)
+        dtype = kw->a;
+      else if (!strcmp(kw->name, "shape") && !shape)
+        shape = kw->a;
+      else
+        ERR(kw->pos, "wp.tile() as a type takes dtype= and shape=, not "
+                     "'%s'", kw->name);
+  }
+  if (!dtype)
+    ERR(n->pos, "wp.tile[...] needs a dtype: wp.tile[float, M, N]");
+  const Type *et = check_type_expr(X, dtype, "tile element type");
+  if (et->kind == TY_ANY) /* Warp 1.19 matches no tile to it */
+    ERR(dtype->pos, "wp.tile[...] needs a concrete element type (Warp "
+                    "finds no tile that fits wp.tile[Any]); write Any for "
+                    "the whole annotation instead");
+  if (!check_is_valuelike(et) && et->kind != TY_STRUCT)
+    ERR(dtype->pos, "tiles of %s are not supported", TN(et));
+  int dims[4] = {0};
+  int nd = !shape || check_is_any_node(shape)
+               ? 0 : annot_dims(X, shape, dims, n->pos);
+  return check_generic_tile(X->C, et, nd, dims);
+}
+
+/* A call of g with the arguments of call: a tile g writes in place is
+ * written by this function too (a view may not be, as check_tile_mutate
+ * says, and a parameter passed on is marked written). */
+void check_tile_call_writes(Ctx *X, Node *call, Func *g) {
+  int i = 0;
+  for (Node *a = call->args; a && i < g->nparams; a = a->next, i++)
+    if (g->params[i].tile_written)
+      check_tile_mutate(X, a, a->pos);
+  for (Node *kw = call->kwargs; kw; kw = kw->next)
+    for (int k = 0; k < g->nparams; k++)
+      if (g->params[k].tile_written && !strcmp(g->params[k].name, kw->name))
+        check_tile_mutate(X, kw->a, kw->a->pos);
+}
+
+/* t += u and the like on a tile parameter t: the caller's tile is updated
+ * in place (Note [tile parameters]).  False when target names no tile
+ * parameter. */
+bool check_tile_update_param(Ctx *X, Node *target, IrExpr *value, Pos pos) {
+  if (target->kind != N_NAME)
+    return false;
+  Local *l = check_find_local(X, target->name);
+  if (!l || !l->is_param || l->ty->kind != TY_ARRAY || !l->ty->tile)
+    return false;
+  check_tile_mutate(X, target, pos);
+  if (!ty_eq(l->ty, value->ty))
+    ERR(pos, "'%s' is a %s; it cannot be assigned a %s", target->name,
+        TN(l->ty), TN(value->ty));
+  IrVar *src = tile_var(X, value, pos);
+  TLoop L;
+  loop_open(X, &L, l->ty->fdims, l->ty->ndim, pos);
+  set_elem(X, l->var, &L, elem(X, src, &L, pos), pos);
+  loop_close(X, &L);
   return true;
 }
 

@@ -33,7 +33,7 @@ struct TStack {
   const Type *elem;
   int cap;
   IrVar *data;  /* a fixed array view of cap elements */
-  IrVar *count; /* int32, 0..cap */
+  IrVar *count; /* a fixed array view of one int32, 0..cap */
 };
 
 /* Fixed arrays and tiles share this bound (check_fixed.c, check_tile.c). */
@@ -116,6 +116,24 @@ static void data_set(Ctx *X, struct TStack *k, IrExpr *i, IrExpr *v,
   check_emit(X, s);
 }
 
+/* The stack's count, and setting it.  It is an element of a fixed array,
+ * not an int32 local, so that a function taking the stack (Note [tile
+ * stack parameters]) updates its caller's count. */
+static IrExpr *count_of(Ctx *X, struct TStack *k, Pos pos) {
+  return load1(X, k->count, ci(X, 0), pos);
+}
+
+static void count_set(Ctx *X, struct TStack *k, IrExpr *v, Pos pos) {
+  IrStmt *s = ir_stmt(X->C, S_STORE, pos);
+  s->var = k->count;
+  s->nargs = 1;
+  s->args = arena_alloc(X->C, sizeof(IrExpr *));
+  s->args[0] = ci(X, 0);
+  s->c = v;
+  k->count->written = true;
+  check_emit(X, s);
+}
+
 /* `if (cond) {`: returns the statement; what is emitted until if_close
  * goes into its body. */
 static IrStmt *if_open(Ctx *X, IrExpr *cond, IrStmt ***save, Pos pos) {
@@ -129,6 +147,16 @@ static IrStmt *if_open(Ctx *X, IrExpr *cond, IrStmt ***save, Pos pos) {
 static void if_close(Ctx *X, IrStmt *s, IrStmt **save) {
   X->tail = save;
   check_emit(X, s);
+}
+
+/* The type of the int32 handle a program binds to the stack k. */
+static const Type *handle_type(Ctx *X, struct TStack *k) {
+  Type *ht = arena_alloc(X->C, sizeof *ht);
+  *ht = *t_i32();
+  ht->tstack = k;
+  ht->name = arena_printf(X->C, "tile_stack(capacity=%d, dtype=%s)", k->cap,
+                          TN(k->elem));
+  return ht;
 }
 
 /* wp.tile_stack(capacity, dtype) */
@@ -174,13 +202,13 @@ static IrExpr *stack_new(Ctx *X, Node *call, const char *fn) {
     C->solo_what = "wp.tile_stack";
     C->solo_pos = call->pos;
   }
-  k->count = temp_of(X, "count", zero, call->pos);
-  Type *ht = arena_alloc(C, sizeof *ht);
-  *ht = *t_i32();
-  ht->tstack = k;
-  ht->name = arena_printf(C, "tile_stack(capacity=%d, dtype=%s)", k->cap,
-                          TN(et));
-  return ir_const_int(C, ht, 0);
+  int one[1] = {1};
+  k->count = temp_of(X, "count",
+                     check_fixed_new(X, check_fixed_view_type(X, t_i32(), 1,
+                                                              one),
+                                     call->pos), call->pos);
+  count_set(X, k, zero, call->pos);
+  return ir_const_int(C, handle_type(X, k), 0);
 }
 
 /* The stack an argument names. */
@@ -213,17 +241,18 @@ static IrExpr *stack_push(Ctx *X, Node *call, const char *fn) {
   IrVar *vv = temp_of(X, "push", v, vn->pos);
   IrVar *hv = temp_of(X, "has", h, hn->pos);
   IrVar *slot = temp_of(X, "slot", ci(X, -1), call->pos);
-  IrExpr *room = ir_binary(C, OP_LT, t_bool(), ir_ref(C, k->count),
+  IrVar *at = temp_of(X, "at", count_of(X, k, call->pos), call->pos);
+  IrExpr *room = ir_binary(C, OP_LT, t_bool(), ir_ref(C, at),
                            ci(X, k->cap));
   IrExpr *cond = ir_expr(C, E_AND, t_bool());
   cond->a = ir_ref(C, hv);
   cond->b = room;
   IrStmt **save;
   IrStmt *s = if_open(X, cond, &save, call->pos);
-  data_set(X, k, ir_ref(C, k->count), ir_ref(C, vv), call->pos);
-  set(X, slot, ir_ref(C, k->count), call->pos);
-  set(X, k->count, ir_binary(C, OP_ADD, t_i32(), ir_ref(C, k->count),
-                             ci(X, 1)), call->pos);
+  data_set(X, k, ir_ref(C, at), ir_ref(C, vv), call->pos);
+  set(X, slot, ir_ref(C, at), call->pos);
+  count_set(X, k, ir_binary(C, OP_ADD, t_i32(), ir_ref(C, at), ci(X, 1)),
+            call->pos);
   if_close(X, s, save);
   return ir_ref(C, slot);
 }
@@ -242,12 +271,13 @@ static IrExpr *stack_pop(Ctx *X, Node *call, const char *fn) {
                        call->pos);
   IrVar *slot = temp_of(X, "slot", ci(X, -1), call->pos);
   IrStmt **save;
-  IrStmt *s = if_open(X, ir_binary(C, OP_GT, t_bool(), ir_ref(C, k->count),
+  IrVar *at = temp_of(X, "at", count_of(X, k, call->pos), call->pos);
+  IrStmt *s = if_open(X, ir_binary(C, OP_GT, t_bool(), ir_ref(C, at),
                                    ci(X, 0)), &save, call->pos);
-  set(X, k->count, ir_binary(C, OP_SUB, t_i32(), ir_ref(C, k->count),
-                             ci(X, 1)), call->pos);
-  set(X, slot, ir_ref(C, k->count), call->pos);
-  set(X, val, load1(X, k->data, ir_ref(C, k->count), call->pos), call->pos);
+  set(X, slot, ir_binary(C, OP_SUB, t_i32(), ir_ref(C, at), ci(X, 1)),
+      call->pos);
+  count_set(X, k, ir_ref(C, slot), call->pos);
+  set(X, val, load1(X, k->data, ir_ref(C, slot), call->pos), call->pos);
   if_close(X, s, save);
   const Type *items[2] = {k->elem, t_i32()};
   IrExpr *t = ir_expr(C, E_MAKE, ty_tuple(C, 2, items));
@@ -258,6 +288,87 @@ static IrExpr *stack_pop(Ctx *X, Node *call, const char *fn) {
   return t;
 }
 
+/* Note [tile stack parameters]: a @wp.func may take a stack,
+ * `s: wp.tile_stack(capacity=C, dtype=T)`, and its pushes and pops are
+ * the caller's, as in Warp (which passes it by reference).  The
+ * annotation is a generic type (check_generic_tstack), so the function is
+ * instantiated per stack passed (each stack's handle type is its own);
+ * the parameter becomes two IR parameters, views of the caller's storage
+ * and of its count (a one-element array for that reason), and the
+ * callee's handle names a TStack made of them. */
+
+/* wp.tile_stack(capacity=..., dtype=...) as a parameter type; NULL when n
+ * is not that call. */
+const Type *check_tstack_annot(Ctx *X, Node *n) {
+  if (n->kind != N_CALL || !check_wp_attr(X, n->a) ||
+      strcmp(check_wp_attr(X, n->a), "tile_stack"))
+    return NULL;
+  static const char *const kw[] = {"capacity", "dtype", NULL};
+  const char *fn = "wp.tile_stack";
+  Node *cn = arg_of(X, n, 0, "capacity", kw, fn);
+  Node *dn = arg_of(X, n, 1, "dtype", kw, fn);
+  if (!cn || !dn)
+    ERR(n->pos, "%s() as a type needs capacity= and dtype=", fn);
+  const Type *et = check_type_expr(X, dn, "dtype");
+  int cap = check_type_int(X, check_unwrap_literal(cn));
+  if (cap < 1) {
+    Node *bad = check_not_constant(X, cn);
+    IrExpr *ce = bad ? NULL : check_expr(X, cn);
+    if (!ce || ce->kind != E_CONST || !ty_is_int(ce->ty) ||
+        (int64_t)ce->ival < 1 || ce->ival > TSTACK_MAX_BYTES)
+      ERR(cn->pos, "%s(): capacity must be a positive integer constant",
+          fn);
+    cap = (int)ce->ival;
+  }
+  return check_generic_tstack(X->C, et, cap);
+}
+
+bool check_tstack_fits(const Type *elem, int cap, const Type *arg) {
+  const struct TStack *k = arg->tstack;
+  return k && k->cap == cap && ty_eq(k->elem, elem);
+}
+
+/* One IR parameter of the IR function being checked. */
+static IrVar *param_var(Ctx *X, const char *name, const Type *t, int i,
+                        IrVar ***ptail) {
+  IrVar *v = ir_var(X->C, X->irf, "p", t);
+  ir_var_unlink(X->irf, v);
+  v->is_param = true;
+  v->index = i;
+  v->name = name;
+  **ptail = v;
+  *ptail = &v->next;
+  X->irf->nparams++;
+  return v;
+}
+
+/* The stack parameter l (its type the caller's handle): its storage and
+ * count as two IR parameters (Note [tile stack parameters]). */
+void check_tstack_param(Ctx *X, Local *l, int i, IrVar ***ptail) {
+  if (X->f->is_kernel)
+    ERR(l->pos, "a kernel parameter cannot be a tile stack");
+  const struct TStack *of = l->ty->tstack;
+  struct TStack *k = arena_alloc(X->C, sizeof *k);
+  k->elem = of->elem;
+  k->cap = of->cap;
+  int dims[1] = {k->cap}, one[1] = {1};
+  k->data = param_var(X, arena_printf(X->C, "p%d_%s_data", i, l->name),
+                      check_fixed_view_type(X, k->elem, 1, dims), i, ptail);
+  k->count = param_var(X, arena_printf(X->C, "p%d_%s_count", i, l->name),
+                       check_fixed_view_type(X, t_i32(), 1, one), i, ptail);
+  l->ty = handle_type(X, k);
+  l->var->ty = l->ty;
+}
+
+/* A stack argument as the two arguments check_tstack_param's parameters
+ * take, into out; returns 2. */
+int check_tstack_args(Ctx *X, IrExpr *arg, IrExpr **out) {
+  const struct TStack *k = arg->ty->tstack;
+  out[0] = ir_ref(X->C, k->data);
+  out[1] = ir_ref(X->C, k->count);
+  return 2;
+}
+
 IrExpr *check_tstack_call(Ctx *X, Node *call, const char *w) {
   const char *fn = arena_printf(X->C, "wp.%s", w);
   static const char *const kw[] = {"s", NULL};
@@ -265,8 +376,8 @@ IrExpr *check_tstack_call(Ctx *X, Node *call, const char *w) {
     /* a plain read, so also in a loop condition (`while count(s) > 0`) */
     struct TStack *k = stack_arg(X, arg_of(X, call, 0, "s", kw, fn), fn);
     if (X->no_hoist)
-      return ir_ref(X->C, k->count);
-    return ir_ref(X->C, temp_of(X, "count", ir_ref(X->C, k->count),
+      return count_of(X, k, call->pos);
+    return ir_ref(X->C, temp_of(X, "count", count_of(X, k, call->pos),
                                 call->pos));
   }
   if (X->no_hoist)
@@ -281,7 +392,7 @@ IrExpr *check_tstack_call(Ctx *X, Node *call, const char *w) {
     return stack_pop(X, call, fn);
   if (!strcmp(w, "tile_stack_clear")) {
     struct TStack *k = stack_arg(X, arg_of(X, call, 0, "s", kw, fn), fn);
-    set(X, k->count, ci(X, 0), call->pos);
+    count_set(X, k, ci(X, 0), call->pos);
     return ir_expr(X->C, E_CONST, &ty_void);
   }
   return NULL;

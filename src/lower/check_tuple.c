@@ -260,6 +260,9 @@ IrExpr **check_tuple_spread_args(Ctx *X, Func *g, IrExpr **bound,
     if (g->params[i].ty->kind == TY_TUPLE) {
       n += g->params[i].ty->n;
       any = true;
+    } else if (g->params[i].ty->tstack) {
+      n += 2; /* check_tstack_param */
+      any = true;
     } else {
       n++;
     }
@@ -270,6 +273,10 @@ IrExpr **check_tuple_spread_args(Ctx *X, Func *g, IrExpr **bound,
   IrExpr **out = arena_alloc(X->C, sizeof(IrExpr *) * (size_t)n);
   int k = 0;
   for (int i = 0; i < g->nparams; i++) {
+    if (g->params[i].ty->tstack) {
+      k += check_tstack_args(X, bound[i], out + k);
+      continue;
+    }
     if (g->params[i].ty->kind != TY_TUPLE) {
       out[k++] = bound[i];
       continue;

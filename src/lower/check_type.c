@@ -489,6 +489,10 @@ const Type *check_type_expr(Ctx *X, Node *n, const char *what) {
     return array_subscript_type(X, n);
   if (check_is_ref_annot(X, n)) /* the parameter's type; see check.c */
     return check_type_expr(X, n->args, what);
+  if ((it = check_tile_annot(X, n))) /* check_tile.c */
+    return it;
+  if ((it = check_tstack_annot(X, n))) /* check_tstack.c */
+    return it;
   if (n->kind == N_SUBSCRIPT && check_wp_attr(X, n->a) &&
       (!strncmp(check_wp_attr(X, n->a), "fabricarray", 11) ||
        !strncmp(check_wp_attr(X, n->a), "tile", 4)))

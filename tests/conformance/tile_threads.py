@@ -1,6 +1,6 @@
 # Tiles (issue #24): wp.tile(x) of a scalar, a vector (shape (3, 1)), a
 # matrix (shape (2, 2, 1)) and with preserve_type=True, wp.untile back to
-# per-thread values, wp.tile_from_thread, tile_scatter_add and
+# per-thread values (a matrix from a tile of shape (2, 2, 1)), wp.tile_from_thread, tile_scatter_add and
 # tile_scatter_masked (has_value True and False), on the CPU where a block is
 # one thread (Warp's CPU: "the effective block width is 1"), so each
 # thread's tile has one entry along the thread axis.  kern refuses these on
@@ -8,7 +8,7 @@
 # runs on the CPU only.
 # kern-skip: opencl (wp.tile(x) and tile_from_thread are the CPU's for now)
 # kern-targets: c
-# kern-test: tile_threads --dim 4 --tiled --block-dim 8 a='rand(float32,4,seed=41)' v='rand(vec3,4,seed=42)' out='zeros(float32,4,12)' ov='zeros(vec3,4,2)'
+# kern-test: tile_threads --dim 4 --tiled --block-dim 8 a='rand(float32,4,seed=41)' v='rand(vec3,4,seed=42)' out='zeros(float32,4,16)' ov='zeros(vec3,4,2)'
 # kern-check: out rtol=1e-6
 # kern-check: ov rtol=1e-6
 import warp as wp
@@ -31,6 +31,11 @@ def tile_threads(a: wp.array(dtype=float), v: wp.array(dtype=wp.vec3), out: wp.a
     m = wp.mat22(x, 1.0, 2.0, x * x)
     tm = wp.tile(m)
     out[i, 5] = wp.tile_sum(tm)[0]
+    um = wp.untile(tm) * 2.0
+    out[i, 12] = um[0, 0]
+    out[i, 13] = um[0, 1]
+    out[i, 14] = um[1, 0]
+    out[i, 15] = um[1, 1]
     f = wp.tile_from_thread(shape=(2, 3), value=x + 1.0, thread_idx=0)
     out[i, 6] = wp.tile_sum(f)[0]
     out[i, 7] = float(wp.block_dim())

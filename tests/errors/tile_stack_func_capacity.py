@@ -1,10 +1,9 @@
-# expect: 14:5: error: 'helper': tile stacks as @wp.func arguments are not supported yet (issue #24); use the stack in the function that makes it
+# expect: 13:12: error: argument 1 of helper() ('s') must be tile_stack(capacity=8, dtype=int32), got tile_stack(capacity=4, dtype=int32)
 import warp as wp
-from typing import Any
 
 
 @wp.func
-def helper(s: Any, v: int):
+def helper(s: wp.tile_stack(capacity=8, dtype=int), v: int):
     wp.tile_stack_push(s, v, True)
 
 
