@@ -1664,15 +1664,14 @@ static IrExpr *tile_view(Ctx *X, Node *call, const char *fn) {
   int sd = t->ty->ndim;
   Node *items = on->kind == N_TUPLE ? on->args : on;
   int no = on->kind == N_TUPLE ? check_count_args(on->args) : 1;
+  for (Node *a = items; a; a = a->next)
+    if (is_slice_call(a))
+      return tile_view_slices(X, call, fn, tn, t, on, sn);
   if (no > sd || (sn && no != sd))
     ERR(on->pos, "%s(): offset has %d entries for %s%s", fn, no, TN(t->ty),
         sn ? " (with shape, one per dimension)" : "");
   IrExpr *off[4];
   Node *a = items;
-  for (; a; a = a->next)
-    if (is_slice_call(a))
-      return tile_view_slices(X, call, fn, tn, t, on, sn);
-  a = items;
   for (int k = 0; k < no; k++, a = a->next) {
     if (a->kind == N_SLICE)
       ERR(a->pos, "%s(): slices in offset are not supported yet (issue #24)",
@@ -2874,7 +2873,14 @@ typedef struct TSub {
 } TSub;
 
 static int slice_bound(Ctx *X, Node *b, const char *what) {
-  return (int)const_int(X, b, "a tile slice", what);
+  Node *bad = check_not_constant(X, b);
+  IrExpr *e = bad ? NULL : check_expr(X, b);
+  if (!e || e->kind != E_CONST || !ty_is_int(e->ty))
+    ERR(b->pos, "the %s of a tile slice must be an integer constant (the "
+                "part's shape is known when the kernel is compiled)", what);
+  int64_t v = sc_bits(e->ty->sc) == 32 ? (int32_t)(uint32_t)e->ival
+                                       : (int64_t)e->ival;
+  return v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : (int)v;
 }
 
 /* A given slice bound v of an axis of length len: counted from the end
@@ -2892,18 +2898,29 @@ static int slice_clamp(int v, int len, int lower, int upper) {
  * the count, 0 or less when the slice is empty. */
 static int tile_slice(Ctx *X, Node *lo_n, Node *hi_n, Node *st_n, int len,
                       int *start, int *step) {
-  int st = st_n ? slice_bound(X, st_n, "a slice step") : 1;
+  int st = st_n ? slice_bound(X, st_n, "step") : 1;
   if (st == 0)
     ERR(st_n->pos, "a tile slice's step must not be zero");
   int lower = st > 0 ? 0 : -1, upper = st > 0 ? len : len - 1;
   int lo = st > 0 ? lower : upper, hi = st > 0 ? upper : lower;
   if (lo_n)
-    lo = slice_clamp(slice_bound(X, lo_n, "a slice bound"), len, lower, upper);
+    lo = slice_clamp(slice_bound(X, lo_n, "start"), len, lower, upper);
   if (hi_n)
-    hi = slice_clamp(slice_bound(X, hi_n, "a slice bound"), len, lower, upper);
+    hi = slice_clamp(slice_bound(X, hi_n, "stop"), len, lower, upper);
   *start = lo;
   *step = st;
   return st > 0 ? (hi - lo + st - 1) / st : (lo - hi + (-st) - 1) / (-st);
+}
+
+/* A constant integer index e (node a) of axis k, of length len, of a
+ * tile: within the axis, counted from the end when negative, as Warp
+ * checks it when the kernel is compiled. */
+static void const_tile_index(Ctx *X, Node *a, IrExpr *e, int len, int k) {
+  int64_t v = sc_is_signed(e->ty->sc) && sc_bits(e->ty->sc) == 32
+                  ? (int32_t)(uint32_t)e->ival : (int64_t)e->ival;
+  if (v < -len || v >= len)
+    ERR(a->pos, "tile index %lld is out of range for axis %d of length %d",
+        (long long)v, k, len);
 }
 
 /* A gather's other axes, as Warp's tile_slice_indexed takes them: one
@@ -2988,6 +3005,8 @@ static bool tile_sub_of(Ctx *X, Node *n, IrVar *t, TSub *S) {
       } else {
         if (!ty_is_int(e->ty))
           ERR(a->pos, "a tile index must be an integer, got %s", TN(e->ty));
+        if (e->kind == E_CONST)
+          const_tile_index(X, a, e, len, k);
         if (e->ty->sc != KERN_SCALAR_INT32)
           e = ir_cast(C, t_i32(), e);
         e = ir_call2(C, BI_WRAP_INDEX, t_i32(), e, ci(X, len));
@@ -3192,6 +3211,9 @@ static IrExpr *tile_view_slices(Ctx *X, Node *call, const char *fn, Node *tn,
   if (sn)
     ERR(sn->pos, "%s(): shape cannot be given when offset has slices (the "
                  "slices give the view's shape)", fn);
+  int no = on->kind == N_TUPLE ? check_count_args(on->args) : 1;
+  if (no > t->ty->ndim)
+    ERR(on->pos, "%s(): offset has %d entries for %s", fn, no, TN(t->ty));
   TSub S;
   S.nd = 0;
   Node *a = on->kind == N_TUPLE ? on->args : on;
