@@ -307,6 +307,7 @@ bool check_tile_unset_read(Ctx *X, Local *l);
 void check_tile_mutate(Ctx *X, Node *target, Pos pos);
 void check_tile_sync(Ctx *X);
 IrExpr *check_tile_subscript(Ctx *X, Node *n); /* NULL: not a tile part */
+IrExpr *check_tile_part(Ctx *X, Node *n, IrExpr **base); /* NULL: one element */
 bool check_tile_store_subscript(Ctx *X, Node *target, IrExpr *value, Pos pos);
 IrExpr *check_fixed_return(Ctx *X, IrExpr *v, Pos pos);
 void check_fixed_call(Ctx *X, IrExpr *e, const Type *ret, Pos pos);

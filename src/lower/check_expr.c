@@ -215,6 +215,12 @@ IrExpr *check_subscript_value(Ctx *X, Node *n, IrExpr *base) {
   int nidx = check_count_args(n->args);
   if (bt->kind == TY_TUPLE)
     return check_tuple_subscript(X, n, base); /* check_tuple.c */
+  if (bt->kind == TY_ARRAY && bt->tile) {
+    IrExpr *p = check_tile_part(X, n, &base); /* check_tile.c */
+    if (p)
+      return p;
+    bt = base->ty;
+  }
   if (bt->kind == TY_ARRAY && base->kind != E_VAR)
     return check_index_array_value(X, n, base); /* check_view.c */
   for (Node *a = n->args; a; a = a->next)

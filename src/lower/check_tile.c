@@ -1791,6 +1791,34 @@ static IrExpr *tile_squeeze(Ctx *X, Node *call, const char *fn) {
                    call->pos);
 }
 
+/* An integer entry of wp.tile_view's offset, for axis k of t: an int32,
+ * not counted from the end (Warp's explicit offset is a coordinate), a
+ * constant one checked against the axis. */
+static IrExpr *view_offset(Ctx *X, Node *a, IrVar *t, int k, const char *fn) {
+  IrExpr *e = check_expr(X, a);
+  if (!ty_is_int(e->ty))
+    ERR(a->pos, "%s(): an offset must be an integer, got %s", fn, TN(e->ty));
+  if (e->ty->sc != KERN_SCALAR_INT32)
+    e = ir_cast(X->C, t_i32(), e);
+  if (e->kind == E_CONST) {
+    int64_t v = (int32_t)(uint32_t)e->ival;
+    if (v < 0 || v >= t->ty->fdims[k])
+      ERR(a->pos, "%s(): offset %lld is outside dimension %d of %s", fn,
+          (long long)v, k, TN(t->ty));
+  }
+  return e;
+}
+
+/* slice(start, stop, step): Warp's slice builtin, an entry of
+ * wp.tile_view's offset. */
+static bool is_slice_call(Node *a) {
+  return a->kind == N_CALL && a->a->kind == N_NAME &&
+         !strcmp(a->a->name, "slice");
+}
+
+static IrExpr *tile_view_slices(Ctx *X, Node *call, const char *fn, Node *tn,
+                                IrVar *t, Node *on, Node *sn);
+
 /* wp.tile_view(t, offset, shape=None): with shape, the part of t from
  * offset (integers, maybe not constant) of that extent; without, each
  * integer of offset selects and removes a leading dimension. */
@@ -1807,6 +1835,9 @@ static IrExpr *tile_view(Ctx *X, Node *call, const char *fn) {
   int sd = t->ty->ndim;
   Node *items = on->kind == N_TUPLE ? on->args : on;
   int no = on->kind == N_TUPLE ? check_count_args(on->args) : 1;
+  for (Node *a = items; a; a = a->next)
+    if (is_slice_call(a))
+      return tile_view_slices(X, call, fn, tn, t, on, sn);
   if (no > sd || (sn && no != sd))
     ERR(on->pos, "%s(): offset has %d entries for %s%s", fn, no, TN(t->ty),
         sn ? " (with shape, one per dimension)" : "");
@@ -1816,18 +1847,7 @@ static IrExpr *tile_view(Ctx *X, Node *call, const char *fn) {
     if (a->kind == N_SLICE)
       ERR(a->pos, "%s(): slices in offset are not supported yet (issue #24)",
           fn);
-    IrExpr *e = check_expr(X, a);
-    if (!ty_is_int(e->ty))
-      ERR(a->pos, "%s(): an offset must be an integer, got %s", fn,
-          TN(e->ty));
-    if (e->ty->sc != KERN_SCALAR_INT32)
-      e = ir_cast(C, t_i32(), e);
-    if (e->kind == E_CONST) {
-      int64_t v = (int32_t)(uint32_t)e->ival;
-      if (v < 0 || v >= t->ty->fdims[k])
-        ERR(a->pos, "%s(): offset %lld is outside dimension %d of %s", fn,
-            (long long)v, k, TN(t->ty));
-    }
+    IrExpr *e = view_offset(X, a, t, k, fn);
     off[k] = e->kind == E_CONST ? e : ir_ref(C, temp_of(X, "off", e, a->pos));
   }
   for (int k = no; k < sd; k++)
@@ -3055,7 +3075,77 @@ typedef struct TSub {
 } TSub;
 
 static int slice_bound(Ctx *X, Node *b, const char *what) {
-  return (int)const_int(X, b, "a tile slice", what);
+  Node *bad = check_not_constant(X, b);
+  IrExpr *e = bad ? NULL : check_expr(X, b);
+  if (!e || e->kind != E_CONST || !ty_is_int(e->ty))
+    ERR(b->pos, "the %s of a tile slice must be an integer constant (the "
+                "part's shape is known when the kernel is compiled)", what);
+  int64_t v = sc_bits(e->ty->sc) == 32 ? (int32_t)(uint32_t)e->ival
+                                       : (int64_t)e->ival;
+  return v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : (int)v;
+}
+
+/* A given slice bound v of an axis of length len: counted from the end
+ * when negative, then kept within [lower, upper]. */
+static int slice_clamp(int v, int len, int lower, int upper) {
+  if (v < 0)
+    v += len;
+  return v < lower ? lower : v > upper ? upper : v;
+}
+
+/* The constant slice lo:hi:st (each NULL when omitted) of an axis of
+ * length len, bounds clamped as Python's slice.indices() clamps them, so
+ * t[0:-1], t[100::-1] and wp.tile_view(t, offset=(slice(-3, 8, 1),))
+ * agree with NumPy: the first index in *start, the step in *step; returns
+ * the count, 0 or less when the slice is empty. */
+static int tile_slice(Ctx *X, Node *lo_n, Node *hi_n, Node *st_n, int len,
+                      int *start, int *step) {
+  int st = st_n ? slice_bound(X, st_n, "step") : 1;
+  if (st == 0)
+    ERR(st_n->pos, "a tile slice's step must not be zero");
+  int lower = st > 0 ? 0 : -1, upper = st > 0 ? len : len - 1;
+  int lo = st > 0 ? lower : upper, hi = st > 0 ? upper : lower;
+  if (lo_n)
+    lo = slice_clamp(slice_bound(X, lo_n, "start"), len, lower, upper);
+  if (hi_n)
+    hi = slice_clamp(slice_bound(X, hi_n, "stop"), len, lower, upper);
+  *start = lo;
+  *step = st;
+  return st > 0 ? (hi - lo + st - 1) / st : (lo - hi + (-st) - 1) / (-st);
+}
+
+/* A constant integer index e (node a) of axis k, of length len, of a
+ * tile: within the axis, counted from the end when negative, as Warp
+ * checks it when the kernel is compiled. */
+static void const_tile_index(Ctx *X, Node *a, IrExpr *e, int len, int k) {
+  int64_t v = sc_is_signed(e->ty->sc) && sc_bits(e->ty->sc) == 32
+                  ? (int32_t)(uint32_t)e->ival : (int64_t)e->ival;
+  if (v < -len || v >= len)
+    ERR(a->pos, "tile index %lld is out of range for axis %d of length %d",
+        (long long)v, k, len);
+}
+
+/* A gather's other axes, as Warp's tile_slice_indexed takes them: one
+ * index tile, every other index a whole axis (:, or a slice as long). */
+static void gather_axes(Ctx *X, Node *n, IrVar *t, TSub *S) {
+  int ntiles = 0, k = 0;
+  for (k = 0; k < t->ty->ndim; k++)
+    ntiles += S->kind[k] == 2;
+  if (ntiles == 0)
+    return;
+  k = 0;
+  for (Node *a = n->args; a; a = a->next, k++) {
+    if (S->kind[k] == 2 && ntiles > 1)
+      ERR(a->pos, "a tile subscript takes one index tile (a gather along one "
+                  "axis), got %d", ntiles);
+    /* no axis before k is dropped here, so dims[k] is axis k's */
+    if (S->kind[k] == 0 || (S->kind[k] == 1 &&
+        (S->start[k] != 0 || S->step[k] != 1 ||
+         S->dims[k] != t->ty->fdims[k])))
+      ERR(a->pos, "a tile subscript with an index tile takes ':' on every "
+                  "other axis, as Warp's (t[idx, :]); subscript the gathered "
+                  "tile for a part of it");
+  }
 }
 
 /* False when n is no tile subscript this handles (a plain element). */
@@ -3094,30 +3184,9 @@ static bool tile_sub_of(Ctx *X, Node *n, IrVar *t, TSub *S) {
   for (; k < sd; k++) {
     int len = t->ty->fdims[k];
     if (!a || a->kind == N_SLICE) {
-      int st = a && a->c ? slice_bound(X, a->c, "a slice step") : 1;
-      if (st == 0)
-        ERR(a->pos, "a tile slice's step must not be zero");
-      int lo, hi;
-      if (st > 0) {
-        lo = a && a->a ? slice_bound(X, a->a, "a slice bound") : 0;
-        hi = a && a->b ? slice_bound(X, a->b, "a slice bound") : len;
-        if (lo < 0) lo += len;
-        if (hi < 0) hi += len;
-        lo = lo < 0 ? 0 : lo > len ? len : lo;
-        hi = hi < 0 ? 0 : hi > len ? len : hi;
-      } else {
-        lo = a && a->a ? slice_bound(X, a->a, "a slice bound") : len - 1;
-        if (a && a->a && lo < 0) lo += len;
-        if (a && a->b) {
-          hi = slice_bound(X, a->b, "a slice bound");
-          if (hi < 0) hi += len;
-        } else {
-          hi = -1;
-        }
-        lo = lo < -1 ? -1 : lo > len - 1 ? len - 1 : lo;
-        hi = hi < -1 ? -1 : hi > len - 1 ? len - 1 : hi;
-      }
-      int cnt = st > 0 ? (hi - lo + st - 1) / st : (lo - hi + (-st) - 1) / (-st);
+      int lo, st;
+      int cnt = tile_slice(X, a ? a->a : NULL, a ? a->b : NULL,
+                           a ? a->c : NULL, len, &lo, &st);
       if (cnt <= 0)
         ERR(a ? a->pos : n->pos, "this slice of axis %d of %s is empty; kern "
                                  "has no empty tile", k, TN(t->ty));
@@ -3138,6 +3207,8 @@ static bool tile_sub_of(Ctx *X, Node *n, IrVar *t, TSub *S) {
       } else {
         if (!ty_is_int(e->ty))
           ERR(a->pos, "a tile index must be an integer, got %s", TN(e->ty));
+        if (e->kind == E_CONST)
+          const_tile_index(X, a, e, len, k);
         if (e->ty->sc != KERN_SCALAR_INT32)
           e = ir_cast(C, t_i32(), e);
         e = ir_call2(C, BI_WRAP_INDEX, t_i32(), e, ci(X, len));
@@ -3150,6 +3221,7 @@ static bool tile_sub_of(Ctx *X, Node *n, IrVar *t, TSub *S) {
   }
   if (S->nd == 0)
     return false;
+  gather_axes(X, n, t, S);
   return true;
 }
 
@@ -3193,36 +3265,203 @@ static void sub_map(Ctx *X, IrVar *t, TSub *S) {
   }
 }
 
-/* t[...] of a tile local named by n->a, when not one element: a new tile
- * (NULL otherwise). */
-IrExpr *check_tile_subscript(Ctx *X, Node *n) {
-  if (n->a->kind != N_NAME)
-    return NULL;
-  Local *l = check_find_local(X, n->a->name);
-  if (!l || l->ty->kind != TY_ARRAY || !l->ty->tile)
-    return NULL;
-  int li = (int)(l - X->locals); /* check_expr may move X->locals */
-  IrVar *t = tile_var(X, check_expr(X, n->a), n->pos);
+/* The part S of the tile t, copied into a new tile. */
+static IrVar *sub_copy(Ctx *X, IrVar *t, TSub *S, Pos pos) {
+  IrVar *r = tile_new(X, tile_type(X, t->ty->elem, S->nd, S->dims, pos,
+                                   "a tile subscript"), pos);
+  TLoop L;
+  loop_open(X, &L, S->dims, S->nd, pos);
+  int sd = t->ty->ndim;
+  set_elem(X, r, &L, load_at(X, t, tile_sub_idx(X, S, t->ty->fdims, sd, &L,
+                                                pos), sd, pos), pos);
+  loop_close(X, &L);
+  return r;
+}
+
+/* n's indices on the tile variable t when they select a part: the part, a
+ * new tile (NULL when n selects one element).  Without an index tile it
+ * is a view in Warp, remembered as one of local src - 1 (t's) or, for src
+ * 0, of what t is a view of (Note at view_source); a gather is a copy in
+ * Warp too.  (A local is named by its index: adding one moves them.) */
+static IrExpr *tile_part(Ctx *X, Node *n, IrVar *t, int src) {
+  bool of_view = t == X->tile_view_result;
   TSub S;
   if (!tile_sub_of(X, n, t, &S))
     return NULL;
   bool gather = false;
   for (int k = 0; k < t->ty->ndim; k++)
     gather |= S.kind[k] == 2;
-  if (!gather) { /* a view in Warp */
-    X->tile_view_src = li + 1;
+  IrVar *r = sub_copy(X, t, &S, n->pos);
+  if (!gather) {
     sub_map(X, t, &S);
-  }
-  IrVar *r = tile_new(X, tile_type(X, t->ty->elem, S.nd, S.dims, n->pos,
-                                   "a tile subscript"), n->pos);
-  TLoop L;
-  loop_open(X, &L, S.dims, S.nd, n->pos);
-  set_elem(X, r, &L, load_at(X, t, tile_sub_idx(X, &S, t->ty->fdims, t->ty->ndim, &L, n->pos),
-                             t->ty->ndim, n->pos), n->pos);
-  loop_close(X, &L);
-  if (!gather)
+    if (src)
+      X->tile_view_src = src;
+    else if (!of_view)
+      X->tile_view_src = 0;
     X->tile_view_result = r;
+  }
   return ir_ref(X->C, r);
+}
+
+/* Note [tile subscript chains]: Warp applies a chain of subscripts of a
+ * tile, t[a][b]..., bracket by bracket while a bracket re-indexes: it has
+ * a slice or an index tile, or it is integers fewer than the tile's
+ * dimensions with such a bracket later (t[2][1:9:2]: row 2, then a slice
+ * of it).  The brackets left, integers only, are read as one subscript:
+ * t[i][j] is t[i, j], and indices beyond the tile's dimensions index its
+ * element (t[i][j][0] of a 2-d tile of vectors).  So t[::-1][::2] is every
+ * second element of the reversed tile and t[1:3][0] is row 1, as in NumPy
+ * (an array's a[1:3][0] is column 0 of rows 1 and 2: check_view.c).  A
+ * chain on an unnamed tile (a builtin's result) goes bracket by bracket
+ * through check_subscript_value, which gives the same parts. */
+
+/* Does the bracket g re-index: a slice, or an index tile?  The indices'
+ * types are found on a scratch list of statements that is dropped. */
+static bool bracket_views(Ctx *X, Node *g) {
+  bool views = false;
+  IrStmt *scratch = NULL, **save = X->tail;
+  X->tail = &scratch;
+  for (Node *a = g->args; a && !views; a = a->next) {
+    const Type *it = a->kind == N_SLICE ? NULL : check_expr(X, a)->ty;
+    views = !it || (it->kind == TY_ARRAY && it->tile);
+  }
+  X->tail = save;
+  return views;
+}
+
+/* A subscript node of the indices ix[0..n) (copies, each index node's
+ * next being its place in one list). */
+static Node *sub_node(Ctx *X, Node **ix, int n, Pos pos) {
+  Node *s = arena_alloc(X->C, sizeof(Node));
+  memset(s, 0, sizeof(Node));
+  s->kind = N_SUBSCRIPT;
+  s->pos = pos;
+  Node **tail = &s->args;
+  for (int k = 0; k < n; k++) {
+    Node *c = arena_alloc(X->C, sizeof(Node));
+    *c = *ix[k];
+    c->next = NULL;
+    *tail = c;
+    tail = &c->next;
+  }
+  return s;
+}
+
+/* The integer brackets g[0..ng) of a chain read as one subscript of the
+ * tile t (Note [tile subscript chains]). */
+static IrExpr *tile_rest(Ctx *X, Node **g, int ng, IrVar *t, int src) {
+  int na = 0, nd = t->ty->ndim;
+  for (int k = 0; k < ng; k++)
+    na += check_count_args(g[k]->args);
+  Node **ix = arena_alloc(X->C, sizeof(Node *) * (size_t)na);
+  na = 0;
+  for (int k = 0; k < ng; k++)
+    for (Node *a = g[k]->args; a; a = a->next)
+      ix[na++] = a;
+  Pos pos = g[ng - 1]->pos;
+  if (na < nd)
+    return tile_part(X, ng == 1 ? g[0] : sub_node(X, ix, na, pos), t, src);
+  IrExpr *e = check_subscript_value(X, sub_node(X, ix, nd, pos),
+                                    ir_ref(X->C, t));
+  if (na > nd)
+    e = check_subscript_value(X, sub_node(X, ix + nd, na - nd, pos), e);
+  return e;
+}
+
+/* A chain of ng subscripts, n the last, of the tile local src - 1 (Note
+ * [tile subscript chains]). */
+static IrExpr *tile_chain(Ctx *X, Node *n, int src, int ng) {
+  Node **g = arena_alloc(X->C, sizeof(Node *) * (size_t)ng);
+  int i = ng;
+  for (Node *s = n; s->kind == N_SUBSCRIPT; s = s->a)
+    g[--i] = s;
+  IrVar *t = tile_var(X, check_expr(X, g[0]->a), n->pos);
+  for (i = 0; i + 1 < ng; i++) {
+    bool later = false;
+    if (!bracket_views(X, g[i])) {
+      if (check_count_args(g[i]->args) >= t->ty->ndim)
+        break;
+      for (int j = i + 1; j < ng && !later; j++)
+        later = bracket_views(X, g[j]);
+      if (!later)
+        break;
+    }
+    t = tile_part(X, g[i], t, src)->var;
+    src = 0;
+  }
+  return tile_rest(X, g + i, ng - i, t, src);
+}
+
+/* t[...] of a tile local t, or a chain of subscripts of one (Note [tile
+ * subscript chains]), when not one element: a new tile (NULL otherwise). */
+IrExpr *check_tile_subscript(Ctx *X, Node *n) {
+  Node *root = n->a;
+  int ng = 1;
+  for (; root->kind == N_SUBSCRIPT; root = root->a)
+    ng++;
+  if (root->kind != N_NAME)
+    return NULL;
+  Local *l = check_find_local(X, root->name);
+  if (!l || l->ty->kind != TY_ARRAY || !l->ty->tile)
+    return NULL;
+  int src = (int)(l - X->locals) + 1;
+  if (ng > 1)
+    return tile_chain(X, n, src, ng);
+  return tile_part(X, n, tile_var(X, check_expr(X, n->a), n->pos), src);
+}
+
+/* n's indices on the tile value *base (a builtin's result, a part of a
+ * part): the part, a new tile, or NULL when n selects one element, *base
+ * then a reference to the tile's variable. */
+IrExpr *check_tile_part(Ctx *X, Node *n, IrExpr **base) {
+  IrVar *t = tile_var(X, *base, n->pos);
+  *base = ir_ref(X->C, t);
+  return tile_part(X, n, t, 0);
+}
+
+/* wp.tile_view(t, offset) with slice(start, stop, step) entries in offset
+ * (Warp's slice builtin takes three integer constants): a slice keeps its
+ * axis, its bounds clamped as a subscript's are (offset=(slice(0, -1, 1),)
+ * is t[0:-1]); an integer selects and removes its axis (view_offset); the
+ * axes after offset are kept whole.  The slices give the view's shape, so
+ * shape= may not be given, as in Warp. */
+static IrExpr *tile_view_slices(Ctx *X, Node *call, const char *fn, Node *tn,
+                                IrVar *t, Node *on, Node *sn) {
+  if (sn)
+    ERR(sn->pos, "%s(): shape cannot be given when offset has slices (the "
+                 "slices give the view's shape)", fn);
+  int no = on->kind == N_TUPLE ? check_count_args(on->args) : 1;
+  if (no > t->ty->ndim)
+    ERR(on->pos, "%s(): offset has %d entries for %s", fn, no, TN(t->ty));
+  TSub S;
+  S.nd = 0;
+  Node *a = on->kind == N_TUPLE ? on->args : on;
+  for (int k = 0; k < t->ty->ndim; k++, a = a ? a->next : NULL) {
+    if (a && !is_slice_call(a)) {
+      S.kind[k] = 0;
+      S.at[k] = ir_ref(X->C, temp_of(X, "off", view_offset(X, a, t, k, fn),
+                                     a->pos));
+      continue;
+    }
+    int cnt = t->ty->fdims[k];
+    S.kind[k] = 1;
+    S.start[k] = 0;
+    S.step[k] = 1;
+    if (a) {
+      if (a->kwargs || check_count_args(a->args) != 3)
+        ERR(a->pos, "slice() takes three integer constants: start, stop and "
+                    "step");
+      Node *b = a->args;
+      cnt = tile_slice(X, b, b->next, b->next->next, cnt, &S.start[k],
+                       &S.step[k]);
+      if (cnt <= 0)
+        ERR(a->pos, "%s(): this slice of axis %d of %s is empty; kern has no "
+                    "empty tile", fn, k, TN(t->ty));
+    }
+    S.dims[S.nd++] = cnt;
+  }
+  view_source(X, tn, t);
+  return view_result(X, sub_copy(X, t, &S, call->pos));
 }
 
 /* t[...] = u for a tile local t and a subscript that is not one element:

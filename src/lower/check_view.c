@@ -354,6 +354,8 @@ IrExpr *check_view_subscript(Ctx *X, Node *n) {
     if (!any)
       return NULL;
     IrExpr *base = check_expr(X, n->a);
+    if (base->ty->kind == TY_ARRAY && base->ty->tile)
+      return check_subscript_value(X, n, base); /* a part of a tile */
     if (base->ty->kind == TY_VEC || base->ty->kind == TY_MAT)
       return check_comp_slice(X, n, base);
     if (base->ty->kind == TY_ARRAY)
