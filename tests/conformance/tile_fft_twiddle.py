@@ -8,8 +8,9 @@
 # Warp's test_tile_fft*.py kernels).  One direct sum only: on vulkan
 # (lavapipe) a kernel doing a direct-sum fft then ifft of 2x48 vec2d tiles
 # stores zeros from the second (2x46 and 1x48 pass, 3x40 and 1x96 fail;
-# kern at 8ab5fa6 too; not yet understood).  Goldens from real Warp 1.19
-# on the CPU.
+# kern at 8ab5fa6 too): likely lavapipe's budget of 65,535 loop iterations
+# an invocation (docs/vulkan.md), which kern's per-element vec2d loops and
+# the O(N^2) sums spend.  Goldens from real Warp 1.19 on the CPU.
 # kern-test: tile_fft_twiddle --dim 2 --tiled --block-dim 1 a='rand(vec2f,2,8,64,seed=51)' d='rand(vec2d,2,2,48,seed=52)' fa='zeros(vec2f,2,8,64)' ia='zeros(vec2f,2,8,64)' fd='zeros(vec2d,2,2,48)'
 # kern-check: fa
 # kern-check: ia
