@@ -2623,7 +2623,7 @@ static IrExpr *make2(Ctx *X, const Type *et, IrExpr *re, IrExpr *im) {
 /* In place, every row of n = 2^L: the bit-reversal permutation, then L
  * butterfly stages (unrolled, each with its constant span), as the
  * textbook iterative radix-2; no scratch, so a tile as large as kern's
- * per-kernel limit allows still transforms. */
+ * per-kernel limit allows still transforms.  See Note [FFT twiddles]. */
 static void fft_radix2(Ctx *X, IrVar *t, int n, int rows, bool inverse,
                        Pos pos) {
   Compiler *C = X->C;
@@ -2670,14 +2670,16 @@ static void fft_radix2(Ctx *X, IrVar *t, int n, int rows, bool inverse,
   }
   for (int sg = 0; sg < L; sg++) {
     int span = 2 << sg, half = span / 2;
+    /* exact in float32 too: span is a power of two */
     double w = (inverse ? 2.0 : -2.0) * 3.14159265358979323846 / span;
+    IrVar *wr = temp_of(X, "wr", ir_call1(C, BI_COS, st,
+                                          ir_const_float(C, st, w)), pos);
+    IrVar *wi = temp_of(X, "wi", ir_call1(C, BI_SIN, st,
+                                          ir_const_float(C, st, w)), pos);
     IrVar *q = range_open(X, &Lq, ci(X, 0), ci(X, n / span), pos);
+    IrVar *c = temp_of(X, "c", ir_const_float(C, st, 1.0), pos);
+    IrVar *s = temp_of(X, "s", ir_const_float(C, st, 0.0), pos);
     IrVar *m = range_open(X, &Lm, ci(X, 0), ci(X, half), pos);
-    IrVar *ang = temp_of(X, "ang", ir_binary(C, OP_MUL, st,
-                                             ir_cast(C, st, ir_ref(C, m)),
-                                             ir_const_float(C, st, w)), pos);
-    IrVar *c = temp_of(X, "c", ir_call1(C, BI_COS, st, ir_ref(C, ang)), pos);
-    IrVar *s = temp_of(X, "s", ir_call1(C, BI_SIN, st, ir_ref(C, ang)), pos);
     IrVar *lo = temp_of(X, "lo", ir_binary(C, OP_ADD, t_i32(),
                                            ir_binary(C, OP_MUL, t_i32(),
                                                      ir_ref(C, q), ci(X, span)),
@@ -2727,6 +2729,17 @@ static void fft_radix2(Ctx *X, IrVar *t, int n, int rows, bool inverse,
                                  ir_binary(C, OP_SUB, st,
                                            comp(X, ir_ref(C, u), 1, -1),
                                            ir_ref(C, vi))), pos));
+    /* (c + i s) *= (wr + i wi) */
+    IrVar *nc = temp_of(X, "nc", ir_binary(C, OP_SUB, st,
+                                           ir_binary(C, OP_MUL, st, ir_ref(C, c),
+                                                     ir_ref(C, wr)),
+                                           ir_binary(C, OP_MUL, st, ir_ref(C, s),
+                                                     ir_ref(C, wi))), pos);
+    assign(X, s, ir_binary(C, OP_ADD, st,
+                           ir_binary(C, OP_MUL, st, ir_ref(C, c), ir_ref(C, wi)),
+                           ir_binary(C, OP_MUL, st, ir_ref(C, s), ir_ref(C, wr))),
+           pos);
+    assign(X, c, ir_ref(C, nc), pos);
     loop_close(X, &Lm);
     loop_close(X, &Lq);
   }
@@ -2738,10 +2751,30 @@ static void fft_radix2(Ctx *X, IrVar *t, int n, int rows, bool inverse,
  * exp(-+2 pi i k j / N), a vec2 holding (re, im); the inverse unscaled as
  * Warp's (ifft(fft(x)) = N x).  As Warp's CPU: a power-of-two N in place
  * by radix-2 (fft_radix2), any other N (at most 4096, Warp's limit) by the
- * direct sum, each row first into a scratch row, the twiddle angle
- * reduced to (k j mod N) 2 pi / N so it stays exact as an integer.  The
- * results agree with Warp's to rounding (the twiddles come from another
- * sin/cos).  One thread does all rows (Note [tiles, first stage]). */
+ * direct sum, each row first into a scratch row.  One thread does all rows
+ * (Note [tiles, first stage]).
+ *
+ * Note [FFT twiddles]: the twiddle factors are made as Warp's CPU makes
+ * them, not as accurately as they could be: the radix-2 stages multiply
+ * the twiddle by the stage's root of unity from butterfly to butterfly
+ * (w *= wm), and the direct sum takes the angle as (+-2 pi / N) k j in the
+ * element's precision, unreduced.  Computing each twiddle afresh (or the
+ * angle modulo N) is closer to the exact transform but differs from Warp
+ * by more than the conformance tolerances (float32 FFTs of 64 points by
+ * about 5e-7 relative; float64 DFTs of 48 points by 1e-13 absolute at
+ * elements near 0), and Warp's answer is the reference. */
+/* The direct sum's angle step, +-2 pi / n, rounded to the element's
+ * precision as Warp's CPU rounds it: 2 pi and n first, then the quotient
+ * (Note [FFT twiddles]). */
+static double dft_base(const Type *st, bool inverse, int n) {
+  double two_pi = 6.28318530717958647692528676655900576839433879875021;
+  if (st->sc == KERN_SCALAR_FLOAT32) {
+    float b = (inverse ? 1.0f : -1.0f) * (float)two_pi;
+    return (double)(b / (float)n);
+  }
+  return (inverse ? 1.0 : -1.0) * two_pi / n;
+}
+
 static IrExpr *tile_fft(Ctx *X, Node *call, const char *fn, bool inverse) {
   Compiler *C = X->C;
   static const char *const kw[] = {"inout", NULL};
@@ -2771,7 +2804,7 @@ static IrExpr *tile_fft(Ctx *X, Node *call, const char *fn, bool inverse) {
     return ir_expr(C, E_CONST, &ty_void);
   }
   IrVar *row = tile_new(X, tile_type(X, et, 1, &n, pos, fn), pos);
-  double w = (inverse ? 2.0 : -2.0) * 3.14159265358979323846 / n;
+  double w = dft_base(st, inverse, n);
   TLoop Lb, Lk, Lj, Lc;
   IrVar *b = range_open(X, &Lb, ci(X, 0), ci(X, rows), pos);
   IrVar *base = temp_of(X, "base", ir_binary(C, OP_MUL, t_i32(), ir_ref(C, b),
@@ -2780,15 +2813,12 @@ static IrExpr *tile_fft(Ctx *X, Node *call, const char *fn, bool inverse) {
   IrVar *sr = temp_of(X, "sr", ir_const_float(C, st, 0), pos);
   IrVar *si = temp_of(X, "si", ir_const_float(C, st, 0), pos);
   IrVar *j = range_open(X, &Lj, ci(X, 0), ci(X, n), pos);
-  /* m = k j mod n (k j < 2^31: n <= 8192 in a tile of at most 64 KiB) */
-  IrVar *kj = temp_of(X, "kj", ir_binary(C, OP_MUL, t_i32(), ir_ref(C, k),
-                                         ir_ref(C, j)), pos);
-  IrExpr *m = ir_binary(C, OP_SUB, t_i32(), ir_ref(C, kj),
-                        ir_binary(C, OP_MUL, t_i32(),
-                                  ir_binary(C, OP_DIV, t_i32(), ir_ref(C, kj),
-                                            ci(X, n)), ci(X, n)));
-  IrVar *ang = temp_of(X, "ang", ir_binary(C, OP_MUL, st, ir_cast(C, st, m),
-                                           ir_const_float(C, st, w)), pos);
+  /* (w k) j, unreduced (Note [FFT twiddles]) */
+  IrVar *ang = temp_of(X, "ang", ir_binary(C, OP_MUL, st,
+                                           ir_binary(C, OP_MUL, st,
+                                                     ir_const_float(C, st, w),
+                                                     ir_cast(C, st, ir_ref(C, k))),
+                                           ir_cast(C, st, ir_ref(C, j))), pos);
   IrVar *c = temp_of(X, "c", ir_call1(C, BI_COS, st, ir_ref(C, ang)), pos);
   IrVar *s = temp_of(X, "s", ir_call1(C, BI_SIN, st, ir_ref(C, ang)), pos);
   IrVar *f = temp_of(X, "f", ir_binary(C, OP_ADD, t_i32(), ir_ref(C, base),

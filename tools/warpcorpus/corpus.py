@@ -314,6 +314,21 @@ def compile_one(k, kern, tmp, timeout, use_cc):
                 pass
 
 
+def select(kernels, include, included_only):
+    """The kernels to try: those of no exclusion, plus those of the
+    exclusions named in include (--include), or only those (--included-only).
+    A lifted exclusion is kept in exclusion_was and counted as a feature.
+    Shared with corpus_run.py."""
+    for k in kernels:
+        if k.exclusion in include:
+            k.exclusion = None
+            k.features.append(k.exclusion_was)
+    todo = [k for k in kernels if k.exclusion is None]
+    if included_only:
+        todo = [k for k in todo if k.exclusion_was in include]
+    return todo
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("dir", help="Warp's files (warp/tests and warp/examples below it)")
@@ -349,13 +364,7 @@ def main():
         except (SyntaxError, UnicodeDecodeError, ValueError, RecursionError) as e:
             unparsable.append((p, str(e)))
 
-    for k in kernels:
-        if k.exclusion in args.include:
-            k.exclusion = None
-            k.features.append(k.exclusion_was)
-    todo = [k for k in kernels if k.exclusion is None]
-    if args.included_only:
-        todo = [k for k in todo if getattr(k, "exclusion_was", None) in args.include]
+    todo = select(kernels, args.include, args.included_only)
     tmp = tempfile.mkdtemp(prefix="kern-corpus-")
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:

@@ -24,8 +24,14 @@ compile it, and when kern's bounds checks find an access outside the arrays
 (the inputs did not suit the kernel).  kern runs with one thread, as Warp's
 CPU backend does, so kernels in which threads race for one element give one
 answer.
+
+With --include tiles (corpus.py's option, and --included-only), tile kernels
+are launched as Warp launches them: `wp.launch_tiled(k, dim=GRID,
+block_dim=64)` under Warp and `kern run --tiled --block-dim 64` under kern;
+see Note [tiled launches].
 """
 import argparse
+import ast
 import collections
 import importlib.util
 import os
@@ -42,6 +48,21 @@ import corpus  # noqa: E402
 DIM = 8
 SHAPES = {1: (64,), 2: (16, 16), 3: (8, 8, 8), 4: (4, 4, 4, 4)}
 
+# Note [tiled launches]: a tile kernel runs one block per grid point;
+# launch_tiled appends the block to the grid, so a kernel whose wp.tid()
+# has n results gets a grid of n-1 dimensions (1 when it has one result or
+# none).  On the CPU both Warp and kern run a block as one thread, whatever
+# block_dim is asked (Note [block_dim] in src/runtime/module.c), so the
+# same block size given to both means the same work.  Tile loads take
+# fixed shapes (often 16 to 64 a side) from an offset made of the block's
+# index, so the arrays are larger than for other kernels and the grid has
+# 2 blocks a dimension; tile loads and stores outside an array are clipped
+# by both.  A kernel that indexes its arrays by its own means may still
+# step outside them: kern's bounds check then skips it, as for any kernel.
+TILE_SHAPES = {1: (256,), 2: (32, 32), 3: (16, 16, 16), 4: (8, 8, 8, 8)}
+TILE_BLOCK = 64
+TILE_GRID = 2
+
 
 class Skip(Exception):
     pass
@@ -54,8 +75,9 @@ def scalar_np(wp, t):
         raise Skip("inputs: element type %s" % getattr(t, "__name__", t))
 
 
-def make_input(wp, rng, t):
-    """(Warp value, kern SPEC or numpy array, numpy dtype) for type t."""
+def make_input(wp, rng, t, shapes=SHAPES):
+    """(Warp value, kern SPEC or numpy array, numpy dtype) for type t, its
+    arrays of the shapes of `shapes` (by dimension count)."""
     if wp.types.is_array(t):
         kind = type(t).__name__.lower()
         if "fabric" in kind or "tile" in kind:
@@ -64,8 +86,8 @@ def make_input(wp, rng, t):
             # a data array of the usual shape seen through a random
             # permutation of each axis (kern run's indexed(DATA;IDX...))
             plain = wp.array(dtype=t.dtype, ndim=t.ndim)
-            arr, data, npdt = make_input(wp, rng, plain)
-            idx = [rng.permutation(n).astype(np.int32) for n in SHAPES[t.ndim]]
+            arr, data, npdt = make_input(wp, rng, plain, shapes)
+            idx = [rng.permutation(n).astype(np.int32) for n in shapes[t.ndim]]
             warr = wp.indexedarray(arr, [wp.array(i, dtype=wp.int32, device="cpu") for i in idx])
             return warr, ("indexed", data, idx), npdt
         dt = t.dtype
@@ -77,13 +99,13 @@ def make_input(wp, rng, t):
             sc = dt._wp_scalar_type_
             inner = tuple(dt._shape_)
         npdt = scalar_np(wp, sc)
-        shape = SHAPES[t.ndim] + inner
+        shape = shapes[t.ndim] + inner
         if sc is getattr(wp, "bfloat16", None):
             # Warp holds bfloat16 as raw uint16 bits; kern reads them from
             # a .npy of dtype |V2 (tests/conformance/README.md)
             f = rng.uniform(-1.0, 1.0, size=shape).astype(np.float32).view(np.uint32)
             bits = ((f + 0x7FFF + ((f >> 16) & 1)) >> 16).astype(np.uint16)
-            arr = wp.array(bits, dtype=dt, shape=SHAPES[t.ndim], device="cpu")
+            arr = wp.array(bits, dtype=dt, shape=shapes[t.ndim], device="cpu")
             return arr, bits.view("V2"), np.dtype("V2")
         if npdt.kind == "b":
             data = rng.integers(0, 2, size=shape).astype(bool)
@@ -91,7 +113,7 @@ def make_input(wp, rng, t):
             data = rng.integers(0, 4, size=shape).astype(npdt)
         else:
             data = rng.uniform(-1.0, 1.0, size=shape).astype(npdt)
-        arr = wp.array(data, dtype=dt, shape=SHAPES[t.ndim], device="cpu")
+        arr = wp.array(data, dtype=dt, shape=shapes[t.ndim], device="cpu")
         return arr, data, npdt
     if t in (int, wp.int32, wp.int64, wp.int16, wp.int8, wp.uint32, wp.uint64, wp.uint8, wp.uint16):
         return 3, "3", None
@@ -129,6 +151,21 @@ def agree(a, b, npdt):
     return bool(np.all(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True)))
 
 
+def tid_results(source, name):
+    """How many results the kernel's wp.tid() calls have (the most of
+    them; 0 when it has none)."""
+    n = 0
+    for f in ast.walk(ast.parse(source)):
+        if isinstance(f, ast.FunctionDef) and f.name == name:
+            for node in ast.walk(f):
+                if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                    fn = node.value.func
+                    if isinstance(fn, ast.Attribute) and fn.attr == "tid":
+                        tgt = node.targets[0]
+                        n = max(n, len(tgt.elts) if isinstance(tgt, ast.Tuple) else 1)
+    return n
+
+
 def run_one(wp, k, kern, tmp, idx, seed):
     path = os.path.join(tmp, "m%d.py" % idx)
     with open(path, "w") as f:
@@ -144,9 +181,12 @@ def run_one(wp, k, kern, tmp, idx, seed):
     except Exception as e:
         raise Skip("Warp cannot import it (%s)" % type(e).__name__)
     rng = np.random.default_rng(seed + idx)
+    tiled = k.exclusion_was == "tiles"
+    if tiled:
+        grid = [TILE_GRID] * max(1, tid_results(k.source, k.name) - 1)
     wargs, specs, arrays = [], [], []
     for a in args:
-        v, s, npdt = make_input(wp, rng, a.type)
+        v, s, npdt = make_input(wp, rng, a.type, TILE_SHAPES if tiled else SHAPES)
         wargs.append(v)
         if isinstance(s, tuple):  # an indexed array: its data, its indices
             inp = os.path.join(tmp, "m%d_%s_in.npy" % (idx, a.label))
@@ -169,14 +209,20 @@ def run_one(wp, k, kern, tmp, idx, seed):
         raise Skip("no array to compare")
     wp.config.quiet = True  # a test module may have changed it
     try:
-        wp.launch(kernel, dim=DIM, inputs=wargs, device="cpu")
+        if tiled:
+            wp.launch_tiled(kernel, dim=grid, inputs=wargs, block_dim=TILE_BLOCK, device="cpu")
+        else:
+            wp.launch(kernel, dim=DIM, inputs=wargs, device="cpu")
         wp.synchronize_device("cpu")
     except Exception as e:
         raise Skip("Warp cannot launch it (%s)" % type(e).__name__)
     saves = []
     for label, _, _ in arrays:
         saves += ["--save", "%s=%s" % (label, os.path.join(tmp, "m%d_%s_out.npy" % (idx, label)))]
-    cmd = [kern, "run", path, k.name, "--dim", str(DIM), "--threads", "1", "--quiet"] + specs + saves
+    cmd = [kern, "run", path, k.name, "--dim", str(DIM), "--threads", "1", "--quiet"]
+    if tiled:
+        cmd[4:6] = ["--dim", ",".join(map(str, grid)), "--tiled", "--block-dim", str(TILE_BLOCK)]
+    cmd += specs + saves
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     except subprocess.TimeoutExpired:
@@ -209,6 +255,10 @@ def main():
     ap.add_argument("--sample", type=int, default=200, help="kernels to compare")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--include", action="append", default=[],
+                    help="take the kernels of this exclusion (e.g. tiles) too, as corpus.py does")
+    ap.add_argument("--included-only", action="store_true",
+                    help="with --include: take only the kernels of those exclusions")
     args = ap.parse_args()
     kern = os.path.abspath(args.kern)
 
@@ -224,9 +274,10 @@ def main():
                 p = os.path.join(root, n)
                 try:
                     with open(p, encoding="utf-8") as f:
-                        kernels += [k for k in corpus.find_kernels(p, f.read()) if k.exclusion is None]
+                        kernels += corpus.find_kernels(p, f.read())
                 except Exception:
                     pass
+    kernels = corpus.select(kernels, args.include, args.included_only)
     kernels.sort(key=lambda k: (k.path, k.line))
     random.Random(args.seed).shuffle(kernels)
 
