@@ -149,7 +149,9 @@ def test_warp_tape_script(tmp_path):
     np.testing.assert_allclose(r["adjoint_launch"], p, rtol=1e-5, atol=1e-6)
 
 
-def test_warp_tape_script_matches_real_warp(tmp_path):
+def _real_warp_result(text, tmp_path):
+    # the script under real Warp 1.19 on the CPU, in its own process;
+    # skips when no python3 here has Warp
     py = os.environ.get("KERN_TEST_WARP_PYTHON")
     if not py:
         try:
@@ -157,15 +159,19 @@ def test_warp_tape_script_matches_real_warp(tmp_path):
             py = sys.executable
         except ImportError:
             pytest.skip("real Warp is not installed for this python3")
-    f = tmp_path / "warp_s.py"
-    f.write_text(WARP_SCRIPT.replace("import kern.warp as wp", "import warp as wp")
+    f = tmp_path / "warp_script.py"
+    f.write_text(text.replace("import kern.warp as wp", "import warp as wp")
                  + "\nimport json\nprint('RESULT=' + json.dumps(RESULT))\n")
     out = subprocess.run([py, str(f)], capture_output=True, text=True, check=True,
                          env=dict(os.environ, CUDA_VISIBLE_DEVICES=""),
                          timeout=600).stdout
     want = [line for line in out.splitlines() if line.startswith("RESULT=")][-1]
     import json
-    want = json.loads(want[len("RESULT="):])
+    return json.loads(want[len("RESULT="):])
+
+
+def test_warp_tape_script_matches_real_warp(tmp_path):
+    want = _real_warp_result(WARP_SCRIPT, tmp_path)
     wp.set_device(DEVICE)
     got = _warp_result(WARP_SCRIPT, tmp_path)
     for k in want:
@@ -268,21 +274,7 @@ def test_warp_tape_struct_arrays(tmp_path):
 
 
 def test_warp_tape_struct_arrays_match_real_warp(tmp_path):
-    py = os.environ.get("KERN_TEST_WARP_PYTHON")
-    if not py:
-        try:
-            import warp  # noqa: F401
-            py = sys.executable
-        except ImportError:
-            pytest.skip("real Warp is not installed for this python3")
-    f = tmp_path / "warp_struct.py"
-    f.write_text(STRUCT_SCRIPT.replace("import kern.warp as wp", "import warp as wp")
-                 + "\nimport json\nprint('RESULT=' + json.dumps(RESULT))\n")
-    out = subprocess.run([py, str(f)], capture_output=True, text=True, check=True,
-                         env=dict(os.environ, CUDA_VISIBLE_DEVICES=""),
-                         timeout=600).stdout
-    import json
-    want = json.loads([ln for ln in out.splitlines() if ln.startswith("RESULT=")][-1][7:])
+    want = _real_warp_result(STRUCT_SCRIPT, tmp_path)
     wp.set_device(DEVICE)
     if DEVICE == "opencl":
         return _struct_arrays_refused(lambda: _warp_result(STRUCT_SCRIPT, tmp_path))
