@@ -815,9 +815,9 @@ KERN_API kern_status kern_module_instantiate_types(kern_module *m,
  * kept with k's module, which frees it; later calls return the same
  * handle.  A kernel using something without an adjoint rule yet is
  * KERN_ERROR_COMPILE, kern_last_error() naming it at its position:
- * "path:line:col: error: autodiff of X is not supported yet".  The
- * adjoint of an adjoint, or of an instantiated generic kernel, is
- * KERN_ERROR_INVALID_ARGUMENT. */
+ * "path:line:col: error: autodiff of X is not supported yet".  An
+ * instantiated generic kernel (kern_module_instantiate) has one too.  The
+ * adjoint of an adjoint is KERN_ERROR_INVALID_ARGUMENT. */
 KERN_API kern_status kern_kernel_adjoint(kern_kernel *k, kern_kernel **out);
 
 /* The forward-mode tangent of kernel k (a Jacobian-vector product; Warp
