@@ -340,6 +340,11 @@ def adjoint_one(k, kern, tmp, timeout, use_cc):
             if "enable_backward=False" in k.adj:
                 k.adj, k.adj_category = "off", None
                 return k
+            if re.match(r"no kernel '[^']*' to differentiate", k.adj):
+                # generic: its instances are named NAME[types] (kern's
+                # runtime builds their adjoints at the launch)
+                k.adj, k.adj_category = "generic", None
+                return k
             m = re.match(r"autodiff of (wp\.\w+)", k.adj)
             k.adj_category = m.group(0) if m else categorize(k.adj)
             return k
@@ -360,11 +365,13 @@ def adjoint_one(k, kern, tmp, timeout, use_cc):
 def print_adjoints(ok, rel):
     """The --adjoint summary over the kernels that compiled."""
     off = [k for k in ok if k.adj == "off"]
-    tried = [k for k in ok if k.adj != "off"]
+    generic = [k for k in ok if k.adj == "generic"]
+    tried = [k for k in ok if k.adj not in ("off", "generic")]
     good = [k for k in tried if k.adj == "ok"]
     print()
     print("Adjoints (kern compile --adjoint) of the %d kernels that compile:" % len(ok))
     print("  %d with enable_backward=False (no adjoint, as in Warp)" % len(off))
+    print("  %d generic (typing.Any: instantiated at the launch, not asked here)" % len(generic))
     print("  %d of %d others have an adjoint (%.1f%%)"
           % (len(good), len(tried), 100.0 * len(good) / len(tried) if tried else 0.0))
     cats = collections.Counter(k.adj_category for k in tried if k.adj != "ok")
