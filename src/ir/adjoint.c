@@ -355,6 +355,34 @@ static IrExpr *same_chain(Ad *D, IrExpr *e, IrVar *g) {
   return n;
 }
 
+static IrExpr *clone(Ad *D, Seq *fw, IrExpr *e);
+
+/* Note [adjoint views]: the array local v is assigned the view e of an
+ * array (x_row = x[i], Warp's view): v's adjoint (tangent) array is the same
+ * view of that array's adjoint (tangent) array, in the local g (made when
+ * NULL), as Warp's adjoint of a view is the view of the adjoint.  A null
+ * adjoint array gives a null view (emit/view.c), which the reads and writes
+ * then skip.  Returns g, or NULL where the viewed array has none. */
+static IrVar *view_local(Ad *D, Seq *fw, IrVar *v, IrExpr *e, IrVar *g) {
+  IrVar *src = D->env[kid(D, e->var)];
+  IrVar *a = src ? map_get(&D->adjarr, src) : NULL;
+  if (!a && g)
+    refuse(D, "an array variable assigned a view after an array");
+  if (!a)
+    return NULL;
+  if (!g)
+    g = newvar(D, D->fwd ? "tanf" : "adjf", e->ty);
+  IrExpr *n = ir_expr(D->C, E_VIEW, e->ty);
+  *n = *e;
+  n->var = a;
+  n->args = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)(e->nargs ? e->nargs : 1));
+  for (int i = 0; i < e->nargs; i++)
+    n->args[i] = clone(D, fw, e->args[i]);
+  assign(D, fw, g, n);
+  map_put(D, &D->adjarr, v, g);
+  return g;
+}
+
 /* Note [struct leaves]: the array local v (of the adjoint or tangent
  * kernel) is assigned the array e of the kernel, a variable or a field of
  * a struct parameter: v's adjoint (tangent) array is that variable's, or
@@ -362,6 +390,8 @@ static IrExpr *same_chain(Ad *D, IrExpr *e, IrVar *g) {
  * local g (made when NULL).  Returns g, or NULL where e has none (a view),
  * whose reads and writes are refused. */
 static IrVar *array_local(Ad *D, Seq *fw, IrVar *v, IrExpr *e, IrVar *g) {
+  if (e->kind == E_VIEW)
+    return view_local(D, fw, v, e, g);
   IrExpr *r = field_root(e);
   IrVar *src = r ? D->env[kid(D, r->var)] : NULL;
   IrVar *a = src ? map_get(&D->adjarr, src) : NULL;
@@ -394,8 +424,8 @@ static IrExpr *clone(Ad *D, Seq *fw, IrExpr *e) {
     if (!field_root(e))
       refuse(D, "a field of a struct element of an array of structs");
     break;
-  case E_VIEW:
-    refuse(D, "an array view");
+  case E_VIEW: /* the view itself (Note [adjoint views]) */
+    break;
   case E_ADDR:
     refuse(D, "wp.address_of");
   default:
@@ -412,7 +442,7 @@ static IrExpr *clone(Ad *D, Seq *fw, IrExpr *e) {
                              e->var->name));
     return n;
   }
-  if ((e->kind == E_LOAD || e->kind == E_SHAPE) && e->var)
+  if ((e->kind == E_LOAD || e->kind == E_SHAPE || e->kind == E_VIEW) && e->var)
     n->var = D->env[kid(D, e->var)];
   n->a = clone(D, fw, e->a);
   n->b = clone(D, fw, e->b);
