@@ -2153,9 +2153,9 @@ static void reach_expr(Map *seen, Ad *D, IrExpr *e) {
  * scalar result locals, one per scalar of its leaves (result_slots), and
  * a call of it is hoisted before its statement, its result copied out of
  * those locals into a fresh struct local's leaves (fl_call), which the
- * adjoint's and the tangent's inlining of the call leaves readable.  A
- * struct value that is no variable, field of one or call -- an element of
- * an array of structs -- has no leaves to read and is refused. */
+ * adjoint's and the tangent's inlining of the call leaves readable.  An
+ * element of an array of structs is read and written leaf by leaf, as
+ * field chains on the element (Note [aos leaves]). */
 
 typedef struct Fl {
   Ad *D;            /* its arena and maps */
@@ -2397,7 +2397,6 @@ static IrExpr **struct_leaves(Fl *F, IrExpr *e, Pos pos) {
   int n, first = chain_leaves(F, e, &root, &n);
   if (first < 0)
     fl_refuse(F, pos, e->kind == E_FCALL ? "a @wp.func's struct result"
-                  : e->kind == E_LOAD ? "a struct element of an array of structs"
                   : "this struct value");
   IrExpr **r = arena_alloc(F->D->C, sizeof(IrExpr *) * (size_t)n);
   for (int j = 0; j < n; j++)
@@ -2416,12 +2415,10 @@ static IrExpr *fl_expr(Fl *F, IrExpr *e, Pos pos) {
     if (first >= 0 && e->ty->kind != TY_STRUCT)
       return ir_ref(F->D->C, root[first]);
     if (first >= 0)
-      fl_refuse(F, pos, "a whole struct value here (an array of structs, a "
-                        "struct result)");
+      fl_refuse(F, pos, "a whole struct value here");
   }
   if (e->kind == E_FCALL && e->ty->kind == TY_STRUCT && map_get(&F->fret, e->fn))
-    fl_refuse(F, pos, "a whole struct value here (an array of structs, a "
-                      "struct result)");
+    fl_refuse(F, pos, "a whole struct value here (a struct result)");
   for (int i = 0; e->kind == E_FCALL && i <= e->nouts; i++)
     if ((i ? e->outs[i - 1]->ty : e->ty)->kind == TY_STRUCT)
       fl_refuse(F, pos, "a @wp.func's struct result among several");
