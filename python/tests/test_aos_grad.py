@@ -113,3 +113,37 @@ def test_jvp_struct_array(tmp_path):
                                rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(got["mass"], dm, rtol=1e-6)
     assert not np.any(got["tag"])
+
+
+def test_plain_tape_struct_array(device):
+    # kern.Tape with an array of structs made from its bytes: its .grad is
+    # an array of the same structs; loss = sum x v[1] over the elements
+    src = """import warp as wp
+
+@wp.struct
+class B:
+    x: wp.float64
+    v: wp.vec2d
+
+@wp.kernel
+def sq(bs: wp.array(dtype=B), loss: wp.array(dtype=wp.float64)):
+    i = wp.tid()
+    wp.atomic_add(loss, 0, bs[i].x * bs[i].v[1])
+"""
+    m = kern.load(src, device=device, name="aos_tape.py")
+    st = m.sq.params[0].dtype
+    assert st.size == 24
+    rec = np.zeros((3, 3), np.float64)   # x, v[0], v[1] per element
+    rec[:, 0] = [1, 2, 3]
+    rec[:, 2] = [0.5, 0.25, 4]
+    bs = kern.array(rec.view(np.uint8), dtype=st, device=device, requires_grad=True)
+    loss = kern.zeros(1, kern.float64, device=device, requires_grad=True)
+    with kern.Tape() as t:
+        m.sq(bs, loss, dim=3)
+    t.backward(loss=loss)
+    g = np.ascontiguousarray(bs.grad.numpy()).view(np.uint8).reshape(-1)
+    g = g.view(np.float64).reshape(3, 3)
+    np.testing.assert_allclose(loss.numpy(), [np.sum(rec[:, 0] * rec[:, 2])])
+    np.testing.assert_allclose(g[:, 0], rec[:, 2])   # d/dx = v[1]
+    assert not g[:, 1].any()                         # v[0] not read
+    np.testing.assert_allclose(g[:, 2], rec[:, 0])   # d/dv[1] = x
