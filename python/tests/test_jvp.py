@@ -88,7 +88,7 @@ EXPECT_INEXACT = {"loop_carried", "loop_carried_if", "while_loop",
 # order of the threads' atomics
 EXPECT_REFUSED = {"atomic_minmax": "wp.atomic_min"}
 
-_SPEC = re.compile(r"(\w+)\((\w+),([-\d.,]+)\)$")
+_SPEC = re.compile(r"(\w+)\((\w+),([-\d.,]+?)(?:,seed=\d+)?\)$")
 _DT = {"float32": (kern.float32, 1), "float64": (kern.float64, 1),
        "int32": (kern.int32, 1), "vec3": (kern.vec3, 3), "mat33": (kern.mat33, 9)}
 
