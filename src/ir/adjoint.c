@@ -484,12 +484,11 @@ static IrExpr *node(Ad *D, Seq *fw, IrExpr *e) {
  * (S_SETFIELD on the element) adds adj_a[i].f into v's adjoint and
  * clears that field only, as Warp's adjoint of a store into a slot of an
  * element does under wp.Tape (an integer field's too); the other fields
- * are left alone.  A store
- * into a constant component of a vector or matrix field (a[i].v[0] = x,
- * and each component of a vector field stored whole: Note [aos leaves])
- * is the same on that component, as in Warp.  In forward mode a read
- * also reads tan_a[i].f and a store also stores the tangent into
- * tan_a[i].f. */
+ * are left alone.  A store into a constant component of a vector or
+ * matrix field (a[i].v[0] = x, and each component of a vector field
+ * stored whole: Note [aos leaves]) is the same on that component, as in
+ * Warp.  In forward mode a read also reads tan_a[i].f and a store also
+ * stores the tangent into tan_a[i].f. */
 
 /* The E_LOAD under the chain of struct fields e (at least one), or NULL. */
 static IrExpr *elem_root(IrExpr *e) {
@@ -505,7 +504,7 @@ static IrExpr *elem_root(IrExpr *e) {
 static IrExpr *elem_chain(Ad *D, IrExpr *e, IrExpr *root) {
   if (e->kind != E_FIELD && e->kind != E_COMP)
     return root;
-  IrExpr *n = ir_expr(D->C, E_FIELD, e->ty);
+  IrExpr *n = ir_expr(D->C, e->kind, e->ty);
   *n = *e;
   n->a = elem_chain(D, e->a, root);
   return n;
