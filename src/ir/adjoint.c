@@ -337,6 +337,7 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e);
 static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e);
 static bool norm_returns(Ad *D, IrStmt **head);
 static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv);
+static IrExpr *elem_root(IrExpr *e);
 
 /* The variable at the root of a chain of struct fields, or NULL. */
 static IrExpr *field_root(IrExpr *e) {
@@ -421,8 +422,8 @@ static IrExpr *clone(Ad *D, Seq *fw, IrExpr *e) {
   case E_FCALL:
     refuse(D, "a call of a user function (@wp.func)");
   case E_FIELD: /* of a kernel's struct parameter (Note [struct leaves]) */
-    if (!field_root(e))
-      refuse(D, "a field of a struct element of an array of structs");
+    if (!field_root(e) && !elem_root(e))
+      refuse(D, "a field of this struct value");
     break;
   case E_VIEW: /* the view itself (Note [adjoint views]) */
     break;
@@ -501,6 +502,146 @@ static IrExpr *node(Ad *D, Seq *fw, IrExpr *e) {
   IrVar *v = newvar(D, "t", e->ty);
   assign(D, fw, v, e);
   return ref(D, v);
+}
+
+/* Note [arrays of structs]: a field of an element of an array of structs
+ * (a[i].f, a[i].inner.v, reaching the expansion as a chain of E_FIELDs
+ * on the E_LOAD of the element, see Note [aos leaves] for the whole
+ * element) is differentiated as an array element is, through the same
+ * field of the adjoint (tangent) array's element, which is an array of
+ * the same structs (Warp's a.grad): a read adds its adjoint into
+ * adj_a[i].f atomically (E_ATOMIC's field path), a store a[i].f = v
+ * (S_SETFIELD on the element) adds adj_a[i].f into v's adjoint and
+ * clears that field only, as Warp's adjoint of a store into a slot of an
+ * element does under wp.Tape (an integer field's too); the other fields
+ * are left alone.  A store into a constant component of a vector or
+ * matrix field (a[i].v[0] = x, and each component of a vector field
+ * stored whole: Note [aos leaves]) is the same on that component, as in
+ * Warp.  In forward mode a read also reads tan_a[i].f and a store also
+ * stores the tangent into tan_a[i].f. */
+
+/* The E_LOAD under the chain of struct fields e (at least one), or NULL. */
+static IrExpr *elem_root(IrExpr *e) {
+  if (e->kind != E_FIELD)
+    return NULL;
+  while (e->kind == E_FIELD)
+    e = e->a;
+  return e->kind == E_LOAD ? e : NULL;
+}
+
+/* The chain of fields (and a component) e on root instead of e's
+ * element. */
+static IrExpr *elem_chain(Ad *D, IrExpr *e, IrExpr *root) {
+  if (e->kind != E_FIELD && e->kind != E_COMP)
+    return root;
+  IrExpr *n = ir_expr(D->C, e->kind, e->ty);
+  *n = *e;
+  n->a = elem_chain(D, e->a, root);
+  return n;
+}
+
+/* The chain of fields e as field indices from the element (E_ATOMIC's
+ * fpath). */
+static int *elem_path(Ad *D, IrExpr *e, int *n) {
+  *n = 0;
+  for (IrExpr *f = e; f->kind == E_FIELD; f = f->a)
+    (*n)++;
+  int *p = arena_alloc(D->C, sizeof(int) * (size_t)*n), k = *n;
+  for (IrExpr *f = e; f->kind == E_FIELD; f = f->a)
+    p[--k] = (int)f->ival;
+  return p;
+}
+
+/* The element under the left side lv of a store into a field (or into a
+ * constant component of one) of an array's element, or NULL. */
+static IrExpr *store_root(IrExpr *lv) {
+  if (lv->kind == E_COMP && (lv->b->kind != E_CONST ||
+                             (lv->c && lv->c->kind != E_CONST)))
+    return NULL;
+  return elem_root(lv->kind == E_COMP ? lv->a : lv);
+}
+
+/* The chain e on the element idx of arr, ld being e's element. */
+static IrExpr *elem_at(Ad *D, IrExpr *e, IrExpr *ld, IrVar *arr,
+                       IrExpr **idx) {
+  return elem_chain(D, e, load(D, arr, idx, ld->nargs, ld->ty, ld->pos));
+}
+
+/* a[i].f (Note [arrays of structs]): replayed; its adjoint added into
+ * adj_a[i].f. */
+static IrExpr *aos_read(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
+  IrExpr *ld = elem_root(e);
+  IrExpr **idx = indices(D, fw, ld->args, ld->nargs);
+  IrExpr *r = node(D, fw, elem_at(D, e, ld, D->env[kid(D, ld->var)], idx));
+  IrVar *adjarr = adj_array(D, ld->var);
+  IrExpr *at = ir_expr(D->C, E_ATOMIC, e->ty);
+  at->bi = BI_ATOMIC_ADD;
+  at->var = adjarr;
+  at->args = idx;
+  at->nargs = ld->nargs;
+  at->c = adjx(D, r->var);
+  at->pos = ld->pos;
+  at->fpath = elem_path(D, e, &at->nfpath);
+  IrStmt *st = ir_stmt(D->C, S_EXPR, D->pos);
+  st->a = at;
+  Seq body, c;
+  seq_init(&body);
+  seq_init(&c);
+  put(&body, st);
+  put(&c, guarded(D, adjarr, &body));
+  prepend(rv, &c);
+  return r;
+}
+
+/* a[i].f[k] (a component of a vector or matrix field, constant k). */
+static IrExpr *aos_comp(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
+  IrExpr *a = aos_read(D, fw, rv, e->a);
+  IrExpr *n = ir_expr(D->C, E_COMP, e->ty);
+  *n = *e;
+  n->a = a;
+  IrExpr *r = node(D, fw, n);
+  Seq c;
+  seq_init(&c);
+  acc_comp(D, &c, a, e->b, e->c, adjx(D, r->var));
+  prepend(rv, &c);
+  return r;
+}
+
+/* a[i].f = v (Note [arrays of structs]): v's adjoint takes adj_a[i].f,
+ * which is cleared. */
+static void aos_store(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
+  IrExpr *ld = store_root(s->a);
+  if (!ld)
+    refuse(D, "this assignment into an array of structs' element");
+  IrExpr **idx = indices(D, fw, ld->args, ld->nargs);
+  IrVar *adjarr = adj_array(D, s->var);
+  Seq body, c;
+  seq_init(&body);
+  seq_init(&c);
+  if (!fty(s->c->ty)) { /* an integer field's adjoint is cleared too */
+    (void)clone(D, fw, s->c); /* refuses what has no rule */
+    if (s->c->ty->kind != TY_SCALAR)
+      return;
+    IrStmt *z = ir_stmt(D->C, S_SETFIELD, s->pos);
+    z->var = adjarr;
+    z->a = elem_at(D, s->a, ld, adjarr, idx);
+    z->c = ir_const_int(D->C, s->c->ty, 0);
+    put(&body, z);
+    put(&c, guarded(D, adjarr, &body));
+    prepend(rv, &c);
+    return;
+  }
+  IrExpr *v = dval(D, fw, rv, s->c);
+  IrVar *g = newvar(D, "g", s->c->ty);
+  assign(D, &body, g, elem_at(D, s->a, ld, adjarr, idx));
+  IrStmt *z = ir_stmt(D->C, S_SETFIELD, s->pos);
+  z->var = adjarr;
+  z->a = elem_at(D, s->a, ld, adjarr, idx);
+  z->c = zero_of(D, s->c->ty);
+  put(&body, z);
+  acc(D, &body, v, ref(D, g));
+  put(&c, guarded(D, adjarr, &body));
+  prepend(rv, &c);
 }
 
 static bool is_float_scalar(const Type *t) {
@@ -827,7 +968,14 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     prepend(rv, &c);
     return r;
   }
+  case E_FIELD:
+    if (elem_root(e))
+      return aos_read(D, fw, rv, e);
+    return tmp(D, fw, clone(D, fw, e)); /* refuses what it cannot copy */
   case E_COMP: {
+    if (elem_root(e->a) && (!e->b || e->b->kind == E_CONST) &&
+        (!e->c || e->c->kind == E_CONST))
+      return aos_comp(D, fw, rv, e);
     if (e->a->kind != E_VAR || (e->b && e->b->kind != E_CONST) ||
         (e->c && e->c->kind != E_CONST))
       refuse(D, "a component of a computed vector");
@@ -1632,6 +1780,10 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
       assign(D, fw, D->rflag, ir_const_int(D->C, D->rflag->ty, 1));
     return;
   case S_SETFIELD:
+    if (s->var->ty->kind == TY_ARRAY) { /* Note [arrays of structs] */
+      aos_store(D, s, fw, rv);
+      return;
+    }
     refuse(D, "an assignment to a struct field");
   case S_SETCOMP:
     refuse(D, "an assignment to a vector component");
@@ -2030,9 +2182,9 @@ static void reach_expr(Map *seen, Ad *D, IrExpr *e) {
  * scalar result locals, one per scalar of its leaves (result_slots), and
  * a call of it is hoisted before its statement, its result copied out of
  * those locals into a fresh struct local's leaves (fl_call), which the
- * adjoint's and the tangent's inlining of the call leaves readable.  A
- * struct value that is no variable, field of one or call -- an element of
- * an array of structs -- has no leaves to read and is refused. */
+ * adjoint's and the tangent's inlining of the call leaves readable.  An
+ * element of an array of structs is read and written leaf by leaf, as
+ * field chains on the element (Note [aos leaves]). */
 
 typedef struct Fl {
   Ad *D;            /* its arena and maps */
@@ -2229,15 +2381,51 @@ static IrExpr *fl_root(Fl *F, IrExpr *e, Pos pos) {
   return n;
 }
 
+/* Note [aos leaves]: a whole element of an array of structs (s = a[i],
+ * a[i] = s, a[i].inner = q, f(a[i]), a[i] = b[j]) is taken apart into
+ * its leaves as a struct variable is (Note [struct leaves]), each leaf
+ * read or written as a field chain on the element, so that the adjoint
+ * and the tangent differentiate field by field (Note [arrays of
+ * structs]): reading it reads each leaf's field (one load each, which
+ * the replay may repeat: loads have no effect), storing it stores each
+ * leaf's field.  An element with an array field is refused. */
+
+/* Is e an element of an array of structs, or a chain of fields on one? */
+static bool is_elem(IrExpr *e) {
+  while (e->kind == E_FIELD)
+    e = e->a;
+  return e->kind == E_LOAD;
+}
+
+static void no_array_leaves(Fl *F, const Type *t, Pos pos) {
+  for (int j = 0; j < nleaves(t); j++) {
+    const char *name;
+    if (leaf_type(F, t, j, &name)->kind == TY_ARRAY)
+      fl_refuse(F, pos, "a whole struct element with an array field (an "
+                        "array of structs)");
+  }
+}
+
+/* The leaves of the element (or field of one) e, field chains on it. */
+static IrExpr **elem_leaves(Fl *F, IrExpr *e, Pos pos) {
+  no_array_leaves(F, e->ty, pos);
+  int n = nleaves(e->ty);
+  IrExpr **r = arena_alloc(F->D->C, sizeof(IrExpr *) * (size_t)n);
+  for (int j = 0; j < n; j++)
+    r[j] = leaf_chain(F, fl_expr(F, e, pos), j);
+  return r;
+}
+
 /* The n leaf values of the struct value e (a variable, a field of one, a
- * function's result). */
+ * function's result, an element of an array of structs). */
 static IrExpr **struct_leaves(Fl *F, IrExpr *e, Pos pos) {
   e = fl_root(F, e, pos);
+  if (is_elem(e))
+    return elem_leaves(F, e, pos);
   IrVar **root;
   int n, first = chain_leaves(F, e, &root, &n);
   if (first < 0)
     fl_refuse(F, pos, e->kind == E_FCALL ? "a @wp.func's struct result"
-                  : e->kind == E_LOAD ? "a struct element of an array of structs"
                   : "this struct value");
   IrExpr **r = arena_alloc(F->D->C, sizeof(IrExpr *) * (size_t)n);
   for (int j = 0; j < n; j++)
@@ -2256,12 +2444,10 @@ static IrExpr *fl_expr(Fl *F, IrExpr *e, Pos pos) {
     if (first >= 0 && e->ty->kind != TY_STRUCT)
       return ir_ref(F->D->C, root[first]);
     if (first >= 0)
-      fl_refuse(F, pos, "a whole struct value here (an array of structs, a "
-                        "struct result)");
+      fl_refuse(F, pos, "a whole struct value here");
   }
   if (e->kind == E_FCALL && e->ty->kind == TY_STRUCT && map_get(&F->fret, e->fn))
-    fl_refuse(F, pos, "a whole struct value here (an array of structs, a "
-                      "struct result)");
+    fl_refuse(F, pos, "a whole struct value here (a struct result)");
   for (int i = 0; e->kind == E_FCALL && i <= e->nouts; i++)
     if ((i ? e->outs[i - 1]->ty : e->ty)->kind == TY_STRUCT)
       fl_refuse(F, pos, "a @wp.func's struct result among several");
@@ -2325,6 +2511,55 @@ static void fl_copy(Fl *F, Seq *out, Pos pos, IrVar **dst, int n, IrExpr *e) {
 
 static IrStmt *fl_stmts(Fl *F, IrStmt *s);
 
+/* Component k of the vector or matrix e. */
+static IrExpr *fl_comp(Compiler *C, IrExpr *e, int k) {
+  const Type *t = e->ty;
+  IrExpr *c = ir_expr(C, E_COMP, ty_scalar(t->sc));
+  c->a = e;
+  c->b = ir_const_int(C, ty_scalar(KERN_SCALAR_INT32),
+                      (uint64_t)(t->kind == TY_MAT ? k / t->cols : k));
+  if (t->kind == TY_MAT)
+    c->c = ir_const_int(C, ty_scalar(KERN_SCALAR_INT32), (uint64_t)(k % t->cols));
+  return c;
+}
+
+/* lv = v into a field (not a struct) of an element of arr, from the
+ * local v: one store per component of a vector or matrix field (the
+ * expansion stores scalars into fields only). */
+static void fl_leaf_store(Fl *F, Seq *out, Pos pos, IrVar *arr, IrExpr *lv,
+                          IrVar *v) {
+  Compiler *C = F->D->C;
+  bool agg = lv->ty->kind == TY_VEC || lv->ty->kind == TY_MAT;
+  for (int k = 0; k < (agg ? lv->ty->rows * lv->ty->cols : 1); k++) {
+    IrStmt *st = ir_stmt(C, S_SETFIELD, pos);
+    st->var = arr;
+    st->a = agg ? fl_comp(C, fl_expr(F, lv, pos), k) : fl_expr(F, lv, pos);
+    st->c = agg ? fl_comp(C, ir_ref(C, v), k) : ir_ref(C, v);
+    put(out, st);
+  }
+}
+
+/* lv = c, lv a struct element of the array arr or a field of one (Note
+ * [aos leaves]): c's leaves into the leaves of a fresh struct local (c
+ * into a fresh local for a vector or matrix field), then each into its
+ * field of the element. */
+static void fl_elem_store(Fl *F, Seq *out, Pos pos, IrVar *arr, IrExpr *lv,
+                          IrExpr *c) {
+  Compiler *C = F->D->C;
+  if (lv->ty->kind != TY_STRUCT) {
+    IrVar *t = ir_var(C, F->f, "elem", lv->ty);
+    fl_put(out, C, pos, t, fl_expr(F, c, pos));
+    fl_leaf_store(F, out, pos, arr, lv, t);
+    return;
+  }
+  no_array_leaves(F, lv->ty, pos);
+  int n = nleaves(lv->ty);
+  IrVar **t = leaves_of(F, ir_var(C, F->f, "elem", lv->ty));
+  fl_copy(F, out, pos, t, n, c);
+  for (int j = 0; j < n; j++)
+    fl_leaf_store(F, out, pos, arr, leaf_chain(F, lv, j), t[j]);
+}
+
 /* s.f... = c on a struct variable with leaves. */
 static void fl_setfield(Fl *F, Seq *out, IrStmt *s) {
   Compiler *C = F->D->C;
@@ -2359,6 +2594,21 @@ static void fl_stmt(Fl *F, Seq *out, IrStmt *s) {
   }
   if (s->kind == S_SETFIELD && map_get(&F->leaves, s->var)) {
     fl_setfield(F, out, s);
+    return;
+  }
+  if (s->kind == S_SETFIELD && s->var->ty->kind == TY_ARRAY &&
+      (s->a->ty->kind == TY_STRUCT || s->a->ty->kind == TY_VEC ||
+       s->a->ty->kind == TY_MAT)) {
+    fl_elem_store(F, out, s->pos, s->var, s->a, s->c);
+    return;
+  }
+  if (s->kind == S_STORE && s->c->ty->kind == TY_STRUCT) {
+    IrExpr *ld = ir_expr(C, E_LOAD, s->c->ty);
+    ld->var = s->var;
+    ld->args = s->args;
+    ld->nargs = s->nargs;
+    ld->pos = s->pos;
+    fl_elem_store(F, out, s->pos, s->var, ld, s->c);
     return;
   }
   if (s->kind == S_RETURN && s->a && s->a->ty->kind == TY_STRUCT) {
@@ -2755,6 +3005,52 @@ static IrExpr *tcall(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
 
 /* The value of e in s, in a local or a constant; *dt its tangent, NULL
  * where it is zero. */
+/* a[i].f in forward mode (Note [arrays of structs]): its tangent is
+ * tan_a[i].f, zero where tan_a is null. */
+static IrExpr *aos_tread(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
+  IrExpr *ld = elem_root(e);
+  IrExpr **idx = indices(D, s, ld->args, ld->nargs);
+  IrExpr *r = node(D, s, elem_at(D, e, ld, D->env[kid(D, ld->var)], idx));
+  IrVar *tarr = adj_array(D, ld->var);
+  IrVar *d = newvar(D, "dl", e->ty);
+  assign(D, s, d, zero_of(D, e->ty));
+  Seq body;
+  seq_init(&body);
+  assign(D, &body, d, elem_at(D, e, ld, tarr, idx));
+  put(s, guarded(D, tarr, &body));
+  *dt = ref(D, d);
+  return r;
+}
+
+/* a[i].f = v in forward mode: the store, and v's tangent into
+ * tan_a[i].f. */
+static void aos_tstore(Ad *D, IrStmt *st, Seq *s) {
+  IrExpr *ld = store_root(st->a);
+  if (!ld)
+    refuse(D, "this assignment into an array of structs' element");
+  IrExpr **idx = indices(D, s, ld->args, ld->nargs);
+  IrStmt *z = ir_stmt(D->C, S_SETFIELD, st->pos);
+  z->var = D->env[kid(D, st->var)];
+  z->a = elem_at(D, st->a, ld, z->var, idx);
+  if (!fty(st->c->ty)) {
+    z->c = tmp(D, s, clone(D, s, st->c));
+    put(s, z);
+    return;
+  }
+  IrExpr *d;
+  z->c = fv(D, s, st->c, &d);
+  IrVar *tarr = adj_array(D, st->var);
+  put(s, z);
+  IrStmt *t = ir_stmt(D->C, S_SETFIELD, st->pos);
+  t->var = tarr;
+  t->a = elem_at(D, st->a, ld, tarr, idx);
+  t->c = tconst(D, d, st->c->ty);
+  Seq body;
+  seq_init(&body);
+  put(&body, t);
+  put(s, guarded(D, tarr, &body));
+}
+
 static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
   *dt = NULL;
   if (e->kind == E_FCALL)
@@ -2898,6 +3194,8 @@ static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
   }
   case E_FIELD: { /* of a kernel's struct parameter: the tangent
                   * struct's same field (Note [struct leaves]) */
+    if (elem_root(e))
+      return aos_tread(D, s, e, dt);
     IrExpr *v = tmp(D, s, clone(D, s, e));
     IrVar *g = map_get(&D->adjarr, D->env[kid(D, field_root(e)->var)]);
     *dt = g ? tnode(D, s, same_chain(D, e, g)) : NULL;
@@ -3089,6 +3387,10 @@ static void tstmt(Ad *D, IrStmt *st, Seq *s) {
   case S_PRINTF: case S_ASSERT:
     return; /* the tangent launch neither prints nor checks again */
   case S_SETFIELD:
+    if (st->var->ty->kind == TY_ARRAY) { /* Note [arrays of structs] */
+      aos_tstore(D, st, s);
+      return;
+    }
     refuse(D, "an assignment to a struct field");
   case S_AGG:
     refuse(D, "an aggregated atomic");

@@ -1788,6 +1788,11 @@ static IrExpr *lvalue(Xp *X, IrExpr *e) {
   case E_FIELD:
     n->a = lvalue(X, e->a);
     return n;
+  case E_COMP: /* a component of a vector or matrix field */
+    n->a = lvalue(X, e->a);
+    n->b = tmp(X, xs(X, e->b));
+    n->c = e->c ? tmp(X, xs(X, e->c)) : NULL;
+    return n;
   case E_LOAD:
     n->args = comps_new(X, e->nargs);
     for (int i = 0; i < e->nargs; i++) {
