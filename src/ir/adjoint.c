@@ -86,6 +86,8 @@ typedef struct Ad {
   IrVar **tans;     /* the tangent locals, zeroed at the kernel's start */
   int ntans, captans;
   IrVar *ret, *dret; /* the result of the function being inlined, its tangent */
+  IrVar **rets;     /* its results when several, rets[0] == ret (Note
+                     * [several results]) */
   bool fwd;         /* building the tangent, not the adjoint */
   IrVar **car;      /* the innermost dynamic loop's carried locals, or NULL
                      * outside one (Note [adjoint jumps]) */
@@ -967,14 +969,49 @@ static IrExpr *custom_replay(Ad *D, Seq *fw, IrFunc *F, IrVar **bound) {
   return ref(D, D->env[slot]);
 }
 
+/* A function's result e in a local (the value of its result's slot). */
+static IrVar *ret_value(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
+  IrExpr *x = dval(D, fw, rv, e);
+  if (x->kind == E_VAR)
+    return x->var;
+  IrVar *v = newvar(D, "ret", x->ty);
+  assign(D, fw, v, x);
+  return v;
+}
+
+/* Note [several results]: a function with several results (`return a,
+ * b`) has a slot per result in env, each set by the return that ends the
+ * path taken and joined by an if like a variable (the first is the
+ * call's value).  The call's out-variables (check_tuple_of_call's hidden
+ * locals, which `x, y = f(...)` then reads) take the others, each
+ * assigned as a variable is, so their adjoints flow back into the
+ * returned values and from there through the function's body.  Forward
+ * mode (tcall) gives each result a local and a tangent the same way. */
+static void bind_outs(Ad *D, Seq *fw, Seq *rv, IrExpr *e, IrVar **res) {
+  Seq c;
+  seq_init(&c);
+  for (int i = 0; i < e->nouts; i++) {
+    if (!res[i])
+      refuse(D, "a function that can end without returning its result");
+    IrVar *v = newvar(D, "v", res[i]->ty);
+    assign(D, fw, v, ref(D, res[i]));
+    D->env[kid(D, e->outs[i])] = v;
+    if (fty(v->ty))
+      acc(D, &c, ref(D, res[i]), adjx(D, v));
+  }
+  prepend(rv, &c);
+}
+
 static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   IrFunc *F = e->fn;
   if (F->native)
     refuse(D, "a @wp.func_native function");
-  if (e->nouts || e->nrefs)
-    refuse(D, "a call of a function with several results or wp.ref parameters");
+  if (e->nrefs)
+    refuse(D, "a call of a function with wp.ref parameters");
   if (D->depth > 64)
     refuse(D, "calls nested this deep");
+  if ((F->grad || F->replay) && F->nrets > 1)
+    refuse(D, "a custom adjoint of a function with several results");
   IrVar **save = arena_alloc(D->C, sizeof(IrVar *) * (size_t)D->nv);
   memcpy(save, D->env, sizeof(IrVar *) * (size_t)D->nv);
   IrVar **bound = arena_alloc(D->C, sizeof(IrVar *) * (size_t)(F->nparams + 1));
@@ -1020,6 +1057,9 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   D->pos = at;
   D->resid = outer;
   IrExpr *r = D->env[slot] ? ref(D, D->env[slot]) : NULL;
+  IrVar **outs = arena_alloc(D->C, sizeof(IrVar *) * (size_t)(e->nouts + 1));
+  for (i = 0; i < e->nouts; i++)
+    outs[i] = D->env[slot + 1 + i];
   if (F->replay && r) {
     /* Note [custom adjoints]: the caller sees the replay's result, whose
      * adjoint goes to F's */
@@ -1047,6 +1087,7 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   for (IrVar *v = F->locals; v; v = v->next)
     save[kid(D, v)] = D->env[kid(D, v)];
   memcpy(D->env, save, sizeof(IrVar *) * (size_t)D->nv);
+  bind_outs(D, fw, rv, e, outs);
   if (!r) {
     if (e->ty->kind != TY_VOID)
       refuse(D, "a function that can end without returning its result");
@@ -1586,15 +1627,11 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   case S_RETURN: {
     if (D->resid < 0)
       refuse(D, "a return statement here");
+    for (int i = 0; i < s->nargs; i++) /* several results: slot per result */
+      D->env[D->resid + i] = ret_value(D, fw, rv, s->args[i]);
     if (!s->a)
       return;
-    IrExpr *x = dval(D, fw, rv, s->a);
-    IrVar *v = x->kind == E_VAR ? x->var : NULL;
-    if (!v) {
-      v = newvar(D, "ret", x->ty);
-      assign(D, fw, v, x);
-    }
-    D->env[D->resid] = v;
+    D->env[D->resid] = ret_value(D, fw, rv, s->a);
     return;
   }
   case S_KRETURN: /* the end of its statements (norm_returns) */
@@ -1859,7 +1896,8 @@ IrFunc *ir_adjoint(Compiler *C, IrModule *m, IrFunc *K) {
       map_put(D, &D->ids, v, (void *)(intptr_t)++nv);
     for (IrVar *v = f->locals; v; v = v->next)
       map_put(D, &D->ids, v, (void *)(intptr_t)++nv);
-    map_put(D, &D->fres, f, (void *)(intptr_t)++nv);
+    map_put(D, &D->fres, f, (void *)(intptr_t)(nv + 1));
+    nv += f->nrets > 1 ? f->nrets : 1; /* a slot per result */
   }
   D->resid = -1;
   D->nv = nv;
@@ -2659,14 +2697,35 @@ static IrExpr *tnode(Ad *D, Seq *s, IrExpr *d) {
   return d ? tmp(D, s, d) : NULL;
 }
 
+/* v = x with its tangent dx (NULL: zero). */
+static void tassign(Ad *D, Seq *s, IrVar *v, IrExpr *x, IrExpr *dx) {
+  IrVar *dv = dvar(D, v);
+  if (dv)
+    assign(D, s, dv, tconst(D, dx, v->ty));
+  assign(D, s, v, x);
+}
+
+/* The locals of F's several results (Note [several results]), rets[0]
+ * the caller's D->ret, their tangents zeroed. */
+static IrVar **tresults(Ad *D, Seq *s, IrFunc *F) {
+  IrVar **rs = arena_alloc(D->C, sizeof(IrVar *) * (size_t)F->nrets);
+  rs[0] = D->ret;
+  for (int i = 1; i < F->nrets; i++) {
+    rs[i] = newvar(D, "ret", F->rets[i]);
+    if (dvar(D, rs[i]))
+      assign(D, s, dvar(D, rs[i]), zero_of(D, rs[i]->ty));
+  }
+  return rs;
+}
+
 /* A user function's call, inlined: its value, *dt its tangent. */
 static IrExpr *tcall(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
   IrFunc *F = e->fn;
   *dt = NULL;
   if (F->native)
     refuse(D, "a @wp.func_native function");
-  if (e->nouts || e->nrefs)
-    refuse(D, "a call of a function with several results or wp.ref parameters");
+  if (e->nrefs)
+    refuse(D, "a call of a function with wp.ref parameters");
   if (D->depth > 64)
     refuse(D, "calls nested this deep");
   IrVar **save = arena_alloc(D->C, sizeof(IrVar *) * (size_t)D->nv);
@@ -2697,11 +2756,13 @@ static IrExpr *tcall(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
     D->env[kid(D, v)] = newvar(D, v->name, v->ty);
   Pos at = D->pos;
   (void)norm_returns(D, &F->body);
-  IrVar *oret = D->ret, *odret = D->dret;
+  IrVar *oret = D->ret, *odret = D->dret, **orets = D->rets;
   D->ret = e->ty->kind == TY_VOID ? NULL : newvar(D, "ret", e->ty);
   D->dret = D->ret ? dvar(D, D->ret) : NULL;
   if (D->dret)
     assign(D, s, D->dret, zero_of(D, D->dret->ty));
+  D->rets = F->nrets > 1 ? tresults(D, s, F) : NULL;
+  IrVar **rs = D->rets;
   D->depth++;
   tblock(D, F->body, s);
   D->depth--;
@@ -2709,6 +2770,7 @@ static IrExpr *tcall(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
   IrVar *r = D->ret, *dr = D->dret;
   D->ret = oret;
   D->dret = odret;
+  D->rets = orets;
   /* the caller's variables as they were; the function's keep their last
    * values (a struct result's local is read after the call, Note
    * [struct leaves]) */
@@ -2717,6 +2779,9 @@ static IrExpr *tcall(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
   for (IrVar *v = F->locals; v; v = v->next)
     save[kid(D, v)] = D->env[kid(D, v)];
   memcpy(D->env, save, sizeof(IrVar *) * (size_t)D->nv);
+  for (i = 0; i < e->nouts; i++)
+    tassign(D, s, D->env[kid(D, e->outs[i])], ref(D, rs[1 + i]),
+            dvar(D, rs[1 + i]) ? ref(D, dvar(D, rs[1 + i])) : NULL);
   if (!r)
     return NULL;
   *dt = dr ? ref(D, dr) : NULL;
@@ -3048,7 +3113,11 @@ static void tstmt(Ad *D, IrStmt *st, Seq *s) {
     return;
   }
   case S_RETURN: {
-    if (!D->ret)
+    for (int i = 0; D->rets && i < st->nargs; i++) {
+      IrExpr *d, *r = fv(D, s, st->args[i], &d);
+      tassign(D, s, D->rets[i], r, d);
+    }
+    if (!D->ret || !st->a)
       return; /* a function without a result; norm_returns ended its path */
     IrExpr *d, *r = fv(D, s, st->a, &d);
     if (D->dret)
