@@ -875,36 +875,42 @@ static IrExpr *param_now(Ad *D, IrFunc *G, IrVar *p) {
   return k == n ? m : NULL;
 }
 
+/* res: F's results (one per result, Note [several results]), each with
+ * its adj_ret parameter of G */
 static void custom_adjoint(Ad *D, Seq *rv, IrFunc *F, IrVar **bound,
-                           IrVar *res) {
+                           IrVar **res) {
   IrFunc *G = F->grad;
   Seq c, gfw, grv;
   seq_init(&c);
   seq_init(&gfw);
   seq_init(&grv);
-  IrVar *ga[2 * 64 + 1];
-  int n = F->nparams, i = 0;
-  if (G->nparams != 2 * n + 1 || n > 64)
-    refuse(D, "this @wp.func_grad");
+  int n = F->nparams, nr = F->nrets, i = 0;
+  if (G->nparams != 2 * n + nr)
+    diag_error(D->C, G->pos, "the @wp.func_grad '%s' of '%s' must take the "
+               "%d parameter(s) of '%s' and then an adj_ret per result (%d)",
+               G->name, F->name, n, F->name, nr);
+  IrVar **ga = arena_alloc(D->C, sizeof(IrVar *) * (size_t)G->nparams);
   for (IrVar *p = G->params; p; p = p->next)
     ga[i++] = p;
   /* Warp matches the adjoint to the function by these types */
   IrVar *fp = F->params;
-  for (i = 0; i <= n; i++, fp = fp ? fp->next : NULL)
-    if (!ty_eq(ga[i]->ty, i < n ? fp->ty : res->ty))
+  for (i = 0; i < n + nr; i++, fp = fp ? fp->next : NULL)
+    if (!ty_eq(ga[i]->ty, i < n ? fp->ty : res[i - n]->ty))
       diag_error(D->C, G->pos, "the @wp.func_grad '%s' of '%s' must take "
                  "the parameters of '%s' (their types) and then adj_ret of "
                  "its result's type; parameter %d differs", G->name,
                  F->name, F->name, i + 1);
   for (i = 0; i < n; i++)
     D->env[kid(D, ga[i])] = bound[i];
-  IrVar *ar = newvar(D, "adj_ret", res->ty);
-  assign(D, &c, ar, adjx(D, res));
-  D->env[kid(D, ga[n])] = ar;
+  for (i = 0; i < nr; i++) {
+    IrVar *ar = newvar(D, "adj_ret", res[i]->ty);
+    assign(D, &c, ar, adjx(D, res[i]));
+    D->env[kid(D, ga[n + i])] = ar;
+  }
   for (i = 0; i < n; i++) {
     IrVar *ap = newvar(D, "adjoint", bound[i]->ty);
     assign(D, &c, ap, adjx(D, bound[i]));
-    D->env[kid(D, ga[n + 1 + i])] = ap;
+    D->env[kid(D, ga[n + nr + i])] = ap;
   }
   for (IrVar *v = G->locals; v; v = v->next)
     D->env[kid(D, v)] = NULL;
@@ -927,7 +933,7 @@ static void custom_adjoint(Ad *D, Seq *rv, IrFunc *F, IrVar **bound,
     IrVar *a = adj_of(D, bound[i]);
     if (!a)
       continue;
-    IrExpr *v = param_now(D, G, ga[n + 1 + i]);
+    IrExpr *v = param_now(D, G, ga[n + nr + i]);
     if (!v)
       refuse(D, "this @wp.func_grad (an adjoint it leaves unset)");
     assign(D, &c, a, v);
@@ -1010,8 +1016,8 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     refuse(D, "a call of a function with wp.ref parameters");
   if (D->depth > 64)
     refuse(D, "calls nested this deep");
-  if ((F->grad || F->replay) && F->nrets > 1)
-    refuse(D, "a custom adjoint of a function with several results");
+  if (F->replay && F->nrets > 1)
+    refuse(D, "a @wp.func_replay of a function with several results");
   IrVar **save = arena_alloc(D->C, sizeof(IrVar *) * (size_t)D->nv);
   memcpy(save, D->env, sizeof(IrVar *) * (size_t)D->nv);
   IrVar **bound = arena_alloc(D->C, sizeof(IrVar *) * (size_t)(F->nparams + 1));
@@ -1073,9 +1079,18 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     D->pos = at;
   }
   if (F->grad && r) {
-    IrVar *res = newvar(D, "ret", r->ty);
-    assign(D, fw, res, r);
-    r = ref(D, res);
+    /* the results in fresh locals, whose adjoints are only adj_ret */
+    IrVar **res = arena_alloc(D->C, sizeof(IrVar *) * (size_t)F->nrets);
+    for (i = 0; i < F->nrets; i++) {
+      IrVar *x = i ? D->env[slot + i] : r->var;
+      if (!x)
+        refuse(D, "a function that can end without returning its result");
+      res[i] = newvar(D, "ret", x->ty);
+      assign(D, fw, res[i], ref(D, x));
+      if (i && i <= e->nouts)
+        outs[i - 1] = res[i];
+    }
+    r = ref(D, res[0]);
     custom_adjoint(D, rv, F, bound, res);
     D->pos = at;
   }

@@ -130,6 +130,9 @@ static bool needs(const IrExpr *e) {
     return true;
   if (e->kind == E_VAR)
     return false;
+  for (int i = 0; e->kind == E_FCALL && i < e->nouts; i++)
+    if (is_agg(e->outs[i]->ty))
+      return true; /* fcall sets its out-variables' components */
   if (needs(e->a) || needs(e->b) || needs(e->c))
     return true;
   for (int i = 0; i < e->nargs; i++)
