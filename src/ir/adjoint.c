@@ -782,6 +782,8 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     IrExpr **idx = indices(D, fw, e->args, e->nargs);
     IrVar *arr = D->env[kid(D, karr)];
     IrExpr *r = node(D, fw, load(D, arr, idx, e->nargs, e->ty, e->pos));
+    if (D->ingrad)
+      return r; /* a custom adjoint's reverse is dropped */
     IrVar *adjarr = adj_array(D, karr);
     IrExpr *at = ir_expr(D->C, E_ATOMIC, e->ty);
     at->bi = BI_ATOMIC_ADD;
@@ -841,12 +843,16 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
  * @wp.func_grad G is replayed as any call, but its reverse is G's body,
  * run as forward code in the reverse sweep where F's reverse would be, as
  * Warp's adj_F is G: G's parameters are F's arguments (their replayed
- * values), adj_ret (the adjoint of the call's result) and, for each
+ * values), adj_ret (the adjoint of the call's result; one per result of
+ * a function with several, Note [several results]) and, for each
  * parameter P, adjoint__P (the parser's name for wp.adjoint[P]), which
  * starts as the adjoint the argument has gathered so far and whose last
  * value is the argument's adjoint after the call, so `wp.adjoint[x] +=
- * g` adds g to it as in Warp.  G's statements are built as the replay
- * builds them (single assignment, no store or atomic); a dynamic loop in
+ * g` adds g to it as in Warp; of an array parameter, adjoint__P is the
+ * array's adjoint array, into which G's atomics and stores go
+ * (grad_effect).  An overloaded F's G is the overload's whose types it
+ * takes (match_grads in lower/check.c).  G's other statements are built
+ * as the replay builds them (single assignment); a dynamic loop in
  * G, whose replay would skip it, is refused.  Forward mode (Note
  * [tangent]) differentiates F's body, as Warp has no tangent rule to
  * take. */
@@ -908,6 +914,12 @@ static void custom_adjoint(Ad *D, Seq *rv, IrFunc *F, IrVar **bound,
     D->env[kid(D, ga[n + i])] = ar;
   }
   for (i = 0; i < n; i++) {
+    if (bound[i]->ty->kind == TY_ARRAY) {
+      /* wp.adjoint[a] of an array: its adjoint array, which G's atomics
+       * and stores change (grad_effect) */
+      D->env[kid(D, ga[n + nr + i])] = map_get(&D->adjarr, bound[i]);
+      continue;
+    }
     IrVar *ap = newvar(D, "adjoint", bound[i]->ty);
     assign(D, &c, ap, adjx(D, bound[i]));
     D->env[kid(D, ga[n + nr + i])] = ap;
@@ -930,7 +942,7 @@ static void custom_adjoint(Ad *D, Seq *rv, IrFunc *F, IrVar **bound,
     c.tail = gfw.tail;
   }
   for (i = 0; i < n; i++) {
-    IrVar *a = adj_of(D, bound[i]);
+    IrVar *a = bound[i]->ty->kind == TY_ARRAY ? NULL : adj_of(D, bound[i]);
     if (!a)
       continue;
     IrExpr *v = param_now(D, G, ga[n + nr + i]);
@@ -1038,8 +1050,6 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
         assign(D, fw, v, x);
       }
     }
-    if (F->grad && p->ty->kind == TY_ARRAY)
-      refuse(D, "an array parameter of a function with @wp.func_grad");
     D->env[kid(D, p)] = v;
     bound[i] = v;
   }
@@ -1508,7 +1518,41 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
 
 /* wp.atomic_add/sub(a, i, v) (also a[i] += v): v's gradient takes
  * adj_a[i] (negated for sub); the atomic is not performed again. */
+/* Note [custom adjoints]: an atomic e or a store s (the other NULL) in a
+ * custom adjoint's body runs as written, on the array its variable is
+ * bound to (wp.adjoint[a] is a's adjoint array), skipped where that
+ * array is null, as Warp's custom adjoint changes the .grad arrays it is
+ * given. */
+static void grad_effect(Ad *D, Seq *fw, Seq *rv, IrStmt *s, IrExpr *e) {
+  IrVar *arr = D->env[kid(D, s ? s->var : e->var)];
+  if (!arr)
+    refuse(D, "this array in a @wp.func_grad");
+  IrStmt *st = ir_stmt(D->C, s ? S_STORE : S_EXPR, D->pos);
+  if (s) {
+    *st = *s;
+    st->next = NULL;
+    st->var = arr;
+    st->args = indices(D, fw, s->args, s->nargs);
+    st->c = dval(D, fw, rv, s->c);
+  } else {
+    IrExpr *x = ir_expr(D->C, E_ATOMIC, e->ty);
+    *x = *e;
+    x->var = arr;
+    x->args = indices(D, fw, e->args, e->nargs);
+    x->c = dval(D, fw, rv, e->c);
+    st->a = x;
+  }
+  Seq body;
+  seq_init(&body);
+  put(&body, st);
+  put(fw, guarded(D, arr, &body));
+}
+
 static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv) {
+  if (D->ingrad) {
+    grad_effect(D, fw, rv, NULL, e);
+    return;
+  }
   Seq c;
   seq_init(&c);
   if (e->nfpath)
@@ -1578,6 +1622,10 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     stmt_assign(D, s, fw, rv);
     return;
   case S_STORE: {
+    if (D->ingrad) {
+      grad_effect(D, fw, rv, s, NULL);
+      return;
+    }
     IrVar *karr = s->var;
     IrExpr **idx = indices(D, fw, s->args, s->nargs);
     if (!fty(s->c->ty)) {
