@@ -852,8 +852,9 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
  * array's adjoint array, into which G's atomics and stores go
  * (grad_effect).  An overloaded F's G is the overload's whose types it
  * takes (match_grads in lower/check.c).  G's other statements are built
- * as the replay builds them (single assignment); a dynamic loop in
- * G, whose replay would skip it, is refused.  Forward mode (Note
+ * as the replay builds them (single assignment), except its loops Warp
+ * does not unroll, which the replay would skip: they run forward
+ * (grad_loop).  Forward mode (Note
  * [tangent]) differentiates F's body, as Warp has no tangent rule to
  * take. */
 static void block(Ad *D, IrStmt *s, Seq *fw, Seq *rv);
@@ -1375,9 +1376,60 @@ static void stmt_for(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
  * replayed last to first in the reverse sweep) or a while loop (whose
  * condition Warp evaluates again on the carried variables in the reverse
  * sweep, so its iterations run first to last there). */
+/* Note [custom adjoints]: a loop Warp does not unroll in a custom
+ * adjoint's body runs forward, as written: the variables it reassigns
+ * that were set before it are carried locals (assigned the body's last
+ * version at the end of each iteration and at a break or continue), which
+ * hold their last values after it. */
+static void grad_loop(Ad *D, IrStmt *s, Seq *fw) {
+  bool is_while = s->kind == S_WHILE;
+  IrStmt *loop = ir_stmt(D->C, s->kind, s->pos);
+  if (!is_while) {
+    loop->a = tmp(D, fw, clone(D, fw, s->a));
+    loop->b = tmp(D, fw, clone(D, fw, s->b));
+    loop->c = tmp(D, fw, clone(D, fw, s->c));
+    loop->var = newvar(D, "j", s->var->ty);
+  }
+  bool *w = arena_alloc(D->C, (size_t)D->nv);
+  memset(w, 0, (size_t)D->nv);
+  assigned(D, s->body, w);
+  IrVar **car = arena_alloc(D->C, sizeof(IrVar *) * (size_t)D->nv);
+  memset(car, 0, sizeof(IrVar *) * (size_t)D->nv);
+  for (int i = 0; i < D->nv; i++) {
+    if (!w[i] || (!is_while && i == kid(D, s->var)) || !D->env[i])
+      continue;
+    car[i] = newvar(D, "carried", D->env[i]->ty);
+    assign(D, fw, car[i], ref(D, D->env[i]));
+    D->env[i] = car[i];
+  }
+  if (!is_while)
+    D->env[kid(D, s->var)] = loop->var;
+  if (is_while) /* the condition on the carried variables */
+    loop->a = clone(D, NULL, s->a);
+  IrVar **outer = D->car;
+  D->car = car;
+  Seq bf, junk;
+  seq_init(&bf);
+  seq_init(&junk);
+  block(D, s->body, &bf, &junk);
+  D->jumped = false;
+  D->car = outer;
+  for (int i = 0; i < D->nv; i++) {
+    if (!car[i])
+      continue;
+    if (D->env[i] != car[i])
+      assign(D, &bf, car[i], ref(D, D->env[i]));
+    D->env[i] = car[i];
+  }
+  loop->body = bf.head;
+  put(fw, loop);
+}
+
 static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
-  if (D->ingrad)
-    refuse(D, "a loop Warp does not unroll in a @wp.func_grad");
+  if (D->ingrad) {
+    grad_loop(D, s, fw);
+    return;
+  }
   bool is_while = s->kind == S_WHILE;
   int jid = is_while ? -1 : kid(D, s->var);
   const Type *jt = is_while ? NULL : s->var->ty;

@@ -626,9 +626,6 @@ static const struct {
      true, "no overload of 'f' fits the @wp.func_grad 'g'", 9},
     {"@wp.func_replay(f)\ndef g(y: int):\n    return 1.0\n", false,
      "must take the parameters of 'f'", 6},
-    {"@wp.func_grad(f)\ndef g(y: float, adj_ret: float):\n"
-     "    for k in range(int(y)):\n        wp.adjoint[y] += adj_ret\n", false,
-     "autodiff of a loop Warp does not unroll in a @wp.func_grad", 7},
 };
 
 static void custom(void) {
