@@ -2163,6 +2163,9 @@ typedef struct Fl {
   Map params;       /* function -> its original parameters' types (1 + n) */
   Map fret;         /* function returning a struct -> its result's scalar
                      * locals (result_slots) */
+  Map fmulti;       /* function with several results, some structs -> per
+                     * result, its struct's scalar locals or NULL
+                     * (Note [several results]) */
   IrFunc *f;
   Seq *pre;         /* where a statement's hoisted calls go, or NULL */
 } Fl;
@@ -2256,6 +2259,25 @@ static IrExpr *fl_expr(Fl *F, IrExpr *e, Pos pos);
 static void fl_copy(Fl *F, Seq *out, Pos pos, IrVar **dst, int n, IrExpr *e);
 static IrExpr **struct_leaves(Fl *F, IrExpr *e, Pos pos);
 
+/* The n leaves l of a struct assigned from a function's result slots. */
+static void fl_unslot(Fl *F, Seq *out, Pos pos, IrVar **l, int n,
+                      IrVar **slot) {
+  Compiler *C = F->D->C;
+  for (int j = 0, s = 0; j < n; j++) {
+    const Type *lt = l[j]->ty;
+    if (lt->kind != TY_VEC && lt->kind != TY_MAT) {
+      fl_put(out, C, pos, l[j], ir_ref(C, slot[s++]));
+      continue;
+    }
+    IrExpr *m = ir_expr(C, E_MAKE, lt);
+    m->nargs = lt->rows * lt->cols;
+    m->args = arena_alloc(C, sizeof(IrExpr *) * (size_t)m->nargs);
+    for (int k = 0; k < m->nargs; k++)
+      m->args[k] = ir_ref(C, slot[s++]);
+    fl_put(out, C, pos, l[j], m);
+  }
+}
+
 /* A call of a function returning a struct, put before the statement (in
  * F->pre) as a call without a result; its result's leaves are copied
  * into the leaves of a fresh struct local, which is the value. */
@@ -2269,39 +2291,27 @@ static IrExpr *fl_call(Fl *F, IrExpr *e, Pos pos) {
   st->a = fl_expr(F, &call, pos);
   put(F->pre, st);
   IrVar *t = ir_var(C, F->f, "call", e->ty);
-  IrVar **l = leaves_of(F, t), **slot = map_get(&F->fret, e->fn);
-  for (int j = 0, s = 0; j < nleaves(e->ty); j++) {
-    const Type *lt = l[j]->ty;
-    if (lt->kind != TY_VEC && lt->kind != TY_MAT) {
-      fl_put(F->pre, C, pos, l[j], ir_ref(C, slot[s++]));
-      continue;
-    }
-    IrExpr *m = ir_expr(C, E_MAKE, lt);
-    m->nargs = lt->rows * lt->cols;
-    m->args = arena_alloc(C, sizeof(IrExpr *) * (size_t)m->nargs);
-    for (int k = 0; k < m->nargs; k++)
-      m->args[k] = ir_ref(C, slot[s++]);
-    fl_put(F->pre, C, pos, l[j], m);
-  }
+  fl_unslot(F, F->pre, pos, leaves_of(F, t), nleaves(e->ty),
+            map_get(&F->fret, e->fn));
   return ir_ref(C, t);
 }
 
 /* A function's struct result goes out through scalar locals, one per
  * scalar of its leaves (the expansion takes a vector local apart in its
  * own function only, so none crosses to the caller). */
-static IrVar **result_slots(Fl *F, IrFunc *f) {
+static IrVar **result_slots(Fl *F, IrFunc *f, const Type *t) {
   Compiler *C = F->D->C;
   int n = 0;
-  for (int j = 0; j < nleaves(f->ret); j++) {
+  for (int j = 0; j < nleaves(t); j++) {
     const char *name;
-    const Type *lt = leaf_type(F, f->ret, j, &name);
+    const Type *lt = leaf_type(F, t, j, &name);
     n += lt->kind == TY_VEC || lt->kind == TY_MAT ? lt->rows * lt->cols : 1;
   }
   IrVar **slot = arena_alloc(C, sizeof(IrVar *) * (size_t)n);
   n = 0;
-  for (int j = 0; j < nleaves(f->ret); j++) {
+  for (int j = 0; j < nleaves(t); j++) {
     const char *name;
-    const Type *lt = leaf_type(F, f->ret, j, &name);
+    const Type *lt = leaf_type(F, t, j, &name);
     if (lt->kind != TY_VEC && lt->kind != TY_MAT) {
       slot[n++] = ir_var(C, f, arena_printf(C, "ret_%s", name), lt);
       continue;
@@ -2314,9 +2324,8 @@ static IrVar **result_slots(Fl *F, IrFunc *f) {
 }
 
 /* return e (a struct) in f: e's scalars into f's result slots. */
-static void fl_return(Fl *F, Seq *out, IrExpr *e, Pos pos) {
+static void fl_return(Fl *F, Seq *out, IrExpr *e, Pos pos, IrVar **slot) {
   Compiler *C = F->D->C;
-  IrVar **slot = map_get(&F->fret, F->f);
   int n = nleaves(e->ty);
   IrExpr **src = struct_leaves(F, e, pos);
   for (int j = 0, s = 0; j < n; j++) {
@@ -2469,9 +2478,24 @@ static void fl_setfield(Fl *F, Seq *out, IrStmt *s) {
   fl_put(out, C, s->pos, root[first], c);
 }
 
+static void fl_multi_call(Fl *F, Seq *out, IrStmt *s, IrVar ***slots);
+static void fl_multi_return(Fl *F, Seq *out, IrStmt *s, IrVar ***slots);
+
 static void fl_stmt(Fl *F, Seq *out, IrStmt *s) {
   Compiler *C = F->D->C;
   F->pre = s->kind == S_WHILE ? NULL : out;
+  IrVar ***multi = (s->kind == S_ASSIGN || s->kind == S_EXPR) &&
+                           s->a->kind == E_FCALL
+                       ? map_get(&F->fmulti, s->a->fn) : NULL;
+  if (multi) {
+    fl_multi_call(F, out, s, multi);
+    return;
+  }
+  multi = s->kind == S_RETURN ? map_get(&F->fmulti, F->f) : NULL;
+  if (multi && s->nargs) {
+    fl_multi_return(F, out, s, multi);
+    return;
+  }
   if (s->kind == S_ASSIGN && s->var->ty->kind == TY_STRUCT) {
     fl_copy(F, out, s->pos, leaves_of(F, s->var), nleaves(s->var->ty), s->a);
     return;
@@ -2486,7 +2510,7 @@ static void fl_stmt(Fl *F, Seq *out, IrStmt *s) {
   }
   if (s->kind == S_RETURN && s->a && s->a->ty->kind == TY_STRUCT) {
     /* the result into the function's result slots, then return */
-    fl_return(F, out, s->a, s->pos);
+    fl_return(F, out, s->a, s->pos, map_get(&F->fret, F->f));
     put(out, ir_stmt(C, S_RETURN, s->pos));
     return;
   }
@@ -2513,6 +2537,77 @@ static IrStmt *fl_stmts(Fl *F, IrStmt *s) {
   return out.head;
 }
 
+/* Note [several results]: a struct among a function's several results
+ * goes out through scalar locals as a lone struct result does (the
+ * adjoint and the tangent inline every call); its place among the
+ * results becomes an int32 that nothing reads, so the others keep their
+ * positions and the call's out-variables theirs. */
+static void fl_multi_signature(Fl *F, IrFunc *f) {
+  Compiler *C = F->D->C;
+  IrVar ***slots = NULL;
+  const Type **rets = arena_alloc(C, sizeof(Type *) * (size_t)f->nrets);
+  for (int r = 0; r < f->nrets; r++) {
+    rets[r] = f->rets[r];
+    if (rets[r]->kind != TY_STRUCT)
+      continue;
+    if (!slots) {
+      slots = arena_alloc(C, sizeof(IrVar **) * (size_t)f->nrets);
+      memset(slots, 0, sizeof(IrVar **) * (size_t)f->nrets);
+    }
+    slots[r] = result_slots(F, f, rets[r]);
+    rets[r] = ty_scalar(KERN_SCALAR_INT32);
+  }
+  if (!slots)
+    return;
+  map_put(F->D, &F->fmulti, f, slots);
+  f->rets = rets;
+  f->ret = rets[0];
+}
+
+/* return a, b, ... in a function of fl_multi_signature: its structs into
+ * their slots. */
+static void fl_multi_return(Fl *F, Seq *out, IrStmt *s, IrVar ***slots) {
+  Compiler *C = F->D->C;
+  IrStmt *n = ir_stmt(C, S_RETURN, s->pos);
+  *n = *s;
+  n->next = NULL;
+  n->args = arena_alloc(C, sizeof(IrExpr *) * (size_t)s->nargs);
+  for (int r = 0; r < s->nargs; r++) {
+    if (!slots[r]) {
+      n->args[r] = fl_expr(F, s->args[r], s->pos);
+      continue;
+    }
+    fl_return(F, out, s->args[r], s->pos, slots[r]);
+    n->args[r] = ir_const_int(C, ty_scalar(KERN_SCALAR_INT32), 0);
+  }
+  put(out, n);
+}
+
+/* A call of a function of fl_multi_signature (s: `first = f(...)` or the
+ * call as a statement): the call with int32 locals in the structs'
+ * places, then each struct variable's leaves from its slots. */
+static void fl_multi_call(Fl *F, Seq *out, IrStmt *s, IrVar ***slots) {
+  Compiler *C = F->D->C;
+  const Type *i32 = ty_scalar(KERN_SCALAR_INT32);
+  IrExpr *e = s->a, call = *e;
+  call.ty = e->fn->ret;
+  call.outs = arena_alloc(C, sizeof(IrVar *) * (size_t)(e->nouts + 1));
+  for (int i = 0; i < e->nouts; i++)
+    call.outs[i] = slots[i + 1] ? ir_var(C, F->f, "unused", i32) : e->outs[i];
+  IrStmt *n = ir_stmt(C, s->kind, s->pos);
+  *n = *s;
+  n->next = NULL;
+  n->a = fl_expr(F, &call, s->pos);
+  if (s->kind == S_ASSIGN && slots[0])
+    n->var = ir_var(C, F->f, "unused", i32);
+  put(out, n);
+  for (int r = 0; r <= e->nouts; r++) {
+    IrVar *v = r ? e->outs[r - 1] : s->kind == S_ASSIGN ? s->var : NULL;
+    if (v && slots[r])
+      fl_unslot(F, out, s->pos, leaves_of(F, v), nleaves(v->ty), slots[r]);
+  }
+}
+
 /* A function's struct parameters become one parameter per leaf; their
  * original types are kept for the calls (Fl.params). */
 static void fl_signature(Fl *F, IrFunc *f) {
@@ -2527,10 +2622,12 @@ static void fl_signature(Fl *F, IrFunc *f) {
   if (f->nrets == 1 && f->ret->kind == TY_STRUCT) {
     /* its result goes to locals the caller reads after the call (the
      * adjoint and the tangent inline every call) */
-    map_put(F->D, &F->fret, f, result_slots(F, f));
+    map_put(F->D, &F->fret, f, result_slots(F, f, f->ret));
     f->ret = f->rets[0] = &ty_void;
     f->nrets = 0;
   }
+  if (f->nrets > 1)
+    fl_multi_signature(F, f);
   if (!any)
     return;
   IrVar **tail = &f->params;

@@ -23,7 +23,7 @@ grep -q '^gradcheck: passed$' "$out" || fail "mix: not passed"
   fail "sumsq: exit $?"
 
 # several results (Note [several results]): both modes are the derivative
-for k in multi_results multi_vecmat; do
+for k in multi_results multi_vecmat multi_struct; do
   "$kern" gradcheck "$dir/$k.py" $k --dim 8 >"$out" 2>&1 || fail "$k: exit $?"
   grep -q '^a  *adjoint  *8 .* ok$' "$out" || fail "$k: no passing row for a"
   grep -q '^(random v)  *tangent .* ok$' "$out" || fail "$k: no tangent row"
