@@ -851,7 +851,7 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
  * g` adds g to it as in Warp; of an array parameter, adjoint__P is the
  * array's adjoint array, into which G's atomics and stores go
  * (grad_effect).  An overloaded F's G is the overload's whose types it
- * takes (match_grads in lower/check.c).  G's other statements are built
+ * takes (match_grads in lower/check.c; match_replays for a replay).  G's other statements are built
  * as the replay builds them (single assignment), except its loops Warp
  * does not unroll, which the replay would skip: they run forward
  * (grad_loop).  Forward mode (Note

@@ -187,6 +187,7 @@ struct Func {
                       * each matched to its overload by types (lower) */
   Func *replay;      /* @wp.func_replay(F): on F, what the adjoint's replay
                       * calls instead of F */
+  Func *replay_next; /* the next @wp.func_replay of an overloaded F's name */
   /* generics (check_generic.c): a function or kernel with a typing.Any
    * parameter is checked once per signature it is used with */
   bool generic;        /* has Any parameters: never emitted itself */

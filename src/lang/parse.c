@@ -1403,16 +1403,21 @@ static void func_replay_decorator(Parser *P, Node *d, Pos at) {
   if (!f || f->is_kernel)
     diag_error(P->C, fn->pos, "@%s.func_replay: no @%s.func '%s' above",
                P->wp, P->wp, fn->name);
-  if (f->overload || f->replay)
-    diag_error(P->C, at, "@%s.func_replay of '%s', %s, is not supported "
-               "yet (issue #26)", P->wp, fn->name,
-               f->replay ? "given twice" : "a function with overloads");
+  if (f->replay && !f->overload)
+    diag_error(P->C, at, "@%s.func_replay of '%s', given twice, is not "
+               "supported yet (issue #26)", P->wp, fn->name);
   Func *g = funcdef(P, false);
-  if (g->nparams != f->nparams)
+  Func *o = f;
+  while (o && o->nparams != g->nparams)
+    o = o->overload;
+  if (!o)
     diag_error(P->C, g->pos, "the replay '%s' of '%s' takes its %d "
                "parameter(s) (%d given)", g->name, f->name, f->nparams,
                g->nparams);
-  f->replay = g;
+  Func **tail = &f->replay; /* overloads: matched in lower_module */
+  while (*tail)
+    tail = &(*tail)->replay_next;
+  *tail = g;
   add_func(P, g);
 }
 

@@ -933,6 +933,37 @@ static void match_grads(Compiler *C, Func *f) {
   }
 }
 
+/* Whether the replay r fits the function o: o's parameters' types and
+ * results. */
+static bool replay_fits(const IrFunc *o, const IrFunc *r) {
+  if (r->nparams != o->nparams || r->nrets != o->nrets)
+    return false;
+  const IrVar *p = r->params;
+  for (const IrVar *q = o->params; q; q = q->next, p = p->next)
+    if (!ty_eq(p->ty, q->ty))
+      return false;
+  for (int i = 0; i < o->nrets; i++)
+    if (!ty_eq(r->rets[i], o->rets[i]))
+      return false;
+  return true;
+}
+
+/* Each @wp.func_replay of an overloaded function goes to the overload it
+ * fits (the latest when several do), as match_grads does. */
+static void match_replays(Compiler *C, Func *f) {
+  for (Func *r = f->replay; r; r = r->replay_next) {
+    Func *hit = NULL;
+    for (Func *o = f; o; o = o->overload)
+      if (o->ir && r->ir && replay_fits(o->ir, r->ir))
+        hit = o;
+    if (!hit)
+      diag_error(C, r->pos, "no overload of '%s' fits the @wp.func_replay "
+                 "'%s' (its parameters' and results' types)", f->name,
+                 r->name);
+    ((IrFunc *)hit->ir)->replay = r->ir;
+  }
+}
+
 IrModule *lower_module(Compiler *C) {
   IrModule *irm = arena_alloc(C, sizeof *irm);
   irm->path = C->path;
@@ -944,7 +975,9 @@ IrModule *lower_module(Compiler *C) {
     else if (f->grad && f->ir && f->grad->ir)
       ((IrFunc *)f->ir)->grad = f->grad->ir;
   for (Func *f = C->mod->funcs; f; f = f->next)
-    if (f->replay && f->ir && f->replay->ir)
+    if (f->replay && f->overload)
+      match_replays(C, f);
+    else if (f->replay && f->ir && f->replay->ir)
       ((IrFunc *)f->ir)->replay = f->replay->ir;
   check_kernel_overloads(C, irm);
   check_split_deep(C, irm);

@@ -624,6 +624,9 @@ static const struct {
     {"@wp.func\ndef f(x: wp.vec2):\n    return x\n"
      "@wp.func_grad(f)\ndef g(y: wp.vec3, adj_ret: wp.vec3):\n    pass\n",
      true, "no overload of 'f' fits the @wp.func_grad 'g'", 9},
+    {"@wp.func\ndef f(x: wp.vec2):\n    return x\n"
+     "@wp.func_replay(f)\ndef g(y: wp.vec3):\n    return y\n", true,
+     "no overload of 'f' fits the @wp.func_replay 'g'", 9},
     {"@wp.func_replay(f)\ndef g(y: int):\n    return 1.0\n", false,
      "must take the parameters of 'f'", 6},
 };
