@@ -82,6 +82,8 @@ AUTODIFF = os.path.join(REPO, "tests", "autodiff")
 EXPECT_INEXACT = {"loop_carried", "loop_carried_if", "while_loop",
                   "loop_break", "loop_continue", "loop_return",
                   "func_grad", "func_grad_vec", "func_replay",
+                  "funcgrad_multi", "funcgrad_overload", "funcgrad_array",
+                  "funcgrad_loop", "funcgrad_replay",
                   # Warp's adj_frac is zero; the tangent is frac's derivative
                   "builtin_misc"}
 # refused in forward mode: the tangent of an atomic min/max depends on the

@@ -621,11 +621,16 @@ static const struct {
      "takes its 1 parameter(s) and then adj_ret (1 given)", 6},
     {"@wp.func_grad(f)\ndef g(y: float, adj_ret: wp.float64):\n    pass\n",
      false, "parameter 2 differs", 6},
+    {"@wp.func_grad(f)\ndef g(y: float, adj_a: float, adj_b: float):\n"
+     "    pass\n", false, "then an adj_ret per result (1)", 6},
+    {"@wp.func\ndef f(x: wp.vec2):\n    return x\n"
+     "@wp.func_grad(f)\ndef g(y: wp.vec3, adj_ret: wp.vec3):\n    pass\n",
+     true, "no overload of 'f' fits the @wp.func_grad 'g'", 9},
+    {"@wp.func\ndef f(x: wp.vec2):\n    return x\n"
+     "@wp.func_replay(f)\ndef g(y: wp.vec3):\n    return y\n", true,
+     "no overload of 'f' fits the @wp.func_replay 'g'", 9},
     {"@wp.func_replay(f)\ndef g(y: int):\n    return 1.0\n", false,
      "must take the parameters of 'f'", 6},
-    {"@wp.func_grad(f)\ndef g(y: float, adj_ret: float):\n"
-     "    for k in range(int(y)):\n        wp.adjoint[y] += adj_ret\n", false,
-     "autodiff of a loop Warp does not unroll in a @wp.func_grad", 7},
 };
 
 static void custom(void) {
