@@ -13,7 +13,7 @@
 # kern-bench-check: out rtol=1e-3
 # kern-bench-count: bytes=4*N flops=N
 # kern-bench-ref: numpy: out = np.sum(x, keepdims=True)
-# kern-bench-ref: torch: out = torch.sum(x).reshape(1)
+# kern-bench-ref: torch: out = torch.sum(x, 0, keepdim=True)
 # kern-bench: sum_atomic --dim N x=rand(float32,N,seed=1) out=zeros(float32,1)
 # kern-bench-sizes: N=1048576
 # kern-bench-check: out rtol=1e-3
