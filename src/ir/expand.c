@@ -40,8 +40,9 @@
  * E_MAKE of scalars), a user function's arguments (E_MAKE) and result
  * (an aggregate temporary), a struct field.  So after the pass the only
  * expressions of aggregate type are E_VAR, E_MAKE of scalars, E_LOAD,
- * E_ATOMIC, E_FCALL and E_FIELD, and the only uses of them are whole
- * moves and E_COMP with constant indices.
+ * E_ATOMIC, E_FCALL and E_FIELD (and, in an autodiff module, the E_CALL
+ * of a random vector it keeps, IR_KEEP_CALL), and the only uses of them
+ * are whole moves and E_COMP with constant indices.
  *
  * What the pass does not know how to expand (16-bit or 8/16-bit integer
  * components, a builtin without a form here, structs holding vectors that
@@ -1649,6 +1650,12 @@ static IrExpr **xv(Xp *X, IrExpr *e) {
   case E_CALL:
     if (e->bi == BI_RANDN || e->bi >= BI_INTERNAL_COUNT)
       refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, e->bi)));
+    if (e->ival == IR_KEEP_CALL) { /* an autodiff module's random vector */
+      IrExpr *nx = arena_alloc(X->C, sizeof *nx);
+      *nx = *e;
+      operands(X, e, nx);
+      return via_tmp(X, nx);
+    }
     return vcall(X, e);
   case E_FCALL: {
     IrExpr *r = fcall(X, e);
