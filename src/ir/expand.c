@@ -604,6 +604,17 @@ static void quat_mul(Xp *X, kern_scalar sc, IrExpr **x, IrExpr **y, IrExpr **r) 
   r[3] = B(X, OP_SUB, sc, w, B(X, OP_MUL, sc, x[2], y[2]));
 }
 
+/* The normalised quaternion a into r: l = length(a); !(l > 0): the
+ * identity; else a[k] * (1 / l). */
+static void quat_normalize(Xp *X, kern_scalar sc, IrExpr **a, IrExpr **r) {
+  IrExpr *l = CALL(X, BI_SQRT, sc, 1, vdot(X, sc, a, a, 4), NULL);
+  IrExpr *p = tmp(X, CMP(X, OP_GT, l, K(X, sc, 0.0)));
+  IrExpr *inv = B(X, OP_DIV, sc, K(X, sc, 1.0), l);
+  for (int k = 0; k < 4; k++)
+    r[k] = SEL(X, p, ir_binary(X->C, OP_MUL, sty(sc), a[k], inv),
+               K(X, sc, k == 3 ? 1.0 : 0.0));
+}
+
 /* Warp's cross(x, y) into r. */
 static void cross3(Xp *X, kern_scalar sc, IrExpr **x, IrExpr **y, IrExpr **r) {
   static const int ix[3][4] = {{1, 2, 2, 1}, {2, 0, 0, 2}, {0, 1, 1, 0}};
@@ -622,6 +633,8 @@ static bool quat_ok(int bi) {
   case BI_QUAT_INVERSE: case BI_QUAT_IDENTITY: case BI_QUAT_TO_MATRIX:
   case BI_QUAT_FROM_AXIS_ANGLE: case BI_TRANSFORM_GET_ROTATION:
   case BI_QUAT_RPY: case BI_TRANSFORM_SET_ROTATION_COPY:
+  case BI_QUAT_TO_RPY: case BI_QUAT_TWIST: case BI_QUAT_TWIST_ANGLE:
+  case BI_QUAT_TWIST_ANGLE_SIGNED:
     return true;
   default:
     return false;
@@ -697,11 +710,36 @@ static IrExpr *norm_agg(Xp *X, IrExpr *e) {
   return SEL(X, p, B(X, OP_MUL, sc, K(X, sc, 0.5), d), far);
 }
 
+/* math.py's quat_twist: the projection of q's vector part on the axis,
+ * as extra.c's helper sums it. */
+static IrExpr *twist_proj(Xp *X, kern_scalar sc, IrExpr **axis, IrExpr **q) {
+  IrExpr *p = B(X, OP_ADD, sc, B(X, OP_MUL, sc, q[0], axis[0]),
+                B(X, OP_MUL, sc, q[1], axis[1]));
+  return tmp(X, B(X, OP_ADD, sc, p, B(X, OP_MUL, sc, q[2], axis[2])));
+}
+
+/* math.py's quat_twist_angle(axis, q) (_signed: without the abs):
+ * 2 atan2(|p|, q.w), p the projection above. */
+static IrExpr *twist_angle(Xp *X, IrExpr *e) {
+  const Type *v3 = e->args[0]->ty, *q = e->args[1]->ty;
+  if (e->nargs != 2 || v3->kind != TY_VEC || v3->rows != 3 || v3->quat ||
+      !q->quat || v3->sc != KERN_SCALAR_FLOAT32 || q->sc != KERN_SCALAR_FLOAT32)
+    refuse(X, arena_printf(X->C, "this wp.%s", bname(X, e->bi)));
+  kern_scalar sc = KERN_SCALAR_FLOAT32;
+  IrExpr **a = xv(X, e->args[0]), **b = xv(X, e->args[1]);
+  IrExpr *p = twist_proj(X, sc, a, b);
+  if (e->bi == BI_QUAT_TWIST_ANGLE)
+    p = CALL(X, BI_ABS, sc, 1, p, NULL);
+  return B(X, OP_MUL, sc, K(X, sc, 2.0), CALL(X, BI_ATAN2, sc, 2, p, b[3]));
+}
+
 /* Scalar results of builtins on aggregates. */
 static IrExpr *scall_agg(Xp *X, IrExpr *e) {
   int bi = e->bi;
   if (bi == BI_NORM_L1 || bi == BI_NORM_HUBER || bi == BI_NORM_PSEUDO_HUBER)
     return norm_agg(X, e);
+  if (bi == BI_QUAT_TWIST_ANGLE || bi == BI_QUAT_TWIST_ANGLE_SIGNED)
+    return twist_angle(X, e);
   if (e->nargs < 1 || e->nargs > 2)
     refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, bi)));
   const Type *t = e->args[0]->ty;
@@ -968,6 +1006,16 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
         t->cols != 4)
       refuse(X, "this wp.transform_to_matrix");
     break;
+  case BI_QUAT_TO_RPY:
+    if (e->nargs != 1 || !at[0]->quat || t->kind != TY_VEC || t->quat ||
+        t->rows != 3 || sc != KERN_SCALAR_FLOAT32)
+      refuse(X, "this wp.quat_to_rpy");
+    break;
+  case BI_QUAT_TWIST:
+    if (e->nargs != 2 || at[0]->kind != TY_VEC || at[0]->quat ||
+        at[0]->rows != 3 || !at[1]->quat || !t->quat || sc != KERN_SCALAR_FLOAT32)
+      refuse(X, "this wp.quat_twist");
+    break;
   case BI_TRANSFORM_SET_TRANSLATION_COPY: case BI_TRANSFORM_SET_ROTATION_COPY:
     if (e->nargs != 2 || !at[0]->xform || !ty_eq(at[0], t) ||
         at[1]->kind != TY_VEC ||
@@ -1102,16 +1150,12 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     }
     return r;
   case BI_NORMALIZE: {
-    IrExpr *l = CALL(X, BI_SQRT, sc, 1, vdot(X, sc, a[0], a[0], n), NULL);
-    IrExpr *p = tmp(X, CMP(X, OP_GT, l, K(X, sc, 0.0)));
     if (t->quat) {
-      /* l = length(a); !(l > 0): the identity; else a[k] * (1 / l) */
-      IrExpr *inv = B(X, OP_DIV, sc, K(X, sc, 1.0), l);
-      for (int k = 0; k < 4; k++)
-        r[k] = SEL(X, p, ir_binary(X->C, OP_MUL, sty(sc), a[0][k], inv),
-                   K(X, sc, k == 3 ? 1.0 : 0.0));
+      quat_normalize(X, sc, a[0], r);
       return r;
     }
+    IrExpr *l = CALL(X, BI_SQRT, sc, 1, vdot(X, sc, a[0], a[0], n), NULL);
+    IrExpr *p = tmp(X, CMP(X, OP_GT, l, K(X, sc, 0.0)));
     /* r[k] = l > 0 ? a[k] / l : 0, dividing only where the helper does */
     for (int k = 0; k < n; k++)
       r[k] = SEL(X, p, ir_binary(X->C, OP_DIV, sty(sc), a[0][k], l), K(X, sc, 0.0));
@@ -1232,6 +1276,26 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     r[0] = SUB(MUL(MUL(cy, sr), cp), MUL(MUL(sy, cr), sp));
     r[1] = ADD(MUL(MUL(cy, cr), sp), MUL(MUL(sy, sr), cp));
     r[2] = SUB(MUL(MUL(sy, cr), cp), MUL(MUL(cy, sr), sp));
+    return r;
+  }
+  case BI_QUAT_TO_RPY: { /* math.py's, as extra.c's helper */
+    IrExpr *x = a[0][0], *y = a[0][1], *z = a[0][2], *w = a[0][3];
+    IrExpr *two = K(X, sc, 2.0), *one = K(X, sc, 1.0);
+    r[0] = CALL(X, BI_ATAN2, sc, 2, MUL(two, ADD(MUL(w, x), MUL(y, z))),
+                SUB(one, MUL(two, ADD(MUL(x, x), MUL(y, y)))));
+    IrExpr *cl[3] = {MUL(two, SUB(MUL(w, y), MUL(z, x))), K(X, sc, -1.0), one};
+    IrExpr *c = tmp(X, xs(X, ir_call(X->C, BI_CLAMP, sty(sc), 3, cl)));
+    r[1] = CALL(X, BI_ASIN, sc, 1, c, NULL);
+    r[2] = CALL(X, BI_ATAN2, sc, 2, MUL(two, ADD(MUL(w, z), MUL(x, y))),
+                SUB(one, MUL(two, ADD(MUL(y, y), MUL(z, z)))));
+    return r;
+  }
+  case BI_QUAT_TWIST: { /* math.py: normalize(quat(p axis, q.w)) */
+    IrExpr *p = twist_proj(X, sc, a[0], a[1]), *u[4];
+    for (int k = 0; k < 3; k++)
+      u[k] = MUL(p, a[0][k]);
+    u[3] = a[1][3];
+    quat_normalize(X, sc, u, r);
     return r;
   }
   case BI_TRANSFORM_TO_MATRIX: { /* (R p; 0 0 0 1), R = quat_to_matrix(q) */
