@@ -615,6 +615,83 @@ static void quat_normalize(Xp *X, kern_scalar sc, IrExpr **a, IrExpr **r) {
                K(X, sc, k == 3 ? 1.0 : 0.0));
 }
 
+/* One case of Warp's quat_from_matrix (quat.h, as extra.c's helper) on
+ * the matrix a (cols wide; its top-left 3x3), into the locals q: the
+ * positive trace (k < 0), or the largest diagonal entry k. */
+static void qfm_case(Xp *X, kern_scalar sc, IrExpr **a, int cols, int k,
+                     IrVar **q) {
+#define M(i, j) a[(i) * cols + (j)]
+  IrExpr *half = K(X, sc, 0.5), *one = K(X, sc, 1.0);
+  int d = k < 0 ? 3 : k, i = (d + 1) % 3, j = (d + 2) % 3;
+  IrExpr *s = k < 0 ? B(X, OP_ADD, sc, B(X, OP_ADD, sc, M(0, 0), M(1, 1)), M(2, 2))
+                    : B(X, OP_SUB, sc, M(k, k), B(X, OP_ADD, sc, M(i, i), M(j, j)));
+  IrExpr *h = tmp(X, CALL(X, BI_SQRT, sc, 1, B(X, OP_ADD, sc, s, one), NULL));
+  assign(X, q[d], B(X, OP_MUL, sc, half, h));
+  h = tmp(X, B(X, OP_DIV, sc, half, h));
+  if (k < 0) {
+    for (int c = 0; c < 3; c++) /* x = (m21 - m12) h, cyclically */
+      assign(X, q[c], B(X, OP_MUL, sc, B(X, OP_SUB, sc, M((c + 2) % 3, (c + 1) % 3),
+                                          M((c + 1) % 3, (c + 2) % 3)), h));
+    return;
+  }
+  assign(X, q[i], B(X, OP_MUL, sc, B(X, OP_ADD, sc, M(k, i), M(i, k)), h));
+  assign(X, q[j], B(X, OP_MUL, sc, B(X, OP_ADD, sc, M(j, k), M(k, j)), h));
+  assign(X, q[3], B(X, OP_MUL, sc, B(X, OP_SUB, sc, M(j, i), M(i, j)), h));
+#undef M
+}
+
+/* An if statement on p whose branches the callback fills. */
+static IrStmt *if_open(Xp *X, IrExpr *p, Sub *sb) {
+  IrStmt *s = ir_stmt(X->C, S_IF, X->pos);
+  s->a = p;
+  sub_open(X, sb);
+  return s;
+}
+
+/* Warp's quat_from_matrix of a (3x3 or 4x4, cols wide) into r: the
+ * branches as statements, so the adjoint follows the one taken, as
+ * Warp's adjoint does (its partials are those of this branch). */
+static void quat_from_mat(Xp *X, kern_scalar sc, IrExpr **a, int cols, IrExpr **r) {
+#define M(i, j) a[(i) * cols + (j)]
+  IrVar *q[4];
+  IrExpr *qe[4];
+  for (int k = 0; k < 4; k++) {
+    q[k] = ir_var(X->C, X->f, "qm", sty(sc));
+    assign(X, q[k], K(X, sc, 0.0));
+    qe[k] = ir_ref(X->C, q[k]);
+  }
+  IrExpr *tr = tmp(X, B(X, OP_ADD, sc, B(X, OP_ADD, sc, M(0, 0), M(1, 1)), M(2, 2)));
+  Sub s0, s1, s2, s3;
+  IrStmt *top = if_open(X, tmp(X, CMP(X, OP_GE, tr, K(X, sc, 0.0))), &s0);
+  qfm_case(X, sc, a, cols, -1, q);
+  top->body = sub_close(X, &s0);
+  sub_open(X, &s1);
+  /* md = m11 > m00 ? 1 : 0; m22 > m[md][md] ? 2 : md */
+  kern_scalar it = KERN_SCALAR_INT32;
+  IrExpr *p1 = tmp(X, CMP(X, OP_GT, M(1, 1), M(0, 0)));
+  IrExpr *md = SEL(X, p1, K(X, it, 1.0), K(X, it, 0.0));
+  IrExpr *dd = SEL(X, p1, M(1, 1), M(0, 0));
+  IrExpr *p2 = tmp(X, CMP(X, OP_GT, M(2, 2), dd));
+  md = SEL(X, p2, K(X, it, 2.0), md);
+  IrStmt *c0 = if_open(X, tmp(X, CMP(X, OP_EQ, md, K(X, it, 0.0))), &s2);
+  qfm_case(X, sc, a, cols, 0, q);
+  c0->body = sub_close(X, &s2);
+  sub_open(X, &s2);
+  IrStmt *c1 = if_open(X, tmp(X, CMP(X, OP_EQ, md, K(X, it, 1.0))), &s3);
+  qfm_case(X, sc, a, cols, 1, q);
+  c1->body = sub_close(X, &s3);
+  sub_open(X, &s3);
+  qfm_case(X, sc, a, cols, 2, q);
+  c1->orelse = sub_close(X, &s3);
+  put(X, c1);
+  c0->orelse = sub_close(X, &s2);
+  put(X, c0);
+  top->orelse = sub_close(X, &s1);
+  put(X, top);
+  quat_normalize(X, sc, qe, r);
+#undef M
+}
+
 /* Warp's cross(x, y) into r. */
 static void cross3(Xp *X, kern_scalar sc, IrExpr **x, IrExpr **y, IrExpr **r) {
   static const int ix[3][4] = {{1, 2, 2, 1}, {2, 0, 0, 2}, {0, 1, 1, 0}};
@@ -634,7 +711,8 @@ static bool quat_ok(int bi) {
   case BI_QUAT_FROM_AXIS_ANGLE: case BI_TRANSFORM_GET_ROTATION:
   case BI_QUAT_RPY: case BI_TRANSFORM_SET_ROTATION_COPY:
   case BI_QUAT_TO_RPY: case BI_QUAT_TWIST: case BI_QUAT_TWIST_ANGLE:
-  case BI_QUAT_TWIST_ANGLE_SIGNED:
+  case BI_QUAT_TWIST_ANGLE_SIGNED: case BI_TRANSFORM_COMPOSE:
+  case BI_QUAT_FROM_MATRIX:
     return true;
   default:
     return false;
@@ -650,7 +728,7 @@ static bool xform_ok(int bi) {
   case BI_TRANSFORM_INVERSE: case BI_TRANSFORM_MULTIPLY:
   case BI_TRANSFORM_TWIST: case BI_TRANSFORM_WRENCH:
   case BI_TRANSFORM_TO_MATRIX: case BI_TRANSFORM_SET_TRANSLATION_COPY:
-  case BI_TRANSFORM_SET_ROTATION_COPY:
+  case BI_TRANSFORM_SET_ROTATION_COPY: case BI_TRANSFORM_FROM_MATRIX:
     return true;
   default:
     return false;
@@ -1006,6 +1084,18 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
         t->cols != 4)
       refuse(X, "this wp.transform_to_matrix");
     break;
+  case BI_QUAT_FROM_MATRIX: case BI_TRANSFORM_FROM_MATRIX:
+    if (e->nargs != 1 || at[0]->kind != TY_MAT || at[0]->rows != at[0]->cols ||
+        (at[0]->rows != 3 && at[0]->rows != 4) || !fl ||
+        (bi == BI_QUAT_FROM_MATRIX ? !t->quat : !t->xform || at[0]->rows != 4))
+      refuse(X, arena_printf(X->C, "this wp.%s", bname(X, bi)));
+    break;
+  case BI_TRANSFORM_COMPOSE:
+    if (e->nargs != 3 || at[0]->kind != TY_VEC || at[0]->quat || at[0]->rows != 3 ||
+        !at[1]->quat || !ty_eq(at[2], at[0]) || t->kind != TY_MAT || t->rows != 4 ||
+        t->cols != 4)
+      refuse(X, "this wp.transform_compose");
+    break;
   case BI_QUAT_TO_RPY:
     if (e->nargs != 1 || !at[0]->quat || t->kind != TY_VEC || t->quat ||
         t->rows != 3 || sc != KERN_SCALAR_FLOAT32)
@@ -1290,6 +1380,14 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
                 SUB(one, MUL(two, ADD(MUL(y, y), MUL(z, z)))));
     return r;
   }
+  case BI_QUAT_FROM_MATRIX:
+    quat_from_mat(X, sc, a[0], at[0]->cols, r);
+    return r;
+  case BI_TRANSFORM_FROM_MATRIX: /* (the last column, quat_from_matrix) */
+    for (int k = 0; k < 3; k++)
+      r[k] = a[0][k * 4 + 3];
+    quat_from_mat(X, sc, a[0], 4, r + 3);
+    return r;
   case BI_QUAT_TWIST: { /* math.py: normalize(quat(p axis, q.w)) */
     IrExpr *p = twist_proj(X, sc, a[0], a[1]), *u[4];
     for (int k = 0; k < 3; k++)
@@ -1298,14 +1396,16 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     quat_normalize(X, sc, u, r);
     return r;
   }
-  case BI_TRANSFORM_TO_MATRIX: { /* (R p; 0 0 0 1), R = quat_to_matrix(q) */
+  case BI_TRANSFORM_TO_MATRIX: /* (R p; 0 0 0 1), R = quat_to_matrix(q) */
+  case BI_TRANSFORM_COMPOSE: { /* math.py's: (R diag(s) p; 0 0 0 1) */
+    bool cmp = bi == BI_TRANSFORM_COMPOSE;
     for (int j = 0; j < 3; j++) {
       IrExpr *u[3], *col[3];
       for (int i = 0; i < 3; i++)
         u[i] = K(X, sc, i == j ? 1.0 : 0.0);
-      quat_rotate(X, sc, a[0] + 3, u, false, col);
+      quat_rotate(X, sc, cmp ? a[1] : a[0] + 3, u, false, col);
       for (int i = 0; i < 3; i++)
-        r[i * 4 + j] = col[i];
+        r[i * 4 + j] = cmp ? MUL(a[2][j], col[i]) : col[i];
     }
     for (int i = 0; i < 3; i++)
       r[i * 4 + 3] = a[0][i];
