@@ -712,7 +712,7 @@ static bool quat_ok(int bi) {
   case BI_QUAT_RPY: case BI_TRANSFORM_SET_ROTATION_COPY:
   case BI_QUAT_TO_RPY: case BI_QUAT_TWIST: case BI_QUAT_TWIST_ANGLE:
   case BI_QUAT_TWIST_ANGLE_SIGNED: case BI_TRANSFORM_COMPOSE:
-  case BI_QUAT_FROM_MATRIX:
+  case BI_QUAT_FROM_MATRIX: case BI_TRANSFORM_DECOMPOSE:
     return true;
   default:
     return false;
@@ -933,6 +933,36 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
   }
 }
 
+/* Part b (a constant: 0 the position, 1 the rotation, 2 the scale) of
+ * math.py's transform_decompose(m), as extra.c's helper: the scale is the
+ * lengths of the first three columns, the rotation quat_from_matrix of
+ * those columns divided by their lengths (where not zero). */
+static IrExpr **decompose(Xp *X, IrExpr *e) {
+  const Type *m = e->args[0]->ty;
+  if (e->nargs != 2 || e->args[1]->kind != E_CONST || m->kind != TY_MAT ||
+      m->rows != 4 || m->cols != 4 || !isf(m->sc) || e->args[1]->ival > 2)
+    refuse(X, "this wp.transform_decompose");
+  need_agg(X, m);
+  kern_scalar sc = m->sc;
+  int part = (int)e->args[1]->ival;
+  IrExpr **a = xv(X, e->args[0]), **r = comps_new(X, part == 1 ? 4 : 3);
+  IrExpr *s[3], *R[9];
+  for (int j = 0; j < 3; j++) {
+    IrExpr *d = B(X, OP_ADD, sc, B(X, OP_MUL, sc, a[j], a[j]),
+                  B(X, OP_MUL, sc, a[4 + j], a[4 + j]));
+    d = B(X, OP_ADD, sc, d, B(X, OP_MUL, sc, a[8 + j], a[8 + j]));
+    s[j] = tmp(X, CALL(X, BI_SQRT, sc, 1, d, NULL));
+    IrExpr *nz = tmp(X, CMP(X, OP_NE, s[j], K(X, sc, 0.0)));
+    for (int i = 0; i < 3; i++)
+      R[i * 3 + j] = SEL(X, nz, B(X, OP_DIV, sc, a[i * 4 + j], s[j]), a[i * 4 + j]);
+  }
+  if (part == 1)
+    quat_from_mat(X, sc, R, 3, r);
+  for (int k = 0; k < 3 && part != 1; k++)
+    r[k] = part == 0 ? a[k * 4 + 3] : s[k];
+  return r;
+}
+
 /* Aggregate results of builtins, as vector_body's helpers compute them. */
 static IrExpr **vcall(Xp *X, IrExpr *e) {
   const Type *t = e->ty;
@@ -946,6 +976,8 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     at[i] = e->args[i]->ty;
   bool fl = isf(sc);
   check_kinds(X, e);
+  if (bi == BI_TRANSFORM_DECOMPOSE)
+    return decompose(X, e);
   switch (bi) {
   case BI_ADD: case BI_SUB: case BI_CW_MUL: case BI_CW_DIV:
     if (e->nargs != 2 || !ty_eq(at[0], t) || !ty_eq(at[1], t))
