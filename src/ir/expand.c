@@ -963,12 +963,42 @@ static IrExpr **decompose(Xp *X, IrExpr *e) {
   return r;
 }
 
+/* math.py's quat_from_euler(e, i, j, k) with constant axes, as extra.c's
+ * helper: q_k * (q_j * q_i), q_n the half-angle rotation about axis n
+ * (0 x, 1 y, any other z) by e[n] (Python's negative indices). */
+static IrExpr **from_euler(Xp *X, IrExpr *e) {
+  const Type *v = e->args[0]->ty;
+  if (e->nargs != 4 || v->kind != TY_VEC || v->quat || v->rows != 3 || !isf(v->sc))
+    refuse(X, "this wp.quat_from_euler");
+  for (int n = 1; n < 4; n++)
+    if (e->args[n]->kind != E_CONST)
+      refuse(X, "wp.quat_from_euler with axes that are not constants");
+  need_agg(X, v);
+  kern_scalar sc = v->sc;
+  IrExpr **a = xv(X, e->args[0]), *q[3][4];
+  for (int n = 0; n < 3; n++) {
+    int64_t ix = (int64_t)e->args[n + 1]->ival;
+    int ax = ix == 0 ? 0 : ix == 1 ? 1 : 2;
+    IrExpr *h = tmp(X, B(X, OP_MUL, sc, K(X, sc, 0.5), a[((ix % 3) + 3) % 3]));
+    for (int k = 0; k < 3; k++)
+      q[n][k] = K(X, sc, 0.0);
+    q[n][ax] = tmp(X, CALL(X, BI_SIN, sc, 1, h, NULL));
+    q[n][3] = tmp(X, CALL(X, BI_COS, sc, 1, h, NULL));
+  }
+  IrExpr **r = comps_new(X, 4), *ji[4];
+  quat_mul(X, sc, q[1], q[0], ji);
+  quat_mul(X, sc, q[2], ji, r);
+  return r;
+}
+
 /* Aggregate results of builtins, as vector_body's helpers compute them. */
 static IrExpr **vcall(Xp *X, IrExpr *e) {
   const Type *t = e->ty;
   need_agg(X, t);
   kern_scalar sc = t->sc;
   int n = ncomp(t), bi = e->bi;
+  if (bi == BI_QUAT_FROM_EULER)
+    return from_euler(X, e);
   if (e->nargs > 3)
     refuse(X, "this vector builtin");
   const Type *at[3] = {0};
