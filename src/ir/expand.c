@@ -713,6 +713,7 @@ static bool quat_ok(int bi) {
   case BI_QUAT_TO_RPY: case BI_QUAT_TWIST: case BI_QUAT_TWIST_ANGLE:
   case BI_QUAT_TWIST_ANGLE_SIGNED: case BI_TRANSFORM_COMPOSE:
   case BI_QUAT_FROM_MATRIX: case BI_TRANSFORM_DECOMPOSE:
+  case BI_QUAT_TO_AXIS_ANGLE:
     return true;
   default:
     return false;
@@ -811,6 +812,32 @@ static IrExpr *twist_angle(Xp *X, IrExpr *e) {
   return B(X, OP_MUL, sc, K(X, sc, 2.0), CALL(X, BI_ATAN2, sc, 2, p, b[3]));
 }
 
+/* Part b (a constant: 0 the axis, into r, 1 the angle, returned) of
+ * Warp's quat_to_axis_angle(q), as extra.c's helper: the normalised
+ * vector part v, negated when q.w < 0; 2 atan2(|v|, |q.w|).  (Warp's
+ * adjoint is this derivative wherever |v| > 0.) */
+static IrExpr *axis_angle(Xp *X, IrExpr *e, IrExpr **r) {
+  const Type *q = e->args[0]->ty;
+  if (e->nargs != 2 || !q->quat || e->args[1]->kind != E_CONST ||
+      e->args[1]->ival != (r ? 0u : 1u))
+    refuse(X, "this wp.quat_to_axis_angle");
+  need_agg(X, q);
+  kern_scalar sc = q->sc;
+  IrExpr **a = xv(X, e->args[0]);
+  IrExpr *l = tmp(X, CALL(X, BI_SQRT, sc, 1, vdot(X, sc, a, a, 3), NULL));
+  if (!r) {
+    IrExpr *w = CALL(X, BI_ABS, sc, 1, a[3], NULL);
+    return B(X, OP_MUL, sc, K(X, sc, 2.0), CALL(X, BI_ATAN2, sc, 2, l, w));
+  }
+  IrExpr *p = tmp(X, CMP(X, OP_GT, l, K(X, sc, 0.0)));
+  IrExpr *neg = tmp(X, CMP(X, OP_LT, a[3], K(X, sc, 0.0)));
+  for (int k = 0; k < 3; k++) {
+    IrExpr *n = SEL(X, p, ir_binary(X->C, OP_DIV, sty(sc), a[k], l), K(X, sc, 0.0));
+    r[k] = SEL(X, neg, NEG(X, n), n);
+  }
+  return NULL;
+}
+
 /* Scalar results of builtins on aggregates. */
 static IrExpr *scall_agg(Xp *X, IrExpr *e) {
   int bi = e->bi;
@@ -818,6 +845,8 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
     return norm_agg(X, e);
   if (bi == BI_QUAT_TWIST_ANGLE || bi == BI_QUAT_TWIST_ANGLE_SIGNED)
     return twist_angle(X, e);
+  if (bi == BI_QUAT_TO_AXIS_ANGLE)
+    return axis_angle(X, e, NULL);
   if (e->nargs < 1 || e->nargs > 2)
     refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, bi)));
   const Type *t = e->args[0]->ty;
@@ -1008,6 +1037,11 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
   check_kinds(X, e);
   if (bi == BI_TRANSFORM_DECOMPOSE)
     return decompose(X, e);
+  if (bi == BI_QUAT_TO_AXIS_ANGLE) {
+    IrExpr **r = comps_new(X, 3);
+    axis_angle(X, e, r);
+    return r;
+  }
   switch (bi) {
   case BI_ADD: case BI_SUB: case BI_CW_MUL: case BI_CW_DIV:
     if (e->nargs != 2 || !ty_eq(at[0], t) || !ty_eq(at[1], t))
