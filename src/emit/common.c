@@ -1944,6 +1944,35 @@ static void vk_dbg_atomic(Emit *E, Buf *b, const char *h, IrExpr *e) {
   buf_printf(b, ", %s)))", id.p);
 }
 
+static bool is_float_zero(const IrExpr *e) {
+  return e->kind == E_CONST && e->ty->kind == TY_SCALAR &&
+         sc_is_float(e->ty->sc) && e->fval == 0.0;
+}
+
+/* Note [vulkan constant zeros] in vulkan.c: a float scalar 0 - x as
+ * k_neg0(x), x * 0 and 0 * x as k_mulz(x, 0). Writes the call and returns
+ * true where e is one of them on the vulkan target. */
+bool emit_vk_zero_op(Emit *E, Buf *b, IrExpr *e) {
+  if (E->T->id != KERN_TARGET_VULKAN || e->kind != E_BINARY ||
+      !sc_is_float(e->ty->sc) || e->ty->kind != TY_SCALAR)
+    return false;
+  if (e->op == OP_SUB && is_float_zero(e->a) && !signbit(e->a->fval)) {
+    buf_puts(b, "k_neg0(");
+    emit_expr(E, b, e->b);
+    buf_puts(b, ")");
+    return true;
+  }
+  if (e->op != OP_MUL || (!is_float_zero(e->a) && !is_float_zero(e->b)))
+    return false;
+  bool left = is_float_zero(e->a);
+  buf_puts(b, "k_mulz(");
+  emit_expr(E, b, left ? e->b : e->a);
+  buf_puts(b, ", ");
+  emit_expr(E, b, left ? e->a : e->b);
+  buf_puts(b, ")");
+  return true;
+}
+
 /* Operators, conditionals and casts: a parenthesized C expression whose
  * result is cast back to the IR type where C would promote it. */
 static void emit_operator(Emit *E, Buf *b, IrExpr *e) {
@@ -1973,6 +2002,10 @@ static void emit_operator(Emit *E, Buf *b, IrExpr *e) {
       buf_puts(b, ", ");
       emit_expr(E, b, e->b);
       buf_puts(b, "))");
+      return;
+    }
+    if (emit_vk_zero_op(E, b, e)) {
+      buf_puts(b, ")");
       return;
     }
     buf_puts(b, "(");

@@ -1264,6 +1264,17 @@ static void typing(Emit *E, const char *s, size_t n, Buf *o) {
  * the fused result. Every step is `precise`, so no driver reassociates
  * it. */
 
+/* Note [vulkan constant zeros]: Warp's scalar -x is 0 - x (+0.0 for x =
+ * +0.0), and x * 0.0 keeps x's sign (-0.0 for x < 0) and is NaN for an
+ * infinite x.  lavapipe's code generator takes an operand that is the
+ * constant 0 as a short cut (0 - x gives -x, x * 0 gives 0), `precise` or
+ * not, and with SignedZeroInfNanPreserve declared too
+ * (KERN_VULKAN_FLOAT_CONTROLS=1, Mesa 22.3.6, 2026-11-29).  So the vulkan target writes a float
+ * scalar 0 - x as k_neg0(x), a select with no constant operand to fold,
+ * and x * 0 as k_mulz(x, 0), the product's sign bit from the bits (NaN for
+ * NaN or infinite x).  Warp code rarely multiplies by a literal zero;
+ * negation costs a compare and a select on NVIDIA where it was one add. */
+
 /* Note [precise: no contraction]: kern's CPU, CUDA (--fmad=false) and
  * OpenCL targets never contract a * b + c into one fma, and Warp's goldens
  * are computed that way. SPIR-V lets a driver contract unless the result
@@ -1614,6 +1625,14 @@ static void vk_finish(Emit *E, Buf *text) {
            "precise double copysign(double a, double b) { return uint64BitsToDouble("
            "(doubleBitsToUint64(a) & 0x7ffffffffffffffful) | "
            "(doubleBitsToUint64(b) & 0x8000000000000000ul)); }\n"
+           /* Note [vulkan constant zeros] */
+           "#define K_ZERO_OPS(T, BITS, FROM, S, N) "
+           "precise T k_neg0(T x) { return x == T(0) ? T(0) : -x; } "
+           "precise T k_mulz(T x, T z) { return isnan(x) ? x : isinf(x) ? "
+           "FROM(N) : FROM((BITS(x) ^ BITS(z)) & S); }\n"
+           "K_ZERO_OPS(float, floatBitsToUint, uintBitsToFloat, 0x80000000u, 0xffc00000u)\n"
+           "K_ZERO_OPS(double, doubleBitsToUint64, uint64BitsToDouble, "
+           "0x8000000000000000ul, 0xfff8000000000000ul)\n"
            "bool isfinite(float x) { return !isinf(x) && !isnan(x); }\n"
            "bool isfinite(double x) { return !isinf(x) && !isnan(x); }\n"
            /* Note [correctly rounded division and sqrt] */
