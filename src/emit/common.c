@@ -647,6 +647,14 @@ static void scalar_body(Emit *E, Buf *b, int bi, const Type *ret,
   if (E->T->id == KERN_TARGET_OPENCL && isf && sc != KERN_SCALAR_FLOAT16 &&
       sc != KERN_SCALAR_BFLOAT16 && ocl_math_body(E, b, bi, sc))
     return;
+  if (E->T->id == KERN_TARGET_VULKAN && sc == KERN_SCALAR_INT64 &&
+      (bi == BI_ABS || bi == BI_SIGN || bi == BI_STEP)) {
+    /* Note [vulkan int64 compares]: the sign bit, not a < 0 */
+    buf_puts(b, bi == BI_ABS ? "  return (a ^ (a >> 63)) - (a >> 63);\n"
+                : bi == BI_SIGN ? "  return (a >> 63) | 1l;\n"
+                : "  return int64_t(uint64_t(a) >> 63);\n");
+    return;
+  }
   switch (bi) {
   case BI_ABS:
     if (isf)

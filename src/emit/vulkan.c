@@ -1275,6 +1275,14 @@ static void typing(Emit *E, const char *s, size_t n, Buf *o) {
  * NaN or infinite x).  Warp code rarely multiplies by a literal zero;
  * negation costs a compare and a select on NVIDIA where it was one add. */
 
+/* Note [vulkan int64 compares]: lavapipe (Mesa 22.3.6) compares an int64
+ * converted from an int32 wrongly with a constant: for v = int64(x - 2)
+ * with x = 0, v < 0 and v < 1 were false and -1 < v true, while v >> 32
+ * was -1 and v * 3 negative.  wp.sign, wp.step and wp.abs of an int64
+ * therefore take the sign bit (a >> 63) on the vulkan target: as cheap as
+ * the compare anywhere, and right on lavapipe.  A user's own int64
+ * compare is still the driver's. */
+
 /* Note [precise: no contraction]: kern's CPU, CUDA (--fmad=false) and
  * OpenCL targets never contract a * b + c into one fma, and Warp's goldens
  * are computed that way. SPIR-V lets a driver contract unless the result
