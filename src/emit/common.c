@@ -2061,6 +2061,15 @@ static void emit_operator(Emit *E, Buf *b, IrExpr *e) {
       return;
     }
     buf_printf(b, "((%s)(", emit_ctype(E, e->ty));
+    if (E->T->id == KERN_TARGET_VULKAN && e->a->ty->kind == TY_SCALAR &&
+        e->a->ty->sc == KERN_SCALAR_FLOAT64 && (e->ty->sc == KERN_SCALAR_INT64 ||
+                                      e->ty->sc == KERN_SCALAR_UINT64)) {
+      /* Note [vulkan float to int64] in vulkan.c */
+      buf_puts(b, "k_trunc(");
+      emit_expr(E, b, e->a);
+      buf_puts(b, ")))");
+      return;
+    }
     emit_expr(E, b, e->a);
     buf_puts(b, "))");
     return;

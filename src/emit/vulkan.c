@@ -1283,6 +1283,14 @@ static void typing(Emit *E, const char *s, size_t n, Buf *o) {
  * the compare anywhere, and right on lavapipe.  A user's own int64
  * compare is still the driver's. */
 
+/* Note [vulkan float to int64]: lavapipe's (Mesa 22.3.6) float64 trunc
+ * returns x itself for |x| >= 2^31 (wp.trunc(3403510261.7) gave
+ * 3403510261.7; floor and ceil are right), and it rewrites
+ * float64(int64(x)) as trunc(x), so wp.float64(wp.int64(x)) kept x's
+ * fraction.  The vulkan target's trunc of a double is floor or ceil by the
+ * sign (k_trunc), and a float64 converted to an int64 or uint64 goes
+ * through it: the driver's trunc of an integral value is right. */
+
 /* Note [precise: no contraction]: kern's CPU, CUDA (--fmad=false) and
  * OpenCL targets never contract a * b + c into one fma, and Warp's goldens
  * are computed that way. SPIR-V lets a driver contract unless the result
@@ -1603,6 +1611,9 @@ static void vk_finish(Emit *E, Buf *text) {
            "#define K_REM(T) T k_rem(T a, T b) { return a - (a / b) * b; }\n"
            "K_REM(int8_t) K_REM(int16_t) K_REM(int32_t) K_REM(int64_t)\n"
            "K_REM(uint8_t) K_REM(uint16_t) K_REM(uint32_t) K_REM(uint64_t)\n"
+           /* Note [vulkan float to int64] */
+           "precise double k_trunc(double x) { return x < 0.0lf ? ceil(x) : floor(x); }\n"
+           "precise float k_trunc(float x) { return trunc(x); }\n#define trunc k_trunc\n"
            "precise float k_cround(float x) { precise float t = trunc(x); "
            "return abs(x - t) >= 0.5f ? t + sign(x) : t; }\n"
            "precise double k_cround(double x) { precise double t = trunc(x); "
