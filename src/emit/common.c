@@ -2003,7 +2003,8 @@ static void emit_operator(Emit *E, Buf *b, IrExpr *e) {
     if (!cmp)
       buf_printf(b, "((%s)", emit_ctype(E, e->ty));
     if (e->op == OP_DIV && E->T->id == KERN_TARGET_VULKAN &&
-        e->ty->kind == TY_SCALAR && e->ty->sc == KERN_SCALAR_FLOAT32) {
+        e->ty->kind == TY_SCALAR && (e->ty->sc == KERN_SCALAR_FLOAT32 ||
+                                     e->ty->sc == KERN_SCALAR_FLOAT64)) {
       /* Note [correctly rounded division and sqrt] in vulkan.c */
       buf_puts(b, "k_fdiv(");
       emit_expr(E, b, e->a);
