@@ -1273,7 +1273,12 @@ static void typing(Emit *E, const char *s, size_t n, Buf *o) {
  * scalar 0 - x as k_neg0(x), a select with no constant operand to fold,
  * and x * 0 as k_mulz(x, 0), the product's sign bit from the bits (NaN for
  * NaN or infinite x).  Warp code rarely multiplies by a literal zero;
- * negation costs a compare and a select on NVIDIA where it was one add. */
+ * negation costs a compare and a select on NVIDIA where it was one add.
+ * Division has the same short cuts (x / 0 undefined: 0 for the local
+ * z = wp.float64(0.0) of x / z; 0 / x is 0 for x = 0), reached through
+ * constants the driver propagates, not only literals: k_fdiv (float32 and
+ * float64) takes a zero operand through k_divz, the result from the bits
+ * (inf, NaN or a signed zero). */
 
 /* Note [vulkan int64 compares]: lavapipe (Mesa 22.3.6) compares an int64
  * converted from an int32 wrongly with a constant: for v = int64(x - 2)
