@@ -647,6 +647,14 @@ static void scalar_body(Emit *E, Buf *b, int bi, const Type *ret,
   if (E->T->id == KERN_TARGET_OPENCL && isf && sc != KERN_SCALAR_FLOAT16 &&
       sc != KERN_SCALAR_BFLOAT16 && ocl_math_body(E, b, bi, sc))
     return;
+  if (E->T->id == KERN_TARGET_VULKAN && sc == KERN_SCALAR_INT64 &&
+      (bi == BI_ABS || bi == BI_SIGN || bi == BI_STEP)) {
+    /* Note [vulkan int64 compares]: the sign bit, not a < 0 */
+    buf_puts(b, bi == BI_ABS ? "  return (a ^ (a >> 63)) - (a >> 63);\n"
+                : bi == BI_SIGN ? "  return (a >> 63) | 1l;\n"
+                : "  return int64_t(uint64_t(a) >> 63);\n");
+    return;
+  }
   switch (bi) {
   case BI_ABS:
     if (isf)
@@ -1944,6 +1952,35 @@ static void vk_dbg_atomic(Emit *E, Buf *b, const char *h, IrExpr *e) {
   buf_printf(b, ", %s)))", id.p);
 }
 
+static bool is_float_zero(const IrExpr *e) {
+  return e->kind == E_CONST && e->ty->kind == TY_SCALAR &&
+         sc_is_float(e->ty->sc) && e->fval == 0.0;
+}
+
+/* Note [vulkan constant zeros] in vulkan.c: a float scalar 0 - x as
+ * k_neg0(x), x * 0 and 0 * x as k_mulz(x, 0). Writes the call and returns
+ * true where e is one of them on the vulkan target. */
+bool emit_vk_zero_op(Emit *E, Buf *b, IrExpr *e) {
+  if (E->T->id != KERN_TARGET_VULKAN || e->kind != E_BINARY ||
+      !sc_is_float(e->ty->sc) || e->ty->kind != TY_SCALAR)
+    return false;
+  if (e->op == OP_SUB && is_float_zero(e->a) && !signbit(e->a->fval)) {
+    buf_puts(b, "k_neg0(");
+    emit_expr(E, b, e->b);
+    buf_puts(b, ")");
+    return true;
+  }
+  if (e->op != OP_MUL || (!is_float_zero(e->a) && !is_float_zero(e->b)))
+    return false;
+  bool left = is_float_zero(e->a);
+  buf_puts(b, "k_mulz(");
+  emit_expr(E, b, left ? e->b : e->a);
+  buf_puts(b, ", ");
+  emit_expr(E, b, left ? e->a : e->b);
+  buf_puts(b, ")");
+  return true;
+}
+
 /* Operators, conditionals and casts: a parenthesized C expression whose
  * result is cast back to the IR type where C would promote it. */
 static void emit_operator(Emit *E, Buf *b, IrExpr *e) {
@@ -1966,13 +2003,18 @@ static void emit_operator(Emit *E, Buf *b, IrExpr *e) {
     if (!cmp)
       buf_printf(b, "((%s)", emit_ctype(E, e->ty));
     if (e->op == OP_DIV && E->T->id == KERN_TARGET_VULKAN &&
-        e->ty->kind == TY_SCALAR && e->ty->sc == KERN_SCALAR_FLOAT32) {
+        e->ty->kind == TY_SCALAR && (e->ty->sc == KERN_SCALAR_FLOAT32 ||
+                                     e->ty->sc == KERN_SCALAR_FLOAT64)) {
       /* Note [correctly rounded division and sqrt] in vulkan.c */
       buf_puts(b, "k_fdiv(");
       emit_expr(E, b, e->a);
       buf_puts(b, ", ");
       emit_expr(E, b, e->b);
       buf_puts(b, "))");
+      return;
+    }
+    if (emit_vk_zero_op(E, b, e)) {
+      buf_puts(b, ")");
       return;
     }
     buf_puts(b, "(");
@@ -2020,6 +2062,15 @@ static void emit_operator(Emit *E, Buf *b, IrExpr *e) {
       return;
     }
     buf_printf(b, "((%s)(", emit_ctype(E, e->ty));
+    if (E->T->id == KERN_TARGET_VULKAN && e->a->ty->kind == TY_SCALAR &&
+        e->a->ty->sc == KERN_SCALAR_FLOAT64 && (e->ty->sc == KERN_SCALAR_INT64 ||
+                                      e->ty->sc == KERN_SCALAR_UINT64)) {
+      /* Note [vulkan float to int64] in vulkan.c */
+      buf_puts(b, "k_trunc(");
+      emit_expr(E, b, e->a);
+      buf_puts(b, ")))");
+      return;
+    }
     emit_expr(E, b, e->a);
     buf_puts(b, "))");
     return;

@@ -184,6 +184,7 @@ const char *emit_lowp_bits(Emit *E, const Type *t, bool load); /* NaN payloads k
 const char *emit_lowp_atomic(Emit *E, int bi, const Type *t);
 bool emit_lowp_expr(Emit *E, Buf *b, IrExpr *e);
 const char *emit_lowp_stored(Emit *E, const Type *t, IrExpr *e);
+bool emit_vk_zero_op(Emit *E, Buf *b, IrExpr *e);
 
 /* extra.c: the helper of one of the builtins in BUILTIN_LIST_EXTRA, in b;
  * false if bi is not one of them. */

@@ -376,12 +376,14 @@ const char *emit_lowp_stored(Emit *E, const Type *t, IrExpr *e) {
   buf_printf(&b, "%s(", emit_lowp_mem(E, t, false));
   if (t->kind == TY_SCALAR && e->kind == E_BINARY &&
       (e->op == OP_ADD || e->op == OP_SUB || e->op == OP_MUL || e->op == OP_DIV)) {
-    buf_puts(&b, "(");
-    emit_expr(E, &b, e->a);
-    buf_printf(&b, ") %s (", e->op == OP_ADD ? "+" : e->op == OP_SUB ? "-"
-                             : e->op == OP_MUL ? "*" : "/");
-    emit_expr(E, &b, e->b);
-    buf_puts(&b, ")");
+    if (!emit_vk_zero_op(E, &b, e)) {
+      buf_puts(&b, "(");
+      emit_expr(E, &b, e->a);
+      buf_printf(&b, ") %s (", e->op == OP_ADD ? "+" : e->op == OP_SUB ? "-"
+                               : e->op == OP_MUL ? "*" : "/");
+      emit_expr(E, &b, e->b);
+      buf_puts(&b, ")");
+    }
   } else {
     emit_expr(E, &b, e);
   }
@@ -724,12 +726,16 @@ bool emit_lowp_expr(Emit *E, Buf *b, IrExpr *e) {
   case E_BINARY:
     if (!emit_lowp(t) || (e->op >= OP_LT && e->op <= OP_NE))
       return false;
-    buf_printf(b, "%s((", emit_lowp_round(E, t));
-    emit_expr(E, b, e->a);
-    buf_printf(b, ") %s (", e->op == OP_ADD ? "+" : e->op == OP_SUB ? "-"
-                            : e->op == OP_MUL ? "*" : "/");
-    emit_expr(E, b, e->b);
-    buf_puts(b, "))");
+    buf_printf(b, "%s(", emit_lowp_round(E, t));
+    if (!emit_vk_zero_op(E, b, e)) {
+      buf_puts(b, "(");
+      emit_expr(E, b, e->a);
+      buf_printf(b, ") %s (", e->op == OP_ADD ? "+" : e->op == OP_SUB ? "-"
+                              : e->op == OP_MUL ? "*" : "/");
+      emit_expr(E, b, e->b);
+      buf_puts(b, ")");
+    }
+    buf_puts(b, ")");
     return true;
   case E_CAST: {
     const Type *from = e->a->ty;

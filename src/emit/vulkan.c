@@ -1271,6 +1271,38 @@ static void typing(Emit *E, const char *s, size_t n, Buf *o) {
  * the fused result. Every step is `precise`, so no driver reassociates
  * it. */
 
+/* Note [vulkan constant zeros]: Warp's scalar -x is 0 - x (+0.0 for x =
+ * +0.0), and x * 0.0 keeps x's sign (-0.0 for x < 0) and is NaN for an
+ * infinite x.  lavapipe's code generator takes an operand that is the
+ * constant 0 as a short cut (0 - x gives -x, x * 0 gives 0), `precise` or
+ * not, and with SignedZeroInfNanPreserve declared too
+ * (KERN_VULKAN_FLOAT_CONTROLS=1, Mesa 22.3.6, 2026-11-29).  So the vulkan target writes a float
+ * scalar 0 - x as k_neg0(x), a select with no constant operand to fold,
+ * and x * 0 as k_mulz(x, 0), the product's sign bit from the bits (NaN for
+ * NaN or infinite x).  Warp code rarely multiplies by a literal zero;
+ * negation costs a compare and a select on NVIDIA where it was one add.
+ * Division has the same short cuts (x / 0 undefined: 0 for the local
+ * z = wp.float64(0.0) of x / z; 0 / x is 0 for x = 0), reached through
+ * constants the driver propagates, not only literals: k_fdiv (float32 and
+ * float64) takes a zero operand through k_divz, the result from the bits
+ * (inf, NaN or a signed zero). */
+
+/* Note [vulkan int64 compares]: lavapipe (Mesa 22.3.6) compares an int64
+ * converted from an int32 wrongly with a constant: for v = int64(x - 2)
+ * with x = 0, v < 0 and v < 1 were false and -1 < v true, while v >> 32
+ * was -1 and v * 3 negative.  wp.sign, wp.step and wp.abs of an int64
+ * therefore take the sign bit (a >> 63) on the vulkan target: as cheap as
+ * the compare anywhere, and right on lavapipe.  A user's own int64
+ * compare is still the driver's. */
+
+/* Note [vulkan float to int64]: lavapipe's (Mesa 22.3.6) float64 trunc
+ * returns x itself for |x| >= 2^31 (wp.trunc(3403510261.7) gave
+ * 3403510261.7; floor and ceil are right), and it rewrites
+ * float64(int64(x)) as trunc(x), so wp.float64(wp.int64(x)) kept x's
+ * fraction.  The vulkan target's trunc of a double is floor or ceil by the
+ * sign (k_trunc), and a float64 converted to an int64 or uint64 goes
+ * through it: the driver's trunc of an integral value is right. */
+
 /* Note [precise: no contraction]: kern's CPU, CUDA (--fmad=false) and
  * OpenCL targets never contract a * b + c into one fma, and Warp's goldens
  * are computed that way. SPIR-V lets a driver contract unless the result
@@ -1591,6 +1623,9 @@ static void vk_finish(Emit *E, Buf *text) {
            "#define K_REM(T) T k_rem(T a, T b) { return a - (a / b) * b; }\n"
            "K_REM(int8_t) K_REM(int16_t) K_REM(int32_t) K_REM(int64_t)\n"
            "K_REM(uint8_t) K_REM(uint16_t) K_REM(uint32_t) K_REM(uint64_t)\n"
+           /* Note [vulkan float to int64] */
+           "precise double k_trunc(double x) { return x < 0.0lf ? ceil(x) : floor(x); }\n"
+           "precise float k_trunc(float x) { return trunc(x); }\n#define trunc k_trunc\n"
            "precise float k_cround(float x) { precise float t = trunc(x); "
            "return abs(x - t) >= 0.5f ? t + sign(x) : t; }\n"
            "precise double k_cround(double x) { precise double t = trunc(x); "
@@ -1621,6 +1656,14 @@ static void vk_finish(Emit *E, Buf *text) {
            "precise double copysign(double a, double b) { return uint64BitsToDouble("
            "(doubleBitsToUint64(a) & 0x7ffffffffffffffful) | "
            "(doubleBitsToUint64(b) & 0x8000000000000000ul)); }\n"
+           /* Note [vulkan constant zeros] */
+           "#define K_ZERO_OPS(T, BITS, FROM, S, N) "
+           "precise T k_neg0(T x) { return x == T(0) ? T(0) : -x; } "
+           "precise T k_mulz(T x, T z) { return isnan(x) ? x : isinf(x) ? "
+           "FROM(N) : FROM((BITS(x) ^ BITS(z)) & S); }\n"
+           "K_ZERO_OPS(float, floatBitsToUint, uintBitsToFloat, 0x80000000u, 0xffc00000u)\n"
+           "K_ZERO_OPS(double, doubleBitsToUint64, uint64BitsToDouble, "
+           "0x8000000000000000ul, 0xfff8000000000000ul)\n"
            "bool isfinite(float x) { return !isinf(x) && !isnan(x); }\n"
            "bool isfinite(double x) { return !isinf(x) && !isnan(x); }\n"
            /* Note [correctly rounded division and sqrt] */
@@ -1635,11 +1678,20 @@ static void vk_finish(Emit *E, Buf *text) {
            "  precise double pd = sq ? md * md : md * B;\n"
            "  if (pu < A) Q = up; else if (pd > A) Q = dn;\n"
            "  return q < 0.0f ? -Q : Q;\n}\n"
+           /* Note [vulkan constant zeros]: a zero operand of a division */
+           "#define K_DIVZ(T, BITS, FROM, S, INF, N, Z) precise T k_divz(T a, T b) { "
+           "if (isnan(a) || isnan(b) || (a == T(0) && b == T(0))) return FROM(N); "
+           "return FROM((b == T(0) ? INF : Z) | ((BITS(a) ^ BITS(b)) & S)); }\n"
+           "K_DIVZ(float, floatBitsToUint, uintBitsToFloat, 0x80000000u, 0x7f800000u, 0xffc00000u, 0u)\n"
+           "K_DIVZ(double, doubleBitsToUint64, uint64BitsToDouble, 0x8000000000000000ul, "
+           "0x7ff0000000000000ul, 0xfff8000000000000ul, 0ul)\n"
            "precise float k_fdiv(float a, float b) {\n"
+           "  if (a == 0.0f || b == 0.0f) return k_divz(a, b);\n"
            "  precise float q = float(double(a) / double(b));\n"
-           "  if (isinf(a) || isinf(b) || b == 0.0f) return q;\n"
+           "  if (isinf(a) || isinf(b)) return q;\n"
            "  return k_fround1(q, abs(double(a)), abs(double(b)), false);\n}\n"
-           "precise double k_fdiv(double a, double b) { return a / b; }\n"
+           "precise double k_fdiv(double a, double b) { "
+           "return a == 0.0lf || b == 0.0lf ? k_divz(a, b) : a / b; }\n"
            "precise float k_fsqrt(float x) {\n"
            "  precise float s = float(sqrt(double(x)));\n"
            "  if (!(x > 0.0f) || isinf(x)) return s;\n"
