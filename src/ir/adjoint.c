@@ -1237,11 +1237,48 @@ static bool has_cont(IrStmt *s) {
 
 static void append(IrStmt **head, IrStmt *rest);
 
+/* whether s, or a statement nested in it outside loops, is a jump */
+static bool has_jump(IrStmt *s, IrStmtKind k) {
+  for (; s; s = s->next)
+    if (s->kind == k || (k == S_RETURN && s->kind == S_KRETURN) ||
+        (s->kind != S_FOR && s->kind != S_WHILE &&
+         (has_jump(s->body, k) || has_jump(s->orelse, k))))
+      return true;
+  return false;
+}
+
+/* Note [tail paths]: a branch that jumps (continue; return, k ==
+ * S_RETURN) on only some of its paths, `if c: A; if d: jump; B` then
+ * REST: the normalized block ends in the `if` holding the jump (the
+ * jump's rest moved into its other branch), so REST goes to the end of
+ * every path that does not jump, in both branches: `if c: A; if d: jump
+ * else: B; REST` else `REST`.  REST's statements are shared by the
+ * paths (built once per path, as an unrolled loop's body is once per
+ * iteration), so a path that jumps neither runs nor reverses them, as
+ * Warp's jump skips them, and the gradient of each path is its own. */
+static void append_ends(IrStmt **head, IrStmt *rest, IrStmtKind k) {
+  while (*head && (*head)->next)
+    head = &(*head)->next;
+  IrStmt *s = *head;
+  if (!s) {
+    *head = rest;
+  } else if (s->kind == k || (k == S_RETURN && s->kind == S_KRETURN)) {
+    return;
+  } else if (s->kind == S_IF &&
+             (has_jump(s->body, k) || has_jump(s->orelse, k))) {
+    append_ends(&s->body, rest, k);
+    append_ends(&s->orelse, rest, k);
+  } else {
+    s->next = rest;
+  }
+}
+
 /* Warp guards the rest of an unrolled iteration after a continue
  * (lower_unrolled_continues): the statements after an `if` whose branch
  * always continues move into its other branch, as norm_returns does for
  * returns, so every continue ends its iteration's statements and is a
- * no-op there.  Returns whether the block always continues. */
+ * no-op there (Note [tail paths] where it does on only some paths).
+ * Returns whether the block always continues. */
 static bool norm_conts(Ad *D, IrStmt **head) {
   for (IrStmt **p = head; *p; p = &(*p)->next) {
     IrStmt *s = *p;
@@ -1263,9 +1300,15 @@ static bool norm_conts(Ad *D, IrStmt **head) {
       append(t ? &s->orelse : &s->body, rest);
       return norm_conts(D, t ? &s->orelse : &s->body);
     }
-    D->pos = s->pos;
-    if (has_cont(s->body) || has_cont(s->orelse))
-      refuse(D, "a continue that ends only some paths of its branch");
+    if (has_cont(s->body) || has_cont(s->orelse)) {
+      /* a continue on only some paths of a branch: what follows the
+       * `if` goes to the end of each of its paths that goes on */
+      s->next = NULL;
+      bool r = norm_conts(D, &rest);
+      append_ends(&s->body, rest, S_CONTINUE);
+      append_ends(&s->orelse, rest, S_CONTINUE);
+      return r;
+    }
   }
   return false;
 }
@@ -1664,9 +1707,9 @@ static void append(IrStmt **head, IrStmt *rest) {
  * the reverse sweep, so what follows the return neither runs nor is
  * reversed.  The same, structured: the statements after an `if` whose
  * branch always returns move into its other branch, so every return ends
- * the kernel's statements and is dropped.  Returns whether the block
- * always returns; a return anywhere else (in a loop, in a branch that
- * returns only sometimes) is refused. */
+ * the kernel's statements and is dropped; after a branch that returns on
+ * only some of its paths, what follows goes to the end of the others
+ * (Note [tail paths]).  Returns whether the block always returns. */
 static bool norm_returns(Ad *D, IrStmt **head) {
   for (IrStmt **p = head; *p; p = &(*p)->next) {
     IrStmt *s = *p;
@@ -1705,9 +1748,13 @@ static bool norm_returns(Ad *D, IrStmt **head) {
         return true;
       return false;
     }
-    D->pos = s->pos;
-    if (has_ret_nl(s->body) || has_ret_nl(s->orelse))
-      refuse(D, "a return that ends only some paths of its branch");
+    if (has_ret_nl(s->body) || has_ret_nl(s->orelse)) {
+      s->next = NULL; /* Note [tail paths] */
+      bool r = norm_returns(D, &rest);
+      append_ends(&s->body, rest, S_RETURN);
+      append_ends(&s->orelse, rest, S_RETURN);
+      return r;
+    }
   }
   return false;
 }

@@ -83,6 +83,26 @@ static const char fd_src[] =
     "    r = wp.sqrt(x[i] * v1)\n"
     "    out[i] = x[i] * x[i] + wp.sign(x[i]) + wp.step(x[i]) + x[i] // wp.float64(0.25) + wp.float64(wp.randf(state))\n"
     "\n"
+    "# a continue and a return that end only some paths of their branch\n"
+    "@wp.kernel\n"
+    "def k_paths(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64), n: int):\n"
+    "    i = wp.tid()\n"
+    "    s = x[i] + wp.float64(0.5)\n"
+    "    for k in range(4):\n"
+    "        if (k + i) % 2 == 0:\n"
+    "            s = s * wp.float64(0.75) + wp.sin(s)\n"
+    "            if k == 2:\n"
+    "                continue\n"
+    "            s = s * s\n"
+    "        s = s * wp.float64(0.5) + x[i]\n"
+    "    if i % 3 != 1:\n"
+    "        s = wp.exp(s * wp.float64(0.1))\n"
+    "        if i == 2:\n"
+    "            out[i] = s * x[i]\n"
+    "            return\n"
+    "        s = s + x[i] * x[i]\n"
+    "    out[i] = s * wp.cos(x[i])\n"
+    "\n"
     "# forward mode only: the adjoint refuses break, continue and a return in a loop\n"
     "@wp.kernel\n"
     "def k_jump(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64), n: int):\n"
@@ -508,14 +528,6 @@ static const struct {
     {"    while x < 9.0:\n        if x > 2.0:\n            return\n"
      "        x = x * 2.0\n    out[i] = x\n",
      "autodiff of a return statement in a while loop is not supported yet", 7},
-    {"    if x > 1.0:\n        if x > 2.0:\n            return\n"
-     "        x = x * 2.0\n    out[i] = x\n",
-     "autodiff of a return that ends only some paths of its branch is not "
-     "supported yet", 7},
-    {"    for k in range(3):\n        if x > 2.0:\n            if x > 3.0:\n"
-     "                continue\n            x = x * 2.0\n    out[i] = x\n",
-     "autodiff of a continue that ends only some paths of its branch is not "
-     "supported yet", 8},
     {"    wp.atomic_exch(out, 0, x)\n",
      "autodiff of wp.atomic_exch on floats is not supported yet", 7},
     {"    old = wp.atomic_add(out, 0, x)\n    out[i] = old\n",
@@ -761,12 +773,14 @@ int main(int argc, char **argv) {
   finite_differences(m, "k_loop");
   finite_differences(m, "k_atomic");
   finite_differences(m, "k_zero");
+  finite_differences(m, "k_paths");
   tangent(m, "k_math", true);
   tangent(m, "k_vec", true);
   tangent(m, "k_branch", true);
   tangent(m, "k_loop", true);
   tangent(m, "k_atomic", true);
   tangent(m, "k_zero", true);
+  tangent(m, "k_paths", true);
   tangent(m, "k_jump", false);
   tangent_api();
   enable_backward();
