@@ -94,6 +94,7 @@ typedef struct Ad {
   int ingrad;       /* custom adjoints being built (Note [custom adjoints]) */
   IrVar *rflag;     /* the innermost dynamic loop's "returned" flag (Note
                      * [adjoint jumps]), or NULL */
+  int tail_copies;  /* statements copied by Note [tail paths] */
 } Ad;
 
 static _Noreturn void refuse(Ad *D, const char *what) {
@@ -1236,6 +1237,7 @@ static bool has_cont(IrStmt *s) {
 }
 
 static void append(IrStmt **head, IrStmt *rest);
+static IrStmt *copy_body(Compiler *C, IrStmt *s);
 
 /* whether s, or a statement nested in it outside loops, is a jump */
 static bool has_jump(IrStmt *s, IrStmtKind k) {
@@ -1252,25 +1254,57 @@ static bool has_jump(IrStmt *s, IrStmtKind k) {
  * REST: the normalized block ends in the `if` holding the jump (the
  * jump's rest moved into its other branch), so REST goes to the end of
  * every path that does not jump, in both branches: `if c: A; if d: jump
- * else: B; REST` else `REST`.  REST's statements are shared by the
- * paths (built once per path, as an unrolled loop's body is once per
- * iteration), so a path that jumps neither runs nor reverses them, as
- * Warp's jump skips them, and the gradient of each path is its own. */
-static void append_ends(IrStmt **head, IrStmt *rest, IrStmtKind k) {
+ * else: B; REST` else `REST`.  Each path gets its own copy of REST
+ * (built once per path, as an unrolled loop's body is once per
+ * iteration), so a path that jumps neither runs nor reverses it, as
+ * Warp's jump skips it, and the gradient of each path is its own.  Warp
+ * guards REST with a flag instead; the copies grow with the paths, so
+ * past KERN_TAIL_COPIES copied statements the adjoint is refused. */
+enum { KERN_TAIL_COPIES = 20000 };
+
+static int count_stmts(IrStmt *s) {
+  int n = 0;
+  for (; s; s = s->next)
+    n += 1 + count_stmts(s->body) + count_stmts(s->orelse);
+  return n;
+}
+
+/* appends rest, or a copy of it once *first is false */
+static void append_ends_at(Ad *D, IrStmt **head, IrStmt *rest, IrStmtKind k,
+                           bool *first) {
   while (*head && (*head)->next)
     head = &(*head)->next;
   IrStmt *s = *head;
-  if (!s) {
-    *head = rest;
-  } else if (s->kind == k || (k == S_RETURN && s->kind == S_KRETURN)) {
+  if (s && (s->kind == k || (k == S_RETURN && s->kind == S_KRETURN)))
     return;
-  } else if (s->kind == S_IF &&
-             (has_jump(s->body, k) || has_jump(s->orelse, k))) {
-    append_ends(&s->body, rest, k);
-    append_ends(&s->orelse, rest, k);
-  } else {
-    s->next = rest;
+  if (s && s->kind == S_IF &&
+      (has_jump(s->body, k) || has_jump(s->orelse, k))) {
+    append_ends_at(D, &s->body, rest, k, first);
+    append_ends_at(D, &s->orelse, rest, k, first);
+    return;
   }
+  if (!*first) {
+    D->tail_copies += count_stmts(rest);
+    if (D->tail_copies > KERN_TAIL_COPIES)
+      refuse(D, k == S_CONTINUE ? "continues on only some paths of their "
+                                  "branches this often (the paths' copies)"
+                                : "returns on only some paths of their "
+                                  "branches this often (the paths' copies)");
+    rest = copy_body(D->C, rest);
+  }
+  *first = false;
+  if (s)
+    s->next = rest;
+  else
+    *head = rest;
+}
+
+/* rest at the end of the paths of the `if` s that do not jump */
+static void append_ends(Ad *D, IrStmt *s, IrStmt *rest, IrStmtKind k) {
+  bool first = true;
+  D->pos = s->pos;
+  append_ends_at(D, &s->body, rest, k, &first);
+  append_ends_at(D, &s->orelse, rest, k, &first);
 }
 
 /* Warp guards the rest of an unrolled iteration after a continue
@@ -1305,8 +1339,7 @@ static bool norm_conts(Ad *D, IrStmt **head) {
        * `if` goes to the end of each of its paths that goes on */
       s->next = NULL;
       bool r = norm_conts(D, &rest);
-      append_ends(&s->body, rest, S_CONTINUE);
-      append_ends(&s->orelse, rest, S_CONTINUE);
+      append_ends(D, s, rest, S_CONTINUE);
       return r;
     }
   }
@@ -1703,6 +1736,76 @@ static void append(IrStmt **head, IrStmt *rest) {
   *head = rest;
 }
 
+/* Note [unrolled returns]: Warp unrolls a range() of constants (at most
+ * 16 iterations, no break) while building the code, so a return in its
+ * body (a kernel's or a @wp.func's) is one jump per iteration, to its own
+ * point of the reverse sweep: the iteration that returns ends the work,
+ * and neither its later statements, nor the later iterations, nor what
+ * follows the loop run or are reversed.  Here the loop is unrolled into
+ * the statements before norm_returns goes on: per iteration, the loop
+ * variable's constant and a copy of the body, whose continues
+ * (norm_conts) end their copy and are dropped; the returns of the copies
+ * then end their paths as any other (Note [tail paths]), so the gradient
+ * is the derivative, as Warp's. */
+
+/* the iterations of a range() of constants */
+static int64_t trips(IrStmt *s) {
+  int64_t a = (int64_t)s->a->ival, b = (int64_t)s->b->ival,
+          st = (int64_t)s->c->ival;
+  return st > 0 ? (b > a ? (b - a + st - 1) / st : 0)
+                : st < 0 ? (a > b ? (a - b - st - 1) / -st : 0) : 0;
+}
+
+/* the statements of s, copied (their expressions shared) */
+static IrStmt *copy_body(Compiler *C, IrStmt *s) {
+  IrStmt *head = NULL, **tail = &head;
+  for (; s; s = s->next) {
+    IrStmt *n = ir_stmt(C, s->kind, s->pos);
+    *n = *s;
+    n->body = copy_body(C, s->body);
+    n->orelse = copy_body(C, s->orelse);
+    n->next = NULL;
+    *tail = n;
+    tail = &n->next;
+  }
+  return head;
+}
+
+/* drops the continues that end the paths of a normalized body */
+static void drop_conts(IrStmt **head) {
+  for (IrStmt **p = head; *p;) {
+    if ((*p)->kind == S_CONTINUE) {
+      *p = (*p)->next;
+      continue;
+    }
+    if ((*p)->kind == S_IF) {
+      drop_conts(&(*p)->body);
+      drop_conts(&(*p)->orelse);
+    }
+    p = &(*p)->next;
+  }
+}
+
+/* the unrolled iterations of the loop s, followed by what follows s */
+static IrStmt *unroll_returns(Ad *D, IrStmt *s) {
+  IrStmt *head = NULL, **tail = &head;
+  int64_t n = trips(s), a = (int64_t)s->a->ival, st = (int64_t)s->c->ival;
+  for (int64_t t = 0; t < n; t++) {
+    IrStmt *j = ir_stmt(D->C, S_ASSIGN, s->pos);
+    j->var = s->var;
+    j->a = ir_const_int(D->C, s->var->ty, (uint64_t)(a + t * st));
+    IrStmt *b = copy_body(D->C, s->body);
+    (void)norm_conts(D, &b);
+    drop_conts(&b);
+    j->next = b;
+    *tail = j;
+    while (*tail)
+      tail = &(*tail)->next;
+  }
+  *tail = s->next;
+  return head;
+}
+
 /* Warp ends a kernel's early return by jumping to the matching point of
  * the reverse sweep, so what follows the return neither runs nor is
  * reversed.  The same, structured: the statements after an `if` whose
@@ -1721,9 +1824,13 @@ static bool norm_returns(Ad *D, IrStmt **head) {
     if (s->kind == S_FOR || s->kind == S_WHILE) {
       if (!has_kreturn(s->body))
         continue;
+      if (unrolls(s) && trips(s) > 0) { /* Note [unrolled returns] */
+        *p = unroll_returns(D, s); /* an assignment first: goes on after it */
+        continue;
+      }
       /* a kernel's return in a loop Warp does not unroll (Note [adjoint
        * jumps]) ends the paths of the body it is on */
-      if (D->resid >= 0 || has_fret(s->body) || unrolls(s))
+      if (D->resid >= 0 || has_fret(s->body))
         refuse(D, "a return statement in a loop");
       /* Warp's reverse while loop would not stop where the replay
        * returns before the carried variables are updated */
@@ -1751,8 +1858,7 @@ static bool norm_returns(Ad *D, IrStmt **head) {
     if (has_ret_nl(s->body) || has_ret_nl(s->orelse)) {
       s->next = NULL; /* Note [tail paths] */
       bool r = norm_returns(D, &rest);
-      append_ends(&s->body, rest, S_RETURN);
-      append_ends(&s->orelse, rest, S_RETURN);
+      append_ends(D, s, rest, S_RETURN);
       return r;
     }
   }
