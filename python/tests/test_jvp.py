@@ -84,9 +84,10 @@ EXPECT_INEXACT = {"loop_carried", "loop_carried_if", "while_loop",
                   "func_grad", "func_grad_vec", "func_replay",
                   # Warp's adj_frac is zero; the tangent is frac's derivative
                   "builtin_misc"}
-# refused in forward mode: the tangent of an atomic min/max depends on the
-# order of the threads' atomics
-EXPECT_REFUSED = {"atomic_minmax": "wp.atomic_min"}
+# refused in forward mode: the tangent of an atomic min/max/exch/cas
+# depends on the order of the threads' atomics
+EXPECT_REFUSED = {"atomic_minmax": "wp.atomic_min",
+                  "flow_atomic_exch": "wp.atomic_exch"}
 
 _SPEC = re.compile(r"(\w+)\((\w+),([-\d.,]+)\)$")
 _DT = {"float32": (kern.float32, 1), "float64": (kern.float64, 1),

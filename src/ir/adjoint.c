@@ -1535,6 +1535,9 @@ static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv) {
     refuse(D, "an atomic on a struct field");
   if (!fty(e->ty))
     return; /* an integer atomic: no replay, no gradient */
+  if (e->bi == BI_ATOMIC_EXCH || e->bi == BI_ATOMIC_CAS)
+    return; /* Warp 1.19's adjoints of these are empty: no gradient, and
+             * adj_a[i] is left as it is (flow_atomic_exch.py) */
   bool minmax = e->bi == BI_ATOMIC_MIN || e->bi == BI_ATOMIC_MAX;
   if ((e->bi != BI_ATOMIC_ADD && e->bi != BI_ATOMIC_SUB && !minmax) ||
       (minmax && is_agg(e->ty)))

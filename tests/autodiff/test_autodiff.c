@@ -463,6 +463,8 @@ static void tangent_api(void) {
   } tref[] = {
       {"    wp.atomic_max(out, 0, x)\n",
        "forward-mode autodiff of wp.atomic_max on floats", 7},
+      {"    wp.atomic_exch(out, 0, x)\n",
+       "forward-mode autodiff of wp.atomic_exch on floats", 7},
       {"    old = wp.atomic_add(out, 0, x)\n    out[i] = old\n",
        "forward-mode autodiff of the value an atomic returns", 8},
       {"    out[i] = wp.noise(wp.uint32(1), x)\n",
@@ -551,8 +553,6 @@ static const struct {
      "            if x > float(2 * k):\n                return\n"
      "            x = x * 2.0\n    out[i] = x\n",
      "autodiff of returns on only some paths of their branches this often", 8},
-    {"    wp.atomic_exch(out, 0, x)\n",
-     "autodiff of wp.atomic_exch on floats is not supported yet", 7},
     {"    old = wp.atomic_add(out, 0, x)\n    out[i] = old\n",
      "autodiff of the value an atomic returns is not supported yet", 8},
     {"    out[i] = wp.noise(wp.uint32(1), x)\n",
