@@ -81,6 +81,7 @@ AUTODIFF = os.path.join(REPO, "tests", "autodiff")
 # differentiates the function's body.
 EXPECT_INEXACT = {"loop_carried", "loop_carried_if", "while_loop",
                   "loop_break", "loop_continue", "loop_return",
+                  "flow_return_nested",
                   "func_grad", "func_grad_vec", "func_replay",
                   # Warp's adj_frac is zero; the tangent is frac's derivative
                   "builtin_misc"}
