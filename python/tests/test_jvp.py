@@ -88,7 +88,8 @@ EXPECT_INEXACT = {"loop_carried", "loop_carried_if", "while_loop",
 # refused in forward mode: the tangent of an atomic min/max/exch/cas
 # depends on the order of the threads' atomics
 EXPECT_REFUSED = {"atomic_minmax": "wp.atomic_min",
-                  "flow_atomic_exch": "wp.atomic_exch"}
+                  "flow_atomic_exch": "wp.atomic_exch",
+                  "flow_atomic_minmax_vec": "wp.atomic_min"}
 
 _SPEC = re.compile(r"(\w+)\((\w+),([-\d.,]+)\)$")
 _DT = {"float32": (kern.float32, 1), "float64": (kern.float64, 1),

@@ -1526,6 +1526,42 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   prepend(rv, &c);
 }
 
+/* wp.atomic_min/max on vectors and matrices: Warp's rule for floats
+ * (below) on each component: v[k]'s gradient takes adj_a[i][k] when v[k]
+ * is what a[i][k] holds after the launch (both NaN counts). */
+static void atomic_minmax_agg(Ad *D, IrExpr *e, IrExpr *v, IrExpr **idx,
+                              IrVar *adjarr, Seq *rv) {
+  Seq body;
+  seq_init(&body);
+  IrExpr *cur = tmp(D, &body, load(D, D->env[kid(D, e->var)], idx, e->nargs,
+                                   e->ty, e->pos));
+  IrExpr *ld = tmp(D, &body, load(D, adjarr, idx, e->nargs, e->ty, e->pos));
+  IrExpr *vv = tmp(D, &body, v);
+  IrVar *g = newvar(D, "g", e->ty);
+  assign(D, &body, g, zero_of(D, e->ty));
+  for (int k = 0; k < ncomp(e->ty); k++) {
+    IrExpr *ck = comp(D, cur, k), *vk = comp(D, vv, k);
+    IrExpr *both = ir_expr(D->C, E_AND, ty_scalar(KERN_SCALAR_BOOL));
+    both->a = bin(D, OP_NE, vk, vk);
+    both->b = bin(D, OP_NE, ck, ck);
+    IrExpr *c = ir_expr(D->C, E_OR, ty_scalar(KERN_SCALAR_BOOL));
+    c->a = bin(D, OP_EQ, vk, ck);
+    c->b = both;
+    IrExpr *gk = comp(D, ref(D, g), k);
+    IrStmt *st = ir_stmt(D->C, S_SETCOMP, D->pos);
+    st->var = g;
+    st->a = gk->b;
+    st->b = gk->c;
+    st->c = sel(D, c, comp(D, ld, k), fconst(D, gk->ty, 0));
+    put(&body, st);
+  }
+  acc(D, &body, v, ref(D, g));
+  Seq c2;
+  seq_init(&c2);
+  put(&c2, guarded(D, adjarr, &body));
+  prepend(rv, &c2);
+}
+
 /* wp.atomic_add/sub(a, i, v) (also a[i] += v): v's gradient takes
  * adj_a[i] (negated for sub); the atomic is not performed again. */
 static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv) {
@@ -1539,8 +1575,7 @@ static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv) {
     return; /* Warp 1.19's adjoints of these are empty: no gradient, and
              * adj_a[i] is left as it is (flow_atomic_exch.py) */
   bool minmax = e->bi == BI_ATOMIC_MIN || e->bi == BI_ATOMIC_MAX;
-  if ((e->bi != BI_ATOMIC_ADD && e->bi != BI_ATOMIC_SUB && !minmax) ||
-      (minmax && is_agg(e->ty)))
+  if (e->bi != BI_ATOMIC_ADD && e->bi != BI_ATOMIC_SUB && !minmax)
     refuse(D, arena_printf(D->C, "wp.%s on %s", builtin_names[e->bi],
                            is_agg(e->ty) ? "vectors" : "floats"));
   IrExpr **idx = indices(D, fw, e->args, e->nargs);
@@ -1548,6 +1583,10 @@ static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv) {
   IrVar *adjarr = adj_array(D, e->var);
   Seq body;
   seq_init(&body);
+  if (minmax && is_agg(e->ty)) {
+    atomic_minmax_agg(D, e, v, idx, adjarr, rv);
+    return;
+  }
   if (minmax) {
     /* Warp's adj_atomic_minmax: v's gradient takes adj_a[i] when v is
      * what a[i] holds after the launch (both NaN counts) */
