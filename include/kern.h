@@ -580,7 +580,11 @@ KERN_API kern_status kern_module_wait_final(kern_module *m);
  * (docs/cli.md, kern compile --compact).  "ptx" (sm_90) or "ptx:N" (sm_N)
  * is the PTX of CUDA's quick tier (kern compile --target ptx); a module
  * outside that tier's subset is KERN_ERROR_COMPILE, the message naming the
- * first construct it does not cover.
+ * first construct it does not cover.  A target followed by "+adjoint:K"
+ * ("c+adjoint:saxpy") is the module holding only kernel K's adjoint,
+ * adj_K, as kern_kernel_adjoint builds it; "+tangent:K" its tangent,
+ * tan_K (kern_kernel_tangent); a kernel without one is KERN_ERROR_COMPILE
+ * naming what has no rule at its line.
  * *out is malloc'd; the caller frees it with kern_free(). */
 KERN_API kern_status kern_compile_source(kern_context *ctx, const char *name,
                                          const char *source, size_t length,
@@ -811,9 +815,9 @@ KERN_API kern_status kern_module_instantiate_types(kern_module *m,
  * kept with k's module, which frees it; later calls return the same
  * handle.  A kernel using something without an adjoint rule yet is
  * KERN_ERROR_COMPILE, kern_last_error() naming it at its position:
- * "path:line:col: error: autodiff of X is not supported yet".  The
- * adjoint of an adjoint, or of an instantiated generic kernel, is
- * KERN_ERROR_INVALID_ARGUMENT. */
+ * "path:line:col: error: autodiff of X is not supported yet".  An
+ * instantiated generic kernel (kern_module_instantiate) has one too.  The
+ * adjoint of an adjoint is KERN_ERROR_INVALID_ARGUMENT. */
 KERN_API kern_status kern_kernel_adjoint(kern_kernel *k, kern_kernel **out);
 
 /* The forward-mode tangent of kernel k (a Jacobian-vector product; Warp

@@ -95,6 +95,7 @@ static const char help_devices[] =
 static const char help_compile[] =
     "Usage: kern compile FILE [--target c|cuda|opencl|vulkan|ptx] [-o OUT] [--debug]\n"
     "                         [--compact] [--sm N] [--no-native] [--expand]\n"
+    "                         [--adjoint K | --tangent K]\n"
     "\n"
     "Translates every kernel in the Warp source FILE and prints the generated\n"
     "code, without building or running it.\n"
@@ -121,6 +122,12 @@ static const char help_compile[] =
     "                   operations; the first line says whether the expansion\n"
     "                   took the module (KERN_EXPAND=1 does the same for\n"
     "                   kern run on the CPU)\n"
+    "  --adjoint K      kernel K's reverse-mode adjoint, adj_K, the kernel\n"
+    "                   kern run --adjoint launches (Warp's adjoint=True);\n"
+    "                   a construct without an adjoint rule is an error at\n"
+    "                   its line\n"
+    "  --tangent K      kernel K's forward-mode tangent, tan_K (kern run\n"
+    "                   --tangent)\n"
     "  -h, --help       show this help\n"
     "\n"
     "Examples:\n"
@@ -544,6 +551,7 @@ static int cmd_devices(int argc, char **argv) {
 
 static int cmd_compile(int argc, char **argv) {
   const char *file = NULL, *target = "c", *out = NULL, *sm = NULL;
+  const char *adjoint = NULL, *tangent = NULL;
   int only_args = 0, debug = 0, compact = 0, no_native = 0, expand = 0;
 
   for (int i = 1; i < argc; i++) {
@@ -576,7 +584,9 @@ static int cmd_compile(int argc, char **argv) {
       }
       if ((r = opt_value(argc, argv, &i, "--target", "-t", &target)) ||
           (r = opt_value(argc, argv, &i, "--output", "-o", &out)) ||
-          (r = opt_value(argc, argv, &i, "--sm", NULL, &sm))) {
+          (r = opt_value(argc, argv, &i, "--sm", NULL, &sm)) ||
+          (r = opt_value(argc, argv, &i, "--adjoint", NULL, &adjoint)) ||
+          (r = opt_value(argc, argv, &i, "--tangent", NULL, &tangent))) {
         if (r < 0) return usage("compile", "%s needs a value", a);
         continue;
       }
@@ -596,6 +606,11 @@ static int cmd_compile(int argc, char **argv) {
     return usage("compile", "--sm is for --target ptx, not '%s'", target);
   if (expand && strcmp(target, "c"))
     return usage("compile", "--expand is for --target c, not '%s'", target);
+  if (adjoint && tangent)
+    return usage("compile", "--adjoint and --tangent: give one");
+  if ((adjoint || tangent) && (compact || strcmp(target, "ptx") == 0))
+    return usage("compile", "--%s is for --target c, cuda, opencl or vulkan",
+                 adjoint ? "adjoint" : "tangent");
   /* the C emitter reads the expanded IR (Note [expansion] in ir/expand.c);
    * the library takes the request from the environment, as kern run does */
   if (expand && setenv("KERN_EXPAND", "1", 1) != 0)
@@ -608,6 +623,18 @@ static int cmd_compile(int argc, char **argv) {
       return usage("compile", "--sm needs an SM version such as 90, not '%s'", sm);
     snprintf(ptx_target, sizeof ptx_target, "ptx:%ld", n);
     target = ptx_target;
+  }
+
+  /* the library's target+adjoint:K form (kern_compile_source) */
+  char diff_target[512];
+  if (adjoint || tangent) {
+    const char *k = adjoint ? adjoint : tangent;
+    if (!*k || strlen(k) > 400)
+      return usage("compile", "--%s needs a kernel name",
+                   adjoint ? "adjoint" : "tangent");
+    snprintf(diff_target, sizeof diff_target, "%s+%s:%s", target,
+             adjoint ? "adjoint" : "tangent", k);
+    target = diff_target;
   }
 
   size_t len;

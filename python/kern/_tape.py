@@ -224,9 +224,9 @@ def jvp(kernel, dim, inputs, tangents, stream=None):
     v: for an array, an array of its shape and type; for a float value, a
     number.  The launch is performed (its outputs are written, as by
     ``kernel(*inputs, dim=dim)``), and the result is a dict from each float
-    array parameter's name to its tangent array: the one given, or a fresh
-    zero array, which receives J v where the kernel writes it (a store
-    sets it, wp.atomic_add adds into it).  So ``jvp(k, n, [x, y],
+    array parameter's name (an array of structs' too) to its tangent array:
+    the one given, or a fresh zero array, which receives J v where the
+    kernel writes it (a store sets it, wp.atomic_add adds into it).  So ``jvp(k, n, [x, y],
     {"x": v})["y"]`` is dy/dx v.  A float array given no tangent has tangent
     zero; what the tangent kernel refuses raises kern.CompileError naming
     the position."""
@@ -245,7 +245,8 @@ def jvp(kernel, dim, inputs, tangents, stream=None):
     for p, v in zip(kernel.params, inputs):
         g = tangents.get(p.name)
         if p.is_array:
-            if g is None and p.dtype.is_float and isinstance(v, _array.Array):
+            if g is None and isinstance(v, _array.Array) and (
+                    p.dtype.is_float or p.struct_name is not None):
                 g = _array.zeros(v.shape, v.dtype, device=v.device)
             if g is not None:
                 out[p.name] = g

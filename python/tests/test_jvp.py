@@ -83,6 +83,8 @@ EXPECT_INEXACT = {"loop_carried", "loop_carried_if", "while_loop",
                   "loop_break", "loop_continue", "loop_return",
                   "flow_return_nested",
                   "func_grad", "func_grad_vec", "func_replay",
+                  "funcgrad_multi", "funcgrad_overload", "funcgrad_array",
+                  "funcgrad_loop", "funcgrad_replay",
                   # Warp's adj_frac is zero; the tangent is frac's derivative
                   "builtin_misc"}
 # refused in forward mode: the tangent of an atomic min/max/exch/cas
@@ -91,9 +93,31 @@ EXPECT_REFUSED = {"atomic_minmax": "wp.atomic_min",
                   "flow_atomic_exch": "wp.atomic_exch",
                   "flow_atomic_minmax_vec": "wp.atomic_min"}
 
-_SPEC = re.compile(r"(\w+)\((\w+),([-\d.,]+)\)$")
+_SPEC = re.compile(r"(\w+)\((\w+),([-\d.,]+?)(?:,seed=\d+)?\)$")
 _DT = {"float32": (kern.float32, 1), "float64": (kern.float64, 1),
        "int32": (kern.int32, 1), "vec3": (kern.vec3, 3), "mat33": (kern.mat33, 9)}
+
+
+def _struct_mask(p):
+    """An array of structs' element as float32 words (Note [arrays of
+    structs] in src/ir/adjoint.c): a mask of the words of its float32
+    fields, the others (int32) held at zero; every field is 4-byte
+    scalars in the tests/autodiff files that have one."""
+    mask = np.zeros(p.dtype.size // 4, bool)
+    for f in p.fields:
+        if f.is_struct:
+            continue
+        assert f.type.scalar_name in ("float32", "int32") and f.offset % 4 == 0, f.path
+        if f.type.scalar_name == "float32":
+            mask[f.offset // 4:(f.offset + f.size) // 4] = True
+    return mask
+
+
+def _words(x, like):
+    """The array of structs x (its bytes, or records where kern.warp has
+    registered the struct) as float32 words of like's shape."""
+    b = np.ascontiguousarray(x.numpy()).view(np.uint8).reshape(-1)
+    return b.view(np.float32).reshape(like.shape)
 
 
 def _header(path):
@@ -112,7 +136,8 @@ def _cases():
         # the Python package has no float16/bfloat16 arrays: those files
         # (half_*, bf16_*) run through `kern run` only (autodiff_cpu); the
         # struct files (a {...} SPEC) have their tangent checked by kern
-        # gradcheck (tests/autodiff/gradcheck.sh) and test_jvp_struct below
+        # gradcheck (tests/autodiff/gradcheck.sh) and test_jvp_struct below;
+        # arrays of structs (aos_*) run here, as float32 words (_struct_mask)
         if name and not re.search(r"\((b?float16),", " ".join(words)) and \
                 not re.search(r"=\{", " ".join(words)):
             out.append(pytest.param(p, id=os.path.basename(p)[:-3]))
@@ -133,6 +158,7 @@ class Case:
         rng = np.random.default_rng(26)
         given = dict(w.split("=", 1) for w in words if "=" in w)
         self.specs = []   # (name, np array | value, kern dtype | None, is_input)
+        self.masks = {}   # array of structs -> its float words (_struct_mask)
         for p in self.kernel.params:
             spec = given[p.name]
             m = _SPEC.match(spec)
@@ -141,6 +167,14 @@ class Case:
                                    None, False))
                 continue
             kind, dt, rest = m.group(1), m.group(2), m.group(3).split(",")
+            if dt not in _DT:   # an array of structs: its elements' words
+                mask = self.masks[p.name] = _struct_mask(p)
+                shape = tuple(int(s) for s in rest) + mask.shape
+                a = np.zeros(shape, np.float32)
+                if kind != "zeros":
+                    a[..., mask] = rng.uniform(0.3, 1.3, a[..., mask].shape)
+                self.specs.append((p.name, a, p.dtype, kind != "zeros"))
+                continue
             t, n = _DT[dt]
             shape = tuple(int(s) for s in (rest[:-1] if kind == "full" else rest))
             full = shape + ((3,) if n == 3 else (3, 3) if n == 9 else ())
@@ -157,6 +191,17 @@ class Case:
         return [(n, a, t) for n, a, t, _ in self.specs
                 if t is not None and t is not kern.int32]
 
+    def array(self, n, a, t):
+        if n in self.masks:
+            a = np.ascontiguousarray(a).view(np.uint8)
+        return kern.array(a, dtype=t, device=self.device)
+
+    def host(self, n, x):
+        """The kern array x of parameter n as float64."""
+        if n in self.masks:
+            return _words(x, dict((s[0], s[1]) for s in self.specs)[n]).astype(np.float64)
+        return x.numpy().astype(np.float64)
+
     def args(self, arrays=None):
         arrays = arrays or {}
         out = []
@@ -164,14 +209,20 @@ class Case:
             if t is None:
                 out.append(a)
             else:
-                out.append(kern.array(arrays.get(n, a), dtype=t, device=self.device))
+                out.append(self.array(n, arrays.get(n, a), t))
         return out
 
     def forward(self, arrays=None):
         args = self.args(arrays)
         self.kernel(*args, dim=self.dim)
-        return {n: x.numpy().astype(np.float64) for (n, _, t, _), x
+        return {n: self.host(n, x) for (n, _, t, _), x
                 in zip(self.specs, args) if t is not None}
+
+    def mask(self, n, x):
+        """x with an array of structs' integer words zero."""
+        if n in self.masks:
+            x = x * self.masks[n]
+        return x
 
 
 @pytest.mark.parametrize("path", _cases())
@@ -183,20 +234,20 @@ def test_tangent_of_autodiff_kernels(path, device):
             c.kernel.tangent
         return
     rng = np.random.default_rng(7)
-    v = {n: rng.uniform(-1, 1, a.shape).astype(a.dtype)
+    v = {n: c.mask(n, rng.uniform(-1, 1, a.shape).astype(a.dtype))
          for n, a, t, inp in c.specs if inp}
-    w = {n: rng.uniform(-1, 1, a.shape).astype(a.dtype) for n, a, t in c.floats()}
+    w = {n: c.mask(n, rng.uniform(-1, 1, a.shape).astype(a.dtype))
+         for n, a, t in c.floats()}
     # the tangent launch: the forward's values, and J v
     args = c.args()
-    tans = {n: kern.array(v[n], dtype=t, device=device) for n, a, t in c.floats()
-            if n in v}
+    tans = {n: c.array(n, v[n], t) for n, a, t in c.floats() if n in v}
     jv = kern.jvp(c.kernel, c.dim, args, tans)
     ref = c.forward()
     for (n, _, t, _), x in zip(c.specs, args):
         if t is not None:
-            np.testing.assert_allclose(x.numpy(), ref[n], rtol=1e-5, atol=1e-6,
+            np.testing.assert_allclose(c.host(n, x), ref[n], rtol=1e-5, atol=1e-6,
                                        err_msg="%s: %s" % (c.name, n))
-    jv = {n: x.numpy().astype(np.float64) for n, x in jv.items()}
+    jv = {n: c.mask(n, c.host(n, x)) for n, x in jv.items()}
     # central differences along v (float32: a step of 1e-2, loose bounds)
     h = 1e-2
     base = {s[0]: s[1] for s in c.specs}
@@ -227,13 +278,13 @@ def test_tangent_of_autodiff_kernels(path, device):
         elif t is kern.int32:
             adj.append(None)
         else:
-            adj.append(kern.array(w[n], dtype=t, device=device))
+            adj.append(c.array(n, w[n], t))
     c.kernel.adjoint(*(args + adj), dim=c.dim)
     lhs = sum(float(np.sum(jv[n] * w[n])) for n in jv)
     rhs = 0.0
     for (n, a, t, _), g in zip(c.specs, adj):
         if n in v:
-            rhs += float(np.sum(v[n].astype(np.float64) * g.numpy()))
+            rhs += float(np.sum(v[n].astype(np.float64) * c.mask(n, c.host(n, g))))
     mag = sum(float(np.sum(np.abs(jv[n] * w[n]))) for n in jv) + 1
     if c.name in EXPECT_INEXACT:
         assert abs(lhs - rhs) > 1e-2 * mag, (

@@ -111,10 +111,11 @@ static const char *view_helper(Emit *E, IrExpr *e) {
   for (; o < 4; o++)
     buf_printf(&b, "  r.shape[%d] = 0;\n  r.strides[%d] = 0;\n", o, o);
   if (vk)
-    buf_printf(&b, "  r.data = kref_%s(uint64_t(a.data) + uint64_t(off) * uint64_t(%zu));\n"
+    buf_printf(&b, "  r.data = kref_%s(uint64_t(a.data) == 0ul ? 0ul : "
+                   "uint64_t(a.data) + uint64_t(off) * uint64_t(%zu));\n"
                    "  return r;\n}\n", T, ty_size(st->elem));
-  else
-    buf_puts(&b, "  r.data = d + off;\n  return r;\n}\n");
+  else /* a view of a null array (an adjoint's) stays null */
+    buf_puts(&b, "  r.data = d ? d + off : 0;\n  return r;\n}\n");
   emit_pre(E, name, "%s", b.p);
   return name;
 }

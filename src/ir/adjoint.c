@@ -86,6 +86,8 @@ typedef struct Ad {
   IrVar **tans;     /* the tangent locals, zeroed at the kernel's start */
   int ntans, captans;
   IrVar *ret, *dret; /* the result of the function being inlined, its tangent */
+  IrVar **rets;     /* its results when several, rets[0] == ret (Note
+                     * [several results]) */
   bool fwd;         /* building the tangent, not the adjoint */
   IrVar **car;      /* the innermost dynamic loop's carried locals, or NULL
                      * outside one (Note [adjoint jumps]) */
@@ -338,6 +340,7 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e);
 static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e);
 static bool norm_returns(Ad *D, IrStmt **head);
 static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv);
+static IrExpr *elem_root(IrExpr *e);
 
 /* The variable at the root of a chain of struct fields, or NULL. */
 static IrExpr *field_root(IrExpr *e) {
@@ -356,6 +359,34 @@ static IrExpr *same_chain(Ad *D, IrExpr *e, IrVar *g) {
   return n;
 }
 
+static IrExpr *clone(Ad *D, Seq *fw, IrExpr *e);
+
+/* Note [adjoint views]: the array local v is assigned the view e of an
+ * array (x_row = x[i], Warp's view): v's adjoint (tangent) array is the same
+ * view of that array's adjoint (tangent) array, in the local g (made when
+ * NULL), as Warp's adjoint of a view is the view of the adjoint.  A null
+ * adjoint array gives a null view (emit/view.c), which the reads and writes
+ * then skip.  Returns g, or NULL where the viewed array has none. */
+static IrVar *view_local(Ad *D, Seq *fw, IrVar *v, IrExpr *e, IrVar *g) {
+  IrVar *src = D->env[kid(D, e->var)];
+  IrVar *a = src ? map_get(&D->adjarr, src) : NULL;
+  if (!a && g)
+    refuse(D, "an array variable assigned a view after an array");
+  if (!a)
+    return NULL;
+  if (!g)
+    g = newvar(D, D->fwd ? "tanf" : "adjf", e->ty);
+  IrExpr *n = ir_expr(D->C, E_VIEW, e->ty);
+  *n = *e;
+  n->var = a;
+  n->args = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)(e->nargs ? e->nargs : 1));
+  for (int i = 0; i < e->nargs; i++)
+    n->args[i] = clone(D, fw, e->args[i]);
+  assign(D, fw, g, n);
+  map_put(D, &D->adjarr, v, g);
+  return g;
+}
+
 /* Note [struct leaves]: the array local v (of the adjoint or tangent
  * kernel) is assigned the array e of the kernel, a variable or a field of
  * a struct parameter: v's adjoint (tangent) array is that variable's, or
@@ -363,6 +394,8 @@ static IrExpr *same_chain(Ad *D, IrExpr *e, IrVar *g) {
  * local g (made when NULL).  Returns g, or NULL where e has none (a view),
  * whose reads and writes are refused. */
 static IrVar *array_local(Ad *D, Seq *fw, IrVar *v, IrExpr *e, IrVar *g) {
+  if (e->kind == E_VIEW)
+    return view_local(D, fw, v, e, g);
   IrExpr *r = field_root(e);
   IrVar *src = r ? D->env[kid(D, r->var)] : NULL;
   IrVar *a = src ? map_get(&D->adjarr, src) : NULL;
@@ -392,11 +425,11 @@ static IrExpr *clone(Ad *D, Seq *fw, IrExpr *e) {
   case E_FCALL:
     refuse(D, "a call of a user function (@wp.func)");
   case E_FIELD: /* of a kernel's struct parameter (Note [struct leaves]) */
-    if (!field_root(e))
-      refuse(D, "a field of a struct element of an array of structs");
+    if (!field_root(e) && !elem_root(e))
+      refuse(D, "a field of this struct value");
     break;
-  case E_VIEW:
-    refuse(D, "an array view");
+  case E_VIEW: /* the view itself (Note [adjoint views]) */
+    break;
   case E_ADDR:
     refuse(D, "wp.address_of");
   default:
@@ -413,7 +446,7 @@ static IrExpr *clone(Ad *D, Seq *fw, IrExpr *e) {
                              e->var->name));
     return n;
   }
-  if ((e->kind == E_LOAD || e->kind == E_SHAPE) && e->var)
+  if ((e->kind == E_LOAD || e->kind == E_SHAPE || e->kind == E_VIEW) && e->var)
     n->var = D->env[kid(D, e->var)];
   n->a = clone(D, fw, e->a);
   n->b = clone(D, fw, e->b);
@@ -472,6 +505,146 @@ static IrExpr *node(Ad *D, Seq *fw, IrExpr *e) {
   IrVar *v = newvar(D, "t", e->ty);
   assign(D, fw, v, e);
   return ref(D, v);
+}
+
+/* Note [arrays of structs]: a field of an element of an array of structs
+ * (a[i].f, a[i].inner.v, reaching the expansion as a chain of E_FIELDs
+ * on the E_LOAD of the element, see Note [aos leaves] for the whole
+ * element) is differentiated as an array element is, through the same
+ * field of the adjoint (tangent) array's element, which is an array of
+ * the same structs (Warp's a.grad): a read adds its adjoint into
+ * adj_a[i].f atomically (E_ATOMIC's field path), a store a[i].f = v
+ * (S_SETFIELD on the element) adds adj_a[i].f into v's adjoint and
+ * clears that field only, as Warp's adjoint of a store into a slot of an
+ * element does under wp.Tape (an integer field's too); the other fields
+ * are left alone.  A store into a constant component of a vector or
+ * matrix field (a[i].v[0] = x, and each component of a vector field
+ * stored whole: Note [aos leaves]) is the same on that component, as in
+ * Warp.  In forward mode a read also reads tan_a[i].f and a store also
+ * stores the tangent into tan_a[i].f. */
+
+/* The E_LOAD under the chain of struct fields e (at least one), or NULL. */
+static IrExpr *elem_root(IrExpr *e) {
+  if (e->kind != E_FIELD)
+    return NULL;
+  while (e->kind == E_FIELD)
+    e = e->a;
+  return e->kind == E_LOAD ? e : NULL;
+}
+
+/* The chain of fields (and a component) e on root instead of e's
+ * element. */
+static IrExpr *elem_chain(Ad *D, IrExpr *e, IrExpr *root) {
+  if (e->kind != E_FIELD && e->kind != E_COMP)
+    return root;
+  IrExpr *n = ir_expr(D->C, e->kind, e->ty);
+  *n = *e;
+  n->a = elem_chain(D, e->a, root);
+  return n;
+}
+
+/* The chain of fields e as field indices from the element (E_ATOMIC's
+ * fpath). */
+static int *elem_path(Ad *D, IrExpr *e, int *n) {
+  *n = 0;
+  for (IrExpr *f = e; f->kind == E_FIELD; f = f->a)
+    (*n)++;
+  int *p = arena_alloc(D->C, sizeof(int) * (size_t)*n), k = *n;
+  for (IrExpr *f = e; f->kind == E_FIELD; f = f->a)
+    p[--k] = (int)f->ival;
+  return p;
+}
+
+/* The element under the left side lv of a store into a field (or into a
+ * constant component of one) of an array's element, or NULL. */
+static IrExpr *store_root(IrExpr *lv) {
+  if (lv->kind == E_COMP && (lv->b->kind != E_CONST ||
+                             (lv->c && lv->c->kind != E_CONST)))
+    return NULL;
+  return elem_root(lv->kind == E_COMP ? lv->a : lv);
+}
+
+/* The chain e on the element idx of arr, ld being e's element. */
+static IrExpr *elem_at(Ad *D, IrExpr *e, IrExpr *ld, IrVar *arr,
+                       IrExpr **idx) {
+  return elem_chain(D, e, load(D, arr, idx, ld->nargs, ld->ty, ld->pos));
+}
+
+/* a[i].f (Note [arrays of structs]): replayed; its adjoint added into
+ * adj_a[i].f. */
+static IrExpr *aos_read(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
+  IrExpr *ld = elem_root(e);
+  IrExpr **idx = indices(D, fw, ld->args, ld->nargs);
+  IrExpr *r = node(D, fw, elem_at(D, e, ld, D->env[kid(D, ld->var)], idx));
+  IrVar *adjarr = adj_array(D, ld->var);
+  IrExpr *at = ir_expr(D->C, E_ATOMIC, e->ty);
+  at->bi = BI_ATOMIC_ADD;
+  at->var = adjarr;
+  at->args = idx;
+  at->nargs = ld->nargs;
+  at->c = adjx(D, r->var);
+  at->pos = ld->pos;
+  at->fpath = elem_path(D, e, &at->nfpath);
+  IrStmt *st = ir_stmt(D->C, S_EXPR, D->pos);
+  st->a = at;
+  Seq body, c;
+  seq_init(&body);
+  seq_init(&c);
+  put(&body, st);
+  put(&c, guarded(D, adjarr, &body));
+  prepend(rv, &c);
+  return r;
+}
+
+/* a[i].f[k] (a component of a vector or matrix field, constant k). */
+static IrExpr *aos_comp(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
+  IrExpr *a = aos_read(D, fw, rv, e->a);
+  IrExpr *n = ir_expr(D->C, E_COMP, e->ty);
+  *n = *e;
+  n->a = a;
+  IrExpr *r = node(D, fw, n);
+  Seq c;
+  seq_init(&c);
+  acc_comp(D, &c, a, e->b, e->c, adjx(D, r->var));
+  prepend(rv, &c);
+  return r;
+}
+
+/* a[i].f = v (Note [arrays of structs]): v's adjoint takes adj_a[i].f,
+ * which is cleared. */
+static void aos_store(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
+  IrExpr *ld = store_root(s->a);
+  if (!ld)
+    refuse(D, "this assignment into an array of structs' element");
+  IrExpr **idx = indices(D, fw, ld->args, ld->nargs);
+  IrVar *adjarr = adj_array(D, s->var);
+  Seq body, c;
+  seq_init(&body);
+  seq_init(&c);
+  if (!fty(s->c->ty)) { /* an integer field's adjoint is cleared too */
+    (void)clone(D, fw, s->c); /* refuses what has no rule */
+    if (s->c->ty->kind != TY_SCALAR)
+      return;
+    IrStmt *z = ir_stmt(D->C, S_SETFIELD, s->pos);
+    z->var = adjarr;
+    z->a = elem_at(D, s->a, ld, adjarr, idx);
+    z->c = ir_const_int(D->C, s->c->ty, 0);
+    put(&body, z);
+    put(&c, guarded(D, adjarr, &body));
+    prepend(rv, &c);
+    return;
+  }
+  IrExpr *v = dval(D, fw, rv, s->c);
+  IrVar *g = newvar(D, "g", s->c->ty);
+  assign(D, &body, g, elem_at(D, s->a, ld, adjarr, idx));
+  IrStmt *z = ir_stmt(D->C, S_SETFIELD, s->pos);
+  z->var = adjarr;
+  z->a = elem_at(D, s->a, ld, adjarr, idx);
+  z->c = zero_of(D, s->c->ty);
+  put(&body, z);
+  acc(D, &body, v, ref(D, g));
+  put(&c, guarded(D, adjarr, &body));
+  prepend(rv, &c);
 }
 
 static bool is_float_scalar(const Type *t) {
@@ -781,6 +954,8 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     IrExpr **idx = indices(D, fw, e->args, e->nargs);
     IrVar *arr = D->env[kid(D, karr)];
     IrExpr *r = node(D, fw, load(D, arr, idx, e->nargs, e->ty, e->pos));
+    if (D->ingrad)
+      return r; /* a custom adjoint's reverse is dropped */
     IrVar *adjarr = adj_array(D, karr);
     IrExpr *at = ir_expr(D->C, E_ATOMIC, e->ty);
     at->bi = BI_ATOMIC_ADD;
@@ -798,7 +973,14 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     prepend(rv, &c);
     return r;
   }
+  case E_FIELD:
+    if (elem_root(e))
+      return aos_read(D, fw, rv, e);
+    return tmp(D, fw, clone(D, fw, e)); /* refuses what it cannot copy */
   case E_COMP: {
+    if (elem_root(e->a) && (!e->b || e->b->kind == E_CONST) &&
+        (!e->c || e->c->kind == E_CONST))
+      return aos_comp(D, fw, rv, e);
     if (e->a->kind != E_VAR || (e->b && e->b->kind != E_CONST) ||
         (e->c && e->c->kind != E_CONST))
       refuse(D, "a component of a computed vector");
@@ -840,13 +1022,18 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
  * @wp.func_grad G is replayed as any call, but its reverse is G's body,
  * run as forward code in the reverse sweep where F's reverse would be, as
  * Warp's adj_F is G: G's parameters are F's arguments (their replayed
- * values), adj_ret (the adjoint of the call's result) and, for each
+ * values), adj_ret (the adjoint of the call's result; one per result of
+ * a function with several, Note [several results]) and, for each
  * parameter P, adjoint__P (the parser's name for wp.adjoint[P]), which
  * starts as the adjoint the argument has gathered so far and whose last
  * value is the argument's adjoint after the call, so `wp.adjoint[x] +=
- * g` adds g to it as in Warp.  G's statements are built as the replay
- * builds them (single assignment, no store or atomic); a dynamic loop in
- * G, whose replay would skip it, is refused.  Forward mode (Note
+ * g` adds g to it as in Warp; of an array parameter, adjoint__P is the
+ * array's adjoint array, into which G's atomics and stores go
+ * (grad_effect).  An overloaded F's G is the overload's whose types it
+ * takes (match_grads in lower/check.c; match_replays for a replay).  G's other statements are built
+ * as the replay builds them (single assignment), except its loops Warp
+ * does not unroll, which the replay would skip: they run forward
+ * (grad_loop).  Forward mode (Note
  * [tangent]) differentiates F's body, as Warp has no tangent rule to
  * take. */
 static void block(Ad *D, IrStmt *s, Seq *fw, Seq *rv);
@@ -874,36 +1061,48 @@ static IrExpr *param_now(Ad *D, IrFunc *G, IrVar *p) {
   return k == n ? m : NULL;
 }
 
+/* res: F's results (one per result, Note [several results]), each with
+ * its adj_ret parameter of G */
 static void custom_adjoint(Ad *D, Seq *rv, IrFunc *F, IrVar **bound,
-                           IrVar *res) {
+                           IrVar **res) {
   IrFunc *G = F->grad;
   Seq c, gfw, grv;
   seq_init(&c);
   seq_init(&gfw);
   seq_init(&grv);
-  IrVar *ga[2 * 64 + 1];
-  int n = F->nparams, i = 0;
-  if (G->nparams != 2 * n + 1 || n > 64)
-    refuse(D, "this @wp.func_grad");
+  int n = F->nparams, nr = F->nrets, i = 0;
+  if (G->nparams != 2 * n + nr)
+    diag_error(D->C, G->pos, "the @wp.func_grad '%s' of '%s' must take the "
+               "%d parameter(s) of '%s' and then an adj_ret per result (%d)",
+               G->name, F->name, n, F->name, nr);
+  IrVar **ga = arena_alloc(D->C, sizeof(IrVar *) * (size_t)G->nparams);
   for (IrVar *p = G->params; p; p = p->next)
     ga[i++] = p;
   /* Warp matches the adjoint to the function by these types */
   IrVar *fp = F->params;
-  for (i = 0; i <= n; i++, fp = fp ? fp->next : NULL)
-    if (!ty_eq(ga[i]->ty, i < n ? fp->ty : res->ty))
+  for (i = 0; i < n + nr; i++, fp = fp ? fp->next : NULL)
+    if (!ty_eq(ga[i]->ty, i < n ? fp->ty : res[i - n]->ty))
       diag_error(D->C, G->pos, "the @wp.func_grad '%s' of '%s' must take "
                  "the parameters of '%s' (their types) and then adj_ret of "
                  "its result's type; parameter %d differs", G->name,
                  F->name, F->name, i + 1);
   for (i = 0; i < n; i++)
     D->env[kid(D, ga[i])] = bound[i];
-  IrVar *ar = newvar(D, "adj_ret", res->ty);
-  assign(D, &c, ar, adjx(D, res));
-  D->env[kid(D, ga[n])] = ar;
+  for (i = 0; i < nr; i++) {
+    IrVar *ar = newvar(D, "adj_ret", res[i]->ty);
+    assign(D, &c, ar, adjx(D, res[i]));
+    D->env[kid(D, ga[n + i])] = ar;
+  }
   for (i = 0; i < n; i++) {
+    if (bound[i]->ty->kind == TY_ARRAY) {
+      /* wp.adjoint[a] of an array: its adjoint array, which G's atomics
+       * and stores change (grad_effect) */
+      D->env[kid(D, ga[n + nr + i])] = map_get(&D->adjarr, bound[i]);
+      continue;
+    }
     IrVar *ap = newvar(D, "adjoint", bound[i]->ty);
     assign(D, &c, ap, adjx(D, bound[i]));
-    D->env[kid(D, ga[n + 1 + i])] = ap;
+    D->env[kid(D, ga[n + nr + i])] = ap;
   }
   for (IrVar *v = G->locals; v; v = v->next)
     D->env[kid(D, v)] = NULL;
@@ -923,10 +1122,10 @@ static void custom_adjoint(Ad *D, Seq *rv, IrFunc *F, IrVar **bound,
     c.tail = gfw.tail;
   }
   for (i = 0; i < n; i++) {
-    IrVar *a = adj_of(D, bound[i]);
+    IrVar *a = bound[i]->ty->kind == TY_ARRAY ? NULL : adj_of(D, bound[i]);
     if (!a)
       continue;
-    IrExpr *v = param_now(D, G, ga[n + 1 + i]);
+    IrExpr *v = param_now(D, G, ga[n + nr + i]);
     if (!v)
       refuse(D, "this @wp.func_grad (an adjoint it leaves unset)");
     assign(D, &c, a, v);
@@ -968,14 +1167,49 @@ static IrExpr *custom_replay(Ad *D, Seq *fw, IrFunc *F, IrVar **bound) {
   return ref(D, D->env[slot]);
 }
 
+/* A function's result e in a local (the value of its result's slot). */
+static IrVar *ret_value(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
+  IrExpr *x = dval(D, fw, rv, e);
+  if (x->kind == E_VAR)
+    return x->var;
+  IrVar *v = newvar(D, "ret", x->ty);
+  assign(D, fw, v, x);
+  return v;
+}
+
+/* Note [several results]: a function with several results (`return a,
+ * b`) has a slot per result in env, each set by the return that ends the
+ * path taken and joined by an if like a variable (the first is the
+ * call's value).  The call's out-variables (check_tuple_of_call's hidden
+ * locals, which `x, y = f(...)` then reads) take the others, each
+ * assigned as a variable is, so their adjoints flow back into the
+ * returned values and from there through the function's body.  Forward
+ * mode (tcall) gives each result a local and a tangent the same way. */
+static void bind_outs(Ad *D, Seq *fw, Seq *rv, IrExpr *e, IrVar **res) {
+  Seq c;
+  seq_init(&c);
+  for (int i = 0; i < e->nouts; i++) {
+    if (!res[i])
+      refuse(D, "a function that can end without returning its result");
+    IrVar *v = newvar(D, "v", res[i]->ty);
+    assign(D, fw, v, ref(D, res[i]));
+    D->env[kid(D, e->outs[i])] = v;
+    if (fty(v->ty))
+      acc(D, &c, ref(D, res[i]), adjx(D, v));
+  }
+  prepend(rv, &c);
+}
+
 static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   IrFunc *F = e->fn;
   if (F->native)
     refuse(D, "a @wp.func_native function");
-  if (e->nouts || e->nrefs)
-    refuse(D, "a call of a function with several results or wp.ref parameters");
+  if (e->nrefs)
+    refuse(D, "a call of a function with wp.ref parameters");
   if (D->depth > 64)
     refuse(D, "calls nested this deep");
+  if (F->replay && F->nrets > 1)
+    refuse(D, "a @wp.func_replay of a function with several results");
   IrVar **save = arena_alloc(D->C, sizeof(IrVar *) * (size_t)D->nv);
   memcpy(save, D->env, sizeof(IrVar *) * (size_t)D->nv);
   IrVar **bound = arena_alloc(D->C, sizeof(IrVar *) * (size_t)(F->nparams + 1));
@@ -996,8 +1230,6 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
         assign(D, fw, v, x);
       }
     }
-    if (F->grad && p->ty->kind == TY_ARRAY)
-      refuse(D, "an array parameter of a function with @wp.func_grad");
     D->env[kid(D, p)] = v;
     bound[i] = v;
   }
@@ -1021,6 +1253,9 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   D->pos = at;
   D->resid = outer;
   IrExpr *r = D->env[slot] ? ref(D, D->env[slot]) : NULL;
+  IrVar **outs = arena_alloc(D->C, sizeof(IrVar *) * (size_t)(e->nouts + 1));
+  for (i = 0; i < e->nouts; i++)
+    outs[i] = D->env[slot + 1 + i];
   if (F->replay && r) {
     /* Note [custom adjoints]: the caller sees the replay's result, whose
      * adjoint goes to F's */
@@ -1034,9 +1269,18 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     D->pos = at;
   }
   if (F->grad && r) {
-    IrVar *res = newvar(D, "ret", r->ty);
-    assign(D, fw, res, r);
-    r = ref(D, res);
+    /* the results in fresh locals, whose adjoints are only adj_ret */
+    IrVar **res = arena_alloc(D->C, sizeof(IrVar *) * (size_t)F->nrets);
+    for (i = 0; i < F->nrets; i++) {
+      IrVar *x = i ? D->env[slot + i] : r->var;
+      if (!x)
+        refuse(D, "a function that can end without returning its result");
+      res[i] = newvar(D, "ret", x->ty);
+      assign(D, fw, res[i], ref(D, x));
+      if (i && i <= e->nouts)
+        outs[i - 1] = res[i];
+    }
+    r = ref(D, res[0]);
     custom_adjoint(D, rv, F, bound, res);
     D->pos = at;
   }
@@ -1048,6 +1292,7 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   for (IrVar *v = F->locals; v; v = v->next)
     save[kid(D, v)] = D->env[kid(D, v)];
   memcpy(D->env, save, sizeof(IrVar *) * (size_t)D->nv);
+  bind_outs(D, fw, rv, e, outs);
   if (!r) {
     if (e->ty->kind != TY_VOID)
       refuse(D, "a function that can end without returning its result");
@@ -1385,9 +1630,60 @@ static void stmt_for(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
  * replayed last to first in the reverse sweep) or a while loop (whose
  * condition Warp evaluates again on the carried variables in the reverse
  * sweep, so its iterations run first to last there). */
+/* Note [custom adjoints]: a loop Warp does not unroll in a custom
+ * adjoint's body runs forward, as written: the variables it reassigns
+ * that were set before it are carried locals (assigned the body's last
+ * version at the end of each iteration and at a break or continue), which
+ * hold their last values after it. */
+static void grad_loop(Ad *D, IrStmt *s, Seq *fw) {
+  bool is_while = s->kind == S_WHILE;
+  IrStmt *loop = ir_stmt(D->C, s->kind, s->pos);
+  if (!is_while) {
+    loop->a = tmp(D, fw, clone(D, fw, s->a));
+    loop->b = tmp(D, fw, clone(D, fw, s->b));
+    loop->c = tmp(D, fw, clone(D, fw, s->c));
+    loop->var = newvar(D, "j", s->var->ty);
+  }
+  bool *w = arena_alloc(D->C, (size_t)D->nv);
+  memset(w, 0, (size_t)D->nv);
+  assigned(D, s->body, w);
+  IrVar **car = arena_alloc(D->C, sizeof(IrVar *) * (size_t)D->nv);
+  memset(car, 0, sizeof(IrVar *) * (size_t)D->nv);
+  for (int i = 0; i < D->nv; i++) {
+    if (!w[i] || (!is_while && i == kid(D, s->var)) || !D->env[i])
+      continue;
+    car[i] = newvar(D, "carried", D->env[i]->ty);
+    assign(D, fw, car[i], ref(D, D->env[i]));
+    D->env[i] = car[i];
+  }
+  if (!is_while)
+    D->env[kid(D, s->var)] = loop->var;
+  if (is_while) /* the condition on the carried variables */
+    loop->a = clone(D, NULL, s->a);
+  IrVar **outer = D->car;
+  D->car = car;
+  Seq bf, junk;
+  seq_init(&bf);
+  seq_init(&junk);
+  block(D, s->body, &bf, &junk);
+  D->jumped = false;
+  D->car = outer;
+  for (int i = 0; i < D->nv; i++) {
+    if (!car[i])
+      continue;
+    if (D->env[i] != car[i])
+      assign(D, &bf, car[i], ref(D, D->env[i]));
+    D->env[i] = car[i];
+  }
+  loop->body = bf.head;
+  put(fw, loop);
+}
+
 static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
-  if (D->ingrad)
-    refuse(D, "a loop Warp does not unroll in a @wp.func_grad");
+  if (D->ingrad) {
+    grad_loop(D, s, fw);
+    return;
+  }
   bool is_while = s->kind == S_WHILE;
   int jid = is_while ? -1 : kid(D, s->var);
   const Type *jt = is_while ? NULL : s->var->ty;
@@ -1564,7 +1860,41 @@ static void atomic_minmax_agg(Ad *D, IrExpr *e, IrExpr *v, IrExpr **idx,
 
 /* wp.atomic_add/sub(a, i, v) (also a[i] += v): v's gradient takes
  * adj_a[i] (negated for sub); the atomic is not performed again. */
+/* Note [custom adjoints]: an atomic e or a store s (the other NULL) in a
+ * custom adjoint's body runs as written, on the array its variable is
+ * bound to (wp.adjoint[a] is a's adjoint array), skipped where that
+ * array is null, as Warp's custom adjoint changes the .grad arrays it is
+ * given. */
+static void grad_effect(Ad *D, Seq *fw, Seq *rv, IrStmt *s, IrExpr *e) {
+  IrVar *arr = D->env[kid(D, s ? s->var : e->var)];
+  if (!arr)
+    refuse(D, "this array in a @wp.func_grad");
+  IrStmt *st = ir_stmt(D->C, s ? S_STORE : S_EXPR, D->pos);
+  if (s) {
+    *st = *s;
+    st->next = NULL;
+    st->var = arr;
+    st->args = indices(D, fw, s->args, s->nargs);
+    st->c = dval(D, fw, rv, s->c);
+  } else {
+    IrExpr *x = ir_expr(D->C, E_ATOMIC, e->ty);
+    *x = *e;
+    x->var = arr;
+    x->args = indices(D, fw, e->args, e->nargs);
+    x->c = dval(D, fw, rv, e->c);
+    st->a = x;
+  }
+  Seq body;
+  seq_init(&body);
+  put(&body, st);
+  put(fw, guarded(D, arr, &body));
+}
+
 static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv) {
+  if (D->ingrad) {
+    grad_effect(D, fw, rv, NULL, e);
+    return;
+  }
   Seq c;
   seq_init(&c);
   if (e->nfpath)
@@ -1640,6 +1970,10 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     stmt_assign(D, s, fw, rv);
     return;
   case S_STORE: {
+    if (D->ingrad) {
+      grad_effect(D, fw, rv, s, NULL);
+      return;
+    }
     IrVar *karr = s->var;
     IrExpr **idx = indices(D, fw, s->args, s->nargs);
     if (!fty(s->c->ty)) {
@@ -1704,15 +2038,11 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   case S_RETURN: {
     if (D->resid < 0)
       refuse(D, "a return statement here");
+    for (int i = 0; i < s->nargs; i++) /* several results: slot per result */
+      D->env[D->resid + i] = ret_value(D, fw, rv, s->args[i]);
     if (!s->a)
       return;
-    IrExpr *x = dval(D, fw, rv, s->a);
-    IrVar *v = x->kind == E_VAR ? x->var : NULL;
-    if (!v) {
-      v = newvar(D, "ret", x->ty);
-      assign(D, fw, v, x);
-    }
-    D->env[D->resid] = v;
+    D->env[D->resid] = ret_value(D, fw, rv, s->a);
     return;
   }
   case S_KRETURN: /* the end of its statements (norm_returns) */
@@ -1720,6 +2050,10 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
       assign(D, fw, D->rflag, ir_const_int(D->C, D->rflag->ty, 1));
     return;
   case S_SETFIELD:
+    if (s->var->ty->kind == TY_ARRAY) { /* Note [arrays of structs] */
+      aos_store(D, s, fw, rv);
+      return;
+    }
     refuse(D, "an assignment to a struct field");
   case S_SETCOMP:
     refuse(D, "an assignment to a vector component");
@@ -2054,7 +2388,8 @@ IrFunc *ir_adjoint(Compiler *C, IrModule *m, IrFunc *K) {
       map_put(D, &D->ids, v, (void *)(intptr_t)++nv);
     for (IrVar *v = f->locals; v; v = v->next)
       map_put(D, &D->ids, v, (void *)(intptr_t)++nv);
-    map_put(D, &D->fres, f, (void *)(intptr_t)++nv);
+    map_put(D, &D->fres, f, (void *)(intptr_t)(nv + 1));
+    nv += f->nrets > 1 ? f->nrets : 1; /* a slot per result */
   }
   D->resid = -1;
   D->nv = nv;
@@ -2195,9 +2530,9 @@ static void reach_expr(Map *seen, Ad *D, IrExpr *e) {
  * scalar result locals, one per scalar of its leaves (result_slots), and
  * a call of it is hoisted before its statement, its result copied out of
  * those locals into a fresh struct local's leaves (fl_call), which the
- * adjoint's and the tangent's inlining of the call leaves readable.  A
- * struct value that is no variable, field of one or call -- an element of
- * an array of structs -- has no leaves to read and is refused. */
+ * adjoint's and the tangent's inlining of the call leaves readable.  An
+ * element of an array of structs is read and written leaf by leaf, as
+ * field chains on the element (Note [aos leaves]). */
 
 typedef struct Fl {
   Ad *D;            /* its arena and maps */
@@ -2205,6 +2540,9 @@ typedef struct Fl {
   Map params;       /* function -> its original parameters' types (1 + n) */
   Map fret;         /* function returning a struct -> its result's scalar
                      * locals (result_slots) */
+  Map fmulti;       /* function with several results, some structs -> per
+                     * result, its struct's scalar locals or NULL
+                     * (Note [several results]) */
   IrFunc *f;
   Seq *pre;         /* where a statement's hoisted calls go, or NULL */
 } Fl;
@@ -2298,6 +2636,25 @@ static IrExpr *fl_expr(Fl *F, IrExpr *e, Pos pos);
 static void fl_copy(Fl *F, Seq *out, Pos pos, IrVar **dst, int n, IrExpr *e);
 static IrExpr **struct_leaves(Fl *F, IrExpr *e, Pos pos);
 
+/* The n leaves l of a struct assigned from a function's result slots. */
+static void fl_unslot(Fl *F, Seq *out, Pos pos, IrVar **l, int n,
+                      IrVar **slot) {
+  Compiler *C = F->D->C;
+  for (int j = 0, s = 0; j < n; j++) {
+    const Type *lt = l[j]->ty;
+    if (lt->kind != TY_VEC && lt->kind != TY_MAT) {
+      fl_put(out, C, pos, l[j], ir_ref(C, slot[s++]));
+      continue;
+    }
+    IrExpr *m = ir_expr(C, E_MAKE, lt);
+    m->nargs = lt->rows * lt->cols;
+    m->args = arena_alloc(C, sizeof(IrExpr *) * (size_t)m->nargs);
+    for (int k = 0; k < m->nargs; k++)
+      m->args[k] = ir_ref(C, slot[s++]);
+    fl_put(out, C, pos, l[j], m);
+  }
+}
+
 /* A call of a function returning a struct, put before the statement (in
  * F->pre) as a call without a result; its result's leaves are copied
  * into the leaves of a fresh struct local, which is the value. */
@@ -2311,39 +2668,27 @@ static IrExpr *fl_call(Fl *F, IrExpr *e, Pos pos) {
   st->a = fl_expr(F, &call, pos);
   put(F->pre, st);
   IrVar *t = ir_var(C, F->f, "call", e->ty);
-  IrVar **l = leaves_of(F, t), **slot = map_get(&F->fret, e->fn);
-  for (int j = 0, s = 0; j < nleaves(e->ty); j++) {
-    const Type *lt = l[j]->ty;
-    if (lt->kind != TY_VEC && lt->kind != TY_MAT) {
-      fl_put(F->pre, C, pos, l[j], ir_ref(C, slot[s++]));
-      continue;
-    }
-    IrExpr *m = ir_expr(C, E_MAKE, lt);
-    m->nargs = lt->rows * lt->cols;
-    m->args = arena_alloc(C, sizeof(IrExpr *) * (size_t)m->nargs);
-    for (int k = 0; k < m->nargs; k++)
-      m->args[k] = ir_ref(C, slot[s++]);
-    fl_put(F->pre, C, pos, l[j], m);
-  }
+  fl_unslot(F, F->pre, pos, leaves_of(F, t), nleaves(e->ty),
+            map_get(&F->fret, e->fn));
   return ir_ref(C, t);
 }
 
 /* A function's struct result goes out through scalar locals, one per
  * scalar of its leaves (the expansion takes a vector local apart in its
  * own function only, so none crosses to the caller). */
-static IrVar **result_slots(Fl *F, IrFunc *f) {
+static IrVar **result_slots(Fl *F, IrFunc *f, const Type *t) {
   Compiler *C = F->D->C;
   int n = 0;
-  for (int j = 0; j < nleaves(f->ret); j++) {
+  for (int j = 0; j < nleaves(t); j++) {
     const char *name;
-    const Type *lt = leaf_type(F, f->ret, j, &name);
+    const Type *lt = leaf_type(F, t, j, &name);
     n += lt->kind == TY_VEC || lt->kind == TY_MAT ? lt->rows * lt->cols : 1;
   }
   IrVar **slot = arena_alloc(C, sizeof(IrVar *) * (size_t)n);
   n = 0;
-  for (int j = 0; j < nleaves(f->ret); j++) {
+  for (int j = 0; j < nleaves(t); j++) {
     const char *name;
-    const Type *lt = leaf_type(F, f->ret, j, &name);
+    const Type *lt = leaf_type(F, t, j, &name);
     if (lt->kind != TY_VEC && lt->kind != TY_MAT) {
       slot[n++] = ir_var(C, f, arena_printf(C, "ret_%s", name), lt);
       continue;
@@ -2356,9 +2701,8 @@ static IrVar **result_slots(Fl *F, IrFunc *f) {
 }
 
 /* return e (a struct) in f: e's scalars into f's result slots. */
-static void fl_return(Fl *F, Seq *out, IrExpr *e, Pos pos) {
+static void fl_return(Fl *F, Seq *out, IrExpr *e, Pos pos, IrVar **slot) {
   Compiler *C = F->D->C;
-  IrVar **slot = map_get(&F->fret, F->f);
   int n = nleaves(e->ty);
   IrExpr **src = struct_leaves(F, e, pos);
   for (int j = 0, s = 0; j < n; j++) {
@@ -2394,15 +2738,51 @@ static IrExpr *fl_root(Fl *F, IrExpr *e, Pos pos) {
   return n;
 }
 
+/* Note [aos leaves]: a whole element of an array of structs (s = a[i],
+ * a[i] = s, a[i].inner = q, f(a[i]), a[i] = b[j]) is taken apart into
+ * its leaves as a struct variable is (Note [struct leaves]), each leaf
+ * read or written as a field chain on the element, so that the adjoint
+ * and the tangent differentiate field by field (Note [arrays of
+ * structs]): reading it reads each leaf's field (one load each, which
+ * the replay may repeat: loads have no effect), storing it stores each
+ * leaf's field.  An element with an array field is refused. */
+
+/* Is e an element of an array of structs, or a chain of fields on one? */
+static bool is_elem(IrExpr *e) {
+  while (e->kind == E_FIELD)
+    e = e->a;
+  return e->kind == E_LOAD;
+}
+
+static void no_array_leaves(Fl *F, const Type *t, Pos pos) {
+  for (int j = 0; j < nleaves(t); j++) {
+    const char *name;
+    if (leaf_type(F, t, j, &name)->kind == TY_ARRAY)
+      fl_refuse(F, pos, "a whole struct element with an array field (an "
+                        "array of structs)");
+  }
+}
+
+/* The leaves of the element (or field of one) e, field chains on it. */
+static IrExpr **elem_leaves(Fl *F, IrExpr *e, Pos pos) {
+  no_array_leaves(F, e->ty, pos);
+  int n = nleaves(e->ty);
+  IrExpr **r = arena_alloc(F->D->C, sizeof(IrExpr *) * (size_t)n);
+  for (int j = 0; j < n; j++)
+    r[j] = leaf_chain(F, fl_expr(F, e, pos), j);
+  return r;
+}
+
 /* The n leaf values of the struct value e (a variable, a field of one, a
- * function's result). */
+ * function's result, an element of an array of structs). */
 static IrExpr **struct_leaves(Fl *F, IrExpr *e, Pos pos) {
   e = fl_root(F, e, pos);
+  if (is_elem(e))
+    return elem_leaves(F, e, pos);
   IrVar **root;
   int n, first = chain_leaves(F, e, &root, &n);
   if (first < 0)
     fl_refuse(F, pos, e->kind == E_FCALL ? "a @wp.func's struct result"
-                  : e->kind == E_LOAD ? "a struct element of an array of structs"
                   : "this struct value");
   IrExpr **r = arena_alloc(F->D->C, sizeof(IrExpr *) * (size_t)n);
   for (int j = 0; j < n; j++)
@@ -2421,12 +2801,10 @@ static IrExpr *fl_expr(Fl *F, IrExpr *e, Pos pos) {
     if (first >= 0 && e->ty->kind != TY_STRUCT)
       return ir_ref(F->D->C, root[first]);
     if (first >= 0)
-      fl_refuse(F, pos, "a whole struct value here (an array of structs, a "
-                        "struct result)");
+      fl_refuse(F, pos, "a whole struct value here");
   }
   if (e->kind == E_FCALL && e->ty->kind == TY_STRUCT && map_get(&F->fret, e->fn))
-    fl_refuse(F, pos, "a whole struct value here (an array of structs, a "
-                      "struct result)");
+    fl_refuse(F, pos, "a whole struct value here (a struct result)");
   for (int i = 0; e->kind == E_FCALL && i <= e->nouts; i++)
     if ((i ? e->outs[i - 1]->ty : e->ty)->kind == TY_STRUCT)
       fl_refuse(F, pos, "a @wp.func's struct result among several");
@@ -2490,6 +2868,55 @@ static void fl_copy(Fl *F, Seq *out, Pos pos, IrVar **dst, int n, IrExpr *e) {
 
 static IrStmt *fl_stmts(Fl *F, IrStmt *s);
 
+/* Component k of the vector or matrix e. */
+static IrExpr *fl_comp(Compiler *C, IrExpr *e, int k) {
+  const Type *t = e->ty;
+  IrExpr *c = ir_expr(C, E_COMP, ty_scalar(t->sc));
+  c->a = e;
+  c->b = ir_const_int(C, ty_scalar(KERN_SCALAR_INT32),
+                      (uint64_t)(t->kind == TY_MAT ? k / t->cols : k));
+  if (t->kind == TY_MAT)
+    c->c = ir_const_int(C, ty_scalar(KERN_SCALAR_INT32), (uint64_t)(k % t->cols));
+  return c;
+}
+
+/* lv = v into a field (not a struct) of an element of arr, from the
+ * local v: one store per component of a vector or matrix field (the
+ * expansion stores scalars into fields only). */
+static void fl_leaf_store(Fl *F, Seq *out, Pos pos, IrVar *arr, IrExpr *lv,
+                          IrVar *v) {
+  Compiler *C = F->D->C;
+  bool agg = lv->ty->kind == TY_VEC || lv->ty->kind == TY_MAT;
+  for (int k = 0; k < (agg ? lv->ty->rows * lv->ty->cols : 1); k++) {
+    IrStmt *st = ir_stmt(C, S_SETFIELD, pos);
+    st->var = arr;
+    st->a = agg ? fl_comp(C, fl_expr(F, lv, pos), k) : fl_expr(F, lv, pos);
+    st->c = agg ? fl_comp(C, ir_ref(C, v), k) : ir_ref(C, v);
+    put(out, st);
+  }
+}
+
+/* lv = c, lv a struct element of the array arr or a field of one (Note
+ * [aos leaves]): c's leaves into the leaves of a fresh struct local (c
+ * into a fresh local for a vector or matrix field), then each into its
+ * field of the element. */
+static void fl_elem_store(Fl *F, Seq *out, Pos pos, IrVar *arr, IrExpr *lv,
+                          IrExpr *c) {
+  Compiler *C = F->D->C;
+  if (lv->ty->kind != TY_STRUCT) {
+    IrVar *t = ir_var(C, F->f, "elem", lv->ty);
+    fl_put(out, C, pos, t, fl_expr(F, c, pos));
+    fl_leaf_store(F, out, pos, arr, lv, t);
+    return;
+  }
+  no_array_leaves(F, lv->ty, pos);
+  int n = nleaves(lv->ty);
+  IrVar **t = leaves_of(F, ir_var(C, F->f, "elem", lv->ty));
+  fl_copy(F, out, pos, t, n, c);
+  for (int j = 0; j < n; j++)
+    fl_leaf_store(F, out, pos, arr, leaf_chain(F, lv, j), t[j]);
+}
+
 /* s.f... = c on a struct variable with leaves. */
 static void fl_setfield(Fl *F, Seq *out, IrStmt *s) {
   Compiler *C = F->D->C;
@@ -2511,9 +2938,24 @@ static void fl_setfield(Fl *F, Seq *out, IrStmt *s) {
   fl_put(out, C, s->pos, root[first], c);
 }
 
+static void fl_multi_call(Fl *F, Seq *out, IrStmt *s, IrVar ***slots);
+static void fl_multi_return(Fl *F, Seq *out, IrStmt *s, IrVar ***slots);
+
 static void fl_stmt(Fl *F, Seq *out, IrStmt *s) {
   Compiler *C = F->D->C;
   F->pre = s->kind == S_WHILE ? NULL : out;
+  IrVar ***multi = (s->kind == S_ASSIGN || s->kind == S_EXPR) &&
+                           s->a->kind == E_FCALL
+                       ? map_get(&F->fmulti, s->a->fn) : NULL;
+  if (multi) {
+    fl_multi_call(F, out, s, multi);
+    return;
+  }
+  multi = s->kind == S_RETURN ? map_get(&F->fmulti, F->f) : NULL;
+  if (multi && s->nargs) {
+    fl_multi_return(F, out, s, multi);
+    return;
+  }
   if (s->kind == S_ASSIGN && s->var->ty->kind == TY_STRUCT) {
     fl_copy(F, out, s->pos, leaves_of(F, s->var), nleaves(s->var->ty), s->a);
     return;
@@ -2526,9 +2968,24 @@ static void fl_stmt(Fl *F, Seq *out, IrStmt *s) {
     fl_setfield(F, out, s);
     return;
   }
+  if (s->kind == S_SETFIELD && s->var->ty->kind == TY_ARRAY &&
+      (s->a->ty->kind == TY_STRUCT || s->a->ty->kind == TY_VEC ||
+       s->a->ty->kind == TY_MAT)) {
+    fl_elem_store(F, out, s->pos, s->var, s->a, s->c);
+    return;
+  }
+  if (s->kind == S_STORE && s->c->ty->kind == TY_STRUCT) {
+    IrExpr *ld = ir_expr(C, E_LOAD, s->c->ty);
+    ld->var = s->var;
+    ld->args = s->args;
+    ld->nargs = s->nargs;
+    ld->pos = s->pos;
+    fl_elem_store(F, out, s->pos, s->var, ld, s->c);
+    return;
+  }
   if (s->kind == S_RETURN && s->a && s->a->ty->kind == TY_STRUCT) {
     /* the result into the function's result slots, then return */
-    fl_return(F, out, s->a, s->pos);
+    fl_return(F, out, s->a, s->pos, map_get(&F->fret, F->f));
     put(out, ir_stmt(C, S_RETURN, s->pos));
     return;
   }
@@ -2555,6 +3012,77 @@ static IrStmt *fl_stmts(Fl *F, IrStmt *s) {
   return out.head;
 }
 
+/* Note [several results]: a struct among a function's several results
+ * goes out through scalar locals as a lone struct result does (the
+ * adjoint and the tangent inline every call); its place among the
+ * results becomes an int32 that nothing reads, so the others keep their
+ * positions and the call's out-variables theirs. */
+static void fl_multi_signature(Fl *F, IrFunc *f) {
+  Compiler *C = F->D->C;
+  IrVar ***slots = NULL;
+  const Type **rets = arena_alloc(C, sizeof(Type *) * (size_t)f->nrets);
+  for (int r = 0; r < f->nrets; r++) {
+    rets[r] = f->rets[r];
+    if (rets[r]->kind != TY_STRUCT)
+      continue;
+    if (!slots) {
+      slots = arena_alloc(C, sizeof(IrVar **) * (size_t)f->nrets);
+      memset(slots, 0, sizeof(IrVar **) * (size_t)f->nrets);
+    }
+    slots[r] = result_slots(F, f, rets[r]);
+    rets[r] = ty_scalar(KERN_SCALAR_INT32);
+  }
+  if (!slots)
+    return;
+  map_put(F->D, &F->fmulti, f, slots);
+  f->rets = rets;
+  f->ret = rets[0];
+}
+
+/* return a, b, ... in a function of fl_multi_signature: its structs into
+ * their slots. */
+static void fl_multi_return(Fl *F, Seq *out, IrStmt *s, IrVar ***slots) {
+  Compiler *C = F->D->C;
+  IrStmt *n = ir_stmt(C, S_RETURN, s->pos);
+  *n = *s;
+  n->next = NULL;
+  n->args = arena_alloc(C, sizeof(IrExpr *) * (size_t)s->nargs);
+  for (int r = 0; r < s->nargs; r++) {
+    if (!slots[r]) {
+      n->args[r] = fl_expr(F, s->args[r], s->pos);
+      continue;
+    }
+    fl_return(F, out, s->args[r], s->pos, slots[r]);
+    n->args[r] = ir_const_int(C, ty_scalar(KERN_SCALAR_INT32), 0);
+  }
+  put(out, n);
+}
+
+/* A call of a function of fl_multi_signature (s: `first = f(...)` or the
+ * call as a statement): the call with int32 locals in the structs'
+ * places, then each struct variable's leaves from its slots. */
+static void fl_multi_call(Fl *F, Seq *out, IrStmt *s, IrVar ***slots) {
+  Compiler *C = F->D->C;
+  const Type *i32 = ty_scalar(KERN_SCALAR_INT32);
+  IrExpr *e = s->a, call = *e;
+  call.ty = e->fn->ret;
+  call.outs = arena_alloc(C, sizeof(IrVar *) * (size_t)(e->nouts + 1));
+  for (int i = 0; i < e->nouts; i++)
+    call.outs[i] = slots[i + 1] ? ir_var(C, F->f, "unused", i32) : e->outs[i];
+  IrStmt *n = ir_stmt(C, s->kind, s->pos);
+  *n = *s;
+  n->next = NULL;
+  n->a = fl_expr(F, &call, s->pos);
+  if (s->kind == S_ASSIGN && slots[0])
+    n->var = ir_var(C, F->f, "unused", i32);
+  put(out, n);
+  for (int r = 0; r <= e->nouts; r++) {
+    IrVar *v = r ? e->outs[r - 1] : s->kind == S_ASSIGN ? s->var : NULL;
+    if (v && slots[r])
+      fl_unslot(F, out, s->pos, leaves_of(F, v), nleaves(v->ty), slots[r]);
+  }
+}
+
 /* A function's struct parameters become one parameter per leaf; their
  * original types are kept for the calls (Fl.params). */
 static void fl_signature(Fl *F, IrFunc *f) {
@@ -2569,10 +3097,12 @@ static void fl_signature(Fl *F, IrFunc *f) {
   if (f->nrets == 1 && f->ret->kind == TY_STRUCT) {
     /* its result goes to locals the caller reads after the call (the
      * adjoint and the tangent inline every call) */
-    map_put(F->D, &F->fret, f, result_slots(F, f));
+    map_put(F->D, &F->fret, f, result_slots(F, f, f->ret));
     f->ret = f->rets[0] = &ty_void;
     f->nrets = 0;
   }
+  if (f->nrets > 1)
+    fl_multi_signature(F, f);
   if (!any)
     return;
   IrVar **tail = &f->params;
@@ -2854,14 +3384,35 @@ static IrExpr *tnode(Ad *D, Seq *s, IrExpr *d) {
   return d ? tmp(D, s, d) : NULL;
 }
 
+/* v = x with its tangent dx (NULL: zero). */
+static void tassign(Ad *D, Seq *s, IrVar *v, IrExpr *x, IrExpr *dx) {
+  IrVar *dv = dvar(D, v);
+  if (dv)
+    assign(D, s, dv, tconst(D, dx, v->ty));
+  assign(D, s, v, x);
+}
+
+/* The locals of F's several results (Note [several results]), rets[0]
+ * the caller's D->ret, their tangents zeroed. */
+static IrVar **tresults(Ad *D, Seq *s, IrFunc *F) {
+  IrVar **rs = arena_alloc(D->C, sizeof(IrVar *) * (size_t)F->nrets);
+  rs[0] = D->ret;
+  for (int i = 1; i < F->nrets; i++) {
+    rs[i] = newvar(D, "ret", F->rets[i]);
+    if (dvar(D, rs[i]))
+      assign(D, s, dvar(D, rs[i]), zero_of(D, rs[i]->ty));
+  }
+  return rs;
+}
+
 /* A user function's call, inlined: its value, *dt its tangent. */
 static IrExpr *tcall(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
   IrFunc *F = e->fn;
   *dt = NULL;
   if (F->native)
     refuse(D, "a @wp.func_native function");
-  if (e->nouts || e->nrefs)
-    refuse(D, "a call of a function with several results or wp.ref parameters");
+  if (e->nrefs)
+    refuse(D, "a call of a function with wp.ref parameters");
   if (D->depth > 64)
     refuse(D, "calls nested this deep");
   IrVar **save = arena_alloc(D->C, sizeof(IrVar *) * (size_t)D->nv);
@@ -2892,11 +3443,13 @@ static IrExpr *tcall(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
     D->env[kid(D, v)] = newvar(D, v->name, v->ty);
   Pos at = D->pos;
   (void)norm_returns(D, &F->body);
-  IrVar *oret = D->ret, *odret = D->dret;
+  IrVar *oret = D->ret, *odret = D->dret, **orets = D->rets;
   D->ret = e->ty->kind == TY_VOID ? NULL : newvar(D, "ret", e->ty);
   D->dret = D->ret ? dvar(D, D->ret) : NULL;
   if (D->dret)
     assign(D, s, D->dret, zero_of(D, D->dret->ty));
+  D->rets = F->nrets > 1 ? tresults(D, s, F) : NULL;
+  IrVar **rs = D->rets;
   D->depth++;
   tblock(D, F->body, s);
   D->depth--;
@@ -2904,6 +3457,7 @@ static IrExpr *tcall(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
   IrVar *r = D->ret, *dr = D->dret;
   D->ret = oret;
   D->dret = odret;
+  D->rets = orets;
   /* the caller's variables as they were; the function's keep their last
    * values (a struct result's local is read after the call, Note
    * [struct leaves]) */
@@ -2912,6 +3466,9 @@ static IrExpr *tcall(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
   for (IrVar *v = F->locals; v; v = v->next)
     save[kid(D, v)] = D->env[kid(D, v)];
   memcpy(D->env, save, sizeof(IrVar *) * (size_t)D->nv);
+  for (i = 0; i < e->nouts; i++)
+    tassign(D, s, D->env[kid(D, e->outs[i])], ref(D, rs[1 + i]),
+            dvar(D, rs[1 + i]) ? ref(D, dvar(D, rs[1 + i])) : NULL);
   if (!r)
     return NULL;
   *dt = dr ? ref(D, dr) : NULL;
@@ -2920,6 +3477,52 @@ static IrExpr *tcall(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
 
 /* The value of e in s, in a local or a constant; *dt its tangent, NULL
  * where it is zero. */
+/* a[i].f in forward mode (Note [arrays of structs]): its tangent is
+ * tan_a[i].f, zero where tan_a is null. */
+static IrExpr *aos_tread(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
+  IrExpr *ld = elem_root(e);
+  IrExpr **idx = indices(D, s, ld->args, ld->nargs);
+  IrExpr *r = node(D, s, elem_at(D, e, ld, D->env[kid(D, ld->var)], idx));
+  IrVar *tarr = adj_array(D, ld->var);
+  IrVar *d = newvar(D, "dl", e->ty);
+  assign(D, s, d, zero_of(D, e->ty));
+  Seq body;
+  seq_init(&body);
+  assign(D, &body, d, elem_at(D, e, ld, tarr, idx));
+  put(s, guarded(D, tarr, &body));
+  *dt = ref(D, d);
+  return r;
+}
+
+/* a[i].f = v in forward mode: the store, and v's tangent into
+ * tan_a[i].f. */
+static void aos_tstore(Ad *D, IrStmt *st, Seq *s) {
+  IrExpr *ld = store_root(st->a);
+  if (!ld)
+    refuse(D, "this assignment into an array of structs' element");
+  IrExpr **idx = indices(D, s, ld->args, ld->nargs);
+  IrStmt *z = ir_stmt(D->C, S_SETFIELD, st->pos);
+  z->var = D->env[kid(D, st->var)];
+  z->a = elem_at(D, st->a, ld, z->var, idx);
+  if (!fty(st->c->ty)) {
+    z->c = tmp(D, s, clone(D, s, st->c));
+    put(s, z);
+    return;
+  }
+  IrExpr *d;
+  z->c = fv(D, s, st->c, &d);
+  IrVar *tarr = adj_array(D, st->var);
+  put(s, z);
+  IrStmt *t = ir_stmt(D->C, S_SETFIELD, st->pos);
+  t->var = tarr;
+  t->a = elem_at(D, st->a, ld, tarr, idx);
+  t->c = tconst(D, d, st->c->ty);
+  Seq body;
+  seq_init(&body);
+  put(&body, t);
+  put(s, guarded(D, tarr, &body));
+}
+
 static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
   *dt = NULL;
   if (e->kind == E_FCALL)
@@ -3063,6 +3666,8 @@ static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
   }
   case E_FIELD: { /* of a kernel's struct parameter: the tangent
                   * struct's same field (Note [struct leaves]) */
+    if (elem_root(e))
+      return aos_tread(D, s, e, dt);
     IrExpr *v = tmp(D, s, clone(D, s, e));
     IrVar *g = map_get(&D->adjarr, D->env[kid(D, field_root(e)->var)]);
     *dt = g ? tnode(D, s, same_chain(D, e, g)) : NULL;
@@ -3243,7 +3848,11 @@ static void tstmt(Ad *D, IrStmt *st, Seq *s) {
     return;
   }
   case S_RETURN: {
-    if (!D->ret)
+    for (int i = 0; D->rets && i < st->nargs; i++) {
+      IrExpr *d, *r = fv(D, s, st->args[i], &d);
+      tassign(D, s, D->rets[i], r, d);
+    }
+    if (!D->ret || !st->a)
       return; /* a function without a result; norm_returns ended its path */
     IrExpr *d, *r = fv(D, s, st->a, &d);
     if (D->dret)
@@ -3254,6 +3863,10 @@ static void tstmt(Ad *D, IrStmt *st, Seq *s) {
   case S_PRINTF: case S_ASSERT:
     return; /* the tangent launch neither prints nor checks again */
   case S_SETFIELD:
+    if (st->var->ty->kind == TY_ARRAY) { /* Note [arrays of structs] */
+      aos_tstore(D, st, s);
+      return;
+    }
     refuse(D, "an assignment to a struct field");
   case S_AGG:
     refuse(D, "an aggregated atomic");

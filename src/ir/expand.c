@@ -130,6 +130,9 @@ static bool needs(const IrExpr *e) {
     return true;
   if (e->kind == E_VAR)
     return false;
+  for (int i = 0; e->kind == E_FCALL && i < e->nouts; i++)
+    if (is_agg(e->outs[i]->ty))
+      return true; /* fcall sets its out-variables' components */
   if (needs(e->a) || needs(e->b) || needs(e->c))
     return true;
   for (int i = 0; i < e->nargs; i++)
@@ -1531,8 +1534,7 @@ static IrExpr *fcall(Xp *X, IrExpr *e) {
     sync_to(X, e->refs[i]);
   bool sync = false;
   for (int i = 0; i < e->nouts; i++)
-    if (is_agg(e->outs[i]->ty))
-      refuse(X, "a call with several results of vector type");
+    sync |= is_agg(e->outs[i]->ty);
   for (int i = 0; i < e->nrefs; i++)
     sync |= is_agg(e->refs[i]->ty);
   if (!sync)
@@ -1788,6 +1790,11 @@ static IrExpr *lvalue(Xp *X, IrExpr *e) {
   case E_FIELD:
     n->a = lvalue(X, e->a);
     return n;
+  case E_COMP: /* a component of a vector or matrix field */
+    n->a = lvalue(X, e->a);
+    n->b = tmp(X, xs(X, e->b));
+    n->c = e->c ? tmp(X, xs(X, e->c)) : NULL;
+    return n;
   case E_LOAD:
     n->args = comps_new(X, e->nargs);
     for (int i = 0; i < e->nargs; i++) {
@@ -2033,11 +2040,8 @@ static void func(Xp *X, IrFunc *f) {
     if (any_agg_type(v->ty))
       need_agg(X, v->ty);
   for (int i = 0; i < f->nrets; i++)
-    if (is_agg(f->rets[i])) {
+    if (is_agg(f->rets[i]))
       need_agg(X, f->rets[i]);
-      if (f->nrets > 1)
-        refuse(X, "several results of vector type");
-    }
   stmts(X, f->body);
   f->body = head;
 }

@@ -183,8 +183,11 @@ struct Func {
    * custom adjoint, a function of F's parameters, adj_ret and then one
    * adjoint__P per parameter P of F (what wp.adjoint[P] names) */
   Func *grad;
+  Func *grad_next;   /* the next @wp.func_grad of an overloaded F's name,
+                      * each matched to its overload by types (lower) */
   Func *replay;      /* @wp.func_replay(F): on F, what the adjoint's replay
                       * calls instead of F */
+  Func *replay_next; /* the next @wp.func_replay of an overloaded F's name */
   /* generics (check_generic.c): a function or kernel with a typing.Any
    * parameter is checked once per signature it is used with */
   bool generic;        /* has Any parameters: never emitted itself */

@@ -1250,19 +1250,19 @@ static void native_decorator(Parser *P, Node *d, Pos at) {
 
 /* wp.adjoint[P] in a custom adjoint's body is its parameter adjoint__P
  * (Note [custom adjoints] in ir/adjoint.c). */
-static void adjoint_names(Parser *P, Func *g, Func *f, Node *n) {
+static void adjoint_names(Parser *P, Func *g, Func *f, int np, Node *n) {
   for (; n; n = n->next) {
     if (n->kind == N_SUBSCRIPT && is_wp_attr(P, n->a, "adjoint")) {
       Node *x = n->args;
       int k = -1;
       if (x && !x->next && x->kind == N_NAME)
-        for (int i = 0; i < f->nparams && k < 0; i++)
+        for (int i = 0; i < np && k < 0; i++)
           if (!strcmp(g->params[i].name, x->name))
             k = i;
       if (k < 0)
         diag_error(P->C, x ? x->pos : n->pos, "%s.adjoint[...] takes one of the first %d "
                    "parameters of '%s' (those of '%s', whose adjoint it is)",
-                   P->wp, f->nparams, g->name, f->name);
+                   P->wp, np, g->name, f->name);
       Node *next = n->next;
       memset(n, 0, sizeof *n);
       n->kind = N_NAME;
@@ -1271,18 +1271,91 @@ static void adjoint_names(Parser *P, Func *g, Func *f, Node *n) {
       n->name = arena_printf(P->C, "adjoint__%s", g->params[k].name);
       continue;
     }
-    adjoint_names(P, g, f, n->a);
-    adjoint_names(P, g, f, n->b);
-    adjoint_names(P, g, f, n->c);
-    adjoint_names(P, g, f, n->args);
-    adjoint_names(P, g, f, n->kwargs);
-    adjoint_names(P, g, f, n->body);
-    adjoint_names(P, g, f, n->orelse);
+    adjoint_names(P, g, f, np, n->a);
+    adjoint_names(P, g, f, np, n->b);
+    adjoint_names(P, g, f, np, n->c);
+    adjoint_names(P, g, f, np, n->args);
+    adjoint_names(P, g, f, np, n->kwargs);
+    adjoint_names(P, g, f, np, n->body);
+    adjoint_names(P, g, f, np, n->orelse);
   }
 }
 
-/* @wp.func_grad(F) def G(F's parameters, adj_ret): G with F's parameters'
- * adjoints as parameters adjoint__P after its own, kept on F. */
+/* Whether two annotations are spelled the same. */
+static bool annot_eq(const Node *a, const Node *b) {
+  for (; a && b; a = a->next, b = b->next)
+    if (a->kind != b->kind || a->ival != b->ival || a->op != b->op ||
+        ((a->name || b->name) &&
+         (!a->name || !b->name || strcmp(a->name, b->name))) ||
+        !annot_eq(a->a, b->a) || !annot_eq(a->b, b->b) ||
+        !annot_eq(a->c, b->c) || !annot_eq(a->args, b->args) ||
+        !annot_eq(a->kwargs, b->kwargs))
+      return false;
+  return !a && !b;
+}
+
+/* How many results the first `return` in the statements n gives (a
+ * tuple's items), 1 when there is none or it returns a call's results
+ * (what the parser cannot count). */
+static int nresults(const Node *n) {
+  for (; n; n = n->next) {
+    if (n->kind == N_RETURN && n->a && n->a->kind == N_TUPLE) {
+      int k = 0;
+      for (const Node *x = n->a->args; x; x = x->next)
+        k++;
+      return k;
+    }
+    if (n->kind == N_RETURN)
+      return 1;
+    int k = nresults(n->body);
+    if (k == 1)
+      k = nresults(n->orelse);
+    if (k != 1)
+      return k;
+  }
+  return 1;
+}
+
+/* Whether G's first parameters are spelled as overload o's, and then an
+ * adj_ret for each of o's results. */
+static bool grad_spells(Func *o, Func *g) {
+  if (o->nparams + nresults(o->body) != g->nparams)
+    return false;
+  for (int i = 0; i < o->nparams; i++)
+    if (!g->params[i].annot || !o->params[i].annot ||
+        !annot_eq(g->params[i].annot, o->params[i].annot))
+      return false;
+  return true;
+}
+
+/* How many of G's parameters are F's: F's count, or for an overloaded F
+ * that of the overloads whose parameters G's first ones spell (else of
+ * those with fewer parameters than G).  Warp picks the overload by G's
+ * parameter types (lower_module does, match_grads); the adjoint__P names
+ * need the count here, before types are known. */
+static int grad_nparams(Parser *P, Func *f, Func *g) {
+  int n = -1;
+  bool spelled = false;
+  for (Func *o = f; o && !spelled; o = o->overload)
+    spelled = grad_spells(o, g);
+  for (Func *o = f; o; o = o->overload) {
+    if (o->nparams >= g->nparams || o->nparams == n ||
+        (spelled && !grad_spells(o, g)))
+      continue;
+    if (n >= 0)
+      diag_error(P->C, g->pos, "@%s.func_grad '%s' of '%s': overloads with "
+                 "%d and %d parameters could both be its function (not "
+                 "supported yet, issue #26)", P->wp, g->name, f->name, n,
+                 o->nparams);
+    n = o->nparams;
+  }
+  return n < 0 ? f->nparams : n;
+}
+
+/* @wp.func_grad(F) def G(F's parameters, an adj_ret per result of F, as
+ * in Warp): G with F's parameters' adjoints as parameters adjoint__P
+ * after its own, kept on F (on its first definition when F has
+ * overloads, chained by grad_next). */
 static void func_grad_decorator(Parser *P, Node *d, Pos at) {
   Node *fn = d->kind == N_CALL ? d->args : NULL;
   if (!fn || fn->next || d->kwargs || fn->kind != N_NAME)
@@ -1292,27 +1365,30 @@ static void func_grad_decorator(Parser *P, Node *d, Pos at) {
   if (!f || f->is_kernel)
     diag_error(P->C, fn->pos, "@%s.func_grad: no @%s.func '%s' above",
                P->wp, P->wp, fn->name);
-  if (f->overload || f->grad)
-    diag_error(P->C, at, "@%s.func_grad of '%s', %s, is not supported yet "
-               "(issue #26)", P->wp, fn->name,
-               f->grad ? "given twice" : "a function with overloads");
+  if (f->grad && !f->overload)
+    diag_error(P->C, at, "@%s.func_grad of '%s', given twice, is not "
+               "supported yet (issue #26)", P->wp, fn->name);
   Func *g = funcdef(P, false);
-  if (g->nparams != f->nparams + 1)
+  int n = grad_nparams(P, f, g);
+  if (g->nparams < n + 1)
     diag_error(P->C, g->pos, "the adjoint '%s' of '%s' takes its %d "
                "parameter(s) and then adj_ret (%d given)", g->name, f->name,
-               f->nparams, g->nparams);
-  Param *ps = arena_alloc(P->C, sizeof(Param) * (size_t)(g->nparams + f->nparams));
+               n, g->nparams);
+  Param *ps = arena_alloc(P->C, sizeof(Param) * (size_t)(g->nparams + n));
   memcpy(ps, g->params, sizeof(Param) * (size_t)g->nparams);
-  for (int i = 0; i < f->nparams; i++) {
+  for (int i = 0; i < n; i++) {
     Param *q = &ps[g->nparams + i];
     *q = g->params[i];
     q->defval = NULL;
     q->name = arena_printf(P->C, "adjoint__%s", g->params[i].name);
   }
   g->params = ps;
-  g->nparams += f->nparams;
-  adjoint_names(P, g, f, g->body);
-  f->grad = g;
+  g->nparams += n;
+  adjoint_names(P, g, f, n, g->body);
+  Func **tail = &f->grad; /* overloads: matched in lower_module */
+  while (*tail)
+    tail = &(*tail)->grad_next;
+  *tail = g;
   add_func(P, g);
 }
 
@@ -1327,16 +1403,21 @@ static void func_replay_decorator(Parser *P, Node *d, Pos at) {
   if (!f || f->is_kernel)
     diag_error(P->C, fn->pos, "@%s.func_replay: no @%s.func '%s' above",
                P->wp, P->wp, fn->name);
-  if (f->overload || f->replay)
-    diag_error(P->C, at, "@%s.func_replay of '%s', %s, is not supported "
-               "yet (issue #26)", P->wp, fn->name,
-               f->replay ? "given twice" : "a function with overloads");
+  if (f->replay && !f->overload)
+    diag_error(P->C, at, "@%s.func_replay of '%s', given twice, is not "
+               "supported yet (issue #26)", P->wp, fn->name);
   Func *g = funcdef(P, false);
-  if (g->nparams != f->nparams)
+  Func *o = f;
+  while (o && o->nparams != g->nparams)
+    o = o->overload;
+  if (!o)
     diag_error(P->C, g->pos, "the replay '%s' of '%s' takes its %d "
                "parameter(s) (%d given)", g->name, f->name, f->nparams,
                g->nparams);
-  f->replay = g;
+  Func **tail = &f->replay; /* overloads: matched in lower_module */
+  while (*tail)
+    tail = &(*tail)->replay_next;
+  *tail = g;
   add_func(P, g);
 }
 

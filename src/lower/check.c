@@ -900,16 +900,84 @@ void check_function(Compiler *C, IrModule *irm, Func *f) {
   check_func(C, irm, f);
 }
 
+/* Whether the custom adjoint g fits the function o: o's parameters'
+ * types, then one adj_ret per result of its result's type (and the
+ * adjoint__P the parser added), as Warp matches them. */
+static bool grad_fits(const IrFunc *o, const IrFunc *g) {
+  if (g->nparams != 2 * o->nparams + o->nrets)
+    return false;
+  const IrVar *p = g->params;
+  for (const IrVar *q = o->params; q; q = q->next, p = p->next)
+    if (!ty_eq(p->ty, q->ty))
+      return false;
+  for (int i = 0; i < o->nrets; i++, p = p->next)
+    if (!ty_eq(p->ty, o->rets[i]))
+      return false;
+  return true;
+}
+
+/* Note [custom adjoints] in ir/adjoint.c: each @wp.func_grad of an
+ * overloaded function goes to the overload it fits (the latest when
+ * several do), as Warp picks it by the grad function's types. */
+static void match_grads(Compiler *C, Func *f) {
+  for (Func *g = f->grad; g; g = g->grad_next) {
+    Func *hit = NULL;
+    for (Func *o = f; o; o = o->overload)
+      if (o->ir && g->ir && grad_fits(o->ir, g->ir))
+        hit = o;
+    if (!hit)
+      diag_error(C, g->pos, "no overload of '%s' fits the @wp.func_grad '%s' "
+                 "(its parameters' types, then an adj_ret of each result's "
+                 "type)", f->name, g->name);
+    ((IrFunc *)hit->ir)->grad = g->ir;
+  }
+}
+
+/* Whether the replay r fits the function o: o's parameters' types and
+ * results. */
+static bool replay_fits(const IrFunc *o, const IrFunc *r) {
+  if (r->nparams != o->nparams || r->nrets != o->nrets)
+    return false;
+  const IrVar *p = r->params;
+  for (const IrVar *q = o->params; q; q = q->next, p = p->next)
+    if (!ty_eq(p->ty, q->ty))
+      return false;
+  for (int i = 0; i < o->nrets; i++)
+    if (!ty_eq(r->rets[i], o->rets[i]))
+      return false;
+  return true;
+}
+
+/* Each @wp.func_replay of an overloaded function goes to the overload it
+ * fits (the latest when several do), as match_grads does. */
+static void match_replays(Compiler *C, Func *f) {
+  for (Func *r = f->replay; r; r = r->replay_next) {
+    Func *hit = NULL;
+    for (Func *o = f; o; o = o->overload)
+      if (o->ir && r->ir && replay_fits(o->ir, r->ir))
+        hit = o;
+    if (!hit)
+      diag_error(C, r->pos, "no overload of '%s' fits the @wp.func_replay "
+                 "'%s' (its parameters' and results' types)", f->name,
+                 r->name);
+    ((IrFunc *)hit->ir)->replay = r->ir;
+  }
+}
+
 IrModule *lower_module(Compiler *C) {
   IrModule *irm = arena_alloc(C, sizeof *irm);
   irm->path = C->path;
   check_consts(C, irm);
   check_in_call_order(C, irm);
   for (Func *f = C->mod->funcs; f; f = f->next)
-    if (f->grad && f->ir && f->grad->ir)
+    if (f->grad && f->overload)
+      match_grads(C, f);
+    else if (f->grad && f->ir && f->grad->ir)
       ((IrFunc *)f->ir)->grad = f->grad->ir;
   for (Func *f = C->mod->funcs; f; f = f->next)
-    if (f->replay && f->ir && f->replay->ir)
+    if (f->replay && f->overload)
+      match_replays(C, f);
+    else if (f->replay && f->ir && f->replay->ir)
       ((IrFunc *)f->ir)->replay = f->replay->ir;
   check_kernel_overloads(C, irm);
   check_split_deep(C, irm);

@@ -1075,7 +1075,7 @@ static void return_stmt(Ctx *X, Node *n) {
     int i = 0;
     for (Node *v = n->a->args; v; v = v->next, i++) {
       s->args[i] = check_expr(X, v);
-      if (!ty_is_value(s->args[i]->ty))
+      if (!ty_is_value(s->args[i]->ty) && s->args[i]->ty->kind != TY_STRUCT)
         ERR(v->pos, "cannot return a %s", TN(s->args[i]->ty));
       items[i] = s->args[i]->ty;
     }

@@ -51,8 +51,7 @@ static kern_status derived(kern_kernel *h, kern_kernel **out, bool tangent) {
   if (!m->source)
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "'%s': the %s of '%s' cannot be built (its module "
-                       "keeps no source: autodiff of an instantiated generic "
-                       "kernel is not supported yet)", m->name, what, name);
+                       "keeps no source)", m->name, what, name);
   char *aname = kern__strdup(name);
   if (!aname)
     return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY, "out of memory");

@@ -621,6 +621,33 @@ static kern_status cuda_fill(void *state, int dev, void *dst,
 
 /* ---------------------------------------------------------------- launch */
 
+/* A failed cuLaunchKernel.  Out of resources names what the kernel needs a
+ * thread: a kernel holding large tiles needs their bytes of local memory in
+ * every thread of its block (Note [tiles, first stage] in
+ * lower/check_tile.c), so a smaller block_dim is the way out. */
+kern_status kern__cu_launch_failed(cuda_state *s, int dev, CUfunction fnp,
+                                   CUresult rc, const kc_kernel *k,
+                                   int64_t blocks, unsigned block) {
+  const char *name = k ? k->symbol : "?";
+  int local = 0, regs = 0;
+  s->cu_rc = rc;
+  if (rc == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES &&
+      s->cu.cuFuncGetAttribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
+                               fnp) == CUDA_SUCCESS &&
+      s->cu.cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fnp) ==
+          CUDA_SUCCESS)
+    return kern__cu_fail(s, dev, KERN_ERROR_LAUNCH, "cu", (int)rc,
+                         "cuLaunchKernel", __FILE__, __LINE__,
+                         "kernel=%s grid=%lld block=%u: each of the block's "
+                         "threads needs %d bytes of local memory and %d "
+                         "registers; launch it with a smaller block_dim",
+                         name, (long long)blocks, block, local, regs);
+  return kern__cu_fail(s, dev, KERN_ERROR_LAUNCH, "cu", (int)rc,
+                       "cuLaunchKernel", __FILE__, __LINE__,
+                       "kernel=%s grid=%lld block=%u", name,
+                       (long long)blocks, block);
+}
+
 /* Note [kernelParams]
  * The generated kernel is SYMBOL(P0, ..., Pn-1, kern__dims), every
  * parameter by value.  cuLaunchKernel wants one pointer per parameter to
@@ -645,13 +672,11 @@ static kern_status cuda_launch(void *state, int dev, void *fn,
   int64_t blocks = grid_blocks_of(f, total, block);
   for (int p = 0; p < f->nparams; p++) f->params[p] = args[p];
   f->params[f->nparams] = (void *)(uintptr_t)dims; /* the driver only reads */
-  if ((st = CHECK(s, dev, KERN_ERROR_LAUNCH, cu,
-                  cuLaunchKernel(__atomic_load_n(&f->fn, __ATOMIC_RELAXED),
-                                 (unsigned)blocks, 1, 1, block, 1, 1, 0,
-                                 stream, f->params, NULL),
-                  "kernel=%s grid=%lld block=%u", k ? k->symbol : "?",
-                  (long long)blocks, block)))
-    return st;
+  CUfunction fnp = __atomic_load_n(&f->fn, __ATOMIC_RELAXED);
+  CUresult rc = s->cu.cuLaunchKernel(fnp, (unsigned)blocks, 1, 1, block, 1, 1,
+                                     0, stream, f->params, NULL);
+  if (rc != CUDA_SUCCESS)
+    return kern__cu_launch_failed(s, dev, fnp, rc, k, blocks, block);
   /* Version 1 launches are synchronous so that a fault is reported by the
    * launch that caused it. */
   return CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuStreamSynchronize(stream),

@@ -56,6 +56,7 @@ enum {
   CUDA_ERROR_ECC_UNCORRECTABLE = 214,
   CUDA_ERROR_NOT_FOUND = 500,
   CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+  CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
   CUDA_ERROR_LAUNCH_TIMEOUT = 702,
   CUDA_ERROR_ASSERT = 710,
   CUDA_ERROR_HARDWARE_STACK_ERROR = 714,
@@ -80,7 +81,11 @@ enum {
   CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR = 106
 };
 
-enum { CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0 };
+enum {
+  CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+  CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
+  CU_FUNC_ATTRIBUTE_NUM_REGS = 4
+};
 enum { CU_STREAM_DEFAULT = 0 };
 enum { CUDA_ERROR_NOT_READY = 600 };
 enum { CU_EVENT_DEFAULT = 0 };
@@ -418,6 +423,9 @@ kern_status kern__cu_fail(cuda_state *s, int dev, kern_status status,
                           ...) __attribute__((format(printf, 9, 10)));
 kern_status kern__cu_error(cuda_state *s, kern_status status,
                            const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+kern_status kern__cu_launch_failed(cuda_state *s, int dev, CUfunction fnp,
+                                   CUresult rc, const kc_kernel *k,
+                                   int64_t blocks, unsigned block);
 kern_status kern__cu_dev_enter(cuda_state *s, int dev);
 kern_status kern__cu_default_wait(cuda_state *s, int dev, kern_status st);
 kern_status kern__cu_fill_on(cuda_state *s, int dev, CUstream cs, void *dst,

@@ -163,12 +163,12 @@ kern_status kern__cu_launch_async(void *state, int dev, void *cs, void *fn,
   int64_t blocks = grid_blocks_of(f, total, block);
   for (int p = 0; p < f->nparams; p++) f->params[p] = args[p];
   f->params[f->nparams] = (void *)(uintptr_t)dims;
-  return CHECK(s, dev, KERN_ERROR_LAUNCH, cu,
-               cuLaunchKernel(__atomic_load_n(&f->fn, __ATOMIC_RELAXED),
-                              (unsigned)blocks, 1, 1, block, 1, 1, 0, cs,
-                              f->params, NULL),
-               "kernel=%s grid=%lld block=%u", k ? k->symbol : "?",
-               (long long)blocks, block);
+  CUfunction fnp = __atomic_load_n(&f->fn, __ATOMIC_RELAXED);
+  CUresult rc = s->cu.cuLaunchKernel(fnp, (unsigned)blocks, 1, 1, block, 1, 1,
+                                     0, cs, f->params, NULL);
+  return rc == CUDA_SUCCESS
+             ? KERN_SUCCESS
+             : kern__cu_launch_failed(s, dev, fnp, rc, k, blocks, block);
 }
 
 kern_status kern__cu_copy_in_async(void *state, int dev, void *cs,

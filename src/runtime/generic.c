@@ -212,8 +212,8 @@ static kern_status instantiate(kern_module *m, const kc_kernel *g,
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile(m->name, src, m->source_len + used,
                                  be ? be->target : KERN_TARGET_C, &opts, &code);
-  kern__free(src);
   if (st != KERN_SUCCESS) {
+    kern__free(src);
     /* The compiler's message names the parameter a type does not fit. */
     const char *e = code.error ? code.error : kern_status_string(st);
     if (strstr(e, "does not instantiate parameter")) st = KERN_ERROR_TYPE_MISMATCH;
@@ -227,7 +227,14 @@ static kern_status instantiate(kern_module *m, const kc_kernel *g,
   kern__free(line);
   kern_module *c;
   st = kern__module_from_code(ctx, m->dev, m->name, &code, &c);
-  if (st != KERN_SUCCESS) return st;
+  if (st != KERN_SUCCESS) {
+    kern__free(src);
+    return st;
+  }
+  /* its source, with the overload line, is what its kernel's adjoint and
+   * tangent are compiled from (runtime/autodiff.c) */
+  c->source = src;
+  c->source_len = m->source_len + used;
   c->owner = m;
   c->next_instance = m->instances;
   m->instances = c;

@@ -406,6 +406,22 @@ kern_status kern_compile_source(kern_context *h, const char *name,
     return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
                        "kern_compile_source: %s is NULL",
                        !out ? "out" : !target ? "target" : "source");
+  /* "T+adjoint:K" or "T+tangent:K": kernel K's adjoint (tangent) as the
+   * module kern_kernel_adjoint (kern_kernel_tangent) builds, for target T. */
+  char base[32];
+  const char *plus = strchr(target, '+'), *diff = NULL;
+  int tangent = 0;
+  if (plus) {
+    if (strncmp(plus, "+adjoint:", 9) == 0) diff = plus + 9;
+    else if (strncmp(plus, "+tangent:", 9) == 0) diff = plus + 9, tangent = 1;
+    if (!diff || !*diff || (size_t)(plus - target) >= sizeof base)
+      return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                         "bad target '%s' (expected TARGET, TARGET+adjoint:"
+                         "KERNEL or TARGET+tangent:KERNEL)", target);
+    memcpy(base, target, (size_t)(plus - target));
+    base[plus - target] = 0;
+    target = base;
+  }
   /* "cuda-compact": CUDA in the compact form for datasets (Note [compact
    * CUDA] in emit/cuda.c). */
   int compact = strcmp(target, "cuda-compact") == 0;
@@ -436,7 +452,7 @@ kern_status kern_compile_source(kern_context *h, const char *name,
    * helpers (Note [helper memo] in emit/memo.c). */
   if (!ctx->memo) ctx->memo = kern__memo_new();
   kc_options opts = {kern__debug_enabled(ctx), 0, compact, ctx->opts.no_native, ptx,
-                     kern__expand_enabled(), NULL, 0};
+                     kern__expand_enabled(), diff, tangent};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile_memo(name, source ? source : "", length,

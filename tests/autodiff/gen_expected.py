@@ -40,6 +40,12 @@ def is_float_array(v):
     return isinstance(v, wp.array) and dt in (wp.float16, wp.bfloat16, wp.float32, wp.float64)
 
 
+def is_struct_array(v):
+    """An array of @wp.struct elements: its .grad is an array of the same
+    structs, which Warp's adjoint fills field by field."""
+    return isinstance(v, wp.array) and type(v.dtype).__name__ == "Struct"
+
+
 def seed_fields(inst, extra, adj):
     """A struct parameter's float array fields get a .grad seeded from the
     same field of its adj_ SPEC, set again in the struct so that its
@@ -81,7 +87,8 @@ def run_file(path):
             seed_fields(v, extra, conf.build_value(args["adj_" + p], t, "adj_" + p, {}))
             fields.update(extra)
         if isinstance(v, wp.array) and v.dtype in (wp.float16, wp.bfloat16, wp.float32, wp.float64) or (
-                isinstance(v, wp.array) and getattr(v.dtype, "_wp_scalar_type_", None) in (wp.float16, wp.bfloat16, wp.float32, wp.float64)):
+                isinstance(v, wp.array) and getattr(v.dtype, "_wp_scalar_type_", None) in (wp.float16, wp.bfloat16, wp.float32, wp.float64)) or (
+                is_struct_array(v)):
             v.requires_grad = True
             seed = conf.build_value(args["adj_" + p], t, "adj_" + p, {})
             v.grad.assign(seed)

@@ -22,6 +22,13 @@ grep -q '^gradcheck: passed$' "$out" || fail "mix: not passed"
 "$kern" gradcheck "$dir/gradcheck/ok64.py" sumsq --dim 5 n=5 --seed 3 >"$out" 2>&1 ||
   fail "sumsq: exit $?"
 
+# several results (Note [several results]): both modes are the derivative
+for k in multi_results multi_vecmat multi_struct; do
+  "$kern" gradcheck "$dir/$k.py" $k --dim 8 >"$out" 2>&1 || fail "$k: exit $?"
+  grep -q '^a  *adjoint  *8 .* ok$' "$out" || fail "$k: no passing row for a"
+  grep -q '^(random v)  *tangent .* ok$' "$out" || fail "$k: no tangent row"
+done
+
 # zero adjoints through infinite partials stay zero, not NaN
 "$kern" gradcheck "$dir/gradcheck/zero_adjoint.py" kz --dim 4 >"$out" 2>&1 ||
   fail "zero_adjoint: exit $?"

@@ -10,6 +10,8 @@
  *    sum: Warp's replay of loop-carried variables is exact only for
  *    those, tests/autodiff/loop_carried.py), a function call and atomics: loss = sum(w * out), dloss/dx from the
  *    adjoint launch against (loss(x + h) - loss(x - h)) / 2h;
+ *  - an array of structs' adjoint and tangent, arrays of the same structs
+ *    (aos_api);
  *  - what autodiff does not cover yet is refused with a compile error at
  *    its line: "autodiff of X is not supported yet".
  *
@@ -631,10 +633,10 @@ static void func_loop_refuse(void) {
 static const struct {
   const char *body, *what;
 } struct_refusals[] = {
-    {"    out[i] = ps[i].x\n", "array of structs is not supported yet"},
-    {"    q = ps[i]\n    out[i] = q.x\n",
-     "autodiff of a struct element of an array of structs"},
-    {"    ps[i] = p\n", "autodiff of a whole struct value here"},
+    /* a component of an element's field at an index known only at run
+     * time (Note [arrays of structs]) */
+    {"    ps[i].v[int(a[i])] = a[i]\n",
+     "autodiff of this assignment into an array of structs' element"},
     {"    p.v[1] = a[i]\n    out[i] = p.v[1]\n",
      "autodiff of an assignment to a component of a struct's field"},
 };
@@ -689,11 +691,16 @@ static const struct {
      "takes its 1 parameter(s) and then adj_ret (1 given)", 6},
     {"@wp.func_grad(f)\ndef g(y: float, adj_ret: wp.float64):\n    pass\n",
      false, "parameter 2 differs", 6},
+    {"@wp.func_grad(f)\ndef g(y: float, adj_a: float, adj_b: float):\n"
+     "    pass\n", false, "then an adj_ret per result (1)", 6},
+    {"@wp.func\ndef f(x: wp.vec2):\n    return x\n"
+     "@wp.func_grad(f)\ndef g(y: wp.vec3, adj_ret: wp.vec3):\n    pass\n",
+     true, "no overload of 'f' fits the @wp.func_grad 'g'", 9},
+    {"@wp.func\ndef f(x: wp.vec2):\n    return x\n"
+     "@wp.func_replay(f)\ndef g(y: wp.vec3):\n    return y\n", true,
+     "no overload of 'f' fits the @wp.func_replay 'g'", 9},
     {"@wp.func_replay(f)\ndef g(y: int):\n    return 1.0\n", false,
      "must take the parameters of 'f'", 6},
-    {"@wp.func_grad(f)\ndef g(y: float, adj_ret: float):\n"
-     "    for k in range(int(y)):\n        wp.adjoint[y] += adj_ret\n", false,
-     "autodiff of a loop Warp does not unroll in a @wp.func_grad", 7},
 };
 
 static void custom(void) {
@@ -810,6 +817,110 @@ static void struct_api(void) {
   printf("ok struct api\n");
 }
 
+/* Note [arrays of structs]: through the C API, an array of structs'
+ * adjoint and tangent are arrays of the same structs (KERN_TYPE_STRUCT),
+ * filled field by field: out[i].x = b.x b.v[0], out[i].v = (sin b.x,
+ * b.v[1]^2) from b = bs[i], in float64 against the derivatives. */
+static const char aos_src[] =
+    "import warp as wp\n"
+    "\n"
+    "@wp.struct\n"
+    "class B:\n"
+    "    x: wp.float64\n"
+    "    v: wp.vec2d\n"
+    "    n: int\n"
+    "\n"
+    "@wp.kernel\n"
+    "def ka(bs: wp.array(dtype=B), out: wp.array(dtype=B)):\n"
+    "    i = wp.tid()\n"
+    "    b = bs[i]\n"
+    "    out[i].x = b.x * b.v[0]\n"
+    "    out[i].v = wp.vec2d(wp.sin(b.x), b.v[1] * b.v[1])\n";
+
+typedef struct { size_t size, x, v; } AosLayout;
+
+static kern_array *aos_arr(AosLayout L, const double (*rec)[3], int n) {
+  unsigned char buf[N * 64] = {0};
+  ASSERT_TRUE(L.size * (size_t)n <= sizeof buf);
+  for (int i = 0; i < n && rec; i++) {
+    memcpy(buf + L.size * (size_t)i + L.x, &rec[i][0], sizeof(double));
+    memcpy(buf + L.size * (size_t)i + L.v, &rec[i][1], 2 * sizeof(double));
+  }
+  kern_array *a;
+  int64_t shape[1] = {n};
+  ASSERT_OK(ctx, kern_array_new(ctx, dev, KERN_TYPE_STRUCT(L.size, 8), 1, shape, &a));
+  ASSERT_OK(ctx, kern_array_upload(a, buf, L.size * (size_t)n));
+  return a;
+}
+
+static void aos_get(AosLayout L, kern_array *a, double (*rec)[3], int n) {
+  unsigned char buf[N * 64];
+  ASSERT_OK(ctx, kern_array_download(a, buf, L.size * (size_t)n));
+  for (int i = 0; i < n; i++) {
+    memcpy(&rec[i][0], buf + L.size * (size_t)i + L.x, sizeof(double));
+    memcpy(&rec[i][1], buf + L.size * (size_t)i + L.v, 2 * sizeof(double));
+  }
+}
+
+static void aos_api(void) {
+  kern_module *m;
+  ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "aos.py", aos_src,
+                                         sizeof aos_src - 1, &m));
+  kern_kernel *k, *a, *t;
+  ASSERT_OK(ctx, kern_module_get_kernel(m, "ka", &k));
+  ASSERT_OK(ctx, kern_kernel_adjoint(k, &a));
+  ASSERT_OK(ctx, kern_kernel_tangent(k, &t));
+  kern_param_info p = KERN_PARAM_INFO_INIT;
+  ASSERT_OK(ctx, kern_kernel_param(a, 2, &p));
+  ASSERT_STREQ(p.name, "adj_bs");
+  ASSERT_EQ(p.kind, KERN_PARAM_ARRAY);
+  ASSERT_EQ(p.type.kind, KERN_KIND_STRUCT);
+  AosLayout L = {(size_t)p.type.rows, field_at(k, 0, "x"), field_at(k, 0, "v")};
+  double in[N][3], seed[N][3], dir[N][3], g[N][3], o[N][3];
+  for (int i = 0; i < N; i++)
+    for (int c = 0; c < 3; c++) {
+      in[i][c] = 0.3 + 0.25 * i + 0.5 * c;
+      seed[i][c] = wts[(i + c) % N];
+      dir[i][c] = wts[(i + 2 * c + 1) % N];
+    }
+  kern_array *bs = aos_arr(L, in, N), *out = aos_arr(L, NULL, N),
+             *gb = aos_arr(L, NULL, N), *go = aos_arr(L, seed, N),
+             *tb = aos_arr(L, dir, N), *to = aos_arr(L, NULL, N);
+  int64_t dims[1] = {N};
+  kern_arg args[4] = {kern_arg_array(bs), kern_arg_array(out),
+                      kern_arg_array(gb), kern_arg_array(go)};
+  ASSERT_OK(ctx, kern_launch(k, 1, dims, 2, args));
+  ASSERT_OK(ctx, kern_launch(a, 1, dims, 4, args));
+  aos_get(L, gb, g, N);
+  for (int i = 0; i < N; i++) {
+    const double *b = in[i], *w = seed[i];
+    ASSERT_NEAR(g[i][0], w[0] * b[1] + w[1] * cos(b[0]), 1e-12);
+    ASSERT_NEAR(g[i][1], w[0] * b[0], 1e-12);
+    ASSERT_NEAR(g[i][2], w[2] * 2 * b[2], 1e-12);
+  }
+  aos_get(L, go, g, N);
+  for (int i = 0; i < N; i++) /* the stores took out's gradient */
+    ASSERT_TRUE(g[i][0] == 0 && g[i][1] == 0 && g[i][2] == 0);
+  kern_arg targs[4] = {kern_arg_array(bs), kern_arg_array(out),
+                       kern_arg_array(tb), kern_arg_array(to)};
+  ASSERT_OK(ctx, kern_launch(t, 1, dims, 4, targs));
+  aos_get(L, to, o, N);
+  for (int i = 0; i < N; i++) {
+    const double *b = in[i], *d = dir[i];
+    ASSERT_NEAR(o[i][0], d[0] * b[1] + b[0] * d[1], 1e-12);
+    ASSERT_NEAR(o[i][1], cos(b[0]) * d[0], 1e-12);
+    ASSERT_NEAR(o[i][2], 2 * b[2] * d[2], 1e-12);
+  }
+  kern_array_free(bs);
+  kern_array_free(out);
+  kern_array_free(gb);
+  kern_array_free(go);
+  kern_array_free(tb);
+  kern_array_free(to);
+  kern_module_free(m);
+  printf("ok arrays of structs api\n");
+}
+
 int main(int argc, char **argv) {
   const char *which = argc > 1 ? argv[1] : "cpu";
   test_setup();
@@ -822,6 +933,7 @@ int main(int argc, char **argv) {
   api();
   if (strncmp(which, "opencl", 6) != 0) /* no struct holds an OpenCL buffer */
     struct_api();
+  aos_api();
   kern_module *m;
   ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "fd.py", fd_src,
                                          sizeof fd_src - 1, &m));

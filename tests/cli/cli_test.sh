@@ -238,6 +238,27 @@ check "compile -o" 0 "$KERN" compile "$K" --target c -o "$T/gen.c"
 out_empty
 [ -s "$T/gen.c" ] || fail "no $T/gen.c"
 [ ! -e "$T/gen.c.tmp" ] || fail "left $T/gen.c.tmp behind"
+# the adjoint and the tangent of a kernel, as kern run --adjoint/--tangent
+# launches them (kern_compile_source's TARGET+adjoint:K)
+check "compile --adjoint" 0 "$KERN" compile "$K" --adjoint scale
+out_has "kern_k_scale_adj("
+out_has "p3_adj_x"
+check "compile --tangent for cuda" 0 "$KERN" compile "$K" --tangent scale -t cuda
+out_has "p4_tan_y"
+check "compile --adjoint of no such kernel" 1 "$KERN" compile "$K" --adjoint nope
+err_has "no kernel 'nope' to differentiate"
+check "compile --adjoint and --tangent" 2 "$KERN" compile "$K" --adjoint scale --tangent scale
+check "compile --adjoint for ptx" 2 "$KERN" compile "$K" --adjoint scale -t ptx
+cat > "$T/nobw.py" <<'PY'
+import warp as wp
+
+
+@wp.kernel(enable_backward=False)
+def k(a: wp.array(dtype=float)):
+    a[wp.tid()] = 2.0 * a[wp.tid()]
+PY
+check "compile --adjoint of enable_backward=False" 1 "$KERN" compile "$T/nobw.py" --adjoint k
+err_has "nobw.py:5:5: error: kernel 'k' is compiled with enable_backward=False"
 check "compile -o into a missing directory" 1 "$KERN" compile "$K" \
   -o "$T/no/such/dir/gen.c"
 err_has "$T/no/such/dir/gen.c"

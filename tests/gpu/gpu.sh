@@ -20,6 +20,7 @@ T0=$(date +%s)
 el() { echo "$(( $(date +%s) - T0 ))s"; }
 # STEPS picks sections: ctest stress examples debug sanitizer nvocl
 # autodiff vulkan bench adcost; default all.  Also, not in the default:
+# tilelarge (tests/gpu/tile_large_gpu.sh; name ocldev too for NVIDIA OpenCL),
 # ocldev (find NVIDIA's OpenCL device for the later steps without its
 # conformance run) and vkbench (tests/gpu/vulkan_bench.sh: kern bench rows
 # of Vulkan next to CUDA and NVIDIA OpenCL, cold and warm loads; it needs
@@ -133,6 +134,16 @@ else
   say "NVIDIA OpenCL: not visible to kern (see devices-ocl.txt, clinfo.txt)"
 fi
 # OCL_ICD_VENDORS stays set: gpu_bench times the same kernel on $NVOCL too
+fi
+
+# ---- large tiles (issue #24): 192 KiB of tiles a thread at block sizes
+# 1 to 1024 on CUDA and NVIDIA OpenCL: Warp's answer or kern's error,
+# never a hang (tests/gpu/tile_large_gpu.sh)
+if want tilelarge; then
+for be in cuda ${NVOCL:-}; do
+  timeout 300 sh tests/gpu/tile_large_gpu.sh $K $NPYCMP "$be" >"$L/tile_large-${be%%:*}.log" 2>&1
+  say "tile_large $be rc $? ($(el))"; tee -a "$SUM" < "$L/tile_large-${be%%:*}.log"
+done
 fi
 
 # ---- autodiff (issue #26): the adjoint suite (tests/autodiff, Warp's

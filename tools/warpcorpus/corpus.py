@@ -15,7 +15,7 @@ Getting the copy (Warp's github repository NVIDIA/warp, here a bare mirror):
 Running it:
 
     python3 tools/warpcorpus/corpus.py /tmp/warpsrc/warp build/kern [-j 2]
-        [--show CATEGORY] [--list] [--keep DIR] [--no-cc]
+        [--show CATEGORY] [--list] [--keep DIR] [--no-cc] [--adjoint]
 
 How a kernel is found and compiled.  A kernel is a function decorated with
 `@wp.kernel` (bare or called, `@wp.kernel(enable_backward=False)`).  One at
@@ -314,6 +314,73 @@ def compile_one(k, kern, tmp, timeout, use_cc):
                 pass
 
 
+def adjoint_one(k, kern, tmp, timeout, use_cc):
+    """With --adjoint: kernel k (compiled) asks kern for its reverse-mode
+    adjoint (`kern compile --adjoint NAME`).  k.adj is "ok", "off" (Warp's
+    enable_backward=False: no adjoint, as in Warp) or the error; the
+    category goes to k.adj_category."""
+    fd, src = tempfile.mkstemp(suffix=".py", dir=tmp)
+    with os.fdopen(fd, "w") as f:
+        f.write(k.source)
+    out = src[:-3] + ".c"
+    k.adj, k.adj_category = "ok", None
+    try:
+        try:
+            r = subprocess.run([kern, "compile", src, "--adjoint", k.name, "-o", out],
+                               capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            k.adj, k.adj_category = "timeout", "kern timed out"
+            return k
+        if r.returncode != 0:
+            err = r.stderr.strip()
+            m = ERR_RX.search(err)
+            k.adj = m.group(3) if m else (err.splitlines() or ["exit %d" % r.returncode])[0]
+            if r.returncode < 0:
+                k.adj = "kern crashed (signal %d)" % -r.returncode
+            if "enable_backward=False" in k.adj:
+                k.adj, k.adj_category = "off", None
+                return k
+            if re.match(r"no kernel '[^']*' to differentiate", k.adj):
+                # generic: its instances are named NAME[types] (kern's
+                # runtime builds their adjoints at the launch)
+                k.adj, k.adj_category = "generic", None
+                return k
+            m = re.match(r"autodiff of (wp\.\w+)", k.adj)
+            k.adj_category = m.group(0) if m else categorize(k.adj)
+            return k
+        if use_cc:
+            r = subprocess.run(["cc", "-std=c11", "-c", "-O0", "-w", out, "-o", out + ".o"],
+                               capture_output=True, text=True, timeout=timeout)
+            if r.returncode != 0:
+                k.adj, k.adj_category = "generated C does not build", "generated C does not build"
+        return k
+    finally:
+        for p in (src, out, out + ".o"):
+            try:
+                os.unlink(p)
+            except OSError:
+                pass
+
+
+def print_adjoints(ok, rel):
+    """The --adjoint summary over the kernels that compiled."""
+    off = [k for k in ok if k.adj == "off"]
+    generic = [k for k in ok if k.adj == "generic"]
+    tried = [k for k in ok if k.adj not in ("off", "generic")]
+    good = [k for k in tried if k.adj == "ok"]
+    print()
+    print("Adjoints (kern compile --adjoint) of the %d kernels that compile:" % len(ok))
+    print("  %d with enable_backward=False (no adjoint, as in Warp)" % len(off))
+    print("  %d generic (typing.Any: instantiated at the launch, not asked here)" % len(generic))
+    print("  %d of %d others have an adjoint (%.1f%%)"
+          % (len(good), len(tried), 100.0 * len(good) / len(tried) if tried else 0.0))
+    cats = collections.Counter(k.adj_category for k in tried if k.adj != "ok")
+    for cat, n in cats.most_common():
+        ex = next(k for k in tried if k.adj_category == cat)
+        print("  %4d  %s" % (n, cat))
+        print("        e.g. %s:%d %s" % (rel(ex.path), ex.line, ex.name))
+
+
 def select(kernels, include, included_only):
     """The kernels to try: those of no exclusion, plus those of the
     exclusions named in include (--include), or only those (--included-only).
@@ -342,6 +409,8 @@ def main():
     ap.add_argument("--only", help="only files whose path contains this text")
     ap.add_argument("--include", action="append", default=[],
                     help="count the kernels of this exclusion (e.g. tiles) as ordinary ones")
+    ap.add_argument("--adjoint", action="store_true",
+                    help="also ask for the adjoint of every kernel that compiles, and count")
     ap.add_argument("--included-only", action="store_true",
                     help="with --include: compile only the kernels of those exclusions")
     args = ap.parse_args()
@@ -369,6 +438,11 @@ def main():
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:
             list(ex.map(lambda k: compile_one(k, args.kern, tmp, args.timeout, not args.no_cc), todo))
+            if args.adjoint:
+                # a generic kernel is in the module once per overload, under
+                # another name: only plain kernels are asked
+                list(ex.map(lambda k: adjoint_one(k, args.kern, tmp, args.timeout, not args.no_cc),
+                            [k for k in todo if k.status == "ok"]))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -411,6 +485,8 @@ def main():
         print("Of those failures, %d use @wp.func_native (C++ snippets); without them %.1f%% "
               "of %d compile" % (len(native), 100.0 * len(ok) / rest, rest))
 
+    if args.adjoint:
+        print_adjoints(ok, rel)
     if args.show:
         print()
         for k in failed:
