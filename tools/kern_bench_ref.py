@@ -200,9 +200,9 @@ def unknown_part(lib, expr, names):
             return next((b for b in map(check, n.elts) if b), None)
         if isinstance(n, ast.Subscript):
             return check(n.value) or check(n.slice)
-        if isinstance(n, ast.Slice):
-            return next((b for b in map(check, (n.lower, n.upper, n.step))
-                         if b), None) if any((n.lower, n.upper, n.step)) else None
+        if isinstance(n, ast.Slice):  # x[1:-1]: the parts left out are None
+            parts = [p for p in (n.lower, n.upper, n.step) if p is not None]
+            return next((b for b in map(check, parts) if b), None)
         return "%s syntax" % type(n).__name__
     bad = check(tree.body)
     if bad:

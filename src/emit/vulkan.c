@@ -478,11 +478,18 @@ static void add_name(Rw *R, const char ***v, int *n, int *cap, const char *s) {
   (*v)[(*n)++] = s;
 }
 
-/* The end of the bracketed group that opens at s[i] ('(' or '['). */
+/* The end of the bracketed group that opens at s[i] ('(' or '[').  A
+ * string literal inside it (a printf format, emit_quote's text: a quote
+ * in it is escaped) is skipped, so the brackets of a format such as
+ * print's "[" of a tile do not count. */
 static size_t match(const char *s, size_t i, size_t n) {
   int depth = 0;
   for (; i < n; i++) {
-    if (s[i] == '(' || s[i] == '[' || s[i] == '{')
+    if (s[i] == '"') {
+      for (i++; i < n && s[i] != '"'; i++)
+        if (s[i] == '\\')
+          i++;
+    } else if (s[i] == '(' || s[i] == '[' || s[i] == '{')
       depth++;
     else if (s[i] == ')' || s[i] == ']' || s[i] == '}') {
       if (--depth == 0)

@@ -924,15 +924,16 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     return r;
   }
   case E_CALL: {
-    if (!is_float_scalar(e->ty))
-      refuse(D, arena_printf(D->C, "wp.%s on vectors", e->bi < BI_COUNT
-                                 ? builtin_names[e->bi] : "(operator)"));
-    /* a float made from no float (wp.randf(state)): a constant here */
+    /* a float made from no float (wp.randf(state), a random vector): a
+     * constant here */
     bool anyf = false;
     for (int i = 0; i < e->nargs; i++)
       anyf |= fty(e->args[i]->ty);
     if (!anyf)
       return tmp(D, fw, clone(D, fw, e));
+    if (!is_float_scalar(e->ty))
+      refuse(D, arena_printf(D->C, "wp.%s on vectors", e->bi < BI_COUNT
+                                 ? builtin_names[e->bi] : "(operator)"));
     IrExpr **x = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)(e->nargs ? e->nargs : 1));
     for (int i = 0; i < e->nargs; i++) {
       if (!fty(e->args[i]->ty))
@@ -2435,9 +2436,26 @@ IrFunc *ir_adjoint(Compiler *C, IrModule *m, IrFunc *K) {
 
 /* ---------------------------------------------------------------- keep */
 
+/* Is bi one of Warp's random vectors (a sample drawn from an rng state)? */
+static bool random_vector(int bi) {
+  switch (bi) {
+  case BI_SAMPLE_TRIANGLE: case BI_SAMPLE_UNIT_RING: case BI_SAMPLE_UNIT_DISK:
+  case BI_SAMPLE_UNIT_SPHERE_SURFACE: case BI_SAMPLE_UNIT_SPHERE:
+  case BI_SAMPLE_UNIT_HEMISPHERE_SURFACE: case BI_SAMPLE_UNIT_HEMISPHERE:
+  case BI_SAMPLE_UNIT_SQUARE: case BI_SAMPLE_UNIT_CUBE:
+    return true;
+  default:
+    return false;
+  }
+}
+
 static void keep_expr(IrExpr *e) {
   if (!e)
     return;
+  /* a random vector is computed from no float: kept whole, a constant of
+   * the adjoint and the tangent, as in Warp (Note [expansion] keeps it) */
+  if (e->kind == E_CALL && random_vector(e->bi))
+    e->ival = IR_KEEP_CALL;
   if (e->kind == E_CALL && e->ty->kind == TY_SCALAR && fty(e->ty) &&
       (e->bi == BI_MIN || e->bi == BI_MAX || e->bi == BI_CLAMP))
     e->ival = IR_KEEP_CALL;
@@ -3595,14 +3613,14 @@ static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
     return node(D, s, ir_cast(D->C, e->ty, a));
   }
   case E_CALL: {
-    if (!is_float_scalar(e->ty))
-      refuse(D, arena_printf(D->C, "wp.%s on vectors", e->bi < BI_COUNT
-                                 ? builtin_names[e->bi] : "(operator)"));
     bool anyf = false;
     for (int i = 0; i < e->nargs; i++)
       anyf |= fty(e->args[i]->ty);
     if (!anyf)
       return tmp(D, s, clone(D, s, e));
+    if (!is_float_scalar(e->ty))
+      refuse(D, arena_printf(D->C, "wp.%s on vectors", e->bi < BI_COUNT
+                                 ? builtin_names[e->bi] : "(operator)"));
     int n = e->nargs ? e->nargs : 1;
     IrExpr **x = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)n);
     IrExpr **dx = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)n);

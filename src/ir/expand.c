@@ -40,8 +40,9 @@
  * E_MAKE of scalars), a user function's arguments (E_MAKE) and result
  * (an aggregate temporary), a struct field.  So after the pass the only
  * expressions of aggregate type are E_VAR, E_MAKE of scalars, E_LOAD,
- * E_ATOMIC, E_FCALL and E_FIELD, and the only uses of them are whole
- * moves and E_COMP with constant indices.
+ * E_ATOMIC, E_FCALL and E_FIELD (and, in an autodiff module, the E_CALL
+ * of a random vector it keeps, IR_KEEP_CALL), and the only uses of them
+ * are whole moves and E_COMP with constant indices.
  *
  * What the pass does not know how to expand (16-bit or 8/16-bit integer
  * components, a builtin without a form here, structs holding vectors that
@@ -606,6 +607,94 @@ static void quat_mul(Xp *X, kern_scalar sc, IrExpr **x, IrExpr **y, IrExpr **r) 
   r[3] = B(X, OP_SUB, sc, w, B(X, OP_MUL, sc, x[2], y[2]));
 }
 
+/* The normalised quaternion a into r: l = length(a); !(l > 0): the
+ * identity; else a[k] * (1 / l). */
+static void quat_normalize(Xp *X, kern_scalar sc, IrExpr **a, IrExpr **r) {
+  IrExpr *l = CALL(X, BI_SQRT, sc, 1, vdot(X, sc, a, a, 4), NULL);
+  IrExpr *p = tmp(X, CMP(X, OP_GT, l, K(X, sc, 0.0)));
+  IrExpr *inv = B(X, OP_DIV, sc, K(X, sc, 1.0), l);
+  for (int k = 0; k < 4; k++)
+    r[k] = SEL(X, p, ir_binary(X->C, OP_MUL, sty(sc), a[k], inv),
+               K(X, sc, k == 3 ? 1.0 : 0.0));
+}
+
+/* One case of Warp's quat_from_matrix (quat.h, as extra.c's helper) on
+ * the matrix a (cols wide; its top-left 3x3), into the locals q: the
+ * positive trace (k < 0), or the largest diagonal entry k. */
+static void qfm_case(Xp *X, kern_scalar sc, IrExpr **a, int cols, int k,
+                     IrVar **q) {
+#define M(i, j) a[(i) * cols + (j)]
+  IrExpr *half = K(X, sc, 0.5), *one = K(X, sc, 1.0);
+  int d = k < 0 ? 3 : k, i = (d + 1) % 3, j = (d + 2) % 3;
+  IrExpr *s = k < 0 ? B(X, OP_ADD, sc, B(X, OP_ADD, sc, M(0, 0), M(1, 1)), M(2, 2))
+                    : B(X, OP_SUB, sc, M(k, k), B(X, OP_ADD, sc, M(i, i), M(j, j)));
+  IrExpr *h = tmp(X, CALL(X, BI_SQRT, sc, 1, B(X, OP_ADD, sc, s, one), NULL));
+  assign(X, q[d], B(X, OP_MUL, sc, half, h));
+  h = tmp(X, B(X, OP_DIV, sc, half, h));
+  if (k < 0) {
+    for (int c = 0; c < 3; c++) /* x = (m21 - m12) h, cyclically */
+      assign(X, q[c], B(X, OP_MUL, sc, B(X, OP_SUB, sc, M((c + 2) % 3, (c + 1) % 3),
+                                          M((c + 1) % 3, (c + 2) % 3)), h));
+    return;
+  }
+  assign(X, q[i], B(X, OP_MUL, sc, B(X, OP_ADD, sc, M(k, i), M(i, k)), h));
+  assign(X, q[j], B(X, OP_MUL, sc, B(X, OP_ADD, sc, M(j, k), M(k, j)), h));
+  assign(X, q[3], B(X, OP_MUL, sc, B(X, OP_SUB, sc, M(j, i), M(i, j)), h));
+#undef M
+}
+
+/* An if statement on p whose branches the callback fills. */
+static IrStmt *if_open(Xp *X, IrExpr *p, Sub *sb) {
+  IrStmt *s = ir_stmt(X->C, S_IF, X->pos);
+  s->a = p;
+  sub_open(X, sb);
+  return s;
+}
+
+/* Warp's quat_from_matrix of a (3x3 or 4x4, cols wide) into r: the
+ * branches as statements, so the adjoint follows the one taken, as
+ * Warp's adjoint does (its partials are those of this branch). */
+static void quat_from_mat(Xp *X, kern_scalar sc, IrExpr **a, int cols, IrExpr **r) {
+#define M(i, j) a[(i) * cols + (j)]
+  IrVar *q[4];
+  IrExpr *qe[4];
+  for (int k = 0; k < 4; k++) {
+    q[k] = ir_var(X->C, X->f, "qm", sty(sc));
+    assign(X, q[k], K(X, sc, 0.0));
+    qe[k] = ir_ref(X->C, q[k]);
+  }
+  IrExpr *tr = tmp(X, B(X, OP_ADD, sc, B(X, OP_ADD, sc, M(0, 0), M(1, 1)), M(2, 2)));
+  Sub s0, s1, s2, s3;
+  IrStmt *top = if_open(X, tmp(X, CMP(X, OP_GE, tr, K(X, sc, 0.0))), &s0);
+  qfm_case(X, sc, a, cols, -1, q);
+  top->body = sub_close(X, &s0);
+  sub_open(X, &s1);
+  /* md = m11 > m00 ? 1 : 0; m22 > m[md][md] ? 2 : md */
+  kern_scalar it = KERN_SCALAR_INT32;
+  IrExpr *p1 = tmp(X, CMP(X, OP_GT, M(1, 1), M(0, 0)));
+  IrExpr *md = SEL(X, p1, K(X, it, 1.0), K(X, it, 0.0));
+  IrExpr *dd = SEL(X, p1, M(1, 1), M(0, 0));
+  IrExpr *p2 = tmp(X, CMP(X, OP_GT, M(2, 2), dd));
+  md = SEL(X, p2, K(X, it, 2.0), md);
+  IrStmt *c0 = if_open(X, tmp(X, CMP(X, OP_EQ, md, K(X, it, 0.0))), &s2);
+  qfm_case(X, sc, a, cols, 0, q);
+  c0->body = sub_close(X, &s2);
+  sub_open(X, &s2);
+  IrStmt *c1 = if_open(X, tmp(X, CMP(X, OP_EQ, md, K(X, it, 1.0))), &s3);
+  qfm_case(X, sc, a, cols, 1, q);
+  c1->body = sub_close(X, &s3);
+  sub_open(X, &s3);
+  qfm_case(X, sc, a, cols, 2, q);
+  c1->orelse = sub_close(X, &s3);
+  put(X, c1);
+  c0->orelse = sub_close(X, &s2);
+  put(X, c0);
+  top->orelse = sub_close(X, &s1);
+  put(X, top);
+  quat_normalize(X, sc, qe, r);
+#undef M
+}
+
 /* Warp's cross(x, y) into r. */
 static void cross3(Xp *X, kern_scalar sc, IrExpr **x, IrExpr **y, IrExpr **r) {
   static const int ix[3][4] = {{1, 2, 2, 1}, {2, 0, 0, 2}, {0, 1, 1, 0}};
@@ -624,6 +713,10 @@ static bool quat_ok(int bi) {
   case BI_QUAT_INVERSE: case BI_QUAT_IDENTITY: case BI_QUAT_TO_MATRIX:
   case BI_QUAT_FROM_AXIS_ANGLE: case BI_TRANSFORM_GET_ROTATION:
   case BI_QUAT_RPY: case BI_TRANSFORM_SET_ROTATION_COPY:
+  case BI_QUAT_TO_RPY: case BI_QUAT_TWIST: case BI_QUAT_TWIST_ANGLE:
+  case BI_QUAT_TWIST_ANGLE_SIGNED: case BI_TRANSFORM_COMPOSE:
+  case BI_QUAT_FROM_MATRIX: case BI_TRANSFORM_DECOMPOSE:
+  case BI_QUAT_TO_AXIS_ANGLE:
     return true;
   default:
     return false;
@@ -639,7 +732,7 @@ static bool xform_ok(int bi) {
   case BI_TRANSFORM_INVERSE: case BI_TRANSFORM_MULTIPLY:
   case BI_TRANSFORM_TWIST: case BI_TRANSFORM_WRENCH:
   case BI_TRANSFORM_TO_MATRIX: case BI_TRANSFORM_SET_TRANSLATION_COPY:
-  case BI_TRANSFORM_SET_ROTATION_COPY:
+  case BI_TRANSFORM_SET_ROTATION_COPY: case BI_TRANSFORM_FROM_MATRIX:
     return true;
   default:
     return false;
@@ -699,11 +792,64 @@ static IrExpr *norm_agg(Xp *X, IrExpr *e) {
   return SEL(X, p, B(X, OP_MUL, sc, K(X, sc, 0.5), d), far);
 }
 
+/* math.py's quat_twist: the projection of q's vector part on the axis,
+ * as extra.c's helper sums it. */
+static IrExpr *twist_proj(Xp *X, kern_scalar sc, IrExpr **axis, IrExpr **q) {
+  IrExpr *p = B(X, OP_ADD, sc, B(X, OP_MUL, sc, q[0], axis[0]),
+                B(X, OP_MUL, sc, q[1], axis[1]));
+  return tmp(X, B(X, OP_ADD, sc, p, B(X, OP_MUL, sc, q[2], axis[2])));
+}
+
+/* math.py's quat_twist_angle(axis, q) (_signed: without the abs):
+ * 2 atan2(|p|, q.w), p the projection above. */
+static IrExpr *twist_angle(Xp *X, IrExpr *e) {
+  const Type *v3 = e->args[0]->ty, *q = e->args[1]->ty;
+  if (e->nargs != 2 || v3->kind != TY_VEC || v3->rows != 3 || v3->quat ||
+      !q->quat || v3->sc != KERN_SCALAR_FLOAT32 || q->sc != KERN_SCALAR_FLOAT32)
+    refuse(X, arena_printf(X->C, "this wp.%s", bname(X, e->bi)));
+  kern_scalar sc = KERN_SCALAR_FLOAT32;
+  IrExpr **a = xv(X, e->args[0]), **b = xv(X, e->args[1]);
+  IrExpr *p = twist_proj(X, sc, a, b);
+  if (e->bi == BI_QUAT_TWIST_ANGLE)
+    p = CALL(X, BI_ABS, sc, 1, p, NULL);
+  return B(X, OP_MUL, sc, K(X, sc, 2.0), CALL(X, BI_ATAN2, sc, 2, p, b[3]));
+}
+
+/* Part b (a constant: 0 the axis, into r, 1 the angle, returned) of
+ * Warp's quat_to_axis_angle(q), as extra.c's helper: the normalised
+ * vector part v, negated when q.w < 0; 2 atan2(|v|, |q.w|).  (Warp's
+ * adjoint is this derivative wherever |v| > 0.) */
+static IrExpr *axis_angle(Xp *X, IrExpr *e, IrExpr **r) {
+  const Type *q = e->args[0]->ty;
+  if (e->nargs != 2 || !q->quat || e->args[1]->kind != E_CONST ||
+      e->args[1]->ival != (r ? 0u : 1u))
+    refuse(X, "this wp.quat_to_axis_angle");
+  need_agg(X, q);
+  kern_scalar sc = q->sc;
+  IrExpr **a = xv(X, e->args[0]);
+  IrExpr *l = tmp(X, CALL(X, BI_SQRT, sc, 1, vdot(X, sc, a, a, 3), NULL));
+  if (!r) {
+    IrExpr *w = CALL(X, BI_ABS, sc, 1, a[3], NULL);
+    return B(X, OP_MUL, sc, K(X, sc, 2.0), CALL(X, BI_ATAN2, sc, 2, l, w));
+  }
+  IrExpr *p = tmp(X, CMP(X, OP_GT, l, K(X, sc, 0.0)));
+  IrExpr *neg = tmp(X, CMP(X, OP_LT, a[3], K(X, sc, 0.0)));
+  for (int k = 0; k < 3; k++) {
+    IrExpr *n = SEL(X, p, ir_binary(X->C, OP_DIV, sty(sc), a[k], l), K(X, sc, 0.0));
+    r[k] = SEL(X, neg, NEG(X, n), n);
+  }
+  return NULL;
+}
+
 /* Scalar results of builtins on aggregates. */
 static IrExpr *scall_agg(Xp *X, IrExpr *e) {
   int bi = e->bi;
   if (bi == BI_NORM_L1 || bi == BI_NORM_HUBER || bi == BI_NORM_PSEUDO_HUBER)
     return norm_agg(X, e);
+  if (bi == BI_QUAT_TWIST_ANGLE || bi == BI_QUAT_TWIST_ANGLE_SIGNED)
+    return twist_angle(X, e);
+  if (bi == BI_QUAT_TO_AXIS_ANGLE)
+    return axis_angle(X, e, NULL);
   if (e->nargs < 1 || e->nargs > 2)
     refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, bi)));
   const Type *t = e->args[0]->ty;
@@ -819,12 +965,72 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
   }
 }
 
+/* Part b (a constant: 0 the position, 1 the rotation, 2 the scale) of
+ * math.py's transform_decompose(m), as extra.c's helper: the scale is the
+ * lengths of the first three columns, the rotation quat_from_matrix of
+ * those columns divided by their lengths (where not zero). */
+static IrExpr **decompose(Xp *X, IrExpr *e) {
+  const Type *m = e->args[0]->ty;
+  if (e->nargs != 2 || e->args[1]->kind != E_CONST || m->kind != TY_MAT ||
+      m->rows != 4 || m->cols != 4 || !isf(m->sc) || e->args[1]->ival > 2)
+    refuse(X, "this wp.transform_decompose");
+  need_agg(X, m);
+  kern_scalar sc = m->sc;
+  int part = (int)e->args[1]->ival;
+  IrExpr **a = xv(X, e->args[0]), **r = comps_new(X, part == 1 ? 4 : 3);
+  IrExpr *s[3], *R[9];
+  for (int j = 0; j < 3; j++) {
+    IrExpr *d = B(X, OP_ADD, sc, B(X, OP_MUL, sc, a[j], a[j]),
+                  B(X, OP_MUL, sc, a[4 + j], a[4 + j]));
+    d = B(X, OP_ADD, sc, d, B(X, OP_MUL, sc, a[8 + j], a[8 + j]));
+    s[j] = tmp(X, CALL(X, BI_SQRT, sc, 1, d, NULL));
+    IrExpr *nz = tmp(X, CMP(X, OP_NE, s[j], K(X, sc, 0.0)));
+    for (int i = 0; i < 3; i++)
+      R[i * 3 + j] = SEL(X, nz, B(X, OP_DIV, sc, a[i * 4 + j], s[j]), a[i * 4 + j]);
+  }
+  if (part == 1)
+    quat_from_mat(X, sc, R, 3, r);
+  for (int k = 0; k < 3 && part != 1; k++)
+    r[k] = part == 0 ? a[k * 4 + 3] : s[k];
+  return r;
+}
+
+/* math.py's quat_from_euler(e, i, j, k) with constant axes, as extra.c's
+ * helper: q_k * (q_j * q_i), q_n the half-angle rotation about axis n
+ * (0 x, 1 y, any other z) by e[n] (Python's negative indices). */
+static IrExpr **from_euler(Xp *X, IrExpr *e) {
+  const Type *v = e->args[0]->ty;
+  if (e->nargs != 4 || v->kind != TY_VEC || v->quat || v->rows != 3 || !isf(v->sc))
+    refuse(X, "this wp.quat_from_euler");
+  for (int n = 1; n < 4; n++)
+    if (e->args[n]->kind != E_CONST)
+      refuse(X, "wp.quat_from_euler with axes that are not constants");
+  need_agg(X, v);
+  kern_scalar sc = v->sc;
+  IrExpr **a = xv(X, e->args[0]), *q[3][4];
+  for (int n = 0; n < 3; n++) {
+    int64_t ix = (int64_t)e->args[n + 1]->ival;
+    int ax = ix == 0 ? 0 : ix == 1 ? 1 : 2;
+    IrExpr *h = tmp(X, B(X, OP_MUL, sc, K(X, sc, 0.5), a[((ix % 3) + 3) % 3]));
+    for (int k = 0; k < 3; k++)
+      q[n][k] = K(X, sc, 0.0);
+    q[n][ax] = tmp(X, CALL(X, BI_SIN, sc, 1, h, NULL));
+    q[n][3] = tmp(X, CALL(X, BI_COS, sc, 1, h, NULL));
+  }
+  IrExpr **r = comps_new(X, 4), *ji[4];
+  quat_mul(X, sc, q[1], q[0], ji);
+  quat_mul(X, sc, q[2], ji, r);
+  return r;
+}
+
 /* Aggregate results of builtins, as vector_body's helpers compute them. */
 static IrExpr **vcall(Xp *X, IrExpr *e) {
   const Type *t = e->ty;
   need_agg(X, t);
   kern_scalar sc = t->sc;
   int n = ncomp(t), bi = e->bi;
+  if (bi == BI_QUAT_FROM_EULER)
+    return from_euler(X, e);
   if (e->nargs > 3)
     refuse(X, "this vector builtin");
   const Type *at[3] = {0};
@@ -832,6 +1038,13 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     at[i] = e->args[i]->ty;
   bool fl = isf(sc);
   check_kinds(X, e);
+  if (bi == BI_TRANSFORM_DECOMPOSE)
+    return decompose(X, e);
+  if (bi == BI_QUAT_TO_AXIS_ANGLE) {
+    IrExpr **r = comps_new(X, 3);
+    axis_angle(X, e, r);
+    return r;
+  }
   switch (bi) {
   case BI_ADD: case BI_SUB: case BI_CW_MUL: case BI_CW_DIV:
     if (e->nargs != 2 || !ty_eq(at[0], t) || !ty_eq(at[1], t))
@@ -970,6 +1183,28 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
         t->cols != 4)
       refuse(X, "this wp.transform_to_matrix");
     break;
+  case BI_QUAT_FROM_MATRIX: case BI_TRANSFORM_FROM_MATRIX:
+    if (e->nargs != 1 || at[0]->kind != TY_MAT || at[0]->rows != at[0]->cols ||
+        (at[0]->rows != 3 && at[0]->rows != 4) || !fl ||
+        (bi == BI_QUAT_FROM_MATRIX ? !t->quat : !t->xform || at[0]->rows != 4))
+      refuse(X, arena_printf(X->C, "this wp.%s", bname(X, bi)));
+    break;
+  case BI_TRANSFORM_COMPOSE:
+    if (e->nargs != 3 || at[0]->kind != TY_VEC || at[0]->quat || at[0]->rows != 3 ||
+        !at[1]->quat || !ty_eq(at[2], at[0]) || t->kind != TY_MAT || t->rows != 4 ||
+        t->cols != 4)
+      refuse(X, "this wp.transform_compose");
+    break;
+  case BI_QUAT_TO_RPY:
+    if (e->nargs != 1 || !at[0]->quat || t->kind != TY_VEC || t->quat ||
+        t->rows != 3 || sc != KERN_SCALAR_FLOAT32)
+      refuse(X, "this wp.quat_to_rpy");
+    break;
+  case BI_QUAT_TWIST:
+    if (e->nargs != 2 || at[0]->kind != TY_VEC || at[0]->quat ||
+        at[0]->rows != 3 || !at[1]->quat || !t->quat || sc != KERN_SCALAR_FLOAT32)
+      refuse(X, "this wp.quat_twist");
+    break;
   case BI_TRANSFORM_SET_TRANSLATION_COPY: case BI_TRANSFORM_SET_ROTATION_COPY:
     if (e->nargs != 2 || !at[0]->xform || !ty_eq(at[0], t) ||
         at[1]->kind != TY_VEC ||
@@ -1104,16 +1339,12 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     }
     return r;
   case BI_NORMALIZE: {
-    IrExpr *l = CALL(X, BI_SQRT, sc, 1, vdot(X, sc, a[0], a[0], n), NULL);
-    IrExpr *p = tmp(X, CMP(X, OP_GT, l, K(X, sc, 0.0)));
     if (t->quat) {
-      /* l = length(a); !(l > 0): the identity; else a[k] * (1 / l) */
-      IrExpr *inv = B(X, OP_DIV, sc, K(X, sc, 1.0), l);
-      for (int k = 0; k < 4; k++)
-        r[k] = SEL(X, p, ir_binary(X->C, OP_MUL, sty(sc), a[0][k], inv),
-                   K(X, sc, k == 3 ? 1.0 : 0.0));
+      quat_normalize(X, sc, a[0], r);
       return r;
     }
+    IrExpr *l = CALL(X, BI_SQRT, sc, 1, vdot(X, sc, a[0], a[0], n), NULL);
+    IrExpr *p = tmp(X, CMP(X, OP_GT, l, K(X, sc, 0.0)));
     /* r[k] = l > 0 ? a[k] / l : 0, dividing only where the helper does */
     for (int k = 0; k < n; k++)
       r[k] = SEL(X, p, ir_binary(X->C, OP_DIV, sty(sc), a[0][k], l), K(X, sc, 0.0));
@@ -1236,14 +1467,44 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     r[2] = SUB(MUL(MUL(sy, cr), cp), MUL(MUL(cy, sr), sp));
     return r;
   }
-  case BI_TRANSFORM_TO_MATRIX: { /* (R p; 0 0 0 1), R = quat_to_matrix(q) */
+  case BI_QUAT_TO_RPY: { /* math.py's, as extra.c's helper */
+    IrExpr *x = a[0][0], *y = a[0][1], *z = a[0][2], *w = a[0][3];
+    IrExpr *two = K(X, sc, 2.0), *one = K(X, sc, 1.0);
+    r[0] = CALL(X, BI_ATAN2, sc, 2, MUL(two, ADD(MUL(w, x), MUL(y, z))),
+                SUB(one, MUL(two, ADD(MUL(x, x), MUL(y, y)))));
+    IrExpr *cl[3] = {MUL(two, SUB(MUL(w, y), MUL(z, x))), K(X, sc, -1.0), one};
+    IrExpr *c = tmp(X, xs(X, ir_call(X->C, BI_CLAMP, sty(sc), 3, cl)));
+    r[1] = CALL(X, BI_ASIN, sc, 1, c, NULL);
+    r[2] = CALL(X, BI_ATAN2, sc, 2, MUL(two, ADD(MUL(w, z), MUL(x, y))),
+                SUB(one, MUL(two, ADD(MUL(y, y), MUL(z, z)))));
+    return r;
+  }
+  case BI_QUAT_FROM_MATRIX:
+    quat_from_mat(X, sc, a[0], at[0]->cols, r);
+    return r;
+  case BI_TRANSFORM_FROM_MATRIX: /* (the last column, quat_from_matrix) */
+    for (int k = 0; k < 3; k++)
+      r[k] = a[0][k * 4 + 3];
+    quat_from_mat(X, sc, a[0], 4, r + 3);
+    return r;
+  case BI_QUAT_TWIST: { /* math.py: normalize(quat(p axis, q.w)) */
+    IrExpr *p = twist_proj(X, sc, a[0], a[1]), *u[4];
+    for (int k = 0; k < 3; k++)
+      u[k] = MUL(p, a[0][k]);
+    u[3] = a[1][3];
+    quat_normalize(X, sc, u, r);
+    return r;
+  }
+  case BI_TRANSFORM_TO_MATRIX: /* (R p; 0 0 0 1), R = quat_to_matrix(q) */
+  case BI_TRANSFORM_COMPOSE: { /* math.py's: (R diag(s) p; 0 0 0 1) */
+    bool cmp = bi == BI_TRANSFORM_COMPOSE;
     for (int j = 0; j < 3; j++) {
       IrExpr *u[3], *col[3];
       for (int i = 0; i < 3; i++)
         u[i] = K(X, sc, i == j ? 1.0 : 0.0);
-      quat_rotate(X, sc, a[0] + 3, u, false, col);
+      quat_rotate(X, sc, cmp ? a[1] : a[0] + 3, u, false, col);
       for (int i = 0; i < 3; i++)
-        r[i * 4 + j] = col[i];
+        r[i * 4 + j] = cmp ? MUL(a[2][j], col[i]) : col[i];
     }
     for (int i = 0; i < 3; i++)
       r[i * 4 + 3] = a[0][i];
@@ -1651,6 +1912,12 @@ static IrExpr **xv(Xp *X, IrExpr *e) {
   case E_CALL:
     if (e->bi == BI_RANDN || e->bi >= BI_INTERNAL_COUNT)
       refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, e->bi)));
+    if (e->ival == IR_KEEP_CALL) { /* an autodiff module's random vector */
+      IrExpr *nx = arena_alloc(X->C, sizeof *nx);
+      *nx = *e;
+      operands(X, e, nx);
+      return via_tmp(X, nx);
+    }
     return vcall(X, e);
   case E_FCALL: {
     IrExpr *r = fcall(X, e);

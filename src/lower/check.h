@@ -209,6 +209,8 @@ void check_order_effects(Ctx *X, IrExpr **v, int n, Pos pos);
 IrExpr *check_component(Ctx *X, IrExpr *v, int k);
 void check_expect_stmt(Ctx *X, Node *call, const char *w);
 void check_print_stmt(Ctx *X, Node *call, const char *name);
+void check_emit_printf(Ctx *X, Pos pos, const char *fmt, int n,
+                       IrExpr **args);
 
 /* check_extra.c */
 IrExpr *check_extra_call(Ctx *X, Node *call, const char *w); /* NULL: not one */
@@ -306,6 +308,7 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos);
 bool check_tile_unset_read(Ctx *X, Local *l);
 void check_tile_mutate(Ctx *X, Node *target, Pos pos);
 void check_tile_sync(Ctx *X);
+void check_tile_print(Ctx *X, IrExpr *t, Pos pos);
 IrExpr *check_tile_subscript(Ctx *X, Node *n); /* NULL: not a tile part */
 IrExpr *check_tile_part(Ctx *X, Node *n, IrExpr **base); /* NULL: one element */
 bool check_tile_store_subscript(Ctx *X, Node *target, IrExpr *value, Pos pos);

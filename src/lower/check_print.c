@@ -11,7 +11,7 @@
 /* ---------------------------------------------------------------- Warp's test helpers */
 
 /* A printf statement with a fixed format and arguments. */
-static void emit_printf_stmt(Ctx *X, Pos pos, const char *fmt, int n,
+void check_emit_printf(Ctx *X, Pos pos, const char *fmt, int n,
                              IrExpr **args) {
   IrStmt *s = ir_stmt(X->C, S_PRINTF, pos);
   s->str = arena_strndup(X->C, fmt, strlen(fmt));
@@ -231,16 +231,16 @@ static void print_value(Ctx *X, IrExpr *v, Pos pos) {
       s->a = v;
       IrStmt **save = X->tail;
       X->tail = &s->body;
-      emit_printf_stmt(X, pos, "True\n", 0, NULL);
+      check_emit_printf(X, pos, "True\n", 0, NULL);
       X->tail = &s->orelse;
-      emit_printf_stmt(X, pos, "False\n", 0, NULL);
+      check_emit_printf(X, pos, "False\n", 0, NULL);
       X->tail = save;
       check_emit(X, s);
       return;
     }
     IrExpr **a = arena_alloc(X->C, sizeof(IrExpr *));
     a[0] = v;
-    emit_printf_stmt(X, pos, sc_is_float(t->sc) ? "%g\n" : sc_is_signed(t->sc)
+    check_emit_printf(X, pos, sc_is_float(t->sc) ? "%g\n" : sc_is_signed(t->sc)
                                                 ? "%d\n" : "%u\n", 1, a);
     return;
   }
@@ -262,7 +262,7 @@ static void print_value(Ctx *X, IrExpr *v, Pos pos) {
    * no trailing space, and a transform as "(p) (q)". */
   const char *fmt = t->quat ? "%g %g %g %g\n"
                     : t->xform ? "(%g %g %g) (%g %g %g %g)\n" : f.p;
-  emit_printf_stmt(X, pos, fmt, rows * cols, a);
+  check_emit_printf(X, pos, fmt, rows * cols, a);
 }
 
 /* wp.expect_eq(a, b), wp.expect_neq(a, b), wp.expect_near(a, b, tol):
@@ -306,11 +306,11 @@ void check_expect_stmt(Ctx *X, Node *call, const char *w) {
     s->a = eq;
     save = X->tail;
     X->tail = &s->body;
-    emit_printf_stmt(X, call->pos, arena_printf(C, "Error, %s() failed:\n", w),
+    check_emit_printf(X, call->pos, arena_printf(C, "Error, %s() failed:\n", w),
                      0, NULL);
-    emit_printf_stmt(X, call->pos, "\t Expected: ", 0, NULL);
+    check_emit_printf(X, call->pos, "\t Expected: ", 0, NULL);
     print_value(X, expected, call->pos);
-    emit_printf_stmt(X, call->pos, "\t Actual: ", 0, NULL);
+    check_emit_printf(X, call->pos, "\t Actual: ", 0, NULL);
     print_value(X, actual, call->pos);
     X->tail = save;
     check_emit(X, s);
@@ -354,14 +354,14 @@ void check_expect_stmt(Ctx *X, Node *call, const char *w) {
   s->a = ir_binary(C, OP_GT, t_bool(), diff, tol);
   save = X->tail;
   X->tail = &s->body;
-  emit_printf_stmt(X, call->pos, "Error, expect_near() failed with tolerance ",
+  check_emit_printf(X, call->pos, "Error, expect_near() failed with tolerance ",
                    0, NULL);
   print_value(X, tol, call->pos);
-  emit_printf_stmt(X, call->pos, "    Expected: ", 0, NULL);
+  check_emit_printf(X, call->pos, "    Expected: ", 0, NULL);
   print_value(X, expected, call->pos);
-  emit_printf_stmt(X, call->pos, "    Actual: ", 0, NULL);
+  check_emit_printf(X, call->pos, "    Actual: ", 0, NULL);
   print_value(X, actual, call->pos);
-  emit_printf_stmt(X, call->pos, t->kind == TY_SCALAR
+  check_emit_printf(X, call->pos, t->kind == TY_SCALAR
                                      ? "    Absolute difference: "
                                      : "    Max absolute difference: ", 0,
                    NULL);
@@ -370,7 +370,7 @@ void check_expect_stmt(Ctx *X, Node *call, const char *w) {
   check_emit(X, s);
 }
 
-/* wp.print(x) and print(x): Warp's print of one value. */
+/* wp.print(x) and print(x): Warp's print of one value or tile. */
 void check_print_stmt(Ctx *X, Node *call, const char *name) {
   check_no_kwargs(X, call, name);
   if (check_count_args(call->args) != 1)
@@ -385,10 +385,14 @@ void check_print_stmt(Ctx *X, Node *call, const char *name) {
       buf_putn(&f, &call->args->str[k], 1);
     }
     buf_puts(&f, "\n");
-    emit_printf_stmt(X, call->pos, f.p, 0, NULL);
+    check_emit_printf(X, call->pos, f.p, 0, NULL);
     return;
   }
   IrExpr *v = check_expr(X, call->args);
+  if (v->ty->kind == TY_ARRAY && v->ty->tile) {
+    check_tile_print(X, v, call->args->pos);
+    return;
+  }
   if (!ty_is_value(v->ty))
     ERR(call->args->pos, "cannot print a %s", TN(v->ty));
   print_value(X, check_in_temp(X, v, "value", call->pos), call->pos);

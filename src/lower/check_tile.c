@@ -3089,6 +3089,101 @@ static IrExpr *tile_scatter(Ctx *X, Node *call, const char *fn, bool add) {
 }
 
 
+/* ---------------------------------------------------------------- print */
+
+/* Note [tile print]: print(t) and wp.print(t) of a tile write what Warp
+ * 1.19's tile print writes: the elements nested in brackets -- one space
+ * between neighbours in a row, each row on a line of its own indented to
+ * stand under the first, a blank line between the 2-d blocks of a tile of
+ * three or more dimensions -- then " = tile(shape=(2,3), storage=register)"
+ * and a newline.  The block's first thread prints, once per block
+ * (BI_TILE_LANE), as Warp's thread 0 does.  Warp formats an int32 element
+ * with %d and every other element with %g, which is its output for
+ * int32, float32 and float64; other scalars reach its printf as a value
+ * of the wrong kind and print garbage, so kern prints their value (%d or
+ * %u for an integer, %g for a 16-bit float, 1 or 0 for a bool).  Tiles of
+ * vectors, matrices and structs, which Warp's print has no output for,
+ * are refused.  Two differences remain: Warp writes storage=shared for
+ * the tiles it keeps in shared memory, which kern's tiles never are
+ * (Note [tiles, first stage]), and Warp 1.19 starts the 2-d blocks of a
+ * tile of three or more dimensions at wrong offsets (it prints elements
+ * 2..7 as the second block of a 2x2x3 tile); kern prints each element. */
+
+/* What Warp prints between two neighbours along axis k of an nd-d tile. */
+static const char *print_sep(Ctx *X, int k, int nd) {
+  if (k == nd - 1)
+    return " ";
+  if (k == nd - 2)
+    return arena_printf(X->C, "\n%*s", nd - 1, "");
+  return arena_printf(X->C, "\n\n%*s", k + 1, "");
+}
+
+/* One element of t at the counters ctr, in Note [tile print]'s format. */
+static void print_elem(Ctx *X, IrVar *t, IrVar **ctr, Pos pos) {
+  Compiler *C = X->C;
+  int nd = t->ty->ndim;
+  IrExpr **idx = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int k = 0; k < nd; k++)
+    idx[k] = ir_ref(C, ctr[k]);
+  IrExpr *e = load_at(X, t, idx, nd, pos);
+  kern_scalar sc = t->ty->elem->sc;
+  const char *fmt = sc_is_float(sc) ? "%g" : sc_is_signed(sc) ? "%d" : "%u";
+  if (sc == KERN_SCALAR_FLOAT16 || sc == KERN_SCALAR_BFLOAT16)
+    e = ir_cast(C, t_f32(), e);
+  if (sc == KERN_SCALAR_BOOL) {
+    e = ir_cast(C, t_i32(), e);
+    fmt = "%d";
+  }
+  IrExpr **a = arena_alloc(C, sizeof(IrExpr *));
+  a[0] = e;
+  check_emit_printf(X, pos, fmt, 1, a);
+}
+
+/* The sub-tile of t along axes k.. at the outer counters ctr[0..k). */
+static void print_axis(Ctx *X, IrVar *t, IrVar **ctr, int k, Pos pos) {
+  Compiler *C = X->C;
+  int nd = t->ty->ndim;
+  if (k == nd) {
+    print_elem(X, t, ctr, pos);
+    return;
+  }
+  check_emit_printf(X, pos, "[", 0, NULL);
+  TLoop L;
+  ctr[k] = range_open(X, &L, ci(X, 0), ci(X, t->ty->fdims[k]), pos);
+  IrStmt *s = ir_stmt(C, S_IF, pos);
+  s->a = ir_binary(C, OP_GT, t_bool(), ir_ref(C, ctr[k]), ci(X, 0));
+  IrStmt **save = X->tail;
+  X->tail = &s->body;
+  check_emit_printf(X, pos, print_sep(X, k, nd), 0, NULL);
+  X->tail = save;
+  check_emit(X, s);
+  print_axis(X, t, ctr, k + 1, pos);
+  loop_close(X, &L);
+  check_emit_printf(X, pos, "]", 0, NULL);
+}
+
+/* print(t), wp.print(t) of the tile t (Note [tile print]). */
+void check_tile_print(Ctx *X, IrExpr *t, Pos pos) {
+  const Type *et = t->ty->elem;
+  if (et->kind != TY_SCALAR)
+    ERR(pos, "cannot print a tile of %s: kern prints tiles of scalars "
+             "(Warp 1.19 hands each element to printf as a number, which "
+             "prints nothing defined for a %s)", TN(et), TN(et));
+  IrVar *v = tile_var(X, t, pos);
+  IrStmt **save;
+  IrStmt *g0 = lane0_open(X, &save, pos);
+  IrVar *ctr[4];
+  print_axis(X, v, ctr, 0, pos);
+  Buf f;
+  buf_init(&f, X->C);
+  buf_puts(&f, " = tile(shape=(");
+  for (int k = 0; k < v->ty->ndim; k++)
+    buf_printf(&f, "%s%d", k ? "," : "", v->ty->fdims[k]);
+  buf_puts(&f, "), storage=register)\n");
+  check_emit_printf(X, pos, f.p, 0, NULL);
+  lane0_close(X, g0, save);
+}
+
 /* ---------------------------------------------------------------- subscripts */
 
 /* Warp's tile subscripts other than one element: t[i] of a 2-d tile (a

@@ -31,6 +31,7 @@ H="$T/hit"
   echo '# kern-bench-check: out'
   echo '# kern-bench-ref: numpy: out = np.dot(x, x)'
   echo '# kern-bench-ref: numpy: out = (x * x).sum()'
+  echo '# kern-bench-ref: numpy: out = np.dot(x[:32], x[:32]) + np.dot(x[32:], x[32:])'
   echo "# kern-bench-ref: numpy: out = __import__('os').system('touch $H/a') + np.dot(x, x)"
   echo "# kern-bench-ref: numpy: out = np.dot(x, x) where k = __import__('os').system('touch $H/b')"
   echo "# kern-bench-ref: numpy: out = np.dot(x, x) + 0 * len(x.__class__.__base__.__subclasses__())"
@@ -47,6 +48,7 @@ H="$T/hit"
 [ -z "$(ls "$H")" ] || { fail "an expression from the file ran by default: $(ls "$H")"; rm -f "$H"/*; }
 has "$T/refs.txt" "^  numpy: np.dot(x, x) *hot "
 has "$T/refs.txt" "^  numpy: (x \* x).sum() *hot "
+has "$T/refs.txt" "^  numpy: np.dot(x\[:32\], x\[:32\]) + np.dot(x\[32: *hot "
 [ "$(grep -c 'unavailable: not run: the expression is the kernel file.s own Python (it has .*); --file-refs runs it' "$T/refs.txt")" = 7 ] ||
   { fail "not every hostile expression was refused"; cat "$T/refs.txt"; }
 has "$T/refs.txt" "it has '.system'"

@@ -214,8 +214,19 @@ def tile_gemm(A):
     A["c"] = (A["a"].astype(np.float64) @ A["b"].astype(np.float64)).astype(f32)
 
 
+def tile_reduce(A):
+    # the sum in float64, rounded once (rtol covers float32 sums in any order)
+    A["out"][0] = A["x"].astype(np.float64).sum()
+
+
+def tile_stencil(A):
+    # float32, added in the kernels' order: equal to the last bit
+    x = A["x"]
+    A["y"] = (x[:-2, 1:-1] + x[2:, 1:-1] + x[1:-1, :-2] + x[1:-1, 2:]) * f32(0.25)
+
+
 EXAMPLES_TO_CHECK = [saxpy, sum_of_squares, arithmetic, math_functions, vectors, matrices, control_flow, atomics,
-                     tile_gemm]
+                     tile_gemm, tile_reduce, tile_stencil]
 
 
 def main():
