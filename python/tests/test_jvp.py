@@ -81,14 +81,17 @@ AUTODIFF = os.path.join(REPO, "tests", "autodiff")
 # differentiates the function's body.
 EXPECT_INEXACT = {"loop_carried", "loop_carried_if", "while_loop",
                   "loop_break", "loop_continue", "loop_return",
+                  "flow_return_nested",
                   "func_grad", "func_grad_vec", "func_replay",
                   "funcgrad_multi", "funcgrad_overload", "funcgrad_array",
                   "funcgrad_loop", "funcgrad_replay",
                   # Warp's adj_frac is zero; the tangent is frac's derivative
                   "builtin_misc"}
-# refused in forward mode: the tangent of an atomic min/max depends on the
-# order of the threads' atomics
-EXPECT_REFUSED = {"atomic_minmax": "wp.atomic_min"}
+# refused in forward mode: the tangent of an atomic min/max/exch/cas
+# depends on the order of the threads' atomics
+EXPECT_REFUSED = {"atomic_minmax": "wp.atomic_min",
+                  "flow_atomic_exch": "wp.atomic_exch",
+                  "flow_atomic_minmax_vec": "wp.atomic_min"}
 
 _SPEC = re.compile(r"(\w+)\((\w+),([-\d.,]+?)(?:,seed=\d+)?\)$")
 _DT = {"float32": (kern.float32, 1), "float64": (kern.float64, 1),

@@ -96,6 +96,7 @@ typedef struct Ad {
   int ingrad;       /* custom adjoints being built (Note [custom adjoints]) */
   IrVar *rflag;     /* the innermost dynamic loop's "returned" flag (Note
                      * [adjoint jumps]), or NULL */
+  int tail_copies;  /* statements copied by Note [tail paths] */
 } Ad;
 
 static _Noreturn void refuse(Ad *D, const char *what) {
@@ -1482,12 +1483,82 @@ static bool has_cont(IrStmt *s) {
 }
 
 static void append(IrStmt **head, IrStmt *rest);
+static IrStmt *copy_body(Compiler *C, IrStmt *s);
+
+/* whether s, or a statement nested in it outside loops, is a jump */
+static bool has_jump(IrStmt *s, IrStmtKind k) {
+  for (; s; s = s->next)
+    if (s->kind == k || (k == S_RETURN && s->kind == S_KRETURN) ||
+        (s->kind != S_FOR && s->kind != S_WHILE &&
+         (has_jump(s->body, k) || has_jump(s->orelse, k))))
+      return true;
+  return false;
+}
+
+/* Note [tail paths]: a branch that jumps (continue; return, k ==
+ * S_RETURN) on only some of its paths, `if c: A; if d: jump; B` then
+ * REST: the normalized block ends in the `if` holding the jump (the
+ * jump's rest moved into its other branch), so REST goes to the end of
+ * every path that does not jump, in both branches: `if c: A; if d: jump
+ * else: B; REST` else `REST`.  Each path gets its own copy of REST
+ * (built once per path, as an unrolled loop's body is once per
+ * iteration), so a path that jumps neither runs nor reverses it, as
+ * Warp's jump skips it, and the gradient of each path is its own.  Warp
+ * guards REST with a flag instead; the copies grow with the paths, so
+ * past KERN_TAIL_COPIES copied statements the adjoint is refused. */
+enum { KERN_TAIL_COPIES = 20000 };
+
+static int count_stmts(IrStmt *s) {
+  int n = 0;
+  for (; s; s = s->next)
+    n += 1 + count_stmts(s->body) + count_stmts(s->orelse);
+  return n;
+}
+
+/* appends rest, or a copy of it once *first is false */
+static void append_ends_at(Ad *D, IrStmt **head, IrStmt *rest, IrStmtKind k,
+                           bool *first) {
+  while (*head && (*head)->next)
+    head = &(*head)->next;
+  IrStmt *s = *head;
+  if (s && (s->kind == k || (k == S_RETURN && s->kind == S_KRETURN)))
+    return;
+  if (s && s->kind == S_IF &&
+      (has_jump(s->body, k) || has_jump(s->orelse, k))) {
+    append_ends_at(D, &s->body, rest, k, first);
+    append_ends_at(D, &s->orelse, rest, k, first);
+    return;
+  }
+  if (!*first) {
+    D->tail_copies += count_stmts(rest);
+    if (D->tail_copies > KERN_TAIL_COPIES)
+      refuse(D, k == S_CONTINUE ? "continues on only some paths of their "
+                                  "branches this often (the paths' copies)"
+                                : "returns on only some paths of their "
+                                  "branches this often (the paths' copies)");
+    rest = copy_body(D->C, rest);
+  }
+  *first = false;
+  if (s)
+    s->next = rest;
+  else
+    *head = rest;
+}
+
+/* rest at the end of the paths of the `if` s that do not jump */
+static void append_ends(Ad *D, IrStmt *s, IrStmt *rest, IrStmtKind k) {
+  bool first = true;
+  D->pos = s->pos;
+  append_ends_at(D, &s->body, rest, k, &first);
+  append_ends_at(D, &s->orelse, rest, k, &first);
+}
 
 /* Warp guards the rest of an unrolled iteration after a continue
  * (lower_unrolled_continues): the statements after an `if` whose branch
  * always continues move into its other branch, as norm_returns does for
  * returns, so every continue ends its iteration's statements and is a
- * no-op there.  Returns whether the block always continues. */
+ * no-op there (Note [tail paths] where it does on only some paths).
+ * Returns whether the block always continues. */
 static bool norm_conts(Ad *D, IrStmt **head) {
   for (IrStmt **p = head; *p; p = &(*p)->next) {
     IrStmt *s = *p;
@@ -1509,9 +1580,14 @@ static bool norm_conts(Ad *D, IrStmt **head) {
       append(t ? &s->orelse : &s->body, rest);
       return norm_conts(D, t ? &s->orelse : &s->body);
     }
-    D->pos = s->pos;
-    if (has_cont(s->body) || has_cont(s->orelse))
-      refuse(D, "a continue that ends only some paths of its branch");
+    if (has_cont(s->body) || has_cont(s->orelse)) {
+      /* a continue on only some paths of a branch: what follows the
+       * `if` goes to the end of each of its paths that goes on */
+      s->next = NULL;
+      bool r = norm_conts(D, &rest);
+      append_ends(D, s, rest, S_CONTINUE);
+      return r;
+    }
   }
   return false;
 }
@@ -1747,6 +1823,42 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   prepend(rv, &c);
 }
 
+/* wp.atomic_min/max on vectors and matrices: Warp's rule for floats
+ * (below) on each component: v[k]'s gradient takes adj_a[i][k] when v[k]
+ * is what a[i][k] holds after the launch (both NaN counts). */
+static void atomic_minmax_agg(Ad *D, IrExpr *e, IrExpr *v, IrExpr **idx,
+                              IrVar *adjarr, Seq *rv) {
+  Seq body;
+  seq_init(&body);
+  IrExpr *cur = tmp(D, &body, load(D, D->env[kid(D, e->var)], idx, e->nargs,
+                                   e->ty, e->pos));
+  IrExpr *ld = tmp(D, &body, load(D, adjarr, idx, e->nargs, e->ty, e->pos));
+  IrExpr *vv = tmp(D, &body, v);
+  IrVar *g = newvar(D, "g", e->ty);
+  assign(D, &body, g, zero_of(D, e->ty));
+  for (int k = 0; k < ncomp(e->ty); k++) {
+    IrExpr *ck = comp(D, cur, k), *vk = comp(D, vv, k);
+    IrExpr *both = ir_expr(D->C, E_AND, ty_scalar(KERN_SCALAR_BOOL));
+    both->a = bin(D, OP_NE, vk, vk);
+    both->b = bin(D, OP_NE, ck, ck);
+    IrExpr *c = ir_expr(D->C, E_OR, ty_scalar(KERN_SCALAR_BOOL));
+    c->a = bin(D, OP_EQ, vk, ck);
+    c->b = both;
+    IrExpr *gk = comp(D, ref(D, g), k);
+    IrStmt *st = ir_stmt(D->C, S_SETCOMP, D->pos);
+    st->var = g;
+    st->a = gk->b;
+    st->b = gk->c;
+    st->c = sel(D, c, comp(D, ld, k), fconst(D, gk->ty, 0));
+    put(&body, st);
+  }
+  acc(D, &body, v, ref(D, g));
+  Seq c2;
+  seq_init(&c2);
+  put(&c2, guarded(D, adjarr, &body));
+  prepend(rv, &c2);
+}
+
 /* wp.atomic_add/sub(a, i, v) (also a[i] += v): v's gradient takes
  * adj_a[i] (negated for sub); the atomic is not performed again. */
 /* Note [custom adjoints]: an atomic e or a store s (the other NULL) in a
@@ -1790,9 +1902,11 @@ static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv) {
     refuse(D, "an atomic on a struct field");
   if (!fty(e->ty))
     return; /* an integer atomic: no replay, no gradient */
+  if (e->bi == BI_ATOMIC_EXCH || e->bi == BI_ATOMIC_CAS)
+    return; /* Warp 1.19's adjoints of these are empty: no gradient, and
+             * adj_a[i] is left as it is (flow_atomic_exch.py) */
   bool minmax = e->bi == BI_ATOMIC_MIN || e->bi == BI_ATOMIC_MAX;
-  if ((e->bi != BI_ATOMIC_ADD && e->bi != BI_ATOMIC_SUB && !minmax) ||
-      (minmax && is_agg(e->ty)))
+  if (e->bi != BI_ATOMIC_ADD && e->bi != BI_ATOMIC_SUB && !minmax)
     refuse(D, arena_printf(D->C, "wp.%s on %s", builtin_names[e->bi],
                            is_agg(e->ty) ? "vectors" : "floats"));
   IrExpr **idx = indices(D, fw, e->args, e->nargs);
@@ -1800,6 +1914,10 @@ static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv) {
   IrVar *adjarr = adj_array(D, e->var);
   Seq body;
   seq_init(&body);
+  if (minmax && is_agg(e->ty)) {
+    atomic_minmax_agg(D, e, v, idx, adjarr, rv);
+    return;
+  }
   if (minmax) {
     /* Warp's adj_atomic_minmax: v's gradient takes adj_a[i] when v is
      * what a[i] holds after the launch (both NaN counts) */
@@ -1995,13 +2113,83 @@ static void append(IrStmt **head, IrStmt *rest) {
   *head = rest;
 }
 
+/* Note [unrolled returns]: Warp unrolls a range() of constants (at most
+ * 16 iterations, no break) while building the code, so a return in its
+ * body (a kernel's or a @wp.func's) is one jump per iteration, to its own
+ * point of the reverse sweep: the iteration that returns ends the work,
+ * and neither its later statements, nor the later iterations, nor what
+ * follows the loop run or are reversed.  Here the loop is unrolled into
+ * the statements before norm_returns goes on: per iteration, the loop
+ * variable's constant and a copy of the body, whose continues
+ * (norm_conts) end their copy and are dropped; the returns of the copies
+ * then end their paths as any other (Note [tail paths]), so the gradient
+ * is the derivative, as Warp's. */
+
+/* the iterations of a range() of constants */
+static int64_t trips(IrStmt *s) {
+  int64_t a = (int64_t)s->a->ival, b = (int64_t)s->b->ival,
+          st = (int64_t)s->c->ival;
+  return st > 0 ? (b > a ? (b - a + st - 1) / st : 0)
+                : st < 0 ? (a > b ? (a - b - st - 1) / -st : 0) : 0;
+}
+
+/* the statements of s, copied (their expressions shared) */
+static IrStmt *copy_body(Compiler *C, IrStmt *s) {
+  IrStmt *head = NULL, **tail = &head;
+  for (; s; s = s->next) {
+    IrStmt *n = ir_stmt(C, s->kind, s->pos);
+    *n = *s;
+    n->body = copy_body(C, s->body);
+    n->orelse = copy_body(C, s->orelse);
+    n->next = NULL;
+    *tail = n;
+    tail = &n->next;
+  }
+  return head;
+}
+
+/* drops the continues that end the paths of a normalized body */
+static void drop_conts(IrStmt **head) {
+  for (IrStmt **p = head; *p;) {
+    if ((*p)->kind == S_CONTINUE) {
+      *p = (*p)->next;
+      continue;
+    }
+    if ((*p)->kind == S_IF) {
+      drop_conts(&(*p)->body);
+      drop_conts(&(*p)->orelse);
+    }
+    p = &(*p)->next;
+  }
+}
+
+/* the unrolled iterations of the loop s, followed by what follows s */
+static IrStmt *unroll_returns(Ad *D, IrStmt *s) {
+  IrStmt *head = NULL, **tail = &head;
+  int64_t n = trips(s), a = (int64_t)s->a->ival, st = (int64_t)s->c->ival;
+  for (int64_t t = 0; t < n; t++) {
+    IrStmt *j = ir_stmt(D->C, S_ASSIGN, s->pos);
+    j->var = s->var;
+    j->a = ir_const_int(D->C, s->var->ty, (uint64_t)(a + t * st));
+    IrStmt *b = copy_body(D->C, s->body);
+    (void)norm_conts(D, &b);
+    drop_conts(&b);
+    j->next = b;
+    *tail = j;
+    while (*tail)
+      tail = &(*tail)->next;
+  }
+  *tail = s->next;
+  return head;
+}
+
 /* Warp ends a kernel's early return by jumping to the matching point of
  * the reverse sweep, so what follows the return neither runs nor is
  * reversed.  The same, structured: the statements after an `if` whose
  * branch always returns move into its other branch, so every return ends
- * the kernel's statements and is dropped.  Returns whether the block
- * always returns; a return anywhere else (in a loop, in a branch that
- * returns only sometimes) is refused. */
+ * the kernel's statements and is dropped; after a branch that returns on
+ * only some of its paths, what follows goes to the end of the others
+ * (Note [tail paths]).  Returns whether the block always returns. */
 static bool norm_returns(Ad *D, IrStmt **head) {
   for (IrStmt **p = head; *p; p = &(*p)->next) {
     IrStmt *s = *p;
@@ -2013,9 +2201,13 @@ static bool norm_returns(Ad *D, IrStmt **head) {
     if (s->kind == S_FOR || s->kind == S_WHILE) {
       if (!has_kreturn(s->body))
         continue;
+      if (unrolls(s) && trips(s) > 0) { /* Note [unrolled returns] */
+        *p = unroll_returns(D, s); /* an assignment first: goes on after it */
+        continue;
+      }
       /* a kernel's return in a loop Warp does not unroll (Note [adjoint
        * jumps]) ends the paths of the body it is on */
-      if (D->resid >= 0 || has_fret(s->body) || unrolls(s))
+      if (D->resid >= 0 || has_fret(s->body))
         refuse(D, "a return statement in a loop");
       /* Warp's reverse while loop would not stop where the replay
        * returns before the carried variables are updated */
@@ -2040,9 +2232,12 @@ static bool norm_returns(Ad *D, IrStmt **head) {
         return true;
       return false;
     }
-    D->pos = s->pos;
-    if (has_ret_nl(s->body) || has_ret_nl(s->orelse))
-      refuse(D, "a return that ends only some paths of its branch");
+    if (has_ret_nl(s->body) || has_ret_nl(s->orelse)) {
+      s->next = NULL; /* Note [tail paths] */
+      bool r = norm_returns(D, &rest);
+      append_ends(D, s, rest, S_RETURN);
+      return r;
+    }
   }
   return false;
 }

@@ -87,6 +87,47 @@ static const char fd_src[] =
     "    p = wp.sample_unit_sphere(state)\n"
     "    out[i] += x[i] * wp.float64(p[0] + p[1] * 2.0)\n"
     "\n"
+    "# a continue and a return that end only some paths of their branch\n"
+    "@wp.kernel\n"
+    "def k_paths(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64), n: int):\n"
+    "    i = wp.tid()\n"
+    "    s = x[i] + wp.float64(0.5)\n"
+    "    for k in range(4):\n"
+    "        if (k + i) % 2 == 0:\n"
+    "            s = s * wp.float64(0.75) + wp.sin(s)\n"
+    "            if k == 2:\n"
+    "                continue\n"
+    "            s = s * s\n"
+    "        s = s * wp.float64(0.5) + x[i]\n"
+    "    if i % 3 != 1:\n"
+    "        s = wp.exp(s * wp.float64(0.1))\n"
+    "        if i == 2:\n"
+    "            out[i] = s * x[i]\n"
+    "            return\n"
+    "        s = s + x[i] * x[i]\n"
+    "    out[i] = s * wp.cos(x[i])\n"
+    "\n"
+    "# a return in a range() Warp unrolls, of a kernel and of a function\n"
+    "@wp.func\n"
+    "def g_over(v: wp.float64, t: wp.float64):\n"
+    "    s = wp.float64(1.0)\n"
+    "    for k in range(4):\n"
+    "        s = s * v + wp.float64(0.5)\n"
+    "        if s > t:\n"
+    "            return s * wp.float64(3.0)\n"
+    "    return s + v\n"
+    "\n"
+    "@wp.kernel\n"
+    "def k_uret(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64), n: int):\n"
+    "    i = wp.tid()\n"
+    "    s = g_over(x[i] * wp.float64(0.3) + wp.float64(0.7), wp.float64(2.2))\n"
+    "    for k in range(3):\n"
+    "        s = s * wp.sin(x[i] + wp.float64(k))\n"
+    "        if k == i:\n"
+    "            out[i] = s\n"
+    "            return\n"
+    "    out[i] = s * x[i]\n"
+    "\n"
     "# forward mode only: the adjoint refuses break, continue and a return in a loop\n"
     "@wp.kernel\n"
     "def k_jump(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64), n: int):\n"
@@ -426,6 +467,8 @@ static void tangent_api(void) {
   } tref[] = {
       {"    wp.atomic_max(out, 0, x)\n",
        "forward-mode autodiff of wp.atomic_max on floats", 7},
+      {"    wp.atomic_exch(out, 0, x)\n",
+       "forward-mode autodiff of wp.atomic_exch on floats", 7},
       {"    old = wp.atomic_add(out, 0, x)\n    out[i] = old\n",
        "forward-mode autodiff of the value an atomic returns", 8},
       {"    out[i] = wp.noise(wp.uint32(1), x)\n",
@@ -506,22 +549,14 @@ static const struct {
   const char *body, *what;
   int line;
 } refusals[] = {
-    {"    for k in range(3):\n        if x > 2.0:\n            return\n"
-     "        x = x * 2.0\n    out[i] = x\n",
-     "autodiff of a return statement in a loop is not supported yet", 7},
     {"    while x < 9.0:\n        if x > 2.0:\n            return\n"
      "        x = x * 2.0\n    out[i] = x\n",
      "autodiff of a return statement in a while loop is not supported yet", 7},
-    {"    if x > 1.0:\n        if x > 2.0:\n            return\n"
-     "        x = x * 2.0\n    out[i] = x\n",
-     "autodiff of a return that ends only some paths of its branch is not "
-     "supported yet", 7},
-    {"    for k in range(3):\n        if x > 2.0:\n            if x > 3.0:\n"
-     "                continue\n            x = x * 2.0\n    out[i] = x\n",
-     "autodiff of a continue that ends only some paths of its branch is not "
-     "supported yet", 8},
-    {"    wp.atomic_exch(out, 0, x)\n",
-     "autodiff of wp.atomic_exch on floats is not supported yet", 7},
+    /* Note [tail paths]: past its copies' bound */
+    {"    for k in range(16):\n        if x > float(k):\n"
+     "            if x > float(2 * k):\n                return\n"
+     "            x = x * 2.0\n    out[i] = x\n",
+     "autodiff of returns on only some paths of their branches this often", 8},
     {"    old = wp.atomic_add(out, 0, x)\n    out[i] = old\n",
      "autodiff of the value an atomic returns is not supported yet", 8},
     {"    out[i] = wp.noise(wp.uint32(1), x)\n",
@@ -559,6 +594,41 @@ static void refuse(void) {
     kern_module_free(m);
   }
   printf("ok refusals\n");
+}
+
+/* A return in a @wp.func's loop Warp does not unroll is refused in both
+ * modes, at the return's loop: Warp 1.19's gradient there is not the
+ * derivative (docs/language.md). */
+static void func_loop_refuse(void) {
+  static const char src[] =
+      "import warp as wp\n"
+      "\n"
+      "@wp.func\n"
+      "def f(x: float, n: int):\n"
+      "    for k in range(n):\n"
+      "        if x > 2.0:\n"
+      "            return x\n"
+      "        x = x * 2.0\n"
+      "    return x\n"
+      "\n"
+      "@wp.kernel\n"
+      "def r(a: wp.array(dtype=float), out: wp.array(dtype=float), n: int):\n"
+      "    i = wp.tid()\n"
+      "    out[i] = f(a[i], n)\n";
+  kern_module *m;
+  ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "fl.py", src, sizeof src - 1, &m));
+  kern_kernel *k, *a = NULL;
+  ASSERT_OK(ctx, kern_module_get_kernel(m, "r", &k));
+  kern_clear_error(ctx);
+  ASSERT_EQ(kern_kernel_adjoint(k, &a), KERN_ERROR_COMPILE);
+  ASSERT_CONTAINS(kern_last_error(ctx),
+                  "autodiff of a return statement in a loop is not supported yet");
+  ASSERT_CONTAINS(kern_last_error(ctx), "fl.py:5:");
+  kern_clear_error(ctx);
+  ASSERT_EQ(kern_kernel_tangent(k, &a), KERN_ERROR_COMPILE);
+  ASSERT_CONTAINS(kern_last_error(ctx), "fl.py:5:");
+  kern_module_free(m);
+  printf("ok a return in a function's dynamic loop refused\n");
 }
 
 /* Structs the adjoint refuses (Note [struct leaves]), at their line. */
@@ -875,16 +945,21 @@ int main(int argc, char **argv) {
   finite_differences(m, "k_loop");
   finite_differences(m, "k_atomic");
   finite_differences(m, "k_zero");
+  finite_differences(m, "k_paths");
+  finite_differences(m, "k_uret");
   tangent(m, "k_math", true);
   tangent(m, "k_vec", true);
   tangent(m, "k_branch", true);
   tangent(m, "k_loop", true);
   tangent(m, "k_atomic", true);
   tangent(m, "k_zero", true);
+  tangent(m, "k_paths", true);
+  tangent(m, "k_uret", true);
   tangent(m, "k_jump", false);
   tangent_api();
   enable_backward();
   refuse();
+  func_loop_refuse();
   struct_refuse();
   custom();
   kern_context_free(ctx);
