@@ -1552,6 +1552,16 @@ static IrExpr *fcall(Xp *X, IrExpr *e) {
   return r;
 }
 
+/* An autodiff module's wp.svd3, svd2, qr3 or eig3 (one result of it,
+ * Note [linalg adjoints] in adjoint.c): the matrix handed on whole and
+ * the result in a temporary, as a user function's call. */
+static IrExpr **kept_decomposition(Xp *X, IrExpr *e) {
+  IrExpr *n = arena_alloc(X->C, sizeof *n);
+  *n = *e;
+  operands(X, e, n);
+  return via_tmp(X, n);
+}
+
 /* The components of the aggregate expression e. */
 static IrExpr **xv(Xp *X, IrExpr *e) {
   const Type *t = e->ty;
@@ -1647,6 +1657,8 @@ static IrExpr **xv(Xp *X, IrExpr *e) {
     return r;
   }
   case E_CALL:
+    if (e->ival == IR_KEEP_CALL && e->bi >= BI_SVD3 && e->bi <= BI_EIG3)
+      return kept_decomposition(X, e);
     if (e->bi == BI_RANDN || e->bi >= BI_INTERNAL_COUNT)
       refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, e->bi)));
     return vcall(X, e);

@@ -76,7 +76,8 @@ typedef enum IrExprKind {
 /* E_CALL's ival for a float wp.min, wp.max or wp.clamp that an autodiff
  * module keeps a call through the expansion (ir_adjoint_prepare): its
  * adjoint follows Warp's rule for ties, which the expanded form's
- * selection would not. */
+ * selection would not; and its wp.svd3, svd2, qr3 and eig3, which the
+ * expansion hands on whole (Note [linalg adjoints] in adjoint.c). */
 #define IR_KEEP_CALL 7
 
 /* Note [views]: E_VIEW selects from the array var (contiguous or itself a
@@ -264,7 +265,7 @@ IrFunc *ir_adjoint(Compiler *C, IrModule *m, IrFunc *K);
 IrFunc *ir_tangent(Compiler *C, IrModule *m, IrFunc *K);
 /* Before ir_expand, on a module of the one kernel to differentiate:
  * drops the functions it does not call and marks the float min/max/clamp
- * calls IR_KEEP_CALL. */
+ * calls and the decompositions IR_KEEP_CALL. */
 void ir_adjoint_prepare(Compiler *C, IrModule *m);
 
 /* Internal builtins the lowering introduces for operators. */
