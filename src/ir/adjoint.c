@@ -2744,6 +2744,7 @@ void ir_adjoint_prepare(Compiler *C, IrModule *m) {
   Ad D0;
   memset(&D0, 0, sizeof D0);
   D0.C = C;
+  m->half_aggs = true;
   Map seen = {0};
   for (IrFunc *f = m->kernels; f; f = f->next)
     reach_stmts(&seen, &D0, f->body);

@@ -65,6 +65,7 @@ typedef struct Xp {
   jmp_buf jmp;
   const char *why;
   Pos why_pos;
+  bool half_aggs;  /* IrModule.half_aggs */
 } Xp;
 
 static _Noreturn void refuse(Xp *X, const char *what) {
@@ -105,8 +106,19 @@ static bool ok_comp(kern_scalar sc) {
   }
 }
 
+static bool is16(kern_scalar sc) {
+  return sc == KERN_SCALAR_FLOAT16 || sc == KERN_SCALAR_BFLOAT16;
+}
+
+/* A float type the pass computes in: the 16-bit floats too in an autodiff
+ * module (IrModule.half_aggs), each operation rounded to the type. */
+static bool isfx(Xp *X, kern_scalar sc) {
+  return isf(sc) || (X->half_aggs && is16(sc));
+}
+
 static void need_agg(Xp *X, const Type *t) {
-  if (!is_agg(t) || !ok_comp(t->sc) || ((t->quat || t->xform) && !isf(t->sc)) ||
+  if (!is_agg(t) || !(ok_comp(t->sc) || isfx(X, t->sc)) ||
+      ((t->quat || t->xform) && !isfx(X, t->sc)) ||
       ncomp(t) > 64)
     refuse(X, arena_printf(X->C, "values of type %s", ty_name(X->C, t)));
 }
@@ -188,7 +200,7 @@ static IrExpr *tmp(Xp *X, IrExpr *e) {
 static const Type *sty(kern_scalar sc) { return ty_scalar(sc); }
 
 static IrExpr *K(Xp *X, kern_scalar sc, double v) {
-  if (isf(sc))
+  if (isf(sc) || is16(sc))
     return ir_const_float(X->C, sty(sc), v);
   return ir_const_int(X->C, sty(sc), (uint64_t)(int64_t)v);
 }
@@ -667,7 +679,7 @@ static IrExpr *norm_agg(Xp *X, IrExpr *e) {
   int bi = e->bi;
   const Type *t = e->args[0]->ty;
   if (e->nargs != (bi == BI_NORM_L1 ? 1 : 2) || t->kind != TY_VEC || t->quat ||
-      t->xform || !isf(t->sc) || e->ty->kind != TY_SCALAR ||
+      t->xform || !isfx(X, t->sc) || e->ty->kind != TY_SCALAR ||
       (e->nargs == 2 && (e->args[1]->ty->kind != TY_SCALAR ||
                          e->args[1]->ty->sc != t->sc)))
     refuse(X, arena_printf(X->C, "this wp.%s", bname(X, bi)));
@@ -723,7 +735,7 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
   case BI_DOT: case BI_LENGTH: case BI_LENGTH_SQ:
     if (t->kind != TY_VEC || (bi != BI_DOT) != (e->nargs == 1))
       refuse(X, "this wp.dot");
-    if (bi == BI_LENGTH && !isf(sc))
+    if (bi == BI_LENGTH && !isfx(X, sc))
       refuse(X, "wp.length of an integer vector");
     break;
   case BI_MIN: case BI_MAX:
@@ -735,7 +747,7 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
       refuse(X, "this comparison");
     break;
   case BI_DDOT:
-    if (e->nargs != 2 || t->kind != TY_MAT || !isf(sc))
+    if (e->nargs != 2 || t->kind != TY_MAT || !isfx(X, sc))
       refuse(X, "this wp.ddot");
     break;
   case BI_TRACE: case BI_DETERMINANT:
@@ -745,7 +757,7 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
       refuse(X, "wp.determinant of a 4x4 matrix");
     break;
   case BI_ISNAN: case BI_ISINF: case BI_ISFINITE:
-    if (e->nargs != 1 || !isf(sc))
+    if (e->nargs != 1 || !isfx(X, sc))
       refuse(X, "this test of a vector");
     break;
   default:
@@ -827,7 +839,7 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
   const Type *at[3] = {0};
   for (int i = 0; i < e->nargs; i++)
     at[i] = e->args[i]->ty;
-  bool fl = isf(sc);
+  bool fl = isfx(X, sc);
   check_kinds(X, e);
   switch (bi) {
   case BI_ADD: case BI_SUB: case BI_CW_MUL: case BI_CW_DIV:
@@ -2084,6 +2096,7 @@ static IrStmt *copy_stmts(Compiler *C, IrStmt *s) {
 bool ir_expand(Compiler *C, IrModule *m, Pos *pos, const char **what) {
   Xp *X = arena_alloc(C, sizeof *X);
   X->C = C;
+  X->half_aggs = m->half_aggs;
   *what = NULL;
   /* the functions as they were, to put back on a refusal */
   int nf = 0;

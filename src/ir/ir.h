@@ -228,6 +228,10 @@ typedef struct IrModule {
   /* the first wp.address_of(), which OpenCL cannot run (check_native.c) */
   bool has_addr;
   Pos addr_pos;
+  /* an autodiff module (ir_adjoint_prepare): the expansion takes vectors
+   * and matrices of float16 and bfloat16 too, each operation in their own
+   * precision, as Warp's adjoint computes them */
+  bool half_aggs;
 } IrModule;
 
 /* build.c */
