@@ -43,7 +43,8 @@
  * E_ATOMIC, E_FCALL and E_FIELD, and the only uses of them are whole
  * moves and E_COMP with constant indices.
  *
- * What the pass does not know how to expand (16-bit or 8/16-bit integer
+ * What the pass does not know how to expand (16-bit float components
+ * outside an autodiff module, IrModule.half_aggs; 8/16-bit integer
  * components, a builtin without a form here, structs holding vectors that
  * are written, wp.ref parameters of aggregate type, ...) makes it refuse
  * the module, with the position and a description, and leave the module
