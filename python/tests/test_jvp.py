@@ -94,8 +94,12 @@ EXPECT_REFUSED = {"atomic_minmax": "wp.atomic_min",
                   "flow_atomic_minmax_vec": "wp.atomic_min"}
 
 _SPEC = re.compile(r"(\w+)\((\w+),([-\d.,]+?)(?:,seed=\d+)?\)$")
-_DT = {"float32": (kern.float32, 1), "float64": (kern.float64, 1),
-       "int32": (kern.int32, 1), "vec3": (kern.vec3, 3), "mat33": (kern.mat33, 9)}
+# kern dtype and element shape; a name ending in d is float64's
+_DT = {"float32": (kern.float32, ()), "float64": (kern.float64, ()),
+       "int32": (kern.int32, ()), "vec3": (kern.vec3, (3,)), "mat33": (kern.mat33, (3, 3)),
+       "vec2": (kern.vec2, (2,)), "mat22": (kern.mat22, (2, 2)),
+       "vec3d": (kern.vec3d, (3,)), "mat33d": (kern.mat33d, (3, 3)),
+       "vec2d": (kern.vec2d, (2,)), "mat22d": (kern.mat22d, (2, 2))}
 
 
 def _struct_mask(p):
@@ -175,16 +179,17 @@ class Case:
                     a[..., mask] = rng.uniform(0.3, 1.3, a[..., mask].shape)
                 self.specs.append((p.name, a, p.dtype, kind != "zeros"))
                 continue
-            t, n = _DT[dt]
+            t, elem = _DT[dt]
             shape = tuple(int(s) for s in (rest[:-1] if kind == "full" else rest))
-            full = shape + ((3,) if n == 3 else (3, 3) if n == 9 else ())
+            full = shape + elem
+            f64 = dt == "float64" or dt.endswith("d")
             if dt == "int32":
                 a = np.zeros(full, np.int32)
             elif kind == "zeros":
-                a = np.zeros(full, np.float64 if dt == "float64" else np.float32)
+                a = np.zeros(full, np.float64 if f64 else np.float32)
             else:
                 a = rng.uniform(0.3, 1.3, full).astype(
-                    np.float64 if dt == "float64" else np.float32)
+                    np.float64 if f64 else np.float32)
             self.specs.append((p.name, a, t, kind != "zeros" and dt != "int32"))
 
     def floats(self):

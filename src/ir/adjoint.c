@@ -830,6 +830,289 @@ static void call_rule(Ad *D, Seq *c, int bi, IrExpr *r, IrExpr **x, int n,
   }
 }
 
+/* ---------------------------------------------------------------- linalg */
+
+/* Note [linalg adjoints]: wp.svd3, svd2, qr3 and eig3 are not
+ * differentiated through their iterations: Warp's adjoint of each is a
+ * closed formula in its results (native/svd.h), and kern applies the same
+ * formulas.  The decompositions reach the adjoint whole: the lowering
+ * makes each result a call svd3(A, i) (lower/check_linalg.c), keep_expr
+ * marks those calls IR_KEEP_CALL and the expansion hands A on whole and
+ * the result in a temporary (expand.c), so the adjoint sees one call per
+ * result, with the result's adjoint g.  Warp's formulas are linear in
+ * the results' adjoints, so each result's part is added on its own:
+ *
+ *  - svd (A = U S V^T, S = diag(sigma)): with F_ij = 1 / min(s_j^2 -
+ *    s_i^2, -eps) above the diagonal and -F_ji below (eps Warp's
+ *    SVD_EPSILON: 1e-6, float64 1e-12; the min keeps near-equal singular
+ *    values finite), U's part is U (F o (U^T g - g^T U)) S V^T, sigma's
+ *    U diag(g) V^T and V's U S (F o (V^T g - g^T V)) V^T.
+ *  - qr3 (A = Q R): with L(M) the symmetric matrix of M's lower triangle,
+ *    Q's part is (g + Q L(-g^T Q)) R^-T and R's Q L(R g^T) R^-T (R^-1
+ *    zero where det R is 0, as Warp's inverse).
+ *  - eig3 (Q, d): with F_ij = 1 / (d_j - d_i) above the diagonal, the
+ *    difference moved out to +-1e-6 when it is nearer 0 (not when it is
+ *    0), Q's part is Q (F o (Q^T g)) Q^T and d's Q diag(g) Q^T (Warp
+ *    leaves out Q's term when Q's adjoint is zero; here it is its own
+ *    part).
+ *
+ * These are Warp's gradients, not always the derivatives of the
+ * algorithms: eig3 reads only A's lower triangle, while its adjoint is
+ * the derivative for symmetric changes of A.  The tangent (forward mode)
+ * is the transpose of each formula, so that <J v, w> = <v, J^T w> holds:
+ * with P = U^T dA V, dU = U (F o (P S + S P^T)), dsigma = diag(P), dV =
+ * V (F o (S P + P^T S)); with W = dA R^-1, G = Q^T W and T the upper
+ * triangle of G + G^T with G's diagonal, dQ = W - Q T and dR = T R; with
+ * P = Q^T dA Q, dQ = Q (F o P) and dd = diag(P). */
+
+static bool is_linalg(int bi) {
+  return bi == BI_SVD3 || bi == BI_SVD2 || bi == BI_QR3 || bi == BI_EIG3;
+}
+
+/* An n x n matrix of scalar values (locals or constants), row by row. */
+typedef struct Lm {
+  IrExpr *e[9];
+  int n;
+  const Type *t; /* the scalar type */
+} Lm;
+
+static Lm lm_new(const Type *t, int n) {
+  Lm m;
+  memset(&m, 0, sizeof m);
+  m.n = n;
+  m.t = t;
+  return m;
+}
+
+/* The components of the aggregate value x (a matrix, or a vector as its
+ * diagonal matrix) in locals of s. */
+static Lm lm_of(Ad *D, Seq *s, IrExpr *x, int n) {
+  Lm m = lm_new(ty_scalar(x->ty->sc), n);
+  x = tmp(D, s, x);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      m.e[i * n + j] = x->ty->kind == TY_MAT ? tmp(D, s, comp(D, x, i * n + j))
+                       : i == j ? tmp(D, s, comp(D, x, i)) : fconst(D, m.t, 0);
+  return m;
+}
+
+/* a b, with a (b) transposed where ta (tb) */
+static Lm lm_mul(Ad *D, Seq *s, Lm a, bool ta, Lm b, bool tb) {
+  int n = a.n;
+  Lm r = lm_new(a.t, n);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      IrExpr *v = NULL;
+      for (int k = 0; k < n; k++) {
+        IrExpr *x = ta ? a.e[k * n + i] : a.e[i * n + k];
+        IrExpr *y = tb ? b.e[j * n + k] : b.e[k * n + j];
+        IrExpr *p = bin(D, OP_MUL, x, y);
+        v = v ? bin(D, OP_ADD, v, p) : p;
+      }
+      r.e[i * n + j] = tmp(D, s, v);
+    }
+  return r;
+}
+
+/* a + sb b^T where sb is +-1 (0: a alone) */
+static Lm lm_addt(Ad *D, Seq *s, Lm a, Lm b, int sb) {
+  int n = a.n;
+  Lm r = lm_new(a.t, n);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      IrExpr *y = b.e[j * n + i];
+      r.e[i * n + j] = sb == 0 ? a.e[i * n + j]
+                       : tmp(D, s, bin(D, sb > 0 ? OP_ADD : OP_SUB, a.e[i * n + j], y));
+    }
+  return r;
+}
+
+/* a with each entry times f's (f o a) */
+static Lm lm_cw(Ad *D, Seq *s, Lm f, Lm a) {
+  Lm r = lm_new(a.t, a.n);
+  for (int k = 0; k < a.n * a.n; k++)
+    r.e[k] = tmp(D, s, bin(D, OP_MUL, f.e[k], a.e[k]));
+  return r;
+}
+
+/* d a (rows scaled, left) or a d (columns scaled), d diagonal */
+static Lm lm_diagmul(Ad *D, Seq *s, Lm d, Lm a, bool left) {
+  int n = a.n;
+  Lm r = lm_new(a.t, n);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      r.e[i * n + j] = tmp(D, s, bin(D, OP_MUL, a.e[i * n + j],
+                                     d.e[left ? i * n + i : j * n + j]));
+  return r;
+}
+
+static IrExpr *lm_make(Ad *D, Lm m, const Type *t) {
+  IrExpr *r = ir_expr(D->C, E_MAKE, t);
+  r->nargs = ncomp(t);
+  r->args = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)r->nargs);
+  for (int k = 0; k < r->nargs; k++)
+    r->args[k] = t->kind == TY_MAT ? m.e[k] : m.e[k * m.n + k];
+  return r;
+}
+
+static IrExpr *and2(Ad *D, IrExpr *a, IrExpr *b) {
+  IrExpr *r = ir_expr(D->C, E_AND, ty_scalar(KERN_SCALAR_BOOL));
+  r->a = a;
+  r->b = b;
+  return r;
+}
+
+/* Result i of the decomposition bi of x (kept whole, Note [linalg
+ * adjoints]), in a local of s. */
+static IrExpr *lin_part(Ad *D, Seq *s, int bi, IrExpr *x, int i) {
+  int n = x->ty->rows;
+  bool vec = i == 1 && bi != BI_QR3;
+  const Type *t = vec ? ty_vec(D->C, x->ty->sc, n) : x->ty;
+  IrExpr *args[2] = {x, icst(D, i)};
+  IrExpr *c = ir_call(D->C, bi, t, 2, args);
+  c->ival = IR_KEEP_CALL;
+  return tmp(D, s, c);
+}
+
+/* Warp's F of the adjoint: antisymmetric, from sigma (svd) or d (eig3)
+ * on the diagonal of v. */
+static Lm lin_f(Ad *D, Seq *s, int bi, Lm v) {
+  int n = v.n;
+  const Type *t = v.t;
+  Lm f = lm_new(t, n);
+  bool f64 = t->sc == KERN_SCALAR_FLOAT64;
+  for (int i = 0; i < n; i++) {
+    f.e[i * n + i] = fconst(D, t, 0);
+    for (int j = i + 1; j < n; j++) {
+      IrExpr *a = v.e[i * n + i], *b = v.e[j * n + j], *den;
+      if (bi == BI_EIG3) {
+        IrExpr *dd = tmp(D, s, bin(D, OP_SUB, b, a));
+        IrExpr *z = fconst(D, t, 0), *e = fconst(D, t, 1e-6);
+        IrExpr *me = fconst(D, t, -1e-6);
+        dd = tmp(D, s, sel(D, and2(D, bin(D, OP_LT, dd, z), bin(D, OP_GT, dd, me)),
+                           me, dd));
+        den = tmp(D, s, sel(D, and2(D, bin(D, OP_GT, dd, z), bin(D, OP_LT, dd, e)),
+                            e, dd));
+      } else {
+        IrExpr *d = tmp(D, s, bin(D, OP_SUB, bin(D, OP_MUL, b, b), bin(D, OP_MUL, a, a)));
+        IrExpr *me = fconst(D, t, f64 ? -1e-12 : -1e-6);
+        den = tmp(D, s, sel(D, bin(D, OP_LT, d, me), d, me));
+      }
+      f.e[i * n + j] = tmp(D, s, bin(D, OP_DIV, fconst(D, t, 1), den));
+      f.e[j * n + i] = tmp(D, s, ir_unary(D->C, OP_NEG, f.e[i * n + j]));
+    }
+  }
+  return f;
+}
+
+/* Warp's inverse of the 3x3 r: the adjugate over the determinant, zero
+ * where the determinant is 0. */
+static Lm lin_inverse(Ad *D, Seq *s, Lm r) {
+  Lm b = lm_new(r.t, 3);
+#define R(i, j) r.e[(i) * 3 + (j)]
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      int a0 = (j + 1) % 3, a1 = (j + 2) % 3, c0 = (i + 1) % 3, c1 = (i + 2) % 3;
+      b.e[i * 3 + j] = tmp(D, s, bin(D, OP_SUB, bin(D, OP_MUL, R(a0, c0), R(a1, c1)),
+                                     bin(D, OP_MUL, R(a0, c1), R(a1, c0))));
+    }
+  IrExpr *det = tmp(D, s, bin(D, OP_ADD, bin(D, OP_ADD,
+                    bin(D, OP_MUL, R(0, 0), b.e[0]), bin(D, OP_MUL, R(0, 1), b.e[3])),
+                    bin(D, OP_MUL, R(0, 2), b.e[6])));
+#undef R
+  IrExpr *z = fconst(D, r.t, 0);
+  IrExpr *rd = tmp(D, s, sel(D, bin(D, OP_NE, det, z),
+                             bin(D, OP_DIV, fconst(D, r.t, 1), det), z));
+  for (int k = 0; k < 9; k++)
+    b.e[k] = tmp(D, s, bin(D, OP_MUL, b.e[k], rd));
+  return b;
+}
+
+/* L(m): m's lower triangle mirrored above the diagonal */
+static Lm lin_lower_sym(Lm m) {
+  for (int i = 0; i < 3; i++)
+    for (int j = i + 1; j < 3; j++)
+      m.e[i * 3 + j] = m.e[j * 3 + i];
+  return m;
+}
+
+/* The adjoint of A from result i's adjoint g (Note [linalg adjoints]). */
+static Lm linalg_adj(Ad *D, Seq *s, int bi, IrExpr *x, int i, IrExpr *g) {
+  int n = x->ty->rows;
+  Lm p0 = lm_of(D, s, lin_part(D, s, bi, x, 0), n);
+  Lm p1 = lm_of(D, s, lin_part(D, s, bi, x, 1), n);
+  Lm gm = lm_of(D, s, g, n);
+  if (bi == BI_QR3) {
+    Lm ri = lin_inverse(D, s, p1);
+    Lm m = i == 0 ? lm_mul(D, s, gm, true, p0, false) : lm_mul(D, s, p1, false, gm, true);
+    for (int k = 0; k < 9 && i == 0; k++)
+      m.e[k] = tmp(D, s, ir_unary(D->C, OP_NEG, m.e[k]));
+    Lm a = lm_mul(D, s, p0, false, lin_lower_sym(m), false);
+    if (i == 0)
+      for (int k = 0; k < 9; k++)
+        a.e[k] = tmp(D, s, bin(D, OP_ADD, gm.e[k], a.e[k]));
+    return lm_mul(D, s, a, false, ri, true);
+  }
+  if (bi == BI_EIG3) {
+    Lm mid = i == 1 ? gm : lm_cw(D, s, lin_f(D, s, bi, p1),
+                                 lm_mul(D, s, p0, true, gm, false));
+    return lm_mul(D, s, lm_mul(D, s, p0, false, mid, false), false, p0, true);
+  }
+  Lm v = lm_of(D, s, lin_part(D, s, bi, x, 2), n);
+  Lm mid = gm;
+  if (i != 1) {
+    Lm b = i == 0 ? p0 : v;
+    Lm bg = lm_mul(D, s, b, true, gm, false);
+    Lm k = lm_addt(D, s, bg, bg, -1);
+    k = lm_cw(D, s, lin_f(D, s, bi, p1), k);
+    mid = lm_diagmul(D, s, p1, k, i == 2);
+  }
+  return lm_mul(D, s, lm_mul(D, s, p0, false, mid, false), false, v, true);
+}
+
+/* The tangent of result i from A's tangent dx (Note [linalg adjoints]). */
+static Lm linalg_tan(Ad *D, Seq *s, int bi, IrExpr *x, int i, IrExpr *dx) {
+  int n = x->ty->rows;
+  Lm p0 = lm_of(D, s, lin_part(D, s, bi, x, 0), n);
+  Lm p1 = lm_of(D, s, lin_part(D, s, bi, x, 1), n);
+  Lm da = lm_of(D, s, dx, n);
+  if (bi == BI_QR3) {
+    Lm w = lm_mul(D, s, da, false, lin_inverse(D, s, p1), false);
+    Lm g = lm_mul(D, s, p0, true, w, false);
+    Lm t = lm_new(g.t, 3);
+    for (int r = 0; r < 3; r++)
+      for (int c = 0; c < 3; c++)
+        t.e[r * 3 + c] = r > c ? fconst(D, g.t, 0) : r == c ? g.e[r * 3 + c]
+                         : tmp(D, s, bin(D, OP_ADD, g.e[r * 3 + c], g.e[c * 3 + r]));
+    if (i == 1)
+      return lm_mul(D, s, t, false, p1, false);
+    Lm qt = lm_mul(D, s, p0, false, t, false);
+    for (int k = 0; k < 9; k++)
+      qt.e[k] = tmp(D, s, bin(D, OP_SUB, w.e[k], qt.e[k]));
+    return qt;
+  }
+  Lm v = bi == BI_EIG3 ? p0 : lm_of(D, s, lin_part(D, s, bi, x, 2), n);
+  Lm p = lm_mul(D, s, lm_mul(D, s, p0, true, da, false), false, v, false);
+  if (i == 1) {
+    for (int r = 0; r < n; r++)
+      for (int c = 0; c < n; c++)
+        if (r != c)
+          p.e[r * n + c] = fconst(D, p.t, 0);
+    return p;
+  }
+  Lm f = lin_f(D, s, bi, p1);
+  if (bi == BI_EIG3)
+    return lm_mul(D, s, p0, false, lm_cw(D, s, f, p), false);
+  /* U: P S + S P^T; V: S P + P^T S */
+  Lm a = lm_diagmul(D, s, p1, p, i == 2);
+  Lm k = lm_cw(D, s, f, lm_addt(D, s, a, a, 1));
+  return lm_mul(D, s, i == 0 ? p0 : v, false, k, false);
+}
+
+/* r = result i of the decomposition e (an adjoint's value, its rule in
+ * rv); a tangent's value and *dt its tangent where dt is not NULL. */
+static IrExpr *linalg_val(Ad *D, Seq *fw, Seq *rv, IrExpr *e, IrExpr **dt);
+
 /* The A value of the float expression e; its operations are replayed into
  * fw and their reverse rules go in front of rv. */
 
@@ -924,6 +1207,8 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     return r;
   }
   case E_CALL: {
+    if (is_linalg(e->bi) && e->ival == IR_KEEP_CALL)
+      return linalg_val(D, fw, rv, e, NULL);
     /* a float made from no float (wp.randf(state), a random vector): a
      * constant here */
     bool anyf = false;
@@ -2463,6 +2748,8 @@ static void keep_expr(IrExpr *e) {
    * derivative of x - trunc(x); on vectors too, componentwise */
   if (e->kind == E_CALL && fty(e->ty) && e->bi == BI_FRAC)
     e->ival = IR_KEEP_CALL;
+  if (e->kind == E_CALL && is_linalg(e->bi))
+    e->ival = IR_KEEP_CALL; /* Note [linalg adjoints] */
   keep_expr(e->a);
   keep_expr(e->b);
   keep_expr(e->c);
@@ -3200,6 +3487,7 @@ void ir_adjoint_prepare(Compiler *C, IrModule *m) {
   Ad D0;
   memset(&D0, 0, sizeof D0);
   D0.C = C;
+  m->half_aggs = true;
   Map seen = {0};
   for (IrFunc *f = m->kernels; f; f = f->next)
     reach_stmts(&seen, &D0, f->body);
@@ -3493,6 +3781,31 @@ static IrExpr *tcall(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
   return ref(D, r);
 }
 
+static IrExpr *linalg_val(Ad *D, Seq *fw, Seq *rv, IrExpr *e, IrExpr **dt) {
+  if (e->nargs != 2 || e->args[1]->kind != E_CONST)
+    refuse(D, arena_printf(D->C, "this wp.%s", builtin_names[e->bi]));
+  int i = (int)e->args[1]->ival;
+  IrExpr *dx = NULL;
+  IrExpr *x = tmp(D, fw, D->fwd ? fv(D, fw, e->args[0], &dx)
+                                : dval(D, fw, rv, e->args[0]));
+  IrExpr *args[2] = {x, icst(D, i)};
+  IrExpr *c = ir_call(D->C, e->bi, e->ty, 2, args);
+  c->ival = IR_KEEP_CALL;
+  IrExpr *r = node(D, fw, c);
+  if (D->fwd) {
+    *dt = dx ? tnode(D, fw, lm_make(D, linalg_tan(D, fw, e->bi, x, i,
+                                                  tmp(D, fw, dx)), e->ty))
+             : NULL;
+    return r;
+  }
+  Seq cs;
+  seq_init(&cs);
+  Lm a = linalg_adj(D, &cs, e->bi, x, i, adjx(D, r->var));
+  acc(D, &cs, x, tmp(D, &cs, lm_make(D, a, x->ty)));
+  prepend(rv, &cs);
+  return r;
+}
+
 /* The value of e in s, in a local or a constant; *dt its tangent, NULL
  * where it is zero. */
 /* a[i].f in forward mode (Note [arrays of structs]): its tangent is
@@ -3613,6 +3926,8 @@ static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
     return node(D, s, ir_cast(D->C, e->ty, a));
   }
   case E_CALL: {
+    if (is_linalg(e->bi) && e->ival == IR_KEEP_CALL)
+      return linalg_val(D, s, NULL, e, dt);
     bool anyf = false;
     for (int i = 0; i < e->nargs; i++)
       anyf |= fty(e->args[i]->ty);

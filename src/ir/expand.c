@@ -44,7 +44,8 @@
  * of a random vector it keeps, IR_KEEP_CALL), and the only uses of them
  * are whole moves and E_COMP with constant indices.
  *
- * What the pass does not know how to expand (16-bit or 8/16-bit integer
+ * What the pass does not know how to expand (16-bit float components
+ * outside an autodiff module, IrModule.half_aggs; 8/16-bit integer
  * components, a builtin without a form here, structs holding vectors that
  * are written, wp.ref parameters of aggregate type, ...) makes it refuse
  * the module, with the position and a description, and leave the module
@@ -66,6 +67,7 @@ typedef struct Xp {
   jmp_buf jmp;
   const char *why;
   Pos why_pos;
+  bool half_aggs;  /* IrModule.half_aggs */
 } Xp;
 
 static _Noreturn void refuse(Xp *X, const char *what) {
@@ -106,8 +108,19 @@ static bool ok_comp(kern_scalar sc) {
   }
 }
 
+static bool is16(kern_scalar sc) {
+  return sc == KERN_SCALAR_FLOAT16 || sc == KERN_SCALAR_BFLOAT16;
+}
+
+/* A float type the pass computes in: the 16-bit floats too in an autodiff
+ * module (IrModule.half_aggs), each operation rounded to the type. */
+static bool isfx(Xp *X, kern_scalar sc) {
+  return isf(sc) || (X->half_aggs && is16(sc));
+}
+
 static void need_agg(Xp *X, const Type *t) {
-  if (!is_agg(t) || !ok_comp(t->sc) || ((t->quat || t->xform) && !isf(t->sc)) ||
+  if (!is_agg(t) || !(ok_comp(t->sc) || isfx(X, t->sc)) ||
+      ((t->quat || t->xform) && !isfx(X, t->sc)) ||
       ncomp(t) > 64)
     refuse(X, arena_printf(X->C, "values of type %s", ty_name(X->C, t)));
 }
@@ -192,7 +205,7 @@ static IrExpr *tmp(Xp *X, IrExpr *e) {
 static const Type *sty(kern_scalar sc) { return ty_scalar(sc); }
 
 static IrExpr *K(Xp *X, kern_scalar sc, double v) {
-  if (isf(sc))
+  if (isf(sc) || is16(sc))
     return ir_const_float(X->C, sty(sc), v);
   return ir_const_int(X->C, sty(sc), (uint64_t)(int64_t)v);
 }
@@ -763,7 +776,7 @@ static IrExpr *norm_agg(Xp *X, IrExpr *e) {
   int bi = e->bi;
   const Type *t = e->args[0]->ty;
   if (e->nargs != (bi == BI_NORM_L1 ? 1 : 2) || t->kind != TY_VEC || t->quat ||
-      t->xform || !isf(t->sc) || e->ty->kind != TY_SCALAR ||
+      t->xform || !isfx(X, t->sc) || e->ty->kind != TY_SCALAR ||
       (e->nargs == 2 && (e->args[1]->ty->kind != TY_SCALAR ||
                          e->args[1]->ty->sc != t->sc)))
     refuse(X, arena_printf(X->C, "this wp.%s", bname(X, bi)));
@@ -872,7 +885,7 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
   case BI_DOT: case BI_LENGTH: case BI_LENGTH_SQ:
     if (t->kind != TY_VEC || (bi != BI_DOT) != (e->nargs == 1))
       refuse(X, "this wp.dot");
-    if (bi == BI_LENGTH && !isf(sc))
+    if (bi == BI_LENGTH && !isfx(X, sc))
       refuse(X, "wp.length of an integer vector");
     break;
   case BI_MIN: case BI_MAX:
@@ -884,7 +897,7 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
       refuse(X, "this comparison");
     break;
   case BI_DDOT:
-    if (e->nargs != 2 || t->kind != TY_MAT || !isf(sc))
+    if (e->nargs != 2 || t->kind != TY_MAT || !isfx(X, sc))
       refuse(X, "this wp.ddot");
     break;
   case BI_TRACE: case BI_DETERMINANT:
@@ -894,7 +907,7 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
       refuse(X, "wp.determinant of a 4x4 matrix");
     break;
   case BI_ISNAN: case BI_ISINF: case BI_ISFINITE:
-    if (e->nargs != 1 || !isf(sc))
+    if (e->nargs != 1 || !isfx(X, sc))
       refuse(X, "this test of a vector");
     break;
   default:
@@ -1036,7 +1049,7 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
   const Type *at[3] = {0};
   for (int i = 0; i < e->nargs; i++)
     at[i] = e->args[i]->ty;
-  bool fl = isf(sc);
+  bool fl = isfx(X, sc);
   check_kinds(X, e);
   if (bi == BI_TRANSFORM_DECOMPOSE)
     return decompose(X, e);
@@ -1815,6 +1828,16 @@ static IrExpr *fcall(Xp *X, IrExpr *e) {
   return r;
 }
 
+/* An autodiff module's wp.svd3, svd2, qr3 or eig3 (one result of it,
+ * Note [linalg adjoints] in adjoint.c): the matrix handed on whole and
+ * the result in a temporary, as a user function's call. */
+static IrExpr **kept_decomposition(Xp *X, IrExpr *e) {
+  IrExpr *n = arena_alloc(X->C, sizeof *n);
+  *n = *e;
+  operands(X, e, n);
+  return via_tmp(X, n);
+}
+
 /* The components of the aggregate expression e. */
 static IrExpr **xv(Xp *X, IrExpr *e) {
   const Type *t = e->ty;
@@ -1910,6 +1933,8 @@ static IrExpr **xv(Xp *X, IrExpr *e) {
     return r;
   }
   case E_CALL:
+    if (e->ival == IR_KEEP_CALL && e->bi >= BI_SVD3 && e->bi <= BI_EIG3)
+      return kept_decomposition(X, e);
     if (e->bi == BI_RANDN || e->bi >= BI_INTERNAL_COUNT)
       refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, e->bi)));
     if (e->ival == IR_KEEP_CALL) { /* an autodiff module's random vector */
@@ -2343,6 +2368,7 @@ static IrStmt *copy_stmts(Compiler *C, IrStmt *s) {
 bool ir_expand(Compiler *C, IrModule *m, Pos *pos, const char **what) {
   Xp *X = arena_alloc(C, sizeof *X);
   X->C = C;
+  X->half_aggs = m->half_aggs;
   *what = NULL;
   /* the functions as they were, to put back on a refusal */
   int nf = 0;

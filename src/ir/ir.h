@@ -76,8 +76,10 @@ typedef enum IrExprKind {
 /* E_CALL's ival for a float wp.min, wp.max or wp.clamp that an autodiff
  * module keeps a call through the expansion (ir_adjoint_prepare): its
  * adjoint follows Warp's rule for ties, which the expanded form's
- * selection would not.  A random vector (wp.sample_unit_sphere(state),
- * ...) is kept whole the same way: a constant of the adjoint. */
+ * selection would not; its wp.svd3, svd2, qr3 and eig3, which the
+ * expansion hands on whole (Note [linalg adjoints] in adjoint.c); and a
+ * random vector (wp.sample_unit_sphere(state), ...), a constant of the
+ * adjoint. */
 #define IR_KEEP_CALL 7
 
 /* Note [views]: E_VIEW selects from the array var (contiguous or itself a
@@ -228,6 +230,10 @@ typedef struct IrModule {
   /* the first wp.address_of(), which OpenCL cannot run (check_native.c) */
   bool has_addr;
   Pos addr_pos;
+  /* an autodiff module (ir_adjoint_prepare): the expansion takes vectors
+   * and matrices of float16 and bfloat16 too, each operation in their own
+   * precision, as Warp's adjoint computes them */
+  bool half_aggs;
 } IrModule;
 
 /* build.c */
@@ -265,7 +271,7 @@ IrFunc *ir_adjoint(Compiler *C, IrModule *m, IrFunc *K);
 IrFunc *ir_tangent(Compiler *C, IrModule *m, IrFunc *K);
 /* Before ir_expand, on a module of the one kernel to differentiate:
  * drops the functions it does not call and marks the float min/max/clamp
- * calls and the random vectors IR_KEEP_CALL. */
+ * calls, the decompositions and the random vectors IR_KEEP_CALL. */
 void ir_adjoint_prepare(Compiler *C, IrModule *m);
 
 /* Internal builtins the lowering introduces for operators. */

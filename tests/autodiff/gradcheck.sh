@@ -48,6 +48,14 @@ grep -q '^gradcheck: FAILED$' "$out" || fail "loop_carried: no FAILED line"
 [ $? -eq 1 ] || fail "arith with zero tolerances passed"
 "$kern" gradcheck "$dir/arith.py" arith --dim 4 >"$out" 2>&1 || fail "arith: exit $?"
 
+# the decompositions (Note [linalg adjoints]): Warp's closed-form adjoints
+# and their transposes are the derivatives (float64, distinct values)
+for k in svd3k svd2k qr3k eig3k; do
+  "$kern" gradcheck "$dir/gradcheck/linalg64.py" $k >"$out" 2>&1 || fail "$k: exit $?"
+  grep -q '^m  *adjoint .* ok$' "$out" || fail "$k: no passing row for m"
+  grep -q '^(random v)  *tangent .* ok$' "$out" || fail "$k: no tangent row"
+done
+
 # not differentiable: the construct at its position
 "$kern" gradcheck "$dir/gradcheck/ok64.py" noisek >"$out" 2>&1
 [ $? -eq 1 ] || fail "noisek: exit not 1"

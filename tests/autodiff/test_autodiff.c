@@ -8,7 +8,8 @@
  *  - gradients against central finite differences in float64 on kernels
  *    of arithmetic, math builtins, vectors, a branch, a dynamic loop (a
  *    sum: Warp's replay of loop-carried variables is exact only for
- *    those, tests/autodiff/loop_carried.py), a function call and atomics: loss = sum(w * out), dloss/dx from the
+ *    those, tests/autodiff/loop_carried.py), a function call, atomics and
+ *    the decompositions (wp.svd3, svd2, qr3, eig3): loss = sum(w * out), dloss/dx from the
  *    adjoint launch against (loss(x + h) - loss(x - h)) / 2h;
  *  - an array of structs' adjoint and tangent, arrays of the same structs
  *    (aos_api);
@@ -146,7 +147,20 @@ static const char fd_src[] =
     "        if i == 5 and k == 2:\n"
     "            out[i] = s * s\n"
     "            return\n"
-    "    out[i] = wp.clamp(s, wp.float64(0.0), wp.float64(100.0)) + wp.max(x[i], wp.float64(0.5))\n";
+    "    out[i] = wp.clamp(s, wp.float64(0.0), wp.float64(100.0)) + wp.max(x[i], wp.float64(0.5))\n"
+    "\n"
+    "# the decompositions (Note [linalg adjoints]): distinct singular values\n"
+    "# and eigenvalues, eig3 of a symmetric matrix\n"
+    "@wp.kernel\n"
+    "def k_linalg(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64), n: int):\n"
+    "    i = wp.tid()\n"
+    "    t = x[i]\n"
+    "    A = wp.mat33d(t + wp.float64(3.0), wp.float64(0.2), t * wp.float64(0.5), wp.float64(-0.1), wp.float64(1.0) + t * t, wp.float64(0.3), wp.float64(0.4), t, wp.float64(-2.0))\n"
+    "    U, s, V = wp.svd3(A)\n"
+    "    Q, R = wp.qr3(A)\n"
+    "    E, d = wp.eig3(A + wp.transpose(A))\n"
+    "    U2, s2, V2 = wp.svd2(wp.mat22d(t + wp.float64(2.0), wp.float64(0.3), t * t, wp.float64(-1.0)))\n"
+    "    out[i] = s[0] * s[2] + U[0, 1] * V[1, 2] + Q[2, 1] + R[0, 2] * R[1, 1] + d[1] * E[0, 2] + s2[1] + U2[1, 0] * V2[0, 1]\n";
 
 #define N 6
 
@@ -947,6 +961,7 @@ int main(int argc, char **argv) {
   finite_differences(m, "k_zero");
   finite_differences(m, "k_paths");
   finite_differences(m, "k_uret");
+  finite_differences(m, "k_linalg");
   tangent(m, "k_math", true);
   tangent(m, "k_vec", true);
   tangent(m, "k_branch", true);
@@ -955,6 +970,7 @@ int main(int argc, char **argv) {
   tangent(m, "k_zero", true);
   tangent(m, "k_paths", true);
   tangent(m, "k_uret", true);
+  tangent(m, "k_linalg", true);
   tangent(m, "k_jump", false);
   tangent_api();
   enable_backward();
