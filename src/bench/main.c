@@ -49,7 +49,9 @@ const char bench_help[] =
     "  --no-native         refuse @wp.func_native snippets (native code\n"
     "                      pasted into the program), for files you do not\n"
     "                      trust, as in 'kern run'\n"
-    "  --python PY         Python for the references (default python3)\n"
+    "  --python PY         Python for the references (default: the first\n"
+    "                      of python3 and /usr/bin/python3 that imports\n"
+    "                      NumPy, else python3)\n"
     "  --no-peak           do not measure or show the device peak\n"
     "  --json FILE         write every figure as JSON (docs/bench-schema.json)\n"
     "  --csv               print CSV instead of the table\n"
@@ -64,6 +66,18 @@ const char bench_help[] =
     "Exit status: 0 the benchmark ran (rows may be failed or unavailable);\n"
     "1 a bad spec (file:line:col), unreadable file or library error;\n"
     "2 bad usage.\n";
+
+/* The references' Python when --python is not given: a machine can put
+ * a python3 without NumPy first on PATH (a pyenv one) beside Debian's,
+ * which has it; the first that imports NumPy, else python3. */
+static const char *default_python(void) {
+  static const char *const cands[] = {"python3", "/usr/bin/python3"};
+  for (size_t i = 0; i < sizeof cands / sizeof cands[0]; i++) {
+    char *argv[] = {(char *)cands[i], "-c", "import numpy", NULL};
+    if (bench_spawn(argv, "/dev/null", "/dev/null") == 0) return cands[i];
+  }
+  return "python3";
+}
 
 static int usage(const char *fmt, const char *a) {
   fputs("kern: error: ", stderr);
@@ -194,7 +208,7 @@ int bench_main(int argc, char **argv) {
   o.max_samples = 1000;
   o.cold = 1;
   o.refs = 1;
-  o.python = "python3";
+  o.python = NULL;
   const char *file = NULL, *json = NULL, *plot = NULL, *sizes[8];
   int nsizes = 0, csv = 0, markdown = 0;
   for (int i = 1; i < argc; i++) {
@@ -283,6 +297,7 @@ int bench_main(int argc, char **argv) {
 #undef NEEDS
   }
   if (!file) return usage("missing FILE%s", "");
+  if (!o.python) o.python = default_python();
   if (csv && markdown) return usage("give --csv or --markdown, not both%s", "");
   if (!isatty(2)) o.quiet = 1;
   char *src = read_all(file);
