@@ -1991,6 +1991,15 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     if (!w[i] || i == jid || !D->env[i])
       continue;
     IrVar *prev = D->env[i];
+    /* Note [loops in functions]: Warp's adjoint replays a @wp.func's call
+     * with the function's forward code, its loops run, while kern inlines
+     * the function and its replay skips this loop, as a kernel's: a float
+     * carried by it would reach the caller with its value from before the
+     * loop, a gradient neither Warp's nor the derivative.  Refused until
+     * the replay runs such a loop. */
+    if (D->depth > 0 && fty(prev->ty))
+      refuse(D, "a loop Warp does not unroll in a @wp.func, carrying a "
+                "float variable");
     IrVar *L = newvar(D, "carried", prev->ty);
     assign(D, fw, L, ref(D, prev));
     if (fty(L->ty))

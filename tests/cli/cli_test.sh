@@ -259,6 +259,28 @@ def k(a: wp.array(dtype=float)):
 PY
 check "compile --adjoint of enable_backward=False" 1 "$KERN" compile "$T/nobw.py" --adjoint k
 err_has "nobw.py:5:5: error: kernel 'k' is compiled with enable_backward=False"
+# a float carried by a loop inside a @wp.func: refused (Note [loops in
+# functions] in src/ir/adjoint.c), never a silently wrong gradient
+cat > "$T/funcloop.py" <<'PY'
+import warp as wp
+
+
+@wp.func
+def powish(x: float, n: int):
+    p = float(1.0)
+    for k in range(n):
+        p = p * x
+    return p
+
+
+@wp.kernel
+def k(a: wp.array(dtype=float), out: wp.array(dtype=float), n: int):
+    i = wp.tid()
+    out[i] = powish(a[i], n) * a[i]
+PY
+check "compile --adjoint of a loop in a @wp.func" 1 "$KERN" compile "$T/funcloop.py" --adjoint k
+err_has "funcloop.py:7:5: error: autodiff of a loop Warp does not unroll in a @wp.func, carrying a float variable"
+check "compile --tangent of a loop in a @wp.func" 0 "$KERN" compile "$T/funcloop.py" --tangent k
 check "compile -o into a missing directory" 1 "$KERN" compile "$K" \
   -o "$T/no/such/dir/gen.c"
 err_has "$T/no/such/dir/gen.c"
