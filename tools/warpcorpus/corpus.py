@@ -264,6 +264,23 @@ def categorize(msg):
     return c
 
 
+def _unlink(*paths):
+    for p in paths:
+        try:
+            os.unlink(p)
+        except OSError:
+            pass
+
+
+def _first_error(r):
+    """kern's first error message from a failed run r."""
+    if r.returncode < 0:
+        return "kern crashed (signal %d)" % -r.returncode
+    err = r.stderr.strip()
+    m = ERR_RX.search(err)
+    return m.group(3) if m else (err.splitlines() or ["exit %d" % r.returncode])[0]
+
+
 def compile_one(k, kern, tmp, timeout, use_cc):
     fd, src = tempfile.mkstemp(suffix=".py", dir=tmp)
     with os.fdopen(fd, "w") as f:
@@ -281,11 +298,7 @@ def compile_one(k, kern, tmp, timeout, use_cc):
             return k
         if r.returncode != 0:
             k.status = "fail"
-            err = r.stderr.strip()
-            m = ERR_RX.search(err)
-            k.error = m.group(3) if m else (err.splitlines() or ["exit %d" % r.returncode])[0]
-            if r.returncode < 0:
-                k.error = "kern crashed (signal %d)" % -r.returncode
+            k.error = _first_error(r)
             k.category = categorize(k.error)
             return k
         if use_cc:
@@ -307,11 +320,7 @@ def compile_one(k, kern, tmp, timeout, use_cc):
         k.status = "ok"
         return k
     finally:
-        for p in (src, out, out + ".o"):
-            try:
-                os.unlink(p)
-            except OSError:
-                pass
+        _unlink(src, out, out + ".o")
 
 
 def adjoint_one(k, kern, tmp, timeout, use_cc):
@@ -332,11 +341,7 @@ def adjoint_one(k, kern, tmp, timeout, use_cc):
             k.adj, k.adj_category = "timeout", "kern timed out"
             return k
         if r.returncode != 0:
-            err = r.stderr.strip()
-            m = ERR_RX.search(err)
-            k.adj = m.group(3) if m else (err.splitlines() or ["exit %d" % r.returncode])[0]
-            if r.returncode < 0:
-                k.adj = "kern crashed (signal %d)" % -r.returncode
+            k.adj = _first_error(r)
             if "enable_backward=False" in k.adj:
                 k.adj, k.adj_category = "off", None
                 return k
@@ -355,11 +360,7 @@ def adjoint_one(k, kern, tmp, timeout, use_cc):
                 k.adj, k.adj_category = "generated C does not build", "generated C does not build"
         return k
     finally:
-        for p in (src, out, out + ".o"):
-            try:
-                os.unlink(p)
-            except OSError:
-                pass
+        _unlink(src, out, out + ".o")
 
 
 def print_adjoints(ok, rel):
