@@ -1558,8 +1558,6 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     refuse(D, "a call of a function with wp.ref parameters");
   if (D->depth > 64)
     refuse(D, "calls nested this deep");
-  if (F->replay && F->nrets > 1)
-    refuse(D, "a @wp.func_replay of a function with several results");
   IrVar **save = arena_alloc(D->C, sizeof(IrVar *) * (size_t)D->nv);
   memcpy(save, D->env, sizeof(IrVar *) * (size_t)D->nv);
   IrVar **bound = arena_alloc(D->C, sizeof(IrVar *) * (size_t)(F->nparams + 1));
@@ -1608,13 +1606,15 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   IrVar **outs = arena_alloc(D->C, sizeof(IrVar *) * (size_t)(e->nouts + 1));
   for (i = 0; i < e->nouts; i++)
     outs[i] = D->env[slot + 1 + i];
-  if (D->dynloops > loops && !plain && !D->ingrad && !F->replay) {
+  if (D->dynloops > loops && !plain && !D->ingrad &&
+      !(F->replay && F->nrets == 1)) {
     r = run_forward(D, fw, rv, e, bound, r, outs);
     D->pos = at;
   }
-  if (F->replay && r && !plain) {
+  if (F->replay && F->nrets == 1 && r && !plain) {
     /* Note [custom adjoints]: the caller sees the replay's result, whose
-     * adjoint goes to F's */
+     * adjoint goes to F's; Warp 1.19 replays a function with several
+     * results with its own forward code, its @wp.func_replay not taken */
     IrVar *res = newvar(D, "ret", r->ty);
     assign(D, fw, res, custom_replay(D, fw, F, bound));
     Seq c;
