@@ -2921,7 +2921,7 @@ typedef struct Fl {
                      * result, its struct's scalar locals or NULL
                      * (Note [several results]) */
   IrFunc *f;
-  Seq *pre;         /* where a statement's hoisted calls go, or NULL */
+  Seq *pre;         /* where a statement's hoisted calls go */
 } Fl;
 
 static _Noreturn void fl_refuse(Fl *F, Pos pos, const char *what) {
@@ -3037,8 +3037,6 @@ static void fl_unslot(Fl *F, Seq *out, Pos pos, IrVar **l, int n,
  * into the leaves of a fresh struct local, which is the value. */
 static IrExpr *fl_call(Fl *F, IrExpr *e, Pos pos) {
   Compiler *C = F->D->C;
-  if (!F->pre)
-    fl_refuse(F, pos, "a @wp.func's struct result in a loop's condition");
   IrExpr call = *e;
   call.ty = &ty_void;
   IrStmt *st = ir_stmt(C, S_EXPR, pos);
@@ -3318,9 +3316,59 @@ static void fl_setfield(Fl *F, Seq *out, IrStmt *s) {
 static void fl_multi_call(Fl *F, Seq *out, IrStmt *s, IrVar ***slots);
 static void fl_multi_return(Fl *F, Seq *out, IrStmt *s, IrVar ***slots);
 
+/* pre's copy before each continue of the loop body *head (not of loops
+ * nested in it) */
+static void pre_continues(Compiler *C, IrStmt **head, IrStmt *pre) {
+  for (IrStmt **p = head; *p; p = &(*p)->next) {
+    IrStmt *s = *p;
+    if (s->kind == S_CONTINUE) {
+      IrStmt *c = copy_body(C, pre);
+      append(&c, s);
+      *p = c;
+      while (*p != s)
+        p = &(*p)->next;
+      continue;
+    }
+    if (s->kind != S_FOR && s->kind != S_WHILE) {
+      pre_continues(C, &s->body, pre);
+      pre_continues(C, &s->orelse, pre);
+    }
+  }
+}
+
+/* A while loop whose condition calls a function returning a struct: the
+ * calls hoisted out of the condition (fl_call) run before the loop and
+ * again at the end of each iteration and before each continue, so the
+ * condition reads them on the variables as the iteration left them, as
+ * Warp evaluates its condition before each iteration (in the adjoint's
+ * reverse sweep too, Note [adjoint]: the hoisted struct local is carried
+ * by the loop like the variables it is made from). */
+static void fl_while(Fl *F, Seq *out, IrStmt *s) {
+  Compiler *C = F->D->C;
+  Seq pre;
+  seq_init(&pre);
+  F->pre = &pre;
+  IrStmt *n = ir_stmt(C, s->kind, s->pos);
+  *n = *s;
+  n->a = fl_expr(F, s->a, s->pos);
+  n->body = fl_stmts(F, s->body);
+  n->orelse = fl_stmts(F, s->orelse);
+  if (pre.head) {
+    pre_continues(C, &n->body, pre.head);
+    append(&n->body, copy_body(C, pre.head));
+    *out->tail = pre.head;
+    out->tail = pre.tail;
+  }
+  put(out, n);
+}
+
 static void fl_stmt(Fl *F, Seq *out, IrStmt *s) {
   Compiler *C = F->D->C;
-  F->pre = s->kind == S_WHILE ? NULL : out;
+  if (s->kind == S_WHILE) {
+    fl_while(F, out, s);
+    return;
+  }
+  F->pre = out;
   IrVar ***multi = (s->kind == S_ASSIGN || s->kind == S_EXPR) &&
                            s->a->kind == E_FCALL
                        ? map_get(&F->fmulti, s->a->fn) : NULL;
