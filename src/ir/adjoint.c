@@ -1507,7 +1507,13 @@ static void bind_outs(Ad *D, Seq *fw, Seq *rv, IrExpr *e, IrVar **res) {
  * their adjoints go to the inlined replay's, as a @wp.func_replay's do
  * (Note [custom adjoints]).  So the function's gradient is Warp's: the
  * derivative for sums carried by its loops, Warp's loop gradient for
- * products (tests/autodiff/func_loop*.py). */
+ * products (tests/autodiff/func_loop*.py).  A return in such a loop is
+ * still refused (norm_returns): Warp's adj_F adds the result's adjoint at
+ * the return after the loop and again in every reverse iteration whose
+ * replay reaches the in-loop return, which the inlined reverse could do
+ * with the kernel's "returned" flag (Note [adjoint jumps]), but the
+ * forward run would also have to leave the loop and skip the function's
+ * rest there (docs/language.md has a measured example). */
 static IrExpr *run_forward(Ad *D, Seq *fw, Seq *rv, IrExpr *e, IrVar **bound,
                            IrExpr *r, IrVar **outs) {
   IrFunc *F = e->fn;
