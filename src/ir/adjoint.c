@@ -97,6 +97,9 @@ typedef struct Ad {
   IrVar *rflag;     /* the innermost dynamic loop's "returned" flag (Note
                      * [adjoint jumps]), or NULL */
   int tail_copies;  /* statements copied by Note [tail paths] */
+  int fwrun;        /* function bodies run forward, their loops included
+                     * (Note [loops in functions]) */
+  int dynloops;     /* loops Warp does not unroll met in functions */
 } Ad;
 
 static _Noreturn void refuse(Ad *D, const char *what) {
@@ -1486,6 +1489,73 @@ static void bind_outs(Ad *D, Seq *fw, Seq *rv, IrExpr *e, IrVar **res) {
   prepend(rv, &c);
 }
 
+/* Note [loops in functions]: Warp's adjoint replays a @wp.func's call
+ * with the function's forward code, its loops Warp does not unroll run
+ * as written, so the caller reads the function's true results; the
+ * function's adjoint (adj_F) replays the body again, its dynamic loops
+ * skipped as a kernel's, then reverses it, each reverse iteration
+ * replaying its body first.  Inlined, the call's replay built as a
+ * kernel's would skip those loops, and a variable they carry would reach
+ * the caller with its value from before them.  So a call whose inlining
+ * met such a loop (also in a function it calls) is built twice: the
+ * inlined replay and reverse as above (adj_F, whose reverse rules read
+ * that replay's values), then the body again, run forward (fwrun: its
+ * dynamic loops as grad_loop runs them, its reverse dropped, no store or
+ * atomic performed, a nested call run forward likewise, its
+ * @wp.func_replay or @wp.func_grad not taken, as F's forward code calls
+ * the plain function).  The caller reads the forward run's results, and
+ * their adjoints go to the inlined replay's, as a @wp.func_replay's do
+ * (Note [custom adjoints]).  So the function's gradient is Warp's: the
+ * derivative for sums carried by its loops, Warp's loop gradient for
+ * products (tests/autodiff/func_loop*.py).  A return in such a loop is
+ * still refused (norm_returns): Warp's adj_F adds the result's adjoint at
+ * the return after the loop and again in every reverse iteration whose
+ * replay reaches the in-loop return, which the inlined reverse could do
+ * with the kernel's "returned" flag (Note [adjoint jumps]), but the
+ * forward run would also have to leave the loop and skip the function's
+ * rest there (docs/language.md has a measured example). */
+static IrExpr *run_forward(Ad *D, Seq *fw, Seq *rv, IrExpr *e, IrVar **bound,
+                           IrExpr *r, IrVar **outs) {
+  IrFunc *F = e->fn;
+  int i = 0, slot = (int)(intptr_t)map_get(&D->fres, F) - 1;
+  for (IrVar *p = F->params; p; p = p->next, i++)
+    D->env[kid(D, p)] = bound[i];
+  for (IrVar *v = F->locals; v; v = v->next)
+    D->env[kid(D, v)] = NULL;
+  for (i = 0; i <= e->nouts; i++)
+    D->env[slot + i] = NULL;
+  int outer = D->resid;
+  D->resid = slot;
+  D->depth++;
+  D->fwrun++;
+  Seq junk;
+  seq_init(&junk);
+  for (IrStmt *s = F->body; s; s = s->next)
+    stmt(D, s, fw, &junk);
+  D->fwrun--;
+  D->depth--;
+  D->resid = outer;
+  Seq c;
+  seq_init(&c);
+  for (i = 0; i <= e->nouts; i++) {
+    IrVar *was = i ? outs[i - 1] : r ? r->var : NULL, *x = D->env[slot + i];
+    if (!was)
+      continue;
+    if (!x)
+      refuse(D, "a function that can end without returning its result");
+    IrVar *v = newvar(D, "ret", x->ty);
+    assign(D, fw, v, ref(D, x));
+    if (fty(v->ty) && !F->grad)
+      acc(D, &c, ref(D, was), adjx(D, v));
+    if (i)
+      outs[i - 1] = v;
+    else
+      r = ref(D, v);
+  }
+  prepend(rv, &c);
+  return r;
+}
+
 static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   IrFunc *F = e->fn;
   if (F->native)
@@ -1494,8 +1564,6 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     refuse(D, "a call of a function with wp.ref parameters");
   if (D->depth > 64)
     refuse(D, "calls nested this deep");
-  if (F->replay && F->nrets > 1)
-    refuse(D, "a @wp.func_replay of a function with several results");
   IrVar **save = arena_alloc(D->C, sizeof(IrVar *) * (size_t)D->nv);
   memcpy(save, D->env, sizeof(IrVar *) * (size_t)D->nv);
   IrVar **bound = arena_alloc(D->C, sizeof(IrVar *) * (size_t)(F->nparams + 1));
@@ -1533,8 +1601,10 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   D->depth++;
   Seq junk; /* a custom adjoint replaces the body's reverse */
   seq_init(&junk);
+  int loops = D->dynloops;
+  bool plain = D->fwrun > 0; /* Note [loops in functions] */
   for (IrStmt *s = F->body; s; s = s->next)
-    stmt(D, s, fw, F->grad ? &junk : rv);
+    stmt(D, s, fw, F->grad || plain ? &junk : rv);
   D->depth--;
   D->pos = at;
   D->resid = outer;
@@ -1542,9 +1612,15 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   IrVar **outs = arena_alloc(D->C, sizeof(IrVar *) * (size_t)(e->nouts + 1));
   for (i = 0; i < e->nouts; i++)
     outs[i] = D->env[slot + 1 + i];
-  if (F->replay && r) {
+  if (D->dynloops > loops && !plain && !D->ingrad &&
+      !(F->replay && F->nrets == 1)) {
+    r = run_forward(D, fw, rv, e, bound, r, outs);
+    D->pos = at;
+  }
+  if (F->replay && F->nrets == 1 && r && !plain) {
     /* Note [custom adjoints]: the caller sees the replay's result, whose
-     * adjoint goes to F's */
+     * adjoint goes to F's; Warp 1.19 replays a function with several
+     * results with its own forward code, its @wp.func_replay not taken */
     IrVar *res = newvar(D, "ret", r->ty);
     assign(D, fw, res, custom_replay(D, fw, F, bound));
     Seq c;
@@ -1554,7 +1630,7 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     r = ref(D, res);
     D->pos = at;
   }
-  if (F->grad && r) {
+  if (F->grad && r && !plain) {
     /* the results in fresh locals, whose adjoints are only adj_ret */
     IrVar **res = arena_alloc(D->C, sizeof(IrVar *) * (size_t)F->nrets);
     for (i = 0; i < F->nrets; i++) {
@@ -1966,7 +2042,9 @@ static void grad_loop(Ad *D, IrStmt *s, Seq *fw) {
 }
 
 static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
-  if (D->ingrad) {
+  if (D->depth > 0) /* Note [loops in functions] */
+    D->dynloops++;
+  if (D->ingrad || D->fwrun) {
     grad_loop(D, s, fw);
     return;
   }
@@ -1991,15 +2069,6 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     if (!w[i] || i == jid || !D->env[i])
       continue;
     IrVar *prev = D->env[i];
-    /* Note [loops in functions]: Warp's adjoint replays a @wp.func's call
-     * with the function's forward code, its loops run, while kern inlines
-     * the function and its replay skips this loop, as a kernel's: a float
-     * carried by it would reach the caller with its value from before the
-     * loop, a gradient neither Warp's nor the derivative.  Refused until
-     * the replay runs such a loop. */
-    if (D->depth > 0 && fty(prev->ty))
-      refuse(D, "a loop Warp does not unroll in a @wp.func, carrying a "
-                "float variable");
     IrVar *L = newvar(D, "carried", prev->ty);
     assign(D, fw, L, ref(D, prev));
     if (fty(L->ty))
@@ -2858,7 +2927,7 @@ typedef struct Fl {
                      * result, its struct's scalar locals or NULL
                      * (Note [several results]) */
   IrFunc *f;
-  Seq *pre;         /* where a statement's hoisted calls go, or NULL */
+  Seq *pre;         /* where a statement's hoisted calls go */
 } Fl;
 
 static _Noreturn void fl_refuse(Fl *F, Pos pos, const char *what) {
@@ -2974,8 +3043,6 @@ static void fl_unslot(Fl *F, Seq *out, Pos pos, IrVar **l, int n,
  * into the leaves of a fresh struct local, which is the value. */
 static IrExpr *fl_call(Fl *F, IrExpr *e, Pos pos) {
   Compiler *C = F->D->C;
-  if (!F->pre)
-    fl_refuse(F, pos, "a @wp.func's struct result in a loop's condition");
   IrExpr call = *e;
   call.ty = &ty_void;
   IrStmt *st = ir_stmt(C, S_EXPR, pos);
@@ -3255,9 +3322,59 @@ static void fl_setfield(Fl *F, Seq *out, IrStmt *s) {
 static void fl_multi_call(Fl *F, Seq *out, IrStmt *s, IrVar ***slots);
 static void fl_multi_return(Fl *F, Seq *out, IrStmt *s, IrVar ***slots);
 
+/* pre's copy before each continue of the loop body *head (not of loops
+ * nested in it) */
+static void pre_continues(Compiler *C, IrStmt **head, IrStmt *pre) {
+  for (IrStmt **p = head; *p; p = &(*p)->next) {
+    IrStmt *s = *p;
+    if (s->kind == S_CONTINUE) {
+      IrStmt *c = copy_body(C, pre);
+      append(&c, s);
+      *p = c;
+      while (*p != s)
+        p = &(*p)->next;
+      continue;
+    }
+    if (s->kind != S_FOR && s->kind != S_WHILE) {
+      pre_continues(C, &s->body, pre);
+      pre_continues(C, &s->orelse, pre);
+    }
+  }
+}
+
+/* A while loop whose condition calls a function returning a struct: the
+ * calls hoisted out of the condition (fl_call) run before the loop and
+ * again at the end of each iteration and before each continue, so the
+ * condition reads them on the variables as the iteration left them, as
+ * Warp evaluates its condition before each iteration (in the adjoint's
+ * reverse sweep too, Note [adjoint]: the hoisted struct local is carried
+ * by the loop like the variables it is made from). */
+static void fl_while(Fl *F, Seq *out, IrStmt *s) {
+  Compiler *C = F->D->C;
+  Seq pre;
+  seq_init(&pre);
+  F->pre = &pre;
+  IrStmt *n = ir_stmt(C, s->kind, s->pos);
+  *n = *s;
+  n->a = fl_expr(F, s->a, s->pos);
+  n->body = fl_stmts(F, s->body);
+  n->orelse = fl_stmts(F, s->orelse);
+  if (pre.head) {
+    pre_continues(C, &n->body, pre.head);
+    append(&n->body, copy_body(C, pre.head));
+    *out->tail = pre.head;
+    out->tail = pre.tail;
+  }
+  put(out, n);
+}
+
 static void fl_stmt(Fl *F, Seq *out, IrStmt *s) {
   Compiler *C = F->D->C;
-  F->pre = s->kind == S_WHILE ? NULL : out;
+  if (s->kind == S_WHILE) {
+    fl_while(F, out, s);
+    return;
+  }
+  F->pre = out;
   IrVar ***multi = (s->kind == S_ASSIGN || s->kind == S_EXPR) &&
                            s->a->kind == E_FCALL
                        ? map_get(&F->fmulti, s->a->fn) : NULL;
