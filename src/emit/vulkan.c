@@ -1544,6 +1544,24 @@ static void vk_loop_marks(Emit *E, Buf *text, size_t from) {
   *text = o;
 }
 
+/* Note [vulkan float32 denormals]: NVIDIA's Vulkan driver has no float32
+ * DenormPreserve (Note [vulkan float controls] in backend_vulkan.c), so a
+ * float32 denormal may be flushed to zero by any float32 operation, the
+ * conversion to float64 included: km_log(1e-40) gave -inf there, where
+ * Warp gives -92.1 (bi_math_special32).  So the float32 km_NAME functions
+ * (Note [vulkan float32 math]) and atan2 take their arguments through
+ * k_f2d, which reads the bits: a zero exponent with a nonzero mantissa m
+ * is m * 2^-149, exact in float64 arithmetic and a normal float64 (so
+ * float64 flushing, which some drivers do too, cannot touch it); and
+ * they round the result through k_d2f, which builds a result below
+ * 2^-126 from its bits (the mantissa is |r| * 2^149 rounded to even), so
+ * sin(1e-40) stays 1e-40 where the driver would flush float(r).  Both
+ * cost a few integer operations beside the float64 function.  On
+ * lavapipe, which keeps denormals, results are unchanged
+ * (bi_math_special32, vulkan_f32math); KERN_VULKAN_DENORM_FLUSH=1
+ * declares float32 DenormFlushToZero to emulate NVIDIA, but lavapipe
+ * (Mesa 22.3.6) does not honour it (1e-41 * 3 stays 3e-41), so the
+ * flushing itself is only seen on NVIDIA. */
 static void vk_f64_math(Buf *o, const char *body, size_t n) {
   if (!body)
     return;
@@ -1556,15 +1574,24 @@ static void vk_f64_math(Buf *o, const char *body, size_t n) {
   buf_puts(o,
 #include "vk_f64.inc"
   );
+  /* Note [vulkan float32 denormals] */
+  buf_puts(o, "double k_f2d(float x) { uint b = floatBitsToUint(x); "
+              "if ((b & 0x7f800000u) != 0u || (b & 0x7fffffu) == 0u) return double(x); "
+              "double m = ldexp(double(b & 0x7fffffu), -149); "
+              "return (b & 0x80000000u) != 0u ? -m : m; }\n"
+              "float k_d2f(double r) { double a = abs(r); "
+              "if (!(a < 1.1754943508222875e-38lf) || a == 0.0lf) return float(r); "
+              "uint m = uint(roundEven(ldexp(a, 149))); "
+              "return uintBitsToFloat(r < 0.0lf ? m | 0x80000000u : m); }\n");
   for (size_t i = 0; i < nn; i++) {
     const char *f = vk_f64_names[i][0], *a = vk_f64_names[i][1];
     if (vk_km_calls(body, n, f)) { /* Note [vulkan float32 math] */
       bool two = strchr(a, ',') != NULL;
       const char *p = two ? (a[0] == 'y' ? "y, double x" : "x, double y") : "x";
       const char *q = two ? (a[0] == 'y' ? "y, float x" : "x, float y") : "x";
-      const char *c = two ? (a[0] == 'y' ? "double(y), double(x)" : "double(x), double(y)") : "double(x)";
+      const char *c = two ? (a[0] == 'y' ? "k_f2d(y), k_f2d(x)" : "k_f2d(x), k_f2d(y)") : "k_f2d(x)";
       buf_printf(o, "double km_%s(double %s) { return k64_%s(%s); }\n", f, p, f, a);
-      buf_printf(o, "float km_%s(float %s) { return float(k64_%s(%s)); }\n", f, q, f, c);
+      buf_printf(o, "float km_%s(float %s) { return k_d2f(k64_%s(%s)); }\n", f, q, f, c);
     }
     if (!vk_calls(body, n, f))
       continue;
@@ -1574,7 +1601,7 @@ static void vk_f64_math(Buf *o, const char *body, size_t n) {
                f, a);
     if (!strcmp(f, "atan2"))
       buf_puts(o, "float atan2(float y, float x) { "
-                  "return float(k64_atan2(double(y), double(x))); }\n");
+                  "return k_d2f(k64_atan2(k_f2d(y), k_f2d(x))); }\n");
   }
 }
 

@@ -561,7 +561,8 @@ typedef struct vk_phys {
   uint64_t import_align;  /* its minImportedHostPointerAlignment */
   /* Note [vulkan float controls]: the K_FC value its modules are built
    * with (bit 1: signed zeros, infinities and NaNs kept in float32, 2:
-   * in float64, 4: float32 denormals kept, 8: float64 denormals kept) */
+   * in float64, 4: float32 denormals kept, 8: float64 denormals kept,
+   * 16: float32 denormals flushed, KERN_VULKAN_DENORM_FLUSH) */
   int float_controls;
 } vk_phys;
 
@@ -721,8 +722,15 @@ static void vk_props2(VkPhysicalDevice pd, void *ext) {
  * declare them, but glslang keeps one operand per mode: float32's or
  * float64's, not both.)  KERN_VULKAN_FLOAT_CONTROLS=0 builds without them.  lavapipe
  * (Mesa 22.3) mishandles the modes -- with them a float64 NaN converts to
- * float32 as 0 -- so llvmpipe builds without them. */
+ * float32 as 0 -- so llvmpipe builds without them.
+ * KERN_VULKAN_DENORM_FLUSH=1 declares DenormFlushToZero for float32
+ * instead, on any device, to test on lavapipe what NVIDIA's driver does
+ * (it has no float32 DenormPreserve: Note [vulkan float32 denormals] in
+ * src/emit/vulkan.c). */
+static int vk_env_flag(const char *name);
 static int vk_float_controls(const vk_phys *p) {
+  if (vk_env_flag("KERN_VULKAN_DENORM_FLUSH"))
+    return 16;
   const char *e = getenv("KERN_VULKAN_FLOAT_CONTROLS");
   if (e && !strcmp(e, "0"))
     return 0;
@@ -2072,21 +2080,23 @@ static uint32_t *vk_spirv_fc(const uint32_t *w, size_t n, int fc, size_t *nout) 
   }
   if (!ep_end)
     return NULL;
-  /* capability: SignedZeroInfNanPreserve 4466, DenormPreserve 4464;
-   * mode: SignedZeroInfNanPreserve 4461, DenormPreserve 4459 */
-  static const uint32_t bit[4][2] = {{4466, 4461}, {4466, 4461},
-                                     {4464, 4459}, {4464, 4459}};
-  static const uint32_t width[4] = {32, 64, 32, 64};
-  uint32_t *r = kern__malloc((n + 4 * 2 + 4 * 4) * sizeof *r);
+  /* capability: SignedZeroInfNanPreserve 4466, DenormPreserve 4464,
+   * DenormFlushToZero 4465; mode: SignedZeroInfNanPreserve 4461,
+   * DenormPreserve 4459, DenormFlushToZero 4460 */
+  static const uint32_t bit[5][2] = {{4466, 4461}, {4466, 4461},
+                                     {4464, 4459}, {4464, 4459},
+                                     {4465, 4460}};
+  static const uint32_t width[5] = {32, 64, 32, 64, 32};
+  uint32_t *r = kern__malloc((n + 5 * 2 + 5 * 4) * sizeof *r);
   if (!r)
     return NULL;
   size_t k = 0;
   memcpy(r, w, 5 * sizeof *r);
   k = 5;
   int caps = 0;
-  for (int b = 0; b < 4; b++)
+  for (int b = 0; b < 5; b++)
     if (fc >> b & 1) {
-      int c = b < 2 ? 1 : 2;
+      int c = b < 2 ? 1 : b < 4 ? 2 : 4;
       if (!(caps & c)) {
         r[k++] = 2u << 16 | 17; /* OpCapability */
         r[k++] = bit[b][0];
@@ -2095,7 +2105,7 @@ static uint32_t *vk_spirv_fc(const uint32_t *w, size_t n, int fc, size_t *nout) 
     }
   memcpy(r + k, w + 5, (ep_end - 5) * sizeof *r);
   k += ep_end - 5;
-  for (int b = 0; b < 4; b++)
+  for (int b = 0; b < 5; b++)
     if (fc >> b & 1) {
       r[k++] = 4u << 16 | 16; /* OpExecutionMode entry mode width */
       r[k++] = entry;
