@@ -1309,14 +1309,22 @@ static void typing(Emit *E, const char *s, size_t n, Buf *o) {
  * is decorated NoContraction, and NVIDIA's does (run 7: conversions'
  * `x * 0.9 - 2.7` came back one ulp off). GLSL's `precise` on a variable or
  * a function's return type makes glslang decorate every operation that
- * feeds it; so every declaration of a float, double or struct type at the
- * start of a line (locals, helper and user function definitions, `const`
- * ones too) gets `precise`, and so do the inout parameters of a
+ * feeds it; so every declaration of a float, double, bool or struct type
+ * at the start of a line (locals, helper and user function definitions,
+ * `const` ones too) gets `precise`, and so do the inout parameters of a
  * definition (C's pointers, written through). Values that reach memory or a call pass
  * through such a variable or return, or are plain loads and conversions.
+ * A bool counts because a comparison decides a branch: svd3's Jacobi
+ * rotation takes its half angle from `bool big = G * sh * sh < ch * ch`
+ * (Note [warp decompositions] in linalg.c), and a driver that fuses one
+ * side into an fma flips it where the two sides are within an ulp, as
+ * they are for a matrix with two equal singular values -- the singular
+ * vectors' signs then differ from Warp's (NVIDIA, linalg_svd3).  glslang
+ * marks a precise bool's operands NoContraction as it does a float's.
  * tests/vulkan/precise.sh pins this on the emitted GLSL. */
 static bool precise_type(Rw *R, const char *s, size_t n) {
-  if ((n == 5 && !memcmp(s, "float", 5)) || (n == 6 && !memcmp(s, "double", 6)))
+  if ((n == 5 && !memcmp(s, "float", 5)) || (n == 6 && !memcmp(s, "double", 6)) ||
+      (n == 4 && !memcmp(s, "bool", 4)))
     return true;
   for (int i = 0; i < R->ntypes; i++)
     if (strlen(R->types[i]) == n && !memcmp(R->types[i], s, n))
