@@ -1557,14 +1557,21 @@ static void vk_loop_marks(Emit *E, Buf *text, size_t from) {
  * float32 denormal may be flushed to zero by any float32 operation, the
  * conversion to float64 included: km_log(1e-40) gave -inf there, where
  * Warp gives -92.1 (bi_math_special32).  So the float32 km_NAME functions
- * (Note [vulkan float32 math]) and atan2 take their arguments through
+ * (Note [vulkan float32 math]), atan2, and float32 division and sqrt
+ * (k_fdiv, k_fsqrt; k_divz tests zeros by their bits) take their
+ * arguments through
  * k_f2d, which reads the bits: a zero exponent with a nonzero mantissa m
  * is m * 2^-149, exact in float64 arithmetic and a normal float64 (so
  * float64 flushing, which some drivers do too, cannot touch it); and
  * they round the result through k_d2f, which builds a result below
  * 2^-126 from its bits (the mantissa is |r| * 2^149 rounded to even), so
  * sin(1e-40) stays 1e-40 where the driver would flush float(r).  Both
- * cost a few integer operations beside the float64 function.  On
+ * cost a few integer operations beside the float64 arithmetic.  (k_fdiv
+ * rounds a denormal quotient from the float64 one: k_fround1's tie
+ * correction reads abs(q), which the driver flushes, so it is skipped
+ * there.)  The driver's own float32 operations on a denormal (abs,
+ * negation, compares, +, *) still flush it on NVIDIA: making those
+ * exact would mean emulating float32 arithmetic.  On
  * lavapipe, which keeps denormals, results are unchanged
  * (bi_math_special32, vulkan_f32math); KERN_VULKAN_DENORM_FLUSH=1
  * declares float32 DenormFlushToZero to emulate NVIDIA, but lavapipe
@@ -1582,15 +1589,6 @@ static void vk_f64_math(Buf *o, const char *body, size_t n) {
   buf_puts(o,
 #include "vk_f64.inc"
   );
-  /* Note [vulkan float32 denormals] */
-  buf_puts(o, "double k_f2d(float x) { uint b = floatBitsToUint(x); "
-              "if ((b & 0x7f800000u) != 0u || (b & 0x7fffffu) == 0u) return double(x); "
-              "double m = ldexp(double(b & 0x7fffffu), -149); "
-              "return (b & 0x80000000u) != 0u ? -m : m; }\n"
-              "float k_d2f(double r) { double a = abs(r); "
-              "if (!(a < 1.1754943508222875e-38lf) || a == 0.0lf) return float(r); "
-              "uint m = uint(roundEven(ldexp(a, 149))); "
-              "return uintBitsToFloat(r < 0.0lf ? m | 0x80000000u : m); }\n");
   for (size_t i = 0; i < nn; i++) {
     const char *f = vk_f64_names[i][0], *a = vk_f64_names[i][1];
     if (vk_km_calls(body, n, f)) { /* Note [vulkan float32 math] */
@@ -1702,6 +1700,15 @@ static void vk_finish(Emit *E, Buf *text) {
            "bool isfinite(float x) { return !isinf(x) && !isnan(x); }\n"
            "bool isfinite(double x) { return !isinf(x) && !isnan(x); }\n"
            /* Note [correctly rounded division and sqrt] */
+           /* Note [vulkan float32 denormals] */
+           "precise double k_f2d(float x) { uint b = floatBitsToUint(x); "
+           "if ((b & 0x7f800000u) != 0u || (b & 0x7fffffu) == 0u) return double(x); "
+           "precise double m = ldexp(double(b & 0x7fffffu), -149); "
+           "return (b & 0x80000000u) != 0u ? -m : m; }\n"
+           "precise float k_d2f(double r) { precise double a = abs(r); "
+           "if (!(a < 1.1754943508222875e-38lf) || a == 0.0lf) return float(r); "
+           "uint m = uint(roundEven(ldexp(a, 149))); "
+           "return uintBitsToFloat(r < 0.0lf ? m | 0x80000000u : m); }\n"
            "precise float k_fround1(float q, double A, double B, bool sq) {\n"
            "  precise float Q = abs(q);\n"
            "  if (isnan(Q) || isinf(Q) || Q == 0.0f) return q;\n"
@@ -1715,22 +1722,24 @@ static void vk_finish(Emit *E, Buf *text) {
            "  return q < 0.0f ? -Q : Q;\n}\n"
            /* Note [vulkan constant zeros]: a zero operand of a division */
            "#define K_DIVZ(T, BITS, FROM, S, INF, N, Z) precise T k_divz(T a, T b) { "
-           "if (isnan(a) || isnan(b) || (a == T(0) && b == T(0))) return FROM(N); "
-           "return FROM((b == T(0) ? INF : Z) | ((BITS(a) ^ BITS(b)) & S)); }\n"
+           "if (isnan(a) || isnan(b) || ((BITS(a) & ~S) == Z && (BITS(b) & ~S) == Z)) return FROM(N); "
+           "return FROM(((BITS(b) & ~S) == Z ? INF : Z) | ((BITS(a) ^ BITS(b)) & S)); }\n"
            "K_DIVZ(float, floatBitsToUint, uintBitsToFloat, 0x80000000u, 0x7f800000u, 0xffc00000u, 0u)\n"
            "K_DIVZ(double, doubleBitsToUint64, uint64BitsToDouble, 0x8000000000000000ul, "
            "0x7ff0000000000000ul, 0xfff8000000000000ul, 0ul)\n"
            "precise float k_fdiv(float a, float b) {\n"
-           "  if (a == 0.0f || b == 0.0f) return k_divz(a, b);\n"
-           "  precise float q = float(double(a) / double(b));\n"
+           "  precise double A = k_f2d(a), B = k_f2d(b);\n"
+           "  if (A == 0.0lf || B == 0.0lf) return k_divz(a, b);\n"
+           "  precise float q = k_d2f(A / B);\n"
            "  if (isinf(a) || isinf(b)) return q;\n"
-           "  return k_fround1(q, abs(double(a)), abs(double(b)), false);\n}\n"
+           "  return k_fround1(q, abs(A), abs(B), false);\n}\n"
            "precise double k_fdiv(double a, double b) { "
            "return a == 0.0lf || b == 0.0lf ? k_divz(a, b) : a / b; }\n"
            "precise float k_fsqrt(float x) {\n"
-           "  precise float s = float(sqrt(double(x)));\n"
-           "  if (!(x > 0.0f) || isinf(x)) return s;\n"
-           "  return k_fround1(s, double(x), 1.0lf, true);\n}\n"
+           "  precise double X = k_f2d(x);\n"
+           "  precise float s = float(sqrt(X));\n"
+           "  if (!(X > 0.0lf) || isinf(x)) return s;\n"
+           "  return k_fround1(s, X, 1.0lf, true);\n}\n"
            "precise double k_fsqrt(double x) { return sqrt(x); }\n"
            "#define sqrt k_fsqrt\n"
            /* Note [exact fma] */
