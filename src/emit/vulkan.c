@@ -1569,7 +1569,12 @@ static void vk_loop_marks(Emit *E, Buf *text, size_t from) {
  * cost a few integer operations beside the float64 arithmetic.  (k_fdiv
  * rounds a denormal quotient from the float64 one: k_fround1's tie
  * correction reads abs(q), which the driver flushes, so it is skipped
- * there.)  The driver's own float32 operations on a denormal (abs,
+ * there.)  Warp clamps asin's and acos's argument to [-1, 1]; kern's
+ * float32 clamp is two selects the driver may make a flushing min and
+ * max, so on this target km_asin and km_acos clamp in float64 (k_clamp1,
+ * the same selects as k_min and k_max: NaN gives -1, as Warp's clamp
+ * does) and the builtin calls them unclamped
+ * (common.c).  The driver's own float32 operations on a denormal (abs,
  * negation, compares, +, *) still flush it on NVIDIA: making those
  * exact would mean emulating float32 arithmetic.  On
  * lavapipe, which keeps denormals, results are unchanged
@@ -1589,14 +1594,21 @@ static void vk_f64_math(Buf *o, const char *body, size_t n) {
   buf_puts(o,
 #include "vk_f64.inc"
   );
+  /* Warp's clamp of asin's and acos's argument (Note [vulkan float32 denormals]) */
+  buf_puts(o, "precise double k_clamp1(double x) { "
+              "precise double m = -1.0lf >= x || isnan(x) ? -1.0lf : x; "
+              "return m <= 1.0lf ? m : 1.0lf; }\n");
   for (size_t i = 0; i < nn; i++) {
     const char *f = vk_f64_names[i][0], *a = vk_f64_names[i][1];
     if (vk_km_calls(body, n, f)) { /* Note [vulkan float32 math] */
       bool two = strchr(a, ',') != NULL;
       const char *p = two ? (a[0] == 'y' ? "y, double x" : "x, double y") : "x";
       const char *q = two ? (a[0] == 'y' ? "y, float x" : "x, float y") : "x";
-      const char *c = two ? (a[0] == 'y' ? "k_f2d(y), k_f2d(x)" : "k_f2d(x), k_f2d(y)") : "k_f2d(x)";
-      buf_printf(o, "double km_%s(double %s) { return k64_%s(%s); }\n", f, p, f, a);
+      bool cl = !strcmp(f, "asin") || !strcmp(f, "acos"); /* Warp's clamp */
+      const char *c = two ? (a[0] == 'y' ? "k_f2d(y), k_f2d(x)" : "k_f2d(x), k_f2d(y)")
+                          : cl ? "k_clamp1(k_f2d(x))" : "k_f2d(x)";
+      buf_printf(o, "double km_%s(double %s) { return k64_%s(%s); }\n", f, p, f,
+                 cl ? "k_clamp1(x)" : a);
       buf_printf(o, "float km_%s(float %s) { return k_d2f(k64_%s(%s)); }\n", f, q, f, c);
     }
     if (!vk_calls(body, n, f))
