@@ -431,6 +431,16 @@ int main(void) {
     ASSERT_OK(ctx, kern_stream_synchronize(s2));
     ASSERT_OK(ctx, kern_stream_synchronize(s));
     EXPECT_TRUE(all_equal(gout, N, 10.0f, __LINE__));
+    /* 10 more replays than the graph keeps copies of (8): the ninth waits
+     * for the oldest copy; y = 10 + 5 + 6 + ... + 14 */
+    for (int r = 5; r <= 14; r++) {
+      for (int j = 0; j < N; j++) gin[j] = (float)r;
+      ASSERT_OK(ctx, kern_graph_replay(g, r % 2 ? s2 : s));
+    }
+    for (int j = 0; j < N; j++) gin[j] = -1000.0f;
+    ASSERT_OK(ctx, kern_stream_synchronize(s2));
+    ASSERT_OK(ctx, kern_stream_synchronize(s));
+    EXPECT_TRUE(all_equal(gout, N, 105.0f, __LINE__));
     kern_graph_free(g);
     kern_array_free(z);
   }
