@@ -84,6 +84,12 @@ grep -q '^(random v)  *tangent .* ok$' "$out" || fail "xform_extra: no tangent r
 grep -q '^v  *adjoint  *15 .* ok$' "$out" || fail "xcopy: no passing row for v"
 grep -q '^(random v)  *tangent .* ok$' "$out" || fail "xcopy: no tangent row"
 
+# fixed-size local arrays used linearly (Note [adjoint fixed arrays])
+"$kern" gradcheck "$dir/gradcheck/ok64.py" fixed64 --dim 5 n=6 >"$out" 2>&1 ||
+  fail "fixed64: exit $?"
+grep -q '^x  *adjoint  *5 .* ok$' "$out" || fail "fixed64: no passing row for x"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "fixed64: no tangent row"
+
 # structs (Note [struct leaves]): locals, a nested field, a copy, a
 # @wp.func taking one, and a struct value held fixed; a component store
 # into a struct's field is refused at its position
