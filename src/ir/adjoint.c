@@ -424,10 +424,11 @@ static bool is_fixed_zeros(const IrExpr *e) {
   return e->kind == E_CALL && e->bi == BI_FIXED_ZEROS;
 }
 
-/* The replay's storage of the fixed array e makes (a fresh one in each
- * inlined call of a @wp.func, whose locals start unset). */
+/* The replay's storage of the fixed array e makes, or of the storage e
+ * passed for a @wp.func's result (k_fret, lower/check_fixed.c): a fresh
+ * one in each inlined call of a @wp.func, whose locals start unset. */
 static void fixed_replay_storage(Ad *D, IrExpr *e) {
-  IrVar *ks = e->args[0]->var;
+  IrVar *ks = e->kind == E_VAR ? e->var : e->args[0]->var;
   int id = kid(D, ks);
   if (!D->env[id])
     D->env[id] = ir_var(D->C, D->A, ks->name, ks->ty);
@@ -1235,15 +1236,29 @@ static IrExpr *linalg_val(Ad *D, Seq *fw, Seq *rv, IrExpr *e, IrExpr **dt);
  * (OpenCL has none on private memory). */
 static void fixed_read(Ad *D, Seq *rv, IrVar *adjarr, IrExpr **idx,
                        IrExpr *e, IrExpr *g) {
-  if (is_agg(e->ty))
-    refuse(D, "a read of a fixed-size array of vectors or matrices");
+  Seq c;
+  seq_init(&c);
   IrStmt *st = ir_stmt(D->C, S_STORE, D->pos);
   st->var = adjarr;
   st->args = idx;
   st->nargs = e->nargs;
-  st->c = bin(D, OP_ADD, load(D, adjarr, idx, e->nargs, e->ty, e->pos), g);
-  Seq c;
-  seq_init(&c);
+  IrExpr *old = load(D, adjarr, idx, e->nargs, e->ty, e->pos);
+  if (is_agg(e->ty)) { /* component by component, in a local */
+    IrVar *t = newvar(D, "g", e->ty);
+    assign(D, &c, t, old);
+    for (int k = 0; k < ncomp(e->ty); k++) {
+      IrStmt *sc = ir_stmt(D->C, S_SETCOMP, D->pos);
+      sc->var = t;
+      IrExpr *tc = comp(D, ref(D, t), k);
+      sc->a = tc->b;
+      sc->b = tc->c;
+      sc->c = bin(D, OP_ADD, tc, comp(D, g, k));
+      put(&c, sc);
+    }
+    st->c = ref(D, t);
+  } else {
+    st->c = bin(D, OP_ADD, old, g);
+  }
   put(&c, st);
   prepend(rv, &c);
 }
@@ -1285,22 +1300,48 @@ static IrExpr *kresolve(Ad *D, IrExpr *e) {
   return e;
 }
 
+/* Is e (resolved) the load s->var[s->args], the element s stores? */
+static bool same_elem(Ad *D, IrStmt *s, IrExpr *e) {
+  IrExpr *ld = kresolve(D, e);
+  if (ld->kind != E_LOAD || ld->var != s->var || ld->nargs != s->nargs)
+    return false;
+  for (int i = 0; i < s->nargs; i++)
+    if (!same_expr(D, ld->args[i], s->args[i]))
+      return false;
+  return true;
+}
+
 /* t[i] += v on a fixed array, which the lowering and the expansion make
- * the store t[i] = tmp1 with tmp1 = tmp0 + v, tmp0 = t[i] (or -): v,
+ * the store t[i] = tmp1 with tmp1 = tmp0 + v, tmp0 = t[i] (or -; of a
+ * vector or matrix, a E_MAKE of such sums of t[i]'s components): v,
  * else NULL, and *sub for -=.  Warp's is an atomic, whose adjoint passes
  * adj_t[i] to v alone (Note [adjoint fixed arrays]). */
 static IrExpr *fixed_update(Ad *D, IrStmt *s, bool *sub) {
   IrExpr *c = kresolve(D, s->c);
-  if (c->kind != E_BINARY || (c->op != OP_ADD && c->op != OP_SUB))
+  if (c->kind == E_BINARY && (c->op == OP_ADD || c->op == OP_SUB) &&
+      same_elem(D, s, c->a)) {
+    *sub = c->op == OP_SUB;
+    return c->b;
+  }
+  if (c->kind != E_MAKE || !is_agg(c->ty) || c->nargs != ncomp(c->ty))
     return NULL;
-  IrExpr *ld = kresolve(D, c->a);
-  if (ld->kind != E_LOAD || ld->var != s->var || ld->nargs != s->nargs)
-    return NULL;
-  for (int i = 0; i < s->nargs; i++)
-    if (!same_expr(D, ld->args[i], s->args[i]))
+  IrExpr *v = ir_expr(D->C, E_MAKE, c->ty);
+  *v = *c;
+  v->args = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)c->nargs);
+  for (int k = 0; k < c->nargs; k++) {
+    IrExpr *b = kresolve(D, c->args[k]), *x;
+    if (b->kind != E_BINARY || (b->op != OP_ADD && b->op != OP_SUB) ||
+        (k && (b->op == OP_SUB) != *sub))
       return NULL;
-  *sub = c->op == OP_SUB;
-  return c->b;
+    *sub = b->op == OP_SUB;
+    x = kresolve(D, b->a);
+    IrExpr *want = comp(D, x->kind == E_COMP ? x->a : x, k);
+    if (x->kind != E_COMP || !same_elem(D, s, x->a) ||
+        !same_expr(D, x->b, want->b) || !same_expr(D, x->c, want->c))
+      return NULL;
+    v->args[k] = b->b;
+  }
+  return v;
 }
 
 static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
@@ -1697,6 +1738,8 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     if (p->ty->kind == TY_ARRAY) {
       if (a->kind != E_VAR)
         refuse(D, "an array argument that is not a variable");
+      if (a->var->ty->fixed_n) /* the storage of a returned fixed array */
+        fixed_replay_storage(D, a);
       v = D->env[kid(D, a->var)];
     } else {
       IrExpr *x = dval(D, fw, rv, a);
