@@ -1094,7 +1094,7 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
   case BI_DIV:
     if (e->nargs != 2 || !((ty_eq(at[0], t) && at[1]->kind == TY_SCALAR) ||
                            (at[0]->kind == TY_SCALAR && ty_eq(at[1], t) &&
-                            t->kind == TY_VEC)))
+                            (t->kind == TY_VEC || t->kind == TY_MAT))))
       refuse(X, "this division of a vector");
     break;
   case BI_MUL:
