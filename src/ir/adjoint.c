@@ -411,6 +411,11 @@ static IrVar *view_local(Ad *D, Seq *fw, IrVar *v, IrExpr *e, IrVar *g) {
  *    own), a store t[k] = v adds adj_t[k] into v's adjoint and leaves it
  *    (Warp clears only an array's .grad, which a local array has none
  *    of), an atomic t[k] += v passes adj_t[k] to v as on any array.
+ *    The lowering writes t[k] += v and wp.atomic_add(t, k, v) as a load
+ *    and a store (one thread's array needs no atomic); fixed_update finds
+ *    them again through the expansion's temporaries, so a user's own
+ *    o = t[k]; t[k] = o + v is taken for the atomic too (Warp would add
+ *    the load's adjoint as well).
  * Refused, where Warp 1.19's adjoint is not the derivative for reasons
  * of its own: an array of more than one dimension (its adjoint array is
  * made one-dimensional, strides 0 past the first, so the elements of a
