@@ -599,6 +599,14 @@ static const struct {
     {"    q = wp.quat_slerp(wp.quat_identity(), wp.quat(x, 0.0, 0.0, 1.0), 0.5)\n"
      "    out[i] = q[0]\n",
      "autodiff of wp.quat_slerp", 7},
+    /* Note [adjoint fixed arrays]: where Warp 1.19's adjoint of a local
+     * array is not the derivative for reasons of its own */
+    {"    t = wp.zeros(shape=(2, 2), dtype=float)\n    t[1, 0] = x\n"
+     "    out[i] = t[1, 0]\n",
+     "autodiff of a fixed-size float array of more than one dimension", 7},
+    {"    t = wp.zeros(shape=4, dtype=float)\n    t[1] = x\n"
+     "    r = t[1:]\n    out[i] = r[0]\n",
+     "autodiff of a view of a fixed-size float array", 9},
 };
 
 static void refuse(void) {
