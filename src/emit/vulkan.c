@@ -1473,10 +1473,7 @@ static bool vk_calls(const char *s, size_t n, const char *name) {
  * per function) and the Vulkan target already needs shaderFloat64 for
  * float32 division and sqrt (Note [correctly rounded division and
  * sqrt]).  Its cost: float64 arithmetic, 1/32-1/64 rate on consumer
- * GPUs.  Native float32 polynomial versions are the follow-up for speed
- * on GPUs; on lavapipe the build time was the large-argument reduction,
- * not the float64 polynomials (Note [vulkan float32 reduction] in
- * vk_f64.inc: sin, cos and tan of a float32 reduce without k64_red_big). */
+ * GPUs.  Native float32 polynomial versions are the follow-up for speed. */
 static bool vk_id(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
 static void vk_math_rename(Emit *E, Buf *body) {
