@@ -1544,11 +1544,6 @@ static void vk_loop_marks(Emit *E, Buf *text, size_t from) {
   *text = o;
 }
 
-/* sin, cos and tan: a float32 argument takes k32_red_big's reduction */
-static bool vk_f32_reduces(const char *f) {
-  return !strcmp(f, "sin") || !strcmp(f, "cos") || !strcmp(f, "tan");
-}
-
 static void vk_f64_math(Buf *o, const char *body, size_t n) {
   if (!body)
     return;
@@ -1569,10 +1564,7 @@ static void vk_f64_math(Buf *o, const char *body, size_t n) {
       const char *q = two ? (a[0] == 'y' ? "y, float x" : "x, float y") : "x";
       const char *c = two ? (a[0] == 'y' ? "double(y), double(x)" : "double(x), double(y)") : "double(x)";
       buf_printf(o, "double km_%s(double %s) { return k64_%s(%s); }\n", f, p, f, a);
-      if (vk_f32_reduces(f)) /* Note [vulkan float32 reduction] (vk_f64.inc) */
-        buf_printf(o, "float km_%s(float x) { return float(k64_%sx(double(x), true)); }\n", f, f);
-      else
-        buf_printf(o, "float km_%s(float %s) { return float(k64_%s(%s)); }\n", f, q, f, c);
+      buf_printf(o, "float km_%s(float %s) { return float(k64_%s(%s)); }\n", f, q, f, c);
     }
     if (!vk_calls(body, n, f))
       continue;
