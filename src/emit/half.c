@@ -238,8 +238,6 @@ const char *emit_lowp_round(Emit *E, const Type *t) {
   const char *name = arena_printf(E->C, "k_rnd_%s", emit_tysig(E, t));
   if (!emit_need(E, name))
     return name;
-  const char *to = emit_lowp_conv(E, t->sc, false);
-  const char *from = emit_lowp_conv(E, t->sc, true);
   const char *Q = E->T->fn_qual;
   if (t->kind == TY_SCALAR && t->sc == KERN_SCALAR_FLOAT16 &&
       E->T->id == KERN_TARGET_VULKAN) {
@@ -250,6 +248,7 @@ const char *emit_lowp_round(Emit *E, const Type *t) {
      * nearest even as k_f2h does; a subnormal one is a multiple of 2^-24,
      * roundEven of x 2^24 (exact); a NaN keeps k_f2h's quiet bit and its
      * top 10 payload bits; 65520 and above overflow. */
+    bitcasts(E);
     emit_pre(E, name, "%s float %s(float x) {\n"
                       "  uint32_t b = k_fbits(x), s = b & 0x80000000u, a = b & 0x7fffffffu;\n"
                       "  if (a > 0x7f800000u) return k_bitsf(s | 0x7fc00000u | (a & 0x7fe000u));\n"
@@ -259,6 +258,8 @@ const char *emit_lowp_round(Emit *E, const Type *t) {
                       "}\n", Q, name);
     return name;
   }
+  const char *to = emit_lowp_conv(E, t->sc, false);
+  const char *from = emit_lowp_conv(E, t->sc, true);
   if (t->kind == TY_SCALAR) {
     emit_pre(E, name, "%s float %s(float x) { return %s(%s(x)); }\n", Q,
                name, from, to);
