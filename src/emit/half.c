@@ -156,6 +156,21 @@ static const char *lowp_conv(Emit *E, kern_scalar sc, bool to_float, bool hw) {
                     : "(x & 0x7fffffu) && !(h & 0x7fu)");
     { emit_pre(E, name, "%s", tb.p); return name; }
   }
+  if (to_float && vk) {
+    /* Note [vulkan half subnormals]: lavapipe builds a loop at every
+     * inlined call, and a float16 adjoint rounds each operation through
+     * this (945 calls in tests/autodiff/half_vec.py's), so a subnormal
+     * half is m 2^-24 in one exact float multiply, without the loop
+     * that normalizes m. */
+    buf_printf(b, "%s float %s(uint16_t h) {\n"
+                  "  uint32_t s = (uint32_t)(h & 0x8000u) << 16;\n"
+                  "  uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;\n"
+                  "  if (e == 31) return k_bitsf(s | 0x7f800000u | (m << 13));\n"
+                  "  if (e == 0) return k_bitsf(s | k_fbits(float(m) * 5.9604644775390625e-8f));\n"
+                  "  return k_bitsf(s | ((e + 112) << 23) | (m << 13));\n}\n",
+               Q, name);
+    { emit_pre(E, name, "%s", tb.p); return name; }
+  }
   if (to_float) {
     buf_printf(b, "%s float %s(uint16_t h) {\n"
                   "  uint32_t s = (uint32_t)(h & 0x8000u) << 16;\n"
@@ -164,11 +179,11 @@ static const char *lowp_conv(Emit *E, kern_scalar sc, bool to_float, bool hw) {
                   "  if (e == 0) {\n"
                   "    if (m == 0) return k_bitsf(s);\n"
                   "    e = 113;\n"
-                  "    while (%s) { m <<= 1; e--; }\n"
+                  "    while (!(m & 0x400u)) { m <<= 1; e--; }\n"
                   "    return k_bitsf(s | (e << 23) | ((m & 0x3ffu) << 13));\n"
                   "  }\n"
                   "  return k_bitsf(s | ((e + 112) << 23) | (m << 13));\n}\n",
-               Q, name, vk ? "(m & 0x400u) == 0u" : "!(m & 0x400u)");
+               Q, name);
     if (f16c)
       buf_puts(b, "#endif\n");
     { emit_pre(E, name, "%s", tb.p); return name; }
@@ -223,9 +238,28 @@ const char *emit_lowp_round(Emit *E, const Type *t) {
   const char *name = arena_printf(E->C, "k_rnd_%s", emit_tysig(E, t));
   if (!emit_need(E, name))
     return name;
+  const char *Q = E->T->fn_qual;
+  if (t->kind == TY_SCALAR && t->sc == KERN_SCALAR_FLOAT16 &&
+      E->T->id == KERN_TARGET_VULKAN) {
+    /* Note [vulkan half rounding]: a float16 adjoint rounds every
+     * operation (945 calls in tests/autodiff/half_vec.py's), each inlined
+     * by the driver, so vulkan rounds in float32 bits, without the 16-bit
+     * code: a normal half keeps 10 bits of the significand, rounded to
+     * nearest even as k_f2h does; a subnormal one is a multiple of 2^-24,
+     * roundEven of x 2^24 (exact); a NaN keeps k_f2h's quiet bit and its
+     * top 10 payload bits; 65520 and above overflow. */
+    bitcasts(E);
+    emit_pre(E, name, "%s float %s(float x) {\n"
+                      "  uint32_t b = k_fbits(x), s = b & 0x80000000u, a = b & 0x7fffffffu;\n"
+                      "  if (a > 0x7f800000u) return k_bitsf(s | 0x7fc00000u | (a & 0x7fe000u));\n"
+                      "  if (a >= 0x477ff000u) return k_bitsf(s | 0x7f800000u);\n"
+                      "  if (a >= 0x38800000u) return k_bitsf(s | ((a + 0xfffu + ((a >> 13) & 1u)) & 0xffffe000u));\n"
+                      "  return k_bitsf(s | k_fbits(roundEven(k_bitsf(a) * 16777216.0f) * 5.9604644775390625e-8f));\n"
+                      "}\n", Q, name);
+    return name;
+  }
   const char *to = emit_lowp_conv(E, t->sc, false);
   const char *from = emit_lowp_conv(E, t->sc, true);
-  const char *Q = E->T->fn_qual;
   if (t->kind == TY_SCALAR) {
     emit_pre(E, name, "%s float %s(float x) { return %s(%s(x)); }\n", Q,
                name, from, to);

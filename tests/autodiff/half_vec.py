@@ -5,7 +5,6 @@
 # why: Warp computes a float16 vector's adjoint in float16; kern's agrees within half precision
 # kern-check: adj_v rtol=2e-3 atol=2e-3
 # kern-check: adj_m rtol=2e-3 atol=2e-3
-# kern-skip: vulkan (its adjoint ran past 5 minutes of a CPU on lavapipe (2026-11-29, a loaded 2-core machine) and was stopped: too long for CI; bf16_vec.py passes there)
 import warp as wp
 
 
