@@ -5,7 +5,6 @@
 # real Warp 1.19 on the CPU (its CPU runs tile_fft: radix-2 for powers of
 # two, the direct sum otherwise, as kern, its twiddles made as Warp makes
 # them: tile_fft_twiddle.py).
-# kern-skip: vulkan (it passes on lavapipe, in 40 s of a CPU (2026-11-29, a loaded 2-core machine; 148 s wall), nearly all of it LLVM's ScalarEvolution building the shader's 208 loops (perf): too long for CI's 2 cores; on NVIDIA its build ran past 45 s too)
 # kern-test: tile_fft --dim 2 --tiled --block-dim 1 a='rand(vec2f,2,3,8,seed=41)' b='rand(vec2f,2,2,6,seed=42)' d='rand(vec2d,2,2,16,seed=43)' c='rand(vec2f,2,2,2,4,seed=44)' fa='zeros(vec2f,2,3,8)' ia='zeros(vec2f,2,3,8)' ra='zeros(vec2f,2,3,8)' fb='zeros(vec2f,2,2,6)' ib='zeros(vec2f,2,2,6)' fd='zeros(vec2d,2,2,16)' rd='zeros(vec2d,2,2,16)' fc='zeros(vec2f,2,2,2,4)'
 # kern-check: fa
 # kern-check: ia
