@@ -189,6 +189,8 @@ struct IrFunc {
   bool no_backward_module; /* ... and it came from the module option */
   bool uses_fp64, uses_atomics, uses_printf;
   bool uses_block;      /* wp.block_dim() or tiles (kc_kernel.uses_block) */
+  bool uses_xchg;       /* kernels: its threads exchange values (Note [block
+                           exchange] in lower/check_tile.c) */
   bool simple_loop;     /* body has no loops, calls with effects or atomics */
   bool has_effects;     /* functions: a call can be seen (stores, atomics,
                            printing, effectful calls); set by the lowering */
@@ -297,6 +299,11 @@ enum {
                                 would exchange values): wp.tile(x),
                                 tile_from_thread, tile_scatter_add/_masked,
                                 lower/check_tile.c; ival 0 to 3 says which */
+  BI_XCHG_PUT,               /* (v): this thread's v into the block's
+                                exchange buffer at byte ival, between two
+                                barriers (Note [block exchange] in
+                                lower/check_tile.c); CUDA and OpenCL */
+  BI_XCHG_GET,               /* (k): thread k's value there */
   BI_INTERNAL_COUNT
 };
 

@@ -198,6 +198,10 @@ static IrExpr *stack_new(Ctx *X, Node *call, const char *fn) {
   /* Note [tile stacks]: the count of a block's one thread */
   IrExpr *zero = ir_call(C, BI_TILE_SOLO, t_i32(), 0, NULL);
   zero->pos = call->pos;
+  if (C->block && !C->solo_left) {
+    C->solo_left = "wp.tile_stack";
+    C->solo_left_pos = call->pos;
+  }
   if (!C->solo_what) {
     C->solo_what = "wp.tile_stack";
     C->solo_pos = call->pos;
