@@ -2262,10 +2262,14 @@ static IrExpr *tile_diag_add(Ctx *X, Node *call, const char *fn) {
  * block size, the runtime refuses the module there (kc_result.no_gpu).
  * wp.untile reads the thread's own entry, t[lane], which every target
  * can do: each thread holds the whole tile. */
+static const char *solo_name(int which) {
+  return which == 1 ? "wp.tile_from_thread"
+         : which == 2 ? "wp.tile_scatter_add"
+         : which == 3 ? "wp.tile_scatter_masked" : "wp.tile";
+}
+
 static void solo_mark(Ctx *X, int which, Pos pos) {
-  const char *what = which == 1 ? "wp.tile_from_thread"
-                     : which == 2 ? "wp.tile_scatter_add"
-                     : which == 3 ? "wp.tile_scatter_masked" : "wp.tile";
+  const char *what = solo_name(which);
   if (!X->C->solo_what) {
     X->C->solo_what = what;
     X->C->solo_pos = pos;
@@ -2299,27 +2303,32 @@ static IrExpr *solo(Ctx *X, int which, Pos pos) {
  * one after the other, each 16-byte aligned.  Both the exchange and the
  * tile sizes depend on block_dim, so such a module is compiled per block
  * size (kc_result.block; Note [block_dim] in runtime/module.c). */
-static bool exchanges(Ctx *X, int which, Pos pos) {
-  if (X->C->block == 0) {
-    solo_mark(X, which, pos);
-    return false;
-  }
+void check_exchange(Ctx *X, const char *what, Pos pos) {
   if (!X->C->solo_what) {
-    X->C->solo_what = which == 1 ? "wp.tile_from_thread" : "wp.tile";
+    X->C->solo_what = what;
     X->C->solo_pos = pos;
   }
   X->irf->uses_block = true;
   X->irf->uses_xchg = true;
   if (!X->irf->is_kernel && !X->C->xchg_in_func) {
     X->C->xchg_in_func = true;
+    X->C->solo_what = what;
     X->C->solo_pos = pos;
   }
+}
+
+static bool exchanges(Ctx *X, int which, Pos pos) {
+  if (X->C->block == 0) {
+    solo_mark(X, which, pos);
+    return false;
+  }
+  check_exchange(X, solo_name(which), pos);
   return true;
 }
 
 /* This thread's v into the exchange buffer's region at byte off; returns
  * the end of the region (Note [block exchange]). */
-static int xchg_put(Ctx *X, IrExpr *v, int off, Pos pos) {
+int check_xchg_put(Ctx *X, IrExpr *v, int off, Pos pos) {
   Compiler *C = X->C;
   IrExpr **a = arena_alloc(C, sizeof(IrExpr *));
   a[0] = v;
@@ -2337,7 +2346,7 @@ static int xchg_put(Ctx *X, IrExpr *v, int off, Pos pos) {
 }
 
 /* Thread k's value of type t in the region at byte off. */
-static IrExpr *xchg_get(Ctx *X, const Type *t, IrExpr *k, int off) {
+IrExpr *check_xchg_get(Ctx *X, const Type *t, IrExpr *k, int off) {
   IrExpr **a = arena_alloc(X->C, sizeof(IrExpr *));
   a[0] = k;
   IrExpr *e = ir_call(X->C, BI_XCHG_GET, t, 1, a);
@@ -2367,11 +2376,11 @@ static IrExpr *tile_gather(Ctx *X, IrExpr *x, bool keep, Pos pos,
   int nd = whole ? 1 : mat ? 3 : 2;
   IrVar *t = tile_new(X, tile_type(X, whole ? xt : ty_scalar(xt->sc), nd,
                                    dims, pos, fn), pos);
-  xchg_put(X, x, 0, pos);
+  check_xchg_put(X, x, 0, pos);
   TLoop L;
   loop_open(X, &L, &dims[nd - 1], 1, pos);
   IrVar *lane = L.ctr[0];
-  IrVar *v = temp_of(X, "x", xchg_get(X, xt, ir_ref(C, lane), 0), pos);
+  IrVar *v = temp_of(X, "x", check_xchg_get(X, xt, ir_ref(C, lane), 0), pos);
   for (int i = 0; i < (whole ? 1 : xt->rows); i++)
     for (int j = 0; j < (mat ? xt->cols : 1); j++) {
       IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 3);
@@ -2542,8 +2551,8 @@ static IrExpr *tile_from_thread(Ctx *X, Node *call, const char *fn) {
     IrVar *src = temp_of(X, "src", ti->ty->sc == KERN_SCALAR_INT32
                                        ? ti : ir_cast(C, t_i32(), ti),
                          in->pos);
-    xchg_put(X, ir_ref(C, val), 0, call->pos);
-    val = temp_of(X, "bcast", xchg_get(X, v->ty, ir_ref(C, src), 0),
+    check_xchg_put(X, ir_ref(C, val), 0, call->pos);
+    val = temp_of(X, "bcast", check_xchg_get(X, v->ty, ir_ref(C, src), 0),
                   call->pos);
   }
   TLoop L;
@@ -3138,6 +3147,50 @@ static IrExpr *tile_axpy(Ctx *X, Node *call, const char *fn) {
   return ir_expr(C, E_CONST, &ty_void);
 }
 
+/* tile_scatter_add/_masked where the block's threads exchange values
+ * (Note [block exchange]): every thread puts its indices, value and
+ * has_value, then applies the block's updates to its copy of the tile in
+ * lane order, one of the orders Warp's atomics may take (colliding writes
+ * of tile_scatter_masked are undefined in Warp). */
+static IrExpr *scatter_block(Ctx *X, IrVar *t, IrExpr **ix, IrExpr *v,
+                             IrExpr *h, bool add, Pos pos) {
+  Compiler *C = X->C;
+  int nd = t->ty->ndim, off[6], end = 0;
+  for (int k = 0; k < nd; k++) {
+    off[k] = end;
+    end = check_xchg_put(X, ix[k], end, pos);
+  }
+  off[nd] = end;
+  end = check_xchg_put(X, v, end, pos);
+  off[nd + 1] = end;
+  check_xchg_put(X, ir_cast(C, t_i32(), h), end, pos);
+  int dims[1] = {C->block};
+  TLoop L;
+  loop_open(X, &L, dims, 1, pos);
+  IrStmt *s = ir_stmt(C, S_IF, pos);
+  s->a = ir_binary(C, OP_NE, t_bool(),
+                   check_xchg_get(X, t_i32(), ir_ref(C, L.ctr[0]), off[nd + 1]),
+                   ci(X, 0));
+  IrStmt **save = X->tail;
+  X->tail = &s->body;
+  IrExpr **at = arena_alloc(C, sizeof(IrExpr *) * 4);
+  IrExpr **at2 = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int k = 0; k < nd; k++) {
+    IrVar *iv = temp_of(X, "ix", check_xchg_get(X, t_i32(), ir_ref(C, L.ctr[0]),
+                                          off[k]), pos);
+    at[k] = ir_ref(C, iv);
+    at2[k] = ir_ref(C, iv);
+  }
+  IrExpr *nv = check_xchg_get(X, v->ty, ir_ref(C, L.ctr[0]), off[nd]);
+  if (add)
+    nv = check_tile_elem_op(X, OP_ADD, load_at(X, t, at2, nd, pos), nv, pos);
+  check_emit(X, store_at(X, t, at, nd, nv, pos));
+  X->tail = save;
+  check_emit(X, s);
+  loop_close(X, &L);
+  return ir_expr(C, E_CONST, &ty_void);
+}
+
 /* wp.tile_scatter_add(a, i[, j[, k]], value, has_value, atomic=True) and
  * tile_scatter_masked(a, i[, j[, k]], value, has_value): this thread's
  * value added to (written at) a[i, ...] when has_value; a block of one
@@ -3181,6 +3234,8 @@ static IrExpr *tile_scatter(Ctx *X, Node *call, const char *fn, bool add) {
     at = hn->next;
   if (at)
     bool_const(X, at, true, fn, "atomic");
+  if (exchanges(X, add ? 2 : 3, call->pos))
+    return scatter_block(X, t, ix, v, h, add, call->pos);
   IrStmt *s = ir_stmt(C, S_IF, call->pos);
   s->a = h;
   IrStmt **save = X->tail;
