@@ -2326,10 +2326,25 @@ static bool exchanges(Ctx *X, int which, Pos pos) {
   return true;
 }
 
+/* The type a value of type t is exchanged as: float16 (scalars, vectors,
+ * matrices) as float32, exactly, since the emitters compute halves
+ * through float and keep no half-typed calls; others as they are. */
+static const Type *xchg_wide(Compiler *C, const Type *t) {
+  if ((t->kind != TY_SCALAR && t->kind != TY_VEC && t->kind != TY_MAT) ||
+      t->sc != KERN_SCALAR_FLOAT16)
+    return t;
+  kern_scalar f = KERN_SCALAR_FLOAT32;
+  return t->kind == TY_SCALAR ? ty_scalar(f)
+         : t->kind == TY_VEC ? ty_vec(C, f, t->rows)
+                             : ty_mat(C, f, t->rows, t->cols);
+}
+
 /* This thread's v into the exchange buffer's region at byte off; returns
  * the end of the region (Note [block exchange]). */
 int check_xchg_put(Ctx *X, IrExpr *v, int off, Pos pos) {
   Compiler *C = X->C;
+  if (xchg_wide(C, v->ty) != v->ty)
+    v = ir_cast(C, xchg_wide(C, v->ty), v);
   IrExpr **a = arena_alloc(C, sizeof(IrExpr *));
   a[0] = v;
   IrExpr *e = ir_call(C, BI_XCHG_PUT, &ty_void, 1, a);
@@ -2349,9 +2364,10 @@ int check_xchg_put(Ctx *X, IrExpr *v, int off, Pos pos) {
 IrExpr *check_xchg_get(Ctx *X, const Type *t, IrExpr *k, int off) {
   IrExpr **a = arena_alloc(X->C, sizeof(IrExpr *));
   a[0] = k;
-  IrExpr *e = ir_call(X->C, BI_XCHG_GET, t, 1, a);
+  const Type *w = xchg_wide(X->C, t);
+  IrExpr *e = ir_call(X->C, BI_XCHG_GET, w, 1, a);
   e->ival = (uint64_t)off;
-  return e;
+  return w != t ? ir_cast(X->C, t, e) : e;
 }
 
 static IrExpr *comp(Ctx *X, IrExpr *v, int i, int j) {

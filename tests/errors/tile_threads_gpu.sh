@@ -1,5 +1,5 @@
 #!/bin/sh
-# wp.tile(x) and wp.tile_from_thread on CUDA and OpenCL (issue #24): the
+# The threads' own values on CUDA and OpenCL (issue #24): the
 # block's threads exchange their values through shared memory, in a module
 # compiled per block_dim (Note [block exchange] in src/lower/check_tile.c,
 # Note [block specialisation] in src/runtime/module.c).
@@ -9,9 +9,10 @@
 #   - on OpenCL (PoCL: real work-groups), a kernel whose results depend on
 #     block_dim gives NumPy's answer at block_dim 32, 64 and 256, and the
 #     CPU's at block_dim 1;
-#   - tile_scatter_add/_masked and tile stacks, still a block of one
-#     thread's, are refused on CUDA and OpenCL with an error at the call
-#     naming the builtin, and compile for C (tile stacks for Vulkan too).
+#     the kernel covers wp.tile(x), tile_from_thread, tile_scatter_add and a
+#     tile stack's push and pop (the block's operations in lane order);
+#   - tile_stack.py compiles for every target (NVRTC accepts its CUDA);
+#   - wp.tile(x) in a @wp.func is refused on CUDA and OpenCL, at the call.
 # usage: tile_threads_gpu.sh KERN SRCDIR [NVRTC_CHECK]
 set -u
 KERN=$1; SRC=$2; NVRTC=${3:-}
@@ -44,10 +45,19 @@ def blk(a: wp.array(dtype=float), out: wp.array2d(dtype=float)):
     out[i, 2] = wp.untile(t * 3.0)
     v = wp.vec2(a[i], 1.0)
     out[i, 3] = wp.tile_max(wp.tile(v))[0]
+    sc = wp.tile_zeros(shape=4, dtype=float)
+    wp.tile_scatter_add(sc, i % 4, a[i], True)
+    out[i, 4] = sc[i % 4]
+    s = wp.tile_stack(capacity=16, dtype=float)
+    slot = wp.tile_stack_push(s, a[i], i % 2 == 0)
+    out[i, 5] = float(slot)
+    pv, sl = wp.tile_stack_pop(s)
+    out[i, 6] = float(sl)
+    out[i, 7] = pv
 PY
 run() { # BACKEND BLOCK OUT
   "$KERN" run "$T/blk.py" blk --dim 512 --block-dim "$2" --backend "$1" --quiet \
-    a='arange(float32,512)' out='zeros(float32,512,4)' --save out="$3" >"$T/log" 2>&1 ||
+    a='arange(float32,512)' out='zeros(float32,512,8)' --save out="$3" >"$T/log" 2>&1 ||
     { echo "FAIL: $1 block_dim $2:"; cat "$T/log"; fail=1; }
 }
 if "$KERN" devices 2>/dev/null | grep -q '^opencl: available'; then
@@ -59,8 +69,17 @@ import numpy as np
 o, b = np.load(sys.argv[1]), int(sys.argv[2])
 i = np.arange(512, dtype=np.float32)
 first = (i // b) * b
+lane = i - first
+# scatter-add: the block's a[j] with j % 4 == i % 4
+sc = np.array([sum(j for j in range(int(f), int(f) + b) if j % 4 == x % 4)
+               for f, x in zip(first, i)])
+# the even lanes push in lane order, the stack keeps 16; each lane pops one
+c = min((b + 1) // 2, 16)
+slot = np.where((lane % 2 == 0) & (lane // 2 < 16), lane // 2, -1)
+got = np.where(lane < c, c - 1 - lane, -1)
+pv = np.where(lane < c, first + 2 * (c - 1 - lane), 0)
 want = np.stack([first * b + b * (b - 1) / 2, 2 * (first + b - 1), 3 * i,
-                 np.maximum(first + b - 1, 1.0)], axis=1)
+                 np.maximum(first + b - 1, 1.0), sc, slot, got, pv], axis=1)
 if not np.array_equal(o, want.astype(np.float32)):
     bad = np.argwhere(o != want)[0]
     print("FAIL: opencl block_dim %d: out%s = %s, NumPy %s" % (b, list(bad), o[tuple(bad)], want[tuple(bad)]))
@@ -74,26 +93,38 @@ PY
 else
   echo "tile_threads_gpu: no OpenCL device, runs skipped"
 fi
-# refused FILE WHAT MESSAGE: CUDA and OpenCL refuse FILE with MESSAGE
-refused() {
-  for target in cuda opencl; do
-    if "$KERN" compile "$1" --target $target -o "$T/out" 2>"$T/err"; then
-      echo "FAIL: $target compiled $2"; fail=1; continue
-    fi
-    grep -q "$3" "$T/err" ||
-      { echo "FAIL: $target: wrong diagnostic for $2:"; cat "$T/err"; fail=1; }
-  done
-}
-F=$SRC/tests/conformance/tile_threads.py
-# tile_scatter_add alone
-grep -v 'wp.tile(\|untile(\|um\[\|tile_reshape(tv\|tile_sum(tm)\|tile_from_thread\|out\[i, 0:1\]\|out\[i, 6\]' "$F" >"$T/sc.py"
-refused "$T/sc.py" "wp.tile_scatter_add" "sc.py:[0-9]*:8: error: wp.tile_scatter_add collects the values of the threads of a block: not supported on CUDA and OpenCL yet"
-"$KERN" compile "$F" --target c -o "$T/out.c" || { echo "FAIL: the C target refused it"; fail=1; }
-S=$SRC/tests/conformance/tile_stack.py
-line=$(grep -n 's = wp.tile_stack(' "$S" | cut -d: -f1)
-refused "$S" "wp.tile_stack" "tile_stack.py:$line:12: error: wp.tile_stack collects the values of the threads of a block"
-for target in c vulkan; do
-  "$KERN" compile "$S" --target $target -o "$T/out" || { echo "FAIL: the $target target refused wp.tile_stack"; fail=1; }
+for target in c vulkan opencl cuda; do
+  "$KERN" compile "$SRC/tests/conformance/tile_stack.py" --target $target -o "$T/stack.$target" ||
+    { echo "FAIL: the $target target refused wp.tile_stack"; fail=1; }
 done
-[ $fail = 0 ] && echo "tile_threads_gpu: wp.tile(x) and tile_from_thread on CUDA and OpenCL; scatters and tile stacks refused there, compiled for C (and tile stacks for Vulkan)"
+if [ -n "$NVRTC" ] && [ -x "$NVRTC" ]; then
+  cp "$T/stack.cuda" "$T/stack.cu"
+  "$NVRTC" "$T/stack.cu" >"$T/nvrtc" 2>&1; rc=$?
+  [ $rc = 0 ] || [ $rc = 77 ] || { echo "FAIL: NVRTC rejects tile_stack's CUDA:"; cat "$T/nvrtc"; fail=1; }
+fi
+# an exchange in a @wp.func: refused on CUDA and OpenCL, at the call
+cat >"$T/fn.py" <<'PY'
+import warp as wp
+
+
+@wp.func
+def gather(x: float):
+    return wp.tile_sum(wp.tile(x))[0]
+
+
+@wp.kernel
+def fn(a: wp.array(dtype=float)):
+    i = wp.tid()
+    a[i] = gather(a[i])
+PY
+for target in cuda opencl; do
+  if "$KERN" compile "$T/fn.py" --target $target -o "$T/out" 2>"$T/err"; then
+    echo "FAIL: $target compiled wp.tile(x) in a @wp.func"; fail=1
+  else
+    grep -q "fn.py:6:27: error: wp.tile in a @wp.func: on CUDA and OpenCL the threads of a block exchange values in a kernel's own body only" "$T/err" ||
+      { echo "FAIL: $target: wrong diagnostic for wp.tile(x) in a @wp.func:"; cat "$T/err"; fail=1; }
+  fi
+done
+"$KERN" compile "$T/fn.py" --target c -o "$T/out.c" || { echo "FAIL: the C target refused wp.tile(x) in a @wp.func"; fail=1; }
+[ $fail = 0 ] && echo "tile_threads_gpu: wp.tile(x), tile_from_thread, the scatters and tile stacks on CUDA and OpenCL"
 exit $fail
