@@ -174,10 +174,6 @@ struct Compiler {
   int block;
   int xbuf;
   bool xchg_in_func; /* an exchange in a @wp.func: refused there (no_gpu) */
-  /* with block: the first call kept for a block of one thread (tile
-   * stacks, the scatters), refused there (no_gpu) */
-  const char *solo_left;
-  Pos solo_left_pos;
 };
 
 _Noreturn void diag_error(Compiler *C, Pos pos, const char *fmt, ...)

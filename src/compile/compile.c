@@ -376,12 +376,6 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
           "block: on CUDA and OpenCL the module must be compiled for the "
           "launch's block_dim (issue #24)", C->path, C->solo_pos.line,
           C->solo_pos.col, C->solo_what));
-    else if (C->solo_left)
-      out->no_gpu = dup_or_oom(C, arena_printf(C,
-          "%s:%d:%d: error: %s collects the values of the threads of a "
-          "block: not supported on CUDA and OpenCL yet, only where a block "
-          "is one thread, the CPU (issue #24)", C->path,
-          C->solo_left_pos.line, C->solo_left_pos.col, C->solo_left));
     else if (C->xchg_in_func)
       out->no_gpu = dup_or_oom(C, arena_printf(C,
           "%s:%d:%d: error: %s in a @wp.func: on CUDA and OpenCL the threads "

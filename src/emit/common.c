@@ -2130,13 +2130,15 @@ static void emit_call(Emit *E, Buf *b, IrExpr *e) {
       return;
     }
     if (e->bi == BI_TILE_SOLO) { /* lower/check_tile.c */
-      /* the runtime refuses it where a block has more threads
-       * (kc_result.no_gpu); compiled elsewhere, the code says so */
+      /* CUDA and OpenCL compiled for no block size (kc_options.block):
+       * the runtime refuses the module (kc_result.no_gpu), and the code
+       * says so */
       if ((E->T->id == KERN_TARGET_CUDA || E->T->id == KERN_TARGET_OPENCL) &&
           emit_need(E, "kern_no_gpu"))
         emit_pre(E, "kern_no_gpu", "#error kern: %s collects the values of "
-                 "the threads of a block (not supported on CUDA and OpenCL "
-                 "yet)\n", E->C->solo_what ? E->C->solo_what : "wp.tile");
+                 "the threads of a block (compile the module for the "
+                 "launch's block size)\n",
+                 E->C->solo_what ? E->C->solo_what : "wp.tile");
       buf_puts(b, "((int32_t)0)");
       return;
     }

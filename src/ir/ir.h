@@ -295,8 +295,8 @@ enum {
   BI_TILE_LANE,              /* the thread's index in its block (int32; 0 on
                                 the CPU): lower/check_tile.c */
   BI_TILE_SOLO,              /* 0 (int32) where a block is one thread, the C
-                                target; CUDA and OpenCL refuse it (the threads
-                                would exchange values): wp.tile(x),
+                                target and Vulkan; CUDA and OpenCL exchange
+                                values instead (BI_XCHG_*): wp.tile(x),
                                 tile_from_thread, tile_scatter_add/_masked,
                                 lower/check_tile.c; ival 0 to 3 says which */
   BI_XCHG_PUT,               /* (v): this thread's v into the block's

@@ -2274,12 +2274,6 @@ static void solo_mark(Ctx *X, int which, Pos pos) {
     X->C->solo_what = what;
     X->C->solo_pos = pos;
   }
-  if (X->C->block && !X->C->solo_left) {
-    /* compiled for a block of threads but kept for a block of one: the
-     * runtime refuses it there (kc_result.no_gpu) */
-    X->C->solo_left = what;
-    X->C->solo_left_pos = pos;
-  }
 }
 
 static IrExpr *solo(Ctx *X, int which, Pos pos) {

@@ -6,9 +6,10 @@
 #   - tile_threads_block.py compiles for CUDA (NVRTC accepts it where it is
 #     loadable) and OpenCL, the OpenCL kernel with reqd_work_group_size and
 #     its __local exchange buffer;
-#   - on OpenCL (PoCL: real work-groups), a kernel whose results depend on
-#     block_dim gives NumPy's answer at block_dim 32, 64 and 256, and the
-#     CPU's at block_dim 1;
+#   - on OpenCL (PoCL: real work-groups) and CUDA where they are (BACKENDS
+#     picks; PYTHON is a python3 with NumPy), a kernel whose results depend
+#     on block_dim gives NumPy's answer at block_dim 32, 64 and 256, and
+#     the CPU's at block_dim 1;
 #     the kernel covers wp.tile(x), tile_from_thread, tile_scatter_add and a
 #     tile stack's push and pop (the block's operations in lane order);
 #   - tile_stack.py compiles for every target (NVRTC accepts its CUDA);
@@ -60,13 +61,16 @@ run() { # BACKEND BLOCK OUT
     a='arange(float32,512)' out='zeros(float32,512,8)' --save out="$3" >"$T/log" 2>&1 ||
     { echo "FAIL: $1 block_dim $2:"; cat "$T/log"; fail=1; }
 }
-if "$KERN" devices 2>/dev/null | grep -q '^opencl: available'; then
+for be in ${BACKENDS:-opencl cuda}; do
+  if ! "$KERN" devices 2>/dev/null | grep -q "^$be: available"; then
+    echo "tile_threads_gpu: no $be device, its runs skipped"; continue
+  fi
   for bd in 32 64 256; do
-    run opencl $bd "$T/o$bd.npy"
-    /usr/bin/python3 - "$T/o$bd.npy" $bd <<'PY' || fail=1
+    run $be $bd "$T/o$bd.npy"
+    "${PYTHON:-/usr/bin/python3}" - "$T/o$bd.npy" $bd $be <<'PY' || fail=1
 import sys
 import numpy as np
-o, b = np.load(sys.argv[1]), int(sys.argv[2])
+o, b, be = np.load(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 i = np.arange(512, dtype=np.float32)
 first = (i // b) * b
 lane = i - first
@@ -82,17 +86,15 @@ want = np.stack([first * b + b * (b - 1) / 2, 2 * (first + b - 1), 3 * i,
                  np.maximum(first + b - 1, 1.0), sc, slot, got, pv], axis=1)
 if not np.array_equal(o, want.astype(np.float32)):
     bad = np.argwhere(o != want)[0]
-    print("FAIL: opencl block_dim %d: out%s = %s, NumPy %s" % (b, list(bad), o[tuple(bad)], want[tuple(bad)]))
+    print("FAIL: %s block_dim %d: out%s = %s, NumPy %s" % (be, b, list(bad), o[tuple(bad)], want[tuple(bad)]))
     sys.exit(1)
-print("tile_threads_gpu: opencl block_dim %d agrees with NumPy" % b)
+print("tile_threads_gpu: %s block_dim %d agrees with NumPy" % (be, b))
 PY
   done
-  run opencl 1 "$T/o1.npy"; run cpu 1 "$T/c1.npy"
-  cmp -s "$T/o1.npy" "$T/c1.npy" && echo "tile_threads_gpu: opencl block_dim 1 agrees with the CPU" ||
-    { echo "FAIL: opencl block_dim 1 differs from the CPU"; fail=1; }
-else
-  echo "tile_threads_gpu: no OpenCL device, runs skipped"
-fi
+  run $be 1 "$T/o1.npy"; run cpu 1 "$T/c1.npy"
+  cmp -s "$T/o1.npy" "$T/c1.npy" && echo "tile_threads_gpu: $be block_dim 1 agrees with the CPU" ||
+    { echo "FAIL: $be block_dim 1 differs from the CPU"; fail=1; }
+done
 for target in c vulkan opencl cuda; do
   "$KERN" compile "$SRC/tests/conformance/tile_stack.py" --target $target -o "$T/stack.$target" ||
     { echo "FAIL: the $target target refused wp.tile_stack"; fail=1; }
