@@ -412,7 +412,23 @@ kern_status kern_compile_source(kern_context *h, const char *name,
    * module kern_kernel_adjoint (kern_kernel_tangent) builds, for target T. */
   char base[32];
   const char *plus = strchr(target, '+'), *diff = NULL;
-  int tangent = 0;
+  int tangent = 0, block = 0;
+  /* "T+block:N": for CUDA and OpenCL, the module for block size N where
+   * its threads exchange values (Note [block specialisation]) */
+  if (plus && strncmp(plus, "+block:", 7) == 0) {
+    char *end;
+    long n = strtol(plus + 7, &end, 10);
+    if (end == plus + 7 || *end || n < 1 || n > 1024 ||
+        (size_t)(plus - target) >= sizeof base)
+      return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                         "bad target '%s' (expected TARGET+block:N, N from 1 "
+                         "to 1024)", target);
+    memcpy(base, target, (size_t)(plus - target));
+    base[plus - target] = 0;
+    target = base;
+    plus = NULL;
+    block = (int)n;
+  }
   if (plus) {
     if (strncmp(plus, "+adjoint:", 9) == 0) diff = plus + 9;
     else if (strncmp(plus, "+tangent:", 9) == 0) diff = plus + 9, tangent = 1;
@@ -455,7 +471,8 @@ kern_status kern_compile_source(kern_context *h, const char *name,
   if (!ctx->memo) ctx->memo = kern__memo_new();
   kc_options opts = {kern__debug_enabled(ctx), 0, compact, ctx->opts.no_native, ptx,
                      kern__expand_enabled(), diff, tangent,
-                     diff ? 0 : kern__target_block((kern__target)t)};
+                     diff || !kern__target_block((kern__target)t) ? 0
+                     : block ? block : kern__target_block((kern__target)t)};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile_memo(name, source ? source : "", length,

@@ -5,7 +5,8 @@
 # Note [block specialisation] in src/runtime/module.c).
 #   - tile_threads_block.py compiles for CUDA (NVRTC accepts it where it is
 #     loadable) and OpenCL, the OpenCL kernel with reqd_work_group_size and
-#     its __local exchange buffer;
+#     its __local exchange buffer, for 256 threads or kern compile
+#     --block-dim's;
 #   - on OpenCL (PoCL: real work-groups) and CUDA where they are (BACKENDS
 #     picks; PYTHON is a python3 with NumPy), a kernel whose results depend
 #     on block_dim gives NumPy's answer at block_dim 32, 64 and 256, and
@@ -27,6 +28,14 @@ grep -q 'reqd_work_group_size(256, 1, 1)' "$T/b.cl" && grep -q '__local unsigned
 "$KERN" compile "$B" --target cuda -o "$T/b.cu" || { echo "FAIL: cuda refused wp.tile(x)"; fail=1; }
 grep -q '__launch_bounds__(256)' "$T/b.cu" && grep -q '__shared__ __align__(16) unsigned char k_xbuf' "$T/b.cu" ||
   { echo "FAIL: the CUDA kernel has no launch bounds or exchange buffer"; fail=1; }
+# kern compile --block-dim N: the code for blocks of N
+"$KERN" compile "$B" --target opencl --block-dim 64 -o "$T/b64.cl" &&
+  grep -q 'reqd_work_group_size(64, 1, 1)' "$T/b64.cl" ||
+  { echo "FAIL: kern compile --block-dim 64 did not compile for blocks of 64"; fail=1; }
+"$KERN" compile "$B" --target c --block-dim 64 -o "$T/b.c" 2>"$T/err" &&
+  { echo "FAIL: kern compile took --block-dim for the C target"; fail=1; }
+grep -q "error: --block-dim is for --target cuda or opencl, not 'c'" "$T/err" ||
+  { echo "FAIL: wrong diagnostic for --block-dim with the C target:"; cat "$T/err"; fail=1; }
 if [ -n "$NVRTC" ] && [ -x "$NVRTC" ]; then
   "$NVRTC" "$T/b.cu" >"$T/nvrtc" 2>&1; rc=$?
   [ $rc = 0 ] || [ $rc = 77 ] || { echo "FAIL: NVRTC rejects the CUDA:"; cat "$T/nvrtc"; fail=1; }
