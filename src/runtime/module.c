@@ -889,7 +889,9 @@ static kern_status read_args(kern_context *ctx, const kc_kernel *info,
  * asked, or 256 (Warp's CUDA default) for a kernel that uses tiles or
  * wp.block_dim() when none was asked; other kernels keep the backend's own
  * launch shape.  kern_kernel_block_dim says which, for wp.launch_tiled's
- * last dimension (kern run --tiled, the Python package). */
+ * last dimension (kern run --tiled, the Python package).  A module whose
+ * threads exchange values runs one module per block size there (Note
+ * [block specialisation]). */
 static int64_t launch_block(const kern_kernel *k) {
   if (k->block_dim > 0) return k->block_dim;
   return k->info->uses_block ? -1 : 0; /* -1: the backend's default */
