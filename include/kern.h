@@ -584,7 +584,10 @@ KERN_API kern_status kern_module_wait_final(kern_module *m);
  * ("c+adjoint:saxpy") is the module holding only kernel K's adjoint,
  * adj_K, as kern_kernel_adjoint builds it; "+tangent:K" its tangent,
  * tan_K (kern_kernel_tangent); a kernel without one is KERN_ERROR_COMPILE
- * naming what has no rule at its line.
+ * naming what has no rule at its line.  "cuda+block:N", "opencl+block:N"
+ * and "cuda-compact+block:N" (N from 1 to 1024) compile for launches of
+ * block size N where the block's threads exchange values (wp.tile(x) and
+ * the rest); without it, for 256, the default block size.
  * *out is malloc'd; the caller frees it with kern_free(). */
 KERN_API kern_status kern_compile_source(kern_context *ctx, const char *name,
                                          const char *source, size_t length,

@@ -95,7 +95,7 @@ static const char help_devices[] =
 static const char help_compile[] =
     "Usage: kern compile FILE [--target c|cuda|opencl|vulkan|ptx] [-o OUT] [--debug]\n"
     "                         [--compact] [--sm N] [--no-native] [--expand]\n"
-    "                         [--adjoint K | --tangent K]\n"
+    "                         [--adjoint K | --tangent K] [--block-dim N]\n"
     "\n"
     "Translates every kernel in the Warp source FILE and prints the generated\n"
     "code, without building or running it.\n"
@@ -107,6 +107,11 @@ static const char help_compile[] =
     "                   module outside it is an error naming the first\n"
     "                   construct the tier does not cover)\n"
     "  --sm N           ptx only: the GPU architecture sm_N (default 90)\n"
+    "  --block-dim N    cuda and opencl: the launch's block size, 1 to 1024\n"
+    "                   (default 256), where the block's threads exchange\n"
+    "                   values (wp.tile(x), tile_from_thread, the scatters,\n"
+    "                   tile stacks); the runtime compiles such a module per\n"
+    "                   block size\n"
     "  -o, --output OUT write to OUT instead of stdout, through a new unique\n"
     "                   temporary file beside OUT renamed over it, so OUT is\n"
     "                   never half-written\n"
@@ -551,7 +556,7 @@ static int cmd_devices(int argc, char **argv) {
 
 static int cmd_compile(int argc, char **argv) {
   const char *file = NULL, *target = "c", *out = NULL, *sm = NULL;
-  const char *adjoint = NULL, *tangent = NULL;
+  const char *adjoint = NULL, *tangent = NULL, *block_dim = NULL;
   int only_args = 0, debug = 0, compact = 0, no_native = 0, expand = 0;
 
   for (int i = 1; i < argc; i++) {
@@ -586,7 +591,8 @@ static int cmd_compile(int argc, char **argv) {
           (r = opt_value(argc, argv, &i, "--output", "-o", &out)) ||
           (r = opt_value(argc, argv, &i, "--sm", NULL, &sm)) ||
           (r = opt_value(argc, argv, &i, "--adjoint", NULL, &adjoint)) ||
-          (r = opt_value(argc, argv, &i, "--tangent", NULL, &tangent))) {
+          (r = opt_value(argc, argv, &i, "--tangent", NULL, &tangent)) ||
+          (r = opt_value(argc, argv, &i, "--block-dim", NULL, &block_dim))) {
         if (r < 0) return usage("compile", "%s needs a value", a);
         continue;
       }
@@ -635,6 +641,23 @@ static int cmd_compile(int argc, char **argv) {
     snprintf(diff_target, sizeof diff_target, "%s+%s:%s", target,
              adjoint ? "adjoint" : "tangent", k);
     target = diff_target;
+  }
+
+  /* the library's target+block:N form (kern_compile_source) */
+  char block_target[64];
+  if (block_dim) {
+    char *end;
+    long n = strtol(block_dim, &end, 10);
+    if (strcmp(target, "cuda") && strcmp(target, "opencl"))
+      return usage("compile", "--block-dim is for --target cuda or opencl, "
+                   "not '%s'", target);
+    if (end == block_dim || *end || n < 1 || n > 1024)
+      return usage("compile", "--block-dim '%s' is not an integer from 1 to "
+                   "1024", block_dim);
+    snprintf(block_target, sizeof block_target, "%s+block:%ld",
+             compact ? "cuda-compact" : target, n);
+    target = block_target;
+    compact = 0;
   }
 
   size_t len;

@@ -167,6 +167,13 @@ struct Compiler {
    * solo_what names it (NULL: none), solo_pos is where; kc_result.no_gpu. */
   const char *solo_what;
   Pos solo_pos;
+  /* kc_options.block: the threads of a block where they exchange values
+   * through the block's shared memory (0: a block is one thread), and
+   * the bytes of that exchange buffer the module needs (Note [block
+   * exchange] in lower/check_tile.c). */
+  int block;
+  int xbuf;
+  bool xchg_in_func; /* an exchange in a @wp.func: refused there (no_gpu) */
 };
 
 _Noreturn void diag_error(Compiler *C, Pos pos, const char *fmt, ...)

@@ -46,6 +46,12 @@ typedef struct kc_options {
   /* Forward mode (Note [tangent] in ir/adjoint.c): with adjoint set, the
    * module holds the kernel "tan_NAME" instead (kern_kernel_tangent). */
   int tangent;
+  /* CUDA and OpenCL: the launch's block size the module is compiled for,
+   * where the block's threads exchange values (wp.tile(x) and the rest,
+   * Note [block exchange] in lower/check_tile.c); 0: a block is one
+   * thread, and a module that exchanges values cannot run there
+   * (kc_result.no_gpu). */
+  int block;
 } kc_options;
 
 #endif

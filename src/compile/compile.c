@@ -282,7 +282,7 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
   C->path = name ? name : "<string>";
   C->src = src;
   C->len = len;
-  static const kc_options dflt = {0, 0, 0, 0, 0, 0, NULL, 0};
+  static const kc_options dflt = {0, 0, 0, 0, 0, 0, NULL, 0, 0};
   const kc_options *volatile o = opts ? opts : &dflt;
 
   kern_status st = KERN_SUCCESS;
@@ -298,6 +298,7 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
     return out->error ? KERN_ERROR_COMPILE : KERN_ERROR_OUT_OF_MEMORY;
   }
   C->no_native = o->no_native != 0;
+  C->block = o->block > 0 ? o->block : 0;
   if (setjmp(C->jmp) == 0) {
     parse_file(C);
     IrModule *m = lower_module(C);
@@ -371,12 +372,18 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
           "variable's address there belongs to the private or global "
           "address space and does not survive a round trip through a uint64",
           C->path, m->addr_pos.line, m->addr_pos.col));
-    if (C->solo_what)
+    if (C->solo_what && C->block == 0)
       out->no_gpu = dup_or_oom(C, arena_printf(C,
           "%s:%d:%d: error: %s collects the values of the threads of a "
-          "block: not supported on CUDA and OpenCL yet, only where a block "
-          "is one thread, the CPU (issue #24)", C->path, C->solo_pos.line,
+          "block: on CUDA and OpenCL the module must be compiled for the "
+          "launch's block_dim (issue #24)", C->path, C->solo_pos.line,
           C->solo_pos.col, C->solo_what));
+    else if (C->xchg_in_func)
+      out->no_gpu = dup_or_oom(C, arena_printf(C,
+          "%s:%d:%d: error: %s in a @wp.func: on CUDA and OpenCL the threads "
+          "of a block exchange values in a kernel's own body only (issue #24)",
+          C->path, C->solo_pos.line, C->solo_pos.col, C->solo_what));
+    out->block = C->solo_what ? C->block : 0;
     if (m->narray_names) {
       out->array_names = kern__calloc((size_t)m->narray_names, sizeof(char *));
       if (!out->array_names)

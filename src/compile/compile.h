@@ -173,6 +173,11 @@ typedef struct kc_result {
    * (Note [threads' values] in lower/check_tile.c); the runtime refuses
    * to load it or print its CUDA or OpenCL there. */
   char *no_gpu;
+  /* The module's threads exchange values (wp.tile(x) and the rest): on
+   * CUDA and OpenCL it is compiled per launch block size, this one
+   * (kc_options.block; Note [block exchange] in lower/check_tile.c); 0:
+   * it is not, or it was compiled for no block size. */
+  int block;
 } kc_result;
 
 /* Parses, checks, lowers and emits every kernel of one source file.

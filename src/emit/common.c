@@ -2083,6 +2083,43 @@ static void emit_operator(Emit *E, Buf *b, IrExpr *e) {
   }
 }
 
+/* BI_XCHG_PUT and BI_XCHG_GET: the block's exchange buffer k_xbuf, which
+ * the kernel declares (emit_xchg_buffer; Note [block exchange] in
+ * lower/check_tile.c). */
+static void emit_xchg(Emit *E, Buf *b, IrExpr *e) {
+  bool ocl = E->T->id == KERN_TARGET_OPENCL;
+  if (!ocl && E->T->id != KERN_TARGET_CUDA)
+    diag_error(E->C, e->pos, "internal: a block exchange for a target "
+                             "without blocks");
+  bool put = e->bi == BI_XCHG_PUT;
+  const char *bar = ocl ? "barrier(CLK_LOCAL_MEM_FENCE)" : "__syncthreads()";
+  const char *T = emit_ctype(E, put ? e->args[0]->ty : e->ty);
+  buf_printf(b, "(%s%s((%s%s *)(k_xbuf + %d))[", put ? bar : "",
+             put ? ", " : "", ocl ? "__local " : "", T, (int)e->ival);
+  if (put)
+    buf_puts(b, ocl ? "get_local_id(0)" : "threadIdx.x");
+  else
+    emit_expr(E, b, e->args[0]);
+  buf_puts(b, "]");
+  if (put) {
+    buf_puts(b, " = ");
+    emit_expr(E, b, e->args[0]);
+    buf_printf(b, ", %s", bar);
+  }
+  buf_puts(b, ")");
+}
+
+void emit_xchg_buffer(Emit *E, IrFunc *f) {
+  if (!f->uses_xchg)
+    return;
+  if (E->T->id == KERN_TARGET_OPENCL)
+    emit_line(E, "__local unsigned char k_xbuf[%d] "
+                 "__attribute__((aligned(16)));", E->C->xbuf);
+  else
+    emit_line(E, "__shared__ __align__(16) unsigned char k_xbuf[%d];",
+              E->C->xbuf);
+}
+
 /* Calls of builtins (through their helpers), of user functions and of
  * the vector and matrix constructors. */
 static void emit_call(Emit *E, Buf *b, IrExpr *e) {
@@ -2092,14 +2129,20 @@ static void emit_call(Emit *E, Buf *b, IrExpr *e) {
       emit_fixed_call(E, b, e); /* fixed.c */
       return;
     }
+    if (e->bi == BI_XCHG_PUT || e->bi == BI_XCHG_GET) {
+      emit_xchg(E, b, e);
+      return;
+    }
     if (e->bi == BI_TILE_SOLO) { /* lower/check_tile.c */
-      /* the runtime refuses it where a block has more threads
-       * (kc_result.no_gpu); compiled elsewhere, the code says so */
+      /* CUDA and OpenCL compiled for no block size (kc_options.block):
+       * the runtime refuses the module (kc_result.no_gpu), and the code
+       * says so */
       if ((E->T->id == KERN_TARGET_CUDA || E->T->id == KERN_TARGET_OPENCL) &&
           emit_need(E, "kern_no_gpu"))
         emit_pre(E, "kern_no_gpu", "#error kern: %s collects the values of "
-                 "the threads of a block (not supported on CUDA and OpenCL "
-                 "yet)\n", E->C->solo_what ? E->C->solo_what : "wp.tile");
+                 "the threads of a block (compile the module for the "
+                 "launch's block size)\n",
+                 E->C->solo_what ? E->C->solo_what : "wp.tile");
       buf_puts(b, "((int32_t)0)");
       return;
     }

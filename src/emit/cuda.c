@@ -175,7 +175,13 @@ static void cuda_vector_loop(Emit *E, IrFunc *f, VecPlan *V) {
 static void cuda_kernel(Emit *E, IrFunc *f) {
   Buf sig;
   buf_init(&sig, E->C);
-  buf_printf(&sig, "extern \"C\" __global__ void %s(", f->symbol);
+  /* blocks of exactly the block size the module is compiled for (Note
+   * [block exchange] in lower/check_tile.c) */
+  if (f->uses_xchg)
+    buf_printf(&sig, "extern \"C\" __global__ void __launch_bounds__(%d) "
+                     "%s(", E->C->block, f->symbol);
+  else
+    buf_printf(&sig, "extern \"C\" __global__ void %s(", f->symbol);
   for (IrVar *p = f->params; p; p = p->next)
     if (p->ty->kind == TY_ARRAY && p->ty->indexed) /* emit/indexed.c */
       buf_printf(&sig, "%s %s_w, ", emit_indexed_warp_type(E, p->ty),
@@ -185,6 +191,7 @@ static void cuda_kernel(Emit *E, IrFunc *f) {
   buf_puts(&sig, "kern__dims k_dims) {");
   emit_line(E, "%s", sig.p);
   E->indent++;
+  emit_xchg_buffer(E, f);
   for (IrVar *p = f->params; p; p = p->next)
     if (p->ty->kind == TY_ARRAY && p->ty->indexed) {
       /* Warp's indexedarray_t (emit/indexed.c); no __restrict__: its data

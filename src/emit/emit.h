@@ -114,6 +114,10 @@ const char *emit_line_path(Emit *E, const char *s);
 
 /* common.c, for the targets */
 const char *emit_ctype(Emit *E, const Type *t);   /* C spelling of a value type */
+/* A CUDA or OpenCL kernel's declaration of its block's exchange buffer,
+ * where its threads exchange values (Note [block exchange] in
+ * lower/check_tile.c); nothing for other kernels. */
+void emit_xchg_buffer(Emit *E, IrFunc *f);
 const char *emit_tysig(Emit *E, const Type *t);   /* f32, v3f64, m33f32 */
 const char *emit_arrtype(Emit *E, const Type *arr);
 void emit_elem_size(Emit *E, const char *et, const Type *elem); /* struct of an array */

@@ -157,7 +157,13 @@ static void ocl_atomic(Emit *E, Buf *b, int bi, const Type *t,
 static void ocl_kernel(Emit *E, IrFunc *f) {
   Buf sig;
   buf_init(&sig, E->C);
-  buf_printf(&sig, "__kernel void %s(", f->symbol);
+  /* a block of exactly the block size the module is compiled for (Note
+   * [block exchange] in lower/check_tile.c) */
+  if (f->uses_xchg)
+    buf_printf(&sig, "__kernel __attribute__((reqd_work_group_size(%d, 1, 1))) "
+                     "void %s(", E->C->block, f->symbol);
+  else
+    buf_printf(&sig, "__kernel void %s(", f->symbol);
   for (IrVar *p = f->params; p; p = p->next) {
     if (p->ty->kind == TY_ARRAY && p->ty->indexed)
       emit_indexed_ocl_params(E, &sig, p); /* emit/indexed.c */
@@ -173,6 +179,7 @@ static void ocl_kernel(Emit *E, IrFunc *f) {
   for (IrAgg *g = f->aggs; g; g = g->next)
     emit_line(E, "__local %s k_sh%d[%d];", emit_ctype(E, g->ty), g->id,
               OCL_MAX_GROUP);
+  emit_xchg_buffer(E, f);
   for (IrVar *p = f->params; p; p = p->next) {
     if (p->ty->kind != TY_ARRAY)
       continue;

@@ -189,6 +189,8 @@ struct IrFunc {
   bool no_backward_module; /* ... and it came from the module option */
   bool uses_fp64, uses_atomics, uses_printf;
   bool uses_block;      /* wp.block_dim() or tiles (kc_kernel.uses_block) */
+  bool uses_xchg;       /* kernels: its threads exchange values (Note [block
+                           exchange] in lower/check_tile.c) */
   bool simple_loop;     /* body has no loops, calls with effects or atomics */
   bool has_effects;     /* functions: a call can be seen (stores, atomics,
                            printing, effectful calls); set by the lowering */
@@ -295,10 +297,15 @@ enum {
   BI_TILE_LANE,              /* the thread's index in its block (int32; 0 on
                                 the CPU): lower/check_tile.c */
   BI_TILE_SOLO,              /* 0 (int32) where a block is one thread, the C
-                                target; CUDA and OpenCL refuse it (the threads
-                                would exchange values): wp.tile(x),
+                                target and Vulkan; CUDA and OpenCL exchange
+                                values instead (BI_XCHG_*): wp.tile(x),
                                 tile_from_thread, tile_scatter_add/_masked,
                                 lower/check_tile.c; ival 0 to 3 says which */
+  BI_XCHG_PUT,               /* (v): this thread's v into the block's
+                                exchange buffer at byte ival, between two
+                                barriers (Note [block exchange] in
+                                lower/check_tile.c); CUDA and OpenCL */
+  BI_XCHG_GET,               /* (k): thread k's value there */
   BI_INTERNAL_COUNT
 };
 

@@ -304,6 +304,13 @@ int check_tstack_args(Ctx *X, IrExpr *arg, IrExpr **out);
 IrExpr *check_tile_binop(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
 IrExpr *check_tile_neg(Ctx *X, IrExpr *a, Pos pos);
 IrExpr *check_tile_elem_op(Ctx *X, int op, IrExpr *l, IrExpr *r, Pos pos);
+/* The block's threads exchange values here, for what (Note [block
+ * exchange] in check_tile.c; only where C->block > 0); this thread's v
+ * into the exchange buffer at byte off, returning the region's end; and
+ * thread k's value of type t from the region at off. */
+void check_exchange(Ctx *X, const char *what, Pos pos);
+int check_xchg_put(Ctx *X, IrExpr *v, int off, Pos pos);
+IrExpr *check_xchg_get(Ctx *X, const Type *t, IrExpr *k, int off);
 bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos);
 bool check_tile_unset_read(Ctx *X, Local *l);
 void check_tile_mutate(Ctx *X, Node *target, Pos pos);

@@ -2254,24 +2254,114 @@ static IrExpr *tile_diag_add(Ctx *X, Node *call, const char *fn) {
 /* Note [threads' values]: wp.tile(x) and wp.tile_from_thread gather or
  * broadcast the values of the threads of a block.  Where a block is one
  * thread (the C target, as Warp's CPU: "the effective block width is 1")
- * the tile has one entry along the thread axis, at index BI_TILE_SOLO (0);
- * the runtime refuses such a module on CUDA and OpenCL, naming the call
- * (kc_result.no_gpu; the compiler's answer is the same for every target,
- * Note [target-independent status] in fuzz/fuzz_compiler.c), since there
- * the threads would exchange values through shared memory (the next
- * stage).  wp.untile reads the thread's own entry, t[lane], which every
- * target can do: each thread holds the whole tile. */
+ * the tile has one entry along the thread axis, at index BI_TILE_SOLO (0).
+ * Where the target runs blocks of threads (CUDA, OpenCL) the module is
+ * compiled for the launch's block size (kc_options.block, C->block) and
+ * the tile has block_dim entries along that axis, which the threads
+ * exchange through shared memory (Note [block exchange]); compiled for no
+ * block size, the runtime refuses the module there (kc_result.no_gpu).
+ * wp.untile reads the thread's own entry, t[lane], which every target
+ * can do: each thread holds the whole tile. */
+static const char *solo_name(int which) {
+  return which == 1 ? "wp.tile_from_thread"
+         : which == 2 ? "wp.tile_scatter_add"
+         : which == 3 ? "wp.tile_scatter_masked" : "wp.tile";
+}
+
+static void solo_mark(Ctx *X, int which, Pos pos) {
+  const char *what = solo_name(which);
+  if (!X->C->solo_what) {
+    X->C->solo_what = what;
+    X->C->solo_pos = pos;
+  }
+}
+
 static IrExpr *solo(Ctx *X, int which, Pos pos) {
   IrExpr *e = ir_call(X->C, BI_TILE_SOLO, t_i32(), 0, NULL);
   e->ival = (uint64_t)which;
   e->pos = pos;
+  solo_mark(X, which, pos);
+  return e;
+}
+
+/* Note [block exchange]: on CUDA and OpenCL the threads of a block
+ * exchange values through one buffer in the block's shared (local)
+ * memory, k_xbuf, C->xbuf bytes, which each kernel that needs it declares
+ * (emit/common.c).  BI_XCHG_PUT waits at a barrier until every thread has
+ * read the buffer's last contents, stores this thread's value at its lane,
+ * and waits at a barrier again; BI_XCHG_GET then reads any thread's.  As
+ * in Warp, every thread of the block must reach the exchange (tile code
+ * is block-uniform: no early return, no branch on the thread's values
+ * around it), and a launch's size is a multiple of block_dim
+ * (wp.launch_tiled's is).  Several values exchanged at once take regions
+ * one after the other, each 16-byte aligned.  Both the exchange and the
+ * tile sizes depend on block_dim, so such a module is compiled per block
+ * size (kc_result.block; Note [block_dim] in runtime/module.c). */
+void check_exchange(Ctx *X, const char *what, Pos pos) {
   if (!X->C->solo_what) {
-    X->C->solo_what = which == 1 ? "wp.tile_from_thread"
-                      : which == 2 ? "wp.tile_scatter_add"
-                      : which == 3 ? "wp.tile_scatter_masked" : "wp.tile";
+    X->C->solo_what = what;
     X->C->solo_pos = pos;
   }
-  return e;
+  X->irf->uses_block = true;
+  X->irf->uses_xchg = true;
+  if (!X->irf->is_kernel && !X->C->xchg_in_func) {
+    X->C->xchg_in_func = true;
+    X->C->solo_what = what;
+    X->C->solo_pos = pos;
+  }
+}
+
+static bool exchanges(Ctx *X, int which, Pos pos) {
+  if (X->C->block == 0) {
+    solo_mark(X, which, pos);
+    return false;
+  }
+  check_exchange(X, solo_name(which), pos);
+  return true;
+}
+
+/* The type a value of type t is exchanged as: float16 (scalars, vectors,
+ * matrices) as float32, exactly, since the emitters compute halves
+ * through float and keep no half-typed calls; others as they are. */
+static const Type *xchg_wide(Compiler *C, const Type *t) {
+  if ((t->kind != TY_SCALAR && t->kind != TY_VEC && t->kind != TY_MAT) ||
+      t->sc != KERN_SCALAR_FLOAT16)
+    return t;
+  kern_scalar f = KERN_SCALAR_FLOAT32;
+  return t->kind == TY_SCALAR ? ty_scalar(f)
+         : t->kind == TY_VEC ? ty_vec(C, f, t->rows)
+                             : ty_mat(C, f, t->rows, t->cols);
+}
+
+/* This thread's v into the exchange buffer's region at byte off; returns
+ * the end of the region (Note [block exchange]). */
+int check_xchg_put(Ctx *X, IrExpr *v, int off, Pos pos) {
+  Compiler *C = X->C;
+  if (xchg_wide(C, v->ty) != v->ty)
+    v = ir_cast(C, xchg_wide(C, v->ty), v);
+  IrExpr **a = arena_alloc(C, sizeof(IrExpr *));
+  a[0] = v;
+  IrExpr *e = ir_call(C, BI_XCHG_PUT, &ty_void, 1, a);
+  e->ival = (uint64_t)off;
+  e->pos = pos;
+  IrStmt *s = ir_stmt(C, S_EXPR, pos);
+  s->a = e;
+  check_emit(X, s);
+  int end = (int)(((size_t)off + (size_t)C->block * ty_size(v->ty) + 15) &
+                  ~(size_t)15);
+  if (end > C->xbuf)
+    C->xbuf = end;
+  return end;
+}
+
+/* Thread k's value of type t in the region at byte off. */
+IrExpr *check_xchg_get(Ctx *X, const Type *t, IrExpr *k, int off) {
+  IrExpr **a = arena_alloc(X->C, sizeof(IrExpr *));
+  a[0] = k;
+  const Type *w = xchg_wide(X->C, t);
+  IrExpr *e = ir_call(X->C, BI_XCHG_GET, w, 1, a);
+  e->ival = (uint64_t)off;
+  return w != t ? ir_cast(X->C, t, e) : e;
 }
 
 static IrExpr *comp(Ctx *X, IrExpr *v, int i, int j) {
@@ -2282,6 +2372,38 @@ static IrExpr *comp(Ctx *X, IrExpr *v, int i, int j) {
   if (j >= 0)
     e->c = ci(X, j);
   return e;
+}
+
+/* wp.tile(x) where the block's threads exchange values: entry k along
+ * the thread axis is thread k's x (Note [block exchange]). */
+static IrExpr *tile_gather(Ctx *X, IrExpr *x, bool keep, Pos pos,
+                           const char *fn) {
+  Compiler *C = X->C;
+  const Type *xt = x->ty;
+  bool whole = keep || xt->kind == TY_SCALAR, mat = xt->kind == TY_MAT;
+  int dims[3] = {whole ? C->block : xt->rows, mat ? xt->cols : C->block,
+                 C->block};
+  int nd = whole ? 1 : mat ? 3 : 2;
+  IrVar *t = tile_new(X, tile_type(X, whole ? xt : ty_scalar(xt->sc), nd,
+                                   dims, pos, fn), pos);
+  check_xchg_put(X, x, 0, pos);
+  TLoop L;
+  loop_open(X, &L, &dims[nd - 1], 1, pos);
+  IrVar *lane = L.ctr[0];
+  IrVar *v = temp_of(X, "x", check_xchg_get(X, xt, ir_ref(C, lane), 0), pos);
+  for (int i = 0; i < (whole ? 1 : xt->rows); i++)
+    for (int j = 0; j < (mat ? xt->cols : 1); j++) {
+      IrExpr **ix = arena_alloc(C, sizeof(IrExpr *) * 3);
+      ix[0] = whole ? ir_ref(C, lane) : ci(X, i);
+      ix[1] = mat ? ci(X, j) : ir_ref(C, lane);
+      ix[2] = ir_ref(C, lane);
+      check_emit(X, store_at(X, t, ix, nd,
+                             whole ? ir_ref(C, v)
+                                   : comp(X, ir_ref(C, v), i, mat ? j : -1),
+                             pos));
+    }
+  loop_close(X, &L);
+  return ir_ref(C, t);
 }
 
 /* wp.tile(x, preserve_type=False). */
@@ -2303,6 +2425,8 @@ static IrExpr *tile_of(Ctx *X, Node *call, const char *fn) {
         TN(xt));
   if (x->kind != E_VAR && x->kind != E_CONST)
     x = ir_ref(C, temp_of(X, "x", x, xn->pos));
+  if (exchanges(X, 0, call->pos))
+    return tile_gather(X, x, keep, call->pos, fn);
   if (keep || xt->kind == TY_SCALAR) {
     int one[1] = {1};
     IrVar *t = tile_new(X, tile_type(X, xt, 1, one, call->pos, fn), call->pos);
@@ -2428,14 +2552,25 @@ static IrExpr *tile_from_thread(Ctx *X, Node *call, const char *fn) {
   if (!ty_is_int(ti->ty))
     ERR(in->pos, "%s(): thread_idx must be an integer, got %s", fn,
         TN(ti->ty));
-  /* the value of thread_idx: the block's only thread (BI_TILE_SOLO) */
   IrVar *val = temp_of(X, "bcast", v, vn->pos);
   IrVar *t = tile_new(X, tile_type(X, v->ty, nd, dims, call->pos, fn),
                       call->pos);
+  bool xchg = exchanges(X, 1, call->pos);
+  if (xchg) {
+    /* thread thread_idx's value (Note [block exchange]) */
+    IrVar *src = temp_of(X, "src", ti->ty->sc == KERN_SCALAR_INT32
+                                       ? ti : ir_cast(C, t_i32(), ti),
+                         in->pos);
+    check_xchg_put(X, ir_ref(C, val), 0, call->pos);
+    val = temp_of(X, "bcast", check_xchg_get(X, v->ty, ir_ref(C, src), 0),
+                  call->pos);
+  }
   TLoop L;
   loop_open(X, &L, dims, nd, call->pos);
   IrExpr **ix = loop_idx(X, &L);
-  ix[0] = ir_binary(C, OP_ADD, t_i32(), ix[0], solo(X, 1, call->pos));
+  /* else the value of the block's only thread (BI_TILE_SOLO) */
+  if (!xchg)
+    ix[0] = ir_binary(C, OP_ADD, t_i32(), ix[0], solo(X, 1, call->pos));
   check_emit(X, store_at(X, t, ix, nd, ir_ref(C, val), call->pos));
   loop_close(X, &L);
   return ir_ref(C, t);
@@ -3022,6 +3157,50 @@ static IrExpr *tile_axpy(Ctx *X, Node *call, const char *fn) {
   return ir_expr(C, E_CONST, &ty_void);
 }
 
+/* tile_scatter_add/_masked where the block's threads exchange values
+ * (Note [block exchange]): every thread puts its indices, value and
+ * has_value, then applies the block's updates to its copy of the tile in
+ * lane order, one of the orders Warp's atomics may take (colliding writes
+ * of tile_scatter_masked are undefined in Warp). */
+static IrExpr *scatter_block(Ctx *X, IrVar *t, IrExpr **ix, IrExpr *v,
+                             IrExpr *h, bool add, Pos pos) {
+  Compiler *C = X->C;
+  int nd = t->ty->ndim, off[6], end = 0;
+  for (int k = 0; k < nd; k++) {
+    off[k] = end;
+    end = check_xchg_put(X, ix[k], end, pos);
+  }
+  off[nd] = end;
+  end = check_xchg_put(X, v, end, pos);
+  off[nd + 1] = end;
+  check_xchg_put(X, ir_cast(C, t_i32(), h), end, pos);
+  int dims[1] = {C->block};
+  TLoop L;
+  loop_open(X, &L, dims, 1, pos);
+  IrStmt *s = ir_stmt(C, S_IF, pos);
+  s->a = ir_binary(C, OP_NE, t_bool(),
+                   check_xchg_get(X, t_i32(), ir_ref(C, L.ctr[0]), off[nd + 1]),
+                   ci(X, 0));
+  IrStmt **save = X->tail;
+  X->tail = &s->body;
+  IrExpr **at = arena_alloc(C, sizeof(IrExpr *) * 4);
+  IrExpr **at2 = arena_alloc(C, sizeof(IrExpr *) * 4);
+  for (int k = 0; k < nd; k++) {
+    IrVar *iv = temp_of(X, "ix", check_xchg_get(X, t_i32(), ir_ref(C, L.ctr[0]),
+                                          off[k]), pos);
+    at[k] = ir_ref(C, iv);
+    at2[k] = ir_ref(C, iv);
+  }
+  IrExpr *nv = check_xchg_get(X, v->ty, ir_ref(C, L.ctr[0]), off[nd]);
+  if (add)
+    nv = check_tile_elem_op(X, OP_ADD, load_at(X, t, at2, nd, pos), nv, pos);
+  check_emit(X, store_at(X, t, at, nd, nv, pos));
+  X->tail = save;
+  check_emit(X, s);
+  loop_close(X, &L);
+  return ir_expr(C, E_CONST, &ty_void);
+}
+
 /* wp.tile_scatter_add(a, i[, j[, k]], value, has_value, atomic=True) and
  * tile_scatter_masked(a, i[, j[, k]], value, has_value): this thread's
  * value added to (written at) a[i, ...] when has_value; a block of one
@@ -3065,6 +3244,8 @@ static IrExpr *tile_scatter(Ctx *X, Node *call, const char *fn, bool add) {
     at = hn->next;
   if (at)
     bool_const(X, at, true, fn, "atomic");
+  if (exchanges(X, add ? 2 : 3, call->pos))
+    return scatter_block(X, t, ix, v, h, add, call->pos);
   IrStmt *s = ir_stmt(C, S_IF, call->pos);
   s->a = h;
   IrStmt **save = X->tail;

@@ -15,10 +15,18 @@
  *   pop():      if count > 0, count drops by one and (data[count], count)
  *               is returned; else (dtype's zero, -1);
  *   count():    the count;  clear(): the count becomes 0.
- * On CUDA and OpenCL the threads of a block would have to share the stack
- * through shared memory, which kern's tiles do not use yet (Note [tiles,
- * first stage] in check_tile.c), so there the module is refused as for
- * wp.tile(x) (Note [threads' values]): the count starts from BI_TILE_SOLO.
+ * On CUDA and OpenCL (a module compiled for a block of C->block threads,
+ * Note [block exchange] in check_tile.c) every thread of the block holds
+ * the same copy of the stack and applies the block's operations to it in
+ * lane order, one of the orders Warp's atomics on its one stack may take:
+ *   push:  the threads exchange their values and has_value; each thread
+ *          pushes lane 0's, lane 1's, ... (the full stack drops the rest)
+ *          and returns the slot its own value went to, or -1;
+ *   pop:   each thread takes at most one element, lane l the (l+1)-th
+ *          from the top: slot count - 1 - l, or -1 when there are fewer;
+ *          the count drops by min(count, block_dim);
+ * count and clear are the one-thread ones.  As Warp requires, every
+ * thread of the block reaches each push and pop.
  *
  * The variable a program binds to wp.tile_stack() is an int32 local whose
  * type is marked (Type.tstack) with the stack it names; the operations
@@ -195,8 +203,10 @@ static IrExpr *stack_new(Ctx *X, Node *call, const char *fn) {
   k->data = temp_of(X, "stack",
                     check_fixed_new(X, check_fixed_view_type(X, et, 1, dims),
                                     call->pos), call->pos);
-  /* Note [tile stacks]: the count of a block's one thread */
-  IrExpr *zero = ir_call(C, BI_TILE_SOLO, t_i32(), 0, NULL);
+  /* Note [tile stacks]: the count of a block's one thread, or of the
+   * block's copy */
+  IrExpr *zero = C->block ? ci(X, 0) : ir_call(C, BI_TILE_SOLO, t_i32(), 0, NULL);
+  X->irf->uses_block = true; /* launched in blocks (Note [block_dim]) */
   zero->pos = call->pos;
   if (!C->solo_what) {
     C->solo_what = "wp.tile_stack";
@@ -222,6 +232,45 @@ static struct TStack *stack_arg(Ctx *X, Node *n, const char *fn) {
   return (struct TStack *)e->ty->tstack;
 }
 
+/* A push where the block's threads share the stack (Note [tile
+ * stacks]): the slot this thread's value went to, or -1. */
+static IrExpr *push_block(Ctx *X, struct TStack *k, IrVar *vv, IrVar *hv,
+                          Pos pos) {
+  Compiler *C = X->C;
+  check_exchange(X, "wp.tile_stack_push", pos);
+  int end = check_xchg_put(X, ir_ref(C, vv), 0, pos);
+  check_xchg_put(X, ir_cast(C, t_i32(), ir_ref(C, hv)), end, pos);
+  IrVar *slot = temp_of(X, "slot", ci(X, -1), pos);
+  IrVar *lane = temp_of(X, "lane", ir_call(C, BI_TILE_LANE, t_i32(), 0, NULL),
+                        pos);
+  IrVar *l = temp_of(X, "l", ci(X, 0), pos);
+  IrStmt *loop = ir_stmt(C, S_WHILE, pos);
+  loop->a = ir_binary(C, OP_LT, t_bool(), ir_ref(C, l), ci(X, C->block));
+  IrStmt **save = X->tail;
+  X->tail = &loop->body;
+  IrVar *at = temp_of(X, "at", count_of(X, k, pos), pos);
+  IrExpr *cond = ir_expr(C, E_AND, t_bool());
+  cond->a = ir_binary(C, OP_NE, t_bool(),
+                      check_xchg_get(X, t_i32(), ir_ref(C, l), end), ci(X, 0));
+  cond->b = ir_binary(C, OP_LT, t_bool(), ir_ref(C, at), ci(X, k->cap));
+  IrStmt **save2;
+  IrStmt *s = if_open(X, cond, &save2, pos);
+  data_set(X, k, ir_ref(C, at), check_xchg_get(X, k->elem, ir_ref(C, l), 0),
+           pos);
+  IrStmt **save3;
+  IrStmt *mine = if_open(X, ir_binary(C, OP_EQ, t_bool(), ir_ref(C, l),
+                                      ir_ref(C, lane)), &save3, pos);
+  set(X, slot, ir_ref(C, at), pos);
+  if_close(X, mine, save3);
+  count_set(X, k, ir_binary(C, OP_ADD, t_i32(), ir_ref(C, at), ci(X, 1)),
+            pos);
+  if_close(X, s, save2);
+  set(X, l, ir_binary(C, OP_ADD, t_i32(), ir_ref(C, l), ci(X, 1)), pos);
+  X->tail = save;
+  check_emit(X, loop);
+  return ir_ref(C, slot);
+}
+
 /* wp.tile_stack_push(s, value, has_value): the slot written, or -1. */
 static IrExpr *stack_push(Ctx *X, Node *call, const char *fn) {
   Compiler *C = X->C;
@@ -240,6 +289,8 @@ static IrExpr *stack_push(Ctx *X, Node *call, const char *fn) {
     ERR(hn->pos, "%s(): has_value must be a bool, got %s", fn, TN(h->ty));
   IrVar *vv = temp_of(X, "push", v, vn->pos);
   IrVar *hv = temp_of(X, "has", h, hn->pos);
+  if (C->block)
+    return push_block(X, k, vv, hv, call->pos);
   IrVar *slot = temp_of(X, "slot", ci(X, -1), call->pos);
   IrVar *at = temp_of(X, "at", count_of(X, k, call->pos), call->pos);
   IrExpr *room = ir_binary(C, OP_LT, t_bool(), ir_ref(C, at),
@@ -272,11 +323,29 @@ static IrExpr *stack_pop(Ctx *X, Node *call, const char *fn) {
   IrVar *slot = temp_of(X, "slot", ci(X, -1), call->pos);
   IrStmt **save;
   IrVar *at = temp_of(X, "at", count_of(X, k, call->pos), call->pos);
+  /* at: the slot this thread takes, plus one; where the block shares
+   * the stack, lane l takes the (l+1)-th from the top (Note [tile
+   * stacks]) and the count drops by min(count, block_dim) */
+  if (C->block) {
+    IrVar *left = temp_of(X, "left", ir_binary(C, OP_SUB, t_i32(),
+                                               ir_ref(C, at),
+                                               ci(X, C->block)), call->pos);
+    IrStmt **save0;
+    IrStmt *neg = if_open(X, ir_binary(C, OP_LT, t_bool(), ir_ref(C, left),
+                                       ci(X, 0)), &save0, call->pos);
+    set(X, left, ci(X, 0), call->pos);
+    if_close(X, neg, save0);
+    count_set(X, k, ir_ref(C, left), call->pos);
+    set(X, at, ir_binary(C, OP_SUB, t_i32(), ir_ref(C, at),
+                         ir_call(C, BI_TILE_LANE, t_i32(), 0, NULL)),
+        call->pos);
+  }
   IrStmt *s = if_open(X, ir_binary(C, OP_GT, t_bool(), ir_ref(C, at),
                                    ci(X, 0)), &save, call->pos);
   set(X, slot, ir_binary(C, OP_SUB, t_i32(), ir_ref(C, at), ci(X, 1)),
       call->pos);
-  count_set(X, k, ir_ref(C, slot), call->pos);
+  if (!C->block)
+    count_set(X, k, ir_ref(C, slot), call->pos);
   set(X, val, load1(X, k->data, ir_ref(C, slot), call->pos), call->pos);
   if_close(X, s, save);
   const Type *items[2] = {k->elem, t_i32()};

@@ -58,7 +58,7 @@ static kern_status derived(kern_kernel *h, kern_kernel **out, bool tangent) {
   const kern_backend *be = kern__device_backend(ctx, m->dev, NULL, NULL);
   kc_options opts = {kern__debug_enabled(ctx),
                      be && be->target == KERN_TARGET_CUDA, 0,
-                     ctx->opts.no_native, 0, 0, name, tangent};
+                     ctx->opts.no_native, 0, 0, name, tangent, 0};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile(m->name, m->source, m->source_len,

@@ -167,7 +167,8 @@ static kern_status instantiate(kern_module *m, const kc_kernel *g,
   int n = g->nparams;
   kern_kernel *k = find_instance(m, g->name, n, types);
   for (kern_module *c = m->instances; c && !k; c = c->next_instance)
-    k = find_instance(c, g->name, n, types);
+    if (!c->variant_block) /* Note [block specialisation] in module.c */
+      k = find_instance(c, g->name, n, types);
   if (k) {
     *out = k->h;
     return KERN_SUCCESS;
@@ -207,7 +208,8 @@ static kern_status instantiate(kern_module *m, const kc_kernel *g,
   const kern_backend *be = kern__device_backend(ctx, m->dev, NULL, NULL);
   kc_options opts = {kern__debug_enabled(ctx),
                      be && be->target == KERN_TARGET_CUDA, 0,
-                     ctx->opts.no_native, 0, kern__expand_enabled(), NULL, 0};
+                     ctx->opts.no_native, 0, kern__expand_enabled(), NULL, 0,
+                     be ? kern__target_block(be->target) : 0};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile(m->name, src, m->source_len + used,

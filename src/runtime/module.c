@@ -63,7 +63,8 @@ kern_status kern__module_from_code(kern_context *ctx, kern_device dev,
 }
 
 void kern__ptx_emit(const kern__ptx_request *rq, int sm, kc_result *code) {
-  kc_options opts = {0, 0, 0, rq->no_native, sm, 0, NULL, 0};
+  kc_options opts = {0, 0, 0, rq->no_native, sm, 0, NULL, 0,
+                     kern__target_block(KERN_TARGET_CUDA)};
   kc_result r;
   memset(&r, 0, sizeof r);
   kern_status st = kern__compile(rq->name, rq->source ? rq->source : "",
@@ -201,7 +202,8 @@ static kern_status load_string(kern_context *ctx, kern_device dev,
   /* On CUDA, #line directives make NVRTC errors and compute-sanitizer
    * reports point at the kernel file's lines. */
   kc_options opts = {kern__debug_enabled(ctx), be->target == KERN_TARGET_CUDA, 0,
-                     ctx->opts.no_native, 0, kern__expand_enabled(), NULL, 0};
+                     ctx->opts.no_native, 0, kern__expand_enabled(), NULL, 0,
+                     kern__target_block(be->target)};
   /* The quick tier of a cold CUDA load is the backend's decision, made
    * after its cache look-up (Note [PTX tier] in cuda_module.c): rq lets it
    * have the PTX compiled then. */
@@ -410,7 +412,23 @@ kern_status kern_compile_source(kern_context *h, const char *name,
    * module kern_kernel_adjoint (kern_kernel_tangent) builds, for target T. */
   char base[32];
   const char *plus = strchr(target, '+'), *diff = NULL;
-  int tangent = 0;
+  int tangent = 0, block = 0;
+  /* "T+block:N": for CUDA and OpenCL, the module for block size N where
+   * its threads exchange values (Note [block specialisation]) */
+  if (plus && strncmp(plus, "+block:", 7) == 0) {
+    char *end;
+    long n = strtol(plus + 7, &end, 10);
+    if (end == plus + 7 || *end || n < 1 || n > 1024 ||
+        (size_t)(plus - target) >= sizeof base)
+      return kern__error(ctx, KERN_ERROR_INVALID_ARGUMENT,
+                         "bad target '%s' (expected TARGET+block:N, N from 1 "
+                         "to 1024)", target);
+    memcpy(base, target, (size_t)(plus - target));
+    base[plus - target] = 0;
+    target = base;
+    plus = NULL;
+    block = (int)n;
+  }
   if (plus) {
     if (strncmp(plus, "+adjoint:", 9) == 0) diff = plus + 9;
     else if (strncmp(plus, "+tangent:", 9) == 0) diff = plus + 9, tangent = 1;
@@ -452,7 +470,9 @@ kern_status kern_compile_source(kern_context *h, const char *name,
    * helpers (Note [helper memo] in emit/memo.c). */
   if (!ctx->memo) ctx->memo = kern__memo_new();
   kc_options opts = {kern__debug_enabled(ctx), 0, compact, ctx->opts.no_native, ptx,
-                     kern__expand_enabled(), diff, tangent};
+                     kern__expand_enabled(), diff, tangent,
+                     diff || !kern__target_block((kern__target)t) ? 0
+                     : block ? block : kern__target_block((kern__target)t)};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile_memo(name, source ? source : "", length,
@@ -504,6 +524,60 @@ int kern_kernel_param_count(const kern_kernel *h) {
   return k ? visible_params(k->info) : 0;
 }
 
+/* Note [block specialisation]: a module whose threads exchange values
+ * (wp.tile(x) and the rest, Note [block exchange] in lower/check_tile.c)
+ * is compiled for one block size, kc_result.block: loaded for the
+ * default one (KERN__DEFAULT_BLOCK).  A kernel set to another block_dim
+ * runs the module compiled again from its source for that size: one
+ * module per size, owned by the module (its instances, variant_block
+ * set), looked up before one is compiled; the kernel's handle stays and
+ * its fn moves, so every launch path (streams, graphs) runs it.  The
+ * backends' caches key on the generated code, which spells the size
+ * out (the tiles' shapes, reqd_work_group_size, __launch_bounds__). */
+static kern_status block_variant(kern_kernel *k, int block_dim) {
+  kern_module *m = k->module;
+  kern_context *ctx = m->ctx;
+  int want = block_dim > 0 ? block_dim : KERN__DEFAULT_BLOCK;
+  if (!m->code.block) return KERN_SUCCESS;
+  kern_module *c = want == m->code.block ? m : NULL;
+  for (kern_module *v = m->instances; v && !c; v = v->next_instance)
+    if (v->variant_block == want) c = v;
+  if (!c) {
+    if (!m->source)
+      return kern__error(ctx, KERN_ERROR_UNSUPPORTED,
+                         "kern_kernel_set_block_dim of '%s': its module "
+                         "keeps no source to compile for block_dim %d",
+                         k->info->name, want);
+    const kern_backend *be = kern__device_backend(ctx, m->dev, NULL, NULL);
+    kc_options opts = {kern__debug_enabled(ctx),
+                       be->target == KERN_TARGET_CUDA, 0, ctx->opts.no_native,
+                       0, kern__expand_enabled(), NULL, 0, want};
+    kc_result code;
+    memset(&code, 0, sizeof code);
+    kern_status st = kern__compile(m->name, m->source, m->source_len,
+                                   be->target, &opts, &code);
+    if (st != KERN_SUCCESS) {
+      kern__error(ctx, st, "compiling '%s' for block_dim %d: %s", m->name,
+                  want, code.error ? code.error : kern_status_string(st));
+      kern__compile_result_free(&code);
+      return st;
+    }
+    st = kern__module_from_code(ctx, m->dev, m->name, &code, &c);
+    if (st != KERN_SUCCESS) return st;
+    c->variant_block = want;
+    c->owner = m;
+    c->next_instance = m->instances;
+    m->instances = c;
+  }
+  ptrdiff_t i = k - m->kernels;
+  if (i >= c->code.nkernels || strcmp(c->code.kernels[i].name, k->info->name))
+    return kern__error(ctx, KERN_ERROR_COMPILE, "'%s': kernel '%s' is not "
+                       "where it was in the module compiled for block_dim %d",
+                       m->name, k->info->name, want);
+  k->fn = c->kernels[i].fn;
+  return KERN_SUCCESS;
+}
+
 kern_status kern_kernel_set_block_dim(kern_kernel *h, int block_dim) {
   kern_kernel *k = (kern_kernel *)kern__kernel_enter(h);
   if (!k) return KERN_ERROR_INVALID_HANDLE;
@@ -513,7 +587,7 @@ kern_status kern_kernel_set_block_dim(kern_kernel *h, int block_dim) {
                        "1 to 1024, or 0 for the default, got %d",
                        k->info->name, block_dim);
   k->block_dim = block_dim;
-  return KERN_SUCCESS;
+  return block_variant(k, block_dim);
 }
 
 int kern_kernel_block_dim(const kern_kernel *h) {
@@ -815,7 +889,9 @@ static kern_status read_args(kern_context *ctx, const kc_kernel *info,
  * asked, or 256 (Warp's CUDA default) for a kernel that uses tiles or
  * wp.block_dim() when none was asked; other kernels keep the backend's own
  * launch shape.  kern_kernel_block_dim says which, for wp.launch_tiled's
- * last dimension (kern run --tiled, the Python package). */
+ * last dimension (kern run --tiled, the Python package).  A module whose
+ * threads exchange values runs one module per block size there (Note
+ * [block specialisation]). */
 static int64_t launch_block(const kern_kernel *k) {
   if (k->block_dim > 0) return k->block_dim;
   return k->info->uses_block ? -1 : 0; /* -1: the backend's default */

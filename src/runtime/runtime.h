@@ -350,7 +350,21 @@ struct kern_module {
    * (kern_kernel_tangent) instead. */
   char *adjoint_of;
   int tangent;
+  /* A module compiled again for another block size (Note [block
+   * specialisation] in module.c): that size, else 0. */
+  int variant_block;
 };
+
+/* Warp's CUDA block size, a launch's when none is asked (Note [block_dim]
+ * in module.c). */
+#define KERN__DEFAULT_BLOCK 256
+
+/* kc_options.block for a module compiled for target: the default block
+ * size where blocks have threads (CUDA, OpenCL), else 0. */
+static inline int kern__target_block(kern__target t) {
+  return t == KERN_TARGET_CUDA || t == KERN_TARGET_OPENCL
+             ? KERN__DEFAULT_BLOCK : 0;
+}
 
 /* Public handle -> object, NULL when the handle is not live.  The context
  * helpers also start a public call (kern__call_begin); the others start it

@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
     /* the adjoint, then the tangent (Note [tangent]; a kernel forward
      * mode refuses, wp.atomic_min/max, is skipped there) */
     for (int tan = 0; tan < 2; tan++) {
-      kc_options o = {0, 0, 0, 0, 0, 0, kernel, tan};
+      kc_options o = {0, 0, 0, 0, 0, 0, kernel, tan, 0};
       kc_result r;
       if (kern__compile(argv[i], src, len, t, &o, &r) != KERN_SUCCESS) {
         if (!(tan && r.error && strstr(r.error, "forward-mode autodiff of"))) {

@@ -5,9 +5,10 @@
 # Covered: pushes in a function, a pop in a function returning the value
 # and slot, the count read in a function, a function passing the stack on
 # to another, two stacks of different types passed to one function, and
-# a function called twice with two stacks of the same type.  kern refuses
-# tile stacks on CUDA and OpenCL (tile_stack.py says why), so only the C
-# and Vulkan targets take this file.
+# a function called twice with two stacks of the same type.  On CUDA and
+# OpenCL a push in a @wp.func is refused (the block's threads exchange
+# values in a kernel's own body only, tests/errors/tile_threads_gpu.sh),
+# so only the C and Vulkan targets take this file.
 # kern-targets: c vulkan
 # kern-test: tile_func_stack --dim 3 --tiled --block-dim 8 data='arange(int32,3)' ints='zeros(int32,3,12)' vecs='zeros(vec3,3,2)'
 # kern-check: ints

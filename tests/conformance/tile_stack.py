@@ -6,10 +6,10 @@
 # clear, pop in LIFO order, pop of an empty stack (dtype's zero and slot
 # -1, the count staying 0), push again after clear, pushes in a loop and
 # Warp's `while count > 0: pop` idiom, two stacks side by side, and stacks
-# of float32, vec3, float16 and a struct.  kern refuses tile stacks on CUDA
-# and OpenCL, where a block's threads would share one stack
-# (tests/errors/tile_threads_gpu.sh), so only the C and Vulkan targets take
-# this file.
+# of float32, vec3, float16 and a struct.  On CUDA and OpenCL a block's
+# threads share one stack (tests/errors/tile_threads_gpu.sh,
+# tile_threads_block.py), so with blocks of 8 what this file stores would
+# depend on block_dim: only the C and Vulkan targets run it.
 # kern-targets: c vulkan
 # kern-test: tile_stack --dim 4 --tiled --block-dim 8 data='arange(int32,4)' ints='zeros(int32,4,24)' floats='zeros(float32,4,8)' vecs='zeros(vec3,4,3)' halves='zeros(float16,4,3)' recs='zeros(Rec,4,2)'
 # kern-check: ints

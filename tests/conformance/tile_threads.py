@@ -3,10 +3,13 @@
 # per-thread values (a matrix from a tile of shape (2, 2, 1)), wp.tile_from_thread, tile_scatter_add and
 # tile_scatter_masked (has_value True and False), on the CPU where a block is
 # one thread (Warp's CPU: "the effective block width is 1"), so each
-# thread's tile has one entry along the thread axis.  kern refuses these on
-# CUDA and OpenCL for now (tests/errors/tile_threads_gpu.sh), so this file
-# runs on the CPU only.
-# kern-skip: opencl (wp.tile(x) and tile_from_thread are the CPU's for now)
+# thread's tile has one entry along the thread axis.  On CUDA and OpenCL
+# wp.tile(x) has block_dim entries, so what this file stores depends on
+# block_dim there (and tile_reshape(tv, shape=(3,)) is an error): it runs on
+# the CPU only; tile_threads_block.py runs the same builtins on every
+# backend with results that do not depend on block_dim, and
+# tests/errors/tile_threads_gpu.sh checks results that do against NumPy.
+# kern-skip: opencl (its results depend on block_dim there; tile_threads_block.py covers OpenCL)
 # kern-targets: c
 # kern-test: tile_threads --dim 4 --tiled --block-dim 8 a='rand(float32,4,seed=41)' v='rand(vec3,4,seed=42)' out='zeros(float32,4,16)' ov='zeros(vec3,4,2)'
 # kern-check: out rtol=1e-6

@@ -83,7 +83,7 @@ static kc_result make_code(char *source) {
       {"fault", "abi_fault", 1, fault_params, 0, 0, 0, 0, 0},
   };
   memcpy(kernels, k, sizeof k);
-  kc_result r = {source, strlen(source), 5, kernels, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+  kc_result r = {source, strlen(source), 5, kernels, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL, 0};
   return r;
 }
 
@@ -319,7 +319,7 @@ static void test_overhead(kern_context *ctx, void *st, void *mod) {
 static void test_build_errors(kern_context *ctx, void *st) {
   const kern_backend *b = &kern__backend_cuda;
   char bad[] = "extern \"C\" __global__ void k(int *p) { p[0] = no_such; }\n";
-  kc_result code = {bad, strlen(bad), 0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL};
+  kc_result code = {bad, strlen(bad), 0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL, 0};
   void *mod = NULL;
   kern_clear_error(ctx);
   ASSERT_STATUS(ctx, b->module_build(st, 0, &code, &mod), KERN_ERROR_COMPILE);

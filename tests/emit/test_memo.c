@@ -63,9 +63,10 @@ static const char *const targets[] = {"c", "cuda", "opencl", "cuda-compact"};
 
 /* The file's code without any cache, or NULL when kern rejects it. */
 static char *cold(int i, int t) {
-  kc_options o = {0, 0, t == 3, 0, 0, 0, NULL, 0};
-  kc_result r;
   kern__target tg = t == 0 ? KERN_TARGET_C : t == 2 ? KERN_TARGET_OPENCL : KERN_TARGET_CUDA;
+  /* CUDA and OpenCL for the default block size, as kern_compile_source */
+  kc_options o = {0, 0, t == 3, 0, 0, 0, NULL, 0, t == 0 ? 0 : 256};
+  kc_result r;
   char *code = NULL;
   /* kern_compile_source refuses a CUDA or OpenCL module the runtime
    * cannot run there (kc_result.no_gpu: wp.tile(x) and the rest) */

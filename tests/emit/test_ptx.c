@@ -93,7 +93,7 @@ static char *find_tool(const char *env, const char *name) {
 
 static kern_status compile(const char *path, const char *src, int ptx, int debug,
                            kc_result *r) {
-  kc_options o = {debug, 0, 0, 0, ptx, 0, NULL, 0};
+  kc_options o = {debug, 0, 0, 0, ptx, 0, NULL, 0, 0};
   return kern__compile(path, src, strlen(src), KERN_TARGET_CUDA, &o, r);
 }
 
@@ -322,7 +322,7 @@ static void refusals(void) {
   EXPECT_TRUE(r.ptx && strstr(r.ptx, ".version 7.0\n.target sm_80\n"));
   kern__compile_result_free(&r);
   /* other targets never get PTX */
-  kc_options o = {0, 0, 0, 0, 90, 0, NULL, 0};
+  kc_options o = {0, 0, 0, 0, 90, 0, NULL, 0, 0};
   ASSERT_EQ(kern__compile("ok.py", ok_src, strlen(ok_src), KERN_TARGET_C, &o, &r),
             KERN_SUCCESS);
   EXPECT_TRUE(r.ptx == NULL && r.ptx_why == NULL);

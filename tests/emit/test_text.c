@@ -184,7 +184,7 @@ static void check_sources(const char *name, const char *text, size_t n) {
   /* The CUDA the runtime builds carries #line directives, whose path NVRTC
    * copies into the PTX's .file directive (Note [#line paths]): compiled
    * to a cubin, so ptxas parses that PTX too. */
-  kc_options lo = {0, 1, 0, 0, 0, 0, NULL, 0};
+  kc_options lo = {0, 1, 0, 0, 0, 0, NULL, 0, 0};
   kc_result r = {0};
   ASSERT_EQ(kern__compile(name, src, strlen(src), KERN_TARGET_CUDA, &lo, &r),
             KERN_SUCCESS);

@@ -65,7 +65,7 @@ static void replay(const char *path) {
   memcpy(exact, src, len);
   size_t plen = strlen(path);
   for (int o = 0; o < 4; o++) {
-    kc_options opts = {o & 1, (o >> 1) & 1, 0, 0, 0, 0, NULL, 0};
+    kc_options opts = {o & 1, (o >> 1) & 1, 0, 0, 0, 0, NULL, 0, 0};
     kern_status first = KERN_SUCCESS;
     for (int t = 0; t < KERN_TARGET_COUNT; t++) {
       kc_result r;

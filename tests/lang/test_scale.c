@@ -61,7 +61,7 @@ static void add(Text *t, const char *fmt, ...) {
 static kern_status compile_for(const char *src, size_t len, int debug,
                                kern__target target, char **text) {
   kc_result r;
-  kc_options o = {debug, 0, 0, 0, 0, 0, NULL, 0};
+  kc_options o = {debug, 0, 0, 0, 0, 0, NULL, 0, 0};
   kern_status st = kern__compile("scale.py", src, len, target, &o, &r);
   *text = st == KERN_SUCCESS ? r.source : r.error;
   if (st == KERN_SUCCESS)

@@ -157,7 +157,7 @@ static kern_status gpu_job(kern_backend_kind kind, const char *cache_dir,
   STEP("kern_device_find", kern_device_find(ctx, bi.name, &dev));
   long left = kern__alloc_fail_pending();
   kern__alloc_fail_after(0);
-  kc_options co = {0, 0, 0, 0, 0, 0, NULL, 0};
+  kc_options co = {0, 0, 0, 0, 0, 0, NULL, 0, 0};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status cst = kern__compile(
@@ -300,7 +300,7 @@ static void compiler_loop(const char *dirname) {
     char *src = slurp(path, &len);
     ASSERT(src != NULL);
     for (int t = 0; t < KERN_TARGET_COUNT; t++) {
-      kc_options opts = {0, 0, 0, 0, 0, 0, NULL, 0};
+      kc_options opts = {0, 0, 0, 0, 0, 0, NULL, 0, 0};
       for (long n = 1;; n++) {
         kc_result r;
         memset(&r, 0, sizeof r);
