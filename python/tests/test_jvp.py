@@ -94,7 +94,10 @@ EXPECT_INEXACT = {"loop_carried", "loop_carried_if", "while_loop",
                   "builtin_misc",
                   # Warp's replay reads fixed-size local arrays as zeros
                   # (Note [adjoint fixed arrays])
-                  "fixed_linear", "fixed_replay"}
+                  "fixed_linear", "fixed_replay",
+                  # curlnoise's lacunarity and gain: no gradient in Warp,
+                  # their derivatives in the tangent
+                  "bi_noise_curl_octaves"}
 # refused in forward mode: the tangent of an atomic min/max/exch/cas
 # depends on the order of the threads' atomics
 EXPECT_REFUSED = {"atomic_minmax": "wp.atomic_min",
@@ -106,6 +109,7 @@ _SPEC = re.compile(r"(\w+)\((\w+),([-\d.,]+?)(?:,seed=\d+)?\)$")
 _DT = {"float32": (kern.float32, ()), "float64": (kern.float64, ()),
        "int32": (kern.int32, ()), "vec3": (kern.vec3, (3,)), "mat33": (kern.mat33, (3, 3)),
        "vec2": (kern.vec2, (2,)), "mat22": (kern.mat22, (2, 2)),
+       "vec4": (kern.vec4, (4,)),
        "vec3d": (kern.vec3d, (3,)), "mat33d": (kern.mat33d, (3, 3)),
        "vec2d": (kern.vec2d, (2,)), "mat22d": (kern.mat22d, (2, 2))}
 

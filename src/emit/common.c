@@ -585,6 +585,9 @@ static const char *builtin_base(int bi) {
   case BI_VEC_NE: return "ne";
   case BI_WRAP_INDEX: return "wrap";
   case BI_TRUTH: return "truth";
+  case BI_NOISE_GRAD: return "noise_grad";
+  case BI_CURLNOISE_ADJ: return "curlnoise_adj";
+  case BI_CURLNOISE_TAN: return "curlnoise_tan";
   default: return bi < BI_COUNT ? builtin_names[bi] : "op";
   }
 }

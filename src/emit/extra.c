@@ -489,7 +489,17 @@ const char *emit_array_param(Emit *E, const char *T, const char *name, int n) {
  * S(t) = t^3 (t (6t - 15) + 10): (a1 - a0) S(t) + a0.  The gradient that
  * wp.curlnoise needs is carried through the same blend, plus (a1 - a0)
  * S'(t) e_k, S'(t) = 30 t^2 (t (t - 2) + 1).  Every float32 operation is
- * Warp's, in Warp's order, so the C target agrees to the bit. */
+ * Warp's, in Warp's order, so the C target agrees to the bit.
+ *
+ * The autodiff derivatives (Note [noise adjoints] in ir/adjoint.c) reuse
+ * both: BI_NOISE_GRAD is wp.noise's or pnoise's body returning that
+ * gradient, and curlnoise's Jacobian comes from k_perlin_hessD, the
+ * Hessian of one field carried through the blends as Warp composes it:
+ * each blend of A and B along axis k with S, S' and S''(t) = 60 t (t (2t
+ * - 3) + 1) gives value A + (B - A) S, gradient A' + (B' - A') S plus
+ * (B - A) S' e_k, and Hessian A'' + (B'' - A'') S plus (B' - A')_i S' at
+ * (i, k) and at (k, i) plus (B - A) S'' at (k, k); the corners' Hessians
+ * are zero. */
 static const char *perlin_helper(Emit *E, int D) {
   const char *name = arena_printf(E->C, "k_perlin%d", D);
   if (!emit_need(E, name))
@@ -575,27 +585,178 @@ static const char *perlin_helper(Emit *E, int D) {
   return name;
 }
 
-/* wp.noise, wp.pnoise, wp.curlnoise (Note [Perlin noise]) */
+/* k_perlin_hessD(seed, lo, hi, d, h, g): the Hessian of one field at the
+ * cell lo/hi, fraction d, row by row into h, and the gradient composed
+ * with it into g (Note [Perlin noise]). */
+static const char *perlin_hess(Emit *E, int D) {
+  const char *name = arena_printf(E->C, "k_perlin_hess%d", D);
+  perlin_helper(E, D); /* k_perlin_cornerD */
+  if (!emit_need(E, name))
+    return name;
+  int M = 1 << D, N = D * D;
+  bool vk = E->T->id == KERN_TARGET_VULKAN;
+  const char *H = vk ? "((m >> k) & 1) != 0" : "(m >> k) & 1";
+  Buf pb;
+  buf_init(&pb, E->C);
+  Buf *b = &pb;
+  buf_printf(b, "%s void %s(uint32_t seed, %s, %s, %s, %s, %s) {\n",
+             E->T->fn_qual, name, emit_array_param(E, "int32_t", "lo", D),
+             emit_array_param(E, "int32_t", "hi", D),
+             emit_array_param(E, "float", "d", D),
+             emit_array_param(E, "float", "h", N),
+             emit_array_param(E, "float", "g", D));
+  buf_printf(b,
+             "  float v[%d], gv[%d][%d], hv[%d][%d];\n"
+             "  for (int m = 0; m < %d; m++) {\n"
+             "    int32_t c[%d]; float o[%d];\n"
+             "    for (int k = 0; k < %d; k++) {\n"
+             "      c[k] = %s ? hi[k] : lo[k];\n"
+             "      o[k] = %s ? d[k] - 1.0f : d[k];\n"
+             "    }\n"
+             "    k_perlin_corner%d(seed, c, gv[m]);\n"
+             "    v[m] = %s",
+             M, M, D, M, N, M, D, D, D, H, H, D, D == 4 ? "0.0f + " : "");
+  for (int k = 0; k < D; k++)
+    buf_printf(b, "%so[%d] * gv[m][%d]", k ? " + " : "", k, k);
+  buf_printf(b, ";\n"
+                "    for (int j = 0; j < %d; j++) hv[m][j] = 0.0f;\n"
+                "  }\n"
+                "  for (int k = 0; k < %d; k++) {\n"
+                "    float t = d[k];\n"
+                "    float s = t * t * t * (t * (t * 6.0f - 15.0f) + 10.0f);\n"
+                "    float s1 = 30.0f * t * t * (t * (t - 2.0f) + 1.0f);\n"
+                "    float s2 = 60.0f * t * (t * (t * 2.0f - 3.0f) + 1.0f);\n"
+                "    for (int m = 0; m < %d; m += 2 << k) {\n"
+                "      int n = m + (1 << k);\n"
+                "      float dv = v[n] - v[m], dg[%d];\n"
+                "      v[m] = v[m] + dv * s;\n"
+                "      for (int i = 0; i < %d; i++) {\n"
+                "        dg[i] = gv[n][i] - gv[m][i];\n"
+                "        gv[m][i] = gv[m][i] + dg[i] * s;\n"
+                "      }\n"
+                "      gv[m][k] = gv[m][k] + dv * s1;\n"
+                "      for (int j = 0; j < %d; j++)\n"
+                "        hv[m][j] = hv[m][j] + (hv[n][j] - hv[m][j]) * s;\n"
+                "      for (int i = 0; i < %d; i++) {\n"
+                "        hv[m][i * %d + k] = hv[m][i * %d + k] + dg[i] * s1;\n"
+                "        hv[m][k * %d + i] = hv[m][k * %d + i] + dg[i] * s1;\n"
+                "      }\n"
+                "      hv[m][k * %d + k] = hv[m][k * %d + k] + dv * s2;\n"
+                "    }\n"
+                "  }\n"
+                "  for (int j = 0; j < %d; j++) h[j] = hv[0][j];\n"
+                "  for (int j = 0; j < %d; j++) g[j] = gv[0][j];\n}\n",
+             N, D, M, D, D, N, D, D, D, D, D, D, D, N, D);
+  emit_pre(E, name, "%s", pb.p);
+  return name;
+}
+
+/* BI_CURLNOISE_ADJ(seed, x, octaves, lacunarity, gain, w): J^T w, J the
+ * Jacobian of wp.curlnoise in x, and BI_CURLNOISE_TAN(..., v, dl, dg):
+ * the derivative along v in x, dl in lacunarity and dg in gain (Note
+ * [noise adjoints] in ir/adjoint.c).  Octave i adds amp C(g(freq x)), g
+ * a field's gradient and C its turn or curl; its Jacobian in the point is
+ * rows of the fields' Hessians: in 2-d (-H[1][c], H[0][c]) of the one
+ * field, in 3-d and 4-d (H3[1][c] - H2[2][c], H1[2][c] - H3[0][c],
+ * H2[0][c] - H1[1][c]) of the three.  The adjoint takes amp freq times
+ * those, summed per component in Warp's order; the tangent moves the
+ * point by freq v + dfreq x and adds damp C(g), dfreq and damp the
+ * derivatives of freq = lacunarity^i and amp = gain^i. */
+static void curl_deriv_helper(Emit *E, Buf *b, int bi, int D,
+                              const Type **args, const Type *ret,
+                              const char *name) {
+  const char *Q = E->T->fn_qual, *H = perlin_hess(E, D);
+  const char *fl = mathfn(E, "floor", KERN_SCALAR_FLOAT32);
+  const char *X = emit_ctype(E, args[1]), *W = emit_ctype(E, args[5]);
+  const char *R = emit_ctype(E, ret);
+  int F = D == 2 ? 1 : 3, N = D * D;
+  bool adj = bi == BI_CURLNOISE_ADJ;
+  randf1(E); /* k_pcg */
+  buf_printf(b, "%s %s %s(uint32_t seed, %s x, uint32_t octaves, float lacunarity, float gain, %s w%s) {\n"
+                "  %s r;\n  float freq = 1.0f, amp = 1.0f%s;\n", Q, R, name, X, W,
+             adj ? "" : ", float dl, float dg", R,
+             adj ? "" : ", dfreq = 0.0f, damp = 0.0f");
+  for (int k = 0; k < ret->rows; k++)
+    buf_printf(b, "  r.c[%d] = 0.0f;\n", k);
+  buf_printf(b, "  for (int i = 0; (uint32_t)i < octaves; i++) {\n"
+                "    int32_t lo[%d], hi[%d];\n"
+                "    float d[%d], h0[%d], g0[%d]%s;\n"
+                "    for (int k = 0; k < %d; k++) {\n"
+                "      float pt = freq * x.c[k];\n"
+                "      d[k] = pt - %s(pt);\n"
+                "      lo[k] = (int32_t)%s(pt);\n"
+                "      hi[k] = lo[k] + 1;\n"
+                "    }\n"
+                "    %s(seed, lo, hi, d, h0, g0);\n", D, D, D, N, D,
+             F == 3 ? arena_printf(E->C, ", h1[%d], g1[%d], h2[%d], g2[%d]", N,
+                                   D, N, D) : "", D, fl, fl, H);
+  if (F == 3)
+    buf_printf(b, "    seed = k_pcg(seed + k_pcg(10019689u));\n"
+                  "    %s(seed, lo, hi, d, h1, g1);\n"
+                  "    seed = k_pcg(seed + k_pcg(13112221u));\n"
+                  "    %s(seed, lo, hi, d, h2, g2);\n", H, H);
+  if (adj)
+    buf_puts(b, "    float kf = amp * freq;\n");
+  buf_printf(b, "    for (int c = 0; c < %d; c++) {\n", D);
+  if (F == 1)
+    buf_printf(b, "      float j0 = -h0[%d + c], j1 = h0[c];\n", D);
+  else
+    buf_printf(b, "      float j0 = h2[%d + c] - h1[%d + c];\n"
+                  "      float j1 = h0[%d + c] - h2[c];\n"
+                  "      float j2 = h1[c] - h0[%d + c];\n", D, 2 * D, 2 * D, D);
+  if (adj) {
+    buf_printf(b, "      r.c[c] = r.c[c] + kf * (w.c[0] * j0 + w.c[1] * j1%s);\n"
+                  "    }\n", F == 3 ? " + w.c[2] * j2" : "");
+  } else {
+    buf_puts(b, "      float dp = freq * w.c[c] + dfreq * x.c[c];\n");
+    for (int k = 0; k < ret->rows; k++)
+      buf_printf(b, "      r.c[%d] = r.c[%d] + amp * (j%d * dp);\n", k, k, k);
+    buf_puts(b, "    }\n");
+    if (F == 1)
+      buf_puts(b, "    r.c[0] = r.c[0] - damp * g0[1];\n"
+                  "    r.c[1] = r.c[1] + damp * g0[0];\n");
+    else
+      buf_puts(b, "    r.c[0] = r.c[0] + damp * (g2[1] - g1[2]);\n"
+                  "    r.c[1] = r.c[1] + damp * (g0[2] - g2[0]);\n"
+                  "    r.c[2] = r.c[2] + damp * (g1[0] - g0[1]);\n");
+    buf_puts(b, "    damp = damp * gain + amp * dg;\n"
+                "    dfreq = dfreq * lacunarity + freq * dl;\n");
+  }
+  buf_puts(b, "    amp *= gain;\n"
+              "    freq *= lacunarity;\n"
+              "  }\n  return r;\n}\n");
+}
+
+/* wp.noise, wp.pnoise, wp.curlnoise (Note [Perlin noise]) and their
+ * derivatives (Note [noise adjoints] in ir/adjoint.c) */
 static bool noise_helper(Emit *E, Buf *b, int bi, int n, const Type **args,
                          const Type *ret, const char *name) {
-  if (bi != BI_NOISE && bi != BI_PNOISE && bi != BI_CURLNOISE)
+  if (bi != BI_NOISE && bi != BI_PNOISE && bi != BI_CURLNOISE &&
+      bi != BI_NOISE_GRAD && bi != BI_CURLNOISE_ADJ && bi != BI_CURLNOISE_TAN)
     return false;
   int D = args[1]->kind == TY_SCALAR ? 1 : args[1]->rows;
+  if (bi == BI_CURLNOISE_ADJ || bi == BI_CURLNOISE_TAN) {
+    curl_deriv_helper(E, b, bi, D, args, ret, name);
+    return true;
+  }
   const char *Q = E->T->fn_qual, *P = perlin_helper(E, D);
   const char *fl = mathfn(E, "floor", KERN_SCALAR_FLOAT32);
   const char *X = emit_ctype(E, args[1]);
   const char *x = D == 1 ? "x" : "x.c[k]";
   /* Note [vulkan array parameters]: no null gradient pointer there */
   bool vk = E->T->id == KERN_TARGET_VULKAN;
-  if (bi == BI_NOISE || bi == BI_PNOISE) {
-    buf_printf(b, "%s float %s(uint32_t seed, %s x", Q, name, X);
-    for (int k = 0; bi == BI_PNOISE && k < D; k++)
+  if (bi != BI_CURLNOISE) {
+    /* noise, pnoise (their periods after x), or the gradient of either */
+    bool grad = bi == BI_NOISE_GRAD, per = n > 2;
+    buf_printf(b, "%s %s %s(uint32_t seed, %s x", Q, grad ? X : "float",
+               name, X);
+    for (int k = 0; per && k < D; k++)
       buf_printf(b, ", int32_t p%d", k);
     buf_printf(b, ") {\n  int32_t lo[%d], hi[%d]; float d[%d]", D, D, D);
-    if (vk)
-      buf_printf(b, ", g[%d]", D); /* the gradient, not computed */
+    if (vk || grad)
+      buf_printf(b, ", g[%d]", D); /* the gradient, computed for grad */
     buf_puts(b, ";\n");
-    if (bi == BI_PNOISE) {
+    if (per) {
       buf_puts(b, "  int32_t p[] = {");
       for (int k = 0; k < D; k++)
         buf_printf(b, "%sp%d", k ? ", " : "", k);
@@ -604,7 +765,7 @@ static bool noise_helper(Emit *E, Buf *b, int bi, int n, const Type **args,
     buf_printf(b, "  for (int k = 0; k < %d; k++) {\n"
                   "    d[k] = %s - %s(%s);\n"
                   "    lo[k] = (int32_t)%s(%s);\n", D, x, fl, x, fl, x);
-    if (bi == BI_PNOISE)
+    if (per)
       /* C's remainder, as Warp's mod() (on Vulkan k_rem: GLSL leaves % of
        * a negative operand undefined); a zero period gives 0 rather than
        * a division fault */
@@ -614,9 +775,20 @@ static bool noise_helper(Emit *E, Buf *b, int bi, int n, const Type **args,
                        "    hi[k] = p[k] ? (lo[k] + 1) % p[k] : 0;\n");
     else
       buf_puts(b, "    hi[k] = lo[k] + 1;\n");
-    buf_printf(b, "  }\n  return %s(seed, lo, hi, d, %s);\n}\n", P,
-               vk ? "false, g" : "0");
-    (void)n;
+    if (!grad) {
+      buf_printf(b, "  }\n  return %s(seed, lo, hi, d, %s);\n}\n", P,
+                 vk ? "false, g" : "0");
+      return true;
+    }
+    buf_printf(b, "  }\n  %s(seed, lo, hi, d, %sg);\n", P, vk ? "true, " : "");
+    if (D == 1) {
+      buf_puts(b, "  return g[0];\n}\n");
+      return true;
+    }
+    buf_printf(b, "  %s r;\n", X);
+    for (int k = 0; k < D; k++)
+      buf_printf(b, "  r.c[%d] = g[%d];\n", k, k);
+    buf_puts(b, "  return r;\n}\n");
     return true;
   }
   /* curlnoise: octaves of the gradient field; in 3 and 4 dimensions
@@ -1226,7 +1398,9 @@ static bool breakpoint_helper(Emit *E, Buf *b, int bi, const char *name) {
 
 bool emit_extra_helper(Emit *E, Buf *b, int bi, const Type *ret, int n,
                        const Type **args, const char *name) {
-  if (bi < BI_ERF || bi >= BI_COUNT)
+  bool noise_ad = bi == BI_NOISE_GRAD || bi == BI_CURLNOISE_ADJ ||
+                  bi == BI_CURLNOISE_TAN; /* Note [noise adjoints] */
+  if ((bi < BI_ERF || bi >= BI_COUNT) && !noise_ad)
     return false;
   for (int i = 0; i < n; i++)
     emit_ctype(E, args[i]);

@@ -1236,6 +1236,16 @@ static Lm linalg_tan(Ad *D, Seq *s, int bi, IrExpr *x, int i, IrExpr *dx) {
  * rv); a tangent's value and *dt its tangent where dt is not NULL. */
 static IrExpr *linalg_val(Ad *D, Seq *fw, Seq *rv, IrExpr *e, IrExpr **dt);
 
+/* Is bi Perlin noise (Note [noise adjoints])? */
+static bool is_noise(int bi) {
+  return bi == BI_NOISE || bi == BI_PNOISE || bi == BI_CURLNOISE;
+}
+
+/* r = the noise call e (Note [noise adjoints]): an adjoint's value, its
+ * rule in rv; a tangent's value and *dt its tangent where dt is not
+ * NULL. */
+static IrExpr *noise_val(Ad *D, Seq *fw, Seq *rv, IrExpr *e, IrExpr **dt);
+
 /* The A value of the float expression e; its operations are replayed into
  * fw and their reverse rules go in front of rv. */
 
@@ -1445,6 +1455,8 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   case E_CALL: {
     if (is_linalg(e->bi) && e->ival == IR_KEEP_CALL)
       return linalg_val(D, fw, rv, e, NULL);
+    if (is_noise(e->bi) && e->ival == IR_KEEP_CALL)
+      return noise_val(D, fw, rv, e, NULL);
     /* a float made from no float (wp.randf(state), a random vector): a
      * constant here */
     bool anyf = false;
@@ -3081,6 +3093,8 @@ static void keep_expr(IrExpr *e) {
     e->ival = IR_KEEP_CALL;
   if (e->kind == E_CALL && is_linalg(e->bi))
     e->ival = IR_KEEP_CALL; /* Note [linalg adjoints] */
+  if (e->kind == E_CALL && is_noise(e->bi))
+    e->ival = IR_KEEP_CALL; /* Note [noise adjoints] */
   keep_expr(e->a);
   keep_expr(e->b);
   keep_expr(e->c);
@@ -4185,6 +4199,116 @@ static IrExpr *linalg_val(Ad *D, Seq *fw, Seq *rv, IrExpr *e, IrExpr **dt) {
   return r;
 }
 
+/* Note [noise adjoints]: wp.noise, wp.pnoise and wp.curlnoise reach the
+ * adjoint whole: keep_expr marks them IR_KEEP_CALL and the expansion
+ * hands the coordinate on as one vector, as it does a decomposition's
+ * matrix (Note [linalg adjoints]).  Their derivatives are calls of three
+ * internal builtins, which the emitters spell next to the noise itself
+ * (Note [Perlin noise] in emit/extra.c), each with Warp 1.19's float32
+ * operations in Warp's order.  As in Warp, only the coordinate gets a
+ * gradient: the seed and the periods are integers, and curlnoise's
+ * lacunarity and gain get none (Warp documents it; forward mode, exact
+ * where Warp's adjoint is not, as for frac, differentiates in them too).
+ *
+ *  - noise and pnoise: Warp's adjoint adds g times the analytic gradient
+ *    of the blended field, BI_NOISE_GRAD of the same arguments (the
+ *    gradient curlnoise sums); the tangent is the gradient's dot product
+ *    with the coordinate's tangent.
+ *  - curlnoise: octave i adds amp_i times the gradient of the field at
+ *    freq_i x, turned ((-d/dy, d/dx) of one field in 2-d, the curl of
+ *    three fields in 3-d and 4-d), so the Jacobian in x is a sum of
+ *    amp_i freq_i times signed entries of the fields' Hessians, which
+ *    Warp computes by carrying second derivatives through the same
+ *    smootherstep blends.  BI_CURLNOISE_ADJ(args, g) is the Jacobian's
+ *    transpose times g, as Warp's adjoint computes it, and
+ *    BI_CURLNOISE_TAN(args, v, dl, dg) the Jacobian times v plus the
+ *    derivatives in lacunarity and gain times their tangents dl and dg,
+ *    so <J v, w> = <v, J^T w> holds between the modes where those two
+ *    carry no tangent.
+ *
+ * The quintic blend makes the field twice continuously differentiable
+ * across cells, so both are the derivatives everywhere and finite
+ * differences check them (tests/autodiff/gradcheck.sh). */
+
+/* The call bi(x[0..n)) of type t, kept whole, in a local of s. */
+static IrExpr *noise_call(Ad *D, Seq *s, int bi, const Type *t, IrExpr **x,
+                          int n) {
+  IrExpr *c = ir_call(D->C, bi, t, n, x);
+  c->ival = IR_KEEP_CALL;
+  return tmp(D, s, c);
+}
+
+/* Each component of the vector v times the scalar k, in a local of s. */
+static IrExpr *noise_scale(Ad *D, Seq *s, IrExpr *v, IrExpr *k) {
+  if (!is_agg(v->ty))
+    return tmp(D, s, bin(D, OP_MUL, v, k));
+  IrExpr *m = ir_expr(D->C, E_MAKE, v->ty);
+  m->nargs = ncomp(v->ty);
+  m->args = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)m->nargs);
+  for (int j = 0; j < m->nargs; j++)
+    m->args[j] = tmp(D, s, bin(D, OP_MUL, comp(D, v, j), k));
+  return tmp(D, s, m);
+}
+
+/* The tangent of the noise call bi(x[0..n)) from its arguments' tangents
+ * dx[0..n) (NULL: zero), or NULL where it is zero: the coordinate's, and
+ * curlnoise's lacunarity's and gain's. */
+static IrExpr *noise_tan(Ad *D, Seq *s, int bi, const Type *t, IrExpr **x,
+                         int n, IrExpr **dx) {
+  if (bi == BI_CURLNOISE) {
+    if (!dx[1] && !dx[3] && !dx[4])
+      return NULL;
+    IrExpr *a[8];
+    memcpy(a, x, sizeof(IrExpr *) * (size_t)n);
+    a[n] = tmp(D, s, tconst(D, dx[1], x[1]->ty));
+    a[n + 1] = tconst(D, dx[3], x[3]->ty);
+    a[n + 2] = tconst(D, dx[4], x[4]->ty);
+    return noise_call(D, s, BI_CURLNOISE_TAN, t, a, n + 3);
+  }
+  if (!dx[1])
+    return NULL;
+  IrExpr *d1 = tmp(D, s, dx[1]);
+  IrExpr *gr = noise_call(D, s, BI_NOISE_GRAD, d1->ty, x, n);
+  if (!is_agg(d1->ty))
+    return bin(D, OP_MUL, gr, d1);
+  IrExpr *d = NULL;
+  for (int j = 0; j < ncomp(d1->ty); j++) {
+    IrExpr *p = bin(D, OP_MUL, comp(D, gr, j), comp(D, d1, j));
+    d = d ? bin(D, OP_ADD, d, p) : p;
+  }
+  return d;
+}
+
+static IrExpr *noise_val(Ad *D, Seq *fw, Seq *rv, IrExpr *e, IrExpr **dt) {
+  int n = e->nargs;
+  if (n < 2 || n > 6 || (e->bi == BI_CURLNOISE && n != 5))
+    refuse(D, arena_printf(D->C, "this wp.%s", builtin_names[e->bi]));
+  IrExpr *x[7], *dx[6];
+  for (int i = 0; i < n; i++) {
+    dx[i] = NULL;
+    x[i] = tmp(D, fw, D->fwd ? fv(D, fw, e->args[i], &dx[i])
+                             : dval(D, fw, rv, e->args[i]));
+  }
+  IrExpr *r = noise_call(D, fw, e->bi, e->ty, x, n);
+  IrExpr *c = x[1];
+  if (D->fwd) {
+    *dt = tnode(D, fw, noise_tan(D, fw, e->bi, e->ty, x, n, dx));
+    return r;
+  }
+  Seq cs;
+  seq_init(&cs);
+  IrExpr *g = tmp(D, &cs, adjx(D, r->var));
+  if (e->bi == BI_CURLNOISE) {
+    x[n] = g;
+    acc(D, &cs, c, noise_call(D, &cs, BI_CURLNOISE_ADJ, c->ty, x, n + 1));
+  } else {
+    IrExpr *gr = noise_call(D, &cs, BI_NOISE_GRAD, c->ty, x, n);
+    acc(D, &cs, c, noise_scale(D, &cs, gr, g));
+  }
+  prepend(rv, &cs);
+  return r;
+}
+
 /* The value of e in s, in a local or a constant; *dt its tangent, NULL
  * where it is zero. */
 /* a[i].f in forward mode (Note [arrays of structs]): its tangent is
@@ -4307,6 +4431,8 @@ static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
   case E_CALL: {
     if (is_linalg(e->bi) && e->ival == IR_KEEP_CALL)
       return linalg_val(D, s, NULL, e, dt);
+    if (is_noise(e->bi) && e->ival == IR_KEEP_CALL)
+      return noise_val(D, s, NULL, e, dt);
     bool anyf = false;
     for (int i = 0; i < e->nargs; i++)
       anyf |= fty(e->args[i]->ty);

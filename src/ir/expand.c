@@ -41,8 +41,9 @@
  * (an aggregate temporary), a struct field.  So after the pass the only
  * expressions of aggregate type are E_VAR, E_MAKE of scalars, E_LOAD,
  * E_ATOMIC, E_FCALL and E_FIELD (and, in an autodiff module, the E_CALL
- * of a random vector it keeps, IR_KEEP_CALL), and the only uses of them
- * are whole moves and E_COMP with constant indices.
+ * of a random vector or of curlnoise it keeps, IR_KEEP_CALL; the noise
+ * calls it keeps take their coordinate as an E_MAKE), and the only uses
+ * of them are whole moves and E_COMP with constant indices.
  *
  * What the pass does not know how to expand (16-bit float components
  * outside an autodiff module, IrModule.half_aggs; 8/16-bit integer
@@ -1950,7 +1951,8 @@ static IrExpr **xv(Xp *X, IrExpr *e) {
       return kept_decomposition(X, e);
     if (e->bi == BI_RANDN || e->bi >= BI_INTERNAL_COUNT)
       refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, e->bi)));
-    if (e->ival == IR_KEEP_CALL) { /* an autodiff module's random vector */
+    if (e->ival == IR_KEEP_CALL) { /* an autodiff module's random vector,
+                                    * curlnoise or noise derivative */
       IrExpr *nx = arena_alloc(X->C, sizeof *nx);
       *nx = *e;
       operands(X, e, nx);
@@ -2009,6 +2011,8 @@ static IrExpr *xs(Xp *X, IrExpr *e) {
         v[i] = tmp(X, xs(X, e->args[i]));
       return lower_rule(X, e, v);
     }
+    if (e->ival == IR_KEEP_CALL && (e->bi == BI_NOISE || e->bi == BI_PNOISE))
+      break; /* an autodiff module's noise: its vector handed on whole */
     for (int i = 0; i < e->nargs; i++)
       if (is_agg(e->args[i]->ty))
         return scall_agg(X, e);

@@ -275,7 +275,8 @@ IrFunc *ir_adjoint(Compiler *C, IrModule *m, IrFunc *K);
 IrFunc *ir_tangent(Compiler *C, IrModule *m, IrFunc *K);
 /* Before ir_expand, on a module of the one kernel to differentiate:
  * drops the functions it does not call and marks the float min/max/clamp
- * calls, the decompositions and the random vectors IR_KEEP_CALL. */
+ * calls, the decompositions, the random vectors and the noise calls
+ * IR_KEEP_CALL. */
 void ir_adjoint_prepare(Compiler *C, IrModule *m);
 
 /* Internal builtins the lowering introduces for operators. */
@@ -306,6 +307,14 @@ enum {
                                 barriers (Note [block exchange] in
                                 lower/check_tile.c); CUDA and OpenCL */
   BI_XCHG_GET,               /* (k): thread k's value there */
+  BI_NOISE_GRAD,             /* wp.noise's or wp.pnoise's arguments: the
+                                gradient in the coordinate (float or vecN) */
+  BI_CURLNOISE_ADJ,          /* wp.curlnoise's arguments and w: J^T w, J the
+                                Jacobian in the coordinate */
+  BI_CURLNOISE_TAN,          /* wp.curlnoise's arguments, v, dl and dg: the
+                                derivative along v, dl in lacunarity and dg
+                                in gain (the three: Note [noise adjoints] in
+                                adjoint.c) */
   BI_INTERNAL_COUNT
 };
 

@@ -57,10 +57,23 @@ for k in svd3k svd2k qr3k eig3k; do
 done
 
 # not differentiable: the construct at its position
-"$kern" gradcheck "$dir/gradcheck/ok64.py" noisek >"$out" 2>&1
-[ $? -eq 1 ] || fail "noisek: exit not 1"
-grep -q 'ok64.py:36:5: error: autodiff of wp.noise' "$out" ||
-  fail "noisek: no positioned refusal"
+"$kern" gradcheck "$dir/gradcheck/ok64.py" atomk >"$out" 2>&1
+[ $? -eq 1 ] || fail "atomk: exit not 1"
+grep -q 'ok64.py:36:5: error: autodiff of the value an atomic returns' "$out" ||
+  fail "atomk: no positioned refusal"
+
+# Perlin noise (Note [noise adjoints]): both modes are the derivative in
+# the coordinate; float32, so a step of 1e-3 (curlnoise's adjoint is a
+# second derivative of the field)
+"$kern" gradcheck "$dir/gradcheck/noise32.py" noisek --dim 8 'out=zeros(float32,8,4)' \
+  --eps 1e-3 --rtol 5e-3 --atol 5e-3 >"$out" 2>&1 || fail "noisek: exit $?"
+grep -q '^x  *adjoint  *8 .* ok$' "$out" || fail "noisek: no passing row for x"
+grep -q '^v  *adjoint  *32 .* ok$' "$out" || fail "noisek: no passing row for v"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "noisek: no tangent row"
+"$kern" gradcheck "$dir/gradcheck/noise32.py" curlk --dim 8 'o3=zeros(vec3,8,2)' \
+  --eps 1e-3 --rtol 5e-3 --atol 5e-3 >"$out" 2>&1 || fail "curlk: exit $?"
+grep -q '^v  *adjoint  *32 .* ok$' "$out" || fail "curlk: no passing row for v"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "curlk: no tangent row"
 
 # the error functions, copysign and mod: adjoint and tangent
 "$kern" gradcheck "$dir/gradcheck/ok64.py" erfs --dim 6 >"$out" 2>&1 || fail "erfs: exit $?"

@@ -14,6 +14,8 @@
  *    adjoint launch against (loss(x + h) - loss(x - h)) / 2h;
  *  - an array of structs' adjoint and tangent, arrays of the same structs
  *    (aos_api);
+ *  - Perlin noise in float32 (noise_api): the tangent against central
+ *    differences and <J v, w> = <v, J^T w> against the adjoint;
  *  - what autodiff does not cover yet is refused with a compile error at
  *    its line: "autodiff of X is not supported yet".
  *
@@ -505,8 +507,6 @@ static void tangent_api(void) {
        "forward-mode autodiff of wp.atomic_exch on floats", 7},
       {"    old = wp.atomic_add(out, 0, x)\n    out[i] = old\n",
        "forward-mode autodiff of the value an atomic returns", 8},
-      {"    out[i] = wp.noise(wp.uint32(1), x)\n",
-       "forward-mode autodiff of wp.noise", 7},
   };
   for (size_t i = 0; i < sizeof tref / sizeof tref[0]; i++) {
     char src[1024];
@@ -593,8 +593,6 @@ static const struct {
      "autodiff of returns on only some paths of their branches this often", 8},
     {"    old = wp.atomic_add(out, 0, x)\n    out[i] = old\n",
      "autodiff of the value an atomic returns is not supported yet", 8},
-    {"    out[i] = wp.noise(wp.uint32(1), x)\n",
-     "autodiff of wp.noise of a non-float argument is not supported yet", 7},
     /* what the expansion into scalar IR does not cover (its refusal) */
     {"    q = wp.quat_slerp(wp.quat_identity(), wp.quat(x, 0.0, 0.0, 1.0), 0.5)\n"
      "    out[i] = q[0]\n",
@@ -965,6 +963,102 @@ static void aos_api(void) {
   printf("ok arrays of structs api\n");
 }
 
+/* Perlin noise (Note [noise adjoints] in ir/adjoint.c), which computes in
+ * float32 only: the tangent along v equals central differences (a step
+ * of 1e-3, float32's bounds) and <J v, w> = <v, J^T w> holds against the
+ * adjoint, through noise, pnoise and curlnoise in one kernel. */
+static const char noise_src[] =
+    "import warp as wp\n"
+    "\n"
+    "@wp.kernel\n"
+    "def k_noise(x: wp.array(dtype=float), out: wp.array(dtype=float)):\n"
+    "    i = wp.tid()\n"
+    "    s = wp.rand_init(3, i)\n"
+    "    p = wp.vec3(x[i], x[(i + 1) % 6] * 1.5, 0.25 - x[i])\n"
+    "    c = wp.curlnoise(s, p, wp.uint32(2), 2.0, 0.5)\n"
+    "    q = wp.pnoise(s, wp.vec4(x[i], p[1], p[2], 0.5), 3, 2, 2, 4)\n"
+    "    out[i] = wp.noise(s, x[i] * 2.0) + q * c[0] - c[2] * wp.noise(s, p)\n";
+
+static kern_array *arr32(const float *v) {
+  kern_array *a;
+  int64_t shape[1] = {N};
+  ASSERT_OK(ctx, kern_array_new(ctx, dev, KERN_TYPE_FLOAT32, 1, shape, &a));
+  ASSERT_OK(ctx, kern_array_upload(a, v, sizeof(float) * N));
+  return a;
+}
+
+/* out of k_noise at x, launched as k (its forward, tangent or adjoint
+ * kernel) with the extra arrays t (NULL: the forward's two) */
+static void noise_run(kern_kernel *k, const float *x, float *out,
+                      const float *t0, const float *t1, float *g0, float *g1) {
+  float zero[N] = {0};
+  kern_array *xa = arr32(x), *oa = arr32(zero);
+  kern_array *ta = t0 ? arr32(t0) : NULL, *tb = t0 ? arr32(t1) : NULL;
+  kern_arg args[4] = {kern_arg_array(xa), kern_arg_array(oa),
+                      kern_arg_array(ta), kern_arg_array(tb)};
+  int64_t dims[1] = {N};
+  ASSERT_OK(ctx, kern_launch(k, 1, dims, t0 ? 4 : 2, args));
+  ASSERT_OK(ctx, kern_array_download(oa, out, sizeof zero));
+  if (t0) {
+    ASSERT_OK(ctx, kern_array_download(ta, g0, sizeof zero));
+    ASSERT_OK(ctx, kern_array_download(tb, g1, sizeof zero));
+    kern_array_free(ta);
+    kern_array_free(tb);
+  }
+  kern_array_free(xa);
+  kern_array_free(oa);
+}
+
+static void noise_api(void) {
+  kern_module *m;
+  ASSERT_OK(ctx, kern_module_load_string(ctx, dev, "noise.py", noise_src,
+                                         sizeof noise_src - 1, &m));
+  kern_kernel *k, *t, *a;
+  ASSERT_OK(ctx, kern_module_get_kernel(m, "k_noise", &k));
+  ASSERT_OK(ctx, kern_kernel_tangent(k, &t));
+  ASSERT_OK(ctx, kern_kernel_adjoint(k, &a));
+  const float x[N] = {0.3f, -0.7f, 1.1f, 0.45f, -0.9f, 1.35f};
+  const float v[N] = {0.8f, -0.6f, 0.35f, 1.2f, -0.25f, 0.5f};
+  float zero[N] = {0}, out[N], ref[N], tv[N], jv[N], gx[N], go[N];
+  noise_run(k, x, ref, NULL, NULL, NULL, NULL);
+  noise_run(t, x, out, v, zero, tv, jv);
+  const float h = 1e-3f;
+  float xp[N], xm[N], op[N], om[N];
+  for (int j = 0; j < N; j++) {
+    xp[j] = x[j] + h * v[j];
+    xm[j] = x[j] - h * v[j];
+  }
+  noise_run(k, xp, op, NULL, NULL, NULL, NULL);
+  noise_run(k, xm, om, NULL, NULL, NULL, NULL);
+  double lhs = 0, rhs = 0, mag = 1;
+  for (int i = 0; i < N; i++) {
+    ASSERT_NEAR(out[i], ref[i], 0.0);
+    double fd = ((double)op[i] - om[i]) / (2.0 * h);
+    if (fabs(fd - jv[i]) > 1e-2 * (1 + fabs(fd))) {
+      printf("FAIL k_noise: (J v)[%d]: tangent %.9g, finite differences %.9g\n",
+             i, jv[i], fd);
+      exit(1);
+    }
+    ASSERT_TRUE(jv[i] != 0.0f);
+  }
+  float w[N];
+  for (int i = 0; i < N; i++)
+    w[i] = (float)wts[i];
+  noise_run(a, x, out, zero, w, gx, go);
+  for (int i = 0; i < N; i++) {
+    lhs += (double)jv[i] * w[i];
+    rhs += (double)v[i] * gx[i];
+    mag += fabs((double)jv[i] * w[i]);
+  }
+  if (fabs(lhs - rhs) > 1e-5 * mag) {
+    printf("FAIL k_noise: <J v, w> = %.9g but <v, J^T w> = %.9g\n", lhs, rhs);
+    exit(1);
+  }
+  kern_module_free(m);
+  printf("ok k_noise: the tangent equals central differences and "
+         "<J v, w> = <v, J^T w>\n");
+}
+
 int main(int argc, char **argv) {
   const char *which = argc > 1 ? argv[1] : "cpu";
   test_setup();
@@ -1003,6 +1097,7 @@ int main(int argc, char **argv) {
   tangent(m, "k_floop", true);
   tangent(m, "k_jump", false);
   tangent_api();
+  noise_api();
   enable_backward();
   refuse();
   func_loop_refuse();
