@@ -854,6 +854,114 @@ static IrExpr *axis_angle(Xp *X, IrExpr *e, IrExpr **r) {
   return NULL;
 }
 
+/* Note [4x4 inverse]: Warp's 4x4 determinant and inverse (mat.h) take
+ * the matrix apart into 2x2 minors y of two columns and 3x3 cofactors z,
+ * keeping y, the second two columns' cofactors and the determinant in
+ * double and the first two columns' cofactors in the component type;
+ * emit/common.c's helper does the same.  So does the expansion, with an
+ * explicit cast wherever C converts: a minor is a difference of products
+ * in the component type, widened; a cofactor is summed in double (the
+ * component widened), the first columns' narrowed again; the determinant
+ * is the sum of products in the component type, widened.  A determinant
+ * that is not > 0 nor < 0 (zero or NaN) gives the zero matrix.  Its
+ * gradient, through these operations, is the derivative, which Warp's
+ * adjoints (the cofactors for the determinant, -inv^T g inv^T for the
+ * inverse) also are, up to rounding; a singular matrix gets none, as in
+ * Warp, where the inverse is the zero matrix. */
+
+/* x as a double (x itself where already one) */
+static IrExpr *wide(Xp *X, IrExpr *x) {
+  if (x->ty->sc == KERN_SCALAR_FLOAT64)
+    return x;
+  return tmp(X, ir_cast(X->C, sty(KERN_SCALAR_FLOAT64), x));
+}
+
+static IrExpr *narrow(Xp *X, kern_scalar sc, IrExpr *x) {
+  if (sc == KERN_SCALAR_FLOAT64)
+    return x;
+  return tmp(X, ir_cast(X->C, sty(sc), x));
+}
+
+/* the minor a d - b c of components in sc, as a double */
+static IrExpr *minor2(Xp *X, kern_scalar sc, IrExpr *a, IrExpr *d, IrExpr *b,
+                      IrExpr *c) {
+  return wide(X, B(X, OP_SUB, sc, B(X, OP_MUL, sc, a, d), B(X, OP_MUL, sc, b, c)));
+}
+
+/* s0 x0 y0 + s1 x1 y1 + s2 x2 y2 in double, left to right (s the signs,
+ * the first always +), x components and y doubles */
+static IrExpr *cof3(Xp *X, IrExpr *x0, IrExpr *y0, int s1, IrExpr *x1,
+                    IrExpr *y1, int s2, IrExpr *x2, IrExpr *y2) {
+  kern_scalar d = KERN_SCALAR_FLOAT64;
+  IrExpr *r = B(X, OP_MUL, d, wide(X, x0), y0);
+  r = B(X, s1 > 0 ? OP_ADD : OP_SUB, d, r, B(X, OP_MUL, d, wide(X, x1), y1));
+  return B(X, s2 > 0 ? OP_ADD : OP_SUB, d, r, B(X, OP_MUL, d, wide(X, x2), y2));
+}
+
+/* The 4x4 determinant of the components a (Note [4x4 inverse]), as a
+ * double; with r, the inverse's components go there. */
+static IrExpr *inv4(Xp *X, kern_scalar sc, IrExpr **a, IrExpr **r) {
+#define x(i, j) a[(i) * 4 + (j)]
+  IrExpr *y[6], *z[16];
+  /* the second two columns' cofactors, from the first two's minors */
+  if (r) {
+    y[0] = minor2(X, sc, x(0, 0), x(1, 1), x(1, 0), x(0, 1));
+    y[1] = minor2(X, sc, x(0, 0), x(2, 1), x(2, 0), x(0, 1));
+    y[2] = minor2(X, sc, x(0, 0), x(3, 1), x(3, 0), x(0, 1));
+    y[3] = minor2(X, sc, x(1, 0), x(2, 1), x(2, 0), x(1, 1));
+    y[4] = minor2(X, sc, x(1, 0), x(3, 1), x(3, 0), x(1, 1));
+    y[5] = minor2(X, sc, x(2, 0), x(3, 1), x(3, 0), x(2, 1));
+    /* y: 01 02 03 12 13 23; z[i * 4 + j] is z_ij */
+    z[15] = cof3(X, x(0, 2), y[3], -1, x(1, 2), y[1], 1, x(2, 2), y[0]);
+    z[11] = cof3(X, x(1, 2), y[2], -1, x(3, 2), y[0], -1, x(0, 2), y[4]);
+    z[7] = cof3(X, x(0, 2), y[5], -1, x(2, 2), y[2], 1, x(3, 2), y[1]);
+    z[3] = cof3(X, x(2, 2), y[4], -1, x(3, 2), y[3], -1, x(1, 2), y[5]);
+    z[14] = cof3(X, x(1, 3), y[1], -1, x(2, 3), y[0], -1, x(0, 3), y[3]);
+    z[10] = cof3(X, x(0, 3), y[4], -1, x(1, 3), y[2], 1, x(3, 3), y[0]);
+    z[6] = cof3(X, x(2, 3), y[2], -1, x(3, 3), y[1], -1, x(0, 3), y[5]);
+    z[2] = cof3(X, x(1, 3), y[5], -1, x(2, 3), y[4], 1, x(3, 3), y[3]);
+  }
+  y[0] = minor2(X, sc, x(0, 2), x(1, 3), x(1, 2), x(0, 3));
+  y[1] = minor2(X, sc, x(0, 2), x(2, 3), x(2, 2), x(0, 3));
+  y[2] = minor2(X, sc, x(0, 2), x(3, 3), x(3, 2), x(0, 3));
+  y[3] = minor2(X, sc, x(1, 2), x(2, 3), x(2, 2), x(1, 3));
+  y[4] = minor2(X, sc, x(1, 2), x(3, 3), x(3, 2), x(1, 3));
+  y[5] = minor2(X, sc, x(2, 2), x(3, 3), x(3, 2), x(2, 3));
+  z[12] = narrow(X, sc, cof3(X, x(1, 1), y[1], -1, x(2, 1), y[0], -1, x(0, 1), y[3]));
+  z[8] = narrow(X, sc, cof3(X, x(0, 1), y[4], -1, x(1, 1), y[2], 1, x(3, 1), y[0]));
+  z[4] = narrow(X, sc, cof3(X, x(2, 1), y[2], -1, x(3, 1), y[1], -1, x(0, 1), y[5]));
+  z[0] = narrow(X, sc, cof3(X, x(1, 1), y[5], -1, x(2, 1), y[4], 1, x(3, 1), y[3]));
+  if (r) {
+    z[13] = narrow(X, sc, cof3(X, x(0, 0), y[3], -1, x(1, 0), y[1], 1, x(2, 0), y[0]));
+    z[9] = narrow(X, sc, cof3(X, x(1, 0), y[2], -1, x(3, 0), y[0], -1, x(0, 0), y[4]));
+    z[5] = narrow(X, sc, cof3(X, x(0, 0), y[5], -1, x(2, 0), y[2], 1, x(3, 0), y[1]));
+    z[1] = narrow(X, sc, cof3(X, x(2, 0), y[4], -1, x(3, 0), y[3], -1, x(1, 0), y[5]));
+  }
+  IrExpr *det = B(X, OP_MUL, sc, x(3, 0), z[12]);
+  for (int i = 2; i >= 0; i--)
+    det = B(X, OP_ADD, sc, det, B(X, OP_MUL, sc, x(i, 0), z[i * 4]));
+  det = wide(X, det);
+#undef x
+  if (!r)
+    return det;
+  /* r_ij = z_ji / det, where det is not zero nor NaN */
+  kern_scalar d = KERN_SCALAR_FLOAT64;
+  IrExpr *zero = K(X, d, 0.0);
+  IrExpr *ok = ir_expr(X->C, E_OR, sty(KERN_SCALAR_BOOL));
+  ok->a = tmp(X, CMP(X, OP_GT, det, zero));
+  ok->b = tmp(X, CMP(X, OP_LT, det, zero));
+  ok = tmp(X, ok);
+  /* 1 / 1 where singular: the unselected products stay finite, so their
+   * gradient (zero times rcp) is zero, not NaN */
+  IrExpr *rcp = B(X, OP_DIV, d, K(X, d, 1.0), SEL(X, ok, det, K(X, d, 1.0)));
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 4; j++) {
+      IrExpr *v = narrow(X, sc, B(X, OP_MUL, d, wide(X, z[j * 4 + i]), rcp));
+      r[i * 4 + j] = SEL(X, ok, v, K(X, sc, 0.0));
+    }
+  return det;
+}
+
 /* Scalar results of builtins on aggregates. */
 static IrExpr *scall_agg(Xp *X, IrExpr *e) {
   int bi = e->bi;
@@ -903,8 +1011,8 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
   case BI_TRACE: case BI_DETERMINANT:
     if (e->nargs != 1 || t->kind != TY_MAT || t->rows != t->cols)
       refuse(X, "this matrix function");
-    if (bi == BI_DETERMINANT && t->rows != 2 && t->rows != 3)
-      refuse(X, "wp.determinant of a 4x4 matrix");
+    if (bi == BI_DETERMINANT && t->rows == 4 && !isf(sc))
+      refuse(X, "wp.determinant of a 4x4 matrix of this type");
     break;
   case BI_ISNAN: case BI_ISINF: case BI_ISFINITE:
     if (e->nargs != 1 || !isfx(X, sc))
@@ -953,6 +1061,8 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
   }
   case BI_DETERMINANT: {
     /* warp_det_inverse's expressions */
+    if (t->rows == 4)
+      return narrow(X, sc, inv4(X, sc, a, NULL));
     if (t->rows == 2)
       return B(X, OP_SUB, sc, B(X, OP_MUL, sc, a[0], a[3]), B(X, OP_MUL, sc, a[2], a[1]));
 #define M(i, j) a[(i) * 3 + (j)]
@@ -1270,8 +1380,8 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     if (e->nargs != 1 || !fl || t->kind != TY_MAT || !ty_eq(at[0], t) ||
         t->rows != t->cols)
       refuse(X, "this wp.inverse");
-    if (t->rows != 2 && t->rows != 3) /* 4x4 keeps intermediates in double */
-      refuse(X, "wp.inverse of a 4x4 matrix");
+    if (t->rows == 4 && !isf(t->sc)) /* Note [4x4 inverse] */
+      refuse(X, "wp.inverse of a 16-bit float 4x4 matrix");
     break;
   default:
     refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, bi)));
@@ -1611,6 +1721,10 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     IrExpr *one = K(X, sc, 1.0), *z = K(X, sc, 0.0);
     IrExpr *det, *ok;
     IrExpr *c[9];
+    if (t->rows == 4) {
+      inv4(X, sc, m, r);
+      return r;
+    }
     if (t->rows == 2) {
       det = SUB(MUL(M(0, 0), M(1, 1)), MUL(M(1, 0), M(0, 1)));
       /* !(det > 0 || det < -0): zero or NaN */

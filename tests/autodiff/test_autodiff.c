@@ -160,7 +160,17 @@ static const char fd_src[] =
     "    Q, R = wp.qr3(A)\n"
     "    E, d = wp.eig3(A + wp.transpose(A))\n"
     "    U2, s2, V2 = wp.svd2(wp.mat22d(t + wp.float64(2.0), wp.float64(0.3), t * t, wp.float64(-1.0)))\n"
-    "    out[i] = s[0] * s[2] + U[0, 1] * V[1, 2] + Q[2, 1] + R[0, 2] * R[1, 1] + d[1] * E[0, 2] + s2[1] + U2[1, 0] * V2[0, 1]\n";
+    "    out[i] = s[0] * s[2] + U[0, 1] * V[1, 2] + Q[2, 1] + R[0, 2] * R[1, 1] + d[1] * E[0, 2] + s2[1] + U2[1, 0] * V2[0, 1]\n"
+    "\n"
+    "# the 4x4 determinant and inverse (Note [4x4 inverse] in ir/expand.c)\n"
+    "@wp.kernel\n"
+    "def k_mat4(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64), n: int):\n"
+    "    i = wp.tid()\n"
+    "    t = x[i]\n"
+    "    o = wp.float64(1.0)\n"
+    "    A = wp.mat44d(t + wp.float64(3.0), o, t * t, wp.float64(0.2), wp.float64(0.5), o + t, o, wp.float64(-0.3), t, wp.float64(0.1), wp.float64(2.0), t * wp.float64(0.5), o, wp.float64(-1.0), wp.float64(0.4), t + wp.float64(4.0))\n"
+    "    B = wp.inverse(A)\n"
+    "    out[i] = wp.determinant(A) * wp.float64(0.1) + B[0, 1] + B[2, 3] * wp.float64(3.0) + B[3, 0] * B[1, 1]\n";
 
 #define N 6
 
@@ -962,6 +972,7 @@ int main(int argc, char **argv) {
   finite_differences(m, "k_paths");
   finite_differences(m, "k_uret");
   finite_differences(m, "k_linalg");
+  finite_differences(m, "k_mat4");
   tangent(m, "k_math", true);
   tangent(m, "k_vec", true);
   tangent(m, "k_branch", true);
@@ -971,6 +982,7 @@ int main(int argc, char **argv) {
   tangent(m, "k_paths", true);
   tangent(m, "k_uret", true);
   tangent(m, "k_linalg", true);
+  tangent(m, "k_mat4", true);
   tangent(m, "k_jump", false);
   tangent_api();
   enable_backward();
