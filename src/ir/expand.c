@@ -1146,6 +1146,75 @@ static IrExpr **from_euler(Xp *X, IrExpr *e) {
   return r;
 }
 
+/* math.py's quat_to_euler(q, i, j, k) with constant axes, as extra.c's
+ * helper: with the axes known, its integer logic (the Levi-Civita sign
+ * e, which components a, b, c, d are, the slots of the result) is done
+ * here, and the float operations are written out.  Its three cases (the
+ * middle angle near 0, near pi, or neither) are selects, so the gradient
+ * is that of the case taken, as Warp's autodiff of the function's body
+ * gives. */
+static IrExpr **to_euler(Xp *X, IrExpr *e) {
+  const Type *v = e->args[0]->ty;
+  if (e->nargs != 4 || !v->quat || v->sc != KERN_SCALAR_FLOAT32)
+    refuse(X, "this wp.quat_to_euler");
+  for (int n = 1; n < 4; n++)
+    if (e->args[n]->kind != E_CONST)
+      refuse(X, "wp.quat_to_euler with axes that are not constants");
+  need_agg(X, v);
+  kern_scalar sc = KERN_SCALAR_FLOAT32;
+  IrExpr **q = xv(X, e->args[0]);
+  IrExpr *qs[4] = {q[3], q[0], q[1], q[2]}; /* scalar first */
+  int64_t i = (int64_t)e->args[1]->ival + 1, j = (int64_t)e->args[2]->ival + 1;
+  int64_t k = (int64_t)e->args[3]->ival + 1;
+  bool proper = i == k;
+  if (proper)
+    k = 6 - i - j;
+  double lc = (double)((i - j) * (j - k) * (k - i)) / 2.0;
+  int ii = i >= 1 && i <= 3 ? (int)i : 1, jj = j >= 1 && j <= 3 ? (int)j : 1;
+  int kk = k >= 1 && k <= 3 ? (int)k : 1;
+  IrExpr *es = K(X, sc, lc);
+#define MUL(x, y) B(X, OP_MUL, sc, x, y)
+#define ADD(x, y) B(X, OP_ADD, sc, x, y)
+#define SUB(x, y) B(X, OP_SUB, sc, x, y)
+  IrExpr *a = qs[0], *b = qs[ii], *c = qs[jj], *d = MUL(qs[kk], es);
+  if (!proper) {
+    a = SUB(a, qs[jj]);
+    b = ADD(b, MUL(qs[kk], es));
+    c = ADD(c, qs[0]);
+    d = SUB(d, qs[ii]);
+  }
+  IrExpr *ab = ADD(MUL(a, a), MUL(b, b));
+  IrExpr *all = ADD(ADD(ADD(MUL(a, a), MUL(b, b)), MUL(c, c)), MUL(d, d));
+  IrExpr *cs = SUB(B(X, OP_DIV, sc, MUL(K(X, sc, 2.0), ab), all), K(X, sc, 1.0));
+  IrExpr *t2 = CALL(X, BI_ACOS, sc, 1, cs, NULL);
+  IrExpr *tp = CALL(X, BI_ATAN2, sc, 2, b, a), *tm = CALL(X, BI_ATAN2, sc, 2, d, c);
+  IrExpr *z = K(X, sc, 0.0), *eps = K(X, sc, 1e-6);
+  IrExpr *near0 = tmp(X, CMP(X, OP_LT, CALL(X, BI_ABS, sc, 1, t2, NULL), eps));
+  IrExpr *dpi = SUB(t2, K(X, sc, 3.14159265358979323846));
+  IrExpr *nearpi = tmp(X, CMP(X, OP_LT, CALL(X, BI_ABS, sc, 1, dpi, NULL), eps));
+  /* near 0: t1 = 0, t3 = 2 tp - 0; near pi: t1 = 0, t3 = 2 tm + 0 */
+  IrExpr *t1 = SEL(X, near0, z, SEL(X, nearpi, z, SUB(tp, tm)));
+  IrExpr *t3 = SEL(X, near0, SUB(MUL(K(X, sc, 2.0), tp), z),
+                   SEL(X, nearpi, ADD(MUL(K(X, sc, 2.0), tm), z), ADD(tp, tm)));
+  if (!proper) {
+    t2 = SUB(t2, K(X, sc, 1.57079632679489661923));
+    t3 = MUL(t3, es);
+  }
+#undef MUL
+#undef ADD
+#undef SUB
+  IrExpr **r = comps_new(X, 3);
+  r[0] = t1; r[1] = t2; r[2] = t3;
+  if (i == 2) {
+    r[0] = t2; r[1] = t1;
+  } else if (i == 3) {
+    r[0] = t3; r[2] = t1;
+  }
+  r[j == 1 ? 0 : j == 2 ? 1 : 2] = t2;
+  r[k == 1 ? 0 : k == 2 ? 1 : 2] = t3;
+  return r;
+}
+
 /* Aggregate results of builtins, as vector_body's helpers compute them. */
 static IrExpr **vcall(Xp *X, IrExpr *e) {
   const Type *t = e->ty;
@@ -1154,6 +1223,8 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
   int n = ncomp(t), bi = e->bi;
   if (bi == BI_QUAT_FROM_EULER)
     return from_euler(X, e);
+  if (bi == BI_QUAT_TO_EULER)
+    return to_euler(X, e);
   if (e->nargs > 3)
     refuse(X, "this vector builtin");
   const Type *at[3] = {0};
