@@ -828,30 +828,65 @@ static IrExpr *twist_angle(Xp *X, IrExpr *e) {
   return B(X, OP_MUL, sc, K(X, sc, 2.0), CALL(X, BI_ATAN2, sc, 2, p, b[3]));
 }
 
-/* Part b (a constant: 0 the axis, into r, 1 the angle, returned) of
- * Warp's quat_to_axis_angle(q), as extra.c's helper: the normalised
- * vector part v, negated when q.w < 0; 2 atan2(|v|, |q.w|).  (Warp's
+/* Warp's quat_to_axis_angle of the components a, as extra.c's helper:
+ * the normalised vector part v, negated when a.w < 0, into r (unless
+ * NULL); 2 atan2(|v|, |a.w|) returned where angle (else NULL).  (Warp's
  * adjoint is this derivative wherever |v| > 0.) */
+static IrExpr *axis_angle_of(Xp *X, kern_scalar sc, IrExpr **a, IrExpr **r,
+                             bool angle) {
+  IrExpr *l = tmp(X, CALL(X, BI_SQRT, sc, 1, vdot(X, sc, a, a, 3), NULL));
+  if (r) {
+    IrExpr *p = tmp(X, CMP(X, OP_GT, l, K(X, sc, 0.0)));
+    IrExpr *neg = tmp(X, CMP(X, OP_LT, a[3], K(X, sc, 0.0)));
+    for (int k = 0; k < 3; k++) {
+      IrExpr *n = SEL(X, p, ir_binary(X->C, OP_DIV, sty(sc), a[k], l), K(X, sc, 0.0));
+      r[k] = SEL(X, neg, NEG(X, n), n);
+    }
+  }
+  if (!angle)
+    return NULL;
+  IrExpr *w = CALL(X, BI_ABS, sc, 1, a[3], NULL);
+  return B(X, OP_MUL, sc, K(X, sc, 2.0), CALL(X, BI_ATAN2, sc, 2, l, w));
+}
+
+/* Part b (a constant: 0 the axis, into r, 1 the angle, returned) of
+ * wp.quat_to_axis_angle(q). */
 static IrExpr *axis_angle(Xp *X, IrExpr *e, IrExpr **r) {
   const Type *q = e->args[0]->ty;
   if (e->nargs != 2 || !q->quat || e->args[1]->kind != E_CONST ||
       e->args[1]->ival != (r ? 0u : 1u))
     refuse(X, "this wp.quat_to_axis_angle");
   need_agg(X, q);
+  return axis_angle_of(X, q->sc, xv(X, e->args[0]), r, !r);
+}
+
+/* wp.quat_slerp(q0, q1, t), as extra.c's helper: q0 times the rotation
+ * about the axis of q0^-1 q1 by t times its angle.  Its gradient is the
+ * derivative, as Warp's adj_quat_slerp is (where the vector part of
+ * q0^-1 q1 is not zero). */
+static IrExpr **slerp(Xp *X, IrExpr *e) {
+  const Type *q = e->ty;
+  if (e->nargs != 3 || !q->quat || !isf(q->sc) || !ty_eq(e->args[0]->ty, q) ||
+      !ty_eq(e->args[1]->ty, q) || e->args[2]->ty->kind != TY_SCALAR ||
+      e->args[2]->ty->sc != q->sc)
+    refuse(X, "this wp.quat_slerp");
+  need_agg(X, q);
   kern_scalar sc = q->sc;
-  IrExpr **a = xv(X, e->args[0]);
-  IrExpr *l = tmp(X, CALL(X, BI_SQRT, sc, 1, vdot(X, sc, a, a, 3), NULL));
-  if (!r) {
-    IrExpr *w = CALL(X, BI_ABS, sc, 1, a[3], NULL);
-    return B(X, OP_MUL, sc, K(X, sc, 2.0), CALL(X, BI_ATAN2, sc, 2, l, w));
-  }
-  IrExpr *p = tmp(X, CMP(X, OP_GT, l, K(X, sc, 0.0)));
-  IrExpr *neg = tmp(X, CMP(X, OP_LT, a[3], K(X, sc, 0.0)));
-  for (int k = 0; k < 3; k++) {
-    IrExpr *n = SEL(X, p, ir_binary(X->C, OP_DIV, sty(sc), a[k], l), K(X, sc, 0.0));
-    r[k] = SEL(X, neg, NEG(X, n), n);
-  }
-  return NULL;
+  IrExpr **a = xv(X, e->args[0]), **b = xv(X, e->args[1]);
+  IrExpr *t = tmp(X, xs(X, e->args[2]));
+  IrExpr *ai[4], *d[4], *ax[3], *turn[4], **r = comps_new(X, 4);
+  for (int k = 0; k < 3; k++)
+    ai[k] = NEG(X, a[k]);
+  ai[3] = a[3];
+  quat_mul(X, sc, ai, b, d);
+  IrExpr *ang = axis_angle_of(X, sc, d, ax, true);
+  IrExpr *h = tmp(X, B(X, OP_MUL, sc, B(X, OP_MUL, sc, t, ang), K(X, sc, 0.5)));
+  IrExpr *sh = tmp(X, CALL(X, BI_SIN, sc, 1, h, NULL));
+  for (int k = 0; k < 3; k++)
+    turn[k] = B(X, OP_MUL, sc, ax[k], sh);
+  turn[3] = CALL(X, BI_COS, sc, 1, h, NULL);
+  quat_mul(X, sc, a, turn, r);
+  return r;
 }
 
 /* Note [4x4 inverse]: Warp's 4x4 determinant and inverse (mat.h) take
@@ -1225,6 +1260,8 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     return from_euler(X, e);
   if (bi == BI_QUAT_TO_EULER)
     return to_euler(X, e);
+  if (bi == BI_QUAT_SLERP)
+    return slerp(X, e);
   if (e->nargs > 3)
     refuse(X, "this vector builtin");
   const Type *at[3] = {0};
