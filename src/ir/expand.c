@@ -771,11 +771,12 @@ static int cw_arity(int bi) {
 }
 
 /* Warp's norm_l1(v), norm_huber(v, delta), norm_pseudo_huber(v, delta)
- * (@wp.funcs of its math.py, as extra.c's helpers: float32 vectors). */
+ * (@wp.funcs of its math.py, as extra.c's helpers: float32 vectors and
+ * quaternions). */
 static IrExpr *norm_agg(Xp *X, IrExpr *e) {
   int bi = e->bi;
   const Type *t = e->args[0]->ty;
-  if (e->nargs != (bi == BI_NORM_L1 ? 1 : 2) || t->kind != TY_VEC || t->quat ||
+  if (e->nargs != (bi == BI_NORM_L1 ? 1 : 2) || t->kind != TY_VEC ||
       t->xform || !isfx(X, t->sc) || e->ty->kind != TY_SCALAR ||
       (e->nargs == 2 && (e->args[1]->ty->kind != TY_SCALAR ||
                          e->args[1]->ty->sc != t->sc)))
