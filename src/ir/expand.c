@@ -1824,7 +1824,9 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     return r;
   case BI_INVERSE: {
     /* warp_det_inverse's 2x2 and 3x3 expressions; a singular matrix gives
-     * the zero matrix (the products are computed anyway: none traps) */
+     * the zero matrix (the products are computed anyway: none traps), and
+     * no gradient: the reciprocal is of 1 there, so the unselected
+     * products stay finite (Note [4x4 inverse]) */
     IrExpr **m = a[0];
 #define M(i, j) m[(i) * t->cols + (j)]
     IrExpr *one = K(X, sc, 1.0), *z = K(X, sc, 0.0);
@@ -1837,10 +1839,11 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     if (t->rows == 2) {
       det = SUB(MUL(M(0, 0), M(1, 1)), MUL(M(1, 0), M(0, 1)));
       /* !(det > 0 || det < -0): zero or NaN */
-      IrExpr *p = tmp(X, CMP(X, OP_GT, det, z));
-      IrExpr *q = tmp(X, CMP(X, OP_LT, det, z));
-      ok = B(X, OP_BITOR, KERN_SCALAR_BOOL, p, q);
-      IrExpr *rcp = B(X, OP_DIV, sc, one, det);
+      ok = ir_expr(X->C, E_OR, sty(KERN_SCALAR_BOOL)); /* GLSL has no bool | */
+      ok->a = tmp(X, CMP(X, OP_GT, det, z));
+      ok->b = tmp(X, CMP(X, OP_LT, det, z));
+      ok = tmp(X, ok);
+      IrExpr *rcp = B(X, OP_DIV, sc, one, SEL(X, ok, det, one));
       IrExpr *n01 = NEG(X, M(0, 1)), *n10 = NEG(X, M(1, 0));
       c[0] = MUL(M(1, 1), rcp);
       c[1] = MUL(n01, rcp);
@@ -1861,7 +1864,7 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
       w[2] = SUB(MUL(M(0, 1), M(1, 2)), MUL(M(0, 2), M(1, 1)));
       w[5] = SUB(MUL(M(0, 2), M(1, 0)), MUL(M(0, 0), M(1, 2)));
       w[8] = SUB(MUL(M(0, 0), M(1, 1)), MUL(M(0, 1), M(1, 0)));
-      IrExpr *rcp = B(X, OP_DIV, sc, one, det);
+      IrExpr *rcp = B(X, OP_DIV, sc, one, SEL(X, ok, det, one));
       for (int k = 0; k < 9; k++)
         c[k] = MUL(w[k], rcp);
     }
