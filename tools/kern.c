@@ -1882,7 +1882,8 @@ static const char help_gradcheck[] =
     "Parameters not given as NAME=SPEC (kern run's syntax) get seeded random\n"
     "values: a float array the shape of --dim (its first axes), uniform in\n"
     "[0.5, 1.5]; a float value the same.  Integer arrays and values, and\n"
-    "structs, must be given.  Checks run in the kernel's own precision: for a\n"
+    "structs, must be given (an array of structs is checked on its float\n"
+    "fields).  Checks run in the kernel's own precision: for a\n"
     "kernel with float32 arrays use float64 (wp.float64) for tight bounds;\n"
     "the defaults loosen when any float array is float32.\n"
     "\n"
@@ -1925,6 +1926,10 @@ typedef struct gc_state {
   kern_array **aux;     /* np: adj_ / tan_ device arrays */
   unsigned char **auxval;
   uint64_t rng;
+  /* arrays: their float scalars (Note [gradcheck slots]) */
+  size_t *nslot;
+  size_t **off;         /* each one's byte offset in the array's data */
+  unsigned char **f64;  /* 1 where it is a float64 */
 } gc_state;
 
 static double gc_rand(gc_state *g) { /* splitmix64, in [0, 1) */
@@ -1940,9 +1945,87 @@ static int gc_is_float(kern_type t) {
          (t.scalar == KERN_SCALAR_FLOAT32 || t.scalar == KERN_SCALAR_FLOAT64);
 }
 
-static size_t gc_count(const spec_array *a) {
-  size_t sc = a->type.scalar == KERN_SCALAR_FLOAT64 ? 8 : 4;
-  return a->nbytes / sc;
+/* Note [gradcheck slots]: the float scalars of an array parameter that
+ * gradcheck moves, seeds and reads, by byte offset: every element of a
+ * float array; of an array of structs, each float scalar of each
+ * element's fields (vectors', matrices' and nested structs' components),
+ * the other fields (integers) held as given.  An array field of the
+ * struct is refused: its gradient array would be another parameter. */
+static size_t gc_count(const gc_state *g, int p) { return g->nslot[p]; }
+
+static double gc_sget(const gc_state *g, int p, const void *d, size_t j) {
+  const char *b = (const char *)d + g->off[p][j];
+  if (g->f64[p][j]) {
+    double v;
+    memcpy(&v, b, sizeof v);
+    return v;
+  }
+  float f;
+  memcpy(&f, b, sizeof f);
+  return f;
+}
+
+static void gc_sset(const gc_state *g, int p, void *d, size_t j, double v) {
+  char *b = (char *)d + g->off[p][j];
+  if (g->f64[p][j]) {
+    memcpy(b, &v, sizeof v);
+  } else {
+    float f = (float)v;
+    memcpy(b, &f, sizeof f);
+  }
+}
+
+/* Appends the slot at offset o (float64 when f64) to parameter p's. */
+static int gc_slot(gc_state *g, int p, size_t o, int f64, size_t *cap) {
+  if (g->nslot[p] == *cap) {
+    size_t nc = *cap ? 2 * *cap : 64;
+    size_t *no = realloc(g->off[p], nc * sizeof *no);
+    if (no) g->off[p] = no;
+    unsigned char *nf = realloc(g->f64[p], nc);
+    if (nf) g->f64[p] = nf;
+    if (!no || !nf) return error("out of memory"), EXIT_FAIL;
+    *cap = nc;
+  }
+  g->off[p][g->nslot[p]] = o;
+  g->f64[p][g->nslot[p]++] = (unsigned char)f64;
+  return EXIT_OK;
+}
+
+/* Parameter p's slots (Note [gradcheck slots]), its array given. */
+static int gc_slots(gc_state *g, int p) {
+  const kern_param_info *pi = &g->ps[p];
+  const spec_array *a = &g->host[p];
+  size_t cap = 0;
+  if (pi->type.kind != KERN_KIND_STRUCT) {
+    if (!gc_is_float(pi->type)) return EXIT_OK;
+    int f64 = pi->type.scalar == KERN_SCALAR_FLOAT64;
+    size_t sc = f64 ? 8 : 4;
+    for (size_t j = 0; j < a->nbytes / sc; j++)
+      if (gc_slot(g, p, j * sc, f64, &cap)) return EXIT_FAIL;
+    return EXIT_OK;
+  }
+  size_t es = kern_type_size(pi->type);
+  int nf = kern_kernel_param_field_count(g->k, p);
+  for (size_t e = 0; es && e < a->nbytes / es; e++) {
+    for (int j = 0; j < nf; j++) {
+      kern_field_info fi = KERN_FIELD_INFO_INIT;
+      kern_status st = kern_kernel_param_field(g->k, p, j, &fi);
+      if (st != KERN_SUCCESS) return lib_error(g->ctx, st, "field");
+      if (fi.kind == KERN_PARAM_ARRAY) {
+        error("parameter '%s': kern gradcheck takes no array of structs "
+              "with an array field (%s)", pi->name, fi.name);
+        return EXIT_FAIL;
+      }
+      if (fi.type.kind == KERN_KIND_STRUCT || !gc_is_float(fi.type))
+        continue; /* a nested struct's fields follow it */
+      int f64 = fi.type.scalar == KERN_SCALAR_FLOAT64;
+      size_t sc = f64 ? 8 : 4;
+      for (size_t c = 0; c < fi.size / sc; c++)
+        if (gc_slot(g, p, e * es + fi.offset + c * sc, f64, &cap))
+          return EXIT_FAIL;
+    }
+  }
+  return EXIT_OK;
 }
 
 static double gc_get(kern_type t, const void *p, size_t i) {
@@ -1972,10 +2055,10 @@ static int gc_loss(gc_state *g, int pa, size_t i, double h, double **dir,
       }
       memcpy(tmp, a->data, a->nbytes);
       if (p == pa)
-        gc_set(a->type, tmp, i, gc_get(a->type, a->data, i) + h);
+        gc_sset(g, p, tmp, i, gc_sget(g, p, a->data, i) + h);
       if (dir && g->isfloat[p])
-        for (size_t j = 0; j < gc_count(a); j++)
-          gc_set(a->type, tmp, j, gc_get(a->type, a->data, j) + h * dir[p][j]);
+        for (size_t j = 0; j < gc_count(g, p); j++)
+          gc_sset(g, p, tmp, j, gc_sget(g, p, a->data, j) + h * dir[p][j]);
       kern_status st = kern_array_upload(g->dev_arr[p], tmp, a->nbytes);
       free(tmp);
       if (st != KERN_SUCCESS) return lib_error(g->ctx, st, "upload");
@@ -2003,8 +2086,8 @@ static int gc_loss(gc_state *g, int pa, size_t i, double h, double **dir,
       free(tmp);
       return lib_error(g->ctx, st, "download");
     }
-    for (size_t j = 0; j < gc_count(a); j++)
-      s += g->w[p][j] * gc_get(a->type, tmp, j);
+    for (size_t j = 0; j < gc_count(g, p); j++)
+      s += g->w[p][j] * gc_sget(g, p, tmp, j);
     free(tmp);
   }
   *L = s;
@@ -2040,8 +2123,7 @@ static int gc_struct(gc_state *g, int p, const kern_param_info *pi,
   char err[1024];
   if (pi->kind != KERN_PARAM_VALUE || !given) {
     error("parameter '%s': give it as %s={...} (kern gradcheck holds a "
-          "struct value fixed and takes no array of structs)", pi->name,
-          pi->name);
+          "struct value fixed)", pi->name, pi->name);
     return EXIT_FAIL;
   }
   spec_struct ss;
@@ -2061,6 +2143,21 @@ static int gc_struct(gc_state *g, int p, const kern_param_info *pi,
   g->isfloat[p] = 0;
   g->args[p] = kern_arg_data(g->val[p], size);
   return EXIT_OK;
+}
+
+/* An array of structs given as SPEC (Note [gradcheck slots]) into a. */
+static int gc_struct_array(gc_state *g, int p, const char *given,
+                           spec_array *a) {
+  char err[1024];
+  spec_struct ss;
+  if (spec_struct_get(g->k, p, &g->ps[p], &ss, err, sizeof err)) {
+    error("%s", err);
+    return EXIT_FAIL;
+  }
+  int bad = spec_parse_struct_array(&g->ps[p], &ss, given, a, err, sizeof err);
+  spec_struct_free(&ss);
+  if (bad) error("%s", err);
+  return bad ? EXIT_FAIL : EXIT_OK;
 }
 
 static int gc_run(gc_state *g, const char *file, const char *kernel,
@@ -2097,9 +2194,9 @@ static int gc_run(gc_state *g, const char *file, const char *kernel,
     }
     if (!g->isfloat[p]) continue;
     spec_array *a = &g->host[p];
-    void *tmp = malloc(a->nbytes ? a->nbytes : 1);
+    void *tmp = calloc(1, a->nbytes ? a->nbytes : 1);
     if (!tmp) return error("out of memory"), EXIT_FAIL;
-    for (size_t j = 0; j < gc_count(a); j++) gc_set(a->type, tmp, j, g->w[p][j]);
+    for (size_t j = 0; j < gc_count(g, p); j++) gc_sset(g, p, tmp, j, g->w[p][j]);
     st = kern_array_upload(g->aux[p], tmp, a->nbytes);
     free(tmp);
     if (st != KERN_SUCCESS) return lib_error(g->ctx, st, "upload");
@@ -2113,7 +2210,7 @@ static int gc_run(gc_state *g, const char *file, const char *kernel,
   for (int p = 0; p < np && rc == EXIT_OK; p++) {
     if (g->ps[p].kind != KERN_PARAM_ARRAY || !g->isfloat[p]) continue;
     spec_array *a = &g->host[p];
-    size_t n = gc_count(a);
+    size_t n = gc_count(g, p);
     void *tmp = malloc(a->nbytes ? a->nbytes : 1);
     grad[p] = calloc(n ? n : 1, sizeof(double));
     if (!tmp || !grad[p]) {
@@ -2123,7 +2220,7 @@ static int gc_run(gc_state *g, const char *file, const char *kernel,
       break;
     }
     st = kern_array_download(g->aux[p], tmp, a->nbytes);
-    for (size_t j = 0; j < n; j++) grad[p][j] = gc_get(a->type, tmp, j);
+    for (size_t j = 0; j < n; j++) grad[p][j] = gc_sget(g, p, tmp, j);
     free(tmp);
     if (st != KERN_SUCCESS) {
       rc = lib_error(g->ctx, st, "download");
@@ -2145,7 +2242,7 @@ static int gc_run(gc_state *g, const char *file, const char *kernel,
   double **dir = calloc((size_t)np, sizeof *dir);
   if (!dir && rc == EXIT_OK) rc = (error("out of memory"), EXIT_FAIL);
   for (int p = 0; p < np && rc == EXIT_OK; p++) {
-    size_t n = g->ps[p].kind == KERN_PARAM_ARRAY ? gc_count(&g->host[p]) : 1;
+    size_t n = g->ps[p].kind == KERN_PARAM_ARRAY ? gc_count(g, p) : 1;
     dir[p] = calloc(n ? n : 1, sizeof(double));
     if (!dir[p]) rc = (error("out of memory"), EXIT_FAIL);
   }
@@ -2154,7 +2251,7 @@ static int gc_run(gc_state *g, const char *file, const char *kernel,
       continue;
     for (int p = 0; p < np; p++) {
       if (!g->isfloat[p]) continue;
-      size_t n = g->ps[p].kind == KERN_PARAM_ARRAY ? gc_count(&g->host[p]) : 1;
+      size_t n = g->ps[p].kind == KERN_PARAM_ARRAY ? gc_count(g, p) : 1;
       for (size_t j = 0; j < n; j++)
         dir[p][j] = q < 0 ? 2 * gc_rand(g) - 1 : (p == q ? 1.0 : 0.0);
     }
@@ -2188,7 +2285,8 @@ static int gc_run(gc_state *g, const char *file, const char *kernel,
       }
       memcpy(tmp, a->data, a->nbytes);
       st = kern_array_upload(g->dev_arr[p], tmp, a->nbytes);
-      for (size_t j = 0; j < gc_count(a); j++) gc_set(a->type, tmp, j, dir[p][j]);
+      memset(tmp, 0, a->nbytes); /* a struct's other fields: zero */
+      for (size_t j = 0; j < gc_count(g, p); j++) gc_sset(g, p, tmp, j, dir[p][j]);
       if (st == KERN_SUCCESS) st = kern_array_upload(g->aux[p], tmp, a->nbytes);
       free(tmp);
       if (st != KERN_SUCCESS) rc = lib_error(g->ctx, st, "upload");
@@ -2210,8 +2308,8 @@ static int gc_run(gc_state *g, const char *file, const char *kernel,
         break;
       }
       st = kern_array_download(g->aux[p], tmp, a->nbytes);
-      for (size_t j = 0; j < gc_count(a); j++)
-        jvw += g->w[p][j] * gc_get(a->type, tmp, j);
+      for (size_t j = 0; j < gc_count(g, p); j++)
+        jvw += g->w[p][j] * gc_sget(g, p, tmp, j);
       free(tmp);
       if (st != KERN_SUCCESS) rc = lib_error(g->ctx, st, "download");
     }
@@ -2346,8 +2444,11 @@ static int cmd_gradcheck(int argc, char **argv) {
     g.dev_arr = calloc((size_t)np + 1, sizeof *g.dev_arr);
     g.aux = calloc((size_t)np + 1, sizeof *g.aux);
     g.args = calloc(2 * (size_t)np + 1, sizeof *g.args);
+    g.nslot = calloc((size_t)np + 1, sizeof *g.nslot);
+    g.off = calloc((size_t)np + 1, sizeof *g.off);
+    g.f64 = calloc((size_t)np + 1, sizeof *g.f64);
     if (!g.ps || !g.host || !g.val || !g.isfloat || !g.w || !g.dev_arr ||
-        !g.aux || !g.args)
+        !g.aux || !g.args || !g.nslot || !g.off || !g.f64)
       rc = (error("out of memory"), EXIT_FAIL);
   }
   int any32 = 0;
@@ -2368,14 +2469,19 @@ static int cmd_gradcheck(int argc, char **argv) {
       rc = EXIT_FAIL;
       break;
     }
-    if (pi->type.kind == KERN_KIND_STRUCT) {
+    if (pi->type.kind == KERN_KIND_STRUCT && pi->kind != KERN_PARAM_ARRAY) {
       rc = gc_struct(&g, p, pi, given);
       continue;
     }
     g.isfloat[p] = gc_is_float(pi->type);
     if (pi->kind == KERN_PARAM_ARRAY) {
       spec_array *a = &g.host[p];
-      if (given) {
+      if (given && pi->type.kind == KERN_KIND_STRUCT) {
+        if (gc_struct_array(&g, p, given, a)) {
+          rc = EXIT_FAIL;
+          break;
+        }
+      } else if (given) {
         if (spec_parse_array(pi, given, a, err, sizeof err)) {
           error("%s", err);
           rc = EXIT_FAIL;
@@ -2401,9 +2507,14 @@ static int cmd_gradcheck(int argc, char **argv) {
           rc = EXIT_FAIL;
           break;
         }
-        for (size_t j = 0; j < gc_count(a); j++)
-          gc_set(a->type, a->data, j, 0.5 + gc_rand(&g));
+        if ((rc = gc_slots(&g, p)))
+          break;
+        for (size_t j = 0; j < gc_count(&g, p); j++)
+          gc_sset(&g, p, a->data, j, 0.5 + gc_rand(&g));
       }
+      if (given && (rc = gc_slots(&g, p)))
+        break;
+      g.isfloat[p] = gc_count(&g, p) > 0;
       if ((st = kern_array_new(g.ctx, g.dev, a->type, a->ndim, a->shape,
                                &g.dev_arr[p])) ||
           (st = kern_array_new(g.ctx, g.dev, a->type, a->ndim, a->shape,
@@ -2413,8 +2524,8 @@ static int cmd_gradcheck(int argc, char **argv) {
       }
       g.args[p] = kern_arg_array(g.dev_arr[p]);
       if (g.isfloat[p]) {
-        any32 |= a->type.scalar == KERN_SCALAR_FLOAT32;
-        size_t n = gc_count(a);
+        size_t n = gc_count(&g, p);
+        for (size_t j = 0; j < n; j++) any32 |= !g.f64[p][j];
         g.w[p] = calloc(n ? n : 1, sizeof(double));
         if (!g.w[p]) {
           rc = (error("out of memory"), EXIT_FAIL);
@@ -2474,7 +2585,12 @@ static int cmd_gradcheck(int argc, char **argv) {
     if (g.w) free(g.w[p]);
     if (g.dev_arr) kern_array_free(g.dev_arr[p]);
     if (g.aux) kern_array_free(g.aux[p]);
+    if (g.off) free(g.off[p]);
+    if (g.f64) free(g.f64[p]);
   }
+  free(g.nslot);
+  free(g.off);
+  free(g.f64);
   free(g.ps);
   free(g.host);
   free(g.val);

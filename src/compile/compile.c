@@ -252,8 +252,10 @@ static void adjoint_module(Compiler *C, IrModule *m, const char *name,
   Pos at = {0};
   const char *what = NULL;
   ir_adjoint_prepare(C, m);
+  ir_drop_tid_wraps(m);
   if (!ir_expand(C, m, &at, &what))
     diag_error(C, at, "autodiff of %s is not supported yet (issue #26)", what);
+  ir_share_loads(C, m); /* Note [shared loads] in ir/passes.c */
   IrFunc *a = tangent ? ir_tangent(C, m, m->kernels)
                       : ir_adjoint(C, m, m->kernels);
   m->kernels = a;

@@ -696,6 +696,10 @@ static void scalar_body(Emit *E, Buf *b, int bi, const Type *ret,
     return;
   }
   case BI_ASIN: case BI_ACOS: {
+    if (E->T->id == KERN_TARGET_VULKAN) { /* km_asin clamps: Note [vulkan float32 denormals] */
+      buf_printf(b, "  return %s(a);\n", mfn(E, bi == BI_ASIN ? "asin" : "acos", sc));
+      return;
+    }
     const char *cl = scalar_helper(E, BI_CLAMP, sc, 3);
     buf_printf(b, "  return %s(%s(a, (%s)-1, (%s)1));\n",
                mfn(E, bi == BI_ASIN ? "asin" : "acos", sc), cl, T, T);

@@ -56,7 +56,10 @@ static const char *const jacobi_src =
     "  ch = big ? w * ch : 0.9238795325112867@K;\n"
     "  sh = big ? w * sh : 0.3826834323650898@K;\n"
     "  @T sc = ch * ch + sh * sh;\n"
-    "  @T a = (ch * ch - sh * sh) / sc, b = ((@T)2 * sh * ch) / sc;\n"
+    /* one quotient per declaration, its dividend cast: the vulkan
+     * target's k_fdiv (Note [vulkan helper quotients]) */
+    "  @T a = (@T)(ch * ch - sh * sh) / sc;\n"
+    "  @T b = (@T)((@T)2 * sh * ch) / sc;\n"
     "  @T o11 = s[0], o21 = s[1], o22 = s[2], o31 = s[3], o32 = s[4];\n"
     "  @T n11 = a * (a * o11 + b * o21) + b * (a * o21 + b * o22);\n"
     "  @T n21 = a * (-b * o11 + a * o21) + b * (-b * o21 + a * o22);\n"
@@ -216,9 +219,24 @@ static const char *const svd2_src =
     "  @T sg = dt < (@T)0 ? (@T)-1 : (@T)1;\n"
     "  u->m[0][1] = -u->m[1][0] * sg;\n"
     "  u->m[1][1] = u->m[0][0] * sg;\n"
-    "  sigma->c[0] = (@T)1 / inv1;\n"
+    "  @T s1 = (@T)1 / inv1;\n"
+    "  sigma->c[0] = s1;\n"
     "  sigma->c[1] = @S(l2);\n"
     "}\n";
+
+/* Note [vulkan helper quotients]: GLSL's float32 division need not be
+ * correctly rounded (2.5 ulp), and the vulkan target makes it so by
+ * writing k_fdiv (Note [correctly rounded division and sqrt] in
+ * vulkan.c) where it can tell the operands are float32: in these helpers'
+ * text, a declaration `float x = L / R;` whose L or R is a cast to float.
+ * A quotient written otherwise stayed the driver's: svd3's Jacobi
+ * rotation (a and b, two quotients in one declaration) and svd2's
+ * sigma[0] (an assignment).  On NVIDIA that rotation, on a rank-one
+ * matrix (two zero singular values, where the rotation between their
+ * vectors is decided by rounding), gave V off by 5e-5 and U's columns
+ * negated against Warp's (linalg_svd3, row 2).  So each quotient here is
+ * a declaration of its own with a cast operand; C, CUDA and OpenCL read
+ * the same arithmetic (a cast of a float to float). */
 
 /* src with its placeholders replaced: @Q the function qualifiers (@P
  * those of the decompositions themselves), @T the scalar type, @X its

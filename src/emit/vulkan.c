@@ -1309,14 +1309,22 @@ static void typing(Emit *E, const char *s, size_t n, Buf *o) {
  * is decorated NoContraction, and NVIDIA's does (run 7: conversions'
  * `x * 0.9 - 2.7` came back one ulp off). GLSL's `precise` on a variable or
  * a function's return type makes glslang decorate every operation that
- * feeds it; so every declaration of a float, double or struct type at the
- * start of a line (locals, helper and user function definitions, `const`
- * ones too) gets `precise`, and so do the inout parameters of a
+ * feeds it; so every declaration of a float, double, bool or struct type
+ * at the start of a line (locals, helper and user function definitions,
+ * `const` ones too) gets `precise`, and so do the inout parameters of a
  * definition (C's pointers, written through). Values that reach memory or a call pass
  * through such a variable or return, or are plain loads and conversions.
+ * A bool counts because a comparison decides a branch: svd3's Jacobi
+ * rotation takes its half angle from `bool big = G * sh * sh < ch * ch`
+ * (Note [warp decompositions] in linalg.c), and a driver that fuses one
+ * side into an fma flips it where the two sides are within an ulp, as
+ * they are for a matrix with two equal singular values -- the singular
+ * vectors' signs then differ from Warp's (NVIDIA, linalg_svd3).  glslang
+ * marks a precise bool's operands NoContraction as it does a float's.
  * tests/vulkan/precise.sh pins this on the emitted GLSL. */
 static bool precise_type(Rw *R, const char *s, size_t n) {
-  if ((n == 5 && !memcmp(s, "float", 5)) || (n == 6 && !memcmp(s, "double", 6)))
+  if ((n == 5 && !memcmp(s, "float", 5)) || (n == 6 && !memcmp(s, "double", 6)) ||
+      (n == 4 && !memcmp(s, "bool", 4)))
     return true;
   for (int i = 0; i < R->ntypes; i++)
     if (strlen(R->types[i]) == n && !memcmp(R->types[i], s, n))
@@ -1544,6 +1552,36 @@ static void vk_loop_marks(Emit *E, Buf *text, size_t from) {
   *text = o;
 }
 
+/* Note [vulkan float32 denormals]: NVIDIA's Vulkan driver has no float32
+ * DenormPreserve (Note [vulkan float controls] in backend_vulkan.c), so a
+ * float32 denormal may be flushed to zero by any float32 operation, the
+ * conversion to float64 included: km_log(1e-40) gave -inf there, where
+ * Warp gives -92.1 (bi_math_special32).  So the float32 km_NAME functions
+ * (Note [vulkan float32 math]), atan2, and float32 division and sqrt
+ * (k_fdiv, k_fsqrt; k_divz tests zeros by their bits) take their
+ * arguments through
+ * k_f2d, which reads the bits: a zero exponent with a nonzero mantissa m
+ * is m * 2^-149, exact in float64 arithmetic and a normal float64 (so
+ * float64 flushing, which some drivers do too, cannot touch it); and
+ * they round the result through k_d2f, which builds a result below
+ * 2^-126 from its bits (the mantissa is |r| * 2^149 rounded to even), so
+ * sin(1e-40) stays 1e-40 where the driver would flush float(r).  Both
+ * cost a few integer operations beside the float64 arithmetic.  (k_fdiv
+ * rounds a denormal quotient from the float64 one: k_fround1's tie
+ * correction reads abs(q), which the driver flushes, so it is skipped
+ * there.)  Warp clamps asin's and acos's argument to [-1, 1]; kern's
+ * float32 clamp is two selects the driver may make a flushing min and
+ * max, so on this target km_asin and km_acos clamp in float64 (k_clamp1,
+ * the same selects as k_min and k_max: NaN gives -1, as Warp's clamp
+ * does) and the builtin calls them unclamped
+ * (common.c).  The driver's own float32 operations on a denormal (abs,
+ * negation, compares, +, *) still flush it on NVIDIA: making those
+ * exact would mean emulating float32 arithmetic.  On
+ * lavapipe, which keeps denormals, results are unchanged
+ * (bi_math_special32, vulkan_f32math); KERN_VULKAN_DENORM_FLUSH=1
+ * declares float32 DenormFlushToZero to emulate NVIDIA, but lavapipe
+ * (Mesa 22.3.6) does not honour it (1e-41 * 3 stays 3e-41), so the
+ * flushing itself is only seen on NVIDIA. */
 static void vk_f64_math(Buf *o, const char *body, size_t n) {
   if (!body)
     return;
@@ -1556,15 +1594,22 @@ static void vk_f64_math(Buf *o, const char *body, size_t n) {
   buf_puts(o,
 #include "vk_f64.inc"
   );
+  /* Warp's clamp of asin's and acos's argument (Note [vulkan float32 denormals]) */
+  buf_puts(o, "precise double k_clamp1(double x) { "
+              "precise double m = -1.0lf >= x || isnan(x) ? -1.0lf : x; "
+              "return m <= 1.0lf ? m : 1.0lf; }\n");
   for (size_t i = 0; i < nn; i++) {
     const char *f = vk_f64_names[i][0], *a = vk_f64_names[i][1];
     if (vk_km_calls(body, n, f)) { /* Note [vulkan float32 math] */
       bool two = strchr(a, ',') != NULL;
       const char *p = two ? (a[0] == 'y' ? "y, double x" : "x, double y") : "x";
       const char *q = two ? (a[0] == 'y' ? "y, float x" : "x, float y") : "x";
-      const char *c = two ? (a[0] == 'y' ? "double(y), double(x)" : "double(x), double(y)") : "double(x)";
-      buf_printf(o, "double km_%s(double %s) { return k64_%s(%s); }\n", f, p, f, a);
-      buf_printf(o, "float km_%s(float %s) { return float(k64_%s(%s)); }\n", f, q, f, c);
+      bool cl = !strcmp(f, "asin") || !strcmp(f, "acos"); /* Warp's clamp */
+      const char *c = two ? (a[0] == 'y' ? "k_f2d(y), k_f2d(x)" : "k_f2d(x), k_f2d(y)")
+                          : cl ? "k_clamp1(k_f2d(x))" : "k_f2d(x)";
+      buf_printf(o, "double km_%s(double %s) { return k64_%s(%s); }\n", f, p, f,
+                 cl ? "k_clamp1(x)" : a);
+      buf_printf(o, "float km_%s(float %s) { return k_d2f(k64_%s(%s)); }\n", f, q, f, c);
     }
     if (!vk_calls(body, n, f))
       continue;
@@ -1574,7 +1619,7 @@ static void vk_f64_math(Buf *o, const char *body, size_t n) {
                f, a);
     if (!strcmp(f, "atan2"))
       buf_puts(o, "float atan2(float y, float x) { "
-                  "return float(k64_atan2(double(y), double(x))); }\n");
+                  "return k_d2f(k64_atan2(k_f2d(y), k_f2d(x))); }\n");
   }
 }
 
@@ -1667,6 +1712,15 @@ static void vk_finish(Emit *E, Buf *text) {
            "bool isfinite(float x) { return !isinf(x) && !isnan(x); }\n"
            "bool isfinite(double x) { return !isinf(x) && !isnan(x); }\n"
            /* Note [correctly rounded division and sqrt] */
+           /* Note [vulkan float32 denormals] */
+           "precise double k_f2d(float x) { uint b = floatBitsToUint(x); "
+           "if ((b & 0x7f800000u) != 0u || (b & 0x7fffffu) == 0u) return double(x); "
+           "precise double m = ldexp(double(b & 0x7fffffu), -149); "
+           "return (b & 0x80000000u) != 0u ? -m : m; }\n"
+           "precise float k_d2f(double r) { precise double a = abs(r); "
+           "if (!(a < 1.1754943508222875e-38lf) || a == 0.0lf) return float(r); "
+           "uint m = uint(roundEven(ldexp(a, 149))); "
+           "return uintBitsToFloat(r < 0.0lf ? m | 0x80000000u : m); }\n"
            "precise float k_fround1(float q, double A, double B, bool sq) {\n"
            "  precise float Q = abs(q);\n"
            "  if (isnan(Q) || isinf(Q) || Q == 0.0f) return q;\n"
@@ -1680,22 +1734,24 @@ static void vk_finish(Emit *E, Buf *text) {
            "  return q < 0.0f ? -Q : Q;\n}\n"
            /* Note [vulkan constant zeros]: a zero operand of a division */
            "#define K_DIVZ(T, BITS, FROM, S, INF, N, Z) precise T k_divz(T a, T b) { "
-           "if (isnan(a) || isnan(b) || (a == T(0) && b == T(0))) return FROM(N); "
-           "return FROM((b == T(0) ? INF : Z) | ((BITS(a) ^ BITS(b)) & S)); }\n"
+           "if (isnan(a) || isnan(b) || ((BITS(a) & ~S) == Z && (BITS(b) & ~S) == Z)) return FROM(N); "
+           "return FROM(((BITS(b) & ~S) == Z ? INF : Z) | ((BITS(a) ^ BITS(b)) & S)); }\n"
            "K_DIVZ(float, floatBitsToUint, uintBitsToFloat, 0x80000000u, 0x7f800000u, 0xffc00000u, 0u)\n"
            "K_DIVZ(double, doubleBitsToUint64, uint64BitsToDouble, 0x8000000000000000ul, "
            "0x7ff0000000000000ul, 0xfff8000000000000ul, 0ul)\n"
            "precise float k_fdiv(float a, float b) {\n"
-           "  if (a == 0.0f || b == 0.0f) return k_divz(a, b);\n"
-           "  precise float q = float(double(a) / double(b));\n"
+           "  precise double A = k_f2d(a), B = k_f2d(b);\n"
+           "  if (A == 0.0lf || B == 0.0lf) return k_divz(a, b);\n"
+           "  precise float q = k_d2f(A / B);\n"
            "  if (isinf(a) || isinf(b)) return q;\n"
-           "  return k_fround1(q, abs(double(a)), abs(double(b)), false);\n}\n"
+           "  return k_fround1(q, abs(A), abs(B), false);\n}\n"
            "precise double k_fdiv(double a, double b) { "
            "return a == 0.0lf || b == 0.0lf ? k_divz(a, b) : a / b; }\n"
            "precise float k_fsqrt(float x) {\n"
-           "  precise float s = float(sqrt(double(x)));\n"
-           "  if (!(x > 0.0f) || isinf(x)) return s;\n"
-           "  return k_fround1(s, double(x), 1.0lf, true);\n}\n"
+           "  precise double X = k_f2d(x);\n"
+           "  precise float s = float(sqrt(X));\n"
+           "  if (!(X > 0.0lf) || isinf(x)) return s;\n"
+           "  return k_fround1(s, X, 1.0lf, true);\n}\n"
            "precise double k_fsqrt(double x) { return sqrt(x); }\n"
            "#define sqrt k_fsqrt\n"
            /* Note [exact fma] */

@@ -80,6 +80,11 @@ typedef struct Ad {
   int loop_depth;
   Map adjarr;       /* A array parameter -> its adjoint parameter */
   Map clears;       /* the stores clearing adj_a[i] (Note [late clears]) */
+  Map fixed;        /* K fixed-array storage -> the statement making its
+                     * adjoint's view, or its tangent storage (Note
+                     * [adjoint fixed arrays]) */
+  Seq fixpro;       /* the adjoint's start: its fixed arrays zeroed */
+  Map kdef;         /* K local assigned once -> its value (fixed_update) */
   int depth;        /* user functions being inlined */
   Pos pos;
   /* forward mode (Note [tangent]) */
@@ -97,6 +102,9 @@ typedef struct Ad {
   IrVar *rflag;     /* the innermost dynamic loop's "returned" flag (Note
                      * [adjoint jumps]), or NULL */
   int tail_copies;  /* statements copied by Note [tail paths] */
+  int fwrun;        /* function bodies run forward, their loops included
+                     * (Note [loops in functions]) */
+  int dynloops;     /* loops Warp does not unroll met in functions */
 } Ad;
 
 static _Noreturn void refuse(Ad *D, const char *what) {
@@ -374,6 +382,9 @@ static IrVar *view_local(Ad *D, Seq *fw, IrVar *v, IrExpr *e, IrVar *g) {
     refuse(D, "an array variable assigned a view after an array");
   if (!a)
     return NULL;
+  if (a->ty->priv && !D->fwd) /* Note [adjoint fixed arrays] */
+    refuse(D, "a view of a fixed-size float array (Warp 1.19's adjoint "
+              "drops the gradients through it)");
   if (!g)
     g = newvar(D, D->fwd ? "tanf" : "adjf", e->ty);
   IrExpr *n = ir_expr(D->C, E_VIEW, e->ty);
@@ -387,6 +398,116 @@ static IrVar *view_local(Ad *D, Seq *fw, IrVar *v, IrExpr *e, IrVar *g) {
   return g;
 }
 
+/* Note [adjoint fixed arrays]: a fixed-size local array (wp.zeros() in
+ * a kernel, lower/check_fixed.c) is v = BI_FIXED_ZEROS(storage), a view
+ * of a hidden storage local.  Its adjoint follows Warp 1.19, whose
+ * backward kernel holds the array and its adjoint as locals:
+ *  - the replay makes the array again, zeroed, and performs no store
+ *    into it (as into any array), so its elements read zero there and a
+ *    reverse rule that reads them (t[k] * t[k]) gives what Warp gives,
+ *    not the derivative (fixed_replay.py); where the values do not matter
+ *    (sums, products by constants) the gradient is the derivative;
+ *  - its adjoint is a second array of the same shape, zeroed once at the
+ *    adjoint kernel's start (Warp's adjoint local), or at each end of a
+ *    @wp.func's reverse (Warp's adjoint function zeroes its own at each
+ *    call); a read t[k] adds into adj_t[k] (plainly: it is the thread's
+ *    own), a store t[k] = v adds adj_t[k] into v's adjoint and leaves it
+ *    (Warp clears only an array's .grad, which a local array has none
+ *    of), an atomic t[k] += v passes adj_t[k] to v as on any array.
+ *    The lowering writes t[k] += v and wp.atomic_add(t, k, v) as a load
+ *    and a store (one thread's array needs no atomic); fixed_update finds
+ *    them again through the expansion's temporaries, so a user's own
+ *    o = t[k]; t[k] = o + v is taken for the atomic too (Warp would add
+ *    the load's adjoint as well).
+ * Refused, where Warp 1.19's adjoint is not the derivative for reasons
+ * of its own: an array of more than one dimension (its adjoint array is
+ * made one-dimensional, strides 0 past the first, so the elements of a
+ * row share one gradient), and a view of the array (t[1], a slice: the
+ * view's adjoint is an empty array, so the gradients through it are
+ * dropped).  An integer array needs neither and is replayed as above.
+ * Forward mode is exact: the tangent kernel performs the stores, and the
+ * tangent is a second array, zeroed with the array at each wp.zeros(). */
+
+static bool is_fixed_zeros(const IrExpr *e) {
+  return e->kind == E_CALL && e->bi == BI_FIXED_ZEROS;
+}
+
+/* The replay's storage of the fixed array e makes, or of the storage e
+ * passed for a @wp.func's result (k_fret, lower/check_fixed.c): a fresh
+ * one in each inlined call of a @wp.func, whose locals start unset. */
+static void fixed_replay_storage(Ad *D, IrExpr *e) {
+  IrVar *ks = e->kind == E_VAR ? e->var : e->args[0]->var;
+  int id = kid(D, ks);
+  if (!D->env[id])
+    D->env[id] = ir_var(D->C, D->A, ks->name, ks->ty);
+}
+
+/* v = BI_FIXED_ZEROS(storage) (Note [adjoint fixed arrays]): v's adjoint
+ * (tangent) array, in g (made when NULL); NULL for integers. */
+static IrVar *fixed_local(Ad *D, Seq *fw, IrVar *v, IrExpr *e, IrVar *g) {
+  IrVar *ks = e->args[0]->var;
+  if (!fty(e->ty->elem))
+    return NULL;
+  IrExpr *z = ir_expr(D->C, E_CALL, e->ty);
+  *z = *e;
+  z->args = arena_alloc(D->C, sizeof(IrExpr *));
+  if (D->fwd) {
+    IrVar *ts = map_get(&D->fixed, ks);
+    if (!ts) {
+      ts = ir_var(D->C, D->A, "tanfx", ks->ty);
+      map_put(D, &D->fixed, ks, ts);
+    }
+    if (!g)
+      g = newvar(D, "tanf", e->ty);
+    z->args[0] = ref(D, ts);
+    assign(D, fw, g, z);
+    map_put(D, &D->adjarr, v, g);
+    return g;
+  }
+  if (e->ty->ndim > 1)
+    refuse(D, "a fixed-size float array of more than one dimension (Warp "
+              "1.19's adjoint adds the gradients of a row's elements into "
+              "one)");
+  IrStmt *mk = map_get(&D->fixed, ks);
+  if (!mk) {
+    z->args[0] = ref(D, ir_var(D->C, D->A, "adjfx", ks->ty));
+    mk = ir_stmt(D->C, S_ASSIGN, D->pos);
+    mk->var = ir_var(D->C, D->A, "adjf", e->ty);
+    mk->a = z;
+    put(&D->fixpro, mk);
+    map_put(D, &D->fixed, ks, mk);
+  }
+  map_put(D, &D->adjarr, v, mk->var);
+  return mk->var;
+}
+
+/* The end of a @wp.func's reverse sweep, in rv before its statement
+ * after (Note [adjoint fixed arrays]): the adjoints of F's fixed arrays
+ * zeroed again. */
+static void fixed_after(Ad *D, IrFunc *F, Seq *rv, IrStmt *after) {
+  Seq c;
+  seq_init(&c);
+  for (IrVar *v = F->locals; v; v = v->next) {
+    IrStmt *mk = v->ty->kind == TY_ARRAY && v->ty->fixed_n
+                     ? map_get(&D->fixed, v) : NULL;
+    if (mk)
+      assign(D, &c, mk->var, mk->a);
+  }
+  if (!c.head)
+    return;
+  if (rv->head == after) {
+    prepend(rv, &c);
+    return;
+  }
+  IrStmt *p = rv->head;
+  while (p->next != after)
+    p = p->next;
+  *c.tail = after;
+  p->next = c.head;
+  if (!after)
+    rv->tail = c.tail;
+}
+
 /* Note [struct leaves]: the array local v (of the adjoint or tangent
  * kernel) is assigned the array e of the kernel, a variable or a field of
  * a struct parameter: v's adjoint (tangent) array is that variable's, or
@@ -394,6 +515,8 @@ static IrVar *view_local(Ad *D, Seq *fw, IrVar *v, IrExpr *e, IrVar *g) {
  * local g (made when NULL).  Returns g, or NULL where e has none (a view),
  * whose reads and writes are refused. */
 static IrVar *array_local(Ad *D, Seq *fw, IrVar *v, IrExpr *e, IrVar *g) {
+  if (is_fixed_zeros(e))
+    return fixed_local(D, fw, v, e, g);
   if (e->kind == E_VIEW)
     return view_local(D, fw, v, e, g);
   IrExpr *r = field_root(e);
@@ -1118,6 +1241,119 @@ static IrExpr *linalg_val(Ad *D, Seq *fw, Seq *rv, IrExpr *e, IrExpr **dt);
 /* The A value of the float expression e; its operations are replayed into
  * fw and their reverse rules go in front of rv. */
 
+/* A read e of a fixed array (Note [adjoint fixed arrays]): its adjoint
+ * g added into adjarr[idx], the thread's own array, without an atomic
+ * (OpenCL has none on private memory). */
+static void fixed_read(Ad *D, Seq *rv, IrVar *adjarr, IrExpr **idx,
+                       IrExpr *e, IrExpr *g) {
+  Seq c;
+  seq_init(&c);
+  IrStmt *st = ir_stmt(D->C, S_STORE, D->pos);
+  st->var = adjarr;
+  st->args = idx;
+  st->nargs = e->nargs;
+  IrExpr *old = load(D, adjarr, idx, e->nargs, e->ty, e->pos);
+  if (is_agg(e->ty)) { /* component by component, in a local */
+    IrVar *t = newvar(D, "g", e->ty);
+    assign(D, &c, t, old);
+    for (int k = 0; k < ncomp(e->ty); k++) {
+      IrStmt *sc = ir_stmt(D->C, S_SETCOMP, D->pos);
+      sc->var = t;
+      IrExpr *tc = comp(D, ref(D, t), k);
+      sc->a = tc->b;
+      sc->b = tc->c;
+      sc->c = bin(D, OP_ADD, tc, comp(D, g, k));
+      put(&c, sc);
+    }
+    st->c = ref(D, t);
+  } else {
+    st->c = bin(D, OP_ADD, old, g);
+  }
+  put(&c, st);
+  prepend(rv, &c);
+}
+
+static IrExpr *kresolve(Ad *D, IrExpr *e);
+
+/* Are a and b the same expression (an index written twice), through the
+ * locals assigned once that hold their parts?  Only operators and the
+ * lowering's own calls (% on integers, ...), which have no effects. */
+static bool same_expr(Ad *D, IrExpr *a, IrExpr *b) {
+  if (!a || !b)
+    return a == b;
+  a = kresolve(D, a);
+  b = kresolve(D, b);
+  if (a->kind != b->kind || !ty_eq(a->ty, b->ty) || a->op != b->op ||
+      a->bi != b->bi || a->var != b->var || a->ival != b->ival ||
+      a->fval != b->fval || a->nargs != b->nargs || a->kind == E_FCALL ||
+      a->kind == E_ATOMIC || a->kind == E_LOAD ||
+      (a->kind == E_CALL && a->bi < BI_COUNT))
+    return false;
+  for (int i = 0; i < a->nargs; i++)
+    if (!same_expr(D, a->args[i], b->args[i]))
+      return false;
+  return same_expr(D, a->a, b->a) && same_expr(D, a->b, b->b) &&
+         same_expr(D, a->c, b->c);
+}
+
+/* e, through the locals assigned once that hold it (the expansion's
+ * temporaries) and casts to its own type. */
+static IrExpr *kresolve(Ad *D, IrExpr *e) {
+  for (int n = 0; n < 8; n++) {
+    IrExpr *d = e->kind == E_VAR ? map_get(&D->kdef, e->var) : NULL;
+    if (e->kind == E_CAST && ty_eq(e->a->ty, e->ty))
+      d = e->a;
+    if (!d)
+      return e;
+    e = d;
+  }
+  return e;
+}
+
+/* Is e (resolved) the load s->var[s->args], the element s stores? */
+static bool same_elem(Ad *D, IrStmt *s, IrExpr *e) {
+  IrExpr *ld = kresolve(D, e);
+  if (ld->kind != E_LOAD || ld->var != s->var || ld->nargs != s->nargs)
+    return false;
+  for (int i = 0; i < s->nargs; i++)
+    if (!same_expr(D, ld->args[i], s->args[i]))
+      return false;
+  return true;
+}
+
+/* t[i] += v on a fixed array, which the lowering and the expansion make
+ * the store t[i] = tmp1 with tmp1 = tmp0 + v, tmp0 = t[i] (or -; of a
+ * vector or matrix, a E_MAKE of such sums of t[i]'s components): v,
+ * else NULL, and *sub for -=.  Warp's is an atomic, whose adjoint passes
+ * adj_t[i] to v alone (Note [adjoint fixed arrays]). */
+static IrExpr *fixed_update(Ad *D, IrStmt *s, bool *sub) {
+  IrExpr *c = kresolve(D, s->c);
+  if (c->kind == E_BINARY && (c->op == OP_ADD || c->op == OP_SUB) &&
+      same_elem(D, s, c->a)) {
+    *sub = c->op == OP_SUB;
+    return c->b;
+  }
+  if (c->kind != E_MAKE || !is_agg(c->ty) || c->nargs != ncomp(c->ty))
+    return NULL;
+  IrExpr *v = ir_expr(D->C, E_MAKE, c->ty);
+  *v = *c;
+  v->args = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)c->nargs);
+  for (int k = 0; k < c->nargs; k++) {
+    IrExpr *b = kresolve(D, c->args[k]), *x;
+    if (b->kind != E_BINARY || (b->op != OP_ADD && b->op != OP_SUB) ||
+        (k && (b->op == OP_SUB) != *sub))
+      return NULL;
+    *sub = b->op == OP_SUB;
+    x = kresolve(D, b->a);
+    IrExpr *want = comp(D, x->kind == E_COMP ? x->a : x, k);
+    if (x->kind != E_COMP || !same_elem(D, s, x->a) ||
+        !same_expr(D, x->b, want->b) || !same_expr(D, x->c, want->c))
+      return NULL;
+    v->args[k] = b->b;
+  }
+  return v;
+}
+
 static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   if (e->kind == E_FCALL)
     return inline_call(D, fw, rv, e);
@@ -1245,6 +1481,10 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     if (D->ingrad)
       return r; /* a custom adjoint's reverse is dropped */
     IrVar *adjarr = adj_array(D, karr);
+    if (adjarr->ty->priv) { /* Note [adjoint fixed arrays] */
+      fixed_read(D, rv, adjarr, idx, e, adjx(D, r->var));
+      return r;
+    }
     IrExpr *at = ir_expr(D->C, E_ATOMIC, e->ty);
     at->bi = BI_ATOMIC_ADD;
     at->var = adjarr;
@@ -1488,6 +1728,73 @@ static void bind_outs(Ad *D, Seq *fw, Seq *rv, IrExpr *e, IrVar **res) {
   prepend(rv, &c);
 }
 
+/* Note [loops in functions]: Warp's adjoint replays a @wp.func's call
+ * with the function's forward code, its loops Warp does not unroll run
+ * as written, so the caller reads the function's true results; the
+ * function's adjoint (adj_F) replays the body again, its dynamic loops
+ * skipped as a kernel's, then reverses it, each reverse iteration
+ * replaying its body first.  Inlined, the call's replay built as a
+ * kernel's would skip those loops, and a variable they carry would reach
+ * the caller with its value from before them.  So a call whose inlining
+ * met such a loop (also in a function it calls) is built twice: the
+ * inlined replay and reverse as above (adj_F, whose reverse rules read
+ * that replay's values), then the body again, run forward (fwrun: its
+ * dynamic loops as grad_loop runs them, its reverse dropped, no store or
+ * atomic performed, a nested call run forward likewise, its
+ * @wp.func_replay or @wp.func_grad not taken, as F's forward code calls
+ * the plain function).  The caller reads the forward run's results, and
+ * their adjoints go to the inlined replay's, as a @wp.func_replay's do
+ * (Note [custom adjoints]).  So the function's gradient is Warp's: the
+ * derivative for sums carried by its loops, Warp's loop gradient for
+ * products (tests/autodiff/func_loop*.py).  A return in such a loop is
+ * still refused (norm_returns): Warp's adj_F adds the result's adjoint at
+ * the return after the loop and again in every reverse iteration whose
+ * replay reaches the in-loop return, which the inlined reverse could do
+ * with the kernel's "returned" flag (Note [adjoint jumps]), but the
+ * forward run would also have to leave the loop and skip the function's
+ * rest there (docs/language.md has a measured example). */
+static IrExpr *run_forward(Ad *D, Seq *fw, Seq *rv, IrExpr *e, IrVar **bound,
+                           IrExpr *r, IrVar **outs) {
+  IrFunc *F = e->fn;
+  int i = 0, slot = (int)(intptr_t)map_get(&D->fres, F) - 1;
+  for (IrVar *p = F->params; p; p = p->next, i++)
+    D->env[kid(D, p)] = bound[i];
+  for (IrVar *v = F->locals; v; v = v->next)
+    D->env[kid(D, v)] = NULL;
+  for (i = 0; i <= e->nouts; i++)
+    D->env[slot + i] = NULL;
+  int outer = D->resid;
+  D->resid = slot;
+  D->depth++;
+  D->fwrun++;
+  Seq junk;
+  seq_init(&junk);
+  for (IrStmt *s = F->body; s; s = s->next)
+    stmt(D, s, fw, &junk);
+  D->fwrun--;
+  D->depth--;
+  D->resid = outer;
+  Seq c;
+  seq_init(&c);
+  for (i = 0; i <= e->nouts; i++) {
+    IrVar *was = i ? outs[i - 1] : r ? r->var : NULL, *x = D->env[slot + i];
+    if (!was)
+      continue;
+    if (!x)
+      refuse(D, "a function that can end without returning its result");
+    IrVar *v = newvar(D, "ret", x->ty);
+    assign(D, fw, v, ref(D, x));
+    if (fty(v->ty) && !F->grad)
+      acc(D, &c, ref(D, was), adjx(D, v));
+    if (i)
+      outs[i - 1] = v;
+    else
+      r = ref(D, v);
+  }
+  prepend(rv, &c);
+  return r;
+}
+
 static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   IrFunc *F = e->fn;
   if (F->native)
@@ -1496,8 +1803,6 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     refuse(D, "a call of a function with wp.ref parameters");
   if (D->depth > 64)
     refuse(D, "calls nested this deep");
-  if (F->replay && F->nrets > 1)
-    refuse(D, "a @wp.func_replay of a function with several results");
   IrVar **save = arena_alloc(D->C, sizeof(IrVar *) * (size_t)D->nv);
   memcpy(save, D->env, sizeof(IrVar *) * (size_t)D->nv);
   IrVar **bound = arena_alloc(D->C, sizeof(IrVar *) * (size_t)(F->nparams + 1));
@@ -1508,6 +1813,8 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     if (p->ty->kind == TY_ARRAY) {
       if (a->kind != E_VAR)
         refuse(D, "an array argument that is not a variable");
+      if (a->var->ty->fixed_n) /* the storage of a returned fixed array */
+        fixed_replay_storage(D, a);
       v = D->env[kid(D, a->var)];
     } else {
       IrExpr *x = dval(D, fw, rv, a);
@@ -1535,8 +1842,13 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   D->depth++;
   Seq junk; /* a custom adjoint replaces the body's reverse */
   seq_init(&junk);
+  int loops = D->dynloops;
+  bool plain = D->fwrun > 0; /* Note [loops in functions] */
+  IrStmt *after = rv->head; /* what runs after the body's reverse */
   for (IrStmt *s = F->body; s; s = s->next)
-    stmt(D, s, fw, F->grad ? &junk : rv);
+    stmt(D, s, fw, F->grad || plain ? &junk : rv);
+  if (!plain) /* a forward-only run has no reverse to clear for */
+    fixed_after(D, F, rv, after);
   D->depth--;
   D->pos = at;
   D->resid = outer;
@@ -1544,9 +1856,15 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   IrVar **outs = arena_alloc(D->C, sizeof(IrVar *) * (size_t)(e->nouts + 1));
   for (i = 0; i < e->nouts; i++)
     outs[i] = D->env[slot + 1 + i];
-  if (F->replay && r) {
+  if (D->dynloops > loops && !plain && !D->ingrad &&
+      !(F->replay && F->nrets == 1)) {
+    r = run_forward(D, fw, rv, e, bound, r, outs);
+    D->pos = at;
+  }
+  if (F->replay && F->nrets == 1 && r && !plain) {
     /* Note [custom adjoints]: the caller sees the replay's result, whose
-     * adjoint goes to F's */
+     * adjoint goes to F's; Warp 1.19 replays a function with several
+     * results with its own forward code, its @wp.func_replay not taken */
     IrVar *res = newvar(D, "ret", r->ty);
     assign(D, fw, res, custom_replay(D, fw, F, bound));
     Seq c;
@@ -1556,7 +1874,7 @@ static IrExpr *inline_call(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
     r = ref(D, res);
     D->pos = at;
   }
-  if (F->grad && r) {
+  if (F->grad && r && !plain) {
     /* the results in fresh locals, whose adjoints are only adj_ret */
     IrVar **res = arena_alloc(D->C, sizeof(IrVar *) * (size_t)F->nrets);
     for (i = 0; i < F->nrets; i++) {
@@ -1617,6 +1935,10 @@ static void stmt_assign(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   }
   Seq c;
   seq_init(&c);
+  if (is_fixed_zeros(s->a))
+    fixed_replay_storage(D, s->a);
+  if (s->var->nassign <= 1 && !s->var->is_param) /* the expansion's: 0 */
+    map_put(D, &D->kdef, s->var, s->a);
   IrExpr *r = dval(D, fw, rv, s->a);
   IrVar *v = newvar(D, "v", s->var->ty);
   assign(D, fw, v, r);
@@ -1968,7 +2290,9 @@ static void grad_loop(Ad *D, IrStmt *s, Seq *fw) {
 }
 
 static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
-  if (D->ingrad) {
+  if (D->depth > 0) /* Note [loops in functions] */
+    D->dynloops++;
+  if (D->ingrad || D->fwrun) {
     grad_loop(D, s, fw);
     return;
   }
@@ -1993,15 +2317,6 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     if (!w[i] || i == jid || !D->env[i])
       continue;
     IrVar *prev = D->env[i];
-    /* Note [loops in functions]: Warp's adjoint replays a @wp.func's call
-     * with the function's forward code, its loops run, while kern inlines
-     * the function and its replay skips this loop, as a kernel's: a float
-     * carried by it would reach the caller with its value from before the
-     * loop, a gradient neither Warp's nor the derivative.  Refused until
-     * the replay runs such a loop. */
-    if (D->depth > 0 && fty(prev->ty))
-      refuse(D, "a loop Warp does not unroll in a @wp.func, carrying a "
-                "float variable");
     IrVar *L = newvar(D, "carried", prev->ty);
     assign(D, fw, L, ref(D, prev));
     if (fty(L->ty))
@@ -2277,19 +2592,24 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
       (void)clone(D, fw, s->c); /* refuses what has no rule */
       return;
     }
-    IrExpr *v = dval(D, fw, rv, s->c);
+    bool sub = false;
+    IrExpr *upd = karr->ty->priv ? fixed_update(D, s, &sub) : NULL;
+    IrExpr *v = dval(D, fw, rv, upd ? upd : s->c);
     IrVar *adjarr = adj_array(D, karr);
     Seq body;
     seq_init(&body);
     IrVar *g = newvar(D, "g", s->c->ty);
-    assign(D, &body, g, load(D, adjarr, idx, s->nargs, s->c->ty, s->pos));
-    IrStmt *z = ir_stmt(D->C, S_STORE, s->pos);
-    z->var = adjarr;
-    z->args = idx;
-    z->nargs = s->nargs;
-    z->c = zero_of(D, s->c->ty);
-    put(&body, z);
-    map_put(D, &D->clears, z, z);
+    IrExpr *ga = load(D, adjarr, idx, s->nargs, s->c->ty, s->pos);
+    assign(D, &body, g, sub ? ir_unary(D->C, OP_NEG, ga) : ga);
+    if (!adjarr->ty->priv) { /* Note [adjoint fixed arrays]: not cleared */
+      IrStmt *z = ir_stmt(D->C, S_STORE, s->pos);
+      z->var = adjarr;
+      z->args = idx;
+      z->nargs = s->nargs;
+      z->c = zero_of(D, s->c->ty);
+      put(&body, z);
+      map_put(D, &D->clears, z, z);
+    }
     acc(D, &body, v, ref(D, g));
     put(&c, guarded(D, adjarr, &body));
     prepend(rv, &c);
@@ -2720,11 +3040,13 @@ IrFunc *ir_adjoint(Compiler *C, IrModule *m, IrFunc *K) {
   Seq fw, rv;
   seq_init(&fw);
   seq_init(&rv);
+  seq_init(&D->fixpro);
   block(D, K->body, &fw, &rv);
   if (rv.head) {
     *fw.tail = rv.head;
     fw.tail = rv.tail;
   }
+  prepend(&fw, &D->fixpro);
   A->body = fw.head;
   sink_clears(D, &A->body);
   return A;
@@ -2860,7 +3182,7 @@ typedef struct Fl {
                      * result, its struct's scalar locals or NULL
                      * (Note [several results]) */
   IrFunc *f;
-  Seq *pre;         /* where a statement's hoisted calls go, or NULL */
+  Seq *pre;         /* where a statement's hoisted calls go */
 } Fl;
 
 static _Noreturn void fl_refuse(Fl *F, Pos pos, const char *what) {
@@ -2976,8 +3298,6 @@ static void fl_unslot(Fl *F, Seq *out, Pos pos, IrVar **l, int n,
  * into the leaves of a fresh struct local, which is the value. */
 static IrExpr *fl_call(Fl *F, IrExpr *e, Pos pos) {
   Compiler *C = F->D->C;
-  if (!F->pre)
-    fl_refuse(F, pos, "a @wp.func's struct result in a loop's condition");
   IrExpr call = *e;
   call.ty = &ty_void;
   IrStmt *st = ir_stmt(C, S_EXPR, pos);
@@ -3257,9 +3577,59 @@ static void fl_setfield(Fl *F, Seq *out, IrStmt *s) {
 static void fl_multi_call(Fl *F, Seq *out, IrStmt *s, IrVar ***slots);
 static void fl_multi_return(Fl *F, Seq *out, IrStmt *s, IrVar ***slots);
 
+/* pre's copy before each continue of the loop body *head (not of loops
+ * nested in it) */
+static void pre_continues(Compiler *C, IrStmt **head, IrStmt *pre) {
+  for (IrStmt **p = head; *p; p = &(*p)->next) {
+    IrStmt *s = *p;
+    if (s->kind == S_CONTINUE) {
+      IrStmt *c = copy_body(C, pre);
+      append(&c, s);
+      *p = c;
+      while (*p != s)
+        p = &(*p)->next;
+      continue;
+    }
+    if (s->kind != S_FOR && s->kind != S_WHILE) {
+      pre_continues(C, &s->body, pre);
+      pre_continues(C, &s->orelse, pre);
+    }
+  }
+}
+
+/* A while loop whose condition calls a function returning a struct: the
+ * calls hoisted out of the condition (fl_call) run before the loop and
+ * again at the end of each iteration and before each continue, so the
+ * condition reads them on the variables as the iteration left them, as
+ * Warp evaluates its condition before each iteration (in the adjoint's
+ * reverse sweep too, Note [adjoint]: the hoisted struct local is carried
+ * by the loop like the variables it is made from). */
+static void fl_while(Fl *F, Seq *out, IrStmt *s) {
+  Compiler *C = F->D->C;
+  Seq pre;
+  seq_init(&pre);
+  F->pre = &pre;
+  IrStmt *n = ir_stmt(C, s->kind, s->pos);
+  *n = *s;
+  n->a = fl_expr(F, s->a, s->pos);
+  n->body = fl_stmts(F, s->body);
+  n->orelse = fl_stmts(F, s->orelse);
+  if (pre.head) {
+    pre_continues(C, &n->body, pre.head);
+    append(&n->body, copy_body(C, pre.head));
+    *out->tail = pre.head;
+    out->tail = pre.tail;
+  }
+  put(out, n);
+}
+
 static void fl_stmt(Fl *F, Seq *out, IrStmt *s) {
   Compiler *C = F->D->C;
-  F->pre = s->kind == S_WHILE ? NULL : out;
+  if (s->kind == S_WHILE) {
+    fl_while(F, out, s);
+    return;
+  }
+  F->pre = out;
   IrVar ***multi = (s->kind == S_ASSIGN || s->kind == S_EXPR) &&
                            s->a->kind == E_FCALL
                        ? map_get(&F->fmulti, s->a->fn) : NULL;

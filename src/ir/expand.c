@@ -118,8 +118,21 @@ static bool isfx(Xp *X, kern_scalar sc) {
   return isf(sc) || (X->half_aggs && is16(sc));
 }
 
+/* bool and the 8- and 16-bit integers: components an autodiff module's
+ * expansion takes too (IrModule.half_aggs), each scalar operation
+ * converted back to the type as the scalar code is; they carry no
+ * gradient (a bool or short vector constant in a differentiated kernel,
+ * docs/language.md). */
+static bool narrow_comp(Xp *X, kern_scalar sc) {
+  return X->half_aggs &&
+         (sc == KERN_SCALAR_BOOL || sc == KERN_SCALAR_INT8 ||
+          sc == KERN_SCALAR_UINT8 || sc == KERN_SCALAR_INT16 ||
+          sc == KERN_SCALAR_UINT16);
+}
+
 static void need_agg(Xp *X, const Type *t) {
-  if (!is_agg(t) || !(ok_comp(t->sc) || isfx(X, t->sc)) ||
+  if (!is_agg(t) ||
+      !(ok_comp(t->sc) || isfx(X, t->sc) || narrow_comp(X, t->sc)) ||
       ((t->quat || t->xform) && !isfx(X, t->sc)) ||
       ncomp(t) > 64)
     refuse(X, arena_printf(X->C, "values of type %s", ty_name(X->C, t)));
@@ -1300,7 +1313,7 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
   case BI_DIV:
     if (e->nargs != 2 || !((ty_eq(at[0], t) && at[1]->kind == TY_SCALAR) ||
                            (at[0]->kind == TY_SCALAR && ty_eq(at[1], t) &&
-                            t->kind == TY_VEC)))
+                            (t->kind == TY_VEC || t->kind == TY_MAT))))
       refuse(X, "this division of a vector");
     break;
   case BI_MUL:

@@ -253,6 +253,8 @@ IrStmt *ir_stmt(Compiler *C, IrStmtKind k, Pos pos);
 
 /* passes.c */
 void ir_aggregate_atomics(Compiler *C, IrModule *m);
+void ir_drop_tid_wraps(IrModule *m);
+void ir_share_loads(Compiler *C, IrModule *m);
 void ir_analyze(Compiler *C, IrModule *m);
 void ir_add_fault_param(Compiler *C, IrModule *m);
 

@@ -7,6 +7,8 @@
  *                         dropped where the index cannot be negative),
  *                         float64 use, loads contiguous in the thread index
  *   ir_aggregate_atomics  Note [atomic aggregation] in ir.h
+ *   ir_drop_tid_wraps,    before an adjoint's expansion: thread indices'
+ *   ir_share_loads        wraps, and repeated loads of one element
  */
 #include <string.h>
 #include "ir.h"
@@ -53,8 +55,29 @@ static void walk_stmts(IrStmt *s, StmtFn sf, ExprFn ef, void *ud) {
  * which made compiling many small kernels quadratic (issue #8, item 12). */
 static void count_tid(IrStmt *s, void *ud) {
   (void)ud;
-  if (s->kind == S_ASSIGN && s->a->kind == E_TID)
+  if (s->kind == S_ASSIGN && (s->a->kind == E_TID ||
+                              (s->a->kind == E_VAR && s->a->var->from_tid)))
     s->var->ntid_assign++;
+}
+
+/* A copy of a thread index is one too: the adjoint's replay copies `i =
+ * wp.tid()` through temporaries (v1 = v0, v0 = tid), and without this its
+ * loads kept the negative-index wrap and lost the contiguous form.  Each
+ * round can only add variables (a copy of a from_tid one), so it ends. */
+static void mark_from_tid(IrFunc *f) {
+  for (IrVar *v = f->locals; v; v = v->next)
+    v->from_tid = false;
+  for (bool more = true; more;) {
+    more = false;
+    for (IrVar *v = f->locals; v; v = v->next)
+      v->ntid_assign = 0;
+    walk_stmts(f->body, count_tid, NULL, NULL);
+    for (IrVar *v = f->locals; v; v = v->next) {
+      bool t = v->ntid_assign > 0 && v->ntid_assign == v->nassign;
+      more |= t && !v->from_tid;
+      v->from_tid = t;
+    }
+  }
 }
 
 static bool nonneg(IrExpr *e) {
@@ -109,6 +132,225 @@ static void simplify(IrExpr **slot, void *ud) {
   }
 }
 
+static void drop_wrap(IrExpr **slot, void *ud) {
+  (void)ud;
+  IrExpr *e = *slot;
+  if (e->kind == E_CALL && e->bi == BI_WRAP_INDEX && nonneg(e->args[0]))
+    *slot = e->args[0];
+}
+
+/* Before the adjoint's expansion writes the wrap of a negative index out
+ * as a select (src/ir/expand.c), the wraps of thread indices go, as
+ * ir_analyze drops them from a forward kernel: otherwise the adjoint
+ * indexes through the select, which the emitters cannot see is the thread
+ * index, so its loads are not contiguous (Note [16-byte accesses]). */
+void ir_drop_tid_wraps(IrModule *m) {
+  IrFunc *lists[2] = {m->funcs, m->kernels};
+  for (int l = 0; l < 2; l++)
+    for (IrFunc *f = lists[l]; f; f = f->next) {
+      mark_from_tid(f);
+      walk_stmts(f->body, NULL, drop_wrap, NULL);
+    }
+}
+
+/* Note [shared loads]: `x[i] * x[i]` reads x[i] twice, and the adjoint
+ * adds into adj_x[i] once per read: two atomics on one address where one
+ * would do (Warp's adjoint does the same; the sum of squares' adjoint was
+ * 1.06x Warp's for it, bench/NOTES.md run 13).  Before the adjoint is
+ * built, a load of the element an earlier load of the same statement list
+ * read, with nothing between that can change it, becomes a copy of the
+ * earlier value, so the reverse pass sums the two adjoints into one local
+ * and adds it once.  "Nothing between" is kept strict: any store, atomic,
+ * function call, address, view or nested statement forgets every load
+ * seen (another array may alias this one); an assignment forgets the
+ * loads into that variable and those indexed by it.  Indices must be
+ * variables or constants, compared by identity and value. */
+enum { SHARE_MAX = 32 };
+typedef struct Shared {
+  IrExpr *load[SHARE_MAX]; /* the earlier load ... */
+  IrVar *into[SHARE_MAX];  /* ... and the variable holding its value */
+  int n;
+} Shared;
+
+static bool plain_index(IrExpr *e) {
+  return e->kind == E_VAR || e->kind == E_CONST;
+}
+
+static bool same_index(IrExpr *a, IrExpr *b) {
+  if (a->kind != b->kind || a->ty != b->ty)
+    return false;
+  return a->kind == E_VAR ? a->var == b->var : a->ival == b->ival;
+}
+
+static bool same_load(IrExpr *a, IrExpr *b) {
+  if (a->var != b->var || a->nargs != b->nargs || a->ty != b->ty)
+    return false;
+  for (int i = 0; i < a->nargs; i++)
+    if (!same_index(a->args[i], b->args[i]))
+      return false;
+  return true;
+}
+
+static bool shareable(IrExpr *e) {
+  if (e->kind != E_LOAD || e->var->ty->kind != TY_ARRAY)
+    return false;
+  for (int i = 0; i < e->nargs; i++)
+    if (!plain_index(e->args[i]))
+      return false;
+  return true;
+}
+
+/* an expression with an effect on memory, or that may read it through a
+ * path this pass does not follow */
+static bool effect(IrExpr *e) {
+  if (!e)
+    return false;
+  if (e->kind == E_ATOMIC || e->kind == E_FCALL || e->kind == E_ADDR ||
+      e->kind == E_VIEW)
+    return true;
+  if (effect(e->a) || effect(e->b) || effect(e->c))
+    return true;
+  for (int i = 0; i < e->nargs; i++)
+    if (effect(e->args[i]))
+      return true;
+  return false;
+}
+
+/* `i = a[i]`: after it, i no longer holds the index the load used */
+static bool reads_var(IrExpr *load, IrVar *v) {
+  if (load->var == v)
+    return true;
+  for (int j = 0; j < load->nargs; j++)
+    if (load->args[j]->kind == E_VAR && load->args[j]->var == v)
+      return true;
+  return false;
+}
+
+static void forget_var(Shared *S, IrVar *v) {
+  int k = 0;
+  for (int i = 0; i < S->n; i++) {
+    if (S->into[i] != v && !reads_var(S->load[i], v)) {
+      S->load[k] = S->load[i];
+      S->into[k++] = S->into[i];
+    }
+  }
+  S->n = k;
+}
+
+/* The loads an expression evaluates whatever its values (not those of a
+ * selection's arms or of the right side of `and`/`or`), nor a load under a
+ * field or component (the adjoint reads one field of a struct element in
+ * place, Note [arrays of structs] in adjoint.c), in evaluation order. */
+typedef struct Hoist {
+  Compiler *C;
+  IrFunc *f;
+  Shared *S;
+  IrStmt **at;   /* where hoisted loads are inserted (before the statement) */
+} Hoist;
+
+static void hoist_in(Hoist *H, IrExpr **slot) {
+  IrExpr *e = *slot;
+  if (!e || e->kind == E_FIELD || e->kind == E_COMP)
+    return;
+  if (e->kind == E_SELECT || e->kind == E_AND || e->kind == E_OR) {
+    hoist_in(H, &e->a);
+    return;
+  }
+  if (e->a) hoist_in(H, &e->a);
+  if (e->b) hoist_in(H, &e->b);
+  if (e->c) hoist_in(H, &e->c);
+  for (int i = 0; i < e->nargs; i++)
+    hoist_in(H, &e->args[i]);
+  if (!shareable(e))
+    return;
+  Shared *S = H->S;
+  for (int i = 0; i < S->n; i++)
+    if (same_load(S->load[i], e)) {
+      *slot = ir_ref(H->C, S->into[i]);
+      return;
+    }
+  if (S->n == SHARE_MAX)
+    return;
+  IrVar *v = ir_var(H->C, H->f, "ld", e->ty);
+  v->nassign = 1;
+  IrStmt *st = ir_stmt(H->C, S_ASSIGN, e->pos);
+  st->var = v;
+  st->a = e;
+  st->next = *H->at;
+  *H->at = st;
+  H->at = &st->next;
+  S->load[S->n] = e;
+  S->into[S->n++] = v;
+  *slot = ir_ref(H->C, v);
+}
+
+static void share_list(Compiler *C, IrFunc *f, IrStmt **head) {
+  Shared S = {.n = 0};
+  for (IrStmt **ps = head; *ps; ps = &(*ps)->next) {
+    IrStmt *s = *ps;
+    if (s->body || s->orelse) {
+      share_list(C, f, &s->body);
+      share_list(C, f, &s->orelse);
+      S.n = 0;
+      continue;
+    }
+    /* the operands: an atomic statement's, or the statement's own */
+    IrExpr *top = s->kind == S_EXPR ? s->a : NULL;
+    bool atomic = top && top->kind == E_ATOMIC;
+    IrExpr **ops[4 + 8];
+    int nops = 0;
+    IrExpr *owner = atomic ? top : NULL;
+    if (owner) {
+      ops[nops++] = &owner->b;
+      ops[nops++] = &owner->c;
+      for (int i = 0; i < owner->nargs && nops < 12; i++)
+        ops[nops++] = &owner->args[i];
+    } else if (s->kind == S_ASSIGN || s->kind == S_STORE ||
+               s->kind == S_SETCOMP || s->kind == S_SETFIELD) {
+      ops[nops++] = &s->a;
+      ops[nops++] = &s->b;
+      ops[nops++] = &s->c;
+      for (int i = 0; i < s->nargs && nops < 12; i++)
+        ops[nops++] = &s->args[i];
+    }
+    bool fx = nops == 0 || (owner ? owner->nargs : s->nargs) > 8;
+    for (int i = 0; i < nops && !fx; i++)
+      fx = effect(*ops[i]);
+    if (fx) {
+      S.n = 0;
+      continue;
+    }
+    /* a statement that is itself a load keeps it: it becomes the entry */
+    bool bare = s->kind == S_ASSIGN && shareable(s->a);
+    Hoist H = {C, f, &S, ps};
+    for (int i = 0; i < nops; i++)
+      if (!(bare && ops[i] == &s->a))
+        hoist_in(&H, ops[i]);
+    ps = H.at; /* past the hoisted loads, at s */
+    if (bare)
+      for (int i = 0; i < S.n; i++)
+        if (same_load(S.load[i], s->a)) {
+          if (S.into[i] != s->var)
+            s->a = ir_ref(C, S.into[i]);
+          break;
+        }
+    if (s->kind == S_ASSIGN || s->kind == S_SETCOMP ||
+        (s->kind == S_SETFIELD && s->var->ty->kind != TY_ARRAY))
+      forget_var(&S, s->var);
+    else
+      S.n = 0; /* a store or an atomic: memory changed */
+    if (bare && shareable(s->a) && S.n < SHARE_MAX && !reads_var(s->a, s->var)) {
+      S.load[S.n] = s->a;
+      S.into[S.n++] = s->var;
+    }
+  }
+}
+
+void ir_share_loads(Compiler *C, IrModule *m) {
+  for (IrFunc *f = m->kernels; f; f = f->next)
+    share_list(C, f, &f->body);
+}
+
 static void mark_store(IrStmt *s, void *ud) {
   IrFunc *f = ud;
   if (s->kind == S_STORE)
@@ -134,11 +376,7 @@ void ir_analyze(Compiler *C, IrModule *m) {
   IrFunc *lists[2] = {m->funcs, m->kernels};
   for (int l = 0; l < 2; l++) {
     for (IrFunc *f = lists[l]; f; f = f->next) {
-      for (IrVar *v = f->locals; v; v = v->next)
-        v->ntid_assign = 0;
-      walk_stmts(f->body, count_tid, NULL, NULL);
-      for (IrVar *v = f->locals; v; v = v->next)
-        v->from_tid = v->ntid_assign > 0 && v->ntid_assign == v->nassign;
+      mark_from_tid(f);
       f->simple_loop = f->is_kernel;
       walk_stmts(f->body, mark_store, simplify, f);
       walk_stmts(f->body, NULL, no_simple, f);

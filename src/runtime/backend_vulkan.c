@@ -561,7 +561,8 @@ typedef struct vk_phys {
   uint64_t import_align;  /* its minImportedHostPointerAlignment */
   /* Note [vulkan float controls]: the K_FC value its modules are built
    * with (bit 1: signed zeros, infinities and NaNs kept in float32, 2:
-   * in float64, 4: float32 denormals kept, 8: float64 denormals kept) */
+   * in float64, 4: float32 denormals kept, 8: float64 denormals kept,
+   * 16: float32 denormals flushed, KERN_VULKAN_DENORM_FLUSH) */
   int float_controls;
 } vk_phys;
 
@@ -721,8 +722,15 @@ static void vk_props2(VkPhysicalDevice pd, void *ext) {
  * declare them, but glslang keeps one operand per mode: float32's or
  * float64's, not both.)  KERN_VULKAN_FLOAT_CONTROLS=0 builds without them.  lavapipe
  * (Mesa 22.3) mishandles the modes -- with them a float64 NaN converts to
- * float32 as 0 -- so llvmpipe builds without them. */
+ * float32 as 0 -- so llvmpipe builds without them.
+ * KERN_VULKAN_DENORM_FLUSH=1 declares DenormFlushToZero for float32
+ * instead, on any device, to test on lavapipe what NVIDIA's driver does
+ * (it has no float32 DenormPreserve: Note [vulkan float32 denormals] in
+ * src/emit/vulkan.c). */
+static int vk_env_flag(const char *name);
 static int vk_float_controls(const vk_phys *p) {
+  if (vk_env_flag("KERN_VULKAN_DENORM_FLUSH"))
+    return 16;
   const char *e = getenv("KERN_VULKAN_FLOAT_CONTROLS");
   if (e && !strcmp(e, "0"))
     return 0;
@@ -2072,21 +2080,23 @@ static uint32_t *vk_spirv_fc(const uint32_t *w, size_t n, int fc, size_t *nout) 
   }
   if (!ep_end)
     return NULL;
-  /* capability: SignedZeroInfNanPreserve 4466, DenormPreserve 4464;
-   * mode: SignedZeroInfNanPreserve 4461, DenormPreserve 4459 */
-  static const uint32_t bit[4][2] = {{4466, 4461}, {4466, 4461},
-                                     {4464, 4459}, {4464, 4459}};
-  static const uint32_t width[4] = {32, 64, 32, 64};
-  uint32_t *r = kern__malloc((n + 4 * 2 + 4 * 4) * sizeof *r);
+  /* capability: SignedZeroInfNanPreserve 4466, DenormPreserve 4464,
+   * DenormFlushToZero 4465; mode: SignedZeroInfNanPreserve 4461,
+   * DenormPreserve 4459, DenormFlushToZero 4460 */
+  static const uint32_t bit[5][2] = {{4466, 4461}, {4466, 4461},
+                                     {4464, 4459}, {4464, 4459},
+                                     {4465, 4460}};
+  static const uint32_t width[5] = {32, 64, 32, 64, 32};
+  uint32_t *r = kern__malloc((n + 5 * 2 + 5 * 4) * sizeof *r);
   if (!r)
     return NULL;
   size_t k = 0;
   memcpy(r, w, 5 * sizeof *r);
   k = 5;
   int caps = 0;
-  for (int b = 0; b < 4; b++)
+  for (int b = 0; b < 5; b++)
     if (fc >> b & 1) {
-      int c = b < 2 ? 1 : 2;
+      int c = b < 2 ? 1 : b < 4 ? 2 : 4;
       if (!(caps & c)) {
         r[k++] = 2u << 16 | 17; /* OpCapability */
         r[k++] = bit[b][0];
@@ -2095,7 +2105,7 @@ static uint32_t *vk_spirv_fc(const uint32_t *w, size_t n, int fc, size_t *nout) 
     }
   memcpy(r + k, w + 5, (ep_end - 5) * sizeof *r);
   k += ep_end - 5;
-  for (int b = 0; b < 4; b++)
+  for (int b = 0; b < 5; b++)
     if (fc >> b & 1) {
       r[k++] = 4u << 16 | 16; /* OpExecutionMode entry mode width */
       r[k++] = entry;
@@ -2943,17 +2953,29 @@ typedef struct vk_node {
   size_t fill_chunk;
 } vk_node;
 
+/* One replay's command buffer, its timestamps and its uploads' and
+ * downloads' staging buffers (Note [vulkan graph copies]). */
+typedef struct vk_copy {
+  VkCommandBuffer cmd;
+  VkQueryPool ts;      /* two timestamps around the replay, or 0 */
+  vk_buf **stage;      /* per node: an upload's or download's, else NULL */
+  int dirty;           /* the command buffer must be recorded again */
+  struct vk_stream *vs; /* its replay in flight (a reference), or NULL */
+  uint64_t v;          /* that replay's value on vs */
+  uint64_t seq;        /* the graph's replay count when it was submitted */
+} vk_copy;
+
+enum { VK_GRAPH_COPIES = 8 };
+
 typedef struct vk_graph {
   int dev;
   vk_node *nodes;
   int n, cap;
   int failed;          /* a node could not be captured: no native graph */
-  int dirty;           /* the command buffer must be recorded again */
-  VkCommandBuffer cmd;
-  VkQueryPool ts;      /* two timestamps around the replay, or 0 */
-  struct vk_stream *last_s; /* the stream and value of the latest replay */
-  uint64_t last_v;
-  int pending;         /* the latest replay is not reaped yet */
+  vk_copy *copies;
+  int ncopies;
+  int last;            /* the copy of the latest replay, or -1 */
+  uint64_t seq;        /* replays so far */
   const struct vk_module *pmod; /* its printing kernels' module, or NULL
                                    (Note [vulkan print] in graphs) */
 } vk_graph;
@@ -2962,6 +2984,7 @@ typedef struct vk_job {
   struct vk_stream *vs; /* the stream it was submitted on */
   struct vk_event *ev;  /* an event record: stamped when reaped */
   struct vk_graph *graph; /* a graph's replay: its command buffer */
+  int gcopy;              /* the graph's copy it submitted */
   VkQueryPool ts;       /* two timestamps around its commands, or 0 */
   VkCommandBuffer cmd;
   int use_cmd;       /* 0: an empty batch (an event wait or record) */
@@ -3020,7 +3043,7 @@ static void vk_job_recycle(vk_dev *d, vk_job *j) {
 }
 
 struct vk_graph;
-static void vk_graph_reaped(vk_dev *d, struct vk_graph *g);
+static void vk_graph_reaped(vk_dev *d, struct vk_graph *g, int k);
 
 /* Completes, in submission order, the jobs the device has finished:
  * downloads land in the caller's memory, each job's GPU time is added to
@@ -3049,7 +3072,7 @@ static void vk_reap(vk_dev *d) {
                                         : (((uint64_t)1 << ph->ts_bits) - 1);
       d->clock_ms += (double)((t[1] - t[0]) & mask) * ph->ts_period * 1e-6;
     }
-    if (j->graph) vk_graph_reaped(d, j->graph);
+    if (j->graph) vk_graph_reaped(d, j->graph, j->gcopy);
     if (j->ev) {
       j->ev->clock = d->clock_ms;
       j->ev->host_ms = kern__now_ms();
@@ -3181,7 +3204,8 @@ static kern_status vk_submit(vk_state *st, vk_dev *d, vk_stream *vs, vk_job *j,
                                         NULL, n, wv, 1, &sv};
     VkSubmitInfo si = {VK_ST_SUBMIT_INFO, &ti, n, waits, stages,
                        j->use_cmd || j->graph ? 1u : 0u,
-                       j->graph ? &j->graph->cmd : &j->cmd, 1, &vs->sem};
+                       j->graph ? &j->graph->copies[j->gcopy].cmd : &j->cmd,
+                       1, &vs->sem};
     call = "vkQueueSubmit";
     if ((r = vk->vkQueueSubmit(d->queues[vs->qi], 1, &si, 0)) == 0) {
       vs->last = sv;
@@ -3443,21 +3467,49 @@ static kern_status vk_event_elapsed(void *state, int dev, void *a, void *b,
  *     staging buffer, the replay copies the caller's bytes into it before
  *     the submission, and the downloads land when the batch is reaped.
  *     Fills keep their pattern in a staging buffer written at capture.
- *   - A replay waits (on the host) for the graph's previous replay before
- *     it touches the staging or argument buffers, so one graph's replays
- *     run one after another even on different streams.
+ *   - One graph's replays run one after another on the device, as CUDA's
+ *     graph launches do, on different streams too; the host does not wait
+ *     for them (Note [vulkan graph copies]).  kern_graph_set_arg waits
+ *     (on the host) for the graph's replays in flight, since they read
+ *     the arguments' buffers it rewrites.
  *   - The runtime still keeps kern's list: a graph with a checked launch
  *     (debug mode) replays the list (Note [debug replay] in graph.c), and
  *     so does a graph whose recording failed (capture_end gives no native
  *     graph). */
+/* Note [vulkan graph copies]: a replay submitted while the graph's
+ * previous one is in flight must not rewrite what that one still reads:
+ * the staging buffers of its uploads (the replay copies the caller's
+ * bytes into them at the call) and of its downloads (read back when it is
+ * reaped), and its timestamps.  So a graph keeps up to VK_GRAPH_COPIES
+ * copies of its command buffer, each with its own timestamps and its own
+ * upload and download staging buffers; a replay takes a copy no replay in
+ * flight holds (a new one while there are fewer), and waits on the host
+ * only when all are in flight, for the oldest.  The copies share the
+ * nodes' arguments, scratch frames, fill patterns and overlapping moves'
+ * staging: those are read by the device alone, and a replay's batch waits
+ * (a timeline semaphore wait, vk_submit) for the graph's previous replay
+ * on another stream, so replays of one graph never run at once (on one
+ * stream the stream's order does it).  A copy per replay in flight rather
+ * than VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT on one command buffer,
+ * because the staging buffers and timestamps have to differ anyway; a
+ * graph without uploads or downloads pays a command buffer per copy. */
+static void vk_copy_destroy(vk_dev *d, vk_graph *g, vk_copy *c) {
+  for (int i = 0; c->stage && i < g->n; i++)
+    if (c->stage[i]) vk_buf_destroy(d, c->stage[i]);
+  kern__free(c->stage);
+  if (c->cmd) vk_proc.vk.vkFreeCommandBuffers(d->dev, d->pool, 1, &c->cmd);
+  if (c->ts) vk_proc.vk.vkDestroyQueryPool(d->dev, c->ts, NULL);
+}
+
 static void vk_graph_destroy(vk_dev *d, vk_graph *g) {
   for (int i = 0; i < g->n; i++) {
     if (g->nodes[i].args) vk_buf_destroy(d, g->nodes[i].args);
     if (g->nodes[i].scratch) vk_buf_destroy(d, g->nodes[i].scratch);
     if (g->nodes[i].stage) vk_buf_destroy(d, g->nodes[i].stage);
   }
-  if (g->cmd) vk_proc.vk.vkFreeCommandBuffers(d->dev, d->pool, 1, &g->cmd);
-  if (g->ts) vk_proc.vk.vkDestroyQueryPool(d->dev, g->ts, NULL);
+  for (int k = 0; k < g->ncopies; k++)
+    vk_copy_destroy(d, g, &g->copies[k]);
+  kern__free(g->copies);
   kern__free(g->nodes);
   kern__free(g);
 }
@@ -3479,81 +3531,108 @@ static vk_node *vk_node_add(vk_graph *g) {
   return nd;
 }
 
-/* Records g's command buffer from its nodes (lock held, g not pending). */
-static VkResult vk_graph_record(vk_dev *d, vk_graph *g) {
+/* Records copy c of g from its nodes (lock held, c not in flight). */
+static VkResult vk_graph_record(vk_dev *d, vk_graph *g, vk_copy *c) {
   vk_table *vk = &vk_proc.vk;
   VkResult r = 0;
-  if (!g->cmd) {
+  if (!c->cmd) {
     VkCommandBufferAllocateInfo cai = {VK_ST_COMMAND_BUFFER_ALLOCATE_INFO,
                                        NULL, d->pool, 0, 1};
-    if ((r = vk->vkAllocateCommandBuffers(d->dev, &cai, &g->cmd)) != 0) {
-      g->cmd = NULL;
+    if ((r = vk->vkAllocateCommandBuffers(d->dev, &cai, &c->cmd)) != 0) {
+      c->cmd = NULL;
       return r;
     }
     if (d->ts) {
       VkQueryPoolCreateInfo qpi = {VK_ST_QUERY_POOL_CREATE_INFO, NULL, 0,
                                    VK_QUERY_TIMESTAMP, 2, 0};
-      if (vk->vkCreateQueryPool(d->dev, &qpi, NULL, &g->ts) != 0) g->ts = 0;
+      if (vk->vkCreateQueryPool(d->dev, &qpi, NULL, &c->ts) != 0) c->ts = 0;
     }
   }
+  VkCommandBuffer cmd = c->cmd;
   VkCommandBufferBeginInfo bi = {VK_ST_COMMAND_BUFFER_BEGIN_INFO, NULL, 0, NULL};
-  if ((r = vk->vkResetCommandBuffer(g->cmd, 0)) != 0 ||
-      (r = vk->vkBeginCommandBuffer(g->cmd, &bi)) != 0)
+  if ((r = vk->vkResetCommandBuffer(cmd, 0)) != 0 ||
+      (r = vk->vkBeginCommandBuffer(cmd, &bi)) != 0)
     return r;
   VkMemoryBarrier full = {VK_ST_MEMORY_BARRIER, NULL,
                           VK_ACCESS_HOST_WRITE | VK_ACCESS_MEMORY_WRITE,
                           VK_ACCESS_MEMORY_READ | VK_ACCESS_MEMORY_WRITE};
-  vk->vkCmdPipelineBarrier(g->cmd, VK_STAGE_HOST | VK_STAGE_ALL_COMMANDS,
+  vk->vkCmdPipelineBarrier(cmd, VK_STAGE_HOST | VK_STAGE_ALL_COMMANDS,
                            VK_STAGE_ALL_COMMANDS, 0, 1, &full, 0, NULL, 0, NULL);
-  if (g->ts) {
-    vk->vkCmdResetQueryPool(g->cmd, g->ts, 0, 2);
-    vk->vkCmdWriteTimestamp(g->cmd, VK_STAGE_TOP_OF_PIPE, g->ts, 0);
+  if (c->ts) {
+    vk->vkCmdResetQueryPool(cmd, c->ts, 0, 2);
+    vk->vkCmdWriteTimestamp(cmd, VK_STAGE_TOP_OF_PIPE, c->ts, 0);
   }
   for (int i = 0; i < g->n; i++) {
     vk_node *nd = &g->nodes[i];
     if (i)
-      vk->vkCmdPipelineBarrier(g->cmd, VK_STAGE_ALL_COMMANDS,
+      vk->vkCmdPipelineBarrier(cmd, VK_STAGE_ALL_COMMANDS,
                                VK_STAGE_ALL_COMMANDS, 0, 1, &full, 0, NULL, 0,
                                NULL);
     if (nd->op == VK_NODE_LAUNCH) {
-      vk->vkCmdBindPipeline(g->cmd, VK_BIND_COMPUTE, nd->k->pipeline);
-      vk_push(d, g->cmd, nd->args->addr, nd->k->mod && nd->k->mod->nprints,
+      vk->vkCmdBindPipeline(cmd, VK_BIND_COMPUTE, nd->k->pipeline);
+      vk_push(d, cmd, nd->args->addr, nd->k->mod && nd->k->mod->nprints,
               nd->scratch ? nd->scratch->addr : 0);
-      vk->vkCmdDispatch(g->cmd, nd->groups, 1, 1);
+      vk->vkCmdDispatch(cmd, nd->groups, 1, 1);
     } else if (nd->op == VK_IN) {
-      VkBufferCopy c = {0, nd->off, nd->bytes};
-      vk->vkCmdCopyBuffer(g->cmd, nd->stage->buf, nd->b->buf, 1, &c);
+      VkBufferCopy cp = {0, nd->off, nd->bytes};
+      vk->vkCmdCopyBuffer(cmd, c->stage[i]->buf, nd->b->buf, 1, &cp);
     } else if (nd->op == VK_OUT) {
-      VkBufferCopy c = {nd->off, 0, nd->bytes};
-      vk->vkCmdCopyBuffer(g->cmd, nd->b->buf, nd->stage->buf, 1, &c);
+      VkBufferCopy cp = {nd->off, 0, nd->bytes};
+      vk->vkCmdCopyBuffer(cmd, nd->b->buf, c->stage[i]->buf, 1, &cp);
     } else if (nd->op == VK_FILL) {
       for (size_t o = 0; o < nd->bytes; o += nd->fill_chunk) {
-        VkBufferCopy c = {0, nd->off + o, nd->bytes - o < nd->fill_chunk
-                                              ? nd->bytes - o
-                                              : nd->fill_chunk};
-        vk->vkCmdCopyBuffer(g->cmd, nd->stage->buf, nd->b->buf, 1, &c);
+        VkBufferCopy cp = {0, nd->off + o, nd->bytes - o < nd->fill_chunk
+                                               ? nd->bytes - o
+                                               : nd->fill_chunk};
+        vk->vkCmdCopyBuffer(cmd, nd->stage->buf, nd->b->buf, 1, &cp);
       }
     } else if (!nd->stage) {
-      VkBufferCopy c = {nd->soff, nd->off, nd->bytes};
-      vk->vkCmdCopyBuffer(g->cmd, nd->sb->buf, nd->b->buf, 1, &c);
+      VkBufferCopy cp = {nd->soff, nd->off, nd->bytes};
+      vk->vkCmdCopyBuffer(cmd, nd->sb->buf, nd->b->buf, 1, &cp);
     } else {
       VkBufferCopy c1 = {nd->soff, 0, nd->bytes}, c2 = {0, nd->off, nd->bytes};
-      vk->vkCmdCopyBuffer(g->cmd, nd->sb->buf, nd->stage->buf, 1, &c1);
-      vk->vkCmdPipelineBarrier(g->cmd, VK_STAGE_ALL_COMMANDS,
+      vk->vkCmdCopyBuffer(cmd, nd->sb->buf, nd->stage->buf, 1, &c1);
+      vk->vkCmdPipelineBarrier(cmd, VK_STAGE_ALL_COMMANDS,
                                VK_STAGE_ALL_COMMANDS, 0, 1, &full, 0, NULL, 0,
                                NULL);
-      vk->vkCmdCopyBuffer(g->cmd, nd->stage->buf, nd->b->buf, 1, &c2);
+      vk->vkCmdCopyBuffer(cmd, nd->stage->buf, nd->b->buf, 1, &c2);
     }
   }
-  if (g->ts) vk->vkCmdWriteTimestamp(g->cmd, VK_STAGE_BOTTOM_OF_PIPE, g->ts, 1);
+  if (c->ts) vk->vkCmdWriteTimestamp(cmd, VK_STAGE_BOTTOM_OF_PIPE, c->ts, 1);
   VkMemoryBarrier outb = {VK_ST_MEMORY_BARRIER, NULL, VK_ACCESS_MEMORY_WRITE,
                           VK_ACCESS_HOST_READ | VK_ACCESS_MEMORY_READ |
                               VK_ACCESS_MEMORY_WRITE};
-  vk->vkCmdPipelineBarrier(g->cmd, VK_STAGE_ALL_COMMANDS,
+  vk->vkCmdPipelineBarrier(cmd, VK_STAGE_ALL_COMMANDS,
                            VK_STAGE_HOST | VK_STAGE_ALL_COMMANDS, 0, 1, &outb,
                            0, NULL, 0, NULL);
-  if ((r = vk->vkEndCommandBuffer(g->cmd)) == 0) g->dirty = 0;
+  if ((r = vk->vkEndCommandBuffer(cmd)) == 0) c->dirty = 0;
   return r;
+}
+
+/* A new copy of g, recorded (lock held; Note [vulkan graph copies]). */
+static kern_status vk_copy_new(vk_state *st, vk_dev *d, vk_graph *g) {
+  vk_copy *nc = kern__realloc(g->copies, (size_t)(g->ncopies + 1) * sizeof *nc);
+  if (!nc)
+    return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
+                       "vulkan: out of memory");
+  g->copies = nc;
+  vk_copy *c = &g->copies[g->ncopies];
+  memset(c, 0, sizeof *c);
+  kern_status r = KERN_SUCCESS;
+  if (!(c->stage = kern__calloc((size_t)g->n + 1, sizeof *c->stage)))
+    r = kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY, "vulkan: out of memory");
+  for (int i = 0; !r && i < g->n; i++)
+    if (g->nodes[i].op == VK_IN || g->nodes[i].op == VK_OUT)
+      r = vk_buf_new(st, d, g->nodes[i].bytes, d->host_type, 1, &c->stage[i]);
+  VkResult vr = r ? 0 : vk_graph_record(d, g, c);
+  if (vr != 0)
+    r = vk_fail(st, "recording a graph", vr);
+  if (r) {
+    vk_copy_destroy(d, g, c);
+    return r;
+  }
+  g->ncopies++;
+  return KERN_SUCCESS;
 }
 
 /* A launch into the capture (lock held). */
@@ -3622,7 +3701,7 @@ static kern_status vk_capture_copy(vk_state *st, vk_dev *d, vk_graph *g,
   int overlap = what == VK_DD && b == sb && off < soff + bytes &&
                 soff < off + bytes;
   kern_status r = KERN_SUCCESS;
-  if ((what != VK_DD || overlap) &&
+  if ((what == VK_FILL || overlap) &&
       (r = vk_buf_new(st, d, need, d->host_type, 1, &nd->stage))) {
     g->n--;
     return r;
@@ -3641,6 +3720,7 @@ static kern_status vk_capture_begin(void *state, int dev, void *s) {
     return kern__error(st->ctx, KERN_ERROR_OUT_OF_MEMORY,
                        "vulkan: out of memory");
   g->dev = dev;
+  g->last = -1;
   pthread_mutex_lock(&st->lock);
   vs->cap = g;
   pthread_mutex_unlock(&st->lock);
@@ -3656,7 +3736,7 @@ static kern_status vk_capture_end(void *state, int dev, void *s,
   vk_graph *g = vs->cap;
   vs->cap = NULL;
   *graph = NULL;
-  if (g && !g->failed && vk_graph_record(d, g) == 0) {
+  if (g && !g->failed && vk_copy_new(st, d, g) == KERN_SUCCESS) {
     *graph = g;
   } else if (g) {
     /* the runtime replays its list instead */
@@ -3677,13 +3757,62 @@ static kern_status vk_capture_node(void *state, int dev, void *s, void **node) {
   return KERN_SUCCESS;
 }
 
-/* Waits for g's latest replay to be reaped (no lock held). */
+/* The copy of g in flight submitted first, or -1 (lock held). */
+static int vk_graph_oldest(const vk_graph *g) {
+  int o = -1;
+  for (int k = 0; k < g->ncopies; k++)
+    if (g->copies[k].vs && (o < 0 || g->copies[k].seq < g->copies[o].seq))
+      o = k;
+  return o;
+}
+
+/* Waits until g's copy k (every copy for k < 0) is not in flight (no lock
+ * held). */
+static kern_status vk_graph_wait(vk_state *st, vk_dev *d, vk_graph *g, int k) {
+  for (;;) {
+    pthread_mutex_lock(&st->lock);
+    int o = k >= 0 ? (g->copies[k].vs ? k : -1) : vk_graph_oldest(g);
+    vk_stream *vs = o >= 0 ? g->copies[o].vs : NULL;
+    uint64_t v = o >= 0 ? g->copies[o].v : 0;
+    pthread_mutex_unlock(&st->lock);
+    if (!vs) return KERN_SUCCESS;
+    kern_status r = vk_wait_value(st, d, vs, v);
+    if (r != KERN_SUCCESS) return r;
+  }
+}
+
 static kern_status vk_graph_idle(vk_state *st, vk_dev *d, vk_graph *g) {
-  pthread_mutex_lock(&st->lock);
-  vk_stream *vs = g->pending ? g->last_s : NULL;
-  uint64_t v = g->last_v;
-  pthread_mutex_unlock(&st->lock);
-  return vs ? vk_wait_value(st, d, vs, v) : KERN_SUCCESS;
+  return vk_graph_wait(st, d, g, -1);
+}
+
+/* A copy of g for a replay, no replay in flight holding it; the lock is
+ * held on success (Note [vulkan graph copies]). */
+static kern_status vk_graph_copy(vk_state *st, vk_dev *d, vk_graph *g,
+                                 int *out) {
+  for (;;) {
+    pthread_mutex_lock(&st->lock);
+    vk_reap(d);
+    for (int k = 0; k < g->ncopies; k++)
+      if (!g->copies[k].vs) {
+        *out = k;
+        return KERN_SUCCESS;
+      }
+    if (g->ncopies < VK_GRAPH_COPIES) {
+      kern_status r = vk_copy_new(st, d, g);
+      if (r == KERN_SUCCESS) {
+        *out = g->ncopies - 1;
+        return KERN_SUCCESS;
+      }
+      if (g->ncopies == 0) { /* nothing to wait for */
+        pthread_mutex_unlock(&st->lock);
+        return r;
+      }
+    }
+    int o = vk_graph_oldest(g);
+    pthread_mutex_unlock(&st->lock);
+    kern_status r = vk_graph_wait(st, d, g, o);
+    if (r != KERN_SUCCESS) return r;
+  }
 }
 
 static kern_status vk_graph_launch(void *state, int dev, void *graph,
@@ -3692,19 +3821,24 @@ static kern_status vk_graph_launch(void *state, int dev, void *graph,
   vk_graph *g = graph;
   vk_stream *vs = s;
   vk_dev *d = &st->devs[dev];
-  kern_status r = vk_graph_idle(st, d, g);
+  int k;
+  kern_status r = vk_graph_copy(st, d, g, &k);
   if (r != KERN_SUCCESS) return r;
-  pthread_mutex_lock(&st->lock);
-  vk_reap(d);
-  VkResult vr = g->dirty ? vk_graph_record(d, g) : 0;
+  vk_copy *c = &g->copies[k];
+  VkResult vr = c->dirty ? vk_graph_record(d, g, c) : 0;
   vk_job *j = NULL;
   if (vr != 0) {
     r = vk_fail(st, "recording a graph", vr);
   } else if ((r = vk_job_get(st, d, 0, &j)) == KERN_SUCCESS) {
     for (int i = 0; i < g->n; i++) /* uploads read the caller's memory now */
       if (g->nodes[i].op == VK_IN)
-        memcpy(g->nodes[i].stage->map, g->nodes[i].host, g->nodes[i].bytes);
+        memcpy(c->stage[i]->map, g->nodes[i].host, g->nodes[i].bytes);
     j->graph = g;
+    j->gcopy = k;
+    /* after the graph's previous replay, on whichever stream */
+    const vk_copy *p = g->last >= 0 ? &g->copies[g->last] : NULL;
+    VkSemaphore wsem = p && p->vs && p->vs != vs ? p->vs->sem : 0;
+    uint64_t wval = wsem ? p->v : 0;
     /* Note [vulkan print] in graphs: a replay that prints runs as a
      * printing launch does: the print buffer reset before it, its records
      * written to stdout when it is done, before the call returns, all
@@ -3713,11 +3847,12 @@ static kern_status vk_graph_launch(void *state, int dev, void *graph,
       vk_job_recycle(d, j);
       j = NULL;
     }
-    if (!r && (r = vk_submit(st, d, vs, j, 0, 0)) == KERN_SUCCESS) {
-      g->last_s = vs;
-      g->last_v = vs->last;
-      g->pending = 1;
-      vs->refs++; /* g->last_s stays valid until the replay is reaped */
+    if (!r && (r = vk_submit(st, d, vs, j, wsem, wval)) == KERN_SUCCESS) {
+      c->vs = vs;
+      c->v = vs->last;
+      c->seq = ++g->seq;
+      g->last = k;
+      vs->refs++; /* c->vs stays valid until the replay is reaped */
       if (g->pmod) {
         uint64_t want = vs->last;
         VkSemaphoreWaitInfo wi = {VK_ST_SEMAPHORE_WAIT_INFO, NULL, 0, 1,
@@ -3734,6 +3869,12 @@ static kern_status vk_graph_launch(void *state, int dev, void *graph,
   }
   pthread_mutex_unlock(&st->lock);
   return r;
+}
+
+/* Every copy of g must be recorded again (lock held). */
+static void vk_graph_dirty(vk_graph *g) {
+  for (int k = 0; k < g->ncopies; k++)
+    g->copies[k].dirty = 1;
 }
 
 static kern_status vk_graph_set_launch(void *state, int dev, void *graph,
@@ -3760,13 +3901,13 @@ static kern_status vk_graph_set_launch(void *state, int dev, void *graph,
     groups = vk_scratch_groups(fn, groups);
     uint64_t was = nd->scratch ? nd->scratch->addr : 0, scr;
     if ((r = vk_scratch_get(st, d, &nd->scratch, fn, groups, &scr)))
-      g->dirty = 1;
+      vk_graph_dirty(g);
     else if (scr != was)
-      g->dirty = 1;
+      vk_graph_dirty(g);
     if (nd->groups != (uint32_t)groups || nd->k != fn) {
       nd->groups = (uint32_t)groups;
       nd->k = fn;
-      g->dirty = 1;
+      vk_graph_dirty(g);
     }
   }
   pthread_mutex_unlock(&st->lock);
@@ -3783,15 +3924,16 @@ static void vk_graph_free(void *state, int dev, void *graph) {
   pthread_mutex_unlock(&st->lock);
 }
 
-/* A replay's batch was reaped: its downloads land, its time counts (lock
- * held). */
-static void vk_graph_reaped(vk_dev *d, vk_graph *g) {
+/* A replay's batch was reaped: its downloads land from copy k, its time
+ * counts (lock held). */
+static void vk_graph_reaped(vk_dev *d, vk_graph *g, int k) {
+  vk_copy *c = &g->copies[k];
   for (int i = 0; i < g->n; i++)
     if (g->nodes[i].op == VK_OUT)
-      memcpy(g->nodes[i].host, g->nodes[i].stage->map, g->nodes[i].bytes);
+      memcpy(g->nodes[i].host, c->stage[i]->map, g->nodes[i].bytes);
   uint64_t t[2] = {0, 0};
-  if (g->ts &&
-      vk_proc.vk.vkGetQueryPoolResults(d->dev, g->ts, 0, 2, sizeof t, t, 8,
+  if (c->ts &&
+      vk_proc.vk.vkGetQueryPoolResults(d->dev, c->ts, 0, 2, sizeof t, t, 8,
                                        VK_QUERY_RESULT_64 |
                                            VK_QUERY_RESULT_WAIT) == 0) {
     const vk_phys *ph = &vk_proc.phys[d->index];
@@ -3799,9 +3941,8 @@ static void vk_graph_reaped(vk_dev *d, vk_graph *g) {
                                       : (((uint64_t)1 << ph->ts_bits) - 1);
     d->clock_ms += (double)((t[1] - t[0]) & mask) * ph->ts_period * 1e-6;
   }
-  g->pending = 0;
-  vk_stream *vs = g->last_s;
-  g->last_s = NULL;
+  vk_stream *vs = c->vs;
+  c->vs = NULL;
   if (vs) vk_stream_unref(d, vs);
 }
 

@@ -84,6 +84,26 @@ grep -q '^(random v)  *tangent .* ok$' "$out" || fail "xform_extra: no tangent r
 grep -q '^v  *adjoint  *15 .* ok$' "$out" || fail "xcopy: no passing row for v"
 grep -q '^(random v)  *tangent .* ok$' "$out" || fail "xcopy: no tangent row"
 
+# arrays of structs (Note [gradcheck slots] in tools/kern.c): each float
+# scalar of each element's fields is checked, nested structs' too
+"$kern" gradcheck "$dir/aos_read.py" aos_read --dim 4 "a=rand(P,4,seed=3)" >"$out" 2>&1 ||
+  fail "aos_read: exit $?"
+grep -q '^a  *adjoint  *36 .* ok$' "$out" || fail "aos_read: no passing row for a"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "aos_read: no tangent row"
+"$kern" gradcheck "$dir/aos_2d.py" aos_2d --dim 2,3 "a=rand(Q,2,3,seed=5)" "b=zeros(Q,2,3)" \
+  >"$out" 2>&1 || fail "aos_2d: exit $?"
+grep -q '^b  *adjoint  *18 .* ok$' "$out" || fail "aos_2d: no passing row for b"
+"$kern" gradcheck "$dir/gradcheck/aos_arrfield.py" hold --dim 2 "a=zeros(H,2)" >"$out" 2>&1 &&
+  fail "aos_arrfield: passed"
+grep -q "no array of structs with an array field (xs)" "$out" ||
+  fail "aos_arrfield: not refused by name"
+
+# fixed-size local arrays used linearly (Note [adjoint fixed arrays])
+"$kern" gradcheck "$dir/gradcheck/ok64.py" fixed64 --dim 5 n=6 >"$out" 2>&1 ||
+  fail "fixed64: exit $?"
+grep -q '^x  *adjoint  *5 .* ok$' "$out" || fail "fixed64: no passing row for x"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "fixed64: no tangent row"
+
 # structs (Note [struct leaves]): locals, a nested field, a copy, a
 # @wp.func taking one, and a struct value held fixed; a component store
 # into a struct's field is refused at its position

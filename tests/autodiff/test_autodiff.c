@@ -8,7 +8,8 @@
  *  - gradients against central finite differences in float64 on kernels
  *    of arithmetic, math builtins, vectors, a branch, a dynamic loop (a
  *    sum: Warp's replay of loop-carried variables is exact only for
- *    those, tests/autodiff/loop_carried.py), a function call, atomics and
+ *    those, tests/autodiff/loop_carried.py), a function call (also one
+ *    with dynamic loops, Note [loops in functions]), atomics and
  *    the decompositions (wp.svd3, svd2, qr3, eig3): loss = sum(w * out), dloss/dx from the
  *    adjoint launch against (loss(x + h) - loss(x - h)) / 2h;
  *  - an array of structs' adjoint and tangent, arrays of the same structs
@@ -148,6 +149,25 @@ static const char fd_src[] =
     "            out[i] = s * s\n"
     "            return\n"
     "    out[i] = wp.clamp(s, wp.float64(0.0), wp.float64(100.0)) + wp.max(x[i], wp.float64(0.5))\n"
+    "\n"
+    "# a sum carried by a dynamic loop in a function, whose result the caller\n"
+    "# reads (Note [loops in functions]): exact, as Warp's\n"
+    "@wp.func\n"
+    "def fsum(v: wp.float64, n: int):\n"
+    "    s = wp.float64(0.0)\n"
+    "    k = 0\n"
+    "    while k < 2:\n"
+    "        s = s + v * v\n"
+    "        k = k + 1\n"
+    "    for j in range(n):\n"
+    "        s = s + wp.sin(v * wp.float64(j + 1))\n"
+    "    return s\n"
+    "\n"
+    "@wp.kernel\n"
+    "def k_floop(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64), n: int):\n"
+    "    i = wp.tid()\n"
+    "    s = fsum(x[i], n)\n"
+    "    out[i] = s * s * x[i]\n"
     "\n"
     "# the decompositions (Note [linalg adjoints]): distinct singular values\n"
     "# and eigenvalues, eig3 of a symmetric matrix\n"
@@ -588,6 +608,14 @@ static const struct {
     /* what the expansion into scalar IR does not cover (its refusal) */
     {"    out[i] = wp.closest_point_edge_edge(wp.vec3(x, 0.0, 0.0), wp.vec3(1.0), wp.vec3(0.0, 1.0, 0.0), wp.vec3(1.0, 1.0, 0.0), 1e-6)[0]\n",
      "autodiff of this vector builtin", 7},
+    /* Note [adjoint fixed arrays]: where Warp 1.19's adjoint of a local
+     * array is not the derivative for reasons of its own */
+    {"    t = wp.zeros(shape=(2, 2), dtype=float)\n    t[1, 0] = x\n"
+     "    out[i] = t[1, 0]\n",
+     "autodiff of a fixed-size float array of more than one dimension", 7},
+    {"    t = wp.zeros(shape=4, dtype=float)\n    t[1] = x\n"
+     "    r = t[1:]\n    out[i] = r[0]\n",
+     "autodiff of a view of a fixed-size float array", 9},
 };
 
 static void refuse(void) {
@@ -972,6 +1000,7 @@ int main(int argc, char **argv) {
   finite_differences(m, "k_uret");
   finite_differences(m, "k_linalg");
   finite_differences(m, "k_mat4");
+  finite_differences(m, "k_floop");
   tangent(m, "k_math", true);
   tangent(m, "k_vec", true);
   tangent(m, "k_branch", true);
@@ -982,6 +1011,7 @@ int main(int argc, char **argv) {
   tangent(m, "k_uret", true);
   tangent(m, "k_linalg", true);
   tangent(m, "k_mat4", true);
+  tangent(m, "k_floop", true);
   tangent(m, "k_jump", false);
   tangent_api();
   enable_backward();

@@ -12,7 +12,8 @@
 # command and environment) and checks, per suite:
 #   - every file the unsliced suite runs is in exactly one registered slice
 #     (run.sh and emit_check.sh print a slice with KERN_TEST_SHARD_LIST=1);
-#   - each of cpu, opencl, vulkan and cpu in debug mode has its suite;
+#   - each of cpu, opencl, vulkan and cpu in debug mode has its suite,
+#     of tests/conformance and of tests/autodiff (autodiff_SUITE_I);
 #   - synth_warp_diff's shards of each device are 0..K-1, once each.
 set -u
 CTEST=$1 BUILD=$2 SRC=$3
@@ -84,6 +85,21 @@ for suite in conformance_cpu conformance_opencl conformance_cpu_debug conformanc
   done >"$T/names"
   [ -s "$T/names" ] && { cat "$T/names"; bad=1; }
   check_slices "$suite" "$RUN" k n "$SRC/tests/conformance" "$backend"
+done
+
+# The gradient suites (tests/autodiff/CMakeLists.txt), the same way.
+for suite in autodiff_cpu autodiff_cpu_debug autodiff_opencl autodiff_vulkan; do
+  backend=${suite#autodiff_}; backend=${backend%_debug}
+  grep "^${suite}_[0-9]*	" "$T/tests" | while IFS='	' read -r name args envs; do
+    [ "${args##* }" = "$backend" ] || echo "FAIL: $name runs backend '${args##* }', not $backend"
+    case "$suite:$envs" in
+      *_debug:*KERN_DEBUG=1*) ;;
+      *_debug:*) echo "FAIL: $name does not set KERN_DEBUG=1" ;;
+      *:*KERN_DEBUG=*) echo "FAIL: $name sets KERN_DEBUG" ;;
+    esac
+  done >"$T/names"
+  [ -s "$T/names" ] && { cat "$T/names"; bad=1; }
+  check_slices "$suite" "$RUN" k n "$SRC/tests/autodiff" "$backend"
 done
 
 # NVRTC over the emitted CUDA (not registered in the sanitizer build).

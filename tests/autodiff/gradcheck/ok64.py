@@ -93,3 +93,26 @@ def structcomp(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64)):
     f = Frame()
     f.p[1] = x[i]
     out[i] = f.p[1]
+
+
+@wp.func
+def fsum64(t: wp.array(dtype=wp.float64), c: wp.float64) -> wp.float64:
+    s = wp.float64(0.0)
+    for j in range(4):
+        s += t[j] * c
+    return s
+
+
+# fixed-size local arrays whose values enter the result linearly (Note
+# [adjoint fixed arrays]): Warp's adjoint is the derivative there
+@wp.kernel
+def fixed64(x: wp.array(dtype=wp.float64), n: int, out: wp.array(dtype=wp.float64)):
+    i = wp.tid()
+    t = wp.zeros(shape=4, dtype=wp.float64)
+    for k in range(3):
+        t[k] = x[i] * x[(i + k) % 5]
+    for k in range(n):
+        t[k % 4] += wp.sin(x[k % 5]) * wp.float64(2.0)
+    t[3] -= x[i]
+    wp.atomic_add(t, 1, wp.exp(x[i]))
+    out[i] = fsum64(t, wp.float64(3.0)) - t[2] * wp.float64(0.5)
