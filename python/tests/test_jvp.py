@@ -111,7 +111,9 @@ _DT = {"float32": (kern.float32, ()), "float64": (kern.float64, ()),
        "vec2": (kern.vec2, (2,)), "mat22": (kern.mat22, (2, 2)),
        "vec4": (kern.vec4, (4,)),
        "vec3d": (kern.vec3d, (3,)), "mat33d": (kern.mat33d, (3, 3)),
-       "vec2d": (kern.vec2d, (2,)), "mat22d": (kern.mat22d, (2, 2))}
+       "vec2d": (kern.vec2d, (2,)), "mat22d": (kern.mat22d, (2, 2)),
+       "mat44": (kern.mat44, (4, 4)), "mat44d": (kern.mat44d, (4, 4)),
+       "vec4": (kern.vec4, (4,)), "vec4d": (kern.vec4d, (4,))}
 
 
 def _struct_mask(p):

@@ -890,8 +890,10 @@ static void call_rule(Ad *D, Seq *c, int bi, IrExpr *r, IrExpr **x, int n,
     acc(D, c, a, bin(D, OP_MUL, g, bin(D, OP_SUB, one, bin(D, OP_MUL, r, r))));
     return;
   case BI_ASIN: case BI_ACOS: { /* +-g / sqrt(1 - x^2) */
-    IrExpr *d = bin(D, OP_DIV, g, call1(D, BI_SQRT, bin(D, OP_SUB, one,
-                                                      bin(D, OP_MUL, a, a))));
+    IrExpr *rt = tmp(D, c, call1(D, BI_SQRT, bin(D, OP_SUB, one, bin(D, OP_MUL, a, a))));
+    /* none where the root is not > 0 (|x| = 1: Warp adds nothing) */
+    IrExpr *d = sel(D, bin(D, OP_GT, rt, fconst(D, t, 0)), bin(D, OP_DIV, g, rt),
+                    fconst(D, t, 0));
     acc(D, c, a, bi == BI_ASIN ? d : ir_unary(D->C, OP_NEG, d));
     return;
   }
@@ -4025,9 +4027,12 @@ static IrExpr *call_tan(Ad *D, Seq *s, int bi, IrExpr *r, IrExpr **x,
     return tmul(D, da, call1(D, BI_SINH, a));
   case BI_TANH:
     return tmul(D, da, bin(D, OP_SUB, one, bin(D, OP_MUL, r, r)));
-  case BI_ASIN: case BI_ACOS: {
-    IrExpr *d = tdiv(D, da, call1(D, BI_SQRT, bin(D, OP_SUB, one,
-                                                   bin(D, OP_MUL, a, a))));
+  case BI_ASIN: case BI_ACOS: { /* zero where the root is not > 0 (adjoint) */
+    if (!da)
+      return NULL;
+    IrExpr *rt = call1(D, BI_SQRT, bin(D, OP_SUB, one, bin(D, OP_MUL, a, a)));
+    IrExpr *d = sel(D, bin(D, OP_GT, rt, fconst(D, da->ty, 0)), tdiv(D, da, rt),
+                    fconst(D, da->ty, 0));
     return bi == BI_ASIN ? d : tneg(D, d);
   }
   case BI_ATAN:

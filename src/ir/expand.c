@@ -785,11 +785,12 @@ static int cw_arity(int bi) {
 }
 
 /* Warp's norm_l1(v), norm_huber(v, delta), norm_pseudo_huber(v, delta)
- * (@wp.funcs of its math.py, as extra.c's helpers: float32 vectors). */
+ * (@wp.funcs of its math.py, as extra.c's helpers: float32 vectors and
+ * quaternions). */
 static IrExpr *norm_agg(Xp *X, IrExpr *e) {
   int bi = e->bi;
   const Type *t = e->args[0]->ty;
-  if (e->nargs != (bi == BI_NORM_L1 ? 1 : 2) || t->kind != TY_VEC || t->quat ||
+  if (e->nargs != (bi == BI_NORM_L1 ? 1 : 2) || t->kind != TY_VEC ||
       t->xform || !isfx(X, t->sc) || e->ty->kind != TY_SCALAR ||
       (e->nargs == 2 && (e->args[1]->ty->kind != TY_SCALAR ||
                          e->args[1]->ty->sc != t->sc)))
@@ -842,30 +843,173 @@ static IrExpr *twist_angle(Xp *X, IrExpr *e) {
   return B(X, OP_MUL, sc, K(X, sc, 2.0), CALL(X, BI_ATAN2, sc, 2, p, b[3]));
 }
 
-/* Part b (a constant: 0 the axis, into r, 1 the angle, returned) of
- * Warp's quat_to_axis_angle(q), as extra.c's helper: the normalised
- * vector part v, negated when q.w < 0; 2 atan2(|v|, |q.w|).  (Warp's
+/* Warp's quat_to_axis_angle of the components a, as extra.c's helper:
+ * the normalised vector part v, negated when a.w < 0, into r (unless
+ * NULL); 2 atan2(|v|, |a.w|) returned where angle (else NULL).  (Warp's
  * adjoint is this derivative wherever |v| > 0.) */
+static IrExpr *axis_angle_of(Xp *X, kern_scalar sc, IrExpr **a, IrExpr **r,
+                             bool angle) {
+  IrExpr *l = tmp(X, CALL(X, BI_SQRT, sc, 1, vdot(X, sc, a, a, 3), NULL));
+  if (r) {
+    IrExpr *p = tmp(X, CMP(X, OP_GT, l, K(X, sc, 0.0)));
+    IrExpr *neg = tmp(X, CMP(X, OP_LT, a[3], K(X, sc, 0.0)));
+    for (int k = 0; k < 3; k++) {
+      IrExpr *n = SEL(X, p, ir_binary(X->C, OP_DIV, sty(sc), a[k], l), K(X, sc, 0.0));
+      r[k] = SEL(X, neg, NEG(X, n), n);
+    }
+  }
+  if (!angle)
+    return NULL;
+  IrExpr *w = CALL(X, BI_ABS, sc, 1, a[3], NULL);
+  return B(X, OP_MUL, sc, K(X, sc, 2.0), CALL(X, BI_ATAN2, sc, 2, l, w));
+}
+
+/* Part b (a constant: 0 the axis, into r, 1 the angle, returned) of
+ * wp.quat_to_axis_angle(q). */
 static IrExpr *axis_angle(Xp *X, IrExpr *e, IrExpr **r) {
   const Type *q = e->args[0]->ty;
   if (e->nargs != 2 || !q->quat || e->args[1]->kind != E_CONST ||
       e->args[1]->ival != (r ? 0u : 1u))
     refuse(X, "this wp.quat_to_axis_angle");
   need_agg(X, q);
+  return axis_angle_of(X, q->sc, xv(X, e->args[0]), r, !r);
+}
+
+/* wp.quat_slerp(q0, q1, t), as extra.c's helper: q0 times the rotation
+ * about the axis of q0^-1 q1 by t times its angle.  Its gradient is the
+ * derivative, as Warp's adj_quat_slerp is (where the vector part of
+ * q0^-1 q1 is not zero). */
+static IrExpr **slerp(Xp *X, IrExpr *e) {
+  const Type *q = e->ty;
+  if (e->nargs != 3 || !q->quat || !isf(q->sc) || !ty_eq(e->args[0]->ty, q) ||
+      !ty_eq(e->args[1]->ty, q) || e->args[2]->ty->kind != TY_SCALAR ||
+      e->args[2]->ty->sc != q->sc)
+    refuse(X, "this wp.quat_slerp");
+  need_agg(X, q);
   kern_scalar sc = q->sc;
-  IrExpr **a = xv(X, e->args[0]);
-  IrExpr *l = tmp(X, CALL(X, BI_SQRT, sc, 1, vdot(X, sc, a, a, 3), NULL));
-  if (!r) {
-    IrExpr *w = CALL(X, BI_ABS, sc, 1, a[3], NULL);
-    return B(X, OP_MUL, sc, K(X, sc, 2.0), CALL(X, BI_ATAN2, sc, 2, l, w));
+  IrExpr **a = xv(X, e->args[0]), **b = xv(X, e->args[1]);
+  IrExpr *t = tmp(X, xs(X, e->args[2]));
+  IrExpr *ai[4], *d[4], *ax[3], *turn[4], **r = comps_new(X, 4);
+  for (int k = 0; k < 3; k++)
+    ai[k] = NEG(X, a[k]);
+  ai[3] = a[3];
+  quat_mul(X, sc, ai, b, d);
+  IrExpr *ang = axis_angle_of(X, sc, d, ax, true);
+  IrExpr *h = tmp(X, B(X, OP_MUL, sc, B(X, OP_MUL, sc, t, ang), K(X, sc, 0.5)));
+  IrExpr *sh = tmp(X, CALL(X, BI_SIN, sc, 1, h, NULL));
+  for (int k = 0; k < 3; k++)
+    turn[k] = B(X, OP_MUL, sc, ax[k], sh);
+  turn[3] = CALL(X, BI_COS, sc, 1, h, NULL);
+  quat_mul(X, sc, a, turn, r);
+  return r;
+}
+
+/* Note [4x4 inverse]: Warp's 4x4 determinant and inverse (mat.h) take
+ * the matrix apart into 2x2 minors y of two columns and 3x3 cofactors z,
+ * keeping y, the second two columns' cofactors and the determinant in
+ * double and the first two columns' cofactors in the component type;
+ * emit/common.c's helper does the same.  So does the expansion, with an
+ * explicit cast wherever C converts: a minor is a difference of products
+ * in the component type, widened; a cofactor is summed in double (the
+ * component widened), the first columns' narrowed again; the determinant
+ * is the sum of products in the component type, widened.  A determinant
+ * that is not > 0 nor < 0 (zero or NaN) gives the zero matrix.  Its
+ * gradient, through these operations, is the derivative, which Warp's
+ * adjoints (the cofactors for the determinant, -inv^T g inv^T for the
+ * inverse) also are, up to rounding; a singular matrix gets none, as in
+ * Warp, where the inverse is the zero matrix. */
+
+/* x as a double (x itself where already one) */
+static IrExpr *wide(Xp *X, IrExpr *x) {
+  if (x->ty->sc == KERN_SCALAR_FLOAT64)
+    return x;
+  return tmp(X, ir_cast(X->C, sty(KERN_SCALAR_FLOAT64), x));
+}
+
+static IrExpr *narrow(Xp *X, kern_scalar sc, IrExpr *x) {
+  if (sc == KERN_SCALAR_FLOAT64)
+    return x;
+  return tmp(X, ir_cast(X->C, sty(sc), x));
+}
+
+/* the minor a d - b c of components in sc, as a double */
+static IrExpr *minor2(Xp *X, kern_scalar sc, IrExpr *a, IrExpr *d, IrExpr *b,
+                      IrExpr *c) {
+  return wide(X, B(X, OP_SUB, sc, B(X, OP_MUL, sc, a, d), B(X, OP_MUL, sc, b, c)));
+}
+
+/* s0 x0 y0 + s1 x1 y1 + s2 x2 y2 in double, left to right (s the signs,
+ * the first always +), x components and y doubles */
+static IrExpr *cof3(Xp *X, IrExpr *x0, IrExpr *y0, int s1, IrExpr *x1,
+                    IrExpr *y1, int s2, IrExpr *x2, IrExpr *y2) {
+  kern_scalar d = KERN_SCALAR_FLOAT64;
+  IrExpr *r = B(X, OP_MUL, d, wide(X, x0), y0);
+  r = B(X, s1 > 0 ? OP_ADD : OP_SUB, d, r, B(X, OP_MUL, d, wide(X, x1), y1));
+  return B(X, s2 > 0 ? OP_ADD : OP_SUB, d, r, B(X, OP_MUL, d, wide(X, x2), y2));
+}
+
+/* The 4x4 determinant of the components a (Note [4x4 inverse]), as a
+ * double; with r, the inverse's components go there. */
+static IrExpr *inv4(Xp *X, kern_scalar sc, IrExpr **a, IrExpr **r) {
+#define x(i, j) a[(i) * 4 + (j)]
+  IrExpr *y[6], *z[16];
+  /* the second two columns' cofactors, from the first two's minors */
+  if (r) {
+    y[0] = minor2(X, sc, x(0, 0), x(1, 1), x(1, 0), x(0, 1));
+    y[1] = minor2(X, sc, x(0, 0), x(2, 1), x(2, 0), x(0, 1));
+    y[2] = minor2(X, sc, x(0, 0), x(3, 1), x(3, 0), x(0, 1));
+    y[3] = minor2(X, sc, x(1, 0), x(2, 1), x(2, 0), x(1, 1));
+    y[4] = minor2(X, sc, x(1, 0), x(3, 1), x(3, 0), x(1, 1));
+    y[5] = minor2(X, sc, x(2, 0), x(3, 1), x(3, 0), x(2, 1));
+    /* y: 01 02 03 12 13 23; z[i * 4 + j] is z_ij */
+    z[15] = cof3(X, x(0, 2), y[3], -1, x(1, 2), y[1], 1, x(2, 2), y[0]);
+    z[11] = cof3(X, x(1, 2), y[2], -1, x(3, 2), y[0], -1, x(0, 2), y[4]);
+    z[7] = cof3(X, x(0, 2), y[5], -1, x(2, 2), y[2], 1, x(3, 2), y[1]);
+    z[3] = cof3(X, x(2, 2), y[4], -1, x(3, 2), y[3], -1, x(1, 2), y[5]);
+    z[14] = cof3(X, x(1, 3), y[1], -1, x(2, 3), y[0], -1, x(0, 3), y[3]);
+    z[10] = cof3(X, x(0, 3), y[4], -1, x(1, 3), y[2], 1, x(3, 3), y[0]);
+    z[6] = cof3(X, x(2, 3), y[2], -1, x(3, 3), y[1], -1, x(0, 3), y[5]);
+    z[2] = cof3(X, x(1, 3), y[5], -1, x(2, 3), y[4], 1, x(3, 3), y[3]);
   }
-  IrExpr *p = tmp(X, CMP(X, OP_GT, l, K(X, sc, 0.0)));
-  IrExpr *neg = tmp(X, CMP(X, OP_LT, a[3], K(X, sc, 0.0)));
-  for (int k = 0; k < 3; k++) {
-    IrExpr *n = SEL(X, p, ir_binary(X->C, OP_DIV, sty(sc), a[k], l), K(X, sc, 0.0));
-    r[k] = SEL(X, neg, NEG(X, n), n);
+  y[0] = minor2(X, sc, x(0, 2), x(1, 3), x(1, 2), x(0, 3));
+  y[1] = minor2(X, sc, x(0, 2), x(2, 3), x(2, 2), x(0, 3));
+  y[2] = minor2(X, sc, x(0, 2), x(3, 3), x(3, 2), x(0, 3));
+  y[3] = minor2(X, sc, x(1, 2), x(2, 3), x(2, 2), x(1, 3));
+  y[4] = minor2(X, sc, x(1, 2), x(3, 3), x(3, 2), x(1, 3));
+  y[5] = minor2(X, sc, x(2, 2), x(3, 3), x(3, 2), x(2, 3));
+  z[12] = narrow(X, sc, cof3(X, x(1, 1), y[1], -1, x(2, 1), y[0], -1, x(0, 1), y[3]));
+  z[8] = narrow(X, sc, cof3(X, x(0, 1), y[4], -1, x(1, 1), y[2], 1, x(3, 1), y[0]));
+  z[4] = narrow(X, sc, cof3(X, x(2, 1), y[2], -1, x(3, 1), y[1], -1, x(0, 1), y[5]));
+  z[0] = narrow(X, sc, cof3(X, x(1, 1), y[5], -1, x(2, 1), y[4], 1, x(3, 1), y[3]));
+  if (r) {
+    z[13] = narrow(X, sc, cof3(X, x(0, 0), y[3], -1, x(1, 0), y[1], 1, x(2, 0), y[0]));
+    z[9] = narrow(X, sc, cof3(X, x(1, 0), y[2], -1, x(3, 0), y[0], -1, x(0, 0), y[4]));
+    z[5] = narrow(X, sc, cof3(X, x(0, 0), y[5], -1, x(2, 0), y[2], 1, x(3, 0), y[1]));
+    z[1] = narrow(X, sc, cof3(X, x(2, 0), y[4], -1, x(3, 0), y[3], -1, x(1, 0), y[5]));
   }
-  return NULL;
+  IrExpr *det = B(X, OP_MUL, sc, x(3, 0), z[12]);
+  for (int i = 2; i >= 0; i--)
+    det = B(X, OP_ADD, sc, det, B(X, OP_MUL, sc, x(i, 0), z[i * 4]));
+  det = wide(X, det);
+#undef x
+  if (!r)
+    return det;
+  /* r_ij = z_ji / det, where det is not zero nor NaN */
+  kern_scalar d = KERN_SCALAR_FLOAT64;
+  IrExpr *zero = K(X, d, 0.0);
+  IrExpr *ok = ir_expr(X->C, E_OR, sty(KERN_SCALAR_BOOL));
+  ok->a = tmp(X, CMP(X, OP_GT, det, zero));
+  ok->b = tmp(X, CMP(X, OP_LT, det, zero));
+  ok = tmp(X, ok);
+  /* 1 / 1 where singular: the unselected products stay finite, so their
+   * gradient (zero times rcp) is zero, not NaN */
+  IrExpr *rcp = B(X, OP_DIV, d, K(X, d, 1.0), SEL(X, ok, det, K(X, d, 1.0)));
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 4; j++) {
+      IrExpr *v = narrow(X, sc, B(X, OP_MUL, d, wide(X, z[j * 4 + i]), rcp));
+      r[i * 4 + j] = SEL(X, ok, v, K(X, sc, 0.0));
+    }
+  return det;
 }
 
 /* Scalar results of builtins on aggregates. */
@@ -917,8 +1061,8 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
   case BI_TRACE: case BI_DETERMINANT:
     if (e->nargs != 1 || t->kind != TY_MAT || t->rows != t->cols)
       refuse(X, "this matrix function");
-    if (bi == BI_DETERMINANT && t->rows != 2 && t->rows != 3)
-      refuse(X, "wp.determinant of a 4x4 matrix");
+    if (bi == BI_DETERMINANT && t->rows == 4 && !isf(sc))
+      refuse(X, "wp.determinant of a 4x4 matrix of this type");
     break;
   case BI_ISNAN: case BI_ISINF: case BI_ISFINITE:
     if (e->nargs != 1 || !isfx(X, sc))
@@ -967,6 +1111,8 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
   }
   case BI_DETERMINANT: {
     /* warp_det_inverse's expressions */
+    if (t->rows == 4)
+      return narrow(X, sc, inv4(X, sc, a, NULL));
     if (t->rows == 2)
       return B(X, OP_SUB, sc, B(X, OP_MUL, sc, a[0], a[3]), B(X, OP_MUL, sc, a[2], a[1]));
 #define M(i, j) a[(i) * 3 + (j)]
@@ -1050,6 +1196,75 @@ static IrExpr **from_euler(Xp *X, IrExpr *e) {
   return r;
 }
 
+/* math.py's quat_to_euler(q, i, j, k) with constant axes, as extra.c's
+ * helper: with the axes known, its integer logic (the Levi-Civita sign
+ * e, which components a, b, c, d are, the slots of the result) is done
+ * here, and the float operations are written out.  Its three cases (the
+ * middle angle near 0, near pi, or neither) are selects, so the gradient
+ * is that of the case taken, as Warp's autodiff of the function's body
+ * gives. */
+static IrExpr **to_euler(Xp *X, IrExpr *e) {
+  const Type *v = e->args[0]->ty;
+  if (e->nargs != 4 || !v->quat || v->sc != KERN_SCALAR_FLOAT32)
+    refuse(X, "this wp.quat_to_euler");
+  for (int n = 1; n < 4; n++)
+    if (e->args[n]->kind != E_CONST)
+      refuse(X, "wp.quat_to_euler with axes that are not constants");
+  need_agg(X, v);
+  kern_scalar sc = KERN_SCALAR_FLOAT32;
+  IrExpr **q = xv(X, e->args[0]);
+  IrExpr *qs[4] = {q[3], q[0], q[1], q[2]}; /* scalar first */
+  int64_t i = (int64_t)e->args[1]->ival + 1, j = (int64_t)e->args[2]->ival + 1;
+  int64_t k = (int64_t)e->args[3]->ival + 1;
+  bool proper = i == k;
+  if (proper)
+    k = 6 - i - j;
+  double lc = (double)((i - j) * (j - k) * (k - i)) / 2.0;
+  int ii = i >= 1 && i <= 3 ? (int)i : 1, jj = j >= 1 && j <= 3 ? (int)j : 1;
+  int kk = k >= 1 && k <= 3 ? (int)k : 1;
+  IrExpr *es = K(X, sc, lc);
+#define MUL(x, y) B(X, OP_MUL, sc, x, y)
+#define ADD(x, y) B(X, OP_ADD, sc, x, y)
+#define SUB(x, y) B(X, OP_SUB, sc, x, y)
+  IrExpr *a = qs[0], *b = qs[ii], *c = qs[jj], *d = MUL(qs[kk], es);
+  if (!proper) {
+    a = SUB(a, qs[jj]);
+    b = ADD(b, MUL(qs[kk], es));
+    c = ADD(c, qs[0]);
+    d = SUB(d, qs[ii]);
+  }
+  IrExpr *ab = ADD(MUL(a, a), MUL(b, b));
+  IrExpr *all = ADD(ADD(ADD(MUL(a, a), MUL(b, b)), MUL(c, c)), MUL(d, d));
+  IrExpr *cs = SUB(B(X, OP_DIV, sc, MUL(K(X, sc, 2.0), ab), all), K(X, sc, 1.0));
+  IrExpr *t2 = CALL(X, BI_ACOS, sc, 1, cs, NULL);
+  IrExpr *tp = CALL(X, BI_ATAN2, sc, 2, b, a), *tm = CALL(X, BI_ATAN2, sc, 2, d, c);
+  IrExpr *z = K(X, sc, 0.0), *eps = K(X, sc, 1e-6);
+  IrExpr *near0 = tmp(X, CMP(X, OP_LT, CALL(X, BI_ABS, sc, 1, t2, NULL), eps));
+  IrExpr *dpi = SUB(t2, K(X, sc, 3.14159265358979323846));
+  IrExpr *nearpi = tmp(X, CMP(X, OP_LT, CALL(X, BI_ABS, sc, 1, dpi, NULL), eps));
+  /* near 0: t1 = 0, t3 = 2 tp - 0; near pi: t1 = 0, t3 = 2 tm + 0 */
+  IrExpr *t1 = SEL(X, near0, z, SEL(X, nearpi, z, SUB(tp, tm)));
+  IrExpr *t3 = SEL(X, near0, SUB(MUL(K(X, sc, 2.0), tp), z),
+                   SEL(X, nearpi, ADD(MUL(K(X, sc, 2.0), tm), z), ADD(tp, tm)));
+  if (!proper) {
+    t2 = SUB(t2, K(X, sc, 1.57079632679489661923));
+    t3 = MUL(t3, es);
+  }
+#undef MUL
+#undef ADD
+#undef SUB
+  IrExpr **r = comps_new(X, 3);
+  r[0] = t1; r[1] = t2; r[2] = t3;
+  if (i == 2) {
+    r[0] = t2; r[1] = t1;
+  } else if (i == 3) {
+    r[0] = t3; r[2] = t1;
+  }
+  r[j == 1 ? 0 : j == 2 ? 1 : 2] = t2;
+  r[k == 1 ? 0 : k == 2 ? 1 : 2] = t3;
+  return r;
+}
+
 /* Aggregate results of builtins, as vector_body's helpers compute them. */
 static IrExpr **vcall(Xp *X, IrExpr *e) {
   const Type *t = e->ty;
@@ -1058,6 +1273,10 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
   int n = ncomp(t), bi = e->bi;
   if (bi == BI_QUAT_FROM_EULER)
     return from_euler(X, e);
+  if (bi == BI_QUAT_TO_EULER)
+    return to_euler(X, e);
+  if (bi == BI_QUAT_SLERP)
+    return slerp(X, e);
   if (e->nargs > 3)
     refuse(X, "this vector builtin");
   const Type *at[3] = {0};
@@ -1284,8 +1503,8 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     if (e->nargs != 1 || !fl || t->kind != TY_MAT || !ty_eq(at[0], t) ||
         t->rows != t->cols)
       refuse(X, "this wp.inverse");
-    if (t->rows != 2 && t->rows != 3) /* 4x4 keeps intermediates in double */
-      refuse(X, "wp.inverse of a 4x4 matrix");
+    if (t->rows == 4 && !isf(t->sc)) /* Note [4x4 inverse] */
+      refuse(X, "wp.inverse of a 16-bit float 4x4 matrix");
     break;
   default:
     refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, bi)));
@@ -1619,19 +1838,26 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     return r;
   case BI_INVERSE: {
     /* warp_det_inverse's 2x2 and 3x3 expressions; a singular matrix gives
-     * the zero matrix (the products are computed anyway: none traps) */
+     * the zero matrix (the products are computed anyway: none traps), and
+     * no gradient: the reciprocal is of 1 there, so the unselected
+     * products stay finite (Note [4x4 inverse]) */
     IrExpr **m = a[0];
 #define M(i, j) m[(i) * t->cols + (j)]
     IrExpr *one = K(X, sc, 1.0), *z = K(X, sc, 0.0);
     IrExpr *det, *ok;
     IrExpr *c[9];
+    if (t->rows == 4) {
+      inv4(X, sc, m, r);
+      return r;
+    }
     if (t->rows == 2) {
       det = SUB(MUL(M(0, 0), M(1, 1)), MUL(M(1, 0), M(0, 1)));
       /* !(det > 0 || det < -0): zero or NaN */
-      IrExpr *p = tmp(X, CMP(X, OP_GT, det, z));
-      IrExpr *q = tmp(X, CMP(X, OP_LT, det, z));
-      ok = B(X, OP_BITOR, KERN_SCALAR_BOOL, p, q);
-      IrExpr *rcp = B(X, OP_DIV, sc, one, det);
+      ok = ir_expr(X->C, E_OR, sty(KERN_SCALAR_BOOL)); /* GLSL has no bool | */
+      ok->a = tmp(X, CMP(X, OP_GT, det, z));
+      ok->b = tmp(X, CMP(X, OP_LT, det, z));
+      ok = tmp(X, ok);
+      IrExpr *rcp = B(X, OP_DIV, sc, one, SEL(X, ok, det, one));
       IrExpr *n01 = NEG(X, M(0, 1)), *n10 = NEG(X, M(1, 0));
       c[0] = MUL(M(1, 1), rcp);
       c[1] = MUL(n01, rcp);
@@ -1652,7 +1878,7 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
       w[2] = SUB(MUL(M(0, 1), M(1, 2)), MUL(M(0, 2), M(1, 1)));
       w[5] = SUB(MUL(M(0, 2), M(1, 0)), MUL(M(0, 0), M(1, 2)));
       w[8] = SUB(MUL(M(0, 0), M(1, 1)), MUL(M(0, 1), M(1, 0)));
-      IrExpr *rcp = B(X, OP_DIV, sc, one, det);
+      IrExpr *rcp = B(X, OP_DIV, sc, one, SEL(X, ok, det, one));
       for (int k = 0; k < 9; k++)
         c[k] = MUL(w[k], rcp);
     }

@@ -182,7 +182,17 @@ static const char fd_src[] =
     "    Q, R = wp.qr3(A)\n"
     "    E, d = wp.eig3(A + wp.transpose(A))\n"
     "    U2, s2, V2 = wp.svd2(wp.mat22d(t + wp.float64(2.0), wp.float64(0.3), t * t, wp.float64(-1.0)))\n"
-    "    out[i] = s[0] * s[2] + U[0, 1] * V[1, 2] + Q[2, 1] + R[0, 2] * R[1, 1] + d[1] * E[0, 2] + s2[1] + U2[1, 0] * V2[0, 1]\n";
+    "    out[i] = s[0] * s[2] + U[0, 1] * V[1, 2] + Q[2, 1] + R[0, 2] * R[1, 1] + d[1] * E[0, 2] + s2[1] + U2[1, 0] * V2[0, 1]\n"
+    "\n"
+    "# the 4x4 determinant and inverse (Note [4x4 inverse] in ir/expand.c)\n"
+    "@wp.kernel\n"
+    "def k_mat4(x: wp.array(dtype=wp.float64), out: wp.array(dtype=wp.float64), n: int):\n"
+    "    i = wp.tid()\n"
+    "    t = x[i]\n"
+    "    o = wp.float64(1.0)\n"
+    "    A = wp.mat44d(t + wp.float64(3.0), o, t * t, wp.float64(0.2), wp.float64(0.5), o + t, o, wp.float64(-0.3), t, wp.float64(0.1), wp.float64(2.0), t * wp.float64(0.5), o, wp.float64(-1.0), wp.float64(0.4), t + wp.float64(4.0))\n"
+    "    B = wp.inverse(A)\n"
+    "    out[i] = wp.determinant(A) * wp.float64(0.1) + B[0, 1] + B[2, 3] * wp.float64(3.0) + B[3, 0] * B[1, 1]\n";
 
 #define N 6
 
@@ -342,10 +352,10 @@ static const char api_src[] =
     "# outside the expansion, but f does not call it: f's adjoint is built\n"
     "@wp.func\n"
     "def turn(x: float):\n"
-    "    return wp.quat_slerp(wp.quat_identity(), wp.quat(x, 0.0, 0.0, 1.0), 0.5)\n"
+    "    return wp.closest_point_edge_edge(wp.vec3(x, 0.0, 0.0), wp.vec3(1.0), wp.vec3(0.0, 1.0, 0.0), wp.vec3(1.0, 1.0, 0.0), 1e-6)[0]\n"
     "\n"
     "@wp.kernel\n"
-    "def other(a: wp.array(dtype=float), out: wp.array(dtype=wp.quat)):\n"
+    "def other(a: wp.array(dtype=float), out: wp.array(dtype=float)):\n"
     "    i = wp.tid()\n"
     "    out[i] = turn(a[i])\n";
 
@@ -373,7 +383,7 @@ static void api(void) {
   kern_clear_error(ctx);
   ASSERT_EQ(kern_kernel_adjoint(o, &oa), KERN_ERROR_COMPILE);
   ASSERT_CONTAINS(kern_last_error(ctx), "api.py:11:");
-  ASSERT_CONTAINS(kern_last_error(ctx), "autodiff of wp.quat_slerp");
+  ASSERT_CONTAINS(kern_last_error(ctx), "autodiff of this vector builtin");
   kern_clear_error(ctx);
   ASSERT_EQ(kern_kernel_adjoint(a, &aa), KERN_ERROR_INVALID_ARGUMENT);
   ASSERT_CONTAINS(kern_last_error(ctx), "already an adjoint");
@@ -594,9 +604,8 @@ static const struct {
     {"    old = wp.atomic_add(out, 0, x)\n    out[i] = old\n",
      "autodiff of the value an atomic returns is not supported yet", 8},
     /* what the expansion into scalar IR does not cover (its refusal) */
-    {"    q = wp.quat_slerp(wp.quat_identity(), wp.quat(x, 0.0, 0.0, 1.0), 0.5)\n"
-     "    out[i] = q[0]\n",
-     "autodiff of wp.quat_slerp", 7},
+    {"    out[i] = wp.closest_point_edge_edge(wp.vec3(x, 0.0, 0.0), wp.vec3(1.0), wp.vec3(0.0, 1.0, 0.0), wp.vec3(1.0, 1.0, 0.0), 1e-6)[0]\n",
+     "autodiff of this vector builtin", 7},
     /* Note [adjoint fixed arrays]: where Warp 1.19's adjoint of a local
      * array is not the derivative for reasons of its own */
     {"    t = wp.zeros(shape=(2, 2), dtype=float)\n    t[1, 0] = x\n"
@@ -1084,6 +1093,7 @@ int main(int argc, char **argv) {
   finite_differences(m, "k_paths");
   finite_differences(m, "k_uret");
   finite_differences(m, "k_linalg");
+  finite_differences(m, "k_mat4");
   finite_differences(m, "k_floop");
   tangent(m, "k_math", true);
   tangent(m, "k_vec", true);
@@ -1094,6 +1104,7 @@ int main(int argc, char **argv) {
   tangent(m, "k_paths", true);
   tangent(m, "k_uret", true);
   tangent(m, "k_linalg", true);
+  tangent(m, "k_mat4", true);
   tangent(m, "k_floop", true);
   tangent(m, "k_jump", false);
   tangent_api();

@@ -15,7 +15,8 @@
  *    CUDA of the same kernel.
  *  - Refusals: wp.sin names its line and column; debug mode is refused.
  *  - Vectors: wp.dot sums from 0 as its helper, normalize divides by the
- *    length, and the 4x4 inverse, transform_from_matrix and
+ *    length, the 4x4 inverse keeps Warp's double intermediates (Note [4x4
+ *    inverse] in ir/expand.c), and closest_point_edge_edge and
  *    quat_from_axis_angle (written out by the expansion, its wp.sin) are
  *    refused.
  *
@@ -392,18 +393,31 @@ static void vectors(void) {
   EXPECT_CONTAINS(r.ptx, "atom.global.exch.b32");
   EXPECT_CONTAINS(r.ptx, "atom.global.cas.b64");
   kern__compile_result_free(&r);
-  /* refused: transcendental quaternion builtins, the 4x4 inverse (its
-   * intermediates are double), quat_slerp (extra.c's helper; the expansion
-   * writes transform_from_matrix out since the autodiff work) */
+  /* the 4x4 inverse: minors and cofactors partly in double, as Warp's
+   * mat.h: 8 cofactors and the 16 results narrowed to float, one double
+   * division (the reciprocal of the determinant) */
+  static const char inv4_src[] =
+      "import warp as wp\n"
+      "\n"
+      "@wp.kernel\n"
+      "def k(a: wp.array(dtype=wp.mat44), d: wp.array(dtype=float)):\n"
+      "    i = wp.tid()\n"
+      "    d[i] = wp.determinant(a[i])\n"
+      "    a[i] = wp.inverse(a[i])\n";
+  ASSERT_EQ(compile("inv4.py", inv4_src, 90, 0, &r), KERN_SUCCESS);
+  ASSERT_TRUE(r.ptx != NULL);
+  EXPECT_EQ(count(r.ptx, "div.rn.f64"), 1);
+  EXPECT_EQ(count(r.ptx, "div.rn.f32"), 0);
+  EXPECT_EQ(count(r.ptx, "cvt.rn.f32.f64"), (4 + 1) + (8 + 16));
+  kern__compile_result_free(&r);
+  /* refused: transcendental quaternion builtins, closest_point_edge_edge
+   * (extra.c's helper; the expansion writes quat_slerp and norm_l1 of a
+   * quaternion out since the autodiff work) */
   static const char *const bad[][2] = {
       {"    q = wp.quat_from_axis_angle(wp.vec3(1.0, 0.0, 0.0), x[i])\n"
        "    x[i] = q[0]\n", "bad.py:6:7: the PTX tier does not cover wp.sin"},
-      {"    m = wp.inverse(wp.mat44(x[i]))\n    x[i] = m[0, 0]\n",
-       "wp.inverse of a 4x4 matrix"},
-      {"    m = wp.determinant(wp.mat44(x[i]))\n    x[i] = m\n",
-       "wp.determinant of a 4x4 matrix"},
-      {"    q = wp.quat_slerp(wp.quat(x[i], 0.0, 0.0, 1.0), wp.quat_identity(), 0.5)\n"
-       "    x[i] = q[0]\n", "wp.quat_slerp of quaternions"},
+      {"    x[i] = wp.closest_point_edge_edge(wp.vec3(x[i]), wp.vec3(1.0), wp.vec3(2.0), "
+       "wp.vec3(3.0), 1e-6)[0]\n", "this vector builtin"},
   };
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     char src[1024];
