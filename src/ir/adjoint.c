@@ -446,6 +446,12 @@ static void fixed_replay_storage(Ad *D, IrExpr *e) {
  * (tangent) array, in g (made when NULL); NULL for integers. */
 static IrVar *fixed_local(Ad *D, Seq *fw, IrVar *v, IrExpr *e, IrVar *g) {
   IrVar *ks = e->args[0]->var;
+  /* a tile is a fixed array too (lower/check_tile.c), but Warp replays
+   * tiles and differentiates them by its tile adjoints: the fixed array's
+   * rules above would give the gradient at a zeroed tile */
+  if (e->ty->tile)
+    refuse(D, "a tile (Warp's tile adjoints are not built yet: wp.tile_load, "
+              "wp.tile_map, wp.tile_sum, ...)");
   if (!fty(e->ty->elem))
     return NULL;
   IrExpr *z = ir_expr(D->C, E_CALL, e->ty);

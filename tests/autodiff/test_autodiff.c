@@ -614,6 +614,12 @@ static const struct {
     {"    t = wp.zeros(shape=4, dtype=float)\n    t[1] = x\n"
      "    r = t[1:]\n    out[i] = r[0]\n",
      "autodiff of a view of a fixed-size float array", 9},
+    /* a tile is a fixed array to the IR, but not to Warp's adjoint: the
+     * fixed arrays' rules gave the gradient at a zeroed tile (cos(0) for
+     * every element of sum(sin(t))) until this refusal */
+    {"    t = wp.tile_load(a, shape=4, offset=i * 4)\n"
+     "    wp.tile_store(out, wp.tile_map(wp.sin, t), offset=i * 4)\n",
+     "autodiff of a tile", 7},
 };
 
 static void refuse(void) {
