@@ -950,17 +950,23 @@ static IrExpr *cof3(Xp *X, IrExpr *x0, IrExpr *y0, int s1, IrExpr *x1,
 
 /* The 4x4 determinant of the components a (Note [4x4 inverse]), as a
  * double; with r, the inverse's components go there. */
+/* The six 2x2 minors of columns c and c + 1 of the 4x4 matrix a, rows
+ * 01 02 03 12 13 23, in that order (Note [4x4 inverse]). */
+static void minors2(Xp *X, kern_scalar sc, IrExpr **a, int c, IrExpr **y) {
+  static const int rows[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+  for (int k = 0; k < 6; k++) {
+    int p = rows[k][0], q = rows[k][1];
+    y[k] = minor2(X, sc, a[p * 4 + c], a[q * 4 + c + 1], a[q * 4 + c],
+                  a[p * 4 + c + 1]);
+  }
+}
+
 static IrExpr *inv4(Xp *X, kern_scalar sc, IrExpr **a, IrExpr **r) {
 #define x(i, j) a[(i) * 4 + (j)]
   IrExpr *y[6], *z[16];
   /* the second two columns' cofactors, from the first two's minors */
   if (r) {
-    y[0] = minor2(X, sc, x(0, 0), x(1, 1), x(1, 0), x(0, 1));
-    y[1] = minor2(X, sc, x(0, 0), x(2, 1), x(2, 0), x(0, 1));
-    y[2] = minor2(X, sc, x(0, 0), x(3, 1), x(3, 0), x(0, 1));
-    y[3] = minor2(X, sc, x(1, 0), x(2, 1), x(2, 0), x(1, 1));
-    y[4] = minor2(X, sc, x(1, 0), x(3, 1), x(3, 0), x(1, 1));
-    y[5] = minor2(X, sc, x(2, 0), x(3, 1), x(3, 0), x(2, 1));
+    minors2(X, sc, a, 0, y);
     /* y: 01 02 03 12 13 23; z[i * 4 + j] is z_ij */
     z[15] = cof3(X, x(0, 2), y[3], -1, x(1, 2), y[1], 1, x(2, 2), y[0]);
     z[11] = cof3(X, x(1, 2), y[2], -1, x(3, 2), y[0], -1, x(0, 2), y[4]);
@@ -971,12 +977,7 @@ static IrExpr *inv4(Xp *X, kern_scalar sc, IrExpr **a, IrExpr **r) {
     z[6] = cof3(X, x(2, 3), y[2], -1, x(3, 3), y[1], -1, x(0, 3), y[5]);
     z[2] = cof3(X, x(1, 3), y[5], -1, x(2, 3), y[4], 1, x(3, 3), y[3]);
   }
-  y[0] = minor2(X, sc, x(0, 2), x(1, 3), x(1, 2), x(0, 3));
-  y[1] = minor2(X, sc, x(0, 2), x(2, 3), x(2, 2), x(0, 3));
-  y[2] = minor2(X, sc, x(0, 2), x(3, 3), x(3, 2), x(0, 3));
-  y[3] = minor2(X, sc, x(1, 2), x(2, 3), x(2, 2), x(1, 3));
-  y[4] = minor2(X, sc, x(1, 2), x(3, 3), x(3, 2), x(1, 3));
-  y[5] = minor2(X, sc, x(2, 2), x(3, 3), x(3, 2), x(2, 3));
+  minors2(X, sc, a, 2, y);
   z[12] = narrow(X, sc, cof3(X, x(1, 1), y[1], -1, x(2, 1), y[0], -1, x(0, 1), y[3]));
   z[8] = narrow(X, sc, cof3(X, x(0, 1), y[4], -1, x(1, 1), y[2], 1, x(3, 1), y[0]));
   z[4] = narrow(X, sc, cof3(X, x(2, 1), y[2], -1, x(3, 1), y[1], -1, x(0, 1), y[5]));
