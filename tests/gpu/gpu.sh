@@ -43,7 +43,7 @@ $K devices > "$L/devices.txt" 2>&1; cat "$L/devices.txt"
 # ---- ctest: the tests that need the GPU (the rest is CI's)
 if want ctest; then
 timeout 200 ctest --test-dir $B -j"$J" --timeout 150 --output-on-failure \
-  -R '^(cuda_backend|cuda_tier|cuda_jobs|runtime_bgbuild|cuda_nvrtc_abi_sm_90)$' >"$L/ctest.log" 2>&1
+  -R '^(cuda_backend|cuda_tier|cuda_jobs|runtime_bgbuild|cuda_nvrtc_abi_sm_90|tile_threads_gpu)$' >"$L/ctest.log" 2>&1
 say "ctest: $(grep -E 'tests passed|tests failed' "$L/ctest.log" | tail -n1) ($(el))"
 grep -E '^\s+[0-9]+ - ' "$L/ctest.log" | head -n 20 | tee -a "$SUM"
 fi
