@@ -21,6 +21,13 @@ KERN=$1; SRC=$2; NVRTC=${3:-}
 T=$(mktemp -d "${TMPDIR:-/tmp}/kern-tilegpu.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT
 fail=0
+# A python3 with NumPy: $PYTHON, else Debian's (CI's PATH can put one
+# without NumPy first), else the first on PATH (the GPU machine's).
+if [ -z "${PYTHON:-}" ]; then
+  for PYTHON in /usr/bin/python3 python3; do
+    "$PYTHON" -c 'import numpy' 2>/dev/null && break
+  done
+fi
 B=$SRC/tests/conformance/tile_threads_block.py
 "$KERN" compile "$B" --target opencl -o "$T/b.cl" || { echo "FAIL: opencl refused wp.tile(x)"; fail=1; }
 grep -q 'reqd_work_group_size(256, 1, 1)' "$T/b.cl" && grep -q '__local unsigned char k_xbuf' "$T/b.cl" ||
@@ -76,7 +83,7 @@ for be in ${BACKENDS:-opencl cuda}; do
   fi
   for bd in 32 64 256; do
     run $be $bd "$T/o$bd.npy"
-    "${PYTHON:-/usr/bin/python3}" - "$T/o$bd.npy" $bd $be <<'PY' || fail=1
+    "$PYTHON" - "$T/o$bd.npy" $bd $be <<'PY' || fail=1
 import sys
 import numpy as np
 o, b, be = np.load(sys.argv[1]), int(sys.argv[2]), sys.argv[3]

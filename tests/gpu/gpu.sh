@@ -21,7 +21,7 @@ el() { echo "$(( $(date +%s) - T0 ))s"; }
 # STEPS picks sections: ctest stress examples debug sanitizer nvocl
 # autodiff vulkan bench adcost; default all.  Also, not in the default:
 # tilelarge (tests/gpu/tile_large_gpu.sh; name ocldev too for NVIDIA OpenCL),
-# ocldev (find NVIDIA's OpenCL device for the later steps without its
+# jvp (test_jvp.py on CUDA), ocldev (find NVIDIA's OpenCL device for the later steps without its
 # conformance run) and vkbench (tests/gpu/vulkan_bench.sh: kern bench rows
 # of Vulkan next to CUDA and NVIDIA OpenCL, cold and warm loads; it needs
 # the vulkan step's loader set-up, so name both).  The build always runs (incremental
@@ -155,6 +155,28 @@ for be in cuda ${NVOCL:-}; do
   say "autodiff: $(grep '^total' "$L/autodiff-${be%%:*}.log" || echo "$be did not finish") ($(el))"
   grep '^FAIL' "$L/autodiff-${be%%:*}.log" | head -n 10 | tee -a "$SUM"
 done
+fi
+
+# ---- jvp: the tangent of every autodiff file on CUDA (python/tests/
+# test_jvp.py), cold, its cases split over 8 pytest processes, each case's
+# time kept (-v, --durations)
+if want jvp; then
+PY=python3; [ -x /opt/torch/.venv/bin/python ] && PY=/opt/torch/.venv/bin/python
+JV=$L/jvp; mkdir -p "$JV"
+export KERN_LIBRARY=$PWD/$B/libkern.so.1 KERN_TOOL=$K PYTHONPATH=$PWD/python \
+  PYTHONDONTWRITEBYTECODE=1 KERN_TEST_DEVICE=cuda
+$PY -m pytest --collect-only -q -p no:cacheprovider python/tests/test_jvp.py 2>/dev/null |
+  grep '::' | sed 's,^tests/,python/tests/,' | awk -v d="$JV" '{ print > (d "/ids." (NR % 8)) }'
+for f in "$JV"/ids.*; do
+  # shellcheck disable=SC2046
+  KERN_CACHE_DIR=$(mktemp -d) timeout ${JVP_TIMEOUT:-400} $PY -m pytest -v -rs -p no:cacheprovider \
+    --durations=5 $(cat "$f") >"$f.log" 2>&1 &
+done
+wait
+unset KERN_LIBRARY KERN_TOOL PYTHONPATH PYTHONDONTWRITEBYTECODE KERN_TEST_DEVICE
+say "jvp (cuda): $(cat "$JV"/ids.*.log | grep -c ' PASSED') passed, $(cat "$JV"/ids.*.log | grep -c ' FAILED') failed, $(cat "$JV"/ids.*.log | grep -c ' SKIPPED') skipped, of $(cat "$JV"/ids.? | wc -l) ($(el))"
+grep -h -E '^(FAILED|ERROR)' "$JV"/ids.*.log | head -n 10 | tee -a "$SUM"
+grep -h -E '^[0-9.]+s call' "$JV"/ids.*.log | sort -rn | head -n 8 | tee -a "$SUM"
 fi
 
 # ---- Vulkan (issue #27) on NVIDIA's driver: the loader is carried as
