@@ -1912,6 +1912,7 @@ static const char help_gradcheck[] =
     "\n"
     "Options:\n"
     "  --dim N[,M...]   the launch grid (default 8)\n"
+    "  --tiled          launch as wp.launch_tiled (kern run --tiled)\n"
     "  --device NAME    cpu (default), opencl, cuda, cuda:1, ...\n"
     "  --eps E          the finite-difference step (default 1e-6 in float64,\n"
     "                   1e-2 with float32 arrays)\n"
@@ -2357,7 +2358,7 @@ static int cmd_gradcheck(int argc, char **argv) {
   const char *file = NULL, *kernel = NULL, *dim = "8", *device = NULL;
   double eps = 0, rtol = -1, atol = -1;
   unsigned long long seed = 0;
-  int tangent = 1, nassign = 0;
+  int tangent = 1, nassign = 0, tiled = 0;
   const char **assigns = calloc((size_t)argc + 1, sizeof *assigns);
   if (!assigns) return error("out of memory"), EXIT_FAIL;
   int rc = EXIT_OK;
@@ -2413,6 +2414,10 @@ static int cmd_gradcheck(int argc, char **argv) {
       tangent = 0;
       continue;
     }
+    if (strcmp(a, "--tiled") == 0) {
+      tiled = 1;
+      continue;
+    }
     if (a[0] == '-' && a[1]) {
       rc = usage("gradcheck", "unknown option '%s'", a);
       continue;
@@ -2456,6 +2461,13 @@ static int cmd_gradcheck(int argc, char **argv) {
     rc = lib_error(g.ctx, st, file);
   if (rc == EXIT_OK && (st = kern_module_get_kernel(mod, kernel, &g.k)))
     rc = lib_error(g.ctx, st, kernel);
+  if (rc == EXIT_OK && tiled) { /* as kern run --tiled */
+    if (g.ndims >= KERN_MAX_DIMS)
+      rc = usage("gradcheck", "--tiled appends the block size to the grid: "
+                 "give --dim at most %d sizes", KERN_MAX_DIMS - 1);
+    else
+      g.dims[g.ndims++] = kern_kernel_block_dim(g.k);
+  }
   int np = rc == EXIT_OK ? kern_kernel_param_count(g.k) : 0;
   g.np = np;
   if (rc == EXIT_OK) {

@@ -105,6 +105,11 @@ typedef struct Ad {
   int fwrun;        /* function bodies run forward, their loops included
                      * (Note [loops in functions]) */
   int dynloops;     /* loops Warp does not unroll met in functions */
+  int tile_rev;     /* tile loops whose reverse is being built (Note [tile
+                     * adjoints]) */
+  Map tile_reads;   /* a tile's replay storage -> where it is read
+                     * (tile_read) */
+  Map tile_stor;    /* K tile -> its replay storage (tile_storage) */
 } Ad;
 
 static _Noreturn void refuse(Ad *D, const char *what) {
@@ -369,6 +374,75 @@ static IrExpr *same_chain(Ad *D, IrExpr *e, IrVar *g) {
 
 static IrExpr *clone(Ad *D, Seq *fw, IrExpr *e);
 
+/* tile_reads' value for a tile read by more than one builtin */
+static const Pos tile_read_often;
+
+static bool same_pos(const Pos *a, const Pos *b) {
+  return a->line == b->line && a->col == b->col && a->offset == b->offset;
+}
+
+static bool is_fixed_zeros(const IrExpr *e);
+
+/* v = a, of a tile v: v's replay storage, which a's is, or the one
+ * made for a = BI_FIXED_ZEROS(storage): each inlined call of a @wp.func
+ * has its own, and a tile rebound to its own storage (t += u) the same. */
+static void tile_storage(Ad *D, IrVar *v, IrExpr *a) {
+  if (v->ty->kind != TY_ARRAY || !v->ty->tile)
+    return;
+  IrVar *st = NULL;
+  if (a->kind == E_VAR)
+    st = map_get(&D->tile_stor, a->var);
+  else if (is_fixed_zeros(a) && a->args[0]->kind == E_VAR)
+    st = D->env[kid(D, a->args[0]->var)];
+  map_put(D, &D->tile_stor, v, st);
+}
+
+/* The key of the tile karr in tile_reads: its replay storage, else karr. */
+static const void *tile_key(Ad *D, IrVar *karr) {
+  IrVar *st = map_get(&D->tile_stor, karr);
+  return st ? (const void *)st : (const void *)karr;
+}
+
+/* A read of the tile karr, at D->pos (its builtin's position): refused
+ * when karr holds the old values of a wp.tile_atomic_add, which the
+ * replay does not have (tile_atomic); remembered for tile_written. */
+static void tile_read(Ad *D, IrVar *karr) {
+  if (!karr->ty->tile)
+    return;
+  if (map_get(&D->atomres, karr))
+    refuse(D, "the tile wp.tile_atomic_add returns");
+  const void *k = tile_key(D, karr);
+  const Pos *at = map_get(&D->tile_reads, k);
+  if (!at) {
+    Pos *p = arena_alloc(D->C, sizeof *p);
+    *p = D->pos;
+    map_put(D, &D->tile_reads, k, p);
+  } else if (at != &tile_read_often && !same_pos(at, &D->pos)) {
+    map_put(D, &D->tile_reads, k, (void *)&tile_read_often);
+  }
+}
+
+/* A store into the tile karr at D->pos (Note [tile adjoints]): refused
+ * when another builtin read the tile before (a write in place, as
+ * `wp.tile_matmul(a, b, t)` after `u = wp.tile_map(wp.sin, t)`): Warp
+ * 1.19's tile adjoints read the tile's last values there, not those the
+ * reading builtin saw; a builtin reading and writing its own `out` (+=,
+ * tile_matmul's out) is exact. */
+static void tile_written(Ad *D, IrVar *karr) {
+  const Pos *at = map_get(&D->tile_reads, tile_key(D, karr));
+  if (at && (at == &tile_read_often || !same_pos(at, &D->pos)))
+    refuse(D, "a tile written in place after another operation read it "
+              "(Warp 1.19's tile adjoints read its last values)");
+}
+
+/* v = a when a is the tile of a wp.tile_atomic_add's old values: v is
+ * one too (tile_read). */
+static void tile_alias(Ad *D, IrVar *v, IrExpr *a) {
+  if (v->ty->kind == TY_ARRAY && v->ty->tile && a->kind == E_VAR &&
+      map_get(&D->atomres, a->var))
+    map_put(D, &D->atomres, v, v);
+}
+
 /* Note [adjoint views]: the array local v is assigned the view e of an
  * array (x_row = x[i], Warp's view): v's adjoint (tangent) array is the same
  * view of that array's adjoint (tangent) array, in the local g (made when
@@ -428,6 +502,37 @@ static IrVar *view_local(Ad *D, Seq *fw, IrVar *v, IrExpr *e, IrVar *g) {
  * Forward mode is exact: the tangent kernel performs the stores, and the
  * tangent is a second array, zeroed with the array at each wp.zeros(). */
 
+/* Note [tile adjoints]: a tile (lower/check_tile.c) is a fixed array
+ * marked Type.tile, and its builtins arrive as loops over its elements
+ * (each marked IrStmt.tile).  Warp 1.19's backward kernel replays a
+ * tile's operations for real and each tile builtin's adjoint is its
+ * derivative (adj_tile_load adds into the array's .grad, adj_tile_matmul
+ * adds adj_C B^T and A^T adj_C, ...), so a tile differs from a fixed
+ * array (Note [adjoint fixed arrays]) in three ways, and the element
+ * loops' ordinary rules then give Warp's gradient:
+ *  - the replay performs the stores into a tile (tile_replay_store), so
+ *    its elements hold their values there; a tile loop Warp would not
+ *    unroll is run forward into the replay (tile_run, as grad_loop runs
+ *    a loop; the variables it carries, a reduction's accumulator, hold
+ *    their values after it), and the replay of its body in its reverse
+ *    loop stores nothing again (tile_rev), since the tile holds its
+ *    values already and a matmul's `out` would be added into twice;
+ *  - its adjoint is a local of the tile's shape (any number of
+ *    dimensions), zeroed at the kernel's start;
+ *  - a store t[k] = v passes adj_t[k] to v and clears it, as an
+ *    overwritten element's adjoint is (an update t[k] += v leaves it).
+ * The lowering makes each tile builtin's result a fresh tile, which
+ * nothing writes after, so the values the reverse rules read are the
+ * ones the forward computed.  The tile of old values tile_atomic_add
+ * returns is not replayed (the replay performs no atomic) and a read of
+ * it is refused (tile_read).  A builtin whose adjoint is not built here
+ * is refused where its lowering starts (IrStmt.noadj, lower/check_tile.c
+ * lists the others): Warp 1.19's tile_reduce, tile_min, tile_max, scans,
+ * sort and solvers have no adjoint (their gradient there is zero), and
+ * the rest are not checked against Warp's yet.  The tangent needs none
+ * of this: the tangent kernel performs every store, so it is the fixed
+ * arrays' (Note [adjoint fixed arrays]). */
+
 static bool is_fixed_zeros(const IrExpr *e) {
   return e->kind == E_CALL && e->bi == BI_FIXED_ZEROS;
 }
@@ -446,12 +551,6 @@ static void fixed_replay_storage(Ad *D, IrExpr *e) {
  * (tangent) array, in g (made when NULL); NULL for integers. */
 static IrVar *fixed_local(Ad *D, Seq *fw, IrVar *v, IrExpr *e, IrVar *g) {
   IrVar *ks = e->args[0]->var;
-  /* a tile is a fixed array too (lower/check_tile.c), but Warp replays
-   * tiles and differentiates them by its tile adjoints: the fixed array's
-   * rules above would give the gradient at a zeroed tile */
-  if (e->ty->tile)
-    refuse(D, "a tile (Warp's tile adjoints are not built yet: wp.tile_load, "
-              "wp.tile_map, wp.tile_sum, ...)");
   if (!fty(e->ty->elem))
     return NULL;
   IrExpr *z = ir_expr(D->C, E_CALL, e->ty);
@@ -470,7 +569,7 @@ static IrVar *fixed_local(Ad *D, Seq *fw, IrVar *v, IrExpr *e, IrVar *g) {
     map_put(D, &D->adjarr, v, g);
     return g;
   }
-  if (e->ty->ndim > 1)
+  if (e->ty->ndim > 1 && !e->ty->tile) /* Note [tile adjoints] */
     refuse(D, "a fixed-size float array of more than one dimension (Warp "
               "1.19's adjoint adds the gradients of a row's elements into "
               "one)");
@@ -575,6 +674,8 @@ static IrExpr *clone(Ad *D, Seq *fw, IrExpr *e) {
                              e->var->name));
     return n;
   }
+  if (e->kind == E_LOAD)
+    tile_read(D, e->var);
   if ((e->kind == E_LOAD || e->kind == E_SHAPE || e->kind == E_VIEW) && e->var)
     n->var = D->env[kid(D, e->var)];
   n->a = clone(D, fw, e->a);
@@ -1493,6 +1594,7 @@ static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   }
   case E_LOAD: {
     IrVar *karr = e->var;
+    tile_read(D, karr);
     IrExpr **idx = indices(D, fw, e->args, e->nargs);
     IrVar *arr = D->env[kid(D, karr)];
     IrExpr *r = node(D, fw, load(D, arr, idx, e->nargs, e->ty, e->pos));
@@ -1957,6 +2059,8 @@ static void stmt_assign(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     fixed_replay_storage(D, s->a);
   if (s->var->nassign <= 1 && !s->var->is_param) /* the expansion's: 0 */
     map_put(D, &D->kdef, s->var, s->a);
+  tile_alias(D, s->var, s->a);
+  tile_storage(D, s->var, s->a);
   IrExpr *r = dval(D, fw, rv, s->a);
   IrVar *v = newvar(D, "v", s->var->ty);
   assign(D, fw, v, r);
@@ -2307,6 +2411,24 @@ static void grad_loop(Ad *D, IrStmt *s, Seq *fw) {
   put(fw, loop);
 }
 
+/* The tile loop s run forward into the replay fw (Note [tile
+ * adjoints]): the variables it carries have their values from before it
+ * again after, their values after it in the result (NULL when s is no
+ * tile loop to run). */
+static IrVar **tile_run(Ad *D, IrStmt *s, Seq *fw) {
+  if (!s->tile || D->tile_rev)
+    return NULL;
+  size_t n = sizeof(IrVar *) * (size_t)D->nv;
+  IrVar **pre = arena_alloc(D->C, n), **post = arena_alloc(D->C, n);
+  memcpy(pre, D->env, n);
+  D->fwrun++;
+  grad_loop(D, s, fw);
+  D->fwrun--;
+  memcpy(post, D->env, n);
+  memcpy(D->env, pre, n);
+  return post;
+}
+
 static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   if (D->depth > 0) /* Note [loops in functions] */
     D->dynloops++;
@@ -2314,6 +2436,7 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     grad_loop(D, s, fw);
     return;
   }
+  IrVar **ran = tile_run(D, s, fw);
   bool is_while = s->kind == S_WHILE;
   int jid = is_while ? -1 : kid(D, s->var);
   const Type *jt = is_while ? NULL : s->var->ty;
@@ -2357,7 +2480,9 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   Seq bf, br;
   seq_init(&bf);
   seq_init(&br);
+  D->tile_rev += s->tile;
   block(D, s->body, &bf, &br);
+  D->tile_rev -= s->tile;
   /* Warp's loop-carried variables: the body's last version is assigned
    * to the carried local at the end of the body (so the reverse rules
    * read the carried local's value after the replay); adj_assign passes
@@ -2384,6 +2509,9 @@ static void dyn_loop(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     }
     D->env[i] = L; /* the replay skips the loop: the value from before */
   }
+  for (int i = 0; ran && i < D->nv; i++) /* Note [tile adjoints] */
+    if (car[i])
+      assign(D, fw, car[i], ref(D, ran[i]));
   D->car = outer_car;
   D->rflag = outer_rflag;
   D->jumped = false;
@@ -2591,8 +2719,32 @@ static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv) {
   prepend(rv, &c);
 }
 
+/* The replay's store of the tile element karr[idx] = v (s's value when
+ * v is NULL): a tile is replayed for real (Note [tile adjoints]). */
+static void tile_replay_store(Ad *D, Seq *fw, IrVar *karr, IrExpr **idx,
+                              IrStmt *s, IrExpr *v) {
+  if (D->tile_rev)
+    return; /* the tile holds its values already */
+  IrStmt *st = ir_stmt(D->C, S_STORE, s->pos);
+  st->var = D->env[kid(D, karr)];
+  st->args = idx;
+  st->nargs = s->nargs;
+  st->c = v ? v : clone(D, fw, s->c);
+  put(fw, st);
+}
+
+/* old[k] = wp.tile_atomic_add's atomic (lower/check_tile.c): the
+ * atomic's adjoint; the tile of old values is not replayed (the replay
+ * performs no atomic), so a read of it is refused (tile_read). */
+static void tile_atomic(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
+  stmt_atomic(D, s->c, fw, rv);
+  map_put(D, &D->atomres, s->var, s->var);
+}
+
 static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   D->pos = s->pos;
+  if (s->noadj && !D->fwd) /* Note [tile adjoints] */
+    refuse(D, s->noadj);
   Seq c;
   seq_init(&c);
   switch (s->kind) {
@@ -2605,6 +2757,10 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
       return;
     }
     IrVar *karr = s->var;
+    if (karr->ty->tile && s->c->kind == E_ATOMIC) {
+      tile_atomic(D, s, fw, rv);
+      return;
+    }
     IrExpr **idx = indices(D, fw, s->args, s->nargs);
     if (!fty(s->c->ty)) {
       (void)clone(D, fw, s->c); /* refuses what has no rule */
@@ -2613,6 +2769,10 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     bool sub = false;
     IrExpr *upd = karr->ty->priv ? fixed_update(D, s, &sub) : NULL;
     IrExpr *v = dval(D, fw, rv, upd ? upd : s->c);
+    if (karr->ty->tile) {
+      tile_written(D, karr);
+      tile_replay_store(D, fw, karr, idx, s, upd ? NULL : v);
+    }
     IrVar *adjarr = adj_array(D, karr);
     Seq body;
     seq_init(&body);
@@ -2627,6 +2787,13 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
       z->c = zero_of(D, s->c->ty);
       put(&body, z);
       map_put(D, &D->clears, z, z);
+    } else if (karr->ty->tile && !upd) { /* Note [tile adjoints] */
+      IrStmt *z = ir_stmt(D->C, S_STORE, s->pos);
+      z->var = adjarr;
+      z->args = idx;
+      z->nargs = s->nargs;
+      z->c = zero_of(D, s->c->ty);
+      put(&body, z);
     }
     acc(D, &body, v, ref(D, g));
     put(&c, guarded(D, adjarr, &body));
@@ -4468,6 +4635,7 @@ static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
     return r;
   }
   case E_LOAD: {
+    tile_read(D, e->var);
     IrExpr **idx = indices(D, s, e->args, e->nargs);
     IrVar *arr = D->env[kid(D, e->var)];
     IrExpr *r = node(D, s, load(D, arr, idx, e->nargs, e->ty, e->pos));
@@ -4586,6 +4754,7 @@ static void tstmt(Ad *D, IrStmt *st, Seq *s) {
       return;
     }
     map_put(D, &D->atomres, st->var, NULL);
+    tile_alias(D, st->var, st->a);
     IrExpr *d, *r = fv(D, s, st->a, &d);
     IrVar *dv = dvar(D, v);
     if (dv)
@@ -4602,6 +4771,13 @@ static void tstmt(Ad *D, IrStmt *st, Seq *s) {
     z->next = NULL;
     z->var = D->env[kid(D, st->var)];
     z->args = idx;
+    if (st->var->ty->tile && st->c->kind == E_ATOMIC) {
+      /* wp.tile_atomic_add: its old values have no tangent (tile_read) */
+      z->c = tatomic(D, s, st->c);
+      put(s, z);
+      map_put(D, &D->atomres, st->var, st->var);
+      return;
+    }
     if (!fty(st->c->ty)) {
       z->c = tmp(D, s, clone(D, s, st->c));
       put(s, z);

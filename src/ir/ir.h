@@ -148,6 +148,11 @@ struct IrStmt {
   IrAgg *agg;
   const char *str;
   int slen;
+  bool tile;          /* S_FOR: a loop of a tile builtin's lowering
+                       * (lower/check_tile.c; Note [tile adjoints]) */
+  const char *noadj;  /* a statement lowering the tile builtin so named,
+                       * whose adjoint kern does not build (Note [tile
+                       * adjoints]); NULL for any other */
 };
 
 /* Note [atomic aggregation]: `wp.atomic_add(out, k, v)` with k the same for

@@ -110,6 +110,7 @@ static void loop_open(Ctx *X, TLoop *L, const int *dims, int nd, Pos pos) {
     check_def_set(X, X->nlocals - 1);
     c->var->nassign += 2;
     IrStmt *s = ir_stmt(C, S_FOR, pos);
+    s->tile = true;
     s->var = c->var;
     s->a = ir_const_int(C, t_i32(), 0);
     s->b = ir_const_int(C, t_i32(), (uint64_t)dims[k]);
@@ -139,6 +140,7 @@ static IrVar *range_open(Ctx *X, TLoop *L, IrExpr *lo, IrExpr *hi, Pos pos) {
   check_def_set(X, X->nlocals - 1);
   c->var->nassign += 2;
   IrStmt *s = ir_stmt(C, S_FOR, pos);
+  s->tile = true;
   s->var = c->var;
   s->a = lo;
   s->b = hi;
@@ -4157,7 +4159,7 @@ bool check_tile_update_param(Ctx *X, Node *target, IrExpr *value, Pos pos) {
 /* ---------------------------------------------------------------- dispatch */
 
 /* wp.W(...) when W is a tile builtin this stage has, else NULL. */
-IrExpr *check_tile_call(Ctx *X, Node *call, const char *w) {
+static IrExpr *tile_builtin(Ctx *X, Node *call, const char *w) {
   if (!strcmp(w, "untile"))
     return untile(X, call, "wp.untile");
   if (strncmp(w, "tile", 4))
@@ -4266,4 +4268,31 @@ IrExpr *check_tile_call(Ctx *X, Node *call, const char *w) {
   if (!strcmp(w, "tile_assign"))
     return tile_assign(X, call, fn);
   return NULL;
+}
+
+/* The tile builtins whose lowering the adjoint differentiates, as Warp
+ * 1.19's tile adjoints do (Note [tile adjoints] in ir/adjoint.c). */
+static bool tile_has_adjoint(const char *w) {
+  static const char *const ok[] = {
+      "tile_load", "tile_store", "tile_atomic_add", "tile_zeros",
+      "tile_ones", "tile_empty", "tile_map", "tile_sum",
+      "tile_extract", "tile_matmul", "tile_transpose", "tile_broadcast",
+      NULL};
+  for (int i = 0; ok[i]; i++)
+    if (!strcmp(w, ok[i]))
+      return true;
+  return false;
+}
+
+/* wp.W(...) when W is a tile builtin this stage has, else NULL; the
+ * statements lowering one without an adjoint are marked so. */
+IrExpr *check_tile_call(Ctx *X, Node *call, const char *w) {
+  IrStmt **from = X->tail;
+  IrExpr *r = tile_builtin(X, call, w);
+  if (!r || tile_has_adjoint(w))
+    return r;
+  const char *name = arena_printf(X->C, "wp.%s", w);
+  for (IrStmt *s = *from; s; s = s->next)
+    s->noadj = name;
+  return r;
 }

@@ -10,7 +10,8 @@ FILE KERNEL --adjoint ...` runs, with Warp 1.19 on device "cpu": every
 float array is made with requires_grad and its .grad set from its adj_
 SPEC, the forward launch is recorded on a wp.Tape, tape.backward() runs
 the adjoint, and each checked adj_P is saved as expected/<stem>.adj_P.npy
-(the .grad of P after backward).
+(the .grad of P after backward).  A --tiled file is launched with
+wp.launch_tiled and the header's --block-dim (1 when not given).
 
 Usage:
     python3 tests/autodiff/gen_expected.py              # all files
@@ -95,7 +96,12 @@ def run_file(path):
         values[p] = v
     tape = wp.Tape()
     with tape:
-        wp.launch(kernel, dim=dims, inputs=[values[p] for p, _ in params], device="cpu")
+        inputs = [values[p] for p, _ in params]
+        if _launch.get("tiled"):  # --tiled: wp.launch_tiled, its block_dim
+            wp.launch_tiled(kernel, dim=list(dims), inputs=inputs, device="cpu",
+                            block_dim=_launch.get("block_dim", 1))
+        else:
+            wp.launch(kernel, dim=dims, inputs=inputs, device="cpu")
     tape.backward()
     wp.synchronize_device("cpu")
     os.makedirs(EXPECTED, exist_ok=True)

@@ -56,6 +56,16 @@ for k in svd3k svd2k qr3k eig3k; do
   grep -q '^(random v)  *tangent .* ok$' "$out" || fail "$k: no tangent row"
 done
 
+# tiles (Note [tile adjoints]), launched tiled: float64 matmul, sums and
+# tile_atomic_add through loops kern runs forward in the replay; both
+# modes are the derivative
+"$kern" gradcheck "$dir/tile_reduce.py" tile_reduce --tiled --dim 2 \
+  a='rand(float64,6,20,seed=61)' b='rand(float64,20,3,seed=62)' \
+  out='zeros(float64,6,3)' acc='zeros(float64,3,3)' red='zeros(float64,6)' \
+  >"$out" 2>&1 || fail "tile_reduce: exit $?"
+grep -q '^a  *adjoint  *120 .* ok$' "$out" || fail "tile_reduce: no passing row for a"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "tile_reduce: no tangent row"
+
 # not differentiable: the construct at its position
 "$kern" gradcheck "$dir/gradcheck/ok64.py" atomk >"$out" 2>&1
 [ $? -eq 1 ] || fail "atomk: exit not 1"

@@ -1,0 +1,22 @@
+# Autodiff of tiles (Note [tile adjoints] in src/ir/adjoint.c) in a
+# @wp.func called twice, each call's tiles replayed anew: a load, a map,
+# a product of tiles and a sum, returned as a scalar.
+# kern-test: tile_func --adjoint --tiled --dim 2 a='rand(float32,8,seed=1)' out='zeros(float32,8)' adj_a='zeros(float32,8)' adj_out='rand(float32,8,seed=2)'
+# kern-skip: vulkan (passes on lavapipe, 2026-11-29, but too slowly for CI: LLVM's build of the adjoint's unrolled tile loops took 221 s for tile_elementwise.py and about 15 minutes for four of these files)
+# kern-check: adj_a
+import warp as wp
+
+
+@wp.func
+def f(a: wp.array(dtype=float), o: int):
+    t = wp.tile_load(a, shape=4, offset=o)
+    u = wp.tile_map(wp.sin, t)
+    return wp.tile_extract(wp.tile_sum(u * t), 0)
+
+
+@wp.kernel
+def tile_func(a: wp.array(dtype=float), out: wp.array(dtype=float)):
+    i = wp.tid()
+    s = f(a, i * 4)
+    r = f(a, 4 - i * 4)
+    out[i] = s * r
