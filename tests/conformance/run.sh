@@ -76,6 +76,8 @@ is_xfail() { [ -n "$XFAIL_LIST" ] && awk -v s="$1" -v dv="$XFAIL_DEVICE" '
   END {exit !f}' "$XFAIL_LIST" 2>/dev/null; }
 for f in $files; do
   stem=$(basename "$f" .py)
+  # CONF_TRACE: a line as each file starts (a run cut short shows where)
+  [ -n "${CONF_TRACE:-}" ] && echo "start $stem $(date -u +%H:%M:%S)"
   # `# kern-skip: BACKEND (reason)` (one line per backend): a kernel the
   # backend refuses by design (tests/errors or a C test pins the refusal);
   # BACKEND "opencl" also covers "opencl:1"; "BACKEND-debug" skips it in
