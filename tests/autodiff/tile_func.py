@@ -7,7 +7,7 @@
 # before one clears it is a race, in Warp as in kern (on an H200 all 256
 # did: 256x the gradient; PoCL's work-items run in turn: 1x).
 # kern-test: tile_func --adjoint --tiled --dim 2 --block-dim 1 a='rand(float32,8,seed=1)' out='zeros(float32,8)' adj_a='zeros(float32,8)' adj_out='rand(float32,8,seed=2)'
-# kern-skip: vulkan (passes on lavapipe, 2026-11-29, but too slowly for CI: LLVM's build of the adjoint's unrolled tile loops took 221 s for tile_elementwise.py and about 15 minutes for four of these files)
+# kern-skip: vulkan-llvmpipe (passes on lavapipe, 2026-11-29, but too slowly for CI: LLVM's build of the adjoint's unrolled tile loops took 221 s for tile_elementwise.py and about 15 minutes for four of these files)
 # kern-check: adj_a
 import warp as wp
 
