@@ -214,7 +214,8 @@ static void cuda_kernel(Emit *E, IrFunc *f) {
     emit_line(E, "%s k_agg%d = %s;", emit_ctype(E, g->ty), g->id,
               emit_agg_identity(g));
   emit_line(E, "const int64_t k_stride = (int64_t)gridDim.x * blockDim.x;");
-  /* Straight-line bodies: unrolling the grid-stride loop puts several
+  /* Straight-line bodies (f->simple_loop; Note [heavy bodies] in
+   * ir/passes.c): unrolling the grid-stride loop puts several
    * independent loads in flight per thread, which a memory-bound kernel
    * needs to reach full bandwidth. */
   bool compact = E->T->guard_helpers;

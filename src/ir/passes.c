@@ -364,11 +364,29 @@ static void mark_store(IrStmt *s, void *ud) {
     f->simple_loop = false;
 }
 
+/* Note [heavy bodies]: a builtin whose helper is hundreds of lines once
+ * inlined (Perlin noise: 2^d corners of hashing and gradients; the 3x3
+ * factorisations: Jacobi sweeps) makes the body compute-bound, so the
+ * grid-stride loop's unrolling (cuda_kernel, ocl_kernel)
+ * buys nothing there, and it multiplies what NVRTC and the OpenCL
+ * compilers optimise: bi_noise_periodic's CUDA took NVRTC 99 s unrolled
+ * and 19 s not (2026-11-29, a loaded 2-core machine; its tangent 54 s on
+ * an H200 in a cold test).  Such a body is not a simple loop. */
+static bool heavy_call(int bi) {
+  switch (bi) {
+  case BI_NOISE: case BI_PNOISE: case BI_CURLNOISE: case BI_NOISE_GRAD:
+  case BI_CURLNOISE_ADJ: case BI_CURLNOISE_TAN: case BI_SVD3: case BI_SVD2:
+  case BI_QR3: case BI_EIG3:
+    return true;
+  }
+  return false;
+}
+
 static void no_simple(IrExpr **slot, void *ud) {
   IrFunc *f = ud;
   IrExpr *e = *slot;
   if (e->kind == E_FCALL || e->kind == E_ATOMIC || e->kind == E_ADDR ||
-      (e->kind == E_CALL && builtin_draws(e->bi)))
+      (e->kind == E_CALL && (builtin_draws(e->bi) || heavy_call(e->bi))))
     f->simple_loop = false;
 }
 
