@@ -1197,23 +1197,41 @@ static IrExpr **from_euler(Xp *X, IrExpr *e) {
   return r;
 }
 
+/* The angles t1, t2, t3 of math.py's quat_to_euler from its a, b, c, d:
+ * its three cases (the middle angle near 0, near pi, or neither) are
+ * selects, so the gradient is that of the case taken, as Warp's autodiff
+ * of the function's body gives. */
+static void euler_angles(Xp *X, IrExpr *a, IrExpr *b, IrExpr *c, IrExpr *d,
+                         IrExpr **t) {
+  kern_scalar sc = KERN_SCALAR_FLOAT32;
+#define MUL(x, y) B(X, OP_MUL, sc, x, y)
+#define ADD(x, y) B(X, OP_ADD, sc, x, y)
+#define SUB(x, y) B(X, OP_SUB, sc, x, y)
+  IrExpr *ab = ADD(MUL(a, a), MUL(b, b));
+  IrExpr *all = ADD(ADD(ADD(MUL(a, a), MUL(b, b)), MUL(c, c)), MUL(d, d));
+  IrExpr *cs = SUB(B(X, OP_DIV, sc, MUL(K(X, sc, 2.0), ab), all), K(X, sc, 1.0));
+  IrExpr *t2 = CALL(X, BI_ACOS, sc, 1, cs, NULL);
+  IrExpr *tp = CALL(X, BI_ATAN2, sc, 2, b, a), *tm = CALL(X, BI_ATAN2, sc, 2, d, c);
+  IrExpr *z = K(X, sc, 0.0), *eps = K(X, sc, 1e-6);
+  IrExpr *near0 = tmp(X, CMP(X, OP_LT, CALL(X, BI_ABS, sc, 1, t2, NULL), eps));
+  IrExpr *dpi = SUB(t2, K(X, sc, 3.14159265358979323846));
+  IrExpr *nearpi = tmp(X, CMP(X, OP_LT, CALL(X, BI_ABS, sc, 1, dpi, NULL), eps));
+  /* near 0: t1 = 0, t3 = 2 tp - 0; near pi: t1 = 0, t3 = 2 tm + 0 */
+  t[0] = SEL(X, near0, z, SEL(X, nearpi, z, SUB(tp, tm)));
+  t[1] = t2;
+  t[2] = SEL(X, near0, SUB(MUL(K(X, sc, 2.0), tp), z),
+             SEL(X, nearpi, ADD(MUL(K(X, sc, 2.0), tm), z), ADD(tp, tm)));
+#undef MUL
+#undef ADD
+#undef SUB
+}
+
 /* math.py's quat_to_euler(q, i, j, k) with constant axes, as extra.c's
  * helper: with the axes known, its integer logic (the Levi-Civita sign
  * e, which components a, b, c, d are, the slots of the result) is done
- * here, and the float operations are written out.  Its three cases (the
- * middle angle near 0, near pi, or neither) are selects, so the gradient
- * is that of the case taken, as Warp's autodiff of the function's body
- * gives. */
-static IrExpr **to_euler(Xp *X, IrExpr *e) {
-  const Type *v = e->args[0]->ty;
-  if (e->nargs != 4 || !v->quat || v->sc != KERN_SCALAR_FLOAT32)
-    refuse(X, "this wp.quat_to_euler");
-  for (int n = 1; n < 4; n++)
-    if (e->args[n]->kind != E_CONST)
-      refuse(X, "wp.quat_to_euler with axes that are not constants");
-  need_agg(X, v);
+ * here, and the float operations are written out (euler_angles). */
+static IrExpr **to_euler_const(Xp *X, IrExpr *e, IrExpr **q) {
   kern_scalar sc = KERN_SCALAR_FLOAT32;
-  IrExpr **q = xv(X, e->args[0]);
   IrExpr *qs[4] = {q[3], q[0], q[1], q[2]}; /* scalar first */
   int64_t i = (int64_t)e->args[1]->ival + 1, j = (int64_t)e->args[2]->ival + 1;
   int64_t k = (int64_t)e->args[3]->ival + 1;
@@ -1234,36 +1252,102 @@ static IrExpr **to_euler(Xp *X, IrExpr *e) {
     c = ADD(c, qs[0]);
     d = SUB(d, qs[ii]);
   }
-  IrExpr *ab = ADD(MUL(a, a), MUL(b, b));
-  IrExpr *all = ADD(ADD(ADD(MUL(a, a), MUL(b, b)), MUL(c, c)), MUL(d, d));
-  IrExpr *cs = SUB(B(X, OP_DIV, sc, MUL(K(X, sc, 2.0), ab), all), K(X, sc, 1.0));
-  IrExpr *t2 = CALL(X, BI_ACOS, sc, 1, cs, NULL);
-  IrExpr *tp = CALL(X, BI_ATAN2, sc, 2, b, a), *tm = CALL(X, BI_ATAN2, sc, 2, d, c);
-  IrExpr *z = K(X, sc, 0.0), *eps = K(X, sc, 1e-6);
-  IrExpr *near0 = tmp(X, CMP(X, OP_LT, CALL(X, BI_ABS, sc, 1, t2, NULL), eps));
-  IrExpr *dpi = SUB(t2, K(X, sc, 3.14159265358979323846));
-  IrExpr *nearpi = tmp(X, CMP(X, OP_LT, CALL(X, BI_ABS, sc, 1, dpi, NULL), eps));
-  /* near 0: t1 = 0, t3 = 2 tp - 0; near pi: t1 = 0, t3 = 2 tm + 0 */
-  IrExpr *t1 = SEL(X, near0, z, SEL(X, nearpi, z, SUB(tp, tm)));
-  IrExpr *t3 = SEL(X, near0, SUB(MUL(K(X, sc, 2.0), tp), z),
-                   SEL(X, nearpi, ADD(MUL(K(X, sc, 2.0), tm), z), ADD(tp, tm)));
+  IrExpr *t[3];
+  euler_angles(X, a, b, c, d, t);
   if (!proper) {
-    t2 = SUB(t2, K(X, sc, 1.57079632679489661923));
-    t3 = MUL(t3, es);
+    t[1] = SUB(t[1], K(X, sc, 1.57079632679489661923));
+    t[2] = MUL(t[2], es);
   }
 #undef MUL
 #undef ADD
 #undef SUB
   IrExpr **r = comps_new(X, 3);
-  r[0] = t1; r[1] = t2; r[2] = t3;
+  r[0] = t[0]; r[1] = t[1]; r[2] = t[2];
   if (i == 2) {
-    r[0] = t2; r[1] = t1;
+    r[0] = t[1]; r[1] = t[0];
   } else if (i == 3) {
-    r[0] = t3; r[2] = t1;
+    r[0] = t[2]; r[2] = t[0];
   }
-  r[j == 1 ? 0 : j == 2 ? 1 : 2] = t2;
-  r[k == 1 ? 0 : k == 2 ? 1 : 2] = t3;
+  r[j == 1 ? 0 : j == 2 ? 1 : 2] = t[1];
+  r[k == 1 ? 0 : k == 2 ? 1 : 2] = t[2];
   return r;
+}
+
+/* n == v, of the integer n (a local or constant) */
+static IrExpr *is_n(Xp *X, IrExpr *n, int v) {
+  return tmp(X, CMP(X, OP_EQ, n, K(X, n->ty->sc, v)));
+}
+
+/* qs[n] of math.py's chain `x = q1; if n == 2: x = q2 elif n == 3: x = q3` */
+static IrExpr *pick_axis(Xp *X, IrExpr *n, IrExpr **qs) {
+  return SEL(X, is_n(X, n, 2), qs[2], SEL(X, is_n(X, n, 3), qs[3], qs[1]));
+}
+
+/* Note [runtime euler axes]: math.py's quat_to_euler with axes computed
+ * at run time is the same body with its integer logic done in the kernel:
+ * each `if` on an axis is a select of the values the branches assign, as
+ * Warp's code for a branch in a function is, so the gradient is that of
+ * the components the axes pick (Warp's adjoint of a select passes the
+ * adjoint to the value taken).  Where the axes are constants the same
+ * selects are decided here (to_euler_const); both give Warp's values,
+ * operation for operation. */
+static IrExpr **to_euler_rt(Xp *X, IrExpr *e, IrExpr **q) {
+  kern_scalar sc = KERN_SCALAR_FLOAT32, is = e->args[1]->ty->sc;
+  IrExpr *qs[4] = {q[3], q[0], q[1], q[2]}; /* scalar first */
+  IrExpr *ax[3];
+  for (int n = 0; n < 3; n++)
+    ax[n] = tmp(X, B(X, OP_ADD, is, tmp(X, xs(X, e->args[n + 1])), K(X, is, 1.0)));
+  IrExpr *i = ax[0], *j = ax[1];
+  IrExpr *proper = tmp(X, CMP(X, OP_EQ, i, ax[2]));
+  IrExpr *k = SEL(X, proper, B(X, OP_SUB, is, B(X, OP_SUB, is, K(X, is, 6.0), i), j),
+                  ax[2]);
+  IrExpr *lv = B(X, OP_MUL, is, B(X, OP_MUL, is, B(X, OP_SUB, is, i, j),
+                                  B(X, OP_SUB, is, j, k)),
+                 B(X, OP_SUB, is, k, i));
+  IrExpr *es = B(X, OP_DIV, sc, tmp(X, ir_cast(X->C, sty(sc), lv)), K(X, sc, 2.0));
+  IrExpr *a = qs[0], *b = pick_axis(X, i, qs), *c = pick_axis(X, j, qs);
+  IrExpr *d = B(X, OP_MUL, sc, pick_axis(X, k, qs), es);
+  /* not proper: a -= qj, b += qk e, c += q0, d -= qi */
+  IrExpr *a2 = SEL(X, proper, a, B(X, OP_SUB, sc, a, c));
+  IrExpr *b2 = SEL(X, proper, b, B(X, OP_ADD, sc, b, d));
+  IrExpr *c2 = SEL(X, proper, c, B(X, OP_ADD, sc, c, qs[0]));
+  IrExpr *d2 = SEL(X, proper, d, B(X, OP_SUB, sc, d, b));
+  IrExpr *t[3];
+  euler_angles(X, a2, b2, c2, d2, t);
+  t[1] = SEL(X, proper, t[1], B(X, OP_SUB, sc, t[1], K(X, sc, 1.57079632679489661923)));
+  t[2] = SEL(X, proper, t[2], B(X, OP_MUL, sc, t[2], es));
+  /* the slots: by i, then j's takes t2 and k's t3 */
+  IrExpr **r = comps_new(X, 3);
+  IrExpr *i2 = is_n(X, i, 2), *i3 = is_n(X, i, 3);
+  r[0] = SEL(X, i2, t[1], SEL(X, i3, t[2], t[0]));
+  r[1] = SEL(X, i2, t[0], t[1]);
+  r[2] = SEL(X, i3, t[0], t[2]);
+  for (int n = 1; n < 3; n++) {
+    IrExpr *m = n == 1 ? j : k, *v = t[n];
+    IrExpr *m1 = is_n(X, m, 1), *m2 = is_n(X, m, 2);
+    r[0] = SEL(X, m1, v, r[0]);
+    r[1] = SEL(X, m2, v, r[1]);
+    r[2] = SEL(X, m1, r[2], SEL(X, m2, r[2], v));
+  }
+  return r;
+}
+
+/* math.py's quat_to_euler(q, i, j, k) (float32, as math.py's). */
+static IrExpr **to_euler(Xp *X, IrExpr *e) {
+  const Type *v = e->args[0]->ty;
+  if (e->nargs != 4 || !v->quat || v->sc != KERN_SCALAR_FLOAT32)
+    refuse(X, "this wp.quat_to_euler");
+  bool konst = true;
+  for (int n = 1; n < 4; n++) {
+    const Type *t = e->args[n]->ty;
+    if (t->kind != TY_SCALAR || !ty_eq(t, e->args[1]->ty) || isf(t->sc) ||
+        is16(t->sc) || t->sc == KERN_SCALAR_BOOL)
+      refuse(X, "this wp.quat_to_euler");
+    konst = konst && e->args[n]->kind == E_CONST;
+  }
+  need_agg(X, v);
+  IrExpr **q = xv(X, e->args[0]);
+  return konst ? to_euler_const(X, e, q) : to_euler_rt(X, e, q);
 }
 
 /* Aggregate results of builtins, as vector_body's helpers compute them. */
