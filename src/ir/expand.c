@@ -881,7 +881,7 @@ static IrExpr *axis_angle(Xp *X, IrExpr *e, IrExpr **r) {
  * q0^-1 q1 is not zero). */
 static IrExpr **slerp(Xp *X, IrExpr *e) {
   const Type *q = e->ty;
-  if (e->nargs != 3 || !q->quat || !isf(q->sc) || !ty_eq(e->args[0]->ty, q) ||
+  if (e->nargs != 3 || !q->quat || !isfx(X, q->sc) || !ty_eq(e->args[0]->ty, q) ||
       !ty_eq(e->args[1]->ty, q) || e->args[2]->ty->kind != TY_SCALAR ||
       e->args[2]->ty->sc != q->sc)
     refuse(X, "this wp.quat_slerp");
@@ -917,7 +917,12 @@ static IrExpr **slerp(Xp *X, IrExpr *e) {
  * gradient, through these operations, is the derivative, which Warp's
  * adjoints (the cofactors for the determinant, -inv^T g inv^T for the
  * inverse) also are, up to rounding; a singular matrix gets none, as in
- * Warp, where the inverse is the zero matrix. */
+ * Warp, where the inverse is the zero matrix.  A 16-bit float matrix
+ * (taken in an autodiff module only, IrModule.half_aggs) goes the same
+ * way, except that Warp's product of a 16-bit value and a double is
+ * 16-bit (builtin.h's mixed operators), so its cofactors are sums of
+ * 16-bit products in 16 bits (cof3); the determinant and the inverse's
+ * components are then Warp's bit for bit. */
 
 /* x as a double (x itself where already one) */
 static IrExpr *wide(Xp *X, IrExpr *x) {
@@ -939,10 +944,19 @@ static IrExpr *minor2(Xp *X, kern_scalar sc, IrExpr *a, IrExpr *d, IrExpr *b,
 }
 
 /* s0 x0 y0 + s1 x1 y1 + s2 x2 y2 in double, left to right (s the signs,
- * the first always +), x components and y doubles */
+ * the first always +), x components and y doubles.  Of 16-bit x, Warp's
+ * mixed product of a 16-bit value and a double is rounded to 16 bits and
+ * the sum is of 16-bit values: so here (y, a 16-bit minor widened, is
+ * narrowed back exactly). */
 static IrExpr *cof3(Xp *X, IrExpr *x0, IrExpr *y0, int s1, IrExpr *x1,
                     IrExpr *y1, int s2, IrExpr *x2, IrExpr *y2) {
-  kern_scalar d = KERN_SCALAR_FLOAT64;
+  kern_scalar d = KERN_SCALAR_FLOAT64, h = x0->ty->sc;
+  if (is16(h)) {
+    IrExpr *r = B(X, OP_MUL, h, x0, narrow(X, h, y0));
+    r = B(X, s1 > 0 ? OP_ADD : OP_SUB, h, r, B(X, OP_MUL, h, x1, narrow(X, h, y1)));
+    return wide(X, B(X, s2 > 0 ? OP_ADD : OP_SUB, h, r,
+                     B(X, OP_MUL, h, x2, narrow(X, h, y2))));
+  }
   IrExpr *r = B(X, OP_MUL, d, wide(X, x0), y0);
   r = B(X, s1 > 0 ? OP_ADD : OP_SUB, d, r, B(X, OP_MUL, d, wide(X, x1), y1));
   return B(X, s2 > 0 ? OP_ADD : OP_SUB, d, r, B(X, OP_MUL, d, wide(X, x2), y2));
@@ -1062,7 +1076,7 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
   case BI_TRACE: case BI_DETERMINANT:
     if (e->nargs != 1 || t->kind != TY_MAT || t->rows != t->cols)
       refuse(X, "this matrix function");
-    if (bi == BI_DETERMINANT && t->rows == 4 && !isf(sc))
+    if (bi == BI_DETERMINANT && t->rows == 4 && !isfx(X, sc))
       refuse(X, "wp.determinant of a 4x4 matrix of this type");
     break;
   case BI_ISNAN: case BI_ISINF: case BI_ISFINITE:
@@ -1588,8 +1602,6 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     if (e->nargs != 1 || !fl || t->kind != TY_MAT || !ty_eq(at[0], t) ||
         t->rows != t->cols)
       refuse(X, "this wp.inverse");
-    if (t->rows == 4 && !isf(t->sc)) /* Note [4x4 inverse] */
-      refuse(X, "wp.inverse of a 16-bit float 4x4 matrix");
     break;
   default:
     refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, bi)));
