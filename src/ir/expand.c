@@ -1376,6 +1376,11 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     return to_euler(X, e);
   if (bi == BI_QUAT_SLERP)
     return slerp(X, e);
+  /* Warp 1.19's adjoint of it is its own (intersect.h): Kahan's fused
+   * differences of products, and a band of nearly parallel edges where
+   * the gradient holds s constant; not written out here yet */
+  if (bi == BI_CLOSEST_POINT_EDGE_EDGE)
+    refuse(X, "wp.closest_point_edge_edge");
   if (e->nargs > 3)
     refuse(X, "this vector builtin");
   const Type *at[3] = {0};
