@@ -1183,26 +1183,49 @@ static IrExpr **decompose(Xp *X, IrExpr *e) {
   return r;
 }
 
-/* math.py's quat_from_euler(e, i, j, k) with constant axes, as extra.c's
- * helper: q_k * (q_j * q_i), q_n the half-angle rotation about axis n
- * (0 x, 1 y, any other z) by e[n] (Python's negative indices). */
+/* n == v, of the integer n (a local or constant) */
+static IrExpr *is_n(Xp *X, IrExpr *n, int v) {
+  return tmp(X, CMP(X, OP_EQ, n, K(X, n->ty->sc, v)));
+}
+
+/* math.py's quat_from_euler(e, i, j, k), as extra.c's helper: q_k * (q_j
+ * * q_i), q_n the half-angle rotation about axis n (0 x, 1 y, any other
+ * z) by e[n] (Python's negative indices).  An axis computed at run time
+ * picks its angle and its axis by selects, as Warp's code for math.py's
+ * branches on it does (Note [runtime euler axes]). */
 static IrExpr **from_euler(Xp *X, IrExpr *e) {
   const Type *v = e->args[0]->ty;
   if (e->nargs != 4 || v->kind != TY_VEC || v->quat || v->rows != 3 || !isf(v->sc))
     refuse(X, "this wp.quat_from_euler");
-  for (int n = 1; n < 4; n++)
-    if (e->args[n]->kind != E_CONST)
-      refuse(X, "wp.quat_from_euler with axes that are not constants");
+  for (int n = 1; n < 4; n++) {
+    const Type *t = e->args[n]->ty;
+    if (t->kind != TY_SCALAR || isf(t->sc) || is16(t->sc) || t->sc == KERN_SCALAR_BOOL)
+      refuse(X, "this wp.quat_from_euler");
+  }
   need_agg(X, v);
   kern_scalar sc = v->sc;
-  IrExpr **a = xv(X, e->args[0]), *q[3][4];
+  IrExpr **a = xv(X, e->args[0]), *q[3][4], *z = K(X, sc, 0.0);
   for (int n = 0; n < 3; n++) {
-    int64_t ix = (int64_t)e->args[n + 1]->ival;
-    int ax = ix == 0 ? 0 : ix == 1 ? 1 : 2;
-    IrExpr *h = tmp(X, B(X, OP_MUL, sc, K(X, sc, 0.5), a[((ix % 3) + 3) % 3]));
-    for (int k = 0; k < 3; k++)
-      q[n][k] = K(X, sc, 0.0);
-    q[n][ax] = tmp(X, CALL(X, BI_SIN, sc, 1, h, NULL));
+    IrExpr *ix = e->args[n + 1], *h, *sn;
+    if (ix->kind == E_CONST) {
+      int64_t c = (int64_t)ix->ival;
+      h = tmp(X, B(X, OP_MUL, sc, K(X, sc, 0.5), a[((c % 3) + 3) % 3]));
+      sn = tmp(X, CALL(X, BI_SIN, sc, 1, h, NULL));
+      int ax = c == 0 ? 0 : c == 1 ? 1 : 2;
+      for (int k = 0; k < 3; k++)
+        q[n][k] = k == ax ? sn : z;
+    } else {
+      kern_scalar is = ix->ty->sc;
+      IrExpr *x = tmp(X, xs(X, ix)), *three = K(X, is, 3.0);
+      IrExpr *w = B(X, OP_MOD, is, B(X, OP_ADD, is, B(X, OP_MOD, is, x, three), three), three);
+      h = tmp(X, B(X, OP_MUL, sc, K(X, sc, 0.5),
+                   SEL(X, is_n(X, w, 1), a[1], SEL(X, is_n(X, w, 2), a[2], a[0]))));
+      sn = tmp(X, CALL(X, BI_SIN, sc, 1, h, NULL));
+      IrExpr *x0 = is_n(X, x, 0), *x1 = is_n(X, x, 1);
+      q[n][0] = SEL(X, x0, sn, z);
+      q[n][1] = SEL(X, x1, sn, z);
+      q[n][2] = SEL(X, x0, z, SEL(X, x1, z, sn));
+    }
     q[n][3] = tmp(X, CALL(X, BI_COS, sc, 1, h, NULL));
   }
   IrExpr **r = comps_new(X, 4), *ji[4];
@@ -1287,20 +1310,16 @@ static IrExpr **to_euler_const(Xp *X, IrExpr *e, IrExpr **q) {
   return r;
 }
 
-/* n == v, of the integer n (a local or constant) */
-static IrExpr *is_n(Xp *X, IrExpr *n, int v) {
-  return tmp(X, CMP(X, OP_EQ, n, K(X, n->ty->sc, v)));
-}
-
 /* qs[n] of math.py's chain `x = q1; if n == 2: x = q2 elif n == 3: x = q3` */
 static IrExpr *pick_axis(Xp *X, IrExpr *n, IrExpr **qs) {
   return SEL(X, is_n(X, n, 2), qs[2], SEL(X, is_n(X, n, 3), qs[3], qs[1]));
 }
 
-/* Note [runtime euler axes]: math.py's quat_to_euler with axes computed
- * at run time is the same body with its integer logic done in the kernel:
- * each `if` on an axis is a select of the values the branches assign, as
- * Warp's code for a branch in a function is, so the gradient is that of
+/* Note [runtime euler axes]: math.py's quat_to_euler (and
+ * quat_from_euler, from_euler) with axes computed at run time is the same
+ * body with its integer logic done in the kernel: each `if` on an axis
+ * is a select of the values the branches assign, as Warp's code for a
+ * branch in a function is, so the gradient is that of
  * the components the axes pick (Warp's adjoint of a select passes the
  * adjoint to the value taken).  Where the axes are constants the same
  * selects are decided here (to_euler_const); both give Warp's values,
