@@ -881,7 +881,7 @@ static IrExpr *axis_angle(Xp *X, IrExpr *e, IrExpr **r) {
  * q0^-1 q1 is not zero). */
 static IrExpr **slerp(Xp *X, IrExpr *e) {
   const Type *q = e->ty;
-  if (e->nargs != 3 || !q->quat || !isf(q->sc) || !ty_eq(e->args[0]->ty, q) ||
+  if (e->nargs != 3 || !q->quat || !isfx(X, q->sc) || !ty_eq(e->args[0]->ty, q) ||
       !ty_eq(e->args[1]->ty, q) || e->args[2]->ty->kind != TY_SCALAR ||
       e->args[2]->ty->sc != q->sc)
     refuse(X, "this wp.quat_slerp");
@@ -917,7 +917,12 @@ static IrExpr **slerp(Xp *X, IrExpr *e) {
  * gradient, through these operations, is the derivative, which Warp's
  * adjoints (the cofactors for the determinant, -inv^T g inv^T for the
  * inverse) also are, up to rounding; a singular matrix gets none, as in
- * Warp, where the inverse is the zero matrix. */
+ * Warp, where the inverse is the zero matrix.  A 16-bit float matrix
+ * (taken in an autodiff module only, IrModule.half_aggs) goes the same
+ * way, except that Warp's product of a 16-bit value and a double is
+ * 16-bit (builtin.h's mixed operators), so its cofactors are sums of
+ * 16-bit products in 16 bits (cof3); the determinant and the inverse's
+ * components are then Warp's bit for bit. */
 
 /* x as a double (x itself where already one) */
 static IrExpr *wide(Xp *X, IrExpr *x) {
@@ -939,10 +944,19 @@ static IrExpr *minor2(Xp *X, kern_scalar sc, IrExpr *a, IrExpr *d, IrExpr *b,
 }
 
 /* s0 x0 y0 + s1 x1 y1 + s2 x2 y2 in double, left to right (s the signs,
- * the first always +), x components and y doubles */
+ * the first always +), x components and y doubles.  Of 16-bit x, Warp's
+ * mixed product of a 16-bit value and a double is rounded to 16 bits and
+ * the sum is of 16-bit values: so here (y, a 16-bit minor widened, is
+ * narrowed back exactly). */
 static IrExpr *cof3(Xp *X, IrExpr *x0, IrExpr *y0, int s1, IrExpr *x1,
                     IrExpr *y1, int s2, IrExpr *x2, IrExpr *y2) {
-  kern_scalar d = KERN_SCALAR_FLOAT64;
+  kern_scalar d = KERN_SCALAR_FLOAT64, h = x0->ty->sc;
+  if (is16(h)) {
+    IrExpr *r = B(X, OP_MUL, h, x0, narrow(X, h, y0));
+    r = B(X, s1 > 0 ? OP_ADD : OP_SUB, h, r, B(X, OP_MUL, h, x1, narrow(X, h, y1)));
+    return wide(X, B(X, s2 > 0 ? OP_ADD : OP_SUB, h, r,
+                     B(X, OP_MUL, h, x2, narrow(X, h, y2))));
+  }
   IrExpr *r = B(X, OP_MUL, d, wide(X, x0), y0);
   r = B(X, s1 > 0 ? OP_ADD : OP_SUB, d, r, B(X, OP_MUL, d, wide(X, x1), y1));
   return B(X, s2 > 0 ? OP_ADD : OP_SUB, d, r, B(X, OP_MUL, d, wide(X, x2), y2));
@@ -1062,7 +1076,7 @@ static IrExpr *scall_agg(Xp *X, IrExpr *e) {
   case BI_TRACE: case BI_DETERMINANT:
     if (e->nargs != 1 || t->kind != TY_MAT || t->rows != t->cols)
       refuse(X, "this matrix function");
-    if (bi == BI_DETERMINANT && t->rows == 4 && !isf(sc))
+    if (bi == BI_DETERMINANT && t->rows == 4 && !isfx(X, sc))
       refuse(X, "wp.determinant of a 4x4 matrix of this type");
     break;
   case BI_ISNAN: case BI_ISINF: case BI_ISFINITE:
@@ -1169,26 +1183,49 @@ static IrExpr **decompose(Xp *X, IrExpr *e) {
   return r;
 }
 
-/* math.py's quat_from_euler(e, i, j, k) with constant axes, as extra.c's
- * helper: q_k * (q_j * q_i), q_n the half-angle rotation about axis n
- * (0 x, 1 y, any other z) by e[n] (Python's negative indices). */
+/* n == v, of the integer n (a local or constant) */
+static IrExpr *is_n(Xp *X, IrExpr *n, int v) {
+  return tmp(X, CMP(X, OP_EQ, n, K(X, n->ty->sc, v)));
+}
+
+/* math.py's quat_from_euler(e, i, j, k), as extra.c's helper: q_k * (q_j
+ * * q_i), q_n the half-angle rotation about axis n (0 x, 1 y, any other
+ * z) by e[n] (Python's negative indices).  An axis computed at run time
+ * picks its angle and its axis by selects, as Warp's code for math.py's
+ * branches on it does (Note [runtime euler axes]). */
 static IrExpr **from_euler(Xp *X, IrExpr *e) {
   const Type *v = e->args[0]->ty;
   if (e->nargs != 4 || v->kind != TY_VEC || v->quat || v->rows != 3 || !isf(v->sc))
     refuse(X, "this wp.quat_from_euler");
-  for (int n = 1; n < 4; n++)
-    if (e->args[n]->kind != E_CONST)
-      refuse(X, "wp.quat_from_euler with axes that are not constants");
+  for (int n = 1; n < 4; n++) {
+    const Type *t = e->args[n]->ty;
+    if (t->kind != TY_SCALAR || isf(t->sc) || is16(t->sc) || t->sc == KERN_SCALAR_BOOL)
+      refuse(X, "this wp.quat_from_euler");
+  }
   need_agg(X, v);
   kern_scalar sc = v->sc;
-  IrExpr **a = xv(X, e->args[0]), *q[3][4];
+  IrExpr **a = xv(X, e->args[0]), *q[3][4], *z = K(X, sc, 0.0);
   for (int n = 0; n < 3; n++) {
-    int64_t ix = (int64_t)e->args[n + 1]->ival;
-    int ax = ix == 0 ? 0 : ix == 1 ? 1 : 2;
-    IrExpr *h = tmp(X, B(X, OP_MUL, sc, K(X, sc, 0.5), a[((ix % 3) + 3) % 3]));
-    for (int k = 0; k < 3; k++)
-      q[n][k] = K(X, sc, 0.0);
-    q[n][ax] = tmp(X, CALL(X, BI_SIN, sc, 1, h, NULL));
+    IrExpr *ix = e->args[n + 1], *h, *sn;
+    if (ix->kind == E_CONST) {
+      int64_t c = (int64_t)ix->ival;
+      h = tmp(X, B(X, OP_MUL, sc, K(X, sc, 0.5), a[((c % 3) + 3) % 3]));
+      sn = tmp(X, CALL(X, BI_SIN, sc, 1, h, NULL));
+      int ax = c == 0 ? 0 : c == 1 ? 1 : 2;
+      for (int k = 0; k < 3; k++)
+        q[n][k] = k == ax ? sn : z;
+    } else {
+      kern_scalar is = ix->ty->sc;
+      IrExpr *x = tmp(X, xs(X, ix)), *three = K(X, is, 3.0);
+      IrExpr *w = B(X, OP_MOD, is, B(X, OP_ADD, is, B(X, OP_MOD, is, x, three), three), three);
+      h = tmp(X, B(X, OP_MUL, sc, K(X, sc, 0.5),
+                   SEL(X, is_n(X, w, 1), a[1], SEL(X, is_n(X, w, 2), a[2], a[0]))));
+      sn = tmp(X, CALL(X, BI_SIN, sc, 1, h, NULL));
+      IrExpr *x0 = is_n(X, x, 0), *x1 = is_n(X, x, 1);
+      q[n][0] = SEL(X, x0, sn, z);
+      q[n][1] = SEL(X, x1, sn, z);
+      q[n][2] = SEL(X, x0, z, SEL(X, x1, z, sn));
+    }
     q[n][3] = tmp(X, CALL(X, BI_COS, sc, 1, h, NULL));
   }
   IrExpr **r = comps_new(X, 4), *ji[4];
@@ -1197,23 +1234,41 @@ static IrExpr **from_euler(Xp *X, IrExpr *e) {
   return r;
 }
 
+/* The angles t1, t2, t3 of math.py's quat_to_euler from its a, b, c, d:
+ * its three cases (the middle angle near 0, near pi, or neither) are
+ * selects, so the gradient is that of the case taken, as Warp's autodiff
+ * of the function's body gives. */
+static void euler_angles(Xp *X, IrExpr *a, IrExpr *b, IrExpr *c, IrExpr *d,
+                         IrExpr **t) {
+  kern_scalar sc = KERN_SCALAR_FLOAT32;
+#define MUL(x, y) B(X, OP_MUL, sc, x, y)
+#define ADD(x, y) B(X, OP_ADD, sc, x, y)
+#define SUB(x, y) B(X, OP_SUB, sc, x, y)
+  IrExpr *ab = ADD(MUL(a, a), MUL(b, b));
+  IrExpr *all = ADD(ADD(ADD(MUL(a, a), MUL(b, b)), MUL(c, c)), MUL(d, d));
+  IrExpr *cs = SUB(B(X, OP_DIV, sc, MUL(K(X, sc, 2.0), ab), all), K(X, sc, 1.0));
+  IrExpr *t2 = CALL(X, BI_ACOS, sc, 1, cs, NULL);
+  IrExpr *tp = CALL(X, BI_ATAN2, sc, 2, b, a), *tm = CALL(X, BI_ATAN2, sc, 2, d, c);
+  IrExpr *z = K(X, sc, 0.0), *eps = K(X, sc, 1e-6);
+  IrExpr *near0 = tmp(X, CMP(X, OP_LT, CALL(X, BI_ABS, sc, 1, t2, NULL), eps));
+  IrExpr *dpi = SUB(t2, K(X, sc, 3.14159265358979323846));
+  IrExpr *nearpi = tmp(X, CMP(X, OP_LT, CALL(X, BI_ABS, sc, 1, dpi, NULL), eps));
+  /* near 0: t1 = 0, t3 = 2 tp - 0; near pi: t1 = 0, t3 = 2 tm + 0 */
+  t[0] = SEL(X, near0, z, SEL(X, nearpi, z, SUB(tp, tm)));
+  t[1] = t2;
+  t[2] = SEL(X, near0, SUB(MUL(K(X, sc, 2.0), tp), z),
+             SEL(X, nearpi, ADD(MUL(K(X, sc, 2.0), tm), z), ADD(tp, tm)));
+#undef MUL
+#undef ADD
+#undef SUB
+}
+
 /* math.py's quat_to_euler(q, i, j, k) with constant axes, as extra.c's
  * helper: with the axes known, its integer logic (the Levi-Civita sign
  * e, which components a, b, c, d are, the slots of the result) is done
- * here, and the float operations are written out.  Its three cases (the
- * middle angle near 0, near pi, or neither) are selects, so the gradient
- * is that of the case taken, as Warp's autodiff of the function's body
- * gives. */
-static IrExpr **to_euler(Xp *X, IrExpr *e) {
-  const Type *v = e->args[0]->ty;
-  if (e->nargs != 4 || !v->quat || v->sc != KERN_SCALAR_FLOAT32)
-    refuse(X, "this wp.quat_to_euler");
-  for (int n = 1; n < 4; n++)
-    if (e->args[n]->kind != E_CONST)
-      refuse(X, "wp.quat_to_euler with axes that are not constants");
-  need_agg(X, v);
+ * here, and the float operations are written out (euler_angles). */
+static IrExpr **to_euler_const(Xp *X, IrExpr *e, IrExpr **q) {
   kern_scalar sc = KERN_SCALAR_FLOAT32;
-  IrExpr **q = xv(X, e->args[0]);
   IrExpr *qs[4] = {q[3], q[0], q[1], q[2]}; /* scalar first */
   int64_t i = (int64_t)e->args[1]->ival + 1, j = (int64_t)e->args[2]->ival + 1;
   int64_t k = (int64_t)e->args[3]->ival + 1;
@@ -1234,36 +1289,98 @@ static IrExpr **to_euler(Xp *X, IrExpr *e) {
     c = ADD(c, qs[0]);
     d = SUB(d, qs[ii]);
   }
-  IrExpr *ab = ADD(MUL(a, a), MUL(b, b));
-  IrExpr *all = ADD(ADD(ADD(MUL(a, a), MUL(b, b)), MUL(c, c)), MUL(d, d));
-  IrExpr *cs = SUB(B(X, OP_DIV, sc, MUL(K(X, sc, 2.0), ab), all), K(X, sc, 1.0));
-  IrExpr *t2 = CALL(X, BI_ACOS, sc, 1, cs, NULL);
-  IrExpr *tp = CALL(X, BI_ATAN2, sc, 2, b, a), *tm = CALL(X, BI_ATAN2, sc, 2, d, c);
-  IrExpr *z = K(X, sc, 0.0), *eps = K(X, sc, 1e-6);
-  IrExpr *near0 = tmp(X, CMP(X, OP_LT, CALL(X, BI_ABS, sc, 1, t2, NULL), eps));
-  IrExpr *dpi = SUB(t2, K(X, sc, 3.14159265358979323846));
-  IrExpr *nearpi = tmp(X, CMP(X, OP_LT, CALL(X, BI_ABS, sc, 1, dpi, NULL), eps));
-  /* near 0: t1 = 0, t3 = 2 tp - 0; near pi: t1 = 0, t3 = 2 tm + 0 */
-  IrExpr *t1 = SEL(X, near0, z, SEL(X, nearpi, z, SUB(tp, tm)));
-  IrExpr *t3 = SEL(X, near0, SUB(MUL(K(X, sc, 2.0), tp), z),
-                   SEL(X, nearpi, ADD(MUL(K(X, sc, 2.0), tm), z), ADD(tp, tm)));
+  IrExpr *t[3];
+  euler_angles(X, a, b, c, d, t);
   if (!proper) {
-    t2 = SUB(t2, K(X, sc, 1.57079632679489661923));
-    t3 = MUL(t3, es);
+    t[1] = SUB(t[1], K(X, sc, 1.57079632679489661923));
+    t[2] = MUL(t[2], es);
   }
 #undef MUL
 #undef ADD
 #undef SUB
   IrExpr **r = comps_new(X, 3);
-  r[0] = t1; r[1] = t2; r[2] = t3;
+  r[0] = t[0]; r[1] = t[1]; r[2] = t[2];
   if (i == 2) {
-    r[0] = t2; r[1] = t1;
+    r[0] = t[1]; r[1] = t[0];
   } else if (i == 3) {
-    r[0] = t3; r[2] = t1;
+    r[0] = t[2]; r[2] = t[0];
   }
-  r[j == 1 ? 0 : j == 2 ? 1 : 2] = t2;
-  r[k == 1 ? 0 : k == 2 ? 1 : 2] = t3;
+  r[j == 1 ? 0 : j == 2 ? 1 : 2] = t[1];
+  r[k == 1 ? 0 : k == 2 ? 1 : 2] = t[2];
   return r;
+}
+
+/* qs[n] of math.py's chain `x = q1; if n == 2: x = q2 elif n == 3: x = q3` */
+static IrExpr *pick_axis(Xp *X, IrExpr *n, IrExpr **qs) {
+  return SEL(X, is_n(X, n, 2), qs[2], SEL(X, is_n(X, n, 3), qs[3], qs[1]));
+}
+
+/* Note [runtime euler axes]: math.py's quat_to_euler (and
+ * quat_from_euler, from_euler) with axes computed at run time is the same
+ * body with its integer logic done in the kernel: each `if` on an axis
+ * is a select of the values the branches assign, as Warp's code for a
+ * branch in a function is, so the gradient is that of
+ * the components the axes pick (Warp's adjoint of a select passes the
+ * adjoint to the value taken).  Where the axes are constants the same
+ * selects are decided here (to_euler_const); both give Warp's values,
+ * operation for operation. */
+static IrExpr **to_euler_rt(Xp *X, IrExpr *e, IrExpr **q) {
+  kern_scalar sc = KERN_SCALAR_FLOAT32, is = e->args[1]->ty->sc;
+  IrExpr *qs[4] = {q[3], q[0], q[1], q[2]}; /* scalar first */
+  IrExpr *ax[3];
+  for (int n = 0; n < 3; n++)
+    ax[n] = tmp(X, B(X, OP_ADD, is, tmp(X, xs(X, e->args[n + 1])), K(X, is, 1.0)));
+  IrExpr *i = ax[0], *j = ax[1];
+  IrExpr *proper = tmp(X, CMP(X, OP_EQ, i, ax[2]));
+  IrExpr *k = SEL(X, proper, B(X, OP_SUB, is, B(X, OP_SUB, is, K(X, is, 6.0), i), j),
+                  ax[2]);
+  IrExpr *lv = B(X, OP_MUL, is, B(X, OP_MUL, is, B(X, OP_SUB, is, i, j),
+                                  B(X, OP_SUB, is, j, k)),
+                 B(X, OP_SUB, is, k, i));
+  IrExpr *es = B(X, OP_DIV, sc, tmp(X, ir_cast(X->C, sty(sc), lv)), K(X, sc, 2.0));
+  IrExpr *a = qs[0], *b = pick_axis(X, i, qs), *c = pick_axis(X, j, qs);
+  IrExpr *d = B(X, OP_MUL, sc, pick_axis(X, k, qs), es);
+  /* not proper: a -= qj, b += qk e, c += q0, d -= qi */
+  IrExpr *a2 = SEL(X, proper, a, B(X, OP_SUB, sc, a, c));
+  IrExpr *b2 = SEL(X, proper, b, B(X, OP_ADD, sc, b, d));
+  IrExpr *c2 = SEL(X, proper, c, B(X, OP_ADD, sc, c, qs[0]));
+  IrExpr *d2 = SEL(X, proper, d, B(X, OP_SUB, sc, d, b));
+  IrExpr *t[3];
+  euler_angles(X, a2, b2, c2, d2, t);
+  t[1] = SEL(X, proper, t[1], B(X, OP_SUB, sc, t[1], K(X, sc, 1.57079632679489661923)));
+  t[2] = SEL(X, proper, t[2], B(X, OP_MUL, sc, t[2], es));
+  /* the slots: by i, then j's takes t2 and k's t3 */
+  IrExpr **r = comps_new(X, 3);
+  IrExpr *i2 = is_n(X, i, 2), *i3 = is_n(X, i, 3);
+  r[0] = SEL(X, i2, t[1], SEL(X, i3, t[2], t[0]));
+  r[1] = SEL(X, i2, t[0], t[1]);
+  r[2] = SEL(X, i3, t[0], t[2]);
+  for (int n = 1; n < 3; n++) {
+    IrExpr *m = n == 1 ? j : k, *v = t[n];
+    IrExpr *m1 = is_n(X, m, 1), *m2 = is_n(X, m, 2);
+    r[0] = SEL(X, m1, v, r[0]);
+    r[1] = SEL(X, m2, v, r[1]);
+    r[2] = SEL(X, m1, r[2], SEL(X, m2, r[2], v));
+  }
+  return r;
+}
+
+/* math.py's quat_to_euler(q, i, j, k) (float32, as math.py's). */
+static IrExpr **to_euler(Xp *X, IrExpr *e) {
+  const Type *v = e->args[0]->ty;
+  if (e->nargs != 4 || !v->quat || v->sc != KERN_SCALAR_FLOAT32)
+    refuse(X, "this wp.quat_to_euler");
+  bool konst = true;
+  for (int n = 1; n < 4; n++) {
+    const Type *t = e->args[n]->ty;
+    if (t->kind != TY_SCALAR || !ty_eq(t, e->args[1]->ty) || isf(t->sc) ||
+        is16(t->sc) || t->sc == KERN_SCALAR_BOOL)
+      refuse(X, "this wp.quat_to_euler");
+    konst = konst && e->args[n]->kind == E_CONST;
+  }
+  need_agg(X, v);
+  IrExpr **q = xv(X, e->args[0]);
+  return konst ? to_euler_const(X, e, q) : to_euler_rt(X, e, q);
 }
 
 /* Aggregate results of builtins, as vector_body's helpers compute them. */
@@ -1278,6 +1395,11 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     return to_euler(X, e);
   if (bi == BI_QUAT_SLERP)
     return slerp(X, e);
+  /* Warp 1.19's adjoint of it is its own (intersect.h): Kahan's fused
+   * differences of products, and a band of nearly parallel edges where
+   * the gradient holds s constant; not written out here yet */
+  if (bi == BI_CLOSEST_POINT_EDGE_EDGE)
+    refuse(X, "wp.closest_point_edge_edge");
   if (e->nargs > 3)
     refuse(X, "this vector builtin");
   const Type *at[3] = {0};
@@ -1504,8 +1626,6 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     if (e->nargs != 1 || !fl || t->kind != TY_MAT || !ty_eq(at[0], t) ||
         t->rows != t->cols)
       refuse(X, "this wp.inverse");
-    if (t->rows == 4 && !isf(t->sc)) /* Note [4x4 inverse] */
-      refuse(X, "wp.inverse of a 16-bit float 4x4 matrix");
     break;
   default:
     refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, bi)));

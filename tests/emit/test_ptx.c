@@ -417,7 +417,7 @@ static void vectors(void) {
       {"    q = wp.quat_from_axis_angle(wp.vec3(1.0, 0.0, 0.0), x[i])\n"
        "    x[i] = q[0]\n", "bad.py:6:7: the PTX tier does not cover wp.sin"},
       {"    x[i] = wp.closest_point_edge_edge(wp.vec3(x[i]), wp.vec3(1.0), wp.vec3(2.0), "
-       "wp.vec3(3.0), 1e-6)[0]\n", "this vector builtin"},
+       "wp.vec3(3.0), 1e-6)[0]\n", "wp.closest_point_edge_edge"},
   };
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     char src[1024];
