@@ -1455,12 +1455,13 @@ static IrExpr *fixed_update(Ad *D, IrStmt *s, bool *sub) {
   IrExpr *v = ir_expr(D->C, E_MAKE, c->ty);
   *v = *c;
   v->args = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)c->nargs);
+  bool minus = false; /* *sub is set only for an update (t[i] = x - y is none) */
   for (int k = 0; k < c->nargs; k++) {
     IrExpr *b = kresolve(D, c->args[k]), *x;
     if (b->kind != E_BINARY || (b->op != OP_ADD && b->op != OP_SUB) ||
-        (k && (b->op == OP_SUB) != *sub))
+        (k && (b->op == OP_SUB) != minus))
       return NULL;
-    *sub = b->op == OP_SUB;
+    minus = b->op == OP_SUB;
     x = kresolve(D, b->a);
     IrExpr *want = comp(D, x->kind == E_COMP ? x->a : x, k);
     if (x->kind != E_COMP || !same_elem(D, s, x->a) ||
@@ -1468,6 +1469,7 @@ static IrExpr *fixed_update(Ad *D, IrStmt *s, bool *sub) {
       return NULL;
     v->args[k] = b->b;
   }
+  *sub = minus;
   return v;
 }
 
@@ -2719,6 +2721,11 @@ static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv) {
   prepend(rv, &c);
 }
 
+/* -e, of a scalar or (a tile of vectors' t[k] -= v) an aggregate. */
+static IrExpr *negated(Ad *D, IrExpr *e) {
+  return is_agg(e->ty) ? call1(D, BI_NEG, e) : ir_unary(D->C, OP_NEG, e);
+}
+
 /* The replay's store of the tile element karr[idx] = v (s's value when
  * v is NULL): a tile is replayed for real (Note [tile adjoints]). */
 static void tile_replay_store(Ad *D, Seq *fw, IrVar *karr, IrExpr **idx,
@@ -2778,7 +2785,7 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     seq_init(&body);
     IrVar *g = newvar(D, "g", s->c->ty);
     IrExpr *ga = load(D, adjarr, idx, s->nargs, s->c->ty, s->pos);
-    assign(D, &body, g, sub ? ir_unary(D->C, OP_NEG, ga) : ga);
+    assign(D, &body, g, sub ? negated(D, ga) : ga);
     if (!adjarr->ty->priv) { /* Note [adjoint fixed arrays]: not cleared */
       IrStmt *z = ir_stmt(D->C, S_STORE, s->pos);
       z->var = adjarr;

@@ -66,6 +66,23 @@ done
 grep -q '^a  *adjoint  *120 .* ok$' "$out" || fail "tile_reduce: no passing row for a"
 grep -q '^(random v)  *tangent .* ok$' "$out" || fail "tile_reduce: no tangent row"
 
+# tiles of vectors and matrices (tile_vec.py, float32: gradcheck's loose
+# defaults), and a local array of vectors stored a difference, then
+# updated with -= (fixed_update's vector form)
+"$kern" gradcheck "$dir/tile_vec.py" tile_vec --tiled --dim 2 \
+  a='rand(vec3,8,seed=71)' b='rand(vec3,8,seed=72)' m='rand(mat33,8,seed=73)' \
+  out='zeros(vec3,8)' s='zeros(float32,8)' tot='zeros(vec3,2)' \
+  >"$out" 2>&1 || fail "tile_vec: exit $?"
+for p in a b m; do
+  grep -q "^$p  *adjoint .* ok$" "$out" || fail "tile_vec: no passing row for $p"
+done
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "tile_vec: no tangent row"
+"$kern" gradcheck "$dir/gradcheck/vec_sub64.py" vsub --dim 4 \
+  a='rand(vec3d,4,seed=1)' b='rand(vec3d,4,seed=2)' out='zeros(vec3d,4)' \
+  >"$out" 2>&1 || fail "vsub: exit $?"
+grep -q '^a  *adjoint .* ok$' "$out" || fail "vsub: no passing row for a"
+grep -q '^b  *adjoint .* ok$' "$out" || fail "vsub: no passing row for b"
+
 # not differentiable: the construct at its position
 "$kern" gradcheck "$dir/gradcheck/ok64.py" atomk >"$out" 2>&1
 [ $? -eq 1 ] || fail "atomk: exit not 1"
