@@ -528,8 +528,11 @@ static IrVar *view_local(Ad *D, Seq *fw, IrVar *v, IrExpr *e, IrVar *g) {
  * it is refused (tile_read).  A builtin whose adjoint is not built here
  * is refused where its lowering starts (IrStmt.noadj, lower/check_tile.c
  * lists the others): Warp 1.19's tile_reduce, tile_min, tile_max, scans,
- * sort and solvers have no adjoint (their gradient there is zero), and
- * the rest are not checked against Warp's yet.  The tangent needs none
+ * sort and solvers have no adjoint (their gradient there is zero), its
+ * tile_full gives a value that is not a literal no gradient, and the
+ * rest are not checked against Warp's yet.  An integer tile (the index
+ * tile_argmax returns) is replayed as a float one, for the reads that
+ * follow.  The tangent needs none
  * of this: the tangent kernel performs every store, so it is the fixed
  * arrays' (Note [adjoint fixed arrays]). */
 
@@ -2769,8 +2772,10 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
       return;
     }
     IrExpr **idx = indices(D, fw, s->args, s->nargs);
-    if (!fty(s->c->ty)) {
-      (void)clone(D, fw, s->c); /* refuses what has no rule */
+    if (!fty(s->c->ty)) { /* refuses what has no rule */
+      IrExpr *v = clone(D, fw, s->c);
+      if (karr->ty->tile) /* an integer tile (wp.tile_argmax's) */
+        tile_replay_store(D, fw, karr, idx, s, v);
       return;
     }
     bool sub = false;

@@ -77,6 +77,13 @@ for p in a b m; do
   grep -q "^$p  *adjoint .* ok$" "$out" || fail "tile_vec: no passing row for $p"
 done
 grep -q '^(random v)  *tangent .* ok$' "$out" || fail "tile_vec: no tangent row"
+# constants, casts, reshapes, views and the indices of tile_argmax /
+# tile_argmin (piecewise constant: no gradient through them)
+"$kern" gradcheck "$dir/tile_shape.py" tile_shape --tiled --dim 2 \
+  a='rand(float32,8,seed=81)' out='zeros(float32,8)' out2='zeros(float32,8)' \
+  out3='zeros(float32,4)' >"$out" 2>&1 || fail "tile_shape: exit $?"
+grep -q '^a  *adjoint  *8 .* ok$' "$out" || fail "tile_shape: no passing row for a"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "tile_shape: no tangent row"
 "$kern" gradcheck "$dir/gradcheck/vec_sub64.py" vsub --dim 4 \
   a='rand(vec3d,4,seed=1)' b='rand(vec3d,4,seed=2)' out='zeros(vec3d,4)' \
   >"$out" 2>&1 || fail "vsub: exit $?"
