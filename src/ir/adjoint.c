@@ -1820,13 +1820,51 @@ static IrExpr *custom_replay(Ad *D, Seq *fw, IrFunc *F, IrVar **bound) {
   return ref(D, D->env[slot]);
 }
 
+/* Note [returned tiles]: a @wp.func returns a tile as BI_FIXED_COPY of
+ * it into storage its caller passes (check_fixed_return), an identity,
+ * so the copy shares the returned tile's adjoint (tangent) array, and so
+ * does the caller's local assigned the call (tile_result).  Sharing is
+ * exact because nothing writes the copy: the lowering copies a call's
+ * result into the local that names it (Note [tile names own
+ * temporaries] in lower/check_tile.c).  A tile returned on more than
+ * one path (joined like a variable) has no one array to share and is
+ * refused, in forward mode by tile_share, in reverse mode where it is
+ * read (adj_array), as a float fixed-size array returned is. */
+static void tile_share(Ad *D, IrVar *v, IrVar *a) {
+  IrVar *had = map_get(&D->adjarr, v);
+  if (had && had != a)
+    refuse(D, "a tile a @wp.func returns on more than one path");
+  map_put(D, &D->adjarr, v, a);
+}
+
+/* v = e, of a @wp.func's result e = BI_FIXED_COPY(storage, tile)
+ * (Note [returned tiles]). */
+static void tile_returned(Ad *D, IrExpr *e, IrVar *v) {
+  if (e->kind != E_CALL || e->bi != BI_FIXED_COPY || !e->ty->tile ||
+      e->args[1]->kind != E_VAR)
+    return;
+  IrVar *src = D->env[kid(D, e->args[1]->var)];
+  IrVar *a = src ? map_get(&D->adjarr, src) : NULL;
+  if (a)
+    tile_share(D, v, a);
+}
+
+/* v = r, of the tile r a @wp.func returned (Note [returned tiles]). */
+static void tile_result(Ad *D, IrVar *v, IrExpr *r) {
+  IrVar *a = r->kind == E_VAR ? map_get(&D->adjarr, r->var) : NULL;
+  if (v->ty->tile && a)
+    tile_share(D, v, a);
+}
+
 /* A function's result e in a local (the value of its result's slot). */
 static IrVar *ret_value(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   IrExpr *x = dval(D, fw, rv, e);
-  if (x->kind == E_VAR)
-    return x->var;
-  IrVar *v = newvar(D, "ret", x->ty);
-  assign(D, fw, v, x);
+  IrVar *v = x->kind == E_VAR ? x->var : NULL;
+  if (!v) {
+    v = newvar(D, "ret", x->ty);
+    assign(D, fw, v, x);
+  }
+  tile_returned(D, e, v);
   return v;
 }
 
@@ -2072,6 +2110,8 @@ static void stmt_assign(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   D->env[id] = v;
   if (v->ty->kind == TY_ARRAY)
     (void)array_local(D, fw, v, s->a, NULL);
+  if (v->ty->kind == TY_ARRAY && s->a->kind == E_FCALL)
+    tile_result(D, v, r);
   if (fty(v->ty))
     acc(D, &c, r, adjx(D, v));
   prepend(rv, &c);
@@ -4772,7 +4812,9 @@ static void tstmt(Ad *D, IrStmt *st, Seq *s) {
     if (dv)
       assign(D, s, dv, tconst(D, d, v->ty));
     assign(D, s, v, r);
-    if (v->ty->kind == TY_ARRAY)
+    if (v->ty->kind == TY_ARRAY && v->ty->tile && st->a->kind == E_FCALL)
+      tile_result(D, v, r); /* Note [returned tiles] */
+    else if (v->ty->kind == TY_ARRAY)
       (void)array_local(D, s, v, st->a, map_get(&D->adjarr, v));
     return;
   }
@@ -4895,6 +4937,7 @@ static void tstmt(Ad *D, IrStmt *st, Seq *s) {
     if (D->dret)
       assign(D, s, D->dret, tconst(D, d, D->ret->ty));
     assign(D, s, D->ret, r);
+    tile_returned(D, st->a, D->ret); /* Note [returned tiles] */
     return;
   }
   case S_PRINTF: case S_ASSERT:

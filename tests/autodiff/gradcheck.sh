@@ -84,6 +84,13 @@ grep -q '^(random v)  *tangent .* ok$' "$out" || fail "tile_vec: no tangent row"
   out3='zeros(float32,4)' >"$out" 2>&1 || fail "tile_shape: exit $?"
 grep -q '^a  *adjoint  *8 .* ok$' "$out" || fail "tile_shape: no passing row for a"
 grep -q '^(random v)  *tangent .* ok$' "$out" || fail "tile_shape: no tangent row"
+# @wp.funcs taking and returning tiles (Note [returned tiles])
+"$kern" gradcheck "$dir/tile_func_tiles.py" tile_func_tiles --tiled --dim 2 \
+  a='rand(float32,8,seed=91)' b='rand(float32,8,seed=92)' out='zeros(float32,8)' \
+  tot='zeros(float32,2)' >"$out" 2>&1 || fail "tile_func_tiles: exit $?"
+grep -q '^a  *adjoint  *8 .* ok$' "$out" || fail "tile_func_tiles: no passing row for a"
+grep -q '^b  *adjoint  *8 .* ok$' "$out" || fail "tile_func_tiles: no passing row for b"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "tile_func_tiles: no tangent row"
 "$kern" gradcheck "$dir/gradcheck/vec_sub64.py" vsub --dim 4 \
   a='rand(vec3d,4,seed=1)' b='rand(vec3d,4,seed=2)' out='zeros(vec3d,4)' \
   >"$out" 2>&1 || fail "vsub: exit $?"
