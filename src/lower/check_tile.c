@@ -4278,7 +4278,9 @@ static bool tile_has_adjoint(const char *w) {
       "tile_ones", "tile_empty", "tile_map", "tile_sum",
       "tile_extract", "tile_matmul", "tile_transpose", "tile_broadcast",
       "tile_arange", "tile_argmax", "tile_argmin", "tile_astype",
-      "tile_reshape", "tile_squeeze", "tile_view", NULL};
+      "tile_reshape", "tile_squeeze", "tile_view", "tile_load_indexed",
+      "tile_store_indexed", "tile_atomic_add_indexed", "tile_dot",
+      "tile_axpy", "tile_randf", "tile_randi", NULL};
   for (int i = 0; ok[i]; i++)
     if (!strcmp(w, ok[i]))
       return true;

@@ -91,6 +91,13 @@ grep -q '^(random v)  *tangent .* ok$' "$out" || fail "tile_shape: no tangent ro
 grep -q '^a  *adjoint  *8 .* ok$' "$out" || fail "tile_func_tiles: no passing row for a"
 grep -q '^b  *adjoint  *8 .* ok$' "$out" || fail "tile_func_tiles: no passing row for b"
 grep -q '^(random v)  *tangent .* ok$' "$out" || fail "tile_func_tiles: no tangent row"
+# the indexed loads, stores and atomics, tile_dot, tile_axpy, tile_randf
+"$kern" gradcheck "$dir/tile_indexed.py" tile_indexed --tiled --dim 2 \
+  a='rand(float32,6,5,seed=101)' idx='arange(int32,4)' out='zeros(float32,8,5)' \
+  sc='zeros(float32,6,5)' acc='zeros(float32,6,3)' d='zeros(float32,2)' \
+  >"$out" 2>&1 || fail "tile_indexed: exit $?"
+grep -q '^a  *adjoint  *30 .* ok$' "$out" || fail "tile_indexed: no passing row for a"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "tile_indexed: no tangent row"
 "$kern" gradcheck "$dir/gradcheck/vec_sub64.py" vsub --dim 4 \
   a='rand(vec3d,4,seed=1)' b='rand(vec3d,4,seed=2)' out='zeros(vec3d,4)' \
   >"$out" 2>&1 || fail "vsub: exit $?"
