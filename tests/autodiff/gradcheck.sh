@@ -98,6 +98,12 @@ grep -q '^(random v)  *tangent .* ok$' "$out" || fail "tile_func_tiles: no tange
   >"$out" 2>&1 || fail "tile_indexed: exit $?"
 grep -q '^a  *adjoint  *30 .* ok$' "$out" || fail "tile_indexed: no passing row for a"
 grep -q '^(random v)  *tangent .* ok$' "$out" || fail "tile_indexed: no tangent row"
+# wp.tile_assign and a slice assigned, overwriting parts of a tile
+"$kern" gradcheck "$dir/tile_assign.py" tile_assign --tiled --dim 2 \
+  a='rand(float32,8,seed=111)' out='zeros(float32,16)' \
+  >"$out" 2>&1 || fail "tile_assign: exit $?"
+grep -q '^a  *adjoint  *8 .* ok$' "$out" || fail "tile_assign: no passing row for a"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "tile_assign: no tangent row"
 "$kern" gradcheck "$dir/gradcheck/vec_sub64.py" vsub --dim 4 \
   a='rand(vec3d,4,seed=1)' b='rand(vec3d,4,seed=2)' out='zeros(vec3d,4)' \
   >"$out" 2>&1 || fail "vsub: exit $?"
