@@ -29,6 +29,8 @@ endforeach()
 # on a busy 2-core machine), so tests/CMakeLists.txt labels it `slow`.
 set_tests_properties(python_pytest_cpu PROPERTIES LABELS "python")
 set_tests_properties(python_pytest_opencl python_pytest_cuda PROPERTIES LABELS "python;gpu")
+# PoCL's builds make python_pytest_opencl one of CI's longest: start it first
+set_tests_properties(python_pytest_opencl PROPERTIES COST 300)
 
 # device="vulkan:0" through kern and kern.warp (issue #27): a small suite
 # of its own (tests/python/vulkan), not the per-device one above, whose

@@ -2,7 +2,7 @@
 # sequences, a negative index as Python's): math.py's body.
 # kern-test: bi_quat_euler --adjoint --dim 8 a='arange(float32,8)' v='rand(vec3,8)' out='zeros(float32,8,3)' adj_a='zeros(float32,8)' adj_v='zeros(vec3,8)' adj_out='ones(float32,8,3)'
 # why: Warp differentiates math.py's quat_from_euler: sin and cos of the half angles, two quaternion products
-# kern-skip: vulkan (not a hang: lavapipe's LLVM build of the adjoint runs past 3 minutes, its forward 1 s; the cause is float32 sin/cos's large-argument reduction k64_red_big inlined at 74 calls (2.8 s of a CPU without it, 1.3 s with GLSL's sin), 2026-11-29, docs/vulkan.md "Left")
+# kern-skip: vulkan-llvmpipe (not a hang: lavapipe's LLVM build of the adjoint runs past 3 minutes, its forward 1 s; the cause is float32 sin/cos's large-argument reduction k64_red_big inlined at 74 calls (2.8 s of a CPU without it, 1.3 s with GLSL's sin), 2026-11-29, docs/vulkan.md "Left")
 # kern-check: adj_a rtol=5e-5 atol=2e-5
 # kern-check: adj_v rtol=5e-5 atol=2e-5
 import warp as wp

@@ -4,7 +4,7 @@
 # kern-test: linalg_svd3_f64 --adjoint --dim 8 m='rand(mat33d,8,seed=3)' u='zeros(mat33d,8)' s='zeros(vec3d,8)' v='zeros(mat33d,8)' adj_m='zeros(mat33d,8)' adj_u='rand(mat33d,8,seed=4)' adj_s='rand(vec3d,8,seed=5)' adj_v='rand(mat33d,8,seed=6)'
 # why: the same in float64 (8 Jacobi sweeps, eps 1e-12)
 # kern-check: adj_m rtol=1e-9 atol=1e-9
-# kern-skip: vulkan (its adjoint, twelve float64 svd3 per thread, ran past 5 minutes of a CPU on lavapipe (2026-11-29) and was stopped: too long for CI; the time is LLVM's build of the shader (perf), not the run; the float32 file, the same code in float, passes there)
+# kern-skip: vulkan-llvmpipe (its adjoint, twelve float64 svd3 per thread, ran past 5 minutes of a CPU on lavapipe (2026-11-29) and was stopped: too long for CI; the time is LLVM's build of the shader (perf), not the run; the float32 file, the same code in float, passes there)
 import warp as wp
 
 

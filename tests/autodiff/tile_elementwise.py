@@ -5,7 +5,7 @@
 # replay holds the tiles' values, so products and quotients of tiles
 # differentiate exactly, as Warp's tile adjoints do.
 # kern-test: tile_elementwise --adjoint --tiled --dim 3 a='rand(float32,12,seed=31)' b='rand(float32,12,seed=32)' out='zeros(float32,12)' out2='zeros(float32,12)' adj_a='zeros(float32,12)' adj_b='zeros(float32,12)' adj_out='rand(float32,12,seed=33)' adj_out2='arange(float32,12)'
-# kern-skip: vulkan (passes on lavapipe, 2026-11-29, but too slowly for CI: LLVM's build of the adjoint's unrolled tile loops took 221 s for tile_elementwise.py and about 15 minutes for four of these files)
+# kern-skip: vulkan-llvmpipe (passes on lavapipe, 2026-11-29, but too slowly for CI: LLVM's build of the adjoint's unrolled tile loops took 221 s for tile_elementwise.py and about 15 minutes for four of these files)
 # kern-check: adj_a
 # kern-check: adj_b
 import warp as wp

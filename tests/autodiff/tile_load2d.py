@@ -3,7 +3,7 @@
 # replay), loaded and stored at offsets of 2-d arrays, partly past the
 # array's edge, through tile_map of a @wp.func and products of tiles.
 # kern-test: tile_load2d --adjoint --tiled --dim 2,2 a='rand(float32,7,37,seed=41)' b='rand(float32,7,37,seed=42)' out='zeros(float32,7,37)' adj_a='zeros(float32,7,37)' adj_b='zeros(float32,7,37)' adj_out='rand(float32,7,37,seed=43)'
-# kern-skip: vulkan (passes on lavapipe, 2026-11-29, but too slowly for CI: LLVM's build of the adjoint's unrolled tile loops took 221 s for tile_elementwise.py and about 15 minutes for four of these files)
+# kern-skip: vulkan-llvmpipe (passes on lavapipe, 2026-11-29, but too slowly for CI: LLVM's build of the adjoint's unrolled tile loops took 221 s for tile_elementwise.py and about 15 minutes for four of these files)
 # kern-check: adj_a
 # kern-check: adj_b
 import warp as wp

@@ -4,7 +4,7 @@
 # tile_sum of a product, which the replay computes for real so the
 # product's gradient is exact.
 # kern-test: tile_matmul --adjoint --tiled --dim 2 a='rand(float32,8,5,seed=51)' b='rand(float32,5,6,seed=52)' c='rand(float32,5,8,seed=53)' out='zeros(float32,8,6)' total='zeros(float32,2)' adj_a='zeros(float32,8,5)' adj_b='zeros(float32,5,6)' adj_c='zeros(float32,5,8)' adj_out='rand(float32,8,6,seed=54)' adj_total='ones(float32,2)'
-# kern-skip: vulkan (passes on lavapipe, 2026-11-29, but too slowly for CI: LLVM's build of the adjoint's unrolled tile loops took 221 s for tile_elementwise.py and about 15 minutes for four of these files)
+# kern-skip: vulkan-llvmpipe (passes on lavapipe, 2026-11-29, but too slowly for CI: LLVM's build of the adjoint's unrolled tile loops took 221 s for tile_elementwise.py and about 15 minutes for four of these files)
 # kern-check: adj_a
 # kern-check: adj_b
 # kern-check: adj_c

@@ -7,7 +7,7 @@
 # (tile_reduce, tile_min and tile_max are refused: Warp 1.19 has no
 # adjoint for them, its gradient through them is zero.)
 # kern-test: tile_reduce --adjoint --tiled --dim 2 a='rand(float64,6,20,seed=61)' b='rand(float64,20,3,seed=62)' out='zeros(float64,6,3)' acc='zeros(float64,3,3)' red='zeros(float64,6)' adj_a='zeros(float64,6,20)' adj_b='zeros(float64,20,3)' adj_out='rand(float64,6,3,seed=63)' adj_acc='rand(float64,3,3,seed=64)' adj_red='arange(float64,6)'
-# kern-skip: vulkan (passes on lavapipe, 2026-11-29, but too slowly for CI: LLVM's build of the adjoint's unrolled tile loops took 221 s for tile_elementwise.py and about 15 minutes for four of these files)
+# kern-skip: vulkan-llvmpipe (passes on lavapipe, 2026-11-29, but too slowly for CI: LLVM's build of the adjoint's unrolled tile loops took 221 s for tile_elementwise.py and about 15 minutes for four of these files)
 # kern-check: adj_a
 # kern-check: adj_b
 import warp as wp

@@ -5,7 +5,7 @@
 # 8x8x256 tile (64 KiB): 192 KiB of tiles in one kernel, within kern's
 # 256 KiB (Note [fixed-size array limit] in src/lower/check_fixed.c).
 # Goldens from real Warp 1.19 on the CPU.
-# kern-skip: vulkan (wrong results on lavapipe, measured 2026-11-29: fa, ra, ob and sc all differ, because llvmpipe ends a loop after about 65535 iterations, an inner loop's counted across the outer loop's iterations -- a plain loop of 70000 additions sums 65535 and 300 x 300 nested ones 65101 -- and a 64x64 tile's nested loops run past that; its build and run also took 8 minutes of a CPU)
+# kern-skip: vulkan-llvmpipe (wrong results on lavapipe, measured 2026-11-29: fa, ra, ob and sc all differ, because llvmpipe ends a loop after about 65535 iterations, an inner loop's counted across the outer loop's iterations -- a plain loop of 70000 additions sums 65535 and 300 x 300 nested ones 65101 -- and a 64x64 tile's nested loops run past that; its build and run also took 8 minutes of a CPU)
 # kern-test: tile_large --dim 1 --tiled --block-dim 1 a='rand(vec2d,64,64,seed=51)' b='rand(float32,5,8,16,32,seed=52)' c='rand(float32,8,8,256,seed=53)' fa='zeros(vec2d,64,64)' ra='zeros(vec2d,64,64)' ob='zeros(float32,4,8,16,32)' sc='zeros(float32,8,8)'
 # kern-check: fa
 # why: the round trip adds 12 radix-2 stages of twiddles whose sin/cos round

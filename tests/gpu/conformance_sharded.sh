@@ -20,7 +20,7 @@ split -n r/"$N" "$T/all" "$T/part."
 LOGD=${CONF_LOGS:-$T}; mkdir -p "$LOGD"
 for p in "$T"/part.*; do
   # shellcheck disable=SC2046
-  sh "$RUN" "$K" "$NPYCMP" "$D" "$BACKEND" $(cat "$p") > "$LOGD/${p##*/}.log" 2>&1 &
+  CONF_TRACE=${CONF_LOGS:+1} sh "$RUN" "$K" "$NPYCMP" "$D" "$BACKEND" $(cat "$p") > "$LOGD/${p##*/}.log" 2>&1 &
 done
 wait
 grep -h '^conformance' "$LOGD"/part.*.log

@@ -149,10 +149,15 @@ fi
 # ---- autodiff (issue #26): the adjoint suite (tests/autodiff, Warp's
 # gradients as goldens) on CUDA and on NVIDIA's OpenCL
 if want autodiff; then
+# AD_BACKENDS narrows it (cuda, opencl: NVIDIA's); the shards' logs stay
+# in $L/autodiff-*-shards, so a step cut short shows each shard's last file
 for be in cuda ${NVOCL:-}; do
-  CONF_DIR=tests/autodiff timeout 200 sh tests/gpu/conformance_sharded.sh $K $NPYCMP "$be" 4 \
-    >"$L/autodiff-${be%%:*}.log" 2>&1
+  case " ${AD_BACKENDS:-cuda opencl} " in *" ${be%%:*} "*) ;; *) continue ;; esac
+  CONF_LOGS=$L/autodiff-${be%%:*}-shards CONF_DIR=tests/autodiff timeout ${AD_TIMEOUT:-200} \
+    sh tests/gpu/conformance_sharded.sh $K $NPYCMP "$be" "$J" >"$L/autodiff-${be%%:*}.log" 2>&1
   say "autodiff: $(grep '^total' "$L/autodiff-${be%%:*}.log" || echo "$be did not finish") ($(el))"
+  grep '^total' -q "$L/autodiff-${be%%:*}.log" ||
+    for f in "$L/autodiff-${be%%:*}-shards"/*.log; do echo "  ${f##*/}: $(grep "^start" "$f" | tail -n1)"; done | tee -a "$SUM"
   grep '^FAIL' "$L/autodiff-${be%%:*}.log" | head -n 10 | tee -a "$SUM"
 done
 fi
