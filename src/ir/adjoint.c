@@ -528,8 +528,11 @@ static IrVar *view_local(Ad *D, Seq *fw, IrVar *v, IrExpr *e, IrVar *g) {
  * it is refused (tile_read).  A builtin whose adjoint is not built here
  * is refused where its lowering starts (IrStmt.noadj, lower/check_tile.c
  * lists the others): Warp 1.19's tile_reduce, tile_min, tile_max, scans,
- * sort and solvers have no adjoint (their gradient there is zero), and
- * the rest are not checked against Warp's yet.  The tangent needs none
+ * sort and solvers have no adjoint (their gradient there is zero), its
+ * tile_full gives a value that is not a literal no gradient, and the
+ * rest are not checked against Warp's yet.  An integer tile (the index
+ * tile_argmax returns) is replayed as a float one, for the reads that
+ * follow.  The tangent needs none
  * of this: the tangent kernel performs every store, so it is the fixed
  * arrays' (Note [adjoint fixed arrays]). */
 
@@ -1455,12 +1458,13 @@ static IrExpr *fixed_update(Ad *D, IrStmt *s, bool *sub) {
   IrExpr *v = ir_expr(D->C, E_MAKE, c->ty);
   *v = *c;
   v->args = arena_alloc(D->C, sizeof(IrExpr *) * (size_t)c->nargs);
+  bool minus = false; /* *sub is set only for an update (t[i] = x - y is none) */
   for (int k = 0; k < c->nargs; k++) {
     IrExpr *b = kresolve(D, c->args[k]), *x;
     if (b->kind != E_BINARY || (b->op != OP_ADD && b->op != OP_SUB) ||
-        (k && (b->op == OP_SUB) != *sub))
+        (k && (b->op == OP_SUB) != minus))
       return NULL;
-    *sub = b->op == OP_SUB;
+    minus = b->op == OP_SUB;
     x = kresolve(D, b->a);
     IrExpr *want = comp(D, x->kind == E_COMP ? x->a : x, k);
     if (x->kind != E_COMP || !same_elem(D, s, x->a) ||
@@ -1468,6 +1472,7 @@ static IrExpr *fixed_update(Ad *D, IrStmt *s, bool *sub) {
       return NULL;
     v->args[k] = b->b;
   }
+  *sub = minus;
   return v;
 }
 
@@ -1815,13 +1820,51 @@ static IrExpr *custom_replay(Ad *D, Seq *fw, IrFunc *F, IrVar **bound) {
   return ref(D, D->env[slot]);
 }
 
+/* Note [returned tiles]: a @wp.func returns a tile as BI_FIXED_COPY of
+ * it into storage its caller passes (check_fixed_return), an identity,
+ * so the copy shares the returned tile's adjoint (tangent) array, and so
+ * does the caller's local assigned the call (tile_result).  Sharing is
+ * exact because nothing writes the copy: the lowering copies a call's
+ * result into the local that names it (Note [tile names own
+ * temporaries] in lower/check_tile.c).  A tile returned on more than
+ * one path (joined like a variable) has no one array to share and is
+ * refused, in forward mode by tile_share, in reverse mode where it is
+ * read (adj_array), as a float fixed-size array returned is. */
+static void tile_share(Ad *D, IrVar *v, IrVar *a) {
+  IrVar *had = map_get(&D->adjarr, v);
+  if (had && had != a)
+    refuse(D, "a tile a @wp.func returns on more than one path");
+  map_put(D, &D->adjarr, v, a);
+}
+
+/* v = e, of a @wp.func's result e = BI_FIXED_COPY(storage, tile)
+ * (Note [returned tiles]). */
+static void tile_returned(Ad *D, IrExpr *e, IrVar *v) {
+  if (e->kind != E_CALL || e->bi != BI_FIXED_COPY || !e->ty->tile ||
+      e->args[1]->kind != E_VAR)
+    return;
+  IrVar *src = D->env[kid(D, e->args[1]->var)];
+  IrVar *a = src ? map_get(&D->adjarr, src) : NULL;
+  if (a)
+    tile_share(D, v, a);
+}
+
+/* v = r, of the tile r a @wp.func returned (Note [returned tiles]). */
+static void tile_result(Ad *D, IrVar *v, IrExpr *r) {
+  IrVar *a = r->kind == E_VAR ? map_get(&D->adjarr, r->var) : NULL;
+  if (v->ty->tile && a)
+    tile_share(D, v, a);
+}
+
 /* A function's result e in a local (the value of its result's slot). */
 static IrVar *ret_value(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   IrExpr *x = dval(D, fw, rv, e);
-  if (x->kind == E_VAR)
-    return x->var;
-  IrVar *v = newvar(D, "ret", x->ty);
-  assign(D, fw, v, x);
+  IrVar *v = x->kind == E_VAR ? x->var : NULL;
+  if (!v) {
+    v = newvar(D, "ret", x->ty);
+    assign(D, fw, v, x);
+  }
+  tile_returned(D, e, v);
   return v;
 }
 
@@ -2067,6 +2110,8 @@ static void stmt_assign(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
   D->env[id] = v;
   if (v->ty->kind == TY_ARRAY)
     (void)array_local(D, fw, v, s->a, NULL);
+  if (v->ty->kind == TY_ARRAY && s->a->kind == E_FCALL)
+    tile_result(D, v, r);
   if (fty(v->ty))
     acc(D, &c, r, adjx(D, v));
   prepend(rv, &c);
@@ -2719,6 +2764,11 @@ static void stmt_atomic(Ad *D, IrExpr *e, Seq *fw, Seq *rv) {
   prepend(rv, &c);
 }
 
+/* -e, of a scalar or (a tile of vectors' t[k] -= v) an aggregate. */
+static IrExpr *negated(Ad *D, IrExpr *e) {
+  return is_agg(e->ty) ? call1(D, BI_NEG, e) : ir_unary(D->C, OP_NEG, e);
+}
+
 /* The replay's store of the tile element karr[idx] = v (s's value when
  * v is NULL): a tile is replayed for real (Note [tile adjoints]). */
 static void tile_replay_store(Ad *D, Seq *fw, IrVar *karr, IrExpr **idx,
@@ -2762,8 +2812,10 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
       return;
     }
     IrExpr **idx = indices(D, fw, s->args, s->nargs);
-    if (!fty(s->c->ty)) {
-      (void)clone(D, fw, s->c); /* refuses what has no rule */
+    if (!fty(s->c->ty)) { /* refuses what has no rule */
+      IrExpr *v = clone(D, fw, s->c);
+      if (karr->ty->tile) /* an integer tile (wp.tile_argmax's) */
+        tile_replay_store(D, fw, karr, idx, s, v);
       return;
     }
     bool sub = false;
@@ -2778,7 +2830,7 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
     seq_init(&body);
     IrVar *g = newvar(D, "g", s->c->ty);
     IrExpr *ga = load(D, adjarr, idx, s->nargs, s->c->ty, s->pos);
-    assign(D, &body, g, sub ? ir_unary(D->C, OP_NEG, ga) : ga);
+    assign(D, &body, g, sub ? negated(D, ga) : ga);
     if (!adjarr->ty->priv) { /* Note [adjoint fixed arrays]: not cleared */
       IrStmt *z = ir_stmt(D->C, S_STORE, s->pos);
       z->var = adjarr;
@@ -4760,7 +4812,9 @@ static void tstmt(Ad *D, IrStmt *st, Seq *s) {
     if (dv)
       assign(D, s, dv, tconst(D, d, v->ty));
     assign(D, s, v, r);
-    if (v->ty->kind == TY_ARRAY)
+    if (v->ty->kind == TY_ARRAY && v->ty->tile && st->a->kind == E_FCALL)
+      tile_result(D, v, r); /* Note [returned tiles] */
+    else if (v->ty->kind == TY_ARRAY)
       (void)array_local(D, s, v, st->a, map_get(&D->adjarr, v));
     return;
   }
@@ -4883,6 +4937,7 @@ static void tstmt(Ad *D, IrStmt *st, Seq *s) {
     if (D->dret)
       assign(D, s, D->dret, tconst(D, d, D->ret->ty));
     assign(D, s, D->ret, r);
+    tile_returned(D, st->a, D->ret); /* Note [returned tiles] */
     return;
   }
   case S_PRINTF: case S_ASSERT:

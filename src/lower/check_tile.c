@@ -4277,11 +4277,25 @@ static bool tile_has_adjoint(const char *w) {
       "tile_load", "tile_store", "tile_atomic_add", "tile_zeros",
       "tile_ones", "tile_empty", "tile_map", "tile_sum",
       "tile_extract", "tile_matmul", "tile_transpose", "tile_broadcast",
-      NULL};
+      "tile_arange", "tile_argmax", "tile_argmin", "tile_astype",
+      "tile_reshape", "tile_squeeze", "tile_view", "tile_load_indexed",
+      "tile_store_indexed", "tile_atomic_add_indexed", "tile_dot",
+      "tile_axpy", "tile_randf", "tile_randi", "tile_assign", NULL};
   for (int i = 0; ok[i]; i++)
     if (!strcmp(w, ok[i]))
       return true;
   return false;
+}
+
+/* Whether r = wp.tile_full(...) (call) is a constant to the adjoint: its
+ * value a literal, or its elements integers.  Warp 1.19's tile_full
+ * gives its value no gradient (Note [tile adjoints] in ir/adjoint.c). */
+static bool tile_full_constant(Ctx *X, Node *call, IrExpr *r) {
+  const Type *et = r->ty->elem;
+  if (et->kind != TY_STRUCT && !sc_is_float(et->sc))
+    return true;
+  Node *vn = arg_of(X, call, 1, "value", kw_make, "wp.tile_full");
+  return check_is_literal(vn);
 }
 
 /* wp.W(...) when W is a tile builtin this stage has, else NULL; the
@@ -4289,9 +4303,13 @@ static bool tile_has_adjoint(const char *w) {
 IrExpr *check_tile_call(Ctx *X, Node *call, const char *w) {
   IrStmt **from = X->tail;
   IrExpr *r = tile_builtin(X, call, w);
-  if (!r || tile_has_adjoint(w))
+  bool full = !strcmp(w, "tile_full");
+  if (!r || tile_has_adjoint(w) || (full && tile_full_constant(X, call, r)))
     return r;
-  const char *name = arena_printf(X->C, "wp.%s", w);
+  const char *name =
+      full ? "wp.tile_full of a value that is not a literal (Warp 1.19 "
+             "gives the value no gradient)"
+           : arena_printf(X->C, "wp.%s", w);
   for (IrStmt *s = *from; s; s = s->next)
     s->noadj = name;
   return r;

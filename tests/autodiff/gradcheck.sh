@@ -66,6 +66,50 @@ done
 grep -q '^a  *adjoint  *120 .* ok$' "$out" || fail "tile_reduce: no passing row for a"
 grep -q '^(random v)  *tangent .* ok$' "$out" || fail "tile_reduce: no tangent row"
 
+# tiles of vectors and matrices (tile_vec.py, float32: gradcheck's loose
+# defaults), and a local array of vectors stored a difference, then
+# updated with -= (fixed_update's vector form)
+"$kern" gradcheck "$dir/tile_vec.py" tile_vec --tiled --dim 2 \
+  a='rand(vec3,8,seed=71)' b='rand(vec3,8,seed=72)' m='rand(mat33,8,seed=73)' \
+  out='zeros(vec3,8)' s='zeros(float32,8)' tot='zeros(vec3,2)' \
+  >"$out" 2>&1 || fail "tile_vec: exit $?"
+for p in a b m; do
+  grep -q "^$p  *adjoint .* ok$" "$out" || fail "tile_vec: no passing row for $p"
+done
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "tile_vec: no tangent row"
+# constants, casts, reshapes, views and the indices of tile_argmax /
+# tile_argmin (piecewise constant: no gradient through them)
+"$kern" gradcheck "$dir/tile_shape.py" tile_shape --tiled --dim 2 \
+  a='rand(float32,8,seed=81)' out='zeros(float32,8)' out2='zeros(float32,8)' \
+  out3='zeros(float32,4)' >"$out" 2>&1 || fail "tile_shape: exit $?"
+grep -q '^a  *adjoint  *8 .* ok$' "$out" || fail "tile_shape: no passing row for a"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "tile_shape: no tangent row"
+# @wp.funcs taking and returning tiles (Note [returned tiles])
+"$kern" gradcheck "$dir/tile_func_tiles.py" tile_func_tiles --tiled --dim 2 \
+  a='rand(float32,8,seed=91)' b='rand(float32,8,seed=92)' out='zeros(float32,8)' \
+  tot='zeros(float32,2)' >"$out" 2>&1 || fail "tile_func_tiles: exit $?"
+grep -q '^a  *adjoint  *8 .* ok$' "$out" || fail "tile_func_tiles: no passing row for a"
+grep -q '^b  *adjoint  *8 .* ok$' "$out" || fail "tile_func_tiles: no passing row for b"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "tile_func_tiles: no tangent row"
+# the indexed loads, stores and atomics, tile_dot, tile_axpy, tile_randf
+"$kern" gradcheck "$dir/tile_indexed.py" tile_indexed --tiled --dim 2 \
+  a='rand(float32,6,5,seed=101)' idx='arange(int32,4)' out='zeros(float32,8,5)' \
+  sc='zeros(float32,6,5)' acc='zeros(float32,6,3)' d='zeros(float32,2)' \
+  >"$out" 2>&1 || fail "tile_indexed: exit $?"
+grep -q '^a  *adjoint  *30 .* ok$' "$out" || fail "tile_indexed: no passing row for a"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "tile_indexed: no tangent row"
+# wp.tile_assign and a slice assigned, overwriting parts of a tile
+"$kern" gradcheck "$dir/tile_assign.py" tile_assign --tiled --dim 2 \
+  a='rand(float32,8,seed=111)' out='zeros(float32,16)' \
+  >"$out" 2>&1 || fail "tile_assign: exit $?"
+grep -q '^a  *adjoint  *8 .* ok$' "$out" || fail "tile_assign: no passing row for a"
+grep -q '^(random v)  *tangent .* ok$' "$out" || fail "tile_assign: no tangent row"
+"$kern" gradcheck "$dir/gradcheck/vec_sub64.py" vsub --dim 4 \
+  a='rand(vec3d,4,seed=1)' b='rand(vec3d,4,seed=2)' out='zeros(vec3d,4)' \
+  >"$out" 2>&1 || fail "vsub: exit $?"
+grep -q '^a  *adjoint .* ok$' "$out" || fail "vsub: no passing row for a"
+grep -q '^b  *adjoint .* ok$' "$out" || fail "vsub: no passing row for b"
+
 # not differentiable: the construct at its position
 "$kern" gradcheck "$dir/gradcheck/ok64.py" atomk >"$out" 2>&1
 [ $? -eq 1 ] || fail "atomk: exit not 1"

@@ -622,6 +622,14 @@ static const struct {
      "    wp.tile_store(out, wp.tile_max(t), offset=i)\n",
      "autodiff of wp.tile_max is not supported yet", 8},
     {"    t = wp.tile_load(a, shape=4, offset=i * 4)\n"
+     "    wp.tile_store(out, wp.tile_reduce(wp.add, t), offset=i)\n",
+     "autodiff of wp.tile_reduce is not supported yet", 8},
+    /* Warp 1.19's tile_full gives its value no gradient: a literal only */
+    {"    t = wp.tile_load(a, shape=4, offset=i * 4)\n"
+     "    f = wp.tile_full(shape=4, value=x, dtype=float)\n"
+     "    wp.tile_store(out, t * f, offset=i * 4)\n",
+     "autodiff of wp.tile_full of a value that is not a literal", 8},
+    {"    t = wp.tile_load(a, shape=4, offset=i * 4)\n"
      "    u = wp.tile_map(wp.sin, t)\n    t += u\n"
      "    wp.tile_store(out, u * t, offset=i * 4)\n",
      "autodiff of a tile written in place after another operation read it", 9},
