@@ -4,7 +4,7 @@
 # gradient), and a part assigned by a slice (t[2:4] = u); as Warp 1.19's
 # tile adjoints differentiate them.
 # kern-test: tile_assign --adjoint --tiled --dim 2 a='rand(float32,8,seed=111)' out='zeros(float32,16)' adj_a='zeros(float32,8)' adj_out='rand(float32,16,seed=112)'
-# kern-skip: vulkan (tile adjoints build too slowly on lavapipe for CI, as tile_elementwise.py says)
+# kern-skip: vulkan-llvmpipe (tile adjoints build too slowly on lavapipe for CI, as tile_elementwise.py says)
 # kern-check: adj_a
 import warp as wp
 

@@ -7,7 +7,7 @@
 # One thread a block (--block-dim 1): a store every thread of a block
 # makes has a racy adjoint on a GPU, as tile_func.py says.
 # kern-test: tile_func_tiles --adjoint --tiled --dim 2 --block-dim 1 a='rand(float32,8,seed=91)' b='rand(float32,8,seed=92)' out='zeros(float32,8)' tot='zeros(float32,2)' adj_a='zeros(float32,8)' adj_b='zeros(float32,8)' adj_out='rand(float32,8,seed=93)' adj_tot='rand(float32,2,seed=94)'
-# kern-skip: vulkan (tile adjoints build too slowly on lavapipe for CI, as tile_elementwise.py says)
+# kern-skip: vulkan-llvmpipe (tile adjoints build too slowly on lavapipe for CI, as tile_elementwise.py says)
 # kern-check: adj_a
 # kern-check: adj_b
 import warp as wp

@@ -6,7 +6,7 @@
 # tile_randf (a constant); as Warp 1.19's tile adjoints differentiate
 # them.
 # kern-test: tile_indexed --adjoint --tiled --dim 2 --block-dim 1 a='rand(float32,6,5,seed=101)' idx='arange(int32,4)' out='zeros(float32,8,5)' sc='zeros(float32,6,5)' acc='zeros(float32,6,3)' d='zeros(float32,2)' adj_a='zeros(float32,6,5)' adj_idx='zeros(int32,4)' adj_out='rand(float32,8,5,seed=102)' adj_sc='rand(float32,6,5,seed=103)' adj_acc='rand(float32,6,3,seed=104)' adj_d='rand(float32,2,seed=105)'
-# kern-skip: vulkan (tile adjoints build too slowly on lavapipe for CI, as tile_elementwise.py says)
+# kern-skip: vulkan-llvmpipe (tile adjoints build too slowly on lavapipe for CI, as tile_elementwise.py says)
 # kern-check: adj_a
 import warp as wp
 

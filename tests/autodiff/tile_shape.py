@@ -9,7 +9,7 @@
 # One thread a block (--block-dim 1): a store every thread of a block
 # makes has a racy adjoint on a GPU, as tile_func.py says.
 # kern-test: tile_shape --adjoint --tiled --dim 2 --block-dim 1 a='rand(float32,8,seed=81)' out='zeros(float32,8)' out2='zeros(float32,8)' out3='zeros(float32,4)' adj_a='zeros(float32,8)' adj_out='rand(float32,8,seed=82)' adj_out2='rand(float32,8,seed=83)' adj_out3='arange(float32,4)'
-# kern-skip: vulkan (tile adjoints build too slowly on lavapipe for CI, as tile_elementwise.py says)
+# kern-skip: vulkan-llvmpipe (tile adjoints build too slowly on lavapipe for CI, as tile_elementwise.py says)
 # kern-check: adj_a
 import warp as wp
 

@@ -7,7 +7,7 @@
 # One thread a block (--block-dim 1): a store every thread of a block
 # makes has a racy adjoint on a GPU, as tile_func.py says.
 # kern-test: tile_vec --adjoint --tiled --dim 2 --block-dim 1 a='rand(vec3,8,seed=71)' b='rand(vec3,8,seed=72)' m='rand(mat33,8,seed=73)' out='zeros(vec3,8)' s='zeros(float32,8)' tot='zeros(vec3,2)' adj_a='zeros(vec3,8)' adj_b='zeros(vec3,8)' adj_m='zeros(mat33,8)' adj_out='rand(vec3,8,seed=74)' adj_s='rand(float32,8,seed=75)' adj_tot='rand(vec3,2,seed=76)'
-# kern-skip: vulkan (tile adjoints build too slowly on lavapipe for CI, as tile_elementwise.py says)
+# kern-skip: vulkan-llvmpipe (tile adjoints build too slowly on lavapipe for CI, as tile_elementwise.py says)
 # kern-check: adj_a
 # kern-check: adj_b
 # kern-check: adj_m
