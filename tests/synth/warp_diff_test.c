@@ -193,8 +193,9 @@ int main(int argc, char **argv) {
   /* WD_BATCHES=K: the first K batches only (ctest's OpenCL shards: PoCL's
    * builds, about a CPU second a kernel, were 3,460 CPU seconds of a cold
    * CI run for all 2,000; the CPU backend still checks every kernel). */
-  if (getenv("WD_BATCHES") && atoi(getenv("WD_BATCHES")) > 0 && atoi(getenv("WD_BATCHES")) < nbatches)
-    nbatches = atoi(getenv("WD_BATCHES"));
+  const char *lim = getenv("WD_BATCHES");
+  if (lim && atoi(lim) > 0 && atoi(lim) < nbatches)
+    nbatches = atoi(lim);
   for (int bi = 0; bi < nbatches; bi++) {
     int b = (reverse ? nbatches - 1 - bi : bi) * WD_BATCH;
     if (b / WD_BATCH % nshards != shard) continue;
