@@ -825,7 +825,8 @@ def _torch_scalar(dt):
         import torch
         _TORCH_SCALARS = {torch.bool: 0, torch.int8: 1, torch.int16: 2,
                           torch.int32: 3, torch.int64: 4, torch.uint8: 5,
-                          torch.float32: 9, torch.float64: 10}
+                          torch.float32: 9, torch.float64: 10,
+                          torch.float16: 11, torch.bfloat16: 12}
         for name, s in (("uint16", 6), ("uint32", 7), ("uint64", 8)):
             if hasattr(torch, name):
                 _TORCH_SCALARS[getattr(torch, name)] = s

@@ -46,8 +46,8 @@ STATUS_NAMES = (
 
 KIND_SCALAR, KIND_VECTOR, KIND_MATRIX, KIND_STRUCT = 0, 1, 2, 3
 SCALAR_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
-                "uint32", "uint64", "float32", "float64")
-SCALAR_SIZES = (1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8)
+                "uint32", "uint64", "float32", "float64", "float16", "bfloat16")
+SCALAR_SIZES = (1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 2, 2)
 SCALAR_COUNT = len(SCALAR_NAMES)
 BACKEND_NAMES = ("cpu", "cuda", "opencl", "vulkan")
 BACKEND_CPU, BACKEND_CUDA, BACKEND_OPENCL, BACKEND_VULKAN = 0, 1, 2, 3

@@ -48,6 +48,7 @@ void kern__compile_result_free(kc_result *r) {
     kc_kernel *k = &r->kernels[i];
     kern__free(k->name);
     kern__free(k->symbol);
+    kern__free(k->gemm.symbol);
     for (int j = 0; j < k->nparams; j++) {
       kern__free(k->params[j].name);
       kern__free(k->params[j].struct_name);
@@ -164,6 +165,15 @@ static void describe_kernels(Compiler *C, IrModule *m, kc_result *out) {
     k->fault_param = m->debug;
     k->tid_dims = f->tid_dims;
     k->uses_block = f->uses_block || any_block;
+    if (f->gemm && !m->debug) { /* Note [tile GEMM] in emit/gemm.c */
+      const IrGemm *g = f->gemm;
+      k->gemm = (kc_gemm){arena_printf(C, "%s_wg", f->symbol), g->a, g->b,
+                          g->c, g->bias, g->kparam, g->kaxis, g->tm, g->tn,
+                          g->tk, (int)g->in, kern__gemm_threads(g),
+                          kern__gemm_smem(g)};
+      k->gemm.symbol = dup_or_oom(C, k->gemm.symbol);
+      out->sm90a |= g->in == KERN_SCALAR_FLOAT16 || g->in == KERN_SCALAR_BFLOAT16;
+    }
     k->params = kern__calloc((size_t)(f->nparams ? f->nparams : 1),
                              sizeof(kc_param));
     if (!k->params)

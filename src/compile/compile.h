@@ -118,6 +118,16 @@ typedef struct kc_param {
   const char *type_name;
 } kc_param;
 
+/* A tile GEMM's tensor-core kernel (Note [tile GEMM] in emit/gemm.c):
+ * threads == 0 when the kernel has none.  Parameters are indices. */
+typedef struct kc_gemm {
+  char *symbol;     /* SYMBOL_wg, in an sm_90a build only */
+  int a, b, c, bias, kparam, kaxis;
+  int tm, tn, tk;
+  int in;           /* A's and B's kern_scalar: float16 or bfloat16 */
+  int threads, smem;
+} kc_gemm;
+
 typedef struct kc_kernel {
   char *name;     /* the Python name */
   char *symbol;   /* the generated function's name */
@@ -136,6 +146,7 @@ typedef struct kc_kernel {
   /* Calls wp.block_dim() or uses tiles: its launches get a block size
    * even when none was asked for (Note [block_dim] in runtime/module.c). */
   int uses_block;
+  kc_gemm gemm;
 } kc_kernel;
 
 /* The fault record: [0] set to 1 by the first fault, [1] line, [2] column,
@@ -178,6 +189,9 @@ typedef struct kc_result {
    * (kc_options.block; Note [block exchange] in lower/check_tile.c); 0:
    * it is not, or it was compiled for no block size. */
   int block;
+  /* A kernel has a tile GEMM kernel (kc_kernel.gemm): on an sm_90 device
+   * the module is built for sm_90a, which that kernel needs. */
+  int sm90a;
 } kc_result;
 
 /* Parses, checks, lowers and emits every kernel of one source file.

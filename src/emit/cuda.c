@@ -280,6 +280,8 @@ static void cuda_kernel(Emit *E, IrFunc *f) {
   E->indent--;
   emit_line(E, "}");
   emit_line(E, "%s", "");
+  if (f->gemm && !E->m->debug && E->T == &target_cuda) /* Note [tile GEMM] in gemm.c */
+    kern__emit_gemm(E, f);
 }
 
 /* Note [compact CUDA]: the form of a kernel that kern synth records when a

@@ -240,4 +240,10 @@ void emit_memo_open(Emit *E, const char *name);
 void emit_memo_pre(Emit *E, const char *name, size_t off);
 void emit_memo_taint(Emit *E); /* the open items depend on this module */
 
+/* gemm.c: Note [tile GEMM]. */
+void kern__emit_gemm(Emit *E, IrFunc *f);
+int kern__gemm_threads(const IrGemm *g);
+int kern__gemm_stages(const IrGemm *g);
+int kern__gemm_smem(const IrGemm *g);
+
 #endif

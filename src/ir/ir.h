@@ -29,6 +29,7 @@ typedef struct IrExpr IrExpr;
 typedef struct IrStmt IrStmt;
 typedef struct IrFunc IrFunc;
 typedef struct IrAgg IrAgg;
+typedef struct IrGemm IrGemm;
 
 struct IrVar {
   const char *name;  /* C identifier, unique in its function */
@@ -169,6 +170,23 @@ struct IrAgg {
   IrAgg *next;
 };
 
+/* A kernel recognised as Warp's tile GEMM (Note [GEMM recognition] in
+ * lower/check_gemm.c): C = epilogue(A @ B) tile by tile, which the CUDA
+ * emitter gives a tensor-core kernel of its own (Note [tile GEMM] in
+ * emit/gemm.c).  Parameters are indices into the kernel's. */
+struct IrGemm {
+  int a, b, c;        /* A [M, K], B [K, N], C [M, N], each 2-D */
+  int bias;           /* a 1-D array of acc added along N, or -1 */
+  int kparam, kaxis;  /* the k loop runs kparam.shape[kaxis] / tk times */
+  int tm, tn, tk;     /* the tile shape */
+  kern_scalar in;     /* A's and B's element: float16, bfloat16, float32
+                         or float64 */
+  kern_scalar out;    /* C's: acc, or in's after tile_astype */
+  kern_scalar acc;    /* the accumulator's: float32, float64 for float64 */
+  const char *map;    /* the @wp.func of tile_map on each element (its C
+                         symbol), or NULL */
+};
+
 struct IrFunc {
   const char *name;     /* Python name */
   const char *symbol;   /* C name */
@@ -194,6 +212,7 @@ struct IrFunc {
   bool no_backward_module; /* ... and it came from the module option */
   bool uses_fp64, uses_atomics, uses_printf;
   bool uses_block;      /* wp.block_dim() or tiles (kc_kernel.uses_block) */
+  IrGemm *gemm;         /* kernels: Note [GEMM recognition], or NULL */
   bool uses_xchg;       /* kernels: its threads exchange values (Note [block
                            exchange] in lower/check_tile.c) */
   bool simple_loop;     /* body has no loops, calls with effects or atomics */

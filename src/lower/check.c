@@ -373,6 +373,7 @@ static void check_in_call_order(Compiler *C, IrModule *irm) {
       sp--;
       top->f->checking = false;
       check_func(C, irm, top->f);
+      check_gemm(C, top->f);
       free_kernel_tree(C, top->f);
     }
   }

@@ -133,6 +133,9 @@ PyVal check_py_eval(Ctx *X, Node *n);
 IrExpr *check_host_value(Ctx *X, Node *n);
 void check_consts(Compiler *C, IrModule *irm);
 void check_function(Compiler *C, IrModule *irm, Func *f);
+/* Note [GEMM recognition] in check_gemm.c: sets IrFunc.gemm of a checked
+ * kernel written as Warp's tile GEMM. */
+void check_gemm(Compiler *C, Func *f);
 
 /* check_indexed.c */
 const Type *check_indexed_type(Ctx *X, Node *n);

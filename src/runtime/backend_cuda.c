@@ -668,6 +668,9 @@ static kern_status cuda_launch(void *state, int dev, void *fn,
   if (total <= 0) return KERN_SUCCESS; /* a zero-size grid runs nothing */
   CUstream stream = s->devs[dev].stream;
   if ((st = tier_check(s, f, stream, dims))) return st;
+  if (f->gemm && kern__cu_gemm_launch(s, dev, f, k, args, dims, stream, &st))
+    return st ? st : CHECK(s, dev, KERN_ERROR_DEVICE, cu, cuStreamSynchronize(stream),
+                      "after kernel=%s", k->symbol);
   unsigned block = launch_block(f, dims);
   int64_t blocks = grid_blocks_of(f, total, block);
   for (int p = 0; p < f->nparams; p++) f->params[p] = args[p];

@@ -183,6 +183,15 @@ typedef struct cu_api {
   /* Optional: kern_device_info.uuid stays zero without it.  The CUuuid it
    * fills is 16 bytes. */
   CUresult (*cuDeviceGetUuid)(unsigned char *uuid, CUdevice d);
+  /* Optional: a tile GEMM's tensor-core kernel (Note [tile GEMM launch] in
+   * cuda_gemm.c) needs both, CUDA 12.0 and later. */
+  CUresult (*cuFuncSetAttribute)(CUfunction f, int attr, int v);
+  CUresult (*cuTensorMapEncodeTiled)(void *map, int dtype, unsigned rank,
+                                     void *addr, const uint64_t *dims,
+                                     const uint64_t *strides,
+                                     const uint32_t *box,
+                                     const uint32_t *estrides, int interleave,
+                                     int swizzle, int l2, int oob);
 } cu_api;
 
 typedef struct nv_api {
@@ -268,6 +277,8 @@ static const sym cu_syms[] = {
     S(cuGraphExecKernelNodeSetParams,
       "cuGraphExecKernelNodeSetParams_v2|cuGraphExecKernelNodeSetParams", 0),
     S(cuDeviceGetUuid, "cuDeviceGetUuid_v2|cuDeviceGetUuid", 0),
+    S(cuFuncSetAttribute, "cuFuncSetAttribute", 0),
+    S(cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled", 0),
 #undef S
 };
 
@@ -351,8 +362,28 @@ typedef struct cuda_module cuda_module;
  * replaced (Note [PTX tier]); they are read and written with __atomic
  * builtins, relaxed: any of the two functions is a correct launch with
  * either shape. */
+/* A tile GEMM's tensor-core kernel and what its launches pass (Note [tile
+ * GEMM launch] in cuda_gemm.c). */
+typedef struct cuda_gemm {
+  CUfunction fn;
+  const kc_gemm *g;
+  _Alignas(64) unsigned char map_a[128], map_b[128];
+  struct {
+    void *c;
+    const void *bias;
+    int64_t m, n, nbias;
+    int32_t nk, tiles_m, tiles_n, pad;
+    const void *a, *b;
+    int64_t am, ak, bk, bn;
+  } args;             /* k_gemm_args in emit/gemm.c */
+  void *a_key, *b_key; /* the arrays map_a and map_b were made for */
+  int64_t a_shape[2], b_shape[2];
+  void *params[3];
+} cuda_gemm;
+
 typedef struct cuda_fn {
   CUfunction fn;
+  cuda_gemm *gemm;   /* NULL: none, or the module was not built for sm_90a */
   unsigned block;    /* threads per block */
   int64_t grid_max;  /* blocks that are resident at once on the device */
   int nparams;
@@ -550,5 +581,13 @@ static inline kern_status tier_check(cuda_state *s, cuda_fn *f, CUstream cs,
   kern__cu_tier_switch(s, m, wait);
   return KERN_SUCCESS;
 }
+
+/* cuda_gemm.c: Note [tile GEMM launch]. */
+void kern__cu_gemm_get(cuda_state *s, cuda_module *m, cuda_fn *f,
+                       const kc_kernel *k);
+int kern__cu_gemm_launch(cuda_state *s, int dev, cuda_fn *f,
+                         const kc_kernel *k, void *const *args,
+                         const kern__dims *dims, CUstream cs,
+                         kern_status *st);
 
 #endif

@@ -234,6 +234,10 @@ kern_status kern__cu_module_build_tiered(void *state, int dev,
                       "(the oldest architecture it supports is sm_%d)",
                       s->nvrtc_major, s->nvrtc_minor, s->nvrtc_path,
                       d->cc_major, d->cc_minor, s->archs[0]);
+  /* A tile GEMM's tensor-core kernel needs sm_90a (Note [tile GEMM] in
+   * emit/gemm.c); the ordinary kernels are the same there. */
+  if (code->sm90a && strcmp(arch, "sm_90") == 0)
+    strcat(arch, "a");
   int cubin = arch[0] == 's';
   /* The key's inputs besides the source: every input that changes the
    * binary. */
@@ -297,6 +301,7 @@ void kern__cu_module_free(void *state, void *module) {
   }
   for (cuda_fn *f = m->fns, *next; f; f = next) {
     next = f->next;
+    kern__free(f->gemm);
     kern__free(f->params);
     kern__free(f->symbol);
     kern__free(f);
@@ -376,6 +381,7 @@ kern_status kern__cu_kernel_get(void *state, void *module,
     f->mod = m;
     f->symbol = symbol;
     choose_shape(s, &s->devs[m->dev], f);
+    kern__cu_gemm_get(s, m, f, k); /* Note [tile GEMM launch] */
     f->next = m->fns;
     m->fns = f;
     *fn = f;

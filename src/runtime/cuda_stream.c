@@ -159,6 +159,8 @@ kern_status kern__cu_launch_async(void *state, int dev, void *cs, void *fn,
   int64_t total = dims->total - dims->begin;
   if (total <= 0) return KERN_SUCCESS;
   if ((st = tier_check(s, f, cs, dims))) return st;
+  if (f->gemm && kern__cu_gemm_launch(s, dev, f, k, args, dims, cs, &st))
+    return st;
   unsigned block = launch_block(f, dims);
   int64_t blocks = grid_blocks_of(f, total, block);
   for (int p = 0; p < f->nparams; p++) f->params[p] = args[p];

@@ -21,6 +21,7 @@ el() { echo "$(( $(date +%s) - T0 ))s"; }
 # STEPS picks sections: ctest stress examples debug sanitizer nvocl
 # autodiff vulkan bench adcost; default all.  Also, not in the default:
 # tilelarge (tests/gpu/tile_large_gpu.sh; name ocldev too for NVIDIA OpenCL),
+# gemm (bench/gemm_gpu.py: tile GEMM against cuBLAS),
 # jvp (test_jvp.py on CUDA), ocldev (find NVIDIA's OpenCL device for the later steps without its
 # conformance run) and vkbench (tests/gpu/vulkan_bench.sh: kern bench rows
 # of Vulkan next to CUDA and NVIDIA OpenCL, cold and warm loads; it needs
@@ -43,9 +44,19 @@ $K devices > "$L/devices.txt" 2>&1; cat "$L/devices.txt"
 # ---- ctest: the tests that need the GPU (the rest is CI's)
 if want ctest; then
 timeout 200 ctest --test-dir $B -j"$J" --timeout 150 --output-on-failure \
-  -R '^(cuda_backend|cuda_tier|cuda_jobs|runtime_bgbuild|cuda_nvrtc_abi_sm_90|tile_threads_gpu)$' >"$L/ctest.log" 2>&1
+  -R '^(cuda_backend|cuda_tier|cuda_jobs|runtime_bgbuild|cuda_nvrtc_abi_sm_90|tile_threads_gpu|cuda_gemm_recognize)$' >"$L/ctest.log" 2>&1
 say "ctest: $(grep -E 'tests passed|tests failed' "$L/ctest.log" | tail -n1) ($(el))"
 grep -E '^\s+[0-9]+ - ' "$L/ctest.log" | head -n 20 | tee -a "$SUM"
+fi
+
+# ---- tile GEMM against cuBLAS (bench/gemm_gpu.py, issue #24): checks,
+# the table, build times; the JSON comes back in $OUT
+if want gemm; then
+GPY=python3
+KERN_LIBRARY=$PWD/$B/libkern.so.1 PYTHONPATH=$PWD/python PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
+  timeout 300 $GPY bench/gemm_gpu.py --json "$OUT/gemm.json" >"$L/gemm.txt" 2>&1
+say "gemm rc $? ($(el))"
+tee -a "$SUM" < "$L/gemm.txt" | tail -n 30
 fi
 
 # ---- the stress check: conformance on CUDA cold twice, pytest three times,
