@@ -74,7 +74,6 @@ kern.init(cache_dir=cache)
 dev = kern.get_device("cuda:0")
 res["card"] = dev.model
 mod = kern.load(SRC, device=dev)
-TM, TN, TK = 128, 256, 64
 
 
 # kern launches go to PyTorch's stream (kern.Stream wrapping it), so both
@@ -113,7 +112,7 @@ tsync = ksync
 
 
 def check(name, got, want, tol):
-    err = (got.float() - want).abs().max().item()
+    err = (got.double() - want.double()).abs().max().item()
     scale = want.abs().max().item() or 1.0
     ok = err <= tol * scale
     print("check %-16s max |err| %.3g (scale %.3g) %s" % (name, err, scale,
@@ -131,19 +130,26 @@ def launch(kname, tm, tn, M, N, args):
 torch.manual_seed(0)
 failed = 0
 # Correctness first, at shapes that are not multiples of the tiles.
+TILES = {"gemm_f16": (128, 256, 64), "gemm_bf16": (128, 256, 64),
+         "gemm_f16_f32": (128, 256, 64), "gemm_f32": (128, 128, 32),
+         "gemm_f64": (128, 128, 32)}
+torch.backends.cuda.matmul.allow_tf32 = False  # float32 is float32 here
 for kname, dt in (("gemm_f16", torch.float16), ("gemm_bf16", torch.bfloat16),
-                  ("gemm_f16_f32", torch.float16)):
+                  ("gemm_f16_f32", torch.float16), ("gemm_f32", torch.float32),
+                  ("gemm_f64", torch.float64)):
+    tm, tn, tk = TILES[kname]
     for M, N, K in ((1000, 776, 296), (512, 512, 512), (2048, 1024, 4096)):
         A = torch.randn(M, K, device="cuda", dtype=dt)
         B = torch.randn(K, N, device="cuda", dtype=dt)
-        out_dt = torch.float32 if kname.endswith("f32") else dt
+        out_dt = torch.float32 if kname.endswith("f16_f32") else dt
         C = torch.zeros(M, N, device="cuda", dtype=out_dt)
-        launch(kname, TM, TN, M, N, [A, B, C])
+        launch(kname, tm, tn, M, N, [A, B, C])
         ksync()
-        Kc = K // TK * TK
-        want = A[:, :Kc].float() @ B[:Kc].float()
-        failed += not check("%s %dx%dx%d" % (kname, M, N, K), C, want,
-                            1e-2 if out_dt != torch.float32 else 1e-4)
+        Kc = K // tk * tk
+        want = A[:, :Kc].double() @ B[:Kc].double()
+        tol = {torch.float16: 1e-2, torch.bfloat16: 1e-2, torch.float32: 1e-5,
+               torch.float64: 1e-12}[out_dt]
+        failed += not check("%s %dx%dx%d" % (kname, M, N, K), C, want, tol)
 M, N, K = 1000, 776, 296
 A = torch.randn(M, K, device="cuda", dtype=torch.float16)
 B = torch.randn(K, N, device="cuda", dtype=torch.float16)
@@ -151,7 +157,7 @@ bias = torch.randn(N, device="cuda", dtype=torch.float32)
 C = torch.zeros(M, N, device="cuda", dtype=torch.float16)
 launch("gemm_bias_relu", 64, 128, M, N, [A, B, bias, C])
 ksync()
-Kc = K // TK * TK
+Kc = K // 64 * 64
 failed += not check("gemm_bias_relu", C,
                     torch.relu(A[:, :Kc].float() @ B[:Kc].float() + bias), 1e-2)
 
@@ -162,12 +168,17 @@ shapes += [(big, big, 1024), (big, 1024, big), (1024, big, big)]  # skinny
 print("\n%-10s %-18s %12s %12s %8s" % ("dtype", "M x N x K", "kern TF/s",
                                        "cuBLAS TF/s", "ratio"))
 for kname, dt, dname in (("gemm_f16", torch.float16, "float16"),
-                         ("gemm_bf16", torch.bfloat16, "bfloat16")):
+                         ("gemm_bf16", torch.bfloat16, "bfloat16"),
+                         ("gemm_f32", torch.float32, "float32"),
+                         ("gemm_f64", torch.float64, "float64")):
+    tm, tn, _ = TILES[kname]
     for M, N, K in shapes:
+        if dt == torch.float64 and M * N * K > 4096 ** 3:
+            continue  # float64 at 8192^3 is seconds a call
         A = torch.randn(M, K, device="cuda", dtype=dt)
         B = torch.randn(K, N, device="cuda", dtype=dt)
         C = torch.empty(M, N, device="cuda", dtype=dt)
-        tk = timed(lambda: launch(kname, TM, TN, M, N, [A, B, C]), ksync)
+        tk = timed(lambda: launch(kname, tm, tn, M, N, [A, B, C]), ksync)
         tt = timed(lambda: torch.matmul(A, B, out=C), tsync)
         fl = 2.0 * M * N * K
         row = {"kernel": kname, "dtype": dname, "M": M, "N": N, "K": K,
