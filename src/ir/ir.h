@@ -320,6 +320,9 @@ enum {
                                 derivative along v, dl in lacunarity and dg
                                 in gain (the three: Note [noise adjoints] in
                                 adjoint.c) */
+  BI_FMA,                    /* (a, b, c): a b + c rounded once (float) */
+  BI_STOP_GRADIENT,          /* (x): x, with no adjoint and no tangent
+                                (Note [edge adjoint] in ir/expand.c) */
   BI_INTERNAL_COUNT
 };
 
