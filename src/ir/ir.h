@@ -43,6 +43,8 @@ struct IrVar {
   int ntid_assign;   /* assignments of a wp.tid() component (passes.c) */
   IrVar *next;
   bool byref;        /* a wp.ref[T] parameter: copied back through k_refN */
+  bool tile_shared;  /* a tile Warp keeps in shared memory, which print
+                        shows (Note [tile storage] in lower/check_tile.c) */
 };
 
 typedef enum IrExprKind {
