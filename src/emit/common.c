@@ -588,6 +588,8 @@ static const char *builtin_base(int bi) {
   case BI_NOISE_GRAD: return "noise_grad";
   case BI_CURLNOISE_ADJ: return "curlnoise_adj";
   case BI_CURLNOISE_TAN: return "curlnoise_tan";
+  case BI_FMA: return "fma";
+  case BI_STOP_GRADIENT: return "stop_gradient";
   default: return bi < BI_COUNT ? builtin_names[bi] : "op";
   }
 }
@@ -784,6 +786,12 @@ static void scalar_body(Emit *E, Buf *b, int bi, const Type *ret,
     return;
   case BI_TRUTH:
     buf_puts(b, "  return a != 0;\n");
+    return;
+  case BI_FMA:
+    buf_printf(b, "  return %s(a, b, c);\n", mfn(E, "fma", sc));
+    return;
+  case BI_STOP_GRADIENT:
+    buf_puts(b, "  return a;\n");
     return;
   default:
     buf_printf(b, "  return %s(a);\n", mfn(E, builtin_base(bi), sc));

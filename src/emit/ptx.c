@@ -615,20 +615,27 @@ static const char *call(Px *X, IrExpr *e) {
       refuse(X, pos, arena_printf(X->C, "wp.%s of vectors", bi_name(bi)));
   need_scalar(X, e->ty, pos);
   bool prim = bi == BI_ABS || bi == BI_SQRT || bi == BI_FLOOR || bi == BI_CEIL ||
-              bi == BI_TRUNC;
+              bi == BI_TRUNC || bi == BI_FMA;
   if (!prim)
     refuse(X, pos, arena_printf(X->C, "wp.%s", bi_name(bi)));
-  if (e->nargs != 1)
+  if (e->nargs != (bi == BI_FMA ? 3 : 1))
     refuse(X, pos, arena_printf(X->C, "wp.%s with %d arguments", bi_name(bi),
                                 e->nargs));
-  need_scalar(X, e->args[0]->ty, pos);
-  kern_scalar sc = e->args[0]->ty->sc;
-  if (!isf(sc) || e->ty->sc != sc)
-    refuse(X, pos, arena_printf(X->C, "wp.%s of %s", bi_name(bi),
-                                ty_name(X->C, e->args[0]->ty)));
+  kern_scalar sc = e->ty->sc;
+  for (int i = 0; i < e->nargs; i++) {
+    need_scalar(X, e->args[i]->ty, pos);
+    if (!isf(sc) || e->args[i]->ty->sc != sc)
+      refuse(X, pos, arena_printf(X->C, "wp.%s of %s", bi_name(bi),
+                                  ty_name(X->C, e->args[i]->ty)));
+  }
   const char *a = expr(X, e->args[0]);
   const char *r = reg(X, cls_of(sc));
   switch (bi) {
+  case BI_FMA: { /* the expansion's, Note [edge adjoint] in ir/expand.c */
+    const char *b = expr(X, e->args[1]), *c = expr(X, e->args[2]);
+    ins(X, "fma.rn.%s %s, %s, %s, %s;", ity(sc), r, a, b, c);
+    break;
+  }
   case BI_ABS:
     ins(X, "abs.%s %s, %s;", ity(sc), r, a);
     break;

@@ -1040,6 +1040,13 @@ static void call_rule(Ad *D, Seq *c, int bi, IrExpr *r, IrExpr **x, int n,
     return; /* piecewise constant: no gradient (Warp) */
   case BI_FRAC: /* Warp's adj_frac adds nothing */
     return;
+  case BI_FMA: /* r = a b + c */
+    acc(D, c, a, bin(D, OP_MUL, g, x[1]));
+    acc(D, c, x[1], bin(D, OP_MUL, g, a));
+    acc(D, c, x[2], g);
+    return;
+  case BI_STOP_GRADIENT: /* Note [edge adjoint] in expand.c */
+    return;
   case BI_POW: case BI_OP_POW: { /* r = a^b */
     IrExpr *b = x[1];
     /* d/da = b a^(b-1); d/db = log(a) r (Warp guards a > 0) */
@@ -4285,6 +4292,10 @@ static IrExpr *call_tan(Ad *D, Seq *s, int bi, IrExpr *r, IrExpr **x,
   case BI_SIGN: case BI_STEP: case BI_OP_FLOORDIV:
     return NULL;
   case BI_FRAC: /* x - trunc(x): the derivative, where Warp's adjoint has 0 */
+    return da;
+  case BI_FMA:
+    return tsum(D, tsum(D, tmul(D, da, x[1]), tmul(D, dx[1], a)), dx[2]);
+  case BI_STOP_GRADIENT: /* the derivative, where the adjoint has none */
     return da;
   case BI_POW: case BI_OP_POW: {
     IrExpr *b = x[1];

@@ -1383,6 +1383,176 @@ static IrExpr **to_euler(Xp *X, IrExpr *e) {
   return konst ? to_euler_const(X, e, q) : to_euler_rt(X, e, q);
 }
 
+/* Note [edge adjoint]: wp.closest_point_edge_edge is written out as
+ * extra.c's helper computes it (Warp's intersect.h): the branches as
+ * statements, so that the adjoint follows the one taken, and the 2x2
+ * determinants as Kahan's difference of products, whose fused
+ * multiply-adds are the internal builtin BI_FMA (one rounding on every
+ * target: Note [exact fma] in emit/vulkan.c).  Warp 1.19 gives the
+ * function a hand-written adjoint; differentiating these statements
+ * gives the same gradient (the compensation terms of a difference of
+ * products cancel: their adjoints add to zero) except in two places,
+ * which an autodiff module (IrModule.half_aggs) marks with
+ * BI_STOP_GRADIENT, an identity with no adjoint:
+ *
+ *  - edges that are parallel to within sin^2 = 1e-6 (the determinant
+ *    at most 1e-6 a e, a and e the squared lengths): Warp holds the
+ *    parameter s of the first edge constant there, so that 1/det does
+ *    not blow float32 noise up, and passes nothing through it; so s is
+ *    stop_gradient(s) in that band.  The gradient there is not the
+ *    derivative (docs/language.md).
+ *  - a distance of 0: Warp adds nothing (the length's derivative is
+ *    undefined); the distance is then stop_gradient of the squared
+ *    distance (0, or NaN for NaN points), not its sqrt.
+ *
+ * The tangent of stop_gradient is x's own: forward mode, which Warp
+ * does not have, gives the derivative (what finite differences check). */
+
+static IrExpr *fma3(Xp *X, IrExpr *a, IrExpr *b, IrExpr *c) {
+  IrExpr *args[3] = {a, b, c};
+  return tmp(X, ir_call(X->C, BI_FMA, sty(KERN_SCALAR_FLOAT32), 3, args));
+}
+
+/* a b - c d as Kahan's difference of products (extra.c's helper) */
+static IrExpr *diff_product(Xp *X, IrExpr *a, IrExpr *b, IrExpr *c, IrExpr *d) {
+  IrExpr *cd = B(X, OP_MUL, KERN_SCALAR_FLOAT32, c, d);
+  return B(X, OP_ADD, KERN_SCALAR_FLOAT32, fma3(X, a, b, NEG(X, cd)),
+           fma3(X, NEG(X, c), d, cd));
+}
+
+/* x with no adjoint in an autodiff module (Note [edge adjoint]) */
+static IrExpr *nograd(Xp *X, IrExpr *x) {
+  if (!X->half_aggs)
+    return x;
+  return tmp(X, ir_call(X->C, BI_STOP_GRADIENT, x->ty, 1, &x));
+}
+
+/* clamp(x, 0, 1) in float32; an autodiff module keeps the call, for
+ * Warp's rule at the bounds (ir_adjoint_prepare's) */
+static IrExpr *clamp01(Xp *X, IrExpr *x) {
+  kern_scalar f = KERN_SCALAR_FLOAT32;
+  IrExpr *a[3] = {x, K(X, f, 0.0), K(X, f, 1.0)};
+  IrExpr *c = ir_call(X->C, BI_CLAMP, sty(f), 3, a);
+  if (!X->half_aggs)
+    return tmp(X, xs(X, c));
+  c->ival = IR_KEEP_CALL;
+  return tmp(X, c);
+}
+
+/* An if on p with an empty body whose else branch is being written:
+ * NaN takes the else branch, as in the helper's `if (p) ... else`. */
+static IrStmt *else_open(Xp *X, IrExpr *p, Sub *sb) {
+  IrStmt *s = if_open(X, tmp(X, p), sb);
+  s->body = sub_close(X, sb);
+  sub_open(X, sb);
+  return s;
+}
+
+static void else_close(Xp *X, IrStmt *s, Sub *sb) {
+  s->orelse = sub_close(X, sb);
+  put(X, s);
+}
+
+/* Both edges proper (Note [edge adjoint]): s and t into sv and tv. */
+static void edge_general(Xp *X, IrExpr **d1, IrExpr **d2, IrExpr **r,
+                         IrExpr *a, IrExpr *e, IrExpr *f, IrVar *sv, IrVar *tv) {
+  kern_scalar fl = KERN_SCALAR_FLOAT32;
+  IrExpr *c = vdot(X, fl, d1, r, 3), *b = vdot(X, fl, d1, d2, 3);
+  IrExpr *den = diff_product(X, a, e, b, b);
+  IrVar *s0 = ir_var(X->C, X->f, "ee_s0", sty(fl));
+  assign(X, s0, K(X, fl, 0.0));
+  Sub sb;
+  IrStmt *pos = if_open(X, tmp(X, CMP(X, OP_GT, den, K(X, fl, 0.0))), &sb);
+  assign(X, s0, clamp01(X, B(X, OP_DIV, fl, diff_product(X, b, f, c, e), den)));
+  pos->body = sub_close(X, &sb);
+  put(X, pos);
+  IrExpr *s0e = ir_ref(X->C, s0);
+  if (X->half_aggs) {
+    IrExpr *band = B(X, OP_MUL, fl, B(X, OP_MUL, fl, K(X, fl, 1e-6), a), e);
+    IrStmt *stable = else_open(X, CMP(X, OP_GT, den, band), &sb);
+    assign(X, s0, nograd(X, s0e));
+    else_close(X, stable, &sb);
+  }
+  IrExpr *t0 = B(X, OP_DIV, fl, B(X, OP_ADD, fl, B(X, OP_MUL, fl, b, s0e), f), e);
+  Sub lo, hi, in;
+  IrStmt *neg = if_open(X, tmp(X, CMP(X, OP_LT, t0, K(X, fl, 0.0))), &lo);
+  assign(X, sv, clamp01(X, B(X, OP_DIV, fl, NEG(X, c), a)));
+  neg->body = sub_close(X, &lo);
+  sub_open(X, &lo);
+  IrStmt *over = if_open(X, tmp(X, CMP(X, OP_GT, t0, K(X, fl, 1.0))), &hi);
+  assign(X, sv, clamp01(X, B(X, OP_DIV, fl, B(X, OP_SUB, fl, b, c), a)));
+  assign(X, tv, K(X, fl, 1.0));
+  over->body = sub_close(X, &hi);
+  sub_open(X, &in);
+  assign(X, sv, s0e);
+  assign(X, tv, t0);
+  over->orelse = sub_close(X, &in);
+  put(X, over);
+  neg->orelse = sub_close(X, &lo);
+  put(X, neg);
+}
+
+/* wp.closest_point_edge_edge(p1, q1, p2, q2, epsilon): (s, t, distance)
+ * (Note [edge adjoint]). */
+static IrExpr **edge_edge(Xp *X, IrExpr *e) {
+  kern_scalar fl = KERN_SCALAR_FLOAT32;
+  IrExpr **p[4];
+  for (int i = 0; i < 4; i++) {
+    need_agg(X, e->args[i]->ty);
+    p[i] = comps_new(X, 3);
+    IrExpr **c = xv(X, e->args[i]);
+    for (int k = 0; k < 3; k++)
+      p[i][k] = tmp(X, c[k]);
+  }
+  IrExpr *eps = tmp(X, xs(X, e->args[4]));
+  IrExpr *d1[3], *d2[3], *r[3];
+  for (int k = 0; k < 3; k++) {
+    d1[k] = B(X, OP_SUB, fl, p[1][k], p[0][k]);
+    d2[k] = B(X, OP_SUB, fl, p[3][k], p[2][k]);
+    r[k] = B(X, OP_SUB, fl, p[0][k], p[2][k]);
+  }
+  IrExpr *a = vdot(X, fl, d1, d1, 3), *ee = vdot(X, fl, d2, d2, 3);
+  IrExpr *f = vdot(X, fl, d2, r, 3);
+  IrVar *sv = ir_var(X->C, X->f, "ee_s", sty(fl)), *tv = ir_var(X->C, X->f, "ee_t", sty(fl));
+  assign(X, sv, K(X, fl, 0.0));
+  assign(X, tv, K(X, fl, 0.0));
+  Sub one, two;
+  IrStmt *pt1 = if_open(X, tmp(X, CMP(X, OP_LE, a, eps)), &one);
+  IrStmt *pt12 = else_open(X, CMP(X, OP_LE, ee, eps), &two);
+  assign(X, tv, clamp01(X, B(X, OP_DIV, fl, f, ee)));
+  else_close(X, pt12, &two);
+  pt1->body = sub_close(X, &one);
+  sub_open(X, &one);
+  IrStmt *pt2 = if_open(X, tmp(X, CMP(X, OP_LE, ee, eps)), &two);
+  assign(X, sv, clamp01(X, B(X, OP_DIV, fl, NEG(X, vdot(X, fl, d1, r, 3)), a)));
+  pt2->body = sub_close(X, &two);
+  sub_open(X, &two);
+  edge_general(X, d1, d2, r, a, ee, f, sv, tv);
+  pt2->orelse = sub_close(X, &two);
+  put(X, pt2);
+  pt1->orelse = sub_close(X, &one);
+  put(X, pt1);
+  IrExpr *w[3], *se = ir_ref(X->C, sv), *te = ir_ref(X->C, tv);
+  for (int k = 0; k < 3; k++)
+    w[k] = B(X, OP_SUB, fl, B(X, OP_ADD, fl, p[2][k], B(X, OP_MUL, fl, te, d2[k])),
+             B(X, OP_ADD, fl, p[0][k], B(X, OP_MUL, fl, se, d1[k])));
+  IrExpr *sq = vdot(X, fl, w, w, 3);
+  IrVar *dv = ir_var(X->C, X->f, "ee_d", sty(fl));
+  Sub ds;
+  IrStmt *nz = if_open(X, tmp(X, CMP(X, OP_GT, sq, K(X, fl, 0.0))), &ds);
+  assign(X, dv, CALL(X, BI_SQRT, fl, 1, sq, NULL));
+  nz->body = sub_close(X, &ds);
+  sub_open(X, &ds);
+  assign(X, dv, nograd(X, sq));
+  nz->orelse = sub_close(X, &ds);
+  put(X, nz);
+  IrExpr **res = comps_new(X, 3);
+  res[0] = se;
+  res[1] = te;
+  res[2] = ir_ref(X->C, dv);
+  return res;
+}
+
 /* Aggregate results of builtins, as vector_body's helpers compute them. */
 static IrExpr **vcall(Xp *X, IrExpr *e) {
   const Type *t = e->ty;
@@ -1395,11 +1565,8 @@ static IrExpr **vcall(Xp *X, IrExpr *e) {
     return to_euler(X, e);
   if (bi == BI_QUAT_SLERP)
     return slerp(X, e);
-  /* Warp 1.19's adjoint of it is its own (intersect.h): Kahan's fused
-   * differences of products, and a band of nearly parallel edges where
-   * the gradient holds s constant; not written out here yet */
   if (bi == BI_CLOSEST_POINT_EDGE_EDGE)
-    refuse(X, "wp.closest_point_edge_edge");
+    return edge_edge(X, e);
   if (e->nargs > 3)
     refuse(X, "this vector builtin");
   const Type *at[3] = {0};

@@ -44,6 +44,8 @@ struct IrVar {
   int ntid_assign;   /* assignments of a wp.tid() component (passes.c) */
   IrVar *next;
   bool byref;        /* a wp.ref[T] parameter: copied back through k_refN */
+  bool tile_shared;  /* a tile Warp keeps in shared memory, which print
+                        shows (Note [tile storage] in lower/check_tile.c) */
 };
 
 typedef enum IrExprKind {
@@ -339,6 +341,9 @@ enum {
                                 derivative along v, dl in lacunarity and dg
                                 in gain (the three: Note [noise adjoints] in
                                 adjoint.c) */
+  BI_FMA,                    /* (a, b, c): a b + c rounded once (float) */
+  BI_STOP_GRADIENT,          /* (x): x, with no adjoint and no tangent
+                                (Note [edge adjoint] in ir/expand.c) */
   BI_INTERNAL_COUNT
 };
 

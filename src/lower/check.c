@@ -219,6 +219,7 @@ static void check_func(Compiler *C, IrModule *irm, Func *f) {
     check_native_body(X, f, irf);
   else
     check_stmts(X, f->body);
+  check_tile_print_storage(X);
   if (X->entry) {
     IrStmt *last = X->entry;
     while (last->next)

@@ -76,6 +76,9 @@ typedef struct Ctx {
   IrVar *tile_fresh;       /* the last new tile temporary (check_tile.c) */
   IrVar *tile_fresh_storage; /* and its storage */
   TileMap *tile_view_map;  /* how tile_view_result sits in its tile */
+  IrStmt **tile_prints;    /* each print(t)'s last printf, and its tile */
+  IrVar **tile_print_of;   /* (Note [tile storage] in check_tile.c) */
+  int ntile_prints, captile_prints;
   int tile_written[8];     /* tile locals this statement writes in place */
   int ntile_written;
 } Ctx;
@@ -319,6 +322,7 @@ bool check_tile_unset_read(Ctx *X, Local *l);
 void check_tile_mutate(Ctx *X, Node *target, Pos pos);
 void check_tile_sync(Ctx *X);
 void check_tile_print(Ctx *X, IrExpr *t, Pos pos);
+void check_tile_print_storage(Ctx *X);
 IrExpr *check_tile_subscript(Ctx *X, Node *n); /* NULL: not a tile part */
 IrExpr *check_tile_part(Ctx *X, Node *n, IrExpr **base); /* NULL: one element */
 bool check_tile_store_subscript(Ctx *X, Node *target, IrExpr *value, Pos pos);

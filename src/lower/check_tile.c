@@ -420,13 +420,15 @@ static bool bool_const(Ctx *X, Node *n, bool dflt, const char *fname,
 }
 
 /* storage= is Warp's choice of registers or shared memory; kern chooses
- * itself, so any of Warp's values is accepted. */
-static void storage_arg(Ctx *X, Node *n, const char *fname) {
+ * itself, so any of Warp's values is accepted.  True for "shared", which
+ * print shows (Note [tile storage]). */
+static bool storage_arg(Ctx *X, Node *n, const char *fname) {
   if (!n)
-    return;
+    return false;
   if (n->kind != N_STR || (strcmp(n->str, "register") &&
                            strcmp(n->str, "shared")))
     ERR(n->pos, "%s(): storage must be \"register\" or \"shared\"", fname);
+  return !strcmp(n->str, "shared");
 }
 
 static IrVar *array_arg(Ctx *X, Node *n, const char *fname) {
@@ -523,13 +525,14 @@ static IrExpr *tile_load(Ctx *X, Node *call, const char *fn) {
         nd, nd == 1 ? "" : "s", arr->ty->ndim);
   IrExpr *off[4];
   offsets_of(X, arg_of(X, call, 2, "offset", kw_load, fn), nd, off, fn);
-  storage_arg(X, arg_of(X, call, 3, "storage", kw_load, fn), fn);
+  bool shared = storage_arg(X, arg_of(X, call, 3, "storage", kw_load, fn), fn);
   bool check = bool_const(X, arg_of(X, call, 4, "bounds_check", kw_load, fn),
                           true, fn, "bounds_check");
   bool_const(X, arg_of(X, call, 5, "aligned", kw_load, fn), false, fn,
              "aligned");
   IrVar *t = tile_new(X, tile_type(X, arr->ty->elem, nd, dims, call->pos, fn),
                       call->pos);
+  t->tile_shared = shared;
   arr->read = true;
   TLoop L;
   loop_open(X, &L, dims, nd, call->pos);
@@ -747,9 +750,10 @@ static IrExpr *tile_load_indexed(Ctx *X, Node *call, const char *fn) {
         ix->ty->fdims[0], dims[axis], axis);
   IrExpr *off[4];
   offsets_of(X, arg_of(X, call, 3, "offset", kw_loadix, fn), nd, off, fn);
-  storage_arg(X, arg_of(X, call, 5, "storage", kw_loadix, fn), fn);
+  bool shared = storage_arg(X, arg_of(X, call, 5, "storage", kw_loadix, fn), fn);
   IrVar *t = tile_new(X, tile_type(X, arr->ty->elem, nd, dims, call->pos, fn),
                       call->pos);
+  t->tile_shared = shared;
   arr->read = true;
   TLoop L;
   loop_open(X, &L, dims, nd, call->pos);
@@ -843,7 +847,8 @@ static IrExpr *tile_fill(Ctx *X, Node *call, const char *fn, int which) {
       if (!strcmp(kw->name, "value"))
         ERR(kw->pos, "%s() has no argument 'value'", fn);
   Node *dn = arg_of(X, call, full ? 2 : 1, "dtype", kw_make, fn);
-  storage_arg(X, arg_of(X, call, full ? 3 : 2, "storage", kw_make, fn), fn);
+  bool shared = storage_arg(X, arg_of(X, call, full ? 3 : 2, "storage",
+                                     kw_make, fn), fn);
   const Type *et = dn ? check_type_expr(X, dn, "dtype") : NULL;
   IrExpr *v = NULL;
   if (full) {
@@ -865,6 +870,7 @@ static IrExpr *tile_fill(Ctx *X, Node *call, const char *fn, int which) {
   if (full && v->kind != E_CONST && v->kind != E_VAR)
     v = ir_ref(C, temp_of(X, "fill", v, vn->pos));
   IrVar *t = tile_new(X, tile_type(X, et, nd, dims, call->pos, fn), call->pos);
+  t->tile_shared = shared;
   if (which == 0)
     return ir_ref(C, t);
   if (which == 1) {
@@ -896,11 +902,12 @@ static IrExpr *tile_arange(Ctx *X, Node *call, const char *fn) {
   Compiler *C = X->C;
   static const char *const kw[] = {"dtype", "storage", NULL};
   Node *dn = NULL;
+  bool shared = false;
   for (Node *kwn = call->kwargs; kwn; kwn = kwn->next) {
     if (!strcmp(kwn->name, "dtype"))
       dn = kwn->a;
     else if (!strcmp(kwn->name, "storage"))
-      storage_arg(X, kwn->a, fn);
+      shared = storage_arg(X, kwn->a, fn);
     else
       ERR(kwn->pos, "%s() has no argument '%s'", fn, kwn->name);
   }
@@ -948,6 +955,7 @@ static IrExpr *tile_arange(Ctx *X, Node *call, const char *fn) {
         (long long)n);
   int dims[1] = {(int)n};
   IrVar *t = tile_new(X, tile_type(X, et, 1, dims, call->pos, fn), call->pos);
+  t->tile_shared = shared;
   IrExpr *s0 = sc_is_float(et->sc) ? ir_const_float(C, et, start)
                                    : ir_const_int(C, et, (uint64_t)(int64_t)start);
   IrExpr *st = sc_is_float(et->sc) ? ir_const_float(C, et, step)
@@ -1223,6 +1231,7 @@ static IrExpr *tile_extract(Ctx *X, Node *call, const char *fn) {
   if (na < 2)
     ERR(call->pos, "%s() takes a tile and its indices", fn);
   IrVar *t = tile_arg(X, call->args, fn, "the first argument");
+  t->tile_shared = true; /* Note [tile storage] */
   if (na - 1 != t->ty->ndim)
     ERR(call->pos, "%s(): %d indices for a tile of %d dimension%s", fn,
         na - 1, t->ty->ndim, t->ty->ndim == 1 ? "" : "s");
@@ -1390,6 +1399,8 @@ static IrExpr *tile_matmul(Ctx *X, Node *call, const char *fn) {
   }
   set_elem(X, out, &L, v, call->pos);
   loop_close(X, &L);
+  /* Note [tile storage] */
+  a->tile_shared = b->tile_shared = out->tile_shared = true;
   return on ? ir_expr(C, E_CONST, &ty_void) : ir_ref(C, out);
 }
 
@@ -1428,6 +1439,7 @@ static IrExpr *tile_matmul(Ctx *X, Node *call, const char *fn) {
  * any other unnamed tile has none.  A view used where it is made and
  * never named cannot be seen to differ. */
 static void view_source(Ctx *X, Node *tn, IrVar *t) {
+  t->tile_shared = true; /* Note [tile storage] */
   if (tn->kind == N_NAME) {
     Local *l = check_find_local(X, tn->name);
     X->tile_view_src = l && l->ty->kind == TY_ARRAY && l->ty->tile
@@ -1449,6 +1461,7 @@ static void inplace_dest(Ctx *X, Node *n, const char *fn, const char *what) {
 
 static IrExpr *view_result(Ctx *X, IrVar *t) {
   X->tile_view_result = t;
+  t->tile_shared = true; /* Note [tile storage] */
   return ir_ref(X->C, t);
 }
 
@@ -2545,7 +2558,8 @@ static IrExpr *tile_from_thread(Ctx *X, Node *call, const char *fn) {
   Node *in = arg_of(X, call, 2, "thread_idx", kw_fromthread, fn);
   if (!vn || !in)
     ERR(call->pos, "%s() needs a shape, a value and thread_idx", fn);
-  storage_arg(X, arg_of(X, call, 3, "storage", kw_fromthread, fn), fn);
+  bool shared = storage_arg(X, arg_of(X, call, 3, "storage", kw_fromthread, fn),
+                            fn);
   IrExpr *v = check_expr(X, vn);
   if (!tile_elem_ok(v->ty))
     ERR(vn->pos, "%s(): the value must be a scalar, vector, matrix or "
@@ -2557,6 +2571,7 @@ static IrExpr *tile_from_thread(Ctx *X, Node *call, const char *fn) {
   IrVar *val = temp_of(X, "bcast", v, vn->pos);
   IrVar *t = tile_new(X, tile_type(X, v->ty, nd, dims, call->pos, fn),
                       call->pos);
+  t->tile_shared = shared;
   bool xchg = exchanges(X, 1, call->pos);
   if (xchg) {
     /* thread thread_idx's value (Note [block exchange]) */
@@ -3015,7 +3030,7 @@ static IrExpr *tile_rand(Ctx *X, Node *call, const char *fn, bool isf) {
   Node *rn = arg_of(X, call, 1, "rng", kw_rand, fn);
   Node *lo = arg_of(X, call, 2, "min", kw_rand, fn);
   Node *hi = arg_of(X, call, 3, "max", kw_rand, fn);
-  storage_arg(X, arg_of(X, call, 4, "storage", kw_rand, fn), fn);
+  bool shared = storage_arg(X, arg_of(X, call, 4, "storage", kw_rand, fn), fn);
   if (!rn)
     ERR(call->pos, "%s() needs rng", fn);
   if (!lo != !hi)
@@ -3042,6 +3057,7 @@ static IrExpr *tile_rand(Ctx *X, Node *call, const char *fn, bool isf) {
   IrVar *bd = temp_of(X, "bd", ir_call(C, BI_BLOCK_DIM, t_i32(), 0, NULL),
                       call->pos);
   IrVar *t = tile_new(X, tile_type(X, rt, nd, dims, call->pos, fn), call->pos);
+  t->tile_shared = shared;
   int n = tile_count(t->ty);
   TLoop L;
   IrVar *f = range_open(X, &L, ci(X, 0), ci(X, n), call->pos);
@@ -3286,11 +3302,35 @@ static IrExpr *tile_scatter(Ctx *X, Node *call, const char *fn, bool add) {
  * of the wrong kind and print garbage, so kern prints their value (%d or
  * %u for an integer, %g for a 16-bit float, 1 or 0 for a bool).  Tiles of
  * vectors, matrices and structs, which Warp's print has no output for,
- * are refused.  Two differences remain: Warp writes storage=shared for
- * the tiles it keeps in shared memory, which kern's tiles never are
- * (Note [tiles, first stage]), and Warp 1.19 starts the 2-d blocks of a
+ * are refused.  storage= says what Warp's does (Note [tile storage]),
+ * though kern's tiles are never in shared memory (Note [tiles, first
+ * stage]).  One difference remains: Warp 1.19 starts the 2-d blocks of a
  * tile of three or more dimensions at wrong offsets (it prints elements
  * 2..7 as the second block of a 2x2x3 tile); kern prints each element. */
+
+/* Note [tile storage]: Warp 1.19 prints storage=shared for a tile whose
+ * type says shared memory, and a type is its variable's for the whole
+ * kernel: a builtin that needs shared memory moves its operands' types
+ * there when the kernel is built, and the C++ declares every variable
+ * with its final type, so print(t) before such a use of t prints shared
+ * too (measured on the CPU, conformance tile_print_storage).  kern marks
+ * the tile's variable (IrVar.tile_shared) and writes each print's
+ * storage once the function is checked (check_tile_print_storage).
+ * Shared are: a tile made with storage="shared" (tile_load,
+ * tile_load_indexed, tile_zeros, tile_ones, tile_full, tile_arange,
+ * tile_from_thread, tile_randf, tile_randi); the results and the operands
+ * of the view builtins (tile_view, tile_transpose, tile_reshape,
+ * tile_squeeze, tile_broadcast, a subscript's part: view_source and
+ * view_result); tile_matmul's a, b, out and result; a tile an element is
+ * read from (a subscript, tile_extract).  A name takes its value's mark
+ * (Warp's copy of a shared tile is shared); arithmetic, tile_map,
+ * tile_sum, tile_astype and += make register tiles, as in Warp.  Not
+ * followed yet (kern prints register): the other builtins Warp moves to
+ * shared memory (tile_sort, the reductions along an axis, the scatters,
+ * the Cholesky and triangular solves, tile_diag_add, tile_fft, the index
+ * tiles of the indexed loads, stores and atomics, wp.where of tiles), a
+ * name given a register tile after a shared one (its one variable keeps
+ * the mark), and tiles a @wp.func takes or returns. */
 
 /* What Warp prints between two neighbours along axis k of an nd-d tile. */
 static const char *print_sep(Ctx *X, int k, int nd) {
@@ -3363,8 +3403,37 @@ void check_tile_print(Ctx *X, IrExpr *t, Pos pos) {
   for (int k = 0; k < v->ty->ndim; k++)
     buf_printf(&f, "%s%d", k ? "," : "", v->ty->fdims[k]);
   buf_puts(&f, "), storage=register)\n");
+  IrStmt **at = X->tail;
   check_emit_printf(X, pos, f.p, 0, NULL);
   lane0_close(X, g0, save);
+  if (X->ntile_prints == X->captile_prints) {
+    int n = X->captile_prints ? 2 * X->captile_prints : 8;
+    IrStmt **ps = arena_alloc(X->C, sizeof(IrStmt *) * (size_t)n);
+    IrVar **pv = arena_alloc(X->C, sizeof(IrVar *) * (size_t)n);
+    if (X->ntile_prints) {
+      memcpy(ps, X->tile_prints, sizeof(IrStmt *) * (size_t)X->ntile_prints);
+      memcpy(pv, X->tile_print_of, sizeof(IrVar *) * (size_t)X->ntile_prints);
+    }
+    X->tile_prints = ps;
+    X->tile_print_of = pv;
+    X->captile_prints = n;
+  }
+  X->tile_prints[X->ntile_prints] = *at;
+  X->tile_print_of[X->ntile_prints++] = v;
+}
+
+/* At the end of the function (Note [tile storage]): the prints of tiles
+ * Warp keeps in shared memory say so. */
+void check_tile_print_storage(Ctx *X) {
+  static const char reg[] = "register)\n";
+  for (int i = 0; i < X->ntile_prints; i++) {
+    IrStmt *s = X->tile_prints[i];
+    if (!X->tile_print_of[i]->tile_shared)
+      continue;
+    int keep = s->slen - (int)(sizeof reg - 1);
+    s->str = arena_printf(X->C, "%.*sshared)\n", keep, s->str);
+    s->slen = (int)strlen(s->str);
+  }
 }
 
 /* ---------------------------------------------------------------- subscripts */
@@ -3593,6 +3662,7 @@ static IrVar *sub_copy(Ctx *X, IrVar *t, TSub *S, Pos pos) {
  * Warp too.  (A local is named by its index: adding one moves them.) */
 static IrExpr *tile_part(Ctx *X, Node *n, IrVar *t, int src) {
   bool of_view = t == X->tile_view_result;
+  t->tile_shared = true; /* an element too (Note [tile storage]) */
   TSub S;
   if (!tile_sub_of(X, n, t, &S))
     return NULL;
@@ -3601,6 +3671,7 @@ static IrExpr *tile_part(Ctx *X, Node *n, IrVar *t, int src) {
     gather |= S.kind[k] == 2;
   IrVar *r = sub_copy(X, t, &S, n->pos);
   if (!gather) {
+    r->tile_shared = true;
     sub_map(X, t, &S);
     if (src)
       X->tile_view_src = src;
@@ -3970,6 +4041,7 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
     check_def_set(X, X->nlocals - 1);
     nl->var->nassign++;
     nl->tile_storage = X->tile_fresh_storage;
+    nl->var->tile_shared = src->tile_shared;
     X->tile_fresh = NULL;
     assign(X, nl->var, ir_ref(C, src), pos);
     return true;
@@ -4008,6 +4080,7 @@ bool check_tile_assign(Ctx *X, Node *target, IrExpr *value, Pos pos) {
     if (other >= 0)
       X->locals[other].tile_aliased = true;
   }
+  l->var->tile_shared |= src->tile_shared; /* Note [tile storage] */
   TLoop L;
   loop_open(X, &L, l->ty->fdims, l->ty->ndim, pos);
   set_elem(X, l->var, &L, elem(X, src, &L, pos), pos);

@@ -125,12 +125,18 @@ def main(argv):
         files = sorted(os.path.join(HERE, f) for f in os.listdir(HERE)
                        if f.endswith(".py") and f != os.path.basename(__file__))
     for path in files:
+        # a file may set wp.config flags (misc_component_overwrite.py): they
+        # hold for that file only
+        config = {k: v for k, v in vars(wp.config).items() if not k.startswith("_")}
         try:
             msg = run_file(path)
         except Exception as e:  # noqa: BLE001
             traceback.print_exc()
             print(f"FAIL {os.path.basename(path)}: {type(e).__name__}: {e}", flush=True)
             sys.exit(1)
+        finally:
+            for k, v in config.items():
+                setattr(wp.config, k, v)
         print(f"ok   {os.path.basename(path)}: {msg}", flush=True)
 
 

@@ -68,9 +68,9 @@ if "$KERN" compile --expand "$T/v.py" >"$T/v.c" 2>"$T/err" &&
    ! grep -q "k_dot_\|k_cross_" "$T/v.c"; then
   ok "--expand: scalar C, no vector helpers"
 else bad "--expand"; cat "$T/err"; fi
-printf 'import warp as wp\n\n@wp.kernel\ndef k(o: wp.array(dtype=float)):\n    i = wp.tid()\n    o[i] = wp.closest_point_edge_edge(wp.vec3(0.0), wp.vec3(1.0), wp.vec3(2.0), wp.vec3(3.0), 1e-6)[0]\n' >"$T/d.py"
+printf 'import warp as wp\n\n@wp.kernel\ndef k(o: wp.array(dtype=float)):\n    i = wp.tid()\n    o[i] = float(wp.intersect_tri_tri(wp.vec3(0.0), wp.vec3(1.0), wp.vec3(2.0), wp.vec3(3.0), wp.vec3(0.0), wp.vec3(1.0)))\n' >"$T/d.py"
 if "$KERN" compile --expand "$T/d.py" >"$T/d.c" 2>"$T/err" &&
-   head -n 1 "$T/d.c" | grep -q "d.py:6:5: the expansion does not cover wp.closest_point_edge_edge"; then
+   head -n 1 "$T/d.c" | grep -q "d.py:6:5: the expansion does not cover wp.intersect_tri_tri"; then
   ok "--expand: a refusal names what and where, and the C is still emitted"
 else bad "--expand refusal"; head -n 1 "$T/d.c"; cat "$T/err"; fi
 "$KERN" compile --expand --target cuda "$T/v.py" >/dev/null 2>"$T/err"; rc=$?

@@ -16,7 +16,7 @@
  *  - Refusals: wp.sin names its line and column; debug mode is refused.
  *  - Vectors: wp.dot sums from 0 as its helper, normalize divides by the
  *    length, the 4x4 inverse keeps Warp's double intermediates (Note [4x4
- *    inverse] in ir/expand.c), and closest_point_edge_edge and
+ *    inverse] in ir/expand.c), and intersect_tri_tri and
  *    quat_from_axis_angle (written out by the expansion, its wp.sin) are
  *    refused.
  *
@@ -410,14 +410,14 @@ static void vectors(void) {
   EXPECT_EQ(count(r.ptx, "div.rn.f32"), 0);
   EXPECT_EQ(count(r.ptx, "cvt.rn.f32.f64"), (4 + 1) + (8 + 16));
   kern__compile_result_free(&r);
-  /* refused: transcendental quaternion builtins, closest_point_edge_edge
-   * (extra.c's helper; the expansion writes quat_slerp and norm_l1 of a
-   * quaternion out since the autodiff work) */
+  /* refused: transcendental quaternion builtins, intersect_tri_tri
+   * (extra.c's helper; the expansion writes quat_slerp, norm_l1 of a
+   * quaternion and closest_point_edge_edge out since the autodiff work) */
   static const char *const bad[][2] = {
       {"    q = wp.quat_from_axis_angle(wp.vec3(1.0, 0.0, 0.0), x[i])\n"
        "    x[i] = q[0]\n", "bad.py:6:7: the PTX tier does not cover wp.sin"},
-      {"    x[i] = wp.closest_point_edge_edge(wp.vec3(x[i]), wp.vec3(1.0), wp.vec3(2.0), "
-       "wp.vec3(3.0), 1e-6)[0]\n", "wp.closest_point_edge_edge"},
+      {"    x[i] = float(wp.intersect_tri_tri(wp.vec3(x[i]), wp.vec3(1.0), wp.vec3(2.0), "
+       "wp.vec3(3.0), wp.vec3(0.0), wp.vec3(1.0)))\n", "wp.intersect_tri_tri"},
   };
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     char src[1024];
