@@ -52,7 +52,7 @@ fi
 # ---- tile GEMM against cuBLAS (bench/gemm_gpu.py, issue #24): checks,
 # the table, build times; the JSON comes back in $OUT
 if want gemm; then
-GPY=python3
+GPY=python3; [ -x /opt/torch/.venv/bin/python ] && GPY=/opt/torch/.venv/bin/python
 KERN_LIBRARY=$PWD/$B/libkern.so.1 PYTHONPATH=$PWD/python PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
   timeout 300 $GPY bench/gemm_gpu.py --json "$OUT/gemm.json" >"$L/gemm.txt" 2>&1
 say "gemm rc $? ($(el))"
