@@ -79,7 +79,9 @@ mod = kern.load(SRC, device=dev)
 # kern launches go to PyTorch's stream (kern.Stream wrapping it), so both
 # libraries queue on one stream without waiting in between and CUDA events
 # on that stream time both alike.
-KS = kern.Stream(dev, native=torch.cuda.current_stream().cuda_stream)
+TS = torch.cuda.Stream()  # not the legacy default stream, which has no handle
+torch.cuda.set_stream(TS)
+KS = kern.Stream(dev, native=TS.cuda_stream)
 
 
 def timed(fn, sync=None):
