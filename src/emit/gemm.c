@@ -167,19 +167,36 @@ static void emit_simt(Emit *E, IrFunc *f) {
   buf_puts(b, gemm_helpers);
   buf_printf(b, "/* Note [SIMT GEMM] in emit/gemm.c: %s's schedule. */\n", f->name);
   buf_printf(b,
-             "extern \"C\" __global__ void __launch_bounds__(256) %s_wg(\n"
+             "extern \"C\" __global__ void __launch_bounds__(256, %d) %s_wg(\n"
              "    const __grid_constant__ k_tmap k_ta, const __grid_constant__ k_tmap k_tb,\n"
              "    const k_gemm_args k_g) {\n",
-             f->symbol);
+             dbl ? 1 : 2, f->symbol);
   buf_printf(b, "  typedef %s T;\n  enum { TK = %d };\n", T, g->tk);
+  /* 4 consecutive T to or from 16-byte aligned memory */
+  if (dbl)
+    buf_puts(b,
+             "#define K_LD4(d, p) do { double2 v0_ = ((const double2 *)(p))[0], "
+             "v1_ = ((const double2 *)(p))[1]; \\\n"
+             "    d[0] = v0_.x; d[1] = v0_.y; d[2] = v1_.x; d[3] = v1_.y; } while (0)\n"
+             "#define K_ST4(p, d) do { ((double2 *)(p))[0] = make_double2(d[0], d[1]); \\\n"
+             "    ((double2 *)(p))[1] = make_double2(d[2], d[3]); } while (0)\n");
+  else
+    buf_puts(b,
+             "#define K_LD4(d, p) do { float4 v_ = *(const float4 *)(p); \\\n"
+             "    d[0] = v_.x; d[1] = v_.y; d[2] = v_.z; d[3] = v_.w; } while (0)\n"
+             "#define K_ST4(p, d) (*(float4 *)(p) = make_float4(d[0], d[1], d[2], d[3]))\n");
   buf_puts(b,
            "  __shared__ __align__(16) T As[2][8][132];\n"
            "  __shared__ __align__(16) T Bs[2][8][128];\n"
            "  const T *A = (const T *)k_g.a, *B = (const T *)k_g.b;\n"
            "  int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;\n");
   tile_of_block(b, "128", "128");
+  /* k_g.pad: bit 0, A's rows can be read 4 at a time (16-byte aligned);
+   * bit 1, B's (runtime/cuda_gemm.c) */
   buf_puts(b,
            "  const int64_t kc = (int64_t)k_g.nk * TK;\n"
+           "  const int64_t ka = kc < k_g.ak ? kc : k_g.ak, kb = kc < k_g.bk ? kc : k_g.bk;\n"
+           "  const bool va = k_g.pad & 1, vb = (k_g.pad & 2) != 0;\n"
            "  const int ar = tid / 2, ac = (tid % 2) * 4, br = tid / 32, bc = (tid % 32) * 4;\n"
            "  T ra[4], rb[4], acc[8][8];\n"
            "#pragma unroll\n"
@@ -187,15 +204,21 @@ static void emit_simt(Emit *E, IrFunc *f) {
            "#pragma unroll\n"
            "    for (int j = 0; j < 8; j++) acc[i][j] = 0;\n"
            "  /* A[m0 + ar, k0 + ac + q] and B[k0 + br, n0 + bc + q], zero outside */\n"
+           "  const bool rav = m0 + ar < k_g.am;\n"
+           "  const int64_t nb = n0 + bc;\n"
+           "  const T *pa = A + (rav ? (m0 + ar) * k_g.ak : 0) + ac, *pb = B + br * k_g.bn + nb;\n"
            "#define K_LOAD(k0) do { \\\n"
-           "    int64_t r_ = m0 + ar, c_ = (k0) + ac, kr_ = (k0) + br, n_ = n0 + bc; \\\n"
-           "    _Pragma(\"unroll\") for (int q = 0; q < 4; q++) { \\\n"
-           "      ra[q] = r_ < k_g.am && c_ + q < kc && c_ + q < k_g.ak ? A[r_ * k_g.ak + c_ + q] : (T)0; \\\n"
-           "      rb[q] = kr_ < kc && kr_ < k_g.bk && n_ + q < k_g.bn ? B[kr_ * k_g.bn + n_ + q] : (T)0; \\\n"
-           "    } } while (0)\n"
+           "    int64_t c_ = (k0) + ac, kr_ = (k0) + br; const T *qb_ = pb + (k0) * k_g.bn; \\\n"
+           "    if (va && rav && c_ + 3 < ka) K_LD4(ra, pa + (k0)); \\\n"
+           "    else _Pragma(\"unroll\") for (int q = 0; q < 4; q++) \\\n"
+           "      ra[q] = rav && c_ + q < ka ? pa[(k0) + q] : (T)0; \\\n"
+           "    if (vb && kr_ < kb && nb + 3 < k_g.bn) K_LD4(rb, qb_); \\\n"
+           "    else _Pragma(\"unroll\") for (int q = 0; q < 4; q++) \\\n"
+           "      rb[q] = kr_ < kb && nb + q < k_g.bn ? qb_[q] : (T)0; \\\n"
+           "  } while (0)\n"
            "#define K_STORE(s) do { \\\n"
-           "    _Pragma(\"unroll\") for (int q = 0; q < 4; q++) { \\\n"
-           "      As[s][ac + q][ar] = ra[q]; Bs[s][br][bc + q] = rb[q]; } } while (0)\n"
+           "    _Pragma(\"unroll\") for (int q = 0; q < 4; q++) As[s][ac + q][ar] = ra[q]; \\\n"
+           "    K_ST4(&Bs[s][br][bc], rb); } while (0)\n"
            "  K_LOAD(0);\n"
            "  K_STORE(0);\n"
            "  __syncthreads();\n"
@@ -206,11 +229,10 @@ static void emit_simt(Emit *E, IrFunc *f) {
            "#pragma unroll\n"
            "    for (int kk = 0; kk < 8; kk++) {\n"
            "      T a[8], bb[8];\n"
-           "#pragma unroll\n"
-           "      for (int q = 0; q < 4; q++) {\n"
-           "        a[q] = As[cur][kk][ty * 4 + q]; a[4 + q] = As[cur][kk][64 + ty * 4 + q];\n"
-           "        bb[q] = Bs[cur][kk][tx * 4 + q]; bb[4 + q] = Bs[cur][kk][64 + tx * 4 + q];\n"
-           "      }\n"
+           "      K_LD4(a, &As[cur][kk][ty * 4]);\n"
+           "      K_LD4((a + 4), &As[cur][kk][64 + ty * 4]);\n"
+           "      K_LD4(bb, &Bs[cur][kk][tx * 4]);\n"
+           "      K_LD4((bb + 4), &Bs[cur][kk][64 + tx * 4]);\n"
            "#pragma unroll\n"
            "      for (int i = 0; i < 8; i++)\n"
            "#pragma unroll\n"
@@ -220,7 +242,9 @@ static void emit_simt(Emit *E, IrFunc *f) {
            "    __syncthreads();\n"
            "  }\n"
            "#undef K_LOAD\n"
-           "#undef K_STORE\n");
+           "#undef K_STORE\n"
+           "#undef K_LD4\n"
+           "#undef K_ST4\n");
   buf_printf(b, "  %s *C = (%s *)k_g.c;\n", T, T);
   buf_puts(b,
            "#pragma unroll\n"

@@ -118,6 +118,11 @@ int kern__cu_gemm_launch(cuda_state *s, int dev, cuda_fn *f,
   g->args.ak = a->shape[1];
   g->args.bk = b->shape[0];
   g->args.bn = b->shape[1];
+  /* The SIMT schedule reads 4 elements at a time where rows stay 16-byte
+   * aligned (Note [SIMT GEMM] in emit/gemm.c). */
+  int per16 = q->in == KERN_SCALAR_FLOAT64 ? 2 : 4;
+  g->args.pad = ((uintptr_t)a->data % 16 == 0 && a->shape[1] % per16 == 0) |
+                ((uintptr_t)b->data % 16 == 0 && b->shape[1] % per16 == 0) << 1;
   CUresult rc = s->cu.cuLaunchKernel(g->fn, (unsigned)tiles, 1, 1,
                                      (unsigned)q->threads, 1, 1,
                                      (unsigned)q->smem, cs, g->params, NULL);

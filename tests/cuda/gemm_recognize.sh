@@ -38,7 +38,12 @@ if [ -z "$NVCC" ]; then echo "no nvcc: sm_90a compile not checked"; exit 0; fi
   { cat "$t/ptxas.txt"; echo "FAIL: nvcc sm_90a"; exit 1; }
 w=$(grep -c "Compiling entry function 'kern_k_.*_wg'" "$t/ptxas.txt" || true)
 [ "$w" = 6 ] || { cat "$t/ptxas.txt"; echo "FAIL: $w GEMM kernels assembled, want 6"; exit 1; }
-if grep -A2 "_wg'" "$t/ptxas.txt" | grep -q '[1-9][0-9]* bytes spill'; then
-  cat "$t/ptxas.txt"; echo "FAIL: the schedule spills"; exit 1
-fi
-echo "nvcc sm_90a: 6 GEMM kernels, no spills"
+# The tensor-core schedule must not spill (its accumulators are 64-128
+# registers a thread); the SIMT one trades a few spilled bytes for two
+# blocks a multiprocessor (Note [SIMT GEMM]).
+for k in gemm_f16 gemm_bf16 gemm_f16_f32 gemm_bias_relu; do
+  if grep -A2 "'kern_k_${k}_wg'" "$t/ptxas.txt" | grep -q '[1-9][0-9]* bytes spill'; then
+    cat "$t/ptxas.txt"; echo "FAIL: the tensor-core schedule of $k spills"; exit 1
+  fi
+done
+echo "nvcc sm_90a: 6 GEMM kernels, the tensor-core ones without spills"
