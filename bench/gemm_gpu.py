@@ -212,6 +212,61 @@ for s in sizes:
           % (M, N, K, row["kern_tflops"], row["torch_matmul_then_bias_relu_tflops"],
              row["ratio_vs_separate"], row["torch_addmm_relu_tflops"], row["ratio_vs_addmm"]))
 
+# Warp's own tile_matmul on the same card, where Warp is importable (the
+# issue's reference): gemm_f16 of bench/gemm/gemm.py as Warp runs it, at
+# a few tile shapes and block sizes (Warp's best is the figure), 8192^3
+# float16; its module build is timed as Warp reports it (first launch).
+def warp_reference():
+    try:
+        import warp as wp
+    except ImportError:
+        print("warp: not available")
+        res["warp"] = "not available"
+        return
+    wp.config.quiet = True
+    wp.init()
+    text = open(SRC).read()
+    M = N = K = 8192
+    A = torch.randn(M, K, device="cuda", dtype=torch.float16)
+    B = torch.randn(K, N, device="cuda", dtype=torch.float16)
+    C = torch.empty(M, N, device="cuda", dtype=torch.float16)
+    wa, wb, wc = wp.from_torch(A), wp.from_torch(B), wp.from_torch(C)
+    out = []
+    for tm, tn, tk, bd in ((64, 64, 64, 128), (128, 128, 64, 256), (64, 128, 64, 128)):
+        d = tempfile.mkdtemp(prefix="warp-gemm-")
+        name = "warp_gemm_%d_%d_%d_%d" % (tm, tn, tk, bd)
+        with open(os.path.join(d, name + ".py"), "w") as f:
+            f.write(text.replace("TILE_M = wp.constant(128)", "TILE_M = wp.constant(%d)" % tm)
+                    .replace("TILE_N = wp.constant(256)", "TILE_N = wp.constant(%d)" % tn)
+                    .replace("TILE_K = wp.constant(64)", "TILE_K = wp.constant(%d)" % tk))
+        sys.path.insert(0, d)
+        m = __import__(name)
+
+        def go():
+            wp.launch_tiled(m.gemm_f16, dim=(M // tm, N // tn), inputs=[wa, wb, wc],
+                            block_dim=bd, device="cuda:0")
+        t0 = time.perf_counter()
+        go()
+        wp.synchronize()
+        build = time.perf_counter() - t0
+        ts = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            for _ in range(3):
+                go()
+            wp.synchronize()
+            ts.append((time.perf_counter() - t0) / 3)
+        tf = 2.0 * M * N * K / statistics.median(ts) / 1e12
+        ok = (C.float()[:256, :256] - (A[:256].float() @ B[:, :256].float())).abs().max().item()
+        print("warp tile_matmul %dx%dx%d block_dim %d: %.1f TFLOP/s, first launch %.1f s, "
+              "max |err| (256x256 corner) %.3g" % (tm, tn, tk, bd, tf, build, ok))
+        out.append({"tile": [tm, tn, tk], "block_dim": bd, "tflops": tf,
+                    "first_launch_s": build, "corner_err": ok})
+    res["warp"] = {"version": wp.config.version, "float16_8192": out}
+
+
+warp_reference()
+
 print("\ncard %s; build cold %.0f ms, warm %.0f ms" % (res["card"], res["build_cold_ms"],
                                                       res["build_warm_ms"]))
 with open(a.json, "w") as f:

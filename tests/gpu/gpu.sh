@@ -52,9 +52,13 @@ fi
 # ---- tile GEMM against cuBLAS (bench/gemm_gpu.py, issue #24): checks,
 # the table, build times; the JSON comes back in $OUT
 if want gemm; then
+if [ -n "${WARP_TGZ:-}" ] && [ -f "$WARP_TGZ" ] && [ ! -d /tmp/kern-warp/warp ]; then
+  mkdir -p /tmp/kern-warp && tar -xJf "$WARP_TGZ" -C /tmp/kern-warp
+fi
+GWP=""; [ -d /tmp/kern-warp/warp ] && GWP=/tmp/kern-warp:
 GPY=python3; [ -x /opt/torch/.venv/bin/python ] && GPY=/opt/torch/.venv/bin/python
-KERN_LIBRARY=$PWD/$B/libkern.so.1 PYTHONPATH=$PWD/python PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
-  timeout 300 $GPY bench/gemm_gpu.py --json "$OUT/gemm.json" >"$L/gemm.txt" 2>&1
+KERN_LIBRARY=$PWD/$B/libkern.so.1 PYTHONPATH=$GWP$PWD/python PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
+  WARP_CACHE_PATH=/tmp/kern-warp-cache timeout 400 $GPY bench/gemm_gpu.py --json "$OUT/gemm.json" >"$L/gemm.txt" 2>&1
 say "gemm rc $? ($(el))"
 tee -a "$SUM" < "$L/gemm.txt" | tail -n 30
 fi
