@@ -4280,7 +4280,7 @@ static bool tile_has_adjoint(const char *w) {
       "tile_arange", "tile_argmax", "tile_argmin", "tile_astype",
       "tile_reshape", "tile_squeeze", "tile_view", "tile_load_indexed",
       "tile_store_indexed", "tile_atomic_add_indexed", "tile_dot",
-      "tile_axpy", "tile_randf", "tile_randi", "tile_assign", NULL};
+      "tile_axpy", "tile_randf", "tile_randi", "tile_assign", "tile", "untile", NULL};
   for (int i = 0; ok[i]; i++)
     if (!strcmp(w, ok[i]))
       return true;
