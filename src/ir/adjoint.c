@@ -462,7 +462,11 @@ static void tile_alias(Ad *D, IrVar *v, IrExpr *a) {
  * exchanged values in the reverse of a tile loop (tile_run), so each
  * exchange gets a region of its own there (xchg_region) and no later
  * exchange overwrites it.  The tangent puts v's tangent into a second
- * region next to v's and reads thread k's from it. */
+ * region next to v's and reads thread k's from it.  The exchange back
+ * has barriers, so the lowering reads exchanged floats outside any
+ * branch (a scatter's value before its has_value test): a barrier under
+ * a condition, even a block-uniform one, kept PoCL's build of a
+ * scatter's adjoint from finishing in 5 minutes. */
 typedef struct Xchg {
   int off;     /* v's region in the kernel being built */
   int rev;     /* the adjoints' region, or the tangents' */
