@@ -112,6 +112,8 @@ typedef struct Ad {
   Map tile_stor;    /* K tile -> its replay storage (tile_storage) */
   Map xchg;         /* 1 + a block exchange's byte offset in K -> its Xchg
                      * (Note [exchange adjoints]) */
+  int xrev, xrev_n; /* the adjoints' region of the exchange buffer and its
+                     * bytes per thread (xchg_rev) */
 } Ad;
 
 static _Noreturn void refuse(Ad *D, const char *what) {
@@ -461,8 +463,9 @@ static void tile_alias(Ad *D, IrVar *v, IrExpr *a) {
  * adjoint kernel replays the forward before its reverse and re-reads the
  * exchanged values in the reverse of a tile loop (tile_run), so each
  * exchange gets a region of its own there (xchg_region) and no later
- * exchange overwrites it.  The tangent puts v's tangent into a second
- * region next to v's and reads thread k's from it.  The exchange back
+ * exchange overwrites it; the adjoints going back share one region
+ * (xchg_rev).  The tangent puts v's tangent into a second region next to
+ * v's and reads thread k's from it.  The exchange back
  * has barriers, so the lowering reads exchanged floats outside any
  * branch (a scatter's value before its has_value test): a barrier under
  * a condition, even a block-uniform one, kept PoCL's build of a
@@ -497,6 +500,17 @@ static void xchg_put_stmt(Ad *D, Seq *s, IrExpr *v, int off) {
   put(s, st);
 }
 
+/* The region the adjoints of values of type t go back through: one for
+ * every exchange, each use complete between its put's barriers and its
+ * sums (Note [exchange adjoints]), grown when t is larger. */
+static int xchg_rev(Ad *D, const Type *t) {
+  if (!D->xrev_n || D->xrev_n < (int)ty_size(t)) {
+    D->xrev = xchg_region(D, t);
+    D->xrev_n = (int)ty_size(t);
+  }
+  return D->xrev;
+}
+
 /* The exchange the read e = BI_XCHG_GET(k) of K reads. */
 static Xchg *xchg_of(Ad *D, IrExpr *e) {
   Xchg *x = map_get(&D->xchg, (void *)(uintptr_t)(e->ival + 1));
@@ -510,7 +524,8 @@ static Xchg *xchg_of(Ad *D, IrExpr *e) {
 static void xchg_put(Ad *D, Seq *fw, IrExpr *e, IrExpr *val) {
   Xchg *x = arena_alloc(D->C, sizeof(Xchg));
   x->off = xchg_region(D, val->ty);
-  x->rev = fty(val->ty) ? xchg_region(D, val->ty) : -1;
+  x->rev = !fty(val->ty) ? -1
+           : D->fwd ? xchg_region(D, val->ty) : xchg_rev(D, val->ty);
   x->val = val;
   xchg_put_stmt(D, fw, val, x->off);
   map_put(D, &D->xchg, (void *)(uintptr_t)(e->ival + 1), x);
