@@ -1595,6 +1595,9 @@ static int run_launch(run_state *r) {
    * size the device uses (1 on the CPU) appended to the grid */
   if (r->o.block_dim) {
     kern_status bst = kern_kernel_set_block_dim(r->k, r->o.block_dim);
+    /* --adjoint: the forward launch before it too, with the same blocks */
+    if (bst == KERN_SUCCESS && r->fwd)
+      bst = kern_kernel_set_block_dim(r->fwd, r->o.block_dim);
     if (bst != KERN_SUCCESS) return lib_error(r->ctx, bst, "--block-dim");
   }
   if (r->o.tiled) {
@@ -1913,6 +1916,7 @@ static const char help_gradcheck[] =
     "Options:\n"
     "  --dim N[,M...]   the launch grid (default 8)\n"
     "  --tiled          launch as wp.launch_tiled (kern run --tiled)\n"
+    "  --block-dim N    threads per block (kern run --block-dim)\n"
     "  --device NAME    cpu (default), opencl, cuda, cuda:1, ...\n"
     "  --eps E          the finite-difference step (default 1e-6 in float64,\n"
     "                   1e-2 with float32 arrays)\n"
@@ -1938,6 +1942,7 @@ typedef struct gc_state {
   kern_context *ctx;
   kern_device dev;
   kern_kernel *k, *adj, *tan;
+  int block;            /* --block-dim N, else 0 */
   int np, ndims;
   int64_t dims[KERN_MAX_DIMS];
   kern_param_info *ps;
@@ -2192,9 +2197,13 @@ static int gc_run(gc_state *g, const char *file, const char *kernel,
   (void)err;
   /* the adjoint first: a kernel it refuses is the answer */
   st = kern_kernel_adjoint(g->k, &g->adj);
+  if (st == KERN_SUCCESS && g->block)
+    st = kern_kernel_set_block_dim(g->adj, g->block);
   if (st != KERN_SUCCESS) return lib_error(g->ctx, st, file);
   if (tangent) {
     st = kern_kernel_tangent(g->k, &g->tan);
+    if (st == KERN_SUCCESS && g->block)
+      st = kern_kernel_set_block_dim(g->tan, g->block);
     if (st != KERN_SUCCESS) {
       const char *m = kern_last_error(g->ctx);
       printf("tangent: not checked: %s\n", m[0] ? m : kern_status_string(st));
@@ -2358,7 +2367,7 @@ static int cmd_gradcheck(int argc, char **argv) {
   const char *file = NULL, *kernel = NULL, *dim = "8", *device = NULL;
   double eps = 0, rtol = -1, atol = -1;
   unsigned long long seed = 0;
-  int tangent = 1, nassign = 0, tiled = 0;
+  int tangent = 1, nassign = 0, tiled = 0, block = 0;
   const char **assigns = calloc((size_t)argc + 1, sizeof *assigns);
   if (!assigns) return error("out of memory"), EXIT_FAIL;
   int rc = EXIT_OK;
@@ -2378,6 +2387,18 @@ static int cmd_gradcheck(int argc, char **argv) {
     if ((r = opt_value(argc, argv, &i, "--device", NULL, &v))) {
       if (r < 0) rc = usage("gradcheck", "%s needs a value", a);
       device = v;
+      continue;
+    }
+    if ((r = opt_value(argc, argv, &i, "--block-dim", NULL, &v))) {
+      char *end;
+      if (r < 0) rc = usage("gradcheck", "%s needs a value", a);
+      else {
+        long n = strtol(v, &end, 10);
+        if (!*v || *end || n < 1 || n > 1024)
+          rc = usage("gradcheck", "--block-dim '%s' is not a number from 1 "
+                     "to 1024", v);
+        block = (int)n;
+      }
       continue;
     }
     if ((r = opt_value(argc, argv, &i, "--seed", NULL, &v))) {
@@ -2461,6 +2482,9 @@ static int cmd_gradcheck(int argc, char **argv) {
     rc = lib_error(g.ctx, st, file);
   if (rc == EXIT_OK && (st = kern_module_get_kernel(mod, kernel, &g.k)))
     rc = lib_error(g.ctx, st, kernel);
+  g.block = block; /* as kern run --block-dim */
+  if (rc == EXIT_OK && block && (st = kern_kernel_set_block_dim(g.k, block)))
+    rc = lib_error(g.ctx, st, "--block-dim");
   if (rc == EXIT_OK && tiled) { /* as kern run --tiled */
     if (g.ndims >= KERN_MAX_DIMS)
       rc = usage("gradcheck", "--tiled appends the block size to the grid: "

@@ -110,6 +110,10 @@ typedef struct Ad {
   Map tile_reads;   /* a tile's replay storage -> where it is read
                      * (tile_read) */
   Map tile_stor;    /* K tile -> its replay storage (tile_storage) */
+  Map xchg;         /* 1 + a block exchange's byte offset in K -> its Xchg
+                     * (Note [exchange adjoints]) */
+  int xrev, xrev_n; /* the adjoints' region of the exchange buffer and its
+                     * bytes per thread (xchg_rev) */
 } Ad;
 
 static _Noreturn void refuse(Ad *D, const char *what) {
@@ -443,6 +447,90 @@ static void tile_alias(Ad *D, IrVar *v, IrExpr *a) {
     map_put(D, &D->atomres, v, v);
 }
 
+/* Note [exchange adjoints]: where a block's threads exchange values
+ * (CUDA and OpenCL; Note [block exchange] in lower/check_tile.c), the
+ * forward puts each thread's value v into a region of the block's buffer
+ * (BI_XCHG_PUT) and reads thread k's there (BI_XCHG_GET(k)): wp.tile(x)
+ * and tile_scatter_add/_masked.  Each thread holds a whole tile and its
+ * own adjoint of it, the tile's adjoint being the sum over the threads
+ * (the stores into arrays, which start the adjoints, happen on one
+ * thread), so a read of thread k's value that got the adjoint g here
+ * sends g back to thread k: every thread puts its g into a region of its
+ * own, and thread k adds up the block's, the threads taking the same k
+ * at once (tile code is block-uniform).  Thread k's adjoint of v is then
+ * the sum of what every thread's copy of the tile gave it: Warp's, where
+ * adj_tile(x) takes the thread's slot of the tile's adjoint.  The
+ * adjoint kernel replays the forward before its reverse and re-reads the
+ * exchanged values in the reverse of a tile loop (tile_run), so each
+ * exchange gets a region of its own there (xchg_region) and no later
+ * exchange overwrites it; the adjoints going back share one region
+ * (xchg_rev).  The tangent puts v's tangent into a second region next to
+ * v's and reads thread k's from it.  The exchange back
+ * has barriers, so the lowering reads exchanged floats outside any
+ * branch (a scatter's value before its has_value test): a barrier under
+ * a condition, even a block-uniform one, kept PoCL's build of a
+ * scatter's adjoint from finishing in 5 minutes. */
+typedef struct Xchg {
+  int off;     /* v's region in the kernel being built */
+  int rev;     /* the adjoints' region, or the tangents' */
+  IrExpr *val; /* v, an A expression */
+} Xchg;
+
+/* A fresh region of the block's exchange buffer for one value of type t
+ * per thread (Note [exchange adjoints]). */
+static int xchg_region(Ad *D, const Type *t) {
+  Compiler *C = D->C;
+  int off = (C->xbuf + 15) & ~15;
+  C->xbuf = off + C->block * (int)ty_size(t);
+  return off;
+}
+
+static IrExpr *xchg_call(Ad *D, int bi, const Type *t, IrExpr *a, int off) {
+  IrExpr **args = arena_alloc(D->C, sizeof(IrExpr *));
+  args[0] = a;
+  IrExpr *e = ir_call(D->C, bi, t, 1, args);
+  e->ival = (uint64_t)off;
+  e->pos = D->pos;
+  return e;
+}
+
+static void xchg_put_stmt(Ad *D, Seq *s, IrExpr *v, int off) {
+  IrStmt *st = ir_stmt(D->C, S_EXPR, D->pos);
+  st->a = xchg_call(D, BI_XCHG_PUT, &ty_void, v, off);
+  put(s, st);
+}
+
+/* The region the adjoints of values of type t go back through: one for
+ * every exchange, each use complete between its put's barriers and its
+ * sums (Note [exchange adjoints]), grown when t is larger. */
+static int xchg_rev(Ad *D, const Type *t) {
+  if (!D->xrev_n || D->xrev_n < (int)ty_size(t)) {
+    D->xrev = xchg_region(D, t);
+    D->xrev_n = (int)ty_size(t);
+  }
+  return D->xrev;
+}
+
+/* The exchange the read e = BI_XCHG_GET(k) of K reads. */
+static Xchg *xchg_of(Ad *D, IrExpr *e) {
+  Xchg *x = map_get(&D->xchg, (void *)(uintptr_t)(e->ival + 1));
+  if (!x)
+    refuse(D, "a block exchange read before its values are put");
+  return x;
+}
+
+/* The put e = BI_XCHG_PUT(v) of K into fw, v (value val) in a fresh
+ * region, with one for the adjoints (tangents) of a float v. */
+static void xchg_put(Ad *D, Seq *fw, IrExpr *e, IrExpr *val) {
+  Xchg *x = arena_alloc(D->C, sizeof(Xchg));
+  x->off = xchg_region(D, val->ty);
+  x->rev = !fty(val->ty) ? -1
+           : D->fwd ? xchg_region(D, val->ty) : xchg_rev(D, val->ty);
+  x->val = val;
+  xchg_put_stmt(D, fw, val, x->off);
+  map_put(D, &D->xchg, (void *)(uintptr_t)(e->ival + 1), x);
+}
+
 /* Note [adjoint views]: the array local v is assigned the view e of an
  * array (x_row = x[i], Warp's view): v's adjoint (tangent) array is the same
  * view of that array's adjoint (tangent) array, in the local g (made when
@@ -679,6 +767,8 @@ static IrExpr *clone(Ad *D, Seq *fw, IrExpr *e) {
   }
   if (e->kind == E_LOAD)
     tile_read(D, e->var);
+  if (e->kind == E_CALL && e->bi == BI_XCHG_GET) /* Note [exchange adjoints] */
+    n->ival = (uint64_t)xchg_of(D, e)->off;
   if ((e->kind == E_LOAD || e->kind == E_SHAPE || e->kind == E_VIEW) && e->var)
     n->var = D->env[kid(D, e->var)];
   n->a = clone(D, fw, e->a);
@@ -1483,9 +1573,40 @@ static IrExpr *fixed_update(Ad *D, IrStmt *s, bool *sub) {
   return v;
 }
 
+/* r = BI_XCHG_GET(k), thread k's float value of an exchange, in the
+ * adjoint: its adjoint goes back to thread k (Note [exchange adjoints]). */
+static IrExpr *xchg_get_adj(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
+  Xchg *x = xchg_of(D, e);
+  IrExpr *k = tmp(D, fw, clone(D, fw, e->args[0]));
+  IrExpr *r = node(D, fw, xchg_call(D, BI_XCHG_GET, e->ty, k, x->off));
+  Seq c, sum;
+  seq_init(&c);
+  seq_init(&sum);
+  xchg_put_stmt(D, &c, adjx(D, r->var), x->rev);
+  IrVar *j = newvar(D, "lane", ty_scalar(KERN_SCALAR_INT32));
+  IrExpr *got = tmp(D, &sum, xchg_call(D, BI_XCHG_GET, e->ty, ref(D, j),
+                                       x->rev));
+  acc(D, &sum, x->val, got);
+  IrStmt *loop = ir_stmt(D->C, S_FOR, D->pos);
+  loop->var = j;
+  loop->a = icst(D, 0);
+  loop->b = icst(D, D->C->block);
+  loop->c = icst(D, 1);
+  loop->body = sum.head;
+  IrStmt *mine = ir_stmt(D->C, S_IF, D->pos);
+  mine->a = bin(D, OP_EQ, ir_call(D->C, BI_TILE_LANE,
+                                  ty_scalar(KERN_SCALAR_INT32), 0, NULL), k);
+  mine->body = loop;
+  put(&c, mine);
+  prepend(rv, &c);
+  return r;
+}
+
 static IrExpr *dval(Ad *D, Seq *fw, Seq *rv, IrExpr *e) {
   if (e->kind == E_FCALL)
     return inline_call(D, fw, rv, e);
+  if (e->kind == E_CALL && e->bi == BI_XCHG_GET && fty(e->ty))
+    return xchg_get_adj(D, fw, rv, e);
   if (!fty(e->ty))
     return tmp(D, fw, clone(D, fw, e));
   Seq c;
@@ -2865,6 +2986,12 @@ static void stmt(Ad *D, IrStmt *s, Seq *fw, Seq *rv) {
       (void)inline_call(D, fw, rv, e);
       return;
     }
+    if (e->kind == E_CALL && e->bi == BI_XCHG_PUT) {
+      IrExpr *a = e->args[0];
+      xchg_put(D, fw, e, fty(a->ty) ? dval(D, fw, rv, a)
+                                    : tmp(D, fw, clone(D, fw, a)));
+      return;
+    }
     if (e->kind != E_ATOMIC) {
       (void)clone(D, fw, e);
       return;
@@ -3237,6 +3364,7 @@ IrFunc *ir_adjoint(Compiler *C, IrModule *m, IrFunc *K) {
   A->uses_fp64 = K->uses_fp64;
   A->uses_atomics = true;
   A->uses_block = K->uses_block;
+  A->uses_xchg = K->uses_xchg; /* Note [exchange adjoints] */
   A->ret = K->ret;
   /* ids for K's variables */
   int nv = 0;
@@ -4598,12 +4726,33 @@ static void aos_tstore(Ad *D, IrStmt *st, Seq *s) {
   put(s, guarded(D, tarr, &body));
 }
 
+/* The put e = BI_XCHG_PUT(v) in the tangent: v, and v's tangent into
+ * a region next to it (Note [exchange adjoints]). */
+static void txchg_put(Ad *D, Seq *s, IrExpr *e) {
+  IrExpr *a = e->args[0], *d = NULL;
+  IrExpr *v = fty(a->ty) ? fv(D, s, a, &d) : tmp(D, s, clone(D, s, a));
+  xchg_put(D, s, e, v);
+  if (fty(a->ty))
+    xchg_put_stmt(D, s, tmp(D, s, tconst(D, d, a->ty)),
+                  xchg_of(D, e)->rev);
+}
+
+/* r = BI_XCHG_GET(k) of a float value, and thread k's tangent of it. */
+static IrExpr *txchg_get(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
+  Xchg *x = xchg_of(D, e);
+  IrExpr *k = tmp(D, s, clone(D, s, e->args[0]));
+  *dt = tnode(D, s, xchg_call(D, BI_XCHG_GET, e->ty, k, x->rev));
+  return node(D, s, xchg_call(D, BI_XCHG_GET, e->ty, k, x->off));
+}
+
 static IrExpr *fv(Ad *D, Seq *s, IrExpr *e, IrExpr **dt) {
   *dt = NULL;
   if (e->kind == E_FCALL)
     return tcall(D, s, e, dt);
   if (!fty(e->ty))
     return tmp(D, s, clone(D, s, e));
+  if (e->kind == E_CALL && e->bi == BI_XCHG_GET)
+    return txchg_get(D, s, e, dt);
   switch (e->kind) {
   case E_CONST:
     return clone(D, s, e);
@@ -4893,6 +5042,10 @@ static void tstmt(Ad *D, IrStmt *st, Seq *s) {
       (void)tcall(D, s, e, &d);
       return;
     }
+    if (e->kind == E_CALL && e->bi == BI_XCHG_PUT) {
+      txchg_put(D, s, e);
+      return;
+    }
     z->a = e->kind == E_ATOMIC ? tatomic(D, s, e) : clone(D, s, e);
     put(s, z);
     return;
@@ -4988,6 +5141,7 @@ IrFunc *ir_tangent(Compiler *C, IrModule *m, IrFunc *K) {
   A->uses_atomics = true;
   A->uses_printf = K->uses_printf;
   A->uses_block = K->uses_block;
+  A->uses_xchg = K->uses_xchg; /* Note [exchange adjoints] */
   A->has_kreturn_in_loop = K->has_kreturn_in_loop;
   A->ret = K->ret;
   int nv = 0;

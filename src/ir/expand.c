@@ -2465,8 +2465,9 @@ static IrExpr **xv(Xp *X, IrExpr *e) {
       return kept_decomposition(X, e);
     if (e->bi == BI_RANDN || e->bi >= BI_INTERNAL_COUNT)
       refuse(X, arena_printf(X->C, "wp.%s of vectors", bname(X, e->bi)));
-    if (e->ival == IR_KEEP_CALL) { /* an autodiff module's random vector,
-                                    * curlnoise or noise derivative */
+    if (e->ival == IR_KEEP_CALL || e->bi == BI_XCHG_GET) {
+      /* an autodiff module's random vector, curlnoise or noise
+       * derivative; a thread's value of a block exchange, read whole */
       IrExpr *nx = arena_alloc(X->C, sizeof *nx);
       *nx = *e;
       operands(X, e, nx);
@@ -2527,6 +2528,12 @@ static IrExpr *xs(Xp *X, IrExpr *e) {
     }
     if (e->ival == IR_KEEP_CALL && (e->bi == BI_NOISE || e->bi == BI_PNOISE))
       break; /* an autodiff module's noise: its vector handed on whole */
+    if (e->bi == BI_XCHG_PUT) { /* a block exchange: the value put whole */
+      IrExpr *n = arena_alloc(X->C, sizeof *n);
+      *n = *e;
+      operands(X, e, n);
+      return n;
+    }
     for (int i = 0; i < e->nargs; i++)
       if (is_agg(e->args[i]->ty))
         return scall_agg(X, e);

@@ -3195,6 +3195,11 @@ static IrExpr *scatter_block(Ctx *X, IrVar *t, IrExpr **ix, IrExpr *v,
   int dims[1] = {C->block};
   TLoop L;
   loop_open(X, &L, dims, 1, pos);
+  /* the value read outside the branch, so that the adjoint's exchange
+   * back to its thread (Note [exchange adjoints] in ir/adjoint.c) puts
+   * no barrier under a condition */
+  IrExpr *nv = ir_ref(C, temp_of(X, "val", check_xchg_get(X, v->ty,
+                                 ir_ref(C, L.ctr[0]), off[nd]), pos));
   IrStmt *s = ir_stmt(C, S_IF, pos);
   s->a = ir_binary(C, OP_NE, t_bool(),
                    check_xchg_get(X, t_i32(), ir_ref(C, L.ctr[0]), off[nd + 1]),
@@ -3209,7 +3214,6 @@ static IrExpr *scatter_block(Ctx *X, IrVar *t, IrExpr **ix, IrExpr *v,
     at[k] = ir_ref(C, iv);
     at2[k] = ir_ref(C, iv);
   }
-  IrExpr *nv = check_xchg_get(X, v->ty, ir_ref(C, L.ctr[0]), off[nd]);
   if (add)
     nv = check_tile_elem_op(X, OP_ADD, load_at(X, t, at2, nd, pos), nv, pos);
   check_emit(X, store_at(X, t, at, nd, nv, pos));
@@ -4353,7 +4357,8 @@ static bool tile_has_adjoint(const char *w) {
       "tile_arange", "tile_argmax", "tile_argmin", "tile_astype",
       "tile_reshape", "tile_squeeze", "tile_view", "tile_load_indexed",
       "tile_store_indexed", "tile_atomic_add_indexed", "tile_dot",
-      "tile_axpy", "tile_randf", "tile_randi", "tile_assign", NULL};
+      "tile_axpy", "tile_randf", "tile_randi", "tile_assign", "tile", "untile", "tile_scatter_add",
+      "tile_scatter_masked", NULL};
   for (int i = 0; ok[i]; i++)
     if (!strcmp(w, ok[i]))
       return true;
@@ -4382,7 +4387,9 @@ IrExpr *check_tile_call(Ctx *X, Node *call, const char *w) {
   const char *name =
       full ? "wp.tile_full of a value that is not a literal (Warp 1.19 "
              "gives the value no gradient)"
-           : arena_printf(X->C, "wp.%s", w);
+      : !strcmp(w, "tile_from_thread")
+          ? "wp.tile_from_thread (Warp 1.19 gives the value no gradient)"
+          : arena_printf(X->C, "wp.%s", w);
   for (IrStmt *s = *from; s; s = s->next)
     s->noadj = name;
   return r;

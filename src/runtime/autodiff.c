@@ -56,9 +56,12 @@ static kern_status derived(kern_kernel *h, kern_kernel **out, bool tangent) {
   if (!aname)
     return kern__error(ctx, KERN_ERROR_OUT_OF_MEMORY, "out of memory");
   const kern_backend *be = kern__device_backend(ctx, m->dev, NULL, NULL);
+  /* for the default block size where a block's threads exchange values,
+   * as the kernel's module (Note [block specialisation] in module.c) */
   kc_options opts = {kern__debug_enabled(ctx),
                      be && be->target == KERN_TARGET_CUDA, 0,
-                     ctx->opts.no_native, 0, 0, name, tangent, 0};
+                     ctx->opts.no_native, 0, 0, name, tangent,
+                     be ? kern__target_block(be->target) : 0};
   kc_result code;
   memset(&code, 0, sizeof code);
   kern_status st = kern__compile(m->name, m->source, m->source_len,

@@ -471,7 +471,7 @@ kern_status kern_compile_source(kern_context *h, const char *name,
   if (!ctx->memo) ctx->memo = kern__memo_new();
   kc_options opts = {kern__debug_enabled(ctx), 0, compact, ctx->opts.no_native, ptx,
                      kern__expand_enabled(), diff, tangent,
-                     diff || !kern__target_block((kern__target)t) ? 0
+                     !kern__target_block((kern__target)t) ? 0
                      : block ? block : kern__target_block((kern__target)t)};
   kc_result code;
   memset(&code, 0, sizeof code);
@@ -543,7 +543,10 @@ static kern_status block_variant(kern_kernel *k, int block_dim) {
   for (kern_module *v = m->instances; v && !c; v = v->next_instance)
     if (v->variant_block == want) c = v;
   if (!c) {
-    if (!m->source)
+    /* an adjoint (tangent) module compiles from its kernel's module's
+     * source (autodiff.c) */
+    kern_module *src = m->adjoint_of ? m->owner : m;
+    if (!src->source)
       return kern__error(ctx, KERN_ERROR_UNSUPPORTED,
                          "kern_kernel_set_block_dim of '%s': its module "
                          "keeps no source to compile for block_dim %d",
@@ -551,10 +554,11 @@ static kern_status block_variant(kern_kernel *k, int block_dim) {
     const kern_backend *be = kern__device_backend(ctx, m->dev, NULL, NULL);
     kc_options opts = {kern__debug_enabled(ctx),
                        be->target == KERN_TARGET_CUDA, 0, ctx->opts.no_native,
-                       0, kern__expand_enabled(), NULL, 0, want};
+                       0, m->adjoint_of ? 0 : kern__expand_enabled(),
+                       m->adjoint_of, m->tangent, want};
     kc_result code;
     memset(&code, 0, sizeof code);
-    kern_status st = kern__compile(m->name, m->source, m->source_len,
+    kern_status st = kern__compile(m->name, src->source, src->source_len,
                                    be->target, &opts, &code);
     if (st != KERN_SUCCESS) {
       kern__error(ctx, st, "compiling '%s' for block_dim %d: %s", m->name,

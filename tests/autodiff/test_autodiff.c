@@ -629,6 +629,11 @@ static const struct {
      "    f = wp.tile_full(shape=4, value=x, dtype=float)\n"
      "    wp.tile_store(out, t * f, offset=i * 4)\n",
      "autodiff of wp.tile_full of a value that is not a literal", 8},
+    /* nor tile_from_thread (not differentiable there) */
+    {"    f = wp.tile_from_thread(shape=(4,), value=x, thread_idx=0)\n"
+     "    wp.tile_store(out, f, offset=i * 4)\n",
+     "autodiff of wp.tile_from_thread (Warp 1.19 gives the value no gradient)",
+     7},
     {"    t = wp.tile_load(a, shape=4, offset=i * 4)\n"
      "    u = wp.tile_map(wp.sin, t)\n    t += u\n"
      "    wp.tile_store(out, u * t, offset=i * 4)\n",
