@@ -54,4 +54,8 @@ typedef struct kc_options {
   int block;
 } kc_options;
 
+/* The most shared memory a CUDA kernel may declare statically; a block
+ * exchange buffer over it is dynamic (kc_kernel.dyn_smem). */
+#define KERN_CUDA_STATIC_SHARED (48 * 1024)
+
 #endif

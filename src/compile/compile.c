@@ -144,7 +144,8 @@ static void describe_struct(Compiler *C, const Type *t, kc_param *q) {
   describe_fields(C, t, NULL, 0, 0, q);
 }
 
-static void describe_kernels(Compiler *C, IrModule *m, kc_result *out) {
+static void describe_kernels(Compiler *C, IrModule *m, kern__target target,
+                             kc_result *out) {
   int n = 0;
   for (IrFunc *f = m->kernels; f; f = f->next)
     n++;
@@ -165,6 +166,9 @@ static void describe_kernels(Compiler *C, IrModule *m, kc_result *out) {
     k->fault_param = m->debug;
     k->tid_dims = f->tid_dims;
     k->uses_block = f->uses_block || any_block;
+    if (target == KERN_TARGET_CUDA && f->uses_xchg &&
+        C->xbuf > KERN_CUDA_STATIC_SHARED)
+      k->dyn_smem = C->xbuf;
     if (f->gemm && !m->debug) { /* Note [tile GEMM] in emit/gemm.c */
       const IrGemm *g = f->gemm;
       k->gemm = (kc_gemm){arena_printf(C, "%s_wg", f->symbol), g->a, g->b,
@@ -374,7 +378,7 @@ kern_status kern__compile_memo(const char *name, const char *src, size_t len,
         out->ptx_why = dup_or_oom(C, why);
       }
     }
-    describe_kernels(C, m, out);
+    describe_kernels(C, m, target, out);
     describe_generics(C, out);
     if (m->has_addr)
       out->no_opencl = dup_or_oom(C, arena_printf(C,

@@ -147,6 +147,10 @@ typedef struct kc_kernel {
    * even when none was asked for (Note [block_dim] in runtime/module.c). */
   int uses_block;
   kc_gemm gemm;
+  /* CUDA: the bytes of dynamic shared memory each launch asks for, the
+   * block exchange buffer where it is over the 48 KiB a kernel may declare
+   * (KERN_CUDA_STATIC_SHARED); 0: none. */
+  int dyn_smem;
 } kc_kernel;
 
 /* The fault record: [0] set to 1 by the first fault, [1] line, [2] column,

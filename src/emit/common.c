@@ -2126,6 +2126,11 @@ void emit_xchg_buffer(Emit *E, IrFunc *f) {
   if (E->T->id == KERN_TARGET_OPENCL)
     emit_line(E, "__local unsigned char k_xbuf[%d] "
                  "__attribute__((aligned(16)));", E->C->xbuf);
+  else if (E->C->xbuf > KERN_CUDA_STATIC_SHARED)
+    /* over the 48 KiB a kernel may declare: the launch asks for it
+     * (kc_kernel.dyn_smem, runtime/cuda_module.c) */
+    emit_line(E, "extern __shared__ __align__(16) unsigned char k_xbuf[]; "
+                 "/* %d bytes */", E->C->xbuf);
   else
     emit_line(E, "__shared__ __align__(16) unsigned char k_xbuf[%d];",
               E->C->xbuf);

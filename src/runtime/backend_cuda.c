@@ -677,7 +677,7 @@ static kern_status cuda_launch(void *state, int dev, void *fn,
   f->params[f->nparams] = (void *)(uintptr_t)dims; /* the driver only reads */
   CUfunction fnp = __atomic_load_n(&f->fn, __ATOMIC_RELAXED);
   CUresult rc = s->cu.cuLaunchKernel(fnp, (unsigned)blocks, 1, 1, block, 1, 1,
-                                     0, stream, f->params, NULL);
+                                     f->dyn_smem, stream, f->params, NULL);
   if (rc != CUDA_SUCCESS)
     return kern__cu_launch_failed(s, dev, fnp, rc, k, blocks, block);
   /* Version 1 launches are synchronous so that a fault is reported by the

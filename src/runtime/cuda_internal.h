@@ -384,6 +384,7 @@ typedef struct cuda_gemm {
 typedef struct cuda_fn {
   CUfunction fn;
   cuda_gemm *gemm;   /* NULL: none, or the module was not built for sm_90a */
+  unsigned dyn_smem; /* kc_kernel.dyn_smem: each launch's dynamic shared memory */
   unsigned block;    /* threads per block */
   int64_t grid_max;  /* blocks that are resident at once on the device */
   int nparams;

@@ -374,6 +374,17 @@ kern_status kern__cu_kernel_get(void *state, void *module,
   st = CHECK(s, m->dev, KERN_ERROR_NOT_FOUND, cu,
              cuModuleGetFunction(&cf, m->mod, k->symbol), "symbol=%s",
              k->symbol);
+  /* a block exchange buffer over 48 KiB is dynamic shared memory */
+  if (st == KERN_SUCCESS && k->dyn_smem > 0)
+    st = s->cu.cuFuncSetAttribute
+             ? CHECK(s, m->dev, KERN_ERROR_LAUNCH, cu,
+                     cuFuncSetAttribute(cf, 8 /* MAX_DYNAMIC_SHARED_SIZE_BYTES */,
+                                        k->dyn_smem),
+                     "symbol=%s bytes=%d", k->symbol, k->dyn_smem)
+             : kern__cu_error(s, KERN_ERROR_UNSUPPORTED,
+                              "cuda: kernel %s exchanges %d bytes of shared "
+                              "memory, over 48 KiB, and this driver lacks "
+                              "cuFuncSetAttribute", k->symbol, k->dyn_smem);
   if (st == KERN_SUCCESS) {
     f->fn = cf;
     f->nparams = k->nparams;
@@ -382,6 +393,7 @@ kern_status kern__cu_kernel_get(void *state, void *module,
     f->symbol = symbol;
     choose_shape(s, &s->devs[m->dev], f);
     kern__cu_gemm_get(s, m, f, k); /* Note [tile GEMM launch] */
+    f->dyn_smem = (unsigned)k->dyn_smem;
     f->next = m->fns;
     m->fns = f;
     *fn = f;

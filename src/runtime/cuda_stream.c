@@ -167,7 +167,7 @@ kern_status kern__cu_launch_async(void *state, int dev, void *cs, void *fn,
   f->params[f->nparams] = (void *)(uintptr_t)dims;
   CUfunction fnp = __atomic_load_n(&f->fn, __ATOMIC_RELAXED);
   CUresult rc = s->cu.cuLaunchKernel(fnp, (unsigned)blocks, 1, 1, block, 1, 1,
-                                     0, cs, f->params, NULL);
+                                     f->dyn_smem, cs, f->params, NULL);
   return rc == CUDA_SUCCESS
              ? KERN_SUCCESS
              : kern__cu_launch_failed(s, dev, fnp, rc, k, blocks, block);

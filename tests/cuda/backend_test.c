@@ -76,11 +76,11 @@ static kc_result make_code(char *source) {
   index2d_params[0] = P("out", KERN_PARAM_ARRAY, KERN_SCALAR_INT32, 1, 2);
   fault_params[0] = P("x", KERN_PARAM_ARRAY, KERN_SCALAR_INT32, 1, 1);
   kc_kernel k[5] = {
-      {"saxpy", "abi_saxpy", 3, saxpy_params, 0, 0, 0, 0, 0, {0}},
-      {"mixed", "abi_mixed", 6, mixed_params, 1, 0, 0, 0, 0, {0}},
-      {"index2d", "abi_index2d", 1, index2d_params, 0, 0, 0, 0, 0, {0}},
-      {"empty", "abi_empty", 0, NULL, 0, 0, 0, 0, 0, {0}},
-      {"fault", "abi_fault", 1, fault_params, 0, 0, 0, 0, 0, {0}},
+      {"saxpy", "abi_saxpy", 3, saxpy_params, 0, 0, 0, 0, 0, {0}, 0},
+      {"mixed", "abi_mixed", 6, mixed_params, 1, 0, 0, 0, 0, {0}, 0},
+      {"index2d", "abi_index2d", 1, index2d_params, 0, 0, 0, 0, 0, {0}, 0},
+      {"empty", "abi_empty", 0, NULL, 0, 0, 0, 0, 0, {0}, 0},
+      {"fault", "abi_fault", 1, fault_params, 0, 0, 0, 0, 0, {0}, 0},
   };
   memcpy(kernels, k, sizeof k);
   kc_result r = {source, strlen(source), 5, kernels, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL, 0, 0};
@@ -256,7 +256,7 @@ static void test_kernels(kern_context *ctx, void *st, void *mod) {
   ASSERT_STATUS(ctx, b->synchronize(st, 0), KERN_SUCCESS);
 
   /* A symbol the module lacks is KERN_ERROR_NOT_FOUND, naming it. */
-  kc_kernel missing = {"nope", "abi_nope", 0, NULL, 0, 0, 0, 0, 0, {0}};
+  kc_kernel missing = {"nope", "abi_nope", 0, NULL, 0, 0, 0, 0, 0, {0}, 0};
   void *nofn = NULL;
   kern_clear_error(ctx);
   ASSERT_STATUS(ctx, b->kernel_get(st, mod, &missing, &nofn),

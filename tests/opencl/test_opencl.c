@@ -124,12 +124,12 @@ static kc_param sumsq_params[] = {
 static kc_param broken_params[] = {{"x", KERN_PARAM_ARRAY, f32, 1, NULL, 0, NULL, 0, NULL}};
 
 static kc_kernel saxpy_kernels[] = {
-    {"saxpy", "k_saxpy", 3, saxpy_params, 0, 0, 0, 0, 0, {0}},
-    {"scale3", "k_scale3", 2, scale3_params, 0, 0, 0, 0, 0, {0}},
+    {"saxpy", "k_saxpy", 3, saxpy_params, 0, 0, 0, 0, 0, {0}, 0},
+    {"scale3", "k_scale3", 2, scale3_params, 0, 0, 0, 0, 0, {0}, 0},
 };
-static kc_kernel sumsq_kernels[] = {{"sumsq", "k_sumsq", 2, sumsq_params, 1, 1, 0, 0, 0, {0}}};
+static kc_kernel sumsq_kernels[] = {{"sumsq", "k_sumsq", 2, sumsq_params, 1, 1, 0, 0, 0, {0}, 0}};
 static kc_kernel broken_kernels[] = {
-    {"broken", "k_broken", 1, broken_params, 0, 0, 0, 0, 0, {0}}};
+    {"broken", "k_broken", 1, broken_params, 0, 0, 0, 0, 0, {0}, 0}};
 
 /* A kc_result as the compiler would hand it over.  The source is copied so
  * that a nonce can make it unique to this run (no cache, kern's or PoCL's,
@@ -411,7 +411,7 @@ static void test_saxpy_and_cache(fixture *f) {
   EXPECT_TRUE(warm < cold);
 
   /* A kernel the program lacks: NOT_FOUND, through the checking macro. */
-  kc_kernel missing = {"nope", "k_nope", 0, NULL, 0, 0, 0, 0, 0, {0}};
+  kc_kernel missing = {"nope", "k_nope", 0, NULL, 0, 0, 0, 0, 0, {0}, 0};
   EXPECT_STATUS(f->ctx, f->be->kernel_get(f->st, mod, &missing, &fn),
                 KERN_ERROR_NOT_FOUND);
   EXPECT_CONTAINS(kern_last_error(f->ctx),
