@@ -5142,6 +5142,14 @@ IrFunc *ir_tangent(Compiler *C, IrModule *m, IrFunc *K) {
   A->uses_printf = K->uses_printf;
   A->uses_block = K->uses_block;
   A->uses_xchg = K->uses_xchg; /* Note [exchange adjoints] */
+  /* The tangents of an exchange between a block's threads gave wrong
+   * values on CUDA at block_dim 256 (bench/NOTES.md, run 15), where the
+   * CPU's (a block of one thread) agree with finite differences: refused
+   * there until they are right. */
+  if (K->uses_xchg && C->block > 1)
+    refuse(D, "a block exchange between the threads of a block (wp.tile(x), "
+              "wp.untile, tile scatters) where a block has more than one "
+              "thread");
   A->has_kreturn_in_loop = K->has_kreturn_in_loop;
   A->ret = K->ret;
   int nv = 0;
