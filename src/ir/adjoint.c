@@ -5142,10 +5142,13 @@ IrFunc *ir_tangent(Compiler *C, IrModule *m, IrFunc *K) {
   A->uses_printf = K->uses_printf;
   A->uses_block = K->uses_block;
   A->uses_xchg = K->uses_xchg; /* Note [exchange adjoints] */
-  /* The tangents of an exchange between a block's threads gave wrong
-   * values on CUDA at block_dim 256 (bench/NOTES.md, run 15), where the
-   * CPU's (a block of one thread) agree with finite differences: refused
-   * there until they are right. */
+  /* The tangents of an exchange between a block's threads are not yet
+   * shown right on a GPU: the one CUDA run (bench/NOTES.md, run 15) came
+   * from kern.jvp launching 3 threads in blocks of 256 (test_jvp ignores
+   * the files' --tiled --block-dim, and kern.jvp gives the tangent kernel
+   * the default block), not a launch a tile kernel can have.  Refused
+   * there until a tiled launch checks them; the CPU's (a block of one
+   * thread) agree with finite differences. */
   if (K->uses_xchg && C->block > 1)
     refuse(D, "a block exchange between the threads of a block (wp.tile(x), "
               "wp.untile, tile scatters) where a block has more than one "
