@@ -398,6 +398,8 @@ class Kernel:
             _runtime.call(_ffi.lib.kern_kernel_adjoint, self._hp, C.byref(out),
                           what="adjoint of kernel '%s'" % self.name)
             self._adj = Kernel(self.module, "adj_" + self.name, out.value)
+            if self._wp_block != 256:
+                self._adj._set_block_dim(self._wp_block)
         return self._adj
 
     @property
@@ -417,6 +419,8 @@ class Kernel:
             _runtime.call(_ffi.lib.kern_kernel_tangent, self._hp, C.byref(out),
                           what="tangent of kernel '%s'" % self.name)
             self._tan = Kernel(self.module, "tan_" + self.name, out.value)
+            if self._wp_block != 256:
+                self._tan._set_block_dim(self._wp_block)
         return self._tan
 
     def __repr__(self):
@@ -525,6 +529,11 @@ class Kernel:
         _runtime.call(_ffi.lib.kern_kernel_set_block_dim, self._hp, block_dim,
                       what="block_dim")
         self._wp_block = block_dim
+        # the adjoint and tangent launch in the same blocks (kern.jvp,
+        # Tape.backward): a tile kernel's tiles are its blocks'
+        for d in (self._adj, self._tan):
+            if d is not None:
+                d._set_block_dim(block_dim)
 
     @property
     def block_dim(self):

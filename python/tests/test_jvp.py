@@ -183,6 +183,15 @@ class Case:
         self.kernel = getattr(self.mod, self.name)
         dim = words[words.index("--dim") + 1]
         self.dim = tuple(int(d) for d in dim.split(","))
+        # `--block-dim B` and `--tiled` as kern run reads them: the block
+        # size of every launch (the tangent's and the adjoint's follow the
+        # kernel's), and wp.launch_tiled's grid, the block appended (the
+        # kernel's on this device: 1 on the CPU).  Without them a tile
+        # kernel ran 3 threads in a GPU block of 256 (bench/NOTES.md run 15).
+        if "--block-dim" in words:
+            self.kernel._set_block_dim(int(words[words.index("--block-dim") + 1]))
+        if "--tiled" in words:
+            self.dim = self.dim + (self.kernel.block_dim,)
         rng = np.random.default_rng(26)
         given = dict(w.split("=", 1) for w in words if "=" in w)
         self.specs = []   # (name, np array | value, kern dtype | None, is_input)
