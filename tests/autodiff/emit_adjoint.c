@@ -54,7 +54,10 @@ int main(int argc, char **argv) {
     /* the adjoint, then the tangent (Note [tangent]; a kernel forward
      * mode refuses, wp.atomic_min/max, is skipped there) */
     for (int tan = 0; tan < 2; tan++) {
-      kc_options o = {0, 0, 0, 0, 0, 0, kernel, tan, 0};
+      /* CUDA and OpenCL for the runtime's default block size (its
+       * kern__target_block), which a block exchange is compiled for */
+      kc_options o = {0, 0, 0, 0, 0, 0, kernel, tan,
+                      t == KERN_TARGET_C ? 0 : 256};
       kc_result r;
       if (kern__compile(argv[i], src, len, t, &o, &r) != KERN_SUCCESS) {
         if (!(tan && r.error && strstr(r.error, "forward-mode autodiff of"))) {
