@@ -25,7 +25,6 @@
 #include "cuda_internal.h"
 
 enum {
-  FUNC_MAX_DYNAMIC_SHARED = 8,   /* CU_FUNC_ATTRIBUTE_... */
   MAP_FLOAT16 = 6, MAP_BFLOAT16 = 9, /* CU_TENSOR_MAP_DATA_TYPE_... */
   MAP_SWIZZLE_128B = 3, MAP_L2_256B = 3
 };
@@ -39,7 +38,8 @@ void kern__cu_gemm_get(cuda_state *s, cuda_module *m, cuda_fn *f,
                beside the other on the drivers that have them) */
   /* Absent from a module built for another architecture: no error. */
   if (s->cu.cuModuleGetFunction(&wg, m->mod, k->gemm.symbol) != CUDA_SUCCESS ||
-      s->cu.cuFuncSetAttribute(wg, FUNC_MAX_DYNAMIC_SHARED, k->gemm.smem) !=
+      s->cu.cuFuncSetAttribute(wg, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                   k->gemm.smem) !=
           CUDA_SUCCESS)
     return;
   cuda_gemm *g = kern__calloc(1, sizeof *g);

@@ -378,7 +378,7 @@ kern_status kern__cu_kernel_get(void *state, void *module,
   if (st == KERN_SUCCESS && k->dyn_smem > 0)
     st = s->cu.cuFuncSetAttribute
              ? CHECK(s, m->dev, KERN_ERROR_LAUNCH, cu,
-                     cuFuncSetAttribute(cf, 8 /* MAX_DYNAMIC_SHARED_SIZE_BYTES */,
+                     cuFuncSetAttribute(cf, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                         k->dyn_smem),
                      "symbol=%s bytes=%d", k->symbol, k->dyn_smem)
              : kern__cu_error(s, KERN_ERROR_UNSUPPORTED,
